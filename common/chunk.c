@@ -1,0 +1,117 @@
+/* chunk.c — header construction and validation for every on-disk structure. */
+#include "chunk.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <zlib.h>
+
+uint32_t tprof_crc32(const void *p, size_t n)
+{
+	return (uint32_t)crc32(0L, (const Bytef *)p, (uInt)n);
+}
+
+void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint32_t pid,
+			    uint64_t created_ns)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, TPROF_FILE_MAGIC, sizeof(h->magic));
+	h->version = TPROF_FORMAT_VERSION;
+	h->header_size = TPROF_FILE_HEADER_SIZE;
+	h->byte_order = TPROF_BYTE_ORDER_MARK;
+	h->instance = instance;
+	h->pid = pid;
+	h->created_ns = created_ns;
+	h->header_crc = tprof_crc32(h, offsetof(struct tprof_file_header, header_crc));
+}
+
+const char *tprof_file_header_check(const struct tprof_file_header *h)
+{
+	if (memcmp(h->magic, TPROF_FILE_MAGIC, sizeof(h->magic)) != 0)
+		return "not a tprof trace file (bad magic)";
+	if (h->byte_order != TPROF_BYTE_ORDER_MARK)
+		return "written on a host of the other byte order";
+	if (h->version != TPROF_FORMAT_VERSION)
+		return "unsupported format version";
+	if (h->header_size != TPROF_FILE_HEADER_SIZE)
+		return "unexpected file header size";
+	if (h->header_crc != tprof_crc32(h, offsetof(struct tprof_file_header, header_crc)))
+		return "file header checksum mismatch";
+	return NULL;
+}
+
+void tprof_spool_header_init(struct tprof_spool_header *h, uint64_t instance, uint32_t pid,
+			     uint32_t slot_bytes, uint64_t created_ns)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, TPROF_SPOOL_MAGIC, sizeof(h->magic));
+	h->version = TPROF_FORMAT_VERSION;
+	h->header_size = TPROF_SPOOL_HEADER_SIZE;
+	h->byte_order = TPROF_BYTE_ORDER_MARK;
+	h->instance = instance;
+	h->pid = pid;
+	h->slot_bytes = slot_bytes;
+	h->created_ns = created_ns;
+	h->header_crc = tprof_crc32(h, offsetof(struct tprof_spool_header, header_crc));
+}
+
+const char *tprof_spool_header_check(const struct tprof_spool_header *h)
+{
+	if (memcmp(h->magic, TPROF_SPOOL_MAGIC, sizeof(h->magic)) != 0)
+		return "not a tprof spool (bad magic)";
+	if (h->byte_order != TPROF_BYTE_ORDER_MARK)
+		return "written on a host of the other byte order";
+	if (h->version != TPROF_FORMAT_VERSION)
+		return "unsupported format version";
+	if (h->header_size != TPROF_SPOOL_HEADER_SIZE)
+		return "unexpected spool header size";
+	if (h->header_crc != tprof_crc32(h, offsetof(struct tprof_spool_header, header_crc)))
+		return "spool header checksum mismatch";
+	if (h->slot_bytes < TPROF_SLOT_HEADER_SIZE + TPROF_UNIT || h->slot_bytes % TPROF_UNIT ||
+	    h->slot_bytes > TPROF_MAX_CHUNK_RAW)
+		return "implausible slot size";
+	return NULL;
+}
+
+void tprof_chunk_header_init(struct tprof_chunk_header *h, uint32_t stream, uint32_t seq,
+			     uint32_t first, const struct tprof_enc_info *info, uint32_t raw_len,
+			     const void *payload, uint32_t comp_len)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, TPROF_CHUNK_MAGIC, sizeof(h->magic));
+	h->version = TPROF_FORMAT_VERSION;
+	h->header_size = TPROF_CHUNK_HEADER_SIZE;
+	h->stream = stream;
+	h->seq = seq;
+	h->first = first;
+	h->units = info->units;
+	h->records = info->records;
+	h->t_first = info->t_first;
+	h->t_last = info->t_last;
+	h->raw_len = raw_len;
+	h->comp_len = comp_len;
+	h->encoding = TPROF_ENC_VARINT_DEFLATE;
+	h->payload_crc = tprof_crc32(payload, comp_len);
+	h->header_crc = tprof_crc32(h, offsetof(struct tprof_chunk_header, header_crc));
+}
+
+const char *tprof_chunk_header_check(const struct tprof_chunk_header *h)
+{
+	if (memcmp(h->magic, TPROF_CHUNK_MAGIC, sizeof(h->magic)) != 0)
+		return "bad chunk magic";
+	if (h->header_crc != tprof_crc32(h, offsetof(struct tprof_chunk_header, header_crc)))
+		return "chunk header checksum mismatch";
+	if (h->version != TPROF_FORMAT_VERSION || h->header_size != TPROF_CHUNK_HEADER_SIZE)
+		return "unsupported chunk version";
+	if (h->encoding != TPROF_ENC_VARINT_DEFLATE)
+		return "unknown chunk encoding";
+	if (h->raw_len > TPROF_MAX_CHUNK_RAW || h->comp_len > TPROF_MAX_CHUNK_RAW ||
+	    h->units > TPROF_MAX_CHUNK_UNITS || h->records > h->units ||
+	    (uint64_t)h->first + h->units > TPROF_MAX_CHUNK_UNITS)
+		return "implausible chunk lengths";
+	return NULL;
+}
+
+int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *payload)
+{
+	return tprof_crc32(payload, h->comp_len) == h->payload_crc;
+}

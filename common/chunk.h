@@ -1,0 +1,31 @@
+/* chunk.h — building and checking the headers of chunk files, chunks and spools.
+ * Shared so that the writer and the reader agree on every check. */
+#ifndef TPROF_CHUNK_H
+#define TPROF_CHUNK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "codec.h"
+#include "format.h"
+
+void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint32_t pid,
+			    uint64_t created_ns);
+/* NULL when the header is good, else why it is not. */
+const char *tprof_file_header_check(const struct tprof_file_header *h);
+
+void tprof_spool_header_init(struct tprof_spool_header *h, uint64_t instance, uint32_t pid,
+			     uint32_t slot_bytes, uint64_t created_ns);
+const char *tprof_spool_header_check(const struct tprof_spool_header *h);
+
+/* Fills every field of a chunk header, both CRCs included. */
+void tprof_chunk_header_init(struct tprof_chunk_header *h, uint32_t stream, uint32_t seq,
+			     uint32_t first, const struct tprof_enc_info *info, uint32_t raw_len,
+			     const void *payload, uint32_t comp_len);
+/* Checks magic, version, sizes and the header CRC (not the payload). */
+const char *tprof_chunk_header_check(const struct tprof_chunk_header *h);
+/* Checks the payload against the header's CRC. */
+int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *payload);
+
+uint32_t tprof_crc32(const void *p, size_t n);
+
+#endif

@@ -1,0 +1,134 @@
+/* codec.c — varint/delta encoding of records (see codec.h for the layout). */
+#include "codec.h"
+
+#include <string.h>
+
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static inline uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+size_t tprof_encode(const struct tprof_rec *u, uint32_t max_units, uint8_t *out,
+		    struct tprof_enc_info *info)
+{
+	uint8_t *p = out;
+	uint64_t prev = 0;
+	uint32_t i = 0;
+
+	info->records = 0;
+	info->t_first = 0;
+	info->t_last = 0;
+	while (i < max_units) {
+		const struct tprof_rec *r = &u[i];
+		/* The buffer may still be in use by its thread: the header word is published last
+		 * (release), and a span's t1 may be stored after it. */
+		uint64_t w = __atomic_load_n((const tprof_word *)r, __ATOMIC_ACQUIRE);
+		uint16_t kind = (uint16_t)w;
+		uint8_t ext = (uint8_t)(w >> 16), flags = (uint8_t)(w >> 24);
+		uint32_t name = (uint32_t)(w >> 32);
+		if (kind == 0 || (uint64_t)i + 1 + ext > max_units)
+			break;
+		uint64_t t1 = __atomic_load_n(&r->t1, __ATOMIC_RELAXED);
+		p = put_varint(p, kind);
+		*p++ = ext;
+		*p++ = flags;
+		p = put_varint(p, name);
+		p = put_varint(p, zigzag((int64_t)(r->t0 - prev)));
+		p = put_varint(p, t1 ? zigzag((int64_t)(t1 - r->t0)) + 1 : 0);
+		p = put_varint(p, r->arg);
+		if (ext) {
+			memcpy(p, r + 1, (size_t)ext * TPROF_UNIT);
+			p += (size_t)ext * TPROF_UNIT;
+		}
+		if (info->records == 0)
+			info->t_first = r->t0;
+		if (r->t0 > info->t_last)
+			info->t_last = r->t0;
+		info->records++;
+		prev = r->t0;
+		i += 1u + ext;
+	}
+	info->units = i;
+	return (size_t)(p - out);
+}
+
+/* Reads a varint; returns the new position, or NULL when it runs past end or is too long. */
+static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		if (p == end)
+			return NULL;
+		uint8_t b = *p++;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* Distinguishes "ran out of input" (0) from "malformed" (-1) for a varint at p. */
+static long short_or_bad(const uint8_t *p, const uint8_t *end)
+{
+	return (end - p) >= 10 ? -1 : 0;
+}
+
+long tprof_decode_one(struct tprof_decoder *d, const uint8_t *in, size_t len,
+		      struct tprof_rec *out)
+{
+	const uint8_t *p = in, *end = in + len, *q;
+	uint64_t kind, name, dt, t1, arg;
+
+	if (!(q = get_varint(p, end, &kind)))
+		return short_or_bad(p, end);
+	p = q;
+	if (end - p < 2)
+		return 0;
+	uint8_t ext = p[0], flags = p[1];
+	p += 2;
+	if (!(q = get_varint(p, end, &name)))
+		return short_or_bad(p, end);
+	p = q;
+	if (!(q = get_varint(p, end, &dt)))
+		return short_or_bad(p, end);
+	p = q;
+	if (!(q = get_varint(p, end, &t1)))
+		return short_or_bad(p, end);
+	p = q;
+	if (!(q = get_varint(p, end, &arg)))
+		return short_or_bad(p, end);
+	p = q;
+	if (kind == 0 || kind >= 0x10000 || name > UINT32_MAX)
+		return -1;
+	if ((size_t)(end - p) < (size_t)ext * TPROF_UNIT)
+		return 0;
+	out->kind = (uint16_t)kind;
+	out->ext = ext;
+	out->flags = flags;
+	out->name = (uint32_t)name;
+	out->t0 = d->prev_t0 + (uint64_t)unzigzag(dt);
+	out->t1 = t1 ? out->t0 + (uint64_t)unzigzag(t1 - 1) : 0;
+	out->arg = arg;
+	if (ext)
+		memcpy(out + 1, p, (size_t)ext * TPROF_UNIT);
+	p += (size_t)ext * TPROF_UNIT;
+	d->prev_t0 = out->t0;
+	return (long)(p - in);
+}

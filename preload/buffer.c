@@ -1,0 +1,253 @@
+/* buffer.c — slow paths of the per-thread buffers: registering a thread on its first record,
+ * handing a full buffer to the flusher and taking a fresh one, TPROF_MAX_EVENTS grants,
+ * counting drops, and the thread-exit destructor. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "buffer.h"
+#include "clock.h"
+#include "core.h"
+
+__thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
+
+/* With TPROF_MAX_EVENTS, buffers are granted in small pieces so that one thread holding an
+ * unused grant cannot starve the others; unused units go back when the buffer is retired. */
+#define BUDGET_GRANT 256
+
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void thread_exit(void *arg);
+
+static void make_key(void)
+{
+	pthread_key_create(&exit_key, thread_exit);
+}
+
+static void report_drops(struct tprof_thread *t)
+{
+	uint64_t n = __atomic_exchange_n(&t->dropped, 0, __ATOMIC_RELAXED);
+	if (n)
+		tprof_proc_record(TPROF_K_DROP, t->drop_reason, 0, tprof_now(), n, t->stream);
+}
+
+void tprof_thread_note_name(struct tprof_thread *t, const char *name)
+{
+	if (!t->stream || !strncmp(t->name, name, sizeof(t->name) - 1))
+		return;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	uint32_t id = tprof_intern(t->name, strlen(t->name));
+	tprof_proc_record(TPROF_K_THREAD, 0, id, tprof_now(), (uint64_t)t->tid, t->stream);
+}
+
+static void unlink_registry(struct tprof_thread *t)
+{
+	for (struct tprof_thread **pp = &tprof_g.threads; *pp; pp = &(*pp)->reg_next)
+		if (*pp == t) {
+			*pp = t->reg_next;
+			break;
+		}
+	t->registered = 0;
+}
+
+/* Under tprof_g.lock: the current buffer goes to the flusher, unused grant back to the budget. */
+static void retire_locked(struct tprof_thread *t)
+{
+	struct tprof_slot *s = t->slot;
+	if (!s)
+		return;
+	if (t != &tprof_g.proc && tprof_g.cfg.max_events && t->end > t->pos)
+		tprof_g.budget += t->end - t->pos;
+	t->slot = NULL;
+	t->pos = t->end = NULL;
+	tprof_flush_enqueue(s);
+}
+
+void tprof_thread_retire(struct tprof_thread *t)
+{
+	pthread_mutex_lock(&tprof_g.lock);
+	retire_locked(t);
+	pthread_mutex_unlock(&tprof_g.lock);
+}
+
+static void thread_exit(void *arg)
+{
+	struct tprof_thread *t = &tprof_tls;
+	(void)arg;
+	t->key_armed = 0;
+	if (t->generation != tprof_g.generation || !t->registered)
+		return;
+	t->guard++;
+	char name[17] = "";
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	tprof_thread_note_name(t, name);
+	report_drops(t);
+	pthread_mutex_lock(&tprof_g.lock);
+	retire_locked(t);
+	unlink_registry(t);
+	pthread_mutex_unlock(&tprof_g.lock);
+	t->guard--;
+}
+
+/* A thread's state from before a fork (or a failed exec) belongs to another process image. */
+static void forget_stale(struct tprof_thread *t)
+{
+	t->pos = t->end = NULL;
+	t->slot = NULL;
+	t->stream = 0;
+	t->seq = 0;
+	t->registered = 0;
+	t->dropped = 0;
+	t->name[0] = 0;
+	t->generation = tprof_g.generation;
+}
+
+static int thread_register(struct tprof_thread *t)
+{
+	pthread_once(&key_once, make_key);
+	t->tid = (pid_t)gettid();
+	t->self = pthread_self();
+	if (!t->cache)
+		tprof_strcache_alloc(t);
+	pthread_mutex_lock(&tprof_g.lock);
+	if (tprof_g.phase != TPROF_PHASE_STARTED) {
+		pthread_mutex_unlock(&tprof_g.lock);
+		return -1;
+	}
+	if (!t->stream)
+		t->stream = ++tprof_g.next_stream;
+	t->reg_next = tprof_g.threads;
+	tprof_g.threads = t;
+	t->registered = 1;
+	pthread_mutex_unlock(&tprof_g.lock);
+	if (!t->key_armed && pthread_setspecific(exit_key, t) == 0)
+		t->key_armed = 1;
+	char name[17] = "";
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	t->name[0] = 0;
+	if (!name[0])
+		snprintf(name, sizeof(name), "thread %d", (int)t->tid);
+	tprof_thread_note_name(t, name);
+	return 0;
+}
+
+/* Under tprof_g.lock: a fresh buffer for t, or a drop reason. */
+static int take_slot_locked(struct tprof_thread *t)
+{
+	uint32_t grant = tprof_g.cfg.buffer_units;
+	if (t != &tprof_g.proc && tprof_g.cfg.max_events) {
+		if (tprof_g.budget <= 0)
+			return TPROF_DROP_MAX_EVENTS;
+		if (grant > BUDGET_GRANT)
+			grant = BUDGET_GRANT;
+		if (grant > tprof_g.budget)
+			grant = (uint32_t)tprof_g.budget;
+	}
+	struct tprof_slot *s = tprof_spool_acquire();
+	if (!s)
+		return TPROF_DROP_NO_BUFFER;
+	if (grant > s->hdr->capacity)
+		grant = s->hdr->capacity;
+	if (t != &tprof_g.proc && tprof_g.cfg.max_events)
+		tprof_g.budget -= grant;
+	s->hdr->stream = t->stream;
+	s->hdr->seq = t->seq++;
+	s->hdr->flushed = 0;
+	__atomic_store_n(&s->hdr->state, TPROF_SLOT_ACTIVE, __ATOMIC_RELEASE);
+	t->slot = s;
+	t->pos = s->units;
+	t->end = s->units + grant;
+	return 0;
+}
+
+struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
+{
+	int is_proc = t == &tprof_g.proc;
+	int reason = TPROF_DROP_STOPPED;
+	struct tprof_rec *r = NULL;
+
+	if (units > 1 + TPROF_MAX_EXT)
+		return NULL;
+	t->guard++;
+	if (!is_proc) {
+		if (t->generation != tprof_g.generation)
+			forget_stale(t);
+		int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
+		if (phase == TPROF_PHASE_PENDING && tprof_process_start() < 0)
+			goto drop;
+		if (!t->registered && thread_register(t) < 0)
+			goto drop;
+	}
+	pthread_mutex_lock(&tprof_g.lock);
+	if (tprof_g.phase != TPROF_PHASE_STARTED && !(is_proc && tprof_g.phase == TPROF_PHASE_FINISHED)) {
+		pthread_mutex_unlock(&tprof_g.lock);
+		goto drop;
+	}
+	retire_locked(t);
+	reason = take_slot_locked(t);
+	pthread_mutex_unlock(&tprof_g.lock);
+	if (reason)
+		goto drop;
+	if (!is_proc && t->dropped)
+		report_drops(t);
+	if ((size_t)(t->end - t->pos) < units)
+		goto drop_nolog;
+	r = t->pos;
+	t->pos += units;
+	t->guard--;
+	return r;
+drop_nolog:
+	reason = TPROF_DROP_MAX_EVENTS;
+drop:
+	if (!is_proc) {
+		__atomic_store_n(&t->dropped, t->dropped + 1, __ATOMIC_RELAXED);
+		t->drop_reason = (uint8_t)reason;
+	}
+	t->guard--;
+	return NULL;
+}
+
+void tprof_threads_reset(void)
+{
+	tprof_g.threads = NULL;
+	tprof_g.next_stream = 0;
+	forget_stale(&tprof_tls);
+	memset(&tprof_g.proc, 0, sizeof(tprof_g.proc));
+	tprof_g.proc.generation = tprof_g.generation;
+}
+
+/* At the final flush: thread names as they are now, and the drops nobody reported yet. */
+void tprof_threads_final(void)
+{
+	size_t n = 0, cap = 0;
+	struct tprof_thread **list = NULL;
+	pthread_mutex_lock(&tprof_g.lock);
+	for (struct tprof_thread *t = tprof_g.threads; t; t = t->reg_next)
+		cap++;
+	list = cap ? malloc(cap * sizeof(*list)) : NULL;
+	for (struct tprof_thread *t = tprof_g.threads; t && n < cap && list; t = t->reg_next)
+		list[n++] = t;
+	pthread_mutex_unlock(&tprof_g.lock);
+	for (size_t i = 0; i < n; i++) {
+		struct tprof_thread *t = list[i];
+		char path[64], name[32] = "";
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)t->tid);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t k = read(fd, name, sizeof(name) - 1);
+			close(fd);
+			if (k > 0) {
+				name[k] = 0;
+				name[strcspn(name, "\n")] = 0;
+				tprof_thread_note_name(t, name);
+			}
+		}
+		report_drops(t);
+	}
+	free(list);
+}

@@ -1,0 +1,95 @@
+/* config.c — reads the TPROF_* environment once, at load time.  A bad value is one warning
+ * naming the variable, and the default. */
+#include <errno.h>
+#include <stdio.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "core.h"
+
+#define DEFAULT_BUFFER_KB 256
+#define DEFAULT_SPOOL_MB 1024
+#define DEFAULT_COMPRESS 1
+
+static int parse_bool(const char *name, const char *v, int dflt)
+{
+	if (!v || !*v)
+		return dflt;
+	if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"))
+		return 1;
+	if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off"))
+		return 0;
+	tprof_log_warn("%s=\"%s\" is not a boolean (use 1 or 0); using %d", name, v, dflt);
+	return dflt;
+}
+
+/* Unsigned integer in [lo, hi]; anything else warns and gives dflt. */
+static uint64_t parse_uint(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t dflt)
+{
+	if (!v || !*v)
+		return dflt;
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	if (errno || *end || v[0] == '-' || x < lo || x > hi) {
+		tprof_log_warn("%s=\"%s\" is not a whole number in [%" PRIu64 ", %" PRIu64 "]; using %" PRIu64,
+			       name, v, lo, hi, dflt);
+		return dflt;
+	}
+	return x;
+}
+
+static char *absolute_dir(const char *dir)
+{
+	if (dir[0] == '/')
+		return strdup(dir);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return strdup(dir);
+	size_t n = strlen(cwd) + strlen(dir) + 2;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", cwd, dir);
+	return p;
+}
+
+static int parse_clock(const char *v)
+{
+	if (!v || !*v || !strcmp(v, "auto"))
+		return 0;
+	if (!strcmp(v, "tsc"))
+		return TPROF_CLOCKSRC_TSC;
+	if (!strcmp(v, "monotonic"))
+		return TPROF_CLOCKSRC_MONOTONIC;
+	tprof_log_warn("TPROF_CLOCK=\"%s\" is not one of auto, tsc, monotonic; using auto", v);
+	return 0;
+}
+
+void tprof_config_read(struct tprof_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->verbose = (int)parse_uint("TPROF_VERBOSE", getenv("TPROF_VERBOSE"), 0, 3, 0);
+	cfg->enable = parse_bool("TPROF_ENABLE", getenv("TPROF_ENABLE"), 0);
+	const char *dir = getenv("TPROF_OUTPUT_DIR");
+	cfg->output_dir = absolute_dir(dir && *dir ? dir : "tprof-out");
+	uint64_t kb = parse_uint("TPROF_BUFFER_KB", getenv("TPROF_BUFFER_KB"), 16, 65536,
+				 DEFAULT_BUFFER_KB);
+	if (kb % 4) {
+		tprof_log_warn("TPROF_BUFFER_KB=%" PRIu64 " is not a multiple of 4; using %" PRIu64,
+			       kb, (kb + 3) / 4 * 4);
+		kb = (kb + 3) / 4 * 4;
+	}
+	cfg->buffer_units = (uint32_t)((kb * 1024 - TPROF_SLOT_HEADER_SIZE) / TPROF_UNIT);
+	cfg->max_events = parse_uint("TPROF_MAX_EVENTS", getenv("TPROF_MAX_EVENTS"), 0,
+				     (uint64_t)INT64_MAX / 2, 0);
+	uint64_t mb = parse_uint("TPROF_SPOOL_MB", getenv("TPROF_SPOOL_MB"), 1, 1u << 20,
+				 DEFAULT_SPOOL_MB);
+	cfg->spool_max = mb << 20;
+	cfg->compress_level = (int)parse_uint("TPROF_COMPRESS_LEVEL", getenv("TPROF_COMPRESS_LEVEL"),
+					      1, 9, DEFAULT_COMPRESS);
+	cfg->clock = parse_clock(getenv("TPROF_CLOCK"));
+}

@@ -1,0 +1,85 @@
+/* env-carry.c — the profiler's variables survive exec: when a program execs with an
+ * environment that lacks them (subprocess with env={...}, say), they are added back.  A
+ * variable the program set itself, TPROF_ENABLE=0 included, is left as it is.  Built from
+ * memory prepared at load time and the stack, because a vfork child must not allocate. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "env-carry.h"
+
+extern char **environ;
+
+#define MAX_CARRY 32
+
+static char *carried[MAX_CARRY];  /* "NAME=value" as they were at load time */
+static int ncarried;
+static const char *self_path;     /* this library's file */
+
+void tprof_env_capture(void)
+{
+	Dl_info info;
+	if (dladdr((void *)tprof_env_capture, &info) && info.dli_fname)
+		self_path = strdup(info.dli_fname);
+	for (char **e = environ; e && *e && ncarried < MAX_CARRY; e++)
+		if (!strncmp(*e, "TPROF_", 6) || !strncmp(*e, "LD_PRELOAD=", 11))
+			carried[ncarried++] = strdup(*e);
+}
+
+static int has_name(char *const envp[], const char *entry)
+{
+	size_t n = strcspn(entry, "=") + 1;
+	for (int i = 0; envp[i]; i++)
+		if (!strncmp(envp[i], entry, n))
+			return 1;
+	return 0;
+}
+
+static const char *find(char *const envp[], const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (int i = 0; envp[i]; i++)
+		if (!strncmp(envp[i], prefix, n))
+			return envp[i];
+	return NULL;
+}
+
+size_t tprof_env_extra(char *const envp[])
+{
+	int envc = 0;
+	if (!envp || !ncarried)
+		return 0;
+	while (envp[envc])
+		envc++;
+	return (size_t)envc + MAX_CARRY + 2;
+}
+
+char *const *tprof_env_fill(char *const envp[], char **out, size_t out_len, char *preload_buf,
+			    size_t preload_len)
+{
+	size_t n = 0;
+	if (!envp || !ncarried || !out_len)
+		return envp;
+	const char *lp = find(envp, "LD_PRELOAD=");
+	for (int i = 0; envp[i] && n + 1 < out_len; i++)
+		if (envp[i] != lp)
+			out[n++] = envp[i];
+	/* LD_PRELOAD must name this library; keep whatever else the program put there. */
+	if (self_path && (!lp || !strstr(lp, self_path))) {
+		int k = lp ? snprintf(preload_buf, preload_len, "LD_PRELOAD=%s:%s", self_path, lp + 11)
+			   : snprintf(preload_buf, preload_len, "LD_PRELOAD=%s", self_path);
+		if (k > 0 && (size_t)k < preload_len && n + 1 < out_len)
+			out[n++] = preload_buf;
+		else if (lp && n + 1 < out_len)
+			out[n++] = (char *)lp;
+	} else if (lp && n + 1 < out_len) {
+		out[n++] = (char *)lp;
+	}
+	for (int i = 0; i < ncarried && n + 1 < out_len; i++)
+		if (strncmp(carried[i], "LD_PRELOAD=", 11) && !has_name(envp, carried[i]))
+			out[n++] = carried[i];
+	out[n] = NULL;
+	return out;
+}

@@ -1,0 +1,190 @@
+/* hook-proc.c — process and thread life-cycle hooks: the exec family (flush everything first;
+ * keep the profiler's environment), posix_spawn (environment only), thread names, and dlclose
+ * (string literals of an unloaded object may not be cached by address any more). */
+#include <alloca.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "env-carry.h"
+#include "resolve.h"
+
+extern char **environ;
+
+TPROF_REAL(int, execve, (const char *, char *const[], char *const[]))
+TPROF_REAL(int, execvpe, (const char *, char *const[], char *const[]))
+TPROF_REAL(int, fexecve, (int, char *const[], char *const[]))
+TPROF_REAL(int, posix_spawn, (pid_t *, const char *, const posix_spawn_file_actions_t *,
+			      const posix_spawnattr_t *, char *const[], char *const[]))
+TPROF_REAL(int, posix_spawnp, (pid_t *, const char *, const posix_spawn_file_actions_t *,
+			       const posix_spawnattr_t *, char *const[], char *const[]))
+TPROF_REAL(int, pthread_setname_np, (pthread_t, const char *))
+TPROF_REAL(int, dlclose, (void *))
+
+#define MAX_ENV_SLOTS 16384
+#define PRELOAD_BUF 4096
+
+/* Only the process image itself flushes: a vfork child shares its parent's memory and must
+ * not touch the parent's buffers (its pid differs). */
+static void before_exec(void)
+{
+	if (tprof_g.cfg.enable && getpid() == tprof_g.pid)
+		tprof_process_checkpoint();
+}
+
+/* Fills `slots` (on the caller's stack) with envp plus the profiler's variables. */
+#define WITH_ENV(envp, out)                                                             \
+	size_t n_##out = tprof_env_extra(envp);                                         \
+	if (n_##out > MAX_ENV_SLOTS || !tprof_g.cfg.enable)                             \
+		n_##out = 0;                                                            \
+	char **slots_##out = n_##out ? alloca(n_##out * sizeof(char *)) : NULL;        \
+	char *pbuf_##out = n_##out ? alloca(PRELOAD_BUF) : NULL;                        \
+	char *const *out = n_##out ? tprof_env_fill(envp, slots_##out, n_##out, pbuf_##out, \
+						   PRELOAD_BUF)                         \
+				   : envp
+
+TPROF_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	execve_fn real = get_execve();
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	before_exec();
+	WITH_ENV(envp, env);
+	return real(path, argv, env);
+}
+
+TPROF_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	execvpe_fn real = get_execvpe();
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	before_exec();
+	WITH_ENV(envp, env);
+	return real(file, argv, env);
+}
+
+TPROF_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	fexecve_fn real = get_fexecve();
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	before_exec();
+	WITH_ENV(envp, env);
+	return real(fd, argv, env);
+}
+
+TPROF_EXPORT int execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+TPROF_EXPORT int execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+/* The execl family: collect the variadic arguments into an array on the stack. */
+#define COLLECT_ARGS(first, ap, argv)                                                   \
+	size_t argc_ = 1;                                                               \
+	va_start(ap, first);                                                            \
+	while (va_arg(ap, char *) != NULL)                                              \
+		argc_++;                                                                \
+	va_end(ap);                                                                     \
+	if (argc_ > 1u << 20) {                                                         \
+		errno = E2BIG;                                                          \
+		return -1;                                                              \
+	}                                                                               \
+	char **argv = alloca((argc_ + 1) * sizeof(char *));                             \
+	argv[0] = (char *)(first);                                                      \
+	va_start(ap, first);                                                            \
+	for (size_t i_ = 1; i_ <= argc_; i_++)                                          \
+		argv[i_] = va_arg(ap, char *);
+
+TPROF_EXPORT int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	COLLECT_ARGS(arg, ap, argv);
+	va_end(ap);
+	return execve(path, argv, environ);
+}
+
+TPROF_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	COLLECT_ARGS(arg, ap, argv);
+	va_end(ap);
+	return execvpe(file, argv, environ);
+}
+
+TPROF_EXPORT int execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	COLLECT_ARGS(arg, ap, argv);
+	char *const *envp = va_arg(ap, char *const *);
+	va_end(ap);
+	return execve(path, argv, envp);
+}
+
+TPROF_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+			     const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	posix_spawn_fn real = get_posix_spawn();
+	if (!real)
+		return ENOSYS;
+	WITH_ENV(envp, env);
+	return real(pid, path, fa, attr, argv, env);
+}
+
+TPROF_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+			      const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	posix_spawnp_fn real = get_posix_spawnp();
+	if (!real)
+		return ENOSYS;
+	WITH_ENV(envp, env);
+	return real(pid, file, fa, attr, argv, env);
+}
+
+TPROF_EXPORT int pthread_setname_np(pthread_t thread, const char *name)
+{
+	pthread_setname_np_fn real = get_pthread_setname_np();
+	if (!real)
+		return ENOSYS;
+	int rc = real(thread, name);
+	if (rc == 0 && __atomic_load_n(&tprof_recording, __ATOMIC_RELAXED) && !tprof_tls.guard) {
+		tprof_tls.guard++;
+		struct tprof_thread *target = NULL;
+		pthread_mutex_lock(&tprof_g.lock);
+		for (struct tprof_thread *t = tprof_g.threads; t; t = t->reg_next)
+			if (pthread_equal(t->self, thread))
+				target = t;
+		pthread_mutex_unlock(&tprof_g.lock);
+		if (target)
+			tprof_thread_note_name(target, name);
+		tprof_tls.guard--;
+	}
+	return rc;
+}
+
+TPROF_EXPORT int dlclose(void *handle)
+{
+	dlclose_fn real = get_dlclose();
+	if (!real)
+		return -1;
+	int rc = real(handle);
+	if (rc == 0)
+		tprof_intern_invalidate();
+	return rc;
+}

@@ -1,0 +1,39 @@
+/* intern.h — string ids on the hot path: a per-thread cache keyed by pointer for strings in
+ * read-only memory (string literals), by content for everything else. */
+#ifndef TPROF_INTERN_H
+#define TPROF_INTERN_H
+
+#include "core.h"
+
+#define TPROF_STRCACHE_SIZE 64u
+
+struct tprof_strcache {
+	struct {
+		const char *ptr;
+		uint32_t id;
+		uint32_t gen;
+	} byptr[TPROF_STRCACHE_SIZE];
+	struct {
+		uint64_t hash;
+		const char *stored;
+		uint32_t len;
+		uint32_t id;
+		uint32_t gen;
+	} byval[TPROF_STRCACHE_SIZE];
+};
+
+extern uint32_t tprof_intern_gen;
+
+static inline uint32_t tprof_string_id(struct tprof_thread *t, const char *s)
+{
+	struct tprof_strcache *c = t->cache;
+	if (TPROF_LIKELY(c != NULL)) {
+		unsigned i = (unsigned)((uintptr_t)s >> 3) & (TPROF_STRCACHE_SIZE - 1);
+		if (TPROF_LIKELY(c->byptr[i].ptr == s &&
+				 c->byptr[i].gen == __atomic_load_n(&tprof_intern_gen, __ATOMIC_RELAXED)))
+			return c->byptr[i].id;
+	}
+	return tprof_intern_slow(t, s);
+}
+
+#endif

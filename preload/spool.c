@@ -1,0 +1,173 @@
+/* spool.c — the per-process spool: a file in the output directory, mapped shared, cut into
+ * fixed-size slots that serve as thread buffers.  Because the pages belong to the file, every
+ * record written survives the process dying in any way, SIGKILL included.  Blocks are reserved
+ * with fallocate before they are mapped, so a full disk is an error here, never a SIGBUS. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../common/chunk.h"
+#include "buffer.h"
+#include "clock.h"
+#include "core.h"
+
+#define INITIAL_SLOTS 4u
+#define GROW_SLOTS 8u
+
+struct segment {
+	void *base;
+	size_t len;
+	struct tprof_slot *slots;
+	struct segment *next;
+};
+
+static struct segment *segments;
+static uint32_t slot_bytes;
+static int out_of_space;
+
+static int reserve_blocks(int fd, off_t off, off_t len)
+{
+	if (fallocate(fd, 0, off, len) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOSYS)
+		return -1;
+	int rc = posix_fallocate(fd, off, len);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	return 0;
+}
+
+/* Adds n slots at the end of the file.  Called under tprof_g.lock. */
+static int grow(uint32_t n)
+{
+	uint64_t off = tprof_g.spool_bytes;
+	uint64_t len = (uint64_t)n * slot_bytes;
+	if (out_of_space || off + len > tprof_g.cfg.spool_max + TPROF_SPOOL_HEADER_SIZE)
+		return -1;
+	if (reserve_blocks(tprof_g.spool_fd, (off_t)off, (off_t)len) < 0) {
+		/* Only the first failure speaks; a full disk stops recording, not the program. */
+		if (tprof_g.slots_total) {
+			tprof_log_warn("cannot extend %s%s: %s; recording stopped", tprof_g.base,
+				       TPROF_SPOOL_SUFFIX, strerror(errno));
+			tprof_stop_recording(NULL);
+		}
+		out_of_space = 1;
+		return -1;
+	}
+	void *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, tprof_g.spool_fd, (off_t)off);
+	if (base == MAP_FAILED)
+		return -1;
+	struct segment *seg = malloc(sizeof(*seg));
+	struct tprof_slot *slots = calloc(n, sizeof(*slots));
+	if (!seg || !slots) {
+		free(seg);
+		free(slots);
+		munmap(base, len);
+		return -1;
+	}
+	seg->base = base;
+	seg->len = len;
+	seg->slots = slots;
+	seg->next = segments;
+	segments = seg;
+	for (uint32_t i = 0; i < n; i++) {
+		struct tprof_slot *s = &slots[i];
+		s->hdr = (struct tprof_slot_header *)((char *)base + (size_t)i * slot_bytes);
+		s->units = (struct tprof_rec *)(s->hdr + 1);
+		s->hdr->magic = TPROF_SLOT_MAGIC;
+		s->hdr->capacity = (slot_bytes - TPROF_SLOT_HEADER_SIZE) / TPROF_UNIT;
+		s->next = tprof_g.free_slots;
+		tprof_g.free_slots = s;
+		/* Publish with release order: the final flush walks this list without the lock. */
+		s->all_next = tprof_g.all_slots;
+		__atomic_store_n(&tprof_g.all_slots, s, __ATOMIC_RELEASE);
+	}
+	tprof_g.spool_bytes = off + len;
+	tprof_g.slots_total += n;
+	return 0;
+}
+
+int tprof_spool_open(const char *path, uint32_t bytes)
+{
+	struct tprof_spool_header h;
+	char page[TPROF_SPOOL_HEADER_SIZE];
+
+	slot_bytes = bytes;
+	out_of_space = 0;
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	tprof_spool_header_init(&h, tprof_g.instance, (uint32_t)tprof_g.pid, bytes, tprof_real_ns());
+	memset(page, 0, sizeof(page));
+	memcpy(page, &h, sizeof(h));
+	if (pwrite(fd, page, sizeof(page), 0) != (ssize_t)sizeof(page)) {
+		int e = errno ? errno : ENOSPC;
+		close(fd);
+		unlink(path);
+		errno = e;
+		return -1;
+	}
+	tprof_g.spool_fd = fd;
+	tprof_g.spool_bytes = TPROF_SPOOL_HEADER_SIZE;
+	if (grow(INITIAL_SLOTS) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(path);
+		tprof_g.spool_fd = -1;
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+struct tprof_slot *tprof_spool_acquire(void)
+{
+	if (!tprof_g.free_slots && grow(GROW_SLOTS) < 0)
+		return NULL;
+	struct tprof_slot *s = tprof_g.free_slots;
+	tprof_g.free_slots = s->next;
+	s->next = NULL;
+	return s;
+}
+
+void tprof_spool_release(struct tprof_slot *s)
+{
+	s->next = tprof_g.free_slots;
+	tprof_g.free_slots = s;
+}
+
+int tprof_spool_idle(void)
+{
+	for (struct tprof_slot *s = __atomic_load_n(&tprof_g.all_slots, __ATOMIC_ACQUIRE); s;
+	     s = s->all_next) {
+		uint32_t state = __atomic_load_n(&s->hdr->state, __ATOMIC_ACQUIRE);
+		uint32_t f = s->hdr->flushed;
+		if (state != TPROF_SLOT_FREE && f < s->hdr->capacity && tprof_peek_kind(&s->units[f]))
+			return 0;
+	}
+	return 1;
+}
+
+void tprof_spool_forget(void)
+{
+	while (segments) {
+		struct segment *seg = segments;
+		segments = seg->next;
+		munmap(seg->base, seg->len);
+		free(seg->slots);
+		free(seg);
+	}
+	tprof_g.all_slots = NULL;
+	tprof_g.free_slots = NULL;
+	tprof_g.queue_head = tprof_g.queue_tail = NULL;
+	tprof_g.slots_total = 0;
+	tprof_g.spool_bytes = 0;
+	if (tprof_g.spool_fd >= 0)
+		close(tprof_g.spool_fd);
+	tprof_g.spool_fd = -1;
+}
