@@ -1,0 +1,663 @@
+/* tprof-inspect.c — runs one command with the recorder preloaded: sets TPROF_* and LD_PRELOAD
+ * for it, passes on the signals it is sent, exits with its status and says where the profiles
+ * went.  The command's own stdin, stdout and stderr are left alone. */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "tprof-inspect"
+#define PRELOAD_NAME "libtrace_preload.so"
+#define DEFAULT_DIR "tprof-out"
+#define EXIT_SETUP 2		/* usage errors and anything that stops the command starting */
+#define MAX_VERBOSE 3
+#define MAX_EVENTS_LIMIT ((unsigned long long)INT64_MAX / 2)	/* the recorder's own limit */
+#define MIN_BUFFER_KB 16
+#define MAX_BUFFER_KB 65536
+#define MAX_DEPTH 16		/* how deep the profile count looks into the output directory */
+
+struct options {
+	const char *dir;	/* as the user gave it */
+	char max_events[24];	/* normalised; empty when not given */
+	char buffer_kb[8];
+	int verbose;
+	char **cmd;
+};
+
+enum { OPT_BUFFER_KB = 256, OPT_VERSION };
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "max-events", required_argument, NULL, 'n' },
+	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+#define NFORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
+
+static struct sigaction saved_actions[NFORWARDED];
+static volatile sig_atomic_t child;	/* the command while it can be signalled, else 0 */
+
+static void usage(void)
+{
+	fputs("Usage: " PROG " [OPTION]... [--] COMMAND [ARG]...\n"
+	      "Run COMMAND with the tprof recorder (" PRELOAD_NAME ") preloaded.  Every\n"
+	      "process it starts that records writes one <host>.<pid>.<id>.tpf file into the\n"
+	      "output directory.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -o, --output DIR       write profiles into DIR, created if missing (default:\n"
+	      "                         ./" DEFAULT_DIR "); sets TPROF_OUTPUT_DIR to its\n"
+	      "                         absolute path\n"
+	      "  -n, --max-events N     record at most N events per process, 0 for no limit;\n"
+	      "                         sets TPROF_MAX_EVENTS\n"
+	      "      --buffer-kb N      per-thread buffer size in KiB, 16 to 65536 and a\n"
+	      "                         multiple of 4; sets TPROF_BUFFER_KB\n"
+	      "  -v, --verbose          more messages from the recorder, repeat for more\n"
+	      "                         (-vv, -vvv); sets TPROF_VERBOSE to the count\n"
+	      "  -h, --help             print this help and exit\n"
+	      "      --version          print the version and exit\n"
+	      "\n"
+	      "Options are read up to '--' or the first argument that is not an option; all\n"
+	      "that follows is COMMAND and its arguments.\n"
+	      "\n"
+	      "COMMAND runs with the current environment plus TPROF_ENABLE=1, the variables\n"
+	      "above that were asked for, and LD_PRELOAD with the recorder put first.  Other\n"
+	      "TPROF_* variables already set are passed on unchanged.  The recorder is the\n"
+	      "first of these that exists:\n"
+	      "  $TPROF_PRELOAD_LIB (an error if it is set but missing)\n"
+	      "  <directory of " PROG ">/../preload/.libs/" PRELOAD_NAME " (build tree)\n"
+	      "  <directory of " PROG ">/../lib/" PRELOAD_NAME "\n"
+	      "  " TPROF_LIBDIR "/" PRELOAD_NAME "\n"
+	      "\n"
+	      "SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 sent to " PROG " are\n"
+	      "passed on to COMMAND.\n"
+	      "\n"
+	      "Exit status: that of COMMAND; 128+N if it was killed by signal N; 126 if it\n"
+	      "could not be run, 127 if it was not found; 2 for a usage or setup error.\n"
+	      "\n"
+	      "Report bugs to <" PACKAGE_BUGREPORT ">.\n",
+	      stdout);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry '" PROG " --help'.\n", stderr);
+	exit(EXIT_SETUP);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	va_list ap;
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_SETUP);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p)
+		fail("out of memory");
+	return p;
+}
+
+/* ------------------------------------------------------------------ command line */
+
+static const struct option *long_opt_by_val(int val)
+{
+	for (const struct option *o = long_opts; o->name; o++)
+		if (o->val == val)
+			return o;
+	return NULL;
+}
+
+/* How the user spelled the option just parsed: "--max-events" or "-n". */
+static const char *spelling(int c, int longindex, char *buf, size_t len)
+{
+	if (longindex >= 0)
+		snprintf(buf, len, "--%s", long_opts[longindex].name);
+	else
+		snprintf(buf, len, "-%c", c);
+	return buf;
+}
+
+/* Long options that "--word" (or "--word=value") abbreviates. */
+static int long_matches(const char *arg)
+{
+	size_t n = strcspn(arg + 2, "=");
+	int count = 0;
+	for (const struct option *o = long_opts; o->name; o++) {
+		if (strlen(o->name) == n && !strncmp(o->name, arg + 2, n))
+			return 1;
+		count += !strncmp(o->name, arg + 2, n);
+	}
+	return count;
+}
+
+/* getopt returned '?': an unknown or ambiguous option, or a value given to one that takes
+ * none.  glibc leaves optopt 0 for a long option it does not know, the option's value for a
+ * long option given "=value", and the character for an unknown short option. */
+static void __attribute__((noreturn)) bad_option(char **argv)
+{
+	const char *arg = argv[optind - 1];
+	int n = (int)strcspn(arg, "=");
+	if (optopt && long_opt_by_val(optopt) && !strncmp(arg, "--", 2))
+		usage_error("option '%.*s' does not take a value", n, arg);
+	if (optopt)
+		usage_error("unknown option '-%c'", optopt);
+	if (long_matches(arg) > 1)
+		usage_error("ambiguous option '%.*s'", n, arg);
+	usage_error("unknown option '%.*s'", n, arg);
+}
+
+/* getopt returned ':'.  A value can only be missing after the last argument, so that
+ * argument is the option itself, "--output" or "-o" (maybe "-vo"). */
+static void __attribute__((noreturn)) missing_value(char **argv)
+{
+	const struct option *o = long_opt_by_val(optopt);
+	if (!strncmp(argv[optind - 1], "--", 2) && o)
+		usage_error("option '--%s' needs a value", o->name);
+	usage_error("option '-%c' needs a value", optopt);
+}
+
+/* A plain decimal number: no sign, no spaces, nothing after it. */
+static int parse_number(const char *v, unsigned long long *out)
+{
+	char *end;
+	if (*v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static void set_max_events(struct options *o, const char *opt, const char *v)
+{
+	unsigned long long x;
+	if (parse_number(v, &x))
+		usage_error("invalid value '%s' for %s: expected a non-negative integer", v, opt);
+	if (x > MAX_EVENTS_LIMIT)
+		usage_error("invalid value '%s' for %s: expected a non-negative integer up to %llu",
+			    v, opt, MAX_EVENTS_LIMIT);
+	snprintf(o->max_events, sizeof(o->max_events), "%llu", x);
+}
+
+static void set_buffer_kb(struct options *o, const char *opt, const char *v)
+{
+	unsigned long long x;
+	if (parse_number(v, &x) || x < MIN_BUFFER_KB || x > MAX_BUFFER_KB || x % 4)
+		usage_error("invalid value '%s' for %s: expected an integer from %d to %d "
+			    "that is a multiple of 4", v, opt, MIN_BUFFER_KB, MAX_BUFFER_KB);
+	snprintf(o->buffer_kb, sizeof(o->buffer_kb), "%llu", x);
+}
+
+static void set_dir(struct options *o, const char *opt, const char *v)
+{
+	if (!*v)
+		usage_error("invalid value '' for %s: expected a directory", opt);
+	o->dir = v;
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
+	char opt[32];
+
+	memset(o, 0, sizeof(*o));
+	o->dir = DEFAULT_DIR;
+	opterr = 0;
+	for (;;) {
+		int longindex = -1;
+		int c = getopt_long(argc, argv, "+:o:n:vh", long_opts, &longindex);
+		if (c == -1)
+			break;
+		switch (c) {
+		case 'o':
+			set_dir(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
+			break;
+		case 'n':
+			set_max_events(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
+			break;
+		case OPT_BUFFER_KB:
+			set_buffer_kb(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
+			break;
+		case 'v':
+			if (o->verbose < MAX_VERBOSE)
+				o->verbose++;
+			break;
+		case 'h':
+			usage();
+			exit(0);
+		case OPT_VERSION:
+			puts(PROG " (" PACKAGE_NAME ") " PACKAGE_VERSION);
+			exit(0);
+		case ':':
+			missing_value(argv);
+		default:
+			bad_option(argv);
+		}
+	}
+	if (optind >= argc)
+		usage_error("no command given");
+	o->cmd = argv + optind;
+}
+
+/* ------------------------------------------------------------------ the recorder library */
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* The directory of this executable, links resolved; NULL if /proc cannot say. */
+static char *exe_dir(void)
+{
+	static char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return buf;
+}
+
+static char *absolute(const char *path)
+{
+	char *p = realpath(path, NULL);
+	if (!p)
+		fail("cannot resolve '%s': %s", path, strerror(errno));
+	return p;
+}
+
+static char *preload_from_env(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		fail("TPROF_PRELOAD_LIB=%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		fail("TPROF_PRELOAD_LIB=%s: not a regular file", path);
+	return absolute(path);
+}
+
+static char *find_preload(void)
+{
+	const char *env = getenv("TPROF_PRELOAD_LIB");
+	if (env && *env)
+		return preload_from_env(env);
+
+	char tried[3][PATH_MAX + 64];
+	int n = 0;
+	const char *dir = exe_dir();
+	if (dir) {
+		snprintf(tried[n++], sizeof(tried[0]), "%s/../preload/.libs/" PRELOAD_NAME, dir);
+		snprintf(tried[n++], sizeof(tried[0]), "%s/../lib/" PRELOAD_NAME, dir);
+	}
+	snprintf(tried[n++], sizeof(tried[0]), "%s/" PRELOAD_NAME, TPROF_LIBDIR);
+	for (int i = 0; i < n; i++)
+		if (is_file(tried[i]))
+			return absolute(tried[i]);
+
+	fprintf(stderr, PROG ": cannot find " PRELOAD_NAME "; looked for:\n");
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "  %s\n", tried[i]);
+	fail("set TPROF_PRELOAD_LIB to its path");
+}
+
+/* Whether an LD_PRELOAD entry is a recorder: this one, or another copy that must not be
+ * loaded beside it. */
+static int is_recorder(const char *entry, const char *lib)
+{
+	const char *base = strrchr(entry, '/');
+	char *real = realpath(entry, NULL);
+	int same = !strcmp(entry, lib) || (real && !strcmp(real, lib));
+
+	free(real);
+	base = base ? base + 1 : entry;
+	if (!same && !strcmp(base, PRELOAD_NAME)) {
+		fprintf(stderr, PROG ": leaving %s out of LD_PRELOAD in favour of %s\n", entry, lib);
+		return 1;
+	}
+	return same;
+}
+
+/* LD_PRELOAD with lib first and every other entry of old after it, in order. */
+static char *preload_list(const char *lib, const char *old)
+{
+	old = old ? old : "";
+	char *out = xmalloc(strlen(lib) + strlen(old) + 2);
+	char *copy = strdup(old);
+	char *save = NULL;
+	if (!copy)
+		fail("out of memory");
+	strcpy(out, lib);
+	for (char *e = strtok_r(copy, ": ", &save); e; e = strtok_r(NULL, ": ", &save)) {
+		if (is_recorder(e, lib))
+			continue;
+		strcat(out, ":");
+		strcat(out, e);
+	}
+	free(copy);
+	return out;
+}
+
+/* ------------------------------------------------------------------ environment and output */
+
+/* One directory, fine if it is there already. */
+static int make_dir(const char *path)
+{
+	struct stat st;
+	if (!mkdir(path, 0777))
+		return 0;
+	int err = errno;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	errno = err == EEXIST ? ENOTDIR : err;
+	return -1;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char *p = strdup(dir);
+	int r = 0;
+	if (!p)
+		return -1;
+	for (char *s = p + 1; *s && !r; s++) {
+		if (*s != '/' || s[-1] == '/')
+			continue;
+		*s = '\0';
+		r = make_dir(p);
+		*s = '/';
+	}
+	if (!r)
+		r = make_dir(p);
+	int err = errno;
+	free(p);
+	errno = err;
+	return r;
+}
+
+/* Creates the output directory and gives its absolute path. */
+static char *prepare_output(const char *dir)
+{
+	if (mkdir_p(dir))
+		fail("cannot create output directory '%s': %s", dir, strerror(errno));
+	char *abs = absolute(dir);
+	if (access(abs, W_OK | X_OK))
+		fail("cannot write to output directory '%s': %s", dir, strerror(errno));
+	return abs;
+}
+
+static void set_var(const char *name, const char *value)
+{
+	if (setenv(name, value, 1))
+		fail("cannot set %s: %s", name, strerror(errno));
+}
+
+static void set_environment(const struct options *o, const char *dir, const char *lib)
+{
+	set_var("TPROF_ENABLE", "1");
+	set_var("TPROF_OUTPUT_DIR", dir);
+	if (o->max_events[0])
+		set_var("TPROF_MAX_EVENTS", o->max_events);
+	if (o->buffer_kb[0])
+		set_var("TPROF_BUFFER_KB", o->buffer_kb);
+	if (o->verbose) {
+		char v[2] = { (char)('0' + o->verbose), '\0' };
+		set_var("TPROF_VERBOSE", v);
+	}
+	char *list = preload_list(lib, getenv("LD_PRELOAD"));
+	set_var("LD_PRELOAD", list);
+	free(list);
+}
+
+/* ------------------------------------------------------------------ signals */
+
+/* Passes a signal on, unless the kernel sent it to the whole foreground process group (^C,
+ * ^\, a hangup), in which case the command has had it already. */
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+	int saved_errno = errno;
+	pid_t pid = child;
+	if (pid > 0 && (!si || si->si_code != SI_KERNEL))
+		kill(pid, sig);
+	errno = saved_errno;
+}
+
+/* Blocks the forwarded signals (old mask in *old) and catches those not ignored; an ignored
+ * one stays ignored, as it does for the command. */
+static void catch_signals(sigset_t *old)
+{
+	struct sigaction sa = { .sa_sigaction = forward, .sa_flags = SA_SIGINFO | SA_RESTART };
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NFORWARDED; i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+	sa.sa_mask = set;
+	for (size_t i = 0; i < NFORWARDED; i++) {
+		sigaction(forwarded[i], NULL, &saved_actions[i]);
+		if (saved_actions[i].sa_handler != SIG_IGN)
+			sigaction(forwarded[i], &sa, NULL);
+	}
+}
+
+/* In the child: the dispositions and mask this program started with. */
+static void restore_signals(const sigset_t *old)
+{
+	for (size_t i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &saved_actions[i], NULL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* ------------------------------------------------------------------ running the command */
+
+static void __attribute__((noreturn)) exec_child(char **cmd, const sigset_t *old, int fd)
+{
+	restore_signals(old);
+	execvp(cmd[0], cmd);
+	int err = errno;
+	dprintf(STDERR_FILENO, PROG ": cannot run '%s': %s\n", cmd[0], strerror(err));
+	ssize_t w = write(fd, &err, sizeof(err));
+	(void)w;
+	_exit(err == ENOENT ? 127 : 126);
+}
+
+/* 0 once the command is running, the errno of the exec if it never started.  The pipe is
+ * close-on-exec, so a successful exec reads as end of file. */
+static int exec_result(int fd)
+{
+	int err = 0;
+	ssize_t n;
+	do
+		n = read(fd, &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	return n == (ssize_t)sizeof(err) ? err : 0;
+}
+
+/* Waits without reaping first, so that no signal is passed to a pid already reused. */
+static int wait_child(pid_t pid)
+{
+	siginfo_t si;
+	int status;
+
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			fail("cannot wait for the command: %s", strerror(errno));
+	child = 0;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			fail("cannot wait for the command: %s", strerror(errno));
+	return status;
+}
+
+static int exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_SETUP;
+}
+
+/* Runs the command; the time it was started goes to *start. */
+static int run(char **cmd, struct timespec *start, int *exec_err)
+{
+	sigset_t old;
+	int fds[2];
+
+	signal(SIGCHLD, SIG_DFL);	/* an inherited SIG_IGN would reap it for us */
+	if (pipe2(fds, O_CLOEXEC))
+		fail("cannot create a pipe: %s", strerror(errno));
+	clock_gettime(CLOCK_REALTIME, start);
+	catch_signals(&old);
+	pid_t pid = fork();
+	if (pid < 0)
+		fail("cannot fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(fds[0]);
+		exec_child(cmd, &old, fds[1]);
+	}
+	child = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(fds[1]);
+	*exec_err = exec_result(fds[0]);
+	return exit_code(wait_child(pid));
+}
+
+/* ------------------------------------------------------------------ the report */
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+/* *.tpf files in the open directory fd (closed here) and below it, modified at or after
+ * since.  Links are not followed. */
+static int count_profiles(int fd, time_t since, int depth)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
+			int sub = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0)
+				n += count_profiles(sub, since, depth + 1);
+		} else if (S_ISREG(st.st_mode) && has_suffix(e->d_name, ".tpf") &&
+			   st.st_mtime >= since) {
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static int plain_word(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_./,:@%+=-", *s))
+			return 0;
+	return 1;
+}
+
+/* s as a shell word: unchanged when that is safe, else in single quotes. */
+static char *shell_quote(const char *s)
+{
+	char *out = xmalloc(4 * strlen(s) + 3), *p = out;
+	if (plain_word(s))
+		return strcpy(out, s);
+	*p++ = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = *s;
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return out;
+}
+
+static void report(const char *dir, const char *abs, time_t since)
+{
+	int fd = open(abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int n = fd < 0 ? 0 : count_profiles(fd, since, 0);
+	char *q = shell_quote(dir);
+
+	if (n)
+		fprintf(stderr, PROG ": profile written to %s (%d process%s)\n"
+			PROG ": next: tprof-analyze %s --summary\n",
+			q, n, n == 1 ? "" : "es", q);
+	else
+		fprintf(stderr, PROG ": no profile data was written to %s\n", q);
+	free(q);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct timespec start;
+	int exec_err;
+
+	parse_args(argc, argv, &o);
+	char *lib = find_preload();
+	char *abs = prepare_output(o.dir);
+	set_environment(&o, abs, lib);
+	int code = run(o.cmd, &start, &exec_err);
+	if (!exec_err)
+		report(o.dir, abs, start.tv_sec - 1);
+	free(abs);
+	free(lib);
+	return code;
+}
