@@ -10,6 +10,11 @@ uint32_t tprof_crc32(const void *p, size_t n)
 	return (uint32_t)crc32(0L, (const Bytef *)p, (uInt)n);
 }
 
+uint32_t tprof_crc32_update(uint32_t crc, const void *p, size_t n)
+{
+	return (uint32_t)crc32(crc, (const Bytef *)p, (uInt)n);
+}
+
 void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint32_t pid,
 			    uint64_t created_ns)
 {

@@ -27,5 +27,6 @@ const char *tprof_chunk_header_check(const struct tprof_chunk_header *h);
 int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *payload);
 
 uint32_t tprof_crc32(const void *p, size_t n);
+uint32_t tprof_crc32_update(uint32_t crc, const void *p, size_t n);
 
 #endif

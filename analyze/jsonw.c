@@ -1,0 +1,203 @@
+/* jsonw.c — the JSON writer behind jsonw.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonw.h"
+
+static int ends_with_gz(const char *p)
+{
+	size_t n = strlen(p);
+	return n > 3 && !strcmp(p + n - 3, ".gz");
+}
+
+int jw_open(struct jw *w, const char *path)
+{
+	memset(w, 0, sizeof(*w));
+	w->buf = malloc(JW_CAP);
+	if (!w->buf)
+		return -1;
+	if (!strcmp(path, "-")) {
+		w->f = stdout;
+		return 0;
+	}
+	if (ends_with_gz(path)) {
+		w->gz = gzopen(path, "wb1");
+		return w->gz ? 0 : -1;
+	}
+	w->f = fopen(path, "w");
+	return w->f ? 0 : -1;
+}
+
+void jw_flush(struct jw *w)
+{
+	if (!w->len)
+		return;
+	if (w->gz)
+		w->err |= gzwrite(w->gz, w->buf, (unsigned)w->len) != (int)w->len;
+	else
+		w->err |= fwrite(w->buf, 1, w->len, w->f) != w->len;
+	w->len = 0;
+}
+
+int jw_close(struct jw *w)
+{
+	jw_flush(w);
+	if (w->gz)
+		w->err |= gzclose(w->gz) != Z_OK;
+	else if (w->f == stdout)
+		w->err |= fflush(stdout) != 0;
+	else if (w->f)
+		w->err |= fclose(w->f) != 0;
+	free(w->buf);
+	w->buf = NULL;
+	return w->err ? -1 : 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not valid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t len;
+	unsigned min, cp;
+	if ((c & 0xe0) == 0xc0) {
+		len = 2, min = 0x80, cp = c & 0x1f;
+	} else if ((c & 0xf0) == 0xe0) {
+		len = 3, min = 0x800, cp = c & 0x0f;
+	} else if ((c & 0xf8) == 0xf0) {
+		len = 4, min = 0x10000, cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+size_t json_escape(const char *str, size_t n, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	char *o = out;
+	for (size_t i = 0; i < n;) {
+		unsigned c = s[i];
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			*o++ = (char)c;
+			i++;
+			continue;
+		}
+		if (c == '"' || c == '\\') {
+			*o++ = '\\';
+			*o++ = (char)c;
+			i++;
+			continue;
+		}
+		if (c < 0x20) {
+			const char *esc = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+			if (esc) {
+				memcpy(o, esc, 2);
+				o += 2;
+			} else {
+				memcpy(o, "\\u00", 4);
+				o[4] = hex[c >> 4];
+				o[5] = hex[c & 15];
+				o += 6;
+			}
+			i++;
+			continue;
+		}
+		size_t k = utf8_len(s + i, n - i);
+		if (k) {
+			memcpy(o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			memcpy(o, "\\ufffd", 6);  /* a byte that is not UTF-8 */
+			o += 6;
+			i++;
+		}
+	}
+	*o = 0;
+	return (size_t)(o - out);
+}
+
+void jw_str(struct jw *w, const char *s, size_t n)
+{
+	char small[1024];
+	char *tmp = n * 6 + 3 <= sizeof(small) ? small : malloc(n * 6 + 3);
+	if (!tmp) {
+		w->err = 1;
+		return;
+	}
+	tmp[0] = '"';
+	size_t k = json_escape(s, n, tmp + 1);
+	tmp[k + 1] = '"';
+	jw_raw(w, tmp, k + 2);
+	if (tmp != small)
+		free(tmp);
+}
+
+void jw_u64(struct jw *w, uint64_t v)
+{
+	char b[24];
+	int i = 24;
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	jw_raw(w, b + i, (size_t)(24 - i));
+}
+
+void jw_i64(struct jw *w, int64_t v)
+{
+	if (v < 0) {
+		jw_lit(w, "-");
+		jw_u64(w, (uint64_t)0 - (uint64_t)v);
+	} else {
+		jw_u64(w, (uint64_t)v);
+	}
+}
+
+void jw_us(struct jw *w, int64_t ns)
+{
+	uint64_t a;
+	if (ns < 0) {
+		jw_lit(w, "-");
+		a = (uint64_t)0 - (uint64_t)ns;
+	} else {
+		a = (uint64_t)ns;
+	}
+	jw_u64(w, a / 1000);
+	char f[4] = { '.', (char)('0' + a % 1000 / 100), (char)('0' + a % 100 / 10), (char)('0' + a % 10) };
+	jw_raw(w, f, 4);
+}
+
+void jw_double(struct jw *w, double v)
+{
+	if (!isfinite(v)) {
+		jw_lit(w, "null");
+		return;
+	}
+	char b[32];
+	int n = snprintf(b, sizeof(b), "%.17g", v);
+	/* The shortest form that reads back the same. */
+	for (int p = 6; p < 17; p++) {
+		char t[32];
+		int m = snprintf(t, sizeof(t), "%.*g", p, v);
+		if (strtod(t, NULL) == v) {
+			memcpy(b, t, (size_t)m + 1);
+			n = m;
+			break;
+		}
+	}
+	jw_raw(w, b, (size_t)n);
+}

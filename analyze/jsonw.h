@@ -1,0 +1,52 @@
+/* jsonw.h — a streaming JSON writer: buffered, to a file, stdout or a gzip file, with string
+ * escaping that turns any bytes (quotes, control bytes, invalid UTF-8) into valid JSON. */
+#ifndef TPROF_ANALYZE_JSONW_H
+#define TPROF_ANALYZE_JSONW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <zlib.h>
+
+struct jw {
+	FILE *f;
+	gzFile gz;
+	char *buf;
+	size_t len;
+	int err;
+};
+
+int jw_open(struct jw *w, const char *path);   /* "-" is stdout; a name ending .gz is gzipped */
+int jw_close(struct jw *w);                     /* -1 if anything failed to be written */
+void jw_flush(struct jw *w);
+
+#define JW_CAP (1u << 18)
+
+static inline void jw_raw(struct jw *w, const char *s, size_t n)
+{
+	if (w->len + n > JW_CAP)
+		jw_flush(w);
+	if (n > JW_CAP) {
+		if (w->gz)
+			w->err |= gzwrite(w->gz, s, (unsigned)n) != (int)n;
+		else
+			w->err |= fwrite(s, 1, n, w->f) != n;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		w->buf[w->len + i] = s[i];
+	w->len += n;
+}
+
+#define jw_lit(w, s) jw_raw((w), (s), sizeof(s) - 1)
+
+void jw_str(struct jw *w, const char *s, size_t n);   /* a quoted, escaped JSON string */
+void jw_u64(struct jw *w, uint64_t v);
+void jw_i64(struct jw *w, int64_t v);
+void jw_us(struct jw *w, int64_t ns);                 /* ns as microseconds, 3 decimals */
+void jw_double(struct jw *w, double v);               /* null for NaN and infinities */
+
+/* Escapes into out (at least 6*n+1 bytes); returns the length.  For tests and labels. */
+size_t json_escape(const char *s, size_t n, char *out);
+
+#endif

@@ -1,0 +1,243 @@
+/* main.c — tprof-analyze: reads every process image under an output directory, puts them on
+ * one time axis, and writes the summary and/or a Chrome trace in one streaming pass. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "../config.h"
+#include "output.h"
+
+struct options {
+	const char *dir;
+	int summary;
+	const char *format;
+	const char *out;
+	const char *start, *end, *steps;
+	int top;
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: tprof-analyze DIR [OPTIONS]\n"
+	      "Read the profile tprof-inspect (or TPROF_ENABLE=1) wrote to DIR and report on it.\n"
+	      "\n"
+	      "Outputs (with neither, --summary is implied):\n"
+	      "  -s, --summary          print tables: ranges, steps, marks and counters, with\n"
+	      "                         Total(%), Time, Calls, Avg, Min, Max per name\n"
+	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
+	      "                         Perfetto and chrome://tracing)\n"
+	      "  -o, --output FILE      where the trace goes (default DIR.json.gz); a name ending\n"
+	      "                         in .gz is gzip-compressed; '-' is standard output\n"
+	      "\n"
+	      "Restricting every output to a window:\n"
+	      "      --start US         from US microseconds after the trace start\n"
+	      "      --end US           up to US microseconds after the trace start\n"
+	      "      --steps A:B        from the start of training step A to the end of step B\n"
+	      "                         (a single number selects one step)\n"
+	      "\n"
+	      "Other options:\n"
+	      "      --top N            show only the N rows with the most time per table\n"
+	      "  -v, --verbose          say more about what is read\n"
+	      "  -h, --help             show this help\n"
+	      "  -V, --version          show the version\n"
+	      "\n"
+	      "Damaged files are reported (file and offset) and skipped; everything else is still\n"
+	      "read.  Exit status: 0 when something was read, 1 when nothing could be, 2 for a\n"
+	      "usage error.\n",
+	      f);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fputs("tprof-analyze: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'tprof-analyze --help'.\n", stderr);
+	return 2;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longs[] = {
+		{ "summary", no_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "start", required_argument, NULL, 1 },
+		{ "end", required_argument, NULL, 2 },
+		{ "steps", required_argument, NULL, 3 },
+		{ "top", required_argument, NULL, 4 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":sf:o:vhV", longs, NULL)) != -1) {
+		switch (c) {
+		case 's': o->summary = 1; break;
+		case 'f': o->format = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 1: o->start = optarg; break;
+		case 2: o->end = optarg; break;
+		case 3: o->steps = optarg; break;
+		case 4: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || end == optarg || n < 0 || n > 1000000)
+				return bad_usage("--top: '%s' is not a number of rows", optarg);
+			o->top = (int)n;
+			break;
+		}
+		case 'v': diag_verbose++; break;
+		case 'h': usage(stdout); exit(0);
+		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
+		case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return bad_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return bad_usage("%s", "no directory given");
+	if (optind + 1 < argc)
+		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
+	o->dir = argv[optind];
+	if (o->format && strcmp(o->format, "chrome"))
+		return bad_usage("--format: unknown format '%s' (known: chrome)", o->format);
+	if (o->out && !o->format)
+		o->format = "chrome";
+	if (o->steps && (o->start || o->end))
+		return bad_usage("%s", "--steps cannot be combined with --start/--end");
+	if (!o->format)
+		o->summary = 1;
+	return 0;
+}
+
+static int time_window(struct options *o, struct trace *tr, struct window *w)
+{
+	w->start = 0;
+	w->end = INT64_MAX;
+	if (o->steps)
+		return window_from_steps(tr, o->steps, w);
+	if (!o->start && !o->end)
+		return 0;
+	if (o->start && window_parse_time(o->start, &w->start) < 0) {
+		diag_error("--start: '%s' is not a time in microseconds", o->start);
+		return -1;
+	}
+	if (o->end && window_parse_time(o->end, &w->end) < 0) {
+		diag_error("--end: '%s' is not a time in microseconds", o->end);
+		return -1;
+	}
+	if (w->end < w->start) {
+		diag_error("--end is before --start");
+		return -1;
+	}
+	w->active = 1;
+	snprintf(w->desc, sizeof(w->desc), "--start %s --end %s", o->start ? o->start : "0",
+		 o->end ? o->end : "(end)");
+	return 0;
+}
+
+static char *default_output(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	char *p = malloc(n + 9);
+	if (!p)
+		abort();
+	memcpy(p, dir, n);
+	strcpy(p + n, ".json.gz");
+	return p;
+}
+
+/* Streams from a thousand processes need a thousand descriptors. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int load(struct trace *tr, const char *dir)
+{
+	if (scan_dir(tr, dir) < 0)
+		return -1;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		tracefile_index(tr, p);
+		for (size_t s = 0; s < p->nstreams; s++)
+			if (p->streams[s])
+				stream_sort_pieces(p->streams[s]);
+		spoolfile_index(tr, p);
+		for (size_t s = 0; s < p->nstreams; s++)
+			if (p->streams[s])
+				stream_sort_pieces(p->streams[s]);
+	}
+	procs_load(tr);
+	timebase_align(tr);
+	trace_order(tr);
+	return 0;
+}
+
+/* Something was read when at least one process has a stream with a record in it. */
+static int anything_read(const struct trace *tr)
+{
+	for (size_t i = 0; i < tr->nprocs; i++)
+		for (size_t s = 0; s < tr->procs[i]->nstreams; s++)
+			if (tr->procs[i]->streams[s] && tr->procs[i]->streams[s]->npieces)
+				return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct trace tr = { 0 };
+	int rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc;
+	raise_fd_limit();
+	if (load(&tr, o.dir) < 0)
+		return 1;
+	if (!anything_read(&tr)) {
+		diag_error("no tprof data could be read under %s", o.dir);
+		trace_free(&tr);
+		return 1;
+	}
+	struct pipeline pl = { .tr = &tr };
+	if (time_window(&o, &tr, &pl.win) < 0) {
+		trace_free(&tr);
+		return 2;
+	}
+	struct output outs[2];
+	char *outpath = NULL;
+	if (o.format) {
+		outpath = o.out ? strdup(o.out) : default_output(o.dir);
+		outs[pl.nouts++] = output_chrome(outpath);
+	}
+	if (o.summary) {
+		summary_set_window(&pl.win);
+		outs[pl.nouts++] = output_summary(stdout, o.dir, o.top);
+	}
+	pl.outs = outs;
+	for (int i = 0; i < pl.nouts; i++)
+		if (outs[i].ops->begin(outs[i].priv, &tr) < 0)
+			rc = 1;
+	if (!rc) {
+		merge_run(&tr, &pl);
+		for (int i = 0; i < pl.nouts; i++)
+			if (outs[i].ops->end(outs[i].priv, &tr) < 0)
+				rc = 1;
+	}
+	if (!rc && outpath && strcmp(outpath, "-"))
+		fprintf(stderr, "tprof-analyze: Chrome trace written to %s\n", outpath);
+	free(outpath);
+	trace_free(&tr);
+	return rc;
+}

@@ -1,0 +1,140 @@
+/* procstream.c — reads stream 0 of every process image: its strings (mapped onto the
+ * trace-wide table), properties (host, pid, rank, arguments...), thread names, clock samples
+ * and drop counts.  Runs before any event is looked at. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+static void map_string(struct proc *p, uint32_t local, const char *s, size_t len)
+{
+	if (local >= p->nstrmap) {
+		size_t n = p->nstrmap ? p->nstrmap : 256;
+		while (n <= local)
+			n *= 2;
+		uint32_t *nm = realloc(p->strmap, n * sizeof(*nm));
+		if (!nm)
+			abort();
+		memset(nm + p->nstrmap, 0, (n - p->nstrmap) * sizeof(*nm));
+		p->strmap = nm;
+		p->nstrmap = n;
+	}
+	p->strmap[local] = strings_add(s, len);
+}
+
+/* The trace-wide id of a process-local string id. */
+uint32_t proc_string(const struct proc *p, uint32_t local)
+{
+	if (local == 0)
+		return 0;
+	if (local < p->nstrmap && p->strmap[local])
+		return p->strmap[local];
+	char buf[48];
+	int n = snprintf(buf, sizeof(buf), "(unknown string %u)", local);
+	return strings_add(buf, (size_t)n);
+}
+
+static void on_prop(struct proc *p, const struct tprof_rec *r)
+{
+	const char *key = strings_get(proc_string(p, r->name));
+	int64_t v = (int64_t)r->arg;
+	if (r->flags & TPROF_PROP_INT) {
+		if (!strcmp(key, "clock"))
+			p->clock_source = (int)v;
+		else if (!strcmp(key, "pid"))
+			p->pid = v;
+		else if (!strcmp(key, "ppid"))
+			p->ppid = v;
+		else if (!strcmp(key, "rank"))
+			p->rank = v;
+		else if (!strcmp(key, "world_size"))
+			p->world_size = v;
+		else if (!strcmp(key, "local_rank"))
+			p->local_rank = v;
+		return;
+	}
+	uint32_t val = proc_string(p, (uint32_t)r->arg);
+	if (!strcmp(key, "host"))
+		p->host = val;
+	else if (!strcmp(key, "exe"))
+		p->exe = val;
+	else if (!strcmp(key, "arg")) {
+		uint32_t *na = realloc(p->args, (p->nargs + 1) * sizeof(*na));
+		if (!na)
+			abort();
+		p->args = na;
+		p->args[p->nargs++] = val;
+	}
+}
+
+struct thread *proc_thread(struct proc *p, uint32_t stream)
+{
+	struct stream *s = proc_stream(p, stream);
+	if (!s)
+		return NULL;
+	if (!p->threads[stream]) {
+		struct thread *t = calloc(1, sizeof(*t));
+		if (!t)
+			abort();
+		t->proc = p;
+		t->stream = stream;
+		t->tid = -1;
+		t->first_ns = INT64_MAX;
+		t->last_ns = INT64_MIN;
+		p->threads[stream] = t;
+		s->thread = t;
+	}
+	return p->threads[stream];
+}
+
+static void on_record(struct proc *p, const struct tprof_rec *r)
+{
+	switch (r->kind) {
+	case TPROF_K_STRING:
+		map_string(p, r->name, (const char *)(r + 1),
+			   r->t0 <= (uint64_t)r->ext * TPROF_UNIT ? (size_t)r->t0 : (size_t)r->ext * TPROF_UNIT);
+		break;
+	case TPROF_K_PROP:
+		on_prop(p, r);
+		break;
+	case TPROF_K_THREAD: {
+		struct thread *t = r->arg ? proc_thread(p, (uint32_t)r->arg) : NULL;
+		if (t) {
+			t->tid = (int32_t)r->t1;
+			t->name = proc_string(p, r->name);
+		}
+		break;
+	}
+	case TPROF_K_CLOCK:
+		timebase_add(&p->tb, r->t0, (int64_t)r->t1, (int64_t)r->arg);
+		break;
+	case TPROF_K_DROP:
+		if (r->flags < 4)
+			p->drops.count[r->flags] += r->t1;
+		break;
+	case TPROF_K_END:
+		p->ended = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+int procs_load(struct trace *tr)
+{
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		struct stream *s = p->nstreams ? p->streams[0] : NULL;
+		if (!s)
+			continue;
+		stream_rewind(s);
+		while (stream_next(s))
+			on_record(p, s->rec);
+		/* Threads named by THREAD records; streams without one still get a thread. */
+		for (uint32_t id = 1; id < p->nstreams; id++)
+			if (p->streams[id])
+				proc_thread(p, id);
+	}
+	return 0;
+}

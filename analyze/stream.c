@@ -1,0 +1,165 @@
+/* stream.c — reads one stream's records in order across its pieces: chunk pieces are inflated
+ * and decoded a little at a time (memory per stream stays small whatever the trace size),
+ * spool pieces are read straight from the mapped spool. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+#define IN_CAP 16384
+#define OUT_CAP (32768 + TPROF_CODEC_RECORD_MAX)
+
+static int buffers(struct stream *s)
+{
+	if (!s->rec)
+		s->rec = malloc((1 + TPROF_MAX_EXT) * sizeof(struct tprof_rec));
+	if (!s->in)
+		s->in = malloc(IN_CAP);
+	if (!s->out)
+		s->out = malloc(OUT_CAP);
+	if (!s->rec || !s->in || !s->out)
+		abort();
+	if (!s->zs_ready) {
+		memset(&s->zs, 0, sizeof(s->zs));
+		if (inflateInit2(&s->zs, -15) != Z_OK)
+			abort();
+		s->zs_ready = 1;
+	}
+	return 0;
+}
+
+void stream_close(struct stream *s)
+{
+	if (s->zs_ready)
+		inflateEnd(&s->zs);
+	s->zs_ready = 0;
+	free(s->in);
+	free(s->out);
+	free(s->rec);
+	s->in = s->out = NULL;
+	s->rec = NULL;
+	s->open = 0;
+}
+
+int stream_rewind(struct stream *s)
+{
+	s->cur = 0;
+	s->open = 0;
+	s->tb_cursor = 0;
+	s->records_read = 0;
+	return 0;
+}
+
+static void open_piece(struct stream *s)
+{
+	const struct piece *pc = &s->pieces[s->cur];
+	buffers(s);
+	s->left = pc->records;
+	s->dec.prev_t0 = 0;
+	if (pc->src == PIECE_CHUNK) {
+		inflateReset(&s->zs);
+		s->zs.avail_in = 0;
+		s->comp_off = pc->offset;
+		s->comp_left = pc->comp_len;
+		s->out_pos = s->out_len = 0;
+		s->out_end = 0;
+	} else {
+		s->spool_off = pc->offset;
+		s->spool_end = pc->offset + (uint64_t)pc->units * TPROF_UNIT;
+	}
+	s->open = 1;
+}
+
+/* Inflates until a whole record is buffered or the piece's data ends; -1 on damage. */
+static int fill(struct stream *s)
+{
+	if (s->out_pos) {
+		memmove(s->out, s->out + s->out_pos, s->out_len - s->out_pos);
+		s->out_len -= s->out_pos;
+		s->out_pos = 0;
+	}
+	while (!s->out_end && s->out_len < TPROF_CODEC_RECORD_MAX) {
+		if (s->zs.avail_in == 0 && s->comp_left) {
+			uint32_t n = s->comp_left < IN_CAP ? s->comp_left : IN_CAP;
+			if (pread(s->proc->fd, s->in, n, (off_t)s->comp_off) != (ssize_t)n)
+				return -1;
+			s->comp_off += n;
+			s->comp_left -= n;
+			s->zs.next_in = s->in;
+			s->zs.avail_in = n;
+		}
+		s->zs.next_out = s->out + s->out_len;
+		s->zs.avail_out = (uInt)(OUT_CAP - s->out_len);
+		int rc = inflate(&s->zs, Z_NO_FLUSH);
+		s->out_len = OUT_CAP - s->zs.avail_out;
+		if (rc == Z_STREAM_END)
+			s->out_end = 1;
+		else if (rc != Z_OK && !(rc == Z_BUF_ERROR && s->comp_left))
+			return -1;
+	}
+	return 0;
+}
+
+static int next_chunk_record(struct stream *s)
+{
+	if (s->out_len - s->out_pos < TPROF_CODEC_RECORD_MAX && !s->out_end && fill(s) < 0)
+		return -1;
+	long n = tprof_decode_one(&s->dec, s->out + s->out_pos, s->out_len - s->out_pos, s->rec);
+	if (n <= 0)
+		return -1;
+	s->out_pos += (size_t)n;
+	return 0;
+}
+
+static int next_spool_record(struct stream *s)
+{
+	const uint8_t *base = s->proc->spool;
+	if (s->spool_off + TPROF_UNIT > s->spool_end)
+		return -1;
+	const struct tprof_rec *r = (const void *)(base + s->spool_off);
+	size_t bytes = (1u + r->ext) * (size_t)TPROF_UNIT;
+	if (s->spool_off + bytes > s->spool_end || r->kind == 0)
+		return -1;
+	memcpy(s->rec, r, bytes);
+	s->spool_off += bytes;
+	return 0;
+}
+
+int stream_next(struct stream *s)
+{
+	for (;;) {
+		if (!s->open) {
+			if (s->cur >= s->npieces) {
+				stream_close(s);
+				return 0;
+			}
+			open_piece(s);
+		}
+		if (s->left == 0) {
+			s->cur++;
+			s->open = 0;
+			continue;
+		}
+		struct piece *pc = &s->pieces[s->cur];
+		if (pc->bad) {
+			s->cur++;
+			s->open = 0;
+			continue;
+		}
+		int rc = pc->src == PIECE_CHUNK ? next_chunk_record(s) : next_spool_record(s);
+		if (rc == 0) {
+			s->left--;
+			s->records_read++;
+			return 1;
+		}
+		diag_warn(pc->src == PIECE_CHUNK ? s->proc->trace_path : s->proc->spool_path,
+			  pc->src == PIECE_CHUNK ? pc->offset - TPROF_CHUNK_HEADER_SIZE : pc->offset,
+			  "stream %u, buffer %u: records could not be decoded; %u skipped", s->id, pc->seq,
+			  s->left);
+		diag_records_lost += s->left;
+		pc->bad = 1;
+		s->cur++;
+		s->open = 0;
+	}
+}

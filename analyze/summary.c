@@ -1,0 +1,345 @@
+/* summary.c — the --summary tables: for each kind of event, one row per name sorted by total
+ * time (Total %, Time, Calls, Avg, Min, Max, Name), and a header saying what the numbers
+ * cover: wall time, processes, threads, and what was dropped or skipped and why. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "output.h"
+
+struct agg {
+	uint64_t calls;
+	int64_t total, min, max;
+};
+
+struct counter_agg {
+	uint64_t n;
+	double min, max, sum, last;
+};
+
+struct step_row {
+	int proc;
+	uint64_t step;
+	int64_t dur;
+};
+
+struct summary {
+	FILE *f;
+	char *dir;
+	int top;
+	struct agg *ranges;          /* by string id */
+	uint64_t *marks;
+	struct counter_agg *counters;
+	size_t cap;                  /* of the three arrays above */
+	struct step_row *steps;
+	size_t nsteps, capsteps;
+	uint64_t unfinished, clipped;
+};
+
+static void ensure(struct summary *s, uint32_t id)
+{
+	if (id < s->cap)
+		return;
+	size_t n = s->cap ? s->cap : 1024;
+	while (n <= id)
+		n *= 2;
+	s->ranges = realloc(s->ranges, n * sizeof(*s->ranges));
+	s->marks = realloc(s->marks, n * sizeof(*s->marks));
+	s->counters = realloc(s->counters, n * sizeof(*s->counters));
+	if (!s->ranges || !s->marks || !s->counters)
+		abort();
+	memset(s->ranges + s->cap, 0, (n - s->cap) * sizeof(*s->ranges));
+	memset(s->marks + s->cap, 0, (n - s->cap) * sizeof(*s->marks));
+	memset(s->counters + s->cap, 0, (n - s->cap) * sizeof(*s->counters));
+	s->cap = n;
+}
+
+static void add(struct agg *a, int64_t d)
+{
+	if (!a->calls || d < a->min)
+		a->min = d;
+	if (!a->calls || d > a->max)
+		a->max = d;
+	a->calls++;
+	a->total += d;
+}
+
+static int begin(void *priv, const struct trace *tr)
+{
+	(void)priv;
+	(void)tr;
+	return 0;
+}
+
+static void event(void *priv, const struct event *ev)
+{
+	struct summary *s = priv;
+	if (ev->flags & EVF_UNFINISHED)
+		s->unfinished++;
+	if (ev->flags & EVF_CLIPPED)
+		s->clipped++;
+	switch (ev->kind) {
+	case EV_RANGE:
+		ensure(s, ev->name);
+		add(&s->ranges[ev->name], ev->t1 - ev->t0);
+		break;
+	case EV_MARK:
+		ensure(s, ev->name);
+		s->marks[ev->name]++;
+		break;
+	case EV_COUNTER: {
+		ensure(s, ev->name);
+		struct counter_agg *c = &s->counters[ev->name];
+		if (!c->n || ev->value < c->min)
+			c->min = ev->value;
+		if (!c->n || ev->value > c->max)
+			c->max = ev->value;
+		c->n++;
+		c->sum += ev->value;
+		c->last = ev->value;
+		break;
+	}
+	case EV_STEP:
+		if (s->nsteps == s->capsteps) {
+			s->capsteps = s->capsteps ? s->capsteps * 2 : 64;
+			s->steps = realloc(s->steps, s->capsteps * sizeof(*s->steps));
+			if (!s->steps)
+				abort();
+		}
+		s->steps[s->nsteps++] = (struct step_row){ ev->proc->index, ev->step, ev->t1 - ev->t0 };
+		break;
+	}
+}
+
+/* A duration in a unit that keeps four significant digits. */
+const char *fmt_dur(int64_t ns, char *buf, size_t len)
+{
+	double v = (double)ns;
+	double a = fabs(v);
+	if (a < 1e3)
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+	else if (a < 1e6)
+		snprintf(buf, len, "%.3f us", v / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, len, "%.3f ms", v / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", v / 1e9);
+	return buf;
+}
+
+static const char *fmt_count(uint64_t n, char *buf, size_t len)
+{
+	char tmp[32];
+	int k = snprintf(tmp, sizeof(tmp), "%" PRIu64, n);
+	size_t o = 0;
+	for (int i = 0; i < k && o + 2 < len; i++) {
+		if (i && (k - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+static const struct agg *sort_base;
+
+static int by_total(const void *a, const void *b)
+{
+	const struct agg *x = &sort_base[*(const uint32_t *)a], *y = &sort_base[*(const uint32_t *)b];
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(strings_get(*(const uint32_t *)a), strings_get(*(const uint32_t *)b));
+}
+
+/* Prints a name with control bytes shown as '?', so one row stays one line. */
+static void put_name(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	fputc('\n', f);
+}
+
+static void time_table(struct summary *s, const char *title, struct agg *rows)
+{
+	size_t n = 0;
+	uint32_t *ids = malloc(s->cap * sizeof(*ids) + 1);
+	int64_t sum = 0;
+	for (uint32_t id = 0; id < s->cap; id++)
+		if (rows[id].calls) {
+			ids[n++] = id;
+			sum += rows[id].total;
+		}
+	if (n) {
+		sort_base = rows;
+		qsort(ids, n, sizeof(*ids), by_total);
+		fprintf(s->f, "\n%s\n", title);
+		fprintf(s->f, "%9s %12s %10s %12s %12s %12s  %s\n", "Total(%)", "Time", "Calls", "Avg",
+			"Min", "Max", "Name");
+		size_t shown = s->top > 0 && (size_t)s->top < n ? (size_t)s->top : n;
+		for (size_t i = 0; i < shown; i++) {
+			const struct agg *a = &rows[ids[i]];
+			char t[32], av[32], mn[32], mx[32], c[32];
+			fprintf(s->f, "%7.1f %% %12s %10s %12s %12s %12s  ",
+				sum ? 100.0 * (double)a->total / (double)sum : 0.0, fmt_dur(a->total, t, 32),
+				fmt_count(a->calls, c, 32), fmt_dur(a->total / (int64_t)a->calls, av, 32),
+				fmt_dur(a->min, mn, 32), fmt_dur(a->max, mx, 32));
+			put_name(s->f, strings_get(ids[i]));
+		}
+		if (shown < n)
+			fprintf(s->f, "  ... %zu more (--top 0 shows all)\n", n - shown);
+	}
+	free(ids);
+}
+
+static void mark_table(struct summary *s)
+{
+	int any = 0;
+	for (uint32_t id = 0; id < s->cap; id++) {
+		if (!s->marks[id])
+			continue;
+		if (!any++)
+			fprintf(s->f, "\nMarks\n%10s  %s\n", "Count", "Name");
+		char c[32];
+		fprintf(s->f, "%10s  ", fmt_count(s->marks[id], c, 32));
+		put_name(s->f, strings_get(id));
+	}
+}
+
+static void counter_table(struct summary *s)
+{
+	int any = 0;
+	for (uint32_t id = 0; id < s->cap; id++) {
+		const struct counter_agg *c = &s->counters[id];
+		if (!c->n)
+			continue;
+		if (!any++)
+			fprintf(s->f, "\nCounters\n%10s %14s %14s %14s %14s  %s\n", "Samples", "Min", "Max",
+				"Mean", "Last", "Name");
+		char n[32];
+		fprintf(s->f, "%10s %14.6g %14.6g %14.6g %14.6g  ", fmt_count(c->n, n, 32), c->min, c->max,
+			c->sum / (double)c->n, c->last);
+		put_name(s->f, strings_get(id));
+	}
+}
+
+static int by_dur(const void *a, const void *b)
+{
+	const struct step_row *x = a, *y = b;
+	return x->dur < y->dur ? -1 : x->dur > y->dur;
+}
+
+static void step_table(struct summary *s)
+{
+	if (!s->nsteps)
+		return;
+	struct step_row *v = malloc(s->nsteps * sizeof(*v));
+	memcpy(v, s->steps, s->nsteps * sizeof(*v));
+	qsort(v, s->nsteps, sizeof(*v), by_dur);
+	int64_t sum = 0;
+	for (size_t i = 0; i < s->nsteps; i++)
+		sum += v[i].dur;
+	char a[32], b[32], c[32], d[32], e[32];
+	fprintf(s->f, "\nSteps\n%10s %12s %12s %12s %12s %12s\n", "Steps", "Total", "Avg", "Median",
+		"Min", "Max");
+	fprintf(s->f, "%10zu %12s %12s %12s %12s %12s\n", s->nsteps, fmt_dur(sum, a, 32),
+		fmt_dur(sum / (int64_t)s->nsteps, b, 32), fmt_dur(v[s->nsteps / 2].dur, c, 32),
+		fmt_dur(v[0].dur, d, 32), fmt_dur(v[s->nsteps - 1].dur, e, 32));
+	size_t shown = s->nsteps < 10 ? s->nsteps : 5;
+	fprintf(s->f, "  slowest:");
+	for (size_t i = 0; i < shown; i++) {
+		const struct step_row *r = &v[s->nsteps - 1 - i];
+		fprintf(s->f, "%s step %" PRIu64 " (process %d) %s", i ? "," : "", r->step, r->proc,
+			fmt_dur(r->dur, a, 32));
+	}
+	fputc('\n', s->f);
+	free(v);
+}
+
+static void header(struct summary *s, const struct trace *tr, const struct window *w)
+{
+	FILE *f = s->f;
+	char a[32], b[32], c[32];
+	size_t threads = 0;
+	struct drop_count drops = { { 0 } };
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *p = tr->procs[i];
+		for (size_t k = 1; k < p->nstreams; k++)
+			threads += p->threads[k] && p->threads[k]->events;
+		for (int r = 0; r < 4; r++)
+			drops.count[r] += p->drops.count[r];
+	}
+	fprintf(f, "tprof summary of %s\n", s->dir);
+	time_t secs = (time_t)(tr->start_ns / 1000000000);
+	struct tm tm;
+	char when[64] = "?";
+	if (gmtime_r(&secs, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	int64_t span = tr->end_ns > tr->start_ns ? tr->end_ns - tr->start_ns : 0;
+	fprintf(f, "  wall time:   %s (trace starts %s)\n", fmt_dur(span, a, 32), when);
+	if (w->active)
+		fprintf(f, "  window:      %s: +%s to +%s (%s)\n", w->desc, fmt_dur(w->start, a, 32),
+			fmt_dur(w->end, b, 32), fmt_dur(w->end - w->start, c, 32));
+	fprintf(f, "  processes:   %zu   threads: %zu   events: %s\n", tr->nprocs, threads,
+		fmt_count(tr->events, a, 32));
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		char label[512];
+		const struct proc *p = tr->procs[i];
+		fprintf(f, "    %d  %s%s\n", p->index, proc_label(p, label, sizeof(label)),
+			p->ended ? "" : "  [ended without a final flush: killed or crashed; read from its spool]");
+	}
+	uint64_t dropped = drops.count[1] + drops.count[2] + drops.count[3];
+	fprintf(f, "  dropped:     %s", fmt_count(dropped, a, 32));
+	for (int r = 1; r < 4; r++)
+		if (drops.count[r])
+			fprintf(f, "  [%s: %s]", tprof_drop_reason_name((unsigned)r), fmt_count(drops.count[r], b, 32));
+	fputc('\n', f);
+	uint64_t skipped = diag_records_lost + tr->unmatched_pops + tr->unknown_kinds;
+	fprintf(f, "  skipped:     %s", fmt_count(skipped, a, 32));
+	if (diag_records_lost || tr->chunks_bad)
+		fprintf(f, "  [damaged input: %" PRIu64 " records in %" PRIu64 " chunks]", diag_records_lost,
+			tr->chunks_bad);
+	if (tr->unmatched_pops)
+		fprintf(f, "  [range pops without a push: %" PRIu64 "]", tr->unmatched_pops);
+	if (tr->unknown_kinds)
+		fprintf(f, "  [records of unknown kind: %" PRIu64 "]", tr->unknown_kinds);
+	fputc('\n', f);
+	if (s->unfinished)
+		fprintf(f, "  unfinished:  %" PRIu64 " ranges or steps still open when their process ended\n",
+			s->unfinished);
+}
+
+static const struct window *summary_window;
+
+static int end(void *priv, const struct trace *tr)
+{
+	struct summary *s = priv;
+	static const struct window none;
+	header(s, tr, summary_window ? summary_window : &none);
+	time_table(s, "Ranges", s->ranges);
+	step_table(s);
+	mark_table(s);
+	counter_table(s);
+	fflush(s->f);
+	return ferror(s->f) ? -1 : 0;
+}
+
+static const struct output_ops summary_ops = { "summary", begin, event, end };
+
+void summary_set_window(const struct window *w)
+{
+	summary_window = w;
+}
+
+struct output output_summary(FILE *f, const char *dir, int top)
+{
+	struct summary *s = calloc(1, sizeof(*s));
+	if (!s)
+		abort();
+	s->f = f;
+	s->dir = strdup(dir);
+	s->top = top;
+	return (struct output){ &summary_ops, s };
+}

@@ -1,0 +1,99 @@
+/* timebase.c — from recorded ticks to one time axis.  Within a process, the CLOCK samples
+ * (ticks, monotonic ns) define a piecewise-linear map; processes of one host share the
+ * monotonic clock; hosts are put side by side through CLOCK_REALTIME. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+void timebase_add(struct timebase *tb, uint64_t ticks, int64_t mono, int64_t real)
+{
+	if (tb->n == tb->cap) {
+		size_t n = tb->cap ? tb->cap * 2 : 16;
+		struct clock_point *np = realloc(tb->pts, n * sizeof(*np));
+		if (!np)
+			abort();
+		tb->pts = np;
+		tb->cap = n;
+	}
+	tb->pts[tb->n++] = (struct clock_point){ ticks, mono, real };
+}
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct clock_point *x = a, *y = b;
+	return x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
+}
+
+static double mean_slope(const struct timebase *tb)
+{
+	if (tb->identity)
+		return 1.0;
+	if (tb->n < 2)
+		return 0;
+	const struct clock_point *a = &tb->pts[0], *b = &tb->pts[tb->n - 1];
+	return (double)(b->mono - a->mono) / (double)(b->ticks - a->ticks);
+}
+
+/* Returns 0 when calibrated from its own samples, 1 when it had to borrow the rate, -1 when
+ * nothing is known (ticks are then taken as nanoseconds). */
+int timebase_finish(struct timebase *tb, int clock_source, const struct timebase *fallback)
+{
+	if (clock_source == TPROF_CLOCKSRC_MONOTONIC) {
+		tb->identity = 1;
+		return 0;
+	}
+	qsort(tb->pts, tb->n, sizeof(*tb->pts), point_cmp);
+	/* Samples with equal ticks add nothing. */
+	size_t w = 0;
+	for (size_t i = 0; i < tb->n; i++)
+		if (!w || tb->pts[i].ticks != tb->pts[w - 1].ticks)
+			tb->pts[w++] = tb->pts[i];
+	tb->n = w;
+	int rc = 0;
+	double dflt = 0;
+	if (tb->n < 2) {
+		dflt = fallback ? mean_slope(fallback) : 0;
+		rc = dflt > 0 ? 1 : -1;
+		if (dflt <= 0)
+			dflt = 1.0;
+	}
+	size_t nseg = tb->n > 1 ? tb->n - 1 : 1;
+	tb->slope = calloc(nseg, sizeof(double));
+	if (!tb->slope)
+		abort();
+	if (tb->n < 2) {
+		tb->slope[0] = dflt;
+		if (tb->n == 0 && fallback && fallback->n) {
+			/* No sample of its own: same host, same TSC; borrow the whole map. */
+			tb->pts = realloc(tb->pts, fallback->n * sizeof(*tb->pts));
+			memcpy(tb->pts, fallback->pts, fallback->n * sizeof(*tb->pts));
+			tb->n = fallback->n;
+			free(tb->slope);
+			return timebase_finish(tb, clock_source, NULL) == 0 ? 1 : -1;
+		}
+		return rc;
+	}
+	for (size_t i = 0; i + 1 < tb->n; i++)
+		tb->slope[i] = (double)(tb->pts[i + 1].mono - tb->pts[i].mono) /
+			       (double)(tb->pts[i + 1].ticks - tb->pts[i].ticks);
+	return 0;
+}
+
+int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
+{
+	if (tb->identity || tb->n == 0)
+		return (int64_t)ticks;
+	if (tb->n == 1)
+		return tb->pts[0].mono + (int64_t)llround((double)(int64_t)(ticks - tb->pts[0].ticks) * tb->slope[0]);
+	size_t i = *cursor, last = tb->n - 2;
+	if (i > last)
+		i = last;
+	while (i < last && ticks >= tb->pts[i + 1].ticks)
+		i++;
+	while (i > 0 && ticks < tb->pts[i].ticks)
+		i--;
+	*cursor = i;
+	return tb->pts[i].mono + (int64_t)llround((double)(int64_t)(ticks - tb->pts[i].ticks) * tb->slope[i]);
+}

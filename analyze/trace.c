@@ -1,0 +1,119 @@
+/* trace.c — naming and ordering processes, and freeing the model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* "rank 3 (host, pid 123)" for ranked processes, "app (host, pid 123)" otherwise; an
+ * interpreter is named with its script ("python3 train.py"). */
+const char *proc_label(const struct proc *p, char *buf, size_t len)
+{
+	const char *host = p->host ? strings_get(p->host) : "?";
+	char prog[256] = "?";
+	if (p->nargs) {
+		const char *a0 = base_name(strings_get(p->args[0]));
+		snprintf(prog, sizeof(prog), "%s", a0);
+		if ((!strncmp(a0, "python", 6) || !strcmp(a0, "perl") || !strcmp(a0, "ruby") ||
+		     !strcmp(a0, "node")) && p->nargs > 1) {
+			for (size_t i = 1; i < p->nargs; i++) {
+				const char *a = strings_get(p->args[i]);
+				if (a[0] == '-')
+					continue;
+				snprintf(prog, sizeof(prog), "%s %s", a0, base_name(a));
+				break;
+			}
+		}
+	} else if (p->exe) {
+		snprintf(prog, sizeof(prog), "%s", base_name(strings_get(p->exe)));
+	}
+	if (p->rank >= 0)
+		snprintf(buf, len, "rank %lld (%s, pid %lld) %s", (long long)p->rank, host,
+			 (long long)p->pid, prog);
+	else
+		snprintf(buf, len, "%s (%s, pid %lld)", prog, host, (long long)p->pid);
+	return buf;
+}
+
+char *proc_command(const struct proc *p, size_t max)
+{
+	char *out = malloc(max + 4);
+	if (!out)
+		return NULL;
+	size_t n = 0;
+	out[0] = 0;
+	for (size_t i = 0; i < p->nargs && n < max; i++) {
+		int k = snprintf(out + n, max + 1 - n, "%s%s", i ? " " : "", strings_get(p->args[i]));
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	if (n >= max) {
+		n = max;
+		memcpy(out + n, "...", 4);
+	}
+	return out;
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
+	if ((x->rank >= 0) != (y->rank >= 0))
+		return x->rank >= 0 ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Ranked processes first, by rank; the rest by start time. */
+void trace_order(struct trace *tr)
+{
+	qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), proc_cmp);
+	for (size_t i = 0; i < tr->nprocs; i++)
+		tr->procs[i]->index = (int)i + 1;
+}
+
+void trace_free(struct trace *tr)
+{
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		for (size_t s = 0; s < p->nstreams; s++) {
+			if (p->streams[s]) {
+				stream_close(p->streams[s]);
+				free(p->streams[s]->pieces);
+				free(p->streams[s]);
+			}
+			if (p->threads[s]) {
+				free(p->threads[s]->stack);
+				free(p->threads[s]);
+			}
+		}
+		free(p->streams);
+		free(p->threads);
+		free(p->strmap);
+		free(p->args);
+		free(p->tb.pts);
+		free(p->tb.slope);
+		if (p->fd >= 0)
+			close(p->fd);
+		if (p->spool)
+			munmap((void *)p->spool, p->spool_len);
+		free(p->trace_path);
+		free(p->spool_path);
+		free(p);
+	}
+	free(tr->procs);
+	tr->procs = NULL;
+	tr->nprocs = 0;
+	strings_free();
+}

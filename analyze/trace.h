@@ -1,0 +1,193 @@
+/* trace.h — the analyzer's model of an output directory: processes (one per recorded process
+ * image), their threads and streams, the pieces of each stream on disk, and the clock that
+ * puts them on one time axis.  Read by every stage; filled by the readers. */
+#ifndef TPROF_ANALYZE_TRACE_H
+#define TPROF_ANALYZE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "../common/codec.h"
+#include "../common/events.h"
+#include "../common/format.h"
+
+/* A run of units of one buffer (stream, seq), in a chunk of the trace file or in the spool. */
+enum piece_src { PIECE_CHUNK = 1, PIECE_SPOOL = 2 };
+
+struct piece {
+	uint32_t seq, first, units, records;
+	uint8_t src;
+	uint8_t bad;            /* found undecodable: skipped from then on */
+	uint64_t offset;        /* chunk: file offset of the payload; spool: byte offset of unit 0 */
+	uint32_t comp_len;      /* chunk only */
+	uint32_t raw_len;       /* chunk only */
+	uint64_t t_first;       /* ticks of the first record */
+};
+
+struct proc;
+struct thread;
+
+/* A stream and the iterator that reads its records in order, piece by piece. */
+struct stream {
+	uint32_t id;
+	struct proc *proc;
+	struct thread *thread;          /* NULL for stream 0 */
+	struct piece *pieces;
+	size_t npieces, cap;
+
+	/* iterator */
+	size_t cur;                     /* piece being read */
+	int open;                       /* cur's reader is set up */
+	uint32_t left;                  /* records left in the piece */
+	z_stream zs;
+	int zs_ready;
+	uint64_t comp_off;              /* next compressed byte to read */
+	uint32_t comp_left;
+	uint8_t *in, *out;
+	size_t out_pos, out_len;
+	int out_end;                    /* inflate reached the end of the piece */
+	uint64_t spool_off;             /* spool pieces: next unit's byte offset */
+	uint64_t spool_end;
+	struct tprof_decoder dec;
+	struct tprof_rec *rec;          /* current record (1 + TPROF_MAX_EXT units) */
+	int64_t ns;                     /* global time of rec->t0 */
+	size_t tb_cursor;
+	uint64_t records_read;
+};
+
+/* Per-thread state kept while events flow (ranges still open). */
+struct open_range {
+	uint32_t name;
+	int64_t t0;
+};
+
+struct thread {
+	struct proc *proc;
+	uint32_t stream;
+	int32_t tid;
+	uint32_t name;                  /* global string id */
+	struct open_range *stack;
+	size_t depth, cap;
+	int64_t first_ns, last_ns;      /* first and last event time seen */
+	uint64_t events;
+	int seen;                       /* has events in the output window */
+};
+
+struct clock_point {
+	uint64_t ticks;
+	int64_t mono;
+	int64_t real;
+};
+
+struct timebase {
+	struct clock_point *pts;
+	size_t n, cap;
+	double *slope;                  /* ns per tick of segment i (pts[i] .. pts[i+1]) */
+	int identity;                   /* ticks are CLOCK_MONOTONIC ns */
+	int64_t offset;                 /* added to monotonic ns to reach the global axis */
+};
+
+struct drop_count {
+	uint64_t count[4];              /* by enum tprof_drop_reason */
+};
+
+struct step_open {
+	uint64_t step;
+	int64_t t0;
+	int open;
+};
+
+struct proc {
+	char *trace_path, *spool_path;
+	uint64_t instance;
+	int fd;                         /* chunk file, or -1 */
+	const uint8_t *spool;           /* mapped spool, or NULL */
+	size_t spool_len;
+	uint32_t slot_bytes;
+
+	/* from the process stream */
+	uint32_t *strmap;               /* local string id -> global id */
+	size_t nstrmap;
+	int clock_source;
+	int64_t pid, ppid, rank, world_size, local_rank;
+	uint32_t host, exe;             /* global string ids, 0 = unknown */
+	uint32_t *args;
+	size_t nargs;
+	int ended;                      /* END record seen */
+	struct timebase tb;
+	struct drop_count drops;
+
+	struct stream **streams;        /* indexed by stream id */
+	size_t nstreams;
+	struct thread **threads;        /* indexed by stream id (NULL where none) */
+
+	int64_t start_ns, end_ns;       /* global */
+	uint64_t events;
+	int index;                      /* output order, 1-based */
+	struct step_open step;
+	int had_steps;                  /* step events were emitted */
+};
+
+struct trace {
+	struct proc **procs;
+	size_t nprocs;
+	int64_t start_ns, end_ns;       /* global time span of everything read */
+	uint64_t chunks_bad;            /* damaged chunks skipped */
+	uint64_t unmatched_pops, unknown_kinds, decode_errors;
+	uint64_t events;
+};
+
+/* strings.c: one string table for the whole trace */
+uint32_t strings_add(const char *s, size_t len);
+const char *strings_get(uint32_t id);
+size_t strings_len(uint32_t id);
+uint32_t strings_count(void);
+void strings_free(void);
+
+/* diag.c: warnings about the input, each naming the file and offset */
+void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int diag_verbose;
+extern uint64_t diag_warnings;
+extern uint64_t diag_records_lost;  /* records in damaged input that were skipped */
+
+/* scan.c: finds and opens every file under a directory */
+int scan_dir(struct trace *tr, const char *dir);
+int strcmp_ptr(const void *a, const void *b);
+
+/* tracefile.c / spoolfile.c: indexes one process image's files into stream pieces */
+int tracefile_index(struct trace *tr, struct proc *p);
+int spoolfile_index(struct trace *tr, struct proc *p);
+struct stream *proc_stream(struct proc *p, uint32_t id);
+void stream_sort_pieces(struct stream *s);
+void stream_add_piece(struct stream *s, const struct piece *pc);
+
+/* stream.c: record iterator */
+int stream_rewind(struct stream *s);
+int stream_next(struct stream *s);   /* 1: s->rec holds the next record, 0: end */
+void stream_close(struct stream *s);
+
+/* procstream.c: reads stream 0 of every process (strings, properties, threads, clocks) */
+int procs_load(struct trace *tr);
+uint32_t proc_string(const struct proc *p, uint32_t local);
+struct thread *proc_thread(struct proc *p, uint32_t stream);
+
+/* timebase.c */
+void timebase_add(struct timebase *tb, uint64_t ticks, int64_t mono, int64_t real);
+int timebase_finish(struct timebase *tb, int clock_source, const struct timebase *fallback);
+int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor);
+static inline int64_t timebase_global(const struct timebase *tb, uint64_t ticks, size_t *cursor)
+{
+	return timebase_mono(tb, ticks, cursor) + tb->offset;
+}
+void timebase_align(struct trace *tr);
+
+void trace_free(struct trace *tr);
+const char *proc_label(const struct proc *p, char *buf, size_t len);
+char *proc_command(const struct proc *p, size_t max);  /* arguments joined; malloc'd */
+void trace_order(struct trace *tr);                    /* sorts processes, numbers them */
+
+#endif

@@ -1,0 +1,130 @@
+/* window.c — the time window every output is restricted to: given in microseconds from the
+ * trace start (--start/--end), or as a range of training steps (--steps A:B), which needs
+ * one quick pass over the step marks before the real one. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+/* Microseconds, possibly fractional, to nanoseconds; -1 when s is not a number >= 0. */
+int window_parse_time(const char *s, int64_t *ns)
+{
+	char *end;
+	errno = 0;
+	double us = strtod(s, &end);
+	if (errno || end == s || *end || !(us >= 0) || us > 9.2e12)
+		return -1;
+	*ns = (int64_t)llround(us * 1000.0);
+	return 0;
+}
+
+static int parse_steps(const char *spec, uint64_t *a, uint64_t *b)
+{
+	char *end;
+	errno = 0;
+	if (spec[0] == '-')
+		return -1;
+	unsigned long long x = strtoull(spec, &end, 10);
+	if (errno || end == spec)
+		return -1;
+	if (*end == 0) {
+		*a = *b = x;
+		return 0;
+	}
+	if (*end != ':' || end[1] == '-')
+		return -1;
+	const char *q = end + 1;
+	unsigned long long y = strtoull(q, &end, 10);
+	if (errno || end == q || *end || y < x)
+		return -1;
+	*a = x;
+	*b = y;
+	return 0;
+}
+
+struct step_mark {
+	int64_t ns;
+	uint64_t step;
+};
+
+static int mark_cmp(const void *x, const void *y)
+{
+	const struct step_mark *a = x, *b = y;
+	return a->ns < b->ns ? -1 : a->ns > b->ns;
+}
+
+/* Every STEP record of one process, in time order. */
+static struct step_mark *collect(struct proc *p, size_t *n)
+{
+	struct step_mark *v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (size_t id = 1; id < p->nstreams; id++) {
+		struct stream *s = p->streams[id];
+		if (!s || !s->thread)
+			continue;
+		stream_rewind(s);
+		while (stream_next(s)) {
+			if (s->rec->kind != TPROF_K_STEP)
+				continue;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 64;
+				v = realloc(v, cap * sizeof(*v));
+				if (!v)
+					abort();
+			}
+			v[(*n)++] = (struct step_mark){
+				timebase_global(&p->tb, s->rec->t0, &s->tb_cursor), s->rec->arg };
+		}
+	}
+	qsort(v, *n, sizeof(*v), mark_cmp);
+	return v;
+}
+
+int window_from_steps(struct trace *tr, const char *spec, struct window *w)
+{
+	uint64_t a, b;
+	if (parse_steps(spec, &a, &b) < 0) {
+		diag_error("--steps: '%s' is not A:B (two step numbers, A <= B) or a single step", spec);
+		return -1;
+	}
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	uint64_t seen_min = UINT64_MAX, seen_max = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		size_t n;
+		struct step_mark *v = collect(p, &n);
+		for (size_t k = 0; k < n; k++) {
+			if (v[k].step < seen_min)
+				seen_min = v[k].step;
+			if (v[k].step > seen_max)
+				seen_max = v[k].step;
+			if (v[k].step == a && v[k].ns < lo)
+				lo = v[k].ns;
+			if (v[k].step == b) {
+				int64_t end = k + 1 < n ? v[k + 1].ns : p->end_ns;
+				if (end > hi)
+					hi = end;
+			}
+		}
+		free(v);
+	}
+	if (seen_min == UINT64_MAX) {
+		diag_error("--steps: the trace has no steps (record them with tprof_step)");
+		return -1;
+	}
+	if (lo == INT64_MAX || hi == INT64_MIN || hi < lo) {
+		diag_error("--steps %s: not found (steps recorded: %" PRIu64 " to %" PRIu64 ")", spec,
+			   seen_min, seen_max);
+		return -1;
+	}
+	w->start = lo - tr->start_ns;
+	w->end = hi - tr->start_ns;
+	w->active = 1;
+	snprintf(w->desc, sizeof(w->desc), "steps %" PRIu64 " to %" PRIu64, a, b);
+	return 0;
+}
