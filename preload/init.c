@@ -158,6 +158,9 @@ int tprof_process_start(void)
 	tprof_proc_record(TPROF_K_CLOCK, TPROF_CLOCK_START, 0, start_sample.ticks, start_sample.mono,
 			  start_sample.real);
 	tprof_procinfo_record();
+	/* A second sample now, some time after the first: a process killed before the flusher's
+	 * first periodic sample still has its tick rate on record. */
+	tprof_proc_clock(TPROF_CLOCK_PERIODIC);
 	if (tprof_flusher_start() < 0)
 		tprof_log_warn("cannot start the flusher thread; buffers are written at exit");
 	tprof_log_info("recording to %s%s", tprof_g.base, TPROF_TRACE_SUFFIX);

@@ -1,0 +1,42 @@
+# lib.sh — sourced by every end-to-end test: TAP output, a scratch directory removed at exit,
+# and the paths of the programs under test.  Each test runs as its own process.
+set -u
+: "${top_builddir:?run the tests through make check}" "${top_srcdir:?}"
+INSPECT="$top_builddir/cli/tprof-inspect"
+ANALYZE="$top_builddir/analyze/tprof-analyze"
+PRELOAD="$top_builddir/preload/.libs/libtrace_preload.so"
+APPS="$top_builddir/tests/apps"
+PY="${PYTHON3:-python3}"
+# A sanitizer build of the recorder needs the ASan runtime loaded first.
+if [ "${SANITIZERS:-no}" = yes ] && [ -n "${ASAN_RUNTIME:-}" ]; then
+	PRELOAD_ENV="$ASAN_RUNTIME:$PRELOAD"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}"
+else
+	PRELOAD_ENV="$PRELOAD"
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/tprof-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+tap_n=0
+tap_failed=0
+
+plan() { echo "1..$1"; }
+ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $tap_n - $2"; else echo "not ok $tap_n - $2"; tap_failed=$((tap_failed + 1)); fi
+}
+# check DESCRIPTION COMMAND...: passes when the command succeeds.
+check() {
+	_d=$1
+	shift
+	if "$@"; then ok 0 "$_d"; else ok 1 "$_d"; fi
+}
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $1"; }
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+diag() { printf '# %s\n' "$@"; }
+finish() { [ "$tap_failed" -eq 0 ]; }
+
+# py SCRIPT ARGS...: runs a Python check; it exits non-zero (saying why) on failure.
+py() { _s=$1; shift; "$PY" -c "$_s" "$@"; }
+
+# Runs a command with the recorder through the environment alone (no tprof-inspect).
+record_env() { _dir=$1; shift; TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$_dir" LD_PRELOAD="$PRELOAD_ENV" "$@"; }
