@@ -164,37 +164,6 @@ static void raise_fd_limit(void)
 	}
 }
 
-static int load(struct trace *tr, const char *dir)
-{
-	if (scan_dir(tr, dir) < 0)
-		return -1;
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		struct proc *p = tr->procs[i];
-		tracefile_index(tr, p);
-		for (size_t s = 0; s < p->nstreams; s++)
-			if (p->streams[s])
-				stream_sort_pieces(p->streams[s]);
-		spoolfile_index(tr, p);
-		for (size_t s = 0; s < p->nstreams; s++)
-			if (p->streams[s])
-				stream_sort_pieces(p->streams[s]);
-	}
-	procs_load(tr);
-	timebase_align(tr);
-	trace_order(tr);
-	return 0;
-}
-
-/* Something was read when at least one process has a stream with a record in it. */
-static int anything_read(const struct trace *tr)
-{
-	for (size_t i = 0; i < tr->nprocs; i++)
-		for (size_t s = 0; s < tr->procs[i]->nstreams; s++)
-			if (tr->procs[i]->streams[s] && tr->procs[i]->streams[s]->npieces)
-				return 1;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -203,9 +172,9 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	raise_fd_limit();
-	if (load(&tr, o.dir) < 0)
+	if (trace_load(&tr, o.dir) < 0)
 		return 1;
-	if (!anything_read(&tr)) {
+	if (!trace_has_data(&tr)) {
 		diag_error("no tprof data could be read under %s", o.dir);
 		trace_free(&tr);
 		return 1;

@@ -117,3 +117,35 @@ void trace_free(struct trace *tr)
 	tr->nprocs = 0;
 	strings_free();
 }
+
+/* Finds, indexes and calibrates everything under dir; the trace is then ready to merge. */
+int trace_load(struct trace *tr, const char *dir)
+{
+	if (scan_dir(tr, dir) < 0)
+		return -1;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		tracefile_index(tr, p);
+		for (size_t s = 0; s < p->nstreams; s++)
+			if (p->streams[s])
+				stream_sort_pieces(p->streams[s]);
+		spoolfile_index(tr, p);
+		for (size_t s = 0; s < p->nstreams; s++)
+			if (p->streams[s])
+				stream_sort_pieces(p->streams[s]);
+	}
+	procs_load(tr);
+	timebase_align(tr);
+	trace_order(tr);
+	return 0;
+}
+
+/* Something was read when at least one process has a stream with a record in it. */
+int trace_has_data(const struct trace *tr)
+{
+	for (size_t i = 0; i < tr->nprocs; i++)
+		for (size_t s = 0; s < tr->procs[i]->nstreams; s++)
+			if (tr->procs[i]->streams[s] && tr->procs[i]->streams[s]->npieces)
+				return 1;
+	return 0;
+}

@@ -185,6 +185,8 @@ static inline int64_t timebase_global(const struct timebase *tb, uint64_t ticks,
 }
 void timebase_align(struct trace *tr);
 
+int trace_load(struct trace *tr, const char *dir);
+int trace_has_data(const struct trace *tr);
 void trace_free(struct trace *tr);
 const char *proc_label(const struct proc *p, char *buf, size_t len);
 char *proc_command(const struct proc *p, size_t max);  /* arguments joined; malloc'd */

@@ -184,6 +184,8 @@ static int piece_cmp(const void *a, const void *b)
 		return x->seq < y->seq ? -1 : 1;
 	if (x->first != y->first)
 		return x->first < y->first ? -1 : 1;
+	if (x->units != y->units)  /* of two pieces at one place, the longer one wins */
+		return x->units > y->units ? -1 : 1;
 	return (int)x->src - (int)y->src;
 }
 

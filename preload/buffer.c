@@ -33,15 +33,28 @@ static void report_drops(struct tprof_thread *t)
 {
 	uint64_t n = __atomic_exchange_n(&t->dropped, 0, __ATOMIC_RELAXED);
 	if (n)
-		tprof_proc_record(TPROF_K_DROP, t->drop_reason, 0, tprof_now(), n, t->stream);
+		tprof_proc_record(TPROF_K_DROP, __atomic_load_n(&t->drop_reason, __ATOMIC_RELAXED), 0,
+				  tprof_now(), n, t->stream);
 }
+
+/* Thread names are compared and set by their thread and, at exit or exec, by whichever
+ * thread does the final pass: a leaf lock of their own, taken around nothing else. */
+static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void tprof_thread_note_name(struct tprof_thread *t, const char *name)
 {
-	if (!t->stream || !strncmp(t->name, name, sizeof(t->name) - 1))
+	char copy[sizeof(t->name)];
+	if (!t->stream)
 		return;
-	snprintf(t->name, sizeof(t->name), "%s", name);
-	uint32_t id = tprof_intern(t->name, strlen(t->name));
+	pthread_mutex_lock(&name_lock);
+	int same = !strncmp(t->name, name, sizeof(t->name) - 1);
+	if (!same)
+		snprintf(t->name, sizeof(t->name), "%s", name);
+	memcpy(copy, t->name, sizeof(copy));
+	pthread_mutex_unlock(&name_lock);
+	if (same)
+		return;
+	uint32_t id = tprof_intern(copy, strlen(copy));
 	tprof_proc_record(TPROF_K_THREAD, 0, id, tprof_now(), (uint64_t)t->tid, t->stream);
 }
 
@@ -91,6 +104,8 @@ static void thread_exit(void *arg)
 	retire_locked(t);
 	unlink_registry(t);
 	pthread_mutex_unlock(&tprof_g.lock);
+	free(t->cache);
+	t->cache = NULL;
 	t->guard--;
 }
 
@@ -129,7 +144,9 @@ static int thread_register(struct tprof_thread *t)
 		t->key_armed = 1;
 	char name[17] = "";
 	prctl(PR_GET_NAME, name, 0, 0, 0);
+	pthread_mutex_lock(&name_lock);
 	t->name[0] = 0;
+	pthread_mutex_unlock(&name_lock);
 	if (!name[0])
 		snprintf(name, sizeof(name), "thread %d", (int)t->tid);
 	tprof_thread_note_name(t, name);
@@ -193,7 +210,7 @@ struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
 	pthread_mutex_unlock(&tprof_g.lock);
 	if (reason)
 		goto drop;
-	if (!is_proc && t->dropped)
+	if (!is_proc && __atomic_load_n(&t->dropped, __ATOMIC_RELAXED))
 		report_drops(t);
 	if ((size_t)(t->end - t->pos) < units)
 		goto drop_nolog;
@@ -205,8 +222,8 @@ drop_nolog:
 	reason = TPROF_DROP_MAX_EVENTS;
 drop:
 	if (!is_proc) {
-		__atomic_store_n(&t->dropped, t->dropped + 1, __ATOMIC_RELAXED);
-		t->drop_reason = (uint8_t)reason;
+		__atomic_add_fetch(&t->dropped, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->drop_reason, (uint8_t)reason, __ATOMIC_RELAXED);
 	}
 	t->guard--;
 	return NULL;
@@ -214,6 +231,7 @@ drop:
 
 void tprof_threads_reset(void)
 {
+	pthread_mutex_init(&name_lock, NULL);
 	tprof_g.threads = NULL;
 	tprof_g.next_stream = 0;
 	forget_stale(&tprof_tls);

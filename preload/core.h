@@ -129,6 +129,7 @@ void tprof_spool_forget(void);                  /* child after fork: drop the pa
 int tprof_spool_idle(void);                     /* every slot flushed to its end */
 
 /* flush.c */
+void tprof_flush_cond_init(void);
 int tprof_flusher_start(void);
 void tprof_flusher_stop(void);
 void tprof_flush_enqueue(struct tprof_slot *s);  /* under tprof_g.lock */

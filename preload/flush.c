@@ -119,9 +119,10 @@ static int flush_slot(struct tprof_slot *s)
 	return 0;
 }
 
-/* Empties a flushed slot and returns it to the pool.  State goes to FREE before the records
- * are cleared, so a reader of the spool never sees a half-cleared buffer as data. */
-static void recycle(struct tprof_slot *s)
+/* Empties a flushed slot; caller holds flush_lock, so no synchronous flush can encode it
+ * half-cleared.  State goes to FREE before the records are cleared, so a reader of the spool
+ * never sees a half-cleared buffer as data. */
+static void clear_slot(struct tprof_slot *s)
 {
 	struct tprof_slot_header *h = s->hdr;
 	size_t used = h->flushed;
@@ -130,9 +131,6 @@ static void recycle(struct tprof_slot *s)
 	h->flushed = 0;
 	h->stream = 0;
 	h->seq = 0;
-	pthread_mutex_lock(&tprof_g.lock);
-	tprof_spool_release(s);
-	pthread_mutex_unlock(&tprof_g.lock);
 }
 
 void tprof_flush_enqueue(struct tprof_slot *s)
@@ -186,9 +184,14 @@ static void *flusher_main(void *arg)
 		if (s) {
 			pthread_mutex_lock(&tprof_g.flush_lock);
 			int rc = flush_slot(s);
-			pthread_mutex_unlock(&tprof_g.flush_lock);
 			if (rc == 0)
-				recycle(s);
+				clear_slot(s);
+			pthread_mutex_unlock(&tprof_g.flush_lock);
+			if (rc == 0) {
+				pthread_mutex_lock(&tprof_g.lock);
+				tprof_spool_release(s);
+				pthread_mutex_unlock(&tprof_g.lock);
+			}
 		}
 		if (timed_out && !stop) {
 			tprof_proc_clock(TPROF_CLOCK_PERIODIC);
@@ -200,14 +203,18 @@ static void *flusher_main(void *arg)
 	return NULL;
 }
 
-int tprof_flusher_start(void)
+/* Before any thread can hand over a buffer, that is before the image is STARTED. */
+void tprof_flush_cond_init(void)
 {
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&tprof_g.flush_cond, &ca);
 	pthread_condattr_destroy(&ca);
+}
 
+int tprof_flusher_start(void)
+{
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);

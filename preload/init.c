@@ -150,6 +150,7 @@ int tprof_process_start(void)
 		pthread_mutex_unlock(&start_lock);
 		return -1;
 	}
+	tprof_flush_cond_init();
 	pthread_mutex_lock(&tprof_g.lock);
 	__atomic_store_n(&tprof_g.phase, TPROF_PHASE_STARTED, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&tprof_g.lock);
