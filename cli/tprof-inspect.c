@@ -20,6 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/format.h"
+#include "../common/spool-check.h"
+
 #define PROG "tprof-inspect"
 #define PRELOAD_NAME "libtrace_preload.so"
 #define DEFAULT_DIR "tprof-out"
@@ -439,6 +442,16 @@ static void set_environment(const struct options *o, const char *dir, const char
 		set_var("TPROF_VERBOSE", v);
 	}
 	char *list = preload_list(lib, getenv("LD_PRELOAD"));
+#ifdef TPROF_ASAN_RUNTIME
+	/* A sanitizer build of the recorder needs the ASan runtime loaded before anything else;
+	 * leak reports from the profiled program are not the recorder's to make. */
+	char *with = xmalloc(strlen(TPROF_ASAN_RUNTIME) + strlen(list) + 2);
+	sprintf(with, "%s:%s", TPROF_ASAN_RUNTIME, list);
+	free(list);
+	list = with;
+	if (!getenv("ASAN_OPTIONS"))
+		set_var("ASAN_OPTIONS", "detect_leaks=0");
+#endif
 	set_var("LD_PRELOAD", list);
 	free(list);
 }
@@ -567,9 +580,22 @@ static int has_suffix(const char *s, const char *suffix)
 	return n > m && !strcmp(s + n - m, suffix);
 }
 
-/* *.tpf files in the open directory fd (closed here) and below it, modified at or after
- * since.  Links are not followed. */
-static int count_profiles(int fd, time_t since, int depth)
+static void tidy_spool(int dirfd, const char *name)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/", dirfd);
+	size_t n = strlen(path) + strlen(name) + 1;
+	char *full = xmalloc(n);
+	snprintf(full, n, "%s%s", path, name);
+	if (tprof_spool_settled(full) == 1)
+		unlinkat(dirfd, name, 0);
+	free(full);
+}
+
+/* Walks the open directory fd (closed here) and below it, without following links: counts
+ * the *.tpf files modified at or after since, and removes the spools of those runs that hold
+ * nothing their chunk file lacks (a killed process's spool stays: it has the records). */
+static int scan_outputs(int fd, time_t since, int depth)
 {
 	DIR *d = fdopendir(fd);
 	struct dirent *e;
@@ -589,10 +615,12 @@ static int count_profiles(int fd, time_t since, int depth)
 			int sub = openat(dirfd(d), e->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
-				n += count_profiles(sub, since, depth + 1);
-		} else if (S_ISREG(st.st_mode) && has_suffix(e->d_name, ".tpf") &&
-			   st.st_mtime >= since) {
-			n++;
+				n += scan_outputs(sub, since, depth + 1);
+		} else if (S_ISREG(st.st_mode) && st.st_mtime >= since) {
+			if (has_suffix(e->d_name, TPROF_TRACE_SUFFIX))
+				n++;
+			else if (has_suffix(e->d_name, TPROF_SPOOL_SUFFIX))
+				tidy_spool(dirfd(d), e->d_name);
 		}
 	}
 	closedir(d);
@@ -632,7 +660,7 @@ static char *shell_quote(const char *s)
 static void report(const char *dir, const char *abs, time_t since)
 {
 	int fd = open(abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int n = fd < 0 ? 0 : count_profiles(fd, since, 0);
+	int n = fd < 0 ? 0 : scan_outputs(fd, since, 0);
 	char *q = shell_quote(dir);
 
 	if (n)
