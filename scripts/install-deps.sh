@@ -1,0 +1,30 @@
+#!/bin/sh
+# install-deps.sh — installs, from Debian 12's packages, what building and testing tprof
+# needs and this machine lacks.  Run as root (or with sudo available); prints what it does.
+set -eu
+
+# Build: compiler, autotools, zlib, cJSON.  Tests: python3 (JSON checks).
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libcjson-dev python3"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "install-deps: everything needed is installed"
+	exit 0
+fi
+echo "install-deps: installing$missing"
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO="sudo"
+else
+	echo "install-deps: not root and no sudo; run as root: apt-get install -y$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "install-deps: done"
