@@ -198,12 +198,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < pl.nouts; i++)
 		if (outs[i].ops->begin(outs[i].priv, &tr) < 0)
 			rc = 1;
-	if (!rc) {
+	if (!rc)
 		merge_run(&tr, &pl);
-		for (int i = 0; i < pl.nouts; i++)
-			if (outs[i].ops->end(outs[i].priv, &tr) < 0)
-				rc = 1;
-	}
+	/* end() finishes the output and frees it, also after a failed begin(). */
+	for (int i = 0; i < pl.nouts; i++)
+		if (outs[i].ops->end(outs[i].priv, &tr) < 0)
+			rc = 1;
 	if (!rc && outpath && strcmp(outpath, "-"))
 		fprintf(stderr, "tprof-analyze: Chrome trace written to %s\n", outpath);
 	free(outpath);

@@ -169,22 +169,30 @@ static void proc_meta(struct chrome *c, const struct proc *p)
 	}
 }
 
+static void destroy(struct chrome *c)
+{
+	free(c->path);
+	free(c);
+}
+
 static int end(void *priv, const struct trace *tr)
 {
 	struct chrome *c = priv;
-	if (c->failed)
+	if (c->failed) {
+		destroy(c);
 		return -1;
+	}
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->events)
 			proc_meta(c, tr->procs[i]);
 	jw_lit(&c->w, "\n],\"otherData\":{\"producer\":\"tprof " PACKAGE_VERSION "\",\"trace_start_realtime_ns\":");
 	jw_i64(&c->w, tr->start_ns);
 	jw_lit(&c->w, "}}\n");
-	if (jw_close(&c->w) < 0) {
+	int rc = jw_close(&c->w);
+	if (rc < 0)
 		diag_error("error writing %s", c->path);
-		return -1;
-	}
-	return 0;
+	destroy(c);
+	return rc;
 }
 
 static const struct output_ops chrome_ops = { "chrome", begin, event, end };

@@ -34,6 +34,7 @@ struct output_ops {
 	const char *name;
 	int (*begin)(void *priv, const struct trace *tr);
 	void (*event)(void *priv, const struct event *ev);
+	/* Finishes the output and frees priv; called once after begin, even a failed one. */
 	int (*end)(void *priv, const struct trace *tr);
 };
 

@@ -323,7 +323,14 @@ static int end(void *priv, const struct trace *tr)
 	mark_table(s);
 	counter_table(s);
 	fflush(s->f);
-	return ferror(s->f) ? -1 : 0;
+	int rc = ferror(s->f) ? -1 : 0;
+	free(s->ranges);
+	free(s->marks);
+	free(s->counters);
+	free(s->steps);
+	free(s->dir);
+	free(s);
+	return rc;
 }
 
 static const struct output_ops summary_ops = { "summary", begin, event, end };
