@@ -11,7 +11,8 @@ static const struct timebase *same_host_calibrated(struct trace *tr, const struc
 {
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *q = tr->procs[i];
-		if (q != p && q->host == p->host && q->clock_source == p->clock_source && q->tb.n >= 2)
+		if (q != p && q->host == p->host && q->clock_source != TPROF_CLOCKSRC_MONOTONIC &&
+		    q->tb.n >= 2)
 			return &q->tb;
 	}
 	return NULL;
@@ -38,7 +39,7 @@ void timebase_align(struct trace *tr)
 		const struct clock_point *ref = NULL;
 		for (size_t j = 0; j < tr->nprocs; j++) {
 			const struct proc *q = tr->procs[j];
-			if (q->host != p->host || !q->tb.n || q->tb.identity != p->tb.identity)
+			if (q->host != p->host || !q->tb.n)
 				continue;
 			if (!ref || q->tb.pts[0].mono < ref->mono)
 				ref = &q->tb.pts[0];

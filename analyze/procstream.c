@@ -93,7 +93,7 @@ static void on_record(struct proc *p, const struct tprof_rec *r)
 	switch (r->kind) {
 	case TPROF_K_STRING:
 		map_string(p, r->name, (const char *)(r + 1),
-			   r->t0 <= (uint64_t)r->ext * TPROF_UNIT ? (size_t)r->t0 : (size_t)r->ext * TPROF_UNIT);
+			   r->arg <= (uint64_t)r->ext * TPROF_UNIT ? (size_t)r->arg : (size_t)r->ext * TPROF_UNIT);
 		break;
 	case TPROF_K_PROP:
 		on_prop(p, r);
@@ -121,16 +121,38 @@ static void on_record(struct proc *p, const struct tprof_rec *r)
 	}
 }
 
+/* The file name says "<host>.<pid>.<id>": enough to place a process whose stream 0 was lost. */
+static void identity_from_name(struct proc *p)
+{
+	const char *path = p->trace_path ? p->trace_path : p->spool_path;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *id = strrchr(base, '.');          /* suffix */
+	const char *dot2 = id ? memrchr(base, '.', (size_t)(id - base)) : NULL;   /* .<id> */
+	const char *dot1 = dot2 ? memrchr(base, '.', (size_t)(dot2 - base)) : NULL; /* .<pid> */
+	if (!dot1)
+		return;
+	if (!p->host)
+		p->host = strings_add(base, (size_t)(dot1 - base));
+	if (p->pid < 0)
+		p->pid = strtoll(dot1 + 1, NULL, 10);
+}
+
 int procs_load(struct trace *tr)
 {
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		struct stream *s = p->nstreams ? p->streams[0] : NULL;
-		if (!s)
-			continue;
-		stream_rewind(s);
-		while (stream_next(s))
-			on_record(p, s->rec);
+		if (s) {
+			stream_rewind(s);
+			while (stream_next(s))
+				on_record(p, s->rec);
+		}
+		if (!s || !p->host || p->pid < 0) {
+			identity_from_name(p);
+			diag_warn(p->trace_path ? p->trace_path : p->spool_path, 0,
+				  "the process stream is missing or incomplete; names and times are approximate");
+		}
 		/* Threads named by THREAD records; streams without one still get a thread. */
 		for (uint32_t id = 1; id < p->nstreams; id++)
 			if (p->streams[id])

@@ -111,7 +111,7 @@ static int walk(struct trace *tr, const char *dir, int depth)
 			abort();
 		struct stat st;
 		if (stat(path, &st) == 0) {
-			if (S_ISDIR(st.st_mode) && depth < 8)
+			if (S_ISDIR(st.st_mode) && depth < 16)
 				walk(tr, path, depth + 1);
 			else if (S_ISREG(st.st_mode))
 				add_file(tr, path);

@@ -194,11 +194,20 @@ static void time_table(struct summary *s, const char *title, struct agg *rows)
 	free(ids);
 }
 
+static int over_top(const struct summary *s, int *shown)
+{
+	if (s->top > 0 && *shown == s->top) {
+		fprintf(s->f, "  ... more rows (--top 0 shows all)\n");
+		(*shown)++;
+	}
+	return s->top > 0 && *shown > s->top;
+}
+
 static void mark_table(struct summary *s)
 {
 	int any = 0;
 	for (uint32_t id = 0; id < s->cap; id++) {
-		if (!s->marks[id])
+		if (!s->marks[id] || over_top(s, &any))
 			continue;
 		if (!any++)
 			fprintf(s->f, "\nMarks\n%10s  %s\n", "Count", "Name");
@@ -213,7 +222,7 @@ static void counter_table(struct summary *s)
 	int any = 0;
 	for (uint32_t id = 0; id < s->cap; id++) {
 		const struct counter_agg *c = &s->counters[id];
-		if (!c->n)
+		if (!c->n || over_top(s, &any))
 			continue;
 		if (!any++)
 			fprintf(s->f, "\nCounters\n%10s %14s %14s %14s %14s  %s\n", "Samples", "Min", "Max",
@@ -288,7 +297,8 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 		char label[512];
 		const struct proc *p = tr->procs[i];
 		fprintf(f, "    %d  %s%s\n", p->index, proc_label(p, label, sizeof(label)),
-			p->ended ? "" : "  [ended without a final flush: killed or crashed; read from its spool]");
+			p->ended ? "" : p->spool ? "  [no final flush (killed or crashed): read from its spool]"
+					       : "  [no final flush (killed or crashed)]");
 	}
 	uint64_t dropped = drops.count[1] + drops.count[2] + drops.count[3];
 	fprintf(f, "  dropped:     %s", fmt_count(dropped, a, 32));

@@ -2,9 +2,9 @@
  * the meaning of each field per kind is in the table and in docs/FORMAT.md.
  *
  * Process stream (stream 0), written under a lock, only from slow paths:
- *   STRING  name=id, t0=length in bytes; the bytes follow in ext units (not NUL-terminated)
+ *   STRING  name=id, t0=ticks, arg=length in bytes; the bytes follow in ext units (no NUL)
  *   PROP    name=key string id; flags&TPROF_PROP_INT ? arg=integer : arg=value string id
- *   THREAD  arg=stream id, t0=ticks at registration, t1=tid, name=thread name id
+ *   THREAD  arg=stream id, t0=ticks, t1=tid, name=thread name id (again when renamed)
  *   CLOCK   t0=ticks, t1=CLOCK_MONOTONIC ns, arg=CLOCK_REALTIME ns, flags=enum tprof_clock_when
  *   DROP    arg=stream id, t1=events dropped, flags=enum tprof_drop_reason, t0=ticks
  *   END     t0=ticks, flags=enum tprof_end_why: the image flushed everything (exit, or before

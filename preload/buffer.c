@@ -224,6 +224,8 @@ drop:
 	if (!is_proc) {
 		__atomic_add_fetch(&t->dropped, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->drop_reason, (uint8_t)reason, __ATOMIC_RELAXED);
+	} else {
+		tprof_g.proc_dropped++;
 	}
 	t->guard--;
 	return NULL;
@@ -268,4 +270,10 @@ void tprof_threads_final(void)
 		report_drops(t);
 	}
 	free(list);
+	pthread_mutex_lock(&tprof_g.proc_lock);
+	uint64_t lost = tprof_g.proc_dropped;
+	tprof_g.proc_dropped = 0;
+	pthread_mutex_unlock(&tprof_g.proc_lock);
+	if (lost)
+		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_NO_BUFFER, 0, tprof_now(), lost, 0);
 }

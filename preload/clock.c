@@ -2,6 +2,7 @@
 #include "clock.h"
 
 #include "../common/events.h"
+#include "core.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -27,6 +28,8 @@ int tprof_clock_init(int want)
 		tprof_clock_tsc = 0;
 	else
 		tprof_clock_tsc = cpu_has_invariant_tsc();
+	if (want == TPROF_CLOCKSRC_TSC && !tprof_clock_tsc)
+		tprof_log_warn("TPROF_CLOCK=tsc: this CPU has no invariant TSC; using CLOCK_MONOTONIC");
 	return tprof_clock_tsc ? TPROF_CLOCKSRC_TSC : TPROF_CLOCKSRC_MONOTONIC;
 }
 

@@ -89,6 +89,13 @@ void tprof_config_read(struct tprof_config *cfg)
 	uint64_t mb = parse_uint("TPROF_SPOOL_MB", getenv("TPROF_SPOOL_MB"), 1, 1u << 20,
 				 DEFAULT_SPOOL_MB);
 	cfg->spool_max = mb << 20;
+	/* Room for at least 16 buffers, or the first few threads would find none. */
+	if (cfg->spool_max < 16 * kb * 1024) {
+		uint64_t need = (16 * kb * 1024 + (1u << 20) - 1) >> 20;
+		tprof_log_warn("TPROF_SPOOL_MB=%" PRIu64 " cannot hold 16 buffers of %" PRIu64
+			       " KB; using %" PRIu64, mb, kb, need);
+		cfg->spool_max = need << 20;
+	}
 	cfg->compress_level = (int)parse_uint("TPROF_COMPRESS_LEVEL", getenv("TPROF_COMPRESS_LEVEL"),
 					      1, 9, DEFAULT_COMPRESS);
 	cfg->clock = parse_clock(getenv("TPROF_CLOCK"));

@@ -96,6 +96,7 @@ struct tprof_state {
 	uint32_t next_stream;
 	int64_t budget;                 /* events left under TPROF_MAX_EVENTS */
 	struct tprof_thread proc;       /* writer of stream 0, used under proc_lock */
+	uint64_t proc_dropped;          /* stream-0 records that found no buffer (proc_lock) */
 
 	pthread_t flusher;
 	int flusher_running, flusher_stop;

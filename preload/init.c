@@ -15,6 +15,7 @@
 #include "buffer.h"
 #include "clock.h"
 #include "core.h"
+#include "env-carry.h"
 
 struct tprof_state tprof_g = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -306,6 +307,7 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	if (!tprof_g.cfg.enable)
 		return;
 	clock_source = tprof_clock_init(tprof_g.cfg.clock);
+	tprof_env_capture();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	begin_image();
 }

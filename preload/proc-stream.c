@@ -38,9 +38,9 @@ void tprof_proc_string(uint32_t id, const char *s, size_t len)
 	pthread_mutex_lock(&tprof_g.proc_lock);
 	struct tprof_rec *r = reserve_locked(1 + ext);
 	if (r) {
-		r->t0 = len;
+		r->t0 = tprof_now();
 		r->t1 = 0;
-		r->arg = 0;
+		r->arg = len;
 		char *dst = (char *)(r + 1);
 		memcpy(dst, s, len);
 		memset(dst + len, 0, (size_t)ext * TPROF_UNIT - len);

@@ -51,9 +51,12 @@ static uint32_t header(struct tprof_rec *u, const char *host, int clock)
 	n += tw_string(u + n, 5, "outer");
 	n += tw_string(u + n, 6, "inner");
 	n += tw_string(u + n, 7, "open");
+	n += tw_string(u + n, 8, "pid");
 	u[n] = tw_rec(TPROF_K_PROP, 1, 0, 0, (uint64_t)clock);
 	u[n++].flags = TPROF_PROP_INT;
 	u[n++] = tw_rec(TPROF_K_PROP, 2, 0, 0, 3);
+	u[n] = tw_rec(TPROF_K_PROP, 8, 0, 0, 100);
+	u[n++].flags = TPROF_PROP_INT;
 	return n;
 }
 

@@ -26,7 +26,13 @@ static void make_file(const char *path)
 	uint32_t n = 0;
 	n += tw_string(u + n, 1, "m");
 	n += tw_string(u + n, 2, "clock");
+	n += tw_string(u + n, 3, "host");
+	n += tw_string(u + n, 4, "pid");
+	n += tw_string(u + n, 5, "h");
 	u[n] = tw_rec(TPROF_K_PROP, 2, 0, 0, TPROF_CLOCKSRC_MONOTONIC);
+	u[n++].flags = TPROF_PROP_INT;
+	u[n++] = tw_rec(TPROF_K_PROP, 3, 0, 0, 5);
+	u[n] = tw_rec(TPROF_K_PROP, 4, 0, 0, 1);
 	u[n++].flags = TPROF_PROP_INT;
 	u[n] = tw_rec(TPROF_K_CLOCK, 0, 1, 1, 1000);
 	u[n++].flags = TPROF_CLOCK_START;

@@ -79,7 +79,7 @@ static inline uint32_t tw_string(struct tprof_rec *u, uint32_t id, const char *s
 	u[0].kind = TPROF_K_STRING;
 	u[0].ext = (uint8_t)ext;
 	u[0].name = id;
-	u[0].t0 = len;
+	u[0].arg = len;
 	memcpy(u + 1, s, len);
 	return 1 + ext;
 }
