@@ -112,6 +112,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
 	if (!o->format)
 		o->summary = 1;
+	if (o->summary && o->format && o->out && !strcmp(o->out, "-"))
+		return bad_usage("%s", "--summary and '-o -' would both write to standard output");
 	return 0;
 }
 
