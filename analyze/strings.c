@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "strings.h"
 
 struct sentry {
 	char *s;

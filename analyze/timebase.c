@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "../common/events.h"
+#include "timebase.h"
 
 void timebase_add(struct timebase *tb, uint64_t ticks, int64_t mono, int64_t real)
 {

@@ -1,9 +1,7 @@
-/* trace.c — naming and ordering processes, and freeing the model. */
+/* trace.c — naming and ordering processes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "trace.h"
 
@@ -81,71 +79,4 @@ void trace_order(struct trace *tr)
 	qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), proc_cmp);
 	for (size_t i = 0; i < tr->nprocs; i++)
 		tr->procs[i]->index = (int)i + 1;
-}
-
-void trace_free(struct trace *tr)
-{
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		struct proc *p = tr->procs[i];
-		for (size_t s = 0; s < p->nstreams; s++) {
-			if (p->streams[s]) {
-				stream_close(p->streams[s]);
-				free(p->streams[s]->pieces);
-				free(p->streams[s]);
-			}
-			if (p->threads[s]) {
-				free(p->threads[s]->stack);
-				free(p->threads[s]);
-			}
-		}
-		free(p->streams);
-		free(p->threads);
-		free(p->strmap);
-		free(p->args);
-		free(p->tb.pts);
-		free(p->tb.slope);
-		if (p->fd >= 0)
-			close(p->fd);
-		if (p->spool)
-			munmap((void *)p->spool, p->spool_len);
-		free(p->trace_path);
-		free(p->spool_path);
-		free(p);
-	}
-	free(tr->procs);
-	tr->procs = NULL;
-	tr->nprocs = 0;
-	strings_free();
-}
-
-/* Finds, indexes and calibrates everything under dir; the trace is then ready to merge. */
-int trace_load(struct trace *tr, const char *dir)
-{
-	if (scan_dir(tr, dir) < 0)
-		return -1;
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		struct proc *p = tr->procs[i];
-		tracefile_index(tr, p);
-		for (size_t s = 0; s < p->nstreams; s++)
-			if (p->streams[s])
-				stream_sort_pieces(p->streams[s]);
-		spoolfile_index(tr, p);
-		for (size_t s = 0; s < p->nstreams; s++)
-			if (p->streams[s])
-				stream_sort_pieces(p->streams[s]);
-	}
-	procs_load(tr);
-	timebase_align(tr);
-	trace_order(tr);
-	return 0;
-}
-
-/* Something was read when at least one process has a stream with a record in it. */
-int trace_has_data(const struct trace *tr)
-{
-	for (size_t i = 0; i < tr->nprocs; i++)
-		for (size_t s = 0; s < tr->procs[i]->nstreams; s++)
-			if (tr->procs[i]->streams[s] && tr->procs[i]->streams[s]->npieces)
-				return 1;
-	return 0;
 }

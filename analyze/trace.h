@@ -11,6 +11,8 @@
 #include "../common/codec.h"
 #include "../common/events.h"
 #include "../common/format.h"
+#include "strings.h"
+#include "timebase.h"
 
 /* A run of units of one buffer (stream, seq), in a chunk of the trace file or in the spool. */
 enum piece_src { PIECE_CHUNK = 1, PIECE_SPOOL = 2 };
@@ -74,20 +76,6 @@ struct thread {
 	int seen;                       /* has events in the output window */
 };
 
-struct clock_point {
-	uint64_t ticks;
-	int64_t mono;
-	int64_t real;
-};
-
-struct timebase {
-	struct clock_point *pts;
-	size_t n, cap;
-	double *slope;                  /* ns per tick of segment i (pts[i] .. pts[i+1]) */
-	int identity;                   /* ticks are CLOCK_MONOTONIC ns */
-	int64_t offset;                 /* added to monotonic ns to reach the global axis */
-};
-
 struct drop_count {
 	uint64_t count[4];              /* by enum tprof_drop_reason */
 };
@@ -138,13 +126,6 @@ struct trace {
 	uint64_t events;
 };
 
-/* strings.c: one string table for the whole trace */
-uint32_t strings_add(const char *s, size_t len);
-const char *strings_get(uint32_t id);
-size_t strings_len(uint32_t id);
-uint32_t strings_count(void);
-void strings_free(void);
-
 /* diag.c: warnings about the input, each naming the file and offset */
 void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -175,15 +156,7 @@ int procs_load(struct trace *tr);
 uint32_t proc_string(const struct proc *p, uint32_t local);
 struct thread *proc_thread(struct proc *p, uint32_t stream);
 
-/* timebase.c */
-void timebase_add(struct timebase *tb, uint64_t ticks, int64_t mono, int64_t real);
-int timebase_finish(struct timebase *tb, int clock_source, const struct timebase *fallback);
-int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor);
-static inline int64_t timebase_global(const struct timebase *tb, uint64_t ticks, size_t *cursor)
-{
-	return timebase_mono(tb, ticks, cursor) + tb->offset;
-}
-void timebase_align(struct trace *tr);
+void timebase_align(struct trace *tr);   /* align.c */
 
 int trace_load(struct trace *tr, const char *dir);
 int trace_has_data(const struct trace *tr);

@@ -41,7 +41,7 @@ struct tprof_slot {
 	struct tprof_slot *all_next;    /* every slot, for the final flush */
 };
 
-/* ---- per-thread state (buffer.c); one per thread, initial-exec TLS ------------------------ */
+/* ---- per-thread state (state.c, thread.c); one per thread, initial-exec TLS ----------------- */
 struct tprof_strcache;
 struct tprof_thread {
 	struct tprof_rec *pos;          /* next free unit */
@@ -65,7 +65,7 @@ struct tprof_thread {
 
 extern __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
 
-/* ---- the process image being recorded (init.c) -------------------------------------------- */
+/* ---- the process image being recorded (state.c, image.c) ------------------------------------ */
 enum tprof_phase {
 	TPROF_PHASE_OFF = 0,       /* not recording in this process */
 	TPROF_PHASE_PENDING = 1,   /* enabled; files are created at the first record */
@@ -107,20 +107,32 @@ extern struct tprof_state tprof_g;
 /* Hot-path switch: non-zero while this process records. */
 extern int tprof_recording;
 
-/* init.c */
-int tprof_process_start(void);          /* PENDING -> STARTED; 0 on success */
-int tprof_process_ensure(void);         /* started (or finished); 0 when stream 0 is writable */
-void tprof_process_finish(void);        /* final flush at exit */
-void tprof_process_checkpoint(void);    /* everything flushed, before exec */
-void tprof_process_reset_child(void);   /* new image after fork or a failed exec */
+/* state.c */
 void tprof_stop_recording(const char *why);
 
-/* buffer.c — slow paths behind buffer.h */
+/* init.c: moments that involve every part */
+void tprof_prepare_exec(void);          /* exec hooks: final pass, everything flushed */
+
+/* image.c: the process image */
+void tprof_image_begin(int clock_source);
+int tprof_image_start(void);            /* PENDING -> STARTED; 0 on success */
+int tprof_image_ensure(void);           /* started (or finished); 0 when records can be written */
+void tprof_image_checkpoint(void);      /* everything flushed, before exec */
+void tprof_image_finish(void);          /* final flush at exit */
+void tprof_image_reset_child(void);     /* new image after fork */
+void tprof_image_lock(void);
+void tprof_image_unlock(void);
+
+/* thread.c: the recording thread (the slow path behind buffer.h) */
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units);
-void tprof_thread_retire(struct tprof_thread *t);
 void tprof_thread_note_name(struct tprof_thread *t, const char *name);
+struct tprof_thread *tprof_thread_find(pthread_t which);
 void tprof_threads_reset(void);
 void tprof_threads_final(void);
+
+/* slots.c: buffers for writers */
+struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int *reason);
+void tprof_slot_retire(struct tprof_thread *t);
 
 /* spool.c */
 int tprof_spool_open(const char *path, uint32_t slot_bytes);
@@ -129,24 +141,21 @@ void tprof_spool_release(struct tprof_slot *s); /* under tprof_g.lock */
 void tprof_spool_forget(void);                  /* child after fork: drop the parent's mapping */
 int tprof_spool_idle(void);                     /* every slot flushed to its end */
 
-/* flush.c */
-void tprof_flush_cond_init(void);
+/* flusher.c */
+void tprof_flusher_cond_init(void);
 int tprof_flusher_start(void);
 void tprof_flusher_stop(void);
-void tprof_flush_enqueue(struct tprof_slot *s);  /* under tprof_g.lock */
-int tprof_flush_all(void);                       /* synchronous; every slot up to now */
-int tprof_flush_init(void);
 
 /* proc-stream.c — records of stream 0, written under proc_lock */
 void tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
 		       uint64_t arg);
 void tprof_proc_string(uint32_t id, const char *s, size_t len);
-void tprof_proc_prop_str(const char *key, const char *value);
-void tprof_proc_prop_int(const char *key, int64_t value);
 void tprof_proc_clock(int when);
 
 /* procinfo.c */
 void tprof_procinfo_record(void);
+void tprof_proc_prop_str(const char *key, const char *value);
+void tprof_proc_prop_int(const char *key, int64_t value);
 
 /* intern.c */
 uint32_t tprof_intern(const char *s, size_t len);

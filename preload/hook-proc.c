@@ -35,7 +35,7 @@ TPROF_REAL(int, dlclose, (void *))
 static void before_exec(void)
 {
 	if (tprof_g.cfg.enable && getpid() == tprof_g.pid)
-		tprof_process_checkpoint();
+		tprof_prepare_exec();
 }
 
 /* Fills `slots` (on the caller's stack) with envp plus the profiler's variables. */
@@ -165,12 +165,7 @@ TPROF_EXPORT int pthread_setname_np(pthread_t thread, const char *name)
 	int rc = real(thread, name);
 	if (rc == 0 && __atomic_load_n(&tprof_recording, __ATOMIC_RELAXED) && !tprof_tls.guard) {
 		tprof_tls.guard++;
-		struct tprof_thread *target = NULL;
-		pthread_mutex_lock(&tprof_g.lock);
-		for (struct tprof_thread *t = tprof_g.threads; t; t = t->reg_next)
-			if (pthread_equal(t->self, thread))
-				target = t;
-		pthread_mutex_unlock(&tprof_g.lock);
+		struct tprof_thread *target = tprof_thread_find(thread);
 		if (target)
 			tprof_thread_note_name(target, name);
 		tprof_tls.guard--;

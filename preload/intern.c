@@ -82,8 +82,6 @@ static struct entry *lookup(const char *s, size_t len, uint64_t h)
 
 static struct entry *intern_entry(const char *s, size_t len, uint64_t h)
 {
-	/* The process image must exist before ilock is taken: starting it interns strings. */
-	tprof_process_ensure();
 	pthread_mutex_lock(&ilock);
 	struct entry *e = lookup(s, len, h);
 	pthread_mutex_unlock(&ilock);

@@ -1,21 +1,39 @@
 /* proc-stream.c — writes stream 0, the process stream: strings, process properties, thread
  * names, clock samples, drop counts.  Any thread may write it, always from a slow path, so
- * it is serialised by proc_lock and uses the same buffers as the threads. */
+ * it is serialised by proc_lock and takes its buffers from slots.c like the threads. */
 #include <string.h>
 
-#include "buffer.h"
+#include "record.h"
 #include "clock.h"
 #include "core.h"
 
+/* Stream 0 is written only once the image is started (its writers all come after that);
+ * it takes buffers like a thread, under proc_lock instead of being thread-local. */
+static int writable(void)
+{
+	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
+	return phase == TPROF_PHASE_STARTED || phase == TPROF_PHASE_FINISHED;
+}
+
 static struct tprof_rec *reserve_locked(unsigned units)
 {
-	return tprof_reserve(&tprof_g.proc, units);
+	struct tprof_thread *t = &tprof_g.proc;
+	int reason;
+	if ((size_t)(t->end - t->pos) >= units) {
+		struct tprof_rec *r = t->pos;
+		t->pos += units;
+		return r;
+	}
+	struct tprof_rec *r = tprof_slot_next(t, units, &reason);
+	if (!r)
+		tprof_g.proc_dropped++;
+	return r;
 }
 
 void tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
 		       uint64_t arg)
 {
-	if (tprof_process_ensure() < 0)
+	if (!writable())
 		return;
 	pthread_mutex_lock(&tprof_g.proc_lock);
 	struct tprof_rec *r = reserve_locked(1);
@@ -33,7 +51,7 @@ void tprof_proc_string(uint32_t id, const char *s, size_t len)
 	if (len > TPROF_MAX_EXT * TPROF_UNIT)
 		len = TPROF_MAX_EXT * TPROF_UNIT;
 	unsigned ext = (unsigned)((len + TPROF_UNIT - 1) / TPROF_UNIT);
-	if (tprof_process_ensure() < 0)
+	if (!writable())
 		return;
 	pthread_mutex_lock(&tprof_g.proc_lock);
 	struct tprof_rec *r = reserve_locked(1 + ext);
@@ -47,19 +65,6 @@ void tprof_proc_string(uint32_t id, const char *s, size_t len)
 		tprof_commit(r, TPROF_K_STRING, (uint8_t)ext, 0, id);
 	}
 	pthread_mutex_unlock(&tprof_g.proc_lock);
-}
-
-void tprof_proc_prop_str(const char *key, const char *value)
-{
-	uint32_t k = tprof_intern(key, strlen(key));
-	uint32_t v = tprof_intern(value, strlen(value));
-	tprof_proc_record(TPROF_K_PROP, 0, k, tprof_now(), 0, v);
-}
-
-void tprof_proc_prop_int(const char *key, int64_t value)
-{
-	uint32_t k = tprof_intern(key, strlen(key));
-	tprof_proc_record(TPROF_K_PROP, TPROF_PROP_INT, k, tprof_now(), 0, (uint64_t)value);
 }
 
 void tprof_proc_clock(int when)

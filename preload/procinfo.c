@@ -1,4 +1,5 @@
-/* procinfo.c — what the process stream says about the process: host, pid, parent, executable,
+/* procinfo.c — properties of the process (interned key, value), and what the process stream
+ * says about the process: host, pid, parent, executable,
  * arguments, working directory, and its rank when a launcher's environment names one. */
 #include <fcntl.h>
 #include <limits.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "core.h"
 
 /* Launchers' rank variables, most specific first. */
@@ -18,6 +20,20 @@ static const char *const size_vars[] = {
 static const char *const local_rank_vars[] = {
 	"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "LOCAL_RANK", NULL,
 };
+
+/* A property of the process: key and value interned, one PROP record. */
+void tprof_proc_prop_str(const char *key, const char *value)
+{
+	uint32_t k = tprof_intern(key, strlen(key));
+	uint32_t v = tprof_intern(value, strlen(value));
+	tprof_proc_record(TPROF_K_PROP, 0, k, tprof_now(), 0, v);
+}
+
+void tprof_proc_prop_int(const char *key, int64_t value)
+{
+	uint32_t k = tprof_intern(key, strlen(key));
+	tprof_proc_record(TPROF_K_PROP, TPROF_PROP_INT, k, tprof_now(), 0, (uint64_t)value);
+}
 
 static int env_int(const char *const *vars, const char **which)
 {

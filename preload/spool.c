@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../common/chunk.h"
-#include "buffer.h"
+#include "record.h"
 #include "clock.h"
 #include "core.h"
 

@@ -37,7 +37,7 @@ static void *flusher_pest(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < 20; i++) {
-		tprof_process_checkpoint();
+		tprof_prepare_exec();
 		usleep(2000);
 	}
 	return NULL;

@@ -1,7 +1,6 @@
-/* buffer.c — slow paths of the per-thread buffers: registering a thread on its first record,
- * handing a full buffer to the flusher and taking a fresh one, TPROF_MAX_EVENTS grants,
- * counting drops, and the thread-exit destructor. */
-#include <errno.h>
+/* thread.c — the life of a recording thread: registered (stream id, name, exit destructor) at
+ * its first record, its slow path (a fresh buffer, drops counted and reported), renames, and
+ * at its exit its last buffer handed over.  Also the pass over all threads at exit or exec. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,18 +8,15 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "buffer.h"
 #include "clock.h"
 #include "core.h"
-
-__thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
-
-/* With TPROF_MAX_EVENTS, buffers are granted in small pieces so that one thread holding an
- * unused grant cannot starve the others; unused units go back when the buffer is retired. */
-#define BUDGET_GRANT 256
+#include "intern.h"
 
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+/* Thread names are compared and set by their thread and, at exit or exec, by whichever
+ * thread does the final pass: a leaf lock of their own, taken around nothing else. */
+static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void thread_exit(void *arg);
 
@@ -36,10 +32,6 @@ static void report_drops(struct tprof_thread *t)
 		tprof_proc_record(TPROF_K_DROP, __atomic_load_n(&t->drop_reason, __ATOMIC_RELAXED), 0,
 				  tprof_now(), n, t->stream);
 }
-
-/* Thread names are compared and set by their thread and, at exit or exec, by whichever
- * thread does the final pass: a leaf lock of their own, taken around nothing else. */
-static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void tprof_thread_note_name(struct tprof_thread *t, const char *name)
 {
@@ -68,26 +60,6 @@ static void unlink_registry(struct tprof_thread *t)
 	t->registered = 0;
 }
 
-/* Under tprof_g.lock: the current buffer goes to the flusher, unused grant back to the budget. */
-static void retire_locked(struct tprof_thread *t)
-{
-	struct tprof_slot *s = t->slot;
-	if (!s)
-		return;
-	if (t != &tprof_g.proc && tprof_g.cfg.max_events && t->end > t->pos)
-		tprof_g.budget += t->end - t->pos;
-	t->slot = NULL;
-	t->pos = t->end = NULL;
-	tprof_flush_enqueue(s);
-}
-
-void tprof_thread_retire(struct tprof_thread *t)
-{
-	pthread_mutex_lock(&tprof_g.lock);
-	retire_locked(t);
-	pthread_mutex_unlock(&tprof_g.lock);
-}
-
 static void thread_exit(void *arg)
 {
 	struct tprof_thread *t = &tprof_tls;
@@ -100,8 +72,8 @@ static void thread_exit(void *arg)
 	prctl(PR_GET_NAME, name, 0, 0, 0);
 	tprof_thread_note_name(t, name);
 	report_drops(t);
+	tprof_slot_retire(t);
 	pthread_mutex_lock(&tprof_g.lock);
-	retire_locked(t);
 	unlink_registry(t);
 	pthread_mutex_unlock(&tprof_g.lock);
 	free(t->cache);
@@ -109,7 +81,7 @@ static void thread_exit(void *arg)
 	t->guard--;
 }
 
-/* A thread's state from before a fork (or a failed exec) belongs to another process image. */
+/* A thread's state from before a fork belongs to another process image. */
 static void forget_stale(struct tprof_thread *t)
 {
 	t->pos = t->end = NULL;
@@ -153,84 +125,31 @@ static int thread_register(struct tprof_thread *t)
 	return 0;
 }
 
-/* Under tprof_g.lock: a fresh buffer for t, or a drop reason. */
-static int take_slot_locked(struct tprof_thread *t)
-{
-	uint32_t grant = tprof_g.cfg.buffer_units;
-	if (t != &tprof_g.proc && tprof_g.cfg.max_events) {
-		if (tprof_g.budget <= 0)
-			return TPROF_DROP_MAX_EVENTS;
-		if (grant > BUDGET_GRANT)
-			grant = BUDGET_GRANT;
-		if (grant > tprof_g.budget)
-			grant = (uint32_t)tprof_g.budget;
-	}
-	struct tprof_slot *s = tprof_spool_acquire();
-	if (!s)
-		return TPROF_DROP_NO_BUFFER;
-	if (grant > s->hdr->capacity)
-		grant = s->hdr->capacity;
-	if (t != &tprof_g.proc && tprof_g.cfg.max_events)
-		tprof_g.budget -= grant;
-	s->hdr->stream = t->stream;
-	s->hdr->seq = t->seq++;
-	s->hdr->flushed = 0;
-	__atomic_store_n(&s->hdr->state, TPROF_SLOT_ACTIVE, __ATOMIC_RELEASE);
-	t->slot = s;
-	t->pos = s->units;
-	t->end = s->units + grant;
-	return 0;
-}
-
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
 {
-	int is_proc = t == &tprof_g.proc;
 	int reason = TPROF_DROP_STOPPED;
 	struct tprof_rec *r = NULL;
 
 	if (units > 1 + TPROF_MAX_EXT)
 		return NULL;
 	t->guard++;
-	if (!is_proc) {
-		if (t->generation != tprof_g.generation)
-			forget_stale(t);
-		int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
-		if (phase == TPROF_PHASE_PENDING && tprof_process_start() < 0)
-			goto drop;
-		if (!t->registered && thread_register(t) < 0)
-			goto drop;
-	}
-	pthread_mutex_lock(&tprof_g.lock);
-	if (tprof_g.phase != TPROF_PHASE_STARTED && !(is_proc && tprof_g.phase == TPROF_PHASE_FINISHED)) {
-		pthread_mutex_unlock(&tprof_g.lock);
-		goto drop;
-	}
-	retire_locked(t);
-	reason = take_slot_locked(t);
-	pthread_mutex_unlock(&tprof_g.lock);
-	if (reason)
-		goto drop;
-	if (!is_proc && __atomic_load_n(&t->dropped, __ATOMIC_RELAXED))
-		report_drops(t);
-	if ((size_t)(t->end - t->pos) < units)
-		goto drop_nolog;
-	r = t->pos;
-	t->pos += units;
-	t->guard--;
-	return r;
-drop_nolog:
-	reason = TPROF_DROP_MAX_EVENTS;
-drop:
-	if (!is_proc) {
+	if (t->generation != tprof_g.generation)
+		forget_stale(t);
+	/* The first record of the process creates its files. */
+	if (tprof_image_ensure() == 0 && (t->registered || thread_register(t) == 0))
+		r = tprof_slot_next(t, units, &reason);
+	if (r) {
+		if (__atomic_load_n(&t->dropped, __ATOMIC_RELAXED))
+			report_drops(t);
+	} else {
 		__atomic_add_fetch(&t->dropped, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->drop_reason, (uint8_t)reason, __ATOMIC_RELAXED);
-	} else {
-		tprof_g.proc_dropped++;
 	}
 	t->guard--;
-	return NULL;
+	return r;
 }
 
+/* The thread that forked is the child's only thread, and a stranger to its new image. */
 void tprof_threads_reset(void)
 {
 	pthread_mutex_init(&name_lock, NULL);
@@ -241,7 +160,24 @@ void tprof_threads_reset(void)
 	tprof_g.proc.generation = tprof_g.generation;
 }
 
-/* At the final flush: thread names as they are now, and the drops nobody reported yet. */
+static void refresh_name(struct tprof_thread *t)
+{
+	char path[64], name[32] = "";
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)t->tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t k = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (k > 0) {
+		name[k] = 0;
+		name[strcspn(name, "\n")] = 0;
+		tprof_thread_note_name(t, name);
+	}
+}
+
+/* At the final flush (exit, exec): thread names as they are now, and the drops nobody
+ * reported yet. */
 void tprof_threads_final(void)
 {
 	size_t n = 0, cap = 0;
@@ -254,20 +190,8 @@ void tprof_threads_final(void)
 		list[n++] = t;
 	pthread_mutex_unlock(&tprof_g.lock);
 	for (size_t i = 0; i < n; i++) {
-		struct tprof_thread *t = list[i];
-		char path[64], name[32] = "";
-		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)t->tid);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			ssize_t k = read(fd, name, sizeof(name) - 1);
-			close(fd);
-			if (k > 0) {
-				name[k] = 0;
-				name[strcspn(name, "\n")] = 0;
-				tprof_thread_note_name(t, name);
-			}
-		}
-		report_drops(t);
+		refresh_name(list[i]);
+		report_drops(list[i]);
 	}
 	free(list);
 	pthread_mutex_lock(&tprof_g.proc_lock);
@@ -276,4 +200,16 @@ void tprof_threads_final(void)
 	pthread_mutex_unlock(&tprof_g.proc_lock);
 	if (lost)
 		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_NO_BUFFER, 0, tprof_now(), lost, 0);
+}
+
+/* The registered thread whose pthread_t is `which`, or NULL. */
+struct tprof_thread *tprof_thread_find(pthread_t which)
+{
+	struct tprof_thread *found = NULL;
+	pthread_mutex_lock(&tprof_g.lock);
+	for (struct tprof_thread *t = tprof_g.threads; t; t = t->reg_next)
+		if (pthread_equal(t->self, which))
+			found = t;
+	pthread_mutex_unlock(&tprof_g.lock);
+	return found;
 }

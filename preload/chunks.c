@@ -1,13 +1,11 @@
-/* flush.c — the flusher: a helper thread that takes full buffers, encodes and deflates them,
- * appends them to the chunk file as self-describing chunks, and recycles the buffer.  The
- * same code, run synchronously, is the final flush at exit and before exec.  An error writing
- * the chunk file stops recording; the data already recorded stays in the spool. */
+/* chunks.c — from buffers to chunks: the queue of full buffers, encoding and deflating one
+ * into a self-describing chunk appended to the chunk file, clearing it for reuse, and the
+ * synchronous flush of every buffer (exit, exec).  An error writing the chunk file stops
+ * recording; what was recorded stays in the spool. */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,19 +13,16 @@
 
 #include "../common/chunk.h"
 #include "../common/codec.h"
-#include "buffer.h"
-#include "clock.h"
+#include "record.h"
+#include "chunks.h"
 #include "core.h"
-
-#define CLOCK_PERIOD_NS 1000000000ull   /* a clock sample every second */
-#define FIRST_CLOCK_NS 20000000ull      /* and one soon after start, to fix the TSC rate early */
 
 static z_stream zs;
 static int zs_ready;
 static uint8_t *raw_buf, *comp_buf;
 static size_t raw_cap, comp_cap;
 
-int tprof_flush_init(void)
+int tprof_chunks_init(void)
 {
 	size_t units = tprof_g.cfg.buffer_units;
 	raw_cap = tprof_codec_bound((uint32_t)units);
@@ -75,7 +70,7 @@ static int write_all(int fd, struct iovec *iov, int n)
 
 /* Writes the units of s not yet in the chunk file.  Caller holds flush_lock.
  * Returns 0 (also when there was nothing new) or -1 on a write error. */
-static int flush_slot(struct tprof_slot *s)
+int tprof_chunks_write(struct tprof_slot *s)
 {
 	struct tprof_slot_header *h = s->hdr;
 	uint32_t from = h->flushed, cap = h->capacity;
@@ -122,7 +117,7 @@ static int flush_slot(struct tprof_slot *s)
 /* Empties a flushed slot; caller holds flush_lock, so no synchronous flush can encode it
  * half-cleared.  State goes to FREE before the records are cleared, so a reader of the spool
  * never sees a half-cleared buffer as data. */
-static void clear_slot(struct tprof_slot *s)
+void tprof_chunks_clear(struct tprof_slot *s)
 {
 	struct tprof_slot_header *h = s->hdr;
 	size_t used = h->flushed;
@@ -133,7 +128,7 @@ static void clear_slot(struct tprof_slot *s)
 	h->seq = 0;
 }
 
-void tprof_flush_enqueue(struct tprof_slot *s)
+void tprof_chunks_enqueue(struct tprof_slot *s)
 {
 	__atomic_store_n(&s->hdr->state, TPROF_SLOT_FULL, __ATOMIC_RELEASE);
 	s->next = NULL;
@@ -145,7 +140,7 @@ void tprof_flush_enqueue(struct tprof_slot *s)
 	pthread_cond_signal(&tprof_g.flush_cond);
 }
 
-static struct tprof_slot *dequeue(void)
+struct tprof_slot *tprof_chunks_dequeue(void)
 {
 	struct tprof_slot *s = tprof_g.queue_head;
 	if (s) {
@@ -157,91 +152,7 @@ static struct tprof_slot *dequeue(void)
 	return s;
 }
 
-static void deadline_after(struct timespec *ts, uint64_t ns)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	uint64_t t = (uint64_t)ts->tv_nsec + ns;
-	ts->tv_sec += (time_t)(t / 1000000000u);
-	ts->tv_nsec = (long)(t % 1000000000u);
-}
-
-static void *flusher_main(void *arg)
-{
-	(void)arg;
-	struct timespec next;
-	prctl(PR_SET_NAME, "tprof-flush", 0, 0, 0);
-	tprof_tls.guard = 1;  /* nothing this thread does is recorded */
-	deadline_after(&next, FIRST_CLOCK_NS);
-	for (;;) {
-		pthread_mutex_lock(&tprof_g.lock);
-		int timed_out = 0;
-		while (!tprof_g.queue_head && !tprof_g.flusher_stop && !timed_out)
-			timed_out = pthread_cond_timedwait(&tprof_g.flush_cond, &tprof_g.lock, &next) ==
-				    ETIMEDOUT;
-		struct tprof_slot *s = dequeue();
-		int stop = tprof_g.flusher_stop && !s;
-		pthread_mutex_unlock(&tprof_g.lock);
-		if (s) {
-			pthread_mutex_lock(&tprof_g.flush_lock);
-			int rc = flush_slot(s);
-			if (rc == 0)
-				clear_slot(s);
-			pthread_mutex_unlock(&tprof_g.flush_lock);
-			if (rc == 0) {
-				pthread_mutex_lock(&tprof_g.lock);
-				tprof_spool_release(s);
-				pthread_mutex_unlock(&tprof_g.lock);
-			}
-		}
-		if (timed_out && !stop) {
-			tprof_proc_clock(TPROF_CLOCK_PERIODIC);
-			deadline_after(&next, CLOCK_PERIOD_NS);
-		}
-		if (stop)
-			break;
-	}
-	return NULL;
-}
-
-/* Before any thread can hand over a buffer, that is before the image is STARTED. */
-void tprof_flush_cond_init(void)
-{
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&tprof_g.flush_cond, &ca);
-	pthread_condattr_destroy(&ca);
-}
-
-int tprof_flusher_start(void)
-{
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	tprof_g.flusher_stop = 0;
-	int rc = pthread_create(&tprof_g.flusher, NULL, flusher_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	tprof_g.flusher_running = rc == 0;
-	return rc == 0 ? 0 : -1;
-}
-
-void tprof_flusher_stop(void)
-{
-	if (!tprof_g.flusher_running)
-		return;
-	pthread_mutex_lock(&tprof_g.lock);
-	tprof_g.flusher_stop = 1;
-	pthread_cond_signal(&tprof_g.flush_cond);
-	pthread_mutex_unlock(&tprof_g.lock);
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += 10;
-	if (pthread_timedjoin_np(tprof_g.flusher, NULL, &ts) != 0)
-		tprof_log_warn("the flusher did not stop within 10 s; finishing without it");
-	tprof_g.flusher_running = 0;
-}
-
-int tprof_flush_all(void)
+int tprof_chunks_write_all(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -256,7 +167,7 @@ int tprof_flush_all(void)
 	     s = s->all_next) {
 		if (__atomic_load_n(&s->hdr->state, __ATOMIC_ACQUIRE) == TPROF_SLOT_FREE)
 			continue;
-		if (flush_slot(s) < 0) {
+		if (tprof_chunks_write(s) < 0) {
 			rc = -1;
 			break;
 		}

@@ -1,0 +1,22 @@
+/* state.c — the recorder's shared state: the process image (tprof_g), the hot-path switch,
+ * the per-thread state, and stopping for good after an error.  Everything else reads these;
+ * this file calls nothing above the logger. */
+#include "core.h"
+
+struct tprof_state tprof_g = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.flush_lock = PTHREAD_MUTEX_INITIALIZER,
+	.proc_lock = PTHREAD_MUTEX_INITIALIZER,
+	.trace_fd = -1,
+	.spool_fd = -1,
+};
+int tprof_recording;
+__thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
+
+void tprof_stop_recording(const char *why)
+{
+	__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&tprof_g.phase, TPROF_PHASE_FAILED, __ATOMIC_RELEASE);
+	if (why)
+		tprof_log_warn("%s; recording stopped", why);
+}
