@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/hash.h"
 #include "strings.h"
 
 struct sentry {
@@ -15,16 +16,6 @@ static struct sentry *ents;     /* by id; ents[0] is the empty string */
 static uint32_t nents, capents;
 static uint32_t *slots;         /* open-addressing hash of ids */
 static size_t nslots;
-
-static uint64_t hash(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 static int rehash(void)
 {
@@ -58,7 +49,7 @@ uint32_t strings_add(const char *s, size_t len)
 		return 0;
 	if ((size_t)(nents + 1) * 2 > nslots && rehash() < 0)
 		abort();
-	uint64_t h = hash(s, len);
+	uint64_t h = tprof_hash_bytes(s, len);
 	size_t j = h & (nslots - 1);
 	while (slots[j]) {
 		struct sentry *e = &ents[slots[j]];

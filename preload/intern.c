@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/hash.h"
 #include "core.h"
 #include "intern.h"
 
@@ -22,17 +23,6 @@ static struct entry *table;
 static size_t cap, count;
 static uint32_t next_id;
 uint32_t tprof_intern_gen = 1;
-
-/* FNV-1a, 64-bit: short names dominate, and it needs no tables. */
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 static int grow_table(void)
 {
@@ -92,7 +82,7 @@ uint32_t tprof_intern(const char *s, size_t len)
 {
 	if (len > MAX_LEN)
 		len = MAX_LEN;
-	struct entry *e = intern_entry(s, len, hash_bytes(s, len));
+	struct entry *e = intern_entry(s, len, tprof_hash_bytes(s, len));
 	return e ? e->id : 0;
 }
 
@@ -133,7 +123,7 @@ uint32_t tprof_intern_slow(struct tprof_thread *t, const char *s)
 		s = "(null)";
 	t->guard++;
 	size_t len = strnlen(s, MAX_LEN);
-	uint64_t h = hash_bytes(s, len);
+	uint64_t h = tprof_hash_bytes(s, len);
 	uint32_t gen = __atomic_load_n(&tprof_intern_gen, __ATOMIC_RELAXED);
 	struct tprof_strcache *c = t->cache;
 	uint32_t id = 0;
