@@ -40,3 +40,44 @@ py() { _s=$1; shift; "$PY" -c "$_s" "$@"; }
 
 # Runs a command with the recorder through the environment alone (no tprof-inspect).
 record_env() { _dir=$1; shift; TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$_dir" LD_PRELOAD="$PRELOAD_ENV" "$@"; }
+
+# wait_file FILE [SECONDS]: waits (default 20 s) until FILE exists; fails if it never does.
+wait_file() {
+	_i=0
+	while [ ! -e "$1" ]; do
+		[ "$_i" -ge "$((${2:-20} * 10))" ] && return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# Count the recorder's own lines ("tprof[PID]: ...") in a file of captured stderr.
+recorder_lines() { grep -c '^tprof\[[0-9][0-9]*\]: ' "$1"; }
+
+# Python helpers for Chrome traces, put in front of the script by pyc:
+#   load(path)   the parsed trace (json module; gzip when the name ends in .gz)
+#   events(d)    every event that is not metadata
+#   procs(d)     {chrome pid: (label, real pid)} from the process_name metadata
+#   ns(x)        a Chrome microsecond value as integer nanoseconds
+PY_CHROME='
+import collections, gzip, json, re, sys
+def load(path):
+    if path.endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return json.load(f)
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+def events(d):
+    return [e for e in d["traceEvents"] if e["ph"] != "M"]
+def procs(d):
+    out = {}
+    for e in d["traceEvents"]:
+        if e["ph"] == "M" and e["name"] == "process_name":
+            m = re.search(r"pid (-?\d+)\)", e["args"]["name"])
+            out[e["pid"]] = (e["args"]["name"], int(m.group(1)) if m else None)
+    return out
+def ns(x):
+    return int(round(x * 1000))
+'
+# pyc SCRIPT ARGS...: like py, with the helpers above defined.
+pyc() { _s=$1; shift; "$PY" -c "$PY_CHROME$_s" "$@"; }
