@@ -38,7 +38,8 @@ static inline void jw_raw(struct jw *w, const char *s, size_t n)
 	w->len += n;
 }
 
-#define jw_lit(w, s) jw_raw((w), (s), sizeof(s) - 1)
+/* Only for string literals (the "" refuses anything else at compile time). */
+#define jw_lit(w, s) jw_raw((w), "" s, sizeof(s) - 1)
 
 void jw_str(struct jw *w, const char *s, size_t n);   /* a quoted, escaped JSON string */
 void jw_u64(struct jw *w, uint64_t v);

@@ -67,7 +67,10 @@ static void flag_args(struct jw *w, unsigned flags, int open)
 			jw_lit(w, "}");
 		return;
 	}
-	jw_lit(w, open ? "," : ",\"args\":{");
+	if (open)
+		jw_lit(w, ",");
+	else
+		jw_lit(w, ",\"args\":{");
 	if (flags & EVF_UNFINISHED)
 		jw_lit(w, "\"unfinished\":true");
 	if ((flags & EVF_UNFINISHED) && (flags & EVF_CLIPPED))

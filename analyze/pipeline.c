@@ -10,8 +10,10 @@ static void emit(struct pipeline *pl, struct event *ev)
 {
 	const struct window *w = &pl->win;
 	if (w->active) {
-		int64_t t1 = ev->kind == EV_RANGE || ev->kind == EV_STEP ? ev->t1 : ev->t0;
-		if (t1 < w->start || ev->t0 > w->end)
+		/* A span belongs when it overlaps the window (touching an edge is not enough); an
+		 * instant, or a span of no length, when it lies in [start, end). */
+		int span = (ev->kind == EV_RANGE || ev->kind == EV_STEP) && ev->t1 > ev->t0;
+		if (span ? ev->t1 <= w->start || ev->t0 >= w->end : ev->t0 < w->start || ev->t0 >= w->end)
 			return;
 		if (ev->t0 < w->start) {
 			ev->t0 = w->start;

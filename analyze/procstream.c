@@ -16,7 +16,7 @@ static void map_string(struct proc *p, uint32_t local, const char *s, size_t len
 		uint32_t *nm = realloc(p->strmap, n * sizeof(*nm));
 		if (!nm)
 			abort();
-		memset(nm + p->nstrmap, 0, (n - p->nstrmap) * sizeof(*nm));
+		memset(nm + p->nstrmap, 0xff, (n - p->nstrmap) * sizeof(*nm));  /* unmapped */
 		p->strmap = nm;
 		p->nstrmap = n;
 	}
@@ -28,7 +28,7 @@ uint32_t proc_string(const struct proc *p, uint32_t local)
 {
 	if (local == 0)
 		return 0;
-	if (local < p->nstrmap && p->strmap[local])
+	if (local < p->nstrmap && p->strmap[local] != UINT32_MAX)
 		return p->strmap[local];
 	char buf[48];
 	int n = snprintf(buf, sizeof(buf), "(unknown string %u)", local);

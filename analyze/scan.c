@@ -104,7 +104,8 @@ static int walk(struct trace *tr, const char *dir, int depth)
 	}
 	closedir(d);
 	/* A stable order: the same directory always gives the same output. */
-	qsort(names, n, sizeof(*names), (int (*)(const void *, const void *))strcmp_ptr);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), (int (*)(const void *, const void *))strcmp_ptr);
 	for (size_t i = 0; i < n; i++) {
 		char *path;
 		if (asprintf(&path, "%s/%s", dir, names[i]) < 0)

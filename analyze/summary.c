@@ -174,7 +174,8 @@ static void time_table(struct summary *s, const char *title, struct agg *rows)
 		}
 	if (n) {
 		sort_base = rows;
-		qsort(ids, n, sizeof(*ids), by_total);
+		if (n > 1)
+			qsort(ids, n, sizeof(*ids), by_total);
 		fprintf(s->f, "\n%s\n", title);
 		fprintf(s->f, "%9s %12s %10s %12s %12s %12s  %s\n", "Total(%)", "Time", "Calls", "Avg",
 			"Min", "Max", "Name");
@@ -246,7 +247,8 @@ static void step_table(struct summary *s)
 		return;
 	struct step_row *v = malloc(s->nsteps * sizeof(*v));
 	memcpy(v, s->steps, s->nsteps * sizeof(*v));
-	qsort(v, s->nsteps, sizeof(*v), by_dur);
+	if (s->nsteps > 1)
+		qsort(v, s->nsteps, sizeof(*v), by_dur);
 	int64_t sum = 0;
 	for (size_t i = 0; i < s->nsteps; i++)
 		sum += v[i].dur;

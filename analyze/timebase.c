@@ -45,7 +45,8 @@ int timebase_finish(struct timebase *tb, int clock_source, const struct timebase
 		tb->identity = 1;
 		return 0;
 	}
-	qsort(tb->pts, tb->n, sizeof(*tb->pts), point_cmp);
+	if (tb->n > 1)
+		qsort(tb->pts, tb->n, sizeof(*tb->pts), point_cmp);
 	/* Samples with equal ticks add nothing. */
 	size_t w = 0;
 	for (size_t i = 0; i < tb->n; i++)

@@ -76,7 +76,8 @@ static int proc_cmp(const void *a, const void *b)
 /* Ranked processes first, by rank; the rest by start time. */
 void trace_order(struct trace *tr)
 {
-	qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), proc_cmp);
+	if (tr->nprocs > 1)
+		qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), proc_cmp);
 	for (size_t i = 0; i < tr->nprocs; i++)
 		tr->procs[i]->index = (int)i + 1;
 }

@@ -191,7 +191,8 @@ static int piece_cmp(const void *a, const void *b)
 
 void stream_sort_pieces(struct stream *s)
 {
-	qsort(s->pieces, s->npieces, sizeof(*s->pieces), piece_cmp);
+	if (s->npieces > 1)
+		qsort(s->pieces, s->npieces, sizeof(*s->pieces), piece_cmp);
 	/* Overlapping pieces (a buffer flushed twice) keep the first. */
 	size_t w = 0;
 	uint32_t seq = UINT32_MAX;

@@ -81,7 +81,8 @@ static struct step_mark *collect(struct proc *p, size_t *n)
 				timebase_global(&p->tb, s->rec->t0, &s->tb_cursor), s->rec->arg };
 		}
 	}
-	qsort(v, *n, sizeof(*v), mark_cmp);
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), mark_cmp);
 	return v;
 }
 

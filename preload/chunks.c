@@ -98,7 +98,7 @@ int tprof_chunks_write(struct tprof_slot *s)
 	struct iovec iov[2] = { { &ch, sizeof(ch) }, { comp_buf, comp_len } };
 	if (write_all(tprof_g.trace_fd, iov, 2) < 0) {
 		int e = errno;
-		tprof_stop_recording(NULL);
+		tprof_stop_writing();
 		tprof_log_warn("cannot write %s%s: %s; recording stopped (events so far are kept in %s%s)",
 			       tprof_g.base, TPROF_TRACE_SUFFIX, strerror(e), tprof_g.base,
 			       TPROF_SPOOL_SUFFIX);

@@ -109,6 +109,7 @@ extern int tprof_recording;
 
 /* state.c */
 void tprof_stop_recording(const char *why);
+void tprof_stop_writing(void);
 
 /* init.c: moments that involve every part */
 void tprof_prepare_exec(void);          /* exec hooks: final pass, everything flushed */
@@ -119,6 +120,7 @@ int tprof_image_start(void);            /* PENDING -> STARTED; 0 on success */
 int tprof_image_ensure(void);           /* started (or finished); 0 when records can be written */
 void tprof_image_checkpoint(void);      /* everything flushed, before exec */
 void tprof_image_finish(void);          /* final flush at exit */
+void tprof_image_finish_failed(void);   /* at exit after a write error */
 void tprof_image_reset_child(void);     /* new image after fork */
 void tprof_image_lock(void);
 void tprof_image_unlock(void);

@@ -17,6 +17,7 @@ extern char **environ;
 static char *carried[MAX_CARRY];  /* "NAME=value" as they were at load time */
 static int ncarried;
 static const char *self_path;     /* this library's file */
+static char head[4096];           /* LD_PRELOAD at load time, up to and including self_path */
 
 void tprof_env_capture(void)
 {
@@ -26,6 +27,12 @@ void tprof_env_capture(void)
 	for (char **e = environ; e && *e && ncarried < MAX_CARRY; e++)
 		if (!strncmp(*e, "TPROF_", 6) || !strncmp(*e, "LD_PRELOAD=", 11))
 			carried[ncarried++] = strdup(*e);
+	const char *lp = getenv("LD_PRELOAD");
+	const char *at = self_path && lp ? strstr(lp, self_path) : NULL;
+	if (at && (size_t)(at - lp) + strlen(self_path) < sizeof(head))
+		snprintf(head, sizeof(head), "%.*s", (int)((size_t)(at - lp) + strlen(self_path)), lp);
+	else if (self_path)
+		snprintf(head, sizeof(head), "%s", self_path);
 }
 
 static int has_name(char *const envp[], const char *entry)
@@ -66,10 +73,11 @@ char *const *tprof_env_fill(char *const envp[], char **out, size_t out_len, char
 	for (int i = 0; envp[i] && n + 1 < out_len; i++)
 		if (envp[i] != lp)
 			out[n++] = envp[i];
-	/* LD_PRELOAD must name this library; keep whatever else the program put there. */
+	/* LD_PRELOAD must name this library, after whatever preceded it at load time (a
+	 * sanitizer runtime must come first); keep whatever else the program put there. */
 	if (self_path && (!lp || !strstr(lp, self_path))) {
-		int k = lp ? snprintf(preload_buf, preload_len, "LD_PRELOAD=%s:%s", self_path, lp + 11)
-			   : snprintf(preload_buf, preload_len, "LD_PRELOAD=%s", self_path);
+		int k = lp ? snprintf(preload_buf, preload_len, "LD_PRELOAD=%s:%s", head, lp + 11)
+			   : snprintf(preload_buf, preload_len, "LD_PRELOAD=%s", head);
 		if (k > 0 && (size_t)k < preload_len && n + 1 < out_len)
 			out[n++] = preload_buf;
 		else if (lp && n + 1 < out_len)

@@ -244,6 +244,20 @@ void tprof_image_reset_child(void)
 		tprof_image_begin(clock_source);
 }
 
+/* At exit after a write error: what can still go into stream 0's buffer in the spool (the
+ * drop counts were written by the caller), the last clock sample and the end mark. */
+void tprof_image_finish_failed(void)
+{
+	pthread_mutex_lock(&start_lock);
+	if (tprof_g.spool_fd >= 0) {
+		tprof_tls.guard++;
+		tprof_proc_clock(TPROF_CLOCK_FINAL);
+		tprof_proc_record(TPROF_K_END, TPROF_END_EXIT, 0, tprof_now(), 0, 0);
+		tprof_tls.guard--;
+	}
+	pthread_mutex_unlock(&start_lock);
+}
+
 void tprof_image_lock(void)
 {
 	pthread_mutex_lock(&start_lock);

@@ -21,13 +21,17 @@ void tprof_prepare_exec(void)
 
 static void finish(void)
 {
-	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED)
+	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
+	if (phase != TPROF_PHASE_STARTED && !(phase == TPROF_PHASE_FAILED && tprof_g.spool_fd >= 0))
 		return;
 	tprof_tls.guard++;
 	/* Stop taking events first: everything recorded before this point is flushed. */
 	__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
 	tprof_threads_final();
-	tprof_image_finish();
+	if (phase == TPROF_PHASE_STARTED)
+		tprof_image_finish();
+	else
+		tprof_image_finish_failed();
 	tprof_tls.guard--;
 }
 

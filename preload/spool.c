@@ -54,7 +54,7 @@ static int grow(uint32_t n)
 		if (tprof_g.slots_total) {
 			tprof_log_warn("cannot extend %s%s: %s; recording stopped", tprof_g.base,
 				       TPROF_SPOOL_SUFFIX, strerror(errno));
-			tprof_stop_recording(NULL);
+			tprof_stop_writing();
 		}
 		out_of_space = 1;
 		return -1;

@@ -13,6 +13,15 @@ struct tprof_state tprof_g = {
 int tprof_recording;
 __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
 
+/* After an output error: no more buffers are handed out or written, but threads finish the
+ * buffers they hold (their blocks are already reserved in the spool) and every event after
+ * that is counted as dropped, so the trace says how much was lost. */
+void tprof_stop_writing(void)
+{
+	__atomic_store_n(&tprof_g.phase, TPROF_PHASE_FAILED, __ATOMIC_RELEASE);
+}
+
+/* Before any file exists: nothing can be kept, so nothing is taken. */
 void tprof_stop_recording(const char *why)
 {
 	__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
