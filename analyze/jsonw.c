@@ -187,17 +187,15 @@ void jw_double(struct jw *w, double v)
 		jw_lit(w, "null");
 		return;
 	}
-	char b[32];
-	int n = snprintf(b, sizeof(b), "%.17g", v);
-	/* The shortest form that reads back the same. */
-	for (int p = 6; p < 17; p++) {
-		char t[32];
-		int m = snprintf(t, sizeof(t), "%.*g", p, v);
-		if (strtod(t, NULL) == v) {
-			memcpy(b, t, (size_t)m + 1);
-			n = m;
-			break;
-		}
+	/* Whole numbers (counts, sizes) are the common case and need no formatting. */
+	if (v == (double)(int64_t)v && fabs(v) < 9e15) {
+		jw_i64(w, (int64_t)v);
+		return;
 	}
+	/* 15 significant digits read back exactly for most values; 17 always do. */
+	char b[32];
+	int n = snprintf(b, sizeof(b), "%.15g", v);
+	if (strtod(b, NULL) != v)
+		n = snprintf(b, sizeof(b), "%.17g", v);
 	jw_raw(w, b, (size_t)n);
 }

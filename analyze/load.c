@@ -21,6 +21,7 @@ int trace_load(struct trace *tr, const char *dir)
 		for (size_t s = 0; s < p->nstreams; s++)
 			if (p->streams[s])
 				stream_sort_pieces(p->streams[s]);
+		tracefile_report_damage(tr, p);
 	}
 	procs_load(tr);
 	timebase_align(tr);
@@ -57,6 +58,7 @@ void trace_free(struct trace *tr)
 		free(p->threads);
 		free(p->strmap);
 		free(p->args);
+		free(p->damage);
 		free(p->tb.pts);
 		free(p->tb.slope);
 		if (p->fd >= 0)

@@ -83,12 +83,18 @@ int timebase_finish(struct timebase *tb, int clock_source, const struct timebase
 	return 0;
 }
 
+/* Nearest integer, without a libm call on the per-event path. */
+static inline int64_t round_ns(double x)
+{
+	return x >= 0 ? (int64_t)(x + 0.5) : -(int64_t)(0.5 - x);
+}
+
 int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 {
 	if (tb->identity || tb->n == 0)
 		return (int64_t)ticks;
 	if (tb->n == 1)
-		return tb->pts[0].mono + (int64_t)llround((double)(int64_t)(ticks - tb->pts[0].ticks) * tb->slope[0]);
+		return tb->pts[0].mono + round_ns((double)(int64_t)(ticks - tb->pts[0].ticks) * tb->slope[0]);
 	size_t i = *cursor, last = tb->n - 2;
 	if (i > last)
 		i = last;
@@ -97,5 +103,5 @@ int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 	while (i > 0 && ticks < tb->pts[i].ticks)
 		i--;
 	*cursor = i;
-	return tb->pts[i].mono + (int64_t)llround((double)(int64_t)(ticks - tb->pts[i].ticks) * tb->slope[i]);
+	return tb->pts[i].mono + round_ns((double)(int64_t)(ticks - tb->pts[i].ticks) * tb->slope[i]);
 }

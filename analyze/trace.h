@@ -80,6 +80,14 @@ struct drop_count {
 	uint64_t count[4];              /* by enum tprof_drop_reason */
 };
 
+/* A chunk whose header is good but whose payload is not (cut short, checksum wrong): lost
+ * unless the spool still has its records, which is only known once the spool is read. */
+struct damage {
+	uint64_t offset;
+	uint32_t stream, seq, first, units, records;
+	char why[96];
+};
+
 struct step_open {
 	uint64_t step;
 	int64_t t0;
@@ -105,6 +113,8 @@ struct proc {
 	int ended;                      /* END record seen */
 	struct timebase tb;
 	struct drop_count drops;
+	struct damage *damage;
+	size_t ndamage;
 
 	struct stream **streams;        /* indexed by stream id */
 	size_t nstreams;
@@ -142,6 +152,7 @@ int strcmp_ptr(const void *a, const void *b);
 /* tracefile.c / spoolfile.c: indexes one process image's files into stream pieces */
 int tracefile_index(struct trace *tr, struct proc *p);
 int spoolfile_index(struct trace *tr, struct proc *p);
+void tracefile_report_damage(struct trace *tr, struct proc *p);
 struct stream *proc_stream(struct proc *p, uint32_t id);
 void stream_sort_pieces(struct stream *s);
 void stream_add_piece(struct stream *s, const struct piece *pc);

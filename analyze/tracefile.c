@@ -4,6 +4,8 @@
  * magic and carry on from there. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -91,6 +93,49 @@ static int64_t resync(int fd, uint64_t from, uint64_t size, uint8_t *buf)
 	return -1;
 }
 
+static void note_damage(struct proc *p, uint64_t off, const struct tprof_chunk_header *h,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void note_damage(struct proc *p, uint64_t off, const struct tprof_chunk_header *h,
+			const char *fmt, ...)
+{
+	struct damage *nd = realloc(p->damage, (p->ndamage + 1) * sizeof(*nd));
+	if (!nd)
+		abort();
+	p->damage = nd;
+	struct damage *d = &p->damage[p->ndamage++];
+	*d = (struct damage){ off, h->stream, h->seq, h->first, h->units, h->records, "" };
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->why, sizeof(d->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Once the spool is read: a damaged chunk whose units the spool supplies lost nothing. */
+void tracefile_report_damage(struct trace *tr, struct proc *p)
+{
+	for (size_t i = 0; i < p->ndamage; i++) {
+		const struct damage *d = &p->damage[i];
+		const struct stream *s = d->stream < p->nstreams ? p->streams[d->stream] : NULL;
+		uint64_t at = d->first, end = (uint64_t)d->first + d->units;
+		for (size_t k = 0; s && k < s->npieces && at < end; k++) {
+			const struct piece *pc = &s->pieces[k];
+			if (pc->seq == d->seq && pc->src == PIECE_SPOOL && pc->first <= at &&
+			    (uint64_t)pc->first + pc->units > at)
+				at = (uint64_t)pc->first + pc->units;
+		}
+		if (at >= end) {
+			diag_note("%s: offset %llu: %s (stream %u, buffer %u); its records are in the spool",
+				  p->trace_path, (unsigned long long)d->offset, d->why, d->stream, d->seq);
+			continue;
+		}
+		diag_warn(p->trace_path, d->offset, "%s (stream %u, buffer %u); %u records lost", d->why,
+			  d->stream, d->seq, d->records);
+		tr->chunks_bad++;
+		diag_records_lost += d->records;
+	}
+}
+
 static void check_file_header(struct proc *p, int fd)
 {
 	struct tprof_file_header fh;
@@ -146,19 +191,12 @@ int tracefile_index(struct trace *tr, struct proc *p)
 		}
 		uint64_t pay = off + sizeof(h);
 		if (pay + h.comp_len > size) {
-			diag_warn(p->trace_path, off,
-				  "chunk truncated (stream %u, buffer %u: %llu of %u payload bytes); %u records lost",
-				  h.stream, h.seq, (unsigned long long)(size - pay), h.comp_len, h.records);
-			tr->chunks_bad++;
-			diag_records_lost += h.records;
+			note_damage(p, off, &h, "chunk truncated (%llu of %u payload bytes)",
+				    (unsigned long long)(size - pay), h.comp_len);
 			break;
 		}
 		if (!payload_ok(fd, pay, h.comp_len, h.payload_crc, buf)) {
-			diag_warn(p->trace_path, off,
-				  "chunk payload checksum mismatch (stream %u, buffer %u); %u records skipped",
-				  h.stream, h.seq, h.records);
-			tr->chunks_bad++;
-			diag_records_lost += h.records;
+			note_damage(p, off, &h, "chunk payload checksum mismatch");
 			off = pay + h.comp_len;
 			continue;
 		}

@@ -92,6 +92,7 @@ struct tprof_state {
 	struct tprof_slot *free_slots, *queue_head, *queue_tail, *all_slots;
 	uint64_t spool_bytes;           /* file size of the spool */
 	uint32_t slots_total;
+	uint32_t free_count;
 	struct tprof_thread *threads;   /* registry of live threads that recorded */
 	uint32_t next_stream;
 	int64_t budget;                 /* events left under TPROF_MAX_EVENTS */
@@ -142,6 +143,7 @@ struct tprof_slot *tprof_spool_acquire(void);  /* under tprof_g.lock */
 void tprof_spool_release(struct tprof_slot *s); /* under tprof_g.lock */
 void tprof_spool_forget(void);                  /* child after fork: drop the parent's mapping */
 int tprof_spool_idle(void);                     /* every slot flushed to its end */
+void tprof_spool_keep_reserve(void);            /* flusher: a few free, pre-touched slots */
 
 /* flusher.c */
 void tprof_flusher_cond_init(void);

@@ -49,6 +49,8 @@ static void *flusher_main(void *arg)
 				pthread_mutex_unlock(&tprof_g.lock);
 			}
 		}
+		if (!stop)
+			tprof_spool_keep_reserve();
 		if (timed_out && !stop) {
 			tprof_proc_clock(TPROF_CLOCK_PERIODIC);
 			deadline_after(&next, CLOCK_PERIOD_NS);

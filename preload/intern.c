@@ -144,7 +144,7 @@ uint32_t tprof_intern_slow(struct tprof_thread *t, const char *s)
 			c->byval[i].gen = gen;
 			/* Only on a miss: the check walks the loaded objects. */
 			if (in_readonly_image(s)) {
-				i = (unsigned)((uintptr_t)s >> 3) & (TPROF_STRCACHE_SIZE - 1);
+				i = tprof_strcache_slot(s);
 				c->byptr[i].ptr = s;
 				c->byptr[i].id = e->id;
 				c->byptr[i].gen = gen;

@@ -5,7 +5,14 @@
 
 #include "core.h"
 
-#define TPROF_STRCACHE_SIZE 64u
+#define TPROF_STRCACHE_BITS 7u
+#define TPROF_STRCACHE_SIZE (1u << TPROF_STRCACHE_BITS)
+
+/* Slot of a pointer: multiplicative hashing, so neighbouring literals do not collide. */
+static inline unsigned tprof_strcache_slot(const void *p)
+{
+	return (unsigned)(((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> (64 - TPROF_STRCACHE_BITS));
+}
 
 struct tprof_strcache {
 	struct {
@@ -28,7 +35,7 @@ static inline uint32_t tprof_string_id(struct tprof_thread *t, const char *s)
 {
 	struct tprof_strcache *c = t->cache;
 	if (TPROF_LIKELY(c != NULL)) {
-		unsigned i = (unsigned)((uintptr_t)s >> 3) & (TPROF_STRCACHE_SIZE - 1);
+		unsigned i = tprof_strcache_slot(s);
 		if (TPROF_LIKELY(c->byptr[i].ptr == s &&
 				 c->byptr[i].gen == __atomic_load_n(&tprof_intern_gen, __ATOMIC_RELAXED)))
 			return c->byptr[i].id;

@@ -16,6 +16,7 @@
 
 #define INITIAL_SLOTS 4u
 #define GROW_SLOTS 8u
+#define RESERVE_SLOTS 2u   /* free buffers the flusher keeps ready */
 
 struct segment {
 	void *base;
@@ -42,13 +43,14 @@ static int reserve_blocks(int fd, off_t off, off_t len)
 	return 0;
 }
 
-/* Adds n slots at the end of the file.  Called under tprof_g.lock. */
-static int grow(uint32_t n)
+/* Adds n slots at the end of the file and returns them as a list (not yet free).  Called
+ * under tprof_g.lock. */
+static struct tprof_slot *grow(uint32_t n)
 {
 	uint64_t off = tprof_g.spool_bytes;
 	uint64_t len = (uint64_t)n * slot_bytes;
 	if (out_of_space || off + len > tprof_g.cfg.spool_max + TPROF_SPOOL_HEADER_SIZE)
-		return -1;
+		return NULL;
 	if (reserve_blocks(tprof_g.spool_fd, (off_t)off, (off_t)len) < 0) {
 		/* Only the first failure speaks; a full disk stops recording, not the program. */
 		if (tprof_g.slots_total) {
@@ -57,18 +59,18 @@ static int grow(uint32_t n)
 			tprof_stop_writing();
 		}
 		out_of_space = 1;
-		return -1;
+		return NULL;
 	}
 	void *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, tprof_g.spool_fd, (off_t)off);
 	if (base == MAP_FAILED)
-		return -1;
+		return NULL;
 	struct segment *seg = malloc(sizeof(*seg));
 	struct tprof_slot *slots = calloc(n, sizeof(*slots));
 	if (!seg || !slots) {
 		free(seg);
 		free(slots);
 		munmap(base, len);
-		return -1;
+		return NULL;
 	}
 	seg->base = base;
 	seg->len = len;
@@ -81,15 +83,23 @@ static int grow(uint32_t n)
 		s->units = (struct tprof_rec *)(s->hdr + 1);
 		s->hdr->magic = TPROF_SLOT_MAGIC;
 		s->hdr->capacity = (slot_bytes - TPROF_SLOT_HEADER_SIZE) / TPROF_UNIT;
-		s->next = tprof_g.free_slots;
-		tprof_g.free_slots = s;
+		s->next = i + 1 < n ? &slots[i + 1] : NULL;
 		/* Publish with release order: the final flush walks this list without the lock. */
 		s->all_next = tprof_g.all_slots;
 		__atomic_store_n(&tprof_g.all_slots, s, __ATOMIC_RELEASE);
 	}
 	tprof_g.spool_bytes = off + len;
 	tprof_g.slots_total += n;
-	return 0;
+	return slots;
+}
+
+static void free_list(struct tprof_slot *list)
+{
+	while (list) {
+		struct tprof_slot *next = list->next;
+		tprof_spool_release(list);
+		list = next;
+	}
 }
 
 int tprof_spool_open(const char *path, uint32_t bytes)
@@ -114,7 +124,9 @@ int tprof_spool_open(const char *path, uint32_t bytes)
 	}
 	tprof_g.spool_fd = fd;
 	tprof_g.spool_bytes = TPROF_SPOOL_HEADER_SIZE;
-	if (grow(INITIAL_SLOTS) < 0) {
+	struct tprof_slot *fresh = grow(INITIAL_SLOTS);
+	free_list(fresh);
+	if (!fresh) {
 		int e = errno;
 		close(fd);
 		unlink(path);
@@ -127,10 +139,13 @@ int tprof_spool_open(const char *path, uint32_t bytes)
 
 struct tprof_slot *tprof_spool_acquire(void)
 {
-	if (!tprof_g.free_slots && grow(GROW_SLOTS) < 0)
-		return NULL;
+	if (!tprof_g.free_slots)
+		free_list(grow(GROW_SLOTS));
 	struct tprof_slot *s = tprof_g.free_slots;
+	if (!s)
+		return NULL;
 	tprof_g.free_slots = s->next;
+	tprof_g.free_count--;
 	s->next = NULL;
 	return s;
 }
@@ -139,6 +154,29 @@ void tprof_spool_release(struct tprof_slot *s)
 {
 	s->next = tprof_g.free_slots;
 	tprof_g.free_slots = s;
+	tprof_g.free_count++;
+}
+
+/* Called by the flusher, without the lock: keeps a few buffers free whose pages have been
+ * written once, so that the first-touch page faults of a growing spool fall on the flusher
+ * and not on a thread that is recording. */
+void tprof_spool_keep_reserve(void)
+{
+	pthread_mutex_lock(&tprof_g.lock);
+	struct tprof_slot *fresh = tprof_g.free_count < RESERVE_SLOTS ? grow(GROW_SLOTS) : NULL;
+	pthread_mutex_unlock(&tprof_g.lock);
+	if (!fresh)
+		return;
+	long page = sysconf(_SC_PAGESIZE);
+	for (struct tprof_slot *s = fresh; s; s = s->next) {
+		volatile char *p = (volatile char *)s->units;
+		size_t len = (size_t)s->hdr->capacity * TPROF_UNIT;
+		for (size_t off = 0; off < len; off += (size_t)page)
+			p[off] = 0;
+	}
+	pthread_mutex_lock(&tprof_g.lock);
+	free_list(fresh);
+	pthread_mutex_unlock(&tprof_g.lock);
 }
 
 int tprof_spool_idle(void)
@@ -164,6 +202,7 @@ void tprof_spool_forget(void)
 	}
 	tprof_g.all_slots = NULL;
 	tprof_g.free_slots = NULL;
+	tprof_g.free_count = 0;
 	tprof_g.queue_head = tprof_g.queue_tail = NULL;
 	tprof_g.slots_total = 0;
 	tprof_g.spool_bytes = 0;

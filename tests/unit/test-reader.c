@@ -118,6 +118,24 @@ int main(void)
 	is_u64(read_back(dir, &intact, &loaded), CHUNKS * PER,
 	       "a damaged file header does not stop the chunks being read");
 
+	/* Killed in the middle of writing its last chunk: the spool still holds that buffer. */
+	make_file(path);
+	if (truncate(path, offsets[5] + 100) != 0)
+		return 99;
+	struct tprof_rec last[PER];
+	for (int i = 0; i < PER; i++)
+		last[i] = tw_rec(TPROF_K_MARK, 1, (uint64_t)(5 * PER + i + 1), 0, (uint64_t)(5 * PER + i));
+	char spool[300];
+	snprintf(spool, sizeof(spool), "%s/h.1.00000001.spool", dir);
+	tw_spool(spool, 77, 1, 5, last, PER);
+	before = diag_warnings;
+	uint64_t lost = diag_records_lost;
+	is_u64(read_back(dir, &intact, &loaded), CHUNKS * PER,
+	       "a chunk cut short by a kill is read from the spool instead");
+	ok(intact && diag_warnings == before && diag_records_lost == lost,
+	   "exactly, and nothing is reported lost");
+	unlink(spool);
+
 	make_file(path);
 	snprintf(path, sizeof(path), "%s/garbage.bin", dir);
 	FILE *g = fopen(path, "w");

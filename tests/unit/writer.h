@@ -57,6 +57,32 @@ static inline off_t tw_chunk(struct tw *w, uint32_t stream, const struct tprof_r
 	return at;
 }
 
+/* A spool with one buffer holding (stream, seq) and the given units, as a killed process
+ * leaves it. */
+static inline int tw_spool(const char *path, uint64_t instance, uint32_t stream, uint32_t seq,
+			   const struct tprof_rec *u, uint32_t units)
+{
+	uint32_t cap = 1024, slot = TPROF_SLOT_HEADER_SIZE + cap * TPROF_UNIT;
+	char *buf = calloc(1, TPROF_SPOOL_HEADER_SIZE + slot);
+	struct tprof_spool_header h;
+	tprof_spool_header_init(&h, instance, 4242, slot, 0);
+	memcpy(buf, &h, sizeof(h));
+	struct tprof_slot_header *sh = (void *)(buf + TPROF_SPOOL_HEADER_SIZE);
+	sh->magic = TPROF_SLOT_MAGIC;
+	sh->state = TPROF_SLOT_ACTIVE;
+	sh->stream = stream;
+	sh->seq = seq;
+	sh->capacity = cap;
+	memcpy(sh + 1, u, units * sizeof(*u));
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t n = TPROF_SPOOL_HEADER_SIZE + slot;
+	int rc = fd >= 0 && write(fd, buf, (size_t)n) == n ? 0 : -1;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
 static inline void tw_close(struct tw *w)
 {
 	close(w->fd);
