@@ -1,57 +1,47 @@
 /* jsonw.c — the JSON writer behind jsonw.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
-
-static int ends_with_gz(const char *p)
-{
-	size_t n = strlen(p);
-	return n > 3 && !strcmp(p + n - 3, ".gz");
-}
+#include "outfile.h"
 
 int jw_open(struct jw *w, const char *path)
 {
 	memset(w, 0, sizeof(*w));
-	w->buf = malloc(JW_CAP);
-	if (!w->buf)
-		return -1;
-	if (!strcmp(path, "-")) {
-		w->f = stdout;
-		return 0;
-	}
-	if (ends_with_gz(path)) {
-		w->gz = gzopen(path, "wb1");
-		return w->gz ? 0 : -1;
-	}
-	w->f = fopen(path, "w");
-	return w->f ? 0 : -1;
+	w->out = outfile_open(path, JW_CAP, &w->buf);
+	return w->out ? 0 : -1;
 }
 
 void jw_flush(struct jw *w)
 {
-	if (!w->len)
-		return;
-	if (w->gz)
-		w->err |= gzwrite(w->gz, w->buf, (unsigned)w->len) != (int)w->len;
-	else
-		w->err |= fwrite(w->buf, 1, w->len, w->f) != w->len;
+	if (w->len)
+		w->buf = outfile_swap(w->out, w->buf, w->len);
 	w->len = 0;
+}
+
+/* What does not fit goes out a buffer at a time. */
+void jw_raw_slow(struct jw *w, const char *s, size_t n)
+{
+	while (n) {
+		size_t k = JW_CAP - w->len < n ? JW_CAP - w->len : n;
+		memcpy(w->buf + w->len, s, k);
+		w->len += k;
+		s += k;
+		n -= k;
+		if (w->len == JW_CAP)
+			jw_flush(w);
+	}
 }
 
 int jw_close(struct jw *w)
 {
-	jw_flush(w);
-	if (w->gz)
-		w->err |= gzclose(w->gz) != Z_OK;
-	else if (w->f == stdout)
-		w->err |= fflush(stdout) != 0;
-	else if (w->f)
-		w->err |= fclose(w->f) != 0;
-	free(w->buf);
+	int rc = outfile_close(w->out, w->buf, w->len);
+	w->out = NULL;
 	w->buf = NULL;
-	return w->err ? -1 : 0;
+	w->len = 0;
+	return rc < 0 || w->err ? -1 : 0;
 }
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not valid. */

@@ -1,16 +1,15 @@
-/* jsonw.h — a streaming JSON writer: buffered, to a file, stdout or a gzip file, with string
- * escaping that turns any bytes (quotes, control bytes, invalid UTF-8) into valid JSON. */
+/* jsonw.h — a streaming JSON writer: buffered, to a file, stdout or a gzip file (outfile.h),
+ * with string escaping that turns any bytes (quotes, control bytes, invalid UTF-8) into valid JSON. */
 #ifndef TPROF_ANALYZE_JSONW_H
 #define TPROF_ANALYZE_JSONW_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <zlib.h>
+
+struct outfile;
 
 struct jw {
-	FILE *f;
-	gzFile gz;
+	struct outfile *out;
 	char *buf;
 	size_t len;
 	int err;
@@ -22,15 +21,12 @@ void jw_flush(struct jw *w);
 
 #define JW_CAP (1u << 18)
 
+void jw_raw_slow(struct jw *w, const char *s, size_t n);
+
 static inline void jw_raw(struct jw *w, const char *s, size_t n)
 {
-	if (w->len + n > JW_CAP)
-		jw_flush(w);
-	if (n > JW_CAP) {
-		if (w->gz)
-			w->err |= gzwrite(w->gz, s, (unsigned)n) != (int)n;
-		else
-			w->err |= fwrite(s, 1, n, w->f) != n;
+	if (__builtin_expect(w->len + n > JW_CAP, 0)) {
+		jw_raw_slow(w, s, n);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)

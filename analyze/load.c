@@ -61,6 +61,7 @@ void trace_free(struct trace *tr)
 		free(p->damage);
 		free(p->tb.pts);
 		free(p->tb.slope);
+		free(p->tb.mul);
 		if (p->fd >= 0)
 			close(p->fd);
 		if (p->spool)

@@ -1,7 +1,6 @@
 /* timebase.c — from recorded ticks to one time axis.  Within a process, the CLOCK samples
  * (ticks, monotonic ns) define a piecewise-linear map; processes of one host share the
  * monotonic clock; hosts are put side by side through CLOCK_REALTIME. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +38,16 @@ static double mean_slope(const struct timebase *tb)
 
 /* Returns 0 when calibrated from its own samples, 1 when it had to borrow the rate, -1 when
  * nothing is known (ticks are then taken as nanoseconds). */
+static void fixed_point(struct timebase *tb, size_t nseg)
+{
+	free(tb->mul);
+	tb->mul = calloc(nseg, sizeof(*tb->mul));
+	if (!tb->mul)
+		abort();
+	for (size_t i = 0; i < nseg; i++)
+		tb->mul[i] = (int64_t)(tb->slope[i] * 4294967296.0 + 0.5);
+}
+
 int timebase_finish(struct timebase *tb, int clock_source, const struct timebase *fallback)
 {
 	if (clock_source == TPROF_CLOCKSRC_MONOTONIC) {
@@ -67,6 +76,7 @@ int timebase_finish(struct timebase *tb, int clock_source, const struct timebase
 		abort();
 	if (tb->n < 2) {
 		tb->slope[0] = dflt;
+		fixed_point(tb, 1);
 		if (tb->n == 0 && fallback && fallback->n) {
 			/* No sample of its own: same host, same TSC; borrow the whole map. */
 			tb->pts = realloc(tb->pts, fallback->n * sizeof(*tb->pts));
@@ -80,13 +90,15 @@ int timebase_finish(struct timebase *tb, int clock_source, const struct timebase
 	for (size_t i = 0; i + 1 < tb->n; i++)
 		tb->slope[i] = (double)(tb->pts[i + 1].mono - tb->pts[i].mono) /
 			       (double)(tb->pts[i + 1].ticks - tb->pts[i].ticks);
+	fixed_point(tb, nseg);
 	return 0;
 }
 
-/* Nearest integer, without a libm call on the per-event path. */
-static inline int64_t round_ns(double x)
+/* Ticks past a sample, scaled by a 32.32 fixed-point slope: one multiply per event. */
+static inline int64_t scale(uint64_t ticks, uint64_t base, int64_t mul)
 {
-	return x >= 0 ? (int64_t)(x + 0.5) : -(int64_t)(0.5 - x);
+	__int128 d = (__int128)(int64_t)(ticks - base) * mul;
+	return (int64_t)((d + ((__int128)1 << 31)) >> 32);
 }
 
 int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
@@ -94,7 +106,7 @@ int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 	if (tb->identity || tb->n == 0)
 		return (int64_t)ticks;
 	if (tb->n == 1)
-		return tb->pts[0].mono + round_ns((double)(int64_t)(ticks - tb->pts[0].ticks) * tb->slope[0]);
+		return tb->pts[0].mono + scale(ticks, tb->pts[0].ticks, tb->mul[0]);
 	size_t i = *cursor, last = tb->n - 2;
 	if (i > last)
 		i = last;
@@ -103,5 +115,5 @@ int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 	while (i > 0 && ticks < tb->pts[i].ticks)
 		i--;
 	*cursor = i;
-	return tb->pts[i].mono + round_ns((double)(int64_t)(ticks - tb->pts[i].ticks) * tb->slope[i]);
+	return tb->pts[i].mono + scale(ticks, tb->pts[i].ticks, tb->mul[i]);
 }

@@ -16,6 +16,7 @@ struct timebase {
 	struct clock_point *pts;
 	size_t n, cap;
 	double *slope;                  /* ns per tick of segment i (pts[i] .. pts[i+1]) */
+	int64_t *mul;                   /* the same in 32.32 fixed point, for the per-event path */
 	int identity;                   /* ticks are CLOCK_MONOTONIC ns */
 	int64_t offset;                 /* added to monotonic ns to reach the global axis */
 };

@@ -1,0 +1,133 @@
+/* outfile.c — output files for the analyzer.  Plain files are written as buffers fill; a
+ * gzip file is compressed by a helper thread, so that deflate (the slowest part of writing
+ * a .json.gz) runs beside the formatting instead of after it. */
+#include "outfile.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+struct outfile {
+	FILE *f;
+	gzFile gz;
+	int err;
+	size_t cap;
+	/* gzip only: the compressor thread and the two buffers it shares with the caller */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	char *pending;          /* handed over, not yet compressed */
+	size_t pending_len;
+	char *spare;            /* compressed, free for the caller */
+	int done;
+};
+
+static void *compressor(void *arg)
+{
+	struct outfile *of = arg;
+	pthread_mutex_lock(&of->lock);
+	for (;;) {
+		while (!of->pending && !of->done)
+			pthread_cond_wait(&of->cond, &of->lock);
+		if (!of->pending)
+			break;
+		char *b = of->pending;
+		size_t n = of->pending_len;
+		pthread_mutex_unlock(&of->lock);
+		int bad = gzwrite(of->gz, b, (unsigned)n) != (int)n;
+		pthread_mutex_lock(&of->lock);
+		of->err |= bad;
+		of->pending = NULL;
+		of->spare = b;
+		pthread_cond_broadcast(&of->cond);
+	}
+	pthread_mutex_unlock(&of->lock);
+	return NULL;
+}
+
+static int start_gzip(struct outfile *of, const char *path)
+{
+	of->gz = gzopen(path, "wb1");
+	of->spare = malloc(of->cap);
+	if (!of->gz || !of->spare)
+		return -1;
+	pthread_mutex_init(&of->lock, NULL);
+	pthread_cond_init(&of->cond, NULL);
+	return pthread_create(&of->thread, NULL, compressor, of) == 0 ? 0 : -1;
+}
+
+static int ends_with_gz(const char *p)
+{
+	size_t n = strlen(p);
+	return n > 3 && !strcmp(p + n - 3, ".gz");
+}
+
+struct outfile *outfile_open(const char *path, size_t cap, char **buf)
+{
+	struct outfile *of = calloc(1, sizeof(*of));
+	*buf = malloc(cap);
+	if (!of || !*buf)
+		goto fail;
+	of->cap = cap;
+	if (!strcmp(path, "-"))
+		of->f = stdout;
+	else if (ends_with_gz(path)) {
+		if (start_gzip(of, path) < 0)
+			goto fail;
+	} else if (!(of->f = fopen(path, "w")))
+		goto fail;
+	return of;
+fail:
+	if (of && of->gz)
+		gzclose(of->gz);
+	if (of)
+		free(of->spare);
+	free(of);
+	free(*buf);
+	*buf = NULL;
+	return NULL;
+}
+
+char *outfile_swap(struct outfile *of, char *buf, size_t len)
+{
+	if (!of->gz) {
+		of->err |= fwrite(buf, 1, len, of->f) != len;
+		return buf;
+	}
+	pthread_mutex_lock(&of->lock);
+	while (of->pending || !of->spare)
+		pthread_cond_wait(&of->cond, &of->lock);
+	of->pending = buf;
+	of->pending_len = len;
+	char *next = of->spare;
+	of->spare = NULL;
+	pthread_cond_broadcast(&of->cond);
+	pthread_mutex_unlock(&of->lock);
+	return next;
+}
+
+int outfile_close(struct outfile *of, char *buf, size_t len)
+{
+	int err;
+	if (len)
+		buf = outfile_swap(of, buf, len);
+	if (of->gz) {
+		pthread_mutex_lock(&of->lock);
+		of->done = 1;
+		pthread_cond_broadcast(&of->cond);
+		pthread_mutex_unlock(&of->lock);
+		pthread_join(of->thread, NULL);
+		of->err |= gzclose(of->gz) != Z_OK;
+		free(of->spare);
+	} else if (of->f == stdout) {
+		of->err |= fflush(stdout) != 0;
+	} else {
+		of->err |= fclose(of->f) != 0;
+	}
+	err = of->err;
+	free(buf);
+	free(of);
+	return err ? -1 : 0;
+}

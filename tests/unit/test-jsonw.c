@@ -1,0 +1,119 @@
+/* test-jsonw.c — the JSON writer against an independent parser (cJSON): every byte string,
+ * however hostile, becomes a JSON string that parses, and reads back as the same text with
+ * each byte that is not UTF-8 replaced by U+FFFD; numbers read back exactly. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../analyze/jsonw.h"
+#include "tap.h"
+
+struct sample {
+	const char *what;
+	const char *in;
+	size_t len;
+	const char *want;   /* the UTF-8 the parser must give back */
+};
+
+#define S(what, in, want) { what, in, sizeof(in) - 1, want }
+
+static const struct sample samples[] = {
+	S("plain", "forward", "forward"),
+	S("quotes and backslashes", "a\"b\\c\\\"", "a\"b\\c\\\""),
+	S("newline, tab, return", "x\ny\tz\r", "x\ny\tz\r"),
+	S("control bytes", "\x01\x02\x1f\x7f", "\x01\x02\x1f\x7f"),
+	S("valid multibyte", "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x98\x80"),
+	S("a lone 0xff", "a\xff" "b", "a\xef\xbf\xbd" "b"),
+	S("truncated multibyte", "x\xe6\xbc", "x\xef\xbf\xbd\xef\xbf\xbd"),
+	S("overlong encoding", "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"),
+	S("UTF-16 surrogate", "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"),
+	S("beyond U+10FFFF", "\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"),
+	S("an embedded NUL", "a\0b", NULL),
+	S("empty", "", ""),
+};
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/tprof-jsonw.%d.json", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		 (int)getpid());
+	static const double numbers[] = { 0, 1, -7, 3.5, 0.1, 1.0 / 3, 1e-300, 6.02214076e23, 123456789012345.0 };
+	const size_t nsamples = sizeof(samples) / sizeof(samples[0]);
+	const size_t nnumbers = sizeof(numbers) / sizeof(numbers[0]);
+
+	struct jw w;
+	ok(jw_open(&w, path) == 0, "the writer opens a file");
+	jw_lit(&w, "{\"strings\":[");
+	for (size_t i = 0; i < nsamples; i++) {
+		if (i)
+			jw_lit(&w, ",");
+		jw_str(&w, samples[i].in, samples[i].len);
+	}
+	jw_lit(&w, "],\"numbers\":[");
+	for (size_t i = 0; i < nnumbers; i++) {
+		if (i)
+			jw_lit(&w, ",");
+		jw_double(&w, numbers[i]);
+	}
+	jw_lit(&w, ",");
+	jw_double(&w, NAN);
+	jw_lit(&w, "],\"us\":[");
+	jw_us(&w, 1234567);
+	jw_lit(&w, ",");
+	jw_us(&w, -5);
+	jw_lit(&w, "]}");
+	ok(jw_close(&w) == 0, "and closes it without an error");
+
+	char *text = read_all(path);
+	cJSON *doc = text ? cJSON_Parse(text) : NULL;
+	ok(doc != NULL, "cJSON parses the whole document");
+	const cJSON *strings = cJSON_GetObjectItemCaseSensitive(doc, "strings");
+	for (size_t i = 0; doc && i < nsamples; i++) {
+		const cJSON *s = cJSON_GetArrayItem(strings, (int)i);
+		if (!samples[i].want) {
+			/* cJSON stops at a NUL it decodes; the escape itself is checked here. */
+			ok(text && strstr(text, "\"a\\u0000b\""), "%s is escaped as \\u0000", samples[i].what);
+			continue;
+		}
+		ok(cJSON_IsString(s) && !strcmp(s->valuestring, samples[i].want), "%s reads back as expected",
+		   samples[i].what);
+	}
+	const cJSON *nums = cJSON_GetObjectItemCaseSensitive(doc, "numbers");
+	int exact = 1;
+	for (size_t i = 0; doc && i < nnumbers; i++) {
+		const cJSON *v = cJSON_GetArrayItem(nums, (int)i);
+		if (!cJSON_IsNumber(v) || v->valuedouble != numbers[i]) {
+			exact = 0;
+			printf("#   number %zu: %.17g\n", i, v ? v->valuedouble : NAN);
+		}
+	}
+	ok(exact, "every number reads back exactly");
+	ok(doc && cJSON_IsNull(cJSON_GetArrayItem(nums, (int)nnumbers)), "NaN is written as null");
+	const cJSON *us = cJSON_GetObjectItemCaseSensitive(doc, "us");
+	ok(doc && cJSON_GetArrayItem(us, 0)->valuedouble == 1234.567 &&
+	   cJSON_GetArrayItem(us, 1)->valuedouble == -0.005, "nanoseconds are written as microseconds");
+	ok(text && strstr(text, "1234.567") && strstr(text, "-0.005"), "with exactly three decimals");
+	cJSON_Delete(doc);
+	free(text);
+	unlink(path);
+	return tap_done();
+}
