@@ -172,10 +172,18 @@ for r in $(seq 1 "$RUNS"); do
 		d="$W/ov.$r"
 		order="plain rec"
 		[ $((r % 2)) -eq 0 ] && order="rec plain"
+		# The recorder loaded but switched off (TPROF_ENABLE=0), for the 4-name loop.
+		[ "$loop" = pairs ] && order="$order off"
 		for which in $order; do
 			if [ "$which" = plain ]; then
 				"$B/overhead" "$loop" "$PAIRS" >"$W/ov.plain" 2>"$W/ov.err" ||
 					{ fail "overhead $loop (plain) exited with status $?: $(head -n 3 "$W/ov.err")"; continue 2; }
+			elif [ "$which" = off ]; then
+				env TPROF_ENABLE=0 TPROF_OUTPUT_DIR="$d.off" LD_PRELOAD="$TPROF_PRELOAD" \
+					"$B/overhead" "$loop" "$PAIRS" >"$W/ov.off" 2>"$W/ov.err" ||
+					{ fail "overhead $loop (off) exited with status $?: $(head -n 3 "$W/ov.err")"; continue 2; }
+				[ -e "$d.off" ] && fail "TPROF_ENABLE=0 wrote files to $d.off"
+				sample "ov_off_${loop}_ns" "$(awk -v a="$(kv "$W/ov.off" ns)" -v b="$(kv "$W/ov.plain" ns)" 'BEGIN { print a - b }')"
 			else
 				rec "$d" TPROF_SPOOL_MB=16384 "$B/overhead" "$loop" "$PAIRS" >"$W/ov.rec" 2>"$W/ov.err" ||
 					{ fail "overhead $loop (recorded) exited with status $?: $(head -n 3 "$W/ov.err")"; continue 2; }
@@ -420,6 +428,7 @@ row "added ns per push+pop pair (4 names)" ov_add_pairs_ns 1 ns le 30
 row "  the same, median 100k-pair batch" ov_add_pairs_batch_median_ns 1 ns le 30
 row "  push+pop pair without the profiler" ov_plain_pairs_ns 1 ns - -
 row "  push+pop pair with the profiler" ov_rec_pairs_ns 1 ns - -
+row "added ns per pair, recorder loaded, TPROF_ENABLE=0" ov_off_pairs_ns 1 ns - -
 row "added ns per push+pop pair (50 names)" ov_add_pairs50_ns 1 ns - -
 row "added ns per tprof_mark" ov_add_marks_ns 1 ns - -
 row "records/s, one thread, $BURST marks" burst_rate 1e6 M/s ge 20 burst_dropped
