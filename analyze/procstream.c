@@ -110,7 +110,7 @@ static void on_record(struct proc *p, const struct tprof_rec *r)
 		timebase_add(&p->tb, r->t0, (int64_t)r->t1, (int64_t)r->arg);
 		break;
 	case TPROF_K_DROP:
-		if (r->flags < 4)
+		if (r->flags < 8)
 			p->drops.count[r->flags] += r->t1;
 		break;
 	case TPROF_K_END:

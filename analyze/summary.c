@@ -279,7 +279,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 		const struct proc *p = tr->procs[i];
 		for (size_t k = 1; k < p->nstreams; k++)
 			threads += p->threads[k] && p->threads[k]->events;
-		for (int r = 0; r < 4; r++)
+		for (int r = 0; r < 8; r++)
 			drops.count[r] += p->drops.count[r];
 	}
 	fprintf(f, "tprof summary of %s\n", s->dir);
@@ -302,9 +302,11 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 			p->ended ? "" : p->spool ? "  [no final flush (killed or crashed): read from its spool]"
 					       : "  [no final flush (killed or crashed)]");
 	}
-	uint64_t dropped = drops.count[1] + drops.count[2] + drops.count[3];
+	uint64_t dropped = 0;
+	for (int r = 1; r < 8; r++)
+		dropped += drops.count[r];
 	fprintf(f, "  dropped:     %s", fmt_count(dropped, a, 32));
-	for (int r = 1; r < 4; r++)
+	for (int r = 1; r < 8; r++)
 		if (drops.count[r])
 			fprintf(f, "  [%s: %s]", tprof_drop_reason_name((unsigned)r), fmt_count(drops.count[r], b, 32));
 	fputc('\n', f);

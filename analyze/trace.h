@@ -77,7 +77,7 @@ struct thread {
 };
 
 struct drop_count {
-	uint64_t count[4];              /* by enum tprof_drop_reason */
+	uint64_t count[8];              /* by enum tprof_drop_reason */
 };
 
 /* A chunk whose header is good but whose payload is not (cut short, checksum wrong): lost

@@ -99,4 +99,5 @@ void tprof_config_read(struct tprof_config *cfg)
 	cfg->compress_level = (int)parse_uint("TPROF_COMPRESS_LEVEL", getenv("TPROF_COMPRESS_LEVEL"),
 					      1, 9, DEFAULT_COMPRESS);
 	cfg->clock = parse_clock(getenv("TPROF_CLOCK"));
+	cfg->callstack = parse_bool("TPROF_CALLSTACK", getenv("TPROF_CALLSTACK"), 0);
 }

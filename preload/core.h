@@ -25,6 +25,7 @@ struct tprof_config {
 	uint64_t spool_max;      /* TPROF_SPOOL_MB, bytes of buffers a process may hold */
 	int compress_level;      /* TPROF_COMPRESS_LEVEL, 1..9 */
 	int clock;               /* TPROF_CLOCK: 0 auto, TPROF_CLOCKSRC_* */
+	int callstack;           /* TPROF_CALLSTACK: host stacks at device launches */
 };
 void tprof_config_read(struct tprof_config *cfg);
 
@@ -51,6 +52,7 @@ struct tprof_thread {
 	uint32_t seq;                   /* sequence number of the next slot */
 	int guard;                      /* >0 inside the profiler: nested calls pass through */
 	int depth;                      /* open tprof ranges, for push/pop return values */
+	uint32_t corr;                  /* correlation ids handed out (api.h) */
 	int registered;                 /* in the thread registry */
 	int key_armed;                  /* exit destructor armed */
 	uint32_t generation;            /* process image this state belongs to */
@@ -128,6 +130,7 @@ void tprof_image_unlock(void);
 
 /* thread.c: the recording thread (the slow path behind buffer.h) */
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units);
+int tprof_thread_enter(struct tprof_thread *t); /* registered (image started); 0 when so */
 void tprof_thread_note_name(struct tprof_thread *t, const char *name);
 struct tprof_thread *tprof_thread_find(pthread_t which);
 void tprof_threads_reset(void);

@@ -2,9 +2,12 @@
  * it: the constructor reads the configuration once, before any thread of ours exists; the
  * destructor and the exec hooks do the final pass over threads and then the image; fork
  * takes every lock first and gives the child a fresh image of its own. */
+#include "api.h"
 #include "clock.h"
 #include "core.h"
+#include "devtime.h"
 #include "env-carry.h"
+#include "kernels.h"
 
 static int initialized;
 static int clock_source;
@@ -62,6 +65,8 @@ static void atfork_child(void)
 	tprof_intern_reset();
 	tprof_image_reset_child();
 	tprof_threads_reset();
+	tprof_dev_reset_child();
+	tprof_kernels_reset_child();
 }
 
 __attribute__((constructor(101))) static void tprof_init(void)
@@ -74,6 +79,7 @@ __attribute__((constructor(101))) static void tprof_init(void)
 		return;
 	clock_source = tprof_clock_init(tprof_g.cfg.clock);
 	tprof_env_capture();
+	tprof_hooks_init();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	tprof_image_begin(clock_source);
 }

@@ -149,6 +149,18 @@ struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
 	return r;
 }
 
+int tprof_thread_enter(struct tprof_thread *t)
+{
+	if (TPROF_LIKELY(t->registered && t->generation == tprof_g.generation))
+		return 0;
+	t->guard++;
+	if (t->generation != tprof_g.generation)
+		forget_stale(t);
+	int ok = tprof_image_ensure() == 0 && (t->registered || thread_register(t) == 0);
+	t->guard--;
+	return ok ? 0 : -1;
+}
+
 /* The thread that forked is the child's only thread, and a stranger to its new image. */
 void tprof_threads_reset(void)
 {

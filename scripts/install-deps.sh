@@ -3,8 +3,8 @@
 # needs and this machine lacks.  Run as root (or with sudo available); prints what it does.
 set -eu
 
-# Build: compiler, autotools, zlib, cJSON.  Tests: python3 (JSON checks).
-PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libcjson-dev python3"
+# Build: compiler, autotools, zlib, cJSON, libunwind.  Tests: python3 (JSON checks).
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libcjson-dev libunwind-dev python3"
 
 missing=""
 for p in $PACKAGES; do

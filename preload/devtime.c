@@ -1,0 +1,419 @@
+/* devtime.c — device timing (see devtime.h).  Threads that launch work own a ring of pending
+ * operations and a cache of events per device; the completion thread drains the rings into
+ * per-device queues in launch order, polls each queue's oldest events, converts device times
+ * to host time through an anchor event recorded on a private idle stream (re-taken every
+ * second so float milliseconds stay precise), and writes the operations of a device in the
+ * order they were launched.  Nothing here runs on the hot path but a ring slot and two
+ * event records. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "buffer.h"
+#include "clock.h"
+#include "core.h"
+#include "devtime.h"
+
+#define RING 1024u                  /* operations in flight per launching thread */
+#define CACHE 32                    /* events a thread keeps per device */
+#define ANCHOR_AGE_NS 1000000000ll  /* re-anchor after a second */
+#define IDLE_SLEEP_NS 2000000l      /* poll interval with nothing pending */
+#define BUSY_SLEEP_NS 100000l       /* poll interval with work in flight */
+
+struct evcache {
+	void *ev[CACHE];
+	int n;
+};
+
+struct devthread {
+	struct tprof_devpend ring[RING];
+	uint32_t head;                  /* owner: next slot to publish (release) */
+	uint32_t tail;                  /* completion thread: next slot to take (release) */
+	struct evcache cache[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
+	struct devthread *next;
+};
+
+/* A device's operations in launch order, and its clock anchor (completion thread). */
+struct devq {
+	struct tprof_devpend *v;
+	size_t n, cap;
+	int anchored;
+	uint64_t priv_stream;
+	void *anchor;
+	int64_t anchor_ns;
+	int64_t anchored_at;
+};
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;   /* rings, pools, start */
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER; /* queues: one resolver */
+static struct devthread *threads;
+static struct {
+	void **ev;
+	size_t n, cap;
+} pool[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
+static struct devq queues[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
+static const struct tprof_devrt *runtimes[TPROF_MAX_RUNTIMES];
+static pthread_t completer;
+static int running, stopping;
+static uint64_t dropped_ops;
+
+static __thread struct devthread *my_dev __attribute__((tls_model("initial-exec")));
+
+static int64_t mono(void)
+{
+	return (int64_t)tprof_mono_ns();
+}
+
+/* ---- events ------------------------------------------------------------------------------ */
+
+/* Under reg_lock. */
+static void pool_put_locked(const struct tprof_devrt *rt, int device, void *ev)
+{
+	if (pool[rt->id][device].n == pool[rt->id][device].cap) {
+		size_t cap = pool[rt->id][device].cap ? pool[rt->id][device].cap * 2 : 64;
+		void **nv = realloc(pool[rt->id][device].ev, cap * sizeof(void *));
+		if (!nv)
+			return;  /* the event is forgotten, not destroyed: the lock is held */
+		pool[rt->id][device].ev = nv;
+		pool[rt->id][device].cap = cap;
+	}
+	pool[rt->id][device].ev[pool[rt->id][device].n++] = ev;
+}
+
+static void pool_put(const struct tprof_devrt *rt, int device, void *ev)
+{
+	pthread_mutex_lock(&reg_lock);
+	pool_put_locked(rt, device, ev);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+/* Refills a thread's cache: from the pool, else new events. */
+static int refill(struct evcache *c, const struct tprof_devrt *rt, int device)
+{
+	pthread_mutex_lock(&reg_lock);
+	while (c->n < CACHE && pool[rt->id][device].n)
+		c->ev[c->n++] = pool[rt->id][device].ev[--pool[rt->id][device].n];
+	pthread_mutex_unlock(&reg_lock);
+	while (c->n < CACHE / 2) {
+		void *ev;
+		if (rt->event_create(device, &ev) != 0)
+			break;
+		c->ev[c->n++] = ev;
+	}
+	return c->n;
+}
+
+/* ---- the hot path's side ------------------------------------------------------------------ */
+
+static void completer_start(void);
+
+static struct devthread *devthread_new(void)
+{
+	struct devthread *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	pthread_mutex_lock(&reg_lock);
+	d->next = threads;
+	threads = d;
+	pthread_mutex_unlock(&reg_lock);
+	completer_start();
+	return d;
+}
+
+struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof_devrt *rt,
+				      int device, uint64_t stream)
+{
+	struct devthread *d = my_dev;
+	if (TPROF_UNLIKELY(!d)) {
+		if (!(d = my_dev = devthread_new()))
+			return NULL;
+		runtimes[rt->id] = rt;
+	}
+	if (device < 0 || device >= TPROF_MAX_DEVICES)
+		return NULL;
+	uint32_t head = d->head;
+	if (head - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING) {
+		__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	struct evcache *c = &d->cache[rt->id][device];
+	if (c->n < 2 && refill(c, rt, device) < 2)
+		return NULL;
+	struct tprof_devpend *p = &d->ring[head % RING];
+	memset(p, 0, sizeof(*p));
+	p->rt = rt;
+	p->ev_start = c->ev[--c->n];
+	p->ev_end = c->ev[--c->n];
+	p->op.device = (uint32_t)device;
+	p->op.stream = stream;
+	p->op.launch_stream = t->stream;
+	if (rt->event_record(p->ev_start, stream) != 0) {
+		c->ev[c->n++] = p->ev_end;
+		c->ev[c->n++] = p->ev_start;
+		return NULL;
+	}
+	return p;
+}
+
+void tprof_dev_end(struct tprof_thread *t, struct tprof_devpend *p, int ok)
+{
+	struct devthread *d = my_dev;
+	(void)t;
+	if (!p)
+		return;
+	if (!ok || p->rt->event_record(p->ev_end, p->op.stream) != 0) {
+		struct evcache *c = &d->cache[p->rt->id][p->op.device];
+		c->ev[c->n++] = p->ev_end;
+		c->ev[c->n++] = p->ev_start;
+		return;
+	}
+	__atomic_store_n(&d->head, d->head + 1, __ATOMIC_RELEASE);
+}
+
+/* ---- the completion thread's side ------------------------------------------------------- */
+
+static int push(struct devq *q, const struct tprof_devpend *p)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 256;
+		struct tprof_devpend *nv = realloc(q->v, cap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		q->v = nv;
+		q->cap = cap;
+	}
+	/* Launch order across threads: most arrive in order, so search from the back. */
+	size_t i = q->n;
+	while (i > 0 && q->v[i - 1].op.launch_t0 > p->op.launch_t0)
+		i--;
+	memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof(*p));
+	q->v[i] = *p;
+	q->n++;
+	return 0;
+}
+
+/* Moves what every thread published into the device queues. */
+static int drain_rings(void)
+{
+	int moved = 0;
+	pthread_mutex_lock(&reg_lock);
+	for (struct devthread *d = threads; d; d = d->next) {
+		uint32_t head = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE);
+		for (uint32_t i = d->tail; i != head; i++) {
+			struct tprof_devpend *p = &d->ring[i % RING];
+			if (push(&queues[p->rt->id][p->op.device], p) < 0) {
+				pool_put_locked(p->rt, (int)p->op.device, p->ev_start);
+				pool_put_locked(p->rt, (int)p->op.device, p->ev_end);
+				dropped_ops++;
+			}
+			moved++;
+		}
+		__atomic_store_n(&d->tail, head, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return moved;
+}
+
+/* Records an event on the device's idle private stream and notes when it completed, to
+ * within the polling interval: device time of the anchor = that host time. */
+static int anchor(const struct tprof_devrt *rt, int device, struct devq *q)
+{
+	if (!q->priv_stream && rt->stream_create(device, &q->priv_stream) != 0)
+		return -1;
+	if (!q->anchor && rt->event_create(device, &q->anchor) != 0)
+		return -1;
+	if (rt->event_record(q->anchor, q->priv_stream) != 0)
+		return -1;
+	int64_t before = mono(), began = before, now;
+	for (;;) {
+		int r = rt->event_query(q->anchor);
+		now = mono();
+		if (r == 1)
+			break;
+		if (r < 0 || now - began > 1000000000ll)
+			return -1;
+		before = now;
+	}
+	q->anchor_ns = before + (now - before) / 2;
+	q->anchored_at = now;
+	q->anchored = 1;
+	return 0;
+}
+
+/* Times one finished operation against the anchor. */
+static int time_op(struct devq *q, struct tprof_devpend *p)
+{
+	float a, d;
+	if (p->rt->elapsed_ms(q->anchor, p->ev_start, &a) != 0 ||
+	    p->rt->elapsed_ms(p->ev_start, p->ev_end, &d) != 0)
+		return -1;
+	p->op.start_ns = q->anchor_ns + (int64_t)((double)a * 1e6);
+	p->op.end_ns = p->op.start_ns + (int64_t)((double)d * 1e6 + 0.5);
+	return 0;
+}
+
+/* Written by a thread whose guard is up (its runtime calls are not recorded). */
+static void write_op(const struct tprof_devpend *p)
+{
+	struct tprof_thread *t = &tprof_tls;
+	if (!__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
+		return;
+	struct tprof_rec *r = tprof_reserve(t, 4);
+	if (!r)
+		return;
+	memcpy(r + 1, &p->op, sizeof(p->op));
+	r->t0 = tprof_now();
+	r->t1 = 0;
+	r->arg = p->corr;
+	tprof_commit(r, TPROF_K_DEVICE, 3, p->kind, p->name);
+}
+
+/* Polls (or, when `wait`, waits for) a device queue's operations and writes the finished
+ * prefix.  Operations of one stream finish in order: after one that has not, the rest of
+ * that stream is not asked.  Returns how many are still pending. */
+static size_t settle(const struct tprof_devrt *rt, int device, struct devq *q, int wait)
+{
+	uint64_t blocked[16];
+	int nblocked = 0;
+	if (!q->n)
+		return 0;
+	if (!q->anchored || mono() - q->anchored_at > ANCHOR_AGE_NS)
+		if (anchor(rt, device, q) < 0)
+			q->anchored = 0;
+	for (size_t i = 0; i < q->n; i++) {
+		struct tprof_devpend *p = &q->v[i];
+		if (p->resolved)
+			continue;
+		int skip = 0;
+		for (int k = 0; k < nblocked; k++)
+			skip |= blocked[k] == p->op.stream;
+		if (skip)
+			continue;
+		int r = wait ? (rt->event_sync(p->ev_end) == 0 ? 1 : -1) : rt->event_query(p->ev_end);
+		if (r == 0) {
+			if (nblocked < 16)
+				blocked[nblocked++] = p->op.stream;
+			continue;
+		}
+		p->resolved = r == 1 && q->anchored && time_op(q, p) == 0 ? 1 : 2;
+	}
+	size_t done = 0;
+	while (done < q->n && q->v[done].resolved) {
+		struct tprof_devpend *p = &q->v[done++];
+		if (p->resolved == 1)
+			write_op(p);
+		else
+			dropped_ops++;
+		pool_put(p->rt, (int)p->op.device, p->ev_start);
+		pool_put(p->rt, (int)p->op.device, p->ev_end);
+	}
+	memmove(q->v, q->v + done, (q->n - done) * sizeof(*q->v));
+	q->n -= done;
+	return q->n;
+}
+
+static size_t settle_all(int wait)
+{
+	size_t pending = 0;
+	pthread_mutex_lock(&queue_lock);
+	drain_rings();
+	for (int r = 0; r < TPROF_MAX_RUNTIMES; r++)
+		for (int dev = 0; dev < TPROF_MAX_DEVICES && runtimes[r]; dev++)
+			pending += settle(runtimes[r], dev, &queues[r][dev], wait);
+	pthread_mutex_unlock(&queue_lock);
+	return pending;
+}
+
+static void *completer_main(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "tprof-gpu", 0, 0, 0);
+	tprof_tls.guard = 1;  /* its own runtime calls are not the program's */
+	while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
+		size_t pending = settle_all(0);
+		struct timespec ts = { 0, pending ? BUSY_SLEEP_NS : IDLE_SLEEP_NS };
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/* At exit, before the runtime's own exit handlers (ours is registered later, so it runs
+ * first): every operation still in flight is waited for and written. */
+static void at_exit(void)
+{
+	if (!running)
+		return;
+	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+	pthread_join(completer, NULL);
+	running = 0;
+	tprof_tls.guard++;
+	settle_all(1);
+	tprof_tls.guard--;
+	uint64_t lost = tprof_dev_dropped();
+	if (lost)
+		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_DEVICE, 0, tprof_now(), lost, 0);
+}
+
+static void completer_start(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	if (!running) {
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		stopping = 0;
+		running = pthread_create(&completer, NULL, completer_main, NULL) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		static int registered;
+		if (running && !registered++)
+			atexit(at_exit);
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
+{
+	tprof_tls.guard++;
+	pthread_mutex_lock(&queue_lock);
+	drain_rings();
+	for (int dev = 0; dev < TPROF_MAX_DEVICES; dev++) {
+		if (device >= 0 && dev != device)
+			continue;
+		struct devq *q = &queues[rt->id][dev];
+		settle(rt, dev, q, 1);
+		if (!forget)
+			continue;
+		/* After a device reset its events and streams are gone: start afresh. */
+		q->anchor = NULL;
+		q->priv_stream = 0;
+		q->anchored = 0;
+		pthread_mutex_lock(&reg_lock);
+		pool[rt->id][dev].n = 0;
+		for (struct devthread *d = threads; d; d = d->next)
+			d->cache[rt->id][dev].n = 0;
+		pthread_mutex_unlock(&reg_lock);
+	}
+	pthread_mutex_unlock(&queue_lock);
+	tprof_tls.guard--;
+}
+
+uint64_t tprof_dev_dropped(void)
+{
+	return __atomic_load_n(&dropped_ops, __ATOMIC_RELAXED);
+}
+
+void tprof_dev_reset_child(void)
+{
+	pthread_mutex_init(&reg_lock, NULL);
+	pthread_mutex_init(&queue_lock, NULL);
+	threads = NULL;
+	my_dev = NULL;
+	running = 0;
+	stopping = 0;
+	memset(queues, 0, sizeof(queues));
+	memset(pool, 0, sizeof(pool));
+}
