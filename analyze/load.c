@@ -50,6 +50,7 @@ void trace_free(struct trace *tr)
 				free(p->streams[s]);
 			}
 			if (p->threads[s]) {
+				free(p->threads[s]->open_calls);
 				free(p->threads[s]->stack);
 				free(p->threads[s]);
 			}
@@ -59,6 +60,7 @@ void trace_free(struct trace *tr)
 		free(p->strmap);
 		free(p->args);
 		free(p->damage);
+		free(p->asyncs);
 		free(p->tb.pts);
 		free(p->tb.slope);
 		free(p->tb.mul);

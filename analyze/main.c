@@ -17,6 +17,7 @@ struct options {
 	const char *out;
 	const char *start, *end, *steps;
 	int top;
+	int by_domain;
 };
 
 static void usage(FILE *f)
@@ -25,12 +26,18 @@ static void usage(FILE *f)
 	      "Read the profile tprof-inspect (or TPROF_ENABLE=1) wrote to DIR and report on it.\n"
 	      "\n"
 	      "Outputs (with neither, --summary is implied):\n"
-	      "  -s, --summary          print tables: ranges by total time (Total(%), Time,\n"
-	      "                         Calls, Avg, Min, Max, Name), steps, marks, counters\n"
+	      "  -s, --summary          print tables: ranges, kernels and API calls by total time\n"
+	      "                         (Total(%), Time, Calls, Avg, Min, Max, Name); per device\n"
+	      "                         the busy share and idle gaps; copies by direction;\n"
+	      "                         steps, marks, counters\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing)\n"
 	      "  -o, --output FILE      where the trace goes (default DIR.json.gz); a name ending\n"
 	      "                         in .gz is gzip-compressed; '-' is standard output\n"
+	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
+	      "                         with its threads and device streams) or by 'domain'\n"
+	      "                         (API calls, GPU kernels and copies each across all\n"
+	      "                         processes)\n"
 	      "\n"
 	      "Restricting every output to a window:\n"
 	      "      --start US         from US microseconds after the trace start\n"
@@ -68,6 +75,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "end", required_argument, NULL, 2 },
 		{ "steps", required_argument, NULL, 3 },
 		{ "top", required_argument, NULL, 4 },
+		{ "group-by", required_argument, NULL, 5 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -91,6 +99,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->top = (int)n;
 			break;
 		}
+		case 5:
+			if (!strcmp(optarg, "domain"))
+				o->by_domain = 1;
+			else if (strcmp(optarg, "process"))
+				return bad_usage("--group-by: '%s' is not 'process' or 'domain'", optarg);
+			break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -190,7 +204,7 @@ int main(int argc, char **argv)
 	char *outpath = NULL;
 	if (o.format) {
 		outpath = o.out ? strdup(o.out) : default_output(o.dir);
-		outs[pl.nouts++] = output_chrome(outpath);
+		outs[pl.nouts++] = output_chrome(outpath, o.by_domain);
 	}
 	if (o.summary) {
 		summary_set_window(&pl.win);

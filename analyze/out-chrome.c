@@ -1,21 +1,29 @@
 /* out-chrome.c — Chrome trace-event JSON (Perfetto, chrome://tracing): one process per
- * profiled process image, one track per thread, ranges as complete events, marks as
- * instants, counters as counter events, and the training steps on a track of their own. */
+ * profiled process image, one track per thread and per device stream (tracks.c), ranges and
+ * API calls as complete events, device work with its arguments, flow arrows from each launch
+ * to the work it started, marks as instants, counters, cross-thread ranges as async events,
+ * and the training steps on a track of their own. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../config.h"
 #include "jsonw.h"
 #include "output.h"
-
-#define STEPS_TID 2147483000
+#include "tracks.h"
 
 struct chrome {
 	char *path;
 	struct jw w;
+	struct tracks *tracks;
 	int first;
 	int failed;
 };
+
+static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
+static const char *const devop_cat[] = { "device", "kernel", "copy", "memset", "graph", "collective" };
+static const char *const copy_kind[] = { "HtoH", "HtoD", "DtoH", "DtoD", "default", "peer" };
 
 static void sep(struct chrome *c)
 {
@@ -39,12 +47,17 @@ static int begin(void *priv, const struct trace *tr)
 	return 0;
 }
 
-static int32_t tid_of(const struct thread *t)
+static void str(struct jw *w, const char *s)
 {
-	return t->tid >= 0 ? t->tid : (int32_t)(1000000 + t->stream);
+	jw_str(w, s, strlen(s));
 }
 
-static void head(struct chrome *c, const struct event *ev, const char *ph, const char *cat)
+static void name_of(struct jw *w, uint32_t id)
+{
+	jw_str(w, strings_get(id), strings_len(id));
+}
+
+static void head(struct chrome *c, struct track tr, const char *ph, const char *cat, int64_t ts)
 {
 	struct jw *w = &c->w;
 	sep(c);
@@ -53,78 +66,269 @@ static void head(struct chrome *c, const struct event *ev, const char *ph, const
 	jw_lit(w, "\",\"cat\":\"");
 	jw_raw(w, cat, strlen(cat));
 	jw_lit(w, "\",\"pid\":");
-	jw_i64(w, ev->proc->index);
+	jw_i64(w, tr.pid);
 	jw_lit(w, ",\"tid\":");
-	jw_i64(w, ev->thread ? tid_of(ev->thread) : STEPS_TID);
+	jw_i64(w, tr.tid);
 	jw_lit(w, ",\"ts\":");
-	jw_us(w, ev->t0);
+	jw_us(w, ts);
 }
 
-static void flag_args(struct jw *w, unsigned flags, int open)
+/* Arguments are written as ,"key":value pairs after an opening {"args":{ ... */
+static void arg_key(struct jw *w, int *n, const char *key)
 {
-	if (!flags) {
-		if (open)
-			jw_lit(w, "}");
-		return;
-	}
-	if (open)
+	if ((*n)++)
 		jw_lit(w, ",");
 	else
 		jw_lit(w, ",\"args\":{");
-	if (flags & EVF_UNFINISHED)
-		jw_lit(w, "\"unfinished\":true");
-	if ((flags & EVF_UNFINISHED) && (flags & EVF_CLIPPED))
-		jw_lit(w, ",");
-	if (flags & EVF_CLIPPED)
-		jw_lit(w, "\"clipped\":true");
+	jw_lit(w, "\"");
+	jw_raw(w, key, strlen(key));
+	jw_lit(w, "\":");
+}
+
+static void arg_u64(struct jw *w, int *n, const char *key, uint64_t v)
+{
+	arg_key(w, n, key);
+	jw_u64(w, v);
+}
+
+static void arg_hex(struct jw *w, int *n, const char *key, uint64_t v)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	arg_key(w, n, key);
+	str(w, buf);
+}
+
+static void arg_str(struct jw *w, int *n, const char *key, const char *v)
+{
+	arg_key(w, n, key);
+	str(w, v);
+}
+
+static void arg_dims(struct jw *w, int *n, const struct tprof_launch_dims *d)
+{
+	char buf[96];
+	snprintf(buf, sizeof(buf), "[%u,%u,%u]", d->grid[0], d->grid[1], d->grid[2]);
+	arg_key(w, n, "grid");
+	jw_raw(w, buf, strlen(buf));
+	snprintf(buf, sizeof(buf), "[%u,%u,%u]", d->block[0], d->block[1], d->block[2]);
+	arg_key(w, n, "block");
+	jw_raw(w, buf, strlen(buf));
+	arg_u64(w, n, "shmem", d->shmem);
+}
+
+static void arg_flags(struct jw *w, int *n, unsigned flags)
+{
+	if (flags & EVF_UNFINISHED) {
+		arg_key(w, n, "unfinished");
+		jw_lit(w, "true");
+	}
+	if (flags & EVF_CLIPPED) {
+		arg_key(w, n, "clipped");
+		jw_lit(w, "true");
+	}
+}
+
+static void end_args(struct jw *w, int n)
+{
+	if (n)
+		jw_lit(w, "}}");
+	else
+		jw_lit(w, "}");
+}
+
+static void complete(struct chrome *c, struct track tr, const char *cat, const struct event *ev)
+{
+	head(c, tr, "X", cat, ev->t0);
+	jw_lit(&c->w, ",\"dur\":");
+	jw_us(&c->w, ev->t1 - ev->t0);
+	jw_lit(&c->w, ",\"name\":");
+}
+
+static void call_event(struct chrome *c, const struct event *ev)
+{
+	struct jw *w = &c->w;
+	const struct call_info *ci = ev->call;
+	struct track tr = tracks_thread(c->tracks, ev->thread, 1);
+	complete(c, tr, domain_cat[ci->domain < 6 ? ci->domain : 0], ev);
+	name_of(w, ev->name);
+	int n = 0;
+	if (ci->corr)
+		arg_u64(w, &n, "correlation", ci->corr);
+	if (ci->ret)
+		arg_u64(w, &n, "returned", (uint64_t)ci->ret);
+	if (ci->has_args) {
+		const struct tprof_call_args *a = &ci->args;
+		if (a->device != 0xffff)
+			arg_u64(w, &n, "device", a->device);
+		if (a->shape == TPROF_SHAPE_LAUNCH || a->stream ||
+		    a->shape == TPROF_SHAPE_COPY || a->shape == TPROF_SHAPE_MEMSET)
+			arg_hex(w, &n, "stream", a->stream);
+		switch (a->shape) {
+		case TPROF_SHAPE_COPY:
+			arg_u64(w, &n, "bytes", a->a);
+			arg_str(w, &n, "kind", copy_kind[a->b < 6 ? a->b : 4]);
+			break;
+		case TPROF_SHAPE_MEMSET:
+			arg_u64(w, &n, "bytes", a->a);
+			break;
+		case TPROF_SHAPE_ALLOC:
+			arg_u64(w, &n, "bytes", a->a);
+			arg_hex(w, &n, "ptr", a->b);
+			break;
+		case TPROF_SHAPE_FREE:
+			arg_hex(w, &n, "ptr", a->b);
+			break;
+		case TPROF_SHAPE_LAUNCH:
+			arg_key(w, &n, "kernel");
+			name_of(w, a->name);
+			break;
+		case TPROF_SHAPE_SYNC:
+		case TPROF_SHAPE_OBJECT:
+			if (a->b)
+				arg_hex(w, &n, "handle", a->b);
+			break;
+		}
+	}
+	if (ci->has_dims)
+		arg_dims(w, &n, &ci->dims);
+	if (ci->nstack) {
+		arg_key(w, &n, "stack");
+		jw_lit(w, "[");
+		for (uint32_t i = 0; i < ci->nstack; i++) {
+			if (i)
+				jw_lit(w, ",");
+			name_of(w, ci->stack[i]);
+		}
+		jw_lit(w, "]");
+	}
+	arg_flags(w, &n, ev->flags);
+	end_args(w, n);
+}
+
+/* An arrow from the launch (bound to the call on the launching thread) to the device span. */
+static void flow(struct chrome *c, const struct event *ev, struct track dev)
+{
+	const struct device_info *di = ev->dev;
+	struct jw *w = &c->w;
+	char id[48];
+	snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", ev->proc->index, di->corr);
+	struct track from = tracks_thread(c->tracks, di->launcher, 1);
+	head(c, from, "s", "launch", di->launch_ns + 1);
+	jw_lit(w, ",\"name\":\"launch\",\"id\":");
+	jw_raw(w, id, strlen(id));
 	jw_lit(w, "}");
+	int64_t dur = ev->t1 - ev->t0;
+	head(c, dev, "f", "launch", ev->t0 + (dur > 2 ? 1 : 0));
+	jw_lit(w, ",\"bp\":\"e\",\"name\":\"launch\",\"id\":");
+	jw_raw(w, id, strlen(id));
+	jw_lit(w, "}");
+}
+
+static void device_event(struct chrome *c, const struct event *ev)
+{
+	struct jw *w = &c->w;
+	const struct device_info *di = ev->dev;
+	int copy = di->kind == TPROF_DEVOP_COPY || di->kind == TPROF_DEVOP_MEMSET;
+	struct track tr = tracks_device(c->tracks, ev->proc, di->op.device, di->op.stream, copy);
+	complete(c, tr, devop_cat[di->kind < 6 ? di->kind : 0], ev);
+	name_of(w, ev->name);
+	int n = 0;
+	arg_u64(w, &n, "device", di->op.device);
+	arg_hex(w, &n, "stream", di->op.stream);
+	if (di->corr)
+		arg_u64(w, &n, "correlation", di->corr);
+	if (di->kind == TPROF_DEVOP_KERNEL)
+		arg_dims(w, &n, &di->op.dims);
+	if (copy) {
+		arg_u64(w, &n, "bytes", di->op.bytes);
+		if (di->kind == TPROF_DEVOP_COPY)
+			arg_str(w, &n, "kind", copy_kind[di->op.copy_kind < 6 ? di->op.copy_kind : 4]);
+		int64_t dur = ev->t1 - ev->t0;
+		if (dur > 0) {
+			arg_key(w, &n, "GB/s");
+			jw_double(w, (double)di->op.bytes / (double)dur);
+		}
+	}
+	if (di->op.caller) {
+		arg_key(w, &n, "caller");
+		name_of(w, di->op.caller);
+	}
+	arg_flags(w, &n, ev->flags);
+	end_args(w, n);
+	if (di->corr && di->launcher)
+		flow(c, ev, tr);
 }
 
 static void event(void *priv, const struct event *ev)
 {
 	struct chrome *c = priv;
 	struct jw *w = &c->w;
+	int n = 0;
 	if (c->failed)
 		return;
 	switch (ev->kind) {
 	case EV_RANGE:
-		head(c, ev, "X", "range");
-		jw_lit(w, ",\"dur\":");
-		jw_us(w, ev->t1 - ev->t0);
-		jw_lit(w, ",\"name\":");
-		jw_str(w, strings_get(ev->name), strings_len(ev->name));
-		flag_args(w, ev->flags, 0);
+		complete(c, tracks_thread(c->tracks, ev->thread, 0), ev->source == TPROF_SRC_ROCTX ? "roctx" : "range", ev);
+		name_of(w, ev->name);
+		arg_flags(w, &n, ev->flags);
+		end_args(w, n);
 		break;
 	case EV_MARK:
-		head(c, ev, "i", "mark");
+		head(c, tracks_thread(c->tracks, ev->thread, 0), "i", ev->source == TPROF_SRC_ROCTX ? "roctx" : "mark", ev->t0);
 		jw_lit(w, ",\"s\":\"t\",\"name\":");
-		jw_str(w, strings_get(ev->name), strings_len(ev->name));
-		break;
-	case EV_COUNTER:
-		head(c, ev, "C", "counter");
-		jw_lit(w, ",\"name\":");
-		jw_str(w, strings_get(ev->name), strings_len(ev->name));
-		jw_lit(w, ",\"args\":{\"value\":");
-		jw_double(w, ev->value);
+		name_of(w, ev->name);
 		jw_lit(w, "}");
 		break;
+	case EV_COUNTER:
+		head(c, (struct track){ ev->proc->index, 0 }, "C", "counter", ev->t0);
+		jw_lit(w, ",\"name\":");
+		name_of(w, ev->name);
+		jw_lit(w, ",\"args\":{\"value\":");
+		jw_double(w, ev->value);
+		jw_lit(w, "}}");
+		break;
 	case EV_STEP:
-		head(c, ev, "X", "step");
-		jw_lit(w, ",\"dur\":");
-		jw_us(w, ev->t1 - ev->t0);
-		jw_lit(w, ",\"name\":\"step ");
+		complete(c, tracks_steps(c->tracks, ev->proc), "step", ev);
+		jw_lit(w, "\"step ");
 		jw_u64(w, ev->step);
-		jw_lit(w, "\",\"args\":{\"step\":");
-		jw_u64(w, ev->step);
-		flag_args(w, ev->flags, 1);
+		jw_lit(w, "\"");
+		arg_u64(w, &n, "step", ev->step);
+		arg_flags(w, &n, ev->flags);
+		end_args(w, n);
+		break;
+	case EV_CALL:
+		call_event(c, ev);
+		break;
+	case EV_DEVICE:
+		device_event(c, ev);
+		break;
+	case EV_ASYNC: {
+		struct track tr = tracks_thread(c->tracks, ev->thread, 0);
+		char id[48];
+		snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", ev->proc->index, ev->step);
+		head(c, tr, "b", "roctx", ev->t0);
+		jw_lit(w, ",\"name\":");
+		name_of(w, ev->name);
+		jw_lit(w, ",\"id\":");
+		jw_raw(w, id, strlen(id));
+		arg_flags(w, &n, ev->flags);
+		end_args(w, n);
+		head(c, tr, "e", "roctx", ev->t1);
+		jw_lit(w, ",\"name\":");
+		name_of(w, ev->name);
+		jw_lit(w, ",\"id\":");
+		jw_raw(w, id, strlen(id));
+		jw_lit(w, "}");
 		break;
 	}
-	jw_lit(w, "}");
+	}
 }
 
-static void meta(struct chrome *c, const char *what, int64_t pid, int64_t tid, const char *key,
+static void meta(void *ctx, const char *what, int64_t pid, int64_t tid, const char *key,
 		 const char *s, int64_t num)
 {
+	struct chrome *c = ctx;
 	struct jw *w = &c->w;
 	sep(c);
 	jw_lit(w, "{\"ph\":\"M\",\"name\":\"");
@@ -139,7 +343,7 @@ static void meta(struct chrome *c, const char *what, int64_t pid, int64_t tid, c
 	jw_raw(w, key, strlen(key));
 	jw_lit(w, "\":");
 	if (s)
-		jw_str(w, s, strlen(s));
+		str(w, s);
 	else
 		jw_i64(w, num);
 	jw_lit(w, "}}");
@@ -156,24 +360,15 @@ static void proc_meta(struct chrome *c, const struct proc *p)
 		meta(c, "process_labels", p->index, -1, "labels", cmd, 0);
 	free(cmd);
 	if (p->had_steps) {
-		meta(c, "thread_name", p->index, STEPS_TID, "name", "steps", 0);
-		meta(c, "thread_sort_index", p->index, STEPS_TID, "sort_index", NULL, -1);
-	}
-	for (size_t s = 1; s < p->nstreams; s++) {
-		const struct thread *t = p->threads[s];
-		if (!t || !t->seen)
-			continue;
-		char name[300];
-		const char *n = t->name ? strings_get(t->name) : "thread";
-		snprintf(name, sizeof(name), "%s", n);
-		meta(c, "thread_name", p->index, tid_of(t), "name", name, 0);
-		meta(c, "thread_sort_index", p->index, tid_of(t), "sort_index", NULL,
-		     t->tid == p->pid ? 0 : (int64_t)s);
+		struct track s = tracks_steps(c->tracks, p);
+		meta(c, "thread_name", s.pid, s.tid, "name", "steps", 0);
+		meta(c, "thread_sort_index", s.pid, s.tid, "sort_index", NULL, -1);
 	}
 }
 
 static void destroy(struct chrome *c)
 {
+	tracks_free(c->tracks);
 	free(c->path);
 	free(c);
 }
@@ -188,6 +383,7 @@ static int end(void *priv, const struct trace *tr)
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->events)
 			proc_meta(c, tr->procs[i]);
+	tracks_metadata(c->tracks, tr, meta, c);
 	jw_lit(&c->w, "\n],\"otherData\":{\"producer\":\"tprof " PACKAGE_VERSION "\",\"trace_start_realtime_ns\":");
 	jw_i64(&c->w, tr->start_ns);
 	jw_lit(&c->w, "}}\n");
@@ -200,11 +396,12 @@ static int end(void *priv, const struct trace *tr)
 
 static const struct output_ops chrome_ops = { "chrome", begin, event, end };
 
-struct output output_chrome(const char *path)
+struct output output_chrome(const char *path, int by_domain)
 {
 	struct chrome *c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();
 	c->path = strdup(path);
+	c->tracks = tracks_new(by_domain);
 	return (struct output){ &chrome_ops, c };
 }

@@ -13,6 +13,31 @@ enum ev_kind {
 	EV_MARK,         /* an instant at t0 */
 	EV_COUNTER,      /* value from t0 on */
 	EV_STEP,         /* training step `step`: t0..t1 (process-wide) */
+	EV_CALL,         /* an API call on a host thread: t0..t1, struct call_info */
+	EV_DEVICE,       /* work a device ran: t0..t1, struct device_info */
+	EV_ASYNC,        /* a range that may cross threads (roctxRangeStart/Stop): t0..t1, id */
+};
+
+/* What an API call recorded (EV_CALL). */
+struct call_info {
+	uint8_t domain;                  /* enum tprof_domain */
+	uint64_t corr;
+	int ret;
+	int has_args;
+	struct tprof_call_args args;
+	int has_dims;
+	struct tprof_launch_dims dims;
+	const uint32_t *stack;           /* frame name ids, innermost first (TPROF_CALLSTACK) */
+	uint32_t nstack;
+};
+
+/* What a device ran (EV_DEVICE). */
+struct device_info {
+	uint8_t kind;                    /* enum tprof_devop_kind */
+	uint64_t corr;
+	struct tprof_devop op;
+	struct thread *launcher;         /* the thread that launched it, when known */
+	int64_t launch_ns;               /* its launch, from the trace start */
 };
 
 #define EVF_UNFINISHED 0x1  /* never closed: ends where its process's data ends */
@@ -27,7 +52,10 @@ struct event {
 	int64_t t0, t1;          /* ns from the trace start */
 	uint32_t depth;
 	double value;
-	uint64_t step;
+	uint64_t step;                   /* EV_STEP; EV_ASYNC: the range id */
+	uint8_t source;                  /* ranges and marks: enum tprof_source */
+	const struct call_info *call;    /* EV_CALL */
+	const struct device_info *dev;   /* EV_DEVICE */
 };
 
 struct output_ops {
@@ -66,7 +94,7 @@ int window_parse_time(const char *s, int64_t *ns);
 int window_from_steps(struct trace *tr, const char *spec, struct window *w);
 
 /* back ends */
-struct output output_chrome(const char *path);
+struct output output_chrome(const char *path, int by_domain);
 struct output output_summary(FILE *f, const char *dir, int top);
 void summary_set_window(const struct window *w);
 const char *fmt_dur(int64_t ns, char *buf, size_t len);

@@ -34,7 +34,7 @@ static void emit(struct pipeline *pl, struct event *ev)
 		pl->outs[i].ops->event(pl->outs[i].priv, ev);
 }
 
-static void push(struct thread *t, uint32_t name, int64_t ns)
+static void push(struct thread *t, uint32_t name, int64_t ns, uint8_t source)
 {
 	if (t->depth == t->cap) {
 		size_t n = t->cap ? t->cap * 2 : 16;
@@ -48,7 +48,7 @@ static void push(struct thread *t, uint32_t name, int64_t ns)
 	 * time would otherwise be free to put the child outside its parent. */
 	if (t->depth && ns <= t->stack[t->depth - 1].t0)
 		ns = t->stack[t->depth - 1].t0 + 1;
-	t->stack[t->depth++] = (struct open_range){ name, ns };
+	t->stack[t->depth++] = (struct open_range){ name, ns, source };
 }
 
 static void pop(struct pipeline *pl, struct thread *t, int64_t ns, unsigned flags)
@@ -58,6 +58,7 @@ static void pop(struct pipeline *pl, struct thread *t, int64_t ns, unsigned flag
 	struct event ev = {
 		.kind = EV_RANGE, .flags = flags, .proc = t->proc, .thread = t, .name = r->name,
 		.t0 = r->t0 - base, .t1 = (ns < r->t0 ? r->t0 : ns) - base, .depth = (uint32_t)t->depth,
+		.source = r->source,
 	};
 	emit(pl, &ev);
 }
@@ -72,6 +73,121 @@ static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned
 	};
 	p->step.open = 0;
 	emit(pl, &ev);
+}
+
+/* ---- API calls --------------------------------------------------------------------------- */
+
+static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_name, uint8_t domain,
+		       uint64_t arg, const uint8_t *ext, unsigned next, int64_t t0, int64_t t1,
+		       unsigned flags)
+{
+	struct proc *p = t->proc;
+	struct call_info ci = { .domain = domain, .corr = arg & TPROF_CORR_MASK,
+				.ret = (int)(uint16_t)(arg >> TPROF_CALL_RET_SHIFT) };
+	if (next >= 1) {
+		memcpy(&ci.args, ext, sizeof(ci.args));
+		ci.has_args = 1;
+		ci.args.name = proc_string(p, ci.args.name);
+	}
+	if (next >= 2) {
+		memcpy(&ci.dims, ext + TPROF_UNIT, sizeof(ci.dims));
+		ci.has_dims = 1;
+	}
+	if (ci.corr && t->frames_corr == ci.corr) {
+		ci.stack = t->frames;
+		ci.nstack = t->nframes;
+	}
+	int64_t base = pl->tr->start_ns;
+	struct event ev = { .kind = EV_CALL, .flags = flags, .proc = p, .thread = t,
+			    .name = proc_string(p, local_name), .t0 = t0 - base,
+			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci };
+	emit(pl, &ev);
+}
+
+static void on_call(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
+{
+	unsigned next = r->ext < 2 ? r->ext : 2;
+	if (r->t1) {
+		int64_t t1 = timebase_global(&t->proc->tb, r->t1, &t->proc->streams[t->stream]->tb_cursor);
+		call_event(pl, t, r->name, r->flags, r->arg, (const uint8_t *)(r + 1), next, ns, t1, 0);
+		if (t1 > t->last_ns)
+			t->last_ns = t1;
+		return;
+	}
+	/* It never returned: it ends where its process's data ends (pipeline_finish). */
+	struct open_call *nc = realloc(t->open_calls, (t->nopen_calls + 1) * sizeof(*nc));
+	if (!nc)
+		abort();
+	t->open_calls = nc;
+	struct open_call *c = &nc[t->nopen_calls++];
+	c->name = r->name;
+	c->t0 = ns;
+	c->domain = r->flags;
+	c->arg = r->arg;
+	c->next = (uint8_t)next;
+	memcpy(c->ext, r + 1, next * TPROF_UNIT);
+}
+
+static void on_stack(struct thread *t, const struct tprof_rec *r)
+{
+	uint32_t n = r->t1 < MAX_STACK ? (uint32_t)r->t1 : MAX_STACK;
+	if ((uint64_t)n * sizeof(uint32_t) > (uint64_t)r->ext * TPROF_UNIT)
+		n = (uint32_t)(r->ext * TPROF_UNIT / sizeof(uint32_t));
+	const uint32_t *ids = (const uint32_t *)(r + 1);
+	for (uint32_t i = 0; i < n; i++)
+		t->frames[i] = proc_string(t->proc, ids[i]);
+	t->nframes = n;
+	t->frames_corr = r->arg & TPROF_CORR_MASK;
+}
+
+/* ---- device work -------------------------------------------------------------------------- */
+
+static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_rec *r)
+{
+	if (r->ext < 3)
+		return;
+	struct device_info di = { .kind = r->flags, .corr = r->arg & TPROF_CORR_MASK };
+	memcpy(&di.op, r + 1, sizeof(di.op));
+	int64_t base = pl->tr->start_ns;
+	size_t cursor = 0;
+	di.op.caller = di.op.caller ? proc_string(p, di.op.caller) : 0;
+	di.launcher = di.op.launch_stream < p->nstreams ? p->threads[di.op.launch_stream] : NULL;
+	di.launch_ns = timebase_global(&p->tb, di.op.launch_t0, &cursor) - base;
+	int64_t t0 = di.op.start_ns + p->tb.offset, t1 = di.op.end_ns + p->tb.offset;
+	if (t1 > p->end_ns)
+		p->end_ns = t1;
+	struct event ev = { .kind = EV_DEVICE, .proc = p, .name = proc_string(p, r->name),
+			    .t0 = t0 - base, .t1 = (t1 < t0 ? t0 : t1) - base, .dev = &di };
+	emit(pl, &ev);
+}
+
+/* ---- ranges by id ------------------------------------------------------------------------- */
+
+static void async_begin(struct proc *p, struct thread *t, uint32_t name, uint64_t id, int64_t ns)
+{
+	if (p->nasyncs == p->capasyncs) {
+		p->capasyncs = p->capasyncs ? p->capasyncs * 2 : 16;
+		p->asyncs = realloc(p->asyncs, p->capasyncs * sizeof(*p->asyncs));
+		if (!p->asyncs)
+			abort();
+	}
+	p->asyncs[p->nasyncs++] = (struct open_async){ id, name, ns, t };
+}
+
+static void async_end(struct pipeline *pl, struct proc *p, uint64_t id, int64_t ns, unsigned flags)
+{
+	for (size_t i = 0; i < p->nasyncs; i++) {
+		if (p->asyncs[i].id != id)
+			continue;
+		struct open_async a = p->asyncs[i];
+		p->asyncs[i] = p->asyncs[--p->nasyncs];
+		struct event ev = { .kind = EV_ASYNC, .flags = flags, .proc = p, .thread = a.thread,
+				    .name = a.name, .step = id, .t0 = a.t0 - pl->tr->start_ns,
+				    .t1 = (ns < a.t0 ? a.t0 : ns) - pl->tr->start_ns };
+		emit(pl, &ev);
+		return;
+	}
+	pl->tr->unmatched_pops++;
 }
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns)
@@ -89,7 +205,7 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 	t->events++;
 	switch (r->kind) {
 	case TPROF_K_PUSH:
-		push(t, proc_string(p, r->name), ns);
+		push(t, proc_string(p, r->name), ns, r->flags);
 		return;
 	case TPROF_K_POP:
 		if (!t->depth) {
@@ -101,7 +217,23 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 	case TPROF_K_MARK:
 		ev.kind = EV_MARK;
 		ev.name = proc_string(p, r->name);
+		ev.source = r->flags;
 		emit(pl, &ev);
+		return;
+	case TPROF_K_CALL:
+		on_call(pl, t, r, ns);
+		return;
+	case TPROF_K_DEVICE:
+		on_device(pl, p, r);
+		return;
+	case TPROF_K_STACK:
+		on_stack(t, r);
+		return;
+	case TPROF_K_ABEGIN:
+		async_begin(p, t, proc_string(p, r->name), r->arg, ns);
+		return;
+	case TPROF_K_AEND:
+		async_end(pl, p, r->arg, ns, 0);
 		return;
 	case TPROF_K_COUNTER:
 		ev.kind = EV_COUNTER;
@@ -129,7 +261,14 @@ void pipeline_finish(struct pipeline *pl)
 			struct thread *t = p->threads[s];
 			while (t && t->depth)
 				pop(pl, t, p->end_ns, EVF_UNFINISHED);
+			for (size_t k = 0; t && k < t->nopen_calls; k++) {
+				const struct open_call *c = &t->open_calls[k];
+				call_event(pl, t, c->name, c->domain, c->arg, c->ext, c->next, c->t0,
+					   p->end_ns, EVF_UNFINISHED);
+			}
 		}
+		while (p->nasyncs)
+			async_end(pl, p, p->asyncs[0].id, p->end_ns, EVF_UNFINISHED);
 		step_close(pl, p, p->end_ns, p->ended ? 0 : EVF_UNFINISHED);
 		if (p->end_ns > tr->end_ns)
 			tr->end_ns = p->end_ns;

@@ -8,12 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "output.h"
+#include "summary.h"
 
-struct agg {
-	uint64_t calls;
-	int64_t total, min, max;
-};
+#define NDOMAINS 6
+static const char *const domain_title[NDOMAINS] = { "API calls", "HIP API", "MPI", "NCCL", "NRT",
+						     "CUDA" };
 
 struct counter_agg {
 	uint64_t n;
@@ -31,6 +30,8 @@ struct summary {
 	char *dir;
 	int top;
 	struct agg *ranges;          /* by string id */
+	struct agg *calls[NDOMAINS]; /* API calls, by domain and name id */
+	struct devsum *dev;
 	uint64_t *marks;
 	struct counter_agg *counters;
 	size_t cap;                  /* of the three arrays above */
@@ -51,20 +52,18 @@ static void ensure(struct summary *s, uint32_t id)
 	s->counters = realloc(s->counters, n * sizeof(*s->counters));
 	if (!s->ranges || !s->marks || !s->counters)
 		abort();
+	for (int d = 0; d < NDOMAINS; d++) {
+		if (!s->calls[d])
+			continue;
+		s->calls[d] = realloc(s->calls[d], n * sizeof(*s->calls[d]));
+		if (!s->calls[d])
+			abort();
+		memset(s->calls[d] + s->cap, 0, (n - s->cap) * sizeof(*s->calls[d]));
+	}
 	memset(s->ranges + s->cap, 0, (n - s->cap) * sizeof(*s->ranges));
 	memset(s->marks + s->cap, 0, (n - s->cap) * sizeof(*s->marks));
 	memset(s->counters + s->cap, 0, (n - s->cap) * sizeof(*s->counters));
 	s->cap = n;
-}
-
-static void add(struct agg *a, int64_t d)
-{
-	if (!a->calls || d < a->min)
-		a->min = d;
-	if (!a->calls || d > a->max)
-		a->max = d;
-	a->calls++;
-	a->total += d;
 }
 
 static int begin(void *priv, const struct trace *tr)
@@ -83,8 +82,20 @@ static void event(void *priv, const struct event *ev)
 		s->clipped++;
 	switch (ev->kind) {
 	case EV_RANGE:
+	case EV_ASYNC:
 		ensure(s, ev->name);
-		add(&s->ranges[ev->name], ev->t1 - ev->t0);
+		agg_add(&s->ranges[ev->name], ev->t1 - ev->t0);
+		break;
+	case EV_CALL: {
+		int d = ev->call->domain < NDOMAINS ? ev->call->domain : 0;
+		ensure(s, ev->name);
+		if (!s->calls[d] && !(s->calls[d] = calloc(s->cap, sizeof(*s->calls[d]))))
+			abort();
+		agg_add(&s->calls[d][ev->name], ev->t1 - ev->t0);
+		break;
+	}
+	case EV_DEVICE:
+		devsum_event(s->dev, ev);
 		break;
 	case EV_MARK:
 		ensure(s, ev->name);
@@ -130,7 +141,7 @@ const char *fmt_dur(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-static const char *fmt_count(uint64_t n, char *buf, size_t len)
+const char *fmt_count(uint64_t n, char *buf, size_t len)
 {
 	char tmp[32];
 	int k = snprintf(tmp, sizeof(tmp), "%" PRIu64, n);
@@ -162,12 +173,12 @@ static void put_name(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
-static void time_table(struct summary *s, const char *title, struct agg *rows)
+void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t cap, int top)
 {
 	size_t n = 0;
-	uint32_t *ids = malloc(s->cap * sizeof(*ids) + 1);
+	uint32_t *ids = malloc(cap * sizeof(*ids) + 1);
 	int64_t sum = 0;
-	for (uint32_t id = 0; id < s->cap; id++)
+	for (uint32_t id = 0; id < cap; id++)
 		if (rows[id].calls) {
 			ids[n++] = id;
 			sum += rows[id].total;
@@ -176,21 +187,21 @@ static void time_table(struct summary *s, const char *title, struct agg *rows)
 		sort_base = rows;
 		if (n > 1)
 			qsort(ids, n, sizeof(*ids), by_total);
-		fprintf(s->f, "\n%s\n", title);
-		fprintf(s->f, "%9s %12s %10s %12s %12s %12s  %s\n", "Total(%)", "Time", "Calls", "Avg",
+		fprintf(f, "\n%s\n", title);
+		fprintf(f, "%9s %12s %10s %12s %12s %12s  %s\n", "Total(%)", "Time", "Calls", "Avg",
 			"Min", "Max", "Name");
-		size_t shown = s->top > 0 && (size_t)s->top < n ? (size_t)s->top : n;
+		size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
 		for (size_t i = 0; i < shown; i++) {
 			const struct agg *a = &rows[ids[i]];
 			char t[32], av[32], mn[32], mx[32], c[32];
-			fprintf(s->f, "%7.1f %% %12s %10s %12s %12s %12s  ",
+			fprintf(f, "%7.1f %% %12s %10s %12s %12s %12s  ",
 				sum ? 100.0 * (double)a->total / (double)sum : 0.0, fmt_dur(a->total, t, 32),
 				fmt_count(a->calls, c, 32), fmt_dur(a->total / (int64_t)a->calls, av, 32),
 				fmt_dur(a->min, mn, 32), fmt_dur(a->max, mx, 32));
-			put_name(s->f, strings_get(ids[i]));
+			put_name(f, strings_get(ids[i]));
 		}
 		if (shown < n)
-			fprintf(s->f, "  ... %zu more (--top 0 shows all)\n", n - shown);
+			fprintf(f, "  ... %zu more (--top 0 shows all)\n", n - shown);
 	}
 	free(ids);
 }
@@ -332,13 +343,26 @@ static int end(void *priv, const struct trace *tr)
 	struct summary *s = priv;
 	static const struct window none;
 	header(s, tr, summary_window ? summary_window : &none);
-	time_table(s, "Ranges", s->ranges);
+	/* The time the numbers cover: the trace, or the part of it inside the window. */
+	int64_t lo = 0, hi = tr->end_ns - tr->start_ns;
+	if (summary_window && summary_window->active) {
+		lo = summary_window->start > lo ? summary_window->start : lo;
+		hi = summary_window->end < hi ? summary_window->end : hi;
+	}
+	int64_t covered = hi > lo ? hi - lo : 0;
+	time_table_print(s->f, "Ranges", s->ranges, s->cap, s->top);
 	step_table(s);
+	devsum_end(s->dev, s->f, tr, covered, s->top);
+	for (int d = 1; d < NDOMAINS; d++)
+		if (s->calls[d])
+			time_table_print(s->f, domain_title[d], s->calls[d], s->cap, s->top);
 	mark_table(s);
 	counter_table(s);
 	fflush(s->f);
 	int rc = ferror(s->f) ? -1 : 0;
 	free(s->ranges);
+	for (int d = 0; d < NDOMAINS; d++)
+		free(s->calls[d]);
 	free(s->marks);
 	free(s->counters);
 	free(s->steps);
@@ -362,5 +386,6 @@ struct output output_summary(FILE *f, const char *dir, int top)
 	s->f = f;
 	s->dir = strdup(dir);
 	s->top = top;
+	s->dev = devsum_new();
 	return (struct output){ &summary_ops, s };
 }

@@ -62,6 +62,27 @@ struct stream {
 struct open_range {
 	uint32_t name;
 	int64_t t0;
+	uint8_t source;
+};
+
+#define MAX_STACK 32
+
+/* An API call still in progress when its process's data ends (its t1 is 0). */
+struct open_call {
+	uint32_t name;
+	int64_t t0;
+	uint8_t domain;
+	uint64_t arg;
+	uint8_t ext[2 * TPROF_UNIT];
+	uint8_t next;
+};
+
+/* A range started with an id (roctxRangeStartA), open until its id is stopped. */
+struct open_async {
+	uint64_t id;
+	uint32_t name;
+	int64_t t0;
+	struct thread *thread;
 };
 
 struct thread {
@@ -71,6 +92,11 @@ struct thread {
 	uint32_t name;                  /* global string id */
 	struct open_range *stack;
 	size_t depth, cap;
+	uint32_t frames[MAX_STACK];     /* the last STACK record, for the call it belongs to */
+	uint32_t nframes;
+	uint64_t frames_corr;
+	struct open_call *open_calls;   /* calls that never returned */
+	size_t nopen_calls;
 	int64_t first_ns, last_ns;      /* first and last event time seen */
 	uint64_t events;
 	int seen;                       /* has events in the output window */
@@ -125,6 +151,8 @@ struct proc {
 	int index;                      /* output order, 1-based */
 	struct step_open step;
 	int had_steps;                  /* step events were emitted */
+	struct open_async *asyncs;      /* ranges started by id and not yet stopped */
+	size_t nasyncs, capasyncs;
 };
 
 struct trace {

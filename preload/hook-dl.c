@@ -1,65 +1,43 @@
 /* hook-dl.c — dlsym.  A program that loads a runtime late and looks its functions up in the
  * library's own handle (Python's ctypes does dlopen + dlsym(handle, name)) would get the
- * real functions and bypass the wrappers: for any name tprof wraps, dlsym returns the
- * wrapper instead, and remembers the real function for it.  RTLD_NEXT asked for by another
- * object is answered relative to that object, as the real dlsym would have. */
+ * real functions and bypass the wrappers: for any name tprof wraps, such a lookup returns
+ * the wrapper instead, and the real function is remembered for it.
+ *
+ * RTLD_NEXT and RTLD_DEFAULT are answered relative to the caller (glibc takes the caller from
+ * dlsym's return address), so for those dlsym jumps to the real dlsym, leaving the caller's
+ * return address in place: every object, the sanitizer runtimes while they start included,
+ * gets the answer it would have had without tprof.  Built without sanitizers (Makefile.am). */
 #include <dlfcn.h>
-#include <link.h>
-#include <string.h>
 
 #include "api.h"
 #include "core.h"
 
 typedef void *(*dlsym_fn)(void *, const char *);
 
-static dlsym_fn real_dlsym_fn(void)
-{
-	static dlsym_fn real;
-	if (!real) {
-		/* dlvsym is not wrapped: it finds libc's dlsym (the newest version first). */
-		real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-		if (!real)
-			real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-	}
-	return real;
-}
+/* Read by the trampoline below; hidden, like the two functions it calls, so that it reaches
+ * them with plain PC-relative references. */
+dlsym_fn tprof_real_dlsym;
 
-static void *object_base(const void *addr)
-{
-	Dl_info info;
-	return dladdr(addr, &info) ? info.dli_fbase : NULL;
-}
+void *tprof_dlsym_resolve(void);
+void *tprof_dlsym_handle(void *handle, const char *name);
 
-/* RTLD_NEXT for a caller in another object: the first object loaded after the caller's that
- * defines `name` itself. */
-static void *next_after(const void *caller, const char *name)
+/* Finds libc's dlsym: dlvsym is not wrapped, and asks for the newest version first. */
+void *tprof_dlsym_resolve(void)
 {
-	Dl_info info;
-	struct link_map *lm = NULL;
-	if (!dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-		return NULL;
-	for (struct link_map *m = lm->l_next; m; m = m->l_next) {
-		void *r = real_dlsym_fn()(m, name);
-		if (r && object_base(r) == object_base(m->l_ld))  /* defined by m itself */
-			return r;
-	}
-	return NULL;
-}
-
-TPROF_EXPORT void *dlsym(void *handle, const char *name)
-{
-	dlsym_fn real = real_dlsym_fn();
+	dlsym_fn real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
 	if (!real)
+		real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+	__atomic_store_n(&tprof_real_dlsym, real, __ATOMIC_RELEASE);
+	return (void *)real;
+}
+
+/* A lookup in a given library's handle: the caller does not matter to the answer. */
+void *tprof_dlsym_handle(void *handle, const char *name)
+{
+	dlsym_fn real = tprof_real_dlsym ? tprof_real_dlsym : (dlsym_fn)tprof_dlsym_resolve();
+	void *r = real ? real(handle, name) : NULL;
+	if (!r)
 		return NULL;
-	if (handle == RTLD_NEXT) {
-		const void *caller = __builtin_return_address(0);
-		if (object_base(caller) != object_base((void *)dlsym))
-			return next_after(caller, name);
-		return real(RTLD_NEXT, name);
-	}
-	void *r = real(handle, name);
-	if (!r || handle == RTLD_DEFAULT)
-		return r;
 	struct tprof_hook *h = tprof_hook_find(name);
 	if (!h)
 		return r;
@@ -67,3 +45,42 @@ TPROF_EXPORT void *dlsym(void *handle, const char *name)
 		__atomic_store_n(h->real, r, __ATOMIC_RELAXED);
 	return h->wrapper;
 }
+
+#if defined(__x86_64__)
+/* dlsym(handle, name): RTLD_NEXT (-1) and RTLD_DEFAULT (0) jump to the real dlsym with the
+ * caller's return address untouched; any other handle goes to tprof_dlsym_handle. */
+__asm__(".text\n"
+	".globl dlsym\n"
+	".type dlsym, @function\n"
+	"dlsym:\n"
+	"	cmpq $-1, %rdi\n"
+	"	je 1f\n"
+	"	testq %rdi, %rdi\n"
+	"	je 1f\n"
+	"	jmp tprof_dlsym_handle\n"
+	"1:	movq tprof_real_dlsym(%rip), %rax\n"
+	"	testq %rax, %rax\n"
+	"	je 2f\n"
+	"	jmp *%rax\n"
+	"2:	pushq %rdi\n"
+	"	pushq %rsi\n"
+	"	subq $8, %rsp\n"
+	"	call tprof_dlsym_resolve\n"
+	"	addq $8, %rsp\n"
+	"	popq %rsi\n"
+	"	popq %rdi\n"
+	"	testq %rax, %rax\n"
+	"	je 3f\n"
+	"	jmp *%rax\n"
+	"3:	ret\n"
+	".size dlsym, .-dlsym\n");
+#else
+/* Elsewhere the compiler's tail call keeps the caller's return address (at -O2). */
+TPROF_EXPORT void *dlsym(void *handle, const char *name)
+{
+	if (handle != RTLD_NEXT && handle != RTLD_DEFAULT)
+		return tprof_dlsym_handle(handle, name);
+	dlsym_fn real = tprof_real_dlsym ? tprof_real_dlsym : (dlsym_fn)tprof_dlsym_resolve();
+	return real ? real(handle, name) : NULL;
+}
+#endif
