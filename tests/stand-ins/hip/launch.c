@@ -30,6 +30,26 @@ struct kfunc {
 static struct kfunc *kfuncs[NBUCKETS];
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
 
+static pthread_mutex_t mod_mu = PTHREAD_MUTEX_INITIALIZER; /* modules and their functions */
+
+/* A fork while another thread holds a lock here must not leave it locked in the child. */
+static void launch_lock(void)
+{
+	pthread_mutex_lock(&reg_mu);
+	pthread_mutex_lock(&mod_mu);
+}
+
+static void launch_unlock(void)
+{
+	pthread_mutex_unlock(&mod_mu);
+	pthread_mutex_unlock(&reg_mu);
+}
+
+__attribute__((constructor)) static void launch_setup(void)
+{
+	pthread_atfork(launch_lock, launch_unlock, launch_unlock);
+}
+
 static size_t kbucket(const void *p)
 {
 	return ((uintptr_t)p >> 4) % NBUCKETS;
@@ -390,7 +410,6 @@ struct sh_func {
 	struct sh_module *mod;
 	struct sh_func *next;
 };
-static pthread_mutex_t mod_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static hipError_t module_new(hipModule_t *module)
 {

@@ -24,6 +24,22 @@ struct alloc {
 static struct alloc *buckets[NBUCKETS];
 static pthread_mutex_t mem_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* A fork while another thread holds the table must not leave it locked in the child. */
+static void mem_lock(void)
+{
+	pthread_mutex_lock(&mem_mu);
+}
+
+static void mem_unlock(void)
+{
+	pthread_mutex_unlock(&mem_mu);
+}
+
+__attribute__((constructor)) static void mem_setup(void)
+{
+	pthread_atfork(mem_lock, mem_unlock, mem_unlock);
+}
+
 static size_t bucket(const void *p)
 {
 	return ((uintptr_t)p >> 8) % NBUCKETS;

@@ -529,12 +529,13 @@ void sh_device_sync(int dev)
 }
 
 /* ------------------------------------------------------------------ exit and fork */
+/* In the order the rest of the file takes them: a device, then the live-stream set. */
 static void fork_prepare(void)
 {
 	int d;
-	pthread_mutex_lock(&set_mu);
 	for (d = 0; d < SH_MAX_DEVICES; d++)
 		pthread_mutex_lock(&sh_devices[d].mu);
+	pthread_mutex_lock(&set_mu);
 	pthread_mutex_lock(&done_mu);
 }
 
@@ -542,9 +543,9 @@ static void fork_parent(void)
 {
 	int d;
 	pthread_mutex_unlock(&done_mu);
+	pthread_mutex_unlock(&set_mu);
 	for (d = SH_MAX_DEVICES - 1; d >= 0; d--)
 		pthread_mutex_unlock(&sh_devices[d].mu);
-	pthread_mutex_unlock(&set_mu);
 }
 
 /* The child has the parent's streams but none of their workers: start them again when
