@@ -4,7 +4,8 @@
 set -eu
 
 # Build: compiler, autotools, zlib, cJSON, libunwind.  Tests: python3 (JSON checks).
-PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libcjson-dev libunwind-dev python3"
+# HIP tests: hipcc and the HIP headers (programs run against the stand-in HIP runtime).
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev"
 
 missing=""
 for p in $PACKAGES; do
