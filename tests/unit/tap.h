@@ -17,11 +17,13 @@ static inline int tap_ok(int cond, const char *desc)
 	return cond;
 }
 
+/* The condition is evaluated first: a description may print what it computed. */
 #define ok(cond, ...)                                                   \
 	do {                                                            \
+		int tap_cond_ = !!(cond);                               \
 		char tap_desc_[256];                                    \
 		snprintf(tap_desc_, sizeof(tap_desc_), __VA_ARGS__);    \
-		tap_ok(!!(cond), tap_desc_);                            \
+		tap_ok(tap_cond_, tap_desc_);                           \
 	} while (0)
 
 #define is_u64(got, want, ...)                                                      \
