@@ -101,20 +101,27 @@ static void gap(struct devstat *s, int64_t g)
 	s->gap_total[b] += g;
 }
 
-/* The next operation in start order grows the busy interval or closes it (a gap). */
+/* Overlaps shorter than this between consecutive operations are rounding in the device
+ * times (float milliseconds), not concurrency: the two are back to back, a gap of 0. */
+#define OVERLAP_NOISE 1000
+
+/* The next operation in start order: it overlaps the busy interval (work on another stream
+ * ran at the same time) and grows it, or it follows it, after an idle gap that may be 0. */
 static void sweep(struct devstat *s, struct span v)
 {
-	if (s->open && v.t0 <= s->cur1) {
+	if (s->open && v.t0 < s->cur1 - OVERLAP_NOISE) {
 		if (v.t1 > s->cur1)
 			s->cur1 = v.t1;
 		return;
 	}
 	if (s->open) {
 		s->busy += s->cur1 - s->cur0;
-		gap(s, v.t0 - s->cur1);
+		gap(s, v.t0 > s->cur1 ? v.t0 - s->cur1 : 0);
+		if (v.t0 < s->cur1)
+			v.t0 = s->cur1;
 	}
 	s->cur0 = v.t0;
-	s->cur1 = v.t1;
+	s->cur1 = v.t1 > v.t0 ? v.t1 : v.t0;
 	s->open = 1;
 }
 

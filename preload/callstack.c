@@ -20,7 +20,12 @@
 struct named {
 	uintptr_t ip;
 	uint32_t id, gen;
+	int stub;
 };
+
+/* hipcc and nvcc generate a host stub per kernel, __device_stub__<kernel>: never the
+ * program's own launching function. */
+#define STUB_PREFIX "__device_stub__"
 
 static struct named cache[1u << CACHE_BITS];
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,12 +38,13 @@ static uintptr_t object_of(uintptr_t ip)
 	return dladdr((void *)ip, &info) ? (uintptr_t)info.dli_fbase : 0;
 }
 
-static uint32_t frame_name(unw_cursor_t *c, uintptr_t ip)
+static uint32_t frame_name(unw_cursor_t *c, uintptr_t ip, int *stub)
 {
 	size_t i = (size_t)((ip * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS));
 	pthread_mutex_lock(&cache_lock);
 	if (cache[i].ip == ip && cache[i].gen == tprof_g.generation) {
 		uint32_t id = cache[i].id;
+		*stub = cache[i].stub;
 		pthread_mutex_unlock(&cache_lock);
 		return id;
 	}
@@ -57,8 +63,9 @@ static uint32_t frame_name(unw_cursor_t *c, uintptr_t ip)
 			snprintf(name, sizeof(name), "0x%lx", (unsigned long)ip);
 	}
 	uint32_t id = tprof_intern(name, strlen(name));
+	*stub = !strncmp(name, STUB_PREFIX, sizeof(STUB_PREFIX) - 1);
 	pthread_mutex_lock(&cache_lock);
-	cache[i] = (struct named){ ip, id, tprof_g.generation };
+	cache[i] = (struct named){ ip, id, tprof_g.generation, *stub };
 	pthread_mutex_unlock(&cache_lock);
 	return id;
 }
@@ -69,6 +76,7 @@ uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 	unw_cursor_t c;
 	uint32_t ids[MAX_FRAMES];
 	uintptr_t bases[MAX_FRAMES];
+	int stubs[MAX_FRAMES];
 	int n = 0;
 	if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0)
 		return 0;
@@ -82,18 +90,20 @@ uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 		if (base == self_base)
 			continue;
 		bases[n] = base;
-		ids[n++] = frame_name(&c, (uintptr_t)(ip - 1));
+		ids[n] = frame_name(&c, (uintptr_t)(ip - 1), &stubs[n]);
+		n++;
 	}
 	/* The caller: the first frame outside the object the call went into, when that object is
-	 * a library (the runtime); the first frame itself when it is the program. */
-	uint32_t caller = n ? ids[0] : 0;
+	 * a library (the runtime); the first frame itself when it is the program; either way the
+	 * first that is not a compiler-generated kernel stub. */
+	int at = 0;
 	Dl_info first;
 	if (n && dladdr((void *)bases[0], &first) && first.dli_fname && strstr(first.dli_fname, ".so"))
-		for (int i = 1; i < n; i++)
-			if (bases[i] != bases[0]) {
-				caller = ids[i];
-				break;
-			}
+		while (at < n && bases[at] == bases[0])
+			at++;
+	while (at < n && stubs[at])
+		at++;
+	uint32_t caller = at < n ? ids[at] : n ? ids[0] : 0;
 	unsigned ext = (unsigned)(n + 7) / 8;
 	struct tprof_rec *r = n ? tprof_reserve(t, 1 + ext) : NULL;
 	if (r) {

@@ -11,6 +11,7 @@
 
 #include "api.h"
 #include "core.h"
+#include "resolve.h"
 
 typedef void *(*dlsym_fn)(void *, const char *);
 
@@ -31,6 +32,37 @@ void *tprof_dlsym_resolve(void)
 	return (void *)real;
 }
 
+/* Handles of runtimes a program loaded privately (RTLD_LOCAL, as ctypes does): the recorder
+ * looks up there what the program did not (event functions, for device timing). */
+#define MAX_HANDLES 16
+static void *handles[MAX_HANDLES];
+
+static void remember(void *handle)
+{
+	for (int i = 0; i < MAX_HANDLES; i++) {
+		void *h = __atomic_load_n(&handles[i], __ATOMIC_ACQUIRE);
+		if (h == handle)
+			return;
+		if (!h && __atomic_compare_exchange_n(&handles[i], &h, handle, 0, __ATOMIC_RELEASE,
+						      __ATOMIC_RELAXED))
+			return;
+	}
+}
+
+void *tprof_dlsym_private(const char *name)
+{
+	dlsym_fn real = tprof_real_dlsym ? tprof_real_dlsym : (dlsym_fn)tprof_dlsym_resolve();
+	for (int i = 0; real && i < MAX_HANDLES; i++) {
+		void *h = __atomic_load_n(&handles[i], __ATOMIC_ACQUIRE);
+		if (!h)
+			break;
+		void *r = real(h, name);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
 /* A lookup in a given library's handle: the caller does not matter to the answer. */
 void *tprof_dlsym_handle(void *handle, const char *name)
 {
@@ -41,6 +73,7 @@ void *tprof_dlsym_handle(void *handle, const char *name)
 	struct tprof_hook *h = tprof_hook_find(name);
 	if (!h)
 		return r;
+	remember(handle);
 	if (!__atomic_load_n(h->real, __ATOMIC_RELAXED))
 		__atomic_store_n(h->real, r, __ATOMIC_RELAXED);
 	return h->wrapper;

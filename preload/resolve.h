@@ -5,8 +5,10 @@
 
 #include <stddef.h>
 
-/* The next definition of `name` after this library, or NULL. */
+/* The next definition of `name` after this library, else its definition in a library the
+ * program loaded privately and looked wrapped functions up in (hook-dl.c), or NULL. */
 void *tprof_resolve(const char *name);
+void *tprof_dlsym_private(const char *name);
 
 /* Declares `real_<name>` and a getter that fills it on first use. */
 #define TPROF_REAL(ret, name, params)                                                   \

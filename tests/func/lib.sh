@@ -81,3 +81,15 @@ def ns(x):
 '
 # pyc SCRIPT ARGS...: like py, with the helpers above defined.
 pyc() { _s=$1; shift; "$PY" -c "$PY_CHROME$_s" "$@"; }
+
+# HIP programs run against the stand-in runtime (tests/stand-ins), never a real GPU.
+# need_hip [APP...]: skips the whole test, saying why, when the stand-in or an app is missing.
+need_hip() {
+	[ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libamdhip64.so.5" ] ||
+		skip_all "no stand-in HIP runtime (configure found no usable HIP headers)"
+	for _a in "$@"; do
+		[ -x "$APPS/$_a" ] || skip_all "$_a was not built (configure found no hipcc)"
+	done
+	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+}
