@@ -19,6 +19,9 @@
 #             the first two on one of BENCH_BIG records
 #   SIGKILL   a program records N events, says so, and is killed with SIGKILL; the analyzer
 #             must find exactly N
+#   HIP       ns per hipGetDevice and per hipLaunchKernel against the stand-in runtime, plain
+#             and recorded, alternating; how many launches got their device span; and, for
+#             comparison, what two hipEventRecord (the profiler's timing) cost by themselves
 #
 # Environment (make bench sets the first four):
 #   BENCH_BIN        directory holding the benchmark programs (overhead, rate, mix, killme,
@@ -36,6 +39,9 @@
 #   BENCH_TRACE      records in the analyzer-speed trace (default 2e7)
 #   BENCH_BIG        records in the analyzer-memory trace (default 1e8; 0 skips it)
 #   BENCH_KILL_CASES "EVENTS:THREADS:DELAY_S ..." for the SIGKILL benchmark
+#   BENCH_HIP_STANDIN the stand-in HIP runtime's directory (make bench sets it; the HIP
+#                    benchmark is left out, saying so, without it or without hip-calls)
+#   BENCH_HIP_CALLS  calls per HIP loop (default 2e5)
 #
 # Units: a "record" is one API call as the recorder stores it (push and pop are one each); the
 # analyzer counts "events" (a range, from its push and its pop, is one).  Rates, bytes per
@@ -347,7 +353,56 @@ if [ "$(num "$BIG")" -gt 0 ]; then
 	say ""
 fi
 
-# ---- 5. SIGKILL: nothing recorded is lost --------------------------------------------------
+# ---- 5. HIP: added cost per call ---------------------------------------------------------
+# Kernels of 1 us on the stand-in, so that the host side is what is timed; each loop in a
+# process of its own, plain and recorded alternating; added = recorded - plain.
+HIP_CALLS=${BENCH_HIP_CALLS:-2e5}
+hip_ok=0
+if [ -x "$B/hip-calls" ] && [ -n "${BENCH_HIP_STANDIN:-}" ] && [ -e "$BENCH_HIP_STANDIN/libamdhip64.so.5" ]; then
+	hip_ok=1
+else
+	say "== HIP: skipped (no hip-calls program or no stand-in HIP runtime: HIP headers missing at configure time)"
+fi
+if [ "$hip_ok" = 1 ]; then
+	say "== HIP [load $(cut -d' ' -f1 /proc/loadavg)]: $HIP_CALLS calls per loop against the stand-in runtime"
+	for r in $(seq 1 "$RUNS"); do
+		line_out=""
+		for call in getdevice launch; do
+			d="$W/hip.$r"
+			order="plain rec"
+			[ $((r % 2)) -eq 0 ] && order="rec plain"
+			for which in $order; do
+				if [ "$which" = plain ]; then
+					env LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" STANDIN_HIP_KERNEL_US=default:1 \
+						"$B/hip-calls" "$call" "$HIP_CALLS" >"$W/hip.plain" 2>"$W/hip.err" ||
+						{ fail "hip-calls $call (plain): $(head -n 3 "$W/hip.err")"; continue 2; }
+				else
+					rec "$d" LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" STANDIN_HIP_KERNEL_US=default:1 \
+						"$B/hip-calls" "$call" "$HIP_CALLS" >"$W/hip.rec" 2>"$W/hip.err" ||
+						{ fail "hip-calls $call (recorded): $(head -n 3 "$W/hip.err")"; continue 2; }
+				fi
+			done
+			p=$(kv "$W/hip.plain" ns)
+			q=$(kv "$W/hip.rec" ns)
+			sample "hip_plain_$call" "$p"
+			sample "hip_rec_$call" "$q"
+			sample "hip_add_$call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+			if [ "$call" = launch ] && summary "$d" "$W/hip.sum"; then
+				timed=$(sed -n 's/^ *[0-9.]* % .* \([0-9,]*\) .*kernel_stand_in.*/\1/p' "$W/hip.sum" | tr -d ,)
+				[ -z "$timed" ] && timed=$(grep -m1 'unknown kernel\|kernel 0x' "$W/hip.sum" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9,]+$/ && $(i-1) ~ /(us|ms|ns|s)$/) { gsub(",", "", $i); print $i; exit } }')
+				sample "hip_timed" "${timed:-0}"
+			fi
+			rm -rf "$d"
+			line_out="$line_out, $call $p -> $q"
+		done
+		env LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" "$B/hip-calls" events "$HIP_CALLS" >"$W/hip.ev" 2>"$W/hip.err" &&
+			sample hip_events "$(kv "$W/hip.ev" ns)"
+		say "  run $r: ns per call, plain -> recorded:${line_out#,}; two hipEventRecord: $(kv "$W/hip.ev" ns)"
+	done
+	say ""
+fi
+
+# ---- 6. SIGKILL: nothing recorded is lost --------------------------------------------------
 say "== SIGKILL [load $(cut -d' ' -f1 /proc/loadavg)]: EVENTS:THREADS:DELAY cases, each killed with SIGKILL DELAY s after it is ready"
 mkfifo "$W/ready" || exit 2
 for r in $(seq 1 "$RUNS"); do
@@ -451,6 +506,14 @@ row "analyze peak RSS, --summary, $BIG records" an_big_summary_rss 1024 MiB le 1
 row "analyze peak RSS, chrome, $BIG records" an_big_chrome_rss 1024 MiB le 1024
 row "analyze --summary, records/s ($BIG)" an_big_summary_rate 1e6 M/s ge 20
 row "analyze chrome -o /dev/null, records/s ($BIG)" an_big_chrome_rate 1e6 M/s ge 5
+if [ "$hip_ok" = 1 ]; then
+	row "added ns per hipGetDevice (stand-in)" hip_add_getdevice 1 ns - -
+	row "  hipGetDevice without the profiler" hip_plain_getdevice 1 ns - -
+	row "added ns per hipLaunchKernel (stand-in)" hip_add_launch 1 ns - -
+	row "  hipLaunchKernel without the profiler" hip_plain_launch 1 ns - -
+	row "  of which two hipEventRecord of the runtime" hip_events 1 ns - -
+	row "  launches given their device span (of $HIP_CALLS)" hip_timed 1 "" - -
+fi
 say "SIGKILL: $(sum kill_lost) events lost in $(sum kill_cases) killed runs (target 0: $( [ "$(sum kill_lost)" = 0 ] && echo meets || echo MISSES))"
 [ "$(sum kill_false_skip)" != 0 ] &&
 	say "  ($(sum kill_false_skip) of those runs lost nothing but were reported with records skipped as damaged)"

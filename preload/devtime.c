@@ -18,7 +18,7 @@
 #include "core.h"
 #include "devtime.h"
 
-#define RING 1024u                  /* operations in flight per launching thread */
+#define RING 4096u                  /* operations in flight per launching thread */
 #define CACHE 32                    /* events a thread keeps per device */
 #define ANCHOR_AGE_NS 1000000000ll  /* re-anchor after a second */
 #define IDLE_SLEEP_NS 2000000l      /* poll interval with nothing pending */
@@ -82,13 +82,6 @@ static void pool_put_locked(const struct tprof_devrt *rt, int device, void *ev)
 		pool[rt->id][device].cap = cap;
 	}
 	pool[rt->id][device].ev[pool[rt->id][device].n++] = ev;
-}
-
-static void pool_put(const struct tprof_devrt *rt, int device, void *ev)
-{
-	pthread_mutex_lock(&reg_lock);
-	pool_put_locked(rt, device, ev);
-	pthread_mutex_unlock(&reg_lock);
 }
 
 /* Refills a thread's cache: from the pool, else new events. */
@@ -272,34 +265,54 @@ static void write_op(const struct tprof_devpend *p)
 	tprof_commit(r, TPROF_K_DEVICE, 3, p->kind, p->name);
 }
 
+/* The stream of a queue's operation with its latest end event still unknown. */
+struct probe {
+	uint64_t stream;
+	size_t last;                    /* index of its last unresolved operation */
+	int done;                       /* that one (and so every earlier one) has finished */
+};
+
 /* Polls (or, when `wait`, waits for) a device queue's operations and writes the finished
- * prefix.  Operations of one stream finish in order: after one that has not, the rest of
- * that stream is not asked.  Returns how many are still pending. */
+ * prefix.  Streams run in order, so one query per stream tells about all its operations: if
+ * its last one in the queue finished, every earlier one did too.  Returns how many are still
+ * pending. */
 static size_t settle(const struct tprof_devrt *rt, int device, struct devq *q, int wait)
 {
-	uint64_t blocked[16];
-	int nblocked = 0;
+	struct probe probes[32];
+	int nprobes = 0;
 	if (!q->n)
 		return 0;
 	if (!q->anchored || mono() - q->anchored_at > ANCHOR_AGE_NS)
 		if (anchor(rt, device, q) < 0)
 			q->anchored = 0;
 	for (size_t i = 0; i < q->n; i++) {
+		if (q->v[i].resolved)
+			continue;
+		int k = 0;
+		while (k < nprobes && probes[k].stream != q->v[i].op.stream)
+			k++;
+		if (k == nprobes) {
+			if (nprobes == 32)
+				continue;  /* more streams than probes: the rest wait for the next pass */
+			probes[nprobes++] = (struct probe){ q->v[i].op.stream, i, 0 };
+		}
+		probes[k].last = i;
+	}
+	for (int k = 0; k < nprobes; k++) {
+		void *ev = q->v[probes[k].last].ev_end;
+		int r = wait ? (rt->event_sync(ev) == 0 ? 1 : -1) : rt->event_query(ev);
+		probes[k].done = r;
+	}
+	for (size_t i = 0; i < q->n; i++) {
 		struct tprof_devpend *p = &q->v[i];
 		if (p->resolved)
 			continue;
-		int skip = 0;
-		for (int k = 0; k < nblocked; k++)
-			skip |= blocked[k] == p->op.stream;
-		if (skip)
+		int k = 0;
+		while (k < nprobes && probes[k].stream != p->op.stream)
+			k++;
+		if (k == nprobes || probes[k].done == 0)
 			continue;
-		int r = wait ? (rt->event_sync(p->ev_end) == 0 ? 1 : -1) : rt->event_query(p->ev_end);
-		if (r == 0) {
-			if (nblocked < 16)
-				blocked[nblocked++] = p->op.stream;
-			continue;
-		}
-		p->resolved = r == 1 && q->anchored && time_op(q, p) == 0 ? 1 : 2;
+		p->resolved = probes[k].done == 1 && q->anchored && time_op(q, p) == 0 ? 1 : 2;
 	}
 	size_t done = 0;
 	while (done < q->n && q->v[done].resolved) {
@@ -308,9 +321,14 @@ static size_t settle(const struct tprof_devrt *rt, int device, struct devq *q, i
 			write_op(p);
 		else
 			dropped_ops++;
-		pool_put(p->rt, (int)p->op.device, p->ev_start);
-		pool_put(p->rt, (int)p->op.device, p->ev_end);
 	}
+	/* Their events go back to the pool in one batch. */
+	pthread_mutex_lock(&reg_lock);
+	for (size_t i = 0; i < done; i++) {
+		pool_put_locked(q->v[i].rt, (int)q->v[i].op.device, q->v[i].ev_start);
+		pool_put_locked(q->v[i].rt, (int)q->v[i].op.device, q->v[i].ev_end);
+	}
+	pthread_mutex_unlock(&reg_lock);
 	memmove(q->v, q->v + done, (q->n - done) * sizeof(*q->v));
 	q->n -= done;
 	return q->n;
