@@ -97,6 +97,5 @@ int window_from_steps(struct trace *tr, const char *spec, struct window *w);
 struct output output_chrome(const char *path, int by_domain);
 struct output output_summary(FILE *f, const char *dir, int top);
 void summary_set_window(const struct window *w);
-const char *fmt_dur(int64_t ns, char *buf, size_t len);
 
 #endif

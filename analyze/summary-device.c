@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "summary-device.h"
+#include "table.h"
 
 static const int64_t gap_edges[] = { 10000, 20000, 50000, 100000, 1000000, 10000000 };
 static const char *const gap_names[] = { "< 10 us", "10-20 us", "20-50 us", "50-100 us",
@@ -246,10 +247,22 @@ static void copies_table(FILE *f, struct devsum *d)
 	}
 }
 
+/* Devices in the order of their processes, then of their numbers, whatever order their first
+ * operations came in. */
+static int by_device(const void *a, const void *b)
+{
+	const struct devstat *x = a, *y = b;
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	return x->device < y->device ? -1 : x->device > y->device;
+}
+
 void devsum_end(struct devsum *d, FILE *f, const struct trace *tr, int64_t covered, int top)
 {
 	for (size_t i = 0; i < d->ndevs; i++)
 		finish(&d->devs[i]);
+	if (d->ndevs > 1)
+		qsort(d->devs, d->ndevs, sizeof(*d->devs), by_device);
 	if (d->ndevs)
 		devices_table(f, d, tr, covered);
 	if (d->cap) {

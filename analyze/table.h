@@ -1,0 +1,33 @@
+/* table.h — per-name time aggregates, number and duration formatting, and the sorted time
+ * table, shared by the summary's general and device parts. */
+#ifndef TPROF_ANALYZE_TABLE_H
+#define TPROF_ANALYZE_TABLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct agg {
+	uint64_t calls;
+	int64_t total, min, max;
+};
+
+static inline void agg_add(struct agg *a, int64_t d)
+{
+	if (!a->calls || d < a->min)
+		a->min = d;
+	if (!a->calls || d > a->max)
+		a->max = d;
+	a->calls++;
+	a->total += d;
+}
+
+/* A duration in a unit that keeps four significant digits. */
+const char *fmt_dur(int64_t ns, char *buf, size_t len);
+/* A count with thousands separators. */
+const char *fmt_count(uint64_t n, char *buf, size_t len);
+/* Prints a name and a newline, control bytes shown as '?', so one row stays one line. */
+void put_name(FILE *f, const char *s);
+/* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name. */
+void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t n, int top);
+
+#endif
