@@ -75,5 +75,6 @@ void trace_free(struct trace *tr)
 	free(tr->procs);
 	tr->procs = NULL;
 	tr->nprocs = 0;
+	mpi_comms_free(tr);
 	strings_free();
 }

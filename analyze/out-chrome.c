@@ -322,6 +322,8 @@ static void event(void *priv, const struct event *ev)
 		jw_lit(w, "}");
 		break;
 	}
+	default:
+		break;
 	}
 }
 

@@ -16,6 +16,56 @@ enum ev_kind {
 	EV_CALL,         /* an API call on a host thread: t0..t1, struct call_info */
 	EV_DEVICE,       /* work a device ran: t0..t1, struct device_info */
 	EV_ASYNC,        /* a range that may cross threads (roctxRangeStart/Stop): t0..t1, id */
+	EV_MPIREQ,       /* a nonblocking MPI operation completed (or a persistent one started)
+			  * at t0, inside the call on `thread` that did it: struct mpi_info */
+	EV_MESSAGE,      /* an MPI message matched, sender to receiver: struct message_info;
+			  * emitted once both ends are known (so not in time order) */
+	EV_COLLECTIVE,   /* one MPI collective as all members of its communicator ran it:
+			  * struct coll_info; emitted when the last member's call is known */
+	EV_BEGIN,        /* a range opened at t0 (depth, name, source), only when the
+			  * pipeline's want_begins is set; its EV_RANGE follows at its end */
+};
+
+/* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
+struct mpi_info {
+	struct tprof_mpi_args a;         /* as recorded: ranks within the communicator */
+	struct tprof_mpi_args2 b;
+	int has_b;
+	const struct mpi_comm *comm;     /* NULL when no COMM record describes a.comm */
+	int32_t peer_world;              /* a.peer as a world rank, or TPROF_MPI_* when none */
+	int32_t peer2_world;             /* b.peer likewise (SENDRECV) */
+};
+
+/* A matched MPI message (EV_MESSAGE); times in ns from the trace start. */
+struct message_info {
+	const struct mpi_comm *comm;
+	uint64_t comm_id;
+	int32_t src, dst;                /* world ranks */
+	int32_t tag;
+	uint64_t bytes;                  /* as received */
+	uint64_t id;                     /* unique within the trace: flow ids */
+	struct proc *sproc, *rproc;
+	struct thread *sthread, *rthread;
+	int64_t send_t0, send_t1;        /* the sending call (MPI_Send, MPI_Isend...) */
+	int64_t recv_t0, recv_t1;        /* the call in which the receive completed (MPI_Recv,
+					  * MPI_Wait...) */
+	int64_t recv_done;               /* when it completed (inside that call) */
+	int64_t post_t0;                 /* the call that posted the receive (= recv_t0 when
+					  * blocking) */
+	int blocking;                    /* received by a blocking call (late sender applies) */
+};
+
+/* One collective on all members (EV_COLLECTIVE); times in ns from the trace start. */
+struct coll_info {
+	const struct mpi_comm *comm;
+	uint64_t comm_id;
+	uint32_t seq;
+	uint32_t name;                   /* trace-wide id of the call's name (MPI_Allreduce) */
+	uint32_t members, seen;          /* the communicator's size, members whose call was read */
+	int32_t root_world;              /* or TPROF_MPI_NONE */
+	int64_t first_begin, last_begin; /* earliest and latest entry of a member */
+	int64_t first_end, last_end;
+	uint64_t bytes_sent, bytes_recv; /* summed over the members */
 };
 
 /* What an API call recorded (EV_CALL). */
@@ -42,6 +92,7 @@ struct device_info {
 
 #define EVF_UNFINISHED 0x1  /* never closed: ends where its process's data ends */
 #define EVF_CLIPPED 0x2     /* cut to the window */
+#define EVF_INCOMPLETE 0x4  /* EV_COLLECTIVE: not every member's call was found */
 
 struct event {
 	enum ev_kind kind;
@@ -56,6 +107,9 @@ struct event {
 	uint8_t source;                  /* ranges and marks: enum tprof_source */
 	const struct call_info *call;    /* EV_CALL */
 	const struct device_info *dev;   /* EV_DEVICE */
+	const struct mpi_info *mpi;      /* EV_CALL of domain MPI, EV_MPIREQ */
+	const struct message_info *msg;  /* EV_MESSAGE */
+	const struct coll_info *coll;    /* EV_COLLECTIVE */
 };
 
 struct output_ops {
@@ -83,6 +137,8 @@ struct pipeline {
 	struct output *outs;
 	int nouts;
 	struct window win;
+	int want_begins;                 /* emit EV_BEGIN for ranges (outputs in enter/leave
+					  * order, OTF2) */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

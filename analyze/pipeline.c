@@ -34,7 +34,15 @@ static void emit(struct pipeline *pl, struct event *ev)
 		pl->outs[i].ops->event(pl->outs[i].priv, ev);
 }
 
-static void push(struct thread *t, uint32_t name, int64_t ns, uint8_t source)
+/* Events derived from others or only announcing one (EV_BEGIN): handed to the outputs as
+ * they are, neither windowed nor counted; each output decides what to make of them. */
+static void emit_aside(struct pipeline *pl, const struct event *ev)
+{
+	for (int i = 0; i < pl->nouts; i++)
+		pl->outs[i].ops->event(pl->outs[i].priv, ev);
+}
+
+static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source)
 {
 	if (t->depth == t->cap) {
 		size_t n = t->cap ? t->cap * 2 : 16;
@@ -49,6 +57,12 @@ static void push(struct thread *t, uint32_t name, int64_t ns, uint8_t source)
 	if (t->depth && ns <= t->stack[t->depth - 1].t0)
 		ns = t->stack[t->depth - 1].t0 + 1;
 	t->stack[t->depth++] = (struct open_range){ name, ns, source };
+	if (pl->want_begins) {
+		struct event ev = { .kind = EV_BEGIN, .proc = t->proc, .thread = t, .name = name,
+				    .t0 = ns - pl->tr->start_ns, .depth = (uint32_t)t->depth - 1,
+				    .source = source };
+		emit_aside(pl, &ev);
+	}
 }
 
 static void pop(struct pipeline *pl, struct thread *t, int64_t ns, unsigned flags)
@@ -77,6 +91,28 @@ static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned
 
 /* ---- API calls --------------------------------------------------------------------------- */
 
+/* The MPI side of a call or request from its extension units: ranks made world ranks. */
+static void mpi_decode(const struct trace *tr, const struct proc *p, const uint8_t *ext,
+		       unsigned next, struct mpi_info *mi)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->peer_world = mi->peer2_world = TPROF_MPI_NONE;
+	if (next < 1)
+		return;
+	memcpy(&mi->a, ext, sizeof(mi->a));
+	if (next >= 2) {
+		memcpy(&mi->b, ext + TPROF_UNIT, sizeof(mi->b));
+		mi->has_b = 1;
+	}
+	mi->comm = mi->a.comm ? trace_comm(tr, mi->a.comm, (int32_t)p->rank) : NULL;
+	/* The peer of a point-to-point call on an inter-communicator is in the remote group;
+	 * a collective's root is given in the local group's numbering here. */
+	int remote = mi->a.op != TPROF_MPI_COLL && mi->a.op != TPROF_MPI_ICOLL;
+	mi->peer_world = mpi_comm_world_rank(mi->comm, mi->a.peer, remote);
+	if (mi->has_b && mi->a.op == TPROF_MPI_SENDRECV)
+		mi->peer2_world = mpi_comm_world_rank(mi->comm, mi->b.peer, 1);
+}
+
 static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_name, uint8_t domain,
 		       uint64_t arg, const uint8_t *ext, unsigned next, int64_t t0, int64_t t1,
 		       unsigned flags)
@@ -84,6 +120,11 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 	struct proc *p = t->proc;
 	struct call_info ci = { .domain = domain, .corr = arg & TPROF_CORR_MASK,
 				.ret = (int)(uint16_t)(arg >> TPROF_CALL_RET_SHIFT) };
+	struct mpi_info mi;
+	if (domain == TPROF_DOM_MPI) {
+		mpi_decode(pl->tr, p, ext, next, &mi);
+		next = 0;   /* not HIP's argument layout */
+	}
 	if (next >= 1) {
 		memcpy(&ci.args, ext, sizeof(ci.args));
 		ci.has_args = 1;
@@ -100,7 +141,19 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 	int64_t base = pl->tr->start_ns;
 	struct event ev = { .kind = EV_CALL, .flags = flags, .proc = p, .thread = t,
 			    .name = proc_string(p, local_name), .t0 = t0 - base,
-			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci };
+			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci,
+			    .mpi = domain == TPROF_DOM_MPI ? &mi : NULL };
+	emit(pl, &ev);
+}
+
+/* A nonblocking MPI operation completed (or a persistent one started) inside a call. */
+static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
+{
+	struct mpi_info mi;
+	mpi_decode(pl->tr, t->proc, (const uint8_t *)(r + 1), r->ext < 2 ? r->ext : 2, &mi);
+	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
+			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
+			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
 	emit(pl, &ev);
 }
 
@@ -205,7 +258,7 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 	t->events++;
 	switch (r->kind) {
 	case TPROF_K_PUSH:
-		push(t, proc_string(p, r->name), ns, r->flags);
+		push(pl, t, proc_string(p, r->name), ns, r->flags);
 		return;
 	case TPROF_K_POP:
 		if (!t->depth) {
@@ -228,6 +281,9 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 		return;
 	case TPROF_K_STACK:
 		on_stack(t, r);
+		return;
+	case TPROF_K_MPIREQ:
+		on_mpireq(pl, t, r, ns);
 		return;
 	case TPROF_K_ABEGIN:
 		async_begin(p, t, proc_string(p, r->name), r->arg, ns);

@@ -88,7 +88,7 @@ struct thread *proc_thread(struct proc *p, uint32_t stream)
 	return p->threads[stream];
 }
 
-static void on_record(struct proc *p, const struct tprof_rec *r)
+static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *r)
 {
 	switch (r->kind) {
 	case TPROF_K_STRING:
@@ -115,6 +115,9 @@ static void on_record(struct proc *p, const struct tprof_rec *r)
 		break;
 	case TPROF_K_END:
 		p->ended = 1;
+		break;
+	case TPROF_K_COMM:
+		mpi_comms_add(tr, p, r);
 		break;
 	default:
 		break;
@@ -146,7 +149,7 @@ int procs_load(struct trace *tr)
 		if (s) {
 			stream_rewind(s);
 			while (stream_next(s))
-				on_record(p, s->rec);
+				on_record(tr, p, s->rec);
 		}
 		if (!s || !p->host || p->pid < 0) {
 			identity_from_name(p);
@@ -158,5 +161,6 @@ int procs_load(struct trace *tr)
 			if (p->streams[id])
 				proc_thread(p, id);
 	}
+	mpi_comms_finish(tr);
 	return 0;
 }

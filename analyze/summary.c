@@ -123,6 +123,8 @@ static void event(void *priv, const struct event *ev)
 		}
 		s->steps[s->nsteps++] = (struct step_row){ ev->proc->index, ev->step, ev->t1 - ev->t0 };
 		break;
+	default:
+		break;
 	}
 }
 

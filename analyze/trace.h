@@ -155,9 +155,23 @@ struct proc {
 	size_t nasyncs, capasyncs;
 };
 
+/* An MPI communicator, from the COMM records of every process (mpi-comms.c). */
+struct mpi_comm {
+	uint64_t id;
+	uint64_t parent;                 /* 0 when none */
+	uint8_t kind;                    /* enum tprof_comm_kind */
+	uint32_t size, remote_size;
+	int32_t *members;                /* world ranks: size of them, then remote_size (inter);
+					  * -1 where no COMM record said */
+	uint32_t name;                   /* trace-wide string id, 0 = none */
+	int32_t self_rank;               /* TPROF_COMM_SELF: whose (one entry per rank) */
+};
+
 struct trace {
 	struct proc **procs;
 	size_t nprocs;
+	struct mpi_comm **comms;        /* MPI communicators, from every process's COMM records */
+	size_t ncomms;
 	int64_t start_ns, end_ns;       /* global time span of everything read */
 	uint64_t chunks_bad;            /* damaged chunks skipped */
 	uint64_t unmatched_pops, unknown_kinds, decode_errors;
@@ -196,6 +210,16 @@ uint32_t proc_string(const struct proc *p, uint32_t local);
 struct thread *proc_thread(struct proc *p, uint32_t stream);
 
 void timebase_align(struct trace *tr);   /* align.c */
+
+/* mpi-comms.c: communicators from the COMM records (procstream.c adds them) */
+void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r);
+void mpi_comms_finish(struct trace *tr);   /* after every process stream is read */
+void mpi_comms_free(struct trace *tr);
+/* The communicator with this id (TPROF_COMM_SELF: that of world rank self_rank), or NULL. */
+const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t self_rank);
+/* A rank of c (of its remote group when `remote`) as a world rank; negative ranks
+ * (TPROF_MPI_*) pass through; TPROF_MPI_NONE when unknown. */
+int32_t mpi_comm_world_rank(const struct mpi_comm *c, int32_t rank, int remote);
 
 int trace_load(struct trace *tr, const char *dir);
 int trace_has_data(const struct trace *tr);

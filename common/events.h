@@ -9,6 +9,14 @@
  *   DROP    arg=stream id, t1=events dropped, flags=enum tprof_drop_reason, t0=ticks
  *   END     t0=ticks, flags=enum tprof_end_why: the image flushed everything (exit, or before
  *           exec; a failed exec carries on, so records may follow)
+ *   COMM    an MPI communicator this process belongs to: arg=communicator id, t0=ticks,
+ *           name=its name (0: none); ext: struct tprof_comm_def, then the world ranks of its
+ *           members from index `first` on (int32, 8 per unit); larger groups take several
+ *           records (the same id, increasing `first`)
+ *   CSYNC   one clock offset measurement against a reference process (MPI rank 0):
+ *           t0=local ticks at the middle of the best round trip, t1=the reference's ticks
+ *           when it answered, arg=that round trip in local ticks, flags=enum
+ *           tprof_csync_when, name=the reference's host; ext 1 unit: struct tprof_csync
  * Thread streams (1..), written lock-free by their own thread:
  *   PUSH    name, t0                 a range opens (tprof_range_push)
  *   POP     t0                       the innermost open range closes
@@ -17,7 +25,15 @@
  *   STEP    t0, arg=step number      training step `arg` starts
  *   CALL    name=API function, t0=entry, t1=return (0: it never returned), flags=enum
  *           tprof_domain, arg=correlation id (bits 0-47) | return code (bits 48-63);
- *           ext 0, 1 or 2 units: struct tprof_call_args, then struct tprof_launch_dims
+ *           ext 0, 1 or 2 units: struct tprof_call_args, then struct tprof_launch_dims;
+ *           MPI calls (flags=TPROF_DOM_MPI) instead: struct tprof_mpi_args, then (for a
+ *           second side or a request) struct tprof_mpi_args2
+ *   MPIREQ  a nonblocking MPI operation completed (Wait/Test families) or a persistent one
+ *           started (MPI_Start/Startall) in the call with correlation id `arg`: t0=when that
+ *           call returned, name=the call that made the request (MPI_Irecv, MPI_Send_init...),
+ *           flags=TPROF_MPIF_* (TPROF_MPIF_STARTED for a start); ext 2 units: struct
+ *           tprof_mpi_args (completions: source, tag and bytes as received), struct
+ *           tprof_mpi_args2 (the request)
  *   DEVICE  name=kernel or operation, t0=when written, flags=enum tprof_devop_kind,
  *           arg=correlation id; ext 3 units: struct tprof_devop (times in CLOCK_MONOTONIC ns)
  *   STACK   arg=correlation id, t1=frames; ext: the frames' function-name string ids, 8
@@ -37,6 +53,8 @@
 	X(CLOCK, 4, "clock")    \
 	X(DROP, 5, "drop")      \
 	X(END, 6, "end")        \
+	X(COMM, 7, "comm")      \
+	X(CSYNC, 8, "csync")    \
 	X(PUSH, 16, "push")     \
 	X(POP, 17, "pop")       \
 	X(MARK, 18, "mark")     \
@@ -46,7 +64,8 @@
 	X(AEND, 22, "aend")     \
 	X(CALL, 24, "call")     \
 	X(DEVICE, 25, "device") \
-	X(STACK, 26, "stack")
+	X(STACK, 26, "stack")   \
+	X(MPIREQ, 27, "mpireq")
 
 enum tprof_kind {
 #define TPROF_KIND_ENUM(sym, num, str) TPROF_K_##sym = num,
@@ -138,6 +157,109 @@ struct tprof_devop {
 _Static_assert(sizeof(struct tprof_call_args) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_launch_dims) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_devop) == 96, "three units");
+
+/* ---- MPI ---------------------------------------------------------------------------------- */
+
+/* What an MPI call does (op of struct tprof_mpi_args). */
+enum tprof_mpi_op {
+	TPROF_MPI_OTHER = 0,     /* nothing to match: queries, MPI_Comm_rank, ... */
+	TPROF_MPI_INIT = 1,      /* MPI_Init, MPI_Init_thread */
+	TPROF_MPI_FINALIZE = 2,
+	TPROF_MPI_SEND = 3,      /* blocking send, any mode: peer=destination */
+	TPROF_MPI_RECV = 4,      /* blocking receive (MPI_Recv, MPI_Mrecv): peer, tag and bytes
+				  * as received (from the status) */
+	TPROF_MPI_SENDRECV = 5,  /* send side in args, receive side in args2 */
+	TPROF_MPI_ISEND = 6,     /* a send posted: matched like SEND; completes in an MPIREQ */
+	TPROF_MPI_IRECV = 7,     /* a receive posted: peer/tag as posted (may be ANY); the
+				  * message is known at its completing MPIREQ */
+	TPROF_MPI_PROBE = 8,     /* MPI_Probe/Iprobe/Mprobe/Improbe: peer/tag of what was found */
+	TPROF_MPI_WAIT = 9,      /* Wait/Test families: nreq MPIREQ completions follow */
+	TPROF_MPI_COLL = 10,     /* blocking collective: root, bytes sent/received, seq */
+	TPROF_MPI_ICOLL = 11,    /* nonblocking collective posted; completes in an MPIREQ */
+	TPROF_MPI_COMM = 12,     /* creates or frees a communicator: args2.req = the new id */
+	TPROF_MPI_START = 13,    /* MPI_Start/Startall: nreq MPIREQ records (posts) follow */
+};
+
+/* flags of struct tprof_mpi_args and of MPIREQ records */
+#define TPROF_MPIF_NONBLOCKING 0x01u
+#define TPROF_MPIF_PERSISTENT 0x02u   /* the request came from MPI_Send_init/Recv_init */
+#define TPROF_MPIF_CANCELLED 0x04u    /* completed as cancelled: no message */
+#define TPROF_MPIF_INPLACE 0x08u      /* MPI_IN_PLACE was passed */
+#define TPROF_MPIF_PROC_NULL 0x10u    /* peer was MPI_PROC_NULL: no message */
+#define TPROF_MPIF_STARTED 0x20u      /* MPIREQ: the request was started, not completed */
+
+/* Ranks and tags in the MPI records.  Ranks are as the program saw them: within the call's
+ * communicator (the remote group's, for an inter-communicator); the COMM records translate
+ * them to world ranks. */
+#define TPROF_MPI_NONE (-1)          /* no peer, no root */
+#define TPROF_MPI_ANY (-2)           /* MPI_ANY_SOURCE, MPI_ANY_TAG as posted */
+#define TPROF_MPI_PROCNULL (-3)      /* MPI_PROC_NULL */
+
+/* Fixed communicator ids; every other id is a 64-bit hash both ends compute alike. */
+#define TPROF_COMM_NONE 0u
+#define TPROF_COMM_WORLD 1u
+#define TPROF_COMM_SELF 2u           /* each process's own; matching adds the rank */
+
+/* First extension unit of an MPI CALL (and of an MPIREQ). */
+struct tprof_mpi_args {
+	uint64_t comm;           /* communicator id, TPROF_COMM_NONE when none */
+	uint64_t bytes;          /* bytes sent (sends, collectives) or received (receives) */
+	int32_t peer;            /* destination / source / root, a rank in `comm`, or TPROF_MPI_* */
+	int32_t tag;             /* tag, or TPROF_MPI_ANY as posted */
+	uint32_t seq;            /* collectives: number of the collective on `comm`, from 1, the
+				  * same on every member; receives: number of the receive posted by
+				  * this process, from 1 (matching follows posting order) */
+	uint8_t op;              /* enum tprof_mpi_op */
+	uint8_t flags;           /* TPROF_MPIF_* */
+	uint16_t nreq;           /* WAIT, START: requests completed or started, one MPIREQ each */
+};
+
+/* Second extension unit: the receive side of a SENDRECV, the bytes a collective received,
+ * the request of a nonblocking call. */
+struct tprof_mpi_args2 {
+	uint64_t req;            /* request handle (nonblocking posts, MPIREQ); COMM: new id */
+	uint64_t bytes;          /* SENDRECV: bytes received; collectives: bytes received */
+	int32_t peer;            /* SENDRECV: source, as received */
+	int32_t tag;             /* SENDRECV: tag, as received */
+	uint32_t seq;            /* SENDRECV: receive number (as seq above) */
+	uint32_t reserved;
+};
+
+enum tprof_comm_kind {
+	TPROF_COMMK_WORLD = 1,
+	TPROF_COMMK_SELF = 2,
+	TPROF_COMMK_INTRA = 3,
+	TPROF_COMMK_INTER = 4,   /* members: the local group, then the remote group */
+};
+
+/* First extension unit of a COMM record. */
+struct tprof_comm_def {
+	uint64_t id;             /* as arg */
+	uint64_t parent;         /* the communicator it was made from, 0 when none */
+	uint32_t size;           /* members (local group of an inter-communicator) */
+	uint32_t remote_size;    /* inter-communicators: members of the remote group */
+	uint32_t first;          /* index of the first member listed in this record */
+	int32_t my_rank;         /* this process's rank in it */
+};
+
+enum tprof_csync_when {
+	TPROF_CSYNC_INIT = 0,    /* in MPI_Init, after the runtime started */
+	TPROF_CSYNC_FINALIZE = 1,/* in MPI_Finalize, before the runtime stops */
+};
+
+/* Extension unit of a CSYNC record. */
+struct tprof_csync {
+	int64_t ref_pid;         /* the reference process (MPI rank 0) */
+	int32_t ref_rank;
+	int32_t rank;            /* this process's world rank */
+	uint32_t rounds;         /* round trips made; the shortest is kept */
+	uint32_t reserved;
+	uint64_t reserved2;
+};
+_Static_assert(sizeof(struct tprof_mpi_args) == 32, "one unit");
+_Static_assert(sizeof(struct tprof_mpi_args2) == 32, "one unit");
+_Static_assert(sizeof(struct tprof_comm_def) == 32, "one unit");
+_Static_assert(sizeof(struct tprof_csync) == 32, "one unit");
 
 enum tprof_clock_when {
 	TPROF_CLOCK_START = 0,
