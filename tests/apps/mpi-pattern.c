@@ -1,6 +1,7 @@
 /* mpi-pattern.c — a fixed pattern of MPI traffic whose every message and collective the MPI
  * recording tests can check: a ring of MPI_Send/MPI_Recv, MPI_Isend/MPI_Irecv with both
  * neighbours completed by MPI_Waitall, MPI_ANY_SOURCE (and MPI_ANY_TAG) receives at rank 0,
+ * MPI_Waitany/MPI_Waitsome/MPI_Testall, a receive cancelled (MPI_Cancel, MPI_Test),
  * MPI_Sendrecv around the ring, MPI_Probe then MPI_Recv, MPI_Bcast/MPI_Allreduce/MPI_Barrier
  * on MPI_COMM_WORLD and on the even/odd halves of an MPI_Comm_split, one MPI_Iallreduce
  * completed by MPI_Wait, and a persistent send/receive pair started three times.  Any number
@@ -108,6 +109,44 @@ static void probe(int rank)
 	}
 }
 
+/* Other completions: one int (4 bytes) with tags 60 and 61 to the right, the receives
+ * completed by MPI_Waitany then MPI_Waitsome (statuses ignored), the sends by MPI_Testall. */
+static void completions(int rank, int n)
+{
+	int in[2], out[2] = { rank, rank };
+	int right = (rank + 1) % n, left = (rank + n - 1) % n;
+	int index, outcount, indices[2], flag = 0;
+	MPI_Request r[2], s[2];
+	check(MPI_Irecv(&in[0], 1, MPI_INT, left, 60, MPI_COMM_WORLD, &r[0]), "irecv");
+	check(MPI_Irecv(&in[1], 1, MPI_INT, left, 61, MPI_COMM_WORLD, &r[1]), "irecv");
+	check(MPI_Isend(&out[0], 1, MPI_INT, right, 60, MPI_COMM_WORLD, &s[0]), "isend");
+	check(MPI_Isend(&out[1], 1, MPI_INT, right, 61, MPI_COMM_WORLD, &s[1]), "isend");
+	check(MPI_Waitany(2, r, &index, MPI_STATUS_IGNORE), "waitany");
+	check(MPI_Waitsome(2, r, &outcount, indices, MPI_STATUSES_IGNORE), "waitsome");
+	while (!flag)
+		check(MPI_Testall(2, s, &flag, MPI_STATUSES_IGNORE), "testall");
+	sent += 2;
+}
+
+/* Rank 0 posts a receive from rank 1 with tag 99, which nobody sends, and cancels it. */
+static void cancelled(int rank)
+{
+	int buf, flag = 0, was = 0;
+	MPI_Request r;
+	MPI_Status st;
+	if (rank)
+		return;
+	check(MPI_Irecv(&buf, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &r), "irecv");
+	check(MPI_Cancel(&r), "cancel");
+	while (!flag)
+		check(MPI_Test(&r, &flag, &st), "test");
+	MPI_Test_cancelled(&st, &was);
+	if (!was) {
+		fprintf(stderr, "mpi-pattern: the receive was not cancelled\n");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+}
+
 /* Bcast of 5 ints from rank 0, Allreduce of 2 doubles, Barrier. */
 static void collectives(MPI_Comm comm, int *count)
 {
@@ -164,6 +203,8 @@ int main(int argc, char **argv)
 	}
 	ring(rank, n);
 	neighbours(rank, n);
+	completions(rank, n);
+	cancelled(rank);
 	gather_any(rank, n);
 	shift(rank, n);
 	probe(rank);

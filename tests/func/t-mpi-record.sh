@@ -7,7 +7,7 @@
 # filter, and tprof-inspect instances sharing one output directory.
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-pattern
-plan 28
+plan 33
 
 APP="$APPS/mpi-pattern"
 NP=4
@@ -78,13 +78,17 @@ check "every MPI call the program makes is recorded, once" mpicheck '
 for k in range(n):
     want = collections.Counter({"MPI_Init": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1,
         "MPI_Send": 1 + (k > 0) + (k == 1), "MPI_Recv": 1 + (n - 1 + 1 if k == 0 else 0),
-        "MPI_Irecv": 2, "MPI_Isend": 2, "MPI_Waitall": 1, "MPI_Sendrecv": 1, "MPI_Probe": k == 0,
+        "MPI_Irecv": 4 + (k == 0), "MPI_Isend": 4, "MPI_Waitall": 1, "MPI_Waitany": 1,
+        "MPI_Waitsome": 1, "MPI_Cancel": k == 0, "MPI_Sendrecv": 1, "MPI_Probe": k == 0,
         "MPI_Bcast": 2, "MPI_Allreduce": 2, "MPI_Barrier": 2, "MPI_Comm_split": 1,
         "MPI_Iallreduce": 1, "MPI_Wait": 1 + 3 * (k <= 1), "MPI_Send_init": k == 0,
         "MPI_Recv_init": k == 1, "MPI_Start": 3 * (k <= 1), "MPI_Request_free": k <= 1,
         "MPI_Comm_free": 1, "MPI_Reduce": 1, "MPI_Finalize": 1})
     want = collections.Counter({a: int(b) for a, b in want.items() if b})
     got = collections.Counter(c["name"] for c in calls[k])
+    polled = {"MPI_Testall": 1, "MPI_Test": k == 0}   # called until done: at least once
+    for name, least in polled.items():
+        if got.pop(name, 0) < least: fail("rank %d: %s" % (k, name))
     if got != want: fail("rank %d: extra %s, missing %s" % (k, got - want, want - got))
     if any(c["t1"] < c["t0"] or c["t1"] == 0 for c in calls[k]): fail("rank %d: a call without its end" % k)
 ' "$T/dump.json" "$T/plain.out"
@@ -125,8 +129,10 @@ for k in range(n):
     m = lambda c: (c["mpi"]["peer"], c["mpi"]["tag"], c["mpi"]["bytes"])
     sends, recvs = named(k, "MPI_Send"), named(k, "MPI_Recv")
     if m(sends[0]) != (right, 1, 16) or m(recvs[0]) != (left, 1, 16): fail("ring on %d" % k)
-    if [m(c) for c in named(k, "MPI_Irecv")] != [(left, 10, 64), (right, 11, 64)]: fail("irecv on %d" % k)
-    if [m(c) for c in named(k, "MPI_Isend")] != [(right, 10, 64), (left, 11, 64)]: fail("isend on %d" % k)
+    irecvs = [(left, 10, 64), (right, 11, 64), (left, 60, 4), (left, 61, 4)] + [(1, 99, 4)] * (k == 0)
+    if [m(c) for c in named(k, "MPI_Irecv")] != irecvs: fail("irecv on %d" % k)
+    if [m(c) for c in named(k, "MPI_Isend")] != [(right, 10, 64), (left, 11, 64), (right, 60, 4), (right, 61, 4)]:
+        fail("isend on %d" % k)
     sr = named(k, "MPI_Sendrecv")[0]
     if m(sr) != (right, 30, 16) or (sr["mpi2"]["peer"], sr["mpi2"]["tag"], sr["mpi2"]["bytes"]) != (left, 30, 16):
         fail("sendrecv on %d: %s" % (k, sr))
@@ -172,7 +178,7 @@ for cid, by in seqs.items():
 if len(seqs) != 3: fail("communicators with collectives: %s" % list(seqs))
 ' "$T/dump.json" "$T/plain.out"
 
-check "every Irecv completes in one MPIREQ after its Waitall: source, tag, bytes, post number" mpicheck '
+check "every Irecv completes in one MPIREQ after the call that completed it: source, tag, bytes, post number" mpicheck '
 for k in range(n):
     posted = {c["mpi2"]["req"]: c for c in named(k, "MPI_Irecv")}
     done, current = {}, None
@@ -185,15 +191,25 @@ for k in range(n):
             if not (current["t0"] <= r["t0"] <= current["t1"]) or r["arg"] != current["arg"] & ((1 << 48) - 1):
                 fail("rank %d: MPIREQ outside its call %s" % (k, r))
             if r["mpi"]["op"] == IRECV and r["name"] == "MPI_Irecv":
-                if current["name"] != "MPI_Waitall": fail("irecv completed in %s" % current["name"])
-                done[r["mpi2"]["req"]] = r
+                done.setdefault(r["mpi2"]["req"], []).append((r, current["name"]))
     for c in calls[k]:
         if c["mpi"]["nreq"] != c.get("_seen", 0): fail("rank %d %s: nreq %d, %d MPIREQ" % (k, c["name"], c["mpi"]["nreq"], c.get("_seen", 0)))
-    if sorted(done) != sorted(posted): fail("rank %d: %d irecv, %d completions" % (k, len(posted), len(done)))
-    for req, c in posted.items():
-        d = done[req]["mpi"]
-        if (d["peer"], d["tag"], d["bytes"], d["seq"], d["comm"]) != (c["mpi"]["peer"], c["mpi"]["tag"], 64, c["mpi"]["seq"], 1):
-            fail("rank %d: irecv %s completed as %s" % (k, c["mpi"], d))
+    # A request handle may come back for a later post: pair posts and completions in order.
+    posts = collections.defaultdict(list)
+    for c in named(k, "MPI_Irecv"):
+        posts[c["mpi2"]["req"]].append(c)
+    if sorted((h, len(l)) for h, l in posts.items()) != sorted((h, len(l)) for h, l in done.items()):
+        fail("rank %d: posts %s, completions %s" % (k, posts, done))
+    by_tag = {10: ("MPI_Waitall", 64, 0), 11: ("MPI_Waitall", 64, 0), 60: ("MPI_Wait", 4, 0),
+              61: ("MPI_Wait", 4, 0), 99: ("MPI_Test", 0, F_CANCELLED)}
+    for h in posts:
+        for c, (r, where) in zip(posts[h], done[h]):
+            d, t = r["mpi"], c["mpi"]["tag"]
+            call, size, cancelled = by_tag[t]
+            if not where.startswith(call) or d["flags"] & F_CANCELLED != cancelled: fail("rank %d tag %d in %s" % (k, t, where))
+            got = (d["tag"], d["bytes"], d["seq"], d["comm"]) if not cancelled else (t, 0, d["seq"], 1)
+            if got != (t, size, c["mpi"]["seq"], 1) or not cancelled and d["peer"] != c["mpi"]["peer"]:
+                fail("rank %d: irecv %s completed as %s" % (k, c["mpi"], d))
 ' "$T/dump.json" "$T/plain.out"
 
 check "persistent requests: three starts and three completions, receive numbers per start" mpicheck '
@@ -234,7 +250,7 @@ for k in range(n):
         if r["kind"] == "call" and m["op"] == SENDRECV:
             b = r["mpi2"]
             recvs[(m["comm"], world(k, m["comm"], b["peer"]), k, b["tag"], b["bytes"])] += 1
-        if r["kind"] == "mpireq" and m["op"] == IRECV and not m["flags"] & F_STARTED:
+        if r["kind"] == "mpireq" and m["op"] == IRECV and not m["flags"] & (F_STARTED | F_CANCELLED):
             recvs[(m["comm"], world(k, m["comm"], m["peer"]), k, m["tag"], m["bytes"])] += 1
 '
 check "messages sent: as many as the program counted, and each received once" mpicheck "$MATCH"'
@@ -281,7 +297,8 @@ for k in range(n):
     if any(x.startswith("MPI_Comm_") or x.startswith("MPI_Wait") for x in names): fail("rank %d: %s" % (k, names))
     if "MPI_Send" not in names or "MPI_Bcast" not in names: fail("rank %d: %s" % (k, names))
     if len(comms[k]) != 3: fail("rank %d comms %s" % (k, comms[k]))
-    if len([r for r in stream[k] if r["kind"] == "mpireq" and r["name"] == "MPI_Irecv"]) != 2: fail("completions")
+    if len([r for r in stream[k] if r["kind"] == "mpireq" and r["name"] == "MPI_Irecv"]) != 4 + (k == 0):
+        fail("completions")
 ids = [[i for i in comms[k] if i > 2][0] for k in range(n)]
 if ids[0] != ids[2] or ids[1] != ids[3] or ids[0] == ids[1]: fail("ids %s" % ids)
 ' "$T/dump3.json" "$T/plain.out"
@@ -291,6 +308,40 @@ check "TPROF_MPI_API_FILTER=MPI_Barrier,MPI_Bcast records those alone" sh -c '
 import json, sys
 names = set(r[\"name\"] for r in map(json.loads, sys.stdin) if r[\"kind\"] == \"call\")
 sys.exit(0 if names == {\"MPI_Barrier\", \"MPI_Bcast\"} else str(names))"' sh "$INSPECT" "$T" "$MPIRUN" "$MPIRUN_FLAGS" "$APP" "$DUMP" "$PY"
+
+# ---- ranks on another host ---------------------------------------------------------------
+# Simulated: mpirun starts its daemon for "otherhost" through a launch agent that runs it
+# here in a clean environment, as ssh would there, so rank 1 gets only what mpirun passes on.
+cat >"$T/fake-ssh" <<'AGENT'
+#!/bin/sh
+shift
+while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do shift; done
+exec env -i PATH=/usr/bin:/bin HOME=/ /bin/sh -c "$*"
+AGENT
+chmod +x "$T/fake-ssh"
+cat >"$T/envp" <<'PROBE'
+#!/bin/sh
+echo "rank $OMPI_COMM_WORLD_RANK ${TPROF_ENABLE:-no}${LD_PRELOAD:+ preload} ${FOO:-}"
+PROBE
+chmod +x "$T/envp"
+REMOTE="--mca plm_rsh_agent $T/fake-ssh --host $(hostname),otherhost --map-by node -np 2"
+TPROF_ENABLE=1 "$MPIRUN" $MPIRUN_FLAGS $REMOTE "$T/envp" 2>"$T/remote0.err" | sort >"$T/remote0.out"
+check "(the simulated other host gets only what mpirun passes on)" \
+	test "$(cat "$T/remote0.out")" = "$(printf 'rank 0 1 \nrank 1 no ')"
+"$INSPECT" -o "$T/out5" -- "$MPIRUN" $MPIRUN_FLAGS $REMOTE "$APP" >"$T/rec5.out" 2>"$T/rec5.err"
+ok $? "tprof-inspect -- mpirun with a rank on another host: exit status 0"
+"$DUMP" "$T/out5" >"$T/dump5.json"
+check "both ranks are recorded: tprof-inspect passed the recorder's variables with -x" mpicheck '
+if sorted(pids) != [0, 1] or not calls[1]: fail("ranks %s" % dict(pids))
+' "$T/dump5.json"
+"$INSPECT" -o "$T/out6" -- "$MPIRUN" $MPIRUN_FLAGS -x FOO=bar $REMOTE "$T/envp" 2>"$T/remote6.err" |
+	sort >"$T/remote6.out"
+check "the program's own -x options still work beside them" \
+	test "$(cat "$T/remote6.out")" = "$(printf 'rank 0 1 preload bar\nrank 1 1 preload bar')"
+FOO=baz OMPI_MCA_mca_base_env_list="FOO" "$INSPECT" -o "$T/out7" -- \
+	"$MPIRUN" $MPIRUN_FLAGS $REMOTE "$T/envp" 2>"$T/remote7.err" | sort >"$T/remote7.out"
+check "with mca_base_env_list set, its names are added to it instead" \
+	test "$(cat "$T/remote7.out")" = "$(printf 'rank 0 1 preload baz\nrank 1 1 preload baz')"
 
 # ---- tprof-inspect instances sharing a directory leave each other's spools alone ----------
 # A spool whose buffers are all written out (so its process looks done) beside the output of
