@@ -7,7 +7,7 @@
 # filter, and tprof-inspect instances sharing one output directory.
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-pattern
-plan 33
+plan 38
 
 APP="$APPS/mpi-pattern"
 NP=4
@@ -285,6 +285,80 @@ if sorted(pids) != list(range(n)) or any(len(p) != 1 for p in pids.values()): fa
 if sum(sends.values()) != truth["messages"] or sends != recvs: fail("messages %s %s" % (sends, recvs))
 ' "$T/dump2.json" "$T/plain.out"
 check "nothing is left in a spool" sh -c '! ls "$1"/*.spool >/dev/null 2>&1' sh "$T/out2"
+
+# ---- apps/mpi-comms: communicators made every way, every collective, the rest -------------
+if [ -x "$APPS/mpi-comms" ]; then
+	"$MPIRUN" $MPIRUN_FLAGS -np $NP "$APPS/mpi-comms" >"$T/comms.plain" 2>"$T/comms.err"
+	"$INSPECT" -o "$T/outc" -- "$MPIRUN" $MPIRUN_FLAGS -np $NP "$APPS/mpi-comms" \
+		>"$T/comms.out" 2>"$T/comms.err"
+	ok $? "mpi-comms runs under tprof-inspect -- mpirun"
+	"$DUMP" "$T/outc" >"$T/dumpc.json"
+	check "every communicator has one id, described alike on exactly its members" mpicheck '
+desc = collections.defaultdict(dict)
+for r in recs:
+    if r["kind"] == "comm" and r["comm"]["first"] == 0:
+        c = r["comm"]
+        desc[c["id"]][r["rank"]] = (c["size"], c["remote_size"], r["flags"], frozenset(c["members"]), c["parent"])
+if len(desc) != 2 + 15: fail("%d communicators: %s" % (len(desc), desc))
+for cid, by in desc.items():
+    if cid == 2: continue
+    if len(set(by.values())) != 1: fail("%x described differently: %s" % (cid, by))
+    if set(by) != set(next(iter(by.values()))[3]): fail("%x on %s" % (cid, by))
+for k in range(n):
+    for c in calls[k]:
+        m = c["mpi"]
+        if m["comm"] and m["comm"] not in comms[k]: fail("rank %d: %s on unknown %x" % (k, c["name"], m["comm"]))
+        if m["op"] == COMM and c["name"] not in ("MPI_Comm_free", "MPI_Comm_idup") and c["mpi2"]["req"] and c["mpi2"]["req"] not in comms[k]:
+            fail("rank %d: %s made %x" % (k, c["name"], c["mpi2"]["req"]))
+named_ = [d for k in range(n) for d in comms[k].values() if d["name"] == "the duplicate"]
+if len(named_) != n: fail("named %s" % named_)
+' "$T/dumpc.json"
+	check "collective numbers agree on every communicator, inter-communicators too" mpicheck '
+seqs = collections.defaultdict(dict)
+for k in range(n):
+    per = collections.defaultdict(list)
+    for c in calls[k]:
+        if c["mpi"]["op"] in (COLL, ICOLL): per[c["mpi"]["comm"]].append((c["name"], c["mpi"]["seq"]))
+    for cid, l in per.items():
+        if [s for _, s in l] != list(range(1, len(l) + 1)): fail("rank %d: %s" % (k, l))
+        seqs[cid][k] = l
+for cid, by in seqs.items():
+    if len(set(map(tuple, by.values()))) != 1: fail("%x: %s" % (cid, by))
+    if sorted(by) != sorted(set(comms[min(by)][cid]["members"])): fail("%x members %s" % (cid, sorted(by)))
+if len(seqs) < 5: fail("%d communicators with collectives" % len(seqs))
+icoll = sum(1 for k in range(n) for c in calls[k] if c["mpi"]["op"] == ICOLL)
+done = sum(1 for k in range(n) for r in stream[k] if r["kind"] == "mpireq" and r["mpi"]["op"] == ICOLL)
+if icoll != done or icoll != 4 * 6 * 3 + 2 * 6: fail("%d nonblocking collectives, %d completions" % (icoll, done))
+' "$T/dumpc.json"
+	check "collective bytes, MPI_IN_PLACE flagged" mpicheck '
+for k in range(n):
+    dup = [i for i, d in comms[k].items() if d["name"] == "the duplicate"][0]
+    on = lambda name: [c for c in named(k, name) if c["mpi"]["comm"] == dup][0]
+    b = lambda c: (c["mpi"]["bytes"], c["mpi2"]["bytes"])
+    want = {"MPI_Gatherv": (8, 32 if k == 0 else 0), "MPI_Scatterv": (32 if k == 0 else 0, 8),
+            "MPI_Allgatherv": (8, 32), "MPI_Alltoallv": (32, 32), "MPI_Alltoallw": (32, 32),
+            "MPI_Reduce_scatter": (32, 8), "MPI_Reduce_scatter_block": (32, 8), "MPI_Scan": (12, 12),
+            "MPI_Iallgather": (4, 16), "MPI_Allreduce": (16, 16), "MPI_Reduce": (16, 16 if k == 0 else 0)}
+    for name, w in want.items():
+        if b(on(name)) != w: fail("rank %d %s: %s, want %s" % (k, name, b(on(name)), w))
+    inplace = lambda name: bool(on(name)["mpi"]["flags"] & F_INPLACE)
+    if not inplace("MPI_Allreduce") or inplace("MPI_Reduce") != (k == 0) or inplace("MPI_Gather"): fail("in place on %d" % k)
+' "$T/dumpc.json"
+	check "its messages: probes, matched probes, all send modes, persistent pairs, each received once" mpicheck "$MATCH"'
+if sum(sends.values()) != truth["messages"] or sends != recvs: fail("sent %s, received %s" % (sends, recvs))
+for name in ("MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Mprobe", "MPI_Mrecv", "MPI_Improbe", "MPI_Imrecv", "MPI_Testany", "MPI_Startall", "MPI_Sendrecv_replace", "MPI_Iprobe"):
+    if not any(named(k, name) for k in range(n)): fail("no %s" % name)
+mrecv = named(1, "MPI_Mrecv")[0]["mpi"]
+if mrecv["seq"] != named(1, "MPI_Mprobe")[0]["mpi"]["seq"] or (mrecv["peer"], mrecv["tag"], mrecv["bytes"], mrecv["comm"]) != (0, 74, 16, 1):
+    fail("mrecv %s" % mrecv)
+' "$T/dumpc.json" "$T/comms.plain"
+else
+	skip "apps/mpi-comms was not built"
+	skip "apps/mpi-comms was not built"
+	skip "apps/mpi-comms was not built"
+	skip "apps/mpi-comms was not built"
+	skip "apps/mpi-comms was not built"
+fi
 
 # ---- the filter: calls left out, communicators still known --------------------------------
 TPROF_MPI_API_FILTER_OUT=MPI_Comm_,MPI_Wait "$INSPECT" -o "$T/out3" -- \
