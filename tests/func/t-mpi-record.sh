@@ -3,8 +3,9 @@
 # and under mpirun running tprof-inspect.  What the recorder wrote is read back with
 # tools/dump-records and checked against the program (its calls, peers, tags, bytes, and the
 # ground truth it prints): one profile per rank and none for mpirun, communicator ids, receive
-# completions, receive and collective numbering, clock offsets to rank 0.  Then the API
-# filter, and tprof-inspect instances sharing one output directory.
+# completions, receive and collective numbering, clock offsets to rank 0.  Then apps/mpi-comms
+# (communicators made every way, every collective, every send mode), the API filter, a rank
+# on another host (simulated), and tprof-inspect instances sharing one output directory.
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-pattern
 plan 38
