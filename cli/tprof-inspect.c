@@ -469,7 +469,18 @@ static void set_environment(const struct options *o, const char *dir, const char
  * Open MPI's launcher itself (orterun, under whatever name), they are given to it as -x
  * options; anything else (a script, another launcher) is left as it is. */
 
-/* The recorder's variables, set in this environment: LD_PRELOAD and every TPROF_*. */
+/* Whether environment entry e is one of the recorder's variables: LD_PRELOAD, every TPROF_*,
+ * and in a sanitizer build the ASAN_OPTIONS set for it. */
+static int recorder_var(const char *e)
+{
+#ifdef TPROF_ASAN_RUNTIME
+	if (!strncmp(e, "ASAN_OPTIONS=", 13))
+		return 1;
+#endif
+	return !strncmp(e, "TPROF_", 6) || !strncmp(e, "LD_PRELOAD=", 11);
+}
+
+/* The names of the recorder's variables set in this environment. */
 static char **recorder_vars(size_t *n)
 {
 	extern char **environ;
@@ -479,7 +490,7 @@ static char **recorder_vars(size_t *n)
 	char **names = xmalloc(cap * sizeof(*names));
 	*n = 0;
 	for (char **e = environ; *e; e++) {
-		if (strncmp(*e, "TPROF_", 6) && strncmp(*e, "LD_PRELOAD=", 11))
+		if (!recorder_var(*e))
 			continue;
 		size_t len = strcspn(*e, "=");
 		names[*n] = xmalloc(len + 1);
@@ -555,31 +566,43 @@ static int is_orterun(const char *cmd)
 	return yes;
 }
 
+struct forwarding {
+	char **cmd;             /* the command to run */
+	char **added;           /* what was allocated for it, freed by forwarding_done */
+	char **vars;
+	size_t nvars;
+};
+
 /* COMMAND, with -x options for the recorder's variables when it is Open MPI's launcher. */
-static char **forward_to_ranks(char **cmd)
+static void forward_to_ranks(char **cmd, struct forwarding *f)
 {
-	size_t nvars, argc = 0;
-	char **vars = recorder_vars(&nvars);
+	size_t argc = 0;
+	f->vars = recorder_vars(&f->nvars);
+	f->cmd = cmd;
+	f->added = NULL;
 	const char *list = getenv("OMPI_MCA_mca_base_env_list");
-	char **out = cmd;
 	if (list) {
-		extend_env_list(list, vars, nvars);
+		extend_env_list(list, f->vars, f->nvars);
 	} else if (is_orterun(cmd[0])) {
 		while (cmd[argc])
 			argc++;
-		out = xmalloc((argc + 2 * nvars + 1) * sizeof(*out));
+		char **out = xmalloc((argc + 2 * f->nvars + 1) * sizeof(*out));
 		out[0] = cmd[0];
-		for (size_t i = 0; i < nvars; i++) {
+		for (size_t i = 0; i < f->nvars; i++) {
 			out[1 + 2 * i] = "-x";
-			out[2 + 2 * i] = vars[i];
+			out[2 + 2 * i] = f->vars[i];
 		}
-		memcpy(out + 1 + 2 * nvars, cmd + 1, argc * sizeof(*out));
-		return out;   /* vars live on in out */
+		memcpy(out + 1 + 2 * f->nvars, cmd + 1, argc * sizeof(*out));
+		f->cmd = f->added = out;
 	}
-	for (size_t i = 0; i < nvars; i++)
-		free(vars[i]);
-	free(vars);
-	return out;
+}
+
+static void forwarding_done(struct forwarding *f)
+{
+	for (size_t i = 0; i < f->nvars; i++)
+		free(f->vars[i]);
+	free(f->vars);
+	free(f->added);
 }
 
 /* ------------------------------------------------------------------ signals */
@@ -837,8 +860,10 @@ int main(int argc, char **argv)
 	char *lib = find_preload();
 	char *abs = prepare_output(o.dir);
 	set_environment(&o, abs, lib);
-	char **cmd = forward_to_ranks(o.cmd);
-	int code = run(cmd, &start, &exec_err);
+	struct forwarding fwd;
+	forward_to_ranks(o.cmd, &fwd);
+	int code = run(fwd.cmd, &start, &exec_err);
+	forwarding_done(&fwd);
 	if (!exec_err)
 		report(o.dir, abs, start.tv_sec - 1);
 	free(abs);

@@ -25,7 +25,7 @@ static void collectives(MPI_Comm comm)
 	int n, r;
 	MPI_Comm_size(comm, &n);
 	MPI_Comm_rank(comm, &r);
-	int *a = calloc((size_t)n * 4, sizeof(int)), *b = calloc((size_t)n * 4, sizeof(int));
+	int *a = calloc((size_t)n * 4 + 4, sizeof(int)), *b = calloc((size_t)n * 4 + 4, sizeof(int));
 	int *counts = malloc((size_t)n * sizeof(int)), *displs = malloc((size_t)n * sizeof(int));
 	MPI_Datatype *types = malloc((size_t)n * sizeof(MPI_Datatype));
 	for (int i = 0; i < n; i++) {
