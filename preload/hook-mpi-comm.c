@@ -74,7 +74,7 @@ TPROF_EXPORT int MPI_Intercomm_create(MComm comm, int local_leader, MComm bridge
 	mpi_start(c);
 	int rc = real(comm, local_leader, bridge, remote_leader, tag, out);
 	if (rc == TMPI_SUCCESS && out)
-		c->b->req = tprof_mpi_comm_made_inter(c->a->comm, tag, *out);
+		c->b->req = tprof_mpi_comm_made_inter(tag, *out);
 	return mpi_end(c, rc);
 }
 

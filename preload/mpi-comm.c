@@ -340,7 +340,7 @@ uint64_t tprof_mpi_comm_made_group(uint64_t parent, int tag, tmpi_Comm made)
 	return id;
 }
 
-uint64_t tprof_mpi_comm_made_inter(uint64_t local, int tag, tmpi_Comm made)
+uint64_t tprof_mpi_comm_made_inter(int tag, tmpi_Comm made)
 {
 	struct tprof_mpi_comm e;
 	uint64_t id = TPROF_COMM_NONE;
@@ -351,8 +351,7 @@ uint64_t tprof_mpi_comm_made_inter(uint64_t local, int tag, tmpi_Comm made)
 		uint64_t key = mix(SEED, "intercomm", 9);
 		MIX(key, tag);
 		key = mix_member_set(key, &e);
-		/* The parent as each side sees it differs: none is recorded. */
-		(void)local;
+		/* Each side sees another parent: none is recorded. */
 		id = add(made, &e, 0, key, 1);
 	}
 	pthread_mutex_unlock(&comm_lock);

@@ -84,8 +84,8 @@ void tprof_mpi_comms_stop(void);
 uint64_t tprof_mpi_comm_made(uint64_t parent, uint32_t count, tmpi_Comm made);
 /* MPI_Comm_create_group over parent with tag. */
 uint64_t tprof_mpi_comm_made_group(uint64_t parent, int tag, tmpi_Comm made);
-/* MPI_Intercomm_create with tag, over local. */
-uint64_t tprof_mpi_comm_made_inter(uint64_t local, int tag, tmpi_Comm made);
+/* MPI_Intercomm_create with tag. */
+uint64_t tprof_mpi_comm_made_inter(int tag, tmpi_Comm made);
 /* MPI_Comm_free succeeded: the handle may come back for another communicator. */
 void tprof_mpi_comm_forget(tmpi_Comm c);
 /* MPI_Comm_set_name succeeded: the COMM records again, with the name. */
