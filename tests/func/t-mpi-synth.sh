@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 SYNTH="$APPS/mpi-synth"
 [ -x "$SYNTH" ] || skip_all "apps/mpi-synth was not built"
-plan 12
+plan 13
 
 truth=$("$SYNTH" "$T/job") && [ -n "$truth" ]
 ok $? "the synthetic job is written ($truth)"
@@ -142,4 +142,15 @@ if len(s) != 7 or len(f) != 7 or any(not (109000 <= ns(e["ts"]) < 209000) for e 
     sys.exit("%d message flows in the window, want 7 ending in it" % len(s))
 ' "$T/w.json"
 ok $? "a window keeps the 7 messages whose receive completed in it"
+
+"$ANALYZE" "$T/job" --group-by domain -o "$T/d.json" 2>/dev/null &&
+	pyc "$MPI_PY"'
+d = load(sys.argv[1]); want = int(sys.argv[2])
+by = calls(d)
+s, f = flows(d, "message")
+bad = [i for i in s if not enclosing(by, s[i]) or not enclosing(by, f[i]) or s[i]["pid"] < 1000000]
+if len(s) != want or bad:
+    sys.exit("%d flows, %d not bound to calls in the API group" % (len(s), len(bad)))
+' "$T/d.json" "$MSGS"
+ok $? "with --group-by domain, the flows bind to the calls in the API calls group"
 finish
