@@ -133,8 +133,9 @@ static void members(struct colls *c, struct inst *x)
 		return;
 	}
 	if (x->c) {
-		x->size = x->c->size;
-		for (uint32_t i = 0; i < x->c->size; i++)
+		/* Both groups of an inter-communicator take part. */
+		x->size = x->c->size + (x->c->kind == TPROF_COMMK_INTER ? x->c->remote_size : 0);
+		for (uint32_t i = 0; i < x->size; i++)
 			x->expect += present(c, x->c->members[i]);
 		if (!x->expect)
 			x->expect = x->size;
