@@ -22,6 +22,9 @@
 #   HIP       ns per hipGetDevice and per hipLaunchKernel against the stand-in runtime, plain
 #             and recorded, alternating; how many launches got their device span; and, for
 #             comparison, what two hipEventRecord (the profiler's timing) cost by themselves
+#   MPI       ns per MPI_Comm_rank (one rank) and per MPI_Send+MPI_Recv pair (8-byte ping-pong
+#             between two ranks, half a round trip), plain and recorded (mpirun itself run
+#             under the recorder, as tprof-inspect -- mpirun does), alternating
 #
 # Environment (make bench sets the first four):
 #   BENCH_BIN        directory holding the benchmark programs (overhead, rate, mix, killme,
@@ -42,6 +45,10 @@
 #   BENCH_HIP_STANDIN the stand-in HIP runtime's directory (make bench sets it; the HIP
 #                    benchmark is left out, saying so, without it or without hip-calls)
 #   BENCH_HIP_CALLS  calls per HIP loop (default 2e5)
+#   BENCH_MPIRUN     Open MPI's mpirun (make bench sets it; the MPI benchmark is left out,
+#                    saying so, without it or without mpi-calls)
+#   BENCH_MPI_CALLS  MPI_Comm_rank calls per loop (default 1e6)
+#   BENCH_MPI_PAIRS  ping-pong round trips per loop (default 2e5)
 #
 # Units: a "record" is one API call as the recorder stores it (push and pop are one each); the
 # analyzer counts "events" (a range, from its push and its pop, is one).  Rates, bytes per
@@ -402,6 +409,53 @@ if [ "$hip_ok" = 1 ]; then
 	say ""
 fi
 
+# ---- 5b. MPI: added cost per call ----------------------------------------------------------
+# Each loop in an MPI job of its own (one rank for MPI_Comm_rank, two for the ping-pong),
+# plain and recorded alternating; added = recorded - plain.
+MPI_CALLS=${BENCH_MPI_CALLS:-1e6}
+MPI_PAIRS=${BENCH_MPI_PAIRS:-2e5}
+mpi_ok=0
+if [ -x "$B/mpi-calls" ] && [ -n "${BENCH_MPIRUN:-}" ] && [ "$BENCH_MPIRUN" != no ]; then
+	mpi_ok=1
+else
+	say "== MPI: skipped (no mpi-calls program or no mpirun: mpicc or mpirun missing at configure time)"
+fi
+if [ "$mpi_ok" = 1 ]; then
+	say "== MPI [load $(cut -d' ' -f1 /proc/loadavg)]: $MPI_CALLS MPI_Comm_rank calls, $MPI_PAIRS ping-pong round trips per loop"
+	for r in $(seq 1 "$RUNS"); do
+		line_out=""
+		for call in commrank pingpong; do
+			d="$W/mpi.$r"
+			np=1 count=$MPI_CALLS
+			[ "$call" = pingpong ] && np=2 count=$MPI_PAIRS
+			order="plain rec"
+			[ $((r % 2)) -eq 0 ] && order="rec plain"
+			for which in $order; do
+				if [ "$which" = plain ]; then
+					"$BENCH_MPIRUN" --allow-run-as-root --oversubscribe -np "$np" \
+						"$B/mpi-calls" "$call" "$count" >"$W/mpi.plain" 2>"$W/mpi.err" ||
+						{ fail "mpi-calls $call (plain): $(head -n 3 "$W/mpi.err")"; continue 2; }
+				else
+					rec "$d" "$BENCH_MPIRUN" --allow-run-as-root --oversubscribe -np "$np" \
+						"$B/mpi-calls" "$call" "$count" >"$W/mpi.rec" 2>"$W/mpi.err" ||
+						{ fail "mpi-calls $call (recorded): $(head -n 3 "$W/mpi.err")"; continue 2; }
+					nf=$(find "$d" -name '*.tpf' 2>/dev/null | wc -l)
+					[ "$nf" -eq "$np" ] || fail "mpi-calls $call (recorded): $nf profiles for $np ranks"
+				fi
+			done
+			p=$(kv "$W/mpi.plain" ns)
+			q=$(kv "$W/mpi.rec" ns)
+			sample "mpi_plain_$call" "$p"
+			sample "mpi_rec_$call" "$q"
+			sample "mpi_add_$call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+			rm -rf "$d"
+			line_out="$line_out, $call $p -> $q"
+		done
+		say "  run $r: ns per call (pair), plain -> recorded:${line_out#,}"
+	done
+	say ""
+fi
+
 # ---- 6. SIGKILL: nothing recorded is lost --------------------------------------------------
 say "== SIGKILL [load $(cut -d' ' -f1 /proc/loadavg)]: EVENTS:THREADS:DELAY cases, each killed with SIGKILL DELAY s after it is ready"
 mkfifo "$W/ready" || exit 2
@@ -513,6 +567,12 @@ if [ "$hip_ok" = 1 ]; then
 	row "  hipLaunchKernel without the profiler" hip_plain_launch 1 ns - -
 	row "  of which two hipEventRecord of the runtime" hip_events 1 ns - -
 	row "  launches given their device span (of $HIP_CALLS)" hip_timed 1 "" - -
+fi
+if [ "$mpi_ok" = 1 ]; then
+	row "added ns per MPI_Comm_rank" mpi_add_commrank 1 ns le 30
+	row "  MPI_Comm_rank without the profiler" mpi_plain_commrank 1 ns - -
+	row "added ns per MPI_Send+MPI_Recv pair" mpi_add_pingpong 1 ns - -
+	row "  MPI_Send+MPI_Recv pair without the profiler" mpi_plain_pingpong 1 ns - -
 fi
 say "SIGKILL: $(sum kill_lost) events lost in $(sum kill_cases) killed runs (target 0: $( [ "$(sum kill_lost)" = 0 ] && echo meets || echo MISSES))"
 [ "$(sum kill_false_skip)" != 0 ] &&

@@ -1,6 +1,7 @@
 /* tprof-inspect.c — runs one command with the recorder preloaded: sets TPROF_* and LD_PRELOAD
- * for it, passes on the signals it is sent, exits with its status and says where the profiles
- * went.  The command's own stdin, stdout and stderr are left alone. */
+ * for it (and has Open MPI's mpirun pass them to other hosts), passes on the signals it is
+ * sent, exits with its status and says where the profiles went.  The command's own stdin,
+ * stdout and stderr are left alone. */
 #include "config.h"
 
 #include <ctype.h>
@@ -90,6 +91,10 @@ static void usage(void)
 	      "  <directory of " PROG ">/../preload/.libs/" PRELOAD_NAME " (build tree)\n"
 	      "  <directory of " PROG ">/../lib/" PRELOAD_NAME "\n"
 	      "  " TPROF_LIBDIR "/" PRELOAD_NAME "\n"
+	      "\n"
+	      "When COMMAND is Open MPI's mpirun, -x options for LD_PRELOAD and the TPROF_*\n"
+	      "variables are added to it (or, when OMPI_MCA_mca_base_env_list is set, their\n"
+	      "names to that), so that ranks on other hosts are recorded too.\n"
 	      "\n"
 	      "SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 sent to " PROG " are\n"
 	      "passed on to COMMAND.\n"
@@ -456,6 +461,127 @@ static void set_environment(const struct options *o, const char *dir, const char
 	free(list);
 }
 
+/* ------------------------------------------------------------------ Open MPI launchers */
+
+/* Open MPI's mpirun passes to ranks on other hosts only the variables named with -x or in
+ * the MCA parameter mca_base_env_list, and refuses to run with both.  So when the user set
+ * OMPI_MCA_mca_base_env_list, the recorder's variables are added to it; when COMMAND is
+ * Open MPI's launcher itself (orterun, under whatever name), they are given to it as -x
+ * options; anything else (a script, another launcher) is left as it is. */
+
+/* The recorder's variables, set in this environment: LD_PRELOAD and every TPROF_*. */
+static char **recorder_vars(size_t *n)
+{
+	extern char **environ;
+	size_t cap = 1;
+	for (char **e = environ; *e; e++)
+		cap++;
+	char **names = xmalloc(cap * sizeof(*names));
+	*n = 0;
+	for (char **e = environ; *e; e++) {
+		if (strncmp(*e, "TPROF_", 6) && strncmp(*e, "LD_PRELOAD=", 11))
+			continue;
+		size_t len = strcspn(*e, "=");
+		names[*n] = xmalloc(len + 1);
+		memcpy(names[*n], *e, len);
+		names[(*n)++][len] = '\0';
+	}
+	return names;
+}
+
+/* Whether a delim-separated list names var (as "VAR" or "VAR=value"). */
+static int env_list_has(const char *list, char delim, const char *var)
+{
+	size_t n = strlen(var);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, (char[]){ delim, '\0' });
+		if (len >= n && !strncmp(p, var, n) && (len == n || p[n] == '='))
+			return 1;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+static void extend_env_list(const char *list, char **vars, size_t nvars)
+{
+	const char *d = getenv("OMPI_MCA_mca_base_env_list_delimiter");
+	char delim = d && strlen(d) == 1 ? d[0] : ';';
+	size_t len = strlen(list) + 1;
+	for (size_t i = 0; i < nvars; i++)
+		len += strlen(vars[i]) + 1;
+	char *out = xmalloc(len);
+	strcpy(out, list);
+	for (size_t i = 0; i < nvars; i++) {
+		if (env_list_has(out, delim, vars[i]))
+			continue;
+		size_t at = strlen(out);
+		if (at && out[at - 1] != delim)
+			out[at++] = delim;
+		strcpy(out + at, vars[i]);
+	}
+	set_var("OMPI_MCA_mca_base_env_list", out);
+	free(out);
+}
+
+/* The file COMMAND runs, found as execvp would, links resolved; NULL if none. */
+static char *command_path(const char *cmd)
+{
+	if (strchr(cmd, '/'))
+		return realpath(cmd, NULL);
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		size_t len = strcspn(p, ":");
+		char buf[PATH_MAX];
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? p : ".", cmd) < (int)sizeof(buf) &&
+		    is_file(buf) && !access(buf, X_OK))
+			return realpath(buf, NULL);
+		p += len;
+		if (*p)
+			p++;
+	}
+	return NULL;
+}
+
+static int is_orterun(const char *cmd)
+{
+	char *path = command_path(cmd);
+	const char *base = path ? strrchr(path, '/') : NULL;
+	int yes = base && !strcmp(base + 1, "orterun");
+	free(path);
+	return yes;
+}
+
+/* COMMAND, with -x options for the recorder's variables when it is Open MPI's launcher. */
+static char **forward_to_ranks(char **cmd)
+{
+	size_t nvars, argc = 0;
+	char **vars = recorder_vars(&nvars);
+	const char *list = getenv("OMPI_MCA_mca_base_env_list");
+	char **out = cmd;
+	if (list) {
+		extend_env_list(list, vars, nvars);
+	} else if (is_orterun(cmd[0])) {
+		while (cmd[argc])
+			argc++;
+		out = xmalloc((argc + 2 * nvars + 1) * sizeof(*out));
+		out[0] = cmd[0];
+		for (size_t i = 0; i < nvars; i++) {
+			out[1 + 2 * i] = "-x";
+			out[2 + 2 * i] = vars[i];
+		}
+		memcpy(out + 1 + 2 * nvars, cmd + 1, argc * sizeof(*out));
+		return out;   /* vars live on in out */
+	}
+	for (size_t i = 0; i < nvars; i++)
+		free(vars[i]);
+	free(vars);
+	return out;
+}
+
 /* ------------------------------------------------------------------ signals */
 
 /* Passes a signal on, unless the kernel sent it to the whole foreground process group (^C,
@@ -580,8 +706,35 @@ static int has_suffix(const char *s, const char *suffix)
 	return n > m && !strcmp(s + n - m, suffix);
 }
 
+/* Whether the process that wrote spool `name` ("<host>.<pid>.<id>.spool") may still run: on
+ * this host while its pid exists (another tprof-inspect sharing the directory may be waiting
+ * for it, or it runs alone); on another host always, as there is no telling. */
+static int writer_may_live(const char *name)
+{
+	char host[256] = "host";
+	const char *end = name + strlen(name) - strlen(TPROF_SPOOL_SUFFIX);
+	const char *id = memrchr(name, '.', (size_t)(end - name));
+	const char *dot = id ? memrchr(name, '.', (size_t)(id - name)) : NULL;
+	if (!dot || dot == name)
+		return 1;
+	char *stop;
+	long pid = strtol(dot + 1, &stop, 10);
+	if (stop != id || pid <= 0)
+		return 1;
+	gethostname(host, sizeof(host) - 1);
+	host[sizeof(host) - 1] = '\0';
+	for (char *c = host; *c; c++)
+		if (*c == '/')
+			*c = '_';
+	if (strlen(host) != (size_t)(dot - name) || strncmp(host, name, (size_t)(dot - name)))
+		return 1;
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
 static void tidy_spool(int dirfd, const char *name)
 {
+	if (writer_may_live(name))
+		return;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/", dirfd);
 	size_t n = strlen(path) + strlen(name) + 1;
@@ -593,8 +746,10 @@ static void tidy_spool(int dirfd, const char *name)
 }
 
 /* Walks the open directory fd (closed here) and below it, without following links: counts
- * the *.tpf files modified at or after since, and removes the spools of those runs that hold
- * nothing their chunk file lacks (a killed process's spool stays: it has the records). */
+ * the *.tpf files modified at or after since, and removes the spools of those runs that have
+ * ended and hold nothing their chunk file lacks (a killed process's spool stays: it has the
+ * records; so does the spool of a process still running, perhaps under another tprof-inspect
+ * writing to the same directory, as every rank's does under mpirun). */
 static int scan_outputs(int fd, time_t since, int depth)
 {
 	DIR *d = fdopendir(fd);
@@ -682,7 +837,8 @@ int main(int argc, char **argv)
 	char *lib = find_preload();
 	char *abs = prepare_output(o.dir);
 	set_environment(&o, abs, lib);
-	int code = run(o.cmd, &start, &exec_err);
+	char **cmd = forward_to_ranks(o.cmd);
+	int code = run(cmd, &start, &exec_err);
 	if (!exec_err)
 		report(o.dir, abs, start.tv_sec - 1);
 	free(abs);

@@ -9,8 +9,8 @@
 #include "api.h"
 
 /* Each hook-*.c defines its table; these are all of them. */
-extern struct tprof_hook tprof_hip_hooks[], tprof_roctx_hooks[];
-extern const size_t tprof_hip_nhooks, tprof_roctx_nhooks;
+extern struct tprof_hook tprof_hip_hooks[], tprof_roctx_hooks[], tprof_mpi_hooks[];
+extern const size_t tprof_hip_nhooks, tprof_roctx_nhooks, tprof_mpi_nhooks;
 
 static struct {
 	struct tprof_hook *table;
@@ -19,6 +19,7 @@ static struct {
 } tables[] = {
 	{ tprof_hip_hooks, &tprof_hip_nhooks, "TPROF_HIP_API_FILTER" },
 	{ tprof_roctx_hooks, &tprof_roctx_nhooks, NULL },
+	{ tprof_mpi_hooks, &tprof_mpi_nhooks, "TPROF_MPI_API_FILTER" },
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))

@@ -14,6 +14,7 @@
 #define DEFAULT_BUFFER_KB 256
 #define DEFAULT_SPOOL_MB 1024
 #define DEFAULT_COMPRESS 1
+#define DEFAULT_SYNC_ROUNDS 20
 
 static int parse_bool(const char *name, const char *v, int dflt)
 {
@@ -37,6 +38,22 @@ static uint64_t parse_uint(const char *name, const char *v, uint64_t lo, uint64_
 	unsigned long long x = strtoull(v, &end, 10);
 	if (errno || *end || v[0] == '-' || x < lo || x > hi) {
 		tprof_log_warn("%s=\"%s\" is not a whole number in [%" PRIu64 ", %" PRIu64 "]; using %" PRIu64,
+			       name, v, lo, hi, dflt);
+		return dflt;
+	}
+	return x;
+}
+
+/* Signed integer in [lo, hi]; anything else warns and gives dflt. */
+static int64_t parse_int(const char *name, const char *v, int64_t lo, int64_t hi, int64_t dflt)
+{
+	if (!v || !*v)
+		return dflt;
+	char *end;
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+	if (errno || *end || x < lo || x > hi) {
+		tprof_log_warn("%s=\"%s\" is not a whole number in [%" PRId64 ", %" PRId64 "]; using %" PRId64,
 			       name, v, lo, hi, dflt);
 		return dflt;
 	}
@@ -100,4 +117,9 @@ void tprof_config_read(struct tprof_config *cfg)
 					      1, 9, DEFAULT_COMPRESS);
 	cfg->clock = parse_clock(getenv("TPROF_CLOCK"));
 	cfg->callstack = parse_bool("TPROF_CALLSTACK", getenv("TPROF_CALLSTACK"), 0);
+	cfg->mpi_sync_rounds = (uint32_t)parse_uint("TPROF_MPI_SYNC_ROUNDS",
+						    getenv("TPROF_MPI_SYNC_ROUNDS"), 0, 10000,
+						    DEFAULT_SYNC_ROUNDS);
+	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),
+				       INT64_MIN / 4, INT64_MAX / 4, 0);
 }

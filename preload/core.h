@@ -26,6 +26,8 @@ struct tprof_config {
 	int compress_level;      /* TPROF_COMPRESS_LEVEL, 1..9 */
 	int clock;               /* TPROF_CLOCK: 0 auto, TPROF_CLOCKSRC_* */
 	int callstack;           /* TPROF_CALLSTACK: host stacks at device launches */
+	uint32_t mpi_sync_rounds;/* TPROF_MPI_SYNC_ROUNDS: clock round trips per MPI rank, 0 none */
+	int64_t clock_skew_ns;   /* TPROF_TEST_CLOCK_SKEW_NS: added to every CLOCK sample (tests) */
 };
 void tprof_config_read(struct tprof_config *cfg);
 
@@ -157,6 +159,9 @@ void tprof_flusher_stop(void);
 void tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
 		       uint64_t arg);
 void tprof_proc_string(uint32_t id, const char *s, size_t len);
+/* A record with `units` extension units copied from ext (COMM, CSYNC). */
+void tprof_proc_record_ext(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
+			   uint64_t arg, const void *ext, unsigned units);
 void tprof_proc_clock(int when);
 
 /* procinfo.c */

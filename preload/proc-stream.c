@@ -1,5 +1,5 @@
 /* proc-stream.c — writes stream 0, the process stream: strings, process properties, thread
- * names, clock samples, drop counts.  Any thread may write it, always from a slow path, so
+ * names, clock samples, drop counts, MPI communicators and clock offsets.  Any thread may write it, always from a slow path, so
  * it is serialised by proc_lock and takes its buffers from slots.c like the threads. */
 #include <string.h>
 
@@ -43,6 +43,23 @@ void tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0,
 		r->t1 = t1;
 		r->arg = arg;
 		tprof_commit(r, kind, 0, flags, name);
+	}
+	pthread_mutex_unlock(&tprof_g.proc_lock);
+}
+
+void tprof_proc_record_ext(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
+			   uint64_t arg, const void *ext, unsigned units)
+{
+	if (units > TPROF_MAX_EXT || !writable())
+		return;
+	pthread_mutex_lock(&tprof_g.proc_lock);
+	struct tprof_rec *r = reserve_locked(1 + units);
+	if (r) {
+		r->t0 = t0;
+		r->t1 = t1;
+		r->arg = arg;
+		memcpy(r + 1, ext, (size_t)units * TPROF_UNIT);
+		tprof_commit(r, kind, (uint8_t)units, flags, name);
 	}
 	pthread_mutex_unlock(&tprof_g.proc_lock);
 }

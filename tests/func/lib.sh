@@ -93,3 +93,20 @@ need_hip() {
 	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export LD_LIBRARY_PATH
 }
+
+# MPI programs run under Debian's Open MPI, with mpirun (as root it needs both flags).
+# need_mpi [FILE...]: skips the whole test, saying why, when mpicc or mpirun is missing or a
+# file it needs (relative to tests/ in the build tree: apps/mpi-pattern...) was not built.
+DUMP="$top_builddir/tests/tools/dump-records"
+MPIRUN_FLAGS="--allow-run-as-root --oversubscribe"
+need_mpi() {
+	{ [ -n "${MPICC:-}" ] && [ "$MPICC" != no ] && [ -n "${MPIRUN:-}" ] && [ "$MPIRUN" != no ]; } ||
+		skip_all "no mpicc or mpirun (configure found none; on Debian: apt-get install libopenmpi-dev openmpi-bin)"
+	for _a in "$@"; do
+		[ -x "$top_builddir/tests/$_a" ] || skip_all "$_a was not built (configure found no mpicc)"
+	done
+	[ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
+	# Ranks waiting in MPI yield the CPU instead of spinning: more ranks than cores here.
+	OMPI_MCA_mpi_yield_when_idle=1
+	export OMPI_MCA_mpi_yield_when_idle
+}

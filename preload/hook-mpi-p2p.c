@@ -1,0 +1,207 @@
+/* hook-mpi-p2p.c — blocking point-to-point MPI calls and probes.  Sends record where, with
+ * which tag and how many bytes (count x PMPI_Type_size); receives record what arrived, from
+ * the status (the wrapper's own when the program passed MPI_STATUS_IGNORE), and their post
+ * number: the n-th message from A to B with tag T on a communicator is received by the n-th
+ * receive, in posting order, that received such a message.  A matched probe (MPI_Mprobe,
+ * MPI_Improbe) takes the message, so it takes the post number; MPI_Mrecv carries it on. */
+#include "hook-mpi.h"
+#include "mpi-req.h"
+
+/* ---- sends ------------------------------------------------------------------------------ */
+
+#define MPI_SEND(name)                                                                     \
+	TPROF_EXPORT int name(const void *buf, int count, MType type, int dest, int tag,    \
+			      MComm comm)                                                  \
+	{                                                                                  \
+		MPI_PROLOGUE(name, buf, count, type, dest, tag, comm);                     \
+		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_SEND);                        \
+		c->a->comm = mpi_comm_id(comm);                                            \
+		c->a->peer = mpi_rank(dest);                                               \
+		c->a->tag = mpi_tag(tag);                                                  \
+		if (dest == TMPI_PROC_NULL)                                                \
+			c->a->flags |= TPROF_MPIF_PROC_NULL;                               \
+		mpi_start(c);                                                              \
+		int rc = real(buf, count, type, dest, tag, comm);                          \
+		if (rc == TMPI_SUCCESS)                                                    \
+			c->a->bytes = mpi_bytes(count, type);                              \
+		return mpi_end(c, rc);                                                     \
+	}
+
+MPI_SEND(MPI_Send)
+MPI_SEND(MPI_Ssend)
+MPI_SEND(MPI_Bsend)
+MPI_SEND(MPI_Rsend)
+
+/* ---- receives --------------------------------------------------------------------------- */
+
+TPROF_EXPORT int MPI_Recv(void *buf, int count, MType type, int source, int tag, MComm comm,
+			  MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Recv, buf, count, type, source, tag, comm, status);
+	MStatus own, *st = status ? status : &own;
+	mpi_begin(c, t, MPI_HOOK(MPI_Recv), 1, TPROF_MPI_RECV);
+	c->a->comm = mpi_comm_id(comm);
+	c->a->peer = mpi_rank(source);
+	c->a->tag = mpi_tag(tag);
+	c->a->seq = tprof_mpi_next_recv();
+	mpi_start(c);
+	int rc = real(buf, count, type, source, tag, comm, st);
+	if (rc == TMPI_SUCCESS)
+		mpi_received(c->a, st);
+	return mpi_end(c, rc);
+}
+
+/* The send side in a, the receive side in b. */
+static inline void sendrecv_begin(struct mpi_call *c, MComm comm, int dest, int stag, int source,
+				  int rtag)
+{
+	c->a->comm = mpi_comm_id(comm);
+	c->a->peer = mpi_rank(dest);
+	c->a->tag = mpi_tag(stag);
+	if (dest == TMPI_PROC_NULL)
+		c->a->flags |= TPROF_MPIF_PROC_NULL;
+	c->b->peer = mpi_rank(source);
+	c->b->tag = mpi_tag(rtag);
+	c->b->seq = tprof_mpi_next_recv();
+}
+
+static inline void sendrecv_end(struct mpi_call *c, int rc, int scount, MType stype,
+				const MStatus *st)
+{
+	if (rc != TMPI_SUCCESS)
+		return;
+	c->a->bytes = mpi_bytes(scount, stype);
+	c->b->peer = mpi_rank(st->MPI_SOURCE);
+	c->b->tag = mpi_tag(st->MPI_TAG);
+	c->b->bytes = st->_ucount;
+}
+
+TPROF_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MType stype, int dest, int stag,
+			      void *rbuf, int rcount, MType rtype, int source, int rtag, MComm comm,
+			      MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Sendrecv, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
+		     rtag, comm, status);
+	MStatus own, *st = status ? status : &own;
+	mpi_begin(c, t, MPI_HOOK(MPI_Sendrecv), 2, TPROF_MPI_SENDRECV);
+	sendrecv_begin(c, comm, dest, stag, source, rtag);
+	mpi_start(c);
+	int rc = real(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st);
+	sendrecv_end(c, rc, scount, stype, st);
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MType type, int dest, int stag,
+				      int source, int rtag, MComm comm, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Sendrecv_replace, buf, count, type, dest, stag, source, rtag, comm, status);
+	MStatus own, *st = status ? status : &own;
+	mpi_begin(c, t, MPI_HOOK(MPI_Sendrecv_replace), 2, TPROF_MPI_SENDRECV);
+	sendrecv_begin(c, comm, dest, stag, source, rtag);
+	mpi_start(c);
+	int rc = real(buf, count, type, dest, stag, source, rtag, comm, st);
+	sendrecv_end(c, rc, count, type, st);
+	return mpi_end(c, rc);
+}
+
+/* ---- probes ----------------------------------------------------------------------------- */
+
+static inline void probe_begin(struct mpi_call *c, MComm comm, int source, int tag)
+{
+	c->a->comm = mpi_comm_id(comm);
+	c->a->peer = mpi_rank(source);
+	c->a->tag = mpi_tag(tag);
+}
+
+TPROF_EXPORT int MPI_Probe(int source, int tag, MComm comm, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Probe, source, tag, comm, status);
+	MStatus own, *st = status ? status : &own;
+	mpi_begin(c, t, MPI_HOOK(MPI_Probe), 1, TPROF_MPI_PROBE);
+	probe_begin(c, comm, source, tag);
+	mpi_start(c);
+	int rc = real(source, tag, comm, st);
+	if (rc == TMPI_SUCCESS)
+		mpi_received(c->a, st);
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Iprobe(int source, int tag, MComm comm, int *flag, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Iprobe, source, tag, comm, flag, status);
+	MStatus own, *st = status ? status : &own;
+	mpi_begin(c, t, MPI_HOOK(MPI_Iprobe), 1, TPROF_MPI_PROBE);
+	probe_begin(c, comm, source, tag);
+	mpi_start(c);
+	int rc = real(source, tag, comm, flag, st);
+	if (rc == TMPI_SUCCESS && flag && *flag)
+		mpi_received(c->a, st);
+	return mpi_end(c, rc);
+}
+
+/* A message matched by a probe: it gets its receive number now, kept for MPI_Mrecv. */
+static void matched(struct mpi_call *c, tmpi_Message msg, const MStatus *st)
+{
+	mpi_received(c->a, st);
+	if (!msg || msg == tprof_mpi_h.message_no_proc || msg == tprof_mpi_h.message_null)
+		return;
+	c->a->seq = tprof_mpi_next_recv();
+	struct tprof_mpi_req *e = tprof_mpi_req_add(msg);
+	if (!e)
+		return;
+	e->comm = c->a->comm;
+	e->peer = c->a->peer;
+	e->tag = c->a->tag;
+	e->bytes = c->a->bytes;
+	e->seq = c->a->seq;
+	e->op = TPROF_MPI_PROBE;
+	e->hook = (uint16_t)(c->h - tprof_mpi_hooks);
+}
+
+TPROF_EXPORT int MPI_Mprobe(int source, int tag, MComm comm, tmpi_Message *msg, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Mprobe, source, tag, comm, msg, status);
+	MStatus own, *st = status ? status : &own;
+	mpi_begin(c, t, MPI_HOOK(MPI_Mprobe), 1, TPROF_MPI_PROBE);
+	probe_begin(c, comm, source, tag);
+	mpi_start(c);
+	int rc = real(source, tag, comm, msg, st);
+	if (rc == TMPI_SUCCESS)
+		matched(c, *msg, st);
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Message *msg,
+			     MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Improbe, source, tag, comm, flag, msg, status);
+	MStatus own, *st = status ? status : &own;
+	mpi_begin(c, t, MPI_HOOK(MPI_Improbe), 1, TPROF_MPI_PROBE);
+	probe_begin(c, comm, source, tag);
+	mpi_start(c);
+	int rc = real(source, tag, comm, flag, msg, st);
+	if (rc == TMPI_SUCCESS && flag && *flag)
+		matched(c, *msg, st);
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Mrecv(void *buf, int count, MType type, tmpi_Message *msg, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Mrecv, buf, count, type, msg, status);
+	MStatus own, *st = status ? status : &own;
+	struct tprof_mpi_req *e = msg ? tprof_mpi_req_find(*msg) : NULL;
+	mpi_begin(c, t, MPI_HOOK(MPI_Mrecv), 1, TPROF_MPI_RECV);
+	if (e) {
+		c->a->comm = e->comm;
+		c->a->seq = e->seq;
+	} else {
+		c->a->seq = tprof_mpi_next_recv();
+	}
+	mpi_start(c);
+	int rc = real(buf, count, type, msg, st);
+	if (rc == TMPI_SUCCESS) {
+		mpi_received(c->a, st);
+		tprof_mpi_req_remove(e);
+	}
+	return mpi_end(c, rc);
+}

@@ -1,0 +1,464 @@
+/* hook-mpi-req.c — nonblocking MPI: the calls that make requests (MPI_Isend..., MPI_Irecv,
+ * MPI_Imrecv, the persistent MPI_*_init), MPI_Start/Startall, MPI_Request_free, MPI_Cancel,
+ * and the Wait and Test families.  Each request is remembered at its post (mpi-req.c); the
+ * call in which it completes writes one MPIREQ record for it after its own CALL record (t0 =
+ * when that call returned, arg = its correlation id, name = the call that made the request)
+ * and counts it in its nreq.  The request array is looked up before the real call, which
+ * overwrites completed requests with MPI_REQUEST_NULL; statuses the program ignores are
+ * taken in a per-thread array that only ever grows. */
+#include <stdlib.h>
+
+#include "hook-mpi.h"
+#include "mpi-req.h"
+
+/* ---- remembering and completing requests ------------------------------------------------- */
+
+static void mpireq(struct mpi_call *c, const struct tprof_mpi_req *e, void *handle,
+		   const MStatus *st, uint8_t flags, uint64_t when);
+static void idup_done(struct tprof_mpi_req *e);
+
+struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int persistent,
+				void *out)
+{
+	struct tprof_mpi_req now = { 0 }, *e = &now;
+	if (!req || req == tprof_mpi_h.request_null)
+		return NULL;
+	/* Open MPI answers an operation it completed at once (a send it could push out, anything
+	 * to or from MPI_PROC_NULL, a collective on one process) with one shared, completed
+	 * request: the operation completed in this call, and its MPIREQ follows it now. */
+	int done = req == tprof_mpi_h.request_empty ||
+		   (!persistent && (c->a->flags & TPROF_MPIF_PROC_NULL));
+	struct tprof_mpi_req *kept = done ? NULL : tprof_mpi_req_add(req);
+	if (!done && !kept)
+		return NULL;
+	if (kept)
+		e = kept;
+	e->comm = c->a->comm;
+	e->bytes = c->a->bytes;
+	e->bytes2 = c->b->bytes;
+	e->peer = c->a->peer;
+	e->tag = c->a->tag;
+	e->seq = c->a->seq;
+	e->hook = (uint16_t)(c->h - tprof_mpi_hooks);
+	e->op = op;
+	e->flags = (uint8_t)(c->a->flags | TPROF_MPIF_NONBLOCKING | (persistent ? TPROF_MPIF_PERSISTENT : 0));
+	e->out = out;
+	if (kept)
+		return kept;
+	if (op == TPROF_MPI_COMM)
+		idup_done(e);
+	mpireq(c, e, req, NULL, 0, tprof_now());
+	return NULL;
+}
+
+/* One MPIREQ record: request `handle` (entry e) completed (or, with TPROF_MPIF_STARTED,
+ * was started) in call c, which returned at `when`; st: its status, if any. */
+static void mpireq(struct mpi_call *c, const struct tprof_mpi_req *e, void *handle,
+		   const MStatus *st, uint8_t flags, uint64_t when)
+{
+	struct tprof_rec *r = tprof_reserve(c->t, 3);
+	if (!r)
+		return;
+	struct tprof_mpi_args *a = (struct tprof_mpi_args *)(r + 1);
+	struct tprof_mpi_args2 *b = (struct tprof_mpi_args2 *)(r + 2);
+	memset(a, 0, 2 * TPROF_UNIT);
+	a->comm = e->comm;
+	a->bytes = e->bytes;
+	a->peer = e->peer;
+	a->tag = e->tag;
+	a->seq = e->seq;
+	a->op = e->op;
+	a->flags = (uint8_t)(e->flags | flags);
+	b->req = (uint64_t)(uintptr_t)handle;
+	b->bytes = e->bytes2;
+	b->peer = TPROF_MPI_NONE;
+	b->tag = TPROF_MPI_NONE;
+	if (st && e->op == TPROF_MPI_IRECV && !(flags & (TPROF_MPIF_STARTED | TPROF_MPIF_CANCELLED)))
+		mpi_received(a, st);
+	r->t0 = when;
+	r->t1 = 0;
+	r->arg = c->corr;
+	tprof_commit(r, TPROF_K_MPIREQ, 2, a->flags, tprof_hook_name(&tprof_mpi_hooks[e->hook]));
+	c->a->nreq++;
+}
+
+/* MPI_Comm_idup's request completed: the new communicator exists now. */
+static void idup_done(struct tprof_mpi_req *e)
+{
+	MComm made = e->out ? *(MComm *)e->out : NULL;
+	e->bytes2 = tprof_mpi_comm_made(e->comm, e->seq, made);
+}
+
+/* Request `handle` (entry e, looked up before the call) completed in call c. */
+static void completed(struct mpi_call *c, struct tprof_mpi_req *e, void *handle,
+		      const MStatus *st, uint64_t when)
+{
+	if (!tprof_mpi_req_holds(e, handle) || ((e->flags & TPROF_MPIF_PERSISTENT) && !e->active))
+		return;
+	uint8_t flags = 0;
+	int cancelled = 0;
+	if (e->cancel && st && tprof_pmpi.Test_cancelled(st, &cancelled) == TMPI_SUCCESS && cancelled)
+		flags |= TPROF_MPIF_CANCELLED;
+	if (e->op == TPROF_MPI_COMM && !cancelled)
+		idup_done(e);
+	mpireq(c, e, handle, st, flags, when);
+	if (e->flags & TPROF_MPIF_PERSISTENT) {
+		e->active = 0;
+		e->cancel = 0;
+	} else {
+		tprof_mpi_req_remove(e);
+	}
+}
+
+static inline struct tprof_mpi_req *lookup(MReq h)
+{
+	return h && h != tprof_mpi_h.request_null ? tprof_mpi_req_find(h) : NULL;
+}
+
+/* ---- per-thread scratch for request arrays ----------------------------------------------- */
+
+struct scratch {
+	struct tprof_mpi_req **entries;
+	MReq *handles;
+	MStatus *statuses;
+	size_t cap;
+};
+static __thread struct scratch scratch __attribute__((tls_model("initial-exec")));
+
+/* Room for n requests; 0 when there is none (the completions then go unrecorded). */
+static int scratch_fit(size_t n)
+{
+	struct scratch *s = &scratch;
+	if (n <= s->cap)
+		return 1;
+	size_t cap = s->cap ? s->cap : 64;
+	while (cap < n)
+		cap *= 2;
+	struct tprof_mpi_req **e = realloc(s->entries, cap * sizeof(*e));
+	if (e)
+		s->entries = e;
+	MReq *h = e ? realloc(s->handles, cap * sizeof(*h)) : NULL;
+	if (h)
+		s->handles = h;
+	MStatus *st = h ? realloc(s->statuses, cap * sizeof(*st)) : NULL;
+	if (st)
+		s->statuses = st;
+	if (!st)
+		return 0;
+	s->cap = cap;
+	return 1;
+}
+
+/* Looks up reqs[0..n) before the call; 0 when they cannot be followed. */
+static int capture(int n, const MReq *reqs)
+{
+	if (n <= 0 || !reqs || !scratch_fit((size_t)n))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		scratch.handles[i] = reqs[i];
+		scratch.entries[i] = lookup(reqs[i]);
+	}
+	return 1;
+}
+
+/* ---- posting ------------------------------------------------------------------------------ */
+
+static inline void post_begin(struct mpi_call *c, MComm comm, int peer, int tag, int persistent)
+{
+	c->a->comm = mpi_comm_id(comm);
+	c->a->peer = mpi_rank(peer);
+	c->a->tag = mpi_tag(tag);
+	c->a->flags = TPROF_MPIF_NONBLOCKING | (persistent ? TPROF_MPIF_PERSISTENT : 0);
+	if (peer == TMPI_PROC_NULL)
+		c->a->flags |= TPROF_MPIF_PROC_NULL;
+}
+
+/* A send posted (persistent: a request made, that each MPI_Start posts). */
+#define MPI_ISEND(name, persistent)                                                        \
+	TPROF_EXPORT int name(const void *buf, int count, MType type, int dest, int tag,    \
+			      MComm comm, MReq *req)                                       \
+	{                                                                                  \
+		MPI_PROLOGUE(name, buf, count, type, dest, tag, comm, req);                \
+		mpi_begin(c, t, MPI_HOOK(name), 2,                                         \
+			  persistent ? TPROF_MPI_OTHER : TPROF_MPI_ISEND);                 \
+		post_begin(c, comm, dest, tag, persistent);                                \
+		mpi_start(c);                                                              \
+		int rc = real(buf, count, type, dest, tag, comm, req);                     \
+		if (rc == TMPI_SUCCESS) {                                                  \
+			c->a->bytes = mpi_bytes(count, type);                              \
+			c->b->req = (uint64_t)(uintptr_t)*req;                             \
+			mpi_track(c, *req, TPROF_MPI_ISEND, persistent, NULL);                   \
+		}                                                                          \
+		return mpi_end(c, rc);                                                     \
+	}
+
+MPI_ISEND(MPI_Isend, 0)
+MPI_ISEND(MPI_Issend, 0)
+MPI_ISEND(MPI_Ibsend, 0)
+MPI_ISEND(MPI_Irsend, 0)
+MPI_ISEND(MPI_Send_init, 1)
+MPI_ISEND(MPI_Ssend_init, 1)
+MPI_ISEND(MPI_Bsend_init, 1)
+MPI_ISEND(MPI_Rsend_init, 1)
+
+/* A receive posted: its post number now (persistent ones get theirs at each start). */
+#define MPI_IRECV(name, persistent)                                                        \
+	TPROF_EXPORT int name(void *buf, int count, MType type, int source, int tag,        \
+			      MComm comm, MReq *req)                                       \
+	{                                                                                  \
+		MPI_PROLOGUE(name, buf, count, type, source, tag, comm, req);              \
+		mpi_begin(c, t, MPI_HOOK(name), 2,                                         \
+			  persistent ? TPROF_MPI_OTHER : TPROF_MPI_IRECV);                 \
+		post_begin(c, comm, source, tag, persistent);                              \
+		if (!persistent)                                                           \
+			c->a->seq = tprof_mpi_next_recv();                                 \
+		mpi_start(c);                                                              \
+		int rc = real(buf, count, type, source, tag, comm, req);                   \
+		if (rc == TMPI_SUCCESS) {                                                  \
+			c->a->bytes = mpi_bytes(count, type);                              \
+			c->b->req = (uint64_t)(uintptr_t)*req;                             \
+			mpi_track(c, *req, TPROF_MPI_IRECV, persistent, NULL);                   \
+		}                                                                          \
+		return mpi_end(c, rc);                                                     \
+	}
+
+MPI_IRECV(MPI_Irecv, 0)
+MPI_IRECV(MPI_Recv_init, 1)
+
+/* The receive of a message a probe matched: the probe's post number. */
+TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, tmpi_Message *msg, MReq *req)
+{
+	MPI_PROLOGUE(MPI_Imrecv, buf, count, type, msg, req);
+	struct tprof_mpi_req *m = msg ? tprof_mpi_req_find(*msg) : NULL;
+	mpi_begin(c, t, MPI_HOOK(MPI_Imrecv), 2, TPROF_MPI_IRECV);
+	c->a->flags = TPROF_MPIF_NONBLOCKING;
+	if (m) {
+		c->a->comm = m->comm;
+		c->a->peer = m->peer;
+		c->a->tag = m->tag;
+		c->a->seq = m->seq;
+	} else {
+		c->a->seq = tprof_mpi_next_recv();
+	}
+	mpi_start(c);
+	int rc = real(buf, count, type, msg, req);
+	if (rc == TMPI_SUCCESS) {
+		c->a->bytes = mpi_bytes(count, type);
+		c->b->req = (uint64_t)(uintptr_t)*req;
+		mpi_track(c, *req, TPROF_MPI_IRECV, 0, NULL);
+		tprof_mpi_req_remove(m);
+	}
+	return mpi_end(c, rc);
+}
+
+/* ---- persistent requests started, freed, cancelled ----------------------------------------- */
+
+/* Before the start: a persistent receive's post number. */
+static inline void start_prepare(struct tprof_mpi_req *e)
+{
+	if (e && (e->flags & TPROF_MPIF_PERSISTENT) && e->op == TPROF_MPI_IRECV)
+		e->seq = tprof_mpi_next_recv();
+}
+
+static inline void started(struct mpi_call *c, struct tprof_mpi_req *e, MReq h, uint64_t when)
+{
+	if (!e || !(e->flags & TPROF_MPIF_PERSISTENT))
+		return;
+	e->active = 1;
+	e->cancel = 0;
+	mpireq(c, e, h, NULL, TPROF_MPIF_STARTED, when);
+}
+
+TPROF_EXPORT int MPI_Start(MReq *req)
+{
+	MPI_PROLOGUE(MPI_Start, req);
+	MReq h = req ? *req : NULL;
+	struct tprof_mpi_req *e = lookup(h);
+	mpi_begin(c, t, MPI_HOOK(MPI_Start), 1, TPROF_MPI_START);
+	start_prepare(e);
+	mpi_start(c);
+	int rc = real(req);
+	if (rc == TMPI_SUCCESS)
+		started(c, e, h, tprof_now());
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Startall(int count, MReq reqs[])
+{
+	MPI_PROLOGUE(MPI_Startall, count, reqs);
+	int followed = capture(count, reqs);
+	mpi_begin(c, t, MPI_HOOK(MPI_Startall), 1, TPROF_MPI_START);
+	for (int i = 0; followed && i < count; i++)
+		start_prepare(scratch.entries[i]);
+	mpi_start(c);
+	int rc = real(count, reqs);
+	if (rc == TMPI_SUCCESS && followed) {
+		uint64_t when = tprof_now();
+		for (int i = 0; i < count; i++)
+			started(c, scratch.entries[i], scratch.handles[i], when);
+	}
+	return mpi_end(c, rc);
+}
+
+/* MPI_Request_free and MPI_Cancel: the request in args2.req, its communicator in args. */
+static inline void about_request(struct mpi_call *c, struct tprof_mpi_req *e, MReq h)
+{
+	c->b->req = (uint64_t)(uintptr_t)h;
+	if (e) {
+		c->a->comm = e->comm;
+		c->a->flags = e->flags;
+	}
+}
+
+TPROF_EXPORT int MPI_Request_free(MReq *req)
+{
+	MPI_PROLOGUE(MPI_Request_free, req);
+	MReq h = req ? *req : NULL;
+	struct tprof_mpi_req *e = lookup(h);
+	mpi_begin(c, t, MPI_HOOK(MPI_Request_free), 2, TPROF_MPI_OTHER);
+	about_request(c, e, h);
+	mpi_start(c);
+	int rc = real(req);
+	if (rc == TMPI_SUCCESS)
+		tprof_mpi_req_remove(e);
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Cancel(MReq *req)
+{
+	MPI_PROLOGUE(MPI_Cancel, req);
+	MReq h = req ? *req : NULL;
+	struct tprof_mpi_req *e = lookup(h);
+	mpi_begin(c, t, MPI_HOOK(MPI_Cancel), 2, TPROF_MPI_OTHER);
+	about_request(c, e, h);
+	mpi_start(c);
+	int rc = real(req);
+	if (rc == TMPI_SUCCESS && e)
+		e->cancel = 1;
+	return mpi_end(c, rc);
+}
+
+/* ---- the Wait and Test families ---------------------------------------------------------- */
+
+TPROF_EXPORT int MPI_Wait(MReq *req, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Wait, req, status);
+	MStatus own, *st = status ? status : &own;
+	MReq h = req ? *req : NULL;
+	struct tprof_mpi_req *e = lookup(h);
+	mpi_begin(c, t, MPI_HOOK(MPI_Wait), 1, TPROF_MPI_WAIT);
+	mpi_start(c);
+	int rc = real(req, st);
+	if (rc == TMPI_SUCCESS)
+		completed(c, e, h, st, tprof_now());
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Test, req, flag, status);
+	MStatus own, *st = status ? status : &own;
+	MReq h = req ? *req : NULL;
+	struct tprof_mpi_req *e = lookup(h);
+	mpi_begin(c, t, MPI_HOOK(MPI_Test), 1, TPROF_MPI_WAIT);
+	mpi_start(c);
+	int rc = real(req, flag, st);
+	if (rc == TMPI_SUCCESS && flag && *flag)
+		completed(c, e, h, st, tprof_now());
+	return mpi_end(c, rc);
+}
+
+/* Every request of the array completed (Waitall, Testall with flag set). */
+static void all_completed(struct mpi_call *c, int n, const MStatus *sts)
+{
+	uint64_t when = tprof_now();
+	for (int i = 0; i < n; i++)
+		completed(c, scratch.entries[i], scratch.handles[i], sts ? &sts[i] : NULL, when);
+}
+
+/* The requests indices[0..k) of the array completed, with statuses sts[0..k). */
+static void some_completed(struct mpi_call *c, int k, const int *indices, const MStatus *sts, int n)
+{
+	uint64_t when = tprof_now();
+	for (int j = 0; indices && j < k; j++) {
+		int i = indices[j];
+		if (i >= 0 && i < n)
+			completed(c, scratch.entries[i], scratch.handles[i], sts ? &sts[j] : NULL, when);
+	}
+}
+
+/* The statuses the real call fills: the program's, or the scratch array when it ignores them. */
+static inline MStatus *statuses_for(MStatus *given, int followed)
+{
+	return given ? given : followed ? scratch.statuses : given;
+}
+
+TPROF_EXPORT int MPI_Waitall(int count, MReq reqs[], MStatus statuses[])
+{
+	MPI_PROLOGUE(MPI_Waitall, count, reqs, statuses);
+	int followed = capture(count, reqs);
+	MStatus *sts = statuses_for(statuses, followed);
+	mpi_begin(c, t, MPI_HOOK(MPI_Waitall), 1, TPROF_MPI_WAIT);
+	mpi_start(c);
+	int rc = real(count, reqs, sts);
+	if (rc == TMPI_SUCCESS && followed)
+		all_completed(c, count, sts);
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Testall(int count, MReq reqs[], int *flag, MStatus statuses[])
+{
+	MPI_PROLOGUE(MPI_Testall, count, reqs, flag, statuses);
+	int followed = capture(count, reqs);
+	MStatus *sts = statuses_for(statuses, followed);
+	mpi_begin(c, t, MPI_HOOK(MPI_Testall), 1, TPROF_MPI_WAIT);
+	mpi_start(c);
+	int rc = real(count, reqs, flag, sts);
+	if (rc == TMPI_SUCCESS && followed && flag && *flag)
+		all_completed(c, count, sts);
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Waitany(int count, MReq reqs[], int *index, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Waitany, count, reqs, index, status);
+	MStatus own, *st = status ? status : &own;
+	int followed = capture(count, reqs);
+	mpi_begin(c, t, MPI_HOOK(MPI_Waitany), 1, TPROF_MPI_WAIT);
+	mpi_start(c);
+	int rc = real(count, reqs, index, st);
+	if (rc == TMPI_SUCCESS && followed && index && *index != TMPI_UNDEFINED)
+		some_completed(c, 1, index, st, count);
+	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MStatus *status)
+{
+	MPI_PROLOGUE(MPI_Testany, count, reqs, index, flag, status);
+	MStatus own, *st = status ? status : &own;
+	int followed = capture(count, reqs);
+	mpi_begin(c, t, MPI_HOOK(MPI_Testany), 1, TPROF_MPI_WAIT);
+	mpi_start(c);
+	int rc = real(count, reqs, index, flag, st);
+	if (rc == TMPI_SUCCESS && followed && flag && *flag && index && *index != TMPI_UNDEFINED)
+		some_completed(c, 1, index, st, count);
+	return mpi_end(c, rc);
+}
+
+#define MPI_SOME(name)                                                                     \
+	TPROF_EXPORT int name(int count, MReq reqs[], int *outcount, int indices[],         \
+			      MStatus statuses[])                                          \
+	{                                                                                  \
+		MPI_PROLOGUE(name, count, reqs, outcount, indices, statuses);              \
+		int followed = capture(count, reqs);                                       \
+		MStatus *sts = statuses_for(statuses, followed);                           \
+		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_WAIT);                        \
+		mpi_start(c);                                                              \
+		int rc = real(count, reqs, outcount, indices, sts);                        \
+		if (rc == TMPI_SUCCESS && followed && outcount && *outcount != TMPI_UNDEFINED) \
+			some_completed(c, *outcount, indices, sts, count);                 \
+		return mpi_end(c, rc);                                                     \
+	}
+
+MPI_SOME(MPI_Waitsome)
+MPI_SOME(MPI_Testsome)

@@ -1,0 +1,94 @@
+/* mpi-comm.h — MPI communicators as the recorder knows them: a stable 64-bit id, the same on
+ * every member without any extra communication, the members as world ranks (COMM records in
+ * stream 0), and the per-communicator counters the records need (collectives so far, for
+ * their seq; communicator-creating calls so far, for the ids of the communicators made).
+ * Handle -> entry lookups are lock-free: WORLD and SELF by pointer compare, the others in
+ * an open-addressing table whose entries are published with a release store of the key. */
+#ifndef TPROF_MPI_COMM_H
+#define TPROF_MPI_COMM_H
+
+#include <stdint.h>
+
+#include "mpi-abi.h"
+#include "mpi-runtime.h"
+
+struct tprof_mpi_comm {
+	void *handle;              /* the key: NULL empty, TPROF_MPI_COMM_GONE removed */
+	uint64_t id;
+	uint64_t parent;           /* id of the communicator it was made from, 0 when none */
+	int32_t size;              /* its (local) group */
+	int32_t remote_size;       /* inter-communicators: the remote group */
+	int32_t my_rank;
+	uint8_t kind;              /* enum tprof_comm_kind */
+	uint32_t coll_seq;         /* collectives called on it so far (atomic) */
+	uint32_t creations;        /* communicator-creating calls over it so far (atomic) */
+	uint32_t name;             /* string id of its name, 0 = none */
+	int32_t *members;          /* world ranks, local group then remote; -1 = not in WORLD */
+};
+
+#define TPROF_MPI_COMM_GONE ((void *)1)
+#define TPROF_MPI_COMM_SLOTS 4096u
+
+extern struct tprof_mpi_comm tprof_mpi_world, tprof_mpi_self;
+extern struct tprof_mpi_comm tprof_mpi_comms[TPROF_MPI_COMM_SLOTS];
+
+static inline size_t tprof_mpi_comm_slot(const void *handle)
+{
+	return (size_t)(((uintptr_t)handle * 0x9e3779b97f4a7c15ull) >> 52) & (TPROF_MPI_COMM_SLOTS - 1);
+}
+
+/* Not in the table: a communicator first seen now (described and recorded), or NULL. */
+struct tprof_mpi_comm *tprof_mpi_comm_miss(tmpi_Comm c);
+
+/* The entry of a communicator handle, or NULL (MPI_COMM_NULL, or not describable). */
+static inline struct tprof_mpi_comm *tprof_mpi_comm(tmpi_Comm c)
+{
+	if (TPROF_LIKELY(c == tprof_mpi_h.world))
+		return &tprof_mpi_world;
+	if (c == tprof_mpi_h.self)
+		return &tprof_mpi_self;
+	size_t i = tprof_mpi_comm_slot(c);
+	for (unsigned n = 0; n < TPROF_MPI_COMM_SLOTS; n++, i = (i + 1) & (TPROF_MPI_COMM_SLOTS - 1)) {
+		void *k = __atomic_load_n(&tprof_mpi_comms[i].handle, __ATOMIC_ACQUIRE);
+		if (k == (void *)c)
+			return &tprof_mpi_comms[i];
+		if (!k)
+			break;
+	}
+	return tprof_mpi_comm_miss(c);
+}
+
+static inline uint64_t tprof_mpi_comm_id(const struct tprof_mpi_comm *e)
+{
+	return e ? e->id : TPROF_COMM_NONE;
+}
+
+/* The collective about to be called on e: its number on e, from 1. */
+static inline uint32_t tprof_mpi_coll_seq(struct tprof_mpi_comm *e)
+{
+	return e ? __atomic_add_fetch(&e->coll_seq, 1, __ATOMIC_RELAXED) : 0;
+}
+
+/* A communicator-creating call over parent starts: how many came before it. */
+static inline uint32_t tprof_mpi_comm_creation(struct tprof_mpi_comm *parent)
+{
+	return parent ? __atomic_fetch_add(&parent->creations, 1, __ATOMIC_RELAXED) : 0;
+}
+
+/* MPI started: WORLD and SELF described and recorded.  MPI stopping: WORLD's group freed. */
+void tprof_mpi_comms_start(void);
+void tprof_mpi_comms_stop(void);
+
+/* A communicator made collectively over parent (split, dup, create, topologies, merge...),
+ * the count-th such call over it: its id, recorded; TPROF_COMM_NONE for MPI_COMM_NULL. */
+uint64_t tprof_mpi_comm_made(uint64_t parent, uint32_t count, tmpi_Comm made);
+/* MPI_Comm_create_group over parent with tag. */
+uint64_t tprof_mpi_comm_made_group(uint64_t parent, int tag, tmpi_Comm made);
+/* MPI_Intercomm_create with tag, over local. */
+uint64_t tprof_mpi_comm_made_inter(uint64_t local, int tag, tmpi_Comm made);
+/* MPI_Comm_free succeeded: the handle may come back for another communicator. */
+void tprof_mpi_comm_forget(tmpi_Comm c);
+/* MPI_Comm_set_name succeeded: the COMM records again, with the name. */
+void tprof_mpi_comm_named(tmpi_Comm c, const char *name);
+
+#endif

@@ -1,0 +1,209 @@
+/* dump-records.c — every record of every process under an output directory, one JSON object
+ * per line, for tests that check exactly what the recorder wrote (independently of what the
+ * analyzer makes of it).  Each line names the process (host, pid, rank), the stream and the
+ * record's fields, the name as a string, and decodes the extension units of MPI calls and
+ * requests, COMM, CSYNC, PROP and STRING records.
+ * Usage: dump-records DIR */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../analyze/jsonw.h"
+#include "../../analyze/trace.h"
+
+static const char *str(const struct proc *p, uint32_t local)
+{
+	return local ? strings_get(proc_string(p, local)) : NULL;
+}
+
+static void put_str(struct jw *w, const char *s)
+{
+	if (s)
+		jw_str(w, s, strlen(s));
+	else
+		jw_lit(w, "null");
+}
+
+#define KEY(w, k) jw_lit(w, ",\"" k "\":")
+
+static void mpi_args(struct jw *w, const uint8_t *ext)
+{
+	struct tprof_mpi_args a;
+	memcpy(&a, ext, sizeof(a));
+	KEY(w, "mpi");
+	jw_lit(w, "{\"comm\":");
+	jw_u64(w, a.comm);
+	KEY(w, "bytes");
+	jw_u64(w, a.bytes);
+	KEY(w, "peer");
+	jw_i64(w, a.peer);
+	KEY(w, "tag");
+	jw_i64(w, a.tag);
+	KEY(w, "seq");
+	jw_u64(w, a.seq);
+	KEY(w, "op");
+	jw_u64(w, a.op);
+	KEY(w, "flags");
+	jw_u64(w, a.flags);
+	KEY(w, "nreq");
+	jw_u64(w, a.nreq);
+	jw_lit(w, "}");
+}
+
+static void mpi_args2(struct jw *w, const uint8_t *ext)
+{
+	struct tprof_mpi_args2 b;
+	memcpy(&b, ext, sizeof(b));
+	KEY(w, "mpi2");
+	jw_lit(w, "{\"req\":");
+	jw_u64(w, b.req);
+	KEY(w, "bytes");
+	jw_u64(w, b.bytes);
+	KEY(w, "peer");
+	jw_i64(w, b.peer);
+	KEY(w, "tag");
+	jw_i64(w, b.tag);
+	KEY(w, "seq");
+	jw_u64(w, b.seq);
+	jw_lit(w, "}");
+}
+
+static void comm_def(struct jw *w, const struct tprof_rec *r)
+{
+	struct tprof_comm_def d;
+	memcpy(&d, r + 1, sizeof(d));
+	KEY(w, "comm");
+	jw_lit(w, "{\"id\":");
+	jw_u64(w, d.id);
+	KEY(w, "parent");
+	jw_u64(w, d.parent);
+	KEY(w, "size");
+	jw_u64(w, d.size);
+	KEY(w, "remote_size");
+	jw_u64(w, d.remote_size);
+	KEY(w, "first");
+	jw_u64(w, d.first);
+	KEY(w, "my_rank");
+	jw_i64(w, d.my_rank);
+	KEY(w, "members");
+	jw_lit(w, "[");
+	const int32_t *m = (const int32_t *)(const void *)((const uint8_t *)(r + 1) + TPROF_UNIT);
+	uint64_t total = (uint64_t)d.size + d.remote_size;
+	size_t listed = (size_t)(r->ext - 1) * (TPROF_UNIT / sizeof(int32_t));
+	for (size_t i = 0; i < listed && d.first + i < total; i++) {
+		if (i)
+			jw_lit(w, ",");
+		jw_i64(w, m[i]);
+	}
+	jw_lit(w, "]}");
+}
+
+static void csync(struct jw *w, const struct tprof_rec *r)
+{
+	struct tprof_csync c;
+	memcpy(&c, r + 1, sizeof(c));
+	KEY(w, "csync");
+	jw_lit(w, "{\"ref_pid\":");
+	jw_i64(w, c.ref_pid);
+	KEY(w, "ref_rank");
+	jw_i64(w, c.ref_rank);
+	KEY(w, "rank");
+	jw_i64(w, c.rank);
+	KEY(w, "rounds");
+	jw_u64(w, c.rounds);
+	jw_lit(w, "}");
+}
+
+static void record(struct jw *w, const struct proc *p, uint32_t stream, const struct tprof_rec *r)
+{
+	jw_lit(w, "{\"host\":");
+	put_str(w, p->host ? strings_get(p->host) : NULL);
+	KEY(w, "pid");
+	jw_i64(w, p->pid);
+	KEY(w, "rank");
+	jw_i64(w, p->rank);
+	KEY(w, "stream");
+	jw_u64(w, stream);
+	KEY(w, "kind");
+	const char *kind = tprof_kind_name(r->kind);
+	put_str(w, kind ? kind : "unknown");
+	KEY(w, "t0");
+	jw_u64(w, r->t0);
+	KEY(w, "t1");
+	jw_u64(w, r->t1);
+	KEY(w, "arg");
+	jw_u64(w, r->arg);
+	KEY(w, "flags");
+	jw_u64(w, r->flags);
+	KEY(w, "ext");
+	jw_u64(w, r->ext);
+	KEY(w, "name");
+	put_str(w, r->kind == TPROF_K_STRING ? NULL : str(p, r->name));
+	const uint8_t *ext = (const uint8_t *)(r + 1);
+	switch (r->kind) {
+	case TPROF_K_STRING: {
+		size_t n = r->arg <= (uint64_t)r->ext * TPROF_UNIT ? (size_t)r->arg : (size_t)r->ext * TPROF_UNIT;
+		KEY(w, "string");
+		jw_str(w, (const char *)ext, n);
+		break;
+	}
+	case TPROF_K_PROP:
+		KEY(w, "value");
+		if (r->flags & TPROF_PROP_INT)
+			jw_i64(w, (int64_t)r->arg);
+		else
+			put_str(w, str(p, (uint32_t)r->arg));
+		break;
+	case TPROF_K_CALL:
+		if (r->flags != TPROF_DOM_MPI)
+			break;
+		/* fall through */
+	case TPROF_K_MPIREQ:
+		if (r->ext >= 1)
+			mpi_args(w, ext);
+		if (r->ext >= 2)
+			mpi_args2(w, ext + TPROF_UNIT);
+		break;
+	case TPROF_K_COMM:
+		if (r->ext >= 1)
+			comm_def(w, r);
+		break;
+	case TPROF_K_CSYNC:
+		if (r->ext >= 1)
+			csync(w, r);
+		break;
+	default:
+		break;
+	}
+	jw_lit(w, "}\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct trace tr = { 0 };
+	struct jw w;
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	if (trace_load(&tr, argv[1]) < 0) {
+		fprintf(stderr, "%s: cannot read %s\n", argv[0], argv[1]);
+		return 1;
+	}
+	if (jw_open(&w, "-") < 0)
+		return 1;
+	for (size_t i = 0; i < tr.nprocs; i++) {
+		struct proc *p = tr.procs[i];
+		for (uint32_t s = 0; s < p->nstreams; s++) {
+			struct stream *st = p->streams[s];
+			if (!st)
+				continue;
+			stream_rewind(st);
+			while (stream_next(st))
+				record(&w, p, s, st->rec);
+		}
+	}
+	int rc = jw_close(&w) < 0 ? 1 : 0;
+	trace_free(&tr);
+	return rc;
+}
