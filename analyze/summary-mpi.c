@@ -255,18 +255,21 @@ static void colls_table(struct mpisum *m, FILE *f, const struct trace *tr, int t
 		if (n > 1)
 			qsort(ids, n, sizeof(*ids), by_dur);
 		fprintf(f, "\nMPI collectives: duration from the first entry to the last exit; wait: "
-			   "members' time before the last arrived\n%10s %10s %12s %12s %10s %12s  %s\n",
-			"Instances", "Bytes", "Total", "Mean", "GB/s", "Wait", "Name");
+			   "members' time before the last arrived\n%10s %10s %12s %12s %12s %12s  %s\n",
+			"Instances", "Bytes", "Total", "Mean", "Bandwidth", "Wait", "Name");
 		size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
 		for (size_t i = 0; i < shown; i++) {
 			const struct collstat *c = &m->colls[ids[i]];
-			char a[32], b[32], t[32], mean[32], w[32];
+			char a[32], b[32], t[32], mean[32], w[32], bw[40] = "-";
 			int64_t md = c->dur / (int64_t)c->instances;
 			double per = (double)c->bytes / (double)c->instances;
-			fprintf(f, "%10s %10s %12s %12s %10.3f %12s  ", fmt_count(c->instances, a, 32),
+			if (md > 0 && c->bytes) {
+				fmt_bytes(per / (double)md * 1e9, bw, sizeof(bw) - 2);
+				strcat(bw, "/s");
+			}
+			fprintf(f, "%10s %10s %12s %12s %12s %12s  ", fmt_count(c->instances, a, 32),
 				fmt_bytes((double)c->bytes, b, 32), fmt_dur(c->dur, t, 32),
-				fmt_dur(md, mean, 32), md > 0 ? per / (double)md : 0.0,
-				fmt_dur(c->wait, w, 32));
+				fmt_dur(md, mean, 32), bw, fmt_dur(c->wait, w, 32));
 			put_name(f, strings_get(ids[i]));
 		}
 		if (shown < n)
