@@ -36,7 +36,8 @@ void clocksync_add(struct trace *tr, struct proc *p, const struct tprof_rec *r)
 }
 
 /* The process the measurement was made against: its host and pid, and when one pid was
- * several process images (exec), the one with the reference's rank. */
+ * several process images (exec), the one with the reference's rank; failing the host name
+ * (spelt differently), the process with that pid and rank. */
 static const struct proc *reference(const struct trace *tr, const struct proc *p,
 				    const struct csync *m)
 {
@@ -46,6 +47,11 @@ static const struct proc *reference(const struct trace *tr, const struct proc *p
 		if (q == p || q->pid != m->ref_pid || q->host != m->ref_host)
 			continue;
 		if (!best || (q->rank == m->ref_rank && best->rank != m->ref_rank))
+			best = q;
+	}
+	for (size_t i = 0; i < tr->nprocs && !best; i++) {
+		const struct proc *q = tr->procs[i];
+		if (q != p && q->pid == m->ref_pid && q->rank == m->ref_rank)
 			best = q;
 	}
 	return best;

@@ -133,5 +133,19 @@ int main(void)
 	trace_free(&tr);
 	free(text);
 	rm_rf(dir);
+
+	/* Rank 1 measured against a rank 0 that was not recorded. */
+	if (make_tmpdir(dir, sizeof(dir), "clocksync") < 0)
+		return 99;
+	mw_begin(&r[1], dir, "hostA", 402, 1, 2, SKEW, 200000);
+	mw_csync(&r[1], TPROF_CSYNC_INIT, 5000, 5300, 2000, "hostA", 401);
+	mw_send(&r[1], 30000, 30100, 0, 1, 10);
+	mw_end(&r[1]);
+	memset(&tr, 0, sizeof(tr));
+	ok(mpicap_run(&tr, dir, &c, NULL) == 0 && tr.nprocs == 1 &&
+	   tr.procs[0]->csync_verdict == CSYNC_NO_REFERENCE && !tr.procs[0]->tb.corrected,
+	   "a measurement against a process not in the trace is not applied");
+	trace_free(&tr);
+	rm_rf(dir);
 	return tap_done();
 }
