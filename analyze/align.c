@@ -1,6 +1,7 @@
 /* align.c — puts every process image on one time axis.  Processes of a host share its
  * monotonic clock, so one offset (realtime - monotonic, from that host's earliest sample)
- * serves the whole host; hosts then line up through their realtime clocks. */
+ * serves the whole host; hosts then line up through their realtime clocks (refined for MPI
+ * ranks by clocksync.c before the spans are found). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,11 @@ void timebase_align(struct trace *tr)
 			ref = &p->tb.pts[0];
 		p->tb.offset = ref ? ref->real - ref->mono : 0;
 	}
+}
+
+/* Where every process starts and ends on the global axis, and the trace with them. */
+void trace_span(struct trace *tr)
+{
 	tr->start_ns = INT64_MAX;
 	tr->end_ns = INT64_MIN;
 	for (size_t i = 0; i < tr->nprocs; i++) {

@@ -25,6 +25,8 @@ int trace_load(struct trace *tr, const char *dir)
 	}
 	procs_load(tr);
 	timebase_align(tr);
+	clocksync_apply(tr);
+	trace_span(tr);
 	trace_order(tr);
 	return 0;
 }
@@ -61,6 +63,7 @@ void trace_free(struct trace *tr)
 		free(p->args);
 		free(p->damage);
 		free(p->asyncs);
+		free(p->csync);
 		free(p->tb.pts);
 		free(p->tb.slope);
 		free(p->tb.mul);

@@ -90,6 +90,9 @@ void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r)
 	uint8_t kind = r->flags;
 	if (d.id != r->arg || d.size > (1u << 24) || d.remote_size > (1u << 24))
 		return;
+	/* A process whose environment named no rank still has one in MPI_COMM_WORLD. */
+	if (kind == TPROF_COMMK_WORLD && p->rank < 0 && d.my_rank >= 0)
+		p->rank = d.my_rank;
 	int32_t self_rank = d.id == TPROF_COMM_SELF ? (int32_t)p->rank : 0;
 	struct mpi_comm *c = find(tr, d.id, self_rank);
 	if (!c)

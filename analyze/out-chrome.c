@@ -2,30 +2,21 @@
  * profiled process image, one track per thread and per device stream (tracks.c), ranges and
  * API calls as complete events, device work with its arguments, flow arrows from each launch
  * to the work it started, marks as instants, counters, cross-thread ranges as async events,
- * and the training steps on a track of their own. */
+ * and the training steps on a track of their own; MPI arguments, messages and collectives
+ * are written by out-chrome-mpi.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../config.h"
-#include "jsonw.h"
-#include "output.h"
-#include "tracks.h"
-
-struct chrome {
-	char *path;
-	struct jw w;
-	struct tracks *tracks;
-	int first;
-	int failed;
-};
+#include "out-chrome.h"
 
 static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
 static const char *const devop_cat[] = { "device", "kernel", "copy", "memset", "graph", "collective" };
 static const char *const copy_kind[] = { "HtoH", "HtoD", "DtoH", "DtoD", "default", "peer" };
 
-static void sep(struct chrome *c)
+void chrome_sep(struct chrome *c)
 {
 	if (c->first)
 		c->first = 0;
@@ -47,20 +38,20 @@ static int begin(void *priv, const struct trace *tr)
 	return 0;
 }
 
-static void str(struct jw *w, const char *s)
+void chrome_str(struct jw *w, const char *s)
 {
 	jw_str(w, s, strlen(s));
 }
 
-static void name_of(struct jw *w, uint32_t id)
+void chrome_name(struct jw *w, uint32_t id)
 {
 	jw_str(w, strings_get(id), strings_len(id));
 }
 
-static void head(struct chrome *c, struct track tr, const char *ph, const char *cat, int64_t ts)
+void chrome_head(struct chrome *c, struct track tr, const char *ph, const char *cat, int64_t ts)
 {
 	struct jw *w = &c->w;
-	sep(c);
+	chrome_sep(c);
 	jw_lit(w, "{\"ph\":\"");
 	jw_raw(w, ph, strlen(ph));
 	jw_lit(w, "\",\"cat\":\"");
@@ -74,7 +65,7 @@ static void head(struct chrome *c, struct track tr, const char *ph, const char *
 }
 
 /* Arguments are written as ,"key":value pairs after an opening {"args":{ ... */
-static void arg_key(struct jw *w, int *n, const char *key)
+void chrome_arg_key(struct jw *w, int *n, const char *key)
 {
 	if ((*n)++)
 		jw_lit(w, ",");
@@ -85,51 +76,51 @@ static void arg_key(struct jw *w, int *n, const char *key)
 	jw_lit(w, "\":");
 }
 
-static void arg_u64(struct jw *w, int *n, const char *key, uint64_t v)
+void chrome_arg_u64(struct jw *w, int *n, const char *key, uint64_t v)
 {
-	arg_key(w, n, key);
+	chrome_arg_key(w, n, key);
 	jw_u64(w, v);
 }
 
-static void arg_hex(struct jw *w, int *n, const char *key, uint64_t v)
+void chrome_arg_hex(struct jw *w, int *n, const char *key, uint64_t v)
 {
 	char buf[24];
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	arg_key(w, n, key);
-	str(w, buf);
+	chrome_arg_key(w, n, key);
+	chrome_str(w, buf);
 }
 
-static void arg_str(struct jw *w, int *n, const char *key, const char *v)
+void chrome_arg_str(struct jw *w, int *n, const char *key, const char *v)
 {
-	arg_key(w, n, key);
-	str(w, v);
+	chrome_arg_key(w, n, key);
+	chrome_str(w, v);
 }
 
 static void arg_dims(struct jw *w, int *n, const struct tprof_launch_dims *d)
 {
 	char buf[96];
 	snprintf(buf, sizeof(buf), "[%u,%u,%u]", d->grid[0], d->grid[1], d->grid[2]);
-	arg_key(w, n, "grid");
+	chrome_arg_key(w, n, "grid");
 	jw_raw(w, buf, strlen(buf));
 	snprintf(buf, sizeof(buf), "[%u,%u,%u]", d->block[0], d->block[1], d->block[2]);
-	arg_key(w, n, "block");
+	chrome_arg_key(w, n, "block");
 	jw_raw(w, buf, strlen(buf));
-	arg_u64(w, n, "shmem", d->shmem);
+	chrome_arg_u64(w, n, "shmem", d->shmem);
 }
 
-static void arg_flags(struct jw *w, int *n, unsigned flags)
+void chrome_arg_flags(struct jw *w, int *n, unsigned flags)
 {
 	if (flags & EVF_UNFINISHED) {
-		arg_key(w, n, "unfinished");
+		chrome_arg_key(w, n, "unfinished");
 		jw_lit(w, "true");
 	}
 	if (flags & EVF_CLIPPED) {
-		arg_key(w, n, "clipped");
+		chrome_arg_key(w, n, "clipped");
 		jw_lit(w, "true");
 	}
 }
 
-static void end_args(struct jw *w, int n)
+void chrome_end_args(struct jw *w, int n)
 {
 	if (n)
 		jw_lit(w, "}}");
@@ -139,7 +130,7 @@ static void end_args(struct jw *w, int n)
 
 static void complete(struct chrome *c, struct track tr, const char *cat, const struct event *ev)
 {
-	head(c, tr, "X", cat, ev->t0);
+	chrome_head(c, tr, "X", cat, ev->t0);
 	jw_lit(&c->w, ",\"dur\":");
 	jw_us(&c->w, ev->t1 - ev->t0);
 	jw_lit(&c->w, ",\"name\":");
@@ -151,59 +142,61 @@ static void call_event(struct chrome *c, const struct event *ev)
 	const struct call_info *ci = ev->call;
 	struct track tr = tracks_thread(c->tracks, ev->thread, 1);
 	complete(c, tr, domain_cat[ci->domain < 6 ? ci->domain : 0], ev);
-	name_of(w, ev->name);
+	chrome_name(w, ev->name);
 	int n = 0;
 	if (ci->corr)
-		arg_u64(w, &n, "correlation", ci->corr);
+		chrome_arg_u64(w, &n, "correlation", ci->corr);
 	if (ci->ret)
-		arg_u64(w, &n, "returned", (uint64_t)ci->ret);
+		chrome_arg_u64(w, &n, "returned", (uint64_t)ci->ret);
 	if (ci->has_args) {
 		const struct tprof_call_args *a = &ci->args;
 		if (a->device != 0xffff)
-			arg_u64(w, &n, "device", a->device);
+			chrome_arg_u64(w, &n, "device", a->device);
 		if (a->shape == TPROF_SHAPE_LAUNCH || a->stream ||
 		    a->shape == TPROF_SHAPE_COPY || a->shape == TPROF_SHAPE_MEMSET)
-			arg_hex(w, &n, "stream", a->stream);
+			chrome_arg_hex(w, &n, "stream", a->stream);
 		switch (a->shape) {
 		case TPROF_SHAPE_COPY:
-			arg_u64(w, &n, "bytes", a->a);
-			arg_str(w, &n, "kind", copy_kind[a->b < 6 ? a->b : 4]);
+			chrome_arg_u64(w, &n, "bytes", a->a);
+			chrome_arg_str(w, &n, "kind", copy_kind[a->b < 6 ? a->b : 4]);
 			break;
 		case TPROF_SHAPE_MEMSET:
-			arg_u64(w, &n, "bytes", a->a);
+			chrome_arg_u64(w, &n, "bytes", a->a);
 			break;
 		case TPROF_SHAPE_ALLOC:
-			arg_u64(w, &n, "bytes", a->a);
-			arg_hex(w, &n, "ptr", a->b);
+			chrome_arg_u64(w, &n, "bytes", a->a);
+			chrome_arg_hex(w, &n, "ptr", a->b);
 			break;
 		case TPROF_SHAPE_FREE:
-			arg_hex(w, &n, "ptr", a->b);
+			chrome_arg_hex(w, &n, "ptr", a->b);
 			break;
 		case TPROF_SHAPE_LAUNCH:
-			arg_key(w, &n, "kernel");
-			name_of(w, a->name);
+			chrome_arg_key(w, &n, "kernel");
+			chrome_name(w, a->name);
 			break;
 		case TPROF_SHAPE_SYNC:
 		case TPROF_SHAPE_OBJECT:
 			if (a->b)
-				arg_hex(w, &n, "handle", a->b);
+				chrome_arg_hex(w, &n, "handle", a->b);
 			break;
 		}
 	}
 	if (ci->has_dims)
 		arg_dims(w, &n, &ci->dims);
+	if (ev->mpi)
+		chrome_mpi_args(w, &n, ev->mpi);
 	if (ci->nstack) {
-		arg_key(w, &n, "stack");
+		chrome_arg_key(w, &n, "stack");
 		jw_lit(w, "[");
 		for (uint32_t i = 0; i < ci->nstack; i++) {
 			if (i)
 				jw_lit(w, ",");
-			name_of(w, ci->stack[i]);
+			chrome_name(w, ci->stack[i]);
 		}
 		jw_lit(w, "]");
 	}
-	arg_flags(w, &n, ev->flags);
-	end_args(w, n);
+	chrome_arg_flags(w, &n, ev->flags);
+	chrome_end_args(w, n);
 }
 
 /* An arrow from the launch (bound to the call on the launching thread) to the device span. */
@@ -214,12 +207,12 @@ static void flow(struct chrome *c, const struct event *ev, struct track dev)
 	char id[48];
 	snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", ev->proc->index, di->corr);
 	struct track from = tracks_thread(c->tracks, di->launcher, 1);
-	head(c, from, "s", "launch", di->launch_ns + 1);
+	chrome_head(c, from, "s", "launch", di->launch_ns + 1);
 	jw_lit(w, ",\"name\":\"launch\",\"id\":");
 	jw_raw(w, id, strlen(id));
 	jw_lit(w, "}");
 	int64_t dur = ev->t1 - ev->t0;
-	head(c, dev, "f", "launch", ev->t0 + (dur > 2 ? 1 : 0));
+	chrome_head(c, dev, "f", "launch", ev->t0 + (dur > 2 ? 1 : 0));
 	jw_lit(w, ",\"bp\":\"e\",\"name\":\"launch\",\"id\":");
 	jw_raw(w, id, strlen(id));
 	jw_lit(w, "}");
@@ -232,30 +225,30 @@ static void device_event(struct chrome *c, const struct event *ev)
 	int copy = di->kind == TPROF_DEVOP_COPY || di->kind == TPROF_DEVOP_MEMSET;
 	struct track tr = tracks_device(c->tracks, ev->proc, di->op.device, di->op.stream, copy);
 	complete(c, tr, devop_cat[di->kind < 6 ? di->kind : 0], ev);
-	name_of(w, ev->name);
+	chrome_name(w, ev->name);
 	int n = 0;
-	arg_u64(w, &n, "device", di->op.device);
-	arg_hex(w, &n, "stream", di->op.stream);
+	chrome_arg_u64(w, &n, "device", di->op.device);
+	chrome_arg_hex(w, &n, "stream", di->op.stream);
 	if (di->corr)
-		arg_u64(w, &n, "correlation", di->corr);
+		chrome_arg_u64(w, &n, "correlation", di->corr);
 	if (di->kind == TPROF_DEVOP_KERNEL)
 		arg_dims(w, &n, &di->op.dims);
 	if (copy) {
-		arg_u64(w, &n, "bytes", di->op.bytes);
+		chrome_arg_u64(w, &n, "bytes", di->op.bytes);
 		if (di->kind == TPROF_DEVOP_COPY)
-			arg_str(w, &n, "kind", copy_kind[di->op.copy_kind < 6 ? di->op.copy_kind : 4]);
+			chrome_arg_str(w, &n, "kind", copy_kind[di->op.copy_kind < 6 ? di->op.copy_kind : 4]);
 		int64_t dur = ev->t1 - ev->t0;
 		if (dur > 0) {
-			arg_key(w, &n, "GB/s");
+			chrome_arg_key(w, &n, "GB/s");
 			jw_double(w, (double)di->op.bytes / (double)dur);
 		}
 	}
 	if (di->op.caller) {
-		arg_key(w, &n, "caller");
-		name_of(w, di->op.caller);
+		chrome_arg_key(w, &n, "caller");
+		chrome_name(w, di->op.caller);
 	}
-	arg_flags(w, &n, ev->flags);
-	end_args(w, n);
+	chrome_arg_flags(w, &n, ev->flags);
+	chrome_end_args(w, n);
 	if (di->corr && di->launcher)
 		flow(c, ev, tr);
 }
@@ -270,20 +263,20 @@ static void event(void *priv, const struct event *ev)
 	switch (ev->kind) {
 	case EV_RANGE:
 		complete(c, tracks_thread(c->tracks, ev->thread, 0), ev->source == TPROF_SRC_ROCTX ? "roctx" : "range", ev);
-		name_of(w, ev->name);
-		arg_flags(w, &n, ev->flags);
-		end_args(w, n);
+		chrome_name(w, ev->name);
+		chrome_arg_flags(w, &n, ev->flags);
+		chrome_end_args(w, n);
 		break;
 	case EV_MARK:
-		head(c, tracks_thread(c->tracks, ev->thread, 0), "i", ev->source == TPROF_SRC_ROCTX ? "roctx" : "mark", ev->t0);
+		chrome_head(c, tracks_thread(c->tracks, ev->thread, 0), "i", ev->source == TPROF_SRC_ROCTX ? "roctx" : "mark", ev->t0);
 		jw_lit(w, ",\"s\":\"t\",\"name\":");
-		name_of(w, ev->name);
+		chrome_name(w, ev->name);
 		jw_lit(w, "}");
 		break;
 	case EV_COUNTER:
-		head(c, (struct track){ ev->proc->index, 0 }, "C", "counter", ev->t0);
+		chrome_head(c, (struct track){ ev->proc->index, 0 }, "C", "counter", ev->t0);
 		jw_lit(w, ",\"name\":");
-		name_of(w, ev->name);
+		chrome_name(w, ev->name);
 		jw_lit(w, ",\"args\":{\"value\":");
 		jw_double(w, ev->value);
 		jw_lit(w, "}}");
@@ -293,9 +286,9 @@ static void event(void *priv, const struct event *ev)
 		jw_lit(w, "\"step ");
 		jw_u64(w, ev->step);
 		jw_lit(w, "\"");
-		arg_u64(w, &n, "step", ev->step);
-		arg_flags(w, &n, ev->flags);
-		end_args(w, n);
+		chrome_arg_u64(w, &n, "step", ev->step);
+		chrome_arg_flags(w, &n, ev->flags);
+		chrome_end_args(w, n);
 		break;
 	case EV_CALL:
 		call_event(c, ev);
@@ -303,20 +296,26 @@ static void event(void *priv, const struct event *ev)
 	case EV_DEVICE:
 		device_event(c, ev);
 		break;
+	case EV_MESSAGE:
+		chrome_message(c, ev);
+		break;
+	case EV_COLLECTIVE:
+		chrome_collective(c, ev);
+		break;
 	case EV_ASYNC: {
 		struct track tr = tracks_thread(c->tracks, ev->thread, 0);
 		char id[48];
 		snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", ev->proc->index, ev->step);
-		head(c, tr, "b", "roctx", ev->t0);
+		chrome_head(c, tr, "b", "roctx", ev->t0);
 		jw_lit(w, ",\"name\":");
-		name_of(w, ev->name);
+		chrome_name(w, ev->name);
 		jw_lit(w, ",\"id\":");
 		jw_raw(w, id, strlen(id));
-		arg_flags(w, &n, ev->flags);
-		end_args(w, n);
-		head(c, tr, "e", "roctx", ev->t1);
+		chrome_arg_flags(w, &n, ev->flags);
+		chrome_end_args(w, n);
+		chrome_head(c, tr, "e", "roctx", ev->t1);
 		jw_lit(w, ",\"name\":");
-		name_of(w, ev->name);
+		chrome_name(w, ev->name);
 		jw_lit(w, ",\"id\":");
 		jw_raw(w, id, strlen(id));
 		jw_lit(w, "}");
@@ -332,7 +331,7 @@ static void meta(void *ctx, const char *what, int64_t pid, int64_t tid, const ch
 {
 	struct chrome *c = ctx;
 	struct jw *w = &c->w;
-	sep(c);
+	chrome_sep(c);
 	jw_lit(w, "{\"ph\":\"M\",\"name\":\"");
 	jw_raw(w, what, strlen(what));
 	jw_lit(w, "\",\"pid\":");
@@ -345,7 +344,7 @@ static void meta(void *ctx, const char *what, int64_t pid, int64_t tid, const ch
 	jw_raw(w, key, strlen(key));
 	jw_lit(w, "\":");
 	if (s)
-		str(w, s);
+		chrome_str(w, s);
 	else
 		jw_i64(w, num);
 	jw_lit(w, "}}");

@@ -19,9 +19,14 @@ enum ev_kind {
 	EV_MPIREQ,       /* a nonblocking MPI operation completed (or a persistent one started)
 			  * at t0, inside the call on `thread` that did it: struct mpi_info */
 	EV_MESSAGE,      /* an MPI message matched, sender to receiver: struct message_info;
-			  * emitted once both ends are known (so not in time order) */
+			  * emitted once both ends are known (so not in time order); proc and
+			  * thread are the receiver's, t0 the send's start, t1 the receive's
+			  * completion; kept when t1 lies in the window, never clipped */
 	EV_COLLECTIVE,   /* one MPI collective as all members of its communicator ran it:
-			  * struct coll_info; emitted when the last member's call is known */
+			  * struct coll_info; emitted when the last member's call is known (or,
+			  * flagged EVF_INCOMPLETE, at the end); proc and thread are the last
+			  * member to enter, name the call's, t0 the first entry, t1 the last
+			  * exit; kept when it overlaps the window, never clipped */
 	EV_BEGIN,        /* a range opened at t0 (depth, name, source), only when the
 			  * pipeline's want_begins is set; its EV_RANGE follows at its end */
 };
@@ -55,6 +60,21 @@ struct message_info {
 	int blocking;                    /* received by a blocking call (late sender applies) */
 };
 
+/* One member's part in a collective (struct coll_info); times in ns from the trace start. */
+struct coll_member {
+	struct proc *proc;
+	struct thread *thread;           /* the thread that entered it */
+	int32_t world;                   /* world rank */
+	uint32_t name;                   /* its call's name (trace-wide id) */
+	int64_t t0, t1;                  /* entry (the call, or the nonblocking post) and exit
+					  * (the call's return, or the request's completion) */
+	int64_t post_t1;                 /* return of the call that entered it */
+	int64_t done_t0, done_t1;        /* the call in which it ended (the same call when
+					  * blocking; MPI_Wait... for a nonblocking one) */
+	struct thread *done_thread;
+	uint64_t bytes_sent, bytes_recv;
+};
+
 /* One collective on all members (EV_COLLECTIVE); times in ns from the trace start. */
 struct coll_info {
 	const struct mpi_comm *comm;
@@ -66,6 +86,11 @@ struct coll_info {
 	int64_t first_begin, last_begin; /* earliest and latest entry of a member */
 	int64_t first_end, last_end;
 	uint64_t bytes_sent, bytes_recv; /* summed over the members */
+	uint64_t id;                     /* unique within the trace, in order of emission */
+	const struct coll_member *m;     /* the members seen, in the order they were read */
+	uint32_t nm;                     /* = seen */
+	int names_differ;                /* a member called something else than m[0] did */
+	int64_t wait_total;              /* sum over the members of last_begin - own entry */
 };
 
 /* What an API call recorded (EV_CALL). */
@@ -132,6 +157,8 @@ struct window {
 	char desc[128];
 };
 
+struct mpi_state;
+
 struct pipeline {
 	struct trace *tr;
 	struct output *outs;
@@ -139,6 +166,8 @@ struct pipeline {
 	struct window win;
 	int want_begins;                 /* emit EV_BEGIN for ranges (outputs in enter/leave
 					  * order, OTF2) */
+	struct mpi_state *mpi;           /* message matching and collectives (mpi-pipe.c), made
+					  * at the first MPI call */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

@@ -1,10 +1,12 @@
 /* pipeline.c — turns records, in time order, into output events: pairs range pushes with
- * pops on each thread, turns step marks into step intervals, applies the window, and hands
- * each event to every output.  Keeps only open ranges and open steps in memory. */
+ * pops on each thread, turns step marks into step intervals, hands MPI calls and requests to
+ * message matching and collective grouping (mpi-pipe.c), applies the window, and hands each
+ * event to every output.  Keeps only open ranges, open steps and MPI operations in flight in
+ * memory. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "mpi.h"
 
 static void emit(struct pipeline *pl, struct event *ev)
 {
@@ -30,6 +32,22 @@ static void emit(struct pipeline *pl, struct event *ev)
 		ev->proc->had_steps = 1;
 	ev->proc->events++;
 	pl->tr->events++;
+	for (int i = 0; i < pl->nouts; i++)
+		pl->outs[i].ops->event(pl->outs[i].priv, ev);
+}
+
+/* Messages and collectives: kept when the message's receive completed in the window, or
+ * when the collective overlaps it; not clipped (their parts' times stay as they were), not
+ * counted as events. */
+void pipeline_emit_derived(struct pipeline *pl, struct event *ev)
+{
+	const struct window *w = &pl->win;
+	if (w->active) {
+		if (ev->kind == EV_MESSAGE ? ev->t1 < w->start || ev->t1 >= w->end
+		    : ev->t1 > ev->t0 ? ev->t1 <= w->start || ev->t0 >= w->end
+				      : ev->t0 < w->start || ev->t0 >= w->end)
+			return;
+	}
 	for (int i = 0; i < pl->nouts; i++)
 		pl->outs[i].ops->event(pl->outs[i].priv, ev);
 }
@@ -91,6 +109,19 @@ static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned
 
 /* ---- API calls --------------------------------------------------------------------------- */
 
+/* A rank of the call's communicator as a world rank; MPI_COMM_WORLD and MPI_COMM_SELF need
+ * no COMM record for that. */
+static int32_t world_rank(const struct proc *p, const struct mpi_info *mi, int32_t rank, int remote)
+{
+	if (!mi->comm && rank >= 0) {
+		if (mi->a.comm == TPROF_COMM_WORLD)
+			return rank;
+		if (mi->a.comm == TPROF_COMM_SELF)
+			return rank == 0 ? (int32_t)p->rank : TPROF_MPI_NONE;
+	}
+	return mpi_comm_world_rank(mi->comm, rank, remote);
+}
+
 /* The MPI side of a call or request from its extension units: ranks made world ranks. */
 static void mpi_decode(const struct trace *tr, const struct proc *p, const uint8_t *ext,
 		       unsigned next, struct mpi_info *mi)
@@ -108,9 +139,9 @@ static void mpi_decode(const struct trace *tr, const struct proc *p, const uint8
 	/* The peer of a point-to-point call on an inter-communicator is in the remote group;
 	 * a collective's root is given in the local group's numbering here. */
 	int remote = mi->a.op != TPROF_MPI_COLL && mi->a.op != TPROF_MPI_ICOLL;
-	mi->peer_world = mpi_comm_world_rank(mi->comm, mi->a.peer, remote);
+	mi->peer_world = world_rank(p, mi, mi->a.peer, remote);
 	if (mi->has_b && mi->a.op == TPROF_MPI_SENDRECV)
-		mi->peer2_world = mpi_comm_world_rank(mi->comm, mi->b.peer, 1);
+		mi->peer2_world = world_rank(p, mi, mi->b.peer, 1);
 }
 
 static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_name, uint8_t domain,
@@ -143,6 +174,8 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 			    .name = proc_string(p, local_name), .t0 = t0 - base,
 			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci,
 			    .mpi = domain == TPROF_DOM_MPI ? &mi : NULL };
+	if (domain == TPROF_DOM_MPI)
+		mpi_call(pl, t, ev.name, &mi, ev.t0, ev.t1, ci.corr, flags);
 	emit(pl, &ev);
 }
 
@@ -154,6 +187,7 @@ static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_
 	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
 			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
 			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
+	mpi_req(pl, t, ev.name, &mi, ev.t0, r->arg & TPROF_CORR_MASK);
 	emit(pl, &ev);
 }
 
@@ -206,7 +240,8 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
 	di.op.caller = di.op.caller ? proc_string(p, di.op.caller) : 0;
 	di.launcher = di.op.launch_stream < p->nstreams ? p->threads[di.op.launch_stream] : NULL;
 	di.launch_ns = timebase_global(&p->tb, di.op.launch_t0, &cursor) - base;
-	int64_t t0 = di.op.start_ns + p->tb.offset, t1 = di.op.end_ns + p->tb.offset;
+	int64_t t0 = timebase_global_mono(&p->tb, di.op.start_ns);
+	int64_t t1 = timebase_global_mono(&p->tb, di.op.end_ns);
 	if (t1 > p->end_ns)
 		p->end_ns = t1;
 	struct event ev = { .kind = EV_DEVICE, .proc = p, .name = proc_string(p, r->name),
@@ -329,4 +364,5 @@ void pipeline_finish(struct pipeline *pl)
 		if (p->end_ns > tr->end_ns)
 			tr->end_ns = p->end_ns;
 	}
+	mpi_finish(pl);
 }

@@ -1,6 +1,7 @@
 /* procstream.c — reads stream 0 of every process image: its strings (mapped onto the
- * trace-wide table), properties (host, pid, rank, arguments...), thread names, clock samples
- * and drop counts.  Runs before any event is looked at. */
+ * trace-wide table), properties (host, pid, rank, arguments...), thread names, clock samples,
+ * drop counts, MPI communicators and clock offset measurements.  Runs before any event is
+ * looked at. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,9 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 		break;
 	case TPROF_K_COMM:
 		mpi_comms_add(tr, p, r);
+		break;
+	case TPROF_K_CSYNC:
+		clocksync_add(tr, p, r);
 		break;
 	default:
 		break;

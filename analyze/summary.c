@@ -1,6 +1,7 @@
 /* summary.c — the --summary tables: for each kind of event, one row per name sorted by total
  * time (Total %, Time, Calls, Avg, Min, Max, Name), and a header saying what the numbers
- * cover: wall time, processes, threads, and what was dropped or skipped and why. */
+ * cover: wall time, processes, threads, and what was dropped or skipped and why.  Device
+ * work and MPI have parts of their own (summary-device.c, summary-mpi.c). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 
 #include "summary-device.h"
+#include "summary-mpi.h"
 #include "table.h"
 
 #define NDOMAINS 6
@@ -33,6 +35,7 @@ struct summary {
 	struct agg *ranges;          /* by string id */
 	struct agg *calls[NDOMAINS]; /* API calls, by domain and name id */
 	struct devsum *dev;
+	struct mpisum *mpi;
 	uint64_t *marks;
 	struct counter_agg *counters;
 	size_t cap;                  /* of the three arrays above */
@@ -89,6 +92,10 @@ static void event(void *priv, const struct event *ev)
 		break;
 	case EV_CALL: {
 		int d = ev->call->domain < NDOMAINS ? ev->call->domain : 0;
+		if (d == TPROF_DOM_MPI) {
+			mpisum_event(s->mpi, ev);
+			break;
+		}
 		ensure(s, ev->name);
 		if (!s->calls[d] && !(s->calls[d] = calloc(s->cap, sizeof(*s->calls[d]))))
 			abort();
@@ -97,6 +104,11 @@ static void event(void *priv, const struct event *ev)
 	}
 	case EV_DEVICE:
 		devsum_event(s->dev, ev);
+		break;
+	case EV_MPIREQ:
+	case EV_MESSAGE:
+	case EV_COLLECTIVE:
+		mpisum_event(s->mpi, ev);
 		break;
 	case EV_MARK:
 		ensure(s, ev->name);
@@ -275,9 +287,12 @@ static int end(void *priv, const struct trace *tr)
 	time_table_print(s->f, "Ranges", s->ranges, s->cap, s->top);
 	step_table(s);
 	devsum_end(s->dev, s->f, tr, covered, s->top);
-	for (int d = 1; d < NDOMAINS; d++)
-		if (s->calls[d])
+	for (int d = 1; d < NDOMAINS; d++) {
+		if (d == TPROF_DOM_MPI)
+			mpisum_end(s->mpi, s->f, tr, lo, hi, s->top);
+		else if (s->calls[d])
 			time_table_print(s->f, domain_title[d], s->calls[d], s->cap, s->top);
+	}
 	mark_table(s);
 	counter_table(s);
 	fflush(s->f);
@@ -309,5 +324,6 @@ struct output output_summary(FILE *f, const char *dir, int top)
 	s->dir = strdup(dir);
 	s->top = top;
 	s->dev = devsum_new();
+	s->mpi = mpisum_new();
 	return (struct output){ &summary_ops, s };
 }

@@ -1,5 +1,6 @@
-/* table.c — the summary's shared table code: number and duration formatting, and the table
- * of per-name time aggregates sorted by total time that every timed kind of event uses. */
+/* table.c — the summary's shared table code: number, duration and byte formatting, and the
+ * table of per-name time aggregates sorted by total time that every timed kind of event
+ * uses (with byte columns for MPI calls). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -57,7 +58,25 @@ void put_name(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
-void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t cap, int top)
+/* A byte count in a unit that keeps four significant digits (B, kB, MB, GB, TB: powers of
+ * 1000). */
+const char *fmt_bytes(double b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "kB", "MB", "GB", "TB" };
+	int u = 0;
+	while (b >= 1000 && u < 4) {
+		b /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%.0f B", b);
+	else
+		snprintf(buf, len, "%.3g %s", b, unit[u]);
+	return buf;
+}
+
+static void table(FILE *f, const char *title, const struct agg *rows, const uint64_t *bytes,
+		  size_t cap, int top)
 {
 	size_t n = 0;
 	uint32_t *ids = malloc(cap * sizeof(*ids) + 1);
@@ -72,8 +91,11 @@ void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t
 		if (n > 1)
 			qsort(ids, n, sizeof(*ids), by_total);
 		fprintf(f, "\n%s\n", title);
-		fprintf(f, "%9s %12s %10s %12s %12s %12s  %s\n", "Total(%)", "Time", "Calls", "Avg",
-			"Min", "Max", "Name");
+		fprintf(f, "%9s %12s %10s %12s %12s %12s  ", "Total(%)", "Time", "Calls", "Avg", "Min",
+			"Max");
+		if (bytes)
+			fprintf(f, "%10s %10s  ", "Bytes", "Avg size");
+		fprintf(f, "Name\n");
 		size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
 		for (size_t i = 0; i < shown; i++) {
 			const struct agg *a = &rows[ids[i]];
@@ -82,10 +104,29 @@ void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t
 				sum ? 100.0 * (double)a->total / (double)sum : 0.0, fmt_dur(a->total, t, 32),
 				fmt_count(a->calls, c, 32), fmt_dur(a->total / (int64_t)a->calls, av, 32),
 				fmt_dur(a->min, mn, 32), fmt_dur(a->max, mx, 32));
+			if (bytes) {
+				uint64_t b = bytes[ids[i]];
+				if (b)
+					fprintf(f, "%10s %10s  ", fmt_bytes((double)b, t, 32),
+						fmt_bytes((double)b / (double)a->calls, av, 32));
+				else
+					fprintf(f, "%10s %10s  ", "-", "-");
+			}
 			put_name(f, strings_get(ids[i]));
 		}
 		if (shown < n)
 			fprintf(f, "  ... %zu more (--top 0 shows all)\n", n - shown);
 	}
 	free(ids);
+}
+
+void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t cap, int top)
+{
+	table(f, title, rows, NULL, cap, top);
+}
+
+void time_table_print_bytes(FILE *f, const char *title, const struct agg *rows,
+			    const uint64_t *bytes, size_t cap, int top)
+{
+	table(f, title, rows, bytes, cap, top);
 }

@@ -1,5 +1,5 @@
-/* table.h — per-name time aggregates, number and duration formatting, and the sorted time
- * table, shared by the summary's general and device parts. */
+/* table.h — per-name time aggregates, number, duration and byte formatting, and the sorted
+ * time table, shared by the summary's general, device and MPI parts. */
 #ifndef TPROF_ANALYZE_TABLE_H
 #define TPROF_ANALYZE_TABLE_H
 
@@ -27,7 +27,12 @@ const char *fmt_dur(int64_t ns, char *buf, size_t len);
 const char *fmt_count(uint64_t n, char *buf, size_t len);
 /* Prints a name and a newline, control bytes shown as '?', so one row stays one line. */
 void put_name(FILE *f, const char *s);
+/* Bytes in B, kB, MB, GB or TB (powers of 1000), three significant digits. */
+const char *fmt_bytes(double b, char *buf, size_t len);
 /* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name. */
 void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t n, int top);
+/* The same with Bytes and Avg size (bytes per call) before Name; bytes[] indexed like rows. */
+void time_table_print_bytes(FILE *f, const char *title, const struct agg *rows,
+			    const uint64_t *bytes, size_t n, int top);
 
 #endif

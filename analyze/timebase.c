@@ -1,6 +1,8 @@
 /* timebase.c — from recorded ticks to one time axis.  Within a process, the CLOCK samples
  * (ticks, monotonic ns) define a piecewise-linear map; processes of one host share the
- * monotonic clock; hosts are put side by side through CLOCK_REALTIME. */
+ * monotonic clock; hosts are put side by side through CLOCK_REALTIME, and MPI ranks are
+ * then refined by the offsets measured against rank 0 (clocksync.c), a correction applied
+ * here to every time. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,10 +50,39 @@ static void fixed_point(struct timebase *tb, size_t nseg)
 		tb->mul[i] = (int64_t)(tb->slope[i] * 4294967296.0 + 0.5);
 }
 
+static int i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Ticks that are CLOCK_MONOTONIC ns need no map, but the CLOCK samples may still say that
+ * this process's monotonic clock reads differently from its ticks (a host whose clock is off,
+ * or TPROF_TEST_CLOCK_SKEW_NS): the median difference, when it is more than the few tens of
+ * ns between two readings of one clock, shifts every time of the process. */
+#define SHIFT_NOISE_NS 1000
+static void identity_shift(struct timebase *tb)
+{
+	tb->mono_shift = 0;
+	if (!tb->n)
+		return;
+	int64_t *d = malloc(tb->n * sizeof(*d));
+	if (!d)
+		abort();
+	for (size_t i = 0; i < tb->n; i++)
+		d[i] = tb->pts[i].mono - (int64_t)tb->pts[i].ticks;
+	qsort(d, tb->n, sizeof(*d), i64_cmp);
+	int64_t m = d[tb->n / 2];
+	free(d);
+	if (m > SHIFT_NOISE_NS || m < -SHIFT_NOISE_NS)
+		tb->mono_shift = m;
+}
+
 int timebase_finish(struct timebase *tb, int clock_source, const struct timebase *fallback)
 {
 	if (clock_source == TPROF_CLOCKSRC_MONOTONIC) {
 		tb->identity = 1;
+		identity_shift(tb);
 		return 0;
 	}
 	if (tb->n > 1)
@@ -104,7 +135,7 @@ static inline int64_t scale(uint64_t ticks, uint64_t base, int64_t mul)
 int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 {
 	if (tb->identity || tb->n == 0)
-		return (int64_t)ticks;
+		return (int64_t)ticks + tb->mono_shift;
 	if (tb->n == 1)
 		return tb->pts[0].mono + scale(ticks, tb->pts[0].ticks, tb->mul[0]);
 	size_t i = *cursor, last = tb->n - 2;
@@ -116,4 +147,15 @@ int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 		i--;
 	*cursor = i;
 	return tb->pts[i].mono + scale(ticks, tb->pts[i].ticks, tb->mul[i]);
+}
+
+/* The correction at global time g (before correction). */
+int64_t timebase_corr_at(const struct clock_corr *c, int64_t g)
+{
+	if (g <= c->g0 || c->g1 <= c->g0)
+		return c->d0;
+	if (g >= c->g1)
+		return c->d1;
+	double d = c->slope * (double)(g - c->g0);
+	return c->d0 + (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
 }

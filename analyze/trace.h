@@ -85,6 +85,14 @@ struct open_async {
 	struct thread *thread;
 };
 
+/* The MPI call a thread made last (pipeline.c): requests completed or started inside it
+ * (MPIREQ records) belong to it. */
+struct mpi_last_call {
+	uint64_t corr;
+	int64_t t0, t1;                 /* ns from the trace start */
+	uint32_t name;
+};
+
 struct thread {
 	struct proc *proc;
 	uint32_t stream;
@@ -100,6 +108,7 @@ struct thread {
 	int64_t first_ns, last_ns;      /* first and last event time seen */
 	uint64_t events;
 	int seen;                       /* has events in the output window */
+	struct mpi_last_call mpi_call;
 };
 
 struct drop_count {
@@ -118,6 +127,31 @@ struct step_open {
 	uint64_t step;
 	int64_t t0;
 	int open;
+};
+
+/* One CSYNC record: the clock offset of a process against its reference process (MPI rank
+ * 0), and what clocksync.c found from it. */
+struct csync {
+	uint64_t t0, t1, rtt;           /* local ticks; the reference's ticks; round trip (local) */
+	uint32_t ref_host;              /* trace-wide string id */
+	int64_t ref_pid;
+	int32_t ref_rank;
+	uint32_t rounds;
+	uint8_t when;                   /* enum tprof_csync_when */
+	/* found by clocksync_apply */
+	int64_t at;                     /* t0 on the global axis, before any correction */
+	int64_t delta;                  /* at - the reference's t1 on the global axis: how far
+					 * this process's times were ahead of the reference's */
+	int64_t rtt_ns;
+};
+
+/* What clock alignment did with a process's CSYNC records. */
+enum csync_verdict {
+	CSYNC_NONE = 0,                 /* no CSYNC records */
+	CSYNC_APPLIED,                  /* its times were corrected by the measured offsets */
+	CSYNC_SHARED_CLOCK,             /* same host as its reference, offsets within the round
+					 * trip: left alone */
+	CSYNC_NO_REFERENCE,             /* the reference process is not in the trace */
 };
 
 struct proc {
@@ -153,6 +187,20 @@ struct proc {
 	int had_steps;                  /* step events were emitted */
 	struct open_async *asyncs;      /* ranges started by id and not yet stopped */
 	size_t nasyncs, capasyncs;
+	struct csync *csync;            /* CSYNC records, in the order read */
+	size_t ncsync;
+	int csync_verdict;              /* enum csync_verdict */
+	const struct proc *csync_ref;   /* the reference process, when found */
+};
+
+/* What MPI matching found over the whole trace (mpi-match.c, mpi-coll.c), window or not. */
+struct mpi_totals {
+	uint64_t sends, recvs;          /* message ends: sends posted, receives completed */
+	uint64_t matched, matched_bytes;
+	uint64_t unmatched_sends, unmatched_recvs;
+	uint64_t never_completed;       /* receives posted whose completion was never recorded */
+	uint64_t cancelled, proc_null;  /* operations that were no message */
+	uint64_t colls, colls_incomplete, colls_name_mismatch;
 };
 
 /* An MPI communicator, from the COMM records of every process (mpi-comms.c). */
@@ -176,6 +224,7 @@ struct trace {
 	uint64_t chunks_bad;            /* damaged chunks skipped */
 	uint64_t unmatched_pops, unknown_kinds, decode_errors;
 	uint64_t events;
+	struct mpi_totals mpi;
 };
 
 /* diag.c: warnings about the input, each naming the file and offset */
@@ -209,7 +258,15 @@ int procs_load(struct trace *tr);
 uint32_t proc_string(const struct proc *p, uint32_t local);
 struct thread *proc_thread(struct proc *p, uint32_t stream);
 
-void timebase_align(struct trace *tr);   /* align.c */
+/* align.c: calibrates every process's clock and gives each host its offset; trace_span then
+ * finds the span of every process and of the trace (after clocksync_apply). */
+void timebase_align(struct trace *tr);
+void trace_span(struct trace *tr);
+
+/* clocksync.c: the CSYNC records (procstream.c adds them), turned into a correction of each
+ * MPI rank's times against rank 0's once every clock is calibrated. */
+void clocksync_add(struct trace *tr, struct proc *p, const struct tprof_rec *r);
+void clocksync_apply(struct trace *tr);
 
 /* mpi-comms.c: communicators from the COMM records (procstream.c adds them) */
 void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r);

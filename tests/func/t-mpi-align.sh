@@ -1,0 +1,74 @@
+#!/bin/sh
+# Clock alignment on a real MPI job: rank 2 of apps/mpi-pattern runs with
+# TPROF_TEST_CLOCK_SKEW_NS=50000000, which makes its clock samples claim a clock 50 ms ahead
+# (as on a host whose clocks are off).  tprof-analyze must find that offset from the ranks'
+# measurements against rank 0, to within the measured round trip, apply it, leave the ranks
+# that share rank 0's clock alone, and then no message arrow may point backwards.  Then the
+# same with every rank recording CLOCK_MONOTONIC (TPROF_CLOCK=monotonic), where the skew
+# shows only in the clock samples.
+. "$(dirname "$0")/lib.sh"
+need_mpi apps/mpi-pattern
+plan 8
+
+APP="$APPS/mpi-pattern"
+SKEW=50000000
+MPMD="-np 2 $APP : -np 1 env TPROF_TEST_CLOCK_SKEW_NS=$SKEW $APP : -np 1 $APP"
+"$INSPECT" -o "$T/out" -- "$MPIRUN" $MPIRUN_FLAGS $MPMD >"$T/truth.json" 2>"$T/rec.err"
+ok $? "mpi-pattern runs on 4 ranks, rank 2 with its clock skewed by 50 ms"
+
+"$ANALYZE" "$T/out" -v -s -f chrome -o "$T/t.json" >"$T/sum.txt" 2>"$T/notes.txt"
+ok $? "tprof-analyze writes the summary and the Chrome trace"
+
+# The -v notes give each offset and round trip in ns.
+RANK2='
+import re, sys
+skew = int(sys.argv[2])
+got = {}
+for l in open(sys.argv[1]):
+    m = re.search(r"rank (\d+) \(.*clock offset ([+-]\d+) ns against rank 0 at (\w+) \(round trip (\d+) ns.*\); (.*)$", l)
+    if m:
+        got[(int(m.group(1)), m.group(3))] = (int(m.group(2)), int(m.group(4)), m.group(5))
+r2 = [v for k, v in got.items() if k[0] == 2]
+if len(r2) != 2 or len(got) != 6:
+    sys.exit("measurements: %s" % got)
+for off, rtt, verdict in r2:
+    if abs(off - skew) > rtt or verdict != "applied":
+        sys.exit("rank 2: offset %d ns, round trip %d ns, %s (want %d within the round trip, applied)" % (off, rtt, verdict, skew))
+print("# rank 2 (offset, round trip): %s" % [v[:2] for v in r2])
+'
+"$PY" -c "$RANK2" "$T/notes.txt" "$SKEW"
+ok $? "rank 2's offset is 50 ms to within the measured round trip, at MPI_Init and MPI_Finalize, and applied"
+
+"$PY" -c '
+import re, sys
+for l in open(sys.argv[1]):
+    m = re.search(r"rank ([013]) \(.*clock offset ([+-]\d+) ns .*round trip (\d+) ns.*\); (.*)$", l)
+    if m and not m.group(4).startswith("not applied: same host"):
+        sys.exit("rank %s: %s" % (m.group(1), l.strip()))
+' "$T/notes.txt"
+ok $? "ranks 1 and 3 share rank 0's clock and are left alone"
+
+grep -Eq '^ +2 MPI_Init +\+4999[0-9]{4}|^ +2 MPI_Init +\+5000[0-9]{4}' "$T/sum.txt" &&
+	grep -Eq '^ +2 MPI_Finalize .* yes ' "$T/sum.txt"
+ok $? "the summary's clock alignment section shows it"
+
+FWD='
+d = load(sys.argv[1])
+truth = json.load(open(sys.argv[2]))
+s = {e["id"]: e for e in events(d) if e["ph"] == "s" and e["name"] == "message"}
+f = {e["id"]: e for e in events(d) if e["ph"] == "f" and e["name"] == "message"}
+back = [(s[i]["pid"], f[i]["pid"], s[i]["ts"], f[i]["ts"]) for i in s if i in f and ns(f[i]["ts"]) < ns(s[i]["ts"])]
+if len(s) != truth["messages"] or set(s) != set(f) or back:
+    sys.exit("%d messages matched of %d; backwards: %s" % (len(s), truth["messages"], back[:3]))
+'
+pyc "$FWD" "$T/t.json" "$T/truth.json"
+ok $? "every message matched, and no arrow points backwards in time"
+
+TPROF_CLOCK=monotonic "$INSPECT" -o "$T/mono" -- "$MPIRUN" $MPIRUN_FLAGS -x TPROF_CLOCK $MPMD \
+	>"$T/truth2.json" 2>"$T/rec2.err" &&
+	"$ANALYZE" "$T/mono" -v -f chrome -o "$T/m.json" 2>"$T/notes2.txt" &&
+	"$PY" -c "$RANK2" "$T/notes2.txt" "$SKEW"
+ok $? "with TPROF_CLOCK=monotonic, rank 2's offset is 50 ms to within the round trip, and applied"
+pyc "$FWD" "$T/m.json" "$T/truth2.json"
+ok $? "and again every message matched, no arrow backwards"
+finish
