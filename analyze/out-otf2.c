@@ -64,6 +64,52 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
 /* No post-flush callback: no BufferFlush records in the trace. */
 static OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
 
+/* libotf2 would keep up to 128 MiB of chunks per writer before writing any; refusing a
+ * chunk beyond CHUNKS_PER_WRITER makes it flush what it has, free it and ask again.  A
+ * chunk of 4 MiB is written straight to its file: libotf2 copies smaller writes through a
+ * 4 MiB buffer per file first.  So a location costs at most 4 MiB however long the trace
+ * (and only what it holds while it holds less: the chunk's pages are touched as it fills). */
+#define CHUNKS_PER_WRITER 1
+#define CHUNK_SIZE (4u << 20)
+
+struct chunks {
+	void *v[CHUNKS_PER_WRITER];
+	size_t n;
+};
+
+static void *chunk_alloc(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+			 uint64_t size)
+{
+	(void)user, (void)type, (void)loc;
+	struct chunks *c = *per_buffer;
+	if (!c && !(c = *per_buffer = calloc(1, sizeof(*c))))
+		return NULL;
+	if (c->n == CHUNKS_PER_WRITER)
+		return NULL;
+	void *m = malloc(size);
+	if (m)
+		c->v[c->n++] = m;
+	return m;
+}
+
+static void chunk_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+			   bool final)
+{
+	(void)user, (void)type, (void)loc;
+	struct chunks *c = *per_buffer;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	c->n = 0;
+	if (final) {
+		free(c);
+		*per_buffer = NULL;
+	}
+}
+
+static OTF2_MemoryCallbacks memory_callbacks = { chunk_alloc, chunk_free_all };
+
 static OTF2_ErrorCallback previous_error_callback;
 
 static OTF2_ErrorCode on_error(void *user, const char *file, uint64_t line, const char *func,
@@ -244,18 +290,6 @@ static void async_event(struct otf2 *o, const struct event *ev)
 
 /* ---- the output --------------------------------------------------------------------------- */
 
-/* One chunk per location in memory: smaller chunks when there are many locations. */
-static uint64_t chunk_size(const struct trace *tr)
-{
-	size_t nloc = 0;
-	for (size_t i = 0; i < tr->nprocs; i++)
-		nloc += tr->procs[i]->nstreams + 2;
-	uint64_t chunk = OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
-	while (chunk > OTF2_CHUNK_SIZE_MIN && chunk * nloc > (256u << 20))
-		chunk /= 2;
-	return chunk;
-}
-
 static int begin(void *priv, const struct trace *tr)
 {
 	struct otf2 *o = priv;
@@ -280,7 +314,7 @@ static int begin(void *priv, const struct trace *tr)
 			abort();
 	}
 	o->defs = otf2_defs_new(tr);
-	o->ar = OTF2_Archive_Open(o->dir, "traces", OTF2_FILEMODE_WRITE, chunk_size(tr),
+	o->ar = OTF2_Archive_Open(o->dir, "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE,
 				  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
 				  OTF2_COMPRESSION_NONE);
 	if (!o->ar) {
@@ -290,6 +324,7 @@ static int begin(void *priv, const struct trace *tr)
 		return -1;
 	}
 	otf2_check(o, OTF2_Archive_SetFlushCallbacks(o->ar, &flush_callbacks, o));
+	otf2_check(o, OTF2_Archive_SetMemoryCallbacks(o->ar, &memory_callbacks, o));
 	otf2_check(o, OTF2_Archive_SetSerialCollectiveCallbacks(o->ar));
 	otf2_check(o, OTF2_Archive_SetCreator(o->ar, "tprof " PACKAGE_VERSION));
 	otf2_check(o, OTF2_Archive_SetDescription(o->ar, "converted by tprof-analyze"));
