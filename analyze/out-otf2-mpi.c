@@ -200,8 +200,12 @@ void otf2_mpi_call(struct otf2 *o, const struct event *ev, struct mrec *after, s
 	/* MPI_Send_init and MPI_Recv_init send nothing yet: MPI_Start does. */
 	if ((a->flags & TPROF_MPIF_PERSISTENT) && (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV))
 		return;
-	if ((c = comm_of(o, mi)) == OTF2_UNDEFINED_COMM)
+	if ((c = comm_of(o, mi)) == OTF2_UNDEFINED_COMM) {
+		/* Its request, if any, completes without a record (and without a warning). */
+		if (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV || a->op == TPROF_MPI_ICOLL)
+			req_add(o, proc, handle, &(struct mrec){ .kind = MR_NONE });
 		return;
+	}
 	const char *name = strings_get(ev->name);
 	switch (a->op) {
 	case TPROF_MPI_SEND:
@@ -262,9 +266,11 @@ static void started(struct otf2 *o, const struct event *ev, struct mrec *m)
 	const struct mpi_info *mi = ev->mpi;
 	const struct tprof_mpi_args *a = &mi->a;
 	OTF2_CommRef c = comm_of(o, mi);
-	if (c == OTF2_UNDEFINED_COMM)
-		return;
 	uint64_t handle = mi->has_b ? mi->b.req : 0;
+	if (c == OTF2_UNDEFINED_COMM) {
+		req_add(o, ev->proc->index, handle, &(struct mrec){ .kind = MR_NONE });
+		return;
+	}
 	int null = a->peer == TPROF_MPI_PROCNULL || (a->flags & TPROF_MPIF_PROC_NULL);
 	if (is_send_request(mi, strings_get(ev->name))) {
 		struct mrec done = { null ? MR_NONE : MR_ISEND_DONE, 0, 0, 0, c, 0, 0, 0 };

@@ -120,8 +120,8 @@ static OTF2_ErrorCode on_error(void *user, const char *file, uint64_t line, cons
 	if (o && !o->failed) {
 		char msg[512];
 		vsnprintf(msg, sizeof(msg), fmt ? fmt : "", va);
-		diag_error("writing the OTF2 archive in %s: %s%s%s", o->dir, OTF2_Error_GetName(code),
-			   msg[0] ? ": " : "", msg);
+		diag_error("writing the OTF2 archive in %s: %s%s%s%s", o->dir,
+			   OTF2_Error_GetDescription(code), msg[0] ? " (" : "", msg, msg[0] ? ")" : "");
 	}
 	if (o)
 		o->failed = 1;

@@ -2,13 +2,14 @@
 # tprof-analyze --format otf2 on a synthetic MPI job (tests/unit/test-mpi-trace.c: 4 ranks on
 # two hosts, 20 messages a round in every form MPI has: blocking, sendrecv, nonblocking,
 # persistent, plus collectives, a cancelled receive, a send to MPI_PROC_NULL, HIP calls and
-# device work, ranges, marks, counters, steps).  otf2-print must read the archive without a
-# word of complaint; the MPI records, their definitions and the nesting of every location
-# are checked against what the job did; with /usr/bin/python3's otf2 module every message
-# is matched with its receive.  Then windows, and the errors of -o.
+# device work, ranges, marks, counters, steps; then one message per rank on a communicator
+# the trace does not describe).  otf2-print must read the archive without a word of
+# complaint; the MPI records, their definitions and the nesting of every location are
+# checked against what the job did; with /usr/bin/python3's otf2 module every message is
+# matched with its receive.  Then windows, and the errors of -o and of writing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
-plan 22
+plan 24
 
 GEN="$top_builddir/tests/unit/test-mpi-trace"
 mkdir "$T/job" && "$GEN" "$T/job" 3
@@ -16,6 +17,9 @@ ok $? "a synthetic trace of 4 ranks, 3 rounds"
 
 "$ANALYZE" "$T/job" --format otf2 -o "$T/a" 2>"$T/a.err"
 ok $? "tprof-analyze --format otf2 succeeds"
+grep -q "warning: OTF2: 8 MPI records left out: their communicator is not described" "$T/a.err" &&
+	! grep -q "never seen posted" "$T/a.err"
+ok $? "the message on a communicator the trace does not describe is left out, with a warning"
 grep -q "OTF2 archive written to $T/a/traces.otf2" "$T/a.err" && [ -f "$T/a/traces.otf2" ]
 ok $? "it says where the anchor file is, and it is there"
 otf2_print "$T/a/traces.otf2" "$T/a.txt"
@@ -221,4 +225,11 @@ ok $? "an empty directory takes the archive"
 "$ANALYZE" "$T/job" --format otf2 -o - >/dev/null 2>"$T/e4.err"
 [ $? -eq 2 ] && grep -q "'-o -' is not possible" "$T/e4.err"
 ok $? "'-o -' is a usage error for otf2"
+# A write that fails (here: past a file size limit) is an error that says so.
+mkdir "$T/long" && "$GEN" "$T/long" 3000 &&
+	(ulimit -f 1000 && trap '' XFSZ && "$ANALYZE" "$T/long" --format otf2 -o "$T/lim") \
+		>/dev/null 2>"$T/e5.err"
+[ $? -eq 1 ] && grep -q "File is too large (POSIX: $T/lim/traces/" "$T/e5.err" &&
+	grep -q "the OTF2 archive in $T/lim is incomplete" "$T/e5.err"
+ok $? "a failed write: exit status 1, the file named, the archive said to be incomplete"
 finish

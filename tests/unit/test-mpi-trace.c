@@ -13,7 +13,9 @@
  *   an Irecv cancelled, a send to MPI_PROC_NULL (no message)
  * so a round holds 20 messages.  Around them: ranges, a mark, a counter, a step per round,
  * HIP calls with the kernel and copy they ran on the device, a roctx range that ends on the
- * worker.  Rank 3 never returns from MPI_Finalize, inside a range it never closed.
+ * worker.  After the rounds, each rank sends one more message (Isend, Irecv, Waitall) on a
+ * communicator no COMM record describes: the trace cannot say who its peers are.  Rank 3
+ * never returns from MPI_Finalize, inside a range it never closed.
  *     test-mpi-trace DIR [ROUNDS]          (DIR must exist; default 1 round) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,6 +322,19 @@ static void write_rank(const char *dir, int r, uint64_t rounds)
 		round_worker(&b2, t, k, kc);
 	}
 	uint64_t te = t0 + 1000 + rounds * ROUND_NS;
+	/* a message on a communicator the trace does not describe */
+	struct tprof_mpi_args2 a2 = { .req = 0xdead1 };
+	mpi(&b1, S_IRECV, te - 500, te - 490, ++corr, args(TPROF_MPI_IRECV, 0xdead, (r + 3) % RANKS, 5, 8), &a2);
+	a2.req = 0xdead2;
+	mpi(&b1, S_ISEND, te - 480, te - 470, ++corr, args(TPROF_MPI_ISEND, 0xdead, (r + 1) % RANKS, 5, 8), &a2);
+	struct tprof_mpi_args wa = args(TPROF_MPI_WAIT, TPROF_COMM_NONE, TPROF_MPI_NONE, 0, 0);
+	wa.nreq = 2;
+	uint64_t wc = ++corr;
+	mpi(&b1, S_WAITALL, te - 460, te - 400, wc, wa, NULL);
+	mpireq(&b1, S_ISEND, te - 400, wc, TPROF_MPIF_NONBLOCKING,
+	       args(TPROF_MPI_ISEND, 0xdead, (r + 1) % RANKS, 5, 8), 0xdead2);
+	mpireq(&b1, S_IRECV, te - 400, wc, TPROF_MPIF_NONBLOCKING,
+	       args(TPROF_MPI_IRECV, 0xdead, (r + 3) % RANKS, 5, 8), 0xdead1);
 	/* rank 3 is killed inside MPI_Finalize: its call never returns */
 	mpi(&b1, S_FINALIZE, te, r == 3 ? 0 : te + 100, ++corr,
 	    args(TPROF_MPI_FINALIZE, TPROF_COMM_NONE, TPROF_MPI_NONE, 0, 0), NULL);
