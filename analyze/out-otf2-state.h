@@ -1,7 +1,7 @@
-/* out-otf2-state.h — the OTF2 writer's shared state (out-otf2*.c): the locations events go to and
- * what each still owes (regions to leave, device work to put in order, MPI completions that
- * belong inside a call), the definitions gathered while events are written, and the MPI
- * requests in flight.  Global definitions are written once, at the end. */
+/* out-otf2-state.h — the OTF2 writer's shared state (out-otf2*.c): the locations events go
+ * to and what each still owes (regions to leave, device work to put in order, MPI
+ * completions that belong inside a call), the definitions gathered while events are
+ * written, and the MPI requests in flight.  Global definitions are written at the end. */
 #ifndef TPROF_ANALYZE_OUT_OTF2_STATE_H
 #define TPROF_ANALYZE_OUT_OTF2_STATE_H
 
@@ -91,8 +91,7 @@ struct loc {
 					  * for members no record names */
 	int rank_loc;                    /* stands for its process's rank in MPI */
 	int64_t last;                    /* latest time written, ns from the trace start */
-	uint64_t events;                 /* known once its writer is closed */
-	OTF2_StringRef name;             /* set when definitions are prepared */
+	uint64_t events;                 /* counted at the end, before its writer closes */
 	struct frame *stack;             /* LOC_THREAD */
 	size_t depth, cap;
 	size_t open_ranges;              /* frames of ranges not closed yet */
@@ -192,8 +191,7 @@ enum region_cat {
 	RC_MARK,
 	RC_STEP,
 	RC_CALL,                /* + enum tprof_domain (RC_CALL + 0: unknown domain) */
-	RC_DEVICE = RC_CALL + 8, /* + enum tprof_devop_kind */
-	RC_MAX = RC_DEVICE + 8,
+	RC_DEVICE = RC_CALL + 8, /* + enum tprof_devop_kind (8 of each at most) */
 };
 enum attr_id {
 	A_CORR, A_RETURN, A_DEVICE, A_STREAM, A_BYTES, A_COPY_KIND, A_KERNEL, A_GRID, A_BLOCK,
@@ -214,14 +212,14 @@ OTF2_CommRef otf2_comm(struct otf2_defs *d, const struct mpi_comm *c, uint64_t i
 OTF2_CommRef otf2_comm_count(const struct otf2_defs *d);
 const struct mpi_comm *otf2_comm_at(const struct otf2_defs *d, OTF2_CommRef ref, int *world,
 				    int *self);
-/* Which location stands for each MPI rank, and locations for ranks and processes that
- * have none of their own; before the event writers close. */
-void otf2_defs_locations(struct otf2 *o);
 /* Everything the archive needs besides the events; the event writers are closed by then. */
 void otf2_defs_write(struct otf2 *o);
 
 /* out-otf2-system.c: the system tree, location groups and locations, MPI groups */
-int otf2_loc_defined(const struct otf2 *o, const struct loc *l);
+/* Which location stands for each MPI rank, and locations for ranks and processes that
+ * have none of their own; before the event writers close. */
+void otf2_defs_locations(struct otf2 *o);
+int otf2_loc_defined(const struct loc *l);
 void otf2_system_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_comms_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_local_defs_write(struct otf2 *o);

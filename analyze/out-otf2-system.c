@@ -16,9 +16,8 @@ static struct pstate *pstate(struct otf2 *o, const struct proc *p)
 }
 
 /* Locations with events, and those MPI or a process group cannot do without. */
-int otf2_loc_defined(const struct otf2 *o, const struct loc *l)
+int otf2_loc_defined(const struct loc *l)
 {
-	(void)o;
 	return l->events > 0 || l->rank_loc || l->kind == LOC_STUB;
 }
 
@@ -36,7 +35,7 @@ static int has_cpu_location(struct otf2 *o, const struct proc *p)
 	for (size_t i = 0; i < o->nlocs; i++) {
 		const struct loc *l = o->locs[i];
 		if (l->proc == p && l->kind != LOC_DEVICE && l->kind != LOC_COUNTERS &&
-		    otf2_loc_defined(o, l))
+		    otf2_loc_defined(l))
 			return 1;
 	}
 	return 0;
@@ -274,7 +273,7 @@ static OTF2_LocationType loc_type(const struct loc *l)
 static void write_loc(struct otf2 *o, OTF2_GlobalDefWriter *gw, const struct loc *l,
 		      OTF2_LocationGroupRef group)
 {
-	if (!otf2_loc_defined(o, l))
+	if (!otf2_loc_defined(l))
 		return;
 	otf2_check(o, OTF2_GlobalDefWriter_WriteLocation(gw, l->id, loc_name(o, l), loc_type(l),
 							 l->events, group));
@@ -395,7 +394,7 @@ void otf2_local_defs_write(struct otf2 *o)
 {
 	otf2_check(o, OTF2_Archive_OpenDefFiles(o->ar));
 	for (size_t i = 0; i < o->nlocs && !o->failed; i++) {
-		if (!otf2_loc_defined(o, o->locs[i]))
+		if (!otf2_loc_defined(o->locs[i]))
 			continue;
 		OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(o->ar, o->locs[i]->id);
 		if (dw)
