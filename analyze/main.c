@@ -1,5 +1,6 @@
 /* main.c — tprof-analyze: reads every process image under an output directory, puts them on
- * one time axis, and writes the summary and/or a Chrome trace in one streaming pass. */
+ * one time axis, and writes the summary and/or a trace (Chrome JSON or an OTF2 archive) in
+ * one streaming pass. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "../config.h"
+#include "out-otf2.h"
 #include "output.h"
 
 struct options {
@@ -18,6 +20,7 @@ struct options {
 	const char *start, *end, *steps;
 	int top;
 	int by_domain;
+	int otf2;
 };
 
 static void usage(FILE *f)
@@ -32,13 +35,17 @@ static void usage(FILE *f)
 	      "                         steps, marks, counters; MPI by rank, messages,\n"
 	      "                         collectives and clock alignment\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
-	      "                         Perfetto and chrome://tracing)\n"
-	      "  -o, --output FILE      where the trace goes (default DIR.json.gz); a name ending\n"
-	      "                         in .gz is gzip-compressed; '-' is standard output\n"
+	      "                         Perfetto and chrome://tracing) or 'otf2' (an OTF2\n"
+	      "                         archive for Vampir and the Score-P tools)\n"
+	      "  -o, --output FILE      where the trace goes.  chrome: a file (default\n"
+	      "                         DIR.json.gz); a name ending in .gz is gzip-compressed;\n"
+	      "                         '-' is standard output.  otf2: a directory, required,\n"
+	      "                         that must not exist or be empty; the archive's anchor\n"
+	      "                         file is FILE/traces.otf2\n"
 	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
 	      "                         with its threads and device streams) or by 'domain'\n"
 	      "                         (API calls, GPU kernels and copies each across all\n"
-	      "                         processes)\n"
+	      "                         processes); chrome only\n"
 	      "\n"
 	      "Restricting every output to a window:\n"
 	      "      --start US         from US microseconds after the trace start\n"
@@ -119,10 +126,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (optind + 1 < argc)
 		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
 	o->dir = argv[optind];
-	if (o->format && strcmp(o->format, "chrome"))
-		return bad_usage("--format: unknown format '%s' (known: chrome)", o->format);
+	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "otf2"))
+		return bad_usage("--format: unknown format '%s' (known: chrome, otf2)", o->format);
 	if (o->out && !o->format)
 		o->format = "chrome";
+	o->otf2 = o->format && !strcmp(o->format, "otf2");
+	if (o->otf2 && !o->out)
+		return bad_usage("%s", "--format otf2 needs -o DIR (a new or empty directory)");
+	if (o->otf2 && !strcmp(o->out, "-"))
+		return bad_usage("%s", "--format otf2 writes a directory: '-o -' is not possible");
+	if (o->otf2 && o->by_domain)
+		return bad_usage("%s", "--group-by is for --format chrome");
 	if (o->steps && (o->start || o->end))
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
 	if (!o->format)
@@ -188,6 +202,9 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc;
+	/* Refuse a directory that is not ours to fill before the (long) reading starts. */
+	if (o.otf2 && otf2_check_dir(o.out) < 0)
+		return 2;
 	raise_fd_limit();
 	if (trace_load(&tr, o.dir) < 0)
 		return 1;
@@ -205,7 +222,13 @@ int main(int argc, char **argv)
 	char *outpath = NULL;
 	if (o.format) {
 		outpath = o.out ? strdup(o.out) : default_output(o.dir);
-		outs[pl.nouts++] = output_chrome(outpath, o.by_domain);
+		if (o.otf2) {
+			/* OTF2 wants enter/leave order: ranges are announced when they open. */
+			pl.want_begins = 1;
+			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
+		} else {
+			outs[pl.nouts++] = output_chrome(outpath, o.by_domain);
+		}
 	}
 	if (o.summary) {
 		summary_set_window(&pl.win);
@@ -221,7 +244,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < pl.nouts; i++)
 		if (outs[i].ops->end(outs[i].priv, &tr) < 0)
 			rc = 1;
-	if (!rc && outpath && strcmp(outpath, "-"))
+	if (!rc && outpath && o.otf2)
+		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
+	else if (!rc && outpath && strcmp(outpath, "-"))
 		fprintf(stderr, "tprof-analyze: Chrome trace written to %s\n", outpath);
 	free(outpath);
 	trace_free(&tr);

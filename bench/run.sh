@@ -15,8 +15,8 @@
 #             as fast as it goes and held to BENCH_PACE, and what the analyzer then finds
 #   bytes     size of the chunk files (and any spool left) per record: push/pop loop, mix
 #   analyze   wall time, CPU time and peak RSS of tprof-analyze --summary, --format chrome to
-#             /dev/null and to .json.gz on a cached mix trace of BENCH_TRACE records, and of
-#             the first two on one of BENCH_BIG records
+#             /dev/null and to .json.gz, and --format otf2 on a cached mix trace of
+#             BENCH_TRACE records, and of the first two on one of BENCH_BIG records
 #   SIGKILL   a program records N events, says so, and is killed with SIGKILL; the analyzer
 #             must find exactly N
 #   HIP       ns per hipGetDevice and per hipLaunchKernel against the stand-in runtime, plain
@@ -315,7 +315,8 @@ gen_trace() {
 	touch "$GEN_DIR/ok"
 }
 
-# analyze_runs TAG DIR: times --summary, chrome to /dev/null and chrome to .json.gz.
+# analyze_runs TAG DIR: times --summary, chrome to /dev/null, chrome to .json.gz and (not on
+# the big trace, whose archive would not fit) an OTF2 archive.
 analyze_runs() {
 	_t=$1
 	_dir=$2
@@ -325,13 +326,14 @@ analyze_runs() {
 	say "  trace: $_rec records ($_ev analyzer events), $((_by / 1048576)) MiB on disk"
 	for r in $(seq 1 "$RUNS"); do
 		warm_cache "$_dir"/trace/*
-		for m in summary chrome gz; do
+		for m in summary chrome gz otf2; do
 			case $m in
 			summary) set -- --summary; o="$W/an.sum" ;;
 			chrome) set -- --format chrome -o /dev/null; o=/dev/null ;;
 			gz) set -- --format chrome -o "$W/an.json.gz"; o=/dev/null ;;
+			otf2) set -- --format otf2 -o "$W/an.otf2"; o=/dev/null ;;
 			esac
-			[ "$_t" = big ] && [ "$m" = gz ] && continue
+			[ "$_t" = big ] && { [ "$m" = gz ] || [ "$m" = otf2 ]; } && continue
 			if ! "$RUNSTAT" "$W/an.rs" "$TPROF_ANALYZE" "$_dir/trace" "$@" >"$o" 2>"$W/an.err"; then
 				fail "tprof-analyze $* exited with status $(rs "$W/an.rs" status): $(head -n 3 "$W/an.err")"
 				continue
@@ -346,7 +348,7 @@ analyze_runs() {
 			sample "an_${_t}_${m}_cpu" "$(awk -v c="$_c" -v w="$_w" 'BEGIN { printf "%.3f", c / w }')"
 			sample "an_${_t}_${m}_rss" "$(rs "$W/an.rs" rss)"
 			say "  run $r: $m $(awk -v w="$_w" 'BEGIN { printf "%.2f", w }') s wall, $(awk -v c="$_c" 'BEGIN { printf "%.2f", c }') s CPU, peak RSS $(($(rs "$W/an.rs" rss) / 1024)) MiB"
-			rm -f "$W/an.json.gz"
+			rm -rf "$W/an.json.gz" "$W/an.otf2"
 		done
 	done
 }
@@ -555,9 +557,12 @@ row "analyze chrome -o /dev/null, records/s" an_mid_chrome_rate 1e6 M/s ge 5
 row "  the same in analyzer events/s" an_mid_chrome_evrate 1e6 M/s - -
 row "analyze chrome -o .json.gz, records/s" an_mid_gz_rate 1e6 M/s ge 5
 row "  the same in analyzer events/s" an_mid_gz_evrate 1e6 M/s - -
+row "analyze otf2 -o DIR, records/s" an_mid_otf2_rate 1e6 M/s - -
+row "  the same in analyzer events/s" an_mid_otf2_evrate 1e6 M/s - -
 row "analyze peak RSS, --summary, $TRACE records" an_mid_summary_rss 1024 MiB - -
 row "analyze peak RSS, --summary, $BIG records" an_big_summary_rss 1024 MiB le 1024
 row "analyze peak RSS, chrome, $BIG records" an_big_chrome_rss 1024 MiB le 1024
+row "analyze peak RSS, otf2, $TRACE records" an_mid_otf2_rss 1024 MiB - -
 row "analyze --summary, records/s ($BIG)" an_big_summary_rate 1e6 M/s ge 20
 row "analyze chrome -o /dev/null, records/s ($BIG)" an_big_chrome_rate 1e6 M/s ge 5
 if [ "$hip_ok" = 1 ]; then

@@ -1,0 +1,67 @@
+# lib-otf2.sh — sourced by the OTF2 tests after lib.sh: otf2-print (found by configure) and
+# Python helpers that read what it prints.
+OTF2PRINT="${OTF2_PRINT:-no}"
+[ "$OTF2PRINT" != no ] && [ -x "$OTF2PRINT" ] ||
+	skip_all "otf2-print not found (configure looks for it; on Debian: apt-get install otf2-tools)"
+
+# otf2_print ARCHIVE OUT: the events (OUT) and global definitions (OUT.defs) as otf2-print
+# prints them; fails when otf2-print fails or warns about anything (OUT.err holds what it
+# said).
+otf2_print() {
+	"$OTF2PRINT" "$1" >"$2" 2>"$2.err" && "$OTF2PRINT" -G "$1" >"$2.defs" 2>>"$2.err" &&
+		! grep -q . "$2.err"
+}
+
+# Python helpers, put in front of the script by pyo:
+#   events(path)   [(record, location, time, text)] from otf2-print's event listing (text
+#                  with the record's attributes, when it has any)
+#   defs(path)     [(definition, id, text)] from otf2-print -G
+#   nesting(ev)    problems with Enter/Leave nesting or time order, per location
+#   name(text)     the first quoted name in a record's text
+PY_OTF2='
+import collections, re, sys
+REC = re.compile(r"^([A-Z][A-Z0-9_]+)\s+(\d+)\s+(\d+)\s*(.*)$")
+DEF = re.compile(r"^([A-Z][A-Z0-9_]+)\s+(\d*)\s+(.*)$")
+def events(path):
+    out = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = REC.match(line)
+            if m:
+                out.append((m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)))
+            elif out and line.lstrip().startswith("ADDITIONAL ATTRIBUTES:"):
+                r, l, t, x = out[-1]
+                out[-1] = (r, l, t, x + " " + line.strip())
+    return out
+def defs(path):
+    out = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = DEF.match(line)
+            if m and not line.startswith("Definition"):
+                out.append((m.group(1), m.group(2), m.group(3)))
+    return out
+def name(text):
+    m = re.search(r"\"([^\"]*)\"", text)
+    return m.group(1) if m else None
+def nesting(ev):
+    bad = []
+    stack = collections.defaultdict(list)
+    last = {}
+    for rec, loc, t, text in ev:
+        if t < last.get(loc, 0):
+            bad.append("location %d: time goes back at %s %s" % (loc, rec, text))
+        last[loc] = t
+        if rec == "ENTER":
+            stack[loc].append(name(text))
+        elif rec == "LEAVE":
+            top = stack[loc].pop() if stack[loc] else None
+            if top != name(text):
+                bad.append("location %d: leaves %s, but %s is open" % (loc, name(text), top))
+    for loc, s in stack.items():
+        if s:
+            bad.append("location %d: never left %s" % (loc, s))
+    return bad
+'
+# pyo SCRIPT ARGS...: like py, with the helpers above defined.
+pyo() { _s=$1; shift; "$PY" -c "$PY_OTF2$_s" "$@"; }

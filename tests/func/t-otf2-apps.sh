@@ -1,0 +1,75 @@
+#!/bin/sh
+# tprof-analyze --format otf2 on real traces: the test programs run under tprof-inspect
+# (threads, steps, hostile names, fork and exec, roctx ranges across threads, HIP kernels
+# and copies on the stand-in runtime).  otf2-print must read each archive without a word of
+# complaint; every location must be properly nested and in time order; and the archive
+# must hold what the Chrome trace of the same run holds: one region per span or mark, one
+# metric sample per counter sample, one location group per process.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-otf2.sh"
+plan 15
+
+SAME='
+import json
+ev = events(sys.argv[1])
+bad = nesting(ev)
+with open(sys.argv[2]) as f:
+    chrome = json.load(f)["traceEvents"]
+spans = sum(1 for e in chrome if e["ph"] in ("X", "i", "b"))
+samples = sum(1 for e in chrome if e["ph"] == "C")
+procs = sum(1 for e in chrome if e["ph"] == "M" and e["name"] == "process_name" and e["pid"] < 1000000)
+enters = sum(1 for r, _, _, _ in ev if r == "ENTER")
+metrics = sum(1 for r, _, _, _ in ev if r == "METRIC")
+groups = sum(1 for k, _, t in defs(sys.argv[1] + ".defs") if k == "LOCATION_GROUP" and "Type: PROCESS" in t)
+if bad or (enters, metrics, groups) != (spans, samples, procs):
+    sys.exit("nesting %s; regions %d, samples %d, processes %d; Chrome: %d, %d, %d" % (
+        bad[:5], enters, metrics, groups, spans, samples, procs))
+print("# %d regions, %d samples, %d processes" % (enters, metrics, groups))
+'
+
+# app NAME COMMAND...: records COMMAND, writes both traces, compares them (two results).
+app() {
+	_n=$1
+	shift
+	"$INSPECT" -o "$T/$_n" -- "$@" >"$T/$_n.out" 2>"$T/$_n.err" &&
+		"$ANALYZE" "$T/$_n" --format chrome -o "$T/$_n.json" 2>>"$T/$_n.err" &&
+		"$ANALYZE" "$T/$_n" --format otf2 -o "$T/$_n.otf2" 2>>"$T/$_n.err" &&
+		otf2_print "$T/$_n.otf2/traces.otf2" "$T/$_n.txt"
+	ok $? "$_n: recorded; otf2-print reads the archive without complaint"
+	pyo "$SAME" "$T/$_n.txt" "$T/$_n.json"
+	ok $? "$_n: nested, in time order, and the same regions, samples and processes as Chrome"
+}
+
+app threads "$APPS/threads" 8 300
+app steps "$APPS/steps" 2 open
+app names "$APPS/names"
+app fork-exec "$APPS/forkexec" fork-exec 50
+app exec "$APPS/forkexec" exec 50
+
+if [ -x "$APPS/roctx-ranges" ]; then
+	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" app roctx "$APPS/roctx-ranges"
+else
+	skip "roctx-ranges was not built"
+	skip "roctx-ranges was not built"
+fi
+
+if [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libamdhip64.so.5" ] && [ -x "$APPS/hip-multi" ]; then
+	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		STANDIN_HIP_KERNEL_US="scale_a:200,shift_b:300" app hip-multi "$APPS/hip-multi" 5
+	pyo '
+d = defs(sys.argv[1] + ".defs")
+ev = events(sys.argv[1])
+streams = sorted(name(t) for k, _, t in d if k == "LOCATION" and "ACCELERATOR_STREAM" in t)
+kernels = sum(1 for r, _, _, t in ev if r == "ENTER" and name(t).startswith(("scale_a(", "shift_b(")))
+launch = [t for r, _, _, t in ev if r == "ENTER" and name(t) == "hipLaunchKernel"]
+if streams != ["GPU 0 stream 1", "GPU 0 stream 2", "GPU 1 stream 1", "GPU 1 stream 2"] or \
+        kernels != 20 or len(launch) != 20 or not all("correlation id" in t for t in launch):
+    sys.exit("streams %s, kernels %d, launches %s" % (streams, kernels, launch[:2]))
+' "$T/hip-multi.txt"
+	ok $? "hip-multi: 2 devices x 2 streams as accelerator streams, 20 kernels, launches with their correlation ids"
+else
+	skip "no stand-in HIP runtime or hip-multi (configure found no HIP headers or hipcc)"
+	skip "no stand-in HIP runtime or hip-multi"
+	skip "no stand-in HIP runtime or hip-multi"
+fi
+finish
