@@ -5,8 +5,12 @@
  * trip), the reference's ticks read t1, give or take half the round trip.  Put both on the
  * global axis with each process's own timebase (so any mix of hosts and clock sources works):
  * delta = global(t0) - global_ref(t1) is how far this process's times lie ahead of the
- * reference's.  The process's times are then corrected by subtracting delta, interpolated
- * linearly in time between two measurements (drift) and held constant outside them.
+ * reference's, give or take half the round trip.  When the measurements agree within those
+ * margins (their intervals share a point) there is no drift worth the name: the process is
+ * shifted by one offset, the best-measured one (moved into the common part if need be) —
+ * a measurement made on a loaded machine, with a long round trip, then costs nothing.  When
+ * they disagree, the clocks drifted apart: the correction is interpolated linearly in time
+ * between the first and the last measurement and held constant outside them.
  *
  * A process on its reference's host whose every |delta| is within half its round trip
  * shares the reference's clock already: correcting it would only add the measurement's
@@ -89,6 +93,28 @@ static void note(const struct proc *p)
 	}
 }
 
+/* Do the measurements' intervals (delta give or take half the round trip) share a point?
+ * Then *off is the offset of the one with the shortest round trip, kept inside them all. */
+static int one_offset(const struct proc *p, int64_t *off)
+{
+	int64_t lo = INT64_MIN, hi = INT64_MAX;
+	const struct csync *best = NULL;
+	for (size_t k = 0; k < p->ncsync; k++) {
+		const struct csync *m = &p->csync[k];
+		int64_t u = m->rtt_ns / 2;
+		if (m->delta - u > lo)
+			lo = m->delta - u;
+		if (m->delta + u < hi)
+			hi = m->delta + u;
+		if (!best || m->rtt_ns < best->rtt_ns)
+			best = m;
+	}
+	if (!best || lo > hi)
+		return 0;
+	*off = best->delta < lo ? lo : best->delta > hi ? hi : best->delta;
+	return 1;
+}
+
 void clocksync_apply(struct trace *tr)
 {
 	/* Measure everything first, with no correction in place, then correct. */
@@ -123,9 +149,14 @@ void clocksync_apply(struct trace *tr)
 		struct proc *p = tr->procs[i];
 		if (p->csync_verdict == CSYNC_APPLIED) {
 			const struct csync *a = &p->csync[0], *b = &p->csync[p->ncsync - 1];
-			p->tb.corr = (struct clock_corr){ a->at, b->at, a->delta, b->delta, 0 };
-			if (b->at > a->at)
-				p->tb.corr.slope = (double)(b->delta - a->delta) / (double)(b->at - a->at);
+			int64_t off;
+			if (one_offset(p, &off))
+				p->tb.corr = (struct clock_corr){ a->at, b->at, off, off, 0 };
+			else {
+				p->tb.corr = (struct clock_corr){ a->at, b->at, a->delta, b->delta, 0 };
+				if (b->at > a->at)
+					p->tb.corr.slope = (double)(b->delta - a->delta) / (double)(b->at - a->at);
+			}
 			p->tb.corrected = 1;
 		}
 		if (p->ncsync && diag_verbose)

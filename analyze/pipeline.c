@@ -184,6 +184,7 @@ static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_
 {
 	struct mpi_info mi;
 	mpi_decode(pl->tr, t->proc, (const uint8_t *)(r + 1), r->ext < 2 ? r->ext : 2, &mi);
+	mi.a.flags |= r->flags;   /* the record's own flags (started, cancelled) count too */
 	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
 			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
 			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };

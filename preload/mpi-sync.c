@@ -3,6 +3,9 @@
  * program's can ever meet one of these).  Rank 0 serves ranks 1..n-1 in turn; each makes
  * TPROF_MPI_SYNC_ROUNDS round trips (send, get rank 0's clock reading back) and keeps the
  * shortest as one CSYNC record: the local middle of that round trip against rank 0's reading.
+ * A loaded machine can stretch every one of them; so when the shortest is more than twice
+ * the shortest this rank measured before, it goes on, up to ten times as many round trips,
+ * until it gets one that short.  Each ping says whether another follows.
  * Rank 0 records nothing for itself.  Every rank of a job takes part or none does: whether
  * one does depends only on the environment, which a job's ranks share. */
 #include <string.h>
@@ -26,6 +29,7 @@ struct ref_info {
 
 static tmpi_Comm sync_comm;
 static struct ref_info ref;
+static uint64_t best_before = UINT64_MAX;   /* shortest round trip measured so far, ticks */
 
 void tprof_mpi_sync_setup(void)
 {
@@ -54,25 +58,33 @@ void tprof_mpi_sync_setup(void)
 static void serve(void)
 {
 	tmpi_Status st;
-	char ping;
-	for (int r = 1; r < tprof_mpi_h.world_size; r++)
-		for (uint32_t k = 0; k < ref.rounds; k++) {
-			tprof_pmpi.Recv(&ping, 1, tprof_mpi_h.byte, r, TAG_PING, sync_comm, &st);
+	for (int r = 1; r < tprof_mpi_h.world_size; r++) {
+		char more = 1;
+		while (more) {
+			if (tprof_pmpi.Recv(&more, 1, tprof_mpi_h.byte, r, TAG_PING, sync_comm, &st) !=
+			    TMPI_SUCCESS)
+				break;
 			uint64_t now = tprof_now();
 			tprof_pmpi.Send(&now, (int)sizeof(now), tprof_mpi_h.byte, r, TAG_PONG, sync_comm);
 		}
+	}
 }
 
 /* Another rank: the round trips, the shortest kept and recorded. */
 static void measure(int when)
 {
 	tmpi_Status st;
-	char ping = 0;
 	uint64_t best = UINT64_MAX, mid = 0, theirs = 0;
-	for (uint32_t k = 0; k < ref.rounds; k++) {
+	uint32_t k = 0, most = ref.rounds * 10;
+	if (!ref.rounds)
+		return;
+	for (char more = 1; more; k++) {
 		uint64_t reading = 0;
+		/* This round trip is the last unless the ones so far are all too long. */
+		more = k + 1 < ref.rounds ||
+		       (k + 1 < most && best_before != UINT64_MAX && best > 2 * best_before);
 		uint64_t ta = tprof_now();
-		if (tprof_pmpi.Send(&ping, 1, tprof_mpi_h.byte, 0, TAG_PING, sync_comm) != TMPI_SUCCESS ||
+		if (tprof_pmpi.Send(&more, 1, tprof_mpi_h.byte, 0, TAG_PING, sync_comm) != TMPI_SUCCESS ||
 		    tprof_pmpi.Recv(&reading, (int)sizeof(reading), tprof_mpi_h.byte, 0, TAG_PONG,
 				    sync_comm, &st) != TMPI_SUCCESS)
 			return;
@@ -83,10 +95,10 @@ static void measure(int when)
 			theirs = reading;
 		}
 	}
-	if (!ref.rounds)
-		return;
+	if (best < best_before)
+		best_before = best;
 	struct tprof_csync cs = {
-		.ref_pid = ref.pid, .ref_rank = 0, .rank = tprof_mpi_h.world_rank, .rounds = ref.rounds,
+		.ref_pid = ref.pid, .ref_rank = 0, .rank = tprof_mpi_h.world_rank, .rounds = k,
 	};
 	uint32_t host = tprof_intern(ref.host, strlen(ref.host));
 	tprof_proc_record_ext(TPROF_K_CSYNC, (uint8_t)when, host, mid, theirs, best, &cs, 1);

@@ -57,7 +57,7 @@ for i in s:
     cs, cf = enclosing(by, s[i]), enclosing(by, f[i])
     if not cs or cs["name"] not in ("MPI_Send", "MPI_Isend", "MPI_Sendrecv", "MPI_Start"):
         sys.exit("flow %s starts outside a sending call: %s in %s" % (i, s[i], cs))
-    if f[i].get("bp") != "e" or not cf or cf["name"] not in ("MPI_Recv", "MPI_Sendrecv", "MPI_Wait", "MPI_Waitall"):
+    if f[i].get("bp") != "e" or not cf or cf["name"] not in ("MPI_Recv", "MPI_Sendrecv", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome"):
         sys.exit("flow %s ends outside the call completing its receive: %s in %s" % (i, f[i], cf))
 ' "$T/t.json" "$T/truth.json"
 ok $? "every message matched: one flow each, from its sending call to the call completing its receive"
