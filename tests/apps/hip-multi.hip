@@ -1,16 +1,26 @@
 // hip-multi.hip — 2 host threads, each driving its own device with 2 streams: kernels of two
 // kinds alternate between the streams, with a copy in and out, then everything is waited for.
-// Prints how many launches it made.  Usage: hip-multi [LAUNCHES_PER_STREAM]
+// With "hold", each stream starts with a "hold" kernel (make it long), so the kernels after it
+// are queued before the stream reaches them, however the host threads are scheduled.  Prints
+// how many launches it made.  Usage: hip-multi [LAUNCHES_PER_STREAM [hold]]
 #include <hip/hip_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 __global__ void scale_a(float *x, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
 		x[i] *= 2.0f;
+}
+
+__global__ void hold(float *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] = x[i];
 }
 
 __global__ void shift_b(float *x, int n)
@@ -21,6 +31,7 @@ __global__ void shift_b(float *x, int n)
 }
 
 static int per_stream = 10;
+static int holds;
 static const int N = 1 << 16;
 
 static void *drive(void *arg)
@@ -32,6 +43,8 @@ static void *drive(void *arg)
 		return (void *)1;
 	hipStreamCreate(&s[0]);
 	hipStreamCreate(&s[1]);
+	for (int k = 0; k < 2 && holds; k++)
+		hipLaunchKernelGGL(hold, dim3(1), dim3(64), 0, s[k], d, N);
 	hipMemcpyAsync(d, h, N * sizeof(float), hipMemcpyHostToDevice, s[0]);
 	for (int i = 0; i < per_stream; i++) {
 		hipLaunchKernelGGL(scale_a, dim3(N / 256), dim3(256), 0, s[0], d, N);
@@ -51,6 +64,7 @@ int main(int argc, char **argv)
 {
 	int count = 0;
 	per_stream = argc > 1 ? atoi(argv[1]) : per_stream;
+	holds = argc > 2 && !strcmp(argv[2], "hold");
 	if (hipGetDeviceCount(&count) != hipSuccess || count < 2) {
 		fprintf(stderr, "need 2 devices, have %d\n", count);
 		return 2;
@@ -61,6 +75,6 @@ int main(int argc, char **argv)
 	void *bad0, *bad1;
 	pthread_join(t[0], &bad0);
 	pthread_join(t[1], &bad1);
-	printf("launches=%d\n", 2 * 2 * per_stream);
+	printf("launches=%d\n", 2 * 2 * (per_stream + holds));
 	return bad0 || bad1;
 }

@@ -8,13 +8,15 @@
 need_hip hip-multi
 plan 10
 
-# Kernels of milliseconds: the time between the start event and the kernel reaching an
-# idle stream (scheduling on a shared machine) stays far inside 5%.
-export STANDIN_HIP_KERNEL_US="scale_a:2000,shift_b:3000"
+# Kernels of milliseconds, each stream opened by a 300 ms "hold" kernel: the kernels after it
+# are queued before their stream gets to them, so their start events are reached when the
+# kernel before them ends, not when a (possibly descheduled) host thread launches them.  On
+# an idle stream the span would also hold the time from the start event to the launch.
+export STANDIN_HIP_KERNEL_US="scale_a:2000,shift_b:3000,hold:300000"
 out="$T/out"
-"$INSPECT" -o "$out" -- "$APPS/hip-multi" 5 >"$T/stdout" 2>"$T/stderr"
+"$INSPECT" -o "$out" -- "$APPS/hip-multi" 5 hold >"$T/stdout" 2>"$T/stderr"
 ok $? "the program runs under tprof-inspect against the stand-in"
-check "its output is unchanged" grep -qx 'launches=20' "$T/stdout"
+check "its output is unchanged" grep -qx 'launches=24' "$T/stdout"
 "$ANALYZE" "$out" --format chrome -o "$T/trace.json" 2>"$T/analyze.err"
 ok $? "tprof-analyze writes a Chrome trace"
 
@@ -35,10 +37,10 @@ EOF
 pycheck() { _s=$1; shift; "$PY" -c "exec(open('$T/load.py').read())
 $_s" "$@"; }
 
-check "20 launches, each with exactly one device span (and no span without a launch)" pycheck '
-if len(launches) != 20: fail("%d launches" % len(launches))
+check "24 launches, each with exactly one device span (and no span without a launch)" pycheck '
+if len(launches) != 24: fail("%d launches" % len(launches))
 corrs = [l["args"]["correlation"] for l in launches]
-if len(set(corrs)) != 20: fail("correlation ids are not unique")
+if len(set(corrs)) != 24: fail("correlation ids are not unique")
 if sorted(corrs) != sorted(by_corr): fail("launches %s, spans %s" % (sorted(corrs), sorted(by_corr)))
 if any(len(v) != 1 for v in by_corr.values()): fail("a launch with several spans")
 ' "$T/trace.json"
@@ -64,7 +66,8 @@ for l in launches:
     if s["ts"] < l["ts"]: fail("span at %s before launch at %s" % (s["ts"], l["ts"]))
 ' "$T/trace.json"
 
-# Device times come from float milliseconds (hipEventElapsedTime): a few ns of rounding.
+# Device times come from float milliseconds (hipEventElapsedTime): ~0.1 us of rounding at
+# 300 ms.
 check "within each stream the spans follow launch order and do not overlap" pycheck '
 per = collections.defaultdict(list)
 for l in launches:
@@ -73,7 +76,7 @@ for l in launches:
 for k, v in per.items():
     v.sort()
     for a, b in zip(v, v[1:]):
-        if b[1] < a[2] - 0.1: fail("stream %s: %s overlaps %s" % (k, b, a))
+        if b[1] < a[2] - 0.2: fail("stream %s: %s overlaps %s" % (k, b, a))
 ' "$T/trace.json"
 
 check "a flow arrow from each launch (bound inside the call) to its span" pycheck '
@@ -93,7 +96,8 @@ for l in launches:
 check "span durations match the stand-in (2000 and 3000 us) within 5%" pycheck '
 want = {"scale_a": 2000.0, "shift_b": 3000.0}
 for s in spans:
-    w = want[s["name"].split("(")[0]]
+    w = want.get(s["name"].split("(")[0])
+    if w is None: continue   # the holds
     if abs(s["dur"] - w) > 0.05 * w: fail("%s lasted %.3f us, want %.0f" % (s["name"], s["dur"], w))
 ' "$T/trace.json"
 
