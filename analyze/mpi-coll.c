@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "mpi.h"
 
 struct inst {
@@ -190,7 +191,7 @@ static void emit(struct colls *c, struct inst *x, unsigned flags)
 	struct event ev = { .kind = EV_COLLECTIVE, .flags = flags, .proc = last->proc,
 			    .thread = last->thread, .name = ci.name, .t0 = ci.first_begin,
 			    .t1 = ci.last_end, .coll = &ci };
-	pipeline_emit_derived(c->pl, &ev);
+	emit_derived(c->pl, &ev);
 }
 
 static void unlink_inst(struct colls *c, struct inst *x)

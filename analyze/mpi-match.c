@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "mpi.h"
 
 /* One end of a message, waiting for the other in its channel. */
@@ -154,7 +155,7 @@ static void message(struct match *m, const struct chan *c, const struct end *s, 
 	tr->mpi.matched_bytes += r->bytes;
 	struct event ev = { .kind = EV_MESSAGE, .proc = r->thread->proc, .thread = r->thread,
 			    .t0 = s->t0, .t1 = r->done, .msg = &mi };
-	pipeline_emit_derived(m->pl, &ev);
+	emit_derived(m->pl, &ev);
 }
 
 /* An end joins its channel: it pairs with the oldest end of the other kind, or waits. */

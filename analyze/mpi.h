@@ -1,7 +1,7 @@
 /* mpi.h — the pipeline's MPI stage: MPI calls and requests, as the pipeline decodes them, go
  * to message matching (mpi-match.c) and to collective grouping (mpi-coll.c) through
- * mpi-pipe.c, which come back with EV_MESSAGE and EV_COLLECTIVE events for the outputs.
- * Times are ns from the trace start. */
+ * mpi-pipe.c; those two hand the outputs what they find, EV_MESSAGE and EV_COLLECTIVE
+ * events (emit.c).  Times are ns from the trace start. */
 #ifndef TPROF_ANALYZE_MPI_H
 #define TPROF_ANALYZE_MPI_H
 
@@ -16,10 +16,6 @@ void mpi_finish(struct pipeline *pl);   /* releases what is held, counts, frees 
 /* What an MPIREQ's request is (TPROF_MPI_ISEND, _IRECV, _ICOLL or _OTHER): its recorded op,
  * or failing that the name of the call that made it (name). */
 int mpi_req_op(const struct mpi_info *mi, uint32_t name);
-
-/* pipeline.c: hands a derived event (EV_MESSAGE, EV_COLLECTIVE) to every output when it
- * belongs to the window; neither clipped nor counted as an event */
-void pipeline_emit_derived(struct pipeline *pl, struct event *ev);
 
 /* A call that completed a request (or started it), or made it: where it ran and when. */
 struct mpi_where {

@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out-chrome.h"
+#include "chrome-write.h"
+#include "out-chrome-mpi.h"
 
 static void arg_i64(struct jw *w, int *n, const char *key, int64_t v)
 {

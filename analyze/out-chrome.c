@@ -3,26 +3,19 @@
  * API calls as complete events, device work with its arguments, flow arrows from each launch
  * to the work it started, marks as instants, counters, cross-thread ranges as async events,
  * and the training steps on a track of their own; MPI arguments, messages and collectives
- * are written by out-chrome-mpi.c. */
+ * are written by out-chrome-mpi.c, and every event with the helpers of chrome-write.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../config.h"
-#include "out-chrome.h"
+#include "chrome-write.h"
+#include "out-chrome-mpi.h"
 
 static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
 static const char *const devop_cat[] = { "device", "kernel", "copy", "memset", "graph", "collective" };
 static const char *const copy_kind[] = { "HtoH", "HtoD", "DtoH", "DtoD", "default", "peer" };
-
-void chrome_sep(struct chrome *c)
-{
-	if (c->first)
-		c->first = 0;
-	else
-		jw_lit(&c->w, ",\n");
-}
 
 static int begin(void *priv, const struct trace *tr)
 {
@@ -38,64 +31,6 @@ static int begin(void *priv, const struct trace *tr)
 	return 0;
 }
 
-void chrome_str(struct jw *w, const char *s)
-{
-	jw_str(w, s, strlen(s));
-}
-
-void chrome_name(struct jw *w, uint32_t id)
-{
-	jw_str(w, strings_get(id), strings_len(id));
-}
-
-void chrome_head(struct chrome *c, struct track tr, const char *ph, const char *cat, int64_t ts)
-{
-	struct jw *w = &c->w;
-	chrome_sep(c);
-	jw_lit(w, "{\"ph\":\"");
-	jw_raw(w, ph, strlen(ph));
-	jw_lit(w, "\",\"cat\":\"");
-	jw_raw(w, cat, strlen(cat));
-	jw_lit(w, "\",\"pid\":");
-	jw_i64(w, tr.pid);
-	jw_lit(w, ",\"tid\":");
-	jw_i64(w, tr.tid);
-	jw_lit(w, ",\"ts\":");
-	jw_us(w, ts);
-}
-
-/* Arguments are written as ,"key":value pairs after an opening {"args":{ ... */
-void chrome_arg_key(struct jw *w, int *n, const char *key)
-{
-	if ((*n)++)
-		jw_lit(w, ",");
-	else
-		jw_lit(w, ",\"args\":{");
-	jw_lit(w, "\"");
-	jw_raw(w, key, strlen(key));
-	jw_lit(w, "\":");
-}
-
-void chrome_arg_u64(struct jw *w, int *n, const char *key, uint64_t v)
-{
-	chrome_arg_key(w, n, key);
-	jw_u64(w, v);
-}
-
-void chrome_arg_hex(struct jw *w, int *n, const char *key, uint64_t v)
-{
-	char buf[24];
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	chrome_arg_key(w, n, key);
-	chrome_str(w, buf);
-}
-
-void chrome_arg_str(struct jw *w, int *n, const char *key, const char *v)
-{
-	chrome_arg_key(w, n, key);
-	chrome_str(w, v);
-}
-
 static void arg_dims(struct jw *w, int *n, const struct tprof_launch_dims *d)
 {
 	char buf[96];
@@ -106,26 +41,6 @@ static void arg_dims(struct jw *w, int *n, const struct tprof_launch_dims *d)
 	chrome_arg_key(w, n, "block");
 	jw_raw(w, buf, strlen(buf));
 	chrome_arg_u64(w, n, "shmem", d->shmem);
-}
-
-void chrome_arg_flags(struct jw *w, int *n, unsigned flags)
-{
-	if (flags & EVF_UNFINISHED) {
-		chrome_arg_key(w, n, "unfinished");
-		jw_lit(w, "true");
-	}
-	if (flags & EVF_CLIPPED) {
-		chrome_arg_key(w, n, "clipped");
-		jw_lit(w, "true");
-	}
-}
-
-void chrome_end_args(struct jw *w, int n)
-{
-	if (n)
-		jw_lit(w, "}}");
-	else
-		jw_lit(w, "}");
 }
 
 static void complete(struct chrome *c, struct track tr, const char *cat, const struct event *ev)

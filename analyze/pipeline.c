@@ -1,64 +1,13 @@
 /* pipeline.c — turns records, in time order, into output events: pairs range pushes with
  * pops on each thread, turns step marks into step intervals, hands MPI calls and requests to
- * message matching and collective grouping (mpi-pipe.c), applies the window, and hands each
- * event to every output.  Keeps only open ranges, open steps and MPI operations in flight in
- * memory. */
+ * message matching and collective grouping (mpi-pipe.c), and hands each event through the
+ * window to every output (emit.c).  Keeps only open ranges, open steps and MPI operations in
+ * flight in memory. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "mpi.h"
-
-static void emit(struct pipeline *pl, struct event *ev)
-{
-	const struct window *w = &pl->win;
-	if (w->active) {
-		/* A span belongs when it overlaps the window (touching an edge is not enough); an
-		 * instant, or a span of no length, when it lies in [start, end). */
-		int span = (ev->kind == EV_RANGE || ev->kind == EV_STEP) && ev->t1 > ev->t0;
-		if (span ? ev->t1 <= w->start || ev->t0 >= w->end : ev->t0 < w->start || ev->t0 >= w->end)
-			return;
-		if (ev->t0 < w->start) {
-			ev->t0 = w->start;
-			ev->flags |= EVF_CLIPPED;
-		}
-		if ((ev->kind == EV_RANGE || ev->kind == EV_STEP) && ev->t1 > w->end) {
-			ev->t1 = w->end;
-			ev->flags |= EVF_CLIPPED;
-		}
-	}
-	if (ev->thread)
-		ev->thread->seen = 1;
-	if (ev->kind == EV_STEP)
-		ev->proc->had_steps = 1;
-	ev->proc->events++;
-	pl->tr->events++;
-	for (int i = 0; i < pl->nouts; i++)
-		pl->outs[i].ops->event(pl->outs[i].priv, ev);
-}
-
-/* Messages and collectives: kept when the message's receive completed in the window, or
- * when the collective overlaps it; not clipped (their parts' times stay as they were), not
- * counted as events. */
-void pipeline_emit_derived(struct pipeline *pl, struct event *ev)
-{
-	const struct window *w = &pl->win;
-	if (w->active) {
-		if (ev->kind == EV_MESSAGE ? ev->t1 < w->start || ev->t1 >= w->end
-		    : ev->t1 > ev->t0 ? ev->t1 <= w->start || ev->t0 >= w->end
-				      : ev->t0 < w->start || ev->t0 >= w->end)
-			return;
-	}
-	for (int i = 0; i < pl->nouts; i++)
-		pl->outs[i].ops->event(pl->outs[i].priv, ev);
-}
-
-/* Events derived from others or only announcing one (EV_BEGIN): handed to the outputs as
- * they are, neither windowed nor counted; each output decides what to make of them. */
-static void emit_aside(struct pipeline *pl, const struct event *ev)
-{
-	for (int i = 0; i < pl->nouts; i++)
-		pl->outs[i].ops->event(pl->outs[i].priv, ev);
-}
 
 static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source)
 {
@@ -92,7 +41,7 @@ static void pop(struct pipeline *pl, struct thread *t, int64_t ns, unsigned flag
 		.t0 = r->t0 - base, .t1 = (ns < r->t0 ? r->t0 : ns) - base, .depth = (uint32_t)t->depth,
 		.source = r->source,
 	};
-	emit(pl, &ev);
+	emit_event(pl, &ev);
 }
 
 static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned flags)
@@ -104,7 +53,7 @@ static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned
 		.t0 = p->step.t0 - pl->tr->start_ns, .t1 = (ns < p->step.t0 ? p->step.t0 : ns) - pl->tr->start_ns,
 	};
 	p->step.open = 0;
-	emit(pl, &ev);
+	emit_event(pl, &ev);
 }
 
 /* ---- API calls --------------------------------------------------------------------------- */
@@ -176,7 +125,7 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 			    .mpi = domain == TPROF_DOM_MPI ? &mi : NULL };
 	if (domain == TPROF_DOM_MPI)
 		mpi_call(pl, t, ev.name, &mi, ev.t0, ev.t1, ci.corr, flags);
-	emit(pl, &ev);
+	emit_event(pl, &ev);
 }
 
 /* A nonblocking MPI operation completed (or a persistent one started) inside a call. */
@@ -189,7 +138,7 @@ static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_
 			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
 			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
 	mpi_req(pl, t, ev.name, &mi, ev.t0, r->arg & TPROF_CORR_MASK);
-	emit(pl, &ev);
+	emit_event(pl, &ev);
 }
 
 static void on_call(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
@@ -247,7 +196,7 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
 		p->end_ns = t1;
 	struct event ev = { .kind = EV_DEVICE, .proc = p, .name = proc_string(p, r->name),
 			    .t0 = t0 - base, .t1 = (t1 < t0 ? t0 : t1) - base, .dev = &di };
-	emit(pl, &ev);
+	emit_event(pl, &ev);
 }
 
 /* ---- ranges by id ------------------------------------------------------------------------- */
@@ -273,7 +222,7 @@ static void async_end(struct pipeline *pl, struct proc *p, uint64_t id, int64_t 
 		struct event ev = { .kind = EV_ASYNC, .flags = flags, .proc = p, .thread = a.thread,
 				    .name = a.name, .step = id, .t0 = a.t0 - pl->tr->start_ns,
 				    .t1 = (ns < a.t0 ? a.t0 : ns) - pl->tr->start_ns };
-		emit(pl, &ev);
+		emit_event(pl, &ev);
 		return;
 	}
 	pl->tr->unmatched_pops++;
@@ -307,7 +256,7 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 		ev.kind = EV_MARK;
 		ev.name = proc_string(p, r->name);
 		ev.source = r->flags;
-		emit(pl, &ev);
+		emit_event(pl, &ev);
 		return;
 	case TPROF_K_CALL:
 		on_call(pl, t, r, ns);
@@ -331,7 +280,7 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 		ev.kind = EV_COUNTER;
 		ev.name = proc_string(p, r->name);
 		memcpy(&ev.value, &r->arg, sizeof(ev.value));
-		emit(pl, &ev);
+		emit_event(pl, &ev);
 		return;
 	case TPROF_K_STEP:
 		step_close(pl, p, ns, 0);

@@ -1,40 +1,11 @@
 /* procstream.c — reads stream 0 of every process image: its strings (mapped onto the
- * trace-wide table), properties (host, pid, rank, arguments...), thread names, clock samples,
- * drop counts, MPI communicators and clock offset measurements.  Runs before any event is
- * looked at. */
-#include <stdio.h>
+ * trace-wide table by procstrings.c), properties (host, pid, rank, arguments...), thread
+ * names, clock samples, drop counts, MPI communicators (mpi-comms.c) and clock offset
+ * measurements (clocksync.c).  Runs before any event is looked at. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace.h"
-
-static void map_string(struct proc *p, uint32_t local, const char *s, size_t len)
-{
-	if (local >= p->nstrmap) {
-		size_t n = p->nstrmap ? p->nstrmap : 256;
-		while (n <= local)
-			n *= 2;
-		uint32_t *nm = realloc(p->strmap, n * sizeof(*nm));
-		if (!nm)
-			abort();
-		memset(nm + p->nstrmap, 0xff, (n - p->nstrmap) * sizeof(*nm));  /* unmapped */
-		p->strmap = nm;
-		p->nstrmap = n;
-	}
-	p->strmap[local] = strings_add(s, len);
-}
-
-/* The trace-wide id of a process-local string id. */
-uint32_t proc_string(const struct proc *p, uint32_t local)
-{
-	if (local == 0)
-		return 0;
-	if (local < p->nstrmap && p->strmap[local] != UINT32_MAX)
-		return p->strmap[local];
-	char buf[48];
-	int n = snprintf(buf, sizeof(buf), "(unknown string %u)", local);
-	return strings_add(buf, (size_t)n);
-}
 
 static void on_prop(struct proc *p, const struct tprof_rec *r)
 {
@@ -93,8 +64,8 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 {
 	switch (r->kind) {
 	case TPROF_K_STRING:
-		map_string(p, r->name, (const char *)(r + 1),
-			   r->arg <= (uint64_t)r->ext * TPROF_UNIT ? (size_t)r->arg : (size_t)r->ext * TPROF_UNIT);
+		proc_string_map(p, r->name, (const char *)(r + 1),
+				r->arg <= (uint64_t)r->ext * TPROF_UNIT ? (size_t)r->arg : (size_t)r->ext * TPROF_UNIT);
 		break;
 	case TPROF_K_PROP:
 		on_prop(p, r);

@@ -253,9 +253,12 @@ int stream_rewind(struct stream *s);
 int stream_next(struct stream *s);   /* 1: s->rec holds the next record, 0: end */
 void stream_close(struct stream *s);
 
+/* procstrings.c: a process's own string ids, mapped onto the trace-wide table */
+void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len);
+uint32_t proc_string(const struct proc *p, uint32_t local);
+
 /* procstream.c: reads stream 0 of every process (strings, properties, threads, clocks) */
 int procs_load(struct trace *tr);
-uint32_t proc_string(const struct proc *p, uint32_t local);
 struct thread *proc_thread(struct proc *p, uint32_t stream);
 
 /* align.c: calibrates every process's clock and gives each host its offset; trace_span then

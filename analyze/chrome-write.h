@@ -1,7 +1,8 @@
-/* out-chrome.h — the Chrome trace writer's state and the helpers that write one event and its
- * arguments (out-chrome.c), shared with the part that writes MPI events (out-chrome-mpi.c). */
-#ifndef TPROF_ANALYZE_OUT_CHROME_H
-#define TPROF_ANALYZE_OUT_CHROME_H
+/* chrome-write.h — the Chrome trace writer's state and the helpers that write one event and
+ * its arguments (chrome-write.c), used by the output (out-chrome.c) and by the part that
+ * writes MPI events (out-chrome-mpi.c). */
+#ifndef TPROF_ANALYZE_CHROME_WRITE_H
+#define TPROF_ANALYZE_CHROME_WRITE_H
 
 #include "jsonw.h"
 #include "output.h"
@@ -27,10 +28,5 @@ void chrome_arg_hex(struct jw *w, int *n, const char *key, uint64_t v);
 void chrome_arg_str(struct jw *w, int *n, const char *key, const char *v);
 void chrome_arg_flags(struct jw *w, int *n, unsigned flags);
 void chrome_end_args(struct jw *w, int n);
-
-/* out-chrome-mpi.c */
-void chrome_mpi_args(struct jw *w, int *n, const struct mpi_info *mi);
-void chrome_message(struct chrome *c, const struct event *ev);
-void chrome_collective(struct chrome *c, const struct event *ev);
 
 #endif

@@ -1,0 +1,95 @@
+/* chrome-write.c — the pieces every Chrome trace event is written with: the separator
+ * between events, strings and names, the head of an event (phase, category, track, time)
+ * and its "args" object, one key and value at a time.  Below the parts that decide which
+ * events to write (out-chrome.c, out-chrome-mpi.c), so that both write alike. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chrome-write.h"
+
+void chrome_sep(struct chrome *c)
+{
+	if (c->first)
+		c->first = 0;
+	else
+		jw_lit(&c->w, ",\n");
+}
+
+void chrome_str(struct jw *w, const char *s)
+{
+	jw_str(w, s, strlen(s));
+}
+
+void chrome_name(struct jw *w, uint32_t id)
+{
+	jw_str(w, strings_get(id), strings_len(id));
+}
+
+void chrome_head(struct chrome *c, struct track tr, const char *ph, const char *cat, int64_t ts)
+{
+	struct jw *w = &c->w;
+	chrome_sep(c);
+	jw_lit(w, "{\"ph\":\"");
+	jw_raw(w, ph, strlen(ph));
+	jw_lit(w, "\",\"cat\":\"");
+	jw_raw(w, cat, strlen(cat));
+	jw_lit(w, "\",\"pid\":");
+	jw_i64(w, tr.pid);
+	jw_lit(w, ",\"tid\":");
+	jw_i64(w, tr.tid);
+	jw_lit(w, ",\"ts\":");
+	jw_us(w, ts);
+}
+
+/* Arguments are written as ,"key":value pairs after an opening {"args":{ ... */
+void chrome_arg_key(struct jw *w, int *n, const char *key)
+{
+	if ((*n)++)
+		jw_lit(w, ",");
+	else
+		jw_lit(w, ",\"args\":{");
+	jw_lit(w, "\"");
+	jw_raw(w, key, strlen(key));
+	jw_lit(w, "\":");
+}
+
+void chrome_arg_u64(struct jw *w, int *n, const char *key, uint64_t v)
+{
+	chrome_arg_key(w, n, key);
+	jw_u64(w, v);
+}
+
+void chrome_arg_hex(struct jw *w, int *n, const char *key, uint64_t v)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	chrome_arg_key(w, n, key);
+	chrome_str(w, buf);
+}
+
+void chrome_arg_str(struct jw *w, int *n, const char *key, const char *v)
+{
+	chrome_arg_key(w, n, key);
+	chrome_str(w, v);
+}
+
+void chrome_arg_flags(struct jw *w, int *n, unsigned flags)
+{
+	if (flags & EVF_UNFINISHED) {
+		chrome_arg_key(w, n, "unfinished");
+		jw_lit(w, "true");
+	}
+	if (flags & EVF_CLIPPED) {
+		chrome_arg_key(w, n, "clipped");
+		jw_lit(w, "true");
+	}
+}
+
+void chrome_end_args(struct jw *w, int n)
+{
+	if (n)
+		jw_lit(w, "}}");
+	else
+		jw_lit(w, "}");
+}
