@@ -1,10 +1,11 @@
-/* out-otf2-defs.c — the archive's definitions that events refer to: strings, regions (one
- * per name and kind: API call by runtime, range, mark, step, device work), attributes, the
- * step parameter, metrics (one per counter name) and communicators' refs.  Refs are handed
- * out while events are written; the definitions are written once, at the end: the clock
- * properties, the strings known so far, then everything else (the locations and the MPI
- * groups in out-otf2-system.c), a string named for the first time being written just
- * before the definition that names it. */
+/* out-otf2-defs.c — the registry of the definitions that events refer to: strings, regions
+ * (one per name and kind: API call by runtime, range, mark, step, device work), attributes,
+ * the step parameter, metrics (one per counter name) and communicators' refs.  Refs are
+ * handed out while events are written, in order of first use; at the end the registry
+ * writes the definitions it holds, when out-otf2-globaldefs.c asks for each kind: the
+ * strings known so far first, and from then on a string named for the first time just
+ * before the definition that names it.  Below everything that writes records or
+ * definitions; it calls only the error reporting and the MPI collectives by name. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,23 @@ const struct mpi_comm *otf2_comm_at(const struct otf2_defs *d, OTF2_CommRef ref,
 
 #define WRITE(call) otf2_check(o, (call))
 
+/* The strings named so far; from here on until otf2_defs_write_done, a string named for
+ * the first time is written at once, so that it comes before the definition naming it. */
+void otf2_defs_write_strings(struct otf2 *o, OTF2_GlobalDefWriter *gw)
+{
+	struct otf2_defs *d = o->defs;
+	for (size_t i = 0; i < d->nsids; i++)
+		otf2_check(o, OTF2_GlobalDefWriter_WriteString(gw, (OTF2_StringRef)i,
+							       strings_get(d->sids[i])));
+	d->o = o;
+	d->gw = gw;
+}
+
+void otf2_defs_write_done(struct otf2 *o)
+{
+	o->defs->gw = NULL;
+}
+
 static const struct {
 	const char *name, *desc;
 	OTF2_Type type;
@@ -326,7 +344,8 @@ static const struct {
 	[A_CLIPPED] = { "clipped", "cut to the time window", OTF2_TYPE_UINT8 },
 };
 
-static void write_attributes(struct otf2 *o, OTF2_GlobalDefWriter *gw)
+/* The attributes, ref by ref: in the order of their first use. */
+void otf2_defs_write_attributes(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 {
 	struct otf2_defs *d = o->defs;
 	for (uint8_t i = 0; i < d->nattrs; i++) {
@@ -335,29 +354,6 @@ static void write_attributes(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 							  otf2_str(d, attr_info[a].name),
 							  otf2_str(d, attr_info[a].desc),
 							  attr_info[a].type));
-	}
-}
-
-static void write_paradigms(struct otf2 *o, OTF2_GlobalDefWriter *gw)
-{
-	static const struct {
-		OTF2_Paradigm p;
-		const char *name;
-		OTF2_ParadigmClass cls;
-	} ps[] = {
-		{ OTF2_PARADIGM_USER, "user", OTF2_PARADIGM_CLASS_PROCESS },
-		{ OTF2_PARADIGM_MPI, "MPI", OTF2_PARADIGM_CLASS_PROCESS },
-		{ OTF2_PARADIGM_HIP, "HIP", OTF2_PARADIGM_CLASS_ACCELERATOR },
-		{ OTF2_PARADIGM_CUDA, "CUDA", OTF2_PARADIGM_CLASS_ACCELERATOR },
-	};
-	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
-		WRITE(OTF2_GlobalDefWriter_WriteParadigm(gw, ps[i].p, otf2_str(o->defs, ps[i].name),
-							 ps[i].cls));
-	if (o->mpi) {
-		OTF2_AttributeValue v = { .stringRef = otf2_str(o->defs, "MPI_Comm ${id}") };
-		WRITE(OTF2_GlobalDefWriter_WriteParadigmProperty(gw, OTF2_PARADIGM_MPI,
-								 OTF2_PARADIGM_PROPERTY_COMM_NAME_TEMPLATE,
-								 OTF2_TYPE_STRING, v));
 	}
 }
 
@@ -436,7 +432,8 @@ static void region_kind(const struct rdef *r, OTF2_RegionRole *role, OTF2_Paradi
 	}
 }
 
-static void write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw)
+/* The regions, and the step parameter when steps used it. */
+void otf2_defs_write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 {
 	struct otf2_defs *d = o->defs;
 	for (size_t i = 0; i < d->nregions; i++) {
@@ -455,7 +452,9 @@ static void write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 							  OTF2_PARAMETER_TYPE_UINT64));
 }
 
-static void write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw)
+/* The metric classes and their members, one per counter name, and which location
+ * recorded each. */
+void otf2_defs_write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 {
 	struct otf2_defs *d = o->defs;
 	for (size_t i = 0; i < d->nmetrics; i++) {
@@ -474,41 +473,4 @@ static void write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 		WRITE(OTF2_GlobalDefWriter_WriteMetricClassRecorder(
 			gw, (OTF2_MetricRef)(d->recorders[i] >> 40),
 			(OTF2_LocationRef)(d->recorders[i] & ((1ull << 40) - 1))));
-}
-
-static void write_all(struct otf2 *o, OTF2_GlobalDefWriter *gw)
-{
-	write_paradigms(o, gw);
-	write_attributes(o, gw);
-	otf2_system_write(o, gw);
-	write_regions(o, gw);
-	write_metrics(o, gw);
-	otf2_comms_write(o, gw);
-}
-
-void otf2_defs_write(struct otf2 *o)
-{
-	struct otf2_defs *d = o->defs;
-	otf2_local_defs_write(o);
-	OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(o->ar);
-	if (!gw) {
-		otf2_check(o, OTF2_ERROR_INVALID);
-		return;
-	}
-	/* Times are nanoseconds of CLOCK_REALTIME: the offset is the trace's start. */
-	int64_t len = o->max_t;
-	if (d->tr->end_ns - d->tr->start_ns > len)
-		len = d->tr->end_ns - d->tr->start_ns;
-	otf2_check(o, OTF2_GlobalDefWriter_WriteClockProperties(gw, 1000000000ull,
-								(uint64_t)d->tr->start_ns,
-								(uint64_t)len + 1,
-								(uint64_t)d->tr->start_ns));
-	for (size_t i = 0; i < d->nsids; i++)
-		otf2_check(o, OTF2_GlobalDefWriter_WriteString(gw, (OTF2_StringRef)i,
-							       strings_get(d->sids[i])));
-	d->o = o;
-	d->gw = gw;
-	write_all(o, gw);
-	d->gw = NULL;
-	otf2_check(o, OTF2_Archive_CloseGlobalDefWriter(o->ar, gw));
 }

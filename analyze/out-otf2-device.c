@@ -9,7 +9,7 @@
 
 static struct loc *stream_loc(struct otf2 *o, struct proc *p, uint32_t device, uint64_t stream)
 {
-	struct pstate *ps = &o->ps[p->index - 1];
+	struct pstate *ps = otf2_pstate(o, p);
 	int n = 0;
 	for (size_t i = 0; i < ps->ndevs; i++) {
 		if (ps->devs[i]->device != device)

@@ -4,10 +4,28 @@
  * range itself when it closes, and an MPI completion when it happens, at the end of the call
  * that completed it.  So each thread keeps a stack of its open regions and writes a Leave
  * only once the next record on the thread is later; a range begun before the window is
- * entered at the window's start, and only once something inside the window needs it. */
+ * entered at the window's start, and only once something inside the window needs it.  The
+ * MPI records themselves are made and written by out-otf2-mpi.c. */
 #include <stdlib.h>
 
 #include "out-otf2-state.h"
+
+/* A thread's location, made with its first event; none for a stream the process does not
+ * count. */
+static struct loc *thread_loc(struct otf2 *o, const struct thread *th)
+{
+	struct pstate *ps = otf2_pstate(o, th->proc);
+	if (th->stream >= ps->nthreads)
+		return NULL;
+	if (!ps->threads[th->stream]) {
+		struct loc *l = otf2_loc_new(o, LOC_THREAD, th->proc);
+		l->th = th;
+		ps->threads[th->stream] = l;
+	}
+	return ps->threads[th->stream];
+}
+
+/* ---- open regions ------------------------------------------------------------------------- */
 
 static struct frame *push(struct loc *l, const struct frame *f)
 {
@@ -268,8 +286,12 @@ static void mark_event(struct otf2 *o, struct loc *l, const struct event *ev)
 	otf2_leave(o, l, ev->t0, r);
 }
 
-void otf2_host_event(struct otf2 *o, struct loc *l, const struct event *ev)
+/* Calls, ranges, marks and MPI completions, on the location of their thread. */
+void otf2_host_event(struct otf2 *o, const struct event *ev)
 {
+	struct loc *l = ev->thread ? thread_loc(o, ev->thread) : NULL;
+	if (!l)
+		return;
 	switch (ev->kind) {
 	case EV_CALL:
 		call_event(o, l, ev);

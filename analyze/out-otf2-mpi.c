@@ -12,60 +12,12 @@
  *   cancelled          MpiRequestCancelled where the cancelled request completed
  *   persistent         MPI_Start posts (MpiIsend or MpiIrecvRequest), completions as above
  * Ranks are those in the call's communicator, as recorded.  Requests get ids of their own:
- * a handle is reused by MPI once its request is done. */
-#include <ctype.h>
+ * a handle is reused by MPI once its request is done.  The host thread writer
+ * (out-otf2-host.c) asks for a call's records and puts them in their places. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "out-otf2-state.h"
-
-static const struct {
-	const char *name;
-	int op;
-} colls[] = {
-	{ "Barrier", OTF2_COLLECTIVE_OP_BARRIER },
-	{ "Bcast", OTF2_COLLECTIVE_OP_BCAST },
-	{ "Gather", OTF2_COLLECTIVE_OP_GATHER },
-	{ "Gatherv", OTF2_COLLECTIVE_OP_GATHERV },
-	{ "Scatter", OTF2_COLLECTIVE_OP_SCATTER },
-	{ "Scatterv", OTF2_COLLECTIVE_OP_SCATTERV },
-	{ "Allgather", OTF2_COLLECTIVE_OP_ALLGATHER },
-	{ "Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV },
-	{ "Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL },
-	{ "Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV },
-	{ "Alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW },
-	{ "Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE },
-	{ "Reduce", OTF2_COLLECTIVE_OP_REDUCE },
-	{ "Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER },
-	{ "Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK },
-	{ "Scan", OTF2_COLLECTIVE_OP_SCAN },
-	{ "Exscan", OTF2_COLLECTIVE_OP_EXSCAN },
-};
-
-/* (<strings.h> is shadowed by the analyzer's own strings.h.) */
-static int same_nocase(const char *a, const char *b)
-{
-	while (*a && tolower((unsigned char)*a) == tolower((unsigned char)*b))
-		a++, b++;
-	return !*a && !*b;
-}
-
-/* MPI_Allreduce and MPI_Iallreduce: OTF2_COLLECTIVE_OP_ALLREDUCE; -1 for anything else. */
-int otf2_mpi_coll_op(const char *name)
-{
-	if (strncmp(name, "MPI_", 4))
-		return -1;
-	const char *s = name + 4;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < sizeof(colls) / sizeof(colls[0]); i++)
-			if (same_nocase(s, colls[i].name))
-				return colls[i].op;
-		if (*s != 'I')
-			break;
-		s++;
-	}
-	return -1;
-}
 
 /* ---- requests in flight ------------------------------------------------------------------- */
 
@@ -155,7 +107,7 @@ void otf2_mpi_free(struct otf2 *o)
 
 /* ---- calls and completions ---------------------------------------------------------------- */
 
-static OTF2_CommRef comm_of(struct otf2 *o, const struct mpi_info *mi)
+static OTF2_CommRef call_comm(struct otf2 *o, const struct mpi_info *mi)
 {
 	OTF2_CommRef c = otf2_comm(o->defs, mi->comm, mi->a.comm);
 	if (c == OTF2_UNDEFINED_COMM)
@@ -200,7 +152,7 @@ void otf2_mpi_call(struct otf2 *o, const struct event *ev, struct mrec *after, s
 	/* MPI_Send_init and MPI_Recv_init send nothing yet: MPI_Start does. */
 	if ((a->flags & TPROF_MPIF_PERSISTENT) && (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV))
 		return;
-	if ((c = comm_of(o, mi)) == OTF2_UNDEFINED_COMM) {
+	if ((c = call_comm(o, mi)) == OTF2_UNDEFINED_COMM) {
 		/* Its request, if any, completes without a record (and without a warning). */
 		if (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV || a->op == TPROF_MPI_ICOLL)
 			req_add(o, proc, handle, &(struct mrec){ .kind = MR_NONE });
@@ -265,7 +217,7 @@ static void started(struct otf2 *o, const struct event *ev, struct mrec *m)
 {
 	const struct mpi_info *mi = ev->mpi;
 	const struct tprof_mpi_args *a = &mi->a;
-	OTF2_CommRef c = comm_of(o, mi);
+	OTF2_CommRef c = call_comm(o, mi);
 	uint64_t handle = mi->has_b ? mi->b.req : 0;
 	if (c == OTF2_UNDEFINED_COMM) {
 		req_add(o, ev->proc->index, handle, &(struct mrec){ .kind = MR_NONE });
@@ -327,7 +279,7 @@ void otf2_mpi_write(struct otf2 *o, struct loc *l, int64_t t, const struct mrec 
 {
 	if (o->failed || !m->kind)
 		return;
-	struct pstate *ps = &o->ps[l->proc->index - 1];
+	struct pstate *ps = otf2_pstate(o, l->proc);
 	if (!ps->mpi_loc && l->kind == LOC_THREAD)
 		ps->mpi_loc = l;
 	OTF2_EvtWriter *w = l->w;

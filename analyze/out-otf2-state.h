@@ -1,7 +1,21 @@
 /* out-otf2-state.h — the OTF2 writer's shared state (out-otf2*.c): the locations events go
  * to and what each still owes (regions to leave, device work to put in order, MPI
  * completions that belong inside a call), the definitions gathered while events are
- * written, and the MPI requests in flight.  Global definitions are written at the end. */
+ * written, and the MPI requests in flight.  Then what each file of the writer offers the
+ * others, in layers; a file calls only files below it in this list:
+ *   the output              out-otf2.c: begin, each event to its writer, end
+ *   event writers           out-otf2-host.c: host threads (calls, ranges, marks)
+ *                           out-otf2-mpi.c: the MPI records of a thread's calls
+ *                           out-otf2-device.c: device streams
+ *                           out-otf2-process.c: steps, counters, ranges across threads
+ *   definition writers      out-otf2-globaldefs.c: every definition, in order, at the end
+ *                           out-otf2-system.c: system tree, location groups, locations
+ *                           out-otf2-comms.c: MPI groups and communicators
+ *   records                 out-otf2-loc.c: locations, their times, Enter/Leave, attributes
+ *   definitions registry    out-otf2-defs.c: refs handed out while events are written
+ *   leaves                  out-otf2-collop.c: MPI collectives by name
+ *                           out-otf2-error.c: errors of writing
+ * The declarations below go from the bottom of the list up. */
 #ifndef TPROF_ANALYZE_OUT_OTF2_STATE_H
 #define TPROF_ANALYZE_OUT_OTF2_STATE_H
 
@@ -148,7 +162,7 @@ struct otf2 {
 	uint64_t next_req;
 	uint64_t mpi_skipped;            /* MPI records left out: communicator unknown */
 	uint64_t req_unknown;            /* completions of requests never seen posted */
-	/* decided at the end (otf2_defs_locations) */
+	/* decided at the end (otf2_system_prepare) */
 	int mpi;                         /* the trace has MPI: MPI groups and communicators */
 	struct loc **rank_locs;          /* the location of each world rank, then one for
 					  * members no record names (when any) */
@@ -156,35 +170,20 @@ struct otf2 {
 	size_t ngroups;                  /* process groups (device groups follow) */
 };
 
-/* out-otf2.c: locations and records */
-struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, struct proc *p);
-OTF2_TimeStamp otf2_time(struct otf2 *o, struct loc *l, int64_t t);
+/* ---- out-otf2-error.c: errors of writing -------------------------------------------------- */
+
+/* libotf2's errors are reported through o from here on (until otf2_errors_release). */
+void otf2_errors_catch(struct otf2 *o);
+void otf2_errors_release(void);
+/* A failed call's error is said once; the output is marked failed. */
 void otf2_check(struct otf2 *o, OTF2_ErrorCode rc);
-void otf2_enter(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
-void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
-void otf2_attr_flags(struct otf2 *o, unsigned flags);
-void otf2_attr_copy(struct otf2 *o, uint64_t bytes, uint32_t copy_kind);
-void otf2_attr_dims(struct otf2 *o, const struct tprof_launch_dims *d);
 
-/* out-otf2-host.c: host threads (calls, ranges, marks, MPI records in order) */
-void otf2_host_event(struct otf2 *o, struct loc *l, const struct event *ev);
-void otf2_host_finish(struct otf2 *o, struct loc *l);
+/* ---- out-otf2-collop.c -------------------------------------------------------------------- */
 
-/* out-otf2-device.c: device streams */
-void otf2_device_event(struct otf2 *o, const struct event *ev);
-void otf2_device_finish(struct otf2 *o, struct loc *l);
-
-/* out-otf2-mpi.c */
-/* The records of an MPI call: after its Enter, and before its Leave. */
-void otf2_mpi_call(struct otf2 *o, const struct event *ev, struct mrec *after_enter,
-		   struct mrec *before_leave);
-/* The record of an EV_MPIREQ (MR_NONE when there is none to write). */
-void otf2_mpi_req(struct otf2 *o, const struct event *ev, struct mrec *m);
-void otf2_mpi_write(struct otf2 *o, struct loc *l, int64_t t, const struct mrec *m);
 int otf2_mpi_coll_op(const char *name);          /* OTF2_CollectiveOp, or -1 */
-void otf2_mpi_free(struct otf2 *o);
 
-/* out-otf2-defs.c: definitions */
+/* ---- out-otf2-defs.c: the definitions registry -------------------------------------------- */
+
 enum region_cat {
 	RC_RANGE,               /* tprof and NVTX ranges */
 	RC_ROCTX,               /* roctx ranges, also those across threads */
@@ -212,16 +211,68 @@ OTF2_CommRef otf2_comm(struct otf2_defs *d, const struct mpi_comm *c, uint64_t i
 OTF2_CommRef otf2_comm_count(const struct otf2_defs *d);
 const struct mpi_comm *otf2_comm_at(const struct otf2_defs *d, OTF2_CommRef ref, int *world,
 				    int *self);
-/* Everything the archive needs besides the events; the event writers are closed by then. */
-void otf2_defs_write(struct otf2 *o);
+/* Writing o->defs' definitions: the strings first, then each kind when its turn comes, and
+ * done once the last definition naming a string is written. */
+void otf2_defs_write_strings(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+void otf2_defs_write_attributes(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+void otf2_defs_write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+void otf2_defs_write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+void otf2_defs_write_done(struct otf2 *o);
 
-/* out-otf2-system.c: the system tree, location groups and locations, MPI groups */
+/* ---- out-otf2-loc.c: locations and records ------------------------------------------------ */
+
+/* The per-process tables (o->ps), and everything about the locations freed at the end. */
+void otf2_locs_new(struct otf2 *o, const struct trace *tr);
+void otf2_locs_free(struct otf2 *o);
+struct pstate *otf2_pstate(struct otf2 *o, const struct proc *p);
+struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, struct proc *p);
+OTF2_TimeStamp otf2_time(struct otf2 *o, struct loc *l, int64_t t);
+void otf2_enter(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
+void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
+void otf2_attr_flags(struct otf2 *o, unsigned flags);
+void otf2_attr_copy(struct otf2 *o, uint64_t bytes, uint32_t copy_kind);
+void otf2_attr_dims(struct otf2 *o, const struct tprof_launch_dims *d);
+
+/* ---- out-otf2-comms.c: MPI groups and communicators --------------------------------------- */
+
+void otf2_comms_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+
+/* ---- out-otf2-system.c: the system tree, location groups and locations -------------------- */
+
 /* Which location stands for each MPI rank, and locations for ranks and processes that
  * have none of their own; before the event writers close. */
-void otf2_defs_locations(struct otf2 *o);
+void otf2_system_prepare(struct otf2 *o);
 int otf2_loc_defined(const struct loc *l);
 void otf2_system_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
-void otf2_comms_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_local_defs_write(struct otf2 *o);
+
+/* ---- out-otf2-globaldefs.c ---------------------------------------------------------------- */
+
+/* Everything the archive needs besides the events; the event writers are closed by then. */
+void otf2_globaldefs_write(struct otf2 *o);
+
+/* ---- the event writers -------------------------------------------------------------------- */
+
+/* out-otf2-process.c: a process's steps, counters, ranges across threads */
+void otf2_step_event(struct otf2 *o, const struct event *ev);
+void otf2_counter_event(struct otf2 *o, const struct event *ev);
+void otf2_async_event(struct otf2 *o, const struct event *ev);
+
+/* out-otf2-device.c: device streams */
+void otf2_device_event(struct otf2 *o, const struct event *ev);
+void otf2_device_finish(struct otf2 *o, struct loc *l);
+
+/* out-otf2-mpi.c: MPI records */
+/* The records of an MPI call: after its Enter, and before its Leave. */
+void otf2_mpi_call(struct otf2 *o, const struct event *ev, struct mrec *after_enter,
+		   struct mrec *before_leave);
+/* The record of an EV_MPIREQ (MR_NONE when there is none to write). */
+void otf2_mpi_req(struct otf2 *o, const struct event *ev, struct mrec *m);
+void otf2_mpi_write(struct otf2 *o, struct loc *l, int64_t t, const struct mrec *m);
+void otf2_mpi_free(struct otf2 *o);
+
+/* out-otf2-host.c: host threads (calls, ranges, marks, MPI records in order) */
+void otf2_host_event(struct otf2 *o, const struct event *ev);
+void otf2_host_finish(struct otf2 *o, struct loc *l);
 
 #endif

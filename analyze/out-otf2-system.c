@@ -1,19 +1,15 @@
-/* out-otf2-system.c — where every location sits, decided and written at the end: the system
- * tree (the machine, one node per host, one per device of a host), a location group per
- * process (ranked processes first, in rank order, group id = rank) holding its threads, its
- * steps, its lanes of ranges across threads and its counters, and one per (process,
- * device) holding that device's streams.  For MPI: the location of each world rank, one
- * group per communicator listing its members' world ranks, MPI_COMM_SELF's group. */
+/* out-otf2-system.c — where every location sits, decided and written at the end: which
+ * location stands for each MPI rank (ranks and processes that have none get an empty one),
+ * the system tree (the machine, one node per host, one per device of a host), a location
+ * group per process (ranked processes first, in rank order, group id = rank) holding its
+ * threads, its steps, its lanes of ranges across threads and its counters, and one per
+ * (process, device) holding that device's streams; and the empty local definitions every
+ * location wants.  The MPI groups naming these locations are out-otf2-comms.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "out-otf2-state.h"
-
-static struct pstate *pstate(struct otf2 *o, const struct proc *p)
-{
-	return &o->ps[p->index - 1];
-}
 
 /* Locations with events, and those MPI or a process group cannot do without. */
 int otf2_loc_defined(const struct loc *l)
@@ -52,7 +48,7 @@ static struct loc *stub(struct otf2 *o, struct proc *p, int32_t rank)
  * main thread, else its first thread with events, else an empty one. */
 static struct loc *rank_loc(struct otf2 *o, struct proc *p)
 {
-	struct pstate *ps = pstate(o, p);
+	struct pstate *ps = otf2_pstate(o, p);
 	if (ps->mpi_loc)
 		return ps->mpi_loc;
 	struct loc *first = NULL;
@@ -111,10 +107,10 @@ static void assign_ranks(struct otf2 *o)
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < tr->nprocs; i++) {
 			struct proc *p = tr->procs[i];
-			if (p->rank < 0 || owner[p->rank] || (!pass && !pstate(o, p)->mpi_loc))
+			if (p->rank < 0 || owner[p->rank] || (!pass && !otf2_pstate(o, p)->mpi_loc))
 				continue;
 			owner[p->rank] = p;
-			pstate(o, p)->rank_slot = 1;
+			otf2_pstate(o, p)->rank_slot = 1;
 		}
 	for (size_t r = 0; r < o->world; r++)
 		o->rank_locs[r] = owner[r] ? rank_loc(o, owner[r]) : stub(o, NULL, (int32_t)r);
@@ -125,7 +121,9 @@ static void assign_ranks(struct otf2 *o)
 	free(owner);
 }
 
-void otf2_defs_locations(struct otf2 *o)
+/* Which location stands for each MPI rank, the location groups' ids, and locations for
+ * ranks and processes that have none of their own; before the event writers close. */
+void otf2_system_prepare(struct otf2 *o)
 {
 	const struct trace *tr = o->tr;
 	for (size_t i = 0; i < o->nlocs; i++)
@@ -133,14 +131,14 @@ void otf2_defs_locations(struct otf2 *o)
 			otf2_check(o, OTF2_EvtWriter_GetNumberOfEvents(o->locs[i]->w, &o->locs[i]->events));
 	o->mpi = tr->ncomms > 0;
 	for (size_t i = 0; i < tr->nprocs; i++)
-		o->mpi |= pstate(o, tr->procs[i])->mpi_loc != NULL;
+		o->mpi |= otf2_pstate(o, tr->procs[i])->mpi_loc != NULL;
 	if (o->mpi)
 		assign_ranks(o);
 	/* Group ids: ranks first (id = rank), then the other processes, in trace order. */
 	OTF2_LocationGroupRef next = (OTF2_LocationGroupRef)o->nrank_locs;
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
-		struct pstate *ps = pstate(o, p);
+		struct pstate *ps = otf2_pstate(o, p);
 		ps->defined = ps->rank_slot || proc_has_events(o, p);
 		if (!ps->defined)
 			continue;
@@ -191,7 +189,7 @@ static void tree_build(struct otf2 *o, struct tree *t)
 {
 	for (size_t i = 0; i < o->nprocs; i++) {
 		struct proc *p = o->tr->procs[i];
-		struct pstate *ps = pstate(o, p);
+		struct pstate *ps = otf2_pstate(o, p);
 		if (!ps->defined)
 			continue;
 		host_node(t, p->host);
@@ -284,8 +282,8 @@ static OTF2_LocationGroupRef parent_group(struct otf2 *o, const struct proc *p)
 {
 	for (size_t i = 0; i < o->nprocs; i++) {
 		const struct proc *q = o->tr->procs[i];
-		if (q != p && q->pid == p->ppid && q->host == p->host && pstate(o, q)->defined)
-			return pstate(o, q)->group;
+		if (q != p && q->pid == p->ppid && q->host == p->host && otf2_pstate(o, q)->defined)
+			return otf2_pstate(o, q)->group;
 	}
 	return OTF2_UNDEFINED_LOCATION_GROUP;
 }
@@ -293,7 +291,7 @@ static OTF2_LocationGroupRef parent_group(struct otf2 *o, const struct proc *p)
 /* A process: its group, its threads (the main one first), steps, lanes, counters. */
 static void write_proc(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree *t, struct proc *p)
 {
-	struct pstate *ps = pstate(o, p);
+	struct pstate *ps = otf2_pstate(o, p);
 	char label[512];
 	proc_label(p, label, sizeof(label));
 	otf2_check(o, OTF2_GlobalDefWriter_WriteLocationGroup(gw, ps->group, otf2_str(o->defs, label),
@@ -335,7 +333,7 @@ static void write_devices(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree 
 	char label[512], buf[600];
 	for (size_t i = 0; i < o->nprocs; i++) {
 		struct proc *p = o->tr->procs[i];
-		struct pstate *ps = pstate(o, p);
+		struct pstate *ps = otf2_pstate(o, p);
 		for (size_t k = 0; ps->defined && k < ps->ndevs; k++) {
 			uint32_t dev = ps->devs[k]->device;
 			int first = 1, any = 0;
@@ -373,8 +371,8 @@ void otf2_system_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 		abort();
 	for (size_t i = 0; i < o->nprocs; i++) {
 		struct proc *p = o->tr->procs[i];
-		if (pstate(o, p)->defined)
-			by_group[pstate(o, p)->group] = p;
+		if (otf2_pstate(o, p)->defined)
+			by_group[otf2_pstate(o, p)->group] = p;
 	}
 	for (size_t g = 0; g < o->ngroups; g++) {
 		if (by_group[g])
@@ -401,109 +399,4 @@ void otf2_local_defs_write(struct otf2 *o)
 			otf2_check(o, OTF2_Archive_CloseDefWriter(o->ar, dw));
 	}
 	otf2_check(o, OTF2_Archive_CloseDefFiles(o->ar));
-}
-
-/* ---- MPI groups and communicators --------------------------------------------------------- */
-
-static uint64_t member(const struct otf2 *o, int32_t world_rank)
-{
-	if (world_rank < 0 || (size_t)world_rank >= o->world)
-		return o->world;     /* the slot of members no record names */
-	return (uint64_t)world_rank;
-}
-
-static OTF2_StringRef comm_name(struct otf2 *o, const struct mpi_comm *c)
-{
-	char buf[64];
-	if (c->name)
-		return otf2_tstr(o->defs, c->name);
-	if (c->id == TPROF_COMM_WORLD)
-		return otf2_str(o->defs, "MPI_COMM_WORLD");
-	snprintf(buf, sizeof(buf), "MPI_Comm %#llx", (unsigned long long)c->id);
-	return otf2_str(o->defs, buf);
-}
-
-static OTF2_GroupRef comm_group(struct otf2 *o, OTF2_GlobalDefWriter *gw, OTF2_GroupRef *next,
-				const int32_t *ranks, size_t n)
-{
-	uint64_t *m = malloc((n ? n : 1) * sizeof(*m));
-	if (!m)
-		abort();
-	for (size_t i = 0; i < n; i++)
-		m[i] = member(o, ranks[i]);
-	OTF2_GroupRef g = (*next)++;
-	otf2_check(o, OTF2_GlobalDefWriter_WriteGroup(gw, g, otf2_str(o->defs, ""),
-						      OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-						      OTF2_GROUP_FLAG_NONE, (uint32_t)n, m));
-	free(m);
-	return g;
-}
-
-static OTF2_CommRef parent_ref(struct otf2 *o, const struct mpi_comm *c)
-{
-	if (!c->parent || c->parent == c->id)
-		return OTF2_UNDEFINED_COMM;
-	const struct mpi_comm *pc = trace_comm(o->tr, c->parent, c->self_rank);
-	return otf2_comm(o->defs, pc, c->parent);
-}
-
-static void write_comm(struct otf2 *o, OTF2_GlobalDefWriter *gw, OTF2_GroupRef *next,
-		       const struct mpi_comm *c)
-{
-	OTF2_CommRef ref = otf2_comm(o->defs, c, c->id);
-	OTF2_GroupRef a = comm_group(o, gw, next, c->members, c->size);
-	if (c->kind == TPROF_COMMK_INTER) {
-		OTF2_GroupRef b = comm_group(o, gw, next, c->members + c->size, c->remote_size);
-		otf2_check(o, OTF2_GlobalDefWriter_WriteInterComm(gw, ref, comm_name(o, c), a, b,
-								  parent_ref(o, c),
-								  OTF2_COMM_FLAG_NONE));
-	} else {
-		otf2_check(o, OTF2_GlobalDefWriter_WriteComm(gw, ref, comm_name(o, c), a,
-							     parent_ref(o, c), OTF2_COMM_FLAG_NONE));
-	}
-}
-
-void otf2_comms_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
-{
-	if (!o->mpi)
-		return;
-	struct otf2_defs *d = o->defs;
-	/* Group 0: the location of each world rank; communicators list indices into it. */
-	uint64_t *locs = malloc((o->nrank_locs ? o->nrank_locs : 1) * sizeof(*locs));
-	if (!locs)
-		abort();
-	for (size_t r = 0; r < o->nrank_locs; r++)
-		locs[r] = o->rank_locs[r]->id;
-	otf2_check(o, OTF2_GlobalDefWriter_WriteGroup(gw, 0, otf2_str(d, ""),
-						      OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-						      OTF2_GROUP_FLAG_NONE, (uint32_t)o->nrank_locs, locs));
-	free(locs);
-	OTF2_GroupRef next = 1;
-	for (OTF2_CommRef ref = 0; ref < otf2_comm_count(d); ref++) {
-		int world, self;
-		const struct mpi_comm *c = otf2_comm_at(d, ref, &world, &self);
-		if (c) {
-			write_comm(o, gw, &next, c);
-		} else if (self) {
-			OTF2_GroupRef g = next++;
-			otf2_check(o, OTF2_GlobalDefWriter_WriteGroup(gw, g, otf2_str(d, ""),
-								      OTF2_GROUP_TYPE_COMM_SELF,
-								      OTF2_PARADIGM_MPI,
-								      OTF2_GROUP_FLAG_NONE, 0, NULL));
-			otf2_check(o, OTF2_GlobalDefWriter_WriteComm(gw, ref, otf2_str(d, "MPI_COMM_SELF"),
-								     g, OTF2_UNDEFINED_COMM,
-								     OTF2_COMM_FLAG_NONE));
-		} else if (world) {
-			int32_t *ranks = malloc((o->world ? o->world : 1) * sizeof(*ranks));
-			if (!ranks)
-				abort();
-			for (size_t r = 0; r < o->world; r++)
-				ranks[r] = (int32_t)r;
-			OTF2_GroupRef g = comm_group(o, gw, &next, ranks, o->world);
-			free(ranks);
-			otf2_check(o, OTF2_GlobalDefWriter_WriteComm(gw, ref, otf2_str(d, "MPI_COMM_WORLD"),
-								     g, OTF2_UNDEFINED_COMM,
-								     OTF2_COMM_FLAG_NONE));
-		}
-	}
 }
