@@ -27,7 +27,9 @@
  *           tprof_domain, arg=correlation id (bits 0-47) | return code (bits 48-63);
  *           ext 0, 1 or 2 units: struct tprof_call_args, then struct tprof_launch_dims;
  *           MPI calls (flags=TPROF_DOM_MPI) instead: struct tprof_mpi_args, then (for a
- *           second side or a request) struct tprof_mpi_args2
+ *           second side or a request) struct tprof_mpi_args2; NCCL/RCCL calls
+ *           (TPROF_DOM_NCCL): struct tprof_nccl_args, struct tprof_nccl_args2; NRT calls
+ *           (TPROF_DOM_NRT): struct tprof_nrt_args, then (executions) struct tprof_nrt_exec
  *   MPIREQ  a nonblocking MPI operation completed (Wait/Test families) or a persistent one
  *           started (MPI_Start/Startall) in the call with correlation id `arg`: t0=when that
  *           call returned, name=the call that made the request (MPI_Irecv, MPI_Send_init...),
@@ -35,7 +37,9 @@
  *           tprof_mpi_args (completions: source, tag and bytes as received), struct
  *           tprof_mpi_args2 (the request)
  *   DEVICE  name=kernel or operation, t0=when written, flags=enum tprof_devop_kind,
- *           arg=correlation id; ext 3 units: struct tprof_devop (times in CLOCK_MONOTONIC ns)
+ *           arg=correlation id; ext 3 units: struct tprof_devop (times in CLOCK_MONOTONIC ns);
+ *           collectives (TPROF_DEVOP_COLLECTIVE) carry struct tprof_devop_coll in place of the
+ *           launch dimensions
  *   STACK   arg=correlation id, t1=frames; ext: the frames' function-name string ids, 8
  *           per unit, innermost first
  *   ABEGIN  name, t0, arg=range id   a range that may end on another thread (roctxRangeStartA)
@@ -141,6 +145,18 @@ enum tprof_devop_kind {
 	TPROF_DEVOP_COLLECTIVE = 5,
 };
 
+/* A collective (or a group of NCCL operations) as it ran on one device stream: which
+ * operation on which communicator, so that the same one is found on every rank. */
+struct tprof_devop_coll {
+	uint64_t comm;               /* communicator id (struct tprof_nccl_args) */
+	uint32_t seq;                /* the operation's number on `comm` (its seq) */
+	uint8_t op;                  /* enum tprof_nccl_op; TPROF_NCCL_GROUP_END for a group */
+	uint8_t dtype;               /* ncclDataType_t as passed */
+	uint16_t nops;               /* operations of the group on this stream (1 outside groups) */
+	int32_t rank, nranks;        /* this process's rank in `comm`, its size */
+	uint64_t group;              /* the group (struct tprof_nccl_args2), 0 outside groups */
+};
+
 /* The three extension units of a DEVICE record: one operation as the device ran it. */
 struct tprof_devop {
 	int64_t start_ns, end_ns;    /* CLOCK_MONOTONIC of the recording host */
@@ -151,11 +167,15 @@ struct tprof_devop {
 	uint64_t bytes;              /* copies, memsets */
 	uint32_t copy_kind;          /* enum tprof_copy_kind */
 	uint32_t caller;             /* string id of the launching function (TPROF_CALLSTACK) */
-	struct tprof_launch_dims dims;
+	union {
+		struct tprof_launch_dims dims;    /* kernels */
+		struct tprof_devop_coll coll;     /* TPROF_DEVOP_COLLECTIVE */
+	};
 	uint64_t reserved;
 };
 _Static_assert(sizeof(struct tprof_call_args) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_launch_dims) == 32, "one unit");
+_Static_assert(sizeof(struct tprof_devop_coll) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_devop) == 96, "three units");
 
 /* ---- MPI ---------------------------------------------------------------------------------- */
@@ -260,6 +280,112 @@ _Static_assert(sizeof(struct tprof_mpi_args) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_mpi_args2) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_comm_def) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_csync) == 32, "one unit");
+
+/* ---- NCCL / RCCL -------------------------------------------------------------------------- */
+
+/* What an NCCL call does (op of struct tprof_nccl_args). */
+enum tprof_nccl_op {
+	TPROF_NCCL_OTHER = 0,          /* queries: version, rank, count, device, errors */
+	TPROF_NCCL_COMM_INIT = 1,      /* ncclCommInitRank, ...Config, ...Scalable, one of InitAll */
+	TPROF_NCCL_COMM_SPLIT = 2,     /* ncclCommSplit: comm = the new id, aux = the parent's */
+	TPROF_NCCL_COMM_END = 3,       /* ncclCommFinalize, ncclCommDestroy, ncclCommAbort */
+	TPROF_NCCL_GROUP_START = 4,
+	TPROF_NCCL_GROUP_END = 5,
+	TPROF_NCCL_ALLREDUCE = 16,
+	TPROF_NCCL_BROADCAST = 17,     /* ncclBroadcast, ncclBcast */
+	TPROF_NCCL_REDUCE = 18,
+	TPROF_NCCL_ALLGATHER = 19,
+	TPROF_NCCL_REDUCESCATTER = 20,
+	TPROF_NCCL_ALLTOALL = 21,      /* ncclAlltoAll (NCCL), ncclAllToAll (RCCL) */
+	TPROF_NCCL_GATHER = 22,
+	TPROF_NCCL_SCATTER = 23,
+	TPROF_NCCL_SEND = 24,
+	TPROF_NCCL_RECV = 25,
+	TPROF_NCCL_ALLTOALLV = 26,     /* RCCL: count = the largest of its send and receive counts */
+};
+
+/* flags of struct tprof_nccl_args */
+#define TPROF_NCCLF_INPLACE 0x01u     /* send and receive buffers alias (in-place) */
+#define TPROF_NCCLF_GROUPED 0x02u     /* called inside ncclGroupStart/End: timed with its group */
+#define TPROF_NCCLF_RCCL 0x04u        /* the library is RCCL (librccl) */
+#define TPROF_NCCLF_UNTIMED 0x08u     /* no device timing for it (no runtime events) */
+
+/* First extension unit of an NCCL CALL. */
+struct tprof_nccl_args {
+	uint64_t comm;           /* communicator id: a hash of its ncclUniqueId (the same on every
+				  * rank); split communicators: a hash of (parent id, split number,
+				  * color); 0 when none */
+	uint64_t count;          /* the count argument as passed */
+	uint64_t bytes;          /* count x the datatype's size */
+	uint32_t seq;            /* collectives: number of the collective on `comm`, from 1, the
+				  * same on every rank; send/recv: number of the send (or receive)
+				  * between this rank and `peer` on `comm`, from 1 */
+	uint8_t op;              /* enum tprof_nccl_op */
+	uint8_t dtype;           /* ncclDataType_t as passed */
+	uint8_t redop;           /* ncclRedOp_t as passed (0xff: none) */
+	uint8_t flags;           /* TPROF_NCCLF_* */
+};
+
+/* Second extension unit of an NCCL CALL. */
+struct tprof_nccl_args2 {
+	uint64_t stream;         /* the stream passed (cudaStream_t / hipStream_t) */
+	uint64_t aux;            /* operations in a group and GROUP_START/END: the group's id (the
+				  * correlation id of its outermost ncclGroupStart); COMM_SPLIT: the
+				  * parent's communicator id */
+	int32_t peer;            /* root (Broadcast, Reduce, Gather, Scatter) or peer (Send, Recv),
+				  * a rank in `comm`; -1 when none */
+	int32_t rank;            /* this process's rank in `comm` */
+	int32_t nranks;          /* ranks in `comm` */
+	int32_t device;          /* the communicator's GPU ordinal, -1 when unknown */
+};
+_Static_assert(sizeof(struct tprof_nccl_args) == 32, "one unit");
+_Static_assert(sizeof(struct tprof_nccl_args2) == 32, "one unit");
+
+/* ---- NRT (Neuron runtime) ----------------------------------------------------------------- */
+
+/* What an NRT call does (op of struct tprof_nrt_args). */
+enum tprof_nrt_op {
+	TPROF_NRT_OTHER = 0,           /* queries, versions, counts */
+	TPROF_NRT_INIT = 1,
+	TPROF_NRT_CLOSE = 2,
+	TPROF_NRT_LOAD = 3,            /* nrt_load, nrt_load_collectives: bytes = NEFF size */
+	TPROF_NRT_UNLOAD = 4,
+	TPROF_NRT_EXECUTE = 5,         /* nrt_execute, nrt_execute_repeat: the span is the
+					* execution; struct tprof_nrt_exec follows */
+	TPROF_NRT_TENSOR_ALLOC = 6,
+	TPROF_NRT_TENSOR_FREE = 7,
+	TPROF_NRT_TENSOR_READ = 8,     /* device to host */
+	TPROF_NRT_TENSOR_WRITE = 9,    /* host to device */
+	TPROF_NRT_TENSOR_COPY = 10,
+	TPROF_NRT_TENSOR_MEMSET = 11,
+	TPROF_NRT_SET = 12,            /* tensor set allocate/destroy/add/get */
+	TPROF_NRT_COLLECTIVE = 13,     /* nrt_barrier, nrt_all_gather, global comm building */
+};
+
+/* First extension unit of an NRT CALL. */
+struct tprof_nrt_args {
+	uint64_t handle;         /* the model (load, unload, execute) or tensor (tensor calls) */
+	uint64_t bytes;          /* tensor calls: bytes allocated, read, written, copied or set;
+				  * load: NEFF bytes; execute: input + output tensor bytes */
+	uint32_t name;           /* string id: model name (load, unload, execute), tensor name
+				  * (tensor calls), 0 when unknown */
+	int32_t nc;              /* NeuronCore (vnc) addressed, -1 when none (host tensors) */
+	uint16_t op;             /* enum tprof_nrt_op */
+	uint8_t placement;       /* tensor calls: nrt_tensor_placement_t */
+	uint8_t flags;           /* reserved, 0 */
+	uint32_t extra;          /* load: NeuronCores requested (vnc_count); execute_repeat: the
+				  * repeat count; otherwise 0 */
+};
+
+/* Second extension unit of an execution. */
+struct tprof_nrt_exec {
+	uint64_t in_bytes, out_bytes;   /* bytes of the tensors in the input and output sets */
+	uint32_t in_tensors, out_tensors;
+	uint32_t model_nc_count;        /* NeuronCores the model occupies */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct tprof_nrt_args) == 32, "one unit");
+_Static_assert(sizeof(struct tprof_nrt_exec) == 32, "one unit");
 
 enum tprof_clock_when {
 	TPROF_CLOCK_START = 0,
