@@ -1,5 +1,7 @@
 /* devtime.c — device timing (see devtime.h).  Threads that launch work own a ring of pending
- * operations and a cache of events per device; the completion thread drains the rings into
+ * operations (claimed at begin, published in claim order once ended, so that an operation
+ * left open across calls, like an NCCL group's, holds back only what its thread began after
+ * it) and a cache of events per device; the completion thread drains the rings into
  * per-device queues in launch order, polls each queue's oldest events, converts device times
  * to host time through an anchor event recorded on a private idle stream (re-taken every
  * second so float milliseconds stay precise), and writes the operations of a device in the
@@ -31,7 +33,8 @@ struct evcache {
 
 struct devthread {
 	struct tprof_devpend ring[RING];
-	uint32_t head;                  /* owner: next slot to publish (release) */
+	uint32_t claim;                 /* owner: next slot to hand out */
+	uint32_t head;                  /* owner: next slot to publish (release); <= claim */
 	uint32_t tail;                  /* completion thread: next slot to take (release) */
 	struct evcache cache[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
 	struct devthread *next;
@@ -59,6 +62,7 @@ static struct devq queues[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
 static const struct tprof_devrt *runtimes[TPROF_MAX_RUNTIMES];
 static pthread_t completer;
 static int running, stopping;
+static int exit_registered, untimed_registered;   /* their atexit handlers */
 static uint64_t dropped_ops;
 
 static __thread struct devthread *my_dev __attribute__((tls_model("initial-exec")));
@@ -103,6 +107,7 @@ static int refill(struct evcache *c, const struct tprof_devrt *rt, int device)
 /* ---- the hot path's side ------------------------------------------------------------------ */
 
 static void completer_start(void);
+static void untimed_register(void);
 
 static struct devthread *devthread_new(void)
 {
@@ -128,15 +133,15 @@ struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof
 	}
 	if (device < 0 || device >= TPROF_MAX_DEVICES)
 		return NULL;
-	uint32_t head = d->head;
-	if (head - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING) {
+	uint32_t claim = d->claim;
+	if (claim - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING) {
 		__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
 		return NULL;
 	}
 	struct evcache *c = &d->cache[rt->id][device];
 	if (c->n < 2 && refill(c, rt, device) < 2)
 		return NULL;
-	struct tprof_devpend *p = &d->ring[head % RING];
+	struct tprof_devpend *p = &d->ring[claim % RING];
 	memset(p, 0, sizeof(*p));
 	p->rt = rt;
 	p->ev_start = c->ev[--c->n];
@@ -149,6 +154,7 @@ struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof
 		c->ev[c->n++] = p->ev_start;
 		return NULL;
 	}
+	d->claim = claim + 1;
 	return p;
 }
 
@@ -162,9 +168,23 @@ void tprof_dev_end(struct tprof_thread *t, struct tprof_devpend *p, int ok)
 		struct evcache *c = &d->cache[p->rt->id][p->op.device];
 		c->ev[c->n++] = p->ev_end;
 		c->ev[c->n++] = p->ev_start;
-		return;
+		p->state = TPROF_DEVP_VOID;
+	} else {
+		p->state = TPROF_DEVP_READY;
 	}
-	__atomic_store_n(&d->head, d->head + 1, __ATOMIC_RELEASE);
+	/* Publish every ended slot up to the first one still open (usually just this one). */
+	uint32_t head = d->head;
+	while (head != d->claim && d->ring[head % RING].state != TPROF_DEVP_OPEN)
+		head++;
+	if (head != d->head)
+		__atomic_store_n(&d->head, head, __ATOMIC_RELEASE);
+}
+
+void tprof_dev_untimed(void)
+{
+	__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
+	if (TPROF_UNLIKELY(!__atomic_load_n(&untimed_registered, __ATOMIC_ACQUIRE)))
+		untimed_register();
 }
 
 /* ---- the completion thread's side ------------------------------------------------------- */
@@ -198,6 +218,8 @@ static int drain_rings(void)
 		uint32_t head = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE);
 		for (uint32_t i = d->tail; i != head; i++) {
 			struct tprof_devpend *p = &d->ring[i % RING];
+			if (p->state == TPROF_DEVP_VOID)
+				continue;  /* its thread took its events back */
 			if (push(&queues[p->rt->id][p->op.device], p) < 0) {
 				pool_put_locked(p->rt, (int)p->op.device, p->ev_start);
 				pool_put_locked(p->rt, (int)p->op.device, p->ev_end);
@@ -359,21 +381,42 @@ static void *completer_main(void *arg)
 	return NULL;
 }
 
+static void write_dropped(void)
+{
+	uint64_t lost = tprof_dev_dropped();
+	if (lost)
+		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_DEVICE, 0, tprof_now(), lost, 0);
+}
+
 /* At exit, before the runtime's own exit handlers (ours is registered later, so it runs
  * first): every operation still in flight is waited for and written. */
 static void at_exit(void)
 {
-	if (!running)
-		return;
-	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
-	pthread_join(completer, NULL);
-	running = 0;
-	tprof_tls.guard++;
-	settle_all(1);
-	tprof_tls.guard--;
-	uint64_t lost = tprof_dev_dropped();
-	if (lost)
-		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_DEVICE, 0, tprof_now(), lost, 0);
+	if (running) {
+		__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+		pthread_join(completer, NULL);
+		running = 0;
+		tprof_tls.guard++;
+		settle_all(1);
+		tprof_tls.guard--;
+	}
+	write_dropped();
+}
+
+/* Operations left untimed with no device work at all still get their DROP record; when
+ * there was device work, at_exit writes it. */
+static void at_exit_untimed(void)
+{
+	if (!__atomic_load_n(&exit_registered, __ATOMIC_ACQUIRE))
+		write_dropped();
+}
+
+static void untimed_register(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	if (!untimed_registered && atexit(at_exit_untimed) == 0)
+		__atomic_store_n(&untimed_registered, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&reg_lock);
 }
 
 static void completer_start(void)
@@ -386,10 +429,9 @@ static void completer_start(void)
 		stopping = 0;
 		running = pthread_create(&completer, NULL, completer_main, NULL) == 0;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		static int registered;
-		if (running && !registered++)
-			atexit(at_exit);
 	}
+	if (running && !exit_registered && atexit(at_exit) == 0)
+		__atomic_store_n(&exit_registered, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&reg_lock);
 }
 
@@ -432,6 +474,7 @@ void tprof_dev_reset_child(void)
 	my_dev = NULL;
 	running = 0;
 	stopping = 0;
+	dropped_ops = 0;   /* the parent's losses are its own */
 	memset(queues, 0, sizeof(queues));
 	memset(pool, 0, sizeof(pool));
 }
