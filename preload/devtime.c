@@ -126,11 +126,11 @@ struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof
 				      int device, uint64_t stream)
 {
 	struct devthread *d = my_dev;
-	if (TPROF_UNLIKELY(!d)) {
-		if (!(d = my_dev = devthread_new()))
-			return NULL;
-		runtimes[rt->id] = rt;
-	}
+	if (TPROF_UNLIKELY(!d) && !(d = my_dev = devthread_new()))
+		return NULL;
+	/* The completion thread settles the queues of the runtimes it has been told of. */
+	if (TPROF_UNLIKELY(__atomic_load_n(&runtimes[rt->id], __ATOMIC_RELAXED) != rt))
+		__atomic_store_n(&runtimes[rt->id], rt, __ATOMIC_RELEASE);
 	if (device < 0 || device >= TPROF_MAX_DEVICES)
 		return NULL;
 	uint32_t claim = d->claim;
@@ -361,9 +361,11 @@ static size_t settle_all(int wait)
 	size_t pending = 0;
 	pthread_mutex_lock(&queue_lock);
 	drain_rings();
-	for (int r = 0; r < TPROF_MAX_RUNTIMES; r++)
-		for (int dev = 0; dev < TPROF_MAX_DEVICES && runtimes[r]; dev++)
-			pending += settle(runtimes[r], dev, &queues[r][dev], wait);
+	for (int r = 0; r < TPROF_MAX_RUNTIMES; r++) {
+		const struct tprof_devrt *rt = __atomic_load_n(&runtimes[r], __ATOMIC_ACQUIRE);
+		for (int dev = 0; dev < TPROF_MAX_DEVICES && rt; dev++)
+			pending += settle(rt, dev, &queues[r][dev], wait);
+	}
 	pthread_mutex_unlock(&queue_lock);
 	return pending;
 }
