@@ -23,6 +23,8 @@
 #define RING 4096u                  /* operations in flight per launching thread */
 #define CACHE 32                    /* events a thread keeps per device */
 #define ANCHOR_AGE_NS 1000000000ll  /* re-anchor after a second */
+#define ANCHOR_TRIES 8              /* anchor events tried, the tightest kept */
+#define ANCHOR_TIGHT_NS 20000       /* an anchor bracketed this closely is kept at once */
 #define IDLE_SLEEP_NS 2000000l      /* poll interval with nothing pending */
 #define BUSY_SLEEP_NS 100000l       /* poll interval with work in flight */
 
@@ -46,7 +48,7 @@ struct devq {
 	size_t n, cap;
 	int anchored;
 	uint64_t priv_stream;
-	void *anchor;
+	void *anchor, *spare;           /* the anchor event, and one for a better try */
 	int64_t anchor_ns;
 	int64_t anchored_at;
 };
@@ -233,28 +235,54 @@ static int drain_rings(void)
 	return moved;
 }
 
-/* Records an event on the device's idle private stream and notes when it completed, to
- * within the polling interval: device time of the anchor = that host time. */
+/* Records `ev` on the device's idle private stream: its device time lies between just before
+ * the record (*lo) and the first query that saw it done (*hi). */
+static int anchor_try(const struct tprof_devrt *rt, struct devq *q, void *ev, int64_t *lo,
+		      int64_t *hi)
+{
+	int64_t t0 = mono();
+	if (rt->event_record(ev, q->priv_stream) != 0)
+		return -1;
+	for (;;) {
+		int r = rt->event_query(ev);
+		int64_t now = mono();
+		if (r == 1) {
+			*lo = t0;
+			*hi = now;
+			return 0;
+		}
+		if (r < 0 || now - t0 > 1000000000ll)
+			return -1;
+	}
+}
+
+/* Pins the device's clock to the host's: an event on the private stream, its device time
+ * taken as the middle of the host interval that brackets it.  A thread descheduled at the
+ * wrong moment (a loaded host) widens the interval, so a few tries are made and the
+ * tightest is kept. */
 static int anchor(const struct tprof_devrt *rt, int device, struct devq *q)
 {
 	if (!q->priv_stream && rt->stream_create(device, &q->priv_stream) != 0)
 		return -1;
 	if (!q->anchor && rt->event_create(device, &q->anchor) != 0)
 		return -1;
-	if (rt->event_record(q->anchor, q->priv_stream) != 0)
+	int64_t lo, hi, best;
+	if (anchor_try(rt, q, q->anchor, &lo, &hi) != 0)
 		return -1;
-	int64_t before = mono(), began = before, now;
-	for (;;) {
-		int r = rt->event_query(q->anchor);
-		now = mono();
-		if (r == 1)
+	best = hi - lo;
+	q->anchor_ns = lo + best / 2;
+	for (int i = 1; i < ANCHOR_TRIES && best > ANCHOR_TIGHT_NS; i++) {
+		if (!q->spare && rt->event_create(device, &q->spare) != 0)
 			break;
-		if (r < 0 || now - began > 1000000000ll)
-			return -1;
-		before = now;
+		if (anchor_try(rt, q, q->spare, &lo, &hi) != 0 || hi - lo >= best)
+			continue;
+		void *ev = q->anchor;
+		q->anchor = q->spare;
+		q->spare = ev;
+		best = hi - lo;
+		q->anchor_ns = lo + best / 2;
 	}
-	q->anchor_ns = before + (now - before) / 2;
-	q->anchored_at = now;
+	q->anchored_at = mono();
 	q->anchored = 1;
 	return 0;
 }
@@ -451,6 +479,7 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 			continue;
 		/* After a device reset its events and streams are gone: start afresh. */
 		q->anchor = NULL;
+		q->spare = NULL;
 		q->priv_stream = 0;
 		q->anchored = 0;
 		pthread_mutex_lock(&reg_lock);

@@ -17,8 +17,20 @@
 struct tprof_nccl_comm tprof_nccl_comms[TPROF_NCCL_COMM_SLOTS];
 
 static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static int table_full_warned;
 static uint32_t local_ids;
+
+/* A fork while another thread held the lock must not leave the child stuck. */
+static void child_after_fork(void)
+{
+	pthread_mutex_init(&comm_lock, NULL);
+}
+
+static void fork_handler(void)
+{
+	pthread_atfork(NULL, NULL, child_after_fork);
+}
 
 /* ---- ids ---------------------------------------------------------------------------------- */
 
@@ -88,6 +100,7 @@ struct tprof_nccl_comm *tprof_nccl_comm_add(void *handle, const struct tprof_ncc
 	if (!handle || handle == TPROF_NCCL_COMM_GONE)
 		return NULL;
 	uint32_t *p2p = desc->nranks > 0 ? calloc(2 * (size_t)desc->nranks, sizeof(uint32_t)) : NULL;
+	pthread_once(&fork_once, fork_handler);
 	pthread_mutex_lock(&comm_lock);
 	size_t i = tprof_nccl_comm_slot(handle);
 	struct tprof_nccl_comm *slot = NULL;

@@ -12,27 +12,33 @@
 #include "resolve.h"
 
 uint8_t tprof_nccl_lib;
+uint32_t tprof_nccl_lib_gen;
 
-static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
-static const struct tprof_devrt *chosen;
-static int chose;
+/* The runtime chosen last and the image that recorded it: (generation << 8) | (id + 1). */
+static uint64_t chosen;
 
+/* No lock here: a fork may come at any moment, and the child must still get through. */
 uint8_t tprof_nccl_lib_find(void *real)
 {
+	struct tprof_thread *t = &tprof_tls;
 	Dl_info info;
 	const char *path = NULL;
 	uint8_t v = TPROF_NCCL_LIB_KNOWN;
-	struct tprof_thread *t = &tprof_tls;
 	t->guard++;
 	if (real && dladdr(real, &info) && info.dli_fname) {
+		const char *base = strrchr(info.dli_fname, '/');
 		path = info.dli_fname;
-		const char *base = strrchr(path, '/');
 		if (strstr(base ? base + 1 : path, "rccl"))
 			v |= TPROF_NCCLF_RCCL;
 	}
-	uint8_t expected = 0;
-	if (__atomic_compare_exchange_n(&tprof_nccl_lib, &expected, v, 0, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE)) {
+	uint8_t was = 0;
+	if (!__atomic_compare_exchange_n(&tprof_nccl_lib, &was, v, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		v = was;
+	uint32_t gen = __atomic_load_n(&tprof_nccl_lib_gen, __ATOMIC_RELAXED);
+	if (gen != tprof_g.generation &&
+	    __atomic_compare_exchange_n(&tprof_nccl_lib_gen, &gen, tprof_g.generation, 0,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
 		typedef int (*version_fn)(int *);
 		version_fn version = (version_fn)tprof_resolve("ncclGetVersion");
 		int code = 0;
@@ -40,8 +46,6 @@ uint8_t tprof_nccl_lib_find(void *real)
 			tprof_proc_prop_str("nccl_library", path);
 		if (version && version(&code) == 0)
 			tprof_proc_prop_int("nccl_version", code);
-	} else {
-		v = expected;
 	}
 	t->guard--;
 	return v;
@@ -64,12 +68,8 @@ const struct tprof_devrt *tprof_nccl_runtime(void)
 		rt = &tprof_cuda_rt;
 	else if (hip_usable())
 		rt = &tprof_hip_rt;
-	pthread_mutex_lock(&rt_lock);
-	int changed = !chose || rt != chosen;
-	chose = 1;
-	chosen = rt;
-	pthread_mutex_unlock(&rt_lock);
-	if (changed)
+	uint64_t now = (uint64_t)tprof_g.generation << 8 | (uint64_t)(rt ? rt->id + 1 : 0);
+	if (__atomic_exchange_n(&chosen, now, __ATOMIC_RELAXED) != now)
 		tprof_proc_prop_str("nccl_events", rt ? rt->name : "none");
 	t->guard--;
 	return rt;
