@@ -236,13 +236,34 @@ unsigned char *sn_seg_chan_data(struct sn_seg *s, int src, int dst)
 	return (unsigned char *)sn_seg_chan(s, src, dst) + CHAN_HDR;
 }
 
+/* A process that exited but was not reaped yet (a zombie) is gone too. */
+static int process_gone(int pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+	if (kill(pid, 0) != 0)
+		return errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* "pid (comm) S ...": the name may hold anything */
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 int sn_seg_rank_gone(struct sn_seg *s, int r)
 {
 	struct sn_seg_rank *k = sn_seg_rank(s, r);
 	int pid = atomic_load(&k->pid);
 	if (atomic_load(&k->state) == SN_RANK_LEFT)
 		return 1;
-	return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
+	return pid > 0 && pid != getpid() && process_gone(pid);
 }
 
 /* ------------------------------------------------------------------ the bell */
