@@ -129,6 +129,8 @@ TPROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncc
 
 /* ---- the end of a communicator ----------------------------------------------------------- */
 
+/* Once a communicator ends, what its operations ran is written out at once: a rank may
+ * leave right after with _exit (a forked worker), which runs no exit handler. */
 #define NCCL_COMM_END(name, forget_when)                                                   \
 	TPROF_EXPORT ncclResult_t name(ncclComm_t comm)                                     \
 	{                                                                                   \
@@ -138,7 +140,11 @@ TPROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncc
 		ncclResult_t rc = real(comm);                                               \
 		if (forget_when)                                                            \
 			tprof_nccl_comm_forget(comm);                                       \
-		return nccl_end(c, rc);                                                     \
+		rc = nccl_end(c, rc);                                                       \
+		t->guard++;                                                                 \
+		tprof_dev_flush();                                                          \
+		t->guard--;                                                                 \
+		return rc;                                                                  \
 	}
 
 NCCL_COMM_END(ncclCommFinalize, 0)
