@@ -64,10 +64,14 @@ if bad:
 ok $? "each library exports its API, ncclX weak and pncclX strong, and nothing else"
 
 # ---- test-nccl / test-rccl: run SCENARIO [ENV...] with ranks as processes (or threads)
+# (built with the sanitizers: with leak checking, which lib.sh turns off for the recorder)
+LEAKS=
+[ "${SANITIZERS:-no}" = yes ] && LEAKS="ASAN_OPTIONS=detect_leaks=1:abort_on_error=0"
+
 scenario() {
 	_prog=$1 _mode=$2 _n=$3 _sc=$4
 	shift 4
-	env "$@" "$B/stand-ins/tests/$_prog" "$_mode" "$_n" "$_sc" >"$T/out" 2>"$T/err"
+	env $LEAKS "$@" "$B/stand-ins/tests/$_prog" "$_mode" "$_n" "$_sc" >"$T/out" 2>"$T/err"
 	_rc=$?
 	if [ $_rc -ne 0 ]; then
 		sed 's/^/# /' "$T/err" | head -30
