@@ -64,18 +64,18 @@ struct tprof_nccl_comm *nccl_comm_describe(ncclComm_t comm)
 	return e;
 }
 
+/* The library took the call (a nonblocking communicator may still be working on it). */
+static inline int taken(ncclResult_t rc)
+{
+	return rc == ncclSuccess || rc == ncclInProgress;
+}
+
 /* What a creating call records once the library answered. */
 static void made(struct nccl_call *c, ncclResult_t rc, ncclComm_t *out, uint64_t id, int rank,
 		 int nranks)
 {
-	if ((rc != ncclSuccess && rc != ncclInProgress) || !out || !*out)
-		return;
-	nccl_comm_args(c, comm_made(*out, id, rank, nranks));
-}
-
-static inline int taken(ncclResult_t rc)
-{
-	return rc == ncclSuccess || rc == ncclInProgress;
+	if (taken(rc) && out && *out)
+		nccl_comm_args(c, comm_made(*out, id, rank, nranks));
 }
 
 /* ---- unique ids and creation ------------------------------------------------------------- */
@@ -248,7 +248,7 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 	if (!rec) {
 		ncclResult_t rc = real();
 		t->guard++;
-		tprof_nccl_group_end(t, 0, tprof_now(), 0, rc == ncclSuccess || rc == ncclInProgress);
+		tprof_nccl_group_end(t, 0, tprof_now(), 0, taken(rc));
 		t->guard--;
 		return rc;
 	}
@@ -256,8 +256,7 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 	nccl_start(c);
 	uint64_t t0 = c->r ? c->r->t0 : tprof_now();
 	ncclResult_t rc = real();
-	tprof_nccl_group_end(t, c->corr, t0, tprof_hook_name(c->h),
-			     rc == ncclSuccess || rc == ncclInProgress);
+	tprof_nccl_group_end(t, c->corr, t0, tprof_hook_name(c->h), taken(rc));
 	return nccl_end(c, rc);
 }
 
