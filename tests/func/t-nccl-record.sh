@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib-nccl.sh"
 need_mpi apps/nccl-ranks apps/rccl-ranks
 need_nccl
-plan 23
+plan 24
 
 NP=4
 # Device spans against the stand-in's times: the spans come from the runtime's events and
@@ -189,6 +189,14 @@ for k in range(n):
                 first["op"] if len(ms) == 1 else GROUP_END, first["seq"], first["comm"], sum(m["nccl"]["bytes"] for m in ms))
         have = (d["arg"], c["nops"], d["name"], c["op"], c["seq"], c["comm"], d["dev"]["bytes"])
         if have != want: fail("rank %d: group record %s, want %s" % (k, have, want))
+' "$T/dump.json" "$T/out.out"
+
+check "no HIP call is recorded inside an NCCL call (the library's own runtime calls)" jcheck '
+for k in range(n):
+    spans = [(r["stream"], r["t0"], r["t1"]) for r in R[k].calls]
+    inside = [h["name"] for h in R[k].hip if any(h["stream"] == st and a <= h["t0"] <= b for st, a, b in spans)]
+    if inside: fail("rank %d: %s" % (k, inside[:5]))
+    if not R[k].hip: fail("rank %d: no HIP call at all (the program makes some)" % k)
 ' "$T/dump.json" "$T/out.out"
 
 check "nothing untimed, nothing lost" jcheck '
