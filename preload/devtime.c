@@ -413,9 +413,13 @@ static size_t settle_all(int wait)
 	return pending;
 }
 
+/* Set by the completion thread once it runs: see completer_start. */
+static int completer_up;
+
 static void *completer_main(void *arg)
 {
 	(void)arg;
+	__atomic_store_n(&completer_up, 1, __ATOMIC_RELEASE);
 	prctl(PR_SET_NAME, "tprof-gpu", 0, 0, 0);
 	tprof_tls.guard = 1;  /* its own runtime calls are not the program's */
 	while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
@@ -472,9 +476,15 @@ static void completer_start(void)
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
 		stopping = 0;
-		__atomic_store_n(&running, pthread_create(&completer, NULL, completer_main, NULL) == 0,
-				 __ATOMIC_RELEASE);
+		__atomic_store_n(&completer_up, 0, __ATOMIC_RELAXED);
+		int ok = pthread_create(&completer, NULL, completer_main, NULL) == 0;
+		__atomic_store_n(&running, ok, __ATOMIC_RELEASE);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		/* As the flusher (flusher.c): through its start before a fork may come. */
+		for (int i = 0; ok && i < 20000 && !__atomic_load_n(&completer_up, __ATOMIC_ACQUIRE); i++) {
+			struct timespec pause = { 0, 50000 };
+			nanosleep(&pause, NULL);
+		}
 	}
 	if (running && !exit_registered && atexit(at_exit) == 0)
 		__atomic_store_n(&exit_registered, 1, __ATOMIC_RELEASE);
