@@ -3,7 +3,8 @@
  * API calls as complete events, device work with its arguments, flow arrows from each launch
  * to the work it started, marks as instants, counters, cross-thread ranges as async events,
  * and the training steps on a track of their own; MPI arguments, messages and collectives
- * are written by out-chrome-mpi.c, and every event with the helpers of chrome-write.c. */
+ * are written by out-chrome-mpi.c, NRT arguments and NeuronCore tracks by out-chrome-nrt.c,
+ * and every event with the helpers of chrome-write.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "../config.h"
 #include "chrome-write.h"
 #include "out-chrome-mpi.h"
+#include "out-chrome-nrt.h"
 
 static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
 static const char *const devop_cat[] = { "device", "kernel", "copy", "memset", "graph", "collective" };
@@ -100,6 +102,8 @@ static void call_event(struct chrome *c, const struct event *ev)
 		arg_dims(w, &n, &ci->dims);
 	if (ev->mpi)
 		chrome_mpi_args(w, &n, ev->mpi);
+	if (ci->nrt)
+		chrome_nrt_args(w, &n, ev);
 	if (ci->nstack) {
 		chrome_arg_key(w, &n, "stack");
 		jw_lit(w, "[");
@@ -207,6 +211,8 @@ static void event(void *priv, const struct event *ev)
 		break;
 	case EV_CALL:
 		call_event(c, ev);
+		if (ev->call->nrt)
+			chrome_nrt_core(c, ev);
 		break;
 	case EV_DEVICE:
 		device_event(c, ev);
@@ -312,12 +318,12 @@ static int end(void *priv, const struct trace *tr)
 
 static const struct output_ops chrome_ops = { "chrome", begin, event, end };
 
-struct output output_chrome(const char *path, int by_domain)
+struct output output_chrome(const char *path, int group_by)
 {
 	struct chrome *c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();
 	c->path = strdup(path);
-	c->tracks = tracks_new(by_domain);
+	c->tracks = tracks_new(group_by);
 	return (struct output){ &chrome_ops, c };
 }

@@ -93,6 +93,8 @@ struct coll_info {
 	int64_t wait_total;              /* sum over the members of last_begin - own entry */
 };
 
+struct nrt_info;
+
 /* What an API call recorded (EV_CALL). */
 struct call_info {
 	uint8_t domain;                  /* enum tprof_domain */
@@ -104,6 +106,7 @@ struct call_info {
 	struct tprof_launch_dims dims;
 	const uint32_t *stack;           /* frame name ids, innermost first (TPROF_CALLSTACK) */
 	uint32_t nstack;
+	const struct nrt_info *nrt;      /* domain NRT: what the call recorded (nrt.h) */
 };
 
 /* What a device ran (EV_DEVICE). */
@@ -179,7 +182,7 @@ int window_parse_time(const char *s, int64_t *ns);
 int window_from_steps(struct trace *tr, const char *spec, struct window *w);
 
 /* back ends */
-struct output output_chrome(const char *path, int by_domain);
+struct output output_chrome(const char *path, int group_by);   /* enum tracks_group */
 struct output output_summary(FILE *f, const char *dir, int top);
 void summary_set_window(const struct window *w);
 

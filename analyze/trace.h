@@ -168,6 +168,7 @@ struct proc {
 	int clock_source;
 	int64_t pid, ppid, rank, world_size, local_rank;
 	uint32_t host, exe;             /* global string ids, 0 = unknown */
+	uint32_t instance_type;         /* PROP "instance_type" (e.g. trn1.32xlarge), 0 = none */
 	uint32_t *args;
 	size_t nargs;
 	int ended;                      /* END record seen */
