@@ -9,6 +9,7 @@
 # the Chrome trace; --group-by neuroncore, instance and domain laid out as documented; the
 # OTF2 archive with a location per NeuronCore, read by otf2-print.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-nrt-analyze.sh"
 SYNTH="$APPS/nrt-synth"
 [ -x "$SYNTH" ] || skip_all "apps/nrt-synth was not built"
 plan 14
@@ -19,25 +20,13 @@ ok $? "the synthetic job is written"
 "$ANALYZE" "$T/job" -f chrome -o "$T/t.json" -s >"$T/sum.txt" 2>"$T/err.txt"
 ok $? "tprof-analyze writes the Chrome trace and the summary"
 
-# Helpers: tracks by name, the truth, spans on NeuronCore tracks.
-NRT_PY='
-def tracknames(d):
-    return {(e["pid"], e["tid"]): e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
-def groupnames(d):
-    return {e["pid"]: e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"}
-def sortidx(d, what):
-    # thread_sort_index by (pid, tid), process_sort_index by pid
-    return {(e["pid"], e["tid"]) if "tid" in e else e["pid"]: e["args"]["sort_index"]
-            for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == what}
+# The truth, and the time of the trace start in the job's ticks.
+NRT_PY="$NRT_PY"'
 def truth(path):
     with open(path) as f:
         return json.load(f)["calls"]
-def realpid(d):
-    return {pid: real for pid, (label, real) in procs(d).items()}
-def core_spans(d):
-    return [e for e in events(d) if e["ph"] == "X" and e.get("cat") == "neuroncore"]
 def t0_of(d):
-    # the trace starts at the earliest record: find it from nrt_init of pid 900 (truth: t0 2000)
+    # nrt_init of pid 900 started at tick 2000
     for e in events(d):
         if e["ph"] == "X" and e["name"] == "nrt_init" and e["tid"] == 900:
             return 2000 - ns(e["ts"])
@@ -123,15 +112,8 @@ ok $? "every call stays on its thread (host-only calls only there), with a flow 
 pyc "$NRT_PY"'
 d = load(sys.argv[1])
 names = tracknames(d); order = sortidx(d, "thread_sort_index")
-by = collections.defaultdict(list)
-for e in events(d):
-    if e["ph"] == "X":
-        by[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
-for k, v in by.items():
-    v.sort()
-    for (a0, a1), (b0, b1) in zip(v, v[1:]):
-        if b0 < a1 and b1 > a1:
-            sys.exit("overlapping spans on %s: %s and %s" % (names[k], (a0, a1), (b0, b1)))
+if overlaps(d):
+    sys.exit(overlaps(d))
 lanes = [n for n in names.values() if n == "nc 0 (2)"]
 if len(lanes) != 1:
     sys.exit("no second lane for the write overlapping mlp on nc 0: %s" % sorted(set(names.values())))
@@ -145,45 +127,9 @@ ok $? "no track holds overlapping spans (a second lane 'nc 0 (2)'), NeuronCores 
 
 # The summary against the Chrome trace.
 pyc "$NRT_PY"'
-d = load(sys.argv[1]); text = open(sys.argv[2]).read()
-def dur(s):
-    v, u = s.split()
-    return float(v) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[u]
-execs = collections.defaultdict(list)
-seen = set()
-for e in core_spans(d):
-    if e["args"]["call"].startswith("nrt_execute"):
-        key = (e["pid"], e["ts"], e["args"]["model"])
-        if key in seen:
-            continue   # one execution on two cores
-        seen.add(key)
-        execs[e["name"]].append(e)
-body = text.split("\nNRT models")[1].split("\n\n")[0].splitlines()[2:]
-rows = {}
-for line in body:
-    m = re.match(r"\s*([\d.]+) % +([\d.]+ \w+) +([\d,]+) +([\d.]+ \w+) +([\d.]+ \w+) +([\d.]+ \w+) +([\d,]+) +([\d,]+) +([\d,]+) +([\d.]+)  (\S+) +(.+)$", line)
-    if not m:
-        sys.exit("unreadable row: %r" % line)
-    rows[m.group(12)] = m.groups()
-if set(rows) != set(execs):
-    sys.exit("models %s, trace has %s" % (sorted(rows), sorted(execs)))
-total = sum(ns(e["dur"]) for v in execs.values() for e in v)
-for name, v in execs.items():
-    r = rows[name]
-    ds = [ns(e["dur"]) for e in v]
-    t = sum(ds); b = sum(e["args"]["input_bytes"] + e["args"]["output_bytes"] for e in v)
-    cores = sorted({e["args"]["nc"] for e in core_spans(d) if e["name"] == name})
-    want = [100.0 * t / total, t, len(v), t / len(v), min(ds), max(ds), sum(1 for e in v if e["args"].get("failed")),
-            sum(e["args"]["input_bytes"] for e in v), sum(e["args"]["output_bytes"] for e in v), b / t]
-    got = [float(r[0]), dur(r[1]), int(r[2].replace(",", "")), dur(r[3]), dur(r[4]), dur(r[5]), int(r[6].replace(",", "")),
-           int(r[7].replace(",", "")), int(r[8].replace(",", "")), float(r[9])]
-    tol = [0.05, 0.0005, 0, 0.0005, 0.0005, 0.0005, 0, 0, 0, 0.0005]
-    for g, w, k in zip(got, want, tol):
-        if abs(g - w) > k * abs(w) + (0.05 if k == 0.05 else 0.0005 if k else 0):
-            sys.exit("%s: summary %s, trace %s" % (name, got, want))
-    cl = ",".join(str(c) for c in cores) if len(cores) < 2 or cores[-1] - cores[0] != len(cores) - 1 else "%d-%d" % (cores[0], cores[-1])
-    if r[10] != cl:
-        sys.exit("%s: cores %s, trace %s" % (name, r[10], cl))
+err = model_table_errors(load(sys.argv[1]), open(sys.argv[2]).read())
+if err:
+    sys.exit(err)
 ' "$T/t.json" "$T/sum.txt"
 ok $? "the NRT models table equals its recomputation from the Chrome trace (executions, times, failures, bytes, GB/s, cores)"
 
