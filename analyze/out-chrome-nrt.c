@@ -68,6 +68,11 @@ static void common_args(struct jw *w, int *n, const struct event *ev, const stru
 	}
 	if (a->op == TPROF_NRT_LOAD && a->extra)
 		arg_i64(w, n, "cores_requested", (int32_t)a->extra);
+	if (a->op == TPROF_NRT_COLLECTIVE) {
+		/* the recorder puts this device's id in the group and the group's size there */
+		chrome_arg_u64(w, n, "device_id", a->handle);
+		chrome_arg_u64(w, n, "devices", a->extra);
+	}
 	int64_t dur = ev->t1 - ev->t0;
 	if (nrt_traffic_name(a->op) && dur > 0) {
 		chrome_arg_key(w, n, "GB/s");

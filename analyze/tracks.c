@@ -83,8 +83,11 @@ static struct track host_track(struct tracks *t, const struct proc *p)
 			abort();
 		t->hosts[t->nhosts++] = (struct host){ p->host, 0 };
 	}
-	if (!t->hosts[i].instance_type)
+	/* the instance type, else the Neuron runtime's instance family */
+	if (p->instance_type)
 		t->hosts[i].instance_type = p->instance_type;
+	else if (!t->hosts[i].instance_type)
+		t->hosts[i].instance_type = p->nrt_instance;
 	return (struct track){ PID_HOST + 1 + (int64_t)i, ++t->next_host_tid };
 }
 

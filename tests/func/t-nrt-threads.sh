@@ -17,7 +17,11 @@ for a in mkneff nrt-threads; do
 done
 LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
-unset NEURON_RT_VISIBLE_CORES STANDIN_NRT_EXEC_US STANDIN_NRT_INSTANCE
+unset NEURON_RT_VISIBLE_CORES STANDIN_NRT_EXEC_US
+# A trn2 (family 5): the recorder writes it as the PROP nrt_instance, the analyzer names the
+# host's group with it.
+STANDIN_NRT_INSTANCE=5
+export STANDIN_NRT_INSTANCE
 plan 11
 N=6
 
@@ -170,7 +174,7 @@ ok $? "--group-by neuroncore: groups nc 0 and nc 1, the process a track in each,
 	pyc "$THREADS_PY"'
 d = load(sys.argv[1]); groups = groupnames(d); names = tracknames(d)
 host = sys.argv[4]
-hg = [p for p, n in groups.items() if n == host or n.startswith(host + " (")]
+hg = [p for p, n in groups.items() if n == host + " (trn2)"]
 if len(hg) != 1:
     sys.exit("no group for host %s: %s" % (host, groups))
 me = [n for p, (n, r) in procs(d).items() if r == truth["pid"]][0]
@@ -181,5 +185,5 @@ if not want <= set(tracks) or sum(1 for n in tracks if n.startswith(me + ": ")) 
 if any(e["pid"] != hg[0] for e in events(d) if e["ph"] == "X" and e.get("cat") in ("nrt", "neuroncore")):
     sys.exit("NRT spans outside the host group")
 ' "$T/in.json" "$T/truth.json" "$T/standin.trace" "$(hostname)"
-ok $? "--group-by instance: the host's group holds the process's threads and NeuronCores"
+ok $? "--group-by instance: the host's group, named with its instance family, holds the process's threads and NeuronCores"
 finish
