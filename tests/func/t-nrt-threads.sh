@@ -22,7 +22,7 @@ unset NEURON_RT_VISIBLE_CORES STANDIN_NRT_EXEC_US
 # host's group with it.
 STANDIN_NRT_INSTANCE=5
 export STANDIN_NRT_INSTANCE
-plan 11
+plan 12
 N=6
 
 "$APPS/mkneff" "$T/a.neff" mlp-small exec_us=15000 add=1 in=x:4096 in=y:4096 out=z:4096 &&
@@ -186,4 +186,26 @@ if any(e["pid"] != hg[0] for e in events(d) if e["ph"] == "X" and e.get("cat") i
     sys.exit("NRT spans outside the host group")
 ' "$T/in.json" "$T/truth.json" "$T/standin.trace" "$(hostname)"
 ok $? "--group-by instance: the host's group, named with its instance family, holds the process's threads and NeuronCores"
+
+if [ -z "${OTF2_PRINT:-}" ] || [ "$OTF2_PRINT" = no ] || ! command -v "$OTF2_PRINT" >/dev/null 2>&1; then
+	skip "no otf2-print (configure found none)"
+else
+	"$ANALYZE" "$T/prof" --format otf2 -o "$T/otf2" 2>/dev/null &&
+		"$OTF2_PRINT" -G "$T/otf2/traces.otf2" >"$T/defs.txt" 2>&1 &&
+		"$OTF2_PRINT" "$T/otf2/traces.otf2" >"$T/events.txt" 2>&1 &&
+		"$PY" - "$T/defs.txt" "$T/events.txt" "$T/truth.json" <<'EOF2'
+import collections, json, re, sys
+defs = open(sys.argv[1]).read(); truth = json.loads(open(sys.argv[3]).readline())
+locs = {int(m.group(1)): m.group(2) for m in re.finditer(r'^LOCATION +(\d+) +Name: "([^"]*)" <\d+>, Type: ACCELERATOR_STREAM', defs, re.M)}
+enters = collections.Counter()
+for line in open(sys.argv[2]):
+    m = re.match(r'ENTER +(\d+) +\d+ +Region: "([^"]*)"', line)
+    if m and int(m.group(1)) in locs:
+        enters[(locs[int(m.group(1))], m.group(2))] += 1
+for t in truth["threads"]:
+    if enters[("nc %d" % t["nc"], t["model"])] < t["executions"]:
+        sys.exit("OTF2: %d executions of %s on nc %d, want %d: %s" % (enters[("nc %d" % t["nc"], t["model"])], t["model"], t["nc"], t["executions"], dict(enters)))
+EOF2
+	ok $? "OTF2: each thread's executions on its NeuronCore's location, named by model, read by otf2-print"
+fi
 finish
