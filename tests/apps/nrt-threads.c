@@ -12,7 +12,9 @@
  *             of a broken NEFF), each once, from the main thread
  *   -f        after the threads, fork: the child executes model 0 once and prints its own
  *             line {"child":PID,"executions":1,"ok":...}; the parent waits for it
- * Usage: nrt-threads [-n N] [-e] [-f] NEFF0 NEFF1 */
+ *   -x        at the end, exec itself (same options, without -x): a second process image in
+ *             the same process does it all again
+ * Usage: nrt-threads [-n N] [-e] [-f] [-x] NEFF0 NEFF1 */
 #include <nrt/nrt.h>
 #include <nrt/nrt_experimental.h>
 
@@ -183,19 +185,21 @@ static void errors(struct model *md, char *out, size_t len)
 
 int main(int argc, char **argv)
 {
-	int reps = 5, with_errors = 0, with_fork = 0, opt;
-	while ((opt = getopt(argc, argv, "n:ef")) != -1) {
+	int reps = 5, with_errors = 0, with_fork = 0, with_exec = 0, opt;
+	while ((opt = getopt(argc, argv, "n:efx")) != -1) {
 		if (opt == 'n')
 			reps = atoi(optarg);
 		else if (opt == 'e')
 			with_errors = 1;
 		else if (opt == 'f')
 			with_fork = 1;
+		else if (opt == 'x')
+			with_exec = 1;
 		else
 			return 2;
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: %s [-n N] [-e] [-f] NEFF0 NEFF1\n", argv[0]);
+		fprintf(stderr, "usage: %s [-n N] [-e] [-f] [-x] NEFF0 NEFF1\n", argv[0]);
 		return 2;
 	}
 	NRT_STATUS rc = nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "1.0", "1.0");
@@ -248,5 +252,25 @@ int main(int argc, char **argv)
 	for (int k = 0; k < 2; k++)
 		teardown(&md[k]);
 	nrt_close();
+	if (with_exec && md[0].good && md[1].good) {
+		char n[16];
+		char *args[10];
+		int k = 0;
+		snprintf(n, sizeof(n), "%d", reps);
+		args[k++] = argv[0];
+		args[k++] = "-n";
+		args[k++] = n;
+		if (with_errors)
+			args[k++] = "-e";
+		if (with_fork)
+			args[k++] = "-f";
+		args[k++] = (char *)md[0].path;
+		args[k++] = (char *)md[1].path;
+		args[k] = NULL;
+		fflush(stdout);
+		execv("/proc/self/exe", args);
+		perror("execv");
+		return 1;
+	}
 	return md[0].good && md[1].good ? 0 : 1;
 }

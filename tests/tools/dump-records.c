@@ -1,8 +1,9 @@
 /* dump-records.c — every record of every process under an output directory, one JSON object
  * per line, for tests that check exactly what the recorder wrote (independently of what the
- * analyzer makes of it).  Each line names the process (host, pid, rank), the stream and the
- * record's fields, the name as a string, and decodes the extension units of MPI calls and
- * requests, NRT calls, COMM, CSYNC, PROP and STRING records.
+ * analyzer makes of it).  Each line names the process (host, pid, rank, and "image": which
+ * process image, by its index among them), the stream and the record's fields, the name as a
+ * string, and decodes the extension units of MPI calls and requests, NRT calls, COMM, CSYNC,
+ * PROP and STRING records.
  * Usage: dump-records DIR */
 #include <inttypes.h>
 #include <stdio.h>
@@ -154,10 +155,13 @@ static void csync(struct jw *w, const struct tprof_rec *r)
 	jw_lit(w, "}");
 }
 
-static void record(struct jw *w, const struct proc *p, uint32_t stream, const struct tprof_rec *r)
+static void record(struct jw *w, const struct proc *p, size_t image, uint32_t stream,
+		   const struct tprof_rec *r)
 {
 	jw_lit(w, "{\"host\":");
 	put_str(w, p->host ? strings_get(p->host) : NULL);
+	KEY(w, "image");
+	jw_u64(w, image);
 	KEY(w, "pid");
 	jw_i64(w, p->pid);
 	KEY(w, "rank");
@@ -242,7 +246,7 @@ int main(int argc, char **argv)
 				continue;
 			stream_rewind(st);
 			while (stream_next(st))
-				record(&w, p, s, st->rec);
+				record(&w, p, i, s, st->rec);
 		}
 	}
 	int rc = jw_close(&w) < 0 ? 1 : 0;
