@@ -9,15 +9,9 @@
 # summary's per-model figures equal to a recomputation from the Chrome trace and its busy
 # share per core; --group-by neuroncore and --group-by instance laid out as documented.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-nrt.sh"
 . "$(dirname "$0")/lib-nrt-analyze.sh"
-[ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libnrt.so.1" ] ||
-	skip_all "no stand-in Neuron runtime (tests/stand-ins/nrt was not built)"
-for a in mkneff nrt-threads; do
-	[ -x "$APPS/$a" ] || skip_all "apps/$a was not built"
-done
-LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export LD_LIBRARY_PATH
-unset NEURON_RT_VISIBLE_CORES STANDIN_NRT_EXEC_US
+need_nrt
 # A trn2 (family 5): the recorder writes it as the PROP nrt_instance, the analyzer names the
 # host's group with it.
 STANDIN_NRT_INSTANCE=5
@@ -25,8 +19,8 @@ export STANDIN_NRT_INSTANCE
 plan 12
 N=6
 
-"$APPS/mkneff" "$T/a.neff" mlp-small exec_us=15000 add=1 in=x:4096 in=y:4096 out=z:4096 &&
-	"$APPS/mkneff" "$T/b.neff" conv-big exec_us=25000 add=2 in=img:65536 out=map:32768
+neff "$T/a.neff" mlp-small exec_us=15000 add=1 in=x:4096 in=y:4096 out=z:4096 &&
+	neff "$T/b.neff" conv-big exec_us=25000 add=2 in=img:65536 out=map:32768
 ok $? "two NEFF files are written"
 
 STANDIN_NRT_TRACE_FILE="$T/standin.trace" "$INSPECT" -o "$T/prof" -- \
