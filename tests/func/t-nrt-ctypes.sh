@@ -8,7 +8,11 @@ need_nrt
 plan 6
 
 neff "$T/m.neff" ctypes-model exec_us=5000 add=2.5
-"$PY" "$top_srcdir/tests/apps/nrt-ctypes.py" "$T/m.neff" 3 2.5 >"$T/plain" 2>"$T/plain.err"
+# A sanitizer build's stand-in needs the ASan runtime loaded first (tprof-inspect does that).
+asan=""
+[ "${SANITIZERS:-no}" = yes ] && [ -n "${ASAN_RUNTIME:-}" ] && asan="$ASAN_RUNTIME"
+env ${asan:+LD_PRELOAD="$asan"} "$PY" "$top_srcdir/tests/apps/nrt-ctypes.py" "$T/m.neff" 3 2.5 \
+	>"$T/plain" 2>"$T/plain.err"
 ok $? "the Python program runs without the recorder"
 "$INSPECT" -o "$T/out" -- "$PY" "$top_srcdir/tests/apps/nrt-ctypes.py" "$T/m.neff" 3 2.5 \
 	>"$T/stdout" 2>"$T/stderr"

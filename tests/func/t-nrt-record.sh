@@ -12,8 +12,8 @@ need_nrt
 plan 23
 
 N=4
-neff "$T/a.neff" resnet exec_us=20000 add=3 in=image:4096 in=bias:1024 out=logits:4096
-neff "$T/b.neff" bert exec_us=30000 in=tokens:2048 out=hidden:2048
+neff "$T/a.neff" resnet exec_us=50000 add=3 in=image:4096 in=bias:1024 out=logits:4096
+neff "$T/b.neff" bert exec_us=60000 in=tokens:2048 out=hidden:2048
 export STANDIN_NRT_INSTANCE="5,48,NCv3,2.0"
 APP="$APPS/nrt-threads"
 

@@ -97,7 +97,7 @@ static NRT_STATUS prepare(const char *what, nrt_model_t *m, const struct sn_set 
 		return rc;
 	if (!sn_handle_is(m, SN_MODEL))
 		return sn_fail(NRT_INVALID_HANDLE, "%s: %p is no model", what, (void *)m);
-	snprintf(r->name, sizeof(r->name), "%s", m->name);
+	memcpy(r->name, m->name, sizeof(r->name));
 	r->vnc = m->vnc;
 	r->count = m->count;
 	/* Physical cores, locked in ascending order. */
@@ -182,13 +182,15 @@ static NRT_STATUS execute(const char *what, nrt_model_t *model, const nrt_tensor
 		rc = r.status;
 	}
 	char name[600];
-	sn_trace("{\"event\":\"exec\",\"call\":\"%s\",\"pid\":%d,\"tid\":%ld,\"model\":%s,\"nc\":%d,"
-		 "\"ncs\":%d,\"core\":%d,\"repeat\":%d,\"entry_ns\":%llu,\"start_ns\":%llu,"
-		 "\"end_ns\":%llu,\"return_ns\":%llu,\"status\":%d,\"ran\":%s}",
-		 what, (int)getpid(), (long)syscall(SYS_gettid), sn_json_str(r.name, name, sizeof(name)),
-		 r.vnc, r.count, r.count ? r.cores[0] : -1, repeat, (unsigned long long)entry,
-		 (unsigned long long)start, (unsigned long long)end, (unsigned long long)sn_now_ns(),
-		 (int)rc, start ? "true" : "false");
+	if (sn_cfg.trace_path)
+		sn_trace("{\"event\":\"exec\",\"call\":\"%s\",\"pid\":%d,\"tid\":%ld,\"model\":%s,"
+			 "\"nc\":%d,\"ncs\":%d,\"core\":%d,\"repeat\":%d,\"entry_ns\":%llu,"
+			 "\"start_ns\":%llu,\"end_ns\":%llu,\"return_ns\":%llu,\"status\":%d,\"ran\":%s}",
+			 what, (int)getpid(), (long)syscall(SYS_gettid),
+			 sn_json_str(r.name, name, sizeof(name)), r.vnc, r.count,
+			 r.count ? r.cores[0] : -1, repeat, (unsigned long long)entry,
+			 (unsigned long long)start, (unsigned long long)end,
+			 (unsigned long long)sn_now_ns(), (int)rc, start ? "true" : "false");
 	return rc;
 }
 

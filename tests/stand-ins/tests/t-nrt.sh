@@ -59,12 +59,13 @@ if [e['status'] for e in a] != [1002, 2, 0, 0, 0] or [e['ran'] for e in a] != [F
 if [e['status'] for e in by['nan']] != [1003]: sys.exit('nan statuses %s' % by['nan'])
 if a[0]['nc'] != 0 or a[0]['core'] != 1: sys.exit('alpha on vnc %d core %d, want 0 and 1' % (a[0]['nc'], a[0]['core']))
 " "$T/trace"
-check "each execution lasts its model's run time (x the repeat count) from when it had its core" py "$PY_TRACE
+# Never shorter; longer only by what the host scheduler took (not checked: a loaded machine).
+check "each execution lasts at least its model's run time (x the repeat count) from when it had its core" py "$PY_TRACE
 for e in ex:
     if not e['ran']: continue
     want = loads[e['model']]['exec_ns'] * e['repeat']
     got = e['end_ns'] - e['start_ns']
-    if got < want or got > want + 5e6: sys.exit('%s ran %d ns, want %d' % (e['model'], got, want))
+    if got < want: sys.exit('%s ran %d ns, want %d' % (e['model'], got, want))
 if [e['repeat'] for e in by['alpha'] if e['ran']][:2] != [1, 3]: sys.exit('repeat counts')
 " "$T/trace"
 check "two threads on one NeuronCore never run at once" py "$PY_TRACE
@@ -73,10 +74,15 @@ if len(s) != 6 or len({e['tid'] for e in s}) != 2: sys.exit('%d executions' % le
 for x, y in zip(s, s[1:]):
     if y['start_ns'] < x['end_ns']: sys.exit('overlap %s %s' % (x, y))
 " "$T/trace"
+# An execution that comes in while another core is busy starts without waiting for it.  (If
+# the scheduler kept one thread from even calling until the other had finished, there is
+# nothing to see: said, not failed.)
 check "two threads on two NeuronCores run at once" py "$PY_TRACE
-p, q = by['par0'][0], by['par1'][0]
-if (p['core'], q['core']) != (2, 3): sys.exit('cores %d %d' % (p['core'], q['core']))
-if not (p['start_ns'] < q['end_ns'] and q['start_ns'] < p['end_ns']): sys.exit('no overlap: %s %s' % (p, q))
+p, q = sorted([by['par0'][0], by['par1'][0]], key=lambda e: e['entry_ns'])
+if sorted([p['core'], q['core']]) != [2, 3]: sys.exit('cores %d %d' % (p['core'], q['core']))
+if q['entry_ns'] >= p['end_ns']:
+    print('# the second thread called only after the first had finished: overlap not seen')
+elif q['start_ns'] >= p['end_ns']: sys.exit('the second execution waited for the other core: %s %s' % (p, q))
 " "$T/trace"
 
 if [ "$tsan" = 1 ]; then
