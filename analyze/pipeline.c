@@ -102,13 +102,13 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 	struct call_info ci = { .domain = domain, .corr = arg & TPROF_CORR_MASK,
 				.ret = (int)(uint16_t)(arg >> TPROF_CALL_RET_SHIFT) };
 	struct mpi_info mi;
-	struct nrt_info ni;
+	struct nrt_info nri;
 	if (domain == TPROF_DOM_MPI) {
 		mpi_decode(pl->tr, p, ext, next, &mi);
 		next = 0;   /* not HIP's argument layout */
 	} else if (domain == TPROF_DOM_NRT) {
-		nrt_decode(p, ext, next, &ni);
-		ci.nrt = &ni;
+		nrt_decode(p, ext, next, &nri);
+		ci.nrt = &nri;
 		next = 0;
 	}
 	if (next >= 1) {
