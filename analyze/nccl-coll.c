@@ -619,7 +619,14 @@ static void emit_component(struct nccl_state *s, struct rl *root)
 	struct event ev = { .kind = EV_NCCL, .flags = in.incomplete ? EVF_INCOMPLETE : 0,
 			    .proc = L[who].proc, .thread = L[who].thread, .name = L[0].label,
 			    .t0 = t0, .t1 = t1, .ncclinst = &in };
-	emit_derived(s->pl, &ev);
+
+	int empty = 1;   /* an empty group: nothing ran, nothing to show */
+	for (uint32_t i = 0; i < n; i++)
+		empty &= !L[i].nops && !L[i].nspans;
+	if (empty)
+		s->next_id--;
+	else
+		emit_derived(s->pl, &ev);
 
 	struct mt *done = root->cmatch;
 	for (uint32_t i = 0; i < n; i++) {

@@ -211,6 +211,11 @@ static void make(const char *dir)
 		nw_device(&r[i], "ncclGroup", b + 5000 + (uint64_t)i, e, b + 50, (int64_t)b + 1000,
 			  (int64_t)b + 2000, s, nw_coll(COMM, 7, TPROF_NCCL_GROUP_END, F32, 1, i, N, g));
 	}
+	/* an empty group on rank 0: nothing to show */
+	nw_call(&r[0], "ncclGroupStart", 850000, 850001, nw_args(TPROF_NCCL_GROUP_START, 0, 0, 0, 0, 0xff, 0, 0),
+		nw_args2(0, 0, -1, 0, 0, -1));
+	nw_call(&r[0], "ncclGroupEnd", 850010, 850011, nw_args(TPROF_NCCL_GROUP_END, 0, 0, 0, 0, 0xff, 0, 0),
+		nw_args2(0, r[0].m.corr, -1, 0, 0, -1));
 	/* 9: a Reduce to rank 0 whose device span rank 1 lost */
 	for (int i = 0; i < N; i++)
 		coll(i, TPROF_NCCL_REDUCE, "ncclReduce", 900000, COMM, 8, i, N, 64, 0, 0, 901000, 902000,
@@ -271,7 +276,7 @@ int main(void)
 	struct output out = { &cap_ops, NULL };
 	struct pipeline pl = { .tr = &tr, .outs = &out, .nouts = 1 };
 	merge_run(&tr, &pl);
-	is_u64((uint64_t)ncaps, 10, "ten instances");
+	is_u64((uint64_t)ncaps, 10, "ten instances (an empty group is none)");
 
 	const struct cap_inst *c = find(COMM, 1);
 	int ranks = c && c->nl == 4;
