@@ -393,8 +393,8 @@ void chrome_nccl_inst(struct chrome *c, const struct event *ev)
 	for (uint32_t i = 0; i < in->nl && have; i++) {
 		struct anchor a = anchor_of(c, &in->l[i], sp + first[i], in->l[i].nspans ? in->l[i].spans[0].stream : 0);
 		int64_t from = inside(la.t0, la.t0, la.t1), to = inside(a.t1, a.t0, a.t1);
-		if (i == last || !a.ok || to < from)
-			continue;
+		if (i == last || !a.ok)
+			continue;   /* drawn even backwards: device clocks of two hosts may disagree */
 		char id[48];
 		int n = 0;
 		snprintf(id, sizeof(id), "\"n%" PRIu64 ".%u\"", in->id, i);

@@ -14,7 +14,7 @@
  * it sent and received.  Instances with a rank, a counterpart or a span missing are counted
  * apart and say so.
  * "NCCL send/receive": the sends matched with their receives, by communicator and pair of
- * ranks. */
+ * ranks, in that order. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,10 +286,22 @@ static void colls_table(struct ncclsum *m, FILE *f, int top)
 	free(ids);
 }
 
+static int by_pair(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
 static void pairs_table(struct ncclsum *m, FILE *f, int top)
 {
 	if (!m->npairs && !m->p2p_unmatched)
 		return;
+	if (m->npairs > 1)
+		qsort(m->pairs, m->npairs, sizeof(*m->pairs), by_pair);
 	fprintf(f, "\nNCCL send/receive: sends matched with their receives\n%10s %14s %12s  %s\n",
 		"Messages", "Bytes", "Avg size", "Ranks (communicator)");
 	size_t shown = top > 0 && (size_t)top < m->npairs ? (size_t)top : m->npairs;
