@@ -2,9 +2,10 @@
 # script by pyn, after those of lib.sh) that check what tprof-analyze makes of NCCL traces.
 #   spans(d)          collective device spans ("X", cat "collective")
 #   calls(d)          NCCL calls ("X", cat "nccl")
-#   flows(d, name)    ({id: "s" event}, {id: "f" event}) of the flows with that name
+#   flows(d, name)    ({id: "s" event}, {id: "f" event}) of the NCCL flows with that name
 #   within(e, t)      does slice e contain time t (ns)?
 #   instances(d)      {nccl_instance: [spans]}
+#   has_coll(v)       do the spans v of an instance hold a collective (not only sends)?
 #   launch_ok(d)      problems with the launch arrows of the collective spans
 #   sum_rows(text)    the rows of the summary's "NCCL collectives" table, as dicts
 #   bw_check(d, text) problems found recomputing each row's bandwidth and wait from the
@@ -15,8 +16,9 @@ def spans(d):
 def calls(d):
     return [e for e in events(d) if e["ph"] == "X" and e.get("cat") == "nccl"]
 def flows(d, name):
-    s = {e["id"]: e for e in events(d) if e["ph"] == "s" and e["name"] == name}
-    f = {e["id"]: e for e in events(d) if e["ph"] == "f" and e["name"] == name}
+    cat = "launch" if name == "launch" else "nccl"   # MPI collectives are "collective" too
+    s = {e["id"]: e for e in events(d) if e["ph"] == "s" and e["name"] == name and e["cat"] == cat}
+    f = {e["id"]: e for e in events(d) if e["ph"] == "f" and e["name"] == name and e["cat"] == cat}
     return s, f
 def within(e, t):
     return ns(e["ts"]) <= t <= ns(e["ts"]) + ns(e["dur"])
@@ -26,6 +28,8 @@ def instances(d):
         if "nccl_instance" in e["args"]:
             out[e["args"]["nccl_instance"]].append(e)
     return out
+def has_coll(v):
+    return any(o["op"] not in ("Send", "Recv") for e in v for o in (e["args"]["ops"] if "ops" in e["args"] else [e["args"]]))
 def launch_ok(d):
     bad = []
     s, f = flows(d, "launch")
