@@ -11,6 +11,7 @@
 # (apps/nccl-fork), RCCL (apps/rccl-ranks), and --group-by domain.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-nccl.sh"
+[ -x "$APPS/nccl-ranks" ] || skip_all "apps/nccl-ranks was not built (it needs mpicc, mpirun and the stand-in NCCL)"
 need_mpi apps/nccl-ranks
 [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] && [ -e "$STANDIN_LIBDIR/libamdhip64.so.5" ] ||
 	skip_all "no stand-in NCCL or HIP runtime (configure found no usable HIP headers)"
