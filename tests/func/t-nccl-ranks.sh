@@ -8,7 +8,7 @@
 # its communicator and linked, each device span lies on its (device, stream) track with the
 # arrow from its call, sends are linked to their receives, and the summary's bandwidths and
 # waits are nccl-tests' formulas on the recorded bytes and times.  Then ranks made by fork
-# (apps/nccl-fork), RCCL (apps/rccl-ranks), and --group-by domain.
+# (apps/nccl-fork), RCCL (apps/rccl-ranks), --group-by domain and the OTF2 archive.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-nccl.sh"
 [ -x "$APPS/nccl-ranks" ] || skip_all "apps/nccl-ranks was not built (it needs mpicc, mpirun and the stand-in NCCL)"
@@ -17,7 +17,7 @@ need_mpi apps/nccl-ranks
 	skip_all "no stand-in NCCL or HIP runtime (configure found no usable HIP headers)"
 LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
-plan 11
+plan 12
 NP=4
 
 "$INSPECT" -o "$T/p1" -- "$MPIRUN" $MPIRUN_FLAGS -np $NP "$APPS/nccl-ranks" >"$T/out1.txt" 2>"$T/err1.txt"
@@ -204,4 +204,16 @@ if bad or len(flows(d, "collective")[0]) != len(flows(d1, "collective")[0]):
     sys.exit("\n".join(bad[:5]) or "collective arrows differ")
 ' "$T/dom.json" "$T/t1.json"
 ok $? "--group-by domain: the same spans in the GPU group, the same arrows"
+
+if [ "${OTF2_PRINT:-no}" != no ] && [ -x "${OTF2_PRINT:-}" ]; then
+	"$ANALYZE" "$T/p1" -f otf2 -o "$T/otf2" 2>/dev/null &&
+		"$OTF2_PRINT" "$T/otf2/traces.otf2" >"$T/otf2.txt" 2>"$T/otf2.err" && ! grep -q . "$T/otf2.err" &&
+		"$OTF2_PRINT" -G "$T/otf2/traces.otf2" >"$T/otf2.defs" 2>>"$T/otf2.err" && ! grep -q . "$T/otf2.err" &&
+		grep -q 'Name: "ncclAllReduce".*Descr.: "NCCL call"' "$T/otf2.defs" &&
+		grep -q 'Name: "ncclGroupEnd".*Descr.: "device collective"' "$T/otf2.defs" &&
+		grep -q 'Name: "ncclAllReduce".*Descr.: "device collective"' "$T/otf2.defs"
+	ok $? "OTF2: otf2-print reads the archive; NCCL calls and device collectives are regions"
+else
+	skip "otf2-print not found (configure looks for it)"
+fi
 finish
