@@ -324,8 +324,8 @@ struct probe {
 
 /* Polls (or, when `wait`, waits for) a device queue's operations and writes the finished
  * prefix.  Streams run in order, so one query per stream tells about all its operations: if
- * its last one in the queue finished, every earlier one did too.  Returns how many are still
- * pending. */
+ * its last one in the queue finished, every earlier one did too (else its earlier ones are
+ * asked, oldest first).  Returns how many are still pending. */
 static size_t settle(const struct tprof_devrt *rt, int device, struct devq *q, int wait)
 {
 	struct probe probes[32];
@@ -363,6 +363,21 @@ static size_t settle(const struct tprof_devrt *rt, int device, struct devq *q, i
 		if (k == nprobes || probes[k].done == 0)
 			continue;
 		p->resolved = probes[k].done == 1 && q->anchored && time_op(q, p) == 0 ? 1 : 2;
+	}
+	/* A stream whose latest operation is still running may have finished earlier ones: they
+	 * are asked one by one, oldest first, up to the first still running. */
+	for (int k = 0; k < nprobes; k++) {
+		if (probes[k].done != 0)
+			continue;
+		for (size_t i = 0; i < probes[k].last; i++) {
+			struct tprof_devpend *p = &q->v[i];
+			if (p->resolved || p->op.stream != probes[k].stream)
+				continue;
+			int r = rt->event_query(p->ev_end);
+			if (r == 0)
+				break;
+			p->resolved = r == 1 && q->anchored && time_op(q, p) == 0 ? 1 : 2;
+		}
 	}
 	size_t done = 0;
 	while (done < q->n && q->v[done].resolved) {
@@ -425,7 +440,7 @@ static void at_exit(void)
 	if (running) {
 		__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
 		pthread_join(completer, NULL);
-		running = 0;
+		__atomic_store_n(&running, 0, __ATOMIC_RELEASE);
 		tprof_tls.guard++;
 		settle_all(1);
 		tprof_tls.guard--;
@@ -457,7 +472,8 @@ static void completer_start(void)
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
 		stopping = 0;
-		running = pthread_create(&completer, NULL, completer_main, NULL) == 0;
+		__atomic_store_n(&running, pthread_create(&completer, NULL, completer_main, NULL) == 0,
+				 __ATOMIC_RELEASE);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	if (running && !exit_registered && atexit(at_exit) == 0)
@@ -492,6 +508,15 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 	tprof_tls.guard--;
 }
 
+void tprof_dev_flush(void)
+{
+	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE))
+		return;
+	tprof_tls.guard++;
+	settle_all(0);
+	tprof_tls.guard--;
+}
+
 uint64_t tprof_dev_dropped(void)
 {
 	return __atomic_load_n(&dropped_ops, __ATOMIC_RELAXED);
@@ -503,7 +528,7 @@ void tprof_dev_reset_child(void)
 	pthread_mutex_init(&queue_lock, NULL);
 	threads = NULL;
 	my_dev = NULL;
-	running = 0;
+	__atomic_store_n(&running, 0, __ATOMIC_RELAXED);
 	stopping = 0;
 	dropped_ops = 0;   /* the parent's losses are its own */
 	memset(queues, 0, sizeof(queues));

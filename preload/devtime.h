@@ -60,6 +60,10 @@ void tprof_dev_untimed(void);
 /* Waits for and writes every operation of `device` (all when device < 0), e.g. before a
  * device reset or at exit; forgets the device's events when `forget` is set. */
 void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget);
+/* Writes now, without waiting, every operation that has finished (the calling thread writes
+ * them): at moments after which a process may leave without exit handlers (_exit), such as
+ * the end of an NCCL communicator. */
+void tprof_dev_flush(void);
 /* Operations whose timing was given up (queue full, events refused, timing failed). */
 uint64_t tprof_dev_dropped(void);
 /* The fork child has no device work and no completion thread. */

@@ -1,14 +1,12 @@
 /* hook-nccl.c — NCCL and RCCL (libnccl.so.2, librccl.so.1, found at run time): the hook
- * table, the generated wrappers, and the calls that put work on a device: every collective,
- * send and receive (op, count, datatype, bytes, reduction, root or peer, communicator, its
- * number on the communicator, stream) and the groups they may be made in.  Outside a group
- * an operation is timed on its stream with two of the runtime's events around the real
- * call; inside one it is timed with its group (nccl-group.c).  The thread's guard is up
- * during the real call: what the library calls meanwhile (ncclBcast its ncclBroadcast, the
- * runtime's launches and events) is its own doing, not the program's.  Communicators are
- * wrapped in hook-nccl-comm.c. */
-#include <string.h>
-
+ * table, the generated wrappers, communicators and groups.  A communicator made through these
+ * wrappers (InitRank, InitRankConfig, InitRankScalable, InitAll, Split) is entered in the table
+ * of nccl-comm.c with its id (the same on every rank), its rank, size and device (asked of the
+ * library itself, after the real call) and the runtime whose events time its work; one the
+ * wrappers never saw made gets an entry of its own at its first use.  Groups nest per thread;
+ * the outermost ncclGroupEnd closes the group's device timing (nccl-group.c).  The thread's
+ * guard is up during the real call: what the library calls meanwhile is its own doing.  The
+ * collectives, sends and receives are wrapped in hook-nccl-work.c. */
 #include "hook-nccl.h"
 #include "nccl-group.h"
 
@@ -39,250 +37,174 @@ NCCL_API(NCCL_REAL)
 NCCL_API(NCCL_GENERATE)
 #undef NCCL_GENERATE
 
-/* ---- work put on a device ---------------------------------------------------------------- */
+/* ---- communicators ----------------------------------------------------------------------- */
 
-/* Bytes of one element of each ncclDataType_t (0: unknown). */
-static const uint8_t dtype_bytes[] = { 1, 1, 4, 4, 8, 8, 2, 4, 8, 2, 1, 1 };
-
-static inline uint64_t nccl_bytes(uint64_t count, int dtype)
+/* Called with the guard up, after the real call made `comm`: its entry, with what the
+ * library says of it where it can (a nonblocking communicator still being made cannot). */
+static struct tprof_nccl_comm *comm_made(ncclComm_t comm, uint64_t id, int rank, int nranks)
 {
-	return dtype >= 0 && (size_t)dtype < sizeof(dtype_bytes) ? count * dtype_bytes[dtype] : 0;
+	struct tprof_nccl_comm d = { .id = id, .rank = rank, .nranks = nranks, .device = -1 };
+	int v;
+	if (get_ncclCommUserRank() && real_ncclCommUserRank(comm, &v) == ncclSuccess)
+		d.rank = v;
+	if (get_ncclCommCount() && real_ncclCommCount(comm, &v) == ncclSuccess)
+		d.nranks = v;
+	if (get_ncclCommCuDevice() && real_ncclCommCuDevice(comm, &v) == ncclSuccess)
+		d.device = v;
+	d.rt = tprof_nccl_runtime();
+	return tprof_nccl_comm_add(comm, &d);
 }
 
-/* How in-place is told from the buffers (NCCL's definitions). */
-enum inplace_rule {
-	SAME = 0,          /* send buffer == receive buffer */
-	SEND_IN_RECV = 1,  /* send buffer == receive buffer + rank x bytes (AllGather, Gather) */
-	RECV_IN_SEND = 2,  /* receive buffer == send buffer + rank x bytes (ReduceScatter, Scatter) */
-};
-
-/* One operation, as its wrapper describes it. */
-struct nccl_work {
-	struct tprof_hook *hook;
-	uint8_t op;                     /* enum tprof_nccl_op */
-	uint8_t inplace_rule;
-	int dtype, redop, peer;         /* redop, peer: -1 when none */
-	uint64_t count;
-	const void *send, *recv;
-	ncclComm_t comm;
-	ncclStream_t stream;
-};
-
-struct nccl_op {
-	struct nccl_call c;
-	struct tprof_devpend *p;        /* outside a group: its slot, NULL when untimed */
-	int grouped;
-	int place;                      /* inside one: its stream's place in the group, or -1 */
-	struct tprof_nccl_gop g;
-};
-
-static int inplace(const struct nccl_work *w, const struct tprof_nccl_comm *e, uint64_t bytes)
+struct tprof_nccl_comm *nccl_comm_describe(ncclComm_t comm)
 {
-	if (!w->send || !w->recv)
-		return 0;
-	if (w->inplace_rule == SAME)
-		return w->send == w->recv;
-	if (!e || e->rank < 0)
-		return 0;
-	uint64_t off = (uint64_t)e->rank * bytes;
-	return w->inplace_rule == SEND_IN_RECV ? (uintptr_t)w->send == (uintptr_t)w->recv + off
-					       : (uintptr_t)w->recv == (uintptr_t)w->send + off;
+	struct tprof_thread *t = &tprof_tls;
+	t->guard++;
+	struct tprof_nccl_comm *e = comm_made(comm, tprof_nccl_id_local(), -1, 0);
+	t->guard--;
+	return e;
 }
 
-/* Before the real call: the CALL record, its number on the communicator, and the start of
- * its device timing.  0 when not recording (then call the real function and return). */
-static int coll_begin(struct tprof_thread *t, const struct nccl_work *w, struct nccl_op *o,
-		      void *real)
+/* The library took the call (a nonblocking communicator may still be working on it). */
+static inline int taken(ncclResult_t rc)
 {
-	struct nccl_call *c = &o->c;
-	uint32_t caller;
-	if (!nccl_begin(c, t, w->hook, w->op, real, &caller))
-		return 0;
-	struct tprof_nccl_comm *e = nccl_comm(w->comm);
-	int p2p = w->op == TPROF_NCCL_SEND || w->op == TPROF_NCCL_RECV;
-	uint32_t seq = p2p ? tprof_nccl_p2p_seq(e, w->peer, w->op == TPROF_NCCL_RECV)
-			   : tprof_nccl_coll_seq(e);
-	uint64_t bytes = nccl_bytes(w->count, w->dtype);
-	nccl_comm_args(c, e);
-	c->a->count = w->count;
-	c->a->bytes = bytes;
-	c->a->seq = seq;
-	c->a->dtype = (uint8_t)w->dtype;
-	if (w->redop >= 0)
-		c->a->redop = w->redop < 0xff ? (uint8_t)w->redop : 0xfe;
-	if (inplace(w, e, bytes))
-		c->a->flags |= TPROF_NCCLF_INPLACE;
-	c->b->stream = (uint64_t)(uintptr_t)w->stream;
-	c->b->peer = w->peer;
-	o->grouped = tprof_nccl_in_group();
-	if (o->grouped) {
-		c->a->flags |= TPROF_NCCLF_GROUPED;
-		c->b->aux = tprof_nccl_gs.id;
-	}
+	return rc == ncclSuccess || rc == ncclInProgress;
+}
+
+/* What a creating call records once the library answered. */
+static void made(struct nccl_call *c, ncclResult_t rc, ncclComm_t *out, uint64_t id, int rank,
+		 int nranks)
+{
+	if (taken(rc) && out && *out)
+		nccl_comm_args(c, comm_made(*out, id, rank, nranks));
+}
+
+/* ---- unique ids and creation ------------------------------------------------------------- */
+
+TPROF_EXPORT ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
+{
+	NCCL_PROLOGUE(ncclGetUniqueId, TPROF_NCCL_OTHER, uniqueId);
 	nccl_start(c);
-	uint32_t name = tprof_hook_name(w->hook);
-	o->g = (struct tprof_nccl_gop){
-		.comm = e,
-		.stream = (uint64_t)(uintptr_t)w->stream,
-		.bytes = bytes,
-		.seq = seq,
-		.name = name,
-		.op = w->op,
-		.dtype = (uint8_t)w->dtype,
-	};
-	o->p = NULL;
-	if (o->grouped) {
-		o->place = tprof_nccl_group_add(t, &o->g);
-		if (o->place < 0)
-			c->a->flags |= TPROF_NCCLF_UNTIMED;
-		return 1;
-	}
-	if (e && e->rt) {
-		int device = e->device >= 0 ? e->device : e->rt->device_of_stream(o->g.stream);
-		o->p = tprof_dev_begin(t, e->rt, device, o->g.stream);
-	} else if (e) {
-		tprof_dev_untimed();
-	}
-	if (!o->p) {
-		c->a->flags |= TPROF_NCCLF_UNTIMED;
-		return 1;
-	}
-	struct tprof_devpend *p = o->p;
-	p->corr = c->corr;
-	p->kind = TPROF_DEVOP_COLLECTIVE;
-	p->name = name;
-	p->op.launch_t0 = c->r ? c->r->t0 : tprof_now();
-	p->op.bytes = bytes;
-	p->op.caller = caller;
-	p->op.coll = (struct tprof_devop_coll){
-		.comm = e->id,
-		.seq = seq,
-		.op = w->op,
-		.dtype = (uint8_t)w->dtype,
-		.nops = 1,
-		.rank = e->rank,
-		.nranks = e->nranks,
-		.group = 0,
-	};
-	return 1;
+	ncclResult_t rc = real(uniqueId);
+	if (rc == ncclSuccess && uniqueId)
+		c->a->comm = tprof_nccl_id_unique(uniqueId->internal);
+	return nccl_end(c, rc);
 }
 
-/* After it: the end event (or the operation counted in its group) and the call's end.
- * ncclInProgress (a nonblocking communicator) means the operation was taken. */
-static ncclResult_t coll_end(struct nccl_op *o, ncclResult_t rc)
+#define NCCL_INIT_RANK(name, params, ...)                                                  \
+	TPROF_EXPORT ncclResult_t name params                                               \
+	{                                                                                   \
+		NCCL_PROLOGUE(name, TPROF_NCCL_COMM_INIT, __VA_ARGS__);                     \
+		uint64_t id = tprof_nccl_id_unique(commId.internal);                        \
+		c->a->comm = id;                                                            \
+		c->b->rank = rank;                                                          \
+		c->b->nranks = nranks;                                                      \
+		nccl_start(c);                                                              \
+		ncclResult_t rc = real(__VA_ARGS__);                                        \
+		made(c, rc, comm, id, rank, nranks);                                        \
+		return nccl_end(c, rc);                                                     \
+	}
+
+NCCL_INIT_RANK(ncclCommInitRank, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank),
+	       comm, nranks, commId, rank)
+NCCL_INIT_RANK(ncclCommInitRankConfig, (ncclComm_t *comm, int nranks, ncclUniqueId commId,
+					int rank, ncclConfig_t *config),
+	       comm, nranks, commId, rank, config)
+
+TPROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t *newcomm, int nranks, int myrank,
+						   int nId, ncclUniqueId *commIds,
+						   ncclConfig_t *config)
 {
-	int ok = rc == ncclSuccess || rc == ncclInProgress;
-	if (o->grouped)
-		tprof_nccl_group_added(o->place, &o->g, ok);
-	else
-		tprof_dev_end(o->c.t, o->p, ok);
-	return nccl_end(&o->c, rc);
+	NCCL_PROLOGUE(ncclCommInitRankScalable, TPROF_NCCL_COMM_INIT, newcomm, nranks, myrank, nId,
+		      commIds, config);
+	uint64_t id = tprof_nccl_id_uniques(commIds, nId);
+	c->a->comm = id;
+	c->b->rank = myrank;
+	c->b->nranks = nranks;
+	nccl_start(c);
+	ncclResult_t rc = real(newcomm, nranks, myrank, nId, commIds, config);
+	made(c, rc, newcomm, id, myrank, nranks);
+	return nccl_end(c, rc);
 }
 
-#define NCCL_WORK(name, params, args, ...)                                                \
-	TPROF_EXPORT ncclResult_t name params                                              \
-	{                                                                                  \
-		struct tprof_thread *t = &tprof_tls;                                       \
-		name##_fn real = get_##name();                                             \
-		if (TPROF_UNLIKELY(!real))                                                 \
-			return NCCL_NO_LIB;                                                \
-		if (!tprof_should_record(t))                                               \
-			return real args;                                                  \
-		struct nccl_work w = { .hook = NCCL_HOOK(name), .comm = comm,              \
-				       .stream = stream, __VA_ARGS__ };                    \
-		struct nccl_op o;                                                          \
-		if (!coll_begin(t, &w, &o, (void *)real))                                  \
-			return real args;                                                  \
-		return coll_end(&o, real args);                                            \
-	}
-
-/* Each entry names its op, count, datatype, reduction and root or peer (-1: none). */
-#define OP(x) .op = TPROF_NCCL_##x
-#define NONE -1
-#define BUFS(s_, r_, rule_) .send = (s_), .recv = (r_), .inplace_rule = (rule_)
-
-NCCL_WORK(ncclAllReduce, (const void *sendbuff, void *recvbuff, size_t count,
-			  ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
-			  ncclStream_t stream),
-	  (sendbuff, recvbuff, count, datatype, op, comm, stream),
-	  OP(ALLREDUCE), .count = count, .dtype = datatype, .redop = op, .peer = NONE,
-	  BUFS(sendbuff, recvbuff, SAME))
-NCCL_WORK(ncclBroadcast, (const void *sendbuff, void *recvbuff, size_t count,
-			  ncclDataType_t datatype, int root, ncclComm_t comm, ncclStream_t stream),
-	  (sendbuff, recvbuff, count, datatype, root, comm, stream),
-	  OP(BROADCAST), .count = count, .dtype = datatype, .redop = NONE, .peer = root,
-	  BUFS(sendbuff, recvbuff, SAME))
-NCCL_WORK(ncclBcast, (void *buff, size_t count, ncclDataType_t datatype, int root,
-		      ncclComm_t comm, ncclStream_t stream),
-	  (buff, count, datatype, root, comm, stream),
-	  OP(BROADCAST), .count = count, .dtype = datatype, .redop = NONE, .peer = root,
-	  BUFS(buff, buff, SAME))
-NCCL_WORK(ncclReduce, (const void *sendbuff, void *recvbuff, size_t count,
-		       ncclDataType_t datatype, ncclRedOp_t op, int root, ncclComm_t comm,
-		       ncclStream_t stream),
-	  (sendbuff, recvbuff, count, datatype, op, root, comm, stream),
-	  OP(REDUCE), .count = count, .dtype = datatype, .redop = op, .peer = root,
-	  BUFS(sendbuff, recvbuff, SAME))
-NCCL_WORK(ncclAllGather, (const void *sendbuff, void *recvbuff, size_t sendcount,
-			  ncclDataType_t datatype, ncclComm_t comm, ncclStream_t stream),
-	  (sendbuff, recvbuff, sendcount, datatype, comm, stream),
-	  OP(ALLGATHER), .count = sendcount, .dtype = datatype, .redop = NONE, .peer = NONE,
-	  BUFS(sendbuff, recvbuff, SEND_IN_RECV))
-NCCL_WORK(ncclReduceScatter, (const void *sendbuff, void *recvbuff, size_t recvcount,
-			      ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
-			      ncclStream_t stream),
-	  (sendbuff, recvbuff, recvcount, datatype, op, comm, stream),
-	  OP(REDUCESCATTER), .count = recvcount, .dtype = datatype, .redop = op, .peer = NONE,
-	  BUFS(sendbuff, recvbuff, RECV_IN_SEND))
-NCCL_WORK(ncclAlltoAll, (const void *sendbuff, void *recvbuff, size_t count,
-			 ncclDataType_t datatype, ncclComm_t comm, ncclStream_t stream),
-	  (sendbuff, recvbuff, count, datatype, comm, stream),
-	  OP(ALLTOALL), .count = count, .dtype = datatype, .redop = NONE, .peer = NONE,
-	  BUFS(sendbuff, recvbuff, SAME))
-NCCL_WORK(ncclAllToAll, (const void *sendbuff, void *recvbuff, size_t count,
-			 ncclDataType_t datatype, ncclComm_t comm, ncclStream_t stream),
-	  (sendbuff, recvbuff, count, datatype, comm, stream),
-	  OP(ALLTOALL), .count = count, .dtype = datatype, .redop = NONE, .peer = NONE,
-	  BUFS(sendbuff, recvbuff, SAME))
-NCCL_WORK(ncclGather, (const void *sendbuff, void *recvbuff, size_t count,
-		       ncclDataType_t datatype, int root, ncclComm_t comm, ncclStream_t stream),
-	  (sendbuff, recvbuff, count, datatype, root, comm, stream),
-	  OP(GATHER), .count = count, .dtype = datatype, .redop = NONE, .peer = root,
-	  BUFS(sendbuff, recvbuff, SEND_IN_RECV))
-NCCL_WORK(ncclScatter, (const void *sendbuff, void *recvbuff, size_t count,
-			ncclDataType_t datatype, int root, ncclComm_t comm, ncclStream_t stream),
-	  (sendbuff, recvbuff, count, datatype, root, comm, stream),
-	  OP(SCATTER), .count = count, .dtype = datatype, .redop = NONE, .peer = root,
-	  BUFS(sendbuff, recvbuff, RECV_IN_SEND))
-NCCL_WORK(ncclSend, (const void *sendbuff, size_t count, ncclDataType_t datatype, int peer,
-		     ncclComm_t comm, ncclStream_t stream),
-	  (sendbuff, count, datatype, peer, comm, stream),
-	  OP(SEND), .count = count, .dtype = datatype, .redop = NONE, .peer = peer)
-NCCL_WORK(ncclRecv, (void *recvbuff, size_t count, ncclDataType_t datatype, int peer,
-		     ncclComm_t comm, ncclStream_t stream),
-	  (recvbuff, count, datatype, peer, comm, stream),
-	  OP(RECV), .count = count, .dtype = datatype, .redop = NONE, .peer = peer)
-
-/* RCCL's AllToAllv: the count recorded is the largest of its send and receive counts. */
-static size_t alltoallv_count(ncclComm_t comm, const size_t *sendcounts, const size_t *recvcounts)
+/* One process holds every rank: one id for the communicator, an entry per rank. */
+TPROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist)
 {
-	struct tprof_nccl_comm *e = nccl_comm(comm);
-	size_t most = 0;
-	for (int i = 0; e && i < e->nranks; i++) {
-		if (sendcounts && sendcounts[i] > most)
-			most = sendcounts[i];
-		if (recvcounts && recvcounts[i] > most)
-			most = recvcounts[i];
-	}
-	return most;
+	NCCL_PROLOGUE(ncclCommInitAll, TPROF_NCCL_COMM_INIT, comm, ndev, devlist);
+	uint64_t id = tprof_nccl_id_local();
+	c->a->comm = id;
+	c->b->nranks = ndev;
+	nccl_start(c);
+	ncclResult_t rc = real(comm, ndev, devlist);
+	for (int i = 0; taken(rc) && comm && i < ndev; i++)
+		if (comm[i])
+			comm_made(comm[i], id, i, ndev);
+	return nccl_end(c, rc);
 }
 
-NCCL_WORK(ncclAllToAllv, (const void *sendbuff, const size_t sendcounts[], const size_t sdispls[],
-			  void *recvbuff, const size_t recvcounts[], const size_t rdispls[],
-			  ncclDataType_t datatype, ncclComm_t comm, ncclStream_t stream),
-	  (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream),
-	  OP(ALLTOALLV), .count = alltoallv_count(comm, sendcounts, recvcounts),
-	  .dtype = datatype, .redop = NONE, .peer = NONE, BUFS(sendbuff, recvbuff, SAME))
+/* Every rank of the parent takes part, NCCL_SPLIT_NOCOLOR ones included (they get no
+ * communicator), so the parent's split count agrees across ranks. */
+TPROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm,
+					ncclConfig_t *config)
+{
+	NCCL_PROLOGUE(ncclCommSplit, TPROF_NCCL_COMM_SPLIT, comm, color, key, newcomm, config);
+	struct tprof_nccl_comm *parent = nccl_comm(comm);
+	uint32_t number = tprof_nccl_split_number(parent);
+	uint64_t parent_id = parent ? parent->id : 0;
+	uint64_t id = color == NCCL_SPLIT_NOCOLOR ? 0 : tprof_nccl_id_split(parent_id, number, color);
+	c->a->comm = id;
+	c->b->aux = parent_id;
+	nccl_start(c);
+	ncclResult_t rc = real(comm, color, key, newcomm, config);
+	if (id)
+		made(c, rc, newcomm, id, -1, 0);
+	return nccl_end(c, rc);
+}
+
+/* ---- the end of a communicator ----------------------------------------------------------- */
+
+/* Once a communicator ends, what its operations ran is written out at once: a rank may
+ * leave right after with _exit (a forked worker), which runs no exit handler. */
+#define NCCL_COMM_END(name, forget_when)                                                   \
+	TPROF_EXPORT ncclResult_t name(ncclComm_t comm)                                     \
+	{                                                                                   \
+		NCCL_PROLOGUE(name, TPROF_NCCL_COMM_END, comm);                             \
+		nccl_comm_args(c, tprof_nccl_comm_find(comm));                              \
+		nccl_start(c);                                                              \
+		ncclResult_t rc = real(comm);                                               \
+		if (forget_when)                                                            \
+			tprof_nccl_comm_forget(comm);                                       \
+		rc = nccl_end(c, rc);                                                       \
+		t->guard++;                                                                 \
+		tprof_dev_flush();                                                          \
+		t->guard--;                                                                 \
+		return rc;                                                                  \
+	}
+
+NCCL_COMM_END(ncclCommFinalize, 0)
+NCCL_COMM_END(ncclCommDestroy, rc == ncclSuccess)
+NCCL_COMM_END(ncclCommAbort, 1)
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+TPROF_EXPORT ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, size_t size,
+					   void **handle)
+{
+	NCCL_PROLOGUE(ncclCommRegister, TPROF_NCCL_OTHER, comm, buff, size, handle);
+	nccl_comm_args(c, nccl_comm(comm));
+	c->a->count = size;
+	c->a->bytes = size;
+	nccl_start(c);
+	return nccl_end(c, real(comm, buff, size, handle));
+}
+
+TPROF_EXPORT ncclResult_t ncclMemAlloc(void **ptr, size_t size)
+{
+	NCCL_PROLOGUE(ncclMemAlloc, TPROF_NCCL_OTHER, ptr, size);
+	c->a->count = size;
+	c->a->bytes = size;
+	nccl_start(c);
+	return nccl_end(c, real(ptr, size));
+}
 
 /* ---- groups ------------------------------------------------------------------------------ */
 
@@ -326,7 +248,7 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 	if (!rec) {
 		ncclResult_t rc = real();
 		t->guard++;
-		tprof_nccl_group_end(t, 0, tprof_now(), 0, rc == ncclSuccess || rc == ncclInProgress);
+		tprof_nccl_group_end(t, 0, tprof_now(), 0, taken(rc));
 		t->guard--;
 		return rc;
 	}
@@ -334,8 +256,7 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 	nccl_start(c);
 	uint64_t t0 = c->r ? c->r->t0 : tprof_now();
 	ncclResult_t rc = real();
-	tprof_nccl_group_end(t, c->corr, t0, tprof_hook_name(c->h),
-			     rc == ncclSuccess || rc == ncclInProgress);
+	tprof_nccl_group_end(t, c->corr, t0, tprof_hook_name(c->h), taken(rc));
 	return nccl_end(c, rc);
 }
 

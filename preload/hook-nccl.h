@@ -7,8 +7,8 @@
  *
  * Q entries get a generated wrapper with nothing to record but the call; QC ones record the
  * communicator they are given first (its id, rank, size, device); H entries are written by
- * hand: hook-nccl.c (collectives, send/recv, groups), hook-nccl-comm.c (communicators,
- * unique ids, memory). */
+ * hand: hook-nccl.c (communicators, unique ids, memory, groups), hook-nccl-work.c
+ * (collectives, send/recv). */
 #ifndef TPROF_HOOK_NCCL_H
 #define TPROF_HOOK_NCCL_H
 
@@ -224,7 +224,7 @@ static inline void nccl_comm_args(struct nccl_call *c, const struct tprof_nccl_c
 	c->b->device = e->device;
 }
 
-/* The entry of a communicator handle: from the table, or (slow path, hook-nccl-comm.c) one
+/* The entry of a communicator handle: from the table, or (slow path, hook-nccl.c) one
  * made now for a communicator the wrappers did not see created; NULL for no communicator. */
 struct tprof_nccl_comm *nccl_comm_describe(ncclComm_t comm);
 static inline struct tprof_nccl_comm *nccl_comm(ncclComm_t comm)

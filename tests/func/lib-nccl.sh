@@ -1,146 +1,102 @@
-# lib-nccl.sh — sourced by the NCCL tests after lib.sh: Python helpers (put in front of a
-# script by pyn, after those of lib.sh) that check what tprof-analyze makes of NCCL traces.
-#   spans(d)          collective device spans ("X", cat "collective")
-#   calls(d)          NCCL calls ("X", cat "nccl")
-#   flows(d, name)    ({id: "s" event}, {id: "f" event}) of the NCCL flows with that name
-#   within(e, t)      does slice e contain time t (ns)?
-#   instances(d)      {nccl_instance: [spans]}
-#   has_coll(v)       do the spans v of an instance hold a collective (not only sends)?
-#   launch_ok(d)      problems with the launch arrows of the collective spans
-#   sum_rows(text)    the rows of the summary's "NCCL collectives" table, as dicts
-#   bw_check(d, text) problems found recomputing each row's bandwidth and wait from the
-#                     spans' recorded times and arguments (nccl-tests' formulas)
+# lib-nccl.sh — sourced by the NCCL recorder tests after lib.sh: need_nccl (the stand-in
+# NCCL/RCCL and the programs a test runs), and Python helpers that read a profile's NCCL
+# records (through tools/dump-records) beside the stand-in's own trace of what it ran
+# (STANDIN_NCCL_TRACE_FILE: one line per operation, with its start and end on the host's
+# CLOCK_MONOTONIC, the clock of the DEVICE records).
+
+# need_nccl [FILE...]: skips the whole test, saying why, when the stand-in NCCL or a file it
+# needs (relative to tests/ in the build tree: apps/nccl-extras...) is missing.
+need_nccl() {
+	[ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] &&
+		[ -e "$STANDIN_LIBDIR/librccl.so.1" ] ||
+		skip_all "no stand-in NCCL/RCCL (configure found no usable HIP headers)"
+	for _a in "$@"; do
+		[ -x "$top_builddir/tests/$_a" ] || skip_all "$_a was not built"
+	done
+	[ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
+	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+}
+
+# Python helpers, put in front of the script by ncheck:
+#   procs(dump)      {pid: P} for each process of a profile (tools/dump-records output): P.rank,
+#                    P.calls (its NCCL CALL records in order), P.devs (its collective DEVICE
+#                    records), P.hip (its HIP CALLs), P.props ({key: last value}), P.drops
+#   standin(glob)    the stand-in's trace lines, each a dict (numbers as ints)
+#   ops_of(P, d, S)  the stand-in's operations (of S) that DEVICE record d of P stands for,
+#                    and the CALLs they came from: [(call, op)]
+#   corr(r)          the correlation id of a CALL
+#   fail(msg)        exits with msg
 PY_NCCL='
-def spans(d):
-    return [e for e in events(d) if e["ph"] == "X" and e.get("cat") == "collective"]
-def calls(d):
-    return [e for e in events(d) if e["ph"] == "X" and e.get("cat") == "nccl"]
-def flows(d, name):
-    cat = "launch" if name == "launch" else "nccl"   # MPI collectives are "collective" too
-    s = {e["id"]: e for e in events(d) if e["ph"] == "s" and e["name"] == name and e["cat"] == cat}
-    f = {e["id"]: e for e in events(d) if e["ph"] == "f" and e["name"] == name and e["cat"] == cat}
-    return s, f
-def within(e, t):
-    return ns(e["ts"]) <= t <= ns(e["ts"]) + ns(e["dur"])
-def instances(d):
-    out = collections.defaultdict(list)
-    for e in spans(d):
-        if "nccl_instance" in e["args"]:
-            out[e["args"]["nccl_instance"]].append(e)
-    return out
-def has_coll(v):
-    return any(o["op"] not in ("Send", "Recv") for e in v for o in (e["args"]["ops"] if "ops" in e["args"] else [e["args"]]))
-def launch_ok(d):
-    bad = []
-    s, f = flows(d, "launch")
-    by = collections.defaultdict(list)
-    for e in events(d):
-        if e["ph"] == "X":
-            by[(e["pid"], e["tid"])].append(e)
-    for e in spans(d):
-        c = e["args"].get("correlation")
-        ends = [x for x in f.values() if (x["pid"], x["tid"]) == (e["pid"], e["tid"]) and within(e, ns(x["ts"]))]
-        if not ends:
-            bad.append("span %s at %s: no launch arrow ends in it" % (e["name"], e["ts"]))
-            continue
-        st = s.get(ends[0]["id"])
-        if st is None:
-            bad.append("span %s: arrow %s has no start" % (e["name"], ends[0]["id"]))
-            continue
-        src = [x for x in by[(st["pid"], st["tid"])] if x.get("cat") == "nccl" and within(x, ns(st["ts"]))]
-        if not src or src[0]["args"].get("correlation") != c:
-            bad.append("span %s: arrow starts in %s, not the call with correlation %s" % (e["name"], src and src[0]["name"], c))
-        elif src[0]["name"] not in ("ncclGroupEnd",) and e["name"].startswith("ncclGroup ("):
-            bad.append("group span %s launched by %s" % (e["name"], src[0]["name"]))
-    return bad
-FACTOR = {"AllReduce": lambda n: 2.0 * (n - 1) / n, "ReduceScatter": lambda n: (n - 1) / n,
-          "AllGather": lambda n: (n - 1) / n, "Broadcast": lambda n: 1.0, "Reduce": lambda n: 1.0,
-          "AlltoAll": lambda n: (n - 1) / n, "Gather": lambda n: (n - 1) / n,
-          "Scatter": lambda n: (n - 1) / n, "AllToAllv": lambda n: (n - 1) / n}
-MULT_N = ("ReduceScatter", "AllGather", "AlltoAll", "Gather", "Scatter")
-def alg_bus(ops, n):
-    a = b = sent = recvd = 0.0
-    for o in ops:
-        if o["op"] == "Send":
-            sent += o["bytes"]
-        elif o["op"] == "Recv":
-            recvd += o["bytes"]
-        else:
-            s = o["bytes"] * (n if o["op"] in MULT_N else 1)
-            a += s
-            b += s * FACTOR[o["op"]](n)
-    p = max(sent, recvd)
-    return a + p, b + p
-def sum_rows(text):
-    rows, on = [], False
-    for line in text.splitlines():
-        if line.startswith("NCCL collectives"):
-            on = True
-            continue
-        if on and line.strip().startswith("Calls"):
-            continue
-        if on and (not line.strip() or line.startswith("  instances")):
-            break
-        if on and not line.strip().startswith("of which"):
+import collections, glob, json, sys
+OTHER, COMM_INIT, COMM_SPLIT, COMM_END, GROUP_START, GROUP_END = 0, 1, 2, 3, 4, 5
+KIND = {"allreduce": 16, "broadcast": 17, "reduce": 18, "allgather": 19, "reducescatter": 20,
+        "alltoall": 21, "gather": 22, "scatter": 23, "send": 24, "recv": 25, "alltoallv": 26}
+SEND, RECV = 24, 25
+DTYPE = {"int8": 0, "uint8": 1, "int32": 2, "uint32": 3, "int64": 4, "uint64": 5,
+         "float16": 6, "float32": 7, "float64": 8, "bfloat16": 9}
+REDOP = {"sum": 0, "prod": 1, "max": 2, "min": 3, "avg": 4, "none": 255}
+F_INPLACE, F_GROUPED, F_RCCL, F_UNTIMED = 1, 2, 4, 8
+DOM_HIP, DOM_NCCL, COLLECTIVE = 1, 3, 5
+def fail(msg):
+    sys.exit(msg)
+def corr(r):
+    return r["arg"] & ((1 << 48) - 1)
+class P:
+    def __init__(self, pid):
+        self.pid, self.rank = pid, -1
+        self.calls, self.devs, self.hip, self.drops, self.props = [], [], [], [], {}
+def procs(path):
+    out = {}
+    for line in open(path):
+        r = json.loads(line)
+        p = out.setdefault(r["pid"], P(r["pid"]))
+        p.rank = r["rank"]
+        if r["kind"] == "call" and r["flags"] == DOM_NCCL:
+            p.calls.append(r)
+        elif r["kind"] == "call" and r["flags"] == DOM_HIP:
+            p.hip.append(r)
+        elif r["kind"] == "device" and r["flags"] == COLLECTIVE:
+            p.devs.append(r)
+        elif r["kind"] == "drop":
+            p.drops.append(r)
+        elif r["kind"] == "prop":
+            p.props[r["name"]] = r["value"]
+    return {pid: p for pid, p in out.items() if p.calls or p.devs}
+def standin(pattern):
+    ops = []
+    for path in sorted(glob.glob(pattern)):
+        for line in open(path):
             f = line.split()
-            i = [5]
-            def take(n=1):
-                v = " ".join(f[i[0]:i[0] + n]); i[0] += n; return v
-            def dur():
-                return take(1 if f[i[0]] == "-" else 2)
-            r = {"calls": int(f[0].replace(",", "")), "ranks": int(f[1]), "size": int(f[2]),
-                 "count": f[3].replace(",", ""), "type": f[4]}
-            r["total"] = dur(); r["avg"] = dur(); r["algbw"] = take(); r["busbw"] = take()
-            r["wait_avg"] = dur(); r["wait_max"] = dur(); r["last"] = dur()
-            r["name"] = " ".join(f[i[0]:])
-            rows.append(r)
-    return rows
-def close(printed, value):
-    if printed == "-":
-        return False
-    dec = len(printed.split(".")[1]) if "." in printed else 0
-    return abs(float(printed) - value) <= 0.5 * 10 ** -dec * 1.001 + 1e-12
-def dur_text(v):
-    if abs(v) < 1e3: return "%d ns" % v
-    if abs(v) < 1e6: return "%.3f us" % (v / 1e3)
-    if abs(v) < 1e9: return "%.3f ms" % (v / 1e6)
-    return "%.3f s" % (v / 1e9)
-def bw_check(d, text, exact_wait=True):
-    bad = []
-    rows = sum_rows(text)
-    if not rows:
-        return ["no NCCL collectives table"]
-    groups = collections.defaultdict(list)
-    for e in spans(d):
-        a = e["args"]
-        if "nccl_instance" not in a:
-            continue
-        ops = a["ops"] if "ops" in a else [a]
-        al, bu = alg_bus(ops, a["nranks"])
-        if "ops" in a:
-            key = (e["name"], int(round(al)), a["nranks"], "-", "-")
-        else:
-            key = (a["op"], int(round(al)), a["nranks"], a["dtype"], str(a["count"]))
-        groups[key].append((e, al, bu))
-    for r in rows:
-        name = r["name"]
-        key = (name, r["size"], r["ranks"], r["type"], r["count"])
-        if key not in groups:
-            bad.append("row %s: no spans of that size and ranks" % r)
-            continue
-        g = groups[key]
-        avg = sum(ns(e["dur"]) for e, _, _ in g) / len(g)
-        al, bu = g[0][1], g[0][2]
-        if not close(r["algbw"], al / avg) or not close(r["busbw"], bu / avg):
-            bad.append("row %s: algbw %s busbw %s, recomputed %.6f %.6f from %d spans" % (name, r["algbw"], r["busbw"], al / avg, bu / avg, len(g)))
-        inst = collections.defaultdict(list)
-        for e, _, _ in g:
-            inst[e["args"]["nccl_instance"]].append(e)
-        waits = [max(ns(e["args"]["entered_after_first_us"]) for e in v) for v in inst.values() if all("entered_after_first_us" in e["args"] for e in v) and len(v) > 1]
-        if waits and exact_wait:
-            wa = dur_text(sum(waits) // len(waits)); wm = dur_text(max(waits))
-            if r["wait_avg"] != wa or r["wait_max"] != wm:
-                bad.append("row %s: wait %s / %s, recomputed %s / %s" % (name, r["wait_avg"], r["wait_max"], wa, wm))
-    return bad
+            d = {"kind": f[0]}
+            for kv in f[1:]:
+                k, v = kv.split("=", 1)
+                try:
+                    d[k] = int(v, 16) if k in ("comm", "stream") else int(v)
+                except ValueError:
+                    d[k] = v
+            ops.append(d)
+    return ops
+def ops_of(p, d, trace):
+    c = d["dev"]["coll"]
+    if c["group"]:
+        calls = [r for r in p.calls if r["nccl"]["op"] >= 16 and r["nccl"]["aux"] == c["group"]
+                 and r["nccl"]["stream"] == d["dev"]["stream"]]
+    else:
+        calls = [r for r in p.calls if corr(r) == d["arg"]]
+    out = []
+    for r in calls:
+        a = r["nccl"]
+        peer = a["peer"] if a["op"] in (SEND, RECV) else -1
+        root = -1 if a["op"] in (SEND, RECV) else a["peer"]
+        m = [o for o in trace if o["pid"] == p.pid and KIND[o["kind"]] == a["op"]
+             and o["seq"] == a["seq"] and o["nranks"] == a["nranks"] and o["rank"] == a["rank"]
+             and o["peer"] == peer and (root < 0 or o["root"] == root)]
+        if len(m) != 1:
+            fail("pid %d: %d stand-in operations for %s seq %d" % (p.pid, len(m), r["name"], a["seq"]))
+        out.append((r, m[0]))
+    return out
 '
-pyn() { _s=$1; shift; "$PY" -c "$PY_CHROME$PY_NCCL$_s" "$@"; }
+
+# ncheck SNIPPET ARGS...: runs a check with the helpers above.
+ncheck() { _s=$1; shift; "$PY" -c "$PY_NCCL$_s" "$@"; }

@@ -10,7 +10,7 @@
 # waits are nccl-tests' formulas on the recorded bytes and times.  Then ranks made by fork
 # (apps/nccl-fork), RCCL (apps/rccl-ranks), --group-by domain and the OTF2 archive.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib-nccl.sh"
+. "$(dirname "$0")/lib-nccl-analyze.sh"
 [ -x "$APPS/nccl-ranks" ] || skip_all "apps/nccl-ranks was not built (it needs mpicc, mpirun and the stand-in NCCL)"
 need_mpi apps/nccl-ranks
 [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] && [ -e "$STANDIN_LIBDIR/libamdhip64.so.5" ] ||

@@ -8,7 +8,7 @@
 # incomplete instance; the summary's bandwidths and waits are what nccl-tests' formulas give
 # from the recorded bytes and times; --group-by domain and the OTF2 archive take them too.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib-nccl.sh"
+. "$(dirname "$0")/lib-nccl-analyze.sh"
 SYNTH="$APPS/nccl-synth"
 [ -x "$SYNTH" ] || skip_all "apps/nccl-synth was not built"
 plan 11

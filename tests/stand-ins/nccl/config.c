@@ -40,14 +40,27 @@ static double env_double(const char *name, double dflt, double min)
 	return d;
 }
 
-static void trace_reset_child(void)
+/* Fork: this file's locks are held across it, so a child never inherits one taken by a
+ * thread it does not have; the child writes its own trace file (%p is its pid). */
+static void fork_prepare(void)
 {
-	/* A forked child writes its own file (%p is its pid). */
+	pthread_mutex_lock(&err_mu);
+	pthread_mutex_lock(&trace_mu);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&trace_mu);
+	pthread_mutex_unlock(&err_mu);
+}
+
+static void fork_child(void)
+{
 	if (trace_fd >= 0)
 		close(trace_fd);
 	trace_fd = -1;
 	trace_failed = 0;
-	pthread_mutex_init(&trace_mu, NULL);
+	fork_parent();
 }
 
 static void read_config(void)
@@ -59,7 +72,7 @@ static void read_config(void)
 	sn_cfg.chunk_bytes = (size_t)env_double("STANDIN_NCCL_CHUNK_BYTES", 1 << 20, 256);
 	t = getenv("STANDIN_NCCL_TRACE_FILE");
 	sn_cfg.trace_path = t && *t ? t : NULL;
-	pthread_atfork(NULL, NULL, trace_reset_child);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 void sn_init(void)

@@ -2,7 +2,7 @@
  * configuration (STANDIN_NCCL_*), the shared-memory segment a communicator's ranks meet in,
  * the communicator and operation objects, and the entry points each file offers the others.
  * Layering, top to bottom: colls.c, comm.c, split.c -> group.c -> launch.c -> coll-steps.c,
- * p2p.c -> join.c -> segment.c -> dtypes.c, config.c. */
+ * p2p.c -> op.c -> join.c -> segment.c -> dtypes.c, config.c. */
 #ifndef STANDIN_NCCL_INTERNAL_H
 #define STANDIN_NCCL_INTERNAL_H
 

@@ -31,6 +31,23 @@ _Static_assert(sizeof(struct sn_seg_chan) <= CHAN_HDR, "channel header fits");
 
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct sn_seg *mapped; /* segments this process has mapped */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* The registry's lock is held across fork, so that a child never inherits it taken. */
+static void fork_lock(void)
+{
+	pthread_mutex_lock(&reg_mu);
+}
+
+static void fork_unlock(void)
+{
+	pthread_mutex_unlock(&reg_mu);
+}
+
+static void fork_setup(void)
+{
+	pthread_atfork(fork_lock, fork_unlock, fork_unlock);
+}
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -154,6 +171,7 @@ ncclResult_t sn_seg_open(uint64_t hash, int nranks, uint64_t deadline, struct sn
 	struct sn_seg_hdr *h = NULL;
 	ncclResult_t r;
 	snprintf(name, sizeof(name), "/standin-nccl-%016llx", (unsigned long long)hash);
+	pthread_once(&fork_once, fork_setup);
 	pthread_mutex_lock(&reg_mu);
 	for (s = mapped; s; s = s->next)
 		if (!strcmp(s->name, name))

@@ -6,11 +6,12 @@
 # peers have called), argument errors, a peer that never calls (the stream is released with
 # ncclSystemError after STANDIN_NCCL_TIMEOUT_S), a peer that exits or aborts
 # (ncclRemoteError), split, non-blocking initialisation, ncclCommInitAll, a lone rank timing
-# out, nothing left in /dev/shm; apps/nccl-fork.  Under mpirun (when there is MPI): 4 ranks of
-# apps/nccl-ranks and apps/rccl-ranks get correct results, and the trace file
-# (STANDIN_NCCL_TRACE_FILE) has one line per operation per rank, the same numbers on every
-# rank, one ready time per collective (the latest start), and ends no earlier than latency +
-# bytes / bandwidth after it; test-nccl-mpi runs the whole matrix on 4 MPI ranks.
+# out, nothing left in /dev/shm; runtime events around collectives; apps/nccl-fork.  Under
+# mpirun (when there is MPI): 4 ranks of apps/nccl-ranks and apps/rccl-ranks get correct
+# results, and the trace file (STANDIN_NCCL_TRACE_FILE) has one line per operation per rank,
+# the same numbers on every rank, one ready time per collective (the latest start), and ends
+# no earlier than latency + bytes / bandwidth after it; test-nccl-mpi runs the whole matrix
+# on 4 MPI ranks.
 . "$top_srcdir/tests/func/lib.sh"
 [ "${STANDIN_HIP_HEADERS:-no}" = yes ] ||
 	skip_all "HIP headers not found (Debian: libamdhip64-dev): no stand-in HIP, no stand-in NCCL"
@@ -27,7 +28,7 @@ unset STANDIN_NCCL_TRACE_FILE STANDIN_NCCL_GBPS STANDIN_NCCL_LATENCY_US STANDIN_
 # Ranks waiting in MPI yield the CPU instead of spinning: more ranks than cores here.
 OMPI_MCA_mpi_yield_when_idle=1
 export OMPI_MCA_mpi_yield_when_idle
-plan 34
+plan 36
 
 # ---- exports
 for lib in libnccl.so.2 librccl.so.1; do
@@ -63,10 +64,14 @@ if bad:
 ok $? "each library exports its API, ncclX weak and pncclX strong, and nothing else"
 
 # ---- test-nccl / test-rccl: run SCENARIO [ENV...] with ranks as processes (or threads)
+# (built with the sanitizers: with leak checking, which lib.sh turns off for the recorder)
+LEAKS=
+[ "${SANITIZERS:-no}" = yes ] && LEAKS="ASAN_OPTIONS=detect_leaks=1:abort_on_error=0"
+
 scenario() {
 	_prog=$1 _mode=$2 _n=$3 _sc=$4
 	shift 4
-	env "$@" "$B/stand-ins/tests/$_prog" "$_mode" "$_n" "$_sc" >"$T/out" 2>"$T/err"
+	env $LEAKS "$@" "$B/stand-ins/tests/$_prog" "$_mode" "$_n" "$_sc" >"$T/out" 2>"$T/err"
 	_rc=$?
 	if [ $_rc -ne 0 ]; then
 		sed 's/^/# /' "$T/err" | head -30
@@ -102,6 +107,37 @@ check "ncclCommInitAll and ncclCommInitRank in a group, from one thread" \
 	scenario test-nccl fork 1 initall STANDIN_HIP_DEVICES=4
 check "a rank alone times out in ncclCommInitRank with ncclSystemError" \
 	scenario test-nccl fork 1 init-timeout STANDIN_NCCL_TIMEOUT_S=1
+# What a profiler sees: runtime events recorded around each all-reduce on its stream measure
+# at least what the stand-in says the operation took (the event interval also holds the
+# stream's own delay in starting it) and at least the model.
+STANDIN_NCCL_TRACE_FILE="$T/ev.%p" STANDIN_NCCL_GBPS=5 STANDIN_NCCL_LATENCY_US=300 \
+	"$B/stand-ins/tests/test-nccl" fork 4 events >"$T/events" 2>"$T/err"
+ok $? "events: six all-reduces timed with runtime events on 4 processes"
+cat "$T"/ev.* >"$T/evtrace" 2>/dev/null
+py '
+import sys
+ev = {}
+for l in open(sys.argv[1]):
+    if l.startswith("event "):
+        d = dict(kv.split("=") for kv in l.split()[1:])
+        ev[(int(d["pid"]), int(d["seq"]))] = int(d["ns"])
+tr = {}
+for l in open(sys.argv[2]):
+    d = dict(kv.split("=", 1) for kv in l.split()[1:])
+    tr[(int(d["pid"]), int(d["seq"]))] = d
+if len(ev) != 24 or set(ev) != set(tr):
+    sys.exit("%d events, %d trace lines, keys differ: %s" % (len(ev), len(tr), set(ev) ^ set(tr)))
+worst = 0
+for k, ns in ev.items():
+    d = tr[k]
+    dur = int(d["end_ns"]) - int(d["start_ns"])
+    model = 300000 + int(d["bytes"]) / 5
+    if ns + 1000 < dur or ns < model:
+        sys.exit("%s: events %d ns, trace %d ns, model %d ns" % (k, ns, dur, model))
+    worst = max(worst, ns - dur)
+print("# events exceed the trace by at most %.0f us" % (worst / 1000))
+' "$T/events" "$T/evtrace"
+ok $? "events around each all-reduce span at least its traced duration and its model"
 "$B/apps/nccl-fork" 4 >"$T/out" 2>"$T/err"
 ok $? "apps/nccl-fork: 4 forked ranks all-reduce correctly $(cat "$T/err")"
 

@@ -11,7 +11,9 @@
  * still busy), errors (invalid arguments and usage, a mismatched collective), timeout (a peer
  * that never calls: the stream is released, ncclSystemError), peer-exit (a peer that exited:
  * ncclRemoteError), abort (a peer's ncclCommAbort), split, nonblocking (ncclInProgress
- * until the ranks have joined); with N ignored, one process: initall (ncclCommInitAll and
+ * until the ranks have joined), events (runtime events around each of six all-reduces on
+ * its stream, as a profiler times them: "event pid= rank= seq= ns=" lines on stdout for the
+ * test to compare with the trace file); with N ignored, one process: initall (ncclCommInitAll and
  * ncclCommInitRank inside a group from one thread), init-timeout (a rank alone times out).
  * Prints one line per failed check on stderr and "SCENARIO: N ranks, K checks passed"; exits
  * 1 when a check failed. */
@@ -761,6 +763,43 @@ static void expect_no_segment(struct rank *k, const ncclUniqueId *id)
 	expect(k, access(path, F_OK) != 0, "%s is left behind", path);
 }
 
+/* ------------------------------------------------------------------ events */
+/* Runtime events around each all-reduce on its stream, as a profiler times it: prints
+ * "event pid=P rank=R seq=N ns=ELAPSED" for the test to compare with the trace file. */
+static void events(struct rank *k)
+{
+	enum { NOPS = 6 };
+	hipEvent_t e[NOPS][2];
+	size_t count = (size_t)1 << 20;
+	float *d = dalloc(k, count * 4);
+	int j;
+	for (j = 0; j < NOPS; j++) {
+		HOK(k, hipEventCreate(&e[j][0]));
+		HOK(k, hipEventCreate(&e[j][1]));
+	}
+	for (j = 0; j < NOPS; j++) {
+		HOK(k, hipEventRecord(e[j][0], k->s));
+		OK(k, ncclAllReduce(d, d, count >> (2 * j), ncclFloat32, ncclSum, k->comm, k->s));
+		HOK(k, hipEventRecord(e[j][1], k->s));
+		if (j == 2 && k->rank == 0)
+			usleep(30000); /* the others wait for rank 0: a skewed collective */
+	}
+	HOK(k, hipStreamSynchronize(k->s));
+	for (j = 0; j < NOPS; j++) {
+		float ms = -1;
+		char line[128];
+		int n;
+		HOK(k, hipEventElapsedTime(&ms, e[j][0], e[j][1]));
+		n = snprintf(line, sizeof(line), "event pid=%d rank=%d seq=%d ns=%.0f\n", (int)getpid(),
+			     k->rank, j + 1, ms * 1e6);
+		if (write(1, line, (size_t)n) != n)
+			perror("write");
+		HOK(k, hipEventDestroy(e[j][0]));
+		HOK(k, hipEventDestroy(e[j][1]));
+	}
+	HOK(k, hipFree(d));
+}
+
 /* ------------------------------------------------------------------ ranks */
 static void run_scenario(struct rank *k)
 {
@@ -777,6 +816,8 @@ static void run_scenario(struct rank *k)
 		stuck(k, scenario);
 	else if (!strcmp(scenario, "split"))
 		split(k);
+	else if (!strcmp(scenario, "events"))
+		events(k);
 }
 
 static int rank_main(int rank)
