@@ -3,8 +3,9 @@
  * API calls as complete events, device work with its arguments, flow arrows from each launch
  * to the work it started, marks as instants, counters, cross-thread ranges as async events,
  * and the training steps on a track of their own; MPI arguments, messages and collectives
- * are written by out-chrome-mpi.c, NRT arguments and NeuronCore tracks by out-chrome-nrt.c,
- * and every event with the helpers of chrome-write.c. */
+ * are written by out-chrome-mpi.c, NCCL arguments and collectives by out-chrome-nccl.c, NRT
+ * arguments and NeuronCore tracks by out-chrome-nrt.c, and every event with the helpers of
+ * chrome-write.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "chrome-write.h"
 #include "out-chrome-mpi.h"
 #include "out-chrome-nrt.h"
+#include "out-chrome-nccl.h"
 
 static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
 static const char *const devop_cat[] = { "device", "kernel", "copy", "memset", "graph", "collective" };
@@ -104,6 +106,8 @@ static void call_event(struct chrome *c, const struct event *ev)
 		chrome_mpi_args(w, &n, ev->mpi);
 	if (ci->nrt)
 		chrome_nrt_args(w, &n, ev);
+	if (ev->nccl)
+		chrome_nccl_args(w, &n, ev->nccl);
 	if (ci->nstack) {
 		chrome_arg_key(w, &n, "stack");
 		jw_lit(w, "[");
@@ -141,6 +145,8 @@ static void device_event(struct chrome *c, const struct event *ev)
 {
 	struct jw *w = &c->w;
 	const struct device_info *di = ev->dev;
+	if (di->kind == TPROF_DEVOP_COLLECTIVE && chrome_nccl_hold(c, ev))
+		return;   /* written with its EV_NCCL */
 	int copy = di->kind == TPROF_DEVOP_COPY || di->kind == TPROF_DEVOP_MEMSET;
 	struct track tr = tracks_device(c->tracks, ev->proc, di->op.device, di->op.stream, copy);
 	complete(c, tr, devop_cat[di->kind < 6 ? di->kind : 0], ev);
@@ -223,6 +229,9 @@ static void event(void *priv, const struct event *ev)
 	case EV_COLLECTIVE:
 		chrome_collective(c, ev);
 		break;
+	case EV_NCCL:
+		chrome_nccl_inst(c, ev);
+		break;
 	case EV_ASYNC: {
 		struct track tr = tracks_thread(c->tracks, ev->thread, 0);
 		char id[48];
@@ -290,6 +299,7 @@ static void proc_meta(struct chrome *c, const struct proc *p)
 
 static void destroy(struct chrome *c)
 {
+	chrome_nccl_flush(c);
 	tracks_free(c->tracks);
 	free(c->path);
 	free(c);
@@ -302,6 +312,7 @@ static int end(void *priv, const struct trace *tr)
 		destroy(c);
 		return -1;
 	}
+	chrome_nccl_flush(c);
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->events)
 			proc_meta(c, tr->procs[i]);

@@ -29,6 +29,11 @@ enum ev_kind {
 			  * exit; kept when it overlaps the window, never clipped */
 	EV_BEGIN,        /* a range opened at t0 (depth, name, source), only when the
 			  * pipeline's want_begins is set; its EV_RANGE follows at its end */
+	EV_NCCL,         /* NCCL/RCCL launches of every rank linked by their operations (the
+			  * same collective on all ranks): struct nccl_inst (nccl.h); emitted
+			  * once all are known (flagged EVF_INCOMPLETE, at the end, when not);
+			  * proc and thread are the last to enter, name the first launch's
+			  * label, t0..t1 covers their calls and device spans; never clipped */
 };
 
 /* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
@@ -120,7 +125,8 @@ struct device_info {
 
 #define EVF_UNFINISHED 0x1  /* never closed: ends where its process's data ends */
 #define EVF_CLIPPED 0x2     /* cut to the window */
-#define EVF_INCOMPLETE 0x4  /* EV_COLLECTIVE: not every member's call was found */
+#define EVF_INCOMPLETE 0x4  /* EV_COLLECTIVE: not every member's call was found; EV_NCCL: a
+                             * launch, a counterpart or a device span is missing */
 
 struct event {
 	enum ev_kind kind;
@@ -138,6 +144,8 @@ struct event {
 	const struct mpi_info *mpi;      /* EV_CALL of domain MPI, EV_MPIREQ */
 	const struct message_info *msg;  /* EV_MESSAGE */
 	const struct coll_info *coll;    /* EV_COLLECTIVE */
+	const struct nccl_info *nccl;    /* EV_CALL of domain NCCL (nccl.h) */
+	const struct nccl_inst *ncclinst;/* EV_NCCL (nccl.h) */
 };
 
 struct output_ops {
@@ -161,6 +169,9 @@ struct window {
 };
 
 struct mpi_state;
+struct nccl_state;
+struct nccl_info;
+struct nccl_inst;
 
 struct pipeline {
 	struct trace *tr;
@@ -171,6 +182,7 @@ struct pipeline {
 					  * order, OTF2) */
 	struct mpi_state *mpi;           /* message matching and collectives (mpi-pipe.c), made
 					  * at the first MPI call */
+	struct nccl_state *nccl;         /* NCCL launches in flight (nccl-coll.c) */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

@@ -1,8 +1,8 @@
 /* summary.c — the --summary tables: for each kind of event, one row per name sorted by total
  * time (Total %, Time, Calls, Avg, Min, Max, Name), and a header saying what the numbers
  * cover: wall time, processes, threads, and what was dropped or skipped and why.  Device
- * work, MPI and the Neuron runtime have parts of their own (summary-device.c,
- * summary-mpi.c, summary-nrt.c). */
+ * work, MPI, NCCL and the Neuron runtime have parts of their own (summary-device.c,
+ * summary-mpi.c, summary-nccl.c, summary-nrt.c). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "summary-device.h"
 #include "summary-mpi.h"
 #include "summary-nrt.h"
+#include "summary-nccl.h"
 #include "table.h"
 
 #define NDOMAINS 6
@@ -39,6 +40,7 @@ struct summary {
 	struct devsum *dev;
 	struct mpisum *mpi;
 	struct nrtsum *nrt;
+	struct ncclsum *nccl;
 	uint64_t *marks;
 	struct counter_agg *counters;
 	size_t cap;                  /* of the three arrays above */
@@ -99,6 +101,10 @@ static void event(void *priv, const struct event *ev)
 			mpisum_event(s->mpi, ev);
 			break;
 		}
+		if (d == TPROF_DOM_NCCL) {
+			ncclsum_event(s->nccl, ev);
+			break;
+		}
 		ensure(s, ev->name);
 		if (!s->calls[d] && !(s->calls[d] = calloc(s->cap, sizeof(*s->calls[d]))))
 			abort();
@@ -114,6 +120,9 @@ static void event(void *priv, const struct event *ev)
 	case EV_MESSAGE:
 	case EV_COLLECTIVE:
 		mpisum_event(s->mpi, ev);
+		break;
+	case EV_NCCL:
+		ncclsum_event(s->nccl, ev);
 		break;
 	case EV_MARK:
 		ensure(s, ev->name);
@@ -296,6 +305,8 @@ static int end(void *priv, const struct trace *tr)
 	for (int d = 1; d < NDOMAINS; d++) {
 		if (d == TPROF_DOM_MPI)
 			mpisum_end(s->mpi, s->f, tr, lo, hi, s->top);
+		else if (d == TPROF_DOM_NCCL)
+			ncclsum_end(s->nccl, s->f, s->top);
 		else if (s->calls[d])
 			time_table_print(s->f, domain_title[d], s->calls[d], s->cap, s->top);
 	}
@@ -332,5 +343,6 @@ struct output output_summary(FILE *f, const char *dir, int top)
 	s->dev = devsum_new();
 	s->mpi = mpisum_new();
 	s->nrt = nrtsum_new();
+	s->nccl = ncclsum_new();
 	return (struct output){ &summary_ops, s };
 }

@@ -27,6 +27,10 @@
 #             under the recorder, as tprof-inspect -- mpirun does), alternating
 #   NRT       ns per nrt_execute (a model whose run time is 0) and per nrt_tensor_read (64
 #             bytes) against the stand-in Neuron runtime, plain and recorded, alternating
+#   NCCL      ns per ncclCommCount and per ncclAllReduce (host side: the call's return, the
+#             collective of one float on a one-rank communicator of the stand-in NCCL), plain
+#             and recorded, alternating; and what two hipEventRecord (the profiler's timing of
+#             each collective) cost by themselves
 #
 # Environment (make bench sets the first four):
 #   BENCH_BIN        directory holding the benchmark programs (overhead, rate, mix, killme,
@@ -54,6 +58,8 @@
 #   BENCH_NRT_STANDIN the stand-in libnrt.so.1's directory (make bench sets it; the NRT
 #                    benchmark is left out, saying so, without it or without nrt-calls)
 #   BENCH_NRT_CALLS  calls per NRT loop (default 2e5)
+#   BENCH_NCCL_CALLS calls per NCCL loop (default 1e5; the NCCL benchmark needs the stand-in
+#                    NCCL next to the stand-in HIP runtime, BENCH_HIP_STANDIN)
 #
 # Units: a "record" is one API call as the recorder stores it (push and pop are one each); the
 # analyzer counts "events" (a range, from its push and its pop, is one).  Rates, bytes per
@@ -505,6 +511,51 @@ if [ "$nrt_ok" = 1 ]; then
 	say ""
 fi
 
+# ---- 5d. NCCL: added cost per call ---------------------------------------------------------
+# A one-rank communicator of the stand-in NCCL over the stand-in HIP, each loop a process of
+# its own, plain and recorded alternating; added = recorded - plain.  The stand-in's modelled
+# latency is 0, so its stream keeps up with the calls.
+NCCL_CALLS=${BENCH_NCCL_CALLS:-1e5}
+nccl_ok=0
+if [ -x "$B/nccl-calls" ] && [ -e "${BENCH_HIP_STANDIN:-/nonexistent}/libnccl.so.2" ]; then
+	nccl_ok=1
+else
+	say "== NCCL: skipped (no nccl-calls program or no stand-in NCCL: HIP headers missing at configure time)"
+fi
+if [ "$nccl_ok" = 1 ]; then
+	say "== NCCL [load $(cut -d' ' -f1 /proc/loadavg)]: $NCCL_CALLS calls per loop against the stand-in NCCL"
+	for r in $(seq 1 "$RUNS"); do
+		line_out=""
+		for call in count allreduce; do
+			d="$W/nccl.$r"
+			order="plain rec"
+			[ $((r % 2)) -eq 0 ] && order="rec plain"
+			for which in $order; do
+				if [ "$which" = plain ]; then
+					env LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" STANDIN_NCCL_LATENCY_US=0 \
+						"$B/nccl-calls" "$call" "$NCCL_CALLS" >"$W/nccl.plain" 2>"$W/nccl.err" ||
+						{ fail "nccl-calls $call (plain): $(head -n 3 "$W/nccl.err")"; continue 2; }
+				else
+					rec "$d" LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" STANDIN_NCCL_LATENCY_US=0 \
+						"$B/nccl-calls" "$call" "$NCCL_CALLS" >"$W/nccl.rec" 2>"$W/nccl.err" ||
+						{ fail "nccl-calls $call (recorded): $(head -n 3 "$W/nccl.err")"; continue 2; }
+				fi
+			done
+			p=$(kv "$W/nccl.plain" ns)
+			q=$(kv "$W/nccl.rec" ns)
+			sample "nccl_plain_$call" "$p"
+			sample "nccl_rec_$call" "$q"
+			sample "nccl_add_$call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+			rm -rf "$d"
+			line_out="$line_out, $call $p -> $q"
+		done
+		env LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" "$B/nccl-calls" events "$NCCL_CALLS" >"$W/nccl.ev" 2>"$W/nccl.err" &&
+			sample nccl_events "$(kv "$W/nccl.ev" ns)"
+		say "  run $r: ns per call, plain -> recorded:${line_out#,}; two hipEventRecord: $(kv "$W/nccl.ev" ns)"
+	done
+	say ""
+fi
+
 # ---- 6. SIGKILL: nothing recorded is lost --------------------------------------------------
 say "== SIGKILL [load $(cut -d' ' -f1 /proc/loadavg)]: EVENTS:THREADS:DELAY cases, each killed with SIGKILL DELAY s after it is ready"
 mkfifo "$W/ready" || exit 2
@@ -631,6 +682,13 @@ if [ "$nrt_ok" = 1 ]; then
 	row "  nrt_execute without the profiler" nrt_plain_execute 1 ns - -
 	row "added ns per nrt_tensor_read (stand-in, 64 B)" nrt_add_read 1 ns le 30
 	row "  nrt_tensor_read without the profiler" nrt_plain_read 1 ns - -
+fi
+if [ "$nccl_ok" = 1 ]; then
+	row "added ns per ncclCommCount (stand-in)" nccl_add_count 1 ns le 30
+	row "  ncclCommCount without the profiler" nccl_plain_count 1 ns - -
+	row "added ns per ncclAllReduce, host side (stand-in)" nccl_add_allreduce 1 ns - -
+	row "  ncclAllReduce without the profiler" nccl_plain_allreduce 1 ns - -
+	row "  of which two hipEventRecord of the runtime" nccl_events 1 ns - -
 fi
 say "SIGKILL: $(sum kill_lost) events lost in $(sum kill_cases) killed runs (target 0: $( [ "$(sum kill_lost)" = 0 ] && echo meets || echo MISSES))"
 [ "$(sum kill_false_skip)" != 0 ] &&

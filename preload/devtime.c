@@ -1,5 +1,7 @@
 /* devtime.c — device timing (see devtime.h).  Threads that launch work own a ring of pending
- * operations and a cache of events per device; the completion thread drains the rings into
+ * operations (claimed at begin, published in claim order once ended, so that an operation
+ * left open across calls, like an NCCL group's, holds back only what its thread began after
+ * it) and a cache of events per device; the completion thread drains the rings into
  * per-device queues in launch order, polls each queue's oldest events, converts device times
  * to host time through an anchor event recorded on a private idle stream (re-taken every
  * second so float milliseconds stay precise), and writes the operations of a device in the
@@ -21,6 +23,8 @@
 #define RING 4096u                  /* operations in flight per launching thread */
 #define CACHE 32                    /* events a thread keeps per device */
 #define ANCHOR_AGE_NS 1000000000ll  /* re-anchor after a second */
+#define ANCHOR_TRIES 8              /* anchor events tried, the tightest kept */
+#define ANCHOR_TIGHT_NS 20000       /* an anchor bracketed this closely is kept at once */
 #define IDLE_SLEEP_NS 2000000l      /* poll interval with nothing pending */
 #define BUSY_SLEEP_NS 100000l       /* poll interval with work in flight */
 
@@ -31,7 +35,8 @@ struct evcache {
 
 struct devthread {
 	struct tprof_devpend ring[RING];
-	uint32_t head;                  /* owner: next slot to publish (release) */
+	uint32_t claim;                 /* owner: next slot to hand out */
+	uint32_t head;                  /* owner: next slot to publish (release); <= claim */
 	uint32_t tail;                  /* completion thread: next slot to take (release) */
 	struct evcache cache[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
 	struct devthread *next;
@@ -43,7 +48,7 @@ struct devq {
 	size_t n, cap;
 	int anchored;
 	uint64_t priv_stream;
-	void *anchor;
+	void *anchor, *spare;           /* the anchor event, and one for a better try */
 	int64_t anchor_ns;
 	int64_t anchored_at;
 };
@@ -59,6 +64,7 @@ static struct devq queues[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
 static const struct tprof_devrt *runtimes[TPROF_MAX_RUNTIMES];
 static pthread_t completer;
 static int running, stopping;
+static int exit_registered, untimed_registered;   /* their atexit handlers */
 static uint64_t dropped_ops;
 
 static __thread struct devthread *my_dev __attribute__((tls_model("initial-exec")));
@@ -103,6 +109,7 @@ static int refill(struct evcache *c, const struct tprof_devrt *rt, int device)
 /* ---- the hot path's side ------------------------------------------------------------------ */
 
 static void completer_start(void);
+static void untimed_register(void);
 
 static struct devthread *devthread_new(void)
 {
@@ -121,22 +128,22 @@ struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof
 				      int device, uint64_t stream)
 {
 	struct devthread *d = my_dev;
-	if (TPROF_UNLIKELY(!d)) {
-		if (!(d = my_dev = devthread_new()))
-			return NULL;
-		runtimes[rt->id] = rt;
-	}
+	if (TPROF_UNLIKELY(!d) && !(d = my_dev = devthread_new()))
+		return NULL;
+	/* The completion thread settles the queues of the runtimes it has been told of. */
+	if (TPROF_UNLIKELY(__atomic_load_n(&runtimes[rt->id], __ATOMIC_RELAXED) != rt))
+		__atomic_store_n(&runtimes[rt->id], rt, __ATOMIC_RELEASE);
 	if (device < 0 || device >= TPROF_MAX_DEVICES)
 		return NULL;
-	uint32_t head = d->head;
-	if (head - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING) {
+	uint32_t claim = d->claim;
+	if (claim - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING) {
 		__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
 		return NULL;
 	}
 	struct evcache *c = &d->cache[rt->id][device];
 	if (c->n < 2 && refill(c, rt, device) < 2)
 		return NULL;
-	struct tprof_devpend *p = &d->ring[head % RING];
+	struct tprof_devpend *p = &d->ring[claim % RING];
 	memset(p, 0, sizeof(*p));
 	p->rt = rt;
 	p->ev_start = c->ev[--c->n];
@@ -149,6 +156,7 @@ struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof
 		c->ev[c->n++] = p->ev_start;
 		return NULL;
 	}
+	d->claim = claim + 1;
 	return p;
 }
 
@@ -162,9 +170,23 @@ void tprof_dev_end(struct tprof_thread *t, struct tprof_devpend *p, int ok)
 		struct evcache *c = &d->cache[p->rt->id][p->op.device];
 		c->ev[c->n++] = p->ev_end;
 		c->ev[c->n++] = p->ev_start;
-		return;
+		p->state = TPROF_DEVP_VOID;
+	} else {
+		p->state = TPROF_DEVP_READY;
 	}
-	__atomic_store_n(&d->head, d->head + 1, __ATOMIC_RELEASE);
+	/* Publish every ended slot up to the first one still open (usually just this one). */
+	uint32_t head = d->head;
+	while (head != d->claim && d->ring[head % RING].state != TPROF_DEVP_OPEN)
+		head++;
+	if (head != d->head)
+		__atomic_store_n(&d->head, head, __ATOMIC_RELEASE);
+}
+
+void tprof_dev_untimed(void)
+{
+	__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
+	if (TPROF_UNLIKELY(!__atomic_load_n(&untimed_registered, __ATOMIC_ACQUIRE)))
+		untimed_register();
 }
 
 /* ---- the completion thread's side ------------------------------------------------------- */
@@ -198,6 +220,8 @@ static int drain_rings(void)
 		uint32_t head = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE);
 		for (uint32_t i = d->tail; i != head; i++) {
 			struct tprof_devpend *p = &d->ring[i % RING];
+			if (p->state == TPROF_DEVP_VOID)
+				continue;  /* its thread took its events back */
 			if (push(&queues[p->rt->id][p->op.device], p) < 0) {
 				pool_put_locked(p->rt, (int)p->op.device, p->ev_start);
 				pool_put_locked(p->rt, (int)p->op.device, p->ev_end);
@@ -211,28 +235,54 @@ static int drain_rings(void)
 	return moved;
 }
 
-/* Records an event on the device's idle private stream and notes when it completed, to
- * within the polling interval: device time of the anchor = that host time. */
+/* Records `ev` on the device's idle private stream: its device time lies between just before
+ * the record (*lo) and the first query that saw it done (*hi). */
+static int anchor_try(const struct tprof_devrt *rt, struct devq *q, void *ev, int64_t *lo,
+		      int64_t *hi)
+{
+	int64_t t0 = mono();
+	if (rt->event_record(ev, q->priv_stream) != 0)
+		return -1;
+	for (;;) {
+		int r = rt->event_query(ev);
+		int64_t now = mono();
+		if (r == 1) {
+			*lo = t0;
+			*hi = now;
+			return 0;
+		}
+		if (r < 0 || now - t0 > 1000000000ll)
+			return -1;
+	}
+}
+
+/* Pins the device's clock to the host's: an event on the private stream, its device time
+ * taken as the middle of the host interval that brackets it.  A thread descheduled at the
+ * wrong moment (a loaded host) widens the interval, so a few tries are made and the
+ * tightest is kept. */
 static int anchor(const struct tprof_devrt *rt, int device, struct devq *q)
 {
 	if (!q->priv_stream && rt->stream_create(device, &q->priv_stream) != 0)
 		return -1;
 	if (!q->anchor && rt->event_create(device, &q->anchor) != 0)
 		return -1;
-	if (rt->event_record(q->anchor, q->priv_stream) != 0)
+	int64_t lo, hi, best;
+	if (anchor_try(rt, q, q->anchor, &lo, &hi) != 0)
 		return -1;
-	int64_t before = mono(), began = before, now;
-	for (;;) {
-		int r = rt->event_query(q->anchor);
-		now = mono();
-		if (r == 1)
+	best = hi - lo;
+	q->anchor_ns = lo + best / 2;
+	for (int i = 1; i < ANCHOR_TRIES && best > ANCHOR_TIGHT_NS; i++) {
+		if (!q->spare && rt->event_create(device, &q->spare) != 0)
 			break;
-		if (r < 0 || now - began > 1000000000ll)
-			return -1;
-		before = now;
+		if (anchor_try(rt, q, q->spare, &lo, &hi) != 0 || hi - lo >= best)
+			continue;
+		void *ev = q->anchor;
+		q->anchor = q->spare;
+		q->spare = ev;
+		best = hi - lo;
+		q->anchor_ns = lo + best / 2;
 	}
-	q->anchor_ns = before + (now - before) / 2;
-	q->anchored_at = now;
+	q->anchored_at = mono();
 	q->anchored = 1;
 	return 0;
 }
@@ -274,8 +324,8 @@ struct probe {
 
 /* Polls (or, when `wait`, waits for) a device queue's operations and writes the finished
  * prefix.  Streams run in order, so one query per stream tells about all its operations: if
- * its last one in the queue finished, every earlier one did too.  Returns how many are still
- * pending. */
+ * its last one in the queue finished, every earlier one did too (else its earlier ones are
+ * asked, oldest first).  Returns how many are still pending. */
 static size_t settle(const struct tprof_devrt *rt, int device, struct devq *q, int wait)
 {
 	struct probe probes[32];
@@ -314,6 +364,21 @@ static size_t settle(const struct tprof_devrt *rt, int device, struct devq *q, i
 			continue;
 		p->resolved = probes[k].done == 1 && q->anchored && time_op(q, p) == 0 ? 1 : 2;
 	}
+	/* A stream whose latest operation is still running may have finished earlier ones: they
+	 * are asked one by one, oldest first, up to the first still running. */
+	for (int k = 0; k < nprobes; k++) {
+		if (probes[k].done != 0)
+			continue;
+		for (size_t i = 0; i < probes[k].last; i++) {
+			struct tprof_devpend *p = &q->v[i];
+			if (p->resolved || p->op.stream != probes[k].stream)
+				continue;
+			int r = rt->event_query(p->ev_end);
+			if (r == 0)
+				break;
+			p->resolved = r == 1 && q->anchored && time_op(q, p) == 0 ? 1 : 2;
+		}
+	}
 	size_t done = 0;
 	while (done < q->n && q->v[done].resolved) {
 		struct tprof_devpend *p = &q->v[done++];
@@ -339,9 +404,11 @@ static size_t settle_all(int wait)
 	size_t pending = 0;
 	pthread_mutex_lock(&queue_lock);
 	drain_rings();
-	for (int r = 0; r < TPROF_MAX_RUNTIMES; r++)
-		for (int dev = 0; dev < TPROF_MAX_DEVICES && runtimes[r]; dev++)
-			pending += settle(runtimes[r], dev, &queues[r][dev], wait);
+	for (int r = 0; r < TPROF_MAX_RUNTIMES; r++) {
+		const struct tprof_devrt *rt = __atomic_load_n(&runtimes[r], __ATOMIC_ACQUIRE);
+		for (int dev = 0; dev < TPROF_MAX_DEVICES && rt; dev++)
+			pending += settle(rt, dev, &queues[r][dev], wait);
+	}
 	pthread_mutex_unlock(&queue_lock);
 	return pending;
 }
@@ -359,21 +426,42 @@ static void *completer_main(void *arg)
 	return NULL;
 }
 
+static void write_dropped(void)
+{
+	uint64_t lost = tprof_dev_dropped();
+	if (lost)
+		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_DEVICE, 0, tprof_now(), lost, 0);
+}
+
 /* At exit, before the runtime's own exit handlers (ours is registered later, so it runs
  * first): every operation still in flight is waited for and written. */
 static void at_exit(void)
 {
-	if (!running)
-		return;
-	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
-	pthread_join(completer, NULL);
-	running = 0;
-	tprof_tls.guard++;
-	settle_all(1);
-	tprof_tls.guard--;
-	uint64_t lost = tprof_dev_dropped();
-	if (lost)
-		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_DEVICE, 0, tprof_now(), lost, 0);
+	if (running) {
+		__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
+		pthread_join(completer, NULL);
+		__atomic_store_n(&running, 0, __ATOMIC_RELEASE);
+		tprof_tls.guard++;
+		settle_all(1);
+		tprof_tls.guard--;
+	}
+	write_dropped();
+}
+
+/* Operations left untimed with no device work at all still get their DROP record; when
+ * there was device work, at_exit writes it. */
+static void at_exit_untimed(void)
+{
+	if (!__atomic_load_n(&exit_registered, __ATOMIC_ACQUIRE))
+		write_dropped();
+}
+
+static void untimed_register(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	if (!untimed_registered && atexit(at_exit_untimed) == 0)
+		__atomic_store_n(&untimed_registered, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&reg_lock);
 }
 
 static void completer_start(void)
@@ -384,12 +472,12 @@ static void completer_start(void)
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
 		stopping = 0;
-		running = pthread_create(&completer, NULL, completer_main, NULL) == 0;
+		__atomic_store_n(&running, pthread_create(&completer, NULL, completer_main, NULL) == 0,
+				 __ATOMIC_RELEASE);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		static int registered;
-		if (running && !registered++)
-			atexit(at_exit);
 	}
+	if (running && !exit_registered && atexit(at_exit) == 0)
+		__atomic_store_n(&exit_registered, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&reg_lock);
 }
 
@@ -407,6 +495,7 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 			continue;
 		/* After a device reset its events and streams are gone: start afresh. */
 		q->anchor = NULL;
+		q->spare = NULL;
 		q->priv_stream = 0;
 		q->anchored = 0;
 		pthread_mutex_lock(&reg_lock);
@@ -416,6 +505,15 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 		pthread_mutex_unlock(&reg_lock);
 	}
 	pthread_mutex_unlock(&queue_lock);
+	tprof_tls.guard--;
+}
+
+void tprof_dev_flush(void)
+{
+	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE))
+		return;
+	tprof_tls.guard++;
+	settle_all(0);
 	tprof_tls.guard--;
 }
 
@@ -430,8 +528,9 @@ void tprof_dev_reset_child(void)
 	pthread_mutex_init(&queue_lock, NULL);
 	threads = NULL;
 	my_dev = NULL;
-	running = 0;
+	__atomic_store_n(&running, 0, __ATOMIC_RELAXED);
 	stopping = 0;
+	dropped_ops = 0;   /* the parent's losses are its own */
 	memset(queues, 0, sizeof(queues));
 	memset(pool, 0, sizeof(pool));
 }

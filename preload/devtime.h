@@ -1,8 +1,11 @@
 /* devtime.h — timing device work with the runtime's own events.  A hook brackets a kernel,
- * copy or memset with two events recorded on the same stream (tprof_dev_begin/_end: a ring
- * slot and two cached events, no lock); a completion thread polls them off the hot path,
- * turns device times into host CLOCK_MONOTONIC nanoseconds through a per-device anchor
- * event, and writes one DEVICE record per operation. */
+ * copy, memset or collective with two events recorded on the same stream (tprof_dev_begin/
+ * _end: a ring slot and two cached events, no lock); a completion thread polls them off the
+ * hot path, turns device times into host CLOCK_MONOTONIC nanoseconds through a per-device
+ * anchor event, and writes one DEVICE record per operation.  A thread may hold several
+ * begun operations at once (an NCCL group opens one per stream and ends them all at its
+ * ncclGroupEnd): each begin claims its own slot, and slots are handed to the completion
+ * thread in the order they were claimed, once every earlier one has ended. */
 #ifndef TPROF_DEVTIME_H
 #define TPROF_DEVTIME_H
 
@@ -33,7 +36,14 @@ struct tprof_devpend {
 	uint32_t name;                  /* kernel or operation name string id */
 	uint8_t kind;                   /* enum tprof_devop_kind */
 	uint8_t resolved;               /* completion thread: 1 timed, 2 failed */
+	uint8_t state;                  /* owner: enum tprof_devpend_state */
 	struct tprof_devop op;
+};
+
+enum tprof_devpend_state {
+	TPROF_DEVP_OPEN = 0,            /* begun, its end event not yet recorded */
+	TPROF_DEVP_READY = 1,           /* both events recorded: to be timed */
+	TPROF_DEVP_VOID = 2,            /* given up (the call failed): its events are back */
 };
 
 /* Starts timing an operation on `stream` of `device`: records the start event and returns
@@ -41,11 +51,19 @@ struct tprof_devpend {
  * guard raised, so the runtime calls inside are not recorded. */
 struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof_devrt *rt,
 				      int device, uint64_t stream);
-/* The operation was submitted (ok) or refused: records the end event and hands it over. */
+/* The operation was submitted (ok) or refused: records the end event and hands it over.
+ * Slots are ended by the thread that began them, in any order. */
 void tprof_dev_end(struct tprof_thread *t, struct tprof_devpend *p, int ok);
+/* An operation went untimed because no runtime offers events for it: counted with those
+ * whose timing was given up (the DROP record at exit). */
+void tprof_dev_untimed(void);
 /* Waits for and writes every operation of `device` (all when device < 0), e.g. before a
  * device reset or at exit; forgets the device's events when `forget` is set. */
 void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget);
+/* Writes now, without waiting, every operation that has finished (the calling thread writes
+ * them): at moments after which a process may leave without exit handlers (_exit), such as
+ * the end of an NCCL communicator. */
+void tprof_dev_flush(void);
 /* Operations whose timing was given up (queue full, events refused, timing failed). */
 uint64_t tprof_dev_dropped(void);
 /* The fork child has no device work and no completion thread. */

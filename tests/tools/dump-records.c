@@ -2,8 +2,8 @@
  * per line, for tests that check exactly what the recorder wrote (independently of what the
  * analyzer makes of it).  Each line names the process (host, pid, rank, and "image": which
  * process image, by its index among them), the stream and the record's fields, the name as a
- * string, and decodes the extension units of MPI calls and requests, NRT calls, COMM, CSYNC,
- * PROP and STRING records.
+ * string, and decodes the extension units of MPI and NCCL calls, MPI requests, NRT calls,
+ * DEVICE, COMM, CSYNC, PROP and STRING records.
  * Usage: dump-records DIR */
 #include <inttypes.h>
 #include <stdio.h>
@@ -155,6 +155,88 @@ static void csync(struct jw *w, const struct tprof_rec *r)
 	jw_lit(w, "}");
 }
 
+static void nccl_args(struct jw *w, const uint8_t *ext, unsigned units)
+{
+	struct tprof_nccl_args a;
+	struct tprof_nccl_args2 b;
+	memcpy(&a, ext, sizeof(a));
+	KEY(w, "nccl");
+	jw_lit(w, "{\"comm\":");
+	jw_u64(w, a.comm);
+	KEY(w, "count");
+	jw_u64(w, a.count);
+	KEY(w, "bytes");
+	jw_u64(w, a.bytes);
+	KEY(w, "seq");
+	jw_u64(w, a.seq);
+	KEY(w, "op");
+	jw_u64(w, a.op);
+	KEY(w, "dtype");
+	jw_u64(w, a.dtype);
+	KEY(w, "redop");
+	jw_u64(w, a.redop);
+	KEY(w, "flags");
+	jw_u64(w, a.flags);
+	if (units >= 2) {
+		memcpy(&b, ext + TPROF_UNIT, sizeof(b));
+		KEY(w, "stream");
+		jw_u64(w, b.stream);
+		KEY(w, "aux");
+		jw_u64(w, b.aux);
+		KEY(w, "peer");
+		jw_i64(w, b.peer);
+		KEY(w, "rank");
+		jw_i64(w, b.rank);
+		KEY(w, "nranks");
+		jw_i64(w, b.nranks);
+		KEY(w, "device");
+		jw_i64(w, b.device);
+	}
+	jw_lit(w, "}");
+}
+
+static void devop(struct jw *w, const uint8_t *ext, unsigned flags)
+{
+	struct tprof_devop d;
+	memcpy(&d, ext, sizeof(d));
+	KEY(w, "dev");
+	jw_lit(w, "{\"start_ns\":");
+	jw_i64(w, d.start_ns);
+	KEY(w, "end_ns");
+	jw_i64(w, d.end_ns);
+	KEY(w, "stream");
+	jw_u64(w, d.stream);
+	KEY(w, "device");
+	jw_u64(w, d.device);
+	KEY(w, "launch_stream");
+	jw_u64(w, d.launch_stream);
+	KEY(w, "launch_t0");
+	jw_u64(w, d.launch_t0);
+	KEY(w, "bytes");
+	jw_u64(w, d.bytes);
+	if (flags == TPROF_DEVOP_COLLECTIVE) {
+		KEY(w, "coll");
+		jw_lit(w, "{\"comm\":");
+		jw_u64(w, d.coll.comm);
+		KEY(w, "seq");
+		jw_u64(w, d.coll.seq);
+		KEY(w, "op");
+		jw_u64(w, d.coll.op);
+		KEY(w, "dtype");
+		jw_u64(w, d.coll.dtype);
+		KEY(w, "nops");
+		jw_u64(w, d.coll.nops);
+		KEY(w, "rank");
+		jw_i64(w, d.coll.rank);
+		KEY(w, "nranks");
+		jw_i64(w, d.coll.nranks);
+		KEY(w, "group");
+		jw_u64(w, d.coll.group);
+		jw_lit(w, "}");
+	}
+	jw_lit(w, "}");
+}
+
 static void record(struct jw *w, const struct proc *p, size_t image, uint32_t stream,
 		   const struct tprof_rec *r)
 {
@@ -201,6 +283,8 @@ static void record(struct jw *w, const struct proc *p, size_t image, uint32_t st
 	case TPROF_K_CALL:
 		if (r->flags == TPROF_DOM_NRT && r->ext >= 1)
 			nrt_args(w, p, r);
+		if (r->flags == TPROF_DOM_NCCL && r->ext >= 1)
+			nccl_args(w, ext, r->ext);
 		if (r->flags != TPROF_DOM_MPI)
 			break;
 		/* fall through */
@@ -209,6 +293,10 @@ static void record(struct jw *w, const struct proc *p, size_t image, uint32_t st
 			mpi_args(w, ext);
 		if (r->ext >= 2)
 			mpi_args2(w, ext + TPROF_UNIT);
+		break;
+	case TPROF_K_DEVICE:
+		if (r->ext >= 3)
+			devop(w, ext, r->flags);
 		break;
 	case TPROF_K_COMM:
 		if (r->ext >= 1)

@@ -1,0 +1,270 @@
+/* hook-nccl.c — NCCL and RCCL (libnccl.so.2, librccl.so.1, found at run time): the hook
+ * table, the generated wrappers, communicators and groups.  A communicator made through these
+ * wrappers (InitRank, InitRankConfig, InitRankScalable, InitAll, Split) is entered in the table
+ * of nccl-comm.c with its id (the same on every rank), its rank, size and device (asked of the
+ * library itself, after the real call) and the runtime whose events time its work; one the
+ * wrappers never saw made gets an entry of its own at its first use.  Groups nest per thread;
+ * the outermost ncclGroupEnd closes the group's device timing (nccl-group.c).  The thread's
+ * guard is up during the real call: what the library calls meanwhile is its own doing.  The
+ * collectives, sends and receives are wrapped in hook-nccl-work.c. */
+#include "hook-nccl.h"
+#include "nccl-group.h"
+
+#define NCCL_REAL(kind, name, params, args) name##_fn real_##name;
+NCCL_API(NCCL_REAL)
+#undef NCCL_REAL
+
+/* ---- generated wrappers ------------------------------------------------------------------ */
+
+#define NCCL_GEN_Q(name, params, args)                                                    \
+	TPROF_EXPORT ncclResult_t name params                                              \
+	{                                                                                  \
+		NCCL_PROLOGUE(name, TPROF_NCCL_OTHER, NCCL_UNPAREN args);                  \
+		nccl_start(c);                                                             \
+		return nccl_end(c, real args);                                             \
+	}
+#define NCCL_GEN_QC(name, params, args)                                                   \
+	TPROF_EXPORT ncclResult_t name params                                              \
+	{                                                                                  \
+		NCCL_PROLOGUE(name, TPROF_NCCL_OTHER, NCCL_UNPAREN args);                  \
+		nccl_comm_args(c, nccl_comm(comm));                                        \
+		nccl_start(c);                                                             \
+		return nccl_end(c, real args);                                             \
+	}
+#define NCCL_GEN_H(name, params, args)
+#define NCCL_UNPAREN(...) __VA_ARGS__
+#define NCCL_GENERATE(kind, name, params, args) NCCL_GEN_##kind(name, params, args)
+NCCL_API(NCCL_GENERATE)
+#undef NCCL_GENERATE
+
+/* ---- communicators ----------------------------------------------------------------------- */
+
+/* Called with the guard up, after the real call made `comm`: its entry, with what the
+ * library says of it where it can (a nonblocking communicator still being made cannot). */
+static struct tprof_nccl_comm *comm_made(ncclComm_t comm, uint64_t id, int rank, int nranks)
+{
+	struct tprof_nccl_comm d = { .id = id, .rank = rank, .nranks = nranks, .device = -1 };
+	int v;
+	if (get_ncclCommUserRank() && real_ncclCommUserRank(comm, &v) == ncclSuccess)
+		d.rank = v;
+	if (get_ncclCommCount() && real_ncclCommCount(comm, &v) == ncclSuccess)
+		d.nranks = v;
+	if (get_ncclCommCuDevice() && real_ncclCommCuDevice(comm, &v) == ncclSuccess)
+		d.device = v;
+	d.rt = tprof_nccl_runtime();
+	return tprof_nccl_comm_add(comm, &d);
+}
+
+struct tprof_nccl_comm *nccl_comm_describe(ncclComm_t comm)
+{
+	struct tprof_thread *t = &tprof_tls;
+	t->guard++;
+	struct tprof_nccl_comm *e = comm_made(comm, tprof_nccl_id_local(), -1, 0);
+	t->guard--;
+	return e;
+}
+
+/* The library took the call (a nonblocking communicator may still be working on it). */
+static inline int taken(ncclResult_t rc)
+{
+	return rc == ncclSuccess || rc == ncclInProgress;
+}
+
+/* What a creating call records once the library answered. */
+static void made(struct nccl_call *c, ncclResult_t rc, ncclComm_t *out, uint64_t id, int rank,
+		 int nranks)
+{
+	if (taken(rc) && out && *out)
+		nccl_comm_args(c, comm_made(*out, id, rank, nranks));
+}
+
+/* ---- unique ids and creation ------------------------------------------------------------- */
+
+TPROF_EXPORT ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
+{
+	NCCL_PROLOGUE(ncclGetUniqueId, TPROF_NCCL_OTHER, uniqueId);
+	nccl_start(c);
+	ncclResult_t rc = real(uniqueId);
+	if (rc == ncclSuccess && uniqueId)
+		c->a->comm = tprof_nccl_id_unique(uniqueId->internal);
+	return nccl_end(c, rc);
+}
+
+#define NCCL_INIT_RANK(name, params, ...)                                                  \
+	TPROF_EXPORT ncclResult_t name params                                               \
+	{                                                                                   \
+		NCCL_PROLOGUE(name, TPROF_NCCL_COMM_INIT, __VA_ARGS__);                     \
+		uint64_t id = tprof_nccl_id_unique(commId.internal);                        \
+		c->a->comm = id;                                                            \
+		c->b->rank = rank;                                                          \
+		c->b->nranks = nranks;                                                      \
+		nccl_start(c);                                                              \
+		ncclResult_t rc = real(__VA_ARGS__);                                        \
+		made(c, rc, comm, id, rank, nranks);                                        \
+		return nccl_end(c, rc);                                                     \
+	}
+
+NCCL_INIT_RANK(ncclCommInitRank, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank),
+	       comm, nranks, commId, rank)
+NCCL_INIT_RANK(ncclCommInitRankConfig, (ncclComm_t *comm, int nranks, ncclUniqueId commId,
+					int rank, ncclConfig_t *config),
+	       comm, nranks, commId, rank, config)
+
+TPROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t *newcomm, int nranks, int myrank,
+						   int nId, ncclUniqueId *commIds,
+						   ncclConfig_t *config)
+{
+	NCCL_PROLOGUE(ncclCommInitRankScalable, TPROF_NCCL_COMM_INIT, newcomm, nranks, myrank, nId,
+		      commIds, config);
+	uint64_t id = tprof_nccl_id_uniques(commIds, nId);
+	c->a->comm = id;
+	c->b->rank = myrank;
+	c->b->nranks = nranks;
+	nccl_start(c);
+	ncclResult_t rc = real(newcomm, nranks, myrank, nId, commIds, config);
+	made(c, rc, newcomm, id, myrank, nranks);
+	return nccl_end(c, rc);
+}
+
+/* One process holds every rank: one id for the communicator, an entry per rank. */
+TPROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist)
+{
+	NCCL_PROLOGUE(ncclCommInitAll, TPROF_NCCL_COMM_INIT, comm, ndev, devlist);
+	uint64_t id = tprof_nccl_id_local();
+	c->a->comm = id;
+	c->b->nranks = ndev;
+	nccl_start(c);
+	ncclResult_t rc = real(comm, ndev, devlist);
+	for (int i = 0; taken(rc) && comm && i < ndev; i++)
+		if (comm[i])
+			comm_made(comm[i], id, i, ndev);
+	return nccl_end(c, rc);
+}
+
+/* Every rank of the parent takes part, NCCL_SPLIT_NOCOLOR ones included (they get no
+ * communicator), so the parent's split count agrees across ranks. */
+TPROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm,
+					ncclConfig_t *config)
+{
+	NCCL_PROLOGUE(ncclCommSplit, TPROF_NCCL_COMM_SPLIT, comm, color, key, newcomm, config);
+	struct tprof_nccl_comm *parent = nccl_comm(comm);
+	uint32_t number = tprof_nccl_split_number(parent);
+	uint64_t parent_id = parent ? parent->id : 0;
+	uint64_t id = color == NCCL_SPLIT_NOCOLOR ? 0 : tprof_nccl_id_split(parent_id, number, color);
+	c->a->comm = id;
+	c->b->aux = parent_id;
+	nccl_start(c);
+	ncclResult_t rc = real(comm, color, key, newcomm, config);
+	if (id)
+		made(c, rc, newcomm, id, -1, 0);
+	return nccl_end(c, rc);
+}
+
+/* ---- the end of a communicator ----------------------------------------------------------- */
+
+/* Once a communicator ends, what its operations ran is written out at once: a rank may
+ * leave right after with _exit (a forked worker), which runs no exit handler. */
+#define NCCL_COMM_END(name, forget_when)                                                   \
+	TPROF_EXPORT ncclResult_t name(ncclComm_t comm)                                     \
+	{                                                                                   \
+		NCCL_PROLOGUE(name, TPROF_NCCL_COMM_END, comm);                             \
+		nccl_comm_args(c, tprof_nccl_comm_find(comm));                              \
+		nccl_start(c);                                                              \
+		ncclResult_t rc = real(comm);                                               \
+		if (forget_when)                                                            \
+			tprof_nccl_comm_forget(comm);                                       \
+		rc = nccl_end(c, rc);                                                       \
+		t->guard++;                                                                 \
+		tprof_dev_flush();                                                          \
+		t->guard--;                                                                 \
+		return rc;                                                                  \
+	}
+
+NCCL_COMM_END(ncclCommFinalize, 0)
+NCCL_COMM_END(ncclCommDestroy, rc == ncclSuccess)
+NCCL_COMM_END(ncclCommAbort, 1)
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+TPROF_EXPORT ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, size_t size,
+					   void **handle)
+{
+	NCCL_PROLOGUE(ncclCommRegister, TPROF_NCCL_OTHER, comm, buff, size, handle);
+	nccl_comm_args(c, nccl_comm(comm));
+	c->a->count = size;
+	c->a->bytes = size;
+	nccl_start(c);
+	return nccl_end(c, real(comm, buff, size, handle));
+}
+
+TPROF_EXPORT ncclResult_t ncclMemAlloc(void **ptr, size_t size)
+{
+	NCCL_PROLOGUE(ncclMemAlloc, TPROF_NCCL_OTHER, ptr, size);
+	c->a->count = size;
+	c->a->bytes = size;
+	nccl_start(c);
+	return nccl_end(c, real(ptr, size));
+}
+
+/* ---- groups ------------------------------------------------------------------------------ */
+
+/* Nesting is followed whenever the program (not the library, not the profiler) calls: the
+ * group's operations are timed at its outermost end whatever gets recorded meanwhile. */
+TPROF_EXPORT ncclResult_t ncclGroupStart(void)
+{
+	struct tprof_thread *t = &tprof_tls;
+	ncclGroupStart_fn real = get_ncclGroupStart();
+	if (TPROF_UNLIKELY(!real))
+		return NCCL_NO_LIB;
+	struct nccl_call c_, *c = &c_;
+	if (t->guard)
+		return real();
+	if (!tprof_should_record(t) ||
+	    !nccl_begin(c, t, NCCL_HOOK(ncclGroupStart), TPROF_NCCL_GROUP_START, (void *)real, NULL)) {
+		ncclResult_t rc = real();
+		if (rc == ncclSuccess)
+			tprof_nccl_group_start(0);
+		return rc;
+	}
+	c->b->aux = tprof_nccl_in_group() ? tprof_nccl_gs.id : c->corr;
+	nccl_start(c);
+	ncclResult_t rc = real();
+	if (rc == ncclSuccess)
+		tprof_nccl_group_start(c->corr);
+	return nccl_end(c, rc);
+}
+
+TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
+{
+	struct tprof_thread *t = &tprof_tls;
+	ncclGroupEnd_fn real = get_ncclGroupEnd();
+	if (TPROF_UNLIKELY(!real))
+		return NCCL_NO_LIB;
+	struct nccl_call c_, *c = &c_;
+	if (t->guard)
+		return real();
+	int rec = tprof_should_record(t) &&
+		  nccl_begin(c, t, NCCL_HOOK(ncclGroupEnd), TPROF_NCCL_GROUP_END, (void *)real, NULL);
+	if (!rec) {
+		ncclResult_t rc = real();
+		t->guard++;
+		tprof_nccl_group_end(t, 0, tprof_now(), 0, taken(rc));
+		t->guard--;
+		return rc;
+	}
+	c->b->aux = tprof_nccl_gs.id;
+	nccl_start(c);
+	uint64_t t0 = c->r ? c->r->t0 : tprof_now();
+	ncclResult_t rc = real();
+	tprof_nccl_group_end(t, c->corr, t0, tprof_hook_name(c->h), taken(rc));
+	return nccl_end(c, rc);
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
+
+#define NCCL_ENTRY(kind, name, params, args)                                              \
+	[NCCLH_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_NCCL, 1, 0, 0 },
+struct tprof_hook tprof_nccl_hooks[NCCLH_COUNT] = {
+	NCCL_API(NCCL_ENTRY)
+};
+const size_t tprof_nccl_nhooks = NCCLH_COUNT;
