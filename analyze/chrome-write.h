@@ -14,6 +14,7 @@ struct chrome {
 	struct tracks *tracks;
 	int first;
 	int failed;
+	struct chrome_nccl *nccl;    /* NCCL device spans held (out-chrome-nccl.c) */
 };
 
 void chrome_sep(struct chrome *c);

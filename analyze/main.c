@@ -11,6 +11,7 @@
 #include "../config.h"
 #include "out-otf2.h"
 #include "output.h"
+#include "tracks.h"
 
 struct options {
 	const char *dir;
@@ -19,7 +20,7 @@ struct options {
 	const char *out;
 	const char *start, *end, *steps;
 	int top;
-	int by_domain;
+	int group_by;            /* enum tracks_group */
 	int otf2;
 };
 
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 	      "                         (Total(%), Time, Calls, Avg, Min, Max, Name); per device\n"
 	      "                         the busy share and idle gaps; copies by direction;\n"
 	      "                         steps, marks, counters; MPI by rank, messages,\n"
-	      "                         collectives and clock alignment\n"
+	      "                         collectives and clock alignment; NCCL collectives\n"
+	      "                         with bus bandwidth and wait, send/receive traffic\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing) or 'otf2' (an OTF2\n"
 	      "                         archive for Vampir and the Score-P tools)\n"
@@ -43,9 +45,12 @@ static void usage(FILE *f)
 	      "                         that must not exist or be empty; the archive's anchor\n"
 	      "                         file is FILE/traces.otf2\n"
 	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
-	      "                         with its threads and device streams) or by 'domain'\n"
-	      "                         (API calls, GPU kernels and copies each across all\n"
-	      "                         processes); chrome only\n"
+	      "                         with its threads, device streams and NeuronCores), by\n"
+	      "                         'domain' (API calls, GPU kernels, copies and NeuronCores\n"
+	      "                         each across all processes), by 'neuroncore' (a group\n"
+	      "                         'nc N' per NeuronCore number, a track per process in\n"
+	      "                         it) or by 'instance' (a group per host, with its\n"
+	      "                         instance type, holding its processes' tracks); chrome only\n"
 	      "\n"
 	      "Restricting every output to a window:\n"
 	      "      --start US         from US microseconds after the trace start\n"
@@ -108,10 +113,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		}
 		case 5:
-			if (!strcmp(optarg, "domain"))
-				o->by_domain = 1;
-			else if (strcmp(optarg, "process"))
-				return bad_usage("--group-by: '%s' is not 'process' or 'domain'", optarg);
+			if (!strcmp(optarg, "process"))
+				o->group_by = TRACKS_BY_PROCESS;
+			else if (!strcmp(optarg, "domain"))
+				o->group_by = TRACKS_BY_DOMAIN;
+			else if (!strcmp(optarg, "neuroncore"))
+				o->group_by = TRACKS_BY_NEURONCORE;
+			else if (!strcmp(optarg, "instance"))
+				o->group_by = TRACKS_BY_INSTANCE;
+			else
+				return bad_usage("--group-by: unknown grouping '%s' (known: process, domain, "
+						 "neuroncore, instance)", optarg);
 			break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
@@ -135,7 +147,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("%s", "--format otf2 needs -o DIR (a new or empty directory)");
 	if (o->otf2 && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--format otf2 writes a directory: '-o -' is not possible");
-	if (o->otf2 && o->by_domain)
+	if (o->otf2 && o->group_by != TRACKS_BY_PROCESS)
 		return bad_usage("%s", "--group-by is for --format chrome");
 	if (o->steps && (o->start || o->end))
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
@@ -227,7 +239,7 @@ int main(int argc, char **argv)
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
 		} else {
-			outs[pl.nouts++] = output_chrome(outpath, o.by_domain);
+			outs[pl.nouts++] = output_chrome(outpath, o.group_by);
 		}
 	}
 	if (o.summary) {

@@ -3,7 +3,9 @@
  * API calls as complete events, device work with its arguments, flow arrows from each launch
  * to the work it started, marks as instants, counters, cross-thread ranges as async events,
  * and the training steps on a track of their own; MPI arguments, messages and collectives
- * are written by out-chrome-mpi.c, and every event with the helpers of chrome-write.c. */
+ * are written by out-chrome-mpi.c, NCCL arguments and collectives by out-chrome-nccl.c, NRT
+ * arguments and NeuronCore tracks by out-chrome-nrt.c, and every event with the helpers of
+ * chrome-write.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #include "../config.h"
 #include "chrome-write.h"
 #include "out-chrome-mpi.h"
+#include "out-chrome-nrt.h"
+#include "out-chrome-nccl.h"
 
 static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
 static const char *const devop_cat[] = { "device", "kernel", "copy", "memset", "graph", "collective" };
@@ -100,6 +104,10 @@ static void call_event(struct chrome *c, const struct event *ev)
 		arg_dims(w, &n, &ci->dims);
 	if (ev->mpi)
 		chrome_mpi_args(w, &n, ev->mpi);
+	if (ci->nrt)
+		chrome_nrt_args(w, &n, ev);
+	if (ev->nccl)
+		chrome_nccl_args(w, &n, ev->nccl);
 	if (ci->nstack) {
 		chrome_arg_key(w, &n, "stack");
 		jw_lit(w, "[");
@@ -137,6 +145,8 @@ static void device_event(struct chrome *c, const struct event *ev)
 {
 	struct jw *w = &c->w;
 	const struct device_info *di = ev->dev;
+	if (di->kind == TPROF_DEVOP_COLLECTIVE && chrome_nccl_hold(c, ev))
+		return;   /* written with its EV_NCCL */
 	int copy = di->kind == TPROF_DEVOP_COPY || di->kind == TPROF_DEVOP_MEMSET;
 	struct track tr = tracks_device(c->tracks, ev->proc, di->op.device, di->op.stream, copy);
 	complete(c, tr, devop_cat[di->kind < 6 ? di->kind : 0], ev);
@@ -207,6 +217,8 @@ static void event(void *priv, const struct event *ev)
 		break;
 	case EV_CALL:
 		call_event(c, ev);
+		if (ev->call->nrt)
+			chrome_nrt_core(c, ev);
 		break;
 	case EV_DEVICE:
 		device_event(c, ev);
@@ -216,6 +228,9 @@ static void event(void *priv, const struct event *ev)
 		break;
 	case EV_COLLECTIVE:
 		chrome_collective(c, ev);
+		break;
+	case EV_NCCL:
+		chrome_nccl_inst(c, ev);
 		break;
 	case EV_ASYNC: {
 		struct track tr = tracks_thread(c->tracks, ev->thread, 0);
@@ -284,6 +299,7 @@ static void proc_meta(struct chrome *c, const struct proc *p)
 
 static void destroy(struct chrome *c)
 {
+	chrome_nccl_flush(c);
 	tracks_free(c->tracks);
 	free(c->path);
 	free(c);
@@ -296,6 +312,7 @@ static int end(void *priv, const struct trace *tr)
 		destroy(c);
 		return -1;
 	}
+	chrome_nccl_flush(c);
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->events)
 			proc_meta(c, tr->procs[i]);
@@ -312,12 +329,12 @@ static int end(void *priv, const struct trace *tr)
 
 static const struct output_ops chrome_ops = { "chrome", begin, event, end };
 
-struct output output_chrome(const char *path, int by_domain)
+struct output output_chrome(const char *path, int group_by)
 {
 	struct chrome *c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();
 	c->path = strdup(path);
-	c->tracks = tracks_new(by_domain);
+	c->tracks = tracks_new(group_by);
 	return (struct output){ &chrome_ops, c };
 }

@@ -1,9 +1,9 @@
 /* out-otf2-defs.c — the registry of the definitions that events refer to: strings, regions
- * (one per name and kind: API call by runtime, range, mark, step, device work), attributes,
- * the step parameter, metrics (one per counter name) and communicators' refs.  Refs are
- * handed out while events are written, in order of first use; at the end the registry
- * writes the definitions it holds, when out-otf2-globaldefs.c asks for each kind: the
- * strings known so far first, and from then on a string named for the first time just
+ * (one per name and kind: API call by runtime, range, mark, step, device work, NeuronCore
+ * work), attributes, the step parameter, metrics (one per counter name) and communicators'
+ * refs.  Refs are handed out while events are written, in order of first use; at the end the
+ * registry writes the definitions it holds, when out-otf2-globaldefs.c asks for each kind:
+ * the strings known so far first, and from then on a string named for the first time just
  * before the definition that names it.  Below everything that writes records or
  * definitions; it calls only the error reporting and the MPI collectives by name. */
 #include <stdio.h>
@@ -342,6 +342,14 @@ static const struct {
 	[A_CALLER] = { "caller", "the function that launched it", OTF2_TYPE_STRING },
 	[A_UNFINISHED] = { "unfinished", "never closed: ends where its process's data ends", OTF2_TYPE_UINT8 },
 	[A_CLIPPED] = { "clipped", "cut to the time window", OTF2_TYPE_UINT8 },
+	[A_NC] = { "NeuronCore", "the NeuronCore (vnc) an NRT call addressed", OTF2_TYPE_INT32 },
+	[A_MODEL] = { "model", "the model an NRT call loaded, ran or unloaded", OTF2_TYPE_STRING },
+	[A_STATUS] = { "status", "the NRT_STATUS an NRT call returned", OTF2_TYPE_STRING },
+	[A_IN_BYTES] = { "input bytes", "bytes of an execution's input tensors", OTF2_TYPE_UINT64 },
+	[A_OUT_BYTES] = { "output bytes", "bytes of an execution's output tensors", OTF2_TYPE_UINT64 },
+	[A_TENSOR] = { "tensor", "the tensor an NRT call used", OTF2_TYPE_STRING },
+	[A_PLACEMENT] = { "placement", "where the tensor lives: device, host or virtual", OTF2_TYPE_STRING },
+	[A_REPEAT] = { "repeat", "nrt_execute_repeat's repeat count", OTF2_TYPE_UINT32 },
 };
 
 /* The attributes, ref by ref: in the order of their first use. */
@@ -408,6 +416,13 @@ static void region_kind(const struct rdef *r, OTF2_RegionRole *role, OTF2_Paradi
 	case RC_STEP:
 		*role = OTF2_REGION_ROLE_LOOP;
 		*desc = "training step";
+		return;
+	}
+	if (r->cat == RC_NRT_EXEC || r->cat == RC_NRT_CORE) {
+		/* OTF2 knows no Neuron paradigm */
+		*desc = r->cat == RC_NRT_EXEC ? "model execution on a NeuronCore" : "NRT call on a NeuronCore";
+		if (r->cat == RC_NRT_CORE && !strncmp(strings_get(r->name), "nrt_tensor_", 11))
+			*role = OTF2_REGION_ROLE_DATA_TRANSFER;
 		return;
 	}
 	if (r->cat >= RC_DEVICE) {

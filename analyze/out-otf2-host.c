@@ -8,6 +8,7 @@
  * MPI records themselves are made and written by out-otf2-mpi.c. */
 #include <stdlib.h>
 
+#include "nrt.h"
 #include "out-otf2-state.h"
 
 /* A thread's location, made with its first event; none for a stream the process does not
@@ -179,6 +180,8 @@ static void call_attrs(struct otf2 *o, const struct call_info *ci, unsigned flag
 	}
 	if (ci->has_dims)
 		otf2_attr_dims(o, &ci->dims);
+	if (ci->nrt)
+		otf2_attr_nrt(o, ci, ci->nrt->a.nc);
 	otf2_attr_flags(o, flags);
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "nrt.h"
 #include "out-otf2-state.h"
 
 /* ---- locations ---------------------------------------------------------------------------- */
@@ -75,6 +76,7 @@ void otf2_locs_free(struct otf2 *o)
 		free(o->ps[i].threads);
 		free(o->ps[i].lanes);
 		free(o->ps[i].devs);
+		free(o->ps[i].ncs);
 	}
 	free(o->ps);
 	free(o->rank_locs);
@@ -134,4 +136,35 @@ void otf2_attr_dims(struct otf2 *o, const struct tprof_launch_dims *d)
 	snprintf(buf, sizeof(buf), "[%u,%u,%u]", d->block[0], d->block[1], d->block[2]);
 	OTF2_AttributeList_AddStringRef(o->attrs, otf2_attr(o->defs, A_BLOCK), otf2_str(o->defs, buf));
 	OTF2_AttributeList_AddUint64(o->attrs, otf2_attr(o->defs, A_SHMEM), d->shmem);
+}
+
+void otf2_attr_nrt(struct otf2 *o, const struct call_info *ci, int32_t nc)
+{
+	const struct nrt_info *ni = ci->nrt;
+	OTF2_AttributeList *a = o->attrs;
+	struct otf2_defs *d = o->defs;
+	const char *status = nrt_status_name(ci->ret);
+	char buf[40];
+	if (nc >= 0)
+		OTF2_AttributeList_AddInt32(a, otf2_attr(d, A_NC), nc);
+	if (ni->model)
+		OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_MODEL), otf2_tstr(d, ni->model));
+	else if (ni->a.name)
+		OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_TENSOR), otf2_tstr(d, ni->a.name));
+	if (ni->a.op >= TPROF_NRT_TENSOR_ALLOC && ni->a.op <= TPROF_NRT_TENSOR_MEMSET)
+		OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_PLACEMENT),
+						otf2_str(d, nrt_placement_name(ni->a.placement)));
+	if (ni->has_exec) {
+		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_IN_BYTES), ni->x.in_bytes);
+		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_OUT_BYTES), ni->x.out_bytes);
+		if (ni->a.extra)
+			OTF2_AttributeList_AddUint32(a, otf2_attr(d, A_REPEAT), ni->a.extra);
+	} else if (ni->a.bytes) {
+		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_BYTES), ni->a.bytes);
+	}
+	if (!status) {
+		snprintf(buf, sizeof(buf), "NRT_STATUS %d", ci->ret);
+		status = buf;
+	}
+	OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_STATUS), otf2_str(d, status));
 }

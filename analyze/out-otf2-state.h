@@ -7,6 +7,7 @@
  *   event writers           out-otf2-host.c: host threads (calls, ranges, marks)
  *                           out-otf2-mpi.c: the MPI records of a thread's calls
  *                           out-otf2-device.c: device streams
+ *                           out-otf2-nrt.c: NeuronCores (NRT work on them)
  *                           out-otf2-process.c: steps, counters, ranges across threads
  *   definition writers      out-otf2-globaldefs.c: every definition, in order, at the end
  *                           out-otf2-system.c: system tree, location groups, locations
@@ -89,6 +90,7 @@ enum loc_kind {
 	LOC_DEVICE,              /* one stream of one device */
 	LOC_STUB,                /* an empty thread: for an MPI rank, or a process, that
 				  * has no thread with events */
+	LOC_NEURONCORE,          /* one lane of one NeuronCore of a process (NRT work) */
 };
 
 struct loc {
@@ -97,9 +99,10 @@ struct loc {
 	enum loc_kind kind;
 	struct proc *proc;
 	const struct thread *th;         /* LOC_THREAD */
-	uint32_t device;                 /* LOC_DEVICE */
+	uint32_t device;                 /* LOC_DEVICE; LOC_NEURONCORE: the core */
 	uint64_t stream;
-	int stream_no;                   /* per device, in order of appearance; 0: null stream */
+	int stream_no;                   /* per device, in order of appearance; 0: null stream;
+					  * LOC_NEURONCORE: the lane, from 0 */
 	int lane;                        /* LOC_ASYNC, from 1 */
 	int32_t rank;                    /* LOC_STUB without a process: its world rank, or -1
 					  * for members no record names */
@@ -125,6 +128,8 @@ struct pstate {
 	size_t nlanes;
 	struct loc **devs;               /* device streams, in order of appearance */
 	size_t ndevs;
+	struct loc **ncs;                /* NeuronCore lanes, in order of appearance */
+	size_t nncs;
 	struct loc *mpi_loc;             /* the first thread that wrote MPI records */
 	struct loc *stub;                /* an empty thread, where the process needs one */
 	OTF2_LocationGroupRef group;
@@ -191,10 +196,14 @@ enum region_cat {
 	RC_STEP,
 	RC_CALL,                /* + enum tprof_domain (RC_CALL + 0: unknown domain) */
 	RC_DEVICE = RC_CALL + 8, /* + enum tprof_devop_kind (8 of each at most) */
+	RC_NRT_EXEC = RC_DEVICE + 8, /* an execution on a NeuronCore, named by its model */
+	RC_NRT_CORE,            /* another NRT call on a NeuronCore, named by the call */
 };
 enum attr_id {
 	A_CORR, A_RETURN, A_DEVICE, A_STREAM, A_BYTES, A_COPY_KIND, A_KERNEL, A_GRID, A_BLOCK,
-	A_SHMEM, A_CALLER, A_UNFINISHED, A_CLIPPED, A_MAX
+	A_SHMEM, A_CALLER, A_UNFINISHED, A_CLIPPED,
+	A_NC, A_MODEL, A_STATUS, A_IN_BYTES, A_OUT_BYTES, A_TENSOR, A_PLACEMENT, A_REPEAT,
+	A_MAX
 };
 struct otf2_defs *otf2_defs_new(const struct trace *tr);
 void otf2_defs_free(struct otf2_defs *d);
@@ -232,6 +241,8 @@ void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
 void otf2_attr_flags(struct otf2 *o, unsigned flags);
 void otf2_attr_copy(struct otf2 *o, uint64_t bytes, uint32_t copy_kind);
 void otf2_attr_dims(struct otf2 *o, const struct tprof_launch_dims *d);
+/* An NRT call's arguments (model, bytes, tensor, placement, status), on core nc (-1: none). */
+void otf2_attr_nrt(struct otf2 *o, const struct call_info *ci, int32_t nc);
 
 /* ---- out-otf2-comms.c: MPI groups and communicators --------------------------------------- */
 
@@ -257,6 +268,10 @@ void otf2_globaldefs_write(struct otf2 *o);
 void otf2_step_event(struct otf2 *o, const struct event *ev);
 void otf2_counter_event(struct otf2 *o, const struct event *ev);
 void otf2_async_event(struct otf2 *o, const struct event *ev);
+
+/* out-otf2-nrt.c: the work of an NRT call (ev->call->nrt set) on the NeuronCores it
+ * occupies; none for a call that occupies none */
+void otf2_nrt_event(struct otf2 *o, const struct event *ev);
 
 /* out-otf2-device.c: device streams */
 void otf2_device_event(struct otf2 *o, const struct event *ev);

@@ -1,9 +1,10 @@
 /* out-otf2-system.c — where every location sits, decided and written at the end: which
  * location stands for each MPI rank (ranks and processes that have none get an empty one),
- * the system tree (the machine, one node per host, one per device of a host), a location
- * group per process (ranked processes first, in rank order, group id = rank) holding its
- * threads, its steps, its lanes of ranges across threads and its counters, and one per
- * (process, device) holding that device's streams; and the empty local definitions every
+ * the system tree (the machine, one node per host, one per GPU and per NeuronCore of a host),
+ * a location group per process (ranked processes first, in rank order, group id = rank)
+ * holding its threads, its steps, its lanes of ranges across threads and its counters, one
+ * per (process, device) holding that device's streams and one per (process, NeuronCore)
+ * holding that core's lanes; and the empty local definitions every
  * location wants.  The MPI groups naming these locations are out-otf2-comms.c's. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ static int has_cpu_location(struct otf2 *o, const struct proc *p)
 	for (size_t i = 0; i < o->nlocs; i++) {
 		const struct loc *l = o->locs[i];
 		if (l->proc == p && l->kind != LOC_DEVICE && l->kind != LOC_COUNTERS &&
+		    l->kind != LOC_NEURONCORE &&
 		    otf2_loc_defined(l))
 			return 1;
 	}
@@ -156,6 +158,7 @@ struct tree {
 	size_t nhosts;
 	struct {
 		uint32_t host, device;
+		int nc;                  /* a NeuronCore, not a GPU */
 	} *devs;                         /* node id = 1 + nhosts + index */
 	size_t ndevs;
 };
@@ -172,16 +175,17 @@ static OTF2_SystemTreeNodeRef host_node(struct tree *t, uint32_t host)
 	return (OTF2_SystemTreeNodeRef)t->nhosts;
 }
 
-static size_t dev_index(struct tree *t, uint32_t host, uint32_t device)
+static size_t dev_index(struct tree *t, uint32_t host, uint32_t device, int nc)
 {
 	for (size_t i = 0; i < t->ndevs; i++)
-		if (t->devs[i].host == host && t->devs[i].device == device)
+		if (t->devs[i].host == host && t->devs[i].device == device && t->devs[i].nc == nc)
 			return i;
 	t->devs = realloc(t->devs, (t->ndevs + 1) * sizeof(*t->devs));
 	if (!t->devs)
 		abort();
 	t->devs[t->ndevs].host = host;
 	t->devs[t->ndevs].device = device;
+	t->devs[t->ndevs].nc = nc;
 	return t->ndevs++;
 }
 
@@ -195,7 +199,10 @@ static void tree_build(struct otf2 *o, struct tree *t)
 		host_node(t, p->host);
 		for (size_t k = 0; k < ps->ndevs; k++)
 			if (ps->devs[k]->events)
-				dev_index(t, p->host, ps->devs[k]->device);
+				dev_index(t, p->host, ps->devs[k]->device, 0);
+		for (size_t k = 0; k < ps->nncs; k++)
+			if (ps->ncs[k]->events)
+				dev_index(t, p->host, ps->ncs[k]->device, 1);
 	}
 }
 
@@ -216,7 +223,7 @@ static void tree_write(struct otf2 *o, OTF2_GlobalDefWriter *gw, const struct tr
 	}
 	for (size_t i = 0; i < t->ndevs; i++) {
 		OTF2_SystemTreeNodeRef id = (OTF2_SystemTreeNodeRef)(1 + t->nhosts + i);
-		snprintf(buf, sizeof(buf), "GPU %u", t->devs[i].device);
+		snprintf(buf, sizeof(buf), t->devs[i].nc ? "NeuronCore %u" : "GPU %u", t->devs[i].device);
 		OTF2_SystemTreeNodeRef parent = 0;
 		for (size_t h = 0; h < t->nhosts; h++)
 			if (t->hosts[h] == t->devs[i].host)
@@ -255,13 +262,20 @@ static OTF2_StringRef loc_name(struct otf2 *o, const struct loc *l)
 		return otf2_str(d, buf);
 	case LOC_STUB:
 		return otf2_str(d, l->proc ? "thread" : "not recorded");
+	case LOC_NEURONCORE:
+		/* As its Chrome track is named. */
+		if (l->stream_no)
+			snprintf(buf, sizeof(buf), "nc %u (%d)", l->device, l->stream_no + 1);
+		else
+			snprintf(buf, sizeof(buf), "nc %u", l->device);
+		return otf2_str(d, buf);
 	}
 	return otf2_str(d, "?");
 }
 
 static OTF2_LocationType loc_type(const struct loc *l)
 {
-	if (l->kind == LOC_DEVICE)
+	if (l->kind == LOC_DEVICE || l->kind == LOC_NEURONCORE)
 		return OTF2_LOCATION_TYPE_ACCELERATOR_STREAM;
 	if (l->kind == LOC_COUNTERS)
 		return OTF2_LOCATION_TYPE_METRIC;
@@ -349,13 +363,47 @@ static void write_devices(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree 
 			proc_label(p, label, sizeof(label));
 			snprintf(buf, sizeof(buf), "GPU %u, %s", dev, label);
 			OTF2_SystemTreeNodeRef node =
-				(OTF2_SystemTreeNodeRef)(1 + t->nhosts + dev_index(t, p->host, dev));
+				(OTF2_SystemTreeNodeRef)(1 + t->nhosts + dev_index(t, p->host, dev, 0));
 			otf2_check(o, OTF2_GlobalDefWriter_WriteLocationGroup(
 					      gw, g, otf2_str(o->defs, buf),
 					      OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, node, ps->group));
 			for (size_t j = 0; j < ps->ndevs; j++)
 				if (ps->devs[j]->device == dev)
 					write_loc(o, gw, ps->devs[j], g);
+		}
+	}
+}
+
+/* Per (process, NeuronCore) with work: a group of the core's lanes. */
+static void write_neuroncores(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree *t,
+			      OTF2_LocationGroupRef *next)
+{
+	char label[512], buf[600];
+	for (size_t i = 0; i < o->nprocs; i++) {
+		struct proc *p = o->tr->procs[i];
+		struct pstate *ps = otf2_pstate(o, p);
+		for (size_t k = 0; ps->defined && k < ps->nncs; k++) {
+			uint32_t nc = ps->ncs[k]->device;
+			int first = 1, any = 0;
+			for (size_t j = 0; j < ps->nncs; j++) {
+				if (ps->ncs[j]->device != nc)
+					continue;
+				first &= j >= k;
+				any |= ps->ncs[j]->events > 0;
+			}
+			if (!first || !any)
+				continue;
+			OTF2_LocationGroupRef g = (*next)++;
+			proc_label(p, label, sizeof(label));
+			snprintf(buf, sizeof(buf), "nc %u, %s", nc, label);
+			OTF2_SystemTreeNodeRef node =
+				(OTF2_SystemTreeNodeRef)(1 + t->nhosts + dev_index(t, p->host, nc, 1));
+			otf2_check(o, OTF2_GlobalDefWriter_WriteLocationGroup(
+					      gw, g, otf2_str(o->defs, buf),
+					      OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, node, ps->group));
+			for (size_t j = 0; j < ps->nncs; j++)
+				if (ps->ncs[j]->device == nc)
+					write_loc(o, gw, ps->ncs[j], g);
 		}
 	}
 }
@@ -383,6 +431,7 @@ void otf2_system_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 	free(by_group);
 	OTF2_LocationGroupRef next = (OTF2_LocationGroupRef)o->ngroups;
 	write_devices(o, gw, &t, &next);
+	write_neuroncores(o, gw, &t, &next);
 	free(t.hosts);
 	free(t.devs);
 }

@@ -1,7 +1,8 @@
 /* out-otf2.c — OTF2 archives for Vampir, Score-P's tools and otf2-print: the output's life,
  * the top of the OTF2 writer.  It opens the archive, hands each event to the writer of its
- * kind (host threads in out-otf2-host.c, device streams in out-otf2-device.c, a process's
- * steps, counters and ranges across threads in out-otf2-process.c), and at the end has
+ * kind (host threads in out-otf2-host.c, device streams in out-otf2-device.c, NeuronCores in
+ * out-otf2-nrt.c, a process's steps, counters and ranges across threads in
+ * out-otf2-process.c), and at the end has
  * every location finish what it owes, decides where the locations sit (out-otf2-system.c),
  * closes every event writer and writes the definitions (out-otf2-globaldefs.c).  Below
  * those: the locations and their records (out-otf2-loc.c), the definitions registry
@@ -177,6 +178,8 @@ static void archive_event(void *priv, const struct event *ev)
 		/* EV_MESSAGE, EV_COLLECTIVE: OTF2 readers match sends and receives themselves. */
 		break;
 	}
+	if (ev->kind == EV_CALL && ev->call->nrt)
+		otf2_nrt_event(o, ev);
 }
 
 static void destroy(struct otf2 *o)

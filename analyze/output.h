@@ -29,6 +29,11 @@ enum ev_kind {
 			  * exit; kept when it overlaps the window, never clipped */
 	EV_BEGIN,        /* a range opened at t0 (depth, name, source), only when the
 			  * pipeline's want_begins is set; its EV_RANGE follows at its end */
+	EV_NCCL,         /* NCCL/RCCL launches of every rank linked by their operations (the
+			  * same collective on all ranks): struct nccl_inst (nccl.h); emitted
+			  * once all are known (flagged EVF_INCOMPLETE, at the end, when not);
+			  * proc and thread are the last to enter, name the first launch's
+			  * label, t0..t1 covers their calls and device spans; never clipped */
 };
 
 /* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
@@ -93,6 +98,8 @@ struct coll_info {
 	int64_t wait_total;              /* sum over the members of last_begin - own entry */
 };
 
+struct nrt_info;
+
 /* What an API call recorded (EV_CALL). */
 struct call_info {
 	uint8_t domain;                  /* enum tprof_domain */
@@ -104,6 +111,7 @@ struct call_info {
 	struct tprof_launch_dims dims;
 	const uint32_t *stack;           /* frame name ids, innermost first (TPROF_CALLSTACK) */
 	uint32_t nstack;
+	const struct nrt_info *nrt;      /* domain NRT: what the call recorded (nrt.h) */
 };
 
 /* What a device ran (EV_DEVICE). */
@@ -117,7 +125,8 @@ struct device_info {
 
 #define EVF_UNFINISHED 0x1  /* never closed: ends where its process's data ends */
 #define EVF_CLIPPED 0x2     /* cut to the window */
-#define EVF_INCOMPLETE 0x4  /* EV_COLLECTIVE: not every member's call was found */
+#define EVF_INCOMPLETE 0x4  /* EV_COLLECTIVE: not every member's call was found; EV_NCCL: a
+                             * launch, a counterpart or a device span is missing */
 
 struct event {
 	enum ev_kind kind;
@@ -135,6 +144,8 @@ struct event {
 	const struct mpi_info *mpi;      /* EV_CALL of domain MPI, EV_MPIREQ */
 	const struct message_info *msg;  /* EV_MESSAGE */
 	const struct coll_info *coll;    /* EV_COLLECTIVE */
+	const struct nccl_info *nccl;    /* EV_CALL of domain NCCL (nccl.h) */
+	const struct nccl_inst *ncclinst;/* EV_NCCL (nccl.h) */
 };
 
 struct output_ops {
@@ -158,6 +169,9 @@ struct window {
 };
 
 struct mpi_state;
+struct nccl_state;
+struct nccl_info;
+struct nccl_inst;
 
 struct pipeline {
 	struct trace *tr;
@@ -168,6 +182,7 @@ struct pipeline {
 					  * order, OTF2) */
 	struct mpi_state *mpi;           /* message matching and collectives (mpi-pipe.c), made
 					  * at the first MPI call */
+	struct nccl_state *nccl;         /* NCCL launches in flight (nccl-coll.c) */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);
@@ -179,7 +194,7 @@ int window_parse_time(const char *s, int64_t *ns);
 int window_from_steps(struct trace *tr, const char *spec, struct window *w);
 
 /* back ends */
-struct output output_chrome(const char *path, int by_domain);
+struct output output_chrome(const char *path, int group_by);   /* enum tracks_group */
 struct output output_summary(FILE *f, const char *dir, int top);
 void summary_set_window(const struct window *w);
 

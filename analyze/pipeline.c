@@ -1,13 +1,16 @@
 /* pipeline.c — turns records, in time order, into output events: pairs range pushes with
  * pops on each thread, turns step marks into step intervals, hands MPI calls and requests to
- * message matching and collective grouping (mpi-pipe.c), and hands each event through the
- * window to every output (emit.c).  Keeps only open ranges, open steps and MPI operations in
- * flight in memory. */
+ * message matching and collective grouping (mpi-pipe.c) and NCCL calls and collectives to
+ * cross-rank matching (nccl-coll.c), and hands each event through the window to every output
+ * (emit.c).  Keeps only open ranges, open steps and MPI and NCCL operations in flight in
+ * memory. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
 #include "mpi.h"
+#include "nrt.h"
+#include "nccl.h"
 
 static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source)
 {
@@ -101,8 +104,22 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 	struct call_info ci = { .domain = domain, .corr = arg & TPROF_CORR_MASK,
 				.ret = (int)(uint16_t)(arg >> TPROF_CALL_RET_SHIFT) };
 	struct mpi_info mi;
+	struct nrt_info nri;
+	struct nccl_info ni = { .has_b = next >= 2 };
+	int has_nccl = domain == TPROF_DOM_NCCL && next >= 1;
 	if (domain == TPROF_DOM_MPI) {
 		mpi_decode(pl->tr, p, ext, next, &mi);
+		next = 0;   /* not HIP's argument layout */
+	} else if (domain == TPROF_DOM_NRT) {
+		nrt_decode(p, ext, next, &nri);
+		ci.nrt = &nri;
+		next = 0;
+	} else if (has_nccl) {
+		memcpy(&ni.a, ext, sizeof(ni.a));
+		if (ni.has_b)
+			memcpy(&ni.b, ext + TPROF_UNIT, sizeof(ni.b));
+		else
+			ni.b.peer = -1;
 		next = 0;   /* not HIP's argument layout */
 	}
 	if (next >= 1) {
@@ -122,10 +139,14 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 	struct event ev = { .kind = EV_CALL, .flags = flags, .proc = p, .thread = t,
 			    .name = proc_string(p, local_name), .t0 = t0 - base,
 			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci,
-			    .mpi = domain == TPROF_DOM_MPI ? &mi : NULL };
+			    .mpi = domain == TPROF_DOM_MPI ? &mi : NULL,
+			    .nccl = has_nccl ? &ni : NULL };
 	if (domain == TPROF_DOM_MPI)
 		mpi_call(pl, t, ev.name, &mi, ev.t0, ev.t1, ci.corr, flags);
+	struct event orig = ev;   /* the window may clip ev */
 	emit_event(pl, &ev);
+	if (has_nccl)
+		nccl_call(pl, &orig);
 }
 
 /* A nonblocking MPI operation completed (or a persistent one started) inside a call. */
@@ -196,7 +217,10 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
 		p->end_ns = t1;
 	struct event ev = { .kind = EV_DEVICE, .proc = p, .name = proc_string(p, r->name),
 			    .t0 = t0 - base, .t1 = (t1 < t0 ? t0 : t1) - base, .dev = &di };
+	struct event orig = ev;   /* the window may clip ev */
 	emit_event(pl, &ev);
+	if (di.kind == TPROF_DEVOP_COLLECTIVE)
+		nccl_device(pl, &orig);
 }
 
 /* ---- ranges by id ------------------------------------------------------------------------- */
@@ -315,4 +339,5 @@ void pipeline_finish(struct pipeline *pl)
 			tr->end_ns = p->end_ns;
 	}
 	mpi_finish(pl);
+	nccl_finish(pl);
 }

@@ -31,6 +31,10 @@ static void on_prop(struct proc *p, const struct tprof_rec *r)
 		p->host = val;
 	else if (!strcmp(key, "exe"))
 		p->exe = val;
+	else if (!strcmp(key, "instance_type"))
+		p->instance_type = val;
+	else if (!strcmp(key, "nrt_instance"))
+		p->nrt_instance = val;
 	else if (!strcmp(key, "arg")) {
 		uint32_t *na = realloc(p->args, (p->nargs + 1) * sizeof(*na));
 		if (!na)

@@ -1,7 +1,8 @@
 /* summary.c — the --summary tables: for each kind of event, one row per name sorted by total
  * time (Total %, Time, Calls, Avg, Min, Max, Name), and a header saying what the numbers
  * cover: wall time, processes, threads, and what was dropped or skipped and why.  Device
- * work and MPI have parts of their own (summary-device.c, summary-mpi.c). */
+ * work, MPI, NCCL and the Neuron runtime have parts of their own (summary-device.c,
+ * summary-mpi.c, summary-nccl.c, summary-nrt.c). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,11 +12,13 @@
 
 #include "summary-device.h"
 #include "summary-mpi.h"
+#include "summary-nrt.h"
+#include "summary-nccl.h"
 #include "table.h"
 
 #define NDOMAINS 6
-static const char *const domain_title[NDOMAINS] = { "API calls", "HIP API", "MPI", "NCCL", "NRT",
-						     "CUDA" };
+static const char *const domain_title[NDOMAINS] = { "API calls", "HIP API", "MPI", "NCCL",
+						     "NRT API", "CUDA" };
 
 struct counter_agg {
 	uint64_t n;
@@ -36,6 +39,8 @@ struct summary {
 	struct agg *calls[NDOMAINS]; /* API calls, by domain and name id */
 	struct devsum *dev;
 	struct mpisum *mpi;
+	struct nrtsum *nrt;
+	struct ncclsum *nccl;
 	uint64_t *marks;
 	struct counter_agg *counters;
 	size_t cap;                  /* of the three arrays above */
@@ -96,10 +101,16 @@ static void event(void *priv, const struct event *ev)
 			mpisum_event(s->mpi, ev);
 			break;
 		}
+		if (d == TPROF_DOM_NCCL) {
+			ncclsum_event(s->nccl, ev);
+			break;
+		}
 		ensure(s, ev->name);
 		if (!s->calls[d] && !(s->calls[d] = calloc(s->cap, sizeof(*s->calls[d]))))
 			abort();
 		agg_add(&s->calls[d][ev->name], ev->t1 - ev->t0);
+		if (d == TPROF_DOM_NRT)
+			nrtsum_event(s->nrt, ev);
 		break;
 	}
 	case EV_DEVICE:
@@ -109,6 +120,9 @@ static void event(void *priv, const struct event *ev)
 	case EV_MESSAGE:
 	case EV_COLLECTIVE:
 		mpisum_event(s->mpi, ev);
+		break;
+	case EV_NCCL:
+		ncclsum_event(s->nccl, ev);
 		break;
 	case EV_MARK:
 		ensure(s, ev->name);
@@ -287,9 +301,12 @@ static int end(void *priv, const struct trace *tr)
 	time_table_print(s->f, "Ranges", s->ranges, s->cap, s->top);
 	step_table(s);
 	devsum_end(s->dev, s->f, tr, covered, s->top);
+	nrtsum_end(s->nrt, s->f, tr, covered, s->top);
 	for (int d = 1; d < NDOMAINS; d++) {
 		if (d == TPROF_DOM_MPI)
 			mpisum_end(s->mpi, s->f, tr, lo, hi, s->top);
+		else if (d == TPROF_DOM_NCCL)
+			ncclsum_end(s->nccl, s->f, s->top);
 		else if (s->calls[d])
 			time_table_print(s->f, domain_title[d], s->calls[d], s->cap, s->top);
 	}
@@ -325,5 +342,7 @@ struct output output_summary(FILE *f, const char *dir, int top)
 	s->top = top;
 	s->dev = devsum_new();
 	s->mpi = mpisum_new();
+	s->nrt = nrtsum_new();
+	s->nccl = ncclsum_new();
 	return (struct output){ &summary_ops, s };
 }

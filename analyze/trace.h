@@ -168,6 +168,8 @@ struct proc {
 	int clock_source;
 	int64_t pid, ppid, rank, world_size, local_rank;
 	uint32_t host, exe;             /* global string ids, 0 = unknown */
+	uint32_t instance_type;         /* PROP "instance_type" (e.g. trn1.32xlarge), 0 = none */
+	uint32_t nrt_instance;          /* PROP "nrt_instance": the Neuron instance family (trn1) */
 	uint32_t *args;
 	size_t nargs;
 	int ended;                      /* END record seen */

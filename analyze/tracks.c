@@ -1,7 +1,10 @@
 /* tracks.c — where each event goes in a Chrome trace: the (pid, tid) of its track, and the
  * names and order of every track used.  Grouped by process (each profiled process with its
- * threads, its steps and one track per device stream), or by domain (all processes' API
- * calls together, all kernels together, all copies together; the rest stays by process). */
+ * threads, its steps, one track per device stream and one per NeuronCore), by domain (all
+ * processes' API calls together, all kernels together, all copies together, all NeuronCores
+ * together; the rest stays by process), by NeuronCore (a group per core number, a track per
+ * process in it; the rest by process) or by instance (a group per host, holding the tracks
+ * of every process that ran there; steps and counters stay with their process). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +14,11 @@
 #define STEPS_TID 2147483000
 #define DEVICE_TID 2000000000     /* + track number, per process */
 #define PID_DOMAIN 1000000        /* + group, in --group-by domain */
+#define NC_TID 1900000000         /* + core * 64 + lane, per process */
+#define PID_NCGROUP 1100000       /* + core, in --group-by neuroncore */
+#define PID_HOST 1200000          /* + host number, in --group-by instance */
 
-enum group { G_THREAD, G_DEVICE, G_API, G_GPU, G_COPIES };
+enum group { G_THREAD, G_DEVICE, G_API, G_GPU, G_COPIES, G_NEURON, G_NC };
 
 struct key {
 	int group;
@@ -26,31 +32,63 @@ struct entry {
 	const struct proc *p;
 	int32_t tid;              /* threads: the real tid */
 	uint32_t name;            /* threads: name id */
-	int device, stream_no;    /* device tracks */
+	int device, stream_no;    /* device tracks; NeuronCore tracks: core, lane */
+	int64_t busy_until;       /* NeuronCore tracks: the end of the latest work on it */
 	int used;
 };
 
+/* A host of --group-by instance, numbered in order of first use. */
+struct host {
+	uint32_t name, instance_type;
+};
+
 struct tracks {
+	int mode;                 /* enum tracks_group */
 	int by_domain;
 	struct entry *v;
 	size_t n, cap;
 	int next_tid[8];          /* per domain group */
 	uint8_t domains_used[8];
+	struct host *hosts;
+	size_t nhosts;
+	int next_host_tid;
 };
 
-struct tracks *tracks_new(int by_domain)
+struct tracks *tracks_new(int group_by)
 {
 	struct tracks *t = calloc(1, sizeof(*t));
 	if (!t)
 		abort();
-	t->by_domain = by_domain;
+	t->mode = group_by;
+	t->by_domain = group_by == TRACKS_BY_DOMAIN;
 	return t;
 }
 
 void tracks_free(struct tracks *t)
 {
 	free(t->v);
+	free(t->hosts);
 	free(t);
+}
+
+/* --group-by instance: a new track in the group of p's host. */
+static struct track host_track(struct tracks *t, const struct proc *p)
+{
+	size_t i = 0;
+	while (i < t->nhosts && t->hosts[i].name != p->host)
+		i++;
+	if (i == t->nhosts) {
+		t->hosts = realloc(t->hosts, (t->nhosts + 1) * sizeof(*t->hosts));
+		if (!t->hosts)
+			abort();
+		t->hosts[t->nhosts++] = (struct host){ p->host, 0 };
+	}
+	/* the instance type, else the Neuron runtime's instance family */
+	if (p->instance_type)
+		t->hosts[i].instance_type = p->instance_type;
+	else if (!t->hosts[i].instance_type)
+		t->hosts[i].instance_type = p->nrt_instance;
+	return (struct track){ PID_HOST + 1 + (int64_t)i, ++t->next_host_tid };
 }
 
 static uint64_t key_hash(const struct key *k)
@@ -116,6 +154,8 @@ struct track tracks_thread(struct tracks *t, const struct thread *th, int api_ca
 		e->name = th->name;
 		if (group == G_API)
 			e->track = (struct track){ PID_DOMAIN + G_API, ++t->next_tid[G_API] };
+		else if (t->mode == TRACKS_BY_INSTANCE)
+			e->track = host_track(t, th->proc);
 		else
 			e->track = (struct track){ th->proc->index, e->tid };
 	}
@@ -139,10 +179,42 @@ struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t devi
 			    t->v[i].key.proc == p->index && t->v[i].key.a == device)
 				n++;
 		e->stream_no = stream ? n + 1 : 0;
-		if (group == G_DEVICE)
+		if (group == G_DEVICE && t->mode == TRACKS_BY_INSTANCE)
+			e->track = host_track(t, p);
+		else if (group == G_DEVICE)
 			e->track = (struct track){ p->index, DEVICE_TID + ++t->next_tid[G_DEVICE] };
 		else
 			e->track = (struct track){ PID_DOMAIN + group, ++t->next_tid[group] };
+	}
+	return e->track;
+}
+
+struct track tracks_neuroncore(struct tracks *t, const struct proc *p, int32_t nc, int64_t t0,
+			       int64_t t1)
+{
+	int group = t->by_domain ? G_NEURON : G_NC;
+	struct entry *e;
+	int fresh, lane = 0;
+	for (;; lane++) {
+		struct key k = { group, p->index, (uint64_t)(uint32_t)nc, (uint64_t)lane };
+		e = find(t, &k, &fresh);
+		if (fresh || e->busy_until <= t0)
+			break;
+	}
+	if (t1 > e->busy_until || fresh)
+		e->busy_until = t1;
+	if (fresh) {
+		e->p = p;
+		e->device = nc;
+		e->stream_no = lane;
+		if (group == G_NEURON)
+			e->track = (struct track){ PID_DOMAIN + G_NEURON, ++t->next_tid[G_NEURON] };
+		else if (t->mode == TRACKS_BY_NEURONCORE)
+			e->track = (struct track){ PID_NCGROUP + nc, ++t->next_tid[G_NC] };
+		else if (t->mode == TRACKS_BY_INSTANCE)
+			e->track = host_track(t, p);
+		else
+			e->track = (struct track){ p->index, NC_TID + (int64_t)nc * 64 + lane };
 	}
 	return e->track;
 }
@@ -161,15 +233,74 @@ static void device_label(const struct entry *e, char *buf, size_t len)
 		snprintf(buf, len, "GPU %d null stream", e->device);
 }
 
-void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn meta, void *ctx)
+static void nc_label(const struct entry *e, char *buf, size_t len)
+{
+	if (e->stream_no)
+		snprintf(buf, len, "nc %d (%d)", e->device, e->stream_no + 1);
+	else
+		snprintf(buf, len, "nc %d", e->device);
+}
+
+/* The groups of --group-by neuroncore ("nc N", before the processes) and instance (the
+ * host, with its instance type when the recorder found one; in the order of host names). */
+static void group_metadata(struct tracks *t, tracks_meta_fn meta, void *ctx)
 {
 	static const char *const domain_names[] = { [G_API] = "API calls", [G_GPU] = "GPU",
-						    [G_COPIES] = "copies" };
-	for (int g = G_API; g <= G_COPIES; g++)
+						    [G_COPIES] = "copies", [G_NEURON] = "NeuronCores" };
+	char buf[600];
+	for (int g = G_API; g <= G_NEURON; g++)
 		if (t->next_tid[g]) {
 			meta(ctx, "process_name", PID_DOMAIN + g, -1, "name", domain_names[g], 0);
 			meta(ctx, "process_sort_index", PID_DOMAIN + g, -1, "sort_index", NULL, g - G_API);
 		}
+	if (t->mode == TRACKS_BY_NEURONCORE) {
+		uint8_t done[4096] = { 0 };
+		for (size_t i = 0; i < t->cap; i++) {
+			const struct entry *e = &t->v[i];
+			if (!e->used || e->key.group != G_NC || e->device >= 4096 || done[e->device]++)
+				continue;
+			snprintf(buf, sizeof(buf), "nc %d", e->device);
+			meta(ctx, "process_name", e->track.pid, -1, "name", buf, 0);
+			meta(ctx, "process_sort_index", e->track.pid, -1, "sort_index", NULL, -100000 + e->device);
+		}
+	}
+	for (size_t i = 0; i < t->nhosts; i++) {
+		const char *h = t->hosts[i].name ? strings_get(t->hosts[i].name) : "?";
+		if (t->hosts[i].instance_type)
+			snprintf(buf, sizeof(buf), "%s (%s)", h, strings_get(t->hosts[i].instance_type));
+		else
+			snprintf(buf, sizeof(buf), "%s", h);
+		int64_t before = 0;
+		for (size_t k = 0; k < t->nhosts; k++) {
+			const char *o = t->hosts[k].name ? strings_get(t->hosts[k].name) : "?";
+			int c = strcmp(o, h);
+			before += c < 0 || (c == 0 && k < i);
+		}
+		meta(ctx, "process_name", PID_HOST + 1 + (int64_t)i, -1, "name", buf, 0);
+		meta(ctx, "process_sort_index", PID_HOST + 1 + (int64_t)i, -1, "sort_index", NULL,
+		     -100000 + before);
+	}
+}
+
+/* Where a track sorts among its process's: the main thread, the other threads, the
+ * NeuronCores, the device streams. */
+static int64_t order_in_process(const struct entry *e)
+{
+	switch (e->key.group) {
+	case G_THREAD:
+	case G_API:
+		return e->tid == e->p->pid ? 0 : 1 + (int64_t)e->tid % 1000000;
+	case G_NC:
+	case G_NEURON:
+		return 5000000 + (int64_t)e->device * 64 + e->stream_no;
+	default:
+		return 10000000 + (int64_t)e->device * 1000 + e->stream_no;
+	}
+}
+
+void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn meta, void *ctx)
+{
+	group_metadata(t, meta, ctx);
 	for (size_t i = 0; i < t->cap; i++) {
 		const struct entry *e = &t->v[i];
 		if (!e->used)
@@ -177,21 +308,33 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
 		char label[600], proc[512], what[64];
 		proc_label(e->p, proc, sizeof(proc));
 		int in_domain = e->track.pid >= PID_DOMAIN;
-		int64_t order;
-		if (e->key.group == G_THREAD || e->key.group == G_API) {
-			const char *n = e->name ? strings_get(e->name) : "thread";
-			if (in_domain)
-				snprintf(label, sizeof(label), "%s: %s", proc, n);
-			else
-				snprintf(label, sizeof(label), "%s", n);
-			order = in_domain ? e->track.tid : e->tid == e->p->pid ? 0 : 1 + (int64_t)e->tid % 1000000;
-		} else {
+		int by_host = e->track.pid > PID_HOST;
+		int64_t order = in_domain ? e->track.tid : order_in_process(e);
+		if (e->key.group == G_THREAD || e->key.group == G_API)
+			snprintf(what, sizeof(what), "%s", e->name ? strings_get(e->name) : "thread");
+		else if (e->key.group == G_NC || e->key.group == G_NEURON)
+			nc_label(e, what, sizeof(what));
+		else
 			device_label(e, what, sizeof(what));
-			if (in_domain)
-				snprintf(label, sizeof(label), "%s: %s", proc, what);
+		if (e->track.pid >= PID_NCGROUP && e->track.pid < PID_HOST) {
+			/* --group-by neuroncore: the core is the group; the track is the process's */
+			if (e->stream_no)
+				snprintf(label, sizeof(label), "%s (%d)", proc, e->stream_no + 1);
 			else
-				snprintf(label, sizeof(label), "%s", what);
-			order = in_domain ? e->track.tid : 10000000 + (int64_t)e->device * 1000 + e->stream_no;
+				snprintf(label, sizeof(label), "%s", proc);
+			order = e->p->index * 64 + e->stream_no;
+		} else if (in_domain) {
+			snprintf(label, sizeof(label), "%s: %s", proc, what);
+		} else {
+			snprintf(label, sizeof(label), "%s", what);
+		}
+		if (by_host) {
+			/* the host's tracks by process, then as within a process (kept in int32) */
+			int64_t w = order_in_process(e);
+			w = w >= 10000000 ? 300000 + (w - 10000000) % 100000 : w >= 5000000 ? 200000 + (w - 5000000) % 100000 : w % 100000;
+			order = (int64_t)e->p->index * 500000 + w;
+			if (order > INT32_MAX)
+				order = INT32_MAX;
 		}
 		meta(ctx, "thread_name", e->track.pid, e->track.tid, "name", label, 0);
 		meta(ctx, "thread_sort_index", e->track.pid, e->track.tid, "sort_index", NULL, order);

@@ -25,6 +25,8 @@
 #   MPI       ns per MPI_Comm_rank (one rank) and per MPI_Send+MPI_Recv pair (8-byte ping-pong
 #             between two ranks, half a round trip), plain and recorded (mpirun itself run
 #             under the recorder, as tprof-inspect -- mpirun does), alternating
+#   NRT       ns per nrt_execute (a model whose run time is 0) and per nrt_tensor_read (64
+#             bytes) against the stand-in Neuron runtime, plain and recorded, alternating
 #   NCCL      ns per ncclCommCount and per ncclAllReduce (host side: the call's return, the
 #             collective of one float on a one-rank communicator of the stand-in NCCL), plain
 #             and recorded, alternating; and what two hipEventRecord (the profiler's timing of
@@ -53,6 +55,9 @@
 #                    saying so, without it or without mpi-calls)
 #   BENCH_MPI_CALLS  MPI_Comm_rank calls per loop (default 1e6)
 #   BENCH_MPI_PAIRS  ping-pong round trips per loop (default 2e5)
+#   BENCH_NRT_STANDIN the stand-in libnrt.so.1's directory (make bench sets it; the NRT
+#                    benchmark is left out, saying so, without it or without nrt-calls)
+#   BENCH_NRT_CALLS  calls per NRT loop (default 2e5)
 #   BENCH_NCCL_CALLS calls per NCCL loop (default 1e5; the NCCL benchmark needs the stand-in
 #                    NCCL next to the stand-in HIP runtime, BENCH_HIP_STANDIN)
 #
@@ -464,7 +469,49 @@ if [ "$mpi_ok" = 1 ]; then
 	say ""
 fi
 
-# ---- 5c. NCCL: added cost per call ---------------------------------------------------------
+# ---- 5c. NRT: added cost per call ----------------------------------------------------------
+# A model that runs for 0 us on the stand-in, so that the host side is what is timed; each
+# loop in a process of its own, plain and recorded alternating; added = recorded - plain.
+NRT_CALLS=${BENCH_NRT_CALLS:-2e5}
+nrt_ok=0
+if [ -x "$B/nrt-calls" ] && [ -n "${BENCH_NRT_STANDIN:-}" ] && [ -e "$BENCH_NRT_STANDIN/libnrt.so.1" ]; then
+	nrt_ok=1
+else
+	say "== NRT: skipped (no nrt-calls program or no stand-in libnrt.so.1)"
+fi
+if [ "$nrt_ok" = 1 ]; then
+	say "== NRT [load $(cut -d' ' -f1 /proc/loadavg)]: $NRT_CALLS calls per loop against the stand-in runtime"
+	for r in $(seq 1 "$RUNS"); do
+		line_out=""
+		for call in execute read; do
+			d="$W/nrt.$r"
+			order="plain rec"
+			[ $((r % 2)) -eq 0 ] && order="rec plain"
+			for which in $order; do
+				if [ "$which" = plain ]; then
+					env LD_LIBRARY_PATH="$BENCH_NRT_STANDIN" STANDIN_NRT_EXEC_US=0 \
+						"$B/nrt-calls" "$call" "$NRT_CALLS" >"$W/nrt.plain" 2>"$W/nrt.err" ||
+						{ fail "nrt-calls $call (plain): $(head -n 3 "$W/nrt.err")"; continue 2; }
+				else
+					rec "$d" LD_LIBRARY_PATH="$BENCH_NRT_STANDIN" STANDIN_NRT_EXEC_US=0 \
+						"$B/nrt-calls" "$call" "$NRT_CALLS" >"$W/nrt.rec" 2>"$W/nrt.err" ||
+						{ fail "nrt-calls $call (recorded): $(head -n 3 "$W/nrt.err")"; continue 2; }
+				fi
+			done
+			p=$(kv "$W/nrt.plain" ns)
+			q=$(kv "$W/nrt.rec" ns)
+			sample "nrt_plain_$call" "$p"
+			sample "nrt_rec_$call" "$q"
+			sample "nrt_add_$call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+			rm -rf "$d"
+			line_out="$line_out, $call $p -> $q"
+		done
+		say "  run $r: ns per call, plain -> recorded:${line_out#,}"
+	done
+	say ""
+fi
+
+# ---- 5d. NCCL: added cost per call ---------------------------------------------------------
 # A one-rank communicator of the stand-in NCCL over the stand-in HIP, each loop a process of
 # its own, plain and recorded alternating; added = recorded - plain.  The stand-in's modelled
 # latency is 0, so its stream keeps up with the calls.
@@ -629,6 +676,12 @@ if [ "$mpi_ok" = 1 ]; then
 	row "  MPI_Comm_rank without the profiler" mpi_plain_commrank 1 ns - -
 	row "added ns per MPI_Send+MPI_Recv pair" mpi_add_pingpong 1 ns - -
 	row "  MPI_Send+MPI_Recv pair without the profiler" mpi_plain_pingpong 1 ns - -
+fi
+if [ "$nrt_ok" = 1 ]; then
+	row "added ns per nrt_execute (stand-in, 0 us model)" nrt_add_execute 1 ns le 30
+	row "  nrt_execute without the profiler" nrt_plain_execute 1 ns - -
+	row "added ns per nrt_tensor_read (stand-in, 64 B)" nrt_add_read 1 ns le 30
+	row "  nrt_tensor_read without the profiler" nrt_plain_read 1 ns - -
 fi
 if [ "$nccl_ok" = 1 ]; then
 	row "added ns per ncclCommCount (stand-in)" nccl_add_count 1 ns le 30

@@ -11,6 +11,8 @@
 /* Each hook-*.c defines its table; these are all of them. */
 extern struct tprof_hook tprof_hip_hooks[], tprof_roctx_hooks[], tprof_mpi_hooks[];
 extern const size_t tprof_hip_nhooks, tprof_roctx_nhooks, tprof_mpi_nhooks;
+extern struct tprof_hook tprof_nrt_hooks[];
+extern const size_t tprof_nrt_nhooks;
 extern struct tprof_hook tprof_nccl_hooks[];
 extern const size_t tprof_nccl_nhooks;
 
@@ -22,6 +24,7 @@ static struct {
 	{ tprof_hip_hooks, &tprof_hip_nhooks, "TPROF_HIP_API_FILTER" },
 	{ tprof_roctx_hooks, &tprof_roctx_nhooks, NULL },
 	{ tprof_mpi_hooks, &tprof_mpi_nhooks, "TPROF_MPI_API_FILTER" },
+	{ tprof_nrt_hooks, &tprof_nrt_nhooks, "TPROF_NRT_API_FILTER" },
 	{ tprof_nccl_hooks, &tprof_nccl_nhooks, "TPROF_NCCL_API_FILTER" },
 };
 

@@ -124,6 +124,7 @@ void tprof_image_begin(int clock_source);
 int tprof_image_start(void);            /* PENDING -> STARTED; 0 on success */
 int tprof_image_ensure(void);           /* started (or finished); 0 when records can be written */
 void tprof_image_checkpoint(void);      /* everything flushed, before exec */
+void tprof_image_flush(void);           /* everything flushed; recording goes on */
 void tprof_image_finish(void);          /* final flush at exit */
 void tprof_image_finish_failed(void);   /* at exit after a write error */
 void tprof_image_reset_child(void);     /* new image after fork */

@@ -196,6 +196,20 @@ void tprof_image_checkpoint(void)
 	pthread_mutex_unlock(&start_lock);
 }
 
+/* Everything so far into the chunk file, with a clock sample; recording carries on (a
+ * runtime about to close: a trace read from now on is complete up to here). */
+void tprof_image_flush(void)
+{
+	pthread_mutex_lock(&start_lock);
+	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_STARTED) {
+		tprof_tls.guard++;
+		tprof_proc_clock(TPROF_CLOCK_PERIODIC);
+		tprof_chunks_write_all();
+		tprof_tls.guard--;
+	}
+	pthread_mutex_unlock(&start_lock);
+}
+
 /* At exit, after recording stopped: the last records, every buffer written, and the spool
  * removed when it holds nothing the chunk file lacks and no other thread can still write
  * into it; otherwise it stays and the reader takes what it needs from it. */

@@ -1,8 +1,9 @@
 /* dump-records.c — every record of every process under an output directory, one JSON object
  * per line, for tests that check exactly what the recorder wrote (independently of what the
- * analyzer makes of it).  Each line names the process (host, pid, rank), the stream and the
- * record's fields, the name as a string, and decodes the extension units of MPI and NCCL
- * calls, MPI requests, DEVICE, COMM, CSYNC, PROP and STRING records.
+ * analyzer makes of it).  Each line names the process (host, pid, rank, and "image": which
+ * process image, by its index among them), the stream and the record's fields, the name as a
+ * string, and decodes the extension units of MPI and NCCL calls, MPI requests, NRT calls,
+ * DEVICE, COMM, CSYNC, PROP and STRING records.
  * Usage: dump-records DIR */
 #include <inttypes.h>
 #include <stdio.h>
@@ -65,6 +66,46 @@ static void mpi_args2(struct jw *w, const uint8_t *ext)
 	jw_i64(w, b.tag);
 	KEY(w, "seq");
 	jw_u64(w, b.seq);
+	jw_lit(w, "}");
+}
+
+/* NRT calls: struct tprof_nrt_args (its name as a string), then an execution's
+ * struct tprof_nrt_exec. */
+static void nrt_args(struct jw *w, const struct proc *p, const struct tprof_rec *r)
+{
+	struct tprof_nrt_args a;
+	memcpy(&a, r + 1, sizeof(a));
+	KEY(w, "nrt");
+	jw_lit(w, "{\"handle\":");
+	jw_u64(w, a.handle);
+	KEY(w, "bytes");
+	jw_u64(w, a.bytes);
+	KEY(w, "name");
+	put_str(w, str(p, a.name));
+	KEY(w, "nc");
+	jw_i64(w, a.nc);
+	KEY(w, "op");
+	jw_u64(w, a.op);
+	KEY(w, "placement");
+	jw_u64(w, a.placement);
+	KEY(w, "flags");
+	jw_u64(w, a.flags);
+	KEY(w, "extra");
+	jw_u64(w, a.extra);
+	if (r->ext >= 2) {
+		struct tprof_nrt_exec x;
+		memcpy(&x, (const uint8_t *)(r + 1) + TPROF_UNIT, sizeof(x));
+		KEY(w, "in_bytes");
+		jw_u64(w, x.in_bytes);
+		KEY(w, "out_bytes");
+		jw_u64(w, x.out_bytes);
+		KEY(w, "in_tensors");
+		jw_u64(w, x.in_tensors);
+		KEY(w, "out_tensors");
+		jw_u64(w, x.out_tensors);
+		KEY(w, "model_nc_count");
+		jw_u64(w, x.model_nc_count);
+	}
 	jw_lit(w, "}");
 }
 
@@ -196,10 +237,13 @@ static void devop(struct jw *w, const uint8_t *ext, unsigned flags)
 	jw_lit(w, "}");
 }
 
-static void record(struct jw *w, const struct proc *p, uint32_t stream, const struct tprof_rec *r)
+static void record(struct jw *w, const struct proc *p, size_t image, uint32_t stream,
+		   const struct tprof_rec *r)
 {
 	jw_lit(w, "{\"host\":");
 	put_str(w, p->host ? strings_get(p->host) : NULL);
+	KEY(w, "image");
+	jw_u64(w, image);
 	KEY(w, "pid");
 	jw_i64(w, p->pid);
 	KEY(w, "rank");
@@ -237,6 +281,8 @@ static void record(struct jw *w, const struct proc *p, uint32_t stream, const st
 			put_str(w, str(p, (uint32_t)r->arg));
 		break;
 	case TPROF_K_CALL:
+		if (r->flags == TPROF_DOM_NRT && r->ext >= 1)
+			nrt_args(w, p, r);
 		if (r->flags == TPROF_DOM_NCCL && r->ext >= 1)
 			nccl_args(w, ext, r->ext);
 		if (r->flags != TPROF_DOM_MPI)
@@ -288,7 +334,7 @@ int main(int argc, char **argv)
 				continue;
 			stream_rewind(st);
 			while (stream_next(st))
-				record(&w, p, s, st->rec);
+				record(&w, p, i, s, st->rec);
 		}
 	}
 	int rc = jw_close(&w) < 0 ? 1 : 0;
