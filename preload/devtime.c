@@ -25,6 +25,7 @@
 #define ANCHOR_AGE_NS 1000000000ll  /* re-anchor after a second */
 #define ANCHOR_TRIES 8              /* anchor events tried, the tightest kept */
 #define ANCHOR_TIGHT_NS 20000       /* an anchor bracketed this closely is kept at once */
+#define ANCHOR_WIDE_NS 200000       /* wider: the host saw it late (see anchor()) */
 #define IDLE_SLEEP_NS 2000000l      /* poll interval with nothing pending */
 #define BUSY_SLEEP_NS 100000l       /* poll interval with work in flight */
 
@@ -236,13 +237,15 @@ static int drain_rings(void)
 }
 
 /* Records `ev` on the device's idle private stream: its device time lies between just before
- * the record (*lo) and the first query that saw it done (*hi). */
+ * the record (*lo) and the first query that saw it done (*hi); *rec is when the record call
+ * returned. */
 static int anchor_try(const struct tprof_devrt *rt, struct devq *q, void *ev, int64_t *lo,
-		      int64_t *hi)
+		      int64_t *rec, int64_t *hi)
 {
 	int64_t t0 = mono();
 	if (rt->event_record(ev, q->priv_stream) != 0)
 		return -1;
+	*rec = mono();
 	for (;;) {
 		int r = rt->event_query(ev);
 		int64_t now = mono();
@@ -259,29 +262,34 @@ static int anchor_try(const struct tprof_devrt *rt, struct devq *q, void *ev, in
 /* Pins the device's clock to the host's: an event on the private stream, its device time
  * taken as the middle of the host interval that brackets it.  A thread descheduled at the
  * wrong moment (a loaded host) widens the interval, so a few tries are made and the
- * tightest is kept. */
+ * tightest is kept.  When even that one is wide, the host was late to see the event rather
+ * than the device late to reach it (a device reaches an event on an idle stream as soon as
+ * it is submitted): the record call itself brackets it then. */
 static int anchor(const struct tprof_devrt *rt, int device, struct devq *q)
 {
 	if (!q->priv_stream && rt->stream_create(device, &q->priv_stream) != 0)
 		return -1;
 	if (!q->anchor && rt->event_create(device, &q->anchor) != 0)
 		return -1;
-	int64_t lo, hi, best;
-	if (anchor_try(rt, q, q->anchor, &lo, &hi) != 0)
+	int64_t lo, rec, hi, best_lo, best_rec, best_hi;
+	if (anchor_try(rt, q, q->anchor, &best_lo, &best_rec, &best_hi) != 0)
 		return -1;
-	best = hi - lo;
-	q->anchor_ns = lo + best / 2;
-	for (int i = 1; i < ANCHOR_TRIES && best > ANCHOR_TIGHT_NS; i++) {
+	for (int i = 1; i < ANCHOR_TRIES && best_hi - best_lo > ANCHOR_TIGHT_NS; i++) {
 		if (!q->spare && rt->event_create(device, &q->spare) != 0)
 			break;
-		if (anchor_try(rt, q, q->spare, &lo, &hi) != 0 || hi - lo >= best)
+		if (anchor_try(rt, q, q->spare, &lo, &rec, &hi) != 0 || hi - lo >= best_hi - best_lo)
 			continue;
 		void *ev = q->anchor;
 		q->anchor = q->spare;
 		q->spare = ev;
-		best = hi - lo;
-		q->anchor_ns = lo + best / 2;
+		best_lo = lo;
+		best_rec = rec;
+		best_hi = hi;
 	}
+	if (best_hi - best_lo <= ANCHOR_WIDE_NS)
+		q->anchor_ns = best_lo + (best_hi - best_lo) / 2;
+	else
+		q->anchor_ns = best_lo + (best_rec - best_lo) / 2;
 	q->anchored_at = mono();
 	q->anchored = 1;
 	return 0;
