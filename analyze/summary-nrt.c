@@ -241,6 +241,14 @@ static double gbps(uint64_t bytes, int64_t ns)
 	return ns > 0 ? (double)bytes / (double)ns : 0.0;
 }
 
+/* Three decimals, or three significant digits for rates under 0.01 GB/s (small tensors of a
+ * long execution), which would otherwise print as 0.000. */
+static const char *fmt_gbps(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, v == 0.0 || v >= 0.01 ? "%.3f" : "%.3g", v);
+	return buf;
+}
+
 /* "0-3,6" */
 static const char *core_list(const struct model *m, char *buf, size_t len)
 {
@@ -289,13 +297,14 @@ static void models_table(FILE *f, struct nrtsum *s, int top)
 	size_t shown = top > 0 && (size_t)top < s->nmodels ? (size_t)top : s->nmodels;
 	for (size_t i = 0; i < shown; i++) {
 		const struct model *m = &s->models[i];
-		char t[32], av[32], mn[32], mx[32], c[32], fl[32], in[32], out[32], cores[128];
-		fprintf(f, "%7.1f %% %12s %10s %12s %12s %12s %8s %14s %14s %10.3f  %-8s ",
+		char t[32], av[32], mn[32], mx[32], c[32], fl[32], in[32], out[32], cores[128], g[32];
+		fprintf(f, "%7.1f %% %12s %10s %12s %12s %12s %8s %14s %14s %10s  %-8s ",
 			sum ? 100.0 * (double)m->t.total / (double)sum : 0.0, fmt_dur(m->t.total, t, 32),
 			fmt_count(m->t.calls, c, 32), fmt_dur(m->t.total / (int64_t)m->t.calls, av, 32),
 			fmt_dur(m->t.min, mn, 32), fmt_dur(m->t.max, mx, 32), fmt_count(m->failed, fl, 32),
 			fmt_count(m->in_bytes, in, 32), fmt_count(m->out_bytes, out, 32),
-			gbps(m->in_bytes + m->out_bytes, m->t.total), core_list(m, cores, sizeof(cores)));
+			fmt_gbps(gbps(m->in_bytes + m->out_bytes, m->t.total), g, sizeof(g)),
+			core_list(m, cores, sizeof(cores)));
 		put_name(f, strings_get(m->name));
 	}
 	if (shown < s->nmodels)
@@ -318,9 +327,10 @@ static void traffic_table(FILE *f, struct nrtsum *s)
 			const struct traffic *t = &s->traffic[op][p];
 			if (!t->calls)
 				continue;
-			char a[32], b[32], c[32];
-			fprintf(f, "%10s %16s %12s %10.3f  %-9s %s\n", fmt_count(t->calls, a, 32),
-				fmt_count(t->bytes, b, 32), fmt_dur(t->time, c, 32), gbps(t->bytes, t->time),
+			char a[32], b[32], c[32], g[32];
+			fprintf(f, "%10s %16s %12s %10s  %-9s %s\n", fmt_count(t->calls, a, 32),
+				fmt_count(t->bytes, b, 32), fmt_dur(t->time, c, 32),
+				fmt_gbps(gbps(t->bytes, t->time), g, sizeof(g)),
 				nrt_traffic_name((unsigned)(TPROF_NRT_TENSOR_READ + op)), place[p]);
 		}
 }
