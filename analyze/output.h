@@ -131,14 +131,14 @@ struct device_info {
 struct event {
 	enum ev_kind kind;
 	unsigned flags;
+	uint32_t name;           /* trace-wide string id */
+	uint32_t depth;
+	uint8_t source;                  /* ranges and marks: enum tprof_source */
 	struct proc *proc;
 	struct thread *thread;   /* NULL for process-wide events (steps) */
-	uint32_t name;           /* trace-wide string id */
 	int64_t t0, t1;          /* ns from the trace start */
-	uint32_t depth;
 	double value;
 	uint64_t step;                   /* EV_STEP; EV_ASYNC: the range id */
-	uint8_t source;                  /* ranges and marks: enum tprof_source */
 	const struct call_info *call;    /* EV_CALL */
 	const struct device_info *dev;   /* EV_DEVICE */
 	const struct mpi_info *mpi;      /* EV_CALL of domain MPI, EV_MPIREQ */
