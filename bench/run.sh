@@ -57,8 +57,8 @@
 #   BENCH_MPI_PAIRS  ping-pong round trips per loop (default 2e5)
 #   BENCH_NRT_STANDIN the stand-in libnrt.so.1's directory (make bench sets it; the NRT
 #                    benchmark is left out, saying so, without it or without nrt-calls)
-#   BENCH_NRT_CALLS  calls per NRT loop (default 2e5)
-#   BENCH_NCCL_CALLS calls per NCCL loop (default 1e5; the NCCL benchmark needs the stand-in
+#   BENCH_NRT_CALLS  calls per NRT loop (default 1e6)
+#   BENCH_NCCL_CALLS calls per NCCL loop (default 2e6; the NCCL benchmark needs the stand-in
 #                    NCCL next to the stand-in HIP runtime, BENCH_HIP_STANDIN)
 #
 # Units: a "record" is one API call as the recorder stores it (push and pop are one each); the
@@ -472,7 +472,7 @@ fi
 # ---- 5c. NRT: added cost per call ----------------------------------------------------------
 # A model that runs for 0 us on the stand-in, so that the host side is what is timed; each
 # loop in a process of its own, plain and recorded alternating; added = recorded - plain.
-NRT_CALLS=${BENCH_NRT_CALLS:-2e5}
+NRT_CALLS=${BENCH_NRT_CALLS:-1e6}
 nrt_ok=0
 if [ -x "$B/nrt-calls" ] && [ -n "${BENCH_NRT_STANDIN:-}" ] && [ -e "$BENCH_NRT_STANDIN/libnrt.so.1" ]; then
 	nrt_ok=1
@@ -515,7 +515,7 @@ fi
 # A one-rank communicator of the stand-in NCCL over the stand-in HIP, each loop a process of
 # its own, plain and recorded alternating; added = recorded - plain.  The stand-in's modelled
 # latency is 0, so its stream keeps up with the calls.
-NCCL_CALLS=${BENCH_NCCL_CALLS:-1e5}
+NCCL_CALLS=${BENCH_NCCL_CALLS:-2e6}
 nccl_ok=0
 if [ -x "$B/nccl-calls" ] && [ -e "${BENCH_HIP_STANDIN:-/nonexistent}/libnccl.so.2" ]; then
 	nccl_ok=1
