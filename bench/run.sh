@@ -123,6 +123,31 @@ rec_timed() {
 # kv FILE KEY: the value of a KEY=VALUE line.
 kv() { sed -n "s/^$2=//p" "$1" | head -n 1; }
 
+# alternate PREFIX CALL RUN DIR [VAR=VALUE...] COMMAND...: one run of COMMAND without the
+# profiler and one recorded into DIR, plain first on odd runs and recorded first on even
+# ones; samples PREFIX_plain_CALL, PREFIX_rec_CALL and PREFIX_add_CALL from their ns= lines
+# and leaves the two figures in $p and $q.  Non-zero, having said why, when a run fails.
+alternate() {
+	_pre=$1 _call=$2 _run=$3 _dir=$4
+	shift 4
+	_order="plain rec"
+	[ $((_run % 2)) -eq 0 ] && _order="rec plain"
+	for _which in $_order; do
+		if [ "$_which" = plain ]; then
+			env "$@" >"$W/$_pre.plain" 2>"$W/$_pre.err" ||
+				{ fail "$_pre-calls $_call (plain): $(head -n 3 "$W/$_pre.err")"; return 1; }
+		else
+			rec "$_dir" "$@" >"$W/$_pre.rec" 2>"$W/$_pre.err" ||
+				{ fail "$_pre-calls $_call (recorded): $(head -n 3 "$W/$_pre.err")"; return 1; }
+		fi
+	done
+	p=$(kv "$W/$_pre.plain" ns)
+	q=$(kv "$W/$_pre.rec" ns)
+	sample "${_pre}_plain_$_call" "$p"
+	sample "${_pre}_rec_$_call" "$q"
+	sample "${_pre}_add_$_call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+}
+
 # sfield FILE events|dropped|skipped: a count from a --summary header, commas removed.
 sfield() {
 	case $2 in
@@ -389,24 +414,8 @@ if [ "$hip_ok" = 1 ]; then
 		line_out=""
 		for call in getdevice launch; do
 			d="$W/hip.$r"
-			order="plain rec"
-			[ $((r % 2)) -eq 0 ] && order="rec plain"
-			for which in $order; do
-				if [ "$which" = plain ]; then
-					env LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" STANDIN_HIP_KERNEL_US=default:1 \
-						"$B/hip-calls" "$call" "$HIP_CALLS" >"$W/hip.plain" 2>"$W/hip.err" ||
-						{ fail "hip-calls $call (plain): $(head -n 3 "$W/hip.err")"; continue 2; }
-				else
-					rec "$d" LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" STANDIN_HIP_KERNEL_US=default:1 \
-						"$B/hip-calls" "$call" "$HIP_CALLS" >"$W/hip.rec" 2>"$W/hip.err" ||
-						{ fail "hip-calls $call (recorded): $(head -n 3 "$W/hip.err")"; continue 2; }
-				fi
-			done
-			p=$(kv "$W/hip.plain" ns)
-			q=$(kv "$W/hip.rec" ns)
-			sample "hip_plain_$call" "$p"
-			sample "hip_rec_$call" "$q"
-			sample "hip_add_$call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+			alternate hip "$call" "$r" "$d" LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" \
+				STANDIN_HIP_KERNEL_US=default:1 "$B/hip-calls" "$call" "$HIP_CALLS" || continue
 			if [ "$call" = launch ] && summary "$d" "$W/hip.sum"; then
 				timed=$(sed -n 's/^ *[0-9.]* % .* \([0-9,]*\) .*kernel_stand_in.*/\1/p' "$W/hip.sum" | tr -d ,)
 				[ -z "$timed" ] && timed=$(grep -m1 'unknown kernel\|kernel 0x' "$W/hip.sum" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9,]+$/ && $(i-1) ~ /(us|ms|ns|s)$/) { gsub(",", "", $i); print $i; exit } }')
@@ -441,26 +450,10 @@ if [ "$mpi_ok" = 1 ]; then
 			d="$W/mpi.$r"
 			np=1 count=$MPI_CALLS
 			[ "$call" = pingpong ] && np=2 count=$MPI_PAIRS
-			order="plain rec"
-			[ $((r % 2)) -eq 0 ] && order="rec plain"
-			for which in $order; do
-				if [ "$which" = plain ]; then
-					"$BENCH_MPIRUN" --allow-run-as-root --oversubscribe -np "$np" \
-						"$B/mpi-calls" "$call" "$count" >"$W/mpi.plain" 2>"$W/mpi.err" ||
-						{ fail "mpi-calls $call (plain): $(head -n 3 "$W/mpi.err")"; continue 2; }
-				else
-					rec "$d" "$BENCH_MPIRUN" --allow-run-as-root --oversubscribe -np "$np" \
-						"$B/mpi-calls" "$call" "$count" >"$W/mpi.rec" 2>"$W/mpi.err" ||
-						{ fail "mpi-calls $call (recorded): $(head -n 3 "$W/mpi.err")"; continue 2; }
-					nf=$(find "$d" -name '*.tpf' 2>/dev/null | wc -l)
-					[ "$nf" -eq "$np" ] || fail "mpi-calls $call (recorded): $nf profiles for $np ranks"
-				fi
-			done
-			p=$(kv "$W/mpi.plain" ns)
-			q=$(kv "$W/mpi.rec" ns)
-			sample "mpi_plain_$call" "$p"
-			sample "mpi_rec_$call" "$q"
-			sample "mpi_add_$call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+			alternate mpi "$call" "$r" "$d" "$BENCH_MPIRUN" --allow-run-as-root --oversubscribe \
+				-np "$np" "$B/mpi-calls" "$call" "$count" || continue
+			nf=$(find "$d" -name '*.tpf' 2>/dev/null | wc -l)
+			[ "$nf" -eq "$np" ] || fail "mpi-calls $call (recorded): $nf profiles for $np ranks"
 			rm -rf "$d"
 			line_out="$line_out, $call $p -> $q"
 		done
@@ -485,24 +478,8 @@ if [ "$nrt_ok" = 1 ]; then
 		line_out=""
 		for call in execute read; do
 			d="$W/nrt.$r"
-			order="plain rec"
-			[ $((r % 2)) -eq 0 ] && order="rec plain"
-			for which in $order; do
-				if [ "$which" = plain ]; then
-					env LD_LIBRARY_PATH="$BENCH_NRT_STANDIN" STANDIN_NRT_EXEC_US=0 \
-						"$B/nrt-calls" "$call" "$NRT_CALLS" >"$W/nrt.plain" 2>"$W/nrt.err" ||
-						{ fail "nrt-calls $call (plain): $(head -n 3 "$W/nrt.err")"; continue 2; }
-				else
-					rec "$d" LD_LIBRARY_PATH="$BENCH_NRT_STANDIN" STANDIN_NRT_EXEC_US=0 \
-						"$B/nrt-calls" "$call" "$NRT_CALLS" >"$W/nrt.rec" 2>"$W/nrt.err" ||
-						{ fail "nrt-calls $call (recorded): $(head -n 3 "$W/nrt.err")"; continue 2; }
-				fi
-			done
-			p=$(kv "$W/nrt.plain" ns)
-			q=$(kv "$W/nrt.rec" ns)
-			sample "nrt_plain_$call" "$p"
-			sample "nrt_rec_$call" "$q"
-			sample "nrt_add_$call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+			alternate nrt "$call" "$r" "$d" LD_LIBRARY_PATH="$BENCH_NRT_STANDIN" \
+				STANDIN_NRT_EXEC_US=0 "$B/nrt-calls" "$call" "$NRT_CALLS" || continue
 			rm -rf "$d"
 			line_out="$line_out, $call $p -> $q"
 		done
@@ -528,24 +505,8 @@ if [ "$nccl_ok" = 1 ]; then
 		line_out=""
 		for call in count allreduce; do
 			d="$W/nccl.$r"
-			order="plain rec"
-			[ $((r % 2)) -eq 0 ] && order="rec plain"
-			for which in $order; do
-				if [ "$which" = plain ]; then
-					env LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" STANDIN_NCCL_LATENCY_US=0 \
-						"$B/nccl-calls" "$call" "$NCCL_CALLS" >"$W/nccl.plain" 2>"$W/nccl.err" ||
-						{ fail "nccl-calls $call (plain): $(head -n 3 "$W/nccl.err")"; continue 2; }
-				else
-					rec "$d" LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" STANDIN_NCCL_LATENCY_US=0 \
-						"$B/nccl-calls" "$call" "$NCCL_CALLS" >"$W/nccl.rec" 2>"$W/nccl.err" ||
-						{ fail "nccl-calls $call (recorded): $(head -n 3 "$W/nccl.err")"; continue 2; }
-				fi
-			done
-			p=$(kv "$W/nccl.plain" ns)
-			q=$(kv "$W/nccl.rec" ns)
-			sample "nccl_plain_$call" "$p"
-			sample "nccl_rec_$call" "$q"
-			sample "nccl_add_$call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+			alternate nccl "$call" "$r" "$d" LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" \
+				STANDIN_NCCL_LATENCY_US=0 "$B/nccl-calls" "$call" "$NCCL_CALLS" || continue
 			rm -rf "$d"
 			line_out="$line_out, $call $p -> $q"
 		done
