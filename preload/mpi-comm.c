@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/hash.h"
+
 #include "clock.h"
 #include "mpi-comm.h"
 
@@ -23,27 +25,7 @@ static int table_full_warned;
 
 /* ---- ids ------------------------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-#define MIX(h, v) ((h) = mix((h), &(v), sizeof(v)))
-#define SEED 0xcbf29ce484222325ull
-
-/* Never one of the fixed ids. */
-static uint64_t final_id(uint64_t h)
-{
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 32;
-	return h < 16 ? h + 16 : h;
-}
+#define MIX(h, v) ((h) = tprof_hash_more((h), &(v), sizeof(v)))
 
 /* How many times this process asked for `key` before: ids of communicators with the same
  * description (the same group created twice) stay apart, and agree across members as long
@@ -173,10 +155,10 @@ static uint64_t mix_member_set(uint64_t h, const struct tprof_mpi_comm *e)
 	size_t n = (size_t)e->size + (size_t)e->remote_size;
 	int32_t *s = malloc((n ? n : 1) * sizeof(*s));
 	if (!s)
-		return mix(h, e->members, n * sizeof(int32_t));
+		return tprof_hash_more(h, e->members, n * sizeof(int32_t));
 	memcpy(s, e->members, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), by_rank);
-	h = mix(h, s, n * sizeof(*s));
+	h = tprof_hash_more(h, s, n * sizeof(*s));
 	free(s);
 	return h;
 }
@@ -273,7 +255,7 @@ static uint64_t add(tmpi_Comm c, struct tprof_mpi_comm *e, uint64_t parent, uint
 	uint32_t n = counted ? key_count(key) : 0;
 	if (counted)
 		MIX(key, n);
-	e->id = final_id(key);
+	e->id = tprof_hash_id(key);
 	e->parent = parent;
 	struct tprof_mpi_comm *in = insert_locked(c, e);
 	if (in)
@@ -290,11 +272,11 @@ struct tprof_mpi_comm *tprof_mpi_comm_miss(tmpi_Comm c)
 	pthread_mutex_lock(&comm_lock);
 	found = find_locked(c);
 	if (!found && describe(c, &e) == 0) {
-		uint64_t key = SEED;
+		uint64_t key = TPROF_HASH_SEED;
 		int inter = e.kind == TPROF_COMMK_INTER;
 		MIX(key, inter);
 		key = inter ? mix_member_set(key, &e)
-			    : mix(key, e.members, (size_t)e.size * sizeof(int32_t));
+			    : tprof_hash_more(key, e.members, (size_t)e.size * sizeof(int32_t));
 		add(c, &e, 0, key, 1);
 		found = find_locked(c);
 	}
@@ -311,7 +293,7 @@ uint64_t tprof_mpi_comm_made(uint64_t parent, uint32_t count, tmpi_Comm made)
 		return id;
 	pthread_mutex_lock(&comm_lock);
 	if (describe(made, &e) == 0) {
-		uint64_t key = SEED;
+		uint64_t key = TPROF_HASH_SEED;
 		int32_t low = lowest(&e);
 		MIX(key, parent);
 		MIX(key, count);
@@ -330,10 +312,10 @@ uint64_t tprof_mpi_comm_made_group(uint64_t parent, int tag, tmpi_Comm made)
 		return id;
 	pthread_mutex_lock(&comm_lock);
 	if (describe(made, &e) == 0) {
-		uint64_t key = mix(SEED, "create_group", 12);
+		uint64_t key = tprof_hash_more(TPROF_HASH_SEED, "create_group", 12);
 		MIX(key, parent);
 		MIX(key, tag);
-		key = mix(key, e.members, (size_t)e.size * sizeof(int32_t));
+		key = tprof_hash_more(key, e.members, (size_t)e.size * sizeof(int32_t));
 		id = add(made, &e, parent, key, 1);
 	}
 	pthread_mutex_unlock(&comm_lock);
@@ -348,7 +330,7 @@ uint64_t tprof_mpi_comm_made_inter(int tag, tmpi_Comm made)
 		return id;
 	pthread_mutex_lock(&comm_lock);
 	if (describe(made, &e) == 0) {
-		uint64_t key = mix(SEED, "intercomm", 9);
+		uint64_t key = tprof_hash_more(TPROF_HASH_SEED, "intercomm", 9);
 		MIX(key, tag);
 		key = mix_member_set(key, &e);
 		/* Each side sees another parent: none is recorded. */

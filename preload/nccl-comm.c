@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/hash.h"
+
 #include "nccl-comm.h"
 
 struct tprof_nccl_comm tprof_nccl_comms[TPROF_NCCL_COMM_SLOTS];
@@ -34,63 +36,43 @@ static void fork_handler(void)
 
 /* ---- ids ---------------------------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-#define MIX(h, v) ((h) = mix((h), &(v), sizeof(v)))
-#define SEED 0xcbf29ce484222325ull
-
-/* Spread, and never 0 (no communicator) or another small value. */
-static uint64_t final_id(uint64_t h)
-{
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 32;
-	return h < 16 ? h + 16 : h;
-}
+#define MIX(h, v) ((h) = tprof_hash_more((h), &(v), sizeof(v)))
 
 uint64_t tprof_nccl_id_unique(const void *unique_id)
 {
-	return final_id(mix(SEED, unique_id, TPROF_NCCL_UNIQUE_ID_BYTES));
+	return tprof_hash_id(tprof_hash_more(TPROF_HASH_SEED, unique_id, TPROF_NCCL_UNIQUE_ID_BYTES));
 }
 
 uint64_t tprof_nccl_id_uniques(const void *unique_ids, int n)
 {
-	uint64_t h = SEED;
+	uint64_t h = TPROF_HASH_SEED;
 	MIX(h, n);
 	if (unique_ids && n > 0)
-		h = mix(h, unique_ids, (size_t)n * TPROF_NCCL_UNIQUE_ID_BYTES);
-	return final_id(h);
+		h = tprof_hash_more(h, unique_ids, (size_t)n * TPROF_NCCL_UNIQUE_ID_BYTES);
+	return tprof_hash_id(h);
 }
 
 uint64_t tprof_nccl_id_split(uint64_t parent, uint32_t number, int color)
 {
-	uint64_t h = SEED;
+	uint64_t h = TPROF_HASH_SEED;
 	static const char tag[] = "split";
-	h = mix(h, tag, sizeof(tag));
+	h = tprof_hash_more(h, tag, sizeof(tag));
 	MIX(h, parent);
 	MIX(h, number);
 	MIX(h, color);
-	return final_id(h);
+	return tprof_hash_id(h);
 }
 
 uint64_t tprof_nccl_id_local(void)
 {
-	uint64_t h = SEED;
+	uint64_t h = TPROF_HASH_SEED;
 	static const char tag[] = "local";
 	uint32_t n = __atomic_add_fetch(&local_ids, 1, __ATOMIC_RELAXED);
-	h = mix(h, tag, sizeof(tag));
+	h = tprof_hash_more(h, tag, sizeof(tag));
 	MIX(h, tprof_g.instance);
 	MIX(h, tprof_g.pid);
 	MIX(h, n);
-	return final_id(h);
+	return tprof_hash_id(h);
 }
 
 /* ---- the table ---------------------------------------------------------------------------- */
