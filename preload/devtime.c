@@ -23,8 +23,8 @@
 #define RING 4096u                  /* operations in flight per launching thread */
 #define CACHE 32                    /* events a thread keeps per device */
 #define ANCHOR_AGE_NS 1000000000ll  /* re-anchor after a second */
-#define ANCHOR_TRIES 8              /* anchor events tried, the tightest kept */
-#define ANCHOR_TIGHT_NS 20000       /* an anchor bracketed this closely is kept at once */
+#define ANCHOR_TRIES 8              /* anchor tries at most, their brackets intersected */
+#define ANCHOR_TIGHT_NS 20000       /* an intersection this narrow ends the tries */
 #define ANCHOR_WIDE_NS 200000       /* wider: the host saw it late (see anchor()) */
 #define IDLE_SLEEP_NS 2000000l      /* poll interval with nothing pending */
 #define BUSY_SLEEP_NS 100000l       /* poll interval with work in flight */
@@ -49,7 +49,8 @@ struct devq {
 	size_t n, cap;
 	int anchored;
 	uint64_t priv_stream;
-	void *anchor, *spare;           /* the anchor event, and one for a better try */
+	void *anchor;                   /* the anchor event: one of ev[] */
+	void *ev[ANCHOR_TRIES];         /* the events of the anchor's tries */
 	int64_t anchor_ns;
 	int64_t anchored_at;
 };
@@ -259,37 +260,66 @@ static int anchor_try(const struct tprof_devrt *rt, struct devq *q, void *ev, in
 	}
 }
 
-/* Pins the device's clock to the host's: an event on the private stream, its device time
- * taken as the middle of the host interval that brackets it.  A thread descheduled at the
- * wrong moment (a loaded host) widens the interval, so a few tries are made and the
- * tightest is kept.  When even that one is wide, the host was late to see the event rather
- * than the device late to reach it (a device reaches an event on an idle stream as soon as
- * it is submitted): the record call itself brackets it then. */
+/* The host interval that holds the device time of the tries' latest event: each try's
+ * [lo, hi] carried onto it by the device's own elapsed time between the two events, and
+ * intersected.  *rec: the earliest record return, carried likewise. */
+struct bracket {
+	int64_t lo, rec, hi;
+};
+
+static int intersect(const struct tprof_devrt *rt, void *const *ev, const struct bracket *b,
+		     const int *ok, int last, struct bracket *out)
+{
+	*out = b[last];
+	for (int i = 0; i < last; i++) {
+		float ms;
+		if (!ok[i] || rt->elapsed_ms(ev[i], ev[last], &ms) != 0)
+			continue;
+		int64_t e = (int64_t)((double)ms * 1e6);
+		if (b[i].lo + e > out->lo)
+			out->lo = b[i].lo + e;
+		if (b[i].hi + e < out->hi)
+			out->hi = b[i].hi + e;
+		if (b[i].rec + e < out->rec)
+			out->rec = b[i].rec + e;
+	}
+	return out->lo <= out->hi ? 0 : -1;
+}
+
+/* Pins the device's clock to the host's.  A try records an event on the private idle stream;
+ * the host brackets its device time (see anchor_try).  A thread descheduled at the wrong
+ * moment (a loaded host) widens its try's bracket, so tries are made until the intersection
+ * of all brackets, carried onto the latest event, is tight: one try seen promptly bounds it
+ * from above, one recorded promptly from below.  The anchor is the middle of that interval.
+ * When even the intersection is wide, the host was late to see the events rather than the
+ * device late to reach them (a device reaches an event on an idle stream as soon as it is
+ * submitted): the record calls bound it from above then.  If the brackets do not meet (the
+ * clocks disagree), the latest try alone is used. */
 static int anchor(const struct tprof_devrt *rt, int device, struct devq *q)
 {
 	if (!q->priv_stream && rt->stream_create(device, &q->priv_stream) != 0)
 		return -1;
-	if (!q->anchor && rt->event_create(device, &q->anchor) != 0)
-		return -1;
-	int64_t lo, rec, hi, best_lo, best_rec, best_hi;
-	if (anchor_try(rt, q, q->anchor, &best_lo, &best_rec, &best_hi) != 0)
-		return -1;
-	for (int i = 1; i < ANCHOR_TRIES && best_hi - best_lo > ANCHOR_TIGHT_NS; i++) {
-		if (!q->spare && rt->event_create(device, &q->spare) != 0)
+	struct bracket b[ANCHOR_TRIES], best;
+	int ok[ANCHOR_TRIES] = { 0 }, last = -1;
+	for (int i = 0; i < ANCHOR_TRIES; i++) {
+		if (!q->ev[i] && rt->event_create(device, &q->ev[i]) != 0)
 			break;
-		if (anchor_try(rt, q, q->spare, &lo, &rec, &hi) != 0 || hi - lo >= best_hi - best_lo)
+		if (anchor_try(rt, q, q->ev[i], &b[i].lo, &b[i].rec, &b[i].hi) != 0)
 			continue;
-		void *ev = q->anchor;
-		q->anchor = q->spare;
-		q->spare = ev;
-		best_lo = lo;
-		best_rec = rec;
-		best_hi = hi;
+		ok[i] = 1;
+		last = i;
+		if (intersect(rt, q->ev, b, ok, i, &best) != 0)
+			best = b[i];
+		if (best.hi - best.lo <= ANCHOR_TIGHT_NS)
+			break;
 	}
-	if (best_hi - best_lo <= ANCHOR_WIDE_NS)
-		q->anchor_ns = best_lo + (best_hi - best_lo) / 2;
-	else
-		q->anchor_ns = best_lo + (best_rec - best_lo) / 2;
+	if (last < 0)
+		return -1;
+	int64_t top = best.hi;
+	if (best.hi - best.lo > ANCHOR_WIDE_NS && best.rec < best.hi)
+		top = best.rec > best.lo ? best.rec : best.lo;
+	q->anchor = q->ev[last];
+	q->anchor_ns = best.lo + (top - best.lo) / 2;
 	q->anchored_at = mono();
 	q->anchored = 1;
 	return 0;
@@ -513,7 +543,7 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 			continue;
 		/* After a device reset its events and streams are gone: start afresh. */
 		q->anchor = NULL;
-		q->spare = NULL;
+		memset(q->ev, 0, sizeof(q->ev));
 		q->priv_stream = 0;
 		q->anchored = 0;
 		pthread_mutex_lock(&reg_lock);
