@@ -42,6 +42,31 @@ void chrome_head(struct chrome *c, struct track tr, const char *ph, const char *
 	jw_us(w, ts);
 }
 
+void chrome_flow(struct chrome *c, struct track tr, const char *ph, const char *cat,
+		 const char *name, const char *id, int64_t ts)
+{
+	struct jw *w = &c->w;
+	chrome_head(c, tr, ph, cat, ts);
+	if (ph[0] == 'f')
+		jw_lit(w, ",\"bp\":\"e\"");
+	jw_lit(w, ",\"name\":\"");
+	jw_raw(w, name, strlen(name));
+	jw_lit(w, "\",\"id\":");
+	jw_raw(w, id, strlen(id));
+}
+
+int64_t chrome_flow_ts(int64_t t, int64_t t0, int64_t t1)
+{
+	if (t1 - t0 >= 2) {
+		if (t <= t0)
+			return t0 + 1;
+		if (t >= t1)
+			return t1 - 1;
+		return t;
+	}
+	return t < t0 ? t0 : t > t1 ? t1 : t;
+}
+
 /* Arguments are written as ,"key":value pairs after an opening {"args":{ ... */
 void chrome_arg_key(struct jw *w, int *n, const char *key)
 {

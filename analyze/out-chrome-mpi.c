@@ -98,33 +98,6 @@ void chrome_mpi_args(struct jw *w, int *n, const struct mpi_info *mi)
 		chrome_arg_str(w, n, "persistent", "true");
 }
 
-/* A time at which a flow event binds to the slice [t0, t1]: t, kept off the slice's edges
- * when the slice is long enough to have an inside. */
-static int64_t inside(int64_t t, int64_t t0, int64_t t1)
-{
-	if (t1 - t0 >= 2) {
-		if (t <= t0)
-			return t0 + 1;
-		if (t >= t1)
-			return t1 - 1;
-		return t;
-	}
-	return t < t0 ? t0 : t > t1 ? t1 : t;
-}
-
-static void flow_end(struct chrome *c, struct track tr, const char *ph, const char *name,
-		     const char *id, int64_t ts)
-{
-	struct jw *w = &c->w;
-	chrome_head(c, tr, ph, "mpi", ts);
-	if (ph[0] == 'f')
-		jw_lit(w, ",\"bp\":\"e\"");
-	jw_lit(w, ",\"name\":\"");
-	jw_raw(w, name, strlen(name));
-	jw_lit(w, "\",\"id\":");
-	jw_raw(w, id, strlen(id));
-}
-
 /* "s" bound to the sending call, "f" to the call in which the receive completed. */
 void chrome_message(struct chrome *c, const struct event *ev)
 {
@@ -133,13 +106,13 @@ void chrome_message(struct chrome *c, const struct event *ev)
 	char id[32];
 	int n = 0;
 	snprintf(id, sizeof(id), "\"m%" PRIu64 "\"", m->id);
-	flow_end(c, tracks_thread(c->tracks, m->sthread, 1), "s", "message", id,
-		 inside(m->send_t0, m->send_t0, m->send_t1));
+	chrome_flow(c, tracks_thread(c->tracks, m->sthread, 1), "s", "mpi", "message", id,
+		 chrome_flow_ts(m->send_t0, m->send_t0, m->send_t1));
 	chrome_arg_u64(w, &n, "bytes", m->bytes);
 	arg_i64(w, &n, "tag", m->tag);
 	chrome_end_args(w, n);
-	flow_end(c, tracks_thread(c->tracks, m->rthread, 1), "f", "message", id,
-		 inside(m->recv_done, m->recv_t0, m->recv_t1));
+	chrome_flow(c, tracks_thread(c->tracks, m->rthread, 1), "f", "mpi", "message", id,
+		 chrome_flow_ts(m->recv_done, m->recv_t0, m->recv_t1));
 	jw_lit(w, "}");
 }
 
@@ -155,18 +128,18 @@ void chrome_collective(struct chrome *c, const struct event *ev)
 	const struct coll_member *lm = &ci->m[last];
 	for (uint32_t k = 0; k < ci->nm; k++) {
 		const struct coll_member *mb = &ci->m[k];
-		int64_t from = inside(lm->t0, lm->t0, lm->post_t1);
-		int64_t to = inside(mb->t1, mb->done_t0, mb->done_t1);
+		int64_t from = chrome_flow_ts(lm->t0, lm->t0, lm->post_t1);
+		int64_t to = chrome_flow_ts(mb->t1, mb->done_t0, mb->done_t1);
 		if (k == last || to < from)
 			continue;
 		char id[48];
 		int n = 0;
 		snprintf(id, sizeof(id), "\"c%" PRIu64 ".%u\"", ci->id, k);
-		flow_end(c, tracks_thread(c->tracks, lm->thread, 1), "s", "collective", id, from);
+		chrome_flow(c, tracks_thread(c->tracks, lm->thread, 1), "s", "mpi", "collective", id, from);
 		arg_comm(w, &n, ci->comm_id, ci->comm);
 		chrome_arg_u64(w, &n, "seq", ci->seq);
 		chrome_end_args(w, n);
-		flow_end(c, tracks_thread(c->tracks, mb->done_thread, 1), "f", "collective", id, to);
+		chrome_flow(c, tracks_thread(c->tracks, mb->done_thread, 1), "f", "mpi", "collective", id, to);
 		jw_lit(w, "}");
 	}
 }

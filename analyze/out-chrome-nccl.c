@@ -175,33 +175,6 @@ static struct held *take(struct chrome *c, int proc, uint64_t corr, uint64_t str
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-/* A time at which a flow event binds to the slice [t0, t1]: t, kept off the slice's edges
- * when the slice is long enough to have an inside. */
-static int64_t inside(int64_t t, int64_t t0, int64_t t1)
-{
-	if (t1 - t0 >= 2) {
-		if (t <= t0)
-			return t0 + 1;
-		if (t >= t1)
-			return t1 - 1;
-		return t;
-	}
-	return t < t0 ? t0 : t > t1 ? t1 : t;
-}
-
-static void flow_end(struct chrome *c, struct track tr, const char *ph, const char *cat,
-		     const char *name, const char *id, int64_t ts)
-{
-	struct jw *w = &c->w;
-	chrome_head(c, tr, ph, cat, ts);
-	if (ph[0] == 'f')
-		jw_lit(w, ",\"bp\":\"e\"");
-	jw_lit(w, ",\"name\":\"");
-	jw_raw(w, name, strlen(name));
-	jw_lit(w, "\",\"id\":");
-	jw_raw(w, id, strlen(id));
-}
-
 static struct track span_track(struct chrome *c, const struct held *h)
 {
 	return tracks_device(c->tracks, h->ev.proc, h->di.op.device, h->di.op.stream, 0);
@@ -218,11 +191,11 @@ static void launch_flow(struct chrome *c, const struct held *h, unsigned k)
 		snprintf(id, sizeof(id), "\"%d:%" PRIu64 ".%u\"", h->proc, di->corr, k);
 	else
 		snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", h->proc, di->corr);
-	flow_end(c, tracks_thread(c->tracks, di->launcher, 1), "s", "launch", "launch", id,
+	chrome_flow(c, tracks_thread(c->tracks, di->launcher, 1), "s", "launch", "launch", id,
 		 di->launch_ns + 1);
 	jw_lit(&c->w, "}");
 	int64_t dur = h->ev.t1 - h->ev.t0;
-	flow_end(c, span_track(c, h), "f", "launch", "launch", id, h->ev.t0 + (dur > 2 ? 1 : 0));
+	chrome_flow(c, span_track(c, h), "f", "launch", "launch", id, h->ev.t0 + (dur > 2 ? 1 : 0));
 	jw_lit(&c->w, "}");
 }
 
@@ -392,17 +365,17 @@ void chrome_nccl_inst(struct chrome *c, const struct event *ev)
 	}
 	for (uint32_t i = 0; i < in->nl && have; i++) {
 		struct anchor a = anchor_of(c, &in->l[i], sp + first[i], in->l[i].nspans ? in->l[i].spans[0].stream : 0);
-		int64_t from = inside(la.t0, la.t0, la.t1), to = inside(a.t1, a.t0, a.t1);
+		int64_t from = chrome_flow_ts(la.t0, la.t0, la.t1), to = chrome_flow_ts(a.t1, a.t0, a.t1);
 		if (i == last || !a.ok)
 			continue;   /* drawn even backwards: device clocks of two hosts may disagree */
 		char id[48];
 		int n = 0;
 		snprintf(id, sizeof(id), "\"n%" PRIu64 ".%u\"", in->id, i);
-		flow_end(c, la.tr, "s", "nccl", "collective", id, from);
+		chrome_flow(c, la.tr, "s", "nccl", "collective", id, from);
 		chrome_arg_u64(w, &n, "nccl_instance", in->id);
 		arg_rank_of(w, &n, "last_to_start", in->l[last].rank);
 		chrome_end_args(w, n);
-		flow_end(c, a.tr, "f", "nccl", "collective", id, to);
+		chrome_flow(c, a.tr, "f", "nccl", "collective", id, to);
 		jw_lit(w, "}");
 	}
 	/* Sends matched with their receives. */
@@ -415,13 +388,13 @@ void chrome_nccl_inst(struct chrome *c, const struct event *ev)
 		char id[48];
 		int n = 0;
 		snprintf(id, sizeof(id), "\"p%" PRIu64 ".%u\"", in->id, k);
-		flow_end(c, a.tr, "s", "nccl", "send", id, inside(a.t0, a.t0, a.t1));
+		chrome_flow(c, a.tr, "s", "nccl", "send", id, chrome_flow_ts(a.t0, a.t0, a.t1));
 		chrome_arg_u64(w, &n, "bytes", lk->bytes);
 		arg_i64(w, &n, "src", lk->src);
 		arg_i64(w, &n, "dst", lk->dst);
 		chrome_arg_u64(w, &n, "seq", lk->seq);
 		chrome_end_args(w, n);
-		flow_end(c, b.tr, "f", "nccl", "send", id, inside(b.t1, b.t0, b.t1));
+		chrome_flow(c, b.tr, "f", "nccl", "send", id, chrome_flow_ts(b.t1, b.t0, b.t1));
 		jw_lit(w, "}");
 	}
 	free(sp);

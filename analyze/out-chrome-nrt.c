@@ -97,13 +97,9 @@ static void flow(struct chrome *c, const struct event *ev, struct track core, in
 	snprintf(id, sizeof(id), "\"nrt%d.%u.%" PRId64 ".%d\"", ev->proc->index, ev->thread->stream,
 		 ev->t0, nc);
 	int64_t at = ev->t0 + (ev->t1 - ev->t0 >= 2 ? 1 : 0);
-	chrome_head(c, tracks_thread(c->tracks, ev->thread, 1), "s", "nrt", at);
-	jw_lit(w, ",\"name\":\"nrt\",\"id\":");
-	jw_raw(w, id, strlen(id));
+	chrome_flow(c, tracks_thread(c->tracks, ev->thread, 1), "s", "nrt", "nrt", id, at);
 	jw_lit(w, "}");
-	chrome_head(c, core, "f", "nrt", at);
-	jw_lit(w, ",\"bp\":\"e\",\"name\":\"nrt\",\"id\":");
-	jw_raw(w, id, strlen(id));
+	chrome_flow(c, core, "f", "nrt", "nrt", id, at);
 	jw_lit(w, "}");
 }
 

@@ -130,14 +130,10 @@ static void flow(struct chrome *c, const struct event *ev, struct track dev)
 	char id[48];
 	snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", ev->proc->index, di->corr);
 	struct track from = tracks_thread(c->tracks, di->launcher, 1);
-	chrome_head(c, from, "s", "launch", di->launch_ns + 1);
-	jw_lit(w, ",\"name\":\"launch\",\"id\":");
-	jw_raw(w, id, strlen(id));
+	chrome_flow(c, from, "s", "launch", "launch", id, di->launch_ns + 1);
 	jw_lit(w, "}");
 	int64_t dur = ev->t1 - ev->t0;
-	chrome_head(c, dev, "f", "launch", ev->t0 + (dur > 2 ? 1 : 0));
-	jw_lit(w, ",\"bp\":\"e\",\"name\":\"launch\",\"id\":");
-	jw_raw(w, id, strlen(id));
+	chrome_flow(c, dev, "f", "launch", "launch", id, ev->t0 + (dur > 2 ? 1 : 0));
 	jw_lit(w, "}");
 }
 
