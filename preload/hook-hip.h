@@ -251,18 +251,7 @@ enum {
 	S(hipEventElapsedTime, (float *ms, hipEvent_t a, hipEvent_t b), (ms, a, b))            \
 	C(hipEventDestroy, (hipEvent_t e), (e))
 
-#define HIP_DECLARE(name, params, args)                                                   \
-	typedef hipError_t(*name##_fn) params;                                             \
-	extern name##_fn real_##name;                                                      \
-	static inline name##_fn get_##name(void)                                           \
-	{                                                                                  \
-		name##_fn f = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);             \
-		if (TPROF_UNLIKELY(!f)) {                                                  \
-			f = (name##_fn)tprof_resolve(#name);                               \
-			__atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);               \
-		}                                                                          \
-		return f;                                                                  \
-	}
+#define HIP_DECLARE(name, params, args) TPROF_REAL_EXTERN(hipError_t, name, params, tprof_resolve)
 HIP_API(HIP_DECLARE, HIP_DECLARE)
 #undef HIP_DECLARE
 

@@ -17,6 +17,7 @@
 #include "mpi-abi.h"
 #include "mpi-comm.h"
 #include "mpi-runtime.h"
+#include "resolve.h"
 
 typedef tmpi_Comm MComm;
 typedef tmpi_Datatype MType;
@@ -236,17 +237,7 @@ typedef tmpi_Status MStatus;
 
 /* The real definitions, found on first use. */
 #define MPI_DECLARE(kind, name, params, args)                                             \
-	typedef int(*name##_fn) params;                                                    \
-	extern name##_fn real_##name;                                                      \
-	static inline name##_fn get_##name(void)                                           \
-	{                                                                                  \
-		name##_fn f = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);             \
-		if (TPROF_UNLIKELY(!f)) {                                                  \
-			f = (name##_fn)tprof_mpi_lookup(#name);                            \
-			__atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);               \
-		}                                                                          \
-		return f;                                                                  \
-	}                                                                                  \
+	TPROF_REAL_EXTERN(int, name, params, tprof_mpi_lookup)                             \
 	TPROF_EXPORT int name params;
 MPI_API(MPI_DECLARE)
 #undef MPI_DECLARE

@@ -126,18 +126,8 @@ enum {
 	X(H, ncclGroupStart, (void), ())                                                      \
 	X(H, ncclGroupEnd, (void), ())
 
-#define NCCL_DECLARE(kind, name, params, args)                                               \
-	typedef ncclResult_t(*name##_fn) params;                                              \
-	extern name##_fn real_##name;                                                         \
-	static inline name##_fn get_##name(void)                                              \
-	{                                                                                     \
-		name##_fn f = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);                \
-		if (TPROF_UNLIKELY(!f)) {                                                     \
-			f = (name##_fn)tprof_resolve(#name);                                  \
-			__atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);                  \
-		}                                                                             \
-		return f;                                                                     \
-	}
+#define NCCL_DECLARE(kind, name, params, args)                                            \
+	TPROF_REAL_EXTERN(ncclResult_t, name, params, tprof_resolve)
 NCCL_API(NCCL_DECLARE)
 #undef NCCL_DECLARE
 

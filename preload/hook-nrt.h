@@ -157,17 +157,7 @@ enum {
 
 /* The real definitions, found on first use; the wrappers' prototypes. */
 #define NRT_DECLARE(kind, ret, name, params, args)                                        \
-	typedef ret(*name##_fn) params;                                                    \
-	extern name##_fn real_##name;                                                      \
-	static inline name##_fn get_##name(void)                                           \
-	{                                                                                  \
-		name##_fn f = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);             \
-		if (TPROF_UNLIKELY(!f)) {                                                  \
-			f = (name##_fn)tprof_resolve(#name);                               \
-			__atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);               \
-		}                                                                          \
-		return f;                                                                  \
-	}                                                                                  \
+	TPROF_REAL_EXTERN(ret, name, params, tprof_resolve)                                \
 	TPROF_EXPORT ret name params;
 NRT_API(NRT_DECLARE)
 #undef NRT_DECLARE

@@ -10,18 +10,29 @@
 void *tprof_resolve(const char *name);
 void *tprof_dlsym_private(const char *name);
 
-/* Declares `real_<name>` and a getter that fills it on first use. */
-#define TPROF_REAL(ret, name, params)                                                   \
-	typedef ret(*name##_fn) params;                                                 \
-	static name##_fn real_##name;                                                   \
+/* get_<name>(): `real_<name>`, looked up with `lookup` ("name") on first use. */
+#define TPROF_REAL_GETTER(name, lookup)                                                 \
 	static inline name##_fn get_##name(void)                                        \
 	{                                                                               \
 		name##_fn f = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);           \
-		if (!f) {                                                               \
-			f = (name##_fn)tprof_resolve(#name);                             \
+		if (__builtin_expect(!f, 0)) {                                          \
+			f = (name##_fn)lookup(#name);                                    \
 			__atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);             \
 		}                                                                       \
 		return f;                                                               \
 	}
+
+/* Declares `real_<name>` and a getter that fills it on first use. */
+#define TPROF_REAL(ret, name, params)                                                   \
+	typedef ret(*name##_fn) params;                                                 \
+	static name##_fn real_##name;                                                   \
+	TPROF_REAL_GETTER(name, tprof_resolve)
+
+/* The same for a runtime whose hooks span several files: `real_<name>` is defined once, in
+ * the runtime's hook table, and shared. */
+#define TPROF_REAL_EXTERN(ret, name, params, lookup)                                    \
+	typedef ret(*name##_fn) params;                                                 \
+	extern name##_fn real_##name;                                                   \
+	TPROF_REAL_GETTER(name, lookup)
 
 #endif
