@@ -44,6 +44,13 @@
  *           per unit, innermost first
  *   ABEGIN  name, t0, arg=range id   a range that may end on another thread (roctxRangeStartA)
  *   AEND    t0, arg=range id         its end (roctxRangeStop)
+ *   POLL    a run of consecutive unsuccessful polls on the thread (MPI_Test with flag 0,
+ *           MPI_Iprobe finding nothing...), nothing else recorded in between: name=the first
+ *           polling function, flags=enum tprof_domain, t0=entry of the first poll, t1=return
+ *           of the last, arg=0; ext 1..TPROF_POLL_FNS units, one struct tprof_poll_fn per
+ *           function polled in the run.  Written at the first poll and updated in place
+ *           while the run lasts (t1 last, after the counts); a function seen first later in
+ *           the run adds its unit and rewrites the header word with the new ext
  *
  * PUSH, POP and MARK carry flags=enum tprof_source (which API made them).
  */
@@ -69,7 +76,8 @@
 	X(CALL, 24, "call")     \
 	X(DEVICE, 25, "device") \
 	X(STACK, 26, "stack")   \
-	X(MPIREQ, 27, "mpireq")
+	X(MPIREQ, 27, "mpireq") \
+	X(POLL, 28, "poll")
 
 enum tprof_kind {
 #define TPROF_KIND_ENUM(sym, num, str) TPROF_K_##sym = num,
@@ -177,6 +185,18 @@ _Static_assert(sizeof(struct tprof_call_args) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_launch_dims) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_devop_coll) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_devop) == 96, "three units");
+
+/* One function's share of a POLL record: how often it was called in the run and for how long
+ * in all (ticks), its shortest and longest call (ticks, saturated at UINT32_MAX). */
+struct tprof_poll_fn {
+	uint64_t count;
+	uint64_t busy;
+	uint32_t name;           /* the function's string id */
+	uint32_t min, max;
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct tprof_poll_fn) == 32, "one unit");
+#define TPROF_POLL_FNS 4     /* functions one run can hold */
 
 /* ---- MPI ---------------------------------------------------------------------------------- */
 

@@ -73,6 +73,8 @@ void tprof_hooks_init(void)
 		for (size_t i = 0; i < *tables[t].n; i++) {
 			struct tprof_hook *h = &tables[t].table[i];
 			apply_filter(h, tables[t].filter_var);
+			if (tprof_g.cfg.poll_each)
+				h->poll = 0;
 			size_t j = tprof_hash_bytes(h->name, strlen(h->name)) & (INDEX_SIZE - 1);
 			while (index_[j])
 				j = (j + 1) & (INDEX_SIZE - 1);

@@ -17,6 +17,8 @@ struct tprof_hook {
 	uint8_t record;          /* recorded as an API call (TPROF_*_API_FILTER) */
 	uint32_t id;             /* the name's string id in image `gen` */
 	uint32_t gen;
+	uint8_t poll;            /* a polling call: unsuccessful calls are folded into runs
+				  * (poll.h), unless TPROF_POLLS=each */
 };
 
 /* The wrapper entry for `name` in every hook table, or NULL (dlsym interception). */
@@ -49,17 +51,25 @@ static inline struct tprof_rec *tprof_call_reserve(struct tprof_thread *t, struc
 	return r;
 }
 
-/* Publishes the call as begun now: the record is visible (and, should the process die in
+/* Publishes the call as begun at t0: the record is visible (and, should the process die in
  * the call, stays an unfinished call). */
-static inline void tprof_call_start(struct tprof_rec *r, struct tprof_hook *h, unsigned ext,
-				    uint64_t corr)
+static inline void tprof_call_start_at(struct tprof_rec *r, struct tprof_hook *h, unsigned ext,
+				       uint64_t corr, uint64_t t0)
 {
 	if (!r)
 		return;
-	r->t0 = tprof_now();
+	r->t0 = t0;
 	r->t1 = 0;
 	r->arg = corr;
 	tprof_commit(r, TPROF_K_CALL, (uint8_t)ext, h->domain, tprof_hook_name(h));
+}
+
+/* The same, begun now. */
+static inline void tprof_call_start(struct tprof_rec *r, struct tprof_hook *h, unsigned ext,
+				    uint64_t corr)
+{
+	if (r)
+		tprof_call_start_at(r, h, ext, corr, tprof_now());
 }
 
 /* The call returned `ret`: its return code and end time, the end time last. */

@@ -120,6 +120,10 @@ void tprof_config_read(struct tprof_config *cfg)
 	cfg->mpi_sync_rounds = (uint32_t)parse_uint("TPROF_MPI_SYNC_ROUNDS",
 						    getenv("TPROF_MPI_SYNC_ROUNDS"), 0, 10000,
 						    DEFAULT_SYNC_ROUNDS);
+	const char *polls = getenv("TPROF_POLLS");
+	if (polls && *polls && strcmp(polls, "runs") && strcmp(polls, "each"))
+		tprof_log_warn("TPROF_POLLS=\"%s\" is not one of runs, each; using runs", polls);
+	cfg->poll_each = polls && !strcmp(polls, "each");
 	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),
 				       INT64_MIN / 4, INT64_MAX / 4, 0);
 }

@@ -28,6 +28,7 @@ struct tprof_config {
 	int callstack;           /* TPROF_CALLSTACK: host stacks at device launches */
 	uint32_t mpi_sync_rounds;/* TPROF_MPI_SYNC_ROUNDS: clock round trips per MPI rank, 0 none */
 	int64_t clock_skew_ns;   /* TPROF_TEST_CLOCK_SKEW_NS: added to every CLOCK sample (tests) */
+	int poll_each;           /* TPROF_POLLS=each: every unsuccessful poll a CALL of its own */
 };
 void tprof_config_read(struct tprof_config *cfg);
 
@@ -46,6 +47,20 @@ struct tprof_slot {
 
 /* ---- per-thread state (state.c, thread.c); one per thread, initial-exec TLS ----------------- */
 struct tprof_strcache;
+struct tprof_hook;
+
+/* The thread's open run of unsuccessful polls (poll.h): its POLL record may be updated while
+ * it is the last thing written to the thread's buffer (pos still at `end`, in the same
+ * buffer, none of it flushed since). */
+struct tprof_pollrun {
+	struct tprof_rec *rec;          /* the POLL record, NULL when no run is open */
+	struct tprof_rec *end;          /* the thread's pos right after it */
+	const uint32_t *flushed;        /* its buffer's count of flushed units ... */
+	uint32_t flushed_then;          /* ... when the run began */
+	uint32_t seq;                   /* the thread's seq then: the same buffer */
+	unsigned n;                     /* functions in the record (its ext) */
+	struct tprof_hook *hooks[TPROF_POLL_FNS]; /* which, in the order of its units */
+};
 struct tprof_thread {
 	struct tprof_rec *pos;          /* next free unit */
 	struct tprof_rec *end;          /* end of the units granted to this thread */
@@ -65,6 +80,7 @@ struct tprof_thread {
 	char name[16];                  /* thread name last recorded */
 	struct tprof_strcache *cache;   /* string-id cache, allocated at registration */
 	struct tprof_thread *reg_next;  /* thread registry link */
+	struct tprof_pollrun poll;      /* unsuccessful polls being folded (poll.h) */
 };
 
 extern __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));

@@ -130,10 +130,9 @@ TPROF_EXPORT int MPI_Iprobe(int source, int tag, MComm comm, int *flag, MStatus 
 {
 	MPI_PROLOGUE(MPI_Iprobe, source, tag, comm, flag, status);
 	MStatus own, *st = status ? status : &own;
-	mpi_begin(c, t, MPI_HOOK(MPI_Iprobe), 1, TPROF_MPI_PROBE);
+	MPI_POLL(c, t, MPI_HOOK(MPI_Iprobe), 1, TPROF_MPI_PROBE, rc,
+		 real(source, tag, comm, flag, st), rc == TMPI_SUCCESS && flag && !*flag);
 	probe_begin(c, comm, source, tag);
-	mpi_start(c);
-	int rc = real(source, tag, comm, flag, st);
 	if (rc == TMPI_SUCCESS && flag && *flag)
 		mpi_received(c->a, st);
 	return mpi_end(c, rc);
@@ -176,10 +175,9 @@ TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Me
 {
 	MPI_PROLOGUE(MPI_Improbe, source, tag, comm, flag, msg, status);
 	MStatus own, *st = status ? status : &own;
-	mpi_begin(c, t, MPI_HOOK(MPI_Improbe), 1, TPROF_MPI_PROBE);
+	MPI_POLL(c, t, MPI_HOOK(MPI_Improbe), 1, TPROF_MPI_PROBE, rc,
+		 real(source, tag, comm, flag, msg, st), rc == TMPI_SUCCESS && flag && !*flag);
 	probe_begin(c, comm, source, tag);
-	mpi_start(c);
-	int rc = real(source, tag, comm, flag, msg, st);
 	if (rc == TMPI_SUCCESS && flag && *flag)
 		matched(c, *msg, st);
 	return mpi_end(c, rc);

@@ -3,9 +3,11 @@
  * and the Wait and Test families.  Each request is remembered at its post (mpi-req.c); the
  * call in which it completes writes one MPIREQ record for it after its own CALL record (t0 =
  * when that call returned, arg = its correlation id, name = the call that made the request)
- * and counts it in its nreq.  The request array is looked up before the real call, which
- * overwrites completed requests with MPI_REQUEST_NULL; statuses the program ignores are
- * taken in a per-thread array that only ever grows. */
+ * and counts it in its nreq.  The request handles are copied before the real call, which
+ * overwrites completed requests with MPI_REQUEST_NULL, and the completed ones looked up after
+ * it (before it, under MPI_THREAD_MULTIPLE: see mpi_lookup_early); statuses the program
+ * ignores are taken in a per-thread array that only ever grows.  The Test family polls:
+ * its unsuccessful calls are counted in runs (MPI_POLL, poll.h). */
 #include <stdlib.h>
 
 #include "hook-mpi.h"
@@ -122,6 +124,7 @@ struct scratch {
 	MReq *handles;
 	MStatus *statuses;
 	size_t cap;
+	int early;                      /* entries were looked up before the call */
 };
 static __thread struct scratch scratch __attribute__((tls_model("initial-exec")));
 
@@ -149,16 +152,29 @@ static int scratch_fit(size_t n)
 	return 1;
 }
 
-/* Looks up reqs[0..n) before the call; 0 when they cannot be followed. */
+/* Takes reqs[0..n) before the call (which overwrites the completed ones), and their entries
+ * when they must be found before it (mpi_lookup_early); 0 when they cannot be followed. */
 static int capture(int n, const MReq *reqs)
 {
 	if (n <= 0 || !reqs || !scratch_fit((size_t)n))
 		return 0;
-	for (int i = 0; i < n; i++) {
-		scratch.handles[i] = reqs[i];
+	memcpy(scratch.handles, reqs, (size_t)n * sizeof(*reqs));
+	scratch.early = mpi_lookup_early();
+	for (int i = 0; scratch.early && i < n; i++)
 		scratch.entries[i] = lookup(reqs[i]);
-	}
 	return 1;
+}
+
+/* The entry of captured request i, once the call completed it. */
+static inline struct tprof_mpi_req *captured(int i)
+{
+	return scratch.early ? scratch.entries[i] : lookup(scratch.handles[i]);
+}
+
+/* The entry of request h, completed in a call: e when looked up before it. */
+static inline struct tprof_mpi_req *found(struct tprof_mpi_req *e, MReq h)
+{
+	return mpi_lookup_early() ? e : lookup(h);
 }
 
 /* ---- posting ------------------------------------------------------------------------------ */
@@ -289,7 +305,7 @@ TPROF_EXPORT int MPI_Startall(int count, MReq reqs[])
 	int followed = capture(count, reqs);
 	mpi_begin(c, t, MPI_HOOK(MPI_Startall), 1, TPROF_MPI_START);
 	for (int i = 0; followed && i < count; i++)
-		start_prepare(scratch.entries[i]);
+		start_prepare(scratch.entries[i] = captured(i));
 	mpi_start(c);
 	int rc = real(count, reqs);
 	if (rc == TMPI_SUCCESS && followed) {
@@ -359,12 +375,11 @@ TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 	MPI_PROLOGUE(MPI_Test, req, flag, status);
 	MStatus own, *st = status ? status : &own;
 	MReq h = req ? *req : NULL;
-	struct tprof_mpi_req *e = lookup(h);
-	mpi_begin(c, t, MPI_HOOK(MPI_Test), 1, TPROF_MPI_WAIT);
-	mpi_start(c);
-	int rc = real(req, flag, st);
+	struct tprof_mpi_req *e = mpi_lookup_early() ? lookup(h) : NULL;
+	MPI_POLL(c, t, MPI_HOOK(MPI_Test), 1, TPROF_MPI_WAIT, rc, real(req, flag, st),
+		 rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && flag && *flag)
-		completed(c, e, h, st, tprof_now());
+		completed(c, found(e, h), h, st, tprof_now());
 	return mpi_end(c, rc);
 }
 
@@ -373,7 +388,7 @@ static void all_completed(struct mpi_call *c, int n, const MStatus *sts)
 {
 	uint64_t when = tprof_now();
 	for (int i = 0; i < n; i++)
-		completed(c, scratch.entries[i], scratch.handles[i], sts ? &sts[i] : NULL, when);
+		completed(c, captured(i), scratch.handles[i], sts ? &sts[i] : NULL, when);
 }
 
 /* The requests indices[0..k) of the array completed, with statuses sts[0..k). */
@@ -383,7 +398,7 @@ static void some_completed(struct mpi_call *c, int k, const int *indices, const 
 	for (int j = 0; indices && j < k; j++) {
 		int i = indices[j];
 		if (i >= 0 && i < n)
-			completed(c, scratch.entries[i], scratch.handles[i], sts ? &sts[j] : NULL, when);
+			completed(c, captured(i), scratch.handles[i], sts ? &sts[j] : NULL, when);
 	}
 }
 
@@ -411,9 +426,8 @@ TPROF_EXPORT int MPI_Testall(int count, MReq reqs[], int *flag, MStatus statuses
 	MPI_PROLOGUE(MPI_Testall, count, reqs, flag, statuses);
 	int followed = capture(count, reqs);
 	MStatus *sts = statuses_for(statuses, followed);
-	mpi_begin(c, t, MPI_HOOK(MPI_Testall), 1, TPROF_MPI_WAIT);
-	mpi_start(c);
-	int rc = real(count, reqs, flag, sts);
+	MPI_POLL(c, t, MPI_HOOK(MPI_Testall), 1, TPROF_MPI_WAIT, rc, real(count, reqs, flag, sts),
+		 rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && followed && flag && *flag)
 		all_completed(c, count, sts);
 	return mpi_end(c, rc);
@@ -437,28 +451,28 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 	MPI_PROLOGUE(MPI_Testany, count, reqs, index, flag, status);
 	MStatus own, *st = status ? status : &own;
 	int followed = capture(count, reqs);
-	mpi_begin(c, t, MPI_HOOK(MPI_Testany), 1, TPROF_MPI_WAIT);
-	mpi_start(c);
-	int rc = real(count, reqs, index, flag, st);
+	MPI_POLL(c, t, MPI_HOOK(MPI_Testany), 1, TPROF_MPI_WAIT, rc,
+		 real(count, reqs, index, flag, st), rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && followed && flag && *flag && index && *index != TMPI_UNDEFINED)
 		some_completed(c, 1, index, st, count);
 	return mpi_end(c, rc);
 }
 
-#define MPI_SOME(name)                                                                     \
+/* MPI_Waitsome (which never misses) and MPI_Testsome (misses when none completed). */
+#define MPI_SOME(name, can_miss)                                                           \
 	TPROF_EXPORT int name(int count, MReq reqs[], int *outcount, int indices[],         \
 			      MStatus statuses[])                                          \
 	{                                                                                  \
 		MPI_PROLOGUE(name, count, reqs, outcount, indices, statuses);              \
 		int followed = capture(count, reqs);                                       \
 		MStatus *sts = statuses_for(statuses, followed);                           \
-		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_WAIT);                        \
-		mpi_start(c);                                                              \
-		int rc = real(count, reqs, outcount, indices, sts);                        \
+		MPI_POLL(c, t, MPI_HOOK(name), 1, TPROF_MPI_WAIT, rc,                      \
+			 real(count, reqs, outcount, indices, sts),                        \
+			 can_miss && rc == TMPI_SUCCESS && outcount && !*outcount);        \
 		if (rc == TMPI_SUCCESS && followed && outcount && *outcount != TMPI_UNDEFINED) \
 			some_completed(c, *outcount, indices, sts, count);                 \
 		return mpi_end(c, rc);                                                     \
 	}
 
-MPI_SOME(MPI_Waitsome)
-MPI_SOME(MPI_Testsome)
+MPI_SOME(MPI_Waitsome, 0)
+MPI_SOME(MPI_Testsome, 1)

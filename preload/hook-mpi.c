@@ -28,6 +28,7 @@ MPI_API(MPI_REAL)
 		return mpi_end(c, real args);                                              \
 	}
 #define MPI_GEN_H(name, params, args)
+#define MPI_GEN_P(name, params, args)
 #define MPI_UNPAREN(...) __VA_ARGS__
 #define MPI_GENERATE(kind, name, params, args) MPI_GEN_##kind(name, params, args)
 MPI_API(MPI_GENERATE)
@@ -110,8 +111,13 @@ TPROF_EXPORT int MPI_Finalize(void)
 
 /* ---- the table -------------------------------------------------------------------------- */
 
-#define MPI_ENTRY(kind, name, params, args)                                               \
-	[MPIH_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_MPI, 1, 0, 0 },
+#define MPI_POLLS_Q 0
+#define MPI_POLLS_QC 0
+#define MPI_POLLS_H 0
+#define MPI_POLLS_P 1
+#define MPI_ENTRY(kind, fn, params, args)                                                 \
+	[MPIH_##fn] = { #fn, NULL, (void *)fn, (void **)&real_##fn, TPROF_DOM_MPI, 1, 0, 0,     \
+			MPI_POLLS_##kind },
 struct tprof_hook tprof_mpi_hooks[MPIH_COUNT] = {
 	MPI_API(MPI_ENTRY)
 };

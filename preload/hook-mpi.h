@@ -4,7 +4,8 @@
  * side or a request), ranks and tags as the records store them, byte counts.
  *
  * Q entries get a generated wrapper with no arguments worth recording, QC ones record the
- * communicator they are given first; H entries are written by hand: hook-mpi.c (init,
+ * communicator they are given first; H entries are written by hand, and so are P entries,
+ * the calls that poll (their unsuccessful calls are folded into runs, poll.h): hook-mpi.c (init,
  * finalize), hook-mpi-p2p.c (blocking point-to-point, probes), hook-mpi-req.c (nonblocking
  * and persistent requests, the Wait and Test families), hook-mpi-coll.c (collectives) and
  * hook-mpi-comm.c (communicators). */
@@ -17,6 +18,7 @@
 #include "mpi-abi.h"
 #include "mpi-comm.h"
 #include "mpi-runtime.h"
+#include "poll.h"
 #include "resolve.h"
 
 typedef tmpi_Comm MComm;
@@ -59,11 +61,11 @@ typedef tmpi_Status MStatus;
 	  (buf, count, type, dest, stag, source, rtag, comm, status))                          \
 	X(H, MPI_Probe, (int source, int tag, MComm comm, MStatus *status),                    \
 	  (source, tag, comm, status))                                                         \
-	X(H, MPI_Iprobe, (int source, int tag, MComm comm, int *flag, MStatus *status),        \
+	X(P, MPI_Iprobe, (int source, int tag, MComm comm, int *flag, MStatus *status),        \
 	  (source, tag, comm, flag, status))                                                   \
 	X(H, MPI_Mprobe, (int source, int tag, MComm comm, tmpi_Message *msg, MStatus *status), \
 	  (source, tag, comm, msg, status))                                                    \
-	X(H, MPI_Improbe, (int source, int tag, MComm comm, int *flag, tmpi_Message *msg,      \
+	X(P, MPI_Improbe, (int source, int tag, MComm comm, int *flag, tmpi_Message *msg,      \
 			   MStatus *status), (source, tag, comm, flag, msg, status))           \
 	X(H, MPI_Mrecv, (void *buf, int count, MType type, tmpi_Message *msg, MStatus *status), \
 	  (buf, count, type, msg, status))                                                     \
@@ -101,12 +103,12 @@ typedef tmpi_Status MStatus;
 	  (count, reqs, index, status))                                                        \
 	X(H, MPI_Waitsome, (int count, MReq reqs[], int *outcount, int indices[],              \
 			    MStatus statuses[]), (count, reqs, outcount, indices, statuses))   \
-	X(H, MPI_Test, (MReq *req, int *flag, MStatus *status), (req, flag, status))           \
-	X(H, MPI_Testall, (int count, MReq reqs[], int *flag, MStatus statuses[]),             \
+	X(P, MPI_Test, (MReq *req, int *flag, MStatus *status), (req, flag, status))           \
+	X(P, MPI_Testall, (int count, MReq reqs[], int *flag, MStatus statuses[]),             \
 	  (count, reqs, flag, statuses))                                                       \
-	X(H, MPI_Testany, (int count, MReq reqs[], int *index, int *flag, MStatus *status),    \
+	X(P, MPI_Testany, (int count, MReq reqs[], int *index, int *flag, MStatus *status),    \
 	  (count, reqs, index, flag, status))                                                  \
-	X(H, MPI_Testsome, (int count, MReq reqs[], int *outcount, int indices[],              \
+	X(P, MPI_Testsome, (int count, MReq reqs[], int *outcount, int indices[],              \
 			    MStatus statuses[]), (count, reqs, outcount, indices, statuses))   \
 	/* collectives */                                                                      \
 	MPI_COLL_API(X)                                                                        \
@@ -311,6 +313,30 @@ static inline int mpi_end(struct mpi_call *c, int rc)
 	c->t->guard--;
 	tprof_call_finish(c->r, rc);
 	return rc;
+}
+
+/* ---- calls that poll (P entries) --------------------------------------------------------- */
+
+/* Calls `call` (assigning rc) for a polling function h.  When its unsuccessful calls are
+ * folded (poll.h), the call is timed without a record: if `missed` (an expression over rc and
+ * what the call returned) holds, it is counted in the thread's run of polls and the wrapper
+ * returns rc; else its CALL record is written now, as having begun at its entry.  Otherwise
+ * the CALL is recorded around the call as every call's is.  Either way, what follows fills
+ * the record and ends it with mpi_end. */
+#define MPI_POLL(c, t, h, ext, op, rc, call, missed)                                        	int rc;                                                                            	if (mpi_folds(h)) {                                                                		uint64_t t0_ = tprof_now();                                                		(t)->guard++;                                                              		rc = call;                                                                 		if (missed) {                                                              			uint64_t t1_ = tprof_now();                                        			(t)->guard--;                                                      			tprof_poll_missed(t, h, t0_, t1_);                                 			return rc;                                                         		}                                                                          		mpi_begin(c, t, h, ext, op);                                               		tprof_call_start((c)->r, h, ext, (c)->corr);                               		if ((c)->r)                                                                			(c)->r->t0 = t0_;                                                  	} else {                                                                           		mpi_begin(c, t, h, ext, op);                                               		mpi_start(c);                                                              		rc = call;                                                                 	}
+
+static inline int mpi_folds(const struct tprof_hook *h)
+{
+	return h->poll & h->record;
+}
+
+/* Whether a Wait or Test call must find its requests' entries before the real call: when
+ * other threads may call MPI meanwhile (MPI_THREAD_MULTIPLE), a request completed in the call
+ * could be freed and its handle reused by another thread's new request before a lookup made
+ * after it.  Otherwise only the completed requests are looked up, after the call. */
+static inline int mpi_lookup_early(void)
+{
+	return tprof_mpi_h.thread_multiple;
 }
 
 /* The common prologue: the real function (or the runtime's error when it has none), and a

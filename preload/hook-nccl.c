@@ -263,7 +263,7 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 /* ---- the table --------------------------------------------------------------------------- */
 
 #define NCCL_ENTRY(kind, name, params, args)                                              \
-	[NCCLH_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_NCCL, 1, 0, 0 },
+	[NCCLH_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_NCCL, 1, 0, 0, 0 },
 struct tprof_hook tprof_nccl_hooks[NCCLH_COUNT] = {
 	NCCL_API(NCCL_ENTRY)
 };

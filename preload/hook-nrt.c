@@ -336,7 +336,7 @@ NRT_COLL(nrt_cc_global_comm_init, 0,
 /* ---- the table --------------------------------------------------------------------------- */
 
 #define NRT_ENTRY(kind, ret, name, params, args)                                          \
-	[NRTH_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_NRT, 1, 0, 0 },
+	[NRTH_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_NRT, 1, 0, 0, 0 },
 struct tprof_hook tprof_nrt_hooks[NRTH_COUNT] = {
 	NRT_API(NRT_ENTRY)
 };

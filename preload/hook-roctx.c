@@ -84,7 +84,7 @@ TPROF_EXPORT void roctxRangeStop(roctx_range_id_t id)
 		real(id);
 }
 
-#define ROCTX_ENTRY(name) { #name, NULL, (void *)name, (void **)&real_##name, 0, 1, 0, 0 }
+#define ROCTX_ENTRY(name) { #name, NULL, (void *)name, (void **)&real_##name, 0, 1, 0, 0, 0 }
 struct tprof_hook tprof_roctx_hooks[] = {
 	ROCTX_ENTRY(roctxMarkA), ROCTX_ENTRY(roctxRangePushA), ROCTX_ENTRY(roctxRangePop),
 	ROCTX_ENTRY(roctxRangeStartA), ROCTX_ENTRY(roctxRangeStop),

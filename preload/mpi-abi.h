@@ -35,6 +35,7 @@ typedef struct tmpi_status {
 #define TMPI_ROOT (-4)
 #define TMPI_ANY_TAG (-1)
 #define TMPI_UNDEFINED (-32766)
+#define TMPI_THREAD_MULTIPLE 3
 #define TMPI_IN_PLACE ((void *)1)
 #define TMPI_STATUS_IGNORE ((tmpi_Status *)0)
 #define TMPI_STATUSES_IGNORE ((tmpi_Status *)0)

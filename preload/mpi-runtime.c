@@ -85,7 +85,7 @@ static const struct {
 	PMPI(Initialized), PMPI(Finalized), PMPI(Type_size), PMPI(Comm_rank), PMPI(Comm_size),
 	PMPI(Comm_remote_size), PMPI(Comm_test_inter), PMPI(Comm_group), PMPI(Comm_remote_group),
 	PMPI(Group_size), PMPI(Group_translate_ranks), PMPI(Group_free), PMPI(Comm_dup),
-	PMPI(Comm_free), PMPI(Send), PMPI(Recv), PMPI(Test_cancelled),
+	PMPI(Comm_free), PMPI(Send), PMPI(Recv), PMPI(Test_cancelled), PMPI(Query_thread),
 };
 #undef PMPI
 
@@ -142,6 +142,10 @@ static void start_locked(void)
 	tprof_pmpi.Comm_size(tprof_mpi_h.world, &size);
 	tprof_mpi_h.world_rank = rank;
 	tprof_mpi_h.world_size = size;
+	int level = TMPI_THREAD_MULTIPLE;
+	if (tprof_pmpi.Query_thread(&level) != TMPI_SUCCESS)
+		level = TMPI_THREAD_MULTIPLE;
+	tprof_mpi_h.thread_multiple = level >= TMPI_THREAD_MULTIPLE;
 	/* The rank first (the last PROP of a key counts), then the communicators: a reader
 	 * needs the rank to place MPI_COMM_SELF. */
 	tprof_proc_prop_int("rank", rank);

@@ -39,6 +39,7 @@ struct tprof_pmpi {
 	int (*Send)(const void *, int, tmpi_Datatype, int, int, tmpi_Comm);
 	int (*Recv)(void *, int, tmpi_Datatype, int, int, tmpi_Comm, tmpi_Status *);
 	int (*Test_cancelled)(const tmpi_Status *, int *);
+	int (*Query_thread)(int *);
 };
 extern struct tprof_pmpi tprof_pmpi;
 
@@ -51,6 +52,7 @@ struct tprof_mpi_handles {
 	tmpi_Datatype byte;
 	tmpi_Group world_group;   /* WORLD's group, from init to finalize (mpi-comm.c) */
 	int world_rank, world_size;
+	int thread_multiple;      /* initialized with MPI_THREAD_MULTIPLE: threads call MPI at once */
 };
 extern struct tprof_mpi_handles tprof_mpi_h;
 

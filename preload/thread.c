@@ -91,6 +91,7 @@ static void forget_stale(struct tprof_thread *t)
 	t->registered = 0;
 	t->dropped = 0;
 	t->name[0] = 0;
+	memset(&t->poll, 0, sizeof(t->poll));   /* no run of polls open (poll.h) */
 	t->generation = tprof_g.generation;
 }
 

@@ -3,7 +3,7 @@
  * analyzer makes of it).  Each line names the process (host, pid, rank, and "image": which
  * process image, by its index among them), the stream and the record's fields, the name as a
  * string, and decodes the extension units of MPI and NCCL calls, MPI requests, NRT calls,
- * DEVICE, COMM, CSYNC, PROP and STRING records.
+ * DEVICE, POLL, COMM, CSYNC, PROP and STRING records.
  * Usage: dump-records DIR */
 #include <inttypes.h>
 #include <stdio.h>
@@ -237,6 +237,31 @@ static void devop(struct jw *w, const uint8_t *ext, unsigned flags)
 	jw_lit(w, "}");
 }
 
+/* A POLL record's functions: "polls":[{"name","count","busy","min","max"}...] (ticks). */
+static void poll_fns(struct jw *w, const struct proc *p, const struct tprof_rec *r)
+{
+	KEY(w, "polls");
+	jw_lit(w, "[");
+	for (unsigned i = 0; i < r->ext; i++) {
+		struct tprof_poll_fn f;
+		memcpy(&f, (const uint8_t *)(r + 1) + i * TPROF_UNIT, sizeof(f));
+		if (i)
+			jw_lit(w, ",");
+		jw_lit(w, "{\"name\":");
+		put_str(w, str(p, f.name));
+		KEY(w, "count");
+		jw_u64(w, f.count);
+		KEY(w, "busy");
+		jw_u64(w, f.busy);
+		KEY(w, "min");
+		jw_u64(w, f.min);
+		KEY(w, "max");
+		jw_u64(w, f.max);
+		jw_lit(w, "}");
+	}
+	jw_lit(w, "]");
+}
+
 static void record(struct jw *w, const struct proc *p, size_t image, uint32_t stream,
 		   const struct tprof_rec *r)
 {
@@ -297,6 +322,9 @@ static void record(struct jw *w, const struct proc *p, size_t image, uint32_t st
 	case TPROF_K_DEVICE:
 		if (r->ext >= 3)
 			devop(w, ext, r->flags);
+		break;
+	case TPROF_K_POLL:
+		poll_fns(w, p, r);
 		break;
 	case TPROF_K_COMM:
 		if (r->ext >= 1)
