@@ -55,6 +55,31 @@ static void complete(struct chrome *c, struct track tr, const char *cat, const s
 	jw_lit(&c->w, ",\"name\":");
 }
 
+/* A run of unsuccessful polls: how many calls, their time inside the calls (the span also
+ * holds what the program did between them) and, when several functions took turns, each
+ * one's share. */
+static void poll_args(struct jw *w, int *n, const struct poll_info *pi)
+{
+	chrome_arg_u64(w, n, "polls", pi->polls);
+	chrome_arg_key(w, n, "time in calls (us)");
+	jw_us(w, pi->busy);
+	if (pi->n < 2)
+		return;
+	chrome_arg_key(w, n, "functions");
+	jw_lit(w, "{");
+	for (unsigned i = 0; i < pi->n; i++) {
+		if (i)
+			jw_lit(w, ",");
+		chrome_name(w, pi->fn[i].name);
+		jw_lit(w, ":{\"polls\":");
+		jw_u64(w, pi->fn[i].count);
+		jw_lit(w, ",\"time in calls (us)\":");
+		jw_us(w, pi->fn[i].busy);
+		jw_lit(w, "}");
+	}
+	jw_lit(w, "}");
+}
+
 static void call_event(struct chrome *c, const struct event *ev)
 {
 	struct jw *w = &c->w;
@@ -108,6 +133,8 @@ static void call_event(struct chrome *c, const struct event *ev)
 		chrome_nrt_args(w, &n, ev);
 	if (ev->nccl)
 		chrome_nccl_args(w, &n, ev->nccl);
+	if (ci->poll)
+		poll_args(w, &n, ci->poll);
 	if (ci->nstack) {
 		chrome_arg_key(w, &n, "stack");
 		jw_lit(w, "[");

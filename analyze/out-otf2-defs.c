@@ -350,6 +350,8 @@ static const struct {
 	[A_TENSOR] = { "tensor", "the tensor an NRT call used", OTF2_TYPE_STRING },
 	[A_PLACEMENT] = { "placement", "where the tensor lives: device, host or virtual", OTF2_TYPE_STRING },
 	[A_REPEAT] = { "repeat", "nrt_execute_repeat's repeat count", OTF2_TYPE_UINT32 },
+	[A_POLLS] = { "polls", "unsuccessful polls folded into this region (MPI_Test finding nothing...)", OTF2_TYPE_UINT64 },
+	[A_POLL_TIME] = { "time in polls", "ns spent inside those polls; the region also holds what ran between them", OTF2_TYPE_UINT64 },
 };
 
 /* The attributes, ref by ref: in the order of their first use. */

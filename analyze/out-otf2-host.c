@@ -182,6 +182,10 @@ static void call_attrs(struct otf2 *o, const struct call_info *ci, unsigned flag
 		otf2_attr_dims(o, &ci->dims);
 	if (ci->nrt)
 		otf2_attr_nrt(o, ci, ci->nrt->a.nc);
+	if (ci->poll) {
+		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_POLLS), ci->poll->polls);
+		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_POLL_TIME), (uint64_t)ci->poll->busy);
+	}
 	otf2_attr_flags(o, flags);
 }
 

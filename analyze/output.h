@@ -100,6 +100,21 @@ struct coll_info {
 
 struct nrt_info;
 
+/* A run of unsuccessful polls (MPI_Test finding nothing, again and again), recorded as one
+ * POLL record: an EV_CALL from the first poll's entry to the last one's return, named after
+ * its functions, with per function the exact number of calls and their time in ns. */
+struct poll_fn_info {
+	uint32_t name;                   /* trace-wide id */
+	uint64_t count;
+	int64_t busy, min, max;          /* in all, shortest, longest */
+};
+struct poll_info {
+	unsigned n;
+	uint64_t polls;                  /* sum of the counts */
+	int64_t busy;                    /* sum of the busy times */
+	struct poll_fn_info fn[TPROF_POLL_FNS];
+};
+
 /* What an API call recorded (EV_CALL). */
 struct call_info {
 	uint8_t domain;                  /* enum tprof_domain */
@@ -112,6 +127,7 @@ struct call_info {
 	const uint32_t *stack;           /* frame name ids, innermost first (TPROF_CALLSTACK) */
 	uint32_t nstack;
 	const struct nrt_info *nrt;      /* domain NRT: what the call recorded (nrt.h) */
+	const struct poll_info *poll;    /* a run of unsuccessful polls, not one call */
 };
 
 /* What a device ran (EV_DEVICE). */

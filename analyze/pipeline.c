@@ -4,6 +4,7 @@
  * cross-rank matching (nccl-coll.c), and hands each event through the window to every output
  * (emit.c).  Keeps only open ranges, open steps and MPI and NCCL operations in flight in
  * memory. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +187,49 @@ static void on_call(struct pipeline *pl, struct thread *t, const struct tprof_re
 	memcpy(c->ext, r + 1, next * TPROF_UNIT);
 }
 
+/* A run of unsuccessful polls: one EV_CALL named after its functions ("MPI_Test", or
+ * "MPI_Iprobe + MPI_Test" when several took turns), their counts and times in ns. */
+static void on_poll(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
+{
+	struct proc *p = t->proc;
+	struct poll_info pi = { 0 };
+	size_t cursor = 0;
+	int64_t at = timebase_mono(&p->tb, r->t0, &cursor);
+	const struct tprof_poll_fn *f = (const struct tprof_poll_fn *)(r + 1);
+	for (unsigned i = 0; i < r->ext && i < TPROF_POLL_FNS; i++, f++) {
+		struct poll_fn_info *o = &pi.fn[pi.n++];
+		o->name = proc_string(p, f->name);
+		o->count = f->count;
+		o->busy = timebase_mono(&p->tb, r->t0 + f->busy, &cursor) - at;
+		o->min = timebase_mono(&p->tb, r->t0 + f->min, &cursor) - at;
+		o->max = timebase_mono(&p->tb, r->t0 + f->max, &cursor) - at;
+		pi.polls += o->count;
+		pi.busy += o->busy;
+	}
+	if (!pi.n)
+		return;
+	int64_t t1 = timebase_global(&p->tb, r->t1, &p->streams[t->stream]->tb_cursor);
+	if (t1 < ns)
+		t1 = ns;
+	if (t1 > t->last_ns)
+		t->last_ns = t1;
+	struct call_info ci = { .domain = r->flags, .poll = &pi };
+	int64_t base = pl->tr->start_ns;
+	struct event ev = { .kind = EV_CALL, .proc = p, .thread = t, .t0 = ns - base,
+			    .t1 = t1 - base, .call = &ci, .name = pi.fn[0].name };
+	if (pi.n > 1) {
+		char joined[256];
+		size_t len = 0;
+		for (unsigned i = 0; i < pi.n && len < sizeof(joined); i++) {
+			const char *s = strings_get(pi.fn[i].name);
+			len += (size_t)snprintf(joined + len, sizeof(joined) - len, "%s%s",
+						i ? " + " : "", s ? s : "?");
+		}
+		ev.name = strings_add(joined, len < sizeof(joined) ? len : sizeof(joined) - 1);
+	}
+	emit_event(pl, &ev);
+}
+
 static void on_stack(struct thread *t, const struct tprof_rec *r)
 {
 	uint32_t n = r->t1 < MAX_STACK ? (uint32_t)r->t1 : MAX_STACK;
@@ -300,6 +344,9 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 		return;
 	case TPROF_K_MPIREQ:
 		on_mpireq(pl, t, r, ns);
+		return;
+	case TPROF_K_POLL:
+		on_poll(pl, t, r, ns);
 		return;
 	case TPROF_K_ABEGIN:
 		async_begin(p, t, proc_string(p, r->name), r->arg, ns);

@@ -101,12 +101,24 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 	m->any = 1;
 	switch (ev->kind) {
 	case EV_CALL: {
+		const struct poll_info *pi = ev->call->poll;
+		struct rankstat *r = rank_of(m, ev->proc);
+		if (pi) {
+			/* A run of polls: each function's calls and time in its own row. */
+			for (unsigned i = 0; i < pi->n; i++) {
+				ensure(m, pi->fn[i].name);
+				agg_add_n(&m->calls[pi->fn[i].name], pi->fn[i].count, pi->fn[i].busy,
+					  pi->fn[i].min, pi->fn[i].max);
+			}
+			r->mpi += pi->busy;
+			r->calls += pi->polls;
+			break;
+		}
 		ensure(m, ev->name);
 		int64_t d = ev->t1 - ev->t0;
 		agg_add(&m->calls[ev->name], d);
 		if (ev->mpi)
 			m->bytes[ev->name] += call_bytes(ev->mpi);
-		struct rankstat *r = rank_of(m, ev->proc);
 		r->mpi += d;
 		r->calls++;
 		break;

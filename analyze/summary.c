@@ -75,6 +75,16 @@ static void ensure(struct summary *s, uint32_t id)
 	s->cap = n;
 }
 
+/* A run of polls: each function's calls in its own row. */
+static void polls_add(struct summary *s, int d, const struct poll_info *pi)
+{
+	for (unsigned i = 0; i < pi->n; i++) {
+		const struct poll_fn_info *f = &pi->fn[i];
+		ensure(s, f->name);
+		agg_add_n(&s->calls[d][f->name], f->count, f->busy, f->min, f->max);
+	}
+}
+
 static int begin(void *priv, const struct trace *tr)
 {
 	(void)priv;
@@ -105,9 +115,13 @@ static void event(void *priv, const struct event *ev)
 			ncclsum_event(s->nccl, ev);
 			break;
 		}
-		ensure(s, ev->name);
 		if (!s->calls[d] && !(s->calls[d] = calloc(s->cap, sizeof(*s->calls[d]))))
 			abort();
+		if (ev->call->poll) {
+			polls_add(s, d, ev->call->poll);
+			break;
+		}
+		ensure(s, ev->name);
 		agg_add(&s->calls[d][ev->name], ev->t1 - ev->t0);
 		if (d == TPROF_DOM_NRT)
 			nrtsum_event(s->nrt, ev);

@@ -21,6 +21,19 @@ static inline void agg_add(struct agg *a, int64_t d)
 	a->total += d;
 }
 
+/* n calls that took `total` in all, the shortest min and the longest max (a run of polls). */
+static inline void agg_add_n(struct agg *a, uint64_t n, int64_t total, int64_t min, int64_t max)
+{
+	if (!n)
+		return;
+	if (!a->calls || min < a->min)
+		a->min = min;
+	if (!a->calls || max > a->max)
+		a->max = max;
+	a->calls += n;
+	a->total += total;
+}
+
 /* A duration in a unit that keeps four significant digits. */
 const char *fmt_dur(int64_t ns, char *buf, size_t len);
 /* A count with thousands separators. */
