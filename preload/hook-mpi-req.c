@@ -22,7 +22,7 @@ static void idup_done(struct tprof_mpi_req *e);
 struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int persistent,
 				void *out)
 {
-	struct tprof_mpi_req now = { 0 }, *e = &now;
+	struct tprof_mpi_req now, *e = &now;
 	if (!req || req == tprof_mpi_h.request_null)
 		return NULL;
 	/* Open MPI answers an operation it completed at once (a send it could push out, anything
@@ -35,6 +35,8 @@ struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int pe
 		return NULL;
 	if (kept)
 		e = kept;
+	else
+		memset(&now, 0, sizeof(now));
 	e->comm = c->a->comm;
 	e->bytes = c->a->bytes;
 	e->bytes2 = c->b->bytes;
@@ -158,8 +160,9 @@ static int capture(int n, const MReq *reqs)
 {
 	if (n <= 0 || !reqs || !scratch_fit((size_t)n))
 		return 0;
-	memcpy(scratch.handles, reqs, (size_t)n * sizeof(*reqs));
 	scratch.early = mpi_lookup_early();
+	for (int i = 0; i < n; i++)   /* a few, most often: no call to memcpy */
+		scratch.handles[i] = reqs[i];
 	for (int i = 0; scratch.early && i < n; i++)
 		scratch.entries[i] = lookup(reqs[i]);
 	return 1;

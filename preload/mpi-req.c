@@ -54,11 +54,6 @@ struct tprof_mpi_req *tprof_mpi_req_add(void *handle)
 	return NULL;
 }
 
-int tprof_mpi_req_holds(const struct tprof_mpi_req *e, const void *handle)
-{
-	return e && __atomic_load_n(&e->key, __ATOMIC_ACQUIRE) == handle;
-}
-
 struct tprof_mpi_req *tprof_mpi_req_find(void *handle)
 {
 	size_t i = slot_of(handle);
@@ -70,10 +65,4 @@ struct tprof_mpi_req *tprof_mpi_req_find(void *handle)
 			return NULL;
 	}
 	return NULL;
-}
-
-void tprof_mpi_req_remove(struct tprof_mpi_req *e)
-{
-	if (e)
-		__atomic_store_n(&e->key, TPROF_MPI_REQ_GONE, __ATOMIC_RELEASE);
 }

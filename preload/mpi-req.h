@@ -37,8 +37,16 @@ struct tprof_mpi_req *tprof_mpi_req_add(void *handle);
 /* The entry of a handle, or NULL. */
 struct tprof_mpi_req *tprof_mpi_req_find(void *handle);
 /* Whether e still stands for handle. */
-int tprof_mpi_req_holds(const struct tprof_mpi_req *e, const void *handle);
+static inline int tprof_mpi_req_holds(const struct tprof_mpi_req *e, const void *handle)
+{
+	return e && __atomic_load_n(&e->key, __ATOMIC_ACQUIRE) == handle;
+}
+
 /* The request is gone (completed or freed): its slot may be taken again. */
-void tprof_mpi_req_remove(struct tprof_mpi_req *e);
+static inline void tprof_mpi_req_remove(struct tprof_mpi_req *e)
+{
+	if (e)
+		__atomic_store_n(&e->key, TPROF_MPI_REQ_GONE, __ATOMIC_RELEASE);
+}
 
 #endif
