@@ -25,6 +25,11 @@
 #   MPI       ns per MPI_Comm_rank (one rank) and per MPI_Send+MPI_Recv pair (8-byte ping-pong
 #             between two ranks, half a round trip), plain and recorded (mpirun itself run
 #             under the recorder, as tprof-inspect -- mpirun does), alternating
+#   MPI polls ns per unsuccessful MPI_Test, MPI_Testany and MPI_Iprobe and per completing
+#             MPI_Testany (with the MPI_Irecv and MPI_Send it completes), plain and recorded,
+#             alternating; profile bytes per million unsuccessful tests; wall time recorded /
+#             plain of two polling programs: mpi-calls' halo exchange and, when Debian's hpcc
+#             is installed, HPC Challenge (-np 2, its example input on a 1x2 grid)
 #   NRT       ns per nrt_execute (a model whose run time is 0) and per nrt_tensor_read (64
 #             bytes) against the stand-in Neuron runtime, plain and recorded, alternating
 #   NCCL      ns per ncclCommCount and per ncclAllReduce (host side: the call's return, the
@@ -55,6 +60,8 @@
 #                    saying so, without it or without mpi-calls)
 #   BENCH_MPI_CALLS  MPI_Comm_rank calls per loop (default 1e6)
 #   BENCH_MPI_PAIRS  ping-pong round trips per loop (default 2e5)
+#   BENCH_MPI_POLLS  polls per polling loop (default 1e7)
+#   BENCH_MPI_HALO   steps of the halo exchange (default 20000)
 #   BENCH_NRT_STANDIN the stand-in libnrt.so.1's directory (make bench sets it; the NRT
 #                    benchmark is left out, saying so, without it or without nrt-calls)
 #   BENCH_NRT_CALLS  calls per NRT loop (default 1e6)
@@ -462,6 +469,70 @@ if [ "$mpi_ok" = 1 ]; then
 	say ""
 fi
 
+# ---- 5b'. MPI polling: unsuccessful polls, a completing test, polling programs --------------
+# ns per unsuccessful MPI_Test / MPI_Testany (four requests) / MPI_Iprobe and per completing
+# iteration (MPI_Irecv + MPI_Send to itself + the MPI_Testany, over it and three pending
+# receives, that completes it), one rank each,
+# plain and recorded alternating; the profile's bytes per million unsuccessful tests.  Then
+# whole polling programs, wall time recorded / plain: the halo exchange of mpi-calls (two
+# ranks testing while they compute and while they wait) and, when Debian's hpcc is installed,
+# HPC Challenge on two ranks with its example input on a 1x2 grid.
+MPI_POLLS=${BENCH_MPI_POLLS:-1e7}
+MPI_HALO=${BENCH_MPI_HALO:-20000}
+if [ "$mpi_ok" = 1 ]; then
+	HPCC=$(command -v hpcc 2>/dev/null)
+	HPCC_IN=/usr/share/doc/hpcc/examples/_hpccinf.txt
+	if [ -n "$HPCC" ] && [ -r "$HPCC_IN" ]; then
+		mkdir -p "$W/hpcc"
+		sed -e 's/^[0-9]*\( *Ps\)$/1\1/' -e 's/^[0-9]*\( *Qs\)$/2\1/' "$HPCC_IN" >"$W/hpcc/hpccinf.txt"
+	else
+		HPCC=""
+	fi
+	say "== MPI polling [load $(cut -d' ' -f1 /proc/loadavg)]: $MPI_POLLS polls per loop, $MPI_HALO halo steps${HPCC:+, hpcc}"
+	[ -n "$HPCC" ] || say "  (hpcc: skipped, Debian's hpcc is not installed)"
+	for r in $(seq 1 "$RUNS"); do
+		line_out=""
+		for call in test testany iprobe testhit; do
+			d="$W/mpipoll.$r"
+			alternate mpi "$call" "$r" "$d" "$BENCH_MPIRUN" --allow-run-as-root --oversubscribe \
+				-np 1 "$B/mpi-calls" "$call" "$MPI_POLLS" || continue
+			[ "$call" = test ] &&
+				sample mpi_poll_bytes "$(awk -v b="$(du -sb "$d" | cut -f1)" -v n="$(kv "$W/mpi.rec" calls)" 'BEGIN { print b / (n / 1e6) }')"
+			rm -rf "$d"
+			line_out="$line_out, $call $p -> $q"
+		done
+		say "  run $r: ns per call, plain -> recorded:${line_out#,}"
+		alternate mpi halo "$r" "$W/halo.$r" "$BENCH_MPIRUN" --allow-run-as-root --oversubscribe \
+			-np 2 "$B/mpi-calls" halo "$MPI_HALO" || continue
+		sample mpi_halo_ratio "$(awk -v a="$q" -v b="$p" 'BEGIN { print a / b }')"
+		sample mpi_halo_polls "$(kv "$W/mpi.plain" polls)"
+		line_out="halo $(num "$(awk -v x="$p" 'BEGIN { print x / 1e6 }')") -> $(num "$(awk -v x="$q" 'BEGIN { print x / 1e6 }')") ms ($(kv "$W/mpi.plain" polls) polls, profile $(du -sb "$W/halo.$r" | cut -f1) B)"
+		rm -rf "$W/halo.$r"
+		if [ -n "$HPCC" ]; then
+			order="plain rec"
+			[ $((r % 2)) -eq 0 ] && order="rec plain"
+			for which in $order; do
+				if [ "$which" = plain ]; then
+					(cd "$W/hpcc" && "$RUNSTAT" "$W/hpcc.plain" "$BENCH_MPIRUN" --allow-run-as-root \
+						--oversubscribe -np 2 "$HPCC" >/dev/null 2>&1) || fail "hpcc (plain)"
+				else
+					(cd "$W/hpcc" && rec_timed "$W/hpcc.prof" "$W/hpcc.rec" "$BENCH_MPIRUN" \
+						--allow-run-as-root --oversubscribe -np 2 "$HPCC" >/dev/null 2>&1) ||
+						fail "hpcc (recorded)"
+				fi
+			done
+			a=$(rs "$W/hpcc.plain" wall) b=$(rs "$W/hpcc.rec" wall)
+			sample mpi_hpcc_ratio "$(awk -v a="$b" -v b="$a" 'BEGIN { print a / b }')"
+			sample mpi_hpcc_plain "$a"
+			sample mpi_hpcc_bytes "$(du -sb "$W/hpcc.prof" | cut -f1)"
+			line_out="$line_out; hpcc $a -> $b s (profile $(du -sb "$W/hpcc.prof" | cut -f1) B)"
+			rm -rf "$W/hpcc.prof"
+		fi
+		say "         $line_out"
+	done
+	say ""
+fi
+
 # ---- 5c. NRT: added cost per call ----------------------------------------------------------
 # A model that runs for 0 us on the stand-in, so that the host side is what is timed; each
 # loop in a process of its own, plain and recorded alternating; added = recorded - plain.
@@ -637,6 +708,22 @@ if [ "$mpi_ok" = 1 ]; then
 	row "  MPI_Comm_rank without the profiler" mpi_plain_commrank 1 ns - -
 	row "added ns per MPI_Send+MPI_Recv pair" mpi_add_pingpong 1 ns - -
 	row "  MPI_Send+MPI_Recv pair without the profiler" mpi_plain_pingpong 1 ns - -
+	row "added ns per unsuccessful MPI_Test" mpi_add_test 1 ns - -
+	row "  MPI_Test without the profiler" mpi_plain_test 1 ns - -
+	row "added ns per unsuccessful MPI_Testany (4 requests)" mpi_add_testany 1 ns - -
+	row "  MPI_Testany without the profiler" mpi_plain_testany 1 ns - -
+	row "added ns per unsuccessful MPI_Iprobe" mpi_add_iprobe 1 ns - -
+	row "  MPI_Iprobe without the profiler" mpi_plain_iprobe 1 ns - -
+	row "added ns per MPI_Irecv+MPI_Send+completing Testany" mpi_add_testhit 1 ns - -
+	row "  the three without the profiler" mpi_plain_testhit 1 ns - -
+	row "profile bytes per million unsuccessful MPI_Test" mpi_poll_bytes 1 B le 1000000
+	row "halo exchange, polling: wall time recorded / plain" mpi_halo_ratio 1 x le 1.25
+	row "  its unsuccessful and completing polls" mpi_halo_polls 1 "" - -
+	if [ -s "$W/s/mpi_hpcc_ratio" ]; then
+		row "hpcc -np 2 (1x2 grid): wall time recorded / plain" mpi_hpcc_ratio 1 x le 1.25
+		row "  hpcc without the profiler" mpi_hpcc_plain 1 s - -
+		row "  its profile" mpi_hpcc_bytes 1e6 MB - -
+	fi
 fi
 if [ "$nrt_ok" = 1 ]; then
 	row "added ns per nrt_execute (stand-in, 0 us model)" nrt_add_execute 1 ns le 30
