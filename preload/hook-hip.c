@@ -11,7 +11,7 @@
 #include "hook-hip.h"
 #include "kernels.h"
 
-#define HIP_REAL(name, params, args) name##_fn real_##name;
+#define HIP_REAL(name, params, args) TPROF_REAL_DEFINE(name)
 HIP_API(HIP_REAL, HIP_REAL)
 #undef HIP_REAL
 
@@ -322,15 +322,16 @@ static int priv_stream(int device, uint64_t *stream)
 	return rc == hipSuccess ? 0 : -1;
 }
 
+/* Not wrapped: asked for the device of a stream, and the names of kernels nobody registered. */
+TPROF_REAL(int, hipGetStreamDeviceId, (hipStream_t))
+TPROF_REAL(const char *, hipKernelNameRef, (hipFunction_t))
+TPROF_REAL(const char *, hipKernelNameRefByPtr, (const void *, hipStream_t))
+
 static int stream_device(uint64_t stream)
 {
-	typedef int (*fn)(hipStream_t);
-	static fn by_stream;
-	if (!by_stream)
-		by_stream = (fn)tprof_resolve("hipGetStreamDeviceId");
 	int device = -1;
-	if (by_stream)
-		device = by_stream((hipStream_t)(uintptr_t)stream);
+	if (get_hipGetStreamDeviceId())
+		device = real_hipGetStreamDeviceId((hipStream_t)(uintptr_t)stream);
 	else if (get_hipGetDevice())
 		real_hipGetDevice(&device);
 	return device;
@@ -357,16 +358,11 @@ static uint32_t kernel_name(const void *fn, hipStream_t stream, int module)
 	if (id || !fn)
 		return id;
 	/* Not registered through the usual path: ask the runtime once. */
-	typedef const char *(*by_ptr_fn)(const void *, hipStream_t);
-	typedef const char *(*by_func_fn)(hipFunction_t);
 	const char *name = NULL;
-	if (module) {
-		by_func_fn f = (by_func_fn)tprof_resolve("hipKernelNameRef");
-		name = f ? f((hipFunction_t)fn) : NULL;
-	} else {
-		by_ptr_fn f = (by_ptr_fn)tprof_resolve("hipKernelNameRefByPtr");
-		name = f ? f(fn, stream) : NULL;
-	}
+	if (module)
+		name = get_hipKernelNameRef() ? real_hipKernelNameRef((hipFunction_t)fn) : NULL;
+	else
+		name = get_hipKernelNameRefByPtr() ? real_hipKernelNameRefByPtr(fn, stream) : NULL;
 	char buf[64];
 	if (!name) {
 		snprintf(buf, sizeof(buf), "kernel %p", fn);

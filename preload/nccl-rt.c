@@ -8,6 +8,7 @@
 
 #include "cuda-rt.h"
 #include "hook-hip.h"
+#include "hook-nccl.h"
 #include "nccl-rt.h"
 #include "resolve.h"
 
@@ -39,12 +40,10 @@ uint8_t tprof_nccl_lib_find(void *real)
 	if (gen != tprof_g.generation &&
 	    __atomic_compare_exchange_n(&tprof_nccl_lib_gen, &gen, tprof_g.generation, 0,
 					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-		typedef int (*version_fn)(int *);
-		version_fn version = (version_fn)tprof_resolve("ncclGetVersion");
 		int code = 0;
 		if (path)
 			tprof_proc_prop_str("nccl_library", path);
-		if (version && version(&code) == 0)
+		if (get_ncclGetVersion() && real_ncclGetVersion(&code) == ncclSuccess)
 			tprof_proc_prop_int("nccl_version", code);
 	}
 	t->guard--;
