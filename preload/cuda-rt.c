@@ -116,6 +116,7 @@ static int stream_device(uint64_t stream)
 const struct tprof_devrt tprof_cuda_rt = {
 	.name = "CUDA",
 	.id = 1,
+	.usable = tprof_cuda_rt_usable,
 	.event_create = ev_create,
 	.event_destroy = ev_destroy,
 	.event_record = ev_record,

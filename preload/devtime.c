@@ -126,25 +126,36 @@ static struct devthread *devthread_new(void)
 	return d;
 }
 
+/* An operation left untimed: counted, and NULL to return. */
+static struct tprof_devpend *untimed(void)
+{
+	tprof_dev_untimed();
+	return NULL;
+}
+
+static int usable(const struct tprof_devrt *rt)
+{
+	return !rt->usable || rt->usable();
+}
+
 struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof_devrt *rt,
 				      int device, uint64_t stream)
 {
 	struct devthread *d = my_dev;
-	if (TPROF_UNLIKELY(!d) && !(d = my_dev = devthread_new()))
-		return NULL;
+	/* A runtime without events (a minimal one) costs a thread no ring and no timing thread. */
+	if (TPROF_UNLIKELY(!d) && (!usable(rt) || !(d = my_dev = devthread_new())))
+		return untimed();
 	/* The completion thread settles the queues of the runtimes it has been told of. */
 	if (TPROF_UNLIKELY(__atomic_load_n(&runtimes[rt->id], __ATOMIC_RELAXED) != rt))
 		__atomic_store_n(&runtimes[rt->id], rt, __ATOMIC_RELEASE);
 	if (device < 0 || device >= TPROF_MAX_DEVICES)
-		return NULL;
+		return untimed();
 	uint32_t claim = d->claim;
-	if (claim - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING) {
-		__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
-		return NULL;
-	}
+	if (claim - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING)
+		return untimed();
 	struct evcache *c = &d->cache[rt->id][device];
-	if (c->n < 2 && refill(c, rt, device) < 2)
-		return NULL;
+	if (c->n < 2 && (!usable(rt) || refill(c, rt, device) < 2))
+		return untimed();
 	struct tprof_devpend *p = &d->ring[claim % RING];
 	memset(p, 0, sizeof(*p));
 	p->rt = rt;
@@ -156,7 +167,7 @@ struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof
 	if (rt->event_record(p->ev_start, stream) != 0) {
 		c->ev[c->n++] = p->ev_end;
 		c->ev[c->n++] = p->ev_start;
-		return NULL;
+		return untimed();
 	}
 	d->claim = claim + 1;
 	return p;

@@ -337,9 +337,17 @@ static int stream_device(uint64_t stream)
 	return device;
 }
 
+/* The functions timing cannot do without. */
+static int hip_usable(void)
+{
+	return get_hipEventCreateWithFlags() && get_hipEventRecord() && get_hipEventQuery() &&
+	       get_hipEventElapsedTime() && get_hipStreamCreateWithFlags();
+}
+
 const struct tprof_devrt tprof_hip_rt = {
 	.name = "HIP",
 	.id = 0,
+	.usable = hip_usable,
 	.event_create = ev_create,
 	.event_destroy = ev_destroy,
 	.event_record = ev_record,

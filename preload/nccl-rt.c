@@ -50,22 +50,16 @@ uint8_t tprof_nccl_lib_find(void *real)
 	return v;
 }
 
-static int hip_usable(void)
-{
-	return get_hipEventCreateWithFlags() && get_hipEventRecord() && get_hipEventQuery() &&
-	       get_hipEventElapsedTime() && get_hipStreamCreateWithFlags();
-}
-
 const struct tprof_devrt *tprof_nccl_runtime(void)
 {
 	const struct tprof_devrt *rt = NULL;
 	struct tprof_thread *t = &tprof_tls;
 	t->guard++;
 	if (__atomic_load_n(&tprof_nccl_lib, __ATOMIC_ACQUIRE) & TPROF_NCCLF_RCCL)
-		rt = hip_usable() ? &tprof_hip_rt : NULL;
-	else if (tprof_cuda_rt_usable())
+		rt = tprof_hip_rt.usable() ? &tprof_hip_rt : NULL;
+	else if (tprof_cuda_rt.usable())
 		rt = &tprof_cuda_rt;
-	else if (hip_usable())
+	else if (tprof_hip_rt.usable())
 		rt = &tprof_hip_rt;
 	uint64_t now = (uint64_t)tprof_g.generation << 8 | (uint64_t)(rt ? rt->id + 1 : 0);
 	if (__atomic_exchange_n(&chosen, now, __ATOMIC_RELAXED) != now)
