@@ -84,6 +84,54 @@ TPROF_EXPORT hipError_t hipSetDevice(int device)
 	return call_end(t, r, real(device));
 }
 
+/* ---- the device of a stream ------------------------------------------------------------- */
+
+/* Not wrapped: asked for the device of a stream. */
+TPROF_REAL(int, hipGetStreamDeviceId, (hipStream_t))
+
+/* The devices of the streams a thread launches on, as the runtime said, so that a launch does
+ * not ask it each time (a runtime call, under a lock in HIP).  A stream destroyed or a device
+ * reset forgets them all, before and after, as a handle may come back for another device; the
+ * null and per-thread streams (the current device's) and unknown ones are always asked. */
+#define STREAM_CACHE 16
+#define SPECIAL_STREAMS 4096                   /* handles below are names, not objects */
+struct stream_dev {
+	uint64_t stream;
+	uint32_t gen;
+	int device;
+};
+static __thread struct stream_dev stream_devs[STREAM_CACHE]
+	__attribute__((tls_model("initial-exec")));
+static uint32_t streams_gen = 1;
+
+static void streams_forget(void)
+{
+	__atomic_add_fetch(&streams_gen, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Asks the runtime, and keeps the answer for a stream the program made. */
+static __attribute__((noinline)) int ask_device(struct stream_dev *c, uint64_t stream,
+						uint32_t gen)
+{
+	int device = -1;
+	if (get_hipGetStreamDeviceId())
+		device = real_hipGetStreamDeviceId((hipStream_t)(uintptr_t)stream);
+	else if (get_hipGetDevice())
+		real_hipGetDevice(&device);
+	if (device >= 0 && stream >= SPECIAL_STREAMS)
+		*c = (struct stream_dev){ stream, gen, device };
+	return device;
+}
+
+static int stream_device(uint64_t stream)
+{
+	struct stream_dev *c = &stream_devs[(stream >> 6 ^ stream >> 12) % STREAM_CACHE];
+	uint32_t gen = __atomic_load_n(&streams_gen, __ATOMIC_ACQUIRE);
+	if (TPROF_LIKELY(c->stream == stream && c->gen == gen))
+		return c->device;
+	return ask_device(c, stream, gen);
+}
+
 /* ---- waiting ----------------------------------------------------------------------------- */
 
 #define HIP_SYNC(name, stream_expr, event_expr, params, ...)                              \
@@ -118,14 +166,21 @@ TPROF_EXPORT hipError_t hipDeviceReset(void)
 		real_hipGetDevice(&device);
 	if (device >= 0)
 		tprof_dev_drain(&tprof_hip_rt, device, 1);
-	if (!tprof_should_record(t))
-		return real();
-	struct tprof_rec *r;
-	struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipDeviceReset), &r, TPROF_SHAPE_NONE);
-	if (a)
-		a->device = (uint16_t)device;
-	HIP_START(hipDeviceReset);
-	return call_end(t, r, real());
+	streams_forget();
+	hipError_t rc;
+	if (!tprof_should_record(t)) {
+		rc = real();
+	} else {
+		struct tprof_rec *r;
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipDeviceReset), &r,
+						       TPROF_SHAPE_NONE);
+		if (a)
+			a->device = (uint16_t)device;
+		HIP_START(hipDeviceReset);
+		rc = call_end(t, r, real());
+	}
+	streams_forget();
+	return rc;
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
@@ -224,7 +279,29 @@ HIP_CREATE(hipEventCreateWithFlags, (hipEvent_t *out, unsigned flags), out, flag
 		return call_end(t, r, real(__VA_ARGS__));                                  \
 	}
 
-HIP_OBJECT(hipStreamDestroy, s, s, (hipStream_t s), s)
+/* A destroyed stream's handle may come back for another device (stream_device). */
+TPROF_EXPORT hipError_t hipStreamDestroy(hipStream_t s)
+{
+	struct tprof_thread *t = &tprof_tls;
+	hipStreamDestroy_fn real = get_hipStreamDestroy();
+	if (TPROF_UNLIKELY(!real))
+		return HIP_NO_RUNTIME;
+	streams_forget();
+	hipError_t rc;
+	if (!tprof_should_record(t)) {
+		rc = real(s);
+	} else {
+		struct tprof_rec *r;
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipStreamDestroy), &r,
+						       TPROF_SHAPE_OBJECT);
+		if (a)
+			a->stream = a->b = (uint64_t)(uintptr_t)s;
+		HIP_START(hipStreamDestroy);
+		rc = call_end(t, r, real(s));
+	}
+	streams_forget();
+	return rc;
+}
 HIP_OBJECT(hipEventRecord, s, e, (hipEvent_t e, hipStream_t s), e, s)
 HIP_OBJECT(hipEventDestroy, 0, e, (hipEvent_t e), e)
 
@@ -322,21 +399,6 @@ static int priv_stream(int device, uint64_t *stream)
 	return rc == hipSuccess ? 0 : -1;
 }
 
-/* Not wrapped: asked for the device of a stream, and the names of kernels nobody registered. */
-TPROF_REAL(int, hipGetStreamDeviceId, (hipStream_t))
-TPROF_REAL(const char *, hipKernelNameRef, (hipFunction_t))
-TPROF_REAL(const char *, hipKernelNameRefByPtr, (const void *, hipStream_t))
-
-static int stream_device(uint64_t stream)
-{
-	int device = -1;
-	if (get_hipGetStreamDeviceId())
-		device = real_hipGetStreamDeviceId((hipStream_t)(uintptr_t)stream);
-	else if (get_hipGetDevice())
-		real_hipGetDevice(&device);
-	return device;
-}
-
 /* The functions timing cannot do without. */
 static int hip_usable(void)
 {
@@ -359,6 +421,10 @@ const struct tprof_devrt tprof_hip_rt = {
 };
 
 /* ---- the shared path of work put on a device --------------------------------------------- */
+
+/* Not wrapped: asked for the names of kernels nobody registered. */
+TPROF_REAL(const char *, hipKernelNameRef, (hipFunction_t))
+TPROF_REAL(const char *, hipKernelNameRefByPtr, (const void *, hipStream_t))
 
 static uint32_t kernel_name(const void *fn, hipStream_t stream, int module)
 {
