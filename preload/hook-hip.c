@@ -467,16 +467,20 @@ int tprof_hip_begin(const struct hip_work *w, struct hip_op *op)
 	uint32_t name = launch ? kernel_name(w->fn, w->stream, w->module) : op_name(w);
 	uint32_t caller = tprof_g.cfg.callstack ? tprof_callstack(t, corr) : 0;
 	t->guard--;
-	struct tprof_rec *r = tprof_call_reserve(t, w->hook, ext);
+	/* Every byte of the units is written: the arguments, the launch's dimensions. */
+	struct tprof_rec *r = tprof_call_reserve_raw(t, w->hook, ext);
 	struct tprof_call_args *a = tprof_call_args(r);
 	if (a) {
-		a->shape = launch ? TPROF_SHAPE_LAUNCH : w->kind == TPROF_DEVOP_MEMSET ? TPROF_SHAPE_MEMSET
-			   : w->kind == TPROF_DEVOP_COPY ? TPROF_SHAPE_COPY : TPROF_SHAPE_NONE;
-		a->device = NODEV;
-		a->name = name;
-		a->stream = (uint64_t)(uintptr_t)w->stream;
-		a->a = launch ? (uint64_t)(uintptr_t)w->fn : w->bytes;
-		a->b = w->b;
+		*a = (struct tprof_call_args){
+			.shape = launch ? TPROF_SHAPE_LAUNCH : w->kind == TPROF_DEVOP_MEMSET
+				 ? TPROF_SHAPE_MEMSET : w->kind == TPROF_DEVOP_COPY ? TPROF_SHAPE_COPY
+				 : TPROF_SHAPE_NONE,
+			.device = NODEV,
+			.name = name,
+			.stream = (uint64_t)(uintptr_t)w->stream,
+			.a = launch ? (uint64_t)(uintptr_t)w->fn : w->bytes,
+			.b = w->b,
+		};
 		if (launch)
 			memcpy(a + 1, &w->dims, sizeof(w->dims));
 	}
