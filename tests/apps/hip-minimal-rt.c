@@ -2,7 +2,9 @@
  * devices, streams, kernel registration and hipLaunchKernel, with HIP 5.2's prototypes and
  * error numbers, and no event functions at all (a minimal or mock runtime).  The recorder must
  * record every launch on it, count the launches it cannot time, and look each missing function
- * up once.  A launch runs nothing: it checks its arguments and counts.  Built from C alone. */
+ * up once.  A launch runs nothing: it checks its arguments.  Built from C alone; its exports
+ * carry HIP's version node hip_4.2 (hip-minimal.map), so that a program linked against the
+ * stand-in (bench/hip-calls) runs on it too. */
 #include <stdint.h>
 #include <stdlib.h>
 
