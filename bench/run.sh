@@ -20,8 +20,14 @@
 #   SIGKILL   a program records N events, says so, and is killed with SIGKILL; the analyzer
 #             must find exactly N
 #   HIP       ns per hipGetDevice and per hipLaunchKernel against the stand-in runtime, plain
-#             and recorded, alternating; how many launches got their device span; and, for
-#             comparison, what two hipEventRecord (the profiler's timing) cost by themselves
+#             and recorded, alternating; how many launches got their device span; the
+#             recorder's own work per launch: recorded launch - bracketed launch (the same loop
+#             without the profiler, each launch between two hipEventRecord on its stream, as
+#             the profiler times it: the runtime's share then cancels), against the stand-in
+#             and against the tests' minimal runtime with event functions (calls that cost
+#             almost nothing); two hipEventRecord by themselves, for comparison; and, on the
+#             minimal runtime without event functions, the added cost per launch (each one
+#             left untimed) and how often the recorder looked up each missing function
 #   MPI       ns per MPI_Comm_rank (one rank) and per MPI_Send+MPI_Recv pair (8-byte ping-pong
 #             between two ranks, half a round trip), plain and recorded (mpirun itself run
 #             under the recorder, as tprof-inspect -- mpirun does), alternating
@@ -56,6 +62,9 @@
 #   BENCH_HIP_STANDIN the stand-in HIP runtime's directory (make bench sets it; the HIP
 #                    benchmark is left out, saying so, without it or without hip-calls)
 #   BENCH_HIP_CALLS  calls per HIP loop (default 2e5)
+#   BENCH_HIP_MINIMAL, BENCH_HIP_MINIMAL_EV
+#                    the tests' minimal HIP runtimes, without and with event functions
+#                    (make bench sets them; their figures are left out without them)
 #   BENCH_MPIRUN     Open MPI's mpirun (make bench sets it; the MPI benchmark is left out,
 #                    saying so, without it or without mpi-calls)
 #   BENCH_MPI_CALLS  MPI_Comm_rank calls per loop (default 1e6)
@@ -407,14 +416,49 @@ fi
 
 # ---- 5. HIP: added cost per call ---------------------------------------------------------
 # Kernels of 1 us on the stand-in, so that the host side is what is timed; each loop in a
-# process of its own, plain and recorded alternating; added = recorded - plain.
+# process of its own, plain and recorded alternating; added = recorded - plain.  The
+# recorder's own work per launch is recorded - bracketed (see the header): two hipEventRecord
+# timed by themselves, on a stream with nothing else to do, cost more than between launches
+# (each wakes the stand-in's stream thread), so added - two of them understates it.  On the
+# minimal runtime with events the batches pause 3 ms (outside the timed part) for the
+# profiler's timing thread to keep up with launches of a few ns: every launch is then timed.
 HIP_CALLS=${BENCH_HIP_CALLS:-2e5}
-hip_ok=0
+hip_ok=0 hipmin_ok=0
 if [ -x "$B/hip-calls" ] && [ -n "${BENCH_HIP_STANDIN:-}" ] && [ -e "$BENCH_HIP_STANDIN/libamdhip64.so.5" ]; then
 	hip_ok=1
+	[ -e "${BENCH_HIP_MINIMAL:-/nonexistent}/libamdhip64.so.5" ] &&
+		[ -e "${BENCH_HIP_MINIMAL_EV:-/nonexistent}/libamdhip64.so.5" ] && hipmin_ok=1
 else
 	say "== HIP: skipped (no hip-calls program or no stand-in HIP runtime: HIP headers missing at configure time)"
 fi
+
+# hip_own PREFIX RUN LIBDIR PAUSE_US: a bracketed loop without the profiler and a recorded
+# launch loop against the runtime in LIBDIR, in the order `alternate` uses; samples
+# PREFIX_bracketed, PREFIX_own (recorded - bracketed) and PREFIX_untimed (launches left
+# without their device span), and leaves the two figures in $p and $q.
+hip_own() {
+	_pre=$1 _run=$2 _lib=$3 _pause=$4
+	_order="plain rec"
+	[ $((_run % 2)) -eq 0 ] && _order="rec plain"
+	for _which in $_order; do
+		if [ "$_which" = plain ]; then
+			env LD_LIBRARY_PATH="$_lib" STANDIN_HIP_KERNEL_US=default:1 "$B/hip-calls" \
+				bracketed "$HIP_CALLS" "$_pause" >"$W/$_pre.plain" 2>"$W/$_pre.err" ||
+				{ fail "hip-calls bracketed ($_lib): $(head -n 3 "$W/$_pre.err")"; return 1; }
+		else
+			rec "$W/$_pre.d" LD_LIBRARY_PATH="$_lib" STANDIN_HIP_KERNEL_US=default:1 \
+				"$B/hip-calls" launch "$HIP_CALLS" "$_pause" >"$W/$_pre.rec" 2>"$W/$_pre.err" ||
+				{ fail "hip-calls launch ($_lib, recorded): $(head -n 3 "$W/$_pre.err")"; return 1; }
+		fi
+	done
+	p=$(kv "$W/$_pre.plain" ns)
+	q=$(kv "$W/$_pre.rec" ns)
+	sample "${_pre}_bracketed" "$p"
+	sample "${_pre}_own" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+	summary "$W/$_pre.d" "$W/$_pre.sum" && sample "${_pre}_untimed" "$(sfield "$W/$_pre.sum" dropped)"
+	rm -rf "$W/$_pre.d"
+}
+
 if [ "$hip_ok" = 1 ]; then
 	say "== HIP [load $(cut -d' ' -f1 /proc/loadavg)]: $HIP_CALLS calls per loop against the stand-in runtime"
 	for r in $(seq 1 "$RUNS"); do
@@ -431,10 +475,32 @@ if [ "$hip_ok" = 1 ]; then
 			rm -rf "$d"
 			line_out="$line_out, $call $p -> $q"
 		done
+		hip_own hip "$r" "$BENCH_HIP_STANDIN" 0 &&
+			line_out="$line_out; bracketed $p -> recorded launch $q"
 		env LD_LIBRARY_PATH="$BENCH_HIP_STANDIN" "$B/hip-calls" events "$HIP_CALLS" >"$W/hip.ev" 2>"$W/hip.err" &&
 			sample hip_events "$(kv "$W/hip.ev" ns)"
 		say "  run $r: ns per call, plain -> recorded:${line_out#,}; two hipEventRecord: $(kv "$W/hip.ev" ns)"
+		[ "$hipmin_ok" = 1 ] || continue
+		hip_own hipm "$r" "$BENCH_HIP_MINIMAL_EV" 3000 &&
+			line_out="minimal runtime with events: bracketed $p -> recorded launch $q"
+		alternate hipn launch "$r" "$W/hipn.$r" LD_LIBRARY_PATH="$BENCH_HIP_MINIMAL" \
+			"$B/hip-calls" launch "$HIP_CALLS" &&
+			line_out="$line_out; without events: launch $p -> $q"
+		rm -rf "$W/hipn.$r"
+		say "  run $r: $line_out"
 	done
+	if [ "$hipmin_ok" = 1 ]; then
+		# Every name the debug log says was missing, and how often (make bench's own run).
+		rec "$W/hipn.v" TPROF_VERBOSE=2 LD_LIBRARY_PATH="$BENCH_HIP_MINIMAL" "$B/hip-calls" launch \
+			"$HIP_CALLS" >/dev/null 2>"$W/hipn.log" || fail "hip-calls launch (minimal, verbose) failed"
+		sed -n 's/^tprof\[[0-9]*\]: debug: no definition of \([^ ]*\) .*/\1/p' "$W/hipn.log" |
+			sort | uniq -c >"$W/hipn.misses"
+		sample hip_lookups "$(awk '$1 > m { m = $1 } END { print m + 0 }' "$W/hipn.misses")"
+		summary "$W/hipn.v" "$W/hipn.sum" && sample hipn_untimed "$(sfield "$W/hipn.sum" dropped)"
+		say "  missing functions looked up in $HIP_CALLS launches (minimal runtime):" \
+			$(awk '{ printf "%s %s time(s); ", $2, $1 }' "$W/hipn.misses")
+		rm -rf "$W/hipn.v"
+	fi
 	say ""
 fi
 
@@ -700,8 +766,19 @@ if [ "$hip_ok" = 1 ]; then
 	row "  hipGetDevice without the profiler" hip_plain_getdevice 1 ns - -
 	row "added ns per hipLaunchKernel (stand-in)" hip_add_launch 1 ns - -
 	row "  hipLaunchKernel without the profiler" hip_plain_launch 1 ns - -
-	row "  of which two hipEventRecord of the runtime" hip_events 1 ns - -
 	row "  launches given their device span (of $HIP_CALLS)" hip_timed 1 "" - -
+	row "recorder's own ns per launch (stand-in)" hip_own 1 ns le 100
+	row "  launch between two hipEventRecord, unrecorded" hip_bracketed 1 ns - -
+	row "  two hipEventRecord by themselves, idle stream" hip_events 1 ns - -
+fi
+if [ "$hipmin_ok" = 1 ]; then
+	row "recorder's own ns per launch (minimal runtime)" hipm_own 1 ns le 100
+	row "  launch between two hipEventRecord, unrecorded" hipm_bracketed 1 ns - -
+	row "  launches left untimed (of $HIP_CALLS)" hipm_untimed 1 "" le 0
+	row "added ns per launch, runtime without events" hipn_add_launch 1 ns - -
+	row "  launch without the profiler" hipn_plain_launch 1 ns - -
+	row "  launches counted as untimed (of $HIP_CALLS)" hipn_untimed 1 "" - -
+	row "  lookups of a missing function, $HIP_CALLS launches" hip_lookups 1 "" le 1
 fi
 if [ "$mpi_ok" = 1 ]; then
 	row "added ns per MPI_Comm_rank" mpi_add_commrank 1 ns le 30

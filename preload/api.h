@@ -38,8 +38,8 @@ static inline uint64_t tprof_next_corr(struct tprof_thread *t)
 	return (((uint64_t)t->stream << 32) | ++t->corr) & TPROF_CORR_MASK;
 }
 
-/* Reserves a CALL record with `ext` argument units for the caller to fill; NULL when not
- * recorded (then pass NULL on, every helper accepts it). */
+/* Reserves a CALL record with `ext` argument units, cleared, for the caller to fill; NULL when
+ * not recorded (then pass NULL on, every helper accepts it). */
 static inline struct tprof_rec *tprof_call_reserve(struct tprof_thread *t, struct tprof_hook *h,
 						   unsigned ext)
 {
@@ -49,6 +49,13 @@ static inline struct tprof_rec *tprof_call_reserve(struct tprof_thread *t, struc
 	if (TPROF_LIKELY(r != NULL) && ext)
 		__builtin_memset(r + 1, 0, ext * sizeof(*r));
 	return r;
+}
+
+/* The same, not cleared: for a caller that writes every byte of the units. */
+static inline struct tprof_rec *tprof_call_reserve_raw(struct tprof_thread *t,
+						       struct tprof_hook *h, unsigned ext)
+{
+	return h->record ? tprof_reserve(t, 1 + ext) : NULL;
 }
 
 /* Publishes the call as begun at t0: the record is visible (and, should the process die in

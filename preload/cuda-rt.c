@@ -29,6 +29,7 @@ TPROF_REAL(cudaError_t, cudaEventDestroy, (cudaEvent_t ev))
 TPROF_REAL(cudaError_t, cudaStreamCreateWithFlags, (cudaStream_t *s, unsigned int flags))
 TPROF_REAL(cudaError_t, cudaGetDevice, (int *device))
 TPROF_REAL(cudaError_t, cudaSetDevice, (int device))
+TPROF_REAL(cudaError_t, cudaStreamGetDevice, (cudaStream_t s, int *device))
 
 int tprof_cuda_rt_usable(void)
 {
@@ -100,20 +101,12 @@ static int priv_stream(int device, uint64_t *stream)
 	return rc == cudaSuccess ? 0 : -1;
 }
 
-/* cudaStreamGetDevice (CUDA 12.8) when there is one (looked up once), else the current
- * device. */
+/* cudaStreamGetDevice (CUDA 12.8) when there is one, else the current device. */
 static int stream_device(uint64_t stream)
 {
-	typedef cudaError_t (*fn)(cudaStream_t, int *);
-	static fn by_stream;
-	static int looked;
-	if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
-		__atomic_store_n(&by_stream, (fn)tprof_resolve("cudaStreamGetDevice"), __ATOMIC_RELAXED);
-		__atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
-	}
-	fn f = __atomic_load_n(&by_stream, __ATOMIC_RELAXED);
 	int device = -1;
-	if (f && f((cudaStream_t)(uintptr_t)stream, &device) == cudaSuccess)
+	if (get_cudaStreamGetDevice() &&
+	    real_cudaStreamGetDevice((cudaStream_t)(uintptr_t)stream, &device) == cudaSuccess)
 		return device;
 	if (get_cudaGetDevice() && real_cudaGetDevice(&device) != cudaSuccess)
 		device = -1;
@@ -123,6 +116,7 @@ static int stream_device(uint64_t stream)
 const struct tprof_devrt tprof_cuda_rt = {
 	.name = "CUDA",
 	.id = 1,
+	.usable = tprof_cuda_rt_usable,
 	.event_create = ev_create,
 	.event_destroy = ev_destroy,
 	.event_record = ev_record,

@@ -55,9 +55,10 @@ struct devq {
 	int64_t anchored_at;
 };
 
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;   /* rings, pools, start */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;   /* new rings, start */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;  /* pools */
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER; /* queues: one resolver */
-static struct devthread *threads;
+static struct devthread *threads;   /* grows at its head only: read without a lock */
 static struct {
 	void **ev;
 	size_t n, cap;
@@ -78,7 +79,7 @@ static int64_t mono(void)
 
 /* ---- events ------------------------------------------------------------------------------ */
 
-/* Under reg_lock. */
+/* Under pool_lock. */
 static void pool_put_locked(const struct tprof_devrt *rt, int device, void *ev)
 {
 	if (pool[rt->id][device].n == pool[rt->id][device].cap) {
@@ -93,12 +94,19 @@ static void pool_put_locked(const struct tprof_devrt *rt, int device, void *ev)
 }
 
 /* Refills a thread's cache: from the pool, else new events. */
-static int refill(struct evcache *c, const struct tprof_devrt *rt, int device)
+static __attribute__((noinline)) int refill(struct evcache *c, const struct tprof_devrt *rt,
+					    int device)
 {
-	pthread_mutex_lock(&reg_lock);
-	while (c->n < CACHE && pool[rt->id][device].n)
-		c->ev[c->n++] = pool[rt->id][device].ev[--pool[rt->id][device].n];
-	pthread_mutex_unlock(&reg_lock);
+	pthread_mutex_lock(&pool_lock);
+	size_t have = pool[rt->id][device].n, take = (size_t)(CACHE - c->n);
+	if (take > have)
+		take = have;
+	if (take) {
+		memcpy(&c->ev[c->n], &pool[rt->id][device].ev[have - take], take * sizeof(void *));
+		pool[rt->id][device].n = have - take;
+		c->n += (int)take;
+	}
+	pthread_mutex_unlock(&pool_lock);
 	while (c->n < CACHE / 2) {
 		void *ev;
 		if (rt->event_create(device, &ev) != 0)
@@ -120,44 +128,69 @@ static struct devthread *devthread_new(void)
 		return NULL;
 	pthread_mutex_lock(&reg_lock);
 	d->next = threads;
-	threads = d;
+	__atomic_store_n(&threads, d, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&reg_lock);
 	completer_start();
 	return d;
+}
+
+/* An operation left untimed: counted, and NULL to return. */
+static struct tprof_devpend *untimed(void)
+{
+	tprof_dev_untimed();
+	return NULL;
+}
+
+static int usable(const struct tprof_devrt *rt)
+{
+	return !rt->usable || rt->usable();
+}
+
+/* A thread's first operation: its ring, unless the runtime has no events (a minimal one),
+ * which costs a thread no ring and no timing thread. */
+static __attribute__((noinline)) struct devthread *first_op(const struct tprof_devrt *rt)
+{
+	return usable(rt) ? (my_dev = devthread_new()) : NULL;
 }
 
 struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof_devrt *rt,
 				      int device, uint64_t stream)
 {
 	struct devthread *d = my_dev;
-	if (TPROF_UNLIKELY(!d) && !(d = my_dev = devthread_new()))
-		return NULL;
+	if (TPROF_UNLIKELY(!d) && !(d = first_op(rt)))
+		return untimed();
 	/* The completion thread settles the queues of the runtimes it has been told of. */
 	if (TPROF_UNLIKELY(__atomic_load_n(&runtimes[rt->id], __ATOMIC_RELAXED) != rt))
 		__atomic_store_n(&runtimes[rt->id], rt, __ATOMIC_RELEASE);
 	if (device < 0 || device >= TPROF_MAX_DEVICES)
-		return NULL;
+		return untimed();
 	uint32_t claim = d->claim;
-	if (claim - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING) {
-		__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
-		return NULL;
-	}
+	if (claim - __atomic_load_n(&d->tail, __ATOMIC_ACQUIRE) >= RING)
+		return untimed();
 	struct evcache *c = &d->cache[rt->id][device];
-	if (c->n < 2 && refill(c, rt, device) < 2)
-		return NULL;
+	if (c->n < 2 && (!usable(rt) || refill(c, rt, device) < 2))
+		return untimed();
+	int n = c->n;
+	void *start = c->ev[n - 1], *end = c->ev[n - 2];
+	if (rt->event_record(start, stream) != 0)
+		return untimed();
+	c->n = n - 2;
 	struct tprof_devpend *p = &d->ring[claim % RING];
-	memset(p, 0, sizeof(*p));
 	p->rt = rt;
-	p->ev_start = c->ev[--c->n];
-	p->ev_end = c->ev[--c->n];
+	p->ev_start = start;
+	p->ev_end = end;
+	p->corr = 0;
+	p->name = 0;
+	p->kind = 0;
+	p->resolved = 0;
+	p->state = TPROF_DEVP_OPEN;
+	/* In two halves: one memset of the 96 bytes is a `rep stos`, whose start costs the
+	 * launching thread more than the six stores of these two. */
+	memset(&p->op, 0, sizeof(p->op) / 2);
+	memset((char *)&p->op + sizeof(p->op) / 2, 0, sizeof(p->op) - sizeof(p->op) / 2);
 	p->op.device = (uint32_t)device;
 	p->op.stream = stream;
 	p->op.launch_stream = t->stream;
-	if (rt->event_record(p->ev_start, stream) != 0) {
-		c->ev[c->n++] = p->ev_end;
-		c->ev[c->n++] = p->ev_start;
-		return NULL;
-	}
 	d->claim = claim + 1;
 	return p;
 }
@@ -217,23 +250,23 @@ static int push(struct devq *q, const struct tprof_devpend *p)
 static int drain_rings(void)
 {
 	int moved = 0;
-	pthread_mutex_lock(&reg_lock);
-	for (struct devthread *d = threads; d; d = d->next) {
+	for (struct devthread *d = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); d; d = d->next) {
 		uint32_t head = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE);
 		for (uint32_t i = d->tail; i != head; i++) {
 			struct tprof_devpend *p = &d->ring[i % RING];
 			if (p->state == TPROF_DEVP_VOID)
 				continue;  /* its thread took its events back */
 			if (push(&queues[p->rt->id][p->op.device], p) < 0) {
+				pthread_mutex_lock(&pool_lock);
 				pool_put_locked(p->rt, (int)p->op.device, p->ev_start);
 				pool_put_locked(p->rt, (int)p->op.device, p->ev_end);
-				dropped_ops++;
+				pthread_mutex_unlock(&pool_lock);
+				__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
 			}
 			moved++;
 		}
 		__atomic_store_n(&d->tail, head, __ATOMIC_RELEASE);
 	}
-	pthread_mutex_unlock(&reg_lock);
 	return moved;
 }
 
@@ -423,15 +456,15 @@ static size_t settle(const struct tprof_devrt *rt, int device, struct devq *q, i
 		if (p->resolved == 1)
 			write_op(p);
 		else
-			dropped_ops++;
+			__atomic_add_fetch(&dropped_ops, 1, __ATOMIC_RELAXED);
 	}
 	/* Their events go back to the pool in one batch. */
-	pthread_mutex_lock(&reg_lock);
+	pthread_mutex_lock(&pool_lock);
 	for (size_t i = 0; i < done; i++) {
 		pool_put_locked(q->v[i].rt, (int)q->v[i].op.device, q->v[i].ev_start);
 		pool_put_locked(q->v[i].rt, (int)q->v[i].op.device, q->v[i].ev_end);
 	}
-	pthread_mutex_unlock(&reg_lock);
+	pthread_mutex_unlock(&pool_lock);
 	memmove(q->v, q->v + done, (q->n - done) * sizeof(*q->v));
 	q->n -= done;
 	return q->n;
@@ -546,11 +579,12 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 		memset(q->ev, 0, sizeof(q->ev));
 		q->priv_stream = 0;
 		q->anchored = 0;
-		pthread_mutex_lock(&reg_lock);
+		pthread_mutex_lock(&pool_lock);
 		pool[rt->id][dev].n = 0;
-		for (struct devthread *d = threads; d; d = d->next)
+		struct devthread *d = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
+		for (; d; d = d->next)
 			d->cache[rt->id][dev].n = 0;
-		pthread_mutex_unlock(&reg_lock);
+		pthread_mutex_unlock(&pool_lock);
 	}
 	pthread_mutex_unlock(&queue_lock);
 	tprof_tls.guard--;
@@ -573,6 +607,7 @@ uint64_t tprof_dev_dropped(void)
 void tprof_dev_reset_child(void)
 {
 	pthread_mutex_init(&reg_lock, NULL);
+	pthread_mutex_init(&pool_lock, NULL);
 	pthread_mutex_init(&queue_lock, NULL);
 	threads = NULL;
 	my_dev = NULL;

@@ -18,6 +18,7 @@
 struct tprof_devrt {
 	const char *name;
 	int id;                                          /* 0 .. TPROF_MAX_RUNTIMES-1 */
+	int (*usable)(void);                             /* has every function below (NULL: yes) */
 	int (*event_create)(int device, void **ev);      /* 0 on success */
 	void (*event_destroy)(void *ev);
 	int (*event_record)(void *ev, uint64_t stream);  /* 0 on success */
@@ -47,8 +48,9 @@ enum tprof_devpend_state {
 };
 
 /* Starts timing an operation on `stream` of `device`: records the start event and returns
- * the slot to fill, or NULL (no timing: queue full, no events).  Called with the thread's
- * guard raised, so the runtime calls inside are not recorded. */
+ * the slot to fill, or NULL (no timing: queue full, no events, a runtime without event
+ * functions, an unknown device), the operation then counted as untimed.  Called with the
+ * thread's guard raised, so the runtime calls inside are not recorded. */
 struct tprof_devpend *tprof_dev_begin(struct tprof_thread *t, const struct tprof_devrt *rt,
 				      int device, uint64_t stream);
 /* The operation was submitted (ok) or refused: records the end event and hands it over.

@@ -140,6 +140,7 @@ HIP_WORK(hipExtModuleLaunchKernel, (hipFunction_t f, uint32_t gx, uint32_t gy, u
 	 LAUNCH(f, s), .module = 1, EXT_DIMS)
 
 void *tprof_hip_real_ext_cxx, *tprof_hip_real_hcc_cxx;
+static uint32_t miss_cxx[2];
 
 typedef hipError_t (*ext_cxx_fn)(hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
 				 uint32_t, size_t, hipStream_t, void **, void **, hipEvent_t,
@@ -150,12 +151,8 @@ typedef hipError_t (*hcc_cxx_fn)(hipFunction_t, uint32_t, uint32_t, uint32_t, ui
 
 static void *real_cxx(void **slot, int which)
 {
-	void *f = __atomic_load_n(slot, __ATOMIC_RELAXED);
-	if (!f) {
-		f = tprof_resolve(tprof_hip_hooks[which].name);
-		__atomic_store_n(slot, f, __ATOMIC_RELAXED);
-	}
-	return f;
+	return tprof_real_get(slot, &miss_cxx[which - HIP_ExtModuleLaunchKernel_cxx],
+			      tprof_hip_hooks[which].name, tprof_resolve);
 }
 
 /* Exported under the C++-mangled names hipcc-era programs call (see hook-hip.h). */

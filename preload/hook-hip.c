@@ -11,7 +11,7 @@
 #include "hook-hip.h"
 #include "kernels.h"
 
-#define HIP_REAL(name, params, args) name##_fn real_##name;
+#define HIP_REAL(name, params, args) TPROF_REAL_DEFINE(name)
 HIP_API(HIP_REAL, HIP_REAL)
 #undef HIP_REAL
 
@@ -84,6 +84,54 @@ TPROF_EXPORT hipError_t hipSetDevice(int device)
 	return call_end(t, r, real(device));
 }
 
+/* ---- the device of a stream ------------------------------------------------------------- */
+
+/* Not wrapped: asked for the device of a stream. */
+TPROF_REAL(int, hipGetStreamDeviceId, (hipStream_t))
+
+/* The devices of the streams a thread launches on, as the runtime said, so that a launch does
+ * not ask it each time (a runtime call, under a lock in HIP).  A stream destroyed or a device
+ * reset forgets them all, before and after, as a handle may come back for another device; the
+ * null and per-thread streams (the current device's) and unknown ones are always asked. */
+#define STREAM_CACHE 16
+#define SPECIAL_STREAMS 4096                   /* handles below are names, not objects */
+struct stream_dev {
+	uint64_t stream;
+	uint32_t gen;
+	int device;
+};
+static __thread struct stream_dev stream_devs[STREAM_CACHE]
+	__attribute__((tls_model("initial-exec")));
+static uint32_t streams_gen = 1;
+
+static void streams_forget(void)
+{
+	__atomic_add_fetch(&streams_gen, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Asks the runtime, and keeps the answer for a stream the program made. */
+static __attribute__((noinline)) int ask_device(struct stream_dev *c, uint64_t stream,
+						uint32_t gen)
+{
+	int device = -1;
+	if (get_hipGetStreamDeviceId())
+		device = real_hipGetStreamDeviceId((hipStream_t)(uintptr_t)stream);
+	else if (get_hipGetDevice())
+		real_hipGetDevice(&device);
+	if (device >= 0 && stream >= SPECIAL_STREAMS)
+		*c = (struct stream_dev){ stream, gen, device };
+	return device;
+}
+
+static int stream_device(uint64_t stream)
+{
+	struct stream_dev *c = &stream_devs[(stream >> 6 ^ stream >> 12) % STREAM_CACHE];
+	uint32_t gen = __atomic_load_n(&streams_gen, __ATOMIC_ACQUIRE);
+	if (TPROF_LIKELY(c->stream == stream && c->gen == gen))
+		return c->device;
+	return ask_device(c, stream, gen);
+}
+
 /* ---- waiting ----------------------------------------------------------------------------- */
 
 #define HIP_SYNC(name, stream_expr, event_expr, params, ...)                              \
@@ -118,14 +166,21 @@ TPROF_EXPORT hipError_t hipDeviceReset(void)
 		real_hipGetDevice(&device);
 	if (device >= 0)
 		tprof_dev_drain(&tprof_hip_rt, device, 1);
-	if (!tprof_should_record(t))
-		return real();
-	struct tprof_rec *r;
-	struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipDeviceReset), &r, TPROF_SHAPE_NONE);
-	if (a)
-		a->device = (uint16_t)device;
-	HIP_START(hipDeviceReset);
-	return call_end(t, r, real());
+	streams_forget();
+	hipError_t rc;
+	if (!tprof_should_record(t)) {
+		rc = real();
+	} else {
+		struct tprof_rec *r;
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipDeviceReset), &r,
+						       TPROF_SHAPE_NONE);
+		if (a)
+			a->device = (uint16_t)device;
+		HIP_START(hipDeviceReset);
+		rc = call_end(t, r, real());
+	}
+	streams_forget();
+	return rc;
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
@@ -224,7 +279,29 @@ HIP_CREATE(hipEventCreateWithFlags, (hipEvent_t *out, unsigned flags), out, flag
 		return call_end(t, r, real(__VA_ARGS__));                                  \
 	}
 
-HIP_OBJECT(hipStreamDestroy, s, s, (hipStream_t s), s)
+/* A destroyed stream's handle may come back for another device (stream_device). */
+TPROF_EXPORT hipError_t hipStreamDestroy(hipStream_t s)
+{
+	struct tprof_thread *t = &tprof_tls;
+	hipStreamDestroy_fn real = get_hipStreamDestroy();
+	if (TPROF_UNLIKELY(!real))
+		return HIP_NO_RUNTIME;
+	streams_forget();
+	hipError_t rc;
+	if (!tprof_should_record(t)) {
+		rc = real(s);
+	} else {
+		struct tprof_rec *r;
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipStreamDestroy), &r,
+						       TPROF_SHAPE_OBJECT);
+		if (a)
+			a->stream = a->b = (uint64_t)(uintptr_t)s;
+		HIP_START(hipStreamDestroy);
+		rc = call_end(t, r, real(s));
+	}
+	streams_forget();
+	return rc;
+}
 HIP_OBJECT(hipEventRecord, s, e, (hipEvent_t e, hipStream_t s), e, s)
 HIP_OBJECT(hipEventDestroy, 0, e, (hipEvent_t e), e)
 
@@ -322,23 +399,17 @@ static int priv_stream(int device, uint64_t *stream)
 	return rc == hipSuccess ? 0 : -1;
 }
 
-static int stream_device(uint64_t stream)
+/* The functions timing cannot do without. */
+static int hip_usable(void)
 {
-	typedef int (*fn)(hipStream_t);
-	static fn by_stream;
-	if (!by_stream)
-		by_stream = (fn)tprof_resolve("hipGetStreamDeviceId");
-	int device = -1;
-	if (by_stream)
-		device = by_stream((hipStream_t)(uintptr_t)stream);
-	else if (get_hipGetDevice())
-		real_hipGetDevice(&device);
-	return device;
+	return get_hipEventCreateWithFlags() && get_hipEventRecord() && get_hipEventQuery() &&
+	       get_hipEventElapsedTime() && get_hipStreamCreateWithFlags();
 }
 
 const struct tprof_devrt tprof_hip_rt = {
 	.name = "HIP",
 	.id = 0,
+	.usable = hip_usable,
 	.event_create = ev_create,
 	.event_destroy = ev_destroy,
 	.event_record = ev_record,
@@ -351,22 +422,21 @@ const struct tprof_devrt tprof_hip_rt = {
 
 /* ---- the shared path of work put on a device --------------------------------------------- */
 
+/* Not wrapped: asked for the names of kernels nobody registered. */
+TPROF_REAL(const char *, hipKernelNameRef, (hipFunction_t))
+TPROF_REAL(const char *, hipKernelNameRefByPtr, (const void *, hipStream_t))
+
 static uint32_t kernel_name(const void *fn, hipStream_t stream, int module)
 {
 	uint32_t id = tprof_kernel_name(fn);
 	if (id || !fn)
 		return id;
 	/* Not registered through the usual path: ask the runtime once. */
-	typedef const char *(*by_ptr_fn)(const void *, hipStream_t);
-	typedef const char *(*by_func_fn)(hipFunction_t);
 	const char *name = NULL;
-	if (module) {
-		by_func_fn f = (by_func_fn)tprof_resolve("hipKernelNameRef");
-		name = f ? f((hipFunction_t)fn) : NULL;
-	} else {
-		by_ptr_fn f = (by_ptr_fn)tprof_resolve("hipKernelNameRefByPtr");
-		name = f ? f(fn, stream) : NULL;
-	}
+	if (module)
+		name = get_hipKernelNameRef() ? real_hipKernelNameRef((hipFunction_t)fn) : NULL;
+	else
+		name = get_hipKernelNameRefByPtr() ? real_hipKernelNameRefByPtr(fn, stream) : NULL;
 	char buf[64];
 	if (!name) {
 		snprintf(buf, sizeof(buf), "kernel %p", fn);
@@ -397,16 +467,20 @@ int tprof_hip_begin(const struct hip_work *w, struct hip_op *op)
 	uint32_t name = launch ? kernel_name(w->fn, w->stream, w->module) : op_name(w);
 	uint32_t caller = tprof_g.cfg.callstack ? tprof_callstack(t, corr) : 0;
 	t->guard--;
-	struct tprof_rec *r = tprof_call_reserve(t, w->hook, ext);
+	/* Every byte of the units is written: the arguments, the launch's dimensions. */
+	struct tprof_rec *r = tprof_call_reserve_raw(t, w->hook, ext);
 	struct tprof_call_args *a = tprof_call_args(r);
 	if (a) {
-		a->shape = launch ? TPROF_SHAPE_LAUNCH : w->kind == TPROF_DEVOP_MEMSET ? TPROF_SHAPE_MEMSET
-			   : w->kind == TPROF_DEVOP_COPY ? TPROF_SHAPE_COPY : TPROF_SHAPE_NONE;
-		a->device = NODEV;
-		a->name = name;
-		a->stream = (uint64_t)(uintptr_t)w->stream;
-		a->a = launch ? (uint64_t)(uintptr_t)w->fn : w->bytes;
-		a->b = w->b;
+		*a = (struct tprof_call_args){
+			.shape = launch ? TPROF_SHAPE_LAUNCH : w->kind == TPROF_DEVOP_MEMSET
+				 ? TPROF_SHAPE_MEMSET : w->kind == TPROF_DEVOP_COPY ? TPROF_SHAPE_COPY
+				 : TPROF_SHAPE_NONE,
+			.device = NODEV,
+			.name = name,
+			.stream = (uint64_t)(uintptr_t)w->stream,
+			.a = launch ? (uint64_t)(uintptr_t)w->fn : w->bytes,
+			.b = w->b,
+		};
 		if (launch)
 			memcpy(a + 1, &w->dims, sizeof(w->dims));
 	}

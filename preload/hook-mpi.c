@@ -4,7 +4,7 @@
  * measurement against rank 0) and MPI_Finalize (a last measurement, before the real call). */
 #include "hook-mpi.h"
 
-#define MPI_REAL(kind, name, params, args) name##_fn real_##name;
+#define MPI_REAL(kind, name, params, args) TPROF_REAL_DEFINE(name)
 MPI_API(MPI_REAL)
 #undef MPI_REAL
 

@@ -10,7 +10,7 @@
 #include "hook-nccl.h"
 #include "nccl-group.h"
 
-#define NCCL_REAL(kind, name, params, args) name##_fn real_##name;
+#define NCCL_REAL(kind, name, params, args) TPROF_REAL_DEFINE(name)
 NCCL_API(NCCL_REAL)
 #undef NCCL_REAL
 

@@ -10,7 +10,7 @@
 #include "../common/hash.h"
 #include "hook-nrt.h"
 
-#define NRT_REAL(kind, ret, name, params, args) name##_fn real_##name;
+#define NRT_REAL(kind, ret, name, params, args) TPROF_REAL_DEFINE(name)
 NRT_API(NRT_REAL)
 #undef NRT_REAL
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "resolve.h"
 
 struct kentry {
 	const void *fn;
@@ -29,14 +30,19 @@ static size_t slot_of(const void *fn, size_t cap)
 	return (size_t)(((uintptr_t)fn * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
 }
 
+/* The C++ runtime's demangler, wherever the program has it (its own executable included). */
+static void *lookup_anywhere(const char *name)
+{
+	return dlsym(RTLD_DEFAULT, name);
+}
+
+TPROF_REAL_WITH(char *, __cxa_demangle, (const char *, char *, size_t *, int *), lookup_anywhere)
+
 const char *tprof_demangle(const char *name, char *buf, size_t len)
 {
-	typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-	static demangle_fn demangle;
-	if (!demangle)
-		demangle = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
 	int status = -1;
-	char *d = name[0] == '_' && name[1] == 'Z' && demangle ? demangle(name, NULL, NULL, &status) : NULL;
+	char *d = name[0] == '_' && name[1] == 'Z' && get___cxa_demangle()
+			  ? real___cxa_demangle(name, NULL, NULL, &status) : NULL;
 	snprintf(buf, len, "%s", status == 0 && d ? d : name);
 	free(d);
 	return buf;

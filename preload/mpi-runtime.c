@@ -77,7 +77,7 @@ static void *lookup_object(const char *name)
 	return p;
 }
 
-#define PMPI(field) { #field, (void **)&tprof_pmpi.field }
+#define PMPI(field) { "PMPI_" #field, (void **)&tprof_pmpi.field }
 static const struct {
 	const char *name;
 	void **where;
@@ -88,6 +88,8 @@ static const struct {
 	PMPI(Comm_free), PMPI(Send), PMPI(Recv), PMPI(Test_cancelled), PMPI(Query_thread),
 };
 #undef PMPI
+#define NPMPI (sizeof(pmpi_table) / sizeof(pmpi_table[0]))
+static uint32_t pmpi_miss[NPMPI];
 
 /* Under state_lock: the library's kind, its handles and PMPI_ entry points. */
 static void detect_locked(void)
@@ -110,13 +112,10 @@ static void detect_locked(void)
 			      : !tprof_mpi_h.comm_null ? "ompi_mpi_comm_null"
 			      : !tprof_mpi_h.request_null ? "ompi_request_null"
 			      : !tprof_mpi_h.byte ? "ompi_mpi_byte" : NULL;
-	char pname[64];
-	for (size_t i = 0; !missing && i < sizeof(pmpi_table) / sizeof(pmpi_table[0]); i++) {
-		snprintf(pname, sizeof(pname), "PMPI_%s", pmpi_table[i].name);
-		*pmpi_table[i].where = tprof_mpi_lookup(pname);
-		if (!*pmpi_table[i].where)
+	for (size_t i = 0; !missing && i < NPMPI; i++)
+		if (!tprof_real_get(pmpi_table[i].where, &pmpi_miss[i], pmpi_table[i].name,
+				    tprof_mpi_lookup))
 			missing = pmpi_table[i].name;
-	}
 	if (missing) {
 		tprof_log_warn("Open MPI without %s: MPI calls pass through unrecorded", missing);
 		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_FOREIGN, __ATOMIC_RELEASE);

@@ -8,6 +8,7 @@
 
 #include "cuda-rt.h"
 #include "hook-hip.h"
+#include "hook-nccl.h"
 #include "nccl-rt.h"
 #include "resolve.h"
 
@@ -39,22 +40,14 @@ uint8_t tprof_nccl_lib_find(void *real)
 	if (gen != tprof_g.generation &&
 	    __atomic_compare_exchange_n(&tprof_nccl_lib_gen, &gen, tprof_g.generation, 0,
 					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-		typedef int (*version_fn)(int *);
-		version_fn version = (version_fn)tprof_resolve("ncclGetVersion");
 		int code = 0;
 		if (path)
 			tprof_proc_prop_str("nccl_library", path);
-		if (version && version(&code) == 0)
+		if (get_ncclGetVersion() && real_ncclGetVersion(&code) == ncclSuccess)
 			tprof_proc_prop_int("nccl_version", code);
 	}
 	t->guard--;
 	return v;
-}
-
-static int hip_usable(void)
-{
-	return get_hipEventCreateWithFlags() && get_hipEventRecord() && get_hipEventQuery() &&
-	       get_hipEventElapsedTime() && get_hipStreamCreateWithFlags();
 }
 
 const struct tprof_devrt *tprof_nccl_runtime(void)
@@ -63,10 +56,10 @@ const struct tprof_devrt *tprof_nccl_runtime(void)
 	struct tprof_thread *t = &tprof_tls;
 	t->guard++;
 	if (__atomic_load_n(&tprof_nccl_lib, __ATOMIC_ACQUIRE) & TPROF_NCCLF_RCCL)
-		rt = hip_usable() ? &tprof_hip_rt : NULL;
-	else if (tprof_cuda_rt_usable())
+		rt = tprof_hip_rt.usable() ? &tprof_hip_rt : NULL;
+	else if (tprof_cuda_rt.usable())
 		rt = &tprof_cuda_rt;
-	else if (hip_usable())
+	else if (tprof_hip_rt.usable())
 		rt = &tprof_hip_rt;
 	uint64_t now = (uint64_t)tprof_g.generation << 8 | (uint64_t)(rt ? rt->id + 1 : 0);
 	if (__atomic_exchange_n(&chosen, now, __ATOMIC_RELAXED) != now)

@@ -1,38 +1,71 @@
-/* resolve.h — finding the real definition of a symbol this library interposes.  Lookups are
- * lazy (a hook may run before the constructor) and cached in one pointer per symbol. */
+/* resolve.h — finding the real definition of a symbol this library interposes, and any other
+ * function of a runtime it calls.  Lookups are lazy (a hook may run before the constructor)
+ * and remembered both ways: a function found in one pointer per symbol, a function missing as
+ * the library generation it was missing in, so that it is looked for once, and again only
+ * once a library loaded since may have brought it. */
 #ifndef TPROF_RESOLVE_H
 #define TPROF_RESOLVE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The next definition of `name` after this library, else its definition in a library the
  * program loaded privately and looked wrapped functions up in (hook-dl.c), or NULL. */
 void *tprof_resolve(const char *name);
 void *tprof_dlsym_private(const char *name);
 
-/* get_<name>(): `real_<name>`, looked up with `lookup` ("name") on first use. */
+/* The library generation: bumped by every dlopen (hook-dl.c) and by every library handle
+ * the lookups learn of, the moments a missing function may appear. */
+extern uint32_t tprof_dl_gen;
+
+/* A lookup that failed keeps `generation + 1` in its miss word (0: never failed). */
+static inline int tprof_real_missing(const uint32_t *miss)
+{
+	return __atomic_load_n(miss, __ATOMIC_RELAXED) ==
+	       __atomic_load_n(&tprof_dl_gen, __ATOMIC_ACQUIRE) + 1;
+}
+
+/* The slow path of every lazily found function: looks `name` up with `lookup` and keeps the
+ * answer in `*slot`, or the failure in `*miss`.  NULL when missing. */
+void *tprof_real_find(void **slot, uint32_t *miss, const char *name, void *(*lookup)(const char *));
+
+/* The same for a function whose pointer lives elsewhere: `*slot` if set, else NULL at once
+ * when it was missing in this generation, else a lookup. */
+static inline void *tprof_real_get(void **slot, uint32_t *miss, const char *name,
+				   void *(*lookup)(const char *))
+{
+	void *f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+	if (__builtin_expect(!f, 0) && !tprof_real_missing(miss))
+		f = tprof_real_find(slot, miss, name, lookup);
+	return f;
+}
+
+/* get_<name>(): `real_<name>`, looked up with `lookup` ("name") on first use; NULL while it
+ * is missing, looked for again only after a library was loaded. */
 #define TPROF_REAL_GETTER(name, lookup)                                                 \
 	static inline name##_fn get_##name(void)                                        \
 	{                                                                               \
-		name##_fn f = __atomic_load_n(&real_##name, __ATOMIC_RELAXED);           \
-		if (__builtin_expect(!f, 0)) {                                          \
-			f = (name##_fn)lookup(#name);                                    \
-			__atomic_store_n(&real_##name, f, __ATOMIC_RELAXED);             \
-		}                                                                       \
-		return f;                                                               \
+		return (name##_fn)tprof_real_get((void **)&real_##name, &miss_##name,    \
+						 #name, lookup);                         \
 	}
 
-/* Declares `real_<name>` and a getter that fills it on first use. */
-#define TPROF_REAL(ret, name, params)                                                   \
+/* Declares `real_<name>`, its miss word and a getter that fills them on first use. */
+#define TPROF_REAL_WITH(ret, name, params, lookup)                                      \
 	typedef ret(*name##_fn) params;                                                 \
 	static name##_fn real_##name;                                                   \
-	TPROF_REAL_GETTER(name, tprof_resolve)
+	static uint32_t miss_##name;                                                    \
+	TPROF_REAL_GETTER(name, lookup)
+#define TPROF_REAL(ret, name, params) TPROF_REAL_WITH(ret, name, params, tprof_resolve)
 
-/* The same for a runtime whose hooks span several files: `real_<name>` is defined once, in
- * the runtime's hook table, and shared. */
+/* The same for a runtime whose hooks span several files: `real_<name>` and `miss_<name>`
+ * are defined once, in the runtime's hook table (TPROF_REAL_DEFINE), and shared. */
 #define TPROF_REAL_EXTERN(ret, name, params, lookup)                                    \
 	typedef ret(*name##_fn) params;                                                 \
 	extern name##_fn real_##name;                                                   \
+	extern uint32_t miss_##name;                                                    \
 	TPROF_REAL_GETTER(name, lookup)
+#define TPROF_REAL_DEFINE(name)                                                         \
+	name##_fn real_##name;                                                          \
+	uint32_t miss_##name;
 
 #endif
