@@ -191,12 +191,8 @@ static void launch_flow(struct chrome *c, const struct held *h, unsigned k)
 		snprintf(id, sizeof(id), "\"%d:%" PRIu64 ".%u\"", h->proc, di->corr, k);
 	else
 		snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", h->proc, di->corr);
-	chrome_flow(c, tracks_thread(c->tracks, di->launcher, 1), "s", "launch", "launch", id,
-		 di->launch_ns + 1);
-	jw_lit(&c->w, "}");
-	int64_t dur = h->ev.t1 - h->ev.t0;
-	chrome_flow(c, span_track(c, h), "f", "launch", "launch", id, h->ev.t0 + (dur > 2 ? 1 : 0));
-	jw_lit(&c->w, "}");
+	chrome_launch_flow(c, tracks_thread(c->tracks, di->launcher, 1), span_track(c, h), id,
+			   di->launch_ns, h->ev.t0, h->ev.t1);
 }
 
 /* The operations of a group that ran on this stream. */

@@ -5,10 +5,11 @@
 # within its stream, with a flow arrow from the launch; the spans last what the stand-in
 # was told, within 5%; the summary counts them as kernels.  Then 800 short kernels (and 4
 # copies) back to back: the recorder's DEVICE records of a stream never overlap (float
-# milliseconds round the times of consecutive ones differently).
+# milliseconds round the times of consecutive ones differently), nor do the Chrome trace's
+# spans of a track, and no arrow ends before it starts.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi
-plan 12
+plan 14
 
 # Kernels of milliseconds, each stream opened by a 300 ms "hold" kernel: the kernels after it
 # are queued before their stream gets to them, so their start events are reached when the
@@ -131,4 +132,12 @@ for k, v in per.items():
 if sum(len(v) for v in per.values()) != 804 or bad:
     sys.exit("%d records, %d overlaps: %s" % (sum(len(v) for v in per.values()), len(bad), bad[:5]))
 ' "$T/busy.dump"
+"$ANALYZE" "$T/busy" --format chrome -o "$T/busy.json" 2>>"$T/analyze.err"
+ok $? "tprof-analyze writes their Chrome trace"
+check "no two spans on one device track overlap; no arrow ends before it starts" pyc '
+d = load(sys.argv[1])
+bad = overlaps(d) + backward(d)
+if bad or len([e for e in events(d) if e["ph"] == "s"]) != 804:
+    sys.exit("\n".join(bad[:10]) or "not 804 arrows")
+' "$T/busy.json"
 finish
