@@ -15,6 +15,7 @@ struct chrome {
 	int first;
 	int failed;
 	struct chrome_nccl *nccl;    /* NCCL device spans held (out-chrome-nccl.c) */
+	uint64_t backward;           /* arrows between ranks not drawn: they would go back */
 };
 
 void chrome_sep(struct chrome *c);

@@ -304,6 +304,10 @@ static int end(void *priv, const struct trace *tr)
 		return -1;
 	}
 	chrome_nccl_flush(c);
+	if (c->backward)
+		diag_note("NCCL: %llu arrows between ranks not drawn: each would end before it "
+			  "starts (the device clocks of two hosts disagree)",
+			  (unsigned long long)c->backward);
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->events)
 			proc_meta(c, tr->procs[i]);

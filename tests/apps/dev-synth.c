@@ -13,6 +13,9 @@
  *   k10, k11  on stream 1, launched in that order by one thread, k11 measured before k10 (an
  *           anchor re-taken in between): one thread's stream runs in launch order, k11 goes
  *           after k10
+ * and of two NCCL ranks on two other hosts whose device clocks disagree: rank 1's span of
+ * an AllReduce ends before rank 0's starts, and the receive of a send from rank 1 ends on
+ * rank 0 before the send starts on rank 1 (their arrows would go back in time).
  * Usage: dev-synth DIR */
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +46,31 @@ static const struct kernel kernels[] = {
 	{ "k10", 1, 500000, 520000, 530000, 1, 531000 },
 	{ "k11", 1, 501000, 505000, 515000, 1, 531001 },
 };
+
+/* One NCCL operation on rank i of the two (comm 0x77, stream 0x100), called at t, run from
+ * start to end. */
+static void nccl_op(struct nw_rank *r, int i, const char *name, uint8_t op, int32_t peer,
+		    uint32_t seq, uint64_t t, int64_t start, int64_t end)
+{
+	uint8_t redop = op == TPROF_NCCL_ALLREDUCE ? 0 : 0xff;
+	uint64_t c = nw_call(r, name, t, t + 3000, nw_args(op, 0x77, 1024, 7, 4, redop, seq, 0),
+			     nw_args2(0x100, 0, peer, i, 2, 0));
+	nw_device(r, name, (uint64_t)end + 500, c, t, start, end, 0x100,
+		  nw_coll(0x77, seq, op, 7, 1, i, 2, 0));
+}
+
+static void nccl_ranks(const char *dir)
+{
+	struct nw_rank r[2];
+	nw_begin(&r[0], dir, "hostB", 5000, 0, 2, 600000);
+	nw_begin(&r[1], dir, "hostC", 5001, 1, 2, 600000);
+	nccl_op(&r[0], 0, "ncclAllReduce", TPROF_NCCL_ALLREDUCE, -1, 1, 10000, 20000, 30000);
+	nccl_op(&r[1], 1, "ncclAllReduce", TPROF_NCCL_ALLREDUCE, -1, 1, 5000, 9000, 15000);
+	nccl_op(&r[0], 0, "ncclRecv", TPROF_NCCL_RECV, 1, 1, 30500, 31000, 35000);
+	nccl_op(&r[1], 1, "ncclSend", TPROF_NCCL_SEND, 0, 1, 40000, 41000, 50000);
+	nw_end(&r[0]);
+	nw_end(&r[1]);
+}
 
 int main(int argc, char **argv)
 {
@@ -80,5 +108,6 @@ int main(int argc, char **argv)
 	}
 	tw_chunk(&r.m.w, 3, s3, n3);
 	nw_end(&r);
+	nccl_ranks(argv[1]);
 	return 0;
 }
