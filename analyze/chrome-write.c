@@ -67,6 +67,17 @@ int64_t chrome_flow_ts(int64_t t, int64_t t0, int64_t t1)
 	return t < t0 ? t0 : t > t1 ? t1 : t;
 }
 
+void chrome_launch_flow(struct chrome *c, struct track from, struct track to, const char *id,
+			int64_t launch, int64_t t0, int64_t t1)
+{
+	int64_t end = t0 + (t1 - t0 > 2 ? 1 : 0);
+	int64_t start = launch + 1 < end ? launch + 1 : end;
+	chrome_flow(c, from, "s", "launch", "launch", id, start);
+	jw_lit(&c->w, "}");
+	chrome_flow(c, to, "f", "launch", "launch", id, end);
+	jw_lit(&c->w, "}");
+}
+
 /* Arguments are written as ,"key":value pairs after an opening {"args":{ ... */
 void chrome_arg_key(struct jw *w, int *n, const char *key)
 {

@@ -15,6 +15,7 @@ struct chrome {
 	int first;
 	int failed;
 	struct chrome_nccl *nccl;    /* NCCL device spans held (out-chrome-nccl.c) */
+	uint64_t backward;           /* arrows between ranks not drawn: they would go back */
 };
 
 void chrome_sep(struct chrome *c);
@@ -29,6 +30,11 @@ void chrome_flow(struct chrome *c, struct track tr, const char *ph, const char *
 /* A time at which a flow end binds to the slice [t0, t1]: t, kept off the slice's edges when
  * the slice is long enough to have an inside. */
 int64_t chrome_flow_ts(int64_t t, int64_t t0, int64_t t1);
+/* The arrow (cat and name "launch", id a JSON value) from the call on track `from` that
+ * entered at `launch` to the device span [t0, t1] it started on track `to`: inside both, and
+ * never ending before it starts (the pipeline puts no span before its launch). */
+void chrome_launch_flow(struct chrome *c, struct track from, struct track to, const char *id,
+			int64_t launch, int64_t t0, int64_t t1);
 /* Arguments: ,"args":{"key":value,... opened by the first, closed by chrome_end_args. */
 void chrome_arg_key(struct jw *w, int *n, const char *key);
 void chrome_arg_u64(struct jw *w, int *n, const char *key, uint64_t v);

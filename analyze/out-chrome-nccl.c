@@ -9,9 +9,11 @@
  * arrow from its call (for a group, from ncclGroupEnd), and the ranks are tied together:
  * for collectives, arrows from the start of the span of the rank that started last to the
  * end of every other rank's span (as MPI collectives are drawn), and for each send matched
- * with its receive, an arrow from the sender's span to the receiver's.  A launch that has
- * no span (untimed, or lost) takes part with its call.  Spans still held at the end are
- * written unmatched.  Memory follows the collectives in flight. */
+ * with its receive, an arrow from the sender's span to the receiver's; an arrow between
+ * ranks that would end before it starts (the device clocks of two hosts disagree) is left
+ * out and counted.  A launch that has no span (untimed, or lost) takes part with its call.
+ * Spans still held at the end are written unmatched.  Memory follows the collectives in
+ * flight. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,12 +193,8 @@ static void launch_flow(struct chrome *c, const struct held *h, unsigned k)
 		snprintf(id, sizeof(id), "\"%d:%" PRIu64 ".%u\"", h->proc, di->corr, k);
 	else
 		snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", h->proc, di->corr);
-	chrome_flow(c, tracks_thread(c->tracks, di->launcher, 1), "s", "launch", "launch", id,
-		 di->launch_ns + 1);
-	jw_lit(&c->w, "}");
-	int64_t dur = h->ev.t1 - h->ev.t0;
-	chrome_flow(c, span_track(c, h), "f", "launch", "launch", id, h->ev.t0 + (dur > 2 ? 1 : 0));
-	jw_lit(&c->w, "}");
+	chrome_launch_flow(c, tracks_thread(c->tracks, di->launcher, 1), span_track(c, h), id,
+			   di->launch_ns, h->ev.t0, h->ev.t1);
 }
 
 /* The operations of a group that ran on this stream. */
@@ -367,7 +365,11 @@ void chrome_nccl_inst(struct chrome *c, const struct event *ev)
 		struct anchor a = anchor_of(c, &in->l[i], sp + first[i], in->l[i].nspans ? in->l[i].spans[0].stream : 0);
 		int64_t from = chrome_flow_ts(la.t0, la.t0, la.t1), to = chrome_flow_ts(a.t1, a.t0, a.t1);
 		if (i == last || !a.ok)
-			continue;   /* drawn even backwards: device clocks of two hosts may disagree */
+			continue;
+		if (to < from) {
+			c->backward++;   /* the device clocks of two hosts disagree */
+			continue;
+		}
 		char id[48];
 		int n = 0;
 		snprintf(id, sizeof(id), "\"n%" PRIu64 ".%u\"", in->id, i);
@@ -385,16 +387,22 @@ void chrome_nccl_inst(struct chrome *c, const struct event *ev)
 		struct anchor b = anchor_of(c, &in->l[lk->to], sp + first[lk->to], lk->to_stream);
 		if (!a.ok || !b.ok)
 			continue;
+		int64_t from = chrome_flow_ts(a.t0, a.t0, a.t1);
+		int64_t to = chrome_flow_ts(b.t1, b.t0, b.t1);
+		if (to < from) {
+			c->backward++;
+			continue;
+		}
 		char id[48];
 		int n = 0;
 		snprintf(id, sizeof(id), "\"p%" PRIu64 ".%u\"", in->id, k);
-		chrome_flow(c, a.tr, "s", "nccl", "send", id, chrome_flow_ts(a.t0, a.t0, a.t1));
+		chrome_flow(c, a.tr, "s", "nccl", "send", id, from);
 		chrome_arg_u64(w, &n, "bytes", lk->bytes);
 		arg_i64(w, &n, "src", lk->src);
 		arg_i64(w, &n, "dst", lk->dst);
 		chrome_arg_u64(w, &n, "seq", lk->seq);
 		chrome_end_args(w, n);
-		chrome_flow(c, b.tr, "f", "nccl", "send", id, chrome_flow_ts(b.t1, b.t0, b.t1));
+		chrome_flow(c, b.tr, "f", "nccl", "send", id, to);
 		jw_lit(w, "}");
 	}
 	free(sp);

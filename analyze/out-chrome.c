@@ -153,15 +153,10 @@ static void call_event(struct chrome *c, const struct event *ev)
 static void flow(struct chrome *c, const struct event *ev, struct track dev)
 {
 	const struct device_info *di = ev->dev;
-	struct jw *w = &c->w;
 	char id[48];
 	snprintf(id, sizeof(id), "\"%d:%" PRIu64 "\"", ev->proc->index, di->corr);
-	struct track from = tracks_thread(c->tracks, di->launcher, 1);
-	chrome_flow(c, from, "s", "launch", "launch", id, di->launch_ns + 1);
-	jw_lit(w, "}");
-	int64_t dur = ev->t1 - ev->t0;
-	chrome_flow(c, dev, "f", "launch", "launch", id, ev->t0 + (dur > 2 ? 1 : 0));
-	jw_lit(w, "}");
+	chrome_launch_flow(c, tracks_thread(c->tracks, di->launcher, 1), dev, id, di->launch_ns,
+			   ev->t0, ev->t1);
 }
 
 static void device_event(struct chrome *c, const struct event *ev)
@@ -336,6 +331,10 @@ static int end(void *priv, const struct trace *tr)
 		return -1;
 	}
 	chrome_nccl_flush(c);
+	if (c->backward)
+		diag_note("NCCL: %llu arrows between ranks not drawn: each would end before it "
+			  "starts (the device clocks of two hosts disagree)",
+			  (unsigned long long)c->backward);
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->events)
 			proc_meta(c, tr->procs[i]);

@@ -66,8 +66,8 @@ static struct devop heap_pop(struct loc *l)
 	return top;
 }
 
-/* One operation: Enter with its attributes, Leave.  Operations that overlap on one stream
- * (rounding in the device's times) are put one after the other. */
+/* One operation: Enter with its attributes, Leave (the pipeline hands a stream's operations
+ * over one after the other: devorder.c). */
 static void write_op(struct otf2 *o, struct loc *l, const struct devop *v)
 {
 	OTF2_AttributeList *a = o->attrs;

@@ -186,6 +186,7 @@ struct window {
 
 struct mpi_state;
 struct nccl_state;
+struct devorder;
 struct nccl_info;
 struct nccl_inst;
 
@@ -199,6 +200,7 @@ struct pipeline {
 	struct mpi_state *mpi;           /* message matching and collectives (mpi-pipe.c), made
 					  * at the first MPI call */
 	struct nccl_state *nccl;         /* NCCL launches in flight (nccl-coll.c) */
+	struct devorder *devorder;       /* device spans held to be put in order (devorder.c) */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

@@ -1,13 +1,15 @@
 /* pipeline.c — turns records, in time order, into output events: pairs range pushes with
  * pops on each thread, turns step marks into step intervals, hands MPI calls and requests to
- * message matching and collective grouping (mpi-pipe.c) and NCCL calls and collectives to
- * cross-rank matching (nccl-coll.c), and hands each event through the window to every output
- * (emit.c).  Keeps only open ranges, open steps and MPI and NCCL operations in flight in
- * memory. */
+ * message matching and collective grouping (mpi-pipe.c), device spans to be put in order on
+ * their streams (devorder.c) and NCCL calls and collectives to cross-rank matching
+ * (nccl-coll.c), and hands each event through the window to every output (emit.c).  Keeps
+ * only open ranges, open steps, each device stream's latest span and MPI and NCCL operations
+ * in flight in memory.  A run of polls (POLL record) becomes one call with its counts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "devorder.h"
 #include "emit.h"
 #include "mpi.h"
 #include "nrt.h"
@@ -261,10 +263,7 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
 		p->end_ns = t1;
 	struct event ev = { .kind = EV_DEVICE, .proc = p, .name = proc_string(p, r->name),
 			    .t0 = t0 - base, .t1 = (t1 < t0 ? t0 : t1) - base, .dev = &di };
-	struct event orig = ev;   /* the window may clip ev */
-	emit_event(pl, &ev);
-	if (di.kind == TPROF_DEVOP_COLLECTIVE)
-		nccl_device(pl, &orig);
+	devorder_add(pl, &ev);   /* to the outputs, in order on its stream */
 }
 
 /* ---- ranges by id ------------------------------------------------------------------------- */
@@ -394,4 +393,6 @@ void pipeline_finish(struct pipeline *pl)
 	}
 	mpi_finish(pl);
 	nccl_finish(pl);
+	devorder_finish(pl);
+	devorder_report(tr);
 }

@@ -242,6 +242,23 @@ static void step_table(struct summary *s)
 	free(v);
 }
 
+/* Device spans moved by more than the timing's resolution to keep their stream in order and
+ * start after their launch (devorder.c): a line when there were any. */
+static void adjusted(FILE *f, const struct devorder_totals *d)
+{
+	char a[32], b[32];
+	if (!d->after_prev && !d->to_launch)
+		return;
+	fprintf(f, "  adjusted:    device spans moved later by more than 1 us, durations kept:");
+	if (d->after_prev)
+		fprintf(f, "  [overlapping the span before on their stream: %s, largest %s]",
+			fmt_count(d->after_prev, a, 32), fmt_dur(d->after_prev_max, b, 32));
+	if (d->to_launch)
+		fprintf(f, "  [starting before their launch: %s, largest %s]",
+			fmt_count(d->to_launch, a, 32), fmt_dur(d->to_launch_max, b, 32));
+	fputc('\n', f);
+}
+
 static void header(struct summary *s, const struct trace *tr, const struct window *w)
 {
 	FILE *f = s->f;
@@ -293,6 +310,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	if (tr->unknown_kinds)
 		fprintf(f, "  [records of unknown kind: %" PRIu64 "]", tr->unknown_kinds);
 	fputc('\n', f);
+	adjusted(f, &tr->devorder);
 	if (s->unfinished)
 		fprintf(f, "  unfinished:  %" PRIu64 " ranges or steps still open when their process ended\n",
 			s->unfinished);

@@ -217,6 +217,14 @@ struct mpi_comm {
 	int32_t self_rank;               /* TPROF_COMM_SELF: whose (one entry per rank) */
 };
 
+/* Device spans moved later by more than the timing's resolution (devorder.c), their
+ * durations kept: to start at the call that launched them, or after the span before them on
+ * their stream; how many, and the largest move of each kind (ns). */
+struct devorder_totals {
+	uint64_t to_launch, after_prev;
+	int64_t to_launch_max, after_prev_max;
+};
+
 struct trace {
 	struct proc **procs;
 	size_t nprocs;
@@ -227,6 +235,7 @@ struct trace {
 	uint64_t unmatched_pops, unknown_kinds, decode_errors;
 	uint64_t events;
 	struct mpi_totals mpi;
+	struct devorder_totals devorder;
 };
 
 /* diag.c: warnings about the input, each naming the file and offset */

@@ -28,6 +28,7 @@
 #define ANCHOR_WIDE_NS 200000       /* wider: the host saw it late (see anchor()) */
 #define IDLE_SLEEP_NS 2000000l      /* poll interval with nothing pending */
 #define BUSY_SLEEP_NS 100000l       /* poll interval with work in flight */
+#define STREAM_ENDS 32              /* streams per device whose latest end is kept */
 
 struct evcache {
 	void *ev[CACHE];
@@ -43,7 +44,14 @@ struct devthread {
 	struct devthread *next;
 };
 
-/* A device's operations in launch order, and its clock anchor (completion thread). */
+/* Where the latest operation timed on a stream ends, and how far rounding may have put it. */
+struct stream_end {
+	uint64_t stream;
+	int64_t end, slack;
+};
+
+/* A device's operations in launch order, its clock anchor and its streams' latest ends
+ * (completion thread). */
 struct devq {
 	struct tprof_devpend *v;
 	size_t n, cap;
@@ -53,6 +61,8 @@ struct devq {
 	void *ev[ANCHOR_TRIES];         /* the events of the anchor's tries */
 	int64_t anchor_ns;
 	int64_t anchored_at;
+	struct stream_end ends[STREAM_ENDS];
+	unsigned nends, evict;
 };
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;   /* new rings, start */
@@ -358,15 +368,61 @@ static int anchor(const struct tprof_devrt *rt, int device, struct devq *q)
 	return 0;
 }
 
-/* Times one finished operation against the anchor. */
+/* Float milliseconds as nanoseconds, rounded to the nearest: monotone, as the runtime's float
+ * milliseconds are in the device times they come from. */
+static int64_t ms_ns(float ms)
+{
+	double x = (double)ms * 1e6;
+	return x >= 0 ? (int64_t)(x + 0.5) : -(int64_t)(0.5 - x);
+}
+
+/* Nanoseconds from float milliseconds `ms` to the next float away from 0: the runtime's
+ * rounding moved the value by at most half of that. */
+static int64_t ulp_ns(float ms)
+{
+	uint32_t b;
+	float up, mag = ms < 0 ? -ms : ms;
+	memcpy(&b, &mag, sizeof(b));
+	b++;
+	memcpy(&up, &b, sizeof(up));
+	return (int64_t)(((double)up - (double)mag) * 1e6) + 1;
+}
+
+/* The latest end on `stream` of the queue's device (a new entry, replacing the oldest one
+ * when all are taken). */
+static struct stream_end *stream_end(struct devq *q, uint64_t stream)
+{
+	for (unsigned i = 0; i < q->nends; i++)
+		if (q->ends[i].stream == stream)
+			return &q->ends[i];
+	struct stream_end *e = q->nends < STREAM_ENDS ? &q->ends[q->nends++]
+						      : &q->ends[q->evict++ % STREAM_ENDS];
+	*e = (struct stream_end){ stream, INT64_MIN, 0 };
+	return e;
+}
+
+/* Times one finished operation against the anchor: start = anchor + elapsed(anchor, start
+ * event), end = start + elapsed(start event, end event).  The start is monotone in the
+ * device time and the duration exact but for the rounding of small float milliseconds, yet
+ * their sum may pass the next operation's start by the rounding of the large ones (61 ns a
+ * second from the anchor).  A stream runs in order, so an operation that starts before the
+ * end of the one timed before it on its stream by no more than that rounding starts at that
+ * end instead: the position gives way, the duration stays.  A larger overlap is not
+ * rounding and is left as measured (the analyzer moves and counts it). */
 static int time_op(struct devq *q, struct tprof_devpend *p)
 {
 	float a, d;
 	if (p->rt->elapsed_ms(q->anchor, p->ev_start, &a) != 0 ||
 	    p->rt->elapsed_ms(p->ev_start, p->ev_end, &d) != 0)
 		return -1;
-	p->op.start_ns = q->anchor_ns + (int64_t)((double)a * 1e6);
-	p->op.end_ns = p->op.start_ns + (int64_t)((double)d * 1e6 + 0.5);
+	int64_t start = q->anchor_ns + ms_ns(a), dur = ms_ns(d);
+	struct stream_end *e = stream_end(q, p->op.stream);
+	if (start < e->end && e->end - start <= e->slack + ulp_ns(a) / 2 + 1)
+		start = e->end;
+	p->op.start_ns = start;
+	p->op.end_ns = start + (dur > 0 ? dur : 0);
+	e->end = p->op.end_ns;
+	e->slack = (ulp_ns(a) + ulp_ns(d)) / 2 + 1;
 	return 0;
 }
 
@@ -579,6 +635,7 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 		memset(q->ev, 0, sizeof(q->ev));
 		q->priv_stream = 0;
 		q->anchored = 0;
+		q->nends = 0;
 		pthread_mutex_lock(&pool_lock);
 		pool[rt->id][dev].n = 0;
 		struct devthread *d = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);

@@ -103,7 +103,7 @@ static int coll_begin(struct tprof_thread *t, const struct nccl_work *w, struct 
 	};
 	o->p = NULL;
 	if (o->grouped) {
-		o->place = tprof_nccl_group_add(t, &o->g);
+		o->place = tprof_nccl_group_add(&o->g);
 		if (o->place < 0)
 			c->a->flags |= TPROF_NCCLF_UNTIMED;
 		return 1;

@@ -4,9 +4,10 @@
  * of nccl-comm.c with its id (the same on every rank), its rank, size and device (asked of the
  * library itself, after the real call) and the runtime whose events time its work; one the
  * wrappers never saw made gets an entry of its own at its first use.  Groups nest per thread;
- * the outermost ncclGroupEnd closes the group's device timing (nccl-group.c).  The thread's
- * guard is up during the real call: what the library calls meanwhile is its own doing.  The
- * collectives, sends and receives are wrapped in hook-nccl-work.c. */
+ * the outermost ncclGroupEnd, which launches the group's work, is where the group's device
+ * timing starts and ends (nccl-group.c).  The thread's guard is up during the real call:
+ * what the library calls meanwhile is its own doing.  The collectives, sends and receives
+ * are wrapped in hook-nccl-work.c. */
 #include "hook-nccl.h"
 #include "nccl-group.h"
 
@@ -246,15 +247,20 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 	int rec = tprof_should_record(t) &&
 		  nccl_begin(c, t, NCCL_HOOK(ncclGroupEnd), TPROF_NCCL_GROUP_END, (void *)real, NULL);
 	if (!rec) {
+		uint64_t t0 = tprof_now();
+		t->guard++;
+		tprof_nccl_group_launch(t);
+		t->guard--;
 		ncclResult_t rc = real();
 		t->guard++;
-		tprof_nccl_group_end(t, 0, tprof_now(), 0, taken(rc));
+		tprof_nccl_group_end(t, 0, t0, 0, taken(rc));
 		t->guard--;
 		return rc;
 	}
 	c->b->aux = tprof_nccl_gs.id;
 	nccl_start(c);
 	uint64_t t0 = c->r ? c->r->t0 : tprof_now();
+	tprof_nccl_group_launch(t);   /* the group's work goes on its streams in the real call */
 	ncclResult_t rc = real();
 	tprof_nccl_group_end(t, c->corr, t0, tprof_hook_name(c->h), taken(rc));
 	return nccl_end(c, rc);

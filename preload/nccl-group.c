@@ -1,8 +1,9 @@
 /* nccl-group.c — the calling thread's NCCL group and its device timing (nccl-group.h).  The
  * streams a group used live in a per-thread array allocated at the thread's first group
- * (freed when the thread exits); each holds the devtime slot its start event was recorded
- * in, and what its operations were: how many, their bytes, the first one's communicator,
- * number, kind and datatype, which the group's DEVICE record carries. */
+ * (freed when the thread exits); each holds the runtime and device that time it, the devtime
+ * slot its start event was recorded in at the outermost ncclGroupEnd, and what its
+ * operations were: how many, their bytes, the first one's communicator, number, kind and
+ * datatype, which the group's DEVICE record carries. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,9 @@
 
 struct gstream {
 	uint64_t stream;
-	struct tprof_devpend *p;        /* NULL: not timed */
+	const struct tprof_devrt *rt;   /* NULL: not timed */
+	int device;
+	struct tprof_devpend *p;        /* from the outermost ncclGroupEnd on; NULL: not timed */
 	uint64_t bytes;
 	uint64_t comm;
 	uint32_t seq, name;
@@ -67,7 +70,7 @@ void tprof_nccl_group_start(uint64_t corr)
 		s->n = 0;
 }
 
-int tprof_nccl_group_add(struct tprof_thread *t, const struct tprof_nccl_gop *op)
+int tprof_nccl_group_add(const struct tprof_nccl_gop *op)
 {
 	struct tprof_nccl_gstreams *s = streams();
 	if (!s)
@@ -85,13 +88,14 @@ int tprof_nccl_group_add(struct tprof_thread *t, const struct tprof_nccl_gop *op
 		g->stream = op->stream;
 		const struct tprof_nccl_comm *c = op->comm;
 		if (c && c->rt) {
-			int device = c->device >= 0 ? c->device : c->rt->device_of_stream(op->stream);
-			g->p = tprof_dev_begin(t, c->rt, device, op->stream);
+			g->rt = c->rt;
+			g->device = c->device >= 0 ? c->device
+						   : c->rt->device_of_stream(op->stream);
 		} else if (c) {
 			tprof_dev_untimed();
 		}
 	}
-	return s->s[i].p ? i : -1;
+	return s->s[i].rt ? i : -1;
 }
 
 void tprof_nccl_group_added(int place, const struct tprof_nccl_gop *op, int ok)
@@ -112,6 +116,18 @@ void tprof_nccl_group_added(int place, const struct tprof_nccl_gop *op, int ok)
 	g->bytes += op->bytes;
 }
 
+void tprof_nccl_group_launch(struct tprof_thread *t)
+{
+	struct tprof_nccl_gstreams *s = tprof_nccl_gs.s;
+	if (tprof_nccl_gs.depth != 1 || !s)
+		return;
+	for (int i = 0; i < s->n; i++) {
+		struct gstream *g = &s->s[i];
+		if (g->rt && g->nops)
+			g->p = tprof_dev_begin(t, g->rt, g->device, g->stream);
+	}
+}
+
 void tprof_nccl_group_end(struct tprof_thread *t, uint64_t corr, uint64_t t0, uint32_t name,
 			  int ok)
 {
@@ -127,24 +143,23 @@ void tprof_nccl_group_end(struct tprof_thread *t, uint64_t corr, uint64_t t0, ui
 		struct tprof_devpend *p = g->p;
 		if (!p)
 			continue;
-		if (g->nops) {
-			p->corr = corr;
-			p->kind = TPROF_DEVOP_COLLECTIVE;
-			p->name = g->nops == 1 ? g->name : name;
-			p->op.launch_t0 = t0;
-			p->op.bytes = g->bytes;
-			p->op.coll = (struct tprof_devop_coll){
-				.comm = g->comm,
-				.seq = g->seq,
-				.op = g->nops == 1 ? g->op : TPROF_NCCL_GROUP_END,
-				.dtype = g->dtype,
-				.nops = g->nops,
-				.rank = g->rank,
-				.nranks = g->nranks,
-				.group = id,
-			};
-		}
-		tprof_dev_end(t, p, ok && g->nops);
+		g->p = NULL;
+		p->corr = corr;
+		p->kind = TPROF_DEVOP_COLLECTIVE;
+		p->name = g->nops == 1 ? g->name : name;
+		p->op.launch_t0 = t0;
+		p->op.bytes = g->bytes;
+		p->op.coll = (struct tprof_devop_coll){
+			.comm = g->comm,
+			.seq = g->seq,
+			.op = g->nops == 1 ? g->op : TPROF_NCCL_GROUP_END,
+			.dtype = g->dtype,
+			.nops = g->nops,
+			.rank = g->rank,
+			.nranks = g->nranks,
+			.group = id,
+		};
+		tprof_dev_end(t, p, ok);
 	}
 	s->n = 0;
 }

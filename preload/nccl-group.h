@@ -1,9 +1,10 @@
 /* nccl-group.h — NCCL groups on the calling thread (ncclGroupStart/End nest per thread, as
  * in NCCL) and their device timing.  Between the outermost ncclGroupStart and its
- * ncclGroupEnd nothing runs on the device, so the group is timed per stream: the start
- * event is recorded on a stream at the group's first operation there, the end event after
- * the real outermost ncclGroupEnd, and the completion thread writes one DEVICE record per
- * (group, stream) with the operations it held. */
+ * ncclGroupEnd nothing is put on a stream: NCCL (and RCCL) launch a group's work in the
+ * outermost ncclGroupEnd.  So the group is timed per stream around that call: its operations
+ * only say which streams it uses; before the real outermost ncclGroupEnd a start event is
+ * recorded on each of them, after it an end event, and the completion thread writes one
+ * DEVICE record per (group, stream) with the operations it held. */
 #ifndef TPROF_NCCL_GROUP_H
 #define TPROF_NCCL_GROUP_H
 
@@ -39,16 +40,19 @@ struct tprof_nccl_gop {
 
 /* ncclGroupStart succeeded (corr: its correlation id, 0 when not recorded). */
 void tprof_nccl_group_start(uint64_t corr);
-/* An operation of the open group is about to be called: at the group's first operation on
- * its stream, the start event is recorded there.  Returns its stream's place in the group
- * (for _added), or -1 when it is not timed (no runtime, no events, too many streams). */
-int tprof_nccl_group_add(struct tprof_thread *t, const struct tprof_nccl_gop *op);
+/* An operation of the open group is about to be called: its stream becomes one of the
+ * group's.  Returns its stream's place in the group (for _added), or -1 when it is not timed
+ * (no runtime offers events for it, too many streams). */
+int tprof_nccl_group_add(const struct tprof_nccl_gop *op);
 /* The operation returned: it counts in its stream's record when it succeeded. */
 void tprof_nccl_group_added(int place, const struct tprof_nccl_gop *op, int ok);
+/* ncclGroupEnd is about to be called (the thread's guard up): when it closes the outermost
+ * group, the start event is recorded on each stream that holds an operation of the group. */
+void tprof_nccl_group_launch(struct tprof_thread *t);
 /* ncclGroupEnd returned (ok: it launched the group).  When it closed the outermost group,
- * the end event is recorded on each of the group's streams and each becomes a DEVICE record:
- * arg = corr (the ncclGroupEnd call), launched at t0, named `name` when it held more than
- * one operation (else its operation's name). */
+ * the end event is recorded on each of the group's timed streams and each becomes a DEVICE
+ * record: arg = corr (the ncclGroupEnd call), launched at t0, named `name` when it held more
+ * than one operation (else its operation's name). */
 void tprof_nccl_group_end(struct tprof_thread *t, uint64_t corr, uint64_t t0, uint32_t name,
 			  int ok);
 

@@ -2,7 +2,8 @@
  * by fork (no MPI; default 2), each on device rank % devices with two streams of its own,
  * running this fixed sequence once:
  *   1. ncclBcast, in place, root 0, 1024 float32 (NCCL's ncclBcast calls ncclBroadcast)
- *   2. a group of two ncclAllReduce (sum, float32) on two streams: 1000 on A, 3000 on B
+ *   2. a group of two ncclAllReduce (sum, float32) on two streams: 1000 on A, 3000 on B,
+ *      its ncclGroupEnd called 20 ms after them (nothing of it runs before)
  *   3. nested groups on stream A: an inner group of ncclSend to rank+1 and ncclRecv from
  *      rank-1 (a ring, 512 float32), then ncclAllGather (256 float32 per rank) in the outer
  *   4. ncclAlltoAll (NCCL) or ncclAllToAll (RCCL), 128 float32 per peer, on stream B
@@ -147,11 +148,12 @@ static int run(ncclUniqueId id)
 	RK(rt_stream_sync(a));
 	bad |= !x || check("bcast", x, 1024, want_bcast);
 
-	/* 2. a group over two streams */
+	/* 2. a group over two streams, launched 20 ms after its calls */
 	float *y = dev_floats(1000, val, rank), *z = dev_floats(3000, val, rank);
 	CK(ncclGroupStart());
 	CK(ncclAllReduce(y, y, 1000, ncclFloat, ncclSum, comm, NS(a)));
 	CK(ncclAllReduce(z, z, 3000, ncclFloat, ncclSum, comm, NS(b)));
+	usleep(20000);
 	CK(ncclGroupEnd());
 	RK(rt_stream_sync(a));
 	RK(rt_stream_sync(b));

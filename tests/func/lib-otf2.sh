@@ -17,6 +17,10 @@ otf2_print() {
 #                  with the record's attributes, when it has any)
 #   defs(path)     [(definition, id, text)] from otf2-print -G
 #   nesting(ev)    problems with Enter/Leave nesting or time order, per location
+#   regions(ev)    [(location, name, enter time, leave time)] of every region, as it closes
+#   device_spans(path, chrome)  problems with the regions of the accelerator streams: one
+#                  entered on its stream before the one before it left, or the lot not the
+#                  device spans of the Chrome trace (JSON file) of the same profile
 #   name(text)     the first quoted name in a record's text
 PY_OTF2='
 import collections, re, sys
@@ -44,6 +48,39 @@ def defs(path):
 def name(text):
     m = re.search(r"\"([^\"]*)\"", text)
     return m.group(1) if m else None
+def regions(ev):
+    out = []
+    stack = collections.defaultdict(list)
+    for rec, loc, t, text in ev:
+        if rec == "ENTER":
+            stack[loc].append((name(text), t))
+        elif rec == "LEAVE" and stack[loc]:
+            n, t0 = stack[loc].pop()
+            out.append((loc, n, t0, t))
+    return out
+def device_spans(path, chrome):
+    import json
+    locs = {int(i) for k, i, t in defs(path + ".defs") if k == "LOCATION" and "ACCELERATOR_STREAM" in t}
+    per = collections.defaultdict(list)
+    for loc, n, a, b in regions(events(path)):
+        if loc in locs:
+            per[loc].append((a, b, n))
+    bad, got = [], []
+    for loc, v in per.items():
+        v.sort()
+        bad += ["stream location %d: %s at %d before %s left at %d" % (loc, y[2], y[0], x[2], x[1])
+                for x, y in zip(v, v[1:]) if y[0] < x[1]]
+        got += [(a, b) for a, b, _ in v]
+    with open(chrome) as f:
+        d = json.load(f)
+    t0 = d["otherData"]["trace_start_realtime_ns"]
+    ns = lambda x: int(round(x * 1000))
+    want = [(t0 + ns(e["ts"]), t0 + ns(e["ts"]) + ns(e["dur"])) for e in d["traceEvents"] if e["ph"] == "X"
+            and e.get("cat") in ("kernel", "copy", "memset", "graph", "collective", "device")]
+    if sorted(got) != sorted(want):
+        bad.append("%d regions on streams, %d device spans in Chrome, %d differ" % (
+            len(got), len(want), len(set(got) ^ set(want))))
+    return bad
 def nesting(ev):
     bad = []
     stack = collections.defaultdict(list)

@@ -59,6 +59,8 @@ recorder_lines() { grep -c '^tprof\[[0-9][0-9]*\]: ' "$1"; }
 #   events(d)    every event that is not metadata
 #   procs(d)     {chrome pid: (label, real pid)} from the process_name metadata
 #   ns(x)        a Chrome microsecond value as integer nanoseconds
+#   overlaps(d)  two device spans on one track (a GPU stream, a NeuronCore lane) that overlap
+#   backward(d)  flow arrows that end before they start, or lack an end
 PY_CHROME='
 import collections, gzip, json, re, sys
 def load(path):
@@ -78,6 +80,30 @@ def procs(d):
     return out
 def ns(x):
     return int(round(x * 1000))
+DEVICE_CATS = ("kernel", "copy", "memset", "graph", "collective", "device", "neuroncore")
+def overlaps(d):
+    per = collections.defaultdict(list)
+    for e in events(d):
+        if e["ph"] == "X" and e.get("cat") in DEVICE_CATS:
+            per[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"]))
+    bad = []
+    for k, v in per.items():
+        v.sort()
+        bad += ["track %s: %s at [%d, %d] overlaps %s at [%d, %d]" % (k, b[2], b[0], b[1], a[2], a[0], a[1])
+                for a, b in zip(v, v[1:]) if b[0] < a[1]]
+    return bad
+def backward(d):
+    ends = {}
+    for e in events(d):
+        if e["ph"] == "f":
+            ends[(e["cat"], e["name"], e["id"])] = e
+    bad = []
+    for e in events(d):
+        if e["ph"] == "s":
+            f = ends.get((e["cat"], e["name"], e["id"]))
+            if f is None or ns(f["ts"]) < ns(e["ts"]):
+                bad.append("%s arrow %s: from %s to %s" % (e["name"], e["id"], e["ts"], f and f["ts"]))
+    return bad
 '
 # pyc SCRIPT ARGS...: like py, with the helpers above defined.
 pyc() { _s=$1; shift; "$PY" -c "$PY_CHROME$_s" "$@"; }

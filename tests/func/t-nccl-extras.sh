@@ -1,7 +1,7 @@
 #!/bin/sh
 # Recording NCCL ranks made by fork (no MPI): apps/nccl-extras on 3 ranks — ncclBcast recorded
 # once (the library's own ncclBroadcast is not), a group over two streams (one DEVICE record
-# per stream), nested groups (one record for the outermost, counting every operation), the
+# per stream, timed from the ncclGroupEnd that launches it 20 ms after its calls), nested groups (one record for the outermost, counting every operation), the
 # all-to-all of NCCL and of RCCL — then the same program over CUDA streams, whose collectives
 # must be timed with the CUDA runtime's events (the stand-in libcudart logs each call) and
 # show no HIP call, and the stand-in's own apps/nccl-fork.  Device spans are checked against
@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-nccl.sh"
 need_nccl apps/nccl-extras apps/rccl-extras apps/nccl-cuda apps/nccl-fork
-plan 23
+plan 26
 
 NP=3
 TOL_NS=1000000   # as in t-nccl-record.sh
@@ -77,6 +77,20 @@ for p in R:
     inner = [(r["name"], r["nccl"]["aux"]) for r in p.calls[i:i + 7]]
     if [a for _, a in inner] != [starts[1]] * 7 or inner[-1][0] != "ncclGroupEnd": fail("pid %d: nested %s" % (p.pid, inner))
 ' "$1.json"
+	check "$3: the two-stream group's spans start at the ncclGroupEnd that launches it, not at its calls 20 ms earlier" xcheck '
+trace = standin(sys.argv[2] + ".tr/trace.*")
+tol = int(sys.argv[3])
+for p in R:
+    first = corr(by_name(p, "ncclGroupStart")[0])
+    g = [d for d in p.devs if d["dev"]["coll"]["group"] == first]
+    # ncclGroupEnd comes at least 20 ms after the broadcast before the group ended
+    bcast = [o for o in trace if o["pid"] == p.pid and o["kind"] == "broadcast"]
+    if len(g) != 2 or len(bcast) != 1: fail("pid %d: %d spans, %d broadcasts" % (p.pid, len(g), len(bcast)))
+    for d in g:
+        early = bcast[0]["end_ns"] + 20000000 - d["dev"]["start_ns"]
+        if early > tol:
+            fail("pid %d %s: starts %d us before its ncclGroupEnd can have been called" % (p.pid, d["name"], early // 1000))
+' "$1.json" "$1" "$TOL_NS"
 	check "$3: every collective outside a group has its DEVICE record; spans hold the stand-in's runs" xcheck '
 trace = standin(sys.argv[2] + ".tr/trace.*")
 tol = int(sys.argv[3])

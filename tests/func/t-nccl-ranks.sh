@@ -6,7 +6,8 @@
 # call order).  Recorded both ways (tprof-inspect around mpirun, and mpirun around
 # tprof-inspect), then analyzed: every collective of the truth is found on all the ranks of
 # its communicator and linked, each device span lies on its (device, stream) track with the
-# arrow from its call, sends are linked to their receives, and the summary's bandwidths and
+# arrow from its call, sends are linked to their receives, no two spans of a stream overlap
+# and no arrow goes back in time (in Chrome and in OTF2), and the summary's bandwidths and
 # waits are nccl-tests' formulas on the recorded bytes and times.  Then ranks made by fork
 # (apps/nccl-fork), RCCL (apps/rccl-ranks), --group-by domain and the OTF2 archive.
 . "$(dirname "$0")/lib.sh"
@@ -17,7 +18,7 @@ need_mpi apps/nccl-ranks
 	skip_all "no stand-in NCCL or HIP runtime (configure found no usable HIP headers)"
 LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
-plan 12
+plan 14
 NP=4
 
 "$INSPECT" -o "$T/p1" -- "$MPIRUN" $MPIRUN_FLAGS -np $NP "$APPS/nccl-ranks" >"$T/out1.txt" 2>"$T/err1.txt"
@@ -205,7 +206,16 @@ if bad or len(flows(d, "collective")[0]) != len(flows(d1, "collective")[0]):
 ' "$T/dom.json" "$T/t1.json"
 ok $? "--group-by domain: the same spans in the GPU group, the same arrows"
 
+pyn '
+d = load(sys.argv[1])
+bad = overlaps(d) + backward(d)
+if bad:
+    sys.exit("\n".join(bad[:10]))
+' "$T/t1.json"
+ok $? "no two spans on one stream overlap; no arrow ends before it starts (groups: none before ncclGroupEnd)"
+
 if [ "${OTF2_PRINT:-no}" != no ] && [ -x "${OTF2_PRINT:-}" ]; then
+	. "$(dirname "$0")/lib-otf2.sh"
 	"$ANALYZE" "$T/p1" -f otf2 -o "$T/otf2" 2>/dev/null &&
 		"$OTF2_PRINT" "$T/otf2/traces.otf2" >"$T/otf2.txt" 2>"$T/otf2.err" && ! grep -q . "$T/otf2.err" &&
 		"$OTF2_PRINT" -G "$T/otf2/traces.otf2" >"$T/otf2.defs" 2>>"$T/otf2.err" && ! grep -q . "$T/otf2.err" &&
@@ -213,7 +223,14 @@ if [ "${OTF2_PRINT:-no}" != no ] && [ -x "${OTF2_PRINT:-}" ]; then
 		grep -q 'Name: "ncclGroupEnd".*Descr.: "device collective"' "$T/otf2.defs" &&
 		grep -q 'Name: "ncclAllReduce".*Descr.: "device collective"' "$T/otf2.defs"
 	ok $? "OTF2: otf2-print reads the archive; NCCL calls and device collectives are regions"
+	otf2_print "$T/otf2/traces.otf2" "$T/o.txt" && pyo '
+bad = device_spans(sys.argv[1], sys.argv[2])
+if bad:
+    sys.exit("\n".join(bad[:10]))
+' "$T/o.txt" "$T/t1.json"
+	ok $? "OTF2: on each stream one collective after the other, at the times of the Chrome trace"
 else
+	skip "otf2-print not found (configure looks for it)"
 	skip "otf2-print not found (configure looks for it)"
 fi
 finish

@@ -7,7 +7,8 @@
 # each one's duration within 5% of the stand-in's own time for that call (per execution, so
 # that host scheduling cannot matter); the failures marked with their NRT_STATUS names; the
 # summary's per-model figures equal to a recomputation from the Chrome trace and its busy
-# share per core; --group-by neuroncore and --group-by instance laid out as documented.
+# share per core; no overlap on a core's track, no arrow back in time; --group-by
+# neuroncore and --group-by instance laid out as documented.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-nrt.sh"
 . "$(dirname "$0")/lib-nrt-analyze.sh"
@@ -16,7 +17,7 @@ need_nrt
 # host's group with it.
 STANDIN_NRT_INSTANCE=5
 export STANDIN_NRT_INSTANCE
-plan 12
+plan 13
 N=5
 
 # Executions of tens of ms: the recorded span holds the stand-in's call, and only the
@@ -145,6 +146,14 @@ for t in truth["threads"]:
         sys.exit("nc %d: %s; want %d executions, busy %d ns of %d" % (t["nc"], row, len(ex), busy, covered))
 ' "$T/t.json" "$T/truth.json" "$T/standin.trace" "$T/sum.txt"
 ok $? "the NeuronCores table: each core's executions and busy share"
+
+pyc '
+d = load(sys.argv[1])
+bad = overlaps(d) + backward(d)
+if bad:
+    sys.exit("\n".join(bad[:10]))
+' "$T/t.json"
+ok $? "no two spans on one NeuronCore track overlap; no arrow ends before it starts"
 
 "$ANALYZE" "$T/prof" --group-by neuroncore -o "$T/nc.json" 2>/dev/null &&
 	pyc "$THREADS_PY"'

@@ -2,7 +2,8 @@
 # The stand-in NCCL/RCCL on its own, without the profiler.  Its exports (sonames, every
 # nccl* weak with a strong pncclX alias, each library's own spelling of all-to-all); test-nccl
 # and test-rccl with ranks as forked processes: every collective, datatype and reduction
-# checked against values computed on the host, groups, asynchrony (a call returns before its
+# checked against values computed on the host, groups (nothing of one starts before its
+# outermost ncclGroupEnd, in the trace file), asynchrony (a call returns before its
 # peers have called), argument errors, a peer that never calls (the stream is released with
 # ncclSystemError after STANDIN_NCCL_TIMEOUT_S), a peer that exits or aborts
 # (ncclRemoteError), split, non-blocking initialisation, ncclCommInitAll, a lone rank timing
@@ -28,7 +29,7 @@ unset STANDIN_NCCL_TRACE_FILE STANDIN_NCCL_GBPS STANDIN_NCCL_LATENCY_US STANDIN_
 # Ranks waiting in MPI yield the CPU instead of spinning: more ranks than cores here.
 OMPI_MCA_mpi_yield_when_idle=1
 export OMPI_MCA_mpi_yield_when_idle
-plan 36
+plan 37
 
 # ---- exports
 for lib in libnccl.so.2 librccl.so.1; do
@@ -87,7 +88,26 @@ check "test-rccl: the same, and ncclAllToAllv, with librccl.so.1 on 3 processes"
 check "test-nccl: ranks as threads of one process, each on its own device" \
 	scenario test-nccl threads 4 matrix STANDIN_NCCL_CHUNK_BYTES=65536 STANDIN_HIP_DEVICES=4
 check "groups: nested, collectives and send/recv together, two communicators" \
-	scenario test-nccl fork 4 group
+	scenario test-nccl fork 4 group STANDIN_NCCL_TRACE_FILE="$T/group.%p"
+# NCCL launches a group's work at its outermost ncclGroupEnd: each rank waits 20 ms before
+# calling it, and none of its operations may start before.
+cat "$T"/group.* >"$T/grouptrace" 2>/dev/null
+py '
+import sys
+end = {}
+for l in open(sys.argv[1]):
+    if l.startswith("groupend "):
+        d = dict(kv.split("=") for kv in l.split()[1:])
+        end[int(d["pid"])] = int(d["ns"])
+ops = [dict(kv.split("=", 1) for kv in l.split()[1:]) for l in open(sys.argv[2])]
+if len(end) != 4 or len(ops) != 16 or {int(o["pid"]) for o in ops} != set(end):
+    sys.exit("%d ranks said when they ended the group, %d operations traced" % (len(end), len(ops)))
+early = [(o["pid"], o["seq"], (end[int(o["pid"])] - int(o["start_ns"])) / 1e3) for o in ops
+         if int(o["start_ns"]) < end[int(o["pid"])]]
+if early:
+    sys.exit("operations started before their ncclGroupEnd (pid, seq, us early): %s" % early)
+' "$T/out" "$T/grouptrace"
+ok $? "groups: no operation starts before the outermost ncclGroupEnd that launches it"
 check "asynchrony: ncclAllReduce returns before its peers call it; the stream is still busy" \
 	scenario test-nccl fork 4 async
 check "argument errors, errors in groups, a mismatched collective, a destroyed communicator" \

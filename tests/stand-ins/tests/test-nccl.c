@@ -7,7 +7,9 @@
  *
  * Scenarios: matrix (every collective, datatype and reduction, in and out of place, against
  * values computed here), group (groups mixing collectives and send/recv, across two
- * communicators, nested), async (a call returns before its peers have called: its stream is
+ * communicators, nested; "groupend pid= rank= ns=" on stdout as the outermost ncclGroupEnd
+ * is called, for the test to check in the trace file that nothing of the group started
+ * earlier), async (a call returns before its peers have called: its stream is
  * still busy), errors (invalid arguments and usage, a mismatched collective), timeout (a peer
  * that never calls: the stream is released, ncclSystemError), peer-exit (a peer that exited:
  * ncclRemoteError), abort (a peer's ncclCommAbort), split, nonblocking (ncclInProgress
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAXN 8
@@ -514,6 +517,19 @@ static void matrix(struct rank *k)
 }
 
 /* ------------------------------------------------------------------ group */
+/* "groupend pid=P rank=R ns=NOW" on stdout: CLOCK_MONOTONIC, the trace file's clock. */
+static void group_end_line(const struct rank *k)
+{
+	struct timespec ts;
+	char line[96];
+	int n;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	n = snprintf(line, sizeof(line), "groupend pid=%d rank=%d ns=%lld\n", (int)getpid(), k->rank,
+		     (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec);
+	if (write(1, line, (size_t)n) != n)
+		perror("write");
+}
+
 static void group(struct rank *k)
 {
 	ncclComm_t other;
@@ -545,6 +561,10 @@ static void group(struct rank *k)
 		OK(k, ncclRecv(d + count, count, ncclFloat32, prev, k->comm, k->s));
 		OK(k, ncclSend(d, count, ncclFloat32, next, k->comm, k->s));
 	}
+	/* Nothing of the group may start before its outermost ncclGroupEnd: the test compares
+	 * the operations' starts in the trace file with this time. */
+	usleep(20000);
+	group_end_line(k);
 	OK(k, ncclGroupEnd());
 	HOK(k, hipStreamSynchronize(s2));
 	from_dev(k, h, d, count * 4 * 4);
