@@ -70,7 +70,7 @@
 #   BENCH_MPI_CALLS  MPI_Comm_rank calls per loop (default 1e6)
 #   BENCH_MPI_PAIRS  ping-pong round trips per loop (default 2e5)
 #   BENCH_MPI_POLLS  polls per polling loop (default 1e7)
-#   BENCH_MPI_HALO   steps of the halo exchange (default 20000)
+#   BENCH_MPI_HALO   steps of the halo exchange (default 10000)
 #   BENCH_NRT_STANDIN the stand-in libnrt.so.1's directory (make bench sets it; the NRT
 #                    benchmark is left out, saying so, without it or without nrt-calls)
 #   BENCH_NRT_CALLS  calls per NRT loop (default 1e6)
@@ -544,7 +544,7 @@ fi
 # ranks testing while they compute and while they wait) and, when Debian's hpcc is installed,
 # HPC Challenge on two ranks with its example input on a 1x2 grid.
 MPI_POLLS=${BENCH_MPI_POLLS:-1e7}
-MPI_HALO=${BENCH_MPI_HALO:-20000}
+MPI_HALO=${BENCH_MPI_HALO:-10000}
 if [ "$mpi_ok" = 1 ]; then
 	HPCC=$(command -v hpcc 2>/dev/null)
 	HPCC_IN=/usr/share/doc/hpcc/examples/_hpccinf.txt
