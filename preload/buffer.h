@@ -22,6 +22,17 @@ static inline struct tprof_rec *tprof_reserve(struct tprof_thread *t, unsigned u
 	return r;
 }
 
+/* Room for the next `units` units in this thread's current buffer, or a fresh buffer now
+ * (the rest of this one stays empty).  For a record finished after further records are
+ * written (a call's end after what it completed): were the buffer handed to the flusher in
+ * between, the flush would take the record unfinished.  At most TPROF_ROOM_MAX units. */
+#define TPROF_ROOM_MAX (1u + TPROF_MAX_EXT)
+static inline void tprof_room(struct tprof_thread *t, size_t units)
+{
+	if (TPROF_UNLIKELY((size_t)(t->end - t->pos) < units))
+		tprof_room_slow(t, units < TPROF_ROOM_MAX ? (unsigned)units : TPROF_ROOM_MAX);
+}
+
 /* A one-unit record in one call: the common case. */
 static inline void tprof_emit(struct tprof_thread *t, uint16_t kind, uint32_t name, uint64_t t0,
 			      uint64_t t1, uint64_t arg)

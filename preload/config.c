@@ -124,6 +124,8 @@ void tprof_config_read(struct tprof_config *cfg)
 	if (polls && *polls && strcmp(polls, "runs") && strcmp(polls, "each"))
 		tprof_log_warn("TPROF_POLLS=\"%s\" is not one of runs, each; using runs", polls);
 	cfg->poll_each = polls && !strcmp(polls, "each");
+	cfg->slot_pause_us = (uint32_t)parse_uint("TPROF_TEST_SLOT_PAUSE_US",
+						  getenv("TPROF_TEST_SLOT_PAUSE_US"), 0, 999999, 0);
 	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),
 				       INT64_MIN / 4, INT64_MAX / 4, 0);
 }

@@ -28,6 +28,8 @@ struct tprof_config {
 	int callstack;           /* TPROF_CALLSTACK: host stacks at device launches */
 	uint32_t mpi_sync_rounds;/* TPROF_MPI_SYNC_ROUNDS: clock round trips per MPI rank, 0 none */
 	int64_t clock_skew_ns;   /* TPROF_TEST_CLOCK_SKEW_NS: added to every CLOCK sample (tests) */
+	uint32_t slot_pause_us;  /* TPROF_TEST_SLOT_PAUSE_US: a thread that handed a buffer to the
+				  * flusher waits this long (tests: the flush gets there first) */
 	int poll_each;           /* TPROF_POLLS=each: every unsuccessful poll a CALL of its own */
 };
 void tprof_config_read(struct tprof_config *cfg);
@@ -149,6 +151,7 @@ void tprof_image_unlock(void);
 
 /* thread.c: the recording thread (the slow path behind buffer.h) */
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units);
+void tprof_room_slow(struct tprof_thread *t, unsigned units);
 int tprof_thread_enter(struct tprof_thread *t); /* registered (image started); 0 when so */
 void tprof_thread_note_name(struct tprof_thread *t, const char *name);
 struct tprof_thread *tprof_thread_find(pthread_t which);

@@ -197,7 +197,8 @@ static void bytes_reduce_scatter_block(struct mpi_call *c, const struct csz *z, 
 		MPI_PROLOGUE(name, __VA_ARGS__);                                           \
 		MReq *rq_ = (reqp);                                                        \
 		struct tprof_mpi_comm *e;                                                  \
-		mpi_begin(c, t, MPI_HOOK(name), 2, rq_ ? TPROF_MPI_ICOLL : TPROF_MPI_COLL); \
+		mpi_begin_room(c, t, MPI_HOOK(name), 2, rq_ ? TPROF_MPI_ICOLL : TPROF_MPI_COLL,     \
+			       MPI_REQ_UNITS(rq_ != NULL));                                \
 		c->a->comm = mpi_comm_of(comm, &e);                                        \
 		c->a->seq = tprof_mpi_coll_seq(e);                                         \
 		c->a->peer = (root_v);                                                     \

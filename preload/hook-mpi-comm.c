@@ -83,7 +83,7 @@ TPROF_EXPORT int MPI_Comm_idup(MComm comm, MComm *out, MReq *req)
 {
 	MPI_PROLOGUE(MPI_Comm_idup, comm, out, req);
 	struct tprof_mpi_comm *p;
-	mpi_begin(c, t, MPI_HOOK(MPI_Comm_idup), 2, TPROF_MPI_COMM);
+	mpi_begin_room(c, t, MPI_HOOK(MPI_Comm_idup), 2, TPROF_MPI_COMM, MPI_REQ_UNITS(1));
 	c->a->comm = mpi_comm_of(comm, &p);
 	c->a->flags = TPROF_MPIF_NONBLOCKING;
 	uint32_t n = tprof_mpi_comm_creation(p);

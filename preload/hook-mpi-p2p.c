@@ -130,7 +130,7 @@ TPROF_EXPORT int MPI_Iprobe(int source, int tag, MComm comm, int *flag, MStatus 
 {
 	MPI_PROLOGUE(MPI_Iprobe, source, tag, comm, flag, status);
 	MStatus own, *st = status ? status : &own;
-	MPI_POLL(c, t, MPI_HOOK(MPI_Iprobe), 1, TPROF_MPI_PROBE, rc,
+	MPI_POLL(c, t, MPI_HOOK(MPI_Iprobe), 1, TPROF_MPI_PROBE, 0, rc,
 		 real(source, tag, comm, flag, st), rc == TMPI_SUCCESS && flag && !*flag);
 	probe_begin(c, comm, source, tag);
 	if (rc == TMPI_SUCCESS && flag && *flag)
@@ -175,7 +175,7 @@ TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Me
 {
 	MPI_PROLOGUE(MPI_Improbe, source, tag, comm, flag, msg, status);
 	MStatus own, *st = status ? status : &own;
-	MPI_POLL(c, t, MPI_HOOK(MPI_Improbe), 1, TPROF_MPI_PROBE, rc,
+	MPI_POLL(c, t, MPI_HOOK(MPI_Improbe), 1, TPROF_MPI_PROBE, 0, rc,
 		 real(source, tag, comm, flag, msg, st), rc == TMPI_SUCCESS && flag && !*flag);
 	probe_begin(c, comm, source, tag);
 	if (rc == TMPI_SUCCESS && flag && *flag)

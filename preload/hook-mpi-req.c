@@ -198,8 +198,8 @@ static inline void post_begin(struct mpi_call *c, MComm comm, int peer, int tag,
 			      MComm comm, MReq *req)                                       \
 	{                                                                                  \
 		MPI_PROLOGUE(name, buf, count, type, dest, tag, comm, req);                \
-		mpi_begin(c, t, MPI_HOOK(name), 2,                                         \
-			  persistent ? TPROF_MPI_OTHER : TPROF_MPI_ISEND);                 \
+		mpi_begin_room(c, t, MPI_HOOK(name), 2, persistent ? TPROF_MPI_OTHER      \
+			       : TPROF_MPI_ISEND, MPI_REQ_UNITS(1));                     \
 		post_begin(c, comm, dest, tag, persistent);                                \
 		mpi_start(c);                                                              \
 		int rc = real(buf, count, type, dest, tag, comm, req);                     \
@@ -226,8 +226,8 @@ MPI_ISEND(MPI_Rsend_init, 1)
 			      MComm comm, MReq *req)                                       \
 	{                                                                                  \
 		MPI_PROLOGUE(name, buf, count, type, source, tag, comm, req);              \
-		mpi_begin(c, t, MPI_HOOK(name), 2,                                         \
-			  persistent ? TPROF_MPI_OTHER : TPROF_MPI_IRECV);                 \
+		mpi_begin_room(c, t, MPI_HOOK(name), 2, persistent ? TPROF_MPI_OTHER      \
+			       : TPROF_MPI_IRECV, MPI_REQ_UNITS(1));                     \
 		post_begin(c, comm, source, tag, persistent);                              \
 		if (!persistent)                                                           \
 			c->a->seq = tprof_mpi_next_recv();                                 \
@@ -249,7 +249,7 @@ TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, tmpi_Message *msg,
 {
 	MPI_PROLOGUE(MPI_Imrecv, buf, count, type, msg, req);
 	struct tprof_mpi_req *m = msg ? tprof_mpi_req_find(*msg) : NULL;
-	mpi_begin(c, t, MPI_HOOK(MPI_Imrecv), 2, TPROF_MPI_IRECV);
+	mpi_begin_room(c, t, MPI_HOOK(MPI_Imrecv), 2, TPROF_MPI_IRECV, MPI_REQ_UNITS(1));
 	c->a->flags = TPROF_MPIF_NONBLOCKING;
 	if (m) {
 		c->a->comm = m->comm;
@@ -293,7 +293,7 @@ TPROF_EXPORT int MPI_Start(MReq *req)
 	MPI_PROLOGUE(MPI_Start, req);
 	MReq h = req ? *req : NULL;
 	struct tprof_mpi_req *e = lookup(h);
-	mpi_begin(c, t, MPI_HOOK(MPI_Start), 1, TPROF_MPI_START);
+	mpi_begin_room(c, t, MPI_HOOK(MPI_Start), 1, TPROF_MPI_START, MPI_REQ_UNITS(1));
 	start_prepare(e);
 	mpi_start(c);
 	int rc = real(req);
@@ -306,7 +306,7 @@ TPROF_EXPORT int MPI_Startall(int count, MReq reqs[])
 {
 	MPI_PROLOGUE(MPI_Startall, count, reqs);
 	int followed = capture(count, reqs);
-	mpi_begin(c, t, MPI_HOOK(MPI_Startall), 1, TPROF_MPI_START);
+	mpi_begin_room(c, t, MPI_HOOK(MPI_Startall), 1, TPROF_MPI_START, MPI_REQ_UNITS(count));
 	for (int i = 0; followed && i < count; i++)
 		start_prepare(scratch.entries[i] = captured(i));
 	mpi_start(c);
@@ -365,7 +365,7 @@ TPROF_EXPORT int MPI_Wait(MReq *req, MStatus *status)
 	MStatus own, *st = status ? status : &own;
 	MReq h = req ? *req : NULL;
 	struct tprof_mpi_req *e = lookup(h);
-	mpi_begin(c, t, MPI_HOOK(MPI_Wait), 1, TPROF_MPI_WAIT);
+	mpi_begin_room(c, t, MPI_HOOK(MPI_Wait), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1));
 	mpi_start(c);
 	int rc = real(req, st);
 	if (rc == TMPI_SUCCESS)
@@ -379,7 +379,8 @@ TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 	MStatus own, *st = status ? status : &own;
 	MReq h = req ? *req : NULL;
 	struct tprof_mpi_req *e = mpi_lookup_early() ? lookup(h) : NULL;
-	MPI_POLL(c, t, MPI_HOOK(MPI_Test), 1, TPROF_MPI_WAIT, rc, real(req, flag, st),
+	MPI_POLL(c, t, MPI_HOOK(MPI_Test), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1), rc,
+		 real(req, flag, st),
 		 rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && flag && *flag)
 		completed(c, found(e, h), h, st, tprof_now());
@@ -416,7 +417,7 @@ TPROF_EXPORT int MPI_Waitall(int count, MReq reqs[], MStatus statuses[])
 	MPI_PROLOGUE(MPI_Waitall, count, reqs, statuses);
 	int followed = capture(count, reqs);
 	MStatus *sts = statuses_for(statuses, followed);
-	mpi_begin(c, t, MPI_HOOK(MPI_Waitall), 1, TPROF_MPI_WAIT);
+	mpi_begin_room(c, t, MPI_HOOK(MPI_Waitall), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(count));
 	mpi_start(c);
 	int rc = real(count, reqs, sts);
 	if (rc == TMPI_SUCCESS && followed)
@@ -429,7 +430,8 @@ TPROF_EXPORT int MPI_Testall(int count, MReq reqs[], int *flag, MStatus statuses
 	MPI_PROLOGUE(MPI_Testall, count, reqs, flag, statuses);
 	int followed = capture(count, reqs);
 	MStatus *sts = statuses_for(statuses, followed);
-	MPI_POLL(c, t, MPI_HOOK(MPI_Testall), 1, TPROF_MPI_WAIT, rc, real(count, reqs, flag, sts),
+	MPI_POLL(c, t, MPI_HOOK(MPI_Testall), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(count), rc,
+		 real(count, reqs, flag, sts),
 		 rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && followed && flag && *flag)
 		all_completed(c, count, sts);
@@ -441,7 +443,7 @@ TPROF_EXPORT int MPI_Waitany(int count, MReq reqs[], int *index, MStatus *status
 	MPI_PROLOGUE(MPI_Waitany, count, reqs, index, status);
 	MStatus own, *st = status ? status : &own;
 	int followed = capture(count, reqs);
-	mpi_begin(c, t, MPI_HOOK(MPI_Waitany), 1, TPROF_MPI_WAIT);
+	mpi_begin_room(c, t, MPI_HOOK(MPI_Waitany), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1));
 	mpi_start(c);
 	int rc = real(count, reqs, index, st);
 	if (rc == TMPI_SUCCESS && followed && index && *index != TMPI_UNDEFINED)
@@ -454,7 +456,7 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 	MPI_PROLOGUE(MPI_Testany, count, reqs, index, flag, status);
 	MStatus own, *st = status ? status : &own;
 	int followed = capture(count, reqs);
-	MPI_POLL(c, t, MPI_HOOK(MPI_Testany), 1, TPROF_MPI_WAIT, rc,
+	MPI_POLL(c, t, MPI_HOOK(MPI_Testany), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1), rc,
 		 real(count, reqs, index, flag, st), rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && followed && flag && *flag && index && *index != TMPI_UNDEFINED)
 		some_completed(c, 1, index, st, count);
@@ -469,7 +471,7 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 		MPI_PROLOGUE(name, count, reqs, outcount, indices, statuses);              \
 		int followed = capture(count, reqs);                                       \
 		MStatus *sts = statuses_for(statuses, followed);                           \
-		MPI_POLL(c, t, MPI_HOOK(name), 1, TPROF_MPI_WAIT, rc,                      \
+		MPI_POLL(c, t, MPI_HOOK(name), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(count), rc, \
 			 real(count, reqs, outcount, indices, sts),                        \
 			 can_miss && rc == TMPI_SUCCESS && outcount && !*outcount);        \
 		if (rc == TMPI_SUCCESS && followed && outcount && *outcount != TMPI_UNDEFINED) \

@@ -300,6 +300,18 @@ static inline void mpi_begin(struct mpi_call *c, struct tprof_thread *t, struct 
 	c->b->tag = TPROF_MPI_NONE;
 }
 
+/* The same for a call that writes up to `follow` units of MPIREQ records before its end
+ * (what it completed or started): room for all of them now, in the call's own buffer. */
+static inline void mpi_begin_room(struct mpi_call *c, struct tprof_thread *t,
+				  struct tprof_hook *h, unsigned ext, uint8_t op, size_t follow)
+{
+	tprof_room(t, 1 + ext + follow);
+	mpi_begin(c, t, h, ext, op);
+}
+
+/* Units of the MPIREQ records of n requests. */
+#define MPI_REQ_UNITS(n) (3 * (size_t)((n) > 0 ? (n) : 0))
+
 /* Publishes the call as begun (with what `a` and `b` hold by now) and enters the runtime. */
 static inline void mpi_start(struct mpi_call *c)
 {
@@ -322,8 +334,26 @@ static inline int mpi_end(struct mpi_call *c, int rc)
  * what the call returned) holds, it is counted in the thread's run of polls and the wrapper
  * returns rc; else its CALL record is written now, as having begun at its entry.  Otherwise
  * the CALL is recorded around the call as every call's is.  Either way, what follows fills
- * the record and ends it with mpi_end. */
-#define MPI_POLL(c, t, h, ext, op, rc, call, missed)                                        	int rc;                                                                            	if (mpi_folds(h)) {                                                                		uint64_t t0_ = tprof_now();                                                		(t)->guard++;                                                              		rc = call;                                                                 		if (missed) {                                                              			uint64_t t1_ = tprof_now();                                        			(t)->guard--;                                                      			tprof_poll_missed(t, h, t0_, t1_);                                 			return rc;                                                         		}                                                                          		mpi_begin(c, t, h, ext, op);                                               		tprof_call_start((c)->r, h, ext, (c)->corr);                               		if ((c)->r)                                                                			(c)->r->t0 = t0_;                                                  	} else {                                                                           		mpi_begin(c, t, h, ext, op);                                               		mpi_start(c);                                                              		rc = call;                                                                 	}
+ * the record (and up to `follow` units of MPIREQ records) and ends it with mpi_end. */
+#define MPI_POLL(c, t, h, ext, op, follow, rc, call, missed)                                \
+	int rc;                                                                            \
+	if (mpi_folds(h)) {                                                                \
+		uint64_t t0_ = tprof_now();                                                \
+		(t)->guard++;                                                              \
+		rc = call;                                                                 \
+		if (missed) {                                                              \
+			uint64_t t1_ = tprof_now();                                        \
+			(t)->guard--;                                                      \
+			tprof_poll_missed(t, h, t0_, t1_);                                 \
+			return rc;                                                         \
+		}                                                                          \
+		mpi_begin_room(c, t, h, ext, op, follow);                                  \
+		tprof_call_start_at((c)->r, h, ext, (c)->corr, t0_);                       \
+	} else {                                                                           \
+		mpi_begin_room(c, t, h, ext, op, follow);                                  \
+		mpi_start(c);                                                              \
+		rc = call;                                                                 \
+	}
 
 static inline int mpi_folds(const struct tprof_hook *h)
 {

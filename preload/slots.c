@@ -1,6 +1,8 @@
 /* slots.c — handing buffers to writers: a full buffer goes to the flusher's queue and a fresh
  * one comes from the spool, in a grant that TPROF_MAX_EVENTS may make smaller.  Used by the
  * thread slow path and by the stream-0 writer alike. */
+#include <time.h>
+
 #include "chunks.h"
 #include "core.h"
 
@@ -66,9 +68,14 @@ struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int *r
 		*reason = TPROF_DROP_STOPPED;
 		return NULL;
 	}
+	int retired = t->slot != NULL;
 	retire_locked(t);
 	*reason = take_locked(t);
 	pthread_mutex_unlock(&tprof_g.lock);
+	if (retired && tprof_g.cfg.slot_pause_us && t != &tprof_g.proc) {
+		struct timespec pause = { 0, (long)tprof_g.cfg.slot_pause_us * 1000 };
+		nanosleep(&pause, NULL);
+	}
 	if (*reason)
 		return NULL;
 	if ((size_t)(t->end - t->pos) < units) {

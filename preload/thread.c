@@ -126,6 +126,29 @@ static int thread_register(struct tprof_thread *t)
 	return 0;
 }
 
+/* Starts a thread's stream, or, the first record of the process, its files; 0 when it can
+ * record.  Under the thread's guard. */
+static int thread_ready(struct tprof_thread *t)
+{
+	if (t->generation != tprof_g.generation)
+		forget_stale(t);
+	return tprof_image_ensure() == 0 && (t->registered || thread_register(t) == 0) ? 0 : -1;
+}
+
+/* A fresh buffer now, its first `units` units left free for what follows (buffer.h's
+ * tprof_room); nothing is counted as dropped, the records are reserved afterwards. */
+void tprof_room_slow(struct tprof_thread *t, unsigned units)
+{
+	int reason;
+	t->guard++;
+	if (thread_ready(t) == 0) {
+		struct tprof_rec *r = tprof_slot_next(t, units, &reason);
+		if (r)
+			t->pos = r;
+	}
+	t->guard--;
+}
+
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
 {
 	int reason = TPROF_DROP_STOPPED;
@@ -134,10 +157,7 @@ struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
 	if (units > 1 + TPROF_MAX_EXT)
 		return NULL;
 	t->guard++;
-	if (t->generation != tprof_g.generation)
-		forget_stale(t);
-	/* The first record of the process creates its files. */
-	if (tprof_image_ensure() == 0 && (t->registered || thread_register(t) == 0))
+	if (thread_ready(t) == 0)
 		r = tprof_slot_next(t, units, &reason);
 	if (r) {
 		if (__atomic_load_n(&t->dropped, __ATOMIC_RELAXED))
@@ -155,11 +175,9 @@ int tprof_thread_enter(struct tprof_thread *t)
 	if (TPROF_LIKELY(t->registered && t->generation == tprof_g.generation))
 		return 0;
 	t->guard++;
-	if (t->generation != tprof_g.generation)
-		forget_stale(t);
-	int ok = tprof_image_ensure() == 0 && (t->registered || thread_register(t) == 0);
+	int rc = thread_ready(t);
 	t->guard--;
-	return ok ? 0 : -1;
+	return rc;
 }
 
 /* The thread that forked is the child's only thread, and a stranger to its new image. */

@@ -11,7 +11,10 @@
  * should make of consecutive unsuccessful polls of a thread with nothing else recorded on it
  * in between, at most 4 functions each.  With the argument "forever" rank 0 tests a receive
  * that never comes, says "polling PID N" once it missed N = MISSES_SHORT times, and goes on
- * until it is killed.  Usage: mpirun -np 2 mpi-polls [threads|forever] */
+ * until it is killed.  With "completions N", rank 0 sends itself N messages, each posted
+ * with MPI_Irecv and MPI_Isend and completed by MPI_Waitall (odd ones) or by MPI_Testall
+ * called until it completes both (even ones), and prints N.
+ * Usage: mpirun -np 2 mpi-polls [threads|forever|completions N] */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
@@ -321,6 +324,22 @@ static void forever(void)
 	}
 }
 
+/* Rank 0 completes n pairs of requests to itself. */
+static void completions(long n)
+{
+	for (long i = 0; i < n; i++) {
+		MPI_Request r[2];
+		int v, w = (int)i, flag = 0;
+		check(MPI_Irecv(&v, 1, MPI_INT, 0, 60, MPI_COMM_WORLD, &r[0]), "irecv self");
+		check(MPI_Isend(&w, 1, MPI_INT, 0, 60, MPI_COMM_WORLD, &r[1]), "isend self");
+		if (i % 2)
+			check(MPI_Waitall(2, r, MPI_STATUSES_IGNORE), "waitall");
+		while (!(i % 2) && !flag)
+			check(MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE), "testall");
+	}
+	printf("{\"completions\":%ld}\n", n);
+}
+
 static void print_runs(const struct runs *t, int first)
 {
 	printf("%s\"%d\":[", first ? "" : ",", (int)t->tid);
@@ -346,6 +365,13 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mpi-polls: needs 2 ranks (and MPI_THREAD_MULTIPLE for threads)\n");
 		MPI_Finalize();
 		return 2;
+	}
+	long pairs = argc > 2 && !strcmp(argv[1], "completions") ? atol(argv[2]) : -1;
+	if (pairs >= 0) {
+		if (rank == 0)
+			completions(pairs);
+		MPI_Finalize();
+		return 0;
 	}
 	if (rank == 1) {
 		serve(threads);
