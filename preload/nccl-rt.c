@@ -8,9 +8,12 @@
 
 #include "cuda-rt.h"
 #include "hook-hip.h"
-#include "hook-nccl.h"
 #include "nccl-rt.h"
 #include "resolve.h"
+
+/* The library's own ncclGetVersion, found like every lazily found function (the hook
+ * table's pointer to it belongs to the wrappers, a layer above this file). */
+TPROF_REAL(int, ncclGetVersion, (int *version))
 
 uint8_t tprof_nccl_lib;
 uint32_t tprof_nccl_lib_gen;
@@ -43,7 +46,7 @@ uint8_t tprof_nccl_lib_find(void *real)
 		int code = 0;
 		if (path)
 			tprof_proc_prop_str("nccl_library", path);
-		if (get_ncclGetVersion() && real_ncclGetVersion(&code) == ncclSuccess)
+		if (get_ncclGetVersion() && real_ncclGetVersion(&code) == 0)
 			tprof_proc_prop_int("nccl_version", code);
 	}
 	t->guard--;
