@@ -28,12 +28,17 @@ void *tprof_dlsym_resolve(void);
 void *tprof_dlsym_handle(void *handle, const char *name);
 void *tprof_dlopen_resolve(void);
 
-/* Finds libc's dlsym: dlvsym is not wrapped, and asks for the newest version first. */
+/* libc's definition of `name`: dlvsym is not wrapped, and asks for the newest version first. */
+static void *libc_newest(const char *name)
+{
+	void *real = dlvsym(RTLD_NEXT, name, "GLIBC_2.34");
+	return real ? real : dlvsym(RTLD_NEXT, name, "GLIBC_2.2.5");
+}
+
+/* Finds libc's dlsym. */
 void *tprof_dlsym_resolve(void)
 {
-	dlsym_fn real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-	if (!real)
-		real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+	dlsym_fn real = (dlsym_fn)libc_newest("dlsym");
 	__atomic_store_n(&tprof_real_dlsym, real, __ATOMIC_RELEASE);
 	return (void *)real;
 }
@@ -41,9 +46,7 @@ void *tprof_dlsym_resolve(void)
 /* The same for dlopen. */
 void *tprof_dlopen_resolve(void)
 {
-	dlopen_fn real = (dlopen_fn)dlvsym(RTLD_NEXT, "dlopen", "GLIBC_2.34");
-	if (!real)
-		real = (dlopen_fn)dlvsym(RTLD_NEXT, "dlopen", "GLIBC_2.2.5");
+	dlopen_fn real = (dlopen_fn)libc_newest("dlopen");
 	__atomic_store_n(&tprof_real_dlopen, real, __ATOMIC_RELEASE);
 	return (void *)real;
 }

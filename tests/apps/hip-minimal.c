@@ -9,18 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef int hipError_t;
-typedef struct {
-	uint32_t x, y, z;
-} dim3;
-typedef void *hipStream_t;
+#include "hip-minimal.h"
 
-hipError_t hipSetDevice(int device);
-hipError_t hipStreamCreate(hipStream_t *s);
-hipError_t hipStreamDestroy(hipStream_t s);
-hipError_t hipStreamSynchronize(hipStream_t s);
-hipError_t hipLaunchKernel(const void *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-			   hipStream_t s);
 void __hipRegisterFunction(void **modules, const void *host, char *device_fn,
 			   const char *device_name, unsigned int limit, void *tid, void *bid,
 			   void *block, void *grid, int *wsize);

@@ -7,19 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef int hipError_t;
-typedef struct {
-	uint32_t x, y, z;
-} dim3;
-typedef void *hipStream_t;
-enum { hipSuccess = 0 };
-
-hipError_t hipSetDevice(int device);
-hipError_t hipStreamCreate(hipStream_t *s);
-hipError_t hipStreamDestroy(hipStream_t s);
-hipError_t hipStreamSynchronize(hipStream_t s);
-hipError_t hipLaunchKernel(const void *fn, dim3 grid, dim3 block, void **args, size_t shmem,
-			   hipStream_t s);
+#include "hip-minimal.h"
 
 static void stream_kernel(void)
 {
