@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "../config.h"
-#include "out-otf2.h"
-#include "output.h"
-#include "tracks.h"
+#include "config.h"
+#include "render/otf2/otf2.h"
+#include "model/output.h"
+#include "model/tracks.h"
 
 struct options {
 	const char *dir;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The recorder's own declarations of Open MPI's ABI (preload/mpi-abi.h) against the real mpi.h
+# The recorder's own declarations of Open MPI's ABI (preload/mpi/mpi-abi.h) against the real mpi.h
 # and libmpi: tests/unit/test-mpi-abi, built with mpicc, run as one rank under mpirun.
 . "$(dirname "$0")/lib.sh"
 need_mpi unit/test-mpi-abi

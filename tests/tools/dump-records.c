@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../analyze/jsonw.h"
-#include "../../analyze/trace.h"
+#include "../../analyze/util/jsonw.h"
+#include "../../analyze/read/trace.h"
 
 static const char *str(const struct proc *p, uint32_t local)
 {

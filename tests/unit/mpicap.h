@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../analyze/output.h"
+#include "../../analyze/model/output.h"
 
 #define CAP_MAX 1024
 

@@ -11,7 +11,7 @@
 
 #include <tprof/tprof.h>
 
-#include "../../preload/core.h"
+#include "../../preload/core/core.h"
 
 #define THREADS 8
 #define ROUNDS 3

@@ -1,4 +1,4 @@
-/* test-devtime-anchor.c — how device timing (preload/devtime.c) pins a device's clock to the
+/* test-devtime-anchor.c — how device timing (preload/events/devtime.c) pins a device's clock to the
  * host's when the host is slow at the wrong moments.  A fake runtime's events take the
  * CLOCK_MONOTONIC time at which they are "submitted"; on the recorder's private stream (the
  * one it anchors on) a script stalls record calls after the submission, or keeps events
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../preload/devtime.h"
+#include "../../preload/events/devtime.h"
 
 #define PRIV_STREAM 0xa11c
 #define MS 1000000ll

@@ -1,4 +1,4 @@
-/* test-devtime.c — device timing (preload/devtime.c) under ThreadSanitizer, with several
+/* test-devtime.c — device timing (preload/events/devtime.c) under ThreadSanitizer, with several
  * operations begun at once on a thread, as an NCCL group does: threads open a few slots on
  * different streams, time single operations in between, and end the open slots in any order,
  * some of them given up.  The runtime is a fake one whose events complete when recorded (a
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../preload/devtime.h"
+#include "../../preload/events/devtime.h"
 
 #define THREADS 6
 #define ROUNDS 400

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../analyze/jsonw.h"
+#include "../../analyze/util/jsonw.h"
 #include "tap.h"
 
 struct sample {

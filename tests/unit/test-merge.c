@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../analyze/output.h"
+#include "../../analyze/model/output.h"
 #include "tap.h"
 #include "writer.h"
 

@@ -1,5 +1,5 @@
 /* test-mpi-abi.c — the recorder declares the little of Open MPI's ABI it needs itself
- * (preload/mpi-abi.h) and finds predefined handles at run time; this checks both against the
+ * (preload/mpi/mpi-abi.h) and finds predefined handles at run time; this checks both against the
  * real mpi.h and libmpi: sizes and offsets of MPI_Status, the constants, that the exported
  * objects are the predefined handles, that a status's _ucount is the bytes received, and
  * that an operation completed at once answers the shared ompi_request_empty.  Built with
@@ -8,7 +8,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "../../preload/mpi-abi.h"
+#include "../../preload/mpi/mpi-abi.h"
 #include "tap.h"
 
 #define SAME_OFFSET(field)                                                                  \

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../analyze/nccl.h"
+#include "../../analyze/runtimes/nccl/nccl.h"
 #include "mpicap.h"
 #include "ncclw.h"
 #include "tap.h"

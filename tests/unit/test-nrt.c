@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../analyze/nrt.h"
-#include "../../analyze/output.h"
-#include "../../analyze/tracks.h"
+#include "../../analyze/runtimes/nrt/nrt.h"
+#include "../../analyze/model/output.h"
+#include "../../analyze/model/tracks.h"
 #include "nrtw.h"
 #include "tap.h"
 

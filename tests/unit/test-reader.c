@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../analyze/trace.h"
+#include "../../analyze/read/trace.h"
 #include "tap.h"
 #include "writer.h"
 

@@ -1,0 +1,219 @@
+/* output.h — what every output back end sees: events in (roughly) time order, after ranges
+ * are paired and the window is applied.  Chrome JSON and the summary are peers behind these
+ * ops; each gets begin, every event, and end (where it writes its per-process metadata). */
+#ifndef TPROF_ANALYZE_OUTPUT_H
+#define TPROF_ANALYZE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "../read/trace.h"
+
+enum ev_kind {
+	EV_RANGE = 1,    /* a closed range: t0..t1, depth */
+	EV_MARK,         /* an instant at t0 */
+	EV_COUNTER,      /* value from t0 on */
+	EV_STEP,         /* training step `step`: t0..t1 (process-wide) */
+	EV_CALL,         /* an API call on a host thread: t0..t1, struct call_info */
+	EV_DEVICE,       /* work a device ran: t0..t1, struct device_info */
+	EV_ASYNC,        /* a range that may cross threads (roctxRangeStart/Stop): t0..t1, id */
+	EV_MPIREQ,       /* a nonblocking MPI operation completed (or a persistent one started)
+			  * at t0, inside the call on `thread` that did it: struct mpi_info */
+	EV_MESSAGE,      /* an MPI message matched, sender to receiver: struct message_info;
+			  * emitted once both ends are known (so not in time order); proc and
+			  * thread are the receiver's, t0 the send's start, t1 the receive's
+			  * completion; kept when t1 lies in the window, never clipped */
+	EV_COLLECTIVE,   /* one MPI collective as all members of its communicator ran it:
+			  * struct coll_info; emitted when the last member's call is known (or,
+			  * flagged EVF_INCOMPLETE, at the end); proc and thread are the last
+			  * member to enter, name the call's, t0 the first entry, t1 the last
+			  * exit; kept when it overlaps the window, never clipped */
+	EV_BEGIN,        /* a range opened at t0 (depth, name, source), only when the
+			  * pipeline's want_begins is set; its EV_RANGE follows at its end */
+	EV_NCCL,         /* NCCL/RCCL launches of every rank linked by their operations (the
+			  * same collective on all ranks): struct nccl_inst (nccl.h); emitted
+			  * once all are known (flagged EVF_INCOMPLETE, at the end, when not);
+			  * proc and thread are the last to enter, name the first launch's
+			  * label, t0..t1 covers their calls and device spans; never clipped */
+};
+
+/* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
+struct mpi_info {
+	struct tprof_mpi_args a;         /* as recorded: ranks within the communicator */
+	struct tprof_mpi_args2 b;
+	int has_b;
+	const struct mpi_comm *comm;     /* NULL when no COMM record describes a.comm */
+	int32_t peer_world;              /* a.peer as a world rank, or TPROF_MPI_* when none */
+	int32_t peer2_world;             /* b.peer likewise (SENDRECV) */
+};
+
+/* A matched MPI message (EV_MESSAGE); times in ns from the trace start. */
+struct message_info {
+	const struct mpi_comm *comm;
+	uint64_t comm_id;
+	int32_t src, dst;                /* world ranks */
+	int32_t tag;
+	uint64_t bytes;                  /* as received */
+	uint64_t id;                     /* unique within the trace: flow ids */
+	struct proc *sproc, *rproc;
+	struct thread *sthread, *rthread;
+	int64_t send_t0, send_t1;        /* the sending call (MPI_Send, MPI_Isend...) */
+	int64_t recv_t0, recv_t1;        /* the call in which the receive completed (MPI_Recv,
+					  * MPI_Wait...) */
+	int64_t recv_done;               /* when it completed (inside that call) */
+	int64_t post_t0;                 /* the call that posted the receive (= recv_t0 when
+					  * blocking) */
+	int blocking;                    /* received by a blocking call (late sender applies) */
+};
+
+/* One member's part in a collective (struct coll_info); times in ns from the trace start. */
+struct coll_member {
+	struct proc *proc;
+	struct thread *thread;           /* the thread that entered it */
+	int32_t world;                   /* world rank */
+	uint32_t name;                   /* its call's name (trace-wide id) */
+	int64_t t0, t1;                  /* entry (the call, or the nonblocking post) and exit
+					  * (the call's return, or the request's completion) */
+	int64_t post_t1;                 /* return of the call that entered it */
+	int64_t done_t0, done_t1;        /* the call in which it ended (the same call when
+					  * blocking; MPI_Wait... for a nonblocking one) */
+	struct thread *done_thread;
+	uint64_t bytes_sent, bytes_recv;
+};
+
+/* One collective on all members (EV_COLLECTIVE); times in ns from the trace start. */
+struct coll_info {
+	const struct mpi_comm *comm;
+	uint64_t comm_id;
+	uint32_t seq;
+	uint32_t name;                   /* trace-wide id of the call's name (MPI_Allreduce) */
+	uint32_t members, seen;          /* the communicator's size, members whose call was read */
+	int32_t root_world;              /* or TPROF_MPI_NONE */
+	int64_t first_begin, last_begin; /* earliest and latest entry of a member */
+	int64_t first_end, last_end;
+	uint64_t bytes_sent, bytes_recv; /* summed over the members */
+	uint64_t id;                     /* unique within the trace, in order of emission */
+	const struct coll_member *m;     /* the members seen, in the order they were read */
+	uint32_t nm;                     /* = seen */
+	int names_differ;                /* a member called something else than m[0] did */
+	int64_t wait_total;              /* sum over the members of last_begin - own entry */
+};
+
+struct nrt_info;
+
+/* A run of unsuccessful polls (MPI_Test finding nothing, again and again), recorded as one
+ * POLL record: an EV_CALL from the first poll's entry to the last one's return, named after
+ * its functions, with per function the exact number of calls and their time in ns. */
+struct poll_fn_info {
+	uint32_t name;                   /* trace-wide id */
+	uint64_t count;
+	int64_t busy, min, max;          /* in all, shortest, longest */
+};
+struct poll_info {
+	unsigned n;
+	uint64_t polls;                  /* sum of the counts */
+	int64_t busy;                    /* sum of the busy times */
+	struct poll_fn_info fn[TPROF_POLL_FNS];
+};
+
+/* What an API call recorded (EV_CALL). */
+struct call_info {
+	uint8_t domain;                  /* enum tprof_domain */
+	uint64_t corr;
+	int ret;
+	int has_args;
+	struct tprof_call_args args;
+	int has_dims;
+	struct tprof_launch_dims dims;
+	const uint32_t *stack;           /* frame name ids, innermost first (TPROF_CALLSTACK) */
+	uint32_t nstack;
+	const struct nrt_info *nrt;      /* domain NRT: what the call recorded (nrt.h) */
+	const struct poll_info *poll;    /* a run of unsuccessful polls, not one call */
+};
+
+/* What a device ran (EV_DEVICE). */
+struct device_info {
+	uint8_t kind;                    /* enum tprof_devop_kind */
+	uint64_t corr;
+	struct tprof_devop op;
+	struct thread *launcher;         /* the thread that launched it, when known */
+	int64_t launch_ns;               /* its launch, from the trace start */
+};
+
+#define EVF_UNFINISHED 0x1  /* never closed: ends where its process's data ends */
+#define EVF_CLIPPED 0x2     /* cut to the window */
+#define EVF_INCOMPLETE 0x4  /* EV_COLLECTIVE: not every member's call was found; EV_NCCL: a
+                             * launch, a counterpart or a device span is missing */
+
+struct event {
+	enum ev_kind kind;
+	unsigned flags;
+	uint32_t name;           /* trace-wide string id */
+	uint32_t depth;
+	uint8_t source;                  /* ranges and marks: enum tprof_source */
+	struct proc *proc;
+	struct thread *thread;   /* NULL for process-wide events (steps) */
+	int64_t t0, t1;          /* ns from the trace start */
+	double value;
+	uint64_t step;                   /* EV_STEP; EV_ASYNC: the range id */
+	const struct call_info *call;    /* EV_CALL */
+	const struct device_info *dev;   /* EV_DEVICE */
+	const struct mpi_info *mpi;      /* EV_CALL of domain MPI, EV_MPIREQ */
+	const struct message_info *msg;  /* EV_MESSAGE */
+	const struct coll_info *coll;    /* EV_COLLECTIVE */
+	const struct nccl_info *nccl;    /* EV_CALL of domain NCCL (nccl.h) */
+	const struct nccl_inst *ncclinst;/* EV_NCCL (nccl.h) */
+};
+
+struct output_ops {
+	const char *name;
+	int (*begin)(void *priv, const struct trace *tr);
+	void (*event)(void *priv, const struct event *ev);
+	/* Finishes the output and frees priv; called once after begin, even a failed one. */
+	int (*end)(void *priv, const struct trace *tr);
+};
+
+struct output {
+	const struct output_ops *ops;
+	void *priv;
+};
+
+/* The window every output is restricted to, in ns from the trace start. */
+struct window {
+	int64_t start, end;
+	int active;
+	char desc[128];
+};
+
+struct mpi_state;
+struct nccl_state;
+struct devorder;
+struct nccl_info;
+struct nccl_inst;
+
+struct pipeline {
+	struct trace *tr;
+	struct output *outs;
+	int nouts;
+	struct window win;
+	int want_begins;                 /* emit EV_BEGIN for ranges (outputs in enter/leave
+					  * order, OTF2) */
+	struct mpi_state *mpi;           /* message matching and collectives (runtimes/mpi/pipe.c), made
+					  * at the first MPI call */
+	struct nccl_state *nccl;         /* NCCL launches in flight (runtimes/nccl/coll.c) */
+	struct devorder *devorder;       /* device spans held to be put in order (devorder.c) */
+};
+
+void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);
+void pipeline_finish(struct pipeline *pl);
+int merge_run(struct trace *tr, struct pipeline *pl);
+
+/* window.c */
+int window_parse_time(const char *s, int64_t *ns);
+int window_from_steps(struct trace *tr, const char *spec, struct window *w);
+
+/* back ends */
+struct output output_chrome(const char *path, int group_by);   /* enum tracks_group */
+struct output output_summary(FILE *f, const char *dir, int top);
+void summary_set_window(const struct window *w);
+
+#endif

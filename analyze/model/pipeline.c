@@ -1,0 +1,398 @@
+/* pipeline.c — turns records, in time order, into output events: pairs range pushes with
+ * pops on each thread, turns step marks into step intervals, hands MPI calls and requests to
+ * message matching and collective grouping (runtimes/mpi/pipe.c), device spans to be put in order on
+ * their streams (devorder.c) and NCCL calls and collectives to cross-rank matching
+ * (runtimes/nccl/coll.c), and hands each event through the window to every output (emit.c).  Keeps
+ * only open ranges, open steps, each device stream's latest span and MPI and NCCL operations
+ * in flight in memory.  A run of polls (POLL record) becomes one call with its counts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devorder.h"
+#include "emit.h"
+#include "../runtimes/mpi/mpi.h"
+#include "../runtimes/nrt/nrt.h"
+#include "../runtimes/nccl/nccl.h"
+
+static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source)
+{
+	if (t->depth == t->cap) {
+		size_t n = t->cap ? t->cap * 2 : 16;
+		struct open_range *ns_ = realloc(t->stack, n * sizeof(*ns_));
+		if (!ns_)
+			abort();
+		t->stack = ns_;
+		t->cap = n;
+	}
+	/* A nested range never starts at its parent's nanosecond: viewers that sort by start
+	 * time would otherwise be free to put the child outside its parent. */
+	if (t->depth && ns <= t->stack[t->depth - 1].t0)
+		ns = t->stack[t->depth - 1].t0 + 1;
+	t->stack[t->depth++] = (struct open_range){ name, ns, source };
+	if (pl->want_begins) {
+		struct event ev = { .kind = EV_BEGIN, .proc = t->proc, .thread = t, .name = name,
+				    .t0 = ns - pl->tr->start_ns, .depth = (uint32_t)t->depth - 1,
+				    .source = source };
+		emit_aside(pl, &ev);
+	}
+}
+
+static void pop(struct pipeline *pl, struct thread *t, int64_t ns, unsigned flags)
+{
+	struct open_range *r = &t->stack[--t->depth];
+	int64_t base = pl->tr->start_ns;
+	struct event ev = {
+		.kind = EV_RANGE, .flags = flags, .proc = t->proc, .thread = t, .name = r->name,
+		.t0 = r->t0 - base, .t1 = (ns < r->t0 ? r->t0 : ns) - base, .depth = (uint32_t)t->depth,
+		.source = r->source,
+	};
+	emit_event(pl, &ev);
+}
+
+static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned flags)
+{
+	if (!p->step.open)
+		return;
+	struct event ev = {
+		.kind = EV_STEP, .flags = flags, .proc = p, .step = p->step.step,
+		.t0 = p->step.t0 - pl->tr->start_ns, .t1 = (ns < p->step.t0 ? p->step.t0 : ns) - pl->tr->start_ns,
+	};
+	p->step.open = 0;
+	emit_event(pl, &ev);
+}
+
+/* ---- API calls --------------------------------------------------------------------------- */
+
+/* A rank of the call's communicator as a world rank; MPI_COMM_WORLD and MPI_COMM_SELF need
+ * no COMM record for that. */
+static int32_t world_rank(const struct proc *p, const struct mpi_info *mi, int32_t rank, int remote)
+{
+	if (!mi->comm && rank >= 0) {
+		if (mi->a.comm == TPROF_COMM_WORLD)
+			return rank;
+		if (mi->a.comm == TPROF_COMM_SELF)
+			return rank == 0 ? (int32_t)p->rank : TPROF_MPI_NONE;
+	}
+	return mpi_comm_world_rank(mi->comm, rank, remote);
+}
+
+/* The MPI side of a call or request from its extension units: ranks made world ranks. */
+static void mpi_decode(const struct trace *tr, const struct proc *p, const uint8_t *ext,
+		       unsigned next, struct mpi_info *mi)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->peer_world = mi->peer2_world = TPROF_MPI_NONE;
+	if (next < 1)
+		return;
+	memcpy(&mi->a, ext, sizeof(mi->a));
+	if (next >= 2) {
+		memcpy(&mi->b, ext + TPROF_UNIT, sizeof(mi->b));
+		mi->has_b = 1;
+	}
+	mi->comm = mi->a.comm ? trace_comm(tr, mi->a.comm, (int32_t)p->rank) : NULL;
+	/* The peer of a point-to-point call on an inter-communicator is in the remote group;
+	 * a collective's root is given in the local group's numbering here. */
+	int remote = mi->a.op != TPROF_MPI_COLL && mi->a.op != TPROF_MPI_ICOLL;
+	mi->peer_world = world_rank(p, mi, mi->a.peer, remote);
+	if (mi->has_b && mi->a.op == TPROF_MPI_SENDRECV)
+		mi->peer2_world = world_rank(p, mi, mi->b.peer, 1);
+}
+
+static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_name, uint8_t domain,
+		       uint64_t arg, const uint8_t *ext, unsigned next, int64_t t0, int64_t t1,
+		       unsigned flags)
+{
+	struct proc *p = t->proc;
+	struct call_info ci = { .domain = domain, .corr = arg & TPROF_CORR_MASK,
+				.ret = (int)(uint16_t)(arg >> TPROF_CALL_RET_SHIFT) };
+	struct mpi_info mi;
+	struct nrt_info nri;
+	struct nccl_info ni = { .has_b = next >= 2 };
+	int has_nccl = domain == TPROF_DOM_NCCL && next >= 1;
+	if (domain == TPROF_DOM_MPI) {
+		mpi_decode(pl->tr, p, ext, next, &mi);
+		next = 0;   /* not HIP's argument layout */
+	} else if (domain == TPROF_DOM_NRT) {
+		nrt_decode(p, ext, next, &nri);
+		ci.nrt = &nri;
+		next = 0;
+	} else if (has_nccl) {
+		memcpy(&ni.a, ext, sizeof(ni.a));
+		if (ni.has_b)
+			memcpy(&ni.b, ext + TPROF_UNIT, sizeof(ni.b));
+		else
+			ni.b.peer = -1;
+		next = 0;   /* not HIP's argument layout */
+	}
+	if (next >= 1) {
+		memcpy(&ci.args, ext, sizeof(ci.args));
+		ci.has_args = 1;
+		ci.args.name = proc_string(p, ci.args.name);
+	}
+	if (next >= 2) {
+		memcpy(&ci.dims, ext + TPROF_UNIT, sizeof(ci.dims));
+		ci.has_dims = 1;
+	}
+	if (ci.corr && t->frames_corr == ci.corr) {
+		ci.stack = t->frames;
+		ci.nstack = t->nframes;
+	}
+	int64_t base = pl->tr->start_ns;
+	struct event ev = { .kind = EV_CALL, .flags = flags, .proc = p, .thread = t,
+			    .name = proc_string(p, local_name), .t0 = t0 - base,
+			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci,
+			    .mpi = domain == TPROF_DOM_MPI ? &mi : NULL,
+			    .nccl = has_nccl ? &ni : NULL };
+	if (domain == TPROF_DOM_MPI)
+		mpi_call(pl, t, ev.name, &mi, ev.t0, ev.t1, ci.corr, flags);
+	struct event orig = ev;   /* the window may clip ev */
+	emit_event(pl, &ev);
+	if (has_nccl)
+		nccl_call(pl, &orig);
+}
+
+/* A nonblocking MPI operation completed (or a persistent one started) inside a call. */
+static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
+{
+	struct mpi_info mi;
+	mpi_decode(pl->tr, t->proc, (const uint8_t *)(r + 1), r->ext < 2 ? r->ext : 2, &mi);
+	mi.a.flags |= r->flags;   /* the record's own flags (started, cancelled) count too */
+	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
+			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
+			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
+	mpi_req(pl, t, ev.name, &mi, ev.t0, r->arg & TPROF_CORR_MASK);
+	emit_event(pl, &ev);
+}
+
+static void on_call(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
+{
+	unsigned next = r->ext < 2 ? r->ext : 2;
+	if (r->t1) {
+		int64_t t1 = timebase_global(&t->proc->tb, r->t1, &t->proc->streams[t->stream]->tb_cursor);
+		call_event(pl, t, r->name, r->flags, r->arg, (const uint8_t *)(r + 1), next, ns, t1, 0);
+		if (t1 > t->last_ns)
+			t->last_ns = t1;
+		return;
+	}
+	/* It never returned: it ends where its process's data ends (pipeline_finish). */
+	struct open_call *nc = realloc(t->open_calls, (t->nopen_calls + 1) * sizeof(*nc));
+	if (!nc)
+		abort();
+	t->open_calls = nc;
+	struct open_call *c = &nc[t->nopen_calls++];
+	c->name = r->name;
+	c->t0 = ns;
+	c->domain = r->flags;
+	c->arg = r->arg;
+	c->next = (uint8_t)next;
+	memcpy(c->ext, r + 1, next * TPROF_UNIT);
+}
+
+/* A run of unsuccessful polls: one EV_CALL named after its functions ("MPI_Test", or
+ * "MPI_Iprobe + MPI_Test" when several took turns), their counts and times in ns. */
+static void on_poll(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
+{
+	struct proc *p = t->proc;
+	struct poll_info pi = { 0 };
+	size_t cursor = 0;
+	int64_t at = timebase_mono(&p->tb, r->t0, &cursor);
+	const struct tprof_poll_fn *f = (const struct tprof_poll_fn *)(r + 1);
+	for (unsigned i = 0; i < r->ext && i < TPROF_POLL_FNS; i++, f++) {
+		struct poll_fn_info *o = &pi.fn[pi.n++];
+		o->name = proc_string(p, f->name);
+		o->count = f->count;
+		o->busy = timebase_mono(&p->tb, r->t0 + f->busy, &cursor) - at;
+		o->min = timebase_mono(&p->tb, r->t0 + f->min, &cursor) - at;
+		o->max = timebase_mono(&p->tb, r->t0 + f->max, &cursor) - at;
+		pi.polls += o->count;
+		pi.busy += o->busy;
+	}
+	if (!pi.n)
+		return;
+	int64_t t1 = timebase_global(&p->tb, r->t1, &p->streams[t->stream]->tb_cursor);
+	if (t1 < ns)
+		t1 = ns;
+	if (t1 > t->last_ns)
+		t->last_ns = t1;
+	struct call_info ci = { .domain = r->flags, .poll = &pi };
+	int64_t base = pl->tr->start_ns;
+	struct event ev = { .kind = EV_CALL, .proc = p, .thread = t, .t0 = ns - base,
+			    .t1 = t1 - base, .call = &ci, .name = pi.fn[0].name };
+	if (pi.n > 1) {
+		char joined[256];
+		size_t len = 0;
+		for (unsigned i = 0; i < pi.n && len < sizeof(joined); i++) {
+			const char *s = strings_get(pi.fn[i].name);
+			len += (size_t)snprintf(joined + len, sizeof(joined) - len, "%s%s",
+						i ? " + " : "", s ? s : "?");
+		}
+		ev.name = strings_add(joined, len < sizeof(joined) ? len : sizeof(joined) - 1);
+	}
+	emit_event(pl, &ev);
+}
+
+static void on_stack(struct thread *t, const struct tprof_rec *r)
+{
+	uint32_t n = r->t1 < MAX_STACK ? (uint32_t)r->t1 : MAX_STACK;
+	if ((uint64_t)n * sizeof(uint32_t) > (uint64_t)r->ext * TPROF_UNIT)
+		n = (uint32_t)(r->ext * TPROF_UNIT / sizeof(uint32_t));
+	const uint32_t *ids = (const uint32_t *)(r + 1);
+	for (uint32_t i = 0; i < n; i++)
+		t->frames[i] = proc_string(t->proc, ids[i]);
+	t->nframes = n;
+	t->frames_corr = r->arg & TPROF_CORR_MASK;
+}
+
+/* ---- device work -------------------------------------------------------------------------- */
+
+static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_rec *r)
+{
+	if (r->ext < 3)
+		return;
+	struct device_info di = { .kind = r->flags, .corr = r->arg & TPROF_CORR_MASK };
+	memcpy(&di.op, r + 1, sizeof(di.op));
+	int64_t base = pl->tr->start_ns;
+	size_t cursor = 0;
+	di.op.caller = di.op.caller ? proc_string(p, di.op.caller) : 0;
+	di.launcher = di.op.launch_stream < p->nstreams ? p->threads[di.op.launch_stream] : NULL;
+	di.launch_ns = timebase_global(&p->tb, di.op.launch_t0, &cursor) - base;
+	int64_t t0 = timebase_global_mono(&p->tb, di.op.start_ns);
+	int64_t t1 = timebase_global_mono(&p->tb, di.op.end_ns);
+	if (t1 > p->end_ns)
+		p->end_ns = t1;
+	struct event ev = { .kind = EV_DEVICE, .proc = p, .name = proc_string(p, r->name),
+			    .t0 = t0 - base, .t1 = (t1 < t0 ? t0 : t1) - base, .dev = &di };
+	devorder_add(pl, &ev);   /* to the outputs, in order on its stream */
+}
+
+/* ---- ranges by id ------------------------------------------------------------------------- */
+
+static void async_begin(struct proc *p, struct thread *t, uint32_t name, uint64_t id, int64_t ns)
+{
+	if (p->nasyncs == p->capasyncs) {
+		p->capasyncs = p->capasyncs ? p->capasyncs * 2 : 16;
+		p->asyncs = realloc(p->asyncs, p->capasyncs * sizeof(*p->asyncs));
+		if (!p->asyncs)
+			abort();
+	}
+	p->asyncs[p->nasyncs++] = (struct open_async){ id, name, ns, t };
+}
+
+static void async_end(struct pipeline *pl, struct proc *p, uint64_t id, int64_t ns, unsigned flags)
+{
+	for (size_t i = 0; i < p->nasyncs; i++) {
+		if (p->asyncs[i].id != id)
+			continue;
+		struct open_async a = p->asyncs[i];
+		p->asyncs[i] = p->asyncs[--p->nasyncs];
+		struct event ev = { .kind = EV_ASYNC, .flags = flags, .proc = p, .thread = a.thread,
+				    .name = a.name, .step = id, .t0 = a.t0 - pl->tr->start_ns,
+				    .t1 = (ns < a.t0 ? a.t0 : ns) - pl->tr->start_ns };
+		emit_event(pl, &ev);
+		return;
+	}
+	pl->tr->unmatched_pops++;
+}
+
+/* A mark or a counter sample.  Kept out of pipeline_record's common path: zeroing a whole
+ * struct event for every record (ranges, calls) costs more than the rest of their handling. */
+static __attribute__((noinline)) void instant(struct pipeline *pl, struct proc *p,
+					      struct thread *t, enum ev_kind kind, uint32_t name,
+					      uint8_t source, double value, int64_t ns)
+{
+	struct event ev = { .kind = kind, .proc = p, .thread = t, .name = name, .source = source,
+			    .value = value, .t0 = ns - pl->tr->start_ns };
+	emit_event(pl, &ev);
+}
+
+void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns)
+{
+	struct thread *t = s->thread;
+	struct proc *p = s->proc;
+
+	if (ns < t->first_ns)
+		t->first_ns = ns;
+	if (ns > t->last_ns)
+		t->last_ns = ns;
+	if (ns > p->end_ns)
+		p->end_ns = ns;
+	t->events++;
+	switch (r->kind) {
+	case TPROF_K_PUSH:
+		push(pl, t, proc_string(p, r->name), ns, r->flags);
+		return;
+	case TPROF_K_POP:
+		if (!t->depth) {
+			pl->tr->unmatched_pops++;
+			return;
+		}
+		pop(pl, t, ns, 0);
+		return;
+	case TPROF_K_MARK:
+		instant(pl, p, t, EV_MARK, proc_string(p, r->name), r->flags, 0.0, ns);
+		return;
+	case TPROF_K_CALL:
+		on_call(pl, t, r, ns);
+		return;
+	case TPROF_K_DEVICE:
+		on_device(pl, p, r);
+		return;
+	case TPROF_K_STACK:
+		on_stack(t, r);
+		return;
+	case TPROF_K_MPIREQ:
+		on_mpireq(pl, t, r, ns);
+		return;
+	case TPROF_K_POLL:
+		on_poll(pl, t, r, ns);
+		return;
+	case TPROF_K_ABEGIN:
+		async_begin(p, t, proc_string(p, r->name), r->arg, ns);
+		return;
+	case TPROF_K_AEND:
+		async_end(pl, p, r->arg, ns, 0);
+		return;
+	case TPROF_K_COUNTER: {
+		double v;
+		memcpy(&v, &r->arg, sizeof(v));
+		instant(pl, p, t, EV_COUNTER, proc_string(p, r->name), 0, v, ns);
+		return;
+	}
+	case TPROF_K_STEP:
+		step_close(pl, p, ns, 0);
+		p->step = (struct step_open){ .step = r->arg, .t0 = ns, .open = 1 };
+		return;
+	default:
+		pl->tr->unknown_kinds++;
+		return;
+	}
+}
+
+/* Whatever is still open ends where its process's data ends. */
+void pipeline_finish(struct pipeline *pl)
+{
+	struct trace *tr = pl->tr;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		for (size_t s = 1; s < p->nstreams; s++) {
+			struct thread *t = p->threads[s];
+			while (t && t->depth)
+				pop(pl, t, p->end_ns, EVF_UNFINISHED);
+			for (size_t k = 0; t && k < t->nopen_calls; k++) {
+				const struct open_call *c = &t->open_calls[k];
+				call_event(pl, t, c->name, c->domain, c->arg, c->ext, c->next, c->t0,
+					   p->end_ns, EVF_UNFINISHED);
+			}
+		}
+		while (p->nasyncs)
+			async_end(pl, p, p->asyncs[0].id, p->end_ns, EVF_UNFINISHED);
+		step_close(pl, p, p->end_ns, p->ended ? 0 : EVF_UNFINISHED);
+		if (p->end_ns > tr->end_ns)
+			tr->end_ns = p->end_ns;
+	}
+	mpi_finish(pl);
+	nccl_finish(pl);
+	devorder_finish(pl);
+	devorder_report(tr);
+}

@@ -1,0 +1,42 @@
+/* tracks.h — the (pid, tid) of each event's track in a Chrome trace, and the metadata that
+ * names and orders them (tracks.c), in each of the --group-by layouts. */
+#ifndef TPROF_ANALYZE_TRACKS_H
+#define TPROF_ANALYZE_TRACKS_H
+
+#include "../read/trace.h"
+
+struct track {
+	int64_t pid, tid;
+};
+
+struct tracks;
+typedef void (*tracks_meta_fn)(void *ctx, const char *what, int64_t pid, int64_t tid,
+			       const char *key, const char *s, int64_t num);
+
+/* How tracks are grouped (--group-by): each process with its tracks; API calls, GPU kernels,
+ * copies and NeuronCores each across all processes; NeuronCore tracks by core across all
+ * processes (the rest by process); every process's tracks under the host it ran on. */
+enum tracks_group {
+	TRACKS_BY_PROCESS = 0,
+	TRACKS_BY_DOMAIN = 1,
+	TRACKS_BY_NEURONCORE = 2,
+	TRACKS_BY_INSTANCE = 3,
+};
+
+struct tracks *tracks_new(int group_by);
+void tracks_free(struct tracks *t);
+/* A host thread's track; with by_domain, API calls go to the "API calls" group. */
+struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call);
+/* A device stream's track (with by_domain, kernels go to "GPU", copies to "copies"). */
+struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t device, uint64_t stream,
+			   int copy);
+/* The track of NeuronCore `nc` of process p for work from t0 to t1 (ns): its first lane
+ * free at t0, so that work that overlaps (two threads driving one core) never shares a
+ * track; lanes are labelled "nc N", "nc N (2)"... */
+struct track tracks_neuroncore(struct tracks *t, const struct proc *p, int32_t nc, int64_t t0,
+			       int64_t t1);
+struct track tracks_steps(struct tracks *t, const struct proc *p);
+/* Names and sort orders of every track that was used (threads, device streams, groups). */
+void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn meta, void *ctx);
+
+#endif

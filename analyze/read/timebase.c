@@ -1,0 +1,161 @@
+/* timebase.c — from recorded ticks to one time axis.  Within a process, the CLOCK samples
+ * (ticks, monotonic ns) define a piecewise-linear map; processes of one host share the
+ * monotonic clock; hosts are put side by side through CLOCK_REALTIME, and MPI ranks are
+ * then refined by the offsets measured against rank 0 (clocksync.c), a correction applied
+ * here to every time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/events.h"
+#include "timebase.h"
+
+void timebase_add(struct timebase *tb, uint64_t ticks, int64_t mono, int64_t real)
+{
+	if (tb->n == tb->cap) {
+		size_t n = tb->cap ? tb->cap * 2 : 16;
+		struct clock_point *np = realloc(tb->pts, n * sizeof(*np));
+		if (!np)
+			abort();
+		tb->pts = np;
+		tb->cap = n;
+	}
+	tb->pts[tb->n++] = (struct clock_point){ ticks, mono, real };
+}
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct clock_point *x = a, *y = b;
+	return x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
+}
+
+static double mean_slope(const struct timebase *tb)
+{
+	if (tb->identity)
+		return 1.0;
+	if (tb->n < 2)
+		return 0;
+	const struct clock_point *a = &tb->pts[0], *b = &tb->pts[tb->n - 1];
+	return (double)(b->mono - a->mono) / (double)(b->ticks - a->ticks);
+}
+
+/* Returns 0 when calibrated from its own samples, 1 when it had to borrow the rate, -1 when
+ * nothing is known (ticks are then taken as nanoseconds). */
+static void fixed_point(struct timebase *tb, size_t nseg)
+{
+	free(tb->mul);
+	tb->mul = calloc(nseg, sizeof(*tb->mul));
+	if (!tb->mul)
+		abort();
+	for (size_t i = 0; i < nseg; i++)
+		tb->mul[i] = (int64_t)(tb->slope[i] * 4294967296.0 + 0.5);
+}
+
+static int i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Ticks that are CLOCK_MONOTONIC ns need no map, but the CLOCK samples may still say that
+ * this process's monotonic clock reads differently from its ticks (a host whose clock is off,
+ * or TPROF_TEST_CLOCK_SKEW_NS): the median difference, when it is more than the few tens of
+ * ns between two readings of one clock, shifts every time of the process. */
+#define SHIFT_NOISE_NS 1000
+static void identity_shift(struct timebase *tb)
+{
+	tb->mono_shift = 0;
+	if (!tb->n)
+		return;
+	int64_t *d = malloc(tb->n * sizeof(*d));
+	if (!d)
+		abort();
+	for (size_t i = 0; i < tb->n; i++)
+		d[i] = tb->pts[i].mono - (int64_t)tb->pts[i].ticks;
+	qsort(d, tb->n, sizeof(*d), i64_cmp);
+	int64_t m = d[tb->n / 2];
+	free(d);
+	if (m > SHIFT_NOISE_NS || m < -SHIFT_NOISE_NS)
+		tb->mono_shift = m;
+}
+
+int timebase_finish(struct timebase *tb, int clock_source, const struct timebase *fallback)
+{
+	if (clock_source == TPROF_CLOCKSRC_MONOTONIC) {
+		tb->identity = 1;
+		identity_shift(tb);
+		return 0;
+	}
+	if (tb->n > 1)
+		qsort(tb->pts, tb->n, sizeof(*tb->pts), point_cmp);
+	/* Samples with equal ticks add nothing. */
+	size_t w = 0;
+	for (size_t i = 0; i < tb->n; i++)
+		if (!w || tb->pts[i].ticks != tb->pts[w - 1].ticks)
+			tb->pts[w++] = tb->pts[i];
+	tb->n = w;
+	int rc = 0;
+	double dflt = 0;
+	if (tb->n < 2) {
+		dflt = fallback ? mean_slope(fallback) : 0;
+		rc = dflt > 0 ? 1 : -1;
+		if (dflt <= 0)
+			dflt = 1.0;
+	}
+	size_t nseg = tb->n > 1 ? tb->n - 1 : 1;
+	tb->slope = calloc(nseg, sizeof(double));
+	if (!tb->slope)
+		abort();
+	if (tb->n < 2) {
+		tb->slope[0] = dflt;
+		fixed_point(tb, 1);
+		if (tb->n == 0 && fallback && fallback->n) {
+			/* No sample of its own: same host, same TSC; borrow the whole map. */
+			tb->pts = realloc(tb->pts, fallback->n * sizeof(*tb->pts));
+			memcpy(tb->pts, fallback->pts, fallback->n * sizeof(*tb->pts));
+			tb->n = fallback->n;
+			free(tb->slope);
+			return timebase_finish(tb, clock_source, NULL) == 0 ? 1 : -1;
+		}
+		return rc;
+	}
+	for (size_t i = 0; i + 1 < tb->n; i++)
+		tb->slope[i] = (double)(tb->pts[i + 1].mono - tb->pts[i].mono) /
+			       (double)(tb->pts[i + 1].ticks - tb->pts[i].ticks);
+	fixed_point(tb, nseg);
+	return 0;
+}
+
+/* Ticks past a sample, scaled by a 32.32 fixed-point slope: one multiply per event. */
+static inline int64_t scale(uint64_t ticks, uint64_t base, int64_t mul)
+{
+	__int128 d = (__int128)(int64_t)(ticks - base) * mul;
+	return (int64_t)((d + ((__int128)1 << 31)) >> 32);
+}
+
+int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
+{
+	if (tb->identity || tb->n == 0)
+		return (int64_t)ticks + tb->mono_shift;
+	if (tb->n == 1)
+		return tb->pts[0].mono + scale(ticks, tb->pts[0].ticks, tb->mul[0]);
+	size_t i = *cursor, last = tb->n - 2;
+	if (i > last)
+		i = last;
+	while (i < last && ticks >= tb->pts[i + 1].ticks)
+		i++;
+	while (i > 0 && ticks < tb->pts[i].ticks)
+		i--;
+	*cursor = i;
+	return tb->pts[i].mono + scale(ticks, tb->pts[i].ticks, tb->mul[i]);
+}
+
+/* The correction at global time g (before correction). */
+int64_t timebase_corr_at(const struct clock_corr *c, int64_t g)
+{
+	if (g <= c->g0 || c->g1 <= c->g0)
+		return c->d0;
+	if (g >= c->g1)
+		return c->d1;
+	double d = c->slope * (double)(g - c->g0);
+	return c->d0 + (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+}

@@ -1,0 +1,302 @@
+/* trace.h — the analyzer's model of an output directory: processes (one per recorded process
+ * image), their threads and streams, the pieces of each stream on disk, and the clock that
+ * puts them on one time axis.  Read by every stage; filled by the readers. */
+#ifndef TPROF_ANALYZE_TRACE_H
+#define TPROF_ANALYZE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "../../common/codec.h"
+#include "../../common/events.h"
+#include "../../common/format.h"
+#include "../util/strings.h"
+#include "timebase.h"
+
+/* A run of units of one buffer (stream, seq), in a chunk of the trace file or in the spool. */
+enum piece_src { PIECE_CHUNK = 1, PIECE_SPOOL = 2 };
+
+struct piece {
+	uint32_t seq, first, units, records;
+	uint8_t src;
+	uint8_t bad;            /* found undecodable: skipped from then on */
+	uint64_t offset;        /* chunk: file offset of the payload; spool: byte offset of unit 0 */
+	uint32_t comp_len;      /* chunk only */
+	uint32_t raw_len;       /* chunk only */
+	uint64_t t_first;       /* ticks of the first record */
+};
+
+struct proc;
+struct thread;
+
+/* A stream and the iterator that reads its records in order, piece by piece. */
+struct stream {
+	uint32_t id;
+	struct proc *proc;
+	struct thread *thread;          /* NULL for stream 0 */
+	struct piece *pieces;
+	size_t npieces, cap;
+
+	/* iterator */
+	size_t cur;                     /* piece being read */
+	int open;                       /* cur's reader is set up */
+	uint32_t left;                  /* records left in the piece */
+	z_stream zs;
+	int zs_ready;
+	uint64_t comp_off;              /* next compressed byte to read */
+	uint32_t comp_left;
+	uint8_t *in, *out;
+	size_t out_pos, out_len;
+	int out_end;                    /* inflate reached the end of the piece */
+	uint64_t spool_off;             /* spool pieces: next unit's byte offset */
+	uint64_t spool_end;
+	struct tprof_decoder dec;
+	struct tprof_rec *rec;          /* current record (1 + TPROF_MAX_EXT units) */
+	int64_t ns;                     /* global time of rec->t0 */
+	size_t tb_cursor;
+	uint64_t records_read;
+};
+
+/* Per-thread state kept while events flow (ranges still open). */
+struct open_range {
+	uint32_t name;
+	int64_t t0;
+	uint8_t source;
+};
+
+#define MAX_STACK 32
+
+/* An API call still in progress when its process's data ends (its t1 is 0). */
+struct open_call {
+	uint32_t name;
+	int64_t t0;
+	uint8_t domain;
+	uint64_t arg;
+	uint8_t ext[2 * TPROF_UNIT];
+	uint8_t next;
+};
+
+/* A range started with an id (roctxRangeStartA), open until its id is stopped. */
+struct open_async {
+	uint64_t id;
+	uint32_t name;
+	int64_t t0;
+	struct thread *thread;
+};
+
+/* The MPI call a thread made last (pipeline.c): requests completed or started inside it
+ * (MPIREQ records) belong to it. */
+struct mpi_last_call {
+	uint64_t corr;
+	int64_t t0, t1;                 /* ns from the trace start */
+	uint32_t name;
+};
+
+struct thread {
+	struct proc *proc;
+	uint32_t stream;
+	int32_t tid;
+	uint32_t name;                  /* global string id */
+	struct open_range *stack;
+	size_t depth, cap;
+	uint32_t frames[MAX_STACK];     /* the last STACK record, for the call it belongs to */
+	uint32_t nframes;
+	uint64_t frames_corr;
+	struct open_call *open_calls;   /* calls that never returned */
+	size_t nopen_calls;
+	int64_t first_ns, last_ns;      /* first and last event time seen */
+	uint64_t events;
+	int seen;                       /* has events in the output window */
+	struct mpi_last_call mpi_call;
+};
+
+struct drop_count {
+	uint64_t count[8];              /* by enum tprof_drop_reason */
+};
+
+/* A chunk whose header is good but whose payload is not (cut short, checksum wrong): lost
+ * unless the spool still has its records, which is only known once the spool is read. */
+struct damage {
+	uint64_t offset;
+	uint32_t stream, seq, first, units, records;
+	char why[96];
+};
+
+struct step_open {
+	uint64_t step;
+	int64_t t0;
+	int open;
+};
+
+/* One CSYNC record: the clock offset of a process against its reference process (MPI rank
+ * 0), and what clocksync.c found from it. */
+struct csync {
+	uint64_t t0, t1, rtt;           /* local ticks; the reference's ticks; round trip (local) */
+	uint32_t ref_host;              /* trace-wide string id */
+	int64_t ref_pid;
+	int32_t ref_rank;
+	uint32_t rounds;
+	uint8_t when;                   /* enum tprof_csync_when */
+	/* found by clocksync_apply */
+	int64_t at;                     /* t0 on the global axis, before any correction */
+	int64_t delta;                  /* at - the reference's t1 on the global axis: how far
+					 * this process's times were ahead of the reference's */
+	int64_t rtt_ns;
+};
+
+/* What clock alignment did with a process's CSYNC records. */
+enum csync_verdict {
+	CSYNC_NONE = 0,                 /* no CSYNC records */
+	CSYNC_APPLIED,                  /* its times were corrected by the measured offsets */
+	CSYNC_SHARED_CLOCK,             /* same host as its reference, offsets within the round
+					 * trip: left alone */
+	CSYNC_NO_REFERENCE,             /* the reference process is not in the trace */
+};
+
+struct proc {
+	char *trace_path, *spool_path;
+	uint64_t instance;
+	int fd;                         /* chunk file, or -1 */
+	const uint8_t *spool;           /* mapped spool, or NULL */
+	size_t spool_len;
+	uint32_t slot_bytes;
+
+	/* from the process stream */
+	uint32_t *strmap;               /* local string id -> global id */
+	size_t nstrmap;
+	int clock_source;
+	int64_t pid, ppid, rank, world_size, local_rank;
+	uint32_t host, exe;             /* global string ids, 0 = unknown */
+	uint32_t instance_type;         /* PROP "instance_type" (e.g. trn1.32xlarge), 0 = none */
+	uint32_t nrt_instance;          /* PROP "nrt_instance": the Neuron instance family (trn1) */
+	uint32_t *args;
+	size_t nargs;
+	int ended;                      /* END record seen */
+	struct timebase tb;
+	struct drop_count drops;
+	struct damage *damage;
+	size_t ndamage;
+
+	struct stream **streams;        /* indexed by stream id */
+	size_t nstreams;
+	struct thread **threads;        /* indexed by stream id (NULL where none) */
+
+	int64_t start_ns, end_ns;       /* global */
+	uint64_t events;
+	int index;                      /* output order, 1-based */
+	struct step_open step;
+	int had_steps;                  /* step events were emitted */
+	struct open_async *asyncs;      /* ranges started by id and not yet stopped */
+	size_t nasyncs, capasyncs;
+	struct csync *csync;            /* CSYNC records, in the order read */
+	size_t ncsync;
+	int csync_verdict;              /* enum csync_verdict */
+	const struct proc *csync_ref;   /* the reference process, when found */
+};
+
+/* What MPI matching found over the whole trace (runtimes/mpi/match.c, runtimes/mpi/coll.c), window or not. */
+struct mpi_totals {
+	uint64_t sends, recvs;          /* message ends: sends posted, receives completed */
+	uint64_t matched, matched_bytes;
+	uint64_t unmatched_sends, unmatched_recvs;
+	uint64_t never_completed;       /* receives posted whose completion was never recorded */
+	uint64_t cancelled, proc_null;  /* operations that were no message */
+	uint64_t colls, colls_incomplete, colls_name_mismatch;
+};
+
+/* An MPI communicator, from the COMM records of every process (mpi-comms.c). */
+struct mpi_comm {
+	uint64_t id;
+	uint64_t parent;                 /* 0 when none */
+	uint8_t kind;                    /* enum tprof_comm_kind */
+	uint32_t size, remote_size;
+	int32_t *members;                /* world ranks: size of them, then remote_size (inter);
+					  * -1 where no COMM record said */
+	uint32_t name;                   /* trace-wide string id, 0 = none */
+	int32_t self_rank;               /* TPROF_COMM_SELF: whose (one entry per rank) */
+};
+
+/* Device spans moved later by more than the timing's resolution (devorder.c), their
+ * durations kept: to start at the call that launched them, or after the span before them on
+ * their stream; how many, and the largest move of each kind (ns). */
+struct devorder_totals {
+	uint64_t to_launch, after_prev;
+	int64_t to_launch_max, after_prev_max;
+};
+
+struct trace {
+	struct proc **procs;
+	size_t nprocs;
+	struct mpi_comm **comms;        /* MPI communicators, from every process's COMM records */
+	size_t ncomms;
+	int64_t start_ns, end_ns;       /* global time span of everything read */
+	uint64_t chunks_bad;            /* damaged chunks skipped */
+	uint64_t unmatched_pops, unknown_kinds, decode_errors;
+	uint64_t events;
+	struct mpi_totals mpi;
+	struct devorder_totals devorder;
+};
+
+/* diag.c: warnings about the input, each naming the file and offset */
+void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int diag_verbose;
+extern uint64_t diag_warnings;
+extern uint64_t diag_records_lost;  /* records in damaged input that were skipped */
+
+/* scan.c: finds and opens every file under a directory */
+int scan_dir(struct trace *tr, const char *dir);
+int strcmp_ptr(const void *a, const void *b);
+
+/* tracefile.c / spoolfile.c: indexes one process image's files into stream pieces */
+int tracefile_index(struct trace *tr, struct proc *p);
+int spoolfile_index(struct trace *tr, struct proc *p);
+void tracefile_report_damage(struct trace *tr, struct proc *p);
+struct stream *proc_stream(struct proc *p, uint32_t id);
+void stream_sort_pieces(struct stream *s);
+void stream_add_piece(struct stream *s, const struct piece *pc);
+
+/* stream.c: record iterator */
+int stream_rewind(struct stream *s);
+int stream_next(struct stream *s);   /* 1: s->rec holds the next record, 0: end */
+void stream_close(struct stream *s);
+
+/* procstrings.c: a process's own string ids, mapped onto the trace-wide table */
+void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len);
+uint32_t proc_string(const struct proc *p, uint32_t local);
+
+/* procstream.c: reads stream 0 of every process (strings, properties, threads, clocks) */
+int procs_load(struct trace *tr);
+struct thread *proc_thread(struct proc *p, uint32_t stream);
+
+/* align.c: calibrates every process's clock and gives each host its offset; trace_span then
+ * finds the span of every process and of the trace (after clocksync_apply). */
+void timebase_align(struct trace *tr);
+void trace_span(struct trace *tr);
+
+/* clocksync.c: the CSYNC records (procstream.c adds them), turned into a correction of each
+ * MPI rank's times against rank 0's once every clock is calibrated. */
+void clocksync_add(struct trace *tr, struct proc *p, const struct tprof_rec *r);
+void clocksync_apply(struct trace *tr);
+
+/* mpi-comms.c: communicators from the COMM records (procstream.c adds them) */
+void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r);
+void mpi_comms_finish(struct trace *tr);   /* after every process stream is read */
+void mpi_comms_free(struct trace *tr);
+/* The communicator with this id (TPROF_COMM_SELF: that of world rank self_rank), or NULL. */
+const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t self_rank);
+/* A rank of c (of its remote group when `remote`) as a world rank; negative ranks
+ * (TPROF_MPI_*) pass through; TPROF_MPI_NONE when unknown. */
+int32_t mpi_comm_world_rank(const struct mpi_comm *c, int32_t rank, int remote);
+
+int trace_load(struct trace *tr, const char *dir);
+int trace_has_data(const struct trace *tr);
+void trace_free(struct trace *tr);
+const char *proc_label(const struct proc *p, char *buf, size_t len);
+char *proc_command(const struct proc *p, size_t max);  /* arguments joined; malloc'd */
+void trace_order(struct trace *tr);                    /* sorts processes, numbers them */
+
+#endif

@@ -1,0 +1,493 @@
+/* render/otf2/defs.c — the registry of the definitions that events refer to: strings, regions
+ * (one per name and kind: API call by runtime, range, mark, step, device work, NeuronCore
+ * work), attributes, the step parameter, metrics (one per counter name) and communicators'
+ * refs.  Refs are handed out while events are written, in order of first use; at the end the
+ * registry writes the definitions it holds, when render/otf2/globaldefs.c asks for each kind:
+ * the strings known so far first, and from then on a string named for the first time just
+ * before the definition that names it.  Below everything that writes records or
+ * definitions; it calls only the error reporting and the MPI collectives by name. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "state.h"
+
+/* A map from nonzero 64-bit keys to 32-bit values, by open addressing. */
+struct u64map {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t n, cap;
+};
+
+static size_t map_slot(const struct u64map *m, uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
+}
+
+static uint32_t *map_get(const struct u64map *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = map_slot(m, key); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key)
+			return &m->vals[i];
+	return NULL;
+}
+
+static void map_put(struct u64map *m, uint64_t key, uint32_t val)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		struct u64map g = { NULL, NULL, 0, m->cap ? m->cap * 2 : 64 };
+		g.keys = calloc(g.cap, sizeof(*g.keys));
+		g.vals = calloc(g.cap, sizeof(*g.vals));
+		if (!g.keys || !g.vals)
+			abort();
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->keys[i])
+				map_put(&g, m->keys[i], m->vals[i]);
+		free(m->keys);
+		free(m->vals);
+		*m = g;
+	}
+	size_t i = map_slot(m, key);
+	while (m->keys[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->keys[i])
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+}
+
+static void map_free(struct u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+struct rdef {
+	uint32_t name;
+	int cat;
+};
+
+struct otf2_defs {
+	const struct trace *tr;
+	struct otf2 *o;                  /* while definitions are written */
+	OTF2_GlobalDefWriter *gw;
+	uint32_t *tmap;                  /* trace string id -> OTF2 string ref + 1 */
+	size_t ntmap;
+	uint32_t *sids;                  /* OTF2 string ref -> trace string id */
+	size_t nsids, capsids;
+	struct rdef *regions;
+	size_t nregions, capregions;
+	struct u64map region_of;         /* (name, category) -> region */
+	uint32_t *metrics;               /* metric -> counter name */
+	size_t nmetrics, capmetrics;
+	struct u64map metric_of;         /* counter name -> metric */
+	uint64_t *recorders;             /* (metric, location) pairs */
+	size_t nrecorders, caprecorders;
+	struct u64map recorder_set;
+	uint8_t attr_ref[A_MAX];         /* ref + 1, in order of first use; 0: unused */
+	enum attr_id attr_at[A_MAX];
+	uint8_t nattrs;
+	int step_param_used;
+	uint32_t step_name;
+	struct u64map comm_of;           /* struct mpi_comm address -> comm */
+	const struct mpi_comm **comm_at; /* comm -> its communicator (NULL: world or self
+					  * without COMM records, and self) */
+	OTF2_CommRef ncomms, world, self;
+	int world_synthetic, self_synthetic;
+};
+
+static void comm_assign(struct otf2_defs *d, const struct mpi_comm *c, OTF2_CommRef ref)
+{
+	map_put(&d->comm_of, (uint64_t)(uintptr_t)c, ref);
+	d->comm_at[ref] = c;
+}
+
+/* Refs in the order the definitions will be written, which readers want dense and rising:
+ * MPI_COMM_WORLD, MPI_COMM_SELF (every rank's is one), then each communicator after its
+ * parent. */
+static void comms_order(struct otf2_defs *d)
+{
+	const struct trace *tr = d->tr;
+	int ranked = 0;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		ranked |= tr->procs[i]->rank >= 0;
+	if (!tr->ncomms && !ranked)
+		return;
+	d->comm_at = calloc(tr->ncomms + 2, sizeof(*d->comm_at));
+	if (!d->comm_at)
+		abort();
+	d->world = d->ncomms++;
+	d->self = d->ncomms++;
+	d->world_synthetic = d->self_synthetic = 1;
+	for (size_t i = 0; i < tr->ncomms; i++) {
+		const struct mpi_comm *c = tr->comms[i];
+		if (c->kind == TPROF_COMMK_SELF || c->id == TPROF_COMM_SELF) {
+			map_put(&d->comm_of, (uint64_t)(uintptr_t)c, d->self);
+			d->self_synthetic = 0;
+		} else if (c->id == TPROF_COMM_WORLD && d->world_synthetic) {
+			comm_assign(d, c, d->world);
+			d->world_synthetic = 0;
+		}
+	}
+	for (size_t pass = 0, left = 1; left; pass++) {
+		left = 0;
+		for (size_t i = 0; i < tr->ncomms; i++) {
+			const struct mpi_comm *c = tr->comms[i];
+			if (map_get(&d->comm_of, (uint64_t)(uintptr_t)c))
+				continue;
+			const struct mpi_comm *pc = c->parent && c->parent != c->id ?
+				trace_comm(tr, c->parent, c->self_rank) : NULL;
+			/* after its parent, unless that never comes (a cycle, a lost record) */
+			if (pc && !map_get(&d->comm_of, (uint64_t)(uintptr_t)pc) && pass < tr->ncomms) {
+				left = 1;
+				continue;
+			}
+			comm_assign(d, c, d->ncomms++);
+		}
+	}
+}
+
+struct otf2_defs *otf2_defs_new(const struct trace *tr)
+{
+	struct otf2_defs *d = calloc(1, sizeof(*d));
+	if (!d)
+		abort();
+	d->tr = tr;
+	d->step_name = strings_add("step", 4);
+	d->world = d->self = OTF2_UNDEFINED_COMM;
+	comms_order(d);
+	return d;
+}
+
+void otf2_defs_free(struct otf2_defs *d)
+{
+	if (!d)
+		return;
+	free(d->tmap);
+	free(d->sids);
+	free(d->regions);
+	map_free(&d->region_of);
+	free(d->metrics);
+	map_free(&d->metric_of);
+	free(d->recorders);
+	map_free(&d->recorder_set);
+	map_free(&d->comm_of);
+	free(d->comm_at);
+	free(d);
+}
+
+/* ---- refs --------------------------------------------------------------------------------- */
+
+OTF2_StringRef otf2_tstr(struct otf2_defs *d, uint32_t id)
+{
+	if (id >= d->ntmap) {
+		size_t n = d->ntmap ? d->ntmap : 1024;
+		while (n <= id)
+			n *= 2;
+		d->tmap = realloc(d->tmap, n * sizeof(*d->tmap));
+		if (!d->tmap)
+			abort();
+		memset(d->tmap + d->ntmap, 0, (n - d->ntmap) * sizeof(*d->tmap));
+		d->ntmap = n;
+	}
+	if (!d->tmap[id]) {
+		if (d->nsids == d->capsids) {
+			d->capsids = d->capsids ? d->capsids * 2 : 1024;
+			d->sids = realloc(d->sids, d->capsids * sizeof(*d->sids));
+			if (!d->sids)
+				abort();
+		}
+		d->sids[d->nsids] = id;
+		d->tmap[id] = (uint32_t)++d->nsids;
+		if (d->gw)
+			otf2_check(d->o, OTF2_GlobalDefWriter_WriteString(d->gw, d->tmap[id] - 1,
+									  strings_get(id)));
+	}
+	return d->tmap[id] - 1;
+}
+
+/* Any text: interned in the trace's string table, so each is defined once. */
+OTF2_StringRef otf2_str(struct otf2_defs *d, const char *s)
+{
+	return otf2_tstr(d, strings_add(s, strlen(s)));
+}
+
+OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat)
+{
+	if (cat == RC_STEP)
+		name = d->step_name;
+	uint64_t key = ((uint64_t)name << 8 | (uint64_t)cat) + 1;
+	uint32_t *v = map_get(&d->region_of, key);
+	if (v)
+		return *v;
+	if (d->nregions == d->capregions) {
+		d->capregions = d->capregions ? d->capregions * 2 : 256;
+		d->regions = realloc(d->regions, d->capregions * sizeof(*d->regions));
+		if (!d->regions)
+			abort();
+	}
+	d->regions[d->nregions] = (struct rdef){ name, cat };
+	map_put(&d->region_of, key, (uint32_t)d->nregions);
+	return (OTF2_RegionRef)d->nregions++;
+}
+
+OTF2_AttributeRef otf2_attr(struct otf2_defs *d, enum attr_id a)
+{
+	if (!d->attr_ref[a]) {
+		d->attr_at[d->nattrs] = a;
+		d->attr_ref[a] = ++d->nattrs;
+	}
+	return (OTF2_AttributeRef)(d->attr_ref[a] - 1);
+}
+
+OTF2_ParameterRef otf2_step_param(struct otf2_defs *d)
+{
+	d->step_param_used = 1;
+	return 0;
+}
+
+OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder)
+{
+	uint32_t *v = map_get(&d->metric_of, (uint64_t)name + 1);
+	OTF2_MetricRef m;
+	if (v) {
+		m = *v;
+	} else {
+		if (d->nmetrics == d->capmetrics) {
+			d->capmetrics = d->capmetrics ? d->capmetrics * 2 : 16;
+			d->metrics = realloc(d->metrics, d->capmetrics * sizeof(*d->metrics));
+			if (!d->metrics)
+				abort();
+		}
+		d->metrics[d->nmetrics] = name;
+		m = (OTF2_MetricRef)d->nmetrics++;
+		map_put(&d->metric_of, (uint64_t)name + 1, m);
+	}
+	uint64_t pair = ((uint64_t)m << 40 | recorder) + 1;
+	if (!map_get(&d->recorder_set, pair)) {
+		map_put(&d->recorder_set, pair, 1);
+		if (d->nrecorders == d->caprecorders) {
+			d->caprecorders = d->caprecorders ? d->caprecorders * 2 : 16;
+			d->recorders = realloc(d->recorders, d->caprecorders * sizeof(*d->recorders));
+			if (!d->recorders)
+				abort();
+		}
+		d->recorders[d->nrecorders++] = pair - 1;
+	}
+	return m;
+}
+
+OTF2_CommRef otf2_comm(struct otf2_defs *d, const struct mpi_comm *c, uint64_t id)
+{
+	if (c) {
+		uint32_t *v = map_get(&d->comm_of, (uint64_t)(uintptr_t)c);
+		return v ? *v : OTF2_UNDEFINED_COMM;
+	}
+	if (id == TPROF_COMM_WORLD)
+		return d->world;
+	if (id == TPROF_COMM_SELF)
+		return d->self;
+	return OTF2_UNDEFINED_COMM;
+}
+
+OTF2_CommRef otf2_comm_count(const struct otf2_defs *d)
+{
+	return d->ncomms;
+}
+
+const struct mpi_comm *otf2_comm_at(const struct otf2_defs *d, OTF2_CommRef ref, int *world, int *self)
+{
+	*world = ref == d->world;
+	*self = ref == d->self;
+	return d->comm_at ? d->comm_at[ref] : NULL;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+#define WRITE(call) otf2_check(o, (call))
+
+/* The strings named so far; from here on until otf2_defs_write_done, a string named for
+ * the first time is written at once, so that it comes before the definition naming it. */
+void otf2_defs_write_strings(struct otf2 *o, OTF2_GlobalDefWriter *gw)
+{
+	struct otf2_defs *d = o->defs;
+	for (size_t i = 0; i < d->nsids; i++)
+		otf2_check(o, OTF2_GlobalDefWriter_WriteString(gw, (OTF2_StringRef)i,
+							       strings_get(d->sids[i])));
+	d->o = o;
+	d->gw = gw;
+}
+
+void otf2_defs_write_done(struct otf2 *o)
+{
+	o->defs->gw = NULL;
+}
+
+static const struct {
+	const char *name, *desc;
+	OTF2_Type type;
+} attr_info[A_MAX] = {
+	[A_CORR] = { "correlation id", "joins a launching call and the device work it started", OTF2_TYPE_UINT64 },
+	[A_RETURN] = { "return code", "the call's return code, when not 0", OTF2_TYPE_INT64 },
+	[A_DEVICE] = { "device", "the device addressed", OTF2_TYPE_UINT32 },
+	[A_STREAM] = { "stream", "the stream handle (0: the null stream)", OTF2_TYPE_UINT64 },
+	[A_BYTES] = { "bytes", "bytes copied, set or allocated", OTF2_TYPE_UINT64 },
+	[A_COPY_KIND] = { "copy kind", "direction of a copy", OTF2_TYPE_STRING },
+	[A_KERNEL] = { "kernel", "the kernel launched", OTF2_TYPE_STRING },
+	[A_GRID] = { "grid", "grid dimensions of a launch", OTF2_TYPE_STRING },
+	[A_BLOCK] = { "block", "block dimensions of a launch", OTF2_TYPE_STRING },
+	[A_SHMEM] = { "shared memory", "dynamic shared memory of a launch, bytes", OTF2_TYPE_UINT64 },
+	[A_CALLER] = { "caller", "the function that launched it", OTF2_TYPE_STRING },
+	[A_UNFINISHED] = { "unfinished", "never closed: ends where its process's data ends", OTF2_TYPE_UINT8 },
+	[A_CLIPPED] = { "clipped", "cut to the time window", OTF2_TYPE_UINT8 },
+	[A_NC] = { "NeuronCore", "the NeuronCore (vnc) an NRT call addressed", OTF2_TYPE_INT32 },
+	[A_MODEL] = { "model", "the model an NRT call loaded, ran or unloaded", OTF2_TYPE_STRING },
+	[A_STATUS] = { "status", "the NRT_STATUS an NRT call returned", OTF2_TYPE_STRING },
+	[A_IN_BYTES] = { "input bytes", "bytes of an execution's input tensors", OTF2_TYPE_UINT64 },
+	[A_OUT_BYTES] = { "output bytes", "bytes of an execution's output tensors", OTF2_TYPE_UINT64 },
+	[A_TENSOR] = { "tensor", "the tensor an NRT call used", OTF2_TYPE_STRING },
+	[A_PLACEMENT] = { "placement", "where the tensor lives: device, host or virtual", OTF2_TYPE_STRING },
+	[A_REPEAT] = { "repeat", "nrt_execute_repeat's repeat count", OTF2_TYPE_UINT32 },
+	[A_POLLS] = { "polls", "unsuccessful polls folded into this region (MPI_Test finding nothing...)", OTF2_TYPE_UINT64 },
+	[A_POLL_TIME] = { "time in polls", "ns spent inside those polls; the region also holds what ran between them", OTF2_TYPE_UINT64 },
+};
+
+/* The attributes, ref by ref: in the order of their first use. */
+void otf2_defs_write_attributes(struct otf2 *o, OTF2_GlobalDefWriter *gw)
+{
+	struct otf2_defs *d = o->defs;
+	for (uint8_t i = 0; i < d->nattrs; i++) {
+		enum attr_id a = d->attr_at[i];
+		WRITE(OTF2_GlobalDefWriter_WriteAttribute(gw, (OTF2_AttributeRef)i,
+							  otf2_str(d, attr_info[a].name),
+							  otf2_str(d, attr_info[a].desc),
+							  attr_info[a].type));
+	}
+}
+
+/* The role of an MPI call: collectives by their shape, the rest plain functions. */
+static OTF2_RegionRole mpi_role(const char *name)
+{
+	switch (otf2_mpi_coll_op(name)) {
+	case OTF2_COLLECTIVE_OP_BARRIER:
+		return OTF2_REGION_ROLE_BARRIER;
+	case OTF2_COLLECTIVE_OP_BCAST:
+	case OTF2_COLLECTIVE_OP_SCATTER:
+	case OTF2_COLLECTIVE_OP_SCATTERV:
+		return OTF2_REGION_ROLE_COLL_ONE2ALL;
+	case OTF2_COLLECTIVE_OP_GATHER:
+	case OTF2_COLLECTIVE_OP_GATHERV:
+	case OTF2_COLLECTIVE_OP_REDUCE:
+		return OTF2_REGION_ROLE_COLL_ALL2ONE;
+	case OTF2_COLLECTIVE_OP_SCAN:
+	case OTF2_COLLECTIVE_OP_EXSCAN:
+		return OTF2_REGION_ROLE_COLL_OTHER;
+	case -1:
+		return OTF2_REGION_ROLE_FUNCTION;
+	default:
+		return OTF2_REGION_ROLE_COLL_ALL2ALL;
+	}
+}
+
+static void region_kind(const struct rdef *r, OTF2_RegionRole *role, OTF2_Paradigm *par,
+			const char **desc)
+{
+	static const char *const calls[] = { "API call", "HIP API call", "MPI call", "NCCL call",
+					     "Neuron runtime call", "CUDA API call", "API call",
+					     "API call" };
+	static const char *const devops[] = { "device work", "GPU kernel", "GPU copy",
+					      "GPU memset", "GPU graph", "device collective",
+					      "device work", "device work" };
+	*role = OTF2_REGION_ROLE_FUNCTION;
+	*par = OTF2_PARADIGM_USER;
+	switch (r->cat) {
+	case RC_RANGE:
+		*role = OTF2_REGION_ROLE_CODE;
+		*desc = "range";
+		return;
+	case RC_ROCTX:
+		*role = OTF2_REGION_ROLE_CODE;
+		*desc = "roctx range";
+		return;
+	case RC_MARK:
+		*role = OTF2_REGION_ROLE_ARTIFICIAL;
+		*desc = "mark";
+		return;
+	case RC_STEP:
+		*role = OTF2_REGION_ROLE_LOOP;
+		*desc = "training step";
+		return;
+	}
+	if (r->cat == RC_NRT_EXEC || r->cat == RC_NRT_CORE) {
+		/* OTF2 knows no Neuron paradigm */
+		*desc = r->cat == RC_NRT_EXEC ? "model execution on a NeuronCore" : "NRT call on a NeuronCore";
+		if (r->cat == RC_NRT_CORE && !strncmp(strings_get(r->name), "nrt_tensor_", 11))
+			*role = OTF2_REGION_ROLE_DATA_TRANSFER;
+		return;
+	}
+	if (r->cat >= RC_DEVICE) {
+		int k = r->cat - RC_DEVICE;
+		*desc = devops[k];
+		*par = OTF2_PARADIGM_HIP;   /* device work is recorded through HIP today */
+		if (k == TPROF_DEVOP_COPY || k == TPROF_DEVOP_MEMSET)
+			*role = OTF2_REGION_ROLE_DATA_TRANSFER;
+		else if (k == TPROF_DEVOP_COLLECTIVE)
+			*role = OTF2_REGION_ROLE_COLL_OTHER;
+		return;
+	}
+	int dom = r->cat - RC_CALL;
+	*desc = calls[dom];
+	if (dom == TPROF_DOM_HIP)
+		*par = OTF2_PARADIGM_HIP;
+	else if (dom == TPROF_DOM_CUDA)
+		*par = OTF2_PARADIGM_CUDA;
+	else if (dom == TPROF_DOM_MPI) {
+		*par = OTF2_PARADIGM_MPI;
+		*role = mpi_role(strings_get(r->name));
+	}
+}
+
+/* The regions, and the step parameter when steps used it. */
+void otf2_defs_write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw)
+{
+	struct otf2_defs *d = o->defs;
+	for (size_t i = 0; i < d->nregions; i++) {
+		OTF2_RegionRole role;
+		OTF2_Paradigm par;
+		const char *desc;
+		region_kind(&d->regions[i], &role, &par, &desc);
+		OTF2_StringRef name = otf2_tstr(d, d->regions[i].name);
+		WRITE(OTF2_GlobalDefWriter_WriteRegion(gw, (OTF2_RegionRef)i, name, name,
+						       otf2_str(d, desc), role, par,
+						       OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING,
+						       0, 0));
+	}
+	if (d->step_param_used)
+		WRITE(OTF2_GlobalDefWriter_WriteParameter(gw, 0, otf2_tstr(d, d->step_name),
+							  OTF2_PARAMETER_TYPE_UINT64));
+}
+
+/* The metric classes and their members, one per counter name, and which location
+ * recorded each. */
+void otf2_defs_write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw)
+{
+	struct otf2_defs *d = o->defs;
+	for (size_t i = 0; i < d->nmetrics; i++) {
+		OTF2_MetricMemberRef member = (OTF2_MetricMemberRef)i;
+		WRITE(OTF2_GlobalDefWriter_WriteMetricMember(gw, member, otf2_tstr(d, d->metrics[i]),
+							     otf2_str(d, "counter"),
+							     OTF2_METRIC_TYPE_USER,
+							     OTF2_METRIC_ABSOLUTE_POINT,
+							     OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0,
+							     otf2_str(d, "")));
+		WRITE(OTF2_GlobalDefWriter_WriteMetricClass(gw, (OTF2_MetricRef)i, 1, &member,
+							    OTF2_METRIC_ASYNCHRONOUS,
+							    OTF2_RECORDER_KIND_ABSTRACT));
+	}
+	for (size_t i = 0; i < d->nrecorders; i++)
+		WRITE(OTF2_GlobalDefWriter_WriteMetricClassRecorder(
+			gw, (OTF2_MetricRef)(d->recorders[i] >> 40),
+			(OTF2_LocationRef)(d->recorders[i] & ((1ull << 40) - 1))));
+}

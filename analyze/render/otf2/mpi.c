@@ -1,0 +1,326 @@
+/* render/otf2/mpi.c — MPI calls as OTF2's MPI records, the way Score-P writes them, so that
+ * Vampir and Scalasca read the archive as an MPI trace:
+ *   blocking send      Enter, MpiSend, Leave          (MpiSend at the call's start)
+ *   blocking receive   Enter, MpiRecv, Leave          (MpiRecv at the call's end)
+ *   sendrecv           Enter, MpiSend, MpiRecv, Leave
+ *   Isend              Enter, MpiIsend(request), Leave ... MpiIsendComplete(request) where
+ *                      it completed (inside the Wait or Test that found it done)
+ *   Irecv              Enter, MpiIrecvRequest(request), Leave ... MpiIrecv(request) there
+ *   collective         Enter, MpiCollectiveBegin, MpiCollectiveEnd, Leave
+ *   nonblocking coll.  Enter, NonBlockingCollectiveRequest, Leave ...
+ *                      NonBlockingCollectiveComplete where it completed
+ *   cancelled          MpiRequestCancelled where the cancelled request completed
+ *   persistent         MPI_Start posts (MpiIsend or MpiIrecvRequest), completions as above
+ * Ranks are those in the call's communicator, as recorded.  Requests get ids of their own:
+ * a handle is reused by MPI once its request is done.  The host thread writer
+ * (render/otf2/host.c) asks for a call's records and puts them in their places. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "state.h"
+
+/* ---- requests in flight ------------------------------------------------------------------- */
+
+static size_t slot_of(const struct otf2 *o, int proc, uint64_t handle)
+{
+	uint64_t h = (handle ^ ((uint64_t)proc << 40)) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 24) & (o->capreqs - 1);
+}
+
+static struct req *req_find(struct otf2 *o, int proc, uint64_t handle)
+{
+	if (!o->capreqs)
+		return NULL;
+	for (size_t i = slot_of(o, proc, handle); o->reqs[i].used; i = (i + 1) & (o->capreqs - 1))
+		if (o->reqs[i].handle == handle && o->reqs[i].proc == proc)
+			return &o->reqs[i];
+	return NULL;
+}
+
+static void req_grow(struct otf2 *o)
+{
+	size_t oldcap = o->capreqs;
+	struct req *old = o->reqs;
+	o->capreqs = oldcap ? oldcap * 2 : 256;
+	o->reqs = calloc(o->capreqs, sizeof(*o->reqs));
+	if (!o->reqs)
+		abort();
+	for (size_t i = 0; i < oldcap; i++) {
+		if (!old[i].used)
+			continue;
+		size_t j = slot_of(o, old[i].proc, old[i].handle);
+		while (o->reqs[j].used)
+			j = (j + 1) & (o->capreqs - 1);
+		o->reqs[j] = old[i];
+	}
+	free(old);
+}
+
+/* A request posted: a fresh id; a handle still in the table belonged to a request that
+ * was never seen to complete (freed, or outside the window), and is replaced. */
+static uint64_t req_add(struct otf2 *o, int proc, uint64_t handle, const struct mrec *m)
+{
+	struct req *r = req_find(o, proc, handle);
+	if (!r) {
+		if ((o->nreqs + 1) * 2 > o->capreqs)
+			req_grow(o);
+		size_t j = slot_of(o, proc, handle);
+		while (o->reqs[j].used)
+			j = (j + 1) & (o->capreqs - 1);
+		r = &o->reqs[j];
+		r->used = 1;
+		r->proc = proc;
+		r->handle = handle;
+		o->nreqs++;
+	}
+	r->id = o->next_req++;
+	r->m = *m;
+	r->m.req = r->id;
+	return r->id;
+}
+
+/* Removes r, moving back the entries after it that probed past its slot. */
+static void req_del(struct otf2 *o, struct req *r)
+{
+	size_t mask = o->capreqs - 1, i = (size_t)(r - o->reqs), j = i;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!o->reqs[j].used)
+			break;
+		size_t k = slot_of(o, o->reqs[j].proc, o->reqs[j].handle);
+		/* j may move to i unless its home slot k lies cyclically in (i, j] */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		o->reqs[i] = o->reqs[j];
+		i = j;
+	}
+	o->reqs[i].used = 0;
+	o->nreqs--;
+}
+
+void otf2_mpi_free(struct otf2 *o)
+{
+	free(o->reqs);
+	o->reqs = NULL;
+	o->nreqs = o->capreqs = 0;
+}
+
+/* ---- calls and completions ---------------------------------------------------------------- */
+
+static OTF2_CommRef call_comm(struct otf2 *o, const struct mpi_info *mi)
+{
+	OTF2_CommRef c = otf2_comm(o->defs, mi->comm, mi->a.comm);
+	if (c == OTF2_UNDEFINED_COMM)
+		o->mpi_skipped++;
+	return c;
+}
+
+static int is_send_request(const struct mpi_info *mi, const char *name)
+{
+	if (mi->a.op == TPROF_MPI_ISEND)
+		return 1;
+	if (mi->a.op == TPROF_MPI_IRECV)
+		return 0;
+	return strcasestr(name, "send") != NULL;   /* MPI_Send_init, MPI_Ssend_init... */
+}
+
+static uint32_t root_of(int32_t peer)
+{
+	return peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32;
+}
+
+void otf2_mpi_call(struct otf2 *o, const struct event *ev, struct mrec *after, struct mrec *before)
+{
+	const struct mpi_info *mi = ev->mpi;
+	const struct tprof_mpi_args *a = &mi->a;
+	const struct tprof_mpi_args2 *b = &mi->b;
+	int proc = ev->proc->index;
+	uint64_t handle = mi->has_b ? b->req : 0;
+	OTF2_CommRef c;
+	switch (a->op) {
+	case TPROF_MPI_SEND:
+	case TPROF_MPI_RECV:
+	case TPROF_MPI_SENDRECV:
+	case TPROF_MPI_ISEND:
+	case TPROF_MPI_IRECV:
+	case TPROF_MPI_COLL:
+	case TPROF_MPI_ICOLL:
+		break;
+	default:
+		return;
+	}
+	/* MPI_Send_init and MPI_Recv_init send nothing yet: MPI_Start does. */
+	if ((a->flags & TPROF_MPIF_PERSISTENT) && (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV))
+		return;
+	if ((c = call_comm(o, mi)) == OTF2_UNDEFINED_COMM) {
+		/* Its request, if any, completes without a record (and without a warning). */
+		if (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV || a->op == TPROF_MPI_ICOLL)
+			req_add(o, proc, handle, &(struct mrec){ .kind = MR_NONE });
+		return;
+	}
+	const char *name = strings_get(ev->name);
+	switch (a->op) {
+	case TPROF_MPI_SEND:
+		if (a->peer >= 0)
+			*after = (struct mrec){ MR_SEND, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, 0 };
+		break;
+	case TPROF_MPI_RECV:
+		if (a->peer >= 0)
+			*before = (struct mrec){ MR_RECV, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, 0 };
+		break;
+	case TPROF_MPI_SENDRECV:
+		if (a->peer >= 0)
+			*after = (struct mrec){ MR_SEND, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, 0 };
+		if (mi->has_b && b->peer >= 0)
+			*before = (struct mrec){ MR_RECV, 0, (uint32_t)b->peer, (uint32_t)b->tag, c, b->bytes, 0, 0 };
+		break;
+	case TPROF_MPI_ISEND: {
+		/* To MPI_PROC_NULL: no message, and its completion writes nothing either. */
+		struct mrec done = { a->peer >= 0 ? MR_ISEND_DONE : MR_NONE, 0, 0, 0, c, 0, 0, 0 };
+		uint64_t id = req_add(o, proc, handle, &done);
+		if (a->peer >= 0)
+			*after = (struct mrec){ MR_ISEND, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, id };
+		break;
+	}
+	case TPROF_MPI_IRECV: {
+		int null = a->peer == TPROF_MPI_PROCNULL || (a->flags & TPROF_MPIF_PROC_NULL);
+		struct mrec done = { null ? MR_NONE : MR_IRECV, 0, 0, 0, c, 0, 0, 0 };
+		uint64_t id = req_add(o, proc, handle, &done);
+		if (!null)
+			*after = (struct mrec){ MR_IRECV_REQ, 0, 0, 0, c, 0, 0, id };
+		break;
+	}
+	case TPROF_MPI_COLL: {
+		int op = otf2_mpi_coll_op(name);
+		if (op < 0)
+			break;
+		*after = (struct mrec){ MR_COLL_BEGIN, 0, 0, 0, c, 0, 0, 0 };
+		*before = (struct mrec){ MR_COLL_END, (uint8_t)op, root_of(a->peer), 0, c, a->bytes,
+					 mi->has_b ? b->bytes : 0, 0 };
+		break;
+	}
+	case TPROF_MPI_ICOLL: {
+		int op = otf2_mpi_coll_op(name);
+		if (op < 0)
+			break;
+		struct mrec done = { MR_NBC_DONE, (uint8_t)op, root_of(a->peer), 0, c, a->bytes,
+				     mi->has_b ? b->bytes : 0, 0 };
+		uint64_t id = req_add(o, proc, handle, &done);
+		*after = (struct mrec){ MR_NBC_REQ, 0, 0, 0, c, 0, 0, id };
+		break;
+	}
+	}
+}
+
+/* A persistent request started (MPI_Start): a new message posted. */
+static void started(struct otf2 *o, const struct event *ev, struct mrec *m)
+{
+	const struct mpi_info *mi = ev->mpi;
+	const struct tprof_mpi_args *a = &mi->a;
+	OTF2_CommRef c = call_comm(o, mi);
+	uint64_t handle = mi->has_b ? mi->b.req : 0;
+	if (c == OTF2_UNDEFINED_COMM) {
+		req_add(o, ev->proc->index, handle, &(struct mrec){ .kind = MR_NONE });
+		return;
+	}
+	int null = a->peer == TPROF_MPI_PROCNULL || (a->flags & TPROF_MPIF_PROC_NULL);
+	if (is_send_request(mi, strings_get(ev->name))) {
+		struct mrec done = { null ? MR_NONE : MR_ISEND_DONE, 0, 0, 0, c, 0, 0, 0 };
+		uint64_t id = req_add(o, ev->proc->index, handle, &done);
+		if (!null && a->peer >= 0)
+			*m = (struct mrec){ MR_ISEND, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, id };
+	} else {
+		struct mrec done = { null ? MR_NONE : MR_IRECV, 0, 0, 0, c, 0, 0, 0 };
+		uint64_t id = req_add(o, ev->proc->index, handle, &done);
+		if (!null)
+			*m = (struct mrec){ MR_IRECV_REQ, 0, 0, 0, c, 0, 0, id };
+	}
+}
+
+void otf2_mpi_req(struct otf2 *o, const struct event *ev, struct mrec *m)
+{
+	const struct mpi_info *mi = ev->mpi;
+	memset(m, 0, sizeof(*m));
+	if (!mi)
+		return;
+	const struct tprof_mpi_args *a = &mi->a;
+	if (a->flags & TPROF_MPIF_STARTED) {
+		started(o, ev, m);
+		return;
+	}
+	struct req *r = req_find(o, ev->proc->index, mi->has_b ? mi->b.req : 0);
+	if (!r) {
+		if (!(a->flags & TPROF_MPIF_PROC_NULL))
+			o->req_unknown++;
+		return;
+	}
+	struct mrec done = r->m;
+	req_del(o, r);
+	if (!done.kind)
+		return;
+	if (a->flags & TPROF_MPIF_CANCELLED) {
+		*m = (struct mrec){ .kind = MR_CANCELLED, .req = done.req };
+		return;
+	}
+	*m = done;
+	if (done.kind == MR_IRECV) {
+		/* The message as received: source, tag and size from the status. */
+		if (a->peer < 0 || (a->flags & TPROF_MPIF_PROC_NULL)) {
+			m->kind = MR_NONE;
+			return;
+		}
+		m->peer = (uint32_t)a->peer;
+		m->tag = (uint32_t)a->tag;
+		m->bytes = a->bytes;
+	}
+}
+
+void otf2_mpi_write(struct otf2 *o, struct loc *l, int64_t t, const struct mrec *m)
+{
+	if (o->failed || !m->kind)
+		return;
+	struct pstate *ps = otf2_pstate(o, l->proc);
+	if (!ps->mpi_loc && l->kind == LOC_THREAD)
+		ps->mpi_loc = l;
+	OTF2_EvtWriter *w = l->w;
+	OTF2_TimeStamp ts = otf2_time(o, l, t);
+	OTF2_ErrorCode rc = OTF2_SUCCESS;
+	switch (m->kind) {
+	case MR_SEND:
+		rc = OTF2_EvtWriter_MpiSend(w, NULL, ts, m->peer, m->comm, m->tag, m->bytes);
+		break;
+	case MR_RECV:
+		rc = OTF2_EvtWriter_MpiRecv(w, NULL, ts, m->peer, m->comm, m->tag, m->bytes);
+		break;
+	case MR_ISEND:
+		rc = OTF2_EvtWriter_MpiIsend(w, NULL, ts, m->peer, m->comm, m->tag, m->bytes, m->req);
+		break;
+	case MR_ISEND_DONE:
+		rc = OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, m->req);
+		break;
+	case MR_IRECV_REQ:
+		rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ts, m->req);
+		break;
+	case MR_IRECV:
+		rc = OTF2_EvtWriter_MpiIrecv(w, NULL, ts, m->peer, m->comm, m->tag, m->bytes, m->req);
+		break;
+	case MR_CANCELLED:
+		rc = OTF2_EvtWriter_MpiRequestCancelled(w, NULL, ts, m->req);
+		break;
+	case MR_COLL_BEGIN:
+		rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts);
+		break;
+	case MR_COLL_END:
+		rc = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts, m->op, m->comm, m->peer, m->bytes,
+						      m->bytes2);
+		break;
+	case MR_NBC_REQ:
+		rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, ts, m->req);
+		break;
+	case MR_NBC_DONE:
+		rc = OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, ts, m->op, m->comm, m->peer,
+								  m->bytes, m->bytes2, m->req);
+		break;
+	}
+	otf2_check(o, rc);
+}

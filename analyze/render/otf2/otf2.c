@@ -1,0 +1,258 @@
+/* render/otf2/otf2.c — OTF2 archives for Vampir, Score-P's tools and otf2-print: the output's life,
+ * the top of the OTF2 writer.  It opens the archive, hands each event to the writer of its
+ * kind (host threads in render/otf2/host.c, device streams in render/otf2/device.c, NeuronCores in
+ * runtimes/nrt/otf2.c, a process's steps, counters and ranges across threads in
+ * render/otf2/process.c), and at the end has
+ * every location finish what it owes, decides where the locations sit (render/otf2/system.c),
+ * closes every event writer and writes the definitions (render/otf2/globaldefs.c).  Below
+ * those: the locations and their records (render/otf2/loc.c), the definitions registry
+ * (render/otf2/defs.c) and error reporting (render/otf2/error.c).  libotf2 buffers each
+ * location's events in chunks and writes a chunk out whenever it is full, so memory does
+ * not grow with the trace. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "state.h"
+#include "otf2.h"
+
+/* ---- the directory ------------------------------------------------------------------------ */
+
+int otf2_check_dir(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		diag_error("-o %s: %m", dir);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		diag_error("-o %s: exists and is not a directory (an OTF2 archive is a directory)", dir);
+		return -1;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		diag_error("-o %s: %m", dir);
+		return -1;
+	}
+	struct dirent *e;
+	int empty = 1;
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	if (!empty) {
+		diag_error("-o %s: the directory is not empty; an OTF2 archive is written only into a "
+			   "new or empty directory", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- libotf2's callbacks ------------------------------------------------------------------ */
+
+/* Every full chunk is written out at once: memory stays one chunk per location. */
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
+				bool final)
+{
+	(void)user, (void)type, (void)loc, (void)caller, (void)final;
+	return OTF2_FLUSH;
+}
+
+/* No post-flush callback: no BufferFlush records in the trace. */
+static OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
+
+/* libotf2 would keep up to 128 MiB of chunks per writer before writing any; refusing a
+ * chunk beyond CHUNKS_PER_WRITER makes it flush what it has, free it and ask again.  A
+ * chunk of 4 MiB is written straight to its file: libotf2 copies smaller writes through a
+ * 4 MiB buffer per file first.  So a location costs at most 4 MiB however long the trace
+ * (and only what it holds while it holds less: the chunk's pages are touched as it fills). */
+#define CHUNKS_PER_WRITER 1
+#define CHUNK_SIZE (4u << 20)
+
+struct chunks {
+	void *v[CHUNKS_PER_WRITER];
+	size_t n;
+};
+
+static void *chunk_alloc(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+			 uint64_t size)
+{
+	(void)user, (void)type, (void)loc;
+	struct chunks *c = *per_buffer;
+	if (!c && !(c = *per_buffer = calloc(1, sizeof(*c))))
+		return NULL;
+	if (c->n == CHUNKS_PER_WRITER)
+		return NULL;
+	void *m = malloc(size);
+	if (m)
+		c->v[c->n++] = m;
+	return m;
+}
+
+static void chunk_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+			   bool final)
+{
+	(void)user, (void)type, (void)loc;
+	struct chunks *c = *per_buffer;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	c->n = 0;
+	if (final) {
+		free(c);
+		*per_buffer = NULL;
+	}
+}
+
+static OTF2_MemoryCallbacks memory_callbacks = { chunk_alloc, chunk_free_all };
+
+/* ---- the output --------------------------------------------------------------------------- */
+
+static int archive_begin(void *priv, const struct trace *tr)
+{
+	struct otf2 *o = priv;
+	o->tr = tr;
+	otf2_errors_catch(o);
+	if (mkdir(o->dir, 0777) < 0 && (errno != EEXIST || otf2_check_dir(o->dir) < 0)) {
+		if (errno != EEXIST)
+			diag_error("cannot create %s: %m", o->dir);
+		o->failed = 1;
+		return -1;
+	}
+	otf2_locs_new(o, tr);
+	o->defs = otf2_defs_new(tr);
+	o->ar = OTF2_Archive_Open(o->dir, "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE,
+				  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+				  OTF2_COMPRESSION_NONE);
+	if (!o->ar) {
+		if (!o->failed)
+			diag_error("cannot create an OTF2 archive in %s", o->dir);
+		o->failed = 1;
+		return -1;
+	}
+	otf2_check(o, OTF2_Archive_SetFlushCallbacks(o->ar, &flush_callbacks, o));
+	otf2_check(o, OTF2_Archive_SetMemoryCallbacks(o->ar, &memory_callbacks, o));
+	otf2_check(o, OTF2_Archive_SetSerialCollectiveCallbacks(o->ar));
+	otf2_check(o, OTF2_Archive_SetCreator(o->ar, "tprof " PACKAGE_VERSION));
+	otf2_check(o, OTF2_Archive_SetDescription(o->ar, "converted by tprof-analyze"));
+	otf2_check(o, OTF2_Archive_OpenEvtFiles(o->ar));
+	o->attrs = OTF2_AttributeList_New();
+	if (!o->attrs)
+		abort();
+	return o->failed ? -1 : 0;
+}
+
+static void archive_event(void *priv, const struct event *ev)
+{
+	struct otf2 *o = priv;
+	if (o->failed)
+		return;
+	switch (ev->kind) {
+	case EV_CALL:
+	case EV_BEGIN:
+	case EV_RANGE:
+	case EV_MARK:
+	case EV_MPIREQ:
+		otf2_host_event(o, ev);
+		break;
+	case EV_DEVICE:
+		otf2_device_event(o, ev);
+		break;
+	case EV_STEP:
+		otf2_step_event(o, ev);
+		break;
+	case EV_COUNTER:
+		otf2_counter_event(o, ev);
+		break;
+	case EV_ASYNC:
+		otf2_async_event(o, ev);
+		break;
+	default:
+		/* EV_MESSAGE, EV_COLLECTIVE: OTF2 readers match sends and receives themselves. */
+		break;
+	}
+	if (ev->kind == EV_CALL && ev->call->nrt)
+		otf2_nrt_event(o, ev);
+}
+
+static void destroy(struct otf2 *o)
+{
+	otf2_locs_free(o);
+	if (o->attrs)
+		OTF2_AttributeList_Delete(o->attrs);
+	otf2_mpi_free(o);
+	otf2_defs_free(o->defs);
+	free(o->dir);
+	free(o);
+}
+
+/* Whatever is still open is closed, every writer is closed with its count of events, and
+ * the definitions follow. */
+static void finish(struct otf2 *o)
+{
+	for (size_t i = 0; i < o->nlocs; i++) {
+		if (o->locs[i]->kind == LOC_THREAD)
+			otf2_host_finish(o, o->locs[i]);
+		else if (o->locs[i]->kind == LOC_DEVICE)
+			otf2_device_finish(o, o->locs[i]);
+	}
+	otf2_system_prepare(o);
+	for (size_t i = 0; i < o->nlocs; i++) {
+		struct loc *l = o->locs[i];
+		if (!l->w)
+			continue;
+		otf2_check(o, OTF2_EvtWriter_GetNumberOfEvents(l->w, &l->events));
+		otf2_check(o, OTF2_Archive_CloseEvtWriter(o->ar, l->w));
+		l->w = NULL;
+	}
+	otf2_check(o, OTF2_Archive_CloseEvtFiles(o->ar));
+	if (!o->failed)
+		otf2_globaldefs_write(o);
+}
+
+static int archive_end(void *priv, const struct trace *tr)
+{
+	struct otf2 *o = priv;
+	(void)tr;
+	if (o->ar) {
+		if (!o->failed)
+			finish(o);
+		otf2_check(o, OTF2_Archive_Close(o->ar));
+		o->ar = NULL;
+	}
+	if (o->mpi_skipped)
+		diag_error("warning: OTF2: %llu MPI records left out: their communicator is not "
+			   "described in the trace", (unsigned long long)o->mpi_skipped);
+	if (o->req_unknown && !o->win->active)
+		diag_error("warning: OTF2: %llu MPI request completions left out: the request was "
+			   "never seen posted", (unsigned long long)o->req_unknown);
+	else if (o->req_unknown)
+		diag_note("OTF2: %llu MPI request completions left out: the request was posted outside "
+			  "the trace or the window", (unsigned long long)o->req_unknown);
+	int rc = o->failed ? -1 : 0;
+	if (rc < 0 && o->tr)
+		diag_error("the OTF2 archive in %s is incomplete", o->dir);
+	otf2_errors_release();
+	destroy(o);
+	return rc;
+}
+
+static const struct output_ops otf2_ops = { "otf2", archive_begin, archive_event, archive_end };
+
+struct output output_otf2(const char *dir, const struct window *w)
+{
+	struct otf2 *o = calloc(1, sizeof(*o));
+	if (!o)
+		abort();
+	o->dir = strdup(dir);
+	o->win = w;
+	o->next_req = 1;
+	return (struct output){ &otf2_ops, o };
+}

@@ -1,0 +1,279 @@
+/* runtimes/device/summary.c — the summary's device tables: per device the busy share of the covered
+ * time (the union of its spans) and a histogram of the idle gaps between them; the kernels
+ * by total time; copies by direction with bytes and bandwidth; kernels by the function that
+ * launched them (TPROF_CALLSTACK).  A device's operations arrive in launch order; none starts
+ * before its launch, so the latest launch seen is a watermark below which a small heap
+ * releases operations in start order, and the union is swept as they come. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary.h"
+#include "../../summary/table.h"
+
+static const int64_t gap_edges[] = { 10000, 20000, 50000, 100000, 1000000, 10000000 };
+static const char *const gap_names[] = { "< 10 us", "10-20 us", "20-50 us", "50-100 us",
+					 "100 us-1 ms", "1-10 ms", "> 10 ms" };
+#define NGAPS 7
+
+struct span {
+	int64_t t0, t1;
+};
+
+struct devstat {
+	int proc;                   /* process index */
+	uint32_t device;
+	struct span *heap;          /* operations not yet swept, by start */
+	size_t n, cap;
+	int64_t cur0, cur1;         /* the busy interval being grown */
+	int open;
+	int64_t busy;
+	uint64_t ops;
+	uint64_t gap_count[NGAPS];
+	int64_t gap_total[NGAPS];
+};
+
+struct copystat {
+	uint64_t calls, bytes;
+	int64_t time;
+};
+
+struct devsum {
+	struct devstat *devs;
+	size_t ndevs;
+	struct agg *kernels;        /* by name id */
+	struct agg *callers;        /* by launching function id */
+	size_t cap;
+	struct copystat copies[6];
+	struct copystat memsets;
+};
+
+struct devsum *devsum_new(void)
+{
+	struct devsum *d = calloc(1, sizeof(*d));
+	if (!d)
+		abort();
+	return d;
+}
+
+static void heap_push(struct devstat *s, struct span v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->heap = realloc(s->heap, s->cap * sizeof(*s->heap));
+		if (!s->heap)
+			abort();
+	}
+	size_t i = s->n++;
+	while (i && s->heap[(i - 1) / 2].t0 > v.t0) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = v;
+}
+
+static struct span heap_pop(struct devstat *s)
+{
+	struct span top = s->heap[0], last = s->heap[--s->n];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+		if (l >= s->n)
+			break;
+		if (l + 1 < s->n && s->heap[l + 1].t0 < s->heap[l].t0)
+			m = l + 1;
+		if (last.t0 <= s->heap[m].t0)
+			break;
+		s->heap[i] = s->heap[m];
+		i = m;
+	}
+	if (s->n)
+		s->heap[i] = last;
+	return top;
+}
+
+static void gap(struct devstat *s, int64_t g)
+{
+	int b = 0;
+	while (b < NGAPS - 1 && g >= gap_edges[b])
+		b++;
+	s->gap_count[b]++;
+	s->gap_total[b] += g;
+}
+
+/* Overlaps shorter than this between consecutive operations are rounding in the device
+ * times (float milliseconds), not concurrency: the two are back to back, a gap of 0. */
+#define OVERLAP_NOISE 1000
+
+/* The next operation in start order: it overlaps the busy interval (work on another stream
+ * ran at the same time) and grows it, or it follows it, after an idle gap that may be 0. */
+static void sweep(struct devstat *s, struct span v)
+{
+	if (s->open && v.t0 < s->cur1 - OVERLAP_NOISE) {
+		if (v.t1 > s->cur1)
+			s->cur1 = v.t1;
+		return;
+	}
+	if (s->open) {
+		s->busy += s->cur1 - s->cur0;
+		gap(s, v.t0 > s->cur1 ? v.t0 - s->cur1 : 0);
+		if (v.t0 < s->cur1)
+			v.t0 = s->cur1;
+	}
+	s->cur0 = v.t0;
+	s->cur1 = v.t1 > v.t0 ? v.t1 : v.t0;
+	s->open = 1;
+}
+
+static struct devstat *devstat_of(struct devsum *d, int proc, uint32_t device)
+{
+	for (size_t i = 0; i < d->ndevs; i++)
+		if (d->devs[i].proc == proc && d->devs[i].device == device)
+			return &d->devs[i];
+	d->devs = realloc(d->devs, (d->ndevs + 1) * sizeof(*d->devs));
+	if (!d->devs)
+		abort();
+	struct devstat *s = &d->devs[d->ndevs++];
+	memset(s, 0, sizeof(*s));
+	s->proc = proc;
+	s->device = device;
+	return s;
+}
+
+static void ensure(struct devsum *d, uint32_t id)
+{
+	if (id < d->cap)
+		return;
+	size_t n = d->cap ? d->cap : 1024;
+	while (n <= id)
+		n *= 2;
+	d->kernels = realloc(d->kernels, n * sizeof(*d->kernels));
+	d->callers = realloc(d->callers, n * sizeof(*d->callers));
+	if (!d->kernels || !d->callers)
+		abort();
+	memset(d->kernels + d->cap, 0, (n - d->cap) * sizeof(*d->kernels));
+	memset(d->callers + d->cap, 0, (n - d->cap) * sizeof(*d->callers));
+	d->cap = n;
+}
+
+void devsum_event(struct devsum *d, const struct event *ev)
+{
+	const struct device_info *di = ev->dev;
+	int64_t dur = ev->t1 - ev->t0;
+	struct devstat *s = devstat_of(d, ev->proc->index, di->op.device);
+	s->ops++;
+	heap_push(s, (struct span){ ev->t0, ev->t1 });
+	while (s->n && s->heap[0].t0 < di->launch_ns)
+		sweep(s, heap_pop(s));
+	if (di->kind == TPROF_DEVOP_COPY) {
+		struct copystat *c = &d->copies[di->op.copy_kind < 6 ? di->op.copy_kind : 4];
+		c->calls++;
+		c->bytes += di->op.bytes;
+		c->time += dur;
+	} else if (di->kind == TPROF_DEVOP_MEMSET) {
+		d->memsets.calls++;
+		d->memsets.bytes += di->op.bytes;
+		d->memsets.time += dur;
+	} else if (di->kind == TPROF_DEVOP_KERNEL) {
+		ensure(d, ev->name);
+		agg_add(&d->kernels[ev->name], dur);
+		if (di->op.caller) {
+			ensure(d, di->op.caller);
+			agg_add(&d->callers[di->op.caller], dur);
+		}
+	}
+}
+
+static void finish(struct devstat *s)
+{
+	while (s->n)
+		sweep(s, heap_pop(s));
+	if (s->open)
+		s->busy += s->cur1 - s->cur0;
+	s->open = 0;
+}
+
+static void devices_table(FILE *f, struct devsum *d, const struct trace *tr, int64_t covered)
+{
+	char a[32], b[32];
+	fprintf(f, "\nDevices: busy share of the covered time (%s)\n", fmt_dur(covered, a, 32));
+	fprintf(f, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Ops", "Device");
+	for (size_t i = 0; i < d->ndevs; i++) {
+		struct devstat *s = &d->devs[i];
+		char label[512] = "?";
+		for (size_t k = 0; k < tr->nprocs; k++)
+			if (tr->procs[k]->index == s->proc)
+				proc_label(tr->procs[k], label, sizeof(label));
+		fprintf(f, "%6.1f %% %12s %10s  GPU %u of %s\n",
+			covered > 0 ? 100.0 * (double)s->busy / (double)covered : 0.0, fmt_dur(s->busy, a, 32),
+			fmt_count(s->ops, b, 32), s->device, label);
+	}
+	fprintf(f, "\nIdle gaps between device work\n%-12s", "Gap");
+	for (size_t i = 0; i < d->ndevs; i++) {
+		char h[32];
+		snprintf(h, sizeof(h), "GPU %u (p%d)", d->devs[i].device, d->devs[i].proc);
+		fprintf(f, " %10s %12s", h, "total");
+	}
+	fputc('\n', f);
+	for (int g = 0; g < NGAPS; g++) {
+		fprintf(f, "%-12s", gap_names[g]);
+		for (size_t i = 0; i < d->ndevs; i++)
+			fprintf(f, " %10s %12s", fmt_count(d->devs[i].gap_count[g], a, 32),
+				fmt_dur(d->devs[i].gap_total[g], b, 32));
+		fputc('\n', f);
+	}
+}
+
+static void copies_table(FILE *f, struct devsum *d)
+{
+	static const char *const names[] = { "host to host", "host to device", "device to host",
+					     "device to device", "default", "peer" };
+	int any = d->memsets.calls != 0;
+	for (int k = 0; k < 6; k++)
+		any |= d->copies[k].calls != 0;
+	if (!any)
+		return;
+	fprintf(f, "\nCopies and memsets\n%10s %14s %12s %10s  %s\n", "Calls", "Bytes", "Time", "GB/s",
+		"Direction");
+	for (int k = 0; k <= 6; k++) {
+		const struct copystat *c = k < 6 ? &d->copies[k] : &d->memsets;
+		if (!c->calls)
+			continue;
+		char a[32], b[32], t[32];
+		fprintf(f, "%10s %14s %12s %10.2f  %s\n", fmt_count(c->calls, a, 32),
+			fmt_count(c->bytes, b, 32), fmt_dur(c->time, t, 32),
+			c->time > 0 ? (double)c->bytes / (double)c->time : 0.0, k < 6 ? names[k] : "memset");
+	}
+}
+
+/* Devices in the order of their processes, then of their numbers, whatever order their first
+ * operations came in. */
+static int by_device(const void *a, const void *b)
+{
+	const struct devstat *x = a, *y = b;
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	return x->device < y->device ? -1 : x->device > y->device;
+}
+
+void devsum_end(struct devsum *d, FILE *f, const struct trace *tr, int64_t covered, int top)
+{
+	for (size_t i = 0; i < d->ndevs; i++)
+		finish(&d->devs[i]);
+	if (d->ndevs > 1)
+		qsort(d->devs, d->ndevs, sizeof(*d->devs), by_device);
+	if (d->ndevs)
+		devices_table(f, d, tr, covered);
+	if (d->cap) {
+		time_table_print(f, "Kernels", d->kernels, d->cap, top);
+		time_table_print(f, "Kernels by launching function (TPROF_CALLSTACK)", d->callers, d->cap, top);
+	}
+	copies_table(f, d);
+	for (size_t i = 0; i < d->ndevs; i++)
+		free(d->devs[i].heap);
+	free(d->devs);
+	free(d->kernels);
+	free(d->callers);
+	free(d);
+}

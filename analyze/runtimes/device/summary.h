@@ -1,0 +1,17 @@
+/* runtimes/device/summary.h — the summary's device part: busy share, idle gaps, kernels, copies and
+ * launching functions, fed event by event and printed at the end. */
+#ifndef TPROF_ANALYZE_SUMMARY_DEVICE_H
+#define TPROF_ANALYZE_SUMMARY_DEVICE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../model/output.h"
+
+struct devsum;
+struct devsum *devsum_new(void);
+void devsum_event(struct devsum *d, const struct event *ev);
+/* Prints the device tables and frees d. */
+void devsum_end(struct devsum *d, FILE *f, const struct trace *tr, int64_t covered, int top);
+
+#endif

@@ -1,0 +1,388 @@
+/* runtimes/mpi/coll.c — collectives lined up across ranks.
+ *
+ * Every member of a communicator numbers the collectives it calls on it alike (seq), so the
+ * calls with one (communicator, seq) are one collective.  Blocking calls enter and leave it
+ * in one call; a nonblocking one enters at its post and leaves at the completion of its
+ * request (MPIREQ) inside a later call.  Once every member of the communicator that has a
+ * process in the trace has been seen, the collective is emitted as EV_COLLECTIVE (earliest
+ * and latest entry and exit, bytes summed, root) and forgotten, so memory follows the
+ * collectives in progress.  Those still missing members when the data ends are emitted then,
+ * flagged EVF_INCOMPLETE, as are those whose communicator has members that were not
+ * recorded.  Members that call different functions for one collective are counted. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../model/emit.h"
+#include "mpi.h"
+
+struct inst {
+	struct inst *hnext;
+	uint64_t comm;
+	int32_t self;                   /* TPROF_COMM_SELF: whose */
+	uint32_t seq;
+	uint64_t order;                 /* creation order, for the end */
+	const struct mpi_comm *c;
+	uint32_t size, expect;          /* members, and those with a process in the trace
+					 * (0: unknown, wait for the end) */
+	struct coll_member *m;
+	uint32_t n, cap;
+	int32_t root;
+	int differ;
+};
+
+/* A nonblocking collective posted and not yet completed. */
+struct pend {
+	struct pend *next;
+	uint64_t comm, req;
+	uint32_t seq;
+	int32_t root;
+	struct coll_member mb;
+};
+
+struct colls {
+	struct pipeline *pl;
+	struct inst **b;
+	size_t nb, n;
+	uint64_t next_order, next_id;
+	struct inst *spare;             /* freed instances, their member arrays kept */
+	struct pend **pend;             /* by process index - 1 */
+	size_t npend;
+	uint8_t *present;               /* world ranks with a process in the trace */
+	size_t npresent;
+	int32_t world_size;
+};
+
+/* More collectives than this waiting for members: the oldest is emitted as it is. */
+#define INFLIGHT_MAX 65536
+
+struct colls *colls_new(struct pipeline *pl)
+{
+	struct colls *c = calloc(1, sizeof(*c));
+	if (!c)
+		abort();
+	c->pl = pl;
+	c->nb = 256;
+	c->b = calloc(c->nb, sizeof(*c->b));
+	const struct trace *tr = pl->tr;
+	c->npend = tr->nprocs ? tr->nprocs : 1;
+	c->pend = calloc(c->npend, sizeof(*c->pend));
+	int32_t maxr = -1;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		if (tr->procs[i]->rank > maxr && tr->procs[i]->rank < (1 << 24))
+			maxr = (int32_t)tr->procs[i]->rank;
+		if (tr->procs[i]->world_size > c->world_size && tr->procs[i]->world_size < (1 << 24))
+			c->world_size = (int32_t)tr->procs[i]->world_size;
+	}
+	c->npresent = (size_t)maxr + 1;
+	c->present = calloc(c->npresent ? c->npresent : 1, 1);
+	if (!c->b || !c->pend || !c->present)
+		abort();
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->rank >= 0 && (size_t)tr->procs[i]->rank < c->npresent)
+			c->present[tr->procs[i]->rank] = 1;
+	if (c->world_size < maxr + 1)
+		c->world_size = maxr + 1;
+	return c;
+}
+
+static int present(const struct colls *c, int32_t world)
+{
+	return world >= 0 && (size_t)world < c->npresent && c->present[world];
+}
+
+static uint64_t inst_hash(uint64_t comm, int32_t self, uint32_t seq)
+{
+	uint64_t h = comm * 0x9e3779b97f4a7c15ull ^ ((uint64_t)seq << 32 | (uint32_t)self) * 0xc2b2ae3d27d4eb4full;
+	return h ^ (h >> 29);
+}
+
+static struct inst **slot(struct colls *c, uint64_t comm, int32_t self, uint32_t seq)
+{
+	struct inst **pi = &c->b[inst_hash(comm, self, seq) & (c->nb - 1)];
+	for (; *pi; pi = &(*pi)->hnext)
+		if ((*pi)->comm == comm && (*pi)->self == self && (*pi)->seq == seq)
+			break;
+	return pi;
+}
+
+static void grow(struct colls *c)
+{
+	size_t nb = c->nb * 2;
+	struct inst **b = calloc(nb, sizeof(*b));
+	if (!b)
+		abort();
+	for (size_t i = 0; i < c->nb; i++)
+		for (struct inst *x = c->b[i], *next; x; x = next) {
+			next = x->hnext;
+			size_t j = inst_hash(x->comm, x->self, x->seq) & (nb - 1);
+			x->hnext = b[j];
+			b[j] = x;
+		}
+	free(c->b);
+	c->b = b;
+	c->nb = nb;
+}
+
+/* Members of the communicator, and how many of them were recorded. */
+static void members(struct colls *c, struct inst *x)
+{
+	const struct trace *tr = c->pl->tr;
+	x->c = trace_comm(tr, x->comm, x->self);
+	if (x->comm == TPROF_COMM_SELF) {
+		x->size = x->expect = 1;
+		return;
+	}
+	if (x->c) {
+		/* Both groups of an inter-communicator take part. */
+		x->size = x->c->size + (x->c->kind == TPROF_COMMK_INTER ? x->c->remote_size : 0);
+		for (uint32_t i = 0; i < x->size; i++)
+			x->expect += present(c, x->c->members[i]);
+		if (!x->expect)
+			x->expect = x->size;
+	} else if (x->comm == TPROF_COMM_WORLD && c->world_size > 0) {
+		x->size = (uint32_t)c->world_size;
+		for (int32_t r = 0; r < c->world_size; r++)
+			x->expect += present(c, r);
+	}
+}
+
+static void emit(struct colls *c, struct inst *x, unsigned flags)
+{
+	struct trace *tr = c->pl->tr;
+	struct coll_info ci = {
+		.comm = x->c, .comm_id = x->comm, .seq = x->seq, .name = x->m[0].name,
+		.members = x->size, .seen = x->n, .root_world = x->root, .id = ++c->next_id,
+		.m = x->m, .nm = x->n, .names_differ = x->differ,
+	};
+	const struct coll_member *last = &x->m[0];
+	for (uint32_t i = 0; i < x->n; i++) {
+		const struct coll_member *mb = &x->m[i];
+		if (!i || mb->t0 < ci.first_begin)
+			ci.first_begin = mb->t0;
+		if (!i || mb->t0 > ci.last_begin) {
+			ci.last_begin = mb->t0;
+			last = mb;
+		}
+		if (!i || mb->t1 < ci.first_end)
+			ci.first_end = mb->t1;
+		if (!i || mb->t1 > ci.last_end)
+			ci.last_end = mb->t1;
+		ci.bytes_sent += mb->bytes_sent;
+		ci.bytes_recv += mb->bytes_recv;
+	}
+	for (uint32_t i = 0; i < x->n; i++)
+		ci.wait_total += ci.last_begin - x->m[i].t0;
+	if (x->n < x->size || !x->size)
+		flags |= EVF_INCOMPLETE;
+	tr->mpi.colls++;
+	if (flags & EVF_INCOMPLETE) {
+		tr->mpi.colls_incomplete++;
+		char comm[64];
+		if (x->c && x->c->name)
+			snprintf(comm, sizeof(comm), "%s", strings_get(x->c->name));
+		else
+			snprintf(comm, sizeof(comm), "communicator 0x%" PRIx64, x->comm);
+		diag_note("incomplete collective: %s #%u on %s, %u of %u members", strings_get(ci.name),
+			  x->seq, comm, x->n, x->size);
+	}
+	if (x->differ)
+		tr->mpi.colls_name_mismatch++;
+	struct event ev = { .kind = EV_COLLECTIVE, .flags = flags, .proc = last->proc,
+			    .thread = last->thread, .name = ci.name, .t0 = ci.first_begin,
+			    .t1 = ci.last_end, .coll = &ci };
+	emit_derived(c->pl, &ev);
+}
+
+static void unlink_inst(struct colls *c, struct inst *x)
+{
+	struct inst **pi = slot(c, x->comm, x->self, x->seq);
+	*pi = x->hnext;
+	c->n--;
+	x->hnext = c->spare;
+	c->spare = x;
+}
+
+static void oldest_out(struct colls *c)
+{
+	struct inst *o = NULL;
+	for (size_t i = 0; i < c->nb; i++)
+		for (struct inst *x = c->b[i]; x; x = x->hnext)
+			if (!o || x->order < o->order)
+				o = x;
+	if (o) {
+		emit(c, o, EVF_INCOMPLETE);
+		unlink_inst(c, o);
+	}
+}
+
+/* One member's part, complete: entry and exit known. */
+static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
+		const struct coll_member *mb)
+{
+	int32_t self = comm == TPROF_COMM_SELF ? mb->world : 0;
+	struct inst **pi = slot(c, comm, self, seq);
+	struct inst *x = *pi;
+	if (!x) {
+		if (c->n >= INFLIGHT_MAX)
+			oldest_out(c);
+		if ((c->n + 1) * 2 > c->nb)
+			grow(c);
+		pi = slot(c, comm, self, seq);
+		if ((x = c->spare)) {
+			c->spare = x->hnext;
+			struct coll_member *m = x->m;
+			uint32_t cap = x->cap;
+			memset(x, 0, sizeof(*x));
+			x->m = m;
+			x->cap = cap;
+		} else if (!(x = calloc(1, sizeof(*x)))) {
+			abort();
+		}
+		x->comm = comm;
+		x->self = self;
+		x->seq = seq;
+		x->order = ++c->next_order;
+		x->root = TPROF_MPI_NONE;
+		members(c, x);
+		x->hnext = *pi;
+		*pi = x;
+		c->n++;
+	}
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : (x->expect && x->expect <= 64 ? x->expect : 8);
+		x->m = realloc(x->m, x->cap * sizeof(*x->m));
+		if (!x->m)
+			abort();
+	}
+	x->m[x->n++] = *mb;
+	if (x->n > 1 && mb->name != x->m[0].name)
+		x->differ = 1;
+	if (x->root < 0 && root >= 0)
+		x->root = root;
+	if (x->expect && x->n >= x->expect) {
+		emit(c, x, x->expect < x->size ? EVF_INCOMPLETE : 0);
+		unlink_inst(c, x);
+	}
+}
+
+static struct coll_member member_of(const struct mpi_where *w, uint32_t name,
+				    const struct mpi_info *mi)
+{
+	return (struct coll_member){
+		.proc = w->thread->proc, .thread = w->thread, .world = (int32_t)w->thread->proc->rank,
+		.name = name, .t0 = w->t0, .t1 = w->t1, .post_t1 = w->t1, .done_t0 = w->t0,
+		.done_t1 = w->t1, .done_thread = w->thread, .bytes_sent = mi->a.bytes,
+		.bytes_recv = mi->has_b ? mi->b.bytes : 0,
+	};
+}
+
+void colls_blocking(struct colls *c, const struct mpi_where *w, uint32_t name,
+		    const struct mpi_info *mi)
+{
+	struct coll_member mb = member_of(w, name, mi);
+	add(c, mi->a.comm, mi->a.seq, mi->peer_world, &mb);
+}
+
+static struct pend **pend_list(struct colls *c, const struct proc *p)
+{
+	size_t i = p->index > 0 ? (size_t)p->index - 1 : 0;
+	if (i >= c->npend) {
+		size_t n = i + 1;
+		c->pend = realloc(c->pend, n * sizeof(*c->pend));
+		if (!c->pend)
+			abort();
+		memset(c->pend + c->npend, 0, (n - c->npend) * sizeof(*c->pend));
+		c->npend = n;
+	}
+	return &c->pend[i];
+}
+
+void colls_post(struct colls *c, const struct mpi_where *w, uint32_t name, const struct mpi_info *mi)
+{
+	struct pend *pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		abort();
+	pd->comm = mi->a.comm;
+	pd->seq = mi->a.seq;
+	pd->req = mi->has_b ? mi->b.req : 0;
+	pd->root = mi->peer_world;
+	pd->mb = member_of(w, name, mi);
+	struct pend **l = pend_list(c, w->thread->proc);
+	/* Appended: completions usually come in posting order. */
+	while (*l)
+		l = &(*l)->next;
+	*l = pd;
+}
+
+void colls_done(struct colls *c, const struct mpi_where *w, uint32_t name, const struct mpi_info *mi,
+		int64_t at)
+{
+	struct pend **l = pend_list(c, w->thread->proc), *pd = NULL;
+	uint64_t req = mi->has_b ? mi->b.req : 0;
+	for (; *l; l = &(*l)->next)
+		if (mi->a.seq ? (*l)->seq == mi->a.seq && (*l)->comm == mi->a.comm
+			      : req && (*l)->req == req) {
+			pd = *l;
+			*l = pd->next;
+			break;
+		}
+	struct coll_member mb;
+	uint64_t comm = mi->a.comm;
+	uint32_t seq = mi->a.seq;
+	int32_t root = mi->peer_world;
+	if (pd) {
+		mb = pd->mb;
+		comm = pd->comm;
+		seq = pd->seq;
+		root = pd->root;
+		free(pd);
+	} else {
+		/* Its post was not recorded: it entered when the completing call did. */
+		mb = member_of(w, name, mi);
+	}
+	mb.t1 = at;
+	mb.done_t0 = w->t0;
+	mb.done_t1 = w->t1;
+	mb.done_thread = w->thread;
+	add(c, comm, seq, root, &mb);
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct inst *x = *(struct inst *const *)a, *y = *(struct inst *const *)b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void colls_finish(struct colls *c)
+{
+	struct inst **v = malloc((c->n ? c->n : 1) * sizeof(*v));
+	size_t n = 0;
+	if (!v)
+		abort();
+	for (size_t i = 0; i < c->nb; i++)
+		for (struct inst *x = c->b[i]; x; x = x->hnext)
+			v[n++] = x;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_order);
+	for (size_t i = 0; i < n; i++) {
+		emit(c, v[i], EVF_INCOMPLETE);
+		free(v[i]->m);
+		free(v[i]);
+	}
+	free(v);
+	for (size_t i = 0; i < c->npend; i++)
+		for (struct pend *pd = c->pend[i], *next; pd; pd = next) {
+			next = pd->next;
+			free(pd);
+		}
+	free(c->pend);
+	for (struct inst *x = c->spare, *next; x; x = next) {
+		next = x->hnext;
+		free(x->m);
+		free(x);
+	}
+	free(c->b);
+	free(c->present);
+	free(c);
+}

@@ -1,0 +1,59 @@
+/* mpi.h — the pipeline's MPI stage: MPI calls and requests, as the pipeline decodes them, go
+ * to message matching (runtimes/mpi/match.c) and to collective grouping (runtimes/mpi/coll.c) through
+ * runtimes/mpi/pipe.c; those two hand the outputs what they find, EV_MESSAGE and EV_COLLECTIVE
+ * events (emit.c).  Times are ns from the trace start. */
+#ifndef TPROF_ANALYZE_MPI_H
+#define TPROF_ANALYZE_MPI_H
+
+#include "../../model/output.h"
+
+/* runtimes/mpi/pipe.c: what the pipeline calls */
+void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,
+	      int64_t t0, int64_t t1, uint64_t corr, unsigned flags);
+void mpi_req(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,
+	     int64_t at, uint64_t corr);
+void mpi_finish(struct pipeline *pl);   /* releases what is held, counts, frees */
+/* What an MPIREQ's request is (TPROF_MPI_ISEND, _IRECV, _ICOLL or _OTHER): its recorded op,
+ * or failing that the name of the call that made it (name). */
+int mpi_req_op(const struct mpi_info *mi, uint32_t name);
+
+/* A call that completed a request (or started it), or made it: where it ran and when. */
+struct mpi_where {
+	struct thread *thread;
+	int64_t t0, t1;
+};
+
+/* runtimes/mpi/match.c: point-to-point messages.  Keys are world ranks; src or tag of a posted
+ * receive may be TPROF_MPI_ANY. */
+struct match;
+struct match *match_new(struct pipeline *pl);
+void match_send(struct match *m, const struct mpi_where *w, uint64_t comm, int32_t src,
+		int32_t dst, int32_t tag, uint64_t bytes, uint64_t req);
+void match_send_cancelled(struct match *m, struct proc *p, uint64_t comm, int32_t src,
+			  int32_t dst, int32_t tag, uint64_t req);
+/* A receive posted: order is its number in the process's posting order (the recorded seq;
+ * 0 when none was recorded: the order of arrival then).  Returns the order used. */
+uint64_t match_recv_post(struct match *m, struct proc *p, uint64_t order, uint64_t comm,
+			 int32_t src, int32_t tag, int64_t post_t0, uint64_t req);
+/* A receive completed inside call w at `done`, from src with tag; found by its order, or
+ * when that is 0 by its request.  nomsg: MATCH_PROC_NULL or MATCH_CANCELLED, no message. */
+#define MATCH_PROC_NULL 1
+#define MATCH_CANCELLED 2
+void match_recv_done(struct match *m, const struct mpi_where *w, uint64_t order, uint64_t req,
+		     uint64_t comm, int32_t src, int32_t tag, uint64_t bytes, int64_t done,
+		     int blocking, int nomsg);
+void match_finish(struct match *m);     /* and frees m */
+
+/* runtimes/mpi/coll.c: collectives */
+struct colls;
+struct colls *colls_new(struct pipeline *pl);
+void colls_blocking(struct colls *c, const struct mpi_where *w, uint32_t name,
+		    const struct mpi_info *mi);
+void colls_post(struct colls *c, const struct mpi_where *w, uint32_t name, const struct mpi_info *mi);
+/* A nonblocking collective's request completed inside call w at `at`; name: the call that
+ * made the request. */
+void colls_done(struct colls *c, const struct mpi_where *w, uint32_t name, const struct mpi_info *mi,
+		int64_t at);
+void colls_finish(struct colls *c);     /* and frees c */
+
+#endif

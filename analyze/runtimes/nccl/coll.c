@@ -1,0 +1,705 @@
+/* runtimes/nccl/coll.c — NCCL/RCCL operations lined up across ranks.
+ *
+ * A rank's launch is what reaches its device as one piece of work: an operation called
+ * outside a group (keyed by its correlation id, which its DEVICE record carries as arg), or
+ * every operation between the outermost ncclGroupStart and its ncclGroupEnd (keyed by the
+ * group id, the outermost start's correlation id, which the grouped calls carry as aux and
+ * the group's DEVICE records as coll.group: one per stream the group used).  A launch is
+ * complete once its launching call was seen (the operation, or the outermost ncclGroupEnd),
+ * each of its operations found its counterparts, and a device span came for each stream of
+ * its timed operations.
+ *
+ * Operations are matched as NCCL defines them: a collective by (communicator, seq) on all
+ * nranks ranks, a send by (communicator, sender, receiver, seq) with the receive numbered
+ * alike.  A completed match joins the launches of its members (union-find), so a group that
+ * mixes collectives and point-to-point operations joins every launch it touches; once every
+ * launch so joined is complete, they are emitted together as one EV_NCCL and forgotten:
+ * memory follows the launches still waiting for a rank.  What is left when the data ends
+ * (a rank's records missing, a device span never resolved) is emitted then, flagged
+ * incomplete; a cap on launches in flight does the same earlier for the oldest. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../model/emit.h"
+#include "nccl.h"
+
+struct mt;
+
+/* A rank's launch while it is in flight. */
+struct rl {
+	struct rl *hnext;               /* hash chain: (proc, key) */
+	struct rl *parent;              /* union-find */
+	struct rl *cnext, *ctail;       /* the component's launches: a list from the root */
+	struct mt *cmatch;              /* root: matches done within the component */
+	uint32_t nopen;                 /* root: launches of the component not complete */
+	uint32_t index;                 /* at emission: position in the instance */
+	uint64_t order;                 /* creation order */
+	struct proc *proc;
+	uint64_t key;
+	int depth;                      /* group nesting seen */
+	int closed;                     /* the launching call was seen */
+	int complete;
+	uint32_t pending;               /* operations whose match is not done */
+	struct nccl_launch L;
+	struct nccl_op *ops;
+	struct mt **opm;                /* each operation's match while pending */
+	uint32_t nops, capops;
+	struct nccl_span *spans;
+	uint32_t nspans, capspans;
+	struct tprof_devop_coll dcoll;  /* the first DEVICE record's, for a launch without calls */
+};
+
+struct member {
+	struct rl *l;                   /* NULL: forgotten (emitted early by the cap) */
+	uint32_t op;
+};
+
+/* One operation matched across ranks. */
+struct mt {
+	struct mt *hnext;               /* hash chain while pending; the component's list once done */
+	int p2p;
+	uint64_t comm;
+	uint32_t seq;
+	int32_t src, dst;
+	uint32_t expected, seen;
+	struct member *m;
+	uint32_t cap;
+};
+
+struct nccl_state {
+	struct pipeline *pl;
+	struct rl **lb;
+	size_t nlb, nl;
+	struct mt **mb;
+	size_t nmb, nm;
+	uint64_t next_order, next_id;
+};
+
+/* More launches than this waiting: the oldest is emitted as it is. */
+#define INFLIGHT_MAX 65536
+
+static struct nccl_state *state(struct pipeline *pl)
+{
+	if (!pl->nccl) {
+		struct nccl_state *s = calloc(1, sizeof(*s));
+		if (!s)
+			abort();
+		s->pl = pl;
+		s->nlb = s->nmb = 256;
+		s->lb = calloc(s->nlb, sizeof(*s->lb));
+		s->mb = calloc(s->nmb, sizeof(*s->mb));
+		if (!s->lb || !s->mb)
+			abort();
+		pl->nccl = s;
+	}
+	return pl->nccl;
+}
+
+static uint64_t mix(uint64_t h)
+{
+	h *= 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+/* ---- launches ---------------------------------------------------------------------------- */
+
+static size_t lhash(const struct proc *p, uint64_t key, size_t nb)
+{
+	return mix((uint64_t)(uintptr_t)p ^ mix(key)) & (nb - 1);
+}
+
+static void lgrow(struct nccl_state *s)
+{
+	size_t nb = s->nlb * 2;
+	struct rl **b = calloc(nb, sizeof(*b));
+	if (!b)
+		abort();
+	for (size_t i = 0; i < s->nlb; i++)
+		for (struct rl *x = s->lb[i], *next; x; x = next) {
+			next = x->hnext;
+			size_t j = lhash(x->proc, x->key, nb);
+			x->hnext = b[j];
+			b[j] = x;
+		}
+	free(s->lb);
+	s->lb = b;
+	s->nlb = nb;
+}
+
+static void emit_oldest(struct nccl_state *s);
+
+static struct rl *launch_get(struct nccl_state *s, struct proc *p, uint64_t key, uint64_t group)
+{
+	struct rl **pi = &s->lb[lhash(p, key, s->nlb)];
+	for (struct rl *x = *pi; x; x = x->hnext)
+		if (x->proc == p && x->key == key)
+			return x;
+	if (s->nl >= INFLIGHT_MAX)
+		emit_oldest(s);
+	if ((s->nl + 1) * 2 > s->nlb)
+		lgrow(s);
+	pi = &s->lb[lhash(p, key, s->nlb)];
+	struct rl *x = calloc(1, sizeof(*x));
+	if (!x)
+		abort();
+	x->proc = p;
+	x->key = key;
+	x->order = ++s->next_order;
+	x->parent = x;
+	x->ctail = x;
+	x->nopen = 1;
+	x->L.proc = p;
+	x->L.group = group;
+	x->L.rank = -1;
+	x->hnext = *pi;
+	*pi = x;
+	s->nl++;
+	return x;
+}
+
+static struct rl *find(struct rl *x)
+{
+	while (x->parent != x) {
+		x->parent = x->parent->parent;
+		x = x->parent;
+	}
+	return x;
+}
+
+static struct rl *join(struct rl *a, struct rl *b)
+{
+	a = find(a);
+	b = find(b);
+	if (a == b)
+		return a;
+	if (b->order < a->order) {
+		struct rl *t = a;
+		a = b;
+		b = t;
+	}
+	b->parent = a;
+	a->ctail->cnext = b;
+	a->ctail = b->ctail;
+	a->nopen += b->nopen;
+	if (b->cmatch) {
+		struct mt *m = b->cmatch;
+		while (m->hnext)
+			m = m->hnext;
+		m->hnext = a->cmatch;
+		a->cmatch = b->cmatch;
+		b->cmatch = NULL;
+	}
+	return a;
+}
+
+/* Marks x complete when it is; its component's count of open launches follows. */
+static void update(struct rl *x)
+{
+	if (x->complete || !x->closed || x->pending || x->nspans < x->L.spans_expected)
+		return;
+	x->complete = 1;
+	find(x)->nopen--;
+}
+
+/* ---- matches ----------------------------------------------------------------------------- */
+
+static size_t mhash(int p2p, uint64_t comm, uint32_t seq, int32_t src, int32_t dst, size_t nb)
+{
+	uint64_t h = mix(comm) ^ mix((uint64_t)seq << 1 | (uint64_t)p2p);
+	if (p2p)
+		h ^= mix((uint64_t)(uint32_t)src << 32 | (uint32_t)dst);
+	return mix(h) & (nb - 1);
+}
+
+static void mgrow(struct nccl_state *s)
+{
+	size_t nb = s->nmb * 2;
+	struct mt **b = calloc(nb, sizeof(*b));
+	if (!b)
+		abort();
+	for (size_t i = 0; i < s->nmb; i++)
+		for (struct mt *x = s->mb[i], *next; x; x = next) {
+			next = x->hnext;
+			size_t j = mhash(x->p2p, x->comm, x->seq, x->src, x->dst, nb);
+			x->hnext = b[j];
+			b[j] = x;
+		}
+	free(s->mb);
+	s->mb = b;
+	s->nmb = nb;
+}
+
+static void munlink(struct nccl_state *s, struct mt *m)
+{
+	struct mt **pi = &s->mb[mhash(m->p2p, m->comm, m->seq, m->src, m->dst, s->nmb)];
+	while (*pi && *pi != m)
+		pi = &(*pi)->hnext;
+	if (*pi) {
+		*pi = m->hnext;
+		s->nm--;
+	}
+	m->hnext = NULL;
+}
+
+static void emit_component(struct nccl_state *s, struct rl *root);
+
+/* Every member came: the launches it touches are joined, its operations matched. */
+static void match_done(struct nccl_state *s, struct mt *m)
+{
+	munlink(s, m);
+	struct rl *root = NULL;
+	for (uint32_t i = 0; i < m->seen; i++) {
+		struct rl *x = m->m[i].l;
+		if (!x)
+			continue;
+		x->ops[m->m[i].op].matched = 1;
+		x->opm[m->m[i].op] = NULL;
+		x->pending--;
+		root = root ? join(root, x) : find(x);
+	}
+	if (!root) {
+		free(m->m);
+		free(m);
+		return;
+	}
+	root = find(root);
+	m->hnext = root->cmatch;
+	root->cmatch = m;
+	for (uint32_t i = 0; i < m->seen; i++)
+		if (m->m[i].l)
+			update(m->m[i].l);
+	if (!root->nopen)
+		emit_component(s, root);
+}
+
+static void match_add(struct nccl_state *s, struct rl *x, uint32_t opi)
+{
+	const struct nccl_op *o = &x->ops[opi];
+	int p2p = nccl_op_is_p2p(o->op);
+	int32_t src = -1, dst = -1;
+	if (p2p) {
+		src = o->op == TPROF_NCCL_SEND ? o->rank : o->peer;
+		dst = o->op == TPROF_NCCL_SEND ? o->peer : o->rank;
+	}
+	struct mt **pi = &s->mb[mhash(p2p, o->comm, o->seq, src, dst, s->nmb)], *m;
+	for (m = *pi; m; m = m->hnext)
+		if (m->p2p == p2p && m->comm == o->comm && m->seq == o->seq && m->src == src &&
+		    m->dst == dst)
+			break;
+	if (!m) {
+		if ((s->nm + 1) * 2 > s->nmb) {
+			mgrow(s);
+			pi = &s->mb[mhash(p2p, o->comm, o->seq, src, dst, s->nmb)];
+		}
+		m = calloc(1, sizeof(*m));
+		if (!m)
+			abort();
+		m->p2p = p2p;
+		m->comm = o->comm;
+		m->seq = o->seq;
+		m->src = src;
+		m->dst = dst;
+		m->expected = p2p ? 2 : o->nranks > 0 ? (uint32_t)o->nranks : 1;
+		m->hnext = *pi;
+		*pi = m;
+		s->nm++;
+	}
+	if (m->seen == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : m->expected < 64 ? m->expected : 64;
+		m->m = realloc(m->m, m->cap * sizeof(*m->m));
+		if (!m->m)
+			abort();
+	}
+	m->m[m->seen++] = (struct member){ x, opi };
+	x->opm[opi] = m;
+	x->pending++;
+	if (m->seen >= m->expected)
+		match_done(s, m);
+}
+
+/* ---- what the pipeline hands over -------------------------------------------------------- */
+
+static void launching_call(struct rl *x, const struct event *ev, uint64_t corr)
+{
+	x->L.thread = ev->thread;
+	x->L.t0 = ev->t0;
+	x->L.t1 = ev->t1;
+	x->L.corr = corr;
+}
+
+/* The launching call was seen: no more operations; a span is due per stream they used. */
+static void close_launch(struct nccl_state *s, struct rl *x)
+{
+	if (x->closed)
+		return;
+	x->closed = 1;
+	uint32_t streams = 0;
+	for (uint32_t i = 0; i < x->nops; i++) {
+		if (x->ops[i].flags & TPROF_NCCLF_UNTIMED)
+			continue;
+		uint32_t k = 0;
+		while (k < i && (x->ops[k].stream != x->ops[i].stream || (x->ops[k].flags & TPROF_NCCLF_UNTIMED)))
+			k++;
+		streams += k == i;
+	}
+	x->L.spans_expected = streams;
+	update(x);
+	struct rl *root = find(x);
+	if (!root->nopen)
+		emit_component(s, root);
+}
+
+static void add_op(struct nccl_state *s, struct rl *x, const struct event *ev)
+{
+	const struct nccl_info *ni = ev->nccl;
+	if (x->nops == x->capops) {
+		x->capops = x->capops ? x->capops * 2 : 4;
+		x->ops = realloc(x->ops, x->capops * sizeof(*x->ops));
+		x->opm = realloc(x->opm, x->capops * sizeof(*x->opm));
+		if (!x->ops || !x->opm)
+			abort();
+	}
+	uint32_t i = x->nops++;
+	x->ops[i] = (struct nccl_op){
+		.name = ev->name, .op = ni->a.op, .dtype = ni->a.dtype, .redop = ni->a.redop,
+		.flags = ni->a.flags, .comm = ni->a.comm, .count = ni->a.count, .bytes = ni->a.bytes,
+		.seq = ni->a.seq, .peer = ni->has_b ? ni->b.peer : -1, .rank = ni->has_b ? ni->b.rank : 0,
+		.nranks = ni->has_b ? ni->b.nranks : 1, .stream = ni->has_b ? ni->b.stream : 0,
+		.corr = ev->call->corr, .t0 = ev->t0, .t1 = ev->t1,
+	};
+	x->opm[i] = NULL;
+	if (i == 0) {
+		x->L.rank = x->ops[0].rank;
+		x->L.nranks = x->ops[0].nranks;
+		x->L.comm = x->ops[0].comm;
+	}
+	match_add(s, x, i);
+}
+
+void nccl_call(struct pipeline *pl, const struct event *ev)
+{
+	const struct nccl_info *ni = ev->nccl;
+	if (!ni || !ev->thread)
+		return;
+	const struct tprof_nccl_args *a = &ni->a;
+	uint64_t corr = ev->call->corr;
+	uint64_t aux = ni->has_b ? ni->b.aux : 0;
+	struct nccl_state *s;
+	struct rl *x;
+	switch (a->op) {
+	case TPROF_NCCL_GROUP_START:
+		s = state(pl);
+		x = launch_get(s, ev->proc, aux ? aux : corr, aux ? aux : corr);
+		x->depth++;
+		return;
+	case TPROF_NCCL_GROUP_END:
+		s = state(pl);
+		x = launch_get(s, ev->proc, aux ? aux : corr, aux ? aux : corr);
+		if (--x->depth > 0 || x->closed)
+			return;
+		launching_call(x, ev, corr);
+		close_launch(s, x);
+		return;
+	default:
+		break;
+	}
+	if (!nccl_op_is_coll(a->op) && !nccl_op_is_p2p(a->op))
+		return;
+	s = state(pl);
+	if ((a->flags & TPROF_NCCLF_GROUPED) && aux) {
+		x = launch_get(s, ev->proc, aux, aux);
+		add_op(s, x, ev);   /* may not emit: the group is open until its ncclGroupEnd */
+		return;
+	}
+	x = launch_get(s, ev->proc, corr, 0);
+	launching_call(x, ev, corr);
+	add_op(s, x, ev);
+	close_launch(s, x);
+}
+
+void nccl_device(struct pipeline *pl, const struct event *ev)
+{
+	const struct device_info *di = ev->dev;
+	const struct tprof_devop_coll *c = &di->op.coll;
+	struct nccl_state *s = state(pl);
+	uint64_t key = c->group ? c->group : di->corr;
+	struct rl *x = launch_get(s, ev->proc, key, c->group);
+	if (x->nspans == x->capspans) {
+		x->capspans = x->capspans ? x->capspans * 2 : 2;
+		x->spans = realloc(x->spans, x->capspans * sizeof(*x->spans));
+		if (!x->spans)
+			abort();
+	}
+	x->spans[x->nspans++] = (struct nccl_span){ di->op.stream, di->op.device, ev->name, ev->t0, ev->t1 };
+	if (x->nspans == 1)
+		x->dcoll = *c;
+	if (!x->L.corr)
+		x->L.corr = di->corr;   /* the launching call not seen (yet) */
+	if (!x->closed)
+		return;
+	update(x);
+	struct rl *root = find(x);
+	if (!root->nopen)
+		emit_component(s, root);
+}
+
+/* ---- emission ---------------------------------------------------------------------------- */
+
+static uint32_t label(const struct rl *x)
+{
+	char buf[256];
+	if (!x->nops)
+		snprintf(buf, sizeof(buf), "%s", x->dcoll.op == TPROF_NCCL_GROUP_END ? "ncclGroup"
+						 : nccl_op_name(x->dcoll.op));
+	else if (!x->L.group)
+		snprintf(buf, sizeof(buf), "%s", nccl_op_name(x->ops[0].op));
+	else {
+		int k = snprintf(buf, sizeof(buf), "ncclGroup (%u op%s: ", x->nops, x->nops == 1 ? "" : "s");
+		for (uint32_t i = 0; i < x->nops && k < (int)sizeof(buf) - 24; i++) {
+			if (i == 8) {
+				k += snprintf(buf + k, sizeof(buf) - (size_t)k, ", ...");
+				break;
+			}
+			k += snprintf(buf + k, sizeof(buf) - (size_t)k, "%s%s", i ? ", " : "",
+				      nccl_op_name(x->ops[i].op));
+		}
+		snprintf(buf + k, sizeof(buf) - (size_t)k, ")");
+	}
+	return strings_add(buf, strlen(buf));
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct rl *x = *(struct rl *const *)a, *y = *(struct rl *const *)b;
+	if (x->L.rank != y->L.rank)
+		return x->L.rank < y->L.rank ? -1 : 1;
+	if (x->proc->index != y->proc->index)
+		return x->proc->index < y->proc->index ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void unlink_launch(struct nccl_state *s, struct rl *x)
+{
+	struct rl **pi = &s->lb[lhash(x->proc, x->key, s->nlb)];
+	while (*pi && *pi != x)
+		pi = &(*pi)->hnext;
+	if (*pi) {
+		*pi = x->hnext;
+		s->nl--;
+	}
+}
+
+/* Its pending matches forget it: they may still complete among the others. */
+static void forget(struct rl *x)
+{
+	for (uint32_t i = 0; i < x->nops; i++) {
+		struct mt *m = x->opm[i];
+		if (!m)
+			continue;
+		for (uint32_t k = 0; k < m->seen; k++)
+			if (m->m[k].l == x)
+				m->m[k].l = NULL;
+	}
+}
+
+static void emit_component(struct nccl_state *s, struct rl *root)
+{
+	root = find(root);
+	uint32_t n = 0;
+	for (struct rl *x = root; x; x = x->cnext)
+		n++;
+	struct rl **v = malloc(n * sizeof(*v));
+	struct nccl_launch *L = malloc(n * sizeof(*L));
+	if (!v || !L)
+		abort();
+	n = 0;
+	for (struct rl *x = root; x; x = x->cnext)
+		v[n++] = x;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_rank);
+	uint32_t nlinks = 0;
+	for (struct mt *m = root->cmatch; m; m = m->hnext)
+		nlinks += m->p2p;
+	struct nccl_link *links = malloc((nlinks ? nlinks : 1) * sizeof(*links));
+	if (!links)
+		abort();
+	struct nccl_inst in = { .id = ++s->next_id, .l = L, .nl = n, .links = links, .last_rank = -1,
+				.last_start_rank = -1 };
+	int any_entry = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct rl *x = v[i];
+		x->index = i;
+		struct nccl_launch *l = &L[i];
+		*l = x->L;
+		l->ops = x->ops;
+		l->nops = x->nops;
+		l->spans = x->spans;
+		l->nspans = x->nspans;
+		l->complete = x->complete;
+		l->label = label(x);
+		if (!x->nops) {
+			l->comm = x->dcoll.comm;
+			l->rank = x->dcoll.rank;
+			l->nranks = x->dcoll.nranks;
+		}
+		nccl_launch_bytes(x->ops, x->nops, &l->algbytes, &l->busbytes);
+		for (uint32_t k = 0; k < x->nspans; k++) {
+			if (!k || x->spans[k].t0 < l->dev_t0)
+				l->dev_t0 = x->spans[k].t0;
+			if (!k || x->spans[k].t1 > l->dev_t1)
+				l->dev_t1 = x->spans[k].t1;
+		}
+		for (uint32_t k = 0; k < x->nops; k++) {
+			const struct nccl_op *o = &x->ops[k];
+			in.unmatched += !o->matched;
+			uint32_t want = nccl_op_is_p2p(o->op) ? 2 : o->nranks > 0 ? (uint32_t)o->nranks : 1;
+			if (want > in.ranks_expected)
+				in.ranks_expected = want;
+		}
+		if (!x->complete)
+			in.incomplete = 1;
+		if (l->thread) {
+			if (!any_entry || l->t0 < in.first_entry)
+				in.first_entry = l->t0;
+			if (!any_entry || l->t0 > in.last_entry) {
+				in.last_entry = l->t0;
+				in.last_rank = l->rank;
+			}
+			any_entry = 1;
+		}
+		if (l->nspans) {
+			if (!in.timed || l->dev_t0 < in.first_start)
+				in.first_start = l->dev_t0;
+			if (!in.timed || l->dev_t0 > in.last_start) {
+				in.last_start = l->dev_t0;
+				in.last_start_rank = l->rank;
+			}
+			in.timed++;
+		}
+	}
+	if (in.unmatched)
+		in.incomplete = 1;
+	for (struct mt *m = root->cmatch; m; m = m->hnext) {
+		if (!m->p2p)
+			continue;
+		struct nccl_link k = { .comm = m->comm, .src = m->src, .dst = m->dst, .seq = m->seq };
+		int from = 0, to = 0;
+		for (uint32_t i = 0; i < m->seen; i++) {
+			struct rl *x = m->m[i].l;
+			if (!x)
+				continue;
+			const struct nccl_op *o = &x->ops[m->m[i].op];
+			if (o->op == TPROF_NCCL_SEND) {
+				k.from = x->index;
+				k.from_stream = o->stream;
+				k.bytes = o->bytes;
+				from = 1;
+			} else {
+				k.to = x->index;
+				k.to_stream = o->stream;
+				to = 1;
+			}
+		}
+		if (from && to)
+			links[in.nlinks++] = k;
+	}
+	int64_t t0 = any_entry ? in.first_entry : in.first_start, t1 = t0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (L[i].thread && L[i].t1 > t1)
+			t1 = L[i].t1;
+		if (L[i].nspans && L[i].dev_t1 > t1)
+			t1 = L[i].dev_t1;
+		if (L[i].nspans && L[i].dev_t0 < t0)
+			t0 = L[i].dev_t0;
+	}
+	uint32_t who = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (L[i].thread && L[i].t0 == in.last_entry)
+			who = i;
+	struct event ev = { .kind = EV_NCCL, .flags = in.incomplete ? EVF_INCOMPLETE : 0,
+			    .proc = L[who].proc, .thread = L[who].thread, .name = L[0].label,
+			    .t0 = t0, .t1 = t1, .ncclinst = &in };
+
+	int empty = 1;   /* an empty group: nothing ran, nothing to show */
+	for (uint32_t i = 0; i < n; i++)
+		empty &= !L[i].nops && !L[i].nspans;
+	if (empty)
+		s->next_id--;
+	else
+		emit_derived(s->pl, &ev);
+
+	struct mt *done = root->cmatch;
+	for (uint32_t i = 0; i < n; i++) {
+		struct rl *x = v[i];
+		forget(x);
+		unlink_launch(s, x);
+		free(x->ops);
+		free(x->opm);
+		free(x->spans);
+		free(x);
+	}
+	for (struct mt *m = done, *next; m; m = next) {
+		next = m->hnext;
+		free(m->m);
+		free(m);
+	}
+	free(v);
+	free(L);
+	free(links);
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct rl *x = *(struct rl *const *)a, *y = *(struct rl *const *)b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The cap on launches in flight: the oldest one's component goes out as it is. */
+static void emit_oldest(struct nccl_state *s)
+{
+	struct rl *o = NULL;
+	for (size_t i = 0; i < s->nlb; i++)
+		for (struct rl *x = s->lb[i]; x; x = x->hnext)
+			if (!o || x->order < o->order)
+				o = x;
+	if (o)
+		emit_component(s, o);
+}
+
+void nccl_finish(struct pipeline *pl)
+{
+	struct nccl_state *s = pl->nccl;
+	if (!s)
+		return;
+	/* The members found of each match still pending belong together. */
+	for (size_t i = 0; i < s->nmb; i++)
+		for (struct mt *m = s->mb[i]; m; m = m->hnext) {
+			struct rl *root = NULL;
+			for (uint32_t k = 0; k < m->seen; k++)
+				if (m->m[k].l)
+					root = root ? join(root, m->m[k].l) : find(m->m[k].l);
+		}
+	struct rl **v = malloc((s->nl ? s->nl : 1) * sizeof(*v));
+	size_t n = 0;
+	if (!v)
+		abort();
+	for (size_t i = 0; i < s->nlb; i++)
+		for (struct rl *x = s->lb[i]; x; x = x->hnext)
+			if (find(x) == x)
+				v[n++] = x;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_order);
+	for (size_t i = 0; i < n; i++)
+		emit_component(s, v[i]);
+	free(v);
+	for (size_t i = 0; i < s->nmb; i++)
+		for (struct mt *m = s->mb[i], *next; m; m = next) {
+			next = m->hnext;
+			free(m->m);
+			free(m);
+		}
+	free(s->mb);
+	free(s->lb);
+	free(s);
+	pl->nccl = NULL;
+}

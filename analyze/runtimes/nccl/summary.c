@@ -1,0 +1,337 @@
+/* runtimes/nccl/summary.c — the summary's NCCL/RCCL part.
+ *
+ * "NCCL API": every call by total host time, with the bytes its operation moves.
+ * "NCCL collectives": one row per operation (or group composition), size and communicator
+ * size, from the instances the NCCL stage lined up across ranks (EV_NCCL): how many, the
+ * device time of the ranks' parts (total, and the average over every rank's part of every
+ * instance, as nccl-tests averages over iterations and ranks), the algorithm and bus
+ * bandwidth nccl-tests would report for that average time (S / t and S / t x factor, GB/s
+ * with 1 GB = 1e9 B; S and the factor per collective as in nccl.h), and the slowest rank's
+ * wait: per instance, the time from the first rank's entry into the launching call to the
+ * last rank's, averaged and maximal over the row's instances, with the rank that was last
+ * most often.  A group is one row per composition: its device span is the time of all its
+ * operations together, its size the sum of its collectives' S plus the larger of the bytes
+ * it sent and received.  Instances with a rank, a counterpart or a span missing are counted
+ * apart and say so.
+ * "NCCL send/receive": the sends matched with their receives, by communicator and pair of
+ * ranks, in that order. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nccl.h"
+#include "summary.h"
+#include "../../summary/table.h"
+
+struct crow {
+	uint32_t label;
+	double alg, bus;                /* S and bus bytes of one rank's part */
+	int32_t nranks;
+	int single;                     /* one operation: count and type mean something */
+	uint64_t count;
+	uint8_t dtype;
+	uint64_t calls, incomplete;
+	uint64_t spans, untimed;        /* ranks' parts with a device span, without */
+	int64_t total;                  /* device time of the parts with a span */
+	uint64_t waits;
+	int64_t wait_sum, wait_max;
+	uint64_t *last;                 /* by rank: instances it entered last */
+	uint32_t nlast;
+};
+
+struct prow {
+	uint64_t comm;
+	int32_t src, dst;
+	uint64_t msgs, bytes;
+};
+
+struct ncclsum {
+	struct agg *calls;              /* by name id */
+	uint64_t *bytes;
+	size_t cap;
+	struct crow *rows;
+	size_t nrows, caprows;
+	struct prow *pairs;
+	size_t npairs, cappairs;
+	uint64_t instances, incomplete, unmatched, untimed, p2p_unmatched;
+};
+
+struct ncclsum *ncclsum_new(void)
+{
+	struct ncclsum *m = calloc(1, sizeof(*m));
+	if (!m)
+		abort();
+	return m;
+}
+
+static void ensure(struct ncclsum *m, uint32_t id)
+{
+	if (id < m->cap)
+		return;
+	size_t n = m->cap ? m->cap : 256;
+	while (n <= id)
+		n *= 2;
+	m->calls = realloc(m->calls, n * sizeof(*m->calls));
+	m->bytes = realloc(m->bytes, n * sizeof(*m->bytes));
+	if (!m->calls || !m->bytes)
+		abort();
+	memset(m->calls + m->cap, 0, (n - m->cap) * sizeof(*m->calls));
+	memset(m->bytes + m->cap, 0, (n - m->cap) * sizeof(*m->bytes));
+	m->cap = n;
+}
+
+static struct crow *row_of(struct ncclsum *m, const struct nccl_launch *l)
+{
+	int single = l->nops == 1 && !l->group;
+	for (size_t i = 0; i < m->nrows; i++) {
+		struct crow *r = &m->rows[i];
+		if (r->label == l->label && r->alg == l->algbytes && r->bus == l->busbytes &&
+		    r->nranks == l->nranks && r->single == single &&
+		    (!single || (r->dtype == l->ops[0].dtype && r->count == l->ops[0].count)))
+			return r;
+	}
+	if (m->nrows == m->caprows) {
+		m->caprows = m->caprows ? m->caprows * 2 : 16;
+		m->rows = realloc(m->rows, m->caprows * sizeof(*m->rows));
+		if (!m->rows)
+			abort();
+	}
+	struct crow *r = &m->rows[m->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->label = l->label;
+	r->alg = l->algbytes;
+	r->bus = l->busbytes;
+	r->nranks = l->nranks;
+	r->single = single;
+	if (single) {
+		r->count = l->ops[0].count;
+		r->dtype = l->ops[0].dtype;
+	}
+	return r;
+}
+
+static void last_rank(struct crow *r, int32_t rank)
+{
+	if (rank < 0 || rank >= (1 << 20))
+		return;
+	if ((uint32_t)rank >= r->nlast) {
+		uint32_t n = (uint32_t)rank + 1;
+		r->last = realloc(r->last, n * sizeof(*r->last));
+		if (!r->last)
+			abort();
+		memset(r->last + r->nlast, 0, (n - r->nlast) * sizeof(*r->last));
+		r->nlast = n;
+	}
+	r->last[rank]++;
+}
+
+static void pair(struct ncclsum *m, const struct nccl_link *k)
+{
+	struct prow *p = NULL;
+	for (size_t i = 0; i < m->npairs && !p; i++)
+		if (m->pairs[i].comm == k->comm && m->pairs[i].src == k->src && m->pairs[i].dst == k->dst)
+			p = &m->pairs[i];
+	if (!p) {
+		if (m->npairs == m->cappairs) {
+			m->cappairs = m->cappairs ? m->cappairs * 2 : 16;
+			m->pairs = realloc(m->pairs, m->cappairs * sizeof(*m->pairs));
+			if (!m->pairs)
+				abort();
+		}
+		p = &m->pairs[m->npairs++];
+		*p = (struct prow){ .comm = k->comm, .src = k->src, .dst = k->dst };
+	}
+	p->msgs++;
+	p->bytes += k->bytes;
+}
+
+static void instance(struct ncclsum *m, const struct nccl_inst *in)
+{
+	const struct nccl_launch *first = NULL;
+	for (uint32_t i = 0; i < in->nl && !first; i++)
+		if (in->l[i].nops)
+			first = &in->l[i];
+	m->instances++;
+	m->incomplete += !!in->incomplete;
+	m->unmatched += in->unmatched;
+	for (uint32_t i = 0; i < in->nl; i++)
+		for (uint32_t k = 0; k < in->l[i].nops; k++)
+			m->p2p_unmatched += nccl_op_is_p2p(in->l[i].ops[k].op) && !in->l[i].ops[k].matched;
+	for (uint32_t k = 0; k < in->nlinks; k++)
+		pair(m, &in->links[k]);
+	if (!first)
+		return;   /* device spans whose calls were not recorded */
+	struct crow *r = row_of(m, first);
+	r->calls++;
+	r->incomplete += !!in->incomplete;
+	for (uint32_t i = 0; i < in->nl; i++) {
+		const struct nccl_launch *l = &in->l[i];
+		if (!l->nops)
+			continue;
+		if (l->nspans) {
+			r->spans++;
+			r->total += l->dev_t1 - l->dev_t0;
+		} else {
+			r->untimed++;
+			m->untimed++;
+		}
+	}
+	uint32_t entered = 0;
+	for (uint32_t i = 0; i < in->nl; i++)
+		entered += in->l[i].thread != NULL;
+	if (entered >= 2) {
+		int64_t w = in->last_entry - in->first_entry;
+		r->waits++;
+		r->wait_sum += w;
+		if (w > r->wait_max)
+			r->wait_max = w;
+		last_rank(r, in->last_rank);
+	}
+}
+
+void ncclsum_event(struct ncclsum *m, const struct event *ev)
+{
+	if (ev->kind == EV_NCCL) {
+		instance(m, ev->ncclinst);
+		return;
+	}
+	if (ev->kind != EV_CALL)
+		return;
+	ensure(m, ev->name);
+	agg_add(&m->calls[ev->name], ev->t1 - ev->t0);
+	if (ev->nccl && (nccl_op_is_coll(ev->nccl->a.op) || nccl_op_is_p2p(ev->nccl->a.op)))
+		m->bytes[ev->name] += ev->nccl->a.bytes;
+}
+
+/* GB/s (bytes per ns) with four significant digits, or "-". */
+static const char *fmt_bw(double bytes, double ns, char *buf, size_t len)
+{
+	if (ns <= 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	double v = bytes / ns;
+	snprintf(buf, len, v >= 1000 ? "%.0f" : v >= 100 ? "%.1f" : v >= 10 ? "%.2f" : v >= 1 ? "%.3f" : "%.4f", v);
+	return buf;
+}
+
+static const struct crow *row_base;
+
+static int by_total(const void *a, const void *b)
+{
+	const struct crow *x = &row_base[*(const uint32_t *)a], *y = &row_base[*(const uint32_t *)b];
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	int c = strcmp(strings_get(x->label), strings_get(y->label));
+	if (c)
+		return c;
+	return x->alg < y->alg ? -1 : x->alg > y->alg;
+}
+
+static void colls_table(struct ncclsum *m, FILE *f, int top)
+{
+	if (!m->nrows)
+		return;
+	uint32_t *ids = malloc(m->nrows * sizeof(*ids));
+	if (!ids)
+		abort();
+	for (uint32_t i = 0; i < m->nrows; i++)
+		ids[i] = i;
+	row_base = m->rows;
+	if (m->nrows > 1)
+		qsort(ids, m->nrows, sizeof(*ids), by_total);
+	fprintf(f, "\nNCCL collectives: device time of each rank's part; bandwidth as nccl-tests "
+		   "computes it from the average (GB/s, 1 GB = 1e9 B); wait: first to last rank "
+		   "entering\n%8s %6s %14s %12s %-10s %12s %12s %9s %9s %12s %12s  %-11s %s\n",
+		"Calls", "Ranks", "Size", "Count", "Type", "Total", "Avg", "algbw", "busbw", "Wait avg",
+		"Wait max", "Last in", "Collective");
+	size_t shown = top > 0 && (size_t)top < m->nrows ? (size_t)top : m->nrows;
+	for (size_t i = 0; i < shown; i++) {
+		const struct crow *r = &m->rows[ids[i]];
+		char calls[32], size[32], count[32], tot[32], avg[32], alg[32], bus[32], wa[32], wm[32];
+		char last[32] = "-";
+		double a = r->spans ? (double)r->total / (double)r->spans : 0;
+		snprintf(size, sizeof(size), "%.0f", r->alg);
+		if (r->single)
+			fmt_count(r->count, count, 32);
+		else
+			snprintf(count, sizeof(count), "-");
+		uint32_t best = 0;
+		for (uint32_t k = 1; k < r->nlast; k++)
+			if (r->last[k] > r->last[best])
+				best = k;
+		if (r->nlast && r->last[best])
+			snprintf(last, sizeof(last), "%u (%" PRIu64 "/%" PRIu64 ")", best, r->last[best], r->waits);
+		fprintf(f, "%8s %6d %14s %12s %-10s %12s %12s %9s %9s %12s %12s  %-11s ",
+			fmt_count(r->calls, calls, 32), r->nranks, size, count,
+			r->single ? nccl_dtype_name(r->dtype) : "-", r->spans ? fmt_dur(r->total, tot, 32) : "-",
+			r->spans ? fmt_dur((int64_t)(a + 0.5), avg, 32) : "-", fmt_bw(r->alg, a, alg, 32),
+			fmt_bw(r->bus, a, bus, 32), r->waits ? fmt_dur(r->wait_sum / (int64_t)r->waits, wa, 32) : "-",
+			r->waits ? fmt_dur(r->wait_max, wm, 32) : "-", last);
+		put_name(f, strings_get(r->label));
+		if (r->incomplete || r->untimed)
+			fprintf(f, "%8s   of which %" PRIu64 " incomplete; %" PRIu64 " ranks' parts untimed\n", "",
+				r->incomplete, r->untimed);
+	}
+	if (shown < m->nrows)
+		fprintf(f, "  ... %zu more (--top 0 shows all)\n", m->nrows - shown);
+	char a[32], b[32], c[32], d[32];
+	fprintf(f, "  instances:   %s, %s incomplete (a rank's call, a counterpart or a device span "
+		   "missing); %s operations unmatched; %s ranks' parts without device timing\n",
+		fmt_count(m->instances, a, 32), fmt_count(m->incomplete, b, 32),
+		fmt_count(m->unmatched, c, 32), fmt_count(m->untimed, d, 32));
+	fprintf(f, "  groups:      one row per composition; time: the group's device span; size: "
+		   "its collectives' S plus the larger of the bytes it sent and received\n");
+	free(ids);
+}
+
+static int by_pair(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+static void pairs_table(struct ncclsum *m, FILE *f, int top)
+{
+	if (!m->npairs && !m->p2p_unmatched)
+		return;
+	if (m->npairs > 1)
+		qsort(m->pairs, m->npairs, sizeof(*m->pairs), by_pair);
+	fprintf(f, "\nNCCL send/receive: sends matched with their receives\n%10s %14s %12s  %s\n",
+		"Messages", "Bytes", "Avg size", "Ranks (communicator)");
+	size_t shown = top > 0 && (size_t)top < m->npairs ? (size_t)top : m->npairs;
+	for (size_t i = 0; i < shown; i++) {
+		const struct prow *p = &m->pairs[i];
+		char a[32], b[32], c[32];
+		fprintf(f, "%10s %14s %12s  %d -> %d (0x%" PRIx64 ")\n", fmt_count(p->msgs, a, 32),
+			fmt_count(p->bytes, b, 32), fmt_bytes((double)p->bytes / (double)p->msgs, c, 32),
+			p->src, p->dst, p->comm);
+	}
+	if (shown < m->npairs)
+		fprintf(f, "  ... %zu more (--top 0 shows all)\n", m->npairs - shown);
+	if (m->p2p_unmatched) {
+		char a[32];
+		fprintf(f, "  unmatched:   %s sends or receives without their counterpart\n",
+			fmt_count(m->p2p_unmatched, a, 32));
+	}
+}
+
+void ncclsum_end(struct ncclsum *m, FILE *f, int top)
+{
+	if (m->cap)
+		time_table_print_bytes(f, "NCCL API", m->calls, m->bytes, m->cap, top);
+	colls_table(m, f, top);
+	pairs_table(m, f, top);
+	for (size_t i = 0; i < m->nrows; i++)
+		free(m->rows[i].last);
+	free(m->rows);
+	free(m->pairs);
+	free(m->calls);
+	free(m->bytes);
+	free(m);
+}

@@ -1,0 +1,411 @@
+/* runtimes/nrt/summary.c — the summary's Neuron runtime tables.
+ *   NRT models: one row per model name, over every NeuronCore and process that ran it (the
+ *     cores it ran on listed): executions, their total, average, minimum and maximum time
+ *     (an execution is the blocking nrt_execute call's span), failed ones, input and output
+ *     tensor bytes and (input + output bytes) / total time in GB/s.
+ *   NRT tensor traffic: tensor reads, writes, copies and memsets by placement: calls, bytes,
+ *     time and bytes / time.
+ *   NeuronCores: per (process, core) the busy share of the covered time (the union of its
+ *     executions' spans, as the device table does for GPUs) and its executions.
+ *   NRT calls that failed: count by call and status.
+ * Executions arrive in entry order, so each core's busy union is swept as they come; memory
+ * follows the number of models, cores and distinct failures, not the trace. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nrt.h"
+#include "summary.h"
+#include "../../summary/table.h"
+
+#define CORE_BITS 256
+
+struct model {
+	uint32_t name;
+	struct agg t;
+	uint64_t failed, in_bytes, out_bytes;
+	uint64_t cores[CORE_BITS / 64];  /* NeuronCores it ran on */
+	int more_cores;                  /* and some at CORE_BITS or above */
+};
+
+struct core {
+	int proc;
+	int32_t nc;
+	uint64_t execs;
+	int64_t busy, cur0, cur1;
+	int open;
+};
+
+struct traffic {
+	uint64_t calls, bytes;
+	int64_t time;
+};
+
+struct failure {
+	uint32_t name;
+	int status;
+	uint64_t count;
+};
+
+/* Open addressing from a nonzero 64-bit key to an index + 1. */
+struct index {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t n, cap;
+};
+
+struct nrtsum {
+	struct model *models;
+	size_t nmodels;
+	struct index model_of;
+	struct core *cores;
+	size_t ncores;
+	struct index core_of;
+	struct traffic traffic[4][4];    /* read, write, copy, memset x device, host, virtual, ? */
+	struct failure *fails;
+	size_t nfails;
+	uint64_t calls;
+};
+
+static size_t slot(const struct index *x, uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (x->cap - 1);
+}
+
+static uint32_t index_get(const struct index *x, uint64_t key)
+{
+	if (!x->cap)
+		return 0;
+	for (size_t i = slot(x, key); x->keys[i]; i = (i + 1) & (x->cap - 1))
+		if (x->keys[i] == key)
+			return x->vals[i];
+	return 0;
+}
+
+static void index_put(struct index *x, uint64_t key, uint32_t val)
+{
+	if ((x->n + 1) * 2 > x->cap) {
+		struct index g = { NULL, NULL, 0, x->cap ? x->cap * 2 : 64 };
+		g.keys = calloc(g.cap, sizeof(*g.keys));
+		g.vals = calloc(g.cap, sizeof(*g.vals));
+		if (!g.keys || !g.vals)
+			abort();
+		for (size_t i = 0; i < x->cap; i++)
+			if (x->keys[i])
+				index_put(&g, x->keys[i], x->vals[i]);
+		free(x->keys);
+		free(x->vals);
+		*x = g;
+	}
+	size_t i = slot(x, key);
+	while (x->keys[i])
+		i = (i + 1) & (x->cap - 1);
+	x->keys[i] = key;
+	x->vals[i] = val;
+	x->n++;
+}
+
+static void index_free(struct index *x)
+{
+	free(x->keys);
+	free(x->vals);
+}
+
+struct nrtsum *nrtsum_new(void)
+{
+	struct nrtsum *s = calloc(1, sizeof(*s));
+	if (!s)
+		abort();
+	return s;
+}
+
+static struct model *model_of(struct nrtsum *s, uint32_t name)
+{
+	uint32_t i = index_get(&s->model_of, (uint64_t)name + 1);
+	if (i)
+		return &s->models[i - 1];
+	s->models = realloc(s->models, (s->nmodels + 1) * sizeof(*s->models));
+	if (!s->models)
+		abort();
+	struct model *m = &s->models[s->nmodels++];
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	index_put(&s->model_of, (uint64_t)name + 1, (uint32_t)s->nmodels);
+	return m;
+}
+
+static struct core *core_of(struct nrtsum *s, int proc, int32_t nc)
+{
+	uint64_t key = ((uint64_t)(uint32_t)proc << 32 | (uint32_t)nc) + 1;
+	uint32_t i = index_get(&s->core_of, key);
+	if (i)
+		return &s->cores[i - 1];
+	s->cores = realloc(s->cores, (s->ncores + 1) * sizeof(*s->cores));
+	if (!s->cores)
+		abort();
+	struct core *c = &s->cores[s->ncores++];
+	memset(c, 0, sizeof(*c));
+	c->proc = proc;
+	c->nc = nc;
+	index_put(&s->core_of, key, (uint32_t)s->ncores);
+	return c;
+}
+
+/* The next execution on a core, in entry order: it overlaps the busy interval and grows it,
+ * or a new interval starts. */
+static void sweep(struct core *c, int64_t t0, int64_t t1)
+{
+	if (c->open && t1 < c->cur0) {
+		/* out of entry order (a call that never returned, emitted at the end) */
+		c->busy += t1 - t0;
+		return;
+	}
+	if (c->open && t0 <= c->cur1) {
+		if (t1 > c->cur1)
+			c->cur1 = t1;
+		if (t0 < c->cur0)
+			c->cur0 = t0;
+		return;
+	}
+	if (c->open)
+		c->busy += c->cur1 - c->cur0;
+	c->cur0 = t0;
+	c->cur1 = t1;
+	c->open = 1;
+}
+
+static void execution(struct nrtsum *s, const struct event *ev, const struct nrt_info *ni, int64_t dur)
+{
+	struct model *m = model_of(s, ni->model);
+	agg_add(&m->t, dur);
+	if (nrt_failed(ev->call->ret))
+		m->failed++;
+	if (ni->has_exec) {
+		m->in_bytes += ni->x.in_bytes;
+		m->out_bytes += ni->x.out_bytes;
+	}
+	int32_t first;
+	int n = nrt_cores(ni, &first);
+	for (int k = 0; k < n; k++) {
+		int32_t nc = first + k;
+		if (nc < CORE_BITS)
+			m->cores[nc / 64] |= 1ull << (nc % 64);
+		else
+			m->more_cores = 1;
+		struct core *c = core_of(s, ev->proc->index, nc);
+		c->execs++;
+		sweep(c, ev->t0, ev->t0 + dur);
+	}
+}
+
+static void failure(struct nrtsum *s, uint32_t name, int status)
+{
+	for (size_t i = 0; i < s->nfails; i++)
+		if (s->fails[i].name == name && s->fails[i].status == status) {
+			s->fails[i].count++;
+			return;
+		}
+	s->fails = realloc(s->fails, (s->nfails + 1) * sizeof(*s->fails));
+	if (!s->fails)
+		abort();
+	s->fails[s->nfails++] = (struct failure){ name, status, 1 };
+}
+
+void nrtsum_event(struct nrtsum *s, const struct event *ev)
+{
+	const struct nrt_info *ni = ev->call->nrt;
+	int64_t dur = ev->t1 > ev->t0 ? ev->t1 - ev->t0 : 0;
+	s->calls++;
+	if (nrt_failed(ev->call->ret))
+		failure(s, ev->name, ev->call->ret);
+	if (!ni)
+		return;
+	if (ni->a.op == TPROF_NRT_EXECUTE && ni->model) {
+		execution(s, ev, ni, dur);
+		return;
+	}
+	int op = ni->a.op - TPROF_NRT_TENSOR_READ;
+	if (nrt_traffic_name(ni->a.op) && op >= 0 && op < 4) {
+		struct traffic *t = &s->traffic[op][ni->a.placement < 3 ? ni->a.placement : 3];
+		t->calls++;
+		t->bytes += ni->a.bytes;
+		t->time += dur;
+	}
+}
+
+/* ---- printing ----------------------------------------------------------------------------- */
+
+static double gbps(uint64_t bytes, int64_t ns)
+{
+	return ns > 0 ? (double)bytes / (double)ns : 0.0;
+}
+
+/* Three decimals, or three significant digits for rates under 0.01 GB/s (small tensors of a
+ * long execution), which would otherwise print as 0.000. */
+static const char *fmt_gbps(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, v == 0.0 || v >= 0.01 ? "%.3f" : "%.3g", v);
+	return buf;
+}
+
+/* "0-3,6" */
+static const char *core_list(const struct model *m, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (int i = 0; i < CORE_BITS && o + 24 < len;) {
+		if (!(m->cores[i / 64] >> (i % 64) & 1)) {
+			i++;
+			continue;
+		}
+		int j = i;
+		while (j + 1 < CORE_BITS && m->cores[(j + 1) / 64] >> ((j + 1) % 64) & 1)
+			j++;
+		o += (size_t)snprintf(buf + o, len - o, o ? ",%d" : "%d", i);
+		if (j > i)
+			o += (size_t)snprintf(buf + o, len - o, "-%d", j);
+		i = j + 1;
+	}
+	if (m->more_cores && o + 8 < len)
+		snprintf(buf + o, len - o, o ? ",..." : "...");
+	if (!buf[0])
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct model *x = a, *y = b;
+	if (x->t.total != y->t.total)
+		return x->t.total > y->t.total ? -1 : 1;
+	return strcmp(strings_get(x->name), strings_get(y->name));
+}
+
+static void models_table(FILE *f, struct nrtsum *s, int top)
+{
+	if (!s->nmodels)
+		return;
+	qsort(s->models, s->nmodels, sizeof(*s->models), by_total);
+	int64_t sum = 0;
+	for (size_t i = 0; i < s->nmodels; i++)
+		sum += s->models[i].t.total;
+	fprintf(f, "\nNRT models: executions by model, all NeuronCores and processes\n");
+	fprintf(f, "%9s %12s %10s %12s %12s %12s %8s %14s %14s %10s  %-8s %s\n", "Total(%)", "Time",
+		"Execs", "Avg", "Min", "Max", "Failed", "Input bytes", "Output bytes", "GB/s", "Cores",
+		"Model");
+	size_t shown = top > 0 && (size_t)top < s->nmodels ? (size_t)top : s->nmodels;
+	for (size_t i = 0; i < shown; i++) {
+		const struct model *m = &s->models[i];
+		char t[32], av[32], mn[32], mx[32], c[32], fl[32], in[32], out[32], cores[128], g[32];
+		fprintf(f, "%7.1f %% %12s %10s %12s %12s %12s %8s %14s %14s %10s  %-8s ",
+			sum ? 100.0 * (double)m->t.total / (double)sum : 0.0, fmt_dur(m->t.total, t, 32),
+			fmt_count(m->t.calls, c, 32), fmt_dur(m->t.total / (int64_t)m->t.calls, av, 32),
+			fmt_dur(m->t.min, mn, 32), fmt_dur(m->t.max, mx, 32), fmt_count(m->failed, fl, 32),
+			fmt_count(m->in_bytes, in, 32), fmt_count(m->out_bytes, out, 32),
+			fmt_gbps(gbps(m->in_bytes + m->out_bytes, m->t.total), g, sizeof(g)),
+			core_list(m, cores, sizeof(cores)));
+		put_name(f, strings_get(m->name));
+	}
+	if (shown < s->nmodels)
+		fprintf(f, "  ... %zu more (--top 0 shows all)\n", s->nmodels - shown);
+}
+
+static void traffic_table(FILE *f, struct nrtsum *s)
+{
+	static const char *const place[] = { "device", "host", "virtual", "?" };
+	int any = 0;
+	for (int op = 0; op < 4; op++)
+		for (int p = 0; p < 4; p++)
+			any |= s->traffic[op][p].calls != 0;
+	if (!any)
+		return;
+	fprintf(f, "\nNRT tensor traffic\n%10s %16s %12s %10s  %-9s %s\n", "Calls", "Bytes", "Time",
+		"GB/s", "Operation", "Placement");
+	for (int op = 0; op < 4; op++)
+		for (int p = 0; p < 4; p++) {
+			const struct traffic *t = &s->traffic[op][p];
+			if (!t->calls)
+				continue;
+			char a[32], b[32], c[32], g[32];
+			fprintf(f, "%10s %16s %12s %10s  %-9s %s\n", fmt_count(t->calls, a, 32),
+				fmt_count(t->bytes, b, 32), fmt_dur(t->time, c, 32),
+				fmt_gbps(gbps(t->bytes, t->time), g, sizeof(g)),
+				nrt_traffic_name((unsigned)(TPROF_NRT_TENSOR_READ + op)), place[p]);
+		}
+}
+
+static int by_core(const void *a, const void *b)
+{
+	const struct core *x = a, *y = b;
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	return x->nc < y->nc ? -1 : x->nc > y->nc;
+}
+
+static void cores_table(FILE *f, struct nrtsum *s, const struct trace *tr, int64_t covered)
+{
+	if (!s->ncores)
+		return;
+	qsort(s->cores, s->ncores, sizeof(*s->cores), by_core);
+	char a[32], b[32];
+	fprintf(f, "\nNeuronCores: busy share of the covered time (%s)\n", fmt_dur(covered, a, 32));
+	fprintf(f, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Execs", "NeuronCore");
+	for (size_t i = 0; i < s->ncores; i++) {
+		struct core *c = &s->cores[i];
+		if (c->open)
+			c->busy += c->cur1 - c->cur0;
+		c->open = 0;
+		char label[512] = "?";
+		for (size_t k = 0; k < tr->nprocs; k++)
+			if (tr->procs[k]->index == c->proc)
+				proc_label(tr->procs[k], label, sizeof(label));
+		fprintf(f, "%6.1f %% %12s %10s  nc %d of %s\n",
+			covered > 0 ? 100.0 * (double)c->busy / (double)covered : 0.0, fmt_dur(c->busy, a, 32),
+			fmt_count(c->execs, b, 32), c->nc, label);
+	}
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct failure *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->status - y->status;
+}
+
+static void failures_table(FILE *f, struct nrtsum *s, int top)
+{
+	if (!s->nfails)
+		return;
+	qsort(s->fails, s->nfails, sizeof(*s->fails), by_count);
+	fprintf(f, "\nNRT calls that failed\n%10s  %-34s %s\n", "Calls", "Status", "Call");
+	size_t shown = top > 0 && (size_t)top < s->nfails ? (size_t)top : s->nfails;
+	for (size_t i = 0; i < shown; i++) {
+		const struct failure *x = &s->fails[i];
+		char a[32], st[48];
+		const char *name = nrt_status_name(x->status);
+		if (!name) {
+			snprintf(st, sizeof(st), "NRT_STATUS %d", x->status);
+			name = st;
+		}
+		fprintf(f, "%10s  %-34s ", fmt_count(x->count, a, 32), name);
+		put_name(f, strings_get(x->name));
+	}
+	if (shown < s->nfails)
+		fprintf(f, "  ... %zu more (--top 0 shows all)\n", s->nfails - shown);
+}
+
+void nrtsum_end(struct nrtsum *s, FILE *f, const struct trace *tr, int64_t covered, int top)
+{
+	models_table(f, s, top);
+	traffic_table(f, s);
+	cores_table(f, s, tr, covered);
+	failures_table(f, s, top);
+	free(s->models);
+	index_free(&s->model_of);
+	free(s->cores);
+	index_free(&s->core_of);
+	free(s->fails);
+	free(s);
+}

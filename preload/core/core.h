@@ -1,0 +1,201 @@
+/* core.h — state shared by the files of the preload core: configuration, the process image
+ * being recorded, the per-thread state, and the declarations that cross files. */
+#ifndef TPROF_CORE_H
+#define TPROF_CORE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../../common/events.h"
+#include "../../common/format.h"
+
+#define TPROF_EXPORT __attribute__((visibility("default")))
+#define TPROF_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TPROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- configuration (config.c), read once from TPROF_* at load time ----------------------- */
+struct tprof_config {
+	int enable;              /* TPROF_ENABLE */
+	char *output_dir;        /* TPROF_OUTPUT_DIR, made absolute */
+	uint32_t buffer_units;   /* TPROF_BUFFER_KB, in record units per thread buffer */
+	uint64_t max_events;     /* TPROF_MAX_EVENTS, 0 = unlimited */
+	int verbose;             /* TPROF_VERBOSE */
+	uint64_t spool_max;      /* TPROF_SPOOL_MB, bytes of buffers a process may hold */
+	int compress_level;      /* TPROF_COMPRESS_LEVEL, 1..9 */
+	int clock;               /* TPROF_CLOCK: 0 auto, TPROF_CLOCKSRC_* */
+	int callstack;           /* TPROF_CALLSTACK: host stacks at device launches */
+	uint32_t mpi_sync_rounds;/* TPROF_MPI_SYNC_ROUNDS: clock round trips per MPI rank, 0 none */
+	int64_t clock_skew_ns;   /* TPROF_TEST_CLOCK_SKEW_NS: added to every CLOCK sample (tests) */
+	uint32_t slot_pause_us;  /* TPROF_TEST_SLOT_PAUSE_US: a thread that handed a buffer to the
+				  * flusher waits this long (tests: the flush gets there first) */
+	int poll_each;           /* TPROF_POLLS=each: every unsuccessful poll a CALL of its own */
+};
+void tprof_config_read(struct tprof_config *cfg);
+
+/* ---- logging (log.c): one line each on stderr, prefixed "tprof[pid]: " --------------------- */
+void tprof_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tprof_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tprof_log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- spool slots (spool.c) ---------------------------------------------------------------- */
+struct tprof_slot {
+	struct tprof_slot_header *hdr;  /* in the mapped file */
+	struct tprof_rec *units;        /* right after hdr */
+	struct tprof_slot *next;        /* free list or flush queue */
+	struct tprof_slot *all_next;    /* every slot, for the final flush */
+};
+
+/* ---- per-thread state (state.c, thread.c); one per thread, initial-exec TLS ----------------- */
+struct tprof_strcache;
+struct tprof_hook;
+
+/* The thread's open run of unsuccessful polls (poll.h): its POLL record may be updated while
+ * it is the last thing written to the thread's buffer (pos still at `end`, in the same
+ * buffer, none of it flushed since). */
+struct tprof_pollrun {
+	struct tprof_rec *rec;          /* the POLL record, NULL when no run is open */
+	struct tprof_rec *end;          /* the thread's pos right after it */
+	const uint32_t *flushed;        /* its buffer's count of flushed units ... */
+	uint32_t flushed_then;          /* ... when the run began */
+	uint32_t seq;                   /* the thread's seq then: the same buffer */
+	unsigned n;                     /* functions in the record (its ext) */
+	struct tprof_hook *hooks[TPROF_POLL_FNS]; /* which, in the order of its units */
+};
+struct tprof_thread {
+	struct tprof_rec *pos;          /* next free unit */
+	struct tprof_rec *end;          /* end of the units granted to this thread */
+	struct tprof_slot *slot;        /* slot being written, NULL when none */
+	uint32_t stream;                /* stream id, 0 = not registered yet */
+	uint32_t seq;                   /* sequence number of the next slot */
+	int guard;                      /* >0 inside the profiler: nested calls pass through */
+	int depth;                      /* open tprof ranges, for push/pop return values */
+	uint32_t corr;                  /* correlation ids handed out (api.h) */
+	int registered;                 /* in the thread registry */
+	int key_armed;                  /* exit destructor armed */
+	uint32_t generation;            /* process image this state belongs to */
+	uint8_t drop_reason;
+	uint64_t dropped;               /* events dropped since the last DROP record */
+	pid_t tid;
+	pthread_t self;
+	char name[16];                  /* thread name last recorded */
+	struct tprof_strcache *cache;   /* string-id cache, allocated at registration */
+	struct tprof_thread *reg_next;  /* thread registry link */
+	struct tprof_pollrun poll;      /* unsuccessful polls being folded (poll.h) */
+};
+
+extern __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
+
+/* ---- the process image being recorded (state.c, image.c) ------------------------------------ */
+enum tprof_phase {
+	TPROF_PHASE_OFF = 0,       /* not recording in this process */
+	TPROF_PHASE_PENDING = 1,   /* enabled; files are created at the first record */
+	TPROF_PHASE_STARTED = 2,   /* files open, flusher running */
+	TPROF_PHASE_FINISHED = 3,  /* final flush done */
+	TPROF_PHASE_FAILED = 4,    /* an error stopped recording */
+};
+
+struct tprof_state {
+	struct tprof_config cfg;
+	int phase;                      /* enum tprof_phase, changed under `lock` */
+	uint32_t generation;            /* bumped for each new process image (fork, failed exec) */
+	pid_t pid;
+	uint64_t instance;
+	char *base;                     /* output path without suffix */
+	int trace_fd, spool_fd;
+	uint64_t start_tsc, start_mono, start_real;
+
+	pthread_mutex_t lock;           /* slots, queues, registry, phase */
+	pthread_cond_t flush_cond;
+	pthread_mutex_t flush_lock;     /* writing to the chunk file */
+	pthread_mutex_t proc_lock;      /* the process stream writer */
+
+	struct tprof_slot *free_slots, *queue_head, *queue_tail, *all_slots;
+	uint64_t spool_bytes;           /* file size of the spool */
+	uint32_t slots_total;
+	uint32_t free_count;
+	struct tprof_thread *threads;   /* registry of live threads that recorded */
+	uint32_t next_stream;
+	int64_t budget;                 /* events left under TPROF_MAX_EVENTS */
+	struct tprof_thread proc;       /* writer of stream 0, used under proc_lock */
+	uint64_t proc_dropped;          /* stream-0 records that found no buffer (proc_lock) */
+
+	pthread_t flusher;
+	int flusher_running, flusher_stop;
+	uint64_t chunks_written, bytes_written, events_written;
+};
+
+extern struct tprof_state tprof_g;
+/* Hot-path switch: non-zero while this process records. */
+extern int tprof_recording;
+
+/* state.c */
+void tprof_stop_recording(const char *why);
+void tprof_stop_writing(void);
+
+/* init.c: moments that involve every part */
+void tprof_prepare_exec(void);          /* exec hooks: final pass, everything flushed */
+
+/* image.c: the process image */
+void tprof_image_begin(int clock_source);
+int tprof_image_start(void);            /* PENDING -> STARTED; 0 on success */
+int tprof_image_ensure(void);           /* started (or finished); 0 when records can be written */
+void tprof_image_checkpoint(void);      /* everything flushed, before exec */
+void tprof_image_flush(void);           /* everything flushed; recording goes on */
+void tprof_image_finish(void);          /* final flush at exit */
+void tprof_image_finish_failed(void);   /* at exit after a write error */
+void tprof_image_reset_child(void);     /* new image after fork */
+void tprof_image_lock(void);
+void tprof_image_unlock(void);
+
+/* thread.c: the recording thread (the slow path behind buffer.h) */
+struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units);
+void tprof_room_slow(struct tprof_thread *t, unsigned units);
+int tprof_thread_enter(struct tprof_thread *t); /* registered (image started); 0 when so */
+void tprof_thread_note_name(struct tprof_thread *t, const char *name);
+struct tprof_thread *tprof_thread_find(pthread_t which);
+void tprof_threads_reset(void);
+void tprof_threads_final(void);
+
+/* slots.c: buffers for writers */
+struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int *reason);
+void tprof_slot_retire(struct tprof_thread *t);
+
+/* spool.c */
+int tprof_spool_open(const char *path, uint32_t slot_bytes);
+struct tprof_slot *tprof_spool_acquire(void);  /* under tprof_g.lock */
+void tprof_spool_release(struct tprof_slot *s); /* under tprof_g.lock */
+void tprof_spool_forget(void);                  /* child after fork: drop the parent's mapping */
+int tprof_spool_idle(void);                     /* every slot flushed to its end */
+void tprof_spool_keep_reserve(void);            /* flusher: a few free, pre-touched slots */
+
+/* flusher.c */
+void tprof_flusher_cond_init(void);
+int tprof_flusher_start(void);
+void tprof_flusher_stop(void);
+
+/* proc-stream.c — records of stream 0, written under proc_lock */
+void tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
+		       uint64_t arg);
+void tprof_proc_string(uint32_t id, const char *s, size_t len);
+/* A record with `units` extension units copied from ext (COMM, CSYNC). */
+void tprof_proc_record_ext(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
+			   uint64_t arg, const void *ext, unsigned units);
+void tprof_proc_clock(int when);
+
+/* procinfo.c */
+void tprof_procinfo_record(void);
+void tprof_proc_prop_str(const char *key, const char *value);
+void tprof_proc_prop_int(const char *key, int64_t value);
+
+/* intern.c */
+uint32_t tprof_intern(const char *s, size_t len);
+uint32_t tprof_intern_slow(struct tprof_thread *t, const char *s);
+void tprof_intern_reset(void);
+void tprof_intern_invalidate(void);
+void tprof_strcache_alloc(struct tprof_thread *t);
+void tprof_intern_lock(void);
+void tprof_intern_unlock(void);
+
+#endif

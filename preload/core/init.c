@@ -1,0 +1,90 @@
+/* init.c — loading and unloading the recorder, and the moments that involve every part of
+ * it: the constructor reads the configuration once, before any thread of ours exists; the
+ * destructor and the exec hooks do the final pass over threads and then the image; fork
+ * takes every lock first and gives the child a fresh image of its own. */
+#include "../events/api.h"
+#include "clock.h"
+#include "core.h"
+#include "../events/devtime.h"
+#include "env-carry.h"
+#include "../events/kernels.h"
+
+static int initialized;
+static int clock_source;
+
+void tprof_prepare_exec(void)
+{
+	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED)
+		return;
+	tprof_tls.guard++;
+	tprof_threads_final();
+	tprof_image_checkpoint();
+	tprof_tls.guard--;
+}
+
+static void finish(void)
+{
+	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
+	if (phase != TPROF_PHASE_STARTED && !(phase == TPROF_PHASE_FAILED && tprof_g.spool_fd >= 0))
+		return;
+	tprof_tls.guard++;
+	/* Stop taking events first: everything recorded before this point is flushed. */
+	__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
+	tprof_threads_final();
+	if (phase == TPROF_PHASE_STARTED)
+		tprof_image_finish();
+	else
+		tprof_image_finish_failed();
+	tprof_tls.guard--;
+}
+
+/* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock. */
+static void atfork_prepare(void)
+{
+	tprof_image_lock();
+	tprof_intern_lock();
+	pthread_mutex_lock(&tprof_g.proc_lock);
+	pthread_mutex_lock(&tprof_g.flush_lock);
+	pthread_mutex_lock(&tprof_g.lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&tprof_g.lock);
+	pthread_mutex_unlock(&tprof_g.flush_lock);
+	pthread_mutex_unlock(&tprof_g.proc_lock);
+	tprof_intern_unlock();
+	tprof_image_unlock();
+}
+
+static void atfork_child(void)
+{
+	pthread_mutex_init(&tprof_g.lock, NULL);
+	pthread_mutex_init(&tprof_g.flush_lock, NULL);
+	pthread_mutex_init(&tprof_g.proc_lock, NULL);
+	tprof_intern_reset();
+	tprof_image_reset_child();
+	tprof_threads_reset();
+	tprof_dev_reset_child();
+	tprof_kernels_reset_child();
+}
+
+__attribute__((constructor(101))) static void tprof_init(void)
+{
+	if (initialized)
+		return;
+	initialized = 1;
+	tprof_config_read(&tprof_g.cfg);
+	if (!tprof_g.cfg.enable)
+		return;
+	clock_source = tprof_clock_init(tprof_g.cfg.clock);
+	tprof_env_capture();
+	tprof_hooks_init();
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+	tprof_image_begin(clock_source);
+}
+
+__attribute__((destructor(101))) static void tprof_fini(void)
+{
+	finish();
+}

@@ -1,0 +1,190 @@
+/* intern.c — string interning.  Each distinct string gets a 32-bit id once per process image,
+ * and its bytes are written once, as a STRING record of the process stream; events refer to
+ * the id.  The global table is locked; threads keep small caches in front of it. */
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/hash.h"
+#include "core.h"
+#include "intern.h"
+
+#define MAX_LEN (TPROF_MAX_EXT * TPROF_UNIT)
+
+struct entry {
+	uint64_t hash;
+	char *str;
+	uint32_t len;
+	uint32_t id;
+};
+
+static pthread_mutex_t ilock = PTHREAD_MUTEX_INITIALIZER;
+static struct entry *table;
+static size_t cap, count;
+static uint32_t next_id;
+uint32_t tprof_intern_gen = 1;
+
+static int grow_table(void)
+{
+	size_t ncap = cap ? cap * 2 : 1024;
+	struct entry *nt = calloc(ncap, sizeof(*nt));
+	if (!nt)
+		return -1;
+	for (size_t i = 0; i < cap; i++) {
+		if (!table[i].str)
+			continue;
+		size_t j = table[i].hash & (ncap - 1);
+		while (nt[j].str)
+			j = (j + 1) & (ncap - 1);
+		nt[j] = table[i];
+	}
+	free(table);
+	table = nt;
+	cap = ncap;
+	return 0;
+}
+
+/* Under ilock.  Returns the entry for s, adding it (and writing its STRING record) if new. */
+static struct entry *lookup(const char *s, size_t len, uint64_t h)
+{
+	if ((count + 1) * 2 > cap && grow_table() < 0)
+		return NULL;
+	size_t j = h & (cap - 1);
+	while (table[j].str) {
+		if (table[j].hash == h && table[j].len == len && !memcmp(table[j].str, s, len))
+			return &table[j];
+		j = (j + 1) & (cap - 1);
+	}
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, len);
+	copy[len] = 0;
+	struct entry *e = &table[j];
+	e->hash = h;
+	e->str = copy;
+	e->len = (uint32_t)len;
+	e->id = ++next_id;
+	count++;
+	tprof_proc_string(e->id, copy, len);
+	return e;
+}
+
+static struct entry *intern_entry(const char *s, size_t len, uint64_t h)
+{
+	pthread_mutex_lock(&ilock);
+	struct entry *e = lookup(s, len, h);
+	pthread_mutex_unlock(&ilock);
+	return e;
+}
+
+uint32_t tprof_intern(const char *s, size_t len)
+{
+	if (len > MAX_LEN)
+		len = MAX_LEN;
+	struct entry *e = intern_entry(s, len, tprof_hash_bytes(s, len));
+	return e ? e->id : 0;
+}
+
+struct ro_query {
+	uintptr_t addr;
+	int ro;
+};
+
+static int ro_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct ro_query *q = data;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (q->addr >= lo && q->addr < lo + ph->p_memsz) {
+			q->ro = !(ph->p_flags & PF_W);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A string in a read-only segment of a loaded object cannot change under the same pointer
+ * (until that object is unloaded, which bumps tprof_intern_gen). */
+static int in_readonly_image(const char *s)
+{
+	struct ro_query q = { (uintptr_t)s, 0 };
+	dl_iterate_phdr(ro_cb, &q);
+	return q.ro;
+}
+
+uint32_t tprof_intern_slow(struct tprof_thread *t, const char *s)
+{
+	if (!s)
+		s = "(null)";
+	t->guard++;
+	size_t len = strnlen(s, MAX_LEN);
+	uint64_t h = tprof_hash_bytes(s, len);
+	uint32_t gen = __atomic_load_n(&tprof_intern_gen, __ATOMIC_RELAXED);
+	struct tprof_strcache *c = t->cache;
+	uint32_t id = 0;
+	if (c) {
+		unsigned i = (unsigned)h & (TPROF_STRCACHE_SIZE - 1);
+		if (c->byval[i].gen == gen && c->byval[i].hash == h && c->byval[i].len == len &&
+		    !memcmp(c->byval[i].stored, s, len))
+			id = c->byval[i].id;
+	}
+	if (!id) {
+		struct entry *e = intern_entry(s, len, h);
+		if (e && c) {
+			unsigned i = (unsigned)h & (TPROF_STRCACHE_SIZE - 1);
+			c->byval[i].hash = h;
+			c->byval[i].stored = e->str;
+			c->byval[i].len = e->len;
+			c->byval[i].id = e->id;
+			c->byval[i].gen = gen;
+			/* Only on a miss: the check walks the loaded objects. */
+			if (in_readonly_image(s)) {
+				i = tprof_strcache_slot(s);
+				c->byptr[i].ptr = s;
+				c->byptr[i].id = e->id;
+				c->byptr[i].gen = gen;
+			}
+		}
+		id = e ? e->id : 0;
+	}
+	t->guard--;
+	return id;
+}
+
+void tprof_strcache_alloc(struct tprof_thread *t)
+{
+	t->cache = calloc(1, sizeof(*t->cache));
+}
+
+void tprof_intern_invalidate(void)
+{
+	__atomic_add_fetch(&tprof_intern_gen, 1, __ATOMIC_RELAXED);
+}
+
+/* A new process image starts with no strings: ids are per image. */
+void tprof_intern_reset(void)
+{
+	pthread_mutex_init(&ilock, NULL);
+	for (size_t i = 0; i < cap; i++)
+		free(table[i].str);
+	free(table);
+	table = NULL;
+	cap = count = 0;
+	next_id = 0;
+	tprof_intern_invalidate();
+}
+
+void tprof_intern_lock(void)
+{
+	pthread_mutex_lock(&ilock);
+}
+
+void tprof_intern_unlock(void)
+{
+	pthread_mutex_unlock(&ilock);
+}

@@ -1,0 +1,102 @@
+/* api.c — the hook tables of all runtimes: looking a wrapper up by name (for dlsym),
+ * applying TPROF_<DOMAIN>_API_FILTER/_FILTER_OUT once at load time, and interning API names
+ * per process image. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/hash.h"
+#include "api.h"
+
+/* Each hook-*.c defines its table; these are all of them. */
+extern struct tprof_hook tprof_hip_hooks[], tprof_roctx_hooks[], tprof_mpi_hooks[];
+extern const size_t tprof_hip_nhooks, tprof_roctx_nhooks, tprof_mpi_nhooks;
+extern struct tprof_hook tprof_nrt_hooks[];
+extern const size_t tprof_nrt_nhooks;
+extern struct tprof_hook tprof_nccl_hooks[];
+extern const size_t tprof_nccl_nhooks;
+
+static struct {
+	struct tprof_hook *table;
+	const size_t *n;
+	const char *filter_var;      /* NULL: no filter for this table */
+} tables[] = {
+	{ tprof_hip_hooks, &tprof_hip_nhooks, "TPROF_HIP_API_FILTER" },
+	{ tprof_roctx_hooks, &tprof_roctx_nhooks, NULL },
+	{ tprof_mpi_hooks, &tprof_mpi_nhooks, "TPROF_MPI_API_FILTER" },
+	{ tprof_nrt_hooks, &tprof_nrt_nhooks, "TPROF_NRT_API_FILTER" },
+	{ tprof_nccl_hooks, &tprof_nccl_nhooks, "TPROF_NCCL_API_FILTER" },
+};
+
+#define NTABLES (sizeof(tables) / sizeof(tables[0]))
+#define INDEX_SIZE 2048u
+
+static struct tprof_hook *index_[INDEX_SIZE];
+
+/* Does `name` contain one of the comma-separated substrings of `list`? */
+static int matches(const char *list, const char *name)
+{
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		if (n) {
+			char sub[128];
+			if (n >= sizeof(sub))
+				n = sizeof(sub) - 1;
+			memcpy(sub, list, n);
+			sub[n] = 0;
+			if (strstr(name, sub))
+				return 1;
+		}
+		list += n;
+		if (*list == ',')
+			list++;
+	}
+	return 0;
+}
+
+static void apply_filter(struct tprof_hook *h, const char *var)
+{
+	char out_var[64];
+	const char *in = var ? getenv(var) : NULL;
+	snprintf(out_var, sizeof(out_var), "%s_OUT", var ? var : "");
+	const char *out = var ? getenv(out_var) : NULL;
+	h->record = 1;
+	if (in && *in && !matches(in, h->name))
+		h->record = 0;
+	if (out && *out && matches(out, h->name))
+		h->record = 0;
+}
+
+void tprof_hooks_init(void)
+{
+	for (size_t t = 0; t < NTABLES; t++) {
+		for (size_t i = 0; i < *tables[t].n; i++) {
+			struct tprof_hook *h = &tables[t].table[i];
+			apply_filter(h, tables[t].filter_var);
+			if (tprof_g.cfg.poll_each)
+				h->poll = 0;
+			size_t j = tprof_hash_bytes(h->name, strlen(h->name)) & (INDEX_SIZE - 1);
+			while (index_[j])
+				j = (j + 1) & (INDEX_SIZE - 1);
+			index_[j] = h;
+		}
+	}
+}
+
+struct tprof_hook *tprof_hook_find(const char *name)
+{
+	size_t j = tprof_hash_bytes(name, strlen(name)) & (INDEX_SIZE - 1);
+	for (; index_[j]; j = (j + 1) & (INDEX_SIZE - 1))
+		if (!strcmp(index_[j]->name, name))
+			return index_[j];
+	return NULL;
+}
+
+uint32_t tprof_hook_name_slow(struct tprof_hook *h)
+{
+	const char *s = h->display ? h->display : h->name;
+	uint32_t id = tprof_intern(s, strlen(s));
+	h->id = id;
+	__atomic_store_n(&h->gen, tprof_g.generation, __ATOMIC_RELEASE);
+	return id;
+}

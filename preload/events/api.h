@@ -1,0 +1,97 @@
+/* api.h — recording calls into a runtime: each wrapped function has a hook entry (listed once
+ * as data in its hook-*.c), and a wrapper brackets the real call with one CALL record.  The
+ * hot path is a reserve, a timestamp and a store on entry, a timestamp on return. */
+#ifndef TPROF_API_H
+#define TPROF_API_H
+
+#include "buffer.h"
+#include "../core/clock.h"
+#include "../core/core.h"
+
+struct tprof_hook {
+	const char *name;        /* the exported symbol, C++-mangled ones included */
+	const char *display;     /* the name recorded, when not `name` */
+	void *wrapper;           /* our definition */
+	void **real;             /* where the real definition is kept once found */
+	uint8_t domain;          /* enum tprof_domain, or 0 for annotations */
+	uint8_t record;          /* recorded as an API call (TPROF_*_API_FILTER) */
+	uint32_t id;             /* the name's string id in image `gen` */
+	uint32_t gen;
+	uint8_t poll;            /* a polling call: unsuccessful calls are folded into runs
+				  * (poll.h), unless TPROF_POLLS=each */
+};
+
+/* The wrapper entry for `name` in every hook table, or NULL (dlsym interception). */
+struct tprof_hook *tprof_hook_find(const char *name);
+/* Applies the filters and indexes the tables; once, at load time. */
+void tprof_hooks_init(void);
+uint32_t tprof_hook_name_slow(struct tprof_hook *h);
+
+static inline uint32_t tprof_hook_name(struct tprof_hook *h)
+{
+	return TPROF_LIKELY(__atomic_load_n(&h->gen, __ATOMIC_ACQUIRE) == tprof_g.generation)
+		       ? h->id : tprof_hook_name_slow(h);
+}
+
+static inline uint64_t tprof_next_corr(struct tprof_thread *t)
+{
+	return (((uint64_t)t->stream << 32) | ++t->corr) & TPROF_CORR_MASK;
+}
+
+/* Reserves a CALL record with `ext` argument units, cleared, for the caller to fill; NULL when
+ * not recorded (then pass NULL on, every helper accepts it). */
+static inline struct tprof_rec *tprof_call_reserve(struct tprof_thread *t, struct tprof_hook *h,
+						   unsigned ext)
+{
+	if (!h->record)
+		return NULL;
+	struct tprof_rec *r = tprof_reserve(t, 1 + ext);
+	if (TPROF_LIKELY(r != NULL) && ext)
+		__builtin_memset(r + 1, 0, ext * sizeof(*r));
+	return r;
+}
+
+/* The same, not cleared: for a caller that writes every byte of the units. */
+static inline struct tprof_rec *tprof_call_reserve_raw(struct tprof_thread *t,
+						       struct tprof_hook *h, unsigned ext)
+{
+	return h->record ? tprof_reserve(t, 1 + ext) : NULL;
+}
+
+/* Publishes the call as begun at t0: the record is visible (and, should the process die in
+ * the call, stays an unfinished call). */
+static inline void tprof_call_start_at(struct tprof_rec *r, struct tprof_hook *h, unsigned ext,
+				       uint64_t corr, uint64_t t0)
+{
+	if (!r)
+		return;
+	r->t0 = t0;
+	r->t1 = 0;
+	r->arg = corr;
+	tprof_commit(r, TPROF_K_CALL, (uint8_t)ext, h->domain, tprof_hook_name(h));
+}
+
+/* The same, begun now. */
+static inline void tprof_call_start(struct tprof_rec *r, struct tprof_hook *h, unsigned ext,
+				    uint64_t corr)
+{
+	if (r)
+		tprof_call_start_at(r, h, ext, corr, tprof_now());
+}
+
+/* The call returned `ret`: its return code and end time, the end time last. */
+static inline void tprof_call_finish(struct tprof_rec *r, int ret)
+{
+	if (!r)
+		return;
+	uint64_t arg = (r->arg & TPROF_CORR_MASK) | ((uint64_t)(uint16_t)ret << TPROF_CALL_RET_SHIFT);
+	__atomic_store_n(&r->arg, arg, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->t1, tprof_now(), __ATOMIC_RELEASE);
+}
+
+static inline struct tprof_call_args *tprof_call_args(struct tprof_rec *r)
+{
+	return r ? (struct tprof_call_args *)(r + 1) : NULL;
+}
+
+#endif

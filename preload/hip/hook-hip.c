@@ -1,0 +1,531 @@
+/* hook-hip.c — the HIP runtime (libamdhip64): the hook table, the generated wrappers, the
+ * hand-written ones that record arguments (device, sizes, pointers, streams, events), HIP's
+ * side of device timing (events on the operation's stream), the shared path of every
+ * operation put on a device, and kernel names from the runtime's registration calls.
+ * Work put on a device (launches, copies, memsets) is wrapped in hook-hip-work.c. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../events/callstack.h"
+#include "hook-hip.h"
+#include "../events/kernels.h"
+
+#define HIP_REAL(name, params, args) TPROF_REAL_DEFINE(name)
+HIP_API(HIP_REAL, HIP_REAL)
+#undef HIP_REAL
+
+
+#define NODEV 0xffff
+
+/* ---- one recorded call ------------------------------------------------------------------ */
+
+/* Reserves and starts a CALL with `ext` argument units; the caller fills the arguments
+ * between the two (they are published with the record). */
+static inline struct tprof_call_args *call_begin(struct tprof_thread *t, struct tprof_hook *h,
+						 struct tprof_rec **rp, uint16_t shape)
+{
+	struct tprof_rec *r = tprof_call_reserve(t, h, 1);
+	struct tprof_call_args *a = tprof_call_args(r);
+	if (a) {
+		a->shape = shape;
+		a->device = NODEV;
+	}
+	*rp = r;
+	return a;
+}
+
+static inline hipError_t call_end(struct tprof_thread *t, struct tprof_rec *r, hipError_t rc)
+{
+	t->guard--;
+	tprof_call_finish(r, rc);
+	return rc;
+}
+
+#define HIP_SIMPLE(name, params, args)                                                    \
+	TPROF_EXPORT hipError_t name params                                                \
+	{                                                                                  \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (TPROF_UNLIKELY(!real))                                                 \
+			return HIP_NO_RUNTIME;                                             \
+		if (!tprof_should_record(t))                                               \
+			return real args;                                                  \
+		struct tprof_rec *r = tprof_call_reserve(t, HIP_HOOK(name), 0);            \
+		tprof_call_start(r, HIP_HOOK(name), 0, 0);                                 \
+		t->guard++;                                                                \
+		return call_end(t, r, real args);                                          \
+	}
+#define HIP_NONE(name, params, args)
+HIP_API(HIP_SIMPLE, HIP_NONE)
+#undef HIP_SIMPLE
+
+/* The common prologue of the hand-written wrappers below. */
+#define HIP_PROLOGUE(name, ...)                                                           \
+	struct tprof_thread *t = &tprof_tls;                                               \
+	name##_fn real = get_##name();                                                     \
+	if (TPROF_UNLIKELY(!real))                                                         \
+		return HIP_NO_RUNTIME;                                                     \
+	if (!tprof_should_record(t))                                                       \
+		return real(__VA_ARGS__);                                                  \
+	struct tprof_rec *r
+
+#define HIP_START(name)                                                                   \
+	tprof_call_start(r, HIP_HOOK(name), r ? 1 : 0, 0);                                 \
+	t->guard++
+
+TPROF_EXPORT hipError_t hipSetDevice(int device)
+{
+	HIP_PROLOGUE(hipSetDevice, device);
+	struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipSetDevice), &r, TPROF_SHAPE_NONE);
+	if (a)
+		a->device = (uint16_t)device;
+	HIP_START(hipSetDevice);
+	return call_end(t, r, real(device));
+}
+
+/* ---- the device of a stream ------------------------------------------------------------- */
+
+/* Not wrapped: asked for the device of a stream. */
+TPROF_REAL(int, hipGetStreamDeviceId, (hipStream_t))
+
+/* The devices of the streams a thread launches on, as the runtime said, so that a launch does
+ * not ask it each time (a runtime call, under a lock in HIP).  A stream destroyed or a device
+ * reset forgets them all, before and after, as a handle may come back for another device; the
+ * null and per-thread streams (the current device's) and unknown ones are always asked. */
+#define STREAM_CACHE 16
+#define SPECIAL_STREAMS 4096                   /* handles below are names, not objects */
+struct stream_dev {
+	uint64_t stream;
+	uint32_t gen;
+	int device;
+};
+static __thread struct stream_dev stream_devs[STREAM_CACHE]
+	__attribute__((tls_model("initial-exec")));
+static uint32_t streams_gen = 1;
+
+static void streams_forget(void)
+{
+	__atomic_add_fetch(&streams_gen, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Asks the runtime, and keeps the answer for a stream the program made. */
+static __attribute__((noinline)) int ask_device(struct stream_dev *c, uint64_t stream,
+						uint32_t gen)
+{
+	int device = -1;
+	if (get_hipGetStreamDeviceId())
+		device = real_hipGetStreamDeviceId((hipStream_t)(uintptr_t)stream);
+	else if (get_hipGetDevice())
+		real_hipGetDevice(&device);
+	if (device >= 0 && stream >= SPECIAL_STREAMS)
+		*c = (struct stream_dev){ stream, gen, device };
+	return device;
+}
+
+static int stream_device(uint64_t stream)
+{
+	struct stream_dev *c = &stream_devs[(stream >> 6 ^ stream >> 12) % STREAM_CACHE];
+	uint32_t gen = __atomic_load_n(&streams_gen, __ATOMIC_ACQUIRE);
+	if (TPROF_LIKELY(c->stream == stream && c->gen == gen))
+		return c->device;
+	return ask_device(c, stream, gen);
+}
+
+/* ---- waiting ----------------------------------------------------------------------------- */
+
+#define HIP_SYNC(name, stream_expr, event_expr, params, ...)                              \
+	TPROF_EXPORT hipError_t name params                                                \
+	{                                                                                  \
+		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_SYNC); \
+		if (a) {                                                                   \
+			a->stream = (uint64_t)(uintptr_t)(stream_expr);                    \
+			a->b = (uint64_t)(uintptr_t)(event_expr);                          \
+		}                                                                          \
+		HIP_START(name);                                                           \
+		return call_end(t, r, real(__VA_ARGS__));                                  \
+	}
+
+HIP_SYNC(hipDeviceSynchronize, 0, 0, (void))
+HIP_SYNC(hipStreamSynchronize, s, 0, (hipStream_t s), s)
+HIP_SYNC(hipStreamSynchronize_spt, s, 0, (hipStream_t s), s)
+HIP_SYNC(hipEventSynchronize, 0, e, (hipEvent_t e), e)
+HIP_SYNC(hipStreamWaitEvent, s, e, (hipStream_t s, hipEvent_t e, unsigned int flags), s, e, flags)
+
+/* A reset destroys the device's events and streams: the operations in flight are written
+ * first, and the device timing starts afresh. */
+TPROF_EXPORT hipError_t hipDeviceReset(void)
+{
+	hipDeviceReset_fn real = get_hipDeviceReset();
+	struct tprof_thread *t = &tprof_tls;
+	int device = -1;
+	if (!real)
+		return HIP_NO_RUNTIME;
+	if (get_hipGetDevice())
+		real_hipGetDevice(&device);
+	if (device >= 0)
+		tprof_dev_drain(&tprof_hip_rt, device, 1);
+	streams_forget();
+	hipError_t rc;
+	if (!tprof_should_record(t)) {
+		rc = real();
+	} else {
+		struct tprof_rec *r;
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipDeviceReset), &r,
+						       TPROF_SHAPE_NONE);
+		if (a)
+			a->device = (uint16_t)device;
+		HIP_START(hipDeviceReset);
+		rc = call_end(t, r, real());
+	}
+	streams_forget();
+	return rc;
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+static inline void alloc_done(struct tprof_call_args *a, hipError_t rc, void **ptr)
+{
+	if (a && rc == hipSuccess && ptr)
+		a->b = (uint64_t)(uintptr_t)*ptr;
+}
+
+#define HIP_ALLOC(name, size_expr, stream_expr, params, ...)                               \
+	TPROF_EXPORT hipError_t name params                                                \
+	{                                                                                  \
+		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_ALLOC); \
+		if (a) {                                                                   \
+			a->a = (uint64_t)(size_expr);                                      \
+			a->stream = (uint64_t)(uintptr_t)(stream_expr);                    \
+		}                                                                          \
+		HIP_START(name);                                                           \
+		hipError_t rc = real(__VA_ARGS__);                                         \
+		alloc_done(a, rc, ptr);                                                    \
+		return call_end(t, r, rc);                                                 \
+	}
+
+HIP_ALLOC(hipMalloc, size, 0, (void **ptr, size_t size), ptr, size)
+HIP_ALLOC(hipExtMallocWithFlags, size, 0, (void **ptr, size_t size, unsigned int flags), ptr, size, flags)
+HIP_ALLOC(hipMallocManaged, size, 0, (void **ptr, size_t size, unsigned int flags), ptr, size, flags)
+HIP_ALLOC(hipHostMalloc, size, 0, (void **ptr, size_t size, unsigned int flags), ptr, size, flags)
+HIP_ALLOC(hipMallocHost, size, 0, (void **ptr, size_t size), ptr, size)
+HIP_ALLOC(hipHostAlloc, size, 0, (void **ptr, size_t size, unsigned int flags), ptr, size, flags)
+HIP_ALLOC(hipMallocAsync, size, s, (void **ptr, size_t size, hipStream_t s), ptr, size, s)
+HIP_ALLOC(hipMallocFromPoolAsync, size, s, (void **ptr, size_t size, void *pool, hipStream_t s),
+	  ptr, size, pool, s)
+
+TPROF_EXPORT hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t w, size_t h)
+{
+	HIP_PROLOGUE(hipMallocPitch, ptr, pitch, w, h);
+	struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipMallocPitch), &r, TPROF_SHAPE_ALLOC);
+	HIP_START(hipMallocPitch);
+	hipError_t rc = real(ptr, pitch, w, h);
+	alloc_done(a, rc, ptr);
+	if (a && rc == hipSuccess && pitch)
+		a->a = (uint64_t)*pitch * h;
+	return call_end(t, r, rc);
+}
+
+#define HIP_FREE(name, stream_expr, params, ...)                                          \
+	TPROF_EXPORT hipError_t name params                                                \
+	{                                                                                  \
+		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_FREE); \
+		if (a) {                                                                   \
+			a->b = (uint64_t)(uintptr_t)ptr;                                   \
+			a->stream = (uint64_t)(uintptr_t)(stream_expr);                    \
+		}                                                                          \
+		HIP_START(name);                                                           \
+		return call_end(t, r, real(__VA_ARGS__));                                  \
+	}
+
+HIP_FREE(hipFree, 0, (void *ptr), ptr)
+HIP_FREE(hipHostFree, 0, (void *ptr), ptr)
+HIP_FREE(hipFreeHost, 0, (void *ptr), ptr)
+HIP_FREE(hipFreeAsync, s, (void *ptr, hipStream_t s), ptr, s)
+
+/* ---- streams, events, modules ----------------------------------------------------------- */
+
+#define HIP_CREATE(name, params, ...)                                                     \
+	TPROF_EXPORT hipError_t name params                                                \
+	{                                                                                  \
+		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_OBJECT); \
+		HIP_START(name);                                                           \
+		hipError_t rc = real(__VA_ARGS__);                                         \
+		if (a && rc == hipSuccess)                                                 \
+			a->b = (uint64_t)(uintptr_t)*out;                                  \
+		return call_end(t, r, rc);                                                 \
+	}
+
+HIP_CREATE(hipStreamCreate, (hipStream_t *out), out)
+HIP_CREATE(hipStreamCreateWithFlags, (hipStream_t *out, unsigned int flags), out, flags)
+HIP_CREATE(hipStreamCreateWithPriority, (hipStream_t *out, unsigned int flags, int prio), out, flags, prio)
+HIP_CREATE(hipEventCreate, (hipEvent_t *out), out)
+HIP_CREATE(hipEventCreateWithFlags, (hipEvent_t *out, unsigned flags), out, flags)
+
+#define HIP_OBJECT(name, stream_expr, object_expr, params, ...)                           \
+	TPROF_EXPORT hipError_t name params                                                \
+	{                                                                                  \
+		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_OBJECT); \
+		if (a) {                                                                   \
+			a->stream = (uint64_t)(uintptr_t)(stream_expr);                    \
+			a->b = (uint64_t)(uintptr_t)(object_expr);                         \
+		}                                                                          \
+		HIP_START(name);                                                           \
+		return call_end(t, r, real(__VA_ARGS__));                                  \
+	}
+
+/* A destroyed stream's handle may come back for another device (stream_device). */
+TPROF_EXPORT hipError_t hipStreamDestroy(hipStream_t s)
+{
+	struct tprof_thread *t = &tprof_tls;
+	hipStreamDestroy_fn real = get_hipStreamDestroy();
+	if (TPROF_UNLIKELY(!real))
+		return HIP_NO_RUNTIME;
+	streams_forget();
+	hipError_t rc;
+	if (!tprof_should_record(t)) {
+		rc = real(s);
+	} else {
+		struct tprof_rec *r;
+		struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipStreamDestroy), &r,
+						       TPROF_SHAPE_OBJECT);
+		if (a)
+			a->stream = a->b = (uint64_t)(uintptr_t)s;
+		HIP_START(hipStreamDestroy);
+		rc = call_end(t, r, real(s));
+	}
+	streams_forget();
+	return rc;
+}
+HIP_OBJECT(hipEventRecord, s, e, (hipEvent_t e, hipStream_t s), e, s)
+HIP_OBJECT(hipEventDestroy, 0, e, (hipEvent_t e), e)
+
+TPROF_EXPORT hipError_t hipModuleGetFunction(hipFunction_t *f, hipModule_t m, const char *name)
+{
+	hipModuleGetFunction_fn real = get_hipModuleGetFunction();
+	struct tprof_thread *t = &tprof_tls;
+	if (!real)
+		return HIP_NO_RUNTIME;
+	int rec = tprof_should_record(t);
+	struct tprof_rec *r = rec ? tprof_call_reserve(t, HIP_HOOK(hipModuleGetFunction), 0) : NULL;
+	if (rec) {
+		tprof_call_start(r, HIP_HOOK(hipModuleGetFunction), 0, 0);
+		t->guard++;
+	}
+	hipError_t rc = real(f, m, name);
+	if (rc == hipSuccess && f)
+		tprof_kernel_register(*f, name);
+	return rec ? call_end(t, r, rc) : rc;
+}
+
+/* Not an API call anyone times: hipcc's module constructors name each kernel here. */
+TPROF_REAL(void, __hipRegisterFunction, (void **, const void *, char *, const char *, unsigned int,
+					 void *, void *, void *, void *, int *))
+TPROF_EXPORT void __hipRegisterFunction(void **modules, const void *host, char *device_fn,
+					const char *device_name, unsigned int limit, void *tid,
+					void *bid, void *block, void *grid, int *wsize)
+{
+	tprof_kernel_register(host, device_name ? device_name : device_fn);
+	__hipRegisterFunction_fn real = get___hipRegisterFunction();
+	if (real)
+		real(modules, host, device_fn, device_name, limit, tid, bid, block, grid, wsize);
+}
+
+/* ---- device timing with HIP events ------------------------------------------------------ */
+
+/* Runs `body` on `device` and comes back to the thread's own device. */
+#define ON_DEVICE(device, body)                                                            \
+	do {                                                                               \
+		int cur_ = -1;                                                             \
+		if (get_hipGetDevice())                                                    \
+			real_hipGetDevice(&cur_);                                          \
+		if (cur_ != (device) && get_hipSetDevice())                                \
+			real_hipSetDevice(device);                                         \
+		body;                                                                      \
+		if (cur_ >= 0 && cur_ != (device))                                         \
+			real_hipSetDevice(cur_);                                           \
+	} while (0)
+
+static int ev_create(int device, void **ev)
+{
+	int rc = -1;
+	if (get_hipEventCreateWithFlags())
+		ON_DEVICE(device, rc = real_hipEventCreateWithFlags(ev, 0));
+	return rc == hipSuccess ? 0 : -1;
+}
+
+static void ev_destroy(void *ev)
+{
+	if (get_hipEventDestroy())
+		real_hipEventDestroy(ev);
+}
+
+static int ev_record(void *ev, uint64_t stream)
+{
+	return get_hipEventRecord() && real_hipEventRecord(ev, (hipStream_t)(uintptr_t)stream) == hipSuccess
+		       ? 0 : -1;
+}
+
+static int ev_query(void *ev)
+{
+	if (!get_hipEventQuery())
+		return -1;
+	hipError_t rc = real_hipEventQuery(ev);
+	return rc == hipSuccess ? 1 : rc == hipErrorNotReady ? 0 : -1;
+}
+
+static int ev_sync(void *ev)
+{
+	return get_hipEventSynchronize() && real_hipEventSynchronize(ev) == hipSuccess ? 0 : -1;
+}
+
+static int ev_elapsed(void *a, void *b, float *ms)
+{
+	return get_hipEventElapsedTime() && real_hipEventElapsedTime(ms, a, b) == hipSuccess ? 0 : -1;
+}
+
+static int priv_stream(int device, uint64_t *stream)
+{
+	int rc = -1;
+	hipStream_t s = NULL;
+	if (get_hipStreamCreateWithFlags())
+		ON_DEVICE(device, rc = real_hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+	*stream = (uint64_t)(uintptr_t)s;
+	return rc == hipSuccess ? 0 : -1;
+}
+
+/* The functions timing cannot do without. */
+static int hip_usable(void)
+{
+	return get_hipEventCreateWithFlags() && get_hipEventRecord() && get_hipEventQuery() &&
+	       get_hipEventElapsedTime() && get_hipStreamCreateWithFlags();
+}
+
+const struct tprof_devrt tprof_hip_rt = {
+	.name = "HIP",
+	.id = 0,
+	.usable = hip_usable,
+	.event_create = ev_create,
+	.event_destroy = ev_destroy,
+	.event_record = ev_record,
+	.event_query = ev_query,
+	.event_sync = ev_sync,
+	.elapsed_ms = ev_elapsed,
+	.stream_create = priv_stream,
+	.device_of_stream = stream_device,
+};
+
+/* ---- the shared path of work put on a device --------------------------------------------- */
+
+/* Not wrapped: asked for the names of kernels nobody registered. */
+TPROF_REAL(const char *, hipKernelNameRef, (hipFunction_t))
+TPROF_REAL(const char *, hipKernelNameRefByPtr, (const void *, hipStream_t))
+
+static uint32_t kernel_name(const void *fn, hipStream_t stream, int module)
+{
+	uint32_t id = tprof_kernel_name(fn);
+	if (id || !fn)
+		return id;
+	/* Not registered through the usual path: ask the runtime once. */
+	const char *name = NULL;
+	if (module)
+		name = get_hipKernelNameRef() ? real_hipKernelNameRef((hipFunction_t)fn) : NULL;
+	else
+		name = get_hipKernelNameRefByPtr() ? real_hipKernelNameRefByPtr(fn, stream) : NULL;
+	char buf[64];
+	if (!name) {
+		snprintf(buf, sizeof(buf), "kernel %p", fn);
+		name = buf;
+	}
+	tprof_kernel_register(fn, name);
+	return tprof_kernel_name(fn);
+}
+
+static uint32_t op_name(const struct hip_work *w)
+{
+	static const char *const copies[] = { "copy HtoH", "copy HtoD", "copy DtoH", "copy DtoD",
+					      "copy", "copy peer" };
+	const char *s = w->kind == TPROF_DEVOP_COPY ? copies[w->b < 6 ? w->b : 4]
+			: w->kind == TPROF_DEVOP_MEMSET ? "memset" : "graph";
+	return tprof_intern(s, strlen(s));
+}
+
+int tprof_hip_begin(const struct hip_work *w, struct hip_op *op)
+{
+	struct tprof_thread *t = &tprof_tls;
+	if (!tprof_should_record(t) || tprof_thread_enter(t) < 0)
+		return 0;
+	int launch = w->kind == TPROF_DEVOP_KERNEL;
+	unsigned ext = launch ? 2 : 1;
+	uint64_t corr = tprof_next_corr(t);
+	t->guard++;
+	uint32_t name = launch ? kernel_name(w->fn, w->stream, w->module) : op_name(w);
+	uint32_t caller = tprof_g.cfg.callstack ? tprof_callstack(t, corr) : 0;
+	t->guard--;
+	/* Every byte of the units is written: the arguments, the launch's dimensions. */
+	struct tprof_rec *r = tprof_call_reserve_raw(t, w->hook, ext);
+	struct tprof_call_args *a = tprof_call_args(r);
+	if (a) {
+		*a = (struct tprof_call_args){
+			.shape = launch ? TPROF_SHAPE_LAUNCH : w->kind == TPROF_DEVOP_MEMSET
+				 ? TPROF_SHAPE_MEMSET : w->kind == TPROF_DEVOP_COPY ? TPROF_SHAPE_COPY
+				 : TPROF_SHAPE_NONE,
+			.device = NODEV,
+			.name = name,
+			.stream = (uint64_t)(uintptr_t)w->stream,
+			.a = launch ? (uint64_t)(uintptr_t)w->fn : w->bytes,
+			.b = w->b,
+		};
+		if (launch)
+			memcpy(a + 1, &w->dims, sizeof(w->dims));
+	}
+	tprof_call_start(r, w->hook, r ? ext : 0, corr);
+	uint64_t t0 = r ? r->t0 : tprof_now();
+	t->guard++;
+	int device = w->device >= 0 ? w->device : tprof_hip_rt.device_of_stream((uint64_t)(uintptr_t)w->stream);
+	if (a)
+		a->device = (uint16_t)device;
+	struct tprof_devpend *p = tprof_dev_begin(t, &tprof_hip_rt, device, (uint64_t)(uintptr_t)w->stream);
+	if (p) {
+		p->corr = corr;
+		p->kind = w->kind;
+		p->name = name;
+		p->op.launch_t0 = t0;
+		p->op.bytes = w->bytes;
+		p->op.copy_kind = w->kind == TPROF_DEVOP_COPY ? (uint32_t)w->b : 0;
+		p->op.caller = caller;
+		p->op.dims = w->dims;
+	}
+	op->t = t;
+	op->r = r;
+	op->p = p;
+	return 1;
+}
+
+hipError_t tprof_hip_end(struct hip_op *op, hipError_t rc)
+{
+	tprof_dev_end(op->t, op->p, rc == hipSuccess);
+	return call_end(op->t, op->r, rc);
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
+
+#define HIP_ENTRY(name, params, args)                                                     \
+	[HIP_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_HIP, 1, 0, 0, 0 },
+struct tprof_hook tprof_hip_hooks[HIP_NHOOKS] = {
+	HIP_API(HIP_ENTRY, HIP_ENTRY)
+	[HIP_ExtModuleLaunchKernel_cxx] = {
+		"_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j",
+		"hipExtModuleLaunchKernel", (void *)tprof_hip_ext_module_launch_cxx,
+		&tprof_hip_real_ext_cxx, TPROF_DOM_HIP, 1, 0, 0, 0 },
+	[HIP_HccModuleLaunchKernel_cxx] = {
+		"_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_",
+		"hipHccModuleLaunchKernel", (void *)tprof_hip_hcc_module_launch_cxx,
+		&tprof_hip_real_hcc_cxx, TPROF_DOM_HIP, 1, 0, 0, 0 },
+};
+const size_t tprof_hip_nhooks = HIP_NHOOKS;

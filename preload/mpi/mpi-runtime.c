@@ -1,0 +1,213 @@
+/* mpi-runtime.c — which MPI the program talks to, found at run time so that the recorder
+ * never links libmpi (most programs it profiles have no MPI): Open MPI is recognised by its
+ * exported MPI_COMM_WORLD object, ompi_mpi_comm_world; any other library gets one warning
+ * and calls that pass through untouched.  Also the recorder's PMPI_ entry points, and the
+ * moments MPI starts (rank, size, the first communicators) and stops. */
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../events/api.h"
+#include "mpi-comm.h"
+#include "mpi-runtime.h"
+#include "../core/resolve.h"
+
+int tprof_mpi_state;
+struct tprof_pmpi tprof_pmpi;
+struct tprof_mpi_handles tprof_mpi_h;
+uint32_t tprof_mpi_recv_posts;
+
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *libmpi;    /* a handle on a libmpi loaded outside the global scope */
+
+static int find_libmpi_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	const char *name = info->dlpi_name;
+	const char *base = name ? strrchr(name, '/') : NULL;
+	base = base ? base + 1 : name;
+	if (!base || strncmp(base, "libmpi.so", 9))
+		return 0;
+	*(const char **)data = name;
+	return 1;
+}
+
+/* A libmpi the program loaded privately (RTLD_LOCAL, a dependency of a Python extension):
+ * only a handle on it finds its symbols. */
+static void *private_libmpi(void)
+{
+	void *h = __atomic_load_n(&libmpi, __ATOMIC_ACQUIRE);
+	if (h)
+		return h;
+	const char *name = NULL;
+	dl_iterate_phdr(find_libmpi_cb, &name);
+	if (!name)
+		return NULL;
+	h = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+	if (h)
+		__atomic_store_n(&libmpi, h, __ATOMIC_RELEASE);
+	return h;
+}
+
+void *tprof_mpi_lookup(const char *name)
+{
+	void *p = tprof_resolve(name);
+	if (p)
+		return p;
+	void *h = private_libmpi();
+	if (!h)
+		return NULL;
+	/* dlsym on a handle answers our own wrapper for a wrapped name, having kept the real
+	 * definition in the wrapper's table entry. */
+	p = dlsym(h, name);
+	struct tprof_hook *hook = p ? tprof_hook_find(name) : NULL;
+	if (hook && p == hook->wrapper)
+		p = __atomic_load_n(hook->real, __ATOMIC_RELAXED);
+	return p;
+}
+
+/* A data object of libmpi: the global scope first (a program linked with libmpi), then a
+ * privately loaded libmpi. */
+static void *lookup_object(const char *name)
+{
+	void *p = dlsym(RTLD_DEFAULT, name);
+	if (!p && private_libmpi())
+		p = dlsym(libmpi, name);
+	return p;
+}
+
+#define PMPI(field) { "PMPI_" #field, (void **)&tprof_pmpi.field }
+static const struct {
+	const char *name;
+	void **where;
+} pmpi_table[] = {
+	PMPI(Initialized), PMPI(Finalized), PMPI(Type_size), PMPI(Comm_rank), PMPI(Comm_size),
+	PMPI(Comm_remote_size), PMPI(Comm_test_inter), PMPI(Comm_group), PMPI(Comm_remote_group),
+	PMPI(Group_size), PMPI(Group_translate_ranks), PMPI(Group_free), PMPI(Comm_dup),
+	PMPI(Comm_free), PMPI(Send), PMPI(Recv), PMPI(Test_cancelled), PMPI(Query_thread),
+};
+#undef PMPI
+#define NPMPI (sizeof(pmpi_table) / sizeof(pmpi_table[0]))
+static uint32_t pmpi_miss[NPMPI];
+
+/* Under state_lock: the library's kind, its handles and PMPI_ entry points. */
+static void detect_locked(void)
+{
+	tprof_mpi_h.world = lookup_object("ompi_mpi_comm_world");
+	if (!tprof_mpi_h.world) {
+		tprof_log_warn("the MPI library is not Open MPI (no ompi_mpi_comm_world): MPI calls "
+			       "pass through unrecorded");
+		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_FOREIGN, __ATOMIC_RELEASE);
+		return;
+	}
+	tprof_mpi_h.self = lookup_object("ompi_mpi_comm_self");
+	tprof_mpi_h.comm_null = lookup_object("ompi_mpi_comm_null");
+	tprof_mpi_h.request_null = lookup_object("ompi_request_null");
+	tprof_mpi_h.request_empty = lookup_object("ompi_request_empty");
+	tprof_mpi_h.message_null = lookup_object("ompi_message_null");
+	tprof_mpi_h.message_no_proc = lookup_object("ompi_message_no_proc");
+	tprof_mpi_h.byte = lookup_object("ompi_mpi_byte");
+	const char *missing = !tprof_mpi_h.self ? "ompi_mpi_comm_self"
+			      : !tprof_mpi_h.comm_null ? "ompi_mpi_comm_null"
+			      : !tprof_mpi_h.request_null ? "ompi_request_null"
+			      : !tprof_mpi_h.byte ? "ompi_mpi_byte" : NULL;
+	for (size_t i = 0; !missing && i < NPMPI; i++)
+		if (!tprof_real_get(pmpi_table[i].where, &pmpi_miss[i], pmpi_table[i].name,
+				    tprof_mpi_lookup))
+			missing = pmpi_table[i].name;
+	if (missing) {
+		tprof_log_warn("Open MPI without %s: MPI calls pass through unrecorded", missing);
+		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_FOREIGN, __ATOMIC_RELEASE);
+		return;
+	}
+	__atomic_store_n(&tprof_mpi_state, TPROF_MPI_PREINIT, __ATOMIC_RELEASE);
+}
+
+static int detect(void)
+{
+	pthread_mutex_lock(&state_lock);
+	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_UNKNOWN)
+		detect_locked();
+	pthread_mutex_unlock(&state_lock);
+	return __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
+}
+
+/* Under state_lock, MPI initialized: what a process's MPI life starts with. */
+static void start_locked(void)
+{
+	int rank = -1, size = 0;
+	tprof_pmpi.Comm_rank(tprof_mpi_h.world, &rank);
+	tprof_pmpi.Comm_size(tprof_mpi_h.world, &size);
+	tprof_mpi_h.world_rank = rank;
+	tprof_mpi_h.world_size = size;
+	int level = TMPI_THREAD_MULTIPLE;
+	if (tprof_pmpi.Query_thread(&level) != TMPI_SUCCESS)
+		level = TMPI_THREAD_MULTIPLE;
+	tprof_mpi_h.thread_multiple = level >= TMPI_THREAD_MULTIPLE;
+	/* The rank first (the last PROP of a key counts), then the communicators: a reader
+	 * needs the rank to place MPI_COMM_SELF. */
+	tprof_proc_prop_int("rank", rank);
+	tprof_proc_prop_int("world_size", size);
+	tprof_mpi_comms_start();
+	__atomic_store_n(&tprof_mpi_state, TPROF_MPI_READY, __ATOMIC_RELEASE);
+}
+
+/* Initialized without our MPI_Init (a Fortran or PMPI_Init caller): noticed late, at the
+ * first call after it.  The clock measurements need every rank at once, so there are none. */
+static void notice_init(void)
+{
+	int init = 0, fin = 0;
+	if (tprof_pmpi.Initialized(&init) != TMPI_SUCCESS || !init)
+		return;
+	pthread_mutex_lock(&state_lock);
+	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_PREINIT) {
+		if (tprof_pmpi.Finalized(&fin) == TMPI_SUCCESS && fin)
+			__atomic_store_n(&tprof_mpi_state, TPROF_MPI_DONE, __ATOMIC_RELEASE);
+		else
+			start_locked();
+	}
+	pthread_mutex_unlock(&state_lock);
+}
+
+int tprof_mpi_enter_slow(void)
+{
+	int s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
+	if (s == TPROF_MPI_UNKNOWN)
+		s = detect();
+	if (s == TPROF_MPI_PREINIT) {
+		tprof_tls.guard++;
+		notice_init();
+		tprof_tls.guard--;
+		s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
+	}
+	return s == TPROF_MPI_PREINIT || s == TPROF_MPI_READY;
+}
+
+int tprof_mpi_collective_work(void)
+{
+	if (!tprof_g.cfg.enable)
+		return 0;
+	int s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
+	if (s == TPROF_MPI_UNKNOWN)
+		s = detect();
+	return s == TPROF_MPI_PREINIT || s == TPROF_MPI_READY;
+}
+
+void tprof_mpi_started(void)
+{
+	pthread_mutex_lock(&state_lock);
+	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_PREINIT)
+		start_locked();
+	pthread_mutex_unlock(&state_lock);
+}
+
+void tprof_mpi_stopping(void)
+{
+	pthread_mutex_lock(&state_lock);
+	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY)
+		tprof_mpi_comms_stop();
+	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) != TPROF_MPI_FOREIGN)
+		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_DONE, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&state_lock);
+}

@@ -1,0 +1,101 @@
+/* mpi-runtime.h — the MPI library the program uses, as the MPI hooks see it: whether it is
+ * Open MPI (the only ABI whose arguments the hooks interpret), its predefined handles, the
+ * PMPI_ entry points the recorder calls itself (never through the wrappers, never recorded),
+ * and where the program is in MPI's life (before init, running, finalized). */
+#ifndef TPROF_MPI_RUNTIME_H
+#define TPROF_MPI_RUNTIME_H
+
+#include <stdint.h>
+
+#include "../events/buffer.h"
+#include "mpi-abi.h"
+
+enum tprof_mpi_state {
+	TPROF_MPI_UNKNOWN = 0,   /* no MPI call seen yet */
+	TPROF_MPI_PREINIT = 1,   /* Open MPI, not initialized yet (as far as the hooks know) */
+	TPROF_MPI_READY = 2,     /* Open MPI, initialized: calls are interpreted and recorded */
+	TPROF_MPI_FOREIGN = 3,   /* another MPI (or an incomplete one): calls pass through */
+	TPROF_MPI_DONE = 4,      /* finalized: calls pass through */
+};
+
+extern int tprof_mpi_state;
+
+/* The PMPI_ functions the recorder itself calls. */
+struct tprof_pmpi {
+	int (*Initialized)(int *);
+	int (*Finalized)(int *);
+	int (*Type_size)(tmpi_Datatype, int *);
+	int (*Comm_rank)(tmpi_Comm, int *);
+	int (*Comm_size)(tmpi_Comm, int *);
+	int (*Comm_remote_size)(tmpi_Comm, int *);
+	int (*Comm_test_inter)(tmpi_Comm, int *);
+	int (*Comm_group)(tmpi_Comm, tmpi_Group *);
+	int (*Comm_remote_group)(tmpi_Comm, tmpi_Group *);
+	int (*Group_size)(tmpi_Group, int *);
+	int (*Group_translate_ranks)(tmpi_Group, int, const int *, tmpi_Group, int *);
+	int (*Group_free)(tmpi_Group *);
+	int (*Comm_dup)(tmpi_Comm, tmpi_Comm *);
+	int (*Comm_free)(tmpi_Comm *);
+	int (*Send)(const void *, int, tmpi_Datatype, int, int, tmpi_Comm);
+	int (*Recv)(void *, int, tmpi_Datatype, int, int, tmpi_Comm, tmpi_Status *);
+	int (*Test_cancelled)(const tmpi_Status *, int *);
+	int (*Query_thread)(int *);
+};
+extern struct tprof_pmpi tprof_pmpi;
+
+/* Predefined handles: addresses of libmpi's data symbols. */
+struct tprof_mpi_handles {
+	tmpi_Comm world, self, comm_null;
+	tmpi_Request request_null;
+	tmpi_Request request_empty;   /* a shared, already completed request (ompi_request_empty) */
+	tmpi_Message message_null, message_no_proc;
+	tmpi_Datatype byte;
+	tmpi_Group world_group;   /* WORLD's group, from init to finalize (mpi-comm.c) */
+	int world_rank, world_size;
+	int thread_multiple;      /* initialized with MPI_THREAD_MULTIPLE: threads call MPI at once */
+};
+extern struct tprof_mpi_handles tprof_mpi_h;
+
+/* The real definition of an MPI function or object: after this library in the search
+ * order, else in a libmpi the program loaded privately (as a Python extension does). */
+void *tprof_mpi_lookup(const char *name);
+
+/* Slow side of tprof_mpi_on: finds out which MPI this is (once), and notices an init that
+ * happened without the wrappers.  1 when the call is to be recorded. */
+int tprof_mpi_enter_slow(void);
+
+/* True when this thread records MPI calls now: recording, not nested in the profiler, and
+ * an initialized (or initializing) Open MPI. */
+static inline int tprof_mpi_on(struct tprof_thread *t)
+{
+	if (!tprof_should_record(t))
+		return 0;
+	if (TPROF_LIKELY(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY))
+		return 1;
+	return tprof_mpi_enter_slow();
+}
+
+/* Whether MPI_Init/Finalize must do the recorder's collective work (the clock measurements
+ * and their private communicator) whatever this process records: it depends only on what
+ * every rank has alike (the environment, the library), so no rank waits for another in vain. */
+int tprof_mpi_collective_work(void);
+
+/* After a successful MPI_Init*: rank and size, WORLD and SELF described; state READY. */
+void tprof_mpi_started(void);
+/* At the start of MPI_Finalize, before the real call: the recorder's own MPI objects are
+ * freed; state DONE. */
+void tprof_mpi_stopping(void);
+
+/* Receive post numbers: process-wide, in posting order, from 1. */
+extern uint32_t tprof_mpi_recv_posts;
+static inline uint32_t tprof_mpi_next_recv(void)
+{
+	return __atomic_add_fetch(&tprof_mpi_recv_posts, 1, __ATOMIC_RELAXED);
+}
+
+/* mpi-sync.c: clock offset to rank 0, collective over the job (TPROF_MPI_SYNC_ROUNDS). */
+void tprof_mpi_sync_setup(void);          /* after init: the private communicator */
+void tprof_mpi_sync(int when);            /* enum tprof_csync_when */
+void tprof_mpi_sync_teardown(void);       /* before finalize */
+
+#endif
