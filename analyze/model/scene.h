@@ -1,0 +1,159 @@
+/* scene.h — the trace model every timeline renderer draws: tracks (model/tracks.h), slices
+ * with typed arguments, instants, counters, cross-thread ranges and flow arrows.  The scene
+ * (model/scene.c) turns the pipeline's events into these items, asking each runtime of the
+ * registry (runtimes/registry.h) for what only it knows (its calls' arguments, the items it
+ * draws itself); renderers (render/chrome, render/perfetto, ...) know no runtime.  Items come
+ * roughly in time order, one at a time: nothing is kept but what a renderer keeps itself. */
+#ifndef TPROF_ANALYZE_SCENE_H
+#define TPROF_ANALYZE_SCENE_H
+
+#include "output.h"
+#include "tracks.h"
+
+/* ---- arguments ---------------------------------------------------------------------------- */
+
+enum scene_arg_type {
+	SA_U64 = 1,      /* v.u */
+	SA_I64,          /* v.i */
+	SA_HEX,          /* v.u, shown as "0x..." (handles, streams, communicators) */
+	SA_DOUBLE,       /* v.d */
+	SA_STR,          /* v.s: valid until the item's call returns */
+	SA_NAME,         /* v.name: a trace-wide string id (strings.h) */
+	SA_US,           /* v.i: a duration or time in ns, shown in microseconds */
+	SA_BOOL,         /* v.u: 0 or 1 */
+	SA_OBJ,          /* opens a nested object: the args up to its SA_END are its members */
+	SA_ARR,          /* opens an array: the args up to its SA_END (keys ignored) */
+	SA_END,          /* closes the innermost SA_OBJ or SA_ARR */
+};
+
+/* One argument: its key is `key`, or when that is NULL the string `key_name` (an id). */
+struct scene_arg {
+	const char *key;
+	uint32_t key_name;
+	uint8_t type;                    /* enum scene_arg_type */
+	union {
+		uint64_t u;
+		int64_t i;
+		double d;
+		const char *s;
+		uint32_t name;
+	} v;
+};
+
+#define SCENE_MAX_ARGS 160
+
+/* The arguments of one item, in order: builders append, dropping what does not fit. */
+struct scene_args {
+	unsigned n;
+	struct scene_arg a[SCENE_MAX_ARGS];
+};
+
+static inline struct scene_arg *sa_add(struct scene_args *s, const char *key, uint8_t type)
+{
+	static struct scene_arg spare;   /* takes what does not fit */
+	if (s->n >= SCENE_MAX_ARGS - 1 && type != SA_END)
+		return &spare;
+	struct scene_arg *a = &s->a[s->n++];
+	a->key = key;
+	a->key_name = 0;
+	a->type = type;
+	return a;
+}
+
+static inline void sa_u64(struct scene_args *s, const char *key, uint64_t v) { sa_add(s, key, SA_U64)->v.u = v; }
+static inline void sa_i64(struct scene_args *s, const char *key, int64_t v) { sa_add(s, key, SA_I64)->v.i = v; }
+static inline void sa_hex(struct scene_args *s, const char *key, uint64_t v) { sa_add(s, key, SA_HEX)->v.u = v; }
+static inline void sa_double(struct scene_args *s, const char *key, double v) { sa_add(s, key, SA_DOUBLE)->v.d = v; }
+static inline void sa_str(struct scene_args *s, const char *key, const char *v) { sa_add(s, key, SA_STR)->v.s = v; }
+static inline void sa_name(struct scene_args *s, const char *key, uint32_t v) { sa_add(s, key, SA_NAME)->v.name = v; }
+static inline void sa_us(struct scene_args *s, const char *key, int64_t ns) { sa_add(s, key, SA_US)->v.i = ns; }
+static inline void sa_bool(struct scene_args *s, const char *key, int v) { sa_add(s, key, SA_BOOL)->v.u = !!v; }
+static inline void sa_obj(struct scene_args *s, const char *key) { sa_add(s, key, SA_OBJ); }
+static inline void sa_arr(struct scene_args *s, const char *key) { sa_add(s, key, SA_ARR); }
+static inline void sa_end(struct scene_args *s) { sa_add(s, NULL, SA_END); }
+/* An object member whose key is a string id (a function's name, say). */
+static inline void sa_obj_named(struct scene_args *s, uint32_t key_name)
+{
+	struct scene_arg *a = sa_add(s, NULL, SA_OBJ);
+	a->key_name = key_name;
+}
+
+/* ---- items ------------------------------------------------------------------------------- */
+
+enum scene_item_kind {
+	SI_SLICE = 1,    /* t0..t1 on its track */
+	SI_INSTANT,      /* at t0 */
+	SI_COUNTER,      /* `value` from t0 on, on the process's counter track named `name` */
+	SI_ASYNC,        /* t0..t1, may cross threads: `id` pairs its two ends (roctxRangeStart) */
+};
+
+/* What each slice, instant, counter or async range is. */
+struct scene_item {
+	uint8_t kind;                    /* enum scene_item_kind */
+	const char *cat;                 /* category: "hip", "mpi", "kernel", "range", "step"... */
+	uint32_t name;                   /* its name: a string id, or 0 and name_str */
+	const char *name_str;
+	const char *color;               /* a Chrome colour name ("terrible": failed), or NULL */
+	struct track track;
+	const struct proc *proc;         /* the process it belongs to */
+	int64_t t0, t1;                  /* ns from the trace start */
+	uint32_t depth;                  /* nesting on its thread, for ranges (0 otherwise) */
+	double value;                    /* SI_COUNTER */
+	uint64_t id;                     /* SI_ASYNC */
+	const struct scene_args *args;   /* NULL when none */
+	const struct event *ev;          /* the event it draws (renderers may not look into it
+					  * beyond kind, flags and the times) */
+};
+
+/* A flow arrow from a point inside one slice to a point inside another. */
+struct scene_flow {
+	uint64_t id;                     /* unique within the trace */
+	const char *cat, *name;          /* "launch", "mpi"/"message", "nccl"/"collective"... */
+	struct track from, to;
+	int64_t from_ts, to_ts;          /* ns from the trace start; from_ts <= to_ts */
+	const struct scene_args *args;   /* NULL when none */
+};
+
+/* A renderer of the scene: begin, every item and flow, end.  `tracks` names and orders the
+ * tracks items are on (tracks_metadata, tracks_info). */
+struct scene_ops {
+	const char *name;
+	int (*begin)(void *priv, const struct trace *tr, struct tracks *tracks);
+	void (*item)(void *priv, const struct scene_item *it);
+	void (*flow)(void *priv, const struct scene_flow *fl);
+	/* Finishes and frees priv; called once after begin, even a failed one. */
+	int (*end)(void *priv, const struct trace *tr, struct tracks *tracks);
+};
+
+struct scene_renderer {
+	const struct scene_ops *ops;
+	void *priv;
+};
+
+/* The scene as an output of the pipeline: draws every event for `r` (its tracks grouped as
+ * --group-by asks, enum tracks_group). */
+struct output output_scene(struct scene_renderer r, int group_by);
+
+/* ---- for the runtimes (runtimes/registry.h): drawing what only they know ---------------- */
+
+struct scene;
+struct tracks *scene_tracks(struct scene *s);
+void scene_item(struct scene *s, const struct scene_item *it);
+/* A flow with a fresh id; nothing when it would end before it starts. */
+void scene_flow(struct scene *s, const char *cat, const char *name, struct track from,
+		int64_t from_ts, struct track to, int64_t to_ts, const struct scene_args *args);
+/* The launch arrow from the call on `from` that entered at `launch` to the device span
+ * [t0, t1] it started on `to`: inside both, never ending before it starts. */
+void scene_launch_flow(struct scene *s, struct track from, struct track to, int64_t launch,
+		       int64_t t0, int64_t t1);
+/* A time at which a flow end binds to the slice [t0, t1]: t, kept off the slice's edges when
+ * the slice is long enough to have an inside. */
+int64_t scene_flow_ts(int64_t t, int64_t t0, int64_t t1);
+/* A slice's "unfinished"/"clipped" arguments from its event flags. */
+void scene_args_flags(struct scene_args *a, unsigned flags);
+/* Per-runtime state in the scene, made on first use, freed by the runtime's scene_end. */
+void **scene_runtime_state(struct scene *s, unsigned runtime_index);
+/* Counts an arrow between ranks not drawn because it would end before it starts. */
+void scene_backward(struct scene *s);
+
+#endif
