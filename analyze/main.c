@@ -11,6 +11,7 @@
 #include "config.h"
 #include "render/otf2/otf2.h"
 #include "model/output.h"
+#include "render/chrome/chrome.h"
 #include "model/tracks.h"
 
 struct options {
@@ -241,7 +242,7 @@ int main(int argc, char **argv)
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
 		} else {
-			outs[pl.nouts++] = output_chrome(outpath, o.group_by);
+			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by);
 		}
 	}
 	if (o.summary) {

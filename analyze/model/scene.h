@@ -108,6 +108,9 @@ struct scene_item {
 /* A flow arrow from a point inside one slice to a point inside another. */
 struct scene_flow {
 	uint64_t id;                     /* unique within the trace */
+	const char *key;                 /* a readable identity, unique too, or NULL: the
+					  * launch's "process:correlation", "m<message>"...
+					  * (Chrome's id) */
 	const char *cat, *name;          /* "launch", "mpi"/"message", "nccl"/"collective"... */
 	struct track from, to;
 	int64_t from_ts, to_ts;          /* ns from the trace start; from_ts <= to_ts */
@@ -139,13 +142,15 @@ struct output output_scene(struct scene_renderer r, int group_by);
 struct scene;
 struct tracks *scene_tracks(struct scene *s);
 void scene_item(struct scene *s, const struct scene_item *it);
-/* A flow with a fresh id; nothing when it would end before it starts. */
-void scene_flow(struct scene *s, const char *cat, const char *name, struct track from,
-		int64_t from_ts, struct track to, int64_t to_ts, const struct scene_args *args);
+/* A flow with a fresh id. */
+void scene_flow(struct scene *s, const char *key, const char *cat, const char *name,
+		struct track from, int64_t from_ts, struct track to, int64_t to_ts,
+		const struct scene_args *args);
 /* The launch arrow from the call on `from` that entered at `launch` to the device span
- * [t0, t1] it started on `to`: inside both, never ending before it starts. */
-void scene_launch_flow(struct scene *s, struct track from, struct track to, int64_t launch,
-		       int64_t t0, int64_t t1);
+ * [t0, t1] it started on `to`: inside both, never ending before it starts.  Its key is the
+ * process index and correlation, with ".k" for the k-th span of one launch (k > 0). */
+void scene_launch_flow(struct scene *s, const struct proc *p, uint64_t corr, unsigned k,
+		       struct track from, struct track to, int64_t launch, int64_t t0, int64_t t1);
 /* A time at which a flow end binds to the slice [t0, t1]: t, kept off the slice's edges when
  * the slice is long enough to have an inside. */
 int64_t scene_flow_ts(int64_t t, int64_t t0, int64_t t1);
@@ -153,7 +158,9 @@ int64_t scene_flow_ts(int64_t t, int64_t t0, int64_t t1);
 void scene_args_flags(struct scene_args *a, unsigned flags);
 /* Per-runtime state in the scene, made on first use, freed by the runtime's scene_end. */
 void **scene_runtime_state(struct scene *s, unsigned runtime_index);
-/* Counts an arrow between ranks not drawn because it would end before it starts. */
-void scene_backward(struct scene *s);
+/* Draws an event as the scene does when no runtime claims it (a runtime that draws more
+ * than the generic items, NeuronCore spans after an NRT call, say, calls these first). */
+void scene_draw_event(struct scene *s, const struct event *ev);
+void scene_draw_call(struct scene *s, const struct event *ev);
 
 #endif

@@ -1,14 +1,18 @@
-/* registry.c — the list of runtimes (registry.h): one line per runtime folder. */
+/* registry.c — the list of runtimes (registry.h): a runtime folder defines
+ * `const struct runtime runtime_<name>` and gets one X(<name>) here. */
 #include "registry.h"
 
-extern const struct runtime runtime_mpi, runtime_nccl, runtime_nrt;
+#define RUNTIMES(X) \
+	X(mpi)      \
+	X(nccl)     \
+	X(nrt)
 
-static const struct runtime *all[RT_MAX] = {
-	&runtime_mpi,
-	&runtime_nccl,
-	&runtime_nrt,
-};
-static unsigned nall = 3;
+#define DECLARE(name) extern const struct runtime runtime_##name;
+#define ENTRY(name) &runtime_##name,
+RUNTIMES(DECLARE)
+
+static const struct runtime *all[RT_MAX] = { RUNTIMES(ENTRY) };
+static unsigned nall = sizeof((const struct runtime *[]){ RUNTIMES(ENTRY) }) / sizeof(void *);
 
 const struct runtime *const *runtimes_all(unsigned *n)
 {

@@ -136,15 +136,29 @@ void jw_str(struct jw *w, const char *s, size_t n)
 		free(tmp);
 }
 
+/* Two digits at a time: numbers are most of what a trace holds. */
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 void jw_u64(struct jw *w, uint64_t v)
 {
 	char b[24];
-	int i = 24;
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	jw_raw(w, b + i, (size_t)(24 - i));
+	char *p = b + sizeof(b);
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	jw_raw(w, p, (size_t)(b + sizeof(b) - p));
 }
 
 void jw_i64(struct jw *w, int64_t v)

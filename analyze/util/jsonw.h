@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct outfile;
 
@@ -29,8 +30,7 @@ static inline void jw_raw(struct jw *w, const char *s, size_t n)
 		jw_raw_slow(w, s, n);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		w->buf[w->len + i] = s[i];
+	memcpy(w->buf + w->len, s, n);
 	w->len += n;
 }
 

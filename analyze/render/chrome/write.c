@@ -1,7 +1,6 @@
 /* render/chrome/write.c — the pieces every Chrome trace event is written with: the separator
  * between events, strings and names, the head of an event (phase, category, track, time)
- * and its "args" object, one key and value at a time.  Below the parts that decide which
- * events to write (render/chrome/chrome.c, runtimes/mpi/chrome.c), so that both write alike. */
+ * and its "args" object from the scene's typed arguments. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,90 +41,94 @@ void chrome_head(struct chrome *c, struct track tr, const char *ph, const char *
 	jw_us(w, ts);
 }
 
-void chrome_flow(struct chrome *c, struct track tr, const char *ph, const char *cat,
-		 const char *name, const char *id, int64_t ts)
-{
-	struct jw *w = &c->w;
-	chrome_head(c, tr, ph, cat, ts);
-	if (ph[0] == 'f')
-		jw_lit(w, ",\"bp\":\"e\"");
-	jw_lit(w, ",\"name\":\"");
-	jw_raw(w, name, strlen(name));
-	jw_lit(w, "\",\"id\":");
-	jw_raw(w, id, strlen(id));
-}
-
-int64_t chrome_flow_ts(int64_t t, int64_t t0, int64_t t1)
-{
-	if (t1 - t0 >= 2) {
-		if (t <= t0)
-			return t0 + 1;
-		if (t >= t1)
-			return t1 - 1;
-		return t;
-	}
-	return t < t0 ? t0 : t > t1 ? t1 : t;
-}
-
-void chrome_launch_flow(struct chrome *c, struct track from, struct track to, const char *id,
-			int64_t launch, int64_t t0, int64_t t1)
-{
-	int64_t end = t0 + (t1 - t0 > 2 ? 1 : 0);
-	int64_t start = launch + 1 < end ? launch + 1 : end;
-	chrome_flow(c, from, "s", "launch", "launch", id, start);
-	jw_lit(&c->w, "}");
-	chrome_flow(c, to, "f", "launch", "launch", id, end);
-	jw_lit(&c->w, "}");
-}
-
-/* Arguments are written as ,"key":value pairs after an opening {"args":{ ... */
-void chrome_arg_key(struct jw *w, int *n, const char *key)
-{
-	if ((*n)++)
-		jw_lit(w, ",");
-	else
-		jw_lit(w, ",\"args\":{");
-	jw_lit(w, "\"");
-	jw_raw(w, key, strlen(key));
-	jw_lit(w, "\":");
-}
-
-void chrome_arg_u64(struct jw *w, int *n, const char *key, uint64_t v)
-{
-	chrome_arg_key(w, n, key);
-	jw_u64(w, v);
-}
-
-void chrome_arg_hex(struct jw *w, int *n, const char *key, uint64_t v)
+static void value(struct jw *w, const struct scene_arg *a)
 {
 	char buf[24];
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	chrome_arg_key(w, n, key);
-	chrome_str(w, buf);
-}
-
-void chrome_arg_str(struct jw *w, int *n, const char *key, const char *v)
-{
-	chrome_arg_key(w, n, key);
-	chrome_str(w, v);
-}
-
-void chrome_arg_flags(struct jw *w, int *n, unsigned flags)
-{
-	if (flags & EVF_UNFINISHED) {
-		chrome_arg_key(w, n, "unfinished");
-		jw_lit(w, "true");
+	switch (a->type) {
+	case SA_U64:
+		jw_u64(w, a->v.u);
+		break;
+	case SA_I64:
+		jw_i64(w, a->v.i);
+		break;
+	case SA_HEX:
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, a->v.u);
+		chrome_str(w, buf);
+		break;
+	case SA_DOUBLE:
+		jw_double(w, a->v.d);
+		break;
+	case SA_STR:
+		chrome_str(w, a->v.s);
+		break;
+	case SA_NAME:
+		chrome_name(w, a->v.name);
+		break;
+	case SA_US:
+		jw_us(w, a->v.i);
+		break;
+	case SA_BOOL:
+		if (a->v.u)
+			jw_lit(w, "true");
+		else
+			jw_lit(w, "false");
+		break;
+	default:
+		jw_lit(w, "null");
+		break;
 	}
-	if (flags & EVF_CLIPPED) {
-		chrome_arg_key(w, n, "clipped");
-		jw_lit(w, "true");
-	}
 }
 
-void chrome_end_args(struct jw *w, int n)
+static void bracket(struct jw *w, int arr, int open)
 {
-	if (n)
-		jw_lit(w, "}}");
+	if (open)
+		jw_raw(w, arr ? "[" : "{", 1);
 	else
+		jw_raw(w, arr ? "]" : "}", 1);
+}
+
+void chrome_args(struct jw *w, const struct scene_args *args)
+{
+	if (!args || !args->n) {
 		jw_lit(w, "}");
+		return;
+	}
+	jw_lit(w, ",\"args\":{");
+	/* in_arr[d]: level d is an array (no keys); first[d]: nothing written at it yet */
+	char in_arr[32] = { 0 }, first[32] = { 1 };
+	unsigned d = 0;
+	for (unsigned i = 0; i < args->n; i++) {
+		const struct scene_arg *a = &args->a[i];
+		if (a->type == SA_END) {
+			if (d) {
+				bracket(w, in_arr[d], 0);
+				d--;
+			}
+			continue;
+		}
+		if (!first[d])
+			jw_lit(w, ",");
+		first[d] = 0;
+		if (!in_arr[d]) {
+			if (a->key) {
+				jw_lit(w, "\"");
+				jw_raw(w, a->key, strlen(a->key));
+				jw_lit(w, "\":");
+			} else {
+				chrome_name(w, a->key_name);
+				jw_lit(w, ":");
+			}
+		}
+		if ((a->type == SA_OBJ || a->type == SA_ARR) && d + 1 < sizeof(in_arr)) {
+			d++;
+			in_arr[d] = a->type == SA_ARR;
+			first[d] = 1;
+			bracket(w, in_arr[d], 1);
+			continue;
+		}
+		value(w, a);
+	}
+	for (; d; d--)   /* unbalanced: never happens with the builders */
+		bracket(w, in_arr[d], 0);
+	jw_lit(w, "}}");
 }

@@ -1,0 +1,249 @@
+/* scene.c — the pipeline's events drawn as scene items (scene.h) for one renderer: ranges,
+ * marks, counters, steps and cross-thread ranges; API calls with their arguments (the
+ * generic ones here and in scene-args.c, the runtime's own from the registry); device work
+ * on its stream's track with the arrow from its launch.  Events only a runtime can draw
+ * (MPI messages, NCCL instances, NeuronCore spans) go to that runtime first.  The tracks
+ * live here, so that every renderer of a scene sees the same layout. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scene-args.h"
+#include "../runtimes/registry.h"
+
+struct scene {
+	struct scene_renderer r;
+	struct tracks *tracks;
+	uint64_t next_flow;
+	const struct runtime *const *rts;
+	unsigned nrts;
+	/* per event kind, the runtimes that see it first (EV_CALL: by domain) */
+	unsigned char want[EV_NCCL + 1][RT_MAX];
+	unsigned nwant[EV_NCCL + 1];
+	const struct runtime *by_domain[256];
+	unsigned by_domain_idx[256];
+	void *state[RT_MAX];
+};
+
+struct tracks *scene_tracks(struct scene *s)
+{
+	return s->tracks;
+}
+
+void **scene_runtime_state(struct scene *s, unsigned runtime_index)
+{
+	return &s->state[runtime_index];
+}
+
+void scene_item(struct scene *s, const struct scene_item *it)
+{
+	s->r.ops->item(s->r.priv, it);
+}
+
+void scene_flow(struct scene *s, const char *key, const char *cat, const char *name,
+		struct track from, int64_t from_ts, struct track to, int64_t to_ts,
+		const struct scene_args *args)
+{
+	struct scene_flow f = { .id = ++s->next_flow, .key = key, .cat = cat, .name = name, .from = from,
+				.to = to, .from_ts = from_ts, .to_ts = to_ts, .args = args };
+	s->r.ops->flow(s->r.priv, &f);
+}
+
+int64_t scene_flow_ts(int64_t t, int64_t t0, int64_t t1)
+{
+	if (t1 - t0 >= 2) {
+		if (t <= t0)
+			return t0 + 1;
+		if (t >= t1)
+			return t1 - 1;
+		return t;
+	}
+	return t < t0 ? t0 : t > t1 ? t1 : t;
+}
+
+void scene_launch_flow(struct scene *s, const struct proc *p, uint64_t corr, unsigned k,
+		       struct track from, struct track to, int64_t launch, int64_t t0, int64_t t1)
+{
+	int64_t end = t0 + (t1 - t0 > 2 ? 1 : 0);
+	int64_t start = launch + 1 < end ? launch + 1 : end;
+	char key[64];
+	if (k)
+		snprintf(key, sizeof(key), "%d:%llu.%u", p->index, (unsigned long long)corr, k);
+	else
+		snprintf(key, sizeof(key), "%d:%llu", p->index, (unsigned long long)corr);
+	scene_flow(s, key, "launch", "launch", from, start, to, end, NULL);
+}
+
+void scene_args_flags(struct scene_args *a, unsigned flags)
+{
+	if (flags & EVF_UNFINISHED)
+		sa_bool(a, "unfinished", 1);
+	if (flags & EVF_CLIPPED)
+		sa_bool(a, "clipped", 1);
+}
+
+/* ---- drawing ------------------------------------------------------------------------------ */
+
+static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
+
+void scene_draw_call(struct scene *s, const struct event *ev)
+{
+	const struct call_info *ci = ev->call;
+	struct scene_args a;
+	a.n = 0;
+	scene_call_args(&a, ev);
+	const struct runtime *rt = s->by_domain[ci->domain];
+	if (rt && rt->call_args)
+		rt->call_args(&a, ev);
+	scene_call_tail_args(&a, ev);
+	struct scene_item it = { .kind = SI_SLICE, .cat = domain_cat[ci->domain < 6 ? ci->domain : 0],
+				 .name = ev->name, .track = tracks_thread(s->tracks, ev->thread, 1),
+				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1, .args = &a, .ev = ev };
+	scene_item(s, &it);
+}
+
+static const char *const devop_cat[] = { "device", "kernel", "copy", "memset", "graph", "collective" };
+
+static void draw_device(struct scene *s, const struct event *ev)
+{
+	const struct device_info *di = ev->dev;
+	int copy = di->kind == TPROF_DEVOP_COPY || di->kind == TPROF_DEVOP_MEMSET;
+	struct track tr = tracks_device(s->tracks, ev->proc, di->op.device, di->op.stream, copy);
+	struct scene_args a;
+	a.n = 0;
+	scene_device_args(&a, ev);
+	struct scene_item it = { .kind = SI_SLICE, .cat = devop_cat[di->kind < 6 ? di->kind : 0],
+				 .name = ev->name, .track = tr, .proc = ev->proc, .t0 = ev->t0,
+				 .t1 = ev->t1, .args = &a, .ev = ev };
+	scene_item(s, &it);
+	if (di->corr && di->launcher)
+		scene_launch_flow(s, ev->proc, di->corr, 0, tracks_thread(s->tracks, di->launcher, 1),
+				  tr, di->launch_ns, ev->t0, ev->t1);
+}
+
+static void draw_simple(struct scene *s, const struct event *ev)
+{
+	struct scene_args a;
+	a.n = 0;
+	struct scene_item it = { .name = ev->name, .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1,
+				 .depth = ev->depth, .args = &a, .ev = ev };
+	char step[40];
+	switch (ev->kind) {
+	case EV_RANGE:
+		it.kind = SI_SLICE;
+		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "range";
+		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		break;
+	case EV_MARK:
+		it.kind = SI_INSTANT;
+		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "mark";
+		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.args = NULL;
+		break;
+	case EV_COUNTER:
+		it.kind = SI_COUNTER;
+		it.cat = "counter";
+		it.track = (struct track){ ev->proc->index, 0 };
+		it.value = ev->value;
+		it.args = NULL;
+		break;
+	case EV_STEP:
+		it.kind = SI_SLICE;
+		it.cat = "step";
+		it.track = tracks_steps(s->tracks, ev->proc);
+		snprintf(step, sizeof(step), "step %llu", (unsigned long long)ev->step);
+		it.name = 0;
+		it.name_str = step;
+		sa_u64(&a, "step", ev->step);
+		break;
+	case EV_ASYNC:
+		it.kind = SI_ASYNC;
+		it.cat = "roctx";
+		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.id = ev->step;
+		break;
+	default:
+		return;
+	}
+	if (it.args)
+		scene_args_flags(&a, ev->flags);
+	scene_item(s, &it);
+}
+
+void scene_draw_event(struct scene *s, const struct event *ev)
+{
+	switch (ev->kind) {
+	case EV_CALL:
+		scene_draw_call(s, ev);
+		return;
+	case EV_DEVICE:
+		draw_device(s, ev);
+		return;
+	default:
+		draw_simple(s, ev);
+		return;
+	}
+}
+
+/* ---- the pipeline output ------------------------------------------------------------------ */
+
+static int begin(void *priv, const struct trace *tr)
+{
+	struct scene *s = priv;
+	return s->r.ops->begin(s->r.priv, tr, s->tracks);
+}
+
+static void event(void *priv, const struct event *ev)
+{
+	struct scene *s = priv;
+	if (ev->kind > EV_NCCL || ev->kind == EV_BEGIN || ev->kind == EV_MPIREQ)
+		return;
+	if (ev->kind == EV_CALL) {
+		unsigned d = ev->call->domain;
+		const struct runtime *rt = s->by_domain[d];
+		if (rt && (rt->events & RT_KIND(EV_CALL)) &&
+		    rt->scene_event(s, ev, s->by_domain_idx[d]))
+			return;
+	} else {
+		for (unsigned i = 0; i < s->nwant[ev->kind]; i++) {
+			unsigned k = s->want[ev->kind][i];
+			if (s->rts[k]->scene_event(s, ev, k))
+				return;
+		}
+	}
+	scene_draw_event(s, ev);
+}
+
+static int end(void *priv, const struct trace *tr)
+{
+	struct scene *s = priv;
+	for (unsigned i = 0; i < s->nrts; i++)
+		if (s->rts[i]->scene_end)
+			s->rts[i]->scene_end(s, i);
+	int rc = s->r.ops->end(s->r.priv, tr, s->tracks);
+	tracks_free(s->tracks);
+	free(s);
+	return rc;
+}
+
+static const struct output_ops scene_ops = { "scene", begin, event, end };
+
+struct output output_scene(struct scene_renderer r, int group_by)
+{
+	struct scene *s = calloc(1, sizeof(*s));
+	if (!s)
+		abort();
+	s->r = r;
+	s->tracks = tracks_new(group_by);
+	s->rts = runtimes_all(&s->nrts);
+	for (unsigned i = 0; i < s->nrts; i++) {
+		const struct runtime *rt = s->rts[i];
+		if (rt->domain >= 0 && rt->domain < 256) {
+			s->by_domain[rt->domain] = rt;
+			s->by_domain_idx[rt->domain] = i;
+		}
+		for (unsigned k = 0; k <= EV_NCCL; k++)
+			if (k != EV_CALL && (rt->events & RT_KIND(k)) && rt->scene_event)
+				s->want[k][s->nwant[k]++] = (unsigned char)i;
+	}
+	return (struct output){ &scene_ops, s };
+}

@@ -1,0 +1,10 @@
+/* render/chrome/chrome.h — the Chrome trace-event JSON renderer of the scene (chrome.c). */
+#ifndef TPROF_ANALYZE_RENDER_CHROME_H
+#define TPROF_ANALYZE_RENDER_CHROME_H
+
+#include "../../model/scene.h"
+
+/* Writes to path ("-": standard output; a name ending in .gz is gzip-compressed). */
+struct scene_renderer render_chrome(const char *path);
+
+#endif

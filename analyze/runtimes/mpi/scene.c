@@ -1,0 +1,161 @@
+/* runtimes/mpi/scene.c — MPI in the scene: the arguments of MPI calls (communicator, peer
+ * as a world rank and as a rank in the communicator, tag, bytes, root, collective number,
+ * request), each matched message as a flow arrow from the sending call to the call in which
+ * its receive completed, and for each collective, arrows from the entry of the member that
+ * arrived last to the exits of the members that had to wait for it. */
+#include <stdio.h>
+
+#include "../registry.h"
+#include "mpi.h"
+
+static void arg_i64(struct scene_args *a, const char *key, int64_t v)
+{
+	sa_i64(a, key, v);
+}
+
+/* A rank, or what stands for one: "ANY", "PROC_NULL", "?" (unknown). */
+static void arg_rank(struct scene_args *a, const char *key, int32_t v)
+{
+	if (v >= 0)
+		arg_i64(a, key, v);
+	else
+		sa_str(a, key, v == TPROF_MPI_ANY ? "ANY" : v == TPROF_MPI_PROCNULL ? "PROC_NULL" : "?");
+}
+
+static void arg_tag(struct scene_args *a, const char *key, int32_t v)
+{
+	if (v == TPROF_MPI_ANY)
+		sa_str(a, key, "ANY");
+	else
+		arg_i64(a, key, v);
+}
+
+static void arg_comm(struct scene_args *a, uint64_t id, const struct mpi_comm *c)
+{
+	if (id == TPROF_COMM_WORLD)
+		sa_str(a, "comm", "MPI_COMM_WORLD");
+	else if (id == TPROF_COMM_SELF)
+		sa_str(a, "comm", "MPI_COMM_SELF");
+	else if (c && c->name)
+		sa_name(a, "comm", c->name);
+	else
+		sa_hex(a, "comm", id);
+}
+
+static void call_args(struct scene_args *sa, const struct event *ev)
+{
+	const struct mpi_info *mi = ev->mpi;
+	if (!mi)
+		return;
+	const struct tprof_mpi_args *a = &mi->a;
+	if (a->comm)
+		arg_comm(sa, a->comm, mi->comm);
+	switch (a->op) {
+	case TPROF_MPI_SEND:
+	case TPROF_MPI_ISEND:
+	case TPROF_MPI_RECV:
+	case TPROF_MPI_IRECV:
+	case TPROF_MPI_PROBE:
+	case TPROF_MPI_SENDRECV:
+		arg_rank(sa, "peer", mi->peer_world);
+		arg_rank(sa, "peer_in_comm", a->peer);
+		arg_tag(sa, "tag", a->tag);
+		sa_u64(sa, "bytes", a->bytes);
+		if (a->op == TPROF_MPI_SENDRECV && mi->has_b) {
+			arg_rank(sa, "source", mi->peer2_world);
+			arg_rank(sa, "source_in_comm", mi->b.peer);
+			arg_tag(sa, "recv_tag", mi->b.tag);
+			sa_u64(sa, "bytes_recv", mi->b.bytes);
+		}
+		break;
+	case TPROF_MPI_COLL:
+	case TPROF_MPI_ICOLL:
+		if (a->peer >= 0) {
+			arg_rank(sa, "root", mi->peer_world);
+			arg_rank(sa, "root_in_comm", a->peer);
+		}
+		sa_u64(sa, "bytes", a->bytes);
+		if (mi->has_b)
+			sa_u64(sa, "bytes_recv", mi->b.bytes);
+		sa_u64(sa, "seq", a->seq);
+		break;
+	case TPROF_MPI_WAIT:
+	case TPROF_MPI_START:
+		sa_u64(sa, "requests", a->nreq);
+		break;
+	case TPROF_MPI_COMM:
+		if (mi->has_b && mi->b.req)
+			sa_hex(sa, "new_comm", mi->b.req);
+		break;
+	default:
+		break;
+	}
+	if (mi->has_b && mi->b.req && (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV ||
+				       a->op == TPROF_MPI_ICOLL))
+		sa_hex(sa, "request", mi->b.req);
+	if (a->flags & TPROF_MPIF_PERSISTENT)
+		sa_str(sa, "persistent", "true");
+}
+
+/* "s" bound to the sending call, "f" to the call in which the receive completed. */
+static void message(struct scene *s, const struct event *ev)
+{
+	const struct message_info *m = ev->msg;
+	struct tracks *tk = scene_tracks(s);
+	struct scene_args a;
+	a.n = 0;
+	sa_u64(&a, "bytes", m->bytes);
+	sa_i64(&a, "tag", m->tag);
+	char key[32];
+	snprintf(key, sizeof(key), "m%llu", (unsigned long long)m->id);
+	scene_flow(s, key, "mpi", "message", tracks_thread(tk, m->sthread, 1),
+		   scene_flow_ts(m->send_t0, m->send_t0, m->send_t1), tracks_thread(tk, m->rthread, 1),
+		   scene_flow_ts(m->recv_done, m->recv_t0, m->recv_t1), &a);
+}
+
+/* From the last member's entry to the exit of every member that left after it came. */
+static void collective(struct scene *s, const struct event *ev)
+{
+	const struct coll_info *ci = ev->coll;
+	struct tracks *tk = scene_tracks(s);
+	uint32_t last = 0;
+	for (uint32_t k = 1; k < ci->nm; k++)
+		if (ci->m[k].t0 > ci->m[last].t0)
+			last = k;
+	const struct coll_member *lm = &ci->m[last];
+	for (uint32_t k = 0; k < ci->nm; k++) {
+		const struct coll_member *mb = &ci->m[k];
+		int64_t from = scene_flow_ts(lm->t0, lm->t0, lm->post_t1);
+		int64_t to = scene_flow_ts(mb->t1, mb->done_t0, mb->done_t1);
+		if (k == last || to < from)
+			continue;
+		struct scene_args a;
+		a.n = 0;
+		arg_comm(&a, ci->comm_id, ci->comm);
+		sa_u64(&a, "seq", ci->seq);
+		char key[48];
+		snprintf(key, sizeof(key), "c%llu.%u", (unsigned long long)ci->id, k);
+		scene_flow(s, key, "mpi", "collective", tracks_thread(tk, lm->thread, 1), from,
+			   tracks_thread(tk, mb->done_thread, 1), to, &a);
+	}
+}
+
+static int scene_event(struct scene *s, const struct event *ev, unsigned self)
+{
+	(void)self;
+	if (ev->kind == EV_MESSAGE)
+		message(s, ev);
+	else if (ev->kind == EV_COLLECTIVE)
+		collective(s, ev);
+	else
+		return 0;
+	return 1;
+}
+
+const struct runtime runtime_mpi = {
+	.name = "mpi",
+	.domain = TPROF_DOM_MPI,
+	.call_args = call_args,
+	.events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
+	.scene_event = scene_event,
+};
