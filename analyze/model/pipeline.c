@@ -11,9 +11,7 @@
 
 #include "devorder.h"
 #include "emit.h"
-#include "../runtimes/mpi/mpi.h"
-#include "../runtimes/nrt/nrt.h"
-#include "../runtimes/nccl/nccl.h"
+#include "../runtimes/registry.h"
 
 static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source)
 {
@@ -64,41 +62,6 @@ static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned
 
 /* ---- API calls --------------------------------------------------------------------------- */
 
-/* A rank of the call's communicator as a world rank; MPI_COMM_WORLD and MPI_COMM_SELF need
- * no COMM record for that. */
-static int32_t world_rank(const struct proc *p, const struct mpi_info *mi, int32_t rank, int remote)
-{
-	if (!mi->comm && rank >= 0) {
-		if (mi->a.comm == TPROF_COMM_WORLD)
-			return rank;
-		if (mi->a.comm == TPROF_COMM_SELF)
-			return rank == 0 ? (int32_t)p->rank : TPROF_MPI_NONE;
-	}
-	return mpi_comm_world_rank(mi->comm, rank, remote);
-}
-
-/* The MPI side of a call or request from its extension units: ranks made world ranks. */
-static void mpi_decode(const struct trace *tr, const struct proc *p, const uint8_t *ext,
-		       unsigned next, struct mpi_info *mi)
-{
-	memset(mi, 0, sizeof(*mi));
-	mi->peer_world = mi->peer2_world = TPROF_MPI_NONE;
-	if (next < 1)
-		return;
-	memcpy(&mi->a, ext, sizeof(mi->a));
-	if (next >= 2) {
-		memcpy(&mi->b, ext + TPROF_UNIT, sizeof(mi->b));
-		mi->has_b = 1;
-	}
-	mi->comm = mi->a.comm ? trace_comm(tr, mi->a.comm, (int32_t)p->rank) : NULL;
-	/* The peer of a point-to-point call on an inter-communicator is in the remote group;
-	 * a collective's root is given in the local group's numbering here. */
-	int remote = mi->a.op != TPROF_MPI_COLL && mi->a.op != TPROF_MPI_ICOLL;
-	mi->peer_world = world_rank(p, mi, mi->a.peer, remote);
-	if (mi->has_b && mi->a.op == TPROF_MPI_SENDRECV)
-		mi->peer2_world = world_rank(p, mi, mi->b.peer, 1);
-}
-
 static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_name, uint8_t domain,
 		       uint64_t arg, const uint8_t *ext, unsigned next, int64_t t0, int64_t t1,
 		       unsigned flags)
@@ -106,63 +69,34 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 	struct proc *p = t->proc;
 	struct call_info ci = { .domain = domain, .corr = arg & TPROF_CORR_MASK,
 				.ret = (int)(uint16_t)(arg >> TPROF_CALL_RET_SHIFT) };
-	struct mpi_info mi;
-	struct nrt_info nri;
-	struct nccl_info ni = { .has_b = next >= 2 };
-	int has_nccl = domain == TPROF_DOM_NCCL && next >= 1;
-	if (domain == TPROF_DOM_MPI) {
-		mpi_decode(pl->tr, p, ext, next, &mi);
-		next = 0;   /* not HIP's argument layout */
-	} else if (domain == TPROF_DOM_NRT) {
-		nrt_decode(p, ext, next, &nri);
-		ci.nrt = &nri;
-		next = 0;
-	} else if (has_nccl) {
-		memcpy(&ni.a, ext, sizeof(ni.a));
-		if (ni.has_b)
-			memcpy(&ni.b, ext + TPROF_UNIT, sizeof(ni.b));
-		else
-			ni.b.peer = -1;
-		next = 0;   /* not HIP's argument layout */
-	}
-	if (next >= 1) {
-		memcpy(&ci.args, ext, sizeof(ci.args));
-		ci.has_args = 1;
-		ci.args.name = proc_string(p, ci.args.name);
-	}
-	if (next >= 2) {
-		memcpy(&ci.dims, ext + TPROF_UNIT, sizeof(ci.dims));
-		ci.has_dims = 1;
+	int64_t base = pl->tr->start_ns;
+	struct event ev = { .kind = EV_CALL, .flags = flags, .proc = p, .thread = t,
+			    .name = proc_string(p, local_name), .t0 = t0 - base,
+			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci };
+	const struct runtime *rt = runtime_of_domain(domain);
+	_Alignas(16) unsigned char scratch[RT_SCRATCH];
+	if (rt && rt->pipe_call) {
+		/* its own argument layout, decoded by its runtime */
+		rt->pipe_call(pl, &ev, &ci, ext, next, scratch);
+	} else {
+		if (next >= 1) {
+			memcpy(&ci.args, ext, sizeof(ci.args));
+			ci.has_args = 1;
+			ci.args.name = proc_string(p, ci.args.name);
+		}
+		if (next >= 2) {
+			memcpy(&ci.dims, ext + TPROF_UNIT, sizeof(ci.dims));
+			ci.has_dims = 1;
+		}
 	}
 	if (ci.corr && t->frames_corr == ci.corr) {
 		ci.stack = t->frames;
 		ci.nstack = t->nframes;
 	}
-	int64_t base = pl->tr->start_ns;
-	struct event ev = { .kind = EV_CALL, .flags = flags, .proc = p, .thread = t,
-			    .name = proc_string(p, local_name), .t0 = t0 - base,
-			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci,
-			    .mpi = domain == TPROF_DOM_MPI ? &mi : NULL,
-			    .nccl = has_nccl ? &ni : NULL };
-	if (domain == TPROF_DOM_MPI)
-		mpi_call(pl, t, ev.name, &mi, ev.t0, ev.t1, ci.corr, flags);
 	struct event orig = ev;   /* the window may clip ev */
 	emit_event(pl, &ev);
-	if (has_nccl)
-		nccl_call(pl, &orig);
-}
-
-/* A nonblocking MPI operation completed (or a persistent one started) inside a call. */
-static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
-{
-	struct mpi_info mi;
-	mpi_decode(pl->tr, t->proc, (const uint8_t *)(r + 1), r->ext < 2 ? r->ext : 2, &mi);
-	mi.a.flags |= r->flags;   /* the record's own flags (started, cancelled) count too */
-	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
-			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
-			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
-	mpi_req(pl, t, ev.name, &mi, ev.t0, r->arg & TPROF_CORR_MASK);
-	emit_event(pl, &ev);
+	if (rt && rt->pipe_called)
+		rt->pipe_called(pl, &orig);
 }
 
 static void on_call(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
@@ -341,9 +275,6 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 	case TPROF_K_STACK:
 		on_stack(t, r);
 		return;
-	case TPROF_K_MPIREQ:
-		on_mpireq(pl, t, r, ns);
-		return;
 	case TPROF_K_POLL:
 		on_poll(pl, t, r, ns);
 		return;
@@ -363,9 +294,14 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 		step_close(pl, p, ns, 0);
 		p->step = (struct step_open){ .step = r->arg, .t0 = ns, .open = 1 };
 		return;
-	default:
-		pl->tr->unknown_kinds++;
+	default: {
+		const struct runtime *rt = runtime_of_record(r->kind);
+		if (rt)
+			rt->pipe_record(pl, t, r, ns);
+		else
+			pl->tr->unknown_kinds++;
 		return;
+	}
 	}
 }
 
@@ -391,8 +327,11 @@ void pipeline_finish(struct pipeline *pl)
 		if (p->end_ns > tr->end_ns)
 			tr->end_ns = p->end_ns;
 	}
-	mpi_finish(pl);
-	nccl_finish(pl);
+	unsigned n;
+	const struct runtime *const *rts = runtimes_all(&n);
+	for (unsigned i = 0; i < n; i++)
+		if (rts[i]->pipe_finish)
+			rts[i]->pipe_finish(pl);
 	devorder_finish(pl);
 	devorder_report(tr);
 }

@@ -7,6 +7,13 @@
 
 #include "../../model/output.h"
 
+struct scene;
+struct scene_args;
+
+/* runtimes/mpi/scene.c: MPI in the scene */
+void mpi_scene_call_args(struct scene_args *sa, const struct event *ev);
+int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self);
+
 /* runtimes/mpi/pipe.c: what the pipeline calls */
 void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,
 	      int64_t t0, int64_t t1, uint64_t corr, unsigned flags);

@@ -42,7 +42,7 @@ static void arg_comm(struct scene_args *a, uint64_t id, const struct mpi_comm *c
 		sa_hex(a, "comm", id);
 }
 
-static void call_args(struct scene_args *sa, const struct event *ev)
+void mpi_scene_call_args(struct scene_args *sa, const struct event *ev)
 {
 	const struct mpi_info *mi = ev->mpi;
 	if (!mi)
@@ -140,7 +140,7 @@ static void collective(struct scene *s, const struct event *ev)
 	}
 }
 
-static int scene_event(struct scene *s, const struct event *ev, unsigned self)
+int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self)
 {
 	(void)self;
 	if (ev->kind == EV_MESSAGE)
@@ -151,11 +151,3 @@ static int scene_event(struct scene *s, const struct event *ev, unsigned self)
 		return 0;
 	return 1;
 }
-
-const struct runtime runtime_mpi = {
-	.name = "mpi",
-	.domain = TPROF_DOM_MPI,
-	.call_args = call_args,
-	.events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
-	.scene_event = scene_event,
-};

@@ -103,6 +103,13 @@ void nccl_call(struct pipeline *pl, const struct event *ev);     /* EV_CALL of d
 void nccl_device(struct pipeline *pl, const struct event *ev);   /* EV_DEVICE, collective */
 void nccl_finish(struct pipeline *pl);  /* emits what is left (incomplete), frees */
 
+/* runtimes/nccl/scene.c: NCCL in the scene */
+struct scene;
+struct scene_args;
+void nccl_scene_call_args(struct scene_args *sa, const struct event *ev);
+int nccl_scene_event(struct scene *sc, const struct event *ev, unsigned self);
+void nccl_scene_end(struct scene *sc, unsigned self);
+
 /* runtimes/nccl/ops.c */
 const char *nccl_op_name(unsigned op);        /* "AllReduce", "Send", "GroupEnd"... */
 const char *nccl_dtype_name(unsigned dtype);  /* "float32", "bfloat16"...; "?" unknown */

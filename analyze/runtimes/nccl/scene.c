@@ -70,7 +70,7 @@ static void op_args(struct scene_args *a, uint8_t op, uint64_t count, uint8_t dt
 	op_rest(a, op, count, dtype, bytes, redop, peer, comm, seq);
 }
 
-static void call_args(struct scene_args *sa, const struct event *ev)
+void nccl_scene_call_args(struct scene_args *sa, const struct event *ev)
 {
 	const struct nccl_info *ni = ev->nccl;
 	if (!ni)
@@ -373,7 +373,7 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 	free(first);
 }
 
-static int scene_event(struct scene *sc, const struct event *ev, unsigned self)
+int nccl_scene_event(struct scene *sc, const struct event *ev, unsigned self)
 {
 	if (ev->kind == EV_DEVICE) {
 		if (ev->dev->kind != TPROF_DEVOP_COLLECTIVE)
@@ -389,7 +389,7 @@ static int scene_event(struct scene *sc, const struct event *ev, unsigned self)
 }
 
 /* Spans still held are drawn unmatched. */
-static void scene_end(struct scene *sc, unsigned self)
+void nccl_scene_end(struct scene *sc, unsigned self)
 {
 	void **p = scene_runtime_state(sc, self);
 	struct nccl_scene *s = *p;
@@ -409,12 +409,3 @@ static void scene_end(struct scene *sc, unsigned self)
 	free(s);
 	*p = NULL;
 }
-
-const struct runtime runtime_nccl = {
-	.name = "nccl",
-	.domain = TPROF_DOM_NCCL,
-	.call_args = call_args,
-	.events = RT_KIND(EV_DEVICE) | RT_KIND(EV_NCCL),
-	.scene_event = scene_event,
-	.scene_end = scene_end,
-};

@@ -22,6 +22,13 @@ struct nrt_info {
 /* Decodes the ext units (next of them) of an NRT CALL of process p. */
 void nrt_decode(const struct proc *p, const uint8_t *ext, unsigned next, struct nrt_info *ni);
 
+/* runtimes/nrt/scene.c: NRT in the scene */
+struct event;
+struct scene;
+struct scene_args;
+void nrt_scene_call_args(struct scene_args *a, const struct event *ev);
+int nrt_scene_event(struct scene *s, const struct event *ev, unsigned self);
+
 /* The NRT_STATUS enumerator's name ("NRT_EXEC_BAD_INPUT"), or NULL for a value nrt_status.h
  * does not define. */
 const char *nrt_status_name(int status);

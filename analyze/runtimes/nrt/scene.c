@@ -66,7 +66,7 @@ static void common_args(struct scene_args *a, const struct event *ev, const stru
 		sa_double(a, "GB/s", (double)r->bytes / (double)dur);
 }
 
-static void call_args(struct scene_args *a, const struct event *ev)
+void nrt_scene_call_args(struct scene_args *a, const struct event *ev)
 {
 	const struct nrt_info *ni = ev->call->nrt;
 	if (!ni)
@@ -117,7 +117,7 @@ static void core_span(struct scene *s, const struct event *ev, const struct nrt_
 }
 
 /* The call on its thread, then its spans on the NeuronCores it ran on. */
-static int scene_event(struct scene *s, const struct event *ev, unsigned self)
+int nrt_scene_event(struct scene *s, const struct event *ev, unsigned self)
 {
 	(void)self;
 	const struct nrt_info *ni = ev->call->nrt;
@@ -130,11 +130,3 @@ static int scene_event(struct scene *s, const struct event *ev, unsigned self)
 		core_span(s, ev, ni, first + k, first, ncores);
 	return 1;
 }
-
-const struct runtime runtime_nrt = {
-	.name = "nrt",
-	.domain = TPROF_DOM_NRT,
-	.call_args = call_args,
-	.events = RT_KIND(EV_CALL),
-	.scene_event = scene_event,
-};

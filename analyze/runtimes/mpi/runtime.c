@@ -1,0 +1,79 @@
+/* runtimes/mpi/runtime.c — MPI in the registry: its calls' and requests' extension units
+ * decoded (ranks made world ranks through the communicators of the COMM records) and handed
+ * to message matching and collective grouping (pipe.c); its scene part is scene.c. */
+#include <string.h>
+
+#include "../../model/emit.h"
+#include "../registry.h"
+#include "mpi.h"
+
+/* A rank of the call's communicator as a world rank; MPI_COMM_WORLD and MPI_COMM_SELF need
+ * no COMM record for that. */
+static int32_t world_rank(const struct proc *p, const struct mpi_info *mi, int32_t rank, int remote)
+{
+	if (!mi->comm && rank >= 0) {
+		if (mi->a.comm == TPROF_COMM_WORLD)
+			return rank;
+		if (mi->a.comm == TPROF_COMM_SELF)
+			return rank == 0 ? (int32_t)p->rank : TPROF_MPI_NONE;
+	}
+	return mpi_comm_world_rank(mi->comm, rank, remote);
+}
+
+/* The MPI side of a call or request from its extension units: ranks made world ranks. */
+static void mpi_decode(const struct trace *tr, const struct proc *p, const uint8_t *ext,
+		       unsigned next, struct mpi_info *mi)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->peer_world = mi->peer2_world = TPROF_MPI_NONE;
+	if (next < 1)
+		return;
+	memcpy(&mi->a, ext, sizeof(mi->a));
+	if (next >= 2) {
+		memcpy(&mi->b, ext + TPROF_UNIT, sizeof(mi->b));
+		mi->has_b = 1;
+	}
+	mi->comm = mi->a.comm ? trace_comm(tr, mi->a.comm, (int32_t)p->rank) : NULL;
+	/* The peer of a point-to-point call on an inter-communicator is in the remote group;
+	 * a collective's root is given in the local group's numbering here. */
+	int remote = mi->a.op != TPROF_MPI_COLL && mi->a.op != TPROF_MPI_ICOLL;
+	mi->peer_world = world_rank(p, mi, mi->a.peer, remote);
+	if (mi->has_b && mi->a.op == TPROF_MPI_SENDRECV)
+		mi->peer2_world = world_rank(p, mi, mi->b.peer, 1);
+}
+
+
+/* A nonblocking MPI operation completed (or a persistent one started) inside a call. */
+static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
+{
+	struct mpi_info mi;
+	mpi_decode(pl->tr, t->proc, (const uint8_t *)(r + 1), r->ext < 2 ? r->ext : 2, &mi);
+	mi.a.flags |= r->flags;   /* the record's own flags (started, cancelled) count too */
+	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
+			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
+			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
+	mpi_req(pl, t, ev.name, &mi, ev.t0, r->arg & TPROF_CORR_MASK);
+	emit_event(pl, &ev);
+}
+
+static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *ci,
+		      const uint8_t *ext, unsigned next, void *scratch)
+{
+	_Static_assert(sizeof(struct mpi_info) <= RT_SCRATCH, "mpi_info fits the scratch");
+	struct mpi_info *mi = scratch;
+	mpi_decode(pl->tr, ev->proc, ext, next, mi);
+	ev->mpi = mi;
+	mpi_call(pl, ev->thread, ev->name, mi, ev->t0, ev->t1, ci->corr, ev->flags);
+}
+
+const struct runtime runtime_mpi = {
+	.name = "mpi",
+	.domain = TPROF_DOM_MPI,
+	.pipe_call = pipe_call,
+	.records = 1ull << TPROF_K_MPIREQ,
+	.pipe_record = on_mpireq,
+	.pipe_finish = mpi_finish,
+	.call_args = mpi_scene_call_args,
+	.events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
+	.scene_event = mpi_scene_event,
+};

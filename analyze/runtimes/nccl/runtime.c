@@ -1,0 +1,45 @@
+/* runtimes/nccl/runtime.c — NCCL/RCCL in the registry: its calls' arguments decoded and
+ * lined up across ranks with their device spans (coll.c); its scene part is scene.c. */
+#include <string.h>
+
+#include "../registry.h"
+#include "nccl.h"
+
+static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *ci,
+		      const uint8_t *ext, unsigned next, void *scratch)
+{
+	_Static_assert(sizeof(struct nccl_info) <= RT_SCRATCH, "nccl_info fits the scratch");
+	(void)pl;
+	(void)ci;
+	if (next < 1)
+		return;
+	struct nccl_info *ni = scratch;
+	memset(ni, 0, sizeof(*ni));
+	ni->has_b = next >= 2;
+	memcpy(&ni->a, ext, sizeof(ni->a));
+	if (ni->has_b)
+		memcpy(&ni->b, ext + TPROF_UNIT, sizeof(ni->b));
+	else
+		ni->b.peer = -1;
+	ev->nccl = ni;
+}
+
+/* Collective device spans take part in their instance. */
+static void pipe_device(struct pipeline *pl, const struct event *ev)
+{
+	if (ev->dev->kind == TPROF_DEVOP_COLLECTIVE)
+		nccl_device(pl, ev);
+}
+
+const struct runtime runtime_nccl = {
+	.name = "nccl",
+	.domain = TPROF_DOM_NCCL,
+	.pipe_call = pipe_call,
+	.pipe_called = nccl_call,
+	.pipe_device = pipe_device,
+	.pipe_finish = nccl_finish,
+	.call_args = nccl_scene_call_args,
+	.events = RT_KIND(EV_DEVICE) | RT_KIND(EV_NCCL),
+	.scene_event = nccl_scene_event,
+	.scene_end = nccl_scene_end,
+};
