@@ -12,6 +12,7 @@
 #include "render/otf2/otf2.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
+#include "runtimes/registry.h"
 #include "model/tracks.h"
 
 struct options {
@@ -228,7 +229,11 @@ int main(int argc, char **argv)
 		trace_free(&tr);
 		return 1;
 	}
-	struct pipeline pl = { .tr = &tr };
+	struct runtime_set rts;
+	unsigned nrts;
+	const struct runtime *const *all = runtimes_all(&nrts);
+	runtime_set_init(&rts, all, nrts);
+	struct pipeline pl = { .tr = &tr, .rts = &rts };
 	if (time_window(&o, &tr, &pl.win) < 0) {
 		trace_free(&tr);
 		return 2;
@@ -242,7 +247,7 @@ int main(int argc, char **argv)
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
 		} else {
-			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by);
+			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by, &rts);
 		}
 	}
 	if (o.summary) {

@@ -187,6 +187,7 @@ struct window {
 struct mpi_state;
 struct nccl_state;
 struct devorder;
+struct runtime_set;
 struct nccl_info;
 struct nccl_inst;
 
@@ -201,6 +202,7 @@ struct pipeline {
 					  * at the first MPI call */
 	struct nccl_state *nccl;         /* NCCL launches in flight (runtimes/nccl/coll.c) */
 	struct devorder *devorder;       /* device spans held to be put in order (devorder.c) */
+	const struct runtime_set *rts;   /* the runtimes (runtime.h) */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

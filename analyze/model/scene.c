@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "scene-args.h"
-#include "../runtimes/registry.h"
+#include "runtime.h"
 
 struct scene {
 	struct scene_renderer r;
@@ -71,14 +71,6 @@ void scene_launch_flow(struct scene *s, const struct proc *p, uint64_t corr, uns
 	else
 		snprintf(key, sizeof(key), "%d:%llu", p->index, (unsigned long long)corr);
 	scene_flow(s, key, "launch", "launch", from, start, to, end, NULL);
-}
-
-void scene_args_flags(struct scene_args *a, unsigned flags)
-{
-	if (flags & EVF_UNFINISHED)
-		sa_bool(a, "unfinished", 1);
-	if (flags & EVF_CLIPPED)
-		sa_bool(a, "clipped", 1);
 }
 
 /* ---- drawing ------------------------------------------------------------------------------ */
@@ -227,14 +219,15 @@ static int end(void *priv, const struct trace *tr)
 
 static const struct output_ops scene_ops = { "scene", begin, event, end };
 
-struct output output_scene(struct scene_renderer r, int group_by)
+struct output output_scene(struct scene_renderer r, int group_by, const struct runtime_set *rts)
 {
 	struct scene *s = calloc(1, sizeof(*s));
 	if (!s)
 		abort();
 	s->r = r;
 	s->tracks = tracks_new(group_by);
-	s->rts = runtimes_all(&s->nrts);
+	s->rts = rts->all;
+	s->nrts = rts->n;
 	for (unsigned i = 0; i < s->nrts; i++) {
 		const struct runtime *rt = s->rts[i];
 		if (rt->domain >= 0 && rt->domain < 256) {

@@ -12,6 +12,7 @@
 
 #include "mpicap.h"
 #include "mpiw.h"
+#include "rts.h"
 #include "tap.h"
 
 #define T(x) ((int64_t)(x) - 1000)
@@ -90,7 +91,7 @@ int main(void)
 	FILE *f = open_memstream(&text, &len);
 	ok(trace_load(&tr, dir) == 0 && tr.nprocs == 4, "four ranks load");
 	struct output outs[2] = { { &mpicap_ops, &c }, output_summary(f, dir, 0) };
-	struct pipeline pl = { .tr = &tr, .outs = outs, .nouts = 2 };
+	struct pipeline pl = { .rts = test_runtimes(), .tr = &tr, .outs = outs, .nouts = 2 };
 	for (int i = 0; i < 2; i++)
 		outs[i].ops->begin(outs[i].priv, &tr);
 	merge_run(&tr, &pl);
