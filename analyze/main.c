@@ -1,6 +1,6 @@
 /* main.c — tprof-analyze: reads every process image under an output directory, puts them on
- * one time axis, and writes the summary and/or a trace (Chrome JSON or an OTF2 archive) in
- * one streaming pass. */
+ * one time axis, and writes the summary and/or a trace (Chrome JSON, Perfetto's protobuf
+ * trace or an OTF2 archive) in one streaming pass. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "render/otf2/otf2.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
+#include "render/perfetto/perfetto.h"
 #include "runtimes/registry.h"
 #include "model/tracks.h"
 
@@ -24,6 +25,7 @@ struct options {
 	int top;
 	int group_by;            /* enum tracks_group */
 	int otf2;
+	int perfetto;
 };
 
 static void usage(FILE *f)
@@ -39,20 +41,25 @@ static void usage(FILE *f)
 	      "                         collectives and clock alignment; NCCL collectives\n"
 	      "                         with bus bandwidth and wait, send/receive traffic\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
-	      "                         Perfetto and chrome://tracing) or 'otf2' (an OTF2\n"
-	      "                         archive for Vampir and the Score-P tools)\n"
+	      "                         Perfetto and chrome://tracing), 'perfetto' (Perfetto's\n"
+	      "                         own protobuf trace, for ui.perfetto.dev and trace\n"
+	      "                         processor: several times smaller than chrome's .json.gz)\n"
+	      "                         or 'otf2' (an OTF2 archive for Vampir and the Score-P\n"
+	      "                         tools)\n"
 	      "  -o, --output FILE      where the trace goes.  chrome: a file (default\n"
 	      "                         DIR.json.gz); a name ending in .gz is gzip-compressed;\n"
-	      "                         '-' is standard output.  otf2: a directory, required,\n"
-	      "                         that must not exist or be empty; the archive's anchor\n"
-	      "                         file is FILE/traces.otf2\n"
+	      "                         '-' is standard output.  perfetto: a file (default\n"
+	      "                         DIR.pftrace; compressed inside, never gzipped) or '-'.\n"
+	      "                         otf2: a directory, required, that must not exist or be\n"
+	      "                         empty; the archive's anchor file is FILE/traces.otf2\n"
 	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
 	      "                         with its threads, device streams and NeuronCores), by\n"
 	      "                         'domain' (API calls, GPU kernels, copies and NeuronCores\n"
 	      "                         each across all processes), by 'neuroncore' (a group\n"
 	      "                         'nc N' per NeuronCore number, a track per process in\n"
 	      "                         it) or by 'instance' (a group per host, with its\n"
-	      "                         instance type, holding its processes' tracks); chrome only\n"
+	      "                         instance type, holding its processes' tracks); chrome\n"
+	      "                         and perfetto only\n"
 	      "\n"
 	      "Restricting every output to a window:\n"
 	      "      --start US         from US microseconds after the trace start\n"
@@ -142,17 +149,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (optind + 1 < argc)
 		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
 	o->dir = argv[optind];
-	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "otf2"))
-		return bad_usage("--format: unknown format '%s' (known: chrome, otf2)", o->format);
+	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "perfetto") &&
+	    strcmp(o->format, "otf2"))
+		return bad_usage("--format: unknown format '%s' (known: chrome, perfetto, otf2)",
+				 o->format);
 	if (o->out && !o->format)
 		o->format = "chrome";
 	o->otf2 = o->format && !strcmp(o->format, "otf2");
+	o->perfetto = o->format && !strcmp(o->format, "perfetto");
 	if (o->otf2 && !o->out)
 		return bad_usage("%s", "--format otf2 needs -o DIR (a new or empty directory)");
 	if (o->otf2 && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--format otf2 writes a directory: '-o -' is not possible");
 	if (o->otf2 && o->group_by != TRACKS_BY_PROCESS)
-		return bad_usage("%s", "--group-by is for --format chrome");
+		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
 	if (o->steps && (o->start || o->end))
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
 	if (!o->format)
@@ -188,16 +198,16 @@ static int time_window(struct options *o, struct trace *tr, struct window *w)
 	return 0;
 }
 
-static char *default_output(const char *dir)
+static char *default_output(const char *dir, const char *ext)
 {
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
-	char *p = malloc(n + 9);
+	char *p = malloc(n + strlen(ext) + 1);
 	if (!p)
 		abort();
 	memcpy(p, dir, n);
-	strcpy(p + n, ".json.gz");
+	strcpy(p + n, ext);
 	return p;
 }
 
@@ -241,13 +251,16 @@ int main(int argc, char **argv)
 	struct output outs[2];
 	char *outpath = NULL;
 	if (o.format) {
-		outpath = o.out ? strdup(o.out) : default_output(o.dir);
+		outpath = o.out ? strdup(o.out)
+				: default_output(o.dir, o.perfetto ? ".pftrace" : ".json.gz");
 		if (o.otf2) {
 			/* OTF2 wants enter/leave order: ranges are announced when they open. */
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
 		} else {
-			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by, &rts);
+			struct scene_renderer r = o.perfetto ? render_perfetto(outpath)
+							     : render_chrome(outpath);
+			outs[pl.nouts++] = output_scene(r, o.group_by, &rts);
 		}
 	}
 	if (o.summary) {
@@ -267,7 +280,8 @@ int main(int argc, char **argv)
 	if (!rc && outpath && o.otf2)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
 	else if (!rc && outpath && strcmp(outpath, "-"))
-		fprintf(stderr, "tprof-analyze: Chrome trace written to %s\n", outpath);
+		fprintf(stderr, "tprof-analyze: %s trace written to %s\n",
+			o.perfetto ? "Perfetto" : "Chrome", outpath);
 	free(outpath);
 	trace_free(&tr);
 	return rc;

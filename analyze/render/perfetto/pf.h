@@ -1,0 +1,117 @@
+/* render/perfetto/pf.h — the Perfetto writer's state, shared by its parts: sequences and
+ * packets (seq.c), tracks and their descriptors (layout.c), arguments as debug annotations
+ * (annot.c) and the renderer of the scene (perfetto.c). */
+#ifndef TPROF_ANALYZE_PERFETTO_PF_H
+#define TPROF_ANALYZE_PERFETTO_PF_H
+
+#include "../../model/scene.h"
+#include "intern.h"
+#include "out.h"
+#include "wire.h"
+
+/* A packet sequence: one per track, its events written in the order they come.  Its clock
+ * counts in deltas from the packet before (a sequence-scoped incremental clock); a packet
+ * earlier than that gives its time in full on the trace clock instead. */
+struct pf_seq {
+	uint32_t id;                     /* trusted_packet_sequence_id */
+	struct pb b;                     /* packets not yet handed to the output */
+	int64_t last;                    /* the incremental clock's value, ns */
+	uint64_t cats;                   /* category iids 1..63 defined on it */
+	struct pf_idset interned;        /* (kind << 56 | iid) defined on it, categories aside */
+	uint32_t recent[64];             /* event name ids known defined, by id % 64 */
+	int busy;                        /* has filled a bundle: gets a bundle-sized buffer */
+};
+
+/* What an iid names (struct pf_seq's set, the pending list of a packet). */
+enum pf_ikind { IK_NAME = 1, IK_FLOWNAME, IK_CAT, IK_KEY, IK_STRVAL };
+
+/* A track events go to: a track of the scene, a counter, a lane of cross-thread ranges. */
+struct pf_track {
+	uint64_t uuid;
+	struct pf_seq *seq;
+	int64_t pid;                     /* the scene's process (or group) it is under */
+	int64_t busy_until;              /* lanes: the end of their latest range */
+};
+
+/* (a, b) -> pointer, a and b never both zero. */
+struct pf_map {
+	struct pf_map_entry {
+		uint64_t a, b;
+		void *v;
+	} *e;
+	size_t n, cap;
+};
+
+struct pf {
+	char *path;
+	struct pf_out *out;
+	int failed;
+	struct pb meta;                  /* descriptors, written before any bundle after them */
+	struct pf_seq **seqs;
+	size_t nseqs;
+	size_t held;                     /* bytes in all sequences' buffers */
+	size_t packet_from;              /* its sequence's length when the packet began */
+	struct pf_map tracks;            /* (kind, pid, tid or key) -> struct pf_track */
+	/* recently used tracks of the scene, by a hash of (pid, tid) */
+	struct pf_recent {
+		struct track key;
+		struct pf_track *t;
+	} recent[256];
+	/* recently used categories: their string, as given, and iid */
+	struct pf_cat {
+		const char *s;
+		uint32_t id;
+	} recent_cats[16];
+	uint32_t ncounters, nlanes;
+	struct pf_strmap cats, keys, names, counters;
+	/* the iids the packet being written defines */
+	struct pf_pending {
+		uint8_t kind;
+		uint64_t iid;
+	} pending[2 * SCENE_MAX_ARGS + 8];
+	unsigned npending;
+};
+
+/* ---- seq.c: sequences and packets -------------------------------------------------------- */
+
+#define PF_SEQ_GLOBAL 1                  /* the sequence of the clock snapshot */
+
+/* A new sequence whose events go to track `uuid` by default. */
+struct pf_seq *pf_seq_new(struct pf *w, uint64_t uuid);
+/* Starts a packet on s with room for `room` bytes of content; returns where it starts. */
+size_t pf_packet(struct pf *w, struct pf_seq *s, size_t room);
+/* Ends it at ts (ns from the trace start) with the interned data it needs. */
+void pf_packet_end(struct pf *w, struct pf_seq *s, size_t start, int64_t ts);
+/* iids for the packet being written on s, defined in it when new on s. */
+uint64_t pf_iid_name(struct pf *w, struct pf_seq *s, uint32_t id);
+uint64_t pf_iid_flowname(struct pf *w, struct pf_seq *s, const char *name);
+uint64_t pf_iid_cat(struct pf *w, struct pf_seq *s, const char *cat);
+uint64_t pf_iid_key(struct pf *w, struct pf_seq *s, const char *key, uint32_t key_name);
+uint64_t pf_iid_strval(struct pf *w, struct pf_seq *s, uint32_t id);
+/* Hands every sequence's packets (and the descriptors before them) to the output. */
+void pf_flush_all(struct pf *w);
+void pf_seqs_free(struct pf *w);
+
+/* ---- layout.c: tracks and their descriptors ---------------------------------------------- */
+
+/* The track of the scene's (pid, tid); made on first use. */
+struct pf_track *pf_track_of(struct pf *w, struct track t);
+/* The counter track `name` of the scene's process or group pid. */
+struct pf_track *pf_counter_track(struct pf *w, int64_t pid, const struct scene_item *it);
+/* A lane for the cross-thread range [t0, t1] named like it, under pid: the first whose
+ * ranges all end by t0. */
+struct pf_track *pf_lane(struct pf *w, int64_t pid, const struct scene_item *it);
+/* The descriptors of every process, group and track used, named and ordered as the Chrome
+ * output's (tracks_metadata); appended to meta. */
+void pf_describe(struct pf *w, const struct trace *tr, struct tracks *tracks);
+/* The clock snapshot (trace time = ns from the trace start; the start's wall-clock time)
+ * and the root's ordering, the first packets of the file. */
+void pf_head(struct pf *w, const struct trace *tr, struct pb *b);
+void pf_tracks_free(struct pf *w);
+
+/* ---- annot.c: arguments ------------------------------------------------------------------ */
+
+/* The scene's typed arguments as TrackEvent.debug_annotations of the open event. */
+void pf_annotations(struct pf *w, struct pf_seq *s, const struct scene_args *a);
+
+#endif
