@@ -46,7 +46,8 @@ static void varints(void)
 	varint_is(1ull << 32, BYTES(0x80, 0x80, 0x80, 0x80, 0x10), "2^32");
 	varint_is(UINT64_MAX, BYTES(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01),
 		  "2^64-1 (ten bytes)");
-	varint_is((uint64_t)(int64_t)-1, BYTES(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01),
+	varint_is((uint64_t)(int64_t)-1,
+		  BYTES(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01),
 		  "int64 -1 (two's complement, ten bytes)");
 }
 
@@ -97,7 +98,7 @@ static void nested(void)
 	size_t m = pb_open(&b, 11);
 	pb_uint(&b, 9, 1);
 	pb_close(&b, m);
-	ok(same(&b, BYTES(0x5a, 0x02, 0x48, 0x01)), "a short nested message: length in the reserved byte");
+	ok(same(&b, BYTES(0x5a, 0x02, 0x48, 0x01)), "a short nested message, its length in a byte");
 	b.len = 0;
 	m = pb_open(&b, 11);
 	pb_close(&b, m);
@@ -137,7 +138,7 @@ static void nested(void)
 			*p++ = (uint8_t)(i * 7 + 1);
 		*p++ = 0x18;
 		*p++ = 0x05;
-		ok(same(&c, want, want_n), "a %zu-byte message inside another (lengths of %zu and %zu bytes)",
+		ok(same(&c, want, want_n), "a %zu-byte message in another (lengths of %zu and %zu)",
 		   n, ilen, olen_b);
 		free(want);
 		pb_free(&w);
