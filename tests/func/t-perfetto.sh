@@ -11,7 +11,7 @@
 # messages, collectives, a host ahead), NCCL (4 ranks, device spans) and NRT (NeuronCores on
 # two hosts) jobs and device spans put in order, in every --group-by layout that applies;
 # real programs: steps with marks and counters (and a --steps window), roctx ranges across
-# threads, the stand-in Neuron runtime driving two cores, HIP launches on the stand-in (with
+# threads and ranges by id that overlap, the stand-in Neuron runtime driving two cores, HIP launches on the stand-in (with
 # hipcc) and an MPI job on 3 ranks (with Open MPI).  Then the command line: the default file
 # name, standard output, the errors.
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +20,7 @@
 	skip_all "no protoc (configure found none; on Debian: apt-get install protobuf-compiler)"
 export PROTOC
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 27
+plan 28
 
 # both TAG DIR [OPTIONS...]: DIR as TAG.json and TAG.pftrace with OPTIONS; the two must agree.
 both() {
@@ -85,14 +85,18 @@ s = json.load(open(sys.argv[1]))
 if (s["counters"], s["instants"], s["slices"]) != (10, 20, 23): sys.exit("found %s" % s)
 ' "$T/steps.sum"
 
-if [ -x "$APPS/roctx-ranges" ] && [ -e "$STANDIN_LIBDIR/libroctx64.so.4" ]; then
+if [ -x "$APPS/roctx-ranges" ] && [ -x "$APPS/roctx-async" ] &&
+	[ -e "$STANDIN_LIBDIR/libroctx64.so.4" ]; then
 	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-		record_env "$T/roctx" "$APPS/roctx-ranges" >/dev/null 2>&1
-	ok $? "roctx-ranges runs under the recorder"
+		record_env "$T/roctx" "$APPS/roctx-ranges" >/dev/null 2>&1 &&
+		LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		record_env "$T/async" "$APPS/roctx-async" >/dev/null 2>&1
+	ok $? "roctx-ranges and roctx-async run under the recorder"
 	both roctx "$T/roctx"
+	# ranges by id that overlap without nesting: each on a lane where it fits
+	both async "$T/async"
 else
-	skip "roctx-ranges or the stand-in roctx was not built"
-	skip "roctx-ranges or the stand-in roctx was not built"
+	for _i in 1 2 3; do skip "roctx-ranges, roctx-async or the stand-in roctx was not built"; done
 fi
 
 if [ -e "$STANDIN_LIBDIR/libnrt.so.1" ] && [ -x "$APPS/nrt-threads" ] && [ -x "$APPS/mkneff" ]; then

@@ -262,6 +262,8 @@ class Trace:
         if not p.has("timestamp"):
             return None
         ts = p.get("timestamp")
+        if ts >= 1 << 63:      # trace processor reads it as int64
+            ts -= 1 << 64
         clock = p.get("timestamp_clock_id") or (seq.defaults.get("timestamp_clock_id")
                                                 if seq.defaults else None) or 6
         if 64 <= clock < 128:
@@ -270,8 +272,6 @@ class Trace:
                 problem("packet %d: clock %d has no snapshot on its sequence" % (i, clock))
                 return ts
             if c[1]:
-                if ts >= 1 << 63:
-                    ts -= 1 << 64
                 c[0] += ts
                 return c[0]
             return ts
