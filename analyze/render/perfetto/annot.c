@@ -47,7 +47,7 @@ static void value(struct pf *w, struct pf_seq *s, const struct scene_arg *a)
 
 void pf_annotations(struct pf *w, struct pf_seq *s, const struct scene_args *args)
 {
-	if (!args)
+	if (!args || !args->n)
 		return;
 	struct pb *b = &s->b;
 	size_t open[DEPTH];

@@ -19,7 +19,6 @@ enum {
 	PACKET_TRACK_DESCRIPTOR = 60,
 
 	SEQ_INCREMENTAL_STATE_CLEARED = 1,      /* TracePacket.SequenceFlags */
-	SEQ_NEEDS_INCREMENTAL_STATE = 2,
 
 	DEFAULTS_CLOCK_ID = 58,                 /* TracePacketDefaults */
 	DEFAULTS_TRACK_EVENT = 11,

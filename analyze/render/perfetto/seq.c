@@ -11,9 +11,6 @@
 #include "pf.h"
 #include "proto.h"
 
-/* Sequences' buffers, all together, hold at most about this much before all are written. */
-#define HELD_MAX (32u << 20)
-
 static void clock(struct pb *b, uint32_t id, uint64_t ts, int incremental)
 {
 	size_t c = pb_open(b, SNAPSHOT_CLOCK);
@@ -55,17 +52,6 @@ struct pf_seq *pf_seq_new(struct pf *w, uint64_t uuid)
 	return s;
 }
 
-size_t pf_packet(struct pf *w, struct pf_seq *s, size_t room)
-{
-	w->npending = 0;
-	w->packet_from = s->b.len;
-	pb_need(&s->b, room + 4 * PB_MAX_FIELD);
-	size_t start = pb_open(&s->b, TRACE_PACKET);
-	pb_uint(&s->b, PACKET_SEQUENCE_ID, s->id);
-	pb_uint(&s->b, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-	return start;
-}
-
 static void interned_name(struct pb *b, unsigned field, uint64_t iid, const char *s, size_t n)
 {
 	pb_need(b, n + 4 * PB_MAX_FIELD);
@@ -75,7 +61,7 @@ static void interned_name(struct pb *b, unsigned field, uint64_t iid, const char
 	pb_close(b, e);
 }
 
-static void interned_data(struct pf *w, struct pb *b)
+void pf_interned_data(struct pf *w, struct pb *b)
 {
 	pb_need(b, PB_MAX_FIELD);
 	size_t d = pb_open(b, PACKET_INTERNED_DATA);
@@ -129,27 +115,15 @@ void pf_flush_all(struct pf *w)
 			flush_seq(w, w->seqs[i]);
 }
 
-void pf_packet_end(struct pf *w, struct pf_seq *s, size_t start, int64_t ts)
+/* The packet just ended filled a bundle, or all sequences hold too much. */
+void pf_packet_flush(struct pf *w, struct pf_seq *s)
 {
-	struct pb *b = &s->b;
-	pb_need(b, 3 * PB_MAX_FIELD);
-	if (ts >= s->last) {
-		pb_uint(b, PACKET_TIMESTAMP, (uint64_t)(ts - s->last));
-		s->last = ts;
-	} else {
-		pb_uint(b, PACKET_CLOCK_ID, BUILTIN_BOOTTIME);
-		pb_uint(b, PACKET_TIMESTAMP, (uint64_t)ts);
-	}
-	if (w->npending)
-		interned_data(w, b);
-	pb_close(b, start);
-	w->held += b->len - w->packet_from;
-	if (b->len >= PF_BUNDLE) {
+	if (s->b.len >= PF_BUNDLE) {
 		s->busy = 1;
 		flush_seq(w, s);
-	}
-	else if (w->held > HELD_MAX)
+	} else {
 		pf_flush_all(w);
+	}
 }
 
 /* ---- interning ---------------------------------------------------------------------------- */
@@ -170,24 +144,26 @@ uint64_t pf_iid_name(struct pf *w, struct pf_seq *s, uint32_t id)
 	return id;
 }
 
+/* Categories and flow names are string constants (scene.h), few, and given again and again:
+ * known by their address once their text has been numbered. */
+static uint32_t const_id(struct pf *w, struct pf_strmap *m, const char *str)
+{
+	struct pf_const *c = &w->consts[((uintptr_t)str >> 3) % PF_CONSTS];
+	if (c->s != str || c->map != m) {
+		*c = (struct pf_const){ str, m, pf_strmap_id(m, str, strlen(str), NULL) };
+	}
+	return c->id;
+}
+
 /* Flow names are not in the trace's string table: numbered apart, above its ids. */
 uint64_t pf_iid_flowname(struct pf *w, struct pf_seq *s, const char *name)
 {
-	uint64_t id = pf_strmap_id(&w->names, name, strlen(name), NULL);
-	return define(w, s, IK_FLOWNAME, 1ull << 32 | id);
+	return define(w, s, IK_FLOWNAME, 1ull << 32 | const_id(w, &w->names, name));
 }
 
 uint64_t pf_iid_cat(struct pf *w, struct pf_seq *s, const char *cat)
 {
-	/* categories are few, and given as the same strings again and again */
-	struct pf_cat *c = &w->recent_cats[((uintptr_t)cat >> 3) % 16];
-	uint64_t id;
-	if (c->s == cat && !strcmp(pf_strmap_str(&w->cats, c->id, &(size_t){ 0 }), cat)) {
-		id = c->id;
-	} else {
-		id = pf_strmap_id(&w->cats, cat, strlen(cat), NULL);
-		*c = (struct pf_cat){ cat, (uint32_t)id };
-	}
+	uint64_t id = const_id(w, &w->cats, cat);
 	if (id < 64) {
 		if (!(s->cats & 1ull << id)) {
 			s->cats |= 1ull << id;
