@@ -13,8 +13,9 @@ Usage:
                                               track, times, name, category and arguments;
                                               the processes and tracks, named and ordered
 
-Checks: protoc decodes the file and every bundle; every packet that needs incremental state
-comes after its sequence's SEQ_INCREMENTAL_STATE_CLEARED; every iid resolves on its sequence;
+Checks: protoc decodes the file and every bundle; every TrackEvent and interned data come
+after their sequence's SEQ_INCREMENTAL_STATE_CLEARED (and so does every packet flagged
+SEQ_NEEDS_INCREMENTAL_STATE); every iid resolves on its sequence;
 every TrackEvent's track has a descriptor (and every parent too); counter values only on
 counter tracks; every flow id appears once as a start and once as an end; on each track,
 slices nest (every end closes an open slice, none left open) and each flow end lies inside a
@@ -238,6 +239,10 @@ class Trace:
         if p.has("trace_packet_defaults"):
             seq.defaults = p.get("trace_packet_defaults")
         for d in p.all("interned_data"):
+            if not seq.valid:
+                # trace processor ignores it until the sequence's state is cleared
+                problem("packet %d: interned data on sequence %d, never cleared" % (i, sid))
+                continue
             for kind, table in seq.interned.items():
                 for e in d.all(kind):
                     table[e.get("iid")] = e.get("name", e.get("str"))
@@ -309,6 +314,8 @@ class Trace:
     def track_event(self, i, p, te, seq, sid, ts):
         if not sid:
             problem("packet %d: a TrackEvent without a sequence" % i)
+        elif not seq.valid:
+            problem("packet %d: a TrackEvent on sequence %d, never cleared" % (i, sid))
         if ts is None:
             problem("packet %d: a TrackEvent without a timestamp" % i)
         uuid = te.get("track_uuid")
