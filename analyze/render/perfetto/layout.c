@@ -140,11 +140,8 @@ static struct pf_track *new_track(struct pf *w, uint64_t uuid, int64_t pid)
 	return t;
 }
 
-struct pf_track *pf_track_of(struct pf *w, struct track t)
+struct pf_track *pf_track_find(struct pf *w, struct track t, struct pf_recent *r)
 {
-	struct pf_recent *r = &w->recent[(uint64_t)(t.pid * 131 + t.tid) * 0x9e3779b97f4a7c15ull >> 56];
-	if (r->t && r->key.pid == t.pid && r->key.tid == t.tid)
-		return r->t;
 	void **v = map_slot(&w->tracks, key_a(K_TRACK, t.pid), (uint64_t)t.tid);
 	if (!*v)
 		*v = new_track(w, track_uuid(t), t.pid);

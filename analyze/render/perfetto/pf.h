@@ -34,6 +34,12 @@ struct pf_track {
 	int64_t busy_until;              /* lanes: the end of their latest range */
 };
 
+/* A track of the scene recently used, and its track here. */
+struct pf_recent {
+	struct track key;
+	struct pf_track *t;
+};
+
 /* (a, b) -> pointer, a and b never both zero. */
 struct pf_map {
 	struct pf_map_entry {
@@ -53,11 +59,7 @@ struct pf {
 	size_t held;                     /* bytes in all sequences' buffers */
 	size_t packet_from;              /* its sequence's length when the packet began */
 	struct pf_map tracks;            /* (kind, pid, tid or key) -> struct pf_track */
-	/* recently used tracks of the scene, by a hash of (pid, tid) */
-	struct pf_recent {
-		struct track key;
-		struct pf_track *t;
-	} recent[256];
+	struct pf_recent recent[256];    /* recently used tracks, by a hash of (pid, tid) */
 	/* string constants (categories, flow names) seen, by address, with their number */
 #define PF_CONSTS 32
 	struct pf_const {
@@ -104,7 +106,8 @@ static inline size_t pf_packet(struct pf *w, struct pf_seq *s, size_t room)
 
 /* Ends it at ts (ns from the trace start) with the interned data it needs: the time as a
  * delta on the sequence's clock, or in full on the trace clock when earlier than that. */
-static inline void pf_packet_end(struct pf *w, struct pf_seq *s, size_t start, int64_t ts)
+static inline __attribute__((always_inline)) void pf_packet_end(struct pf *w, struct pf_seq *s,
+								  size_t start, int64_t ts)
 {
 	struct pb *b = &s->b;
 	pb_need(b, 3 * PB_MAX_FIELD);
@@ -123,19 +126,55 @@ static inline void pf_packet_end(struct pf *w, struct pf_seq *s, size_t start, i
 		pf_packet_flush(w, s);
 }
 /* iids for the packet being written on s, defined in it when new on s. */
-uint64_t pf_iid_name(struct pf *w, struct pf_seq *s, uint32_t id);
 uint64_t pf_iid_flowname(struct pf *w, struct pf_seq *s, const char *name);
-uint64_t pf_iid_cat(struct pf *w, struct pf_seq *s, const char *cat);
 uint64_t pf_iid_key(struct pf *w, struct pf_seq *s, const char *key, uint32_t key_name);
 uint64_t pf_iid_strval(struct pf *w, struct pf_seq *s, uint32_t id);
+void pf_define_name(struct pf *w, struct pf_seq *s, uint32_t id);
+uint64_t pf_define_cat(struct pf *w, struct pf_seq *s, uint32_t id);
+uint32_t pf_const_number(struct pf *w, struct pf_strmap *m, const char *str);
+
+/* An event name (a trace string id): its iid is the id. */
+static inline uint64_t pf_iid_name(struct pf *w, struct pf_seq *s, uint32_t id)
+{
+	if (__builtin_expect(s->recent[id % 64] != id, 0))
+		pf_define_name(w, s, id);
+	return id;
+}
+
+/* Categories and flow names are string constants (scene.h), few, given again and again:
+ * known by their address once their text has been numbered. */
+static inline uint32_t pf_const_id(struct pf *w, struct pf_strmap *m, const char *str)
+{
+	const struct pf_const *c = &w->consts[((uintptr_t)str >> 3) % PF_CONSTS];
+	if (__builtin_expect(c->s == str && c->map == m, 1))
+		return c->id;
+	return pf_const_number(w, m, str);
+}
+
+static inline uint64_t pf_iid_cat(struct pf *w, struct pf_seq *s, const char *cat)
+{
+	uint32_t id = pf_const_id(w, &w->cats, cat);
+	if (__builtin_expect(id < 64 && (s->cats & 1ull << id), 1))
+		return id;
+	return pf_define_cat(w, s, id);
+}
 /* Hands every sequence's packets (and the descriptors before them) to the output. */
 void pf_flush_all(struct pf *w);
 void pf_seqs_free(struct pf *w);
 
 /* ---- layout.c: tracks and their descriptors ---------------------------------------------- */
 
-/* The track of the scene's (pid, tid); made on first use. */
-struct pf_track *pf_track_of(struct pf *w, struct track t);
+/* The track of the scene's (pid, tid); made on first use.  Most items are on a track used a
+ * moment before: a look at the recent ones first. */
+struct pf_track *pf_track_find(struct pf *w, struct track t, struct pf_recent *r);
+static inline struct pf_track *pf_track_of(struct pf *w, struct track t)
+{
+	uint64_t h = (uint64_t)(t.pid * 131 + t.tid) * 0x9e3779b97f4a7c15ull;
+	struct pf_recent *r = &w->recent[h >> 56];
+	if (__builtin_expect(r->t && r->key.pid == t.pid && r->key.tid == t.tid, 1))
+		return r->t;
+	return pf_track_find(w, t, r);
+}
 /* The counter track `name` of the scene's process or group pid. */
 struct pf_track *pf_counter_track(struct pf *w, int64_t pid, const struct scene_item *it);
 /* A lane for the cross-thread range [t0, t1] named like it, under pid: the first whose

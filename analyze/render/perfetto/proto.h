@@ -76,8 +76,8 @@ enum {
 	TD_SIBLING_ORDER_RANK = 12,
 	TD_PROCESS_ORDERING = 19,
 	TD_THREAD_ORDERING = 20,
-	PROCESS_ORDERING_EXPLICIT = 1,          /* TrackDescriptor.ProcessOrdering, ThreadOrdering */
-	THREAD_ORDERING_EXPLICIT = 1,
+	PROCESS_ORDERING_EXPLICIT = 1,          /* TrackDescriptor: ProcessOrdering, */
+	THREAD_ORDERING_EXPLICIT = 1,           /* ThreadOrdering */
 
 	PROCESS_PID = 1,                        /* ProcessDescriptor */
 	PROCESS_CMDLINE = 2,

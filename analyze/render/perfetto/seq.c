@@ -135,40 +135,30 @@ static uint64_t define(struct pf *w, struct pf_seq *s, enum pf_ikind kind, uint6
 	return iid;
 }
 
-uint64_t pf_iid_name(struct pf *w, struct pf_seq *s, uint32_t id)
+void pf_define_name(struct pf *w, struct pf_seq *s, uint32_t id)
 {
-	if (s->recent[id % 64] != id) {
-		define(w, s, IK_NAME, id);
-		s->recent[id % 64] = id;
-	}
-	return id;
+	define(w, s, IK_NAME, id);
+	s->recent[id % 64] = id;
 }
 
-/* Categories and flow names are string constants (scene.h), few, and given again and again:
- * known by their address once their text has been numbered. */
-static uint32_t const_id(struct pf *w, struct pf_strmap *m, const char *str)
+uint32_t pf_const_number(struct pf *w, struct pf_strmap *m, const char *str)
 {
 	struct pf_const *c = &w->consts[((uintptr_t)str >> 3) % PF_CONSTS];
-	if (c->s != str || c->map != m) {
-		*c = (struct pf_const){ str, m, pf_strmap_id(m, str, strlen(str), NULL) };
-	}
+	*c = (struct pf_const){ str, m, pf_strmap_id(m, str, strlen(str), NULL) };
 	return c->id;
 }
 
 /* Flow names are not in the trace's string table: numbered apart, above its ids. */
 uint64_t pf_iid_flowname(struct pf *w, struct pf_seq *s, const char *name)
 {
-	return define(w, s, IK_FLOWNAME, 1ull << 32 | const_id(w, &w->names, name));
+	return define(w, s, IK_FLOWNAME, 1ull << 32 | pf_const_id(w, &w->names, name));
 }
 
-uint64_t pf_iid_cat(struct pf *w, struct pf_seq *s, const char *cat)
+uint64_t pf_define_cat(struct pf *w, struct pf_seq *s, uint32_t id)
 {
-	uint64_t id = const_id(w, &w->cats, cat);
 	if (id < 64) {
-		if (!(s->cats & 1ull << id)) {
-			s->cats |= 1ull << id;
-			w->pending[w->npending++] = (struct pf_pending){ IK_CAT, id };
-		}
+		s->cats |= 1ull << id;
+		w->pending[w->npending++] = (struct pf_pending){ IK_CAT, id };
 		return id;
 	}
 	return define(w, s, IK_CAT, id);
