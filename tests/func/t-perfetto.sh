@@ -1,26 +1,27 @@
 #!/bin/sh
 # tprof-analyze --format perfetto end to end.  Each profile is written both as a Chrome trace
 # and as a Perfetto trace, with the same options; tools/pftrace.py decodes the Perfetto one
-# with protoc against Perfetto's schema (tests/perfetto), every compressed bundle too, reads
-# it as trace processor does (sequences, interning, defaults, clocks), checks it (iids
-# resolve on their sequence, every event's track described, every flow id at exactly both
-# ends, slices nest on each track, arrows end inside slices) and finds in it exactly what the
-# Chrome trace holds: every slice, instant, counter sample, cross-thread range and arrow, on
-# the same track, at the same nanoseconds, with the same name, category and arguments, and
-# the same processes and tracks, named and ordered alike.  Profiles: synthetic MPI (4 ranks,
-# messages, collectives, a host ahead), NCCL (4 ranks, device spans) and NRT (NeuronCores on
-# two hosts) jobs and device spans put in order, in every --group-by layout that applies;
-# real programs: steps with marks and counters (and a --steps window), roctx ranges across
-# threads and ranges by id that overlap, the stand-in Neuron runtime driving two cores, HIP launches on the stand-in (with
-# hipcc) and an MPI job on 3 ranks (with Open MPI).  Then the command line: the default file
-# name, standard output, the errors.
+# with protoc against Perfetto's schema (tests/perfetto), every compressed bundle too, reads it
+# as trace processor does (sequences, interning, defaults, clocks), checks it (iids resolve on
+# their sequence, every event's track described, every flow id at exactly both ends, slices
+# nest on each track, arrows end inside slices) and finds in it exactly what the Chrome trace
+# holds: every slice, instant, counter sample, cross-thread range and arrow, on the same track,
+# at the same nanoseconds, with the same name, category and arguments, and the same processes
+# and tracks, named and ordered alike.  Profiles: synthetic MPI (4 ranks, messages,
+# collectives, a host ahead), NCCL (4 ranks, device spans) and NRT (NeuronCores on two hosts)
+# jobs and device spans put in order, in every --group-by layout that applies; real programs:
+# steps with marks and counters (and a --steps window), roctx ranges across threads and ranges
+# by id that overlap, the stand-in Neuron runtime driving two cores, HIP launches on the
+# stand-in (with hipcc), an MPI job on 3 ranks and NCCL collectives of 4 ranks on the stand-in
+# NCCL (with Open MPI).  Then the command line: the default file name, standard output, the
+# errors.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-nrt.sh"
 { [ -n "${PROTOC:-}" ] && [ "$PROTOC" != no ]; } ||
 	skip_all "no protoc (configure found none; on Debian: apt-get install protobuf-compiler)"
 export PROTOC
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 28
+plan 30
 
 # both TAG DIR [OPTIONS...]: DIR as TAG.json and TAG.pftrace with OPTIONS; the two must agree.
 both() {
@@ -131,6 +132,18 @@ if [ -n "${MPIRUN:-}" ] && [ "$MPIRUN" != no ] && [ -x "$APPS/mpi-pattern" ]; th
 else
 	skip "no mpirun, or apps/mpi-pattern was not built"
 	skip "no mpirun, or apps/mpi-pattern was not built"
+fi
+
+if [ -n "${MPIRUN:-}" ] && [ "$MPIRUN" != no ] && [ -x "$APPS/nccl-ranks" ] &&
+	[ -e "$STANDIN_LIBDIR/libnccl.so.2" ] && [ -e "$STANDIN_LIBDIR/libamdhip64.so.5" ]; then
+	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		OMPI_MCA_mpi_yield_when_idle=1 "$INSPECT" -o "$T/ncclreal" -- "$MPIRUN" \
+		--allow-run-as-root --oversubscribe -np 4 "$APPS/nccl-ranks" >/dev/null 2>&1
+	ok $? "nccl-ranks runs on 4 ranks through the stand-in NCCL under the profiler"
+	both nccl-real "$T/ncclreal"
+else
+	skip "no mpirun, or the stand-in NCCL or apps/nccl-ranks was not built"
+	skip "no mpirun, or the stand-in NCCL or apps/nccl-ranks was not built"
 fi
 
 # ---- the command line --------------------------------------------------------------------
