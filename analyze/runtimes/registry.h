@@ -4,6 +4,7 @@
 #ifndef TPROF_ANALYZE_REGISTRY_H
 #define TPROF_ANALYZE_REGISTRY_H
 
+#include "../model/facts.h"
 #include "../model/scene.h"
 
 #define RT_MAX 16
@@ -43,6 +44,12 @@ struct runtime {
 	int (*scene_event)(struct scene *s, const struct event *ev, unsigned self);
 	/* After the last event: draws what it still holds and frees its scene state. */
 	void (*scene_end)(struct scene *s, unsigned self);
+
+	/* ---- the domain facts (model/facts.c) ---- */
+	/* The event kinds (RT_KIND bits; EV_CALL: of its domain) it has domain facts about, and
+	 * what they are as the model's neutral rows (model/facts.h), for tabular outputs. */
+	uint32_t fact_events;
+	void (*facts)(const struct event *ev, const struct facts_sink *s);
 };
 
 /* Every runtime, in order; n is set to their number. */

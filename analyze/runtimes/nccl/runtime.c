@@ -1,5 +1,6 @@
 /* runtimes/nccl/runtime.c — NCCL/RCCL in the registry: its calls' arguments decoded and
- * lined up across ranks with their device spans (coll.c); its scene part is scene.c. */
+ * lined up across ranks with their device spans (coll.c); its scene part is scene.c, its
+ * domain facts facts.c. */
 #include <string.h>
 
 #include "../registry.h"
@@ -42,4 +43,6 @@ const struct runtime runtime_nccl = {
 	.events = RT_KIND(EV_DEVICE) | RT_KIND(EV_NCCL),
 	.scene_event = nccl_scene_event,
 	.scene_end = nccl_scene_end,
+	.fact_events = RT_KIND(EV_NCCL),
+	.facts = nccl_facts,
 };

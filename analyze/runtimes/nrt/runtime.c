@@ -1,5 +1,5 @@
 /* runtimes/nrt/runtime.c — the Neuron runtime in the registry: its calls' arguments
- * decoded (nrt.c); its scene part is scene.c. */
+ * decoded (nrt.c); its scene part is scene.c, its domain facts facts.c. */
 #include "../registry.h"
 #include "nrt.h"
 
@@ -20,4 +20,6 @@ const struct runtime runtime_nrt = {
 	.call_args = nrt_scene_call_args,
 	.events = RT_KIND(EV_CALL),
 	.scene_event = nrt_scene_event,
+	.fact_events = RT_KIND(EV_CALL),
+	.facts = nrt_facts,
 };
