@@ -35,7 +35,9 @@ void sqldb_insert(struct sqldb *d, enum stmt_id id);
  * removes it.  Returns -1 when the file was not written. */
 int sqldb_close(struct sqldb *d, int keep);
 
-/* Binding the values of an insert (columns from 1). */
+/* Binding the values of an insert (columns from 1).  Values stay bound from one insert to
+ * the next; an id column never bound stays NULL, and SQLite gives each row the next id,
+ * which costs less than checking one given. */
 static inline void sq_i64(struct sqldb *d, enum stmt_id id, int col, int64_t v)
 {
 	sqlite3_bind_int64(d->st[id], col, v);

@@ -54,7 +54,6 @@ static void devop(void *ctx, const struct fact_devop *f)
 	struct sqldb *d = &o->db;
 	char stream[24];
 	hex(stream, sizeof(stream), f->stream);
-	sq_i64(d, ST_DEVICE_OPS, DEVICE_OPS_id, sqlout_row_id(o, ST_DEVICE_OPS));
 	sq_i64(d, ST_DEVICE_OPS, DEVICE_OPS_process_id, f->proc->index);
 	sq_text(d, ST_DEVICE_OPS, DEVICE_OPS_device_kind, f->device_kind, -1);
 	sq_i64(d, ST_DEVICE_OPS, DEVICE_OPS_device, f->device);
@@ -87,7 +86,6 @@ static void devop(void *ctx, const struct fact_devop *f)
 static void member(struct sqlout *o, int64_t coll, const struct fact_member *m)
 {
 	struct sqldb *d = &o->db;
-	sq_i64(d, ST_MEMBERS, MEMBERS_id, sqlout_row_id(o, ST_MEMBERS));
 	sq_i64(d, ST_MEMBERS, MEMBERS_collective_id, coll);
 	sq_opt(d, ST_MEMBERS, MEMBERS_process_id, m->proc != NULL, proc_id(m->proc));
 	sq_opt(d, ST_MEMBERS, MEMBERS_thread_id, m->thread != NULL, sqlout_thread_id(o, m->thread));
@@ -144,7 +142,6 @@ static void message(struct sqlout *o, const struct message_info *m)
 	struct sqldb *d = &o->db;
 	char comm[24];
 	hex(comm, sizeof(comm), m->comm_id);
-	sq_i64(d, ST_MESSAGES, MESSAGES_id, sqlout_row_id(o, ST_MESSAGES));
 	sq_text(d, ST_MESSAGES, MESSAGES_comm, comm, -1);
 	sq_i64(d, ST_MESSAGES, MESSAGES_src_rank, m->src);
 	sq_i64(d, ST_MESSAGES, MESSAGES_dst_rank, m->dst);
@@ -169,7 +166,6 @@ static void message(struct sqlout *o, const struct message_info *m)
 static void step(struct sqlout *o, const struct event *ev)
 {
 	struct sqldb *d = &o->db;
-	sq_i64(d, ST_STEPS, STEPS_id, sqlout_row_id(o, ST_STEPS));
 	sq_i64(d, ST_STEPS, STEPS_process_id, ev->proc->index);
 	sq_i64(d, ST_STEPS, STEPS_step, (int64_t)ev->step);
 	sq_i64(d, ST_STEPS, STEPS_start_ns, ev->t0);
@@ -266,8 +262,7 @@ static void clocks(struct sqlout *o, const struct proc *p)
 	for (size_t k = 0; k < p->ncsync; k++) {
 		const struct csync *c = &p->csync[k];
 		int known = p->csync_verdict != CSYNC_NO_REFERENCE;
-		sq_i64(d, ST_CLOCKS, CLOCKS_id, sqlout_row_id(o, ST_CLOCKS));
-		sq_i64(d, ST_CLOCKS, CLOCKS_process_id, p->index);
+			sq_i64(d, ST_CLOCKS, CLOCKS_process_id, p->index);
 		sq_text(d, ST_CLOCKS, CLOCKS_measured_at, c->when < 2 ? when[c->when] : NULL, -1);
 		sq_opt(d, ST_CLOCKS, CLOCKS_offset_ns, known, c->delta);
 		sq_opt(d, ST_CLOCKS, CLOCKS_round_trip_ns, known, c->rtt_ns);

@@ -24,7 +24,8 @@ struct sqlout {
 	char *path, *dir;
 	const struct window *win;
 	int64_t tr_start;                /* the trace's start (realtime ns): times are from it */
-	double t_begin;                  /* when the output began (s, CLOCK_MONOTONIC) */
+	double t_begin, t_finish;        /* when the output began, when it began to finish (s,
+					  * CLOCK_MONOTONIC) */
 	struct output scene;             /* the scene drawn for the timeline (model/scene.c) */
 	struct jw args;                  /* the args JSON of the row being written */
 	struct tracks *tracks;           /* the scene's, from its begin to its end */

@@ -90,7 +90,6 @@ static int proc_id(const struct proc *p)
 static void slice(struct sqlout *o, const struct scene_item *it, int64_t track)
 {
 	struct sqldb *d = &o->db;
-	sq_i64(d, ST_SLICES, SLICES_id, sqlout_row_id(o, ST_SLICES));
 	sq_i64(d, ST_SLICES, SLICES_track_id, track);
 	sq_opt(d, ST_SLICES, SLICES_process_id, it->proc != NULL, proc_id(it->proc));
 	sq_i64(d, ST_SLICES, SLICES_start_ns, it->t0);
@@ -107,7 +106,6 @@ static void slice(struct sqlout *o, const struct scene_item *it, int64_t track)
 static void instant(struct sqlout *o, const struct scene_item *it, int64_t track)
 {
 	struct sqldb *d = &o->db;
-	sq_i64(d, ST_INSTANTS, INSTANTS_id, sqlout_row_id(o, ST_INSTANTS));
 	sq_i64(d, ST_INSTANTS, INSTANTS_track_id, track);
 	sq_opt(d, ST_INSTANTS, INSTANTS_process_id, it->proc != NULL, proc_id(it->proc));
 	sq_i64(d, ST_INSTANTS, INSTANTS_ts_ns, it->t0);
@@ -120,7 +118,6 @@ static void instant(struct sqlout *o, const struct scene_item *it, int64_t track
 static void counter(struct sqlout *o, const struct scene_item *it, int64_t track)
 {
 	struct sqldb *d = &o->db;
-	sq_i64(d, ST_COUNTERS, COUNTERS_id, sqlout_row_id(o, ST_COUNTERS));
 	sq_i64(d, ST_COUNTERS, COUNTERS_track_id, track);
 	sq_opt(d, ST_COUNTERS, COUNTERS_process_id, it->proc != NULL, proc_id(it->proc));
 	sq_i64(d, ST_COUNTERS, COUNTERS_name_id, item_name(it));
@@ -132,7 +129,6 @@ static void counter(struct sqlout *o, const struct scene_item *it, int64_t track
 static void async(struct sqlout *o, const struct scene_item *it, int64_t track)
 {
 	struct sqldb *d = &o->db;
-	sq_i64(d, ST_ASYNC, ASYNC_id, sqlout_row_id(o, ST_ASYNC));
 	sq_i64(d, ST_ASYNC, ASYNC_track_id, track);
 	sq_opt(d, ST_ASYNC, ASYNC_process_id, it->proc != NULL, proc_id(it->proc));
 	sq_i64(d, ST_ASYNC, ASYNC_start_ns, it->t0);
@@ -177,7 +173,6 @@ static void flow(void *priv, const struct scene_flow *fl)
 	struct sqldb *d = &o->db;
 	if (o->failed || d->failed)
 		return;
-	sq_i64(d, ST_FLOWS, FLOWS_id, sqlout_row_id(o, ST_FLOWS));
 	sq_text(d, ST_FLOWS, FLOWS_key, fl->key, -1);
 	sq_i64(d, ST_FLOWS, FLOWS_category_id, sqlout_string(o, fl->cat));
 	sq_i64(d, ST_FLOWS, FLOWS_name_id, sqlout_string(o, fl->name));
