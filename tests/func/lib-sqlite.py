@@ -126,21 +126,30 @@ def check_args(db, chrome):
 
 def check_links(db, _=None):
     r = sql(db, "SELECT"
-                " (SELECT COUNT(*) FROM device_ops WHERE correlation IS NOT NULL) AS ops,"
-                " (SELECT COUNT(*) FROM device_ops WHERE correlation IS NOT NULL"
+                " (SELECT COUNT(*) FROM device_ops WHERE launch_thread_id IS NOT NULL) AS ops,"
+                " (SELECT COUNT(*) FROM device_ops WHERE launch_thread_id IS NOT NULL"
                 "   AND launch_slice_id IS NULL) AS unlinked,"
                 " (SELECT COUNT(*) FROM device_ops d JOIN slices s ON s.id = d.launch_slice_id"
-                "   WHERE s.process_id != d.process_id OR s.start_ns > d.start_ns) AS wrong,"
+                "   JOIN tracks t ON t.id = s.track_id WHERE t.kind != 'thread'"
+                "   OR t.thread_id != d.launch_thread_id OR s.start_ns != d.launch_ns"
+                "   OR s.process_id != d.process_id OR s.start_ns > d.start_ns) AS wrong,"
                 " (SELECT COUNT(*) FROM flows) AS flows,"
                 " (SELECT COUNT(*) FROM flows WHERE from_slice_id IS NULL OR to_slice_id IS NULL)"
                 "   AS loose,"
                 " (SELECT COUNT(*) FROM flows f JOIN slices a ON a.id = f.from_slice_id"
                 "   JOIN slices b ON b.id = f.to_slice_id WHERE a.track_id != f.from_track_id"
                 "   OR b.track_id != f.to_track_id OR f.from_ns NOT BETWEEN a.start_ns AND a.end_ns"
-                "   OR f.to_ns NOT BETWEEN b.start_ns AND b.end_ns) AS outside")[0]
+                "   OR f.to_ns NOT BETWEEN b.start_ns AND b.end_ns) AS outside,"
+                # a slice nested in the one found, around the same end: it was not the innermost
+                " (SELECT COUNT(*) FROM flows f JOIN slices a ON a.id = f.from_slice_id"
+                "   JOIN slices b ON b.id = f.to_slice_id WHERE EXISTS (SELECT 1 FROM slices x"
+                "   WHERE (x.track_id = a.track_id AND x.id != a.id AND x.start_ns <= f.from_ns"
+                "     AND x.end_ns >= f.from_ns AND x.depth > a.depth)"
+                "   OR (x.track_id = b.track_id AND x.id != b.id AND x.start_ns <= f.to_ns"
+                "     AND x.end_ns >= f.to_ns AND x.depth > b.depth))) AS outer")[0]
     if not r["ops"] and not r["flows"]:
         fail("no device operation with a launch and no flow: %s" % r)
-    if r["unlinked"] or r["wrong"] or r["loose"] or r["outside"]:
+    if r["unlinked"] or r["wrong"] or r["loose"] or r["outside"] or r["outer"]:
         fail("links: %s" % r)
     print("# %(ops)d device operations linked to their launching call, %(flows)d flows to their slices" % r)
 

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 ||
 	skip_all "no sqlite3 shell (on Debian: apt-get install sqlite3; scripts/install-deps.sh installs it)"
-plan 62
+plan 64
 LIB="$top_srcdir/tests/func/lib-sqlite.py"
 sq() { "$PY" "$LIB" "$@"; }
 
@@ -117,6 +117,8 @@ got = int(subprocess.run(["sqlite3", sys.argv[2], "SELECT COUNT(*) FROM mpi_mess
                          capture_output=True, text=True).stdout)
 sys.exit(0 if got == want else "%d messages, the program sent %d" % (got, want))
 ' "$T/mpi.truth" "$T/mpi.db"
+	sq links "$T/mpi.db"
+	ok $? "mpi: every message and collective arrow from and to its slices"
 	sq mpi-colls "$T/mpi.db" "$T/mpi.sum"
 	ok $? "mpi: the collectives' instances, durations and waits are the summary's"
 	sq api "$T/mpi.db" "$T/mpi.sum" mpi MPI
@@ -132,7 +134,7 @@ sys.exit(0 if got == want else "%d messages, the program sent %d" % (got, want))
 			|| ' ' || (SELECT COUNT(*) FROM collectives WHERE seen != ranks OR incomplete)
 			|| ' ' || (SELECT COUNT(*) > 0 FROM clock_offsets WHERE measured_at = 'MPI_Init')")" = "0,1,2,3 0 1"
 else
-	skip_n 13 "no mpirun or apps/mpi-pattern (configure found no mpicc)"
+	skip_n 14 "no mpirun or apps/mpi-pattern (configure found no mpicc)"
 fi
 
 # ---- NCCL: collectives, groups and sends on 4 ranks ----------------------------------------
@@ -174,12 +176,14 @@ if [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libnrt.so.1" ] && [ -x 
 	ok $? "nrt: each NeuronCore's executions and busy share are the summary's"
 	sq api "$T/nrt.db" "$T/nrt.sum" nrt "NRT API"
 	ok $? "nrt: the NRT API calls' counts and times are the summary's"
+	sq links "$T/nrt.db"
+	ok $? "nrt: every execution linked to its nrt_execute call, every arrow to its slices"
 	check "nrt: executions named by their models, with their bytes, the failed ones marked" test \
 		"$(sqlite3 "$T/nrt.db" "SELECT group_concat(name || ':' || n || ':' || b, ' ') FROM (SELECT name,
 			COUNT(*) AS n, MIN(bytes) AS b FROM named_device_ops WHERE kind = 'execution'
 			AND NOT failed GROUP BY name ORDER BY name)")" = "conv-big:3:98304 mlp-small:3:8192"
 else
-	skip_n 7 "no stand-in libnrt.so.1 or apps/nrt-threads"
+	skip_n 8 "no stand-in libnrt.so.1 or apps/nrt-threads"
 fi
 
 # ---- refusals and replacements -------------------------------------------------------------

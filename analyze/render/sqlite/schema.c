@@ -15,6 +15,13 @@ static const char links[] =
 	"  WHERE s.process_id = device_ops.process_id AND s.correlation = device_ops.correlation"
 	"    AND t.kind = 'thread' ORDER BY s.id LIMIT 1)"
 	"  WHERE correlation IS NOT NULL;"
+	/* without a correlation (an NRT execution): the slice its thread's track has at its
+	 * launch */
+	"UPDATE device_ops SET launch_slice_id = ("
+	"  SELECT s.id FROM tracks t JOIN slices s ON s.track_id = t.id"
+	"  WHERE t.thread_id = device_ops.launch_thread_id AND s.start_ns = device_ops.launch_ns"
+	"  ORDER BY s.depth DESC LIMIT 1)"
+	"  WHERE correlation IS NULL AND launch_thread_id IS NOT NULL;"
 	/* a flow's ends: the innermost slice of its track around each end */
 	"UPDATE flows SET"
 	"  from_slice_id = (SELECT id FROM slices WHERE track_id = flows.from_track_id"
