@@ -130,7 +130,6 @@ static const char bulk_pragmas[] =
 	"PRAGMA journal_mode = OFF;"
 	"PRAGMA synchronous = OFF;"
 	"PRAGMA locking_mode = EXCLUSIVE;"
-	"PRAGMA temp_store = MEMORY;"
 	"PRAGMA cache_size = -65536;";
 
 int sqldb_open(struct sqldb *d, const char *path)

@@ -4,8 +4,12 @@
  * them, and views for common questions (docs/sqlite-schema.md). */
 #include "sqlite.h"
 
-static const char links[] =
-	"CREATE INDEX slices_by_track ON slices (track_id, start_ns);"
+static const char by_track[] =
+	"CREATE INDEX slices_by_track ON slices (track_id, start_ns);";
+
+/* Only when some slice has a correlation: otherwise the index would cost a pass over every
+ * slice for nothing, and no launching call could be found by it anyway. */
+static const char by_correlation[] =
 	"CREATE INDEX slices_by_correlation ON slices (process_id, correlation)"
 	"  WHERE correlation IS NOT NULL;"
 	/* the call that launched a device operation: its thread's slice with the same
@@ -14,7 +18,9 @@ static const char links[] =
 	"  SELECT s.id FROM slices s JOIN tracks t ON t.id = s.track_id"
 	"  WHERE s.process_id = device_ops.process_id AND s.correlation = device_ops.correlation"
 	"    AND t.kind = 'thread' ORDER BY s.id LIMIT 1)"
-	"  WHERE correlation IS NOT NULL;"
+	"  WHERE correlation IS NOT NULL;";
+
+static const char links[] =
 	/* without a correlation (an NRT execution): the slice its thread's track has at its
 	 * launch */
 	"UPDATE device_ops SET launch_slice_id = ("
@@ -105,7 +111,9 @@ static const char views[] =
 
 int sqlite_schema_finish(struct sqlout *o)
 {
-	if (sqldb_exec(&o->db, links) < 0 || sqldb_exec(&o->db, indexes) < 0 ||
+	if (sqldb_exec(&o->db, by_track) < 0 ||
+	    (o->corr_slices && sqldb_exec(&o->db, by_correlation) < 0) ||
+	    sqldb_exec(&o->db, links) < 0 || sqldb_exec(&o->db, indexes) < 0 ||
 	    sqldb_exec(&o->db, views) < 0)
 		return -1;
 	return 0;

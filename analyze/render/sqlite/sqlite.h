@@ -32,6 +32,7 @@ struct sqlout {
 	struct sqtrack *tv;              /* open addressing on (pid, tid) */
 	size_t ntv, captv;
 	int64_t next[ST_COUNT];          /* the last row id given, per table */
+	uint64_t corr_slices;            /* slices with a correlation */
 	int64_t *thread_base;            /* by process index: threads' ids are base + stream */
 	size_t nprocs;
 	struct { const char *s; uint32_t id; } cats[64];   /* category strings by address */

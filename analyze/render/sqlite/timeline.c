@@ -99,6 +99,7 @@ static void slice(struct sqlout *o, const struct scene_item *it, int64_t track)
 	sq_i64(d, ST_SLICES, SLICES_depth, it->depth);
 	int64_t corr = bind_args(o, ST_SLICES, SLICES_args, it->args);
 	sq_opt(d, ST_SLICES, SLICES_correlation, corr >= 0, corr);
+	o->corr_slices += corr >= 0;
 	sq_i64(d, ST_SLICES, SLICES_flags, it->ev ? it->ev->flags : 0);
 	sqldb_insert(d, ST_SLICES);
 }
