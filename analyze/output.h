@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "summary-write.h"
 #include "trace.h"
 
 enum ev_kind {
@@ -213,7 +214,8 @@ int window_from_steps(struct trace *tr, const char *spec, struct window *w);
 
 /* back ends */
 struct output output_chrome(const char *path, int group_by);   /* enum tracks_group */
-struct output output_summary(FILE *f, const char *dir, int top);
+struct output output_summary(FILE *f, const char *dir, int top);   /* as text */
+struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_format format);
 void summary_set_window(const struct window *w);
 
 #endif
