@@ -249,8 +249,7 @@ static void crow_write(struct sumw *w, const struct crow *r)
 	sw_u64(w, NULL, "timed_parts", r->spans);
 	if (r->spans) {
 		sw_dur(w, "%12s ", "total_ns", r->total);
-		sw_dur(w, "%12s ", NULL, (int64_t)(a + 0.5));
-		sw_real(w, NULL, "avg_ns", a);
+		sw_dur(w, "%12s ", "avg_ns", (int64_t)(a + 0.5));
 	} else {
 		sw_null(w, "%12s ", "total_ns", "-");
 		sw_null(w, "%12s ", "avg_ns", "-");
