@@ -12,12 +12,14 @@
 #include "render/otf2/otf2.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
+#include "summary/summary.h"
 #include "runtimes/registry.h"
 #include "model/tracks.h"
 
 struct options {
 	const char *dir;
 	int summary;
+	int summary_format;      /* enum summary_format */
 	const char *format;
 	const char *out;
 	const char *start, *end, *steps;
@@ -38,6 +40,11 @@ static void usage(FILE *f)
 	      "                         steps, marks, counters; MPI by rank, messages,\n"
 	      "                         collectives and clock alignment; NCCL collectives\n"
 	      "                         with bus bandwidth and wait, send/receive traffic\n"
+	      "      --summary-format FMT, --summary=FMT\n"
+	      "                         the summary as 'text' (the tables, the default) or\n"
+	      "                         'json' (one JSON document with every table and\n"
+	      "                         figure: exact counts, ns and bytes, units in the\n"
+	      "                         keys; see summary-json.md); implies --summary\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing) or 'otf2' (an OTF2\n"
 	      "                         archive for Vampir and the Score-P tools)\n"
@@ -82,10 +89,22 @@ static int bad_usage(const char *fmt, const char *arg)
 	return 2;
 }
 
+static int summary_format(const char *s, struct options *o)
+{
+	if (!strcmp(s, "text"))
+		o->summary_format = SUMMARY_TEXT;
+	else if (!strcmp(s, "json"))
+		o->summary_format = SUMMARY_JSON;
+	else
+		return -1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
-		{ "summary", no_argument, NULL, 's' },
+		{ "summary", optional_argument, NULL, 's' },
+		{ "summary-format", required_argument, NULL, 6 },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "start", required_argument, NULL, 1 },
@@ -102,7 +121,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 	while ((c = getopt_long(argc, argv, ":sf:o:vhV", longs, NULL)) != -1) {
 		switch (c) {
-		case 's': o->summary = 1; break;
+		case 's':
+			o->summary = 1;
+			if (optarg && summary_format(optarg, o) < 0)
+				return bad_usage("--summary: unknown summary format '%s' (known: "
+						 "text, json)", optarg);
+			break;
+		case 6:
+			o->summary = 1;
+			if (summary_format(optarg, o) < 0)
+				return bad_usage("--summary-format: unknown format '%s' (known: "
+						 "text, json)", optarg);
+			break;
 		case 'f': o->format = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 1: o->start = optarg; break;
@@ -252,7 +282,7 @@ int main(int argc, char **argv)
 	}
 	if (o.summary) {
 		summary_set_window(&pl.win);
-		outs[pl.nouts++] = output_summary(stdout, o.dir, o.top);
+		outs[pl.nouts++] = output_summary_as(stdout, o.dir, o.top, o.summary_format);
 	}
 	pl.outs = outs;
 	for (int i = 0; i < pl.nouts; i++)

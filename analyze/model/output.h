@@ -213,8 +213,4 @@ int merge_run(struct trace *tr, struct pipeline *pl);
 int window_parse_time(const char *s, int64_t *ns);
 int window_from_steps(struct trace *tr, const char *spec, struct window *w);
 
-/* back ends */
-struct output output_summary(FILE *f, const char *dir, int top);
-void summary_set_window(const struct window *w);
-
 #endif

@@ -1,10 +1,13 @@
 /* table.h — per-name time aggregates, number, duration and byte formatting, and the sorted
- * time table, shared by the summary's general, device and MPI parts. */
+ * time table, shared by the summary's general, device and MPI parts (written through
+ * summary/write.h, as text or JSON). */
 #ifndef TPROF_ANALYZE_TABLE_H
 #define TPROF_ANALYZE_TABLE_H
 
 #include <stdint.h>
 #include <stdio.h>
+
+#include "write.h"
 
 struct agg {
 	uint64_t calls;
@@ -42,10 +45,14 @@ const char *fmt_count(uint64_t n, char *buf, size_t len);
 void put_name(FILE *f, const char *s);
 /* Bytes in B, kB, MB, GB or TB (powers of 1000), three significant digits. */
 const char *fmt_bytes(double b, char *buf, size_t len);
-/* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name. */
-void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t n, int top);
+/* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name; in JSON
+ * the object `key` with its rows (none when rows is NULL). */
+void time_table_print(struct sumw *w, const char *key, const char *title, const struct agg *rows,
+		      size_t n, int top);
 /* The same with Bytes and Avg size (bytes per call) before Name; bytes[] indexed like rows. */
-void time_table_print_bytes(FILE *f, const char *title, const struct agg *rows,
-			    const uint64_t *bytes, size_t n, int top);
+void time_table_print_bytes(struct sumw *w, const char *key, const char *title,
+			    const struct agg *rows, const uint64_t *bytes, size_t n, int top);
+/* The last line of a table cut by --top: how many rows were left out (JSON: rows_omitted). */
+void table_more(struct sumw *w, size_t more);
 
 #endif

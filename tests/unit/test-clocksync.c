@@ -13,6 +13,7 @@
 #include "mpicap.h"
 #include "mpiw.h"
 #include "rts.h"
+#include "../../analyze/summary/summary.h"
 #include "tap.h"
 
 #define T(x) ((int64_t)(x) - 1000)

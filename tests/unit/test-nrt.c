@@ -11,6 +11,7 @@
 
 #include "../../analyze/runtimes/nrt/nrt.h"
 #include "../../analyze/model/output.h"
+#include "../../analyze/summary/summary.h"
 #include "../../analyze/model/tracks.h"
 #include "nrtw.h"
 #include "rts.h"
