@@ -282,6 +282,7 @@ int main(int argc, char **argv)
 	}
 	if (o.summary) {
 		summary_set_window(&pl.win);
+		summary_set_runtimes(&rts);
 		outs[pl.nouts++] = output_summary_as(stdout, o.dir, o.top, o.summary_format);
 	}
 	pl.outs = outs;

@@ -1,8 +1,9 @@
 /* summary.c — the --summary tables: for each kind of event, one row per name sorted by total
  * time (Total %, Time, Calls, Avg, Min, Max, Name), and a header saying what the numbers
- * cover: wall time, processes, threads, and what was dropped or skipped and why.  Device
- * work, MPI, NCCL and the Neuron runtime have parts of their own (runtimes/device/summary.c,
- * runtimes/mpi/summary.c, runtimes/nccl/summary.c, runtimes/nrt/summary.c). */
+ * cover: wall time, processes, threads, and what was dropped or skipped and why.  The
+ * runtimes of the registry (model/runtime.h) add parts of their own: device work, MPI, NCCL,
+ * the Neuron runtime (runtimes/<name>/summary.c), after the steps or in place of their
+ * domain's API-call table. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,10 +12,7 @@
 #include <time.h>
 
 #include "summary.h"
-#include "../runtimes/device/summary.h"
-#include "../runtimes/mpi/summary.h"
-#include "../runtimes/nrt/summary.h"
-#include "../runtimes/nccl/summary.h"
+#include "../model/runtime.h"
 #include "table.h"
 
 #define NDOMAINS 6
@@ -39,10 +37,11 @@ struct summary {
 	int top;
 	struct agg *ranges;          /* by string id */
 	struct agg *calls[NDOMAINS]; /* API calls, by domain and name id */
-	struct devsum *dev;
-	struct mpisum *mpi;
-	struct nrtsum *nrt;
-	struct ncclsum *nccl;
+	const struct runtime_set *rts;
+	void *part[RT_MAX];          /* each runtime's summary part, by index in rts */
+	unsigned char want[EV_NCCL + 1][RT_MAX];   /* per event kind but calls, who is handed it */
+	unsigned nwant[EV_NCCL + 1];
+	int by_domain[256];          /* the index of the runtime of calls of each domain, or -1 */
 	uint64_t *marks;
 	struct counter_agg *counters;
 	size_t cap;                  /* of the three arrays above */
@@ -101,6 +100,11 @@ static void event(void *priv, const struct event *ev)
 		s->unfinished++;
 	if (ev->flags & EVF_CLIPPED)
 		s->clipped++;
+	if (ev->kind != EV_CALL && ev->kind <= EV_NCCL)
+		for (unsigned i = 0; i < s->nwant[ev->kind]; i++) {
+			unsigned k = s->want[ev->kind][i];
+			s->rts->all[k]->sum_event(s->part[k], ev);
+		}
 	switch (ev->kind) {
 	case EV_RANGE:
 	case EV_ASYNC:
@@ -108,15 +112,14 @@ static void event(void *priv, const struct event *ev)
 		agg_add(&s->ranges[ev->name], ev->t1 - ev->t0);
 		break;
 	case EV_CALL: {
+		int k = s->by_domain[ev->call->domain];
+		if (k >= 0) {
+			const struct runtime *rt = s->rts->all[k];
+			rt->sum_event(s->part[k], ev);
+			if (rt->sum_own_calls)
+				break;
+		}
 		int d = ev->call->domain < NDOMAINS ? ev->call->domain : 0;
-		if (d == TPROF_DOM_MPI) {
-			mpisum_event(s->mpi, ev);
-			break;
-		}
-		if (d == TPROF_DOM_NCCL) {
-			ncclsum_event(s->nccl, ev);
-			break;
-		}
 		if (!s->calls[d] && !(s->calls[d] = calloc(s->cap, sizeof(*s->calls[d]))))
 			abort();
 		if (ev->call->poll) {
@@ -125,21 +128,8 @@ static void event(void *priv, const struct event *ev)
 		}
 		ensure(s, ev->name);
 		agg_add(&s->calls[d][ev->name], ev->t1 - ev->t0);
-		if (d == TPROF_DOM_NRT)
-			nrtsum_event(s->nrt, ev);
 		break;
 	}
-	case EV_DEVICE:
-		devsum_event(s->dev, ev);
-		break;
-	case EV_MPIREQ:
-	case EV_MESSAGE:
-	case EV_COLLECTIVE:
-		mpisum_event(s->mpi, ev);
-		break;
-	case EV_NCCL:
-		ncclsum_event(s->nccl, ev);
-		break;
 	case EV_MARK:
 		ensure(s, ev->name);
 		s->marks[ev->name]++;
@@ -413,10 +403,21 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 }
 
 static const struct window *summary_window;
+static const struct runtime_set *summary_runtimes;
 
 /* JSON keys of the API tables by domain (MPI and NCCL have parts of their own). */
 static const char *const domain_key[NDOMAINS] = { NULL, "hip_api", NULL, NULL, "nrt_api",
 						  "cuda_api" };
+
+/* Writes runtime k's tables, once. */
+static void part_end(struct summary *s, unsigned k, const struct sum_span *span)
+{
+	const struct runtime *rt = s->rts->all[k];
+	if (!s->part[k] || !rt->sum_end)
+		return;
+	rt->sum_end(s->part[k], &s->w, span, s->top);
+	s->part[k] = NULL;
+}
 
 static int end(void *priv, const struct trace *tr)
 {
@@ -436,17 +437,20 @@ static int end(void *priv, const struct trace *tr)
 	int64_t covered = hi > lo ? hi - lo : 0;
 	time_table_print(w, "ranges", "Ranges", s->ranges, s->cap, s->top);
 	step_table(s);
-	devsum_end(s->dev, w, tr, covered, s->top);
-	nrtsum_end(s->nrt, w, tr, covered, s->top);
+	struct sum_span span = { tr, lo, hi, covered };
+	for (unsigned k = 0; k < s->rts->n; k++)
+		if (s->rts->all[k]->sum_at == SUM_AFTER_STEPS)
+			part_end(s, k, &span);
 	for (int d = 1; d < NDOMAINS; d++) {
-		if (d == TPROF_DOM_MPI)
-			mpisum_end(s->mpi, w, tr, lo, hi, s->top);
-		else if (d == TPROF_DOM_NCCL)
-			ncclsum_end(s->nccl, w, s->top);
+		int k = s->by_domain[d];
+		if (k >= 0 && s->rts->all[k]->sum_at == SUM_AT_DOMAIN)
+			part_end(s, (unsigned)k, &span);
 		else
 			time_table_print(w, domain_key[d], domain_title[d], s->calls[d], s->cap,
 					 s->top);
 	}
+	for (unsigned k = 0; k < s->rts->n; k++)   /* those of a domain that has no table */
+		part_end(s, k, &span);
 	mark_table(s);
 	counter_table(s);
 	sw_close(w);
@@ -471,6 +475,11 @@ void summary_set_window(const struct window *w)
 	summary_window = w;
 }
 
+void summary_set_runtimes(const struct runtime_set *rts)
+{
+	summary_runtimes = rts;
+}
+
 struct output output_summary(FILE *f, const char *dir, int top)
 {
 	return output_summary_as(f, dir, top, SUMMARY_TEXT);
@@ -485,9 +494,20 @@ struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_
 	sw_init(&s->w, f, format);
 	s->dir = strdup(dir);
 	s->top = top;
-	s->dev = devsum_new();
-	s->mpi = mpisum_new();
-	s->nrt = nrtsum_new();
-	s->nccl = ncclsum_new();
+	static const struct runtime_set none;
+	s->rts = summary_runtimes ? summary_runtimes : &none;
+	for (int d = 0; d < 256; d++)
+		s->by_domain[d] = -1;
+	for (unsigned k = 0; k < s->rts->n; k++) {
+		const struct runtime *rt = s->rts->all[k];
+		if (!rt->sum_new)
+			continue;
+		s->part[k] = rt->sum_new();
+		if (rt->domain >= 0 && rt->domain < 256 && (rt->sum_events & RT_KIND(EV_CALL)))
+			s->by_domain[rt->domain] = (int)k;
+		for (unsigned e = 0; e <= EV_NCCL; e++)
+			if (e != EV_CALL && (rt->sum_events & RT_KIND(e)))
+				s->want[e][s->nwant[e]++] = (unsigned char)k;
+	}
 	return (struct output){ &summary_ops, s };
 }

@@ -1,4 +1,4 @@
-/* table.h — per-name time aggregates, number, duration and byte formatting, and the sorted
+/* table.h — per-name time aggregates and the sorted
  * time table, shared by the summary's general, device and MPI parts (written through
  * summary/write.h, as text or JSON). */
 #ifndef TPROF_ANALYZE_TABLE_H
@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../util/fmt.h"
 #include "write.h"
 
 struct agg {
@@ -37,14 +38,6 @@ static inline void agg_add_n(struct agg *a, uint64_t n, int64_t total, int64_t m
 	a->total += total;
 }
 
-/* A duration in a unit that keeps four significant digits. */
-const char *fmt_dur(int64_t ns, char *buf, size_t len);
-/* A count with thousands separators. */
-const char *fmt_count(uint64_t n, char *buf, size_t len);
-/* Prints a name and a newline, control bytes shown as '?', so one row stays one line. */
-void put_name(FILE *f, const char *s);
-/* Bytes in B, kB, MB, GB or TB (powers of 1000), three significant digits. */
-const char *fmt_bytes(double b, char *buf, size_t len);
 /* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name; in JSON
  * the object `key` with its rows (none when rows is NULL). */
 void time_table_print(struct sumw *w, const char *key, const char *title, const struct agg *rows,

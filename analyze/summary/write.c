@@ -7,7 +7,7 @@
 
 #include "../util/jsonw.h"
 #include "write.h"
-#include "table.h"
+#include "../util/fmt.h"
 
 #define BIT(d) (1u << (d))
 
