@@ -11,6 +11,7 @@
 #include "../config.h"
 #include "out-otf2.h"
 #include "output.h"
+#include "progress.h"
 #include "tracks.h"
 
 struct options {
@@ -22,6 +23,7 @@ struct options {
 	int top;
 	int group_by;            /* enum tracks_group */
 	int otf2;
+	int progress;            /* enum progress_mode */
 };
 
 static void usage(FILE *f)
@@ -63,6 +65,11 @@ static void usage(FILE *f)
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
+	      "      --progress         show how far reading and merging have got (records\n"
+	      "                         read of all, rate, time left) on one line of stderr,\n"
+	      "                         even when it is not a terminal; by default the line\n"
+	      "                         appears only on a terminal, after the first second\n"
+	      "      --no-progress      never show it\n"
 	      "  -h, --help             show this help\n"
 	      "  -V, --version          show the version\n"
 	      "\n"
@@ -91,6 +98,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "steps", required_argument, NULL, 3 },
 		{ "top", required_argument, NULL, 4 },
 		{ "group-by", required_argument, NULL, 5 },
+		{ "progress", no_argument, NULL, 6 },
+		{ "no-progress", no_argument, NULL, 7 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -127,6 +136,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_usage("--group-by: unknown grouping '%s' (known: process, domain, "
 						 "neuroncore, instance)", optarg);
 			break;
+		case 6: o->progress = PROGRESS_ON; break;
+		case 7: o->progress = PROGRESS_OFF; break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -220,6 +231,7 @@ int main(int argc, char **argv)
 	if (o.otf2 && otf2_check_dir(o.out) < 0)
 		return 2;
 	raise_fd_limit();
+	progress_init(o.progress);
 	if (trace_load(&tr, o.dir) < 0)
 		return 1;
 	if (!trace_has_data(&tr)) {
