@@ -13,6 +13,7 @@
 #include "model/output.h"
 #include "render/chrome/chrome.h"
 #include "summary/summary.h"
+#include "util/progress.h"
 #include "runtimes/registry.h"
 #include "model/tracks.h"
 
@@ -26,6 +27,7 @@ struct options {
 	int top;
 	int group_by;            /* enum tracks_group */
 	int otf2;
+	int progress;            /* enum progress_mode */
 };
 
 static void usage(FILE *f)
@@ -72,6 +74,11 @@ static void usage(FILE *f)
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
+	      "      --progress         show how far reading and merging have got (records\n"
+	      "                         read of all, rate, time left) on one line of stderr,\n"
+	      "                         even when it is not a terminal; by default the line\n"
+	      "                         appears only on a terminal, after the first second\n"
+	      "      --no-progress      never show it\n"
 	      "  -h, --help             show this help\n"
 	      "  -V, --version          show the version\n"
 	      "\n"
@@ -112,6 +119,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "steps", required_argument, NULL, 3 },
 		{ "top", required_argument, NULL, 4 },
 		{ "group-by", required_argument, NULL, 5 },
+		{ "progress", no_argument, NULL, 8 },
+		{ "no-progress", no_argument, NULL, 9 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -159,6 +168,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_usage("--group-by: unknown grouping '%s' (known: process, domain, "
 						 "neuroncore, instance)", optarg);
 			break;
+		case 8: o->progress = PROGRESS_ON; break;
+		case 9: o->progress = PROGRESS_OFF; break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -252,6 +263,7 @@ int main(int argc, char **argv)
 	if (o.otf2 && otf2_check_dir(o.out) < 0)
 		return 2;
 	raise_fd_limit();
+	progress_init(o.progress);
 	if (trace_load(&tr, o.dir) < 0)
 		return 1;
 	if (!trace_has_data(&tr)) {
