@@ -13,11 +13,15 @@
 #include "render/sqlite/sqlite-out.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
+#include "summary/summary.h"
+#include "util/progress.h"
+#include "runtimes/registry.h"
 #include "model/tracks.h"
 
 struct options {
 	const char *dir;
 	int summary;
+	int summary_format;      /* enum summary_format */
 	const char *format;
 	const char *out;
 	const char *start, *end, *steps;
@@ -25,6 +29,7 @@ struct options {
 	int group_by;            /* enum tracks_group */
 	int otf2;
 	int sqlite;
+	int progress;            /* enum progress_mode */
 };
 
 static void usage(FILE *f)
@@ -39,11 +44,16 @@ static void usage(FILE *f)
 	      "                         steps, marks, counters; MPI by rank, messages,\n"
 	      "                         collectives and clock alignment; NCCL collectives\n"
 	      "                         with bus bandwidth and wait, send/receive traffic\n"
+	      "      --summary-format FMT, --summary=FMT\n"
+	      "                         the summary as 'text' (the tables, the default) or\n"
+	      "                         'json' (one JSON document with every table and\n"
+	      "                         figure: exact counts, ns and bytes, units in the\n"
+	      "                         keys; see summary-json.md); implies --summary\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing), 'otf2' (an OTF2\n"
 	      "                         archive for Vampir and the Score-P tools) or 'sqlite'\n"
 	      "                         (an SQLite database for SQL: slices, device operations,\n"
-	      "                         MPI messages, collectives...; docs/sqlite-schema.md)\n"
+	      "                         MPI messages, collectives...; see sqlite-schema.md)\n"
 	      "  -o, --output FILE      where the trace goes.  chrome: a file (default\n"
 	      "                         DIR.json.gz); a name ending in .gz is gzip-compressed;\n"
 	      "                         '-' is standard output.  otf2: a directory, required,\n"
@@ -71,6 +81,11 @@ static void usage(FILE *f)
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
+	      "      --progress         show how far reading and merging have got (records\n"
+	      "                         read of all, rate, time left) on one line of stderr,\n"
+	      "                         even when it is not a terminal; by default the line\n"
+	      "                         appears only on a terminal, after the first second\n"
+	      "      --no-progress      never show it\n"
 	      "  -h, --help             show this help\n"
 	      "  -V, --version          show the version\n"
 	      "\n"
@@ -88,10 +103,22 @@ static int bad_usage(const char *fmt, const char *arg)
 	return 2;
 }
 
+static int summary_format(const char *s, struct options *o)
+{
+	if (!strcmp(s, "text"))
+		o->summary_format = SUMMARY_TEXT;
+	else if (!strcmp(s, "json"))
+		o->summary_format = SUMMARY_JSON;
+	else
+		return -1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
-		{ "summary", no_argument, NULL, 's' },
+		{ "summary", optional_argument, NULL, 's' },
+		{ "summary-format", required_argument, NULL, 6 },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "start", required_argument, NULL, 1 },
@@ -99,6 +126,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "steps", required_argument, NULL, 3 },
 		{ "top", required_argument, NULL, 4 },
 		{ "group-by", required_argument, NULL, 5 },
+		{ "progress", no_argument, NULL, 8 },
+		{ "no-progress", no_argument, NULL, 9 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -108,7 +137,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 	while ((c = getopt_long(argc, argv, ":sf:o:vhV", longs, NULL)) != -1) {
 		switch (c) {
-		case 's': o->summary = 1; break;
+		case 's':
+			o->summary = 1;
+			if (optarg && summary_format(optarg, o) < 0)
+				return bad_usage("--summary: unknown summary format '%s' (known: "
+						 "text, json)", optarg);
+			break;
+		case 6:
+			o->summary = 1;
+			if (summary_format(optarg, o) < 0)
+				return bad_usage("--summary-format: unknown format '%s' (known: "
+						 "text, json)", optarg);
+			break;
 		case 'f': o->format = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 1: o->start = optarg; break;
@@ -135,6 +175,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_usage("--group-by: unknown grouping '%s' (known: process, domain, "
 						 "neuroncore, instance)", optarg);
 			break;
+		case 8: o->progress = PROGRESS_ON; break;
+		case 9: o->progress = PROGRESS_OFF; break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -239,6 +281,7 @@ int main(int argc, char **argv)
 	if (o.sqlite && sqlite_check_output(o.out) < 0)
 		return 2;
 	raise_fd_limit();
+	progress_init(o.progress);
 	if (trace_load(&tr, o.dir) < 0)
 		return 1;
 	if (!trace_has_data(&tr)) {
@@ -246,7 +289,11 @@ int main(int argc, char **argv)
 		trace_free(&tr);
 		return 1;
 	}
-	struct pipeline pl = { .tr = &tr };
+	struct runtime_set rts;
+	unsigned nrts;
+	const struct runtime *const *all = runtimes_all(&nrts);
+	runtime_set_init(&rts, all, nrts);
+	struct pipeline pl = { .tr = &tr, .rts = &rts };
 	if (time_window(&o, &tr, &pl.win) < 0) {
 		trace_free(&tr);
 		return 2;
@@ -260,14 +307,15 @@ int main(int argc, char **argv)
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
 		} else if (o.sqlite) {
-			outs[pl.nouts++] = output_sqlite(outpath, o.dir, &pl.win);
+			outs[pl.nouts++] = output_sqlite(outpath, o.dir, &pl.win, &rts);
 		} else {
-			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by);
+			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by, &rts);
 		}
 	}
 	if (o.summary) {
 		summary_set_window(&pl.win);
-		outs[pl.nouts++] = output_summary(stdout, o.dir, o.top);
+		summary_set_runtimes(&rts);
+		outs[pl.nouts++] = output_summary_as(stdout, o.dir, o.top, o.summary_format);
 	}
 	pl.outs = outs;
 	for (int i = 0; i < pl.nouts; i++)

@@ -17,8 +17,8 @@
 
 #include "devorder.h"
 #include "emit.h"
-#include "../runtimes/registry.h"
-#include "../summary/table.h"
+#include "runtime.h"
+#include "../util/fmt.h"
 
 /* One (process, device, stream): its latest span handed over, and the one before. */
 struct lane {
@@ -140,11 +140,9 @@ void devorder_add(struct pipeline *pl, struct event *ev)
 		ev->proc->end_ns = ev->t1 + pl->tr->start_ns;
 	struct event orig = *ev;   /* the window may clip ev */
 	emit_event(pl, ev);
-	unsigned n;
-	const struct runtime *const *rts = runtimes_all(&n);
-	for (unsigned i = 0; i < n; i++)
-		if (rts[i]->pipe_device)
-			rts[i]->pipe_device(pl, &orig);
+	for (unsigned i = 0; i < pl->rts->n; i++)
+		if (pl->rts->all[i]->pipe_device)
+			pl->rts->all[i]->pipe_device(pl, &orig);
 }
 
 void devorder_finish(struct pipeline *pl)

@@ -1,10 +1,10 @@
 /* facts.c — the model's events as neutral rows (facts.h): device work (EV_DEVICE) and MPI
  * collectives (EV_COLLECTIVE, whose struct coll_info is the model's); every other event goes
- * to the runtimes that said they have facts about it (runtimes/registry.h). */
+ * to the runtimes that said they have facts about it (their facts hook, runtime.h). */
 #include <stdlib.h>
 
 #include "facts.h"
-#include "../runtimes/registry.h"
+#include "runtime.h"
 
 static const char *const devop_kind[] = { "device", "kernel", "copy", "memset", "graph",
 					  "collective" };
@@ -63,7 +63,8 @@ static void mpi_collective(const struct event *ev, const struct facts_sink *s)
 	free(m);
 }
 
-void facts_event(const struct event *ev, const struct facts_sink *s)
+void facts_event(const struct runtime_set *rts, const struct event *ev,
+		 const struct facts_sink *s)
 {
 	switch (ev->kind) {
 	case EV_DEVICE:
@@ -75,15 +76,17 @@ void facts_event(const struct event *ev, const struct facts_sink *s)
 	default:
 		break;
 	}
+	if (!rts)
+		return;
 	if (ev->kind == EV_CALL) {
-		const struct runtime *rt = runtime_of_domain(ev->call->domain);
+		const struct runtime *rt = runtime_of_domain(rts, ev->call->domain);
 		if (rt && rt->facts && (rt->fact_events & RT_KIND(EV_CALL)))
 			rt->facts(ev, s);
 		return;
 	}
-	unsigned n;
-	const struct runtime *const *rts = runtimes_all(&n);
-	for (unsigned i = 0; i < n; i++)
-		if (rts[i]->facts && (rts[i]->fact_events & RT_KIND(ev->kind)))
-			rts[i]->facts(ev, s);
+	for (unsigned i = 0; i < rts->n; i++) {
+		const struct runtime *rt = rts->all[i];
+		if (rt->facts && (rt->fact_events & RT_KIND(ev->kind)))
+			rt->facts(ev, s);
+	}
 }

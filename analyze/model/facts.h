@@ -2,8 +2,8 @@
  * SQLite output): an operation a device ran, a collective with each member's part.  The
  * model's own events (EV_DEVICE, EV_COLLECTIVE) become rows here (facts.c); what only a
  * runtime can read (an NCCL instance, an NRT execution) that runtime turns into the same rows
- * (runtimes/<name>/facts.c, through the registry), so that such outputs read the model's
- * structs, never a runtime's. */
+ * (runtimes/<name>/facts.c, its struct runtime's facts hook: model/runtime.h), so that such
+ * outputs read the model's structs, never a runtime's. */
 #ifndef TPROF_ANALYZE_FACTS_H
 #define TPROF_ANALYZE_FACTS_H
 
@@ -79,7 +79,10 @@ struct facts_sink {
 	void (*collective)(void *ctx, const struct fact_coll *f);
 };
 
-/* Hands the sink what ev is in these terms; nothing when it is none of them. */
-void facts_event(const struct event *ev, const struct facts_sink *s);
+/* Hands the sink what ev is in these terms (asking the runtimes of rts where the model
+ * cannot say); nothing when it is none of them. */
+struct runtime_set;
+void facts_event(const struct runtime_set *rts, const struct event *ev,
+		 const struct facts_sink *s);
 
 #endif

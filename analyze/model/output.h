@@ -128,6 +128,9 @@ struct call_info {
 	uint32_t nstack;
 	const struct nrt_info *nrt;      /* domain NRT: what the call recorded (nrt.h) */
 	const struct poll_info *poll;    /* a run of unsuccessful polls, not one call */
+	const void *info;                /* what a runtime of the registry decoded the call into
+					  * (model/runtime.h pipe_call), for those without a field
+					  * of their own here */
 };
 
 /* What a device ran (EV_DEVICE). */
@@ -187,6 +190,7 @@ struct window {
 struct mpi_state;
 struct nccl_state;
 struct devorder;
+struct runtime_set;
 struct nccl_info;
 struct nccl_inst;
 
@@ -201,6 +205,7 @@ struct pipeline {
 					  * at the first MPI call */
 	struct nccl_state *nccl;         /* NCCL launches in flight (runtimes/nccl/coll.c) */
 	struct devorder *devorder;       /* device spans held to be put in order (devorder.c) */
+	const struct runtime_set *rts;   /* the runtimes (runtime.h) */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);
@@ -210,9 +215,5 @@ int merge_run(struct trace *tr, struct pipeline *pl);
 /* window.c */
 int window_parse_time(const char *s, int64_t *ns);
 int window_from_steps(struct trace *tr, const char *spec, struct window *w);
-
-/* back ends */
-struct output output_summary(FILE *f, const char *dir, int top);
-void summary_set_window(const struct window *w);
 
 #endif

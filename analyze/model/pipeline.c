@@ -11,7 +11,7 @@
 
 #include "devorder.h"
 #include "emit.h"
-#include "../runtimes/registry.h"
+#include "runtime.h"
 
 static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source)
 {
@@ -73,7 +73,7 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 	struct event ev = { .kind = EV_CALL, .flags = flags, .proc = p, .thread = t,
 			    .name = proc_string(p, local_name), .t0 = t0 - base,
 			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci };
-	const struct runtime *rt = runtime_of_domain(domain);
+	const struct runtime *rt = runtime_of_domain(pl->rts, domain);
 	_Alignas(16) unsigned char scratch[RT_SCRATCH];
 	if (rt && rt->pipe_call) {
 		/* its own argument layout, decoded by its runtime */
@@ -295,7 +295,7 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 		p->step = (struct step_open){ .step = r->arg, .t0 = ns, .open = 1 };
 		return;
 	default: {
-		const struct runtime *rt = runtime_of_record(r->kind);
+		const struct runtime *rt = runtime_of_record(pl->rts, r->kind);
 		if (rt)
 			rt->pipe_record(pl, t, r, ns);
 		else
@@ -327,11 +327,9 @@ void pipeline_finish(struct pipeline *pl)
 		if (p->end_ns > tr->end_ns)
 			tr->end_ns = p->end_ns;
 	}
-	unsigned n;
-	const struct runtime *const *rts = runtimes_all(&n);
-	for (unsigned i = 0; i < n; i++)
-		if (rts[i]->pipe_finish)
-			rts[i]->pipe_finish(pl);
+	for (unsigned i = 0; i < pl->rts->n; i++)
+		if (pl->rts->all[i]->pipe_finish)
+			pl->rts->all[i]->pipe_finish(pl);
 	devorder_finish(pl);
 	devorder_report(tr);
 }

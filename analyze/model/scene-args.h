@@ -4,7 +4,8 @@
 #ifndef TPROF_ANALYZE_SCENE_ARGS_H
 #define TPROF_ANALYZE_SCENE_ARGS_H
 
-#include "scene.h"
+#include "args.h"
+#include "output.h"
 
 /* Correlation, return value, shaped arguments and launch dimensions: before the runtime's. */
 void scene_call_args(struct scene_args *a, const struct event *ev);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "scene-args.h"
-#include "../runtimes/registry.h"
+#include "runtime.h"
 
 struct scene {
 	struct scene_renderer r;
@@ -73,14 +73,6 @@ void scene_launch_flow(struct scene *s, const struct proc *p, uint64_t corr, uns
 	scene_flow(s, key, "launch", "launch", from, start, to, end, NULL);
 }
 
-void scene_args_flags(struct scene_args *a, unsigned flags)
-{
-	if (flags & EVF_UNFINISHED)
-		sa_bool(a, "unfinished", 1);
-	if (flags & EVF_CLIPPED)
-		sa_bool(a, "clipped", 1);
-}
-
 /* ---- drawing ------------------------------------------------------------------------------ */
 
 static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
@@ -95,7 +87,8 @@ void scene_draw_call(struct scene *s, const struct event *ev)
 	if (rt && rt->call_args)
 		rt->call_args(&a, ev);
 	scene_call_tail_args(&a, ev);
-	struct scene_item it = { .kind = SI_SLICE, .cat = domain_cat[ci->domain < 6 ? ci->domain : 0],
+	const char *cat = rt && rt->category ? rt->category : domain_cat[ci->domain < 6 ? ci->domain : 0];
+	struct scene_item it = { .kind = SI_SLICE, .cat = cat,
 				 .name = ev->name, .track = tracks_thread(s->tracks, ev->thread, 1),
 				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1, .args = &a, .ev = ev };
 	scene_item(s, &it);
@@ -227,14 +220,15 @@ static int end(void *priv, const struct trace *tr)
 
 static const struct output_ops scene_ops = { "scene", begin, event, end };
 
-struct output output_scene(struct scene_renderer r, int group_by)
+struct output output_scene(struct scene_renderer r, int group_by, const struct runtime_set *rts)
 {
 	struct scene *s = calloc(1, sizeof(*s));
 	if (!s)
 		abort();
 	s->r = r;
 	s->tracks = tracks_new(group_by);
-	s->rts = runtimes_all(&s->nrts);
+	s->rts = rts->all;
+	s->nrts = rts->n;
 	for (unsigned i = 0; i < s->nrts; i++) {
 		const struct runtime *rt = s->rts[i];
 		if (rt->domain >= 0 && rt->domain < 256) {

@@ -7,76 +7,9 @@
 #ifndef TPROF_ANALYZE_SCENE_H
 #define TPROF_ANALYZE_SCENE_H
 
+#include "args.h"
 #include "output.h"
 #include "tracks.h"
-
-/* ---- arguments ---------------------------------------------------------------------------- */
-
-enum scene_arg_type {
-	SA_U64 = 1,      /* v.u */
-	SA_I64,          /* v.i */
-	SA_HEX,          /* v.u, shown as "0x..." (handles, streams, communicators) */
-	SA_DOUBLE,       /* v.d */
-	SA_STR,          /* v.s: valid until the item's call returns */
-	SA_NAME,         /* v.name: a trace-wide string id (strings.h) */
-	SA_US,           /* v.i: a duration or time in ns, shown in microseconds */
-	SA_BOOL,         /* v.u: 0 or 1 */
-	SA_OBJ,          /* opens a nested object: the args up to its SA_END are its members */
-	SA_ARR,          /* opens an array: the args up to its SA_END (keys ignored) */
-	SA_END,          /* closes the innermost SA_OBJ or SA_ARR */
-};
-
-/* One argument: its key is `key`, or when that is NULL the string `key_name` (an id). */
-struct scene_arg {
-	const char *key;
-	uint32_t key_name;
-	uint8_t type;                    /* enum scene_arg_type */
-	union {
-		uint64_t u;
-		int64_t i;
-		double d;
-		const char *s;
-		uint32_t name;
-	} v;
-};
-
-#define SCENE_MAX_ARGS 160
-
-/* The arguments of one item, in order: builders append, dropping what does not fit. */
-struct scene_args {
-	unsigned n;
-	struct scene_arg a[SCENE_MAX_ARGS];
-};
-
-static inline struct scene_arg *sa_add(struct scene_args *s, const char *key, uint8_t type)
-{
-	static struct scene_arg spare;   /* takes what does not fit */
-	if (s->n >= SCENE_MAX_ARGS - 1 && type != SA_END)
-		return &spare;
-	struct scene_arg *a = &s->a[s->n++];
-	a->key = key;
-	a->key_name = 0;
-	a->type = type;
-	return a;
-}
-
-static inline void sa_u64(struct scene_args *s, const char *key, uint64_t v) { sa_add(s, key, SA_U64)->v.u = v; }
-static inline void sa_i64(struct scene_args *s, const char *key, int64_t v) { sa_add(s, key, SA_I64)->v.i = v; }
-static inline void sa_hex(struct scene_args *s, const char *key, uint64_t v) { sa_add(s, key, SA_HEX)->v.u = v; }
-static inline void sa_double(struct scene_args *s, const char *key, double v) { sa_add(s, key, SA_DOUBLE)->v.d = v; }
-static inline void sa_str(struct scene_args *s, const char *key, const char *v) { sa_add(s, key, SA_STR)->v.s = v; }
-static inline void sa_name(struct scene_args *s, const char *key, uint32_t v) { sa_add(s, key, SA_NAME)->v.name = v; }
-static inline void sa_us(struct scene_args *s, const char *key, int64_t ns) { sa_add(s, key, SA_US)->v.i = ns; }
-static inline void sa_bool(struct scene_args *s, const char *key, int v) { sa_add(s, key, SA_BOOL)->v.u = !!v; }
-static inline void sa_obj(struct scene_args *s, const char *key) { sa_add(s, key, SA_OBJ); }
-static inline void sa_arr(struct scene_args *s, const char *key) { sa_add(s, key, SA_ARR); }
-static inline void sa_end(struct scene_args *s) { sa_add(s, NULL, SA_END); }
-/* An object member whose key is a string id (a function's name, say). */
-static inline void sa_obj_named(struct scene_args *s, uint32_t key_name)
-{
-	struct scene_arg *a = sa_add(s, NULL, SA_OBJ);
-	a->key_name = key_name;
-}
 
 /* ---- items ------------------------------------------------------------------------------- */
 
@@ -134,8 +67,9 @@ struct scene_renderer {
 };
 
 /* The scene as an output of the pipeline: draws every event for `r` (its tracks grouped as
- * --group-by asks, enum tracks_group). */
-struct output output_scene(struct scene_renderer r, int group_by);
+ * --group-by asks, enum tracks_group), with the help of the runtimes `rts` (runtime.h). */
+struct runtime_set;
+struct output output_scene(struct scene_renderer r, int group_by, const struct runtime_set *rts);
 
 /* ---- for the runtimes (runtimes/registry.h): drawing what only they know ---------------- */
 
@@ -154,8 +88,6 @@ void scene_launch_flow(struct scene *s, const struct proc *p, uint64_t corr, uns
 /* A time at which a flow end binds to the slice [t0, t1]: t, kept off the slice's edges when
  * the slice is long enough to have an inside. */
 int64_t scene_flow_ts(int64_t t, int64_t t0, int64_t t1);
-/* A slice's "unfinished"/"clipped" arguments from its event flags. */
-void scene_args_flags(struct scene_args *a, unsigned flags);
 /* Per-runtime state in the scene, made on first use, freed by the runtime's scene_end. */
 void **scene_runtime_state(struct scene *s, unsigned runtime_index);
 /* Draws an event as the scene does when no runtime claims it (a runtime that draws more

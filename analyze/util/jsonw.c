@@ -1,4 +1,5 @@
 /* jsonw.c — the JSON writer behind jsonw.h. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,21 +205,26 @@ void jw_us(struct jw *w, int64_t ns)
 	jw_raw(w, f, 4);
 }
 
+size_t json_double(double v, char *out)
+{
+	if (!isfinite(v))
+		return (size_t)snprintf(out, 32, "null");
+	if (v == (double)(int64_t)v && fabs(v) < 9e15)
+		return (size_t)snprintf(out, 32, "%" PRId64, (int64_t)v);
+	/* 15 significant digits read back exactly for most values; 17 always do. */
+	int n = snprintf(out, 32, "%.15g", v);
+	if (strtod(out, NULL) != v)
+		n = snprintf(out, 32, "%.17g", v);
+	return (size_t)n;
+}
+
 void jw_double(struct jw *w, double v)
 {
-	if (!isfinite(v)) {
-		jw_lit(w, "null");
-		return;
-	}
 	/* Whole numbers (counts, sizes) are the common case and need no formatting. */
-	if (v == (double)(int64_t)v && fabs(v) < 9e15) {
+	if (isfinite(v) && v == (double)(int64_t)v && fabs(v) < 9e15) {
 		jw_i64(w, (int64_t)v);
 		return;
 	}
-	/* 15 significant digits read back exactly for most values; 17 always do. */
 	char b[32];
-	int n = snprintf(b, sizeof(b), "%.15g", v);
-	if (strtod(b, NULL) != v)
-		n = snprintf(b, sizeof(b), "%.17g", v);
-	jw_raw(w, b, (size_t)n);
+	jw_raw(w, b, json_double(v, b));
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../analyze/model/output.h"
+#include "rts.h"
 
 #define CAP_MAX 1024
 
@@ -78,7 +79,7 @@ static inline int mpicap_run(struct trace *tr, const char *dir, struct mpicap *c
 	if (trace_load(tr, dir) < 0)
 		return -1;
 	struct output out = { &mpicap_ops, c };
-	struct pipeline pl = { .tr = tr, .outs = &out, .nouts = 1 };
+	struct pipeline pl = { .rts = test_runtimes(), .tr = tr, .outs = &out, .nouts = 1 };
 	if (w)
 		pl.win = *w;
 	merge_run(tr, &pl);

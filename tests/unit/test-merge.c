@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../analyze/model/output.h"
+#include "rts.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -119,7 +120,7 @@ int main(void)
 	ok(trace_load(&tr, dir) == 0 && tr.nprocs == 2, "two processes load");
 	struct captured cap = { .n = 0 };
 	struct output out = { &cap_ops, &cap };
-	struct pipeline pl = { .tr = &tr, .outs = &out, .nouts = 1 };
+	struct pipeline pl = { .rts = test_runtimes(), .tr = &tr, .outs = &out, .nouts = 1 };
 	merge_run(&tr, &pl);
 
 	int64_t want_marks[] = { 100, 150, 300, 350, 500 };

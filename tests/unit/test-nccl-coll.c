@@ -12,6 +12,7 @@
 #include "../../analyze/runtimes/nccl/nccl.h"
 #include "mpicap.h"
 #include "ncclw.h"
+#include "rts.h"
 #include "tap.h"
 
 #define N 4
@@ -274,7 +275,7 @@ int main(void)
 	struct trace tr = { 0 };
 	ok(trace_load(&tr, dir) == 0 && tr.nprocs == N, "four ranks load");
 	struct output out = { &cap_ops, NULL };
-	struct pipeline pl = { .tr = &tr, .outs = &out, .nouts = 1 };
+	struct pipeline pl = { .rts = test_runtimes(), .tr = &tr, .outs = &out, .nouts = 1 };
 	merge_run(&tr, &pl);
 	is_u64((uint64_t)ncaps, 10, "ten instances (an empty group is none)");
 

@@ -11,8 +11,10 @@
 
 #include "../../analyze/runtimes/nrt/nrt.h"
 #include "../../analyze/model/output.h"
+#include "../../analyze/summary/summary.h"
 #include "../../analyze/model/tracks.h"
 #include "nrtw.h"
+#include "rts.h"
 #include "tap.h"
 
 /* ---- the trace ---------------------------------------------------------------------------- */
@@ -247,7 +249,8 @@ static void test_summary(const char *dir)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	trace_load(&tr, dir);
-	struct pipeline pl = { .tr = &tr };
+	struct pipeline pl = { .rts = test_runtimes(), .tr = &tr };
+	summary_set_runtimes(test_runtimes());
 	struct output outs[1] = { output_summary(f, dir, 0) };
 	pl.outs = outs;
 	pl.nouts = 1;
@@ -308,7 +311,7 @@ int main(void)
 	ok(trace_load(&tr, dir) == 0 && tr.nprocs == 2, "two processes load");
 	struct seen s = { 0 };
 	struct output outs[1] = { { &cap_ops, &s } };
-	struct pipeline pl = { .tr = &tr, .outs = outs, .nouts = 1 };
+	struct pipeline pl = { .rts = test_runtimes(), .tr = &tr, .outs = outs, .nouts = 1 };
 	merge_run(&tr, &pl);
 	is_u64(s.calls, 6, "six NRT calls");
 	ok(s.first_ok, "an execution: model name, core, input and output bytes, status, one core");

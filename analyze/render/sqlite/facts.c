@@ -187,7 +187,7 @@ void sqlite_facts_event(struct sqlout *o, const struct event *ev)
 		return;
 	default: {
 		const struct facts_sink sink = { o, devop, collective };
-		facts_event(ev, &sink);
+		facts_event(o->rts, ev, &sink);
 		return;
 	}
 	}

@@ -12,7 +12,10 @@
  * otherwise says why on stderr and returns -1.  Creates nothing. */
 int sqlite_check_output(const char *path);
 /* The database path, replaced only once complete; dir is the profile read (for meta); events
- * are restricted to *w, which must stay valid until the output ends. */
-struct output output_sqlite(const char *path, const char *dir, const struct window *w);
+ * are restricted to *w, which must stay valid until the output ends; rts are the runtimes
+ * (model/runtime.h) the scene and the domain facts ask. */
+struct runtime_set;
+struct output output_sqlite(const char *path, const char *dir, const struct window *w,
+			    const struct runtime_set *rts);
 
 #endif

@@ -138,7 +138,8 @@ static int end(void *priv, const struct trace *tr)
 
 static const struct output_ops sqlite_ops = { "sqlite", begin, event, end };
 
-struct output output_sqlite(const char *path, const char *dir, const struct window *w)
+struct output output_sqlite(const char *path, const char *dir, const struct window *w,
+			    const struct runtime_set *rts)
 {
 	struct sqlout *o = calloc(1, sizeof(*o));
 	if (!o)
@@ -146,8 +147,9 @@ struct output output_sqlite(const char *path, const char *dir, const struct wind
 	o->path = strdup(path);
 	o->dir = strdup(dir);
 	o->win = w;
+	o->rts = rts;
 	jw_open_mem(&o->args);
-	o->scene = output_scene(sqlite_timeline(o), TRACKS_BY_PROCESS);
+	o->scene = output_scene(sqlite_timeline(o), TRACKS_BY_PROCESS, rts);
 	return (struct output){ &sqlite_ops, o };
 }
 

@@ -27,6 +27,7 @@ struct sqlout {
 	double t_begin, t_finish;        /* when the output began, when it began to finish (s,
 					  * CLOCK_MONOTONIC) */
 	struct output scene;             /* the scene drawn for the timeline (model/scene.c) */
+	const struct runtime_set *rts;   /* the runtimes, for the facts only they can give */
 	struct jw args;                  /* the args JSON of the row being written */
 	struct tracks *tracks;           /* the scene's, from its begin to its end */
 	struct sqtrack *tv;              /* open addressing on (pid, tid) */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "nccl.h"
-#include "../registry.h"
+#include "../../model/facts.h"
 
 static void member(struct fact_member *m, const struct nccl_launch *l, uint32_t label)
 {

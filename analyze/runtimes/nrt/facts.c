@@ -3,7 +3,7 @@
  * row per core, named by its model, with its input and output bytes.  The only place the
  * tabular outputs' view of an NRT call reads struct nrt_info. */
 #include "nrt.h"
-#include "../registry.h"
+#include "../../model/facts.h"
 
 void nrt_facts(const struct event *ev, const struct facts_sink *s)
 {
