@@ -10,11 +10,12 @@
 # trace, each slice with Chrome's track, times, name and arguments; every device operation
 # linked to its launching call and every flow to its slices.  Then the refusals: -o
 # missing, '-o -', a directory that cannot be written, an existing file that is no tprof
-# database (left as it was); and the replacements of an empty file and of an earlier one.
+# database (left as it was); the replacements of an empty file and of an earlier one; and a
+# run whose writing fails, which leaves the earlier database as it was and no temporary file.
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 ||
 	skip_all "no sqlite3 shell (on Debian: apt-get install sqlite3; scripts/install-deps.sh installs it)"
-plan 64
+plan 65
 LIB="$top_srcdir/tests/func/lib-sqlite.py"
 sq() { "$PY" "$LIB" "$@"; }
 
@@ -212,6 +213,12 @@ check "another program's database: refused, said, left as it was" test $rc = 2 -
 	"$ANALYZE" "$T/roctx" --format sqlite -o "$T/empty.db" 2>>"$T/o.txt"
 check "an empty file, then tprof's own database: replaced" test $? = 0 -a \
 	"$(sqlite3 "$T/empty.db" "SELECT value FROM meta WHERE key = 'profile'")" = "$T/roctx"
+cp "$T/empty.db" "$T/keep.db"
+(trap '' XFSZ; ulimit -f 100; "$ANALYZE" "$T/steps" --format sqlite -o "$T/keep.db") >"$T/o.txt" 2>&1
+rc=$?
+check "a write that fails (a file size limit): status 1, said, the earlier database as it was" \
+	test $rc = 1 -a -n "$(grep 'keep.db was not written; a file of that name is left as it was' \
+	"$T/o.txt")" -a "$(sqlite3 "$T/keep.db" "SELECT value FROM meta WHERE key = 'profile'")" = "$T/roctx"
 check "no temporary file is left beside the databases" test -z "$(ls "$T" | grep '\.tmp-')"
 "$ANALYZE" "$T/steps" --format sqlite -o "$T/g.db" --group-by domain >"$T/o.txt" 2>&1
 check "--group-by: a usage error (the database has one layout)" test $? = 2

@@ -194,8 +194,11 @@ int sqldb_close(struct sqldb *d, int keep)
 		d->failed = 1;
 	}
 	if (!keep || d->failed) {
-		if (d->tmp)
+		if (d->tmp) {
 			unlink(d->tmp);
+			diag_error("%s was not written; a file of that name is left as it was",
+				   d->path);
+		}
 		rc = -1;
 	}
 	free(d->tmp);
