@@ -18,11 +18,11 @@
 
 #define TOY_DOMAIN 200
 
-/* What a toy call records in its extension unit. */
+/* What a toy call records in its extension unit (TPROF_UNIT bytes). */
 struct toy_unit {
 	uint64_t widgets;
 	uint32_t gadget;       /* a string of the process */
-	uint32_t pad;
+	uint8_t pad[TPROF_UNIT - 12];
 };
 
 struct toy_info {
