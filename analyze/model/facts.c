@@ -28,7 +28,7 @@ static void device(const struct event *ev, const struct facts_sink *s)
 		f.copy_kind = copy_kind[di->op.copy_kind < 6 ? di->op.copy_kind : 4];
 	if (di->kind == TPROF_DEVOP_KERNEL)
 		f.dims = &di->op.dims;
-	s->devop(s->ctx, &f);
+	s->on_devop(s->ctx, &f);
 }
 
 static void mpi_collective(const struct event *ev, const struct facts_sink *s)
@@ -59,7 +59,7 @@ static void mpi_collective(const struct event *ev, const struct facts_sink *s)
 	};
 	if (f.root < 0)
 		f.root = -1;
-	s->collective(s->ctx, &f);
+	s->on_collective(s->ctx, &f);
 	free(m);
 }
 

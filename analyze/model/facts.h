@@ -75,8 +75,8 @@ struct fact_coll {
 
 struct facts_sink {
 	void *ctx;
-	void (*devop)(void *ctx, const struct fact_devop *f);
-	void (*collective)(void *ctx, const struct fact_coll *f);
+	void (*on_devop)(void *ctx, const struct fact_devop *f);
+	void (*on_collective)(void *ctx, const struct fact_coll *f);
 };
 
 /* Hands the sink what ev is in these terms (asking the runtimes of rts where the model

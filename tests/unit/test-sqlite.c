@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "../../analyze/render/sqlite/args.h"
-#include "../../analyze/render/sqlite/sqlite.h"
+#include "../../analyze/render/sqlite/out.h"
 #include "../../analyze/render/sqlite/sqlite-out.h"
 #include "tap.h"
 

@@ -88,17 +88,6 @@ int sqldb_check_target(const char *path)
 	return 0;
 }
 
-int sqldb_exec(struct sqldb *d, const char *sql)
-{
-	char *err = NULL;
-	if (sqlite3_exec(d->db, sql, NULL, NULL, &err) == SQLITE_OK)
-		return 0;
-	diag_error("%s: %s", d->path, err ? err : sqlite3_errmsg(d->db));
-	sqlite3_free(err);
-	d->failed = 1;
-	return -1;
-}
-
 /* A fresh file name beside path, created empty (O_EXCL), or NULL. */
 static char *temp_beside(const char *path)
 {

@@ -7,15 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sqlite.h"
+#include "out.h"
 #include "../../model/facts.h"
-
-int64_t sqlout_thread_id(const struct sqlout *o, const struct thread *th)
-{
-	if (!th || !th->proc || th->proc->index < 0 || (size_t)th->proc->index >= o->nprocs)
-		return 0;
-	return o->thread_base[th->proc->index] + th->stream;
-}
 
 static int proc_id(const struct proc *p)
 {

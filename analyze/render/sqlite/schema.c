@@ -2,7 +2,7 @@
  * faster than the renderer could keep them (each device operation's launching call, the
  * slices each flow joins), the indexes, made after the rows so that loading never updates
  * them, and views for common questions (docs/sqlite-schema.md). */
-#include "sqlite.h"
+#include "out.h"
 
 static const char by_track[] =
 	"CREATE INDEX slices_by_track ON slices (track_id, start_ns);";

@@ -10,21 +10,8 @@
 #include <time.h>
 
 #include "config.h"
-#include "sqlite.h"
+#include "out.h"
 #include "sqlite-out.h"
-
-uint32_t sqlout_string(struct sqlout *o, const char *s)
-{
-	if (!s)
-		return 0;
-	unsigned h = (unsigned)(((uintptr_t)s >> 3) * 0x9e3779b9u) >> 26;
-	if (o->cats[h].s == s)
-		return o->cats[h].id;
-	uint32_t id = strings_add(s, strlen(s));
-	o->cats[h].s = s;
-	o->cats[h].id = id;
-	return id;
-}
 
 static void meta_text(struct sqlout *o, const char *key, const char *v)
 {

@@ -98,3 +98,14 @@ void stmts_finalize(struct sqldb *d)
 		d->st[i] = NULL;
 	}
 }
+
+int sqldb_exec(struct sqldb *d, const char *sql)
+{
+	char *err = NULL;
+	if (sqlite3_exec(d->db, sql, NULL, NULL, &err) == SQLITE_OK)
+		return 0;
+	diag_error("%s: %s", d->path, err ? err : sqlite3_errmsg(d->db));
+	sqlite3_free(err);
+	d->failed = 1;
+	return -1;
+}

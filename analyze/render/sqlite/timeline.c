@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "args.h"
-#include "sqlite.h"
+#include "out.h"
 
 static uint64_t track_hash(struct track t)
 {

@@ -90,6 +90,6 @@ void nccl_facts(const struct event *ev, const struct facts_sink *s)
 		f.first_entry = in->first_entry;
 		f.last_entry = in->last_entry;
 	}
-	s->collective(s->ctx, &f);
+	s->on_collective(s->ctx, &f);
 	free(m);
 }

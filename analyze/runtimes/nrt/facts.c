@@ -24,6 +24,6 @@ void nrt_facts(const struct event *ev, const struct facts_sink *s)
 	}
 	for (int k = 0; k < n; k++) {
 		f.device = first + k;
-		s->devop(s->ctx, &f);
+		s->on_devop(s->ctx, &f);
 	}
 }

@@ -1,4 +1,4 @@
-/* render/sqlite/sqlite.h — the SQLite renderer's state, shared by its parts: the timeline
+/* render/sqlite/out.h — the SQLite renderer's state, shared by its parts: the timeline
  * (timeline.c: the scene's tracks, slices, instants, counters, async ranges and flows), the
  * domain facts (facts.c: processes, threads, device operations, MPI messages, collectives,
  * steps, clock offsets, from the pipeline's events), and the output that runs both and
