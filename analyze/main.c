@@ -1,6 +1,6 @@
 /* main.c — tprof-analyze: reads every process image under an output directory, puts them on
  * one time axis, and writes the summary and/or a trace (Chrome JSON, Perfetto's protobuf
- * trace or an OTF2 archive) in one streaming pass. */
+ * trace, an OTF2 archive or an SQLite database) in one streaming pass. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -10,15 +10,19 @@
 
 #include "config.h"
 #include "render/otf2/otf2.h"
+#include "render/sqlite/sqlite-out.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
 #include "render/perfetto/perfetto.h"
+#include "summary/summary.h"
+#include "util/progress.h"
 #include "runtimes/registry.h"
 #include "model/tracks.h"
 
 struct options {
 	const char *dir;
 	int summary;
+	int summary_format;      /* enum summary_format */
 	const char *format;
 	const char *out;
 	const char *start, *end, *steps;
@@ -26,6 +30,8 @@ struct options {
 	int group_by;            /* enum tracks_group */
 	int otf2;
 	int perfetto;
+	int sqlite;
+	int progress;            /* enum progress_mode */
 };
 
 static void usage(FILE *f)
@@ -40,18 +46,28 @@ static void usage(FILE *f)
 	      "                         steps, marks, counters; MPI by rank, messages,\n"
 	      "                         collectives and clock alignment; NCCL collectives\n"
 	      "                         with bus bandwidth and wait, send/receive traffic\n"
+	      "      --summary-format FMT, --summary=FMT\n"
+	      "                         the summary as 'text' (the tables, the default) or\n"
+	      "                         'json' (one JSON document with every table and\n"
+	      "                         figure: exact counts, ns and bytes, units in the\n"
+	      "                         keys; see summary-json.md); implies --summary\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing), 'perfetto' (Perfetto's\n"
 	      "                         own protobuf trace, for ui.perfetto.dev and trace\n"
-	      "                         processor: several times smaller than chrome's .json.gz)\n"
-	      "                         or 'otf2' (an OTF2 archive for Vampir and the Score-P\n"
-	      "                         tools)\n"
+	      "                         processor: several times smaller than chrome's .json.gz),\n"
+	      "                         'otf2' (an OTF2 archive for Vampir and the Score-P tools)\n"
+	      "                         or 'sqlite' (an SQLite database for SQL: slices, device\n"
+	      "                         operations, MPI messages, collectives...; see\n"
+	      "                         sqlite-schema.md)\n"
 	      "  -o, --output FILE      where the trace goes.  chrome: a file (default\n"
 	      "                         DIR.json.gz); a name ending in .gz is gzip-compressed;\n"
 	      "                         '-' is standard output.  perfetto: a file (default\n"
 	      "                         DIR.pftrace; compressed inside, never gzipped) or '-'.\n"
 	      "                         otf2: a directory, required, that must not exist or be\n"
-	      "                         empty; the archive's anchor file is FILE/traces.otf2\n"
+	      "                         empty; the archive's anchor file is FILE/traces.otf2.\n"
+	      "                         sqlite: a file, required; an existing FILE is replaced\n"
+	      "                         only if it is empty or a database tprof wrote, and only\n"
+	      "                         once the new one is complete\n"
 	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
 	      "                         with its threads, device streams and NeuronCores), by\n"
 	      "                         'domain' (API calls, GPU kernels, copies and NeuronCores\n"
@@ -72,6 +88,11 @@ static void usage(FILE *f)
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
+	      "      --progress         show how far reading and merging have got (records\n"
+	      "                         read of all, rate, time left) on one line of stderr,\n"
+	      "                         even when it is not a terminal; by default the line\n"
+	      "                         appears only on a terminal, after the first second\n"
+	      "      --no-progress      never show it\n"
 	      "  -h, --help             show this help\n"
 	      "  -V, --version          show the version\n"
 	      "\n"
@@ -89,10 +110,22 @@ static int bad_usage(const char *fmt, const char *arg)
 	return 2;
 }
 
+static int summary_format(const char *s, struct options *o)
+{
+	if (!strcmp(s, "text"))
+		o->summary_format = SUMMARY_TEXT;
+	else if (!strcmp(s, "json"))
+		o->summary_format = SUMMARY_JSON;
+	else
+		return -1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
-		{ "summary", no_argument, NULL, 's' },
+		{ "summary", optional_argument, NULL, 's' },
+		{ "summary-format", required_argument, NULL, 6 },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "start", required_argument, NULL, 1 },
@@ -100,6 +133,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "steps", required_argument, NULL, 3 },
 		{ "top", required_argument, NULL, 4 },
 		{ "group-by", required_argument, NULL, 5 },
+		{ "progress", no_argument, NULL, 8 },
+		{ "no-progress", no_argument, NULL, 9 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -109,7 +144,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 	while ((c = getopt_long(argc, argv, ":sf:o:vhV", longs, NULL)) != -1) {
 		switch (c) {
-		case 's': o->summary = 1; break;
+		case 's':
+			o->summary = 1;
+			if (optarg && summary_format(optarg, o) < 0)
+				return bad_usage("--summary: unknown summary format '%s' (known: "
+						 "text, json)", optarg);
+			break;
+		case 6:
+			o->summary = 1;
+			if (summary_format(optarg, o) < 0)
+				return bad_usage("--summary-format: unknown format '%s' (known: "
+						 "text, json)", optarg);
+			break;
 		case 'f': o->format = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 1: o->start = optarg; break;
@@ -136,6 +182,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_usage("--group-by: unknown grouping '%s' (known: process, domain, "
 						 "neuroncore, instance)", optarg);
 			break;
+		case 8: o->progress = PROGRESS_ON; break;
+		case 9: o->progress = PROGRESS_OFF; break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -150,8 +198,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
 	o->dir = argv[optind];
 	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "perfetto") &&
-	    strcmp(o->format, "otf2"))
-		return bad_usage("--format: unknown format '%s' (known: chrome, perfetto, otf2)",
+	    strcmp(o->format, "otf2") && strcmp(o->format, "sqlite"))
+		return bad_usage("--format: unknown format '%s' (known: chrome, perfetto, otf2, "
+				 "sqlite)",
 				 o->format);
 	if (o->out && !o->format)
 		o->format = "chrome";
@@ -162,6 +211,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (o->otf2 && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--format otf2 writes a directory: '-o -' is not possible");
 	if (o->otf2 && o->group_by != TRACKS_BY_PROCESS)
+		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
+	o->sqlite = o->format && !strcmp(o->format, "sqlite");
+	if (o->sqlite && !o->out)
+		return bad_usage("%s", "--format sqlite needs -o FILE (the database to write)");
+	if (o->sqlite && !strcmp(o->out, "-"))
+		return bad_usage("%s", "--format sqlite writes a file: '-o -' is not possible");
+	if (o->sqlite && o->group_by != TRACKS_BY_PROCESS)
 		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
 	if (o->steps && (o->start || o->end))
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
@@ -231,7 +287,10 @@ int main(int argc, char **argv)
 	/* Refuse a directory that is not ours to fill before the (long) reading starts. */
 	if (o.otf2 && otf2_check_dir(o.out) < 0)
 		return 2;
+	if (o.sqlite && sqlite_check_output(o.out) < 0)
+		return 2;
 	raise_fd_limit();
+	progress_init(o.progress);
 	if (trace_load(&tr, o.dir) < 0)
 		return 1;
 	if (!trace_has_data(&tr)) {
@@ -257,6 +316,8 @@ int main(int argc, char **argv)
 			/* OTF2 wants enter/leave order: ranges are announced when they open. */
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
+		} else if (o.sqlite) {
+			outs[pl.nouts++] = output_sqlite(outpath, o.dir, &pl.win, &rts);
 		} else {
 			struct scene_renderer r = o.perfetto ? render_perfetto(outpath)
 							     : render_chrome(outpath);
@@ -265,7 +326,8 @@ int main(int argc, char **argv)
 	}
 	if (o.summary) {
 		summary_set_window(&pl.win);
-		outs[pl.nouts++] = output_summary(stdout, o.dir, o.top);
+		summary_set_runtimes(&rts);
+		outs[pl.nouts++] = output_summary_as(stdout, o.dir, o.top, o.summary_format);
 	}
 	pl.outs = outs;
 	for (int i = 0; i < pl.nouts; i++)
@@ -279,6 +341,8 @@ int main(int argc, char **argv)
 			rc = 1;
 	if (!rc && outpath && o.otf2)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
+	else if (!rc && outpath && o.sqlite)
+		fprintf(stderr, "tprof-analyze: SQLite database written to %s\n", outpath);
 	else if (!rc && outpath && strcmp(outpath, "-"))
 		fprintf(stderr, "tprof-analyze: %s trace written to %s\n",
 			o.perfetto ? "Perfetto" : "Chrome", outpath);

@@ -18,7 +18,7 @@
 #include "devorder.h"
 #include "emit.h"
 #include "runtime.h"
-#include "../summary/table.h"
+#include "../util/fmt.h"
 
 /* One (process, device, stream): its latest span handed over, and the one before. */
 struct lane {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "output.h"
+#include "../util/progress.h"
 
 struct heap {
 	struct stream **v;
@@ -44,12 +45,14 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 {
 	struct heap h = { NULL, 0 };
 	size_t cap = 0;
+	uint64_t total = 0;
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		for (size_t id = 1; id < p->nstreams; id++) {
 			struct stream *s = p->streams[id];
 			if (!s || !s->thread)
 				continue;
+			total += stream_records(s);
 			stream_rewind(s);
 			if (!advance(s))
 				continue;
@@ -64,13 +67,18 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 	}
 	for (size_t i = h.n; i-- > 0;)
 		sift_down(&h, i);
+	/* One compare per record; the clock is read only past the mark. */
+	uint64_t n = 0, mark = progress_begin("merging", total, PROGRESS_RECORDS);
 	while (h.n) {
 		struct stream *s = h.v[0];
 		pipeline_record(pl, s, s->rec, s->ns);
 		if (!advance(s))
 			h.v[0] = h.v[--h.n];
 		sift_down(&h, 0);
+		if (++n >= mark)
+			mark = progress_at(n);
 	}
+	progress_end();
 	free(h.v);
 	pipeline_finish(pl);
 	return 0;

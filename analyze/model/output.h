@@ -128,6 +128,9 @@ struct call_info {
 	uint32_t nstack;
 	const struct nrt_info *nrt;      /* domain NRT: what the call recorded (nrt.h) */
 	const struct poll_info *poll;    /* a run of unsuccessful polls, not one call */
+	const void *info;                /* what a runtime of the registry decoded the call into
+					  * (model/runtime.h pipe_call), for those without a field
+					  * of their own here */
 };
 
 /* What a device ran (EV_DEVICE). */
@@ -212,9 +215,5 @@ int merge_run(struct trace *tr, struct pipeline *pl);
 /* window.c */
 int window_parse_time(const char *s, int64_t *ns);
 int window_from_steps(struct trace *tr, const char *spec, struct window *w);
-
-/* back ends */
-struct output output_summary(FILE *f, const char *dir, int top);
-void summary_set_window(const struct window *w);
 
 #endif

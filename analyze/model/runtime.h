@@ -1,5 +1,6 @@
 /* runtime.h — what a runtime adds to the analysis (struct runtime): how its calls are
- * decoded and followed across ranks in the pipeline, what it draws in the scene.  The model
+ * decoded and followed across ranks in the pipeline, what it draws in the scene, its summary
+ * tables and its domain facts.  The model
  * defines the interface; runtimes/<name>/ implement it and runtimes/registry.c lists them;
  * main.c hands the list to the pipeline and the scene (struct runtime_set). */
 #ifndef TPROF_ANALYZE_RUNTIME_H
@@ -11,9 +12,26 @@
 #define RT_KIND(k) (1u << (k))   /* a bit of struct runtime's `events` per enum ev_kind */
 #define RT_SCRATCH 512           /* bytes a runtime may decode a call into (pipe_call) */
 
+struct sumw;
+struct facts_sink;
+
+/* What the summary's numbers cover: ns from the trace start, lo..hi (covered = hi - lo). */
+struct sum_span {
+	const struct trace *tr;
+	int64_t lo, hi, covered;
+};
+
+/* Where a runtime's summary tables go. */
+enum sum_at {
+	SUM_NONE = 0,
+	SUM_AFTER_STEPS,     /* after the ranges and steps (device work, NeuronCores) */
+	SUM_AT_DOMAIN,       /* in place of its domain's API-call table */
+};
+
 struct runtime {
 	const char *name;
 	int domain;                      /* the enum tprof_domain of its API calls, or -1 */
+	const char *category;            /* its calls' category in the scene ("mpi"), or NULL */
 
 	/* ---- the pipeline (model/pipeline.c) ---- */
 	/* One of its API calls, before it goes to the outputs: decodes the call's `next`
@@ -44,6 +62,22 @@ struct runtime {
 	int (*scene_event)(struct scene *s, const struct event *ev, unsigned self);
 	/* After the last event: draws what it still holds and frees its scene state. */
 	void (*scene_end)(struct scene *s, unsigned self);
+
+	/* ---- the summary (summary/summary.c) ---- */
+	void *(*sum_new)(void);
+	/* The event kinds (RT_KIND bits) sum_event is handed; EV_CALL only of its domain. */
+	uint32_t sum_events;
+	int sum_own_calls;               /* its domain's calls are not in the generic table */
+	void (*sum_event)(void *priv, const struct event *ev);
+	int sum_at;                      /* enum sum_at */
+	/* Writes its tables (text or JSON through w) and frees priv. */
+	void (*sum_end)(void *priv, struct sumw *w, const struct sum_span *span, int top);
+
+	/* ---- the domain facts (model/facts.c) ---- */
+	/* The event kinds (RT_KIND bits; EV_CALL: of its domain) it has domain facts about, and
+	 * what they are as the model's neutral rows (model/facts.h), for tabular outputs. */
+	uint32_t fact_events;
+	void (*facts)(const struct event *ev, const struct facts_sink *s);
 };
 
 /* The runtimes of one analysis, indexed by what they read. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "../util/progress.h"
 
 /* Microseconds, possibly fractional, to nanoseconds; -1 when s is not a number >= 0. */
 int window_parse_time(const char *s, int64_t *ns)
@@ -57,11 +58,26 @@ static int mark_cmp(const void *x, const void *y)
 	return a->ns < b->ns ? -1 : a->ns > b->ns;
 }
 
-/* Every STEP record of one process, in time order. */
-static struct step_mark *collect(struct proc *p, size_t *n)
+/* Records of every thread stream, what the pass over them reads. */
+static uint64_t thread_records(const struct trace *tr)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		for (size_t id = 1; id < tr->procs[i]->nstreams; id++) {
+			const struct stream *s = tr->procs[i]->streams[id];
+			if (s && s->thread)
+				n += stream_records(s);
+		}
+	return n;
+}
+
+/* Every STEP record of one process, in time order; *seen counts the records read, for the
+ * progress line, whose next mark is *mark. */
+static struct step_mark *collect(struct proc *p, size_t *n, uint64_t *seen, uint64_t *mark)
 {
 	struct step_mark *v = NULL;
 	size_t cap = 0;
+	uint64_t k = *seen, m = *mark;
 	*n = 0;
 	for (size_t id = 1; id < p->nstreams; id++) {
 		struct stream *s = p->streams[id];
@@ -69,6 +85,8 @@ static struct step_mark *collect(struct proc *p, size_t *n)
 			continue;
 		stream_rewind(s);
 		while (stream_next(s)) {
+			if (++k >= m)
+				m = progress_at(k);
 			if (s->rec->kind != TPROF_K_STEP)
 				continue;
 			if (*n == cap) {
@@ -83,6 +101,8 @@ static struct step_mark *collect(struct proc *p, size_t *n)
 	}
 	if (*n > 1)
 		qsort(v, *n, sizeof(*v), mark_cmp);
+	*seen = k;
+	*mark = m;
 	return v;
 }
 
@@ -95,10 +115,12 @@ int window_from_steps(struct trace *tr, const char *spec, struct window *w)
 	}
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	uint64_t seen_min = UINT64_MAX, seen_max = 0;
+	uint64_t seen = 0;
+	uint64_t mark = progress_begin("finding steps", thread_records(tr), PROGRESS_RECORDS);
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		size_t n;
-		struct step_mark *v = collect(p, &n);
+		struct step_mark *v = collect(p, &n, &seen, &mark);
 		for (size_t k = 0; k < n; k++) {
 			if (v[k].step < seen_min)
 				seen_min = v[k].step;
@@ -114,6 +136,7 @@ int window_from_steps(struct trace *tr, const char *spec, struct window *w)
 		}
 		free(v);
 	}
+	progress_end();
 	if (seen_min == UINT64_MAX) {
 		diag_error("--steps: the trace has no steps (record them with tprof_step)");
 		return -1;

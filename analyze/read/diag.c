@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "../util/progress.h"
 #include "trace.h"
 
 int diag_verbose;
@@ -14,6 +15,7 @@ void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
 	diag_warnings++;
+	progress_clear();
 	fprintf(stderr, "tprof-analyze: warning: %s: offset %" PRIu64 ": ", path, offset);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -26,6 +28,7 @@ void diag_note(const char *fmt, ...)
 	va_list ap;
 	if (!diag_verbose)
 		return;
+	progress_clear();
 	fputs("tprof-analyze: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -36,6 +39,7 @@ void diag_note(const char *fmt, ...)
 void diag_error(const char *fmt, ...)
 {
 	va_list ap;
+	progress_clear();
 	fputs("tprof-analyze: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

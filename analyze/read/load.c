@@ -2,15 +2,33 @@
  * spools, read every process stream, calibrate clocks, order the processes), and back. */
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/progress.h"
 #include "trace.h"
+
+/* The size of a process image's files: what reading it means for the progress line. */
+static uint64_t proc_bytes(const struct proc *p)
+{
+	struct stat st;
+	uint64_t n = 0;
+	if (p->trace_path && stat(p->trace_path, &st) == 0)
+		n += (uint64_t)st.st_size;
+	if (p->spool_path && stat(p->spool_path, &st) == 0)
+		n += (uint64_t)st.st_size;
+	return n;
+}
 
 /* Finds, indexes and calibrates everything under dir; the trace is then ready to merge. */
 int trace_load(struct trace *tr, const char *dir)
 {
 	if (scan_dir(tr, dir) < 0)
 		return -1;
+	uint64_t total = 0, upto = 0;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		total += proc_bytes(tr->procs[i]);
+	progress_begin("reading", total, PROGRESS_BYTES);
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		tracefile_index(tr, p);
@@ -22,12 +40,15 @@ int trace_load(struct trace *tr, const char *dir)
 			if (p->streams[s])
 				stream_sort_pieces(p->streams[s]);
 		tracefile_report_damage(tr, p);
+		upto += proc_bytes(p);
+		progress_at(upto);      /* the chunks counted themselves; the spool is added here */
 	}
 	procs_load(tr);
 	timebase_align(tr);
 	clocksync_apply(tr);
 	trace_span(tr);
 	trace_order(tr);
+	progress_end();
 	return 0;
 }
 

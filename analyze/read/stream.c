@@ -42,6 +42,14 @@ void stream_close(struct stream *s)
 	s->open = 0;
 }
 
+uint64_t stream_records(const struct stream *s)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < s->npieces; i++)
+		n += s->pieces[i].records;
+	return n;
+}
+
 int stream_rewind(struct stream *s)
 {
 	s->cur = 0;

@@ -263,6 +263,7 @@ void stream_add_piece(struct stream *s, const struct piece *pc);
 int stream_rewind(struct stream *s);
 int stream_next(struct stream *s);   /* 1: s->rec holds the next record, 0: end */
 void stream_close(struct stream *s);
+uint64_t stream_records(const struct stream *s);   /* as its pieces say */
 
 /* procstrings.c: a process's own string ids, mapped onto the trace-wide table */
 void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
+#include "../util/progress.h"
 #include "trace.h"
 
 #define BLOCK 65536
@@ -165,7 +166,7 @@ int tracefile_index(struct trace *tr, struct proc *p)
 	uint8_t *buf = malloc(BLOCK);
 	if (!buf)
 		abort();
-	uint64_t size = (uint64_t)st.st_size, off = TPROF_FILE_HEADER_SIZE;
+	uint64_t size = (uint64_t)st.st_size, off = TPROF_FILE_HEADER_SIZE, counted = 0;
 	while (off < size) {
 		struct tprof_chunk_header h;
 		ssize_t n = pread(fd, &h, sizeof(h), (off_t)off);
@@ -210,6 +211,8 @@ int tracefile_index(struct trace *tr, struct proc *p)
 			add_piece(s, &pc);
 		}
 		off = pay + h.comp_len;
+		progress_add(off - counted, h.records);
+		counted = off;
 	}
 	free(buf);
 	return 0;
@@ -252,4 +255,5 @@ void stream_sort_pieces(struct stream *s)
 void stream_add_piece(struct stream *s, const struct piece *pc)
 {
 	add_piece(s, pc);
+	progress_add(0, pc->records);   /* the spool's records, shown while reading */
 }

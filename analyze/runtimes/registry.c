@@ -3,6 +3,7 @@
 #include "registry.h"
 
 #define RUNTIMES(X) \
+	X(device)   \
 	X(mpi)      \
 	X(nccl)     \
 	X(nrt)

@@ -1,8 +1,9 @@
 /* summary.c — the --summary tables: for each kind of event, one row per name sorted by total
  * time (Total %, Time, Calls, Avg, Min, Max, Name), and a header saying what the numbers
- * cover: wall time, processes, threads, and what was dropped or skipped and why.  Device
- * work, MPI, NCCL and the Neuron runtime have parts of their own (runtimes/device/summary.c,
- * runtimes/mpi/summary.c, runtimes/nccl/summary.c, runtimes/nrt/summary.c). */
+ * cover: wall time, processes, threads, and what was dropped or skipped and why.  The
+ * runtimes of the registry (model/runtime.h) add parts of their own: device work, MPI, NCCL,
+ * the Neuron runtime (runtimes/<name>/summary.c), after the steps or in place of their
+ * domain's API-call table. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,10 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../runtimes/device/summary.h"
-#include "../runtimes/mpi/summary.h"
-#include "../runtimes/nrt/summary.h"
-#include "../runtimes/nccl/summary.h"
+#include "summary.h"
+#include "../model/runtime.h"
 #include "table.h"
 
 #define NDOMAINS 6
@@ -33,14 +32,16 @@ struct step_row {
 
 struct summary {
 	FILE *f;
+	struct sumw w;
 	char *dir;
 	int top;
 	struct agg *ranges;          /* by string id */
 	struct agg *calls[NDOMAINS]; /* API calls, by domain and name id */
-	struct devsum *dev;
-	struct mpisum *mpi;
-	struct nrtsum *nrt;
-	struct ncclsum *nccl;
+	const struct runtime_set *rts;
+	void *part[RT_MAX];          /* each runtime's summary part, by index in rts */
+	unsigned char want[EV_NCCL + 1][RT_MAX];   /* per event kind but calls, who is handed it */
+	unsigned nwant[EV_NCCL + 1];
+	int by_domain[256];          /* the index of the runtime of calls of each domain, or -1 */
 	uint64_t *marks;
 	struct counter_agg *counters;
 	size_t cap;                  /* of the three arrays above */
@@ -99,6 +100,11 @@ static void event(void *priv, const struct event *ev)
 		s->unfinished++;
 	if (ev->flags & EVF_CLIPPED)
 		s->clipped++;
+	if (ev->kind != EV_CALL && ev->kind <= EV_NCCL)
+		for (unsigned i = 0; i < s->nwant[ev->kind]; i++) {
+			unsigned k = s->want[ev->kind][i];
+			s->rts->all[k]->sum_event(s->part[k], ev);
+		}
 	switch (ev->kind) {
 	case EV_RANGE:
 	case EV_ASYNC:
@@ -106,15 +112,14 @@ static void event(void *priv, const struct event *ev)
 		agg_add(&s->ranges[ev->name], ev->t1 - ev->t0);
 		break;
 	case EV_CALL: {
+		int k = s->by_domain[ev->call->domain];
+		if (k >= 0) {
+			const struct runtime *rt = s->rts->all[k];
+			rt->sum_event(s->part[k], ev);
+			if (rt->sum_own_calls)
+				break;
+		}
 		int d = ev->call->domain < NDOMAINS ? ev->call->domain : 0;
-		if (d == TPROF_DOM_MPI) {
-			mpisum_event(s->mpi, ev);
-			break;
-		}
-		if (d == TPROF_DOM_NCCL) {
-			ncclsum_event(s->nccl, ev);
-			break;
-		}
 		if (!s->calls[d] && !(s->calls[d] = calloc(s->cap, sizeof(*s->calls[d]))))
 			abort();
 		if (ev->call->poll) {
@@ -123,21 +128,8 @@ static void event(void *priv, const struct event *ev)
 		}
 		ensure(s, ev->name);
 		agg_add(&s->calls[d][ev->name], ev->t1 - ev->t0);
-		if (d == TPROF_DOM_NRT)
-			nrtsum_event(s->nrt, ev);
 		break;
 	}
-	case EV_DEVICE:
-		devsum_event(s->dev, ev);
-		break;
-	case EV_MPIREQ:
-	case EV_MESSAGE:
-	case EV_COLLECTIVE:
-		mpisum_event(s->mpi, ev);
-		break;
-	case EV_NCCL:
-		ncclsum_event(s->nccl, ev);
-		break;
 	case EV_MARK:
 		ensure(s, ev->name);
 		s->marks[ev->name]++;
@@ -168,44 +160,69 @@ static void event(void *priv, const struct event *ev)
 	}
 }
 
-static int over_top(const struct summary *s, int *shown)
+/* The marks and counters tables cut by --top say "more rows" without counting them. */
+static void more_rows(struct sumw *w, size_t more)
 {
-	if (s->top > 0 && *shown == s->top) {
-		fprintf(s->f, "  ... more rows (--top 0 shows all)\n");
-		(*shown)++;
-	}
-	return s->top > 0 && *shown > s->top;
+	sw_u64(w, NULL, "rows_omitted", more);
+	sw_if(w, more > 0);
+	sw_text(w, "  ... more rows (--top 0 shows all)\n");
+	sw_endif(w);
 }
 
 static void mark_table(struct summary *s)
 {
-	int any = 0;
-	for (uint32_t id = 0; id < s->cap; id++) {
-		if (!s->marks[id] || over_top(s, &any))
+	struct sumw *w = &s->w;
+	size_t n = 0, shown = 0;
+	for (uint32_t id = 0; id < s->cap; id++)
+		n += s->marks[id] != 0;
+	sw_obj(w, "marks");
+	sw_if(w, n > 0);
+	sw_text(w, "\nMarks\n%10s  %s\n", "Count", "Name");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	for (uint32_t id = 0; id < s->cap && (s->top <= 0 || shown < (size_t)s->top); id++) {
+		if (!s->marks[id])
 			continue;
-		if (!any++)
-			fprintf(s->f, "\nMarks\n%10s  %s\n", "Count", "Name");
-		char c[32];
-		fprintf(s->f, "%10s  ", fmt_count(s->marks[id], c, 32));
-		put_name(s->f, strings_get(id));
+		shown++;
+		sw_obj(w, NULL);
+		sw_count(w, "%10s  ", "count", s->marks[id]);
+		sw_name(w, "name", strings_get(id));
+		sw_close(w);
 	}
+	sw_close(w);
+	more_rows(w, n - shown);
+	sw_close(w);
 }
 
 static void counter_table(struct summary *s)
 {
-	int any = 0;
-	for (uint32_t id = 0; id < s->cap; id++) {
+	struct sumw *w = &s->w;
+	size_t n = 0, shown = 0;
+	for (uint32_t id = 0; id < s->cap; id++)
+		n += s->counters[id].n != 0;
+	sw_obj(w, "counters");
+	sw_if(w, n > 0);
+	sw_text(w, "\nCounters\n%10s %14s %14s %14s %14s  %s\n", "Samples", "Min", "Max", "Mean",
+		"Last", "Name");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	for (uint32_t id = 0; id < s->cap && (s->top <= 0 || shown < (size_t)s->top); id++) {
 		const struct counter_agg *c = &s->counters[id];
-		if (!c->n || over_top(s, &any))
+		if (!c->n)
 			continue;
-		if (!any++)
-			fprintf(s->f, "\nCounters\n%10s %14s %14s %14s %14s  %s\n", "Samples", "Min", "Max",
-				"Mean", "Last", "Name");
-		char n[32];
-		fprintf(s->f, "%10s %14.6g %14.6g %14.6g %14.6g  ", fmt_count(c->n, n, 32), c->min, c->max,
-			c->sum / (double)c->n, c->last);
-		put_name(s->f, strings_get(id));
+		shown++;
+		sw_obj(w, NULL);
+		sw_count(w, "%10s ", "samples", c->n);
+		sw_real(w, "%14.6g ", "min", c->min);
+		sw_real(w, "%14.6g ", "max", c->max);
+		sw_real(w, "%14.6g ", "mean", c->sum / (double)c->n);
+		sw_real(w, "%14.6g  ", "last", c->last);
+		sw_name(w, "name", strings_get(id));
+		sw_close(w);
 	}
+	sw_close(w);
+	more_rows(w, n - shown);
+	sw_close(w);
 }
 
 static int by_dur(const void *a, const void *b)
@@ -216,53 +233,113 @@ static int by_dur(const void *a, const void *b)
 
 static void step_table(struct summary *s)
 {
-	if (!s->nsteps)
+	struct sumw *w = &s->w;
+	if (!s->nsteps) {
+		sw_null(w, NULL, "steps", NULL);
 		return;
+	}
 	struct step_row *v = malloc(s->nsteps * sizeof(*v));
+	if (!v)
+		abort();
 	memcpy(v, s->steps, s->nsteps * sizeof(*v));
 	if (s->nsteps > 1)
 		qsort(v, s->nsteps, sizeof(*v), by_dur);
 	int64_t sum = 0;
 	for (size_t i = 0; i < s->nsteps; i++)
 		sum += v[i].dur;
-	char a[32], b[32], c[32], d[32], e[32];
-	fprintf(s->f, "\nSteps\n%10s %12s %12s %12s %12s %12s\n", "Steps", "Total", "Avg", "Median",
+	sw_obj(w, "steps");
+	sw_text(w, "\nSteps\n%10s %12s %12s %12s %12s %12s\n", "Steps", "Total", "Avg", "Median",
 		"Min", "Max");
-	fprintf(s->f, "%10zu %12s %12s %12s %12s %12s\n", s->nsteps, fmt_dur(sum, a, 32),
-		fmt_dur(sum / (int64_t)s->nsteps, b, 32), fmt_dur(v[s->nsteps / 2].dur, c, 32),
-		fmt_dur(v[0].dur, d, 32), fmt_dur(v[s->nsteps - 1].dur, e, 32));
+	sw_u64(w, "%10" PRIu64 " ", "count", s->nsteps);
+	sw_dur(w, "%12s ", "total_ns", sum);
+	sw_dur(w, "%12s ", "avg_ns", sum / (int64_t)s->nsteps);
+	sw_dur(w, "%12s ", "median_ns", v[s->nsteps / 2].dur);
+	sw_dur(w, "%12s ", "min_ns", v[0].dur);
+	sw_dur(w, "%12s\n", "max_ns", v[s->nsteps - 1].dur);
 	size_t shown = s->nsteps < 10 ? s->nsteps : 5;
-	fprintf(s->f, "  slowest:");
+	sw_text(w, "  slowest:");
+	sw_arr(w, "slowest");
 	for (size_t i = 0; i < shown; i++) {
 		const struct step_row *r = &v[s->nsteps - 1 - i];
-		fprintf(s->f, "%s step %" PRIu64 " (process %d) %s", i ? "," : "", r->step, r->proc,
-			fmt_dur(r->dur, a, 32));
+		sw_obj(w, NULL);
+		sw_text(w, "%s", i ? "," : "");
+		sw_u64(w, " step %" PRIu64, "step", r->step);
+		sw_i64(w, " (process %" PRId64 ")", "process", r->proc);
+		sw_dur(w, " %s", "time_ns", r->dur);
+		sw_close(w);
 	}
-	fputc('\n', s->f);
+	sw_close(w);
+	sw_text(w, "\n");
+	sw_close(w);
 	free(v);
 }
 
 /* Device spans moved by more than the timing's resolution to keep their stream in order and
  * start after their launch (devorder.c): a line when there were any. */
-static void adjusted(FILE *f, const struct devorder_totals *d)
+static void adjusted(struct sumw *w, const struct devorder_totals *d)
 {
-	char a[32], b[32];
-	if (!d->after_prev && !d->to_launch)
-		return;
-	fprintf(f, "  adjusted:    device spans moved later by more than 1 us, durations kept:");
-	if (d->after_prev)
-		fprintf(f, "  [overlapping the span before on their stream: %s, largest %s]",
-			fmt_count(d->after_prev, a, 32), fmt_dur(d->after_prev_max, b, 32));
-	if (d->to_launch)
-		fprintf(f, "  [starting before their launch: %s, largest %s]",
-			fmt_count(d->to_launch, a, 32), fmt_dur(d->to_launch_max, b, 32));
-	fputc('\n', f);
+	sw_obj(w, "adjusted");
+	sw_if(w, d->after_prev || d->to_launch);
+	sw_text(w, "  adjusted:    device spans moved later by more than 1 us, durations kept:");
+	sw_if(w, d->after_prev != 0);
+	sw_count(w, "  [overlapping the span before on their stream: %s", "after_previous",
+		 d->after_prev);
+	sw_dur(w, ", largest %s]", "after_previous_max_ns", d->after_prev_max);
+	sw_endif(w);
+	sw_if(w, d->to_launch != 0);
+	sw_count(w, "  [starting before their launch: %s", "before_launch", d->to_launch);
+	sw_dur(w, ", largest %s]", "before_launch_max_ns", d->to_launch_max);
+	sw_endif(w);
+	sw_text(w, "\n");
+	sw_endif(w);
+	sw_close(w);
 }
 
-static void header(struct summary *s, const struct trace *tr, const struct window *w)
+/* JSON keys of the drop reasons (enum tprof_drop_reason); the total counts every reason. */
+static const char *const drop_key[8] = { NULL, "max_events", "no_buffer", "stopped",
+					 "device_untimed" };
+
+static void process_list(struct sumw *w, const struct trace *tr)
 {
-	FILE *f = s->f;
-	char a[32], b[32], c[32];
+	sw_arr(w, "process_list");
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		char label[512];
+		const struct proc *p = tr->procs[i];
+		sw_obj(w, NULL);
+		sw_i64(w, "    %" PRId64 "  ", "index", p->index);
+		sw_str(w, "%s", "label", proc_label(p, label, sizeof(label)));
+		if (p->rank >= 0)
+			sw_i64(w, NULL, "rank", p->rank);
+		else
+			sw_null(w, NULL, "rank", NULL);
+		sw_bool(w, "final_flush", p->ended);
+		sw_bool(w, "from_spool", !p->ended && p->spool);
+		sw_text(w, "%s\n", p->ended  ? ""
+				   : p->spool ? "  [no final flush (killed or crashed): read from its "
+						"spool]"
+					      : "  [no final flush (killed or crashed)]");
+		sw_close(w);
+	}
+	sw_close(w);
+}
+
+static void window_line(struct sumw *w, const struct window *win)
+{
+	if (!win->active) {
+		sw_null(w, NULL, "window", NULL);
+		return;
+	}
+	sw_obj(w, "window");
+	sw_str(w, "  window:      %s: ", "spec", win->desc);
+	sw_dur(w, "+%s", "start_ns", win->start);
+	sw_dur(w, " to +%s", "end_ns", win->end);
+	sw_dur(w, " (%s)\n", "length_ns", win->end - win->start);
+	sw_close(w);
+}
+
+static void header(struct summary *s, const struct trace *tr, const struct window *win)
+{
+	struct sumw *w = &s->w;
 	size_t threads = 0;
 	struct drop_count drops = { { 0 } };
 	for (size_t i = 0; i < tr->nprocs; i++) {
@@ -272,56 +349,84 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 		for (int r = 0; r < 8; r++)
 			drops.count[r] += p->drops.count[r];
 	}
-	fprintf(f, "tprof summary of %s\n", s->dir);
+	sw_str(w, "tprof summary of %s\n", "dir", s->dir);
+	sw_obj(w, "header");
 	time_t secs = (time_t)(tr->start_ns / 1000000000);
 	struct tm tm;
 	char when[64] = "?";
 	if (gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	int64_t span = tr->end_ns > tr->start_ns ? tr->end_ns - tr->start_ns : 0;
-	fprintf(f, "  wall time:   %s (trace starts %s)\n", fmt_dur(span, a, 32), when);
-	if (w->active)
-		fprintf(f, "  window:      %s: +%s to +%s (%s)\n", w->desc, fmt_dur(w->start, a, 32),
-			fmt_dur(w->end, b, 32), fmt_dur(w->end - w->start, c, 32));
-	fprintf(f, "  processes:   %zu   threads: %zu   events: %s\n", tr->nprocs, threads,
-		fmt_count(tr->events, a, 32));
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		char label[512];
-		const struct proc *p = tr->procs[i];
-		fprintf(f, "    %d  %s%s\n", p->index, proc_label(p, label, sizeof(label)),
-			p->ended ? "" : p->spool ? "  [no final flush (killed or crashed): read from its spool]"
-					       : "  [no final flush (killed or crashed)]");
-	}
+	sw_dur(w, "  wall time:   %s", "wall_time_ns", span);
+	sw_i64(w, NULL, "trace_start_unix_ns", tr->start_ns);
+	sw_str(w, " (trace starts %s)\n", "trace_start_utc", when);
+	window_line(w, win);
+	sw_u64(w, "  processes:   %" PRIu64, "processes", tr->nprocs);
+	sw_u64(w, "   threads: %" PRIu64, "threads", threads);
+	sw_count(w, "   events: %s\n", "events", tr->events);
+	process_list(w, tr);
 	uint64_t dropped = 0;
 	for (int r = 1; r < 8; r++)
 		dropped += drops.count[r];
-	fprintf(f, "  dropped:     %s", fmt_count(dropped, a, 32));
-	for (int r = 1; r < 8; r++)
-		if (drops.count[r])
-			fprintf(f, "  [%s: %s]", tprof_drop_reason_name((unsigned)r), fmt_count(drops.count[r], b, 32));
-	fputc('\n', f);
+	sw_obj(w, "dropped");
+	sw_count(w, "  dropped:     %s", "total", dropped);
+	for (int r = 1; r < 8; r++) {
+		sw_if(w, drops.count[r] != 0);
+		sw_text(w, "  [%s: ", tprof_drop_reason_name((unsigned)r));
+		sw_count(w, "%s]", drop_key[r], drops.count[r]);
+		sw_endif(w);
+	}
+	sw_text(w, "\n");
+	sw_close(w);
 	uint64_t skipped = diag_records_lost + tr->unmatched_pops + tr->unknown_kinds;
-	fprintf(f, "  skipped:     %s", fmt_count(skipped, a, 32));
-	if (diag_records_lost || tr->chunks_bad)
-		fprintf(f, "  [damaged input: %" PRIu64 " records in %" PRIu64 " chunks]", diag_records_lost,
-			tr->chunks_bad);
-	if (tr->unmatched_pops)
-		fprintf(f, "  [range pops without a push: %" PRIu64 "]", tr->unmatched_pops);
-	if (tr->unknown_kinds)
-		fprintf(f, "  [records of unknown kind: %" PRIu64 "]", tr->unknown_kinds);
-	fputc('\n', f);
-	adjusted(f, &tr->devorder);
-	if (s->unfinished)
-		fprintf(f, "  unfinished:  %" PRIu64 " ranges or steps still open when their process ended\n",
-			s->unfinished);
+	sw_obj(w, "skipped");
+	sw_count(w, "  skipped:     %s", "total", skipped);
+	sw_if(w, diag_records_lost || tr->chunks_bad);
+	sw_u64(w, "  [damaged input: %" PRIu64 " records", "damaged_records", diag_records_lost);
+	sw_u64(w, " in %" PRIu64 " chunks]", "damaged_chunks", tr->chunks_bad);
+	sw_endif(w);
+	sw_if(w, tr->unmatched_pops != 0);
+	sw_u64(w, "  [range pops without a push: %" PRIu64 "]", "unmatched_pops",
+	       tr->unmatched_pops);
+	sw_endif(w);
+	sw_if(w, tr->unknown_kinds != 0);
+	sw_u64(w, "  [records of unknown kind: %" PRIu64 "]", "unknown_kinds", tr->unknown_kinds);
+	sw_endif(w);
+	sw_text(w, "\n");
+	sw_close(w);
+	adjusted(w, &tr->devorder);
+	sw_if(w, s->unfinished != 0);
+	sw_u64(w, "  unfinished:  %" PRIu64 " ranges or steps still open when their process "
+	       "ended\n", "unfinished", s->unfinished);
+	sw_endif(w);
+	sw_close(w);
 }
 
 static const struct window *summary_window;
+static const struct runtime_set *summary_runtimes;
+
+/* JSON keys of the API tables by domain (MPI and NCCL have parts of their own). */
+static const char *const domain_key[NDOMAINS] = { NULL, "hip_api", NULL, NULL, "nrt_api",
+						  "cuda_api" };
+
+/* Writes runtime k's tables, once. */
+static void part_end(struct summary *s, unsigned k, const struct sum_span *span)
+{
+	const struct runtime *rt = s->rts->all[k];
+	if (!s->part[k] || !rt->sum_end)
+		return;
+	rt->sum_end(s->part[k], &s->w, span, s->top);
+	s->part[k] = NULL;
+}
 
 static int end(void *priv, const struct trace *tr)
 {
 	struct summary *s = priv;
+	struct sumw *w = &s->w;
 	static const struct window none;
+	sw_obj(w, NULL);
+	sw_str(w, NULL, "format", "tprof-summary");
+	sw_i64(w, NULL, "version", SUMMARY_JSON_VERSION);
 	header(s, tr, summary_window ? summary_window : &none);
 	/* The time the numbers cover: the trace, or the part of it inside the window. */
 	int64_t lo = 0, hi = tr->end_ns - tr->start_ns;
@@ -330,20 +435,26 @@ static int end(void *priv, const struct trace *tr)
 		hi = summary_window->end < hi ? summary_window->end : hi;
 	}
 	int64_t covered = hi > lo ? hi - lo : 0;
-	time_table_print(s->f, "Ranges", s->ranges, s->cap, s->top);
+	time_table_print(w, "ranges", "Ranges", s->ranges, s->cap, s->top);
 	step_table(s);
-	devsum_end(s->dev, s->f, tr, covered, s->top);
-	nrtsum_end(s->nrt, s->f, tr, covered, s->top);
+	struct sum_span span = { tr, lo, hi, covered };
+	for (unsigned k = 0; k < s->rts->n; k++)
+		if (s->rts->all[k]->sum_at == SUM_AFTER_STEPS)
+			part_end(s, k, &span);
 	for (int d = 1; d < NDOMAINS; d++) {
-		if (d == TPROF_DOM_MPI)
-			mpisum_end(s->mpi, s->f, tr, lo, hi, s->top);
-		else if (d == TPROF_DOM_NCCL)
-			ncclsum_end(s->nccl, s->f, s->top);
-		else if (s->calls[d])
-			time_table_print(s->f, domain_title[d], s->calls[d], s->cap, s->top);
+		int k = s->by_domain[d];
+		if (k >= 0 && s->rts->all[k]->sum_at == SUM_AT_DOMAIN)
+			part_end(s, (unsigned)k, &span);
+		else
+			time_table_print(w, domain_key[d], domain_title[d], s->calls[d], s->cap,
+					 s->top);
 	}
+	for (unsigned k = 0; k < s->rts->n; k++)   /* those of a domain that has no table */
+		part_end(s, k, &span);
 	mark_table(s);
 	counter_table(s);
+	sw_close(w);
+	sw_finish(w);
 	fflush(s->f);
 	int rc = ferror(s->f) ? -1 : 0;
 	free(s->ranges);
@@ -364,17 +475,39 @@ void summary_set_window(const struct window *w)
 	summary_window = w;
 }
 
+void summary_set_runtimes(const struct runtime_set *rts)
+{
+	summary_runtimes = rts;
+}
+
 struct output output_summary(FILE *f, const char *dir, int top)
+{
+	return output_summary_as(f, dir, top, SUMMARY_TEXT);
+}
+
+struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_format format)
 {
 	struct summary *s = calloc(1, sizeof(*s));
 	if (!s)
 		abort();
 	s->f = f;
+	sw_init(&s->w, f, format);
 	s->dir = strdup(dir);
 	s->top = top;
-	s->dev = devsum_new();
-	s->mpi = mpisum_new();
-	s->nrt = nrtsum_new();
-	s->nccl = ncclsum_new();
+	static const struct runtime_set none;
+	s->rts = summary_runtimes ? summary_runtimes : &none;
+	for (int d = 0; d < 256; d++)
+		s->by_domain[d] = -1;
+	for (unsigned k = 0; k < s->rts->n; k++) {
+		const struct runtime *rt = s->rts->all[k];
+		if (!rt->sum_new)
+			continue;
+		s->part[k] = rt->sum_new();
+		if (rt->domain >= 0 && rt->domain < 256 && (rt->sum_events & RT_KIND(EV_CALL)))
+			s->by_domain[rt->domain] = (int)k;
+		for (unsigned e = 0; e <= EV_NCCL; e++)
+			if (e != EV_CALL && (rt->sum_events & RT_KIND(e)))
+				s->want[e][s->nwant[e]++] = (unsigned char)k;
+	}
 	return (struct output){ &summary_ops, s };
 }

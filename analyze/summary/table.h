@@ -1,10 +1,14 @@
-/* table.h — per-name time aggregates, number, duration and byte formatting, and the sorted
- * time table, shared by the summary's general, device and MPI parts. */
+/* table.h — per-name time aggregates and the sorted
+ * time table, shared by the summary's general, device and MPI parts (written through
+ * summary/write.h, as text or JSON). */
 #ifndef TPROF_ANALYZE_TABLE_H
 #define TPROF_ANALYZE_TABLE_H
 
 #include <stdint.h>
 #include <stdio.h>
+
+#include "../util/fmt.h"
+#include "write.h"
 
 struct agg {
 	uint64_t calls;
@@ -34,18 +38,14 @@ static inline void agg_add_n(struct agg *a, uint64_t n, int64_t total, int64_t m
 	a->total += total;
 }
 
-/* A duration in a unit that keeps four significant digits. */
-const char *fmt_dur(int64_t ns, char *buf, size_t len);
-/* A count with thousands separators. */
-const char *fmt_count(uint64_t n, char *buf, size_t len);
-/* Prints a name and a newline, control bytes shown as '?', so one row stays one line. */
-void put_name(FILE *f, const char *s);
-/* Bytes in B, kB, MB, GB or TB (powers of 1000), three significant digits. */
-const char *fmt_bytes(double b, char *buf, size_t len);
-/* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name. */
-void time_table_print(FILE *f, const char *title, const struct agg *rows, size_t n, int top);
+/* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name; in JSON
+ * the object `key` with its rows (none when rows is NULL). */
+void time_table_print(struct sumw *w, const char *key, const char *title, const struct agg *rows,
+		      size_t n, int top);
 /* The same with Bytes and Avg size (bytes per call) before Name; bytes[] indexed like rows. */
-void time_table_print_bytes(FILE *f, const char *title, const struct agg *rows,
-			    const uint64_t *bytes, size_t n, int top);
+void time_table_print_bytes(struct sumw *w, const char *key, const char *title,
+			    const struct agg *rows, const uint64_t *bytes, size_t n, int top);
+/* The last line of a table cut by --top: how many rows were left out (JSON: rows_omitted). */
+void table_more(struct sumw *w, size_t more);
 
 #endif

@@ -1,4 +1,5 @@
 /* jsonw.c — the JSON writer behind jsonw.h. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,18 @@ int jw_open(struct jw *w, const char *path)
 	return w->out ? 0 : -1;
 }
 
+void jw_open_mem(struct jw *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->buf = malloc(JW_CAP);
+	if (!w->buf)
+		abort();
+}
+
 void jw_flush(struct jw *w)
 {
+	if (!w->out)
+		return;
 	if (w->len)
 		w->buf = outfile_swap(w->out, w->buf, w->len);
 	w->len = 0;
@@ -24,6 +35,10 @@ void jw_flush(struct jw *w)
 /* What does not fit goes out a buffer at a time. */
 void jw_raw_slow(struct jw *w, const char *s, size_t n)
 {
+	if (!w->out) {
+		w->err = 1;
+		return;
+	}
 	while (n) {
 		size_t k = JW_CAP - w->len < n ? JW_CAP - w->len : n;
 		memcpy(w->buf + w->len, s, k);
@@ -37,6 +52,11 @@ void jw_raw_slow(struct jw *w, const char *s, size_t n)
 
 int jw_close(struct jw *w)
 {
+	if (!w->out) {
+		free(w->buf);
+		w->buf = NULL;
+		return w->err ? -1 : 0;
+	}
 	int rc = outfile_close(w->out, w->buf, w->len);
 	w->out = NULL;
 	w->buf = NULL;
@@ -185,21 +205,26 @@ void jw_us(struct jw *w, int64_t ns)
 	jw_raw(w, f, 4);
 }
 
+size_t json_double(double v, char *out)
+{
+	if (!isfinite(v))
+		return (size_t)snprintf(out, 32, "null");
+	if (v == (double)(int64_t)v && fabs(v) < 9e15)
+		return (size_t)snprintf(out, 32, "%" PRId64, (int64_t)v);
+	/* 15 significant digits read back exactly for most values; 17 always do. */
+	int n = snprintf(out, 32, "%.15g", v);
+	if (strtod(out, NULL) != v)
+		n = snprintf(out, 32, "%.17g", v);
+	return (size_t)n;
+}
+
 void jw_double(struct jw *w, double v)
 {
-	if (!isfinite(v)) {
-		jw_lit(w, "null");
-		return;
-	}
 	/* Whole numbers (counts, sizes) are the common case and need no formatting. */
-	if (v == (double)(int64_t)v && fabs(v) < 9e15) {
+	if (isfinite(v) && v == (double)(int64_t)v && fabs(v) < 9e15) {
 		jw_i64(w, (int64_t)v);
 		return;
 	}
-	/* 15 significant digits read back exactly for most values; 17 always do. */
 	char b[32];
-	int n = snprintf(b, sizeof(b), "%.15g", v);
-	if (strtod(b, NULL) != v)
-		n = snprintf(b, sizeof(b), "%.17g", v);
-	jw_raw(w, b, (size_t)n);
+	jw_raw(w, b, json_double(v, b));
 }

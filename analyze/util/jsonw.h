@@ -17,6 +17,9 @@ struct jw {
 };
 
 int jw_open(struct jw *w, const char *path);   /* "-" is stdout; a name ending .gz is gzipped */
+/* A writer into memory: buf holds len bytes (the caller resets len); what would not fit in
+ * JW_CAP bytes is dropped and sets err.  Closed with jw_close. */
+void jw_open_mem(struct jw *w);
 int jw_close(struct jw *w);                     /* -1 if anything failed to be written */
 void jw_flush(struct jw *w);
 
@@ -43,6 +46,9 @@ void jw_i64(struct jw *w, int64_t v);
 void jw_us(struct jw *w, int64_t ns);                 /* ns as microseconds, 3 decimals */
 void jw_double(struct jw *w, double v);               /* null for NaN and infinities */
 
+/* v as JSON into out (at least 32 bytes): exact for whole numbers, as many digits as read back
+ * the same double otherwise, null for NaN and infinities; returns the length. */
+size_t json_double(double v, char *out);
 /* Escapes into out (at least 6*n+1 bytes); returns the length.  For tests and labels. */
 size_t json_escape(const char *s, size_t n, char *out);
 

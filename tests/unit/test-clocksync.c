@@ -13,6 +13,7 @@
 #include "mpicap.h"
 #include "mpiw.h"
 #include "rts.h"
+#include "../../analyze/summary/summary.h"
 #include "tap.h"
 
 #define T(x) ((int64_t)(x) - 1000)
@@ -90,6 +91,7 @@ int main(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	ok(trace_load(&tr, dir) == 0 && tr.nprocs == 4, "four ranks load");
+	summary_set_runtimes(test_runtimes());
 	struct output outs[2] = { { &mpicap_ops, &c }, output_summary(f, dir, 0) };
 	struct pipeline pl = { .rts = test_runtimes(), .tr = &tr, .outs = outs, .nouts = 2 };
 	for (int i = 0; i < 2; i++)

@@ -11,6 +11,7 @@
 
 #include "../../analyze/runtimes/nrt/nrt.h"
 #include "../../analyze/model/output.h"
+#include "../../analyze/summary/summary.h"
 #include "../../analyze/model/tracks.h"
 #include "nrtw.h"
 #include "rts.h"
@@ -249,6 +250,7 @@ static void test_summary(const char *dir)
 	FILE *f = open_memstream(&text, &len);
 	trace_load(&tr, dir);
 	struct pipeline pl = { .rts = test_runtimes(), .tr = &tr };
+	summary_set_runtimes(test_runtimes());
 	struct output outs[1] = { output_summary(f, dir, 0) };
 	pl.outs = outs;
 	pl.nouts = 1;

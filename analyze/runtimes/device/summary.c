@@ -194,57 +194,103 @@ static void finish(struct devstat *s)
 	s->open = 0;
 }
 
-static void devices_table(FILE *f, struct devsum *d, const struct trace *tr, int64_t covered)
+static void devices_table(struct sumw *w, struct devsum *d, const struct trace *tr,
+			  int64_t covered)
 {
-	char a[32], b[32];
-	fprintf(f, "\nDevices: busy share of the covered time (%s)\n", fmt_dur(covered, a, 32));
-	fprintf(f, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Ops", "Device");
+	sw_obj(w, "devices");
+	sw_if(w, d->ndevs > 0);
+	sw_dur(w, "\nDevices: busy share of the covered time (%s)\n", "covered_ns", covered);
+	sw_text(w, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Ops", "Device");
+	sw_endif(w);
+	sw_arr(w, "rows");
 	for (size_t i = 0; i < d->ndevs; i++) {
 		struct devstat *s = &d->devs[i];
 		char label[512] = "?";
 		for (size_t k = 0; k < tr->nprocs; k++)
 			if (tr->procs[k]->index == s->proc)
 				proc_label(tr->procs[k], label, sizeof(label));
-		fprintf(f, "%6.1f %% %12s %10s  GPU %u of %s\n",
-			covered > 0 ? 100.0 * (double)s->busy / (double)covered : 0.0, fmt_dur(s->busy, a, 32),
-			fmt_count(s->ops, b, 32), s->device, label);
+		sw_obj(w, NULL);
+		sw_real(w, "%6.1f %% ", "busy_pct",
+			covered > 0 ? 100.0 * (double)s->busy / (double)covered : 0.0);
+		sw_dur(w, "%12s ", "busy_ns", s->busy);
+		sw_count(w, "%10s  ", "ops", s->ops);
+		sw_i64(w, NULL, "process", s->proc);
+		sw_u64(w, "GPU %" PRIu64, "device", s->device);
+		sw_str(w, " of %s\n", "label", label);
+		sw_close(w);
 	}
-	fprintf(f, "\nIdle gaps between device work\n%-12s", "Gap");
+	sw_close(w);
+	sw_close(w);
+}
+
+/* The idle gaps by bucket (rows), each with a count and a total per device (the devices
+ * table's order). */
+static void gaps_table(struct sumw *w, struct devsum *d)
+{
+	sw_obj(w, "idle_gaps");
+	sw_if(w, d->ndevs > 0);
+	sw_text(w, "\nIdle gaps between device work\n%-12s", "Gap");
 	for (size_t i = 0; i < d->ndevs; i++) {
 		char h[32];
 		snprintf(h, sizeof(h), "GPU %u (p%d)", d->devs[i].device, d->devs[i].proc);
-		fprintf(f, " %10s %12s", h, "total");
+		sw_text(w, " %10s %12s", h, "total");
 	}
-	fputc('\n', f);
+	sw_text(w, "\n");
+	sw_endif(w);
+	sw_arr(w, "rows");
 	for (int g = 0; g < NGAPS; g++) {
-		fprintf(f, "%-12s", gap_names[g]);
-		for (size_t i = 0; i < d->ndevs; i++)
-			fprintf(f, " %10s %12s", fmt_count(d->devs[i].gap_count[g], a, 32),
-				fmt_dur(d->devs[i].gap_total[g], b, 32));
-		fputc('\n', f);
+		sw_obj(w, NULL);
+		sw_if(w, d->ndevs > 0);
+		sw_str(w, "%-12s", "gap", gap_names[g]);
+		sw_i64(w, NULL, "from_ns", g ? gap_edges[g - 1] : 0);
+		if (g < NGAPS - 1)
+			sw_i64(w, NULL, "to_ns", gap_edges[g]);
+		else
+			sw_null(w, NULL, "to_ns", NULL);
+		sw_arr(w, "devices");
+		for (size_t i = 0; i < d->ndevs; i++) {
+			sw_obj(w, NULL);
+			sw_count(w, " %10s", "count", d->devs[i].gap_count[g]);
+			sw_dur(w, " %12s", "total_ns", d->devs[i].gap_total[g]);
+			sw_close(w);
+		}
+		sw_close(w);
+		sw_text(w, "\n");
+		sw_endif(w);
+		sw_close(w);
 	}
+	sw_close(w);
+	sw_close(w);
 }
 
-static void copies_table(FILE *f, struct devsum *d)
+static void copies_table(struct sumw *w, struct devsum *d)
 {
 	static const char *const names[] = { "host to host", "host to device", "device to host",
 					     "device to device", "default", "peer" };
 	int any = d->memsets.calls != 0;
 	for (int k = 0; k < 6; k++)
 		any |= d->copies[k].calls != 0;
-	if (!any)
-		return;
-	fprintf(f, "\nCopies and memsets\n%10s %14s %12s %10s  %s\n", "Calls", "Bytes", "Time", "GB/s",
-		"Direction");
+	sw_obj(w, "copies");
+	sw_if(w, any);
+	sw_text(w, "\nCopies and memsets\n%10s %14s %12s %10s  %s\n", "Calls", "Bytes", "Time",
+		"GB/s", "Direction");
+	sw_endif(w);
+	sw_arr(w, "rows");
 	for (int k = 0; k <= 6; k++) {
 		const struct copystat *c = k < 6 ? &d->copies[k] : &d->memsets;
 		if (!c->calls)
 			continue;
-		char a[32], b[32], t[32];
-		fprintf(f, "%10s %14s %12s %10.2f  %s\n", fmt_count(c->calls, a, 32),
-			fmt_count(c->bytes, b, 32), fmt_dur(c->time, t, 32),
-			c->time > 0 ? (double)c->bytes / (double)c->time : 0.0, k < 6 ? names[k] : "memset");
+		sw_obj(w, NULL);
+		sw_count(w, "%10s ", "calls", c->calls);
+		sw_count(w, "%14s ", "bytes", c->bytes);
+		sw_dur(w, "%12s ", "time_ns", c->time);
+		sw_real(w, "%10.2f  ", "bandwidth_GBps",
+			c->time > 0 ? (double)c->bytes / (double)c->time : 0.0);
+		sw_str(w, "%s\n", "direction", k < 6 ? names[k] : "memset");
+		sw_close(w);
 	}
+	sw_close(w);
+	sw_close(w);
 }
 
 /* Devices in the order of their processes, then of their numbers, whatever order their first
@@ -257,19 +303,19 @@ static int by_device(const void *a, const void *b)
 	return x->device < y->device ? -1 : x->device > y->device;
 }
 
-void devsum_end(struct devsum *d, FILE *f, const struct trace *tr, int64_t covered, int top)
+void devsum_end(struct devsum *d, struct sumw *w, const struct trace *tr, int64_t covered,
+		int top)
 {
 	for (size_t i = 0; i < d->ndevs; i++)
 		finish(&d->devs[i]);
 	if (d->ndevs > 1)
 		qsort(d->devs, d->ndevs, sizeof(*d->devs), by_device);
-	if (d->ndevs)
-		devices_table(f, d, tr, covered);
-	if (d->cap) {
-		time_table_print(f, "Kernels", d->kernels, d->cap, top);
-		time_table_print(f, "Kernels by launching function (TPROF_CALLSTACK)", d->callers, d->cap, top);
-	}
-	copies_table(f, d);
+	devices_table(w, d, tr, covered);
+	gaps_table(w, d);
+	time_table_print(w, "kernels", "Kernels", d->kernels, d->cap, top);
+	time_table_print(w, "kernels_by_caller", "Kernels by launching function (TPROF_CALLSTACK)",
+			 d->callers, d->cap, top);
+	copies_table(w, d);
 	for (size_t i = 0; i < d->ndevs; i++)
 		free(d->devs[i].heap);
 	free(d->devs);

@@ -7,11 +7,13 @@
 #include <stdio.h>
 
 #include "../../model/output.h"
+#include "../../summary/write.h"
 
 struct devsum;
 struct devsum *devsum_new(void);
 void devsum_event(struct devsum *d, const struct event *ev);
-/* Prints the device tables and frees d. */
-void devsum_end(struct devsum *d, FILE *f, const struct trace *tr, int64_t covered, int top);
+/* Writes the device tables and frees d. */
+void devsum_end(struct devsum *d, struct sumw *w, const struct trace *tr, int64_t covered,
+		int top);
 
 #endif

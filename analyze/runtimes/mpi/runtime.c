@@ -6,6 +6,7 @@
 #include "../../model/emit.h"
 #include "../registry.h"
 #include "mpi.h"
+#include "summary.h"
 
 /* A rank of the call's communicator as a world rank; MPI_COMM_WORLD and MPI_COMM_SELF need
  * no COMM record for that. */
@@ -66,6 +67,21 @@ static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *c
 	mpi_call(pl, ev->thread, ev->name, mi, ev->t0, ev->t1, ci->corr, ev->flags);
 }
 
+static void *sum_new(void)
+{
+	return mpisum_new();
+}
+
+static void sum_event(void *priv, const struct event *ev)
+{
+	mpisum_event(priv, ev);
+}
+
+static void sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
+{
+	mpisum_end(priv, w, span->tr, span->lo, span->hi, top);
+}
+
 const struct runtime runtime_mpi = {
 	.name = "mpi",
 	.domain = TPROF_DOM_MPI,
@@ -76,4 +92,11 @@ const struct runtime runtime_mpi = {
 	.call_args = mpi_scene_call_args,
 	.events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
 	.scene_event = mpi_scene_event,
+	.sum_new = sum_new,
+	.sum_events = RT_KIND(EV_CALL) | RT_KIND(EV_MPIREQ) | RT_KIND(EV_MESSAGE) |
+		      RT_KIND(EV_COLLECTIVE),
+	.sum_own_calls = 1,
+	.sum_event = sum_event,
+	.sum_at = SUM_AT_DOMAIN,
+	.sum_end = sum_end,
 };

@@ -180,7 +180,8 @@ static const struct proc *proc_at(const struct trace *tr, size_t index)
 	return NULL;
 }
 
-static void ranks_table(struct mpisum *m, FILE *f, const struct trace *tr, int64_t lo, int64_t hi)
+static void ranks_table(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo,
+			int64_t hi)
 {
 	size_t n = 0;
 	double sum = 0, max = 0;
@@ -191,11 +192,12 @@ static void ranks_table(struct mpisum *m, FILE *f, const struct trace *tr, int64
 			if ((double)m->ranks[i].mpi > max)
 				max = (double)m->ranks[i].mpi;
 		}
-	if (!n)
-		return;
-	fprintf(f, "\nMPI by rank: time in MPI calls, its share of the rank's covered time, "
+	sw_obj(w, "ranks");
+	sw_if(w, n > 0);
+	sw_text(w, "\nMPI by rank: time in MPI calls, its share of the rank's covered time, "
 		   "late-sender wait\n%8s %12s %9s %12s %8s  %s\n", "Rank", "Time in MPI", "Share(%)",
 		"Late sender", "Late", "Process");
+	sw_arr(w, "rows");
 	for (size_t i = 0; i < m->nranks; i++) {
 		const struct rankstat *r = &m->ranks[i];
 		const struct proc *p = proc_at(tr, i);
@@ -205,42 +207,60 @@ static void ranks_table(struct mpisum *m, FILE *f, const struct trace *tr, int64
 		a = a > lo ? a : lo;
 		b = b < hi ? b : hi;
 		int64_t covered = b > a ? b - a : 0;
-		char rank[24], t[32], l[32], c[32], label[512];
+		char label[512];
+		sw_obj(w, NULL);
 		if (p->rank >= 0)
-			snprintf(rank, sizeof(rank), "%lld", (long long)p->rank);
+			sw_i64(w, "%8" PRId64 " ", "rank", p->rank);
 		else
-			snprintf(rank, sizeof(rank), "-");
-		fprintf(f, "%8s %12s %7.1f %% %12s %8s  ", rank, fmt_dur(r->mpi, t, 32),
-			covered > 0 ? 100.0 * (double)r->mpi / (double)covered : 0.0,
-			fmt_dur(r->late, l, 32), fmt_count(r->late_n, c, 32));
-		put_name(f, proc_label(p, label, sizeof(label)));
+			sw_null(w, "%8s ", "rank", "-");
+		sw_i64(w, NULL, "process", p->index);
+		sw_dur(w, "%12s ", "time_ns", r->mpi);
+		sw_dur(w, NULL, "covered_ns", covered);
+		sw_real(w, "%7.1f %% ", "share_pct",
+			covered > 0 ? 100.0 * (double)r->mpi / (double)covered : 0.0);
+		sw_dur(w, "%12s ", "late_sender_ns", r->late);
+		sw_count(w, "%8s  ", "late_receives", r->late_n);
+		sw_name(w, "label", proc_label(p, label, sizeof(label)));
+		sw_close(w);
 	}
-	fprintf(f, "  imbalance (max/mean of time in MPI over %zu processes): %.2f\n", n,
-		sum > 0 ? max / (sum / (double)n) : 1.0);
+	sw_close(w);
+	sw_u64(w, "  imbalance (max/mean of time in MPI over %" PRIu64 " processes): ", "processes",
+	       n);
+	sw_real(w, "%.2f\n", "imbalance", sum > 0 ? max / (sum / (double)n) : 1.0);
+	sw_endif(w);
+	sw_close(w);
 }
 
-static void messages(struct mpisum *m, FILE *f, const struct trace *tr)
+static void messages(struct mpisum *m, struct sumw *w, const struct trace *tr)
 {
 	const struct mpi_totals *t = &tr->mpi;
-	if (!m->messages && !t->sends && !t->recvs && !t->unmatched_sends && !t->unmatched_recvs)
-		return;
-	char a[32], b[32], c[32], d[32];
-	fprintf(f, "\nMPI messages\n");
-	fprintf(f, "  matched:     %s messages, %s", fmt_count(m->messages, a, 32),
-		fmt_bytes((double)m->msg_bytes, b, 32));
-	if (m->messages)
-		fprintf(f, " (avg %s)", fmt_bytes((double)m->msg_bytes / (double)m->messages, c, 32));
-	fputc('\n', f);
-	fprintf(f, "  unmatched:   %s sends, %s receives (of %s sends and %s receives in the trace)\n",
-		fmt_count(t->unmatched_sends, a, 32), fmt_count(t->unmatched_recvs, b, 32),
-		fmt_count(t->sends, c, 32), fmt_count(t->recvs, d, 32));
-	if (t->never_completed || t->cancelled || t->proc_null)
-		fprintf(f, "  no message:  %s receives never completed, %s cancelled, %s with "
-			   "MPI_PROC_NULL\n", fmt_count(t->never_completed, a, 32),
-			fmt_count(t->cancelled, b, 32), fmt_count(t->proc_null, c, 32));
-	if (m->blocking)
-		fprintf(f, "  late sender: %s in %s of %s blocking receives\n", fmt_dur(m->late, a, 32),
-			fmt_count(m->late_n, b, 32), fmt_count(m->blocking, c, 32));
+	sw_obj(w, "messages");
+	sw_if(w, m->messages || t->sends || t->recvs || t->unmatched_sends || t->unmatched_recvs);
+	sw_text(w, "\nMPI messages\n");
+	sw_count(w, "  matched:     %s messages, ", "matched", m->messages);
+	sw_bytes(w, "%s", "matched_bytes", (double)m->msg_bytes);
+	sw_if(w, m->messages != 0);
+	sw_bytes(w, " (avg %s)", "avg_size_bytes",
+		 m->messages ? (double)m->msg_bytes / (double)m->messages : 0.0);
+	sw_endif(w);
+	sw_text(w, "\n");
+	sw_count(w, "  unmatched:   %s sends, ", "unmatched_sends", t->unmatched_sends);
+	sw_count(w, "%s receives ", "unmatched_receives", t->unmatched_recvs);
+	sw_count(w, "(of %s sends ", "sends", t->sends);
+	sw_count(w, "and %s receives in the trace)\n", "receives", t->recvs);
+	sw_if(w, t->never_completed || t->cancelled || t->proc_null);
+	sw_count(w, "  no message:  %s receives never completed, ", "never_completed",
+		 t->never_completed);
+	sw_count(w, "%s cancelled, ", "cancelled", t->cancelled);
+	sw_count(w, "%s with MPI_PROC_NULL\n", "proc_null", t->proc_null);
+	sw_endif(w);
+	sw_if(w, m->blocking != 0);
+	sw_dur(w, "  late sender: %s ", "late_sender_ns", m->late);
+	sw_count(w, "in %s ", "late_receives", m->late_n);
+	sw_count(w, "of %s blocking receives\n", "blocking_receives", m->blocking);
+	sw_endif(w);
+	sw_endif(w);
+	sw_close(w);
 }
 
 static const struct collstat *coll_base;
@@ -253,7 +273,31 @@ static int by_dur(const void *x, const void *y)
 	return strcmp(strings_get(*(const uint32_t *)x), strings_get(*(const uint32_t *)y));
 }
 
-static void colls_table(struct mpisum *m, FILE *f, const struct trace *tr, int top)
+static void coll_row(struct sumw *w, const struct collstat *c, uint32_t name)
+{
+	int64_t md = c->dur / (int64_t)c->instances;
+	double per = (double)c->bytes / (double)c->instances;
+	sw_obj(w, NULL);
+	sw_count(w, "%10s ", "instances", c->instances);
+	sw_u64(w, NULL, "incomplete", c->incomplete);
+	sw_bytes(w, "%10s ", "bytes", (double)c->bytes);
+	sw_dur(w, "%12s ", "total_ns", c->dur);
+	sw_dur(w, "%12s ", "mean_ns", md);
+	if (md > 0 && c->bytes) {
+		char bw[40];
+		double bps = per / (double)md * 1e9;
+		fmt_bytes(bps, bw, sizeof(bw) - 2);
+		strcat(bw, "/s");
+		sw_num(w, "%12s ", "bandwidth_Bps", bps, bw);
+	} else {
+		sw_null(w, "%12s ", "bandwidth_Bps", "-");
+	}
+	sw_dur(w, "%12s  ", "wait_ns", c->wait);
+	sw_name(w, "name", strings_get(name));
+	sw_close(w);
+}
+
+static void colls_table(struct mpisum *m, struct sumw *w, const struct trace *tr, int top)
 {
 	uint32_t *ids = malloc((m->cap ? m->cap : 1) * sizeof(*ids));
 	size_t n = 0;
@@ -262,42 +306,33 @@ static void colls_table(struct mpisum *m, FILE *f, const struct trace *tr, int t
 	for (uint32_t id = 0; id < m->cap; id++)
 		if (m->colls[id].instances)
 			ids[n++] = id;
-	if (n) {
-		coll_base = m->colls;
-		if (n > 1)
-			qsort(ids, n, sizeof(*ids), by_dur);
-		fprintf(f, "\nMPI collectives: duration from the first entry to the last exit; wait: "
-			   "members' time before the last arrived\n%10s %10s %12s %12s %12s %12s  %s\n",
-			"Instances", "Bytes", "Total", "Mean", "Bandwidth", "Wait", "Name");
-		size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
-		for (size_t i = 0; i < shown; i++) {
-			const struct collstat *c = &m->colls[ids[i]];
-			char a[32], b[32], t[32], mean[32], w[32], bw[40] = "-";
-			int64_t md = c->dur / (int64_t)c->instances;
-			double per = (double)c->bytes / (double)c->instances;
-			if (md > 0 && c->bytes) {
-				fmt_bytes(per / (double)md * 1e9, bw, sizeof(bw) - 2);
-				strcat(bw, "/s");
-			}
-			fprintf(f, "%10s %10s %12s %12s %12s %12s  ", fmt_count(c->instances, a, 32),
-				fmt_bytes((double)c->bytes, b, 32), fmt_dur(c->dur, t, 32),
-				fmt_dur(md, mean, 32), bw, fmt_dur(c->wait, w, 32));
-			put_name(f, strings_get(ids[i]));
-		}
-		if (shown < n)
-			fprintf(f, "  ... %zu more (--top 0 shows all)\n", n - shown);
-	}
+	coll_base = m->colls;
+	if (n > 1)
+		qsort(ids, n, sizeof(*ids), by_dur);
+	sw_obj(w, "collectives");
+	sw_if(w, n > 0);
+	sw_text(w, "\nMPI collectives: duration from the first entry to the last exit; wait: "
+		   "members' time before the last arrived\n%10s %10s %12s %12s %12s %12s  %s\n",
+		"Instances", "Bytes", "Total", "Mean", "Bandwidth", "Wait", "Name");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+	for (size_t i = 0; i < shown; i++)
+		coll_row(w, &m->colls[ids[i]], ids[i]);
+	sw_close(w);
+	table_more(w, n - shown);
 	const struct mpi_totals *t = &tr->mpi;
-	if (t->colls_incomplete || t->colls_name_mismatch) {
-		char a[32], b[32];
-		fprintf(f, "  incomplete:  %s collectives not found on every member; %s with members "
-			   "calling different functions\n", fmt_count(t->colls_incomplete, a, 32),
-			fmt_count(t->colls_name_mismatch, b, 32));
-	}
+	sw_if(w, m->cap && (t->colls_incomplete || t->colls_name_mismatch));
+	sw_count(w, "  incomplete:  %s collectives not found on every member; ", "incomplete",
+		 t->colls_incomplete);
+	sw_count(w, "%s with members calling different functions\n", "names_differ",
+		 t->colls_name_mismatch);
+	sw_endif(w);
+	sw_close(w);
 	free(ids);
 }
 
-static void clock_table(FILE *f, const struct trace *tr)
+static void clock_row(struct sumw *w, const struct proc *p, const struct csync *m)
 {
 	static const char *const when[] = { "MPI_Init", "MPI_Finalize" };
 	static const char *const verdict[] = {
@@ -305,39 +340,53 @@ static void clock_table(FILE *f, const struct trace *tr)
 		[CSYNC_SHARED_CLOCK] = "no (shared clock)",
 		[CSYNC_NO_REFERENCE] = "no (no reference)",
 	};
-	int any = 0;
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		const struct proc *p = tr->procs[i];
-		for (size_t k = 0; k < p->ncsync; k++) {
-			const struct csync *m = &p->csync[k];
-			if (!any++)
-				fprintf(f, "\nClock alignment: offset = the rank's clock minus rank 0's "
-					   "(ns), subtracted when applied\n%8s %-13s %16s %12s  %-18s %s\n",
-					"Rank", "Measured at", "Offset (ns)", "Round trip", "Applied",
-					"Process");
-			char rank[24], rt[32], label[512];
-			snprintf(rank, sizeof(rank), "%lld", (long long)p->rank);
-			if (p->csync_verdict == CSYNC_NO_REFERENCE)
-				fprintf(f, "%8s %-13s %16s %12s  %-18s ", rank,
-					m->when < 2 ? when[m->when] : "?", "?", "?", verdict[p->csync_verdict]);
-			else
-				fprintf(f, "%8s %-13s %+16lld %12s  %-18s ", rank,
-					m->when < 2 ? when[m->when] : "?", (long long)m->delta,
-					fmt_dur(m->rtt_ns, rt, 32), verdict[p->csync_verdict]);
-			put_name(f, proc_label(p, label, sizeof(label)));
-		}
+	char label[512];
+	sw_obj(w, NULL);
+	sw_i64(w, "%8" PRId64 " ", "rank", p->rank);
+	sw_i64(w, NULL, "process", p->index);
+	sw_str(w, "%-13s ", "measured_at", m->when < 2 ? when[m->when] : "?");
+	if (p->csync_verdict == CSYNC_NO_REFERENCE) {
+		sw_null(w, "%16s ", "offset_ns", "?");
+		sw_null(w, "%12s  ", "round_trip_ns", "?");
+	} else {
+		sw_i64(w, "%+16" PRId64 " ", "offset_ns", m->delta);
+		sw_dur(w, "%12s  ", "round_trip_ns", m->rtt_ns);
 	}
+	sw_bool(w, "applied", p->csync_verdict == CSYNC_APPLIED);
+	sw_str(w, "%-18s ", "verdict", verdict[p->csync_verdict]);
+	sw_name(w, "label", proc_label(p, label, sizeof(label)));
+	sw_close(w);
 }
 
-void mpisum_end(struct mpisum *m, FILE *f, const struct trace *tr, int64_t lo, int64_t hi, int top)
+static void clock_table(struct sumw *w, const struct trace *tr)
 {
-	if (m->cap)
-		time_table_print_bytes(f, "MPI", m->calls, m->bytes, m->cap, top);
-	ranks_table(m, f, tr, lo, hi);
-	messages(m, f, tr);
-	if (m->cap)
-		colls_table(m, f, tr, top);
-	clock_table(f, tr);
+	int any = 0;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		any |= tr->procs[i]->ncsync != 0;
+	sw_obj(w, "clock_alignment");
+	sw_if(w, any);
+	sw_text(w, "\nClock alignment: offset = the rank's clock minus rank 0's (ns), subtracted "
+		   "when applied\n%8s %-13s %16s %12s  %-18s %s\n", "Rank", "Measured at",
+		"Offset (ns)", "Round trip", "Applied", "Process");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	for (size_t i = 0; i < tr->nprocs; i++)
+		for (size_t k = 0; k < tr->procs[i]->ncsync; k++)
+			clock_row(w, tr->procs[i], &tr->procs[i]->csync[k]);
+	sw_close(w);
+	sw_close(w);
+}
+
+void mpisum_end(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo, int64_t hi,
+		int top)
+{
+	sw_obj(w, "mpi");
+	time_table_print_bytes(w, "calls", "MPI", m->calls, m->bytes, m->cap, top);
+	ranks_table(m, w, tr, lo, hi);
+	messages(m, w, tr);
+	colls_table(m, w, tr, top);
+	clock_table(w, tr);
+	sw_close(w);
 	free(m->calls);
 	free(m->bytes);
 	free(m->colls);

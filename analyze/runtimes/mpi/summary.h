@@ -7,12 +7,14 @@
 #include <stdio.h>
 
 #include "../../model/output.h"
+#include "../../summary/write.h"
 
 struct mpisum;
 struct mpisum *mpisum_new(void);
 /* EV_CALL of domain MPI, EV_MPIREQ, EV_MESSAGE and EV_COLLECTIVE */
 void mpisum_event(struct mpisum *m, const struct event *ev);
-/* Prints the MPI tables (the covered time is lo..hi, ns from the trace start) and frees m. */
-void mpisum_end(struct mpisum *m, FILE *f, const struct trace *tr, int64_t lo, int64_t hi, int top);
+/* Writes the MPI tables (the covered time is lo..hi, ns from the trace start) and frees m. */
+void mpisum_end(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo, int64_t hi,
+		int top);
 
 #endif

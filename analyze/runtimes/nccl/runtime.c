@@ -1,9 +1,11 @@
 /* runtimes/nccl/runtime.c — NCCL/RCCL in the registry: its calls' arguments decoded and
- * lined up across ranks with their device spans (coll.c); its scene part is scene.c. */
+ * lined up across ranks with their device spans (coll.c); its scene part is scene.c, its
+ * domain facts facts.c. */
 #include <string.h>
 
 #include "../registry.h"
 #include "nccl.h"
+#include "summary.h"
 
 static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *ci,
 		      const uint8_t *ext, unsigned next, void *scratch)
@@ -31,6 +33,22 @@ static void pipe_device(struct pipeline *pl, const struct event *ev)
 		nccl_device(pl, ev);
 }
 
+static void *sum_new(void)
+{
+	return ncclsum_new();
+}
+
+static void sum_event(void *priv, const struct event *ev)
+{
+	ncclsum_event(priv, ev);
+}
+
+static void sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
+{
+	(void)span;
+	ncclsum_end(priv, w, top);
+}
+
 const struct runtime runtime_nccl = {
 	.name = "nccl",
 	.domain = TPROF_DOM_NCCL,
@@ -42,4 +60,12 @@ const struct runtime runtime_nccl = {
 	.events = RT_KIND(EV_DEVICE) | RT_KIND(EV_NCCL),
 	.scene_event = nccl_scene_event,
 	.scene_end = nccl_scene_end,
+	.sum_new = sum_new,
+	.sum_events = RT_KIND(EV_CALL) | RT_KIND(EV_NCCL),
+	.sum_own_calls = 1,
+	.sum_event = sum_event,
+	.sum_at = SUM_AT_DOMAIN,
+	.sum_end = sum_end,
+	.fact_events = RT_KIND(EV_NCCL),
+	.facts = nccl_facts,
 };

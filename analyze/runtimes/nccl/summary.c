@@ -16,6 +16,7 @@
  * "NCCL send/receive": the sends matched with their receives, by communicator and pair of
  * ranks, in that order. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,11 +230,67 @@ static int by_total(const void *a, const void *b)
 	return x->alg < y->alg ? -1 : x->alg > y->alg;
 }
 
-static void colls_table(struct ncclsum *m, FILE *f, int top)
+static void crow_write(struct sumw *w, const struct crow *r)
 {
-	if (!m->nrows)
-		return;
-	uint32_t *ids = malloc(m->nrows * sizeof(*ids));
+	char bw[32];
+	double a = r->spans ? (double)r->total / (double)r->spans : 0;
+	sw_obj(w, NULL);
+	sw_count(w, "%8s ", "calls", r->calls);
+	sw_i64(w, "%6" PRId64 " ", "ranks", r->nranks);
+	sw_real(w, "%14.0f ", "size_bytes", r->alg);
+	sw_real(w, NULL, "bus_bytes", r->bus);
+	if (r->single) {
+		sw_count(w, "%12s ", "count", r->count);
+		sw_str(w, "%-10s ", "type", nccl_dtype_name(r->dtype));
+	} else {
+		sw_null(w, "%12s ", "count", "-");
+		sw_null(w, "%-10s ", "type", "-");
+	}
+	sw_u64(w, NULL, "timed_parts", r->spans);
+	if (r->spans) {
+		sw_dur(w, "%12s ", "total_ns", r->total);
+		sw_dur(w, "%12s ", "avg_ns", (int64_t)(a + 0.5));
+	} else {
+		sw_null(w, "%12s ", "total_ns", "-");
+		sw_null(w, "%12s ", "avg_ns", "-");
+	}
+	sw_num(w, "%9s ", "algbw_GBps", a > 0 ? r->alg / a : NAN, fmt_bw(r->alg, a, bw, 32));
+	sw_num(w, "%9s ", "busbw_GBps", a > 0 ? r->bus / a : NAN, fmt_bw(r->bus, a, bw, 32));
+	sw_u64(w, NULL, "wait_instances", r->waits);
+	if (r->waits) {
+		sw_dur(w, "%12s ", "wait_avg_ns", r->wait_sum / (int64_t)r->waits);
+		sw_dur(w, "%12s  ", "wait_max_ns", r->wait_max);
+	} else {
+		sw_null(w, "%12s ", "wait_avg_ns", "-");
+		sw_null(w, "%12s  ", "wait_max_ns", "-");
+	}
+	uint32_t best = 0;
+	for (uint32_t k = 1; k < r->nlast; k++)
+		if (r->last[k] > r->last[best])
+			best = k;
+	char last[48] = "-";
+	if (r->nlast && r->last[best]) {
+		snprintf(last, sizeof(last), "%u (%" PRIu64 "/%" PRIu64 ")", best, r->last[best],
+			 r->waits);
+		sw_u64(w, NULL, "last_in_rank", best);
+		sw_u64(w, NULL, "last_in_count", r->last[best]);
+	} else {
+		sw_null(w, NULL, "last_in_rank", NULL);
+		sw_u64(w, NULL, "last_in_count", 0);
+	}
+	sw_str(w, "%-11s ", NULL, last);
+	sw_name(w, "name", strings_get(r->label));
+	sw_if(w, r->incomplete || r->untimed);
+	sw_text(w, "%8s   of which ", "");
+	sw_u64(w, "%" PRIu64 " incomplete; ", "incomplete", r->incomplete);
+	sw_u64(w, "%" PRIu64 " ranks' parts untimed\n", "untimed_parts", r->untimed);
+	sw_endif(w);
+	sw_close(w);
+}
+
+static void colls_table(struct ncclsum *m, struct sumw *w, int top)
+{
+	uint32_t *ids = malloc((m->nrows ? m->nrows : 1) * sizeof(*ids));
 	if (!ids)
 		abort();
 	for (uint32_t i = 0; i < m->nrows; i++)
@@ -241,48 +298,28 @@ static void colls_table(struct ncclsum *m, FILE *f, int top)
 	row_base = m->rows;
 	if (m->nrows > 1)
 		qsort(ids, m->nrows, sizeof(*ids), by_total);
-	fprintf(f, "\nNCCL collectives: device time of each rank's part; bandwidth as nccl-tests "
+	sw_obj(w, "collectives");
+	sw_if(w, m->nrows > 0);
+	sw_text(w, "\nNCCL collectives: device time of each rank's part; bandwidth as nccl-tests "
 		   "computes it from the average (GB/s, 1 GB = 1e9 B); wait: first to last rank "
 		   "entering\n%8s %6s %14s %12s %-10s %12s %12s %9s %9s %12s %12s  %-11s %s\n",
 		"Calls", "Ranks", "Size", "Count", "Type", "Total", "Avg", "algbw", "busbw", "Wait avg",
 		"Wait max", "Last in", "Collective");
+	sw_arr(w, "rows");
 	size_t shown = top > 0 && (size_t)top < m->nrows ? (size_t)top : m->nrows;
-	for (size_t i = 0; i < shown; i++) {
-		const struct crow *r = &m->rows[ids[i]];
-		char calls[32], size[32], count[32], tot[32], avg[32], alg[32], bus[32], wa[32], wm[32];
-		char last[32] = "-";
-		double a = r->spans ? (double)r->total / (double)r->spans : 0;
-		snprintf(size, sizeof(size), "%.0f", r->alg);
-		if (r->single)
-			fmt_count(r->count, count, 32);
-		else
-			snprintf(count, sizeof(count), "-");
-		uint32_t best = 0;
-		for (uint32_t k = 1; k < r->nlast; k++)
-			if (r->last[k] > r->last[best])
-				best = k;
-		if (r->nlast && r->last[best])
-			snprintf(last, sizeof(last), "%u (%" PRIu64 "/%" PRIu64 ")", best, r->last[best], r->waits);
-		fprintf(f, "%8s %6d %14s %12s %-10s %12s %12s %9s %9s %12s %12s  %-11s ",
-			fmt_count(r->calls, calls, 32), r->nranks, size, count,
-			r->single ? nccl_dtype_name(r->dtype) : "-", r->spans ? fmt_dur(r->total, tot, 32) : "-",
-			r->spans ? fmt_dur((int64_t)(a + 0.5), avg, 32) : "-", fmt_bw(r->alg, a, alg, 32),
-			fmt_bw(r->bus, a, bus, 32), r->waits ? fmt_dur(r->wait_sum / (int64_t)r->waits, wa, 32) : "-",
-			r->waits ? fmt_dur(r->wait_max, wm, 32) : "-", last);
-		put_name(f, strings_get(r->label));
-		if (r->incomplete || r->untimed)
-			fprintf(f, "%8s   of which %" PRIu64 " incomplete; %" PRIu64 " ranks' parts untimed\n", "",
-				r->incomplete, r->untimed);
-	}
-	if (shown < m->nrows)
-		fprintf(f, "  ... %zu more (--top 0 shows all)\n", m->nrows - shown);
-	char a[32], b[32], c[32], d[32];
-	fprintf(f, "  instances:   %s, %s incomplete (a rank's call, a counterpart or a device span "
-		   "missing); %s operations unmatched; %s ranks' parts without device timing\n",
-		fmt_count(m->instances, a, 32), fmt_count(m->incomplete, b, 32),
-		fmt_count(m->unmatched, c, 32), fmt_count(m->untimed, d, 32));
-	fprintf(f, "  groups:      one row per composition; time: the group's device span; size: "
+	for (size_t i = 0; i < shown; i++)
+		crow_write(w, &m->rows[ids[i]]);
+	sw_close(w);
+	table_more(w, m->nrows - shown);
+	sw_count(w, "  instances:   %s, ", "instances", m->instances);
+	sw_count(w, "%s incomplete (a rank's call, a counterpart or a device span missing); ",
+		 "incomplete", m->incomplete);
+	sw_count(w, "%s operations unmatched; ", "unmatched_operations", m->unmatched);
+	sw_count(w, "%s ranks' parts without device timing\n", "untimed_parts", m->untimed);
+	sw_text(w, "  groups:      one row per composition; time: the group's device span; size: "
 		   "its collectives' S plus the larger of the bytes it sent and received\n");
+	sw_endif(w);
+	sw_close(w);
 	free(ids);
 }
 
@@ -296,37 +333,46 @@ static int by_pair(const void *a, const void *b)
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
-static void pairs_table(struct ncclsum *m, FILE *f, int top)
+static void pairs_table(struct ncclsum *m, struct sumw *w, int top)
 {
-	if (!m->npairs && !m->p2p_unmatched)
-		return;
 	if (m->npairs > 1)
 		qsort(m->pairs, m->npairs, sizeof(*m->pairs), by_pair);
-	fprintf(f, "\nNCCL send/receive: sends matched with their receives\n%10s %14s %12s  %s\n",
+	sw_obj(w, "p2p");
+	sw_if(w, m->npairs || m->p2p_unmatched);
+	sw_text(w, "\nNCCL send/receive: sends matched with their receives\n%10s %14s %12s  %s\n",
 		"Messages", "Bytes", "Avg size", "Ranks (communicator)");
+	sw_arr(w, "rows");
 	size_t shown = top > 0 && (size_t)top < m->npairs ? (size_t)top : m->npairs;
 	for (size_t i = 0; i < shown; i++) {
 		const struct prow *p = &m->pairs[i];
-		char a[32], b[32], c[32];
-		fprintf(f, "%10s %14s %12s  %d -> %d (0x%" PRIx64 ")\n", fmt_count(p->msgs, a, 32),
-			fmt_count(p->bytes, b, 32), fmt_bytes((double)p->bytes / (double)p->msgs, c, 32),
-			p->src, p->dst, p->comm);
+		char comm[24];
+		snprintf(comm, sizeof(comm), "0x%" PRIx64, p->comm);
+		sw_obj(w, NULL);
+		sw_count(w, "%10s ", "messages", p->msgs);
+		sw_count(w, "%14s ", "bytes", p->bytes);
+		sw_bytes(w, "%12s  ", "avg_size_bytes", (double)p->bytes / (double)p->msgs);
+		sw_i64(w, "%" PRId64, "src", p->src);
+		sw_i64(w, " -> %" PRId64, "dst", p->dst);
+		sw_str(w, " (%s)\n", "comm", comm);
+		sw_close(w);
 	}
-	if (shown < m->npairs)
-		fprintf(f, "  ... %zu more (--top 0 shows all)\n", m->npairs - shown);
-	if (m->p2p_unmatched) {
-		char a[32];
-		fprintf(f, "  unmatched:   %s sends or receives without their counterpart\n",
-			fmt_count(m->p2p_unmatched, a, 32));
-	}
+	sw_close(w);
+	table_more(w, m->npairs - shown);
+	sw_if(w, m->p2p_unmatched != 0);
+	sw_count(w, "  unmatched:   %s sends or receives without their counterpart\n", "unmatched",
+		 m->p2p_unmatched);
+	sw_endif(w);
+	sw_endif(w);
+	sw_close(w);
 }
 
-void ncclsum_end(struct ncclsum *m, FILE *f, int top)
+void ncclsum_end(struct ncclsum *m, struct sumw *w, int top)
 {
-	if (m->cap)
-		time_table_print_bytes(f, "NCCL API", m->calls, m->bytes, m->cap, top);
-	colls_table(m, f, top);
-	pairs_table(m, f, top);
+	sw_obj(w, "nccl");
+	time_table_print_bytes(w, "calls", "NCCL API", m->calls, m->bytes, m->cap, top);
+	colls_table(m, w, top);
+	pairs_table(m, w, top);
+	sw_close(w);
 	for (size_t i = 0; i < m->nrows; i++)
 		free(m->rows[i].last);
 	free(m->rows);

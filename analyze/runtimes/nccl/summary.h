@@ -7,12 +7,13 @@
 #include <stdio.h>
 
 #include "../../model/output.h"
+#include "../../summary/write.h"
 
 struct ncclsum;
 struct ncclsum *ncclsum_new(void);
 /* EV_CALL of domain NCCL, EV_NCCL */
 void ncclsum_event(struct ncclsum *m, const struct event *ev);
-/* Prints the NCCL tables and frees m. */
-void ncclsum_end(struct ncclsum *m, FILE *f, int top);
+/* Writes the NCCL tables and frees m. */
+void ncclsum_end(struct ncclsum *m, struct sumw *w, int top);
 
 #endif

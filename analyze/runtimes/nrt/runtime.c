@@ -1,7 +1,8 @@
 /* runtimes/nrt/runtime.c — the Neuron runtime in the registry: its calls' arguments
- * decoded (nrt.c); its scene part is scene.c. */
+ * decoded (nrt.c); its scene part is scene.c, its domain facts facts.c. */
 #include "../registry.h"
 #include "nrt.h"
+#include "summary.h"
 
 static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *ci,
 		      const uint8_t *ext, unsigned next, void *scratch)
@@ -13,6 +14,21 @@ static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *c
 	ci->nrt = ni;
 }
 
+static void *sum_new(void)
+{
+	return nrtsum_new();
+}
+
+static void sum_event(void *priv, const struct event *ev)
+{
+	nrtsum_event(priv, ev);
+}
+
+static void sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
+{
+	nrtsum_end(priv, w, span->tr, span->covered, top);
+}
+
 const struct runtime runtime_nrt = {
 	.name = "nrt",
 	.domain = TPROF_DOM_NRT,
@@ -20,4 +36,11 @@ const struct runtime runtime_nrt = {
 	.call_args = nrt_scene_call_args,
 	.events = RT_KIND(EV_CALL),
 	.scene_event = nrt_scene_event,
+	.sum_new = sum_new,
+	.sum_events = RT_KIND(EV_CALL),
+	.sum_event = sum_event,
+	.sum_at = SUM_AFTER_STEPS,
+	.sum_end = sum_end,
+	.fact_events = RT_KIND(EV_CALL),
+	.facts = nrt_facts,
 };

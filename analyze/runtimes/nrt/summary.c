@@ -282,57 +282,81 @@ static int by_total(const void *a, const void *b)
 	return strcmp(strings_get(x->name), strings_get(y->name));
 }
 
-static void models_table(FILE *f, struct nrtsum *s, int top)
+static void model_row(struct sumw *w, const struct model *m, int64_t sum)
 {
-	if (!s->nmodels)
-		return;
-	qsort(s->models, s->nmodels, sizeof(*s->models), by_total);
+	char cores[128], g[32];
+	double rate = gbps(m->in_bytes + m->out_bytes, m->t.total);
+	sw_obj(w, NULL);
+	sw_real(w, "%7.1f %% ", "total_pct", sum ? 100.0 * (double)m->t.total / (double)sum : 0.0);
+	sw_dur(w, "%12s ", "time_ns", m->t.total);
+	sw_count(w, "%10s ", "execs", m->t.calls);
+	sw_dur(w, "%12s ", "avg_ns", m->t.total / (int64_t)m->t.calls);
+	sw_dur(w, "%12s ", "min_ns", m->t.min);
+	sw_dur(w, "%12s ", "max_ns", m->t.max);
+	sw_count(w, "%8s ", "failed", m->failed);
+	sw_count(w, "%14s ", "input_bytes", m->in_bytes);
+	sw_count(w, "%14s ", "output_bytes", m->out_bytes);
+	sw_num(w, "%10s  ", "bandwidth_GBps", rate, fmt_gbps(rate, g, sizeof(g)));
+	sw_str(w, "%-8s ", "cores", core_list(m, cores, sizeof(cores)));
+	sw_name(w, "name", strings_get(m->name));
+	sw_close(w);
+}
+
+static void models_table(struct sumw *w, struct nrtsum *s, int top)
+{
+	if (s->nmodels > 1)
+		qsort(s->models, s->nmodels, sizeof(*s->models), by_total);
 	int64_t sum = 0;
 	for (size_t i = 0; i < s->nmodels; i++)
 		sum += s->models[i].t.total;
-	fprintf(f, "\nNRT models: executions by model, all NeuronCores and processes\n");
-	fprintf(f, "%9s %12s %10s %12s %12s %12s %8s %14s %14s %10s  %-8s %s\n", "Total(%)", "Time",
+	sw_obj(w, "models");
+	sw_if(w, s->nmodels > 0);
+	sw_text(w, "\nNRT models: executions by model, all NeuronCores and processes\n");
+	sw_text(w, "%9s %12s %10s %12s %12s %12s %8s %14s %14s %10s  %-8s %s\n", "Total(%)", "Time",
 		"Execs", "Avg", "Min", "Max", "Failed", "Input bytes", "Output bytes", "GB/s", "Cores",
 		"Model");
+	sw_endif(w);
+	sw_arr(w, "rows");
 	size_t shown = top > 0 && (size_t)top < s->nmodels ? (size_t)top : s->nmodels;
-	for (size_t i = 0; i < shown; i++) {
-		const struct model *m = &s->models[i];
-		char t[32], av[32], mn[32], mx[32], c[32], fl[32], in[32], out[32], cores[128], g[32];
-		fprintf(f, "%7.1f %% %12s %10s %12s %12s %12s %8s %14s %14s %10s  %-8s ",
-			sum ? 100.0 * (double)m->t.total / (double)sum : 0.0, fmt_dur(m->t.total, t, 32),
-			fmt_count(m->t.calls, c, 32), fmt_dur(m->t.total / (int64_t)m->t.calls, av, 32),
-			fmt_dur(m->t.min, mn, 32), fmt_dur(m->t.max, mx, 32), fmt_count(m->failed, fl, 32),
-			fmt_count(m->in_bytes, in, 32), fmt_count(m->out_bytes, out, 32),
-			fmt_gbps(gbps(m->in_bytes + m->out_bytes, m->t.total), g, sizeof(g)),
-			core_list(m, cores, sizeof(cores)));
-		put_name(f, strings_get(m->name));
-	}
-	if (shown < s->nmodels)
-		fprintf(f, "  ... %zu more (--top 0 shows all)\n", s->nmodels - shown);
+	for (size_t i = 0; i < shown; i++)
+		model_row(w, &s->models[i], sum);
+	sw_close(w);
+	table_more(w, s->nmodels - shown);
+	sw_close(w);
 }
 
-static void traffic_table(FILE *f, struct nrtsum *s)
+static void traffic_table(struct sumw *w, struct nrtsum *s)
 {
 	static const char *const place[] = { "device", "host", "virtual", "?" };
 	int any = 0;
 	for (int op = 0; op < 4; op++)
 		for (int p = 0; p < 4; p++)
 			any |= s->traffic[op][p].calls != 0;
-	if (!any)
-		return;
-	fprintf(f, "\nNRT tensor traffic\n%10s %16s %12s %10s  %-9s %s\n", "Calls", "Bytes", "Time",
+	sw_obj(w, "tensor_traffic");
+	sw_if(w, any);
+	sw_text(w, "\nNRT tensor traffic\n%10s %16s %12s %10s  %-9s %s\n", "Calls", "Bytes", "Time",
 		"GB/s", "Operation", "Placement");
+	sw_endif(w);
+	sw_arr(w, "rows");
 	for (int op = 0; op < 4; op++)
 		for (int p = 0; p < 4; p++) {
 			const struct traffic *t = &s->traffic[op][p];
 			if (!t->calls)
 				continue;
-			char a[32], b[32], c[32], g[32];
-			fprintf(f, "%10s %16s %12s %10s  %-9s %s\n", fmt_count(t->calls, a, 32),
-				fmt_count(t->bytes, b, 32), fmt_dur(t->time, c, 32),
-				fmt_gbps(gbps(t->bytes, t->time), g, sizeof(g)),
-				nrt_traffic_name((unsigned)(TPROF_NRT_TENSOR_READ + op)), place[p]);
+			char g[32];
+			double rate = gbps(t->bytes, t->time);
+			sw_obj(w, NULL);
+			sw_count(w, "%10s ", "calls", t->calls);
+			sw_count(w, "%16s ", "bytes", t->bytes);
+			sw_dur(w, "%12s ", "time_ns", t->time);
+			sw_num(w, "%10s  ", "bandwidth_GBps", rate, fmt_gbps(rate, g, sizeof(g)));
+			sw_str(w, "%-9s ", "operation",
+			       nrt_traffic_name((unsigned)(TPROF_NRT_TENSOR_READ + op)));
+			sw_str(w, "%s\n", "placement", place[p]);
+			sw_close(w);
 		}
+	sw_close(w);
+	sw_close(w);
 }
 
 static int by_core(const void *a, const void *b)
@@ -343,14 +367,17 @@ static int by_core(const void *a, const void *b)
 	return x->nc < y->nc ? -1 : x->nc > y->nc;
 }
 
-static void cores_table(FILE *f, struct nrtsum *s, const struct trace *tr, int64_t covered)
+static void cores_table(struct sumw *w, struct nrtsum *s, const struct trace *tr,
+			int64_t covered)
 {
-	if (!s->ncores)
-		return;
-	qsort(s->cores, s->ncores, sizeof(*s->cores), by_core);
-	char a[32], b[32];
-	fprintf(f, "\nNeuronCores: busy share of the covered time (%s)\n", fmt_dur(covered, a, 32));
-	fprintf(f, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Execs", "NeuronCore");
+	if (s->ncores > 1)
+		qsort(s->cores, s->ncores, sizeof(*s->cores), by_core);
+	sw_obj(w, "neuroncores");
+	sw_if(w, s->ncores > 0);
+	sw_dur(w, "\nNeuronCores: busy share of the covered time (%s)\n", "covered_ns", covered);
+	sw_text(w, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Execs", "NeuronCore");
+	sw_endif(w);
+	sw_arr(w, "rows");
 	for (size_t i = 0; i < s->ncores; i++) {
 		struct core *c = &s->cores[i];
 		if (c->open)
@@ -360,10 +387,18 @@ static void cores_table(FILE *f, struct nrtsum *s, const struct trace *tr, int64
 		for (size_t k = 0; k < tr->nprocs; k++)
 			if (tr->procs[k]->index == c->proc)
 				proc_label(tr->procs[k], label, sizeof(label));
-		fprintf(f, "%6.1f %% %12s %10s  nc %d of %s\n",
-			covered > 0 ? 100.0 * (double)c->busy / (double)covered : 0.0, fmt_dur(c->busy, a, 32),
-			fmt_count(c->execs, b, 32), c->nc, label);
+		sw_obj(w, NULL);
+		sw_real(w, "%6.1f %% ", "busy_pct",
+			covered > 0 ? 100.0 * (double)c->busy / (double)covered : 0.0);
+		sw_dur(w, "%12s ", "busy_ns", c->busy);
+		sw_count(w, "%10s  ", "execs", c->execs);
+		sw_i64(w, NULL, "process", c->proc);
+		sw_i64(w, "nc %" PRId64, "nc", c->nc);
+		sw_str(w, " of %s\n", "label", label);
+		sw_close(w);
 	}
+	sw_close(w);
+	sw_close(w);
 }
 
 static int by_count(const void *a, const void *b)
@@ -374,34 +409,44 @@ static int by_count(const void *a, const void *b)
 	return x->status - y->status;
 }
 
-static void failures_table(FILE *f, struct nrtsum *s, int top)
+static void failures_table(struct sumw *w, struct nrtsum *s, int top)
 {
-	if (!s->nfails)
-		return;
-	qsort(s->fails, s->nfails, sizeof(*s->fails), by_count);
-	fprintf(f, "\nNRT calls that failed\n%10s  %-34s %s\n", "Calls", "Status", "Call");
+	if (s->nfails > 1)
+		qsort(s->fails, s->nfails, sizeof(*s->fails), by_count);
+	sw_obj(w, "failures");
+	sw_if(w, s->nfails > 0);
+	sw_text(w, "\nNRT calls that failed\n%10s  %-34s %s\n", "Calls", "Status", "Call");
+	sw_endif(w);
+	sw_arr(w, "rows");
 	size_t shown = top > 0 && (size_t)top < s->nfails ? (size_t)top : s->nfails;
 	for (size_t i = 0; i < shown; i++) {
 		const struct failure *x = &s->fails[i];
-		char a[32], st[48];
+		char st[48];
 		const char *name = nrt_status_name(x->status);
 		if (!name) {
 			snprintf(st, sizeof(st), "NRT_STATUS %d", x->status);
 			name = st;
 		}
-		fprintf(f, "%10s  %-34s ", fmt_count(x->count, a, 32), name);
-		put_name(f, strings_get(x->name));
+		sw_obj(w, NULL);
+		sw_count(w, "%10s  ", "calls", x->count);
+		sw_i64(w, NULL, "status_code", x->status);
+		sw_str(w, "%-34s ", "status", name);
+		sw_name(w, "name", strings_get(x->name));
+		sw_close(w);
 	}
-	if (shown < s->nfails)
-		fprintf(f, "  ... %zu more (--top 0 shows all)\n", s->nfails - shown);
+	sw_close(w);
+	table_more(w, s->nfails - shown);
+	sw_close(w);
 }
 
-void nrtsum_end(struct nrtsum *s, FILE *f, const struct trace *tr, int64_t covered, int top)
+void nrtsum_end(struct nrtsum *s, struct sumw *w, const struct trace *tr, int64_t covered, int top)
 {
-	models_table(f, s, top);
-	traffic_table(f, s);
-	cores_table(f, s, tr, covered);
-	failures_table(f, s, top);
+	sw_obj(w, "nrt");
+	models_table(w, s, top);
+	traffic_table(w, s);
+	cores_table(w, s, tr, covered);
+	failures_table(w, s, top);
+	sw_close(w);
 	free(s->models);
 	index_free(&s->model_of);
 	free(s->cores);

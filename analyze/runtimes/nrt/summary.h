@@ -8,12 +8,14 @@
 #include <stdio.h>
 
 #include "../../model/output.h"
+#include "../../summary/write.h"
 
 struct nrtsum;
 struct nrtsum *nrtsum_new(void);
 /* EV_CALL of domain NRT */
 void nrtsum_event(struct nrtsum *s, const struct event *ev);
-/* Prints the NRT tables (`covered`: the time the numbers cover) and frees s. */
-void nrtsum_end(struct nrtsum *s, FILE *f, const struct trace *tr, int64_t covered, int top);
+/* Writes the NRT tables (`covered`: the time the numbers cover) and frees s. */
+void nrtsum_end(struct nrtsum *s, struct sumw *w, const struct trace *tr, int64_t covered,
+		int top);
 
 #endif

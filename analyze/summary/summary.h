@@ -1,0 +1,17 @@
+/* summary/summary.h — the --summary output (summary.c): every table, as text or JSON. */
+#ifndef TPROF_ANALYZE_SUMMARY_H
+#define TPROF_ANALYZE_SUMMARY_H
+
+#include <stdio.h>
+
+#include "../model/output.h"
+#include "write.h"
+
+struct output output_summary(FILE *f, const char *dir, int top);   /* as text */
+struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_format format);
+void summary_set_window(const struct window *w);
+/* The runtimes whose summary parts are written (model/runtime.h); none until set. */
+struct runtime_set;
+void summary_set_runtimes(const struct runtime_set *rts);
+
+#endif

@@ -1,0 +1,63 @@
+/* util/fmt.c — numbers, durations, byte counts and names as people read them (util/fmt.h):
+ * the summary's cells and the analyzer's notes. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+
+/* A duration in a unit that keeps four significant digits. */
+const char *fmt_dur(int64_t ns, char *buf, size_t len)
+{
+	double v = (double)ns;
+	double a = fabs(v);
+	if (a < 1e3)
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+	else if (a < 1e6)
+		snprintf(buf, len, "%.3f us", v / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, len, "%.3f ms", v / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", v / 1e9);
+	return buf;
+}
+
+const char *fmt_count(uint64_t n, char *buf, size_t len)
+{
+	char tmp[32];
+	int k = snprintf(tmp, sizeof(tmp), "%" PRIu64, n);
+	size_t o = 0;
+	for (int i = 0; i < k && o + 2 < len; i++) {
+		if (i && (k - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* Prints a name with control bytes shown as '?', so one row stays one line. */
+void put_name(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	fputc('\n', f);
+}
+
+/* A byte count in a unit that keeps four significant digits (B, kB, MB, GB, TB: powers of
+ * 1000). */
+const char *fmt_bytes(double b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "kB", "MB", "GB", "TB" };
+	int u = 0;
+	while (b >= 1000 && u < 4) {
+		b /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%.0f B", b);
+	else
+		snprintf(buf, len, "%.3g %s", b, unit[u]);
+	return buf;
+}

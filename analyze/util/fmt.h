@@ -1,0 +1,18 @@
+/* util/fmt.h — numbers, durations, byte counts and names as people read them (fmt.c). */
+#ifndef TPROF_ANALYZE_FMT_H
+#define TPROF_ANALYZE_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A duration in a unit that keeps four significant digits. */
+const char *fmt_dur(int64_t ns, char *buf, size_t len);
+/* A count with thousands separators. */
+const char *fmt_count(uint64_t n, char *buf, size_t len);
+/* Prints a name and a newline, control bytes shown as '?', so one row stays one line. */
+void put_name(FILE *f, const char *s);
+/* Bytes in B, kB, MB, GB or TB (powers of 1000), three significant digits. */
+const char *fmt_bytes(double b, char *buf, size_t len);
+
+#endif
