@@ -47,6 +47,9 @@ struct scene_flow {
 	const char *cat, *name;          /* "launch", "mpi"/"message", "nccl"/"collective"... */
 	struct track from, to;
 	int64_t from_ts, to_ts;          /* ns from the trace start; from_ts <= to_ts */
+	int64_t to_t0, to_t1;            /* the slice it ends in, as drawn (to_ts lies in it;
+					  * to_t0 = to_t1 = to_ts when none is drawn there): a
+					  * renderer that splits the trace keeps them together */
 	const struct scene_args *args;   /* NULL when none */
 };
 
@@ -76,10 +79,10 @@ struct output output_scene(struct scene_renderer r, int group_by, const struct r
 struct scene;
 struct tracks *scene_tracks(struct scene *s);
 void scene_item(struct scene *s, const struct scene_item *it);
-/* A flow with a fresh id. */
+/* A flow with a fresh id, ending at to_ts inside the slice [to_t0, to_t1] drawn on `to`. */
 void scene_flow(struct scene *s, const char *key, const char *cat, const char *name,
-		struct track from, int64_t from_ts, struct track to, int64_t to_ts,
-		const struct scene_args *args);
+		struct track from, int64_t from_ts, struct track to, int64_t to_ts, int64_t to_t0,
+		int64_t to_t1, const struct scene_args *args);
 /* The launch arrow from the call on `from` that entered at `launch` to the device span
  * [t0, t1] it started on `to`: inside both, never ending before it starts.  Its key is the
  * process index and correlation, with ".k" for the k-th span of one launch (k > 0). */
