@@ -62,6 +62,9 @@ struct scene_ops {
 	void (*flow)(void *priv, const struct scene_flow *fl);
 	/* Finishes and frees priv; called once after begin, even a failed one. */
 	int (*end)(void *priv, const struct trace *tr, struct tracks *tracks);
+	/* The bytes of the trace written so far, before any compression (what --split size:
+	 * counts); NULL when the renderer cannot tell. */
+	uint64_t (*size)(void *priv);
 };
 
 struct scene_renderer {

@@ -19,6 +19,7 @@ void jw_flush(struct jw *w)
 {
 	if (w->len)
 		w->buf = outfile_swap(w->out, w->buf, w->len);
+	w->flushed += w->len;
 	w->len = 0;
 }
 
