@@ -35,7 +35,7 @@ struct scene_item {
 	uint64_t id;                     /* SI_ASYNC */
 	const struct scene_args *args;   /* NULL when none */
 	const struct event *ev;          /* the event it draws (renderers may not look into it
-					  * beyond kind, flags and the times) */
+					  * beyond kind, flags, the times and an EV_STEP's step) */
 };
 
 /* A flow arrow from a point inside one slice to a point inside another. */
