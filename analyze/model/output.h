@@ -128,6 +128,9 @@ struct call_info {
 	uint32_t nstack;
 	const struct nrt_info *nrt;      /* domain NRT: what the call recorded (nrt.h) */
 	const struct poll_info *poll;    /* a run of unsuccessful polls, not one call */
+	const void *info;                /* what a runtime of the registry decoded the call into
+					  * (model/runtime.h pipe_call), for those without a field
+					  * of their own here */
 };
 
 /* What a device ran (EV_DEVICE). */

@@ -29,6 +29,7 @@ enum sum_at {
 struct runtime {
 	const char *name;
 	int domain;                      /* the enum tprof_domain of its API calls, or -1 */
+	const char *category;            /* its calls' category in the scene ("mpi"), or NULL */
 
 	/* ---- the pipeline (model/pipeline.c) ---- */
 	/* One of its API calls, before it goes to the outputs: decodes the call's `next`

@@ -88,7 +88,8 @@ void scene_draw_call(struct scene *s, const struct event *ev)
 	if (rt && rt->call_args)
 		rt->call_args(&a, ev);
 	scene_call_tail_args(&a, ev);
-	struct scene_item it = { .kind = SI_SLICE, .cat = domain_cat[ci->domain < 6 ? ci->domain : 0],
+	const char *cat = rt && rt->category ? rt->category : domain_cat[ci->domain < 6 ? ci->domain : 0];
+	struct scene_item it = { .kind = SI_SLICE, .cat = cat,
 				 .name = ev->name, .track = tracks_thread(s->tracks, ev->thread, 1),
 				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1, .args = &a, .ev = ev };
 	scene_item(s, &it);

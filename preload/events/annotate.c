@@ -4,10 +4,10 @@
 
 #include <tprof/tprof.h>
 
-#include "buffer.h"
+#include "../spool/buffer.h"
 #include "../core/clock.h"
 #include "../core/core.h"
-#include "../core/intern.h"
+#include "../spool/intern.h"
 
 /* Reserves the record first: a thread's first record creates the files and registers it,
  * and only then may its names be interned. */

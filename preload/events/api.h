@@ -4,7 +4,7 @@
 #ifndef TPROF_API_H
 #define TPROF_API_H
 
-#include "buffer.h"
+#include "../spool/buffer.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 

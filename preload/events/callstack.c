@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buffer.h"
+#include "../spool/buffer.h"
 #include "callstack.h"
 #include "../core/clock.h"
 #include "kernels.h"

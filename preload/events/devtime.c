@@ -15,7 +15,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "buffer.h"
+#include "../spool/buffer.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 #include "devtime.h"

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../events/buffer.h"
+#include "../spool/buffer.h"
 #include "mpi-abi.h"
 
 enum tprof_mpi_state {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../core/clock.h"
-#include "../core/intern.h"
+#include "../spool/intern.h"
 #include "mpi-runtime.h"
 
 #define TAG_INFO 1

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../events/api.h"
-#include "../core/intern.h"
+#include "../spool/intern.h"
 #include "nrt-objects.h"
 #include "../core/resolve.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../events/api.h"
-#include "../core/intern.h"
+#include "../spool/intern.h"
 #include "../core/resolve.h"
 
 typedef uint64_t roctx_range_id_t;

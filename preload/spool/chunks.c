@@ -13,7 +13,7 @@
 
 #include "../../common/chunk.h"
 #include "../../common/codec.h"
-#include "../events/record.h"
+#include "record.h"
 #include "chunks.h"
 #include "../core/core.h"
 

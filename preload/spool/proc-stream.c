@@ -3,7 +3,7 @@
  * it is serialised by proc_lock and takes its buffers from slots.c like the threads. */
 #include <string.h>
 
-#include "../events/record.h"
+#include "record.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 

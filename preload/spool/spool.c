@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
-#include "../events/record.h"
+#include "record.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "core.h"
+#include "../core/clock.h"
+#include "../core/core.h"
 
 /* Launchers' rank variables, most specific first. */
 static const char *const rank_vars[] = {

@@ -2,12 +2,12 @@
  * it: the constructor reads the configuration once, before any thread of ours exists; the
  * destructor and the exec hooks do the final pass over threads and then the image; fork
  * takes every lock first and gives the child a fresh image of its own. */
-#include "../events/api.h"
-#include "clock.h"
-#include "core.h"
-#include "../events/devtime.h"
-#include "env-carry.h"
-#include "../events/kernels.h"
+#include "events/api.h"
+#include "core/clock.h"
+#include "core/core.h"
+#include "events/devtime.h"
+#include "core/env-carry.h"
+#include "events/kernels.h"
 
 static int initialized;
 static int clock_source;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../common/hash.h"
-#include "core.h"
+#include "../core/core.h"
 #include "intern.h"
 
 #define MAX_LEN (TPROF_MAX_EXT * TPROF_UNIT)

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
-#include "env-carry.h"
-#include "resolve.h"
+#include "../core/core.h"
+#include "../core/env-carry.h"
+#include "../core/resolve.h"
 
 extern char **environ;
 

@@ -8,8 +8,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "core.h"
+#include "../core/clock.h"
+#include "../core/core.h"
 #include "intern.h"
 
 static pthread_key_t exit_key;
