@@ -301,6 +301,27 @@ static void size_cuts(void)
 	cJSON_Delete(ix);
 }
 
+/* The part holding a running call is closed (max_open) before an arrow to the call comes:
+ * the arrow cannot go with it, and is counted as late where it goes. */
+static void closed_before_arrow(void)
+{
+	struct split_opts o = { .spec = { .mode = SPLIT_SIZE, .bytes = 1000, .text = "size:x" },
+				.end = INT64_MAX, .format = "fake", .lag = 5, .max_open = 2 };
+	start(&o);
+	slice(5, 5000);
+	for (int i = 1; i <= 19; i++)
+		instant(10 * i);     /* two cuts: parts 1 and 2 full */
+	instant(200);                /* opening part 3 closes part 1 */
+	int closed = parts[1].ended;
+	arrow(9, 1, 5, 5000);
+	cJSON *ix = finish();
+	ok(closed == 1 && where(5, 5000) == 1, "a part holding a running call can be closed to "
+	   "open another");
+	ok(where_flow(9) == 2 && ix && part_num(ix, 2, "late_flows") == 1,
+	   "an arrow to that call then goes to the next part open, counted as late");
+	cJSON_Delete(ix);
+}
+
 static void parsing(void)
 {
 	struct split_spec sp;
@@ -377,6 +398,7 @@ int main(void)
 	late_items();
 	open_at_once();
 	size_cuts();
+	closed_before_arrow();
 	parsing();
 	names();
 	grouping();

@@ -1,8 +1,9 @@
 /* render/split/held.c — the slices the splitter keeps in another part than their end time
  * puts them in: those that came after their part was closed, and with size:MB those that
  * end after the cut that closed their part's range.  An arrow ending in one goes where it
- * went.  A hash table, emptied of a part's slices when the part closes; and the items of
- * the newest part that end after the front, of which a cut makes the held ones. */
+ * went (or, when that part is closed, counts as late).  A hash table, rid of a slice once
+ * its part is closed and the front is `lag` past its end; and the items of the newest part
+ * that end after the front, of which a cut makes the held ones. */
 #include <stdlib.h>
 
 #include "state.h"
@@ -31,12 +32,18 @@ static void insert(struct held *v, size_t cap, const struct held *e)
 	v[i] = *e;
 }
 
-/* Rebuilds the table with room for n more, leaving out the slices of part `drop`. */
-static void rebuild(struct split *s, size_t more, size_t drop)
+/* A slice no arrow will come for any more: its part is closed, its end `lag` behind. */
+static int gone(const struct split *s, const struct held *h, int prune)
+{
+	return prune && h->part < s->first_open && h->t1 < s->front - s->o.lag;
+}
+
+/* Rebuilds the table with room for n more, leaving out the slices gone when pruning. */
+static void rebuild(struct split *s, size_t more, int prune)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->capheld; i++)
-		n += s->held[i].used && s->held[i].part != drop;
+		n += s->held[i].used && !gone(s, &s->held[i], prune);
 	size_t cap = 64;
 	while (cap < 2 * (n + more))
 		cap *= 2;
@@ -44,7 +51,7 @@ static void rebuild(struct split *s, size_t more, size_t drop)
 	if (!v)
 		abort();
 	for (size_t i = 0; i < s->capheld; i++)
-		if (s->held[i].used && s->held[i].part != drop)
+		if (s->held[i].used && !gone(s, &s->held[i], prune))
 			insert(v, cap, &s->held[i]);
 	free(s->held);
 	s->held = v;
@@ -55,7 +62,7 @@ static void rebuild(struct split *s, size_t more, size_t drop)
 void held_add(struct split *s, struct track tr, int64_t t0, int64_t t1, size_t part)
 {
 	if (2 * (s->nheld + 1) > s->capheld)
-		rebuild(s, 1, (size_t)-1);
+		rebuild(s, 1, 0);
 	struct held e = { tr.pid, tr.tid, t0, t1, part, 1 };
 	insert(s->held, s->capheld, &e);
 	s->nheld++;
@@ -72,10 +79,10 @@ long held_find(const struct split *s, struct track tr, int64_t t0, int64_t t1)
 	return -1;
 }
 
-void held_drop_part(struct split *s, size_t part)
+void held_prune(struct split *s)
 {
-	if (s->nheld)
-		rebuild(s, 0, part);
+	if (s->nheld && s->front > INT64_MIN + s->o.lag)
+		rebuild(s, 0, 1);
 }
 
 /* Forgets the items that no longer end after the front. */

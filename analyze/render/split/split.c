@@ -91,7 +91,7 @@ static void close_part(struct split *s, size_t i)
 	char *path = split_part_path(s, i);
 	split_file_bytes(path, content, &p->file_bytes, &p->json_bytes);
 	free(path);
-	held_drop_part(s, i);
+	held_prune(s);
 	uint64_t grew = p->json_bytes > p->cut_bytes ? p->json_bytes - p->cut_bytes : 0;
 	if (p->cut_bytes && grew > s->reserve)
 		s->reserve = grew;

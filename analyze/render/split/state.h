@@ -72,8 +72,9 @@ struct split {
 void held_add(struct split *s, struct track tr, int64_t t0, int64_t t1, size_t part);
 /* The part a slice was kept in, or -1 when it is where its end time puts it. */
 long held_find(const struct split *s, struct track tr, int64_t t0, int64_t t1);
-/* Forgets the slices kept in `part` (it is closed). */
-void held_drop_part(struct split *s, size_t part);
+/* Forgets the slices no arrow will come for any more (their part closed, their end lag
+ * behind the front). */
+void held_prune(struct split *s);
 void ahead_add(struct split *s, const struct scene_item *it, int64_t key);
 /* At a cut at `at`: the slices still ahead that end after it are kept in `part` (held);
  * returns how many items end after it, and the latest end among them in *hold. */
