@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 CHECK="$top_srcdir/tests/func/split-check.py"
 CHECKS="parse union flows meta index placement steps"
-plan 110
+plan 111
 
 # checks WHAT FULL INDEX [--size BYTES]: a TAP point per check (and size, with --size).
 checks() {
@@ -163,6 +163,9 @@ bad "format chrome" "$T/steps" --split steps:2
 bad "format chrome" "$T/steps" -f otf2 -o "$T/bad/otf" --split steps:2
 bad "-o -" "$T/steps" -o - --split size:1
 bad "no steps" "$T/nccl" -o "$T/bad/t.json" --split steps:2
+"$ANALYZE" "$T/steps" -o "$T/nodir/t.json" --split steps:2 >/dev/null 2>"$T/nodir.err"
+[ $? -eq 1 ] && grep -q "cannot write .*nodir/t.part-0001.json" "$T/nodir.err"
+ok $? "a part that cannot be written: exit 1, an error naming it"
 
 "$ANALYZE" --help | grep -q -e "--split steps:N, --split size:MB"
 ok $? "--help describes --split"
