@@ -195,6 +195,10 @@ struct step_start *window_step_starts(struct trace *tr, size_t *n)
 			s[j] = (struct step_start){ v[j].step, v[j].ns - tr->start_ns };
 		free(v);
 		k = unique_steps(s, k, 0);   /* the process's first start of each step */
+		if (!k) {
+			free(s);
+			continue;
+		}
 		if (nall + k > cap) {
 			cap = (nall + k) * 2;
 			all = realloc(all, cap * sizeof(*all));
