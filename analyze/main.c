@@ -1,6 +1,6 @@
 /* main.c — tprof-analyze: reads every process image under an output directory, puts them on
- * one time axis, and writes the summary and/or a trace (Chrome JSON or an OTF2 archive) in
- * one streaming pass. */
+ * one time axis, and writes the summary and/or a trace (Chrome JSON, an OTF2 archive or an
+ * SQLite database) in one streaming pass. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "render/otf2/otf2.h"
+#include "render/sqlite/sqlite-out.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
 #include "render/split/split.h"
@@ -28,6 +29,7 @@ struct options {
 	int top;
 	int group_by;            /* enum tracks_group */
 	int otf2;
+	int sqlite;
 	int progress;            /* enum progress_mode */
 	const char *split;       /* --split, as given */
 	struct split_spec split_spec;
@@ -51,13 +53,18 @@ static void usage(FILE *f)
 	      "                         figure: exact counts, ns and bytes, units in the\n"
 	      "                         keys; see summary-json.md); implies --summary\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
-	      "                         Perfetto and chrome://tracing) or 'otf2' (an OTF2\n"
-	      "                         archive for Vampir and the Score-P tools)\n"
+	      "                         Perfetto and chrome://tracing), 'otf2' (an OTF2\n"
+	      "                         archive for Vampir and the Score-P tools) or 'sqlite'\n"
+	      "                         (an SQLite database for SQL: slices, device operations,\n"
+	      "                         MPI messages, collectives...; see sqlite-schema.md)\n"
 	      "  -o, --output FILE      where the trace goes.  chrome: a file (default\n"
 	      "                         DIR.json.gz); a name ending in .gz is gzip-compressed;\n"
 	      "                         '-' is standard output.  otf2: a directory, required,\n"
 	      "                         that must not exist or be empty; the archive's anchor\n"
-	      "                         file is FILE/traces.otf2\n"
+	      "                         file is FILE/traces.otf2.  sqlite: a file, required; an\n"
+	      "                         existing FILE is replaced only if it is empty or a\n"
+	      "                         database tprof wrote, and only once the new one is\n"
+	      "                         complete\n"
 	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
 	      "                         with its threads, device streams and NeuronCores), by\n"
 	      "                         'domain' (API calls, GPU kernels, copies and NeuronCores\n"
@@ -202,8 +209,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (optind + 1 < argc)
 		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
 	o->dir = argv[optind];
-	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "otf2"))
-		return bad_usage("--format: unknown format '%s' (known: chrome, otf2)", o->format);
+	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "otf2") &&
+	    strcmp(o->format, "sqlite"))
+		return bad_usage("--format: unknown format '%s' (known: chrome, otf2, sqlite)",
+				 o->format);
 	if (o->out && !o->format)
 		o->format = "chrome";
 	o->otf2 = o->format && !strcmp(o->format, "otf2");
@@ -213,7 +222,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("%s", "--format otf2 writes a directory: '-o -' is not possible");
 	if (o->otf2 && o->group_by != TRACKS_BY_PROCESS)
 		return bad_usage("%s", "--group-by is for --format chrome");
-	if (o->split && (!o->format || o->otf2))
+	o->sqlite = o->format && !strcmp(o->format, "sqlite");
+	if (o->sqlite && !o->out)
+		return bad_usage("%s", "--format sqlite needs -o FILE (the database to write)");
+	if (o->sqlite && !strcmp(o->out, "-"))
+		return bad_usage("%s", "--format sqlite writes a file: '-o -' is not possible");
+	if (o->sqlite && o->group_by != TRACKS_BY_PROCESS)
+		return bad_usage("%s", "--group-by is for --format chrome");
+	if (o->split && (!o->format || o->otf2 || o->sqlite))
 		return bad_usage("%s", "--split is for a trace written with --format chrome");
 	if (o->split && o->out && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--split writes several files: '-o -' is not possible");
@@ -317,6 +333,8 @@ int main(int argc, char **argv)
 	/* Refuse a directory that is not ours to fill before the (long) reading starts. */
 	if (o.otf2 && otf2_check_dir(o.out) < 0)
 		return 2;
+	if (o.sqlite && sqlite_check_output(o.out) < 0)
+		return 2;
 	raise_fd_limit();
 	progress_init(o.progress);
 	if (trace_load(&tr, o.dir) < 0)
@@ -349,6 +367,8 @@ int main(int argc, char **argv)
 				trace_free(&tr);
 				return 2;
 			}
+		} else if (o.sqlite) {
+			outs[pl.nouts++] = output_sqlite(outpath, o.dir, &pl.win, &rts);
 		} else {
 			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by, &rts);
 		}
@@ -370,6 +390,8 @@ int main(int argc, char **argv)
 			rc = 1;
 	if (!rc && outpath && o.otf2)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
+	else if (!rc && outpath && o.sqlite)
+		fprintf(stderr, "tprof-analyze: SQLite database written to %s\n", outpath);
 	else if (!rc && outpath && strcmp(outpath, "-") && !o.split)
 		fprintf(stderr, "tprof-analyze: Chrome trace written to %s\n", outpath);
 	free(outpath);

@@ -18,6 +18,9 @@ struct jw {
 };
 
 int jw_open(struct jw *w, const char *path);   /* "-" is stdout; a name ending .gz is gzipped */
+/* A writer into memory: buf holds len bytes (the caller resets len); what would not fit in
+ * JW_CAP bytes is dropped and sets err.  Closed with jw_close. */
+void jw_open_mem(struct jw *w);
 int jw_close(struct jw *w);                     /* -1 if anything failed to be written */
 void jw_flush(struct jw *w);
 /* The bytes written so far (before any compression). */
