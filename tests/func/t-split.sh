@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 CHECK="$top_srcdir/tests/func/split-check.py"
 CHECKS="parse union flows meta index placement steps"
-plan 111
+plan 112
 
 # checks WHAT FULL INDEX [--size BYTES]: a TAP point per check (and size, with --size).
 checks() {
@@ -161,6 +161,7 @@ bad "size:0.001" "$T/steps" -o "$T/bad/t.json" --split size:0.001
 bad "lines:5" "$T/steps" -o "$T/bad/t.json" --split lines:5
 bad "format chrome" "$T/steps" --split steps:2
 bad "format chrome" "$T/steps" -f otf2 -o "$T/bad/otf" --split steps:2
+bad "format chrome" "$T/steps" -f sqlite -o "$T/bad/t.db" --split steps:2
 bad "-o -" "$T/steps" -o - --split size:1
 bad "no steps" "$T/nccl" -o "$T/bad/t.json" --split steps:2
 "$ANALYZE" "$T/steps" -o "$T/nodir/t.json" --split steps:2 >/dev/null 2>"$T/nodir.err"
