@@ -14,6 +14,7 @@
 #include "model/output.h"
 #include "render/chrome/chrome.h"
 #include "render/perfetto/perfetto.h"
+#include "render/split/split.h"
 #include "summary/summary.h"
 #include "util/progress.h"
 #include "runtimes/registry.h"
@@ -32,6 +33,8 @@ struct options {
 	int perfetto;
 	int sqlite;
 	int progress;            /* enum progress_mode */
+	const char *split;       /* --split, as given */
+	struct split_spec split_spec;
 };
 
 static void usage(FILE *f)
@@ -76,6 +79,15 @@ static void usage(FILE *f)
 	      "                         it) or by 'instance' (a group per host, with its\n"
 	      "                         instance type, holding its processes' tracks); chrome\n"
 	      "                         and perfetto only\n"
+	      "      --split steps:N, --split size:MB\n"
+	      "                         write the trace as a series of files a viewer can open\n"
+	      "                         each alone: N training steps a part, or parts of about\n"
+	      "                         MB megabytes of JSON (uncompressed, also for .gz); an\n"
+	      "                         item goes to the part in which it ends, an arrow with\n"
+	      "                         the slice it ends in.  FILE.json.gz becomes\n"
+	      "                         FILE.part-0001.json.gz... and FILE.index.json, which\n"
+	      "                         lists each part's file, time range, steps and counts;\n"
+	      "                         chrome only\n"
 	      "\n"
 	      "Restricting every output to a window:\n"
 	      "      --start US         from US microseconds after the trace start\n"
@@ -135,6 +147,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "group-by", required_argument, NULL, 5 },
 		{ "progress", no_argument, NULL, 8 },
 		{ "no-progress", no_argument, NULL, 9 },
+		{ "split", required_argument, NULL, 10 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -184,6 +197,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 8: o->progress = PROGRESS_ON; break;
 		case 9: o->progress = PROGRESS_OFF; break;
+		case 10:
+			o->split = optarg;
+			if (split_parse(optarg, &o->split_spec) < 0)
+				return bad_usage("--split: '%s' is not steps:N (N >= 1) or size:MB "
+						 "(a number of megabytes, from 0.01)", optarg);
+			break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -219,6 +238,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("%s", "--format sqlite writes a file: '-o -' is not possible");
 	if (o->sqlite && o->group_by != TRACKS_BY_PROCESS)
 		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
+	if (o->split && (!o->format || o->otf2 || o->sqlite || o->perfetto))
+		return bad_usage("%s", "--split is for a trace written with --format chrome");
+	if (o->split && o->out && !strcmp(o->out, "-"))
+		return bad_usage("%s", "--split writes several files: '-o -' is not possible");
 	if (o->steps && (o->start || o->end))
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
 	if (!o->format)
@@ -265,6 +288,38 @@ static char *default_output(const char *dir, const char *ext)
 	memcpy(p, dir, n);
 	strcpy(p + n, ext);
 	return p;
+}
+
+static struct scene_renderer make_chrome(const char *path, void *ctx)
+{
+	(void)ctx;
+	return render_chrome(path);
+}
+
+/* --split: the parts' renderers, and for steps:N the parts' steps (one more pass). */
+static int split_output(struct options *o, struct trace *tr, const struct window *w,
+			const char *path, struct output *out, const struct runtime_set *rts)
+{
+	struct split_opts so = { .spec = o->split_spec, .start = w->active ? w->start : 0,
+				 .end = w->active ? w->end : INT64_MAX, .format = "chrome",
+				 .label = "Chrome" };
+	struct split_group *g = NULL;
+	if (so.spec.mode == SPLIT_STEPS) {
+		size_t n;
+		struct step_start *v = window_step_starts(tr, &n);
+		so.ngroups = split_group_steps(v, n, so.spec.steps, so.start, so.end, &g);
+		free(v);
+		if (!so.ngroups) {
+			diag_error("--split %s: %s (record them with tprof_step)", o->split,
+				   n ? "no step starts in the window" : "the trace has no steps");
+			free(g);
+			return -1;
+		}
+		so.groups = g;
+	}
+	*out = output_scene(render_split(path, &so, make_chrome, NULL), o->group_by, rts);
+	free(g);
+	return 0;
 }
 
 /* Streams from a thousand processes need a thousand descriptors. */
@@ -316,6 +371,12 @@ int main(int argc, char **argv)
 			/* OTF2 wants enter/leave order: ranges are announced when they open. */
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
+		} else if (o.split) {
+			if (split_output(&o, &tr, &pl.win, outpath, &outs[pl.nouts++], &rts) < 0) {
+				free(outpath);
+				trace_free(&tr);
+				return 2;
+			}
 		} else if (o.sqlite) {
 			outs[pl.nouts++] = output_sqlite(outpath, o.dir, &pl.win, &rts);
 		} else {
@@ -343,7 +404,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
 	else if (!rc && outpath && o.sqlite)
 		fprintf(stderr, "tprof-analyze: SQLite database written to %s\n", outpath);
-	else if (!rc && outpath && strcmp(outpath, "-"))
+	else if (!rc && outpath && strcmp(outpath, "-") && !o.split)
 		fprintf(stderr, "tprof-analyze: %s trace written to %s\n",
 			o.perfetto ? "Perfetto" : "Chrome", outpath);
 	free(outpath);

@@ -29,6 +29,7 @@ void jw_flush(struct jw *w)
 		return;
 	if (w->len)
 		w->buf = outfile_swap(w->out, w->buf, w->len);
+	w->flushed += w->len;
 	w->len = 0;
 }
 

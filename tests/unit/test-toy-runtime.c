@@ -67,7 +67,7 @@ static int toy_scene_event(struct scene *s, const struct event *ev, unsigned sel
 				 .args = &a, .ev = ev };
 	scene_item(s, &it);
 	scene_flow(s, NULL, "toy", "toy", tracks_thread(scene_tracks(s), ev->thread, 1), ev->t0 + 1,
-		   dev, ev->t0 + 2, NULL);
+		   dev, ev->t0 + 2, it.t0, it.t1, NULL);
 	return 1;
 }
 

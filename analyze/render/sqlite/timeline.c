@@ -197,7 +197,9 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	return o->failed || o->db.failed ? -1 : 0;
 }
 
-static const struct scene_ops timeline_ops = { "sqlite", begin, item, flow, end };
+static const struct scene_ops timeline_ops = {
+	.name = "sqlite", .begin = begin, .item = item, .flow = flow, .end = end,
+};
 
 struct scene_renderer sqlite_timeline(struct sqlout *o)
 {
