@@ -21,7 +21,7 @@
 	skip_all "no protoc (configure found none; on Debian: apt-get install protobuf-compiler)"
 export PROTOC
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 30
+plan 31
 
 # both TAG DIR [OPTIONS...]: DIR as TAG.json and TAG.pftrace with OPTIONS; the two must agree.
 both() {
@@ -157,6 +157,11 @@ check "-o - writes the same trace to standard output" cmp -s "$T/stdout.pftrace"
 rc=$?
 [ $rc -eq 1 ] && grep -q "cannot write $T/no/such/dir/t.pftrace" "$T/nodir.err"
 ok $? "a file that cannot be made: exit 1, saying which (exit $rc)"
+"$ANALYZE" "$T/steps" -f perfetto --split steps:2 -o "$T/split.pftrace" 2>"$T/split.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "split is for a trace written with --format chrome" "$T/split.err" &&
+	[ ! -e "$T/split.pftrace" ]
+ok $? "--split (Chrome JSON only) with --format perfetto is a usage error (exit $rc)"
 "$ANALYZE" "$T/steps" -f perfeto 2>"$T/bad.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "known: chrome, perfetto, otf2" "$T/bad.err"

@@ -157,7 +157,10 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	return rc;
 }
 
-static const struct scene_ops perfetto_ops = { "perfetto", begin, item, flow, end };
+/* No size: --split, which asks for it, is for Chrome JSON. */
+static const struct scene_ops perfetto_ops = {
+	.name = "perfetto", .begin = begin, .item = item, .flow = flow, .end = end,
+};
 
 struct scene_renderer render_perfetto(const char *path)
 {
