@@ -87,7 +87,8 @@ static void usage(FILE *f)
 	      "                         the slice it ends in.  FILE.json.gz becomes\n"
 	      "                         FILE.part-0001.json.gz... and FILE.index.json, which\n"
 	      "                         lists each part's file, time range, steps and counts;\n"
-	      "                         chrome only\n"
+	      "                         chrome, and perfetto with steps:N (FILE.pftrace\n"
+	      "                         becomes FILE.part-0001.pftrace...)\n"
 	      "\n"
 	      "Restricting every output to a window:\n"
 	      "      --start US         from US microseconds after the trace start\n"
@@ -238,8 +239,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("%s", "--format sqlite writes a file: '-o -' is not possible");
 	if (o->sqlite && o->group_by != TRACKS_BY_PROCESS)
 		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
-	if (o->split && (!o->format || o->otf2 || o->sqlite || o->perfetto))
-		return bad_usage("%s", "--split is for a trace written with --format chrome");
+	if (o->split && (!o->format || o->otf2 || o->sqlite))
+		return bad_usage("%s", "--split is for a trace written with --format chrome or perfetto");
+	if (o->split && o->perfetto && o->split_spec.mode == SPLIT_SIZE)
+		return bad_usage("%s", "--split size:MB is for --format chrome (perfetto: steps:N)");
 	if (o->split && o->out && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--split writes several files: '-o -' is not possible");
 	if (o->steps && (o->start || o->end))
@@ -296,13 +299,20 @@ static struct scene_renderer make_chrome(const char *path, void *ctx)
 	return render_chrome(path);
 }
 
+static struct scene_renderer make_perfetto(const char *path, void *ctx)
+{
+	(void)ctx;
+	return render_perfetto(path);
+}
+
 /* --split: the parts' renderers, and for steps:N the parts' steps (one more pass). */
 static int split_output(struct options *o, struct trace *tr, const struct window *w,
 			const char *path, struct output *out, const struct runtime_set *rts)
 {
 	struct split_opts so = { .spec = o->split_spec, .start = w->active ? w->start : 0,
-				 .end = w->active ? w->end : INT64_MAX, .format = "chrome",
-				 .label = "Chrome" };
+				 .end = w->active ? w->end : INT64_MAX,
+				 .format = o->perfetto ? "perfetto" : "chrome",
+				 .label = o->perfetto ? "Perfetto" : "Chrome" };
 	struct split_group *g = NULL;
 	if (so.spec.mode == SPLIT_STEPS) {
 		size_t n;
@@ -317,7 +327,8 @@ static int split_output(struct options *o, struct trace *tr, const struct window
 		}
 		so.groups = g;
 	}
-	*out = output_scene(render_split(path, &so, make_chrome, NULL), o->group_by, rts);
+	*out = output_scene(render_split(path, &so, o->perfetto ? make_perfetto : make_chrome, NULL),
+			    o->group_by, rts);
 	free(g);
 	return 0;
 }

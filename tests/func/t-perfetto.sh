@@ -21,7 +21,7 @@
 	skip_all "no protoc (configure found none; on Debian: apt-get install protobuf-compiler)"
 export PROTOC
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 31
+plan 32
 
 # both TAG DIR [OPTIONS...]: DIR as TAG.json and TAG.pftrace with OPTIONS; the two must agree.
 both() {
@@ -157,11 +157,28 @@ check "-o - writes the same trace to standard output" cmp -s "$T/stdout.pftrace"
 rc=$?
 [ $rc -eq 1 ] && grep -q "cannot write $T/no/such/dir/t.pftrace" "$T/nodir.err"
 ok $? "a file that cannot be made: exit 1, saying which (exit $rc)"
-"$ANALYZE" "$T/steps" -f perfetto --split steps:2 -o "$T/split.pftrace" 2>"$T/split.err"
+# --split steps:N: each Perfetto part shows what the Chrome part of the same steps does.
+mkdir -p "$T/sp"
+if "$ANALYZE" "$T/steps" -f perfetto --split steps:2 -o "$T/sp/s.pftrace" 2>"$T/split.err" &&
+	"$ANALYZE" "$T/steps" -f chrome --split steps:2 -o "$T/sp/s.json" 2>>"$T/split.err"; then
+	_n=0 _bad=0
+	for _p in "$T"/sp/s.part-*.pftrace; do
+		_n=$((_n + 1))
+		"$PY" "$PFTRACE" compare "$_p" "${_p%.pftrace}.json" >/dev/null 2>"$T/sp.cmp" ||
+			{ _bad=$((_bad + 1)); diag "$_p: $(head -n 3 "$T/sp.cmp")"; }
+	done
+	[ "$_n" -ge 2 ] && [ "$_bad" -eq 0 ] && [ -s "$T/sp/s.index.json" ] &&
+		[ "$(ls "$T"/sp/s.part-*.json | wc -l)" -eq "$_n" ]
+	ok $? "--split steps:2: $_n Perfetto parts, each as its Chrome part, and an index"
+else
+	ok 1 "--split steps:2 writes Perfetto and Chrome parts"
+	diag "$(head -n 3 "$T/split.err")"
+fi
+"$ANALYZE" "$T/steps" -f perfetto --split size:1 -o "$T/split.pftrace" 2>"$T/split.err"
 rc=$?
-[ $rc -eq 2 ] && grep -q "split is for a trace written with --format chrome" "$T/split.err" &&
+[ $rc -eq 2 ] && grep -q "split size:MB is for --format chrome" "$T/split.err" &&
 	[ ! -e "$T/split.pftrace" ]
-ok $? "--split (Chrome JSON only) with --format perfetto is a usage error (exit $rc)"
+ok $? "--split size:MB (a JSON size) with --format perfetto is a usage error (exit $rc)"
 "$ANALYZE" "$T/steps" -f perfeto 2>"$T/bad.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "known: chrome, perfetto, otf2" "$T/bad.err"

@@ -157,7 +157,7 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	return rc;
 }
 
-/* No size: --split, which asks for it, is for Chrome JSON. */
+/* No size: --split size:MB, which asks for it, is for Chrome JSON (steps:N needs none). */
 static const struct scene_ops perfetto_ops = {
 	.name = "perfetto", .begin = begin, .item = item, .flow = flow, .end = end,
 };
