@@ -30,9 +30,11 @@ struct entry {
 	struct key key;
 	struct track track;
 	const struct proc *p;
+	const struct thread *th;  /* threads */
 	int32_t tid;              /* threads: the real tid */
 	uint32_t name;            /* threads: name id */
 	int device, stream_no;    /* device tracks; NeuronCore tracks: core, lane */
+	uint64_t stream;          /* device tracks: the stream handle */
 	int64_t busy_until;       /* NeuronCore tracks: the end of the latest work on it */
 	int used;
 };
@@ -150,6 +152,7 @@ struct track tracks_thread(struct tracks *t, const struct thread *th, int api_ca
 	struct entry *e = find(t, &k, &fresh);
 	if (fresh) {
 		e->p = th->proc;
+		e->th = th;
 		e->tid = thread_tid(th);
 		e->name = th->name;
 		if (group == G_API)
@@ -172,6 +175,7 @@ struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t devi
 	if (fresh) {
 		e->p = p;
 		e->device = (int)device;
+		e->stream = stream;
 		/* Streams are numbered per device in the order they first appear. */
 		int n = 0;
 		for (size_t i = 0; i < t->cap; i++)
@@ -340,4 +344,34 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
 		meta(ctx, "thread_sort_index", e->track.pid, e->track.tid, "sort_index", NULL, order);
 	}
 	(void)tr;
+}
+
+void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < t->cap; i++) {
+		const struct entry *e = &t->v[i];
+		if (!e->used)
+			continue;
+		struct track_info ti = { .track = e->track, .proc = e->p };
+		switch (e->key.group) {
+		case G_THREAD:
+		case G_API:
+			ti.kind = "thread";
+			ti.thread = e->th;
+			break;
+		case G_NC:
+		case G_NEURON:
+			ti.kind = "neuroncore";
+			ti.device = e->device;
+			ti.number = e->stream_no;
+			break;
+		default:
+			ti.kind = "device";
+			ti.device = e->device;
+			ti.stream = e->stream;
+			ti.number = e->stream_no;
+			break;
+		}
+		fn(ctx, &ti);
+	}
 }

@@ -39,4 +39,23 @@ struct track tracks_steps(struct tracks *t, const struct proc *p);
 /* Names and sort orders of every track that was used (threads, device streams, groups). */
 void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn meta, void *ctx);
 
+/* What a track used is, for renderers that describe tracks in their own terms (SQLite);
+ * their names and order come from tracks_metadata.  Steps tracks (tracks_steps) are not
+ * listed: they are known by their track. */
+struct track_info {
+	struct track track;
+	const char *kind;                /* "thread", "device" or "neuroncore" */
+	const struct proc *proc;
+	const struct thread *thread;     /* thread tracks */
+	int64_t device;                  /* device tracks: the device; NeuronCore tracks: its
+					  * core */
+	uint64_t stream;                 /* device tracks: the stream handle */
+	int number;                      /* device tracks: the stream's number on its device (0:
+					  * the null stream); NeuronCore tracks: the lane (0: the
+					  * first) */
+};
+typedef void (*tracks_info_fn)(void *ctx, const struct track_info *ti);
+/* Calls fn for every track that was used, in no particular order. */
+void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx);
+
 #endif
