@@ -375,3 +375,25 @@ void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx)
 		fn(ctx, &ti);
 	}
 }
+
+struct wanted {
+	struct track track;
+	struct track_info *ti;
+	int found;
+};
+
+static void match(void *ctx, const struct track_info *ti)
+{
+	struct wanted *w = ctx;
+	if (!w->found && ti->track.pid == w->track.pid && ti->track.tid == w->track.tid) {
+		*w->ti = *ti;
+		w->found = 1;
+	}
+}
+
+int tracks_info(struct tracks *t, struct track track, struct track_info *ti)
+{
+	struct wanted w = { track, ti, 0 };
+	tracks_each(t, match, &w);
+	return w.found ? 0 : -1;
+}
