@@ -1,6 +1,7 @@
 /* runtimes/mpi/runtime.c — MPI in the registry: its calls' and requests' extension units
- * decoded (ranks made world ranks through the communicators of the COMM records) and handed
- * to message matching and collective grouping (pipe.c); its scene part is scene.c. */
+ * decoded (ranks made world ranks through the communicators of the COMM records), described
+ * as message passing (msgpass.c) and handed to message matching and collective grouping
+ * (pipe.c); its scene part is scene.c. */
 #include <string.h>
 
 #include "../../model/emit.h"
@@ -50,9 +51,12 @@ static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_
 	struct mpi_info mi;
 	mpi_decode(pl->tr, t->proc, (const uint8_t *)(r + 1), r->ext < 2 ? r->ext : 2, &mi);
 	mi.a.flags |= r->flags;   /* the record's own flags (started, cancelled) count too */
+	struct msgpass mp;
 	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
 			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
 			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
+	if (mpi_msgpass_req(&mi, ev.name, &mp))
+		ev.msgpass = &mp;
 	mpi_req(pl, t, ev.name, &mi, ev.t0, r->arg & TPROF_CORR_MASK);
 	emit_event(pl, &ev);
 }
@@ -60,10 +64,16 @@ static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_
 static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *ci,
 		      const uint8_t *ext, unsigned next, void *scratch)
 {
-	_Static_assert(sizeof(struct mpi_info) <= RT_SCRATCH, "mpi_info fits the scratch");
-	struct mpi_info *mi = scratch;
+	struct decoded {
+		struct mpi_info mi;
+		struct msgpass mp;
+	} *d = scratch;
+	_Static_assert(sizeof(struct decoded) <= RT_SCRATCH, "the decoded call fits the scratch");
+	struct mpi_info *mi = &d->mi;
 	mpi_decode(pl->tr, ev->proc, ext, next, mi);
 	ev->mpi = mi;
+	if (mpi_msgpass_call(mi, ev->name, &d->mp))
+		ev->msgpass = &d->mp;
 	mpi_call(pl, ev->thread, ev->name, mi, ev->t0, ev->t1, ci->corr, ev->flags);
 }
 
