@@ -67,6 +67,7 @@ static void map_free(struct u64map *m)
 struct rdef {
 	uint32_t name;
 	int cat;
+	unsigned coll;                   /* enum msgpass_coll of its calls */
 };
 
 struct otf2_defs {
@@ -228,9 +229,14 @@ OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat)
 		if (!d->regions)
 			abort();
 	}
-	d->regions[d->nregions] = (struct rdef){ name, cat };
+	d->regions[d->nregions] = (struct rdef){ name, cat, MPC_NONE };
 	map_put(&d->region_of, key, (uint32_t)d->nregions);
 	return (OTF2_RegionRef)d->nregions++;
+}
+
+void otf2_region_coll(struct otf2_defs *d, OTF2_RegionRef r, unsigned coll)
+{
+	d->regions[r].coll = coll;
 }
 
 OTF2_AttributeRef otf2_attr(struct otf2_defs *d, enum attr_id a)
@@ -367,10 +373,10 @@ void otf2_defs_write_attributes(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 	}
 }
 
-/* The role of an MPI call: collectives by their shape, the rest plain functions. */
-static OTF2_RegionRole mpi_role(const char *name)
+/* The role of a call: collectives by their shape, the rest plain functions. */
+static OTF2_RegionRole call_role(unsigned coll)
 {
-	switch (otf2_mpi_coll_op(name)) {
+	switch (otf2_coll_op(coll)) {
 	case OTF2_COLLECTIVE_OP_BARRIER:
 		return OTF2_REGION_ROLE_BARRIER;
 	case OTF2_COLLECTIVE_OP_BCAST:
@@ -439,14 +445,13 @@ static void region_kind(const struct rdef *r, OTF2_RegionRole *role, OTF2_Paradi
 	}
 	int dom = r->cat - RC_CALL;
 	*desc = calls[dom];
+	*role = call_role(r->coll);
 	if (dom == TPROF_DOM_HIP)
 		*par = OTF2_PARADIGM_HIP;
 	else if (dom == TPROF_DOM_CUDA)
 		*par = OTF2_PARADIGM_CUDA;
-	else if (dom == TPROF_DOM_MPI) {
+	else if (dom == TPROF_DOM_MPI)
 		*par = OTF2_PARADIGM_MPI;
-		*role = mpi_role(strings_get(r->name));
-	}
 }
 
 /* The regions, and the step parameter when steps used it. */

@@ -138,7 +138,9 @@ static int held_within(const struct loc *l, int64_t t0, int64_t t1)
 static void mpireq_event(struct otf2 *o, struct loc *l, const struct event *ev)
 {
 	struct mrec m;
-	otf2_mpi_req(o, ev, &m);
+	if (!ev->msgpass)
+		return;
+	otf2_mpi_req(o, ev->msgpass, ev->proc->index, &m);
 	if (!m.kind)
 		return;
 	size_t open = ev->thread->depth;
@@ -199,10 +201,13 @@ static void call_event(struct otf2 *o, struct loc *l, const struct event *ev)
 		flags |= EVF_CLIPPED;
 	}
 	struct mrec after = { 0 }, before = { 0 };
-	if (ev->mpi)
-		otf2_mpi_call(o, ev, &after, &before);
 	int domain = ev->call->domain < 8 ? ev->call->domain : 0;
 	OTF2_RegionRef r = otf2_region(o->defs, ev->name, RC_CALL + domain);
+	if (ev->msgpass) {
+		otf2_mpi_call(o, ev->msgpass, ev->proc->index, &after, &before);
+		if (ev->msgpass->coll)
+			otf2_region_coll(o->defs, r, ev->msgpass->coll);
+	}
 	/* Completions that came before their call go inside it. */
 	int inside = l->nheld && held_within(l, t0, t1);
 	if (l->nheld && !inside)

@@ -185,7 +185,7 @@ void otf2_check(struct otf2 *o, OTF2_ErrorCode rc);
 
 /* ---- render/otf2/collop.c -------------------------------------------------------------------- */
 
-int otf2_mpi_coll_op(const char *name);          /* OTF2_CollectiveOp, or -1 */
+int otf2_coll_op(unsigned coll);   /* an enum msgpass_coll as OTF2_CollectiveOp, or -1 */
 
 /* ---- render/otf2/defs.c: the definitions registry -------------------------------------------- */
 
@@ -211,6 +211,8 @@ void otf2_defs_free(struct otf2_defs *d);
 OTF2_StringRef otf2_str(struct otf2_defs *d, const char *s);
 OTF2_StringRef otf2_tstr(struct otf2_defs *d, uint32_t trace_id);
 OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat);
+/* A region whose calls are the collective `coll` (enum msgpass_coll): its role says which. */
+void otf2_region_coll(struct otf2_defs *d, OTF2_RegionRef r, unsigned coll);
 OTF2_AttributeRef otf2_attr(struct otf2_defs *d, enum attr_id a);
 OTF2_ParameterRef otf2_step_param(struct otf2_defs *d);
 OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder);
@@ -278,12 +280,12 @@ void otf2_nrt_event(struct otf2 *o, const struct event *ev);
 void otf2_device_event(struct otf2 *o, const struct event *ev);
 void otf2_device_finish(struct otf2 *o, struct loc *l);
 
-/* render/otf2/mpi.c: MPI records */
-/* The records of an MPI call: after its Enter, and before its Leave. */
-void otf2_mpi_call(struct otf2 *o, const struct event *ev, struct mrec *after_enter,
+/* render/otf2/mpi.c: MPI records from the model's message-passing facts (struct msgpass) */
+/* The records of a call of process `proc`: after its Enter, and before its Leave. */
+void otf2_mpi_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *after_enter,
 		   struct mrec *before_leave);
-/* The record of an EV_MPIREQ (MR_NONE when there is none to write). */
-void otf2_mpi_req(struct otf2 *o, const struct event *ev, struct mrec *m);
+/* The record of a request completed or started inside a call (MR_NONE: none to write). */
+void otf2_mpi_req(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *m);
 void otf2_mpi_write(struct otf2 *o, struct loc *l, int64_t t, const struct mrec *m);
 void otf2_mpi_free(struct otf2 *o);
 
