@@ -49,6 +49,10 @@ struct tracks {
 	int by_domain;
 	struct entry *v;
 	size_t n, cap;
+	size_t last;              /* the entry found last, + 1 (0: none): runs of one track */
+	const struct thread *last_th;   /* tracks_thread's last answer */
+	int last_api;
+	struct track last_track;
 	int next_tid[8];          /* per domain group */
 	uint8_t domains_used[8];
 	struct host *hosts;
@@ -118,20 +122,25 @@ static int rehash(struct tracks *t)
 	free(t->v);
 	t->v = nv;
 	t->cap = cap;
+	t->last = 0;
 	return 0;
 }
 
 /* The entry for k, new (with used = 1, track unset) if there was none; *fresh says which. */
 static struct entry *find(struct tracks *t, const struct key *k, int *fresh)
 {
+	*fresh = 0;
+	if (t->last && !memcmp(&t->v[t->last - 1].key, k, sizeof(*k)))
+		return &t->v[t->last - 1];
 	if ((t->n + 1) * 2 > t->cap)
 		rehash(t);
 	size_t j = key_hash(k) & (t->cap - 1);
 	for (; t->v[j].used; j = (j + 1) & (t->cap - 1))
 		if (!memcmp(&t->v[j].key, k, sizeof(*k))) {
-			*fresh = 0;
+			t->last = j + 1;
 			return &t->v[j];
 		}
+	t->last = j + 1;
 	t->v[j].used = 1;
 	t->v[j].key = *k;
 	t->n++;
@@ -144,7 +153,7 @@ static int32_t thread_tid(const struct thread *th)
 	return th->tid >= 0 ? th->tid : (int32_t)(1000000 + th->stream);
 }
 
-struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call)
+static struct track thread_track(struct tracks *t, const struct thread *th, int api_call)
 {
 	int group = t->by_domain && api_call ? G_API : G_THREAD;
 	struct key k = { group, th->proc->index, (uint64_t)thread_tid(th), 0 };
@@ -163,6 +172,16 @@ struct track tracks_thread(struct tracks *t, const struct thread *th, int api_ca
 			e->track = (struct track){ th->proc->index, e->tid };
 	}
 	return e->track;
+}
+
+struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call)
+{
+	if (th == t->last_th && api_call == t->last_api)
+		return t->last_track;
+	t->last_th = th;
+	t->last_api = api_call;
+	t->last_track = thread_track(t, th, api_call);
+	return t->last_track;
 }
 
 struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t device, uint64_t stream,
