@@ -24,6 +24,8 @@ REF = re.compile(r" <\d+>")
 REC = re.compile(r"^([A-Z][A-Z0-9_]+)\s+(\d+)\s+(\d+)\s*(.*)$")
 DEF = re.compile(r"^([A-Z][A-Z0-9_]+)\s+(\d*)\s+(.*)$")
 ATTR = re.compile(r'\("((?:[^"\\]|\\.)*)" <\d+>; (\w+); ("(?:[^"\\]|\\.)*" <\d+>|[^,)]*)\)')
+# Definitions whose ids only references see: compared as sets.
+UNORDERED = ("LOCATION", "LOCATION_GROUP", "METRIC_CLASS_RECORDER", "REGION")
 # Attribute names that changed on purpose, old -> new (--rename OLD=NEW adds to these).
 RENAMED = {}
 
@@ -65,11 +67,11 @@ def read(archive):
         if kind in ("STRING", "ATTRIBUTE"):
             continue
         text = REF.sub("", text)
-        if kind in ("LOCATION", "LOCATION_GROUP", "METRIC_CLASS_RECORDER"):
+        if kind in UNORDERED:
             ident = ""
         out[kind].append((ident + " " + text).strip())
     for k in out:
-        if k in ("LOCATION", "LOCATION_GROUP", "METRIC_CLASS_RECORDER"):
+        if k in UNORDERED:
             out[k].sort()
     events = collections.defaultdict(list)
     last = None                      # the record printed last: attributes follow it
