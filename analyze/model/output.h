@@ -101,8 +101,9 @@ struct coll_info {
 /* Message passing as the model describes it: what a call sent or received, which request it
  * posted or which collective it took part in (EV_CALL), or which request completed or was
  * started inside one (EV_MPIREQ), in the terms a trace format of message passing uses (OTF2's
- * MPI records).  The runtime that decodes the call fills it (runtimes/mpi); outputs that
- * write such records read it, and need nothing of the runtime's own.  Ranks are ranks in the
+ * MPI records).  The runtime whose events they are says (struct runtime's msgpass,
+ * runtimes/mpi), the scene hands it to its renderers with the call's item, and a renderer
+ * that writes such records needs nothing of the runtime's own.  Ranks are ranks in the
  * communicator; a request is the process's handle, which may be reused once it is done. */
 enum msgpass_kind {
 	MP_SEND = 1,     /* a blocking send: to peer, tag, bytes */
@@ -205,8 +206,6 @@ struct event {
 	const struct mpi_info *mpi;      /* EV_CALL of domain MPI, EV_MPIREQ */
 	const struct message_info *msg;  /* EV_MESSAGE */
 	const struct coll_info *coll;    /* EV_COLLECTIVE */
-	const struct msgpass *msgpass;   /* EV_CALL, EV_MPIREQ: what it did in message passing,
-					  * or NULL */
 	const struct nccl_info *nccl;    /* EV_CALL of domain NCCL (nccl.h) */
 	const struct nccl_inst *ncclinst;/* EV_NCCL (nccl.h) */
 };

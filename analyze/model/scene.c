@@ -25,6 +25,8 @@ struct scene {
 	unsigned nwant[EV_NCCL + 1];
 	const struct runtime *by_domain[256];
 	unsigned by_domain_idx[256];
+	const struct runtime *msgpass[RT_MAX];   /* those that say what passed messages */
+	unsigned nmsgpass;
 	void *state[RT_MAX];
 };
 
@@ -93,11 +95,13 @@ void scene_draw_call(struct scene *s, const struct event *ev)
 		rt->call_args(&a, ev);
 	scene_call_tail_args(&a, ev);
 	const char *cat = rt && rt->category ? rt->category : domain_cat[ci->domain < 6 ? ci->domain : 0];
+	struct msgpass mp;
 	struct scene_item it = { .kind = SI_SLICE, .cat = cat,
 				 .name = ev->name, .track = tracks_thread(s->tracks, ev->thread, 1),
 				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1,
-				 .depth = (uint32_t)ev->thread->depth, .args = &a, .ev = ev,
-				 .msgpass = ev->msgpass };
+				 .depth = (uint32_t)ev->thread->depth, .args = &a, .ev = ev };
+	if (rt && rt->msgpass && rt->msgpass(ev, &mp))
+		it.msgpass = &mp;
 	scene_item(s, &it);
 }
 
@@ -211,19 +215,23 @@ void scene_draw_event(struct scene *s, const struct event *ev)
 static void announce(struct scene *s, const struct event *ev)
 {
 	struct scene_item it;
+	struct msgpass mp;
 	item_of(&it, ev);
 	if (ev->kind == EV_BEGIN) {
 		it.kind = SI_BEGIN;
 		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "range";
 		it.track = tracks_thread(s->tracks, ev->thread, 0);
-	} else if (ev->msgpass) {
+	} else {
+		unsigned i = 0;
+		while (i < s->nmsgpass && !s->msgpass[i]->msgpass(ev, &mp))
+			i++;
+		if (i == s->nmsgpass)
+			return;
 		it.kind = SI_MSGPASS;
 		it.cat = "msgpass";
 		it.track = tracks_thread(s->tracks, ev->thread, 1);
 		it.depth = (uint32_t)ev->thread->depth;
-		it.msgpass = ev->msgpass;
-	} else {
-		return;
+		it.msgpass = &mp;
 	}
 	it.t1 = ev->t0;
 	s->r.ops->item(s->r.priv, &it);
@@ -311,6 +319,8 @@ struct output output_scene(struct scene_renderer r, int group_by, const struct r
 		for (unsigned k = 0; k <= EV_NCCL; k++)
 			if (k != EV_CALL && (rt->events & RT_KIND(k)) && rt->scene_event)
 				s->want[k][s->nwant[k]++] = (unsigned char)i;
+		if (rt->msgpass)
+			s->msgpass[s->nmsgpass++] = rt;
 	}
 	return (struct output){ &scene_ops, s };
 }

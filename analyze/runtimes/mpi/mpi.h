@@ -15,7 +15,8 @@ void mpi_scene_call_args(struct scene_args *sa, const struct event *ev);
 int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self);
 
 /* runtimes/mpi/msgpass.c: a call (0 when it passes no message) or a request's completion or
- * start as the model's message-passing fact; name: the call's, or the request's maker's */
+ * start as the model's message-passing fact (struct runtime's msgpass); name: the call's, or
+ * the request's maker's */
 int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *mp);
 int mpi_msgpass_req(const struct mpi_info *mi, uint32_t name, struct msgpass *mp);
 

@@ -51,12 +51,9 @@ static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_
 	struct mpi_info mi;
 	mpi_decode(pl->tr, t->proc, (const uint8_t *)(r + 1), r->ext < 2 ? r->ext : 2, &mi);
 	mi.a.flags |= r->flags;   /* the record's own flags (started, cancelled) count too */
-	struct msgpass mp;
 	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
 			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
 			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
-	if (mpi_msgpass_req(&mi, ev.name, &mp))
-		ev.msgpass = &mp;
 	mpi_req(pl, t, ev.name, &mi, ev.t0, r->arg & TPROF_CORR_MASK);
 	emit_event(pl, &ev);
 }
@@ -64,17 +61,23 @@ static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_
 static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *ci,
 		      const uint8_t *ext, unsigned next, void *scratch)
 {
-	struct decoded {
-		struct mpi_info mi;
-		struct msgpass mp;
-	} *d = scratch;
-	_Static_assert(sizeof(struct decoded) <= RT_SCRATCH, "the decoded call fits the scratch");
-	struct mpi_info *mi = &d->mi;
+	_Static_assert(sizeof(struct mpi_info) <= RT_SCRATCH, "mpi_info fits the scratch");
+	struct mpi_info *mi = scratch;
 	mpi_decode(pl->tr, ev->proc, ext, next, mi);
 	ev->mpi = mi;
-	if (mpi_msgpass_call(mi, ev->name, &d->mp))
-		ev->msgpass = &d->mp;
 	mpi_call(pl, ev->thread, ev->name, mi, ev->t0, ev->t1, ci->corr, ev->flags);
+}
+
+/* Its calls and requests as the model's message-passing facts (msgpass.c). */
+static int msgpass(const struct event *ev, struct msgpass *mp)
+{
+	if (!ev->mpi)
+		return 0;
+	if (ev->kind == EV_CALL)
+		return mpi_msgpass_call(ev->mpi, ev->name, mp);
+	if (ev->kind == EV_MPIREQ)
+		return mpi_msgpass_req(ev->mpi, ev->name, mp);
+	return 0;
 }
 
 static void *sum_new(void)
@@ -102,6 +105,7 @@ const struct runtime runtime_mpi = {
 	.call_args = mpi_scene_call_args,
 	.events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
 	.scene_event = mpi_scene_event,
+	.msgpass = msgpass,
 	.sum_new = sum_new,
 	.sum_events = RT_KIND(EV_CALL) | RT_KIND(EV_MPIREQ) | RT_KIND(EV_MESSAGE) |
 		      RT_KIND(EV_COLLECTIVE),
