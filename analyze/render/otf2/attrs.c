@@ -323,10 +323,9 @@ static unsigned skip_nested(const struct scene_args *a, unsigned i)
 	return i;
 }
 
-void otf2_args(struct otf2 *o, const struct scene_args *args, struct saved *save, const char *skip)
+void otf2_args_add(struct otf2 *o, const struct scene_args *args, struct saved *save,
+		   const char *skip)
 {
-	if (!args)
-		return;
 	for (unsigned i = 0; i < args->n; i++) {
 		const struct scene_arg *x = &args->a[i];
 		if (x->type == SA_OBJ) {
@@ -378,14 +377,14 @@ void otf2_args(struct otf2 *o, const struct scene_args *args, struct saved *save
 	}
 }
 
-void otf2_saved_use(struct otf2 *o, struct saved *s)
+void otf2_saved_add(struct otf2 *o, struct saved *s)
 {
 	for (uint32_t i = 0; i < s->n; i++)
 		OTF2_AttributeList_AddAttribute(o->attrs, s->v[i].ref, s->v[i].type, s->v[i].v);
-	otf2_saved_free(s);
+	otf2_saved_release(s);
 }
 
-void otf2_saved_free(struct saved *s)
+void otf2_saved_release(struct saved *s)
 {
 	free(s->v);
 	s->v = NULL;

@@ -128,7 +128,7 @@ struct otf2_defs {
 	struct u64map recorder_set;
 	struct cat cats[MAX_CATS];       /* the known ones, then others in order of use */
 	const char *cat_key[MAX_CATS];   /* the address each was last asked by */
-	int ncats, last_cat;
+	int ncats;
 	struct adef *attrs;              /* attribute ref -> its name and type */
 	size_t nattrs, capattrs;
 	struct u64map attr_of;           /* (name, type) -> attribute */
@@ -295,9 +295,7 @@ static int category(struct otf2_defs *d, const char *cat, int where)
 
 int otf2_category(struct otf2_defs *d, const char *cat, enum loc_kind where)
 {
-	if (same_cat(d, d->last_cat, cat, (int)where))
-		return d->last_cat;
-	return d->last_cat = category(d, cat, (int)where);
+	return category(d, cat, (int)where);
 }
 
 int otf2_category_mark(struct otf2_defs *d)

@@ -137,7 +137,7 @@ void otf2_device_item(struct otf2 *o, struct loc *l, const struct scene_item *it
 		p.region = otf2_region(o->defs, otf2_item_name(it), otf2_category_mark(o->defs));
 	} else {
 		p.region = otf2_region(o->defs, region_name(o, it, held, &p.enter),
-				       otf2_category(o->defs, it->cat, l->kind));
+				       otf2_cat(o, it->cat, l->kind));
 	}
 	otf2_args(o, it->args, &p.enter, NULL);
 	if (clipped && !(it->ev->flags & EVF_CLIPPED)) {

@@ -162,7 +162,7 @@ static void call_item(struct otf2 *o, struct loc *l, const struct scene_item *it
 	int clipped;
 	int64_t t0 = it->t0, t1 = otf2_call_end(o, it, &clipped);
 	struct mrec after = { 0 }, before = { 0 };
-	OTF2_RegionRef r = otf2_region(o->defs, otf2_item_name(it), otf2_category(o->defs, it->cat, l->kind));
+	OTF2_RegionRef r = otf2_region(o->defs, otf2_item_name(it), otf2_cat(o, it->cat, l->kind));
 	if (it->msgpass) {
 		otf2_mpi_call(o, it->msgpass, it->proc->index, &after, &before);
 		if (it->msgpass->coll)
@@ -189,7 +189,7 @@ static void call_item(struct otf2 *o, struct loc *l, const struct scene_item *it
 
 static OTF2_RegionRef range_region(struct otf2 *o, const struct scene_item *it)
 {
-	return otf2_region(o->defs, otf2_item_name(it), otf2_category(o->defs, it->cat, LOC_THREAD));
+	return otf2_region(o->defs, otf2_item_name(it), otf2_cat(o, it->cat, LOC_THREAD));
 }
 
 static void begin_item(struct otf2 *o, struct loc *l, const struct scene_item *it)

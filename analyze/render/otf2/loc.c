@@ -219,10 +219,8 @@ void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r)
 		otf2_check(o, OTF2_EvtWriter_Leave(l->w, o->attrs, otf2_time(o, l, t), r));
 }
 
-uint32_t otf2_item_name(const struct scene_item *it)
+uint32_t otf2_item_name_str(const struct scene_item *it)
 {
-	if (it->name || !it->name_str)
-		return it->name;
 	return strings_add(it->name_str, strlen(it->name_str));
 }
 

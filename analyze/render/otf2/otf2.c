@@ -163,25 +163,24 @@ static void item(void *priv, const struct scene_item *it)
 	struct otf2 *o = priv;
 	if (o->failed)
 		return;
-	switch (it->kind) {
-	case SI_COUNTER:
+	if (it->kind == SI_COUNTER) {
 		otf2_counter_item(o, it);
 		return;
-	case SI_ASYNC:
+	}
+	if (it->kind == SI_ASYNC) {
 		otf2_async_item(o, it);
 		return;
-	case SI_SLICE:
-		if (is_steps(o, it)) {
+	}
+	/* most items are on the track of the item before */
+	struct loc *l = o->last_loc;
+	if (!l || l->track.pid != it->track.pid || l->track.tid != it->track.tid) {
+		if (it->kind == SI_SLICE && is_steps(o, it)) {
 			otf2_step_item(o, it);
 			return;
 		}
-		break;
-	default:
-		break;
+		if (!(l = otf2_track_loc(o, it)))
+			return;
 	}
-	struct loc *l = otf2_track_loc(o, it);
-	if (!l)
-		return;
 	if (l->kind == LOC_THREAD)
 		otf2_host_item(o, l, it);
 	else

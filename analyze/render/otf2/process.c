@@ -54,7 +54,7 @@ void otf2_async_item(struct otf2 *o, const struct scene_item *it)
 		ps->nlanes++;
 	}
 	struct loc *l = ps->lanes[i];
-	OTF2_RegionRef r = otf2_region(o->defs, otf2_item_name(it), otf2_category(o->defs, it->cat, LOC_ASYNC));
+	OTF2_RegionRef r = otf2_region(o->defs, otf2_item_name(it), otf2_cat(o, it->cat, LOC_ASYNC));
 	otf2_enter(o, l, it->t0, r);
 	otf2_args(o, it->args, NULL, NULL);
 	otf2_leave(o, l, it->t1, r);

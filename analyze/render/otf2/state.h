@@ -185,6 +185,9 @@ struct otf2 {
 	struct loc **by_track;           /* the locations of tracks, open addressing */
 	size_t ntracks, captracks;
 	struct loc *last_loc;            /* the one found last: runs of one track */
+	const char *last_cat;            /* otf2_cat's last answer */
+	enum loc_kind last_where;
+	int last_cat_kind;
 	int64_t max_t;                   /* latest time written */
 	int failed;
 	/* MPI */
@@ -246,16 +249,45 @@ void otf2_defs_write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_defs_write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_defs_write_done(struct otf2 *o);
 
+/* otf2_category, asked of the defs when the category (its address) or `where` changed. */
+static inline int otf2_cat(struct otf2 *o, const char *cat, enum loc_kind where)
+{
+	if (cat != o->last_cat || where != o->last_where || !cat) {
+		o->last_cat_kind = otf2_category(o->defs, cat ? cat : "call", where);
+		o->last_cat = cat;
+		o->last_where = where;
+	}
+	return o->last_cat_kind;
+}
+
 /* ---- render/otf2/attrs.c: arguments as attributes -------------------------------------------- */
 
 struct otf2_attrs *otf2_attrs_new(void);
 void otf2_attrs_free(struct otf2_attrs *a);
 /* The arguments of an item as the attributes of the next record written (save NULL), or
- * kept in *save for a record written later; an argument named `skip` is left out. */
-void otf2_args(struct otf2 *o, const struct scene_args *args, struct saved *save, const char *skip);
+ * kept in *save for a record written later; an argument named `skip` is left out.  (Most
+ * items have none: the calls are inline.) */
+void otf2_args_add(struct otf2 *o, const struct scene_args *args, struct saved *save,
+		   const char *skip);
+static inline void otf2_args(struct otf2 *o, const struct scene_args *args, struct saved *save,
+			     const char *skip)
+{
+	if (args && args->n)
+		otf2_args_add(o, args, save, skip);
+}
 /* Kept attributes onto the next record written; *s is emptied. */
-void otf2_saved_use(struct otf2 *o, struct saved *s);
-void otf2_saved_free(struct saved *s);
+void otf2_saved_add(struct otf2 *o, struct saved *s);
+void otf2_saved_release(struct saved *s);
+static inline void otf2_saved_use(struct otf2 *o, struct saved *s)
+{
+	if (s->v)
+		otf2_saved_add(o, s);
+}
+static inline void otf2_saved_free(struct saved *s)
+{
+	if (s->v)
+		otf2_saved_release(s);
+}
 /* "clipped" on the next record written: cut to the window here. */
 void otf2_attr_clipped(struct otf2 *o);
 /* The unsigned argument `key` (0 when there is none). */
@@ -276,7 +308,11 @@ OTF2_TimeStamp otf2_time(struct otf2 *o, struct loc *l, int64_t t);
 void otf2_enter(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
 void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
 /* An item's name as a trace string id. */
-uint32_t otf2_item_name(const struct scene_item *it);
+uint32_t otf2_item_name_str(const struct scene_item *it);
+static inline uint32_t otf2_item_name(const struct scene_item *it)
+{
+	return it->name || !it->name_str ? it->name : otf2_item_name_str(it);
+}
 /* Where a slice that came from a call ends in the archive: at the window's end when it runs
  * past it (*clipped then set). */
 int64_t otf2_call_end(struct otf2 *o, const struct scene_item *it, int *clipped);
