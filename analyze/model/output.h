@@ -244,6 +244,9 @@ struct pipeline {
 	struct window win;
 	int want_begins;                 /* emit EV_BEGIN for ranges (outputs in enter/leave
 					  * order, OTF2) */
+	/* The events of every range and instant, zero but for what varies, filled anew for each
+	 * (zeroing a whole event each time costs more than the rest of handing it over). */
+	struct event begin, range, instant;
 	struct mpi_state *mpi;           /* message matching and collectives (runtimes/mpi/pipe.c), made
 					  * at the first MPI call */
 	struct nccl_state *nccl;         /* NCCL launches in flight (runtimes/nccl/coll.c) */
