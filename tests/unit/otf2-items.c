@@ -27,8 +27,9 @@ static struct scene_item slice(const char *cat, const char *name, struct track t
 			       const struct proc *p, int64_t t0, int64_t t1,
 			       const struct scene_args *a)
 {
-	return (struct scene_item){ .kind = SI_SLICE, .cat = cat, .name = strings_add(name, strlen(name)),
-				    .track = tr, .proc = p, .t0 = t0, .t1 = t1, .args = a };
+	return (struct scene_item){ .kind = SI_SLICE, .cat = cat,
+				    .name = strings_add(name, strlen(name)), .track = tr, .proc = p,
+				    .t0 = t0, .t1 = t1, .args = a };
 }
 
 /* A slice drawn from a device span, or from a call (NeuronCore work). */
@@ -144,22 +145,24 @@ int main(int argc, char **argv)
 	draw(of(slice("kernel", "k4", dev, p, 700, 800, &none), &dev_ev));
 	a.n = 0;
 	sa_u64(&a, "nccl_instance", 5);
-	draw(of(slice("collective", "ncclGroup (2 ops: Send, Recv)", dev, p, 500, 600, &a), &dev_ev));
+	draw(of(slice("collective", "ncclGroup (2 ops: Send, Recv)", dev, p, 500, 600, &a),
+		&dev_ev));
 	draw(of(slice("kernel", "k5", dev, p, 900, 950, &none), &dev_ev));
 
 	/* NeuronCore 2: two spans that overlap, on two lanes */
 	a.n = 0;
 	sa_i64(&a, "nc", 2);
-	draw(of(slice("neuroncore", "mlp", tracks_neuroncore(tracks, p, 2, 100, 300), p, 100, 300, &a),
-		&call_ev));
-	draw(of(slice("neuroncore", "mlp", tracks_neuroncore(tracks, p, 2, 150, 250), p, 150, 250, &a),
-		&call_ev));
+	struct track lane = tracks_neuroncore(tracks, p, 2, 100, 300);
+	draw(of(slice("neuroncore", "mlp", lane, p, 100, 300, &a), &call_ev));
+	lane = tracks_neuroncore(tracks, p, 2, 150, 250);
+	draw(of(slice("neuroncore", "mlp", lane, p, 150, 250, &a), &call_ev));
 
 	/* a step, a counter, two ranges across threads that overlap */
 	a.n = 0;
 	sa_u64(&a, "step", 3);
 	draw(slice("step", "step 3", tracks_steps(tracks, p), p, 50, 1100, &a));
-	struct scene_item counter = slice("counter", "loss", (struct track){ p->index, 0 }, p, 120, 120, NULL);
+	struct track counters = { p->index, 0 };
+	struct scene_item counter = slice("counter", "loss", counters, p, 120, 120, NULL);
 	counter.kind = SI_COUNTER;
 	counter.value = 1.5;
 	draw(counter);

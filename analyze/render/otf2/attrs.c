@@ -44,10 +44,12 @@ static const struct {
 	{ "unfinished", "unfinished", "never closed: ends where its process's data ends",
 	  OTF2_TYPE_UINT8 },
 	{ "clipped", "clipped", "cut to the time window", OTF2_TYPE_UINT8 },
-	{ "polls", "polls", "unsuccessful polls folded into this region (MPI_Test finding nothing...)",
+	{ "polls", "polls",
+	  "unsuccessful polls folded into this region (MPI_Test finding nothing...)",
 	  OTF2_TYPE_UINT64 },
 	{ "time in calls (us)", "time in polls",
-	  "ns spent inside those polls; the region also holds what ran between them", OTF2_TYPE_UINT64 },
+	  "ns spent inside those polls; the region also holds what ran between them",
+	  OTF2_TYPE_UINT64 },
 };
 
 struct entry {
@@ -82,7 +84,8 @@ void otf2_attrs_free(struct otf2_attrs *a)
 
 static size_t slot(const struct otf2_attrs *a, const char *key, uint32_t key_name, uint8_t satype)
 {
-	uint64_t h = ((uint64_t)(uintptr_t)key ^ (uint64_t)key_name << 32 ^ satype) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (uint64_t)(uintptr_t)key ^ (uint64_t)key_name << 32 ^ satype;
+	h *= 0x9e3779b97f4a7c15ull;
 	return (size_t)(h >> 24) & (a->cap - 1);
 }
 

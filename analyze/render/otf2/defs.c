@@ -287,8 +287,8 @@ static int category(struct otf2_defs *d, const char *cat, int where)
 	*c = (struct cat){ strdup(cat), cat, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, where };
 	if (!c->cat)
 		abort();
-	c->desc = where == LOC_NEURONCORE ? "work on a NeuronCore" : where == LOC_DEVICE ? "device work" :
-		  c->cat;
+	c->desc = where == LOC_NEURONCORE ? "work on a NeuronCore" :
+		  where == LOC_DEVICE ? "device work" : c->cat;
 	d->cat_key[d->ncats] = cat;
 	return d->ncats++;
 }
@@ -334,7 +334,8 @@ void otf2_region_coll(struct otf2_defs *d, OTF2_RegionRef r, unsigned coll)
 	d->regions[r].coll = coll;
 }
 
-OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *desc, OTF2_Type type)
+OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *desc,
+			    OTF2_Type type)
 {
 	uint32_t id = strings_add(name, strlen(name));
 	uint64_t key = ((uint64_t)id << 8 | type) + 1;

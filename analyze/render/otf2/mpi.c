@@ -120,6 +120,13 @@ static uint32_t root_of(int32_t peer)
 	return peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32;
 }
 
+/* A point-to-point record: a message to or from peer. */
+static struct mrec message(uint8_t kind, int32_t peer, int32_t tag, OTF2_CommRef c, uint64_t bytes,
+			   uint64_t req)
+{
+	return (struct mrec){ kind, 0, (uint32_t)peer, (uint32_t)tag, c, bytes, 0, req };
+}
+
 /* A send or a receive posted as a request (a call, or a persistent request started): its
  * record now, and what its completion writes. */
 static void post(struct otf2 *o, int proc, const struct msgpass *mp, OTF2_CommRef c, struct mrec *m)
@@ -129,7 +136,7 @@ static void post(struct otf2 *o, int proc, const struct msgpass *mp, OTF2_CommRe
 		struct mrec done = { none ? MR_NONE : MR_ISEND_DONE, 0, 0, 0, c, 0, 0, 0 };
 		uint64_t id = req_add(o, proc, mp->req, &done);
 		if (!none && mp->peer >= 0)
-			*m = (struct mrec){ MR_ISEND, 0, (uint32_t)mp->peer, (uint32_t)mp->tag, c, mp->bytes, 0, id };
+			*m = message(MR_ISEND, mp->peer, mp->tag, c, mp->bytes, id);
 	} else {
 		struct mrec done = { none ? MR_NONE : MR_IRECV, 0, 0, 0, c, 0, 0, 0 };
 		uint64_t id = req_add(o, proc, mp->req, &done);
@@ -152,17 +159,17 @@ void otf2_mpi_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mr
 	switch (mp->kind) {
 	case MP_SEND:
 		if (mp->peer >= 0)
-			*after = (struct mrec){ MR_SEND, 0, (uint32_t)mp->peer, (uint32_t)mp->tag, c, mp->bytes, 0, 0 };
+			*after = message(MR_SEND, mp->peer, mp->tag, c, mp->bytes, 0);
 		break;
 	case MP_RECV:
 		if (mp->peer >= 0)
-			*before = (struct mrec){ MR_RECV, 0, (uint32_t)mp->peer, (uint32_t)mp->tag, c, mp->bytes, 0, 0 };
+			*before = message(MR_RECV, mp->peer, mp->tag, c, mp->bytes, 0);
 		break;
 	case MP_SENDRECV:
 		if (mp->peer >= 0)
-			*after = (struct mrec){ MR_SEND, 0, (uint32_t)mp->peer, (uint32_t)mp->tag, c, mp->bytes, 0, 0 };
+			*after = message(MR_SEND, mp->peer, mp->tag, c, mp->bytes, 0);
 		if (mp->peer2 >= 0)
-			*before = (struct mrec){ MR_RECV, 0, (uint32_t)mp->peer2, (uint32_t)mp->tag2, c, mp->bytes2, 0, 0 };
+			*before = message(MR_RECV, mp->peer2, mp->tag2, c, mp->bytes2, 0);
 		break;
 	case MP_ISEND:
 	case MP_IRECV:
@@ -172,8 +179,8 @@ void otf2_mpi_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mr
 		if (op < 0)
 			break;
 		*after = (struct mrec){ MR_COLL_BEGIN, 0, 0, 0, c, 0, 0, 0 };
-		*before = (struct mrec){ MR_COLL_END, (uint8_t)op, root_of(mp->peer), 0, c, mp->bytes,
-					 mp->bytes2, 0 };
+		*before = (struct mrec){ MR_COLL_END, (uint8_t)op, root_of(mp->peer), 0, c,
+					 mp->bytes, mp->bytes2, 0 };
 		break;
 	case MP_ICOLL: {
 		if (op < 0)

@@ -1,8 +1,8 @@
 /* render/otf2/state.h — the OTF2 renderer's shared state (the files of render/otf2/): the
  * locations the scene's tracks become and what each still owes (regions to leave, slices to
  * put in start order, MPI completions that belong inside a call), the definitions gathered
- * while items are written, and the MPI requests in flight.  Then what each file of the renderer offers the
- * others, in layers; a file calls only files below it in this list:
+ * while items are written, and the MPI requests in flight.  Then what each file of the
+ * renderer offers the others, in layers; a file calls only files below it in this list:
  *   the renderer            render/otf2/otf2.c: begin, each item to its writer, end
  *   item writers            render/otf2/host.c: threads (calls, ranges, marks)
  *                           render/otf2/mpi.c: the MPI records of a thread's calls
@@ -231,7 +231,8 @@ OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int category);
 /* A region whose calls are the collective `coll` (enum msgpass_coll): its role says which. */
 void otf2_region_coll(struct otf2_defs *d, OTF2_RegionRef r, unsigned coll);
 /* The attribute named `name` of type `type` (a new one the first time). */
-OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *desc, OTF2_Type type);
+OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *desc,
+			    OTF2_Type type);
 OTF2_ParameterRef otf2_step_param(struct otf2_defs *d);
 OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder);
 /* A communicator's ref; OTF2_UNDEFINED_COMM when the trace does not describe it. */
