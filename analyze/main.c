@@ -1,6 +1,6 @@
 /* main.c — tprof-analyze: reads every process image under an output directory, puts them on
- * one time axis, and writes the summary and/or a trace (Chrome JSON or an OTF2 archive) in
- * one streaming pass. */
+ * one time axis, and writes the summary and/or a trace (Chrome JSON, an OTF2 archive or an
+ * SQLite database) in one streaming pass. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -10,8 +10,10 @@
 
 #include "config.h"
 #include "render/otf2/otf2.h"
+#include "render/sqlite/sqlite-out.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
+#include "render/split/split.h"
 #include "summary/summary.h"
 #include "util/progress.h"
 #include "runtimes/registry.h"
@@ -27,7 +29,10 @@ struct options {
 	int top;
 	int group_by;            /* enum tracks_group */
 	int otf2;
+	int sqlite;
 	int progress;            /* enum progress_mode */
+	const char *split;       /* --split, as given */
+	struct split_spec split_spec;
 };
 
 static void usage(FILE *f)
@@ -48,13 +53,18 @@ static void usage(FILE *f)
 	      "                         figure: exact counts, ns and bytes, units in the\n"
 	      "                         keys; see summary-json.md); implies --summary\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
-	      "                         Perfetto and chrome://tracing) or 'otf2' (an OTF2\n"
-	      "                         archive for Vampir and the Score-P tools)\n"
+	      "                         Perfetto and chrome://tracing), 'otf2' (an OTF2\n"
+	      "                         archive for Vampir and the Score-P tools) or 'sqlite'\n"
+	      "                         (an SQLite database for SQL: slices, device operations,\n"
+	      "                         MPI messages, collectives...; see sqlite-schema.md)\n"
 	      "  -o, --output FILE      where the trace goes.  chrome: a file (default\n"
 	      "                         DIR.json.gz); a name ending in .gz is gzip-compressed;\n"
 	      "                         '-' is standard output.  otf2: a directory, required,\n"
 	      "                         that must not exist or be empty; the archive's anchor\n"
-	      "                         file is FILE/traces.otf2\n"
+	      "                         file is FILE/traces.otf2.  sqlite: a file, required; an\n"
+	      "                         existing FILE is replaced only if it is empty or a\n"
+	      "                         database tprof wrote, and only once the new one is\n"
+	      "                         complete\n"
 	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
 	      "                         with its threads, device streams and NeuronCores), by\n"
 	      "                         'domain' (API calls, GPU kernels, copies and NeuronCores\n"
@@ -62,6 +72,15 @@ static void usage(FILE *f)
 	      "                         'nc N' per NeuronCore number, a track per process in\n"
 	      "                         it) or by 'instance' (a group per host, with its\n"
 	      "                         instance type, holding its processes' tracks); chrome only\n"
+	      "      --split steps:N, --split size:MB\n"
+	      "                         write the trace as a series of files a viewer can open\n"
+	      "                         each alone: N training steps a part, or parts of about\n"
+	      "                         MB megabytes of JSON (uncompressed, also for .gz); an\n"
+	      "                         item goes to the part in which it ends, an arrow with\n"
+	      "                         the slice it ends in.  FILE.json.gz becomes\n"
+	      "                         FILE.part-0001.json.gz... and FILE.index.json, which\n"
+	      "                         lists each part's file, time range, steps and counts;\n"
+	      "                         chrome only\n"
 	      "\n"
 	      "Restricting every output to a window:\n"
 	      "      --start US         from US microseconds after the trace start\n"
@@ -121,6 +140,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "group-by", required_argument, NULL, 5 },
 		{ "progress", no_argument, NULL, 8 },
 		{ "no-progress", no_argument, NULL, 9 },
+		{ "split", required_argument, NULL, 10 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -170,6 +190,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 8: o->progress = PROGRESS_ON; break;
 		case 9: o->progress = PROGRESS_OFF; break;
+		case 10:
+			o->split = optarg;
+			if (split_parse(optarg, &o->split_spec) < 0)
+				return bad_usage("--split: '%s' is not steps:N (N >= 1) or size:MB "
+						 "(a number of megabytes, from 0.01)", optarg);
+			break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -183,8 +209,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (optind + 1 < argc)
 		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
 	o->dir = argv[optind];
-	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "otf2"))
-		return bad_usage("--format: unknown format '%s' (known: chrome, otf2)", o->format);
+	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "otf2") &&
+	    strcmp(o->format, "sqlite"))
+		return bad_usage("--format: unknown format '%s' (known: chrome, otf2, sqlite)",
+				 o->format);
 	if (o->out && !o->format)
 		o->format = "chrome";
 	o->otf2 = o->format && !strcmp(o->format, "otf2");
@@ -194,6 +222,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("%s", "--format otf2 writes a directory: '-o -' is not possible");
 	if (o->otf2 && o->group_by != TRACKS_BY_PROCESS)
 		return bad_usage("%s", "--group-by is for --format chrome");
+	o->sqlite = o->format && !strcmp(o->format, "sqlite");
+	if (o->sqlite && !o->out)
+		return bad_usage("%s", "--format sqlite needs -o FILE (the database to write)");
+	if (o->sqlite && !strcmp(o->out, "-"))
+		return bad_usage("%s", "--format sqlite writes a file: '-o -' is not possible");
+	if (o->sqlite && o->group_by != TRACKS_BY_PROCESS)
+		return bad_usage("%s", "--group-by is for --format chrome");
+	if (o->split && (!o->format || o->otf2 || o->sqlite))
+		return bad_usage("%s", "--split is for a trace written with --format chrome");
+	if (o->split && o->out && !strcmp(o->out, "-"))
+		return bad_usage("%s", "--split writes several files: '-o -' is not possible");
 	if (o->steps && (o->start || o->end))
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
 	if (!o->format)
@@ -242,6 +281,38 @@ static char *default_output(const char *dir)
 	return p;
 }
 
+static struct scene_renderer make_chrome(const char *path, void *ctx)
+{
+	(void)ctx;
+	return render_chrome(path);
+}
+
+/* --split: the parts' renderers, and for steps:N the parts' steps (one more pass). */
+static int split_output(struct options *o, struct trace *tr, const struct window *w,
+			const char *path, struct output *out, const struct runtime_set *rts)
+{
+	struct split_opts so = { .spec = o->split_spec, .start = w->active ? w->start : 0,
+				 .end = w->active ? w->end : INT64_MAX, .format = "chrome",
+				 .label = "Chrome" };
+	struct split_group *g = NULL;
+	if (so.spec.mode == SPLIT_STEPS) {
+		size_t n;
+		struct step_start *v = window_step_starts(tr, &n);
+		so.ngroups = split_group_steps(v, n, so.spec.steps, so.start, so.end, &g);
+		free(v);
+		if (!so.ngroups) {
+			diag_error("--split %s: %s (record them with tprof_step)", o->split,
+				   n ? "no step starts in the window" : "the trace has no steps");
+			free(g);
+			return -1;
+		}
+		so.groups = g;
+	}
+	*out = output_scene(render_split(path, &so, make_chrome, NULL), o->group_by, rts);
+	free(g);
+	return 0;
+}
+
 /* Streams from a thousand processes need a thousand descriptors. */
 static void raise_fd_limit(void)
 {
@@ -261,6 +332,8 @@ int main(int argc, char **argv)
 		return rc;
 	/* Refuse a directory that is not ours to fill before the (long) reading starts. */
 	if (o.otf2 && otf2_check_dir(o.out) < 0)
+		return 2;
+	if (o.sqlite && sqlite_check_output(o.out) < 0)
 		return 2;
 	raise_fd_limit();
 	progress_init(o.progress);
@@ -290,6 +363,14 @@ int main(int argc, char **argv)
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_scene_announced(render_otf2(outpath, &pl.win),
 								  TRACKS_BY_PROCESS, &rts);
+		} else if (o.split) {
+			if (split_output(&o, &tr, &pl.win, outpath, &outs[pl.nouts++], &rts) < 0) {
+				free(outpath);
+				trace_free(&tr);
+				return 2;
+			}
+		} else if (o.sqlite) {
+			outs[pl.nouts++] = output_sqlite(outpath, o.dir, &pl.win, &rts);
 		} else {
 			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by, &rts);
 		}
@@ -311,7 +392,9 @@ int main(int argc, char **argv)
 			rc = 1;
 	if (!rc && outpath && o.otf2)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
-	else if (!rc && outpath && strcmp(outpath, "-"))
+	else if (!rc && outpath && o.sqlite)
+		fprintf(stderr, "tprof-analyze: SQLite database written to %s\n", outpath);
+	else if (!rc && outpath && strcmp(outpath, "-") && !o.split)
 		fprintf(stderr, "tprof-analyze: Chrome trace written to %s\n", outpath);
 	free(outpath);
 	trace_free(&tr);

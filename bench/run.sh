@@ -15,8 +15,9 @@
 #             as fast as it goes and held to BENCH_PACE, and what the analyzer then finds
 #   bytes     size of the chunk files (and any spool left) per record: push/pop loop, mix
 #   analyze   wall time, CPU time and peak RSS of tprof-analyze --summary, --format chrome to
-#             /dev/null and to .json.gz, and --format otf2 on a cached mix trace of
-#             BENCH_TRACE records, and of the first two on one of BENCH_BIG records
+#             /dev/null and to .json.gz, --format otf2 and --format sqlite (and its rows/s) on
+#             a cached mix trace of BENCH_TRACE records, and of the first two on one of
+#             BENCH_BIG records
 #   SIGKILL   a program records N events, says so, and is killed with SIGKILL; the analyzer
 #             must find exactly N
 #   HIP       ns per hipGetDevice and per hipLaunchKernel against the stand-in runtime, plain
@@ -58,6 +59,9 @@
 #   BENCH_PACE       records/s of the paced run (default 2e7, the target)
 #   BENCH_TRACE      records in the analyzer-speed trace (default 2e7)
 #   BENCH_BIG        records in the analyzer-memory trace (default 1e8; 0 skips it)
+#   BENCH_ANALYZE_BASE another tprof-analyze (the one before a change) timed on the same
+#                    trace right before each --summary, chrome and otf2 run: its rows show
+#                    beside the analyzer's under "before"
 #   BENCH_KILL_CASES "EVENTS:THREADS:DELAY_S ..." for the SIGKILL benchmark
 #   BENCH_HIP_STANDIN the stand-in HIP runtime's directory (make bench sets it; the HIP
 #                    benchmark is left out, saying so, without it or without hip-calls)
@@ -93,6 +97,7 @@ LONG=${BENCH_LONG:-2e8}
 PACE=${BENCH_PACE:-2e7}
 TRACE=${BENCH_TRACE:-2e7}
 BIG=${BENCH_BIG:-1e8}
+BASE=${BENCH_ANALYZE_BASE:-}
 KILL_CASES=${BENCH_KILL_CASES:-"1:1:0 1000:1:0 8191:1:0 8193:1:0 1000003:1:0 1000003:1:0.3 1000003:4:0 3000001:2:0.05"}
 CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/tprof-bench-cache}
 
@@ -368,7 +373,8 @@ gen_trace() {
 }
 
 # analyze_runs TAG DIR: times --summary, chrome to /dev/null, chrome to .json.gz and (not on
-# the big trace, whose archive would not fit) an OTF2 archive.
+# the big trace, whose archive or database would not fit) an OTF2 archive and an SQLite
+# database, whose rows per second (-v says how many rows) are sampled too.
 analyze_runs() {
 	_t=$1
 	_dir=$2
@@ -378,14 +384,28 @@ analyze_runs() {
 	say "  trace: $_rec records ($_ev analyzer events), $((_by / 1048576)) MiB on disk"
 	for r in $(seq 1 "$RUNS"); do
 		warm_cache "$_dir"/trace/*
-		for m in summary chrome gz otf2; do
+		for m in summary sumjson chrome gz otf2 sqlite; do
 			case $m in
 			summary) set -- --summary; o="$W/an.sum" ;;
+			sumjson) set -- --summary-format json; o="$W/an.sumjson" ;;
 			chrome) set -- --format chrome -o /dev/null; o=/dev/null ;;
 			gz) set -- --format chrome -o "$W/an.json.gz"; o=/dev/null ;;
 			otf2) set -- --format otf2 -o "$W/an.otf2"; o=/dev/null ;;
+			sqlite) set -- --format sqlite -o "$W/an.db" -v; o=/dev/null ;;
 			esac
-			[ "$_t" = big ] && { [ "$m" = gz ] || [ "$m" = otf2 ]; } && continue
+			[ "$_t" = big ] && { [ "$m" = gz ] || [ "$m" = otf2 ] || [ "$m" = sqlite ] ||
+				[ "$m" = sumjson ]; } && continue
+			# The analyzer before a change, on the same trace, right before this one.
+			if [ -n "$BASE" ] && { [ "$m" = summary ] || [ "$m" = chrome ] || [ "$m" = gz ] ||
+				[ "$m" = otf2 ]; }; then
+				if "$RUNSTAT" "$W/an.rs" "$BASE" "$_dir/trace" "$@" >"$o" 2>"$W/an.err"; then
+					sample "an_${_t}_${m}_base_rate" "$(awk -v n="$_rec" -v w="$(rs "$W/an.rs" wall)" 'BEGIN { printf "%.0f", n / w }')"
+					sample "an_${_t}_${m}_base_cpu" "$(awk -v u="$(rs "$W/an.rs" user)" -v s="$(rs "$W/an.rs" sys)" 'BEGIN { print u + s }')"
+				else
+					fail "the baseline analyzer ($BASE) $* exited with status $(rs "$W/an.rs" status)"
+				fi
+				rm -rf "$W/an.json.gz" "$W/an.otf2"
+			fi
 			if ! "$RUNSTAT" "$W/an.rs" "$TPROF_ANALYZE" "$_dir/trace" "$@" >"$o" 2>"$W/an.err"; then
 				fail "tprof-analyze $* exited with status $(rs "$W/an.rs" status): $(head -n 3 "$W/an.err")"
 				continue
@@ -399,8 +419,14 @@ analyze_runs() {
 			sample "an_${_t}_${m}_evrate" "$(awk -v n="$_ev" -v w="$_w" 'BEGIN { printf "%.0f", n / w }')"
 			sample "an_${_t}_${m}_cpu" "$(awk -v c="$_c" -v w="$_w" 'BEGIN { printf "%.3f", c / w }')"
 			sample "an_${_t}_${m}_rss" "$(rs "$W/an.rs" rss)"
+			sample "an_${_t}_${m}_cpus" "$_c"
+			if [ "$m" = sqlite ]; then
+				_rows=$(sed -n 's/.*SQLite: \([0-9]*\) rows.*/\1/p' "$W/an.err")
+				sample "an_${_t}_sqlite_rows" "$_rows"
+				sample "an_${_t}_sqlite_rowrate" "$(awk -v n="${_rows:-0}" -v w="$_w" 'BEGIN { printf "%.0f", n / w }')"
+			fi
 			say "  run $r: $m $(awk -v w="$_w" 'BEGIN { printf "%.2f", w }') s wall, $(awk -v c="$_c" 'BEGIN { printf "%.2f", c }') s CPU, peak RSS $(($(rs "$W/an.rs" rss) / 1024)) MiB"
-			rm -rf "$W/an.json.gz" "$W/an.otf2"
+			rm -rf "$W/an.json.gz" "$W/an.otf2" "$W/an.db"
 		done
 	done
 }
@@ -749,12 +775,28 @@ row "bytes on disk per record, push/pop loop" bytes_pairs 1 B le 6
 row "bytes on disk per record, realistic mix" bytes_mix 1 B le 6
 row "analyze --summary, records/s ($TRACE)" an_mid_summary_rate 1e6 M/s ge 20
 row "  the same in analyzer events/s" an_mid_summary_evrate 1e6 M/s - -
+row "  CPU s per run" an_mid_summary_cpus 1 s - -
+[ -n "$BASE" ] && row "  before: records/s" an_mid_summary_base_rate 1e6 M/s - -
+[ -n "$BASE" ] && row "  before: CPU s per run" an_mid_summary_base_cpu 1 s - -
+row "analyze --summary-format json, records/s" an_mid_sumjson_rate 1e6 M/s - -
 row "analyze chrome -o /dev/null, records/s" an_mid_chrome_rate 1e6 M/s ge 5
 row "  the same in analyzer events/s" an_mid_chrome_evrate 1e6 M/s - -
+row "  CPU s per run" an_mid_chrome_cpus 1 s - -
+[ -n "$BASE" ] && row "  before: records/s" an_mid_chrome_base_rate 1e6 M/s - -
+[ -n "$BASE" ] && row "  before: CPU s per run" an_mid_chrome_base_cpu 1 s - -
 row "analyze chrome -o .json.gz, records/s" an_mid_gz_rate 1e6 M/s ge 5
 row "  the same in analyzer events/s" an_mid_gz_evrate 1e6 M/s - -
+row "  CPU s per run" an_mid_gz_cpus 1 s - -
+[ -n "$BASE" ] && row "  before: records/s" an_mid_gz_base_rate 1e6 M/s - -
+[ -n "$BASE" ] && row "  before: CPU s per run" an_mid_gz_base_cpu 1 s - -
 row "analyze otf2 -o DIR, records/s" an_mid_otf2_rate 1e6 M/s - -
 row "  the same in analyzer events/s" an_mid_otf2_evrate 1e6 M/s - -
+row "  CPU s per run" an_mid_otf2_cpus 1 s - -
+[ -n "$BASE" ] && row "  before: records/s" an_mid_otf2_base_rate 1e6 M/s - -
+[ -n "$BASE" ] && row "  before: CPU s per run" an_mid_otf2_base_cpu 1 s - -
+row "analyze sqlite -o FILE, rows written/s" an_mid_sqlite_rowrate 1e6 M/s ge 1
+row "  rows written" an_mid_sqlite_rows 1e6 M - -
+row "  the same in records/s" an_mid_sqlite_rate 1e6 M/s - -
 row "analyze peak RSS, --summary, $TRACE records" an_mid_summary_rss 1024 MiB - -
 row "analyze peak RSS, --summary, $BIG records" an_big_summary_rss 1024 MiB le 1024
 row "analyze peak RSS, chrome, $BIG records" an_big_chrome_rss 1024 MiB le 1024

@@ -261,5 +261,13 @@ int merge_run(struct trace *tr, struct pipeline *pl);
 /* window.c */
 int window_parse_time(const char *s, int64_t *ns);
 int window_from_steps(struct trace *tr, const char *spec, struct window *w);
+/* Every step number the trace records, in increasing order, with when the last of the
+ * processes that ran it started it (ns from the trace start; each process's first start of
+ * that number): one pass over the records.  *n = 0 when there are none; free() the array. */
+struct step_start {
+	uint64_t step;
+	int64_t ns;
+};
+struct step_start *window_step_starts(struct trace *tr, size_t *n);
 
 #endif

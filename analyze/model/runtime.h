@@ -1,5 +1,6 @@
 /* runtime.h — what a runtime adds to the analysis (struct runtime): how its calls are
- * decoded and followed across ranks in the pipeline, what it draws in the scene.  The model
+ * decoded and followed across ranks in the pipeline, what it draws in the scene, its summary
+ * tables and its domain facts.  The model
  * defines the interface; runtimes/<name>/ implement it and runtimes/registry.c lists them;
  * main.c hands the list to the pipeline and the scene (struct runtime_set). */
 #ifndef TPROF_ANALYZE_RUNTIME_H
@@ -12,6 +13,7 @@
 #define RT_SCRATCH 512           /* bytes a runtime may decode a call into (pipe_call) */
 
 struct sumw;
+struct facts_sink;
 
 /* What the summary's numbers cover: ns from the trace start, lo..hi (covered = hi - lo). */
 struct sum_span {
@@ -73,6 +75,12 @@ struct runtime {
 	int sum_at;                      /* enum sum_at */
 	/* Writes its tables (text or JSON through w) and frees priv. */
 	void (*sum_end)(void *priv, struct sumw *w, const struct sum_span *span, int top);
+
+	/* ---- the domain facts (model/facts.c) ---- */
+	/* The event kinds (RT_KIND bits; EV_CALL: of its domain) it has domain facts about, and
+	 * what they are as the model's neutral rows (model/facts.h), for tabular outputs. */
+	uint32_t fact_events;
+	void (*facts)(const struct event *ev, const struct facts_sink *s);
 };
 
 /* The runtimes of one analysis, indexed by what they read. */

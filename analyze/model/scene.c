@@ -47,11 +47,12 @@ void scene_item(struct scene *s, const struct scene_item *it)
 }
 
 void scene_flow(struct scene *s, const char *key, const char *cat, const char *name,
-		struct track from, int64_t from_ts, struct track to, int64_t to_ts,
-		const struct scene_args *args)
+		struct track from, int64_t from_ts, struct track to, int64_t to_ts, int64_t to_t0,
+		int64_t to_t1, const struct scene_args *args)
 {
 	struct scene_flow f = { .id = ++s->next_flow, .key = key, .cat = cat, .name = name, .from = from,
-				.to = to, .from_ts = from_ts, .to_ts = to_ts, .args = args };
+				.to = to, .from_ts = from_ts, .to_ts = to_ts, .to_t0 = to_t0,
+				.to_t1 = to_t1, .args = args };
 	s->r.ops->flow(s->r.priv, &f);
 }
 
@@ -77,7 +78,7 @@ void scene_launch_flow(struct scene *s, const struct proc *p, uint64_t corr, uns
 		snprintf(key, sizeof(key), "%d:%llu.%u", p->index, (unsigned long long)corr, k);
 	else
 		snprintf(key, sizeof(key), "%d:%llu", p->index, (unsigned long long)corr);
-	scene_flow(s, key, "launch", "launch", from, start, to, end, NULL);
+	scene_flow(s, key, "launch", "launch", from, start, to, end, t0, t1, NULL);
 }
 
 /* ---- drawing ------------------------------------------------------------------------------ */

@@ -47,7 +47,7 @@ struct scene_item {
 					  * passing (output.h), or NULL */
 	const struct scene_args *args;   /* NULL when none */
 	const struct event *ev;          /* the event it draws (renderers may not look into it
-					  * beyond kind, flags and the times) */
+					  * beyond kind, flags, the times and an EV_STEP's step) */
 };
 
 /* A flow arrow from a point inside one slice to a point inside another. */
@@ -59,6 +59,9 @@ struct scene_flow {
 	const char *cat, *name;          /* "launch", "mpi"/"message", "nccl"/"collective"... */
 	struct track from, to;
 	int64_t from_ts, to_ts;          /* ns from the trace start; from_ts <= to_ts */
+	int64_t to_t0, to_t1;            /* the slice it ends in, as drawn (to_ts lies in it;
+					  * to_t0 = to_t1 = to_ts when none is drawn there): a
+					  * renderer that splits the trace keeps them together */
 	const struct scene_args *args;   /* NULL when none */
 };
 
@@ -71,6 +74,9 @@ struct scene_ops {
 	void (*flow)(void *priv, const struct scene_flow *fl);
 	/* Finishes and frees priv; called once after begin, even a failed one. */
 	int (*end)(void *priv, const struct trace *tr, struct tracks *tracks);
+	/* The bytes of the trace written so far, before any compression (what --split size:
+	 * counts); NULL when the renderer cannot tell. */
+	uint64_t (*size)(void *priv);
 };
 
 struct scene_renderer {
@@ -92,10 +98,10 @@ struct output output_scene_announced(struct scene_renderer r, int group_by,
 struct scene;
 struct tracks *scene_tracks(struct scene *s);
 void scene_item(struct scene *s, const struct scene_item *it);
-/* A flow with a fresh id. */
+/* A flow with a fresh id, ending at to_ts inside the slice [to_t0, to_t1] drawn on `to`. */
 void scene_flow(struct scene *s, const char *key, const char *cat, const char *name,
-		struct track from, int64_t from_ts, struct track to, int64_t to_ts,
-		const struct scene_args *args);
+		struct track from, int64_t from_ts, struct track to, int64_t to_ts, int64_t to_t0,
+		int64_t to_t1, const struct scene_args *args);
 /* The launch arrow from the call on `from` that entered at `launch` to the device span
  * [t0, t1] it started on `to`: inside both, never ending before it starts.  Its key is the
  * process index and correlation, with ".k" for the k-th span of one launch (k > 0). */

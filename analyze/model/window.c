@@ -1,6 +1,7 @@
 /* window.c — the time window every output is restricted to: given in microseconds from the
  * trace start (--start/--end), or as a range of training steps (--steps A:B), which needs
- * one quick pass over the step marks before the real one. */
+ * one quick pass over the step marks before the real one; the same pass gives --split
+ * steps:N the start of every step. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -151,4 +152,64 @@ int window_from_steps(struct trace *tr, const char *spec, struct window *w)
 	w->active = 1;
 	snprintf(w->desc, sizeof(w->desc), "steps %" PRIu64 " to %" PRIu64, a, b);
 	return 0;
+}
+
+static int start_cmp(const void *x, const void *y)
+{
+	const struct step_start *a = x, *b = y;
+	if (a->step != b->step)
+		return a->step < b->step ? -1 : 1;
+	return a->ns < b->ns ? -1 : a->ns > b->ns;
+}
+
+/* v sorted by (step, ns), one entry per step kept: the first (keep_last 0) or the last. */
+static size_t unique_steps(struct step_start *v, size_t n, int keep_last)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), start_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k && v[k - 1].step == v[i].step) {
+			if (keep_last)
+				v[k - 1] = v[i];
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	return k;
+}
+
+struct step_start *window_step_starts(struct trace *tr, size_t *n)
+{
+	struct step_start *all = NULL;
+	size_t nall = 0, cap = 0;
+	uint64_t seen = 0;
+	uint64_t mark = progress_begin("finding steps", thread_records(tr), PROGRESS_RECORDS);
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		size_t k;
+		struct step_mark *v = collect(tr->procs[i], &k, &seen, &mark);
+		struct step_start *s = malloc((k ? k : 1) * sizeof(*s));
+		if (!s)
+			abort();
+		for (size_t j = 0; j < k; j++)
+			s[j] = (struct step_start){ v[j].step, v[j].ns - tr->start_ns };
+		free(v);
+		k = unique_steps(s, k, 0);   /* the process's first start of each step */
+		if (!k) {
+			free(s);
+			continue;
+		}
+		if (nall + k > cap) {
+			cap = (nall + k) * 2;
+			all = realloc(all, cap * sizeof(*all));
+			if (!all)
+				abort();
+		}
+		memcpy(all + nall, s, k * sizeof(*s));
+		nall += k;
+		free(s);
+	}
+	progress_end();
+	*n = unique_steps(all, nall, 1);   /* the latest of the processes' starts */
+	return all;
 }

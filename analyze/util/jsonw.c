@@ -15,16 +15,31 @@ int jw_open(struct jw *w, const char *path)
 	return w->out ? 0 : -1;
 }
 
+void jw_open_mem(struct jw *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->buf = malloc(JW_CAP);
+	if (!w->buf)
+		abort();
+}
+
 void jw_flush(struct jw *w)
 {
+	if (!w->out)
+		return;
 	if (w->len)
 		w->buf = outfile_swap(w->out, w->buf, w->len);
+	w->flushed += w->len;
 	w->len = 0;
 }
 
 /* What does not fit goes out a buffer at a time. */
 void jw_raw_slow(struct jw *w, const char *s, size_t n)
 {
+	if (!w->out) {
+		w->err = 1;
+		return;
+	}
 	while (n) {
 		size_t k = JW_CAP - w->len < n ? JW_CAP - w->len : n;
 		memcpy(w->buf + w->len, s, k);
@@ -38,6 +53,11 @@ void jw_raw_slow(struct jw *w, const char *s, size_t n)
 
 int jw_close(struct jw *w)
 {
+	if (!w->out) {
+		free(w->buf);
+		w->buf = NULL;
+		return w->err ? -1 : 0;
+	}
 	int rc = outfile_close(w->out, w->buf, w->len);
 	w->out = NULL;
 	w->buf = NULL;

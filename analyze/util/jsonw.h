@@ -14,11 +14,20 @@ struct jw {
 	char *buf;
 	size_t len;
 	int err;
+	uint64_t flushed;        /* bytes handed to the file before buf */
 };
 
 int jw_open(struct jw *w, const char *path);   /* "-" is stdout; a name ending .gz is gzipped */
+/* A writer into memory: buf holds len bytes (the caller resets len); what would not fit in
+ * JW_CAP bytes is dropped and sets err.  Closed with jw_close. */
+void jw_open_mem(struct jw *w);
 int jw_close(struct jw *w);                     /* -1 if anything failed to be written */
 void jw_flush(struct jw *w);
+/* The bytes written so far (before any compression). */
+static inline uint64_t jw_bytes(const struct jw *w)
+{
+	return w->flushed + w->len;
+}
 
 #define JW_CAP (1u << 18)
 

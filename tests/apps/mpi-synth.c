@@ -4,11 +4,13 @@
  * MPI_Bcast and MPI_Allreduce on MPI_COMM_WORLD, MPI_Barrier and MPI_Allreduce on the two
  * halves of a split communicator.  Rank 2 runs on another host whose clocks are 5 ms ahead,
  * measured at MPI_Init and MPI_Finalize; a process without a rank runs beside them.  Prints
- * the ground truth: messages=N collectives=N (instances, one per communicator).  Usage:
- * mpi-synth DIR [ITERATIONS] (default 5). */
+ * the ground truth: messages=N collectives=N (instances, one per communicator).  With
+ * "steps", each rank starts training step N at iteration N, 10 ns after the rank before it.
+ * Usage: mpi-synth DIR [ITERATIONS [steps]] (default 5). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "../unit/mpiw.h"
@@ -21,11 +23,12 @@
 
 int main(int argc, char **argv)
 {
-	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: mpi-synth DIR [ITERATIONS]\n");
+	if (argc < 2 || argc > 4 || (argc == 4 && strcmp(argv[3], "steps"))) {
+		fprintf(stderr, "usage: mpi-synth DIR [ITERATIONS [steps]]\n");
 		return 2;
 	}
-	int iters = argc == 3 ? atoi(argv[2]) : ITERS;
+	int iters = argc >= 3 ? atoi(argv[2]) : ITERS;
+	int steps = argc == 4;
 	if (mkdir(argv[1], 0755) < 0 && errno != EEXIST) {
 		perror(argv[1]);
 		return 1;
@@ -50,6 +53,11 @@ int main(int argc, char **argv)
 	for (int it = 0; it < iters; it++) {
 		uint64_t t = 10000 + (uint64_t)it * 100000;
 		uint32_t rs[N];
+		for (int i = 0; i < N && steps; i++) {
+			mw_room(&r[i]);
+			mw_put(r[i].s1, &r[i].n1, tw_rec(TPROF_K_STEP, 0, t - 5 + 10 * (uint64_t)i, 0,
+							 (uint64_t)it), NULL, 0);
+		}
 		for (int i = 0; i < N; i++) {
 			uint64_t o = t + 10 * (uint64_t)i;
 			rs[i] = mw_irecv(&r[i], o, o + 5, (i + N - 1) % N, 10, 0x100 + (uint64_t)i);

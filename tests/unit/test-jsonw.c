@@ -80,10 +80,17 @@ int main(void)
 	jw_us(&w, 1234567);
 	jw_lit(&w, ",");
 	jw_us(&w, -5);
-	jw_lit(&w, "]}");
+	/* More than a buffer: jw_bytes counts what was flushed and what is still held. */
+	jw_lit(&w, "],\"pad\":\"");
+	static char pad[JW_CAP + 1000];
+	memset(pad, 'p', sizeof(pad));
+	jw_raw(&w, pad, sizeof(pad));
+	jw_lit(&w, "\"}");
+	uint64_t counted = jw_bytes(&w);
 	ok(jw_close(&w) == 0, "and closes it without an error");
 
 	char *text = read_all(path);
+	is_u64(text ? strlen(text) : 0, counted, "jw_bytes counted every byte of the file");
 	cJSON *doc = text ? cJSON_Parse(text) : NULL;
 	ok(doc != NULL, "cJSON parses the whole document");
 	const cJSON *strings = cJSON_GetObjectItemCaseSensitive(doc, "strings");

@@ -18,11 +18,11 @@
 
 #define TOY_DOMAIN 200
 
-/* What a toy call records in its extension unit. */
+/* What a toy call records in its extension unit (TPROF_UNIT bytes). */
 struct toy_unit {
 	uint64_t widgets;
 	uint32_t gadget;       /* a string of the process */
-	uint32_t pad;
+	uint8_t pad[TPROF_UNIT - 12];
 };
 
 struct toy_info {
@@ -67,7 +67,7 @@ static int toy_scene_event(struct scene *s, const struct event *ev, unsigned sel
 				 .args = &a, .ev = ev };
 	scene_item(s, &it);
 	scene_flow(s, NULL, "toy", "toy", tracks_thread(scene_tracks(s), ev->thread, 1), ev->t0 + 1,
-		   dev, ev->t0 + 2, NULL);
+		   dev, ev->t0 + 2, it.t0, it.t1, NULL);
 	return 1;
 }
 

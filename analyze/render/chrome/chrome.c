@@ -188,7 +188,13 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	return rc;
 }
 
-static const struct scene_ops chrome_ops = { "chrome", begin, item, flow, end };
+static uint64_t size(void *priv)
+{
+	struct chrome *c = priv;
+	return jw_bytes(&c->w);
+}
+
+static const struct scene_ops chrome_ops = { "chrome", begin, item, flow, end, size };
 
 struct scene_renderer render_chrome(const char *path)
 {

@@ -257,7 +257,8 @@ static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks
 	return rc;
 }
 
-static const struct scene_ops otf2_ops = { "otf2", archive_begin, item, flow, archive_end };
+static const struct scene_ops otf2_ops = { .name = "otf2", .begin = archive_begin, .item = item,
+					   .flow = flow, .end = archive_end };
 
 struct scene_renderer render_otf2(const char *dir, const struct window *w)
 {

@@ -110,7 +110,7 @@ static void message(struct scene *s, const struct event *ev)
 	snprintf(key, sizeof(key), "m%llu", (unsigned long long)m->id);
 	scene_flow(s, key, "mpi", "message", tracks_thread(tk, m->sthread, 1),
 		   scene_flow_ts(m->send_t0, m->send_t0, m->send_t1), tracks_thread(tk, m->rthread, 1),
-		   scene_flow_ts(m->recv_done, m->recv_t0, m->recv_t1), &a);
+		   scene_flow_ts(m->recv_done, m->recv_t0, m->recv_t1), m->recv_t0, m->recv_t1, &a);
 }
 
 /* From the last member's entry to the exit of every member that left after it came. */
@@ -136,7 +136,7 @@ static void collective(struct scene *s, const struct event *ev)
 		char key[48];
 		snprintf(key, sizeof(key), "c%llu.%u", (unsigned long long)ci->id, k);
 		scene_flow(s, key, "mpi", "collective", tracks_thread(tk, lm->thread, 1), from,
-			   tracks_thread(tk, mb->done_thread, 1), to, &a);
+			   tracks_thread(tk, mb->done_thread, 1), to, mb->done_t0, mb->done_t1, &a);
 	}
 }
 

@@ -126,4 +126,8 @@ double nccl_bus_factor(unsigned op, int32_t nranks);
  * sendrecv counts one direction. */
 void nccl_launch_bytes(const struct nccl_op *ops, uint32_t n, double *alg, double *bus);
 
+/* runtimes/nccl/facts.c: an EV_NCCL as a collective of model/facts.h */
+struct facts_sink;
+void nccl_facts(const struct event *ev, const struct facts_sink *s);
+
 #endif

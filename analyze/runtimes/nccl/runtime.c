@@ -1,5 +1,6 @@
 /* runtimes/nccl/runtime.c — NCCL/RCCL in the registry: its calls' arguments decoded and
- * lined up across ranks with their device spans (coll.c); its scene part is scene.c. */
+ * lined up across ranks with their device spans (coll.c); its scene part is scene.c, its
+ * domain facts facts.c. */
 #include <string.h>
 
 #include "../registry.h"
@@ -65,4 +66,6 @@ const struct runtime runtime_nccl = {
 	.sum_event = sum_event,
 	.sum_at = SUM_AT_DOMAIN,
 	.sum_end = sum_end,
+	.fact_events = RT_KIND(EV_NCCL),
+	.facts = nccl_facts,
 };

@@ -344,7 +344,7 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 		arg_rank_of(&fa, "last_to_start", in->l[last].rank, rank, sizeof(rank));
 		char key[48];
 		snprintf(key, sizeof(key), "n%llu.%u", (unsigned long long)in->id, i);
-		scene_flow(sc, key, "nccl", "collective", la.tr, from, a.tr, to, &fa);
+		scene_flow(sc, key, "nccl", "collective", la.tr, from, a.tr, to, a.t0, a.t1, &fa);
 	}
 	/* Sends matched with their receives. */
 	for (uint32_t k = 0; k < in->nlinks; k++) {
@@ -367,7 +367,7 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 		sa_u64(&fa, "seq", lk->seq);
 		char key[48];
 		snprintf(key, sizeof(key), "p%llu.%u", (unsigned long long)in->id, k);
-		scene_flow(sc, key, "nccl", "send", a.tr, from, b.tr, to, &fa);
+		scene_flow(sc, key, "nccl", "send", a.tr, from, b.tr, to, b.t0, b.t1, &fa);
 	}
 	free(sp);
 	free(first);

@@ -43,6 +43,11 @@ const char *nrt_traffic_name(unsigned op);
  * its model, a load the cores it asked for; the rest the one core they address. */
 int nrt_cores(const struct nrt_info *ni, int32_t *first);
 
+/* facts.c: an execution as operations of model/facts.h, one per NeuronCore it occupies */
+struct event;
+struct facts_sink;
+void nrt_facts(const struct event *ev, const struct facts_sink *s);
+
 /* A failed call: a status other than NRT_SUCCESS. */
 static inline int nrt_failed(int status)
 {

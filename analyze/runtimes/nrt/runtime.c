@@ -1,5 +1,5 @@
 /* runtimes/nrt/runtime.c — the Neuron runtime in the registry: its calls' arguments
- * decoded (nrt.c); its scene part is scene.c. */
+ * decoded (nrt.c); its scene part is scene.c, its domain facts facts.c. */
 #include "../registry.h"
 #include "nrt.h"
 #include "summary.h"
@@ -41,4 +41,6 @@ const struct runtime runtime_nrt = {
 	.sum_event = sum_event,
 	.sum_at = SUM_AFTER_STEPS,
 	.sum_end = sum_end,
+	.fact_events = RT_KIND(EV_CALL),
+	.facts = nrt_facts,
 };

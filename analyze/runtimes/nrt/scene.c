@@ -113,7 +113,8 @@ static void core_span(struct scene *s, const struct event *ev, const struct nrt_
 	char key[96];
 	snprintf(key, sizeof(key), "nrt%d.%u.%lld.%d", ev->proc->index, ev->thread->stream,
 		 (long long)ev->t0, nc);
-	scene_flow(s, key, "nrt", "nrt", tracks_thread(tk, ev->thread, 1), at, tr, at, NULL);
+	scene_flow(s, key, "nrt", "nrt", tracks_thread(tk, ev->thread, 1), at, tr, at, ev->t0, t1,
+		   NULL);
 }
 
 /* The call on its thread, then its spans on the NeuronCores it ran on. */

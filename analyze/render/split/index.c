@@ -1,0 +1,213 @@
+/* render/split/index.c — the names of a split trace's files (PATH's stem, ".part-0001",
+ * PATH's extension; the index: stem + ".index.json") and the index: per part its file, the
+ * time its range covers, its steps, what it holds and its size, in JSON. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "state.h"
+#include "../../util/jsonw.h"
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+	if (!p)
+		abort();
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+/* The extension is the last one of the file name, with the one before it when it is .gz
+ * ("t.json.gz": ".json.gz"); a name without one has none. */
+int split_names(struct split *s, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	if (!n)
+		return -1;
+	size_t end = n;
+	if (n > 3 && !strcmp(base + n - 3, ".gz"))
+		end = n - 3;
+	size_t dot = end;
+	while (dot > 1 && base[dot - 1] != '.')
+		dot--;
+	size_t stem = dot > 1 ? dot - 1 : end;
+	size_t dir = (size_t)(base - path);
+	s->stem = dup_n(path, dir + stem);
+	s->ext = dup_n(base + stem, n - stem);
+	return 0;
+}
+
+char *split_part_path(const struct split *s, size_t part)
+{
+	size_t n = strlen(s->stem) + strlen(s->ext) + 32;
+	char *p = malloc(n);
+	if (!p)
+		abort();
+	snprintf(p, n, "%s.part-%04zu%s", s->stem, part + 1, s->ext);
+	return p;
+}
+
+static char *index_path(const struct split *s)
+{
+	size_t n = strlen(s->stem) + 16;
+	char *p = malloc(n);
+	if (!p)
+		abort();
+	snprintf(p, n, "%s.index.json", s->stem);
+	return p;
+}
+
+static void key(struct jw *w, const char *k)
+{
+	jw_lit(w, ",\"");
+	jw_raw(w, k, strlen(k));
+	jw_lit(w, "\":");
+}
+
+static void key_i64(struct jw *w, const char *k, int64_t v)
+{
+	key(w, k);
+	jw_i64(w, v);
+}
+
+static void key_u64(struct jw *w, const char *k, uint64_t v)
+{
+	key(w, k);
+	jw_u64(w, v);
+}
+
+/* The range a part covers, as the index states it: the first starts with the window, the
+ * last ends with the trace (or the window). */
+static void range(const struct split *s, size_t i, int64_t *a, int64_t *b)
+{
+	const struct part *p = &s->parts[i];
+	int64_t end = (s->tr->end_ns - s->tr->start_ns);
+	if (end > s->o.end)
+		end = s->o.end;
+	*a = i ? p->lo : s->o.start;
+	*b = i + 1 < s->nparts ? p->hi : end;
+	if (*b < *a)
+		*b = *a;
+}
+
+static void key_opt(struct jw *w, const char *k, int has, int64_t v)
+{
+	key(w, k);
+	if (has)
+		jw_i64(w, v);
+	else
+		jw_lit(w, "null");
+}
+
+static void key_step(struct jw *w, const char *k, int has, uint64_t v)
+{
+	key(w, k);
+	if (has)
+		jw_u64(w, v);
+	else
+		jw_lit(w, "null");
+}
+
+static void part(struct jw *w, const struct split *s, size_t i)
+{
+	const struct part *p = &s->parts[i];
+	char *path = split_part_path(s, i);
+	const char *base = strrchr(path, '/');
+	int64_t a, b, t0 = s->tr->start_ns;
+	range(s, i, &a, &b);
+	jw_lit(w, "\n  {\"part\":");
+	jw_u64(w, i + 1);
+	key(w, "file");
+	jw_str(w, base ? base + 1 : path, strlen(base ? base + 1 : path));
+	key_i64(w, "start_ns", a);
+	key_i64(w, "end_ns", b);
+	key_i64(w, "start_realtime_ns", t0 + a);
+	key_i64(w, "end_realtime_ns", t0 + b);
+	key_step(w, "first_step", p->has_steps, p->first_step);
+	key_step(w, "last_step", p->has_steps, p->last_step);
+	key_u64(w, "slices", p->slices);
+	key_u64(w, "instants", p->instants);
+	key_u64(w, "counters", p->counters);
+	key_u64(w, "async", p->asyncs);
+	key_u64(w, "flows", p->flows);
+	key_u64(w, "began_before", p->before);
+	key_u64(w, "end_after", p->beyond);
+	key_u64(w, "late", p->late);
+	key_u64(w, "late_flows", p->late_flows);
+	key_u64(w, "flows_from_before", p->flows_back);
+	key_opt(w, "first_ns", p->t_min <= p->t_max, p->t_min);
+	key_opt(w, "last_ns", p->t_min <= p->t_max, p->t_max);
+	key_u64(w, "bytes", p->file_bytes);
+	key_u64(w, "json_bytes", p->json_bytes);
+	jw_lit(w, "}");
+	free(path);
+}
+
+int split_write_index(struct split *s)
+{
+	char *path = index_path(s);
+	struct jw w;
+	if (jw_open(&w, path) < 0) {
+		diag_error("cannot write %s: %m", path);
+		free(path);
+		return -1;
+	}
+	int64_t a, b, z;
+	range(s, 0, &a, &z);
+	range(s, s->nparts - 1, &z, &b);
+	jw_lit(&w, "{\"producer\":\"tprof " PACKAGE_VERSION "\"");
+	key(&w, "format");
+	jw_str(&w, s->o.format, strlen(s->o.format));
+	key(&w, "split");
+	jw_str(&w, s->o.spec.text, strlen(s->o.spec.text));
+	key(&w, "part_by");
+	jw_lit(&w, "\"end\"");
+	key_i64(&w, "trace_start_realtime_ns", s->tr->start_ns);
+	key_i64(&w, "start_ns", a);
+	key_i64(&w, "end_ns", b);
+	key_u64(&w, "late", s->late);
+	key_u64(&w, "late_flows", s->late_flows);
+	jw_lit(&w, ",\"parts\":[");
+	for (size_t i = 0; i < s->nparts; i++) {
+		if (i)
+			jw_lit(&w, ",");
+		part(&w, s, i);
+	}
+	jw_lit(&w, "\n]}\n");
+	int rc = jw_close(&w);
+	if (rc < 0)
+		diag_error("error writing %s", path);
+	free(path);
+	return rc;
+}
+
+/* A gzip file ends with the size of what it holds, modulo 2^32 (RFC 1952, ISIZE); the
+ * content is known to be at least `content` bytes and to exceed it by less than 4 GiB. */
+static uint64_t gzip_content(FILE *f, uint64_t content)
+{
+	unsigned char b[4];
+	if (fseek(f, -4, SEEK_END) != 0 || fread(b, 1, 4, f) != 4)
+		return content;
+	uint32_t isize = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+			 (uint32_t)b[3] << 24;
+	return content + (uint32_t)(isize - (uint32_t)content);
+}
+
+void split_file_bytes(const char *path, uint64_t content, uint64_t *disk, uint64_t *json)
+{
+	struct stat st;
+	*disk = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	*json = *disk;
+	size_t n = strlen(path);
+	if (n < 3 || strcmp(path + n - 3, ".gz"))
+		return;
+	FILE *f = fopen(path, "rb");
+	*json = f ? gzip_content(f, content) : content;
+	if (f)
+		fclose(f);
+}

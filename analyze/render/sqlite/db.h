@@ -1,0 +1,69 @@
+/* render/sqlite/db.h — the database file the SQLite renderer fills (db.c): written under a
+ * temporary name beside its final one with the journal and syncing off, every insert a
+ * prepared statement (stmts.c) inside large transactions, and renamed over the final name
+ * once complete, so that a failed run leaves any earlier file as it was. */
+#ifndef TPROF_ANALYZE_SQLITE_DB_H
+#define TPROF_ANALYZE_SQLITE_DB_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "stmts.h"
+
+/* The application id in the file header (PRAGMA application_id): "tprf". */
+#define SQLDB_APPLICATION_ID 0x74707266
+
+struct sqldb {
+	sqlite3 *db;
+	char *path, *tmp;
+	sqlite3_stmt *st[ST_COUNT];
+	uint64_t rows;                   /* inserted in all */
+	uint64_t txn_rows;               /* in the transaction under way */
+	int failed;
+};
+
+/* 0 when path may be written: it does not exist, is empty, or is a database tprof wrote
+ * (its application id); otherwise says why on stderr and returns -1.  Creates nothing. */
+int sqldb_check_target(const char *path);
+/* Creates the temporary file beside path and opens it for bulk loading; -1 (said) on error. */
+int sqldb_open(struct sqldb *d, const char *path);
+/* Runs SQL (several statements); -1 (said, d->failed set) on error. */
+int sqldb_exec(struct sqldb *d, const char *sql);
+/* Steps an insert whose values are bound, resets it; commits every so many rows. */
+void sqldb_insert(struct sqldb *d, enum stmt_id id);
+/* Commits, closes and, when keep and nothing failed, renames the file into place; otherwise
+ * removes it.  Returns -1 when the file was not written. */
+int sqldb_close(struct sqldb *d, int keep);
+
+/* Binding the values of an insert (columns from 1).  Values stay bound from one insert to
+ * the next; an id column never bound stays NULL, and SQLite gives each row the next id,
+ * which costs less than checking one given. */
+static inline void sq_i64(struct sqldb *d, enum stmt_id id, int col, int64_t v)
+{
+	sqlite3_bind_int64(d->st[id], col, v);
+}
+
+static inline void sq_f64(struct sqldb *d, enum stmt_id id, int col, double v)
+{
+	sqlite3_bind_double(d->st[id], col, v);
+}
+
+/* NULL when !has. */
+static inline void sq_opt(struct sqldb *d, enum stmt_id id, int col, int has, int64_t v)
+{
+	if (has)
+		sqlite3_bind_int64(d->st[id], col, v);
+	else
+		sqlite3_bind_null(d->st[id], col);
+}
+
+/* Text that must stay valid until the insert (s may be NULL: a NULL value). */
+static inline void sq_text(struct sqldb *d, enum stmt_id id, int col, const char *s, int len)
+{
+	if (s)
+		sqlite3_bind_text(d->st[id], col, s, len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(d->st[id], col);
+}
+
+#endif

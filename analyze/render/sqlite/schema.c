@@ -1,0 +1,120 @@
+/* render/sqlite/schema.c — what the database gets once every row is in: the links SQL finds
+ * faster than the renderer could keep them (each device operation's launching call, the
+ * slices each flow joins), the indexes, made after the rows so that loading never updates
+ * them, and views for common questions (docs/sqlite-schema.md). */
+#include "out.h"
+
+static const char by_track[] =
+	"CREATE INDEX slices_by_track ON slices (track_id, start_ns);";
+
+/* Only when some slice has a correlation: otherwise the index would cost a pass over every
+ * slice for nothing, and no launching call could be found by it anyway. */
+static const char by_correlation[] =
+	"CREATE INDEX slices_by_correlation ON slices (process_id, correlation)"
+	"  WHERE correlation IS NOT NULL;"
+	/* the call that launched a device operation: its thread's slice with the same
+	 * correlation in the same process */
+	"UPDATE device_ops SET launch_slice_id = ("
+	"  SELECT s.id FROM slices s JOIN tracks t ON t.id = s.track_id"
+	"  WHERE s.process_id = device_ops.process_id AND s.correlation = device_ops.correlation"
+	"    AND t.kind = 'thread' ORDER BY s.id LIMIT 1)"
+	"  WHERE correlation IS NOT NULL;";
+
+static const char links[] =
+	/* without a correlation (an NRT execution): the slice its thread's track has at its
+	 * launch */
+	"UPDATE device_ops SET launch_slice_id = ("
+	"  SELECT s.id FROM tracks t JOIN slices s ON s.track_id = t.id"
+	"  WHERE t.thread_id = device_ops.launch_thread_id AND s.start_ns = device_ops.launch_ns"
+	"  ORDER BY s.depth DESC LIMIT 1)"
+	"  WHERE correlation IS NULL AND launch_thread_id IS NOT NULL;"
+	/* a flow's ends: the innermost slice of its track around each end */
+	"UPDATE flows SET"
+	"  from_slice_id = (SELECT id FROM slices WHERE track_id = flows.from_track_id"
+	"    AND start_ns <= flows.from_ns AND end_ns >= flows.from_ns"
+	"    ORDER BY start_ns DESC, depth DESC LIMIT 1),"
+	"  to_slice_id = (SELECT id FROM slices WHERE track_id = flows.to_track_id"
+	"    AND start_ns <= flows.to_ns AND end_ns >= flows.to_ns"
+	"    ORDER BY start_ns DESC, depth DESC LIMIT 1);";
+
+static const char indexes[] =
+	"CREATE INDEX device_ops_by_name ON device_ops (name_id);"
+	"CREATE INDEX device_ops_by_correlation ON device_ops (process_id, correlation)"
+	"  WHERE correlation IS NOT NULL;"
+	"CREATE INDEX members_by_collective ON collective_members (collective_id);"
+	"CREATE INDEX counters_by_track ON counters (track_id, ts_ns);";
+
+static const char views[] =
+	/* slices with their names, category, duration and track */
+	"CREATE VIEW named_slices AS"
+	"  SELECT s.id, s.track_id, t.name AS track, t.kind AS track_kind, s.process_id,"
+	"    s.start_ns, s.end_ns, s.end_ns - s.start_ns AS dur_ns, n.string AS name,"
+	"    c.string AS category, s.depth, s.correlation, s.flags, s.args"
+	"  FROM slices s JOIN strings n ON n.id = s.name_id"
+	"    LEFT JOIN strings c ON c.id = s.category_id LEFT JOIN tracks t ON t.id = s.track_id;"
+	/* slices by track kind, category and name: on thread tracks, the API calls (category
+	 * "hip", "mpi"...) and the ranges, as the summary's tables count them */
+	"CREATE VIEW slice_summary AS"
+	"  SELECT track_kind, category, name, COUNT(*) AS calls, SUM(dur_ns) AS total_ns,"
+	"    AVG(dur_ns) AS avg_ns, MIN(dur_ns) AS min_ns, MAX(dur_ns) AS max_ns"
+	"  FROM named_slices GROUP BY track_kind, category, name;"
+	/* device operations with their names, duration and launching call */
+	"CREATE VIEW named_device_ops AS"
+	"  SELECT d.*, d.end_ns - d.start_ns AS dur_ns, n.string AS name, l.string AS launched_by"
+	"  FROM device_ops d JOIN strings n ON n.id = d.name_id"
+	"    LEFT JOIN slices s ON s.id = d.launch_slice_id"
+	"    LEFT JOIN strings l ON l.id = s.name_id;"
+	"CREATE VIEW kernel_summary AS"
+	"  SELECT name, COUNT(*) AS calls, SUM(dur_ns) AS total_ns, AVG(dur_ns) AS avg_ns,"
+	"    MIN(dur_ns) AS min_ns, MAX(dur_ns) AS max_ns"
+	"  FROM named_device_ops WHERE kind = 'kernel' GROUP BY name;"
+	/* each device's busy time: the union of its operations' spans, and its share of the
+	 * covered time */
+	"CREATE VIEW device_busy AS"
+	"  WITH o AS (SELECT process_id, device_kind, device, start_ns, end_ns,"
+	"      MAX(end_ns) OVER (PARTITION BY process_id, device_kind, device"
+	"        ORDER BY start_ns, end_ns ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)"
+	"        AS before FROM device_ops),"
+	"    i AS (SELECT *, SUM(before IS NULL OR start_ns > before) OVER ("
+	"        PARTITION BY process_id, device_kind, device ORDER BY start_ns, end_ns"
+	"        ROWS UNBOUNDED PRECEDING) AS island FROM o),"
+	"    u AS (SELECT process_id, device_kind, device, COUNT(*) AS n,"
+	"        MAX(end_ns) - MIN(start_ns) AS busy FROM i"
+	"        GROUP BY process_id, device_kind, device, island)"
+	"  SELECT process_id, device_kind, device, SUM(n) AS ops, SUM(busy) AS busy_ns,"
+	"    100.0 * SUM(busy) / NULLIF((SELECT value FROM meta WHERE key = 'covered_ns'), 0)"
+	"      AS busy_pct"
+	"  FROM u GROUP BY process_id, device_kind, device;"
+	"CREATE VIEW mpi_message_sizes AS"
+	"  SELECT bytes, COUNT(*) AS messages, SUM(bytes) AS total_bytes FROM mpi_messages"
+	"  GROUP BY bytes;"
+	/* each member's wait in a collective: from its entry to the last member's */
+	"CREATE VIEW collective_waits AS"
+	"  SELECT c.id AS collective_id, c.runtime, n.string AS name, c.comm, c.seq, m.rank,"
+	"    m.process_id, m.entry_ns, c.last_entry_ns - m.entry_ns AS wait_ns,"
+	"    m.device_start_ns, m.device_end_ns"
+	"  FROM collective_members m JOIN collectives c ON c.id = m.collective_id"
+	"    JOIN strings n ON n.id = c.name_id WHERE m.entry_ns IS NOT NULL;"
+	/* NCCL collectives by operation and size: nccl-tests' bandwidths from the average of
+	 * every rank's device time (GB/s of 1e9 bytes) */
+	"CREATE VIEW nccl_bandwidth AS"
+	"  SELECT n.string AS name, c.ranks, c.alg_bytes, c.count, c.dtype,"
+	"    COUNT(DISTINCT c.id) AS calls, COUNT(m.device_start_ns) AS timed_parts,"
+	"    SUM(m.device_end_ns - m.device_start_ns) AS total_ns,"
+	"    AVG(m.device_end_ns - m.device_start_ns) AS avg_ns,"
+	"    c.alg_bytes / AVG(m.device_end_ns - m.device_start_ns) AS algbw_GBps,"
+	"    c.bus_bytes / AVG(m.device_end_ns - m.device_start_ns) AS busbw_GBps"
+	"  FROM collectives c JOIN strings n ON n.id = c.name_id"
+	"    JOIN collective_members m ON m.collective_id = c.id"
+	"  WHERE c.runtime = 'nccl' AND c.alg_bytes IS NOT NULL"
+	"  GROUP BY c.name_id, c.alg_bytes, c.bus_bytes, c.ranks, c.count, c.dtype;";
+
+int sqlite_schema_finish(struct sqlout *o)
+{
+	if (sqldb_exec(&o->db, by_track) < 0 ||
+	    (o->corr_slices && sqldb_exec(&o->db, by_correlation) < 0) ||
+	    sqldb_exec(&o->db, links) < 0 || sqldb_exec(&o->db, indexes) < 0 ||
+	    sqldb_exec(&o->db, views) < 0)
+		return -1;
+	return 0;
+}

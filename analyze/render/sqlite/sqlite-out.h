@@ -1,0 +1,21 @@
+/* render/sqlite/sqlite-out.h — the SQLite output as main.c sees it (render/sqlite/): one
+ * database file with the schema of docs/sqlite-schema.md. */
+#ifndef TPROF_ANALYZE_SQLITE_OUT_H
+#define TPROF_ANALYZE_SQLITE_OUT_H
+
+#include "../../model/output.h"
+
+/* The version of the schema written (meta.schema_version); docs/sqlite-schema.md. */
+#define SQLITE_SCHEMA_VERSION 1
+
+/* 0 when path may be written (it does not exist, is empty, or is a database tprof wrote);
+ * otherwise says why on stderr and returns -1.  Creates nothing. */
+int sqlite_check_output(const char *path);
+/* The database path, replaced only once complete; dir is the profile read (for meta); events
+ * are restricted to *w, which must stay valid until the output ends; rts are the runtimes
+ * (model/runtime.h) the scene and the domain facts ask. */
+struct runtime_set;
+struct output output_sqlite(const char *path, const char *dir, const struct window *w,
+			    const struct runtime_set *rts);
+
+#endif
