@@ -100,7 +100,8 @@ void scene_draw_call(struct scene *s, const struct event *ev)
 	struct scene_item it = { .kind = SI_SLICE, .cat = cat,
 				 .name = ev->name, .track = tracks_thread(s->tracks, ev->thread, 1),
 				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1,
-				 .depth = (uint32_t)ev->thread->depth, .args = &a, .ev = ev };
+				 .args = &a, .ev = ev,
+				 .ranges_open = (uint32_t)ev->thread->depth };
 	if (rt && rt->msgpass && rt->msgpass(ev, &mp))
 		it.msgpass = &mp;
 	scene_item(s, &it);
@@ -137,6 +138,7 @@ static void item_of(struct scene_item *it, const struct event *ev)
 	it->t0 = ev->t0;
 	it->t1 = ev->t1;
 	it->depth = ev->depth;
+	it->ranges_open = ev->depth;
 	it->value = 0;
 	it->id = 0;
 	it->msgpass = NULL;
@@ -162,7 +164,7 @@ static void draw_simple(struct scene *s, const struct event *ev)
 		it.kind = SI_INSTANT;
 		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "mark";
 		it.track = tracks_thread(s->tracks, ev->thread, 0);
-		it.depth = (uint32_t)ev->thread->depth;
+		it.ranges_open = (uint32_t)ev->thread->depth;
 		it.args = NULL;
 		break;
 	case EV_COUNTER:
@@ -231,7 +233,7 @@ static void announce(struct scene *s, const struct event *ev)
 		it.kind = SI_MSGPASS;
 		it.cat = "msgpass";
 		it.track = tracks_thread(s->tracks, ev->thread, 1);
-		it.depth = (uint32_t)ev->thread->depth;
+		it.ranges_open = (uint32_t)ev->thread->depth;
 		it.msgpass = &mp;
 	}
 	it.t1 = ev->t0;

@@ -39,12 +39,13 @@ struct scene_item {
 	struct track track;
 	const struct proc *proc;         /* the process it belongs to */
 	int64_t t0, t1;                  /* ns from the trace start */
-	uint32_t depth;                  /* on a thread's track: the ranges open around it there
-					  * (drawn or not); 0 elsewhere */
+	uint32_t depth;                  /* nesting on its thread, for ranges (0 otherwise) */
 	double value;                    /* SI_COUNTER */
 	uint64_t id;                     /* SI_ASYNC */
 	const struct msgpass *msgpass;   /* API calls, SI_MSGPASS: what it did in message
 					  * passing (output.h), or NULL */
+	uint32_t ranges_open;            /* on a thread's track: the ranges open there when it
+					  * happened (drawn or not; a range's: around it) */
 	const struct scene_args *args;   /* NULL when none */
 	const struct event *ev;          /* the event it draws (renderers may not look into it
 					  * beyond kind, flags, the times and an EV_STEP's step) */

@@ -5,8 +5,8 @@
  * happens, at the end of the call that completed it.  So each thread keeps a stack of its
  * open regions and writes a Leave only once the next record on the thread is later; a range
  * begun before the window is entered at the window's start, and only once something inside
- * the window needs it.  An item's depth (the ranges open on its thread) tells which ranges
- * the window closed unseen.  The MPI records themselves are made and written by
+ * the window needs it.  An item's ranges_open (the ranges open on its thread) tells which
+ * ranges the window closed unseen.  The MPI records themselves are made and written by
  * render/otf2/mpi.c. */
 #include <stdlib.h>
 
@@ -139,7 +139,7 @@ static void mpireq_item(struct otf2 *o, struct loc *l, const struct scene_item *
 	otf2_mpi_req(o, it->msgpass, it->proc->index, &m);
 	if (!m.kind)
 		return;
-	size_t open = it->depth;
+	size_t open = it->ranges_open;
 	if (l->open_ranges > open)
 		drop_stale(o, l, open);
 	unwind(o, l, it->t0, 0);
@@ -158,7 +158,7 @@ static void mpireq_item(struct otf2 *o, struct loc *l, const struct scene_item *
  * records that go after it, and a frame to leave at its end. */
 static void call_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
-	size_t open = it->depth;
+	size_t open = it->ranges_open;
 	int clipped;
 	int64_t t0 = it->t0, t1 = otf2_call_end(o, it, &clipped);
 	struct mrec after = { 0 }, before = { 0 };
@@ -249,7 +249,7 @@ static void range_item(struct otf2 *o, struct loc *l, const struct scene_item *i
 /* A mark: a region of no length. */
 static void mark_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
-	size_t open = it->depth;
+	size_t open = it->ranges_open;
 	if (l->nheld)
 		release(o, l, open);
 	at(o, l, open, it->t0, 1);
