@@ -1,6 +1,6 @@
 /* main.c — tprof-analyze: reads every process image under an output directory, puts them on
- * one time axis, and writes the summary and/or a trace (Chrome JSON, an OTF2 archive or an
- * SQLite database) in one streaming pass. */
+ * one time axis, and writes the summary and/or a trace (Chrome JSON, Perfetto's protobuf
+ * trace, an OTF2 archive or an SQLite database) in one streaming pass. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "render/sqlite/sqlite-out.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
+#include "render/perfetto/perfetto.h"
 #include "render/split/split.h"
 #include "summary/summary.h"
 #include "util/progress.h"
@@ -29,6 +30,7 @@ struct options {
 	int top;
 	int group_by;            /* enum tracks_group */
 	int otf2;
+	int perfetto;
 	int sqlite;
 	int progress;            /* enum progress_mode */
 	const char *split;       /* --split, as given */
@@ -53,25 +55,30 @@ static void usage(FILE *f)
 	      "                         figure: exact counts, ns and bytes, units in the\n"
 	      "                         keys; see summary-json.md); implies --summary\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
-	      "                         Perfetto and chrome://tracing), 'otf2' (an OTF2\n"
-	      "                         archive for Vampir and the Score-P tools) or 'sqlite'\n"
-	      "                         (an SQLite database for SQL: slices, device operations,\n"
-	      "                         MPI messages, collectives...; see sqlite-schema.md)\n"
+	      "                         Perfetto and chrome://tracing), 'perfetto' (Perfetto's\n"
+	      "                         own protobuf trace, for ui.perfetto.dev and trace\n"
+	      "                         processor: several times smaller than chrome's .json.gz),\n"
+	      "                         'otf2' (an OTF2 archive for Vampir and the Score-P tools)\n"
+	      "                         or 'sqlite' (an SQLite database for SQL: slices, device\n"
+	      "                         operations, MPI messages, collectives...; see\n"
+	      "                         sqlite-schema.md)\n"
 	      "  -o, --output FILE      where the trace goes.  chrome: a file (default\n"
 	      "                         DIR.json.gz); a name ending in .gz is gzip-compressed;\n"
-	      "                         '-' is standard output.  otf2: a directory, required,\n"
-	      "                         that must not exist or be empty; the archive's anchor\n"
-	      "                         file is FILE/traces.otf2.  sqlite: a file, required; an\n"
-	      "                         existing FILE is replaced only if it is empty or a\n"
-	      "                         database tprof wrote, and only once the new one is\n"
-	      "                         complete\n"
+	      "                         '-' is standard output.  perfetto: a file (default\n"
+	      "                         DIR.pftrace; compressed inside, never gzipped) or '-'.\n"
+	      "                         otf2: a directory, required, that must not exist or be\n"
+	      "                         empty; the archive's anchor file is FILE/traces.otf2.\n"
+	      "                         sqlite: a file, required; an existing FILE is replaced\n"
+	      "                         only if it is empty or a database tprof wrote, and only\n"
+	      "                         once the new one is complete\n"
 	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
 	      "                         with its threads, device streams and NeuronCores), by\n"
 	      "                         'domain' (API calls, GPU kernels, copies and NeuronCores\n"
 	      "                         each across all processes), by 'neuroncore' (a group\n"
 	      "                         'nc N' per NeuronCore number, a track per process in\n"
 	      "                         it) or by 'instance' (a group per host, with its\n"
-	      "                         instance type, holding its processes' tracks); chrome only\n"
+	      "                         instance type, holding its processes' tracks); chrome\n"
+	      "                         and perfetto only\n"
 	      "      --split steps:N, --split size:MB\n"
 	      "                         write the trace as a series of files a viewer can open\n"
 	      "                         each alone: N training steps a part, or parts of about\n"
@@ -209,27 +216,29 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (optind + 1 < argc)
 		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
 	o->dir = argv[optind];
-	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "otf2") &&
-	    strcmp(o->format, "sqlite"))
-		return bad_usage("--format: unknown format '%s' (known: chrome, otf2, sqlite)",
+	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "perfetto") &&
+	    strcmp(o->format, "otf2") && strcmp(o->format, "sqlite"))
+		return bad_usage("--format: unknown format '%s' (known: chrome, perfetto, otf2, "
+				 "sqlite)",
 				 o->format);
 	if (o->out && !o->format)
 		o->format = "chrome";
 	o->otf2 = o->format && !strcmp(o->format, "otf2");
+	o->perfetto = o->format && !strcmp(o->format, "perfetto");
 	if (o->otf2 && !o->out)
 		return bad_usage("%s", "--format otf2 needs -o DIR (a new or empty directory)");
 	if (o->otf2 && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--format otf2 writes a directory: '-o -' is not possible");
 	if (o->otf2 && o->group_by != TRACKS_BY_PROCESS)
-		return bad_usage("%s", "--group-by is for --format chrome");
+		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
 	o->sqlite = o->format && !strcmp(o->format, "sqlite");
 	if (o->sqlite && !o->out)
 		return bad_usage("%s", "--format sqlite needs -o FILE (the database to write)");
 	if (o->sqlite && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--format sqlite writes a file: '-o -' is not possible");
 	if (o->sqlite && o->group_by != TRACKS_BY_PROCESS)
-		return bad_usage("%s", "--group-by is for --format chrome");
-	if (o->split && (!o->format || o->otf2 || o->sqlite))
+		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
+	if (o->split && (!o->format || o->otf2 || o->sqlite || o->perfetto))
 		return bad_usage("%s", "--split is for a trace written with --format chrome");
 	if (o->split && o->out && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--split writes several files: '-o -' is not possible");
@@ -268,16 +277,16 @@ static int time_window(struct options *o, struct trace *tr, struct window *w)
 	return 0;
 }
 
-static char *default_output(const char *dir)
+static char *default_output(const char *dir, const char *ext)
 {
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
-	char *p = malloc(n + 9);
+	char *p = malloc(n + strlen(ext) + 1);
 	if (!p)
 		abort();
 	memcpy(p, dir, n);
-	strcpy(p + n, ".json.gz");
+	strcpy(p + n, ext);
 	return p;
 }
 
@@ -356,7 +365,8 @@ int main(int argc, char **argv)
 	struct output outs[2];
 	char *outpath = NULL;
 	if (o.format) {
-		outpath = o.out ? strdup(o.out) : default_output(o.dir);
+		outpath = o.out ? strdup(o.out)
+				: default_output(o.dir, o.perfetto ? ".pftrace" : ".json.gz");
 		if (o.otf2) {
 			/* OTF2 writes each track in time order: it hears what is to come, ranges
 			 * announced when they open among it. */
@@ -372,7 +382,9 @@ int main(int argc, char **argv)
 		} else if (o.sqlite) {
 			outs[pl.nouts++] = output_sqlite(outpath, o.dir, &pl.win, &rts);
 		} else {
-			outs[pl.nouts++] = output_scene(render_chrome(outpath), o.group_by, &rts);
+			struct scene_renderer r = o.perfetto ? render_perfetto(outpath)
+							     : render_chrome(outpath);
+			outs[pl.nouts++] = output_scene(r, o.group_by, &rts);
 		}
 	}
 	if (o.summary) {
@@ -395,7 +407,8 @@ int main(int argc, char **argv)
 	else if (!rc && outpath && o.sqlite)
 		fprintf(stderr, "tprof-analyze: SQLite database written to %s\n", outpath);
 	else if (!rc && outpath && strcmp(outpath, "-") && !o.split)
-		fprintf(stderr, "tprof-analyze: Chrome trace written to %s\n", outpath);
+		fprintf(stderr, "tprof-analyze: %s trace written to %s\n",
+			o.perfetto ? "Perfetto" : "Chrome", outpath);
 	free(outpath);
 	trace_free(&tr);
 	return rc;

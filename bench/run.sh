@@ -15,9 +15,9 @@
 #             as fast as it goes and held to BENCH_PACE, and what the analyzer then finds
 #   bytes     size of the chunk files (and any spool left) per record: push/pop loop, mix
 #   analyze   wall time, CPU time and peak RSS of tprof-analyze --summary, --format chrome to
-#             /dev/null and to .json.gz, --format otf2 and --format sqlite (and its rows/s) on
-#             a cached mix trace of BENCH_TRACE records, and of the first two on one of
-#             BENCH_BIG records
+#             /dev/null and to .json.gz, --format perfetto (and its size against the
+#             .json.gz's), --format otf2 and --format sqlite (and its rows/s) on a cached mix
+#             trace of BENCH_TRACE records, and of the first two on one of BENCH_BIG records
 #   SIGKILL   a program records N events, says so, and is killed with SIGKILL; the analyzer
 #             must find exactly N
 #   HIP       ns per hipGetDevice and per hipLaunchKernel against the stand-in runtime, plain
@@ -50,6 +50,8 @@
 #   TPROF_INSPECT, TPROF_ANALYZE, TPROF_PRELOAD
 #                    tprof-inspect, tprof-analyze and libtrace_preload.so under test
 #   BENCH_RUNS       runs per figure (default 5)
+#   BENCH_ONLY       the parts to run, separated by spaces (default all): overhead rate bytes
+#                    analyze hip mpi polls nrt nccl sigkill; the table shows the others not measured
 #   BENCH_CACHE      where generated analyzer traces are kept between runs (default
 #                    $TMPDIR/tprof-bench-cache); they are regenerated when the recorder or the
 #                    generator changes
@@ -185,6 +187,9 @@ rs() {
 
 sample() { printf '%s\n' "$2" >>"$W/s/$1"; }
 
+# want PART: whether BENCH_ONLY asks for PART (or for all of them, its default).
+want() { case " ${BENCH_ONLY:-all} " in *" all "* | *" $1 "*) return 0 ;; esac; return 1; }
+
 # stat NAME median|min|max
 stat() {
 	[ -s "$W/s/$1" ] || { echo nan; return; }
@@ -235,6 +240,7 @@ say ""
 # Each loop (push+pop pairs with 4 names, with 50 names, marks) runs in a process of its own,
 # plain and recorded one after the other, which first alternating from round to round, so
 # that drift in a shared machine's speed falls on both; each round's difference is a sample.
+if want overhead; then
 say "== overhead [load $(cut -d' ' -f1 /proc/loadavg)]: $PAIRS calls per loop (pairs: push+pop with 4 names; pairs50: 50 names; marks)"
 for r in $(seq 1 "$RUNS"); do
 	line_out=""
@@ -273,10 +279,12 @@ for r in $(seq 1 "$RUNS"); do
 	say "  run $r: ns per call, plain -> recorded:${line_out#,}"
 done
 say ""
+fi
 
 # ---- 2. rate: events one thread records, and whether any is lost --------------------------
 # Default recorder settings (TPROF_SPOOL_MB 1024): "without loss" is what a user gets.
 # rate_run NAME COMMAND...: one recorded run of COMMAND, its figures into samples NAME_*.
+if want rate; then
 rate_run() {
 	_n=$1
 	shift
@@ -319,8 +327,10 @@ done
 say "  (burst: $BURST marks; long: $LONG marks; mixlong: the realistic mix of ranges, marks and"
 say "   counters, $LONG records with no work between them; paced: the same held to $PACE records/s)"
 say ""
+fi
 
 # ---- 3. bytes on disk per event ------------------------------------------------------------
+if want bytes; then
 say "== bytes on disk per record [load $(cut -d' ' -f1 /proc/loadavg)]: chunk files + any spool left, default compression"
 for r in $(seq 1 "$RUNS"); do
 	d="$W/bytes.$r"
@@ -341,8 +351,10 @@ for r in $(seq 1 "$RUNS"); do
 	rm -rf "$d"
 done
 say ""
+fi
 
 # ---- 4. analyzer speed and memory ----------------------------------------------------------
+if want analyze; then
 # gen_trace RECORDS: a cached trace of the mix (2 threads, a little work between events),
 # recorded with room enough that nothing drops.  Leaves its directory in GEN_DIR; returns
 # non-zero when there is none.
@@ -372,9 +384,10 @@ gen_trace() {
 	touch "$GEN_DIR/ok"
 }
 
-# analyze_runs TAG DIR: times --summary, chrome to /dev/null, chrome to .json.gz and (not on
-# the big trace, whose archive or database would not fit) an OTF2 archive and an SQLite
-# database, whose rows per second (-v says how many rows) are sampled too.
+# analyze_runs TAG DIR: times --summary, chrome to /dev/null, chrome to .json.gz, perfetto to a
+# .pftrace (and how many times smaller it is than that .json.gz) and (not on the big trace,
+# whose archive or database would not fit) an OTF2 archive and an SQLite database, whose rows
+# per second (-v says how many rows) are sampled too.
 analyze_runs() {
 	_t=$1
 	_dir=$2
@@ -384,17 +397,18 @@ analyze_runs() {
 	say "  trace: $_rec records ($_ev analyzer events), $((_by / 1048576)) MiB on disk"
 	for r in $(seq 1 "$RUNS"); do
 		warm_cache "$_dir"/trace/*
-		for m in summary sumjson chrome gz otf2 sqlite; do
+		for m in summary sumjson chrome gz pf otf2 sqlite; do
 			case $m in
 			summary) set -- --summary; o="$W/an.sum" ;;
 			sumjson) set -- --summary-format json; o="$W/an.sumjson" ;;
 			chrome) set -- --format chrome -o /dev/null; o=/dev/null ;;
 			gz) set -- --format chrome -o "$W/an.json.gz"; o=/dev/null ;;
+			pf) set -- --format perfetto -o "$W/an.pftrace"; o=/dev/null ;;
 			otf2) set -- --format otf2 -o "$W/an.otf2"; o=/dev/null ;;
 			sqlite) set -- --format sqlite -o "$W/an.db" -v; o=/dev/null ;;
 			esac
-			[ "$_t" = big ] && { [ "$m" = gz ] || [ "$m" = otf2 ] || [ "$m" = sqlite ] ||
-				[ "$m" = sumjson ]; } && continue
+			[ "$_t" = big ] && { [ "$m" = gz ] || [ "$m" = pf ] || [ "$m" = otf2 ] ||
+				[ "$m" = sqlite ] || [ "$m" = sumjson ]; } && continue
 			# The analyzer before a change, on the same trace, right before this one.
 			if [ -n "$BASE" ] && { [ "$m" = summary ] || [ "$m" = chrome ] || [ "$m" = gz ] ||
 				[ "$m" = otf2 ]; }; then
@@ -426,7 +440,15 @@ analyze_runs() {
 				sample "an_${_t}_sqlite_rowrate" "$(awk -v n="${_rows:-0}" -v w="$_w" 'BEGIN { printf "%.0f", n / w }')"
 			fi
 			say "  run $r: $m $(awk -v w="$_w" 'BEGIN { printf "%.2f", w }') s wall, $(awk -v c="$_c" 'BEGIN { printf "%.2f", c }') s CPU, peak RSS $(($(rs "$W/an.rs" rss) / 1024)) MiB"
-			rm -rf "$W/an.json.gz" "$W/an.otf2" "$W/an.db"
+			# the .pftrace against the .json.gz of this same round
+			if [ "$m" = pf ] && [ -s "$W/an.json.gz" ]; then
+				_gzb=$(wc -c <"$W/an.json.gz") _pfb=$(wc -c <"$W/an.pftrace")
+				sample "an_${_t}_pf_ratio" "$(awk -v g="$_gzb" -v p="$_pfb" 'BEGIN { printf "%.3f", g / p }')"
+				sample "an_${_t}_pf_bpr" "$(awk -v p="$_pfb" -v n="$_rec" 'BEGIN { printf "%.3f", p / n }')"
+				say "  run $r: .pftrace $_pfb bytes, .json.gz $_gzb bytes"
+			fi
+			[ "$m" = gz ] || rm -rf "$W/an.json.gz"
+			rm -rf "$W/an.otf2" "$W/an.db" "$W/an.pftrace"
 		done
 	done
 }
@@ -439,6 +461,7 @@ if [ "$(num "$BIG")" -gt 0 ]; then
 	gen_trace "$BIG" && analyze_runs big "$GEN_DIR"
 	say ""
 fi
+fi
 
 # ---- 5. HIP: added cost per call ---------------------------------------------------------
 # Kernels of 1 us on the stand-in, so that the host side is what is timed; each loop in a
@@ -448,6 +471,7 @@ fi
 # (each wakes the stand-in's stream thread), so added - two of them understates it.  On the
 # minimal runtime with events the batches pause 3 ms (outside the timed part) for the
 # profiler's timing thread to keep up with launches of a few ns: every launch is then timed.
+if want hip; then
 HIP_CALLS=${BENCH_HIP_CALLS:-2e5}
 hip_ok=0 hipmin_ok=0
 if [ -x "$B/hip-calls" ] && [ -n "${BENCH_HIP_STANDIN:-}" ] && [ -e "$BENCH_HIP_STANDIN/libamdhip64.so.5" ]; then
@@ -529,10 +553,12 @@ if [ "$hip_ok" = 1 ]; then
 	fi
 	say ""
 fi
+fi
 
 # ---- 5b. MPI: added cost per call ----------------------------------------------------------
 # Each loop in an MPI job of its own (one rank for MPI_Comm_rank, two for the ping-pong),
 # plain and recorded alternating; added = recorded - plain.
+if want mpi; then
 MPI_CALLS=${BENCH_MPI_CALLS:-1e6}
 MPI_PAIRS=${BENCH_MPI_PAIRS:-2e5}
 mpi_ok=0
@@ -560,6 +586,7 @@ if [ "$mpi_ok" = 1 ]; then
 	done
 	say ""
 fi
+fi
 
 # ---- 5b'. MPI polling: unsuccessful polls, a completing test, polling programs --------------
 # ns per unsuccessful MPI_Test / MPI_Testany (four requests) / MPI_Iprobe and per completing
@@ -569,6 +596,7 @@ fi
 # whole polling programs, wall time recorded / plain: the halo exchange of mpi-calls (two
 # ranks testing while they compute and while they wait) and, when Debian's hpcc is installed,
 # HPC Challenge on two ranks with its example input on a 1x2 grid.
+if want polls; then
 MPI_POLLS=${BENCH_MPI_POLLS:-1e7}
 MPI_HALO=${BENCH_MPI_HALO:-10000}
 if [ "$mpi_ok" = 1 ]; then
@@ -624,10 +652,12 @@ if [ "$mpi_ok" = 1 ]; then
 	done
 	say ""
 fi
+fi
 
 # ---- 5c. NRT: added cost per call ----------------------------------------------------------
 # A model that runs for 0 us on the stand-in, so that the host side is what is timed; each
 # loop in a process of its own, plain and recorded alternating; added = recorded - plain.
+if want nrt; then
 NRT_CALLS=${BENCH_NRT_CALLS:-1e6}
 nrt_ok=0
 if [ -x "$B/nrt-calls" ] && [ -n "${BENCH_NRT_STANDIN:-}" ] && [ -e "$BENCH_NRT_STANDIN/libnrt.so.1" ]; then
@@ -650,11 +680,13 @@ if [ "$nrt_ok" = 1 ]; then
 	done
 	say ""
 fi
+fi
 
 # ---- 5d. NCCL: added cost per call ---------------------------------------------------------
 # A one-rank communicator of the stand-in NCCL over the stand-in HIP, each loop a process of
 # its own, plain and recorded alternating; added = recorded - plain.  The stand-in's modelled
 # latency is 0, so its stream keeps up with the calls.
+if want nccl; then
 NCCL_CALLS=${BENCH_NCCL_CALLS:-2e6}
 nccl_ok=0
 if [ -x "$B/nccl-calls" ] && [ -e "${BENCH_HIP_STANDIN:-/nonexistent}/libnccl.so.2" ]; then
@@ -679,8 +711,10 @@ if [ "$nccl_ok" = 1 ]; then
 	done
 	say ""
 fi
+fi
 
 # ---- 6. SIGKILL: nothing recorded is lost --------------------------------------------------
+if want sigkill; then
 say "== SIGKILL [load $(cut -d' ' -f1 /proc/loadavg)]: EVENTS:THREADS:DELAY cases, each killed with SIGKILL DELAY s after it is ready"
 mkfifo "$W/ready" || exit 2
 for r in $(seq 1 "$RUNS"); do
@@ -729,6 +763,7 @@ for r in $(seq 1 "$RUNS"); do
 	say "  run $r: found$line_out"
 done
 say ""
+fi
 
 # ---- the table ---------------------------------------------------------------------------
 # row LABEL SAMPLES SCALE UNIT DIR TARGET [DROPS]: DIR is le or ge; TARGET in UNIT; with
@@ -789,6 +824,11 @@ row "  the same in analyzer events/s" an_mid_gz_evrate 1e6 M/s - -
 row "  CPU s per run" an_mid_gz_cpus 1 s - -
 [ -n "$BASE" ] && row "  before: records/s" an_mid_gz_base_rate 1e6 M/s - -
 [ -n "$BASE" ] && row "  before: CPU s per run" an_mid_gz_base_cpu 1 s - -
+row "analyze perfetto -o .pftrace, records/s" an_mid_pf_rate 1e6 M/s ge 10
+row "  the same in analyzer events/s" an_mid_pf_evrate 1e6 M/s - -
+row "  CPU s per run" an_mid_pf_cpus 1 s - -
+row "  .json.gz / .pftrace of the same trace" an_mid_pf_ratio 1 x ge 3
+row "  .pftrace bytes per record" an_mid_pf_bpr 1 B - -
 row "analyze otf2 -o DIR, records/s" an_mid_otf2_rate 1e6 M/s - -
 row "  the same in analyzer events/s" an_mid_otf2_evrate 1e6 M/s - -
 row "  CPU s per run" an_mid_otf2_cpus 1 s - -
@@ -803,7 +843,7 @@ row "analyze peak RSS, chrome, $BIG records" an_big_chrome_rss 1024 MiB le 1024
 row "analyze peak RSS, otf2, $TRACE records" an_mid_otf2_rss 1024 MiB - -
 row "analyze --summary, records/s ($BIG)" an_big_summary_rate 1e6 M/s ge 20
 row "analyze chrome -o /dev/null, records/s ($BIG)" an_big_chrome_rate 1e6 M/s ge 5
-if [ "$hip_ok" = 1 ]; then
+if [ "${hip_ok:-0}" = 1 ]; then
 	row "added ns per hipGetDevice (stand-in)" hip_add_getdevice 1 ns - -
 	row "  hipGetDevice without the profiler" hip_plain_getdevice 1 ns - -
 	row "added ns per hipLaunchKernel (stand-in)" hip_add_launch 1 ns - -
@@ -816,7 +856,7 @@ if [ "$hip_ok" = 1 ]; then
 	row "  launch between two hipEventRecord, unrecorded" hip_bracketed 1 ns - -
 	row "  two hipEventRecord by themselves, idle stream" hip_events 1 ns - -
 fi
-if [ "$hipmin_ok" = 1 ]; then
+if [ "${hipmin_ok:-0}" = 1 ]; then
 	row "recorder's own ns per launch (minimal runtime)" hipm_own 1 ns le 100
 	row "  launch between two hipEventRecord, unrecorded" hipm_bracketed 1 ns - -
 	row "  launches left untimed (of $HIP_CALLS)" hipm_untimed 1 "" le 0
@@ -825,7 +865,7 @@ if [ "$hipmin_ok" = 1 ]; then
 	row "  launches counted as untimed (of $HIP_CALLS)" hipn_untimed 1 "" - -
 	row "  lookups of a missing function, $HIP_CALLS launches" hip_lookups 1 "" le 1
 fi
-if [ "$mpi_ok" = 1 ]; then
+if [ "${mpi_ok:-0}" = 1 ]; then
 	row "added ns per MPI_Comm_rank" mpi_add_commrank 1 ns le 30
 	row "  MPI_Comm_rank without the profiler" mpi_plain_commrank 1 ns - -
 	row "added ns per MPI_Send+MPI_Recv pair" mpi_add_pingpong 1 ns - -
@@ -847,13 +887,13 @@ if [ "$mpi_ok" = 1 ]; then
 		row "  its profile" mpi_hpcc_bytes 1e6 MB - -
 	fi
 fi
-if [ "$nrt_ok" = 1 ]; then
+if [ "${nrt_ok:-0}" = 1 ]; then
 	row "added ns per nrt_execute (stand-in, 0 us model)" nrt_add_execute 1 ns le 30
 	row "  nrt_execute without the profiler" nrt_plain_execute 1 ns - -
 	row "added ns per nrt_tensor_read (stand-in, 64 B)" nrt_add_read 1 ns le 30
 	row "  nrt_tensor_read without the profiler" nrt_plain_read 1 ns - -
 fi
-if [ "$nccl_ok" = 1 ]; then
+if [ "${nccl_ok:-0}" = 1 ]; then
 	row "added ns per ncclCommCount (stand-in)" nccl_add_count 1 ns le 30
 	row "  ncclCommCount without the profiler" nccl_plain_count 1 ns - -
 	row "added ns per ncclAllReduce, host side (stand-in)" nccl_add_allreduce 1 ns - -

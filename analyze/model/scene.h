@@ -32,7 +32,8 @@ enum scene_item_kind {
  * one by one: a field added here is added there.) */
 struct scene_item {
 	uint8_t kind;                    /* enum scene_item_kind */
-	const char *cat;                 /* category: "hip", "mpi", "kernel", "range", "step"... */
+	const char *cat;                 /* category: "hip", "mpi", "kernel", "range", "step"...
+					  * a string constant: renderers may know it by address */
 	uint32_t name;                   /* its name: a string id, or 0 and name_str */
 	const char *name_str;
 	const char *color;               /* a Chrome colour name ("terrible": failed), or NULL */
@@ -57,7 +58,8 @@ struct scene_flow {
 	const char *key;                 /* a readable identity, unique too, or NULL: the
 					  * launch's "process:correlation", "m<message>"...
 					  * (Chrome's id) */
-	const char *cat, *name;          /* "launch", "mpi"/"message", "nccl"/"collective"... */
+	const char *cat, *name;          /* "launch", "mpi"/"message", "nccl"/"collective"...:
+					  * string constants, as an item's category */
 	struct track from, to;
 	int64_t from_ts, to_ts;          /* ns from the trace start; from_ts <= to_ts */
 	int64_t to_t0, to_t1;            /* the slice it ends in, as drawn (to_ts lies in it;

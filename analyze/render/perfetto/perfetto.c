@@ -1,0 +1,172 @@
+/* render/perfetto/perfetto.c — Perfetto's native trace (a stream of TracePacket) from the
+ * scene: slices as TYPE_SLICE_BEGIN/END pairs and cross-thread ranges likewise on lanes of
+ * their process, instants, counters on counter tracks, arguments as debug annotations, and
+ * flow arrows.  A flow comes after the slices it joins were written, so each end is a small
+ * instant inside its slice (at the times the scene chose to bind the arrow there) that
+ * carries the flow id: flow_ids at the start, terminating_flow_ids at the end.  Knows no
+ * runtime. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto.h"
+#include "pf.h"
+#include "proto.h"
+
+static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
+{
+	struct pf *w = priv;
+	(void)tracks;
+	if (!(w->out = pf_out_open(w->path))) {
+		diag_error("cannot write %s: %m", w->path);
+		w->failed = 1;
+		return -1;
+	}
+	struct pb head = { 0 };
+	pf_head(w, tr, &head);
+	pf_out_plain(w->out, &head);
+	return 0;
+}
+
+/* A TrackEvent of `type` with the item's category, name and arguments, at ts. */
+static void event(struct pf *w, struct pf_seq *s, unsigned type, const struct scene_item *it,
+		  int64_t ts)
+{
+	struct pb *b = &s->b;
+	size_t p = pf_packet(w, s, 4 * PB_MAX_FIELD);
+	size_t te = pb_open(b, PACKET_TRACK_EVENT);
+	pb_uint(b, TE_TYPE, type);
+	if (it->cat)
+		pb_uint(b, TE_CATEGORY_IIDS, pf_iid_cat(w, s, it->cat));
+	if (it->name_str)
+		pb_bytes(b, TE_NAME, it->name_str, strlen(it->name_str));
+	else if (it->name)
+		pb_uint(b, TE_NAME_IID, pf_iid_name(w, s, it->name));
+	pf_annotations(w, s, it->args);
+	pb_close(b, te);
+	pf_packet_end(w, s, p, ts);
+}
+
+static void slice_end(struct pf *w, struct pf_seq *s, int64_t ts)
+{
+	struct pb *b = &s->b;
+	size_t p = pf_packet(w, s, 2 * PB_MAX_FIELD);
+	size_t te = pb_open(b, PACKET_TRACK_EVENT);
+	pb_uint(b, TE_TYPE, TYPE_SLICE_END);
+	pb_close(b, te);
+	pf_packet_end(w, s, p, ts);
+}
+
+static void counter(struct pf *w, const struct scene_item *it)
+{
+	struct pf_seq *s = pf_counter_track(w, it->track.pid, it)->seq;
+	struct pb *b = &s->b;
+	size_t p = pf_packet(w, s, 4 * PB_MAX_FIELD);
+	size_t te = pb_open(b, PACKET_TRACK_EVENT);
+	pb_uint(b, TE_TYPE, TYPE_COUNTER);
+	double v = it->value;
+	/* whole numbers (counts, bytes) as integers: shorter than a double */
+	if (isfinite(v) && v == (double)(int64_t)v && fabs(v) < 9e15)
+		pb_uint(b, TE_COUNTER_VALUE, (uint64_t)(int64_t)v);
+	else
+		pb_double(b, TE_DOUBLE_COUNTER_VALUE, v);
+	pb_close(b, te);
+	pf_packet_end(w, s, p, it->t0);
+}
+
+static void item(void *priv, const struct scene_item *it)
+{
+	struct pf *w = priv;
+	struct pf_seq *s;
+	if (w->failed)
+		return;
+	switch (it->kind) {
+	case SI_SLICE:
+		s = pf_track_of(w, it->track)->seq;
+		event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
+		slice_end(w, s, it->t1);
+		break;
+	case SI_INSTANT:
+		event(w, pf_track_of(w, it->track)->seq, TYPE_INSTANT, it, it->t0);
+		break;
+	case SI_COUNTER:
+		counter(w, it);
+		break;
+	case SI_ASYNC:
+		s = pf_lane(w, it->track.pid, it)->seq;
+		event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
+		slice_end(w, s, it->t1);
+		break;
+	default:
+		break;
+	}
+}
+
+/* One end of an arrow: an instant named after it, carrying its id. */
+static void anchor(struct pf *w, const struct scene_flow *f, struct track tr, int64_t ts,
+		   unsigned ids_field, const struct scene_args *args)
+{
+	struct pf_seq *s = pf_track_of(w, tr)->seq;
+	struct pb *b = &s->b;
+	size_t p = pf_packet(w, s, 4 * PB_MAX_FIELD);
+	size_t te = pb_open(b, PACKET_TRACK_EVENT);
+	pb_uint(b, TE_TYPE, TYPE_INSTANT);
+	pb_uint(b, TE_CATEGORY_IIDS, pf_iid_cat(w, s, f->cat));
+	pb_uint(b, TE_NAME_IID, pf_iid_flowname(w, s, f->name));
+	pb_fixed64(b, ids_field, f->id);
+	pf_annotations(w, s, args);
+	pb_close(b, te);
+	pf_packet_end(w, s, p, ts);
+}
+
+static void flow(void *priv, const struct scene_flow *f)
+{
+	struct pf *w = priv;
+	if (w->failed)
+		return;
+	anchor(w, f, f->from, f->from_ts, TE_FLOW_IDS, f->args);
+	anchor(w, f, f->to, f->to_ts, TE_TERMINATING_FLOW_IDS, NULL);
+}
+
+static void destroy(struct pf *w)
+{
+	pf_seqs_free(w);
+	pf_tracks_free(w);
+	pb_free(&w->meta);
+	pf_strmap_free(&w->cats);
+	pf_strmap_free(&w->keys);
+	pf_strmap_free(&w->names);
+	pf_strmap_free(&w->counters);
+	free(w->path);
+	free(w);
+}
+
+static int end(void *priv, const struct trace *tr, struct tracks *tracks)
+{
+	struct pf *w = priv;
+	if (w->failed) {
+		destroy(w);
+		return -1;
+	}
+	pf_describe(w, tr, tracks);
+	pf_flush_all(w);
+	int rc = pf_out_close(w->out);
+	if (rc < 0)
+		diag_error("error writing %s", w->path);
+	destroy(w);
+	return rc;
+}
+
+/* No size: --split, which asks for it, is for Chrome JSON. */
+static const struct scene_ops perfetto_ops = {
+	.name = "perfetto", .begin = begin, .item = item, .flow = flow, .end = end,
+};
+
+struct scene_renderer render_perfetto(const char *path)
+{
+	struct pf *w = calloc(1, sizeof(*w));
+	if (!w)
+		abort();
+	w->path = strdup(path);
+	return (struct scene_renderer){ &perfetto_ops, w };
+}

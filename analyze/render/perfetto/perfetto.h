@@ -1,0 +1,10 @@
+/* render/perfetto/perfetto.h — the Perfetto native trace renderer of the scene (perfetto.c). */
+#ifndef TPROF_ANALYZE_RENDER_PERFETTO_H
+#define TPROF_ANALYZE_RENDER_PERFETTO_H
+
+#include "../../model/scene.h"
+
+/* Writes a Perfetto protobuf trace to path ("-": standard output). */
+struct scene_renderer render_perfetto(const char *path);
+
+#endif
