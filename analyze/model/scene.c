@@ -17,6 +17,9 @@ struct scene {
 	struct tracks *tracks;
 	uint64_t next_flow;
 	uint64_t items;                  /* drawn so far */
+	const struct thread *last_th;    /* thread_track's last answer */
+	int last_api;
+	struct track last_track;
 	int announce;                    /* the renderer hears the announcements */
 	const struct runtime *const *rts;
 	unsigned nrts;
@@ -29,6 +32,16 @@ struct scene {
 	unsigned nmsgpass;
 	void *state[RT_MAX];
 };
+
+static inline struct track thread_track(struct scene *s, const struct thread *th, int api)
+{
+	if (th != s->last_th || api != s->last_api) {
+		s->last_th = th;
+		s->last_api = api;
+		s->last_track = tracks_thread(s->tracks, th, api);
+	}
+	return s->last_track;
+}
 
 struct tracks *scene_tracks(struct scene *s)
 {
@@ -98,7 +111,7 @@ void scene_draw_call(struct scene *s, const struct event *ev)
 	const char *cat = rt && rt->category ? rt->category : domain_cat[ci->domain < 6 ? ci->domain : 0];
 	struct msgpass mp;
 	struct scene_item it = { .kind = SI_SLICE, .cat = cat,
-				 .name = ev->name, .track = tracks_thread(s->tracks, ev->thread, 1),
+				 .name = ev->name, .track = thread_track(s, ev->thread, 1),
 				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1,
 				 .args = &a, .ev = ev,
 				 .ranges_open = (uint32_t)ev->thread->depth };
@@ -158,12 +171,12 @@ static void draw_simple(struct scene *s, const struct event *ev)
 	case EV_RANGE:
 		it.kind = SI_SLICE;
 		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "range";
-		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.track = thread_track(s, ev->thread, 0);
 		break;
 	case EV_MARK:
 		it.kind = SI_INSTANT;
 		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "mark";
-		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.track = thread_track(s, ev->thread, 0);
 		it.ranges_open = (uint32_t)ev->thread->depth;
 		it.args = NULL;
 		break;
@@ -186,7 +199,7 @@ static void draw_simple(struct scene *s, const struct event *ev)
 	case EV_ASYNC:
 		it.kind = SI_ASYNC;
 		it.cat = "roctx";
-		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.track = thread_track(s, ev->thread, 0);
 		it.id = ev->step;
 		break;
 	default:
@@ -223,7 +236,7 @@ static void announce(struct scene *s, const struct event *ev)
 	if (ev->kind == EV_BEGIN) {
 		it.kind = SI_BEGIN;
 		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "range";
-		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.track = thread_track(s, ev->thread, 0);
 	} else {
 		unsigned i = 0;
 		while (i < s->nmsgpass && !s->msgpass[i]->msgpass(ev, &mp))
@@ -232,7 +245,7 @@ static void announce(struct scene *s, const struct event *ev)
 			return;
 		it.kind = SI_MSGPASS;
 		it.cat = "msgpass";
-		it.track = tracks_thread(s->tracks, ev->thread, 1);
+		it.track = thread_track(s, ev->thread, 1);
 		it.ranges_open = (uint32_t)ev->thread->depth;
 		it.msgpass = &mp;
 	}

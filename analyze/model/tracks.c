@@ -50,9 +50,6 @@ struct tracks {
 	struct entry *v;
 	size_t n, cap;
 	size_t last;              /* the entry found last, + 1 (0: none): runs of one track */
-	const struct thread *last_th;   /* tracks_thread's last answer */
-	int last_api;
-	struct track last_track;
 	int next_tid[8];          /* per domain group */
 	uint8_t domains_used[8];
 	struct host *hosts;
@@ -153,7 +150,7 @@ static int32_t thread_tid(const struct thread *th)
 	return th->tid >= 0 ? th->tid : (int32_t)(1000000 + th->stream);
 }
 
-static struct track thread_track(struct tracks *t, const struct thread *th, int api_call)
+struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call)
 {
 	int group = t->by_domain && api_call ? G_API : G_THREAD;
 	struct key k = { group, th->proc->index, (uint64_t)thread_tid(th), 0 };
@@ -172,16 +169,6 @@ static struct track thread_track(struct tracks *t, const struct thread *th, int 
 			e->track = (struct track){ th->proc->index, e->tid };
 	}
 	return e->track;
-}
-
-struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call)
-{
-	if (th == t->last_th && api_call == t->last_api)
-		return t->last_track;
-	t->last_th = th;
-	t->last_api = api_call;
-	t->last_track = thread_track(t, th, api_call);
-	return t->last_track;
 }
 
 struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t device, uint64_t stream,

@@ -120,6 +120,8 @@ struct otf2_defs {
 	struct rdef *regions;
 	size_t nregions, capregions;
 	struct u64map region_of;         /* (name, category) -> region */
+	uint64_t recent_key[256];        /* a cache of region_of, by a hash of the key */
+	OTF2_RegionRef recent[256];
 	uint32_t *metrics;               /* metric -> counter name */
 	size_t nmetrics, capmetrics;
 	struct u64map metric_of;         /* counter name -> metric */
@@ -315,9 +317,15 @@ OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat)
 	if (cat == otf2_category_step(d))
 		name = d->step_name;
 	uint64_t key = ((uint64_t)name << 8 | (uint64_t)cat) + 1;
+	/* a region per item: the ones used lately answer from a small cache first */
+	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 56);
+	if (d->recent_key[h] == key)
+		return d->recent[h];
 	uint32_t *v = map_get(&d->region_of, key);
-	if (v)
-		return *v;
+	if (v) {
+		d->recent_key[h] = key;
+		return d->recent[h] = *v;
+	}
 	if (d->nregions == d->capregions) {
 		d->capregions = d->capregions ? d->capregions * 2 : 256;
 		d->regions = realloc(d->regions, d->capregions * sizeof(*d->regions));
