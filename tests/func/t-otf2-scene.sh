@@ -6,11 +6,13 @@
 # of its arguments is an attribute of that Enter with its value (the model's own under the
 # archive's names: "correlation id", "return code", "copy kind", "shared memory", "time in
 # polls"; nested objects left out; a range's and a step's on its Leave).  NeuronCore work keeps its own locations with the core
-# as "nc"; an NCCL group's span its recorded name, the Chrome name as its label.
+# as "nc"; an NCCL group's span its recorded name, the Chrome name as its label.  Then the
+# same on apps/nrt-threads run against the stand-in libnrt.so.1, where a tensor set's
+# additions carry the tensor's name (as the archive had them before it rendered the scene).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 APPS="$top_builddir/tests/apps"
-plan 8
+plan 11
 
 SAME='
 import json, math
@@ -96,4 +98,28 @@ mkdir "$T/mpi" && "$top_builddir/tests/unit/test-mpi-trace" "$T/mpi" 2 && job mp
 "$APPS/nrt-synth" "$T/nrt" >/dev/null && job nrt "$T/nrt"
 "$APPS/nccl-synth" "$T/nccl" >/dev/null && job nccl "$T/nccl"
 "$APPS/dev-synth" "$T/dev" >/dev/null && job dev "$T/dev"
+
+if [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libnrt.so.1" ] && [ -x "$APPS/nrt-threads" ] &&
+	[ -x "$APPS/mkneff" ]; then
+	"$APPS/mkneff" "$T/a.neff" mlp-small exec_us=2000 add=1 in=x:4096 in=y:4096 out=z:4096 &&
+		"$APPS/mkneff" "$T/b.neff" conv-big exec_us=3000 add=2 in=img:65536 out=map:32768 &&
+		LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+			"$INSPECT" -o "$T/nrtthreads" -- "$APPS/nrt-threads" -n 2 "$T/a.neff" "$T/b.neff" \
+			>/dev/null 2>&1
+	job nrt-threads "$T/nrtthreads"
+	pyo '
+import json
+ev = [e for e in json.load(open(sys.argv[2]))["traceEvents"] if e.get("name") == "nrt_add_tensor_to_tensor_set"]
+got = sorted(e["args"].get("tensor") for e in ev)
+adds = [t for r, l, _, t in events(sys.argv[1]) if r == "ENTER" and name(t) == "nrt_add_tensor_to_tensor_set"]
+if not ev or None in got or sorted(set(got)) != ["img", "map", "x", "y", "z"] or \
+        len(adds) != len(ev) or not all("(\"tensor\" <" in t for t in adds):
+    sys.exit("tensor set additions: Chrome %s, archive %s" % (got, adds[:3]))
+' "$T/nrt-threads.txt" "$T/nrt-threads.json"
+	ok $? "nrt-threads: a tensor set's additions name their tensor, in Chrome and in the archive"
+else
+	for i in 1 2 3; do
+		skip "no stand-in libnrt.so.1 or apps/nrt-threads"
+	done
+fi
 finish
