@@ -379,9 +379,11 @@ int main(int argc, char **argv)
 		outpath = o.out ? strdup(o.out)
 				: default_output(o.dir, o.perfetto ? ".pftrace" : ".json.gz");
 		if (o.otf2) {
-			/* OTF2 wants enter/leave order: ranges are announced when they open. */
+			/* OTF2 writes each track in time order: it hears what is to come, ranges
+			 * announced when they open among it. */
 			pl.want_begins = 1;
-			outs[pl.nouts++] = output_otf2(outpath, &pl.win);
+			outs[pl.nouts++] = output_scene_announced(render_otf2(outpath, &pl.win),
+								  TRACKS_BY_PROCESS, &rts);
 		} else if (o.split) {
 			if (split_output(&o, &tr, &pl.win, outpath, &outs[pl.nouts++], &rts) < 0) {
 				free(outpath);

@@ -98,6 +98,49 @@ struct coll_info {
 	int64_t wait_total;              /* sum over the members of last_begin - own entry */
 };
 
+/* Message passing as the model describes it: what a call sent or received, which request it
+ * posted or which collective it took part in (EV_CALL), or which request completed or was
+ * started inside one (EV_MPIREQ), in the terms a trace format of message passing uses (OTF2's
+ * MPI records).  The runtime whose events they are says (struct runtime's msgpass,
+ * runtimes/mpi), the scene hands it to its renderers with the call's item, and a renderer
+ * that writes such records needs nothing of the runtime's own.  Ranks are ranks in the
+ * communicator; a request is the process's handle, which may be reused once it is done. */
+enum msgpass_kind {
+	MP_SEND = 1,     /* a blocking send: to peer, tag, bytes */
+	MP_RECV,         /* a blocking receive: from peer, tag, bytes as received */
+	MP_SENDRECV,     /* both: the send in peer, tag, bytes, the receive in peer2, tag2, bytes2 */
+	MP_ISEND,        /* a send posted as request req (a call, or a persistent one started) */
+	MP_IRECV,        /* a receive posted as request req (likewise) */
+	MP_COLL,         /* a blocking collective: coll, root (peer), bytes sent, bytes2 received */
+	MP_ICOLL,        /* a nonblocking collective posted as request req: coll, root, bytes... */
+	MP_DONE,         /* request req completed; a receive's: from peer, tag, bytes as received */
+};
+
+/* Collective operations, as MPI (and OTF2) know them. */
+enum msgpass_coll {
+	MPC_NONE = 0, MPC_BARRIER, MPC_BCAST, MPC_GATHER, MPC_GATHERV, MPC_SCATTER, MPC_SCATTERV,
+	MPC_ALLGATHER, MPC_ALLGATHERV, MPC_ALLTOALL, MPC_ALLTOALLV, MPC_ALLTOALLW, MPC_ALLREDUCE,
+	MPC_REDUCE, MPC_REDUCE_SCATTER, MPC_REDUCE_SCATTER_BLOCK, MPC_SCAN, MPC_EXSCAN,
+};
+
+#define MPF_NULL 0x1        /* no message passes (MPI_PROC_NULL, a send to no peer) */
+#define MPF_CANCELLED 0x2   /* MP_DONE: the request completed as cancelled */
+
+struct msgpass {
+	uint8_t kind;                    /* enum msgpass_kind */
+	uint8_t coll;                    /* enum msgpass_coll (MPC_NONE: not one OTF2 knows) */
+	uint8_t flags;                   /* MPF_* */
+	int32_t peer, tag;               /* peer: a rank in the communicator; negative: none,
+					  * or any as posted */
+	uint64_t bytes;
+	int32_t peer2, tag2;             /* MP_SENDRECV's receive */
+	uint64_t bytes2;
+	const struct mpi_comm *comm;     /* NULL when no COMM record describes comm_id */
+	uint64_t comm_id;
+	uint64_t req;                    /* the request's handle (MP_ISEND, MP_IRECV, MP_ICOLL,
+					  * MP_DONE) */
+};
+
 struct nrt_info;
 
 /* A run of unsuccessful polls (MPI_Test finding nothing, again and again), recorded as one
@@ -201,6 +244,9 @@ struct pipeline {
 	struct window win;
 	int want_begins;                 /* emit EV_BEGIN for ranges (outputs in enter/leave
 					  * order, OTF2) */
+	/* The events of every range and instant, zero but for what varies, filled anew for each
+	 * (zeroing a whole event each time costs more than the rest of handing it over). */
+	struct event begin, range, instant;
 	struct mpi_state *mpi;           /* message matching and collectives (runtimes/mpi/pipe.c), made
 					  * at the first MPI call */
 	struct nccl_state *nccl;         /* NCCL launches in flight (runtimes/nccl/coll.c) */

@@ -29,10 +29,16 @@ static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t n
 		ns = t->stack[t->depth - 1].t0 + 1;
 	t->stack[t->depth++] = (struct open_range){ name, ns, source };
 	if (pl->want_begins) {
-		struct event ev = { .kind = EV_BEGIN, .proc = t->proc, .thread = t, .name = name,
-				    .t0 = ns - pl->tr->start_ns, .depth = (uint32_t)t->depth - 1,
-				    .source = source };
-		emit_aside(pl, &ev);
+		/* One event for every start, its other fields left zero: no zeroing per range. */
+		struct event *ev = &pl->begin;
+		ev->kind = EV_BEGIN;
+		ev->proc = t->proc;
+		ev->thread = t;
+		ev->name = name;
+		ev->t0 = ns - pl->tr->start_ns;
+		ev->depth = (uint32_t)t->depth - 1;
+		ev->source = source;
+		emit_aside(pl, ev);
 	}
 }
 
@@ -40,12 +46,17 @@ static void pop(struct pipeline *pl, struct thread *t, int64_t ns, unsigned flag
 {
 	struct open_range *r = &t->stack[--t->depth];
 	int64_t base = pl->tr->start_ns;
-	struct event ev = {
-		.kind = EV_RANGE, .flags = flags, .proc = t->proc, .thread = t, .name = r->name,
-		.t0 = r->t0 - base, .t1 = (ns < r->t0 ? r->t0 : ns) - base, .depth = (uint32_t)t->depth,
-		.source = r->source,
-	};
-	emit_event(pl, &ev);
+	struct event *ev = &pl->range;
+	ev->kind = EV_RANGE;
+	ev->flags = flags;
+	ev->proc = t->proc;
+	ev->thread = t;
+	ev->name = r->name;
+	ev->t0 = r->t0 - base;
+	ev->t1 = (ns < r->t0 ? r->t0 : ns) - base;
+	ev->depth = (uint32_t)t->depth;
+	ev->source = r->source;
+	emit_event(pl, ev);
 }
 
 static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned flags)
@@ -235,9 +246,16 @@ static __attribute__((noinline)) void instant(struct pipeline *pl, struct proc *
 					      struct thread *t, enum ev_kind kind, uint32_t name,
 					      uint8_t source, double value, int64_t ns)
 {
-	struct event ev = { .kind = kind, .proc = p, .thread = t, .name = name, .source = source,
-			    .value = value, .t0 = ns - pl->tr->start_ns };
-	emit_event(pl, &ev);
+	struct event *ev = &pl->instant;
+	ev->kind = kind;
+	ev->flags = 0;
+	ev->proc = p;
+	ev->thread = t;
+	ev->name = name;
+	ev->source = source;
+	ev->value = value;
+	ev->t0 = ns - pl->tr->start_ns;
+	emit_event(pl, ev);
 }
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns)

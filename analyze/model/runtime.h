@@ -62,6 +62,9 @@ struct runtime {
 	int (*scene_event)(struct scene *s, const struct event *ev, unsigned self);
 	/* After the last event: draws what it still holds and frees its scene state. */
 	void (*scene_end)(struct scene *s, unsigned self);
+	/* What one of its events did in message passing (struct msgpass, output.h): one of its
+	 * calls, or an EV_MPIREQ it emitted.  1 with *mp filled, or 0 when it passed none. */
+	int (*msgpass)(const struct event *ev, struct msgpass *mp);
 
 	/* ---- the summary (summary/summary.c) ---- */
 	void *(*sum_new)(void);

@@ -3,7 +3,9 @@
  * generic ones here and in scene-args.c, the runtime's own from the registry); device work
  * on its stream's track with the arrow from its launch.  Events only a runtime can draw
  * (MPI messages, NCCL instances, NeuronCore spans) go to that runtime first.  The tracks
- * live here, so that every renderer of a scene sees the same layout. */
+ * live here, so that every renderer of a scene sees the same layout.  A renderer that writes
+ * each track in time order also hears what is still to come (announcements): the start of a
+ * range, a device span a runtime holds to draw later, a request done inside a call. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,6 +16,11 @@ struct scene {
 	struct scene_renderer r;
 	struct tracks *tracks;
 	uint64_t next_flow;
+	uint64_t items;                  /* drawn so far */
+	const struct thread *last_th;    /* thread_track's last answer */
+	int last_api;
+	struct track last_track;
+	int announce;                    /* the renderer hears the announcements */
 	const struct runtime *const *rts;
 	unsigned nrts;
 	/* per event kind, the runtimes that see it first (EV_CALL: by domain) */
@@ -21,8 +28,20 @@ struct scene {
 	unsigned nwant[EV_NCCL + 1];
 	const struct runtime *by_domain[256];
 	unsigned by_domain_idx[256];
+	const struct runtime *msgpass[RT_MAX];   /* those that say what passed messages */
+	unsigned nmsgpass;
 	void *state[RT_MAX];
 };
+
+static inline struct track thread_track(struct scene *s, const struct thread *th, int api)
+{
+	if (th != s->last_th || api != s->last_api) {
+		s->last_th = th;
+		s->last_api = api;
+		s->last_track = tracks_thread(s->tracks, th, api);
+	}
+	return s->last_track;
+}
 
 struct tracks *scene_tracks(struct scene *s)
 {
@@ -36,6 +55,7 @@ void **scene_runtime_state(struct scene *s, unsigned runtime_index)
 
 void scene_item(struct scene *s, const struct scene_item *it)
 {
+	s->items++;
 	s->r.ops->item(s->r.priv, it);
 }
 
@@ -89,9 +109,14 @@ void scene_draw_call(struct scene *s, const struct event *ev)
 		rt->call_args(&a, ev);
 	scene_call_tail_args(&a, ev);
 	const char *cat = rt && rt->category ? rt->category : domain_cat[ci->domain < 6 ? ci->domain : 0];
+	struct msgpass mp;
 	struct scene_item it = { .kind = SI_SLICE, .cat = cat,
-				 .name = ev->name, .track = tracks_thread(s->tracks, ev->thread, 1),
-				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1, .args = &a, .ev = ev };
+				 .name = ev->name, .track = thread_track(s, ev->thread, 1),
+				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1,
+				 .args = &a, .ev = ev,
+				 .ranges_open = (uint32_t)ev->thread->depth };
+	if (rt && rt->msgpass && rt->msgpass(ev, &mp))
+		it.msgpass = &mp;
 	scene_item(s, &it);
 }
 
@@ -114,23 +139,45 @@ static void draw_device(struct scene *s, const struct event *ev)
 				  tr, di->launch_ns, ev->t0, ev->t1);
 }
 
+/* An item of ev with its fields set one by one: ranges, marks and counters are most of a
+ * trace's items, and zeroing the whole item first costs more than the rest of drawing one. */
+static void item_of(struct scene_item *it, const struct event *ev)
+{
+	it->cat = NULL;
+	it->name = ev->name;
+	it->name_str = NULL;
+	it->color = NULL;
+	it->proc = ev->proc;
+	it->t0 = ev->t0;
+	it->t1 = ev->t1;
+	it->depth = ev->depth;
+	it->ranges_open = ev->depth;
+	it->value = 0;
+	it->id = 0;
+	it->msgpass = NULL;
+	it->args = NULL;
+	it->ev = ev;
+}
+
 static void draw_simple(struct scene *s, const struct event *ev)
 {
 	struct scene_args a;
 	a.n = 0;
-	struct scene_item it = { .name = ev->name, .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1,
-				 .depth = ev->depth, .args = &a, .ev = ev };
+	struct scene_item it;
+	item_of(&it, ev);
+	it.args = &a;
 	char step[40];
 	switch (ev->kind) {
 	case EV_RANGE:
 		it.kind = SI_SLICE;
 		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "range";
-		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.track = thread_track(s, ev->thread, 0);
 		break;
 	case EV_MARK:
 		it.kind = SI_INSTANT;
 		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "mark";
-		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.track = thread_track(s, ev->thread, 0);
+		it.ranges_open = (uint32_t)ev->thread->depth;
 		it.args = NULL;
 		break;
 	case EV_COUNTER:
@@ -152,7 +199,7 @@ static void draw_simple(struct scene *s, const struct event *ev)
 	case EV_ASYNC:
 		it.kind = SI_ASYNC;
 		it.cat = "roctx";
-		it.track = tracks_thread(s->tracks, ev->thread, 0);
+		it.track = thread_track(s, ev->thread, 0);
 		it.id = ev->step;
 		break;
 	default:
@@ -178,6 +225,46 @@ void scene_draw_event(struct scene *s, const struct event *ev)
 	}
 }
 
+/* ---- announcements ------------------------------------------------------------------------ */
+
+/* A range's start (EV_BEGIN) and a request done or started inside a call (EV_MPIREQ). */
+static void announce(struct scene *s, const struct event *ev)
+{
+	struct scene_item it;
+	struct msgpass mp;
+	item_of(&it, ev);
+	if (ev->kind == EV_BEGIN) {
+		it.kind = SI_BEGIN;
+		it.cat = ev->source == TPROF_SRC_ROCTX ? "roctx" : "range";
+		it.track = thread_track(s, ev->thread, 0);
+	} else {
+		unsigned i = 0;
+		while (i < s->nmsgpass && !s->msgpass[i]->msgpass(ev, &mp))
+			i++;
+		if (i == s->nmsgpass)
+			return;
+		it.kind = SI_MSGPASS;
+		it.cat = "msgpass";
+		it.track = thread_track(s, ev->thread, 1);
+		it.ranges_open = (uint32_t)ev->thread->depth;
+		it.msgpass = &mp;
+	}
+	it.t1 = ev->t0;
+	s->r.ops->item(s->r.priv, &it);
+}
+
+/* A device span a runtime took to draw later: it will come on its stream's track. */
+static void held(struct scene *s, const struct event *ev)
+{
+	const struct device_info *di = ev->dev;
+	int copy = di->kind == TPROF_DEVOP_COPY || di->kind == TPROF_DEVOP_MEMSET;
+	struct scene_item it = { .kind = SI_HELD, .cat = "held", .name = ev->name,
+				 .track = tracks_device(s->tracks, ev->proc, di->op.device,
+							di->op.stream, copy),
+				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1, .ev = ev };
+	s->r.ops->item(s->r.priv, &it);
+}
+
 /* ---- the pipeline output ------------------------------------------------------------------ */
 
 static int begin(void *priv, const struct trace *tr)
@@ -189,8 +276,13 @@ static int begin(void *priv, const struct trace *tr)
 static void event(void *priv, const struct event *ev)
 {
 	struct scene *s = priv;
-	if (ev->kind > EV_NCCL || ev->kind == EV_BEGIN || ev->kind == EV_MPIREQ)
+	if (ev->kind > EV_NCCL)
 		return;
+	if (ev->kind == EV_BEGIN || ev->kind == EV_MPIREQ) {
+		if (s->announce)
+			announce(s, ev);
+		return;
+	}
 	if (ev->kind == EV_CALL) {
 		unsigned d = ev->call->domain;
 		const struct runtime *rt = s->by_domain[d];
@@ -200,8 +292,12 @@ static void event(void *priv, const struct event *ev)
 	} else {
 		for (unsigned i = 0; i < s->nwant[ev->kind]; i++) {
 			unsigned k = s->want[ev->kind][i];
-			if (s->rts[k]->scene_event(s, ev, k))
+			uint64_t before = s->items;
+			if (s->rts[k]->scene_event(s, ev, k)) {
+				if (ev->kind == EV_DEVICE && s->items == before && s->announce)
+					held(s, ev);
 				return;
+			}
 		}
 	}
 	scene_draw_event(s, ev);
@@ -239,6 +335,16 @@ struct output output_scene(struct scene_renderer r, int group_by, const struct r
 		for (unsigned k = 0; k <= EV_NCCL; k++)
 			if (k != EV_CALL && (rt->events & RT_KIND(k)) && rt->scene_event)
 				s->want[k][s->nwant[k]++] = (unsigned char)i;
+		if (rt->msgpass)
+			s->msgpass[s->nmsgpass++] = rt;
 	}
 	return (struct output){ &scene_ops, s };
+}
+
+struct output output_scene_announced(struct scene_renderer r, int group_by,
+				     const struct runtime_set *rts)
+{
+	struct output o = output_scene(r, group_by, rts);
+	((struct scene *)o.priv)->announce = 1;
+	return o;
 }

@@ -18,9 +18,18 @@ enum scene_item_kind {
 	SI_INSTANT,      /* at t0 */
 	SI_COUNTER,      /* `value` from t0 on, on the process's counter track named `name` */
 	SI_ASYNC,        /* t0..t1, may cross threads: `id` pairs its two ends (roctxRangeStart) */
+	/* Announcements, only to renderers that ask (output_scene_announced): they draw nothing,
+	 * but tell a renderer that writes each track in time order (OTF2) what is to come. */
+	SI_BEGIN,        /* a range opened at t0 (name, cat, depth); its SI_SLICE comes at its end
+			  * (none when the window leaves the range out) */
+	SI_HELD,         /* a runtime took the device span t0..t1 of this track to draw later; its
+			  * SI_SLICE (on this track, at these times) comes then */
+	SI_MSGPASS,      /* at t0, inside the call open on this thread's track: `msgpass` (a
+			  * request completed, or a persistent one started) */
 };
 
-/* What each slice, instant, counter or async range is. */
+/* What each slice, instant, counter or async range is.  (scene.c's item_of sets every field
+ * one by one: a field added here is added there.) */
 struct scene_item {
 	uint8_t kind;                    /* enum scene_item_kind */
 	const char *cat;                 /* category: "hip", "mpi", "kernel", "range", "step"...
@@ -34,6 +43,10 @@ struct scene_item {
 	uint32_t depth;                  /* nesting on its thread, for ranges (0 otherwise) */
 	double value;                    /* SI_COUNTER */
 	uint64_t id;                     /* SI_ASYNC */
+	const struct msgpass *msgpass;   /* API calls, SI_MSGPASS: what it did in message
+					  * passing (output.h), or NULL */
+	uint32_t ranges_open;            /* on a thread's track: the ranges open there when it
+					  * happened (drawn or not; a range's: around it) */
 	const struct scene_args *args;   /* NULL when none */
 	const struct event *ev;          /* the event it draws (renderers may not look into it
 					  * beyond kind, flags, the times and an EV_STEP's step) */
@@ -78,6 +91,10 @@ struct scene_renderer {
  * --group-by asks, enum tracks_group), with the help of the runtimes `rts` (runtime.h). */
 struct runtime_set;
 struct output output_scene(struct scene_renderer r, int group_by, const struct runtime_set *rts);
+/* The same for a renderer that writes each track in time order (OTF2): it also hears the
+ * announcements (SI_BEGIN, SI_HELD, SI_MSGPASS); the pipeline's want_begins must be set. */
+struct output output_scene_announced(struct scene_renderer r, int group_by,
+				     const struct runtime_set *rts);
 
 /* ---- for the runtimes (runtimes/registry.h): drawing what only they know ---------------- */
 

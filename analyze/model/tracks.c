@@ -49,6 +49,7 @@ struct tracks {
 	int by_domain;
 	struct entry *v;
 	size_t n, cap;
+	size_t last;              /* the entry found last, + 1 (0: none): runs of one track */
 	int next_tid[8];          /* per domain group */
 	uint8_t domains_used[8];
 	struct host *hosts;
@@ -118,20 +119,25 @@ static int rehash(struct tracks *t)
 	free(t->v);
 	t->v = nv;
 	t->cap = cap;
+	t->last = 0;
 	return 0;
 }
 
 /* The entry for k, new (with used = 1, track unset) if there was none; *fresh says which. */
 static struct entry *find(struct tracks *t, const struct key *k, int *fresh)
 {
+	*fresh = 0;
+	if (t->last && !memcmp(&t->v[t->last - 1].key, k, sizeof(*k)))
+		return &t->v[t->last - 1];
 	if ((t->n + 1) * 2 > t->cap)
 		rehash(t);
 	size_t j = key_hash(k) & (t->cap - 1);
 	for (; t->v[j].used; j = (j + 1) & (t->cap - 1))
 		if (!memcmp(&t->v[j].key, k, sizeof(*k))) {
-			*fresh = 0;
+			t->last = j + 1;
 			return &t->v[j];
 		}
+	t->last = j + 1;
 	t->v[j].used = 1;
 	t->v[j].key = *k;
 	t->n++;
@@ -374,4 +380,26 @@ void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx)
 		}
 		fn(ctx, &ti);
 	}
+}
+
+struct wanted {
+	struct track track;
+	struct track_info *ti;
+	int found;
+};
+
+static void match(void *ctx, const struct track_info *ti)
+{
+	struct wanted *w = ctx;
+	if (!w->found && ti->track.pid == w->track.pid && ti->track.tid == w->track.tid) {
+		*w->ti = *ti;
+		w->found = 1;
+	}
+}
+
+int tracks_info(struct tracks *t, struct track track, struct track_info *ti)
+{
+	struct wanted w = { track, ti, 0 };
+	tracks_each(t, match, &w);
+	return w.found ? 0 : -1;
 }

@@ -57,5 +57,8 @@ struct track_info {
 typedef void (*tracks_info_fn)(void *ctx, const struct track_info *ti);
 /* Calls fn for every track that was used, in no particular order. */
 void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx);
+/* What `track` is, for a renderer meeting it for the first time (a look through every track
+ * used): 0, or -1 for a track no thread, device stream or NeuronCore lane has (steps). */
+int tracks_info(struct tracks *t, struct track track, struct track_info *ti);
 
 #endif

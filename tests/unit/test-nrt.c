@@ -166,6 +166,13 @@ static void test_tracks(struct trace *tr)
 	ok(sort_of(&m, th.pid, th.tid) < sort_of(&m, a.pid, a.tid) &&
 	   sort_of(&m, a.pid, a.tid) < sort_of(&m, b.pid, b.tid) &&
 	   sort_of(&m, b.pid, b.tid) < sort_of(&m, e.pid, e.tid), "by process: cores sorted after the threads, by core and lane");
+	struct track_info ia, ib, ie, it, is;
+	ok(!tracks_info(t, a, &ia) && !strcmp(ia.kind, "neuroncore") && ia.proc == p &&
+	   ia.device == 0 && ia.number == 0 && !tracks_info(t, b, &ib) && ib.number == 1 &&
+	   !tracks_info(t, e, &ie) && ie.device == 1 && !tracks_info(t, th, &it) &&
+	   !strcmp(it.kind, "thread") && it.thread == pmain &&
+	   tracks_info(t, tracks_steps(t, p), &is) == -1,
+	   "tracks_info: what each track is, looked up by the track (none for steps)");
 	tracks_free(t);
 
 	/* by NeuronCore */

@@ -1,11 +1,12 @@
-/* render/otf2/defs.c — the registry of the definitions that events refer to: strings, regions
- * (one per name and kind: API call by runtime, range, mark, step, device work, NeuronCore
- * work), attributes, the step parameter, metrics (one per counter name) and communicators'
- * refs.  Refs are handed out while events are written, in order of first use; at the end the
- * registry writes the definitions it holds, when render/otf2/globaldefs.c asks for each kind:
- * the strings known so far first, and from then on a string named for the first time just
- * before the definition that names it.  Below everything that writes records or
- * definitions; it calls only the error reporting and the MPI collectives by name. */
+/* render/otf2/defs.c — the registry of the definitions that records refer to: strings,
+ * regions (one per name and kind; a kind is a scene category, with the description, role and
+ * paradigm OTF2 gives its regions), attributes (one per name and type), the step parameter,
+ * metrics (one per counter name) and communicators' refs.  Refs are handed out while items
+ * are written, in order of first use; at the end the registry writes the definitions it
+ * holds, when render/otf2/globaldefs.c asks for each kind: the strings known so far first,
+ * and from then on a string named for the first time just before the definition that names
+ * it.  Below everything that writes records or definitions; it calls only the error
+ * reporting and the collective operations. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,46 @@ static void map_free(struct u64map *m)
 
 struct rdef {
 	uint32_t name;
-	int cat;
+	int cat;                         /* index in cats */
+	unsigned coll;                   /* enum msgpass_coll of its calls */
+};
+
+/* A kind of region: the scene's category, and what OTF2 says of its regions. */
+struct cat {
+	const char *cat;                 /* the category as the scene names it */
+	const char *desc;
+	OTF2_RegionRole role;
+	OTF2_Paradigm par;
+	int where;                       /* enum loc_kind of an unknown category's slices */
+};
+
+/* The model's categories (model/scene.c); any other is described by its name, or by where
+ * its slices are. */
+static const struct cat known_cats[] = {
+	{ "range", "range", OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_USER, 0 },
+	{ "roctx", "roctx range", OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_USER, 0 },
+	{ "mark", "mark", OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_USER, 0 },
+	{ "step", "training step", OTF2_REGION_ROLE_LOOP, OTF2_PARADIGM_USER, 0 },
+	{ "call", "API call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, 0 },
+	{ "hip", "HIP API call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP, 0 },
+	{ "mpi", "MPI call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, 0 },
+	{ "nccl", "NCCL call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, 0 },
+	{ "nrt", "Neuron runtime call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, 0 },
+	{ "cuda", "CUDA API call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_CUDA, 0 },
+	/* device work is recorded through HIP today */
+	{ "device", "device work", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP, 0 },
+	{ "kernel", "GPU kernel", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP, 0 },
+	{ "copy", "GPU copy", OTF2_REGION_ROLE_DATA_TRANSFER, OTF2_PARADIGM_HIP, 0 },
+	{ "memset", "GPU memset", OTF2_REGION_ROLE_DATA_TRANSFER, OTF2_PARADIGM_HIP, 0 },
+	{ "graph", "GPU graph", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP, 0 },
+	{ "collective", "device collective", OTF2_REGION_ROLE_COLL_OTHER, OTF2_PARADIGM_HIP, 0 },
+};
+#define NKNOWN (sizeof(known_cats) / sizeof(known_cats[0]))
+#define MAX_CATS 128
+
+struct adef {
+	uint32_t name, desc;             /* trace string ids */
+	OTF2_Type type;
 };
 
 struct otf2_defs {
@@ -80,15 +120,20 @@ struct otf2_defs {
 	struct rdef *regions;
 	size_t nregions, capregions;
 	struct u64map region_of;         /* (name, category) -> region */
+	uint64_t recent_key[256];        /* a cache of region_of, by a hash of the key */
+	OTF2_RegionRef recent[256];
 	uint32_t *metrics;               /* metric -> counter name */
 	size_t nmetrics, capmetrics;
 	struct u64map metric_of;         /* counter name -> metric */
 	uint64_t *recorders;             /* (metric, location) pairs */
 	size_t nrecorders, caprecorders;
 	struct u64map recorder_set;
-	uint8_t attr_ref[A_MAX];         /* ref + 1, in order of first use; 0: unused */
-	enum attr_id attr_at[A_MAX];
-	uint8_t nattrs;
+	struct cat cats[MAX_CATS];       /* the known ones, then others in order of use */
+	const char *cat_key[MAX_CATS];   /* the address each was last asked by */
+	int ncats;
+	struct adef *attrs;              /* attribute ref -> its name and type */
+	size_t nattrs, capattrs;
+	struct u64map attr_of;           /* (name, type) -> attribute */
 	int step_param_used;
 	uint32_t step_name;
 	struct u64map comm_of;           /* struct mpi_comm address -> comm */
@@ -158,6 +203,8 @@ struct otf2_defs *otf2_defs_new(const struct trace *tr)
 	d->step_name = strings_add("step", 4);
 	d->world = d->self = OTF2_UNDEFINED_COMM;
 	comms_order(d);
+	memcpy(d->cats, known_cats, sizeof(known_cats));
+	d->ncats = NKNOWN;
 	return d;
 }
 
@@ -173,6 +220,10 @@ void otf2_defs_free(struct otf2_defs *d)
 	map_free(&d->metric_of);
 	free(d->recorders);
 	map_free(&d->recorder_set);
+	free(d->attrs);
+	map_free(&d->attr_of);
+	for (int i = NKNOWN; i < d->ncats; i++)
+		free((char *)d->cats[i].cat);
 	map_free(&d->comm_of);
 	free(d->comm_at);
 	free(d);
@@ -214,32 +265,100 @@ OTF2_StringRef otf2_str(struct otf2_defs *d, const char *s)
 	return otf2_tstr(d, strings_add(s, strlen(s)));
 }
 
+/* A category (known, or another's for slices on `where`), `cat` its address. */
+static int same_cat(const struct otf2_defs *d, int i, const char *cat, int where)
+{
+	return d->cat_key[i] == cat && (i < (int)NKNOWN || d->cats[i].where == where);
+}
+
+static int category(struct otf2_defs *d, const char *cat, int where)
+{
+	for (int i = 0; i < d->ncats; i++)
+		if (same_cat(d, i, cat, where))
+			return i;
+	for (int i = 0; i < d->ncats; i++) {
+		if (strcmp(d->cats[i].cat, cat) || (i >= (int)NKNOWN && d->cats[i].where != where))
+			continue;
+		d->cat_key[i] = cat;
+		return i;
+	}
+	if (d->ncats == MAX_CATS)
+		return 4;                /* "call": a generic function */
+	/* a runtime's own: named by itself, or by where its work is */
+	struct cat *c = &d->cats[d->ncats];
+	*c = (struct cat){ strdup(cat), cat, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, where };
+	if (!c->cat)
+		abort();
+	c->desc = where == LOC_NEURONCORE ? "work on a NeuronCore" :
+		  where == LOC_DEVICE ? "device work" : c->cat;
+	d->cat_key[d->ncats] = cat;
+	return d->ncats++;
+}
+
+int otf2_category(struct otf2_defs *d, const char *cat, enum loc_kind where)
+{
+	return category(d, cat, (int)where);
+}
+
+int otf2_category_mark(struct otf2_defs *d)
+{
+	(void)d;
+	return 2;
+}
+
+int otf2_category_step(struct otf2_defs *d)
+{
+	(void)d;
+	return 3;
+}
+
 OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat)
 {
-	if (cat == RC_STEP)
+	if (cat == otf2_category_step(d))
 		name = d->step_name;
 	uint64_t key = ((uint64_t)name << 8 | (uint64_t)cat) + 1;
+	/* a region per item: the ones used lately answer from a small cache first */
+	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 56);
+	if (d->recent_key[h] == key)
+		return d->recent[h];
 	uint32_t *v = map_get(&d->region_of, key);
-	if (v)
-		return *v;
+	if (v) {
+		d->recent_key[h] = key;
+		return d->recent[h] = *v;
+	}
 	if (d->nregions == d->capregions) {
 		d->capregions = d->capregions ? d->capregions * 2 : 256;
 		d->regions = realloc(d->regions, d->capregions * sizeof(*d->regions));
 		if (!d->regions)
 			abort();
 	}
-	d->regions[d->nregions] = (struct rdef){ name, cat };
+	d->regions[d->nregions] = (struct rdef){ name, cat, MPC_NONE };
 	map_put(&d->region_of, key, (uint32_t)d->nregions);
 	return (OTF2_RegionRef)d->nregions++;
 }
 
-OTF2_AttributeRef otf2_attr(struct otf2_defs *d, enum attr_id a)
+void otf2_region_coll(struct otf2_defs *d, OTF2_RegionRef r, unsigned coll)
 {
-	if (!d->attr_ref[a]) {
-		d->attr_at[d->nattrs] = a;
-		d->attr_ref[a] = ++d->nattrs;
+	d->regions[r].coll = coll;
+}
+
+OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *desc,
+			    OTF2_Type type)
+{
+	uint32_t id = strings_add(name, strlen(name));
+	uint64_t key = ((uint64_t)id << 8 | type) + 1;
+	uint32_t *v = map_get(&d->attr_of, key);
+	if (v)
+		return *v;
+	if (d->nattrs == d->capattrs) {
+		d->capattrs = d->capattrs ? d->capattrs * 2 : 32;
+		d->attrs = realloc(d->attrs, d->capattrs * sizeof(*d->attrs));
+		if (!d->attrs)
+			abort();
 	}
-	return (OTF2_AttributeRef)(d->attr_ref[a] - 1);
+	d->attrs[d->nattrs] = (struct adef){ id, strings_add(desc, strlen(desc)), type };
+	map_put(&d->attr_of, key, (uint32_t)d->nattrs);
+	return (OTF2_AttributeRef)d->nattrs++;
 }
 
 OTF2_ParameterRef otf2_step_param(struct otf2_defs *d)
@@ -325,52 +444,21 @@ void otf2_defs_write_done(struct otf2 *o)
 	o->defs->gw = NULL;
 }
 
-static const struct {
-	const char *name, *desc;
-	OTF2_Type type;
-} attr_info[A_MAX] = {
-	[A_CORR] = { "correlation id", "joins a launching call and the device work it started", OTF2_TYPE_UINT64 },
-	[A_RETURN] = { "return code", "the call's return code, when not 0", OTF2_TYPE_INT64 },
-	[A_DEVICE] = { "device", "the device addressed", OTF2_TYPE_UINT32 },
-	[A_STREAM] = { "stream", "the stream handle (0: the null stream)", OTF2_TYPE_UINT64 },
-	[A_BYTES] = { "bytes", "bytes copied, set or allocated", OTF2_TYPE_UINT64 },
-	[A_COPY_KIND] = { "copy kind", "direction of a copy", OTF2_TYPE_STRING },
-	[A_KERNEL] = { "kernel", "the kernel launched", OTF2_TYPE_STRING },
-	[A_GRID] = { "grid", "grid dimensions of a launch", OTF2_TYPE_STRING },
-	[A_BLOCK] = { "block", "block dimensions of a launch", OTF2_TYPE_STRING },
-	[A_SHMEM] = { "shared memory", "dynamic shared memory of a launch, bytes", OTF2_TYPE_UINT64 },
-	[A_CALLER] = { "caller", "the function that launched it", OTF2_TYPE_STRING },
-	[A_UNFINISHED] = { "unfinished", "never closed: ends where its process's data ends", OTF2_TYPE_UINT8 },
-	[A_CLIPPED] = { "clipped", "cut to the time window", OTF2_TYPE_UINT8 },
-	[A_NC] = { "NeuronCore", "the NeuronCore (vnc) an NRT call addressed", OTF2_TYPE_INT32 },
-	[A_MODEL] = { "model", "the model an NRT call loaded, ran or unloaded", OTF2_TYPE_STRING },
-	[A_STATUS] = { "status", "the NRT_STATUS an NRT call returned", OTF2_TYPE_STRING },
-	[A_IN_BYTES] = { "input bytes", "bytes of an execution's input tensors", OTF2_TYPE_UINT64 },
-	[A_OUT_BYTES] = { "output bytes", "bytes of an execution's output tensors", OTF2_TYPE_UINT64 },
-	[A_TENSOR] = { "tensor", "the tensor an NRT call used", OTF2_TYPE_STRING },
-	[A_PLACEMENT] = { "placement", "where the tensor lives: device, host or virtual", OTF2_TYPE_STRING },
-	[A_REPEAT] = { "repeat", "nrt_execute_repeat's repeat count", OTF2_TYPE_UINT32 },
-	[A_POLLS] = { "polls", "unsuccessful polls folded into this region (MPI_Test finding nothing...)", OTF2_TYPE_UINT64 },
-	[A_POLL_TIME] = { "time in polls", "ns spent inside those polls; the region also holds what ran between them", OTF2_TYPE_UINT64 },
-};
-
 /* The attributes, ref by ref: in the order of their first use. */
 void otf2_defs_write_attributes(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 {
 	struct otf2_defs *d = o->defs;
-	for (uint8_t i = 0; i < d->nattrs; i++) {
-		enum attr_id a = d->attr_at[i];
+	for (size_t i = 0; i < d->nattrs; i++)
 		WRITE(OTF2_GlobalDefWriter_WriteAttribute(gw, (OTF2_AttributeRef)i,
-							  otf2_str(d, attr_info[a].name),
-							  otf2_str(d, attr_info[a].desc),
-							  attr_info[a].type));
-	}
+							  otf2_tstr(d, d->attrs[i].name),
+							  otf2_tstr(d, d->attrs[i].desc),
+							  d->attrs[i].type));
 }
 
-/* The role of an MPI call: collectives by their shape, the rest plain functions. */
-static OTF2_RegionRole mpi_role(const char *name)
+/* The role of a call: collectives by their shape, the rest plain functions. */
+static OTF2_RegionRole call_role(unsigned coll)
 {
-	switch (otf2_mpi_coll_op(name)) {
+	switch (otf2_coll_op(coll)) {
 	case OTF2_COLLECTIVE_OP_BARRIER:
 		return OTF2_REGION_ROLE_BARRIER;
 	case OTF2_COLLECTIVE_OP_BCAST:
@@ -391,62 +479,15 @@ static OTF2_RegionRole mpi_role(const char *name)
 	}
 }
 
-static void region_kind(const struct rdef *r, OTF2_RegionRole *role, OTF2_Paradigm *par,
-			const char **desc)
+static void region_kind(const struct otf2_defs *d, const struct rdef *r, OTF2_RegionRole *role,
+			OTF2_Paradigm *par, const char **desc)
 {
-	static const char *const calls[] = { "API call", "HIP API call", "MPI call", "NCCL call",
-					     "Neuron runtime call", "CUDA API call", "API call",
-					     "API call" };
-	static const char *const devops[] = { "device work", "GPU kernel", "GPU copy",
-					      "GPU memset", "GPU graph", "device collective",
-					      "device work", "device work" };
-	*role = OTF2_REGION_ROLE_FUNCTION;
-	*par = OTF2_PARADIGM_USER;
-	switch (r->cat) {
-	case RC_RANGE:
-		*role = OTF2_REGION_ROLE_CODE;
-		*desc = "range";
-		return;
-	case RC_ROCTX:
-		*role = OTF2_REGION_ROLE_CODE;
-		*desc = "roctx range";
-		return;
-	case RC_MARK:
-		*role = OTF2_REGION_ROLE_ARTIFICIAL;
-		*desc = "mark";
-		return;
-	case RC_STEP:
-		*role = OTF2_REGION_ROLE_LOOP;
-		*desc = "training step";
-		return;
-	}
-	if (r->cat == RC_NRT_EXEC || r->cat == RC_NRT_CORE) {
-		/* OTF2 knows no Neuron paradigm */
-		*desc = r->cat == RC_NRT_EXEC ? "model execution on a NeuronCore" : "NRT call on a NeuronCore";
-		if (r->cat == RC_NRT_CORE && !strncmp(strings_get(r->name), "nrt_tensor_", 11))
-			*role = OTF2_REGION_ROLE_DATA_TRANSFER;
-		return;
-	}
-	if (r->cat >= RC_DEVICE) {
-		int k = r->cat - RC_DEVICE;
-		*desc = devops[k];
-		*par = OTF2_PARADIGM_HIP;   /* device work is recorded through HIP today */
-		if (k == TPROF_DEVOP_COPY || k == TPROF_DEVOP_MEMSET)
-			*role = OTF2_REGION_ROLE_DATA_TRANSFER;
-		else if (k == TPROF_DEVOP_COLLECTIVE)
-			*role = OTF2_REGION_ROLE_COLL_OTHER;
-		return;
-	}
-	int dom = r->cat - RC_CALL;
-	*desc = calls[dom];
-	if (dom == TPROF_DOM_HIP)
-		*par = OTF2_PARADIGM_HIP;
-	else if (dom == TPROF_DOM_CUDA)
-		*par = OTF2_PARADIGM_CUDA;
-	else if (dom == TPROF_DOM_MPI) {
-		*par = OTF2_PARADIGM_MPI;
-		*role = mpi_role(strings_get(r->name));
-	}
+	const struct cat *c = &d->cats[r->cat];
+	*role = c->role;
+	*par = c->par;
+	*desc = c->desc;
+	if (c->role == OTF2_REGION_ROLE_FUNCTION && r->coll)
+		*role = call_role(r->coll);
 }
 
 /* The regions, and the step parameter when steps used it. */
@@ -457,7 +498,7 @@ void otf2_defs_write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 		OTF2_RegionRole role;
 		OTF2_Paradigm par;
 		const char *desc;
-		region_kind(&d->regions[i], &role, &par, &desc);
+		region_kind(d, &d->regions[i], &role, &par, &desc);
 		OTF2_StringRef name = otf2_tstr(d, d->regions[i].name);
 		WRITE(OTF2_GlobalDefWriter_WriteRegion(gw, (OTF2_RegionRef)i, name, name,
 						       otf2_str(d, desc), role, par,

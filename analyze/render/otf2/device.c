@@ -1,62 +1,49 @@
-/* render/otf2/device.c — one location per (process, device, stream) for the work devices ran:
- * kernels, copies, memsets, as regions with their launch's correlation id, grid and block,
- * bytes.  Operations arrive in launch order, not start order; none starts before its
- * launch, so the launch of each new arrival is a watermark below which a small heap per
- * stream releases operations in start order (as the summary does). */
+/* render/otf2/device.c — the locations of tracks other than threads': one per device stream
+ * (kernels, copies, memsets, collectives, with their launch's correlation id, grid and
+ * block, bytes) and one per NeuronCore lane (the work of NRT calls), as regions in start
+ * order.  The scene draws a stream's spans one after the other in time but for two cases:
+ * a span launched from another thread that ran before the latest one comes after it (yet
+ * after everything before that one: model/devorder.c), and a span a runtime holds to draw
+ * later (an NCCL collective waiting for its other ranks), which the scene announces
+ * (SI_HELD).  So each location keeps its latest slice back until a later one comes, and
+ * while a slice is held, everything after it: a small heap by start, written from the
+ * bottom.  Memory: one slice per location, and those behind a held one. */
 #include <stdlib.h>
 
 #include "state.h"
 
-static struct loc *stream_loc(struct otf2 *o, struct proc *p, uint32_t device, uint64_t stream)
+static int before(const struct pend *a, const struct pend *b)
 {
-	struct pstate *ps = otf2_pstate(o, p);
-	int n = 0;
-	for (size_t i = 0; i < ps->ndevs; i++) {
-		if (ps->devs[i]->device != device)
-			continue;
-		if (ps->devs[i]->stream == stream)
-			return ps->devs[i];
-		n++;
-	}
-	ps->devs = realloc(ps->devs, (ps->ndevs + 1) * sizeof(*ps->devs));
-	if (!ps->devs)
-		abort();
-	struct loc *l = otf2_loc_new(o, LOC_DEVICE, p);
-	l->device = device;
-	l->stream = stream;
-	/* Streams are numbered per device in the order they first appear, as in Chrome. */
-	l->stream_no = stream ? n + 1 : 0;
-	ps->devs[ps->ndevs++] = l;
-	return l;
+	return a->t0 < b->t0 || (a->t0 == b->t0 && a->t1 < b->t1);
 }
 
-static void heap_push(struct loc *l, const struct devop *v)
+static void heap_push(struct loc *l, const struct pend *v)
 {
 	if (l->nheap == l->capheap) {
-		l->capheap = l->capheap ? l->capheap * 2 : 16;
+		l->capheap = l->capheap ? l->capheap * 2 : 8;
 		l->heap = realloc(l->heap, l->capheap * sizeof(*l->heap));
 		if (!l->heap)
 			abort();
 	}
 	size_t i = l->nheap++;
-	while (i && l->heap[(i - 1) / 2].t0 > v->t0) {
+	while (i && before(v, &l->heap[(i - 1) / 2])) {
 		l->heap[i] = l->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
 	l->heap[i] = *v;
 }
 
-static struct devop heap_pop(struct loc *l)
+static struct pend heap_pop(struct loc *l)
 {
-	struct devop top = l->heap[0], last = l->heap[--l->nheap];
+	struct pend top = l->heap[0], last = l->heap[--l->nheap];
 	size_t i = 0;
 	for (;;) {
 		size_t c = 2 * i + 1;
 		if (c >= l->nheap)
 			break;
-		if (c + 1 < l->nheap && l->heap[c + 1].t0 < l->heap[c].t0)
+		if (c + 1 < l->nheap && before(&l->heap[c + 1], &l->heap[c]))
 			c++;
-		if (last.t0 <= l->heap[c].t0)
+		if (!before(&l->heap[c], &last))
 			break;
 		l->heap[i] = l->heap[c];
 		i = c;
@@ -66,52 +53,108 @@ static struct devop heap_pop(struct loc *l)
 	return top;
 }
 
-/* One operation: Enter with its attributes, Leave (the pipeline hands a stream's operations
- * over one after the other: devorder.c). */
-static void write_op(struct otf2 *o, struct loc *l, const struct devop *v)
+static void write_pend(struct otf2 *o, struct loc *l, struct pend *p)
 {
-	OTF2_AttributeList *a = o->attrs;
-	struct otf2_defs *d = o->defs;
-	OTF2_AttributeList_AddUint32(a, otf2_attr(d, A_DEVICE), v->device);
-	OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_STREAM), v->stream);
-	if (v->corr)
-		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_CORR), v->corr);
-	if (v->kind == TPROF_DEVOP_KERNEL)
-		otf2_attr_dims(o, &v->dims);
-	else if (v->kind == TPROF_DEVOP_COPY)
-		otf2_attr_copy(o, v->bytes, v->copy_kind);
-	else if (v->kind == TPROF_DEVOP_MEMSET)
-		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_BYTES), v->bytes);
-	if (v->caller)
-		OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_CALLER), otf2_tstr(d, v->caller));
-	otf2_attr_flags(o, v->flags);
-	otf2_enter(o, l, v->t0, v->region);
-	otf2_leave(o, l, v->t1, v->region);
+	otf2_saved_use(o, &p->enter);
+	otf2_enter(o, l, p->t0, p->region);
+	otf2_leave(o, l, p->t1, p->region);
 }
 
-void otf2_device_event(struct otf2 *o, const struct event *ev)
+/* The earliest start still held, or INT64_MAX. */
+static int64_t held_from(const struct loc *l)
 {
-	const struct device_info *di = ev->dev;
-	struct loc *l = stream_loc(o, ev->proc, di->op.device, di->op.stream);
-	int kind = di->kind < 8 ? di->kind : 0;
-	struct devop v = {
-		.t0 = ev->t0, .t1 = ev->t1 < ev->t0 ? ev->t0 : ev->t1,
-		.region = otf2_region(o->defs, ev->name, RC_DEVICE + kind),
-		.kind = (uint8_t)kind, .copy_kind = (uint8_t)(di->op.copy_kind < 6 ? di->op.copy_kind : 4),
-		.flags = ev->flags, .device = di->op.device, .caller = di->op.caller,
-		.stream = di->op.stream, .corr = di->corr, .bytes = di->op.bytes, .dims = di->op.dims,
-	};
-	heap_push(l, &v);
-	while (l->nheap && l->heap[0].t0 < di->launch_ns) {
-		struct devop top = heap_pop(l);
-		write_op(o, l, &top);
+	int64_t t = INT64_MAX;
+	for (size_t i = 0; i < l->nholds; i++)
+		if (l->holds[i].t0 < t)
+			t = l->holds[i].t0;
+	return t;
+}
+
+/* Writes what can be: all but the latest slice, none held or behind a held one. */
+static void flush(struct otf2 *o, struct loc *l)
+{
+	int64_t held = held_from(l);
+	while (l->nheap > 1 && l->heap[0].t0 < held) {
+		struct pend p = heap_pop(l);
+		write_pend(o, l, &p);
 	}
 }
 
+static void hold(struct loc *l, const struct scene_item *it)
+{
+	if (l->nholds == l->capholds) {
+		l->capholds = l->capholds ? l->capholds * 2 : 4;
+		l->holds = realloc(l->holds, l->capholds * sizeof(*l->holds));
+		if (!l->holds)
+			abort();
+	}
+	l->holds[l->nholds++] = (struct hold){ it->t0, it->t1, otf2_item_name(it) };
+}
+
+/* A slice the scene held comes: it no longer holds the rest back.  The name it was
+ * announced with, or 0 when it was not held. */
+static uint32_t unhold(struct loc *l, const struct scene_item *it)
+{
+	for (size_t i = 0; i < l->nholds; i++)
+		if (l->holds[i].t0 == it->t0 && l->holds[i].t1 == it->t1) {
+			uint32_t name = l->holds[i].name;
+			l->holds[i] = l->holds[--l->nholds];
+			return name;
+		}
+	return 0;
+}
+
+/* A slice is a region of its name; one the scene announced as held keeps the name it had
+ * then, as the trace recorded the work (the call that launched a group of NCCL operations),
+ * and the name it is drawn with, when another ("ncclGroup (2 ops: Send, Recv)"), is its
+ * "label". */
+static uint32_t region_name(struct otf2 *o, const struct scene_item *it, uint32_t held,
+			    struct saved *enter)
+{
+	uint32_t name = otf2_item_name(it);
+	if (!held || held == name)
+		return name;
+	struct scene_args a;
+	a.n = 0;
+	sa_name(&a, "label", name);
+	otf2_args(o, &a, enter, NULL);
+	return held;
+}
+
+void otf2_device_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
+{
+	if (it->kind == SI_HELD) {
+		hold(l, it);
+		return;
+	}
+	if (it->kind != SI_SLICE && it->kind != SI_INSTANT)
+		return;
+	uint32_t held = l->nholds ? unhold(l, it) : 0;
+	int clipped;
+	struct pend p = { .t0 = it->t0, .t1 = otf2_call_end(o, it, &clipped) };
+	if (it->kind == SI_INSTANT) {
+		p.t1 = p.t0;
+		p.region = otf2_region(o->defs, otf2_item_name(it), otf2_category_mark(o->defs));
+	} else {
+		p.region = otf2_region(o->defs, region_name(o, it, held, &p.enter),
+				       otf2_cat(o, it->cat, l->kind));
+	}
+	otf2_args(o, it->args, &p.enter, NULL);
+	if (clipped && !(it->ev->flags & EVF_CLIPPED)) {
+		struct scene_args a;
+		a.n = 0;
+		sa_bool(&a, "clipped", 1);
+		otf2_args(o, &a, &p.enter, NULL);
+	}
+	heap_push(l, &p);
+	flush(o, l);
+}
+
+/* The end: everything left, in start order. */
 void otf2_device_finish(struct otf2 *o, struct loc *l)
 {
 	while (l->nheap) {
-		struct devop top = heap_pop(l);
-		write_op(o, l, &top);
+		struct pend p = heap_pop(l);
+		write_pend(o, l, &p);
 	}
 }

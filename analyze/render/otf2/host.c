@@ -1,34 +1,22 @@
-/* render/otf2/host.c — a host thread's location: API calls, ranges and marks as properly nested
- * Enter/Leave pairs, with the MPI records in their places.  The pipeline hands over a call
- * when it starts (its end already known), a range's start (EV_BEGIN) when it opens and the
- * range itself when it closes, and an MPI completion when it happens, at the end of the call
- * that completed it.  So each thread keeps a stack of its open regions and writes a Leave
- * only once the next record on the thread is later; a range begun before the window is
- * entered at the window's start, and only once something inside the window needs it.  The
- * MPI records themselves are made and written by render/otf2/mpi.c. */
+/* render/otf2/host.c — a thread's location: API calls, ranges and marks as properly nested
+ * Enter/Leave pairs, with the MPI records in their places.  The scene draws a call when it
+ * starts (its end already known), announces a range's start when it opens (SI_BEGIN) and
+ * draws the range when it closes, and announces a request's completion (SI_MSGPASS) when it
+ * happens, at the end of the call that completed it.  So each thread keeps a stack of its
+ * open regions and writes a Leave only once the next record on the thread is later; a range
+ * begun before the window is entered at the window's start, and only once something inside
+ * the window needs it.  An item's ranges_open (the ranges open on its thread) tells which
+ * ranges the window closed unseen.  The MPI records themselves are made and written by
+ * render/otf2/mpi.c. */
 #include <stdlib.h>
 
-#include "../../runtimes/nrt/nrt.h"
 #include "state.h"
-
-/* A thread's location, made with its first event; none for a stream the process does not
- * count. */
-static struct loc *thread_loc(struct otf2 *o, const struct thread *th)
-{
-	struct pstate *ps = otf2_pstate(o, th->proc);
-	if (th->stream >= ps->nthreads)
-		return NULL;
-	if (!ps->threads[th->stream]) {
-		struct loc *l = otf2_loc_new(o, LOC_THREAD, th->proc);
-		l->th = th;
-		ps->threads[th->stream] = l;
-	}
-	return ps->threads[th->stream];
-}
 
 /* ---- open regions ------------------------------------------------------------------------- */
 
-static struct frame *push(struct loc *l, const struct frame *f)
+/* A new frame on top, set field by field (one per call and range: zeroing it first costs). */
+static struct frame *push(struct loc *l, OTF2_RegionRef region, int64_t t0, int64_t end,
+			  int32_t depth, int entered)
 {
 	if (l->depth == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 16;
@@ -36,8 +24,17 @@ static struct frame *push(struct loc *l, const struct frame *f)
 		if (!l->stack)
 			abort();
 	}
-	l->stack[l->depth] = *f;
-	return &l->stack[l->depth++];
+	struct frame *f = &l->stack[l->depth++];
+	f->region = region;
+	f->t0 = t0;
+	f->end = end;
+	f->depth = depth;
+	f->entered = (uint8_t)entered;
+	f->skip = 0;
+	f->leave.v = NULL;
+	f->leave.n = f->leave.cap = 0;
+	f->pre.kind = MR_NONE;
+	return f;
 }
 
 static void leave_top(struct otf2 *o, struct loc *l)
@@ -49,11 +46,12 @@ static void leave_top(struct otf2 *o, struct loc *l)
 		int64_t t = f->end == T_OPEN ? l->last : f->end;
 		if (f->pre.kind)
 			otf2_mpi_write(o, l, t, &f->pre);
-		otf2_attr_flags(o, f->flags);
+		otf2_saved_use(o, &f->leave);
 		otf2_leave(o, l, t, f->region);
 	} else if (!f->skip) {
 		l->pending--;
 	}
+	otf2_saved_free(&f->leave);
 }
 
 /* Leaves the regions on top that ended before t (at t too when `incl`). */
@@ -135,85 +133,53 @@ static int held_within(const struct loc *l, int64_t t0, int64_t t1)
 
 /* A completion goes inside the call that completed it: the innermost call open at t.  If
  * that call has not come yet, the completion waits for it. */
-static void mpireq_event(struct otf2 *o, struct loc *l, const struct event *ev)
+static void mpireq_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
 	struct mrec m;
-	otf2_mpi_req(o, ev, &m);
+	otf2_mpi_req(o, it->msgpass, it->proc->index, &m);
 	if (!m.kind)
 		return;
-	size_t open = ev->thread->depth;
+	size_t open = it->ranges_open;
 	if (l->open_ranges > open)
 		drop_stale(o, l, open);
-	unwind(o, l, ev->t0, 0);
+	unwind(o, l, it->t0, 0);
 	const struct frame *top = l->depth ? &l->stack[l->depth - 1] : NULL;
-	if (top && top->depth < 0 && top->entered && top->t0 <= ev->t0 && ev->t0 <= top->end) {
-		at(o, l, open, ev->t0, 0);
-		otf2_mpi_write(o, l, ev->t0, &m);
+	if (top && top->depth < 0 && top->entered && top->t0 <= it->t0 && it->t0 <= top->end) {
+		at(o, l, open, it->t0, 0);
+		otf2_mpi_write(o, l, it->t0, &m);
 	} else {
-		hold(l, ev->t0, &m);
+		hold(l, it->t0, &m);
 	}
 }
 
 /* ---- calls, ranges, marks ----------------------------------------------------------------- */
 
-static void call_attrs(struct otf2 *o, const struct call_info *ci, unsigned flags)
+/* A call (or any slice drawn whole on a thread): its Enter with its arguments, the MPI
+ * records that go after it, and a frame to leave at its end. */
+static void call_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
-	OTF2_AttributeList *a = o->attrs;
-	struct otf2_defs *d = o->defs;
-	if (ci->corr)
-		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_CORR), ci->corr);
-	if (ci->ret)
-		OTF2_AttributeList_AddInt64(a, otf2_attr(d, A_RETURN), ci->ret);
-	if (ci->has_args) {
-		const struct tprof_call_args *x = &ci->args;
-		if (x->device != 0xffff)
-			OTF2_AttributeList_AddUint32(a, otf2_attr(d, A_DEVICE), x->device);
-		if (x->shape == TPROF_SHAPE_LAUNCH || x->stream || x->shape == TPROF_SHAPE_COPY ||
-		    x->shape == TPROF_SHAPE_MEMSET)
-			OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_STREAM), x->stream);
-		if (x->shape == TPROF_SHAPE_COPY)
-			otf2_attr_copy(o, x->a, (uint32_t)x->b);
-		else if (x->shape == TPROF_SHAPE_MEMSET || x->shape == TPROF_SHAPE_ALLOC)
-			OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_BYTES), x->a);
-		else if (x->shape == TPROF_SHAPE_LAUNCH && x->name)
-			OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_KERNEL), otf2_tstr(d, x->name));
-	}
-	if (ci->has_dims)
-		otf2_attr_dims(o, &ci->dims);
-	if (ci->nrt)
-		otf2_attr_nrt(o, ci, ci->nrt->a.nc);
-	if (ci->poll) {
-		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_POLLS), ci->poll->polls);
-		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_POLL_TIME), (uint64_t)ci->poll->busy);
-	}
-	otf2_attr_flags(o, flags);
-}
-
-static void call_event(struct otf2 *o, struct loc *l, const struct event *ev)
-{
-	size_t open = ev->thread->depth;
-	int64_t t0 = ev->t0, t1 = ev->t1 < ev->t0 ? ev->t0 : ev->t1;
-	unsigned flags = ev->flags;
-	if (o->win->active && t1 > o->win->end) {
-		t1 = o->win->end > t0 ? o->win->end : t0;
-		flags |= EVF_CLIPPED;
-	}
+	size_t open = it->ranges_open;
+	int clipped;
+	int64_t t0 = it->t0, t1 = otf2_call_end(o, it, &clipped);
 	struct mrec after = { 0 }, before = { 0 };
-	if (ev->mpi)
-		otf2_mpi_call(o, ev, &after, &before);
-	int domain = ev->call->domain < 8 ? ev->call->domain : 0;
-	OTF2_RegionRef r = otf2_region(o->defs, ev->name, RC_CALL + domain);
+	OTF2_RegionRef r = otf2_region(o->defs, otf2_item_name(it), otf2_cat(o, it->cat, l->kind));
+	if (it->msgpass) {
+		otf2_mpi_call(o, it->msgpass, it->proc->index, &after, &before);
+		if (it->msgpass->coll)
+			otf2_region_coll(o->defs, r, it->msgpass->coll);
+	}
 	/* Completions that came before their call go inside it. */
 	int inside = l->nheld && held_within(l, t0, t1);
 	if (l->nheld && !inside)
 		release(o, l, open);
 	at(o, l, open, t0, 1);
-	call_attrs(o, ev->call, flags);
+	otf2_args(o, it->args, NULL, NULL);
+	if (clipped && !(it->ev->flags & EVF_CLIPPED))
+		otf2_attr_clipped(o);
 	otf2_enter(o, l, t0, r);
 	if (after.kind)
 		otf2_mpi_write(o, l, t0, &after);
-	push(l, &(struct frame){ .region = r, .t0 = t0, .end = t1, .depth = -1, .entered = 1,
-				 .pre = before });
+	push(l, r, t0, t1, -1, 1)->pre = before;
 	if (inside) {
 		for (size_t i = 0; i < l->nheld; i++)
 			otf2_mpi_write(o, l, l->held[i].t, &l->held[i].m);
@@ -221,38 +187,38 @@ static void call_event(struct otf2 *o, struct loc *l, const struct event *ev)
 	}
 }
 
-static int range_cat(const struct event *ev)
+static OTF2_RegionRef range_region(struct otf2 *o, const struct scene_item *it)
 {
-	return ev->source == TPROF_SRC_ROCTX ? RC_ROCTX : RC_RANGE;
+	return otf2_region(o->defs, otf2_item_name(it), otf2_cat(o, it->cat, LOC_THREAD));
 }
 
-static void begin_event(struct otf2 *o, struct loc *l, const struct event *ev)
+static void begin_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
 	const struct window *w = o->win;
-	size_t open = ev->depth;   /* open before this one */
+	size_t open = it->depth;   /* open before this one */
 	if (l->nheld)
 		release(o, l, open);
 	if (l->open_ranges > open)
 		drop_stale(o, l, open);
-	struct frame f = { .region = otf2_region(o->defs, ev->name, range_cat(ev)), .t0 = ev->t0,
-			   .end = T_OPEN, .depth = (int32_t)ev->depth };
-	if (w->active && ev->t0 >= w->end) {
-		f.skip = 1;
-	} else if (w->active && ev->t0 < w->start) {
+	OTF2_RegionRef r = range_region(o, it);
+	int skip = 0, entered = 0;
+	if (w->active && it->t0 >= w->end) {
+		skip = 1;
+	} else if (w->active && it->t0 < w->start) {
 		l->pending++;
 	} else {
-		at(o, l, open, ev->t0, 1);
-		otf2_enter(o, l, ev->t0, f.region);
-		f.entered = 1;
+		at(o, l, open, it->t0, 1);
+		otf2_enter(o, l, it->t0, r);
+		entered = 1;
 	}
-	push(l, &f);
+	push(l, r, it->t0, T_OPEN, (int32_t)it->depth, entered)->skip = (uint8_t)skip;
 	l->open_ranges++;
 }
 
 /* A range closed: its Leave is due at its end, written once something later comes. */
-static void range_event(struct otf2 *o, struct loc *l, const struct event *ev)
+static void range_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
-	size_t d = ev->depth;
+	size_t d = it->depth;
 	if (l->nheld)
 		release(o, l, d + 1);
 	if (l->open_ranges > d + 1)
@@ -262,18 +228,17 @@ static void range_event(struct otf2 *o, struct loc *l, const struct event *ev)
 		k--;
 	if (!k || (size_t)l->stack[k - 1].depth != d) {
 		/* Its start was never seen: a region of its own, as late as it must be. */
-		at(o, l, d, ev->t0, 1);
-		OTF2_RegionRef r = otf2_region(o->defs, ev->name, range_cat(ev));
-		otf2_enter(o, l, ev->t0, r);
-		push(l, &(struct frame){ .region = r, .t0 = ev->t0, .end = ev->t1, .depth = -1,
-					 .entered = 1, .flags = ev->flags });
+		at(o, l, d, it->t0, 1);
+		OTF2_RegionRef r = range_region(o, it);
+		otf2_enter(o, l, it->t0, r);
+		otf2_args(o, it->args, &push(l, r, it->t0, it->t1, -1, 1)->leave, NULL);
 		return;
 	}
 	struct frame *f = &l->stack[k - 1];
 	if (!f->entered && !f->skip)
 		enter_pending(o, l);     /* it overlaps the window after all */
-	f->end = ev->t1 < f->t0 ? f->t0 : ev->t1;
-	f->flags = ev->flags;
+	f->end = it->t1 < f->t0 ? f->t0 : it->t1;
+	otf2_args(o, it->args, &f->leave, NULL);
 	l->open_ranges--;
 	/* Calls said to run past the range's end are cut there, to keep the nesting. */
 	for (size_t i = k; i < l->depth; i++)
@@ -282,38 +247,36 @@ static void range_event(struct otf2 *o, struct loc *l, const struct event *ev)
 }
 
 /* A mark: a region of no length. */
-static void mark_event(struct otf2 *o, struct loc *l, const struct event *ev)
+static void mark_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
-	size_t open = ev->thread->depth;
+	size_t open = it->ranges_open;
 	if (l->nheld)
 		release(o, l, open);
-	at(o, l, open, ev->t0, 1);
-	OTF2_RegionRef r = otf2_region(o->defs, ev->name, RC_MARK);
-	otf2_enter(o, l, ev->t0, r);
-	otf2_leave(o, l, ev->t0, r);
+	at(o, l, open, it->t0, 1);
+	OTF2_RegionRef r = otf2_region(o->defs, otf2_item_name(it), otf2_category_mark(o->defs));
+	otf2_args(o, it->args, NULL, NULL);
+	otf2_enter(o, l, it->t0, r);
+	otf2_leave(o, l, it->t0, r);
 }
 
 /* Calls, ranges, marks and MPI completions, on the location of their thread. */
-void otf2_host_event(struct otf2 *o, const struct event *ev)
+void otf2_host_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
-	struct loc *l = ev->thread ? thread_loc(o, ev->thread) : NULL;
-	if (!l)
-		return;
-	switch (ev->kind) {
-	case EV_CALL:
-		call_event(o, l, ev);
+	switch (it->kind) {
+	case SI_SLICE:
+		if (it->ev && it->ev->kind == EV_RANGE)
+			range_item(o, l, it);
+		else
+			call_item(o, l, it);
 		break;
-	case EV_BEGIN:
-		begin_event(o, l, ev);
+	case SI_BEGIN:
+		begin_item(o, l, it);
 		break;
-	case EV_RANGE:
-		range_event(o, l, ev);
+	case SI_INSTANT:
+		mark_item(o, l, it);
 		break;
-	case EV_MARK:
-		mark_event(o, l, ev);
-		break;
-	case EV_MPIREQ:
-		mpireq_event(o, l, ev);
+	case SI_MSGPASS:
+		mpireq_item(o, l, it);
 		break;
 	default:
 		break;

@@ -1,15 +1,15 @@
-/* render/otf2/loc.c — the locations of the OTF2 archive and the records every kind of event
- * writes on them.  A location is made with its event writer the first time something goes
- * there; it keeps what it still owes (a host thread's open regions and the MPI completions
- * waiting for their call, a device stream's work waiting to be put in start order) until
- * the end of the output frees it.  Records: times that never go back on a location, Enter
- * and Leave, and the attributes that go with the next record written.  Below the event
- * writers and the definition writers; above the definitions registry (render/otf2/defs.c),
- * whose attribute and string refs the attributes name. */
+/* render/otf2/loc.c — the locations of the OTF2 archive and the records written on them.  A
+ * track of the scene becomes a location the first time an item is drawn on it (a thread's,
+ * a device stream's, a NeuronCore lane's, as tracks_info says); a process's steps, counters
+ * and ranges across threads get locations of their own.  A location keeps what it still
+ * owes (a thread's open regions and the MPI completions waiting for their call, the slices of
+ * other tracks waiting to be put in start order) until the end of the output frees it.
+ * Records: times that never go back on a location, Enter and Leave.  Below the item writers
+ * and the definition writers. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "../../runtimes/nrt/nrt.h"
 #include "state.h"
 
 /* ---- locations ---------------------------------------------------------------------------- */
@@ -35,7 +35,7 @@ void otf2_locs_new(struct otf2 *o, const struct trace *tr)
 	}
 }
 
-struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, struct proc *p)
+struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, const struct proc *p)
 {
 	struct loc *l = calloc(1, sizeof(*l));
 	if (!l)
@@ -61,9 +61,15 @@ struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, struct proc *p)
 
 static void loc_free(struct loc *l)
 {
+	for (size_t i = 0; i < l->depth; i++)
+		otf2_saved_free(&l->stack[i].leave);
+	for (size_t i = 0; i < l->nheap; i++)
+		otf2_saved_free(&l->heap[i].enter);
 	free(l->stack);
 	free(l->held);
 	free(l->heap);
+	free(l->holds);
+	free(l->name);
 	free(l);
 }
 
@@ -72,14 +78,120 @@ void otf2_locs_free(struct otf2 *o)
 	for (size_t i = 0; i < o->nlocs; i++)
 		loc_free(o->locs[i]);
 	free(o->locs);
+	free(o->by_track);
 	for (size_t i = 0; i < o->nprocs; i++) {
 		free(o->ps[i].threads);
 		free(o->ps[i].lanes);
 		free(o->ps[i].devs);
 		free(o->ps[i].ncs);
+		free(o->ps[i].others);
 	}
 	free(o->ps);
 	free(o->rank_locs);
+}
+
+/* ---- tracks ------------------------------------------------------------------------------- */
+
+static size_t track_slot(const struct otf2 *o, struct track t)
+{
+	uint64_t h = (uint64_t)t.pid * 0x9e3779b97f4a7c15ull;
+	h ^= (uint64_t)t.tid * 0xc2b2ae3d27d4eb4full;
+	return (size_t)(h ^ (h >> 29)) & (o->captracks - 1);
+}
+
+static struct loc **track_find(struct otf2 *o, struct track t)
+{
+	for (size_t i = track_slot(o, t);; i = (i + 1) & (o->captracks - 1)) {
+		struct loc **l = &o->by_track[i];
+		if (!*l || ((*l)->track.pid == t.pid && (*l)->track.tid == t.tid))
+			return l;
+	}
+}
+
+static void track_add(struct otf2 *o, struct loc *l)
+{
+	if ((o->ntracks + 1) * 2 > o->captracks) {
+		struct loc **old = o->by_track;
+		size_t oldcap = o->captracks;
+		o->captracks = oldcap ? oldcap * 2 : 64;
+		o->by_track = calloc(o->captracks, sizeof(*o->by_track));
+		if (!o->by_track)
+			abort();
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i])
+				*track_find(o, old[i]->track) = old[i];
+		free(old);
+	}
+	*track_find(o, l->track) = l;
+	o->ntracks++;
+}
+
+static void append(struct loc ***v, size_t *n, struct loc *l)
+{
+	*v = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!*v)
+		abort();
+	(*v)[(*n)++] = l;
+}
+
+/* A location for a track seen the first time, of the kind the track is. */
+static struct loc *track_new(struct otf2 *o, const struct scene_item *it)
+{
+	struct track_info ti;
+	struct pstate *ps = otf2_pstate(o, it->proc);
+	struct loc *l;
+	if (tracks_info(o->tracks, it->track, &ti) < 0) {
+		l = otf2_loc_new(o, LOC_OTHER, it->proc);
+		append(&ps->others, &ps->nothers, l);
+	} else if (!strcmp(ti.kind, "thread")) {
+		const struct thread *th = ti.thread;
+		if (th->stream >= ps->nthreads)
+			return NULL;
+		l = otf2_loc_new(o, LOC_THREAD, it->proc);
+		l->th = th;
+		ps->threads[th->stream] = l;
+	} else if (!strcmp(ti.kind, "device")) {
+		l = otf2_loc_new(o, LOC_DEVICE, it->proc);
+		l->device = (uint32_t)ti.device;
+		append(&ps->devs, &ps->ndevs, l);
+	} else if (!strcmp(ti.kind, "neuroncore")) {
+		l = otf2_loc_new(o, LOC_NEURONCORE, it->proc);
+		l->device = (uint32_t)ti.device;
+		append(&ps->ncs, &ps->nncs, l);
+	} else {
+		l = otf2_loc_new(o, LOC_OTHER, it->proc);
+		append(&ps->others, &ps->nothers, l);
+	}
+	l->track = it->track;
+	track_add(o, l);
+	return l;
+}
+
+struct loc *otf2_track_loc(struct otf2 *o, const struct scene_item *it)
+{
+	struct loc *l = o->last_loc;
+	if (l && l->track.pid == it->track.pid && l->track.tid == it->track.tid)
+		return l;
+	if (o->captracks && (l = *track_find(o, it->track)))
+		return o->last_loc = l;
+	return o->last_loc = track_new(o, it);
+}
+
+static void name_track(void *ctx, const char *what, int64_t pid, int64_t tid, const char *key,
+		       const char *s, int64_t num)
+{
+	struct otf2 *o = ctx;
+	(void)key, (void)num;
+	if (strcmp(what, "thread_name") || !o->captracks)
+		return;
+	struct loc *l = *track_find(o, (struct track){ pid, tid });
+	if (l && !l->name && !(l->name = strdup(s)))
+		abort();
+}
+
+void otf2_locs_name(struct otf2 *o)
+{
+	tracks_metadata(o->tracks, o->tr, name_track, o);
 }
 
 /* ---- records ------------------------------------------------------------------------------ */
@@ -108,63 +220,19 @@ void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r)
 		otf2_check(o, OTF2_EvtWriter_Leave(l->w, o->attrs, otf2_time(o, l, t), r));
 }
 
-/* ---- attributes --------------------------------------------------------------------------- */
-
-/* Attributes go with the next record written, which empties the list. */
-void otf2_attr_flags(struct otf2 *o, unsigned flags)
+uint32_t otf2_item_name_str(const struct scene_item *it)
 {
-	if (flags & EVF_UNFINISHED)
-		OTF2_AttributeList_AddUint8(o->attrs, otf2_attr(o->defs, A_UNFINISHED), 1);
-	if (flags & EVF_CLIPPED)
-		OTF2_AttributeList_AddUint8(o->attrs, otf2_attr(o->defs, A_CLIPPED), 1);
+	return strings_add(it->name_str, strlen(it->name_str));
 }
 
-static const char *const copy_kinds[] = { "HtoH", "HtoD", "DtoH", "DtoD", "default", "peer" };
-
-void otf2_attr_copy(struct otf2 *o, uint64_t bytes, uint32_t kind)
+/* Calls are cut at the window's end, so that they nest in the ranges the window cut there. */
+int64_t otf2_call_end(struct otf2 *o, const struct scene_item *it, int *clipped)
 {
-	OTF2_AttributeList_AddUint64(o->attrs, otf2_attr(o->defs, A_BYTES), bytes);
-	OTF2_AttributeList_AddStringRef(o->attrs, otf2_attr(o->defs, A_COPY_KIND),
-					otf2_str(o->defs, copy_kinds[kind < 6 ? kind : 4]));
-}
-
-void otf2_attr_dims(struct otf2 *o, const struct tprof_launch_dims *d)
-{
-	char buf[64];
-	snprintf(buf, sizeof(buf), "[%u,%u,%u]", d->grid[0], d->grid[1], d->grid[2]);
-	OTF2_AttributeList_AddStringRef(o->attrs, otf2_attr(o->defs, A_GRID), otf2_str(o->defs, buf));
-	snprintf(buf, sizeof(buf), "[%u,%u,%u]", d->block[0], d->block[1], d->block[2]);
-	OTF2_AttributeList_AddStringRef(o->attrs, otf2_attr(o->defs, A_BLOCK), otf2_str(o->defs, buf));
-	OTF2_AttributeList_AddUint64(o->attrs, otf2_attr(o->defs, A_SHMEM), d->shmem);
-}
-
-void otf2_attr_nrt(struct otf2 *o, const struct call_info *ci, int32_t nc)
-{
-	const struct nrt_info *ni = ci->nrt;
-	OTF2_AttributeList *a = o->attrs;
-	struct otf2_defs *d = o->defs;
-	const char *status = nrt_status_name(ci->ret);
-	char buf[40];
-	if (nc >= 0)
-		OTF2_AttributeList_AddInt32(a, otf2_attr(d, A_NC), nc);
-	if (ni->model)
-		OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_MODEL), otf2_tstr(d, ni->model));
-	else if (ni->a.name)
-		OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_TENSOR), otf2_tstr(d, ni->a.name));
-	if (ni->a.op >= TPROF_NRT_TENSOR_ALLOC && ni->a.op <= TPROF_NRT_TENSOR_MEMSET)
-		OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_PLACEMENT),
-						otf2_str(d, nrt_placement_name(ni->a.placement)));
-	if (ni->has_exec) {
-		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_IN_BYTES), ni->x.in_bytes);
-		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_OUT_BYTES), ni->x.out_bytes);
-		if (ni->a.extra)
-			OTF2_AttributeList_AddUint32(a, otf2_attr(d, A_REPEAT), ni->a.extra);
-	} else if (ni->a.bytes) {
-		OTF2_AttributeList_AddUint64(a, otf2_attr(d, A_BYTES), ni->a.bytes);
+	int64_t t1 = it->t1 < it->t0 ? it->t0 : it->t1;
+	*clipped = 0;
+	if (o->win->active && t1 > o->win->end && it->ev && it->ev->kind == EV_CALL) {
+		t1 = o->win->end > it->t0 ? o->win->end : it->t0;
+		*clipped = 1;
 	}
-	if (!status) {
-		snprintf(buf, sizeof(buf), "NRT_STATUS %d", ci->ret);
-		status = buf;
-	}
-	OTF2_AttributeList_AddStringRef(a, otf2_attr(d, A_STATUS), otf2_str(d, status));
+	return t1;
 }

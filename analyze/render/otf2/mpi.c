@@ -107,21 +107,12 @@ void otf2_mpi_free(struct otf2 *o)
 
 /* ---- calls and completions ---------------------------------------------------------------- */
 
-static OTF2_CommRef call_comm(struct otf2 *o, const struct mpi_info *mi)
+static OTF2_CommRef call_comm(struct otf2 *o, const struct msgpass *mp)
 {
-	OTF2_CommRef c = otf2_comm(o->defs, mi->comm, mi->a.comm);
+	OTF2_CommRef c = otf2_comm(o->defs, mp->comm, mp->comm_id);
 	if (c == OTF2_UNDEFINED_COMM)
 		o->mpi_skipped++;
 	return c;
-}
-
-static int is_send_request(const struct mpi_info *mi, const char *name)
-{
-	if (mi->a.op == TPROF_MPI_ISEND)
-		return 1;
-	if (mi->a.op == TPROF_MPI_IRECV)
-		return 0;
-	return strcasestr(name, "send") != NULL;   /* MPI_Send_init, MPI_Ssend_init... */
 }
 
 static uint32_t root_of(int32_t peer)
@@ -129,128 +120,99 @@ static uint32_t root_of(int32_t peer)
 	return peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32;
 }
 
-void otf2_mpi_call(struct otf2 *o, const struct event *ev, struct mrec *after, struct mrec *before)
+/* A point-to-point record: a message to or from peer. */
+static struct mrec message(uint8_t kind, int32_t peer, int32_t tag, OTF2_CommRef c, uint64_t bytes,
+			   uint64_t req)
 {
-	const struct mpi_info *mi = ev->mpi;
-	const struct tprof_mpi_args *a = &mi->a;
-	const struct tprof_mpi_args2 *b = &mi->b;
-	int proc = ev->proc->index;
-	uint64_t handle = mi->has_b ? b->req : 0;
-	OTF2_CommRef c;
-	switch (a->op) {
-	case TPROF_MPI_SEND:
-	case TPROF_MPI_RECV:
-	case TPROF_MPI_SENDRECV:
-	case TPROF_MPI_ISEND:
-	case TPROF_MPI_IRECV:
-	case TPROF_MPI_COLL:
-	case TPROF_MPI_ICOLL:
-		break;
-	default:
-		return;
-	}
-	/* MPI_Send_init and MPI_Recv_init send nothing yet: MPI_Start does. */
-	if ((a->flags & TPROF_MPIF_PERSISTENT) && (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV))
-		return;
-	if ((c = call_comm(o, mi)) == OTF2_UNDEFINED_COMM) {
-		/* Its request, if any, completes without a record (and without a warning). */
-		if (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV || a->op == TPROF_MPI_ICOLL)
-			req_add(o, proc, handle, &(struct mrec){ .kind = MR_NONE });
-		return;
-	}
-	const char *name = strings_get(ev->name);
-	switch (a->op) {
-	case TPROF_MPI_SEND:
-		if (a->peer >= 0)
-			*after = (struct mrec){ MR_SEND, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, 0 };
-		break;
-	case TPROF_MPI_RECV:
-		if (a->peer >= 0)
-			*before = (struct mrec){ MR_RECV, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, 0 };
-		break;
-	case TPROF_MPI_SENDRECV:
-		if (a->peer >= 0)
-			*after = (struct mrec){ MR_SEND, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, 0 };
-		if (mi->has_b && b->peer >= 0)
-			*before = (struct mrec){ MR_RECV, 0, (uint32_t)b->peer, (uint32_t)b->tag, c, b->bytes, 0, 0 };
-		break;
-	case TPROF_MPI_ISEND: {
-		/* To MPI_PROC_NULL: no message, and its completion writes nothing either. */
-		struct mrec done = { a->peer >= 0 ? MR_ISEND_DONE : MR_NONE, 0, 0, 0, c, 0, 0, 0 };
-		uint64_t id = req_add(o, proc, handle, &done);
-		if (a->peer >= 0)
-			*after = (struct mrec){ MR_ISEND, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, id };
-		break;
-	}
-	case TPROF_MPI_IRECV: {
-		int null = a->peer == TPROF_MPI_PROCNULL || (a->flags & TPROF_MPIF_PROC_NULL);
-		struct mrec done = { null ? MR_NONE : MR_IRECV, 0, 0, 0, c, 0, 0, 0 };
-		uint64_t id = req_add(o, proc, handle, &done);
-		if (!null)
-			*after = (struct mrec){ MR_IRECV_REQ, 0, 0, 0, c, 0, 0, id };
-		break;
-	}
-	case TPROF_MPI_COLL: {
-		int op = otf2_mpi_coll_op(name);
-		if (op < 0)
-			break;
-		*after = (struct mrec){ MR_COLL_BEGIN, 0, 0, 0, c, 0, 0, 0 };
-		*before = (struct mrec){ MR_COLL_END, (uint8_t)op, root_of(a->peer), 0, c, a->bytes,
-					 mi->has_b ? b->bytes : 0, 0 };
-		break;
-	}
-	case TPROF_MPI_ICOLL: {
-		int op = otf2_mpi_coll_op(name);
-		if (op < 0)
-			break;
-		struct mrec done = { MR_NBC_DONE, (uint8_t)op, root_of(a->peer), 0, c, a->bytes,
-				     mi->has_b ? b->bytes : 0, 0 };
-		uint64_t id = req_add(o, proc, handle, &done);
-		*after = (struct mrec){ MR_NBC_REQ, 0, 0, 0, c, 0, 0, id };
-		break;
-	}
-	}
+	return (struct mrec){ kind, 0, (uint32_t)peer, (uint32_t)tag, c, bytes, 0, req };
 }
 
-/* A persistent request started (MPI_Start): a new message posted. */
-static void started(struct otf2 *o, const struct event *ev, struct mrec *m)
+/* A send or a receive posted as a request (a call, or a persistent request started): its
+ * record now, and what its completion writes. */
+static void post(struct otf2 *o, int proc, const struct msgpass *mp, OTF2_CommRef c, struct mrec *m)
 {
-	const struct mpi_info *mi = ev->mpi;
-	const struct tprof_mpi_args *a = &mi->a;
-	OTF2_CommRef c = call_comm(o, mi);
-	uint64_t handle = mi->has_b ? mi->b.req : 0;
-	if (c == OTF2_UNDEFINED_COMM) {
-		req_add(o, ev->proc->index, handle, &(struct mrec){ .kind = MR_NONE });
-		return;
-	}
-	int null = a->peer == TPROF_MPI_PROCNULL || (a->flags & TPROF_MPIF_PROC_NULL);
-	if (is_send_request(mi, strings_get(ev->name))) {
-		struct mrec done = { null ? MR_NONE : MR_ISEND_DONE, 0, 0, 0, c, 0, 0, 0 };
-		uint64_t id = req_add(o, ev->proc->index, handle, &done);
-		if (!null && a->peer >= 0)
-			*m = (struct mrec){ MR_ISEND, 0, (uint32_t)a->peer, (uint32_t)a->tag, c, a->bytes, 0, id };
+	int none = mp->flags & MPF_NULL;
+	if (mp->kind == MP_ISEND) {
+		struct mrec done = { none ? MR_NONE : MR_ISEND_DONE, 0, 0, 0, c, 0, 0, 0 };
+		uint64_t id = req_add(o, proc, mp->req, &done);
+		if (!none && mp->peer >= 0)
+			*m = message(MR_ISEND, mp->peer, mp->tag, c, mp->bytes, id);
 	} else {
-		struct mrec done = { null ? MR_NONE : MR_IRECV, 0, 0, 0, c, 0, 0, 0 };
-		uint64_t id = req_add(o, ev->proc->index, handle, &done);
-		if (!null)
+		struct mrec done = { none ? MR_NONE : MR_IRECV, 0, 0, 0, c, 0, 0, 0 };
+		uint64_t id = req_add(o, proc, mp->req, &done);
+		if (!none)
 			*m = (struct mrec){ MR_IRECV_REQ, 0, 0, 0, c, 0, 0, id };
 	}
 }
 
-void otf2_mpi_req(struct otf2 *o, const struct event *ev, struct mrec *m)
+void otf2_mpi_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *after,
+		   struct mrec *before)
 {
-	const struct mpi_info *mi = ev->mpi;
-	memset(m, 0, sizeof(*m));
-	if (!mi)
-		return;
-	const struct tprof_mpi_args *a = &mi->a;
-	if (a->flags & TPROF_MPIF_STARTED) {
-		started(o, ev, m);
+	OTF2_CommRef c = call_comm(o, mp);
+	if (c == OTF2_UNDEFINED_COMM) {
+		/* Its request, if any, completes without a record (and without a warning). */
+		if (mp->kind == MP_ISEND || mp->kind == MP_IRECV || mp->kind == MP_ICOLL)
+			req_add(o, proc, mp->req, &(struct mrec){ .kind = MR_NONE });
 		return;
 	}
-	struct req *r = req_find(o, ev->proc->index, mi->has_b ? mi->b.req : 0);
+	int op = otf2_coll_op(mp->coll);
+	switch (mp->kind) {
+	case MP_SEND:
+		if (mp->peer >= 0)
+			*after = message(MR_SEND, mp->peer, mp->tag, c, mp->bytes, 0);
+		break;
+	case MP_RECV:
+		if (mp->peer >= 0)
+			*before = message(MR_RECV, mp->peer, mp->tag, c, mp->bytes, 0);
+		break;
+	case MP_SENDRECV:
+		if (mp->peer >= 0)
+			*after = message(MR_SEND, mp->peer, mp->tag, c, mp->bytes, 0);
+		if (mp->peer2 >= 0)
+			*before = message(MR_RECV, mp->peer2, mp->tag2, c, mp->bytes2, 0);
+		break;
+	case MP_ISEND:
+	case MP_IRECV:
+		post(o, proc, mp, c, after);
+		break;
+	case MP_COLL:
+		if (op < 0)
+			break;
+		*after = (struct mrec){ MR_COLL_BEGIN, 0, 0, 0, c, 0, 0, 0 };
+		*before = (struct mrec){ MR_COLL_END, (uint8_t)op, root_of(mp->peer), 0, c,
+					 mp->bytes, mp->bytes2, 0 };
+		break;
+	case MP_ICOLL: {
+		if (op < 0)
+			break;
+		struct mrec done = { MR_NBC_DONE, (uint8_t)op, root_of(mp->peer), 0, c, mp->bytes,
+				     mp->bytes2, 0 };
+		uint64_t id = req_add(o, proc, mp->req, &done);
+		*after = (struct mrec){ MR_NBC_REQ, 0, 0, 0, c, 0, 0, id };
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void otf2_mpi_req(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (mp->kind == MP_ISEND || mp->kind == MP_IRECV) {
+		/* a persistent request started (MPI_Start): a new message posted */
+		OTF2_CommRef c = call_comm(o, mp);
+		if (c == OTF2_UNDEFINED_COMM)
+			req_add(o, proc, mp->req, &(struct mrec){ .kind = MR_NONE });
+		else
+			post(o, proc, mp, c, m);
+		return;
+	}
+	if (mp->kind != MP_DONE)
+		return;
+	struct req *r = req_find(o, proc, mp->req);
 	if (!r) {
-		if (!(a->flags & TPROF_MPIF_PROC_NULL))
+		if (!(mp->flags & MPF_NULL))
 			o->req_unknown++;
 		return;
 	}
@@ -258,20 +220,20 @@ void otf2_mpi_req(struct otf2 *o, const struct event *ev, struct mrec *m)
 	req_del(o, r);
 	if (!done.kind)
 		return;
-	if (a->flags & TPROF_MPIF_CANCELLED) {
+	if (mp->flags & MPF_CANCELLED) {
 		*m = (struct mrec){ .kind = MR_CANCELLED, .req = done.req };
 		return;
 	}
 	*m = done;
 	if (done.kind == MR_IRECV) {
 		/* The message as received: source, tag and size from the status. */
-		if (a->peer < 0 || (a->flags & TPROF_MPIF_PROC_NULL)) {
+		if (mp->peer < 0 || (mp->flags & MPF_NULL)) {
 			m->kind = MR_NONE;
 			return;
 		}
-		m->peer = (uint32_t)a->peer;
-		m->tag = (uint32_t)a->tag;
-		m->bytes = a->bytes;
+		m->peer = (uint32_t)mp->peer;
+		m->tag = (uint32_t)mp->tag;
+		m->bytes = mp->bytes;
 	}
 }
 

@@ -1,14 +1,15 @@
-/* render/otf2/otf2.c — OTF2 archives for Vampir, Score-P's tools and otf2-print: the output's life,
- * the top of the OTF2 writer.  It opens the archive, hands each event to the writer of its
- * kind (host threads in render/otf2/host.c, device streams in render/otf2/device.c, NeuronCores in
- * runtimes/nrt/otf2.c, a process's steps, counters and ranges across threads in
- * render/otf2/process.c), and at the end has
- * every location finish what it owes, decides where the locations sit (render/otf2/system.c),
- * closes every event writer and writes the definitions (render/otf2/globaldefs.c).  Below
- * those: the locations and their records (render/otf2/loc.c), the definitions registry
- * (render/otf2/defs.c) and error reporting (render/otf2/error.c).  libotf2 buffers each
- * location's events in chunks and writes a chunk out whenever it is full, so memory does
- * not grow with the trace. */
+/* render/otf2/otf2.c — OTF2 archives for Vampir, Score-P's tools and otf2-print from the
+ * scene: the renderer's life, the top of the OTF2 writer.  It opens the archive, hands each
+ * item to the writer of its location (a thread's track in render/otf2/host.c, a device
+ * stream's or NeuronCore lane's in render/otf2/device.c, a process's steps, counters and
+ * ranges across threads in render/otf2/process.c), and at the end has every location finish
+ * what it owes, decides where the locations sit (render/otf2/system.c), closes every event
+ * writer and writes the definitions (render/otf2/globaldefs.c).  Below those: the locations
+ * and their records (render/otf2/loc.c), arguments as attributes (render/otf2/attrs.c), the
+ * definitions registry (render/otf2/defs.c) and error reporting (render/otf2/error.c).
+ * Flows are not written: OTF2 readers match MPI messages themselves.  libotf2 buffers each
+ * location's events in chunks and writes a chunk out whenever it is full, so memory does not
+ * grow with the trace. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -113,12 +114,13 @@ static void chunk_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc,
 
 static OTF2_MemoryCallbacks memory_callbacks = { chunk_alloc, chunk_free_all };
 
-/* ---- the output --------------------------------------------------------------------------- */
+/* ---- the renderer ------------------------------------------------------------------------- */
 
-static int archive_begin(void *priv, const struct trace *tr)
+static int archive_begin(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct otf2 *o = priv;
 	o->tr = tr;
+	o->tracks = tracks;
 	otf2_errors_catch(o);
 	if (mkdir(o->dir, 0777) < 0 && (errno != EEXIST || otf2_check_dir(o->dir) < 0)) {
 		if (errno != EEXIST)
@@ -128,6 +130,7 @@ static int archive_begin(void *priv, const struct trace *tr)
 	}
 	otf2_locs_new(o, tr);
 	o->defs = otf2_defs_new(tr);
+	o->args = otf2_attrs_new();
 	o->ar = OTF2_Archive_Open(o->dir, "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE,
 				  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
 				  OTF2_COMPRESSION_NONE);
@@ -149,37 +152,45 @@ static int archive_begin(void *priv, const struct trace *tr)
 	return o->failed ? -1 : 0;
 }
 
-static void archive_event(void *priv, const struct event *ev)
+static int is_steps(struct otf2 *o, const struct scene_item *it)
+{
+	struct track s = tracks_steps(o->tracks, it->proc);
+	return it->track.pid == s.pid && it->track.tid == s.tid;
+}
+
+static void item(void *priv, const struct scene_item *it)
 {
 	struct otf2 *o = priv;
 	if (o->failed)
 		return;
-	switch (ev->kind) {
-	case EV_CALL:
-	case EV_BEGIN:
-	case EV_RANGE:
-	case EV_MARK:
-	case EV_MPIREQ:
-		otf2_host_event(o, ev);
-		break;
-	case EV_DEVICE:
-		otf2_device_event(o, ev);
-		break;
-	case EV_STEP:
-		otf2_step_event(o, ev);
-		break;
-	case EV_COUNTER:
-		otf2_counter_event(o, ev);
-		break;
-	case EV_ASYNC:
-		otf2_async_event(o, ev);
-		break;
-	default:
-		/* EV_MESSAGE, EV_COLLECTIVE: OTF2 readers match sends and receives themselves. */
-		break;
+	if (it->kind == SI_COUNTER) {
+		otf2_counter_item(o, it);
+		return;
 	}
-	if (ev->kind == EV_CALL && ev->call->nrt)
-		otf2_nrt_event(o, ev);
+	if (it->kind == SI_ASYNC) {
+		otf2_async_item(o, it);
+		return;
+	}
+	/* most items are on the track of the item before */
+	struct loc *l = o->last_loc;
+	if (!l || l->track.pid != it->track.pid || l->track.tid != it->track.tid) {
+		if (it->kind == SI_SLICE && is_steps(o, it)) {
+			otf2_step_item(o, it);
+			return;
+		}
+		if (!(l = otf2_track_loc(o, it)))
+			return;
+	}
+	if (l->kind == LOC_THREAD)
+		otf2_host_item(o, l, it);
+	else
+		otf2_device_item(o, l, it);
+}
+
+/* Flow arrows have no place in OTF2: readers match sends and receives themselves. */
+static void flow(void *priv, const struct scene_flow *f)
+{
+	(void)priv, (void)f;
 }
 
 static void destroy(struct otf2 *o)
@@ -188,6 +199,7 @@ static void destroy(struct otf2 *o)
 	if (o->attrs)
 		OTF2_AttributeList_Delete(o->attrs);
 	otf2_mpi_free(o);
+	otf2_attrs_free(o->args);
 	otf2_defs_free(o->defs);
 	free(o->dir);
 	free(o);
@@ -200,7 +212,7 @@ static void finish(struct otf2 *o)
 	for (size_t i = 0; i < o->nlocs; i++) {
 		if (o->locs[i]->kind == LOC_THREAD)
 			otf2_host_finish(o, o->locs[i]);
-		else if (o->locs[i]->kind == LOC_DEVICE)
+		else
 			otf2_device_finish(o, o->locs[i]);
 	}
 	otf2_system_prepare(o);
@@ -213,14 +225,15 @@ static void finish(struct otf2 *o)
 		l->w = NULL;
 	}
 	otf2_check(o, OTF2_Archive_CloseEvtFiles(o->ar));
+	otf2_locs_name(o);
 	if (!o->failed)
 		otf2_globaldefs_write(o);
 }
 
-static int archive_end(void *priv, const struct trace *tr)
+static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct otf2 *o = priv;
-	(void)tr;
+	(void)tr, (void)tracks;
 	if (o->ar) {
 		if (!o->failed)
 			finish(o);
@@ -244,9 +257,10 @@ static int archive_end(void *priv, const struct trace *tr)
 	return rc;
 }
 
-static const struct output_ops otf2_ops = { "otf2", archive_begin, archive_event, archive_end };
+static const struct scene_ops otf2_ops = { .name = "otf2", .begin = archive_begin, .item = item,
+					   .flow = flow, .end = archive_end };
 
-struct output output_otf2(const char *dir, const struct window *w)
+struct scene_renderer render_otf2(const char *dir, const struct window *w)
 {
 	struct otf2 *o = calloc(1, sizeof(*o));
 	if (!o)
@@ -254,5 +268,5 @@ struct output output_otf2(const char *dir, const struct window *w)
 	o->dir = strdup(dir);
 	o->win = w;
 	o->next_req = 1;
-	return (struct output){ &otf2_ops, o };
+	return (struct scene_renderer){ &otf2_ops, o };
 }

@@ -1,28 +1,30 @@
-/* render/otf2/state.h — the OTF2 writer's shared state (out-otf2*.c): the locations events go
- * to and what each still owes (regions to leave, device work to put in order, MPI
- * completions that belong inside a call), the definitions gathered while events are
- * written, and the MPI requests in flight.  Then what each file of the writer offers the
- * others, in layers; a file calls only files below it in this list:
- *   the output              render/otf2/otf2.c: begin, each event to its writer, end
- *   event writers           render/otf2/host.c: host threads (calls, ranges, marks)
+/* render/otf2/state.h — the OTF2 renderer's shared state (the files of render/otf2/): the
+ * locations the scene's tracks become and what each still owes (regions to leave, slices to
+ * put in start order, MPI completions that belong inside a call), the definitions gathered
+ * while items are written, and the MPI requests in flight.  Then what each file of the
+ * renderer offers the others, in layers; a file calls only files below it in this list:
+ *   the renderer            render/otf2/otf2.c: begin, each item to its writer, end
+ *   item writers            render/otf2/host.c: threads (calls, ranges, marks)
  *                           render/otf2/mpi.c: the MPI records of a thread's calls
- *                           render/otf2/device.c: device streams
- *                           runtimes/nrt/otf2.c: NeuronCores (NRT work on them)
+ *                           render/otf2/device.c: device streams and NeuronCore lanes
  *                           render/otf2/process.c: steps, counters, ranges across threads
  *   definition writers      render/otf2/globaldefs.c: every definition, in order, at the end
  *                           render/otf2/system.c: system tree, location groups, locations
  *                           render/otf2/comms.c: MPI groups and communicators
- *   records                 render/otf2/loc.c: locations, their times, Enter/Leave, attributes
- *   definitions registry    render/otf2/defs.c: refs handed out while events are written
- *   leaves                  render/otf2/collop.c: MPI collectives by name
+ *   records                 render/otf2/loc.c: locations, their times, Enter/Leave
+ *                           render/otf2/attrs.c: the items' arguments as attributes
+ *   definitions registry    render/otf2/defs.c: refs handed out while items are written
+ *   leaves                  render/otf2/collop.c: the model's collectives as OTF2's
  *                           render/otf2/error.c: errors of writing
- * The declarations below go from the bottom of the list up. */
+ * The declarations below go from the bottom of the list up.  Nothing here knows a runtime:
+ * what the archive holds is what the scene draws (model/scene.h), and the MPI records come
+ * from the model's message-passing facts (struct msgpass). */
 #ifndef TPROF_ANALYZE_OUT_OTF2_STATE_H
 #define TPROF_ANALYZE_OUT_OTF2_STATE_H
 
 #include <otf2/otf2.h>
 
-#include "../../model/output.h"
+#include "../../model/scene.h"
 
 #define T_OPEN INT64_MAX          /* the end of a range not closed yet */
 
@@ -53,15 +55,26 @@ struct mrec {
 	uint64_t req;            /* request id */
 };
 
-/* An open region on a host location. */
+/* Attributes kept for a record written later (render/otf2/attrs.c). */
+struct attrv {
+	OTF2_AttributeRef ref;
+	OTF2_Type type;
+	OTF2_AttributeValue v;
+};
+struct saved {
+	struct attrv *v;         /* NULL when there are none */
+	uint32_t n, cap;
+};
+
+/* An open region on a thread's location. */
 struct frame {
 	OTF2_RegionRef region;
 	int64_t t0, end;         /* end: T_OPEN while a range is not closed */
-	int32_t depth;           /* ranges: their depth in the pipeline; calls: -1 */
+	int32_t depth;           /* ranges: their depth on the thread; calls: -1 */
 	uint8_t entered;         /* its Enter is written (a range begun before the window
 				  * waits until something inside the window needs it) */
 	uint8_t skip;            /* a range begun after the window: never written */
-	unsigned flags;          /* EVF_* of its end, for the Leave's attributes */
+	struct saved leave;      /* the attributes of its Leave (a range's, from its slice) */
 	struct mrec pre;         /* written just before the Leave (MpiRecv, collective end) */
 };
 
@@ -71,39 +84,42 @@ struct held {
 	struct mrec m;
 };
 
-/* Device work waiting to be written in start order. */
-struct devop {
+/* A slice waiting to be written in start order (render/otf2/device.c). */
+struct pend {
 	int64_t t0, t1;
 	OTF2_RegionRef region;
-	uint8_t kind, copy_kind;
-	unsigned flags;
-	uint32_t device, caller;
-	uint64_t stream, corr, bytes;
-	struct tprof_launch_dims dims;
+	struct saved enter;
+};
+
+/* A slice a runtime holds, to come later on its location (SI_HELD). */
+struct hold {
+	int64_t t0, t1;
+	uint32_t name;                   /* as announced: the work as the trace recorded it */
 };
 
 enum loc_kind {
-	LOC_THREAD,              /* a host thread */
+	LOC_THREAD,              /* a thread's track: calls, ranges, marks */
 	LOC_STEPS,               /* a process's training steps */
 	LOC_ASYNC,               /* ranges that may end on another thread, in lanes */
 	LOC_COUNTERS,            /* a process's counters (a metric location) */
-	LOC_DEVICE,              /* one stream of one device */
+	LOC_DEVICE,              /* a device stream's track */
 	LOC_STUB,                /* an empty thread: for an MPI rank, or a process, that
 				  * has no thread with events */
-	LOC_NEURONCORE,          /* one lane of one NeuronCore of a process (NRT work) */
+	LOC_NEURONCORE,          /* a NeuronCore lane's track */
+	LOC_OTHER,               /* a track of another kind: slices in start order */
 };
 
 struct loc {
 	uint64_t id;
 	OTF2_EvtWriter *w;
 	enum loc_kind kind;
-	struct proc *proc;
+	const struct proc *proc;
+	struct track track;              /* the track it renders (LOC_THREAD, LOC_DEVICE,
+					  * LOC_NEURONCORE, LOC_OTHER) */
 	const struct thread *th;         /* LOC_THREAD */
-	uint32_t device;                 /* LOC_DEVICE; LOC_NEURONCORE: the core */
-	uint64_t stream;
-	int stream_no;                   /* per device, in order of appearance; 0: null stream;
-					  * LOC_NEURONCORE: the lane, from 0 */
+	uint32_t device;                 /* LOC_DEVICE: the device; LOC_NEURONCORE: the core */
 	int lane;                        /* LOC_ASYNC, from 1 */
+	char *name;                      /* its track's name (tracks_metadata), at the end */
 	int32_t rank;                    /* LOC_STUB without a process: its world rank, or -1
 					  * for members no record names */
 	int rank_loc;                    /* stands for its process's rank in MPI */
@@ -115,8 +131,10 @@ struct loc {
 	size_t pending;                  /* frames waiting for the window (not entered) */
 	struct held *held;
 	size_t nheld, capheld;
-	struct devop *heap;              /* LOC_DEVICE: by t0 */
+	struct pend *heap;               /* other tracks: slices by start */
 	size_t nheap, capheap;
+	struct hold *holds;              /* other tracks: slices still held by a runtime */
+	size_t nholds, capholds;
 };
 
 /* Per process: its locations and, once definitions are prepared, its location group. */
@@ -130,6 +148,8 @@ struct pstate {
 	size_t ndevs;
 	struct loc **ncs;                /* NeuronCore lanes, in order of appearance */
 	size_t nncs;
+	struct loc **others;             /* LOC_OTHER */
+	size_t nothers;
 	struct loc *mpi_loc;             /* the first thread that wrote MPI records */
 	struct loc *stub;                /* an empty thread, where the process needs one */
 	OTF2_LocationGroupRef group;
@@ -139,7 +159,7 @@ struct pstate {
 
 /* An MPI request in flight (render/otf2/mpi.c). */
 struct req {
-	uint64_t handle;                 /* as recorded (tprof_mpi_args2.req) */
+	uint64_t handle;                 /* as recorded (struct msgpass.req) */
 	int proc;                        /* process index */
 	int used;
 	uint64_t id;                     /* the request id written to the trace */
@@ -147,18 +167,27 @@ struct req {
 };
 
 struct otf2_defs;
+struct otf2_attrs;
 
 struct otf2 {
 	char *dir;
 	const struct window *win;
 	const struct trace *tr;
+	struct tracks *tracks;
 	OTF2_Archive *ar;
 	OTF2_AttributeList *attrs;
 	struct otf2_defs *defs;
+	struct otf2_attrs *args;         /* argument names -> attributes (render/otf2/attrs.c) */
 	struct pstate *ps;               /* by process index - 1 */
 	size_t nprocs;
 	struct loc **locs;               /* every location, by id */
 	size_t nlocs, caplocs;
+	struct loc **by_track;           /* the locations of tracks, open addressing */
+	size_t ntracks, captracks;
+	struct loc *last_loc;            /* the one found last: runs of one track */
+	const char *last_cat;            /* otf2_cat's last answer */
+	enum loc_kind last_where;
+	int last_cat_kind;
 	int64_t max_t;                   /* latest time written */
 	int failed;
 	/* MPI */
@@ -185,33 +214,25 @@ void otf2_check(struct otf2 *o, OTF2_ErrorCode rc);
 
 /* ---- render/otf2/collop.c -------------------------------------------------------------------- */
 
-int otf2_mpi_coll_op(const char *name);          /* OTF2_CollectiveOp, or -1 */
+int otf2_coll_op(unsigned coll);   /* an enum msgpass_coll as OTF2_CollectiveOp, or -1 */
 
 /* ---- render/otf2/defs.c: the definitions registry -------------------------------------------- */
 
-enum region_cat {
-	RC_RANGE,               /* tprof and NVTX ranges */
-	RC_ROCTX,               /* roctx ranges, also those across threads */
-	RC_MARK,
-	RC_STEP,
-	RC_CALL,                /* + enum tprof_domain (RC_CALL + 0: unknown domain) */
-	RC_DEVICE = RC_CALL + 8, /* + enum tprof_devop_kind (8 of each at most) */
-	RC_NRT_EXEC = RC_DEVICE + 8, /* an execution on a NeuronCore, named by its model */
-	RC_NRT_CORE,            /* another NRT call on a NeuronCore, named by the call */
-};
-enum attr_id {
-	A_CORR, A_RETURN, A_DEVICE, A_STREAM, A_BYTES, A_COPY_KIND, A_KERNEL, A_GRID, A_BLOCK,
-	A_SHMEM, A_CALLER, A_UNFINISHED, A_CLIPPED,
-	A_NC, A_MODEL, A_STATUS, A_IN_BYTES, A_OUT_BYTES, A_TENSOR, A_PLACEMENT, A_REPEAT,
-	A_POLLS, A_POLL_TIME,
-	A_MAX
-};
 struct otf2_defs *otf2_defs_new(const struct trace *tr);
 void otf2_defs_free(struct otf2_defs *d);
 OTF2_StringRef otf2_str(struct otf2_defs *d, const char *s);
 OTF2_StringRef otf2_tstr(struct otf2_defs *d, uint32_t trace_id);
-OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat);
-OTF2_AttributeRef otf2_attr(struct otf2_defs *d, enum attr_id a);
+/* The kind of region a scene category (an item's cat) names, for slices on a location of
+ * kind `where`: an index for otf2_region.  Instants are marks, whatever their category. */
+int otf2_category(struct otf2_defs *d, const char *cat, enum loc_kind where);
+int otf2_category_mark(struct otf2_defs *d);
+int otf2_category_step(struct otf2_defs *d);
+OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int category);
+/* A region whose calls are the collective `coll` (enum msgpass_coll): its role says which. */
+void otf2_region_coll(struct otf2_defs *d, OTF2_RegionRef r, unsigned coll);
+/* The attribute named `name` of type `type` (a new one the first time). */
+OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *desc,
+			    OTF2_Type type);
 OTF2_ParameterRef otf2_step_param(struct otf2_defs *d);
 OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder);
 /* A communicator's ref; OTF2_UNDEFINED_COMM when the trace does not describe it. */
@@ -229,21 +250,73 @@ void otf2_defs_write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_defs_write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_defs_write_done(struct otf2 *o);
 
+/* otf2_category, asked of the defs when the category (its address) or `where` changed. */
+static inline int otf2_cat(struct otf2 *o, const char *cat, enum loc_kind where)
+{
+	if (cat != o->last_cat || where != o->last_where || !cat) {
+		o->last_cat_kind = otf2_category(o->defs, cat ? cat : "call", where);
+		o->last_cat = cat;
+		o->last_where = where;
+	}
+	return o->last_cat_kind;
+}
+
+/* ---- render/otf2/attrs.c: arguments as attributes -------------------------------------------- */
+
+struct otf2_attrs *otf2_attrs_new(void);
+void otf2_attrs_free(struct otf2_attrs *a);
+/* The arguments of an item as the attributes of the next record written (save NULL), or
+ * kept in *save for a record written later; an argument named `skip` is left out.  (Most
+ * items have none: the calls are inline.) */
+void otf2_args_add(struct otf2 *o, const struct scene_args *args, struct saved *save,
+		   const char *skip);
+static inline void otf2_args(struct otf2 *o, const struct scene_args *args, struct saved *save,
+			     const char *skip)
+{
+	if (args && args->n)
+		otf2_args_add(o, args, save, skip);
+}
+/* Kept attributes onto the next record written; *s is emptied. */
+void otf2_saved_add(struct otf2 *o, struct saved *s);
+void otf2_saved_release(struct saved *s);
+static inline void otf2_saved_use(struct otf2 *o, struct saved *s)
+{
+	if (s->v)
+		otf2_saved_add(o, s);
+}
+static inline void otf2_saved_free(struct saved *s)
+{
+	if (s->v)
+		otf2_saved_release(s);
+}
+/* "clipped" on the next record written: cut to the window here. */
+void otf2_attr_clipped(struct otf2 *o);
+/* The unsigned argument `key` (0 when there is none). */
+uint64_t otf2_arg_u64(const struct scene_args *args, const char *key);
+
 /* ---- render/otf2/loc.c: locations and records ------------------------------------------------ */
 
 /* The per-process tables (o->ps), and everything about the locations freed at the end. */
 void otf2_locs_new(struct otf2 *o, const struct trace *tr);
 void otf2_locs_free(struct otf2 *o);
 struct pstate *otf2_pstate(struct otf2 *o, const struct proc *p);
-struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, struct proc *p);
+struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, const struct proc *p);
+/* The location of an item's track, made the first time (NULL: none for it). */
+struct loc *otf2_track_loc(struct otf2 *o, const struct scene_item *it);
+/* Each track's name from the scene (tracks_metadata), at the end. */
+void otf2_locs_name(struct otf2 *o);
 OTF2_TimeStamp otf2_time(struct otf2 *o, struct loc *l, int64_t t);
 void otf2_enter(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
 void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
-void otf2_attr_flags(struct otf2 *o, unsigned flags);
-void otf2_attr_copy(struct otf2 *o, uint64_t bytes, uint32_t copy_kind);
-void otf2_attr_dims(struct otf2 *o, const struct tprof_launch_dims *d);
-/* An NRT call's arguments (model, bytes, tensor, placement, status), on core nc (-1: none). */
-void otf2_attr_nrt(struct otf2 *o, const struct call_info *ci, int32_t nc);
+/* An item's name as a trace string id. */
+uint32_t otf2_item_name_str(const struct scene_item *it);
+static inline uint32_t otf2_item_name(const struct scene_item *it)
+{
+	return it->name || !it->name_str ? it->name : otf2_item_name_str(it);
+}
+/* Where a slice that came from a call ends in the archive: at the window's end when it runs
+ * past it (*clipped then set). */
+int64_t otf2_call_end(struct otf2 *o, const struct scene_item *it, int *clipped);
 
 /* ---- render/otf2/comms.c: MPI groups and communicators --------------------------------------- */
 
@@ -263,32 +336,28 @@ void otf2_local_defs_write(struct otf2 *o);
 /* Everything the archive needs besides the events; the event writers are closed by then. */
 void otf2_globaldefs_write(struct otf2 *o);
 
-/* ---- the event writers -------------------------------------------------------------------- */
+/* ---- the item writers --------------------------------------------------------------------- */
 
 /* render/otf2/process.c: a process's steps, counters, ranges across threads */
-void otf2_step_event(struct otf2 *o, const struct event *ev);
-void otf2_counter_event(struct otf2 *o, const struct event *ev);
-void otf2_async_event(struct otf2 *o, const struct event *ev);
+void otf2_step_item(struct otf2 *o, const struct scene_item *it);
+void otf2_counter_item(struct otf2 *o, const struct scene_item *it);
+void otf2_async_item(struct otf2 *o, const struct scene_item *it);
 
-/* runtimes/nrt/otf2.c: the work of an NRT call (ev->call->nrt set) on the NeuronCores it
- * occupies; none for a call that occupies none */
-void otf2_nrt_event(struct otf2 *o, const struct event *ev);
-
-/* render/otf2/device.c: device streams */
-void otf2_device_event(struct otf2 *o, const struct event *ev);
+/* render/otf2/device.c: device streams, NeuronCore lanes (any track but a thread's) */
+void otf2_device_item(struct otf2 *o, struct loc *l, const struct scene_item *it);
 void otf2_device_finish(struct otf2 *o, struct loc *l);
 
-/* render/otf2/mpi.c: MPI records */
-/* The records of an MPI call: after its Enter, and before its Leave. */
-void otf2_mpi_call(struct otf2 *o, const struct event *ev, struct mrec *after_enter,
+/* render/otf2/mpi.c: MPI records from the model's message-passing facts (struct msgpass) */
+/* The records of a call of process `proc`: after its Enter, and before its Leave. */
+void otf2_mpi_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *after_enter,
 		   struct mrec *before_leave);
-/* The record of an EV_MPIREQ (MR_NONE when there is none to write). */
-void otf2_mpi_req(struct otf2 *o, const struct event *ev, struct mrec *m);
+/* The record of a request completed or started inside a call (MR_NONE: none to write). */
+void otf2_mpi_req(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *m);
 void otf2_mpi_write(struct otf2 *o, struct loc *l, int64_t t, const struct mrec *m);
 void otf2_mpi_free(struct otf2 *o);
 
-/* render/otf2/host.c: host threads (calls, ranges, marks, MPI records in order) */
-void otf2_host_event(struct otf2 *o, const struct event *ev);
+/* render/otf2/host.c: threads (calls, ranges, marks, MPI records in order) */
+void otf2_host_item(struct otf2 *o, struct loc *l, const struct scene_item *it);
 void otf2_host_finish(struct otf2 *o, struct loc *l);
 
 #endif

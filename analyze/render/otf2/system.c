@@ -39,7 +39,7 @@ static int has_cpu_location(struct otf2 *o, const struct proc *p)
 	return 0;
 }
 
-static struct loc *stub(struct otf2 *o, struct proc *p, int32_t rank)
+static struct loc *stub(struct otf2 *o, const struct proc *p, int32_t rank)
 {
 	struct loc *l = otf2_loc_new(o, LOC_STUB, p);
 	l->rank = rank;
@@ -241,9 +241,10 @@ static OTF2_StringRef loc_name(struct otf2 *o, const struct loc *l)
 {
 	struct otf2_defs *d = o->defs;
 	char buf[96];
+	if (l->name)
+		return otf2_str(d, l->name);    /* a track's: named as the scene names it */
 	switch (l->kind) {
 	case LOC_THREAD:
-		/* As its Chrome track is named. */
 		return l->th->name ? otf2_tstr(d, l->th->name) : otf2_str(d, "thread");
 	case LOC_STEPS:
 		return otf2_str(d, "steps");
@@ -254,23 +255,18 @@ static OTF2_StringRef loc_name(struct otf2 *o, const struct loc *l)
 		return otf2_str(d, buf);
 	case LOC_COUNTERS:
 		return otf2_str(d, "counters");
-	case LOC_DEVICE:
-		if (l->stream_no)
-			snprintf(buf, sizeof(buf), "GPU %u stream %d", l->device, l->stream_no);
-		else
-			snprintf(buf, sizeof(buf), "GPU %u null stream", l->device);
-		return otf2_str(d, buf);
 	case LOC_STUB:
 		return otf2_str(d, l->proc ? "thread" : "not recorded");
-	case LOC_NEURONCORE:
-		/* As its Chrome track is named. */
-		if (l->stream_no)
-			snprintf(buf, sizeof(buf), "nc %u (%d)", l->device, l->stream_no + 1);
-		else
-			snprintf(buf, sizeof(buf), "nc %u", l->device);
+	case LOC_DEVICE:
+		snprintf(buf, sizeof(buf), "GPU %u", l->device);
 		return otf2_str(d, buf);
+	case LOC_NEURONCORE:
+		snprintf(buf, sizeof(buf), "nc %u", l->device);
+		return otf2_str(d, buf);
+	case LOC_OTHER:
+		break;
 	}
-	return otf2_str(d, "?");
+	return otf2_str(d, "track");
 }
 
 static OTF2_LocationType loc_type(const struct loc *l)
@@ -321,6 +317,8 @@ static void write_proc(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree *t,
 		write_loc(o, gw, ps->steps, ps->group);
 	for (size_t i = 0; i < ps->nlanes; i++)
 		write_loc(o, gw, ps->lanes[i], ps->group);
+	for (size_t i = 0; i < ps->nothers; i++)
+		write_loc(o, gw, ps->others[i], ps->group);
 	if (ps->counters)
 		write_loc(o, gw, ps->counters, ps->group);
 }

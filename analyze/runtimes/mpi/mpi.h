@@ -14,6 +14,12 @@ struct scene_args;
 void mpi_scene_call_args(struct scene_args *sa, const struct event *ev);
 int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self);
 
+/* runtimes/mpi/msgpass.c: a call (0 when it passes no message) or a request's completion or
+ * start as the model's message-passing fact (struct runtime's msgpass); name: the call's, or
+ * the request's maker's */
+int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *mp);
+int mpi_msgpass_req(const struct mpi_info *mi, uint32_t name, struct msgpass *mp);
+
 /* runtimes/mpi/pipe.c: what the pipeline calls */
 void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,
 	      int64_t t0, int64_t t1, uint64_t corr, unsigned flags);

@@ -1,6 +1,7 @@
 /* runtimes/mpi/runtime.c — MPI in the registry: its calls' and requests' extension units
- * decoded (ranks made world ranks through the communicators of the COMM records) and handed
- * to message matching and collective grouping (pipe.c); its scene part is scene.c. */
+ * decoded (ranks made world ranks through the communicators of the COMM records), described
+ * as message passing (msgpass.c) and handed to message matching and collective grouping
+ * (pipe.c); its scene part is scene.c. */
 #include <string.h>
 
 #include "../../model/emit.h"
@@ -67,6 +68,18 @@ static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *c
 	mpi_call(pl, ev->thread, ev->name, mi, ev->t0, ev->t1, ci->corr, ev->flags);
 }
 
+/* Its calls and requests as the model's message-passing facts (msgpass.c). */
+static int msgpass(const struct event *ev, struct msgpass *mp)
+{
+	if (!ev->mpi)
+		return 0;
+	if (ev->kind == EV_CALL)
+		return mpi_msgpass_call(ev->mpi, ev->name, mp);
+	if (ev->kind == EV_MPIREQ)
+		return mpi_msgpass_req(ev->mpi, ev->name, mp);
+	return 0;
+}
+
 static void *sum_new(void)
 {
 	return mpisum_new();
@@ -92,6 +105,7 @@ const struct runtime runtime_mpi = {
 	.call_args = mpi_scene_call_args,
 	.events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
 	.scene_event = mpi_scene_event,
+	.msgpass = msgpass,
 	.sum_new = sum_new,
 	.sum_events = RT_KIND(EV_CALL) | RT_KIND(EV_MPIREQ) | RT_KIND(EV_MESSAGE) |
 		      RT_KIND(EV_COLLECTIVE),

@@ -1,8 +1,8 @@
 /* nrt.h — the Neuron runtime (NRT) side of an API call, as the pipeline decodes it from the
  * CALL record's extension units (struct tprof_nrt_args, struct tprof_nrt_exec), and the
  * facts every output needs about it: its status and placement by name, which NeuronCores it
- * occupies, and what kind of tensor traffic it is (nrt.c).  Below the outputs
- * (runtimes/nrt/chrome.c, runtimes/nrt/summary.c, runtimes/nrt/otf2.c) and beside the pipeline. */
+ * occupies, and what kind of tensor traffic it is (nrt.c).  Below its scene and summary parts
+ * (runtimes/nrt/scene.c, runtimes/nrt/summary.c) and beside the pipeline. */
 #ifndef TPROF_ANALYZE_NRT_H
 #define TPROF_ANALYZE_NRT_H
 

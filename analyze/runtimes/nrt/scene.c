@@ -43,6 +43,8 @@ static void common_args(struct scene_args *a, const struct event *ev, const stru
 		if (r->handle)
 			sa_hex(a, "tensor_handle", r->handle);
 		sa_str(a, "placement", nrt_placement_name(r->placement));
+	} else if (r->op == TPROF_NRT_SET && r->name) {
+		sa_name(a, "tensor", r->name);   /* the one a set gains or gives */
 	}
 	if (ni->has_exec) {
 		sa_u64(a, "input_bytes", ni->x.in_bytes);

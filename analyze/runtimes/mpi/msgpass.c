@@ -1,0 +1,138 @@
+/* runtimes/mpi/msgpass.c — an MPI call or request as the model's message-passing fact
+ * (struct msgpass, model/output.h), for outputs that write message passing in records of
+ * their own (OTF2): what the call sent or received, the request it posted, the collective it
+ * was, from its recorded op and, where the op does not say, its name (MPI_Allreduce,
+ * MPI_Ssend_init).  Persistent requests made (MPI_Send_init) post nothing yet: MPI_Start
+ * does, in an MPIREQ record. */
+#include <ctype.h>
+#include <string.h>
+
+#include "mpi.h"
+
+static const struct {
+	const char *name;
+	uint8_t coll;
+} colls[] = {
+	{ "Barrier", MPC_BARRIER },
+	{ "Bcast", MPC_BCAST },
+	{ "Gather", MPC_GATHER },
+	{ "Gatherv", MPC_GATHERV },
+	{ "Scatter", MPC_SCATTER },
+	{ "Scatterv", MPC_SCATTERV },
+	{ "Allgather", MPC_ALLGATHER },
+	{ "Allgatherv", MPC_ALLGATHERV },
+	{ "Alltoall", MPC_ALLTOALL },
+	{ "Alltoallv", MPC_ALLTOALLV },
+	{ "Alltoallw", MPC_ALLTOALLW },
+	{ "Allreduce", MPC_ALLREDUCE },
+	{ "Reduce", MPC_REDUCE },
+	{ "Reduce_scatter", MPC_REDUCE_SCATTER },
+	{ "Reduce_scatter_block", MPC_REDUCE_SCATTER_BLOCK },
+	{ "Scan", MPC_SCAN },
+	{ "Exscan", MPC_EXSCAN },
+};
+
+/* (<strings.h> is shadowed by the analyzer's own strings.h.) */
+static int same_nocase(const char *a, const char *b)
+{
+	while (*a && tolower((unsigned char)*a) == tolower((unsigned char)*b))
+		a++, b++;
+	return !*a && !*b;
+}
+
+/* MPI_Allreduce and MPI_Iallreduce: MPC_ALLREDUCE; MPC_NONE for anything else. */
+static uint8_t coll_of(const char *name)
+{
+	if (strncmp(name, "MPI_", 4))
+		return MPC_NONE;
+	const char *s = name + 4;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof(colls) / sizeof(colls[0]); i++)
+			if (same_nocase(s, colls[i].name))
+				return colls[i].coll;
+		if (*s != 'I')
+			break;
+		s++;
+	}
+	return MPC_NONE;
+}
+
+/* A persistent request started sends when it was made by a send (MPI_Send_init...). */
+static int sends(const struct mpi_info *mi, uint32_t name)
+{
+	if (mi->a.op == TPROF_MPI_ISEND)
+		return 1;
+	if (mi->a.op == TPROF_MPI_IRECV)
+		return 0;
+	return strcasestr(strings_get(name), "send") != NULL;
+}
+
+static int to_proc_null(const struct tprof_mpi_args *a)
+{
+	return a->peer == TPROF_MPI_PROCNULL || (a->flags & TPROF_MPIF_PROC_NULL);
+}
+
+static void common(const struct mpi_info *mi, uint8_t kind, struct msgpass *mp)
+{
+	const struct tprof_mpi_args *a = &mi->a;
+	*mp = (struct msgpass){ .kind = kind, .peer = a->peer, .tag = a->tag, .bytes = a->bytes,
+				.peer2 = TPROF_MPI_NONE, .comm = mi->comm, .comm_id = a->comm,
+				.req = mi->has_b ? mi->b.req : 0 };
+}
+
+int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *mp)
+{
+	const struct tprof_mpi_args *a = &mi->a;
+	const struct tprof_mpi_args2 *b = &mi->b;
+	switch (a->op) {
+	case TPROF_MPI_SEND:
+		common(mi, MP_SEND, mp);
+		break;
+	case TPROF_MPI_RECV:
+		common(mi, MP_RECV, mp);
+		break;
+	case TPROF_MPI_SENDRECV:
+		common(mi, MP_SENDRECV, mp);
+		if (mi->has_b) {
+			mp->peer2 = b->peer;
+			mp->tag2 = b->tag;
+			mp->bytes2 = b->bytes;
+		}
+		break;
+	case TPROF_MPI_ISEND:
+	case TPROF_MPI_IRECV:
+		if (a->flags & TPROF_MPIF_PERSISTENT)
+			return 0;        /* MPI_Send_init, MPI_Recv_init: MPI_Start posts */
+		common(mi, a->op == TPROF_MPI_ISEND ? MP_ISEND : MP_IRECV, mp);
+		/* a send to no one passes nothing; a receive from MPI_PROC_NULL neither */
+		if (a->op == TPROF_MPI_ISEND ? a->peer < 0 : to_proc_null(a))
+			mp->flags |= MPF_NULL;
+		break;
+	case TPROF_MPI_COLL:
+	case TPROF_MPI_ICOLL:
+		common(mi, a->op == TPROF_MPI_COLL ? MP_COLL : MP_ICOLL, mp);
+		mp->coll = coll_of(strings_get(name));
+		mp->bytes2 = mi->has_b ? b->bytes : 0;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+int mpi_msgpass_req(const struct mpi_info *mi, uint32_t name, struct msgpass *mp)
+{
+	const struct tprof_mpi_args *a = &mi->a;
+	if (a->flags & TPROF_MPIF_STARTED) {
+		common(mi, sends(mi, name) ? MP_ISEND : MP_IRECV, mp);
+		if (to_proc_null(a))
+			mp->flags |= MPF_NULL;
+		return 1;
+	}
+	common(mi, MP_DONE, mp);
+	if (a->flags & TPROF_MPIF_CANCELLED)
+		mp->flags |= MPF_CANCELLED;
+	if (a->flags & TPROF_MPIF_PROC_NULL)
+		mp->flags |= MPF_NULL;
+	return 1;
+}
