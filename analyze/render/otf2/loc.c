@@ -220,11 +220,6 @@ void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r)
 		otf2_check(o, OTF2_EvtWriter_Leave(l->w, o->attrs, otf2_time(o, l, t), r));
 }
 
-uint32_t otf2_item_name_str(const struct scene_item *it)
-{
-	return strings_add(it->name_str, strlen(it->name_str));
-}
-
 /* Calls are cut at the window's end, so that they nest in the ranges the window cut there. */
 int64_t otf2_call_end(struct otf2 *o, const struct scene_item *it, int *clipped)
 {

@@ -22,6 +22,8 @@
 #ifndef TPROF_ANALYZE_OUT_OTF2_STATE_H
 #define TPROF_ANALYZE_OUT_OTF2_STATE_H
 
+#include <string.h>
+
 #include <otf2/otf2.h>
 
 #include "../../model/scene.h"
@@ -309,10 +311,9 @@ OTF2_TimeStamp otf2_time(struct otf2 *o, struct loc *l, int64_t t);
 void otf2_enter(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
 void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r);
 /* An item's name as a trace string id. */
-uint32_t otf2_item_name_str(const struct scene_item *it);
 static inline uint32_t otf2_item_name(const struct scene_item *it)
 {
-	return it->name || !it->name_str ? it->name : otf2_item_name_str(it);
+	return it->name || !it->name_str ? it->name : strings_add(it->name_str, strlen(it->name_str));
 }
 /* Where a slice that came from a call ends in the archive: at the window's end when it runs
  * past it (*clipped then set). */

@@ -4,7 +4,8 @@
  * as dict_entries and array_values. */
 #include <string.h>
 
-#include "pf.h"
+#include "annot.h"
+#include "seq.h"
 #include "proto.h"
 
 #define DEPTH 32

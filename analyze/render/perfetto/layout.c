@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pf.h"
+#include "layout.h"
+#include "seq.h"
 #include "proto.h"
 
 /* uuids: a kind in bits 60..62, then what identifies the track in the kind */

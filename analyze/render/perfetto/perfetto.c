@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "perfetto.h"
-#include "pf.h"
+#include "annot.h"
+#include "layout.h"
+#include "seq.h"
 #include "proto.h"
 
 static int begin(void *priv, const struct trace *tr, struct tracks *tracks)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pf.h"
+#include "seq.h"
 #include "proto.h"
 
 static void clock(struct pb *b, uint32_t id, uint64_t ts, int incremental)
