@@ -4,8 +4,10 @@
  * them, and views for common questions (docs/sqlite-schema.md). */
 #include "out.h"
 
+/* With depth last, the innermost slice around a time is the first one the index gives when
+ * read backwards from it: no sort of the track's earlier slices for each flow end. */
 static const char by_track[] =
-	"CREATE INDEX slices_by_track ON slices (track_id, start_ns);";
+	"CREATE INDEX slices_by_track ON slices (track_id, start_ns, depth);";
 
 /* Only when some slice has a correlation: otherwise the index would cost a pass over every
  * slice for nothing, and no launching call could be found by it anyway. */
