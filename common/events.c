@@ -18,6 +18,7 @@ const char *tprof_drop_reason_name(unsigned reason)
 	case TPROF_DROP_NO_BUFFER: return "no free buffer (the flusher fell behind)";
 	case TPROF_DROP_STOPPED: return "recording stopped after an output error";
 	case TPROF_DROP_DEVICE: return "device operations left untimed";
+	case TPROF_DROP_SAMPLES: return "system samples lost (the kernel's ring buffer was full)";
 	}
 	return "unknown reason";
 }

@@ -53,6 +53,14 @@
  *           the run adds its unit and rewrites the header word with the new ext
  *
  * PUSH, POP and MARK carry flags=enum tprof_source (which API made them).
+ *
+ * The system image (common/system.h), written by the sampler, not by a recorder:
+ *   TASK    stream 0: a process or thread it follows (seen, created, exec, exit, renamed)
+ *   MAPS    stream 0: an executable mapping of a followed process
+ *   KSYM    stream 0: a kernel symbol that sampled frames fall in
+ *   SAMPLE  streams 2+cpu: a CPU sample of a followed thread with its stacks
+ *   SCHED   streams 2+cpu (BPF) or 1 (/proc): a followed thread changes state
+ *   SYSCTR  stream 1: a sampled counter (core busy share, memory, RSS, faults, CPU time)
  */
 #ifndef TPROF_EVENTS_H
 #define TPROF_EVENTS_H
@@ -77,7 +85,13 @@
 	X(DEVICE, 25, "device") \
 	X(STACK, 26, "stack")   \
 	X(MPIREQ, 27, "mpireq") \
-	X(POLL, 28, "poll")
+	X(POLL, 28, "poll")     \
+	X(TASK, 32, "task")     \
+	X(MAPS, 33, "maps")     \
+	X(KSYM, 34, "ksym")     \
+	X(SAMPLE, 35, "sample") \
+	X(SCHED, 36, "sched")   \
+	X(SYSCTR, 37, "sysctr")
 
 enum tprof_kind {
 #define TPROF_KIND_ENUM(sym, num, str) TPROF_K_##sym = num,
@@ -429,6 +443,8 @@ enum tprof_drop_reason {
 	TPROF_DROP_NO_BUFFER = 2,      /* every buffer full: the flusher fell behind */
 	TPROF_DROP_STOPPED = 3,        /* recording stopped after an output error */
 	TPROF_DROP_DEVICE = 4,         /* device operations left untimed (queue full, events) */
+	TPROF_DROP_SAMPLES = 5,        /* system records the kernel could not hand over (its ring
+					* buffer was full) */
 };
 
 const char *tprof_kind_name(unsigned kind);

@@ -156,6 +156,7 @@ static void item_of(struct scene_item *it, const struct event *ev)
 	it->id = 0;
 	it->msgpass = NULL;
 	it->args = NULL;
+	it->stack = NULL;
 	it->ev = ev;
 }
 

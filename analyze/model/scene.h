@@ -26,6 +26,16 @@ enum scene_item_kind {
 			  * SI_SLICE (on this track, at these times) comes then */
 	SI_MSGPASS,      /* at t0, inside the call open on this thread's track: `msgpass` (a
 			  * request completed, or a persistent one started) */
+	SI_SAMPLE,       /* a CPU sample at t0 on a thread's track: `stack`; name = its
+			  * innermost frame's function */
+};
+
+/* The call stack of a CPU sample (SI_SAMPLE): function names as trace-wide string ids,
+ * innermost first; the first nkernel are kernel frames, the rest user frames. */
+struct scene_stack {
+	const uint32_t *frames;
+	uint32_t n, nkernel;
+	uint32_t cpu;                    /* the CPU it ran on */
 };
 
 /* What each slice, instant, counter or async range is.  (scene.c's item_of sets every field
@@ -48,6 +58,7 @@ struct scene_item {
 	uint32_t ranges_open;            /* on a thread's track: the ranges open there when it
 					  * happened (drawn or not; a range's: around it) */
 	const struct scene_args *args;   /* NULL when none */
+	const struct scene_stack *stack; /* SI_SAMPLE, else NULL */
 	const struct event *ev;          /* the event it draws (renderers may not look into it
 					  * beyond kind, flags, the times and an EV_STEP's step) */
 };
