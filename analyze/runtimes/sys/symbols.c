@@ -192,19 +192,6 @@ static int file_lookup(const struct elf_file *f, uint64_t vaddr, char *buf, size
 	return 0;
 }
 
-int symbols_elf_vaddr(struct symbols *sy, const char *path, uint64_t off, uint64_t *vaddr)
-{
-	const struct elf_file *f = elf_file(sy, strings_add(path, strlen(path)));
-	return f->ok > 0 ? file_vaddr(f, off, vaddr) : -1;
-}
-
-int symbols_elf_lookup(struct symbols *sy, const char *path, uint64_t vaddr, char *buf,
-		       size_t len)
-{
-	const struct elf_file *f = elf_file(sy, strings_add(path, strlen(path)));
-	return f->ok > 0 ? file_lookup(f, vaddr, buf, len) : -1;
-}
-
 /* ---- JIT code ----------------------------------------------------------------------------- */
 
 static int jit_cmp(const void *a, const void *b)

@@ -24,16 +24,8 @@ uint32_t symbols_user(struct symbols *sy, const struct sysimage *si, uint32_t pi
 uint32_t symbols_kernel(struct symbols *sy, const struct sysimage *si, uint64_t addr,
 			int is_return);
 
-/* The function holding address vaddr of ELF file path (its own virtual addresses, as
- * `nm` shows them), demangled, into buf; 0, or -1 when the file or the symbol is not found
- * (for the unit tests, and what symbols_user does after mapping an address to the file). */
-int symbols_elf_lookup(struct symbols *sy, const char *path, uint64_t vaddr, char *buf,
-		       size_t len);
-/* The file's virtual address at file offset off (its PT_LOAD segments), or -1 when the file
- * cannot be read. */
-int symbols_elf_vaddr(struct symbols *sy, const char *path, uint64_t off, uint64_t *vaddr);
-/* How many frames were left unresolved (shown as file+0xOFF or 0xADDR), and ELF files that
- * could not be read. */
+/* How many addresses were left unresolved (shown as file+0xOFF or 0xADDR; each once), and
+ * ELF files that could not be read. */
 uint64_t symbols_unresolved(const struct symbols *sy);
 uint64_t symbols_missing_files(const struct symbols *sy);
 
