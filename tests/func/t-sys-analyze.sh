@@ -89,7 +89,7 @@ py '
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["system"]
-thr = [(r["thread"], r["samples"], r["pct"]) for r in s["cpu_threads"]["rows"]]
+thr = [(r["thread"], r["samples"], r["share_pct"]) for r in s["cpu_threads"]["rows"]]
 off = {r["thread"]: r for r in s["off_cpu"]["rows"]}
 sl = off.get("sleeper (tid 103)")
 ms = 1000000

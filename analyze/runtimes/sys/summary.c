@@ -213,17 +213,17 @@ static void functions_table(struct sumw *w, struct syssum *s, int top)
 	sw_u64(w, NULL, "samples", s->samples);
 	sw_if(w, n > 0);
 	sw_text(w, "\nCPU samples by function (%" PRIu64 " samples; self: the innermost frame, "
-		"total: anywhere in the stack)\n%8s %10s %8s %10s  %s\n", s->samples, "Self %",
-		"Self", "Total %", "Total", "Function");
+		"total: anywhere in the stack)\n%8s %10s %8s %10s  %s\n", s->samples, "Self(%)",
+		"Self", "Total(%)", "Total", "Function");
 	sw_endif(w);
 	sw_arr(w, "rows");
 	size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
 	for (size_t i = 0; i < shown; i++) {
 		const struct fn_row *f = &s->fns[ids[i]];
 		sw_obj(w, NULL);
-		sw_real(w, "%7.2f%% ", "self_pct", pct(f->self, s->samples));
+		sw_real(w, "%6.2f %% ", "self_pct", pct(f->self, s->samples));
 		sw_count(w, "%10s ", "self_samples", f->self);
-		sw_real(w, "%7.2f%% ", "total_pct", pct(f->total, s->samples));
+		sw_real(w, "%6.2f %% ", "total_pct", pct(f->total, s->samples));
 		sw_count(w, "%10s  ", "total_samples", f->total);
 		sw_name(w, "function", strings_get(ids[i]));
 		sw_close(w);
@@ -310,14 +310,14 @@ static void threads_table(struct sumw *w, struct syssum *s, int top)
 		qsort(v, n, sizeof(*v), by_samples);
 	sw_obj(w, "cpu_threads");
 	sw_if(w, n > 0);
-	sw_text(w, "\nCPU samples by thread\n%10s %8s  %s\n", "Samples", "%", "Thread");
+	sw_text(w, "\nCPU samples by thread\n%10s %8s  %s\n", "Samples", "Share", "Thread");
 	sw_endif(w);
 	sw_arr(w, "rows");
 	size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
 	for (size_t i = 0; i < shown; i++) {
 		sw_obj(w, NULL);
 		sw_count(w, "%10s ", "samples", v[i].samples);
-		sw_real(w, "%7.2f%%  ", "pct", pct(v[i].samples, s->samples));
+		sw_real(w, "%6.2f %%  ", "share_pct", pct(v[i].samples, s->samples));
 		who(w, v[i].th);
 		sw_close(w);
 	}
@@ -397,15 +397,15 @@ static void cores_table(struct sumw *w, struct syssum *s, const struct trace *tr
 		qsort(s->cores, s->ncores, sizeof(*s->cores), core_cmp);
 	sw_obj(w, "cpu_cores");
 	sw_if(w, s->ncores > 0);
-	sw_text(w, "\nCPU utilisation per core\n%8s %8s %8s  %s\n", "Avg %", "Max %", "Samples",
+	sw_text(w, "\nCPU utilisation per core\n%8s %8s %8s  %s\n", "Avg", "Max", "Samples",
 		"Core");
 	sw_endif(w);
 	sw_arr(w, "rows");
 	for (size_t i = 0; i < s->ncores; i++) {
 		const struct core_row *c = &s->cores[i];
 		sw_obj(w, NULL);
-		sw_real(w, "%8.1f ", "avg_pct", c->n ? c->sum / (double)c->n : 0.0);
-		sw_real(w, "%8.1f ", "max_pct", c->max);
+		sw_real(w, "%6.1f %% ", "avg_pct", c->n ? c->sum / (double)c->n : 0.0);
+		sw_real(w, "%6.1f %% ", "max_pct", c->max);
 		sw_u64(w, "%8" PRIu64 "  ", "samples", c->n);
 		sw_u64(w, "CPU %" PRIu64, "cpu", c->cpu);
 		sw_str(w, " of %s\n", "host", host_of(tr, c->proc));
@@ -436,14 +436,11 @@ static void memory_table(struct sumw *w, struct syssum *s)
 				sw_bytes(w, "%12s  ", "total_bytes", (double)total);
 			else
 				sw_null(w, "%12s  ", "total_bytes", "-");
-			if (host)
-				sw_str(w, "host memory used on %s\n", "host",
-				       m->p->host ? strings_get(m->p->host) : "?");
-			else
-				sw_str(w, "RSS of %s\n", "process_label",
-				       proc_label(m->p, label, sizeof(label)));
-			if (!host)
-				sw_i64(w, NULL, "process", m->p->index);
+			const char *h = m->p->host ? strings_get(m->p->host) : "?";
+			proc_label(m->p, label, sizeof(label));
+			sw_str(w, host ? "host memory used on %s\n" : NULL, "host", h);
+			sw_str(w, host ? NULL : "RSS of %s\n", "process_label", label);
+			sw_i64(w, NULL, "process", m->p->index);
 			sw_close(w);
 		}
 	sw_close(w);
