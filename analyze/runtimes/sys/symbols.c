@@ -22,6 +22,13 @@ struct seg {
 	uint64_t off, vaddr, filesz;
 };
 
+/* A function symbol of a file: [addr, addr + size) (size 0: up to the next one). */
+struct fsym {
+	uint64_t addr, size;
+	const char *name;                /* libdwfl's, alive as long as the Dwfl */
+	int global;
+};
+
 struct elf_file {
 	uint32_t path;                   /* trace-wide string id */
 	int ok;                          /* 1: reported, -1: cannot be read */
@@ -29,6 +36,8 @@ struct elf_file {
 	Dwfl_Module *mod;
 	struct seg *segs;
 	size_t nsegs;
+	struct fsym *syms;               /* by address: libdwfl's lookup is a scan per address */
+	size_t nsyms;
 };
 
 /* The JIT symbols of one process (perf-PID.map), sorted by start. */
@@ -77,6 +86,7 @@ void symbols_free(struct symbols *sy)
 		if (sy->files[i].dwfl)
 			dwfl_end(sy->files[i].dwfl);
 		free(sy->files[i].segs);
+		free(sy->files[i].syms);
 	}
 	for (size_t i = 0; i < sy->njits; i++)
 		free(sy->jits[i].v);
@@ -134,6 +144,40 @@ static void load_segments(struct elf_file *f)
 	}
 }
 
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->global != y->global)
+		return x->global ? -1 : 1;   /* a global name before its local or weak aliases */
+	return x->size > y->size ? -1 : x->size < y->size;
+}
+
+/* The file's function symbols (its symbol table, or its debug file's), sorted once. */
+static void load_symbols(struct elf_file *f)
+{
+	int n = dwfl_module_getsymtab(f->mod);
+	if (n <= 0)
+		return;
+	f->syms = malloc((size_t)n * sizeof(*f->syms));
+	if (!f->syms)
+		abort();
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		f->syms[f->nsyms++] = (struct fsym){ addr, sym.st_size, name,
+						     GELF_ST_BIND(sym.st_info) == STB_GLOBAL };
+	}
+	if (f->nsyms > 1)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), fsym_cmp);
+}
+
 /* The file, reported on first use (a file that cannot be read is said once). */
 static struct elf_file *elf_file(struct symbols *sy, uint32_t path)
 {
@@ -160,6 +204,7 @@ static struct elf_file *elf_file(struct symbols *sy, uint32_t path)
 	if (f->mod) {
 		f->ok = 1;
 		load_segments(f);
+		load_symbols(f);
 	} else {
 		sy->missing++;
 		diag_error("warning: %s: cannot read this ELF file (%s); its sampled frames show as "
@@ -182,13 +227,27 @@ static int file_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr)
 
 static int file_lookup(const struct elf_file *f, uint64_t vaddr, char *buf, size_t len)
 {
-	GElf_Off off;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
-	if (!name || !*name)
+	size_t lo = 0, hi = f->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the first of the symbols at the greatest address at or below vaddr (aliases sort
+	 * the global name first) */
+	size_t i = lo;
+	while (i > 0 && i - 1 > 0 && f->syms[i - 2].addr == f->syms[lo - 1].addr)
+		i--;
+	if (!lo)
 		return -1;
-	if (symbols_demangle(name, buf, len) < 0)
-		snprintf(buf, len, "%s", name);
+	const struct fsym *y = &f->syms[i - 1];
+	uint64_t end = y->size ? y->addr + y->size : lo < f->nsyms ? f->syms[lo].addr : UINT64_MAX;
+	if (vaddr >= end)
+		return -1;
+	if (symbols_demangle(y->name, buf, len) < 0)
+		snprintf(buf, len, "%s", y->name);
 	return 0;
 }
 
