@@ -387,6 +387,7 @@ def describe(t):
     by_uuid = {u: v for u, v in procs.items()}
     proc_of_uuid = {v[0]: (pid, v[1]) for pid, v in procs.items()}
     tracks = {}
+    children = []
     for uuid, d in t.descs.items():
         if d.has("process") or uuid == 0:
             continue
@@ -399,12 +400,28 @@ def describe(t):
                 continue
             tracks[uuid] = (procs[pid][1], th.get("thread_name", ""), rank, "thread")
         else:
+            children.append((uuid, d, rank))
+    # a child of a process, or of a track under one (a thread's states under the thread)
+    process_of = {u: p[1] for u, p in proc_of_uuid.items()}
+    while children:
+        left = []
+        for uuid, d, rank in children:
             parent = d.get("parent_uuid")
-            if parent not in proc_of_uuid:
-                problem("track %d: its parent %s is not a described process" % (uuid, parent))
+            if parent in process_of:
+                name = process_of[parent]
+            elif parent in tracks:
+                name = tracks[parent][0]
+            else:
+                left.append((uuid, d, rank))
                 continue
             kind = "counter" if d.has("counter") else "child"
-            tracks[uuid] = (proc_of_uuid[parent][1], d.get("name", ""), rank, kind)
+            tracks[uuid] = (name, d.get("name", ""), rank, kind)
+        if len(left) == len(children):
+            for uuid, d, rank in left:
+                problem("track %d: its parent %s is not a described process or track" %
+                        (uuid, d.get("parent_uuid")))
+            break
+        children = left
     del by_uuid
     return procs, tracks
 
