@@ -40,6 +40,10 @@ def ns(x):
 def events(d):
     return [e for e in d["traceEvents"] if e["ph"] != "M"]
 
+def is_sample(e):
+    """A CPU sample: an instant whose arguments are its CPU and stack."""
+    return e["ph"] == "i" and "stack" in e.get("args", {}) and "cpu" in e.get("args", {})
+
 def canon(e):
     return json.dumps(e, sort_keys=True)
 
@@ -198,8 +202,9 @@ class Split:
                 self.index["start_ns"], self.index["end_ns"], first, last))
         for p, d in zip(ix, self.parts):
             evs = events(d)
-            c = collections.Counter(e["ph"] for e in evs)
-            got = {"slices": c["X"], "instants": c["i"], "counters": c["C"], "async": c["b"], "flows": c["s"]}
+            c = collections.Counter("sample" if is_sample(e) else e["ph"] for e in evs)
+            got = {"slices": c["X"], "instants": c["i"], "counters": c["C"], "async": c["b"], "flows": c["s"],
+                   "samples": c["sample"]}
             want = {k: p[k] for k in got}
             if got != want:
                 bad.append("part %d holds %s, the index says %s" % (p["part"], got, want))

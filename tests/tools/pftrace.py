@@ -9,15 +9,21 @@ Usage:
   pftrace.py check TRACE.pftrace              checks; prints what it found as JSON
   pftrace.py compare TRACE.pftrace TRACE.json  checks, and compares with the Chrome trace:
                                               every slice, instant, counter sample,
-                                              cross-thread range and flow arrow, with its
-                                              track, times, name, category and arguments;
+                                              cross-thread range, flow arrow and CPU sample,
+                                              with its track, times, name, category and
+                                              arguments (a CPU sample: its CPU and stack);
                                               the processes and tracks, named and ordered
+  pftrace.py samples TRACE.pftrace            checks; prints every CPU sample (PerfSample)
+                                              as JSON: ts, pid, tid, cpu, mode, and its stack
+                                              innermost first, [function, mapping path]
 
 Checks: protoc decodes the file and every bundle; every TrackEvent and interned data come
 after their sequence's SEQ_INCREMENTAL_STATE_CLEARED (and so does every packet flagged
 SEQ_NEEDS_INCREMENTAL_STATE); every iid resolves on its sequence;
 every TrackEvent's track has a descriptor (and every parent too); counter values only on
-counter tracks; every flow id appears once as a start and once as an end; on each track,
+counter tracks; every interned entry is defined once per sequence; every CPU sample's
+callstack, frames, function names and mappings resolve on its sequence and its thread has a
+descriptor; every flow id appears once as a start and once as an end; on each track,
 slices nest (every end closes an open slice, none left open) and each flow end lies inside a
 slice of its track.  Exits non-zero saying what is wrong.
 """
@@ -203,7 +209,9 @@ def parse_text(text):
 # ---- the trace, as trace processor reads it ----------------------------------------------
 
 INTERNED = ("event_names", "event_categories", "debug_annotation_names",
-            "debug_annotation_string_values")
+            "debug_annotation_string_values", "function_names", "mapping_paths")
+# interned whole messages, by iid: the callstacks of CPU samples
+PROFILE = ("frames", "callstacks", "mappings")
 
 
 class Seq:
@@ -212,7 +220,7 @@ class Seq:
         self.clear()
 
     def clear(self):
-        self.interned = {k: {} for k in INTERNED}
+        self.interned = {k: {} for k in INTERNED + PROFILE}
         self.defaults = None
         self.clocks = {}
 
@@ -222,6 +230,7 @@ class Trace:
         self.seqs = collections.defaultdict(Seq)
         self.descs = {}
         self.events = []            # dicts: track uuid, ts, packet index, type, name, ...
+        self.samples = []           # dicts: ts, pid, tid, cpu, mode, stack (PerfSample)
         self.realtime = None
         self.npackets = len(packets)
         for i, p in enumerate(packets):
@@ -245,7 +254,11 @@ class Trace:
                 continue
             for kind, table in seq.interned.items():
                 for e in d.all(kind):
-                    table[e.get("iid")] = e.get("name", e.get("str"))
+                    if e.get("iid") in table:
+                        # each is interned once per sequence
+                        problem("packet %d: %s iid %s defined again on sequence %d" %
+                                (i, kind, e.get("iid"), sid))
+                    table[e.get("iid")] = e if kind in PROFILE else e.get("name", e.get("str"))
         cs = p.get("clock_snapshot")
         if cs:
             for c in cs.all("clocks"):
@@ -262,6 +275,30 @@ class Trace:
         te = p.get("track_event")
         if te:
             self.track_event(i, p, te, seq, sid, ts)
+        ps = p.get("perf_sample")
+        if ps:
+            self.perf_sample(i, ps, seq, sid, ts)
+
+    def perf_sample(self, i, ps, seq, sid, ts):
+        """A CPU sample: its stack resolved on its sequence, innermost frame first, each frame
+        (function, mapping path)."""
+        if not seq.valid:
+            problem("packet %d: a PerfSample on sequence %d, never cleared" % (i, sid))
+        stack = []
+        if ps.has("callstack_iid"):
+            cs = self.lookup(seq, sid, "callstacks", ps.get("callstack_iid"), i)
+            for fid in (cs.all("frame_ids") if cs != "?" else []):
+                f = self.lookup(seq, sid, "frames", fid, i)
+                if f == "?":
+                    continue
+                fn = self.lookup(seq, sid, "function_names", f.get("function_name_id"), i)
+                m = self.lookup(seq, sid, "mappings", f.get("mapping_id"), i)
+                path = "/".join(self.lookup(seq, sid, "mapping_paths", x, i)
+                                for x in (m.all("path_string_ids") if m != "?" else []))
+                stack.append((fn, path))
+            stack.reverse()
+        self.samples.append(dict(ts=ts, i=i, seq=sid, pid=ps.get("pid"), tid=ps.get("tid"),
+                                 cpu=ps.get("cpu"), mode=ps.get("cpu_mode"), stack=stack))
 
     def timestamp(self, i, p, seq):
         if not p.has("timestamp"):
@@ -350,6 +387,7 @@ def describe(t):
     by_uuid = {u: v for u, v in procs.items()}
     proc_of_uuid = {v[0]: (pid, v[1]) for pid, v in procs.items()}
     tracks = {}
+    children = []
     for uuid, d in t.descs.items():
         if d.has("process") or uuid == 0:
             continue
@@ -362,12 +400,28 @@ def describe(t):
                 continue
             tracks[uuid] = (procs[pid][1], th.get("thread_name", ""), rank, "thread")
         else:
+            children.append((uuid, d, rank))
+    # a child of a process, or of a track under one (a thread's states under the thread)
+    process_of = {u: p[1] for u, p in proc_of_uuid.items()}
+    while children:
+        left = []
+        for uuid, d, rank in children:
             parent = d.get("parent_uuid")
-            if parent not in proc_of_uuid:
-                problem("track %d: its parent %s is not a described process" % (uuid, parent))
+            if parent in process_of:
+                name = process_of[parent]
+            elif parent in tracks:
+                name = tracks[parent][0]
+            else:
+                left.append((uuid, d, rank))
                 continue
             kind = "counter" if d.has("counter") else "child"
-            tracks[uuid] = (proc_of_uuid[parent][1], d.get("name", ""), rank, kind)
+            tracks[uuid] = (name, d.get("name", ""), rank, kind)
+        if len(left) == len(children):
+            for uuid, d, rank in left:
+                problem("track %d: its parent %s is not a described process or track" %
+                        (uuid, d.get("parent_uuid")))
+            break
+        children = left
     del by_uuid
     return procs, tracks
 
@@ -383,6 +437,12 @@ def check(t):
         if (e["type"] == "TYPE_COUNTER") != (kind == "counter"):
             problem("a %s event on a %s track" % (e["type"], kind))
         per_track[e["track"]].append(e)
+    threads = {(d.get("thread").get("pid"), d.get("thread").get("tid")) for d in t.descs.values()
+               if d.has("thread")}
+    for sm in t.samples:
+        if (sm["pid"], sm["tid"]) not in threads:
+            problem("a sample at %s of thread %s/%s, which has no descriptor" %
+                    (sm["ts"], sm["pid"], sm["tid"]))
     starts = collections.Counter(f for e in t.events for f in e["flows"])
     ends = collections.Counter(f for e in t.events for f in e["ends"])
     for f in set(starts) | set(ends):
@@ -436,6 +496,13 @@ def perfetto_view(t, procs, tracks, slices, anchors):
             v["instants"][(key(e["track"]), e["name"], e["cat"], e["ts"], canon(e["args"]))] += 1
         elif e["type"] == "TYPE_COUNTER":
             v["counters"][(key(e["track"]), e["ts"], float(e["value"]))] += 1
+    thread_track = {(d.get("thread").get("pid"), d.get("thread").get("tid")): u
+                    for u, d in t.descs.items() if d.has("thread")}
+    for sm in t.samples:
+        stack = [fn for fn, path in sm["stack"]]
+        nk = sum(path == "[kernel.kallsyms]" for fn, path in sm["stack"])
+        v["samples"][(key(thread_track.get((sm["pid"], sm["tid"]))), stack[0] if stack else None,
+                      sm["ts"], canon({"cpu": sm["cpu"], "kernel_frames": nk, "stack": stack}))] += 1
     ends = {f: (uuid, e) for uuid, e in anchors for f in e["ends"]}
     for uuid, e in anchors:
         for f in e["flows"]:
@@ -514,7 +581,11 @@ def chrome_view(path):
                 v["unnested"][k] += 1
     for e in ev:
         ph = e["ph"]
-        if ph == "i":
+        if ph == "i" and "stack" in e.get("args", {}) and "cpu" in e.get("args", {}):
+            a = e["args"]
+            v["samples"][(key(e), a["stack"][0] if a["stack"] else None, ns(e["ts"]),
+                          canon(a))] += 1
+        elif ph == "i":
             v["instants"][(key(e), e["name"], e["cat"], ns(e["ts"]), canon(e.get("args", {})))] += 1
         elif ph == "C":
             v["counters"][((pname.get(e["pid"], ""), e["name"]), ns(e["ts"]),
@@ -543,7 +614,7 @@ def chrome_view(path):
 
 
 def compare(pv, cv):
-    for what in ("processes", "tracks", "slices", "instants", "counters", "flows"):
+    for what in ("processes", "tracks", "slices", "instants", "counters", "flows", "samples"):
         a, b = pv[what], cv[what]
         if a == b:
             continue
@@ -554,13 +625,19 @@ def compare(pv, cv):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("check", "compare"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("check", "compare", "samples"):
         sys.exit(__doc__)
     t = load(sys.argv[2])
     procs, tracks, slices, anchors = check(t)
     pv = perfetto_view(t, procs, tracks, slices, anchors)
     summary = {w: sum(pv[w].values()) for w in ("processes", "tracks", "slices", "instants",
-                                                "counters", "flows")}
+                                                "counters", "flows", "samples")}
+    if sys.argv[1] == "samples":
+        json.dump(t.samples, sys.stdout)
+        print()
+        for p in problems:
+            print("pftrace: " + p, file=sys.stderr)
+        sys.exit(1 if problems else 0)
     if sys.argv[1] == "compare":
         cv = chrome_view(sys.argv[3])
         compare(pv, cv)

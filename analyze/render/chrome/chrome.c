@@ -1,8 +1,8 @@
 /* render/chrome/chrome.c — Chrome trace-event JSON (Perfetto, chrome://tracing) from the
  * scene: slices as complete events, instants, counters, cross-thread ranges as async
- * events, flow arrows as "s"/"f" pairs (the "f" bound to the slice it ends in), every
- * argument as the scene typed it, and at the end the names and order of processes and
- * tracks (model/tracks.c).  Knows no runtime. */
+ * events, CPU samples as instants with their stacks, flow arrows as "s"/"f" pairs (the "f"
+ * bound to the slice it ends in), every argument as the scene typed it, and at the end the
+ * names and order of processes and tracks (model/tracks.c).  Knows no runtime. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +40,29 @@ static void async_id(struct jw *w, const struct scene_item *it)
 	char id[48];
 	snprintf(id, sizeof(id), ",\"id\":\"%d:%" PRIu64 "\"", it->proc->index, it->id);
 	jw_raw(w, id, strlen(id));
+}
+
+/* A CPU sample: an instant on its thread named after its innermost function, its stack an
+ * array of function names, innermost first (Perfetto and chrome://tracing list an array's
+ * items one per line), the first kernel_frames of them kernel functions. */
+static void sample(struct chrome *c, const struct scene_item *it)
+{
+	struct jw *w = &c->w;
+	const struct scene_stack *st = it->stack;
+	chrome_head(c, it->track, "i", it->cat ? it->cat : "sample", it->t0);
+	jw_lit(w, ",\"s\":\"t\",\"name\":");
+	name(w, it);
+	jw_lit(w, ",\"args\":{\"cpu\":");
+	jw_u64(w, st ? st->cpu : 0);
+	jw_lit(w, ",\"kernel_frames\":");
+	jw_u64(w, st ? st->nkernel : 0);
+	jw_lit(w, ",\"stack\":[");
+	for (uint32_t i = 0; st && i < st->n; i++) {
+		if (i)
+			jw_lit(w, ",");
+		chrome_name(w, st->frames[i]);
+	}
+	jw_lit(w, "]}}");
 }
 
 static void item(void *priv, const struct scene_item *it)
@@ -86,6 +109,9 @@ static void item(void *priv, const struct scene_item *it)
 		name(w, it);
 		async_id(w, it);
 		jw_lit(w, "}");
+		break;
+	case SI_SAMPLE:
+		sample(c, it);
 		break;
 	default:
 		break;

@@ -100,6 +100,10 @@ static const struct cat known_cats[] = {
 	{ "memset", "GPU memset", OTF2_REGION_ROLE_DATA_TRANSFER, OTF2_PARADIGM_HIP, 0 },
 	{ "graph", "GPU graph", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP, 0 },
 	{ "collective", "device collective", OTF2_REGION_ROLE_COLL_OTHER, OTF2_PARADIGM_HIP, 0 },
+	/* the functions of CPU samples' stacks (render/otf2/contexts.c) */
+	{ "sampled", "sampled function", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_SAMPLING, 0 },
+	{ "sampled kernel", "sampled kernel function", OTF2_REGION_ROLE_FUNCTION,
+	  OTF2_PARADIGM_SAMPLING, 0 },
 };
 #define NKNOWN (sizeof(known_cats) / sizeof(known_cats[0]))
 #define MAX_CATS 128

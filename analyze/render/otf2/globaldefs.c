@@ -3,9 +3,10 @@
  * per location, then the global definitions in the order readers want them, each kind in
  * rising, gapless ids: the clock properties, the strings known so far, the paradigms, the
  * attributes, the system tree with the location groups and locations, the regions, the
- * metrics, and the MPI groups and communicators.  It asks the definitions registry
- * (render/otf2/defs.c), the system writer (render/otf2/system.c) and the communicator writer
- * (render/otf2/comms.c) for each kind in turn. */
+ * CPU samples' interrupt generator and calling contexts, the metrics, and the MPI groups and
+ * communicators.  It asks the definitions registry (render/otf2/defs.c, contexts.c), the
+ * system writer (render/otf2/system.c) and the communicator writer (render/otf2/comms.c)
+ * for each kind in turn. */
 #include "state.h"
 
 #define WRITE(call) otf2_check(o, (call))
@@ -25,6 +26,10 @@ static void write_paradigms(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
 		WRITE(OTF2_GlobalDefWriter_WriteParadigm(gw, ps[i].p, otf2_str(o->defs, ps[i].name),
 							 ps[i].cls));
+	if (o->callsites.n)
+		WRITE(OTF2_GlobalDefWriter_WriteParadigm(gw, OTF2_PARADIGM_SAMPLING,
+							 otf2_str(o->defs, "sampling"),
+							 OTF2_PARADIGM_CLASS_PROCESS));
 	if (o->mpi) {
 		OTF2_AttributeValue v = { .stringRef = otf2_str(o->defs, "MPI_Comm ${id}") };
 		WRITE(OTF2_GlobalDefWriter_WriteParadigmProperty(gw, OTF2_PARADIGM_MPI,
@@ -55,6 +60,7 @@ void otf2_globaldefs_write(struct otf2 *o)
 	otf2_defs_write_attributes(o, gw);
 	otf2_system_write(o, gw);
 	otf2_defs_write_regions(o, gw);
+	otf2_contexts_write(o, gw);
 	otf2_defs_write_metrics(o, gw);
 	otf2_comms_write(o, gw);
 	otf2_defs_write_done(o);

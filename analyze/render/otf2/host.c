@@ -7,7 +7,8 @@
  * begun before the window is entered at the window's start, and only once something inside
  * the window needs it.  An item's ranges_open (the ranges open on its thread) tells which
  * ranges the window closed unseen.  The MPI records themselves are made and written by
- * render/otf2/mpi.c. */
+ * render/otf2/mpi.c; CPU samples are calling-context samples inside the open regions, their
+ * contexts defined by render/otf2/contexts.c. */
 #include <stdlib.h>
 
 #include "state.h"
@@ -259,7 +260,32 @@ static void mark_item(struct otf2 *o, struct loc *l, const struct scene_item *it
 	otf2_leave(o, l, it->t0, r);
 }
 
-/* Calls, ranges, marks and MPI completions, on the location of their thread. */
+/* A CPU sample: a CallingContextSample inside whatever the thread was in at its time (the
+ * regions that ended before it left), with the CPU as an attribute.  A sample without a
+ * stack has no calling context to name: none is written. */
+static void sample_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
+{
+	uint32_t ctx = otf2_context(o, it->stack);
+	if (!ctx)
+		return;
+	unwind(o, l, it->t0, 0);
+	if (l->pending && (!o->win->active || it->t0 >= o->win->start))
+		enter_pending(o, l);
+	if (l->context)
+		otf2_sample_gap(o, it->t0 - l->sampled);
+	uint32_t dist = otf2_unwind_distance(o, l->context, ctx);
+	l->context = ctx;
+	l->sampled = it->t0;
+	if (o->failed)
+		return;
+	OTF2_AttributeRef cpu = otf2_attr(o->defs, "cpu", "the CPU the sample ran on",
+					  OTF2_TYPE_UINT32);
+	otf2_check(o, OTF2_AttributeList_AddUint32(o->attrs, cpu, it->stack->cpu));
+	otf2_check(o, OTF2_EvtWriter_CallingContextSample(l->w, o->attrs, otf2_time(o, l, it->t0),
+							  ctx - 1, dist, 0));
+}
+
+/* Calls, ranges, marks, CPU samples and MPI completions, on the location of their thread. */
 void otf2_host_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 {
 	switch (it->kind) {
@@ -277,6 +303,9 @@ void otf2_host_item(struct otf2 *o, struct loc *l, const struct scene_item *it)
 		break;
 	case SI_MSGPASS:
 		mpireq_item(o, l, it);
+		break;
+	case SI_SAMPLE:
+		sample_item(o, l, it);
 		break;
 	default:
 		break;

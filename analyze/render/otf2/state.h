@@ -4,7 +4,7 @@
  * while items are written, and the MPI requests in flight.  Then what each file of the
  * renderer offers the others, in layers; a file calls only files below it in this list:
  *   the renderer            render/otf2/otf2.c: begin, each item to its writer, end
- *   item writers            render/otf2/host.c: threads (calls, ranges, marks)
+ *   item writers            render/otf2/host.c: threads (calls, ranges, marks, samples)
  *                           render/otf2/mpi.c: the MPI records of a thread's calls
  *                           render/otf2/device.c: device streams and NeuronCore lanes
  *                           render/otf2/process.c: steps, counters, ranges across threads
@@ -13,7 +13,8 @@
  *                           render/otf2/comms.c: MPI groups and communicators
  *   records                 render/otf2/loc.c: locations, their times, Enter/Leave
  *                           render/otf2/attrs.c: the items' arguments as attributes
- *   definitions registry    render/otf2/defs.c: refs handed out while items are written
+ *   definitions registry    render/otf2/contexts.c: CPU samples' calling contexts
+ *                           render/otf2/defs.c: refs handed out while items are written
  *   leaves                  render/otf2/collop.c: the model's collectives as OTF2's
  *                           render/otf2/error.c: errors of writing
  * The declarations below go from the bottom of the list up.  Nothing here knows a runtime:
@@ -27,6 +28,7 @@
 #include <otf2/otf2.h>
 
 #include "../../model/scene.h"
+#include "../callsites.h"
 
 #define T_OPEN INT64_MAX          /* the end of a range not closed yet */
 
@@ -126,6 +128,9 @@ struct loc {
 					  * for members no record names */
 	int rank_loc;                    /* stands for its process's rank in MPI */
 	int64_t last;                    /* latest time written, ns from the trace start */
+	uint32_t context;                /* LOC_THREAD: the calling context of its latest CPU
+					  * sample (a callsite's number), 0: none yet */
+	int64_t sampled;                 /* and its time */
 	uint64_t events;                 /* counted at the end, before its writer closes */
 	struct frame *stack;             /* LOC_THREAD */
 	size_t depth, cap;
@@ -191,6 +196,11 @@ struct otf2 {
 	enum loc_kind last_where;
 	int last_cat_kind;
 	int64_t max_t;                   /* latest time written */
+	/* CPU samples (render/otf2/contexts.c) */
+	struct callsites callsites;      /* their stacks: calling context = number - 1 */
+	OTF2_RegionRef *cs_region;       /* by callsite number - 1 */
+	int64_t *gaps;                   /* intervals between a thread's samples (some) */
+	size_t ngaps;
 	int failed;
 	/* MPI */
 	struct req *reqs;
@@ -217,6 +227,19 @@ void otf2_check(struct otf2 *o, OTF2_ErrorCode rc);
 /* ---- render/otf2/collop.c -------------------------------------------------------------------- */
 
 int otf2_coll_op(unsigned coll);   /* an enum msgpass_coll as OTF2_CollectiveOp, or -1 */
+
+/* ---- render/otf2/contexts.c: CPU samples' calling contexts ----------------------------------- */
+
+/* The calling context of a sample's stack (its innermost callsite's number; 0: none). */
+uint32_t otf2_context(struct otf2 *o, const struct scene_stack *st);
+/* The unwind distance from the calling context `from` (0: none) to `to` (OTF2's
+ * CallingContext): the frames of `to` below the deepest one the two share, plus one. */
+uint32_t otf2_unwind_distance(const struct otf2 *o, uint32_t from, uint32_t to);
+/* An interval between two samples of one thread, for the sampling period. */
+void otf2_sample_gap(struct otf2 *o, int64_t gap);
+/* The interrupt generator "CPU sampling" and every calling context, after the regions. */
+void otf2_contexts_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+void otf2_contexts_free(struct otf2 *o);
 
 /* ---- render/otf2/defs.c: the definitions registry -------------------------------------------- */
 

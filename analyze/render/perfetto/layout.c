@@ -3,8 +3,9 @@
  * Chrome pid (a process, or a --group-by group) is a process track, its name and order as the
  * Chrome output's metadata gives them (tracks_metadata), written at the end, when they are
  * final (trace processor reads every descriptor before it places any event); threads of a
- * process are thread tracks, the rest (device streams, NeuronCore lanes, steps, tracks in a
- * group) its child tracks.  Counter tracks and the lanes of cross-thread ranges are described
+ * process are thread tracks, a thread's states (a "thread-state" track) a child of its
+ * thread's track, the rest (device streams, NeuronCore lanes, steps, tracks in a group) its
+ * process's child tracks.  Counter tracks and the lanes of cross-thread ranges are described
  * when first used: a counter's values need their track known as they are read. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +224,7 @@ struct describe {
 	struct pf_map by_track;          /* (pid + 1, tid + 1) -> struct meta; groups: tid -1 */
 	struct track_info *infos;
 	size_t ninfos;
+	struct pf_map threads;           /* (thread, 0) -> its thread track's info */
 };
 
 static struct meta *meta_at(struct describe *d, int64_t pid, int64_t tid)
@@ -301,7 +303,16 @@ static void track_desc(struct pb *b, const struct trace *tr, struct tracks *trac
 	}
 	const struct track_info *ti = m ? m->info : NULL;
 	size_t pk, dd = desc_open(b, uuid, &pk);
-	if (ti && !strcmp(ti->kind, "thread") && ti->proc && ti->proc->index == t.pid) {
+	const struct track_info *owner = NULL;
+	if (ti && !strcmp(ti->kind, "thread-state") && ti->thread)
+		owner = map_get(&d->threads, (uint64_t)(uintptr_t)ti->thread, 0);
+	if (owner) {
+		/* a thread's states: a slice track under the thread's */
+		pb_need(b, PB_MAX_FIELD);
+		pb_uint(b, TD_PARENT_UUID, track_uuid(owner->track));
+		if (name)
+			desc_name(b, TD_NAME, name);
+	} else if (ti && !strcmp(ti->kind, "thread") && ti->proc && ti->proc->index == t.pid) {
 		pb_need(b, 3 * PB_MAX_FIELD);
 		size_t th = pb_open(b, TD_THREAD);
 		pb_uint(b, THREAD_PID, (uint64_t)t.pid);
@@ -334,8 +345,11 @@ void pf_describe(struct pf *w, const struct trace *tr, struct tracks *tracks)
 	struct describe d = { 0 };
 	tracks_metadata(tracks, tr, on_meta, &d);
 	tracks_each(tracks, on_info, &d);
-	for (size_t i = 0; i < d.ninfos; i++)
+	for (size_t i = 0; i < d.ninfos; i++) {
 		meta_at(&d, d.infos[i].track.pid, d.infos[i].track.tid)->info = &d.infos[i];
+		if (!strcmp(d.infos[i].kind, "thread") && d.infos[i].thread)
+			*map_slot(&d.threads, (uint64_t)(uintptr_t)d.infos[i].thread, 0) = &d.infos[i];
+	}
 	struct pf_map pids = { 0 };
 	/* the tracks the scene laid out (drawn on or not, as the Chrome output names them) */
 	for (size_t i = 0; i < d.by_track.cap; i++) {
@@ -367,6 +381,7 @@ void pf_describe(struct pf *w, const struct trace *tr, struct tracks *tracks)
 		free(m);
 	}
 	free(d.by_track.e);
+	free(d.threads.e);
 	free(d.infos);
 }
 

@@ -1,10 +1,10 @@
 /* render/perfetto/perfetto.c — Perfetto's native trace (a stream of TracePacket) from the
  * scene: slices as TYPE_SLICE_BEGIN/END pairs and cross-thread ranges likewise on lanes of
- * their process, instants, counters on counter tracks, arguments as debug annotations, and
- * flow arrows.  A flow comes after the slices it joins were written, so each end is a small
- * instant inside its slice (at the times the scene chose to bind the arrow there) that
- * carries the flow id: flow_ids at the start, terminating_flow_ids at the end.  Knows no
- * runtime. */
+ * their process, instants, counters on counter tracks, arguments as debug annotations, CPU
+ * samples with their callstacks (samples.c), and flow arrows.  A flow comes after the slices
+ * it joins were written, so each end is a small instant inside its slice (at the times the
+ * scene chose to bind the arrow there) that carries the flow id: flow_ids at the start,
+ * terminating_flow_ids at the end.  Knows no runtime. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "perfetto.h"
 #include "annot.h"
 #include "layout.h"
+#include "samples.h"
 #include "seq.h"
 #include "proto.h"
 
@@ -99,6 +100,9 @@ static void item(void *priv, const struct scene_item *it)
 		event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
 		slice_end(w, s, it->t1);
 		break;
+	case SI_SAMPLE:
+		pf_sample(w, it);
+		break;
 	default:
 		break;
 	}
@@ -139,6 +143,8 @@ static void destroy(struct pf *w)
 	pf_strmap_free(&w->keys);
 	pf_strmap_free(&w->names);
 	pf_strmap_free(&w->counters);
+	callsites_free(&w->callsites);
+	free(w->chain);
 	free(w->path);
 	free(w);
 }

@@ -1,10 +1,11 @@
 /* render/perfetto/pf.h — the Perfetto writer's state, shared by its parts: sequences and
  * packets (seq.h), tracks and their descriptors (layout.h), arguments as debug annotations
- * (annot.h) and the renderer of the scene (perfetto.c). */
+ * (annot.h), CPU samples (samples.h) and the renderer of the scene (perfetto.c). */
 #ifndef TPROF_ANALYZE_PERFETTO_PF_H
 #define TPROF_ANALYZE_PERFETTO_PF_H
 
 #include "../../model/scene.h"
+#include "../callsites.h"
 #include "intern.h"
 #include "out.h"
 #include "proto.h"
@@ -24,7 +25,9 @@ struct pf_seq {
 };
 
 /* What an iid names (struct pf_seq's set, the pending list of a packet). */
-enum pf_ikind { IK_NAME = 1, IK_FLOWNAME, IK_CAT, IK_KEY, IK_STRVAL };
+enum pf_ikind { IK_NAME = 1, IK_FLOWNAME, IK_CAT, IK_KEY, IK_STRVAL,
+		/* the samples' (samples.c): written by it, not through the pending list */
+		IK_FUNC, IK_FRAME, IK_CALLSTACK, IK_MAPPING };
 
 /* A track events go to: a track of the scene, a counter, a lane of cross-thread ranges. */
 struct pf_track {
@@ -68,6 +71,10 @@ struct pf {
 		uint32_t id;
 	} consts[PF_CONSTS];
 	uint32_t ncounters, nlanes;
+	struct callsites callsites;      /* the samples' stacks (samples.c) */
+	uint32_t *chain;                 /* a callstack being defined, innermost first */
+	size_t capchain;
+	uint32_t unknown_fn;             /* the name of a frame with none */
 	struct pf_strmap cats, keys, names, counters;
 	/* the iids the packet being written defines */
 	struct pf_pending {

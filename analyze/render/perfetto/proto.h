@@ -17,6 +17,7 @@ enum {
 	PACKET_CLOCK_ID = 58,                   /* timestamp_clock_id */
 	PACKET_DEFAULTS = 59,                   /* trace_packet_defaults */
 	PACKET_TRACK_DESCRIPTOR = 60,
+	PACKET_PERF_SAMPLE = 66,
 
 	SEQ_INCREMENTAL_STATE_CLEARED = 1,      /* TracePacket.SequenceFlags */
 
@@ -63,9 +64,31 @@ enum {
 	INTERNED_CATEGORIES = 1,                /* InternedData */
 	INTERNED_EVENT_NAMES = 2,
 	INTERNED_ANNOTATION_NAMES = 3,
+	INTERNED_FUNCTION_NAMES = 5,
+	INTERNED_FRAMES = 6,
+	INTERNED_CALLSTACKS = 7,
+	INTERNED_MAPPING_PATHS = 17,
+	INTERNED_MAPPINGS = 19,
 	INTERNED_STRING_VALUES = 29,            /* debug_annotation_string_values */
 	INTERNED_IID = 1,                       /* EventCategory, EventName, DebugAnnotationName, */
 	INTERNED_NAME = 2,                      /* InternedString: iid and name (str) */
+
+	FRAME_IID = 1,                          /* Frame */
+	FRAME_FUNCTION_NAME_ID = 2,
+	FRAME_MAPPING_ID = 3,
+	FRAME_REL_PC = 4,
+	CALLSTACK_IID = 1,                      /* Callstack */
+	CALLSTACK_FRAME_IDS = 2,                /* bottom (outermost) frame first */
+	MAPPING_IID = 1,                        /* Mapping */
+	MAPPING_PATH_STRING_IDS = 7,
+
+	PERF_CPU = 1,                           /* PerfSample */
+	PERF_PID = 2,
+	PERF_TID = 3,
+	PERF_CALLSTACK_IID = 4,
+	PERF_CPU_MODE = 5,
+	CPU_MODE_KERNEL = 1,                    /* Profiling.CpuMode */
+	CPU_MODE_USER = 2,
 
 	TD_UUID = 1,                            /* TrackDescriptor */
 	TD_NAME = 2,

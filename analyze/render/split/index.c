@@ -134,6 +134,7 @@ static void part(struct jw *w, const struct split *s, size_t i)
 	key_u64(w, "instants", p->instants);
 	key_u64(w, "counters", p->counters);
 	key_u64(w, "async", p->asyncs);
+	key_u64(w, "samples", p->samples);
 	key_u64(w, "flows", p->flows);
 	key_u64(w, "began_before", p->before);
 	key_u64(w, "end_after", p->beyond);

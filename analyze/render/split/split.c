@@ -145,6 +145,9 @@ static void count(struct part *p, const struct scene_item *it, int late)
 	case SI_COUNTER:
 		p->counters++;
 		break;
+	case SI_SAMPLE:
+		p->samples++;
+		break;
 	default:
 		p->asyncs++;
 		break;

@@ -17,7 +17,7 @@ struct part {
 	struct scene_renderer r;
 	uint64_t first_step, last_step;  /* SPLIT_STEPS: its group; SPLIT_SIZE: as drawn */
 	int has_steps;
-	uint64_t slices, instants, counters, asyncs, flows;
+	uint64_t slices, instants, counters, asyncs, flows, samples;
 	uint64_t before;                 /* slices that began before its range (lo) */
 	uint64_t beyond;                 /* items that end after its range (hi), kept whole */
 	uint64_t late;                   /* items of a part already closed, put here */

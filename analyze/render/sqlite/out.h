@@ -1,5 +1,6 @@
 /* render/sqlite/out.h — the SQLite renderer's state, shared by its parts: the timeline
- * (timeline.c: the scene's tracks, slices, instants, counters, async ranges and flows), the
+ * (timeline.c: the scene's tracks, slices, instants, counters, async ranges, CPU samples with
+ * their callsites, and flows), the
  * domain facts (facts.c: processes, threads, device operations, MPI messages, collectives,
  * steps, clock offsets, from the pipeline's events), and the output that runs both and
  * finishes the database (sqlite.c: meta, strings, indexes, views).  Knows no runtime. */
@@ -7,6 +8,7 @@
 #define TPROF_ANALYZE_SQLITE_H
 
 #include "db.h"
+#include "../callsites.h"
 #include "../../model/output.h"
 #include "../../model/scene.h"
 #include "../../util/jsonw.h"
@@ -34,6 +36,8 @@ struct sqlout {
 	size_t ntv, captv;
 	int64_t next[ST_COUNT];          /* the last row id given, per table */
 	uint64_t corr_slices;            /* slices with a correlation */
+	struct callsites callsites;      /* the samples' stacks: rows up to `written` are in */
+	size_t callsites_written;
 	int64_t *thread_base;            /* by process index: threads' ids are base + stream */
 	size_t nprocs;
 	struct { const char *s; uint32_t id; } cats[64];   /* category strings by address */

@@ -44,9 +44,31 @@ static const char indexes[] =
 	"CREATE INDEX device_ops_by_correlation ON device_ops (process_id, correlation)"
 	"  WHERE correlation IS NOT NULL;"
 	"CREATE INDEX members_by_collective ON collective_members (collective_id);"
-	"CREATE INDEX counters_by_track ON counters (track_id, ts_ns);";
+	"CREATE INDEX counters_by_track ON counters (track_id, ts_ns);"
+	"CREATE INDEX samples_by_track ON samples (track_id, ts_ns);";
 
 static const char views[] =
+	/* CPU samples with the function they were in (their innermost frame) and its track */
+	"CREATE VIEW named_samples AS"
+	"  SELECT s.id, s.track_id, t.name AS track, t.thread_id, s.process_id, s.ts_ns, s.cpu,"
+	"    s.callsite_id, n.string AS function, c.is_kernel, c.depth + 1 AS frames"
+	"  FROM samples s LEFT JOIN callsites c ON c.id = s.callsite_id"
+	"    LEFT JOIN strings n ON n.id = c.name_id LEFT JOIN tracks t ON t.id = s.track_id;"
+	/* per function: the samples it was running in (self), and those it was on the stack
+	 * of (total: once per sample however often it recurses) */
+	"CREATE VIEW sample_functions AS"
+	"  WITH RECURSIVE up(sample, callsite) AS ("
+	"      SELECT id, callsite_id FROM samples WHERE callsite_id IS NOT NULL"
+	"      UNION ALL SELECT up.sample, c.parent_id FROM up JOIN callsites c"
+	"        ON c.id = up.callsite AND c.parent_id IS NOT NULL),"
+	"    total AS (SELECT c.name_id, c.is_kernel, COUNT(DISTINCT up.sample) AS n FROM up"
+	"      JOIN callsites c ON c.id = up.callsite GROUP BY c.name_id, c.is_kernel),"
+	"    self AS (SELECT c.name_id, c.is_kernel, COUNT(*) AS n FROM samples s"
+	"      JOIN callsites c ON c.id = s.callsite_id GROUP BY c.name_id, c.is_kernel)"
+	"  SELECT n.string AS function, total.is_kernel, IFNULL(self.n, 0) AS self_samples,"
+	"    total.n AS total_samples"
+	"  FROM total JOIN strings n ON n.id = total.name_id"
+	"    LEFT JOIN self ON self.name_id = total.name_id AND self.is_kernel = total.is_kernel;"
 	/* slices with their names, category, duration and track */
 	"CREATE VIEW named_slices AS"
 	"  SELECT s.id, s.track_id, t.name AS track, t.kind AS track_kind, s.process_id,"

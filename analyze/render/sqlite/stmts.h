@@ -16,6 +16,8 @@
 	T(INSTANTS, instants)                           \
 	T(ASYNC, async_slices)                          \
 	T(COUNTERS, counters)                           \
+	T(SAMPLES, samples)                             \
+	T(CALLSITES, callsites)                         \
 	T(FLOWS, flows)                                 \
 	T(DEVICE_OPS, device_ops)                       \
 	T(MESSAGES, mpi_messages)                       \
@@ -70,6 +72,16 @@
 	C(t, id, "INTEGER PRIMARY KEY") C(t, track_id, "INTEGER NOT NULL")               \
 	C(t, process_id, "INTEGER") C(t, name_id, "INTEGER NOT NULL")                    \
 	C(t, ts_ns, "INTEGER NOT NULL") C(t, value, "REAL")
+
+#define COLS_SAMPLES(C, t)                                                               \
+	C(t, id, "INTEGER PRIMARY KEY") C(t, track_id, "INTEGER NOT NULL")               \
+	C(t, process_id, "INTEGER") C(t, ts_ns, "INTEGER NOT NULL") C(t, cpu, "INTEGER") \
+	C(t, callsite_id, "INTEGER")
+
+#define COLS_CALLSITES(C, t)                                                             \
+	C(t, id, "INTEGER PRIMARY KEY") C(t, parent_id, "INTEGER")                       \
+	C(t, depth, "INTEGER NOT NULL") C(t, name_id, "INTEGER NOT NULL")                \
+	C(t, is_kernel, "INTEGER NOT NULL")
 
 #define COLS_FLOWS(C, t)                                                                 \
 	C(t, id, "INTEGER PRIMARY KEY") C(t, key, "TEXT") C(t, category_id, "INTEGER")   \

@@ -1,7 +1,9 @@
 /* render/sqlite/timeline.c — the scene as rows: a track row per track an item is on (written
  * at the end, named and ordered as the Chrome trace names and orders it), a row per slice,
- * instant, counter sample and async range with its arguments as JSON, and a row per flow
- * (the slices it joins are found by SQL at the end, schema.c). */
+ * instant, counter sample and async range with its arguments as JSON, a row per CPU sample
+ * naming its stack's innermost callsite (a callsite row per frame the first time its stack
+ * from the outermost frame down is seen), and a row per flow (the slices it joins are found
+ * by SQL at the end, schema.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +144,37 @@ static void async(struct sqlout *o, const struct scene_item *it, int64_t track)
 	sqldb_insert(d, ST_ASYNC);
 }
 
+/* Callsites new since the last sample: parents before children, as numbered. */
+static void callsites(struct sqlout *o)
+{
+	struct sqldb *d = &o->db;
+	struct callsites *c = &o->callsites;
+	for (; o->callsites_written < c->n; o->callsites_written++) {
+		uint32_t id = (uint32_t)o->callsites_written + 1;
+		const struct callsite *s = callsites_at(c, id);
+		sq_i64(d, ST_CALLSITES, CALLSITES_id, id);
+		sq_opt(d, ST_CALLSITES, CALLSITES_parent_id, s->parent != 0, s->parent);
+		sq_i64(d, ST_CALLSITES, CALLSITES_depth, s->depth);
+		sq_i64(d, ST_CALLSITES, CALLSITES_name_id, s->name);
+		sq_i64(d, ST_CALLSITES, CALLSITES_is_kernel, s->kernel);
+		sqldb_insert(d, ST_CALLSITES);
+	}
+}
+
+static void sample(struct sqlout *o, const struct scene_item *it, int64_t track)
+{
+	struct sqldb *d = &o->db;
+	uint32_t leaf = callsites_intern(&o->callsites, it->stack);
+	if (o->callsites_written < o->callsites.n)
+		callsites(o);
+	sq_i64(d, ST_SAMPLES, SAMPLES_track_id, track);
+	sq_opt(d, ST_SAMPLES, SAMPLES_process_id, it->proc != NULL, proc_id(it->proc));
+	sq_i64(d, ST_SAMPLES, SAMPLES_ts_ns, it->t0);
+	sq_opt(d, ST_SAMPLES, SAMPLES_cpu, it->stack != NULL, it->stack ? it->stack->cpu : 0);
+	sq_opt(d, ST_SAMPLES, SAMPLES_callsite_id, leaf != 0, leaf);
+	sqldb_insert(d, ST_SAMPLES);
+}
+
 static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct sqlout *o = priv;
@@ -164,6 +197,7 @@ static void item(void *priv, const struct scene_item *it)
 		counter(o, it, track);
 		break;
 	case SI_ASYNC: async(o, it, track); break;
+	case SI_SAMPLE: sample(o, it, track); break;
 	default: break;
 	}
 }
@@ -194,6 +228,7 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	o->tracks = tracks;
 	sqlite_timeline_tracks(o, tr);
 	o->tracks = NULL;
+	callsites_free(&o->callsites);
 	return o->failed || o->db.failed ? -1 : 0;
 }
 
@@ -241,7 +276,7 @@ static void info(void *ctx, const struct track_info *ti)
 	r->kind = ti->kind;
 	r->proc = ti->proc;
 	r->thread = ti->thread;
-	if (strcmp(ti->kind, "thread")) {
+	if (!strcmp(ti->kind, "device") || !strcmp(ti->kind, "neuroncore")) {
 		r->device = ti->device;
 		r->number = ti->number;
 		r->has_device = 1;
