@@ -13,14 +13,15 @@ void emit_event(struct pipeline *pl, struct event *ev)
 	if (w->active) {
 		/* A span belongs when it overlaps the window (touching an edge is not enough); an
 		 * instant, or a span of no length, when it lies in [start, end). */
-		int span = (ev->kind == EV_RANGE || ev->kind == EV_STEP) && ev->t1 > ev->t0;
+		int clip = ev->kind == EV_RANGE || ev->kind == EV_STEP || ev->kind == EV_STATE;
+		int span = clip && ev->t1 > ev->t0;
 		if (span ? ev->t1 <= w->start || ev->t0 >= w->end : ev->t0 < w->start || ev->t0 >= w->end)
 			return;
 		if (ev->t0 < w->start) {
 			ev->t0 = w->start;
 			ev->flags |= EVF_CLIPPED;
 		}
-		if ((ev->kind == EV_RANGE || ev->kind == EV_STEP) && ev->t1 > w->end) {
+		if (clip && ev->t1 > w->end) {
 			ev->t1 = w->end;
 			ev->flags |= EVF_CLIPPED;
 		}

@@ -34,6 +34,20 @@ enum ev_kind {
 			  * once all are known (flagged EVF_INCOMPLETE, at the end, when not);
 			  * proc and thread are the last to enter, name the first launch's
 			  * label, t0..t1 covers their calls and device spans; never clipped */
+	EV_SAMPLE,       /* a CPU sample of `thread` at t0: struct sample_info; name = the
+			  * innermost frame's function */
+	EV_STATE,        /* `thread` was in scheduling state `state` (enum tprof_sched_state)
+			  * from t0 to t1; name = the state's name ("Running") */
+};
+#define EV_LAST EV_STATE   /* the highest enum ev_kind */
+
+/* A CPU sample (EV_SAMPLE): its call stack as function names (trace-wide string ids),
+ * innermost first; the first nkernel are kernel frames, the rest user frames. */
+struct sample_info {
+	const uint32_t *frames;
+	uint32_t n, nkernel;
+	uint32_t cpu;                    /* the CPU it ran on */
+	int user_trunc;                  /* the user stack was cut at the frame limit */
 };
 
 /* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
@@ -208,6 +222,12 @@ struct event {
 	const struct coll_info *coll;    /* EV_COLLECTIVE */
 	const struct nccl_info *nccl;    /* EV_CALL of domain NCCL (nccl.h) */
 	const struct nccl_inst *ncclinst;/* EV_NCCL (nccl.h) */
+	const struct sample_info *sample;/* EV_SAMPLE */
+	uint8_t state;                   /* EV_STATE: enum tprof_sched_state */
+	uint8_t sysctr;                  /* EV_COUNTER of a system image's SYSCTR record: enum
+					  * tprof_sysctr; 0 for any other counter */
+	uint32_t cpu;                    /* EV_STATE: the CPU it ran on (Running), or UINT32_MAX;
+					  * EV_COUNTER of TPROF_SYSCTR_CPU_BUSY: the CPU */
 };
 
 struct output_ops {
@@ -234,6 +254,7 @@ struct mpi_state;
 struct nccl_state;
 struct devorder;
 struct runtime_set;
+struct sys_state;
 struct nccl_info;
 struct nccl_inst;
 
@@ -252,6 +273,8 @@ struct pipeline {
 	struct nccl_state *nccl;         /* NCCL launches in flight (runtimes/nccl/coll.c) */
 	struct devorder *devorder;       /* device spans held to be put in order (devorder.c) */
 	const struct runtime_set *rts;   /* the runtimes (runtime.h) */
+	struct sys_state *sys;           /* the system profile's symbols and counts
+					  * (runtimes/sys), made at its first record */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

@@ -24,8 +24,8 @@ struct scene {
 	const struct runtime *const *rts;
 	unsigned nrts;
 	/* per event kind, the runtimes that see it first (EV_CALL: by domain) */
-	unsigned char want[EV_NCCL + 1][RT_MAX];
-	unsigned nwant[EV_NCCL + 1];
+	unsigned char want[EV_LAST + 1][RT_MAX];
+	unsigned nwant[EV_LAST + 1];
 	const struct runtime *by_domain[256];
 	unsigned by_domain_idx[256];
 	const struct runtime *msgpass[RT_MAX];   /* those that say what passed messages */
@@ -277,7 +277,7 @@ static int begin(void *priv, const struct trace *tr)
 static void event(void *priv, const struct event *ev)
 {
 	struct scene *s = priv;
-	if (ev->kind > EV_NCCL)
+	if (ev->kind > EV_LAST)
 		return;
 	if (ev->kind == EV_BEGIN || ev->kind == EV_MPIREQ) {
 		if (s->announce)
@@ -333,7 +333,7 @@ struct output output_scene(struct scene_renderer r, int group_by, const struct r
 			s->by_domain[rt->domain] = rt;
 			s->by_domain_idx[rt->domain] = i;
 		}
-		for (unsigned k = 0; k <= EV_NCCL; k++)
+		for (unsigned k = 0; k <= EV_LAST; k++)
 			if (k != EV_CALL && (rt->events & RT_KIND(k)) && rt->scene_event)
 				s->want[k][s->nwant[k]++] = (unsigned char)i;
 		if (rt->msgpass)

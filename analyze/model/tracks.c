@@ -2,7 +2,7 @@
  * names and order of every track used.  Grouped by process (each profiled process with its
  * threads, its steps, one track per device stream and one per NeuronCore), by domain (all
  * processes' API calls together, all kernels together, all copies together, all NeuronCores
- * together; the rest stays by process), by NeuronCore (a group per core number, a track per
+ * together; the rest stays by process; a thread's scheduling states follow its track), by NeuronCore (a group per core number, a track per
  * process in it; the rest by process) or by instance (a group per host, holding the tracks
  * of every process that ran there; steps and counters stay with their process). */
 #include <stdio.h>
@@ -17,8 +17,9 @@
 #define NC_TID 1900000000         /* + core * 64 + lane, per process */
 #define PID_NCGROUP 1100000       /* + core, in --group-by neuroncore */
 #define PID_HOST 1200000          /* + host number, in --group-by instance */
+#define STATE_TID 1000000000      /* + tid: a thread's scheduling states, per process */
 
-enum group { G_THREAD, G_DEVICE, G_API, G_GPU, G_COPIES, G_NEURON, G_NC };
+enum group { G_THREAD, G_DEVICE, G_API, G_GPU, G_COPIES, G_NEURON, G_NC, G_STATE };
 
 struct key {
 	int group;
@@ -171,6 +172,24 @@ struct track tracks_thread(struct tracks *t, const struct thread *th, int api_ca
 	return e->track;
 }
 
+struct track tracks_thread_state(struct tracks *t, const struct thread *th)
+{
+	struct key k = { G_STATE, th->proc->index, (uint64_t)thread_tid(th), 0 };
+	int fresh;
+	struct entry *e = find(t, &k, &fresh);
+	if (fresh) {
+		e->p = th->proc;
+		e->th = th;
+		e->tid = thread_tid(th);
+		e->name = th->name;
+		if (t->mode == TRACKS_BY_INSTANCE)
+			e->track = host_track(t, th->proc);
+		else
+			e->track = (struct track){ th->proc->index, STATE_TID + (int64_t)e->tid };
+	}
+	return e->track;
+}
+
 struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t device, uint64_t stream,
 			   int copy)
 {
@@ -292,14 +311,16 @@ static void group_metadata(struct tracks *t, tracks_meta_fn meta, void *ctx)
 	}
 }
 
-/* Where a track sorts among its process's: the main thread, the other threads, the
- * NeuronCores, the device streams. */
+/* Where a track sorts among its process's: the main thread, the other threads (each with
+ * its scheduling states right after it), the NeuronCores, the device streams. */
 static int64_t order_in_process(const struct entry *e)
 {
 	switch (e->key.group) {
 	case G_THREAD:
 	case G_API:
-		return e->tid == e->p->pid ? 0 : 1 + (int64_t)e->tid % 1000000;
+		return e->tid == e->p->pid ? 0 : 2 + 2 * ((int64_t)e->tid % 1000000);
+	case G_STATE:
+		return e->tid == e->p->pid ? 1 : 3 + 2 * ((int64_t)e->tid % 1000000);
 	case G_NC:
 	case G_NEURON:
 		return 5000000 + (int64_t)e->device * 64 + e->stream_no;
@@ -322,6 +343,8 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
 		int64_t order = in_domain ? e->track.tid : order_in_process(e);
 		if (e->key.group == G_THREAD || e->key.group == G_API)
 			snprintf(what, sizeof(what), "%s", e->name ? strings_get(e->name) : "thread");
+		else if (e->key.group == G_STATE)
+			snprintf(what, sizeof(what), "%s state", e->name ? strings_get(e->name) : "thread");
 		else if (e->key.group == G_NC || e->key.group == G_NEURON)
 			nc_label(e, what, sizeof(what));
 		else
@@ -363,6 +386,10 @@ void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx)
 		case G_THREAD:
 		case G_API:
 			ti.kind = "thread";
+			ti.thread = e->th;
+			break;
+		case G_STATE:
+			ti.kind = "thread-state";
 			ti.thread = e->th;
 			break;
 		case G_NC:

@@ -27,6 +27,9 @@ struct tracks *tracks_new(int group_by);
 void tracks_free(struct tracks *t);
 /* A host thread's track; with by_domain, API calls go to the "API calls" group. */
 struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call);
+/* The track of a thread's scheduling states (Running, Sleeping...), "<thread> state", sorted
+ * right after the thread's own track. */
+struct track tracks_thread_state(struct tracks *t, const struct thread *th);
 /* A device stream's track (with by_domain, kernels go to "GPU", copies to "copies"). */
 struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t device, uint64_t stream,
 			   int copy);
@@ -44,9 +47,9 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
  * listed: they are known by their track. */
 struct track_info {
 	struct track track;
-	const char *kind;                /* "thread", "device" or "neuroncore" */
+	const char *kind;                /* "thread", "thread-state", "device" or "neuroncore" */
 	const struct proc *proc;
-	const struct thread *thread;     /* thread tracks */
+	const struct thread *thread;     /* thread and thread-state tracks */
 	int64_t device;                  /* device tracks: the device; NeuronCore tracks: its
 					  * core */
 	uint64_t stream;                 /* device tracks: the stream handle */

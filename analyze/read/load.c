@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "../util/progress.h"
-#include "trace.h"
+#include "system.h"
 
 /* The size of a process image's files: what reading it means for the progress line. */
 static uint64_t proc_bytes(const struct proc *p)
@@ -20,7 +20,8 @@ static uint64_t proc_bytes(const struct proc *p)
 	return n;
 }
 
-/* Finds, indexes and calibrates everything under dir; the trace is then ready to merge. */
+/* Finds, indexes and calibrates everything under dir, and gives the system images' tasks
+ * their processes and threads; the trace is then ready to merge. */
 int trace_load(struct trace *tr, const char *dir)
 {
 	if (scan_dir(tr, dir) < 0)
@@ -47,6 +48,7 @@ int trace_load(struct trace *tr, const char *dir)
 	timebase_align(tr);
 	clocksync_apply(tr);
 	trace_span(tr);
+	system_attach(tr);
 	trace_order(tr);
 	progress_end();
 	return 0;
@@ -64,6 +66,7 @@ int trace_has_data(const struct trace *tr)
 
 void trace_free(struct trace *tr)
 {
+	system_free(tr);
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		for (size_t s = 0; s < p->nstreams; s++) {

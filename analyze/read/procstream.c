@@ -1,11 +1,12 @@
 /* procstream.c — reads stream 0 of every process image: its strings (mapped onto the
  * trace-wide table by procstrings.c), properties (host, pid, rank, arguments...), thread
- * names, clock samples, drop counts, MPI communicators (mpi-comms.c) and clock offset
- * measurements (clocksync.c).  Runs before any event is looked at. */
+ * names, clock samples, drop counts, MPI communicators (mpi-comms.c), clock offset
+ * measurements (clocksync.c) and a system image's tasks, mappings and kernel symbols
+ * (system.c).  Runs before any event is looked at. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "system.h"
 
 static void on_prop(struct proc *p, const struct tprof_rec *r)
 {
@@ -24,6 +25,8 @@ static void on_prop(struct proc *p, const struct tprof_rec *r)
 			p->world_size = v;
 		else if (!strcmp(key, "local_rank"))
 			p->local_rank = v;
+		else
+			system_prop(p, key, r);
 		return;
 	}
 	uint32_t val = proc_string(p, (uint32_t)r->arg);
@@ -41,6 +44,8 @@ static void on_prop(struct proc *p, const struct tprof_rec *r)
 			abort();
 		p->args = na;
 		p->args[p->nargs++] = val;
+	} else {
+		system_prop(p, key, r);
 	}
 }
 
@@ -97,6 +102,11 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 		break;
 	case TPROF_K_CSYNC:
 		clocksync_add(tr, p, r);
+		break;
+	case TPROF_K_TASK:
+	case TPROF_K_MAPS:
+	case TPROF_K_KSYM:
+		system_record(p, r);
 		break;
 	default:
 		break;

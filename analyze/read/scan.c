@@ -32,7 +32,7 @@ static struct proc *find_or_add(struct trace *tr, const char *base)
 	if (!p || !np)
 		abort();
 	p->fd = -1;
-	p->rank = p->pid = p->ppid = p->world_size = p->local_rank = -1;
+	p->rank = p->pid = p->ppid = p->world_size = p->local_rank = p->gen = -1;
 	tr->procs = np;
 	tr->procs[tr->nprocs++] = p;
 	return p;

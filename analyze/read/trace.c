@@ -12,11 +12,16 @@ static const char *base_name(const char *path)
 }
 
 /* "rank 3 (host, pid 123)" for ranked processes, "app (host, pid 123)" otherwise; an
- * interpreter is named with its script ("python3 train.py"). */
+ * interpreter is named with its script ("python3 train.py"); a system image is the host's
+ * "system (host)". */
 const char *proc_label(const struct proc *p, char *buf, size_t len)
 {
 	const char *host = p->host ? strings_get(p->host) : "?";
 	char prog[256] = "?";
+	if (p->sys) {
+		snprintf(buf, len, "system (%s)", host);
+		return buf;
+	}
 	if (p->nargs) {
 		const char *a0 = base_name(strings_get(p->args[0]));
 		snprintf(prog, sizeof(prog), "%s", a0);
@@ -64,6 +69,8 @@ char *proc_command(const struct proc *p, size_t max)
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
+	if (!x->sys != !y->sys)
+		return x->sys ? 1 : -1;
 	if ((x->rank >= 0) != (y->rank >= 0))
 		return x->rank >= 0 ? -1 : 1;
 	if (x->rank != y->rank)
@@ -73,7 +80,7 @@ static int proc_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/* Ranked processes first, by rank; the rest by start time. */
+/* Ranked processes first, by rank; the rest by start time; system images last. */
 void trace_order(struct trace *tr)
 {
 	if (tr->nprocs > 1)

@@ -29,6 +29,8 @@ struct piece {
 
 struct proc;
 struct thread;
+struct sysimage;
+struct sysindex;
 
 /* A stream and the iterator that reads its records in order, piece by piece. */
 struct stream {
@@ -109,6 +111,10 @@ struct thread {
 	uint64_t events;
 	int seen;                       /* has events in the output window */
 	struct mpi_last_call mpi_call;
+	/* the system profile (runtimes/sys): the scheduling state it is in since sched_t0 */
+	uint8_t sched;                  /* enum tprof_sched_state, 0: none known */
+	uint32_t sched_cpu;
+	int64_t sched_t0;
 };
 
 struct drop_count {
@@ -193,6 +199,12 @@ struct proc {
 	size_t ncsync;
 	int csync_verdict;              /* enum csync_verdict */
 	const struct proc *csync_ref;   /* the reference process, when found */
+	struct sysimage *sys;           /* a system image (PROP role "system"): what its stream 0
+					 * describes (system.h); NULL for a program's image */
+	int made;                       /* made from a system image's TASK records: a followed
+					 * process that recorded no image of its own (no files) */
+	int64_t gen;                    /* the exec generation of its pid it ran as (system.h),
+					 * -1 when no system image tells */
 };
 
 /* What MPI matching found over the whole trace (runtimes/mpi/match.c, runtimes/mpi/coll.c), window or not. */
@@ -225,6 +237,15 @@ struct devorder_totals {
 	int64_t to_launch_max, after_prev_max;
 };
 
+/* What the system profile's records could not be given (runtimes/sys/pipe.c). */
+struct sys_totals {
+	uint64_t unattributed;          /* SAMPLE, SCHED and per-thread SYSCTR records naming a
+					 * thread no TASK record or process image describes */
+	uint32_t first_pid, first_tid;  /* the first of them */
+	uint64_t unresolved;            /* addresses shown as file+0xOFF or 0xADDR */
+	uint64_t missing_files;         /* ELF files that could not be read */
+};
+
 struct trace {
 	struct proc **procs;
 	size_t nprocs;
@@ -236,6 +257,9 @@ struct trace {
 	uint64_t events;
 	struct mpi_totals mpi;
 	struct devorder_totals devorder;
+	struct sysindex *sysidx;        /* threads by (host, tid), for the system images' records
+					 * (system.c); NULL when there is no system image */
+	struct sys_totals sys;
 };
 
 /* diag.c: warnings about the input, each naming the file and offset */

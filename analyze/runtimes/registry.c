@@ -6,7 +6,8 @@
 	X(device)   \
 	X(mpi)      \
 	X(nccl)     \
-	X(nrt)
+	X(nrt)      \
+	X(sys)
 
 #define DECLARE(name) extern const struct runtime runtime_##name;
 #define ENTRY(name) &runtime_##name,

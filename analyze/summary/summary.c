@@ -39,8 +39,8 @@ struct summary {
 	struct agg *calls[NDOMAINS]; /* API calls, by domain and name id */
 	const struct runtime_set *rts;
 	void *part[RT_MAX];          /* each runtime's summary part, by index in rts */
-	unsigned char want[EV_NCCL + 1][RT_MAX];   /* per event kind but calls, who is handed it */
-	unsigned nwant[EV_NCCL + 1];
+	unsigned char want[EV_LAST + 1][RT_MAX];   /* per event kind but calls, who is handed it */
+	unsigned nwant[EV_LAST + 1];
 	int by_domain[256];          /* the index of the runtime of calls of each domain, or -1 */
 	uint64_t *marks;
 	struct counter_agg *counters;
@@ -100,7 +100,7 @@ static void event(void *priv, const struct event *ev)
 		s->unfinished++;
 	if (ev->flags & EVF_CLIPPED)
 		s->clipped++;
-	if (ev->kind != EV_CALL && ev->kind <= EV_NCCL)
+	if (ev->kind != EV_CALL && ev->kind <= EV_LAST)
 		for (unsigned i = 0; i < s->nwant[ev->kind]; i++) {
 			unsigned k = s->want[ev->kind][i];
 			s->rts->all[k]->sum_event(s->part[k], ev);
@@ -297,7 +297,13 @@ static void adjusted(struct sumw *w, const struct devorder_totals *d)
 
 /* JSON keys of the drop reasons (enum tprof_drop_reason); the total counts every reason. */
 static const char *const drop_key[8] = { NULL, "max_events", "no_buffer", "stopped",
-					 "device_untimed" };
+					 "device_untimed", "samples_lost" };
+
+/* A process made for a followed one that recorded no image is listed when it had events. */
+static int listed(const struct proc *p)
+{
+	return !p->made || p->events;
+}
 
 static void process_list(struct sumw *w, const struct trace *tr)
 {
@@ -305,6 +311,8 @@ static void process_list(struct sumw *w, const struct trace *tr)
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		char label[512];
 		const struct proc *p = tr->procs[i];
+		if (!listed(p))
+			continue;
 		sw_obj(w, NULL);
 		sw_i64(w, "    %" PRId64 "  ", "index", p->index);
 		sw_str(w, "%s", "label", proc_label(p, label, sizeof(label)));
@@ -314,7 +322,10 @@ static void process_list(struct sumw *w, const struct trace *tr)
 			sw_null(w, NULL, "rank", NULL);
 		sw_bool(w, "final_flush", p->ended);
 		sw_bool(w, "from_spool", !p->ended && p->spool);
-		sw_text(w, "%s\n", p->ended  ? ""
+		sw_bool(w, "system", p->sys != NULL);
+		sw_bool(w, "sampled_only", p->made);
+		sw_text(w, "%s\n", p->made ? "  [followed by the sampler; recorded no image]"
+				   : p->ended  ? ""
 				   : p->spool ? "  [no final flush (killed or crashed): read from its "
 						"spool]"
 					      : "  [no final flush (killed or crashed)]");
@@ -340,12 +351,16 @@ static void window_line(struct sumw *w, const struct window *win)
 static void header(struct summary *s, const struct trace *tr, const struct window *win)
 {
 	struct sumw *w = &s->w;
-	size_t threads = 0;
+	size_t threads = 0, procs = 0;
 	struct drop_count drops = { { 0 } };
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *p = tr->procs[i];
+		procs += listed(p);
+		/* a system image's streams are no threads; the threads its records belong to are
+		 * counted where they were seen */
 		for (size_t k = 1; k < p->nstreams; k++)
-			threads += p->threads[k] && p->threads[k]->events;
+			threads += p->threads[k] && !p->sys && (p->threads[k]->events ||
+								 p->threads[k]->seen);
 		for (int r = 0; r < 8; r++)
 			drops.count[r] += p->drops.count[r];
 	}
@@ -361,7 +376,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_i64(w, NULL, "trace_start_unix_ns", tr->start_ns);
 	sw_str(w, " (trace starts %s)\n", "trace_start_utc", when);
 	window_line(w, win);
-	sw_u64(w, "  processes:   %" PRIu64, "processes", tr->nprocs);
+	sw_u64(w, "  processes:   %" PRIu64, "processes", procs);
 	sw_u64(w, "   threads: %" PRIu64, "threads", threads);
 	sw_count(w, "   events: %s\n", "events", tr->events);
 	process_list(w, tr);
@@ -505,7 +520,7 @@ struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_
 		s->part[k] = rt->sum_new();
 		if (rt->domain >= 0 && rt->domain < 256 && (rt->sum_events & RT_KIND(EV_CALL)))
 			s->by_domain[rt->domain] = (int)k;
-		for (unsigned e = 0; e <= EV_NCCL; e++)
+		for (unsigned e = 0; e <= EV_LAST; e++)
 			if (e != EV_CALL && (rt->sum_events & RT_KIND(e)))
 				s->want[e][s->nwant[e]++] = (unsigned char)k;
 	}

@@ -34,6 +34,12 @@ def table(row, **more):
     return dict({"rows": [row], "rows_omitted": I}, **more)
 
 
+THREAD_WHO = {"process": I, "tid": I, "thread": S, "process_label": S}
+THREAD_ROW = dict({"samples": I, "share_pct": R}, **THREAD_WHO)
+STATES = {k: I for k in ("running_ns", "runnable_ns", "sleeping_ns", "blocked_ns", "stopped_ns",
+                         "off_cpu_ns")}
+
+
 SCHEMA = {
     "format": S, "version": I, "dir": S,
     "header": {
@@ -41,9 +47,9 @@ SCHEMA = {
         "window": opt({"spec": S, "start_ns": I, "end_ns": I, "length_ns": I}),
         "processes": I, "threads": I, "events": I,
         "process_list": [{"index": I, "label": S, "rank": opt(I), "final_flush": B,
-                          "from_spool": B}],
+                          "from_spool": B, "system": B, "sampled_only": B}],
         "dropped": {"total": I, "max_events": I, "no_buffer": I, "stopped": I,
-                    "device_untimed": I},
+                    "device_untimed": I, "samples_lost": I},
         "skipped": {"total": I, "damaged_records": I, "damaged_chunks": I,
                     "unmatched_pops": I, "unknown_kinds": I},
         "adjusted": {"after_previous": I, "after_previous_max_ns": I, "before_launch": I,
@@ -72,6 +78,18 @@ SCHEMA = {
                         "rows": [{"busy_pct": R, "busy_ns": I, "execs": I, "process": I,
                                   "nc": I, "label": S}]},
         "failures": table({"calls": I, "status_code": I, "status": S, "name": S}),
+    },
+    "system": {
+        "cpu_functions": table({"self_pct": R, "self_samples": I, "total_pct": R,
+                                "total_samples": I, "function": S}, samples=I),
+        "cpu_threads": table(THREAD_ROW),
+        "off_cpu": table(dict(STATES, **THREAD_WHO), total=STATES),
+        "cpu_cores": {"rows": [{"avg_pct": R, "max_pct": R, "samples": I, "cpu": I,
+                                "host": S}]},
+        "memory": {"rows": [{"kind": S, "peak_bytes": R, "total_bytes": opt(R),
+                             "host": S, "process_label": S, "process": I}]},
+        "lost": {"samples_lost": I, "unattributed": I, "unresolved_addresses": I,
+                 "missing_files": I},
     },
     "hip_api": table(TIME_ROW),
     "mpi": {
@@ -329,7 +347,8 @@ def rows_table(title, t, cells, ctx=None):
 DROPS = [("max_events", "TPROF_MAX_EVENTS reached"),
          ("no_buffer", "no free buffer (the flusher fell behind)"),
          ("stopped", "recording stopped after an output error"),
-         ("device_untimed", "device operations left untimed")]
+         ("device_untimed", "device operations left untimed"),
+         ("samples_lost", "system samples lost (the kernel's ring buffer was full)")]
 
 
 def header(d):
@@ -342,7 +361,9 @@ def header(d):
     out.append((["=processes:", "processes", "=threads:", "threads", "=events:", "events"], h))
     for p in h["process_list"]:
         cells = ["index", "label"]
-        if not p["final_flush"]:
+        if p["sampled_only"]:
+            cells.append("=[followed by the sampler; recorded no image]")
+        elif not p["final_flush"]:
             cells.append("=[no final flush (killed or crashed)" +
                          (": read from its spool]" if p["from_spool"] else "]"))
         out.append((cells, p))
@@ -413,6 +434,42 @@ def nrt(n):
                                          "label"])
     out += rows_table(["=NRT calls that failed"], n["failures"], ["calls", "status", "name"])
     out += more(n["failures"]) if n["failures"]["rows"] else []
+    return out
+
+
+def system(s):
+    f = s["cpu_functions"]
+    out = rows_table(["=CPU samples by function (", "samples", "=samples; self: the innermost "
+                      "frame, total: anywhere in the stack)"], f,
+                     ["self_pct", "self_samples", "total_pct", "total_samples", "function"])
+    out += more(f) if f["rows"] else []
+    t = s["cpu_threads"]
+    out += rows_table(["=CPU samples by thread"], t, ["samples", "share_pct", "thread", "=of",
+                                                      "process_label"])
+    out += more(t) if t["rows"] else []
+    o = s["off_cpu"]
+    states = ["running_ns", "runnable_ns", "sleeping_ns", "blocked_ns", "stopped_ns",
+              "off_cpu_ns"]
+    out += rows_table(["=Off-CPU time by thread and reason (runnable: preempted or waiting for "
+                       "a CPU; blocked: uninterruptible, mostly I/O)"], o,
+                      states + ["thread", "=of", "process_label"])
+    if o["rows"]:
+        out += more(o) + [(states + ["=total"], o["total"])]
+    out += rows_table(["=CPU utilisation per core"], s["cpu_cores"],
+                      ["avg_pct", "max_pct", "samples", "=CPU", "cpu", "=of", "host"])
+    m = s["memory"]
+    if m["rows"]:
+        out += [blank(), (["=Memory (peaks of the samples)"], {}), SKIP]
+        for r in m["rows"]:
+            what = ["=host memory used on", "host"] if r["kind"] == "host" else \
+                ["=RSS of", "process_label"]
+            out.append((["peak_bytes", "total_bytes"] + what, r))
+    lo = s["lost"]
+    if any(lo.values()):
+        out += [blank(), (["=System profile: samples lost (the kernel's ring buffer was full):",
+                           "samples_lost", "=; records of unknown threads left out:",
+                           "unattributed", "=; addresses not named:", "unresolved_addresses",
+                           "=; ELF files not found:", "missing_files"], lo)]
     return out
 
 
@@ -502,6 +559,7 @@ def expected(d):
     out += rows_table(["=Copies and memsets"], d["copies"],
                       ["calls", "bytes", "time_ns", "bandwidth_GBps", "direction"])
     out += nrt(d["nrt"])
+    out += system(d["system"])
     out += time_table("HIP API", d["hip_api"])
     out += mpi(d["mpi"])
     out += nccl(d["nccl"])

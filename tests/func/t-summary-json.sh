@@ -9,7 +9,7 @@
 # the text rounds.  --top cuts the JSON's rows as the text's; a window is in the header; the
 # option's spellings agree and a bad format is a usage error that names the option.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 43
 CMP="$top_srcdir/tests/func/summary-compare.py"
 DOC="$top_srcdir/docs/summary-json.md"
 
@@ -208,6 +208,39 @@ both devsyn "$T/devsyn" &&
 	holds "$T/devsyn.json" 'd["header"]["adjusted"] == {"after_previous": 2,
 		"after_previous_max_ns": 25000, "before_launch": 2, "before_launch_max_ns": 5000}'
 ok $? "synthetic device job: the same, with the adjusted device spans in the header"
+
+# ---- the system profile (tools/mk-sysimage): its tables, a made process, lost samples ----------
+cat >"$T/sys.txt" <<'EOF'
+image recorded host=node1 pid=100 exe=/usr/bin/app start=1ms end=900ms
+thread tid=100 name=app
+range tid=100 t0=2ms t1=800ms name=main
+image system host=node1 pid=50 start=1ms end=1s
+task seen t=1ms pid=100 tid=100 ppid=1 comm=app exe=/usr/bin/app
+task created t=5ms pid=100 tid=101 comm=compute
+task created t=6ms pid=200 tid=200 ppid=100 comm=helper exe=/usr/bin/helper
+ksym t=1ms addr=0xffffffff81000000 end=0xffffffff81000100 name=schedule
+maps t=1ms pid=100 start=0x400000 end=0x500000 off=0 path=/nonexistent/app
+sample t=10ms pid=100 tid=101 cpu=0 u=0x401000,0x402000
+sample t=11ms pid=100 tid=101 cpu=0 u=0x401000,0x402000
+sample t=12ms pid=100 tid=100 cpu=1 k=0xffffffff81000010 u=0x403000
+sample t=13ms pid=200 tid=200 cpu=1 u=0x9999
+sample t=14ms pid=777 tid=777 cpu=1 u=0x9999
+sched t=2ms pid=100 tid=100 state=sleeping
+sched t=20ms pid=100 tid=100 cpu=1 state=running
+sched t=30ms pid=100 tid=100 state=blocked
+sched t=40ms pid=100 tid=100 cpu=1 state=exited
+sysctr t=100ms what=busy of=0 value=250000
+sysctr t=100ms what=busy of=1 value=1000000
+sysctr t=100ms what=hostmem value=2000000000
+sysctr t=100ms what=rss of=100 value=50000000
+drop t=500ms reason=5 count=3
+EOF
+"$top_builddir/tests/tools/mk-sysimage" "$T/sys" <"$T/sys.txt" && both sys "$T/sys" &&
+	holds "$T/sys.json" 'd["system"]["cpu_functions"]["samples"] == 4 and d["header"]["dropped"]["samples_lost"] == 3'
+ok $? "system profile: the CPU, off-CPU, core and memory tables, a made process and lost samples"
+both systop "$T/sys" --top 1 --start 5000 --end 35000 &&
+	holds "$T/systop.json" 'd["system"]["cpu_functions"]["rows_omitted"] > 0'
+ok $? "system profile --top 1 in a window: the same"
 
 # ---- the keys ----------------------------------------------------------------------------------
 "$PY" "$CMP" --doc "$DOC"

@@ -1,0 +1,486 @@
+/* runtimes/sys/summary.c — the system profile's summary tables, after the steps: CPU samples
+ * by function (self: the innermost frame; total: anywhere in the stack, once per sample), by
+ * thread, off-CPU time by thread and reason (the EV_STATE spans), utilisation per core and
+ * memory (the SYSCTR counters), and what was lost.  Everything is what the window kept. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../summary/table.h"
+#include "sys.h"
+
+struct fn_row {
+	uint64_t self, total;
+	uint64_t mark;                   /* the last sample that counted it in total */
+};
+
+struct thread_row {
+	const struct thread *th;
+	uint64_t samples;
+	int64_t in[TPROF_SCHED_EXITED];  /* ns per state (index = enum tprof_sched_state) */
+};
+
+struct core_row {
+	int proc;                        /* its system image's index */
+	uint32_t cpu;
+	uint64_t n;
+	double sum, max;
+};
+
+struct mem_row {
+	const struct proc *p;
+	double peak;
+	int host;                        /* a system image's host memory, not a process's RSS */
+};
+
+struct syssum {
+	struct fn_row *fns;              /* by name id */
+	size_t capfns;
+	uint64_t samples;
+	struct thread_row *threads;      /* open addressing by thread */
+	size_t nthreads, capthreads;
+	struct core_row *cores;
+	size_t ncores;
+	struct mem_row *mems;
+	size_t nmems;
+};
+
+void *sys_sum_new(void)
+{
+	struct syssum *s = calloc(1, sizeof(*s));
+	if (!s)
+		abort();
+	return s;
+}
+
+static struct fn_row *fn(struct syssum *s, uint32_t id)
+{
+	if (id >= s->capfns) {
+		size_t n = s->capfns ? s->capfns : 1024;
+		while (n <= id)
+			n *= 2;
+		s->fns = realloc(s->fns, n * sizeof(*s->fns));
+		if (!s->fns)
+			abort();
+		memset(s->fns + s->capfns, 0, (n - s->capfns) * sizeof(*s->fns));
+		s->capfns = n;
+	}
+	return &s->fns[id];
+}
+
+static size_t thread_slot(const struct syssum *s, const struct thread *th)
+{
+	uint64_t h = (uint64_t)(uintptr_t)th * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h ^ (h >> 31)) & (s->capthreads - 1);
+}
+
+static struct thread_row *thread_row(struct syssum *s, const struct thread *th)
+{
+	if ((s->nthreads + 1) * 2 > s->capthreads) {
+		struct thread_row *old = s->threads;
+		size_t oldcap = s->capthreads;
+		s->capthreads = oldcap ? oldcap * 2 : 64;
+		s->threads = calloc(s->capthreads, sizeof(*s->threads));
+		if (!s->threads)
+			abort();
+		for (size_t i = 0; i < oldcap; i++) {
+			if (!old[i].th)
+				continue;
+			size_t j = thread_slot(s, old[i].th);
+			while (s->threads[j].th)
+				j = (j + 1) & (s->capthreads - 1);
+			s->threads[j] = old[i];
+		}
+		free(old);
+	}
+	size_t j = thread_slot(s, th);
+	for (; s->threads[j].th; j = (j + 1) & (s->capthreads - 1))
+		if (s->threads[j].th == th)
+			return &s->threads[j];
+	s->threads[j].th = th;
+	s->nthreads++;
+	return &s->threads[j];
+}
+
+static void on_sample(struct syssum *s, const struct event *ev)
+{
+	const struct sample_info *si = ev->sample;
+	s->samples++;
+	thread_row(s, ev->thread)->samples++;
+	fn(s, ev->name)->self++;
+	for (uint32_t i = 0; i < si->n; i++) {
+		struct fn_row *f = fn(s, si->frames[i]);
+		if (f->mark != s->samples) {
+			f->mark = s->samples;
+			f->total++;
+		}
+	}
+	if (!si->n) {
+		struct fn_row *f = fn(s, ev->name);
+		f->total++;
+		f->mark = s->samples;
+	}
+}
+
+static void on_counter(struct syssum *s, const struct event *ev)
+{
+	if (ev->sysctr == TPROF_SYSCTR_CPU_BUSY) {
+		size_t i = 0;
+		while (i < s->ncores && (s->cores[i].proc != ev->proc->index || s->cores[i].cpu != ev->cpu))
+			i++;
+		if (i == s->ncores) {
+			s->cores = realloc(s->cores, (s->ncores + 1) * sizeof(*s->cores));
+			if (!s->cores)
+				abort();
+			s->cores[s->ncores++] = (struct core_row){ ev->proc->index, ev->cpu, 0, 0, 0 };
+		}
+		struct core_row *c = &s->cores[i];
+		c->n++;
+		c->sum += ev->value;
+		if (ev->value > c->max)
+			c->max = ev->value;
+		return;
+	}
+	if (ev->sysctr != TPROF_SYSCTR_RSS && ev->sysctr != TPROF_SYSCTR_HOST_MEM)
+		return;
+	int host = ev->sysctr == TPROF_SYSCTR_HOST_MEM;
+	size_t i = 0;
+	while (i < s->nmems && (s->mems[i].p != ev->proc || s->mems[i].host != host))
+		i++;
+	if (i == s->nmems) {
+		s->mems = realloc(s->mems, (s->nmems + 1) * sizeof(*s->mems));
+		if (!s->mems)
+			abort();
+		s->mems[s->nmems++] = (struct mem_row){ ev->proc, 0, host };
+	}
+	if (ev->value > s->mems[i].peak)
+		s->mems[i].peak = ev->value;
+}
+
+void sys_sum_event(void *priv, const struct event *ev)
+{
+	struct syssum *s = priv;
+	switch (ev->kind) {
+	case EV_SAMPLE:
+		on_sample(s, ev);
+		break;
+	case EV_STATE:
+		if (ev->state < TPROF_SCHED_EXITED)
+			thread_row(s, ev->thread)->in[ev->state] += ev->t1 - ev->t0;
+		break;
+	case EV_COUNTER:
+		on_counter(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the tables --------------------------------------------------------------------------- */
+
+static double pct(uint64_t n, uint64_t of)
+{
+	return of ? 100.0 * (double)n / (double)of : 0.0;
+}
+
+static const struct syssum *sort_ctx;
+
+static int by_self(const void *a, const void *b)
+{
+	const struct fn_row *x = &sort_ctx->fns[*(const uint32_t *)a];
+	const struct fn_row *y = &sort_ctx->fns[*(const uint32_t *)b];
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(strings_get(*(const uint32_t *)a), strings_get(*(const uint32_t *)b));
+}
+
+static void functions_table(struct sumw *w, struct syssum *s, int top)
+{
+	size_t n = 0;
+	uint32_t *ids = malloc((s->capfns ? s->capfns : 1) * sizeof(*ids));
+	if (!ids)
+		abort();
+	for (uint32_t id = 0; id < s->capfns; id++)
+		if (s->fns[id].total)
+			ids[n++] = id;
+	sort_ctx = s;
+	if (n > 1)
+		qsort(ids, n, sizeof(*ids), by_self);
+	sw_obj(w, "cpu_functions");
+	sw_u64(w, NULL, "samples", s->samples);
+	sw_if(w, n > 0);
+	sw_text(w, "\nCPU samples by function (%" PRIu64 " samples; self: the innermost frame, "
+		"total: anywhere in the stack)\n%8s %10s %8s %10s  %s\n", s->samples, "Self(%)",
+		"Self", "Total(%)", "Total", "Function");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+	for (size_t i = 0; i < shown; i++) {
+		const struct fn_row *f = &s->fns[ids[i]];
+		sw_obj(w, NULL);
+		sw_real(w, "%6.2f %% ", "self_pct", pct(f->self, s->samples));
+		sw_count(w, "%10s ", "self_samples", f->self);
+		sw_real(w, "%6.2f %% ", "total_pct", pct(f->total, s->samples));
+		sw_count(w, "%10s  ", "total_samples", f->total);
+		sw_name(w, "function", strings_get(ids[i]));
+		sw_close(w);
+	}
+	sw_close(w);
+	table_more(w, n - shown);
+	sw_close(w);
+	free(ids);
+}
+
+static void thread_label(const struct thread *th, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (tid %d)", th->name ? strings_get(th->name) : "thread", th->tid);
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct thread_row *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->th->proc->index != y->th->proc->index)
+		return x->th->proc->index < y->th->proc->index ? -1 : 1;
+	return x->th->tid < y->th->tid ? -1 : x->th->tid > y->th->tid;
+}
+
+static int64_t off_cpu(const struct thread_row *r)
+{
+	return r->in[TPROF_SCHED_RUNNABLE] + r->in[TPROF_SCHED_SLEEPING] +
+	       r->in[TPROF_SCHED_BLOCKED] + r->in[TPROF_SCHED_STOPPED];
+}
+
+static int by_off_cpu(const void *a, const void *b)
+{
+	const struct thread_row *x = a, *y = b;
+	int64_t p = off_cpu(x), q = off_cpu(y);
+	if (p != q)
+		return p > q ? -1 : 1;
+	return by_samples(a, b);
+}
+
+/* The rows of the thread table, packed, those that `keep` says. */
+static struct thread_row *rows(const struct syssum *s, int (*keep)(const struct thread_row *),
+			       size_t *n)
+{
+	struct thread_row *v = malloc((s->nthreads ? s->nthreads : 1) * sizeof(*v));
+	if (!v)
+		abort();
+	*n = 0;
+	for (size_t i = 0; i < s->capthreads; i++)
+		if (s->threads[i].th && keep(&s->threads[i]))
+			v[(*n)++] = s->threads[i];
+	return v;
+}
+
+static int has_samples(const struct thread_row *r)
+{
+	return r->samples > 0;
+}
+
+static int has_states(const struct thread_row *r)
+{
+	for (int k = 0; k < TPROF_SCHED_EXITED; k++)
+		if (r->in[k])
+			return 1;
+	return 0;
+}
+
+static void who(struct sumw *w, const struct thread *th)
+{
+	char proc[512], thr[320];
+	proc_label(th->proc, proc, sizeof(proc));
+	thread_label(th, thr, sizeof(thr));
+	sw_i64(w, NULL, "process", th->proc->index);
+	sw_i64(w, NULL, "tid", th->tid);
+	sw_str(w, "%s", "thread", thr);
+	sw_str(w, " of %s\n", "process_label", proc);
+}
+
+static void threads_table(struct sumw *w, struct syssum *s, int top)
+{
+	size_t n;
+	struct thread_row *v = rows(s, has_samples, &n);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_samples);
+	sw_obj(w, "cpu_threads");
+	sw_if(w, n > 0);
+	sw_text(w, "\nCPU samples by thread\n%10s %8s  %s\n", "Samples", "Share", "Thread");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+	for (size_t i = 0; i < shown; i++) {
+		sw_obj(w, NULL);
+		sw_count(w, "%10s ", "samples", v[i].samples);
+		sw_real(w, "%6.2f %%  ", "share_pct", pct(v[i].samples, s->samples));
+		who(w, v[i].th);
+		sw_close(w);
+	}
+	sw_close(w);
+	table_more(w, n - shown);
+	sw_close(w);
+	free(v);
+}
+
+static void state_cells(struct sumw *w, const int64_t *in, int64_t off)
+{
+	sw_dur(w, "%12s ", "running_ns", in[TPROF_SCHED_RUNNING]);
+	sw_dur(w, "%12s ", "runnable_ns", in[TPROF_SCHED_RUNNABLE]);
+	sw_dur(w, "%12s ", "sleeping_ns", in[TPROF_SCHED_SLEEPING]);
+	sw_dur(w, "%12s ", "blocked_ns", in[TPROF_SCHED_BLOCKED]);
+	sw_dur(w, "%12s ", "stopped_ns", in[TPROF_SCHED_STOPPED]);
+	sw_dur(w, "%12s  ", "off_cpu_ns", off);
+}
+
+static void off_cpu_table(struct sumw *w, struct syssum *s, int top)
+{
+	size_t n;
+	struct thread_row *v = rows(s, has_states, &n);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_off_cpu);
+	int64_t total[TPROF_SCHED_EXITED] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < TPROF_SCHED_EXITED; k++)
+			total[k] += v[i].in[k];
+	sw_obj(w, "off_cpu");
+	sw_if(w, n > 0);
+	sw_text(w, "\nOff-CPU time by thread and reason (runnable: preempted or waiting for a CPU; "
+		"blocked: uninterruptible, mostly I/O)\n%12s %12s %12s %12s %12s %12s  %s\n",
+		"Running", "Runnable", "Sleeping", "Blocked I/O", "Stopped", "Off-CPU", "Thread");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+	for (size_t i = 0; i < shown; i++) {
+		sw_obj(w, NULL);
+		state_cells(w, v[i].in, off_cpu(&v[i]));
+		who(w, v[i].th);
+		sw_close(w);
+	}
+	sw_close(w);
+	table_more(w, n - shown);
+	sw_obj(w, "total");
+	sw_if(w, n > 0);
+	struct thread_row t = { 0 };
+	memcpy(t.in, total, sizeof(total));
+	state_cells(w, total, off_cpu(&t));
+	sw_text(w, "total\n");
+	sw_endif(w);
+	sw_close(w);
+	sw_close(w);
+	free(v);
+}
+
+static const char *host_of(const struct trace *tr, int index)
+{
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->index == index)
+			return tr->procs[i]->host ? strings_get(tr->procs[i]->host) : "?";
+	return "?";
+}
+
+static int core_cmp(const void *a, const void *b)
+{
+	const struct core_row *x = a, *y = b;
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static void cores_table(struct sumw *w, struct syssum *s, const struct trace *tr)
+{
+	if (s->ncores > 1)
+		qsort(s->cores, s->ncores, sizeof(*s->cores), core_cmp);
+	sw_obj(w, "cpu_cores");
+	sw_if(w, s->ncores > 0);
+	sw_text(w, "\nCPU utilisation per core\n%8s %8s %8s  %s\n", "Avg", "Max", "Samples",
+		"Core");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	for (size_t i = 0; i < s->ncores; i++) {
+		const struct core_row *c = &s->cores[i];
+		sw_obj(w, NULL);
+		sw_real(w, "%6.1f %% ", "avg_pct", c->n ? c->sum / (double)c->n : 0.0);
+		sw_real(w, "%6.1f %% ", "max_pct", c->max);
+		sw_u64(w, "%8" PRIu64 "  ", "samples", c->n);
+		sw_u64(w, "CPU %" PRIu64, "cpu", c->cpu);
+		sw_str(w, " of %s\n", "host", host_of(tr, c->proc));
+		sw_close(w);
+	}
+	sw_close(w);
+	sw_close(w);
+}
+
+static void memory_table(struct sumw *w, struct syssum *s)
+{
+	sw_obj(w, "memory");
+	sw_if(w, s->nmems > 0);
+	sw_text(w, "\nMemory (peaks of the samples)\n%12s %12s  %s\n", "Peak", "Of", "What");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	for (int host = 1; host >= 0; host--)
+		for (size_t i = 0; i < s->nmems; i++) {
+			const struct mem_row *m = &s->mems[i];
+			if (m->host != host)
+				continue;
+			char label[512];
+			sw_obj(w, NULL);
+			sw_str(w, NULL, "kind", host ? "host" : "process");
+			sw_bytes(w, "%12s ", "peak_bytes", m->peak);
+			int64_t total = host && m->p->sys ? m->p->sys->mem_total : -1;
+			if (total > 0)
+				sw_bytes(w, "%12s  ", "total_bytes", (double)total);
+			else
+				sw_null(w, "%12s  ", "total_bytes", "-");
+			const char *h = m->p->host ? strings_get(m->p->host) : "?";
+			proc_label(m->p, label, sizeof(label));
+			sw_str(w, host ? "host memory used on %s\n" : NULL, "host", h);
+			sw_str(w, host ? NULL : "RSS of %s\n", "process_label", label);
+			sw_i64(w, NULL, "process", m->p->index);
+			sw_close(w);
+		}
+	sw_close(w);
+	sw_close(w);
+}
+
+/* Samples lost, records of unknown threads, addresses left unnamed. */
+static void losses(struct sumw *w, const struct trace *tr)
+{
+	uint64_t lost = 0;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->sys)
+			lost += tr->procs[i]->drops.count[TPROF_DROP_SAMPLES];
+	const struct sys_totals *t = &tr->sys;
+	sw_obj(w, "lost");
+	sw_if(w, lost || t->unattributed || t->unresolved || t->missing_files);
+	sw_text(w, "\nSystem profile:");
+	sw_count(w, "  samples lost (the kernel's ring buffer was full): %s", "samples_lost", lost);
+	sw_count(w, "; records of unknown threads left out: %s", "unattributed",
+		 t->unattributed);
+	sw_count(w, "; addresses not named: %s", "unresolved_addresses", t->unresolved);
+	sw_count(w, "; ELF files not found: %s\n", "missing_files", t->missing_files);
+	sw_endif(w);
+	sw_close(w);
+}
+
+void sys_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
+{
+	struct syssum *s = priv;
+	sw_obj(w, "system");
+	functions_table(w, s, top);
+	threads_table(w, s, top);
+	off_cpu_table(w, s, top);
+	cores_table(w, s, span->tr);
+	memory_table(w, s);
+	losses(w, span->tr);
+	sw_close(w);
+	free(s->fns);
+	free(s->threads);
+	free(s->cores);
+	free(s->mems);
+	free(s);
+}
