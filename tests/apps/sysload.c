@@ -4,6 +4,8 @@
  *   sysload all MIB MS   waits 300 ms, allocates and touches MIB MiB, waits 300 ms, then runs
  *                        "sysload threads MS" as a child (fork, 200 ms, exec: the /proc
  *                        sampler sees both) and waits for it; prints "all done"
+ *   sysload jitmap MS    writes /tmp/perf-PID.map as a JIT would (one symbol, jitted_fn) and
+ *                        sleeps MS ms; prints the map's path
  * Exits with 3, so that a test can tell its status came through. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -78,8 +80,24 @@ static int all(char *self, long mib, const char *ms)
 	return 3;
 }
 
+static int jitmap(long ms)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "7f0000001000 40 jitted_fn\n");
+	fclose(f);
+	puts(path);
+	sleep_ms(ms);
+	return 3;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "jitmap"))
+		return jitmap(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "threads"))
 		return threads(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "all"))

@@ -9,7 +9,7 @@
 CHECK="$top_srcdir/tests/func/sample-check.py"
 [ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
 NCHECK=17
-plan $((2 * (NCHECK + 4) + 10))
+plan $((2 * (NCHECK + 4) + 12))
 MIB=64
 
 PLAIN=$T/plain.out
@@ -96,4 +96,17 @@ env TPROF_SAMPLE=mem "$INSPECT" --sample sched -o "$T/opt" -- sh -c 'env > "$1"'
 ok $? "--sample sched wins over TPROF_SAMPLE=mem"
 ! grep -q '^TPROF_SAMPLE=' "$T/opt.env"
 ok $? "TPROF_SAMPLE is not passed on to the command when tprof-inspect samples"
+
+# A JIT's symbol map is copied beside the system image, and the analyzer does not warn of it.
+"$INSPECT" --sample sched -o "$T/jit" -- "$APPS/sysload" jitmap 100 >"$T/jit.out" 2>/dev/null
+map=$(cat "$T/jit.out")
+pid=${map#/tmp/perf-}
+pid=${pid%.map}
+image=$(ls "$T/jit/"*.tpf)
+cmp -s "$map" "${image%.tpf}.perf-$pid.map"
+ok $? "/tmp/perf-$pid.map is copied to ${image##*/} without .tpf, plus .perf-$pid.map"
+rm -f "$map"
+"$ANALYZE" "$T/jit" --summary >/dev/null 2>"$T/jit.err"
+! grep -q 'perf-' "$T/jit.err"
+ok $? "tprof-analyze reads the directory without a warning about the map"
 finish
