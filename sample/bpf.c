@@ -67,8 +67,10 @@ static void on_sample(void *ctx, uint64_t ns, uint32_t pid, uint32_t tid, uint32
 	h.nkernel = (uint16_t)nk;
 	h.nuser = (uint16_t)nu;
 	memcpy(ext, &h, sizeof(h));
-	memcpy(ext + 1, kframes, nk * sizeof(*kframes));
-	memcpy(ext + 1 + nk, uframes, nu * sizeof(*uframes));
+	if (nk)
+		memcpy(ext + 1, kframes, nk * sizeof(*kframes));
+	if (nu)
+		memcpy(ext + 1 + nk, uframes, nu * sizeof(*uframes));
 	for (unsigned i = 0; i < nk; i++)
 		tprof_ksyms_add(&s->ksyms, kframes[i]);
 	struct tprof_sproc *p = nu ? sample_proc(s, pid, ns) : NULL;

@@ -240,7 +240,8 @@ static void scan_descendants(struct tprof_tasks *t, uint64_t now)
 		struct tprof_task_stat st;
 		if (*end || pid <= 0 || pid > INT32_MAX || tprof_tasks_proc(t, (uint32_t)pid))
 			continue;
-		if (bsearch(&key, t->others, t->nothers, sizeof(int32_t), tprof_cmp_i32)) {
+		if (t->nothers &&
+		    bsearch(&key, t->others, t->nothers, sizeof(int32_t), tprof_cmp_i32)) {
 			if (grow((void **)&others, &capothers, nothers, sizeof(*others)) == 0)
 				others[nothers++] = (int32_t)pid;
 			continue;
