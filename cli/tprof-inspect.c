@@ -1,7 +1,7 @@
 /* tprof-inspect.c — runs one command with the recorder preloaded: sets TPROF_* and LD_PRELOAD
  * for it (and has Open MPI's mpirun pass them to other hosts), passes on the signals it is
- * sent, exits with its status and says where the profiles went.  The command's own stdin,
- * stdout and stderr are left alone. */
+ * sent, samples the system beside it when asked (sampling.c), exits with its status and says
+ * where the profiles went.  The command's own stdin, stdout and stderr are left alone. */
 #include "config.h"
 
 #include <ctype.h>
@@ -23,6 +23,8 @@
 
 #include "../common/format.h"
 #include "../common/spool-check.h"
+#include "../sample/sampler.h"
+#include "sampling.h"
 
 #define PROG "tprof-inspect"
 #define PRELOAD_NAME "libtrace_preload.so"
@@ -39,15 +41,19 @@ struct options {
 	char max_events[24];	/* normalised; empty when not given */
 	char buffer_kb[8];
 	int verbose;
+	struct sample_request sample;
+	int sample_given, hz_given;
 	char **cmd;
 };
 
-enum { OPT_BUFFER_KB = 256, OPT_VERSION };
+enum { OPT_BUFFER_KB = 256, OPT_VERSION, OPT_SAMPLE, OPT_SAMPLE_HZ };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "max-events", required_argument, NULL, 'n' },
 	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "sample-hz", required_argument, NULL, OPT_SAMPLE_HZ },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -75,6 +81,13 @@ static void usage(void)
 	      "                         sets TPROF_MAX_EVENTS\n"
 	      "      --buffer-kb N      per-thread buffer size in KiB, 16 to 65536 and a\n"
 	      "                         multiple of 4; sets TPROF_BUFFER_KB\n"
+	      "      --sample LIST      also profile the system: LIST is a comma list of cpu\n"
+	      "                         (CPU samples with stacks, core utilisation, thread CPU\n"
+	      "                         time), sched (thread states) and mem (host memory,\n"
+	      "                         RSS, page faults), or all; written as one more\n"
+	      "                         <host>.<pid>.<id>.tpf (the system image)\n"
+	      "      --sample-hz N      samples per second, 1 to 10000 (default 99; the /proc\n"
+	      "                         sampler reads at most 1000 a second)\n"
 	      "  -v, --verbose          more messages from the recorder, repeat for more\n"
 	      "                         (-vv, -vvv); sets TPROF_VERBOSE to the count\n"
 	      "  -h, --help             print this help and exit\n"
@@ -91,6 +104,13 @@ static void usage(void)
 	      "  <directory of " PROG ">/../preload/.libs/" PRELOAD_NAME " (build tree)\n"
 	      "  <directory of " PROG ">/../lib/" PRELOAD_NAME "\n"
 	      "  " TPROF_LIBDIR "/" PRELOAD_NAME "\n"
+	      "\n"
+	      "Without --sample and --sample-hz, TPROF_SAMPLE and TPROF_SAMPLE_HZ give them\n"
+	      "(and are then not passed on to COMMAND).  The system profile comes from the\n"
+	      "kernel (BPF) where this tprof was built with it and the privileges allow\n"
+	      "(root, or CAP_BPF and CAP_PERFMON); otherwise, or with TPROF_SAMPLE_BPF=0,\n"
+	      "from /proc, without CPU stacks, and a line on stderr says so.  It follows\n"
+	      "COMMAND and every process it starts.\n"
 	      "\n"
 	      "When COMMAND is Open MPI's mpirun, -x options for LD_PRELOAD and the TPROF_*\n"
 	      "variables are added to it (or, when OMPI_MCA_mca_base_env_list is set, their\n"
@@ -229,6 +249,40 @@ static void set_buffer_kb(struct options *o, const char *opt, const char *v)
 	snprintf(o->buffer_kb, sizeof(o->buffer_kb), "%llu", x);
 }
 
+static void set_sample(struct options *o, const char *opt, const char *v)
+{
+	char bad[64];
+	if (sampling_parse_list(v, &o->sample.what, bad, sizeof(bad)))
+		usage_error("invalid value '%s' for %s: unknown word '%s' (expected a comma list "
+			    "of cpu, sched and mem, or all)", v, opt, bad);
+	o->sample_given = 1;
+}
+
+static void set_sample_hz(struct options *o, const char *opt, const char *v)
+{
+	if (sampling_parse_hz(v, &o->sample.hz))
+		usage_error("invalid value '%s' for %s: expected an integer from 1 to %u", v, opt,
+			    TPROF_SAMPLE_HZ_MAX);
+	o->hz_given = 1;
+}
+
+/* TPROF_SAMPLE and TPROF_SAMPLE_HZ stand in for options not given; tprof-inspect samples,
+ * so they are not left for the command's recorder to act on as well. */
+static void sample_from_env(struct options *o)
+{
+	const char *list = getenv("TPROF_SAMPLE"), *hz = getenv("TPROF_SAMPLE_HZ");
+	if (!o->sample_given && list && *list)
+		set_sample(o, "TPROF_SAMPLE", list);
+	if (!o->hz_given && hz && *hz)
+		set_sample_hz(o, "TPROF_SAMPLE_HZ", hz);
+	if (!o->sample.hz)
+		o->sample.hz = TPROF_SAMPLE_HZ_DEFAULT;
+	if (o->sample.what) {
+		unsetenv("TPROF_SAMPLE");
+		unsetenv("TPROF_SAMPLE_HZ");
+	}
+}
+
 static void set_dir(struct options *o, const char *opt, const char *v)
 {
 	if (!*v)
@@ -258,6 +312,12 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case OPT_BUFFER_KB:
 			set_buffer_kb(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
 			break;
+		case OPT_SAMPLE:
+			set_sample(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
+			break;
+		case OPT_SAMPLE_HZ:
+			set_sample_hz(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
+			break;
 		case 'v':
 			if (o->verbose < MAX_VERBOSE)
 				o->verbose++;
@@ -277,6 +337,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	if (optind >= argc)
 		usage_error("no command given");
 	o->cmd = argv + optind;
+	sample_from_env(o);
 }
 
 /* ------------------------------------------------------------------ the recorder library */
@@ -647,8 +708,21 @@ static void restore_signals(const sigset_t *old)
 
 /* ------------------------------------------------------------------ running the command */
 
-static void __attribute__((noreturn)) exec_child(char **cmd, const sigset_t *old, int fd)
+/* In the child, with a system profile: waits until the sampler follows it (the parent closes
+ * the other end of the gate). */
+static void wait_gate(int gate)
 {
+	char c;
+	if (gate < 0)
+		return;
+	while (read(gate, &c, 1) < 0 && errno == EINTR)
+		;
+	close(gate);
+}
+
+static void __attribute__((noreturn)) exec_child(char **cmd, const sigset_t *old, int fd, int gate)
+{
+	wait_gate(gate);
 	restore_signals(old);
 	execvp(cmd[0], cmd);
 	int err = errno;
@@ -696,14 +770,16 @@ static int exit_code(int status)
 	return EXIT_SETUP;
 }
 
-/* Runs the command; the time it was started goes to *start. */
-static int run(char **cmd, struct timespec *start, int *exec_err)
+/* Runs the command; the time it was started goes to *start.  With a system profile the
+ * command waits, forked, until the sampler follows it, and then execs. */
+static int run(char **cmd, const struct sample_request *sr, const char *dir,
+	       struct timespec *start, int *exec_err)
 {
 	sigset_t old;
-	int fds[2];
+	int fds[2], gate[2] = { -1, -1 };
 
 	signal(SIGCHLD, SIG_DFL);	/* an inherited SIG_IGN would reap it for us */
-	if (pipe2(fds, O_CLOEXEC))
+	if (pipe2(fds, O_CLOEXEC) || (sr->what && pipe2(gate, O_CLOEXEC)))
 		fail("cannot create a pipe: %s", strerror(errno));
 	clock_gettime(CLOCK_REALTIME, start);
 	catch_signals(&old);
@@ -712,11 +788,18 @@ static int run(char **cmd, struct timespec *start, int *exec_err)
 		fail("cannot fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(fds[0]);
-		exec_child(cmd, &old, fds[1]);
+		if (gate[1] >= 0)
+			close(gate[1]);
+		exec_child(cmd, &old, fds[1], gate[0]);
 	}
 	child = pid;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);
+	if (sr->what) {
+		close(gate[0]);
+		sampling_start(sr, dir, pid);
+		close(gate[1]);
+	}
 	*exec_err = exec_result(fds[0]);
 	return exit_code(wait_child(pid));
 }
@@ -835,16 +918,27 @@ static char *shell_quote(const char *s)
 	return out;
 }
 
+/* The profile count: the processes that recorded, and the system image if there is one
+ * (found by the scan too, so counted once less). */
 static void report(const char *dir, const char *abs, time_t since)
 {
 	int fd = open(abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int n = fd < 0 ? 0 : scan_outputs(fd, since, 0);
+	int sys = sampling_image() && n > 0;
 	char *q = shell_quote(dir);
+	char what[96];
 
-	if (n)
-		fprintf(stderr, PROG ": profile written to %s (%d process%s)\n"
-			PROG ": next: tprof-analyze %s --summary\n",
-			q, n, n == 1 ? "" : "es", q);
+	n -= sys;
+	if (!sys)
+		snprintf(what, sizeof(what), "%d process%s", n, n == 1 ? "" : "es");
+	else if (n)
+		snprintf(what, sizeof(what), "%d process%s and the system profile", n,
+			 n == 1 ? "" : "es");
+	else
+		snprintf(what, sizeof(what), "the system profile");
+	if (n || sys)
+		fprintf(stderr, PROG ": profile written to %s (%s)\n"
+			PROG ": next: tprof-analyze %s --summary\n", q, what, q);
 	else
 		fprintf(stderr, PROG ": no profile data was written to %s\n", q);
 	free(q);
@@ -862,7 +956,8 @@ int main(int argc, char **argv)
 	set_environment(&o, abs, lib);
 	struct forwarding fwd;
 	forward_to_ranks(o.cmd, &fwd);
-	int code = run(fwd.cmd, &start, &exec_err);
+	int code = run(fwd.cmd, &o.sample, abs, &start, &exec_err);
+	sampling_stop(!exec_err);
 	forwarding_done(&fwd);
 	if (!exec_err)
 		report(o.dir, abs, start.tv_sec - 1);

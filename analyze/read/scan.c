@@ -1,6 +1,7 @@
 /* scan.c — walks an output directory (recursively: several hosts may write into
  * subdirectories) and pairs each process image's chunk file with its spool.  Files that are
- * not tprof's are named in a warning and left alone. */
+ * not tprof's are named in a warning and left alone, except the JIT symbol maps the sampler
+ * copies beside its system image. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -59,12 +60,27 @@ static int sniff(const char *path, void *buf, size_t len)
 	return 0;
 }
 
+/* "<image base>.perf-<pid>.map": a JIT's /tmp/perf-<pid>.map, copied beside the system image
+ * by the sampler (docs/FORMAT.md §3.9). */
+static int is_perf_map(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	const char *p = strstr(name, ".perf-");
+	if (!p || !ends_with(name, ".map"))
+		return 0;
+	p += 6;
+	size_t digits = strspn(p, "0123456789");
+	return digits > 0 && !strcmp(p + digits, ".map");
+}
+
 /* Files are recognised by their suffix, so that a trace file whose header was damaged is
  * still searched for chunks; anything else is named and ignored. */
 static void add_file(struct trace *tr, const char *path)
 {
 	int is_trace = ends_with(path, TPROF_TRACE_SUFFIX);
 	int is_spool = ends_with(path, TPROF_SPOOL_SUFFIX);
+	if (!is_trace && !is_spool && is_perf_map(path))
+		return;
 	if (!is_trace && !is_spool) {
 		char head[8];
 		int kind = sniff(path, head, sizeof(head));

@@ -3,7 +3,8 @@
  * analyzer makes of it).  Each line names the process (host, pid, rank, and "image": which
  * process image, by its index among them), the stream and the record's fields, the name as a
  * string, and decodes the extension units of MPI and NCCL calls, MPI requests, NRT calls,
- * DEVICE, POLL, COMM, CSYNC, PROP and STRING records.
+ * DEVICE, POLL, COMM, CSYNC, PROP and STRING records, and of the system image's TASK, MAPS
+ * and SAMPLE records (SCHED, SYSCTR and KSYM have none: their fields say it all).
  * Usage: dump-records DIR */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "../../analyze/util/jsonw.h"
 #include "../../analyze/read/trace.h"
+#include "../../common/system.h"
 
 static const char *str(const struct proc *p, uint32_t local)
 {
@@ -262,6 +264,71 @@ static void poll_fns(struct jw *w, const struct proc *p, const struct tprof_rec 
 	jw_lit(w, "]");
 }
 
+/* TASK: "task":{"pid","tid","ppid","gen","exe"} (exe as a string, null when unknown). */
+static void task(struct jw *w, const struct proc *p, const struct tprof_rec *r)
+{
+	struct tprof_task x;
+	memcpy(&x, r + 1, sizeof(x));
+	KEY(w, "task");
+	jw_lit(w, "{\"pid\":");
+	jw_u64(w, x.pid);
+	KEY(w, "tid");
+	jw_u64(w, x.tid);
+	KEY(w, "ppid");
+	jw_u64(w, x.ppid);
+	KEY(w, "gen");
+	jw_u64(w, x.gen);
+	KEY(w, "exe");
+	put_str(w, str(p, x.exe));
+	jw_lit(w, "}");
+}
+
+/* MAPS: "map":{"start","end","offset","gen"}. */
+static void map(struct jw *w, const struct tprof_rec *r)
+{
+	struct tprof_map m;
+	memcpy(&m, r + 1, sizeof(m));
+	KEY(w, "map");
+	jw_lit(w, "{\"start\":");
+	jw_u64(w, m.start);
+	KEY(w, "end");
+	jw_u64(w, m.end);
+	KEY(w, "offset");
+	jw_u64(w, m.offset);
+	KEY(w, "gen");
+	jw_u64(w, m.gen);
+	jw_lit(w, "}");
+}
+
+static void frames(struct jw *w, const uint8_t *at, unsigned n)
+{
+	jw_lit(w, "[");
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t a;
+		memcpy(&a, at + i * sizeof(a), sizeof(a));
+		if (i)
+			jw_lit(w, ",");
+		jw_u64(w, a);
+	}
+	jw_lit(w, "]");
+}
+
+/* SAMPLE: "kernel":[addresses], "user":[addresses], innermost first; frames that would run
+ * past the record's extension are left out. */
+static void sample(struct jw *w, const struct tprof_rec *r)
+{
+	struct tprof_sample_hdr h;
+	const uint8_t *ext = (const uint8_t *)(r + 1);
+	size_t room = ((size_t)r->ext * TPROF_UNIT - sizeof(h)) / sizeof(uint64_t);
+	memcpy(&h, ext, sizeof(h));
+	unsigned nk = h.nkernel < room ? h.nkernel : (unsigned)room;
+	unsigned nu = h.nuser < room - nk ? h.nuser : (unsigned)(room - nk);
+	KEY(w, "kernel");
+	frames(w, ext + sizeof(h), nk);
+	KEY(w, "user");
+	frames(w, ext + sizeof(h) + nk * sizeof(uint64_t), nu);
+}
+
 static void record(struct jw *w, const struct proc *p, size_t image, uint32_t stream,
 		   const struct tprof_rec *r)
 {
@@ -333,6 +400,18 @@ static void record(struct jw *w, const struct proc *p, size_t image, uint32_t st
 	case TPROF_K_CSYNC:
 		if (r->ext >= 1)
 			csync(w, r);
+		break;
+	case TPROF_K_TASK:
+		if (r->ext >= 1)
+			task(w, p, r);
+		break;
+	case TPROF_K_MAPS:
+		if (r->ext >= 1)
+			map(w, r);
+		break;
+	case TPROF_K_SAMPLE:
+		if (r->ext >= 1)
+			sample(w, r);
 		break;
 	default:
 		break;

@@ -1,0 +1,107 @@
+/* sampling.c — the system profile of tprof-inspect: parses what to sample and how often, and
+ * runs the sampler (sample/) beside the command, from before it execs until it has exited. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../sample/sampler.h"
+#include "sampling.h"
+
+#define PROG "tprof-inspect"
+
+static struct tprof_sampler *sampler;
+static char *image;
+
+int sampling_parse_list(const char *list, unsigned *what, char *bad, size_t badlen)
+{
+	static const struct { const char *word; unsigned bits; } words[] = {
+		{ "cpu", TPROF_SAMPLE_CPU }, { "sched", TPROF_SAMPLE_SCHED },
+		{ "mem", TPROF_SAMPLE_MEM }, { "all", TPROF_SAMPLE_ALL },
+	};
+	*what = 0;
+	for (const char *p = list;; p++) {
+		size_t n = strcspn(p, ",");
+		size_t i = 0;
+		while (i < sizeof(words) / sizeof(words[0]) &&
+		       (strlen(words[i].word) != n || strncmp(words[i].word, p, n)))
+			i++;
+		if (i == sizeof(words) / sizeof(words[0])) {
+			snprintf(bad, badlen, "%.*s", (int)n, p);
+			return -1;
+		}
+		*what |= words[i].bits;
+		p += n;
+		if (!*p)
+			return 0;
+	}
+}
+
+int sampling_parse_hz(const char *v, unsigned *hz)
+{
+	char *end;
+	if (*v < '0' || *v > '9')
+		return -1;
+	unsigned long x = strtoul(v, &end, 10);
+	if (*end || x < 1 || x > TPROF_SAMPLE_HZ_MAX)
+		return -1;
+	*hz = (unsigned)x;
+	return 0;
+}
+
+static void say_fallback(const struct sample_request *r)
+{
+	if (!(r->what & (TPROF_SAMPLE_CPU | TPROF_SAMPLE_SCHED)))
+		return;
+	unsigned hz = tprof_sampler_hz(sampler);
+	char capped[96] = "";
+	if (hz < r->hz)
+		snprintf(capped, sizeof(capped), " (its limit; %u Hz asked)", r->hz);
+	fprintf(stderr, PROG ": system profile from /proc at %u Hz%s%s (BPF: %s)\n", hz, capped,
+		r->what & TPROF_SAMPLE_CPU ? ", no CPU stacks" : "",
+		tprof_sampler_bpf_why(sampler));
+}
+
+int sampling_start(const struct sample_request *r, const char *dir, pid_t pid)
+{
+	const char *bpf = getenv("TPROF_SAMPLE_BPF");
+	struct tprof_sampler_opts o = {
+		.what = r->what, .hz = r->hz, .dir = dir, .prog = PROG,
+		.no_bpf = bpf && !strcmp(bpf, "0"), .target = (uint32_t)pid,
+	};
+	char why[512];
+	sampler = tprof_sampler_start(&o, why, sizeof(why));
+	if (!sampler) {
+		fprintf(stderr, PROG ": no system profile: %s\n", why);
+		return 0;
+	}
+	const char *path = tprof_sampler_path(sampler);
+	const char *slash = strrchr(path, '/');
+	image = strdup(slash ? slash + 1 : path);
+	if (!strcmp(tprof_sampler_backend(sampler), "proc"))
+		say_fallback(r);
+	tprof_sampler_follow(sampler, (uint32_t)pid);
+	return 1;
+}
+
+void sampling_stop(int keep)
+{
+	if (!sampler)
+		return;
+	char *path = strdup(tprof_sampler_path(sampler));
+	tprof_sampler_stop(sampler);
+	sampler = NULL;
+	if (!keep && path) {
+		unlink(path);
+		free(image);
+		image = NULL;
+	}
+	free(path);
+}
+
+const char *sampling_image(void)
+{
+	return image;
+}

@@ -1,0 +1,44 @@
+/* backend.h — what the sampler's thread (sampler.c) and its two ways of sampling share:
+ * procpoll.c, which reads /proc, and bpf.c, which takes what the kernel probes hand over. */
+#ifndef TPROF_SAMPLE_BACKEND_H
+#define TPROF_SAMPLE_BACKEND_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "counters.h"
+#include "image.h"
+#include "ksyms.h"
+#include "tasks.h"
+
+struct tprof_bpf;
+
+struct tprof_sampler {
+	unsigned what, hz, counter_hz;
+	const char *prog;
+	struct tprof_sysimg *im;
+	struct tprof_tasks tasks;
+	struct tprof_counters counters;
+	struct tprof_ksyms ksyms;
+	struct tprof_bpf *bpf;          /* NULL: the /proc sampler */
+	char bpf_why[256];
+	char *path;
+	uint64_t next_tick, next_counter;
+	pthread_t thread;
+	int running;
+	int stop;
+	pthread_mutex_t lock;           /* the state above, between the thread and follow */
+	pthread_cond_t wake;
+};
+
+/* The /proc sampler's tick: new tasks, thread states (SCHED), CPU time (SYSCTR). */
+void tprof_procpoll_tick(struct tprof_sampler *s, uint64_t now);
+
+/* The kernel probes (bpf.c; without HAVE_BPF these say they are not there). */
+int tprof_bpfs_open(struct tprof_sampler *s);
+void tprof_bpfs_follow(struct tprof_sampler *s, uint32_t pid);
+void tprof_bpfs_poll(struct tprof_sampler *s);
+/* Polls what is left, detaches; returns the events lost. */
+uint64_t tprof_bpfs_close(struct tprof_sampler *s);
+
+#endif

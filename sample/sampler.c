@@ -1,0 +1,257 @@
+/* sampler.c — the sampler's life: the system image with its PROPs, the choice between the
+ * kernel probes and /proc, the thread that samples (ticks at the sampling rate for /proc,
+ * polls for the probes, counters at up to 100 Hz), and the end: last poll, kernel symbols,
+ * JIT maps copied, END. */
+#include "sampler.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/system.h"
+#include "backend.h"
+
+#define BPF_POLL_NS 10000000ull   /* the probes' ring buffer is read every 10 ms */
+
+void tprof_sampler_what_str(unsigned what, char *buf, size_t len)
+{
+	unsigned rest = what & ~TPROF_SAMPLE_CPU & TPROF_SAMPLE_ALL;
+	snprintf(buf, len, "%s%s%s%s%s", what & TPROF_SAMPLE_CPU ? "cpu" : "",
+		 (what & TPROF_SAMPLE_CPU) && rest ? "," : "",
+		 what & TPROF_SAMPLE_SCHED ? "sched" : "",
+		 (what & TPROF_SAMPLE_SCHED) && (what & TPROF_SAMPLE_MEM) ? "," : "",
+		 what & TPROF_SAMPLE_MEM ? "mem" : "");
+}
+
+static void props(struct tprof_sampler *s, uint32_t target, int ncpu)
+{
+	char what[32];
+	struct utsname u;
+	tprof_sampler_what_str(s->what, what, sizeof(what));
+	tprof_sysimg_prop_str(s->im, "sampler", s->bpf ? "bpf" : "proc");
+	tprof_sysimg_prop_str(s->im, "sample", what);
+	tprof_sysimg_prop_int(s->im, "sample_hz", s->hz);
+	tprof_sysimg_prop_int(s->im, "counter_hz", s->counter_hz);
+	tprof_sysimg_prop_int(s->im, "ncpu", ncpu);
+	tprof_sysimg_prop_int(s->im, "mem_total", (int64_t)tprof_counters_mem_total());
+	if (uname(&u) == 0)
+		tprof_sysimg_prop_str(s->im, "kernel", u.release);
+	tprof_sysimg_prop_int(s->im, "target", target);
+}
+
+static uint64_t period(unsigned hz)
+{
+	return 1000000000ull / hz;
+}
+
+/* One step of the thread, under the lock. */
+static void step(struct tprof_sampler *s, uint64_t now)
+{
+	if (now >= s->next_tick) {
+		if (s->bpf)
+			tprof_bpfs_poll(s);
+		else
+			tprof_procpoll_tick(s, now);
+		s->next_tick += s->bpf ? BPF_POLL_NS : period(s->hz);
+		if (s->next_tick <= now)   /* fell behind: no burst of catching up */
+			s->next_tick = now + 1;
+	}
+	if (now >= s->next_counter) {
+		if (s->bpf && (s->what & TPROF_SAMPLE_MEM))
+			tprof_tasks_read_stats(&s->tasks, now);
+		tprof_counters_sample(&s->counters, s->im, &s->tasks, now);
+		s->next_counter += period(s->counter_hz);
+		if (s->next_counter <= now)
+			s->next_counter = now + 1;
+	}
+	tprof_tasks_reap(&s->tasks);
+	tprof_sysimg_tick(s->im);
+}
+
+static void *run(void *arg)
+{
+	struct tprof_sampler *s = arg;
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop) {
+		uint64_t now = tprof_sysimg_now();
+		step(s, now);
+		uint64_t next = s->next_tick < s->next_counter ? s->next_tick : s->next_counter;
+		struct timespec ts = { (time_t)(next / 1000000000ull),
+				       (long)(next % 1000000000ull) };
+		while (!s->stop && pthread_cond_timedwait(&s->wake, &s->lock, &ts) == EINTR)
+			;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static int start_thread(struct tprof_sampler *s)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&s->lock, NULL);
+	/* Signals stay with the program's own threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&s->thread, NULL, run, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	s->running = rc == 0;
+	return rc;
+}
+
+static void choose_backend(struct tprof_sampler *s, const struct tprof_sampler_opts *o)
+{
+	if (!(s->what & (TPROF_SAMPLE_CPU | TPROF_SAMPLE_SCHED)))
+		return;   /* counters only: /proc has them all */
+	if (o->no_bpf)
+		snprintf(s->bpf_why, sizeof(s->bpf_why), "turned off by TPROF_SAMPLE_BPF=0");
+	else
+		tprof_bpfs_open(s);
+	if (!s->bpf && s->hz > TPROF_SAMPLE_PROC_HZ_MAX)
+		s->hz = TPROF_SAMPLE_PROC_HZ_MAX;
+}
+
+struct tprof_sampler *tprof_sampler_start(const struct tprof_sampler_opts *o, char *why,
+					  size_t whylen)
+{
+	struct tprof_sampler *s = calloc(1, sizeof(*s));
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (!s) {
+		snprintf(why, whylen, "out of memory");
+		return NULL;
+	}
+	s->what = o->what & TPROF_SAMPLE_ALL;
+	s->hz = o->hz ? o->hz : TPROF_SAMPLE_HZ_DEFAULT;
+	s->prog = o->prog ? o->prog : "tprof";
+	s->im = tprof_sysimg_open(o->dir, s->prog, why, whylen);
+	if (!s->im ||
+	    asprintf(&s->path, "%s%s", tprof_sysimg_base(s->im), ".tpf") < 0) {
+		s->path = NULL;
+		tprof_sampler_stop(s);
+		return NULL;
+	}
+	choose_backend(s, o);
+	s->counter_hz = s->hz < TPROF_SAMPLE_COUNTER_HZ_MAX ? s->hz : TPROF_SAMPLE_COUNTER_HZ_MAX;
+	props(s, o->target, (int)ncpu);
+	tprof_tasks_init(&s->tasks, s->im, s->bpf && (s->what & TPROF_SAMPLE_CPU));
+	tprof_counters_init(&s->counters, (int)ncpu, !!(s->what & TPROF_SAMPLE_CPU),
+			    !!(s->what & TPROF_SAMPLE_MEM));
+	uint64_t now = tprof_sysimg_now();
+	/* The first core busy shares need a read to start from. */
+	tprof_counters_sample(&s->counters, s->im, &s->tasks, now);
+	s->next_tick = now + (s->bpf ? BPF_POLL_NS : period(s->hz));
+	s->next_counter = now + period(s->counter_hz);
+	if (start_thread(s) != 0)
+		fprintf(stderr, "%s: cannot start the sampler thread; the system profile holds "
+			"only the start and the end\n", s->prog);
+	return s;
+}
+
+void tprof_sampler_follow(struct tprof_sampler *s, uint32_t pid)
+{
+	if (s->running)
+		pthread_mutex_lock(&s->lock);
+	uint64_t now = tprof_sysimg_now();
+	if (s->bpf)
+		tprof_bpfs_follow(s, pid);
+	char path[64], buf[1024];
+	struct tprof_task_stat st = { 0 };
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (tprof_procfs_read(path, buf, sizeof(buf)) > 0)
+		tprof_procstat_task(buf, s->tasks.clk_tck, &st);
+	tprof_tasks_follow(&s->tasks, pid, (uint32_t)st.ppid, TPROF_TASK_SEEN, now);
+	if (s->running)
+		pthread_mutex_unlock(&s->lock);
+}
+
+const char *tprof_sampler_backend(const struct tprof_sampler *s)
+{
+	return s->bpf ? "bpf" : "proc";
+}
+
+const char *tprof_sampler_bpf_why(const struct tprof_sampler *s)
+{
+	return s->bpf_why;
+}
+
+unsigned tprof_sampler_hz(const struct tprof_sampler *s)
+{
+	return s->hz;
+}
+
+const char *tprof_sampler_path(const struct tprof_sampler *s)
+{
+	return s->path;
+}
+
+/* /tmp/perf-PID.map of a followed process (a JIT's symbols), copied to
+ * <image base>.perf-PID.map, where the analyzer finds it beside the image. */
+static void copy_perf_map(struct tprof_sampler *s, uint32_t pid)
+{
+	char from[64], *to = NULL, buf[65536];
+	snprintf(from, sizeof(from), "/tmp/perf-%u.map", pid);
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return;
+	if (asprintf(&to, "%s.perf-%u.map", tprof_sysimg_base(s->im), pid) < 0) {
+		close(in);
+		return;
+	}
+	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	ssize_t n = 0;
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	if (out < 0 || n < 0)
+		fprintf(stderr, "%s: cannot copy %s to %s: %s\n", s->prog, from, to,
+			strerror(errno));
+	if (out >= 0)
+		close(out);
+	close(in);
+	free(to);
+}
+
+void tprof_sampler_stop(struct tprof_sampler *s)
+{
+	if (!s)
+		return;
+	if (s->running) {
+		pthread_mutex_lock(&s->lock);
+		s->stop = 1;
+		pthread_cond_signal(&s->wake);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->thread, NULL);
+		pthread_cond_destroy(&s->wake);
+		pthread_mutex_destroy(&s->lock);
+	}
+	uint64_t lost = 0;
+	if (s->im) {
+		/* The last look: the command has exited, its end goes on record. */
+		uint64_t now = tprof_sysimg_now();
+		s->next_tick = s->next_counter = 0;
+		step(s, now);
+		if (s->bpf)
+			lost = tprof_bpfs_close(s);
+		tprof_ksyms_finish(&s->ksyms, s->im, tprof_sysimg_now());
+		for (size_t i = 0; i < s->tasks.never; i++)
+			copy_perf_map(s, s->tasks.ever[i]);
+	}
+	tprof_sysimg_close(s->im, lost);
+	tprof_tasks_free(&s->tasks);
+	tprof_counters_free(&s->counters);
+	tprof_ksyms_free(&s->ksyms);
+	free(s->path);
+	free(s);
+}

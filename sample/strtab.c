@@ -1,0 +1,64 @@
+/* strtab.c — an open-addressing table from byte strings to the ids of one system image. */
+#include "strtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/hash.h"
+
+struct tprof_strent {
+	uint64_t hash;
+	char *str;
+	size_t len;
+	uint32_t id;
+};
+
+static int grow(struct tprof_strtab *t)
+{
+	size_t ncap = t->cap ? t->cap * 2 : 256;
+	struct tprof_strent *ns = calloc(ncap, sizeof(*ns));
+	if (!ns)
+		return -1;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slots[i].str)
+			continue;
+		size_t j = t->slots[i].hash & (ncap - 1);
+		while (ns[j].str)
+			j = (j + 1) & (ncap - 1);
+		ns[j] = t->slots[i];
+	}
+	free(t->slots);
+	t->slots = ns;
+	t->cap = ncap;
+	return 0;
+}
+
+uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int *added)
+{
+	*added = 0;
+	if ((t->count + 1) * 2 > t->cap && grow(t) < 0)
+		return 0;
+	uint64_t h = tprof_hash_bytes(s, len);
+	size_t j = h & (t->cap - 1);
+	for (; t->slots[j].str; j = (j + 1) & (t->cap - 1))
+		if (t->slots[j].hash == h && t->slots[j].len == len &&
+		    !memcmp(t->slots[j].str, s, len))
+			return t->slots[j].id;
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	t->slots[j] = (struct tprof_strent){ h, copy, len, (uint32_t)++t->count };
+	*added = 1;
+	return t->slots[j].id;
+}
+
+void tprof_strtab_free(struct tprof_strtab *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slots[i].str);
+	free(t->slots);
+	t->slots = NULL;
+	t->cap = t->count = 0;
+}

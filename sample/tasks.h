@@ -1,0 +1,81 @@
+/* tasks.h — the processes and threads the sampler follows (tasks.c): the target and its
+ * descendants, found by scanning /proc or told by the kernel probes, with what the sampler
+ * last read of each; their TASK records. */
+#ifndef TPROF_SAMPLE_TASKS_H
+#define TPROF_SAMPLE_TASKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image.h"
+#include "procstat.h"
+
+struct tprof_map_range {
+	uint64_t start, end;
+};
+
+struct tprof_sproc {
+	uint32_t pid, ppid, gen;
+	char *exe;                      /* path of the executable, NULL: unknown */
+	uint64_t start_code, start_stack;   /* from /proc/PID/stat: an exec changes them */
+	int gone;
+	uint64_t rss;                   /* last RSS written, bytes */
+	int rss_written;
+	/* maps.c: the executable mappings written for this pid and gen */
+	struct tprof_map_range *maps;
+	size_t nmaps;
+	int maps_stale;                 /* exec'ed since they were read */
+	uint64_t maps_ns;               /* when they were last read, 0: never */
+};
+
+struct tprof_sthread {
+	uint32_t pid, tid;
+	char comm[16];
+	int gone;
+	/* the last stat read (tprof_tasks_read_stats) */
+	struct tprof_task_stat st;
+	int have_stat;
+	unsigned sched;                 /* the last SCHED state written, 0: none */
+	uint64_t cpu_ns_written;        /* the last CPU_TIME written */
+	int cpu_written;
+	uint64_t faults0;               /* faults at the first read */
+	uint64_t faults_written;
+	int faults_written_once;
+};
+
+struct tprof_tasks {
+	struct tprof_sysimg *im;
+	int maps_on;                    /* write MAPS (CPU samples are taken) */
+	long clk_tck;
+	struct tprof_sproc *procs;
+	size_t nprocs, capprocs;
+	struct tprof_sthread *threads;
+	size_t nthreads, capthreads;
+	uint32_t *ever;                 /* every pid ever followed, for the JIT maps */
+	size_t never, capever;
+	int32_t *others;                /* pids in /proc known not to be followed (sorted) */
+	size_t nothers;
+};
+
+void tprof_tasks_init(struct tprof_tasks *t, struct tprof_sysimg *im, int maps_on);
+void tprof_tasks_free(struct tprof_tasks *t);
+
+/* Follows process pid and its threads from now on: what = TPROF_TASK_SEEN (running when
+ * following began) or TPROF_TASK_CREATED.  Nothing when it is followed already. */
+void tprof_tasks_follow(struct tprof_tasks *t, uint32_t pid, uint32_t ppid, unsigned what,
+			uint64_t now);
+/* The /proc mode's look around: descendants of followed processes, threads that appeared or
+ * ended, execs (the executable changed). */
+void tprof_tasks_scan(struct tprof_tasks *t, uint64_t now);
+/* Reads every followed thread's stat line; a thread whose line is gone has ended. */
+void tprof_tasks_read_stats(struct tprof_tasks *t, uint64_t now);
+/* What the kernel probes saw: enum tprof_task_what. */
+void tprof_tasks_event(struct tprof_tasks *t, uint64_t ns, unsigned what, uint32_t pid,
+		       uint32_t tid, uint32_t ppid, const char *comm);
+/* Drops the threads and processes marked gone (after their last records were written). */
+void tprof_tasks_reap(struct tprof_tasks *t);
+
+struct tprof_sproc *tprof_tasks_proc(struct tprof_tasks *t, uint32_t pid);
+int tprof_cmp_i32(const void *a, const void *b);   /* qsort order of int32_t */
+
+#endif
