@@ -268,7 +268,7 @@ void system_attach(struct trace *tr)
 }
 
 struct thread *system_thread(const struct trace *tr, uint32_t host, uint32_t pid, uint32_t tid,
-			     int64_t ns)
+			     int64_t ns, int64_t *since)
 {
 	const struct sysindex *x = tr->sysidx;
 	if (!x)
@@ -282,21 +282,25 @@ struct thread *system_thread(const struct trace *tr, uint32_t host, uint32_t pid
 		else
 			hi = mid;
 	}
-	struct thread *best = NULL;
+	const struct slot *best = NULL;
 	int64_t best_d = INT64_MAX;
 	for (size_t i = lo; i < x->n && x->v[i].host == host && x->v[i].tid == tid; i++) {
 		const struct slot *s = &x->v[i];
 		if (pid && s->pid != pid)
 			continue;
-		if (ns >= s->t0 && ns < s->t1)
-			return s->th;
+		if (ns >= s->t0 && ns < s->t1) {
+			best = s;
+			break;
+		}
 		int64_t d = ns < s->t0 ? s->t0 - ns : ns - s->t1;
 		if (d < best_d) {
 			best_d = d;
-			best = s->th;
+			best = s;
 		}
 	}
-	return best;
+	if (best && since)
+		*since = best->t0;
+	return best ? best->th : NULL;
 }
 
 void system_free(struct trace *tr)

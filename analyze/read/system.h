@@ -55,9 +55,10 @@ void system_free(struct trace *tr);
 
 /* The thread that tid was at ns on host (of process pid, or of any when pid is 0): that of
  * the process image whose run contains ns, else the nearest in time; NULL when no followed
- * or recorded thread has that tid there. */
+ * or recorded thread has that tid there.  *since (when not NULL) is set to when that run of
+ * the thread began: a tid that execs becomes another image's thread then. */
 struct thread *system_thread(const struct trace *tr, uint32_t host, uint32_t pid, uint32_t tid,
-			     int64_t ns);
+			     int64_t ns, int64_t *since);
 /* The mapping of process pid (exec generation gen; any generation when gen < 0) holding
  * addr, or NULL. */
 const struct sys_map *system_map(const struct sysimage *si, uint32_t pid, int64_t gen,

@@ -107,9 +107,17 @@ static size_t read_back(const char *dir, struct seen *out, size_t max, int *ok_l
 {
 	struct trace tr = { 0 };
 	size_t n = 0;
-	*ok_load = trace_load(&tr, dir) == 0 && tr.nprocs == 1;
+	/* One image on disk: the system image (the analyzer adds a process for the pid its
+	 * TASK record names, which has no files). */
+	size_t images = 0;
+	*ok_load = trace_load(&tr, dir) == 0;
+	for (size_t i = 0; *ok_load && i < tr.nprocs; i++)
+		images += tr.procs[i]->fd >= 0 || tr.procs[i]->spool;
+	*ok_load = *ok_load && images == 1;
 	for (size_t i = 0; *ok_load && i < tr.nprocs; i++) {
 		struct proc *p = tr.procs[i];
+		if (p->fd < 0 && !p->spool)
+			continue;
 		for (uint32_t s = 0; s < p->nstreams; s++) {
 			struct stream *st = p->streams[s];
 			if (!st)

@@ -17,8 +17,17 @@
 
 #define MAX_CPUS 4096
 
+/* The thread each (host, tid) was last seen as: a thread that execs goes on as a thread of
+ * the new image, and the state it is in goes on with it. */
+struct last_seen {
+	uint64_t key;                    /* host << 32 | tid, 0 = empty */
+	struct thread *th;
+};
+
 struct sys_state {
 	struct symbols *sy;
+	struct last_seen *seen;
+	size_t nseen, capseen;           /* capseen: a power of two */
 	uint32_t busy_name[MAX_CPUS];    /* "CPU N busy %", made on first use */
 	uint32_t host_mem, rss;
 };
@@ -46,12 +55,65 @@ static uint32_t str(const char *s)
 	return strings_add(s, strlen(s));
 }
 
+static void state_end(struct pipeline *pl, struct thread *th, int64_t ns, unsigned flags);
+
+static struct last_seen *seen_slot(struct sys_state *st, uint64_t key)
+{
+	if (2 * (st->nseen + 1) > st->capseen) {
+		size_t cap = st->capseen ? 2 * st->capseen : 64;
+		struct last_seen *v = calloc(cap, sizeof(*v));
+		if (!v)
+			abort();
+		for (size_t i = 0; i < st->capseen; i++)
+			if (st->seen[i].key) {
+				size_t j = (size_t)(st->seen[i].key * 0x9e3779b97f4a7c15u) & (cap - 1);
+				while (v[j].key)
+					j = (j + 1) & (cap - 1);
+				v[j] = st->seen[i];
+			}
+		free(st->seen);
+		st->seen = v;
+		st->capseen = cap;
+	}
+	size_t j = (size_t)(key * 0x9e3779b97f4a7c15u) & (st->capseen - 1);
+	while (st->seen[j].key && st->seen[j].key != key)
+		j = (j + 1) & (st->capseen - 1);
+	if (!st->seen[j].key) {
+		st->seen[j].key = key;
+		st->nseen++;
+	}
+	return &st->seen[j];
+}
+
+/* th is (host, tid) from `since` on: when it was another image's thread before (an exec),
+ * that thread's state ends there and goes on on th. */
+static void handover(struct pipeline *pl, uint32_t host, uint32_t tid, struct thread *th,
+		     int64_t since)
+{
+	struct last_seen *ls = seen_slot(state(pl), (uint64_t)host << 32 | tid);
+	struct thread *old = ls->th;
+	ls->th = th;
+	if (!old || old == th || !old->sched)
+		return;
+	uint8_t s = old->sched;
+	uint32_t cpu = old->sched_cpu;
+	state_end(pl, old, since, 0);
+	if (!th->sched && s != TPROF_SCHED_EXITED) {
+		th->sched = s;
+		th->sched_t0 = since > old->sched_t0 ? since : old->sched_t0;
+		th->sched_cpu = cpu;
+	}
+}
+
 /* The thread a record names, or NULL (counted). */
 static struct thread *target(struct pipeline *pl, const struct proc *sp, uint32_t pid,
 			     uint32_t tid, int64_t ns)
 {
-	struct thread *th = system_thread(pl->tr, sp->host, pid, tid, ns);
-	if (!th) {
+	int64_t since = ns;
+	struct thread *th = system_thread(pl->tr, sp->host, pid, tid, ns, &since);
+	if (th && tid) {
+		handover(pl, sp->host, tid, th, since < ns ? since : ns);
+	} else if (!th) {
 		struct sys_totals *t = &pl->tr->sys;
 		if (!t->unattributed++) {
 			t->first_pid = pid;
@@ -81,14 +143,20 @@ static void on_sample(struct pipeline *pl, const struct proc *sp, const struct t
 		nk = (uint32_t)room;
 	if (nu > room - nk)
 		nu = (uint32_t)(room - nk);
-	uint32_t frames[2 * TPROF_SAMPLE_MAX_FRAMES];
+	/* A frame-pointer walk that ran into a zeroed frame ends the stack with address 0: not a
+	 * frame (nor is anything below the first page). */
+	uint32_t frames[2 * TPROF_SAMPLE_MAX_FRAMES], n = 0, nkept = 0;
 	for (uint32_t i = 0; i < nk + nu; i++) {
 		uint64_t a;
 		memcpy(&a, p + (size_t)i * sizeof(a), sizeof(a));
-		frames[i] = i < nk ? symbols_kernel(st->sy, sp->sys, a, i > 0)
-				   : symbols_user(st->sy, sp->sys, pid, th->proc->gen, a, i > nk);
+		if (a < 4096)
+			continue;
+		frames[n++] = i < nk ? symbols_kernel(st->sy, sp->sys, a, i > 0)
+				     : symbols_user(st->sy, sp->sys, pid, th->proc->gen, a, i > nk);
+		if (i < nk)
+			nkept++;
 	}
-	struct sample_info si = { .frames = frames, .n = nk + nu, .nkernel = nk,
+	struct sample_info si = { .frames = frames, .n = n, .nkernel = nkept,
 				  .cpu = (uint32_t)(r->arg >> 32),
 				  .user_trunc = !!(r->flags & TPROF_SAMPLE_USER_TRUNC) };
 	int64_t t = ns - pl->tr->start_ns;
@@ -242,6 +310,7 @@ void sys_pipe_finish(struct pipeline *pl)
 	tr->sys.unresolved = symbols_unresolved(pl->sys->sy);
 	tr->sys.missing_files = symbols_missing_files(pl->sys->sy);
 	symbols_free(pl->sys->sy);
+	free(pl->sys->seen);
 	free(pl->sys);
 	pl->sys = NULL;
 }
