@@ -143,6 +143,7 @@ struct tprof_sampler *tprof_sampler_start(const struct tprof_sampler_opts *o, ch
 	choose_backend(s, o);
 	s->counter_hz = s->hz < TPROF_SAMPLE_COUNTER_HZ_MAX ? s->hz : TPROF_SAMPLE_COUNTER_HZ_MAX;
 	props(s, o->target, (int)ncpu);
+	s->quiet_pid = o->target;
 	tprof_tasks_init(&s->tasks, s->im, s->bpf && (s->what & TPROF_SAMPLE_CPU));
 	tprof_counters_init(&s->counters, (int)ncpu, !!(s->what & TPROF_SAMPLE_CPU),
 			    !!(s->what & TPROF_SAMPLE_MEM));

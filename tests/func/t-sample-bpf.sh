@@ -1,0 +1,191 @@
+#!/bin/sh
+# tprof-inspect --sample with the kernel probes, end to end on apps/sysratio's known work:
+# two functions in a 3:1 ratio (one with a C++ name), a thread in another function, a
+# sleeping thread, a forked and an exec'ed child, 96 MiB touched.  tprof-analyze must show
+# the ratio in its CPU table within 10 %, the sleeper asleep and not on a CPU, each sample on
+# the thread and process that ran it, callers through frame pointers, the RSS rise within
+# 5 %, and every trace format must carry the samples, the state tracks and the counters
+# (python3 json, tools/pftrace.py over protoc, otf2-print, sqlite3).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-otf2.sh"
+[ "$(id -u)" -eq 0 ] || skip_all "the kernel probes need root (CAP_BPF and CAP_PERFMON); the /proc sampler is tested by t-sample.sh"
+grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" ||
+	skip_all "this tprof was built without BPF (configure says why; scripts/install-deps.sh installs clang, bpftool and libbpf-dev)"
+plan 17
+MS=2500
+
+"$APPS/sysratio" "$MS" >"$T/plain.out" 2>&1
+plain_rc=$?
+"$INSPECT" --sample all --sample-hz 999 -o "$T/out" -- "$APPS/sysratio" "$MS" >"$T/rec.out" \
+	2>"$T/rec.err"
+rc=$?
+[ "$rc" -eq "$plain_rc" ] && [ "$rc" -eq 5 ] &&
+	[ "$(sed 's/=.*//' "$T/rec.out" | sort)" = "$(sed 's/=.*//' "$T/plain.out" | sort)" ]
+ok $? "exit status ($rc) and output as without tprof-inspect ($plain_rc)"
+! grep -q 'system profile from /proc' "$T/rec.err"
+ok $? "the kernel probes were used (no /proc fallback line)"
+[ -s "$T/rec.err" ] && diag "$(head -3 "$T/rec.err")"
+
+"$ANALYZE" "$T/out" --summary=json >"$T/sum.json" 2>"$T/sum.err" &&
+	"$ANALYZE" "$T/out" --format chrome -o "$T/out.json" >/dev/null 2>>"$T/sum.err"
+ok $? "tprof-analyze reads the profile"
+
+# what the program said: pid, tids, children
+eval "$(grep -E '^(pid|ratio_tid|other_tid|sleeper_tid|forked_pid|execd_pid)=[0-9]+$' "$T/rec.out")"
+
+py '
+import json, sys
+s = json.load(open(sys.argv[1]))["system"]
+f = {r["function"]: r for r in s["cpu_functions"]["rows"]}
+three = f.get("ratio_three", {}).get("self_samples", 0)
+one = f.get("tprof::test::Ratio::one()", {}).get("self_samples", 0)
+print("# ratio_three %d, tprof::test::Ratio::one() %d samples" % (three, one))
+if three + one < 1000:
+    sys.exit("too few samples: %d" % (three + one))
+share = one / (three + one)
+if not 0.225 <= share <= 0.275:
+    sys.exit("the 1-unit function has %.1f %% of the pair, want 25 %% within 10 %%" % (100 * share))
+' "$T/sum.json"
+ok $? "CPU samples by function: 3:1 between ratio_three and the C++ method (each share within 10 %)"
+
+py '
+import json, sys
+s = json.load(open(sys.argv[1]))["system"]
+f = {r["function"]: r for r in s["cpu_functions"]["rows"]}
+pair = f["ratio_three"]["self_samples"] + f["tprof::test::Ratio::one()"]["self_samples"]
+loop = f.get("ratio_loop", {}).get("total_samples", 0)
+if loop < 0.95 * pair:
+    sys.exit("ratio_loop is in %d stacks of %d" % (loop, pair))
+' "$T/sum.json"
+ok $? "stacks name the callers (ratio_loop under both, by frame pointers)"
+
+py '
+import json, sys
+s = json.load(open(sys.argv[1]))["system"]
+tid = int(sys.argv[2])
+cpu = [r for r in s["cpu_threads"]["rows"] if r["tid"] == tid]
+off = [r for r in s["off_cpu"]["rows"] if r["tid"] == tid]
+if len(off) != 1:
+    sys.exit("the sleeper is not in the off-CPU table once: %s" % off)
+r = off[0]
+life = r["running_ns"] + r["off_cpu_ns"]
+if r["sleeping_ns"] < 0.95 * life or life < 2e9:
+    sys.exit("sleeper: %s" % r)
+if cpu and cpu[0]["samples"] > 2:
+    sys.exit("the sleeper has %d CPU samples" % cpu[0]["samples"])
+' "$T/sum.json" "$sleeper_tid"
+ok $? "the sleeping thread is Sleeping nearly all its life, and not on a CPU"
+
+# Chrome: process numbers by pid, samples by thread
+CHROME='
+import json, re, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {}
+for e in ev:
+    if e["ph"] == "M" and e["name"] == "process_name":
+        m = re.search(r"pid (\d+)\)", e["args"]["name"])
+        if m:
+            procs.setdefault(int(m.group(1)), set()).add(e["pid"])
+samples = [e for e in ev if e.get("cat") == "sample"]
+'
+py "$CHROME"'
+tids = {"ratio_three": int(sys.argv[2]), "tprof::test::Ratio::one()": int(sys.argv[2]),
+        "other_spin": int(sys.argv[3])}
+n = {k: 0 for k in tids}
+for e in samples:
+    if e["name"] in tids:
+        n[e["name"]] += 1
+        if e["tid"] != tids[e["name"]] or e["pid"] not in procs[int(sys.argv[4])]:
+            sys.exit("%s sampled on pid %s tid %s" % (e["name"], e["pid"], e["tid"]))
+if min(n.values()) < 100:
+    sys.exit("samples: %s" % n)
+' "$T/out.json" "$ratio_tid" "$other_tid" "$pid"
+ok $? "Chrome: each thread's samples on its own track (ratio, other)"
+
+py "$CHROME"'
+for fn, pid in (("forked_spin", int(sys.argv[2])), ("execd_spin", int(sys.argv[3]))):
+    mine = [e for e in samples if e["name"] == fn]
+    if len(mine) < 200 or any(e["pid"] not in procs.get(pid, ()) or e["tid"] != pid for e in mine):
+        sys.exit("%s: %d samples, on %s" % (fn, len(mine), sorted({(e["pid"], e["tid"]) for e in mine})[:4]))
+' "$T/out.json" "$forked_pid" "$execd_pid"
+ok $? "Chrome: the forked child and the exec'ed child are sampled, on their own processes"
+
+py "$CHROME"'
+st = {}
+for e in ev:
+    if e.get("cat") == "state":
+        st.setdefault(e["tid"], {}).setdefault(e["name"], 0)
+        st[e["tid"]][e["name"]] += e["dur"]
+sl = st.get(1000000000 + int(sys.argv[2]), {})
+ra = st.get(1000000000 + int(sys.argv[3]), {})
+names = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+if sl.get("Sleeping", 0) < 2e6 or ra.get("Running", 0) < 2e6 or "sleeper state" not in names:
+    sys.exit("sleeper %s, ratio %s" % (sl, ra))
+' "$T/out.json" "$sleeper_tid" "$ratio_tid"
+ok $? "Chrome: state tracks, the sleeper Sleeping and the ratio thread Running"
+
+py "$CHROME"'
+pid = int(sys.argv[2])
+rss = [(e["ts"], e["args"]["value"]) for e in ev
+       if e["ph"] == "C" and e["name"] == "RSS" and e["pid"] in procs[pid]]
+rss.sort()
+if len(rss) < 4:
+    sys.exit("RSS samples: %d" % len(rss))
+rise = max(v for t, v in rss) - rss[0][1]
+print("# RSS from %.1f MiB, rise %.1f MiB" % (rss[0][1] / 2**20, rise / 2**20))
+if abs(rise - 96 * 2**20) > 0.05 * 96 * 2**20:
+    sys.exit("RSS rises by %.1f MiB, want 96 within 5 %%" % (rise / 2**20))
+cores = {e["name"] for e in ev if e["ph"] == "C" and re.match(r"CPU \d+ busy %", e["name"])}
+host = [e for e in ev if e["ph"] == "C" and e["name"] == "host memory used"]
+import os
+if len(cores) != os.cpu_count() or not host:
+    sys.exit("core counters %s, host memory samples %d" % (sorted(cores), len(host)))
+' "$T/out.json" "$pid"
+ok $? "Chrome: the RSS counter rises by the 96 MiB touched (within 5 %); busy % of every core, host memory"
+
+py '
+import json, sys
+lost = json.load(open(sys.argv[1]))["system"]["lost"]
+if lost["samples_lost"] or lost["unattributed"]:
+    sys.exit("lost %s" % lost)
+' "$T/sum.json"
+ok $? "no sample lost at 999 Hz, none without its thread"
+
+# the other formats
+"$ANALYZE" "$T/out" --format perfetto -o "$T/out.pftrace" >/dev/null 2>"$T/pf.err" &&
+	"$PY" "$top_srcdir/tests/tools/pftrace.py" compare "$T/out.pftrace" "$T/out.json" \
+		>/dev/null 2>>"$T/pf.err"
+ok $? "Perfetto: protoc decodes it, every callstack resolves, and it matches the Chrome trace (samples, states, counters)"
+[ -s "$T/pf.err" ] && diag "$(head -5 "$T/pf.err")"
+
+"$PY" "$top_srcdir/tests/tools/pftrace.py" samples "$T/out.pftrace" >"$T/pf.json" 2>/dev/null
+py '
+import json, sys
+s = json.load(open(sys.argv[1]))
+r = [x for x in s if x["stack"] and x["stack"][0][0] == "ratio_three" and x["tid"] == int(sys.argv[2])]
+if len(r) < 500 or any("ratio_loop" not in [f for f, m in x["stack"]] for x in r[:50]):
+    sys.exit("%d ratio_three samples" % len(r))
+' "$T/pf.json" "$ratio_tid"
+ok $? "Perfetto: PerfSamples of ratio_three on the ratio thread with their callers"
+
+"$ANALYZE" "$T/out" --format otf2 -o "$T/out.otf2" >/dev/null 2>"$T/o.err" &&
+	otf2_print "$T/out.otf2/traces.otf2" "$T/o.txt"
+ok $? "OTF2: otf2-print reads the archive without complaint"
+n=$(grep -c '^CALLING_CONTEXT_SAMPLE' "$T/o.txt")
+s=$(grep -c '"Sleeping"' "$T/o.txt.defs")
+[ "${n:-0}" -ge 1000 ] && [ "${s:-0}" -ge 1 ]
+ok $? "OTF2: calling-context samples ($n) and the state regions"
+
+"$ANALYZE" "$T/out" --format sqlite -o "$T/out.sqlite" >/dev/null 2>"$T/sq.err"
+ok $? "SQLite: written"
+py '
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+chrome = [e for e in json.load(open(sys.argv[2]))["traceEvents"] if e.get("cat") == "sample"]
+n = db.execute("select count(*) from samples").fetchone()[0]
+leaf = dict(db.execute("select function, count(*) from named_samples group by function"))
+if n != len(chrome) or leaf.get("ratio_three", 0) < 500:
+    sys.exit("samples %d (Chrome %d), by leaf %s" % (n, len(chrome), sorted(leaf.items())[:5]))
+' "$T/out.sqlite" "$T/out.json"
+ok $? "SQLite: every sample, named by its innermost function"
+finish
