@@ -2,12 +2,14 @@
  *   sysratio MS   a thread "ratio" alternates ratio_three (3 units) and a C++-named method,
  *                 tprof::test::Ratio::one() (1 unit), until it has used MS ms of CPU; a
  *                 thread "other" spins in other_spin for MS/3 ms of CPU; a thread "sleeper"
- *                 sleeps throughout; a forked child spins in forked_spin and an exec'ed one in
+ *                 waits on a condition variable throughout; a forked child spins in forked_spin and an exec'ed one in
  *                 execd_spin, MS/4 ms of CPU each; the main thread maps and touches 96 MiB,
  *                 holds it and waits.  Prints the pids and tids as "KEY=VALUE" lines.
  *   sysratio exec MS   the exec'ed child's part.
  * Built with frame pointers, so that the sampler's stacks reach the callers.  Exits with 5. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -104,15 +106,20 @@ static void *other_main(void *arg)
 	return NULL;
 }
 
-static volatile int done;
+static int done;
+static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
 
+/* Waits, without waking up, until main says it is done. */
 static void *sleeper_main(void *arg)
 {
 	(void)arg;
 	pthread_setname_np(pthread_self(), "sleeper");
 	printf("sleeper_tid=%d\n", gettid());
+	pthread_mutex_lock(&done_lock);
 	while (!done)
-		sleep_ms(50);
+		pthread_cond_wait(&done_cond, &done_lock);
+	pthread_mutex_unlock(&done_lock);
 	return NULL;
 }
 
@@ -158,7 +165,10 @@ int main(int argc, char **argv)
 	int st1, st2;
 	waitpid(forked, &st1, 0);
 	waitpid(execd, &st2, 0);
+	pthread_mutex_lock(&done_lock);
 	done = 1;
+	pthread_cond_signal(&done_cond);
+	pthread_mutex_unlock(&done_lock);
 	pthread_join(t[2], NULL);
 	munmap(mem, bytes);
 	printf("children=%d,%d\n", WIFEXITED(st1) ? WEXITSTATUS(st1) : -1,
