@@ -39,6 +39,13 @@
 #             is installed, HPC Challenge (-np 2, its example input on a 1x2 grid)
 #   NRT       ns per nrt_execute (a model whose run time is 0) and per nrt_tensor_read (64
 #             bytes) against the stand-in Neuron runtime, plain and recorded, alternating
+#   sample    the system profile: a CPU-bound program (cpuburn, 2 threads) plain and under
+#             tprof-inspect --sample all at 99 and 999 Hz with the kernel probes, and at 99 Hz
+#             with the /proc sampler (TPROF_SAMPLE_BPF=0), in rotating order: wall time
+#             sampled / plain, and the sampler thread's own CPU (tprof-inspect -v); then one
+#             run at 999 Hz for BENCH_SAMPLE_LONG seconds: samples written against those
+#             expected (999 per second per busy CPU), and samples lost.  The kernel probes
+#             need root: without them the BPF rows say "not measured"
 #   NCCL      ns per ncclCommCount and per ncclAllReduce (host side: the call's return, the
 #             collective of one float on a one-rank communicator of the stand-in NCCL), plain
 #             and recorded, alternating; and what two hipEventRecord (the profiler's timing of
@@ -51,7 +58,7 @@
 #                    tprof-inspect, tprof-analyze and libtrace_preload.so under test
 #   BENCH_RUNS       runs per figure (default 5)
 #   BENCH_ONLY       the parts to run, separated by spaces (default all): overhead rate bytes
-#                    analyze hip mpi polls nrt nccl sigkill; the table shows the others not measured
+#                    analyze hip mpi polls nrt nccl sigkill sample; the table shows the others not measured
 #   BENCH_CACHE      where generated analyzer traces are kept between runs (default
 #                    $TMPDIR/tprof-bench-cache); they are regenerated when the recorder or the
 #                    generator changes
@@ -80,6 +87,8 @@
 #   BENCH_NRT_STANDIN the stand-in libnrt.so.1's directory (make bench sets it; the NRT
 #                    benchmark is left out, saying so, without it or without nrt-calls)
 #   BENCH_NRT_CALLS  calls per NRT loop (default 1e6)
+#   BENCH_SAMPLE_WORK  cpuburn's work per run (default 2e9: about 3 s on 2 threads)
+#   BENCH_SAMPLE_LONG  seconds of the long 999 Hz run (default 60; 0 leaves it out)
 #   BENCH_NCCL_CALLS calls per NCCL loop (default 2e6; the NCCL benchmark needs the stand-in
 #                    NCCL next to the stand-in HIP runtime, BENCH_HIP_STANDIN)
 #
@@ -102,8 +111,10 @@ BIG=${BENCH_BIG:-1e8}
 BASE=${BENCH_ANALYZE_BASE:-}
 KILL_CASES=${BENCH_KILL_CASES:-"1:1:0 1000:1:0 8191:1:0 8193:1:0 1000003:1:0 1000003:1:0.3 1000003:4:0 3000001:2:0.05"}
 CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/tprof-bench-cache}
+SAMPLE_WORK=${BENCH_SAMPLE_WORK:-2e9}
+SAMPLE_LONG=${BENCH_SAMPLE_LONG:-60}
 
-for p in overhead rate mix killme runstat; do
+for p in overhead rate mix killme runstat cpuburn; do
 	[ -x "$BENCH_BIN/$p" ] || { echo "run.sh: $BENCH_BIN/$p is missing (make bench builds it)" >&2; exit 2; }
 done
 for p in "$TPROF_INSPECT" "$TPROF_ANALYZE" "$TPROF_PRELOAD"; do
@@ -765,6 +776,74 @@ done
 say ""
 fi
 
+# ---- system profile: what sampling costs a CPU-bound program ---------------------------------
+# sampled_run WHICH HZ [VAR=VALUE...]: cpuburn under tprof-inspect --sample all -v; samples
+# sample_WHICH (wall ns) and sample_cpu_WHICH (the sampler thread's % of a CPU).
+sampled_run() {
+	_which=$1 _hz=$2
+	shift 2
+	rm -rf "$W/sample"
+	env "$@" "$TPROF_INSPECT" -v --sample all --sample-hz "$_hz" -o "$W/sample" -- \
+		"$B/cpuburn" "$SAMPLE_WORK" 2 >"$W/sample.out" 2>"$W/sample.err" ||
+		{ fail "cpuburn under --sample ($_which): $(grep -v '^tprof\[' "$W/sample.err" | head -n 3)"; return 1; }
+	sample "sample_$_which" "$(kv "$W/sample.out" ns)"
+	_cpu=$(sed -n 's/.*(\([0-9.]*\) % of a CPU).*/\1/p' "$W/sample.err")
+	[ -n "$_cpu" ] && sample "sample_cpu_$_which" "$_cpu"
+	grep -q "system profile (bpf)" "$W/sample.err"
+}
+
+if want sample; then
+say "== sample: cpuburn $SAMPLE_WORK 2, plain and under tprof-inspect --sample all"
+sample_bpf=1
+for r in $(seq 1 "$RUNS"); do
+	k=$(((r - 1) % 4 + 1))   # the order rotates from run to run
+	for which in $(echo plain b99 b999 p99 plain b99 b999 p99 | cut -d' ' -f"$k"-"$((k + 3))"); do
+		case $which in
+		plain)
+			"$B/cpuburn" "$SAMPLE_WORK" 2 >"$W/sample.out" 2>&1 ||
+				{ fail "cpuburn: $(head -n 3 "$W/sample.out")"; continue; }
+			sample sample_plain "$(kv "$W/sample.out" ns)" ;;
+		b99 | b999)
+			[ "$sample_bpf" = 1 ] || continue
+			sampled_run "$which" "${which#b}" || {
+				sample_bpf=0
+				say "  the kernel probes are not available: $(grep -o 'BPF: .*' "$W/sample.err" | head -n 1)"
+			} ;;
+		p99) sampled_run p99 99 TPROF_SAMPLE_BPF=0 ;;
+		esac
+	done
+done
+for w in b99 b999 p99; do
+	[ -s "$W/s/sample_$w" ] || continue
+	awk -v p="$(stat sample_plain median)" '{ print $1 / p }' "$W/s/sample_$w" >"$W/s/sample_ratio_$w"
+done
+if [ "$sample_bpf" = 1 ] && [ "$SAMPLE_LONG" != 0 ]; then
+	# cpuburn's work for SAMPLE_LONG seconds, from the plain runs' speed
+	long_work=$(awk -v w="$SAMPLE_WORK" -v ns="$(stat sample_plain median)" -v s="$SAMPLE_LONG" \
+		'BEGIN { printf "%.0f", w * s * 1e9 / ns }')
+	rm -rf "$W/sample"
+	if "$TPROF_INSPECT" -v --sample cpu --sample-hz 999 -o "$W/sample" -- "$B/cpuburn" \
+		"$long_work" 2 >"$W/sample.out" 2>"$W/sample.err" &&
+		"$TPROF_ANALYZE" "$W/sample" --summary=json >"$W/sample.json" 2>"$W/sample.json.err"; then
+		set -- $("${PYTHON3:-python3}" -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["system"]
+print(s["cpu_functions"]["samples"], s["lost"]["samples_lost"])' "$W/sample.json")
+		sample sample_long_samples "$1"
+		sample sample_long_lost "$2"
+		ns=$(kv "$W/sample.out" ns)
+		# two busy threads on min(2, CPUs) CPUs for ns: 999 samples a second on each
+		cpus=$(nproc); [ "$cpus" -gt 2 ] && cpus=2
+		sample sample_long_expected "$(awk -v ns="$ns" -v c="$cpus" 'BEGIN { printf "%.0f", ns / 1e9 * 999 * c }')"
+		sample sample_long_share "$(awk -v a="$1" -v ns="$ns" -v c="$cpus" 'BEGIN { print a / (ns / 1e9 * 999 * c) }')"
+	else
+		fail "the long 999 Hz run: $(grep -v '^tprof\[' "$W/sample.err" "$W/sample.json.err" 2>/dev/null | head -n 3)"
+	fi
+fi
+rm -rf "$W/sample"
+say ""
+fi
+
 # ---- the table ---------------------------------------------------------------------------
 # row LABEL SAMPLES SCALE UNIT DIR TARGET [DROPS]: DIR is le or ge; TARGET in UNIT; with
 # DROPS (a sample name), a run that dropped anything turns the verdict into a miss.
@@ -899,6 +978,18 @@ if [ "${nccl_ok:-0}" = 1 ]; then
 	row "added ns per ncclAllReduce, host side (stand-in)" nccl_add_allreduce 1 ns - -
 	row "  ncclAllReduce without the profiler" nccl_plain_allreduce 1 ns - -
 	row "  of which two hipEventRecord of the runtime" nccl_events 1 ns - -
+fi
+if want sample; then
+	row "sampled at 99 Hz (BPF): wall time / plain" sample_ratio_b99 1 x le 1.01
+	row "sampled at 999 Hz (BPF): wall time / plain" sample_ratio_b999 1 x le 1.03
+	row "/proc sampler at 99 Hz: wall time / plain" sample_ratio_p99 1 x le 1.01
+	row "  cpuburn without the profiler" sample_plain 1e9 s - -
+	row "sampler thread at 99 Hz (BPF), 2 busy threads" sample_cpu_b99 1 "% CPU" le 1
+	row "sampler thread at 999 Hz (BPF)" sample_cpu_b999 1 "% CPU" - -
+	row "sampler thread, /proc at 99 Hz" sample_cpu_p99 1 "% CPU" - -
+	row "999 Hz for ${SAMPLE_LONG} s: samples lost" sample_long_lost 1 "" le 0
+	row "  samples written / expected (999/s per busy CPU)" sample_long_share 1 x - -
+	row "  samples written" sample_long_samples 1 "" - -
 fi
 say "SIGKILL: $(sum kill_lost) events lost in $(sum kill_cases) killed runs (target 0: $( [ "$(sum kill_lost)" = 0 ] && echo meets || echo MISSES))"
 [ "$(sum kill_false_skip)" != 0 ] &&

@@ -86,13 +86,22 @@ int sampling_start(const struct sample_request *r, const char *dir, pid_t pid)
 	return 1;
 }
 
-void sampling_stop(int keep)
+void sampling_stop(int keep, int verbose)
 {
 	if (!sampler)
 		return;
 	char *path = strdup(tprof_sampler_path(sampler));
-	tprof_sampler_stop(sampler);
+	char backend[8];
+	snprintf(backend, sizeof(backend), "%s", tprof_sampler_backend(sampler));
+	struct tprof_sampler_stats st;
+	tprof_sampler_finish(sampler, &st);
 	sampler = NULL;
+	if (verbose && keep)
+		fprintf(stderr, PROG ": system profile (%s): %llu records, %llu lost; the sampler "
+			"used %.1f ms of CPU in %.2f s (%.2f %% of a CPU)\n", backend,
+			(unsigned long long)st.records, (unsigned long long)st.lost,
+			st.cpu_ns / 1e6, st.wall_ns / 1e9,
+			st.wall_ns ? 100.0 * (double)st.cpu_ns / (double)st.wall_ns : 0.0);
 	if (!keep && path) {
 		unlink(path);
 		free(image);

@@ -22,8 +22,9 @@ int sampling_parse_hz(const char *v, unsigned *hz);
  * returns 0 (the command runs all the same).  Says so when the /proc sampler stands in for
  * the kernel probes. */
 int sampling_start(const struct sample_request *r, const char *dir, pid_t pid);
-/* Stops it (the command has exited); `keep` 0 removes the image (the command never ran). */
-void sampling_stop(int keep);
+/* Stops it (the command has exited); `keep` 0 removes the image (the command never ran);
+ * `verbose`: says what it did (records, losses, its own CPU time). */
+void sampling_stop(int keep, int verbose);
 /* The name of the system image under the output directory, NULL when none is written. */
 const char *sampling_image(void);
 

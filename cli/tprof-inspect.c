@@ -89,7 +89,8 @@ static void usage(void)
 	      "      --sample-hz N      samples per second, 1 to 10000 (default 99; the /proc\n"
 	      "                         sampler reads at most 1000 a second)\n"
 	      "  -v, --verbose          more messages from the recorder, repeat for more\n"
-	      "                         (-vv, -vvv); sets TPROF_VERBOSE to the count\n"
+	      "                         (-vv, -vvv); sets TPROF_VERBOSE to the count; with\n"
+	      "                         --sample, what the sampler did and its own CPU time\n"
 	      "  -h, --help             print this help and exit\n"
 	      "      --version          print the version and exit\n"
 	      "\n"
@@ -957,7 +958,7 @@ int main(int argc, char **argv)
 	struct forwarding fwd;
 	forward_to_ranks(o.cmd, &fwd);
 	int code = run(fwd.cmd, &o.sample, abs, &start, &exec_err);
-	sampling_stop(!exec_err);
+	sampling_stop(!exec_err, o.verbose);
 	forwarding_done(&fwd);
 	if (!exec_err)
 		report(o.dir, abs, start.tv_sec - 1);

@@ -25,7 +25,9 @@ struct tprof_sampler {
 					 * not yet the command): its threads' records are left out */
 	char bpf_why[256];
 	char *path;
-	uint64_t next_tick, next_counter;
+	uint64_t next_tick, next_counter, next_scan;
+	uint64_t started_ns;            /* CLOCK_MONOTONIC at the start */
+	uint64_t thread_cpu_ns;         /* the thread's CPU time, when it ended */
 	pthread_t thread;
 	int running;
 	int stop;

@@ -1,6 +1,7 @@
 /* procpoll.c — the /proc sampler: at each tick it looks for new processes and threads, reads
  * every followed thread's stat line and writes SCHED when its state letter changed and
- * SYSCTR CPU time when it used some.  States shorter than the period can be missed, and R
+ * SYSCTR CPU time when it used some; new processes and execs are looked for every 50 ms.
+ * States shorter than the period can be missed, and R
  * (running or waiting for a CPU) is taken as running. */
 #include <stdint.h>
 
@@ -39,9 +40,16 @@ static void thread_tick(struct tprof_sampler *s, uint64_t now, struct tprof_sthr
 	}
 }
 
+/* Looking through /proc for new processes and execs costs a read per process on the host:
+ * 20 times a second, whatever the thread sampling rate. */
+#define SCAN_NS 50000000ull
+
 void tprof_procpoll_tick(struct tprof_sampler *s, uint64_t now)
 {
-	tprof_tasks_scan(&s->tasks, now);
+	if (now >= s->next_scan) {
+		tprof_tasks_scan(&s->tasks, now);
+		s->next_scan = now + SCAN_NS;
+	}
 	tprof_tasks_read_stats(&s->tasks, now);
 	for (size_t i = 0; i < s->tasks.nthreads; i++)
 		thread_tick(s, now, &s->tasks.threads[i]);

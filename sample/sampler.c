@@ -1,6 +1,6 @@
 /* sampler.c — the sampler's life: the system image with its PROPs, the choice between the
  * kernel probes and /proc, the thread that samples (ticks at the sampling rate for /proc,
- * polls for the probes, counters at up to 100 Hz), and the end: last poll, kernel symbols,
+ * polls for the probes, counters at up to 20 Hz), and the end: last poll, kernel symbols,
  * JIT maps copied, END. */
 #include "sampler.h"
 
@@ -88,6 +88,9 @@ static void *run(void *arg)
 			;
 	}
 	pthread_mutex_unlock(&s->lock);
+	struct timespec cpu;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+		s->thread_cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
 	return NULL;
 }
 
@@ -148,6 +151,7 @@ struct tprof_sampler *tprof_sampler_start(const struct tprof_sampler_opts *o, ch
 	tprof_counters_init(&s->counters, (int)ncpu, !!(s->what & TPROF_SAMPLE_CPU),
 			    !!(s->what & TPROF_SAMPLE_MEM));
 	uint64_t now = tprof_sysimg_now();
+	s->started_ns = now;
 	/* The first core busy shares need a read to start from. */
 	tprof_counters_sample(&s->counters, s->im, &s->tasks, now);
 	s->next_tick = now + (s->bpf ? BPF_POLL_NS : period(s->hz));
@@ -226,6 +230,11 @@ static void copy_perf_map(struct tprof_sampler *s, uint32_t pid)
 
 void tprof_sampler_stop(struct tprof_sampler *s)
 {
+	tprof_sampler_finish(s, NULL);
+}
+
+void tprof_sampler_finish(struct tprof_sampler *s, struct tprof_sampler_stats *st)
+{
 	if (!s)
 		return;
 	if (s->running) {
@@ -248,6 +257,12 @@ void tprof_sampler_stop(struct tprof_sampler *s)
 		tprof_ksyms_finish(&s->ksyms, s->im, tprof_sysimg_now());
 		for (size_t i = 0; i < s->tasks.never; i++)
 			copy_perf_map(s, s->tasks.ever[i]);
+	}
+	if (st) {
+		st->records = s->im ? tprof_sysimg_records(s->im) : 0;
+		st->lost = lost;
+		st->cpu_ns = s->thread_cpu_ns;
+		st->wall_ns = tprof_sysimg_now() - s->started_ns;
 	}
 	tprof_sysimg_close(s->im, lost);
 	tprof_tasks_free(&s->tasks);

@@ -17,7 +17,7 @@
 #define TPROF_SAMPLE_HZ_DEFAULT 99u
 #define TPROF_SAMPLE_HZ_MAX 10000u
 #define TPROF_SAMPLE_PROC_HZ_MAX 1000u   /* the /proc sampler's own limit */
-#define TPROF_SAMPLE_COUNTER_HZ_MAX 100u
+#define TPROF_SAMPLE_COUNTER_HZ_MAX 20u     /* /proc/stat, meminfo, statm: every 50 ms */
 
 struct tprof_sampler_opts {
 	unsigned what;            /* TPROF_SAMPLE_* */
@@ -47,6 +47,16 @@ const char *tprof_sampler_path(const struct tprof_sampler *s);
 /* The last poll, kernel symbols, the JIT maps of followed processes copied beside the image,
  * DROP, END; the image is closed and s freed. */
 void tprof_sampler_stop(struct tprof_sampler *s);
+
+/* What a sampler did, for a verbose report and the benchmarks. */
+struct tprof_sampler_stats {
+	uint64_t records;         /* written to the image, stream 0 included */
+	uint64_t lost;            /* events the kernel probes could not hand over */
+	uint64_t cpu_ns;          /* CPU time of the sampler's thread */
+	uint64_t wall_ns;         /* from its start to its stop */
+};
+/* tprof_sampler_stop, telling what it did. */
+void tprof_sampler_finish(struct tprof_sampler *s, struct tprof_sampler_stats *st);
 
 /* The words of TPROF_SAMPLE_* as "cpu,sched,mem" (a subset). */
 void tprof_sampler_what_str(unsigned what, char *buf, size_t len);
