@@ -14,6 +14,7 @@ struct run {
 	uint32_t pid, gen, ppid, exe, comm;
 	int64_t t0, t1;                  /* its first record; its exit or the next generation's
 					  * first record (INT64_MAX: none) */
+	int execd;                       /* a next generation follows */
 	size_t first, n;                 /* its tasks, in the by-run order */
 	struct proc *proc;
 };
@@ -106,8 +107,11 @@ static struct run *runs_of(const struct sys_task *v, size_t n, size_t *nruns)
 		u->n = i - u->first;
 	}
 	for (size_t i = 0; i + 1 < k; i++)
-		if (r[i + 1].pid == r[i].pid && r[i + 1].t0 < r[i].t1)
-			r[i].t1 = r[i + 1].t0;
+		if (r[i + 1].pid == r[i].pid) {
+			r[i].execd = 1;
+			if (r[i + 1].t0 < r[i].t1)
+				r[i].t1 = r[i + 1].t0;
+		}
 	*nruns = k;
 	return r;
 }
@@ -154,6 +158,7 @@ static struct proc *make_proc(struct trace *tr, const struct proc *sp, const str
 	p->host = sp->host;
 	p->exe = r->exe ? r->exe : r->comm;
 	p->made = 1;
+	p->before_exec = r->execd;
 	p->ended = 1;
 	p->gen = r->gen;
 	p->clock_source = sp->clock_source;

@@ -42,7 +42,8 @@ const char *proc_label(const struct proc *p, char *buf, size_t len)
 		snprintf(buf, len, "rank %lld (%s, pid %lld) %s", (long long)p->rank, host,
 			 (long long)p->pid, prog);
 	else
-		snprintf(buf, len, "%s (%s, pid %lld)", prog, host, (long long)p->pid);
+		snprintf(buf, len, "%s (%s, pid %lld%s)", prog, host, (long long)p->pid,
+			 p->before_exec ? ", before exec" : "");
 	return buf;
 }
 

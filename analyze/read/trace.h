@@ -203,6 +203,8 @@ struct proc {
 					 * describes (system.h); NULL for a program's image */
 	int made;                       /* made from a system image's TASK records: a followed
 					 * process that recorded no image of its own (no files) */
+	int before_exec;                /* made: the pid exec'ed after this run (its label says
+					 * so: a fork child getting ready, not yet the program) */
 	int64_t gen;                    /* the exec generation of its pid it ran as (system.h),
 					 * -1 when no system image tells */
 };

@@ -191,11 +191,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 labels = sorted(p["label"] for p in d["header"]["process_list"])
 only = sorted(p["label"] for p in d["header"]["process_list"] if p["sampled_only"])
-want = ["app2 (node1, pid 300)", "helper (node1, pid 400)", "sh (node1, pid 300)", "system (node1)"]
-if labels != want or only != ["helper (node1, pid 400)", "sh (node1, pid 300)"]:
+want = ["app2 (node1, pid 300)", "helper (node1, pid 400)", "sh (node1, pid 300, before exec)", "system (node1)"]
+if labels != want or only != ["helper (node1, pid 400)", "sh (node1, pid 300, before exec)"]:
     sys.exit("processes %s, made %s" % (labels, only))
 thr = sorted((r["process_label"], r["thread"], r["samples"]) for r in d["system"]["cpu_threads"]["rows"])
-if thr != [("app2 (node1, pid 300)", "app2 (tid 300)", 1), ("helper (node1, pid 400)", "helper-io (tid 401)", 1), ("sh (node1, pid 300)", "sh (tid 300)", 1)]:
+if thr != [("app2 (node1, pid 300)", "app2 (tid 300)", 1), ("helper (node1, pid 400)", "helper-io (tid 401)", 1), ("sh (node1, pid 300, before exec)", "sh (tid 300)", 1)]:
     sys.exit("threads %s" % thr)
 ' "$T/odd.json"
 ok $? "a pid that execs: its samples before the exec go to a process made for it, after to the recorded image; a process that recorded nothing gets one"
@@ -227,7 +227,7 @@ pyc '
 d = load(sys.argv[1])
 pn = {e["pid"]: e["args"]["name"] for e in d["traceEvents"] if e["name"] == "process_name"}
 names = {(pn.get(e["pid"]), e["args"]["name"]) for e in d["traceEvents"] if e["name"] == "thread_name"}
-for want in [("helper (node1, pid 400)", "helper-io"), ("helper (node1, pid 400)", "helper-io state"), ("sh (node1, pid 300)", "sh")]:
+for want in [("helper (node1, pid 400)", "helper-io"), ("helper (node1, pid 400)", "helper-io state"), ("sh (node1, pid 300, before exec)", "sh")]:
     if want not in names:
         sys.exit("no track %s in %s" % (want, sorted(names)))
 ' "$T/odd.chrome.json"
