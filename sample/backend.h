@@ -21,8 +21,6 @@ struct tprof_sampler {
 	struct tprof_counters counters;
 	struct tprof_ksyms ksyms;
 	struct tprof_bpf *bpf;          /* NULL: the /proc sampler */
-	uint32_t quiet_pid;             /* the target until its exec (tprof-inspect's child,
-					 * not yet the command): its threads' records are left out */
 	char bpf_why[256];
 	char *path;
 	uint64_t next_tick, next_counter, next_scan;

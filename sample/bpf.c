@@ -27,15 +27,13 @@ static void on_task(void *ctx, uint64_t ns, unsigned what, uint32_t pid, uint32_
 {
 	struct tprof_sampler *s = ctx;
 	tprof_tasks_event(&s->tasks, ns, what, pid, tid, ppid, comm);
-	if (what == TPROF_TASK_EXEC && pid == s->quiet_pid)
-		s->quiet_pid = 0;
 }
 
 static void on_sched(void *ctx, uint64_t ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 		     unsigned state)
 {
 	struct tprof_sampler *s = ctx;
-	if (pid == s->quiet_pid)
+	if (tprof_tasks_quiet(&s->tasks, pid, ns))
 		return;
 	struct tprof_rec r = { .kind = TPROF_K_SCHED, .flags = (uint8_t)state, .t0 = ns,
 			       .t1 = tid, .arg = pid | (uint64_t)cpu << 32 };
@@ -63,7 +61,7 @@ static void on_sample(void *ctx, uint64_t ns, uint32_t pid, uint32_t tid, uint32
 		      const uint64_t *uframes, unsigned nu)
 {
 	struct tprof_sampler *s = ctx;
-	if (pid == s->quiet_pid)
+	if (tprof_tasks_quiet(&s->tasks, pid, ns))
 		return;
 	uint64_t ext[1 + 2 * TPROF_SAMPLE_MAX_FRAMES];
 	struct tprof_sample_hdr h = { 0 };

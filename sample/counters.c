@@ -95,7 +95,7 @@ static void rss(struct tprof_counters *c, struct tprof_sysimg *im, struct tprof_
 		struct tprof_sproc *p = &t->procs[i];
 		char path[64], buf[256];
 		uint64_t bytes;
-		if (p->gone)
+		if (p->gone || tprof_tasks_quiet(t, p->pid, now))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%u/statm", p->pid);
 		if (tprof_procfs_read(path, buf, sizeof(buf)) <= 0 ||
@@ -112,7 +112,7 @@ static void faults(struct tprof_sysimg *im, struct tprof_tasks *t, uint64_t now)
 {
 	for (size_t i = 0; i < t->nthreads; i++) {
 		struct tprof_sthread *th = &t->threads[i];
-		if (!th->have_stat)
+		if (!th->have_stat || tprof_tasks_quiet(t, th->pid, now))
 			continue;
 		uint64_t v = th->st.faults - th->faults0;
 		if (th->faults_written_once && v == th->faults_written)

@@ -146,8 +146,8 @@ struct tprof_sampler *tprof_sampler_start(const struct tprof_sampler_opts *o, ch
 	choose_backend(s, o);
 	s->counter_hz = s->hz < TPROF_SAMPLE_COUNTER_HZ_MAX ? s->hz : TPROF_SAMPLE_COUNTER_HZ_MAX;
 	props(s, o->target, (int)ncpu);
-	s->quiet_pid = o->target;
 	tprof_tasks_init(&s->tasks, s->im, s->bpf && (s->what & TPROF_SAMPLE_CPU));
+	s->tasks.quiet_pid = o->target;
 	tprof_counters_init(&s->counters, (int)ncpu, !!(s->what & TPROF_SAMPLE_CPU),
 			    !!(s->what & TPROF_SAMPLE_MEM));
 	uint64_t now = tprof_sysimg_now();
@@ -259,6 +259,8 @@ void tprof_sampler_finish(struct tprof_sampler *s, struct tprof_sampler_stats *s
 			copy_perf_map(s, s->tasks.ever[i]);
 	}
 	if (st) {
+		if (s->im)
+			tprof_sysimg_flush(s->im);
 		st->records = s->im ? tprof_sysimg_records(s->im) : 0;
 		st->lost = lost;
 		st->cpu_ns = s->thread_cpu_ns;

@@ -215,6 +215,8 @@ static void exec_seen(struct tprof_tasks *t, struct tprof_sproc *p, char *exe, u
 	p->exe = exe;
 	p->gen++;
 	p->maps_stale = 1;
+	if (p->pid == t->quiet_pid && !t->quiet_until)
+		t->quiet_until = now;
 	struct tprof_sthread *th = find_thread(t, p->pid);
 	char comm[16];
 	read_comm(p->pid, p->pid, comm, sizeof(comm));

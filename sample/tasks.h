@@ -55,7 +55,16 @@ struct tprof_tasks {
 	size_t never, capever;
 	int32_t *others;                /* pids in /proc known not to be followed (sorted) */
 	size_t nothers;
+	uint32_t quiet_pid;             /* followed from its exec on (tprof-inspect's child, not
+					 * yet the command): no SCHED, SAMPLE or counters before */
+	uint64_t quiet_until;           /* its exec's time, once seen (0: not yet) */
 };
+
+/* Whether a record of pid at ns is left out: tprof-inspect's child before its exec. */
+static inline int tprof_tasks_quiet(const struct tprof_tasks *t, uint32_t pid, uint64_t ns)
+{
+	return pid == t->quiet_pid && (!t->quiet_until || ns < t->quiet_until);
+}
 
 void tprof_tasks_init(struct tprof_tasks *t, struct tprof_sysimg *im, int maps_on);
 void tprof_tasks_free(struct tprof_tasks *t);
