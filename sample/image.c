@@ -19,6 +19,7 @@
 #include "../common/chunk.h"
 #include "../common/codec.h"
 #include "../common/events.h"
+#include "../common/writev-all.h"
 #include "strtab.h"
 
 #define BUF_UNITS 8192u                 /* 256 KiB of records per stream buffer */
@@ -80,29 +81,6 @@ static struct sbuf *stream_buf(struct tprof_sysimg *im, uint32_t stream)
 	return b;
 }
 
-static int write_all(int fd, struct iovec *iov, int n)
-{
-	while (n > 0) {
-		ssize_t w = writev(fd, iov, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		while (n > 0 && (size_t)w >= iov->iov_len) {
-			w -= (ssize_t)iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + w;
-			iov->iov_len -= (size_t)w;
-		}
-	}
-	return 0;
-}
 
 static void stop_writing(struct tprof_sysimg *im, const char *what)
 {
@@ -137,7 +115,7 @@ static void write_piece(struct tprof_sysimg *im, uint32_t s)
 	tprof_chunk_header_init(&ch, s, b->seq, b->flushed, &info, (uint32_t)raw_len, im->comp,
 				comp_len);
 	struct iovec iov[2] = { { &ch, sizeof(ch) }, { im->comp, comp_len } };
-	if (write_all(im->fd, iov, 2) < 0) {
+	if (tprof_writev_all(im->fd, iov, 2) < 0) {
 		stop_writing(im, strerror(errno));
 		return;
 	}

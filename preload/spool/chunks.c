@@ -13,6 +13,7 @@
 
 #include "../../common/chunk.h"
 #include "../../common/codec.h"
+#include "../../common/writev-all.h"
 #include "record.h"
 #include "chunks.h"
 #include "../core/core.h"
@@ -42,31 +43,6 @@ int tprof_chunks_init(void)
 	return raw_buf && comp_buf ? 0 : -1;
 }
 
-static int write_all(int fd, struct iovec *iov, int n)
-{
-	while (n > 0) {
-		ssize_t w = writev(fd, iov, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (w == 0) {
-			errno = ENOSPC;
-			return -1;
-		}
-		while (n > 0 && (size_t)w >= iov->iov_len) {
-			w -= (ssize_t)iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + w;
-			iov->iov_len -= (size_t)w;
-		}
-	}
-	return 0;
-}
 
 /* Writes the units of s not yet in the chunk file.  Caller holds flush_lock.
  * Returns 0 (also when there was nothing new) or -1 on a write error. */
@@ -96,7 +72,7 @@ int tprof_chunks_write(struct tprof_slot *s)
 	tprof_chunk_header_init(&ch, h->stream, h->seq, from, &info, (uint32_t)raw_len, comp_buf,
 				comp_len);
 	struct iovec iov[2] = { { &ch, sizeof(ch) }, { comp_buf, comp_len } };
-	if (write_all(tprof_g.trace_fd, iov, 2) < 0) {
+	if (tprof_writev_all(tprof_g.trace_fd, iov, 2) < 0) {
 		int e = errno;
 		tprof_stop_writing();
 		tprof_log_warn("cannot write %s%s: %s; recording stopped (events so far are kept in %s%s)",
