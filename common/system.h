@@ -44,6 +44,16 @@ struct tprof_map {
 };
 _Static_assert(sizeof(struct tprof_map) == 32, "one unit");
 
+/* The second unit of a MAPS record (ext = 2), when the file could be looked at: which file
+ * it was, so that a reader can tell it changed since (rebuilt, upgraded). */
+struct tprof_map_file {
+	uint64_t inode;
+	uint64_t size;            /* bytes */
+	int64_t mtime_ns;         /* its modification time, ns since the epoch */
+	uint64_t reserved;
+};
+_Static_assert(sizeof(struct tprof_map_file) == 32, "one unit");
+
 /* KSYM: a kernel symbol that sampled kernel frames fall in, resolved from /proc/kallsyms when
  * recording: name = string id of the symbol ("schedule", or "name [module]"); arg = its
  * address; t1 = the address of the next symbol (exclusive end); t0 = ticks. */

@@ -1,11 +1,14 @@
 /* maps.c — MAPS records: the executable file mappings of a followed process from
  * /proc/PID/maps, when it is first followed, after an exec (at its first sample) and when a
- * sample falls outside every mapping known (a library loaded by dlopen). */
+ * sample falls outside every mapping known (a library loaded by dlopen), each with the
+ * file's inode, size and modification time. */
 #include "maps.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/events.h"
 #include "../common/system.h"
@@ -50,10 +53,25 @@ static void add_map(struct tprof_tasks *t, struct tprof_sproc *p, const struct t
 		return;
 	p->maps = nm;
 	p->maps[p->nmaps++] = *r;
-	struct tprof_map m = { .start = r->start, .end = r->end, .offset = offset, .gen = p->gen };
+	struct {
+		struct tprof_map m;
+		struct tprof_map_file f;
+	} u = { .m = { .start = r->start, .end = r->end, .offset = offset, .gen = p->gen } };
 	uint32_t name = tprof_sysimg_string_n(t->im, path, path_len, now);
 	struct tprof_rec rec = { .kind = TPROF_K_MAPS, .name = name, .t0 = now, .arg = p->pid };
-	tprof_sysimg_write(t->im, 0, rec, &m, sizeof(m));
+	/* Which file it is: the analyzer names frames from the file as it finds it then. */
+	char file[PATH_MAX];
+	struct stat st;
+	int known_file = path_len < sizeof(file);
+	if (known_file) {
+		memcpy(file, path, path_len);
+		file[path_len] = '\0';
+		known_file = stat(file, &st) == 0;
+	}
+	if (known_file)
+		u.f = (struct tprof_map_file){ .inode = st.st_ino, .size = (uint64_t)st.st_size,
+			.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec };
+	tprof_sysimg_write(t->im, 0, rec, &u, known_file ? sizeof(u) : sizeof(u.m));
 }
 
 void tprof_maps_read(struct tprof_tasks *t, struct tprof_sproc *p, uint64_t now)

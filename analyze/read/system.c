@@ -85,10 +85,14 @@ static void on_map(struct sysimage *si, const struct tprof_rec *r)
 	memcpy(&m, r + 1, sizeof(m));
 	if (m.end <= m.start)
 		return;
+	struct tprof_map_file f = { 0 };
+	if (r->ext >= 2)
+		memcpy(&f, (const uint8_t *)(r + 1) + TPROF_UNIT, sizeof(f));
 	si->maps = grow(si->maps, si->nmaps, &si->capmaps, sizeof(*si->maps));
 	si->maps[si->nmaps++] = (struct sys_map){
 		.start = m.start, .end = m.end, .offset = m.offset, .pid = (uint32_t)r->arg,
 		.gen = m.gen, .path = r->name ? proc_string(si->proc, r->name) : 0,
+		.has_file = r->ext >= 2, .inode = f.inode, .size = f.size, .mtime_ns = f.mtime_ns,
 	};
 }
 

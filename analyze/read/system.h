@@ -22,6 +22,9 @@ struct sys_map {
 	uint64_t start, end, offset;
 	uint32_t pid, gen;
 	uint32_t path;                   /* trace-wide string id */
+	int has_file;                    /* the file as it was when recorded: */
+	uint64_t inode, size;
+	int64_t mtime_ns;
 };
 
 /* A KSYM record: the kernel symbol at [addr, end). */

@@ -469,7 +469,7 @@ def system(s):
         out += [blank(), (["=System profile: samples lost (the kernel's ring buffer was full):",
                            "samples_lost", "=; records of unknown threads left out:",
                            "unattributed", "=; addresses not named:", "unresolved_addresses",
-                           "=; ELF files not found:", "missing_files"], lo)]
+                           "=; ELF files not found or changed:", "missing_files"], lo)]
     return out
 
 

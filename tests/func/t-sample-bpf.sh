@@ -11,7 +11,7 @@
 [ "$(id -u)" -eq 0 ] || skip_all "the kernel probes need root (CAP_BPF and CAP_PERFMON); the /proc sampler is tested by t-sample.sh"
 grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" ||
 	skip_all "this tprof was built without BPF (configure says why; scripts/install-deps.sh installs clang, bpftool and libbpf-dev)"
-plan 17
+plan 19
 MS=2500
 
 "$APPS/sysratio" "$MS" >"$T/plain.out" 2>&1
@@ -188,4 +188,16 @@ if n != len(chrome) or leaf.get("ratio_three", 0) < 500:
     sys.exit("samples %d (Chrome %d), by leaf %s" % (n, len(chrome), sorted(leaf.items())[:5]))
 ' "$T/out.sqlite" "$T/out.json"
 ok $? "SQLite: every sample, named by its innermost function"
+
+# a program rebuilt after it was recorded: its frames are not named from the new file
+cp "$APPS/sysratio" "$T/sysratio-copy"
+"$INSPECT" --sample cpu --sample-hz 999 -o "$T/chg" -- "$T/sysratio-copy" 400 >/dev/null 2>&1
+"$ANALYZE" "$T/chg" --summary >"$T/chg1.txt" 2>"$T/chg1.err"
+grep -q ' ratio_three$' "$T/chg1.txt" && ! grep -q 'changed since it was recorded' "$T/chg1.err"
+ok $? "the copy's frames are named while it is unchanged"
+echo >>"$T/sysratio-copy"
+"$ANALYZE" "$T/chg" --summary >"$T/chg2.txt" 2>"$T/chg2.err"
+grep -q "sysratio-copy changed since it was recorded" "$T/chg2.err" &&
+	! grep -q ' ratio_three$' "$T/chg2.txt" && grep -q ' sysratio-copy+0x' "$T/chg2.txt"
+ok $? "after it changed (a byte appended): a warning, and its frames as file+offset"
 finish

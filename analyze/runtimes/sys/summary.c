@@ -462,7 +462,7 @@ static void losses(struct sumw *w, const struct trace *tr)
 	sw_count(w, "; records of unknown threads left out: %s", "unattributed",
 		 t->unattributed);
 	sw_count(w, "; addresses not named: %s", "unresolved_addresses", t->unresolved);
-	sw_count(w, "; ELF files not found: %s\n", "missing_files", t->missing_files);
+	sw_count(w, "; ELF files not found or changed: %s\n", "missing_files", t->missing_files);
 	sw_endif(w);
 	sw_close(w);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "symbols.h"
 
@@ -32,6 +33,9 @@ struct fsym {
 struct elf_file {
 	uint32_t path;                   /* trace-wide string id */
 	int ok;                          /* 1: reported, -1: cannot be read */
+	int stat_ok;                     /* st holds the file as found now */
+	struct stat st;
+	int changed;                     /* found not to be the file that was mapped (said) */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	struct seg *segs;
@@ -195,6 +199,7 @@ static struct elf_file *elf_file(struct symbols *sy, uint32_t path)
 	f->path = path;
 	f->ok = -1;
 	const char *name = strings_get(path);
+	f->stat_ok = stat(name, &f->st) == 0;
 	f->dwfl = dwfl_begin(&callbacks);
 	if (f->dwfl) {
 		dwfl_report_begin(f->dwfl);
@@ -381,6 +386,25 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* Whether f is the file that was mapped (when the recording says which it was): a program
+ * rebuilt or a library upgraded since would name the wrong functions.  Said once a file. */
+static int same_file(struct symbols *sy, struct elf_file *f, const struct sys_map *m)
+{
+	if (!m->has_file || !f->stat_ok)
+		return 1;
+	int64_t mtime = (int64_t)f->st.st_mtim.tv_sec * 1000000000 + f->st.st_mtim.tv_nsec;
+	if ((uint64_t)f->st.st_ino == m->inode && (uint64_t)f->st.st_size == m->size &&
+	    mtime == m->mtime_ns)
+		return 1;
+	if (!f->changed++) {
+		sy->missing++;
+		diag_error("warning: %s changed since it was recorded (another inode, size or "
+			   "modification time); its sampled frames show as file+offset",
+			   strings_get(f->path));
+	}
+	return 0;
+}
+
 /* An address of a mapped file: its function, else file+0xOFF. */
 static void in_file(struct symbols *sy, const struct sys_map *m, uint64_t addr, char *buf,
 		    size_t len)
@@ -388,7 +412,9 @@ static void in_file(struct symbols *sy, const struct sys_map *m, uint64_t addr, 
 	uint64_t off = addr - m->start + m->offset, vaddr;
 	const char *path = m->path ? strings_get(m->path) : "?";
 	if (m->path) {
-		const struct elf_file *f = elf_file(sy, m->path);
+		struct elf_file *f = elf_file(sy, m->path);
+		if (f->ok > 0 && !same_file(sy, f, m))
+			f->ok = 0;
 		if (f->ok > 0 && file_vaddr(f, off, &vaddr) == 0 && file_lookup(f, vaddr, buf, len) == 0)
 			return;
 	}
