@@ -45,12 +45,8 @@ static struct tprof_sproc *sample_proc(struct tprof_sampler *s, uint32_t pid, ui
 {
 	struct tprof_sproc *p = tprof_tasks_proc(&s->tasks, pid);
 	if (!p) {
-		char path[64], buf[1024];
-		struct tprof_task_stat st = { 0 };
-		snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-		if (tprof_procfs_read(path, buf, sizeof(buf)) > 0)
-			tprof_procstat_task(buf, s->tasks.clk_tck, &st);
-		tprof_tasks_follow(&s->tasks, pid, (uint32_t)st.ppid, TPROF_TASK_CREATED, ns);
+		tprof_tasks_follow(&s->tasks, pid, tprof_tasks_ppid(&s->tasks, pid),
+				   TPROF_TASK_CREATED, ns);
 		p = tprof_tasks_proc(&s->tasks, pid);
 	}
 	return p;

@@ -169,12 +169,7 @@ void tprof_sampler_follow(struct tprof_sampler *s, uint32_t pid)
 	uint64_t now = tprof_sysimg_now();
 	if (s->bpf)
 		tprof_bpfs_follow(s, pid);
-	char path[64], buf[1024];
-	struct tprof_task_stat st = { 0 };
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (tprof_procfs_read(path, buf, sizeof(buf)) > 0)
-		tprof_procstat_task(buf, s->tasks.clk_tck, &st);
-	tprof_tasks_follow(&s->tasks, pid, (uint32_t)st.ppid, TPROF_TASK_SEEN, now);
+	tprof_tasks_follow(&s->tasks, pid, tprof_tasks_ppid(&s->tasks, pid), TPROF_TASK_SEEN, now);
 	if (s->running)
 		pthread_mutex_unlock(&s->lock);
 }

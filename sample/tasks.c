@@ -171,6 +171,16 @@ static struct tprof_sproc *add_proc(struct tprof_tasks *t, uint32_t pid, uint32_
 	return p;
 }
 
+uint32_t tprof_tasks_ppid(const struct tprof_tasks *t, uint32_t pid)
+{
+	char path[64], buf[1024];
+	struct tprof_task_stat st = { 0 };
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (tprof_procfs_read(path, buf, sizeof(buf)) > 0)
+		tprof_procstat_task(buf, t->clk_tck, &st);
+	return (uint32_t)st.ppid;
+}
+
 void tprof_tasks_follow(struct tprof_tasks *t, uint32_t pid, uint32_t ppid, unsigned what,
 			uint64_t now)
 {

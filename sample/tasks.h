@@ -69,6 +69,8 @@ static inline int tprof_tasks_quiet(const struct tprof_tasks *t, uint32_t pid, u
 void tprof_tasks_init(struct tprof_tasks *t, struct tprof_sysimg *im, int maps_on);
 void tprof_tasks_free(struct tprof_tasks *t);
 
+/* The parent of process pid, from /proc/PID/stat (0 when it cannot be read). */
+uint32_t tprof_tasks_ppid(const struct tprof_tasks *t, uint32_t pid);
 /* Follows process pid and its threads from now on: what = TPROF_TASK_SEEN (running when
  * following began) or TPROF_TASK_CREATED.  Nothing when it is followed already. */
 void tprof_tasks_follow(struct tprof_tasks *t, uint32_t pid, uint32_t ppid, unsigned what,
