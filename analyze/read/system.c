@@ -1,9 +1,11 @@
 /* system.c — a system image's stream 0 collected (system.h): its PROP keys, TASK, MAPS and
  * KSYM records, and the lookups of a mapping and of a kernel symbol by address that
  * symbolization asks for.  Attaching its records to the trace's threads is sysattach.c. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/search.h"
 #include "system.h"
 
 static struct sysimage *image(struct proc *p)
@@ -145,14 +147,8 @@ const struct sys_map *system_map(const struct sysimage *si, uint32_t pid, int64_
 
 const struct sys_ksym *system_ksym(const struct sysimage *si, uint64_t addr)
 {
-	size_t lo = 0, hi = si->nksyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (si->ksyms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = search_upper_u64(si->ksyms, si->nksyms, sizeof(*si->ksyms),
+				     offsetof(struct sys_ksym, addr), addr);
 	if (!lo)
 		return NULL;
 	const struct sys_ksym *k = &si->ksyms[lo - 1];

@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../util/search.h"
 #include "symbols.h"
 
 /* libstdc++'s demangler (the Itanium C++ ABI's) */
@@ -232,14 +234,8 @@ static int file_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr)
 
 static int file_lookup(const struct elf_file *f, uint64_t vaddr, char *buf, size_t len)
 {
-	size_t lo = 0, hi = f->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->syms[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = search_upper_u64(f->syms, f->nsyms, sizeof(*f->syms),
+				     offsetof(struct fsym, addr), vaddr);
 	/* the first of the symbols at the greatest address at or below vaddr (aliases sort
 	 * the global name first) */
 	size_t i = lo;
@@ -319,14 +315,8 @@ static uint32_t jit_lookup(struct symbols *sy, const struct sysimage *si, uint32
 			   uint64_t addr)
 {
 	const struct jit_map *m = jit_map(sy, si, pid);
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = search_upper_u64(m->v, m->n, sizeof(*m->v), offsetof(struct jit_sym, start),
+				     addr);
 	return lo && addr < m->v[lo - 1].end ? m->v[lo - 1].name : 0;
 }
 
