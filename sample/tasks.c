@@ -132,7 +132,8 @@ static void scan_threads(struct tprof_tasks *t, struct tprof_sproc *p, unsigned 
 	while ((e = readdir(d))) {
 		char *end;
 		unsigned long tid = strtoul(e->d_name, &end, 10);
-		if (*end || !tid || tid == p->pid || find_thread(t, (uint32_t)tid))
+		if (*end || !tid || tid == p->pid || tid == t->skip_tid ||
+		    find_thread(t, (uint32_t)tid))
 			continue;
 		add_thread(t, p, (uint32_t)tid, what, NULL, now);
 	}
@@ -281,7 +282,8 @@ static void scan_descendants(struct tprof_tasks *t, uint64_t now)
 
 void tprof_tasks_scan(struct tprof_tasks *t, uint64_t now)
 {
-	scan_descendants(t, now);
+	if (!t->self_only)
+		scan_descendants(t, now);
 	for (size_t i = 0; i < t->nprocs; i++) {
 		struct tprof_sproc *p = &t->procs[i];
 		if (p->gone)
