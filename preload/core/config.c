@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../../sample/sampler.h"
 #include "core.h"
 
 #define DEFAULT_BUFFER_KB 256
@@ -124,6 +125,13 @@ void tprof_config_read(struct tprof_config *cfg)
 	if (polls && *polls && strcmp(polls, "runs") && strcmp(polls, "each"))
 		tprof_log_warn("TPROF_POLLS=\"%s\" is not one of runs, each; using runs", polls);
 	cfg->poll_each = polls && !strcmp(polls, "each");
+	struct tprof_sample_request sr;
+	char why[256];
+	if (tprof_sample_from_env(getenv("TPROF_SAMPLE"), getenv("TPROF_SAMPLE_HZ"), &sr, why,
+				  sizeof(why)) < 0)
+		tprof_log_warn("%s; no system profile", why);
+	cfg->sample_what = sr.what;
+	cfg->sample_hz = sr.hz;
 	cfg->slot_pause_us = (uint32_t)parse_uint("TPROF_TEST_SLOT_PAUSE_US",
 						  getenv("TPROF_TEST_SLOT_PAUSE_US"), 0, 999999, 0);
 	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),

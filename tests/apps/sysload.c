@@ -6,6 +6,8 @@
  *                        sampler sees both) and waits for it; prints "all done"
  *   sysload jitmap MS    writes /tmp/perf-PID.map as a JIT would (one symbol, jitted_fn) and
  *                        sleeps MS ms; prints the map's path
+ *   sysload spawn MS     runs "sysload threads MS" as a child that execs right after the fork,
+ *                        and waits for it; prints "spawn done"
  * Exits with 3, so that a test can tell its status came through. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -83,6 +85,20 @@ static int all(char *self, long mib, const char *ms)
 	return 3;
 }
 
+static int spawn(char *self, const char *ms)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execl(self, self, "threads", ms, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	puts("spawn done");
+	return 3;
+}
+
 static int jitmap(long ms)
 {
 	char path[64];
@@ -101,10 +117,12 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "jitmap"))
 		return jitmap(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "spawn"))
+		return spawn(argv[0], argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "threads"))
 		return threads(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "all"))
 		return all(argv[0], atol(argv[2]), argv[3]);
-	fprintf(stderr, "usage: sysload threads MS | all MIB MS\n");
+	fprintf(stderr, "usage: sysload threads MS | all MIB MS | spawn MS | jitmap MS\n");
 	return 2;
 }

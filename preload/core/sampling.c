@@ -1,0 +1,67 @@
+/* sampling.c — the system profile from inside the program (TPROF_SAMPLE without tprof-inspect):
+ * a /proc sampler (sample/) for this process alone, begun on its own thread a little after the
+ * start, ended at the final flush and before exec, and started afresh in a fork child, where
+ * the parent's sampler thread does not exist.  Each process that runs the recorder samples
+ * itself, so the processes a program starts are sampled by their own recorders. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "../../sample/sampler.h"
+#include "core.h"
+
+/* The image is begun this long after the start: a process that execs sooner (a wrapper, a
+ * fork child about to run another program) writes none; one that exits sooner writes it then. */
+#define LAZY_NS 20000000ull
+
+static struct tprof_sampler *sampler;
+static pid_t owner;             /* the process the sampler belongs to */
+static int wanted;              /* TPROF_SAMPLE asked for it, and the process has not ended */
+static char prog[40];           /* "tprof[PID]: warning", the sampler's message prefix */
+
+void tprof_sampling_start(void)
+{
+	char why[512];
+	if (!tprof_g.cfg.sample_what)
+		return;
+	wanted = 1;
+	owner = getpid();
+	snprintf(prog, sizeof(prog), "tprof[%d]: warning", (int)owner);
+	struct tprof_sampler_opts o = {
+		.what = tprof_g.cfg.sample_what, .hz = tprof_g.cfg.sample_hz,
+		.dir = tprof_g.cfg.output_dir, .prog = prog, .no_bpf = 1, .self = 1,
+		.lazy_ns = LAZY_NS,
+	};
+	tprof_tls.guard++;
+	sampler = tprof_sampler_start(&o, why, sizeof(why));
+	tprof_tls.guard--;
+	if (!sampler)
+		tprof_log_warn("no system profile: %s", why);
+}
+
+void tprof_sampling_stop(int exec)
+{
+	if (!sampler || getpid() != owner)
+		return;
+	tprof_tls.guard++;
+	if (exec)
+		tprof_sampler_stop_exec(sampler);
+	else
+		tprof_sampler_stop(sampler);
+	tprof_tls.guard--;
+	sampler = NULL;
+	wanted = exec;
+}
+
+void tprof_sampling_exec_failed(void)
+{
+	if (wanted && !sampler && getpid() == owner)
+		tprof_sampling_start();
+}
+
+void tprof_sampling_child(void)
+{
+	tprof_sampler_abandon(sampler);
+	sampler = NULL;
+	if (wanted)
+		tprof_sampling_start();
+}
