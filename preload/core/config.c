@@ -16,6 +16,7 @@
 #define DEFAULT_SPOOL_MB 1024
 #define DEFAULT_COMPRESS 1
 #define DEFAULT_SYNC_ROUNDS 20
+#define DEFAULT_SAMPLE_LAZY_MS 20
 
 static int parse_bool(const char *name, const char *v, int dflt)
 {
@@ -132,6 +133,9 @@ void tprof_config_read(struct tprof_config *cfg)
 		tprof_log_warn("%s; no system profile", why);
 	cfg->sample_what = sr.what;
 	cfg->sample_hz = sr.hz;
+	cfg->sample_lazy_ms = (uint32_t)parse_uint("TPROF_TEST_SAMPLE_LAZY_MS",
+						   getenv("TPROF_TEST_SAMPLE_LAZY_MS"), 0, 60000,
+						   DEFAULT_SAMPLE_LAZY_MS);
 	cfg->slot_pause_us = (uint32_t)parse_uint("TPROF_TEST_SLOT_PAUSE_US",
 						  getenv("TPROF_TEST_SLOT_PAUSE_US"), 0, 999999, 0);
 	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),

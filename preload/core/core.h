@@ -33,6 +33,7 @@ struct tprof_config {
 	int poll_each;           /* TPROF_POLLS=each: every unsuccessful poll a CALL of its own */
 	unsigned sample_what;    /* TPROF_SAMPLE: what the process samples of itself, 0: nothing */
 	unsigned sample_hz;      /* TPROF_SAMPLE_HZ */
+	uint32_t sample_lazy_ms; /* TPROF_TEST_SAMPLE_LAZY_MS: the system image begins this late */
 };
 void tprof_config_read(struct tprof_config *cfg);
 

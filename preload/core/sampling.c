@@ -1,17 +1,15 @@
 /* sampling.c — the system profile from inside the program (TPROF_SAMPLE without tprof-inspect):
- * a /proc sampler (sample/) for this process alone, begun on its own thread a little after the
- * start, ended at the final flush and before exec, and started afresh in a fork child, where
- * the parent's sampler thread does not exist.  Each process that runs the recorder samples
+ * a /proc sampler (sample/) for this process alone, its image begun on its own thread 20 ms
+ * after the start (a process that execs sooner, a wrapper or a fork child about to run
+ * another program, writes none; one that exits sooner writes it then), ended at the final
+ * flush and before exec, and started afresh in a fork child, where the parent's sampler
+ * thread does not exist.  Each process that runs the recorder samples
  * itself, so the processes a program starts are sampled by their own recorders. */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "../../sample/sampler.h"
 #include "core.h"
-
-/* The image is begun this long after the start: a process that execs sooner (a wrapper, a
- * fork child about to run another program) writes none; one that exits sooner writes it then. */
-#define LAZY_NS 20000000ull
 
 static struct tprof_sampler *sampler;
 static pid_t owner;             /* the process the sampler belongs to */
@@ -29,7 +27,7 @@ void tprof_sampling_start(void)
 	struct tprof_sampler_opts o = {
 		.what = tprof_g.cfg.sample_what, .hz = tprof_g.cfg.sample_hz,
 		.dir = tprof_g.cfg.output_dir, .prog = prog, .no_bpf = 1, .self = 1,
-		.lazy_ns = LAZY_NS,
+		.lazy_ns = (uint64_t)tprof_g.cfg.sample_lazy_ms * 1000000u,
 	};
 	tprof_tls.guard++;
 	sampler = tprof_sampler_start(&o, why, sizeof(why));

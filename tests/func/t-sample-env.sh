@@ -6,13 +6,15 @@
 # and exit status must not change; tprof-analyze must show the thread states and the memory
 # with the host-wide counters once and each process's own; a bad value warns once and the
 # program runs; an output directory that cannot be made stops the system image only; a
-# child that execs at once and tprof-inspect sampling on its own add no image of their own.
+# program that exits before its image begins gets it, a child that execs before writes none
+# (TPROF_TEST_SAMPLE_LAZY_MS), a failed exec goes on in a new image; tprof-inspect samples
+# once with TPROF_SAMPLE in its environment, and without it nothing samples.
 . "$(dirname "$0")/lib.sh"
 CHECK="$top_srcdir/tests/func/sample-env-check.py"
 [ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
 NCHECK=18
 NRUN=$((NCHECK + 7))
-plan $((2 * NRUN + 14))
+plan $((2 * NRUN + 15))
 MIB=64
 
 PLAIN=$T/plain.out
@@ -179,8 +181,9 @@ env -u TPROF_SAMPLE TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$T/off" LD_PRELOAD="$PRELOA
 [ ! -e "$T/off" ]
 ok $? "without TPROF_SAMPLE: no system image"
 
-# A program that makes no runtime call and exits at once still gets its system image.
-sampled "$T/true" TPROF_SAMPLE=mem -- true
+# A program that makes no runtime call and exits before its image begins still gets it
+# (TPROF_TEST_SAMPLE_LAZY_MS: the image begins after 1 s, not 20 ms).
+sampled "$T/true" TPROF_SAMPLE=mem TPROF_TEST_SAMPLE_LAZY_MS=1000 -- true
 "$DUMP" "$T/true" | images >"$T/true.images"
 [ "$(wc -l <"$T/true.images")" -eq 1 ] && "$DUMP" "$T/true" | "$PY" -c '
 import json, sys
@@ -188,16 +191,33 @@ rs = [json.loads(l) for l in sys.stdin]
 pid = [r["value"] for r in rs if r["kind"] == "prop" and r["name"] == "pid"][0]
 sys.exit(not ([r["task"]["pid"] for r in rs if r["kind"] == "task"] == [pid] and
               [r["kind"] for r in rs if r["stream"] == 0][-1] == "end"))'
-ok $? "true (exits within the first 20 ms): one system image, its process seen, END"
+ok $? "true (exits before the image begins): one system image, its process seen, END"
 
-# A child that execs right after its fork writes no image before the exec: two images.
-sampled "$T/spawn" TPROF_SAMPLE=sched -- "$APPS/sysload" spawn 50 >/dev/null 2>&1
+# A child that execs before its image begins (10 ms after its fork; the image begins after
+# 1 s here, 20 ms by default) writes none before the exec: two images.
+sampled "$T/spawn" TPROF_SAMPLE=sched TPROF_TEST_SAMPLE_LAZY_MS=1000 -- \
+	"$APPS/sysload" spawn 50 >/dev/null 2>&1
 "$DUMP" "$T/spawn" | images >"$T/spawn.images"
 [ "$(awk '$3 == "spawn"' "$T/spawn.images" | wc -l)" -eq 1 ] &&
 	[ "$(awk '$3 == "threads"' "$T/spawn.images" | wc -l)" -eq 1 ] &&
 	[ "$(wc -l <"$T/spawn.images")" -eq 2 ]
-ok $? "fork and exec at once: the parent's image and the new program's, none in between"
+ok $? "exec before the image begins: the parent's image and the new program's, none between"
 [ "$(wc -l <"$T/spawn.images")" -eq 2 ] || diag "images: $(cat "$T/spawn.images")"
+
+# An exec that fails ends the image; sampling goes on in a new one, which has the threads
+# started after it.
+sampled "$T/badexec" TPROF_SAMPLE=sched -- "$APPS/sysload" badexec 50 >/dev/null 2>&1
+"$DUMP" "$T/badexec" >"$T/badexec.json"
+images <"$T/badexec.json" >"$T/badexec.images"
+[ "$(wc -l <"$T/badexec.images")" -eq 2 ] && [ "$(cut -d' ' -f1 "$T/badexec.images" | uniq |
+	wc -l)" -eq 1 ] && "$PY" -c '
+import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+last = max(r["image"] for r in rs)
+names = {r["name"] for r in rs if r["kind"] == "task" and r["image"] == last}
+sys.exit(not {"busy", "sleeper"} <= names)' "$T/badexec.json"
+ok $? "a failed exec: the image before it and a new one after it, with the threads started then"
+[ "$(wc -l <"$T/badexec.images")" -eq 2 ] || diag "images: $(cat "$T/badexec.images")"
 
 # tprof-inspect with TPROF_SAMPLE in its environment samples once, itself: the command and
 # its child (with the recorder) do not.
