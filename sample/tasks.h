@@ -26,6 +26,7 @@ struct tprof_sproc {
 	size_t nmaps;
 	int maps_stale;                 /* exec'ed since they were read */
 	uint64_t maps_ns;               /* when they were last read, 0: never */
+	uint32_t nthreads;              /* num_threads at the last read of its main thread */
 };
 
 struct tprof_sthread {

@@ -34,6 +34,7 @@ static void test_task_stat(void)
 	is_u64(st.ppid, 17, "ppid");
 	is_u64(st.faults, 127, "faults = minflt 120 + majflt 7");
 	is_u64(st.cpu_ns, 3000000000ull, "cpu = (utime 250 + stime 50) ticks at 100 Hz, in ns");
+	is_u64(st.nthreads, 3, "num_threads (field 20)");
 	is_u64(st.start_ticks, 98765, "starttime");
 	is_u64(st.processor, 5, "processor (field 39)");
 	is_u64(st.start_code, 94000000, "startcode");
