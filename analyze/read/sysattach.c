@@ -239,7 +239,8 @@ static void attach_image(struct trace *tr, struct sysindex *x, struct sysimage *
 	struct sys_task *v = malloc((si->ntasks ? si->ntasks : 1) * sizeof(*v));
 	if (!v)
 		abort();
-	memcpy(v, si->tasks, si->ntasks * sizeof(*v));
+	if (si->ntasks)   /* an image may hold no TASK record (tasks is then NULL) */
+		memcpy(v, si->tasks, si->ntasks * sizeof(*v));
 	if (si->ntasks > 1)
 		qsort(v, si->ntasks, sizeof(*v), by_run);
 	size_t n;
