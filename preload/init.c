@@ -41,9 +41,11 @@ static void finish(void)
 	tprof_tls.guard--;
 }
 
-/* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock. */
+/* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock.  The
+ * sampler (core/sampling.c) takes none of them. */
 static void atfork_prepare(void)
 {
+	tprof_sampling_fork_prepare();
 	tprof_image_lock();
 	tprof_intern_lock();
 	pthread_mutex_lock(&tprof_g.proc_lock);
@@ -58,6 +60,7 @@ static void atfork_parent(void)
 	pthread_mutex_unlock(&tprof_g.proc_lock);
 	tprof_intern_unlock();
 	tprof_image_unlock();
+	tprof_sampling_fork_parent();
 }
 
 static void atfork_child(void)

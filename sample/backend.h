@@ -36,6 +36,7 @@ struct tprof_sampler {
 	uint64_t next_tick, next_counter;
 	pthread_t thread;
 	int running;
+	int started;                    /* the thread has taken the lock once */
 	int stop;
 	pthread_mutex_t lock;           /* the state above, between the thread and follow */
 	pthread_cond_t wake;

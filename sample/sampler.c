@@ -186,6 +186,8 @@ static void *run(void *arg)
 {
 	struct tprof_sampler *s = arg;
 	pthread_mutex_lock(&s->lock);
+	s->started = 1;
+	pthread_cond_broadcast(&s->wake);
 	if (!s->begun)
 		begin_on_thread(s);
 	while (!s->stop && s->im) {
@@ -216,6 +218,12 @@ static int start_thread(struct tprof_sampler *s)
 	int rc = pthread_create(&s->thread, NULL, run, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	s->running = rc == 0;
+	/* Until the thread runs its own code: from then on it does nothing outside the lock
+	 * (tprof_sampler_fork_prepare), while its start (a sanitizer's allocations) is not. */
+	pthread_mutex_lock(&s->lock);
+	while (s->running && !s->started)
+		pthread_cond_wait(&s->wake, &s->lock);
+	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
 
@@ -345,6 +353,18 @@ void tprof_sampler_stop(struct tprof_sampler *s)
 void tprof_sampler_stop_exec(struct tprof_sampler *s)
 {
 	stop(s, 1);
+}
+
+void tprof_sampler_fork_prepare(struct tprof_sampler *s)
+{
+	if (s && s->running)
+		pthread_mutex_lock(&s->lock);
+}
+
+void tprof_sampler_fork_parent(struct tprof_sampler *s)
+{
+	if (s && s->running)
+		pthread_mutex_unlock(&s->lock);
 }
 
 void tprof_sampler_abandon(struct tprof_sampler *s)

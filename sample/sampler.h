@@ -78,9 +78,14 @@ void tprof_sampler_stop(struct tprof_sampler *s);
 /* As tprof_sampler_stop, before the process execs: a self sampler whose lazy image is not
  * made yet makes none (the new program's recorder starts a sampler of its own). */
 void tprof_sampler_stop_exec(struct tprof_sampler *s);
+/* Around a fork of the process the sampler runs in: prepare waits for the thread to finish
+ * what it is doing (a fork in the middle of its allocations could leave a sanitizer's
+ * allocator locked in the child) and holds it; parent lets it go on.  The thread has run
+ * its start by the time tprof_sampler_start returns. */
+void tprof_sampler_fork_prepare(struct tprof_sampler *s);
+void tprof_sampler_fork_parent(struct tprof_sampler *s);
 /* In a child made by fork, where the sampler's thread does not exist: the image's file is
- * closed, nothing written to it and nothing freed (the parent's state may have been in the
- * middle of a change). */
+ * closed, nothing written to it and nothing freed. */
 void tprof_sampler_abandon(struct tprof_sampler *s);
 
 /* The words of TPROF_SAMPLE_* as "cpu,sched,mem" (a subset). */

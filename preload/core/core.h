@@ -141,6 +141,8 @@ void tprof_stop_writing(void);
 void tprof_sampling_start(void);        /* at load, and in a fork child */
 void tprof_sampling_stop(int exec);     /* at the final flush; before exec (exec = 1) */
 void tprof_sampling_exec_failed(void);  /* an exec returned: sampling goes on */
+void tprof_sampling_fork_prepare(void); /* fork: the sampler held between two ticks ... */
+void tprof_sampling_fork_parent(void);  /* ... and let go on in the parent */
 void tprof_sampling_child(void);        /* fork child: the parent's sampler left alone */
 
 /* init.c: moments that involve every part */
