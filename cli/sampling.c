@@ -1,5 +1,5 @@
-/* sampling.c — the system profile of tprof-inspect: parses what to sample and how often, and
- * runs the sampler (sample/) beside the command, from before it execs until it has exited. */
+/* sampling.c — the system profile of tprof-inspect: runs the sampler (sample/) beside the
+ * command, from before it execs until it has exited. */
 #include "config.h"
 
 #include <stdio.h>
@@ -15,43 +15,7 @@
 static struct tprof_sampler *sampler;
 static char *image;
 
-int sampling_parse_list(const char *list, unsigned *what, char *bad, size_t badlen)
-{
-	static const struct { const char *word; unsigned bits; } words[] = {
-		{ "cpu", TPROF_SAMPLE_CPU }, { "sched", TPROF_SAMPLE_SCHED },
-		{ "mem", TPROF_SAMPLE_MEM }, { "all", TPROF_SAMPLE_ALL },
-	};
-	*what = 0;
-	for (const char *p = list;; p++) {
-		size_t n = strcspn(p, ",");
-		size_t i = 0;
-		while (i < sizeof(words) / sizeof(words[0]) &&
-		       (strlen(words[i].word) != n || strncmp(words[i].word, p, n)))
-			i++;
-		if (i == sizeof(words) / sizeof(words[0])) {
-			snprintf(bad, badlen, "%.*s", (int)n, p);
-			return -1;
-		}
-		*what |= words[i].bits;
-		p += n;
-		if (!*p)
-			return 0;
-	}
-}
-
-int sampling_parse_hz(const char *v, unsigned *hz)
-{
-	char *end;
-	if (*v < '0' || *v > '9')
-		return -1;
-	unsigned long x = strtoul(v, &end, 10);
-	if (*end || x < 1 || x > TPROF_SAMPLE_HZ_MAX)
-		return -1;
-	*hz = (unsigned)x;
-	return 0;
-}
-
-static void say_fallback(const struct sample_request *r)
+static void say_fallback(const struct tprof_sample_request *r)
 {
 	if (!(r->what & (TPROF_SAMPLE_CPU | TPROF_SAMPLE_SCHED)))
 		return;
@@ -64,7 +28,7 @@ static void say_fallback(const struct sample_request *r)
 		tprof_sampler_bpf_why(sampler));
 }
 
-int sampling_start(const struct sample_request *r, const char *dir, pid_t pid)
+int sampling_start(const struct tprof_sample_request *r, const char *dir, pid_t pid)
 {
 	const char *bpf = getenv("TPROF_SAMPLE_BPF");
 	struct tprof_sampler_opts o = {

@@ -41,7 +41,7 @@ struct options {
 	char max_events[24];	/* normalised; empty when not given */
 	char buffer_kb[8];
 	int verbose;
-	struct sample_request sample;
+	struct tprof_sample_request sample;
 	int sample_given, hz_given;
 	char **cmd;
 };
@@ -253,7 +253,7 @@ static void set_buffer_kb(struct options *o, const char *opt, const char *v)
 static void set_sample(struct options *o, const char *opt, const char *v)
 {
 	char bad[64];
-	if (sampling_parse_list(v, &o->sample.what, bad, sizeof(bad)))
+	if (tprof_sample_parse_list(v, &o->sample.what, bad, sizeof(bad)))
 		usage_error("invalid value '%s' for %s: unknown word '%s' (expected a comma list "
 			    "of cpu, sched and mem, or all)", v, opt, bad);
 	o->sample_given = 1;
@@ -261,7 +261,7 @@ static void set_sample(struct options *o, const char *opt, const char *v)
 
 static void set_sample_hz(struct options *o, const char *opt, const char *v)
 {
-	if (sampling_parse_hz(v, &o->sample.hz))
+	if (tprof_sample_parse_hz(v, &o->sample.hz))
 		usage_error("invalid value '%s' for %s: expected an integer from 1 to %u", v, opt,
 			    TPROF_SAMPLE_HZ_MAX);
 	o->hz_given = 1;
@@ -773,7 +773,7 @@ static int exit_code(int status)
 
 /* Runs the command; the time it was started goes to *start.  With a system profile the
  * command waits, forked, until the sampler follows it, and then execs. */
-static int run(char **cmd, const struct sample_request *sr, const char *dir,
+static int run(char **cmd, const struct tprof_sample_request *sr, const char *dir,
 	       struct timespec *start, int *exec_err)
 {
 	sigset_t old;

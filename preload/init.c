@@ -1,7 +1,8 @@
 /* init.c — loading and unloading the recorder, and the moments that involve every part of
  * it: the constructor reads the configuration once, before any thread of ours exists; the
  * destructor and the exec hooks do the final pass over threads and then the image; fork
- * takes every lock first and gives the child a fresh image of its own. */
+ * takes every lock first and gives the child a fresh image of its own.  The system profile
+ * of TPROF_SAMPLE (core/sampling.c) starts, ends and forks with them. */
 #include "events/api.h"
 #include "core/clock.h"
 #include "core/core.h"
@@ -14,6 +15,7 @@ static int clock_source;
 
 void tprof_prepare_exec(void)
 {
+	tprof_sampling_stop(1);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED)
 		return;
 	tprof_tls.guard++;
@@ -24,6 +26,7 @@ void tprof_prepare_exec(void)
 
 static void finish(void)
 {
+	tprof_sampling_stop(0);
 	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
 	if (phase != TPROF_PHASE_STARTED && !(phase == TPROF_PHASE_FAILED && tprof_g.spool_fd >= 0))
 		return;
@@ -38,9 +41,11 @@ static void finish(void)
 	tprof_tls.guard--;
 }
 
-/* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock. */
+/* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock.  The
+ * sampler (core/sampling.c) takes none of them. */
 static void atfork_prepare(void)
 {
+	tprof_sampling_fork_prepare();
 	tprof_image_lock();
 	tprof_intern_lock();
 	pthread_mutex_lock(&tprof_g.proc_lock);
@@ -55,6 +60,7 @@ static void atfork_parent(void)
 	pthread_mutex_unlock(&tprof_g.proc_lock);
 	tprof_intern_unlock();
 	tprof_image_unlock();
+	tprof_sampling_fork_parent();
 }
 
 static void atfork_child(void)
@@ -67,6 +73,7 @@ static void atfork_child(void)
 	tprof_threads_reset();
 	tprof_dev_reset_child();
 	tprof_kernels_reset_child();
+	tprof_sampling_child();
 }
 
 __attribute__((constructor(101))) static void tprof_init(void)
@@ -82,6 +89,7 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	tprof_hooks_init();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	tprof_image_begin(clock_source);
+	tprof_sampling_start();
 }
 
 __attribute__((destructor(101))) static void tprof_fini(void)

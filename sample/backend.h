@@ -22,12 +22,21 @@ struct tprof_sampler {
 	struct tprof_ksyms ksyms;
 	struct tprof_bpf *bpf;          /* NULL: the /proc sampler */
 	char bpf_why[256];
+	char *dir;
 	char *path;
+	uint32_t target;
+	int no_bpf;
+	/* a self sampler (sampler.h): the image is begun by the thread at begin_at */
+	int self, begun;
+	int exec_stop;                  /* stopped before an exec: no image begun from now */
+	uint32_t self_tid;              /* the sampler's thread, left out of what it follows */
+	uint64_t begin_at;
 	uint64_t next_tick, next_counter, next_scan;
-	uint64_t started_ns;            /* CLOCK_MONOTONIC at the start */
+	uint64_t started_ns;            /* CLOCK_MONOTONIC at the image's start */
 	uint64_t thread_cpu_ns;         /* the thread's CPU time, when it ended */
 	pthread_t thread;
 	int running;
+	int started;                    /* the thread has taken the lock once */
 	int stop;
 	pthread_mutex_t lock;           /* the state above, between the thread and follow */
 	pthread_cond_t wake;
@@ -36,7 +45,8 @@ struct tprof_sampler {
 /* The /proc sampler's tick: new tasks, thread states (SCHED), CPU time (SYSCTR). */
 void tprof_procpoll_tick(struct tprof_sampler *s, uint64_t now);
 
-/* The kernel probes (bpf.c; without HAVE_BPF these say they are not there). */
+/* The kernel probes (bpf.c; without HAVE_BPF, or in the recorder's copy, these say they are
+ * not there). */
 int tprof_bpfs_open(struct tprof_sampler *s);
 void tprof_bpfs_follow(struct tprof_sampler *s, uint32_t pid);
 void tprof_bpfs_poll(struct tprof_sampler *s);

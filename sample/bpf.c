@@ -1,6 +1,7 @@
 /* bpf.c — the sampler over the kernel probes (ebpf/loader.h): tasks, thread switches and CPU
  * samples as they come from the ring buffer, into the streams of their CPUs.  Built only with
- * HAVE_BPF; otherwise the probes are reported missing and the /proc sampler runs. */
+ * HAVE_BPF, and not with TPROF_SAMPLE_PROC_ONLY (the recorder's copy, which must not link
+ * libbpf); otherwise the probes are reported missing and the /proc sampler runs. */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,7 +10,7 @@
 #include "backend.h"
 #include "sampler.h"
 
-#if HAVE_BPF
+#if HAVE_BPF && !defined(TPROF_SAMPLE_PROC_ONLY)
 #include "../common/events.h"
 #include "../common/system.h"
 #include "../ebpf/loader.h"

@@ -374,6 +374,14 @@ void tprof_sysimg_close(struct tprof_sysimg *im, uint64_t lost)
 	free(im);
 }
 
+void tprof_sysimg_abandon(struct tprof_sysimg *im)
+{
+	if (im->fd >= 0)
+		close(im->fd);
+	im->fd = -1;
+	im->failed = 1;
+}
+
 const char *tprof_sysimg_base(const struct tprof_sysimg *im)
 {
 	return im->base;

@@ -42,6 +42,9 @@ void tprof_sysimg_flush(struct tprof_sysimg *im);
  * everything written; the file is closed and im freed. */
 void tprof_sysimg_close(struct tprof_sysimg *im, uint64_t lost);
 
+/* In a fork child: the file is closed and nothing more written; im is not freed. */
+void tprof_sysimg_abandon(struct tprof_sysimg *im);
+
 /* <dir>/<host>.<pid>.<id>, the image's path without ".tpf". */
 const char *tprof_sysimg_base(const struct tprof_sysimg *im);
 /* Whether writing goes on (0 after a write error). */

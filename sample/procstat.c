@@ -159,6 +159,7 @@ int tprof_procstat_task(const char *text, long clk_tck, struct tprof_task_stat *
 	out->faults = v[9] + v[11];
 	uint64_t ticks = v[13] + v[14];
 	out->cpu_ns = ticks * (1000000000ull / (uint64_t)clk_tck);
+	out->nthreads = (uint32_t)v[19];
 	out->start_ticks = v[21];
 	out->start_code = v[25];
 	out->start_stack = v[27];
@@ -192,7 +193,8 @@ long tprof_procfs_read(const char *path, char *buf, size_t len)
 		return -1;
 	size_t got = 0;
 	while (got + 1 < len) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
+		size_t want = len - 1 - got;
+		ssize_t n = read(fd, buf + got, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -204,6 +206,8 @@ long tprof_procfs_read(const char *path, char *buf, size_t len)
 		if (n == 0)
 			break;
 		got += (size_t)n;
+		if ((size_t)n < want)
+			break;   /* short: the whole file (see procstat.h) */
 	}
 	close(fd);
 	buf[got] = '\0';

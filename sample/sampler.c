@@ -1,7 +1,7 @@
 /* sampler.c — the sampler's life: the system image with its PROPs, the choice between the
  * kernel probes and /proc, the thread that samples (ticks at the sampling rate for /proc,
  * polls for the probes, counters at up to 20 Hz), and the end: last poll, kernel symbols,
- * JIT maps copied, END. */
+ * JIT maps copied, END.  A self sampler (the recorder's) begins its image on its thread. */
 #include "sampler.h"
 
 #include <errno.h>
@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,16 +20,6 @@
 #include "backend.h"
 
 #define BPF_POLL_NS 10000000ull   /* the probes' ring buffer is read every 10 ms */
-
-void tprof_sampler_what_str(unsigned what, char *buf, size_t len)
-{
-	unsigned rest = what & ~TPROF_SAMPLE_CPU & TPROF_SAMPLE_ALL;
-	snprintf(buf, len, "%s%s%s%s%s", what & TPROF_SAMPLE_CPU ? "cpu" : "",
-		 (what & TPROF_SAMPLE_CPU) && rest ? "," : "",
-		 what & TPROF_SAMPLE_SCHED ? "sched" : "",
-		 (what & TPROF_SAMPLE_SCHED) && (what & TPROF_SAMPLE_MEM) ? "," : "",
-		 what & TPROF_SAMPLE_MEM ? "mem" : "");
-}
 
 static void props(struct tprof_sampler *s, uint32_t target, int ncpu)
 {
@@ -74,11 +66,127 @@ static void step(struct tprof_sampler *s, uint64_t now)
 	tprof_sysimg_tick(s->im);
 }
 
+static void choose_backend(struct tprof_sampler *s)
+{
+	if (!(s->what & (TPROF_SAMPLE_CPU | TPROF_SAMPLE_SCHED)))
+		return;   /* counters only: /proc has them all */
+	if (s->self)
+		snprintf(s->bpf_why, sizeof(s->bpf_why), "a program samples itself from /proc");
+	else if (s->no_bpf)
+		snprintf(s->bpf_why, sizeof(s->bpf_why), "turned off by TPROF_SAMPLE_BPF=0");
+	else
+		tprof_bpfs_open(s);
+	if (!s->bpf && s->hz > TPROF_SAMPLE_PROC_HZ_MAX)
+		s->hz = TPROF_SAMPLE_PROC_HZ_MAX;
+}
+
+static void follow_locked(struct tprof_sampler *s, uint32_t pid)
+{
+	uint64_t now = tprof_sysimg_now();
+	if (s->bpf)
+		tprof_bpfs_follow(s, pid);
+	tprof_tasks_follow(&s->tasks, pid, tprof_tasks_ppid(&s->tasks, pid), TPROF_TASK_SEEN, now);
+}
+
+/* dir and its missing parents, as the recorder makes its output directory. */
+static int make_dir(const char *dir, char *why, size_t whylen)
+{
+	char *p = strdup(dir);
+	int rc = p ? 0 : -1;
+	for (char *c = p ? p + 1 : NULL; c && *c && rc == 0; c++) {
+		if (*c != '/')
+			continue;
+		*c = '\0';
+		rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
+		*c = '/';
+	}
+	if (rc == 0 && p)
+		rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
+	if (rc < 0)
+		snprintf(why, whylen, "cannot create %s: %s", dir,
+			 p ? strerror(errno) : "out of memory");
+	free(p);
+	return rc;
+}
+
+/* The image with its PROPs, the first reads and, for a self sampler, its process followed. */
+static int begin(struct tprof_sampler *s, char *why, size_t whylen)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	s->begun = 1;
+	if (s->self && make_dir(s->dir, why, whylen) < 0)
+		return -1;
+	s->im = tprof_sysimg_open(s->dir, s->prog, why, whylen);
+	if (!s->im)
+		return -1;
+	if (asprintf(&s->path, "%s%s", tprof_sysimg_base(s->im), ".tpf") < 0) {
+		s->path = NULL;
+		snprintf(why, whylen, "out of memory");
+		tprof_sysimg_close(s->im, 0);
+		s->im = NULL;
+		return -1;
+	}
+	choose_backend(s);
+	s->counter_hz = s->hz < TPROF_SAMPLE_COUNTER_HZ_MAX ? s->hz : TPROF_SAMPLE_COUNTER_HZ_MAX;
+	props(s, s->target, (int)ncpu);
+	tprof_tasks_init(&s->tasks, s->im, s->bpf && (s->what & TPROF_SAMPLE_CPU));
+	s->tasks.quiet_pid = s->self ? 0 : s->target;
+	s->tasks.self_only = s->self;
+	s->tasks.skip_tid = s->self_tid;
+	tprof_counters_init(&s->counters, (int)ncpu, !!(s->what & TPROF_SAMPLE_CPU),
+			    !!(s->what & TPROF_SAMPLE_MEM));
+	uint64_t now = tprof_sysimg_now();
+	s->started_ns = now;
+	/* The first core busy shares need a read to start from. */
+	tprof_counters_sample(&s->counters, s->im, &s->tasks, now);
+	s->next_tick = now + (s->bpf ? BPF_POLL_NS : period(s->hz));
+	s->next_counter = now + period(s->counter_hz);
+	if (s->self)
+		follow_locked(s, s->target);
+	return 0;
+}
+
+static void free_sampler(struct tprof_sampler *s, uint64_t lost)
+{
+	tprof_sysimg_close(s->im, lost);
+	tprof_tasks_free(&s->tasks);
+	tprof_counters_free(&s->counters);
+	tprof_ksyms_free(&s->ksyms);
+	free(s->path);
+	free(s->dir);
+	free(s);
+}
+
+/* Waits on the lock until `at` or the stop. */
+static void wait_until(struct tprof_sampler *s, uint64_t at)
+{
+	struct timespec ts = { (time_t)(at / 1000000000ull), (long)(at % 1000000000ull) };
+	while (!s->stop && tprof_sysimg_now() < at)
+		pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+}
+
+/* A self sampler's thread: its name, its tid kept out, the image begun when it is time. */
+static void begin_on_thread(struct tprof_sampler *s)
+{
+	char why[512];
+	prctl(PR_SET_NAME, "tprof-sample", 0, 0, 0);
+	s->self_tid = (uint32_t)gettid();
+	wait_until(s, s->begin_at);
+	if (s->stop && s->exec_stop)
+		return;
+	if (begin(s, why, sizeof(why)) < 0)
+		fprintf(stderr, "%s: no system profile: %s\n", s->prog, why);
+}
+
 static void *run(void *arg)
 {
 	struct tprof_sampler *s = arg;
 	pthread_mutex_lock(&s->lock);
-	while (!s->stop) {
+	s->started = 1;
+	pthread_cond_broadcast(&s->wake);
+	if (!s->begun)
+		begin_on_thread(s);
+	while (!s->stop && s->im) {
 		uint64_t now = tprof_sysimg_now();
 		step(s, now);
 		uint64_t next = s->next_tick < s->next_counter ? s->next_tick : s->next_counter;
@@ -109,56 +217,43 @@ static int start_thread(struct tprof_sampler *s)
 	int rc = pthread_create(&s->thread, NULL, run, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	s->running = rc == 0;
+	/* Until the thread runs its own code: from then on it does nothing outside the lock
+	 * (tprof_sampler_fork_prepare), while its start (a sanitizer's allocations) is not. */
+	pthread_mutex_lock(&s->lock);
+	while (s->running && !s->started)
+		pthread_cond_wait(&s->wake, &s->lock);
+	pthread_mutex_unlock(&s->lock);
 	return rc;
-}
-
-static void choose_backend(struct tprof_sampler *s, const struct tprof_sampler_opts *o)
-{
-	if (!(s->what & (TPROF_SAMPLE_CPU | TPROF_SAMPLE_SCHED)))
-		return;   /* counters only: /proc has them all */
-	if (o->no_bpf)
-		snprintf(s->bpf_why, sizeof(s->bpf_why), "turned off by TPROF_SAMPLE_BPF=0");
-	else
-		tprof_bpfs_open(s);
-	if (!s->bpf && s->hz > TPROF_SAMPLE_PROC_HZ_MAX)
-		s->hz = TPROF_SAMPLE_PROC_HZ_MAX;
 }
 
 struct tprof_sampler *tprof_sampler_start(const struct tprof_sampler_opts *o, char *why,
 					  size_t whylen)
 {
 	struct tprof_sampler *s = calloc(1, sizeof(*s));
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	if (!s) {
+	if (!s || !(s->dir = strdup(o->dir))) {
+		free(s);
 		snprintf(why, whylen, "out of memory");
 		return NULL;
 	}
 	s->what = o->what & TPROF_SAMPLE_ALL;
 	s->hz = o->hz ? o->hz : TPROF_SAMPLE_HZ_DEFAULT;
 	s->prog = o->prog ? o->prog : "tprof";
-	s->im = tprof_sysimg_open(o->dir, s->prog, why, whylen);
-	if (!s->im ||
-	    asprintf(&s->path, "%s%s", tprof_sysimg_base(s->im), ".tpf") < 0) {
-		s->path = NULL;
-		tprof_sampler_stop(s);
+	s->no_bpf = o->no_bpf;
+	s->self = o->self;
+	s->target = o->self ? (uint32_t)getpid() : o->target;
+	s->begin_at = tprof_sysimg_now() + (o->self ? o->lazy_ns : 0);
+	if (!s->self && begin(s, why, whylen) < 0) {
+		free_sampler(s, 0);
 		return NULL;
 	}
-	choose_backend(s, o);
-	s->counter_hz = s->hz < TPROF_SAMPLE_COUNTER_HZ_MAX ? s->hz : TPROF_SAMPLE_COUNTER_HZ_MAX;
-	props(s, o->target, (int)ncpu);
-	tprof_tasks_init(&s->tasks, s->im, s->bpf && (s->what & TPROF_SAMPLE_CPU));
-	s->tasks.quiet_pid = o->target;
-	tprof_counters_init(&s->counters, (int)ncpu, !!(s->what & TPROF_SAMPLE_CPU),
-			    !!(s->what & TPROF_SAMPLE_MEM));
-	uint64_t now = tprof_sysimg_now();
-	s->started_ns = now;
-	/* The first core busy shares need a read to start from. */
-	tprof_counters_sample(&s->counters, s->im, &s->tasks, now);
-	s->next_tick = now + (s->bpf ? BPF_POLL_NS : period(s->hz));
-	s->next_counter = now + period(s->counter_hz);
-	if (start_thread(s) != 0)
+	if (start_thread(s) != 0) {
 		fprintf(stderr, "%s: cannot start the sampler thread; the system profile holds "
 			"only the start and the end\n", s->prog);
+		if (!s->begun && begin(s, why, whylen) < 0) {
+			free_sampler(s, 0);
+			return NULL;
+		}
+	}
 	return s;
 }
 
@@ -166,10 +261,7 @@ void tprof_sampler_follow(struct tprof_sampler *s, uint32_t pid)
 {
 	if (s->running)
 		pthread_mutex_lock(&s->lock);
-	uint64_t now = tprof_sysimg_now();
-	if (s->bpf)
-		tprof_bpfs_follow(s, pid);
-	tprof_tasks_follow(&s->tasks, pid, tprof_tasks_ppid(&s->tasks, pid), TPROF_TASK_SEEN, now);
+	follow_locked(s, pid);
 	if (s->running)
 		pthread_mutex_unlock(&s->lock);
 }
@@ -223,18 +315,14 @@ static void copy_perf_map(struct tprof_sampler *s, uint32_t pid)
 	free(to);
 }
 
-void tprof_sampler_stop(struct tprof_sampler *s)
-{
-	tprof_sampler_finish(s, NULL);
-}
-
-void tprof_sampler_finish(struct tprof_sampler *s, struct tprof_sampler_stats *st)
+static void stop(struct tprof_sampler *s, int exec, struct tprof_sampler_stats *st)
 {
 	if (!s)
 		return;
 	if (s->running) {
 		pthread_mutex_lock(&s->lock);
 		s->stop = 1;
+		s->exec_stop = exec;
 		pthread_cond_signal(&s->wake);
 		pthread_mutex_unlock(&s->lock);
 		pthread_join(s->thread, NULL);
@@ -259,12 +347,40 @@ void tprof_sampler_finish(struct tprof_sampler *s, struct tprof_sampler_stats *s
 		st->records = s->im ? tprof_sysimg_records(s->im) : 0;
 		st->lost = lost;
 		st->cpu_ns = s->thread_cpu_ns;
-		st->wall_ns = tprof_sysimg_now() - s->started_ns;
+		st->wall_ns = s->started_ns ? tprof_sysimg_now() - s->started_ns : 0;
 	}
-	tprof_sysimg_close(s->im, lost);
-	tprof_tasks_free(&s->tasks);
-	tprof_counters_free(&s->counters);
-	tprof_ksyms_free(&s->ksyms);
-	free(s->path);
-	free(s);
+	free_sampler(s, lost);
+}
+
+void tprof_sampler_stop(struct tprof_sampler *s)
+{
+	stop(s, 0, NULL);
+}
+
+void tprof_sampler_finish(struct tprof_sampler *s, struct tprof_sampler_stats *st)
+{
+	stop(s, 0, st);
+}
+
+void tprof_sampler_stop_exec(struct tprof_sampler *s)
+{
+	stop(s, 1, NULL);
+}
+
+void tprof_sampler_fork_prepare(struct tprof_sampler *s)
+{
+	if (s && s->running)
+		pthread_mutex_lock(&s->lock);
+}
+
+void tprof_sampler_fork_parent(struct tprof_sampler *s)
+{
+	if (s && s->running)
+		pthread_mutex_unlock(&s->lock);
+}
+
+void tprof_sampler_abandon(struct tprof_sampler *s)
+{
+	if (s && s->im)
+		tprof_sysimg_abandon(s->im);
 }

@@ -119,6 +119,26 @@ static struct tprof_sthread *add_thread(struct tprof_tasks *t, struct tprof_spro
 	return th;
 }
 
+/* Whether the threads of self_only process p may have changed: the last read of its main
+ * thread counted more or fewer than are followed (the sampler's own thread counts too, and
+ * a thread that ended shows when its stat line is gone).  Threads made since that read are
+ * found a tick later; a look at /proc/PID/task every tick is a fifth of the sampler's
+ * system calls. */
+static int threads_changed(const struct tprof_tasks *t, const struct tprof_sproc *p)
+{
+	uint32_t n = t->skip_tid ? 1 : 0;
+	int main_read = 0;
+	for (size_t i = 0; i < t->nthreads; i++) {
+		const struct tprof_sthread *th = &t->threads[i];
+		if (th->pid != p->pid || th->gone)
+			continue;
+		n++;
+		if (th->tid == p->pid && th->have_stat)
+			main_read = 1;
+	}
+	return !main_read || p->nthreads != n;
+}
+
 /* The threads of process p listed in /proc that are not followed yet. */
 static void scan_threads(struct tprof_tasks *t, struct tprof_sproc *p, unsigned what,
 			 uint64_t now)
@@ -132,7 +152,8 @@ static void scan_threads(struct tprof_tasks *t, struct tprof_sproc *p, unsigned 
 	while ((e = readdir(d))) {
 		char *end;
 		unsigned long tid = strtoul(e->d_name, &end, 10);
-		if (*end || !tid || tid == p->pid || find_thread(t, (uint32_t)tid))
+		if (*end || !tid || tid == p->pid || tid == t->skip_tid ||
+		    find_thread(t, (uint32_t)tid))
 			continue;
 		add_thread(t, p, (uint32_t)tid, what, NULL, now);
 	}
@@ -291,26 +312,37 @@ static void scan_descendants(struct tprof_tasks *t, uint64_t now)
 	t->nothers = nothers;
 }
 
+/* An exec of p since the last look (its executable, or where its program and stack lie,
+ * changed): its TASK record. */
+static void look_for_exec(struct tprof_tasks *t, struct tprof_sproc *p, uint64_t now)
+{
+	char *exe = read_exe(p->pid);
+	uint64_t code = 0, stack = 0;
+	int moved = read_layout(p->pid, t->clk_tck, &code, &stack) == 0 &&
+		    (code || stack) && (code != p->start_code || stack != p->start_stack);
+	if (exe && (moved || !p->exe || strcmp(exe, p->exe)))
+		exec_seen(t, p, exe, now);
+	else
+		free(exe);
+	if (moved) {
+		p->start_code = code;
+		p->start_stack = stack;
+	}
+}
+
 void tprof_tasks_scan(struct tprof_tasks *t, uint64_t now)
 {
-	scan_descendants(t, now);
+	if (!t->self_only)
+		scan_descendants(t, now);
 	for (size_t i = 0; i < t->nprocs; i++) {
 		struct tprof_sproc *p = &t->procs[i];
 		if (p->gone)
 			continue;
-		char *exe = read_exe(p->pid);
-		uint64_t code = 0, stack = 0;
-		int moved = read_layout(p->pid, t->clk_tck, &code, &stack) == 0 &&
-			    (code || stack) && (code != p->start_code || stack != p->start_stack);
-		if (exe && (moved || !p->exe || strcmp(exe, p->exe)))
-			exec_seen(t, p, exe, now);
-		else
-			free(exe);
-		if (moved) {
-			p->start_code = code;
-			p->start_stack = stack;
-		}
-		scan_threads(t, p, TPROF_TASK_CREATED, now);
+		/* A process that samples itself stops its sampler before it execs. */
+		if (!t->self_only)
+			look_for_exec(t, p, now);
+		if (!t->self_only || threads_changed(t, p))
+			scan_threads(t, p, TPROF_TASK_CREATED, now);
 	}
 }
 
@@ -332,6 +364,9 @@ void tprof_tasks_read_stats(struct tprof_tasks *t, uint64_t now)
 			th->faults0 = st.faults;
 		th->st = st;
 		th->have_stat = 1;
+		struct tprof_sproc *proc = th->tid == th->pid ? tprof_tasks_proc(t, th->pid) : NULL;
+		if (proc)
+			proc->nthreads = st.nthreads;
 		if (tprof_procstat_sched_state(st.state) == TPROF_SCHED_EXITED) {
 			thread_gone(t, th, now);   /* a zombie: ended, only not reaped */
 			continue;

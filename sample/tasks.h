@@ -26,6 +26,7 @@ struct tprof_sproc {
 	size_t nmaps;
 	int maps_stale;                 /* exec'ed since they were read */
 	uint64_t maps_ns;               /* when they were last read, 0: never */
+	uint32_t nthreads;              /* num_threads at the last read of its main thread */
 };
 
 struct tprof_sthread {
@@ -46,6 +47,8 @@ struct tprof_sthread {
 struct tprof_tasks {
 	struct tprof_sysimg *im;
 	int maps_on;                    /* write MAPS (CPU samples are taken) */
+	int self_only;                  /* the followed processes only, not their descendants */
+	uint32_t skip_tid;              /* a thread never followed (the sampler's own), 0: none */
 	long clk_tck;
 	struct tprof_sproc *procs;
 	size_t nprocs, capprocs;
@@ -75,8 +78,8 @@ uint32_t tprof_tasks_ppid(const struct tprof_tasks *t, uint32_t pid);
  * following began) or TPROF_TASK_CREATED.  Nothing when it is followed already. */
 void tprof_tasks_follow(struct tprof_tasks *t, uint32_t pid, uint32_t ppid, unsigned what,
 			uint64_t now);
-/* The /proc mode's look around: descendants of followed processes, threads that appeared or
- * ended, execs (the executable changed). */
+/* The /proc mode's look around: descendants of followed processes (unless self_only),
+ * threads that appeared or ended, execs (the executable changed). */
 void tprof_tasks_scan(struct tprof_tasks *t, uint64_t now);
 /* Reads every followed thread's stat line; a thread whose line is gone has ended. */
 void tprof_tasks_read_stats(struct tprof_tasks *t, uint64_t now);

@@ -3,7 +3,10 @@
  * the process image that recorded it on the same host, or gets a process made for it from
  * the TASK records (pid, ppid, executable, host); each thread followed finds its thread
  * there, or gets one named by its comm.  An index by (host, tid) then finds, for a record
- * at a time, the thread it belongs to: tids are reused, so each entry holds its run's span. */
+ * at a time, the thread it belongs to: tids are reused, so each entry holds its run's span,
+ * which ends where the next entry of that tid begins (a pid followed by one image up to its
+ * exec and by another after it, when each process samples itself).  Of several images of
+ * one host that overlap in time, the one that covers the most draws the host's counters. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,7 +244,8 @@ static void attach_image(struct trace *tr, struct sysindex *x, struct sysimage *
 	struct sys_task *v = malloc((si->ntasks ? si->ntasks : 1) * sizeof(*v));
 	if (!v)
 		abort();
-	memcpy(v, si->tasks, si->ntasks * sizeof(*v));
+	if (si->ntasks)   /* an image may hold no TASK record (tasks is then NULL) */
+		memcpy(v, si->tasks, si->ntasks * sizeof(*v));
 	if (si->ntasks > 1)
 		qsort(v, si->ntasks, sizeof(*v), by_run);
 	size_t n;
@@ -252,6 +256,61 @@ static void attach_image(struct trace *tr, struct sysindex *x, struct sysimage *
 			r[k].proc = make_proc(tr, sp, &r[k]);
 	attach_threads(x, sp, v, r, n);
 	free(r);
+	free(v);
+}
+
+/* A tid's entry ends where its next one (another thread: a later run) begins. */
+static void clip_slots(struct sysindex *x)
+{
+	for (size_t i = 0; i + 1 < x->n; i++) {
+		struct slot *s = &x->v[i], *next = &x->v[i + 1];
+		if (next->host == s->host && next->tid == s->tid && next->th != s->th &&
+		    next->t0 < s->t1 && next->t0 >= s->t0)
+			s->t1 = next->t0;
+	}
+}
+
+struct ranked {
+	struct proc *p;
+	size_t i;                        /* its place among the processes read */
+};
+
+/* The images that cover more first: the longer span, then the earlier start, then the
+ * order read. */
+static int by_cover(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	int64_t dx = x->p->end_ns - x->p->start_ns, dy = y->p->end_ns - y->p->start_ns;
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	if (x->p->start_ns != y->p->start_ns)
+		return x->p->start_ns < y->p->start_ns ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* An image draws its host's counters unless one that covers more on the same host, and
+ * draws them, overlaps it in time (they would be drawn twice).  Images one after the other
+ * (runs one after another into one directory) all draw theirs. */
+static void choose_host_counters(struct trace *tr, size_t n)
+{
+	struct ranked *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t k = 0;
+	if (!v)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (tr->procs[i]->sys)
+			v[k++] = (struct ranked){ tr->procs[i], i };
+	qsort(v, k, sizeof(*v), by_cover);
+	for (size_t a = 0; a < k; a++) {
+		struct proc *p = v[a].p;
+		p->sys->host_counters = 1;
+		for (size_t b = 0; b < a && p->sys->host_counters; b++) {
+			const struct proc *q = v[b].p;
+			if (q->sys->host_counters && q->host == p->host &&
+			    q->start_ns < p->end_ns && p->start_ns < q->end_ns)
+				p->sys->host_counters = 0;
+		}
+	}
 	free(v);
 }
 
@@ -267,9 +326,12 @@ void system_attach(struct trace *tr)
 			abort();
 		attach_image(tr, x, si);
 	}
-	if (x && x->n > 1)
+	if (x && x->n > 1) {
 		qsort(x->v, x->n, sizeof(*x->v), slot_cmp);
+		clip_slots(x);
+	}
 	tr->sysidx = x;
+	choose_host_counters(tr, n);
 }
 
 struct thread *system_thread(const struct trace *tr, uint32_t host, uint32_t pid, uint32_t tid,

@@ -44,6 +44,9 @@ struct sysimage {
 	/* its PROP records */
 	uint32_t sampler, sample, kernel;        /* string ids, 0: not said */
 	int64_t sample_hz, counter_hz, ncpu, mem_total, target;   /* -1: not said */
+	/* its host-wide counters (core busy shares, host memory) are drawn (system_attach):
+	 * not when an image of the same host that covers more time overlaps it */
+	int host_counters;
 };
 
 /* procstream.c: a system image's own PROP keys (1 when the key was one), and its TASK, MAPS
@@ -52,7 +55,8 @@ int system_prop(struct proc *p, const char *key, const struct tprof_rec *r);
 void system_record(struct proc *p, const struct tprof_rec *r);
 /* load.c, once every clock is known (before the processes are ordered): gives each followed
  * process and thread of the system images its place in the trace, making a process for one
- * that recorded no image and a thread for one that recorded nothing (named by its comm). */
+ * that recorded no image and a thread for one that recorded nothing (named by its comm); and
+ * chooses the images whose host-wide counters are drawn. */
 void system_attach(struct trace *tr);
 void system_free(struct trace *tr);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "system.h"
 #include "trace.h"
 
 static const char *base_name(const char *path)
@@ -13,11 +14,15 @@ static const char *base_name(const char *path)
 
 /* "rank 3 (host, pid 123)" for ranked processes, "app (host, pid 123)" otherwise; an
  * interpreter is named with its script ("python3 train.py"); a system image is the host's
- * "system (host)". */
+ * "system (host)", or "system (host, pid 123)" when process 123 sampled itself. */
 const char *proc_label(const struct proc *p, char *buf, size_t len)
 {
 	const char *host = p->host ? strings_get(p->host) : "?";
 	char prog[256] = "?";
+	if (p->sys && p->sys->target >= 0 && p->sys->target == p->pid) {
+		snprintf(buf, len, "system (%s, pid %lld)", host, (long long)p->pid);
+		return buf;
+	}
 	if (p->sys) {
 		snprintf(buf, len, "system (%s)", host);
 		return buf;

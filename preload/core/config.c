@@ -9,12 +9,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../../sample/sampler.h"
 #include "core.h"
 
 #define DEFAULT_BUFFER_KB 256
 #define DEFAULT_SPOOL_MB 1024
 #define DEFAULT_COMPRESS 1
 #define DEFAULT_SYNC_ROUNDS 20
+#define DEFAULT_SAMPLE_LAZY_MS 20
 
 static int parse_bool(const char *name, const char *v, int dflt)
 {
@@ -124,6 +126,16 @@ void tprof_config_read(struct tprof_config *cfg)
 	if (polls && *polls && strcmp(polls, "runs") && strcmp(polls, "each"))
 		tprof_log_warn("TPROF_POLLS=\"%s\" is not one of runs, each; using runs", polls);
 	cfg->poll_each = polls && !strcmp(polls, "each");
+	struct tprof_sample_request sr;
+	char why[256];
+	if (tprof_sample_from_env(getenv("TPROF_SAMPLE"), getenv("TPROF_SAMPLE_HZ"), &sr, why,
+				  sizeof(why)) < 0)
+		tprof_log_warn("%s; no system profile", why);
+	cfg->sample_what = sr.what;
+	cfg->sample_hz = sr.hz;
+	cfg->sample_lazy_ms = (uint32_t)parse_uint("TPROF_TEST_SAMPLE_LAZY_MS",
+						   getenv("TPROF_TEST_SAMPLE_LAZY_MS"), 0, 60000,
+						   DEFAULT_SAMPLE_LAZY_MS);
 	cfg->slot_pause_us = (uint32_t)parse_uint("TPROF_TEST_SLOT_PAUSE_US",
 						  getenv("TPROF_TEST_SLOT_PAUSE_US"), 0, 999999, 0);
 	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),

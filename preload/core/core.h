@@ -31,6 +31,9 @@ struct tprof_config {
 	uint32_t slot_pause_us;  /* TPROF_TEST_SLOT_PAUSE_US: a thread that handed a buffer to the
 				  * flusher waits this long (tests: the flush gets there first) */
 	int poll_each;           /* TPROF_POLLS=each: every unsuccessful poll a CALL of its own */
+	unsigned sample_what;    /* TPROF_SAMPLE: what the process samples of itself, 0: nothing */
+	unsigned sample_hz;      /* TPROF_SAMPLE_HZ */
+	uint32_t sample_lazy_ms; /* TPROF_TEST_SAMPLE_LAZY_MS: the system image begins this late */
 };
 void tprof_config_read(struct tprof_config *cfg);
 
@@ -133,6 +136,14 @@ extern int tprof_recording;
 /* state.c */
 void tprof_stop_recording(const char *why);
 void tprof_stop_writing(void);
+
+/* sampling.c: the system profile of this process (TPROF_SAMPLE), from inside it */
+void tprof_sampling_start(void);        /* at load, and in a fork child */
+void tprof_sampling_stop(int exec);     /* at the final flush; before exec (exec = 1) */
+void tprof_sampling_exec_failed(void);  /* an exec returned: sampling goes on */
+void tprof_sampling_fork_prepare(void); /* fork: the sampler held between two ticks ... */
+void tprof_sampling_fork_parent(void);  /* ... and let go on in the parent */
+void tprof_sampling_child(void);        /* fork child: the parent's sampler left alone */
 
 /* init.c: moments that involve every part */
 void tprof_prepare_exec(void);          /* exec hooks: final pass, everything flushed */

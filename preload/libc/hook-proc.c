@@ -38,6 +38,16 @@ static void before_exec(void)
 		tprof_prepare_exec();
 }
 
+/* The exec failed and the program goes on: so does its system profile (a new image). */
+static int after_exec(int rc)
+{
+	int e = errno;
+	if (tprof_g.cfg.enable && getpid() == tprof_g.pid)
+		tprof_sampling_exec_failed();
+	errno = e;
+	return rc;
+}
+
 /* Fills `slots` (on the caller's stack) with envp plus the profiler's variables. */
 #define WITH_ENV(envp, out)                                                             \
 	size_t n_##out = tprof_env_extra(envp);                                         \
@@ -58,7 +68,7 @@ TPROF_EXPORT int execve(const char *path, char *const argv[], char *const envp[]
 	}
 	before_exec();
 	WITH_ENV(envp, env);
-	return real(path, argv, env);
+	return after_exec(real(path, argv, env));
 }
 
 TPROF_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
@@ -70,7 +80,7 @@ TPROF_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[
 	}
 	before_exec();
 	WITH_ENV(envp, env);
-	return real(file, argv, env);
+	return after_exec(real(file, argv, env));
 }
 
 TPROF_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
@@ -82,7 +92,7 @@ TPROF_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	}
 	before_exec();
 	WITH_ENV(envp, env);
-	return real(fd, argv, env);
+	return after_exec(real(fd, argv, env));
 }
 
 TPROF_EXPORT int execv(const char *path, char *const argv[])

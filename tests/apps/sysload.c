@@ -4,8 +4,12 @@
  *   sysload all MIB MS   waits 300 ms, maps and touches MIB MiB, waits 300 ms, then runs
  *                        "sysload threads MS" as a child (fork, 200 ms, exec: the /proc
  *                        sampler sees both) and waits for it; prints "all done"
+ *   sysload badexec MS   waits 50 ms, fails to exec a file that does not exist, then does what
+ *                        "sysload threads MS" does
  *   sysload jitmap MS    writes /tmp/perf-PID.map as a JIT would (one symbol, jitted_fn) and
  *                        sleeps MS ms; prints the map's path
+ *   sysload spawn MS     runs "sysload threads MS" as a child that execs 10 ms after the fork,
+ *                        and waits for it; prints "spawn done"
  * Exits with 3, so that a test can tell its status came through. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -83,6 +87,28 @@ static int all(char *self, long mib, const char *ms)
 	return 3;
 }
 
+static int spawn(char *self, const char *ms)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sleep_ms(10);
+		execl(self, self, "threads", ms, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	puts("spawn done");
+	return 3;
+}
+
+static int badexec(long ms)
+{
+	sleep_ms(50);
+	execl("/nonexistent/sysload", "sysload", (char *)NULL);
+	return threads(ms);
+}
+
 static int jitmap(long ms)
 {
 	char path[64];
@@ -101,10 +127,14 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "jitmap"))
 		return jitmap(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "badexec"))
+		return badexec(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "spawn"))
+		return spawn(argv[0], argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "threads"))
 		return threads(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "all"))
 		return all(argv[0], atol(argv[2]), argv[3]);
-	fprintf(stderr, "usage: sysload threads MS | all MIB MS\n");
+	fprintf(stderr, "usage: sysload threads MS | all MIB MS | spawn MS | badexec MS | jitmap MS\n");
 	return 2;
 }

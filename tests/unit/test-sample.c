@@ -1,7 +1,8 @@
 /* test-sample.c — the system profile's sampler (sample/) on fixed input: the /proc parsers
  * (stat lines with odd comms, /proc/stat, meminfo, statm), maps lines, kernel symbols from a
  * kallsyms text, and the system image writer read back with the analyzer's reader (strings,
- * PROPs, a stream cut into several chunks, time order, END), also when the disk fills. */
+ * PROPs, a stream cut into several chunks, time order, END), also when the disk fills; and the
+ * words of TPROF_SAMPLE and its rate, as tprof-inspect and the recorder read them. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "../../sample/ksyms.h"
 #include "../../sample/maps.h"
 #include "../../sample/procstat.h"
+#include "../../sample/sampler.h"
 #include "tap.h"
 
 static void test_task_stat(void)
@@ -32,6 +34,7 @@ static void test_task_stat(void)
 	is_u64(st.ppid, 17, "ppid");
 	is_u64(st.faults, 127, "faults = minflt 120 + majflt 7");
 	is_u64(st.cpu_ns, 3000000000ull, "cpu = (utime 250 + stime 50) ticks at 100 Hz, in ns");
+	is_u64(st.nthreads, 3, "num_threads (field 20)");
 	is_u64(st.start_ticks, 98765, "starttime");
 	is_u64(st.processor, 5, "processor (field 39)");
 	is_u64(st.start_code, 94000000, "startcode");
@@ -259,6 +262,42 @@ static void test_write_error(void)
 	ok(system(cmd) == 0, "cleaned up");
 }
 
+static void test_words(void)
+{
+	struct tprof_sample_request r;
+	unsigned what, hz = 0;
+	char bad[8], why[256];
+	ok(tprof_sample_parse_list("sched,mem", &what, bad, sizeof(bad)) == 0 &&
+	   what == (TPROF_SAMPLE_SCHED | TPROF_SAMPLE_MEM), "sched,mem");
+	ok(tprof_sample_parse_list("cpu,all", &what, bad, sizeof(bad)) == 0 &&
+	   what == TPROF_SAMPLE_ALL, "cpu,all is all");
+	ok(tprof_sample_parse_list("cpu,memory", &what, bad, sizeof(bad)) < 0 &&
+	   !strcmp(bad, "memory"), "an unknown word is named (got '%s')", bad);
+	ok(tprof_sample_parse_list("mem,", &what, bad, sizeof(bad)) < 0 && !bad[0],
+	   "an empty word is refused");
+	ok(tprof_sample_parse_list("averyveryverylongword", &what, bad, sizeof(bad)) < 0 &&
+	   !strcmp(bad, "averyve"), "the word is cut to the room given");
+	ok(tprof_sample_parse_hz("10000", &hz) == 0 && hz == 10000, "rate 10000");
+	ok(tprof_sample_parse_hz("0", &hz) < 0 && tprof_sample_parse_hz("10001", &hz) < 0 &&
+	   tprof_sample_parse_hz("-5", &hz) < 0 && tprof_sample_parse_hz("+5", &hz) < 0 &&
+	   tprof_sample_parse_hz("5x", &hz) < 0 && tprof_sample_parse_hz("", &hz) < 0,
+	   "rates 0, 10001, -5, +5, 5x and '' are refused");
+	ok(tprof_sample_from_env(NULL, "7", &r, why, sizeof(why)) == 0 && r.what == 0,
+	   "TPROF_SAMPLE unset: nothing (the rate alone is not looked at)");
+	ok(tprof_sample_from_env("", "bad", &r, why, sizeof(why)) == 0 && r.what == 0,
+	   "TPROF_SAMPLE empty: nothing");
+	ok(tprof_sample_from_env("cpu", NULL, &r, why, sizeof(why)) == 1 &&
+	   r.what == TPROF_SAMPLE_CPU && r.hz == TPROF_SAMPLE_HZ_DEFAULT, "cpu at the default rate");
+	ok(tprof_sample_from_env("all", "250", &r, why, sizeof(why)) == 1 &&
+	   r.what == TPROF_SAMPLE_ALL && r.hz == 250, "all at 250 Hz");
+	ok(tprof_sample_from_env("cpu,bogus", "250", &r, why, sizeof(why)) < 0 && r.what == 0 &&
+	   strstr(why, "TPROF_SAMPLE=\"cpu,bogus\"") && strstr(why, "'bogus'"),
+	   "a bad word: nothing, and the message names the variable and the word (%s)", why);
+	ok(tprof_sample_from_env("mem", "5x", &r, why, sizeof(why)) < 0 && r.what == 0 &&
+	   strstr(why, "TPROF_SAMPLE_HZ=\"5x\""),
+	   "a bad rate: nothing, and the message names the variable (%s)", why);
+}
+
 int main(void)
 {
 	test_task_stat();
@@ -266,5 +305,6 @@ int main(void)
 	test_maps_line();
 	test_image();
 	test_write_error();
+	test_words();
 	return tap_done();
 }

@@ -3,8 +3,9 @@
  * belongs to at that time.  A SAMPLE becomes an EV_SAMPLE on that thread, its frames named
  * (symbols.c); SCHED records become EV_STATE spans, each emitted when the thread leaves the
  * state (the open one ends where the image's data ends); a SYSCTR becomes an EV_COUNTER:
- * per core and host memory on the system image's process, RSS on the process, page faults
- * and CPU time on the thread's process, named with the thread.  A record that names no
+ * per core and host memory on the system image's process (of the images chosen to draw
+ * them: read/sysattach.c), RSS on the process, page faults and CPU time on the thread's
+ * process, named with the thread.  A record that names no
  * followed thread is counted (struct sys_totals) and said once. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -224,7 +225,7 @@ static void on_sysctr(struct pipeline *pl, struct proc *sp, const struct tprof_r
 	char buf[64];
 	switch (r->flags) {
 	case TPROF_SYSCTR_CPU_BUSY:
-		if (of >= MAX_CPUS)
+		if (of >= MAX_CPUS || !sp->sys->host_counters)
 			return;
 		if (!st->busy_name[of]) {
 			snprintf(buf, sizeof(buf), "CPU %u busy %%", of);
@@ -233,6 +234,8 @@ static void on_sysctr(struct pipeline *pl, struct proc *sp, const struct tprof_r
 		counter(pl, sp, NULL, st->busy_name[of], r->flags, of, (double)r->arg / 1e4, ns);
 		return;
 	case TPROF_SYSCTR_HOST_MEM:
+		if (!sp->sys->host_counters)
+			return;
 		if (!st->host_mem)
 			st->host_mem = str("host memory used");
 		counter(pl, sp, NULL, st->host_mem, r->flags, 0, (double)r->arg, ns);
