@@ -186,30 +186,34 @@ unsigned tprof_procstat_sched_state(char state)
 	}
 }
 
-long tprof_procfs_read(const char *path, char *buf, size_t len)
+long tprof_procfs_pread(int fd, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	size_t got = 0;
 	while (got + 1 < len) {
 		size_t want = len - 1 - got;
-		ssize_t n = read(fd, buf + got, want);
+		ssize_t n = pread(fd, buf + got, want, (off_t)got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int e = errno;
-			close(fd);
-			errno = e;
+		if (n < 0)
 			return -1;
-		}
 		if (n == 0)
 			break;
 		got += (size_t)n;
 		if ((size_t)n < want)
 			break;   /* short: the whole file (see procstat.h) */
 	}
-	close(fd);
 	buf[got] = '\0';
 	return (long)got;
+}
+
+long tprof_procfs_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	long n = tprof_procfs_pread(fd, buf, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return n;
 }

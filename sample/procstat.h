@@ -52,5 +52,8 @@ unsigned tprof_procstat_sched_state(char state);
  * (stat, statm, comm, meminfo): a read shorter than asked is taken as the end, which saves
  * the sampler one system call in four. */
 long tprof_procfs_read(const char *path, char *buf, size_t len);
+/* The same from an open file, from its start: the kernel makes a /proc file anew at each
+ * read from offset 0, so a file kept open saves its open and close. */
+long tprof_procfs_pread(int fd, char *buf, size_t len);
 
 #endif

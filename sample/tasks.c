@@ -1,10 +1,13 @@
 /* tasks.c — the followed processes and threads.  In the /proc mode they are found by looking:
- * new processes whose parent is followed (from the ppid in /proc/PID/stat), threads from
- * /proc/PID/task, execs from a changed /proc/PID/exe; with the kernel probes they are told.
- * Each change is a TASK record in stream 0. */
+ * new processes from the children files of the followed threads (or, on a kernel without
+ * them, every process of /proc whose parent is followed), threads from /proc/PID/task when
+ * their count changed, execs from a changed /proc/PID/exe or program layout; with the
+ * kernel probes they are told.  Each change is a TASK record in stream 0. */
 #include "tasks.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +39,47 @@ void tprof_tasks_init(struct tprof_tasks *t, struct tprof_sysimg *im, int maps_o
 	t->im = im;
 	t->maps_on = maps_on;
 	t->clk_tck = sysconf(_SC_CLK_TCK);
+	const char *test = getenv("TPROF_TEST_SAMPLE_NO_CHILDREN");
+	t->no_children = (test && !strcmp(test, "1")) ||
+			 access("/proc/thread-self/children", R_OK) != 0;
+}
+
+/* Files of /proc kept open at most (a followed thread keeps two). */
+#define KEPT_FILES_MAX 1024
+
+static void close_files(struct tprof_tasks *t, struct tprof_sthread *th)
+{
+	int *fds[] = { &th->stat_fd, &th->children_fd };
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+			t->open_fds--;
+		}
+}
+
+/* Reads /proc/PID/task/TID/<file> of a followed thread: through *fd, which it opens, for
+ * tprof-inspect's sampler; opened and closed each time in a program sampling itself. */
+static long read_task_file(struct tprof_tasks *t, const struct tprof_sthread *th, int *fd,
+			   const char *file, char *buf, size_t len)
+{
+	if (*fd < 0) {
+		char path[96];
+		snprintf(path, sizeof(path), "/proc/%u/task/%u/%s", th->pid, th->tid, file);
+		if (t->self_only || t->open_fds >= KEPT_FILES_MAX)
+			return tprof_procfs_read(path, buf, len);
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (*fd < 0)
+			return -1;
+		t->open_fds++;
+	}
+	return tprof_procfs_pread(*fd, buf, len);
 }
 
 void tprof_tasks_free(struct tprof_tasks *t)
 {
+	for (size_t i = 0; i < t->nthreads; i++)
+		close_files(t, &t->threads[i]);
 	for (size_t i = 0; i < t->nprocs; i++) {
 		free(t->procs[i].exe);
 		free(t->procs[i].maps);
@@ -111,6 +151,7 @@ static struct tprof_sthread *add_thread(struct tprof_tasks *t, struct tprof_spro
 	memset(th, 0, sizeof(*th));
 	th->pid = p->pid;
 	th->tid = tid;
+	th->stat_fd = th->children_fd = -1;
 	if (comm)
 		snprintf(th->comm, sizeof(th->comm), "%s", comm);
 	else
@@ -119,11 +160,11 @@ static struct tprof_sthread *add_thread(struct tprof_tasks *t, struct tprof_spro
 	return th;
 }
 
-/* Whether the threads of self_only process p may have changed: the last read of its main
- * thread counted more or fewer than are followed (the sampler's own thread counts too, and
- * a thread that ended shows when its stat line is gone).  Threads made since that read are
- * found a tick later; a look at /proc/PID/task every tick is a fifth of the sampler's
- * system calls. */
+/* Whether the threads of process p may have changed: the last read of its main thread
+ * counted more or fewer than are followed (a self sampler's own thread counts too, and a
+ * thread that ended shows when its stat line is gone).  Threads made since that read are
+ * found at the next look; a look at /proc/PID/task each time is a fifth of the /proc
+ * sampler's system calls. */
 static int threads_changed(const struct tprof_tasks *t, const struct tprof_sproc *p)
 {
 	uint32_t n = t->skip_tid ? 1 : 0;
@@ -233,6 +274,7 @@ static void thread_gone(struct tprof_tasks *t, struct tprof_sthread *th, uint64_
 {
 	struct tprof_sproc *p = proc_of(t, th);
 	th->gone = 1;
+	close_files(t, th);
 	if (p) {
 		task_rec(t, now, TPROF_TASK_EXIT, p, th->tid, th->comm);
 		if (th->tid == p->pid)
@@ -281,8 +323,9 @@ static void scan_descendants(struct tprof_tasks *t, uint64_t now)
 		}
 		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 		if (tprof_procfs_read(path, buf, sizeof(buf)) <= 0 ||
-		    tprof_procstat_task(buf, t->clk_tck, &st) < 0)
-			continue;
+		    tprof_procstat_task(buf, t->clk_tck, &st) < 0 ||
+		    tprof_procstat_sched_state(st.state) == TPROF_SCHED_EXITED)
+			continue;   /* a zombie: ended (and if followed, its end is written) */
 		if (grow((void **)&cand, &capcand, ncand, sizeof(*cand)) == 0) {
 			cand[ncand][0] = (int32_t)pid;
 			cand[ncand++][1] = st.ppid;
@@ -312,13 +355,30 @@ static void scan_descendants(struct tprof_tasks *t, uint64_t now)
 	t->nothers = nothers;
 }
 
+/* Where the program and stack of p lie, from its main thread's stat file (kept open). */
+static int layout_of(struct tprof_tasks *t, const struct tprof_sproc *p, uint64_t *code,
+		     uint64_t *stack)
+{
+	struct tprof_sthread *th = find_thread(t, p->pid);
+	char buf[1024];
+	struct tprof_task_stat st;
+	if (!th)
+		return read_layout(p->pid, t->clk_tck, code, stack);
+	if (read_task_file(t, th, &th->stat_fd, "stat", buf, sizeof(buf)) <= 0 ||
+	    tprof_procstat_task(buf, t->clk_tck, &st) < 0)
+		return -1;
+	*code = st.start_code;
+	*stack = st.start_stack;
+	return 0;
+}
+
 /* An exec of p since the last look (its executable, or where its program and stack lie,
  * changed): its TASK record. */
 static void look_for_exec(struct tprof_tasks *t, struct tprof_sproc *p, uint64_t now)
 {
 	char *exe = read_exe(p->pid);
 	uint64_t code = 0, stack = 0;
-	int moved = read_layout(p->pid, t->clk_tck, &code, &stack) == 0 &&
+	int moved = layout_of(t, p, &code, &stack) == 0 &&
 		    (code || stack) && (code != p->start_code || stack != p->start_stack);
 	if (exe && (moved || !p->exe || strcmp(exe, p->exe)))
 		exec_seen(t, p, exe, now);
@@ -330,9 +390,51 @@ static void look_for_exec(struct tprof_tasks *t, struct tprof_sproc *p, uint64_t
 	}
 }
 
+/* Whether process pid has ended (a zombie its parent has not reaped yet, or gone): it is
+ * not followed, or, followed before, not again. */
+static int ended(const struct tprof_tasks *t, uint32_t pid)
+{
+	char path[64], buf[1024];
+	struct tprof_task_stat st;
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	return tprof_procfs_read(path, buf, sizeof(buf)) <= 0 ||
+	       tprof_procstat_task(buf, t->clk_tck, &st) < 0 ||
+	       tprof_procstat_sched_state(st.state) == TPROF_SCHED_EXITED;
+}
+
+/* New processes made by a followed thread, from its children file; -1 when one list did not
+ * fit (then /proc is looked through). */
+static int scan_children(struct tprof_tasks *t, uint64_t now)
+{
+	static char buf[65536];   /* the sampler's thread alone reads here */
+	int whole = 0;
+	/* t->threads grows as children are followed: their children are read in turn. */
+	for (size_t i = 0; i < t->nthreads; i++) {
+		struct tprof_sthread *th = &t->threads[i];
+		uint32_t parent = th->pid;
+		if (th->gone)
+			continue;
+		long n = read_task_file(t, th, &th->children_fd, "children", buf, sizeof(buf));
+		if (n < 0)
+			continue;   /* ended: its stat read says so */
+		if ((size_t)n + 1 >= sizeof(buf))
+			whole = -1;
+		for (char *p = buf, *end; *p; p = end) {
+			unsigned long pid = strtoul(p, &end, 10);
+			if (end == p)
+				break;
+			if (pid && pid <= INT32_MAX && !tprof_tasks_proc(t, (uint32_t)pid) &&
+			    !ended(t, (uint32_t)pid))
+				tprof_tasks_follow(t, (uint32_t)pid, parent, TPROF_TASK_CREATED,
+						   now);
+		}
+	}
+	return whole;
+}
+
 void tprof_tasks_scan(struct tprof_tasks *t, uint64_t now)
 {
-	if (!t->self_only)
+	if (!t->self_only && (t->no_children || scan_children(t, now) < 0))
 		scan_descendants(t, now);
 	for (size_t i = 0; i < t->nprocs; i++) {
 		struct tprof_sproc *p = &t->procs[i];
@@ -341,7 +443,7 @@ void tprof_tasks_scan(struct tprof_tasks *t, uint64_t now)
 		/* A process that samples itself stops its sampler before it execs. */
 		if (!t->self_only)
 			look_for_exec(t, p, now);
-		if (!t->self_only || threads_changed(t, p))
+		if (threads_changed(t, p))
 			scan_threads(t, p, TPROF_TASK_CREATED, now);
 	}
 }
@@ -350,12 +452,11 @@ void tprof_tasks_read_stats(struct tprof_tasks *t, uint64_t now)
 {
 	for (size_t i = 0; i < t->nthreads; i++) {
 		struct tprof_sthread *th = &t->threads[i];
-		char path[96], buf[1024];
+		char buf[1024];
 		struct tprof_task_stat st;
 		if (th->gone)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", th->pid, th->tid);
-		if (tprof_procfs_read(path, buf, sizeof(buf)) <= 0 ||
+		if (read_task_file(t, th, &th->stat_fd, "stat", buf, sizeof(buf)) <= 0 ||
 		    tprof_procstat_task(buf, t->clk_tck, &st) < 0) {
 			thread_gone(t, th, now);
 			continue;

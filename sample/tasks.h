@@ -42,6 +42,10 @@ struct tprof_sthread {
 	uint64_t faults0;               /* faults at the first read */
 	uint64_t faults_written;
 	int faults_written_once;
+	/* its stat and children files, kept open by tprof-inspect's sampler (a program that
+	 * samples itself opens and closes them: its file descriptors are the program's); -1:
+	 * not open */
+	int stat_fd, children_fd;
 };
 
 struct tprof_tasks {
@@ -61,6 +65,9 @@ struct tprof_tasks {
 	uint32_t quiet_pid;             /* followed from its exec on (tprof-inspect's child, not
 					 * yet the command): no SCHED, SAMPLE or counters before */
 	uint64_t quiet_until;           /* its exec's time, once seen (0: not yet) */
+	unsigned open_fds;              /* stat_fd and children_fd open */
+	int no_children;                /* the kernel has no /proc/PID/task/TID/children: new
+					 * processes are looked for through all of /proc */
 };
 
 /* Whether a record of pid at ns is left out: tprof-inspect's child before its exec. */

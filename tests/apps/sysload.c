@@ -3,7 +3,8 @@
  *                        "sleeper" sleeps MS ms; prints "threads done"
  *   sysload all MIB MS   waits 300 ms, maps and touches MIB MiB, waits 300 ms, then runs
  *                        "sysload threads MS" as a child (fork, 200 ms, exec: the /proc
- *                        sampler sees both) and waits for it; prints "all done"
+ *                        sampler sees both) and waits for it, then forks a child that
+ *                        exits after 150 ms and reaps it 300 ms later; prints "all done"
  *   sysload badexec MS   waits 50 ms, fails to exec a file that does not exist, then does what
  *                        "sysload threads MS" does
  *   sysload jitmap MS    writes /tmp/perf-PID.map as a JIT would (one symbol, jitted_fn) and
@@ -83,6 +84,14 @@ static int all(char *self, long mib, const char *ms)
 	}
 	int st;
 	waitpid(pid, &st, 0);
+	/* A child that lives 150 ms and stays a zombie for 300 ms: followed once, not again. */
+	pid_t z = fork();
+	if (z == 0) {
+		sleep_ms(150);
+		_exit(0);
+	}
+	sleep_ms(450);
+	waitpid(z, NULL, 0);
 	printf("all done %d %d\n", p[n / 2], WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	return 3;
 }

@@ -66,6 +66,17 @@ sleeper, _ = tid_named("sleeper", child)
 check("the child's threads busy and sleeper: TASK created and exit",
       busy and sleeper and all(any(t["flags"] == 4 and t["task"]["tid"] == x for t in tasks)
                                for x in (busy, sleeper)), "busy %s sleeper %s" % (busy, sleeper))
+zkids = [t["task"]["pid"] for t in kids if t["task"]["pid"] != child]
+starts = {}
+for t in tasks:
+    if t["flags"] in (1, 2):
+        starts[t["task"]["tid"]] = starts.get(t["task"]["tid"], 0) + 1
+check("the child that stays a zombie for 300 ms: followed once, exits once; no task twice",
+      len(zkids) == 1 and
+      sum(1 for t in tasks if t["flags"] == 4 and t["task"]["tid"] == zkids[0]) == 1 and
+      all(n == 1 for n in starts.values()),
+      "other children %s, tasks begun twice %s" %
+      (zkids, [k for k, n in starts.items() if n > 1]))
 check("the target and the child exit (TASK exit)",
       all(any(t["flags"] == 4 and t["task"]["tid"] == x for t in tasks) for x in (target, child)))
 

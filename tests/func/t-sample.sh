@@ -1,6 +1,7 @@
 #!/bin/sh
 # tprof-inspect --sample with the /proc sampler (TPROF_SAMPLE_BPF=0, and as an unprivileged
-# user, who may not load BPF programs): apps/sysload's known work must show in the system
+# user, who may not load BPF programs; and looking for new processes through all of /proc
+# instead of the children files): apps/sysload's known work must show in the system
 # image (thread states, CPU time, RSS rising by the memory it touches, a fork + exec child,
 # host memory and per-CPU busy shares; func/sample-check.py), the command's output and
 # status must not change, and bad --sample, --sample-hz, TPROF_SAMPLE and TPROF_SAMPLE_HZ
@@ -8,8 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 CHECK="$top_srcdir/tests/func/sample-check.py"
 [ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
-NCHECK=17
-plan $((2 * (NCHECK + 4) + 12))
+NCHECK=18
+plan $((3 * (NCHECK + 4) + 12))
 MIB=64
 
 PLAIN=$T/plain.out
@@ -50,6 +51,8 @@ run() {
 }
 
 TPROF_SAMPLE_BPF=0 run forced-proc env TPROF_SAMPLE_BPF=0
+# New processes found through all of /proc, as on a kernel without the children files.
+TPROF_SAMPLE_BPF=0 run no-children env TPROF_SAMPLE_BPF=0 TPROF_TEST_SAMPLE_NO_CHILDREN=1
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	mkdir "$T/nobody" && chmod 777 "$T/nobody" && chmod 755 "$T"
