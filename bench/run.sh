@@ -41,8 +41,10 @@
 #             bytes) against the stand-in Neuron runtime, plain and recorded, alternating
 #   sample    the system profile: a CPU-bound program (cpuburn, 2 threads) plain and under
 #             tprof-inspect --sample all at 99 and 999 Hz with the kernel probes, and at 99 Hz
-#             with the /proc sampler (TPROF_SAMPLE_BPF=0), in rotating order: wall time
-#             sampled / plain, and the sampler thread's own CPU (tprof-inspect -v); then one
+#             with the /proc sampler (TPROF_SAMPLE_BPF=0), and at 99 Hz by the recorder
+#             alone (LD_PRELOAD with TPROF_SAMPLE=all: the process samples itself from
+#             /proc), in rotating order: wall time sampled / plain, and the sampler thread's
+#             own CPU (tprof-inspect -v); then one
 #             run at 999 Hz for BENCH_SAMPLE_LONG seconds: samples written against those
 #             expected (999 per second per busy CPU), and samples lost.  The kernel probes
 #             need root: without them the BPF rows say "not measured"
@@ -796,8 +798,9 @@ if want sample; then
 say "== sample: cpuburn $SAMPLE_WORK 2, plain and under tprof-inspect --sample all"
 sample_bpf=1
 for r in $(seq 1 "$RUNS"); do
-	k=$(((r - 1) % 4 + 1))   # the order rotates from run to run
-	for which in $(echo plain b99 b999 p99 plain b99 b999 p99 | cut -d' ' -f"$k"-"$((k + 3))"); do
+	k=$(((r - 1) % 5 + 1))   # the order rotates from run to run
+	for which in $(echo plain b99 b999 p99 r99 plain b99 b999 p99 r99 |
+		cut -d' ' -f"$k"-"$((k + 4))"); do
 		case $which in
 		plain)
 			"$B/cpuburn" "$SAMPLE_WORK" 2 >"$W/sample.out" 2>&1 ||
@@ -810,10 +813,19 @@ for r in $(seq 1 "$RUNS"); do
 				say "  the kernel probes are not available: $(grep -o 'BPF: .*' "$W/sample.err" | head -n 1)"
 			} ;;
 		p99) sampled_run p99 99 TPROF_SAMPLE_BPF=0 ;;
+		r99)
+			rm -rf "$W/sample"
+			env TPROF_ENABLE=1 TPROF_SAMPLE=all TPROF_SAMPLE_HZ=99 \
+				TPROF_OUTPUT_DIR="$W/sample" LD_PRELOAD="$TPROF_PRELOAD" \
+				"$B/cpuburn" "$SAMPLE_WORK" 2 >"$W/sample.out" 2>"$W/sample.err" ||
+				{ fail "cpuburn with TPROF_SAMPLE: $(head -n 3 "$W/sample.err")"; continue; }
+			ls "$W/sample"/*.tpf >/dev/null 2>&1 ||   # cpuburn calls no runtime: the image is
+				{ fail "cpuburn with TPROF_SAMPLE wrote no system image"; continue; }
+			sample sample_r99 "$(kv "$W/sample.out" ns)" ;;
 		esac
 	done
 done
-for w in b99 b999 p99; do
+for w in b99 b999 p99 r99; do
 	[ -s "$W/s/sample_$w" ] || continue
 	awk -v p="$(stat sample_plain median)" '{ print $1 / p }' "$W/s/sample_$w" >"$W/s/sample_ratio_$w"
 done
@@ -983,6 +995,7 @@ if want sample; then
 	row "sampled at 99 Hz (BPF): wall time / plain" sample_ratio_b99 1 x le 1.01
 	row "sampled at 999 Hz (BPF): wall time / plain" sample_ratio_b999 1 x le 1.03
 	row "/proc sampler at 99 Hz: wall time / plain" sample_ratio_p99 1 x le 1.01
+	row "recorder alone, TPROF_SAMPLE at 99 Hz: / plain" sample_ratio_r99 1 x le 1.01
 	row "  cpuburn without the profiler" sample_plain 1e9 s - -
 	row "sampler thread at 99 Hz (BPF), 2 busy threads" sample_cpu_b99 1 "% CPU" le 1
 	row "sampler thread at 999 Hz (BPF)" sample_cpu_b999 1 "% CPU" - -
