@@ -84,7 +84,6 @@ static const char *how_text(int how)
 
 void import_report(const struct import_set *set, const struct trace *tr)
 {
-	(void)tr;
 	for (size_t i = 0; i < set->ndone; i++) {
 		const struct import_done *d = &set->done[i];
 		const struct imp_file *f = &d->file;
@@ -93,8 +92,9 @@ void import_report(const struct import_set *set, const struct trace *tr)
 			  f->skipped ? ", some skipped" : "", f->failed ? ", read cut short" : "",
 			  how_text(d->how));
 		if (d->how == IMPORT_BY_STEPS)
-			diag_note("  %zu steps matched; offset %.3f us, residual %.3f us RMS, "
-				  "%.3f us at most", d->steps_matched, (double)d->shift_ns / 1e3,
+			diag_note("  %zu steps matched; the file's time 0 at %.3f us of the profile, "
+				  "residual %.3f us RMS, %.3f us at most", d->steps_matched,
+				  (double)(d->shift_ns - tr->start_ns) / 1e3,
 				  d->residual_rms_ns / 1e3, d->residual_max_ns / 1e3);
 		if (f->skipped)
 			diag_note("  %llu events skipped (no time, or a phase not imported)",

@@ -27,6 +27,7 @@ void imp_pipe_finish(struct pipeline *pl);
 
 /* scene.c */
 int imp_scene_event(struct scene *s, const struct event *ev, unsigned self);
+void imp_scene_end(struct scene *s, unsigned self);
 
 /* summary.c */
 void *imp_sum_new(void);

@@ -157,9 +157,10 @@ static void end(struct pipeline *pl, struct thread *t, int64_t ns, unsigned clip
 static void mark(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
 {
 	struct imp_info in = info_of(t->proc, r);
+	/* depth: the imported slices open on the thread around it */
 	struct event ev = { .kind = EV_MARK, .proc = t->proc, .thread = t,
 			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
-			    .imp = &in };
+			    .depth = (uint32_t)thread_state(state(pl), t)->depth, .imp = &in };
 	ev.t1 = ev.t0;
 	emit_event(pl, &ev);
 }
@@ -168,9 +169,10 @@ static void counter(struct pipeline *pl, struct thread *t, const struct tprof_re
 {
 	double v;
 	memcpy(&v, &r->arg, sizeof(v));
+	struct imp_info in = info_of(t->proc, r);
 	struct event ev = { .kind = EV_COUNTER, .proc = t->proc, .thread = t,
 			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
-			    .value = v };
+			    .value = v, .imp = &in };
 	emit_event(pl, &ev);
 }
 

@@ -11,8 +11,10 @@ const struct runtime runtime_import = {
 		   (1ull << TPROF_K_ICOUNTER) | (1ull << TPROF_K_IASYNC) | (1ull << TPROF_K_IFLOW),
 	.pipe_record = imp_pipe_record,
 	.pipe_finish = imp_pipe_finish,
-	.events = RT_KIND(EV_RANGE) | RT_KIND(EV_MARK) | RT_KIND(EV_ASYNC) | RT_KIND(EV_FLOW),
+	.events = RT_KIND(EV_BEGIN) | RT_KIND(EV_RANGE) | RT_KIND(EV_MARK) | RT_KIND(EV_ASYNC) |
+		  RT_KIND(EV_FLOW) | RT_KIND(EV_COUNTER),
 	.scene_event = imp_scene_event,
+	.scene_end = imp_scene_end,
 	.sum_new = imp_sum_new,
 	.sum_events = RT_KIND(EV_RANGE),
 	.sum_event = imp_sum_event,

@@ -3,10 +3,12 @@
  * scene's typed arguments, with "file offset" saying where the event is in its file), and
  * flows as arrows between the points they join. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../../common/import.h"
 #include "../../import/argblob.h"
+#include "../../read/impimage.h"
 #include "../../util/strings.h"
 #include "import.h"
 
@@ -80,32 +82,99 @@ static const char *cat_of(const struct imp_info *in, const char *none)
 	return in->cat ? strings_get(in->cat) : none;
 }
 
+/* Where an imported thread's events go: in the recorded process its file's process is (its
+ * "home"), a framework track right under the thread of the same tid; otherwise the imported
+ * process's own thread track.  Kept per thread: the look for the tid is done once. */
+struct placed {
+	const struct thread *th;
+	const struct proc *proc;
+	struct track track;
+};
+
+struct scene_state {
+	struct placed *v;
+	size_t n, cap, last;
+};
+
+static const struct thread *thread_of_tid(const struct proc *p, int32_t tid)
+{
+	for (size_t i = 1; i < p->nstreams; i++)
+		if (p->threads[i] && p->threads[i]->tid == tid)
+			return p->threads[i];
+	return NULL;
+}
+
+static const struct placed *place(struct scene *s, unsigned self, const struct thread *th)
+{
+	struct scene_state **sp = (struct scene_state **)scene_runtime_state(s, self);
+	if (!*sp && !(*sp = calloc(1, sizeof(**sp))))
+		abort();
+	struct scene_state *st = *sp;
+	if (st->last < st->n && st->v[st->last].th == th)
+		return &st->v[st->last];
+	for (size_t i = 0; i < st->n; i++)
+		if (st->v[i].th == th)
+			return &st->v[st->last = i];
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 16;
+		if (!(st->v = realloc(st->v, st->cap * sizeof(*st->v))))
+			abort();
+	}
+	struct placed *pl = &st->v[st->last = st->n++];
+	const struct proc *home = th->proc->imp ? th->proc->imp->home : NULL;
+	pl->th = th;
+	pl->proc = home ? home : th->proc;
+	if (home) {
+		const struct thread *h = thread_of_tid(home, th->tid);
+		pl->track = tracks_thread_framework(scene_tracks(s), home, th->tid, h ? h : th,
+						    h && h->name ? h->name : th->name);
+	} else {
+		pl->track = tracks_thread(scene_tracks(s), th, 0);
+	}
+	return pl;
+}
+
+void imp_scene_end(struct scene *s, unsigned self)
+{
+	struct scene_state **sp = (struct scene_state **)scene_runtime_state(s, self);
+	if (*sp) {
+		free((*sp)->v);
+		free(*sp);
+		*sp = NULL;
+	}
+}
+
 int imp_scene_event(struct scene *s, const struct event *ev, unsigned self)
 {
 	const struct imp_info *in = ev->imp;
 	static struct texts tx;
 	struct scene_args a;
-	(void)self;
 	if (!in)
 		return 0;
 	tx.used = 0;
 	a.n = 0;
-	struct tracks *tr = scene_tracks(s);
 	if (ev->kind == EV_FLOW) {
-		struct track from = tracks_thread(tr, in->from, 0);
-		struct track to = tracks_thread(tr, ev->thread, 0);
+		struct track from = place(s, self, in->from)->track;
+		struct track to = place(s, self, ev->thread)->track;
 		char key[32];
 		snprintf(key, sizeof(key), "i%llu", (unsigned long long)in->flow_id);
 		scene_flow(s, key, cat_of(in, "flow"), strings_get(ev->name), from, ev->t0, to,
 			   ev->t1, ev->t1, ev->t1, NULL);
 		return 1;
 	}
+	const struct placed *pl = place(s, self, ev->thread);
 	struct scene_item it = {
-		.name = ev->name, .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1, .depth = ev->depth,
-		.ranges_open = ev->depth, .args = &a, .ev = ev,
-		.track = tracks_thread(tr, ev->thread, 0),
+		.name = ev->name, .proc = pl->proc, .t0 = ev->t0, .t1 = ev->t1, .depth = ev->depth,
+		.ranges_open = ev->depth, .args = &a, .ev = ev, .track = pl->track,
 	};
 	switch (ev->kind) {
+	case EV_BEGIN:     /* its slice's announcement: the same category, name and track */
+		it.kind = SI_BEGIN;
+		it.cat = cat_of(in, "import");
+		it.t1 = it.t0;
+		it.args = NULL;
+		scene_item(s, &it);
+		return 1;
 	case EV_RANGE:
 		it.kind = SI_SLICE;
 		it.cat = cat_of(in, "import");
@@ -120,6 +189,15 @@ int imp_scene_event(struct scene *s, const struct event *ev, unsigned self)
 		it.cat = cat_of(in, "import");
 		it.id = ev->step;
 		break;
+	case EV_COUNTER:   /* on the process's counter track, without arguments */
+		it.kind = SI_COUNTER;
+		it.cat = "counter";
+		it.track = (struct track){ pl->proc->index, 0 };
+		it.value = ev->value;
+		it.depth = it.ranges_open = 0;
+		it.args = NULL;
+		scene_item(s, &it);
+		return 1;
 	default:
 		return 0;
 	}
