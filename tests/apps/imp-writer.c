@@ -9,7 +9,7 @@
  * and "tprof": {host, pid, tid} naming this process and thread.
  *
  *   imp-writer OUT MODE STEPS OPS */
-#define _GNU_SOURCE
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
