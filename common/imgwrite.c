@@ -231,7 +231,8 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 	w->prog = o->prog ? o->prog : "tprof";
 	w->what = o->what ? o->what : "the image";
 	w->raw_cap = tprof_codec_bound(BUF_UNITS);
-	if (deflateInit2(&w->zs, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+	int level = o->stored ? 0 : o->level ? o->level : 1;
+	if (deflateInit2(&w->zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(w);
 		snprintf(why, whylen, "cannot set up compression");
 		return NULL;

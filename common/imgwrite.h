@@ -20,6 +20,9 @@ struct tprof_imgw_opts {
 	uint64_t real_ns;       /* the file header's CLOCK_REALTIME */
 	const char *prog;       /* prefixes the one warning of a write error */
 	const char *what;       /* what stops then: "the system profile" */
+	int level;              /* zlib's compression level; 0: the default, 1 */
+	int stored;             /* chunks in stored deflate blocks, no compression work: for
+				 * a scratch image read once */
 };
 
 /* Creates the file (O_EXCL, a random instance) with its header.  NULL with a reason in why

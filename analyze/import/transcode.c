@@ -690,6 +690,7 @@ static int open_images(struct ctx *c)
 			.dir = c->o->scratch, .host = f->host ? f->host : "import",
 			.pid = (uint32_t)(im->key.is_str ? i : (uint64_t)im->key.num),
 			.real_ns = 0, .prog = "tprof-analyze", .what = "the import",
+			.stored = 1,   /* read once, right away: compressing it would be waste */
 		};
 		if (!(im->w = tprof_imgw_open(&o, why, sizeof(why)))) {
 			diag_error("%s: %s", f->source, why);
