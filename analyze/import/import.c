@@ -29,6 +29,10 @@ static void one(struct import_set *set, const char *path)
 {
 	struct imp_opts o = { .scratch = set->scratch, .step_pattern = set->req->step_pattern,
 			      .run_bytes = set->req->run_bytes };
+	/* for the tests: runs this small go to disk and are merged back */
+	const char *kb = getenv("TPROF_TEST_IMPORT_RUN_KB");
+	if (kb && atol(kb) > 0)
+		o.run_bytes = (size_t)atol(kb) << 10;
 	struct import_done d = { 0 };
 	if (seen(set, path))
 		return;

@@ -24,7 +24,7 @@
 #include "chrome-read.h"
 
 #define DEFAULT_STEPS "^ProfilerStep#([0-9]+)$"
-#define DEFAULT_RUN_BYTES (64u << 20)
+#define DEFAULT_RUN_BYTES (128u << 20)
 #define MAX_PAYLOAD ((TPROF_MAX_EXT - 1) * TPROF_UNIT)   /* args after the head */
 #define STR_TID_BASE 1000000000ll   /* made-up tids of threads named by a string */
 
@@ -614,6 +614,23 @@ static int read_run(struct run *r)
 	return 1;
 }
 
+static void sift(struct run **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && cmp_items(&h[l]->cur, &h[m]->cur) < 0)
+			m = l;
+		if (l + 1 < n && cmp_items(&h[l + 1]->cur, &h[m]->cur) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct run *t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
 /* The items in order, from the run in memory or the merge of the runs on disk. */
 static int write_items(struct ctx *c, struct writer *w)
 {
@@ -627,22 +644,37 @@ static int write_items(struct ctx *c, struct writer *w)
 	}
 	if (c->noffs && spill(c) < 0)
 		return -1;
-	for (size_t i = 0; i < c->nruns; i++)
-		if (read_run(&c->runs[i]) < 0)
-			return -1;
-	for (;;) {
-		struct run *best = NULL;
-		for (size_t i = 0; i < c->nruns; i++)
-			if (c->runs[i].have && (!best || cmp_items(&c->runs[i].cur, &best->cur) < 0))
-				best = &c->runs[i];
-		if (!best)
-			return 0;
-		write_item(w, &best->cur, best->payload);
-		if (read_run(best) < 0) {
-			diag_error("%s: a run of the import cannot be read back", c->f->source);
+	/* a heap of the runs by their next item */
+	struct run **h = malloc(c->nruns * sizeof(*h));
+	size_t n = 0;
+	if (!h)
+		abort();
+	for (size_t i = 0; i < c->nruns; i++) {
+		int rc = read_run(&c->runs[i]);
+		if (rc < 0) {
+			free(h);
 			return -1;
 		}
+		if (rc > 0)
+			h[n++] = &c->runs[i];
 	}
+	for (size_t i = n / 2; i-- > 0;)
+		sift(h, n, i);
+	while (n) {
+		struct run *best = h[0];
+		write_item(w, &best->cur, best->payload);
+		int rc = read_run(best);
+		if (rc < 0) {
+			diag_error("%s: a run of the import cannot be read back", c->f->source);
+			free(h);
+			return -1;
+		}
+		if (rc == 0)
+			h[0] = h[--n];
+		sift(h, n, 0);
+	}
+	free(h);
+	return 0;
 }
 
 static void image_props(struct ctx *c, struct img *im, uint64_t t)

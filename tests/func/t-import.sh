@@ -8,7 +8,7 @@
 # the counts it holds; damaged JSON is named with its offset and what came before is kept.
 . "$(dirname "$0")/lib.sh"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 35
+plan 36
 
 # merged MODE TRACE_JSON TOLERANCE_US: the checks of one merged Chrome trace.
 merged() {
@@ -96,6 +96,12 @@ grep -q "placed by --import-offset" "$T/off.err" &&
 first = min(x["ts"] for x in e if x["ph"] == "X" and x["name"].startswith("ProfilerStep#"))
 sys.exit(0 if abs(first - 250) < 1 else "first imported event at %.3f us" % first)' "$T/off.json"
 ok $? "--import-offset 250: the file's first event 250 us after the profile's start (ts 0)"
+
+# ---- runs on disk: the same trace --------------------------------------------------------------
+TPROF_TEST_IMPORT_RUN_KB=1 "$ANALYZE" "$T/rel" --import "$T/rel.json" -f chrome \
+	-o "$T/rel-runs.json" 2>"$T/rel-runs.err" &&
+	cmp -s "$T/rel.trace.json" "$T/rel-runs.json"
+ok $? "sorted in runs of 1 KiB merged from disk: the same Chrome trace as in one run"
 
 # ---- the summary ---------------------------------------------------------------------------
 "$ANALYZE" "$T/base" --summary=json >"$T/base.sum.json" 2>/dev/null
