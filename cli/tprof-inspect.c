@@ -106,6 +106,13 @@ static void usage(void)
 	      "  <directory of " PROG ">/../lib/" PRELOAD_NAME "\n"
 	      "  " TPROF_LIBDIR "/" PRELOAD_NAME "\n"
 	      "\n"
+	      "A Python COMMAND can `import tprof` (tprof's Python module): PYTHONPATH gets\n"
+	      "first the directory that holds the module, the user's entries after it.  It is\n"
+	      "the first of these that holds the module (each holds that module alone):\n"
+	      "  the source tree's python/ (build tree)\n"
+	      "  <directory of " PROG ">/../lib/" PACKAGE "/python\n"
+	      "  " TPROF_PYTHONDIR "\n"
+	      "\n"
 	      "Without --sample and --sample-hz, TPROF_SAMPLE and TPROF_SAMPLE_HZ give them\n"
 	      "(and are then not passed on to COMMAND).  The system profile comes from the\n"
 	      "kernel (BPF) where this tprof was built with it and the privileges allow\n"
@@ -113,9 +120,9 @@ static void usage(void)
 	      "from /proc, without CPU stacks, and a line on stderr says so.  It follows\n"
 	      "COMMAND and every process it starts.\n"
 	      "\n"
-	      "When COMMAND is Open MPI's mpirun, -x options for LD_PRELOAD and the TPROF_*\n"
-	      "variables are added to it (or, when OMPI_MCA_mca_base_env_list is set, their\n"
-	      "names to that), so that ranks on other hosts are recorded too.\n"
+	      "When COMMAND is Open MPI's mpirun, -x options for LD_PRELOAD, PYTHONPATH and\n"
+	      "the TPROF_* variables are added to it (or, when OMPI_MCA_mca_base_env_list is\n"
+	      "set, their names to that), so that ranks on other hosts are recorded too.\n"
 	      "\n"
 	      "SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 sent to " PROG " are\n"
 	      "passed on to COMMAND.\n"
@@ -496,8 +503,66 @@ static void set_var(const char *name, const char *value)
 		fail("cannot set %s: %s", name, strerror(errno));
 }
 
+/* Whether this is the build tree's tprof-inspect: the recorder is built beside it. */
+static int in_build_tree(void)
+{
+	char path[PATH_MAX + 64];
+	const char *dir = exe_dir();
+	if (!dir)
+		return 0;
+	snprintf(path, sizeof(path), "%s/../preload/.libs/" PRELOAD_NAME, dir);
+	return is_file(path);
+}
+
+/* The directory that holds the tprof Python package, links resolved, as the recorder is
+ * found: the source tree's python/ for the build tree's tprof-inspect, else the installed one
+ * beside this program or where configure put it.  That one holds the package alone (a link to
+ * it under pythondir), so that no other package comes before the command's own.  NULL when
+ * none is there. */
+static char *find_python_dir(void)
+{
+	char tried[3][PATH_MAX + 64], path[PATH_MAX + 96];
+	const char *dir = exe_dir();
+	int n = 0;
+	if (in_build_tree())
+		snprintf(tried[n++], sizeof(tried[0]), "%s", TPROF_SRC_PYTHONDIR);
+	if (dir)
+		snprintf(tried[n++], sizeof(tried[0]), "%s/../lib/" PACKAGE "/python", dir);
+	snprintf(tried[n++], sizeof(tried[0]), "%s", TPROF_PYTHONDIR);
+	for (int i = 0; i < n; i++) {
+		int len = snprintf(path, sizeof(path), "%s/tprof/__init__.py", tried[i]);
+		if (len < (int)sizeof(path) && is_file(path))
+			return realpath(tried[i], NULL);
+	}
+	return NULL;
+}
+
+static int python_path_set;	/* PYTHONPATH is the recorder's to pass on to other hosts */
+
+/* PYTHONPATH with dir first and the user's entries after it, as they were. */
+static void set_python_path(const char *dir)
+{
+	const char *old = getenv("PYTHONPATH");
+	size_t n = strlen(dir);
+	python_path_set = 1;
+	if (old && !strncmp(old, dir, n) && (old[n] == ':' || !old[n]))
+		return;
+	if (!old || !*old) {
+		set_var("PYTHONPATH", dir);
+		return;
+	}
+	char *v = xmalloc(n + strlen(old) + 2);
+	sprintf(v, "%s:%s", dir, old);
+	set_var("PYTHONPATH", v);
+	free(v);
+}
+
 static void set_environment(const struct options *o, const char *dir, const char *lib)
 {
+	char *py = find_python_dir();
+	if (py)
+		set_python_path(py);
+	free(py);
 	set_var("TPROF_ENABLE", "1");
 	set_var("TPROF_OUTPUT_DIR", dir);
 	if (o->max_events[0])
@@ -532,13 +597,16 @@ static void set_environment(const struct options *o, const char *dir, const char
  * options; anything else (a script, another launcher) is left as it is. */
 
 /* Whether environment entry e is one of the recorder's variables: LD_PRELOAD, every TPROF_*,
- * and in a sanitizer build the ASAN_OPTIONS set for it. */
+ * PYTHONPATH when it leads to the Python module, and in a sanitizer build the ASAN_OPTIONS
+ * set for it. */
 static int recorder_var(const char *e)
 {
 #ifdef TPROF_ASAN_RUNTIME
 	if (!strncmp(e, "ASAN_OPTIONS=", 13))
 		return 1;
 #endif
+	if (python_path_set && !strncmp(e, "PYTHONPATH=", 11))
+		return 1;
 	return !strncmp(e, "TPROF_", 6) || !strncmp(e, "LD_PRELOAD=", 11);
 }
 

@@ -11,7 +11,8 @@ set -eu
 # output tests: protoc (protobuf-compiler) decodes every trace they write.  System profile:
 # clang and llvm compile the BPF programs, bpftool makes vmlinux.h and their skeletons,
 # libbpf-dev loads them; the analyzer resolves sampled frames with elfutils (libdw-dev).
-PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev"
+# Python module tests: PyTorch for Debian's python3 (python3-torch), for tprof.torch.
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch"
 
 missing=""
 for p in $PACKAGES; do

@@ -8,7 +8,7 @@
 # on another host (simulated), and tprof-inspect instances sharing one output directory.
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-pattern
-plan 38
+plan 39
 
 APP="$APPS/mpi-pattern"
 NP=4
@@ -420,6 +420,16 @@ FOO=baz OMPI_MCA_mca_base_env_list="FOO" "$INSPECT" -o "$T/out7" -- \
 	"$MPIRUN" $MPIRUN_FLAGS $REMOTE "$T/envp" 2>"$T/remote7.err" | sort >"$T/remote7.out"
 check "with mca_base_env_list set, its names are added to it instead" \
 	test "$(cat "$T/remote7.out")" = "$(printf 'rank 0 1 preload baz\nrank 1 1 preload baz')"
+# PYTHONPATH, which leads to tprof's Python module, goes with them.
+cat >"$T/pyprobe" <<PROBE
+#!/bin/sh
+exec ${SYSTEM_PYTHON3:-/usr/bin/python3} -c 'import os, tprof; print("rank", os.environ["OMPI_COMM_WORLD_RANK"], tprof.enabled())'
+PROBE
+chmod +x "$T/pyprobe"
+"$INSPECT" -o "$T/out8" -- "$MPIRUN" $MPIRUN_FLAGS $REMOTE "$T/pyprobe" 2>"$T/remote8.err" |
+	sort >"$T/remote8.out"
+check "a Python rank on the other host imports tprof too, and records (PYTHONPATH passed with -x)" \
+	test "$(cat "$T/remote8.out")" = "$(printf 'rank 0 True\nrank 1 True')"
 
 # ---- tprof-inspect instances sharing a directory leave each other's spools alone ----------
 # A spool whose buffers are all written out (so its process looks done) beside the output of

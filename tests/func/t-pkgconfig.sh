@@ -1,14 +1,15 @@
 #!/bin/sh
 # The installed tree: `make install DESTDIR=...` puts the programs, the libraries, the
-# header and tprof.pc where they belong; a program built with `pkg-config --cflags --libs
-# tprof` against it runs as usual without the profiler (its API calls do nothing) and is
-# recorded under the installed tprof-inspect, which finds the installed recorder by itself.
+# header, tprof.pc and the Python module where they belong; a program built with `pkg-config
+# --cflags --libs tprof` against it runs as usual without the profiler (its API calls do
+# nothing) and is recorded under the installed tprof-inspect, which finds the installed
+# recorder by itself, and the installed Python module for a Python program.
 . "$(dirname "$0")/lib.sh"
 command -v make >/dev/null 2>&1 || skip_all "make is not installed"
 command -v pkg-config >/dev/null 2>&1 || skip_all "pkg-config is not installed"
 CC=${CC:-cc}
 command -v "$CC" >/dev/null 2>&1 || skip_all "no C compiler ($CC)"
-plan 11
+plan 13
 
 dest="$T/dest"
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top_builddir" install DESTDIR="$dest" >"$T/install.log" 2>&1
@@ -81,6 +82,33 @@ if c != {("X", "installed"): 1, ("i", "hello"): 1}:
     sys.exit("events: %s" % dict(c))
 ' "$T/prof.json"
 ok $? "the installed tprof-analyze reads it: one range 'installed', one mark 'hello'"
+
+# The Python module: under pythondir, and linked from lib/tprof/python, which the installed
+# tprof-inspect puts on PYTHONPATH.
+SYS_PY=${SYSTEM_PYTHON3:-/usr/bin/python3}
+pkg=$(find "$dest" -path '*-packages/tprof/__init__.py' | head -n 1)
+pkg=${pkg%/__init__.py}
+link="$libdir/tprof/python/tprof"
+lacking=
+for f in "$top_srcdir"/python/tprof/*.py; do
+	[ -f "$pkg/${f##*/}" ] || lacking="$lacking ${f##*/}"
+done
+[ -n "$pkg" ] && [ -z "$lacking" ] && [ -L "$link" ] &&
+	[ "$(cd "$link" && pwd -P)" = "$(cd "$pkg" && pwd -P)" ]
+ok $? "the Python module is under pythondir (${pkg#"$dest"}; lacking:${lacking:- none}), linked from lib/tprof/python"
+if [ -x "$SYS_PY" ]; then
+	out=$(cd "$T/run" && env -u TPROF_PRELOAD_LIB -u LD_PRELOAD -u PYTHONPATH PYTHONDONTWRITEBYTECODE=1 \
+		"$inspect" -o "$T/pyprof" -- "$SYS_PY" -c '
+import os, tprof
+tprof.mark("installed python")
+print(tprof.enabled(), os.path.realpath(tprof.__file__), os.environ["PYTHONPATH"])' 2>"$T/py.err")
+	want="True $(cd "$pkg" && pwd -P)/__init__.py $(cd "$libdir/tprof/python" && pwd -P)"
+	[ "$out" = "$want" ] && "$root/bin/tprof-analyze" "$T/pyprof" --summary 2>/dev/null |
+		grep -q ' installed python$'
+	ok $? "a Python program under the installed tprof-inspect imports it from there and records ($out)"
+else
+	skip "no $SYS_PY to run a Python program with"
+fi
 
 "$root/bin/tprof-inspect" --version >"$T/v1" 2>&1 && "$INSPECT" --version >"$T/v2" 2>&1 && cmp -s "$T/v1" "$T/v2"
 ok $? "the installed tprof-inspect is the version just built"
