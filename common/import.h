@@ -17,8 +17,9 @@
 /* Each thread stream holds one thread ("tid") of the file, in time order; stream 0 its
  * strings, PROPs, THREAD records (the file's tid as t1, its thread_name as name) and END.
  *
- * IBEGIN  a slice opens: name, t0; flags = enum tprof_imp_phase (X, B); ext: struct
- *         tprof_imp_head, then the args (below)
+ * IBEGIN  a slice opens: name, t0; flags = enum tprof_imp_phase (X, B); arg = the step
+ *         number of a step slice (head flags TPROF_IMP_STEP); ext: struct tprof_imp_head,
+ *         then the args (below)
  * IEND    the innermost open slice closes: t0; flags TPROF_IMP_CLIPPED when its end was
  *         moved earlier (a slice that outlived the one it began in, or E of a B with slices
  *         still open inside)
@@ -45,13 +46,14 @@ struct tprof_imp_head {
 	uint32_t cat;             /* string id of "cat", 0: none */
 	uint32_t args_len;        /* bytes of args that follow this unit (0: none) */
 	uint32_t id;              /* string id of the id's text (IMARK of O N D, IASYNC, IFLOW) */
-	uint32_t flags;           /* TPROF_IMP_ARGS_CUT */
+	uint32_t flags;           /* TPROF_IMP_ARGS_CUT, TPROF_IMP_STEP */
 	uint64_t offset;          /* the event's byte offset in the file (its '{') */
 	uint64_t reserved;
 };
 _Static_assert(sizeof(struct tprof_imp_head) == 32, "one unit");
 
 #define TPROF_IMP_ARGS_CUT 0x01u  /* the args were longer than a record holds: left out */
+#define TPROF_IMP_STEP 0x02u      /* IBEGIN of a step slice (ProfilerStep#N): arg = N */
 
 /* The args that follow the head: the members of the "args" object, each a type byte, the key
  * (uint16_t length, then its bytes) and the value; a value inside an array has no key.

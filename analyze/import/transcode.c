@@ -433,15 +433,18 @@ static int each(void *arg, const struct chrome_event *ev)
 	int rc = 0;
 	switch (ev->ph) {
 	case 'X':
-	case 'B':
-		if (ev->ph == 'X' && name && step_number(c, name) >= 0) {
+	case 'B': {
+		size_t plen = payload(c, ev, 1, 0);
+		int64_t step = ev->ph == 'X' && name ? step_number(c, name) : -1;
+		if (step >= 0) {
 			im->steps = grow(im->steps, &im->capsteps, im->nsteps, sizeof(*im->steps));
-			im->steps[im->nsteps++] = (struct imp_step){
-				(uint64_t)step_number(c, name), ev->ts_ns, end };
+			im->steps[im->nsteps++] = (struct imp_step){ (uint64_t)step, ev->ts_ns, end };
+			((struct tprof_imp_head *)c->scratch)->flags |= TPROF_IMP_STEP;
 		}
-		rc = add(c, ev, image, stream, TPROF_K_IBEGIN, (uint8_t)ev->ph, 1, name, 0,
-			 payload(c, ev, 1, 0));
+		rc = add(c, ev, image, stream, TPROF_K_IBEGIN, (uint8_t)ev->ph, 1, name,
+			 step >= 0 ? (uint64_t)step : 0, plen);
 		break;
+	}
 	case 'E':
 		rc = add(c, ev, image, stream, TPROF_K_IEND, 0, 0, 0, 0, 0);
 		break;

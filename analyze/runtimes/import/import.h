@@ -15,6 +15,8 @@ struct imp_info {
 	uint8_t phase;                   /* the Chrome phase letter */
 	uint8_t clipped;                 /* its end was moved earlier to nest */
 	uint8_t args_cut;                /* its args were too long to keep */
+	uint8_t is_step;                 /* a step slice (ProfilerStep#N): step = N */
+	uint64_t step;
 	uint32_t id;                     /* trace-wide string id of its id's text, 0: none */
 	uint64_t offset;                 /* its byte offset in the file */
 	const struct thread *from;       /* EV_FLOW: the thread it leaves */

@@ -9,6 +9,7 @@
 #include "../../../common/events.h"
 #include "../../../common/import.h"
 #include "../../model/emit.h"
+#include "../../read/impimage.h"
 #include "../../read/trace.h"
 #include "../../util/strings.h"
 #include "import.h"
@@ -97,6 +98,8 @@ static struct imp_info info_of(const struct proc *p, const struct tprof_rec *r)
 	in.id = proc_string(p, h.id);
 	in.offset = h.offset;
 	in.args_cut = !!(h.flags & TPROF_IMP_ARGS_CUT);
+	in.is_step = !!(h.flags & TPROF_IMP_STEP);
+	in.step = r->arg;
 	size_t room = (size_t)(r->ext - 1) * TPROF_UNIT;
 	in.args_len = h.args_len <= room ? h.args_len : (uint32_t)room;
 	in.args = in.args_len ? (const uint8_t *)(r + 2) : NULL;
@@ -151,6 +154,14 @@ static void end(struct pipeline *pl, struct thread *t, int64_t ns, unsigned clip
 			    .t1 = (ns < o->t0 ? o->t0 : ns) - base, .depth = (uint32_t)ts->depth,
 			    .imp = &o->info };
 	emit_event(pl, &ev);
+	/* A step of a process the profile did not record is a step of its own (the recorded
+	 * one's are tprof's, to which the import aligned it). */
+	if (o->info.is_step && !(t->proc->imp && t->proc->imp->home)) {
+		struct event st = { .kind = EV_STEP, .flags = flags, .proc = t->proc,
+				    .step = o->info.step, .t0 = ev.t0, .t1 = ev.t1 };
+		emit_event(pl, &st);
+		t->proc->had_steps = 1;
+	}
 	free(o->bytes);
 }
 

@@ -101,10 +101,12 @@ void imp_sum_event(void *priv, const struct event *ev)
 		return;
 	int64_t dur = ev->t1 - ev->t0;
 	struct depth_sums *d = sums_of(s, ev->thread, ev->depth);
-	struct op *o = op_of(s, ev->name);
 	int64_t children = d->child[ev->depth + 1];
 	d->child[ev->depth + 1] = 0;
 	d->child[ev->depth] += dur;
+	if (ev->imp->is_step)
+		return;   /* steps are in the Steps table (tprof's or the file's own) */
+	struct op *o = op_of(s, ev->name);
 	o->count++;
 	o->total += dur;
 	o->self += dur > children ? dur - children : 0;
