@@ -1,7 +1,5 @@
 /* chrome-arena.c — the bump arena of chrome-arena.h: a first block reused for every event, more
- * blocks chained when one event needs them, and cJSON's hooks that route to it. */
-#include <cjson/cJSON.h>
-#include <pthread.h>
+ * blocks chained when one event needs them. */
 #include <stdlib.h>
 
 #include "chrome-arena.h"
@@ -15,14 +13,6 @@ struct block {
 	size_t size;
 	max_align_t data[];
 };
-
-struct chrome_arena {
-	struct block *first, *extra;    /* extra: further blocks of this event, newest first */
-	char *at, *end;                 /* the free part of the current block */
-	size_t total;                   /* bytes in all blocks */
-};
-
-static __thread struct chrome_arena *current;
 
 static struct block *block_new(size_t size)
 {
@@ -41,7 +31,7 @@ static void use(struct chrome_arena *a, struct block *b)
 }
 
 /* The slow path: a new block as large as all before it (twice the request at least). */
-static void *alloc_slow(struct chrome_arena *a, size_t n)
+void *chrome_arena_alloc_slow(struct chrome_arena *a, size_t n)
 {
 	size_t size = a->total > n * 2 ? a->total : n * 2;
 	struct block *b = block_new(size);
@@ -49,16 +39,6 @@ static void *alloc_slow(struct chrome_arena *a, size_t n)
 	a->extra = b;
 	a->total += size;
 	use(a, b);
-	void *p = a->at;
-	a->at += n;
-	return p;
-}
-
-void *chrome_arena_alloc(struct chrome_arena *a, size_t n)
-{
-	n = (n + 15) & ~(size_t)15;
-	if ((size_t)(a->end - a->at) < n)
-		return alloc_slow(a, n);
 	void *p = a->at;
 	a->at += n;
 	return p;
@@ -81,44 +61,15 @@ void chrome_arena_reset(struct chrome_arena *a)
 	use(a, a->first);
 }
 
-static void *hook_malloc(size_t n)
-{
-	return current ? chrome_arena_alloc(current, n) : malloc(n);
-}
-
-static void hook_free(void *p)
-{
-	if (!current)
-		free(p);
-}
-
-static void install_hooks(void)
-{
-	static cJSON_Hooks hooks = { hook_malloc, hook_free };
-	cJSON_InitHooks(&hooks);
-}
-
 struct chrome_arena *chrome_arena_new(void)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct chrome_arena *a = calloc(1, sizeof(*a));
 	if (!a)
 		abort();
-	pthread_once(&once, install_hooks);
 	a->first = block_new(FIRST_BLOCK);
 	a->total = FIRST_BLOCK;
 	use(a, a->first);
 	return a;
-}
-
-void chrome_arena_enter(struct chrome_arena *a)
-{
-	current = a;
-}
-
-void chrome_arena_leave(void)
-{
-	current = NULL;
 }
 
 void chrome_arena_free(struct chrome_arena *a)

@@ -1,23 +1,32 @@
-/* chrome-arena.h — cJSON's allocations while an event is parsed come from a bump arena emptied
- * before the next event, so that a tree of a dozen nodes costs no malloc.  Outside such a parse
- * the hooks are plain malloc and free: other cJSON users in the process are unaffected. */
+/* chrome-arena.h — a bump arena for the tree of the event being parsed, emptied before the next
+ * event: a tree of a dozen nodes costs no malloc. */
 #ifndef TPROF_ANALYZE_CHROME_ARENA_H
 #define TPROF_ANALYZE_CHROME_ARENA_H
 
 #include <stddef.h>
 
-struct chrome_arena;
+struct chrome_arena {
+	char *at, *end;                 /* the free part of the current block */
+	struct block *first, *extra;    /* extra: further blocks of this event, newest first */
+	size_t total;                   /* bytes in all blocks */
+};
 
-/* The first call installs the cJSON hooks (cJSON_InitHooks), which send allocations to the
- * arena entered on the calling thread, if any, and to malloc otherwise. */
 struct chrome_arena *chrome_arena_new(void);
+void *chrome_arena_alloc_slow(struct chrome_arena *a, size_t n);
+
+/* Memory for n bytes, aligned for any type (16 bytes at least); valid until the next reset. */
+static inline void *chrome_arena_alloc(struct chrome_arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if ((size_t)(a->end - a->at) < n)
+		return chrome_arena_alloc_slow(a, n);
+	void *p = a->at;
+	a->at += n;
+	return p;
+}
+
 /* Forgets everything allocated from it (keeping a block for the next event). */
 void chrome_arena_reset(struct chrome_arena *a);
-/* Between enter and leave, cJSON on this thread allocates from a and frees nothing: a tree
- * parsed then must never be given to cJSON_Delete. */
-void chrome_arena_enter(struct chrome_arena *a);
-void chrome_arena_leave(void);
-void *chrome_arena_alloc(struct chrome_arena *a, size_t n);
 void chrome_arena_free(struct chrome_arena *a);
 
 #endif

@@ -1,6 +1,7 @@
 /* chrome-event.h — one Chrome trace event as the importer reads it: the text of one object of
- * traceEvents parsed with cJSON into its phase, names, process and thread, times in exact
- * nanoseconds and id.  Everything points into the parse: valid until the next event. */
+ * traceEvents parsed into cJSON nodes (chrome-json.h) and its phase, names, process and thread,
+ * times in exact nanoseconds and id.  Everything points into the parse: valid until the next
+ * event. */
 #ifndef TPROF_ANALYZE_CHROME_EVENT_H
 #define TPROF_ANALYZE_CHROME_EVENT_H
 
@@ -42,20 +43,25 @@ struct chrome_event {
 	const char *id_scope;       /* "scope" (a string that puts the id in a namespace), or NULL */
 	char bp;                    /* a flow event's binding point "bp": 'e' (enclosing slice) or 0 */
 	char scope;                 /* an instant's "s": 'g', 'p' or 't'; 0 when absent */
+	/* cJSON trees for reading only, with cJSON's functions (never cJSON_Delete them). */
 	const cJSON *args;          /* "args" when it is an object, else NULL */
 	const cJSON *obj;           /* the whole event: any other member ("tts", "cname", "sf"...) */
 	uint64_t offset;            /* of the event's '{' in the (decompressed) input */
 };
 
-/* The parser keeps the memory of the last event parsed (its cJSON tree). */
+/* The parser keeps the tree of the last event parsed, in memory reused for the next. */
 struct chrome_parser;
 
 struct chrome_parser *chrome_parser_new(void);
-/* Parses the object text[0..len) found at offset.  0, or -1 when it is damaged (bad JSON, a
- * member of the wrong type, a time out of range): why says what and where, with offsets in the
- * input. */
-int chrome_parser_parse(struct chrome_parser *ps, const char *text, size_t len, uint64_t offset,
-			struct chrome_event *ev, char *why, size_t whylen);
+/* Parses the JSON value at the start of text[0..len) (parser: a struct chrome_parser): 1 when
+ * it did, with *used its length; 0 when the text ends before the value does; -1 when it is
+ * not valid JSON.  The scanner's parse function (chrome-scan.h). */
+int chrome_parser_json(void *parser, const char *text, size_t len, size_t *used);
+/* The event from the last parse, whose '{' is at offset in the input: 0, or -1 when it is
+ * damaged (bad JSON, a member of the wrong type, a time out of range): why says what, with
+ * offsets in the input. */
+int chrome_parser_event(struct chrome_parser *ps, uint64_t offset, struct chrome_event *ev,
+			char *why, size_t whylen);
 void chrome_parser_free(struct chrome_parser *ps);
 
 #endif

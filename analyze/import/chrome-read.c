@@ -157,8 +157,9 @@ static int item(struct reader *r, struct chrome_scan *s, struct chrome_parser *p
 
 	switch (chrome_scan_next(s, &sp)) {
 	case CHROME_ITEM_EVENT:
+	case CHROME_ITEM_DAMAGED:
 		r->meta->form = chrome_scan_form(s);
-		if (chrome_parser_parse(ps, sp.text, sp.len, sp.offset, &ev, why, sizeof(why))) {
+		if (chrome_parser_event(ps, sp.offset, &ev, why, sizeof(why))) {
 			skip(r, sp.offset, why);
 			return 0;
 		}
@@ -214,20 +215,20 @@ int chrome_read(const char *path, const struct chrome_read_opts *o,
 	r.meta->rank = r.meta->world_size = -1;
 	r.meta->kept = cJSON_CreateObject();
 
-	struct chrome_scan *s = chrome_scan_open(path, r.o.block, r.o.max_event, keep, err,
-						 sizeof(err));
+	struct chrome_parser *ps = chrome_parser_new();
+	struct chrome_scan_opts so = { r.o.block, r.o.max_event, keep, chrome_parser_json, ps };
+	struct chrome_scan *s = chrome_scan_open(path, &so, err, sizeof(err));
 	if (!s) {
 		say(&r, 1, CHROME_NO_OFFSET, "%s", err);
 		rc = -1;
 	} else {
-		struct chrome_parser *ps = chrome_parser_new();
 		while (!item(&r, s, ps, each, ctx, &rc))
 			;
 		r.meta->form = chrome_scan_form(s);
 		r.meta->bytes = chrome_scan_bytes(s);
-		chrome_parser_free(ps);
 		chrome_scan_close(s);
 	}
+	chrome_parser_free(ps);
 	if (r.meta->skipped > r.named)
 		say(&r, 0, CHROME_NO_OFFSET, "%" PRIu64 " more events skipped (not named)",
 		    r.meta->skipped - r.named);

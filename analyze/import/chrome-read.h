@@ -66,10 +66,8 @@ struct chrome_meta {
  * warning naming the file and its offset, and the read goes on.  An object-form file cut
  * between two events is a warning only: every complete event was read.
  *
- * Memory is bounded by the largest event plus the block, whatever the size of the file.  The
- * reader installs cJSON allocation hooks once (chrome-arena.h): plain malloc and free except
- * during its own parses, so nothing else in the process may call cJSON_InitHooks.  One read at
- * a time per process (cJSON keeps its last parse error in a global). */
+ * Memory is bounded by the largest event plus the block, whatever the size of the file.  Reads
+ * of different files may run on different threads at once. */
 int chrome_read(const char *path, const struct chrome_read_opts *o,
 		int (*each)(void *ctx, const struct chrome_event *ev), void *ctx,
 		struct chrome_meta *meta);

@@ -35,6 +35,8 @@ struct chrome_scan {
 	size_t block, max_item;
 	int eof;
 	int (*keep)(const char *key);
+	chrome_scan_parse_fn *parse;
+	void *parse_ctx;
 	enum chrome_form form;
 	enum state state;
 	int depth, in_str, esc; /* where the scan of the current value stands */
@@ -256,24 +258,37 @@ static const char *shown(int c, char *tmp)
 	return tmp;
 }
 
-/* The element at pos, '{' already seen. */
+/* The element at pos, '{' already seen: parsed where it lies when it is all in the buffer and
+ * valid; else delimited by brackets (and parsed again if it was only cut by the buffer). */
 static enum chrome_item take_event(struct chrome_scan *s, struct chrome_span *sp)
 {
 	uint64_t at = s->base + s->pos;
-	size_t start;
+	size_t start, used, avail = s->len - s->pos;
+	int parsed = s->parse(s->parse_ctx, (const char *)s->buf + s->pos,
+			      avail < s->max_item ? avail : s->max_item, &used);
+
+	sp->key = NULL;
+	if (parsed > 0) {
+		sp->text = (const char *)s->buf + s->pos;
+		sp->len = used;
+		sp->offset = at;
+		s->pos += used;
+		s->state = S_EV_NEXT;
+		return CHROME_ITEM_EVENT;
+	}
 	switch (take_value(s, 1, &start)) {
 	case TAKE_OK:
 		sp->text = (const char *)s->buf + start;
 		sp->len = s->pos - start;
 		sp->offset = s->base + start;
-		sp->key = NULL;
 		s->state = S_EV_NEXT;
-		return CHROME_ITEM_EVENT;
+		if (parsed == 0 && s->parse(s->parse_ctx, sp->text, sp->len, &used) > 0)
+			return CHROME_ITEM_EVENT;
+		return CHROME_ITEM_DAMAGED;
 	case TAKE_TOO_BIG:
 		sp->text = NULL;
 		sp->len = (size_t)(s->base + s->pos - at);
 		sp->offset = at;
-		sp->key = NULL;
 		s->state = S_EV_NEXT;
 		return CHROME_ITEM_TOO_BIG;
 	case TAKE_CUT:
@@ -519,20 +534,22 @@ enum chrome_item chrome_scan_next(struct chrome_scan *s, struct chrome_span *sp)
 	return it;
 }
 
-struct chrome_scan *chrome_scan_open(const char *path, size_t block, size_t max_item,
-				     int (*keep)(const char *key), char *err, size_t errlen)
+struct chrome_scan *chrome_scan_open(const char *path, const struct chrome_scan_opts *o,
+				     char *err, size_t errlen)
 {
 	struct chrome_input *in = chrome_input_open(path, err, errlen);
 	if (!in)
 		return NULL;
 	struct chrome_scan *s = calloc(1, sizeof(*s));
-	if (!s || !(s->buf = malloc(2 * block)))
+	if (!s || !(s->buf = malloc(2 * o->block)))
 		abort();
 	s->in = in;
-	s->cap = 2 * block;
-	s->block = block;
-	s->max_item = max_item;
-	s->keep = keep;
+	s->cap = 2 * o->block;
+	s->block = o->block;
+	s->max_item = o->max_item;
+	s->keep = o->keep;
+	s->parse = o->parse;
+	s->parse_ctx = o->parse_ctx;
 	return s;
 }
 

@@ -1,87 +1,6 @@
-/* chrome-text.c — chrome-text.h: a walk over one level of an object's text (strings and
- * nested values skipped, never parsed), and decimal numbers without floating point. */
-#include <string.h>
-
+/* chrome-text.c — chrome-text.h: decimal numbers read without floating point, digit by digit
+ * into 64 bits, then scaled and rounded once. */
 #include "chrome-text.h"
-
-static const char *skip_space(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-		p++;
-	return p;
-}
-
-/* p after an opening quote: past the closing one. */
-static const char *skip_string(const char *p, const char *end)
-{
-	while (p < end && *p != '"')
-		p += *p == '\\' ? 2 : 1;
-	return p < end ? p + 1 : end;
-}
-
-static const char *skip_value(const char *p, const char *end)
-{
-	if (p < end && *p == '"')
-		return skip_string(p + 1, end);
-	if (p < end && (*p == '{' || *p == '[')) {
-		int depth = 0;
-		while (p < end) {
-			char c = *p++;
-			if (c == '"')
-				p = skip_string(p, end);
-			else if (c == '{' || c == '[')
-				depth++;
-			else if ((c == '}' || c == ']') && --depth == 0)
-				break;
-		}
-		return p;
-	}
-	while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n' &&
-	       *p != '\r' && *p != '\t')
-		p++;
-	return p;
-}
-
-unsigned chrome_text_members(const char *text, size_t len, const char *const *keys,
-			     unsigned nkeys, struct chrome_text *out)
-{
-	const char *p = text + 1, *end = text + len;
-	unsigned found = 0;
-	size_t klens[8];
-
-	if (nkeys > 8)
-		nkeys = 8;
-	for (unsigned i = 0; i < nkeys; i++) {
-		out[i].p = NULL;
-		out[i].n = 0;
-		klens[i] = strlen(keys[i]);
-	}
-	while (found < nkeys) {
-		p = skip_space(p, end);
-		if (p >= end || *p != '"')
-			break;
-		const char *key = p + 1;
-		p = skip_string(key, end);
-		size_t klen = (size_t)(p - 1 - key);
-		p = skip_space(p, end);
-		if (p >= end || *p != ':')
-			break;
-		const char *v = skip_space(p + 1, end);
-		p = skip_value(v, end);
-		for (unsigned i = 0; i < nkeys; i++)
-			if (klens[i] == klen && !out[i].p && !memcmp(keys[i], key, klen)) {
-				out[i].p = v;
-				out[i].n = (size_t)(p - v);
-				found++;
-				break;
-			}
-		p = skip_space(p, end);
-		if (p >= end || *p != ',')
-			break;
-		p++;
-	}
-	return found;
-}
 
 /* 10^k for k <= 19 (the largest that fits in 64 bits). */
 static uint64_t pow10u(int k)
@@ -93,7 +12,7 @@ static uint64_t pow10u(int k)
 }
 
 /* m * 10^e10 rounded half away from zero, where digits beyond m's 19 were dropped (the first
- * of them `dropped`); -1 past 2^63 (2^63 itself only when negative). */
+ * of them `dropped`, -1 for none); -1 past 2^63 (2^63 itself only when negative). */
 static int scale_digits(uint64_t m, int e10, int dropped, int neg, int64_t *out)
 {
 	uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, q;
@@ -123,6 +42,11 @@ static int scale_digits(uint64_t m, int e10, int dropped, int neg, int64_t *out)
 		return -1;
 	*out = neg ? (int64_t)(0 - q) : (int64_t)q;
 	return 0;
+}
+
+int chrome_text_scaled(uint64_t m, int e10, int neg, int64_t *out)
+{
+	return scale_digits(m, e10, -1, neg, out);
 }
 
 int chrome_text_decimal(const char *p, size_t n, int scale, int64_t *out)

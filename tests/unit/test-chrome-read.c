@@ -348,7 +348,7 @@ static void test_numbers(void)
 	ok(r.ev[2].ts == 1700000000123456789 && r.ev[2].dur == 2000, "times given as strings");
 	ok(r.ev[3].ts == 1 && r.ev[3].dur == 1, "white space around, 1.0E-3, 0.0005 rounds up");
 	ok(r.ev[4].has_ts && r.ev[4].ts == 12500 && !r.ev[4].has_dur,
-	   "a key written with escapes (from the double), a null dur (absent)");
+	   "a key written with escapes, a null dur (absent)");
 	chrome_meta_free(&m);
 }
 
