@@ -1,6 +1,5 @@
-/* chrome-input.h — the bytes of a file for the scanner, inflated when it starts with the gzip
- * magic, whatever its name (several members, as gzip writes when files are appended): every
- * byte produced before damage is handed over before the damage is reported. */
+/* chrome-input.h — the bytes of a file for the scanner, inflated (chrome-inflate.h) when it
+ * starts with the gzip magic, whatever its name. */
 #ifndef TPROF_ANALYZE_CHROME_INPUT_H
 #define TPROF_ANALYZE_CHROME_INPUT_H
 

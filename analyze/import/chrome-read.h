@@ -66,8 +66,9 @@ struct chrome_meta {
  * warning naming the file and its offset, and the read goes on.  An object-form file cut
  * between two events is a warning only: every complete event was read.
  *
- * Memory is bounded by the largest event plus the block, whatever the size of the file.  Reads
- * of different files may run on different threads at once. */
+ * Memory is bounded by the largest event plus the block, whatever the size of the file (and
+ * 3 MiB for a gzip file, inflated ahead on a helper thread that takes no signal).  Reads of
+ * different files may run on different threads at once. */
 int chrome_read(const char *path, const struct chrome_read_opts *o,
 		int (*each)(void *ctx, const struct chrome_event *ev), void *ctx,
 		struct chrome_meta *meta);

@@ -599,6 +599,28 @@ static void test_stop(void)
 	int rc = read_with(put_file("[" ALL_PHASES "]", -1, 0), NULL, &r, &m);
 	ok(rc == 1 && r.n == 2 && m.events == 2, "the callback stops the read (rc %d)", rc);
 	chrome_meta_free(&m);
+
+	/* gzip, inflated blocks ahead on a helper thread: all of it, then a stop early on. */
+	size_t cap = 8 << 20, len = 1;
+	char *text = malloc(cap);
+	text[0] = '[';
+	for (int i = 0; i < 60000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%s{\"ph\":\"X\",\"name\":\"e%d\","
+					"\"ts\":%d.5,\"args\":{\"pad\":\"%040d\"}}", i ? ",\n" : "",
+					i, i, i);
+	strcpy(text + len, "]");
+	const char *path = put_file(text, -1, 1);
+	memset(&r, 0, sizeof(r));
+	rc = read_with(path, NULL, &r, &m);
+	ok(rc == 0 && r.n == 60000 && m.bytes == len + 1 && !strcmp(r.ev[63].name, "e63"),
+	   "gzip over several blocks: every event (%d), every byte", r.n);
+	chrome_meta_free(&m);
+	memset(&r, 0, sizeof(r));
+	r.stop_after = 2;
+	rc = read_with(path, NULL, &r, &m);
+	ok(rc == 1 && r.n == 2, "... stopped after two: the helper thread stops too");
+	chrome_meta_free(&m);
+	free(text);
 }
 
 static void test_offsets(void)
