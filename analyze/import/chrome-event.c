@@ -11,6 +11,7 @@
 #include "chrome-arena.h"
 #include "chrome-event.h"
 #include "chrome-json.h"
+#include "chrome-parser.h"
 #include "chrome-text.h"
 
 struct chrome_parser {

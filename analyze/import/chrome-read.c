@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chrome-parser.h"
 #include "chrome-read.h"
 #include "chrome-text.h"
 

@@ -31,7 +31,8 @@ struct chrome_read_opts {
  * there) only when chrome_read returns.  Strings and cJSON values belong to the meta: valid
  * until chrome_meta_free. */
 struct chrome_meta {
-	enum chrome_form form;          /* {"traceEvents": [...], ...} or a bare [...] */
+	enum chrome_form form;          /* {"traceEvents": [...], ...} or a bare [...]; NONE when
+					 * the read failed before knowing */
 	int has_base_time;
 	int64_t base_time_ns;           /* "baseTimeNanoseconds", exact */
 	int has_dist;                   /* "distributedInfo" (an object) */
@@ -50,7 +51,7 @@ struct chrome_meta {
 					 * once the warnings stop) */
 	uint64_t bytes;                 /* of (decompressed) input read */
 	cJSON *kept;                    /* owns the above: each kept member by its key */
-	char schema_text[32];
+	char schema_text[32];           /* what schema_version points to when it is a number */
 };
 
 /* Reads path (gzip when it starts with the gzip magic, whatever its name) and calls each once
