@@ -47,10 +47,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		rate[i] = (double)t.events / s;
+		double mb = (double)m.bytes / 1e6;
 		printf("chrome-read: %s: run %d: %" PRIu64 " events, %.1f MB (%s) in %.3f s: "
-		       "%.2f M events/s, %.0f MB/s\n", argv[1], i + 1, t.events, (double)m.bytes / 1e6,
-		       m.form == CHROME_FORM_ARRAY ? "array" : "object", s, rate[i] / 1e6,
-		       (double)m.bytes / 1e6 / s);
+		       "%.2f M events/s, %.0f MB/s\n", argv[1], i + 1, t.events, mb,
+		       m.form == CHROME_FORM_ARRAY ? "array" : "object", s, rate[i] / 1e6, mb / s);
 		chrome_meta_free(&m);
 	}
 	struct rusage ru;

@@ -173,10 +173,11 @@ static int read_id(struct chrome_parser *ps, struct chrome_event *ev, const cJSO
 	} else if (m[K_ID2]) {
 		const cJSON *inner = id2_inner(m[K_ID2]);
 		if (!inner || (!IS(inner, cJSON_Number) && !IS(inner, cJSON_String)))
-			return damaged(why, whylen, "its id2 is not {\"local\": id} or {\"global\": id}");
+			return damaged(why, whylen,
+				       "its id2 is not {\"local\": id} or {\"global\": id}");
 		ev->id = id_text(ps->arena, inner);
-		ev->id_kind = chrome_json_key_id(inner->string) == CHROME_KEY_LOCAL ? CHROME_ID_LOCAL :
-			      CHROME_ID_GLOBAL;
+		int local = chrome_json_key_id(inner->string) == CHROME_KEY_LOCAL;
+		ev->id_kind = local ? CHROME_ID_LOCAL : CHROME_ID_GLOBAL;
 	}
 	return 0;
 }

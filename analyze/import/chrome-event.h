@@ -39,12 +39,12 @@ struct chrome_event {
 	 * exact), a string as written ("0x1f"); NULL when there is none. */
 	const char *id;
 	enum chrome_id_kind id_kind;
-	const char *id_scope;       /* "scope" (a string that puts the id in a namespace), or NULL */
-	char bp;                    /* a flow event's binding point "bp": 'e' (enclosing slice) or 0 */
+	const char *id_scope;       /* "scope": a string that puts the id in a namespace; or NULL */
+	char bp;                    /* a flow event's binding point "bp": 'e' (enclosing) or 0 */
 	char scope;                 /* an instant's "s": 'g', 'p' or 't'; 0 when absent */
 	/* cJSON trees for reading only, with cJSON's functions (never cJSON_Delete them). */
 	const cJSON *args;          /* "args" when it is an object, else NULL */
-	const cJSON *obj;           /* the whole event: any other member ("tts", "cname", "sf"...) */
+	const cJSON *obj;           /* the whole event: the other members ("tts", "cname", "sf") */
 	uint64_t offset;            /* of the event's '{' in the (decompressed) input */
 };
 

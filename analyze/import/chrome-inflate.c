@@ -86,7 +86,7 @@ static int step(struct chrome_inflate *z)
 		}
 	}
 	if (z->member_end) {
-		/* Another member, or bytes that are not gzip after the last (ignored, as gzip does). */
+		/* Another member, or non-gzip bytes after the last (ignored, as gzip does). */
 		if (z->zs.next_in[0] != 0x1f)
 			return 1;
 		inflateReset(&z->zs);

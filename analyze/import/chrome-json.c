@@ -155,6 +155,41 @@ double chrome_json_to_double(uint64_t m, int e10, const char *text, size_t len)
 	return slow_to_double(text, len);
 }
 
+/* A number node: its value, as cJSON sets valuedouble and valueint, and its text and digits
+ * (many: its digits do not say its value). */
+static cJSON *number_node(struct parser *ps, const unsigned char *start, size_t len, double d,
+			  uint64_t m, int e10, int neg, int many)
+{
+	struct number *n = chrome_arena_alloc(ps->a, sizeof(*n));
+	memset(&n->node, 0, sizeof(n->node));
+	n->node.type = cJSON_Number | HAS_TEXT;
+	n->node.valuedouble = d;
+	n->node.valueint = isnan(d) ? 0 : d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN
+										       : (int)d;
+	n->text = (const char *)start;
+	n->len = len;
+	n->m = m;
+	n->e10 = e10;
+	n->neg = neg;
+	n->many = many;
+	return &n->node;
+}
+
+static int literal(struct parser *ps, const char *word, size_t n);
+
+/* NaN, Infinity and -Infinity as Python's json module writes them (not JSON, and cJSON rejects
+ * them, but a trace written from Python may hold them in its args); p after any '-'. */
+static cJSON *special(struct parser *ps, const unsigned char *start, const unsigned char *p,
+		      int neg)
+{
+	const char *word = *p == 'N' ? "NaN" : "Infinity";
+	ps->p = p;
+	if ((neg && *p == 'N') || !literal(ps, word, strlen(word)))
+		return NULL;
+	double d = *p == 'N' ? NAN : neg ? -INFINITY : INFINITY;
+	return number_node(ps, start, (size_t)(ps->p - start), d, 0, 0, neg, 1);
+}
+
 /* A number: JSON's grammar, its value as cJSON gives it, and its text. */
 static cJSON *number(struct parser *ps)
 {
@@ -166,6 +201,8 @@ static cJSON *number(struct parser *ps)
 	ps->p = p + (p < end && *p == '-');
 	if (p < end && *p == '-')
 		neg = 1, p++;
+	if (p < end && (*p == 'N' || *p == 'I'))
+		return special(ps, start, p, neg);
 	if (p == end || *p < '0' || *p > '9')
 		return NULL;
 	for (; p < end && *p >= '0' && *p <= '9'; p++) {
@@ -208,20 +245,11 @@ static cJSON *number(struct parser *ps)
 	ps->p = p;
 	size_t len = (size_t)(p - start);
 	/* The magnitude, then the sign (the text without its '-' for strtod). */
-	double d = many ? slow_to_double((const char *)start + neg, len - (size_t)neg)
-			: chrome_json_to_double(m, e10, (const char *)start + neg, len - (size_t)neg);
-	struct number *n = chrome_arena_alloc(ps->a, sizeof(*n));
-	memset(&n->node, 0, sizeof(n->node));
-	n->node.type = cJSON_Number | HAS_TEXT;
-	n->node.valuedouble = d = neg ? -d : d;
-	n->node.valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
-	n->text = (const char *)start;
-	n->len = len;
-	n->m = m;
-	n->e10 = e10;
-	n->neg = neg;
-	n->many = many;
-	return &n->node;
+	const char *digits = (const char *)start + neg;
+	size_t ndigits = len - (size_t)neg;
+	double d = many ? slow_to_double(digits, ndigits)
+			: chrome_json_to_double(m, e10, digits, ndigits);
+	return number_node(ps, start, len, neg ? -d : d, m, e10, neg, many);
 }
 
 static int hex4(const unsigned char *p, unsigned *out)

@@ -107,7 +107,8 @@ static int set_meta(struct chrome_meta *m, const char *key, const cJSON *v,
 		if (cJSON_IsString(v)) {
 			m->schema_version = v->valuestring;
 		} else if (cJSON_IsNumber(v)) {
-			size_t n = sp->len < sizeof(m->schema_text) ? sp->len : sizeof(m->schema_text) - 1;
+			size_t n = sp->len < sizeof(m->schema_text) ? sp->len
+								     : sizeof(m->schema_text) - 1;
 			memcpy(m->schema_text, sp->text, n);
 			m->schema_text[n] = '\0';
 			m->schema_version = m->schema_text;
@@ -173,8 +174,9 @@ static int item(struct reader *r, struct chrome_scan *s, struct chrome_parser *p
 		return 0;
 	case CHROME_ITEM_TOO_BIG:
 		if (sp.key) {
-			say(r, 0, sp.offset, "the top-level \"%s\" is larger than %zu bytes: ignored",
-			    sp.key, r->o.max_event);
+			say(r, 0, sp.offset,
+			    "the top-level \"%s\" is larger than %zu bytes: ignored", sp.key,
+			    r->o.max_event);
 			return 0;
 		}
 		snprintf(why, sizeof(why), "%zu bytes, more than the %zu an event may have", sp.len,

@@ -1,6 +1,7 @@
 /* chrome-scan.c — the streaming scanner of chrome-scan.h: blocks of input (chrome-input.h) in
- * one buffer that holds the current item from its first byte; strings and escapes are followed so that brackets inside them do not
- * count.  The top level of the file is a small state machine; no item is parsed here. */
+ * one buffer that holds the current item from its first byte, a small state machine for the
+ * top level, and brackets followed through strings and escapes where an item must be
+ * delimited without being parsed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -338,8 +339,8 @@ static enum chrome_item take_member(struct chrome_scan *s, struct chrome_span *s
 		return cut(s, "a top-level member");
 	if (c != ':') {
 		if (c >= 0)
-			fail(s, s->base + s->pos, "expected ':' after the top-level key at offset %" PRIu64
-			     ", found %s", at, shown(c, tmp));
+			fail(s, s->base + s->pos, "expected ':' after the top-level key at offset %"
+			     PRIu64 ", found %s", at, shown(c, tmp));
 		return CHROME_ITEM_ERROR;
 	}
 	s->pos++;
@@ -417,7 +418,8 @@ static enum chrome_item start(struct chrome_scan *s, struct chrome_span *sp)
 		s->state = S_EV_FIRST;
 	} else {
 		fail(s, s->base + s->pos - 1,
-		     "not Chrome trace-event JSON: it starts with %s, not '{' or '['", shown(c, tmp));
+		     "not Chrome trace-event JSON: it starts with %s, not '{' or '['",
+		     shown(c, tmp));
 		return CHROME_ITEM_ERROR;
 	}
 	return ITEM_AGAIN;
@@ -438,7 +440,8 @@ static enum chrome_item in_object(struct chrome_scan *s, struct chrome_span *sp)
 	}
 	if (s->state == S_OBJ_NEXT) {
 		if (c != ',') {
-			fail(s, s->base + s->pos, "expected ',' or '}' between top-level members, found %s",
+			fail(s, s->base + s->pos,
+			     "expected ',' or '}' between top-level members, found %s",
 			     shown(c, tmp));
 			return CHROME_ITEM_ERROR;
 		}
@@ -515,7 +518,8 @@ static enum chrome_item step(struct chrome_scan *s, struct chrome_span *sp)
 			note(s, s->base + s->pos, "%s after the end of the JSON value: ignored",
 			     shown(c, tmp));
 		if (s->form == CHROME_FORM_OBJECT && !s->saw_events) {
-			fail(s, 0, "not a Chrome trace: the top-level object has no \"traceEvents\"");
+			fail(s, 0,
+			     "not a Chrome trace: the top-level object has no \"traceEvents\"");
 			return CHROME_ITEM_ERROR;
 		}
 		return CHROME_ITEM_END;

@@ -18,7 +18,7 @@ enum chrome_item {
 	CHROME_ITEM_EVENT,      /* an element of the event array, parsed: text..len */
 	CHROME_ITEM_DAMAGED,    /* an element that the parse function found bad: text..len */
 	CHROME_ITEM_MEMBER,     /* a top-level member the caller keeps: key, text..len its value */
-	CHROME_ITEM_TOO_BIG,    /* an event (key NULL) or kept member larger than the bound: skipped */
+	CHROME_ITEM_TOO_BIG,    /* an event (key NULL) or kept member past the bound: skipped */
 	CHROME_ITEM_ERROR,      /* the input cannot be read on: chrome_scan_error says why */
 };
 

@@ -272,7 +272,9 @@ static void metadata(void)
 
 static void complete(int p, int t)
 {
-	static const char *const ops[] = { "aten::mm", "aten::add_", "aten::conv2d", "Optimizer.step" };
+	static const char *const ops[] = {
+		"aten::mm", "aten::add_", "aten::conv2d", "Optimizer.step",
+	};
 	if (!begin('X', "cpu_op", ops[rnd() % 4]))
 		return;
 	pid_tid(pids[p], tid_of(p, t));
@@ -503,9 +505,10 @@ static void head(int array)
 		put("  \"schemaVersion\": 1,\n");
 		put("  \"deviceProperties\": [\n    {\"id\": 0, \"name\": \"Stand-in GPU\", "
 		    "\"totalGlobalMem\": 85899345920, \"computeMajor\": 9},\n    {\"id\": 1, "
-		    "\"name\": \"Stand-in GPU\", \"totalGlobalMem\": 85899345920, \"computeMajor\": 9}"
-		    "\n  ],\n");
-		put("  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 4},\n");
+		    "\"name\": \"Stand-in GPU\", \"totalGlobalMem\": 85899345920, "
+		    "\"computeMajor\": 9}\n  ],\n");
+		put("  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, "
+		    "\"world_size\": 4},\n");
 		put("  \"displayTimeUnit\": \"ms\",\n");
 		put("  \"tprof\": {\"host\": \"gen-host\", \"pid\": 4242, \"tid\": 4243},\n");
 		put("  \"otherData\": {\"ignored\": [1, \"]\", {\"}\": 2}]},\n");
@@ -555,8 +558,8 @@ int main(int argc, char **argv)
 		case 's': rng_state = strtoull(optarg, NULL, 0) | 1; break;
 		case 'o': path = optarg; break;
 		default:
-			fprintf(stderr, "usage: mk-chrome-trace [-n EVENTS] [-a] [-z] [-e] [-c] [-M] "
-				"[-s SEED] -o FILE\n");
+			fprintf(stderr, "usage: mk-chrome-trace [-n EVENTS] [-a] [-z] [-e] [-c] "
+				"[-M] [-s SEED] -o FILE\n");
 			return 2;
 		}
 	}

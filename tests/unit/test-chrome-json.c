@@ -3,6 +3,8 @@
  * what cJSON rejects it rejects; a value cut anywhere is "incomplete", not "bad"; the keys it
  * does not copy are told apart; numbers keep their text. */
 #include <cjson/cJSON.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +246,15 @@ static void test_numbers(void)
 	t = chrome_json_parse(a, "\"1\"", 3, &used);
 	ok(t && chrome_json_number_scaled(t, 3, &v) == -1 && !chrome_json_number_text(t, &used),
 	   "a string is no number");
+	/* Python's json module writes these; a trace made in Python may hold them. */
+	const char *py = "[NaN, Infinity, -Infinity]";
+	chrome_arena_reset(a);
+	t = chrome_json_parse(a, py, strlen(py), &used);
+	const cJSON *x = t ? t->child : NULL;
+	ok(x && isnan(x->valuedouble) && x->valueint == 0 && x->next &&
+	   x->next->valuedouble == INFINITY && x->next->valueint == INT_MAX && x->next->next &&
+	   x->next->next->valuedouble == -INFINITY && chrome_json_number_scaled(x, 3, &v) == -1,
+	   "NaN, Infinity and -Infinity: numbers, with no exact value");
 	chrome_arena_free(a);
 }
 
@@ -252,7 +263,7 @@ static void test_rejects(void)
 	static const char *const bad[] = {
 		"{\"a\"}", "{\"a\":}", "[1,]", "{\"a\":1,}", "\"\\x\"", "\"\\ud800\"", "\"\\udc00\"",
 		"\"\\ud800\\u0041\"", "\"\\u12\"", "trux", "nulL", "1.e3", "1.x", "-x", "+1", "[1 2]",
-		"{\"a\" 1}", "{1:2}", "[}", "{]", ".5", "-", "Infinity", "NaN", "'a'",
+		"{\"a\" 1}", "{1:2}", "[}", "{]", ".5", "-", "-NaN", "Infinite", "nan", "'a'",
 	};
 	struct chrome_arena *a = chrome_arena_new();
 	int wrong = 0;

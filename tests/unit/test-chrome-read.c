@@ -149,24 +149,31 @@ static int read_text(const char *text, int gz, const struct chrome_read_opts *o,
 }
 
 /* One event of every phase, each naming its phase; strings that look like structure. */
-#define ALL_PHASES                                                                              \
-	"{\"ph\":\"X\",\"name\":\"X\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":5,"  \
-	"\"args\":{\"a\":1,\"b\":\"}]\"}},\n"                                                       \
-	"{\"ph\":\"B\",\"name\":\"B\",\"pid\":1,\"tid\":2,\"ts\":11},\n"                            \
-	"{\"ph\":\"E\",\"name\":\"E\",\"pid\":1,\"tid\":2,\"ts\":12},\n"                            \
-	"{\"ph\":\"i\",\"name\":\"i\",\"pid\":1,\"tid\":2,\"ts\":13,\"s\":\"t\"},\n"                \
-	"{\"ph\":\"I\",\"name\":\"I\",\"pid\":1,\"tid\":2,\"ts\":14,\"s\":\"g\"},\n"                \
-	"{\"ph\":\"R\",\"name\":\"R\",\"pid\":1,\"tid\":2,\"ts\":15},\n"                            \
-	"{\"ph\":\"C\",\"name\":\"C\",\"pid\":1,\"ts\":16,\"args\":{\"x\":1,\"y\":2.5,\"z\":-3}},\n" \
-	"{\"ph\":\"b\",\"name\":\"b\",\"cat\":\"a\",\"id\":\"0x1f\",\"pid\":1,\"tid\":2,\"ts\":17},\n" \
-	"{\"ph\":\"e\",\"name\":\"e\",\"cat\":\"a\",\"id\":\"0x1f\",\"pid\":1,\"tid\":2,\"ts\":19},\n" \
-	"{\"ph\":\"n\",\"name\":\"n\",\"cat\":\"a\",\"id\":\"0x1f\",\"pid\":1,\"tid\":2,\"ts\":18},\n" \
-	"{\"ph\":\"s\",\"name\":\"s\",\"cat\":\"ac2g\",\"id\":77,\"pid\":1,\"tid\":2,\"ts\":20},\n"  \
-	"{\"ph\":\"t\",\"name\":\"t\",\"cat\":\"ac2g\",\"id\":77,\"pid\":1,\"tid\":3,\"ts\":21},\n"  \
-	"{\"ph\":\"f\",\"name\":\"f\",\"cat\":\"ac2g\",\"id\":77,\"pid\":0,\"tid\":\"stream 7\","    \
-	"\"ts\":22,\"bp\":\"e\"},\n"                                                                \
-	"{\"ph\":\"M\",\"name\":\"M\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"python3\"}},\n"      \
-	"{\"ph\":\"O\",\"name\":\"O\",\"id\":\"0x100\",\"pid\":1,\"ts\":23,\"args\":{\"snapshot\":{}}},\n" \
+#define ALL_PHASES                                                                                 \
+	"{\"ph\":\"X\",\"name\":\"X\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":2,\"ts\":10,"           \
+	"\"dur\":5,\"args\":{\"a\":1,\"b\":\"}]\"}},\n"                                            \
+	"{\"ph\":\"B\",\"name\":\"B\",\"pid\":1,\"tid\":2,\"ts\":11},\n"                           \
+	"{\"ph\":\"E\",\"name\":\"E\",\"pid\":1,\"tid\":2,\"ts\":12},\n"                           \
+	"{\"ph\":\"i\",\"name\":\"i\",\"pid\":1,\"tid\":2,\"ts\":13,\"s\":\"t\"},\n"               \
+	"{\"ph\":\"I\",\"name\":\"I\",\"pid\":1,\"tid\":2,\"ts\":14,\"s\":\"g\"},\n"               \
+	"{\"ph\":\"R\",\"name\":\"R\",\"pid\":1,\"tid\":2,\"ts\":15},\n"                           \
+	"{\"ph\":\"C\",\"name\":\"C\",\"pid\":1,\"ts\":16,\"args\":{\"x\":1,\"y\":2.5,"            \
+	"\"z\":-3}},\n"                                                                            \
+	"{\"ph\":\"b\",\"name\":\"b\",\"cat\":\"a\",\"id\":\"0x1f\",\"pid\":1,\"tid\":2,"          \
+	"\"ts\":17},\n"                                                                            \
+	"{\"ph\":\"e\",\"name\":\"e\",\"cat\":\"a\",\"id\":\"0x1f\",\"pid\":1,\"tid\":2,"          \
+	"\"ts\":19},\n"                                                                            \
+	"{\"ph\":\"n\",\"name\":\"n\",\"cat\":\"a\",\"id\":\"0x1f\",\"pid\":1,\"tid\":2,"          \
+	"\"ts\":18},\n"                                                                            \
+	"{\"ph\":\"s\",\"name\":\"s\",\"cat\":\"ac2g\",\"id\":77,\"pid\":1,\"tid\":2,\"ts\":20},"  \
+	"\n"                                                                                       \
+	"{\"ph\":\"t\",\"name\":\"t\",\"cat\":\"ac2g\",\"id\":77,\"pid\":1,\"tid\":3,\"ts\":21},"  \
+	"\n"                                                                                       \
+	"{\"ph\":\"f\",\"name\":\"f\",\"cat\":\"ac2g\",\"id\":77,\"pid\":0,\"tid\":\"stream 7\","  \
+	"\"ts\":22,\"bp\":\"e\"},\n"                                                               \
+	"{\"ph\":\"M\",\"name\":\"M\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"python3\"}},\n"     \
+	"{\"ph\":\"O\",\"name\":\"O\",\"id\":\"0x100\",\"pid\":1,\"ts\":23,"                       \
+	"\"args\":{\"snapshot\":{}}},\n"                                                           \
 	"{\"ph\":\"N\",\"name\":\"N\",\"id\":\"0x100\",\"pid\":1,\"ts\":24},\n"                    \
 	"{\"ph\":\"D\",\"name\":\"D\",\"id\":\"0x100\",\"pid\":1,\"ts\":25},\n"                    \
 	"{\"ph\":\"P\",\"name\":\"P\",\"pid\":1,\"tid\":2,\"ts\":26,\"sf\":3}"
@@ -411,8 +418,8 @@ static void test_meta(void)
 	rc = read_text("{\"traceEvents\": [], \"distributedInfo\": 3, \"traceName\": 7}", 0, NULL,
 		       &r, &m);
 	okm(&r, rc == 0 && r.nwarn == 2 && !m.has_dist && !m.trace_name && strstr(r.msgs, "W 39 ") &&
-	   strstr(r.msgs, "\"distributedInfo\" is not an object"),
-	   "members of the wrong type: a warning each, with the offset");
+	    strstr(r.msgs, "\"distributedInfo\" is not an object"),
+	    "members of the wrong type: a warning each, with the offset");
 	chrome_meta_free(&m);
 }
 
@@ -433,8 +440,8 @@ static void test_ends(void)
 	const char *cut = "[{\"ph\":\"X\"},\n{\"ph\":\"B\"},\n{\"ph\":\"E\",\"name\":\"a{";
 	rc = read_text(cut, 0, NULL, &r, &m);
 	okm(&r, rc == -1 && r.n == 2 && r.nerr == 1 && strstr(r.msgs, "E 25 ") &&
-	   strstr(r.msgs, "ends inside the event"),
-	   "an event cut in the middle: an error at its offset, the two before read");
+	    strstr(r.msgs, "ends inside the event"),
+	    "an event cut in the middle: an error at its offset, the two before read");
 	chrome_meta_free(&m);
 	rc = read_text(cut, 1, NULL, &r, &m);
 	ok(rc == -1 && r.n == 2 && strstr(r.msgs, "E 25 "), "... gzip too");
@@ -442,16 +449,16 @@ static void test_ends(void)
 
 	rc = read_text("{\"traceEvents\": [{\"ph\":\"X\"},\n{\"ph\":\"B\"}", 0, NULL, &r, &m);
 	okm(&r, rc == 0 && r.n == 2 && r.nwarn == 1 && strstr(r.msgs, "W 39 ") &&
-	   strstr(r.msgs, "ends inside traceEvents"),
-	   "an object cut between events: a warning, every event read");
+	    strstr(r.msgs, "ends inside traceEvents"),
+	    "an object cut between events: a warning, every event read");
 	chrome_meta_free(&m);
 	rc = read_text("{\"traceEvents\": [{\"ph\":\"X\"}], \"traceName\": \"ab", 0, NULL, &r, &m);
 	okm(&r, rc == 0 && r.n == 1 && r.nwarn == 1 && strstr(r.msgs, "inside a top-level member"),
-	   "an object cut in a member after the events: a warning");
+	    "an object cut in a member after the events: a warning");
 	chrome_meta_free(&m);
 	rc = read_text("[{\"ph\":\"X\"}] {}", 0, NULL, &r, &m);
 	okm(&r, rc == 0 && r.n == 1 && r.nwarn == 1 && strstr(r.msgs, "W 13 '{' after the end"),
-	   "data after the JSON: a warning");
+	    "data after the JSON: a warning");
 	chrome_meta_free(&m);
 }
 
@@ -466,9 +473,17 @@ static void test_damage(void)
 	ok(rc == 0 && r.n == 3 && !strcmp(r.ev[1].name, "c") && !strcmp(r.ev[2].name, "d") &&
 	   m.skipped == 4 && m.events == 3, "damaged events skipped, the others read (%d)", r.n);
 	okm(&r, strstr(r.msgs, "W 24 event skipped: bad JSON at offset 41") &&
-	   strstr(r.msgs, "its ts is a boolean") && strstr(r.msgs, "its pid is an array") &&
-	   strstr(r.msgs, "its ts is out of range"),
-	   "each named with its offset and what is wrong");
+	    strstr(r.msgs, "its ts is a boolean") && strstr(r.msgs, "its pid is an array") &&
+	    strstr(r.msgs, "its ts is out of range"),
+	    "each named with its offset and what is wrong");
+	chrome_meta_free(&m);
+
+	/* NaN and Infinity, which Python's json module writes: fine in args, not as a time. */
+	rc = read_text("[{\"ph\":\"C\",\"ts\":1,\"args\":{\"v\":NaN,\"w\":-Infinity}},"
+		       "{\"ph\":\"X\",\"ts\":Infinity}]", 0, NULL, &r, &m);
+	okm(&r, rc == 0 && r.n == 1 && r.ev[0].nargs == 2 && m.skipped == 1 &&
+	    strstr(r.msgs, "W 50 event skipped: its ts is out of range"),
+	    "NaN and -Infinity in args are read; a ts of Infinity is skipped");
 	chrome_meta_free(&m);
 
 	/* Many: the first few named, then a count. */
@@ -479,17 +494,18 @@ static void test_damage(void)
 	struct chrome_read_opts o = { .max_warnings = 3 };
 	rc = read_text(many, 0, &o, &r, &m);
 	okm(&r, rc == 0 && r.n == 1 && r.nwarn == 4 && m.skipped == 15 &&
-	   strstr(r.msgs, "W - 12 more events skipped"),
-	   "15 damaged: 3 named, then a count");
+	    strstr(r.msgs, "W - 12 more events skipped"),
+	    "15 damaged: 3 named, then a count");
 	chrome_meta_free(&m);
 
 	rc = read_text("[{\"ph\":\"X\"} xx {\"ph\":\"X\"}]", 0, NULL, &r, &m);
-	okm(&r, rc == -1 && r.n == 1 && strstr(r.msgs, "E 12 expected ',' or ']' after an event, found 'x'"),
-	   "bytes between events: an error at their offset");
+	okm(&r, rc == -1 && r.n == 1 &&
+	    strstr(r.msgs, "E 12 expected ',' or ']' after an event, found 'x'"),
+	    "bytes between events: an error at their offset");
 	chrome_meta_free(&m);
 	rc = read_text("[{\"ph\":\"X\"}, 5]", 0, NULL, &r, &m);
 	okm(&r, rc == -1 && r.n == 1 && strstr(r.msgs, "E 13 expected an event object"),
-	   "an element that is not an object");
+	    "an element that is not an object");
 	chrome_meta_free(&m);
 }
 
@@ -498,8 +514,9 @@ static void test_not_traces(void)
 	struct run r;
 	struct chrome_meta m;
 	int rc = read_text("hello", 0, NULL, &r, &m);
-	okm(&r, rc == -1 && r.n == 0 && strstr(r.msgs, "E 0 not Chrome trace-event JSON: it starts with 'h'"),
-	   "not JSON");
+	okm(&r, rc == -1 && r.n == 0 &&
+	    strstr(r.msgs, "E 0 not Chrome trace-event JSON: it starts with 'h'"),
+	    "not JSON");
 	chrome_meta_free(&m);
 	rc = read_text("", 0, NULL, &r, &m);
 	okm(&r, rc == -1 && strstr(r.msgs, "the file is empty"), "an empty file");
@@ -519,7 +536,7 @@ static void test_not_traces(void)
 	snprintf(path, sizeof(path), "%s/missing.json", dir);
 	rc = read_with(path, NULL, &r, &m);
 	okm(&r, rc == -1 && r.nerr == 1 && strstr(r.msgs, "E - cannot open: No such file"),
-	   "a missing file");
+	    "a missing file");
 	chrome_meta_free(&m);
 	memset(&r, 0, sizeof(r));
 	rc = read_with(dir, NULL, &r, &m);
@@ -549,7 +566,7 @@ static void test_gzip_damage(void)
 	memset(&r, 0, sizeof(r));
 	int rc = read_with(put_file(gz, (long)(n * 2 / 3), 0), NULL, &r, &m);
 	okm(&r, rc == -1 && r.n > 0 && r.n < 401 && strstr(r.msgs, "the gzip stream is cut short"),
-	   "a gzip stream cut short: an error, %d events read before it", r.n);
+	    "a gzip stream cut short: an error, %d events read before it", r.n);
 	chrome_meta_free(&m);
 
 	gz[n / 2] ^= 0x55;
@@ -558,7 +575,7 @@ static void test_gzip_damage(void)
 	rc = read_with(put_file(gz, (long)n, 0), NULL, &r, &m);
 	okm(&r, rc == -1 && r.n < 401 && r.nerr == 1 && (strstr(r.msgs, "bad gzip stream") ||
 						     strstr(r.msgs, "expected")),
-	   "a damaged gzip stream: an error, %d events read before it", r.n);
+	    "a damaged gzip stream: an error, %d events read before it", r.n);
 	chrome_meta_free(&m);
 }
 
