@@ -157,8 +157,8 @@ double chrome_json_to_double(uint64_t m, int e10, const char *text, size_t len)
 
 /* A number node: its value, as cJSON sets valuedouble and valueint, and its text and digits
  * (many: its digits do not say its value). */
-static cJSON *number_node(struct parser *ps, const unsigned char *start, size_t len, double d,
-			  uint64_t m, int e10, int neg, int many)
+static inline cJSON *number_node(struct parser *ps, const unsigned char *start, size_t len,
+				 double d, uint64_t m, int e10, int neg, int many)
 {
 	struct number *n = chrome_arena_alloc(ps->a, sizeof(*n));
 	memset(&n->node, 0, sizeof(n->node));
