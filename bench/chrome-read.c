@@ -1,9 +1,8 @@
-/* chrome-read.c — the speed of the import reader (analyze/import/chrome-read.h): reads a Chrome
- * trace-event JSON file RUNS times with a callback that only counts, and prints events/s for
- * each run, their median, and the peak RSS.  `make -C bench bench-import-read` runs it on
- * files from tests/tools/mk-chrome-trace.
- *
- * Usage: chrome-read FILE [RUNS] */
+/* chrome-read.c — the speed of the import reader (chrome_read): a Chrome JSON file read RUNS
+ * times with a callback that only counts; events/s of each run, their median, the peak RSS.
+ * `make -C bench bench-import-read` runs it on files from tests/tools/mk-chrome-trace. */
+
+/* Usage: chrome-read FILE [RUNS] */
 #include <inttypes.h>
 #include <sys/resource.h>
 

@@ -1,7 +1,6 @@
-/* chrome-inflate.h — a gzip stream (several members, as gzip writes when files are appended)
- * inflated on a helper thread a few blocks ahead of the reader, so that inflate runs beside
- * the parsing instead of before it.  Every byte made before damage is handed over before the
- * damage is reported. */
+/* chrome-inflate.h — a gzip stream (one member or several) inflated on a helper thread a few
+ * blocks ahead of the reader, so that inflate runs beside the parsing instead of before it;
+ * every byte made before damage is handed over before the damage is reported. */
 #ifndef TPROF_ANALYZE_CHROME_INFLATE_H
 #define TPROF_ANALYZE_CHROME_INFLATE_H
 

@@ -1,8 +1,9 @@
-/* chrome-json.h — the JSON parser of the events: it builds the same cJSON trees as cJSON's own
- * parser, in the arena, at a fraction of the cost, and keeps each number's text (which cJSON
- * drops) for the values that must be read exactly.  JSON as RFC 8259 has it, with cJSON's
- * leniency (control characters inside strings, leading zeros in numbers) and Python's (the
- * numbers NaN, Infinity and -Infinity, which its json module writes). */
+/* chrome-json.h — the JSON parser of the events: the same cJSON trees as cJSON's own parser
+ * makes, in the arena, at a fraction of the cost, with each number's text (which cJSON drops)
+ * for the values that must be read exactly. */
+
+/* JSON as RFC 8259 has it, with cJSON's leniency (control characters inside strings, leading
+ * zeros in numbers) and Python's (NaN, Infinity and -Infinity, which its json module writes). */
 #ifndef TPROF_ANALYZE_CHROME_JSON_H
 #define TPROF_ANALYZE_CHROME_JSON_H
 

@@ -1,7 +1,6 @@
-/* chrome-scan.c — the streaming scanner of chrome-scan.h: blocks of input (chrome-input.h) in
- * one buffer that holds the current item from its first byte, a small state machine for the
- * top level, and brackets followed through strings and escapes where an item must be
- * delimited without being parsed. */
+/* chrome-scan.c — chrome-scan.h: blocks of input in one buffer that holds the current item from
+ * its first byte, a small state machine for the top level, and brackets followed through
+ * strings and escapes where an item must be delimited without being parsed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

@@ -1,8 +1,10 @@
 /* chrome-scan.h — splits a Chrome trace-event JSON file (plain, or gzip by its magic) into one
  * event object at a time, reading it in blocks: memory is the largest event plus a block,
- * whatever the length of the file.  An event in the buffer is parsed where it lies by the
- * caller's parse function, which finds its end in the same pass; only one that the buffer cuts
- * (once a block) or that is not valid JSON is delimited by following brackets and strings. */
+ * whatever the length of the file. */
+
+/* An event in the buffer is parsed where it lies by the caller's parse function, which finds
+ * its end in the same pass; only one that the buffer cuts (once a block) or that is not valid
+ * JSON is delimited by following brackets and strings. */
 #ifndef TPROF_ANALYZE_CHROME_SCAN_H
 #define TPROF_ANALYZE_CHROME_SCAN_H
 

@@ -1,10 +1,7 @@
 #!/bin/sh
-# The import reader of Chrome trace-event JSON end to end: tools/mk-chrome-trace writes traces
-# of every kind (Kineto's object form and the bare array, gzip, epoch timestamps, without the
-# closing brackets, without metadata), tools/chrome-count reads them with chrome_read, and what
-# it read must be what the generator wrote (counts per phase, exact sums of the times, ids) and
-# what python3's json module reads, event by event (func/chrome-check.py).  Then damage (an
-# event, a cut), and a 10^6-event gzip file in bounded memory.
+# The Chrome JSON import reader end to end: what tools/chrome-count reads in traces of every
+# kind from tools/mk-chrome-trace is what the generator wrote and what python3's json reads,
+# event by event (func/chrome-check.py); damage, a cut, 10^6 gzipped events in bounded memory.
 . "$(dirname "$0")/lib.sh"
 [ -x "$(command -v "$PY")" ] || skip_all "no python3"
 GEN="$top_builddir/tests/tools/mk-chrome-trace"

@@ -1,9 +1,8 @@
-/* chrome-count.c — reads a Chrome trace-event JSON file with the import reader (chrome_read)
- * and prints what it got: counts per phase, sums of the exact times, the top-level metadata,
- * and with -e one line per event, in the form tests/func/chrome-check.py prints from python3's
- * json module, so that the two can be compared.
- *
- *   chrome-count [-e] [-r] [-b BLOCK] [-m MAX_EVENT] [-w MAX_WARNINGS] [-s STOP_AFTER] FILE
+/* chrome-count.c — what the import reader (chrome_read) reads in a Chrome JSON file: counts
+ * per phase, sums of the exact times, metadata, and with -e a line per event, as
+ * tests/func/chrome-check.py prints them from python3's json module, to be compared. */
+
+/*   chrome-count [-e] [-r] [-b BLOCK] [-m MAX_EVENT] [-w MAX_WARNINGS] [-s STOP_AFTER] FILE
  *     -r  also the peak RSS (getrusage)
  * Exit status: 0 read to the end (or stopped by -s), 1 on an error (reported on stderr). */
 #include <inttypes.h>

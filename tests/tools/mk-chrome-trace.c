@@ -1,9 +1,8 @@
-/* mk-chrome-trace.c — writes a Chrome trace-event JSON file of N events as the frameworks do
- * (Kineto's object form with its metadata, or PyTorch 1.13's bare array), with every phase and
- * args of every JSON type, for the import reader's tests and benchmark.  It prints what it
- * wrote, in the form tests/tools/chrome-count prints what it read.
- *
- *   mk-chrome-trace [-n EVENTS] [-a] [-z] [-e] [-c] [-M] [-s SEED] -o FILE
+/* mk-chrome-trace.c — a Chrome trace-event JSON file of N events as the frameworks write them,
+ * every phase, args of every JSON type, for the import's tests and benchmark; it prints what it
+ * wrote as tests/tools/chrome-count prints what it read. */
+
+/*   mk-chrome-trace [-n EVENTS] [-a] [-z] [-e] [-c] [-M] [-s SEED] -o FILE
  *     -a  the bare array form (default: {"traceEvents": [...], ...})
  *     -z  gzip it       -e  epoch timestamps (µs since 1970 with ns digits)
  *     -c  cut short: no closing ']' (nor '}' and the members after traceEvents)

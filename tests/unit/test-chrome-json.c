@@ -1,7 +1,6 @@
-/* test-chrome-json.c — the import reader's JSON parser (analyze/import/chrome-json.h) against
- * cJSON's: random JSON values must give the same trees, every double bit for bit (strtod's), and
- * what cJSON rejects it rejects; a value cut anywhere is "incomplete", not "bad"; the keys it
- * does not copy are told apart; numbers keep their text. */
+/* test-chrome-json.c — the import reader's JSON parser against cJSON's: the same trees from
+ * random values, doubles to the bit (strtod's), what cJSON rejects rejected, a cut value
+ * "incomplete" and not "bad", the keys it does not copy told apart, numbers' text kept. */
 #include <cjson/cJSON.h>
 #include <limits.h>
 #include <math.h>

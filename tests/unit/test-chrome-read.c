@@ -1,7 +1,6 @@
-/* test-chrome-read.c — the import reader of Chrome trace-event JSON (analyze/import/) on files
- * written by hand: both forms, gzip, every phase, strings, numbers read exactly, ids, the
- * top-level metadata, every block size, and damage of every kind (what is said, at which
- * offset, and that nothing else is lost). */
+/* test-chrome-read.c — the Chrome JSON import reader on files written by hand: both forms,
+ * gzip, every phase, strings, exact numbers, ids, metadata, every block size, and damage of
+ * every kind (what is said, at which offset, and that nothing else is lost). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
