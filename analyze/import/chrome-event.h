@@ -1,0 +1,51 @@
+/* chrome-event.h — one Chrome trace event as the importer reads it: one object of traceEvents
+ * as cJSON nodes and its phase, names, process and thread, times in exact nanoseconds and id.
+ * Everything points into the parse (chrome-parser.h): valid until the next event. */
+#ifndef TPROF_ANALYZE_CHROME_EVENT_H
+#define TPROF_ANALYZE_CHROME_EVENT_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "pid" or "tid": a number, or a string (Kineto's "CPU functions", "stream 7"). */
+struct chrome_ref {
+	int present;            /* 0: absent (num 0, str NULL) */
+	int is_str;
+	int64_t num;            /* is_str 0: the number (fraction dropped) */
+	const char *str;        /* is_str 1 */
+};
+
+enum chrome_id_kind {
+	CHROME_ID_NONE,
+	CHROME_ID_PLAIN,        /* "id" */
+	CHROME_ID_LOCAL,        /* "id2": {"local": ...} — the id is unique within the process */
+	CHROME_ID_GLOBAL,       /* "id2": {"global": ...} */
+};
+
+struct chrome_event {
+	/* The phase letter: X B E i I R C b e n s t f M O N D P (and the older S T F p, v V, ...,
+	 * passed on as found); 0 when "ph" is absent or not a one-letter string. */
+	char ph;
+	const char *name, *cat;     /* NULL when absent (or not strings) */
+	struct chrome_ref pid, tid;
+	/* "ts" and "dur" are microseconds in the format; they are read from the number's own text,
+	 * exactly: 1700000000123456.789 is 1700000000123456789 ns (digits past the nanosecond
+	 * rounded half away from zero; exponents and negative values read; a string holding a
+	 * number read the same way).  displayTimeUnit does not change them. */
+	int has_ts, has_dur;
+	int64_t ts_ns, dur_ns;
+	/* "id" or id2's value as text: a number's own digits ("12345678901234567890" stays
+	 * exact), a string as written ("0x1f"); NULL when there is none. */
+	const char *id;
+	enum chrome_id_kind id_kind;
+	const char *id_scope;       /* "scope": a string that puts the id in a namespace; or NULL */
+	char bp;                    /* a flow event's binding point "bp": 'e' (enclosing) or 0 */
+	char scope;                 /* an instant's "s": 'g', 'p' or 't'; 0 when absent */
+	/* cJSON trees for reading only, with cJSON's functions (never cJSON_Delete them). */
+	const cJSON *args;          /* "args" when it is an object, else NULL */
+	const cJSON *obj;           /* the whole event: the other members ("tts", "cname", "sf") */
+	uint64_t offset;            /* of the event's '{' in the (decompressed) input */
+};
+
+#endif

@@ -1,0 +1,567 @@
+/* chrome-json.c — chrome-json.h: a recursive descent over one event's text into cJSON nodes from
+ * the arena; strings copied with one scan when they hold no escape; numbers converted without
+ * strtod (Clinger's fast path, else exact 128-bit integer arithmetic) in nearly every case. */
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "chrome-json.h"
+
+/* cJSON's own limit on nesting (CJSON_NESTING_LIMIT), which keeps the recursion bounded. */
+#define MAX_DEPTH 1000
+/* Marks the numbers made here, which carry their text (struct number). */
+#define HAS_TEXT (1 << 12)
+
+struct number {
+	cJSON node;             /* first: a struct number is a cJSON */
+	const char *text;
+	size_t len;
+	uint64_t m;             /* its value: (-1 if neg) * m * 10^e10, unless many */
+	int e10, neg, many;     /* many: more than 19 significant digits (m holds the first) */
+};
+
+struct parser {
+	const unsigned char *p, *end;
+	struct chrome_arena *a;
+	int depth;
+};
+
+/* The keys, 16 bytes each: every string the parser makes can be read 16 bytes at a time. */
+static const char keys[CHROME_KEY_N][16] = {
+	[CHROME_KEY_PH] = "ph", [CHROME_KEY_NAME] = "name", [CHROME_KEY_CAT] = "cat",
+	[CHROME_KEY_PID] = "pid", [CHROME_KEY_TID] = "tid", [CHROME_KEY_TS] = "ts",
+	[CHROME_KEY_DUR] = "dur", [CHROME_KEY_ARGS] = "args", [CHROME_KEY_ID] = "id",
+	[CHROME_KEY_ID2] = "id2", [CHROME_KEY_LOCAL] = "local", [CHROME_KEY_GLOBAL] = "global",
+	[CHROME_KEY_BP] = "bp", [CHROME_KEY_S] = "s", [CHROME_KEY_SCOPE] = "scope",
+};
+
+static const double pow10d[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static cJSON *value(struct parser *ps);
+
+static inline void skip_space(struct parser *ps)
+{
+	/* Mostly there is none: a byte above ' ' is not white space. */
+	if (ps->p < ps->end && *ps->p > ' ')
+		return;
+	while (ps->p < ps->end &&
+	       (*ps->p == ' ' || *ps->p == '\n' || *ps->p == '\r' || *ps->p == '\t'))
+		ps->p++;
+}
+
+/* The byte c next, after white space: 1 and past it, or 0. */
+static inline int expect(struct parser *ps, unsigned char c)
+{
+	if (ps->p < ps->end && *ps->p == c) {
+		ps->p++;
+		return 1;
+	}
+	skip_space(ps);
+	if (ps->p < ps->end && *ps->p == c) {
+		ps->p++;
+		return 1;
+	}
+	return 0;
+}
+
+static cJSON *node(struct parser *ps, int type)
+{
+	cJSON *n = chrome_arena_alloc(ps->a, sizeof(*n));
+	memset(n, 0, sizeof(*n));
+	n->type = type;
+	return n;
+}
+
+/* The number of significant bits of v > 0. */
+static int bit_length(unsigned __int128 v)
+{
+	uint64_t hi = (uint64_t)(v >> 64);
+	return hi ? 128 - __builtin_clzll(hi) : 64 - __builtin_clzll((uint64_t)v);
+}
+
+/* v * 2^scale as a double: v (> 0) rounded to 53 significant bits, half to even, where sticky
+ * says that v was truncated (the exact value is a little more). */
+static double round_bits(unsigned __int128 v, int sticky, int scale)
+{
+	int bits = bit_length(v), drop = bits > 53 ? bits - 53 : 0;
+	if (drop) {
+		unsigned __int128 low = v & (((unsigned __int128)1 << drop) - 1);
+		unsigned __int128 half = (unsigned __int128)1 << (drop - 1);
+		v >>= drop;
+		if (low > half || (low == half && (sticky || (v & 1))))
+			v++;
+	}
+	/* 2^(scale + drop) made from its bits: the exponent stays well inside the normal range. */
+	union { uint64_t u; double d; } two = { (uint64_t)(1023 + scale + drop) << 52 };
+	return (double)(uint64_t)v * two.d;
+}
+
+static locale_t c_locale;
+
+static void c_locale_init(void)
+{
+	c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+}
+
+/* strtod in the C locale (its decimal point is JSON's, whatever the program's locale). */
+static double slow_to_double(const char *text, size_t len)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	char buf[64], *s = len < sizeof(buf) ? buf : malloc(len + 1);
+
+	pthread_once(&once, c_locale_init);
+	if (!s)
+		abort();
+	memcpy(s, text, len);
+	s[len] = '\0';
+	locale_t old = c_locale ? uselocale(c_locale) : (locale_t)0;
+	double d = strtod(s, NULL);
+	if (old)
+		uselocale(old);
+	if (s != buf)
+		free(s);
+	return d;
+}
+
+double chrome_json_to_double(uint64_t m, int e10, const char *text, size_t len)
+{
+	if (m == 0)
+		return 0;
+	/* Clinger: both exact as doubles, so one operation rounds correctly. */
+	if (m <= (1ull << 53) && e10 >= -22 && e10 <= 22)
+		return e10 < 0 ? (double)m / pow10d[-e10] : (double)m * pow10d[e10];
+	if (e10 >= 0 && e10 <= 19) {
+		unsigned __int128 v = (unsigned __int128)m * (uint64_t)pow10d[e10];
+		return round_bits(v, 0, 0);
+	}
+	if (e10 < 0 && e10 >= -19) {
+		/* m / 10^k with 64 significant bits or more in the quotient, the rest sticky. */
+		uint64_t d = (uint64_t)pow10d[-e10];
+		int s = 64 + (64 - __builtin_clzll(d)) - (64 - __builtin_clzll(m));
+		unsigned __int128 n = (unsigned __int128)m << s;
+		unsigned __int128 q = n / d;
+		return round_bits(q, n % d != 0, -s);
+	}
+	return slow_to_double(text, len);
+}
+
+/* A number node: its value, as cJSON sets valuedouble and valueint, and its text and digits
+ * (many: its digits do not say its value). */
+static inline cJSON *number_node(struct parser *ps, const unsigned char *start, size_t len,
+				 double d, uint64_t m, int e10, int neg, int many)
+{
+	struct number *n = chrome_arena_alloc(ps->a, sizeof(*n));
+	memset(&n->node, 0, sizeof(n->node));
+	n->node.type = cJSON_Number | HAS_TEXT;
+	n->node.valuedouble = d;
+	n->node.valueint = isnan(d) ? 0 : d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN
+										       : (int)d;
+	n->text = (const char *)start;
+	n->len = len;
+	n->m = m;
+	n->e10 = e10;
+	n->neg = neg;
+	n->many = many;
+	return &n->node;
+}
+
+static int literal(struct parser *ps, const char *word, size_t n);
+
+/* NaN, Infinity and -Infinity as Python's json module writes them (not JSON, and cJSON rejects
+ * them, but a trace written from Python may hold them in its args); p after any '-'. */
+static cJSON *special(struct parser *ps, const unsigned char *start, const unsigned char *p,
+		      int neg)
+{
+	const char *word = *p == 'N' ? "NaN" : "Infinity";
+	ps->p = p;
+	if ((neg && *p == 'N') || !literal(ps, word, strlen(word)))
+		return NULL;
+	double d = *p == 'N' ? NAN : neg ? -INFINITY : INFINITY;
+	return number_node(ps, start, (size_t)(ps->p - start), d, 0, 0, neg, 1);
+}
+
+/* A number: JSON's grammar, its value as cJSON gives it, and its text. */
+static cJSON *number(struct parser *ps)
+{
+	const unsigned char *start = ps->p, *p = ps->p, *end = ps->end;
+	uint64_t m = 0;
+	int ndig = 0, e10 = 0, many = 0, neg = 0;
+
+	/* On a failure, ps->p is where it is: the end of the text when the number may go on. */
+	ps->p = p + (p < end && *p == '-');
+	if (p < end && *p == '-')
+		neg = 1, p++;
+	if (p < end && (*p == 'N' || *p == 'I'))
+		return special(ps, start, p, neg);
+	if (p == end || *p < '0' || *p > '9')
+		return NULL;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (ndig < 19) {
+			m = m * 10 + (uint64_t)(*p - '0');
+			ndig += m != 0;
+		} else {
+			e10++;
+			many = 1;
+		}
+	}
+	if (p < end && *p == '.') {
+		if (++p == end || *p < '0' || *p > '9') {
+			ps->p = p;
+			return NULL;
+		}
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			if (ndig < 19) {
+				m = m * 10 + (uint64_t)(*p - '0');
+				ndig += m != 0;
+				e10--;
+			} else {
+				many = 1;
+			}
+		}
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		int eneg = 0, e = 0;
+		if (++p < end && (*p == '+' || *p == '-'))
+			eneg = *p++ == '-';
+		if (p == end || *p < '0' || *p > '9') {
+			ps->p = p;
+			return NULL;
+		}
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			if (e < 100000)
+				e = e * 10 + (*p - '0');
+		e10 += eneg ? -e : e;
+	}
+	ps->p = p;
+	size_t len = (size_t)(p - start);
+	/* The magnitude, then the sign (the text without its '-' for strtod). */
+	const char *digits = (const char *)start + neg;
+	size_t ndigits = len - (size_t)neg;
+	double d = many ? slow_to_double(digits, ndigits)
+			: chrome_json_to_double(m, e10, digits, ndigits);
+	return number_node(ps, start, len, neg ? -d : d, m, e10, neg, many);
+}
+
+static int hex4(const unsigned char *p, unsigned *out)
+{
+	unsigned v = 0;
+	for (int i = 0; i < 4; i++) {
+		unsigned c = p[i], d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (c | 0x20) - 'a' + 10;
+		else
+			return -1;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 0;
+}
+
+static char *utf8(char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		*o++ = (char)cp;
+	} else if (cp < 0x800) {
+		*o++ = (char)(0xc0 | cp >> 6);
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	} else if (cp < 0x10000) {
+		*o++ = (char)(0xe0 | cp >> 12);
+		*o++ = (char)(0x80 | (cp >> 6 & 0x3f));
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	} else {
+		*o++ = (char)(0xf0 | cp >> 18);
+		*o++ = (char)(0x80 | (cp >> 12 & 0x3f));
+		*o++ = (char)(0x80 | (cp >> 6 & 0x3f));
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	}
+	return o;
+}
+
+/* A \u escape at p (after the backslash and 'u'), a surrogate pair as one code point. */
+static const unsigned char *unicode(const unsigned char *p, const unsigned char *end, char **o)
+{
+	unsigned cp, lo;
+	if (end - p < 4 || hex4(p, &cp))
+		return NULL;
+	p += 4;
+	if (cp >= 0xdc00 && cp <= 0xdfff)
+		return NULL;
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		if (end - p < 6 || p[0] != '\\' || p[1] != 'u' || hex4(p + 2, &lo) ||
+		    lo < 0xdc00 || lo > 0xdfff)
+			return NULL;
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+		p += 6;
+	}
+	*o = utf8(*o, cp);
+	return p;
+}
+
+/* The escapes from p (a backslash) to the closing quote at q, into o. */
+static char *unescape(const unsigned char *p, const unsigned char *q, char *o)
+{
+	while (p < q) {
+		if (*p != '\\') {
+			*o++ = (char)*p++;
+			continue;
+		}
+		switch (p[1]) {
+		case '"': case '\\': case '/':
+			*o++ = (char)p[1];
+			break;
+		case 'b': *o++ = '\b'; break;
+		case 'f': *o++ = '\f'; break;
+		case 'n': *o++ = '\n'; break;
+		case 'r': *o++ = '\r'; break;
+		case 't': *o++ = '\t'; break;
+		case 'u':
+			if (!(p = unicode(p + 2, q, &o)))
+				return NULL;
+			continue;
+		default:
+			return NULL;
+		}
+		p += 2;
+	}
+	*o = '\0';
+	return o;
+}
+
+/* A key of up to 8 bytes as a number, and a hash of it that sends each of keys[] to a slot
+ * of its own (a multiplier found by trying). */
+#define KEY_MAX 6
+#define KEY_HASH(w) ((unsigned)(((w) * 0x16a53784ec7fcfb5ull) >> 60))
+static uint64_t key_words[CHROME_KEY_N];
+static size_t key_lens[CHROME_KEY_N];
+static signed char key_slots[16];
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+
+/* s[0..n) (n <= 8) as a little-endian number; avail: how many bytes may be read at s. */
+static inline uint64_t key_word(const unsigned char *s, size_t n, size_t avail)
+{
+	uint64_t w = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (avail >= 8) {
+		memcpy(&w, s, 8);
+		return n < 8 ? w & (~0ull >> (64 - 8 * n)) : w;
+	}
+#endif
+	for (size_t i = 0; i < n; i++)
+		w |= (uint64_t)s[i] << (8 * i);
+	return w;
+}
+
+static void keys_init(void)
+{
+	memset(key_slots, -1, sizeof(key_slots));
+	for (int i = 0; i < CHROME_KEY_N; i++) {
+		key_lens[i] = strlen(keys[i]);
+		key_words[i] = key_word((const unsigned char *)keys[i], key_lens[i], 0);
+		if (key_slots[KEY_HASH(key_words[i])] >= 0)
+			abort();        /* keys[] changed: find another multiplier */
+		key_slots[KEY_HASH(key_words[i])] = (signed char)i;
+	}
+}
+
+/* The key s[0..n) among keys[], or NULL; avail as for key_word. */
+static inline const char *known_key(const unsigned char *s, size_t n, size_t avail)
+{
+	if (n == 0 || n > KEY_MAX)
+		return NULL;
+	uint64_t w = key_word(s, n, avail);
+	int i = key_slots[KEY_HASH(w)];
+	return i >= 0 && key_words[i] == w && key_lens[i] == n ? keys[i] : NULL;
+}
+
+/* The first '"' or '\\' in [q, end), or end: 16 bytes at a time where SSE2 is. */
+static inline const unsigned char *quote_or_escape(const unsigned char *q, const unsigned char *end)
+{
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	for (; end - q >= 16; q += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)q);
+		unsigned hit = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+		if (hit)
+			return q + __builtin_ctz(hit);
+	}
+#endif
+	while (q < end && *q != '"' && *q != '\\')
+		q++;
+	return q;
+}
+
+/* A string, p after its opening quote: its text in the arena, NUL-terminated; a key among
+ * keys[] is not copied. */
+static char *string(struct parser *ps, int key)
+{
+	const unsigned char *s = ps->p, *end = ps->end, *q = quote_or_escape(s, end);
+	if (q < end && *q == '"') {
+		size_t n = (size_t)(q - s);
+		const char *k = key ? known_key(s, n, (size_t)(end - s)) : NULL;
+		ps->p = q + 1;
+		if (k)
+			return (char *)k;
+		char *out = chrome_arena_alloc(ps->a, n + 1);
+		/* Short strings in one 16-byte move: out has 16 bytes at least, and so has s. */
+		if (n < 16 && end - s >= 16)
+			memcpy(out, s, 16);
+		else
+			memcpy(out, s, n);
+		out[n] = '\0';
+		return out;
+	}
+	const unsigned char *e = q;
+	while (e < end && *e != '"')
+		e += *e == '\\' ? 2 : 1;
+	if (e >= end) {
+		ps->p = end;
+		return NULL;
+	}
+	/* Escapes only shorten: the text's length is room enough. */
+	char *out = chrome_arena_alloc(ps->a, (size_t)(e - s) + 1);
+	memcpy(out, s, (size_t)(q - s));
+	char *o = unescape(q, e, out + (q - s));
+	if (!o) {
+		ps->p = q;
+		return NULL;
+	}
+	ps->p = e + 1;
+	const char *k = key ? known_key((const unsigned char *)out, (size_t)(o - out), 0) : NULL;
+	return k ? (char *)k : out;
+}
+
+/* After the opening '[' or '{': the elements, or the members with their keys. */
+static cJSON *container(struct parser *ps, int object)
+{
+	cJSON *n = node(ps, object ? cJSON_Object : cJSON_Array), *last = NULL;
+	const unsigned char close = object ? '}' : ']';
+
+	if (++ps->depth > MAX_DEPTH)
+		return NULL;
+	if (expect(ps, close)) {
+		ps->depth--;
+		return n;
+	}
+	for (;;) {
+		char *key = NULL;
+		if (object) {
+			if (!expect(ps, '"') || !(key = string(ps, 1)) || !expect(ps, ':'))
+				return NULL;
+		}
+		cJSON *v = value(ps);
+		if (!v)
+			return NULL;
+		v->string = key;
+		if (last) {
+			last->next = v;
+			v->prev = last;
+		} else {
+			n->child = v;
+		}
+		last = v;
+		n->child->prev = last;
+		if (expect(ps, ','))
+			continue;
+		if (expect(ps, close)) {
+			ps->depth--;
+			return n;
+		}
+		return NULL;
+	}
+}
+
+/* true, false, null; a word cut by the end of the text leaves ps->p there. */
+static int literal(struct parser *ps, const char *word, size_t n)
+{
+	size_t have = (size_t)(ps->end - ps->p);
+	if (have < n) {
+		if (!memcmp(ps->p, word, have))
+			ps->p = ps->end;
+		return 0;
+	}
+	if (memcmp(ps->p, word, n))
+		return 0;
+	ps->p += n;
+	return 1;
+}
+
+static cJSON *value(struct parser *ps)
+{
+	skip_space(ps);
+	if (ps->p >= ps->end)
+		return NULL;
+	switch (*ps->p) {
+	case '{':
+	case '[':
+		return container(ps, *ps->p++ == '{');
+	case '"': {
+		ps->p++;
+		char *s = string(ps, 0);
+		if (!s)
+			return NULL;
+		cJSON *n = node(ps, cJSON_String);
+		n->valuestring = s;
+		return n;
+	}
+	case 't': {
+		if (!literal(ps, "true", 4))
+			return NULL;
+		cJSON *t = node(ps, cJSON_True);
+		t->valueint = 1;
+		return t;
+	}
+	case 'f':
+		return literal(ps, "false", 5) ? node(ps, cJSON_False) : NULL;
+	case 'n':
+		return literal(ps, "null", 4) ? node(ps, cJSON_NULL) : NULL;
+	default:
+		return number(ps);
+	}
+}
+
+cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, size_t *used)
+{
+	pthread_once(&keys_once, keys_init);
+	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 0 };
+	cJSON *v = value(&ps);
+	*used = (size_t)(ps.p - (const unsigned char *)text);
+	return v;
+}
+
+int chrome_json_key_id(const char *key)
+{
+	uintptr_t at = (uintptr_t)key - (uintptr_t)keys[0];
+	return at < sizeof(keys) ? (int)(at / sizeof(keys[0])) : -1;
+}
+
+int chrome_json_number_scaled(const cJSON *number, int scale, int64_t *out)
+{
+	if (!number || !(number->type & HAS_TEXT))
+		return -1;
+	const struct number *n = (const struct number *)number;
+	if (n->many)
+		return chrome_text_decimal(n->text, n->len, scale, out);
+	return chrome_text_scaled(n->m, n->e10 + scale, n->neg, out);
+}
+
+const char *chrome_json_number_text(const cJSON *number, size_t *len)
+{
+	if (!number || !(number->type & HAS_TEXT))
+		return NULL;
+	const struct number *n = (const struct number *)number;
+	*len = n->len;
+	return n->text;
+}

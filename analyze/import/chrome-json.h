@@ -1,0 +1,43 @@
+/* chrome-json.h — the JSON parser of the events: the same cJSON trees as cJSON's own parser
+ * makes, in the arena, at a fraction of the cost, with each number's text (which cJSON drops)
+ * for the values that must be read exactly. */
+
+/* JSON as RFC 8259 has it, with cJSON's leniency (control characters inside strings, leading
+ * zeros in numbers) and Python's (NaN, Infinity and -Infinity, which its json module writes). */
+#ifndef TPROF_ANALYZE_CHROME_JSON_H
+#define TPROF_ANALYZE_CHROME_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chrome-arena.h"
+#include "chrome-text.h"
+
+/* The keys of an event that the parser does not copy: each is one string, the same pointer
+ * every time it is a key, so that a member is told by its key's id (chrome_json_key_id). */
+enum chrome_key {
+	CHROME_KEY_PH, CHROME_KEY_NAME, CHROME_KEY_CAT, CHROME_KEY_PID, CHROME_KEY_TID,
+	CHROME_KEY_TS, CHROME_KEY_DUR, CHROME_KEY_ARGS, CHROME_KEY_ID, CHROME_KEY_ID2,
+	CHROME_KEY_LOCAL, CHROME_KEY_GLOBAL, CHROME_KEY_BP, CHROME_KEY_S, CHROME_KEY_SCOPE,
+	CHROME_KEY_N
+};
+
+/* Parses the JSON value at the start of text[0..len) (after white space): its tree, with *used
+ * the length of the text through its end; or NULL, with *used where the parse stopped, which is
+ * len when the text ended first (more text might complete the value).  The tree lives in a
+ * (never give it to cJSON_Delete); numbers point to their text in text[]. */
+cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, size_t *used);
+/* A key's enum chrome_key when the parser made it, or -1. */
+int chrome_json_key_id(const char *key);
+/* The text of a number made by chrome_json_parse: its own digits, sign, fraction, exponent;
+ * NULL for any other node. */
+const char *chrome_json_number_text(const cJSON *number, size_t *len);
+/* Such a number times 10^scale, exactly, rounded half away from zero (chrome-text.h): 0, or -1
+ * when it does not fit in 64 bits or the node is not such a number. */
+int chrome_json_number_scaled(const cJSON *number, int scale, int64_t *out);
+/* The double nearest to the decimal m * 10^e10 (correctly rounded, as strtod): exact integer
+ * arithmetic for |e10| <= 19, strtod beyond (text: the number's text, without a sign). */
+double chrome_json_to_double(uint64_t m, int e10, const char *text, size_t len);
+
+#endif
