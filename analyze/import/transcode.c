@@ -321,8 +321,9 @@ static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_arg
 	size_t len = sizeof(h);
 	h.cat = str_id(ev->cat);
 	h.offset = ev->offset;
-	if (with_id && ev->id)
-		h.id = str_id(ev->id);
+	/* ids are unique by nature: interned, a file of many would hold them all in memory (the
+	 * hash in the record's arg pairs the ends; the text is not kept) */
+	(void)with_id;
 	if (with_args && ev->args) {
 		if (argblob_encode(ev->args, c->scratch, &len, sizeof(h) + MAX_PAYLOAD) < 0)
 			h.flags |= TPROF_IMP_ARGS_CUT;
