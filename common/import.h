@@ -45,7 +45,7 @@ enum tprof_imp_phase {
 struct tprof_imp_head {
 	uint32_t cat;             /* string id of "cat", 0: none */
 	uint32_t args_len;        /* bytes of args that follow this unit (0: none) */
-	uint32_t id;              /* string id of the id's text (IMARK of O N D, IASYNC, IFLOW) */
+	uint32_t id;              /* 0 (ids are kept as the hash in arg, not as text) */
 	uint32_t flags;           /* TPROF_IMP_ARGS_CUT, TPROF_IMP_STEP */
 	uint64_t offset;          /* the event's byte offset in the file (its '{') */
 	uint64_t reserved;
