@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "config.h"
+#include "import/import.h"
 #include "render/otf2/otf2.h"
 #include "render/sqlite/sqlite-out.h"
 #include "model/output.h"
@@ -35,11 +36,18 @@ struct options {
 	int progress;            /* enum progress_mode */
 	const char *split;       /* --split, as given */
 	struct split_spec split_spec;
+	const char **imports;    /* --import, in order */
+	size_t nimports;
+	const char *import_steps;
+	const char *import_offset;
+	int64_t import_offset_ns;
+	const char *label;       /* what the outputs call the input: DIR, or the first import */
 };
 
 static void usage(FILE *f)
 {
 	fputs("Usage: tprof-analyze DIR [OPTIONS]\n"
+	      "       tprof-analyze [DIR] --import FILE [--import FILE...] [OPTIONS]\n"
 	      "Read the profile tprof-inspect (or TPROF_ENABLE=1) wrote to DIR and report on it.\n"
 	      "\n"
 	      "Outputs (with neither, --summary is implied):\n"
@@ -96,6 +104,23 @@ static void usage(FILE *f)
 	      "      --steps A:B        from the start of training step A to the end of step B\n"
 	      "                         (a single number selects one step)\n"
 	      "\n"
+	      "Framework traces (Chrome trace-event JSON: PyTorch, Kineto, JAX, ...):\n"
+	      "      --import FILE      merge FILE (plain or gzipped; repeatable) with the\n"
+	      "                         profile; files named *.pt.trace.json[.gz] or\n"
+	      "                         *.trace.json[.gz] under DIR are merged without it.\n"
+	      "                         Without DIR: FILE alone is converted (--format and\n"
+	      "                         -o, or --summary).  Placed by absolute time\n"
+	      "                         (baseTimeNanoseconds, epoch timestamps), else by\n"
+	      "                         matching its steps to the profile's, else by\n"
+	      "                         --import-offset; -v says how\n"
+	      "      --import-steps REGEX\n"
+	      "                         the names of the file's step slices, an extended\n"
+	      "                         regular expression whose first group is the step\n"
+	      "                         number (default '^ProfilerStep#([0-9]+)$')\n"
+	      "      --import-offset US the file's first event US microseconds after the\n"
+	      "                         profile's start, when it has no absolute time and no\n"
+	      "                         step in common with the profile\n"
+	      "\n"
 	      "Other options:\n"
 	      "      --top N            show only the first N rows of each table\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
@@ -149,6 +174,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "progress", no_argument, NULL, 8 },
 		{ "no-progress", no_argument, NULL, 9 },
 		{ "split", required_argument, NULL, 10 },
+		{ "import", required_argument, NULL, 11 },
+		{ "import-steps", required_argument, NULL, 12 },
+		{ "import-offset", required_argument, NULL, 13 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -204,6 +232,26 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_usage("--split: '%s' is not steps:N (N >= 1) or size:MB "
 						 "(a number of megabytes, from 0.01)", optarg);
 			break;
+		case 11: {
+			const char **ni = realloc(o->imports, (o->nimports + 1) * sizeof(*ni));
+			if (!ni)
+				abort();
+			o->imports = ni;
+			o->imports[o->nimports++] = optarg;
+			break;
+		}
+		case 12: o->import_steps = optarg; break;
+		case 13: {
+			char *end;
+			errno = 0;
+			double us = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(us > -9.2e12 && us < 9.2e12))
+				return bad_usage("--import-offset: '%s' is not a time in microseconds",
+						 optarg);
+			o->import_offset = optarg;
+			o->import_offset_ns = (int64_t)(us * 1000.0 + (us < 0 ? -0.5 : 0.5));
+			break;
+		}
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -212,11 +260,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return bad_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
+	if (optind >= argc && !o->nimports)
 		return bad_usage("%s", "no directory given");
 	if (optind + 1 < argc)
 		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
-	o->dir = argv[optind];
+	o->dir = optind < argc ? argv[optind] : NULL;
+	o->label = o->dir ? o->dir : o->imports[0];
+	if ((o->import_steps || o->import_offset) && !o->nimports && !o->dir)
+		return bad_usage("%s", "--import-steps and --import-offset need --import or DIR");
 	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "perfetto") &&
 	    strcmp(o->format, "otf2") && strcmp(o->format, "sqlite"))
 		return bad_usage("--format: unknown format '%s' (known: chrome, perfetto, otf2, "
@@ -226,6 +277,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		o->format = "chrome";
 	o->otf2 = o->format && !strcmp(o->format, "otf2");
 	o->perfetto = o->format && !strcmp(o->format, "perfetto");
+	if (!o->dir && o->format && !o->out)
+		return bad_usage("%s", "converting with --import and no DIR: --format needs -o");
 	if (o->otf2 && !o->out)
 		return bad_usage("%s", "--format otf2 needs -o DIR (a new or empty directory)");
 	if (o->otf2 && !strcmp(o->out, "-"))
@@ -357,10 +410,25 @@ int main(int argc, char **argv)
 		return 2;
 	raise_fd_limit();
 	progress_init(o.progress);
-	if (trace_load(&tr, o.dir) < 0)
+	struct import_req req = { .files = o.imports, .nfiles = o.nimports,
+				  .step_pattern = o.import_steps, .has_offset = !!o.import_offset,
+				  .offset_ns = o.import_offset_ns };
+	struct import_set imports = { .req = &req };
+	struct load_hooks hooks = import_hooks(&imports);
+	if (trace_load_with(&tr, o.dir, &hooks) < 0) {
+		import_end(&imports);
+		free(o.imports);
 		return 1;
+	}
+	if (diag_verbose)
+		import_report(&imports, &tr);
 	if (!trace_has_data(&tr)) {
-		diag_error("no tprof data could be read under %s", o.dir);
+		if (o.dir)
+			diag_error("no tprof data could be read under %s", o.dir);
+		else
+			diag_error("nothing could be read from %s", o.label);
+		import_end(&imports);
+		free(o.imports);
 		trace_free(&tr);
 		return 1;
 	}
@@ -370,6 +438,8 @@ int main(int argc, char **argv)
 	runtime_set_init(&rts, all, nrts);
 	struct pipeline pl = { .tr = &tr, .rts = &rts };
 	if (time_window(&o, &tr, &pl.win) < 0) {
+		import_end(&imports);
+		free(o.imports);
 		trace_free(&tr);
 		return 2;
 	}
@@ -387,11 +457,13 @@ int main(int argc, char **argv)
 		} else if (o.split) {
 			if (split_output(&o, &tr, &pl.win, outpath, &outs[pl.nouts++], &rts) < 0) {
 				free(outpath);
+				import_end(&imports);
+				free(o.imports);
 				trace_free(&tr);
 				return 2;
 			}
 		} else if (o.sqlite) {
-			outs[pl.nouts++] = output_sqlite(outpath, o.dir, &pl.win, &rts);
+			outs[pl.nouts++] = output_sqlite(outpath, o.label, &pl.win, &rts);
 		} else {
 			struct scene_renderer r = o.perfetto ? render_perfetto(outpath)
 							     : render_chrome(outpath);
@@ -401,7 +473,7 @@ int main(int argc, char **argv)
 	if (o.summary) {
 		summary_set_window(&pl.win);
 		summary_set_runtimes(&rts);
-		outs[pl.nouts++] = output_summary_as(stdout, o.dir, o.top, o.summary_format);
+		outs[pl.nouts++] = output_summary_as(stdout, o.label, o.top, o.summary_format);
 	}
 	pl.outs = outs;
 	for (int i = 0; i < pl.nouts; i++)
@@ -421,6 +493,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tprof-analyze: %s trace written to %s\n",
 			o.perfetto ? "Perfetto" : "Chrome", outpath);
 	free(outpath);
+	import_end(&imports);
+	free(o.imports);
 	trace_free(&tr);
 	return rc;
 }

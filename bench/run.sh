@@ -52,6 +52,9 @@
 #             collective of one float on a one-rank communicator of the stand-in NCCL), plain
 #             and recorded, alternating; and what two hipEventRecord (the profiler's timing of
 #             each collective) cost by themselves
+#   import    a Chrome trace of BENCH_IMPORT_EVENTS events (default 10^7; every phase, epoch
+#             timestamps; tests/tools/mk-chrome-trace) imported alone by tprof-analyze
+#             --import, to --summary and to a Perfetto trace: events/s and peak RSS
 #
 # Environment (make bench sets the first four):
 #   BENCH_BIN        directory holding the benchmark programs (overhead, rate, mix, killme,
@@ -60,7 +63,8 @@
 #                    tprof-inspect, tprof-analyze and libtrace_preload.so under test
 #   BENCH_RUNS       runs per figure (default 5)
 #   BENCH_ONLY       the parts to run, separated by spaces (default all): overhead rate bytes
-#                    analyze hip mpi polls nrt nccl sigkill sample; the table shows the others not measured
+#                    analyze hip mpi polls nrt nccl sigkill sample import; the table shows the
+#                    others not measured
 #   BENCH_CACHE      where generated analyzer traces are kept between runs (default
 #                    $TMPDIR/tprof-bench-cache); they are regenerated when the recorder or the
 #                    generator changes
@@ -130,6 +134,7 @@ mkdir "$W/s"
 failures=0
 B=$BENCH_BIN
 RUNSTAT=$B/runstat
+MKCHROME=${BENCH_MKCHROME:-}
 
 # ---- helpers -----------------------------------------------------------------------------
 
@@ -856,6 +861,38 @@ rm -rf "$W/sample"
 say ""
 fi
 
+# ---- import: framework traces --------------------------------------------------------------
+if want import; then
+IMPORT_EVENTS=${BENCH_IMPORT_EVENTS:-10000000}
+say "== import: a Chrome trace of $IMPORT_EVENTS events (tests/tools/mk-chrome-trace, every phase)"
+if [ -x "$MKCHROME" ] && "$MKCHROME" -n "$IMPORT_EVENTS" -e -o "$W/imp.json" >"$W/imp.gen" 2>&1; then
+	say "  file: $(($(wc -c <"$W/imp.json") / 1048576)) MiB"
+	for r in $(seq 1 "$RUNS"); do
+		for m in summary pf; do
+			case $m in
+			summary) set -- --summary ;;
+			pf) set -- --format perfetto -o "$W/imp.pftrace" ;;
+			esac
+			cat "$W/imp.json" >/dev/null   # in the page cache, as the others' inputs
+			if ! "$RUNSTAT" "$W/imp.rs" "$TPROF_ANALYZE" --import "$W/imp.json" "$@" \
+				>"$W/imp.out" 2>"$W/imp.err"; then
+				fail "tprof-analyze --import $* exited with status $(rs "$W/imp.rs" status): $(head -n 3 "$W/imp.err")"
+				continue
+			fi
+			_w=$(rs "$W/imp.rs" wall)
+			sample "imp_${m}_rate" "$(awk -v n="$IMPORT_EVENTS" -v w="$_w" 'BEGIN { printf "%.0f", n / w }')"
+			sample "imp_${m}_rss" "$(rs "$W/imp.rs" rss)"
+			say "  run $r: $m $(awk -v w="$_w" 'BEGIN { printf "%.2f", w }') s wall, peak RSS $(($(rs "$W/imp.rs" rss) / 1024)) MiB"
+			rm -f "$W/imp.pftrace"
+		done
+	done
+else
+	fail "mk-chrome-trace could not write the trace to import: $(head -n 3 "$W/imp.gen" 2>/dev/null)"
+fi
+rm -f "$W/imp.json"
+say ""
+fi
+
 # ---- the table ---------------------------------------------------------------------------
 # row LABEL SAMPLES SCALE UNIT DIR TARGET [DROPS]: DIR is le or ge; TARGET in UNIT; with
 # DROPS (a sample name), a run that dropped anything turns the verdict into a miss.
@@ -990,6 +1027,13 @@ if [ "${nccl_ok:-0}" = 1 ]; then
 	row "added ns per ncclAllReduce, host side (stand-in)" nccl_add_allreduce 1 ns - -
 	row "  ncclAllReduce without the profiler" nccl_plain_allreduce 1 ns - -
 	row "  of which two hipEventRecord of the runtime" nccl_events 1 ns - -
+fi
+if want import; then
+	row "import --summary, events/s ($IMPORT_EVENTS events)" imp_summary_rate 1e6 M/s ge 2
+	row "  peak RSS" imp_summary_rss 1024 MiB le 512
+	row "import to perfetto, events/s" imp_pf_rate 1e6 M/s - -
+	row "  peak RSS" imp_pf_rss 1024 MiB - -
+	say "  (chrome2otf2, as published: about 0.022 M events/s and 1.8 GiB of memory at 10^6 events)"
 fi
 if want sample; then
 	row "sampled at 99 Hz (BPF): wall time / plain" sample_ratio_b99 1 x le 1.01

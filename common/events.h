@@ -61,6 +61,13 @@
  *   SAMPLE  streams 2+cpu: a CPU sample of a followed thread with its stacks
  *   SCHED   streams 2+cpu (BPF) or 1 (/proc): a followed thread changes state
  *   SYSCTR  stream 1: a sampled counter (core busy share, memory, RSS, faults, CPU time)
+ *
+ * An imported image (common/import.h), written by tprof-analyze from a Chrome trace:
+ *   IBEGIN, IEND     a slice (X, or B and E)
+ *   IMARK            an instant (i I R, objects O N D, samples P)
+ *   ICOUNTER         one series of a counter event (C)
+ *   IASYNC           an async event (b e n)
+ *   IFLOW            a flow event (s t f)
  */
 #ifndef TPROF_EVENTS_H
 #define TPROF_EVENTS_H
@@ -91,7 +98,13 @@
 	X(KSYM, 34, "ksym")     \
 	X(SAMPLE, 35, "sample") \
 	X(SCHED, 36, "sched")   \
-	X(SYSCTR, 37, "sysctr")
+	X(SYSCTR, 37, "sysctr") \
+	X(IBEGIN, 40, "ibegin") \
+	X(IEND, 41, "iend")     \
+	X(IMARK, 42, "imark")   \
+	X(ICOUNTER, 43, "icounter") \
+	X(IASYNC, 44, "iasync") \
+	X(IFLOW, 45, "iflow")
 
 enum tprof_kind {
 #define TPROF_KIND_ENUM(sym, num, str) TPROF_K_##sym = num,

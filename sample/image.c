@@ -1,53 +1,28 @@
-/* image.c — the system image on disk: its chunk file (created with O_EXCL, a random instance),
- * a buffer per stream that becomes a chunk (codec + raw deflate + chunk header, as the
- * recorder's preload/spool/chunks.c) when full and every 250 ms, strings, clock samples, DROP
- * and END.  A write error stops the image with one warning; the caller goes on. */
+/* image.c — the system image (image.h): a process image of its own written with
+ * common/imgwrite.c, opened with what the sampler's process is (the clock, host, pid,
+ * executable, arguments), clock samples about 20 ms after the start and then every second,
+ * buffers written every 250 ms, and DROP and END at the close. */
 #include "image.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
-#include "../common/chunk.h"
-#include "../common/codec.h"
 #include "../common/events.h"
-#include "../common/writev-all.h"
-#include "strtab.h"
+#include "../common/imgwrite.h"
 
-#define BUF_UNITS 8192u                 /* 256 KiB of records per stream buffer */
 #define FLUSH_NS 250000000ull           /* a buffer's records reach the file within this */
 #define CLOCK_FIRST_NS 20000000ull      /* the second periodic clock sample */
 #define CLOCK_EVERY_NS 1000000000ull
-#define MAX_STRING (TPROF_MAX_EXT * TPROF_UNIT)
-
-struct sbuf {
-	struct tprof_rec *units;        /* BUF_UNITS */
-	uint32_t n, flushed, seq;
-	uint64_t last_t0;
-};
 
 struct tprof_sysimg {
-	int fd;
-	int failed;
-	char *base;
-	const char *prog;
-	struct sbuf *streams;
-	uint32_t nstreams;
-	struct tprof_strtab strings;
-	z_stream zs;
-	uint8_t *raw, *comp;
-	size_t raw_cap, comp_cap;
-	uint64_t start_ns, last_flush, last_clock;
+	struct tprof_imgw *w;
+	uint64_t last_flush, last_clock;
 	int nclocks;
-	uint64_t records;
 };
 
 uint64_t tprof_sysimg_now(void)
@@ -64,133 +39,36 @@ static uint64_t real_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static struct sbuf *stream_buf(struct tprof_sysimg *im, uint32_t stream)
-{
-	if (stream >= im->nstreams) {
-		uint32_t n = stream + 8;
-		struct sbuf *ns = realloc(im->streams, n * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		memset(ns + im->nstreams, 0, (n - im->nstreams) * sizeof(*ns));
-		im->streams = ns;
-		im->nstreams = n;
-	}
-	struct sbuf *b = &im->streams[stream];
-	if (!b->units && !(b->units = calloc(BUF_UNITS, TPROF_UNIT)))
-		return NULL;
-	return b;
-}
-
-
-static void stop_writing(struct tprof_sysimg *im, const char *what)
-{
-	if (im->failed)
-		return;
-	im->failed = 1;
-	fprintf(stderr, "%s: cannot write %s%s: %s; the system profile stops here\n", im->prog,
-		im->base, TPROF_TRACE_SUFFIX, what);
-}
-
-/* The records of stream s not yet in the file, as one chunk. */
-static void write_piece(struct tprof_sysimg *im, uint32_t s)
-{
-	struct sbuf *b = &im->streams[s];
-	struct tprof_enc_info info;
-	struct tprof_chunk_header ch;
-
-	if (im->failed || b->flushed >= b->n)
-		return;
-	size_t raw_len = tprof_encode(b->units + b->flushed, b->n - b->flushed, im->raw, &info);
-	if (info.units == 0)
-		return;
-	im->zs.next_in = im->raw;
-	im->zs.avail_in = (uInt)raw_len;
-	im->zs.next_out = im->comp;
-	im->zs.avail_out = (uInt)im->comp_cap;
-	if (deflateReset(&im->zs) != Z_OK || deflate(&im->zs, Z_FINISH) != Z_STREAM_END) {
-		stop_writing(im, "compression failed");
-		return;
-	}
-	uint32_t comp_len = (uint32_t)(im->comp_cap - im->zs.avail_out);
-	tprof_chunk_header_init(&ch, s, b->seq, b->flushed, &info, (uint32_t)raw_len, im->comp,
-				comp_len);
-	struct iovec iov[2] = { { &ch, sizeof(ch) }, { im->comp, comp_len } };
-	if (tprof_writev_all(im->fd, iov, 2) < 0) {
-		stop_writing(im, strerror(errno));
-		return;
-	}
-	b->flushed += info.units;
-	if (s != 0)
-		im->records += info.records;
-}
-
-void tprof_sysimg_flush(struct tprof_sysimg *im)
-{
-	for (uint32_t s = 0; s < im->nstreams; s++)
-		write_piece(im, s);
-	im->last_flush = tprof_sysimg_now();
-}
-
 void tprof_sysimg_write(struct tprof_sysimg *im, uint32_t stream, struct tprof_rec r,
 			const void *ext, size_t ext_bytes)
 {
-	uint32_t ext_units = (uint32_t)((ext_bytes + TPROF_UNIT - 1) / TPROF_UNIT);
-	struct sbuf *b;
-	if (im->failed || ext_units > TPROF_MAX_EXT || !(b = stream_buf(im, stream)))
-		return;
-	if (b->n + 1 + ext_units > BUF_UNITS) {
-		write_piece(im, stream);
-		if (im->failed)
-			return;
-		memset(b->units, 0, (size_t)b->n * TPROF_UNIT);
-		b->n = b->flushed = 0;
-		b->seq++;
-	}
-	if (r.t0 < b->last_t0)
-		r.t0 = b->last_t0;
-	b->last_t0 = r.t0;
-	r.ext = (uint8_t)ext_units;
-	b->units[b->n] = r;
-	if (ext_bytes)
-		memcpy(&b->units[b->n + 1], ext, ext_bytes);
-	b->n += 1 + ext_units;
+	tprof_imgw_write(im->w, stream, r, ext, ext_bytes);
 }
 
 uint32_t tprof_sysimg_string_n(struct tprof_sysimg *im, const char *s, size_t len, uint64_t t)
 {
-	int added;
-	if (!s)
-		return 0;
-	if (len > MAX_STRING)
-		len = MAX_STRING;
-	uint32_t id = tprof_strtab_id(&im->strings, s, len, &added);
-	if (added) {
-		struct tprof_rec r = { .kind = TPROF_K_STRING, .name = id, .t0 = t, .arg = len };
-		tprof_sysimg_write(im, 0, r, s, len);
-	}
-	return id;
+	return tprof_imgw_string_n(im->w, s, len, t);
 }
 
 uint32_t tprof_sysimg_string(struct tprof_sysimg *im, const char *s, uint64_t t)
 {
-	return s ? tprof_sysimg_string_n(im, s, strlen(s), t) : 0;
+	return tprof_imgw_string(im->w, s, t);
 }
 
 void tprof_sysimg_prop_str(struct tprof_sysimg *im, const char *key, const char *value)
 {
-	uint64_t t = tprof_sysimg_now();
-	uint32_t k = tprof_sysimg_string(im, key, t), v = tprof_sysimg_string(im, value, t);
-	tprof_sysimg_write(im, 0, (struct tprof_rec){ .kind = TPROF_K_PROP, .name = k, .t0 = t,
-						     .arg = v }, NULL, 0);
+	tprof_imgw_prop_str(im->w, key, value, tprof_sysimg_now());
 }
 
 void tprof_sysimg_prop_int(struct tprof_sysimg *im, const char *key, int64_t value)
 {
-	uint64_t t = tprof_sysimg_now();
-	uint32_t k = tprof_sysimg_string(im, key, t);
-	tprof_sysimg_write(im, 0, (struct tprof_rec){ .kind = TPROF_K_PROP, .flags = TPROF_PROP_INT,
-						     .name = k, .t0 = t, .arg = (uint64_t)value },
-			   NULL, 0);
+	tprof_imgw_prop_int(im->w, key, value, tprof_sysimg_now());
+}
+
+void tprof_sysimg_flush(struct tprof_sysimg *im)
+{
+	tprof_imgw_flush(im->w);
+	im->last_flush = tprof_sysimg_now();
 }
 
 /* A clock sample: ticks are monotonic ns, so t0 = t1; the tightest of 5 tries. */
@@ -271,77 +149,24 @@ static void opening(struct tprof_sysimg *im)
 	own_args(im);
 }
 
-static uint64_t new_instance(void)
-{
-	uint64_t x = 0;
-	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) != sizeof(x))
-		x = real_ns() ^ ((uint64_t)getpid() << 32) ^ tprof_sysimg_now();
-	return x ? x : 1;
-}
-
-static int create_file(struct tprof_sysimg *im, const char *dir, char *why, size_t whylen)
-{
-	char host[256], *path = NULL;
-	struct tprof_file_header h;
-	uint64_t instance = new_instance();
-
-	host_name(host, sizeof(host));
-	for (char *c = host; *c; c++)
-		if (*c == '/')
-			*c = '_';
-	if (asprintf(&im->base, "%s/%s.%d.%08x", dir, host, (int)getpid(),
-		     (unsigned)(instance & 0xffffffffu)) < 0 ||
-	    asprintf(&path, "%s%s", im->base, TPROF_TRACE_SUFFIX) < 0) {
-		im->base = NULL;
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	im->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-	tprof_file_header_init(&h, instance, (uint32_t)getpid(), real_ns());
-	if (im->fd < 0 || write(im->fd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
-		snprintf(why, whylen, "cannot create %s: %s", path,
-			 errno ? strerror(errno) : "short write");
-		if (im->fd >= 0)
-			unlink(path);
-		free(path);
-		return -1;
-	}
-	free(path);
-	return 0;
-}
-
 struct tprof_sysimg *tprof_sysimg_open(const char *dir, const char *prog, char *why,
 				       size_t whylen)
 {
+	char host[256];
 	struct tprof_sysimg *im = calloc(1, sizeof(*im));
 	if (!im) {
 		snprintf(why, whylen, "out of memory");
 		return NULL;
 	}
-	im->fd = -1;
-	im->prog = prog;
-	im->raw_cap = tprof_codec_bound(BUF_UNITS);
-	if (deflateInit2(&im->zs, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+	host_name(host, sizeof(host));
+	struct tprof_imgw_opts o = { .dir = dir, .host = host, .pid = (uint32_t)getpid(),
+				     .real_ns = real_ns(), .prog = prog,
+				     .what = "the system profile" };
+	if (!(im->w = tprof_imgw_open(&o, why, whylen))) {
 		free(im);
-		snprintf(why, whylen, "cannot set up compression");
 		return NULL;
 	}
-	im->comp_cap = deflateBound(&im->zs, (uLong)im->raw_cap);
-	im->raw = malloc(im->raw_cap);
-	im->comp = malloc(im->comp_cap);
-	if (!im->raw || !im->comp) {
-		snprintf(why, whylen, "out of memory");
-		im->failed = 1;
-		tprof_sysimg_close(im, 0);
-		return NULL;
-	}
-	errno = 0;
-	if (create_file(im, dir, why, whylen) < 0) {
-		im->failed = 1;
-		tprof_sysimg_close(im, 0);
-		return NULL;
-	}
-	im->start_ns = im->last_flush = tprof_sysimg_now();
+	im->last_flush = tprof_sysimg_now();
 	opening(im);
 	clock_sample(im, TPROF_CLOCK_PERIODIC);
 	return im;
@@ -351,7 +176,7 @@ void tprof_sysimg_close(struct tprof_sysimg *im, uint64_t lost)
 {
 	if (!im)
 		return;
-	if (!im->failed) {
+	if (tprof_imgw_ok(im->w)) {
 		uint64_t now = tprof_sysimg_now();
 		if (lost)
 			tprof_sysimg_write(im, 0, (struct tprof_rec){ .kind = TPROF_K_DROP,
@@ -359,40 +184,27 @@ void tprof_sysimg_close(struct tprof_sysimg *im, uint64_t lost)
 		clock_sample(im, TPROF_CLOCK_FINAL);
 		tprof_sysimg_write(im, 0, (struct tprof_rec){ .kind = TPROF_K_END,
 			.flags = TPROF_END_EXIT, .t0 = tprof_sysimg_now() }, NULL, 0);
-		tprof_sysimg_flush(im);
 	}
-	if (im->fd >= 0)
-		close(im->fd);
-	for (uint32_t s = 0; s < im->nstreams; s++)
-		free(im->streams[s].units);
-	free(im->streams);
-	tprof_strtab_free(&im->strings);
-	deflateEnd(&im->zs);
-	free(im->raw);
-	free(im->comp);
-	free(im->base);
+	tprof_imgw_close(im->w);
 	free(im);
 }
 
 void tprof_sysimg_abandon(struct tprof_sysimg *im)
 {
-	if (im->fd >= 0)
-		close(im->fd);
-	im->fd = -1;
-	im->failed = 1;
+	tprof_imgw_abandon(im->w);
 }
 
 const char *tprof_sysimg_base(const struct tprof_sysimg *im)
 {
-	return im->base;
+	return tprof_imgw_base(im->w);
 }
 
 int tprof_sysimg_ok(const struct tprof_sysimg *im)
 {
-	return !im->failed;
+	return tprof_imgw_ok(im->w);
 }
 
 uint64_t tprof_sysimg_records(const struct tprof_sysimg *im)
 {
-	return im->records;
+	return tprof_imgw_records(im->w);
 }

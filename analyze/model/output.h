@@ -38,8 +38,10 @@ enum ev_kind {
 			  * innermost frame's function */
 	EV_STATE,        /* `thread` was in scheduling state `state` (enum tprof_sched_state)
 			  * from t0 to t1; name = the state's name ("Running") */
+	EV_FLOW,         /* an imported flow arrow (runtimes/import) from t0 on its `imp`
+			  * source thread to t1 on `thread`; name = its name */
 };
-#define EV_LAST EV_STATE   /* the highest enum ev_kind */
+#define EV_LAST EV_FLOW    /* the highest enum ev_kind */
 
 /* A CPU sample (EV_SAMPLE): its call stack as function names (trace-wide string ids),
  * innermost first; the first nkernel are kernel frames, the rest user frames. */
@@ -223,6 +225,9 @@ struct event {
 	const struct nccl_info *nccl;    /* EV_CALL of domain NCCL (nccl.h) */
 	const struct nccl_inst *ncclinst;/* EV_NCCL (nccl.h) */
 	const struct sample_info *sample;/* EV_SAMPLE */
+	const struct imp_info *imp;      /* an event of an imported trace (runtimes/import/import.h):
+					  * its category, arguments and what else the file said;
+					  * NULL for the profile's own */
 	uint8_t state;                   /* EV_STATE: enum tprof_sched_state */
 	uint8_t sysctr;                  /* EV_COUNTER of a system image's SYSCTR record: enum
 					  * tprof_sysctr; 0 for any other counter */
@@ -255,6 +260,8 @@ struct nccl_state;
 struct devorder;
 struct runtime_set;
 struct sys_state;
+struct imp_state;
+struct imp_info;
 struct nccl_info;
 struct nccl_inst;
 
@@ -275,6 +282,8 @@ struct pipeline {
 	const struct runtime_set *rts;   /* the runtimes (runtime.h) */
 	struct sys_state *sys;           /* the system profile's symbols and counts
 					  * (runtimes/sys), made at its first record */
+	struct imp_state *imp;           /* imported traces' open slices, ranges and flows
+					  * (runtimes/import), made at their first record */
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

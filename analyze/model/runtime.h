@@ -57,7 +57,8 @@ struct runtime {
 	void (*call_args)(struct scene_args *a, const struct event *ev);
 	/* The event kinds (RT_KIND bits) for which scene_event is called, before the scene draws
 	 * the event itself: it returns 1 when it drew the event (or holds it to draw later), and
-	 * the scene draws nothing more of it. */
+	 * the scene draws nothing more of it.  EV_BEGIN comes only to a renderer that hears the
+	 * announcements: the runtime then gives the SI_BEGIN of a range it draws itself. */
 	uint32_t events;
 	int (*scene_event)(struct scene *s, const struct event *ev, unsigned self);
 	/* After the last event: draws what it still holds and frees its scene state. */

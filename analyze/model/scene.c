@@ -280,8 +280,15 @@ static void event(void *priv, const struct event *ev)
 	if (ev->kind > EV_LAST)
 		return;
 	if (ev->kind == EV_BEGIN || ev->kind == EV_MPIREQ) {
-		if (s->announce)
-			announce(s, ev);
+		if (!s->announce)
+			return;
+		/* a runtime that draws its ranges itself announces them the same way */
+		for (unsigned i = 0; ev->kind == EV_BEGIN && i < s->nwant[EV_BEGIN]; i++) {
+			unsigned k = s->want[EV_BEGIN][i];
+			if (s->rts[k]->scene_event(s, ev, k))
+				return;
+		}
+		announce(s, ev);
 		return;
 	}
 	if (ev->kind == EV_CALL) {

@@ -18,8 +18,9 @@
 #define PID_NCGROUP 1100000       /* + core, in --group-by neuroncore */
 #define PID_HOST 1200000          /* + host number, in --group-by instance */
 #define STATE_TID 1000000000      /* + tid: a thread's scheduling states, per process */
+#define FRAMEWORK_TID 1100000000  /* + tid: a thread's imported framework events, per process */
 
-enum group { G_THREAD, G_DEVICE, G_API, G_GPU, G_COPIES, G_NEURON, G_NC, G_STATE };
+enum group { G_THREAD, G_DEVICE, G_API, G_GPU, G_COPIES, G_NEURON, G_NC, G_STATE, G_FRAMEWORK };
 
 struct key {
 	int group;
@@ -149,6 +150,25 @@ static struct entry *find(struct tracks *t, const struct key *k, int *fresh)
 static int32_t thread_tid(const struct thread *th)
 {
 	return th->tid >= 0 ? th->tid : (int32_t)(1000000 + th->stream);
+}
+
+struct track tracks_thread_framework(struct tracks *t, const struct proc *p, int32_t tid,
+				     const struct thread *th, uint32_t name)
+{
+	struct key k = { G_FRAMEWORK, p->index, (uint64_t)tid, 0 };
+	int fresh;
+	struct entry *e = find(t, &k, &fresh);
+	if (fresh) {
+		e->p = p;
+		e->th = th;
+		e->tid = tid;
+		e->name = name;
+		if (t->mode == TRACKS_BY_INSTANCE)
+			e->track = host_track(t, p);
+		else
+			e->track = (struct track){ p->index, FRAMEWORK_TID + (int64_t)tid };
+	}
+	return e->track;
 }
 
 struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call)
@@ -312,15 +332,19 @@ static void group_metadata(struct tracks *t, tracks_meta_fn meta, void *ctx)
 }
 
 /* Where a track sorts among its process's: the main thread, the other threads (each with
- * its scheduling states right after it), the NeuronCores, the device streams. */
+ * its scheduling states and its imported framework events right after it), the
+ * NeuronCores, the device streams. */
 static int64_t order_in_process(const struct entry *e)
 {
+	int64_t slot = e->tid == e->p->pid ? 0 : 3 + 3 * ((int64_t)e->tid % 1000000);
 	switch (e->key.group) {
 	case G_THREAD:
 	case G_API:
-		return e->tid == e->p->pid ? 0 : 2 + 2 * ((int64_t)e->tid % 1000000);
+		return slot;
 	case G_STATE:
-		return e->tid == e->p->pid ? 1 : 3 + 2 * ((int64_t)e->tid % 1000000);
+		return slot + 1;
+	case G_FRAMEWORK:
+		return slot + 2;
 	case G_NC:
 	case G_NEURON:
 		return 5000000 + (int64_t)e->device * 64 + e->stream_no;
@@ -345,6 +369,10 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
 			snprintf(what, sizeof(what), "%s", e->name ? strings_get(e->name) : "thread");
 		else if (e->key.group == G_STATE)
 			snprintf(what, sizeof(what), "%s state", e->name ? strings_get(e->name) : "thread");
+		else if (e->key.group == G_FRAMEWORK && e->name)
+			snprintf(what, sizeof(what), "%s framework", strings_get(e->name));
+		else if (e->key.group == G_FRAMEWORK)
+			snprintf(what, sizeof(what), "framework (tid %d)", e->tid);
 		else if (e->key.group == G_NC || e->key.group == G_NEURON)
 			nc_label(e, what, sizeof(what));
 		else
@@ -390,6 +418,10 @@ void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx)
 			break;
 		case G_STATE:
 			ti.kind = "thread-state";
+			ti.thread = e->th;
+			break;
+		case G_FRAMEWORK:
+			ti.kind = "thread-framework";
 			ti.thread = e->th;
 			break;
 		case G_NC:

@@ -30,6 +30,11 @@ struct track tracks_thread(struct tracks *t, const struct thread *th, int api_ca
 /* The track of a thread's scheduling states (Running, Sleeping...), "<thread> state", sorted
  * right after the thread's own track. */
 struct track tracks_thread_state(struct tracks *t, const struct thread *th);
+/* The track of imported framework events (runtimes/import) of thread `tid` of process p,
+ * "<name> framework", sorted right after that thread's tracks; th: the thread of p with that
+ * tid, or the imported thread when p has none. */
+struct track tracks_thread_framework(struct tracks *t, const struct proc *p, int32_t tid,
+				     const struct thread *th, uint32_t name);
 /* A device stream's track (with by_domain, kernels go to "GPU", copies to "copies"). */
 struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t device, uint64_t stream,
 			   int copy);
@@ -47,9 +52,10 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
  * listed: they are known by their track. */
 struct track_info {
 	struct track track;
-	const char *kind;                /* "thread", "thread-state", "device" or "neuroncore" */
+	const char *kind;                /* "thread", "thread-state", "thread-framework",
+					  * "device" or "neuroncore" */
 	const struct proc *proc;
-	const struct thread *thread;     /* thread and thread-state tracks */
+	const struct thread *thread;     /* thread, thread-state and thread-framework tracks */
 	int64_t device;                  /* device tracks: the device; NeuronCore tracks: its
 					  * core */
 	uint64_t stream;                 /* device tracks: the stream handle */

@@ -32,15 +32,19 @@ static void calibrate(struct trace *tr, struct proc *p)
 
 void timebase_align(struct trace *tr)
 {
+	/* Imported images have no clock of their own: the import puts them on the axis. */
 	for (size_t i = 0; i < tr->nprocs; i++)
-		calibrate(tr, tr->procs[i]);
+		if (!tr->procs[i]->imp)
+			calibrate(tr, tr->procs[i]);
 	/* One offset per host: that of its earliest sample. */
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		const struct clock_point *ref = NULL;
+		if (p->imp)
+			continue;
 		for (size_t j = 0; j < tr->nprocs; j++) {
 			const struct proc *q = tr->procs[j];
-			if (q->host != p->host || !q->tb.n)
+			if (q->host != p->host || !q->tb.n || q->imp)
 				continue;
 			if (!ref || q->tb.pts[0].mono < ref->mono)
 				ref = &q->tb.pts[0];

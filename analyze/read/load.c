@@ -20,11 +20,15 @@ static uint64_t proc_bytes(const struct proc *p)
 	return n;
 }
 
-/* Finds, indexes and calibrates everything under dir, and gives the system images' tasks
- * their processes and threads; the trace is then ready to merge. */
-int trace_load(struct trace *tr, const char *dir)
+/* Finds, indexes and calibrates everything under dir (NULL: nothing but what the hooks add),
+ * and gives the system images' tasks their processes and threads; the trace is then ready to
+ * merge.  The hooks, when given, add images after the scan (framework traces rewritten as
+ * imported images) and put them on the time axis once the recorded ones are. */
+int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *h)
 {
-	if (scan_dir(tr, dir) < 0)
+	if (dir && scan_dir(tr, dir) < 0)
+		return -1;
+	if (h && h->add && h->add(tr, h->ctx) < 0)
 		return -1;
 	uint64_t total = 0, upto = 0;
 	for (size_t i = 0; i < tr->nprocs; i++)
@@ -47,11 +51,18 @@ int trace_load(struct trace *tr, const char *dir)
 	procs_load(tr);
 	timebase_align(tr);
 	clocksync_apply(tr);
+	if (h && h->align)
+		h->align(tr, h->ctx);
 	trace_span(tr);
 	system_attach(tr);
 	trace_order(tr);
 	progress_end();
 	return 0;
+}
+
+int trace_load(struct trace *tr, const char *dir)
+{
+	return trace_load_with(tr, dir, NULL);
 }
 
 /* Something was read when at least one process has a stream with a record in it. */
@@ -91,6 +102,7 @@ void trace_free(struct trace *tr)
 		free(p->tb.pts);
 		free(p->tb.slope);
 		free(p->tb.mul);
+		free(p->imp);
 		if (p->fd >= 0)
 			close(p->fd);
 		if (p->spool)
@@ -102,6 +114,11 @@ void trace_free(struct trace *tr)
 	free(tr->procs);
 	tr->procs = NULL;
 	tr->nprocs = 0;
+	for (size_t i = 0; i < tr->nfound; i++)
+		free(tr->found[i]);
+	free(tr->found);
+	tr->found = NULL;
+	tr->nfound = 0;
 	mpi_comms_free(tr);
 	strings_free();
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "impimage.h"
 #include "system.h"
 
 static void on_prop(struct proc *p, const struct tprof_rec *r)
@@ -25,7 +26,7 @@ static void on_prop(struct proc *p, const struct tprof_rec *r)
 			p->world_size = v;
 		else if (!strcmp(key, "local_rank"))
 			p->local_rank = v;
-		else
+		else if (!impimage_prop(p, key, r))
 			system_prop(p, key, r);
 		return;
 	}
@@ -44,7 +45,7 @@ static void on_prop(struct proc *p, const struct tprof_rec *r)
 			abort();
 		p->args = na;
 		p->args[p->nargs++] = val;
-	} else {
+	} else if (!impimage_prop(p, key, r)) {
 		system_prop(p, key, r);
 	}
 }
@@ -140,7 +141,7 @@ int procs_load(struct trace *tr)
 			while (stream_next(s))
 				on_record(tr, p, s->rec);
 		}
-		if (!s || !p->host || p->pid < 0) {
+		if ((!s || !p->host || p->pid < 0) && !p->imp) {
 			identity_from_name(p);
 			diag_warn(p->trace_path ? p->trace_path : p->spool_path, 0,
 				  "the process stream is missing or incomplete; names and times are approximate");

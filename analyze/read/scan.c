@@ -1,7 +1,7 @@
 /* scan.c — walks an output directory (recursively: several hosts may write into
  * subdirectories) and pairs each process image's chunk file with its spool.  Files that are
  * not tprof's are named in a warning and left alone, except the JIT symbol maps the sampler
- * copies beside its system image. */
+ * copies beside its system image, and framework traces, kept for the import. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -73,14 +73,30 @@ static int is_perf_map(const char *path)
 	return digits > 0 && !strcmp(p + digits, ".map");
 }
 
+/* A framework's trace to import: PyTorch's *.pt.trace.json, JAX's and TensorFlow's
+ * *.trace.json, plain or gzipped. */
+static int is_framework_trace(const char *path)
+{
+	return ends_with(path, ".trace.json") || ends_with(path, ".trace.json.gz");
+}
+
 /* Files are recognised by their suffix, so that a trace file whose header was damaged is
- * still searched for chunks; anything else is named and ignored. */
+ * still searched for chunks; framework traces are kept for the import; anything else is
+ * named and ignored. */
 static void add_file(struct trace *tr, const char *path)
 {
 	int is_trace = ends_with(path, TPROF_TRACE_SUFFIX);
 	int is_spool = ends_with(path, TPROF_SPOOL_SUFFIX);
 	if (!is_trace && !is_spool && is_perf_map(path))
 		return;
+	if (!is_trace && !is_spool && is_framework_trace(path)) {
+		char **nf = realloc(tr->found, (tr->nfound + 1) * sizeof(*nf));
+		if (!nf || !(nf[tr->nfound] = strdup(path)))
+			abort();
+		tr->found = nf;
+		tr->nfound++;
+		return;
+	}
 	if (!is_trace && !is_spool) {
 		char head[8];
 		int kind = sniff(path, head, sizeof(head));

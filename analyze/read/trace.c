@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "impimage.h"
 #include "system.h"
 #include "trace.h"
 
@@ -19,6 +20,16 @@ const char *proc_label(const struct proc *p, char *buf, size_t len)
 {
 	const char *host = p->host ? strings_get(p->host) : "?";
 	char prog[256] = "?";
+	if (p->imp) {
+		const struct impimage *im = p->imp;
+		const char *src = im->source ? base_name(strings_get(im->source)) : "?";
+		if (im->process_name || im->pid_name)
+			snprintf(buf, len, "%s (imported from %s)",
+				 strings_get(im->process_name ? im->process_name : im->pid_name), src);
+		else
+			snprintf(buf, len, "pid %lld (imported from %s)", (long long)p->pid, src);
+		return buf;
+	}
 	if (p->sys && p->sys->target >= 0 && p->sys->target == p->pid) {
 		snprintf(buf, len, "system (%s, pid %lld)", host, (long long)p->pid);
 		return buf;

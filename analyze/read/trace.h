@@ -31,6 +31,7 @@ struct proc;
 struct thread;
 struct sysimage;
 struct sysindex;
+struct impimage;
 
 /* A stream and the iterator that reads its records in order, piece by piece. */
 struct stream {
@@ -207,6 +208,8 @@ struct proc {
 					 * so: a fork child getting ready, not yet the program) */
 	int64_t gen;                    /* the exec generation of its pid it ran as (system.h),
 					 * -1 when no system image tells */
+	struct impimage *imp;           /* an imported image (PROP role "import"): what it says
+					 * of itself (impimage.h); NULL for a recorded one */
 };
 
 /* What MPI matching found over the whole trace (runtimes/mpi/match.c, runtimes/mpi/coll.c), window or not. */
@@ -262,6 +265,9 @@ struct trace {
 	struct sysindex *sysidx;        /* threads by (host, tid), for the system images' records
 					 * (system.c); NULL when there is no system image */
 	struct sys_totals sys;
+	char **found;                   /* framework traces found under the directory
+					 * (*.pt.trace.json[.gz], *.trace.json[.gz]), to import */
+	size_t nfound;
 };
 
 /* diag.c: warnings about the input, each naming the file and offset */
@@ -320,6 +326,14 @@ const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t s
 int32_t mpi_comm_world_rank(const struct mpi_comm *c, int32_t rank, int remote);
 
 int trace_load(struct trace *tr, const char *dir);
+/* What a caller adds to the loading (load.c): `add` after the scan, `align` once every
+ * recorded process is on the time axis (before the spans are found). */
+struct load_hooks {
+	int (*add)(struct trace *tr, void *ctx);
+	void (*align)(struct trace *tr, void *ctx);
+	void *ctx;
+};
+int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *h);
 int trace_has_data(const struct trace *tr);
 void trace_free(struct trace *tr);
 const char *proc_label(const struct proc *p, char *buf, size_t len);

@@ -7,7 +7,8 @@
 	X(mpi)      \
 	X(nccl)     \
 	X(nrt)      \
-	X(sys)
+	X(sys)      \
+	X(import)
 
 #define DECLARE(name) extern const struct runtime runtime_##name;
 #define ENTRY(name) &runtime_##name,

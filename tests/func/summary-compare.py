@@ -91,6 +91,8 @@ SCHEMA = {
         "lost": {"samples_lost": I, "unattributed": I, "unresolved_addresses": I,
                  "missing_files": I},
     },
+    "framework_ops": table({"count": I, "self_ns": I, "self_pct": R, "total_ns": I,
+                            "avg_ns": I, "name": S}),
     "hip_api": table(TIME_ROW),
     "mpi": {
         "calls": table(TIME_BYTES_ROW),
@@ -560,6 +562,10 @@ def expected(d):
                       ["calls", "bytes", "time_ns", "bandwidth_GBps", "direction"])
     out += nrt(d["nrt"])
     out += system(d["system"])
+    f = d["framework_ops"]
+    out += rows_table(["=Framework ops (imported slices by name; self: less the slices inside "
+                       "them)"], f, ["count", "self_ns", "self_pct", "total_ns", "avg_ns", "name"])
+    out += more(f) if f["rows"] else []
     out += time_table("HIP API", d["hip_api"])
     out += mpi(d["mpi"])
     out += nccl(d["nccl"])

@@ -140,7 +140,7 @@ if (app, 101) not in names or names[(app, 101)] != "compute":
     sys.exit("no track for the thread that recorded nothing: %s" % names)
 o = {(e["pid"], e["tid"]): e["args"]["sort_index"] for e in d["traceEvents"] if e["name"] == "thread_sort_index"}
 sl = [k for k, n in names.items() if n == "sleeper state"][0]
-if o[sl] != o[(app, 103)] + 1 if (app, 103) in o else o[sl] != 2 * 103 + 3:
+if o[sl] != o[(app, 103)] + 1 if (app, 103) in o else o[sl] != 3 * 103 + 4:
     sys.exit("the state track does not sort right after its thread: %s" % o)
 ' "$T/mix-trace.json"
 ok $? "Chrome: the sleeper's state track holds its four states; counters on the system process, the app and the thread"

@@ -304,7 +304,8 @@ static void track_desc(struct pb *b, const struct trace *tr, struct tracks *trac
 	const struct track_info *ti = m ? m->info : NULL;
 	size_t pk, dd = desc_open(b, uuid, &pk);
 	const struct track_info *owner = NULL;
-	if (ti && !strcmp(ti->kind, "thread-state") && ti->thread)
+	if (ti && (!strcmp(ti->kind, "thread-state") || !strcmp(ti->kind, "thread-framework")) &&
+	    ti->thread)
 		owner = map_get(&d->threads, (uint64_t)(uintptr_t)ti->thread, 0);
 	if (owner) {
 		/* a thread's states: a slice track under the thread's */

@@ -1,7 +1,8 @@
-/* strtab.h — the system image's string table (strtab.c): each distinct byte string gets an
- * id, 1, 2, 3 ... in the order first seen; the image writes a STRING record for a new one. */
-#ifndef TPROF_SAMPLE_STRTAB_H
-#define TPROF_SAMPLE_STRTAB_H
+/* strtab.h — an image writer's string table (strtab.c, for imgwrite.c): each distinct byte
+ * string gets an id, 1, 2, 3 ... in the order first seen; the writer writes a STRING record
+ * for a new one. */
+#ifndef TPROF_COMMON_STRTAB_H
+#define TPROF_COMMON_STRTAB_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* strtab.c — an open-addressing table from byte strings to the ids of one system image. */
+/* strtab.c — an open-addressing table from byte strings to the ids of one image (imgwrite.c). */
 #include "strtab.h"
 
 #include <stdlib.h>

@@ -1,0 +1,297 @@
+/* align.c — where an imported file's times go on the profile's axis, once the recorded
+ * processes are there.  In this order: a file with absolute times (baseTimeNanoseconds, or
+ * epoch timestamps) goes through the realtime clock of its host as the recorders sampled it;
+ * else its steps (ProfilerStep#N) are matched to the profile's steps of the same numbers (its
+ * own process's when it has one) and the offset is the least-squares fit (the mean of the
+ * differences), with its residual; else --import-offset puts its first event that far after
+ * the profile's start; else its first event is put at the start, with a warning.  Each image
+ * then gets a clock of two points with that map, and the recorded process of its (host, pid)
+ * as its home. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/events.h"
+#include "../../common/import.h"
+#include "../read/impimage.h"
+#include "import.h"
+
+/* The recorded processes (neither imported nor system images). */
+static int recorded(const struct proc *p)
+{
+	return !p->imp && !p->sys;
+}
+
+static int single_host(const struct trace *tr, uint32_t *host)
+{
+	*host = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *p = tr->procs[i];
+		if (!recorded(p))
+			continue;
+		if (*host && p->host != *host)
+			return 0;
+		*host = p->host;
+	}
+	return *host != 0;
+}
+
+/* The recorded process of the file's main (host, pid): the host it names, or the profile's
+ * one host when it names none. */
+static struct proc *home_of(const struct trace *tr, const struct imp_file *f, int64_t pid)
+{
+	uint32_t host = 0;
+	if (f->host)
+		host = strings_add(f->host, strlen(f->host));
+	else if (!single_host(tr, &host))
+		return NULL;
+	struct proc *best = NULL;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		if (recorded(p) && p->host == host && p->pid == pid && p->tb.n &&
+		    (!best || p->tb.pts[0].mono > best->tb.pts[0].mono))
+			best = p;   /* the last image of the pid: after any exec */
+	}
+	return best;
+}
+
+/* Any recorded process of the host, for its clock. */
+static const struct proc *host_proc(const struct trace *tr, const char *host)
+{
+	uint32_t h = 0;
+	if (host)
+		h = strings_add(host, strlen(host));
+	else
+		single_host(tr, &h);
+	for (size_t i = 0; h && i < tr->nprocs; i++)
+		if (recorded(tr->procs[i]) && tr->procs[i]->host == h && tr->procs[i]->tb.n)
+			return tr->procs[i];
+	return NULL;
+}
+
+/* ---- the profile's steps ------------------------------------------------------------------ */
+
+struct step_at {
+	uint64_t n;
+	int64_t ns;                      /* its first start, on the axis */
+};
+
+static int by_step(const void *a, const void *b)
+{
+	const struct step_at *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+/* The first start of each step number in p's STEP records (one pass over its records). */
+static struct step_at *proc_steps(struct proc *p, size_t *n)
+{
+	struct step_at *v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (size_t s = 1; s < p->nstreams; s++) {
+		struct stream *st = p->streams[s];
+		size_t cursor = 0;
+		if (!st || stream_rewind(st) < 0)
+			continue;
+		while (stream_next(st)) {
+			if (st->rec->kind != TPROF_K_STEP)
+				continue;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 64;
+				if (!(v = realloc(v, cap * sizeof(*v))))
+					abort();
+			}
+			v[(*n)++] = (struct step_at){ st->rec->arg,
+						      timebase_global(&p->tb, st->rec->t0, &cursor) };
+		}
+		stream_rewind(st);
+	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), by_step);
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!k || v[k - 1].n != v[i].n)
+			v[k++] = v[i];
+	*n = k;
+	return v;
+}
+
+static const struct step_at *find_step(const struct step_at *v, size_t n, uint64_t step)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].n < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].n == step ? &v[lo] : NULL;
+}
+
+/* The offset that puts the file's steps on the profile's (a pure shift, least squares: the
+ * mean of the differences); 0 when no step number is in both. */
+static int fit_steps(struct import_done *d, const struct step_at *rec, size_t nrec)
+{
+	const struct imp_file *f = &d->file;
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < f->nimages; i++)
+		for (size_t k = 0; k < f->images[i].nsteps; k++) {
+			const struct imp_step *s = &f->images[i].steps[k];
+			const struct step_at *r = find_step(rec, nrec, s->n);
+			if (r) {
+				sum += (double)(r->ns - s->t0);
+				n++;
+			}
+		}
+	if (!n)
+		return 0;
+	double mean = sum / (double)n, sq = 0, worst = 0;
+	for (size_t i = 0; i < f->nimages; i++)
+		for (size_t k = 0; k < f->images[i].nsteps; k++) {
+			const struct imp_step *s = &f->images[i].steps[k];
+			const struct step_at *r = find_step(rec, nrec, s->n);
+			if (!r)
+				continue;
+			double e = (double)(r->ns - s->t0) - mean;
+			sq += e * e;
+			if (fabs(e) > worst)
+				worst = fabs(e);
+		}
+	d->shift_ns = (int64_t)llround(mean);
+	d->steps_matched = n;
+	d->residual_rms_ns = sqrt(sq / (double)n);
+	d->residual_max_ns = worst;
+	return 1;
+}
+
+/* The recorded process whose steps the file's match: its home when that has steps, else the
+ * process with the most step numbers in common. */
+static int by_steps(struct trace *tr, struct import_done *d)
+{
+	size_t nfile = 0;
+	for (size_t i = 0; i < d->file.nimages; i++)
+		nfile += d->file.images[i].nsteps;
+	if (!nfile)
+		return 0;
+	struct import_done best = *d;
+	int found = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		if (!recorded(p) || (d->home && p != d->home))
+			continue;
+		size_t n;
+		struct step_at *v = proc_steps(p, &n);
+		struct import_done t = *d;
+		if (n && fit_steps(&t, v, n) && (!found || t.steps_matched > best.steps_matched)) {
+			best = t;
+			found = 1;
+		}
+		free(v);
+	}
+	if (found)
+		*d = best;
+	return found;
+}
+
+/* ---- clocks ------------------------------------------------------------------------------- */
+
+/* The profile's start on the axis, before the spans are found: its earliest clock point. */
+static int64_t profile_start(const struct trace *tr)
+{
+	int64_t start = INT64_MAX;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *p = tr->procs[i];
+		size_t c = 0;
+		if (!p->imp && p->tb.n) {
+			int64_t t = timebase_global(&p->tb, p->tb.pts[0].ticks, &c);
+			if (t < start)
+				start = t;
+		}
+	}
+	return start == INT64_MAX ? 0 : start;
+}
+
+/* Gives p a clock that maps the file's ns x to the axis as mono(x) + offset: two points of
+ * slope one.  real_off: realtime minus the axis at the same instant (0 but for absolute time). */
+static void set_clock(struct proc *p, const struct imp_file *f, int64_t shift, int64_t offset,
+		      int64_t real_shift)
+{
+	int64_t x0 = f->first_ns == INT64_MAX ? 0 : f->first_ns;
+	int64_t x1 = f->last_ns > x0 ? f->last_ns : x0 + 1;
+	p->tb.n = 0;
+	timebase_add(&p->tb, (uint64_t)x0 + TPROF_IMP_TICK_BIAS, x0 + shift, x0 + real_shift);
+	timebase_add(&p->tb, (uint64_t)x1 + TPROF_IMP_TICK_BIAS, x1 + shift, x1 + real_shift);
+	timebase_finish(&p->tb, 0, NULL);
+	p->tb.offset = offset;
+}
+
+static struct import_done *done_of(struct import_set *set, const struct proc *p,
+				   size_t *image)
+{
+	for (size_t i = 0; i < set->ndone; i++)
+		for (size_t k = 0; k < set->done[i].file.nimages; k++)
+			if (p->trace_path && !strcmp(p->trace_path, set->done[i].file.images[k].path)) {
+				*image = k;
+				return &set->done[i];
+			}
+	return NULL;
+}
+
+static void place(struct trace *tr, struct import_set *set, struct import_done *d)
+{
+	const struct imp_file *f = &d->file;
+	int64_t main_pid = f->tprof_pid >= 0 ? f->tprof_pid
+			   : f->nimages ? f->images[0].pid : -1;
+	d->home = main_pid >= 0 ? home_of(tr, f, main_pid) : NULL;
+	int64_t first = f->first_ns == INT64_MAX ? 0 : f->first_ns;
+	if (f->time != IMP_TIME_RELATIVE) {
+		d->how = IMPORT_BY_TIME;
+		d->shift_ns = f->time == IMP_TIME_BASE ? f->base_ns : 0;
+	} else if (by_steps(tr, d)) {
+		d->how = IMPORT_BY_STEPS;
+	} else if (set->req->has_offset) {
+		d->how = IMPORT_BY_OFFSET;
+		d->shift_ns = profile_start(tr) + set->req->offset_ns - first;
+	} else {
+		d->how = IMPORT_AT_START;
+		d->shift_ns = profile_start(tr) - first;
+		if (profile_start(tr) != 0 || tr->nprocs > f->nimages)
+			diag_warn(f->source, 0, "no absolute time and no step in common with the "
+				  "profile: its first event is put at the profile's start (give "
+				  "--import-offset or --import-steps)");
+	}
+}
+
+void import_align(struct trace *tr, void *ctx)
+{
+	struct import_set *set = ctx;
+	for (size_t i = 0; i < set->ndone; i++)
+		place(tr, set, &set->done[i]);
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		size_t k;
+		struct import_done *d = p->imp ? done_of(set, p, &k) : NULL;
+		if (!d)
+			continue;
+		if (d->how == IMPORT_BY_TIME) {
+			/* realtime r = x + shift; on the host's axis: r - (real - mono) + offset */
+			const struct proc *h = d->home ? d->home : host_proc(tr, d->file.host);
+			int64_t off = h ? h->tb.pts[0].real - h->tb.pts[0].mono : 0;
+			set_clock(p, &d->file, d->shift_ns - off, h ? h->tb.offset : 0,
+				  d->shift_ns);
+			if (h && h->tb.corrected) {
+				p->tb.corrected = 1;
+				p->tb.corr = h->tb.corr;
+			}
+		} else {
+			set_clock(p, &d->file, d->shift_ns, 0, d->shift_ns);
+		}
+		if (d->home && d->file.images[k].pid == d->home->pid)
+			p->imp->home = d->home;
+	}
+	import_scratch_remove(set);
+}

@@ -1,0 +1,149 @@
+/* import.c — the files to import (--import, and those found in the directory) rewritten as
+ * imported images in a scratch directory, which is then read as part of the profile; the
+ * report -v gives of each; the scratch directory's end. */
+#include "import.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../read/impimage.h"
+
+static int seen(const struct import_set *set, const char *path)
+{
+	struct stat a, b;
+	if (stat(path, &a) < 0)
+		return 0;
+	for (size_t i = 0; i < set->ndone; i++)
+		if (stat(set->done[i].file.source, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return 1;
+	return 0;
+}
+
+static void one(struct import_set *set, const char *path)
+{
+	struct imp_opts o = { .scratch = set->scratch, .step_pattern = set->req->step_pattern,
+			      .run_bytes = set->req->run_bytes };
+	/* for the tests: runs this small go to disk and are merged back */
+	const char *kb = getenv("TPROF_TEST_IMPORT_RUN_KB");
+	if (kb && atol(kb) > 0)
+		o.run_bytes = (size_t)atol(kb) << 10;
+	struct import_done d = { 0 };
+	if (seen(set, path))
+		return;
+	if (imp_transcode(path, &o, &d.file) < 0)
+		return;
+	struct import_done *nd = realloc(set->done, (set->ndone + 1) * sizeof(*nd));
+	if (!nd)
+		abort();
+	set->done = nd;
+	set->done[set->ndone++] = d;
+}
+
+static int add(struct trace *tr, void *ctx)
+{
+	struct import_set *set = ctx;
+	const struct import_req *req = set->req;
+	if (!req->nfiles && !tr->nfound)
+		return 0;
+	const char *tmp = getenv("TMPDIR");
+	if (asprintf(&set->scratch, "%s/tprof-import.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+		abort();
+	if (!mkdtemp(set->scratch)) {
+		diag_error("cannot make a scratch directory for the import (%s): %s", set->scratch,
+			   strerror(errno));
+		free(set->scratch);
+		set->scratch = NULL;
+		return -1;
+	}
+	for (size_t i = 0; i < req->nfiles; i++)
+		one(set, req->files[i]);
+	for (size_t i = 0; i < tr->nfound; i++)
+		one(set, tr->found[i]);
+	for (size_t i = 0; i < set->ndone; i++)
+		if (set->done[i].file.nimages)
+			return scan_dir(tr, set->scratch);
+	return 0;
+}
+
+struct load_hooks import_hooks(struct import_set *set)
+{
+	return (struct load_hooks){ .add = add, .align = import_align, .ctx = set };
+}
+
+static const char *how_text(int how)
+{
+	switch (how) {
+	case IMPORT_BY_TIME: return "by its absolute time";
+	case IMPORT_BY_STEPS: return "by its steps";
+	case IMPORT_BY_OFFSET: return "by --import-offset";
+	default: return "its first event at the start of the profile (nothing to align it by)";
+	}
+}
+
+void import_report(const struct import_set *set, const struct trace *tr)
+{
+	for (size_t i = 0; i < set->ndone; i++) {
+		const struct import_done *d = &set->done[i];
+		const struct imp_file *f = &d->file;
+		diag_note("imported %s: %llu events in %zu process(es)%s%s; placed %s",
+			  f->source, (unsigned long long)f->events, f->nimages,
+			  f->skipped ? ", some skipped" : "", f->failed ? ", read cut short" : "",
+			  how_text(d->how));
+		if (d->how == IMPORT_BY_STEPS)
+			diag_note("  %zu steps matched; the file's time 0 at %.3f us of the profile, "
+				  "residual %.3f us RMS, %.3f us at most", d->steps_matched,
+				  (double)(d->shift_ns - tr->start_ns) / 1e3,
+				  d->residual_rms_ns / 1e3, d->residual_max_ns / 1e3);
+		if (f->skipped)
+			diag_note("  %llu events skipped (no time, or a phase not imported)",
+				  (unsigned long long)f->skipped);
+		if (f->clipped)
+			diag_note("  %llu slices cut to nest inside the slice they began in",
+				  (unsigned long long)f->clipped);
+		if (f->unmatched_ends)
+			diag_note("  %llu slice ends without a begin, or begins without an end",
+				  (unsigned long long)f->unmatched_ends);
+		if (d->home) {
+			char label[256];
+			diag_note("  its process %lld is %s", (long long)d->home->pid,
+				  proc_label(d->home, label, sizeof(label)));
+		}
+	}
+}
+
+/* Every file the scratch directory still holds, and the directory. */
+void import_scratch_remove(struct import_set *set)
+{
+	if (!set->scratch)
+		return;
+	DIR *d = opendir(set->scratch);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *p;
+		if (e->d_name[0] == '.' || asprintf(&p, "%s/%s", set->scratch, e->d_name) < 0)
+			continue;
+		unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(set->scratch);
+	free(set->scratch);
+	set->scratch = NULL;
+}
+
+void import_end(struct import_set *set)
+{
+	import_scratch_remove(set);
+	for (size_t i = 0; i < set->ndone; i++)
+		imp_file_free(&set->done[i].file);
+	free(set->done);
+	set->done = NULL;
+	set->ndone = 0;
+}

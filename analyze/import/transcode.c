@@ -1,0 +1,875 @@
+/* transcode.c — a Chrome trace into imported images (transcode.h).  Events arrive in the file's
+ * order; each becomes an item (a fixed header, then its imported head and args) in a run held
+ * in memory.  A full run is sorted by image, stream (thread) and time and written to a scratch
+ * file; at the end the runs are merged, so memory stays at one run whatever the file's size.
+ * Going through each thread's items in time order, slices are written as IBEGIN and IEND with
+ * proper nesting: a slice that outlives the one it began in is cut at its end (and counted),
+ * an E closes the innermost B. */
+#include "transcode.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../common/events.h"
+#include "../../common/hash.h"
+#include "../../common/imgwrite.h"
+#include "../../common/import.h"
+#include "../read/trace.h"
+#include "../util/strings.h"
+#include "argblob.h"
+#include "chrome-read.h"
+
+#define DEFAULT_STEPS "^ProfilerStep#([0-9]+)$"
+#define DEFAULT_RUN_BYTES (128u << 20)
+#define MAX_PAYLOAD ((TPROF_MAX_EXT - 1) * TPROF_UNIT)   /* args after the head */
+#define STR_TID_BASE 1000000000ll   /* made-up tids of threads named by a string */
+
+/* One event of the file (or one series of a counter), as it waits to be sorted. */
+struct item {
+	int64_t t, dur;                 /* the file's own ns */
+	uint64_t seq;                   /* its order in the file: a stable sort */
+	uint64_t arg;
+	uint32_t image, stream;
+	uint32_t name;                  /* trace-wide string id */
+	uint32_t len;                   /* payload bytes that follow (a head and args) */
+	uint16_t kind;                  /* TPROF_K_I*; IEND for an E */
+	uint8_t flags;
+	uint8_t cls;                    /* at one time: ends, then begins, then the rest */
+	uint32_t pad;
+};
+
+struct ref_key {
+	int is_str;
+	int64_t num;
+	uint32_t str;                   /* trace-wide string id */
+};
+
+struct thr {
+	struct ref_key key;
+	int64_t tid;
+	uint32_t name;                  /* its thread_name, 0: none */
+	int64_t first;
+};
+
+struct img {
+	struct ref_key key;
+	uint32_t name;                  /* process_name, 0: none */
+	int64_t sort_index;
+	int has_sort;
+	struct thr *thr;
+	size_t nthr, capthr;
+	size_t last_thr;
+	struct imp_step *steps;
+	size_t nsteps, capsteps;
+	uint64_t events;
+	/* while written */
+	struct tprof_imgw *w;
+	uint32_t *smap;                 /* trace-wide string id -> the image's, 0: not yet */
+	size_t nsmap;
+};
+
+struct run {
+	FILE *f;
+	char *path;
+	struct item cur;
+	uint8_t payload[MAX_PAYLOAD + TPROF_UNIT];
+	int have;
+};
+
+struct ctx {
+	const struct imp_opts *o;
+	struct imp_file *f;
+	regex_t steps;
+	int64_t *step_of;               /* by name string id: -2 unknown, -1 no, else N */
+	size_t nstep_of;
+	struct img *img;
+	size_t nimg, capimg, last_img;
+	/* the run in memory */
+	uint8_t *arena;
+	size_t used, cap;
+	uint32_t *offs;
+	size_t noffs, capoffs;
+	uint64_t seq;
+	struct run *runs;
+	size_t nruns;
+	uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];
+	int failed;
+};
+
+/* ---- processes and threads of the file --------------------------------------------------- */
+
+static struct ref_key key_of(const struct chrome_ref *r)
+{
+	struct ref_key k = { 0, 0, 0 };
+	if (r->present && r->is_str) {
+		k.is_str = 1;
+		k.str = strings_add(r->str, strlen(r->str));
+	} else if (r->present)
+		k.num = r->num;
+	return k;
+}
+
+static int same_key(const struct ref_key *a, const struct ref_key *b)
+{
+	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	size_t nc = *cap ? *cap * 2 : 16;
+	void *np = realloc(p, nc * size);
+	if (!np)
+		abort();
+	*cap = nc;
+	return np;
+}
+
+static uint32_t image_of(struct ctx *c, const struct chrome_ref *pid)
+{
+	struct ref_key k = key_of(pid);
+	if (c->last_img < c->nimg && same_key(&c->img[c->last_img].key, &k))
+		return (uint32_t)c->last_img;
+	for (size_t i = 0; i < c->nimg; i++)
+		if (same_key(&c->img[i].key, &k))
+			return (uint32_t)(c->last_img = i);
+	c->img = grow(c->img, &c->capimg, c->nimg, sizeof(*c->img));
+	struct img *im = &c->img[c->nimg];
+	memset(im, 0, sizeof(*im));
+	im->key = k;
+	return (uint32_t)(c->last_img = c->nimg++);
+}
+
+static uint32_t stream_of(struct ctx *c, struct img *im, const struct chrome_ref *tid)
+{
+	struct ref_key k = key_of(tid);
+	if (im->last_thr < im->nthr && same_key(&im->thr[im->last_thr].key, &k))
+		return (uint32_t)im->last_thr + 1;
+	for (size_t i = 0; i < im->nthr; i++)
+		if (same_key(&im->thr[i].key, &k))
+			return (uint32_t)(im->last_thr = i) + 1;
+	im->thr = grow(im->thr, &im->capthr, im->nthr, sizeof(*im->thr));
+	struct thr *t = &im->thr[im->nthr];
+	memset(t, 0, sizeof(*t));
+	t->key = k;
+	t->tid = k.is_str ? STR_TID_BASE + (int64_t)im->nthr : k.num;
+	t->name = k.is_str ? k.str : 0;
+	t->first = INT64_MAX;
+	(void)c;
+	return (uint32_t)(im->last_thr = im->nthr++) + 1;
+}
+
+/* ---- steps -------------------------------------------------------------------------------- */
+
+static int64_t step_number(struct ctx *c, uint32_t name)
+{
+	if (name >= c->nstep_of) {
+		size_t n = c->nstep_of ? c->nstep_of : 256;
+		while (n <= name)
+			n *= 2;
+		int64_t *ns = realloc(c->step_of, n * sizeof(*ns));
+		if (!ns)
+			abort();
+		for (size_t i = c->nstep_of; i < n; i++)
+			ns[i] = -2;
+		c->step_of = ns;
+		c->nstep_of = n;
+	}
+	if (c->step_of[name] == -2) {
+		regmatch_t m[2];
+		const char *s = strings_get(name);
+		c->step_of[name] = -1;
+		if (s && regexec(&c->steps, s, 2, m, 0) == 0 && m[1].rm_so >= 0) {
+			char *end;
+			unsigned long long n = strtoull(s + m[1].rm_so, &end, 10);
+			if (end == s + m[1].rm_eo)
+				c->step_of[name] = (int64_t)n;
+		}
+	}
+	return c->step_of[name];
+}
+
+/* ---- runs ---------------------------------------------------------------------------------- */
+
+static const struct item *item_at(const struct ctx *c, uint32_t off)
+{
+	return (const struct item *)(c->arena + off);
+}
+
+static int cmp_items(const struct item *a, const struct item *b)
+{
+	if (a->image != b->image)
+		return a->image < b->image ? -1 : 1;
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	if (a->cls == 1 && a->dur != b->dur)   /* begins: the longer (outer) first */
+		return a->dur > b->dur ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static const struct ctx *sort_ctx;
+
+static int cmp_offs(const void *x, const void *y)
+{
+	return cmp_items(item_at(sort_ctx, *(const uint32_t *)x),
+			 item_at(sort_ctx, *(const uint32_t *)y));
+}
+
+static void sort_run(struct ctx *c)
+{
+	sort_ctx = c;
+	qsort(c->offs, c->noffs, sizeof(*c->offs), cmp_offs);
+}
+
+/* The run in memory, sorted, into a scratch file. */
+static int spill(struct ctx *c)
+{
+	sort_run(c);
+	struct run r = { 0 };
+	if (asprintf(&r.path, "%s/run.%zu", c->o->scratch, c->nruns) < 0 ||
+	    !(r.f = fopen(r.path, "w+"))) {
+		diag_error("%s: cannot write a run of the import: %s", r.path ? r.path : "",
+			   strerror(errno));
+		free(r.path);
+		return -1;
+	}
+	for (size_t i = 0; i < c->noffs; i++) {
+		const struct item *it = item_at(c, c->offs[i]);
+		if (fwrite(it, sizeof(*it) + it->len, 1, r.f) != 1) {
+			diag_error("%s: cannot write a run of the import: %s", r.path,
+				   strerror(errno));
+			fclose(r.f);
+			unlink(r.path);
+			free(r.path);
+			return -1;
+		}
+	}
+	if (fflush(r.f) != 0 || fseek(r.f, 0, SEEK_SET) != 0) {
+		diag_error("%s: %s", r.path, strerror(errno));
+		fclose(r.f);
+		unlink(r.path);
+		free(r.path);
+		return -1;
+	}
+	unlink(r.path);   /* read back through the open file; nothing left behind */
+	c->runs = realloc(c->runs, (c->nruns + 1) * sizeof(*c->runs));
+	if (!c->runs)
+		abort();
+	c->runs[c->nruns] = r;
+	/* the payload buffer is large: copy only what matters */
+	c->runs[c->nruns].have = 0;
+	c->nruns++;
+	c->used = c->noffs = 0;
+	return 0;
+}
+
+/* Room for an item of len payload bytes; NULL when the run could not be written. */
+static struct item *new_item(struct ctx *c, size_t len)
+{
+	size_t need = (sizeof(struct item) + len + 7) & ~(size_t)7;
+	if (c->used + need > c->cap && c->used && spill(c) < 0)
+		return NULL;
+	if (need > c->cap) {
+		uint8_t *na = realloc(c->arena, need);
+		if (!na)
+			abort();
+		c->arena = na;
+		c->cap = need;
+	}
+	c->offs = grow(c->offs, &c->capoffs, c->noffs, sizeof(*c->offs));
+	c->offs[c->noffs++] = (uint32_t)c->used;
+	struct item *it = (struct item *)(c->arena + c->used);
+	c->used += need;
+	memset(it, 0, sizeof(*it));
+	it->len = (uint32_t)len;
+	it->seq = c->seq++;
+	return it;
+}
+
+/* ---- events into items -------------------------------------------------------------------- */
+
+static uint32_t str_id(const char *s)
+{
+	return s ? strings_add(s, strlen(s)) : 0;
+}
+
+static uint64_t id_hash(const struct chrome_event *ev)
+{
+	uint64_t h = tprof_hash_bytes(ev->id ? ev->id : "", ev->id ? strlen(ev->id) : 0);
+	if (ev->cat)
+		h ^= tprof_hash_bytes(ev->cat, strlen(ev->cat)) * 31;
+	if (ev->id_scope)
+		h ^= tprof_hash_bytes(ev->id_scope, strlen(ev->id_scope)) * 131;
+	if (ev->id_kind == CHROME_ID_LOCAL)
+		h ^= 0x9e3779b97f4a7c15ull;
+	return h;
+}
+
+/* The head and args of an event into c->scratch; returns their length. */
+static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_args, int with_id)
+{
+	struct tprof_imp_head h = { 0 };
+	size_t len = sizeof(h);
+	h.cat = str_id(ev->cat);
+	h.offset = ev->offset;
+	/* ids are unique by nature: interned, a file of many would hold them all in memory (the
+	 * hash in the record's arg pairs the ends; the text is not kept) */
+	(void)with_id;
+	if (with_args && ev->args) {
+		if (argblob_encode(ev->args, c->scratch, &len, sizeof(h) + MAX_PAYLOAD) < 0)
+			h.flags |= TPROF_IMP_ARGS_CUT;
+		h.args_len = (uint32_t)(len - sizeof(h));
+	}
+	memcpy(c->scratch, &h, sizeof(h));
+	return len;
+}
+
+static int add(struct ctx *c, const struct chrome_event *ev, uint32_t image, uint32_t stream,
+	       uint16_t kind, uint8_t flags, uint8_t cls, uint32_t name, uint64_t arg,
+	       size_t plen)
+{
+	struct item *it = new_item(c, plen);
+	if (!it)
+		return -1;
+	it->t = ev->ts_ns;
+	it->dur = kind == TPROF_K_IBEGIN && ev->ph == 'X' && ev->has_dur ? ev->dur_ns : 0;
+	it->image = image;
+	it->stream = stream;
+	it->kind = kind;
+	it->flags = flags;
+	it->cls = cls;
+	it->name = name;
+	it->arg = arg;
+	memcpy(it + 1, c->scratch, plen);
+	return 0;
+}
+
+static void metadata(struct ctx *c, const struct chrome_event *ev, struct img *im,
+		     const struct chrome_ref *tid)
+{
+	const cJSON *a = ev->args;
+	const cJSON *name = a ? cJSON_GetObjectItemCaseSensitive(a, "name") : NULL;
+	const cJSON *idx = a ? cJSON_GetObjectItemCaseSensitive(a, "sort_index") : NULL;
+	if (!ev->name)
+		return;
+	if (!strcmp(ev->name, "process_name") && cJSON_IsString(name))
+		im->name = str_id(name->valuestring);
+	else if (!strcmp(ev->name, "thread_name") && cJSON_IsString(name)) {
+		uint32_t s = stream_of(c, im, tid);   /* may move im->thr */
+		im->thr[s - 1].name = str_id(name->valuestring);
+	}
+	else if (!strcmp(ev->name, "process_sort_index") && cJSON_IsNumber(idx)) {
+		im->sort_index = (int64_t)idx->valuedouble;
+		im->has_sort = 1;
+	}
+}
+
+/* The series of a counter event, one item each. */
+static int counter(struct ctx *c, const struct chrome_event *ev, uint32_t image, uint32_t stream)
+{
+	const cJSON *a = ev->args;
+	size_t n = 0;
+	for (const cJSON *s = a ? a->child : NULL; s; s = s->next)
+		n += cJSON_IsNumber(s) || (cJSON_IsString(s) && s->valuestring[0]);
+	for (const cJSON *s = a ? a->child : NULL; s; s = s->next) {
+		double v;
+		char *end;
+		if (cJSON_IsNumber(s))
+			v = s->valuedouble;
+		else if (cJSON_IsString(s) && s->valuestring[0] &&
+			 (v = strtod(s->valuestring, &end), !*end))
+			;
+		else
+			continue;
+		char buf[512];
+		if (n == 1 || !s->string)
+			snprintf(buf, sizeof(buf), "%s", ev->name ? ev->name : "counter");
+		else
+			snprintf(buf, sizeof(buf), "%s %s", ev->name ? ev->name : "counter",
+				 s->string);
+		uint64_t bits;
+		memcpy(&bits, &v, sizeof(bits));
+		if (add(c, ev, image, stream, TPROF_K_ICOUNTER, 0, 2, str_id(buf), bits,
+			payload(c, ev, 0, 0)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int each(void *arg, const struct chrome_event *ev)
+{
+	struct ctx *c = arg;
+	struct imp_file *f = c->f;
+	if (c->failed)
+		return 1;
+	uint32_t image = image_of(c, &ev->pid);
+	struct img *im = &c->img[image];
+	if (ev->ph == 'M') {
+		metadata(c, ev, im, &ev->tid);
+		return 0;
+	}
+	if (!ev->has_ts) {
+		f->skipped++;
+		return 0;
+	}
+	uint32_t stream = stream_of(c, im, &ev->tid);
+	struct thr *th = &im->thr[stream - 1];
+	if (ev->ts_ns < th->first)
+		th->first = ev->ts_ns;
+	if (ev->ts_ns < f->first_ns)
+		f->first_ns = ev->ts_ns;
+	int64_t end = ev->ts_ns + (ev->ph == 'X' && ev->has_dur ? ev->dur_ns : 0);
+	if (end > f->last_ns)
+		f->last_ns = end;
+	uint32_t name = str_id(ev->name);
+	int rc = 0;
+	switch (ev->ph) {
+	case 'X':
+	case 'B': {
+		size_t plen = payload(c, ev, 1, 0);
+		int64_t step = ev->ph == 'X' && name ? step_number(c, name) : -1;
+		if (step >= 0) {
+			im->steps = grow(im->steps, &im->capsteps, im->nsteps, sizeof(*im->steps));
+			im->steps[im->nsteps++] = (struct imp_step){ (uint64_t)step, ev->ts_ns, end };
+			((struct tprof_imp_head *)c->scratch)->flags |= TPROF_IMP_STEP;
+		}
+		rc = add(c, ev, image, stream, TPROF_K_IBEGIN, (uint8_t)ev->ph, 1, name,
+			 step >= 0 ? (uint64_t)step : 0, plen);
+		break;
+	}
+	case 'E':
+		rc = add(c, ev, image, stream, TPROF_K_IEND, 0, 0, 0, 0, 0);
+		break;
+	case 'i': case 'I': case 'R': case 'O': case 'N': case 'D': case 'P':
+		rc = add(c, ev, image, stream, TPROF_K_IMARK,
+			 (uint8_t)(ev->ph == 'I' ? 'i' : ev->ph), 2, name,
+			 ev->id ? id_hash(ev) : 0, payload(c, ev, 1, 1));
+		break;
+	case 'C':
+		rc = counter(c, ev, image, stream);
+		break;
+	case 'b': case 'e': case 'n': case 'S': case 'T': case 'F': case 'p':
+		rc = add(c, ev, image, stream, TPROF_K_IASYNC, (uint8_t)ev->ph, 2, name,
+			 id_hash(ev), payload(c, ev, 1, 1));
+		break;
+	case 's': case 't': case 'f':
+		rc = add(c, ev, image, stream, TPROF_K_IFLOW,
+			 (uint8_t)(ev->ph | (ev->bp == 'e' ? TPROF_IMP_BIND_ENCLOSING : 0)), 2,
+			 name, id_hash(ev), payload(c, ev, 0, 1));
+		break;
+	default:
+		f->skipped++;
+		return 0;
+	}
+	if (rc < 0) {
+		c->failed = 1;
+		return 1;
+	}
+	im->events++;
+	f->events++;
+	return 0;
+}
+
+/* ---- writing the images ------------------------------------------------------------------- */
+
+/* A trace-wide string id as the image's own. */
+static uint32_t img_str(struct img *im, uint32_t id, uint64_t t)
+{
+	if (!id)
+		return 0;
+	if (id >= im->nsmap) {
+		size_t n = im->nsmap ? im->nsmap : 1024;
+		while (n <= id)
+			n *= 2;
+		uint32_t *ns = realloc(im->smap, n * sizeof(*ns));
+		if (!ns)
+			abort();
+		memset(ns + im->nsmap, 0, (n - im->nsmap) * sizeof(*ns));
+		im->smap = ns;
+		im->nsmap = n;
+	}
+	if (!im->smap[id])
+		im->smap[id] = tprof_imgw_string_n(im->w, strings_get(id), strings_len(id), t);
+	return im->smap[id];
+}
+
+static uint64_t ticks(int64_t ns)
+{
+	return (uint64_t)ns + TPROF_IMP_TICK_BIAS;
+}
+
+/* One thread's slices in nesting order: what is open, innermost last. */
+struct open_slice {
+	int64_t end;                    /* INT64_MAX: a B, open until its E */
+	int clipped;
+};
+
+struct writer {
+	struct ctx *c;
+	struct img *im;
+	uint32_t image, stream;
+	struct open_slice *open;
+	size_t nopen, capopen;
+	int64_t last;
+};
+
+static void write_end(struct writer *w, int64_t t, int clipped)
+{
+	struct tprof_rec r = { .kind = TPROF_K_IEND, .t0 = ticks(t),
+			       .flags = clipped ? TPROF_IMP_CLIPPED : 0 };
+	tprof_imgw_write(w->im->w, w->stream, r, NULL, 0);
+	w->nopen--;
+	if (t > w->last)
+		w->last = t;
+}
+
+/* Closes the slices that ended by t. */
+static void close_until(struct writer *w, int64_t t)
+{
+	while (w->nopen && w->open[w->nopen - 1].end <= t)
+		write_end(w, w->open[w->nopen - 1].end, w->open[w->nopen - 1].clipped);
+}
+
+static void flush_thread(struct writer *w)
+{
+	close_until(w, INT64_MAX - 1);
+	while (w->nopen) {   /* a B never ended: at the thread's last time */
+		w->c->f->unmatched_ends++;
+		write_end(w, w->last, 1);
+	}
+}
+
+/* The head of a payload with the image's string ids. */
+static void rewrite_head(struct img *im, uint8_t *payload, uint64_t t)
+{
+	struct tprof_imp_head h;
+	memcpy(&h, payload, sizeof(h));
+	h.cat = img_str(im, h.cat, t);
+	h.id = img_str(im, h.id, t);
+	memcpy(payload, &h, sizeof(h));
+}
+
+static void write_item(struct writer *w, const struct item *it, uint8_t *payload)
+{
+	struct ctx *c = w->c;
+	if (it->image != w->image || it->stream != w->stream) {
+		flush_thread(w);
+		w->image = it->image;
+		w->stream = it->stream;
+		w->im = &c->img[it->image];
+		w->last = INT64_MIN;
+	}
+	if (!w->im->w)
+		return;
+	close_until(w, it->t);
+	if (it->t > w->last)
+		w->last = it->t;
+	if (it->kind == TPROF_K_IEND) {
+		/* an E: X slices still open inside its B end here */
+		while (w->nopen && w->open[w->nopen - 1].end != INT64_MAX)
+			write_end(w, it->t, 1);
+		if (w->nopen)
+			write_end(w, it->t, 0);
+		else
+			c->f->unmatched_ends++;
+		return;
+	}
+	uint64_t t0 = ticks(it->t);
+	struct tprof_rec r = { .kind = it->kind, .flags = it->flags, .t0 = t0, .arg = it->arg,
+			       .name = img_str(w->im, it->name, t0) };
+	if (it->len)
+		rewrite_head(w->im, payload, t0);
+	if (it->kind == TPROF_K_IBEGIN) {
+		int64_t end = it->flags == 'X' ? it->t + it->dur : INT64_MAX;
+		int clipped = 0;
+		if (w->nopen && end > w->open[w->nopen - 1].end) {
+			end = w->open[w->nopen - 1].end;
+			clipped = 1;
+			c->f->clipped++;
+		}
+		w->open = grow(w->open, &w->capopen, w->nopen, sizeof(*w->open));
+		w->open[w->nopen++] = (struct open_slice){ end, clipped };
+	}
+	tprof_imgw_write(w->im->w, w->stream, r, payload, it->len);
+}
+
+static int read_run(struct run *r)
+{
+	if (fread(&r->cur, sizeof(r->cur), 1, r->f) != 1) {
+		r->have = 0;
+		return 0;
+	}
+	if (r->cur.len > sizeof(r->payload) ||
+	    (r->cur.len && fread(r->payload, r->cur.len, 1, r->f) != 1)) {
+		r->have = 0;
+		return -1;
+	}
+	/* items are 8-byte aligned in memory, packed in the run file */
+	r->have = 1;
+	return 1;
+}
+
+static void sift(struct run **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && cmp_items(&h[l]->cur, &h[m]->cur) < 0)
+			m = l;
+		if (l + 1 < n && cmp_items(&h[l + 1]->cur, &h[m]->cur) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct run *t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* The items in order, from the run in memory or the merge of the runs on disk. */
+static int write_items(struct ctx *c, struct writer *w)
+{
+	if (!c->nruns) {
+		sort_run(c);
+		for (size_t i = 0; i < c->noffs; i++) {
+			struct item *it = (struct item *)(c->arena + c->offs[i]);
+			write_item(w, it, (uint8_t *)(it + 1));
+		}
+		return 0;
+	}
+	if (c->noffs && spill(c) < 0)
+		return -1;
+	/* a heap of the runs by their next item */
+	struct run **h = malloc(c->nruns * sizeof(*h));
+	size_t n = 0;
+	if (!h)
+		abort();
+	for (size_t i = 0; i < c->nruns; i++) {
+		int rc = read_run(&c->runs[i]);
+		if (rc < 0) {
+			free(h);
+			return -1;
+		}
+		if (rc > 0)
+			h[n++] = &c->runs[i];
+	}
+	for (size_t i = n / 2; i-- > 0;)
+		sift(h, n, i);
+	while (n) {
+		struct run *best = h[0];
+		write_item(w, &best->cur, best->payload);
+		int rc = read_run(best);
+		if (rc < 0) {
+			diag_error("%s: a run of the import cannot be read back", c->f->source);
+			free(h);
+			return -1;
+		}
+		if (rc == 0)
+			h[0] = h[--n];
+		sift(h, n, 0);
+	}
+	free(h);
+	return 0;
+}
+
+static void image_props(struct ctx *c, struct img *im, uint64_t t)
+{
+	struct imp_file *f = c->f;
+	static const char *times[] = { "relative", "epoch", "base" };
+	tprof_imgw_prop_str(im->w, "role", "import", t);
+	tprof_imgw_prop_str(im->w, "source", f->source, t);
+	tprof_imgw_prop_int(im->w, "pid", im->key.is_str ? -1 : im->key.num, t);
+	if (im->key.is_str)
+		tprof_imgw_prop_str(im->w, "pid_name", strings_get(im->key.str), t);
+	if (im->name)
+		tprof_imgw_prop_str(im->w, "process_name", strings_get(im->name), t);
+	if (im->has_sort)
+		tprof_imgw_prop_int(im->w, "sort_index", im->sort_index, t);
+	if (f->host)
+		tprof_imgw_prop_str(im->w, "host", f->host, t);
+	if (f->rank >= 0)
+		tprof_imgw_prop_int(im->w, "import_rank", f->rank, t);
+	tprof_imgw_prop_str(im->w, "time", times[f->time], t);
+	if (f->time == IMP_TIME_BASE)
+		tprof_imgw_prop_int(im->w, "base_ns", f->base_ns, t);
+	for (size_t i = 0; i < im->nthr; i++) {
+		struct thr *th = &im->thr[i];
+		uint64_t at = th->first == INT64_MAX ? t : ticks(th->first);
+		struct tprof_rec r = { .kind = TPROF_K_THREAD, .arg = i + 1, .t0 = at,
+				       .t1 = (uint64_t)th->tid,
+				       .name = th->name ? img_str(im, th->name, at) : 0 };
+		tprof_imgw_write(im->w, 0, r, NULL, 0);
+	}
+}
+
+static int open_images(struct ctx *c)
+{
+	struct imp_file *f = c->f;
+	f->images = calloc(c->nimg ? c->nimg : 1, sizeof(*f->images));
+	if (!f->images)
+		abort();
+	for (size_t i = 0; i < c->nimg; i++) {
+		struct img *im = &c->img[i];
+		char why[512];
+		if (!im->events && !im->name)
+			continue;   /* metadata of a process with no event */
+		struct tprof_imgw_opts o = {
+			.dir = c->o->scratch, .host = f->host ? f->host : "import",
+			.pid = (uint32_t)(im->key.is_str ? i : (uint64_t)im->key.num),
+			.real_ns = 0, .prog = "tprof-analyze", .what = "the import",
+			.stored = 1,   /* read once, right away: compressing it would be waste */
+		};
+		if (!(im->w = tprof_imgw_open(&o, why, sizeof(why)))) {
+			diag_error("%s: %s", f->source, why);
+			return -1;
+		}
+		uint64_t t = ticks(f->first_ns == INT64_MAX ? 0 : f->first_ns);
+		image_props(c, im, t);
+		struct imp_image *out = &f->images[f->nimages++];
+		out->pid = im->key.is_str ? -1 : im->key.num;
+		out->pid_str = im->key.is_str ? strdup(strings_get(im->key.str)) : NULL;
+		out->events = im->events;
+		out->steps = im->steps;
+		out->nsteps = im->nsteps;
+		im->steps = NULL;
+		if (asprintf(&out->path, "%s%s", tprof_imgw_base(im->w), TPROF_TRACE_SUFFIX) < 0)
+			abort();
+	}
+	return 0;
+}
+
+static int close_images(struct ctx *c)
+{
+	int rc = 0;
+	for (size_t i = 0; i < c->nimg; i++) {
+		struct img *im = &c->img[i];
+		if (!im->w)
+			continue;
+		uint64_t t = ticks(c->f->last_ns == INT64_MIN ? 0 : c->f->last_ns);
+		tprof_imgw_write(im->w, 0, (struct tprof_rec){ .kind = TPROF_K_END,
+				 .flags = TPROF_END_EXIT, .t0 = t }, NULL, 0);
+		if (!tprof_imgw_ok(im->w))
+			rc = -1;
+		tprof_imgw_close(im->w);
+		im->w = NULL;
+	}
+	return rc;
+}
+
+/* ---- the whole file ----------------------------------------------------------------------- */
+
+/* The reader's warnings and errors as the analyzer's own (named file and offset). */
+static void report(void *ctx, int is_error, const char *path, uint64_t offset, const char *text)
+{
+	(void)ctx;
+	if (!is_error)
+		diag_warn(path, offset == CHROME_NO_OFFSET ? 0 : offset, "%s", text);
+	else if (offset == CHROME_NO_OFFSET)
+		diag_error("%s: %s", path, text);
+	else
+		diag_error("%s: offset %llu: %s", path, (unsigned long long)offset, text);
+}
+
+static void file_meta(struct imp_file *f, const struct chrome_meta *m)
+{
+	f->rank = m->has_dist ? m->rank : -1;
+	if (m->tprof) {
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(m->tprof, "host");
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(m->tprof, "pid");
+		if (cJSON_IsString(h))
+			f->host = strdup(h->valuestring);
+		if (cJSON_IsNumber(p))
+			f->tprof_pid = (int64_t)p->valuedouble;
+	}
+	if (m->has_base_time) {
+		f->time = IMP_TIME_BASE;
+		f->base_ns = m->base_time_ns;
+	} else if (f->first_ns != INT64_MAX && f->first_ns >= 100000000000000000ll)
+		f->time = IMP_TIME_EPOCH;   /* after 1973 as ns since the epoch */
+}
+
+static void free_ctx(struct ctx *c)
+{
+	for (size_t i = 0; i < c->nimg; i++) {
+		free(c->img[i].thr);
+		free(c->img[i].steps);
+		free(c->img[i].smap);
+	}
+	free(c->img);
+	for (size_t i = 0; i < c->nruns; i++) {
+		if (c->runs[i].f)
+			fclose(c->runs[i].f);
+		free(c->runs[i].path);
+	}
+	free(c->runs);
+	free(c->arena);
+	free(c->offs);
+	free(c->step_of);
+	regfree(&c->steps);
+}
+
+int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f)
+{
+	struct ctx c = { 0 };
+	struct chrome_meta meta;
+	memset(f, 0, sizeof(*f));
+	f->source = strdup(path);
+	f->rank = f->tprof_pid = -1;
+	f->first_ns = INT64_MAX;
+	f->last_ns = INT64_MIN;
+	c.o = o;
+	c.f = f;
+	const char *pat = o->step_pattern ? o->step_pattern : DEFAULT_STEPS;
+	if (regcomp(&c.steps, pat, REG_EXTENDED) != 0) {
+		diag_error("the step pattern '%s' is not a valid extended regular expression", pat);
+		free(f->source);
+		f->source = NULL;
+		return -1;
+	}
+	c.cap = o->run_bytes ? o->run_bytes : DEFAULT_RUN_BYTES;
+	if (!(c.arena = malloc(c.cap)))
+		abort();
+	struct chrome_read_opts ro = { .report = report };
+	int rd = chrome_read(path, &ro, each, &c, &meta);
+	if (rd != 0 && !f->events) {
+		chrome_meta_free(&meta);
+		free_ctx(&c);
+		return -1;
+	}
+	f->failed = rd != 0 || c.failed;
+	file_meta(f, &meta);
+	chrome_meta_free(&meta);
+	struct writer w = { .c = &c, .image = UINT32_MAX };
+	int rc = open_images(&c);
+	if (rc == 0)
+		rc = write_items(&c, &w);
+	if (w.im && w.im->w)
+		flush_thread(&w);
+	free(w.open);
+	if (close_images(&c) < 0)
+		rc = -1;
+	free_ctx(&c);
+	return rc;
+}
+
+void imp_file_free(struct imp_file *f)
+{
+	for (size_t i = 0; i < f->nimages; i++) {
+		free(f->images[i].path);
+		free(f->images[i].pid_str);
+		free(f->images[i].steps);
+	}
+	free(f->images);
+	free(f->source);
+	free(f->host);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,55 @@
+/* impimage.c — the PROPs of an imported image (impimage.h): role "import" gives the process
+ * its struct impimage; source, pid_name, process_name, sort_index, import_rank, time and
+ * base_ns fill it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "impimage.h"
+
+static struct impimage *image(struct proc *p)
+{
+	if (!p->imp) {
+		if (!(p->imp = calloc(1, sizeof(*p->imp))))
+			abort();
+		p->imp->sort_index = INT64_MIN;
+		p->imp->rank = -1;
+	}
+	return p->imp;
+}
+
+int impimage_prop(struct proc *p, const char *key, const struct tprof_rec *r)
+{
+	if (r->flags & TPROF_PROP_INT) {
+		if (!p->imp)
+			return 0;
+		if (!strcmp(key, "sort_index"))
+			p->imp->sort_index = (int64_t)r->arg;
+		else if (!strcmp(key, "import_rank"))
+			p->imp->rank = (int64_t)r->arg;
+		else if (!strcmp(key, "base_ns"))
+			p->imp->base_ns = (int64_t)r->arg;
+		else
+			return 0;
+		return 1;
+	}
+	uint32_t val = proc_string(p, (uint32_t)r->arg);
+	if (!strcmp(key, "role")) {
+		if (!val || strcmp(strings_get(val), "import"))
+			return 0;
+		image(p);
+		return 1;
+	}
+	if (!p->imp)
+		return 0;
+	if (!strcmp(key, "source"))
+		p->imp->source = val;
+	else if (!strcmp(key, "pid_name"))
+		p->imp->pid_name = val;
+	else if (!strcmp(key, "process_name"))
+		p->imp->process_name = val;
+	else if (!strcmp(key, "time"))
+		p->imp->time = val;
+	else
+		return 0;
+	return 1;
+}

@@ -1,0 +1,22 @@
+/* impimage.h — what an imported image (docs/FORMAT.md §3.10) says of itself in its stream 0,
+ * as read/impimage.c collects it: the file it came from, its process's name in the file, and
+ * how the file's times read; the import's alignment (import/align.c) puts it on the axis. */
+#ifndef TPROF_ANALYZE_IMPIMAGE_H
+#define TPROF_ANALYZE_IMPIMAGE_H
+
+#include "trace.h"
+
+struct impimage {
+	uint32_t source;                 /* trace-wide string ids, 0: none */
+	uint32_t pid_name, process_name;
+	int64_t sort_index;              /* INT64_MIN: none */
+	int64_t rank;                    /* distributedInfo's, -1: none */
+	uint32_t time;                   /* "relative", "epoch" or "base" */
+	int64_t base_ns;
+	struct proc *home;               /* the recorded process it belongs to, NULL: none */
+};
+
+/* A PROP of an imported image (role "import" makes p one): 1 when it was one of its own. */
+int impimage_prop(struct proc *p, const char *key, const struct tprof_rec *r);
+
+#endif

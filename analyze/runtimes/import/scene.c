@@ -1,0 +1,208 @@
+/* runtimes/import/scene.c — imported events drawn: slices, instants and async ranges on their
+ * thread's track with the file's category and arguments (read back from their bytes into the
+ * scene's typed arguments, with "file offset" saying where the event is in its file), and
+ * flows as arrows between the points they join. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../common/import.h"
+#include "../../import/argblob.h"
+#include "../../read/impimage.h"
+#include "../../util/strings.h"
+#include "import.h"
+
+#define TEXT_ROOM 65536
+
+/* The texts of one item's arguments, NUL-terminated copies that live until it is drawn. */
+struct texts {
+	char buf[TEXT_ROOM];
+	size_t used;
+};
+
+static const char *text(struct texts *tx, const char *s, size_t n)
+{
+	if (tx->used + n + 1 > sizeof(tx->buf))
+		n = tx->used + 1 < sizeof(tx->buf) ? sizeof(tx->buf) - tx->used - 1 : 0;
+	char *p = tx->buf + tx->used;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	tx->used += n + 1;
+	return p;
+}
+
+static void args_of(struct scene_args *a, struct texts *tx, const struct imp_info *in)
+{
+	struct argblob_reader rd;
+	struct argblob_item it;
+	int rc;
+	argblob_reader_init(&rd, in->args, in->args_len);
+	while ((rc = argblob_next(&rd, &it)) > 0) {
+		const char *key = it.key ? text(tx, it.key, it.key_len) : NULL;
+		switch (it.type) {
+		case TPROF_IMP_A_NULL:
+			sa_str(a, key, "null");
+			break;
+		case TPROF_IMP_A_FALSE:
+		case TPROF_IMP_A_TRUE:
+			sa_bool(a, key, it.type == TPROF_IMP_A_TRUE);
+			break;
+		case TPROF_IMP_A_INT:
+			sa_i64(a, key, it.i);
+			break;
+		case TPROF_IMP_A_DOUBLE:
+			sa_double(a, key, it.d);
+			break;
+		case TPROF_IMP_A_STR:
+			sa_str(a, key, text(tx, it.s, it.s_len));
+			break;
+		case TPROF_IMP_A_OBJ:
+			sa_obj(a, key);
+			break;
+		case TPROF_IMP_A_ARR:
+			sa_arr(a, key);
+			break;
+		case TPROF_IMP_A_END:
+			sa_end(a);
+			break;
+		default:
+			break;
+		}
+	}
+	while (rd.depth-- > 0)   /* damaged bytes: what was opened is closed */
+		sa_end(a);
+	if (in->args_cut)
+		sa_str(a, "args", "left out: longer than a record holds");
+	if (in->clipped)
+		sa_bool(a, "clipped to nest", 1);
+}
+
+static const char *cat_of(const struct imp_info *in, const char *none)
+{
+	return in->cat ? strings_get(in->cat) : none;
+}
+
+/* Where an imported thread's events go: in the recorded process its file's process is (its
+ * "home"), a framework track right under the thread of the same tid; otherwise the imported
+ * process's own thread track.  Kept per thread: the look for the tid is done once. */
+struct placed {
+	const struct thread *th;
+	const struct proc *proc;
+	struct track track;
+};
+
+struct scene_state {
+	struct placed *v;
+	size_t n, cap, last;
+};
+
+static const struct thread *thread_of_tid(const struct proc *p, int32_t tid)
+{
+	for (size_t i = 1; i < p->nstreams; i++)
+		if (p->threads[i] && p->threads[i]->tid == tid)
+			return p->threads[i];
+	return NULL;
+}
+
+static const struct placed *place(struct scene *s, unsigned self, const struct thread *th)
+{
+	struct scene_state **sp = (struct scene_state **)scene_runtime_state(s, self);
+	if (!*sp && !(*sp = calloc(1, sizeof(**sp))))
+		abort();
+	struct scene_state *st = *sp;
+	if (st->last < st->n && st->v[st->last].th == th)
+		return &st->v[st->last];
+	for (size_t i = 0; i < st->n; i++)
+		if (st->v[i].th == th)
+			return &st->v[st->last = i];
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 16;
+		if (!(st->v = realloc(st->v, st->cap * sizeof(*st->v))))
+			abort();
+	}
+	struct placed *pl = &st->v[st->last = st->n++];
+	const struct proc *home = th->proc->imp ? th->proc->imp->home : NULL;
+	pl->th = th;
+	pl->proc = home ? home : th->proc;
+	if (home) {
+		const struct thread *h = thread_of_tid(home, th->tid);
+		pl->track = tracks_thread_framework(scene_tracks(s), home, th->tid, h ? h : th,
+						    h && h->name ? h->name : th->name);
+	} else {
+		pl->track = tracks_thread(scene_tracks(s), th, 0);
+	}
+	return pl;
+}
+
+void imp_scene_end(struct scene *s, unsigned self)
+{
+	struct scene_state **sp = (struct scene_state **)scene_runtime_state(s, self);
+	if (*sp) {
+		free((*sp)->v);
+		free(*sp);
+		*sp = NULL;
+	}
+}
+
+int imp_scene_event(struct scene *s, const struct event *ev, unsigned self)
+{
+	const struct imp_info *in = ev->imp;
+	static struct texts tx;
+	struct scene_args a;
+	if (!in)
+		return 0;
+	tx.used = 0;
+	a.n = 0;
+	if (ev->kind == EV_FLOW) {
+		struct track from = place(s, self, in->from)->track;
+		struct track to = place(s, self, ev->thread)->track;
+		char key[32];
+		snprintf(key, sizeof(key), "i%llu", (unsigned long long)in->flow_id);
+		scene_flow(s, key, cat_of(in, "flow"), strings_get(ev->name), from, ev->t0, to,
+			   ev->t1, ev->t1, ev->t1, NULL);
+		return 1;
+	}
+	const struct placed *pl = place(s, self, ev->thread);
+	struct scene_item it = {
+		.name = ev->name, .proc = pl->proc, .t0 = ev->t0, .t1 = ev->t1, .depth = ev->depth,
+		.ranges_open = ev->depth, .args = &a, .ev = ev, .track = pl->track,
+	};
+	switch (ev->kind) {
+	case EV_BEGIN:     /* its slice's announcement: the same category, name and track */
+		it.kind = SI_BEGIN;
+		it.cat = cat_of(in, "import");
+		it.t1 = it.t0;
+		it.args = NULL;
+		scene_item(s, &it);
+		return 1;
+	case EV_RANGE:
+		it.kind = SI_SLICE;
+		it.cat = cat_of(in, "import");
+		break;
+	case EV_MARK:
+		it.kind = SI_INSTANT;
+		it.cat = cat_of(in, "import");
+		it.t1 = it.t0;
+		break;
+	case EV_ASYNC:
+		it.kind = SI_ASYNC;
+		it.cat = cat_of(in, "import");
+		it.id = ev->step;
+		break;
+	case EV_COUNTER:   /* on the process's counter track, without arguments */
+		it.kind = SI_COUNTER;
+		it.cat = "counter";
+		it.track = (struct track){ pl->proc->index, 0 };
+		it.value = ev->value;
+		it.depth = it.ranges_open = 0;
+		it.args = NULL;
+		scene_item(s, &it);
+		return 1;
+	default:
+		return 0;
+	}
+	args_of(&a, &tx, in);
+	scene_args_flags(&a, ev->flags);
+	scene_item(s, &it);
+	return 1;
+}

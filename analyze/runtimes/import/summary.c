@@ -1,0 +1,162 @@
+/* runtimes/import/summary.c — "Framework ops": the imported slices by name, with their count,
+ * total time (inclusive) and self time (less the slices nested in them on their thread), top
+ * N by self time.  A slice's children close before it, so self time needs only, per thread
+ * and depth, the sum of the children closed since. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../summary/table.h"
+#include "../../summary/write.h"
+#include "../../util/strings.h"
+#include "import.h"
+
+struct op {
+	uint32_t name;
+	uint64_t count;
+	int64_t total, self;
+};
+
+struct depth_sums {
+	const struct thread *t;
+	int64_t *child;                  /* per depth: children's time closed since */
+	size_t cap;
+};
+
+struct impsum {
+	struct op *ops;
+	size_t nops, capops;
+	uint32_t *index;                 /* by name string id: 1 + index into ops, 0: none */
+	size_t nindex;
+	struct depth_sums *threads;
+	size_t nthreads, capthreads, last;
+	int64_t total;
+};
+
+void *imp_sum_new(void)
+{
+	struct impsum *s = calloc(1, sizeof(*s));
+	if (!s)
+		abort();
+	return s;
+}
+
+static struct op *op_of(struct impsum *s, uint32_t name)
+{
+	if (name >= s->nindex) {
+		size_t n = s->nindex ? s->nindex : 1024;
+		while (n <= name)
+			n *= 2;
+		uint32_t *ni = realloc(s->index, n * sizeof(*ni));
+		if (!ni)
+			abort();
+		memset(ni + s->nindex, 0, (n - s->nindex) * sizeof(*ni));
+		s->index = ni;
+		s->nindex = n;
+	}
+	if (!s->index[name]) {
+		if (s->nops == s->capops) {
+			s->capops = s->capops ? s->capops * 2 : 256;
+			if (!(s->ops = realloc(s->ops, s->capops * sizeof(*s->ops))))
+				abort();
+		}
+		s->ops[s->nops] = (struct op){ .name = name };
+		s->index[name] = (uint32_t)++s->nops;
+	}
+	return &s->ops[s->index[name] - 1];
+}
+
+static struct depth_sums *sums_of(struct impsum *s, const struct thread *t, size_t depth)
+{
+	struct depth_sums *d = NULL;
+	if (s->last < s->nthreads && s->threads[s->last].t == t)
+		d = &s->threads[s->last];
+	for (size_t i = 0; !d && i < s->nthreads; i++)
+		if (s->threads[i].t == t)
+			d = &s->threads[s->last = i];
+	if (!d) {
+		if (s->nthreads == s->capthreads) {
+			s->capthreads = s->capthreads ? s->capthreads * 2 : 16;
+			if (!(s->threads = realloc(s->threads, s->capthreads * sizeof(*s->threads))))
+				abort();
+		}
+		d = &s->threads[s->last = s->nthreads++];
+		*d = (struct depth_sums){ .t = t };
+	}
+	if (depth + 2 > d->cap) {
+		size_t n = d->cap ? d->cap : 16;
+		while (n < depth + 2)
+			n *= 2;
+		if (!(d->child = realloc(d->child, n * sizeof(*d->child))))
+			abort();
+		memset(d->child + d->cap, 0, (n - d->cap) * sizeof(*d->child));
+		d->cap = n;
+	}
+	return d;
+}
+
+void imp_sum_event(void *priv, const struct event *ev)
+{
+	struct impsum *s = priv;
+	if (!ev->imp || ev->kind != EV_RANGE)
+		return;
+	int64_t dur = ev->t1 - ev->t0;
+	struct depth_sums *d = sums_of(s, ev->thread, ev->depth);
+	int64_t children = d->child[ev->depth + 1];
+	d->child[ev->depth + 1] = 0;
+	d->child[ev->depth] += dur;
+	if (ev->imp->is_step)
+		return;   /* steps are in the Steps table (tprof's or the file's own) */
+	struct op *o = op_of(s, ev->name);
+	o->count++;
+	o->total += dur;
+	o->self += dur > children ? dur - children : 0;
+	if (ev->depth == 0)
+		s->total += dur;
+}
+
+static int by_self(const void *a, const void *b)
+{
+	const struct op *x = a, *y = b;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return x->total > y->total ? -1 : x->total < y->total;
+}
+
+void imp_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
+{
+	struct impsum *s = priv;
+	int64_t self_all = 0;
+	(void)span;
+	for (size_t i = 0; i < s->nops; i++)
+		self_all += s->ops[i].self;
+	if (s->nops > 1)
+		qsort(s->ops, s->nops, sizeof(*s->ops), by_self);
+	sw_obj(w, "framework_ops");
+	sw_if(w, s->nops > 0);
+	sw_text(w, "\nFramework ops (imported slices by name; self: less the slices inside them)\n"
+		"%10s %12s %8s %12s %12s  %s\n", "Count", "Self", "Self(%)", "Total", "Avg", "Op");
+	sw_endif(w);
+	sw_arr(w, "rows");
+	size_t shown = top > 0 && (size_t)top < s->nops ? (size_t)top : s->nops;
+	for (size_t i = 0; i < shown; i++) {
+		const struct op *o = &s->ops[i];
+		sw_obj(w, NULL);
+		sw_count(w, "%10s ", "count", o->count);
+		sw_dur(w, "%12s ", "self_ns", o->self);
+		sw_real(w, "%6.2f %% ", "self_pct",
+			self_all ? 100.0 * (double)o->self / (double)self_all : 0.0);
+		sw_dur(w, "%12s ", "total_ns", o->total);
+		sw_dur(w, "%12s  ", "avg_ns", o->count ? o->total / (int64_t)o->count : 0);
+		sw_name(w, "name", strings_get(o->name));
+		sw_close(w);
+	}
+	sw_close(w);
+	table_more(w, s->nops - shown);
+	sw_close(w);
+	for (size_t i = 0; i < s->nthreads; i++)
+		free(s->threads[i].child);
+	free(s->threads);
+	free(s->ops);
+	free(s->index);
+	free(s);
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# A PyTorch training loop (apps/python-torch.py: tprof.torch.profile around 6 steps, run by
+# Debian's python3 with python3-torch) under tprof-inspect, and tprof-analyze on its profile
+# directory with no option: PyTorch's trace, found there, is merged.  Every ProfilerStep#N
+# must lie within 1 ms of tprof's step N, on a framework track of the program's own process
+# right under the loop's thread, and PyTorch's ops of that thread inside their step (but for
+# those record_function makes for the step marker itself, just before the step).
+. "$(dirname "$0")/lib.sh"
+SYS_PY=${SYSTEM_PYTHON3:-/usr/bin/python3}
+[ -x "$SYS_PY" ] || skip_all "no $SYS_PY (Debian's own python3)"
+"$SYS_PY" -c 'import torch' 2>/dev/null ||
+	skip_all "$SYS_PY cannot import torch (on Debian: apt-get install python3-torch)"
+plan 8
+
+APP="$top_srcdir/tests/apps/python-torch.py"
+export PYTHONDONTWRITEBYTECODE=1
+"$INSPECT" -o "$T/out" -- "$SYS_PY" "$APP" "$T/facts.json" >"$T/run.out" 2>"$T/run.err"
+rc=$?
+ok $rc "the training loop runs under tprof-inspect"
+[ $rc -eq 0 ] || diag "$(tail -n 5 "$T/run.err")"
+"$ANALYZE" "$T/out" -v -f chrome -o "$T/merged.json" 2>"$T/an.err"
+ok $? "tprof-analyze DIR merges PyTorch's trace with no option"
+grep -Eq "imported $T/out/.*\.pt\.trace\.json: [0-9]+ events in [0-9]+ process\(es\); placed by its steps" \
+	"$T/an.err"
+ok $? "-v: the file found in the directory, placed by its steps"
+grep -Eq "7 steps matched; .* residual [0-9.]+ us RMS" "$T/an.err"
+ok $? "-v: steps 0 to 6 matched, with the residual"
+grep -q "its process [0-9]* is python3" "$T/an.err"
+ok $? "-v: the file's process is the recorded python3"
+
+pyc '
+f = json.load(open(sys.argv[2]))
+d = load(sys.argv[1])
+ev = events(d)
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d["traceEvents"]
+         if e["ph"] == "M" and e["name"] == "thread_name"}
+pn = procs(d)
+steps = {int(e["name"].split()[1]): e for e in ev if e["ph"] == "X" and e["name"].startswith("step ")}
+ps = {int(e["name"][13:]): e for e in ev if e["ph"] == "X" and e["name"].startswith("ProfilerStep#")}
+fail = []
+if sorted(ps) != list(range(f["steps"] + 1)):
+    fail.append("ProfilerStep numbers %s" % sorted(ps))
+for n, e in sorted(ps.items()):
+    if n not in steps:
+        fail.append("no tprof step %d" % n)
+    elif abs(e["ts"] - steps[n]["ts"]) > 1000:
+        fail.append("ProfilerStep#%d at %.3f us, tprof step %d at %.3f us" % (n, e["ts"], n, steps[n]["ts"]))
+tracks = {(e["pid"], e["tid"]) for e in ps.values()}
+if len(tracks) != 1:
+    fail.append("ProfilerSteps on %s" % tracks)
+else:
+    t = tracks.pop()
+    label, pid = pn.get(t[0], ("?", None))
+    if pid != f["pid"] or not names.get(t, "").endswith(" framework"):
+        fail.append("steps on %r of %r (want pid %d)" % (names.get(t), label, f["pid"]))
+    ops = [e for e in ev if e["ph"] == "X" and (e["pid"], e["tid"]) == t and e["name"].startswith("aten::")]
+    # record_function("ProfilerStep#N") makes its handle (aten::zeros, empty, zero_) just
+    # before the step it marks begins: those are the only ops allowed between steps
+    marker = lambda o: o["name"] in ("aten::zeros", "aten::empty", "aten::zero_") and any(
+        0 <= s["ts"] - (o["ts"] + o["dur"]) <= 200 for s in ps.values())
+    outside = [o["name"] for o in ops if not marker(o) and
+               not any(s["ts"] <= o["ts"] and o["ts"] + o["dur"] <= s["ts"] + s["dur"] for s in ps.values())]
+    if len(ops) < 10 or outside:
+        fail.append("%d aten:: ops on the loop thread, outside every step: %s" % (len(ops), outside[:5]))
+if fail:
+    sys.exit("; ".join(fail[:6]))
+' "$T/merged.json" "$T/facts.json" 2>"$T/check.err"
+ok $? "every ProfilerStep#N within 1 ms of tprof step N, on the loop thread's framework track of the python3 process, aten:: ops inside their step"
+[ -s "$T/check.err" ] && diag "$(cat "$T/check.err")"
+"$ANALYZE" "$T/out" --summary >"$T/sum.txt" 2>/dev/null
+ok $? "--summary of the merged profile"
+grep -q "^Framework ops" "$T/sum.txt" && grep -Eq "aten::(mm|linear|addmm|mse_loss)" "$T/sum.txt"
+ok $? "the summary's Framework ops table holds PyTorch's ops"
+finish

@@ -1,0 +1,219 @@
+#!/bin/sh
+# tprof-analyze --import: framework traces merged with the profile and converted alone.
+# apps/imp-writer records tprof steps and "op N" ranges and writes a Chrome trace of the same
+# instants (ProfilerStep#N, aten::op) with Kineto's baseTimeNanoseconds, epoch timestamps or
+# relative times: after the merge each imported slice must lie where its twin does (50 us by
+# absolute time, 1 ms by steps), on a framework track of the program's own process, ops
+# inside their step.  A trace with every phase converts to Chrome, Perfetto and OTF2 with
+# the counts it holds; damaged JSON is named with its offset and what came before is kept.
+. "$(dirname "$0")/lib.sh"
+PFTRACE="$top_srcdir/tests/tools/pftrace.py"
+plan 37
+
+# merged MODE TRACE_JSON TOLERANCE_US: the checks of one merged Chrome trace.
+merged() {
+	pyc '
+mode, tol = sys.argv[2], float(sys.argv[3])
+d = load(sys.argv[1])
+ev = events(d)
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d["traceEvents"]
+         if e["ph"] == "M" and e["name"] == "thread_name"}
+pn = procs(d)
+steps = {int(e["name"].split()[1]): e for e in ev if e["ph"] == "X" and e["name"].startswith("step ")}
+ps = {int(e["name"][13:]): e for e in ev if e["ph"] == "X" and e["name"].startswith("ProfilerStep#")}
+ops = sorted((e for e in ev if e["ph"] == "X" and e["name"] == "aten::op"), key=lambda e: e["ts"])
+rops = sorted((e for e in ev if e["ph"] == "X" and e["name"].startswith("op ")), key=lambda e: e["ts"])
+fail = []
+if len(ps) != 6 or sorted(ps) != sorted(set(steps) - {7}):
+    fail.append("ProfilerStep#N %s against tprof steps %s" % (sorted(ps), sorted(steps)))
+for n, e in ps.items():
+    if n in steps and abs(e["ts"] - steps[n]["ts"]) > tol:
+        fail.append("ProfilerStep#%d at %.3f us, step %d at %.3f us" % (n, e["ts"], n, steps[n]["ts"]))
+if len(ops) != 18 or len(rops) != 18:
+    fail.append("%d aten::op, %d op ranges" % (len(ops), len(rops)))
+for a, b in zip(ops, rops):
+    if abs(a["ts"] - b["ts"]) > tol or abs(a["dur"] - b["dur"]) > tol:
+        fail.append("aten::op at %.3f+%.3f, its range at %.3f+%.3f" % (a["ts"], a["dur"], b["ts"], b["dur"]))
+tracks = {(e["pid"], e["tid"]) for e in list(ps.values()) + ops}
+rtrack = {(e["pid"], e["tid"]) for e in rops}
+if len(tracks) != 1 or len(rtrack) != 1:
+    fail.append("imported on tracks %s, ranges on %s" % (tracks, rtrack))
+else:
+    t, r = tracks.pop(), rtrack.pop()
+    if t[0] != r[0]:
+        fail.append("imported in process %s, the ranges in %s" % (pn.get(t[0]), pn.get(r[0])))
+    if not names.get(t, "").endswith(" framework") or names.get(t) != names.get(r) + " framework":
+        fail.append("imported track named %r, the thread %r" % (names.get(t), names.get(r)))
+for o in ops:
+    if not any(s["ts"] <= o["ts"] and o["ts"] + o["dur"] <= s["ts"] + s["dur"] for s in ps.values()):
+        fail.append("aten::op at %.3f is in no ProfilerStep" % o["ts"])
+        break
+if fail:
+    sys.exit("; ".join(fail[:6]))
+' "$@"
+}
+
+# ---- by absolute time: found in the directory (baseTimeNanoseconds) ------------------------
+"$INSPECT" -o "$T/base" -- "$APPS/imp-writer" "$T/base/w.pt.trace.json" base 6 3 \
+	>"$T/base.out" 2>&1
+ok $? "imp-writer under tprof-inspect writes its trace into the profile directory"
+"$ANALYZE" "$T/base" -v -f chrome -o "$T/base.json" 2>"$T/base.err"
+ok $? "tprof-analyze DIR merges it with no option"
+grep -q "imported $T/base/w.pt.trace.json: 24 events in 1 process(es); placed by its absolute time" \
+	"$T/base.err"
+ok $? "-v names the file found, its events and how it was placed"
+grep -q "its process [0-9]* is imp-writer" "$T/base.err"
+ok $? "-v names the recorded process it belongs to"
+merged "$T/base.json" base 50 2>"$T/base.check"
+ok $? "baseTimeNanoseconds: steps and ops within 50 us of their twins, on the program's framework track, ops inside steps"
+[ -s "$T/base.check" ] && diag "$(cat "$T/base.check")"
+
+# ---- epoch timestamps, given with --import ---------------------------------------------------
+"$INSPECT" -o "$T/epoch" -- "$APPS/imp-writer" "$T/epoch.json" epoch 6 3 >"$T/epoch.out" 2>&1
+ok $? "imp-writer writes epoch timestamps"
+"$ANALYZE" "$T/epoch" --import "$T/epoch.json" -f chrome -o "$T/epoch.trace.json" 2>"$T/epoch.err"
+ok $? "--import FILE with DIR"
+merged "$T/epoch.trace.json" epoch 50 2>"$T/epoch.check"
+ok $? "epoch timestamps: within 50 us of their twins"
+[ -s "$T/epoch.check" ] && diag "$(cat "$T/epoch.check")"
+
+# ---- relative times: placed by steps ---------------------------------------------------------
+"$INSPECT" -o "$T/rel" -- "$APPS/imp-writer" "$T/rel.json" relative 6 3 >"$T/rel.out" 2>&1
+ok $? "imp-writer writes relative times"
+"$ANALYZE" "$T/rel" --import "$T/rel.json" -v -f chrome -o "$T/rel.trace.json" 2>"$T/rel.err"
+ok $? "--import of a file without absolute time"
+grep -q "placed by its steps" "$T/rel.err" &&
+	grep -Eq "6 steps matched; the file's time 0 at -?[0-9.]+ us of the profile, residual [0-9.]+ us RMS" "$T/rel.err"
+ok $? "-v: placed by its 6 steps, with the residual"
+merged "$T/rel.trace.json" relative 1000 2>"$T/rel.check"
+ok $? "by steps: every ProfilerStep#N within 1 ms of tprof step N, ops with their ranges"
+[ -s "$T/rel.check" ] && diag "$(cat "$T/rel.check")"
+"$ANALYZE" "$T/rel" --import "$T/rel.json" --import-steps 'Nothing#([0-9]+)' --import-offset 250 \
+	-v -f chrome -o "$T/off.json" 2>"$T/off.err"
+ok $? "--import-steps that match nothing and --import-offset"
+grep -q "placed by --import-offset" "$T/off.err" &&
+	pyc 'd = load(sys.argv[1]); e = events(d)
+first = min(x["ts"] for x in e if x["ph"] == "X" and x["name"].startswith("ProfilerStep#"))
+sys.exit(0 if abs(first - 250) < 1 else "first imported event at %.3f us" % first)' "$T/off.json"
+ok $? "--import-offset 250: the file's first event 250 us after the profile's start (ts 0)"
+
+# ---- runs on disk: the same trace --------------------------------------------------------------
+TPROF_TEST_IMPORT_RUN_KB=1 "$ANALYZE" "$T/rel" --import "$T/rel.json" -f chrome \
+	-o "$T/rel-runs.json" 2>"$T/rel-runs.err" &&
+	cmp -s "$T/rel.trace.json" "$T/rel-runs.json"
+ok $? "sorted in runs of 1 KiB merged from disk: the same Chrome trace as in one run"
+
+# ---- the summary ---------------------------------------------------------------------------
+"$ANALYZE" "$T/base" --summary=json >"$T/base.sum.json" 2>/dev/null
+ok $? "--summary=json of a merged profile"
+py 'import json, sys
+s = json.load(open(sys.argv[1]))
+rows = {r["name"]: r for r in s["framework_ops"]["rows"]}
+op = rows.get("aten::op")
+ok = op and op["count"] == 18 and 250e3 <= op["self_ns"] / 18 <= 2e6 and op["self_ns"] == op["total_ns"]
+ok = ok and not any(n.startswith("ProfilerStep#") for n in rows)
+names = [r["name"] for r in s["ranges"]["rows"]] if "ranges" in s else []
+sys.exit(0 if ok and "aten::op" not in names else "framework_ops %s; ranges %s" % (rows, names))' "$T/base.sum.json"
+ok $? "Framework ops: aten::op 18 times (self = total), the steps not among them; not among the ranges"
+"$ANALYZE" --import "$T/rel.json" --summary=json >"$T/rel.sum.json" 2>/dev/null &&
+	py 'import json, sys
+s = json.load(open(sys.argv[1]))["steps"]
+sys.exit(0 if s and s["count"] == 6 and 1.2e6 <= s["median_ns"] <= 5e6 else s)' "$T/rel.sum.json"
+ok $? "converted alone, the file's ProfilerStep#N are the Steps table's steps"
+"$ANALYZE" "$T/base" --summary >"$T/base.sum" 2>/dev/null
+grep -q "^Framework ops (imported slices by name" "$T/base.sum"
+ok $? "the text summary has the Framework ops table"
+
+# ---- conversion of a trace with every phase --------------------------------------------------
+cat >"$T/all.json" <<'EOF'
+{"traceEvents": [
+ {"ph": "M", "name": "process_name", "pid": 7, "args": {"name": "trainer"}},
+ {"ph": "M", "name": "thread_name", "pid": 7, "tid": 1, "args": {"name": "main"}},
+ {"ph": "X", "name": "step", "cat": "user_annotation", "pid": 7, "tid": 1, "ts": 100.5, "dur": 1000.25, "args": {"n": 1, "s": "x", "f": 2.5, "b": true, "l": [1, "two", {"three": 3}]}},
+ {"ph": "X", "name": "mm", "cat": "cpu_op", "pid": 7, "tid": 1, "ts": 200.001, "dur": 300},
+ {"ph": "B", "name": "outer", "pid": 7, "tid": 2, "ts": 150},
+ {"ph": "X", "name": "inner", "pid": 7, "tid": 2, "ts": 160, "dur": 100},
+ {"ph": "E", "pid": 7, "tid": 2, "ts": 900},
+ {"ph": "i", "name": "mark", "pid": 7, "tid": 1, "ts": 400, "s": "t"},
+ {"ph": "I", "name": "mark2", "pid": 7, "tid": 2, "ts": 410},
+ {"ph": "C", "name": "mem", "pid": 7, "ts": 300, "args": {"alloc": 10, "res": 20}},
+ {"ph": "C", "name": "mem", "pid": 7, "ts": 700, "args": {"alloc": 15, "res": 25}},
+ {"ph": "b", "name": "req", "cat": "async", "id": "0x1", "pid": 7, "tid": 1, "ts": 120},
+ {"ph": "e", "name": "req", "cat": "async", "id": "0x1", "pid": 7, "tid": 2, "ts": 800},
+ {"ph": "s", "name": "ac2g", "cat": "ac2g", "id": 7, "pid": 7, "tid": 1, "ts": 260},
+ {"ph": "f", "name": "ac2g", "cat": "ac2g", "id": 7, "pid": 7, "tid": 2, "ts": 700, "bp": "e"},
+ {"ph": "X", "name": "kernel", "cat": "kernel", "pid": 0, "tid": "stream 7", "ts": 300, "dur": 50}
+], "displayTimeUnit": "ms"}
+EOF
+"$ANALYZE" --import "$T/all.json" -f chrome -o "$T/all.out.json" 2>"$T/all.err"
+ok $? "--import without DIR converts to Chrome JSON"
+pyc 'd = load(sys.argv[1]); e = events(d)
+c = collections.Counter(x["ph"] for x in e)
+x = {x["name"]: x for x in e if x["ph"] == "X"}
+want = {"X": 5, "i": 2, "C": 4, "b": 1, "e": 1, "s": 1, "f": 1}
+bad = {k: (c.get(k, 0), v) for k, v in want.items() if c.get(k, 0) != v}
+if not bad and (x["step"]["args"] != {"n": 1, "s": "x", "f": 2.5, "b": True, "l": [1, "two", {"three": 3}]}
+                or x["step"]["cat"] != "user_annotation" or ns(x["step"]["dur"]) != 1000250
+                or ns(x["mm"]["ts"] - x["step"]["ts"]) != 99501 or x["inner"]["dur"] != 100):
+    bad = {"step": x["step"], "mm": x["mm"]}
+sys.exit("counts (got, want) or slices wrong: %s" % bad if bad else 0)' "$T/all.out.json"
+ok $? "Chrome: 5 slices (X, B..E), 2 instants, 4 counter samples, async b/e, flow s/f; args, categories and ns kept"
+"$ANALYZE" --import "$T/all.json" -f perfetto -o "$T/all.pftrace" 2>/dev/null &&
+	"$PY" "$PFTRACE" compare "$T/all.pftrace" "$T/all.out.json" >"$T/all.pf" 2>&1
+ok $? "Perfetto: protoc decodes it and it holds what the Chrome trace does"
+[ $? -eq 0 ] || diag "$(tail -n 5 "$T/all.pf")"
+py 'import json, sys
+s = json.load(open(sys.argv[1]))
+sys.exit(0 if (s["slices"], s["instants"], s["counters"], s["flows"]) == (6, 2, 4, 1) else s)' "$T/all.pf"
+ok $? "Perfetto: 6 slices (5 and the async range), 2 instants, 4 counter samples, 1 flow"
+if command -v otf2-print >/dev/null 2>&1; then
+	"$ANALYZE" --import "$T/all.json" -f otf2 -o "$T/all.otf2" 2>/dev/null &&
+		otf2-print "$T/all.otf2/traces.otf2" >"$T/all.otf2.txt" 2>&1
+	ok $? "OTF2: otf2-print reads the archive"
+	py 'import collections, sys
+c = collections.Counter(l.split()[0] for l in open(sys.argv[1]) if l[:1].isupper() and l.split())
+# slices and instants enter and leave (instants: a region of their own); counters are
+# metrics; the async range is an enter and leave of its own location
+want = {"ENTER": 8, "LEAVE": 8, "METRIC": 4}
+sys.exit(0 if all(c[k] == v for k, v in want.items()) else dict(c))' "$T/all.otf2.txt"
+	ok $? "OTF2: 8 ENTER and 8 LEAVE (5 slices, 2 instants, the async range), 4 METRIC"
+else
+	skip "otf2-print is not installed"
+	skip "otf2-print is not installed"
+fi
+"$ANALYZE" --import "$T/all.json" --summary >"$T/all.sum" 2>&1
+ok $? "--import without DIR: --summary"
+grep -q "trainer (imported from all.json)" "$T/all.sum"
+ok $? "the summary names the imported process after its process_name and file"
+
+# ---- damage ----------------------------------------------------------------------------------
+head -c 700 "$T/all.json" >"$T/cut.json"
+"$ANALYZE" --import "$T/cut.json" --summary >"$T/cut.sum" 2>"$T/cut.err"
+ok $? "a file cut inside an event: exit 0, what came before is read"
+grep -Eq "cut.json: offset [0-9]+: " "$T/cut.err"
+ok $? "the error names the file and the byte offset"
+grep -q "step" "$T/cut.sum" && grep -q "mm" "$T/cut.sum"
+ok $? "the events before the damage are in the summary"
+sed 's/"name": "mm"/"name": mm/' "$T/all.json" >"$T/bad.json"
+"$ANALYZE" --import "$T/bad.json" --summary >"$T/bad.sum" 2>"$T/bad.err"
+ok $? "a damaged event in the middle: exit 0"
+grep -Eq "warning: $T/bad.json: offset [0-9]+: " "$T/bad.err" && grep -q "outer" "$T/bad.sum"
+ok $? "it is skipped with its offset; the events after it are read"
+printf 'not json' >"$T/garbage.json"
+"$ANALYZE" --import "$T/garbage.json" --summary >/dev/null 2>"$T/garbage.err"
+[ $? -eq 1 ] && grep -q "garbage.json" "$T/garbage.err"
+ok $? "a file that is not JSON: exit 1, the file named"
+
+# ---- options ---------------------------------------------------------------------------------
+"$ANALYZE" --import "$T/all.json" --import-offset abc >/dev/null 2>"$T/opt1.err"
+[ $? -eq 2 ] && grep -q "import-offset: 'abc'" "$T/opt1.err"
+ok $? "--import-offset abc: exit 2 naming the option and value"
+"$ANALYZE" --import "$T/all.json" --import-steps '([' --summary >/dev/null 2>"$T/opt2.err"
+grep -q "step pattern '(\['" "$T/opt2.err"
+ok $? "a bad --import-steps pattern is named"
+"$ANALYZE" --import "$T/all.json" -f chrome >/dev/null 2>"$T/opt3.err"
+[ $? -eq 2 ] && grep -q "needs -o" "$T/opt3.err"
+ok $? "converting without DIR: --format needs -o"
+"$ANALYZE" --help | grep -q -- "--import FILE"
+ok $? "--help describes --import"
+finish
