@@ -84,18 +84,16 @@ ok $? "... after the $before events before it"
 grep -q "halved.json: offset $cut_at: the input ends inside the event" "$T/halved.err"
 ok $? "... named with the event's offset ($cut_at)"
 
-# 10^6 events, gzip, epoch times: what the generator wrote, in bounded memory (not measured
-# under the sanitizers, whose shadow memory counts in the RSS).
+# 10^6 events, gzip, epoch times: what the generator wrote, in bounded memory (under the
+# sanitizers, whose shadow and quarantine count in the RSS, twice the bound: 12.4 MiB measured).
 "$GEN" -n 1000000 -z -e -o "$T/million.json" >"$T/million.gen"
 "$COUNT" -r "$T/million.json" >"$T/million.out" 2>"$T/million.err"
 ok $? "10^6 events, gzip: read"
 shared "$T/million.out" | diff - "$T/million.gen" >&2
 ok $? "... every event the generator wrote"
 rss=$(sed -n 's/^maxrss_kb //p' "$T/million.out")
-if [ "${SANITIZERS:-no}" = yes ]; then
-	skip "peak RSS under the sanitizers"
-else
-	[ "$rss" -lt 32768 ]
-	ok $? "... in $rss KiB at most (a 1 MiB block, the largest event: under 32 MiB)"
-fi
+bound=32768
+[ "${SANITIZERS:-no}" = yes ] && bound=65536
+[ "$rss" -lt "$bound" ]
+ok $? "... in $rss KiB at most (a 1 MiB block, the largest event: under $((bound / 1024)) MiB)"
 finish
