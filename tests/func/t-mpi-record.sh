@@ -420,10 +420,12 @@ FOO=baz OMPI_MCA_mca_base_env_list="FOO" "$INSPECT" -o "$T/out7" -- \
 	"$MPIRUN" $MPIRUN_FLAGS $REMOTE "$T/envp" 2>"$T/remote7.err" | sort >"$T/remote7.out"
 check "with mca_base_env_list set, its names are added to it instead" \
 	test "$(cat "$T/remote7.out")" = "$(printf 'rank 0 1 preload baz\nrank 1 1 preload baz')"
-# PYTHONPATH, which leads to tprof's Python module, goes with them.
+# PYTHONPATH, which leads to tprof's Python module, goes with them.  Each rank writes its line
+# in one write: mpirun forwards the ranks' output as it comes, and print's pieces of two ranks
+# were once interleaved ("rankrank 1 True").
 cat >"$T/pyprobe" <<PROBE
 #!/bin/sh
-exec ${SYSTEM_PYTHON3:-/usr/bin/python3} -B -c 'import os, tprof; print("rank", os.environ["OMPI_COMM_WORLD_RANK"], tprof.enabled())'
+exec ${SYSTEM_PYTHON3:-/usr/bin/python3} -B -c 'import os, sys, tprof; sys.stdout.write("rank %s %s\\n" % (os.environ["OMPI_COMM_WORLD_RANK"], tprof.enabled())); sys.stdout.flush()'
 PROBE
 chmod +x "$T/pyprobe"
 "$INSPECT" -o "$T/out8" -- "$MPIRUN" $MPIRUN_FLAGS $REMOTE "$T/pyprobe" 2>"$T/remote8.err" |
