@@ -22,6 +22,7 @@
 #include "../util/strings.h"
 #include "argblob.h"
 #include "chrome-read.h"
+#include "../util/grow.h"
 
 #define DEFAULT_STEPS "^ProfilerStep#([0-9]+)$"
 #define DEFAULT_RUN_BYTES (128u << 20)
@@ -118,18 +119,6 @@ static int same_key(const struct ref_key *a, const struct ref_key *b)
 	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
 }
 
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	size_t nc = *cap ? *cap * 2 : 16;
-	void *np = realloc(p, nc * size);
-	if (!np)
-		abort();
-	*cap = nc;
-	return np;
-}
-
 static uint32_t image_of(struct ctx *c, const struct chrome_ref *pid)
 {
 	struct ref_key k = key_of(pid);
@@ -138,7 +127,7 @@ static uint32_t image_of(struct ctx *c, const struct chrome_ref *pid)
 	for (size_t i = 0; i < c->nimg; i++)
 		if (same_key(&c->img[i].key, &k))
 			return (uint32_t)(c->last_img = i);
-	c->img = grow(c->img, &c->capimg, c->nimg, sizeof(*c->img));
+	c->img = util_grow(c->img, &c->capimg, c->nimg, sizeof(*c->img), 16);
 	struct img *im = &c->img[c->nimg];
 	memset(im, 0, sizeof(*im));
 	im->key = k;
@@ -153,7 +142,7 @@ static uint32_t stream_of(struct ctx *c, struct img *im, const struct chrome_ref
 	for (size_t i = 0; i < im->nthr; i++)
 		if (same_key(&im->thr[i].key, &k))
 			return (uint32_t)(im->last_thr = i) + 1;
-	im->thr = grow(im->thr, &im->capthr, im->nthr, sizeof(*im->thr));
+	im->thr = util_grow(im->thr, &im->capthr, im->nthr, sizeof(*im->thr), 16);
 	struct thr *t = &im->thr[im->nthr];
 	memset(t, 0, sizeof(*t));
 	t->key = k;
@@ -216,18 +205,14 @@ static int cmp_items(const struct item *a, const struct item *b)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static const struct ctx *sort_ctx;
-
-static int cmp_offs(const void *x, const void *y)
+static int cmp_offs(const void *x, const void *y, void *c)
 {
-	return cmp_items(item_at(sort_ctx, *(const uint32_t *)x),
-			 item_at(sort_ctx, *(const uint32_t *)y));
+	return cmp_items(item_at(c, *(const uint32_t *)x), item_at(c, *(const uint32_t *)y));
 }
 
 static void sort_run(struct ctx *c)
 {
-	sort_ctx = c;
-	qsort(c->offs, c->noffs, sizeof(*c->offs), cmp_offs);
+	qsort_r(c->offs, c->noffs, sizeof(*c->offs), cmp_offs, c);
 }
 
 /* The run in memory, sorted, into a scratch file. */
@@ -264,10 +249,7 @@ static int spill(struct ctx *c)
 	c->runs = realloc(c->runs, (c->nruns + 1) * sizeof(*c->runs));
 	if (!c->runs)
 		abort();
-	c->runs[c->nruns] = r;
-	/* the payload buffer is large: copy only what matters */
-	c->runs[c->nruns].have = 0;
-	c->nruns++;
+	c->runs[c->nruns++] = r;
 	c->used = c->noffs = 0;
 	return 0;
 }
@@ -285,7 +267,7 @@ static struct item *new_item(struct ctx *c, size_t len)
 		c->arena = na;
 		c->cap = need;
 	}
-	c->offs = grow(c->offs, &c->capoffs, c->noffs, sizeof(*c->offs));
+	c->offs = util_grow(c->offs, &c->capoffs, c->noffs, sizeof(*c->offs), 16);
 	c->offs[c->noffs++] = (uint32_t)c->used;
 	struct item *it = (struct item *)(c->arena + c->used);
 	c->used += need;
@@ -438,7 +420,8 @@ static int each(void *arg, const struct chrome_event *ev)
 		size_t plen = payload(c, ev, 1, 0);
 		int64_t step = ev->ph == 'X' && name ? step_number(c, name) : -1;
 		if (step >= 0) {
-			im->steps = grow(im->steps, &im->capsteps, im->nsteps, sizeof(*im->steps));
+			im->steps = util_grow(im->steps, &im->capsteps, im->nsteps,
+					 sizeof(*im->steps), 16);
 			im->steps[im->nsteps++] = (struct imp_step){ (uint64_t)step, ev->ts_ns, end };
 			((struct tprof_imp_head *)c->scratch)->flags |= TPROF_IMP_STEP;
 		}
@@ -596,7 +579,7 @@ static void write_item(struct writer *w, const struct item *it, uint8_t *payload
 			clipped = 1;
 			c->f->clipped++;
 		}
-		w->open = grow(w->open, &w->capopen, w->nopen, sizeof(*w->open));
+		w->open = util_grow(w->open, &w->capopen, w->nopen, sizeof(*w->open), 16);
 		w->open[w->nopen++] = (struct open_slice){ end, clipped };
 	}
 	tprof_imgw_write(w->im->w, w->stream, r, payload, it->len);

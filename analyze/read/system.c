@@ -7,6 +7,7 @@
 
 #include "../util/search.h"
 #include "system.h"
+#include "../util/grow.h"
 
 static struct sysimage *image(struct proc *p)
 {
@@ -19,17 +20,6 @@ static struct sysimage *image(struct proc *p)
 		p->sys->mem_total = p->sys->target = -1;
 	}
 	return p->sys;
-}
-
-static void *grow(void *v, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return v;
-	*cap = *cap ? *cap * 2 : 64;
-	v = realloc(v, *cap * size);
-	if (!v)
-		abort();
-	return v;
 }
 
 int system_prop(struct proc *p, const char *key, const struct tprof_rec *r)
@@ -71,7 +61,7 @@ static void on_task(struct sysimage *si, const struct tprof_rec *r)
 		return;
 	struct tprof_task t;
 	memcpy(&t, r + 1, sizeof(t));
-	si->tasks = grow(si->tasks, si->ntasks, &si->captasks, sizeof(*si->tasks));
+	si->tasks = util_grow(si->tasks, &si->captasks, si->ntasks, sizeof(*si->tasks), 64);
 	si->tasks[si->ntasks++] = (struct sys_task){
 		.ticks = r->t0, .pid = t.pid, .tid = t.tid, .ppid = t.ppid, .gen = t.gen,
 		.comm = r->name ? proc_string(si->proc, r->name) : 0,
@@ -90,7 +80,7 @@ static void on_map(struct sysimage *si, const struct tprof_rec *r)
 	struct tprof_map_file f = { 0 };
 	if (r->ext >= 2)
 		memcpy(&f, (const uint8_t *)(r + 1) + TPROF_UNIT, sizeof(f));
-	si->maps = grow(si->maps, si->nmaps, &si->capmaps, sizeof(*si->maps));
+	si->maps = util_grow(si->maps, &si->capmaps, si->nmaps, sizeof(*si->maps), 64);
 	si->maps[si->nmaps++] = (struct sys_map){
 		.start = m.start, .end = m.end, .offset = m.offset, .pid = (uint32_t)r->arg,
 		.gen = m.gen, .path = r->name ? proc_string(si->proc, r->name) : 0,
@@ -109,7 +99,7 @@ void system_record(struct proc *p, const struct tprof_rec *r)
 		on_map(si, r);
 		break;
 	case TPROF_K_KSYM:
-		si->ksyms = grow(si->ksyms, si->nksyms, &si->capksyms, sizeof(*si->ksyms));
+		si->ksyms = util_grow(si->ksyms, &si->capksyms, si->nksyms, sizeof(*si->ksyms), 64);
 		si->ksyms[si->nksyms++] = (struct sys_ksym){
 			r->arg, r->t1, r->name ? proc_string(p, r->name) : 0 };
 		break;

@@ -13,6 +13,7 @@
 #include "../../read/trace.h"
 #include "../../util/strings.h"
 #include "import.h"
+#include "../../util/grow.h"
 
 struct imp_slice {
 	uint32_t name;
@@ -55,18 +56,6 @@ struct imp_state {
 	uint64_t flow_ids;
 };
 
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	size_t nc = *cap ? *cap * 2 : 16;
-	void *np = realloc(p, nc * size);
-	if (!np)
-		abort();
-	*cap = nc;
-	return np;
-}
-
 static struct imp_state *state(struct pipeline *pl)
 {
 	if (!pl->imp && !(pl->imp = calloc(1, sizeof(*pl->imp))))
@@ -81,7 +70,8 @@ static struct thread_state *thread_state(struct imp_state *st, const struct thre
 	for (size_t i = 0; i < st->nthreads; i++)
 		if (st->threads[i].t == t)
 			return &st->threads[st->last = i];
-	st->threads = grow(st->threads, &st->capthreads, st->nthreads, sizeof(*st->threads));
+	st->threads = util_grow(st->threads, &st->capthreads, st->nthreads,
+			 sizeof(*st->threads), 16);
 	st->threads[st->nthreads] = (struct thread_state){ .t = t };
 	return &st->threads[st->last = st->nthreads++];
 }
@@ -122,7 +112,7 @@ static struct imp_info keep_info(struct imp_info in, uint8_t **bytes)
 static void begin(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
 {
 	struct thread_state *ts = thread_state(state(pl), t);
-	ts->open = grow(ts->open, &ts->cap, ts->depth, sizeof(*ts->open));
+	ts->open = util_grow(ts->open, &ts->cap, ts->depth, sizeof(*ts->open), 16);
 	/* as the profile's own ranges: a child never starts at its parent's nanosecond */
 	if (ts->depth && ns <= ts->open[ts->depth - 1].t0)
 		ns = ts->open[ts->depth - 1].t0 + 1;
@@ -212,7 +202,8 @@ static void async(struct pipeline *pl, struct thread *t, const struct tprof_rec 
 	struct imp_state *st = state(pl);
 	char ph = (char)r->flags;
 	if (ph == 'b' || ph == 'S') {
-		st->asyncs = grow(st->asyncs, &st->capasyncs, st->nasyncs, sizeof(*st->asyncs));
+		st->asyncs = util_grow(st->asyncs, &st->capasyncs, st->nasyncs,
+				 sizeof(*st->asyncs), 16);
 		struct imp_async *a = &st->asyncs[st->nasyncs++];
 		a->id = r->arg;
 		a->proc = t->proc;
@@ -245,7 +236,8 @@ static void flow(struct pipeline *pl, struct thread *t, const struct tprof_rec *
 		}
 	if (ph == 's') {
 		if (!f) {
-			st->flows = grow(st->flows, &st->capflows, st->nflows, sizeof(*st->flows));
+			st->flows = util_grow(st->flows, &st->capflows, st->nflows,
+					 sizeof(*st->flows), 16);
 			f = &st->flows[st->nflows++];
 		}
 		*f = (struct imp_flow){ r->arg, t->proc, t, ns, proc_string(t->proc, r->name) };
