@@ -1,10 +1,8 @@
 /* transcode.c — a Chrome trace into imported images (transcode.h).  Events arrive in the file's
- * order; each becomes an item (a fixed header, then its imported head and args) in a run held
- * in memory.  A full run is sorted by image, stream (thread) and time and written to a scratch
- * file; at the end the runs are merged, so memory stays at one run whatever the file's size.
- * Going through each thread's items in time order, slices are written as IBEGIN and IEND with
- * proper nesting: a slice that outlives the one it began in is cut at its end (and counted),
- * an E closes the innermost B. */
+ * order; each becomes an item (a fixed header, then its imported head and args) that items.c
+ * puts in order by image, stream (thread) and time.  Going through each thread's items in time
+ * order, slices are written as IBEGIN and IEND with proper nesting: a slice that outlives the
+ * one it began in is cut at its end (and counted), an E closes the innermost B. */
 #include "transcode.h"
 
 #include <errno.h>
@@ -20,28 +18,15 @@
 #include "../../common/import.h"
 #include "../read/trace.h"
 #include "../util/strings.h"
+#include "../util/grow.h"
 #include "argblob.h"
 #include "chrome-read.h"
-#include "../util/grow.h"
+#include "items.h"
 
 #define DEFAULT_STEPS "^ProfilerStep#([0-9]+)$"
 #define DEFAULT_RUN_BYTES (128u << 20)
 #define MAX_PAYLOAD ((TPROF_MAX_EXT - 1) * TPROF_UNIT)   /* args after the head */
 #define STR_TID_BASE 1000000000ll   /* made-up tids of threads named by a string */
-
-/* One event of the file (or one series of a counter), as it waits to be sorted. */
-struct item {
-	int64_t t, dur;                 /* the file's own ns */
-	uint64_t seq;                   /* its order in the file: a stable sort */
-	uint64_t arg;
-	uint32_t image, stream;
-	uint32_t name;                  /* trace-wide string id */
-	uint32_t len;                   /* payload bytes that follow (a head and args) */
-	uint16_t kind;                  /* TPROF_K_I*; IEND for an E */
-	uint8_t flags;
-	uint8_t cls;                    /* at one time: ends, then begins, then the rest */
-	uint32_t pad;
-};
 
 struct ref_key {
 	int is_str;
@@ -54,6 +39,7 @@ struct thr {
 	int64_t tid;
 	uint32_t name;                  /* its thread_name, 0: none */
 	int64_t first;
+	uint32_t gs;                    /* its dense number over the file (items_stream) */
 };
 
 struct img {
@@ -73,14 +59,6 @@ struct img {
 	size_t nsmap;
 };
 
-struct run {
-	FILE *f;
-	char *path;
-	struct item cur;
-	uint8_t payload[MAX_PAYLOAD + TPROF_UNIT];
-	int have;
-};
-
 struct ctx {
 	const struct imp_opts *o;
 	struct imp_file *f;
@@ -89,14 +67,8 @@ struct ctx {
 	size_t nstep_of;
 	struct img *img;
 	size_t nimg, capimg, last_img;
-	/* the run in memory */
-	uint8_t *arena;
-	size_t used, cap;
-	uint32_t *offs;
-	size_t noffs, capoffs;
-	uint64_t seq;
-	struct run *runs;
-	size_t nruns;
+	struct items *items;
+	uint32_t ngs;
 	uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];
 	int failed;
 };
@@ -149,7 +121,8 @@ static uint32_t stream_of(struct ctx *c, struct img *im, const struct chrome_ref
 	t->tid = k.is_str ? STR_TID_BASE + (int64_t)im->nthr : k.num;
 	t->name = k.is_str ? k.str : 0;
 	t->first = INT64_MAX;
-	(void)c;
+	t->gs = c->ngs++;
+	items_stream(c->items, t->gs, (uint32_t)(im - c->img), (uint32_t)im->nthr + 1);
 	return (uint32_t)(im->last_thr = im->nthr++) + 1;
 }
 
@@ -181,100 +154,6 @@ static int64_t step_number(struct ctx *c, uint32_t name)
 		}
 	}
 	return c->step_of[name];
-}
-
-/* ---- runs ---------------------------------------------------------------------------------- */
-
-static const struct item *item_at(const struct ctx *c, uint32_t off)
-{
-	return (const struct item *)(c->arena + off);
-}
-
-static int cmp_items(const struct item *a, const struct item *b)
-{
-	if (a->image != b->image)
-		return a->image < b->image ? -1 : 1;
-	if (a->stream != b->stream)
-		return a->stream < b->stream ? -1 : 1;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
-	if (a->cls != b->cls)
-		return a->cls < b->cls ? -1 : 1;
-	if (a->cls == 1 && a->dur != b->dur)   /* begins: the longer (outer) first */
-		return a->dur > b->dur ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-static int cmp_offs(const void *x, const void *y, void *c)
-{
-	return cmp_items(item_at(c, *(const uint32_t *)x), item_at(c, *(const uint32_t *)y));
-}
-
-static void sort_run(struct ctx *c)
-{
-	qsort_r(c->offs, c->noffs, sizeof(*c->offs), cmp_offs, c);
-}
-
-/* The run in memory, sorted, into a scratch file. */
-static int spill(struct ctx *c)
-{
-	sort_run(c);
-	struct run r = { 0 };
-	if (asprintf(&r.path, "%s/run.%zu", c->o->scratch, c->nruns) < 0 ||
-	    !(r.f = fopen(r.path, "w+"))) {
-		diag_error("%s: cannot write a run of the import: %s", r.path ? r.path : "",
-			   strerror(errno));
-		free(r.path);
-		return -1;
-	}
-	for (size_t i = 0; i < c->noffs; i++) {
-		const struct item *it = item_at(c, c->offs[i]);
-		if (fwrite(it, sizeof(*it) + it->len, 1, r.f) != 1) {
-			diag_error("%s: cannot write a run of the import: %s", r.path,
-				   strerror(errno));
-			fclose(r.f);
-			unlink(r.path);
-			free(r.path);
-			return -1;
-		}
-	}
-	if (fflush(r.f) != 0 || fseek(r.f, 0, SEEK_SET) != 0) {
-		diag_error("%s: %s", r.path, strerror(errno));
-		fclose(r.f);
-		unlink(r.path);
-		free(r.path);
-		return -1;
-	}
-	unlink(r.path);   /* read back through the open file; nothing left behind */
-	c->runs = realloc(c->runs, (c->nruns + 1) * sizeof(*c->runs));
-	if (!c->runs)
-		abort();
-	c->runs[c->nruns++] = r;
-	c->used = c->noffs = 0;
-	return 0;
-}
-
-/* Room for an item of len payload bytes; NULL when the run could not be written. */
-static struct item *new_item(struct ctx *c, size_t len)
-{
-	size_t need = (sizeof(struct item) + len + 7) & ~(size_t)7;
-	if (c->used + need > c->cap && c->used && spill(c) < 0)
-		return NULL;
-	if (need > c->cap) {
-		uint8_t *na = realloc(c->arena, need);
-		if (!na)
-			abort();
-		c->arena = na;
-		c->cap = need;
-	}
-	c->offs = util_grow(c->offs, &c->capoffs, c->noffs, sizeof(*c->offs), 16);
-	c->offs[c->noffs++] = (uint32_t)c->used;
-	struct item *it = (struct item *)(c->arena + c->used);
-	c->used += need;
-	memset(it, 0, sizeof(*it));
-	it->len = (uint32_t)len;
-	it->seq = c->seq++;
-	return it;
 }
 
 /* ---- events into items -------------------------------------------------------------------- */
@@ -319,20 +198,14 @@ static int add(struct ctx *c, const struct chrome_event *ev, uint32_t image, uin
 	       uint16_t kind, uint8_t flags, uint8_t cls, uint32_t name, uint64_t arg,
 	       size_t plen)
 {
-	struct item *it = new_item(c, plen);
-	if (!it)
-		return -1;
-	it->t = ev->ts_ns;
-	it->dur = kind == TPROF_K_IBEGIN && ev->ph == 'X' && ev->has_dur ? ev->dur_ns : 0;
-	it->image = image;
-	it->stream = stream;
-	it->kind = kind;
-	it->flags = flags;
-	it->cls = cls;
-	it->name = name;
-	it->arg = arg;
-	memcpy(it + 1, c->scratch, plen);
-	return 0;
+	struct item it = {
+		.t = ev->ts_ns,
+		.dur = kind == TPROF_K_IBEGIN && ev->ph == 'X' && ev->has_dur ? ev->dur_ns : 0,
+		.arg = arg, .image = image, .stream = stream, .name = name, .len = (uint32_t)plen,
+		.kind = kind, .flags = flags, .cls = cls,
+		.gs = c->img[image].thr[stream - 1].gs,
+	};
+	return items_add(c->items, &it, c->scratch);
 }
 
 static void metadata(struct ctx *c, const struct chrome_event *ev, struct img *im,
@@ -541,8 +414,9 @@ static void rewrite_head(struct img *im, uint8_t *payload, uint64_t t)
 	memcpy(payload, &h, sizeof(h));
 }
 
-static void write_item(struct writer *w, const struct item *it, uint8_t *payload)
+static void write_item(void *arg, const struct item *it, uint8_t *payload)
 {
+	struct writer *w = arg;
 	struct ctx *c = w->c;
 	if (it->image != w->image || it->stream != w->stream) {
 		flush_thread(w);
@@ -583,85 +457,6 @@ static void write_item(struct writer *w, const struct item *it, uint8_t *payload
 		w->open[w->nopen++] = (struct open_slice){ end, clipped };
 	}
 	tprof_imgw_write(w->im->w, w->stream, r, payload, it->len);
-}
-
-static int read_run(struct run *r)
-{
-	if (fread(&r->cur, sizeof(r->cur), 1, r->f) != 1) {
-		r->have = 0;
-		return 0;
-	}
-	if (r->cur.len > sizeof(r->payload) ||
-	    (r->cur.len && fread(r->payload, r->cur.len, 1, r->f) != 1)) {
-		r->have = 0;
-		return -1;
-	}
-	/* items are 8-byte aligned in memory, packed in the run file */
-	r->have = 1;
-	return 1;
-}
-
-static void sift(struct run **h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < n && cmp_items(&h[l]->cur, &h[m]->cur) < 0)
-			m = l;
-		if (l + 1 < n && cmp_items(&h[l + 1]->cur, &h[m]->cur) < 0)
-			m = l + 1;
-		if (m == i)
-			return;
-		struct run *t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
-
-/* The items in order, from the run in memory or the merge of the runs on disk. */
-static int write_items(struct ctx *c, struct writer *w)
-{
-	if (!c->nruns) {
-		sort_run(c);
-		for (size_t i = 0; i < c->noffs; i++) {
-			struct item *it = (struct item *)(c->arena + c->offs[i]);
-			write_item(w, it, (uint8_t *)(it + 1));
-		}
-		return 0;
-	}
-	if (c->noffs && spill(c) < 0)
-		return -1;
-	/* a heap of the runs by their next item */
-	struct run **h = malloc(c->nruns * sizeof(*h));
-	size_t n = 0;
-	if (!h)
-		abort();
-	for (size_t i = 0; i < c->nruns; i++) {
-		int rc = read_run(&c->runs[i]);
-		if (rc < 0) {
-			free(h);
-			return -1;
-		}
-		if (rc > 0)
-			h[n++] = &c->runs[i];
-	}
-	for (size_t i = n / 2; i-- > 0;)
-		sift(h, n, i);
-	while (n) {
-		struct run *best = h[0];
-		write_item(w, &best->cur, best->payload);
-		int rc = read_run(best);
-		if (rc < 0) {
-			diag_error("%s: a run of the import cannot be read back", c->f->source);
-			free(h);
-			return -1;
-		}
-		if (rc == 0)
-			h[0] = h[--n];
-		sift(h, n, 0);
-	}
-	free(h);
-	return 0;
 }
 
 static void image_props(struct ctx *c, struct img *im, uint64_t t)
@@ -788,14 +583,7 @@ static void free_ctx(struct ctx *c)
 		free(c->img[i].smap);
 	}
 	free(c->img);
-	for (size_t i = 0; i < c->nruns; i++) {
-		if (c->runs[i].f)
-			fclose(c->runs[i].f);
-		free(c->runs[i].path);
-	}
-	free(c->runs);
-	free(c->arena);
-	free(c->offs);
+	items_free(c->items);
 	free(c->step_of);
 	regfree(&c->steps);
 }
@@ -818,9 +606,7 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 		f->source = NULL;
 		return -1;
 	}
-	c.cap = o->run_bytes ? o->run_bytes : DEFAULT_RUN_BYTES;
-	if (!(c.arena = malloc(c.cap)))
-		abort();
+	c.items = items_new(o->scratch, o->run_bytes ? o->run_bytes : DEFAULT_RUN_BYTES);
 	struct chrome_read_opts ro = { .report = report };
 	int rd = chrome_read(path, &ro, each, &c, &meta);
 	if (rd != 0 && !f->events) {
@@ -834,7 +620,7 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 	struct writer w = { .c = &c, .image = UINT32_MAX };
 	int rc = open_images(&c);
 	if (rc == 0)
-		rc = write_items(&c, &w);
+		rc = items_each(c.items, write_item, &w);
 	if (w.im && w.im->w)
 		flush_thread(&w);
 	free(w.open);
