@@ -15,7 +15,8 @@
 #include "chrome-text.h"
 
 struct chrome_parser {
-	struct chrome_arena *arena;
+	struct chrome_arena *arena;     /* the one parsed into */
+	struct chrome_arena *own;       /* emptied before each event */
 	cJSON *root;            /* of the last parse; NULL when it failed at bad_at */
 	size_t bad_at;
 };
@@ -212,7 +213,8 @@ static int read_members(struct chrome_parser *ps, struct chrome_event *ev, char 
 int chrome_parser_json(void *parser, const char *text, size_t len, size_t *used)
 {
 	struct chrome_parser *ps = parser;
-	chrome_arena_reset(ps->arena);
+	if (ps->arena == ps->own)
+		chrome_arena_reset(ps->arena);
 	ps->root = chrome_json_parse(ps->arena, text, len, used);
 	if (ps->root)
 		return 1;
@@ -238,14 +240,19 @@ struct chrome_parser *chrome_parser_new(void)
 	struct chrome_parser *ps = calloc(1, sizeof(*ps));
 	if (!ps)
 		abort();
-	ps->arena = chrome_arena_new();
+	ps->arena = ps->own = chrome_arena_new();
 	return ps;
+}
+
+void chrome_parser_use_arena(struct chrome_parser *ps, struct chrome_arena *a)
+{
+	ps->arena = a ? a : ps->own;
 }
 
 void chrome_parser_free(struct chrome_parser *ps)
 {
 	if (!ps)
 		return;
-	chrome_arena_free(ps->arena);
+	chrome_arena_free(ps->own);
 	free(ps);
 }

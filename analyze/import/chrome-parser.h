@@ -21,6 +21,11 @@ int chrome_parser_json(void *parser, const char *text, size_t len, size_t *used)
  * offsets in the input. */
 int chrome_parser_event(struct chrome_parser *ps, uint64_t offset, struct chrome_event *ev,
 			char *why, size_t whylen);
+/* Parses into a from now on, without emptying it before each event (its owner empties it when
+ * what was parsed into it is done with); NULL: back to the parser's own arena, emptied before
+ * each event. */
+struct chrome_arena;
+void chrome_parser_use_arena(struct chrome_parser *ps, struct chrome_arena *a);
 void chrome_parser_free(struct chrome_parser *ps);
 
 #endif

@@ -1,11 +1,13 @@
-/* chrome-read.c — chrome_read: the scanner's items (chrome-scan.h) parsed into events for the
- * callback (chrome-event.h) and into the meta, and every warning and error said once, with the
- * file and the offset. */
+/* chrome-read.c — chrome_read: the scanner's items (chrome-scan.h) parsed into events on a
+ * thread of their own, handed in batches (chrome-batch.h) to the callback (chrome-event.h) and
+ * the meta on the caller's thread, and every warning and error said once, with the file and
+ * the offset. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "chrome-batch.h"
 #include "chrome-parser.h"
 #include "chrome-read.h"
 #include "chrome-text.h"
@@ -147,51 +149,137 @@ static void keep_member(struct reader *r, const struct chrome_span *sp)
 	cJSON_AddItemToObject(m->kept, sp->key, v);
 }
 
-/* One item of the scanner; 1 when the read is over (*rc says how). */
-static int item(struct reader *r, struct chrome_scan *s, struct chrome_parser *ps,
-		int (*each)(void *, const struct chrome_event *), void *ctx, int *rc)
+/* ---- the parsing thread: the scanner's items into entries (chrome-batch.h) ---------------- */
+
+#define BATCH_ENTRIES 1024
+#define BATCH_BYTES (4u << 20)
+
+struct feed {
+	struct chrome_scan *s;
+	struct chrome_parser *ps;
+	size_t max_event;
+};
+
+static const char *copy(struct chrome_arena *a, const char *text, size_t len)
 {
+	char *p = chrome_arena_alloc(a, len + 1);
+	memcpy(p, text, len);
+	p[len] = '\0';
+	return p;
+}
+
+static struct chrome_entry *entry(struct chrome_queue *q, enum chrome_entry_kind kind,
+				  uint64_t offset, const char *text)
+{
+	struct chrome_entry *e = chrome_batch_add(q);
+	e->kind = kind;
+	e->offset = offset;
+	if (text)
+		e->text = copy(chrome_queue_filling(q)->arena, text, strlen(text));
+	return e;
+}
+
+/* One item of the scanner as entries; 1 when the read is over. */
+static int feed_item(struct feed *f, struct chrome_queue *q)
+{
+	struct chrome_arena *a = chrome_queue_filling(q)->arena;
 	struct chrome_span sp;
-	struct chrome_event ev;
+	struct chrome_entry *e;
 	char why[256];
 	uint64_t at;
 	const char *msg;
+	enum chrome_item it = chrome_scan_next(f->s, &sp);
+	int form = (int)chrome_scan_form(f->s);
+	uint64_t bytes = chrome_scan_bytes(f->s);
 
-	switch (chrome_scan_next(s, &sp)) {
+	switch (it) {
 	case CHROME_ITEM_EVENT:
 	case CHROME_ITEM_DAMAGED:
-		r->meta->form = chrome_scan_form(s);
-		if (chrome_parser_event(ps, sp.offset, &ev, why, sizeof(why))) {
-			skip(r, sp.offset, why);
-			return 0;
+		e = chrome_batch_add(q);
+		e->kind = CHROME_E_EVENT;
+		e->offset = sp.offset;
+		if (chrome_parser_event(f->ps, sp.offset, &e->ev, why, sizeof(why))) {
+			e->kind = CHROME_E_SKIP;
+			e->text = copy(a, why, strlen(why));
 		}
-		r->meta->events++;
-		r->meta->bytes = chrome_scan_bytes(s);
-		*rc = each(ctx, &ev);
-		return *rc != 0;
+		break;
 	case CHROME_ITEM_MEMBER:
-		keep_member(r, &sp);
-		return 0;
+		e = entry(q, CHROME_E_MEMBER, sp.offset, NULL);
+		e->key = copy(a, sp.key, strlen(sp.key));
+		e->text = copy(a, sp.text, sp.len);
+		e->len = sp.len;
+		break;
 	case CHROME_ITEM_TOO_BIG:
 		if (sp.key) {
-			say(r, 0, sp.offset,
-			    "the top-level \"%s\" is larger than %zu bytes: ignored", sp.key,
-			    r->o.max_event);
-			return 0;
+			snprintf(why, sizeof(why),
+				 "the top-level \"%s\" is larger than %zu bytes: ignored", sp.key,
+				 f->max_event);
+			e = entry(q, CHROME_E_SAY, sp.offset, why);
+		} else {
+			snprintf(why, sizeof(why), "%zu bytes, more than the %zu an event may have",
+				 sp.len, f->max_event);
+			e = entry(q, CHROME_E_SKIP, sp.offset, why);
 		}
-		snprintf(why, sizeof(why), "%zu bytes, more than the %zu an event may have", sp.len,
-			 r->o.max_event);
-		skip(r, sp.offset, why);
-		return 0;
+		break;
 	case CHROME_ITEM_END:
-		if ((msg = chrome_scan_note(s, &at)))
-			say(r, 0, at, "%s", msg);
-		*rc = 0;
-		return 1;
+		if ((msg = chrome_scan_note(f->s, &at)))
+			entry(q, CHROME_E_SAY, at, msg);
+		e = entry(q, CHROME_E_END, 0, NULL);
+		break;
 	default:
-		msg = chrome_scan_error(s, &at);
-		say(r, 1, at, "%s", msg);
-		*rc = -1;
+		msg = chrome_scan_error(f->s, &at);
+		entry(q, CHROME_E_SAY, at, msg)->is_error = 1;
+		e = entry(q, CHROME_E_END, 0, NULL);
+		e->rc = -1;
+		break;
+	}
+	e->form = form;
+	e->bytes = bytes;
+	return e->kind == CHROME_E_END;
+}
+
+static void feed(void *ctx, struct chrome_queue *q)
+{
+	struct feed *f = ctx;
+	struct chrome_batch *b;
+	while ((b = chrome_queue_filling(q))) {
+		chrome_parser_use_arena(f->ps, b->arena);
+		int over = feed_item(f, q);
+		if (over || b->n >= BATCH_ENTRIES || b->arena->total > BATCH_BYTES)
+			chrome_queue_send(q);
+		if (over)
+			break;
+	}
+	chrome_parser_use_arena(f->ps, NULL);
+}
+
+/* ---- the caller's thread: entries to the callback and the meta ---------------------------- */
+
+/* One entry; 1 when the read is over (*rc says how). */
+static int take(struct reader *r, const struct chrome_entry *e,
+		int (*each)(void *, const struct chrome_event *), void *ctx, int *rc)
+{
+	struct chrome_span sp = { e->text, e->len, e->offset, e->key };
+
+	r->meta->form = (enum chrome_form)e->form;
+	switch (e->kind) {
+	case CHROME_E_EVENT:
+		r->meta->events++;
+		r->meta->bytes = e->bytes;
+		*rc = each(ctx, &e->ev);
+		return *rc != 0;
+	case CHROME_E_MEMBER:
+		keep_member(r, &sp);
+		return 0;
+	case CHROME_E_SKIP:
+		skip(r, e->offset, e->text);
+		return 0;
+	case CHROME_E_SAY:
+		say(r, e->is_error, e->offset, "%s", e->text);
+		return 0;
+	default:
+		r->meta->bytes = e->bytes;
+		*rc = e->rc;
 		return 1;
 	}
 }
@@ -220,17 +308,25 @@ int chrome_read(const char *path, const struct chrome_read_opts *o,
 
 	struct chrome_parser *ps = chrome_parser_new();
 	struct chrome_scan_opts so = { r.o.block, r.o.max_event, keep, chrome_parser_json, ps };
-	struct chrome_scan *s = chrome_scan_open(path, &so, err, sizeof(err));
-	if (!s) {
+	struct feed f = { chrome_scan_open(path, &so, err, sizeof(err)), ps, r.o.max_event };
+	struct chrome_queue *q = NULL;
+	if (!f.s) {
 		say(&r, 1, CHROME_NO_OFFSET, "%s", err);
 		rc = -1;
+	} else if (!(q = chrome_queue_start(feed, &f))) {
+		say(&r, 1, CHROME_NO_OFFSET, "cannot start the thread that parses it");
+		rc = -1;
 	} else {
-		while (!item(&r, s, ps, each, ctx, &rc))
-			;
-		r.meta->form = chrome_scan_form(s);
-		r.meta->bytes = chrome_scan_bytes(s);
-		chrome_scan_close(s);
+		for (int over = 0; !over;) {
+			struct chrome_batch *b = chrome_queue_take(q);
+			for (size_t i = 0; i < b->n && !over; i++)
+				over = take(&r, &b->e[i], each, ctx, &rc);
+			chrome_queue_give(q, b);
+		}
+		chrome_queue_finish(q);
 	}
+	if (f.s)
+		chrome_scan_close(f.s);
 	chrome_parser_free(ps);
 	if (r.meta->skipped > r.named)
 		say(&r, 0, CHROME_NO_OFFSET, "%" PRIu64 " more events skipped (not named)",
