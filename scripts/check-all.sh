@@ -7,6 +7,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
 
 stage() { printf '\n=== %s\n' "$*"; }
+# failures OUT DIR: the failed tests' result lines and the lines of their logs that are not
+# "ok", printed last so that a log's tail names what failed.
+failures() {
+	find "$2" -name '*.log' -path '*tests*' -exec grep -l '^not ok\|^ERROR\|^FAIL' {} + 2>/dev/null |
+		while read -r log; do echo "--- $log"; grep -v '^ok' "$log" | head -40; done
+	echo "--- failed:"
+	grep -E '^(FAIL|ERROR|XPASS)' "$1" || true
+}
 check() {
 	dir=$1
 	shift
@@ -14,9 +22,7 @@ check() {
 	"$top/scripts/build.sh" "$dir" "$@"
 	stage "make check in $dir"
 	if ! make -C "$dir" check -j"$(nproc)" >"$dir/check.out" 2>&1; then
-		grep -E '^(FAIL|ERROR|XPASS)' "$dir/check.out" || true
-		find "$dir/tests" -name '*.log' -newer "$dir/Makefile" -exec grep -l '^not ok\|^ERROR' {} + 2>/dev/null |
-			while read -r log; do echo "--- $log"; grep -v '^ok' "$log" | head -40; done
+		failures "$dir/check.out" "$dir/tests"
 		echo "check-all: make check failed in $dir" >&2
 		exit 1
 	fi
@@ -28,7 +34,8 @@ check "$top/build"
 check "$top/build-sanitizers" --enable-sanitizers
 stage "make distcheck"
 make -C "$top/build" distcheck >"$top/build/distcheck.out" 2>&1 || {
-	tail -40 "$top/build/distcheck.out"
+	tail -20 "$top/build/distcheck.out"
+	failures "$top/build/distcheck.out" "$top/build"
 	echo "check-all: make distcheck failed" >&2
 	exit 1
 }
