@@ -292,6 +292,7 @@ void import_align(struct trace *tr, void *ctx)
 		}
 		if (d->home && d->file.images[k].pid == d->home->pid)
 			p->imp->home = d->home;
+		p->imp->file_home = d->home;
 	}
 	import_scratch_remove(set);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../../common/events.h"
@@ -40,6 +41,8 @@ struct thr {
 	uint32_t name;                  /* its thread_name, 0: none */
 	int64_t first;
 	uint32_t gs;                    /* its dense number over the file (items_stream) */
+	int is_gpu;                     /* a GPU stream: Kineto's kernels and copies */
+	int64_t gpu_device, gpu_stream;
 };
 
 struct img {
@@ -260,6 +263,29 @@ static int counter(struct ctx *c, const struct chrome_event *ev, uint32_t image,
 	return 0;
 }
 
+/* Kineto's GPU work: a kernel, copy or set with "device" and "stream" in its args makes its
+ * thread a GPU stream, which the analyzer puts beside the recorded device streams. */
+static void gpu_work(struct thr *th, const struct chrome_event *ev)
+{
+	static const char *const kinds[] = { "kernel", "gpu_memcpy", "gpu_memset", "memcpy",
+					     "memset" };
+	size_t k = 0;
+	if (th->is_gpu || !ev->cat || !ev->args)
+		return;
+	while (k < sizeof(kinds) / sizeof(kinds[0]) && strcasecmp(ev->cat, kinds[k]))
+		k++;
+	if (k == sizeof(kinds) / sizeof(kinds[0]))
+		return;
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(ev->args, "device");
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(ev->args, "stream");
+	if (cJSON_IsNumber(d) && cJSON_IsNumber(s) && d->valuedouble >= 0 &&
+	    d->valuedouble <= UINT32_MAX && s->valuedouble >= 0) {
+		th->is_gpu = 1;
+		th->gpu_device = (int64_t)d->valuedouble;
+		th->gpu_stream = (int64_t)s->valuedouble;
+	}
+}
+
 static int each(void *arg, const struct chrome_event *ev)
 {
 	struct ctx *c = arg;
@@ -290,6 +316,7 @@ static int each(void *arg, const struct chrome_event *ev)
 	switch (ev->ph) {
 	case 'X':
 	case 'B': {
+		gpu_work(th, ev);
 		size_t plen = payload(c, ev, 1, 0);
 		int64_t step = ev->ph == 'X' && name ? step_number(c, name) : -1;
 		if (step >= 0) {
@@ -486,6 +513,12 @@ static void image_props(struct ctx *c, struct img *im, uint64_t t)
 				       .t1 = (uint64_t)th->tid,
 				       .name = th->name ? img_str(im, th->name, at) : 0 };
 		tprof_imgw_write(im->w, 0, r, NULL, 0);
+		if (th->is_gpu) {
+			char v[64];
+			snprintf(v, sizeof(v), "%zu %lld %lld", i + 1, (long long)th->gpu_device,
+				 (long long)th->gpu_stream);
+			tprof_imgw_prop_str(im->w, "gpu_stream", v, at);
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 /* impimage.c — the PROPs of an imported image (impimage.h): role "import" gives the process
- * its struct impimage; source, pid_name, process_name, sort_index, import_rank, time and
- * base_ns fill it. */
+ * its struct impimage; source, pid_name, process_name, sort_index, import_rank, time,
+ * base_ns and gpu_stream fill it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,26 @@ int impimage_prop(struct proc *p, const char *key, const struct tprof_rec *r)
 		p->imp->process_name = val;
 	else if (!strcmp(key, "time"))
 		p->imp->time = val;
-	else
+	else if (!strcmp(key, "gpu_stream")) {
+		struct imp_gpu g;
+		unsigned long long dstream;
+		if (!val || sscanf(strings_get(val), "%u %u %llu", &g.stream, &g.device,
+				   &dstream) != 3)
+			return 1;
+		g.dstream = dstream;
+		struct impimage *im = p->imp;
+		if (!(im->gpu = realloc(im->gpu, (im->ngpu + 1) * sizeof(*im->gpu))))
+			abort();
+		im->gpu[im->ngpu++] = g;
+	} else
 		return 0;
 	return 1;
+}
+
+const struct imp_gpu *impimage_gpu(const struct impimage *im, uint32_t stream)
+{
+	for (size_t i = 0; im && i < im->ngpu; i++)
+		if (im->gpu[i].stream == stream)
+			return &im->gpu[i];
+	return NULL;
 }

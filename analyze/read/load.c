@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../util/progress.h"
+#include "impimage.h"
 #include "system.h"
 
 /* The size of a process image's files: what reading it means for the progress line. */
@@ -102,6 +103,8 @@ void trace_free(struct trace *tr)
 		free(p->tb.pts);
 		free(p->tb.slope);
 		free(p->tb.mul);
+		if (p->imp)
+			free(p->imp->gpu);
 		free(p->imp);
 		if (p->fd >= 0)
 			close(p->fd);

@@ -6,7 +6,9 @@
  *   base       ts from baseTimeNanoseconds (Kineto's form),
  *   epoch      epoch timestamps in microseconds,
  *   relative   ts from the first step, no absolute time (steps align it),
- * and "tprof": {host, pid, tid} naming this process and thread.
+ * and "tprof": {host, pid, tid} naming this process and thread.  After each op, a kernel
+ * "gpu op N" runs for 20 µs on device 0's stream 7 (Kineto's form: pid 0, tid 7, "device" and
+ * "stream" in its args), 10 µs after the op's end, with an ac2g flow from the op to it.
  *
  *   imp-writer OUT MODE STEPS OPS */
 
@@ -89,7 +91,9 @@ int main(int argc, char **argv)
 	fprintf(f, "{\"schemaVersion\": 1, \"tprof\": {\"host\": \"%s\", \"pid\": %d, \"tid\": %d},\n"
 		"\"traceEvents\": [\n", host, pid, tid);
 	fprintf(f, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, "
-		"\"args\": {\"name\": \"python\"}}", pid, tid);
+		"\"args\": {\"name\": \"python\"}},\n"
+		"{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"tid\": 0, "
+		"\"args\": {\"name\": \"GPU 0\"}}", pid, tid);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"", v[i].step ?
 			"user_annotation" : "cpu_op");
@@ -102,6 +106,21 @@ int main(int argc, char **argv)
 		fprintf(f, ", \"dur\": ");
 		us(f, v[i].t1 - v[i].t0);
 		fprintf(f, ", \"args\": {\"External id\": %zu}}", i);
+		if (v[i].step)
+			continue;
+		int64_t k0 = v[i].t1 + 10000;
+		fprintf(f, ",\n{\"ph\": \"s\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"id\": %zu, "
+			"\"pid\": %d, \"tid\": %d, \"ts\": ", i, pid, tid);
+		us(f, v[i].t0 + 1000 - zero);
+		fprintf(f, "},\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gpu op %zu\", "
+			"\"pid\": 0, \"tid\": 7, \"ts\": ", i);
+		us(f, k0 - zero);
+		fprintf(f, ", \"dur\": 20, \"args\": {\"device\": 0, \"stream\": 7, "
+			"\"correlation\": %zu}}", i);
+		fprintf(f, ",\n{\"ph\": \"f\", \"bp\": \"e\", \"cat\": \"ac2g\", \"name\": \"ac2g\", "
+			"\"id\": %zu, \"pid\": 0, \"tid\": 7, \"ts\": ", i);
+		us(f, k0 - zero);
+		fprintf(f, "}");
 	}
 	fprintf(f, "\n], \"traceName\": \"imp-writer\"");
 	if (base)

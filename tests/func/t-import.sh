@@ -8,7 +8,7 @@
 # the counts it holds; damaged JSON is named with its offset and what came before is kept.
 . "$(dirname "$0")/lib.sh"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 37
+plan 38
 
 # merged MODE TRACE_JSON TOLERANCE_US: the checks of one merged Chrome trace.
 merged() {
@@ -59,7 +59,7 @@ if fail:
 ok $? "imp-writer under tprof-inspect writes its trace into the profile directory"
 "$ANALYZE" "$T/base" -v -f chrome -o "$T/base.json" 2>"$T/base.err"
 ok $? "tprof-analyze DIR merges it with no option"
-grep -q "imported $T/base/w.pt.trace.json: 24 events in 1 process(es); placed by its absolute time" \
+grep -q "imported $T/base/w.pt.trace.json: 78 events in 2 process(es); placed by its absolute time" \
 	"$T/base.err"
 ok $? "-v names the file found, its events and how it was placed"
 grep -q "its process [0-9]* is imp-writer" "$T/base.err"
@@ -67,6 +67,27 @@ ok $? "-v names the recorded process it belongs to"
 merged "$T/base.json" base 50 2>"$T/base.check"
 ok $? "baseTimeNanoseconds: steps and ops within 50 us of their twins, on the program's framework track, ops inside steps"
 [ -s "$T/base.check" ] && diag "$(cat "$T/base.check")"
+# Kineto's GPU work (pid 0 "GPU 0", tid 7, args device 0 and stream 7) joins the recorded
+# process's device track of GPU 0, and the ac2g flows end there.
+pyc 'd = load(sys.argv[1]); e = events(d)
+m = [x for x in d["traceEvents"] if x["ph"] == "M"]
+names = {(x["pid"], x["tid"]): x["args"]["name"] for x in m if x["name"] == "thread_name"}
+procs = {x["pid"]: x["args"]["name"] for x in m if x["name"] == "process_name"}
+k = [x for x in e if x["ph"] == "X" and x["name"].startswith("gpu op ")]
+where = {(x["pid"], x["tid"]) for x in k}
+f = [x for x in e if x["ph"] == "f" and x.get("cat") == "ac2g"]
+ops = sorted(x["ts"] + x["dur"] for x in e if x["ph"] == "X" and x["name"].startswith("op "))
+late = [round(b["ts"] - a, 3) for a, b in zip(ops, sorted(k, key=lambda x: x["ts"]))]
+bad = []
+if len(k) != 18 or len(where) != 1: bad.append("kernels %d on %s" % (len(k), where))
+else:
+    pid, tid = next(iter(where))
+    if not procs.get(pid, "").startswith("imp-writer") or names.get((pid, tid)) != "GPU 0 stream 1":
+        bad.append("kernels on %s of %s" % (names.get((pid, tid)), procs.get(pid)))
+    if len(f) != 18 or {(x["pid"], x["tid"]) for x in f} != where: bad.append("flow ends %s" % f[:2])
+if not bad and any(abs(l - 10) > 50 for l in late): bad.append("kernel starts after their ops: %s" % late)
+sys.exit("; ".join(bad) if bad else 0)' "$T/base.json"
+ok $? "Kineto's GPU work: on the recorded process's track GPU 0 stream 1, 10 us after its op, ac2g flows ending there"
 
 # ---- epoch timestamps, given with --import ---------------------------------------------------
 "$INSPECT" -o "$T/epoch" -- "$APPS/imp-writer" "$T/epoch.json" epoch 6 3 >"$T/epoch.out" 2>&1

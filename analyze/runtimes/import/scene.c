@@ -84,11 +84,14 @@ static const char *cat_of(const struct imp_info *in, const char *none)
 
 /* Where an imported thread's events go: in the recorded process its file's process is (its
  * "home"), a framework track right under the thread of the same tid; otherwise the imported
- * process's own thread track.  Kept per thread: the look for the tid is done once. */
+ * process's own thread track; a GPU stream (Kineto's kernels and copies) of a file whose
+ * process was recorded: that process's track of the device stream, where the recorder puts
+ * the device work of that device and stream.  Kept per thread: the look is done once. */
 struct placed {
 	const struct thread *th;
 	const struct proc *proc;
 	struct track track;
+	int has_track;
 };
 
 struct scene_state {
@@ -104,7 +107,7 @@ static const struct thread *thread_of_tid(const struct proc *p, int32_t tid)
 	return NULL;
 }
 
-static const struct placed *place(struct scene *s, unsigned self, const struct thread *th)
+static struct placed *placed_of(struct scene *s, unsigned self, const struct thread *th)
 {
 	struct scene_state **sp = (struct scene_state **)scene_runtime_state(s, self);
 	if (!*sp && !(*sp = calloc(1, sizeof(**sp))))
@@ -121,10 +124,25 @@ static const struct placed *place(struct scene *s, unsigned self, const struct t
 			abort();
 	}
 	struct placed *pl = &st->v[st->last = st->n++];
-	const struct proc *home = th->proc->imp ? th->proc->imp->home : NULL;
+	memset(pl, 0, sizeof(*pl));
 	pl->th = th;
+	return pl;
+}
+
+static const struct placed *place(struct scene *s, unsigned self, const struct thread *th)
+{
+	struct placed *pl = placed_of(s, self, th);
+	if (pl->has_track)
+		return pl;
+	const struct impimage *im = th->proc->imp;
+	const struct proc *home = im ? im->home : NULL;
+	const struct imp_gpu *g = im && im->file_home ? impimage_gpu(im, th->stream) : NULL;
 	pl->proc = home ? home : th->proc;
-	if (home) {
+	pl->has_track = 1;
+	if (g) {
+		pl->proc = im->file_home;
+		pl->track = tracks_device(scene_tracks(s), im->file_home, g->device, g->dstream, 0);
+	} else if (home) {
 		const struct thread *h = thread_of_tid(home, th->tid);
 		pl->track = tracks_thread_framework(scene_tracks(s), home, th->tid, h ? h : th,
 						    h && h->name ? h->name : th->name);
