@@ -1,7 +1,9 @@
 /* window.c — the time window every output is restricted to: given in microseconds from the
  * trace start (--start/--end), or as a range of training steps (--steps A:B), which needs
  * one quick pass over the step marks before the real one; the same pass gives --split
- * steps:N the start of every step. */
+ * steps:N the start of every step.  Steps are the recorder's STEP records, and the step
+ * slices of imported framework traces (ProfilerStep#N) of processes the profile did not
+ * record — or of every imported process when the profile has no step of its own. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/import.h"
+#include "../read/impimage.h"
 #include "output.h"
 #include "../util/progress.h"
 
@@ -51,6 +55,7 @@ static int parse_steps(const char *spec, uint64_t *a, uint64_t *b)
 struct step_mark {
 	int64_t ns;
 	uint64_t step;
+	int64_t end;                    /* an imported step slice's end; INT64_MIN: the next's start */
 };
 
 static int mark_cmp(const void *x, const void *y)
@@ -72,32 +77,79 @@ static uint64_t thread_records(const struct trace *tr)
 	return n;
 }
 
-/* Every STEP record of one process, in time order; *seen counts the records read, for the
- * progress line, whose next mark is *mark. */
-static struct step_mark *collect(struct proc *p, size_t *n, uint64_t *seen, uint64_t *mark)
+static void add_mark(struct step_mark **v, size_t *n, size_t *cap, struct step_mark m)
 {
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = realloc(*v, *cap * sizeof(**v));
+		if (!*v)
+			abort();
+	}
+	(*v)[(*n)++] = m;
+}
+
+/* Which processes' marks are read: the recorded ones' STEP records, and the imported step
+ * slices of imported processes without a recorded home (IMPORTED_ALL: of every imported
+ * process, when nothing else had steps). */
+enum marks { RECORDED, IMPORTED_ALL };
+
+static int imported_steps(const struct proc *p, enum marks which)
+{
+	return p->imp && (which == IMPORTED_ALL || !p->imp->home);
+}
+
+/* Every step mark of one process, in time order; *seen counts the records read, for the
+ * progress line, whose next mark is *mark. */
+static struct step_mark *collect(struct proc *p, enum marks which, size_t *n, uint64_t *seen,
+				 uint64_t *mark)
+{
+	enum { OPEN_MAX = 16 };
 	struct step_mark *v = NULL;
 	size_t cap = 0;
 	uint64_t k = *seen, m = *mark;
+	int imported = imported_steps(p, which);
 	*n = 0;
+	if ((p->imp && !imported) || (!p->imp && which == IMPORTED_ALL))
+		return NULL;
 	for (size_t id = 1; id < p->nstreams; id++) {
 		struct stream *s = p->streams[id];
+		size_t open[OPEN_MAX];          /* an imported step open at each depth: its mark + 1 */
+		size_t depth = 0;
 		if (!s || !s->thread)
 			continue;
 		stream_rewind(s);
 		while (stream_next(s)) {
+			const struct tprof_rec *r = s->rec;
 			if (++k >= m)
 				m = progress_at(k);
-			if (s->rec->kind != TPROF_K_STEP)
+			if (!imported) {
+				if (r->kind == TPROF_K_STEP)
+					add_mark(&v, n, &cap, (struct step_mark){
+						timebase_global(&p->tb, r->t0, &s->tb_cursor), r->arg,
+						INT64_MIN });
 				continue;
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 64;
-				v = realloc(v, cap * sizeof(*v));
-				if (!v)
-					abort();
 			}
-			v[(*n)++] = (struct step_mark){
-				timebase_global(&p->tb, s->rec->t0, &s->tb_cursor), s->rec->arg };
+			if (r->kind == TPROF_K_IEND && depth) {
+				depth--;
+				if (depth < OPEN_MAX && open[depth])
+					v[open[depth] - 1].end =
+						timebase_global(&p->tb, r->t0, &s->tb_cursor);
+				continue;
+			}
+			if (r->kind != TPROF_K_IBEGIN)
+				continue;
+			struct tprof_imp_head h = { 0 };
+			if (r->ext >= 1)
+				memcpy(&h, r + 1, sizeof(h));
+			if (depth < OPEN_MAX)
+				open[depth] = 0;
+			if (h.flags & TPROF_IMP_STEP) {
+				int64_t t = timebase_global(&p->tb, r->t0, &s->tb_cursor);
+				add_mark(&v, n, &cap, (struct step_mark){ t, r->arg, t });
+				if (depth < OPEN_MAX)
+					open[depth] = *n;
+			}
+			depth++;
 		}
 	}
 	if (*n > 1)
@@ -105,6 +157,18 @@ static struct step_mark *collect(struct proc *p, size_t *n, uint64_t *seen, uint
 	*seen = k;
 	*mark = m;
 	return v;
+}
+
+/* Whether the marks of imported processes with a home are read too: when nothing else had
+ * steps and there are such processes. */
+static int fall_back(const struct trace *tr, enum marks which, size_t found)
+{
+	if (which != RECORDED || found)
+		return 0;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->imp && tr->procs[i]->imp->home)
+			return 1;
+	return 0;
 }
 
 int window_from_steps(struct trace *tr, const char *spec, struct window *w)
@@ -117,11 +181,13 @@ int window_from_steps(struct trace *tr, const char *spec, struct window *w)
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	uint64_t seen_min = UINT64_MAX, seen_max = 0;
 	uint64_t seen = 0;
+	enum marks which = RECORDED;
 	uint64_t mark = progress_begin("finding steps", thread_records(tr), PROGRESS_RECORDS);
+again:
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		size_t n;
-		struct step_mark *v = collect(p, &n, &seen, &mark);
+		struct step_mark *v = collect(p, which, &n, &seen, &mark);
 		for (size_t k = 0; k < n; k++) {
 			if (v[k].step < seen_min)
 				seen_min = v[k].step;
@@ -130,16 +196,22 @@ int window_from_steps(struct trace *tr, const char *spec, struct window *w)
 			if (v[k].step == a && v[k].ns < lo)
 				lo = v[k].ns;
 			if (v[k].step == b) {
-				int64_t end = k + 1 < n ? v[k + 1].ns : p->end_ns;
+				int64_t end = v[k].end != INT64_MIN ? v[k].end
+					      : k + 1 < n ? v[k + 1].ns : p->end_ns;
 				if (end > hi)
 					hi = end;
 			}
 		}
 		free(v);
 	}
+	if (fall_back(tr, which, seen_min != UINT64_MAX)) {
+		which = IMPORTED_ALL;
+		goto again;
+	}
 	progress_end();
 	if (seen_min == UINT64_MAX) {
-		diag_error("--steps: the trace has no steps (record them with tprof_step)");
+		diag_error("--steps: the trace has no steps (record them with tprof_step, or import "
+			   "a framework trace with ProfilerStep#N slices or --import-steps)");
 		return -1;
 	}
 	if (lo == INT64_MAX || hi == INT64_MIN || hi < lo) {
@@ -184,10 +256,12 @@ struct step_start *window_step_starts(struct trace *tr, size_t *n)
 	struct step_start *all = NULL;
 	size_t nall = 0, cap = 0;
 	uint64_t seen = 0;
+	enum marks which = RECORDED;
 	uint64_t mark = progress_begin("finding steps", thread_records(tr), PROGRESS_RECORDS);
+again:
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		size_t k;
-		struct step_mark *v = collect(tr->procs[i], &k, &seen, &mark);
+		struct step_mark *v = collect(tr->procs[i], which, &k, &seen, &mark);
 		struct step_start *s = malloc((k ? k : 1) * sizeof(*s));
 		if (!s)
 			abort();
@@ -208,6 +282,10 @@ struct step_start *window_step_starts(struct trace *tr, size_t *n)
 		memcpy(all + nall, s, k * sizeof(*s));
 		nall += k;
 		free(s);
+	}
+	if (fall_back(tr, which, nall)) {
+		which = IMPORTED_ALL;
+		goto again;
 	}
 	progress_end();
 	*n = unique_steps(all, nall, 1);   /* the latest of the processes' starts */

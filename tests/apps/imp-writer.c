@@ -10,7 +10,7 @@
  * "gpu op N" runs for 20 µs on device 0's stream 7 (Kineto's form: pid 0, tid 7, "device" and
  * "stream" in its args), 10 µs after the op's end, with an ac2g flow from the op to it.
  *
- *   imp-writer OUT MODE STEPS OPS */
+ *   imp-writer OUT MODE STEPS OPS [nostep]     (nostep: no tprof_step call) */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -49,17 +49,19 @@ static void us(FILE *f, int64_t ns)
 
 int main(int argc, char **argv)
 {
-	if (argc != 5) {
-		fprintf(stderr, "usage: imp-writer OUT base|epoch|relative STEPS OPS\n");
+	if (argc != 5 && !(argc == 6 && !strcmp(argv[5], "nostep"))) {
+		fprintf(stderr, "usage: imp-writer OUT base|epoch|relative STEPS OPS [nostep]\n");
 		return 2;
 	}
+	int tsteps = argc == 5;
 	const char *mode = argv[2];
 	int steps = atoi(argv[3]), ops = atoi(argv[4]);
 	tprof_mark("start");   /* the recorder's first call sets it up: not inside a step */
 	struct slice *v = calloc((size_t)steps * (size_t)(ops + 1), sizeof(*v));
 	size_t n = 0;
 	for (int s = 1; s <= steps; s++) {
-		tprof_step((uint64_t)s);
+		if (tsteps)
+			tprof_step((uint64_t)s);
 		size_t step = n++;
 		v[step] = (struct slice){ real_ns(), 0, s };
 		spin_us(200);
@@ -77,7 +79,8 @@ int main(int argc, char **argv)
 		spin_us(200);
 		v[step].t1 = real_ns();
 	}
-	tprof_step((uint64_t)steps + 1);
+	if (tsteps)
+		tprof_step((uint64_t)steps + 1);
 	FILE *f = fopen(argv[1], "w");
 	if (!f) {
 		perror(argv[1]);

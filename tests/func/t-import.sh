@@ -8,7 +8,7 @@
 # the counts it holds; damaged JSON is named with its offset and what came before is kept.
 . "$(dirname "$0")/lib.sh"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 38
+plan 40
 
 # merged MODE TRACE_JSON TOLERANCE_US: the checks of one merged Chrome trace.
 merged() {
@@ -141,6 +141,22 @@ ok $? "Framework ops: aten::op 18 times (self = total), the steps not among them
 s = json.load(open(sys.argv[1]))["steps"]
 sys.exit(0 if s and s["count"] == 6 and 1.2e6 <= s["median_ns"] <= 5e6 else s)' "$T/rel.sum.json"
 ok $? "converted alone, the file's ProfilerStep#N are the Steps table's steps"
+# --steps with the imported steps: converted alone, and merged with a profile whose process
+# (the file's home) recorded no step of its own (the fallback to every imported step).
+"$ANALYZE" --import "$T/rel.json" --steps 2:3 -f chrome -o "$T/rel-s23.json" 2>"$T/rel-s23.err" &&
+	pyc 'd = load(sys.argv[1]); e = [x for x in events(d) if x["ph"] == "X"]
+steps = sorted(x["name"] for x in e if x["name"].startswith("ProfilerStep#"))
+ops = [x for x in e if x["name"] == "aten::op"]
+sys.exit(0 if steps == ["ProfilerStep#2", "ProfilerStep#3"] and len(ops) == 6 else "%s, %d ops" % (steps, len(ops)))' "$T/rel-s23.json"
+ok $? "--import FILE --steps 2:3: the window of its ProfilerStep#2 and #3, their 6 ops"
+"$INSPECT" -o "$T/nostep" -- "$APPS/imp-writer" "$T/nostep/w.pt.trace.json" base 4 2 nostep \
+	>"$T/nostep.out" 2>&1 &&
+	"$ANALYZE" "$T/nostep" --steps 3 -f chrome -o "$T/nostep.json" 2>"$T/nostep.err" &&
+	pyc 'd = load(sys.argv[1]); e = [x for x in events(d) if x["ph"] == "X"]
+steps = sorted(x["name"] for x in e if x["name"].startswith("ProfilerStep#"))
+ops = [x for x in e if x["name"] == "aten::op"]
+sys.exit(0 if steps == ["ProfilerStep#3"] and len(ops) == 2 else "%s, %d ops" % (steps, len(ops)))' "$T/nostep.json"
+ok $? "a profile without tprof steps: --steps 3 is the imported ProfilerStep#3, its 2 ops"
 "$ANALYZE" "$T/base" --summary >"$T/base.sum" 2>/dev/null
 grep -q "^Framework ops (imported slices by name" "$T/base.sum"
 ok $? "the text summary has the Framework ops table"
