@@ -2,10 +2,12 @@
  * stream, an array of small sort keys (time, a tie-breaker, the item's place in the arena): a
  * stream whose items arrived in order is not sorted at all, the others are sorted by a merge
  * sort over their keys alone, and the arena is only read, once, to write the run out in order.
- * The last run stays in memory and takes part in the merge of the runs on disk. */
+ * Two runs take turns: while one fills, the last full one is sorted and written on a thread of
+ * its own.  The last run stays in memory and takes part in the merge of the runs on disk. */
 #include "items.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +31,26 @@ struct key {
 
 struct istream {
 	uint32_t image, stream;
+};
+
+/* One stream's keys in a run. */
+struct keys {
 	struct key *k;
 	size_t n, cap;
 	int unsorted;                   /* an item arrived before the last one */
+};
+
+/* A run in memory: its items, its keys, and the walk through it in order. */
+struct mrun {
+	uint8_t *arena;
+	size_t used, cap;
+	struct keys *kv;                /* by stream number */
+	size_t nkv, capkv;
+	uint32_t *order;                /* stream numbers by (image, stream), at the sort */
+	size_t norder;
+	struct key *tmp;
+	size_t captmp;
+	size_t oi, ki;
 };
 
 struct run {
@@ -43,17 +62,17 @@ struct run {
 
 struct items {
 	const char *dir;
-	uint8_t *arena;
-	size_t used, cap;
 	struct istream *s;
 	size_t ns, caps;
-	uint32_t *order;                /* stream numbers by (image, stream) */
-	struct key *tmp;
-	size_t captmp;
+	struct mrun m[2];
+	int fill;                       /* the run being filled: m[fill] */
+	/* the run being written by the spill thread: m[!fill] */
+	pthread_t spiller;
+	int spilling;                   /* 0: none, 1: written here, 2: on the thread */
+	struct run spilled;             /* its file */
+	char *spill_error;              /* what went wrong, said on the caller's thread */
 	struct run *runs;
 	size_t nruns;
-	/* the walk through the run in memory */
-	size_t oi, ki;
 };
 
 static inline int key_lt(const struct key *a, const struct key *b)
@@ -83,28 +102,47 @@ struct items *items_new(const char *dir, size_t run_bytes)
 	if (!x)
 		abort();
 	x->dir = dir;
-	x->cap = run_bytes < MAX_ITEM ? MAX_ITEM : run_bytes;
-	if (!(x->arena = malloc(x->cap)))
-		abort();
+	/* two runs of half the bytes: one fills while the other is written */
+	size_t cap = run_bytes / 2 < MAX_ITEM ? MAX_ITEM : run_bytes / 2;
+	for (int i = 0; i < 2; i++) {
+		x->m[i].cap = cap;
+		if (!(x->m[i].arena = malloc(cap)))
+			abort();
+	}
 	return x;
 }
+
+static void mrun_free(struct mrun *m)
+{
+	for (size_t i = 0; i < m->nkv; i++)
+		free(m->kv[i].k);
+	free(m->kv);
+	free(m->order);
+	free(m->tmp);
+	free(m->arena);
+}
+
+static void run_close(struct run *r)
+{
+	if (r->f)
+		fclose(r->f);
+	free(r->payload);
+	memset(r, 0, sizeof(*r));
+}
+
+static int spill_wait(struct items *x);
 
 void items_free(struct items *x)
 {
 	if (!x)
 		return;
-	for (size_t i = 0; i < x->ns; i++)
-		free(x->s[i].k);
-	for (size_t i = 0; i < x->nruns; i++) {
-		if (x->runs[i].f)
-			fclose(x->runs[i].f);
-		free(x->runs[i].payload);
-	}
+	spill_wait(x);
+	for (size_t i = 0; i < x->nruns; i++)
+		run_close(&x->runs[i]);
 	free(x->runs);
 	free(x->s);
-	free(x->order);
-	free(x->tmp);
-	free(x->arena);
+	mrun_free(&x->m[0]);
+	mrun_free(&x->m[1]);
 	free(x);
 }
 
@@ -120,7 +158,7 @@ void items_stream(struct items *x, uint32_t gs, uint32_t image, uint32_t stream)
 
 size_t items_runs(const struct items *x)
 {
-	return x->nruns;
+	return x->nruns + (x->spilling != 0);
 }
 
 /* ---- sorting a run ------------------------------------------------------------------------ */
@@ -163,114 +201,170 @@ static void sort_keys(struct key *a, size_t n, struct key *tmp)
 
 static int cmp_streams(const void *pa, const void *pb, void *ctx)
 {
-	const struct items *x = ctx;
-	const struct istream *a = &x->s[*(const uint32_t *)pa], *b = &x->s[*(const uint32_t *)pb];
+	const struct istream *s = ctx;
+	const struct istream *a = &s[*(const uint32_t *)pa], *b = &s[*(const uint32_t *)pb];
 	if (a->image != b->image)
 		return a->image < b->image ? -1 : 1;
 	return a->stream < b->stream ? -1 : a->stream > b->stream;
 }
 
-/* The run in memory in order: its streams by (image, stream), each stream's keys. */
-static void sort_run(struct items *x)
+/* The order of the run's streams, by (image, stream): on the caller's thread, which owns the
+ * streams' table. */
+static void order_run(struct items *x, struct mrun *m)
 {
-	x->order = realloc(x->order, (x->ns ? x->ns : 1) * sizeof(*x->order));
-	if (!x->order)
+	m->order = realloc(m->order, (m->nkv ? m->nkv : 1) * sizeof(*m->order));
+	if (!m->order)
 		abort();
-	for (size_t i = 0; i < x->ns; i++)
-		x->order[i] = (uint32_t)i;
-	qsort_r(x->order, x->ns, sizeof(*x->order), cmp_streams, x);
-	for (size_t i = 0; i < x->ns; i++) {
-		struct istream *s = &x->s[i];
-		if (!s->unsorted)
-			continue;
-		if (s->n > x->captmp) {
-			free(x->tmp);
-			x->captmp = s->n;
-			if (!(x->tmp = malloc(x->captmp * sizeof(*x->tmp))))
-				abort();
-		}
-		sort_keys(s->k, s->n, x->tmp);
-		s->unsorted = 0;
-	}
-	x->oi = x->ki = 0;
+	m->norder = m->nkv;
+	for (size_t i = 0; i < m->nkv; i++)
+		m->order[i] = (uint32_t)i;
+	qsort_r(m->order, m->norder, sizeof(*m->order), cmp_streams, x->s);
+	m->oi = m->ki = 0;
 }
 
-/* The next item of the sorted run in memory, or NULL. */
-static struct item *mem_next(struct items *x)
+/* Each stream's keys in order (on whichever thread owns the run). */
+static void sort_run(struct mrun *m)
 {
-	while (x->oi < x->ns) {
-		struct istream *s = &x->s[x->order[x->oi]];
-		if (x->ki < s->n) {
-			size_t ki = x->ki++;
-			if (ki + PREFETCH < s->n)
-				__builtin_prefetch(x->arena + s->k[ki + PREFETCH].off);
-			return (struct item *)(x->arena + s->k[ki].off);
+	for (size_t i = 0; i < m->nkv; i++) {
+		struct keys *kv = &m->kv[i];
+		if (!kv->unsorted)
+			continue;
+		if (kv->n > m->captmp) {
+			free(m->tmp);
+			m->captmp = kv->n;
+			if (!(m->tmp = malloc(m->captmp * sizeof(*m->tmp))))
+				abort();
 		}
-		x->oi++;
-		x->ki = 0;
+		sort_keys(kv->k, kv->n, m->tmp);
+		kv->unsorted = 0;
+	}
+}
+
+/* The next item of a sorted run in memory, or NULL. */
+static struct item *mem_next(struct mrun *m)
+{
+	while (m->oi < m->norder) {
+		struct keys *kv = &m->kv[m->order[m->oi]];
+		if (m->ki < kv->n) {
+			size_t ki = m->ki++;
+			if (ki + PREFETCH < kv->n)
+				__builtin_prefetch(m->arena + kv->k[ki + PREFETCH].off);
+			return (struct item *)(m->arena + kv->k[ki].off);
+		}
+		m->oi++;
+		m->ki = 0;
 	}
 	return NULL;
 }
 
-static void clear_run(struct items *x)
+static void clear_run(struct mrun *m)
 {
-	for (size_t i = 0; i < x->ns; i++)
-		x->s[i].n = 0;
-	x->used = 0;
+	for (size_t i = 0; i < m->nkv; i++)
+		m->kv[i].n = 0;
+	m->used = 0;
 }
 
-/* The run in memory, sorted, into a scratch file (unlinked at once: read back through the
- * open file, nothing is left behind). */
+/* ---- runs to disk ------------------------------------------------------------------------- */
+
+/* The spill thread: the full run sorted and written into x->spilled.f. */
+static void *spill_run(void *arg)
+{
+	struct items *x = arg;
+	struct mrun *m = &x->m[!x->fill];
+	struct run *r = &x->spilled;
+	int bad = 0;
+	sort_run(m);
+	for (struct item *it; !bad && (it = mem_next(m));)
+		bad = fwrite(it, sizeof(*it) + it->len, 1, r->f) != 1;
+	if (bad || fflush(r->f) != 0 || fseek(r->f, 0, SEEK_SET) != 0) {
+		if (asprintf(&x->spill_error, "cannot write a run of the import: %s",
+			     strerror(errno)) < 0)
+			x->spill_error = NULL;
+		if (!x->spill_error)
+			abort();
+	}
+	return NULL;
+}
+
+/* Waits for the run being written: 0, or -1 when it could not be (said here). */
+static int spill_wait(struct items *x)
+{
+	if (!x->spilling)
+		return 0;
+	if (x->spilling > 1)
+		pthread_join(x->spiller, NULL);
+	x->spilling = 0;
+	clear_run(&x->m[!x->fill]);
+	if (x->spill_error) {
+		diag_error("%s", x->spill_error);
+		free(x->spill_error);
+		x->spill_error = NULL;
+		run_close(&x->spilled);
+		return -1;
+	}
+	if (!(x->spilled.payload = malloc(MAX_ITEM)))
+		abort();
+	x->runs = realloc(x->runs, (x->nruns + 1) * sizeof(*x->runs));
+	if (!x->runs)
+		abort();
+	x->runs[x->nruns++] = x->spilled;
+	memset(&x->spilled, 0, sizeof(x->spilled));
+	return 0;
+}
+
+/* The run being filled goes to disk on the spill thread (once the last one is written) and the
+ * other one fills: 0, or -1 when a run could not be written (the reason has been said).  The
+ * file is unlinked at once: read back through the open file, nothing is left behind. */
 static int spill(struct items *x)
 {
 	char *path = NULL;
-	struct run r = { 0 };
-	sort_run(x);
+	if (spill_wait(x) < 0)
+		return -1;
 	if (asprintf(&path, "%s/run.%zu", x->dir, x->nruns) < 0)
 		abort();
-	if (!(r.f = fopen(path, "w+"))) {
+	if (!(x->spilled.f = fopen(path, "w+"))) {
 		diag_error("%s: cannot write a run of the import: %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}
 	unlink(path);
-	setvbuf(r.f, NULL, _IOFBF, RUN_BUF);
-	int bad = 0;
-	for (struct item *it; !bad && (it = mem_next(x));)
-		bad = fwrite(it, sizeof(*it) + it->len, 1, r.f) != 1;
-	if (bad || fflush(r.f) != 0 || fseek(r.f, 0, SEEK_SET) != 0) {
-		diag_error("%s: cannot write a run of the import: %s", path, strerror(errno));
-		fclose(r.f);
-		free(path);
-		return -1;
-	}
 	free(path);
-	if (!(r.payload = malloc(MAX_ITEM)))
-		abort();
-	x->runs = realloc(x->runs, (x->nruns + 1) * sizeof(*x->runs));
-	if (!x->runs)
-		abort();
-	x->runs[x->nruns++] = r;
-	clear_run(x);
-	return 0;
+	setvbuf(x->spilled.f, NULL, _IOFBF, RUN_BUF);
+	order_run(x, &x->m[x->fill]);
+	x->fill = !x->fill;
+	if (pthread_create(&x->spiller, NULL, spill_run, x) == 0) {
+		x->spilling = 2;
+		return 0;
+	}
+	spill_run(x);   /* no thread: written here */
+	x->spilling = 1;
+	return spill_wait(x);
 }
 
 int items_add(struct items *x, const struct item *head, const void *payload)
 {
 	size_t need = (sizeof(*head) + head->len + 7) & ~(size_t)7;
-	if (x->used + need > x->cap && spill(x) < 0)
-		return -1;
-	struct istream *s = &x->s[head->gs];
-	struct key k = { head->t, tie_of(head), (uint32_t)x->used, 0 };
-	if (s->n && key_lt(&k, &s->k[s->n - 1]))
-		s->unsorted = 1;
-	s->k = util_grow(s->k, &s->cap, s->n, sizeof(*s->k), 64);
-	s->k[s->n++] = k;
-	struct item *it = (struct item *)(x->arena + x->used);
+	struct mrun *m = &x->m[x->fill];
+	if (m->used + need > m->cap) {
+		if (spill(x) < 0)
+			return -1;
+		m = &x->m[x->fill];
+	}
+	while (m->nkv <= head->gs) {
+		m->kv = util_grow(m->kv, &m->capkv, m->nkv, sizeof(*m->kv), 16);
+		memset(&m->kv[m->nkv++], 0, sizeof(*m->kv));
+	}
+	struct keys *kv = &m->kv[head->gs];
+	struct key k = { head->t, tie_of(head), (uint32_t)m->used, 0 };
+	if (kv->n && key_lt(&k, &kv->k[kv->n - 1]))
+		kv->unsorted = 1;
+	kv->k = util_grow(kv->k, &kv->cap, kv->n, sizeof(*kv->k), 64);
+	kv->k[kv->n++] = k;
+	struct item *it = (struct item *)(m->arena + m->used);
 	*it = *head;
 	if (head->len)
 		memcpy(it + 1, payload, head->len);
-	x->used += need;
+	m->used += need;
 	return 0;
 }
 
@@ -336,10 +430,10 @@ static void sift(struct src *h, size_t n, size_t i)
 }
 
 /* The source's next item; 0 when it has none left, -1 when a run cannot be read back. */
-static int src_next(struct items *x, struct src *s)
+static int src_next(struct mrun *m, struct src *s)
 {
 	if (!s->r) {
-		if (!(s->it = mem_next(x)))
+		if (!(s->it = mem_next(m)))
 			return 0;
 		s->tie = tie_of(s->it);
 		return 1;
@@ -353,9 +447,13 @@ static int src_next(struct items *x, struct src *s)
 int items_each(struct items *x, void (*each)(void *ctx, const struct item *it, uint8_t *payload),
 	       void *ctx)
 {
-	sort_run(x);
+	if (spill_wait(x) < 0)
+		return -1;
+	struct mrun *m = &x->m[x->fill];
+	order_run(x, m);
+	sort_run(m);
 	if (!x->nruns) {
-		for (struct item *it; (it = mem_next(x));)
+		for (struct item *it; (it = mem_next(m));)
 			each(ctx, it, (uint8_t *)(it + 1));
 		return 0;
 	}
@@ -365,7 +463,7 @@ int items_each(struct items *x, void (*each)(void *ctx, const struct item *it, u
 		abort();
 	for (size_t i = 0; i <= x->nruns; i++) {
 		struct src s = { i < x->nruns ? &x->runs[i] : NULL, NULL, i, 0 };
-		int rc = src_next(x, &s);
+		int rc = src_next(m, &s);
 		if (rc < 0)
 			goto bad;
 		if (rc > 0)
@@ -379,7 +477,7 @@ int items_each(struct items *x, void (*each)(void *ctx, const struct item *it, u
 			each(ctx, &s->r->cur, s->r->payload);
 		else
 			each(ctx, s->it, (uint8_t *)(s->it + 1));
-		int rc = src_next(x, s);
+		int rc = src_next(m, s);
 		if (rc < 0)
 			goto bad;
 		if (rc == 0)
