@@ -46,6 +46,10 @@ struct chrome_event {
 	const cJSON *args;          /* "args" when it is an object, else NULL */
 	const cJSON *obj;           /* the whole event: the other members ("tts", "cname", "sf") */
 	uint64_t offset;            /* of the event's '{' in the (decompressed) input */
+	/* What the reader's prepare function made of it (chrome-read.h), or NULL. */
+	const uint8_t *prep;
+	size_t prep_len;
+	unsigned prep_flags;
 };
 
 #endif

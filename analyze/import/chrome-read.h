@@ -24,6 +24,14 @@ struct chrome_read_opts {
 	unsigned max_warnings;  /* skipped events named one by one, then only counted; 0: 10 */
 	size_t max_event;       /* bytes; a larger event is skipped with a warning; 0: 64 MiB */
 	size_t block;           /* bytes read at a time; 0: 1 MiB */
+	/* Called on the parsing thread for each event before it is handed over (so it must
+	 * touch nothing the callback's thread does): writes up to cap bytes derived from the
+	 * event into buf and returns how many, which the event then carries as prep and
+	 * prep_len; *flags becomes its prep_flags.  NULL: none. */
+	size_t (*prepare)(void *ctx, const struct chrome_event *ev, uint8_t *buf, size_t cap,
+			  unsigned *flags);
+	void *prepare_ctx;
+	size_t prepare_cap;
 };
 
 /* What the file says besides its events.  Members found before traceEvents are set when the

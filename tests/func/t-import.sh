@@ -8,7 +8,7 @@
 # the counts it holds; damaged JSON is named with its offset and what came before is kept.
 . "$(dirname "$0")/lib.sh"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 40
+plan 41
 
 # merged MODE TRACE_JSON TOLERANCE_US: the checks of one merged Chrome trace.
 merged() {
@@ -222,6 +222,18 @@ fi
 ok $? "--import without DIR: --summary"
 grep -q "trainer (imported from all.json)" "$T/all.sum"
 ok $? "the summary names the imported process after its process_name and file"
+
+# args longer than a record holds: the slice is kept, its args said to be left out
+"$PY" -c 'import json, sys
+json.dump({"traceEvents": [
+    {"ph": "X", "name": "big", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"blob": "x" * 100000}},
+    {"ph": "X", "name": "small", "pid": 1, "tid": 1, "ts": 20, "dur": 5, "args": {"n": 7}}]},
+    open(sys.argv[1], "w"))' "$T/bigargs.json" &&
+	"$ANALYZE" --import "$T/bigargs.json" -f chrome -o "$T/bigargs.out.json" 2>"$T/bigargs.err" &&
+	pyc 'x = {e["name"]: e for e in events(load(sys.argv[1])) if e["ph"] == "X"}
+ok = x["big"]["args"] == {"args": "left out: longer than a record holds"} and x["small"]["args"] == {"n": 7}
+sys.exit(0 if ok else "%s %s" % (x["big"].get("args"), x["small"].get("args")))' "$T/bigargs.out.json"
+ok $? "args of 100 kB: the slice kept, its args said to be left out; the next event's args kept"
 
 # ---- damage ----------------------------------------------------------------------------------
 head -c 700 "$T/all.json" >"$T/cut.json"
