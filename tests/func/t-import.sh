@@ -86,8 +86,10 @@ else:
         bad.append("kernels on %s of %s" % (names.get((pid, tid)), procs.get(pid)))
     if len(f) != 18 or {(x["pid"], x["tid"]) for x in f} != where: bad.append("flow ends %s" % f[:2])
 if not bad and any(abs(l - 10) > 50 for l in late): bad.append("kernel starts after their ops: %s" % late)
+empty = [n for n in procs.values() if "(imported from" in n]
+if empty: bad.append("imported processes named though nothing is drawn in them: %s" % empty)
 sys.exit("; ".join(bad) if bad else 0)' "$T/base.json"
-ok $? "Kineto's GPU work: on the recorded process's track GPU 0 stream 1, 10 us after its op, ac2g flows ending there"
+ok $? "Kineto's GPU work: on the recorded process's track GPU 0 stream 1, 10 us after its op, ac2g flows ending there; no empty imported process"
 
 # ---- epoch timestamps, given with --import ---------------------------------------------------
 "$INSPECT" -o "$T/epoch" -- "$APPS/imp-writer" "$T/epoch.json" epoch 6 3 >"$T/epoch.out" 2>&1

@@ -65,12 +65,37 @@ static void sample(struct chrome *c, const struct scene_item *it)
 	jw_lit(w, "]}}");
 }
 
+#define DRAWN_MAX (1 << 24)
+
+/* Chrome pid `pid` has something drawn in it. */
+static void drawn(struct chrome *c, int64_t pid)
+{
+	if (pid < 0 || pid >= DRAWN_MAX)
+		return;
+	if ((size_t)pid >= c->ndrawn) {
+		size_t n = c->ndrawn ? c->ndrawn : 64;
+		while (n <= (size_t)pid)
+			n *= 2;
+		if (!(c->drawn = realloc(c->drawn, n)))
+			abort();
+		memset(c->drawn + c->ndrawn, 0, n - c->ndrawn);
+		c->ndrawn = n;
+	}
+	c->drawn[pid] = 1;
+}
+
+static void drawn_track(void *ctx, const struct track_info *ti)
+{
+	drawn(ctx, ti->track.pid);
+}
+
 static void item(void *priv, const struct scene_item *it)
 {
 	struct chrome *c = priv;
 	struct jw *w = &c->w;
 	if (c->failed)
 		return;
+	drawn(c, it->track.pid);
 	switch (it->kind) {
 	case SI_SLICE:
 		chrome_head(c, it->track, "X", it->cat, it->t0);
@@ -189,6 +214,7 @@ static void proc_meta(struct chrome *c, struct tracks *tracks, const struct proc
 
 static void destroy(struct chrome *c)
 {
+	free(c->drawn);
 	free(c->path);
 	free(c);
 }
@@ -200,9 +226,15 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 		destroy(c);
 		return -1;
 	}
-	for (size_t i = 0; i < tr->nprocs; i++)
-		if (tr->procs[i]->events)
-			proc_meta(c, tracks, tr->procs[i]);
+	/* an imported process is named when it has a track or something drawn: not when its
+	 * events all went to the recorded process they belong to */
+	tracks_each(tracks, drawn_track, c);
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *p = tr->procs[i];
+		if (p->events && (!p->imp || p->had_steps ||
+				  ((size_t)p->index < c->ndrawn && c->drawn[p->index])))
+			proc_meta(c, tracks, p);
+	}
 	tracks_metadata(tracks, tr, meta, c);
 	jw_lit(&c->w, "\n],\"otherData\":{\"producer\":\"tprof " PACKAGE_VERSION "\",\"trace_start_realtime_ns\":");
 	jw_i64(&c->w, tr->start_ns);

@@ -12,6 +12,8 @@ struct chrome {
 	struct jw w;
 	int first;
 	int failed;
+	uint8_t *drawn;                 /* by Chrome pid: something was drawn in it */
+	size_t ndrawn;
 };
 
 void chrome_sep(struct chrome *c);
