@@ -72,7 +72,7 @@ struct ctx {
 	size_t nimg, capimg, last_img;
 	struct items *items;
 	uint32_t ngs;
-	uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];
+	_Alignas(16) uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];   /* a head, then args */
 	int failed;
 };
 
@@ -209,7 +209,7 @@ static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_arg
 	if (with_args && ev->args) {
 		if (ev->prep_flags & TPROF_IMP_ARGS_CUT)
 			h.flags |= TPROF_IMP_ARGS_CUT;
-		else if (ev->prep_len <= MAX_PAYLOAD) {
+		else if (ev->prep_len && ev->prep_len <= MAX_PAYLOAD) {
 			memcpy(c->scratch + len, ev->prep, ev->prep_len);
 			len += ev->prep_len;
 		}
