@@ -66,8 +66,13 @@ static int add(struct trace *tr, void *ctx)
 	for (size_t i = 0; i < tr->nfound; i++)
 		one(set, tr->found[i]);
 	for (size_t i = 0; i < set->ndone; i++)
-		if (set->done[i].file.nimages)
-			return scan_dir(tr, set->scratch);
+		if (set->done[i].file.nimages) {
+			size_t before = tr->nprocs;
+			int rc = scan_dir(tr, set->scratch);
+			for (size_t k = before; k < tr->nprocs; k++)
+				tr->procs[k]->scratch = 1;   /* written just now: trusted */
+			return rc;
+		}
 	return 0;
 }
 

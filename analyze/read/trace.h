@@ -165,6 +165,8 @@ struct proc {
 	char *trace_path, *spool_path;
 	uint64_t instance;
 	int fd;                         /* chunk file, or -1 */
+	int scratch;                    /* written by this run (an import's image): its chunks'
+					 * payloads are not read again to check them */
 	const uint8_t *spool;           /* mapped spool, or NULL */
 	size_t spool_len;
 	uint32_t slot_bytes;
