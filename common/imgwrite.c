@@ -121,7 +121,6 @@ void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, struct tprof_rec r,
 		write_piece(w, stream);
 		if (w->failed)
 			return;
-		memset(b->units, 0, (size_t)b->n * TPROF_UNIT);
 		b->n = b->flushed = 0;
 		b->seq++;
 	}
@@ -130,8 +129,11 @@ void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, struct tprof_rec r,
 	b->last_t0 = r.t0;
 	r.ext = (uint8_t)ext_units;
 	b->units[b->n] = r;
-	if (ext_bytes)
-		memcpy(&b->units[b->n + 1], ext, ext_bytes);
+	if (ext_bytes) {
+		uint8_t *e = (uint8_t *)&b->units[b->n + 1];
+		memcpy(e, ext, ext_bytes);   /* the last unit's padding zeroed: buffers are reused */
+		memset(e + ext_bytes, 0, (size_t)ext_units * TPROF_UNIT - ext_bytes);
+	}
 	b->n += 1 + ext_units;
 }
 
