@@ -35,6 +35,23 @@ skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 diag() { printf '# %s\n' "$@"; }
 finish() { [ "$tap_failed" -eq 0 ]; }
 
+# tsan WHAT BIN ARGS...: runs a ThreadSanitizer build (stdout in $T/stdout, stderr in
+# $T/stderr): two results, that it ran to the end (WHAT says what) and that TSan said nothing.
+tsan() {
+	_w=$1
+	shift
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" "$@" >"$T/stdout" 2>"$T/stderr"
+	_rc=$?
+	ok $_rc "$_w (status $_rc)"
+	grep '^not ok' "$T/stdout" | sed 's/^/# /'
+	if grep -q "ThreadSanitizer" "$T/stderr"; then
+		ok 1 "no ThreadSanitizer report"
+		sed 's/^/# /' "$T/stderr" | head -60
+	else
+		ok 0 "no ThreadSanitizer report"
+	fi
+}
+
 # py SCRIPT ARGS...: runs a Python check; it exits non-zero (saying why) on failure.
 py() { _s=$1; shift; "$PY" -c "$_s" "$@"; }
 
