@@ -1,11 +1,14 @@
 /* imgwrite.c — a process image written outside the recorder (imgwrite.h): its chunk file
  * (created with O_EXCL, a random instance), a buffer per stream that becomes a chunk (codec +
  * raw deflate + chunk header, as the recorder's preload/spool/chunks.c), and its strings.  A
- * write error stops the image with one warning; the caller goes on. */
+ * write error stops the image with one warning; the caller goes on.  With opts.thread, the
+ * chunks are made and written by a thread of the image's own: a full buffer is handed over
+ * and the stream goes on in a fresh one. */
 #include "imgwrite.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +33,31 @@ struct sbuf {
 	uint64_t last_t0;
 };
 
+/* A piece of a stream buffer for the writing thread: units [first, first + count) of buffer
+ * seq; owned: the buffer is the thread's to free once written. */
+struct job {
+	struct tprof_rec *units;
+	uint32_t stream, seq, first, count;
+	int owned;
+};
+
+#define NJOBS 32
+
+struct writer {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct job jobs[NJOBS];
+	size_t head, n;
+	int stop;
+	struct tprof_rec **spare;       /* written buffers, for streams that need a fresh one */
+	size_t nspare, capspare;
+};
+
 struct tprof_imgw {
 	int fd;
-	int failed;
+	int failed;                     /* read and set atomically with a writing thread */
+	struct writer *wr;              /* opts.thread, else NULL */
 	char *base;
 	const char *prog, *what;
 	struct sbuf *streams;
@@ -62,52 +87,182 @@ static struct sbuf *stream_buf(struct tprof_imgw *w, uint32_t stream)
 }
 
 
+static int failed(const struct tprof_imgw *w)
+{
+	return __atomic_load_n(&w->failed, __ATOMIC_RELAXED);
+}
+
 static void stop_writing(struct tprof_imgw *w, const char *what)
 {
-	if (w->failed)
+	if (__atomic_exchange_n(&w->failed, 1, __ATOMIC_RELAXED))
 		return;
-	w->failed = 1;
 	fprintf(stderr, "%s: cannot write %s%s: %s; %s stops here\n", w->prog, w->base,
 		TPROF_TRACE_SUFFIX, what, w->what);
 }
 
-/* The records of stream s not yet in the file, as one chunk. */
-static void write_piece(struct tprof_imgw *w, uint32_t s)
+/* Units [first, first + count) of buffer seq of stream s as one chunk; 0, or -1 when the
+ * image stops.  On the writing thread when there is one. */
+static int write_chunk(struct tprof_imgw *w, uint32_t s, uint32_t seq, uint32_t first,
+		       const struct tprof_rec *units, uint32_t count)
 {
-	struct sbuf *b = &w->streams[s];
 	struct tprof_enc_info info;
 	struct tprof_chunk_header ch;
 
-	if (w->failed || b->flushed >= b->n)
-		return;
-	size_t raw_len = tprof_encode(b->units + b->flushed, b->n - b->flushed, w->raw, &info);
+	if (failed(w))
+		return -1;
+	size_t raw_len = tprof_encode(units, count, w->raw, &info);
 	if (info.units == 0)
-		return;
+		return 0;
 	w->zs.next_in = w->raw;
 	w->zs.avail_in = (uInt)raw_len;
 	w->zs.next_out = w->comp;
 	w->zs.avail_out = (uInt)w->comp_cap;
 	if (deflateReset(&w->zs) != Z_OK || deflate(&w->zs, Z_FINISH) != Z_STREAM_END) {
 		stop_writing(w, "compression failed");
-		return;
+		return -1;
 	}
 	uint32_t comp_len = (uint32_t)(w->comp_cap - w->zs.avail_out);
-	tprof_chunk_header_init(&ch, s, b->seq, b->flushed, &info, (uint32_t)raw_len, w->comp,
-				comp_len);
+	tprof_chunk_header_init(&ch, s, seq, first, &info, (uint32_t)raw_len, w->comp, comp_len);
 	struct iovec iov[2] = { { &ch, sizeof(ch) }, { w->comp, comp_len } };
 	if (tprof_writev_all(w->fd, iov, 2) < 0) {
 		stop_writing(w, strerror(errno));
+		return -1;
+	}
+	if (s != 0)
+		__atomic_add_fetch(&w->records, info.records, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* ---- the writing thread ------------------------------------------------------------------- */
+
+static void *writing(void *arg)
+{
+	struct tprof_imgw *w = arg;
+	struct writer *wr = w->wr;
+	pthread_mutex_lock(&wr->lock);
+	for (;;) {
+		while (!wr->n && !wr->stop)
+			pthread_cond_wait(&wr->cond, &wr->lock);
+		if (!wr->n)
+			break;
+		struct job j = wr->jobs[wr->head];
+		pthread_mutex_unlock(&wr->lock);
+		write_chunk(w, j.stream, j.seq, j.first, j.units + j.first, j.count);
+		pthread_mutex_lock(&wr->lock);
+		if (j.owned) {
+			wr->spare = realloc(wr->spare, (wr->nspare + 1) * sizeof(*wr->spare));
+			if (!wr->spare)
+				abort();
+			wr->spare[wr->nspare++] = j.units;
+		}
+		wr->head = (wr->head + 1) % NJOBS;
+		wr->n--;
+		pthread_cond_broadcast(&wr->cond);
+	}
+	pthread_mutex_unlock(&wr->lock);
+	return NULL;
+}
+
+static void submit(struct tprof_imgw *w, struct job j)
+{
+	struct writer *wr = w->wr;
+	pthread_mutex_lock(&wr->lock);
+	while (wr->n == NJOBS)
+		pthread_cond_wait(&wr->cond, &wr->lock);
+	wr->jobs[(wr->head + wr->n++) % NJOBS] = j;
+	pthread_cond_broadcast(&wr->cond);
+	pthread_mutex_unlock(&wr->lock);
+}
+
+/* A buffer for a stream that handed its own over: a written one, or a new one. */
+static struct tprof_rec *fresh_units(struct tprof_imgw *w)
+{
+	struct writer *wr = w->wr;
+	struct tprof_rec *u = NULL;
+	pthread_mutex_lock(&wr->lock);
+	if (wr->nspare)
+		u = wr->spare[--wr->nspare];
+	pthread_mutex_unlock(&wr->lock);
+	return u ? u : malloc((size_t)BUF_UNITS * TPROF_UNIT);
+}
+
+/* Waits until every piece handed over is written. */
+static void drain(struct tprof_imgw *w)
+{
+	struct writer *wr = w->wr;
+	pthread_mutex_lock(&wr->lock);
+	while (wr->n)
+		pthread_cond_wait(&wr->cond, &wr->lock);
+	pthread_mutex_unlock(&wr->lock);
+}
+
+static int start_writer(struct tprof_imgw *w)
+{
+	struct writer *wr = calloc(1, sizeof(*wr));
+	if (!wr)
+		return -1;
+	pthread_mutex_init(&wr->lock, NULL);
+	pthread_cond_init(&wr->cond, NULL);
+	w->wr = wr;
+	if (pthread_create(&wr->thread, NULL, writing, w) != 0) {
+		pthread_mutex_destroy(&wr->lock);
+		pthread_cond_destroy(&wr->cond);
+		free(wr);
+		w->wr = NULL;   /* written on the caller's thread */
+	}
+	return 0;
+}
+
+static void stop_writer(struct tprof_imgw *w)
+{
+	struct writer *wr = w->wr;
+	if (!wr)
+		return;
+	pthread_mutex_lock(&wr->lock);
+	wr->stop = 1;
+	pthread_cond_broadcast(&wr->cond);
+	pthread_mutex_unlock(&wr->lock);
+	pthread_join(wr->thread, NULL);
+	for (size_t i = 0; i < wr->nspare; i++)
+		free(wr->spare[i]);
+	free(wr->spare);
+	pthread_mutex_destroy(&wr->lock);
+	pthread_cond_destroy(&wr->cond);
+	free(wr);
+	w->wr = NULL;
+}
+
+/* ---- the caller's side -------------------------------------------------------------------- */
+
+/* The records of stream s not yet in the file, as one chunk (by the writing thread when there
+ * is one); with full, the buffer goes with them and the stream starts a fresh one. */
+static void write_piece(struct tprof_imgw *w, uint32_t s, int full)
+{
+	struct sbuf *b = &w->streams[s];
+	if (failed(w))
+		return;
+	if (!w->wr) {
+		if (b->flushed < b->n &&
+		    write_chunk(w, s, b->seq, b->flushed, b->units + b->flushed,
+				b->n - b->flushed) < 0)
+			return;
+		b->flushed = b->n;
 		return;
 	}
-	b->flushed += info.units;
-	if (s != 0)
-		w->records += info.records;
+	if (b->flushed < b->n || full)
+		submit(w, (struct job){ b->units, s, b->seq, b->flushed, b->n - b->flushed, full });
+	b->flushed = b->n;
+	if (full && !(b->units = fresh_units(w)))
+		stop_writing(w, "out of memory");
 }
 
 void tprof_imgw_flush(struct tprof_imgw *w)
 {
 	for (uint32_t s = 0; s < w->nstreams; s++)
-		write_piece(w, s);
+		if (w->streams[s].units)
+			write_piece(w, s, 0);
+	if (w->wr)
+		drain(w);
 }
 
 void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, struct tprof_rec r,
@@ -115,11 +270,11 @@ void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, struct tprof_rec r,
 {
 	uint32_t ext_units = (uint32_t)((ext_bytes + TPROF_UNIT - 1) / TPROF_UNIT);
 	struct sbuf *b;
-	if (w->failed || ext_units > TPROF_MAX_EXT || !(b = stream_buf(w, stream)))
+	if (failed(w) || ext_units > TPROF_MAX_EXT || !(b = stream_buf(w, stream)))
 		return;
 	if (b->n + 1 + ext_units > BUF_UNITS) {
-		write_piece(w, stream);
-		if (w->failed)
+		write_piece(w, stream, 1);
+		if (failed(w))
 			return;
 		b->n = b->flushed = 0;
 		b->seq++;
@@ -253,6 +408,12 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 		tprof_imgw_close(w);
 		return NULL;
 	}
+	if (o->thread && start_writer(w) < 0) {
+		snprintf(why, whylen, "out of memory");
+		w->failed = 1;
+		tprof_imgw_close(w);
+		return NULL;
+	}
 	return w;
 }
 
@@ -260,8 +421,9 @@ void tprof_imgw_close(struct tprof_imgw *w)
 {
 	if (!w)
 		return;
-	if (!w->failed)
+	if (!failed(w))
 		tprof_imgw_flush(w);
+	stop_writer(w);
 	if (w->fd >= 0)
 		close(w->fd);
 	for (uint32_t s = 0; s < w->nstreams; s++)
@@ -290,10 +452,10 @@ const char *tprof_imgw_base(const struct tprof_imgw *w)
 
 int tprof_imgw_ok(const struct tprof_imgw *w)
 {
-	return !w->failed;
+	return !failed(w);
 }
 
 uint64_t tprof_imgw_records(const struct tprof_imgw *w)
 {
-	return w->records;
+	return __atomic_load_n(&w->records, __ATOMIC_RELAXED);
 }

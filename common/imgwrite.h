@@ -2,7 +2,7 @@
  * its own (docs/FORMAT.md §3), a buffer per stream turned into chunks when full or flushed,
  * and a string table.  The system profile's sampler (sample/image.c) and the analyzer's
  * import of framework traces write their images with it.  Not thread-safe: one thread
- * writes an image. */
+ * writes an image (with opts.thread, a thread of its own makes the chunks). */
 #ifndef TPROF_COMMON_IMGWRITE_H
 #define TPROF_COMMON_IMGWRITE_H
 
@@ -23,6 +23,8 @@ struct tprof_imgw_opts {
 	int level;              /* zlib's compression level; 0: the default, 1 */
 	int stored;             /* chunks in stored deflate blocks, no compression work: for
 				 * a scratch image read once */
+	int thread;             /* chunks made and written by a thread of the image's own (not
+				 * for an image a fork child may abandon) */
 };
 
 /* Creates the file (O_EXCL, a random instance) with its header.  NULL with a reason in why
@@ -41,7 +43,8 @@ uint32_t tprof_imgw_string(struct tprof_imgw *w, const char *s, uint64_t t);
 void tprof_imgw_prop_str(struct tprof_imgw *w, const char *key, const char *value, uint64_t t);
 void tprof_imgw_prop_int(struct tprof_imgw *w, const char *key, int64_t value, uint64_t t);
 
-/* Writes every stream's buffered records as chunks. */
+/* Writes every stream's buffered records as chunks (and, with a writing thread, waits for
+ * them to be written). */
 void tprof_imgw_flush(struct tprof_imgw *w);
 /* Flushes, closes the file and frees w (the caller writes END first). */
 void tprof_imgw_close(struct tprof_imgw *w);

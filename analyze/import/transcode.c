@@ -560,6 +560,7 @@ static int open_images(struct ctx *c)
 			.pid = (uint32_t)(im->key.is_str ? i : (uint64_t)im->key.num),
 			.real_ns = 0, .prog = "tprof-analyze", .what = "the import",
 			.stored = 1,   /* read once, right away: compressing it would be waste */
+			.thread = 1,   /* chunks made beside the merge */
 		};
 		if (!(im->w = tprof_imgw_open(&o, why, sizeof(why)))) {
 			diag_error("%s: %s", f->source, why);

@@ -1,0 +1,42 @@
+#!/bin/sh
+# An image whose chunks are made and written by a thread of its own (common/imgwrite.c with
+# opts.thread, as the import writes its images) holds exactly the records of the same image
+# written on one thread: unit/test-imgw-thread writes both, tools/dump-records reads both.
+# Then the same under ThreadSanitizer, with no report.
+. "$(dirname "$0")/lib.sh"
+bin="$top_builddir/tests/unit/test-imgw-thread"
+[ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
+plan 6
+
+mkdir -p "$T/a/thread" "$T/a/plain"
+"$bin" "$T/a" >"$T/a.out" 2>"$T/a.err"
+ok $? "both images are written"
+"$DUMP" "$T/a/thread" >"$T/thread.json" 2>"$T/thread.err" &&
+	"$DUMP" "$T/a/plain" >"$T/plain.json" 2>"$T/plain.err"
+ok $? "dump-records reads both"
+py 'import json, sys
+def recs(path):
+    out = []
+    for l in open(path):
+        r = json.loads(l)
+        r.pop("image", None)
+        out.append(json.dumps(r, sort_keys=True))
+    return out
+a, b = recs(sys.argv[1]), recs(sys.argv[2])
+marks = sum(1 for l in a if "\"kind\": \"mark\"" in l)
+if a != b or marks != 300000:
+    sys.exit("%d and %d records, %d marks" % (len(a), len(b), marks))' "$T/thread.json" "$T/plain.json"
+ok $? "the same records in the same order, 300000 marks"
+grep -q "thread=1 records=300000" "$T/a.out" &&
+	grep -q "thread=0 records=300000" "$T/a.out"
+ok $? "both count 300000 records written once flushed"
+
+tbin="$top_builddir/tests/unit/test-imgw-thread-tsan"
+if [ -x "$tbin" ]; then
+	mkdir -p "$T/t/thread" "$T/t/plain"
+	tsan "runs to the end under ThreadSanitizer" "$tbin" "$T/t"
+else
+	skip "no ThreadSanitizer build (the compiler lacks -fsanitize=thread)"
+	skip "no ThreadSanitizer build (the compiler lacks -fsanitize=thread)"
+fi
+finish
