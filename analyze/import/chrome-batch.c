@@ -71,12 +71,15 @@ struct chrome_batch *chrome_queue_filling(struct chrome_queue *q)
 	return q->filling = b;
 }
 
-struct chrome_entry *chrome_batch_add(struct chrome_queue *q)
+struct chrome_entry *chrome_batch_add(struct chrome_batch *b)
 {
-	struct chrome_batch *b = q->filling;
 	b->e = util_grow(b->e, &b->cap, b->n, sizeof(*b->e), 256);
 	struct chrome_entry *e = &b->e[b->n++];
-	memset(e, 0, sizeof(*e));
+	/* all but the event, which its parse fills whole */
+	e->is_error = e->rc = e->form = 0;
+	e->bytes = e->offset = 0;
+	e->key = e->text = NULL;
+	e->len = 0;
 	return e;
 }
 

@@ -39,15 +39,16 @@ struct chrome_batch {
 struct chrome_queue;
 
 /* A queue of batches; the producer runs fill(ctx, q) on a thread of its own, which puts its
- * entries with chrome_batch_add and returns when it has put CHROME_E_END or
+ * entries into chrome_queue_filling's batch with chrome_batch_add and returns when it has put CHROME_E_END or
  * chrome_queue_cancelled says so.  NULL when no thread could be started. */
 struct chrome_queue *chrome_queue_start(void (*fill)(void *ctx, struct chrome_queue *q),
 					void *ctx);
 
-/* The producer's side: the batch being filled (for its arena), and room for one more entry
- * in it, sent first when full; NULL once the consumer has stopped. */
+/* The producer's side: the batch being filled (for its arena; NULL once the consumer has
+ * stopped), and room for one more entry in it, zeroed but for its event (which the parse
+ * fills, or which is not read). */
 struct chrome_batch *chrome_queue_filling(struct chrome_queue *q);
-struct chrome_entry *chrome_batch_add(struct chrome_queue *q);
+struct chrome_entry *chrome_batch_add(struct chrome_batch *b);
 /* Sends the batch being filled (after CHROME_E_END). */
 void chrome_queue_send(struct chrome_queue *q);
 int chrome_queue_cancelled(struct chrome_queue *q);

@@ -249,6 +249,11 @@ void chrome_parser_use_arena(struct chrome_parser *ps, struct chrome_arena *a)
 	ps->arena = a ? a : ps->own;
 }
 
+struct chrome_arena *chrome_parser_arena(struct chrome_parser *ps)
+{
+	return ps->own;
+}
+
 void chrome_parser_free(struct chrome_parser *ps)
 {
 	if (!ps)

@@ -26,6 +26,8 @@ int chrome_parser_event(struct chrome_parser *ps, uint64_t offset, struct chrome
  * each event. */
 struct chrome_arena;
 void chrome_parser_use_arena(struct chrome_parser *ps, struct chrome_arena *a);
+/* The parser's own arena (emptied before each event). */
+struct chrome_arena *chrome_parser_arena(struct chrome_parser *ps);
 void chrome_parser_free(struct chrome_parser *ps);
 
 #endif

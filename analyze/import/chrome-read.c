@@ -1,7 +1,7 @@
-/* chrome-read.c — chrome_read: the scanner's items (chrome-scan.h) parsed into events on a
- * thread of their own, handed in batches (chrome-batch.h) to the callback (chrome-event.h) and
- * the meta on the caller's thread, and every warning and error said once, with the file and
- * the offset. */
+/* chrome-read.c — chrome_read: the scanner's items (chrome-scan.h) parsed into events (with
+ * opts.thread on a thread of their own, handed over in batches, chrome-batch.h) for the
+ * callback (chrome-event.h) and the meta on the caller's thread, and every warning and error
+ * said once, with the file and the offset. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -171,21 +171,22 @@ static const char *copy(struct chrome_arena *a, const char *text, size_t len)
 	return p;
 }
 
-static struct chrome_entry *entry(struct chrome_queue *q, enum chrome_entry_kind kind,
+static struct chrome_entry *entry(struct chrome_batch *b, enum chrome_entry_kind kind,
 				  uint64_t offset, const char *text)
 {
-	struct chrome_entry *e = chrome_batch_add(q);
+	struct chrome_entry *e = chrome_batch_add(b);
 	e->kind = kind;
 	e->offset = offset;
 	if (text)
-		e->text = copy(chrome_queue_filling(q)->arena, text, strlen(text));
+		e->text = copy(b->arena, text, strlen(text));
 	return e;
 }
 
-/* One item of the scanner as entries; 1 when the read is over. */
-static int feed_item(struct feed *f, struct chrome_queue *q)
+/* One item of the scanner as entries of b (whose arena the parser parses into); 1 when the
+ * read is over. */
+static int feed_item(struct feed *f, struct chrome_batch *b)
 {
-	struct chrome_arena *a = chrome_queue_filling(q)->arena;
+	struct chrome_arena *a = b->arena;
 	struct chrome_span sp;
 	struct chrome_entry *e;
 	char why[256];
@@ -198,7 +199,7 @@ static int feed_item(struct feed *f, struct chrome_queue *q)
 	switch (it) {
 	case CHROME_ITEM_EVENT:
 	case CHROME_ITEM_DAMAGED:
-		e = chrome_batch_add(q);
+		e = chrome_batch_add(b);
 		e->kind = CHROME_E_EVENT;
 		e->offset = sp.offset;
 		if (chrome_parser_event(f->ps, sp.offset, &e->ev, why, sizeof(why))) {
@@ -216,7 +217,7 @@ static int feed_item(struct feed *f, struct chrome_queue *q)
 		}
 		break;
 	case CHROME_ITEM_MEMBER:
-		e = entry(q, CHROME_E_MEMBER, sp.offset, NULL);
+		e = entry(b, CHROME_E_MEMBER, sp.offset, NULL);
 		e->key = copy(a, sp.key, strlen(sp.key));
 		e->text = copy(a, sp.text, sp.len);
 		e->len = sp.len;
@@ -226,22 +227,22 @@ static int feed_item(struct feed *f, struct chrome_queue *q)
 			snprintf(why, sizeof(why),
 				 "the top-level \"%s\" is larger than %zu bytes: ignored", sp.key,
 				 f->max_event);
-			e = entry(q, CHROME_E_SAY, sp.offset, why);
+			e = entry(b, CHROME_E_SAY, sp.offset, why);
 		} else {
 			snprintf(why, sizeof(why), "%zu bytes, more than the %zu an event may have",
 				 sp.len, f->max_event);
-			e = entry(q, CHROME_E_SKIP, sp.offset, why);
+			e = entry(b, CHROME_E_SKIP, sp.offset, why);
 		}
 		break;
 	case CHROME_ITEM_END:
 		if ((msg = chrome_scan_note(f->s, &at)))
-			entry(q, CHROME_E_SAY, at, msg);
-		e = entry(q, CHROME_E_END, 0, NULL);
+			entry(b, CHROME_E_SAY, at, msg);
+		e = entry(b, CHROME_E_END, 0, NULL);
 		break;
 	default:
 		msg = chrome_scan_error(f->s, &at);
-		entry(q, CHROME_E_SAY, at, msg)->is_error = 1;
-		e = entry(q, CHROME_E_END, 0, NULL);
+		entry(b, CHROME_E_SAY, at, msg)->is_error = 1;
+		e = entry(b, CHROME_E_END, 0, NULL);
 		e->rc = -1;
 		break;
 	}
@@ -256,7 +257,7 @@ static void feed(void *ctx, struct chrome_queue *q)
 	struct chrome_batch *b;
 	while ((b = chrome_queue_filling(q))) {
 		chrome_parser_use_arena(f->ps, b->arena);
-		int over = feed_item(f, q);
+		int over = feed_item(f, b);
 		if (over || b->n >= BATCH_ENTRIES || b->arena->total > BATCH_BYTES)
 			chrome_queue_send(q);
 		if (over)
@@ -328,6 +329,17 @@ int chrome_read(const char *path, const struct chrome_read_opts *o,
 	if (!f.s) {
 		say(&r, 1, CHROME_NO_OFFSET, "%s", err);
 		rc = -1;
+	} else if (!r.o.thread) {
+		/* one event at a time, in the parser's own arena (emptied at each parse) */
+		struct chrome_batch b = { .arena = chrome_parser_arena(ps) };
+		for (int over = 0; !over;) {
+			b.n = 0;
+			int end = feed_item(&f, &b);
+			for (size_t i = 0; i < b.n && !over; i++)
+				over = take(&r, &b.e[i], each, ctx, &rc);
+			over |= end;
+		}
+		free(b.e);
 	} else if (!(q = chrome_queue_start(feed, &f))) {
 		say(&r, 1, CHROME_NO_OFFSET, "cannot start the thread that parses it");
 		rc = -1;

@@ -24,6 +24,9 @@ struct chrome_read_opts {
 	unsigned max_warnings;  /* skipped events named one by one, then only counted; 0: 10 */
 	size_t max_event;       /* bytes; a larger event is skipped with a warning; 0: 64 MiB */
 	size_t block;           /* bytes read at a time; 0: 1 MiB */
+	/* Parse on a thread of its own, which hands the events over in batches while the
+	 * callback runs (for a callback with work of its own to do); 0: on the caller's. */
+	int thread;
 	/* Called on the parsing thread for each event before it is handed over (so it must
 	 * touch nothing the callback's thread does): writes up to cap bytes derived from the
 	 * event into buf and returns how many, which the event then carries as prep and

@@ -663,7 +663,7 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 		return -1;
 	}
 	c.items = items_new(o->scratch, o->run_bytes ? o->run_bytes : DEFAULT_RUN_BYTES);
-	struct chrome_read_opts ro = { .report = report, .prepare = prepare,
+	struct chrome_read_opts ro = { .report = report, .thread = 1, .prepare = prepare,
 				       .prepare_cap = MAX_PAYLOAD };
 	int rd = chrome_read(path, &ro, each, &c, &meta);
 	if (rd != 0 && !f->events) {

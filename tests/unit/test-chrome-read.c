@@ -1,6 +1,7 @@
-/* test-chrome-read.c — the Chrome JSON import reader on files written by hand: both forms,
- * gzip, every phase, strings, exact numbers, ids, metadata, every block size, and damage of
- * every kind (what is said, at which offset, and that nothing else is lost). */
+/* test-chrome-read.c — the Chrome JSON import reader on files written by hand, parsing on the
+ * caller's thread and then on a thread of its own (opts.thread): both forms, gzip, every
+ * phase, strings, exact numbers, ids, metadata, every block size, and damage of every kind
+ * (what is said, at which offset, and that nothing else is lost). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ struct run {
 	} while (0)
 
 static char dir[256];
+static int threaded;            /* the pass with opts.thread */
 static int file_no;
 
 static void show_msgs(const struct run *r)
@@ -133,6 +135,7 @@ static int read_with(const char *path, const struct chrome_read_opts *base, stru
 		     struct chrome_meta *m)
 {
 	struct chrome_read_opts o = base ? *base : (struct chrome_read_opts){ 0 };
+	o.thread = threaded;
 	o.report = report;
 	o.report_ctx = r;
 	r->meta = m;
@@ -286,7 +289,8 @@ static void test_nested(void)
 	int good = 0;
 	const char *path = put_file("[{\"ph\":\"X\",\"ts\":1700000000123456.789,\"args\":{\"a\":{\"b\":"
 				    "[1,{\"c\":\"}\"}]},\"big\":1.5e300,\"t\":true}}]", -1, 0);
-	int rc = chrome_read(path, NULL, nested_each, &good, NULL);
+	int rc = chrome_read(path, &(struct chrome_read_opts){ .thread = threaded }, nested_each,
+			     &good, NULL);
 	ok(rc == 0 && good, "nested args, numbers and literals as cJSON values");
 }
 
@@ -663,20 +667,24 @@ int main(void)
 		perror(dir);
 		return 1;
 	}
-	test_forms();
-	test_blocks();
-	test_strings();
-	test_nested();
-	test_numbers();
-	test_ids();
-	test_meta();
-	test_ends();
-	test_damage();
-	test_not_traces();
-	test_gzip_damage();
-	test_big();
-	test_stop();
-	test_offsets();
+	/* everything twice: parsed on the caller's thread, then on a thread of its own */
+	for (threaded = 0; threaded < 2; threaded++) {
+		printf("# parsed on %s\n", threaded ? "a thread of its own" : "the caller's thread");
+		test_forms();
+		test_blocks();
+		test_strings();
+		test_nested();
+		test_numbers();
+		test_ids();
+		test_meta();
+		test_ends();
+		test_damage();
+		test_not_traces();
+		test_gzip_damage();
+		test_big();
+		test_stop();
+		test_offsets();
+	}
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
