@@ -163,7 +163,7 @@ static void *writing(void *arg)
 	return NULL;
 }
 
-static void submit(struct tprof_imgw *w, struct job j)
+static void hand_over(struct tprof_imgw *w, struct job j)
 {
 	struct writer *wr = w->wr;
 	pthread_mutex_lock(&wr->lock);
@@ -250,7 +250,7 @@ static void write_piece(struct tprof_imgw *w, uint32_t s, int full)
 		return;
 	}
 	if (b->flushed < b->n || full)
-		submit(w, (struct job){ b->units, s, b->seq, b->flushed, b->n - b->flushed, full });
+		hand_over(w, (struct job){ b->units, s, b->seq, b->flushed, b->n - b->flushed, full });
 	b->flushed = b->n;
 	if (full && !(b->units = fresh_units(w)))
 		stop_writing(w, "out of memory");

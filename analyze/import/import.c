@@ -45,7 +45,7 @@ static void one(struct import_set *set, const char *path)
 	set->done[set->ndone++] = d;
 }
 
-static int add(struct trace *tr, void *ctx)
+static int add_images(struct trace *tr, void *ctx)
 {
 	struct import_set *set = ctx;
 	const struct import_req *req = set->req;
@@ -78,7 +78,7 @@ static int add(struct trace *tr, void *ctx)
 
 struct load_hooks import_hooks(struct import_set *set)
 {
-	return (struct load_hooks){ .add = add, .align = import_align, .ctx = set };
+	return (struct load_hooks){ .add = add_images, .align = import_align, .ctx = set };
 }
 
 static const char *how_text(int how)
