@@ -66,7 +66,7 @@ struct ctx {
 	const struct imp_opts *o;
 	struct imp_file *f;
 	regex_t steps;
-	int64_t *step_of;               /* by name string id: -2 unknown, -1 no, else N */
+	int64_t *step_of;               /* by name string id: -1 unknown, -2 no, else N */
 	size_t nstep_of;
 	struct img *img;
 	size_t nimg, capimg, last_img;
@@ -133,22 +133,12 @@ static uint32_t stream_of(struct ctx *c, struct img *im, const struct chrome_ref
 
 static int64_t step_number(struct ctx *c, uint32_t name)
 {
-	if (name >= c->nstep_of) {
-		size_t n = c->nstep_of ? c->nstep_of : 256;
-		while (n <= name)
-			n *= 2;
-		int64_t *ns = realloc(c->step_of, n * sizeof(*ns));
-		if (!ns)
-			abort();
-		for (size_t i = c->nstep_of; i < n; i++)
-			ns[i] = -2;
-		c->step_of = ns;
-		c->nstep_of = n;
-	}
-	if (c->step_of[name] == -2) {
+	c->step_of = util_grow_index(c->step_of, &c->nstep_of, name, sizeof(*c->step_of), 256,
+				     0xff);
+	if (c->step_of[name] == -1) {
 		regmatch_t m[2];
 		const char *s = strings_get(name);
-		c->step_of[name] = -1;
+		c->step_of[name] = -2;
 		if (s && regexec(&c->steps, s, 2, m, 0) == 0 && m[1].rm_so >= 0) {
 			char *end;
 			unsigned long long n = strtoull(s + m[1].rm_so, &end, 10);
@@ -391,17 +381,7 @@ static uint32_t img_str(struct img *im, uint32_t id, uint64_t t)
 {
 	if (!id)
 		return 0;
-	if (id >= im->nsmap) {
-		size_t n = im->nsmap ? im->nsmap : 1024;
-		while (n <= id)
-			n *= 2;
-		uint32_t *ns = realloc(im->smap, n * sizeof(*ns));
-		if (!ns)
-			abort();
-		memset(ns + im->nsmap, 0, (n - im->nsmap) * sizeof(*ns));
-		im->smap = ns;
-		im->nsmap = n;
-	}
+	im->smap = util_grow_index(im->smap, &im->nsmap, id, sizeof(*im->smap), 1024, 0);
 	if (!im->smap[id])
 		im->smap[id] = tprof_imgw_string_n(im->w, strings_get(id), strings_len(id), t);
 	return im->smap[id];

@@ -7,22 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/grow.h"
 #include "trace.h"
 
 /* A STRING record: local id `local` of process p is the string s (len bytes). */
 void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len)
 {
-	if (local >= p->nstrmap) {
-		size_t n = p->nstrmap ? p->nstrmap : 256;
-		while (n <= local)
-			n *= 2;
-		uint32_t *nm = realloc(p->strmap, n * sizeof(*nm));
-		if (!nm)
-			abort();
-		memset(nm + p->nstrmap, 0xff, (n - p->nstrmap) * sizeof(*nm));  /* unmapped */
-		p->strmap = nm;
-		p->nstrmap = n;
-	}
+	/* 0xff: unmapped */
+	p->strmap = util_grow_index(p->strmap, &p->nstrmap, local, sizeof(*p->strmap), 256, 0xff);
 	p->strmap[local] = strings_add(s, len);
 }
 

@@ -1,7 +1,6 @@
 # lib-nrt-analyze.sh — sourced by the tests of tprof-analyze's NRT outputs (after lib.sh):
 # Python helpers for the NeuronCore tracks of a Chrome trace and the NRT tables of the
 # summary, put in front of a script with pyc "$NRT_PY"'...'.
-#   tracknames(d)     {(pid, tid): track name}
 #   groupnames(d)     {pid: group (process) name}
 #   sortidx(d, what)  thread_sort_index by (pid, tid), process_sort_index by pid
 #   realpid(d)        {chrome pid: process id}
@@ -10,8 +9,6 @@
 #   model_table_errors(d, text)   what the summary's NRT models table (text: the summary) gets
 #                     wrong against a recomputation from the Chrome trace d, or None
 NRT_PY='
-def tracknames(d):
-    return {(e["pid"], e["tid"]): e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
 def groupnames(d):
     return {e["pid"]: e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"}
 def sortidx(d, what):

@@ -35,6 +35,15 @@ skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 diag() { printf '# %s\n' "$@"; }
 finish() { [ "$tap_failed" -eq 0 ]; }
 
+# need_torch: SYS_PY, Debian's own python3 with python3-torch; else the whole test is
+# skipped, saying why.
+need_torch() {
+	SYS_PY=${SYSTEM_PYTHON3:-/usr/bin/python3}
+	[ -x "$SYS_PY" ] || skip_all "no $SYS_PY (Debian's own python3)"
+	"$SYS_PY" -c 'import torch' 2>/dev/null ||
+		skip_all "$SYS_PY cannot import torch (on Debian: apt-get install python3-torch)"
+}
+
 # tsan WHAT BIN ARGS...: runs a ThreadSanitizer build (stdout in $T/stdout, stderr in
 # $T/stderr): two results, that it ran to the end (WHAT says what) and that TSan said nothing.
 tsan() {
@@ -75,6 +84,8 @@ recorder_lines() { grep -c '^tprof\[[0-9][0-9]*\]: ' "$1"; }
 #   load(path)   the parsed trace (json module; gzip when the name ends in .gz)
 #   events(d)    every event that is not metadata
 #   procs(d)     {chrome pid: (label, real pid)} from the process_name metadata
+#   tracknames(d) {(chrome pid, tid): name} from the thread_name metadata
+#   numbered(ev, prefix) {N: the X event named PREFIX followed by N} ("step ", "ProfilerStep#")
 #   ns(x)        a Chrome microsecond value as integer nanoseconds
 #   overlaps(d)  two device spans on one track (a GPU stream, a NeuronCore lane) that overlap
 #   backward(d)  flow arrows that end before they start, or lack an end
@@ -95,6 +106,12 @@ def procs(d):
             m = re.search(r"pid (-?\d+)\)", e["args"]["name"])
             out[e["pid"]] = (e["args"]["name"], int(m.group(1)) if m else None)
     return out
+def tracknames(d):
+    return {(e["pid"], e["tid"]): e["args"]["name"] for e in d["traceEvents"]
+            if e["ph"] == "M" and e["name"] == "thread_name"}
+def numbered(ev, prefix):
+    return {int(e["name"][len(prefix):]): e for e in ev
+            if e["ph"] == "X" and e["name"].startswith(prefix) and e["name"][len(prefix):].isdigit()}
 def ns(x):
     return int(round(x * 1000))
 DEVICE_CATS = ("kernel", "copy", "memset", "graph", "collective", "device", "neuroncore")

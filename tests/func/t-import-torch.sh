@@ -6,10 +6,7 @@
 # right under the loop's thread, and PyTorch's ops of that thread inside their step (but for
 # those record_function makes for the step marker itself, just before the step).
 . "$(dirname "$0")/lib.sh"
-SYS_PY=${SYSTEM_PYTHON3:-/usr/bin/python3}
-[ -x "$SYS_PY" ] || skip_all "no $SYS_PY (Debian's own python3)"
-"$SYS_PY" -c 'import torch' 2>/dev/null ||
-	skip_all "$SYS_PY cannot import torch (on Debian: apt-get install python3-torch)"
+need_torch
 plan 8
 
 APP="$top_srcdir/tests/apps/python-torch.py"
@@ -32,11 +29,10 @@ pyc '
 f = json.load(open(sys.argv[2]))
 d = load(sys.argv[1])
 ev = events(d)
-names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d["traceEvents"]
-         if e["ph"] == "M" and e["name"] == "thread_name"}
+names = tracknames(d)
 pn = procs(d)
-steps = {int(e["name"].split()[1]): e for e in ev if e["ph"] == "X" and e["name"].startswith("step ")}
-ps = {int(e["name"][13:]): e for e in ev if e["ph"] == "X" and e["name"].startswith("ProfilerStep#")}
+steps = numbered(ev, "step ")
+ps = numbered(ev, "ProfilerStep#")
 fail = []
 if sorted(ps) != list(range(f["steps"] + 1)):
     fail.append("ProfilerStep numbers %s" % sorted(ps))

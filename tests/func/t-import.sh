@@ -16,11 +16,10 @@ merged() {
 mode, tol = sys.argv[2], float(sys.argv[3])
 d = load(sys.argv[1])
 ev = events(d)
-names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d["traceEvents"]
-         if e["ph"] == "M" and e["name"] == "thread_name"}
+names = tracknames(d)
 pn = procs(d)
-steps = {int(e["name"].split()[1]): e for e in ev if e["ph"] == "X" and e["name"].startswith("step ")}
-ps = {int(e["name"][13:]): e for e in ev if e["ph"] == "X" and e["name"].startswith("ProfilerStep#")}
+steps = numbered(ev, "step ")
+ps = numbered(ev, "ProfilerStep#")
 ops = sorted((e for e in ev if e["ph"] == "X" and e["name"] == "aten::op"), key=lambda e: e["ts"])
 rops = sorted((e for e in ev if e["ph"] == "X" and e["name"].startswith("op ")), key=lambda e: e["ts"])
 fail = []
@@ -70,9 +69,8 @@ ok $? "baseTimeNanoseconds: steps and ops within 50 us of their twins, on the pr
 # Kineto's GPU work (pid 0 "GPU 0", tid 7, args device 0 and stream 7) joins the recorded
 # process's device track of GPU 0, and the ac2g flows end there.
 pyc 'd = load(sys.argv[1]); e = events(d)
-m = [x for x in d["traceEvents"] if x["ph"] == "M"]
-names = {(x["pid"], x["tid"]): x["args"]["name"] for x in m if x["name"] == "thread_name"}
-procs = {x["pid"]: x["args"]["name"] for x in m if x["name"] == "process_name"}
+names = tracknames(d)
+pnames = {p: label for p, (label, _) in procs(d).items()}
 k = [x for x in e if x["ph"] == "X" and x["name"].startswith("gpu op ")]
 where = {(x["pid"], x["tid"]) for x in k}
 f = [x for x in e if x["ph"] == "f" and x.get("cat") == "ac2g"]
@@ -82,11 +80,11 @@ bad = []
 if len(k) != 18 or len(where) != 1: bad.append("kernels %d on %s" % (len(k), where))
 else:
     pid, tid = next(iter(where))
-    if not procs.get(pid, "").startswith("imp-writer") or names.get((pid, tid)) != "GPU 0 stream 1":
-        bad.append("kernels on %s of %s" % (names.get((pid, tid)), procs.get(pid)))
+    if not pnames.get(pid, "").startswith("imp-writer") or names.get((pid, tid)) != "GPU 0 stream 1":
+        bad.append("kernels on %s of %s" % (names.get((pid, tid)), pnames.get(pid)))
     if len(f) != 18 or {(x["pid"], x["tid"]) for x in f} != where: bad.append("flow ends %s" % f[:2])
 if not bad and any(abs(l - 10) > 50 for l in late): bad.append("kernel starts after their ops: %s" % late)
-empty = [n for n in procs.values() if "(imported from" in n]
+empty = [n for n in pnames.values() if "(imported from" in n]
 if empty: bad.append("imported processes named though nothing is drawn in them: %s" % empty)
 sys.exit("; ".join(bad) if bad else 0)' "$T/base.json"
 ok $? "Kineto's GPU work: on the recorded process's track GPU 0 stream 1, 10 us after its op, ac2g flows ending there; no empty imported process"

@@ -6,10 +6,7 @@
 # begins, pid and tid rewritten; without the profiler it lands in the directory given, or
 # the current one; with a schedule, one trace a cycle.
 . "$(dirname "$0")/lib.sh"
-SYS_PY=${SYSTEM_PYTHON3:-/usr/bin/python3}
-[ -x "$SYS_PY" ] || skip_all "no $SYS_PY (Debian's own python3)"
-"$SYS_PY" -c 'import torch' 2>/dev/null ||
-	skip_all "$SYS_PY cannot import torch (on Debian: apt-get install python3-torch)"
+need_torch
 plan 14
 
 APP="$top_srcdir/tests/apps/python-torch.py"

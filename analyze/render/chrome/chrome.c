@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "../../util/grow.h"
 #include "chrome.h"
 #include "write.h"
 
@@ -72,15 +73,7 @@ static void drawn(struct chrome *c, int64_t pid)
 {
 	if (pid < 0 || pid >= DRAWN_MAX)
 		return;
-	if ((size_t)pid >= c->ndrawn) {
-		size_t n = c->ndrawn ? c->ndrawn : 64;
-		while (n <= (size_t)pid)
-			n *= 2;
-		if (!(c->drawn = realloc(c->drawn, n)))
-			abort();
-		memset(c->drawn + c->ndrawn, 0, n - c->ndrawn);
-		c->ndrawn = n;
-	}
+	c->drawn = util_grow_index(c->drawn, &c->ndrawn, (size_t)pid, 1, 64, 0);
 	c->drawn[pid] = 1;
 }
 

@@ -8,6 +8,7 @@
 #include "../../summary/table.h"
 #include "../../summary/write.h"
 #include "../../util/strings.h"
+#include "../../util/grow.h"
 #include "import.h"
 
 struct op {
@@ -42,17 +43,7 @@ void *imp_sum_new(void)
 
 static struct op *op_of(struct impsum *s, uint32_t name)
 {
-	if (name >= s->nindex) {
-		size_t n = s->nindex ? s->nindex : 1024;
-		while (n <= name)
-			n *= 2;
-		uint32_t *ni = realloc(s->index, n * sizeof(*ni));
-		if (!ni)
-			abort();
-		memset(ni + s->nindex, 0, (n - s->nindex) * sizeof(*ni));
-		s->index = ni;
-		s->nindex = n;
-	}
+	s->index = util_grow_index(s->index, &s->nindex, name, sizeof(*s->index), 1024, 0);
 	if (!s->index[name]) {
 		if (s->nops == s->capops) {
 			s->capops = s->capops ? s->capops * 2 : 256;
@@ -82,15 +73,7 @@ static struct depth_sums *sums_of(struct impsum *s, const struct thread *t, size
 		d = &s->threads[s->last = s->nthreads++];
 		*d = (struct depth_sums){ .t = t };
 	}
-	if (depth + 2 > d->cap) {
-		size_t n = d->cap ? d->cap : 16;
-		while (n < depth + 2)
-			n *= 2;
-		if (!(d->child = realloc(d->child, n * sizeof(*d->child))))
-			abort();
-		memset(d->child + d->cap, 0, (n - d->cap) * sizeof(*d->child));
-		d->cap = n;
-	}
+	d->child = util_grow_index(d->child, &d->cap, depth + 1, sizeof(*d->child), 16, 0);
 	return d;
 }
 

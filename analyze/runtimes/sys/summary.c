@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../summary/table.h"
+#include "../../util/grow.h"
 #include "sys.h"
 
 struct fn_row {
@@ -56,16 +57,7 @@ void *sys_sum_new(void)
 
 static struct fn_row *fn(struct syssum *s, uint32_t id)
 {
-	if (id >= s->capfns) {
-		size_t n = s->capfns ? s->capfns : 1024;
-		while (n <= id)
-			n *= 2;
-		s->fns = realloc(s->fns, n * sizeof(*s->fns));
-		if (!s->fns)
-			abort();
-		memset(s->fns + s->capfns, 0, (n - s->capfns) * sizeof(*s->fns));
-		s->capfns = n;
-	}
+	s->fns = util_grow_index(s->fns, &s->capfns, id, sizeof(*s->fns), 1024, 0);
 	return &s->fns[id];
 }
 
