@@ -1,6 +1,7 @@
-/* chrome-event.c — chrome-event.h: the event parsed into cJSON nodes in the arena
- * (chrome-json.h), one pass over its members picks the known ones, and the values a double
- * would not hold exactly (times, numeric ids, very large pids) are read from their own text. */
+/* chrome-event.c — chrome-event.h: the event parsed in the arena (chrome-json.h), its known
+ * members picked as the parser reads them (strings and numbers without a cJSON node), and the
+ * values a double would not hold exactly (times, numeric ids, very large pids) read from their
+ * own text. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,12 +18,20 @@
 struct chrome_parser {
 	struct chrome_arena *arena;     /* the one parsed into */
 	struct chrome_arena *own;       /* emptied before each event */
-	cJSON *root;            /* of the last parse; NULL when it failed at bad_at */
-	size_t bad_at;
+	int parsed;             /* of the last parse: 1 an object, 2 another value, 0 it failed */
+	size_t bad_at;          /* parsed 0: where */
+	cJSON *rest;            /* parsed 1: the other members; parsed 2: the value */
+	struct chrome_json_value m[CHROME_KEY_N];       /* parsed 1: the known members */
+	unsigned have;          /* which of m[] were read (1 << enum chrome_key) */
 };
 
-/* The members read with more than cJSON's value. */
-enum { K_TS, K_DUR, K_ID, K_PID, K_TID, K_ID2, K_N };
+/* The keys read into m[]; the others go to ev->obj. */
+#define PICKED (1u << CHROME_KEY_PH | 1u << CHROME_KEY_NAME | 1u << CHROME_KEY_CAT | \
+		1u << CHROME_KEY_PID | 1u << CHROME_KEY_TID | 1u << CHROME_KEY_TS | \
+		1u << CHROME_KEY_DUR | 1u << CHROME_KEY_ARGS | 1u << CHROME_KEY_ID | \
+		1u << CHROME_KEY_ID2 | 1u << CHROME_KEY_BP | 1u << CHROME_KEY_S | \
+		1u << CHROME_KEY_SCOPE)
+#define HAVE(ps, k) ((ps)->have >> (k) & 1)
 
 #define EXACT_DOUBLE 9007199254740992.0 /* 2^53: integers below it are exact in a double */
 /* v (not NULL) is of cJSON type t?  (cJSON_IsString and the others, without the call) */
@@ -54,62 +63,46 @@ static const char *type_name(const cJSON *v)
 	return "null";
 }
 
-/* Why a member that must be a time is not one. */
-static const char *not_time(const cJSON *v)
+static const char *value_type(const struct chrome_json_value *v)
 {
-	if (IS(v, cJSON_Number))
-		return "out of range";
-	return IS(v, cJSON_String) ? "a string that is not a number" : type_name(v);
+	if (v->kind == CHROME_JSON_NUMBER)
+		return "a number";
+	return v->kind == CHROME_JSON_STRING ? "a string" : type_name(v->node);
 }
 
-/* The first member of each known name; null values count as absent, and so do a name, cat,
- * scope or args of another type than theirs (the caller still has them in ev->obj). */
-static void pick(const cJSON *root, const cJSON *m[K_N], struct chrome_event *ev)
+/* Why a member that must be a time is not one. */
+static const char *not_time(const struct chrome_json_value *v)
 {
-	for (const cJSON *c = root->child; c; c = c->next) {
-		const cJSON **slot = NULL;
-		const char *v = IS(c, cJSON_String) ? c->valuestring : NULL;
-		if (IS(c, cJSON_NULL))
-			continue;
-		switch (chrome_json_key_id(c->string)) {
-		case CHROME_KEY_PH:
-			if (!ev->ph && v && v[0] && !v[1])
-				ev->ph = v[0];
-			break;
-		case CHROME_KEY_NAME:
-			if (!ev->name)
-				ev->name = v;
-			break;
-		case CHROME_KEY_CAT:
-			if (!ev->cat)
-				ev->cat = v;
-			break;
-		case CHROME_KEY_ARGS:
-			if (!ev->args && IS(c, cJSON_Object))
-				ev->args = c;
-			break;
-		case CHROME_KEY_BP:
-			if (v && v[0] == 'e' && !v[1])
-				ev->bp = 'e';
-			break;
-		case CHROME_KEY_S:
-			if (!ev->scope && v && (v[0] == 'g' || v[0] == 'p' || v[0] == 't'))
-				ev->scope = v[0];
-			break;
-		case CHROME_KEY_SCOPE:
-			if (!ev->id_scope)
-				ev->id_scope = v;
-			break;
-		case CHROME_KEY_TS: slot = &m[K_TS]; break;
-		case CHROME_KEY_DUR: slot = &m[K_DUR]; break;
-		case CHROME_KEY_ID: slot = &m[K_ID]; break;
-		case CHROME_KEY_ID2: slot = &m[K_ID2]; break;
-		case CHROME_KEY_PID: slot = &m[K_PID]; break;
-		case CHROME_KEY_TID: slot = &m[K_TID]; break;
-		}
-		if (slot && !*slot)
-			*slot = c;
-	}
+	if (v->kind == CHROME_JSON_NUMBER)
+		return "out of range";
+	return v->kind == CHROME_JSON_STRING ? "a string that is not a number" : value_type(v);
+}
+
+/* A known member's string, or NULL when it is absent or not a string. */
+static const char *str_of(const struct chrome_parser *ps, int key)
+{
+	return HAVE(ps, key) && ps->m[key].kind == CHROME_JSON_STRING ? ps->m[key].str : NULL;
+}
+
+/* The members that are strings or an object: the first of each name that is not null counts;
+ * one of another type than its own counts as absent. */
+static void pick(const struct chrome_parser *ps, struct chrome_event *ev)
+{
+	const char *ph = str_of(ps, CHROME_KEY_PH), *bp = str_of(ps, CHROME_KEY_BP);
+	const char *s = str_of(ps, CHROME_KEY_S);
+
+	if (ph && ph[0] && !ph[1])
+		ev->ph = ph[0];
+	ev->name = str_of(ps, CHROME_KEY_NAME);
+	ev->cat = str_of(ps, CHROME_KEY_CAT);
+	if (HAVE(ps, CHROME_KEY_ARGS) && ps->m[CHROME_KEY_ARGS].kind == CHROME_JSON_NODE &&
+	    IS(ps->m[CHROME_KEY_ARGS].node, cJSON_Object))
+		ev->args = ps->m[CHROME_KEY_ARGS].node;
+	if (bp && bp[0] == 'e' && !bp[1])
+		ev->bp = 'e';
+	if (s && (s[0] == 'g' || s[0] == 'p' || s[0] == 't'))
+		ev->scope = s[0];
+	ev->id_scope = str_of(ps, CHROME_KEY_SCOPE);
 }
 
 /* id2's "local" or "global" member. */
@@ -118,66 +111,84 @@ static const cJSON *id2_inner(const cJSON *id2)
 	if (!IS(id2, cJSON_Object))
 		return NULL;
 	for (const cJSON *c = id2->child; c; c = c->next) {
-		int k = chrome_json_key_id(c->string);
-		if (k == CHROME_KEY_LOCAL || k == CHROME_KEY_GLOBAL)
+		if (!strcmp(c->string, "local") || !strcmp(c->string, "global"))
 			return c;
 	}
 	return NULL;
 }
 
 /* A time in µs as exact ns: a number from its digits, or a string that holds one. */
-static int read_time(const cJSON *v, int64_t *ns)
+static int read_time(const struct chrome_json_value *v, int64_t *ns)
 {
-	if (IS(v, cJSON_String))
-		return chrome_text_decimal(v->valuestring, strlen(v->valuestring), 3, ns);
-	return chrome_json_number_scaled(v, 3, ns);
+	if (v->kind == CHROME_JSON_STRING)
+		return chrome_text_decimal(v->str, strlen(v->str), 3, ns);
+	if (v->kind != CHROME_JSON_NUMBER)
+		return -1;
+	return chrome_json_num_scaled(&v->num, 3, ns);
 }
 
-static int read_ref(const cJSON *v, struct chrome_ref *r)
+static int read_ref(const struct chrome_json_value *v, struct chrome_ref *r)
 {
 	r->present = 1;
-	if (IS(v, cJSON_String)) {
+	if (v->kind == CHROME_JSON_STRING) {
 		r->is_str = 1;
-		r->str = v->valuestring;
+		r->str = v->str;
 		return 0;
 	}
-	if (!IS(v, cJSON_Number))
+	if (v->kind != CHROME_JSON_NUMBER)
 		return -1;
-	if (fabs(v->valuedouble) < EXACT_DOUBLE) {
-		r->num = (int64_t)v->valuedouble;
+	const struct chrome_json_num *n = &v->num;
+	if (!n->many && n->e10 == 0 && n->m < (1ull << 53)) {
+		r->num = n->neg ? -(int64_t)n->m : (int64_t)n->m;
 		return 0;
 	}
-	return chrome_json_number_scaled(v, 0, &r->num);
+	double d = chrome_json_num_double(n);
+	if (fabs(d) < EXACT_DOUBLE) {
+		r->num = (int64_t)d;
+		return 0;
+	}
+	return chrome_json_num_scaled(n, 0, &r->num);
 }
 
-/* A numeric id as its own text (in the arena); a string as it is. */
-static const char *id_text(struct chrome_arena *a, const cJSON *v)
+static const char *num_text(struct chrome_arena *a, const char *text, size_t len)
 {
-	size_t len;
-	const char *text = chrome_json_number_text(v, &len);
-	if (!text)
-		return v->valuestring;
 	char *s = chrome_arena_alloc(a, len + 1);
 	memcpy(s, text, len);
 	s[len] = '\0';
 	return s;
 }
 
-static int read_id(struct chrome_parser *ps, struct chrome_event *ev, const cJSON *m[K_N],
-		   char *why, size_t whylen)
+/* A numeric id as its own text (in the arena); a string as it is. */
+static const char *id_text(struct chrome_arena *a, const struct chrome_json_value *v)
 {
-	if (m[K_ID]) {
-		if (!IS(m[K_ID], cJSON_Number) && !IS(m[K_ID], cJSON_String))
-			return damaged(why, whylen, "its id is %s", type_name(m[K_ID]));
-		ev->id = id_text(ps->arena, m[K_ID]);
+	if (v->kind == CHROME_JSON_NUMBER)
+		return num_text(a, v->num.text, v->num.len);
+	return v->str;
+}
+
+/* The same for a node (id2's value). */
+static const char *node_id_text(struct chrome_arena *a, const cJSON *v)
+{
+	size_t len;
+	const char *text = chrome_json_number_text(v, &len);
+	return text ? num_text(a, text, len) : v->valuestring;
+}
+
+static int read_id(struct chrome_parser *ps, struct chrome_event *ev, char *why, size_t whylen)
+{
+	const struct chrome_json_value *id = &ps->m[CHROME_KEY_ID], *id2 = &ps->m[CHROME_KEY_ID2];
+	if (HAVE(ps, CHROME_KEY_ID)) {
+		if (id->kind != CHROME_JSON_NUMBER && id->kind != CHROME_JSON_STRING)
+			return damaged(why, whylen, "its id is %s", value_type(id));
+		ev->id = id_text(ps->arena, id);
 		ev->id_kind = CHROME_ID_PLAIN;
-	} else if (m[K_ID2]) {
-		const cJSON *inner = id2_inner(m[K_ID2]);
+	} else if (HAVE(ps, CHROME_KEY_ID2)) {
+		const cJSON *inner = id2->kind == CHROME_JSON_NODE ? id2_inner(id2->node) : NULL;
 		if (!inner || (!IS(inner, cJSON_Number) && !IS(inner, cJSON_String)))
 			return damaged(why, whylen,
 				       "its id2 is not {\"local\": id} or {\"global\": id}");
-		ev->id = id_text(ps->arena, inner);
-		int local = chrome_json_key_id(inner->string) == CHROME_KEY_LOCAL;
+		ev->id = node_id_text(ps->arena, inner);
+		int local = !strcmp(inner->string, "local");
 		ev->id_kind = local ? CHROME_ID_LOCAL : CHROME_ID_GLOBAL;
 	}
 	return 0;
@@ -186,28 +197,30 @@ static int read_id(struct chrome_parser *ps, struct chrome_event *ev, const cJSO
 static int read_members(struct chrome_parser *ps, struct chrome_event *ev, char *why,
 			size_t whylen)
 {
-	const cJSON *m[K_N] = { NULL };
+	const struct chrome_json_value *m = ps->m;
 
-	pick(ev->obj, m, ev);
-	if (m[K_TS]) {
-		if (read_time(m[K_TS], &ev->ts_ns))
+	pick(ps, ev);
+	if (HAVE(ps, CHROME_KEY_TS)) {
+		if (read_time(&m[CHROME_KEY_TS], &ev->ts_ns))
 			return damaged(why, whylen, "its ts is %s, not a time in microseconds",
-				       not_time(m[K_TS]));
+				       not_time(&m[CHROME_KEY_TS]));
 		ev->has_ts = 1;
 	}
-	if (m[K_DUR]) {
-		if (read_time(m[K_DUR], &ev->dur_ns))
+	if (HAVE(ps, CHROME_KEY_DUR)) {
+		if (read_time(&m[CHROME_KEY_DUR], &ev->dur_ns))
 			return damaged(why, whylen, "its dur is %s, not a duration in microseconds",
-				       not_time(m[K_DUR]));
+				       not_time(&m[CHROME_KEY_DUR]));
 		ev->has_dur = 1;
 	}
-	if (m[K_PID] && read_ref(m[K_PID], &ev->pid))
-		return damaged(why, whylen, "its pid is %s", IS(m[K_PID], cJSON_Number) ?
-			       "out of range" : type_name(m[K_PID]));
-	if (m[K_TID] && read_ref(m[K_TID], &ev->tid))
-		return damaged(why, whylen, "its tid is %s", IS(m[K_TID], cJSON_Number) ?
-			       "out of range" : type_name(m[K_TID]));
-	return read_id(ps, ev, m, why, whylen);
+	if (HAVE(ps, CHROME_KEY_PID) && read_ref(&m[CHROME_KEY_PID], &ev->pid))
+		return damaged(why, whylen, "its pid is %s",
+			       m[CHROME_KEY_PID].kind == CHROME_JSON_NUMBER
+				       ? "out of range" : value_type(&m[CHROME_KEY_PID]));
+	if (HAVE(ps, CHROME_KEY_TID) && read_ref(&m[CHROME_KEY_TID], &ev->tid))
+		return damaged(why, whylen, "its tid is %s",
+			       m[CHROME_KEY_TID].kind == CHROME_JSON_NUMBER
+				       ? "out of range" : value_type(&m[CHROME_KEY_TID]));
+	return read_id(ps, ev, why, whylen);
 }
 
 int chrome_parser_json(void *parser, const char *text, size_t len, size_t *used)
@@ -215,8 +228,9 @@ int chrome_parser_json(void *parser, const char *text, size_t len, size_t *used)
 	struct chrome_parser *ps = parser;
 	if (ps->arena == ps->own)
 		chrome_arena_reset(ps->arena);
-	ps->root = chrome_json_parse(ps->arena, text, len, used);
-	if (ps->root)
+	ps->parsed = chrome_json_event(ps->arena, text, len, used, PICKED, ps->m, &ps->have,
+				       &ps->rest);
+	if (ps->parsed)
 		return 1;
 	ps->bad_at = *used;
 	return *used == len ? 0 : -1;
@@ -227,11 +241,11 @@ int chrome_parser_event(struct chrome_parser *ps, uint64_t offset, struct chrome
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->offset = offset;
-	if (!ps->root)
+	if (!ps->parsed)
 		return damaged(why, whylen, "bad JSON at offset %" PRIu64, offset + ps->bad_at);
-	if (!IS(ps->root, cJSON_Object))
+	if (ps->parsed != 1)
 		return damaged(why, whylen, "not an object");
-	ev->obj = ps->root;
+	ev->obj = ps->rest;
 	return read_members(ps, ev, why, whylen);
 }
 

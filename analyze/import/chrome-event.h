@@ -1,5 +1,6 @@
 /* chrome-event.h — one Chrome trace event as the importer reads it: one object of traceEvents
- * as cJSON nodes and its phase, names, process and thread, times in exact nanoseconds and id.
+ * as its phase, names, process and thread, times in exact nanoseconds and id, with its args
+ * and other members as cJSON nodes.
  * Everything points into the parse (chrome-parser.h): valid until the next event. */
 #ifndef TPROF_ANALYZE_CHROME_EVENT_H
 #define TPROF_ANALYZE_CHROME_EVENT_H
@@ -44,7 +45,7 @@ struct chrome_event {
 	char scope;                 /* an instant's "s": 'g', 'p' or 't'; 0 when absent */
 	/* cJSON trees for reading only, with cJSON's functions (never cJSON_Delete them). */
 	const cJSON *args;          /* "args" when it is an object, else NULL */
-	const cJSON *obj;           /* the whole event: the other members ("tts", "cname", "sf") */
+	const cJSON *obj;           /* the other members ("tts", "cname", "sf"); NULL: none */
 	uint64_t offset;            /* of the event's '{' in the (decompressed) input */
 	/* What the reader's prepare function made of it (chrome-read.h), or NULL. */
 	const uint8_t *prep;

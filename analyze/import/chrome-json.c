@@ -21,10 +21,7 @@
 
 struct number {
 	cJSON node;             /* first: a struct number is a cJSON */
-	const char *text;
-	size_t len;
-	uint64_t m;             /* its value: (-1 if neg) * m * 10^e10, unless many */
-	int e10, neg, many;     /* many: more than 19 significant digits (m holds the first) */
+	struct chrome_json_num num;
 };
 
 struct parser {
@@ -155,56 +152,53 @@ double chrome_json_to_double(uint64_t m, int e10, const char *text, size_t len)
 	return slow_to_double(text, len);
 }
 
-/* A number node: its value, as cJSON sets valuedouble and valueint, and its text and digits
- * (many: its digits do not say its value). */
-static inline cJSON *number_node(struct parser *ps, const unsigned char *start, size_t len,
-				 double d, uint64_t m, int e10, int neg, int many)
+/* The number's value as a double, as cJSON reads it (correctly rounded). */
+double chrome_json_num_double(const struct chrome_json_num *n)
 {
-	struct number *n = chrome_arena_alloc(ps->a, sizeof(*n));
-	memset(&n->node, 0, sizeof(n->node));
-	n->node.type = cJSON_Number | HAS_TEXT;
-	n->node.valuedouble = d;
-	n->node.valueint = isnan(d) ? 0 : d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN
-										       : (int)d;
-	n->text = (const char *)start;
-	n->len = len;
-	n->m = m;
-	n->e10 = e10;
-	n->neg = neg;
-	n->many = many;
-	return &n->node;
+	if (n->special)
+		return n->d;
+	/* The magnitude, then the sign (the text without its '-' for strtod). */
+	const char *digits = n->text + n->neg;
+	size_t ndigits = n->len - (size_t)n->neg;
+	double d = n->many ? slow_to_double(digits, ndigits)
+			   : chrome_json_to_double(n->m, n->e10, digits, ndigits);
+	return n->neg ? -d : d;
 }
 
 static int literal(struct parser *ps, const char *word, size_t n);
 
 /* NaN, Infinity and -Infinity as Python's json module writes them (not JSON, and cJSON rejects
  * them, but a trace written from Python may hold them in its args); p after any '-'. */
-static cJSON *special(struct parser *ps, const unsigned char *start, const unsigned char *p,
-		      int neg)
+static int special(struct parser *ps, const unsigned char *p, struct chrome_json_num *n)
 {
 	const char *word = *p == 'N' ? "NaN" : "Infinity";
 	ps->p = p;
-	if ((neg && *p == 'N') || !literal(ps, word, strlen(word)))
-		return NULL;
-	double d = *p == 'N' ? NAN : neg ? -INFINITY : INFINITY;
-	return number_node(ps, start, (size_t)(ps->p - start), d, 0, 0, neg, 1);
+	if ((n->neg && *p == 'N') || !literal(ps, word, strlen(word)))
+		return 0;
+	n->len = (size_t)(ps->p - (const unsigned char *)n->text);
+	n->many = n->special = 1;
+	n->d = *p == 'N' ? NAN : n->neg ? -INFINITY : INFINITY;
+	return 1;
 }
 
-/* A number: JSON's grammar, its value as cJSON gives it, and its text. */
-static cJSON *number(struct parser *ps)
+/* A number by JSON's grammar into *n: 1, or 0 with ps->p where it stopped (the end of the
+ * text when the number may go on). */
+static int scan_number(struct parser *ps, struct chrome_json_num *n)
 {
 	const unsigned char *start = ps->p, *p = ps->p, *end = ps->end;
 	uint64_t m = 0;
 	int ndig = 0, e10 = 0, many = 0, neg = 0;
 
-	/* On a failure, ps->p is where it is: the end of the text when the number may go on. */
+	n->text = (const char *)start;
+	n->special = 0;
 	ps->p = p + (p < end && *p == '-');
 	if (p < end && *p == '-')
 		neg = 1, p++;
+	n->neg = neg;
 	if (p < end && (*p == 'N' || *p == 'I'))
-		return special(ps, start, p, neg);
+		return special(ps, p, n);
 	if (p == end || *p < '0' || *p > '9')
-		return NULL;
+		return 0;
 	for (; p < end && *p >= '0' && *p <= '9'; p++) {
 		if (ndig < 19) {
 			m = m * 10 + (uint64_t)(*p - '0');
@@ -217,7 +211,7 @@ static cJSON *number(struct parser *ps)
 	if (p < end && *p == '.') {
 		if (++p == end || *p < '0' || *p > '9') {
 			ps->p = p;
-			return NULL;
+			return 0;
 		}
 		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			if (ndig < 19) {
@@ -235,7 +229,7 @@ static cJSON *number(struct parser *ps)
 			eneg = *p++ == '-';
 		if (p == end || *p < '0' || *p > '9') {
 			ps->p = p;
-			return NULL;
+			return 0;
 		}
 		for (; p < end && *p >= '0' && *p <= '9'; p++)
 			if (e < 100000)
@@ -243,13 +237,26 @@ static cJSON *number(struct parser *ps)
 		e10 += eneg ? -e : e;
 	}
 	ps->p = p;
-	size_t len = (size_t)(p - start);
-	/* The magnitude, then the sign (the text without its '-' for strtod). */
-	const char *digits = (const char *)start + neg;
-	size_t ndigits = len - (size_t)neg;
-	double d = many ? slow_to_double(digits, ndigits)
-			: chrome_json_to_double(m, e10, digits, ndigits);
-	return number_node(ps, start, len, neg ? -d : d, m, e10, neg, many);
+	n->len = (size_t)(p - start);
+	n->m = m;
+	n->e10 = e10;
+	n->many = many;
+	return 1;
+}
+
+/* A number node: its value, as cJSON sets valuedouble and valueint, and its text and digits. */
+static cJSON *number(struct parser *ps)
+{
+	struct number *n = chrome_arena_alloc(ps->a, sizeof(*n));
+	if (!scan_number(ps, &n->num))
+		return NULL;
+	double d = chrome_json_num_double(&n->num);
+	memset(&n->node, 0, sizeof(n->node));
+	n->node.type = cJSON_Number | HAS_TEXT;
+	n->node.valuedouble = d;
+	n->node.valueint = isnan(d) ? 0 : d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN
+										       : (int)d;
+	return &n->node;
 }
 
 static int hex4(const unsigned char *p, unsigned *out)
@@ -458,7 +465,9 @@ static cJSON *container(struct parser *ps, int object)
 	for (;;) {
 		char *key = NULL;
 		if (object) {
-			if (!expect(ps, '"') || !(key = string(ps, 1)) || !expect(ps, ':'))
+			/* the keys of an event's own members told apart, not those inside them */
+			if (!expect(ps, '"') || !(key = string(ps, ps->depth == 1)) ||
+			    !expect(ps, ':'))
 				return NULL;
 		}
 		cJSON *v = value(ps);
@@ -532,6 +541,94 @@ static cJSON *value(struct parser *ps)
 	}
 }
 
+/* One member's value of a key in want: a string or a number without a node; null, and any
+ * other value as its node. */
+static int member_value(struct parser *ps, struct chrome_json_value *v)
+{
+	skip_space(ps);
+	if (ps->p >= ps->end)
+		return 0;
+	switch (*ps->p) {
+	case '"':
+		ps->p++;
+		v->kind = CHROME_JSON_STRING;
+		return (v->str = string(ps, 0)) != NULL;
+	case 'n':
+		v->kind = CHROME_JSON_NULL;
+		return literal(ps, "null", 4);
+	case '{': case '[': case 't': case 'f':
+		v->kind = CHROME_JSON_NODE;
+		return (v->node = value(ps)) != NULL;
+	default:
+		v->kind = CHROME_JSON_NUMBER;
+		return scan_number(ps, &v->num);
+	}
+}
+
+int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size_t *used,
+		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest)
+{
+	pthread_once(&keys_once, keys_init);
+	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 1 };
+	struct chrome_json_value later;
+	cJSON *last = NULL;
+
+	*rest = NULL;
+	*have = 0;
+	skip_space(&ps);
+	if (ps.p >= ps.end || *ps.p != '{') {
+		/* not an object: its tree as chrome_json_parse makes it */
+		ps.depth = 0;
+		*rest = value(&ps);
+		*used = (size_t)(ps.p - (const unsigned char *)text);
+		return *rest ? 2 : 0;
+	}
+	ps.p++;
+	if (!expect(&ps, '}')) {
+		for (;;) {
+			char *key;
+			if (!expect(&ps, '"') || !(key = string(&ps, 1)) || !expect(&ps, ':'))
+				goto bad;
+			int id = chrome_json_key_id(key);
+			if (id >= 0 && (want >> id & 1)) {
+				/* read where it goes: the first that is not null counts */
+				int first = !(*have >> id & 1);
+				struct chrome_json_value *v = first ? &vals[id] : &later;
+				if (!member_value(&ps, v))
+					goto bad;
+				if (v->kind == CHROME_JSON_NODE)
+					v->node->string = key;
+				if (first && v->kind != CHROME_JSON_NULL)
+					*have |= 1u << id;
+			} else {
+				cJSON *v = value(&ps);
+				if (!v)
+					goto bad;
+				v->string = key;
+				if (!last) {
+					*rest = node(&ps, cJSON_Object);
+					(*rest)->child = v;
+				} else {
+					last->next = v;
+					v->prev = last;
+				}
+				last = v;
+				(*rest)->child->prev = last;
+			}
+			if (expect(&ps, ','))
+				continue;
+			if (expect(&ps, '}'))
+				break;
+			goto bad;
+		}
+	}
+	*used = (size_t)(ps.p - (const unsigned char *)text);
+	return 1;
+bad:
+	*used = (size_t)(ps.p - (const unsigned char *)text);
+	return 0;
+}
+
 cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, size_t *used)
 {
 	pthread_once(&keys_once, keys_init);
@@ -551,10 +648,7 @@ int chrome_json_number_scaled(const cJSON *number, int scale, int64_t *out)
 {
 	if (!number || !(number->type & HAS_TEXT))
 		return -1;
-	const struct number *n = (const struct number *)number;
-	if (n->many)
-		return chrome_text_decimal(n->text, n->len, scale, out);
-	return chrome_text_scaled(n->m, n->e10 + scale, n->neg, out);
+	return chrome_json_num_scaled(&((const struct number *)number)->num, scale, out);
 }
 
 const char *chrome_json_number_text(const cJSON *number, size_t *len)
@@ -562,6 +656,13 @@ const char *chrome_json_number_text(const cJSON *number, size_t *len)
 	if (!number || !(number->type & HAS_TEXT))
 		return NULL;
 	const struct number *n = (const struct number *)number;
-	*len = n->len;
-	return n->text;
+	*len = n->num.len;
+	return n->num.text;
+}
+
+int chrome_json_num_scaled(const struct chrome_json_num *n, int scale, int64_t *out)
+{
+	if (n->many)
+		return chrome_text_decimal(n->text, n->len, scale, out);
+	return chrome_text_scaled(n->m, n->e10 + scale, n->neg, out);
 }

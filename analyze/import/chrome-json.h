@@ -1,6 +1,7 @@
 /* chrome-json.h — the JSON parser of the events: the same cJSON trees as cJSON's own parser
  * makes, in the arena, at a fraction of the cost, with each number's text (which cJSON drops)
- * for the values that must be read exactly. */
+ * for the values that must be read exactly; and an event's own members read without a tree
+ * where they are strings or numbers (chrome_json_event), the rest as cJSON trees. */
 
 /* JSON as RFC 8259 has it, with cJSON's leniency (control characters inside strings, leading
  * zeros in numbers) and Python's (NaN, Infinity and -Infinity, which its json module writes). */
@@ -23,11 +24,38 @@ enum chrome_key {
 	CHROME_KEY_N
 };
 
+/* A number's text and its digits: (-1 if neg) * m * 10^e10, unless many (more than 19
+ * significant digits, m holding the first; or special: NaN, Infinity, -Infinity, value d). */
+struct chrome_json_num {
+	const char *text;       /* in the parsed text: sign, digits, fraction, exponent */
+	size_t len;
+	uint64_t m;
+	int e10, neg, many, special;
+	double d;               /* special only */
+};
+
+/* A member's value as chrome_json_event hands it over. */
+enum chrome_json_kind { CHROME_JSON_NULL, CHROME_JSON_STRING, CHROME_JSON_NUMBER, CHROME_JSON_NODE };
+struct chrome_json_value {
+	enum chrome_json_kind kind;
+	const char *str;                /* STRING: NUL-terminated, in the arena */
+	struct chrome_json_num num;     /* NUMBER */
+	cJSON *node;                    /* NODE: an object, array, true or false (its key set) */
+};
+
 /* Parses the JSON value at the start of text[0..len) (after white space): its tree, with *used
  * the length of the text through its end; or NULL, with *used where the parse stopped, which is
  * len when the text ended first (more text might complete the value).  The tree lives in a
  * (never give it to cJSON_Delete); numbers point to their text in text[]. */
 cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, size_t *used);
+/* Parses the JSON value at the start of text[0..len) as chrome_json_parse does, with *used
+ * likewise, an event's way.  When it is an object: 1; of the members whose key is among keys[]
+ * and in want (bits 1 << enum chrome_key), the first that is not null of each key is read into
+ * vals[key] (strings and numbers without a node) with its bit set in *have, and the members of
+ * other keys go into *rest (an object of them; NULL when there is none).  A value that is not
+ * an object: 2, with *rest its tree.  0 when it is not valid JSON, or not complete. */
+int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size_t *used,
+		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest);
 /* A key's enum chrome_key when the parser made it, or -1. */
 int chrome_json_key_id(const char *key);
 /* The text of a number made by chrome_json_parse: its own digits, sign, fraction, exponent;
@@ -39,5 +67,9 @@ int chrome_json_number_scaled(const cJSON *number, int scale, int64_t *out);
 /* The double nearest to the decimal m * 10^e10 (correctly rounded, as strtod): exact integer
  * arithmetic for |e10| <= 19, strtod beyond (text: the number's text, without a sign). */
 double chrome_json_to_double(uint64_t m, int e10, const char *text, size_t len);
+/* A number's value as a double, as cJSON reads it; and times 10^scale exactly (as
+ * chrome_json_number_scaled). */
+double chrome_json_num_double(const struct chrome_json_num *n);
+int chrome_json_num_scaled(const struct chrome_json_num *n, int scale, int64_t *out);
 
 #endif

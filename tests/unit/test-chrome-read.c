@@ -270,7 +270,8 @@ static void test_strings(void)
 	chrome_meta_free(&m);
 }
 
-/* Nested args through the cJSON tree the callback sees. */
+/* Nested args through the cJSON tree the callback sees; the members not read into fields
+ * ("tts") in ev->obj, those read ("ts") not. */
 static int nested_each(void *ctx, const struct chrome_event *ev)
 {
 	const cJSON *a = cJSON_GetObjectItem(ev->args, "a");
@@ -279,15 +280,17 @@ static int nested_each(void *ctx, const struct chrome_event *ev)
 	*(int *)ctx = cJSON_IsString(c) && !strcmp(c->valuestring, "}") && cJSON_IsNumber(big) &&
 		      big->valuedouble == 1.5e300 &&
 		      cJSON_IsTrue(cJSON_GetObjectItem(ev->args, "t")) &&
-		      cJSON_IsNumber(cJSON_GetObjectItem(ev->obj, "ts")) &&
-		      cJSON_GetObjectItem(ev->obj, "ts")->valuedouble == 1700000000123456.789;
+		      cJSON_IsNumber(cJSON_GetObjectItem(ev->obj, "tts")) &&
+		      cJSON_GetObjectItem(ev->obj, "tts")->valuedouble == 1700000000123456.789 &&
+		      !cJSON_GetObjectItem(ev->obj, "ts") && ev->ts_ns == 1700000000123456789;
 	return 0;
 }
 
 static void test_nested(void)
 {
 	int good = 0;
-	const char *path = put_file("[{\"ph\":\"X\",\"ts\":1700000000123456.789,\"args\":{\"a\":{\"b\":"
+	const char *path = put_file("[{\"ph\":\"X\",\"ts\":1700000000123456.789,"
+				    "\"tts\":1700000000123456.789,\"args\":{\"a\":{\"b\":"
 				    "[1,{\"c\":\"}\"}]},\"big\":1.5e300,\"t\":true}}]", -1, 0);
 	int rc = chrome_read(path, &(struct chrome_read_opts){ .thread = threaded }, nested_each,
 			     &good, NULL);
@@ -388,6 +391,25 @@ static void test_ids(void)
 	   (long long)r.ev[6].tid);
 	ok(r.ev[7].pid == INT64_MIN && r.ev[7].tid == 12 && !r.ev[5].has_pid,
 	   "the smallest pid; 12.0; no pid");
+	chrome_meta_free(&m);
+}
+
+/* A key given more than once: the first member that is not null counts, whatever its type. */
+static void test_repeated(void)
+{
+	struct run r;
+	struct chrome_meta m;
+	int rc = read_text("[{\"ph\":null,\"ph\":\"X\",\"name\":null,\"name\":\"b\",\"name\":\"c\","
+			   "\"ts\":null,\"ts\":5,\"ts\":6,\"tid\":3,\"tid\":\"t\"},"
+			   "{\"ph\":\"i\",\"name\":5,\"name\":\"b\",\"s\":\"x\",\"s\":\"g\","
+			   "\"id\":null,\"id2\":{\"local\":1}}]", 0, NULL, &r, &m);
+	ok(rc == 0 && r.n == 2 && r.ev[0].ph == 'X' && !strcmp(r.ev[0].name, "b") &&
+	   r.ev[0].ts == 5000 && r.ev[0].tid == 3 && !r.ev[0].tid_is_str,
+	   "nulls pass over, then the first counts: %s at %lld", r.ev[0].name,
+	   (long long)r.ev[0].ts);
+	ok(r.ev[1].ph == 'i' && !r.ev[1].name[0] && !r.ev[1].scope &&
+	   r.ev[1].id_kind == CHROME_ID_LOCAL && !strcmp(r.ev[1].id, "1"),
+	   "a first of another type: no name, no scope; a null id leaves id2");
 	chrome_meta_free(&m);
 }
 
@@ -676,6 +698,7 @@ int main(void)
 		test_nested();
 		test_numbers();
 		test_ids();
+	test_repeated();
 		test_meta();
 		test_ends();
 		test_damage();
