@@ -1,14 +1,47 @@
 /* merge.c — the k-way merge: every thread stream is already in time order, so a binary heap
  * keyed on each stream's next record yields one time-ordered sequence for the whole trace
- * with memory proportional to the number of streams. */
+ * with memory proportional to the number of streams.  The heap runs ahead on a thread of its
+ * own (reading, inflating and decoding the streams with it), handing the records over in
+ * batches, while the pipeline takes them on the caller's thread. */
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output.h"
 #include "../util/progress.h"
 
+#define BATCH_RECS 4096
+#define BATCH_BYTES (256u * 1024)
+#define NBATCH 4
+#define REC_MAX ((1 + TPROF_MAX_EXT) * TPROF_UNIT)
+
 struct heap {
 	struct stream **v;
 	size_t n;
+};
+
+/* A record of a batch: its stream, its time on the global axis, where its bytes are. */
+struct entry {
+	struct stream *s;
+	int64_t ns;
+	size_t off;
+};
+
+struct batch {
+	struct entry e[BATCH_RECS];
+	size_t n;
+	uint8_t *bytes;         /* BATCH_BYTES: the records, copied */
+	int last;               /* the merge ends with it */
+};
+
+/* NBATCH batches in a ring: the merge thread fills the one after the full ones, the caller
+ * takes the oldest full one and hands it back when its records went through the pipeline. */
+struct ahead {
+	struct heap *h;
+	struct batch b[NBATCH];
+	pthread_mutex_t lock;
+	pthread_cond_t filled, emptied;
+	unsigned nfull;         /* under lock */
 };
 
 static int before(const struct stream *a, const struct stream *b)
@@ -41,6 +74,86 @@ static int advance(struct stream *s)
 	return 1;
 }
 
+/* The heap's next record gone; the stream that held it moves on. */
+static void pop(struct heap *h)
+{
+	if (!advance(h->v[0]))
+		h->v[0] = h->v[--h->n];
+	sift_down(h, 0);
+}
+
+/* The merge thread: batches filled while the caller has room for them. */
+static void *run_ahead(void *arg)
+{
+	struct ahead *a = arg;
+	struct heap *h = a->h;
+	for (unsigned slot = 0;; slot = (slot + 1) % NBATCH) {
+		pthread_mutex_lock(&a->lock);
+		while (a->nfull == NBATCH)
+			pthread_cond_wait(&a->emptied, &a->lock);
+		pthread_mutex_unlock(&a->lock);
+		struct batch *b = &a->b[slot];
+		size_t used = 0;
+		b->n = 0;
+		while (h->n && b->n < BATCH_RECS && used + REC_MAX <= BATCH_BYTES) {
+			struct stream *s = h->v[0];
+			size_t bytes = (1u + s->rec->ext) * (size_t)TPROF_UNIT;
+			memcpy(b->bytes + used, s->rec, bytes);
+			b->e[b->n++] = (struct entry){ s, s->ns, used };
+			used += bytes;
+			pop(h);
+		}
+		b->last = h->n == 0;
+		pthread_mutex_lock(&a->lock);
+		a->nfull++;
+		pthread_cond_signal(&a->filled);
+		pthread_mutex_unlock(&a->lock);
+		if (b->last)
+			return NULL;
+	}
+}
+
+/* The batches through the pipeline, as the merge thread fills them: 0, or -1 when the thread
+ * could not start (nothing was taken). */
+static int merge_ahead(struct heap *h, struct pipeline *pl, uint64_t *n, uint64_t *mark)
+{
+	struct ahead a = { .h = h };
+	pthread_t thread;
+	for (int i = 0; i < NBATCH; i++)
+		if (!(a.b[i].bytes = malloc(BATCH_BYTES)))
+			abort();
+	pthread_mutex_init(&a.lock, NULL);
+	pthread_cond_init(&a.filled, NULL);
+	pthread_cond_init(&a.emptied, NULL);
+	int rc = pthread_create(&thread, NULL, run_ahead, &a) ? -1 : 0;
+	for (unsigned head = 0, last = 0; !rc && !last; head = (head + 1) % NBATCH) {
+		pthread_mutex_lock(&a.lock);
+		while (!a.nfull)
+			pthread_cond_wait(&a.filled, &a.lock);
+		pthread_mutex_unlock(&a.lock);
+		const struct batch *b = &a.b[head];
+		for (size_t i = 0; i < b->n; i++) {
+			const struct entry *e = &b->e[i];
+			pipeline_record(pl, e->s, (const struct tprof_rec *)(b->bytes + e->off), e->ns);
+			if (++*n >= *mark)
+				*mark = progress_at(*n);
+		}
+		last = b->last;
+		pthread_mutex_lock(&a.lock);
+		a.nfull--;
+		pthread_cond_signal(&a.emptied);
+		pthread_mutex_unlock(&a.lock);
+	}
+	if (!rc)
+		pthread_join(thread, NULL);
+	pthread_cond_destroy(&a.filled);
+	pthread_cond_destroy(&a.emptied);
+	pthread_mutex_destroy(&a.lock);
+	for (int i = 0; i < NBATCH; i++)
+		free(a.b[i].bytes);
+	return rc;
+}
+
 int merge_run(struct trace *tr, struct pipeline *pl)
 {
 	struct heap h = { NULL, 0 };
@@ -69,14 +182,14 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 		sift_down(&h, i);
 	/* One compare per record; the clock is read only past the mark. */
 	uint64_t n = 0, mark = progress_begin("merging", total, PROGRESS_RECORDS);
-	while (h.n) {
-		struct stream *s = h.v[0];
-		pipeline_record(pl, s, s->rec, s->ns);
-		if (!advance(s))
-			h.v[0] = h.v[--h.n];
-		sift_down(&h, 0);
-		if (++n >= mark)
-			mark = progress_at(n);
+	if (!h.n || merge_ahead(&h, pl, &n, &mark) < 0) {
+		/* nothing to merge, or no thread: the heap on this one */
+		for (; h.n; pop(&h)) {
+			struct stream *s = h.v[0];
+			pipeline_record(pl, s, s->rec, s->ns);
+			if (++n >= mark)
+				mark = progress_at(n);
+		}
 	}
 	progress_end();
 	free(h.v);

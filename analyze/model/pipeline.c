@@ -114,7 +114,7 @@ static void on_call(struct pipeline *pl, struct thread *t, const struct tprof_re
 {
 	unsigned next = r->ext < 2 ? r->ext : 2;
 	if (r->t1) {
-		int64_t t1 = timebase_global(&t->proc->tb, r->t1, &t->proc->streams[t->stream]->tb_cursor);
+		int64_t t1 = timebase_global(&t->proc->tb, r->t1, &t->proc->streams[t->stream]->tb_cursor_t1);
 		call_event(pl, t, r->name, r->flags, r->arg, (const uint8_t *)(r + 1), next, ns, t1, 0);
 		if (t1 > t->last_ns)
 			t->last_ns = t1;
@@ -155,7 +155,7 @@ static void on_poll(struct pipeline *pl, struct thread *t, const struct tprof_re
 	}
 	if (!pi.n)
 		return;
-	int64_t t1 = timebase_global(&p->tb, r->t1, &p->streams[t->stream]->tb_cursor);
+	int64_t t1 = timebase_global(&p->tb, r->t1, &p->streams[t->stream]->tb_cursor_t1);
 	if (t1 < ns)
 		t1 = ns;
 	if (t1 > t->last_ns)

@@ -1,6 +1,8 @@
 /* diag.c — messages about the input: a warning names the file and the offset where the
- * trouble is, so a damaged trace can be looked at by hand. */
+ * trouble is, so a damaged trace can be looked at by hand.  Any thread may say one (the merge
+ * reads the streams on a thread of its own): each message is written whole. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -11,9 +13,12 @@ int diag_verbose;
 uint64_t diag_warnings;
 uint64_t diag_records_lost;
 
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
 void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
+	pthread_mutex_lock(&lock);
 	diag_warnings++;
 	progress_clear();
 	fprintf(stderr, "tprof-analyze: warning: %s: offset %" PRIu64 ": ", path, offset);
@@ -21,6 +26,14 @@ void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	pthread_mutex_unlock(&lock);
+}
+
+void diag_lost(uint64_t records)
+{
+	pthread_mutex_lock(&lock);
+	diag_records_lost += records;
+	pthread_mutex_unlock(&lock);
 }
 
 void diag_note(const char *fmt, ...)
@@ -28,21 +41,25 @@ void diag_note(const char *fmt, ...)
 	va_list ap;
 	if (!diag_verbose)
 		return;
+	pthread_mutex_lock(&lock);
 	progress_clear();
 	fputs("tprof-analyze: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	pthread_mutex_unlock(&lock);
 }
 
 void diag_error(const char *fmt, ...)
 {
 	va_list ap;
+	pthread_mutex_lock(&lock);
 	progress_clear();
 	fputs("tprof-analyze: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	pthread_mutex_unlock(&lock);
 }

@@ -54,7 +54,7 @@ int stream_rewind(struct stream *s)
 {
 	s->cur = 0;
 	s->open = 0;
-	s->tb_cursor = 0;
+	s->tb_cursor = s->tb_cursor_t1 = 0;
 	s->records_read = 0;
 	return 0;
 }
@@ -165,7 +165,7 @@ int stream_next(struct stream *s)
 			  pc->src == PIECE_CHUNK ? pc->offset - TPROF_CHUNK_HEADER_SIZE : pc->offset,
 			  "stream %u, buffer %u: records could not be decoded; %u skipped", s->id, pc->seq,
 			  s->left);
-		diag_records_lost += s->left;
+		diag_lost(s->left);
 		pc->bad = 1;
 		s->cur++;
 		s->open = 0;

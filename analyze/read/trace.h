@@ -57,7 +57,8 @@ struct stream {
 	struct tprof_decoder dec;
 	struct tprof_rec *rec;          /* current record (1 + TPROF_MAX_EXT units) */
 	int64_t ns;                     /* global time of rec->t0 */
-	size_t tb_cursor;
+	size_t tb_cursor;               /* the reader's (t0) */
+	size_t tb_cursor_t1;            /* the pipeline's, for the records' t1 */
 	uint64_t records_read;
 };
 
@@ -277,6 +278,8 @@ void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Records lost to damage, added to diag_records_lost (from any thread). */
+void diag_lost(uint64_t records);
 extern int diag_verbose;
 extern uint64_t diag_warnings;
 extern uint64_t diag_records_lost;  /* records in damaged input that were skipped */

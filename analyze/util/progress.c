@@ -1,6 +1,8 @@
 /* util/progress.c — one line on stderr, rewritten in place with \r, saying how far a long phase
  * has got (done/total, rate, time left): nothing in the first second, at most four updates a
- * second, and the line erased when the phase ends, so what follows stays clean. */
+ * second, and the line erased when the phase ends, so what follows stays clean.  One lock
+ * keeps it whole when a message from another thread erases it (diag.c). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,11 @@ static struct {
 	int64_t t_begin, t_drawn;
 	size_t shown;                   /* length of the line on stderr; 0: none */
 } pg = { .next = UINT64_MAX };
+
+/* Held by the public functions (which call only the _locked ones). */
+static pthread_mutex_t pg_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void end_locked(void);
 
 static int64_t now_ns(void)
 {
@@ -54,9 +61,9 @@ static uint64_t mark(void)
 	return pg.done + step;
 }
 
-uint64_t progress_begin(const char *what, uint64_t total, int unit)
+static uint64_t begin_locked(const char *what, uint64_t total, int unit)
 {
-	progress_end();
+	end_locked();
 	if (!pg.on || !total)
 		return UINT64_MAX;
 	pg.what = what;
@@ -185,7 +192,7 @@ static void draw(int64_t now)
 	pg.t_drawn = now;
 }
 
-uint64_t progress_at(uint64_t done)
+static uint64_t at_locked(uint64_t done)
 {
 	if (!pg.on || !pg.total)
 		return UINT64_MAX;
@@ -199,15 +206,15 @@ uint64_t progress_at(uint64_t done)
 	return pg.next;
 }
 
-void progress_add(uint64_t units, uint64_t records)
+static void add_locked(uint64_t units, uint64_t records)
 {
 	pg.records += records;
 	pg.done += units;
 	if (pg.done >= pg.next)
-		progress_at(pg.done);
+		at_locked(pg.done);
 }
 
-void progress_clear(void)
+static void clear_locked(void)
 {
 	if (!pg.shown)
 		return;
@@ -222,9 +229,46 @@ void progress_clear(void)
 	pg.shown = 0;
 }
 
-void progress_end(void)
+static void end_locked(void)
 {
-	progress_clear();
+	clear_locked();
 	pg.total = 0;
 	pg.next = UINT64_MAX;
+}
+
+uint64_t progress_begin(const char *what, uint64_t total, int unit)
+{
+	pthread_mutex_lock(&pg_lock);
+	uint64_t r = begin_locked(what, total, unit);
+	pthread_mutex_unlock(&pg_lock);
+	return r;
+}
+
+uint64_t progress_at(uint64_t done)
+{
+	pthread_mutex_lock(&pg_lock);
+	uint64_t r = at_locked(done);
+	pthread_mutex_unlock(&pg_lock);
+	return r;
+}
+
+void progress_add(uint64_t units, uint64_t records)
+{
+	pthread_mutex_lock(&pg_lock);
+	add_locked(units, records);
+	pthread_mutex_unlock(&pg_lock);
+}
+
+void progress_clear(void)
+{
+	pthread_mutex_lock(&pg_lock);
+	clear_locked();
+	pthread_mutex_unlock(&pg_lock);
+}
+
+void progress_end(void)
+{
+	pthread_mutex_lock(&pg_lock);
+	end_locked();
+	pthread_mutex_unlock(&pg_lock);
 }
