@@ -181,6 +181,49 @@ static int special(struct parser *ps, const unsigned char *p, struct chrome_json
 	return 1;
 }
 
+static const uint64_t pow10u[9] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+};
+
+/* The digits at p (up to eight, each a byte 0..9 in w, the first lowest) as a number. */
+static inline uint64_t swar_value(uint64_t w)
+{
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffull;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffull;
+	return (w * 10000 + (w >> 32)) & 0xffffffffull;
+}
+
+/* Digits from p that all count (after the first non-zero one) onto *m, eight bytes at a time
+ * while 19 digits hold them: where it stopped (at a non-digit, or where the byte loop must go
+ * on); e10, when given, goes down by one a digit (a fraction). */
+static inline const unsigned char *some_digits(const unsigned char *p, const unsigned char *end,
+					       uint64_t *m, int *ndig, int *e10)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		uint64_t d = w - 0x3030303030303030ull;
+		uint64_t bad = (d | (w + 0x4646464646464646ull)) & 0x8080808080808080ull;
+		unsigned n = bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+		if (!n || *ndig + (int)n > 19)
+			break;
+		/* the n digits moved up to the top bytes, zeros below: the same value */
+		uint64_t v = swar_value(n == 8 ? d : d << (64 - 8 * n));
+		*m = *m * pow10u[n] + v;
+		*ndig += (int)n;
+		if (e10)
+			*e10 -= (int)n;
+		p += n;
+		if (n < 8)
+			break;
+	}
+#else
+	(void)end, (void)m, (void)ndig, (void)e10;
+#endif
+	return p;
+}
+
 /* A number by JSON's grammar into *n: 1, or 0 with ps->p where it stopped (the end of the
  * text when the number may go on). */
 static int scan_number(struct parser *ps, struct chrome_json_num *n)
@@ -199,6 +242,9 @@ static int scan_number(struct parser *ps, struct chrome_json_num *n)
 		return special(ps, p, n);
 	if (p == end || *p < '0' || *p > '9')
 		return 0;
+	/* No leading zero: every digit counts, read up to eight at a time while they fit. */
+	if (*p != '0')
+		p = some_digits(p, end, &m, &ndig, NULL);
 	for (; p < end && *p >= '0' && *p <= '9'; p++) {
 		if (ndig < 19) {
 			m = m * 10 + (uint64_t)(*p - '0');
@@ -213,6 +259,8 @@ static int scan_number(struct parser *ps, struct chrome_json_num *n)
 			ps->p = p;
 			return 0;
 		}
+		if (m)
+			p = some_digits(p, end, &m, &ndig, &e10);
 		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			if (ndig < 19) {
 				m = m * 10 + (uint64_t)(*p - '0');
