@@ -79,7 +79,7 @@ const char *tprof_spool_header_check(const struct tprof_spool_header *h)
 
 void tprof_chunk_header_init(struct tprof_chunk_header *h, uint32_t stream, uint32_t seq,
 			     uint32_t first, const struct tprof_enc_info *info, uint32_t raw_len,
-			     const void *payload, uint32_t comp_len)
+			     const void *payload, uint32_t comp_len, uint32_t encoding)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, TPROF_CHUNK_MAGIC, sizeof(h->magic));
@@ -94,7 +94,7 @@ void tprof_chunk_header_init(struct tprof_chunk_header *h, uint32_t stream, uint
 	h->t_last = info->t_last;
 	h->raw_len = raw_len;
 	h->comp_len = comp_len;
-	h->encoding = TPROF_ENC_VARINT_DEFLATE;
+	h->encoding = encoding;
 	h->payload_crc = tprof_crc32(payload, comp_len);
 	h->header_crc = tprof_crc32(h, offsetof(struct tprof_chunk_header, header_crc));
 }
@@ -107,7 +107,8 @@ const char *tprof_chunk_header_check(const struct tprof_chunk_header *h)
 		return "chunk header checksum mismatch";
 	if (h->version != TPROF_FORMAT_VERSION || h->header_size != TPROF_CHUNK_HEADER_SIZE)
 		return "unsupported chunk version";
-	if (h->encoding != TPROF_ENC_VARINT_DEFLATE)
+	if (h->encoding != TPROF_ENC_VARINT_DEFLATE &&
+	    (h->encoding != TPROF_ENC_VARINT_RAW || h->comp_len != h->raw_len))
 		return "unknown chunk encoding";
 	if (h->raw_len > TPROF_MAX_CHUNK_RAW || h->comp_len > TPROF_MAX_CHUNK_RAW ||
 	    h->units > TPROF_MAX_CHUNK_UNITS || h->records > h->units ||

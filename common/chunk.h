@@ -17,10 +17,10 @@ void tprof_spool_header_init(struct tprof_spool_header *h, uint64_t instance, ui
 			     uint32_t slot_bytes, uint64_t created_ns);
 const char *tprof_spool_header_check(const struct tprof_spool_header *h);
 
-/* Fills every field of a chunk header, both CRCs included. */
+/* Fills every field of a chunk header, both CRCs included (encoding: TPROF_ENC_*). */
 void tprof_chunk_header_init(struct tprof_chunk_header *h, uint32_t stream, uint32_t seq,
 			     uint32_t first, const struct tprof_enc_info *info, uint32_t raw_len,
-			     const void *payload, uint32_t comp_len);
+			     const void *payload, uint32_t comp_len, uint32_t encoding);
 /* Checks magic, version, sizes and the header CRC (not the payload). */
 const char *tprof_chunk_header_check(const struct tprof_chunk_header *h);
 /* Checks the payload against the header's CRC. */

@@ -1,6 +1,7 @@
 /* imgwrite.c — a process image written outside the recorder (imgwrite.h): its chunk file
  * (created with O_EXCL, a random instance), a buffer per stream that becomes a chunk (codec +
- * raw deflate + chunk header, as the recorder's preload/spool/chunks.c), and its strings.  A
+ * raw deflate + chunk header, as the recorder's preload/spool/chunks.c; with opts.raw, the
+ * codec's bytes as they are), and its strings.  A
  * write error stops the image with one warning; the caller goes on.  With opts.thread, the
  * chunks are made and written by a thread of the image's own: a full buffer is handed over
  * and the stream goes on in a fresh one. */
@@ -66,6 +67,7 @@ struct tprof_imgw {
 	z_stream zs;
 	uint8_t *raw, *comp;
 	size_t raw_cap, comp_cap;
+	int raw_chunks;                 /* opts.raw */
 	uint64_t records;
 };
 
@@ -100,6 +102,20 @@ static void stop_writing(struct tprof_imgw *w, const char *what)
 		TPROF_TRACE_SUFFIX, what, w->what);
 }
 
+/* A chunk's header and payload to the file: 0, or -1 when the image stops. */
+static int put_chunk(struct tprof_imgw *w, uint32_t s, const struct tprof_chunk_header *ch,
+		     const void *payload, uint32_t records)
+{
+	struct iovec iov[2] = { { (void *)ch, sizeof(*ch) }, { (void *)payload, ch->comp_len } };
+	if (tprof_writev_all(w->fd, iov, 2) < 0) {
+		stop_writing(w, strerror(errno));
+		return -1;
+	}
+	if (s != 0)
+		__atomic_add_fetch(&w->records, records, __ATOMIC_RELAXED);
+	return 0;
+}
+
 /* Units [first, first + count) of buffer seq of stream s as one chunk; 0, or -1 when the
  * image stops.  On the writing thread when there is one. */
 static int write_chunk(struct tprof_imgw *w, uint32_t s, uint32_t seq, uint32_t first,
@@ -113,6 +129,11 @@ static int write_chunk(struct tprof_imgw *w, uint32_t s, uint32_t seq, uint32_t 
 	size_t raw_len = tprof_encode(units, count, w->raw, &info);
 	if (info.units == 0)
 		return 0;
+	if (w->raw_chunks) {
+		tprof_chunk_header_init(&ch, s, seq, first, &info, (uint32_t)raw_len, w->raw,
+					(uint32_t)raw_len, TPROF_ENC_VARINT_RAW);
+		return put_chunk(w, s, &ch, w->raw, info.records);
+	}
 	w->zs.next_in = w->raw;
 	w->zs.avail_in = (uInt)raw_len;
 	w->zs.next_out = w->comp;
@@ -122,15 +143,9 @@ static int write_chunk(struct tprof_imgw *w, uint32_t s, uint32_t seq, uint32_t 
 		return -1;
 	}
 	uint32_t comp_len = (uint32_t)(w->comp_cap - w->zs.avail_out);
-	tprof_chunk_header_init(&ch, s, seq, first, &info, (uint32_t)raw_len, w->comp, comp_len);
-	struct iovec iov[2] = { { &ch, sizeof(ch) }, { w->comp, comp_len } };
-	if (tprof_writev_all(w->fd, iov, 2) < 0) {
-		stop_writing(w, strerror(errno));
-		return -1;
-	}
-	if (s != 0)
-		__atomic_add_fetch(&w->records, info.records, __ATOMIC_RELAXED);
-	return 0;
+	tprof_chunk_header_init(&ch, s, seq, first, &info, (uint32_t)raw_len, w->comp, comp_len,
+				TPROF_ENC_VARINT_DEFLATE);
+	return put_chunk(w, s, &ch, w->comp, info.records);
 }
 
 /* ---- the writing thread ------------------------------------------------------------------- */
@@ -388,7 +403,8 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 	w->prog = o->prog ? o->prog : "tprof";
 	w->what = o->what ? o->what : "the image";
 	w->raw_cap = tprof_codec_bound(BUF_UNITS);
-	int level = o->stored ? 0 : o->level ? o->level : 1;
+	int level = o->level ? o->level : 1;
+	w->raw_chunks = o->raw;
 	if (deflateInit2(&w->zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(w);
 		snprintf(why, whylen, "cannot set up compression");

@@ -21,8 +21,8 @@ struct tprof_imgw_opts {
 	const char *prog;       /* prefixes the one warning of a write error */
 	const char *what;       /* what stops then: "the system profile" */
 	int level;              /* zlib's compression level; 0: the default, 1 */
-	int stored;             /* chunks in stored deflate blocks, no compression work: for
-				 * a scratch image read once */
+	int raw;                /* chunks not compressed (TPROF_ENC_VARINT_RAW): for a scratch
+				 * image read once, right away */
 	int thread;             /* chunks made and written by a thread of the image's own (not
 				 * for an image a fork child may abandon) */
 };

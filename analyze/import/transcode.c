@@ -284,6 +284,10 @@ static void gpu_work(struct thr *th, const struct chrome_event *ev)
 	size_t k = 0;
 	if (th->is_gpu || !ev->cat || !ev->args)
 		return;
+	/* most are not: told by the first letter */
+	char c0 = (char)(ev->cat[0] | 0x20);
+	if (c0 != 'k' && c0 != 'g' && c0 != 'm')
+		return;
 	while (k < sizeof(kinds) / sizeof(kinds[0]) && strcasecmp(ev->cat, kinds[k]))
 		k++;
 	if (k == sizeof(kinds) / sizeof(kinds[0]))
@@ -539,7 +543,7 @@ static int open_images(struct ctx *c)
 			.dir = c->o->scratch, .host = f->host ? f->host : "import",
 			.pid = (uint32_t)(im->key.is_str ? i : (uint64_t)im->key.num),
 			.real_ns = 0, .prog = "tprof-analyze", .what = "the import",
-			.stored = 1,   /* read once, right away: compressing it would be waste */
+			.raw = 1,      /* read once, right away: compressing it would be waste */
 			.thread = 1,   /* chunks made beside the merge */
 		};
 		if (!(im->w = tprof_imgw_open(&o, why, sizeof(why)))) {

@@ -1,6 +1,6 @@
 /* stream.c — reads one stream's records in order across its pieces: chunk pieces are inflated
- * and decoded a little at a time (memory per stream stays small whatever the trace size),
- * spool pieces are read straight from the mapped spool. */
+ * (or read as they are, when not compressed) and decoded a little at a time (memory per stream
+ * stays small whatever the trace size), spool pieces are read straight from the mapped spool. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,7 +66,8 @@ static void open_piece(struct stream *s)
 	s->left = pc->records;
 	s->dec.prev_t0 = 0;
 	if (pc->src == PIECE_CHUNK) {
-		inflateReset(&s->zs);
+		if (!pc->raw)
+			inflateReset(&s->zs);
 		s->zs.avail_in = 0;
 		s->comp_off = pc->offset;
 		s->comp_left = pc->comp_len;
@@ -79,13 +80,26 @@ static void open_piece(struct stream *s)
 	s->open = 1;
 }
 
-/* Inflates until a whole record is buffered or the piece's data ends; -1 on damage. */
+/* Reads or inflates until a whole record is buffered or the piece's data ends; -1 on
+ * damage. */
 static int fill(struct stream *s)
 {
 	if (s->out_pos) {
 		memmove(s->out, s->out + s->out_pos, s->out_len - s->out_pos);
 		s->out_len -= s->out_pos;
 		s->out_pos = 0;
+	}
+	if (s->pieces[s->cur].raw) {
+		/* the encoding as it is: straight into the buffer */
+		size_t room = OUT_CAP - s->out_len;
+		uint32_t n = s->comp_left < room ? s->comp_left : (uint32_t)room;
+		if (n && pread(s->proc->fd, s->out + s->out_len, n, (off_t)s->comp_off) != (ssize_t)n)
+			return -1;
+		s->comp_off += n;
+		s->comp_left -= n;
+		s->out_len += n;
+		s->out_end = s->comp_left == 0;
+		return 0;
 	}
 	while (!s->out_end && s->out_len < TPROF_CODEC_RECORD_MAX) {
 		if (s->zs.avail_in == 0 && s->comp_left) {

@@ -21,6 +21,7 @@ struct piece {
 	uint32_t seq, first, units, records;
 	uint8_t src;
 	uint8_t bad;            /* found undecodable: skipped from then on */
+	uint8_t raw;            /* chunk: TPROF_ENC_VARINT_RAW, read as it is (no inflate) */
 	uint64_t offset;        /* chunk: file offset of the payload; spool: byte offset of unit 0 */
 	uint32_t comp_len;      /* chunk only */
 	uint32_t raw_len;       /* chunk only */

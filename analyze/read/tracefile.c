@@ -206,6 +206,7 @@ int tracefile_index(struct trace *tr, struct proc *p)
 			struct piece pc = {
 				.seq = h.seq, .first = h.first, .units = h.units, .records = h.records,
 				.src = PIECE_CHUNK, .offset = pay, .comp_len = h.comp_len, .raw_len = h.raw_len,
+				.raw = h.encoding == TPROF_ENC_VARINT_RAW,
 				.t_first = h.t_first,
 			};
 			add_piece(s, &pc);

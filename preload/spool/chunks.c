@@ -70,7 +70,7 @@ int tprof_chunks_write(struct tprof_slot *s)
 		return -1;
 	uint32_t comp_len = (uint32_t)(comp_cap - zs.avail_out);
 	tprof_chunk_header_init(&ch, h->stream, h->seq, from, &info, (uint32_t)raw_len, comp_buf,
-				comp_len);
+				comp_len, TPROF_ENC_VARINT_DEFLATE);
 	struct iovec iov[2] = { { &ch, sizeof(ch) }, { comp_buf, comp_len } };
 	if (tprof_writev_all(tprof_g.trace_fd, iov, 2) < 0) {
 		int e = errno;

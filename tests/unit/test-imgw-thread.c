@@ -25,7 +25,7 @@ static int write_one(const char *dir, int thread, uint32_t pid)
 	char why[256];
 	struct tprof_imgw_opts o = { .dir = dir, .host = "imgw", .pid = pid, .real_ns = 1,
 				     .prog = "test-imgw-thread", .what = "the test image",
-				     .stored = thread, .thread = thread };
+				     .raw = thread, .thread = thread };
 	struct tprof_imgw *w = tprof_imgw_open(&o, why, sizeof(why));
 	if (!w) {
 		fprintf(stderr, "test-imgw-thread: %s\n", why);

@@ -16,6 +16,7 @@
 
 static char dir[256];
 static off_t offsets[CHUNKS + 1];
+static int raw_chunks;          /* make_file writes chunks not compressed */
 
 /* Stream 0 with a clock; stream 1 with CHUNKS chunks of PER marks each, mark i at t0 = i. */
 static void make_file(const char *path)
@@ -23,6 +24,7 @@ static void make_file(const char *path)
 	struct tw w;
 	struct tprof_rec u[PER];
 	tw_open(&w, path, 77);
+	w.raw = raw_chunks;
 	uint32_t n = 0;
 	n += tw_string(u + n, 1, "m");
 	n += tw_string(u + n, 2, "clock");
@@ -135,6 +137,20 @@ int main(void)
 	ok(intact && diag_warnings == before && diag_records_lost == lost,
 	   "exactly, and nothing is reported lost");
 	unlink(spool);
+
+	/* Chunks not compressed, as an import writes them: read as they are. */
+	raw_chunks = 1;
+	make_file(path);
+	is_u64(read_back(dir, &intact, &loaded), CHUNKS * PER,
+	       "chunks not compressed give every record");
+	ok(intact && loaded, "and every record is exact");
+	make_file(path);
+	flip(path, offsets[2] + TPROF_CHUNK_HEADER_SIZE + 10);
+	before = diag_warnings;
+	is_u64(read_back(dir, &intact, &loaded), (CHUNKS - 1) * PER,
+	       "one with a damaged payload loses that chunk only");
+	ok(intact && diag_warnings > before, "the rest is exact and a warning was given");
+	raw_chunks = 0;
 
 	make_file(path);
 	snprintf(path, sizeof(path), "%s/garbage.bin", dir);

@@ -16,6 +16,7 @@
 struct tw {
 	int fd;
 	uint32_t seq[64];
+	int raw;                /* chunks not compressed (TPROF_ENC_VARINT_RAW), as an import's */
 };
 
 static inline int tw_open(struct tw *w, const char *path, uint64_t instance)
@@ -46,8 +47,12 @@ static inline off_t tw_chunk(struct tw *w, uint32_t stream, const struct tprof_r
 	uint32_t comp_len = (uint32_t)(cap - zs.avail_out);
 	deflateEnd(&zs);
 	struct tprof_chunk_header ch;
+	if (w->raw) {
+		memcpy(comp, raw, raw_len);
+		comp_len = (uint32_t)raw_len;
+	}
 	tprof_chunk_header_init(&ch, stream, w->seq[stream]++, 0, &info, (uint32_t)raw_len, comp,
-				comp_len);
+				comp_len, w->raw ? TPROF_ENC_VARINT_RAW : TPROF_ENC_VARINT_DEFLATE);
 	off_t at = lseek(w->fd, 0, SEEK_END);
 	if (write(w->fd, &ch, sizeof(ch)) != (ssize_t)sizeof(ch) ||
 	    write(w->fd, comp, comp_len) != (ssize_t)comp_len)
