@@ -47,10 +47,6 @@ struct chrome_event {
 	const cJSON *args;          /* "args" when it is an object, else NULL */
 	const cJSON *obj;           /* the other members ("tts", "cname", "sf"); NULL: none */
 	uint64_t offset;            /* of the event's '{' in the (decompressed) input */
-	/* What the reader's prepare function made of it (chrome-read.h), or NULL. */
-	const uint8_t *prep;
-	size_t prep_len;
-	unsigned prep_flags;
 };
 
 #endif

@@ -159,8 +159,6 @@ struct feed {
 	struct chrome_scan *s;
 	struct chrome_parser *ps;
 	size_t max_event;
-	const struct chrome_read_opts *o;
-	uint8_t *prep;                  /* o->prepare_cap bytes */
 };
 
 static const char *copy(struct chrome_arena *a, const char *text, size_t len)
@@ -205,15 +203,6 @@ static int feed_item(struct feed *f, struct chrome_batch *b)
 		if (chrome_parser_event(f->ps, sp.offset, &e->ev, why, sizeof(why))) {
 			e->kind = CHROME_E_SKIP;
 			e->text = copy(a, why, strlen(why));
-		} else if (f->o->prepare) {
-			size_t n = f->o->prepare(f->o->prepare_ctx, &e->ev, f->prep,
-						 f->o->prepare_cap, &e->ev.prep_flags);
-			if (n) {
-				uint8_t *p = chrome_arena_alloc(a, n);
-				memcpy(p, f->prep, n);
-				e->ev.prep = p;
-				e->ev.prep_len = n;
-			}
 		}
 		break;
 	case CHROME_ITEM_MEMBER:
@@ -321,10 +310,7 @@ int chrome_read(const char *path, const struct chrome_read_opts *o,
 
 	struct chrome_parser *ps = chrome_parser_new();
 	struct chrome_scan_opts so = { r.o.block, r.o.max_event, keep, chrome_parser_json, ps };
-	struct feed f = { chrome_scan_open(path, &so, err, sizeof(err)), ps, r.o.max_event, &r.o,
-			  NULL };
-	if (r.o.prepare && !(f.prep = malloc(r.o.prepare_cap ? r.o.prepare_cap : 1)))
-		abort();
+	struct feed f = { chrome_scan_open(path, &so, err, sizeof(err)), ps, r.o.max_event };
 	struct chrome_queue *q = NULL;
 	if (!f.s) {
 		say(&r, 1, CHROME_NO_OFFSET, "%s", err);
@@ -354,7 +340,6 @@ int chrome_read(const char *path, const struct chrome_read_opts *o,
 	}
 	if (f.s)
 		chrome_scan_close(f.s);
-	free(f.prep);
 	chrome_parser_free(ps);
 	if (r.meta->skipped > r.named)
 		say(&r, 0, CHROME_NO_OFFSET, "%" PRIu64 " more events skipped (not named)",

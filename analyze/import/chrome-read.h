@@ -27,14 +27,6 @@ struct chrome_read_opts {
 	/* Parse on a thread of its own, which hands the events over in batches while the
 	 * callback runs (for a callback with work of its own to do); 0: on the caller's. */
 	int thread;
-	/* Called on the parsing thread for each event before it is handed over (so it must
-	 * touch nothing the callback's thread does): writes up to cap bytes derived from the
-	 * event into buf and returns how many, which the event then carries as prep and
-	 * prep_len; *flags becomes its prep_flags.  NULL: none. */
-	size_t (*prepare)(void *ctx, const struct chrome_event *ev, uint8_t *buf, size_t cap,
-			  unsigned *flags);
-	void *prepare_ctx;
-	size_t prepare_cap;
 };
 
 /* What the file says besides its events.  Members found before traceEvents are set when the

@@ -3,22 +3,29 @@
  * stream whose items arrived in order is not sorted at all, the others are sorted by a merge
  * sort over their keys alone, and the arena is only read, once, to write the run out in order.
  * Two runs take turns: while one fills, the last full one is sorted and written on a thread of
- * its own.  The last run stays in memory and takes part in the merge of the runs on disk. */
+ * its own (writev straight from the arena).  The last run stays in memory and takes part in
+ * the merge of the runs on disk, which are read through a window mapped from each file. */
 #include "items.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "../../common/import.h"
+#include "../../common/writev-all.h"
 #include "../read/trace.h"
 #include "../util/grow.h"
 
 #define MAX_ITEM (sizeof(struct item) + (TPROF_MAX_EXT - 1) * TPROF_UNIT + TPROF_UNIT)
-#define RUN_BUF (1u << 20)        /* stdio buffer of a run file */
+#define RUN_IOV 1024              /* items in one writev */
+#define WINDOW (4u << 20)         /* of a run file, mapped while it is merged */
 #define PREFETCH 8                /* items ahead read into the cache while writing a run */
 
 /* An item's place in its stream's order; unique by off within a run. */
@@ -53,11 +60,15 @@ struct mrun {
 	size_t oi, ki;
 };
 
+/* A run on disk: items as in the arena (each padded to 8 bytes), read through a window. */
 struct run {
-	FILE *f;
-	struct item cur;
-	uint8_t *payload;
-	int have;
+	int fd;
+	uint64_t size;                  /* bytes written */
+	uint64_t off;                   /* of the next item */
+	uint8_t *map;                   /* [map_off, map_off + map_len) of the file, or NULL */
+	uint64_t map_off;
+	size_t map_len;
+	struct item *cur;               /* in the window */
 };
 
 struct items {
@@ -102,6 +113,7 @@ struct items *items_new(const char *dir, size_t run_bytes)
 	if (!x)
 		abort();
 	x->dir = dir;
+	x->spilled.fd = -1;
 	/* two runs of half the bytes: one fills while the other is written */
 	size_t cap = run_bytes / 2 < MAX_ITEM ? MAX_ITEM : run_bytes / 2;
 	for (int i = 0; i < 2; i++) {
@@ -124,10 +136,12 @@ static void mrun_free(struct mrun *m)
 
 static void run_close(struct run *r)
 {
-	if (r->f)
-		fclose(r->f);
-	free(r->payload);
+	if (r->map)
+		munmap(r->map, r->map_len);
+	if (r->fd >= 0)
+		close(r->fd);
 	memset(r, 0, sizeof(*r));
+	r->fd = -1;
 }
 
 static int spill_wait(struct items *x);
@@ -266,17 +280,33 @@ static void clear_run(struct mrun *m)
 
 /* ---- runs to disk ------------------------------------------------------------------------- */
 
-/* The spill thread: the full run sorted and written into x->spilled.f. */
+static size_t padded(const struct item *it)
+{
+	return (sizeof(*it) + it->len + 7) & ~(size_t)7;
+}
+
+/* The spill thread: the full run sorted and written into x->spilled.fd. */
 static void *spill_run(void *arg)
 {
 	struct items *x = arg;
 	struct mrun *m = &x->m[!x->fill];
 	struct run *r = &x->spilled;
-	int bad = 0;
+	struct iovec iov[RUN_IOV];
+	int bad = 0, n = 0;
+	/* Behind the reader's threads, whose work it follows: it has until the next run fills. */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
 	sort_run(m);
-	for (struct item *it; !bad && (it = mem_next(m));)
-		bad = fwrite(it, sizeof(*it) + it->len, 1, r->f) != 1;
-	if (bad || fflush(r->f) != 0 || fseek(r->f, 0, SEEK_SET) != 0) {
+	for (struct item *it; !bad && (it = mem_next(m));) {
+		iov[n++] = (struct iovec){ it, padded(it) };
+		r->size += padded(it);
+		if (n == RUN_IOV) {
+			bad = tprof_writev_all(r->fd, iov, n) < 0;
+			n = 0;
+		}
+	}
+	if (!bad && n)
+		bad = tprof_writev_all(r->fd, iov, n) < 0;
+	if (bad) {
 		if (asprintf(&x->spill_error, "cannot write a run of the import: %s",
 			     strerror(errno)) < 0)
 			x->spill_error = NULL;
@@ -302,13 +332,12 @@ static int spill_wait(struct items *x)
 		run_close(&x->spilled);
 		return -1;
 	}
-	if (!(x->spilled.payload = malloc(MAX_ITEM)))
-		abort();
 	x->runs = realloc(x->runs, (x->nruns + 1) * sizeof(*x->runs));
 	if (!x->runs)
 		abort();
 	x->runs[x->nruns++] = x->spilled;
 	memset(&x->spilled, 0, sizeof(x->spilled));
+	x->spilled.fd = -1;
 	return 0;
 }
 
@@ -322,14 +351,14 @@ static int spill(struct items *x)
 		return -1;
 	if (asprintf(&path, "%s/run.%zu", x->dir, x->nruns) < 0)
 		abort();
-	if (!(x->spilled.f = fopen(path, "w+"))) {
+	x->spilled.fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (x->spilled.fd < 0) {
 		diag_error("%s: cannot write a run of the import: %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}
 	unlink(path);
 	free(path);
-	setvbuf(x->spilled.f, NULL, _IOFBF, RUN_BUF);
 	order_run(x, &x->m[x->fill]);
 	x->fill = !x->fill;
 	if (pthread_create(&x->spiller, NULL, spill_run, x) == 0) {
@@ -364,24 +393,56 @@ int items_add(struct items *x, const struct item *head, const void *payload)
 	*it = *head;
 	if (head->len)
 		memcpy(it + 1, payload, head->len);
+	/* the padding too, written with the item */
+	memset((uint8_t *)(it + 1) + head->len, 0, need - sizeof(*head) - head->len);
 	m->used += need;
 	return 0;
 }
 
 /* ---- in order ----------------------------------------------------------------------------- */
 
-static int read_run(struct run *r)
+/* The window over [off, off + need) of the run's file (need at most MAX_ITEM): 0, or -1. */
+static int run_map(struct run *r, uint64_t off, size_t need)
 {
-	if (fread(&r->cur, sizeof(r->cur), 1, r->f) != 1) {
-		r->have = 0;
-		return ferror(r->f) ? -1 : 0;
-	}
-	if (r->cur.len > MAX_ITEM - sizeof(r->cur) ||
-	    (r->cur.len && fread(r->payload, r->cur.len, 1, r->f) != 1)) {
-		r->have = 0;
+	if (r->map && off >= r->map_off && off + need <= r->map_off + r->map_len)
+		return 0;
+	if (r->map)
+		munmap(r->map, r->map_len);
+	uint64_t at = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+	size_t len = r->size - at < WINDOW ? (size_t)(r->size - at) : WINDOW;
+	/* shared: the caller may rewrite an item's payload, in place */
+	r->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, (off_t)at);
+	if (r->map == MAP_FAILED) {
+		r->map = NULL;
 		return -1;
 	}
-	r->have = 1;
+	r->map_off = at;
+	r->map_len = len;
+	return 0;
+}
+
+/* The run's next item into r->cur: 1, 0 at its end, -1 when it cannot be read (errno). */
+static int read_run(struct run *r)
+{
+	r->cur = NULL;
+	if (r->off == r->size)
+		return 0;
+	if (r->size - r->off < sizeof(struct item)) {
+		errno = EIO;
+		return -1;
+	}
+	if (run_map(r, r->off, sizeof(struct item)) < 0)
+		return -1;
+	struct item *it = (struct item *)(r->map + (r->off - r->map_off));
+	size_t need = padded(it);
+	if (it->len > MAX_ITEM - sizeof(*it) || r->size - r->off < need) {
+		errno = EIO;
+		return -1;
+	}
+	if (run_map(r, r->off, need) < 0)
+		return -1;
+	r->cur = (struct item *)(r->map + (r->off - r->map_off));
+	r->off += need;
 	return 1;
 }
 
@@ -395,7 +456,7 @@ struct src {
 
 static const struct item *src_item(const struct src *s)
 {
-	return s->r ? &s->r->cur : s->it;
+	return s->r ? s->r->cur : s->it;
 }
 
 static int src_lt(const struct src *a, const struct src *b)
@@ -440,7 +501,7 @@ static int src_next(struct mrun *m, struct src *s)
 	}
 	int rc = read_run(s->r);
 	if (rc > 0)
-		s->tie = tie_of(&s->r->cur);
+		s->tie = tie_of(s->r->cur);
 	return rc;
 }
 
@@ -474,7 +535,7 @@ int items_each(struct items *x, void (*each)(void *ctx, const struct item *it, u
 	while (n) {
 		struct src *s = &h[0];
 		if (s->r)
-			each(ctx, &s->r->cur, s->r->payload);
+			each(ctx, s->r->cur, (uint8_t *)(s->r->cur + 1));
 		else
 			each(ctx, s->it, (uint8_t *)(s->it + 1));
 		int rc = src_next(m, s);

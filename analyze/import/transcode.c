@@ -168,25 +168,7 @@ static uint64_t id_hash(const struct chrome_event *ev)
 	return h;
 }
 
-/* On the reader's parsing thread (chrome-read.h): the args of an event that keeps them,
- * encoded (argblob.h) for payload. */
-static size_t prepare(void *ctx, const struct chrome_event *ev, uint8_t *buf, size_t cap,
-		      unsigned *flags)
-{
-	size_t len = 0;
-	(void)ctx;
-	*flags = 0;
-	if (!ev->args || !ev->ph || !strchr("XBiIRONDPbenSTFp", ev->ph))
-		return 0;
-	if (argblob_encode(ev->args, buf, &len, cap) < 0) {
-		*flags = TPROF_IMP_ARGS_CUT;
-		return 0;
-	}
-	return len;
-}
-
-/* The head and args (as prepare encoded them) of an event into c->scratch; returns their
- * length. */
+/* The head and args (encoded, argblob.h) of an event into c->scratch; returns their length. */
 static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_args, int with_id)
 {
 	struct tprof_imp_head h = { 0 };
@@ -197,12 +179,8 @@ static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_arg
 	 * hash in the record's arg pairs the ends; the text is not kept) */
 	(void)with_id;
 	if (with_args && ev->args) {
-		if (ev->prep_flags & TPROF_IMP_ARGS_CUT)
+		if (argblob_encode(ev->args, c->scratch, &len, sizeof(h) + MAX_PAYLOAD) < 0)
 			h.flags |= TPROF_IMP_ARGS_CUT;
-		else if (ev->prep_len && ev->prep_len <= MAX_PAYLOAD) {
-			memcpy(c->scratch + len, ev->prep, ev->prep_len);
-			len += ev->prep_len;
-		}
 		h.args_len = (uint32_t)(len - sizeof(h));
 	}
 	memcpy(c->scratch, &h, sizeof(h));
@@ -647,8 +625,7 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 		return -1;
 	}
 	c.items = items_new(o->scratch, o->run_bytes ? o->run_bytes : DEFAULT_RUN_BYTES);
-	struct chrome_read_opts ro = { .report = report, .thread = 1, .prepare = prepare,
-				       .prepare_cap = MAX_PAYLOAD };
+	struct chrome_read_opts ro = { .report = report, .thread = 1 };
 	int rd = chrome_read(path, &ro, each, &c, &meta);
 	if (rd != 0 && !f->events) {
 		chrome_meta_free(&meta);

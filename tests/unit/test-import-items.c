@@ -125,6 +125,8 @@ int main(void)
 	one("one stream out of order, in memory", 20000, 1, 1, 0, 64 << 20, dir);
 	one("streams in order, many runs", 20000, 2, 9, 1, 32 << 10, dir);
 	one("streams out of order, many runs", 50000, 4, 33, 0, 64 << 10, dir);
+	/* runs of 8 MiB on disk, read back through windows of 4 MiB */
+	one("streams out of order, runs larger than the window", 300000, 2, 9, 0, 16 << 20, dir);
 	one("no item", 0, 1, 1, 0, 1 << 20, dir);
 	ok(rmdir(dir) == 0, "the runs left nothing behind in the scratch directory");
 	return tap_done();
