@@ -4,7 +4,8 @@
  * sort over their keys alone, and the arena is only read, once, to write the run out in order.
  * Two runs take turns: while one fills, the last full one is sorted and written on a thread of
  * its own (writev straight from the arena).  The last run stays in memory and takes part in
- * the merge of the runs on disk, which are read through a window mapped from each file. */
+ * the merge of the runs on disk, which are read through a window mapped from each file; the
+ * merge runs on a thread of its own, handing the items over in batches (util/handoff.h). */
 #include "items.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "../../common/writev-all.h"
 #include "../read/trace.h"
 #include "../util/grow.h"
+#include "../util/handoff.h"
 
 #define MAX_ITEM (sizeof(struct item) + (TPROF_MAX_EXT - 1) * TPROF_UNIT + TPROF_UNIT)
 #define RUN_IOV 1024              /* items in one writev */
@@ -293,8 +295,9 @@ static void *spill_run(void *arg)
 	struct run *r = &x->spilled;
 	struct iovec iov[RUN_IOV];
 	int bad = 0, n = 0;
-	/* Behind the reader's threads, whose work it follows: it has until the next run fills. */
-	setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+	/* Behind the reader's threads, whose work it follows: it has until the next run fills,
+	 * and takes what they leave of the processors. */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
 	sort_run(m);
 	for (struct item *it; !bad && (it = mem_next(m));) {
 		iov[n++] = (struct iovec){ it, padded(it) };
@@ -505,8 +508,138 @@ static int src_next(struct mrun *m, struct src *s)
 	return rc;
 }
 
-int items_each(struct items *x, void (*each)(void *ctx, const struct item *it, uint8_t *payload),
-	       void *ctx)
+/* The merge of the runs on disk and the one in memory: a heap of their next items. */
+struct merge {
+	struct mrun *m;
+	struct src *h;
+	size_t n;
+};
+
+typedef void each_fn(void *ctx, const struct item *it, uint8_t *payload);
+
+/* The heap over every run: 0, or -1 when one cannot be read back (errno). */
+static int merge_start(struct items *x, struct merge *g)
+{
+	g->m = &x->m[x->fill];
+	g->n = 0;
+	if (!(g->h = calloc(x->nruns + 1, sizeof(*g->h))))
+		abort();
+	for (size_t i = 0; i <= x->nruns; i++) {
+		struct src s = { i < x->nruns ? &x->runs[i] : NULL, NULL, i, 0 };
+		int rc = src_next(g->m, &s);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			g->h[g->n++] = s;
+	}
+	for (size_t i = g->n / 2; i-- > 0;)
+		sift(g->h, g->n, i);
+	return 0;
+}
+
+/* Each item in order to fn: 0, or -1 when a run cannot be read back (errno). */
+static int merge_all(struct merge *g, each_fn *fn, void *ctx)
+{
+	while (g->n) {
+		struct src *s = &g->h[0];
+		struct item *it = s->r ? s->r->cur : s->it;
+		fn(ctx, it, (uint8_t *)(it + 1));
+		int rc = src_next(g->m, s);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			g->h[0] = g->h[--g->n];
+		sift(g->h, g->n, 0);
+	}
+	return 0;
+}
+
+/* ---- the merge on a thread of its own ----------------------------------------------------- */
+
+#define BATCH_BYTES (1u << 20)
+#define NBATCH 4
+
+/* Items copied as they are in a run (each padded to 8 bytes). */
+struct ibatch {
+	uint8_t *buf;
+	size_t used;
+	int last;               /* the merge ended with it */
+	int err;                /* last: the errno of a run that could not be read back, or 0 */
+};
+
+struct ahead {
+	struct merge *g;
+	struct ibatch b[NBATCH];
+	struct handoff ring;    /* util/handoff.h */
+	struct ibatch *cur;     /* the merge thread's */
+};
+
+static void next_batch(struct ahead *a)
+{
+	a->cur = &a->b[handoff_free_slot(&a->ring)];
+	a->cur->used = 0;
+	a->cur->last = a->cur->err = 0;
+}
+
+static void put(void *arg, const struct item *it, uint8_t *payload)
+{
+	struct ahead *a = arg;
+	size_t need = padded(it);
+	(void)payload;          /* it follows the item */
+	if (a->cur->used + need > BATCH_BYTES) {
+		handoff_filled(&a->ring);
+		next_batch(a);
+	}
+	memcpy(a->cur->buf + a->cur->used, it, need);
+	a->cur->used += need;
+}
+
+static void *run_merge(void *arg)
+{
+	struct ahead *a = arg;
+	next_batch(a);
+	int rc = merge_all(a->g, put, a);
+	a->cur->last = 1;
+	a->cur->err = rc < 0 ? errno : 0;
+	handoff_filled(&a->ring);
+	return NULL;
+}
+
+/* The merge on its thread, the items to each on this one: 0, -1 when a run cannot be read
+ * back (errno), -2 when the thread could not start (nothing was taken). */
+static int merge_ahead(struct merge *g, each_fn *each, void *ctx)
+{
+	struct ahead a = { .g = g };
+	pthread_t thread;
+	int err = 0;
+	for (int i = 0; i < NBATCH; i++)
+		if (!(a.b[i].buf = malloc(BATCH_BYTES)))
+			abort();
+	handoff_init(&a.ring, NBATCH);
+	int started = pthread_create(&thread, NULL, run_merge, &a) == 0;
+	for (int last = !started; !last;) {
+		struct ibatch *b = &a.b[handoff_full_slot(&a.ring)];
+		for (size_t off = 0; off < b->used;) {
+			struct item *it = (struct item *)(b->buf + off);
+			off += padded(it);
+			each(ctx, it, (uint8_t *)(it + 1));
+		}
+		last = b->last;
+		err = b->err;
+		handoff_taken(&a.ring);
+	}
+	if (started)
+		pthread_join(thread, NULL);
+	handoff_destroy(&a.ring);
+	for (int i = 0; i < NBATCH; i++)
+		free(a.b[i].buf);
+	if (!started)
+		return -2;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+int items_each(struct items *x, each_fn *each, void *ctx)
 {
 	if (spill_wait(x) < 0)
 		return -1;
@@ -518,37 +651,12 @@ int items_each(struct items *x, void (*each)(void *ctx, const struct item *it, u
 			each(ctx, it, (uint8_t *)(it + 1));
 		return 0;
 	}
-	struct src *h = calloc(x->nruns + 1, sizeof(*h));
-	size_t n = 0;
-	if (!h)
-		abort();
-	for (size_t i = 0; i <= x->nruns; i++) {
-		struct src s = { i < x->nruns ? &x->runs[i] : NULL, NULL, i, 0 };
-		int rc = src_next(m, &s);
-		if (rc < 0)
-			goto bad;
-		if (rc > 0)
-			h[n++] = s;
-	}
-	for (size_t i = n / 2; i-- > 0;)
-		sift(h, n, i);
-	while (n) {
-		struct src *s = &h[0];
-		if (s->r)
-			each(ctx, s->r->cur, (uint8_t *)(s->r->cur + 1));
-		else
-			each(ctx, s->it, (uint8_t *)(s->it + 1));
-		int rc = src_next(m, s);
-		if (rc < 0)
-			goto bad;
-		if (rc == 0)
-			h[0] = h[--n];
-		sift(h, n, 0);
-	}
-	free(h);
-	return 0;
-bad:
-	diag_error("a run of the import cannot be read back: %s", strerror(errno));
-	free(h);
-	return -1;
+	struct merge g;
+	int rc = merge_start(x, &g);
+	if (rc == 0 && (rc = merge_ahead(&g, each, ctx)) == -2)
+		rc = merge_all(&g, each, ctx);   /* no thread: on this one */
+	free(g.h);
+	if (rc < 0)
+		diag_error("a run of the import cannot be read back: %s", strerror(errno));
+	return rc < 0 ? -1 : 0;
 }

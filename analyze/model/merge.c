@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "../util/handoff.h"
 #include "../util/progress.h"
 
 #define BATCH_RECS 4096
@@ -34,14 +35,12 @@ struct batch {
 	int last;               /* the merge ends with it */
 };
 
-/* NBATCH batches in a ring: the merge thread fills the one after the full ones, the caller
- * takes the oldest full one and hands it back when its records went through the pipeline. */
+/* NBATCH batches in a ring (util/handoff.h): the merge thread fills them, the caller hands
+ * each back when its records went through the pipeline. */
 struct ahead {
 	struct heap *h;
 	struct batch b[NBATCH];
-	pthread_mutex_t lock;
-	pthread_cond_t filled, emptied;
-	unsigned nfull;         /* under lock */
+	struct handoff ring;
 };
 
 static int before(const struct stream *a, const struct stream *b)
@@ -87,12 +86,8 @@ static void *run_ahead(void *arg)
 {
 	struct ahead *a = arg;
 	struct heap *h = a->h;
-	for (unsigned slot = 0;; slot = (slot + 1) % NBATCH) {
-		pthread_mutex_lock(&a->lock);
-		while (a->nfull == NBATCH)
-			pthread_cond_wait(&a->emptied, &a->lock);
-		pthread_mutex_unlock(&a->lock);
-		struct batch *b = &a->b[slot];
+	for (;;) {
+		struct batch *b = &a->b[handoff_free_slot(&a->ring)];
 		size_t used = 0;
 		b->n = 0;
 		while (h->n && b->n < BATCH_RECS && used + REC_MAX <= BATCH_BYTES) {
@@ -104,10 +99,7 @@ static void *run_ahead(void *arg)
 			pop(h);
 		}
 		b->last = h->n == 0;
-		pthread_mutex_lock(&a->lock);
-		a->nfull++;
-		pthread_cond_signal(&a->filled);
-		pthread_mutex_unlock(&a->lock);
+		handoff_filled(&a->ring);
 		if (b->last)
 			return NULL;
 	}
@@ -122,16 +114,10 @@ static int merge_ahead(struct heap *h, struct pipeline *pl, uint64_t *n, uint64_
 	for (int i = 0; i < NBATCH; i++)
 		if (!(a.b[i].bytes = malloc(BATCH_BYTES)))
 			abort();
-	pthread_mutex_init(&a.lock, NULL);
-	pthread_cond_init(&a.filled, NULL);
-	pthread_cond_init(&a.emptied, NULL);
+	handoff_init(&a.ring, NBATCH);
 	int rc = pthread_create(&thread, NULL, run_ahead, &a) ? -1 : 0;
-	for (unsigned head = 0, last = 0; !rc && !last; head = (head + 1) % NBATCH) {
-		pthread_mutex_lock(&a.lock);
-		while (!a.nfull)
-			pthread_cond_wait(&a.filled, &a.lock);
-		pthread_mutex_unlock(&a.lock);
-		const struct batch *b = &a.b[head];
+	for (int last = 0; !rc && !last;) {
+		const struct batch *b = &a.b[handoff_full_slot(&a.ring)];
 		for (size_t i = 0; i < b->n; i++) {
 			const struct entry *e = &b->e[i];
 			pipeline_record(pl, e->s, (const struct tprof_rec *)(b->bytes + e->off), e->ns);
@@ -139,16 +125,11 @@ static int merge_ahead(struct heap *h, struct pipeline *pl, uint64_t *n, uint64_
 				*mark = progress_at(*n);
 		}
 		last = b->last;
-		pthread_mutex_lock(&a.lock);
-		a.nfull--;
-		pthread_cond_signal(&a.emptied);
-		pthread_mutex_unlock(&a.lock);
+		handoff_taken(&a.ring);
 	}
 	if (!rc)
 		pthread_join(thread, NULL);
-	pthread_cond_destroy(&a.filled);
-	pthread_cond_destroy(&a.emptied);
-	pthread_mutex_destroy(&a.lock);
+	handoff_destroy(&a.ring);
 	for (int i = 0; i < NBATCH; i++)
 		free(a.b[i].bytes);
 	return rc;

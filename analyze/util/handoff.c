@@ -1,0 +1,54 @@
+/* handoff.c — handoff.h: a count of full slots under a mutex, two condition variables. */
+#include "handoff.h"
+
+void handoff_init(struct handoff *h, unsigned n)
+{
+	h->n = n;
+	h->full = h->fill_at = h->take_at = 0;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->filled, NULL);
+	pthread_cond_init(&h->emptied, NULL);
+}
+
+void handoff_destroy(struct handoff *h)
+{
+	pthread_cond_destroy(&h->filled);
+	pthread_cond_destroy(&h->emptied);
+	pthread_mutex_destroy(&h->lock);
+}
+
+unsigned handoff_free_slot(struct handoff *h)
+{
+	pthread_mutex_lock(&h->lock);
+	while (h->full == h->n)
+		pthread_cond_wait(&h->emptied, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	return h->fill_at;
+}
+
+void handoff_filled(struct handoff *h)
+{
+	h->fill_at = (h->fill_at + 1) % h->n;
+	pthread_mutex_lock(&h->lock);
+	h->full++;
+	pthread_cond_signal(&h->filled);
+	pthread_mutex_unlock(&h->lock);
+}
+
+unsigned handoff_full_slot(struct handoff *h)
+{
+	pthread_mutex_lock(&h->lock);
+	while (!h->full)
+		pthread_cond_wait(&h->filled, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	return h->take_at;
+}
+
+void handoff_taken(struct handoff *h)
+{
+	h->take_at = (h->take_at + 1) % h->n;
+	pthread_mutex_lock(&h->lock);
+	h->full--;
+	pthread_cond_signal(&h->emptied);
+	pthread_mutex_unlock(&h->lock);
+}
