@@ -95,7 +95,8 @@ void tprof_chunk_header_init(struct tprof_chunk_header *h, uint32_t stream, uint
 	h->raw_len = raw_len;
 	h->comp_len = comp_len;
 	h->encoding = encoding;
-	h->payload_crc = tprof_crc32(payload, comp_len);
+	/* encoding 2 is read once, right away, by the program that wrote it: no payload CRC */
+	h->payload_crc = encoding == TPROF_ENC_VARINT_RAW ? 0 : tprof_crc32(payload, comp_len);
 	h->header_crc = tprof_crc32(h, offsetof(struct tprof_chunk_header, header_crc));
 }
 
@@ -119,5 +120,7 @@ const char *tprof_chunk_header_check(const struct tprof_chunk_header *h)
 
 int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *payload)
 {
+	if (h->encoding == TPROF_ENC_VARINT_RAW)
+		return 1;
 	return tprof_crc32(payload, h->comp_len) == h->payload_crc;
 }

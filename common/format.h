@@ -55,7 +55,8 @@ _Static_assert(sizeof(struct tprof_file_header) == TPROF_FILE_HEADER_SIZE, "file
 #define TPROF_CHUNK_HEADER_SIZE 64u
 #define TPROF_ENC_VARINT_DEFLATE 1u  /* payload = deflate(varint-encoded records) */
 #define TPROF_ENC_VARINT_RAW 2u      /* payload = the varint-encoded records themselves
-					(comp_len = raw_len): an image read once, right away */
+					(comp_len = raw_len, payload_crc 0): an image read
+					once, right away, by the program that wrote it */
 
 struct tprof_chunk_header {
 	char magic[4];          /* TPROF_CHUNK_MAGIC */

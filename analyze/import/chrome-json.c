@@ -16,6 +16,8 @@
 
 /* cJSON's own limit on nesting (CJSON_NESTING_LIMIT), which keeps the recursion bounded. */
 #define MAX_DEPTH 1000
+/* The small functions of every member, put into their callers (calls cost the parse 15%). */
+#define HOT static inline __attribute__((always_inline))
 /* Marks the numbers made here, which carry their text (struct number). */
 #define HAS_TEXT (1 << 12)
 
@@ -226,7 +228,7 @@ static inline const unsigned char *some_digits(const unsigned char *p, const uns
 
 /* A number by JSON's grammar into *n: 1, or 0 with ps->p where it stopped (the end of the
  * text when the number may go on). */
-static int scan_number(struct parser *ps, struct chrome_json_num *n)
+HOT int scan_number(struct parser *ps, struct chrome_json_num *n)
 {
 	const unsigned char *start = ps->p, *p = ps->p, *end = ps->end;
 	uint64_t m = 0;
@@ -460,7 +462,7 @@ static inline const unsigned char *quote_or_escape(const unsigned char *q, const
 
 /* A string, p after its opening quote: its text in the arena, NUL-terminated; a key among
  * keys[] is not copied. */
-static char *string(struct parser *ps, int key)
+HOT char *string(struct parser *ps, int key)
 {
 	const unsigned char *s = ps->p, *end = ps->end, *q = quote_or_escape(s, end);
 	if (q < end && *q == '"') {
@@ -591,7 +593,7 @@ static cJSON *value(struct parser *ps)
 
 /* One member's value of a key in want: a string or a number without a node; null, and any
  * other value as its node. */
-static int member_value(struct parser *ps, struct chrome_json_value *v)
+HOT int member_value(struct parser *ps, struct chrome_json_value *v)
 {
 	skip_space(ps);
 	if (ps->p >= ps->end)

@@ -196,7 +196,8 @@ int tracefile_index(struct trace *tr, struct proc *p)
 				    (unsigned long long)(size - pay), h.comp_len);
 			break;
 		}
-		if (!p->scratch && !payload_ok(fd, pay, h.comp_len, h.payload_crc, buf)) {
+		if (!p->scratch && h.encoding != TPROF_ENC_VARINT_RAW &&
+		    !payload_ok(fd, pay, h.comp_len, h.payload_crc, buf)) {
 			note_damage(p, off, &h, "chunk payload checksum mismatch");
 			off = pay + h.comp_len;
 			continue;
