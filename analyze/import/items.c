@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,8 +297,11 @@ static void *spill_run(void *arg)
 	struct iovec iov[RUN_IOV];
 	int bad = 0, n = 0;
 	/* Behind the reader's threads, whose work it follows: it has until the next run fills,
-	 * and takes what they leave of the processors. */
-	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	 * and takes what they leave of the processors (a processor running only it counts as
+	 * idle when the reader's threads wake each other: neither is put behind the other). */
+	struct sched_param idle = { 0 };
+	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle) != 0)
+		setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
 	sort_run(m);
 	for (struct item *it; !bad && (it = mem_next(m));) {
 		iov[n++] = (struct iovec){ it, padded(it) };

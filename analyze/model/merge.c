@@ -2,10 +2,12 @@
  * keyed on each stream's next record yields one time-ordered sequence for the whole trace
  * with memory proportional to the number of streams.  The heap runs ahead on a thread of its
  * own (reading, inflating and decoding the streams with it), handing the records over in
- * batches, while the pipeline takes them on the caller's thread. */
+ * batches, while the pipeline takes them on the caller's thread: when the pipeline has enough
+ * to do for that to pay, as the first records show. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "output.h"
 #include "../util/handoff.h"
@@ -43,9 +45,14 @@ struct ahead {
 	struct handoff ring;
 };
 
+/* By time; at one time by process (output order), then stream: the same order every run. */
 static int before(const struct stream *a, const struct stream *b)
 {
-	return a->ns < b->ns || (a->ns == b->ns && a < b);
+	if (a->ns != b->ns)
+		return a->ns < b->ns;
+	if (a->proc != b->proc)
+		return a->proc->index < b->proc->index;
+	return a->id < b->id;
 }
 
 static void sift_down(struct heap *h, size_t i)
@@ -74,7 +81,7 @@ static int advance(struct stream *s)
 }
 
 /* The heap's next record gone; the stream that held it moves on. */
-static void pop(struct heap *h)
+static inline __attribute__((always_inline)) void pop(struct heap *h)
 {
 	if (!advance(h->v[0]))
 		h->v[0] = h->v[--h->n];
@@ -135,6 +142,47 @@ static int merge_ahead(struct heap *h, struct pipeline *pl, uint64_t *n, uint64_
 	return rc;
 }
 
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The first PROBE records on this thread, the pipeline's time measured on one in SAMPLE: 1
+ * when it takes SHARE_PCT percent of the whole or more, and the merge should go on a thread
+ * of its own (the copies and the handing over cost more than they save when the pipeline has
+ * little to do: a --summary of the recorders' own records).  TPROF_TEST_MERGE_AHEAD=1 or 0
+ * decides instead, from the first record (the tests). */
+static int probe(struct heap *h, struct pipeline *pl, uint64_t *n, uint64_t *mark)
+{
+	enum { PROBE = 1 << 16, SAMPLE = 32, SHARE_PCT = 30 };
+	const char *force = getenv("TPROF_TEST_MERGE_AHEAD");
+	if (force && (force[0] == '0' || force[0] == '1') && !force[1])
+		return force[0] == '1';
+	/* what reading the clock costs, taken off each sample */
+	int64_t clock_cost = INT64_MAX;
+	for (int i = 0; i < 16; i++) {
+		int64_t t0 = now_ns(), d = now_ns() - t0;
+		clock_cost = d < clock_cost ? d : clock_cost;
+	}
+	int64_t start = now_ns(), in_pipeline = 0;
+	for (uint64_t i = 0; h->n && i < PROBE; i++, pop(h)) {
+		struct stream *s = h->v[0];
+		if (i % SAMPLE == 0) {
+			int64_t t0 = now_ns();
+			pipeline_record(pl, s, s->rec, s->ns);
+			int64_t d = now_ns() - t0 - clock_cost;
+			in_pipeline += d > 0 ? d : 0;
+		} else {
+			pipeline_record(pl, s, s->rec, s->ns);
+		}
+		if (++*n >= *mark)
+			*mark = progress_at(*n);
+	}
+	return in_pipeline * SAMPLE * 100 >= (now_ns() - start) * SHARE_PCT;
+}
+
 int merge_run(struct trace *tr, struct pipeline *pl)
 {
 	struct heap h = { NULL, 0 };
@@ -163,8 +211,9 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 		sift_down(&h, i);
 	/* One compare per record; the clock is read only past the mark. */
 	uint64_t n = 0, mark = progress_begin("merging", total, PROGRESS_RECORDS);
-	if (!h.n || merge_ahead(&h, pl, &n, &mark) < 0) {
-		/* nothing to merge, or no thread: the heap on this one */
+	int ahead = probe(&h, pl, &n, &mark);
+	if (!h.n || !ahead || merge_ahead(&h, pl, &n, &mark) < 0) {
+		/* nothing left, not worth a thread, or no thread: the heap on this one */
 		for (; h.n; pop(&h)) {
 			struct stream *s = h.v[0];
 			pipeline_record(pl, s, s->rec, s->ns);

@@ -114,7 +114,8 @@ static void on_call(struct pipeline *pl, struct thread *t, const struct tprof_re
 {
 	unsigned next = r->ext < 2 ? r->ext : 2;
 	if (r->t1) {
-		int64_t t1 = timebase_global(&t->proc->tb, r->t1, &t->proc->streams[t->stream]->tb_cursor_t1);
+		int64_t t1 = timebase_global(&t->proc->tb, r->t1,
+					     &t->proc->streams[t->stream]->tb_cursor_t1);
 		call_event(pl, t, r->name, r->flags, r->arg, (const uint8_t *)(r + 1), next, ns, t1, 0);
 		if (t1 > t->last_ns)
 			t->last_ns = t1;
