@@ -152,7 +152,8 @@ static int64_t now_ns(void)
 /* The first PROBE records on this thread, the pipeline's time measured on one in SAMPLE: 1
  * when it takes SHARE_PCT percent of the whole or more, and the merge should go on a thread
  * of its own (the copies and the handing over cost more than they save when the pipeline has
- * little to do: a --summary of the recorders' own records).  TPROF_TEST_MERGE_AHEAD=1 or 0
+ * little to do: a --summary of the recorders' own records), and a processor is left for it
+ * (0 at once when not: an output's compressor has it).  TPROF_TEST_MERGE_AHEAD=1 or 0
  * decides instead, from the first record (the tests). */
 static int probe(struct heap *h, struct pipeline *pl, uint64_t *n, uint64_t *mark)
 {
@@ -160,6 +161,8 @@ static int probe(struct heap *h, struct pipeline *pl, uint64_t *n, uint64_t *mar
 	const char *force = getenv("TPROF_TEST_MERGE_AHEAD");
 	if (force && (force[0] == '0' || force[0] == '1') && !force[1])
 		return force[0] == '1';
+	if (handoff_cores_left() < 1)
+		return 0;       /* no processor for it: an output's compressor has the other */
 	/* what reading the clock costs, taken off each sample */
 	int64_t clock_cost = INT64_MAX;
 	for (int i = 0; i < 16; i++) {

@@ -1,5 +1,21 @@
-/* handoff.c — handoff.h: a count of full slots under a mutex, two condition variables. */
+/* handoff.c — handoff.h: a count of full slots under a mutex, two condition variables; and
+ * the count of the outputs' busy threads. */
 #include "handoff.h"
+
+#include <unistd.h>
+
+static int busy;        /* read and written atomically */
+
+void handoff_busy(int delta)
+{
+	__atomic_add_fetch(&busy, delta, __ATOMIC_RELAXED);
+}
+
+int handoff_cores_left(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return (int)(n > 0 ? n : 1) - 1 - __atomic_load_n(&busy, __ATOMIC_RELAXED);
+}
 
 void handoff_init(struct handoff *h, unsigned n)
 {

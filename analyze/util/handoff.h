@@ -25,4 +25,10 @@ void handoff_filled(struct handoff *h);
 unsigned handoff_full_slot(struct handoff *h);
 void handoff_taken(struct handoff *h);
 
+/* Threads that keep a processor busy beside the caller's (an output's compressor) say so when
+ * they start (+1) and end (-1); a stage that could start a thread of its own to read ahead
+ * asks how many processors are left beyond the caller's and theirs. */
+void handoff_busy(int delta);
+int handoff_cores_left(void);
+
 #endif

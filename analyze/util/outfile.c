@@ -2,6 +2,7 @@
  * gzip file is compressed by a helper thread, so that deflate (the slowest part of writing
  * a .json.gz) runs beside the formatting instead of after it. */
 #include "outfile.h"
+#include "handoff.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -55,7 +56,10 @@ static int start_gzip(struct outfile *of, const char *path)
 		return -1;
 	pthread_mutex_init(&of->lock, NULL);
 	pthread_cond_init(&of->cond, NULL);
-	return pthread_create(&of->thread, NULL, compressor, of) == 0 ? 0 : -1;
+	if (pthread_create(&of->thread, NULL, compressor, of) != 0)
+		return -1;
+	handoff_busy(1);
+	return 0;
 }
 
 static int ends_with_gz(const char *p)
@@ -119,6 +123,7 @@ int outfile_close(struct outfile *of, char *buf, size_t len)
 		pthread_cond_broadcast(&of->cond);
 		pthread_mutex_unlock(&of->lock);
 		pthread_join(of->thread, NULL);
+		handoff_busy(-1);
 		of->err |= gzclose(of->gz) != Z_OK;
 		free(of->spare);
 	} else if (of->f == stdout) {

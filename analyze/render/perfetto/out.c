@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "out.h"
+#include "../../util/handoff.h"
 #include "proto.h"
 
 #define QUEUE 4
@@ -142,6 +143,7 @@ struct pf_out *pf_out_open(const char *path)
 		free(o);
 		return NULL;
 	}
+	handoff_busy(1);
 	return o;
 }
 
@@ -188,6 +190,7 @@ int pf_out_close(struct pf_out *o)
 	pthread_cond_broadcast(&o->cond);
 	pthread_mutex_unlock(&o->lock);
 	pthread_join(o->thread, NULL);
+	handoff_busy(-1);
 	int err = o->err;
 	if (o->f == stdout)
 		err |= fflush(stdout) != 0;
