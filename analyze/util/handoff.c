@@ -21,6 +21,7 @@ void handoff_init(struct handoff *h, unsigned n)
 {
 	h->n = n;
 	h->full = h->fill_at = h->take_at = 0;
+	h->cancelled = 0;
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->filled, NULL);
 	pthread_cond_init(&h->emptied, NULL);
@@ -33,13 +34,30 @@ void handoff_destroy(struct handoff *h)
 	pthread_mutex_destroy(&h->lock);
 }
 
-unsigned handoff_free_slot(struct handoff *h)
+int handoff_free_slot(struct handoff *h)
 {
 	pthread_mutex_lock(&h->lock);
-	while (h->full == h->n)
+	while (h->full == h->n && !h->cancelled)
 		pthread_cond_wait(&h->emptied, &h->lock);
+	int slot = h->cancelled ? -1 : (int)h->fill_at;
 	pthread_mutex_unlock(&h->lock);
-	return h->fill_at;
+	return slot;
+}
+
+void handoff_cancel(struct handoff *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->cancelled = 1;
+	pthread_cond_signal(&h->emptied);
+	pthread_mutex_unlock(&h->lock);
+}
+
+int handoff_cancelled(struct handoff *h)
+{
+	pthread_mutex_lock(&h->lock);
+	int c = h->cancelled;
+	pthread_mutex_unlock(&h->lock);
+	return c;
 }
 
 void handoff_filled(struct handoff *h)
@@ -51,13 +69,13 @@ void handoff_filled(struct handoff *h)
 	pthread_mutex_unlock(&h->lock);
 }
 
-unsigned handoff_full_slot(struct handoff *h)
+int handoff_full_slot(struct handoff *h)
 {
 	pthread_mutex_lock(&h->lock);
 	while (!h->full)
 		pthread_cond_wait(&h->filled, &h->lock);
 	pthread_mutex_unlock(&h->lock);
-	return h->take_at;
+	return (int)h->take_at;
 }
 
 void handoff_taken(struct handoff *h)
