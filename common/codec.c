@@ -1,27 +1,8 @@
 /* codec.c — varint/delta encoding of records (see codec.h for the layout). */
 #include "codec.h"
+#include "varint.h"
 
 #include <string.h>
-
-static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
-static inline uint64_t zigzag(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t unzigzag(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
 
 size_t tprof_encode(const struct tprof_rec *u, uint32_t max_units, uint8_t *out,
 		    struct tprof_enc_info *info)
@@ -65,23 +46,6 @@ size_t tprof_encode(const struct tprof_rec *u, uint32_t max_units, uint8_t *out,
 	}
 	info->units = i;
 	return (size_t)(p - out);
-}
-
-/* Reads a varint; returns the new position, or NULL when it runs past end or is too long. */
-static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
-{
-	uint64_t x = 0;
-	for (unsigned shift = 0; shift < 64; shift += 7) {
-		if (p == end)
-			return NULL;
-		uint8_t b = *p++;
-		x |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*v = x;
-			return p;
-		}
-	}
-	return NULL;
 }
 
 /* Distinguishes "ran out of input" (0) from "malformed" (-1) for a varint at p. */

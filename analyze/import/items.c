@@ -25,9 +25,12 @@
 #include "../read/trace.h"
 #include "../util/grow.h"
 #include "../util/handoff.h"
+#include "item-code.h"
 
 #define MAX_ITEM (sizeof(struct item) + (TPROF_MAX_EXT - 1) * TPROF_UNIT + TPROF_UNIT)
-#define RUN_IOV 1024              /* items in one writev */
+#define MAX_LEN (MAX_ITEM - sizeof(struct item))   /* payload bytes */
+#define MAX_CODED (ITEM_CODE_FIELDS + MAX_LEN)    /* an item in a run on disk */
+#define SPILL_BUF (1u << 20)      /* encoded items in one write */
 #define WINDOW (4u << 20)         /* of a run file, mapped while it is merged */
 #define PREFETCH 8                /* items ahead read into the cache while writing a run */
 
@@ -63,7 +66,7 @@ struct mrun {
 	size_t oi, ki;
 };
 
-/* A run on disk: items as in the arena (each padded to 8 bytes), read through a window. */
+/* A run on disk: items encoded (item-code.h), read through a window. */
 struct run {
 	int fd;
 	uint64_t size;                  /* bytes written */
@@ -71,7 +74,10 @@ struct run {
 	uint8_t *map;                   /* [map_off, map_off + map_len) of the file, or NULL */
 	uint64_t map_off;
 	size_t map_len;
-	struct item *cur;               /* in the window */
+	struct item_coder dec;
+	const struct istream *s;        /* the streams' table, for image and stream */
+	size_t ns;
+	struct item *cur;               /* the item read, its payload after it (MAX_ITEM bytes) */
 };
 
 struct items {
@@ -84,6 +90,7 @@ struct items {
 	pthread_t spiller;
 	int spilling;                   /* 0: none, 1: written here, 2: on the thread */
 	struct run spilled;             /* its file */
+	uint8_t *wbuf;                  /* items encoded for it (SPILL_BUF bytes) */
 	char *spill_error;              /* what went wrong, said on the caller's thread */
 	struct run *runs;
 	size_t nruns;
@@ -143,6 +150,7 @@ static void run_close(struct run *r)
 		munmap(r->map, r->map_len);
 	if (r->fd >= 0)
 		close(r->fd);
+	free(r->cur);
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 }
@@ -158,6 +166,7 @@ void items_free(struct items *x)
 		run_close(&x->runs[i]);
 	free(x->runs);
 	free(x->s);
+	free(x->wbuf);
 	mrun_free(&x->m[0]);
 	mrun_free(&x->m[1]);
 	free(x);
@@ -283,19 +292,26 @@ static void clear_run(struct mrun *m)
 
 /* ---- runs to disk ------------------------------------------------------------------------- */
 
+static int write_all(int fd, const void *p, size_t n)
+{
+	struct iovec v = { (void *)p, n };
+	return tprof_writev_all(fd, &v, 1);
+}
+
 static size_t padded(const struct item *it)
 {
 	return (sizeof(*it) + it->len + 7) & ~(size_t)7;
 }
 
-/* The spill thread: the full run sorted and written into x->spilled.fd. */
+/* The spill thread: the full run sorted, encoded and written into x->spilled.fd. */
 static void *spill_run(void *arg)
 {
 	struct items *x = arg;
 	struct mrun *m = &x->m[!x->fill];
 	struct run *r = &x->spilled;
-	struct iovec iov[RUN_IOV];
-	int bad = 0, n = 0;
+	struct item_coder enc = { 0 };
+	int bad = 0;
+	size_t n = 0;
 	/* Behind the reader's threads, whose work it follows: it has until the next run fills,
 	 * and takes what they leave of the processors (a processor running only it counts as
 	 * idle when the reader's threads wake each other: neither is put behind the other). */
@@ -304,15 +320,16 @@ static void *spill_run(void *arg)
 		setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
 	sort_run(m);
 	for (struct item *it; !bad && (it = mem_next(m));) {
-		iov[n++] = (struct iovec){ it, padded(it) };
-		r->size += padded(it);
-		if (n == RUN_IOV) {
-			bad = tprof_writev_all(r->fd, iov, n) < 0;
+		if (n + ITEM_CODE_FIELDS + it->len > SPILL_BUF) {
+			bad = write_all(r->fd, x->wbuf, n) < 0;
+			r->size += n;
 			n = 0;
 		}
+		n += item_encode(&enc, it, it + 1, x->wbuf + n);
 	}
 	if (!bad && n)
-		bad = tprof_writev_all(r->fd, iov, n) < 0;
+		bad = write_all(r->fd, x->wbuf, n) < 0;
+	r->size += n;
 	if (bad) {
 		if (asprintf(&x->spill_error, "cannot write a run of the import: %s",
 			     strerror(errno)) < 0)
@@ -366,6 +383,8 @@ static int spill(struct items *x)
 	}
 	unlink(path);
 	free(path);
+	if (!x->wbuf && !(x->wbuf = malloc(SPILL_BUF)))
+		abort();
 	order_run(x, &x->m[x->fill]);
 	x->fill = !x->fill;
 	if (pthread_create(&x->spiller, NULL, spill_run, x) == 0) {
@@ -417,8 +436,7 @@ static int run_map(struct run *r, uint64_t off, size_t need)
 		munmap(r->map, r->map_len);
 	uint64_t at = off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
 	size_t len = r->size - at < WINDOW ? (size_t)(r->size - at) : WINDOW;
-	/* shared: the caller may rewrite an item's payload, in place */
-	r->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, (off_t)at);
+	r->map = mmap(NULL, len, PROT_READ, MAP_SHARED, r->fd, (off_t)at);
 	if (r->map == MAP_FAILED) {
 		r->map = NULL;
 		return -1;
@@ -431,25 +449,20 @@ static int run_map(struct run *r, uint64_t off, size_t need)
 /* The run's next item into r->cur: 1, 0 at its end, -1 when it cannot be read (errno). */
 static int read_run(struct run *r)
 {
-	r->cur = NULL;
 	if (r->off == r->size)
 		return 0;
-	if (r->size - r->off < sizeof(struct item)) {
-		errno = EIO;
-		return -1;
-	}
-	if (run_map(r, r->off, sizeof(struct item)) < 0)
-		return -1;
-	struct item *it = (struct item *)(r->map + (r->off - r->map_off));
-	size_t need = padded(it);
-	if (it->len > MAX_ITEM - sizeof(*it) || r->size - r->off < need) {
-		errno = EIO;
-		return -1;
-	}
+	size_t need = r->size - r->off < MAX_CODED ? (size_t)(r->size - r->off) : MAX_CODED;
 	if (run_map(r, r->off, need) < 0)
 		return -1;
-	r->cur = (struct item *)(r->map + (r->off - r->map_off));
-	r->off += need;
+	const uint8_t *p = r->map + (r->off - r->map_off);
+	size_t used = item_decode(&r->dec, p, p + need, r->cur, MAX_LEN);
+	if (!used || r->cur->gs >= r->ns) {
+		errno = EIO;
+		return -1;
+	}
+	r->cur->image = r->s[r->cur->gs].image;
+	r->cur->stream = r->s[r->cur->gs].stream;
+	r->off += used;
 	return 1;
 }
 
@@ -528,6 +541,13 @@ static int merge_start(struct items *x, struct merge *g)
 	g->n = 0;
 	if (!(g->h = calloc(x->nruns + 1, sizeof(*g->h))))
 		abort();
+	for (size_t i = 0; i < x->nruns; i++) {
+		struct run *r = &x->runs[i];
+		r->s = x->s;
+		r->ns = x->ns;
+		if (!r->cur && !(r->cur = malloc(MAX_ITEM)))
+			abort();
+	}
 	for (size_t i = 0; i <= x->nruns; i++) {
 		struct src s = { i < x->nruns ? &x->runs[i] : NULL, NULL, i, 0 };
 		int rc = src_next(g->m, &s);

@@ -1,9 +1,10 @@
 /* items.h — the import's events waiting to be put in order (items.c).  Each event of a Chrome
- * trace becomes an item: a fixed header and its payload (an imported head and args).  Items
- * are held in a run in memory; a full run is sorted and written to a scratch file, and at the
- * end the runs are merged, so that memory stays at one run whatever the file's size.  Items
- * come back by image, stream (thread), time, and at one time: ends, then begins (the longer
- * first), then the rest, in the file's order where all that is equal. */
+ * trace becomes an item: a fixed header (the record's fields and those of its imported head)
+ * and its payload (the encoded args).  Items are held in a run in memory; a full run is sorted
+ * and written to a scratch file, compactly (item-code.h), and at the end the runs are merged, so
+ * that memory stays at one run whatever the file's size.  Items come back by image, stream
+ * (thread), time, and at one time: ends, then begins (the longer first), then the rest, in the
+ * file's order where all that is equal. */
 #ifndef TPROF_ANALYZE_ITEMS_H
 #define TPROF_ANALYZE_ITEMS_H
 
@@ -13,14 +14,21 @@
 struct item {
 	int64_t t, dur;                 /* the file's own ns; dur orders begins */
 	uint64_t arg;
+	uint64_t offset;                /* the event's byte offset in the file (head) */
 	uint32_t image, stream;
 	uint32_t name;                  /* trace-wide string id */
 	uint32_t len;                   /* payload bytes that follow */
+	uint32_t cat;                   /* trace-wide string id of "cat" (head) */
+	uint32_t gs;                    /* the stream's dense number (items_stream) */
 	uint16_t kind;                  /* TPROF_K_I*; IEND for an E */
 	uint8_t flags;
 	uint8_t cls;                    /* 0 end, 1 begin, 2 the rest */
-	uint32_t gs;                    /* the stream's dense number (items_stream) */
+	uint8_t head;                   /* TPROF_IMP_* head flags | ITEM_HEAD: it has a head */
+	uint8_t pad[3];
 };
+
+#define ITEM_HEAD 0x80u                 /* the record carries struct tprof_imp_head */
+
 
 struct items;
 

@@ -72,7 +72,8 @@ struct ctx {
 	size_t nimg, capimg, last_img;
 	struct items *items;
 	uint32_t ngs;
-	_Alignas(16) uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];   /* a head, then args */
+	_Alignas(16) uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];   /* args; written: head, args */
+	uint8_t phead;                  /* the head's flags of the payload in scratch | ITEM_HEAD */
 	int failed;
 };
 
@@ -168,22 +169,17 @@ static uint64_t id_hash(const struct chrome_event *ev)
 	return h;
 }
 
-/* The head and args (encoded, argblob.h) of an event into c->scratch; returns their length. */
+/* The args (encoded, argblob.h) of an event into c->scratch, and the flags of its head into
+ * c->phead; returns their length. */
 static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_args, int with_id)
 {
-	struct tprof_imp_head h = { 0 };
-	size_t len = sizeof(h);
-	h.cat = str_id(ev->cat);
-	h.offset = ev->offset;
+	size_t len = 0;
+	c->phead = ITEM_HEAD;
 	/* ids are unique by nature: interned, a file of many would hold them all in memory (the
 	 * hash in the record's arg pairs the ends; the text is not kept) */
 	(void)with_id;
-	if (with_args && ev->args) {
-		if (argblob_encode(ev->args, c->scratch, &len, sizeof(h) + MAX_PAYLOAD) < 0)
-			h.flags |= TPROF_IMP_ARGS_CUT;
-		h.args_len = (uint32_t)(len - sizeof(h));
-	}
-	memcpy(c->scratch, &h, sizeof(h));
+	if (with_args && ev->args && argblob_encode(ev->args, c->scratch, &len, MAX_PAYLOAD) < 0)
+		c->phead |= TPROF_IMP_ARGS_CUT;
 	return len;
 }
 
@@ -197,7 +193,12 @@ static int add(struct ctx *c, const struct chrome_event *ev, uint32_t image, uin
 		.arg = arg, .image = image, .stream = stream, .name = name, .len = (uint32_t)plen,
 		.kind = kind, .flags = flags, .cls = cls,
 		.gs = c->img[image].thr[stream - 1].gs,
+		.offset = ev->offset,
 	};
+	if (kind != TPROF_K_IEND) {
+		it.cat = str_id(ev->cat);
+		it.head = c->phead;
+	}
 	return items_add(c->items, &it, c->scratch);
 }
 
@@ -317,7 +318,7 @@ static int each(void *arg, const struct chrome_event *ev)
 			im->steps = util_grow(im->steps, &im->capsteps, im->nsteps,
 					 sizeof(*im->steps), 16);
 			im->steps[im->nsteps++] = (struct imp_step){ (uint64_t)step, ev->ts_ns, end };
-			((struct tprof_imp_head *)c->scratch)->flags |= TPROF_IMP_STEP;
+			c->phead |= TPROF_IMP_STEP;
 		}
 		rc = add(c, ev, image, stream, TPROF_K_IBEGIN, (uint8_t)ev->ph, 1, name,
 			 step >= 0 ? (uint64_t)step : 0, plen);
@@ -415,14 +416,18 @@ static void flush_thread(struct writer *w)
 	}
 }
 
-/* The head of a payload with the image's string ids. */
-static void rewrite_head(struct img *im, uint8_t *payload, uint64_t t)
+/* The head of an item, with the image's string ids, then its args, into c->scratch; returns
+ * their length. */
+static size_t with_head(struct img *im, struct ctx *c, const struct item *it,
+			const uint8_t *args, uint64_t t)
 {
-	struct tprof_imp_head h;
-	memcpy(&h, payload, sizeof(h));
-	h.cat = img_str(im, h.cat, t);
-	h.id = img_str(im, h.id, t);
-	memcpy(payload, &h, sizeof(h));
+	struct tprof_imp_head h = {
+		.cat = img_str(im, it->cat, t), .args_len = it->len,
+		.flags = it->head & ~ITEM_HEAD, .offset = it->offset,
+	};
+	memcpy(c->scratch, &h, sizeof(h));
+	memcpy(c->scratch + sizeof(h), args, it->len);
+	return sizeof(h) + it->len;
 }
 
 static void write_item(void *arg, const struct item *it, uint8_t *payload)
@@ -454,8 +459,11 @@ static void write_item(void *arg, const struct item *it, uint8_t *payload)
 	uint64_t t0 = ticks(it->t);
 	struct tprof_rec r = { .kind = it->kind, .flags = it->flags, .t0 = t0, .arg = it->arg,
 			       .name = img_str(w->im, it->name, t0) };
-	if (it->len)
-		rewrite_head(w->im, payload, t0);
+	size_t len = it->len;
+	if (it->head) {
+		len = with_head(w->im, c, it, payload, t0);
+		payload = c->scratch;
+	}
 	if (it->kind == TPROF_K_IBEGIN) {
 		int64_t end = it->flags == 'X' ? it->t + it->dur : INT64_MAX;
 		int clipped = 0;
@@ -467,7 +475,7 @@ static void write_item(void *arg, const struct item *it, uint8_t *payload)
 		w->open = util_grow(w->open, &w->capopen, w->nopen, sizeof(*w->open), 16);
 		w->open[w->nopen++] = (struct open_slice){ end, clipped };
 	}
-	tprof_imgw_write(w->im->w, w->stream, r, payload, it->len);
+	tprof_imgw_write(w->im->w, w->stream, r, payload, len);
 }
 
 static void image_props(struct ctx *c, struct img *im, uint64_t t)

@@ -36,14 +36,15 @@ static int cmp_ref(const void *pa, const void *pb)
 		return x->t < y->t ? -1 : 1;
 	if (x->cls != y->cls)
 		return x->cls < y->cls ? -1 : 1;
-	if (x->cls == 1 && x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
+	int64_t dx = x->dur > 0 ? x->dur : 0, dy = y->dur > 0 ? y->dur : 0;   /* < 0 as 0 */
+	if (x->cls == 1 && dx != dy)
+		return dx > dy ? -1 : 1;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 struct check {
 	struct ref *want;
-	size_t n, at, bad_order, bad_payload;
+	size_t n, at, bad_order, bad_payload, bad_fields;
 };
 
 static void each(void *ctx, const struct item *it, uint8_t *payload)
@@ -57,8 +58,11 @@ static void each(void *ctx, const struct item *it, uint8_t *payload)
 	const struct ref *w = &c->want[c->at++];
 	if (it->image != w->it.image || it->stream != w->it.stream || it->t != w->it.t ||
 	    it->dur != w->it.dur || it->cls != w->it.cls || it->arg != w->it.arg ||
-	    it->len != w->it.len)
+	    it->len != w->it.len || it->gs != w->it.gs)
 		c->bad_order++;
+	else if (it->name != w->it.name || it->kind != w->it.kind || it->flags != w->it.flags ||
+		 it->cat != w->it.cat || it->head != w->it.head || it->offset != w->it.offset)
+		c->bad_fields++;
 	for (uint32_t i = 0; i < it->len; i++)
 		if (payload[i] != (uint8_t)(w->it.arg + i))
 			c->bad_payload++;
@@ -89,10 +93,21 @@ static void one(const char *what, size_t n, uint32_t nimages, uint32_t nstreams,
 		it.t = clock[gs];
 		it.cls = (uint8_t)(rnd() % 3);
 		it.dur = it.cls == 1 ? (int64_t)(rnd() % 4) : 0;
-		it.arg = rnd();
+		/* args of every size: hashes, small numbers, none */
+		it.arg = rnd() % 3 == 0 ? rnd() : rnd() % 3 == 0 ? rnd() % 100000 : 0;
+		it.name = (uint32_t)(rnd() % 7 ? rnd() % 300 : rnd());
+		it.kind = (uint16_t)rnd();
+		it.flags = (uint8_t)(rnd() % 2 ? rnd() : 0);
+		it.cat = (uint32_t)(rnd() % 5 ? rnd() % 20 : rnd());
+		it.head = (uint8_t)(rnd() % 4 ? rnd() : 0);
+		it.offset = rnd() % 9 ? (uint64_t)i * 150 + rnd() % 100 : rnd();
 		it.len = (uint32_t)(rnd() % 5 == 0 ? rnd() % sizeof(payload) : 0);
 		for (uint32_t k = 0; k < it.len; k++)
 			payload[k] = (uint8_t)(it.arg + k);
+		if (!sorted && rnd() % 50 == 0)   /* far from the others, and long */
+			it.t = rnd() % 2 ? INT64_MIN + (int64_t)(rnd() % 1000) : INT64_MAX - 5;
+		if (it.cls == 1 && rnd() % 40 == 0)
+			it.dur = -(int64_t)(rnd() % 1000);
 		if (sorted)   /* one class: the stream's keys arrive in order */
 			it.cls = 2, it.dur = 0;
 		want[i] = (struct ref){ it, i };
@@ -100,13 +115,15 @@ static void one(const char *what, size_t n, uint32_t nimages, uint32_t nstreams,
 			failed = 1;
 	}
 	qsort(want, n, sizeof(*want), cmp_ref);
-	struct check c = { want, n, 0, 0, 0 };
+	struct check c = { want, n, 0, 0, 0, 0 };
 	ok(!failed && items_each(x, each, &c) == 0, "%s: %zu items in and out (%zu runs on disk)",
 	   what, n, items_runs(x));
 	is_u64(c.at, n, "%s: every item came back once", what);
 	is_u64(c.bad_order, 0, "%s: in order (image, stream, time, ends, longer begins, file)",
 	       what);
 	is_u64(c.bad_payload, 0, "%s: payloads intact", what);
+	is_u64(c.bad_fields, 0, "%s: every field intact (name, kind, flags, cat, head, offset)",
+	       what);
 	items_free(x);
 	free(want);
 	free(clock);
