@@ -280,7 +280,7 @@ void tprof_imgw_flush(struct tprof_imgw *w)
 		drain(w);
 }
 
-void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, struct tprof_rec r,
+void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, const struct tprof_rec *r,
 			const void *ext, size_t ext_bytes)
 {
 	uint32_t ext_units = (uint32_t)((ext_bytes + TPROF_UNIT - 1) / TPROF_UNIT);
@@ -294,11 +294,18 @@ void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, struct tprof_rec r,
 		b->n = b->flushed = 0;
 		b->seq++;
 	}
-	if (r.t0 < b->last_t0)
-		r.t0 = b->last_t0;
-	b->last_t0 = r.t0;
-	r.ext = (uint8_t)ext_units;
-	b->units[b->n] = r;
+	/* field by field: r was just written by the caller, and a copy in wider pieces than its
+	 * stores waits for them to reach the cache */
+	struct tprof_rec *u = &b->units[b->n];
+	uint64_t t0 = r->t0 < b->last_t0 ? b->last_t0 : r->t0;
+	b->last_t0 = t0;
+	u->kind = r->kind;
+	u->ext = (uint8_t)ext_units;
+	u->flags = r->flags;
+	u->name = r->name;
+	u->t0 = t0;
+	u->t1 = r->t1;
+	u->arg = r->arg;
 	if (ext_bytes) {
 		uint8_t *e = (uint8_t *)&b->units[b->n + 1];
 		memcpy(e, ext, ext_bytes);   /* the last unit's padding zeroed: buffers are reused */
@@ -317,7 +324,7 @@ uint32_t tprof_imgw_string_n(struct tprof_imgw *w, const char *s, size_t len, ui
 	uint32_t id = tprof_strtab_id(&w->strings, s, len, &added);
 	if (added) {
 		struct tprof_rec r = { .kind = TPROF_K_STRING, .name = id, .t0 = t, .arg = len };
-		tprof_imgw_write(w, 0, r, s, len);
+		tprof_imgw_write(w, 0, &r, s, len);
 	}
 	return id;
 }
@@ -330,14 +337,14 @@ uint32_t tprof_imgw_string(struct tprof_imgw *w, const char *s, uint64_t t)
 void tprof_imgw_prop_str(struct tprof_imgw *w, const char *key, const char *value, uint64_t t)
 {
 	uint32_t k = tprof_imgw_string(w, key, t), v = tprof_imgw_string(w, value, t);
-	tprof_imgw_write(w, 0, (struct tprof_rec){ .kind = TPROF_K_PROP, .name = k, .t0 = t,
+	tprof_imgw_write(w, 0, &(struct tprof_rec){ .kind = TPROF_K_PROP, .name = k, .t0 = t,
 						     .arg = v }, NULL, 0);
 }
 
 void tprof_imgw_prop_int(struct tprof_imgw *w, const char *key, int64_t value, uint64_t t)
 {
 	uint32_t k = tprof_imgw_string(w, key, t);
-	tprof_imgw_write(w, 0, (struct tprof_rec){ .kind = TPROF_K_PROP, .flags = TPROF_PROP_INT,
+	tprof_imgw_write(w, 0, &(struct tprof_rec){ .kind = TPROF_K_PROP, .flags = TPROF_PROP_INT,
 						     .name = k, .t0 = t, .arg = (uint64_t)value },
 			   NULL, 0);
 }

@@ -34,7 +34,7 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 /* One record into a stream, with ext_bytes of extension (padded with zeros to whole units;
  * r->ext is set here).  A t0 earlier than the stream's last record is raised to it, so each
  * stream stays in time order. */
-void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, struct tprof_rec r,
+void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, const struct tprof_rec *r,
 		      const void *ext, size_t ext_bytes);
 /* The id of a string, its STRING record written into stream 0 (t0 = t) when new; 0 for
  * NULL.  Strings longer than a record holds are cut. */

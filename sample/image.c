@@ -42,7 +42,7 @@ static uint64_t real_ns(void)
 void tprof_sysimg_write(struct tprof_sysimg *im, uint32_t stream, struct tprof_rec r,
 			const void *ext, size_t ext_bytes)
 {
-	tprof_imgw_write(im->w, stream, r, ext, ext_bytes);
+	tprof_imgw_write(im->w, stream, &r, ext, ext_bytes);
 }
 
 uint32_t tprof_sysimg_string_n(struct tprof_sysimg *im, const char *s, size_t len, uint64_t t)

@@ -394,7 +394,7 @@ static void write_end(struct writer *w, int64_t t, int clipped)
 {
 	struct tprof_rec r = { .kind = TPROF_K_IEND, .t0 = ticks(t),
 			       .flags = clipped ? TPROF_IMP_CLIPPED : 0 };
-	tprof_imgw_write(w->im->w, w->stream, r, NULL, 0);
+	tprof_imgw_write(w->im->w, w->stream, &r, NULL, 0);
 	w->nopen--;
 	if (t > w->last)
 		w->last = t;
@@ -421,13 +421,16 @@ static void flush_thread(struct writer *w)
 static size_t with_head(struct img *im, struct ctx *c, const struct item *it,
 			const uint8_t *args, uint64_t t)
 {
-	struct tprof_imp_head h = {
-		.cat = img_str(im, it->cat, t), .args_len = it->len,
-		.flags = it->head & ~ITEM_HEAD, .offset = it->offset,
-	};
-	memcpy(c->scratch, &h, sizeof(h));
-	memcpy(c->scratch + sizeof(h), args, it->len);
-	return sizeof(h) + it->len;
+	/* field by field: a head built aside and copied whole stalled on its own stores */
+	struct tprof_imp_head *h = (struct tprof_imp_head *)c->scratch;
+	h->cat = img_str(im, it->cat, t);
+	h->args_len = it->len;
+	h->id = 0;
+	h->flags = it->head & ~ITEM_HEAD;
+	h->offset = it->offset;
+	h->reserved = 0;
+	memcpy(c->scratch + sizeof(*h), args, it->len);
+	return sizeof(*h) + it->len;
 }
 
 static void write_item(void *arg, const struct item *it, uint8_t *payload)
@@ -475,7 +478,7 @@ static void write_item(void *arg, const struct item *it, uint8_t *payload)
 		w->open = util_grow(w->open, &w->capopen, w->nopen, sizeof(*w->open), 16);
 		w->open[w->nopen++] = (struct open_slice){ end, clipped };
 	}
-	tprof_imgw_write(w->im->w, w->stream, r, payload, len);
+	tprof_imgw_write(w->im->w, w->stream, &r, payload, len);
 }
 
 static void image_props(struct ctx *c, struct img *im, uint64_t t)
@@ -504,7 +507,7 @@ static void image_props(struct ctx *c, struct img *im, uint64_t t)
 		struct tprof_rec r = { .kind = TPROF_K_THREAD, .arg = i + 1, .t0 = at,
 				       .t1 = (uint64_t)th->tid,
 				       .name = th->name ? img_str(im, th->name, at) : 0 };
-		tprof_imgw_write(im->w, 0, r, NULL, 0);
+		tprof_imgw_write(im->w, 0, &r, NULL, 0);
 		if (th->is_gpu) {
 			char v[64];
 			snprintf(v, sizeof(v), "%zu %lld %lld", i + 1, (long long)th->gpu_device,
@@ -559,7 +562,7 @@ static int close_images(struct ctx *c)
 		if (!im->w)
 			continue;
 		uint64_t t = ticks(c->f->last_ns == INT64_MIN ? 0 : c->f->last_ns);
-		tprof_imgw_write(im->w, 0, (struct tprof_rec){ .kind = TPROF_K_END,
+		tprof_imgw_write(im->w, 0, &(struct tprof_rec){ .kind = TPROF_K_END,
 				 .flags = TPROF_END_EXIT, .t0 = t }, NULL, 0);
 		if (!tprof_imgw_ok(im->w))
 			rc = -1;

@@ -35,7 +35,7 @@ static int write_one(const char *dir, int thread, uint32_t pid)
 	rng = 0x853c49e6748fea9bull;   /* the same records both times */
 	tprof_imgw_prop_str(w, "role", "test", 1);
 	for (uint32_t s = 1; s <= 6; s++)
-		tprof_imgw_write(w, 0, (struct tprof_rec){ .kind = TPROF_K_THREAD, .arg = s,
+		tprof_imgw_write(w, 0, &(struct tprof_rec){ .kind = TPROF_K_THREAD, .arg = s,
 				 .t0 = 1, .t1 = 1000 + s,
 				 .name = tprof_imgw_string(w, "worker", 1) }, NULL, 0);
 	for (uint64_t i = 0; i < 300000; i++) {
@@ -45,12 +45,12 @@ static int write_one(const char *dir, int thread, uint32_t pid)
 			ext[k] = (uint8_t)(i + k);
 		char name[32];
 		snprintf(name, sizeof(name), "mark %u", (unsigned)(i % 50));
-		tprof_imgw_write(w, s, (struct tprof_rec){ .kind = TPROF_K_MARK, .t0 = 10 + i,
+		tprof_imgw_write(w, s, &(struct tprof_rec){ .kind = TPROF_K_MARK, .t0 = 10 + i,
 				 .arg = i, .name = tprof_imgw_string(w, name, 10 + i) }, ext, n);
 		if (i % 70001 == 0)
 			tprof_imgw_flush(w);
 	}
-	tprof_imgw_write(w, 0, (struct tprof_rec){ .kind = TPROF_K_END, .t0 = 400000 }, NULL, 0);
+	tprof_imgw_write(w, 0, &(struct tprof_rec){ .kind = TPROF_K_END, .t0 = 400000 }, NULL, 0);
 	tprof_imgw_flush(w);
 	int ok = tprof_imgw_ok(w);
 	uint64_t records = tprof_imgw_records(w);
