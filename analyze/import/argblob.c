@@ -50,24 +50,36 @@ static void members(struct out *o, const cJSON *parent, int keyed, int depth)
 static void value(struct out *o, const cJSON *v, const char *key, int keyed, int depth)
 {
 	uint8_t type;
-	if (cJSON_IsNull(v))
+	/* the type bits read here: the cJSON_Is* calls went through the library's PLT, up to six
+	 * for each value */
+	switch (v->type & 0xFF) {
+	case cJSON_NULL:
 		type = TPROF_IMP_A_NULL;
-	else if (cJSON_IsFalse(v))
+		break;
+	case cJSON_False:
 		type = TPROF_IMP_A_FALSE;
-	else if (cJSON_IsTrue(v))
+		break;
+	case cJSON_True:
 		type = TPROF_IMP_A_TRUE;
-	else if (cJSON_IsNumber(v)) {
+		break;
+	case cJSON_Number: {
 		double d = v->valuedouble;
-		type = d == floor(d) && fabs(d) < 9007199254740992.0 ? TPROF_IMP_A_INT
-								     : TPROF_IMP_A_DOUBLE;
-	} else if (cJSON_IsString(v))
+		type = fabs(d) < 9007199254740992.0 && d == (double)(int64_t)d ? TPROF_IMP_A_INT
+									 : TPROF_IMP_A_DOUBLE;
+		break;
+	}
+	case cJSON_String:
 		type = TPROF_IMP_A_STR;
-	else if (cJSON_IsObject(v))
+		break;
+	case cJSON_Object:
 		type = TPROF_IMP_A_OBJ;
-	else if (cJSON_IsArray(v))
+		break;
+	case cJSON_Array:
 		type = TPROF_IMP_A_ARR;
-	else
+		break;
+	default:
 		return;
+	}
 	if ((type == TPROF_IMP_A_OBJ || type == TPROF_IMP_A_ARR) && depth >= MAX_DEPTH) {
 		/* too deep to follow: the value as its JSON text */
 		char *text = cJSON_PrintUnformatted(v);
