@@ -32,6 +32,25 @@ static inline const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, ui
 	return NULL;
 }
 
+/* The same where at least 10 bytes can be read at p: no check against the end on the way. */
+static inline const uint8_t *get_varint10(const uint8_t *p, uint64_t *v)
+{
+	if (*p < 0x80) {
+		*v = *p;
+		return p + 1;
+	}
+	uint64_t x = *p & 0x7f;
+	for (unsigned i = 1; i < 10; i++) {
+		uint8_t b = p[i];
+		x |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80)) {
+			*v = x;
+			return p + i + 1;
+		}
+	}
+	return NULL;
+}
+
 static inline uint64_t zigzag(int64_t v)
 {
 	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);

@@ -98,6 +98,33 @@ static void refuses_bad_input(void)
 	memset(endless, 0xff, sizeof(endless));
 	d.prev_t0 = 0;
 	ok(tprof_decode_one(&d, endless, sizeof(endless), out) < 0, "an over-long varint is refused");
+	/* the same with room for the longest fields, read without checking the end */
+	uint8_t room[80];
+	memset(room, 0, sizeof(room));
+	d.prev_t0 = 0;
+	ok(tprof_decode_one(&d, room, sizeof(room), out) < 0, "kind 0 is refused, with room");
+	memset(room, 0xff, sizeof(room));
+	d.prev_t0 = 0;
+	ok(tprof_decode_one(&d, room, sizeof(room), out) < 0,
+	   "an over-long varint is refused, with room");
+	memset(room, 0, sizeof(room));
+	room[0] = 18;                   /* kind, ext, flags, then a name of eleven bytes */
+	memset(room + 3, 0x80, 10);
+	room[13] = 1;
+	d.prev_t0 = 0;
+	ok(tprof_decode_one(&d, room, sizeof(room), out) < 0,
+	   "an over-long name is refused, with room");
+	room[0] = 0x80;                 /* a kind of 2^16 */
+	room[1] = 0x80;
+	room[2] = 0x04;
+	memset(room + 3, 0, 7);
+	d.prev_t0 = 0;
+	ok(tprof_decode_one(&d, room, sizeof(room), out) < 0, "a kind of 2^16 is refused, with room");
+	memcpy(room, buf, len);         /* a good record, then more */
+	d.prev_t0 = 0;
+	ok(tprof_decode_one(&d, room, sizeof(room), out) == (long)len && out->kind == 18 &&
+	   out->name == 5 && out->t0 == 123456789 && out->t1 == 0 && out->arg == 42 && out->ext == 0,
+	   "a record read with room: its fields and length");
 }
 
 int main(void)
