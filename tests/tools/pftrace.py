@@ -13,6 +13,10 @@ Usage:
                                               with its track, times, name, category and
                                               arguments (a CPU sample: its CPU and stack);
                                               the processes and tracks, named and ordered
+  pftrace.py compare --flows-outside-slices TRACE.pftrace TRACE.json
+                                              the same where an imported trace's flow events
+                                              may lie in no slice (Chrome's allow it): such
+                                              ends are counted ("unanchored"), not refused
   pftrace.py samples TRACE.pftrace            checks; prints every CPU sample (PerfSample)
                                               as JSON: ts, pid, tid, cpu, mode, and its stack
                                               innermost first, [function, mapping path]
@@ -469,10 +473,14 @@ def check(t):
     spans = collections.defaultdict(list)
     for uuid, b, t1 in slices:
         spans[uuid].append((b["ts"], t1))
+    unanchored = 0
     for uuid, e in anchors:
         if not any(a <= e["ts"] <= z for a, z in spans[uuid]):
-            problem("flow %s at %d on %s lies in no slice of its track" %
-                    (e["flows"] or e["ends"], e["ts"], tracks.get(uuid)))
+            unanchored += 1
+            if not flows_outside_slices:
+                problem("flow %s at %d on %s lies in no slice of its track" %
+                        (e["flows"] or e["ends"], e["ts"], tracks.get(uuid)))
+    t.unanchored = unanchored
     return procs, tracks, slices, anchors
 
 
@@ -624,7 +632,14 @@ def compare(pv, cv):
                 % (what, sum(a.values()), sum(b.values()), only_p, only_c))
 
 
+flows_outside_slices = False
+
+
 def main():
+    global flows_outside_slices
+    if "--flows-outside-slices" in sys.argv:
+        sys.argv.remove("--flows-outside-slices")
+        flows_outside_slices = True
     if len(sys.argv) < 3 or sys.argv[1] not in ("check", "compare", "samples"):
         sys.exit(__doc__)
     t = load(sys.argv[2])
@@ -643,7 +658,7 @@ def main():
         compare(pv, cv)
         # slices of one track that overlap without nesting (calls timed by bad clocks)
         summary["chrome_unnested"] = sum(cv["unnested"].values())
-    summary.update(packets=t.npackets, bundles=t.bundles, bytes=t.size,
+    summary.update(packets=t.npackets, bundles=t.bundles, bytes=t.size, unanchored=t.unanchored,
                    sequences=len([s for s in t.seqs if s]), realtime=t.realtime)
     print(json.dumps(summary, sort_keys=True))
     if problems:
