@@ -38,7 +38,7 @@ uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int 
 	*added = 0;
 	if ((t->count + 1) * 2 > t->cap && grow(t) < 0)
 		return 0;
-	uint64_t h = tprof_hash_bytes(s, len);
+	uint64_t h = tprof_hash_table(s, len);
 	size_t j = h & (t->cap - 1);
 	for (; t->slots[j].str; j = (j + 1) & (t->cap - 1))
 		if (t->slots[j].hash == h && t->slots[j].len == len &&

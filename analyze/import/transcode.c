@@ -157,6 +157,9 @@ static uint32_t str_id(const char *s)
 	return s ? strings_add(s, strlen(s)) : 0;
 }
 
+/* An event's id, scope and category as one hash, which pairs the ends of async ranges and
+ * flows.  Ids are unique by nature: interned, a file of many would hold them all in memory, so
+ * the text is not kept. */
 static uint64_t id_hash(const struct chrome_event *ev)
 {
 	uint64_t h = tprof_hash_bytes(ev->id ? ev->id : "", ev->id ? strlen(ev->id) : 0);
@@ -171,13 +174,10 @@ static uint64_t id_hash(const struct chrome_event *ev)
 
 /* The args (encoded, argblob.h) of an event into c->scratch, and the flags of its head into
  * c->phead; returns their length. */
-static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_args, int with_id)
+static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_args)
 {
 	size_t len = 0;
 	c->phead = ITEM_HEAD;
-	/* ids are unique by nature: interned, a file of many would hold them all in memory (the
-	 * hash in the record's arg pairs the ends; the text is not kept) */
-	(void)with_id;
 	if (with_args && ev->args && argblob_encode(ev->args, c->scratch, &len, MAX_PAYLOAD) < 0)
 		c->phead |= TPROF_IMP_ARGS_CUT;
 	return len;
@@ -248,7 +248,7 @@ static int counter(struct ctx *c, const struct chrome_event *ev, uint32_t image,
 		uint64_t bits;
 		memcpy(&bits, &v, sizeof(bits));
 		if (add(c, ev, image, stream, TPROF_K_ICOUNTER, 0, 2, str_id(buf), bits,
-			payload(c, ev, 0, 0)) < 0)
+			payload(c, ev, 0)) < 0)
 			return -1;
 	}
 	return 0;
@@ -312,7 +312,7 @@ static int each(void *arg, const struct chrome_event *ev)
 	case 'X':
 	case 'B': {
 		gpu_work(th, ev);
-		size_t plen = payload(c, ev, 1, 0);
+		size_t plen = payload(c, ev, 1);
 		int64_t step = ev->ph == 'X' && name ? step_number(c, name) : -1;
 		if (step >= 0) {
 			im->steps = util_grow(im->steps, &im->capsteps, im->nsteps,
@@ -330,19 +330,19 @@ static int each(void *arg, const struct chrome_event *ev)
 	case 'i': case 'I': case 'R': case 'O': case 'N': case 'D': case 'P':
 		rc = add(c, ev, image, stream, TPROF_K_IMARK,
 			 (uint8_t)(ev->ph == 'I' ? 'i' : ev->ph), 2, name,
-			 ev->id ? id_hash(ev) : 0, payload(c, ev, 1, 1));
+			 ev->id ? id_hash(ev) : 0, payload(c, ev, 1));
 		break;
 	case 'C':
 		rc = counter(c, ev, image, stream);
 		break;
 	case 'b': case 'e': case 'n': case 'S': case 'T': case 'F': case 'p':
 		rc = add(c, ev, image, stream, TPROF_K_IASYNC, (uint8_t)ev->ph, 2, name,
-			 id_hash(ev), payload(c, ev, 1, 1));
+			 id_hash(ev), payload(c, ev, 1));
 		break;
 	case 's': case 't': case 'f':
 		rc = add(c, ev, image, stream, TPROF_K_IFLOW,
 			 (uint8_t)(ev->ph | (ev->bp == 'e' ? TPROF_IMP_BIND_ENCLOSING : 0)), 2,
-			 name, id_hash(ev), payload(c, ev, 0, 1));
+			 name, id_hash(ev), payload(c, ev, 0));
 		break;
 	default:
 		f->skipped++;

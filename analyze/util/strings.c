@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/hash.h"
 #include "strings.h"
 
 struct sentry {
@@ -15,26 +16,6 @@ static struct sentry *ents;     /* by id; ents[0] is the empty string */
 static uint32_t nents, capents;
 static uint32_t *slots;         /* open-addressing hash of ids */
 static size_t nslots;
-
-/* The table's own hash, eight bytes at a time (a name per event goes through it), with
- * splitmix64's finish so that the low bits, which pick the slot, depend on every byte. */
-static uint64_t hash(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 29;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h ^= w;
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebull;
-	return h ^ (h >> 31);
-}
 
 static int rehash(void)
 {
@@ -68,7 +49,7 @@ uint32_t strings_add(const char *s, size_t len)
 		return 0;
 	if ((size_t)(nents + 1) * 2 > nslots && rehash() < 0)
 		abort();
-	uint64_t h = hash(s, len);
+	uint64_t h = tprof_hash_table(s, len);
 	size_t j = h & (nslots - 1);
 	while (slots[j]) {
 		struct sentry *e = &ents[slots[j]];
