@@ -84,7 +84,11 @@ s = json.load(open(sys.argv[1]))["steps"]
 if s is None or s["count"] != 7 or sorted(x["step"] for x in s["slowest"]) != list(range(7)):
     sys.exit("steps %s" % s)
 ' "$T/summary.json"
-check "tprof's step N and ProfilerStep#N begin together (within 5 ms; steps last 20 ms)" pyc '
+# The helper begins ProfilerStep#N right before tprof.step(N); a busy machine may preempt
+# the thread in between, which delays a step of tprof's by a time slice.  So the clocks'
+# agreement is judged on the median step, and every ProfilerStep#N must lie before tprof's
+# step N+1 begins (steps last 20 ms).
+check "tprof's step N and ProfilerStep#N begin together (the median within 5 ms; each before step N+1)" pyc '
 chrome, trace = load(sys.argv[1]), load(sys.argv[2])
 base = chrome["otherData"]["trace_start_realtime_ns"]
 tp = {e["args"]["step"]: base + ns(e["ts"]) for e in events(chrome) if e.get("cat") == "step"}
@@ -92,7 +96,9 @@ pt = {int(e["name"][13:]): trace["tprof"]["base_us"] * 1000 + ns(e["ts"])
       for e in trace["traceEvents"] if e["name"].startswith("ProfilerStep#")}
 if sorted(tp) != sorted(pt): sys.exit("steps %s and %s" % (sorted(tp), sorted(pt)))
 off = {n: (pt[n] - tp[n]) / 1e6 for n in tp}
-if any(abs(v) > 5 for v in off.values()): sys.exit("ProfilerStep#N - step N, ms: %s" % off)
+mid = sorted(off.values())[len(off) // 2]
+late = [n for n in tp if n + 1 in tp and pt[n] >= tp[n + 1]]
+if abs(mid) > 5 or late: sys.exit("ProfilerStep#N - step N, ms: %s; after step N+1: %s" % (off, late))
 print("# ProfilerStep#N - step N, ms: %s" % {n: round(v, 3) for n, v in off.items()})
 ' "$T/chrome.json" "$trace"
 

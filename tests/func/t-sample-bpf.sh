@@ -119,13 +119,15 @@ for e in ev:
 sl = st.get(1000000000 + int(sys.argv[2]), {})
 ra = st.get(1000000000 + int(sys.argv[3]), {})
 names = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
-# the ratio thread spins: on a processor or waiting for one (other tests may hold both)
+# The ratio thread spins until it has used MS ms of CPU: Running is that CPU time, however
+# long a busy machine keeps it Runnable (waiting for a processor) in between.
+ms = float(sys.argv[4]) * 1e3
 busy = ra.get("Running", 0) + ra.get("Runnable", 0)
-if (sl.get("Sleeping", 0) < 2e6 or busy < 2e6 or ra.get("Running", 0) < 0.25 * busy or
+if (sl.get("Sleeping", 0) < 2e6 or not 0.9 * ms <= ra.get("Running", 0) <= 1.25 * ms or
         ra.get("Sleeping", 0) > 0.05 * busy or "sleeper state" not in names):
-    sys.exit("sleeper %s, ratio %s" % (sl, ra))
-' "$T/out.json" "$sleeper_tid" "$ratio_tid"
-ok $? "Chrome: state tracks, the sleeper Sleeping and the ratio thread Running (or Runnable)"
+    sys.exit("sleeper %s, ratio %s (its CPU time: %d ms)" % (sl, ra, ms / 1e3))
+' "$T/out.json" "$sleeper_tid" "$ratio_tid" "$MS"
+ok $? "Chrome: state tracks, the sleeper Sleeping and the ratio thread Running for its CPU time"
 
 py "$CHROME"'
 pid = int(sys.argv[2])
