@@ -1,5 +1,6 @@
 /* chunk.c — header construction and validation for every on-disk structure. */
 #include "chunk.h"
+#include "job.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -26,6 +27,7 @@ void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint
 	h->instance = instance;
 	h->pid = pid;
 	h->created_ns = created_ns;
+	h->job = tprof_job_current();
 	h->header_crc = tprof_crc32(h, offsetof(struct tprof_file_header, header_crc));
 }
 
@@ -56,6 +58,7 @@ void tprof_spool_header_init(struct tprof_spool_header *h, uint64_t instance, ui
 	h->pid = pid;
 	h->slot_bytes = slot_bytes;
 	h->created_ns = created_ns;
+	h->job = tprof_job_current();
 	h->header_crc = tprof_crc32(h, offsetof(struct tprof_spool_header, header_crc));
 }
 

@@ -8,6 +8,7 @@
 #include "codec.h"
 #include "format.h"
 
+/* The file and spool headers carry the job of this process, tprof_job_current() (job.h). */
 void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint32_t pid,
 			    uint64_t created_ns);
 /* NULL when the header is good, else why it is not. */

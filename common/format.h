@@ -46,7 +46,9 @@ struct tprof_file_header {
 	uint32_t pid;
 	uint32_t flags;         /* reserved, 0 */
 	uint64_t created_ns;    /* CLOCK_REALTIME when the file was created */
-	uint8_t reserved[20];
+	uint64_t job;           /* the job the process image belongs to (common/job.h); 0 =
+				 * unknown (files written before jobs were recorded) */
+	uint8_t reserved[12];
 	uint32_t header_crc;    /* crc32 of the bytes before this field */
 };
 _Static_assert(sizeof(struct tprof_file_header) == TPROF_FILE_HEADER_SIZE, "file header size");
@@ -95,7 +97,8 @@ struct tprof_spool_header {
 	uint32_t pid;
 	uint32_t slot_bytes;    /* size of each slot, its header included */
 	uint64_t created_ns;
-	uint8_t reserved[20];
+	uint64_t job;           /* as the chunk file's */
+	uint8_t reserved[12];
 	uint32_t header_crc;
 };
 _Static_assert(sizeof(struct tprof_spool_header) == 64, "spool header size");

@@ -1,0 +1,239 @@
+/* job.c — a job's identity (job.h): written as 16 hex digits, taken from TPROF_JOB or from the
+ * launcher's own job identity, or made at random; carried by the headers this process writes;
+ * read back from a file's header. */
+#include "job.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chunk.h"
+#include "format.h"
+#include "hash.h"
+
+static uint64_t current;
+
+void tprof_job_set(uint64_t id)
+{
+	current = id;
+}
+
+uint64_t tprof_job_current(void)
+{
+	return current;
+}
+
+void tprof_job_format(uint64_t id, char out[TPROF_JOB_HEX + 1])
+{
+	snprintf(out, TPROF_JOB_HEX + 1, "%016llx", (unsigned long long)id);
+}
+
+uint64_t tprof_job_parse(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	if (!s[n] && n <= TPROF_JOB_HEX) {
+		uint64_t id = strtoull(s, NULL, 16);
+		if (id)
+			return id;
+	}
+	uint64_t h = tprof_hash_bytes(s, strlen(s));
+	return h ? h : 1;
+}
+
+uint64_t tprof_job_random(void)
+{
+	uint64_t x = 0;
+	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) != sizeof(x)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		x = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+		    ((uint64_t)getpid() << 40);
+		x *= 0x9e3779b97f4a7c15ull;
+	}
+	return x ? x : 1;
+}
+
+static int set(const char *var)
+{
+	const char *v = getenv(var);
+	return v && *v;
+}
+
+/* Hashes "NAME=value\n" of each variable of vars that is set; 0 when none of the first
+ * `needed` is. */
+static uint64_t hash_vars(const char *const *vars, int needed)
+{
+	uint64_t h = TPROF_HASH_SEED;
+	int have = 0;
+	for (int i = 0; vars[i]; i++) {
+		const char *v = getenv(vars[i]);
+		if (!v || !*v)
+			continue;
+		have |= i < needed;
+		h = tprof_hash_more(h, vars[i], strlen(vars[i]));
+		h = tprof_hash_more(h, "=", 1);
+		h = tprof_hash_more(h, v, strlen(v));
+		h = tprof_hash_more(h, "\n", 1);
+	}
+	return have ? (h ? h : 1) : 0;
+}
+
+/* Open MPI (orterun, prterun) and any PMIx launcher: the namespace names the job; Open MPI
+ * 4's ranks also share the launcher's URI and a random key it made for the job, which keep
+ * two launches apart when a namespace number comes back. */
+static uint64_t pmix_job(const char **from)
+{
+	static const char *const vars[] = { "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
+					    "OMPI_MCA_orte_hnp_uri",
+					    "OMPI_MCA_orte_precondition_transports", NULL };
+	if (!set("PMIX_RANK") && !set("OMPI_COMM_WORLD_RANK"))
+		return 0;
+	*from = set("OMPI_COMM_WORLD_RANK") ? "openmpi" : "pmix";
+	return hash_vars(vars, 2);
+}
+
+/* Slurm: the job and step of a task srun started.  Not the batch script's or the
+ * allocation's own shell (no task id, or a step id beyond the numbered steps), where every
+ * run would be the same job. */
+static uint64_t slurm_job(const char **from)
+{
+	static const char *const vars[] = { "SLURM_JOB_ID", "SLURM_STEP_ID", "SLURM_CLUSTER_NAME",
+					    NULL };
+	const char *step = getenv("SLURM_STEP_ID");
+	char *end;
+	if (!set("SLURM_PROCID") || !set("SLURM_JOB_ID") || !step || !*step)
+		return 0;
+	unsigned long long n = strtoull(step, &end, 10);
+	if (*end || n >= 0xfffffff0ull)
+		return 0;
+	*from = "slurm";
+	return hash_vars(vars, 1);
+}
+
+/* The parent of pid, from /proc/PID/stat ("pid (comm) state ppid ..."), or -1. */
+static long parent_of(long pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	long ppid;
+	return p && sscanf(p + 1, " %*c %ld", &ppid) == 1 ? ppid : -1;
+}
+
+/* The value after `opt` in a NUL-separated command line, or NULL. */
+static const char *option_value(const char *args, size_t len, const char *opt)
+{
+	for (size_t i = 0; i < len; i += strlen(args + i) + 1)
+		if (!strcmp(args + i, opt) && i + strlen(opt) + 1 < len)
+			return args + i + strlen(opt) + 1;
+	return NULL;
+}
+
+/* MPICH's Hydra puts no job identity in its ranks' environment; each host's proxy, a parent
+ * of the ranks there, is given mpiexec's control port (host:port) and the process group on
+ * its command line, alike on every host. */
+static uint64_t hydra_job(const char **from)
+{
+	char path[64], args[4096];
+	if (!set("PMI_RANK") || (!set("PMI_FD") && !set("PMI_PORT")))
+		return 0;
+	long pid = getppid();
+	for (int depth = 0; pid > 1 && depth < 8; depth++, pid = parent_of(pid)) {
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 0;
+		ssize_t n = read(fd, args, sizeof(args) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		args[n] = '\0';
+		const char *base = strrchr(args, '/');
+		if (strcmp(base ? base + 1 : args, "hydra_pmi_proxy"))
+			continue;
+		const char *port = option_value(args, (size_t)n, "--control-port");
+		const char *pgid = option_value(args, (size_t)n, "--pgid");
+		if (!port)
+			return 0;
+		uint64_t h = tprof_hash_more(TPROF_HASH_SEED, "hydra ", 6);
+		h = tprof_hash_more(h, port, strlen(port));
+		h = tprof_hash_more(h, " ", 1);
+		h = tprof_hash_more(h, pgid ? pgid : "", pgid ? strlen(pgid) : 0);
+		*from = "hydra";
+		return h ? h : 1;
+	}
+	return 0;
+}
+
+uint64_t tprof_job_launcher(const char **from)
+{
+	*from = NULL;
+	uint64_t id = pmix_job(from);
+	if (!id)
+		id = slurm_job(from);
+	if (!id)
+		id = hydra_job(from);
+	return id;
+}
+
+uint64_t tprof_job_from_env(int accept_made, const char **from)
+{
+	const char *given = getenv(TPROF_JOB_VAR);
+	const char *by = getenv(TPROF_JOB_FROM_VAR);
+	uint64_t id = tprof_job_parse(given);
+	int made = by && !strcmp(by, TPROF_JOB_FROM_PROCESS);
+	if (id && !made) {
+		*from = by && *by ? by : TPROF_JOB_VAR;
+		return id;
+	}
+	uint64_t l = tprof_job_launcher(from);
+	if (l)
+		return l;
+	if (id && accept_made) {
+		*from = TPROF_JOB_FROM_PROCESS;
+		return id;
+	}
+	return 0;
+}
+
+int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns)
+{
+	union {
+		struct tprof_file_header f;
+		struct tprof_spool_header s;
+	} h;
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	ssize_t n = pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	if (n < 0)
+		return -1;
+	if (n == (ssize_t)sizeof(h) && !tprof_file_header_check(&h.f)) {
+		*job = h.f.job;
+		*created_ns = h.f.created_ns;
+		return 1;
+	}
+	if (n == (ssize_t)sizeof(h) && !tprof_spool_header_check(&h.s)) {
+		*job = h.s.job;
+		*created_ns = h.s.created_ns;
+		return 1;
+	}
+	*job = *created_ns = 0;
+	return n >= 8 && (!memcmp(&h, TPROF_FILE_MAGIC, 8) || !memcmp(&h, TPROF_SPOOL_MAGIC, 8)) ? 2
+											    : 0;
+}
