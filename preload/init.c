@@ -85,6 +85,7 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	if (!tprof_g.cfg.enable)
 		return;
 	clock_source = tprof_clock_init(tprof_g.cfg.clock);
+	tprof_job_begin();
 	tprof_env_capture();
 	tprof_hooks_init();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);

@@ -137,6 +137,11 @@ extern int tprof_recording;
 void tprof_stop_recording(const char *why);
 void tprof_stop_writing(void);
 
+/* job.c: the job this process records for (common/job.h), settled and put in the environment
+ * at load; where it came from (TPROF_JOB_FROM's value) */
+void tprof_job_begin(void);
+const char *tprof_job_source(void);
+
 /* sampling.c: the system profile of this process (TPROF_SAMPLE), from inside it */
 void tprof_sampling_start(void);        /* at load, and in a fork child */
 void tprof_sampling_stop(int exec);     /* at the final flush; before exec (exec = 1) */

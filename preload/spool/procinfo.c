@@ -1,12 +1,13 @@
 /* procinfo.c — properties of the process (interned key, value), and what the process stream
  * says about the process: host, pid, parent, executable,
- * arguments, working directory, and its rank when a launcher's environment names one. */
+ * arguments, working directory, its rank when a launcher's environment names one, and its job. */
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../../common/job.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 
@@ -110,4 +111,8 @@ void tprof_procinfo_record(void)
 	int local = env_int(local_rank_vars, NULL);
 	if (local >= 0)
 		tprof_proc_prop_int("local_rank", local);
+	char job[TPROF_JOB_HEX + 1];
+	tprof_job_format(tprof_job_current(), job);
+	tprof_proc_prop_str("job", job);
+	tprof_proc_prop_str("job_from", tprof_job_source());
 }

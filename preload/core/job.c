@@ -1,0 +1,44 @@
+/* job.c — the job this process records for (common/job.h): TPROF_JOB as tprof-inspect or the
+ * user gave it, else the launcher's own job identity when this is a launched rank, else the one
+ * an ancestor made, else a new one.  It is put in the environment at load, before the
+ * variables to keep across exec are taken (env-carry.c), so that every descendant, exec'ed or
+ * forked, by this program or by a shell it runs, belongs to the same job. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/job.h"
+#include "core.h"
+
+static const char *source = TPROF_JOB_FROM_PROCESS;
+
+/* Sets var to value unless it holds that already. */
+static void put(const char *var, const char *value)
+{
+	const char *old = getenv(var);
+	if ((!old || strcmp(old, value)) && setenv(var, value, 1))
+		tprof_log_warn("cannot set %s: %s", var, strerror(errno));
+}
+
+void tprof_job_begin(void)
+{
+	int saved = errno;
+	const char *from = NULL;
+	uint64_t id = tprof_job_from_env(1, &from);
+	char hex[TPROF_JOB_HEX + 1];
+	if (!id) {
+		id = tprof_job_random();
+		from = TPROF_JOB_FROM_PROCESS;
+	}
+	source = from;
+	tprof_job_set(id);
+	tprof_job_format(id, hex);
+	put(TPROF_JOB_VAR, hex);
+	put(TPROF_JOB_FROM_VAR, from);
+	errno = saved;
+}
+
+const char *tprof_job_source(void)
+{
+	return source;
+}
