@@ -24,11 +24,11 @@
 #include "../common/format.h"
 #include "../common/spool-check.h"
 #include "../sample/sampler.h"
+#include "job.h"
 #include "sampling.h"
 
 #define PROG "tprof-inspect"
 #define PRELOAD_NAME "libtrace_preload.so"
-#define DEFAULT_DIR "tprof-out"
 #define EXIT_SETUP 2		/* usage errors and anything that stops the command starting */
 #define MAX_VERBOSE 3
 #define MAX_EVENTS_LIMIT ((unsigned long long)INT64_MAX / 2)	/* the recorder's own limit */
@@ -37,7 +37,8 @@
 #define MAX_DEPTH 16		/* how deep the profile count looks into the output directory */
 
 struct options {
-	const char *dir;	/* as the user gave it */
+	const char *dir;	/* as the user gave it; NULL: the numbered default */
+	enum job_existing existing;	/* another job's profile in dir: --append, --replace */
 	char max_events[24];	/* normalised; empty when not given */
 	char buffer_kb[8];
 	int verbose;
@@ -46,10 +47,12 @@ struct options {
 	char **cmd;
 };
 
-enum { OPT_BUFFER_KB = 256, OPT_VERSION, OPT_SAMPLE, OPT_SAMPLE_HZ };
+enum { OPT_BUFFER_KB = 256, OPT_VERSION, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_APPEND, OPT_REPLACE };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "append", no_argument, NULL, OPT_APPEND },
+	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "max-events", required_argument, NULL, 'n' },
 	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
@@ -74,9 +77,18 @@ static void usage(void)
 	      "output directory.\n"
 	      "\n"
 	      "Options:\n"
-	      "  -o, --output DIR       write profiles into DIR, created if missing (default:\n"
-	      "                         ./" DEFAULT_DIR "); sets TPROF_OUTPUT_DIR to its\n"
-	      "                         absolute path\n"
+	      "  -o, --output DIR       write profiles into DIR, created if missing; sets\n"
+	      "                         TPROF_OUTPUT_DIR to its absolute path.  Default: the\n"
+	      "                         first ./" JOB_DEFAULT_BASE "-N (N = 1, 2, ...) that does not exist\n"
+	      "                         (the ranks of one MPI job running " PROG " share one)\n"
+	      "      --append           when DIR holds the profile of another job, add this\n"
+	      "                         run beside it as a job of its own (tprof-analyze\n"
+	      "                         --job picks one); without --append or --replace such\n"
+	      "                         a DIR is refused (exit 2) before COMMAND runs\n"
+	      "      --replace          when DIR holds the profile of another job, remove that\n"
+	      "                         profile first: tprof's files of the other jobs (*.tpf,\n"
+	      "                         *.spool, their symbol maps and PyTorch traces), nothing\n"
+	      "                         else\n"
 	      "  -n, --max-events N     record at most N events per process, 0 for no limit;\n"
 	      "                         sets TPROF_MAX_EVENTS\n"
 	      "      --buffer-kb N      per-thread buffer size in KiB, 16 to 65536 and a\n"
@@ -99,7 +111,10 @@ static void usage(void)
 	      "\n"
 	      "COMMAND runs with the current environment plus TPROF_ENABLE=1, the variables\n"
 	      "above that were asked for, and LD_PRELOAD with the recorder put first.  Other\n"
-	      "TPROF_* variables already set are passed on unchanged.  The recorder is the\n"
+	      "TPROF_* variables already set are passed on unchanged.  Each run is a job whose\n"
+	      "identity every file of it carries: TPROF_JOB when set, the launcher's job when\n"
+	      "" PROG " is itself a rank of mpirun, srun or mpiexec (so that all ranks agree),\n"
+	      "else a new one; it is passed to COMMAND as TPROF_JOB.  The recorder is the\n"
 	      "first of these that exists:\n"
 	      "  $TPROF_PRELOAD_LIB (an error if it is set but missing)\n"
 	      "  <directory of " PROG ">/../preload/.libs/" PRELOAD_NAME " (build tree)\n"
@@ -303,7 +318,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 	char opt[32];
 
 	memset(o, 0, sizeof(*o));
-	o->dir = DEFAULT_DIR;
 	opterr = 0;
 	for (;;) {
 		int longindex = -1;
@@ -316,6 +330,12 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'n':
 			set_max_events(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
+			break;
+		case OPT_APPEND:
+		case OPT_REPLACE:
+			if (o->existing && o->existing != (c == OPT_APPEND ? JOB_APPEND : JOB_REPLACE))
+				usage_error("--append and --replace cannot be given together");
+			o->existing = c == OPT_APPEND ? JOB_APPEND : JOB_REPLACE;
 			break;
 		case OPT_BUFFER_KB:
 			set_buffer_kb(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
@@ -344,6 +364,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind >= argc)
 		usage_error("no command given");
+	if (o->existing && !o->dir)
+		usage_error("%s is for a directory given with -o (the default one is always new)",
+			    o->existing == JOB_APPEND ? "--append" : "--replace");
 	o->cmd = argv + optind;
 	sample_from_env(o);
 }
@@ -921,11 +944,11 @@ static void tidy_spool(int dirfd, const char *name)
 }
 
 /* Walks the open directory fd (closed here) and below it, without following links: counts
- * the *.tpf files modified at or after since, and removes the spools of those runs that have
- * ended and hold nothing their chunk file lacks (a killed process's spool stays: it has the
+ * the *.tpf files of this job, and removes the spools modified at or after since of those runs
+ * that have ended and hold nothing their chunk file lacks (a killed process's spool stays: it has the
  * records; so does the spool of a process still running, perhaps under another tprof-inspect
  * writing to the same directory, as every rank's does under mpirun). */
-static int scan_outputs(int fd, time_t since, int depth)
+static int scan_outputs(int fd, uint64_t job, time_t since, int depth)
 {
 	DIR *d = fdopendir(fd);
 	struct dirent *e;
@@ -945,11 +968,11 @@ static int scan_outputs(int fd, time_t since, int depth)
 			int sub = openat(dirfd(d), e->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
-				n += scan_outputs(sub, since, depth + 1);
-		} else if (S_ISREG(st.st_mode) && st.st_mtime >= since) {
+				n += scan_outputs(sub, job, since, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
 			if (has_suffix(e->d_name, TPROF_TRACE_SUFFIX))
-				n++;
-			else if (has_suffix(e->d_name, TPROF_SPOOL_SUFFIX))
+				n += job_file_is(dirfd(d), e->d_name, job);
+			else if (st.st_mtime >= since && has_suffix(e->d_name, TPROF_SPOOL_SUFFIX))
 				tidy_spool(dirfd(d), e->d_name);
 		}
 	}
@@ -987,12 +1010,12 @@ static char *shell_quote(const char *s)
 	return out;
 }
 
-/* The profile count: the processes that recorded, and the system image if there is one
- * (found by the scan too, so counted once less). */
-static void report(const char *dir, const char *abs, time_t since)
+/* The profile count: the processes of this job that recorded, and the system image if there
+ * is one (found by the scan too, so counted once less). */
+static void report(const char *dir, const char *abs, uint64_t job, time_t since)
 {
 	int fd = open(abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int n = fd < 0 ? 0 : scan_outputs(fd, since, 0);
+	int n = fd < 0 ? 0 : scan_outputs(fd, job, since, 0);
 	int sys = sampling_image() && n > 0;
 	char *q = shell_quote(dir);
 	char what[96];
@@ -1005,9 +1028,12 @@ static void report(const char *dir, const char *abs, time_t since)
 			 n == 1 ? "" : "es");
 	else
 		snprintf(what, sizeof(what), "the system profile");
+	char pick[48] = "";
+	if (job_others_kept())
+		snprintf(pick, sizeof(pick), " --job %016llx", (unsigned long long)job);
 	if (n || sys)
 		fprintf(stderr, PROG ": profile written to %s (%s)\n"
-			PROG ": next: tprof-analyze %s --summary\n", q, what, q);
+			PROG ": next: tprof-analyze %s%s --summary\n", q, what, q, pick);
 	else
 		fprintf(stderr, PROG ": no profile data was written to %s\n", q);
 	free(q);
@@ -1021,7 +1047,11 @@ int main(int argc, char **argv)
 
 	parse_args(argc, argv, &o);
 	char *lib = find_preload();
-	char *abs = prepare_output(o.dir);
+	uint64_t job = job_start();
+	char *numbered = o.dir ? NULL : job_default_dir(job);
+	const char *dir = o.dir ? o.dir : numbered;
+	char *abs = prepare_output(dir);
+	job_check_dir(abs, dir, job, o.existing);
 	set_environment(&o, abs, lib);
 	struct forwarding fwd;
 	forward_to_ranks(o.cmd, &fwd);
@@ -1029,8 +1059,9 @@ int main(int argc, char **argv)
 	sampling_stop(!exec_err, o.verbose);
 	forwarding_done(&fwd);
 	if (!exec_err)
-		report(o.dir, abs, start.tv_sec - 1);
+		report(dir, abs, job, start.tv_sec - 1);
 	free(abs);
+	free(numbered);
 	free(lib);
 	return code;
 }
