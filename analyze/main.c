@@ -42,6 +42,7 @@ struct options {
 	const char *import_offset;
 	int64_t import_offset_ns;
 	const char *label;       /* what the outputs call the input: DIR, or the first import */
+	const char *job;         /* --job: which of DIR's jobs; NULL: the latest */
 };
 
 static void usage(FILE *f)
@@ -122,6 +123,14 @@ static void usage(FILE *f)
 	      "                         profile's start, when it has no absolute time and no\n"
 	      "                         step in common with the profile\n"
 	      "\n"
+	      "Jobs (each run of tprof-inspect, or of a launcher, is one; its files say which):\n"
+	      "      --job ID           analyze the job ID (its first hex digits are enough when\n"
+	      "                         no other job's id starts with them; 'unknown' for files\n"
+	      "                         recorded before jobs were), or 'all' of DIR's jobs\n"
+	      "                         together.  Without it, a DIR holding several jobs gives\n"
+	      "                         the latest (the one whose first file was created last)\n"
+	      "                         and a line on stderr naming it and the others\n"
+	      "\n"
 	      "Other options:\n"
 	      "      --top N            show only the first N rows of each table\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
@@ -178,6 +187,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "import", required_argument, NULL, 11 },
 		{ "import-steps", required_argument, NULL, 12 },
 		{ "import-offset", required_argument, NULL, 13 },
+		{ "job", required_argument, NULL, 14 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -253,6 +263,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->import_offset_ns = (int64_t)(us * 1000.0 + (us < 0 ? -0.5 : 0.5));
 			break;
 		}
+		case 14:
+			if (!*optarg)
+				return bad_usage("--job: '%s' is not a job (an id or its start, "
+						 "'unknown', 'all')", optarg);
+			o->job = optarg;
+			break;
 		case 'v': diag_verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -267,6 +283,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
 	o->dir = optind < argc ? argv[optind] : NULL;
 	o->label = o->dir ? o->dir : o->imports[0];
+	if (o->job && !o->dir)
+		return bad_usage("%s", "--job chooses among the jobs of DIR: give DIR");
 	if ((o->import_steps || o->import_offset) && !o->nimports && !o->dir)
 		return bad_usage("%s", "--import-steps and --import-offset need --import or DIR");
 	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "perfetto") &&
@@ -416,10 +434,13 @@ int main(int argc, char **argv)
 				  .offset_ns = o.import_offset_ns };
 	struct import_set imports = { .req = &req };
 	struct load_hooks hooks = import_hooks(&imports);
-	if (trace_load_with(&tr, o.dir, &hooks) < 0) {
+	hooks.job = o.job;
+	int loaded = trace_load_with(&tr, o.dir, &hooks);
+	if (loaded < 0) {
 		import_end(&imports);
 		free(o.imports);
-		return 1;
+		trace_free(&tr);
+		return loaded == -2 ? 2 : 1;
 	}
 	if (diag_verbose)
 		import_report(&imports, &tr);

@@ -10,6 +10,7 @@
 #include "trace.h"
 
 int diag_verbose;
+int diag_quiet;
 uint64_t diag_warnings;
 uint64_t diag_records_lost;
 
@@ -18,6 +19,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
+	if (diag_quiet)
+		return;
 	pthread_mutex_lock(&lock);
 	diag_warnings++;
 	progress_clear();
@@ -39,7 +42,7 @@ void diag_lost(uint64_t records)
 void diag_note(const char *fmt, ...)
 {
 	va_list ap;
-	if (!diag_verbose)
+	if (!diag_verbose || diag_quiet)
 		return;
 	pthread_mutex_lock(&lock);
 	progress_clear();

@@ -29,6 +29,8 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 {
 	if (dir && scan_dir(tr, dir) < 0)
 		return -1;
+	if (dir && jobs_select(tr, h ? h->job : NULL, dir) < 0)
+		return -2;
 	if (h && h->add && h->add(tr, h->ctx) < 0)
 		return -1;
 	uint64_t total = 0, upto = 0;
@@ -50,6 +52,7 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 		progress_at(upto);      /* the chunks counted themselves; the spool is added here */
 	}
 	procs_load(tr);
+	jobs_describe(tr);
 	timebase_align(tr);
 	clocksync_apply(tr);
 	if (h && h->align)
@@ -76,44 +79,47 @@ int trace_has_data(const struct trace *tr)
 	return 0;
 }
 
+void proc_free(struct proc *p)
+{
+	for (size_t s = 0; s < p->nstreams; s++) {
+		if (p->streams[s]) {
+			stream_close(p->streams[s]);
+			free(p->streams[s]->pieces);
+			free(p->streams[s]);
+		}
+		if (p->threads[s]) {
+			free(p->threads[s]->open_calls);
+			free(p->threads[s]->stack);
+			free(p->threads[s]);
+		}
+	}
+	free(p->streams);
+	free(p->threads);
+	free(p->strmap);
+	free(p->args);
+	free(p->damage);
+	free(p->asyncs);
+	free(p->csync);
+	free(p->tb.pts);
+	free(p->tb.slope);
+	free(p->tb.mul);
+	if (p->imp)
+		free(p->imp->gpu);
+	free(p->imp);
+	if (p->fd >= 0)
+		close(p->fd);
+	if (p->spool)
+		munmap((void *)p->spool, p->spool_len);
+	free(p->trace_path);
+	free(p->spool_path);
+	free(p);
+}
+
 void trace_free(struct trace *tr)
 {
 	system_free(tr);
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		struct proc *p = tr->procs[i];
-		for (size_t s = 0; s < p->nstreams; s++) {
-			if (p->streams[s]) {
-				stream_close(p->streams[s]);
-				free(p->streams[s]->pieces);
-				free(p->streams[s]);
-			}
-			if (p->threads[s]) {
-				free(p->threads[s]->open_calls);
-				free(p->threads[s]->stack);
-				free(p->threads[s]);
-			}
-		}
-		free(p->streams);
-		free(p->threads);
-		free(p->strmap);
-		free(p->args);
-		free(p->damage);
-		free(p->asyncs);
-		free(p->csync);
-		free(p->tb.pts);
-		free(p->tb.slope);
-		free(p->tb.mul);
-		if (p->imp)
-			free(p->imp->gpu);
-		free(p->imp);
-		if (p->fd >= 0)
-			close(p->fd);
-		if (p->spool)
-			munmap((void *)p->spool, p->spool_len);
-		free(p->trace_path);
-		free(p->spool_path);
-		free(p);
-	}
+	for (size_t i = 0; i < tr->nprocs; i++)
+		proc_free(tr->procs[i]);
 	free(tr->procs);
 	tr->procs = NULL;
 	tr->nprocs = 0;
@@ -123,5 +129,6 @@ void trace_free(struct trace *tr)
 	tr->found = NULL;
 	tr->nfound = 0;
 	mpi_comms_free(tr);
+	jobs_free(tr);
 	strings_free();
 }

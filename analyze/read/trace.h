@@ -255,9 +255,21 @@ struct sys_totals {
 	uint64_t missing_files;         /* ELF files that could not be read */
 };
 
+/* A job found under the directory (jobs.c): the process images whose files name its id. */
+struct job {
+	uint64_t id;                    /* 0: unknown (files written before jobs were recorded) */
+	int64_t start_ns;               /* the earliest of its files' creation, ns since 1970 */
+	uint32_t procs;                 /* its process images */
+	char *command;                  /* its first process's arguments, NULL when unknown */
+	int selected;                   /* analyzed */
+	struct proc *first;             /* that process, when selected */
+};
+
 struct trace {
 	struct proc **procs;
 	size_t nprocs;
+	struct job *jobs;               /* every job found under the directory, oldest first */
+	size_t njobs;
 	struct mpi_comm **comms;        /* MPI communicators, from every process's COMM records */
 	size_t ncomms;
 	int64_t start_ns, end_ns;       /* global time span of everything read */
@@ -282,12 +294,20 @@ void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Records lost to damage, added to diag_records_lost (from any thread). */
 void diag_lost(uint64_t records);
 extern int diag_verbose;
+extern int diag_quiet;              /* > 0: warnings and notes are not said (nor counted) */
 extern uint64_t diag_warnings;
 extern uint64_t diag_records_lost;  /* records in damaged input that were skipped */
 
 /* scan.c: finds and opens every file under a directory */
 int scan_dir(struct trace *tr, const char *dir);
 int strcmp_ptr(const void *a, const void *b);
+
+/* jobs.c: the process images scanned, grouped by job; those of the jobs `want` names kept
+ * ("all", "unknown" or a unique prefix of an id; NULL: the latest, saying so when there are
+ * others), the others freed.  -1, said with the list of jobs, when want names none. */
+int jobs_select(struct trace *tr, const char *want, const char *dir);
+void jobs_describe(struct trace *tr);      /* once stream 0 is read: the jobs' commands */
+void jobs_free(struct trace *tr);
 
 /* tracefile.c / spoolfile.c: indexes one process image's files into stream pieces */
 int tracefile_index(struct trace *tr, struct proc *p);
@@ -338,10 +358,13 @@ struct load_hooks {
 	int (*add)(struct trace *tr, void *ctx);
 	void (*align)(struct trace *tr, void *ctx);
 	void *ctx;
+	const char *job;        /* the jobs under dir to read (jobs_select); NULL: the latest */
 };
+/* 0, -1 when nothing could be read, -2 when `job` names no job of dir (said). */
 int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *h);
 int trace_has_data(const struct trace *tr);
 void trace_free(struct trace *tr);
+void proc_free(struct proc *p);        /* one process image, and its files closed */
 const char *proc_label(const struct proc *p, char *buf, size_t len);
 char *proc_command(const struct proc *p, size_t max);  /* arguments joined; malloc'd */
 void trace_order(struct trace *tr);                    /* sorts processes, numbers them */

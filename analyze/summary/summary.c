@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "summary.h"
+#include "../../common/job.h"
 #include "../model/runtime.h"
 #include "table.h"
 
@@ -350,6 +351,46 @@ static void window_line(struct sumw *w, const struct window *win)
 	sw_close(w);
 }
 
+/* The jobs analyzed (jobs.c): id, start, processes, command; and how many the directory
+ * holds beside them. */
+static void job_lines(struct sumw *w, const struct trace *tr)
+{
+	size_t shown = 0;
+	sw_arr(w, "jobs");
+	for (size_t i = 0; i < tr->njobs; i++) {
+		const struct job *j = &tr->jobs[i];
+		char id[TPROF_JOB_HEX + 1], when[64] = "?";
+		if (!j->selected)
+			continue;
+		shown++;
+		time_t secs = (time_t)(j->start_ns / 1000000000);
+		struct tm tm;
+		if (j->start_ns > 0 && j->start_ns < INT64_MAX && gmtime_r(&secs, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+		tprof_job_format(j->id, id);
+		sw_obj(w, NULL);
+		if (j->id)
+			sw_str(w, "  job:         %s", "id", id);
+		else
+			sw_null(w, "  job:         %s", "id", "unknown (no job identity)");
+		sw_i64(w, NULL, "start_unix_ns", j->start_ns < INT64_MAX ? j->start_ns : 0);
+		sw_str(w, " (started %s", "start_utc", when);
+		sw_u64(w, ", %" PRIu64 " process", "processes", j->procs);
+		sw_text(w, "%s", j->procs == 1 ? "" : "es");
+		if (j->command)
+			sw_str(w, ": %s)\n", "command", j->command);
+		else
+			sw_null(w, ")\n", "command", NULL);
+		sw_close(w);
+	}
+	sw_close(w);
+	sw_u64(w, NULL, "jobs_in_dir", tr->njobs);
+	sw_if(w, shown < tr->njobs);
+	sw_u64(w, "  other jobs:  %" PRIu64 " in the directory, not analyzed (see --job)\n",
+	       "jobs_not_analyzed", tr->njobs - shown);
+	sw_endif(w);
+}
+
 static void header(struct summary *s, const struct trace *tr, const struct window *win)
 {
 	struct sumw *w = &s->w;
@@ -368,6 +409,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	}
 	sw_str(w, "tprof summary of %s\n", "dir", s->dir);
 	sw_obj(w, "header");
+	job_lines(w, tr);
 	time_t secs = (time_t)(tr->start_ns / 1000000000);
 	struct tm tm;
 	char when[64] = "?";
