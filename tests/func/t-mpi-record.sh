@@ -436,7 +436,7 @@ ok $rc "a Python rank on the other host imports tprof too, and records (PYTHONPA
 [ $rc -eq 0 ] || diag "ranks said: $(cat "$T/remote8.out")" "$(head -n 20 "$T/remote8.err")"
 
 # ---- tprof-inspect instances sharing a directory leave each other's spools alone ----------
-# A spool whose buffers are all written out (so its process looks done) beside the output of
+# (another job's: written before jobs were recorded, hence --append.)  A spool whose buffers are all written out (so its process looks done) beside the output of
 # a short run: kept while its process lives, tidied once it is gone.
 mkdir -p "$T/shared"
 sleep 30 &
@@ -452,10 +452,10 @@ open(sys.argv[1], "wb").write(h + bytes(4096 - len(h)) + slot)
 }
 host=$(hostname | tr / _)
 spool "$T/shared/$host.$live.0000beef.spool" "$live"
-"$INSPECT" -o "$T/shared" -- true >/dev/null 2>&1
+"$INSPECT" -o "$T/shared" --append -- true >/dev/null 2>&1
 check "a finished run keeps the spool of a process still running" test -e "$T/shared/$host.$live.0000beef.spool"
 kill "$live"
 wait "$live" 2>/dev/null
-"$INSPECT" -o "$T/shared" -- true >/dev/null 2>&1
+"$INSPECT" -o "$T/shared" --append -- true >/dev/null 2>&1
 check "and tidies it once that process is gone" test ! -e "$T/shared/$host.$live.0000beef.spool"
 finish
