@@ -24,11 +24,12 @@ struct tag {
 	uint64_t job;
 	int64_t created;        /* ns since 1970, 0 unknown */
 	int known;              /* a header was good */
+	size_t k;               /* its job in tr->jobs, when known */
 };
 
 static struct tag tag_of(const struct proc *p)
 {
-	struct tag t = { 0, 0, 0 };
+	struct tag t = { 0, 0, 0, 0 };
 	uint64_t id, created;
 	if ((p->trace_path && tprof_job_of_file(AT_FDCWD, p->trace_path, &id, &created) == 1) ||
 	    (p->spool_path && tprof_job_of_file(AT_FDCWD, p->spool_path, &id, &created) == 1)) {
@@ -39,25 +40,59 @@ static struct tag tag_of(const struct proc *p)
 	return t;
 }
 
-static struct job *job_of(struct trace *tr, uint64_t id)
+struct pair {
+	uint64_t key;           /* a job id, or a job's position */
+	size_t i;
+};
+
+static int pair_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < tr->njobs; i++)
-		if (tr->jobs[i].id == id)
-			return &tr->jobs[i];
-	struct job *n = realloc(tr->jobs, (tr->njobs + 1) * sizeof(*n));
-	if (!n)
-		abort();
-	tr->jobs = n;
-	n[tr->njobs] = (struct job){ .id = id, .start_ns = INT64_MAX };
-	return &n[tr->njobs++];
+	const struct pair *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key ? 1 : (x->i > y->i) - (x->i < y->i);
 }
 
-static int job_cmp(const void *a, const void *b)
+/* tr->jobs from the tags: one per id, oldest first, each tag given its job's index. */
+static void group(struct trace *tr, struct tag *tags, size_t n)
 {
-	const struct job *x = a, *y = b;
-	if (x->start_ns != y->start_ns)
-		return x->start_ns < y->start_ns ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	struct pair *v = calloc(n ? n : 1, sizeof(*v));
+	size_t m = 0;
+	if (!v)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (tags[i].known)
+			v[m++] = (struct pair){ tags[i].job, i };
+	qsort(v, m, sizeof(*v), pair_cmp);
+	tr->jobs = calloc(m ? m : 1, sizeof(*tr->jobs));
+	if (!tr->jobs)
+		abort();
+	for (size_t a = 0; a < m; a++) {
+		struct tag *t = &tags[v[a].i];
+		if (!a || v[a].key != v[a - 1].key)
+			tr->jobs[tr->njobs++] = (struct job){ .id = t->job, .start_ns = INT64_MAX };
+		struct job *j = &tr->jobs[tr->njobs - 1];
+		t->k = tr->njobs - 1;
+		j->procs++;
+		if (t->created && t->created < j->start_ns)
+			j->start_ns = t->created;
+	}
+	/* oldest first (then by id): reorder the jobs and renumber the tags */
+	for (size_t k = 0; k < tr->njobs; k++)
+		v[k] = (struct pair){ (uint64_t)tr->jobs[k].start_ns, k };
+	qsort(v, tr->njobs, sizeof(*v), pair_cmp);
+	struct job *sorted = calloc(tr->njobs ? tr->njobs : 1, sizeof(*sorted));
+	size_t *to = calloc(tr->njobs ? tr->njobs : 1, sizeof(*to));
+	if (!sorted || !to)
+		abort();
+	for (size_t k = 0; k < tr->njobs; k++) {
+		sorted[k] = tr->jobs[v[k].i];
+		to[v[k].i] = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		tags[i].k = tags[i].known ? to[tags[i].k] : 0;
+	free(tr->jobs);
+	tr->jobs = sorted;
+	free(to);
+	free(v);
 }
 
 /* ------------------------------------------------------------------ a job's command */
@@ -242,12 +277,7 @@ static const char *base_name(const char *path)
 
 static int kept_proc(const struct trace *tr, const struct tag *t)
 {
-	if (!t->known)
-		return 1;
-	for (size_t k = 0; k < tr->njobs; k++)
-		if (tr->jobs[k].id == t->job)
-			return tr->jobs[k].selected;
-	return 0;
+	return !t->known || tr->jobs[t->k].selected;
 }
 
 /* Framework traces found beside the profile ("<host>.<pid>.pt.trace.json") go with the job of
@@ -280,28 +310,21 @@ int jobs_select(struct trace *tr, const char *want, const char *dir)
 	struct tag *tags = calloc(tr->nprocs ? tr->nprocs : 1, sizeof(*tags));
 	if (!tags)
 		abort();
-	for (size_t i = 0; i < tr->nprocs; i++) {
+	for (size_t i = 0; i < tr->nprocs; i++)
 		tags[i] = tag_of(tr->procs[i]);
-		if (tags[i].known) {
-			struct job *j = job_of(tr, tags[i].job);
-			j->procs++;
-			if (tags[i].created && tags[i].created < j->start_ns)
-				j->start_ns = tags[i].created;
-		}
-	}
-	if (tr->njobs > 1)
-		qsort(tr->jobs, tr->njobs, sizeof(*tr->jobs), job_cmp);
+	group(tr, tags, tr->nprocs);
 	/* each job's first process: the earliest file */
 	struct proc **first = calloc(tr->njobs ? tr->njobs : 1, sizeof(*first));
 	int64_t *when = calloc(tr->njobs ? tr->njobs : 1, sizeof(*when));
 	if (!first || !when)
 		abort();
-	for (size_t i = 0; i < tr->nprocs; i++)
-		for (size_t k = 0; tags[i].known && k < tr->njobs; k++)
-			if (tr->jobs[k].id == tags[i].job && (!first[k] || tags[i].created < when[k])) {
-				first[k] = tr->procs[i];
-				when[k] = tags[i].created;
-			}
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		size_t k = tags[i].k;
+		if (tags[i].known && (!first[k] || tags[i].created < when[k])) {
+			first[k] = tr->procs[i];
+			when[k] = tags[i].created;
+		}
+	}
 	int rc = 0;
 	if (want || tr->njobs > 1)
 		name_all(tr, first);

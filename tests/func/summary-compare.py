@@ -43,6 +43,9 @@ STATES = {k: I for k in ("running_ns", "runnable_ns", "sleeping_ns", "blocked_ns
 SCHEMA = {
     "format": S, "version": I, "dir": S,
     "header": {
+        "jobs": [{"id": opt(S), "start_unix_ns": I, "start_utc": S, "processes": I,
+                  "command": opt(S)}],
+        "jobs_in_dir": I, "jobs_not_analyzed": I,
         "wall_time_ns": I, "trace_start_unix_ns": I, "trace_start_utc": S,
         "window": opt({"spec": S, "start_ns": I, "end_ns": I, "length_ns": I}),
         "processes": I, "threads": I, "events": I,
@@ -355,8 +358,18 @@ DROPS = [("max_events", "TPROF_MAX_EVENTS reached"),
 
 def header(d):
     h = d["header"]
-    out = [(["=tprof summary of", "dir"], d),
-           (["=wall time:", "wall_time_ns", "=(trace starts", "trace_start_utc", "=)"], h)]
+    out = [(["=tprof summary of", "dir"], d)]
+    for j in h["jobs"]:
+        cells = ["=job:", "id"] if j["id"] is not None else ["=job: unknown (no job identity)"]
+        cells += ["=(started", "start_utc", "=,", "processes",
+                  "=process" if j["processes"] == 1 else "=processes"]
+        if j["command"] is not None:
+            cells += ["=:", "command"]
+        out.append((cells + ["=)"], j))
+    if h["jobs_not_analyzed"]:
+        out.append((["=other jobs:", "jobs_not_analyzed",
+                     "=in the directory, not analyzed (see --job)"], h))
+    out += [(["=wall time:", "wall_time_ns", "=(trace starts", "trace_start_utc", "=)"], h)]
     if h["window"]:
         out.append((["=window:", "spec", "=: +", "start_ns", "=to +", "end_ns", "=(", "length_ns",
                      "=)"], h["window"]))
