@@ -6,7 +6,7 @@
 # descendant inherits; tprof-analyze names the jobs it finds, analyzes the latest unless --job
 # says otherwise, and reads profiles written before jobs existed as one job.
 . "$(dirname "$0")/lib.sh"
-plan 38
+plan 39
 
 # jobs DIR: "ID:COUNT ..." of the chunk files under DIR, by the job in their headers.
 jobs() {
@@ -267,6 +267,11 @@ ops = sorted(e["name"] for e in events(d) if e["name"].startswith("op-"))
 assert ops == ["op-abcd000000000001"], ops
 ' "$T/fw.json"
 ok $? "a framework trace of another job's process is left out"
+
+# The system image the sampler writes beside the program's files is of the same job.
+"$INSPECT" -o "$T/sys" --sample mem --sample-hz 50 -- "$APPS/threads" 1 5 >/dev/null 2>&1
+[ "$(jobs "$T/sys" | sed 's/^[0-9a-f]\{16\}:2$/ok/')" = ok ] && [ "$(ids "$T/sys")" != 0000000000000000 ]
+ok $? "--sample: the system image carries the run's job (got '$(jobs "$T/sys")')"
 
 # The help of both tools tells about jobs.
 "$INSPECT" --help | grep -q -- "--append" && "$INSPECT" --help | grep -q -- "--replace" &&
