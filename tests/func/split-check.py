@@ -13,11 +13,14 @@
 #              time), but those the index counts as late (before) or ending after it
 #   steps      the step slices of each part are the steps the index gives it
 #   size       (with --size) every part's events, uncompressed and without the metadata
-#              written at its end, come to at most BYTES + 15 % + 2 kB, and but for the
-#              last part to at least half of BYTES: a part is cut when it reaches the size,
-#              then still gets what reaches the analyzer late for its range: arrows of
-#              messages matched after the cut (100 bytes an end), device spans recorded
-#              later, NCCL spans held until their collective is known; then its metadata
+#              written at its end, come to at most BYTES + 15 % + 2 kB not counting the
+#              arrows from launches before its range, and but for the last part to at
+#              least half of BYTES: a part is cut when it reaches the size, then still gets
+#              what reaches the analyzer late for its range: arrows of messages matched
+#              after the cut (100 bytes an end), device spans recorded later, NCCL spans
+#              held until their collective is known; then its metadata.  The arrows from
+#              before are as many as the kernels queued at its start, more on a busy
+#              machine, whatever the size
 # --break CHECK changes what was read so that CHECK must fail: the test that each can.
 import collections, gzip, json, os, sys
 
@@ -26,13 +29,27 @@ def load(path):
     with opener(path, "rt", encoding="utf-8") as f:
         return json.load(f)
 
-def content_size(path):
-    """The bytes of a part but for its metadata (one event a line, "M" events at the end)."""
+def content_size(path, start_ns=None):
+    """The bytes of a part but for its metadata (one event a line, "M" events at the end)
+    and, given the part's start, the arrows from before it (both ends): a kernel's arrow is
+    drawn in the kernel's part, so a part holds one for each launch of an earlier part whose
+    kernel ends in it, as many as the device had queued at the cut, whatever the size."""
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
         raw = f.read()
-    meta = sum(len(l) + 1 for l in raw.split(b"\n") if l.startswith(b'{"ph":"M"'))
-    return len(raw) - meta
+    lines = raw.split(b"\n")
+    meta = sum(len(l) + 1 for l in lines if l.startswith(b'{"ph":"M"'))
+    back = 0
+    if start_ns is not None:
+        ends = {}
+        for l in lines:
+            if l.startswith((b'{"ph":"s"', b'{"ph":"f"')):
+                e = json.loads(l.rstrip(b","))
+                ends.setdefault(flow_id(e), []).append((e["ph"], ns(e["ts"]), len(l) + 1))
+        for v in ends.values():
+            if any(ph == "s" and t < start_ns for ph, t, _ in v):
+                back += sum(n for _, _, n in v)
+    return len(raw) - meta - back
 
 def ns(x):
     return int(round(x * 1000))
@@ -264,10 +281,13 @@ class Split:
 
     def check_size(self, want):
         extra = getattr(self, "extra", 0)
-        sizes = [content_size(os.path.join(self.dir, p["file"])) + extra for p in self.index["parts"]]
+        paths = [os.path.join(self.dir, p["file"]) for p in self.index["parts"]]
+        starts = [None] + [p["start_ns"] for p in self.index["parts"][1:]]
+        own = [content_size(f, t) + extra for f, t in zip(paths, starts)]
+        whole = [content_size(f) + extra for f in paths]
         most = want * 1.15 + 2000
-        over = [(i + 1, s) for i, s in enumerate(sizes) if s > most]
-        under = [(i + 1, s) for i, s in enumerate(sizes[:-1]) if s < want / 2]
+        over = [(i + 1, s) for i, s in enumerate(own) if s > most]
+        under = [(i + 1, s) for i, s in enumerate(whole[:-1]) if s < want / 2]
         if over or under:
             return "parts over %d bytes %s, under %d %s" % (most, over, want / 2, under)
         return None
