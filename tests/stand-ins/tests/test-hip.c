@@ -590,8 +590,9 @@ static void test_modules(void)
 	       "hipModuleLaunchKernel");
 	hipEventRecord(b, s);
 	hipEventSynchronize(b);
-	ok(near(elapsed(a, b), K5, 0.05), "the module's kernel lasts its configured %.0f ms (%.3f)", K5,
-	   elapsed(a, b));
+	/* At least its time: a busy machine can only make the stand-in's device thread late. */
+	ok(elapsed(a, b) >= 0.95 * K5 && elapsed(a, b) < K5 + 1000,
+	   "the module's kernel lasts its configured %.0f ms (%.3f)", K5, elapsed(a, b));
 	is_u64(hipModuleUnload(m), hipSuccess, "hipModuleUnload");
 	is_u64(hipModuleLoad(&m, "/nonexistent/x.hsaco"), hipErrorFileNotFound,
 	       "hipModuleLoad of a missing file");
