@@ -1,12 +1,16 @@
 #!/bin/sh
-# check-all.sh — the whole test suite, as CI runs it: installs what is missing, builds and
-# runs `make check`, builds again with ASan+UBSan and runs it again, then `make distcheck`.
-# Each stage prints its result; the script stops at the first failure.
+# check-all.sh — the whole test suite, as CI runs it: installs what is missing, then
+# `make distcheck` (the release tarball, built out of tree from its own files, its whole
+# `make check`, then installed and uninstalled), then a build with ASan+UBSan and its
+# `make check`.  Each stage prints its result and how long it took; the script stops at the
+# first failure and prints what failed last, so that the tail of its output names it.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+jobs=$(nproc)
 "$top/scripts/install-deps.sh"
 
-stage() { printf '\n=== %s\n' "$*"; }
+started=$(date +%s)
+stage() { printf '\n=== %s (at %d s)\n' "$*" "$(($(date +%s) - started))"; }
 # failures OUT DIR: the failed tests' result lines and the lines of their logs that are not
 # "ok", printed last so that a log's tail names what failed.
 failures() {
@@ -15,30 +19,36 @@ failures() {
 	echo "--- failed:"
 	grep -E '^(FAIL|ERROR|XPASS)' "$1" || true
 }
-check() {
-	dir=$1
-	shift
-	stage "build in $dir ($*)"
-	"$top/scripts/build.sh" "$dir" "$@"
-	stage "make check in $dir"
-	if ! make -C "$dir" check -j"$(nproc)" >"$dir/check.out" 2>&1; then
-		failures "$dir/check.out" "$dir/tests"
-		echo "check-all: make check failed in $dir" >&2
-		exit 1
-	fi
-	grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$dir/tests/test-suite.log"
-	grep -h '^SKIP' "$dir"/tests/*/*.log "$dir"/tests/*.log 2>/dev/null | sort -u || true
+# totals LOG...: the suite's counts, then every skipped test (there should be none).
+totals() {
+	grep -h -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$1"
+	grep -h '^SKIP' "$@" 2>/dev/null | sort -u || true
 }
 
-check "$top/build"
-check "$top/build-sanitizers" --enable-sanitizers
-stage "make distcheck"
-make -C "$top/build" distcheck >"$top/build/distcheck.out" 2>&1 || {
+# The plain build's suite runs inside distcheck, on the tarball's files alone.
+stage "configure in $top/build"
+mkdir -p "$top/build"
+[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
+(cd "$top/build" && { [ -f Makefile ] || "$top/configure" -q; })
+stage "make distcheck in $top/build (make check of the tarball's build)"
+if ! make -C "$top/build" -j"$jobs" distcheck >"$top/build/distcheck.out" 2>&1; then
 	tail -20 "$top/build/distcheck.out"
 	failures "$top/build/distcheck.out" "$top/build"
 	echo "check-all: make distcheck failed" >&2
 	exit 1
-}
+fi
+totals "$top/build/distcheck.out"
 grep -E 'archives ready|\.tar\.gz' "$top/build/distcheck.out" | head -3
-echo
+
+dir=$top/build-sanitizers
+stage "build in $dir (--enable-sanitizers)"
+"$top/scripts/build.sh" "$dir" --enable-sanitizers
+stage "make check in $dir"
+if ! make -C "$dir" check -j"$jobs" >"$dir/check.out" 2>&1; then
+	failures "$dir/check.out" "$dir/tests"
+	echo "check-all: make check failed in $dir" >&2
+	exit 1
+fi
+totals "$dir/tests/test-suite.log" "$dir"/tests/*/*.log "$dir"/tests/*.log
+stage "done"
 echo "check-all: everything passed"
