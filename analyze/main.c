@@ -17,6 +17,7 @@
 #include "render/perfetto/perfetto.h"
 #include "render/split/split.h"
 #include "summary/summary.h"
+#include "util/outname.h"
 #include "util/progress.h"
 #include "runtimes/registry.h"
 #include "model/tracks.h"
@@ -405,6 +406,19 @@ static int split_output(struct options *o, struct trace *tr, const struct window
 	return 0;
 }
 
+/* Refuses, before the (long) reading starts, an output whose name holds what it may not
+ * replace, or whose directory cannot take it (util/outname.h). */
+static int check_output(const struct options *o, const char *path)
+{
+	const struct out_format *f = o->otf2 ? &otf2_format : o->sqlite ? &sqlite_format
+				   : o->perfetto ? &perfetto_format : &chrome_format;
+	if ((o->split ? split_check(path, f) : outname_check(path, f)) < 0) {
+		diag_error("%s", outname_error());
+		return -1;
+	}
+	return 0;
+}
+
 /* Streams from a thousand processes need a thousand descriptors. */
 static void raise_fd_limit(void)
 {
@@ -422,11 +436,20 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc;
-	/* Refuse a directory that is not ours to fill before the (long) reading starts. */
-	if (o.otf2 && otf2_check_dir(o.out) < 0)
-		return 2;
-	if (o.sqlite && sqlite_check_output(o.out) < 0)
-		return 2;
+	/* before any thread starts: SIGINT, SIGTERM and SIGHUP remove unfinished outputs */
+	outname_catch_signals();
+	char *outpath = NULL;
+	if (o.format) {
+		outpath = o.out ? strdup(o.out)
+				: default_output(o.dir, o.perfetto ? ".pftrace" : ".json.gz");
+		if (!outpath)
+			abort();
+		if (check_output(&o, outpath) < 0) {
+			free(outpath);
+			free(o.imports);
+			return 2;
+		}
+	}
 	raise_fd_limit();
 	progress_init(o.progress);
 	struct import_req req = { .files = o.imports, .nfiles = o.nimports,
@@ -439,6 +462,7 @@ int main(int argc, char **argv)
 	if (loaded < 0) {
 		import_end(&imports);
 		free(o.imports);
+		free(outpath);
 		trace_free(&tr);
 		return loaded == -2 ? 2 : 1;
 	}
@@ -451,6 +475,7 @@ int main(int argc, char **argv)
 			diag_error("nothing could be read from %s", o.label);
 		import_end(&imports);
 		free(o.imports);
+		free(outpath);
 		trace_free(&tr);
 		return 1;
 	}
@@ -462,14 +487,12 @@ int main(int argc, char **argv)
 	if (time_window(&o, &tr, &pl.win) < 0) {
 		import_end(&imports);
 		free(o.imports);
+		free(outpath);
 		trace_free(&tr);
 		return 2;
 	}
 	struct output outs[2];
-	char *outpath = NULL;
 	if (o.format) {
-		outpath = o.out ? strdup(o.out)
-				: default_output(o.dir, o.perfetto ? ".pftrace" : ".json.gz");
 		if (o.otf2) {
 			/* OTF2 writes each track in time order: it hears what is to come, ranges
 			 * announced when they open among it. */
@@ -498,6 +521,8 @@ int main(int argc, char **argv)
 		outs[pl.nouts++] = output_summary_as(stdout, o.label, o.top, o.summary_format);
 	}
 	pl.outs = outs;
+	/* Every output is put in place at the end, or none is. */
+	outname_hold();
 	for (int i = 0; i < pl.nouts; i++)
 		if (outs[i].ops->begin(outs[i].priv, &tr) < 0)
 			rc = 1;
@@ -507,6 +532,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < pl.nouts; i++)
 		if (outs[i].ops->end(outs[i].priv, &tr) < 0)
 			rc = 1;
+	if (outname_release(!rc) < 0 && !rc) {
+		diag_error("%s", outname_error());
+		rc = 1;
+	}
 	if (!rc && outpath && o.otf2)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
 	else if (!rc && outpath && o.sqlite)

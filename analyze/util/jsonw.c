@@ -8,10 +8,10 @@
 #include "jsonw.h"
 #include "outfile.h"
 
-int jw_open(struct jw *w, const char *path)
+int jw_open(struct jw *w, const char *path, const struct out_format *fmt)
 {
 	memset(w, 0, sizeof(*w));
-	w->out = outfile_open(path, JW_CAP, &w->buf);
+	w->out = outfile_open(path, fmt, JW_CAP, &w->buf);
 	return w->out ? 0 : -1;
 }
 
@@ -51,18 +51,29 @@ void jw_raw_slow(struct jw *w, const char *s, size_t n)
 	}
 }
 
-int jw_close(struct jw *w)
+static int finish(struct jw *w, int keep)
 {
 	if (!w->out) {
 		free(w->buf);
 		w->buf = NULL;
 		return w->err ? -1 : 0;
 	}
-	int rc = outfile_close(w->out, w->buf, w->len);
+	int rc = outfile_close(w->out, w->buf, w->len, keep && !w->err);
 	w->out = NULL;
 	w->buf = NULL;
 	w->len = 0;
 	return rc < 0 || w->err ? -1 : 0;
+}
+
+int jw_close(struct jw *w)
+{
+	return finish(w, 1);
+}
+
+int jw_discard(struct jw *w)
+{
+	finish(w, 0);
+	return -1;
 }
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not valid. */

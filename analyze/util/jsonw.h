@@ -8,6 +8,7 @@
 #include <string.h>
 
 struct outfile;
+struct out_format;
 
 struct jw {
 	struct outfile *out;
@@ -17,11 +18,16 @@ struct jw {
 	uint64_t flushed;        /* bytes handed to the file before buf */
 };
 
-int jw_open(struct jw *w, const char *path);   /* "-" is stdout; a name ending .gz is gzipped */
+/* "-" is stdout; a name ending .gz is gzipped; fmt says what may be at path already (a file
+ * is written whole or not at all: outname.h).  -1 when it cannot be (outname_error says why). */
+int jw_open(struct jw *w, const char *path, const struct out_format *fmt);
 /* A writer into memory: buf holds len bytes (the caller resets len); what would not fit in
  * JW_CAP bytes is dropped and sets err.  Closed with jw_close. */
 void jw_open_mem(struct jw *w);
-int jw_close(struct jw *w);                     /* -1 if anything failed to be written */
+/* -1 if anything failed to be written (a file is then absent: outname_error says why). */
+int jw_close(struct jw *w);
+/* Closes a file given up on: it is removed, never put in place (-1). */
+int jw_discard(struct jw *w);
 void jw_flush(struct jw *w);
 /* The bytes written so far (before any compression). */
 static inline uint64_t jw_bytes(const struct jw *w)

@@ -1,19 +1,24 @@
 /* outfile.c — output files for the analyzer.  Plain files are written as buffers fill; a
  * gzip file is compressed by a helper thread, so that deflate (the slowest part of writing
- * a .json.gz) runs beside the formatting instead of after it. */
+ * a .json.gz) runs beside the formatting instead of after it.  Where the bytes go until the
+ * file is complete is outname.c's. */
 #include "outfile.h"
 #include "handoff.h"
+#include "outname.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct outfile {
+	struct outname *name;
 	FILE *f;
 	gzFile gz;
-	int err;
+	int err;                /* the first write's error (errno; EIO when none was said) */
 	size_t cap;
 	/* gzip only: the compressor thread and the two buffers it shares with the caller */
 	pthread_t thread;
@@ -38,8 +43,10 @@ static void *compressor(void *arg)
 		size_t n = of->pending_len;
 		pthread_mutex_unlock(&of->lock);
 		int bad = gzwrite(of->gz, b, (unsigned)n) != (int)n;
+		int err = errno;
 		pthread_mutex_lock(&of->lock);
-		of->err |= bad;
+		if (bad && !of->err)
+			of->err = err ? err : EIO;
 		of->pending = NULL;
 		of->spare = b;
 		pthread_cond_broadcast(&of->cond);
@@ -48,9 +55,9 @@ static void *compressor(void *arg)
 	return NULL;
 }
 
-static int start_gzip(struct outfile *of, const char *path)
+static int start_gzip(struct outfile *of, int fd)
 {
-	of->gz = gzopen(path, "wb1");
+	of->gz = gzdopen(fd, "wb1");
 	of->spare = malloc(of->cap);
 	if (!of->gz || !of->spare)
 		return -1;
@@ -68,36 +75,50 @@ static int ends_with_gz(const char *p)
 	return n > 3 && !strcmp(p + n - 3, ".gz");
 }
 
-struct outfile *outfile_open(const char *path, size_t cap, char **buf)
+struct outfile *outfile_open(const char *path, const struct out_format *fmt, size_t cap,
+			     char **buf)
 {
 	struct outfile *of = calloc(1, sizeof(*of));
 	*buf = malloc(cap);
 	if (!of || !*buf)
-		goto fail;
+		abort();
 	of->cap = cap;
-	if (!strcmp(path, "-"))
-		of->f = stdout;
-	else if (ends_with_gz(path)) {
-		if (start_gzip(of, path) < 0)
-			goto fail;
-	} else if (!(of->f = fopen(path, "w")))
+	int fd;
+	if (!(of->name = outname_begin(path, fmt, &fd)))
 		goto fail;
+	if (strcmp(path, "-") && ends_with_gz(path)) {
+		if (start_gzip(of, fd) < 0) {
+			if (!of->gz)
+				close(fd);
+			goto fail;
+		}
+	} else if (!(of->f = fdopen(fd, "w"))) {
+		close(fd);
+		goto fail;
+	}
 	return of;
 fail:
-	if (of && of->gz)
+	if (of->gz)
 		gzclose(of->gz);
-	if (of)
-		free(of->spare);
+	if (of->name)
+		outname_end(of->name, 0, errno);
+	free(of->spare);
 	free(of);
 	free(*buf);
 	*buf = NULL;
 	return NULL;
 }
 
+static void write_plain(struct outfile *of, const char *buf, size_t len)
+{
+	if (!of->err && fwrite(buf, 1, len, of->f) != len)
+		of->err = errno ? errno : EIO;
+}
+
 char *outfile_swap(struct outfile *of, char *buf, size_t len)
 {
 	if (!of->gz) {
-		of->err |= fwrite(buf, 1, len, of->f) != len;
+		write_plain(of, buf, len);
 		return buf;
 	}
 	pthread_mutex_lock(&of->lock);
@@ -112,10 +133,9 @@ char *outfile_swap(struct outfile *of, char *buf, size_t len)
 	return next;
 }
 
-int outfile_close(struct outfile *of, char *buf, size_t len)
+int outfile_close(struct outfile *of, char *buf, size_t len, int keep)
 {
-	int err;
-	if (len)
+	if (len && keep)
 		buf = outfile_swap(of, buf, len);
 	if (of->gz) {
 		pthread_mutex_lock(&of->lock);
@@ -124,15 +144,14 @@ int outfile_close(struct outfile *of, char *buf, size_t len)
 		pthread_mutex_unlock(&of->lock);
 		pthread_join(of->thread, NULL);
 		handoff_busy(-1);
-		of->err |= gzclose(of->gz) != Z_OK;
+		if (gzclose(of->gz) != Z_OK && !of->err)
+			of->err = errno ? errno : EIO;
 		free(of->spare);
-	} else if (of->f == stdout) {
-		of->err |= fflush(stdout) != 0;
-	} else {
-		of->err |= fclose(of->f) != 0;
+	} else if (fclose(of->f) != 0 && !of->err) {
+		of->err = errno ? errno : EIO;
 	}
-	err = of->err;
+	int rc = outname_end(of->name, keep && !of->err, of->err);
 	free(buf);
 	free(of);
-	return err ? -1 : 0;
+	return rc;
 }

@@ -229,7 +229,8 @@ ok $? "'-o -' is a usage error for otf2"
 mkdir "$T/long" && "$GEN" "$T/long" 3000 &&
 	(ulimit -f 1000 && trap '' XFSZ && "$ANALYZE" "$T/long" --format otf2 -o "$T/lim") \
 		>/dev/null 2>"$T/e5.err"
-[ $? -eq 1 ] && grep -q "File is too large (POSIX: $T/lim/traces/" "$T/e5.err" &&
-	grep -q "the OTF2 archive in $T/lim is incomplete" "$T/e5.err"
-ok $? "a failed write: exit status 1, the file named, the archive said to be incomplete"
+[ $? -eq 1 ] && grep -q "File is too large (POSIX: $T/lim.tprof-tmp-[0-9a-f-]*[A-Za-z0-9]*/traces/" \
+	"$T/e5.err" && grep -q "the OTF2 archive is incomplete: $T/lim was not written" "$T/e5.err" &&
+	[ ! -e "$T/lim" ] && [ -z "$(ls "$T" | grep "^lim")" ]
+ok $? "a failed write: exit status 1, the file named, the archive said to be incomplete and removed"
 finish

@@ -155,8 +155,8 @@ check "without -o the trace is DIR.pftrace, and said so" \
 check "-o - writes the same trace to standard output" cmp -s "$T/stdout.pftrace" "$T/steps.pftrace"
 "$ANALYZE" "$T/steps" -f perfetto -o "$T/no/such/dir/t.pftrace" 2>"$T/nodir.err"
 rc=$?
-[ $rc -eq 1 ] && grep -q "cannot write $T/no/such/dir/t.pftrace" "$T/nodir.err"
-ok $? "a file that cannot be made: exit 1, saying which (exit $rc)"
+[ $rc -eq 2 ] && grep -q "cannot write $T/no/such/dir/t.pftrace" "$T/nodir.err"
+ok $? "a file that cannot be made: refused before reading (exit 2), saying which (exit $rc)"
 # --split steps:N: each Perfetto part shows what the Chrome part of the same steps does.
 mkdir -p "$T/sp"
 if "$ANALYZE" "$T/steps" -f perfetto --split steps:2 -o "$T/sp/s.pftrace" 2>"$T/split.err" &&

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../analyze/util/jsonw.h"
+#include "../../analyze/util/outname.h"
 #include "../../analyze/read/trace.h"
 #include "../../common/system.h"
 
@@ -431,7 +432,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot read %s\n", argv[0], argv[1]);
 		return 1;
 	}
-	if (jw_open(&w, "-") < 0)
+	static const struct out_format stdout_format = { "records", 0, 1, NULL };
+	if (jw_open(&w, "-", &stdout_format) < 0)
 		return 1;
 	for (size_t i = 0; i < tr.nprocs; i++) {
 		struct proc *p = tr.procs[i];

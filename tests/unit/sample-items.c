@@ -21,6 +21,7 @@
 #include "../../analyze/render/otf2/otf2.h"
 #include "../../analyze/render/perfetto/perfetto.h"
 #include "../../analyze/render/sqlite/out.h"
+#include "../../analyze/render/sqlite/sqlite-out.h"
 #include "nrtw.h"
 
 static struct scene_renderer r;
@@ -168,7 +169,7 @@ int main(int argc, char **argv)
 		o->dir = strdup(dir);
 		o->win = &w;
 		jw_open_mem(&o->args);
-		if (sqldb_open(&o->db, argv[2]) < 0)
+		if (sqldb_open(&o->db, argv[2], &sqlite_format) < 0)
 			return 1;
 		o->tr_start = tr.start_ns;
 		sqlite_facts_begin(o, &tr);

@@ -9,7 +9,10 @@
 #include <unistd.h>
 
 #include "../../analyze/util/jsonw.h"
+#include "../../analyze/util/outname.h"
 #include "tap.h"
+
+static const struct out_format any_file = { "a JSON file", 0, 1, NULL };
 
 struct sample {
 	const char *what;
@@ -61,7 +64,7 @@ int main(void)
 	const size_t nnumbers = sizeof(numbers) / sizeof(numbers[0]);
 
 	struct jw w;
-	ok(jw_open(&w, path) == 0, "the writer opens a file");
+	ok(jw_open(&w, path, &any_file) == 0, "the writer opens a file");
 	jw_lit(&w, "{\"strings\":[");
 	for (size_t i = 0; i < nsamples; i++) {
 		if (i)

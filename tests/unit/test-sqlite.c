@@ -15,6 +15,7 @@
 #include "../../analyze/render/sqlite/args.h"
 #include "../../analyze/render/sqlite/out.h"
 #include "../../analyze/render/sqlite/sqlite-out.h"
+#include "../../analyze/util/outname.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/tprof-test-sqlite.XXXXXX";
@@ -147,7 +148,7 @@ static void write_db(const char *path)
 	o->path = strdup(path);
 	o->dir = strdup("prof");
 	jw_open_mem(&o->args);
-	ok(sqldb_open(&o->db, path) == 0, "the database is opened (a temporary file)");
+	ok(sqldb_open(&o->db, path, &sqlite_format) == 0, "the database is opened (a temporary file)");
 	o->tr_start = tr.start_ns;
 	sqlite_facts_begin(o, &tr);
 	struct scene_renderer r = sqlite_timeline(o);
@@ -254,30 +255,36 @@ static void write_file(const char *path, const char *s)
 	fclose(f);
 }
 
+/* What main.c checks before reading (util/outname.h), for the database's format. */
+static int outname_check_sqlite(const char *path)
+{
+	return outname_check(path, &sqlite_format);
+}
+
 static void test_replace(const char *mine)
 {
 	char p[512];
 	snprintf(p, sizeof(p), "%s/none.db", dir);
-	ok(sqlite_check_output(p) == 0, "a new file may be written");
-	ok(sqlite_check_output(mine) == 0, "a database tprof wrote may be replaced");
+	ok(outname_check_sqlite(p) == 0, "a new file may be written");
+	ok(outname_check_sqlite(mine) == 0, "a database tprof wrote may be replaced");
 	snprintf(p, sizeof(p), "%s/empty.db", dir);
 	write_file(p, "");
-	ok(sqlite_check_output(p) == 0, "an empty file may be replaced");
+	ok(outname_check_sqlite(p) == 0, "an empty file may be replaced");
 	snprintf(p, sizeof(p), "%s/text.db", dir);
 	write_file(p, "SQLite format 3 but not really");
-	ok(sqlite_check_output(p) < 0, "a file that is not a database may not");
+	ok(outname_check_sqlite(p) < 0, "a file that is not a database may not");
 	snprintf(p, sizeof(p), "%s/other.db", dir);
 	sqlite3 *o;
 	sqlite3_open(p, &o);
 	sqlite3_exec(o, "CREATE TABLE t (x)", NULL, NULL, NULL);
 	sqlite3_close(o);
-	ok(sqlite_check_output(p) < 0, "another program's database may not");
-	ok(sqlite_check_output(dir) < 0, "a directory may not");
+	ok(outname_check_sqlite(p) < 0, "another program's database may not");
+	ok(outname_check_sqlite(dir) < 0, "a directory may not");
 	snprintf(p, sizeof(p), "%s/missing/x.db", dir);
-	ok(sqlite_check_output(p) < 0, "a file in a directory that does not exist may not");
+	ok(outname_check_sqlite(p) < 0, "a file in a directory that does not exist may not");
 	/* a run that fails leaves the earlier file as it was, and no temporary file */
 	struct sqldb d;
-	ok(sqldb_open(&d, mine) == 0, "a second database is begun over the first");
+	ok(sqldb_open(&d, mine, &sqlite_format) == 0, "a second database is begun over the first");
 	sqldb_exec(&d, "INSERT INTO meta VALUES ('x', 1)");
 	ok(sqldb_close(&d, 0) < 0, "it is abandoned");
 	sqlite3_open_v2(mine, &db, SQLITE_OPEN_READONLY, NULL);
@@ -285,7 +292,7 @@ static void test_replace(const char *mine)
 	   "the first database is unchanged");
 	sqlite3_close(db);
 	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "ls %s | grep -q tmp-", dir);
+	snprintf(cmd, sizeof(cmd), "ls %s | grep -q tprof-tmp-", dir);
 	ok(system(cmd) != 0, "no temporary file is left");
 }
 

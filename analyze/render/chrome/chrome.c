@@ -8,22 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "config.h"
 #include "../../util/grow.h"
+#include "../../util/outname.h"
 #include "chrome.h"
 #include "write.h"
+
+/* How every Chrome trace tprof writes begins. */
+#define HEAD "{\"displayTimeUnit\":\"ns\",\"traceEvents\":["
+
+/* A file that begins as ours do, gzipped or not, is an earlier trace of ours. */
+static const char *foreign(const char *path)
+{
+	char b[sizeof(HEAD) - 1];
+	gzFile gz = gzopen(path, "rb");
+	int n = gz ? gzread(gz, b, sizeof(b)) : -1;
+	if (gz)
+		gzclose(gz);
+	if (n == (int)sizeof(b) && !memcmp(b, HEAD, sizeof(b)))
+		return NULL;
+	return "exists and is not a Chrome trace tprof wrote";
+}
+
+const struct out_format chrome_format = { "a Chrome trace", 0, 1, foreign };
 
 static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct chrome *c = priv;
 	(void)tr;
 	(void)tracks;
-	if (jw_open(&c->w, c->path) < 0) {
-		diag_error("cannot write %s: %m", c->path);
+	if (jw_open(&c->w, c->path, &chrome_format) < 0) {
+		diag_error("%s", outname_error());
 		c->failed = 1;
 		return -1;
 	}
-	jw_lit(&c->w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+	jw_lit(&c->w, HEAD "\n");
 	c->first = 1;
 	return 0;
 }
@@ -234,7 +255,7 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	jw_lit(&c->w, "}}\n");
 	int rc = jw_close(&c->w);
 	if (rc < 0)
-		diag_error("error writing %s", c->path);
+		diag_error("%s", outname_error());
 	destroy(c);
 	return rc;
 }

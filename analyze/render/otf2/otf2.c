@@ -12,6 +12,7 @@
  * grow with the trace. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,40 +21,41 @@
 #include "config.h"
 #include "state.h"
 #include "otf2.h"
+#include "../../util/outname.h"
+
+/* The archive's creator, and how an archive tprof wrote is known. */
+#define CREATOR "tprof "
 
 /* ---- the directory ------------------------------------------------------------------------ */
 
-int otf2_check_dir(const char *dir)
+/* An archive tprof wrote holds its anchor file, its definitions and its directory of event
+ * files, nothing else, and the anchor names tprof as its creator. */
+static const char *foreign(const char *dir)
 {
-	struct stat st;
-	if (stat(dir, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		diag_error("-o %s: %m", dir);
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		diag_error("-o %s: exists and is not a directory (an OTF2 archive is a directory)", dir);
-		return -1;
-	}
+	static const char *const mine[] = { "traces.otf2", "traces.def", "traces" };
+	static const char why[] = "is a directory that is not empty and holds no OTF2 archive "
+				  "tprof wrote";
 	DIR *d = opendir(dir);
-	if (!d) {
-		diag_error("-o %s: %m", dir);
-		return -1;
-	}
+	if (!d)
+		return why;
 	struct dirent *e;
-	int empty = 1;
-	while (empty && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = 0;
-	closedir(d);
-	if (!empty) {
-		diag_error("-o %s: the directory is not empty; an OTF2 archive is written only into a "
-			   "new or empty directory", dir);
-		return -1;
+	int other = 0;
+	while (!other && (e = readdir(d))) {
+		other = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		for (size_t i = 0; other && i < sizeof(mine) / sizeof(mine[0]); i++)
+			other = strcmp(e->d_name, mine[i]) != 0;
 	}
-	return 0;
+	closedir(d);
+	char path[PATH_MAX], buf[4096];
+	snprintf(path, sizeof(path), "%s/traces.otf2", dir);
+	FILE *f = other ? NULL : fopen(path, "rb");
+	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	if (f)
+		fclose(f);
+	return n && memmem(buf, n, CREATOR, sizeof(CREATOR) - 1) ? NULL : why;
 }
+
+const struct out_format otf2_format = { "an OTF2 archive", 1, 0, foreign };
 
 /* ---- libotf2's callbacks ------------------------------------------------------------------ */
 
@@ -122,16 +124,16 @@ static int archive_begin(void *priv, const struct trace *tr, struct tracks *trac
 	o->tr = tr;
 	o->tracks = tracks;
 	otf2_errors_catch(o);
-	if (mkdir(o->dir, 0777) < 0 && (errno != EEXIST || otf2_check_dir(o->dir) < 0)) {
-		if (errno != EEXIST)
-			diag_error("cannot create %s: %m", o->dir);
+	int fd;
+	if (!(o->name = outname_begin(o->dir, &otf2_format, &fd))) {
+		diag_error("%s", outname_error());
 		o->failed = 1;
 		return -1;
 	}
 	otf2_locs_new(o, tr);
 	o->defs = otf2_defs_new(tr);
 	o->args = otf2_attrs_new();
-	o->ar = OTF2_Archive_Open(o->dir, "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE,
+	o->ar = OTF2_Archive_Open(outname_path(o->name), "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE,
 				  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
 				  OTF2_COMPRESSION_NONE);
 	if (!o->ar) {
@@ -143,7 +145,7 @@ static int archive_begin(void *priv, const struct trace *tr, struct tracks *trac
 	otf2_check(o, OTF2_Archive_SetFlushCallbacks(o->ar, &flush_callbacks, o));
 	otf2_check(o, OTF2_Archive_SetMemoryCallbacks(o->ar, &memory_callbacks, o));
 	otf2_check(o, OTF2_Archive_SetSerialCollectiveCallbacks(o->ar));
-	otf2_check(o, OTF2_Archive_SetCreator(o->ar, "tprof " PACKAGE_VERSION));
+	otf2_check(o, OTF2_Archive_SetCreator(o->ar, CREATOR PACKAGE_VERSION));
 	otf2_check(o, OTF2_Archive_SetDescription(o->ar, "converted by tprof-analyze"));
 	otf2_check(o, OTF2_Archive_OpenEvtFiles(o->ar));
 	o->attrs = OTF2_AttributeList_New();
@@ -251,8 +253,10 @@ static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks
 		diag_note("OTF2: %llu MPI request completions left out: the request was posted outside "
 			  "the trace or the window", (unsigned long long)o->req_unknown);
 	int rc = o->failed ? -1 : 0;
-	if (rc < 0 && o->tr)
-		diag_error("the OTF2 archive in %s is incomplete", o->dir);
+	if (o->name && outname_end(o->name, !o->failed, 0) < 0) {
+		diag_error("the OTF2 archive is incomplete: %s", outname_error());
+		rc = -1;
+	}
 	otf2_errors_release();
 	destroy(o);
 	return rc;

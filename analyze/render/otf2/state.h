@@ -178,6 +178,7 @@ struct otf2_attrs;
 
 struct otf2 {
 	char *dir;
+	struct outname *name;            /* the directory, written under a temporary name */
 	const struct window *win;
 	const struct trace *tr;
 	struct tracks *tracks;

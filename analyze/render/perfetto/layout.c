@@ -411,6 +411,23 @@ void pf_head(struct pf *w, const struct trace *tr, struct pb *b)
 	desc_close(b, d, p);
 }
 
+/* Every trace tprof writes begins with a clock snapshot of boot time 0 and real time on the
+ * global sequence (pf_head): the bytes around the lengths and the time. */
+const char *pf_head_foreign(const char *path)
+{
+	static const short head[] = { 0x0a, -1, 0x50, PF_SEQ_GLOBAL, 0x32, -1, 0x0a, 0x04,
+				      0x08, 0x06, 0x10, 0x00, 0x0a, -1, 0x08, 0x01, 0x10 };
+	unsigned char b[sizeof(head) / sizeof(head[0])];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(b, 1, sizeof(b), f) : 0;
+	if (f)
+		fclose(f);
+	for (size_t i = 0; n == sizeof(b) && i < n; i++)
+		if (head[i] >= 0 && b[i] != head[i])
+			n = 0;
+	return n == sizeof(b) ? NULL : "exists and is not a Perfetto trace tprof wrote";
+}
+
 void pf_tracks_free(struct pf *w)
 {
 	for (size_t i = 0; i < w->tracks.cap; i++) {

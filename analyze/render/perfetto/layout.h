@@ -27,6 +27,9 @@ void pf_describe(struct pf *w, const struct trace *tr, struct tracks *tracks);
 /* The clock snapshot (trace time = ns from the trace start; the start's wall-clock time)
  * and the root's ordering, the first packets of the file. */
 void pf_head(struct pf *w, const struct trace *tr, struct pb *b);
+/* Whether the file at path begins as pf_head makes a trace begin (a Perfetto trace tprof
+ * wrote): NULL when it does, else why not (out_format.foreign, util/outname.h). */
+const char *pf_head_foreign(const char *path);
 void pf_tracks_free(struct pf *w);
 
 #endif

@@ -3,14 +3,17 @@
  * deflates each one on its own (a fresh zlib stream per bundle, as trace processor expects)
  * and writes it as TracePacket.compressed_packets, or as the plain packets when they would
  * not compress under Perfetto's limit.  Level and tuning: see DESIGN.md (Perfetto output). */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "out.h"
 #include "../../util/handoff.h"
+#include "../../util/outname.h"
 #include "proto.h"
 
 #define QUEUE 4
@@ -22,8 +25,9 @@ struct job {
 };
 
 struct pf_out {
+	struct outname *name;
 	FILE *f;
-	int err;
+	int err;                         /* the first write's error (errno) */
 	z_stream z;
 	struct pb zout;
 	pthread_t thread;
@@ -66,8 +70,8 @@ static int deflate_into(struct pf_out *o, const struct pb *in)
 
 static void write_bytes(struct pf_out *o, const void *p, size_t n)
 {
-	if (n && fwrite(p, 1, n, o->f) != n)
-		o->err = 1;
+	if (n && !o->err && fwrite(p, 1, n, o->f) != n)
+		o->err = errno ? errno : EIO;
 }
 
 static void write_job(struct pf_out *o, struct job *j)
@@ -117,20 +121,22 @@ static void *compressor(void *arg)
 	return NULL;
 }
 
-struct pf_out *pf_out_open(const char *path)
+struct pf_out *pf_out_open(const char *path, const struct out_format *fmt)
 {
 	struct pf_out *o = calloc(1, sizeof(*o));
+	int fd;
 	if (!o)
-		return NULL;
-	if (!strcmp(path, "-"))
-		o->f = stdout;
-	else if (!(o->f = fopen(path, "wb"))) {
+		abort();
+	if (!(o->name = outname_begin(path, fmt, &fd))) {
 		free(o);
 		return NULL;
 	}
-	if (deflateInit(&o->z, 6) != Z_OK) {
-		if (o->f != stdout)
+	if (!(o->f = fdopen(fd, "wb")))
+		close(fd);
+	if (!o->f || deflateInit(&o->z, 6) != Z_OK) {
+		if (o->f)
 			fclose(o->f);
+		outname_end(o->name, 0, ENOMEM);
 		free(o);
 		return NULL;
 	}
@@ -138,8 +144,8 @@ struct pf_out *pf_out_open(const char *path)
 	pthread_cond_init(&o->cond, NULL);
 	if (pthread_create(&o->thread, NULL, compressor, o)) {
 		deflateEnd(&o->z);
-		if (o->f != stdout)
-			fclose(o->f);
+		fclose(o->f);
+		outname_end(o->name, 0, EAGAIN);
 		free(o);
 		return NULL;
 	}
@@ -183,7 +189,7 @@ void pf_out_bundle(struct pf_out *o, struct pb *b)
 	push(o, b, 1);
 }
 
-int pf_out_close(struct pf_out *o)
+int pf_out_close(struct pf_out *o, int keep)
 {
 	pthread_mutex_lock(&o->lock);
 	o->done = 1;
@@ -191,11 +197,9 @@ int pf_out_close(struct pf_out *o)
 	pthread_mutex_unlock(&o->lock);
 	pthread_join(o->thread, NULL);
 	handoff_busy(-1);
-	int err = o->err;
-	if (o->f == stdout)
-		err |= fflush(stdout) != 0;
-	else
-		err |= fclose(o->f) != 0;
+	if (fclose(o->f) != 0 && !o->err)
+		o->err = errno ? errno : EIO;
+	int rc = outname_end(o->name, keep && !o->err, o->err);
 	deflateEnd(&o->z);
 	pb_free(&o->zout);
 	while (o->nspare)
@@ -203,5 +207,5 @@ int pf_out_close(struct pf_out *o)
 	pthread_mutex_destroy(&o->lock);
 	pthread_cond_destroy(&o->cond);
 	free(o);
-	return err ? -1 : 0;
+	return rc;
 }

@@ -13,8 +13,11 @@
 
 struct pf_out;
 
-/* "-" is standard output.  NULL on failure (errno set). */
-struct pf_out *pf_out_open(const char *path);
+struct out_format;
+
+/* "-" is standard output; a file is written whole or not at all, as fmt says (util/outname.h).
+ * NULL on failure (outname_error says why). */
+struct pf_out *pf_out_open(const char *path, const struct out_format *fmt);
 /* The packets in b (each a Trace.packet field), written as they are; b is left empty. */
 void pf_out_plain(struct pf_out *o, struct pb *b);
 /* The packets in b written as one compressed bundle; b is left empty (its memory goes with
@@ -22,7 +25,8 @@ void pf_out_plain(struct pf_out *o, struct pb *b);
 void pf_out_bundle(struct pf_out *o, struct pb *b);
 /* An empty buffer of at least cap bytes, one a written bundle left when there is one. */
 struct pb pf_out_spare(struct pf_out *o, size_t cap);
-/* Waits for the helper, closes, frees; -1 if anything failed to be written. */
-int pf_out_close(struct pf_out *o);
+/* Waits for the helper, closes, frees; the file is put in place when kept (keep) and
+ * written, else removed: -1 (outname_error says why). */
+int pf_out_close(struct pf_out *o, int keep);
 
 #endif

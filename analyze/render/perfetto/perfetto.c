@@ -10,18 +10,21 @@
 #include <string.h>
 
 #include "perfetto.h"
+#include "../../util/outname.h"
 #include "annot.h"
 #include "layout.h"
 #include "samples.h"
 #include "seq.h"
 #include "proto.h"
 
+const struct out_format perfetto_format = { "a Perfetto trace", 0, 1, pf_head_foreign };
+
 static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct pf *w = priv;
 	(void)tracks;
-	if (!(w->out = pf_out_open(w->path))) {
-		diag_error("cannot write %s: %m", w->path);
+	if (!(w->out = pf_out_open(w->path, &perfetto_format))) {
+		diag_error("%s", outname_error());
 		w->failed = 1;
 		return -1;
 	}
@@ -158,9 +161,9 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	}
 	pf_describe(w, tr, tracks);
 	pf_flush_all(w);
-	int rc = pf_out_close(w->out);
+	int rc = pf_out_close(w->out, 1);
 	if (rc < 0)
-		diag_error("error writing %s", w->path);
+		diag_error("%s", outname_error());
 	destroy(w);
 	return rc;
 }

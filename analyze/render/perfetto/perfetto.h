@@ -7,4 +7,7 @@
 /* Writes a Perfetto protobuf trace to path ("-": standard output). */
 struct scene_renderer render_perfetto(const char *path);
 
+/* What may be at the path of a Perfetto trace (util/outname.h): an earlier one tprof wrote. */
+extern const struct out_format perfetto_format;
+
 #endif

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "state.h"
 #include "../../util/jsonw.h"
+#include "../../util/outname.h"
 
 static char *dup_n(const char *s, size_t n)
 {
@@ -149,19 +150,51 @@ static void part(struct jw *w, const struct split *s, size_t i)
 	free(path);
 }
 
+/* An index tprof wrote begins so. */
+#define HEAD "{\"producer\":\"tprof "
+
+static const char *foreign(const char *path)
+{
+	char b[sizeof(HEAD) - 1];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(b, 1, sizeof(b), f) : 0;
+	if (f)
+		fclose(f);
+	return n == sizeof(b) && !memcmp(b, HEAD, n) ? NULL
+						     : "exists and is not the index of a split trace";
+}
+
+const struct out_format split_index_format = { "the index of a split trace", 0, 0, foreign };
+
+int split_check(const char *path, const struct out_format *part)
+{
+	struct split s = { 0 };
+	if (split_names(&s, path) < 0) {
+		s.stem = strdup(path);
+		s.ext = strdup("");
+	}
+	char *ip = index_path(&s), *pp = split_part_path(&s, 0);
+	int rc = outname_check(pp, part) < 0 || outname_check(ip, &split_index_format) < 0 ? -1 : 0;
+	free(ip);
+	free(pp);
+	free(s.stem);
+	free(s.ext);
+	return rc;
+}
+
 int split_write_index(struct split *s)
 {
 	char *path = index_path(s);
 	struct jw w;
-	if (jw_open(&w, path) < 0) {
-		diag_error("cannot write %s: %m", path);
+	if (jw_open(&w, path, &split_index_format) < 0) {
+		diag_error("%s", outname_error());
 		free(path);
 		return -1;
 	}
 	int64_t a, b, z;
 	range(s, 0, &a, &z);
 	range(s, s->nparts - 1, &z, &b);
-	jw_lit(&w, "{\"producer\":\"tprof " PACKAGE_VERSION "\"");
+	jw_lit(&w, HEAD PACKAGE_VERSION "\"");
 	key(&w, "format");
 	jw_str(&w, s->o.format, strlen(s->o.format));
 	key(&w, "split");
@@ -182,7 +215,7 @@ int split_write_index(struct split *s)
 	jw_lit(&w, "\n]}\n");
 	int rc = jw_close(&w);
 	if (rc < 0)
-		diag_error("error writing %s", path);
+		diag_error("%s", outname_error());
 	free(path);
 	return rc;
 }
@@ -199,16 +232,18 @@ static uint64_t gzip_content(FILE *f, uint64_t content)
 	return content + (uint32_t)(isize - (uint32_t)content);
 }
 
-void split_file_bytes(const char *path, uint64_t content, uint64_t *disk, uint64_t *json)
+void split_file_bytes(const char *final, uint64_t content, uint64_t *disk, uint64_t *json)
 {
+	char *path = outname_where(final);      /* the part waits under a temporary name */
 	struct stat st;
 	*disk = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 	*json = *disk;
-	size_t n = strlen(path);
-	if (n < 3 || strcmp(path + n - 3, ".gz"))
-		return;
-	FILE *f = fopen(path, "rb");
-	*json = f ? gzip_content(f, content) : content;
-	if (f)
-		fclose(f);
+	size_t n = strlen(final);
+	if (n >= 3 && !strcmp(final + n - 3, ".gz")) {
+		FILE *f = fopen(path, "rb");
+		*json = f ? gzip_content(f, content) : content;
+		if (f)
+			fclose(f);
+	}
+	free(path);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "state.h"
+#include "../../util/outname.h"
 
 /* Items at the same time as a boundary: a slice ending there goes to the part before it, an
  * instant (or a slice of no length) to the part after it. */
@@ -212,6 +213,8 @@ static void maybe_cut(struct split *s)
 static void item(void *priv, const struct scene_item *it)
 {
 	struct split *s = priv;
+	if (s->failed)                  /* a part could not be written: none will be kept */
+		return;
 	if (it->t0 > s->front) {
 		s->front = it->t0;
 		close_behind(s);
@@ -244,6 +247,8 @@ static void item(void *priv, const struct scene_item *it)
 static void flow(void *priv, const struct scene_flow *f)
 {
 	struct split *s = priv;
+	if (s->failed)
+		return;
 	long held = held_find(s, f->to, f->to_t0, f->to_t1);
 	size_t i = held >= 0 ? (size_t)held : part_of(s, flow_key(f));
 	int late;
@@ -263,6 +268,8 @@ static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 	struct split *s = priv;
 	s->tr = tr;
 	s->tracks = tracks;
+	/* the parts and the index are put in place together, the index last, at the end */
+	outname_hold();
 	if (s->o.spec.mode == SPLIT_STEPS) {
 		for (size_t i = 0; i < s->o.ngroups; i++) {
 			struct part *p = add_part(s, i ? s->groups[i].start : INT64_MIN,
@@ -328,6 +335,10 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	while (s->first_open < s->nparts)
 		close_part(s, s->first_open++);
 	int rc = s->failed ? -1 : split_write_index(s);
+	if (outname_release(rc == 0) < 0 && rc == 0) {
+		diag_error("%s", outname_error());
+		rc = -1;
+	}
 	if (!rc)
 		report(s);
 	destroy(s);

@@ -58,8 +58,14 @@ struct split_opts {
 #define SPLIT_MAX_OPEN 8
 
 /* The parts go to PATH's stem + ".part-0001" + PATH's extension ("-o out/t.json.gz":
- * out/t.part-0001.json.gz...), the index to stem + ".index.json". */
+ * out/t.part-0001.json.gz...), the index to stem + ".index.json".  They are put in place
+ * together once all are written, the index last (util/outname.h). */
 struct scene_renderer render_split(const char *path, const struct split_opts *o,
 				   split_make_fn make, void *ctx);
+
+/* 0 when the index and the first part (of format part) may be written at the names PATH
+ * gives them (util/outname.h); else -1 (outname_error says why).  Creates nothing. */
+struct out_format;
+int split_check(const char *path, const struct out_format *part);
 
 #endif

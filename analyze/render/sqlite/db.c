@@ -1,7 +1,6 @@
-/* render/sqlite/db.c — the database file: the check that an existing file may be replaced
- * (only one tprof wrote, or an empty one: anything else may be someone's data), the
- * temporary file beside it with bulk-loading settings, inserts committed in large
- * transactions, and the rename that puts the finished file in place. */
+/* render/sqlite/db.c — the database file: how a database tprof wrote is told from anything
+ * else (which may be someone's data), the temporary file (util/outname.h) opened with
+ * bulk-loading settings, and inserts committed in large transactions. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "../../util/outname.h"
 #include "../../read/trace.h"
 
 /* Rows per transaction: large enough that commits cost nothing, small enough that the
@@ -20,100 +20,24 @@
 /* The file header of an SQLite database: the magic string, and the application id at 68. */
 static const char sqlite_magic[16] = "SQLite format 3";
 
-/* The directory the file goes in (where its temporary file is made) must take new files. */
-static int check_dir(const char *path)
+const char *sqldb_foreign(const char *path)
 {
-	char *dir = strdup(path);
-	if (!dir)
-		abort();
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = 0;
-	else
-		*slash = 0;
-	struct stat st;
-	int err = 0;
-	if (stat(dir, &st) < 0)
-		err = errno;
-	else if (!S_ISDIR(st.st_mode))
-		err = ENOTDIR;
-	else if (access(dir, W_OK | X_OK) < 0)
-		err = errno;
-	if (err) {
-		errno = err;
-		diag_error("-o %s: cannot write in %s: %m", path, dir);
-	}
-	free(dir);
-	return err ? -1 : 0;
-}
-
-int sqldb_check_target(const char *path)
-{
-	struct stat st;
-	if (check_dir(path) < 0)
-		return -1;
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? 0 : (diag_error("-o %s: %m", path), -1);
-	if (S_ISDIR(st.st_mode)) {
-		diag_error("-o %s: is a directory (the SQLite output is a file)", path);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		diag_error("-o %s: exists and is not a regular file; not replacing it", path);
-		return -1;
-	}
-	if (st.st_size == 0)
-		return 0;
 	unsigned char h[100];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		diag_error("-o %s: %m", path);
-		return -1;
-	}
-	ssize_t n = read(fd, h, sizeof(h));
-	close(fd);
-	if (n < (ssize_t)sizeof(h) || memcmp(h, sqlite_magic, sizeof(sqlite_magic))) {
-		diag_error("-o %s: exists and is not an SQLite database; not replacing it (remove "
-			   "it or choose another name)", path);
-		return -1;
-	}
+	ssize_t n = fd >= 0 ? read(fd, h, sizeof(h)) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, sqlite_magic, sizeof(sqlite_magic)))
+		return "exists and is not an SQLite database";
 	uint32_t app = (uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71];
-	if (app != SQLDB_APPLICATION_ID) {
-		diag_error("-o %s: is an SQLite database that tprof did not write; not replacing "
-			   "it (remove it or choose another name)", path);
-		return -1;
-	}
-	return 0;
-}
-
-/* A fresh file name beside path, created empty (O_EXCL), or NULL. */
-static char *temp_beside(const char *path)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	if (!tmp)
-		abort();
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp-XXXXXX", 12);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		diag_error("cannot write %s: %m", path);
-		free(tmp);
-		return NULL;
-	}
-	/* the permissions a file created by open would have had */
-	mode_t um = umask(0);
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	close(fd);
-	return tmp;
+	if (app != SQLDB_APPLICATION_ID)
+		return "is an SQLite database that tprof did not write";
+	return NULL;
 }
 
 /* Bulk loading: no rollback journal, no syncing (the file is renamed into place only when
- * complete, so a crash leaves a temporary file, never a half-written FILE), large pages and
- * cache, an exclusive lock taken once. */
+ * complete, so a crash leaves a temporary file, never a half-written FILE: util/outname.h),
+ * large pages and cache, an exclusive lock taken once. */
 static const char bulk_pragmas[] =
 	"PRAGMA page_size = 16384;"
 	"PRAGMA journal_mode = OFF;"
@@ -121,14 +45,20 @@ static const char bulk_pragmas[] =
 	"PRAGMA locking_mode = EXCLUSIVE;"
 	"PRAGMA cache_size = -65536;";
 
-int sqldb_open(struct sqldb *d, const char *path)
+int sqldb_open(struct sqldb *d, const char *path, const struct out_format *fmt)
 {
+	int fd;
 	memset(d, 0, sizeof(*d));
 	d->path = strdup(path);
-	if (!d->path || !(d->tmp = temp_beside(path))) {
+	if (!d->path)
+		abort();
+	if (!(d->name = outname_begin(path, fmt, &fd))) {
+		diag_error("%s", outname_error());
 		d->failed = 1;
 		return -1;
 	}
+	close(fd);
+	d->tmp = outname_path(d->name);
 	/* One thread writes: no mutex around each call, no allocation statistics (whose lock
 	 * every allocation takes); the latter can only be set before SQLite starts. */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
@@ -178,20 +108,15 @@ int sqldb_close(struct sqldb *d, int keep)
 	}
 	d->db = NULL;
 	int rc = 0;
-	if (keep && !d->failed && d->tmp && rename(d->tmp, d->path) < 0) {
-		diag_error("cannot write %s: %m", d->path);
+	if (d->name && outname_end(d->name, keep && !d->failed, 0) < 0) {
+		diag_error("%s", outname_error());
 		d->failed = 1;
 	}
-	if (!keep || d->failed) {
-		if (d->tmp) {
-			unlink(d->tmp);
-			diag_error("%s was not written; a file of that name is left as it was",
-				   d->path);
-		}
+	if (!keep || d->failed)
 		rc = -1;
-	}
-	free(d->tmp);
+	d->name = NULL;
+	d->tmp = NULL;
 	free(d->path);
-	d->tmp = d->path = NULL;
+	d->path = NULL;
 	return rc;
 }

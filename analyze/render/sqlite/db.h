@@ -1,7 +1,7 @@
 /* render/sqlite/db.h — the database file the SQLite renderer fills (db.c): written under a
- * temporary name beside its final one with the journal and syncing off, every insert a
- * prepared statement (stmts.c) inside large transactions, and renamed over the final name
- * once complete, so that a failed run leaves any earlier file as it was. */
+ * temporary name beside its final one (util/outname.h) with the journal and syncing off,
+ * every insert a prepared statement (stmts.c) inside large transactions, and renamed over
+ * the final name once complete, so that a failed run leaves any earlier file as it was. */
 #ifndef TPROF_ANALYZE_SQLITE_DB_H
 #define TPROF_ANALYZE_SQLITE_DB_H
 
@@ -13,26 +13,32 @@
 /* The application id in the file header (PRAGMA application_id): "tprf". */
 #define SQLDB_APPLICATION_ID 0x74707266
 
+struct out_format;
+
 struct sqldb {
 	sqlite3 *db;
-	char *path, *tmp;
+	char *path;
+	struct outname *name;            /* the output (util/outname.h) */
+	const char *tmp;                 /* where it is written until complete */
 	sqlite3_stmt *st[ST_COUNT];
 	uint64_t rows;                   /* inserted in all */
 	uint64_t txn_rows;               /* in the transaction under way */
 	int failed;
 };
 
-/* 0 when path may be written: it does not exist, is empty, or is a database tprof wrote
- * (its application id); otherwise says why on stderr and returns -1.  Creates nothing. */
-int sqldb_check_target(const char *path);
-/* Creates the temporary file beside path and opens it for bulk loading; -1 (said) on error. */
-int sqldb_open(struct sqldb *d, const char *path);
+/* Whether the file at path is a database tprof wrote (its application id): NULL when it is,
+ * else why not (out_format.foreign, util/outname.h). */
+const char *sqldb_foreign(const char *path);
+/* Creates the temporary file of path (util/outname.h: fmt says what may be at path) and
+ * opens it for bulk loading; -1 (said) on error. */
+int sqldb_open(struct sqldb *d, const char *path, const struct out_format *fmt);
 /* Runs SQL (several statements); -1 (said, d->failed set) on error. */
 int sqldb_exec(struct sqldb *d, const char *sql);
 /* Steps an insert whose values are bound, resets it; commits every so many rows. */
 void sqldb_insert(struct sqldb *d, enum stmt_id id);
-/* Commits, closes and, when keep and nothing failed, renames the file into place; otherwise
- * removes it.  Returns -1 when the file was not written. */
+/* Commits, closes and, when keep and nothing failed, puts the file in place (or has it wait
+ * for a held set: util/outname.h); otherwise removes it.  Returns -1 when the file was not
+ * written. */
 int sqldb_close(struct sqldb *d, int keep);
 
 /* Binding the values of an insert (columns from 1).  Values stay bound from one insert to

@@ -8,9 +8,8 @@
 /* The version of the schema written (meta.schema_version); docs/sqlite-schema.md. */
 #define SQLITE_SCHEMA_VERSION 1
 
-/* 0 when path may be written (it does not exist, is empty, or is a database tprof wrote);
- * otherwise says why on stderr and returns -1.  Creates nothing. */
-int sqlite_check_output(const char *path);
+/* What may be at the path of the database (util/outname.h): an earlier one tprof wrote. */
+extern const struct out_format sqlite_format;
 /* The database path, replaced only once complete; dir is the profile read (for meta); events
  * are restricted to *w, which must stay valid until the output ends; rts are the runtimes
  * (model/runtime.h) the scene and the domain facts ask. */

@@ -12,6 +12,8 @@
 #include "config.h"
 #include "out.h"
 #include "sqlite-out.h"
+#include "db.h"
+#include "../../util/outname.h"
 
 static void meta_text(struct sqlout *o, const char *key, const char *v)
 {
@@ -83,7 +85,7 @@ static int begin(void *priv, const struct trace *tr)
 	struct sqlout *o = priv;
 	o->tr_start = tr->start_ns;
 	o->t_begin = now();
-	if (sqldb_open(&o->db, o->path) < 0) {
+	if (sqldb_open(&o->db, o->path, &sqlite_format) < 0) {
 		o->failed = 1;
 		return -1;
 	}
@@ -140,7 +142,4 @@ struct output output_sqlite(const char *path, const char *dir, const struct wind
 	return (struct output){ &sqlite_ops, o };
 }
 
-int sqlite_check_output(const char *path)
-{
-	return sqldb_check_target(path);
-}
+const struct out_format sqlite_format = { "an SQLite database", 0, 0, sqldb_foreign };
