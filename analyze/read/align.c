@@ -87,4 +87,14 @@ void trace_span(struct trace *tr)
 		if (p->end_ns > tr->end_ns)
 			tr->end_ns = p->end_ns;
 	}
+	/* Nothing with a time (no clock sample, no record): an instant, at 0; a process without
+	 * one is at the trace's start.  Never the empty span's bounds, whose difference
+	 * overflows. */
+	if (tr->start_ns > tr->end_ns)
+		tr->start_ns = tr->end_ns = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		struct proc *p = tr->procs[i];
+		if (p->start_ns > p->end_ns)
+			p->start_ns = p->end_ns = tr->start_ns;
+	}
 }
