@@ -36,8 +36,10 @@ static void one(struct import_set *set, const char *path)
 	struct import_done d = { 0 };
 	if (seen(set, path))
 		return;
-	if (imp_transcode(path, &o, &d.file) < 0)
+	if (imp_transcode(path, &o, &d.file) < 0) {
+		imp_file_free(&d.file);         /* what it had made of a file it could not read */
 		return;
+	}
 	struct import_done *nd = realloc(set->done, (set->ndone + 1) * sizeof(*nd));
 	if (!nd)
 		abort();
