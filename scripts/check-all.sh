@@ -2,8 +2,9 @@
 # check-all.sh — the whole test suite, as CI runs it: installs what is missing, then
 # `make distcheck` (the release tarball, built out of tree from its own files, its whole
 # `make check`, then installed and uninstalled), then a build with ASan+UBSan and its
-# `make check`.  Each stage prints its result and how long it took; the script stops at the
-# first failure and prints what failed last, so that the tail of its output names it.
+# `make check`, then each of the analyzer's fuzz targets for 60 s (`make fuzz`).
+# Each stage prints its result and how long it took; the script stops at the first failure
+# and prints what failed last, so that the tail of its output names it.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -50,5 +51,12 @@ if ! make -C "$dir" check -j"$jobs" >"$dir/check.out" 2>&1; then
 	exit 1
 fi
 totals "$dir/tests/test-suite.log" "$dir"/tests/*/*.log "$dir"/tests/*.log
+stage "make fuzz (each target for 60 s)"
+if ! make -C "$top/build" fuzz FUZZ_TIME=60 >"$top/build/fuzz.out" 2>&1; then
+	tail -40 "$top/build/fuzz.out"
+	echo "check-all: make fuzz found a problem (inputs in $top/build/fuzz-build/fuzz-findings)" >&2
+	exit 1
+fi
+grep -E '^fuzz:|inputs run' "$top/build/fuzz.out"
 stage "done"
 echo "check-all: everything passed"
