@@ -53,10 +53,11 @@ fi
 totals "$dir/tests/test-suite.log" "$dir"/tests/*/*.log "$dir"/tests/*.log
 stage "make fuzz (each target for 60 s)"
 if ! make -C "$top/build" fuzz FUZZ_TIME=60 >"$top/build/fuzz.out" 2>&1; then
-	tail -40 "$top/build/fuzz.out"
+	grep -E '^fuzz:|inputs run|cov:' "$top/build/fuzz.out" || tail -40 "$top/build/fuzz.out"
+	grep -A20 'found a problem' "$top/build/fuzz.out" | grep -v '^fuzz: [a-z]* for' || true
 	echo "check-all: make fuzz found a problem (inputs in $top/build/fuzz-build/fuzz-findings)" >&2
 	exit 1
 fi
-grep -E '^fuzz:|inputs run' "$top/build/fuzz.out"
+grep -E '^fuzz:|inputs run|cov:' "$top/build/fuzz.out"
 stage "done"
 echo "check-all: everything passed"

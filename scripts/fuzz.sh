@@ -59,16 +59,17 @@ for t in $targets; do
 	log="$dir/fuzz-$t.log"
 	echo "fuzz: $t for ${secs}s (inputs up to $MAX_LEN bytes, an allocation up to ${ALLOW_MB} MiB," \
 		"RSS up to ${rss} MiB, ${TIMEOUT} s an input)"
-	if "$bin" -max_total_time="$secs" -max_len=$MAX_LEN -malloc_limit_mb=$ALLOW_MB \
+	"$bin" -max_total_time="$secs" -max_len=$MAX_LEN -malloc_limit_mb=$ALLOW_MB \
 		-rss_limit_mb=$rss -timeout=$TIMEOUT -close_fd_mask=3 -print_final_stats=1 \
 		-artifact_prefix="$dir/fuzz-findings/$t-" "$corpus" "$top/tests/fuzz/corpus/$t" \
-		>"$log" 2>&1; then
-		sed -n 's/^stat::number_of_executed_units: */  inputs run: /p' "$log"
-		grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9/]*[A-Za-z]*' "$log" | tail -1 | sed 's/^/  /'
-	else
+		>"$log" 2>&1 && rc=0 || rc=$?
+	# the inputs run, also when a finding stopped the run
+	sed -n 's/^stat::number_of_executed_units: */  inputs run: /p' "$log"
+	grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9/]*[A-Za-z]*' "$log" | tail -1 | sed 's/^/  /'
+	if [ "$rc" -ne 0 ]; then
 		status=1
-		echo "fuzz: $t found a problem (its log: $log):" >&2
-		grep -E '^==[0-9]+==ERROR|runtime error|SUMMARY|Test unit written|^#[0-9]+ .*in ' "$log" |
+		echo "fuzz: $t found a problem (status $rc; its log: $log):" >&2
+		grep -E '^==[0-9]+==ERROR|runtime error|SUMMARY|Test unit written|^ +#[0-9]+ .* in ' "$log" |
 			head -20 >&2
 	fi
 done
