@@ -19,6 +19,8 @@ const char *tprof_drop_reason_name(unsigned reason)
 	case TPROF_DROP_STOPPED: return "recording stopped after an output error";
 	case TPROF_DROP_DEVICE: return "device operations left untimed";
 	case TPROF_DROP_SAMPLES: return "system samples lost (the kernel's ring buffer was full)";
+	case TPROF_DROP_REENTERED: return "made inside the recorder (a signal handler)";
+	case TPROF_DROP_NO_FILES: return "the process could not create its files";
 	}
 	return "unknown reason";
 }

@@ -18,8 +18,10 @@
  *           when it answered, arg=that round trip in local ticks, flags=enum
  *           tprof_csync_when, name=the reference's host; ext 1 unit: struct tprof_csync
  * Thread streams (1..), written lock-free by their own thread:
- *   PUSH    name, t0                 a range opens (tprof_range_push)
- *   POP     t0                       the innermost open range closes
+ *   PUSH    name, t0, arg=level+1    a range opens (tprof_range_push, roctxRangePushA) at
+ *                                    nesting level `level` of its thread (0 outermost)
+ *   POP     t0, arg=level+1          the innermost open range, at level `level`, closes
+ *                                    (arg 0: level unknown, as older recorders wrote)
  *   MARK    name, t0                 an instant
  *   COUNTER name, t0, arg=double bits
  *   STEP    t0, arg=step number      training step `arg` starts
@@ -44,6 +46,9 @@
  *           per unit, innermost first
  *   ABEGIN  name, t0, arg=range id   a range that may end on another thread (roctxRangeStartA)
  *   AEND    t0, arg=range id         its end (roctxRangeStop)
+ *   GAP     records of this thread were lost here: t0, t1=ticks of the first and the last
+ *           record lost, arg=records lost, flags=reasons (bit 1 << enum tprof_drop_reason);
+ *           ext 1 unit: struct tprof_gap (what the lost records did to ranges and steps)
  *   POLL    a run of consecutive unsuccessful polls on the thread (MPI_Test with flag 0,
  *           MPI_Iprobe finding nothing...), nothing else recorded in between: name=the first
  *           polling function, flags=enum tprof_domain, t0=entry of the first poll, t1=return
@@ -88,6 +93,7 @@
 	X(STEP, 20, "step")     \
 	X(ABEGIN, 21, "abegin") \
 	X(AEND, 22, "aend")     \
+	X(GAP, 23, "gap")       \
 	X(CALL, 24, "call")     \
 	X(DEVICE, 25, "device") \
 	X(STACK, 26, "stack")   \
@@ -458,7 +464,23 @@ enum tprof_drop_reason {
 	TPROF_DROP_DEVICE = 4,         /* device operations left untimed (queue full, events) */
 	TPROF_DROP_SAMPLES = 5,        /* system records the kernel could not hand over (its ring
 					* buffer was full) */
+	TPROF_DROP_REENTERED = 6,      /* made while its thread was inside the recorder: a signal
+					* handler that interrupted the recorder's own work */
+	TPROF_DROP_NO_FILES = 7,       /* the process image could not create its files */
 };
+#define TPROF_DROP_REASONS 8           /* reasons are below this */
+
+/* A GAP record's extension unit: what the lost records did, so that a reader pairs ranges
+ * exactly across the gap.  Levels are 1-based (0: none). */
+struct tprof_gap {
+	uint32_t low;           /* 1 + the lowest level a lost PUSH or POP opened or closed */
+	uint32_t depth;         /* ranges open on the thread when recording resumed */
+	uint32_t abegins;       /* ABEGIN records lost */
+	uint32_t aends;         /* AEND records lost */
+	uint32_t steps;         /* STEP records lost */
+	uint32_t reserved[3];
+};
+_Static_assert(sizeof(struct tprof_gap) == 32, "one unit");
 
 const char *tprof_kind_name(unsigned kind);
 const char *tprof_drop_reason_name(unsigned reason);

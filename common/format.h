@@ -103,6 +103,61 @@ struct tprof_spool_header {
 };
 _Static_assert(sizeof(struct tprof_spool_header) == 64, "spool header size");
 
+/* The loss table: the rest of the spool's header page, mapped shared by the recorder, counts
+ * every record it could not keep, per thread and reason, where a SIGKILL or a full disk
+ * cannot take the count away (the page's block exists from the spool's creation).  A fork
+ * child that could not create files of its own counts here too, per process and reason, in
+ * the table of the nearest ancestor that has one.  Entries of this image's threads are taken
+ * from the front (an atomic add on `claimed`), those of descendants from the back
+ * (`claimed_desc`), TPROF_LOSS_DESC_SHARE of them at most; an entry whose `kind` is still 0
+ * holds nothing.  Counts only grow. */
+#define TPROF_LOSS_MAGIC 0x534c5054u  /* "TPLS" */
+#define TPROF_LOSS_OFFSET 64u         /* right after struct tprof_spool_header */
+
+enum tprof_loss_kind {
+	TPROF_LOSS_THREAD = 1,      /* a thread of this image */
+	TPROF_LOSS_DESCENDANT = 2,  /* a thread of a descendant image that has no files */
+};
+
+struct tprof_loss_entry {
+	uint8_t kind;           /* enum tprof_loss_kind, 0: not written yet */
+	uint8_t reason;         /* enum tprof_drop_reason */
+	uint16_t reserved;
+	uint32_t stream;        /* the thread's stream id, 0 when it has none */
+	int32_t tid;            /* the thread (TPROF_LOSS_DESCENDANT: the first that counted) */
+	int32_t pid;            /* the process image's pid */
+	int32_t ppid;           /* TPROF_LOSS_DESCENDANT: its parent */
+	uint32_t instance;      /* TPROF_LOSS_DESCENDANT: the low 32 bits of its instance */
+	uint64_t count;         /* records lost */
+};
+_Static_assert(sizeof(struct tprof_loss_entry) == 32, "loss entry size");
+
+struct tprof_loss_table {
+	uint32_t magic;         /* TPROF_LOSS_MAGIC */
+	uint16_t header_size;   /* sizeof(struct tprof_loss_table): the entries follow */
+	uint16_t entry_size;    /* sizeof(struct tprof_loss_entry) */
+	uint32_t capacity;      /* entries */
+	uint32_t claimed;       /* entries taken from the front; beyond capacity - TPROF_LOSS_
+				 * DESC_SHARE a thread's count goes to overflow */
+	uint64_t overflow[8];   /* by reason: losses of this image's threads without an entry */
+	uint64_t reserved0;     /* 0 (a descendant finding no entry leaves a marker file, as one
+				 * without any table does) */
+	uint32_t complete;      /* 1: DROP records in the chunk file account for every loss of
+				 * this image's threads (set at a clean exit) */
+	uint32_t claimed_desc;  /* entries taken from the back, for descendants */
+	uint8_t reserved[32];
+};
+_Static_assert(sizeof(struct tprof_loss_table) == 128, "loss table header size");
+#define TPROF_LOSS_CAPACITY \
+	((TPROF_SPOOL_HEADER_SIZE - TPROF_LOSS_OFFSET - sizeof(struct tprof_loss_table)) / \
+	 sizeof(struct tprof_loss_entry))
+#define TPROF_LOSS_DESC_SHARE 32u   /* entries at the back a descendant may take */
+
+/* A process image whose files could not be created and that has no ancestor's table leaves an
+ * empty file "<host>.<pid>.<id>.lost" in the output directory (no data blocks: it can be made
+ * on a full disk), renamed at exit to "<host>.<pid>.<id>.lost-<N>", N the records it lost. */
+#define TPROF_LOST_SUFFIX ".lost"
+
 #define TPROF_SLOT_MAGIC 0x4c535054u  /* "TPSL" */
 #define TPROF_SLOT_HEADER_SIZE 64u
 
