@@ -4,6 +4,7 @@
  * takes every lock first and gives the child a fresh image of its own.  The system profile
  * of TPROF_SAMPLE (core/sampling.c) starts, ends and forks with them. */
 #include "events/api.h"
+#include "spool/buffer.h"
 #include "core/clock.h"
 #include "core/core.h"
 #include "events/devtime.h"
@@ -13,24 +14,39 @@
 static int initialized;
 static int clock_source;
 
+/* Inside the recorder: runtime calls not recorded, annotations not either (buffer.h). */
+static void enter(void)
+{
+	tprof_tls.guard++;
+	tprof_busy_enter(&tprof_tls);
+}
+
+static void leave(void)
+{
+	tprof_busy_leave(&tprof_tls);
+	tprof_tls.guard--;
+}
+
 void tprof_prepare_exec(void)
 {
 	tprof_sampling_stop(1);
+	tprof_losses_exit();
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED)
 		return;
-	tprof_tls.guard++;
+	enter();
 	tprof_threads_final();
 	tprof_image_checkpoint();
-	tprof_tls.guard--;
+	leave();
 }
 
 static void finish(void)
 {
 	tprof_sampling_stop(0);
+	tprof_losses_exit();
 	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
 	if (phase != TPROF_PHASE_STARTED && !(phase == TPROF_PHASE_FAILED && tprof_g.spool_fd >= 0))
 		return;
-	tprof_tls.guard++;
+	enter();
 	/* Stop taking events first: everything recorded before this point is flushed. */
 	__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
 	tprof_threads_final();
@@ -38,13 +54,14 @@ static void finish(void)
 		tprof_image_finish();
 	else
 		tprof_image_finish_failed();
-	tprof_tls.guard--;
+	leave();
 }
 
 /* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock.  The
  * sampler (core/sampling.c) takes none of them. */
 static void atfork_prepare(void)
 {
+	tprof_busy_enter(&tprof_tls);   /* no signal handler records while the locks are held */
 	tprof_sampling_fork_prepare();
 	tprof_image_lock();
 	tprof_intern_lock();
@@ -61,6 +78,7 @@ static void atfork_parent(void)
 	tprof_intern_unlock();
 	tprof_image_unlock();
 	tprof_sampling_fork_parent();
+	tprof_busy_leave(&tprof_tls);
 }
 
 static void atfork_child(void)
@@ -74,6 +92,7 @@ static void atfork_child(void)
 	tprof_dev_reset_child();
 	tprof_kernels_reset_child();
 	tprof_sampling_child();
+	tprof_busy_leave(&tprof_tls);
 }
 
 __attribute__((constructor(101))) static void tprof_init(void)

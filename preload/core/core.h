@@ -66,20 +66,44 @@ struct tprof_pollrun {
 	unsigned n;                     /* functions in the record (its ext) */
 	struct tprof_hook *hooks[TPROF_POLL_FNS]; /* which, in the order of its units */
 };
+/* Records a thread lost since its last GAP record (thread.c): what a reader needs to pair
+ * ranges exactly across the gap (struct tprof_gap).  Updated by single atomic instructions,
+ * also from a signal handler on the thread. */
+struct tprof_gapstate {
+	uint64_t n;                     /* records lost */
+	uint64_t t0, t1;                /* ticks of the first and the last */
+	uint32_t low;                   /* 1 + lowest range level a lost PUSH/POP touched, 0 none */
+	uint32_t abegins, aends, steps;
+	uint32_t reasons;               /* bit 1 << enum tprof_drop_reason */
+};
 struct tprof_thread {
 	struct tprof_rec *pos;          /* next free unit */
 	struct tprof_rec *end;          /* end of the units granted to this thread */
 	struct tprof_slot *slot;        /* slot being written, NULL when none */
 	uint32_t stream;                /* stream id, 0 = not registered yet */
 	uint32_t seq;                   /* sequence number of the next slot */
-	int guard;                      /* >0 inside the profiler: nested calls pass through */
-	int depth;                      /* open tprof ranges, for push/pop return values */
+	union {
+		struct {
+			int guard;      /* >0 inside a wrapped call or the profiler: runtime
+					 * calls made meanwhile pass through unrecorded */
+			uint32_t busy;  /* >0 inside the recorder's own work on this thread (a
+					 * record reserved and not yet published, a slow path,
+					 * a lock of the recorder): an annotation made meanwhile
+					 * (by a signal handler) is counted as lost;
+					 * TPROF_BUSY_GAP: one was, a GAP record is due */
+		};
+		uint64_t inside;        /* both at once: 0 when neither (one load) */
+	};
+	int depth;                      /* open ranges (tprof and roctx): push/pop levels */
 	uint32_t corr;                  /* correlation ids handed out (api.h) */
 	int registered;                 /* in the thread registry */
 	int key_armed;                  /* exit destructor armed */
 	uint32_t generation;            /* process image this state belongs to */
-	uint8_t drop_reason;
-	uint64_t dropped;               /* events dropped since the last DROP record */
+	struct tprof_slot *held;        /* a buffer kept from the flusher while a record in it is
+					 * unfinished (a call in progress); NULL when none */
+	uint64_t pend[TPROF_DROP_REASONS]; /* records lost, by reason, not yet in a DROP record */
+	uint64_t *loss[TPROF_DROP_REASONS]; /* its counts in the loss table, by reason */
+	struct tprof_gapstate gap;      /* records lost since the last GAP record */
 	pid_t tid;
 	pthread_t self;
 	char name[16];                  /* thread name last recorded */
@@ -123,6 +147,11 @@ struct tprof_state {
 	int64_t budget;                 /* events left under TPROF_MAX_EVENTS */
 	struct tprof_thread proc;       /* writer of stream 0, used under proc_lock */
 	uint64_t proc_dropped;          /* stream-0 records that found no buffer (proc_lock) */
+	struct tprof_loss_table *losses;   /* this image's loss table (its spool's header page) */
+	struct tprof_loss_table *ancestor; /* the nearest ancestor image's, inherited at fork */
+	uint64_t lost_nowhere;          /* records lost with neither table: the marker file's */
+	uint64_t reported;              /* thread records lost that DROP records in the chunk file
+					 * account for (the final pass) */
 
 	pthread_t flusher;
 	int flusher_running, flusher_stop;
@@ -165,17 +194,34 @@ void tprof_image_reset_child(void);     /* new image after fork */
 void tprof_image_lock(void);
 void tprof_image_unlock(void);
 
+/* losses.c: where what is lost is counted (the loss table, format.h) */
+void tprof_losses_page(void *header_page);  /* an empty table in a spool header being made */
+void tprof_losses_map(int spool_fd);        /* the spool exists: its table counts */
+void tprof_losses_fork_child(void);         /* the parent's table becomes the ancestor's */
+void tprof_losses_no_files(void);           /* the image could not create its files */
+void tprof_losses_count(struct tprof_thread *t, unsigned reason, uint64_t n);
+int tprof_losses_keep(void);                /* the spool must stay for its table */
+void tprof_losses_exit(void);               /* the marker file's name gets the count */
+
 /* thread.c: the recording thread (the slow path behind buffer.h) */
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units);
 void tprof_room_slow(struct tprof_thread *t, unsigned units);
+void tprof_busy_after(struct tprof_thread *t);  /* busy fell to 0 with a GAP record due */
+int tprof_busy_after_ret(struct tprof_thread *t, int ret);   /* the same, returning ret */
+/* `n` records of the thread were lost for `reason`: counted, and noted for its next GAP. */
+void tprof_lost(struct tprof_thread *t, unsigned reason, uint64_t n);
+/* What a lost record did (kind PUSH, POP, ABEGIN, AEND or STEP; level of a PUSH/POP, 0-based),
+ * for the next GAP record. */
+void tprof_lost_what(struct tprof_thread *t, uint16_t kind, int level);
 int tprof_thread_enter(struct tprof_thread *t); /* registered (image started); 0 when so */
 void tprof_thread_note_name(struct tprof_thread *t, const char *name);
 struct tprof_thread *tprof_thread_find(pthread_t which);
 void tprof_threads_reset(void);
 void tprof_threads_final(void);
 
-/* slots.c: buffers for writers */
-struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int *reason);
+/* slots.c: buffers for writers; `hold`: the current buffer has an unfinished record, keep it
+ * (t->held) instead of handing it to the flusher */
+struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int hold, int *reason);
 void tprof_slot_retire(struct tprof_thread *t);
 
 /* spool.c */
@@ -191,9 +237,9 @@ void tprof_flusher_cond_init(void);
 int tprof_flusher_start(void);
 void tprof_flusher_stop(void);
 
-/* proc-stream.c — records of stream 0, written under proc_lock */
-void tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
-		       uint64_t arg);
+/* proc-stream.c — records of stream 0, written under proc_lock; 1 when written */
+int tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
+		      uint64_t arg);
 void tprof_proc_string(uint32_t id, const char *s, size_t len);
 /* A record with `units` extension units copied from ext (COMM, CSYNC). */
 void tprof_proc_record_ext(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,

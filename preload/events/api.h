@@ -59,7 +59,9 @@ static inline struct tprof_rec *tprof_call_reserve_raw(struct tprof_thread *t,
 }
 
 /* Publishes the call as begun at t0: the record is visible (and, should the process die in
- * the call, stays an unfinished call). */
+ * the call, stays an unfinished call).  The caller's guard is already up: from here to
+ * tprof_call_finish the record is unfinished, and a buffer switch meanwhile (a signal handler
+ * or the runtime annotating inside the call) keeps its buffer from the flusher (thread.c). */
 static inline void tprof_call_start_at(struct tprof_rec *r, struct tprof_hook *h, unsigned ext,
 				       uint64_t corr, uint64_t t0)
 {
@@ -68,7 +70,7 @@ static inline void tprof_call_start_at(struct tprof_rec *r, struct tprof_hook *h
 	r->t0 = t0;
 	r->t1 = 0;
 	r->arg = corr;
-	tprof_commit(r, TPROF_K_CALL, (uint8_t)ext, h->domain, tprof_hook_name(h));
+	tprof_commit(&tprof_tls, r, TPROF_K_CALL, (uint8_t)ext, h->domain, tprof_hook_name(h));
 }
 
 /* The same, begun now. */
@@ -79,7 +81,8 @@ static inline void tprof_call_start(struct tprof_rec *r, struct tprof_hook *h, u
 		tprof_call_start_at(r, h, ext, corr, tprof_now());
 }
 
-/* The call returned `ret`: its return code and end time, the end time last. */
+/* The call returned `ret`: its return code and end time, the end time last; the caller's
+ * guard comes down after. */
 static inline void tprof_call_finish(struct tprof_rec *r, int ret)
 {
 	if (!r)

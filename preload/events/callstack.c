@@ -112,7 +112,7 @@ uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 		r->t0 = tprof_now();
 		r->t1 = (uint64_t)n;
 		r->arg = corr;
-		tprof_commit(r, TPROF_K_STACK, (uint8_t)ext, 0, caller);
+		tprof_commit(t, r, TPROF_K_STACK, (uint8_t)ext, 0, caller);
 	}
 	return caller;
 }

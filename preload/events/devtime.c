@@ -439,7 +439,7 @@ static void write_op(const struct tprof_devpend *p)
 	r->t0 = tprof_now();
 	r->t1 = 0;
 	r->arg = p->corr;
-	tprof_commit(r, TPROF_K_DEVICE, 3, p->kind, p->name);
+	tprof_commit(t, r, TPROF_K_DEVICE, 3, p->kind, p->name);
 }
 
 /* The stream of a queue's operation with its latest end event still unknown. */

@@ -28,15 +28,18 @@ static int extend(struct tprof_thread *t, struct tprof_rec *r, struct tprof_hook
 	run->end = t->pos;
 	run->hooks[run->n++] = h;
 	__atomic_store_n(&r->t1, t1, __ATOMIC_RELEASE);
-	tprof_commit(r, TPROF_K_POLL, (uint8_t)run->n, run->hooks[0]->domain,
+	tprof_publish(r, TPROF_K_POLL, (uint8_t)run->n, run->hooks[0]->domain,
 		     ((const struct tprof_poll_fn *)(r + 1))->name);
 	return 1;
 }
 
 void tprof_poll_open(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0, uint64_t t1)
 {
+	tprof_busy_enter(t);
 	struct tprof_rec *open = tprof_poll_current(t);
-	if (open && extend(t, open, h, t0, t1))
+	int extended = open && extend(t, open, h, t0, t1);
+	tprof_busy_leave(t);
+	if (extended)
 		return;
 	/* Room for every function the run may take, so that it never continues in another
 	 * buffer; what it does not take is given back at once. */
@@ -49,7 +52,7 @@ void tprof_poll_open(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0, 
 	r->t0 = t0;
 	r->t1 = t1;
 	r->arg = 0;
-	tprof_commit(r, TPROF_K_POLL, 1, h->domain, f->name);
+	tprof_commit(t, r, TPROF_K_POLL, 1, h->domain, f->name);
 	struct tprof_pollrun *run = &t->poll;
 	run->rec = r;
 	run->end = t->pos;

@@ -33,6 +33,9 @@ static inline struct tprof_rec *tprof_poll_current(const struct tprof_thread *t)
 static inline void tprof_poll_missed(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0,
 				     uint64_t t1)
 {
+	/* Busy while the record is updated in place: a signal handler recording meanwhile could
+	 * otherwise hand its buffer to the flusher under the update. */
+	tprof_busy_enter(t);
 	struct tprof_rec *r = tprof_poll_current(t);
 	if (TPROF_LIKELY(r != NULL)) {
 		struct tprof_poll_fn *f = (struct tprof_poll_fn *)(r + 1);
@@ -47,9 +50,11 @@ static inline void tprof_poll_missed(struct tprof_thread *t, struct tprof_hook *
 			if (d > f->max)
 				f->max = d;
 			__atomic_store_n(&r->t1, t1, __ATOMIC_RELEASE);
+			tprof_busy_leave(t);
 			return;
 		}
 	}
+	tprof_busy_leave(t);
 	tprof_poll_open(t, h, t0, t1);
 }
 

@@ -247,11 +247,11 @@ TPROF_EXPORT hipError_t hipConfigureCall(dim3 grid, dim3 block, size_t shmem, hi
 	if (!tprof_should_record(t))
 		return real(grid, block, shmem, s);
 	struct tprof_rec *r = tprof_call_reserve(t, HIP_HOOK(hipConfigureCall), 0);
-	tprof_call_start(r, HIP_HOOK(hipConfigureCall), 0, 0);
 	t->guard++;
+	tprof_call_start(r, HIP_HOOK(hipConfigureCall), 0, 0);
 	hipError_t rc = real(grid, block, shmem, s);
-	t->guard--;
 	tprof_call_finish(r, rc);
+	t->guard--;
 	return rc;
 }
 

@@ -37,8 +37,8 @@ static inline struct tprof_call_args *call_begin(struct tprof_thread *t, struct 
 
 static inline hipError_t call_end(struct tprof_thread *t, struct tprof_rec *r, hipError_t rc)
 {
-	t->guard--;
 	tprof_call_finish(r, rc);
+	t->guard--;
 	return rc;
 }
 
@@ -52,8 +52,8 @@ static inline hipError_t call_end(struct tprof_thread *t, struct tprof_rec *r, h
 		if (!tprof_should_record(t))                                               \
 			return real args;                                                  \
 		struct tprof_rec *r = tprof_call_reserve(t, HIP_HOOK(name), 0);            \
-		tprof_call_start(r, HIP_HOOK(name), 0, 0);                                 \
 		t->guard++;                                                                \
+		tprof_call_start(r, HIP_HOOK(name), 0, 0);                                 \
 		return call_end(t, r, real args);                                          \
 	}
 #define HIP_NONE(name, params, args)
@@ -71,8 +71,8 @@ HIP_API(HIP_SIMPLE, HIP_NONE)
 	struct tprof_rec *r
 
 #define HIP_START(name)                                                                   \
-	tprof_call_start(r, HIP_HOOK(name), r ? 1 : 0, 0);                                 \
-	t->guard++
+	t->guard++;                                                                        \
+	tprof_call_start(r, HIP_HOOK(name), r ? 1 : 0, 0)
 
 TPROF_EXPORT hipError_t hipSetDevice(int device)
 {
@@ -314,8 +314,8 @@ TPROF_EXPORT hipError_t hipModuleGetFunction(hipFunction_t *f, hipModule_t m, co
 	int rec = tprof_should_record(t);
 	struct tprof_rec *r = rec ? tprof_call_reserve(t, HIP_HOOK(hipModuleGetFunction), 0) : NULL;
 	if (rec) {
-		tprof_call_start(r, HIP_HOOK(hipModuleGetFunction), 0, 0);
 		t->guard++;
+		tprof_call_start(r, HIP_HOOK(hipModuleGetFunction), 0, 0);
 	}
 	hipError_t rc = real(f, m, name);
 	if (rc == hipSuccess && f)
@@ -484,9 +484,9 @@ int tprof_hip_begin(const struct hip_work *w, struct hip_op *op)
 		if (launch)
 			memcpy(a + 1, &w->dims, sizeof(w->dims));
 	}
+	t->guard++;
 	tprof_call_start(r, w->hook, r ? ext : 0, corr);
 	uint64_t t0 = r ? r->t0 : tprof_now();
-	t->guard++;
 	int device = w->device >= 0 ? w->device : tprof_hip_rt.device_of_stream((uint64_t)(uintptr_t)w->stream);
 	if (a)
 		a->device = (uint16_t)device;

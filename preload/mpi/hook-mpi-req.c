@@ -82,7 +82,7 @@ static void mpireq(struct mpi_call *c, const struct tprof_mpi_req *e, void *hand
 	r->t0 = when;
 	r->t1 = 0;
 	r->arg = c->corr;
-	tprof_commit(r, TPROF_K_MPIREQ, 2, a->flags, tprof_hook_name(&tprof_mpi_hooks[e->hook]));
+	tprof_commit(c->t, r, TPROF_K_MPIREQ, 2, a->flags, tprof_hook_name(&tprof_mpi_hooks[e->hook]));
 	c->a->nreq++;
 }
 

@@ -315,15 +315,15 @@ static inline void mpi_begin_room(struct mpi_call *c, struct tprof_thread *t,
 /* Publishes the call as begun (with what `a` and `b` hold by now) and enters the runtime. */
 static inline void mpi_start(struct mpi_call *c)
 {
-	tprof_call_start(c->r, c->h, c->ext, c->corr);
 	c->t->guard++;
+	tprof_call_start(c->r, c->h, c->ext, c->corr);
 }
 
 /* The runtime returned rc; whatever was filled in since is in the record already. */
 static inline int mpi_end(struct mpi_call *c, int rc)
 {
-	c->t->guard--;
 	tprof_call_finish(c->r, rc);
+	c->t->guard--;
 	return rc;
 }
 

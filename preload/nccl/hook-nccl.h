@@ -227,15 +227,15 @@ static inline struct tprof_nccl_comm *nccl_comm(ncclComm_t comm)
 /* Publishes the call as begun (with what `a` and `b` hold by now) and enters the library. */
 static inline void nccl_start(struct nccl_call *c)
 {
-	tprof_call_start(c->r, c->h, c->r ? 2 : 0, c->corr);
 	c->t->guard++;
+	tprof_call_start(c->r, c->h, c->r ? 2 : 0, c->corr);
 }
 
 /* The library returned rc; whatever was filled in since is in the record already. */
 static inline ncclResult_t nccl_end(struct nccl_call *c, ncclResult_t rc)
 {
-	c->t->guard--;
 	tprof_call_finish(c->r, rc);
+	c->t->guard--;
 	return rc;
 }
 

@@ -238,14 +238,17 @@ TPROF_EXPORT NRT_STATUS nrt_unload(nrt_model_t *model)
 /* ---- executions: the hot path ------------------------------------------------------------- */
 
 /* The CALL of an execution (NULL when not recorded): the model, its NeuronCores, and the
- * bytes and tensors of both sets, from the tables; no lock, no allocation. */
+ * bytes and tensors of both sets, from the tables; no lock, no allocation.  Raises the
+ * thread's guard (before the record is published) for the call. */
 static inline struct tprof_rec *exec_begin(struct tprof_thread *t, struct tprof_hook *h,
 					   const void *model, const void *in, const void *out,
 					   uint32_t repeat)
 {
 	struct tprof_rec *r = tprof_call_reserve(t, h, 2);
-	if (TPROF_UNLIKELY(r == NULL))
+	if (TPROF_UNLIKELY(r == NULL)) {
+		t->guard++;
 		return NULL;
+	}
 	struct tprof_nrt_args *a = (struct tprof_nrt_args *)(r + 1);
 	struct tprof_nrt_exec *x = (struct tprof_nrt_exec *)(r + 2);
 	struct tprof_nrt_model *m = tprof_nrt_model_find(model);
@@ -268,6 +271,7 @@ static inline struct tprof_rec *exec_begin(struct tprof_thread *t, struct tprof_
 		x->out_tensors = __atomic_load_n(&so->count, __ATOMIC_RELAXED);
 	}
 	a->bytes = x->in_bytes + x->out_bytes;
+	t->guard++;
 	tprof_call_start(r, h, 2, 0);
 	return r;
 }
@@ -282,10 +286,9 @@ TPROF_EXPORT NRT_STATUS nrt_execute(nrt_model_t *model, const nrt_tensor_set_t *
 	if (!tprof_should_record(t))
 		return real(model, in, out);
 	struct tprof_rec *r = exec_begin(t, NRT_HOOK(nrt_execute), model, in, out, 0);
-	t->guard++;
 	NRT_STATUS rc = real(model, in, out);
-	t->guard--;
 	tprof_call_finish(r, rc);
+	t->guard--;
 	return rc;
 }
 
@@ -300,10 +303,9 @@ TPROF_EXPORT NRT_STATUS nrt_execute_repeat(nrt_model_t *model, const nrt_tensor_
 		return real(model, in, out, repeat);
 	struct tprof_rec *r = exec_begin(t, NRT_HOOK(nrt_execute_repeat), model, in, out,
 					 repeat > 0 ? (uint32_t)repeat : 0);
-	t->guard++;
 	NRT_STATUS rc = real(model, in, out, repeat);
-	t->guard--;
 	tprof_call_finish(r, rc);
+	t->guard--;
 	return rc;
 }
 

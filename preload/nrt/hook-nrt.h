@@ -209,15 +209,15 @@ static inline void nrt_begin(struct nrt_call *c, struct tprof_thread *t, struct 
 /* Publishes the call as begun (with what `a` holds by now) and enters the runtime. */
 static inline void nrt_start(struct nrt_call *c)
 {
-	tprof_call_start(c->r, c->h, c->ext, 0);
 	c->t->guard++;
+	tprof_call_start(c->r, c->h, c->ext, 0);
 }
 
 /* The runtime returned rc; whatever was filled in since is in the record already. */
 static inline NRT_STATUS nrt_end(struct nrt_call *c, NRT_STATUS rc)
 {
-	c->t->guard--;
 	tprof_call_finish(c->r, rc);
+	c->t->guard--;
 	return rc;
 }
 

@@ -22,17 +22,49 @@ TPROF_EXPORT int roctxRangePop(void);
 TPROF_EXPORT roctx_range_id_t roctxRangeStartA(const char *message);
 TPROF_EXPORT void roctxRangeStop(roctx_range_id_t id);
 
-/* One record of `kind` named `message` (or unnamed), from roctx. */
-static void note(struct tprof_thread *t, uint16_t kind, const char *message, uint64_t arg)
+/* One record of `kind` named `message` (or unnamed), from roctx, t->busy raised by the caller
+ * (and lowered here); 0 when it was lost. */
+static int note_busy(struct tprof_thread *t, uint16_t kind, const char *message, uint64_t arg)
 {
-	struct tprof_rec *r = tprof_reserve(t, 1);
+	struct tprof_rec *r = tprof_reserve_busy(t, 1);
 	if (!r)
-		return;
+		return 0;
 	uint32_t id = message ? tprof_string_id(t, message) : 0;
 	r->t0 = tprof_now();
 	r->t1 = 0;
 	r->arg = arg;
-	tprof_commit(r, kind, 0, TPROF_SRC_ROCTX, id);
+	tprof_commit(t, r, kind, 0, TPROF_SRC_ROCTX, id);
+	return 1;
+}
+
+/* A record that names a range by id or starts a step: when it is lost, its kind is noted for
+ * the thread's next GAP record. */
+static void note(struct tprof_thread *t, uint16_t kind, const char *message, uint64_t arg)
+{
+	if (!tprof_annotating(t, kind))
+		return;
+	tprof_busy_enter(t);
+	if (!note_busy(t, kind, message, arg))
+		tprof_lost_what(t, kind, 0);
+}
+
+/* A range pushed (`push`) or popped: it counts in the thread's levels (core.h's depth) like
+ * the tprof API's, so that both nest in one stack; the level changes inside the busy window,
+ * with its record (annotate.c). */
+static void note_level(struct tprof_thread *t, int push, const char *message)
+{
+	uint16_t kind = push ? TPROF_K_PUSH : TPROF_K_POP;
+	if (!tprof_annotating(t, kind)) {
+		if (__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
+			t->depth += push ? 1 : t->depth > 0 ? -1 : 0;
+		return;
+	}
+	tprof_busy_enter(t);
+	int level = push ? t->depth : t->depth - 1;
+	if (level >= 0)
+		t->depth = push ? level + 1 : level;
+	if (!note_busy(t, kind, message, level >= 0 ? (uint64_t)level + 1 : 0))
+		tprof_lost_what(t, kind, level);
 }
 
 TPROF_EXPORT void roctxMarkA(const char *message)
@@ -41,45 +73,36 @@ TPROF_EXPORT void roctxMarkA(const char *message)
 	struct tprof_thread *t = &tprof_tls;
 	if (real)
 		real(message);
-	if (tprof_should_record(t))
-		note(t, TPROF_K_MARK, message, 0);
+	note(t, TPROF_K_MARK, message, 0);
 }
 
 TPROF_EXPORT int roctxRangePushA(const char *message)
 {
 	roctxRangePushA_fn real = get_roctxRangePushA();
-	struct tprof_thread *t = &tprof_tls;
 	int level = real ? real(message) : -1;
-	if (tprof_should_record(t))
-		note(t, TPROF_K_PUSH, message, 0);
+	note_level(&tprof_tls, 1, message);
 	return level;
 }
 
 TPROF_EXPORT int roctxRangePop(void)
 {
 	roctxRangePop_fn real = get_roctxRangePop();
-	struct tprof_thread *t = &tprof_tls;
-	if (tprof_should_record(t))
-		note(t, TPROF_K_POP, NULL, 0);
+	note_level(&tprof_tls, 0, NULL);
 	return real ? real() : -1;
 }
 
 TPROF_EXPORT roctx_range_id_t roctxRangeStartA(const char *message)
 {
 	roctxRangeStartA_fn real = get_roctxRangeStartA();
-	struct tprof_thread *t = &tprof_tls;
 	roctx_range_id_t id = real ? real(message) : 0;
-	if (tprof_should_record(t))
-		note(t, TPROF_K_ABEGIN, message, id);
+	note(&tprof_tls, TPROF_K_ABEGIN, message, id);
 	return id;
 }
 
 TPROF_EXPORT void roctxRangeStop(roctx_range_id_t id)
 {
 	roctxRangeStop_fn real = get_roctxRangeStop();
-	struct tprof_thread *t = &tprof_tls;
-	if (tprof_should_record(t))
-		note(t, TPROF_K_AEND, NULL, id);
+	note(&tprof_tls, TPROF_K_AEND, NULL, id);
 	if (real)
 		real(id);
 }

@@ -1,25 +1,112 @@
 /* buffer.h — the hot path, the event API the hooks use: reserve units in this thread's
  * buffer and publish a record.  No lock, no system call, no allocation: a compare, a pointer
- * bump and stores (record.h); a full or missing buffer goes to thread.c's slow path. */
+ * bump and stores (record.h); a full or missing buffer goes to thread.c's slow path.
+ *
+ * A signal handler may record on the thread it interrupted.  From the reservation to the
+ * record's publication the thread is `busy` (one add before, one subtract after, each a single
+ * instruction so a handler sees it either way), as it is in every slow path; an annotation
+ * made while busy is counted as lost (TPROF_DROP_REENTERED) and leaves a GAP record behind,
+ * written as soon as the interrupted record is published. */
 #ifndef TPROF_BUFFER_H
 #define TPROF_BUFFER_H
 
 #include "../core/core.h"
 #include "record.h"
 
-/* True when this thread should record now (recording, and not inside the profiler). */
+#define TPROF_BUSY_GAP 0x40000000u   /* t->busy: a record was lost while busy */
+
+/* True when this thread should record a runtime call now (recording, and neither inside a
+ * wrapped call nor busy in the profiler). */
 static inline int tprof_should_record(const struct tprof_thread *t)
 {
-	return TPROF_LIKELY(__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED)) && !t->guard;
+	return TPROF_LIKELY(__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED)) && !t->inside;
 }
 
-static inline struct tprof_rec *tprof_reserve(struct tprof_thread *t, unsigned units)
+/* t->busy + 1, in one instruction, before anything that follows. */
+static inline void tprof_busy_enter(struct tprof_thread *t)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("addl $1, %0" : "+m"(t->busy) : : "cc", "memory");
+#else
+	__atomic_add_fetch(&t->busy, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/* t->busy - 1, in one instruction, after everything before; a GAP record due (or an outer
+ * level still busy) takes the slow path. */
+static inline void tprof_busy_leave(struct tprof_thread *t)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ goto("subl $1, %0\n\tjnz %l[more]" : : "m"(t->busy) : "cc", "memory" : more);
+	return;
+more:
+	tprof_busy_after(t);
+#else
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_sub_fetch(&t->busy, 1, __ATOMIC_RELAXED))
+		tprof_busy_after(t);
+#endif
+}
+
+/* The same, returning ret: a tail call when a GAP record is due, so that the caller keeps
+ * nothing across it. */
+static inline int tprof_busy_leave_ret(struct tprof_thread *t, int ret)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ goto("subl $1, %0\n\tjnz %l[more]" : : "m"(t->busy) : "cc", "memory" : more);
+	return ret;
+more:
+	return tprof_busy_after_ret(t, ret);
+#else
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_sub_fetch(&t->busy, 1, __ATOMIC_RELAXED))
+		return tprof_busy_after_ret(t, ret);
+	return ret;
+#endif
+}
+
+/* True when an annotation (the tprof API, roctx) of `kind` is to be recorded now.  Unlike
+ * runtime calls it is recorded inside a wrapped call too; made while the thread is busy (a
+ * signal handler that interrupted the recorder), it is counted as lost instead.  (The levels
+ * of a handler's own ranges are not noted: they open and close within it.) */
+static inline int tprof_annotating(struct tprof_thread *t, uint16_t kind)
+{
+	if (TPROF_UNLIKELY(!__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED)))
+		return 0;
+	if (TPROF_UNLIKELY(t->busy != 0)) {
+		tprof_lost(t, TPROF_DROP_REENTERED, 1);
+		tprof_lost_what(t, kind, -1);
+		return 0;
+	}
+	return 1;
+}
+
+/* tprof_reserve for a caller that raised t->busy itself (and did what must not be seen
+ * half-done by a signal handler, such as changing the thread's range level, after it). */
+static inline struct tprof_rec *tprof_reserve_busy(struct tprof_thread *t, unsigned units)
 {
 	struct tprof_rec *r = t->pos;
 	if (TPROF_UNLIKELY((size_t)(t->end - r) < units))
 		return tprof_reserve_slow(t, units);
 	t->pos = r + units;
 	return r;
+}
+
+/* Reserves `units` units for one record, which the caller fills and publishes with
+ * tprof_commit; NULL when it is lost (counted). */
+static inline struct tprof_rec *tprof_reserve(struct tprof_thread *t, unsigned units)
+{
+	tprof_busy_enter(t);
+	return tprof_reserve_busy(t, units);
+}
+
+/* Publishes a record tprof_reserve gave: its header word last. */
+static inline void tprof_commit(struct tprof_thread *t, struct tprof_rec *r, uint16_t kind,
+				uint8_t ext, uint8_t flags, uint32_t name)
+{
+	tprof_publish(r, kind, ext, flags, name);
+	tprof_busy_leave(t);
 }
 
 /* Room for the next `units` units in this thread's current buffer, or a fresh buffer now
@@ -33,17 +120,19 @@ static inline void tprof_room(struct tprof_thread *t, size_t units)
 		tprof_room_slow(t, units < TPROF_ROOM_MAX ? (unsigned)units : TPROF_ROOM_MAX);
 }
 
-/* A one-unit record in one call: the common case. */
-static inline void tprof_emit(struct tprof_thread *t, uint16_t kind, uint32_t name, uint64_t t0,
-			      uint64_t t1, uint64_t arg)
+/* A one-unit record in one call: the common case.  Returns 0 when it was lost. */
+static inline int tprof_emit(struct tprof_thread *t, uint16_t kind, uint32_t name, uint64_t t0,
+			     uint64_t t1, uint64_t arg)
 {
 	struct tprof_rec *r = tprof_reserve(t, 1);
 	if (TPROF_LIKELY(r != NULL)) {
 		r->t0 = t0;
 		r->t1 = t1;
 		r->arg = arg;
-		tprof_commit(r, kind, 0, 0, name);
+		tprof_commit(t, r, kind, 0, 0, name);
+		return 1;
 	}
+	return 0;
 }
 
 

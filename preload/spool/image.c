@@ -12,11 +12,26 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
+#include "buffer.h"
 #include "chunks.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Inside the recorder, holding its locks: runtime calls not recorded, annotations not either
+ * (buffer.h). */
+static void enter(void)
+{
+	tprof_tls.guard++;
+	tprof_busy_enter(&tprof_tls);
+}
+
+static void leave(void)
+{
+	tprof_busy_leave(&tprof_tls);
+	tprof_tls.guard--;
+}
 static int clock_source;
 static struct tprof_clock_sample start_sample;
 
@@ -128,17 +143,20 @@ fail_quiet:
 
 int tprof_image_start(void)
 {
+	enter();
 	pthread_mutex_lock(&start_lock);
 	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
 	if (phase != TPROF_PHASE_PENDING) {
 		pthread_mutex_unlock(&start_lock);
+		leave();
 		return phase == TPROF_PHASE_STARTED ? 0 : -1;
 	}
-	tprof_tls.guard++;
 	if (tprof_chunks_init() < 0 || create_files() < 0) {
-		tprof_stop_recording(NULL);
-		tprof_tls.guard--;
+		/* No files: recording goes on only to count what is lost (losses.c). */
+		__atomic_store_n(&tprof_g.phase, TPROF_PHASE_FAILED, __ATOMIC_RELEASE);
+		tprof_losses_no_files();
 		pthread_mutex_unlock(&start_lock);
+		leave();
 		return -1;
 	}
 	tprof_flusher_cond_init();
@@ -156,8 +174,8 @@ int tprof_image_start(void)
 	if (tprof_flusher_start() < 0)
 		tprof_log_warn("cannot start the flusher thread; buffers are written at exit");
 	tprof_log_info("recording to %s%s", tprof_g.base, TPROF_TRACE_SUFFIX);
-	tprof_tls.guard--;
 	pthread_mutex_unlock(&start_lock);
+	leave();
 	return 0;
 }
 
@@ -172,6 +190,7 @@ int tprof_image_ensure(void)
 /* Is any thread other than the caller still registered (and so perhaps still writing)? */
 static int other_threads_live(void)
 {
+	/* the caller is inside the recorder (enter) */
 	pthread_mutex_lock(&tprof_g.lock);
 	int others = 0;
 	for (struct tprof_thread *t = tprof_g.threads; t; t = t->reg_next)
@@ -185,29 +204,29 @@ static int other_threads_live(void)
  * so a failed exec simply carries on recording into the same image. */
 void tprof_image_checkpoint(void)
 {
+	enter();
 	pthread_mutex_lock(&start_lock);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_STARTED) {
-		tprof_tls.guard++;
 		tprof_proc_clock(TPROF_CLOCK_FINAL);
 		tprof_proc_record(TPROF_K_END, TPROF_END_EXEC, 0, tprof_now(), 0, 0);
 		tprof_chunks_write_all();
-		tprof_tls.guard--;
 	}
 	pthread_mutex_unlock(&start_lock);
+	leave();
 }
 
 /* Everything so far into the chunk file, with a clock sample; recording carries on (a
  * runtime about to close: a trace read from now on is complete up to here). */
 void tprof_image_flush(void)
 {
+	enter();
 	pthread_mutex_lock(&start_lock);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_STARTED) {
-		tprof_tls.guard++;
 		tprof_proc_clock(TPROF_CLOCK_PERIODIC);
 		tprof_chunks_write_all();
-		tprof_tls.guard--;
 	}
 	pthread_mutex_unlock(&start_lock);
+	leave();
 }
 
 /* At exit, after recording stopped: the last records, every buffer written, and the spool
@@ -215,12 +234,13 @@ void tprof_image_flush(void)
  * into it; otherwise it stays and the reader takes what it needs from it. */
 void tprof_image_finish(void)
 {
+	enter();
 	pthread_mutex_lock(&start_lock);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED) {
 		pthread_mutex_unlock(&start_lock);
+		leave();
 		return;
 	}
-	tprof_tls.guard++;
 	tprof_proc_clock(TPROF_CLOCK_FINAL);
 	tprof_proc_record(TPROF_K_END, TPROF_END_EXIT, 0, tprof_now(), 0, 0);
 	tprof_flusher_stop();
@@ -228,7 +248,7 @@ void tprof_image_finish(void)
 	__atomic_store_n(&tprof_g.phase, TPROF_PHASE_FINISHED, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&tprof_g.lock);
 	int ok = tprof_chunks_write_all() == 0;
-	if (ok && !other_threads_live() && tprof_spool_idle()) {
+	if (ok && !other_threads_live() && tprof_spool_idle() && !tprof_losses_keep()) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s%s", tprof_g.base, TPROF_SPOOL_SUFFIX);
 		unlink(path);
@@ -237,12 +257,13 @@ void tprof_image_finish(void)
 		       (unsigned long long)tprof_g.events_written,
 		       (unsigned long long)tprof_g.chunks_written,
 		       (unsigned long long)tprof_g.bytes_written, tprof_g.base, TPROF_TRACE_SUFFIX);
-	tprof_tls.guard--;
 	pthread_mutex_unlock(&start_lock);
+	leave();
 }
 
 /* The fork child must not write into its parent's mapped buffers: it drops them, and the
- * files, and begins an image of its own (if its parent was recording). */
+ * files, and begins an image of its own (if its parent was enabled: also when the parent's
+ * files failed, so that what the child loses is counted, in the parent's loss table). */
 void tprof_image_reset_child(void)
 {
 	int was = tprof_g.phase;
@@ -251,8 +272,9 @@ void tprof_image_reset_child(void)
 		close(tprof_g.trace_fd);
 	tprof_g.trace_fd = -1;
 	tprof_spool_forget();
+	tprof_losses_fork_child();
 	tprof_g.flusher_running = 0;
-	if (was == TPROF_PHASE_OFF || was == TPROF_PHASE_FAILED)
+	if (was == TPROF_PHASE_OFF || !__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
 		__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
 	else
 		tprof_image_begin(clock_source);
@@ -262,14 +284,14 @@ void tprof_image_reset_child(void)
  * drop counts were written by the caller), the last clock sample and the end mark. */
 void tprof_image_finish_failed(void)
 {
+	enter();
 	pthread_mutex_lock(&start_lock);
 	if (tprof_g.spool_fd >= 0) {
-		tprof_tls.guard++;
 		tprof_proc_clock(TPROF_CLOCK_FINAL);
 		tprof_proc_record(TPROF_K_END, TPROF_END_EXIT, 0, tprof_now(), 0, 0);
-		tprof_tls.guard--;
 	}
 	pthread_mutex_unlock(&start_lock);
+	leave();
 }
 
 void tprof_image_lock(void)

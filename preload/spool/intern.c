@@ -7,6 +7,7 @@
 
 #include "../../common/hash.h"
 #include "../core/core.h"
+#include "buffer.h"
 #include "intern.h"
 
 #define MAX_LEN (TPROF_MAX_EXT * TPROF_UNIT)
@@ -70,11 +71,15 @@ static struct entry *lookup(const char *s, size_t len, uint64_t h)
 	return e;
 }
 
+/* The calling thread is busy (buffer.h) while it holds the lock: a signal handler that
+ * interrupts it interns nothing. */
 static struct entry *intern_entry(const char *s, size_t len, uint64_t h)
 {
+	tprof_busy_enter(&tprof_tls);
 	pthread_mutex_lock(&ilock);
 	struct entry *e = lookup(s, len, h);
 	pthread_mutex_unlock(&ilock);
+	tprof_busy_leave(&tprof_tls);
 	return e;
 }
 
@@ -122,6 +127,7 @@ uint32_t tprof_intern_slow(struct tprof_thread *t, const char *s)
 	if (!s)
 		s = "(null)";
 	t->guard++;
+	tprof_busy_enter(t);    /* the thread's cache is being changed */
 	size_t len = strnlen(s, MAX_LEN);
 	uint64_t h = tprof_hash_bytes(s, len);
 	uint32_t gen = __atomic_load_n(&tprof_intern_gen, __ATOMIC_RELAXED);
@@ -152,6 +158,7 @@ uint32_t tprof_intern_slow(struct tprof_thread *t, const char *s)
 		}
 		id = e ? e->id : 0;
 	}
+	tprof_busy_leave(t);
 	t->guard--;
 	return id;
 }

@@ -31,16 +31,23 @@ struct tprof_strcache {
 
 extern uint32_t tprof_intern_gen;
 
-static inline uint32_t tprof_string_id(struct tprof_thread *t, const char *s)
+/* The id of s from the thread's cache of string literals, or 0. */
+static inline uint32_t tprof_string_id_cached(const struct tprof_thread *t, const char *s)
 {
-	struct tprof_strcache *c = t->cache;
+	const struct tprof_strcache *c = t->cache;
 	if (TPROF_LIKELY(c != NULL)) {
 		unsigned i = tprof_strcache_slot(s);
 		if (TPROF_LIKELY(c->byptr[i].ptr == s &&
 				 c->byptr[i].gen == __atomic_load_n(&tprof_intern_gen, __ATOMIC_RELAXED)))
 			return c->byptr[i].id;
 	}
-	return tprof_intern_slow(t, s);
+	return 0;
+}
+
+static inline uint32_t tprof_string_id(struct tprof_thread *t, const char *s)
+{
+	uint32_t id = tprof_string_id_cached(t, s);
+	return TPROF_LIKELY(id != 0) ? id : tprof_intern_slow(t, s);
 }
 
 #endif

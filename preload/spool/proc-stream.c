@@ -1,9 +1,11 @@
 /* proc-stream.c — writes stream 0, the process stream: strings, process properties, thread
  * names, clock samples, drop counts, MPI communicators and clock offsets.  Any thread may write it, always from a slow path, so
- * it is serialised by proc_lock and takes its buffers from slots.c like the threads. */
+ * it is serialised by proc_lock and takes its buffers from slots.c like the threads.  The
+ * calling thread is busy (buffer.h) while it holds the lock: a signal handler that interrupts
+ * it must not take the lock again. */
 #include <string.h>
 
-#include "record.h"
+#include "buffer.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 
@@ -25,26 +27,41 @@ static struct tprof_rec *reserve_locked(unsigned units)
 		t->pos += units;
 		return r;
 	}
-	struct tprof_rec *r = tprof_slot_next(t, units, &reason);
-	if (!r)
+	struct tprof_rec *r = tprof_slot_next(t, units, 0, &reason);
+	if (!r) {
 		tprof_g.proc_dropped++;
+		tprof_losses_count(t, (unsigned)reason, 1);
+	}
 	return r;
 }
 
-void tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
-		       uint64_t arg)
+static void lock(void)
+{
+	tprof_busy_enter(&tprof_tls);
+	pthread_mutex_lock(&tprof_g.proc_lock);
+}
+
+static void unlock(void)
+{
+	pthread_mutex_unlock(&tprof_g.proc_lock);
+	tprof_busy_leave(&tprof_tls);
+}
+
+int tprof_proc_record(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
+		      uint64_t arg)
 {
 	if (!writable())
-		return;
-	pthread_mutex_lock(&tprof_g.proc_lock);
+		return 0;
+	lock();
 	struct tprof_rec *r = reserve_locked(1);
 	if (r) {
 		r->t0 = t0;
 		r->t1 = t1;
 		r->arg = arg;
-		tprof_commit(r, kind, 0, flags, name);
+		tprof_publish(r, kind, 0, flags, name);
 	}
-	pthread_mutex_unlock(&tprof_g.proc_lock);
+	unlock();
+	return r != NULL;
 }
 
 void tprof_proc_record_ext(uint16_t kind, uint8_t flags, uint32_t name, uint64_t t0, uint64_t t1,
@@ -52,16 +69,16 @@ void tprof_proc_record_ext(uint16_t kind, uint8_t flags, uint32_t name, uint64_t
 {
 	if (units > TPROF_MAX_EXT || !writable())
 		return;
-	pthread_mutex_lock(&tprof_g.proc_lock);
+	lock();
 	struct tprof_rec *r = reserve_locked(1 + units);
 	if (r) {
 		r->t0 = t0;
 		r->t1 = t1;
 		r->arg = arg;
 		memcpy(r + 1, ext, (size_t)units * TPROF_UNIT);
-		tprof_commit(r, kind, (uint8_t)units, flags, name);
+		tprof_publish(r, kind, (uint8_t)units, flags, name);
 	}
-	pthread_mutex_unlock(&tprof_g.proc_lock);
+	unlock();
 }
 
 void tprof_proc_string(uint32_t id, const char *s, size_t len)
@@ -71,7 +88,7 @@ void tprof_proc_string(uint32_t id, const char *s, size_t len)
 	unsigned ext = (unsigned)((len + TPROF_UNIT - 1) / TPROF_UNIT);
 	if (!writable())
 		return;
-	pthread_mutex_lock(&tprof_g.proc_lock);
+	lock();
 	struct tprof_rec *r = reserve_locked(1 + ext);
 	if (r) {
 		r->t0 = tprof_now();
@@ -80,9 +97,9 @@ void tprof_proc_string(uint32_t id, const char *s, size_t len)
 		char *dst = (char *)(r + 1);
 		memcpy(dst, s, len);
 		memset(dst + len, 0, (size_t)ext * TPROF_UNIT - len);
-		tprof_commit(r, TPROF_K_STRING, (uint8_t)ext, 0, id);
+		tprof_publish(r, TPROF_K_STRING, (uint8_t)ext, 0, id);
 	}
-	pthread_mutex_unlock(&tprof_g.proc_lock);
+	unlock();
 }
 
 void tprof_proc_clock(int when)

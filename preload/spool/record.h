@@ -6,8 +6,8 @@
 
 #include "../../common/format.h"
 
-static inline void tprof_commit(struct tprof_rec *r, uint16_t kind, uint8_t ext, uint8_t flags,
-				uint32_t name)
+static inline void tprof_publish(struct tprof_rec *r, uint16_t kind, uint8_t ext, uint8_t flags,
+				 uint32_t name)
 {
 	uint64_t w = (uint64_t)kind | (uint64_t)ext << 16 | (uint64_t)flags << 24 |
 		     (uint64_t)name << 32;

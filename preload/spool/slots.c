@@ -1,6 +1,7 @@
 /* slots.c — handing buffers to writers: a full buffer goes to the flusher's queue and a fresh
  * one comes from the spool, in a grant that TPROF_MAX_EVENTS may make smaller.  Used by the
- * thread slow path and by the stream-0 writer alike. */
+ * thread slow path and by the stream-0 writer alike.  A buffer that holds a record not yet
+ * finished (a call in progress) is held back from the flusher until the next switch. */
 #include <time.h>
 
 #include "chunks.h"
@@ -15,17 +16,30 @@ static int budgeted(const struct tprof_thread *t)
 	return t != &tprof_g.proc && tprof_g.cfg.max_events;
 }
 
-/* Under tprof_g.lock: the current buffer goes to the flusher, unused grant back to the budget. */
-static void retire_locked(struct tprof_thread *t)
+/* Under tprof_g.lock: the current buffer, its unused grant back to the budget; returned. */
+static struct tprof_slot *let_go_locked(struct tprof_thread *t)
 {
 	struct tprof_slot *s = t->slot;
-	if (!s)
-		return;
-	if (budgeted(t) && t->end > t->pos)
+	if (s && budgeted(t) && t->end > t->pos)
 		tprof_g.budget += t->end - t->pos;
 	t->slot = NULL;
 	t->pos = t->end = NULL;
-	tprof_chunks_enqueue(s);
+	return s;
+}
+
+/* Under tprof_g.lock: the current buffer goes to the flusher (or, with `hold`, is kept as
+ * t->held); a buffer held before goes to the flusher. */
+static void retire_locked(struct tprof_thread *t, int hold)
+{
+	struct tprof_slot *s = let_go_locked(t);
+	if (t->held && (s || !hold)) {
+		tprof_chunks_enqueue(t->held);
+		t->held = NULL;
+	}
+	if (s && hold)
+		t->held = s;
+	else if (s)
+		tprof_chunks_enqueue(s);
 }
 
 /* Under tprof_g.lock: a fresh buffer for t, or a drop reason. */
@@ -57,7 +71,7 @@ static int take_locked(struct tprof_thread *t)
 	return 0;
 }
 
-struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int *reason)
+struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int hold, int *reason)
 {
 	int phase;
 	pthread_mutex_lock(&tprof_g.lock);
@@ -69,7 +83,7 @@ struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int *r
 		return NULL;
 	}
 	int retired = t->slot != NULL;
-	retire_locked(t);
+	retire_locked(t, hold);
 	*reason = take_locked(t);
 	pthread_mutex_unlock(&tprof_g.lock);
 	if (retired && tprof_g.cfg.slot_pause_us && t != &tprof_g.proc) {
@@ -79,6 +93,13 @@ struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int *r
 	if (*reason)
 		return NULL;
 	if ((size_t)(t->end - t->pos) < units) {
+		/* A grant too small for the record: given back, so that the next record takes
+		 * this path again (and its GAP record goes before it). */
+		pthread_mutex_lock(&tprof_g.lock);
+		struct tprof_slot *s = let_go_locked(t);
+		if (s)
+			tprof_chunks_enqueue(s);
+		pthread_mutex_unlock(&tprof_g.lock);
 		*reason = TPROF_DROP_MAX_EVENTS;
 		return NULL;
 	}
@@ -90,6 +111,6 @@ struct tprof_rec *tprof_slot_next(struct tprof_thread *t, unsigned units, int *r
 void tprof_slot_retire(struct tprof_thread *t)
 {
 	pthread_mutex_lock(&tprof_g.lock);
-	retire_locked(t);
+	retire_locked(t, 0);
 	pthread_mutex_unlock(&tprof_g.lock);
 }

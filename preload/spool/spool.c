@@ -115,6 +115,7 @@ int tprof_spool_open(const char *path, uint32_t bytes)
 	tprof_spool_header_init(&h, tprof_g.instance, (uint32_t)tprof_g.pid, bytes, tprof_real_ns());
 	memset(page, 0, sizeof(page));
 	memcpy(page, &h, sizeof(h));
+	tprof_losses_page(page);
 	if (pwrite(fd, page, sizeof(page), 0) != (ssize_t)sizeof(page)) {
 		int e = errno ? errno : ENOSPC;
 		close(fd);
@@ -134,6 +135,7 @@ int tprof_spool_open(const char *path, uint32_t bytes)
 		errno = e;
 		return -1;
 	}
+	tprof_losses_map(fd);
 	return 0;
 }
 

@@ -1,6 +1,11 @@
 /* thread.c — the life of a recording thread: registered (stream id, name, exit destructor) at
- * its first record, its slow path (a fresh buffer, drops counted and reported), renames, and
- * at its exit its last buffer handed over.  Also the pass over all threads at exit or exec. */
+ * its first record, its slow path (a fresh buffer; records lost counted, noted for the GAP
+ * record that marks the place, and reported), renames, and at its exit its last buffer handed
+ * over.  Also the pass over all threads at exit or exec.
+ *
+ * Everything here runs with the thread busy (buffer.h): a signal handler that interrupts it
+ * records nothing (its annotations are counted as lost), so it never finds a lock of ours
+ * held by the code it interrupted, nor the thread's buffer half switched. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +15,7 @@
 
 #include "../core/clock.h"
 #include "../core/core.h"
+#include "buffer.h"
 #include "intern.h"
 
 static pthread_key_t exit_key;
@@ -25,29 +31,121 @@ static void make_key(void)
 	pthread_key_create(&exit_key, thread_exit);
 }
 
+/* Inside the recorder: runtime calls not recorded (guard), annotations not either (busy). */
+static void enter(struct tprof_thread *t)
+{
+	t->guard++;
+	tprof_busy_enter(t);
+}
+
+static void leave(struct tprof_thread *t)
+{
+	tprof_busy_leave(t);
+	t->guard--;
+}
+
+/* ---- records lost -------------------------------------------------------------------------- */
+
+void tprof_lost(struct tprof_thread *t, unsigned reason, uint64_t n)
+{
+	if (reason >= TPROF_DROP_REASONS)
+		reason = TPROF_DROP_STOPPED;
+	if (!t->tid && t != &tprof_g.proc)
+		t->tid = (pid_t)gettid();
+	__atomic_add_fetch(&t->pend[reason], n, __ATOMIC_RELAXED);
+	tprof_losses_count(t, reason, n);
+	uint64_t now = tprof_now(), none = 0;
+	__atomic_compare_exchange_n(&t->gap.t0, &none, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->gap.t1, now, __ATOMIC_RELAXED);
+	__atomic_or_fetch(&t->gap.reasons, 1u << reason, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&t->gap.n, n, __ATOMIC_RELAXED);
+	/* Lost while the code it interrupted is busy: the GAP record follows that code's record. */
+	if (reason == TPROF_DROP_REENTERED)
+		__atomic_or_fetch(&t->busy, TPROF_BUSY_GAP, __ATOMIC_RELAXED);
+}
+
+void tprof_lost_what(struct tprof_thread *t, uint16_t kind, int level)
+{
+	switch (kind) {
+	case TPROF_K_PUSH:
+	case TPROF_K_POP: {
+		if (level < 0)
+			return;
+		uint32_t v = (uint32_t)level + 1, cur = __atomic_load_n(&t->gap.low, __ATOMIC_RELAXED);
+		while ((cur == 0 || v < cur) &&
+		       !__atomic_compare_exchange_n(&t->gap.low, &cur, v, 0, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+			;
+		return;
+	}
+	case TPROF_K_ABEGIN:
+		__atomic_add_fetch(&t->gap.abegins, 1, __ATOMIC_RELAXED);
+		return;
+	case TPROF_K_AEND:
+		__atomic_add_fetch(&t->gap.aends, 1, __ATOMIC_RELAXED);
+		return;
+	case TPROF_K_STEP:
+		__atomic_add_fetch(&t->gap.steps, 1, __ATOMIC_RELAXED);
+		return;
+	default:
+		return;
+	}
+}
+
+/* The GAP record, into the two units at r: what was lost since the last one (each field taken
+ * whole, so that what a signal handler adds meanwhile goes to this one or the next). */
+static void gap_write(struct tprof_thread *t, struct tprof_rec *r)
+{
+	struct tprof_gap g;
+	memset(&g, 0, sizeof(g));
+	uint64_t n = __atomic_exchange_n(&t->gap.n, 0, __ATOMIC_RELAXED);
+	uint64_t t0 = __atomic_exchange_n(&t->gap.t0, 0, __ATOMIC_RELAXED);
+	uint64_t t1 = __atomic_exchange_n(&t->gap.t1, 0, __ATOMIC_RELAXED);
+	uint32_t reasons = __atomic_exchange_n(&t->gap.reasons, 0, __ATOMIC_RELAXED);
+	g.low = __atomic_exchange_n(&t->gap.low, 0, __ATOMIC_RELAXED);
+	g.abegins = __atomic_exchange_n(&t->gap.abegins, 0, __ATOMIC_RELAXED);
+	g.aends = __atomic_exchange_n(&t->gap.aends, 0, __ATOMIC_RELAXED);
+	g.steps = __atomic_exchange_n(&t->gap.steps, 0, __ATOMIC_RELAXED);
+	memcpy(r + 1, &g, sizeof(g));
+	r->t0 = t0 ? t0 : tprof_now();
+	r->t1 = t1 ? t1 : r->t0;
+	r->arg = n;
+	tprof_publish(r, TPROF_K_GAP, 1, (uint8_t)reasons, 0);
+}
+
+/* DROP records for what the thread lost since its last report, one per reason (the loss table
+ * has them already; these put them in the chunk file). */
 static void report_drops(struct tprof_thread *t)
 {
-	uint64_t n = __atomic_exchange_n(&t->dropped, 0, __ATOMIC_RELAXED);
-	if (n)
-		tprof_proc_record(TPROF_K_DROP, __atomic_load_n(&t->drop_reason, __ATOMIC_RELAXED), 0,
-				  tprof_now(), n, t->stream);
+	if (!t->stream)
+		return;
+	for (unsigned k = 1; k < TPROF_DROP_REASONS; k++) {
+		uint64_t n = __atomic_exchange_n(&t->pend[k], 0, __ATOMIC_RELAXED);
+		if (n && tprof_proc_record(TPROF_K_DROP, (uint8_t)k, 0, tprof_now(), n, t->stream))
+			__atomic_add_fetch(&tprof_g.reported, n, __ATOMIC_RELAXED);
+	}
 }
+
+/* ---- names and registration ----------------------------------------------------------------- */
 
 void tprof_thread_note_name(struct tprof_thread *t, const char *name)
 {
 	char copy[sizeof(t->name)];
 	if (!t->stream)
 		return;
+	struct tprof_thread *self = &tprof_tls;
+	tprof_busy_enter(self);
 	pthread_mutex_lock(&name_lock);
 	int same = !strncmp(t->name, name, sizeof(t->name) - 1);
 	if (!same)
 		snprintf(t->name, sizeof(t->name), "%s", name);
 	memcpy(copy, t->name, sizeof(copy));
 	pthread_mutex_unlock(&name_lock);
-	if (same)
-		return;
-	uint32_t id = tprof_intern(copy, strlen(copy));
-	tprof_proc_record(TPROF_K_THREAD, 0, id, tprof_now(), (uint64_t)t->tid, t->stream);
+	if (!same) {
+		uint32_t id = tprof_intern(copy, strlen(copy));
+		tprof_proc_record(TPROF_K_THREAD, 0, id, tprof_now(), (uint64_t)t->tid, t->stream);
+	}
+	tprof_busy_leave(self);
 }
 
 static void unlink_registry(struct tprof_thread *t)
@@ -60,6 +158,24 @@ static void unlink_registry(struct tprof_thread *t)
 	t->registered = 0;
 }
 
+static struct tprof_rec *take(struct tprof_thread *t, unsigned units, int nested, int *reason);
+
+/* Records lost since the last GAP record: one now, where the thread ends (in its buffer, or in
+ * a fresh one when there is one), so that a reader does not take its ranges as unfinished. */
+static void gap_flush(struct tprof_thread *t)
+{
+	if (!__atomic_load_n(&t->gap.n, __ATOMIC_RELAXED))
+		return;
+	if (t->slot && (size_t)(t->end - t->pos) >= 2) {
+		struct tprof_rec *r = t->pos;
+		t->pos = r + 2;
+		gap_write(t, r);
+	} else {
+		int reason;
+		take(t, 0, t->guard > 1, &reason);
+	}
+}
+
 static void thread_exit(void *arg)
 {
 	struct tprof_thread *t = &tprof_tls;
@@ -67,10 +183,11 @@ static void thread_exit(void *arg)
 	t->key_armed = 0;
 	if (t->generation != tprof_g.generation || !t->registered)
 		return;
-	t->guard++;
+	enter(t);
 	char name[17] = "";
 	prctl(PR_GET_NAME, name, 0, 0, 0);
 	tprof_thread_note_name(t, name);
+	gap_flush(t);
 	report_drops(t);
 	tprof_slot_retire(t);
 	pthread_mutex_lock(&tprof_g.lock);
@@ -78,18 +195,23 @@ static void thread_exit(void *arg)
 	pthread_mutex_unlock(&tprof_g.lock);
 	free(t->cache);
 	t->cache = NULL;
-	t->guard--;
+	leave(t);
 }
 
-/* A thread's state from before a fork belongs to another process image. */
+/* A thread's state from before a fork belongs to another process image (its busy and guard
+ * belong to the code running now, and stay). */
 static void forget_stale(struct tprof_thread *t)
 {
 	t->pos = t->end = NULL;
 	t->slot = NULL;
+	t->held = NULL;
 	t->stream = 0;
 	t->seq = 0;
 	t->registered = 0;
-	t->dropped = 0;
+	memset(t->pend, 0, sizeof(t->pend));
+	memset(t->loss, 0, sizeof(t->loss));
+	memset(&t->gap, 0, sizeof(t->gap));
+	t->tid = 0;
 	t->name[0] = 0;
 	memset(&t->poll, 0, sizeof(t->poll));   /* no run of polls open (poll.h) */
 	t->generation = tprof_g.generation;
@@ -127,56 +249,126 @@ static int thread_register(struct tprof_thread *t)
 }
 
 /* Starts a thread's stream, or, the first record of the process, its files; 0 when it can
- * record.  Under the thread's guard. */
+ * record, else the reason its records are lost.  Inside the recorder (enter). */
 static int thread_ready(struct tprof_thread *t)
 {
 	if (t->generation != tprof_g.generation)
 		forget_stale(t);
-	return tprof_image_ensure() == 0 && (t->registered || thread_register(t) == 0) ? 0 : -1;
+	if (tprof_image_ensure() != 0)
+		return tprof_g.spool_fd < 0 && !tprof_g.losses ? TPROF_DROP_NO_FILES
+							       : TPROF_DROP_STOPPED;
+	return t->registered || thread_register(t) == 0 ? 0 : TPROF_DROP_STOPPED;
+}
+
+/* ---- the slow path -------------------------------------------------------------------------- */
+
+/* Does the thread's current buffer hold a call that has not returned yet?  Only asked when a
+ * buffer fills inside a wrapped call (a signal handler, or the runtime annotating), where the
+ * flusher must not take it before the call's end is written into it. */
+static int unfinished(const struct tprof_thread *t)
+{
+	const struct tprof_rec *r = t->slot->units, *end = t->pos;
+	while (r < end) {
+		uint64_t w = __atomic_load_n((const tprof_word *)r, __ATOMIC_ACQUIRE);
+		uint16_t kind = (uint16_t)w;
+		if (kind == 0)
+			return 1;   /* not published: cannot happen while busy; kept to be safe */
+		if (kind == TPROF_K_CALL && __atomic_load_n(&r->t1, __ATOMIC_ACQUIRE) == 0)
+			return 1;
+		r += 1 + (unsigned)(uint8_t)(w >> 16);
+	}
+	return 0;
+}
+
+/* A fresh buffer with `units` units reserved, a GAP record before them when records were
+ * lost; NULL (and the reason) when there is none.  `nested`: the thread was inside a wrapped
+ * call when it came here. */
+static struct tprof_rec *take(struct tprof_thread *t, unsigned units, int nested, int *reason)
+{
+	int gap = __atomic_load_n(&t->gap.n, __ATOMIC_RELAXED) != 0;
+	int hold = nested && t->slot && unfinished(t);
+	struct tprof_rec *r = tprof_slot_next(t, units + (gap ? 2u : 0u), hold, reason);
+	if (!r) {
+		/* Still holding part of a buffer (the image stopped writing): the next record comes
+		 * here too, so that nothing is kept after a loss without its GAP record. */
+		if (t->slot)
+			t->end = t->pos;
+		return NULL;
+	}
+	if (gap) {
+		gap_write(t, r);
+		r += 2;
+	}
+	report_drops(t);
+	return r;
 }
 
 /* A fresh buffer now, its first `units` units left free for what follows (buffer.h's
- * tprof_room); nothing is counted as dropped, the records are reserved afterwards. */
+ * tprof_room); nothing is counted as lost, the records are reserved afterwards. */
 void tprof_room_slow(struct tprof_thread *t, unsigned units)
 {
-	int reason;
-	t->guard++;
+	int reason, nested = t->guard > 0;
+	enter(t);
 	if (thread_ready(t) == 0) {
-		struct tprof_rec *r = tprof_slot_next(t, units, &reason);
+		struct tprof_rec *r = take(t, units, nested, &reason);
 		if (r)
 			t->pos = r;
 	}
-	t->guard--;
+	leave(t);
 }
 
+/* Entered busy (tprof_reserve); leaves busy when the record is lost. */
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
 {
-	int reason = TPROF_DROP_STOPPED;
+	int reason = TPROF_DROP_STOPPED, nested = t->guard > 0;
 	struct tprof_rec *r = NULL;
-
-	if (units > 1 + TPROF_MAX_EXT)
-		return NULL;
 	t->guard++;
-	if (thread_ready(t) == 0)
-		r = tprof_slot_next(t, units, &reason);
-	if (r) {
-		if (__atomic_load_n(&t->dropped, __ATOMIC_RELAXED))
-			report_drops(t);
-	} else {
-		__atomic_add_fetch(&t->dropped, 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->drop_reason, (uint8_t)reason, __ATOMIC_RELAXED);
-	}
+	if (units <= 1 + TPROF_MAX_EXT && (reason = thread_ready(t)) == 0)
+		r = take(t, units, nested, &reason);
 	t->guard--;
+	if (!r) {
+		tprof_lost(t, (unsigned)reason, 1);
+		tprof_busy_leave(t);
+	}
 	return r;
+}
+
+/* t->busy fell to 0 (or to an outer level) with a GAP record due: a signal handler lost
+ * records while this thread was busy.  Written now, after the record the thread was making. */
+void tprof_busy_after(struct tprof_thread *t)
+{
+	for (;;) {
+		uint32_t b = __atomic_load_n(&t->busy, __ATOMIC_RELAXED);
+		if (b != TPROF_BUSY_GAP)
+			return;   /* still busy at an outer level, or nothing due */
+		if (!__atomic_compare_exchange_n(&t->busy, &b, 1, 0, __ATOMIC_RELAXED,
+						 __ATOMIC_RELAXED))
+			continue;
+		/* busy again (1), the flag taken: the GAP record goes where the thread writes
+		 * (or, when it cannot, stays due) */
+		t->guard++;
+		if (t->slot || thread_ready(t) == 0)
+			gap_flush(t);
+		t->guard--;
+		/* 1 -> 0, unless a handler flagged another loss meanwhile: then round again */
+		if (__atomic_sub_fetch(&t->busy, 1, __ATOMIC_RELAXED) == 0)
+			return;
+	}
+}
+
+int tprof_busy_after_ret(struct tprof_thread *t, int ret)
+{
+	tprof_busy_after(t);
+	return ret;
 }
 
 int tprof_thread_enter(struct tprof_thread *t)
 {
 	if (TPROF_LIKELY(t->registered && t->generation == tprof_g.generation))
 		return 0;
-	t->guard++;
-	int rc = thread_ready(t);
-	t->guard--;
+	enter(t);
+	int rc = thread_ready(t) ? -1 : 0;
+	leave(t);
 	return rc;
 }
 
@@ -213,6 +405,8 @@ void tprof_threads_final(void)
 {
 	size_t n = 0, cap = 0;
 	struct tprof_thread **list = NULL;
+	struct tprof_thread *self = &tprof_tls;
+	enter(self);
 	pthread_mutex_lock(&tprof_g.lock);
 	for (struct tprof_thread *t = tprof_g.threads; t; t = t->reg_next)
 		cap++;
@@ -231,16 +425,19 @@ void tprof_threads_final(void)
 	pthread_mutex_unlock(&tprof_g.proc_lock);
 	if (lost)
 		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_NO_BUFFER, 0, tprof_now(), lost, 0);
+	leave(self);
 }
 
 /* The registered thread whose pthread_t is `which`, or NULL. */
 struct tprof_thread *tprof_thread_find(pthread_t which)
 {
-	struct tprof_thread *found = NULL;
+	struct tprof_thread *found = NULL, *self = &tprof_tls;
+	tprof_busy_enter(self);
 	pthread_mutex_lock(&tprof_g.lock);
 	for (struct tprof_thread *t = tprof_g.threads; t; t = t->reg_next)
 		if (pthread_equal(t->self, which))
 			found = t;
 	pthread_mutex_unlock(&tprof_g.lock);
+	tprof_busy_leave(self);
 	return found;
 }
