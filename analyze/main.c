@@ -466,10 +466,18 @@ int main(int argc, char **argv)
 		trace_free(&tr);
 		return loaded == -2 ? 2 : 1;
 	}
-	if (diag_verbose)
+	if (diag_verbose) {
 		import_report(&imports, &tr);
-	if (!trace_has_data(&tr)) {
-		if (o.dir)
+		losses_report(&tr);
+	}
+	/* Nothing recorded but what was lost: the summary says so, nothing else has anything to
+	 * show. */
+	if (!trace_has_data(&tr) && !(tr.nlost && o.summary && !o.format)) {
+		if (o.dir && tr.nlost)
+			diag_error("no tprof data could be read under %s: %zu process images could not "
+				   "create their files (tprof-analyze -v says what each lost)", o.dir,
+				   tr.nlost);
+		else if (o.dir)
 			diag_error("no tprof data could be read under %s", o.dir);
 		else
 			diag_error("nothing could be read from %s", o.label);

@@ -8,4 +8,7 @@ void scene_args_flags(struct scene_args *a, unsigned flags)
 		sa_bool(a, "unfinished", 1);
 	if (flags & EVF_CLIPPED)
 		sa_bool(a, "clipped", 1);
+	if (flags & (EVF_CUT_BEGIN | EVF_CUT_END))
+		sa_str(a, "cut", (flags & EVF_CUT_BEGIN) && (flags & EVF_CUT_END) ? "begin and end dropped"
+				 : flags & EVF_CUT_BEGIN ? "begin dropped" : "end dropped");
 }

@@ -205,6 +205,9 @@ struct device_info {
 #define EVF_CLIPPED 0x2     /* cut to the window */
 #define EVF_INCOMPLETE 0x4  /* EV_COLLECTIVE: not every member's call was found; EV_NCCL: a
                              * launch, a counterpart or a device span is missing */
+#define EVF_CUT_BEGIN 0x8   /* a range or step whose begin was lost (a GAP record): it starts
+                             * where records began to be lost */
+#define EVF_CUT_END 0x10    /* ... whose end was lost: it ends where records began to be lost */
 
 struct event {
 	enum ev_kind kind;

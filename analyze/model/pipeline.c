@@ -1,5 +1,6 @@
 /* pipeline.c — turns records, in time order, into output events: pairs range pushes with
- * pops on each thread, turns step marks into step intervals, hands MPI calls and requests to
+ * pops on each thread (by the level each carries: a range whose begin or end was lost, as a
+ * GAP record says, is shown cut, never joined to another), turns step marks into step intervals, hands MPI calls and requests to
  * message matching and collective grouping (runtimes/mpi/pipe.c), device spans to be put in order on
  * their streams (devorder.c) and NCCL calls and collectives to cross-rank matching
  * (runtimes/nccl/coll.c), and hands each event through the window to every output (emit.c).  Keeps
@@ -13,7 +14,8 @@
 #include "emit.h"
 #include "runtime.h"
 
-static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source)
+static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source,
+		 int32_t level)
 {
 	if (t->depth == t->cap) {
 		size_t n = t->cap ? t->cap * 2 : 16;
@@ -27,7 +29,7 @@ static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t n
 	 * time would otherwise be free to put the child outside its parent. */
 	if (t->depth && ns <= t->stack[t->depth - 1].t0)
 		ns = t->stack[t->depth - 1].t0 + 1;
-	t->stack[t->depth++] = (struct open_range){ name, ns, source };
+	t->stack[t->depth++] = (struct open_range){ name, ns, source, level };
 	if (pl->want_begins) {
 		/* One event for every start, its other fields left zero: no zeroing per range. */
 		struct event *ev = &pl->begin;
@@ -42,21 +44,85 @@ static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t n
 	}
 }
 
-static void pop(struct pipeline *pl, struct thread *t, int64_t ns, unsigned flags)
+static void range_event(struct pipeline *pl, struct thread *t, uint32_t name, uint8_t source,
+			int64_t t0, int64_t t1, uint32_t depth, unsigned flags)
 {
-	struct open_range *r = &t->stack[--t->depth];
 	int64_t base = pl->tr->start_ns;
 	struct event *ev = &pl->range;
 	ev->kind = EV_RANGE;
 	ev->flags = flags;
 	ev->proc = t->proc;
 	ev->thread = t;
-	ev->name = r->name;
-	ev->t0 = r->t0 - base;
-	ev->t1 = (ns < r->t0 ? r->t0 : ns) - base;
-	ev->depth = (uint32_t)t->depth;
-	ev->source = r->source;
+	ev->name = name;
+	ev->t0 = t0 - base;
+	ev->t1 = (t1 < t0 ? t0 : t1) - base;
+	ev->depth = depth;
+	ev->source = source;
 	emit_event(pl, ev);
+}
+
+/* The innermost open range ends at ns (flags: EVF_UNFINISHED, EVF_CUT_END). */
+static void pop(struct pipeline *pl, struct thread *t, int64_t ns, unsigned flags)
+{
+	struct open_range *r = &t->stack[--t->depth];
+	if (flags & EVF_CUT_END)
+		pl->tr->cut_end++;
+	range_event(pl, t, r->name, r->source, r->t0, ns, (uint32_t)t->depth, flags);
+}
+
+/* The innermost open range's end was lost: it ends where the latest loss began, if after its
+ * start, else at ns (what came first after the loss). */
+static void cut_top(struct pipeline *pl, struct thread *t, int64_t ns)
+{
+	const struct open_range *r = &t->stack[t->depth - 1];
+	pop(pl, t, t->gaps && t->gap_ns >= r->t0 ? t->gap_ns : ns, EVF_CUT_END);
+}
+
+static uint32_t begin_lost_name;
+
+/* A POP whose range's begin was lost: shown from where the latest loss of a range ended (it
+ * was open from there at least). */
+static void begin_lost(struct pipeline *pl, struct thread *t, int64_t ns, uint8_t source)
+{
+	if (!begin_lost_name)
+		begin_lost_name = strings_add("(begin dropped)", 15);
+	pl->tr->cut_begin++;
+	int64_t from = t->gap_range_ns ? t->gap_range_ns : t->gap_ns;   /* after a GAP: set */
+	int64_t t0 = from < ns ? from : ns;
+	if (t->depth && t0 <= t->stack[t->depth - 1].t0)
+		t0 = t->stack[t->depth - 1].t0 + 1;
+	range_event(pl, t, begin_lost_name, source, t0, ns, (uint32_t)t->depth, EVF_CUT_BEGIN);
+}
+
+/* PUSH at `level` (-1: an older recorder's, without one): ranges still open at that level or
+ * deeper lost their ends. */
+static void on_push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns,
+		    uint8_t source, int32_t level)
+{
+	while (level >= 0 && t->depth && t->stack[t->depth - 1].level >= level)
+		cut_top(pl, t, ns);
+	push(pl, t, name, ns, source, level);
+}
+
+/* POP of the range at `level`: deeper ones still open lost their ends; none at that level
+ * means its begin was lost (after a GAP record), or it was never recorded. */
+static void on_pop(struct pipeline *pl, struct thread *t, int64_t ns, uint8_t source, int32_t level)
+{
+	if (level < 0) {                /* an older recorder's: the innermost closes */
+		if (t->depth)
+			pop(pl, t, ns, 0);
+		else
+			pl->tr->unmatched_pops++;
+		return;
+	}
+	while (t->depth && t->stack[t->depth - 1].level > level)
+		cut_top(pl, t, ns);
+	if (t->depth && t->stack[t->depth - 1].level == level)
+		pop(pl, t, ns, 0);
+	else if (t->gaps)
+		begin_lost(pl, t, ns, source);
+	else
+		pl->tr->unmatched_pops++;
 }
 
 static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned flags)
@@ -225,20 +291,91 @@ static void async_begin(struct proc *p, struct thread *t, uint32_t name, uint64_
 	p->asyncs[p->nasyncs++] = (struct open_async){ id, name, ns, t };
 }
 
-static void async_end(struct pipeline *pl, struct proc *p, uint64_t id, int64_t ns, unsigned flags)
+static void async_event(struct pipeline *pl, struct proc *p, const struct open_async *a,
+			int64_t ns, unsigned flags)
+{
+	struct event ev = { .kind = EV_ASYNC, .flags = flags, .proc = p, .thread = a->thread,
+			    .name = a->name, .step = a->id, .t0 = a->t0 - pl->tr->start_ns,
+			    .t1 = (ns < a->t0 ? a->t0 : ns) - pl->tr->start_ns };
+	emit_event(pl, &ev);
+}
+
+/* Range `id` ends at ns, on thread t (NULL: at the end of its process's data).  An end with
+ * no begin is one whose begin was lost when a GAP record said an ABEGIN was. */
+static void async_end(struct pipeline *pl, struct proc *p, struct thread *t, uint64_t id,
+		      int64_t ns, unsigned flags)
 {
 	for (size_t i = 0; i < p->nasyncs; i++) {
 		if (p->asyncs[i].id != id)
 			continue;
 		struct open_async a = p->asyncs[i];
 		p->asyncs[i] = p->asyncs[--p->nasyncs];
-		struct event ev = { .kind = EV_ASYNC, .flags = flags, .proc = p, .thread = a.thread,
-				    .name = a.name, .step = id, .t0 = a.t0 - pl->tr->start_ns,
-				    .t1 = (ns < a.t0 ? a.t0 : ns) - pl->tr->start_ns };
-		emit_event(pl, &ev);
+		async_event(pl, p, &a, ns, flags);
+		return;
+	}
+	if (t && p->lost_abegins) {
+		p->lost_abegins--;
+		pl->tr->cut_begin++;
+		if (!begin_lost_name)
+			begin_lost_name = strings_add("(begin dropped)", 15);
+		struct open_async a = { id, begin_lost_name, p->abegin_gap_ns < ns ? p->abegin_gap_ns : ns, t };
+		async_event(pl, p, &a, ns, EVF_CUT_BEGIN);
 		return;
 	}
 	pl->tr->unmatched_pops++;
+}
+
+/* At the end of p's data: ranges by id still open.  When GAP records said AEND records were
+ * lost, those begun before the latest such loss are shown cut there (as many as were lost);
+ * the others are unfinished. */
+static void async_finish(struct pipeline *pl, struct proc *p)
+{
+	while (p->nasyncs) {
+		struct open_async a = p->asyncs[--p->nasyncs];
+		if (p->lost_aends && a.t0 <= p->aend_gap_ns) {
+			p->lost_aends--;
+			pl->tr->cut_end++;
+			async_event(pl, p, &a, p->aend_gap_ns, EVF_CUT_END);
+		} else {
+			async_event(pl, p, &a, p->end_ns, EVF_UNFINISHED);
+		}
+	}
+}
+
+/* ---- records lost ------------------------------------------------------------------------- */
+
+/* A GAP record: records of this thread were lost from ns on (until its t1).  Ranges at or
+ * deeper than the lowest level a lost PUSH or POP touched lost their ends there (they are
+ * shown up to where the loss began, the part known); the process's open step ended there when
+ * a STEP was lost; lost ABEGIN and AEND records are noted for their ranges. */
+static void on_gap(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
+{
+	struct proc *p = t->proc;
+	struct tprof_gap g;
+	memset(&g, 0, sizeof(g));
+	if (r->ext >= 1)
+		memcpy(&g, r + 1, sizeof(g));
+	t->gaps = 1;
+	t->gap_ns = ns;
+	t->gap_lost += r->arg;
+	if (g.low) {
+		int64_t until = timebase_global(&p->tb, r->t1, &p->streams[t->stream]->tb_cursor_t1);
+		t->gap_range_ns = until > ns ? until : ns;
+		while (t->depth && (int64_t)t->stack[t->depth - 1].level >= (int64_t)g.low - 1)
+			cut_top(pl, t, ns);
+	}
+	if (g.abegins) {
+		p->lost_abegins += g.abegins;
+		p->abegin_gap_ns = ns;
+	}
+	if (g.aends) {
+		p->lost_aends += g.aends;
+		p->aend_gap_ns = ns;
+	}
+	if (g.steps && p->step.open) {
+		pl->tr->cut_steps++;
+		step_close(pl, p, ns, EVF_CUT_END);
+	}
 }
 
 /* A mark or a counter sample.  Kept out of pipeline_record's common path: zeroing a whole
@@ -259,11 +396,21 @@ static __attribute__((noinline)) void instant(struct pipeline *pl, struct proc *
 	emit_event(pl, ev);
 }
 
+/* A PUSH's or POP's level (arg - 1), -1 when an older recorder wrote none. */
+static inline int32_t level_of(uint64_t arg)
+{
+	return arg == 0 ? -1 : arg - 1 > INT32_MAX ? INT32_MAX : (int32_t)(arg - 1);
+}
+
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns)
 {
 	struct thread *t = s->thread;
 	struct proc *p = s->proc;
 
+	if (__builtin_expect(r->kind == TPROF_K_GAP, 0)) {
+		on_gap(pl, t, r, ns);
+		return;
+	}
 	if (ns < t->first_ns)
 		t->first_ns = ns;
 	if (ns > t->last_ns)
@@ -273,14 +420,10 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 	t->events++;
 	switch (r->kind) {
 	case TPROF_K_PUSH:
-		push(pl, t, proc_string(p, r->name), ns, r->flags);
+		on_push(pl, t, proc_string(p, r->name), ns, r->flags, level_of(r->arg));
 		return;
 	case TPROF_K_POP:
-		if (!t->depth) {
-			pl->tr->unmatched_pops++;
-			return;
-		}
-		pop(pl, t, ns, 0);
+		on_pop(pl, t, ns, r->flags, level_of(r->arg));
 		return;
 	case TPROF_K_MARK:
 		instant(pl, p, t, EV_MARK, proc_string(p, r->name), r->flags, 0.0, ns);
@@ -301,7 +444,7 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 		async_begin(p, t, proc_string(p, r->name), r->arg, ns);
 		return;
 	case TPROF_K_AEND:
-		async_end(pl, p, r->arg, ns, 0);
+		async_end(pl, p, t, r->arg, ns, 0);
 		return;
 	case TPROF_K_COUNTER: {
 		double v;
@@ -332,6 +475,14 @@ void pipeline_finish(struct pipeline *pl)
 		struct proc *p = tr->procs[i];
 		for (size_t s = 1; s < p->nstreams; s++) {
 			struct thread *t = p->threads[s];
+			/* Records lost after the last GAP record (none came after them): open
+			 * ranges may have lost their ends there; shown up to the thread's last
+			 * record, cut, rather than unfinished to the end of the process. */
+			uint64_t lost = 0;
+			for (int r = 1; t && r < 8; r++)
+				lost += t->drops.count[r];
+			while (t && t->depth && lost > t->gap_lost && t->stack[t->depth - 1].level >= 0)
+				pop(pl, t, t->last_ns, EVF_CUT_END);
 			while (t && t->depth)
 				pop(pl, t, p->end_ns, EVF_UNFINISHED);
 			for (size_t k = 0; t && k < t->nopen_calls; k++) {
@@ -340,8 +491,7 @@ void pipeline_finish(struct pipeline *pl)
 					   p->end_ns, EVF_UNFINISHED);
 			}
 		}
-		while (p->nasyncs)
-			async_end(pl, p, p->asyncs[0].id, p->end_ns, EVF_UNFINISHED);
+		async_finish(pl, p);
 		step_close(pl, p, p->end_ns, p->ended ? 0 : EVF_UNFINISHED);
 		if (p->end_ns > tr->end_ns)
 			tr->end_ns = p->end_ns;
@@ -351,4 +501,9 @@ void pipeline_finish(struct pipeline *pl)
 			pl->rts->all[i]->pipe_finish(pl);
 	devorder_finish(pl);
 	devorder_report(tr);
+	if (tr->cut_begin || tr->cut_end || tr->cut_steps)
+		diag_note("records dropped: %llu ranges shown with their begin dropped, %llu with their "
+			  "end dropped, %llu steps ended where the next one's start was dropped",
+			  (unsigned long long)tr->cut_begin, (unsigned long long)tr->cut_end,
+			  (unsigned long long)tr->cut_steps);
 }

@@ -53,6 +53,7 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 	}
 	procs_load(tr);
 	jobs_describe(tr);
+	losses_apply(tr);
 	timebase_align(tr);
 	clocksync_apply(tr);
 	if (h && h->align)
@@ -99,6 +100,7 @@ void proc_free(struct proc *p)
 	free(p->args);
 	free(p->damage);
 	free(p->asyncs);
+	free(p->unreg);
 	free(p->csync);
 	free(p->tb.pts);
 	free(p->tb.slope);
@@ -118,6 +120,7 @@ void proc_free(struct proc *p)
 void trace_free(struct trace *tr)
 {
 	system_free(tr);
+	losses_free(tr);
 	for (size_t i = 0; i < tr->nprocs; i++)
 		proc_free(tr->procs[i]);
 	free(tr->procs);

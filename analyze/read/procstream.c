@@ -91,10 +91,15 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 	case TPROF_K_CLOCK:
 		timebase_add(&p->tb, r->t0, (int64_t)r->t1, (int64_t)r->arg);
 		break;
-	case TPROF_K_DROP:
-		if (r->flags < 8)
-			p->drops.count[r->flags] += r->t1;
+	case TPROF_K_DROP: {
+		/* a thread's (by its stream), else the process stream's or device work's */
+		struct thread *t = r->arg ? proc_thread(p, (uint32_t)r->arg) : NULL;
+		uint64_t *c = r->flags >= 8 ? NULL : t ? &t->drops_rec.count[r->flags]
+						       : &p->stream0.count[r->flags];
+		if (c)
+			*c = *c + r->t1 < *c ? UINT64_MAX : *c + r->t1;
 		break;
+	}
 	case TPROF_K_END:
 		p->ended = 1;
 		break;

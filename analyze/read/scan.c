@@ -87,7 +87,7 @@ static void add_file(struct trace *tr, const char *path)
 {
 	int is_trace = ends_with(path, TPROF_TRACE_SUFFIX);
 	int is_spool = ends_with(path, TPROF_SPOOL_SUFFIX);
-	if (!is_trace && !is_spool && is_perf_map(path))
+	if (!is_trace && !is_spool && (is_perf_map(path) || losses_marker(tr, path)))
 		return;
 	if (!is_trace && !is_spool && is_framework_trace(path)) {
 		char **nf = realloc(tr->found, (tr->nfound + 1) * sizeof(*nf));

@@ -103,6 +103,7 @@ int spoolfile_index(struct trace *tr, struct proc *p)
 		diag_warn(p->spool_path, 0, "belongs to another process image than %s; read anyway",
 			  p->trace_path);
 	p->slot_bytes = h->slot_bytes;
+	losses_table(p, p->spool);
 	for (uint64_t off = TPROF_SPOOL_HEADER_SIZE; off + h->slot_bytes <= len; off += h->slot_bytes) {
 		const struct tprof_slot_header *sh = (const void *)(p->spool + off);
 		if (sh->magic != TPROF_SLOT_MAGIC) {

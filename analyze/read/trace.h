@@ -68,6 +68,7 @@ struct open_range {
 	uint32_t name;
 	int64_t t0;
 	uint8_t source;
+	int32_t level;                  /* as recorded (PUSH's arg - 1), -1: not recorded */
 };
 
 #define MAX_STACK 32
@@ -98,13 +99,24 @@ struct mpi_last_call {
 	uint32_t name;
 };
 
+struct drop_count {
+	uint64_t count[8];              /* by enum tprof_drop_reason */
+};
+
 struct thread {
 	struct proc *proc;
 	uint32_t stream;
 	int32_t tid;
 	uint32_t name;                  /* global string id */
+	struct drop_count drops;        /* records it lost, by reason (read/losses.c) */
+	struct drop_count drops_rec;    /* what its DROP records say */
 	struct open_range *stack;
 	size_t depth, cap;
+	int gaps;                       /* GAP records seen (pipeline.c): records were lost */
+	int64_t gap_ns;                 /* where the latest says the loss began */
+	int64_t gap_range_ns;           /* where the latest that lost a range's begin or end
+					 * says the loss ended */
+	uint64_t gap_lost;              /* records the GAP records say were lost */
 	uint32_t frames[MAX_STACK];     /* the last STACK record, for the call it belongs to */
 	uint32_t nframes;
 	uint64_t frames_corr;
@@ -120,8 +132,25 @@ struct thread {
 	int64_t sched_t0;
 };
 
-struct drop_count {
-	uint64_t count[8];              /* by enum tprof_drop_reason */
+/* Records lost by a thread that never had a stream (read/losses.c): by its tid. */
+struct tid_loss {
+	int32_t tid;
+	struct drop_count drops;
+};
+
+/* A process image that left no data of its own, its files not created (read/losses.c): known
+ * from the loss table of an ancestor that counted for it, or from its marker file. */
+struct lost_proc {
+	int64_t pid, ppid;
+	uint32_t host;                  /* trace-wide string id, 0 = unknown */
+	uint32_t instance;              /* the low 32 bits of its instance */
+	const struct proc *ancestor;    /* whose table counted it; NULL: a marker file */
+	char *marker;                   /* its marker file, or NULL */
+	int known;                      /* its count is final (a table, or a marker renamed at
+					 * its exit) */
+	struct drop_count drops;
+	struct tid_loss *threads;       /* by thread, when a table says */
+	size_t nthreads;
 };
 
 /* A chunk whose header is good but whose payload is not (cut short, checksum wrong): lost
@@ -185,7 +214,13 @@ struct proc {
 	size_t nargs;
 	int ended;                      /* END record seen */
 	struct timebase tb;
-	struct drop_count drops;
+	struct drop_count drops;        /* every record it lost, by reason (read/losses.c) */
+	struct drop_count stream0;      /* of these, its process stream's and its device work's */
+	struct drop_count unattributed; /* of these, threads' that its loss table had no room to
+					 * name */
+	struct tid_loss *unreg;         /* of these, threads' that never had a stream */
+	size_t nunreg;
+	const struct tprof_loss_table *losses; /* its spool's loss table, or NULL */
 	struct damage *damage;
 	size_t ndamage;
 
@@ -200,6 +235,8 @@ struct proc {
 	int had_steps;                  /* step events were emitted */
 	struct open_async *asyncs;      /* ranges started by id and not yet stopped */
 	size_t nasyncs, capasyncs;
+	uint64_t lost_abegins, lost_aends; /* ABEGIN/AEND records GAP records say were lost ... */
+	int64_t abegin_gap_ns, aend_gap_ns; /* ... and where the latest of each loss began */
 	struct csync *csync;            /* CSYNC records, in the order read */
 	size_t ncsync;
 	int csync_verdict;              /* enum csync_verdict */
@@ -275,6 +312,11 @@ struct trace {
 	int64_t start_ns, end_ns;       /* global time span of everything read */
 	uint64_t chunks_bad;            /* damaged chunks skipped */
 	uint64_t unmatched_pops, unknown_kinds, decode_errors;
+	struct lost_proc *lost;         /* process images that left no data (read/losses.c) */
+	size_t nlost;
+	/* ranges shown cut because records around them were lost (pipeline.c) */
+	uint64_t cut_begin, cut_end;    /* a range's begin, or its end, was lost */
+	uint64_t cut_steps;             /* a step whose end (the next step's start) was lost */
 	uint64_t events;
 	struct mpi_totals mpi;
 	struct devorder_totals devorder;
@@ -326,6 +368,14 @@ uint64_t stream_records(const struct stream *s);   /* as its pieces say */
 /* procstrings.c: a process's own string ids, mapped onto the trace-wide table */
 void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len);
 uint32_t proc_string(const struct proc *p, uint32_t local);
+
+/* losses.c: the loss tables of spools, the marker files of process images without files, and
+ * what every process and thread lost by reason, put together once every stream 0 is read */
+void losses_table(struct proc *p, const uint8_t *header_page);
+int losses_marker(struct trace *tr, const char *path);
+void losses_apply(struct trace *tr);
+void losses_report(const struct trace *tr);   /* -v: per process and thread */
+void losses_free(struct trace *tr);
 
 /* procstream.c: reads stream 0 of every process (strings, properties, threads, clocks) */
 int procs_load(struct trace *tr);

@@ -300,7 +300,121 @@ static void adjusted(struct sumw *w, const struct devorder_totals *d)
 
 /* JSON keys of the drop reasons (enum tprof_drop_reason); the total counts every reason. */
 static const char *const drop_key[8] = { NULL, "max_events", "no_buffer", "stopped",
-					 "device_untimed", "samples_lost" };
+					 "device_untimed", "samples_lost", "reentered", "no_files" };
+
+static uint64_t drop_total(const struct drop_count *d)
+{
+	uint64_t n = 0;
+	for (int r = 1; r < 8; r++)
+		n += d->count[r];
+	return n;
+}
+
+/* What d counts, by reason: in JSON its total and a key per reason; in text "[reason: n]". */
+static void drop_cells(struct sumw *w, const struct drop_count *d)
+{
+	sw_count(w, NULL, "total", drop_total(d));
+	for (int r = 1; r < 8; r++) {
+		sw_if(w, d->count[r] != 0);
+		sw_text(w, " [%s: ", tprof_drop_reason_name((unsigned)r));
+		sw_count(w, "%s]", drop_key[r], d->count[r]);
+		sw_endif(w);
+	}
+}
+
+/* A process's losses (JSON: its "dropped" object, with each thread's; text: one bracket). */
+static void proc_drops(struct sumw *w, const struct proc *p)
+{
+	uint64_t total = drop_total(&p->drops);
+	sw_obj(w, "dropped");
+	sw_if(w, total != 0);
+	sw_count(w, "      lost %s records:", NULL, total);
+	drop_cells(w, &p->drops);
+	sw_text(w, "\n");
+	sw_endif(w);
+	sw_if(w, 0);            /* the rest in JSON only; -v says it in text */
+	sw_arr(w, "threads");
+	for (size_t k = 1; k < p->nstreams; k++) {
+		const struct thread *t = p->threads[k];
+		if (!t || !drop_total(&t->drops))
+			continue;
+		sw_obj(w, NULL);
+		sw_u64(w, NULL, "stream", t->stream);
+		sw_i64(w, NULL, "tid", t->tid);
+		sw_str(w, NULL, "name", t->name ? strings_get(t->name) : "");
+		drop_cells(w, &t->drops);
+		sw_close(w);
+	}
+	for (size_t k = 0; k < p->nunreg; k++) {
+		sw_obj(w, NULL);
+		sw_null(w, NULL, "stream", NULL);
+		sw_i64(w, NULL, "tid", p->unreg[k].tid);
+		sw_str(w, NULL, "name", "");
+		drop_cells(w, &p->unreg[k].drops);
+		sw_close(w);
+	}
+	sw_close(w);
+	sw_obj(w, "process_stream");
+	drop_cells(w, &p->stream0);
+	sw_close(w);
+	sw_obj(w, "unattributed");
+	drop_cells(w, &p->unattributed);
+	sw_close(w);
+	sw_endif(w);
+	sw_close(w);
+}
+
+/* Thread records read from a process's streams (what was kept; GAP records are not). */
+static uint64_t proc_records(const struct proc *p)
+{
+	uint64_t n = 0;
+	for (size_t k = 1; k < p->nstreams; k++)
+		if (p->threads[k])
+			n += p->threads[k]->events;
+	return n;
+}
+
+/* Process images that left no data: their files could not be created. */
+static void lost_list(struct sumw *w, const struct trace *tr)
+{
+	sw_arr(w, "lost_processes");
+	for (size_t i = 0; i < tr->nlost; i++) {
+		const struct lost_proc *l = &tr->lost[i];
+		const char *host = l->host ? strings_get(l->host) : "?";
+		sw_obj(w, NULL);
+		sw_i64(w, "    -  pid %" PRId64, "pid", l->pid);
+		sw_str(w, " (%s", "host", host);
+		if (l->ppid >= 0)
+			sw_i64(w, ", child of pid %" PRId64 ")", "ppid", l->ppid);
+		else
+			sw_null(w, NULL, "ppid", NULL);
+		sw_text(w, "%s", l->ppid >= 0 ? "" : ")");
+		sw_bool(w, "known", l->known);
+		sw_str(w, NULL, "marker", l->marker ? l->marker : "");
+		if (l->known)
+			sw_count(w, "  [no files of its own: %s records lost]", "records_lost",
+				 drop_total(&l->drops));
+		else
+			sw_null(w, "  [no files of its own: %s records lost, it did not exit]",
+				"records_lost", "?");
+		sw_text(w, "\n");
+		sw_if(w, 0);    /* the rest in JSON only; -v says it in text */
+		sw_obj(w, "dropped");
+		drop_cells(w, &l->drops);
+		sw_arr(w, "threads");
+		for (size_t k = 0; k < l->nthreads; k++) {
+			sw_obj(w, NULL);
+			sw_i64(w, NULL, "tid", l->threads[k].tid);
+			drop_cells(w, &l->threads[k].drops);
+			sw_close(w);
+		}
+		sw_close(w);
+		sw_close(w);
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+}
 
 /* A process made for a followed one that recorded no image is listed when it had events. */
 static int listed(const struct proc *p)
@@ -327,11 +441,14 @@ static void process_list(struct sumw *w, const struct trace *tr)
 		sw_bool(w, "from_spool", !p->ended && p->spool);
 		sw_bool(w, "system", p->sys != NULL);
 		sw_bool(w, "sampled_only", p->made);
+		sw_i64(w, NULL, "pid", p->pid);
+		sw_count(w, NULL, "records", proc_records(p));
 		sw_text(w, "%s\n", p->made ? "  [followed by the sampler; recorded no image]"
 				   : p->ended  ? ""
 				   : p->spool ? "  [no final flush (killed or crashed): read from its "
 						"spool]"
 					      : "  [no final flush (killed or crashed)]");
+		proc_drops(w, p);
 		sw_close(w);
 	}
 	sw_close(w);
@@ -412,8 +529,8 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	job_lines(w, tr);
 	time_t secs = (time_t)(tr->start_ns / 1000000000);
 	struct tm tm;
-	char when[64] = "?";
-	if (gmtime_r(&secs, &tm))
+	char when[64] = "? (nothing recorded)";
+	if (tr->end_ns >= tr->start_ns && gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	int64_t span = tr->end_ns > tr->start_ns ? tr->end_ns - tr->start_ns : 0;
 	sw_dur(w, "  wall time:   %s", "wall_time_ns", span);
@@ -424,6 +541,10 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_u64(w, "   threads: %" PRIu64, "threads", threads);
 	sw_count(w, "   events: %s\n", "events", tr->events);
 	process_list(w, tr);
+	lost_list(w, tr);
+	for (size_t i = 0; i < tr->nlost; i++)
+		for (int r = 0; r < 8; r++)
+			drops.count[r] += tr->lost[i].drops.count[r];
 	uint64_t dropped = 0;
 	for (int r = 1; r < 8; r++)
 		dropped += drops.count[r];
@@ -452,6 +573,24 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_u64(w, "  [records of unknown kind: %" PRIu64 "]", "unknown_kinds", tr->unknown_kinds);
 	sw_endif(w);
 	sw_text(w, "\n");
+	sw_close(w);
+	uint64_t cut = tr->cut_begin + tr->cut_end + tr->cut_steps;
+	sw_obj(w, "cut");
+	sw_if(w, cut != 0);
+	sw_count(w, "  cut:         %s ranges and steps shown cut where records were dropped", "total",
+		 cut);
+	sw_if(w, tr->cut_begin != 0);
+	sw_count(w, "  [begin dropped: %s]", "begin_dropped", tr->cut_begin);
+	sw_endif(w);
+	sw_if(w, tr->cut_end != 0);
+	sw_count(w, "  [end dropped: %s]", "end_dropped", tr->cut_end);
+	sw_endif(w);
+	sw_if(w, tr->cut_steps != 0);
+	sw_count(w, "  [steps ended where the next one's start was dropped: %s]", "steps",
+		 tr->cut_steps);
+	sw_endif(w);
+	sw_text(w, "\n");
+	sw_endif(w);
 	sw_close(w);
 	adjusted(w, &tr->devorder);
 	sw_if(w, s->unfinished != 0);

@@ -40,6 +40,9 @@ STATES = {k: I for k in ("running_ns", "runnable_ns", "sleeping_ns", "blocked_ns
                          "off_cpu_ns")}
 
 
+DROPPED = {"total": I, "max_events": I, "no_buffer": I, "stopped": I, "device_untimed": I,
+           "samples_lost": I, "reentered": I, "no_files": I}
+
 SCHEMA = {
     "format": S, "version": I, "dir": S,
     "header": {
@@ -50,9 +53,16 @@ SCHEMA = {
         "window": opt({"spec": S, "start_ns": I, "end_ns": I, "length_ns": I}),
         "processes": I, "threads": I, "events": I,
         "process_list": [{"index": I, "label": S, "rank": opt(I), "final_flush": B,
-                          "from_spool": B, "system": B, "sampled_only": B}],
-        "dropped": {"total": I, "max_events": I, "no_buffer": I, "stopped": I,
-                    "device_untimed": I, "samples_lost": I},
+                          "from_spool": B, "system": B, "sampled_only": B, "pid": I,
+                          "records": I,
+                          "dropped": dict(DROPPED, threads=[dict(DROPPED, stream=opt(I), tid=I,
+                                                                 name=S)],
+                                          process_stream=DROPPED, unattributed=DROPPED)}],
+        "lost_processes": [{"pid": I, "host": S, "ppid": opt(I), "known": B, "marker": S,
+                            "records_lost": opt(I),
+                            "dropped": dict(DROPPED, threads=[dict(DROPPED, tid=I)])}],
+        "dropped": DROPPED,
+        "cut": {"total": I, "begin_dropped": I, "end_dropped": I, "steps": I},
         "skipped": {"total": I, "damaged_records": I, "damaged_chunks": I,
                     "unmatched_pops": I, "unknown_kinds": I},
         "adjusted": {"after_previous": I, "after_previous_max_ns": I, "before_launch": I,
@@ -353,7 +363,16 @@ DROPS = [("max_events", "TPROF_MAX_EVENTS reached"),
          ("no_buffer", "no free buffer (the flusher fell behind)"),
          ("stopped", "recording stopped after an output error"),
          ("device_untimed", "device operations left untimed"),
-         ("samples_lost", "system samples lost (the kernel's ring buffer was full)")]
+         ("samples_lost", "system samples lost (the kernel's ring buffer was full)"),
+         ("reentered", "made inside the recorder (a signal handler)"),
+         ("no_files", "the process could not create its files")]
+
+
+def drop_cells(cells, dr):
+    for k, text in DROPS:
+        if dr[k]:
+            cells += ["=[" + text + ":", k, "=]"]
+    return cells
 
 
 def header(d):
@@ -382,12 +401,18 @@ def header(d):
             cells.append("=[no final flush (killed or crashed)" +
                          (": read from its spool]" if p["from_spool"] else "]"))
         out.append((cells, p))
+        if p["dropped"]["total"]:
+            out.append((drop_cells(["=lost", "total", "=records:"], p["dropped"]), p["dropped"]))
+    for l in h["lost_processes"]:
+        cells = ["=-  pid", "pid", "=(", "host"]
+        cells += ["=, child of pid", "ppid", "=)"] if l["ppid"] is not None else ["=)"]
+        if l["known"]:
+            cells += ["=[no files of its own:", "records_lost", "=records lost]"]
+        else:
+            cells += ["=[no files of its own:", "records_lost", "=records lost, it did not exit]"]
+        out.append((cells, l))
     dr = h["dropped"]
-    cells = ["=dropped:", "total"]
-    for k, text in DROPS:
-        if dr[k]:
-            cells += ["=[" + text + ":", k, "=]"]
-    out.append((cells, dr))
+    out.append((drop_cells(["=dropped:", "total"], dr), dr))
     sk = h["skipped"]
     cells = ["=skipped:", "total"]
     if sk["damaged_records"] or sk["damaged_chunks"]:
@@ -398,6 +423,16 @@ def header(d):
     if sk["unknown_kinds"]:
         cells += ["=[records of unknown kind:", "unknown_kinds", "=]"]
     out.append((cells, sk))
+    c = h["cut"]
+    if c["total"]:
+        cells = ["=cut:", "total", "=ranges and steps shown cut where records were dropped"]
+        if c["begin_dropped"]:
+            cells += ["=[begin dropped:", "begin_dropped", "=]"]
+        if c["end_dropped"]:
+            cells += ["=[end dropped:", "end_dropped", "=]"]
+        if c["steps"]:
+            cells += ["=[steps ended where the next one's start was dropped:", "steps", "=]"]
+        out.append((cells, c))
     a = h["adjusted"]
     if a["after_previous"] or a["before_launch"]:
         cells = ["=adjusted: device spans moved later by more than 1 us, durations kept:"]
