@@ -2,11 +2,14 @@
  * devices, streams, kernel registration and hipLaunchKernel, with HIP 5.2's prototypes and
  * error numbers, and no event functions at all (a minimal or mock runtime).  The recorder must
  * record every launch on it, count the launches it cannot time, and look each missing function
- * up once.  A launch runs nothing: it checks its arguments.  Built from C alone; its exports
+ * up once.  A launch runs nothing: it checks its arguments; hipDeviceSynchronize waits for
+ * the device as long as MINIMAL_HIP_SYNC_US says (default 0), running, as a runtime polling
+ * its device does.  Built from C alone; its exports
  * carry HIP's version node hip_4.2 (hip-minimal.map), so that a program linked against the
  * stand-in (bench/hip-calls) runs on it too. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define API __attribute__((visibility("default")))
 
@@ -100,8 +103,22 @@ hipError_t hipStreamSynchronize(hipStream_t s)
 	return valid(s) ? hipSuccess : hipErrorInvalidHandle;
 }
 
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 hipError_t hipDeviceSynchronize(void)
 {
+	static long wait_us = -1;
+	if (wait_us < 0) {
+		const char *v = getenv("MINIMAL_HIP_SYNC_US");
+		wait_us = v ? atol(v) : 0;
+	}
+	for (uint64_t until = mono_us() + (uint64_t)wait_us; wait_us > 0 && mono_us() < until;)
+		;
 	return hipSuccess;
 }
 

@@ -15,6 +15,7 @@ typedef void *hipStream_t;
 enum { hipSuccess = 0 };
 
 hipError_t hipSetDevice(int device);
+hipError_t hipDeviceSynchronize(void);
 hipError_t hipStreamCreate(hipStream_t *s);
 hipError_t hipStreamDestroy(hipStream_t s);
 hipError_t hipStreamSynchronize(hipStream_t s);
