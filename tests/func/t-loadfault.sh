@@ -1,0 +1,124 @@
+#!/bin/sh
+# Load and faults, every loss counted: 64 threads start threads of their own and fork children
+# (which fork once more), all recording into a tiny spool (TPROF_SPOOL_MB=1) on a disk that
+# fills while they record (a tmpfs of 1.5 MB, mounted in a mount namespace of the
+# test's own: as root, or in a user namespace otherwise), and children are killed with
+# SIGKILL at random moments.  Each process counts what it asked the recorder for (apps/
+# loadfault.c); for every process the profile's records plus those it counts as lost equal
+# what the process made, exactly (a process killed in the middle of a call may or may not
+# have made that call's record: between its calls ended and its calls begun).  Then, on the
+# disk full from the start, processes that can create no files at all count their losses in
+# marker files.
+. "${top_srcdir}/tests/func/lib.sh"
+command -v unshare >/dev/null 2>&1 || skip_all "no unshare(1) to make a small disk of our own"
+if [ "$(id -u)" = 0 ]; then NS="unshare -m"; else NS="unshare -rm"; fi
+$NS true 2>/dev/null ||
+	skip_all "cannot make a mount namespace ($NS) for a small tmpfs: not root, no user namespaces"
+plan 8
+
+rnd() { od -An -N2 -tu2 /dev/urandom | tr -d ' '; }
+mkdir -p "$T/counts" "$T/counts2" "$T/disk"
+KB=${LOADFAULT_DISK_KB:-1500}
+# The whole run inside the namespace: the tmpfs is gone when it ends, the files copied out.
+cat >"$T/inner.sh" <<INNER
+mount -t tmpfs -o size=${KB}k,mode=0755 tmpfs "$T/disk" || exit 90
+TPROF_SPOOL_MB=1 TPROF_BUFFER_KB=16 TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$T/disk/out" \
+	LD_PRELOAD="$PRELOAD_ENV" "$APPS/loadfault" "$T/counts" 64 600 6 >"$T/app.out" 2>"$T/app.err" &
+app=\$!
+for k in 1 2 3; do
+	sleep 0.\$(printf %03d \$(( \$(od -An -N2 -tu2 /dev/urandom) % 150 )))
+	victim=\$(for p in \$(ls "$T/counts" | grep -vx "\$app"); do kill -0 \$p 2>/dev/null && echo \$p; done | shuf -n 1)
+	[ -n "\$victim" ] && kill -KILL "\$victim" 2>/dev/null && echo "\$victim" >>"$T/killed"
+done
+touch "$T/killed"
+wait \$app
+echo \$? >"$T/app.rc"
+# the children of killed children live on: every process ends before the profile is read
+for pid in \$(ls "$T/counts"); do
+	while kill -0 "\$pid" 2>/dev/null; do sleep 0.05; done
+done
+df -k "$T/disk" | tail -1 >"$T/df"
+# the disk full from the start: no process can create its files, each leaves its marker
+dd if=/dev/zero of="$T/disk/fill" bs=4k 2>/dev/null
+TPROF_SPOOL_MB=1 TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$T/disk/out2" LD_PRELOAD="$PRELOAD_ENV" \
+	"$APPS/loadfault" "$T/counts2" 4 100 2 >"$T/app2.out" 2>"$T/app2.err"
+echo \$? >"$T/app2.rc"
+cp -a "$T/disk/out" "$T/out"
+cp -a "$T/disk/out2" "$T/out2"
+INNER
+$NS sh "$T/inner.sh"
+rc=$?
+ok $rc "a ${KB} KB tmpfs mounted in a mount namespace and the run made there (status $rc)"
+check "the program ran to its end (status 0)" grep -qx 0 "$T/app.rc"
+diag "disk at the end: $(cat "$T/df" 2>/dev/null)" "killed: $(tr '\n' ' ' <"$T/killed" 2>/dev/null)"
+"$ANALYZE" "$T/out" --summary=json >"$T/sum.json" 2>"$T/analyze.err"
+ok $? "the profile is analyzed"
+[ -s "$T/sum.json" ] || diag "$(head -20 "$T/analyze.err" "$T/app.err")"
+
+py '
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+counts, killed = sys.argv[2], set()
+if os.path.exists(sys.argv[3]):
+    killed = {int(x) for x in open(sys.argv[3]).read().split()}
+h = d["header"]
+got = {}
+for p in h["process_list"]:
+    dr = p["dropped"]
+    got.setdefault(p["pid"], []).append((p["records"], dr["total"] - dr["process_stream"]["total"],
+                                         dr))
+for l in h["lost_processes"]:
+    got.setdefault(l["pid"], []).append((0, l["records_lost"], l["dropped"]))
+bad = 0
+full = 0
+for f in sorted(os.listdir(counts), key=int):
+    pid = int(f)
+    b = open(os.path.join(counts, f), "rb").read()
+    begun, ended = int.from_bytes(b[0:8], "little"), int.from_bytes(b[8:16], "little")
+    entries = got.pop(pid, [])
+    if len(entries) != 1 or entries[0][1] is None:
+        print("# pid %d (made %d..%d): %s in the profile" % (pid, ended, begun, entries or "not"))
+        bad += 1
+        continue
+    rec, lost, dr = entries[0]
+    full += dr["stopped"] + dr["no_files"]
+    fine = ended <= rec + lost <= begun if pid in killed else begun == ended == rec + lost
+    print("# pid %d%s: made %d%s, recorded %d + counted as lost %d = %d%s" %
+          (pid, " (killed)" if pid in killed else "", ended,
+           "" if begun == ended else "..%d" % begun, rec, lost, rec + lost, "" if fine else "  WRONG"))
+    bad += not fine
+for pid, e in got.items():
+    print("# pid %d in the profile made nothing: %s" % (pid, e))
+    bad += 1
+print("# records lost to the full disk: %d" % full)
+open(sys.argv[4], "w").write("%d %d\n" % (len(os.listdir(counts)), full))
+sys.exit(1 if bad else 0)
+' "$T/sum.json" "$T/counts" "$T/killed" "$T/tally"
+ok $? "for every process, recorded + counted as lost == made, exactly"
+read -r NPROC FULL <"$T/tally" 2>/dev/null
+test "${NPROC:-0}" -ge 10
+ok $? "the program forked children and grandchildren (${NPROC:-0} processes)"
+test "${FULL:-0}" -gt 0
+ok $? "the disk filled while recording (${FULL:-0} records lost to it)"
+
+"$ANALYZE" "$T/out2" --summary=json >"$T/sum2.json" 2>"$T/analyze2.err"
+grep -qx 0 "$T/app2.rc" && test -s "$T/sum2.json"
+ok $? "on a disk full from the start the program runs (status $(cat "$T/app2.rc" 2>/dev/null)) and the profile is analyzed"
+[ -s "$T/sum2.json" ] || diag "$(head -5 "$T/analyze2.err" "$T/app2.err")"
+py '
+import json, os, sys
+h = json.load(open(sys.argv[1]))["header"]
+counts = sys.argv[2]
+lost = {l["pid"]: l for l in h["lost_processes"]}
+bad = len(h["process_list"]) != 0
+for f in os.listdir(counts):
+    b = open(os.path.join(counts, f), "rb").read()
+    made = int.from_bytes(b[8:16], "little")
+    l = lost.pop(int(f), None)
+    got = l and l["known"] and l["records_lost"]
+    print("# pid %s: made %d, its marker says %s lost" % (f, made, got))
+    bad += got != made or not l["marker"]
+sys.exit(1 if bad or lost or len(os.listdir(counts)) < 3 else 0)
+' "$T/sum2.json" "$T/counts2"
+ok $? "every process left a marker file whose count is what it made, exactly"
+finish
