@@ -150,12 +150,12 @@ static void proc_losses(struct trace *tr, struct proc *p)
 				continue;
 			if (e->stream == 0 && e->tid == 0)
 				tab0.count[e->reason] = sat_add(tab0.count[e->reason], e->count);
-			else if (e->stream == 0 || !proc_thread(p, e->stream)) {
+			else if (e->stream == 0 || e->stream >= p->nstreams || !p->threads[e->stream]) {
+				/* no stream, or none read: by its tid (the table's stream id drives
+				 * no allocation) */
 				struct tid_loss *tl = tid_loss(&p->unreg, &p->nunreg, e->tid);
 				tl->drops.count[e->reason] = sat_add(tl->drops.count[e->reason], e->count);
 			} else {
-				if (e->stream >= p->nstreams)
-					continue;
 				struct thread *t = p->threads[e->stream];
 				if (t->tid < 0 && e->tid > 0)
 					t->tid = e->tid;
@@ -163,11 +163,6 @@ static void proc_losses(struct trace *tr, struct proc *p)
 					sat_add(from_tab[e->stream].count[e->reason], e->count);
 			}
 		}
-		/* proc_thread may have grown the arrays */
-		struct drop_count *grown = realloc(from_tab, p->nstreams * sizeof(*grown));
-		if (!grown)
-			abort();
-		from_tab = grown;
 		for (int r = 0; r < 8; r++)
 			owed.count[r] = tab->overflow[r];
 		for (size_t s = 1; s < p->nstreams; s++) {
@@ -175,7 +170,7 @@ static void proc_losses(struct trace *tr, struct proc *p)
 			if (!t)
 				continue;
 			for (int r = 0; r < 8; r++) {
-				uint64_t rec = t->drops_rec.count[r], got = s < p->nstreams ? from_tab[s].count[r] : 0;
+				uint64_t rec = t->drops_rec.count[r], got = from_tab[s].count[r];
 				if (got)
 					t->drops.count[r] = max_u64(rec, got);
 				else    /* no entry: its DROP records are part of the overflow */
