@@ -626,8 +626,9 @@ static int end(void *priv, const struct trace *tr)
 	sw_str(w, NULL, "format", "tprof-summary");
 	sw_i64(w, NULL, "version", SUMMARY_JSON_VERSION);
 	header(s, tr, summary_window ? summary_window : &none);
-	/* The time the numbers cover: the trace, or the part of it inside the window. */
-	int64_t lo = 0, hi = tr->end_ns - tr->start_ns;
+	/* The time the numbers cover: the trace, or the part of it inside the window (none
+	 * when nothing was recorded, only lost). */
+	int64_t lo = 0, hi = tr->end_ns > tr->start_ns ? tr->end_ns - tr->start_ns : 0;
 	if (summary_window && summary_window->active) {
 		lo = summary_window->start > lo ? summary_window->start : lo;
 		hi = summary_window->end < hi ? summary_window->end : hi;
