@@ -29,6 +29,7 @@ static void leave(void)
 
 void tprof_prepare_exec(void)
 {
+	TPROF_KEEP_ERRNO;
 	tprof_sampling_stop(1);
 	tprof_losses_exit();
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED)
@@ -58,9 +59,11 @@ static void finish(void)
 }
 
 /* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock.  The
- * sampler (core/sampling.c) takes none of them. */
+ * sampler (core/sampling.c) takes none of them.  The handlers run on the program's thread:
+ * errno stays its. */
 static void atfork_prepare(void)
 {
+	TPROF_KEEP_ERRNO;
 	tprof_busy_enter(&tprof_tls);   /* no signal handler records while the locks are held */
 	tprof_sampling_fork_prepare();
 	tprof_image_lock();
@@ -72,6 +75,7 @@ static void atfork_prepare(void)
 
 static void atfork_parent(void)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_unlock(&tprof_g.lock);
 	pthread_mutex_unlock(&tprof_g.flush_lock);
 	pthread_mutex_unlock(&tprof_g.proc_lock);
@@ -83,6 +87,7 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_init(&tprof_g.lock, NULL);
 	pthread_mutex_init(&tprof_g.flush_lock, NULL);
 	pthread_mutex_init(&tprof_g.proc_lock, NULL);
@@ -97,6 +102,7 @@ static void atfork_child(void)
 
 __attribute__((constructor(101))) static void tprof_init(void)
 {
+	TPROF_KEEP_ERRNO;
 	if (initialized)
 		return;
 	initialized = 1;
@@ -114,5 +120,6 @@ __attribute__((constructor(101))) static void tprof_init(void)
 
 __attribute__((destructor(101))) static void tprof_fini(void)
 {
+	TPROF_KEEP_ERRNO;
 	finish();
 }

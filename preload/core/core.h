@@ -3,6 +3,7 @@
 #ifndef TPROF_CORE_H
 #define TPROF_CORE_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,16 @@
 #define TPROF_EXPORT __attribute__((visibility("default")))
 #define TPROF_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TPROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* errno is the program's.  Out-of-line code of the recorder that may run on a thread of the
+ * program (slow paths, hooks' helpers, handlers of load, exit and fork) begins with
+ * TPROF_KEEP_ERRNO: errno is given back, as it was on entry, whenever the function returns. */
+static inline void tprof_errno_restore(const int *saved)
+{
+	errno = *saved;
+}
+#define TPROF_KEEP_ERRNO                                                                \
+	const int tprof_saved_errno_ __attribute__((cleanup(tprof_errno_restore), unused)) = errno
 
 /* ---- configuration (config.c), read once from TPROF_* at load time ----------------------- */
 struct tprof_config {

@@ -31,6 +31,7 @@ void *tprof_dlopen_resolve(void);
 /* libc's definition of `name`: dlvsym is not wrapped, and asks for the newest version first. */
 static void *libc_newest(const char *name)
 {
+	TPROF_KEEP_ERRNO;
 	void *real = dlvsym(RTLD_NEXT, name, "GLIBC_2.34");
 	return real ? real : dlvsym(RTLD_NEXT, name, "GLIBC_2.2.5");
 }

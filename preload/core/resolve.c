@@ -34,6 +34,7 @@ void *tprof_resolve(const char *name)
  * library is loaded. */
 void *tprof_real_find(void **slot, uint32_t *miss, const char *name, void *(*lookup)(const char *))
 {
+	TPROF_KEEP_ERRNO;
 	uint32_t gen = __atomic_load_n(&tprof_dl_gen, __ATOMIC_ACQUIRE);
 	if (__atomic_load_n(miss, __ATOMIC_RELAXED) == gen + 1)
 		return NULL;

@@ -94,6 +94,7 @@ struct tprof_hook *tprof_hook_find(const char *name)
 
 uint32_t tprof_hook_name_slow(struct tprof_hook *h)
 {
+	TPROF_KEEP_ERRNO;
 	const char *s = h->display ? h->display : h->name;
 	uint32_t id = tprof_intern(s, strlen(s));
 	h->id = id;

@@ -72,6 +72,7 @@ static uint32_t frame_name(unw_cursor_t *c, uintptr_t ip, int *stub)
 
 uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 {
+	TPROF_KEEP_ERRNO;
 	unw_context_t ctx;
 	unw_cursor_t c;
 	uint32_t ids[MAX_FRAMES];

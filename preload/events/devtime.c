@@ -107,6 +107,7 @@ static void pool_put_locked(const struct tprof_devrt *rt, int device, void *ev)
 static __attribute__((noinline)) int refill(struct evcache *c, const struct tprof_devrt *rt,
 					    int device)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&pool_lock);
 	size_t have = pool[rt->id][device].n, take = (size_t)(CACHE - c->n);
 	if (take > have)
@@ -160,6 +161,7 @@ static int usable(const struct tprof_devrt *rt)
  * which costs a thread no ring and no timing thread. */
 static __attribute__((noinline)) struct devthread *first_op(const struct tprof_devrt *rt)
 {
+	TPROF_KEEP_ERRNO;
 	return usable(rt) ? (my_dev = devthread_new()) : NULL;
 }
 
@@ -568,6 +570,7 @@ static void write_dropped(void)
  * first): every operation still in flight is waited for and written. */
 static void at_exit(void)
 {
+	TPROF_KEEP_ERRNO;
 	if (running) {
 		__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
 		pthread_join(completer, NULL);
@@ -583,12 +586,14 @@ static void at_exit(void)
  * there was device work, at_exit writes it. */
 static void at_exit_untimed(void)
 {
+	TPROF_KEEP_ERRNO;
 	if (!__atomic_load_n(&exit_registered, __ATOMIC_ACQUIRE))
 		write_dropped();
 }
 
 static void untimed_register(void)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&reg_lock);
 	if (!untimed_registered && atexit(at_exit_untimed) == 0)
 		__atomic_store_n(&untimed_registered, 1, __ATOMIC_RELEASE);
@@ -620,6 +625,7 @@ static void completer_start(void)
 
 void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 {
+	TPROF_KEEP_ERRNO;
 	tprof_tls.guard++;
 	pthread_mutex_lock(&queue_lock);
 	drain_rings();
@@ -649,6 +655,7 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 
 void tprof_dev_flush(void)
 {
+	TPROF_KEEP_ERRNO;
 	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE))
 		return;
 	tprof_tls.guard++;

@@ -72,6 +72,7 @@ static int grow(void)
 
 void tprof_kernel_register(const void *fn, const char *name)
 {
+	TPROF_KEEP_ERRNO;
 	char buf[1024];
 	if (!fn || !name)
 		return;

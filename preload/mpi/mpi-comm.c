@@ -265,6 +265,7 @@ static uint64_t add(tmpi_Comm c, struct tprof_mpi_comm *e, uint64_t parent, uint
 
 struct tprof_mpi_comm *tprof_mpi_comm_miss(tmpi_Comm c)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_mpi_comm e, *found;
 	if (!usable(c))
 		return NULL;
@@ -287,6 +288,7 @@ struct tprof_mpi_comm *tprof_mpi_comm_miss(tmpi_Comm c)
 
 uint64_t tprof_mpi_comm_made(uint64_t parent, uint32_t count, tmpi_Comm made)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_mpi_comm e;
 	uint64_t id = TPROF_COMM_NONE;
 	if (!usable(made))
@@ -306,6 +308,7 @@ uint64_t tprof_mpi_comm_made(uint64_t parent, uint32_t count, tmpi_Comm made)
 
 uint64_t tprof_mpi_comm_made_group(uint64_t parent, int tag, tmpi_Comm made)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_mpi_comm e;
 	uint64_t id = TPROF_COMM_NONE;
 	if (!usable(made))
@@ -324,6 +327,7 @@ uint64_t tprof_mpi_comm_made_group(uint64_t parent, int tag, tmpi_Comm made)
 
 uint64_t tprof_mpi_comm_made_inter(int tag, tmpi_Comm made)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_mpi_comm e;
 	uint64_t id = TPROF_COMM_NONE;
 	if (!usable(made))
@@ -342,6 +346,7 @@ uint64_t tprof_mpi_comm_made_inter(int tag, tmpi_Comm made)
 
 void tprof_mpi_comm_forget(tmpi_Comm c)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&comm_lock);
 	struct tprof_mpi_comm *e = find_locked(c);
 	if (e && e != &tprof_mpi_world && e != &tprof_mpi_self) {
@@ -354,6 +359,7 @@ void tprof_mpi_comm_forget(tmpi_Comm c)
 
 void tprof_mpi_comm_named(tmpi_Comm c, const char *name)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_mpi_comm *e = tprof_mpi_comm(c);
 	if (!e || !name)
 		return;
@@ -370,6 +376,7 @@ void tprof_mpi_comm_named(tmpi_Comm c, const char *name)
 
 void tprof_mpi_comms_start(void)
 {
+	TPROF_KEEP_ERRNO;
 	int n = tprof_mpi_h.world_size, rank = tprof_mpi_h.world_rank;
 	pthread_mutex_lock(&comm_lock);
 	if (tprof_pmpi.Comm_group(tprof_mpi_h.world, &tprof_mpi_h.world_group) != TMPI_SUCCESS)
@@ -404,6 +411,7 @@ void tprof_mpi_comms_start(void)
 
 void tprof_mpi_comms_stop(void)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&comm_lock);
 	if (tprof_mpi_h.world_group)
 		tprof_pmpi.Group_free(&tprof_mpi_h.world_group);

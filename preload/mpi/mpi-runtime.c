@@ -52,6 +52,7 @@ static void *private_libmpi(void)
 
 void *tprof_mpi_lookup(const char *name)
 {
+	TPROF_KEEP_ERRNO;
 	void *p = tprof_resolve(name);
 	if (p)
 		return p;
@@ -172,6 +173,7 @@ static void notice_init(void)
 
 int tprof_mpi_enter_slow(void)
 {
+	TPROF_KEEP_ERRNO;
 	int s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
 	if (s == TPROF_MPI_UNKNOWN)
 		s = detect();
@@ -186,6 +188,7 @@ int tprof_mpi_enter_slow(void)
 
 int tprof_mpi_collective_work(void)
 {
+	TPROF_KEEP_ERRNO;
 	if (!tprof_g.cfg.enable)
 		return 0;
 	int s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
@@ -196,6 +199,7 @@ int tprof_mpi_collective_work(void)
 
 void tprof_mpi_started(void)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&state_lock);
 	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_PREINIT)
 		start_locked();
@@ -204,6 +208,7 @@ void tprof_mpi_started(void)
 
 void tprof_mpi_stopping(void)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&state_lock);
 	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY)
 		tprof_mpi_comms_stop();

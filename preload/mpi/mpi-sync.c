@@ -33,6 +33,7 @@ static uint64_t best_before = UINT64_MAX;   /* shortest round trip measured so f
 
 void tprof_mpi_sync_setup(void)
 {
+	TPROF_KEEP_ERRNO;
 	if (tprof_mpi_h.world_size < 2 || tprof_g.cfg.mpi_sync_rounds == 0 || sync_comm)
 		return;
 	if (tprof_pmpi.Comm_dup(tprof_mpi_h.world, &sync_comm) != TMPI_SUCCESS) {
@@ -106,6 +107,7 @@ static void measure(int when)
 
 void tprof_mpi_sync(int when)
 {
+	TPROF_KEEP_ERRNO;
 	if (!sync_comm)
 		return;
 	if (tprof_mpi_h.world_rank == 0)
@@ -116,6 +118,7 @@ void tprof_mpi_sync(int when)
 
 void tprof_mpi_sync_teardown(void)
 {
+	TPROF_KEEP_ERRNO;
 	if (sync_comm)
 		tprof_pmpi.Comm_free(&sync_comm);
 	sync_comm = NULL;

@@ -33,6 +33,7 @@ TPROF_REAL(cudaError_t, cudaStreamGetDevice, (cudaStream_t s, int *device))
 
 int tprof_cuda_rt_usable(void)
 {
+	TPROF_KEEP_ERRNO;
 	return get_cudaEventCreateWithFlags() && get_cudaEventRecord() && get_cudaEventQuery() &&
 	       get_cudaEventSynchronize() && get_cudaEventElapsedTime() &&
 	       get_cudaStreamCreateWithFlags() && get_cudaGetDevice() && get_cudaSetDevice();

@@ -58,6 +58,7 @@ static struct tprof_nccl_comm *comm_made(ncclComm_t comm, uint64_t id, int rank,
 
 struct tprof_nccl_comm *nccl_comm_describe(ncclComm_t comm)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_thread *t = &tprof_tls;
 	t->guard++;
 	struct tprof_nccl_comm *e = comm_made(comm, tprof_nccl_id_local(), -1, 0);

@@ -79,6 +79,7 @@ uint64_t tprof_nccl_id_local(void)
 
 struct tprof_nccl_comm *tprof_nccl_comm_add(void *handle, const struct tprof_nccl_comm *desc)
 {
+	TPROF_KEEP_ERRNO;
 	if (!handle || handle == TPROF_NCCL_COMM_GONE)
 		return NULL;
 	uint32_t *p2p = desc->nranks > 0 ? calloc(2 * (size_t)desc->nranks, sizeof(uint32_t)) : NULL;
@@ -127,6 +128,7 @@ struct tprof_nccl_comm *tprof_nccl_comm_add(void *handle, const struct tprof_ncc
 
 void tprof_nccl_comm_forget(void *handle)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&comm_lock);
 	struct tprof_nccl_comm *e = handle ? tprof_nccl_comm_find(handle) : NULL;
 	if (e)

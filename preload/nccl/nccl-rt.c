@@ -24,6 +24,7 @@ static uint64_t chosen;
 /* No lock here: a fork may come at any moment, and the child must still get through. */
 uint8_t tprof_nccl_lib_find(void *real)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_thread *t = &tprof_tls;
 	Dl_info info;
 	const char *path = NULL;
@@ -55,6 +56,7 @@ uint8_t tprof_nccl_lib_find(void *real)
 
 const struct tprof_devrt *tprof_nccl_runtime(void)
 {
+	TPROF_KEEP_ERRNO;
 	const struct tprof_devrt *rt = NULL;
 	struct tprof_thread *t = &tprof_tls;
 	t->guard++;

@@ -138,6 +138,7 @@ struct tprof_nrt_model *tprof_nrt_model_find(const void *model)
 struct tprof_nrt_model *tprof_nrt_model_add(const void *model, const char *name, int32_t nc,
 					    uint32_t nc_count)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_nrt_model *m = claim(TABLE(models), model, "models");
 	if (!m)
 		return NULL;
@@ -164,6 +165,7 @@ struct tprof_nrt_tensor *tprof_nrt_tensor_find(const void *tensor)
 struct tprof_nrt_tensor *tprof_nrt_tensor_add(const void *tensor, const char *name, uint64_t size,
 					      int32_t nc, uint8_t placement)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_nrt_tensor *t = claim(TABLE(tensors), tensor, "tensors");
 	if (!t)
 		return NULL;
@@ -202,6 +204,7 @@ static void forget_entries(struct tprof_nrt_set *s)
 
 struct tprof_nrt_set *tprof_nrt_set_add(const void *set)
 {
+	TPROF_KEEP_ERRNO;
 	pthread_once(&atfork_once, register_atfork);
 	struct tprof_nrt_set *s = claim(TABLE(sets), set, "tensor sets");
 	if (!s)
@@ -224,6 +227,7 @@ void tprof_nrt_set_remove(struct tprof_nrt_set *s)
 
 void tprof_nrt_set_put(struct tprof_nrt_set *s, const char *name, const void *tensor, uint64_t bytes)
 {
+	TPROF_KEEP_ERRNO;
 	if (!s || !name)
 		return;
 	pthread_mutex_lock(&set_lock);

@@ -204,6 +204,7 @@ static int other_threads_live(void)
  * so a failed exec simply carries on recording into the same image. */
 void tprof_image_checkpoint(void)
 {
+	TPROF_KEEP_ERRNO;
 	enter();
 	pthread_mutex_lock(&start_lock);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_STARTED) {

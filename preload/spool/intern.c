@@ -27,6 +27,7 @@ uint32_t tprof_intern_gen = 1;
 
 static int grow_table(void)
 {
+	TPROF_KEEP_ERRNO;
 	size_t ncap = cap ? cap * 2 : 1024;
 	struct entry *nt = calloc(ncap, sizeof(*nt));
 	if (!nt)
@@ -56,6 +57,7 @@ static struct entry *lookup(const char *s, size_t len, uint64_t h)
 			return &table[j];
 		j = (j + 1) & (cap - 1);
 	}
+	TPROF_KEEP_ERRNO;
 	char *copy = malloc(len + 1);
 	if (!copy)
 		return NULL;

@@ -130,6 +130,7 @@ static void report_drops(struct tprof_thread *t)
 
 void tprof_thread_note_name(struct tprof_thread *t, const char *name)
 {
+	TPROF_KEEP_ERRNO;
 	char copy[sizeof(t->name)];
 	if (!t->stream)
 		return;
@@ -178,6 +179,7 @@ static void gap_flush(struct tprof_thread *t)
 
 static void thread_exit(void *arg)
 {
+	TPROF_KEEP_ERRNO;
 	struct tprof_thread *t = &tprof_tls;
 	(void)arg;
 	t->key_armed = 0;
@@ -252,6 +254,7 @@ static int thread_register(struct tprof_thread *t)
  * record, else the reason its records are lost.  Inside the recorder (enter). */
 static int thread_ready(struct tprof_thread *t)
 {
+	TPROF_KEEP_ERRNO;
 	if (t->generation != tprof_g.generation)
 		forget_stale(t);
 	if (tprof_image_ensure() != 0)
@@ -307,6 +310,7 @@ static struct tprof_rec *take(struct tprof_thread *t, unsigned units, int nested
  * tprof_room); nothing is counted as lost, the records are reserved afterwards. */
 void tprof_room_slow(struct tprof_thread *t, unsigned units)
 {
+	TPROF_KEEP_ERRNO;
 	int reason, nested = t->guard > 0;
 	enter(t);
 	if (thread_ready(t) == 0) {
@@ -320,6 +324,7 @@ void tprof_room_slow(struct tprof_thread *t, unsigned units)
 /* Entered busy (tprof_reserve); leaves busy when the record is lost. */
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
 {
+	TPROF_KEEP_ERRNO;
 	int reason = TPROF_DROP_STOPPED, nested = t->guard > 0;
 	struct tprof_rec *r = NULL;
 	t->guard++;
