@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../common/format.h"
+#include "../common/outdir.h"
 #include "../common/spool-check.h"
 #include "../sample/sampler.h"
 #include "job.h"
@@ -44,10 +46,12 @@ struct options {
 	int verbose;
 	struct tprof_sample_request sample;
 	int sample_given, hz_given;
+	int group_readable;	/* profiles readable by the group */
 	char **cmd;
 };
 
-enum { OPT_BUFFER_KB = 256, OPT_VERSION, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_APPEND, OPT_REPLACE };
+enum { OPT_BUFFER_KB = 256, OPT_VERSION, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_APPEND, OPT_REPLACE,
+       OPT_GROUP_READABLE };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -57,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-hz", required_argument, NULL, OPT_SAMPLE_HZ },
+	{ "group-readable", no_argument, NULL, OPT_GROUP_READABLE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -81,7 +86,9 @@ static void usage(void)
 	      "                         TPROF_OUTPUT_DIR to its absolute path.  Default: the\n"
 	      "                         first ./" JOB_DEFAULT_BASE "-N (N = 1, 2, ...) that does not\n"
 	      "                         exist; the ranks of one MPI job running " PROG "\n"
-	      "                         share one\n"
+	      "                         share one.  Refused unless DIR (or what a link leads\n"
+	      "                         to) is yours or root's and neither its group nor\n"
+	      "                         others may write to it, unless it is sticky\n"
 	      "      --append           when DIR holds the profile of another job, add this\n"
 	      "                         run beside it as a job of its own (tprof-analyze\n"
 	      "                         --job picks one); without --append or --replace such\n"
@@ -101,6 +108,9 @@ static void usage(void)
 	      "                         <host>.<pid>.<id>.tpf (the system image)\n"
 	      "      --sample-hz N      samples per second, 1 to 10000 (default 99; the /proc\n"
 	      "                         sampler reads at most 1000 a second)\n"
+	      "      --group-readable   let DIR's group read the profiles: files 0640 and\n"
+	      "                         directories 0750 instead of 0600 and 0700; sets\n"
+	      "                         TPROF_GROUP_READABLE=1\n"
 	      "  -v, --verbose          more messages from the recorder, repeat for more\n"
 	      "                         (-vv, -vvv); sets TPROF_VERBOSE to the count; with\n"
 	      "                         --sample, what the sampler did and its own CPU time\n"
@@ -307,6 +317,17 @@ static void sample_from_env(struct options *o)
 	}
 }
 
+/* TPROF_GROUP_READABLE stands in for --group-readable; either way, tprof-inspect's own files
+ * (the directory, the system profile) are made so too. */
+static void group_from_env(struct options *o)
+{
+	const char *v = getenv("TPROF_GROUP_READABLE");
+	if (v && (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
+		  !strcasecmp(v, "on")))
+		o->group_readable = 1;
+	tprof_private_group(o->group_readable);
+}
+
 static void set_dir(struct options *o, const char *opt, const char *v)
 {
 	if (!*v)
@@ -347,6 +368,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case OPT_SAMPLE_HZ:
 			set_sample_hz(o, spelling(c, longindex, opt, sizeof(opt)), optarg);
 			break;
+		case OPT_GROUP_READABLE:
+			o->group_readable = 1;
+			break;
 		case 'v':
 			if (o->verbose < MAX_VERBOSE)
 				o->verbose++;
@@ -370,6 +394,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 			    o->existing == JOB_APPEND ? "--append" : "--replace");
 	o->cmd = argv + optind;
 	sample_from_env(o);
+	group_from_env(o);
 }
 
 /* ------------------------------------------------------------------ the recorder library */
@@ -476,46 +501,22 @@ static char *preload_list(const char *lib, const char *old)
 
 /* ------------------------------------------------------------------ environment and output */
 
-/* One directory, fine if it is there already. */
-static int make_dir(const char *path)
+/* The output directory's owner and mode are checked as the recorder checks them
+ * (common/outdir.h): a directory of another user, or one others may write to, is refused. */
+static void refuse_unsafe(const char *dir, const char *abs)
 {
-	struct stat st;
-	if (!mkdir(path, 0777))
-		return 0;
-	int err = errno;
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return 0;
-	errno = err == EEXIST ? ENOTDIR : err;
-	return -1;
-}
-
-static int mkdir_p(const char *dir)
-{
-	char *p = strdup(dir);
-	int r = 0;
-	if (!p)
-		return -1;
-	for (char *s = p + 1; *s && !r; s++) {
-		if (*s != '/' || s[-1] == '/')
-			continue;
-		*s = '\0';
-		r = make_dir(p);
-		*s = '/';
-	}
-	if (!r)
-		r = make_dir(p);
-	int err = errno;
-	free(p);
-	errno = err;
-	return r;
+	char why[256];
+	if (tprof_outdir_check(abs, why, sizeof(why)))
+		fail("refusing output directory '%s': %s", dir, why);
 }
 
 /* Creates the output directory and gives its absolute path. */
 static char *prepare_output(const char *dir)
 {
-	if (mkdir_p(dir))
+	if (tprof_outdir_make(dir))
 		fail("cannot create output directory '%s': %s", dir, strerror(errno));
 	char *abs = absolute(dir);
+	refuse_unsafe(dir, abs);
 	if (access(abs, W_OK | X_OK))
 		fail("cannot write to output directory '%s': %s", dir, strerror(errno));
 	return abs;
@@ -589,6 +590,8 @@ static void set_environment(const struct options *o, const char *dir, const char
 	free(py);
 	set_var("TPROF_ENABLE", "1");
 	set_var("TPROF_OUTPUT_DIR", dir);
+	if (o->group_readable)
+		set_var("TPROF_GROUP_READABLE", "1");
 	if (o->max_events[0])
 		set_var("TPROF_MAX_EVENTS", o->max_events);
 	if (o->buffer_kb[0])
@@ -944,11 +947,29 @@ static void tidy_spool(int dirfd, const char *name)
 	free(full);
 }
 
+/* Whether chunk file `name` holds records: a chunk after its header, or a spool beside it
+ * (the records of a process that did not finish).  A file with its header alone is no
+ * profile. */
+static int holds_records(int dirfd, const char *name, const struct stat *st)
+{
+	struct stat sp;
+	if (st->st_size > (off_t)TPROF_FILE_HEADER_SIZE)
+		return 1;
+	size_t n = strlen(name) - strlen(TPROF_TRACE_SUFFIX);
+	char *spool = xmalloc(n + strlen(TPROF_SPOOL_SUFFIX) + 1);
+	sprintf(spool, "%.*s%s", (int)n, name, TPROF_SPOOL_SUFFIX);
+	int r = !fstatat(dirfd, spool, &sp, AT_SYMLINK_NOFOLLOW) && S_ISREG(sp.st_mode) &&
+		sp.st_size > 0;
+	free(spool);
+	return r;
+}
+
 /* Walks the open directory fd (closed here) and below it, without following links: counts
- * the *.tpf files of this job, and removes the spools modified at or after since of those runs
- * that have ended and hold nothing their chunk file lacks (a killed process's spool stays: it has the
- * records; so does the spool of a process still running, perhaps under another tprof-inspect
- * writing to the same directory, as every rank's does under mpirun). */
+ * the *.tpf files of this job that hold records, and removes the spools modified at or after
+ * since of those runs that have ended and hold nothing their chunk file lacks (a killed
+ * process's spool stays: it has the records; so does the spool of a process still running,
+ * perhaps under another tprof-inspect writing to the same directory, as every rank's does
+ * under mpirun). */
 static int scan_outputs(int fd, uint64_t job, time_t since, int depth)
 {
 	DIR *d = fdopendir(fd);
@@ -972,7 +993,8 @@ static int scan_outputs(int fd, uint64_t job, time_t since, int depth)
 				n += scan_outputs(sub, job, since, depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
 			if (has_suffix(e->d_name, TPROF_TRACE_SUFFIX))
-				n += job_file_is(dirfd(d), e->d_name, job);
+				n += job_file_is(dirfd(d), e->d_name, job) &&
+				     holds_records(dirfd(d), e->d_name, &st);
 			else if (st.st_mtime >= since && has_suffix(e->d_name, TPROF_SPOOL_SUFFIX))
 				tidy_spool(dirfd(d), e->d_name);
 		}

@@ -22,6 +22,8 @@
 #include "chunk.h"
 #include "codec.h"
 #include "events.h"
+#include "outdir.h"
+#include "ownfd.h"
 #include "strtab.h"
 #include "writev-all.h"
 
@@ -56,7 +58,8 @@ struct writer {
 };
 
 struct tprof_imgw {
-	int fd;
+	struct tprof_held file;         /* written under io_lock */
+	pthread_mutex_t io_lock;
 	int failed;                     /* read and set atomically with a writing thread */
 	struct writer *wr;              /* opts.thread, else NULL */
 	char *base;
@@ -102,13 +105,23 @@ static void stop_writing(struct tprof_imgw *w, const char *what)
 		TPROF_TRACE_SUFFIX, what, w->what);
 }
 
-/* A chunk's header and payload to the file: 0, or -1 when the image stops. */
+/* A chunk's header and payload to the file: 0, or -1 when the image stops.  Only into the
+ * file: in a program that took its descriptor, it is reopened by path first. */
 static int put_chunk(struct tprof_imgw *w, uint32_t s, const struct tprof_chunk_header *ch,
 		     const void *payload, uint32_t records)
 {
 	struct iovec iov[2] = { { (void *)ch, sizeof(*ch) }, { (void *)payload, ch->comp_len } };
-	if (tprof_writev_all(w->fd, iov, 2) < 0) {
-		stop_writing(w, strerror(errno));
+	char why[160];
+	pthread_mutex_lock(&w->io_lock);
+	int rc = tprof_held_check(&w->file);
+	if (rc < 0)
+		snprintf(why, sizeof(why), "its descriptor was taken and it cannot be reopened (%s)",
+			 strerror(errno));
+	else if ((rc = tprof_writev_all(w->file.fd, iov, 2)) < 0)
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	pthread_mutex_unlock(&w->io_lock);
+	if (rc < 0) {
+		stop_writing(w, why);
 		return -1;
 	}
 	if (s != 0)
@@ -385,13 +398,15 @@ static int create_file(struct tprof_imgw *w, const struct tprof_imgw_opts *o, ch
 		return -1;
 	}
 	errno = 0;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+	rc = tprof_held_create(&w->file, path, O_WRONLY | O_APPEND, tprof_file_mode(), &w->io_lock);
 	tprof_file_header_init(&h, instance, o->pid, o->real_ns);
-	if (w->fd < 0 || write(w->fd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
+	if (rc < 0 || write(w->file.fd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
 		snprintf(why, whylen, "cannot create %s: %s", path,
 			 errno ? strerror(errno) : "short write");
-		if (w->fd >= 0)
+		if (rc == 0) {
+			tprof_held_close(&w->file);
 			unlink(path);
+		}
 		free(path);
 		return -1;
 	}
@@ -406,7 +421,8 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 		snprintf(why, whylen, "out of memory");
 		return NULL;
 	}
-	w->fd = -1;
+	w->file.fd = -1;
+	pthread_mutex_init(&w->io_lock, NULL);
 	w->prog = o->prog ? o->prog : "tprof";
 	w->what = o->what ? o->what : "the image";
 	w->raw_cap = tprof_codec_bound(BUF_UNITS);
@@ -447,8 +463,8 @@ void tprof_imgw_close(struct tprof_imgw *w)
 	if (!failed(w))
 		tprof_imgw_flush(w);
 	stop_writer(w);
-	if (w->fd >= 0)
-		close(w->fd);
+	tprof_held_close(&w->file);
+	pthread_mutex_destroy(&w->io_lock);
 	for (uint32_t s = 0; s < w->nstreams; s++)
 		free(w->streams[s].units);
 	free(w->streams);
@@ -460,11 +476,12 @@ void tprof_imgw_close(struct tprof_imgw *w)
 	free(w);
 }
 
+/* In a fork child, whose only thread this is: the io lock may be held by a writing thread of
+ * the parent that does not exist here. */
 void tprof_imgw_abandon(struct tprof_imgw *w)
 {
-	if (w->fd >= 0)
-		close(w->fd);
-	w->fd = -1;
+	pthread_mutex_init(&w->io_lock, NULL);
+	tprof_held_close(&w->file);
 	w->failed = 1;
 }
 

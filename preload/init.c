@@ -7,9 +7,11 @@
 #include "spool/buffer.h"
 #include "core/clock.h"
 #include "core/core.h"
+#include "events/callstack.h"
 #include "events/devtime.h"
 #include "core/env-carry.h"
 #include "events/kernels.h"
+#include "../common/outdir.h"
 
 static int initialized;
 static int clock_source;
@@ -45,7 +47,7 @@ static void finish(void)
 	tprof_sampling_stop(0);
 	tprof_losses_exit();
 	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
-	if (phase != TPROF_PHASE_STARTED && !(phase == TPROF_PHASE_FAILED && tprof_g.spool_fd >= 0))
+	if (phase != TPROF_PHASE_STARTED && !(phase == TPROF_PHASE_FAILED && tprof_g.spool.path))
 		return;
 	enter();
 	/* Stop taking events first: everything recorded before this point is flushed. */
@@ -58,9 +60,9 @@ static void finish(void)
 	leave();
 }
 
-/* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock.  The
- * sampler (core/sampling.c) takes none of them.  The handlers run on the program's thread:
- * errno stays its. */
+/* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock -> the list
+ * of descriptors (common/ownfd.c).  The sampler (core/sampling.c) takes none of the others
+ * and its own before the list.  The handlers run on the program's thread: errno stays its. */
 static void atfork_prepare(void)
 {
 	TPROF_KEEP_ERRNO;
@@ -71,11 +73,13 @@ static void atfork_prepare(void)
 	pthread_mutex_lock(&tprof_g.proc_lock);
 	pthread_mutex_lock(&tprof_g.flush_lock);
 	pthread_mutex_lock(&tprof_g.lock);
+	tprof_fd_fork_prepare();
 }
 
 static void atfork_parent(void)
 {
 	TPROF_KEEP_ERRNO;
+	tprof_fd_fork_parent();
 	pthread_mutex_unlock(&tprof_g.lock);
 	pthread_mutex_unlock(&tprof_g.flush_lock);
 	pthread_mutex_unlock(&tprof_g.proc_lock);
@@ -88,6 +92,8 @@ static void atfork_parent(void)
 static void atfork_child(void)
 {
 	TPROF_KEEP_ERRNO;
+	tprof_fd_fork_child();
+	tprof_output_child();
 	pthread_mutex_init(&tprof_g.lock, NULL);
 	pthread_mutex_init(&tprof_g.flush_lock, NULL);
 	pthread_mutex_init(&tprof_g.proc_lock, NULL);
@@ -109,10 +115,14 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	tprof_config_read(&tprof_g.cfg);
 	if (!tprof_g.cfg.enable)
 		return;
+	tprof_fd_guest();
+	tprof_private_group(tprof_g.cfg.group_readable);
 	clock_source = tprof_clock_init(tprof_g.cfg.clock);
 	tprof_job_begin();
 	tprof_env_capture();
 	tprof_hooks_init();
+	if (tprof_g.cfg.callstack)
+		tprof_callstack_init();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	tprof_image_begin(clock_source);
 	tprof_sampling_start();

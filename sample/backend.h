@@ -28,6 +28,7 @@ struct tprof_sampler {
 	int no_bpf;
 	/* a self sampler (sampler.h): the image is begun by the thread at begin_at */
 	int self, begun;
+	int (*dir_ready)(void);         /* opts.dir_ready */
 	int exec_stop;                  /* stopped before an exec: no image begun from now */
 	uint32_t self_tid;              /* the sampler's thread, left out of what it follows */
 	uint64_t begin_at;

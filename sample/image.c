@@ -14,6 +14,7 @@
 
 #include "../common/events.h"
 #include "../common/imgwrite.h"
+#include "../common/ownfd.h"
 
 #define FLUSH_NS 250000000ull           /* a buffer's records reach the file within this */
 #define CLOCK_FIRST_NS 20000000ull      /* the second periodic clock sample */
@@ -111,12 +112,12 @@ static void own_args(struct tprof_sysimg *im)
 {
 	char *buf = malloc(65536);
 	long n = buf ? 0 : -1;
-	int fd = buf ? open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC) : -1;
+	int fd = buf ? tprof_fd_open("/proc/self/cmdline", O_RDONLY, 0) : -1;
 	if (fd >= 0) {
 		ssize_t r;
 		while (n < 65535 && (r = read(fd, buf + n, (size_t)(65535 - n))) > 0)
 			n += r;
-		close(fd);
+		tprof_fd_close(fd);
 	}
 	int argc = 0;
 	if (buf)

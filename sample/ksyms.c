@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/events.h"
+#include "../common/ownfd.h"
 
 struct ksym {
 	uint64_t addr;
@@ -143,7 +144,7 @@ size_t tprof_ksyms_finish(struct tprof_ksyms *k, struct tprof_sysimg *im, uint64
 {
 	if (!k->count)
 		return 0;
-	FILE *f = fopen("/proc/kallsyms", "re");
+	FILE *f = tprof_fd_fopen_read("/proc/kallsyms");
 	if (!f)
 		return 0;
 	char *text = NULL;
@@ -159,7 +160,7 @@ size_t tprof_ksyms_finish(struct tprof_ksyms *k, struct tprof_sysimg *im, uint64
 		n = fread(text + len, 1, cap - len - 1, f);
 		len += n;
 	} while (n > 0);
-	fclose(f);
+	tprof_fd_fclose(f);
 	size_t written = 0;
 	if (text) {
 		text[len] = '\0';

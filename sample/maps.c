@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "../common/events.h"
+#include "../common/ownfd.h"
 #include "../common/system.h"
 
 #define REREAD_NS 100000000ull   /* one process's maps are read at most this often */
@@ -78,7 +79,7 @@ void tprof_maps_read(struct tprof_tasks *t, struct tprof_sproc *p, uint64_t now)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%u/maps", p->pid);
-	FILE *f = fopen(path, "re");
+	FILE *f = tprof_fd_fopen_read(path);
 	p->maps_ns = now ? now : 1;
 	if (p->maps_stale) {
 		p->nmaps = 0;
@@ -100,7 +101,7 @@ void tprof_maps_read(struct tprof_tasks *t, struct tprof_sproc *p, uint64_t now)
 			add_map(t, p, &r, off, file, flen, now);
 	}
 	free(line);
-	fclose(f);
+	tprof_fd_fclose(f);
 }
 
 void tprof_maps_check(struct tprof_tasks *t, struct tprof_sproc *p, uint64_t addr,

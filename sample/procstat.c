@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/ownfd.h"
 #include "../common/system.h"
 
 /* The next unsigned number at *p (after blanks); -1 when there is none. */
@@ -208,12 +209,12 @@ long tprof_procfs_pread(int fd, char *buf, size_t len)
 
 long tprof_procfs_read(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = tprof_fd_open(path, O_RDONLY, 0);
 	if (fd < 0)
 		return -1;
 	long n = tprof_procfs_pread(fd, buf, len);
 	int e = errno;
-	close(fd);
+	tprof_fd_close(fd);
 	errno = e;
 	return n;
 }

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/outdir.h"
+#include "../common/ownfd.h"
 #include "../common/system.h"
 #include "backend.h"
 
@@ -88,25 +90,19 @@ static void follow_locked(struct tprof_sampler *s, uint32_t pid)
 	tprof_tasks_follow(&s->tasks, pid, tprof_tasks_ppid(&s->tasks, pid), TPROF_TASK_SEEN, now);
 }
 
-/* dir and its missing parents, as the recorder makes its output directory. */
-static int make_dir(const char *dir, char *why, size_t whylen)
+/* A self sampler's directory, made and checked as the recorder's (outdir.h): 0 when usable;
+ * -1 and why, or an empty why when dir_ready has said it already. */
+static int dir_usable(struct tprof_sampler *s, char *why, size_t whylen)
 {
-	char *p = strdup(dir);
-	int rc = p ? 0 : -1;
-	for (char *c = p ? p + 1 : NULL; c && *c && rc == 0; c++) {
-		if (*c != '/')
-			continue;
-		*c = '\0';
-		rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
-		*c = '/';
+	if (s->dir_ready) {
+		why[0] = '\0';
+		return s->dir_ready();
 	}
-	if (rc == 0 && p)
-		rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
-	if (rc < 0)
-		snprintf(why, whylen, "cannot create %s: %s", dir,
-			 p ? strerror(errno) : "out of memory");
-	free(p);
-	return rc;
+	char reason[256];
+	if (!tprof_outdir_prepare(s->dir, reason, sizeof(reason)))
+		return 0;
+	snprintf(why, whylen, "output directory %s: %s", s->dir, reason);
+	return -1;
 }
 
 /* The image with its PROPs, the first reads and, for a self sampler, its process followed. */
@@ -114,7 +110,7 @@ static int begin(struct tprof_sampler *s, char *why, size_t whylen)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	s->begun = 1;
-	if (s->self && make_dir(s->dir, why, whylen) < 0)
+	if (s->self && dir_usable(s, why, whylen) < 0)
 		return -1;
 	s->im = tprof_sysimg_open(s->dir, s->prog, why, whylen);
 	if (!s->im)
@@ -174,7 +170,7 @@ static void begin_on_thread(struct tprof_sampler *s)
 	wait_until(s, s->begin_at);
 	if (s->stop && s->exec_stop)
 		return;
-	if (begin(s, why, sizeof(why)) < 0)
+	if (begin(s, why, sizeof(why)) < 0 && why[0])
 		fprintf(stderr, "%s: no system profile: %s\n", s->prog, why);
 }
 
@@ -240,6 +236,7 @@ struct tprof_sampler *tprof_sampler_start(const struct tprof_sampler_opts *o, ch
 	s->prog = o->prog ? o->prog : "tprof";
 	s->no_bpf = o->no_bpf;
 	s->self = o->self;
+	s->dir_ready = o->dir_ready;
 	s->target = o->self ? (uint32_t)getpid() : o->target;
 	s->begin_at = tprof_sysimg_now() + (o->self ? o->lazy_ns : 0);
 	if (!s->self && begin(s, why, whylen) < 0) {
@@ -292,14 +289,14 @@ static void copy_perf_map(struct tprof_sampler *s, uint32_t pid)
 {
 	char from[64], *to = NULL, buf[65536];
 	snprintf(from, sizeof(from), "/tmp/perf-%u.map", pid);
-	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int in = tprof_fd_open(from, O_RDONLY, 0);
 	if (in < 0)
 		return;
 	if (asprintf(&to, "%s.perf-%u.map", tprof_sysimg_base(s->im), pid) < 0) {
-		close(in);
+		tprof_fd_close(in);
 		return;
 	}
-	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int out = tprof_fd_open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, tprof_file_mode());
 	ssize_t n = 0;
 	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
@@ -310,8 +307,8 @@ static void copy_perf_map(struct tprof_sampler *s, uint32_t pid)
 		fprintf(stderr, "%s: cannot copy %s to %s: %s\n", s->prog, from, to,
 			strerror(errno));
 	if (out >= 0)
-		close(out);
-	close(in);
+		tprof_fd_close(out);
+	tprof_fd_close(in);
 	free(to);
 }
 

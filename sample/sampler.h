@@ -47,13 +47,15 @@ struct tprof_sampler_opts {
 	uint32_t target;          /* the command's pid, written as PROP target */
 	/* The calling process samples itself (the recorder): the sampler follows this process
 	 * and its threads, not its descendants, and leaves its own thread out; /proc only; the
-	 * target is getpid(); dir is made (with its parents) when missing.  The image is made
-	 * by the sampler's thread lazy_ns after the start (0: at once), or at the stop if that
-	 * comes first (not before an exec: tprof_sampler_stop_exec); tprof_sampler_start
-	 * cannot say why it could not be, so the thread says it on stderr, "PROG: no system
-	 * profile: WHY". */
+	 * target is getpid(); dir is made (with its parents) and checked (common/outdir.h)
+	 * first, by dir_ready when given (0: usable; else it has said why), else here.  The
+	 * image is made by the sampler's thread lazy_ns after the start (0: at once), or at the
+	 * stop if that comes first (not before an exec: tprof_sampler_stop_exec);
+	 * tprof_sampler_start cannot say why it could not be, so the thread says it on stderr,
+	 * "PROG: no system profile: WHY". */
 	int self;
 	uint64_t lazy_ns;
+	int (*dir_ready)(void);
 };
 
 struct tprof_sampler;

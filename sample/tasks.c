@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../common/events.h"
+#include "../common/ownfd.h"
 #include "../common/system.h"
 #include "maps.h"
 
@@ -52,7 +53,7 @@ static void close_files(struct tprof_tasks *t, struct tprof_sthread *th)
 	int *fds[] = { &th->stat_fd, &th->children_fd };
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (*fds[i] >= 0) {
-			close(*fds[i]);
+			tprof_fd_close(*fds[i]);
 			*fds[i] = -1;
 			t->open_fds--;
 		}
@@ -68,7 +69,7 @@ static long read_task_file(struct tprof_tasks *t, const struct tprof_sthread *th
 		snprintf(path, sizeof(path), "/proc/%u/task/%u/%s", th->pid, th->tid, file);
 		if (t->self_only || t->open_fds >= KEPT_FILES_MAX)
 			return tprof_procfs_read(path, buf, len);
-		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		*fd = tprof_fd_open(path, O_RDONLY, 0);
 		if (*fd < 0)
 			return -1;
 		t->open_fds++;
@@ -186,7 +187,7 @@ static void scan_threads(struct tprof_tasks *t, struct tprof_sproc *p, unsigned 
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%u/task", p->pid);
-	DIR *d = opendir(path);
+	DIR *d = tprof_fd_opendir(path);
 	struct dirent *e;
 	if (!d)
 		return;
@@ -198,7 +199,7 @@ static void scan_threads(struct tprof_tasks *t, struct tprof_sproc *p, unsigned 
 			continue;
 		add_thread(t, p, (uint32_t)tid, what, NULL, now);
 	}
-	closedir(d);
+	tprof_fd_closedir(d);
 }
 
 /* Where the process's program and stack start (/proc/PID/stat): with address space layout
@@ -302,7 +303,7 @@ static void exec_seen(struct tprof_tasks *t, struct tprof_sproc *p, char *exe, u
  * known yet (a pid once found not to be a descendant stays so while it lives). */
 static void scan_descendants(struct tprof_tasks *t, uint64_t now)
 {
-	DIR *d = opendir("/proc");
+	DIR *d = tprof_fd_opendir("/proc");
 	struct dirent *e;
 	int32_t *others = NULL, (*cand)[2] = NULL;
 	size_t nothers = 0, capothers = 0, ncand = 0, capcand = 0;
@@ -331,7 +332,7 @@ static void scan_descendants(struct tprof_tasks *t, uint64_t now)
 			cand[ncand++][1] = st.ppid;
 		}
 	}
-	closedir(d);
+	tprof_fd_closedir(d);
 	/* Parents first: a child found in the same look follows once its parent does. */
 	for (int more = 1; more;) {
 		more = 0;

@@ -93,6 +93,7 @@ void tprof_config_read(struct tprof_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->verbose = (int)parse_uint("TPROF_VERBOSE", getenv("TPROF_VERBOSE"), 0, 3, 0);
 	cfg->enable = parse_bool("TPROF_ENABLE", getenv("TPROF_ENABLE"), 0);
+	cfg->group_readable = parse_bool("TPROF_GROUP_READABLE", getenv("TPROF_GROUP_READABLE"), 0);
 	const char *dir = getenv("TPROF_OUTPUT_DIR");
 	cfg->output_dir = absolute_dir(dir && *dir ? dir : "tprof-out");
 	uint64_t kb = parse_uint("TPROF_BUFFER_KB", getenv("TPROF_BUFFER_KB"), 16, 65536,

@@ -11,6 +11,7 @@
 
 #include "../../common/events.h"
 #include "../../common/format.h"
+#include "../../common/ownfd.h"
 
 #define TPROF_EXPORT __attribute__((visibility("default")))
 #define TPROF_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -33,6 +34,7 @@ struct tprof_config {
 	uint32_t buffer_units;   /* TPROF_BUFFER_KB, in record units per thread buffer */
 	uint64_t max_events;     /* TPROF_MAX_EVENTS, 0 = unlimited */
 	int verbose;             /* TPROF_VERBOSE */
+	int group_readable;      /* TPROF_GROUP_READABLE: profiles readable by the group */
 	uint64_t spool_max;      /* TPROF_SPOOL_MB, bytes of buffers a process may hold */
 	int compress_level;      /* TPROF_COMPRESS_LEVEL, 1..9 */
 	int clock;               /* TPROF_CLOCK: 0 auto, TPROF_CLOCKSRC_* */
@@ -47,6 +49,11 @@ struct tprof_config {
 	uint32_t sample_lazy_ms; /* TPROF_TEST_SAMPLE_LAZY_MS: the system image begins this late */
 };
 void tprof_config_read(struct tprof_config *cfg);
+
+/* output.c: the output directory, made and checked once per process (warned about once);
+ * 0 when files may be created in it */
+int tprof_output_ready(void);
+void tprof_output_child(void);
 
 /* ---- logging (log.c): one line each on stderr, prefixed "tprof[pid]: " --------------------- */
 void tprof_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -141,7 +148,8 @@ struct tprof_state {
 	pid_t pid;
 	uint64_t instance;
 	char *base;                     /* output path without suffix */
-	int trace_fd, spool_fd;
+	struct tprof_held trace;        /* the chunk file, written under flush_lock */
+	struct tprof_held spool;        /* the spool, grown under lock; path NULL when none */
 	uint64_t start_tsc, start_mono, start_real;
 
 	pthread_mutex_t lock;           /* slots, queues, registry, phase */
@@ -175,7 +183,7 @@ extern int tprof_recording;
 
 /* state.c */
 void tprof_stop_recording(const char *why);
-void tprof_stop_writing(void);
+int tprof_stop_writing(void);     /* 1 when this call stopped it */
 
 /* job.c: the job this process records for (common/job.h), settled and put in the environment
  * at load; where it came from (TPROF_JOB_FROM's value) */

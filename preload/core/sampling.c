@@ -21,7 +21,7 @@ static char prog[40];           /* "tprof[PID]: warning", the sampler's message 
 /* Under the lock. */
 static void start(void)
 {
-	char why[512];
+	char why[512] = "";
 	wanted = 1;
 	owner = getpid();
 	snprintf(prog, sizeof(prog), "tprof[%d]: warning", (int)owner);
@@ -29,11 +29,12 @@ static void start(void)
 		.what = tprof_g.cfg.sample_what, .hz = tprof_g.cfg.sample_hz,
 		.dir = tprof_g.cfg.output_dir, .prog = prog, .no_bpf = 1, .self = 1,
 		.lazy_ns = (uint64_t)tprof_g.cfg.sample_lazy_ms * 1000000u,
+		.dir_ready = tprof_output_ready,
 	};
 	tprof_tls.guard++;
 	sampler = tprof_sampler_start(&o, why, sizeof(why));
 	tprof_tls.guard--;
-	if (!sampler)
+	if (!sampler && why[0])
 		tprof_log_warn("no system profile: %s", why);
 }
 

@@ -7,18 +7,20 @@ struct tprof_state tprof_g = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.flush_lock = PTHREAD_MUTEX_INITIALIZER,
 	.proc_lock = PTHREAD_MUTEX_INITIALIZER,
-	.trace_fd = -1,
-	.spool_fd = -1,
+	.trace = { .fd = -1 },
+	.spool = { .fd = -1 },
 };
 int tprof_recording;
 __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
 
 /* After an output error: no more buffers are handed out or written, but threads finish the
  * buffers they hold (their blocks are already reserved in the spool) and every event after
- * that is counted as dropped, so the trace says how much was lost. */
-void tprof_stop_writing(void)
+ * that is counted as dropped, so the trace says how much was lost.  1 for the first caller,
+ * the one to say why. */
+int tprof_stop_writing(void)
 {
-	__atomic_store_n(&tprof_g.phase, TPROF_PHASE_FAILED, __ATOMIC_RELEASE);
+	return __atomic_exchange_n(&tprof_g.phase, TPROF_PHASE_FAILED, __ATOMIC_ACQ_REL) !=
+	       TPROF_PHASE_FAILED;
 }
 
 /* Before any file exists: nothing can be kept, so nothing is taken. */

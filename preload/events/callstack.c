@@ -70,6 +70,16 @@ static uint32_t frame_name(unw_cursor_t *c, uintptr_t ip, int *stub)
 	return id;
 }
 
+void tprof_callstack_init(void)
+{
+	unw_context_t ctx;
+	unw_cursor_t c;
+	tprof_fd_adopting = 1;
+	if (unw_getcontext(&ctx) == 0 && unw_init_local(&c, &ctx) == 0)
+		unw_step(&c);
+	tprof_fd_adopting = 0;
+}
+
 uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 {
 	TPROF_KEEP_ERRNO;
@@ -79,8 +89,11 @@ uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 	uintptr_t bases[MAX_FRAMES];
 	int stubs[MAX_FRAMES];
 	int n = 0;
-	if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0)
+	tprof_fd_adopting = 1;
+	if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) {
+		tprof_fd_adopting = 0;
 		return 0;
+	}
 	if (!self_base)
 		self_base = object_of((uintptr_t)tprof_callstack);
 	while (n < MAX_FRAMES && unw_step(&c) > 0) {
@@ -94,6 +107,7 @@ uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 		ids[n] = frame_name(&c, (uintptr_t)(ip - 1), &stubs[n]);
 		n++;
 	}
+	tprof_fd_adopting = 0;
 	/* The caller: the first frame outside the object the call went into, when that object is
 	 * a library (the runtime); the first frame itself when it is the program; either way the
 	 * first that is not a compiler-generated kernel stub. */

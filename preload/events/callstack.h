@@ -9,5 +9,8 @@
  * record for `corr`; returns the name id of the program's function that made the call
  * (the first frame outside the profiler and the runtime), or 0. */
 uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr);
+/* At load: libunwind set up (the pipe it keeps made the recorder's, above the program's
+ * descriptors) before the program runs. */
+void tprof_callstack_init(void);
 
 #endif

@@ -44,6 +44,16 @@ int tprof_chunks_init(void)
 }
 
 
+/* A write error: recording stops (what is in the spool stays there), said once. */
+static void stop(const char *why, const char *how)
+{
+	if (tprof_stop_writing())
+		tprof_log_warn("cannot write %s%s: %s%s; recording stopped (events so far are kept "
+			       "in %s%s)", tprof_g.base, TPROF_TRACE_SUFFIX, how, why, tprof_g.base,
+			       TPROF_SPOOL_SUFFIX);
+	tprof_held_close(&tprof_g.trace);
+}
+
 /* Writes the units of s not yet in the chunk file.  Caller holds flush_lock.
  * Returns 0 (also when there was nothing new) or -1 on a write error. */
 int tprof_chunks_write(struct tprof_slot *s)
@@ -53,7 +63,7 @@ int tprof_chunks_write(struct tprof_slot *s)
 	struct tprof_enc_info info;
 	struct tprof_chunk_header ch;
 
-	if (tprof_g.trace_fd < 0)
+	if (!tprof_g.trace.path)
 		return -1;
 	if (from >= cap || !tprof_peek_kind(&s->units[from]))
 		return 0;
@@ -72,14 +82,13 @@ int tprof_chunks_write(struct tprof_slot *s)
 	tprof_chunk_header_init(&ch, h->stream, h->seq, from, &info, (uint32_t)raw_len, comp_buf,
 				comp_len, TPROF_ENC_VARINT_DEFLATE);
 	struct iovec iov[2] = { { &ch, sizeof(ch) }, { comp_buf, comp_len } };
-	if (tprof_writev_all(tprof_g.trace_fd, iov, 2) < 0) {
-		int e = errno;
-		tprof_stop_writing();
-		tprof_log_warn("cannot write %s%s: %s; recording stopped (events so far are kept in %s%s)",
-			       tprof_g.base, TPROF_TRACE_SUFFIX, strerror(e), tprof_g.base,
-			       TPROF_SPOOL_SUFFIX);
-		close(tprof_g.trace_fd);
-		tprof_g.trace_fd = -1;
+	/* Only into the chunk file: a descriptor the program took is reopened by path first. */
+	if (tprof_held_check(&tprof_g.trace) < 0) {
+		stop(strerror(errno), "its descriptor was taken and it cannot be reopened: ");
+		return -1;
+	}
+	if (tprof_writev_all(tprof_g.trace.fd, iov, 2) < 0) {
+		stop(strerror(errno), "");
 		return -1;
 	}
 	__atomic_store_n(&h->flushed, from + info.units, __ATOMIC_RELEASE);

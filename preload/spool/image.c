@@ -13,6 +13,7 @@
 
 #include "../../common/chunk.h"
 #include "buffer.h"
+#include "../../common/outdir.h"
 #include "chunks.h"
 #include "../core/clock.h"
 #include "../core/core.h"
@@ -57,41 +58,22 @@ void tprof_image_begin(int source)
 	__atomic_store_n(&tprof_recording, 1, __ATOMIC_RELEASE);
 }
 
-static int mkdir_p(const char *dir)
-{
-	char *p = strdup(dir);
-	if (!p)
-		return -1;
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	int rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
-	free(p);
-	return rc;
-}
-
 static int open_trace_file(const char *path)
 {
 	struct tprof_file_header h;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (tprof_held_create(&tprof_g.trace, path, O_WRONLY | O_APPEND, tprof_file_mode(),
+			      &tprof_g.flush_lock))
 		return -1;
 	tprof_file_header_init(&h, tprof_g.instance, (uint32_t)tprof_g.pid, tprof_real_ns());
-	if (write(fd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
+	errno = 0;
+	if (write(tprof_g.trace.fd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
 		int e = errno ? errno : ENOSPC;
-		close(fd);
+		tprof_held_close(&tprof_g.trace);
 		unlink(path);
 		errno = e;
 		return -1;
 	}
-	return fd;
+	return 0;
 }
 
 static int create_files(void)
@@ -112,13 +94,10 @@ static int create_files(void)
 		 (unsigned)(tprof_g.instance & 0xffffffffu));
 	free(tprof_g.base);
 	tprof_g.base = base;
-	if (mkdir_p(dir) < 0) {
-		tprof_log_warn("cannot create output directory %s: %s; not recording", dir, strerror(errno));
+	if (tprof_output_ready() < 0)
 		goto fail_quiet;
-	}
 	snprintf(path, n + 16, "%s%s", base, TPROF_TRACE_SUFFIX);
-	tprof_g.trace_fd = open_trace_file(path);
-	if (tprof_g.trace_fd < 0) {
+	if (open_trace_file(path) < 0) {
 		tprof_log_warn("cannot write %s: %s; not recording", path, strerror(errno));
 		goto fail_quiet;
 	}
@@ -126,8 +105,7 @@ static int create_files(void)
 	uint32_t slot_bytes = TPROF_SLOT_HEADER_SIZE + tprof_g.cfg.buffer_units * TPROF_UNIT;
 	if (tprof_spool_open(path, slot_bytes) < 0) {
 		tprof_log_warn("cannot create %s: %s; not recording", path, strerror(errno));
-		close(tprof_g.trace_fd);
-		tprof_g.trace_fd = -1;
+		tprof_held_close(&tprof_g.trace);
 		snprintf(path, n + 16, "%s%s", base, TPROF_TRACE_SUFFIX);
 		unlink(path);
 		goto fail_quiet;
@@ -220,6 +198,7 @@ void tprof_image_checkpoint(void)
  * runtime about to close: a trace read from now on is complete up to here). */
 void tprof_image_flush(void)
 {
+	TPROF_KEEP_ERRNO;
 	enter();
 	pthread_mutex_lock(&start_lock);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_STARTED) {
@@ -269,9 +248,7 @@ void tprof_image_reset_child(void)
 {
 	int was = tprof_g.phase;
 	pthread_mutex_init(&start_lock, NULL);
-	if (tprof_g.trace_fd >= 0)
-		close(tprof_g.trace_fd);
-	tprof_g.trace_fd = -1;
+	tprof_held_close(&tprof_g.trace);
 	tprof_spool_forget();
 	tprof_losses_fork_child();
 	tprof_g.flusher_running = 0;
@@ -287,7 +264,7 @@ void tprof_image_finish_failed(void)
 {
 	enter();
 	pthread_mutex_lock(&start_lock);
-	if (tprof_g.spool_fd >= 0) {
+	if (tprof_g.spool.path) {
 		tprof_proc_clock(TPROF_CLOCK_FINAL);
 		tprof_proc_record(TPROF_K_END, TPROF_END_EXIT, 0, tprof_now(), 0, 0);
 	}

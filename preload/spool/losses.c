@@ -129,7 +129,7 @@ void tprof_losses_count(struct tprof_thread *t, unsigned reason, uint64_t n)
 		if (tab) {
 			struct tprof_loss_entry *e = claim(tab, TPROF_LOSS_THREAD, reason, t);
 			c = e ? &e->count : &tab->overflow[reason];
-		} else if (tprof_g.ancestor && tprof_g.spool_fd < 0 &&
+		} else if (tprof_g.ancestor && !tprof_g.spool.path &&
 			   tprof_g.phase == TPROF_PHASE_FAILED) {
 			c = descendant_count(tprof_g.ancestor, reason, t);
 		} else {

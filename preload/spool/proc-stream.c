@@ -15,7 +15,7 @@ static int writable(void)
 {
 	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
 	return phase == TPROF_PHASE_STARTED || phase == TPROF_PHASE_FINISHED ||
-	       (phase == TPROF_PHASE_FAILED && tprof_g.spool_fd >= 0);
+	       (phase == TPROF_PHASE_FAILED && tprof_g.spool.path);
 }
 
 static struct tprof_rec *reserve_locked(unsigned units)

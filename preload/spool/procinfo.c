@@ -55,7 +55,7 @@ static int env_int(const char *const *vars, const char **which)
 
 static void record_args(void)
 {
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	int fd = tprof_fd_open("/proc/self/cmdline", O_RDONLY, 0);
 	if (fd < 0)
 		return;
 	size_t cap = 4096, len = 0;
@@ -71,7 +71,7 @@ static void record_args(void)
 			cap *= 2;
 		}
 	}
-	close(fd);
+	tprof_fd_close(fd);
 	if (!buf)
 		return;
 	buf[len] = 0;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
+#include "../../common/outdir.h"
 #include "record.h"
 #include "../core/clock.h"
 #include "../core/core.h"
@@ -51,17 +52,27 @@ static struct tprof_slot *grow(uint32_t n)
 	uint64_t len = (uint64_t)n * slot_bytes;
 	if (out_of_space || off + len > tprof_g.cfg.spool_max + TPROF_SPOOL_HEADER_SIZE)
 		return NULL;
-	if (reserve_blocks(tprof_g.spool_fd, (off_t)off, (off_t)len) < 0) {
-		/* Only the first failure speaks; a full disk stops recording, not the program. */
-		if (tprof_g.slots_total) {
-			tprof_log_warn("cannot extend %s%s: %s; recording stopped", tprof_g.base,
-				       TPROF_SPOOL_SUFFIX, strerror(errno));
-			tprof_stop_writing();
-		}
+	/* The descriptor is still the spool's (the program may have taken it): else reopened,
+	 * or recording stops here. */
+	if (tprof_held_check(&tprof_g.spool) < 0) {
+		int e = errno;
+		if (tprof_stop_writing())
+			tprof_log_warn("cannot extend %s%s: its descriptor was taken and it cannot "
+				       "be reopened (%s); recording stopped", tprof_g.base,
+				       TPROF_SPOOL_SUFFIX, strerror(e));
 		out_of_space = 1;
 		return NULL;
 	}
-	void *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, tprof_g.spool_fd, (off_t)off);
+	if (reserve_blocks(tprof_g.spool.fd, (off_t)off, (off_t)len) < 0) {
+		/* Only the first failure speaks; a full disk stops recording, not the program. */
+		int e = errno;
+		if (tprof_g.slots_total && tprof_stop_writing())
+			tprof_log_warn("cannot extend %s%s: %s; recording stopped", tprof_g.base,
+				       TPROF_SPOOL_SUFFIX, strerror(e));
+		out_of_space = 1;
+		return NULL;
+	}
+	void *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, tprof_g.spool.fd, (off_t)off);
 	if (base == MAP_FAILED)
 		return NULL;
 	struct segment *seg = malloc(sizeof(*seg));
@@ -109,33 +120,32 @@ int tprof_spool_open(const char *path, uint32_t bytes)
 
 	slot_bytes = bytes;
 	out_of_space = 0;
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (tprof_held_create(&tprof_g.spool, path, O_RDWR, tprof_file_mode(), &tprof_g.lock))
 		return -1;
 	tprof_spool_header_init(&h, tprof_g.instance, (uint32_t)tprof_g.pid, bytes, tprof_real_ns());
 	memset(page, 0, sizeof(page));
 	memcpy(page, &h, sizeof(h));
 	tprof_losses_page(page);
-	if (pwrite(fd, page, sizeof(page), 0) != (ssize_t)sizeof(page)) {
-		int e = errno ? errno : ENOSPC;
-		close(fd);
-		unlink(path);
-		errno = e;
-		return -1;
+	/* Under the lock that a program's dup2 onto the descriptor waits for. */
+	pthread_mutex_lock(&tprof_g.lock);
+	errno = 0;
+	int ok = pwrite(tprof_g.spool.fd, page, sizeof(page), 0) == (ssize_t)sizeof(page);
+	int e = errno ? errno : ENOSPC;
+	struct tprof_slot *fresh = NULL;
+	if (ok) {
+		tprof_g.spool_bytes = TPROF_SPOOL_HEADER_SIZE;
+		fresh = grow(INITIAL_SLOTS);
+		e = errno;
+		free_list(fresh);
 	}
-	tprof_g.spool_fd = fd;
-	tprof_g.spool_bytes = TPROF_SPOOL_HEADER_SIZE;
-	struct tprof_slot *fresh = grow(INITIAL_SLOTS);
-	free_list(fresh);
+	pthread_mutex_unlock(&tprof_g.lock);
 	if (!fresh) {
-		int e = errno;
-		close(fd);
+		tprof_held_close(&tprof_g.spool);
 		unlink(path);
-		tprof_g.spool_fd = -1;
 		errno = e;
 		return -1;
 	}
-	tprof_losses_map(fd);
+	tprof_losses_map(tprof_g.spool.fd);
 	return 0;
 }
 
@@ -208,7 +218,5 @@ void tprof_spool_forget(void)
 	tprof_g.queue_head = tprof_g.queue_tail = NULL;
 	tprof_g.slots_total = 0;
 	tprof_g.spool_bytes = 0;
-	if (tprof_g.spool_fd >= 0)
-		close(tprof_g.spool_fd);
-	tprof_g.spool_fd = -1;
+	tprof_held_close(&tprof_g.spool);
 }

@@ -258,7 +258,7 @@ static int thread_ready(struct tprof_thread *t)
 	if (t->generation != tprof_g.generation)
 		forget_stale(t);
 	if (tprof_image_ensure() != 0)
-		return tprof_g.spool_fd < 0 && !tprof_g.losses ? TPROF_DROP_NO_FILES
+		return !tprof_g.spool.path && !tprof_g.losses ? TPROF_DROP_NO_FILES
 							       : TPROF_DROP_STOPPED;
 	return t->registered || thread_register(t) == 0 ? 0 : TPROF_DROP_STOPPED;
 }
@@ -392,11 +392,11 @@ static void refresh_name(struct tprof_thread *t)
 {
 	char path[64], name[32] = "";
 	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)t->tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = tprof_fd_open(path, O_RDONLY, 0);
 	if (fd < 0)
 		return;
 	ssize_t k = read(fd, name, sizeof(name) - 1);
-	close(fd);
+	tprof_fd_close(fd);
 	if (k > 0) {
 		name[k] = 0;
 		name[strcspn(name, "\n")] = 0;

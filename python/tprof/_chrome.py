@@ -9,7 +9,11 @@
 # invalid JSON, or silently another name.  So in that form the name is taken as the raw text
 # up to '", "ph": "' and the rest of the event is read as JSON.  Kineto writes an object with
 # "traceEvents" among other keys; those keys are copied, the events read as JSON.
+#
+# The file written is private, as the recorder's profiles are (it holds the program's
+# paths): created new, never through a link, 0600 (0640 with TPROF_GROUP_READABLE=1).
 import json
+import os
 
 CHUNK = 1 << 18          # characters read at a time
 _decoder = json.JSONDecoder()
@@ -147,6 +151,23 @@ def _object(reader, fix, out):
             raise ValueError("expected ',' or '}' between keys, found %r" % c)
 
 
+def private_mode(directory=False):
+    """0600 for a file, 0700 for a directory; 0640 and 0750 when TPROF_GROUP_READABLE
+    lets the group read profiles."""
+    group = os.environ.get("TPROF_GROUP_READABLE", "").lower() in ("1", "yes", "true", "on")
+    if directory:
+        return 0o750 if group else 0o700
+    return 0o640 if group else 0o600
+
+
+def create_private(path):
+    """path, which must not exist (a link there is not followed), created private and
+    opened for writing text."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 private_mode())
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
 def form(path):
     """"array" (PyTorch's own writer) or "object" (Kineto's) for the trace at path."""
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
@@ -154,11 +175,11 @@ def form(path):
 
 
 def rewrite(src, dst, meta, fix):
-    """Writes the trace src to dst as {"tprof": meta, ..., "traceEvents": [...]}, each event
-    through fix(event) -> event.  Returns the number of events; ValueError if src is not a
+    """Writes the trace src to dst, a new private file, as {"tprof": meta, ...,
+    "traceEvents": [...]}, each event through fix(event) -> event.  Returns the number of events; ValueError if src is not a
     trace of either form."""
     with open(src, encoding="utf-8", errors="surrogateescape") as f, \
-            open(dst, "w", encoding="utf-8") as out:
+            create_private(dst) as out:
         reader = _Reader(f)
         out.write('{"tprof": %s' % json.dumps(meta))
         if reader.peek() == "[":

@@ -16,7 +16,9 @@ Step n begins, at the same moment, as PyTorch's "ProfilerStep#n" and as tprof.st
 profile's.  When PyTorch's trace is ready (at the end, or after each cycle of a schedule),
 it is written as <host>.<pid>.pt.trace.json (<host>.<pid>.<k>.pt.trace.json for the k-th
 trace of a process, k >= 2) into the profile directory when the recorder is active
-(TPROF_OUTPUT_DIR), else into the directory given (default: the current one).
+(TPROF_OUTPUT_DIR), else into the directory given (default: the current one).  Like the
+recorder's profiles it is private: created new (never through a link), 0600, or 0640 with
+TPROF_GROUP_READABLE=1.
 
 The file is PyTorch's Chrome trace in one JSON object: "tprof" (host, pid, tid, source,
 torch, and for PyTorch's own writer base_us and threads) and "traceEvents", each event as
@@ -121,7 +123,7 @@ class profile:
         tmp = final = None
         try:
             directory = self._directory()
-            os.makedirs(directory, exist_ok=True)
+            os.makedirs(directory, mode=_chrome.private_mode(True), exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".pt-export.", suffix=".json", dir=directory)
             os.close(fd)
             prof.export_chrome_trace(tmp)
@@ -199,7 +201,8 @@ def _reserve(directory):
     while True:
         path = "%s.pt.trace.json" % stem if k == 1 else "%s.%d.pt.trace.json" % (stem, k)
         try:
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW,
+                             _chrome.private_mode()))
             return path
         except FileExistsError:
             k += 1

@@ -10,7 +10,8 @@ rc=$?
 [ "$rc" -eq 0 ] && [ ! -s "$T/help.err" ] && grep -q '^Usage: tprof-inspect ' "$T/help"
 ok $? "--help: exit 0 (got $rc), usage on stdout, nothing on stderr"
 missing=
-for opt in -o, --output -n, --max-events --buffer-kb -v, --verbose -h, --help --version; do
+for opt in -o, --output -n, --max-events --buffer-kb --group-readable -v, --verbose -h, --help \
+	--version; do
 	grep -q -e "^ *$opt\( \|,\|$\)" -e "^ *-[a-z], $opt\( \|$\)" "$T/help" || missing="$missing $opt"
 done
 [ -z "$missing" ]
