@@ -1,7 +1,8 @@
 /* hook-fd.c — the program's calls that could take the recorder's descriptors
  * (common/ownfd.h): close, close_range, closefrom, dup2, dup3, and libc's syscall() for their
- * numbers; and pipe, whose descriptors are the recorder's when a library makes them for it.  As far as the program can tell, a descriptor of the recorder is not open: closing
- * it fails with EBADF and leaves it, a range closes everything in it but the recorder's, and a
+ * numbers; and pipe, whose descriptors are the recorder's when a library makes them for it.
+ * As far as the program can tell, a descriptor of the recorder is not open: closing it fails
+ * with EBADF and leaves it, a range closes everything in it but the recorder's, and a
  * dup2 or dup3 onto one moves the recorder's file elsewhere first.  Anything else goes straight
  * to libc, after one compare. */
 #include <errno.h>
@@ -32,6 +33,22 @@ TPROF_EXPORT int dup3(int oldfd, int newfd, int flags);
 TPROF_EXPORT long syscall(long nr, ...);
 TPROF_EXPORT int pipe(int fds[2]);
 TPROF_EXPORT int pipe2(int fds[2], int flags);
+
+/* At load: libc's functions found now, not on first use, so that a program's close, dup2 or
+ * syscall in a signal handler never has to look them up (dlsym is not async-signal-safe).
+ * Also when not recording: the hooks are there all the same. */
+__attribute__((constructor(102))) static void find_libc(void)
+{
+	TPROF_KEEP_ERRNO;
+	get_close();
+	get_close_range();
+	get_closefrom();
+	get_dup2();
+	get_dup3();
+	get_syscall();
+	get_pipe();
+	get_pipe2();
+}
 
 static int no_libc(void)
 {
