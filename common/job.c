@@ -1,6 +1,8 @@
 /* job.c — a job's identity (job.h): written as 16 hex digits, taken from TPROF_JOB or from the
  * launcher's own job identity, or made at random; carried by the headers this process writes;
- * read back from a file's header. */
+ * read back from a file's header.  The /proc files read for a launcher's identity are opened
+ * through ownfd.h: in a recorded program they are the recorder's, not numbers of the
+ * program's. */
 #include "job.h"
 
 #include <fcntl.h>
@@ -14,6 +16,7 @@
 #include "chunk.h"
 #include "format.h"
 #include "hash.h"
+#include "ownfd.h"
 
 static uint64_t current;
 
@@ -121,11 +124,11 @@ static long parent_of(long pid)
 {
 	char path[64], buf[512];
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = tprof_fd_open(path, O_RDONLY, 0);
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	tprof_fd_close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
@@ -154,11 +157,11 @@ static uint64_t hydra_job(const char **from)
 	long pid = getppid();
 	for (int depth = 0; pid > 1 && depth < 8; depth++, pid = parent_of(pid)) {
 		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		int fd = tprof_fd_open(path, O_RDONLY, 0);
 		if (fd < 0)
 			return 0;
 		ssize_t n = read(fd, args, sizeof(args) - 1);
-		close(fd);
+		tprof_fd_close(fd);
 		if (n <= 0)
 			continue;
 		args[n] = '\0';

@@ -22,7 +22,7 @@ static void put(const char *var, const char *value)
 
 void tprof_job_begin(void)
 {
-	int saved = errno;
+	TPROF_KEEP_ERRNO;
 	const char *from = NULL;
 	uint64_t id = tprof_job_from_env(1, &from);
 	char hex[TPROF_JOB_HEX + 1];
@@ -35,7 +35,6 @@ void tprof_job_begin(void)
 	tprof_job_format(id, hex);
 	put(TPROF_JOB_VAR, hex);
 	put(TPROF_JOB_FROM_VAR, from);
-	errno = saved;
 }
 
 const char *tprof_job_source(void)
