@@ -16,6 +16,8 @@
 
 #include "../common/format.h"
 #include "../common/job.h"
+#include "../common/outdir.h"
+#include "../common/ownfd.h"
 #include "job.h"
 
 #define PROG "tprof-inspect"
@@ -81,22 +83,22 @@ static int make_marker(const char *dir, const char *marker)
 {
 	char path[256];
 	snprintf(path, sizeof(path), "%s/%s", dir, marker);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd = tprof_fd_open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, tprof_file_mode());
 	if (fd < 0)
 		return -1;
-	close(fd);
+	tprof_fd_close(fd);
 	return 0;
 }
 
 /* Makes `name` with the marker already inside (a directory made aside and renamed into
  * place), so that another rank of the job never finds it without: 1 made, 0 it exists
- * already, -1 an error (errno). */
+ * already, -1 an error (errno).  Its mode is a profile directory's (common/outdir.h). */
 static int claim(const char *name, const char *marker)
 {
 	char tmp[] = "." JOB_DEFAULT_BASE "-XXXXXX", path[128];
 	if (!mkdtemp(tmp))
 		return -1;
-	if (make_marker(tmp, marker) < 0) {
+	if (chmod(tmp, tprof_dir_mode()) || make_marker(tmp, marker) < 0) {
 		int err = errno;
 		rmdir(tmp);
 		errno = err;
@@ -116,7 +118,7 @@ static int claim(const char *name, const char *marker)
 		return -1;
 	}
 	/* A file system without RENAME_NOREPLACE: made in place, the marker right after. */
-	if (mkdir(name, 0700))
+	if (mkdir(name, tprof_dir_mode()))
 		return errno == EEXIST ? 0 : -1;
 	return make_marker(name, marker) < 0 ? -1 : 1;
 }

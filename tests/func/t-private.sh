@@ -4,10 +4,12 @@
 # tprof-inspect and tprof.torch's trace writer; created new, never through a link.  An output
 # directory of another user, or one that its group or others may write to without the sticky
 # bit, is refused, also behind a symbolic link: by tprof-inspect with exit status 2 and the
-# command not run, by the recorder alone with one warning and the program unaffected.  Also
-# run as an unprivileged user.  tprof-inspect says "profile written" only when one was.
+# command not run, by the recorder alone with one warning and the program unaffected; the
+# same for tprof-inspect's numbered default directory and with --append or --replace (nothing
+# of the other job removed).  Also run as an unprivileged user.  tprof-inspect says "profile
+# written" only when one was.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 36
 
 # modes DIR: "path mode" for DIR and everything below it, sorted.
 modes() { find "$1" -exec stat -c '%n %a' {} + | sed "s|^$1|.|" | sort; }
@@ -55,6 +57,19 @@ ok $? "tprof-inspect --sample all: 0700 and 0600 (status $rc): $(modes "$T/ins" 
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(count "$T/grp" '*.tpf')" -eq 2 ] && only 750 640 "$T/grp"
 ok $? "tprof-inspect --group-readable: 0750 and 0640 (status $rc): $(modes "$T/grp" | tr '\n' ' ')"
+
+# The numbered default directory (tprof-out-N, with its job's marker file) too.
+mkdir "$T/cwd" "$T/cwd-grp"
+(cd "$T/cwd" && "$INSPECT" -- "$APPS/marks" 2 100) >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(count "$T/cwd/tprof-out-1" '*.tpf')" -eq 1 ] &&
+	[ "$(count "$T/cwd/tprof-out-1" '.tprof-job-*')" -eq 1 ] && only 700 600 "$T/cwd/tprof-out-1"
+ok $? "tprof-inspect's default directory: 0700 and 0600, its marker too (status $rc): $(modes "$T/cwd/tprof-out-1" | tr '\n' ' ')"
+(cd "$T/cwd-grp" && "$INSPECT" --group-readable -- "$APPS/marks" 2 100) >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(count "$T/cwd-grp/tprof-out-1" '*.tpf')" -eq 1 ] &&
+	[ "$(count "$T/cwd-grp/tprof-out-1" '.tprof-job-*')" -eq 1 ] && only 750 640 "$T/cwd-grp/tprof-out-1"
+ok $? "tprof-inspect --group-readable, the default directory: 0750 and 0640 (status $rc): $(modes "$T/cwd-grp/tprof-out-1" | tr '\n' ' ')"
 
 TPROF_GROUP_READABLE=1 TPROF_SAMPLE=all record_env "$T/grp-env" "$APPS/marks" 2 100 >"$T/out" 2>"$T/err"
 rc=$?
@@ -147,6 +162,23 @@ for case in "others:owned by uid 65534 (not by you, uid 0, or root)" "world:writ
 	ok $? "tprof-inspect -o $d: exit 2 (got $rc), the reason given, the command not run"
 	[ "$rc" -eq 2 ] || diag "$(cat "$T/err")"
 done
+# Another job's profile in a directory others may write to: refused before --replace removes
+# anything of it, and with --append.
+mkdir "$T/shared"
+"$INSPECT" -o "$T/shared" -- "$APPS/threads" 2 50 >"$T/out" 2>"$T/err"
+chmod 777 "$T/shared"
+before=$(ls -A "$T/shared" | sort | tr '\n' ' ')
+for how in --replace --append; do
+	rm -f "$T/ran"
+	"$INSPECT" -o "$T/shared" $how -- touch "$T/ran" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -e "$T/ran" ] && [ "$(count "$T/shared" '*.tpf')" -eq 1 ] &&
+		[ "$(ls -A "$T/shared" | sort | tr '\n' ' ')" = "$before" ] &&
+		grep -qF "tprof-inspect: refusing output directory '$T/shared': writable by others and not sticky (mode 0777)" "$T/err"
+	ok $? "tprof-inspect -o DIR $how, DIR writable by others holding another job's profile: exit 2 (got $rc), nothing removed, the command not run"
+	[ "$rc" -eq 2 ] || diag "$(cat "$T/err")"
+done
+
 for d in "$T/sticky" "$T/to-mine"; do
 	"$INSPECT" -o "$d" -- "$APPS/threads" 2 50 >"$T/out" 2>"$T/err"
 	rc=$?
@@ -206,10 +238,11 @@ else
 fi
 
 # ---- what tprof-inspect reports -------------------------------------------------------------
-# A chunk file with its header alone (and no spool) is not a profile.
-src=$(find "$T/mine" -name '*.tpf' | head -1)
-"$INSPECT" -o "$T/hdr" -- sh -c 'head -c 64 "$0" >"$TPROF_OUTPUT_DIR/h.1.0000beef.tpf"' "$src" \
-	>"$T/out" 2>"$T/err"
+# A chunk file of this job with its header alone (and no spool) is not a profile.
+TPROF_JOB=5ca1ab1e record_env "$T/hdr-src" "$APPS/threads" 2 50 >"$T/out" 2>"$T/err"
+src=$(find "$T/hdr-src" -name '*.tpf' | head -1)
+TPROF_JOB=5ca1ab1e "$INSPECT" -o "$T/hdr" -- \
+	sh -c 'head -c 64 "$0" >"$TPROF_OUTPUT_DIR/h.1.0000beef.tpf"' "$src" >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(count "$T/hdr" '*.tpf')" -eq 1 ] && grep -q "no profile data was written" "$T/err" &&
 	! grep -q "profile written" "$T/err"
