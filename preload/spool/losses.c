@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../../common/outdir.h"
 #include "../core/core.h"
 
 static char *marker_path;       /* where this image's marker file goes (no files of its own) */
@@ -94,7 +95,7 @@ static void make_marker(void)
 {
 	if (!marker_path || __atomic_exchange_n(&marker_made, 1, __ATOMIC_RELAXED))
 		return;
-	int fd = open(marker_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	int fd = open(marker_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, tprof_file_mode());
 	if (fd >= 0)
 		close(fd);
 	else
@@ -145,7 +146,8 @@ void tprof_losses_count(struct tprof_thread *t, unsigned reason, uint64_t n)
  * name is made ready in any case, for a descendant that finds no room in the table. */
 void tprof_losses_no_files(void)
 {
-	if (marker_path || !tprof_g.base)
+	/* Never into a directory refused as another user's or open to others (core/output.c). */
+	if (marker_path || !tprof_g.base || tprof_output_ready() < 0)
 		return;
 	size_t n = strlen(tprof_g.base) + sizeof(TPROF_LOST_SUFFIX);
 	char *path = malloc(n);
