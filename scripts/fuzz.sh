@@ -3,7 +3,8 @@
 # clang and -fsanitize=fuzzer,address,undefined in a build directory of their own
 # ($FUZZ_BUILD, default build-fuzz/ at the top of the checkout; the normal build is left
 # alone) and runs each for SECONDS (default $FUZZ_TIME, else 10), one after the other, from
-# its seeds in tests/fuzz/corpus/TARGET.  What a run finds new goes to
+# its seeds in tests/fuzz/corpus/TARGET; SECONDS 0 runs each seed and kept finding
+# (tests/fuzz/corpus/TARGET/find-*) once, as a regression test.  What a run finds new goes to
 # $FUZZ_BUILD/fuzz-corpus/TARGET; a crash, a leak, a timeout or too much memory stops the
 # script, its input saved as $FUZZ_BUILD/fuzz-findings/TARGET-*.
 #
@@ -57,9 +58,14 @@ for t in $targets; do
 		sed -n 's/.*rss: \([0-9]*\)Mb.*/\1/p' | tail -1)
 	rss=$((${base:-300} + ALLOW_MB))
 	log="$dir/fuzz-$t.log"
-	echo "fuzz: $t for ${secs}s (inputs up to $MAX_LEN bytes, an allocation up to ${ALLOW_MB} MiB," \
+	if [ "$secs" -eq 0 ]; then
+		howlong="-runs=0" what="its corpus once"
+	else
+		howlong="-max_total_time=$secs" what="for ${secs}s"
+	fi
+	echo "fuzz: $t $what (inputs up to $MAX_LEN bytes, an allocation up to ${ALLOW_MB} MiB," \
 		"RSS up to ${rss} MiB, ${TIMEOUT} s an input)"
-	"$bin" -max_total_time="$secs" -max_len=$MAX_LEN -malloc_limit_mb=$ALLOW_MB \
+	"$bin" "$howlong" -max_len=$MAX_LEN -malloc_limit_mb=$ALLOW_MB \
 		-rss_limit_mb=$rss -timeout=$TIMEOUT -close_fd_mask=3 -print_final_stats=1 \
 		-artifact_prefix="$dir/fuzz-findings/$t-" "$corpus" "$top/tests/fuzz/corpus/$t" \
 		>"$log" 2>&1 && rc=0 || rc=$?
