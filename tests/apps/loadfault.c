@@ -7,6 +7,10 @@
  * (begun) and after (ended), so that only a call in flight at a kill is uncertain.  Every
  * iteration is push "iter", mark "m", pop: three records, the mark inside the range; each
  * thread's iterations are inside one range "work" of its own.
+ * With LOADFAULT_FORK_ALONE=1 a process forks only when its other threads have ended (as
+ * many children as its threads would have forked): for runtimes that do not make fork safe
+ * while other threads allocate (the sanitizers' allocator of gcc 12 leaves its lock held
+ * in the child).
  * Usage: loadfault COUNTS THREADS ITERATIONS FORKS */
 #include <fcntl.h>
 #include <pthread.h>
@@ -22,7 +26,7 @@
 
 static const char *counts_dir;
 static uint64_t *counts;        /* [0] begun, [1] ended: this process's, in its file */
-static int iterations, forks;
+static int iterations, forks, fork_alone;
 static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t children[64];
 static int nchildren;
@@ -120,7 +124,7 @@ static void *work(void *arg)
 			if (pthread_create(&t, NULL, short_lived, NULL) == 0)
 				pthread_join(t, NULL);
 		}
-		if (w->index % 16 == 1 && done == 0)
+		if (!fork_alone && w->index % 16 == 1 && done == 0)
 			maybe_fork(w->depth);
 	}
 	COUNTED(tprof_range_pop());
@@ -141,8 +145,10 @@ static void run(int threads, int depth)
 	for (int i = 0; i < threads; i++)
 		pthread_join(w[i].id, NULL);
 	free(w);
-	/* a child of its own, when no thread forked one (two threads never do) */
-	if (threads < 16)
+	/* a child of its own, when no thread forked one (two threads never do); with fork_alone,
+	 * the children its threads would have forked */
+	int more = threads < 16 ? 1 : fork_alone ? (threads + 14) / 16 : 0;
+	for (int i = 0; i < more; i++)
 		maybe_fork(depth);
 	for (int i = 0; i < nchildren; i++)
 		waitpid(children[i], NULL, 0);
@@ -158,6 +164,8 @@ int main(int argc, char **argv)
 	int threads = atoi(argv[2]);
 	iterations = atoi(argv[3]);
 	forks = atoi(argv[4]);
+	const char *alone = getenv("LOADFAULT_FORK_ALONE");
+	fork_alone = alone && *alone == '1';
 	open_counts();
 	run(threads, 0);
 	printf("done\n");
