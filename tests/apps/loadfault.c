@@ -147,7 +147,7 @@ static void run(int threads, int depth)
 	free(w);
 	/* a child of its own, when no thread forked one (two threads never do); with fork_alone,
 	 * the children its threads would have forked */
-	int more = threads < 16 ? 1 : fork_alone ? (threads + 14) / 16 : 0;
+	int more = (threads < 16) + (fork_alone ? (threads + 14) / 16 : 0);
 	for (int i = 0; i < more; i++)
 		maybe_fork(depth);
 	for (int i = 0; i < nchildren; i++)
