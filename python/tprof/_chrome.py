@@ -175,19 +175,29 @@ def form(path):
 
 
 def rewrite(src, dst, meta, fix):
-    """Writes the trace src to dst, a new private file, as {"tprof": meta, ...,
-    "traceEvents": [...]}, each event through fix(event) -> event.  Returns the number of events; ValueError if src is not a
-    trace of either form."""
-    with open(src, encoding="utf-8", errors="surrogateescape") as f, \
-            create_private(dst) as out:
-        reader = _Reader(f)
-        out.write('{"tprof": %s' % json.dumps(meta))
-        if reader.peek() == "[":
-            out.write(',\n"traceEvents": ')
-            n = _events(reader, _raw_named, fix, out)
-        else:
-            n = _object(reader, fix, out)
-        if reader.peek() != "":
-            raise ValueError("more after the trace")
-        out.write("}\n")
+    """Writes the trace src to dst, private, as {"tprof": meta, ..., "traceEvents": [...]},
+    each event through fix(event) -> event: under a temporary name beside dst, renamed over
+    dst when whole (an earlier dst is replaced; on an error nothing is left).  Returns the
+    number of events; ValueError if src is not a trace of either form."""
+    tmp = "%s.tprof-tmp-%d" % (dst, os.getpid())
+    try:
+        with open(src, encoding="utf-8", errors="surrogateescape") as f, \
+                create_private(tmp) as out:
+            reader = _Reader(f)
+            out.write('{"tprof": %s' % json.dumps(meta))
+            if reader.peek() == "[":
+                out.write(',\n"traceEvents": ')
+                n = _events(reader, _raw_named, fix, out)
+            else:
+                n = _object(reader, fix, out)
+            if reader.peek() != "":
+                raise ValueError("more after the trace")
+            out.write("}\n")
+        os.replace(tmp, dst)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
     return n
