@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "../util/progress.h"
-#include "impimage.h"
 #include "system.h"
 
 /* The size of a process image's files: what reading it means for the progress line. */
@@ -78,43 +77,6 @@ int trace_has_data(const struct trace *tr)
 			if (tr->procs[i]->streams[s] && tr->procs[i]->streams[s]->npieces)
 				return 1;
 	return 0;
-}
-
-void proc_free(struct proc *p)
-{
-	for (size_t s = 0; s < p->nstreams; s++) {
-		if (p->streams[s]) {
-			stream_close(p->streams[s]);
-			free(p->streams[s]->pieces);
-			free(p->streams[s]);
-		}
-		if (p->threads[s]) {
-			free(p->threads[s]->open_calls);
-			free(p->threads[s]->stack);
-			free(p->threads[s]);
-		}
-	}
-	free(p->streams);
-	free(p->threads);
-	free(p->strmap);
-	free(p->args);
-	free(p->damage);
-	free(p->asyncs);
-	free(p->unreg);
-	free(p->csync);
-	free(p->tb.pts);
-	free(p->tb.slope);
-	free(p->tb.mul);
-	if (p->imp)
-		free(p->imp->gpu);
-	free(p->imp);
-	if (p->fd >= 0)
-		close(p->fd);
-	if (p->spool)
-		munmap((void *)p->spool, p->spool_len);
-	free(p->trace_path);
-	free(p->spool_path);
-	free(p);
 }
 
 void trace_free(struct trace *tr)
