@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/chunk.h"
 #include "../common/format.h"
 #include "../common/job.h"
 #include "../common/outdir.h"

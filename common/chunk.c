@@ -1,9 +1,12 @@
-/* chunk.c — header construction and validation for every on-disk structure. */
+/* chunk.c — header construction and validation for every on-disk structure, and what a
+ * file's header says of the job that wrote it. */
 #include "chunk.h"
 #include "job.h"
 
+#include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 uint32_t tprof_crc32(const void *p, size_t n)
@@ -126,4 +129,32 @@ int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *paylo
 	if (h->encoding == TPROF_ENC_VARINT_RAW)
 		return 1;
 	return tprof_crc32(payload, h->comp_len) == h->payload_crc;
+}
+
+int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns)
+{
+	union {
+		struct tprof_file_header f;
+		struct tprof_spool_header s;
+	} h;
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	ssize_t n = pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	if (n < 0)
+		return -1;
+	if (n == (ssize_t)sizeof(h) && !tprof_file_header_check(&h.f)) {
+		*job = h.f.job;
+		*created_ns = h.f.created_ns;
+		return 1;
+	}
+	if (n == (ssize_t)sizeof(h) && !tprof_spool_header_check(&h.s)) {
+		*job = h.s.job;
+		*created_ns = h.s.created_ns;
+		return 1;
+	}
+	*job = *created_ns = 0;
+	return n >= 8 && (!memcmp(&h, TPROF_FILE_MAGIC, 8) || !memcmp(&h, TPROF_SPOOL_MAGIC, 8)) ? 2
+											    : 0;
 }

@@ -27,6 +27,12 @@ const char *tprof_chunk_header_check(const struct tprof_chunk_header *h);
 /* Checks the payload against the header's CRC. */
 int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *payload);
 
+/* What a file's header says: 1 for a chunk file or spool whose header is good (*job 0: one
+ * written before jobs were recorded), 2 for one whose magic is tprof's but whose header is
+ * damaged (no job known), 0 for a file that is not tprof's, -1 when it cannot be read.  name
+ * is relative to dirfd (AT_FDCWD: a path); a symbolic link is not followed. */
+int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns);
+
 uint32_t tprof_crc32(const void *p, size_t n);
 uint32_t tprof_crc32_update(uint32_t crc, const void *p, size_t n);
 

@@ -1,6 +1,6 @@
 /* job.c — a job's identity (job.h): written as 16 hex digits, taken from TPROF_JOB or from the
- * launcher's own job identity, or made at random; carried by the headers this process writes;
- * read back from a file's header.  The /proc files read for a launcher's identity are opened
+ * launcher's own job identity, or made at random; carried by the headers this process writes
+ * (chunk.c reads it back from a file's header).  The /proc files read for a launcher's identity are opened
  * through ownfd.h: in a recorded program they are the recorder's, not numbers of the
  * program's. */
 #include "job.h"
@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "chunk.h"
 #include "format.h"
 #include "hash.h"
 #include "ownfd.h"
@@ -211,32 +210,4 @@ uint64_t tprof_job_from_env(int accept_made, const char **from)
 		return id;
 	}
 	return 0;
-}
-
-int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns)
-{
-	union {
-		struct tprof_file_header f;
-		struct tprof_spool_header s;
-	} h;
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	ssize_t n = pread(fd, &h, sizeof(h), 0);
-	close(fd);
-	if (n < 0)
-		return -1;
-	if (n == (ssize_t)sizeof(h) && !tprof_file_header_check(&h.f)) {
-		*job = h.f.job;
-		*created_ns = h.f.created_ns;
-		return 1;
-	}
-	if (n == (ssize_t)sizeof(h) && !tprof_spool_header_check(&h.s)) {
-		*job = h.s.job;
-		*created_ns = h.s.created_ns;
-		return 1;
-	}
-	*job = *created_ns = 0;
-	return n >= 8 && (!memcmp(&h, TPROF_FILE_MAGIC, 8) || !memcmp(&h, TPROF_SPOOL_MAGIC, 8)) ? 2
-											    : 0;
 }

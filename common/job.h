@@ -40,10 +40,4 @@ uint64_t tprof_job_from_env(int accept_made, const char **from);
 void tprof_job_set(uint64_t id);
 uint64_t tprof_job_current(void);
 
-/* What a file's header says: 1 for a chunk file or spool whose header is good (*job 0: one
- * written before jobs were recorded), 2 for one whose magic is tprof's but whose header is
- * damaged (no job known), 0 for a file that is not tprof's, -1 when it cannot be read.  name
- * is relative to dirfd (AT_FDCWD: a path); a symbolic link is not followed. */
-int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns);
-
 #endif

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "../../common/chunk.h"
 #include "../../common/job.h"
 #include "trace.h"
 
