@@ -16,18 +16,6 @@
 static int initialized;
 static int clock_source;
 
-/* Inside the recorder: runtime calls not recorded, annotations not either (buffer.h). */
-static void enter(void)
-{
-	tprof_tls.guard++;
-	tprof_busy_enter(&tprof_tls);
-}
-
-static void leave(void)
-{
-	tprof_busy_leave(&tprof_tls);
-	tprof_tls.guard--;
-}
 
 void tprof_prepare_exec(void)
 {
@@ -36,10 +24,10 @@ void tprof_prepare_exec(void)
 	tprof_losses_exit();
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED)
 		return;
-	enter();
+	tprof_inside_enter(&tprof_tls);
 	tprof_threads_final();
 	tprof_image_checkpoint();
-	leave();
+	tprof_inside_leave(&tprof_tls);
 }
 
 static void finish(void)
@@ -49,7 +37,7 @@ static void finish(void)
 	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
 	if (phase != TPROF_PHASE_STARTED && !(phase == TPROF_PHASE_FAILED && tprof_g.spool.path))
 		return;
-	enter();
+	tprof_inside_enter(&tprof_tls);
 	/* Stop taking events first: everything recorded before this point is flushed. */
 	__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
 	tprof_threads_final();
@@ -57,7 +45,7 @@ static void finish(void)
 		tprof_image_finish();
 	else
 		tprof_image_finish_failed();
-	leave();
+	tprof_inside_leave(&tprof_tls);
 }
 
 /* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock -> the list

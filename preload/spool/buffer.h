@@ -49,6 +49,20 @@ more:
 #endif
 }
 
+/* Inside the recorder's own work on this thread: runtime calls are not recorded (guard), nor
+ * annotations of a signal handler that interrupts it (busy). */
+static inline void tprof_inside_enter(struct tprof_thread *t)
+{
+	t->guard++;
+	tprof_busy_enter(t);
+}
+
+static inline void tprof_inside_leave(struct tprof_thread *t)
+{
+	tprof_busy_leave(t);
+	t->guard--;
+}
+
 /* The same, returning ret: a tail call when a GAP record is due, so that the caller keeps
  * nothing across it. */
 static inline int tprof_busy_leave_ret(struct tprof_thread *t, int ret)

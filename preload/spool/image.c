@@ -20,19 +20,6 @@
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Inside the recorder, holding its locks: runtime calls not recorded, annotations not either
- * (buffer.h). */
-static void enter(void)
-{
-	tprof_tls.guard++;
-	tprof_busy_enter(&tprof_tls);
-}
-
-static void leave(void)
-{
-	tprof_busy_leave(&tprof_tls);
-	tprof_tls.guard--;
-}
 static int clock_source;
 static struct tprof_clock_sample start_sample;
 
@@ -121,12 +108,12 @@ fail_quiet:
 
 int tprof_image_start(void)
 {
-	enter();
+	tprof_inside_enter(&tprof_tls);
 	pthread_mutex_lock(&start_lock);
 	int phase = __atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE);
 	if (phase != TPROF_PHASE_PENDING) {
 		pthread_mutex_unlock(&start_lock);
-		leave();
+		tprof_inside_leave(&tprof_tls);
 		return phase == TPROF_PHASE_STARTED ? 0 : -1;
 	}
 	if (tprof_chunks_init() < 0 || create_files() < 0) {
@@ -134,7 +121,7 @@ int tprof_image_start(void)
 		__atomic_store_n(&tprof_g.phase, TPROF_PHASE_FAILED, __ATOMIC_RELEASE);
 		tprof_losses_no_files();
 		pthread_mutex_unlock(&start_lock);
-		leave();
+		tprof_inside_leave(&tprof_tls);
 		return -1;
 	}
 	tprof_flusher_cond_init();
@@ -153,7 +140,7 @@ int tprof_image_start(void)
 		tprof_log_warn("cannot start the flusher thread; buffers are written at exit");
 	tprof_log_info("recording to %s%s", tprof_g.base, TPROF_TRACE_SUFFIX);
 	pthread_mutex_unlock(&start_lock);
-	leave();
+	tprof_inside_leave(&tprof_tls);
 	return 0;
 }
 
@@ -183,7 +170,7 @@ static int other_threads_live(void)
 void tprof_image_checkpoint(void)
 {
 	TPROF_KEEP_ERRNO;
-	enter();
+	tprof_inside_enter(&tprof_tls);
 	pthread_mutex_lock(&start_lock);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_STARTED) {
 		tprof_proc_clock(TPROF_CLOCK_FINAL);
@@ -191,7 +178,7 @@ void tprof_image_checkpoint(void)
 		tprof_chunks_write_all();
 	}
 	pthread_mutex_unlock(&start_lock);
-	leave();
+	tprof_inside_leave(&tprof_tls);
 }
 
 /* Everything so far into the chunk file, with a clock sample; recording carries on (a
@@ -199,14 +186,14 @@ void tprof_image_checkpoint(void)
 void tprof_image_flush(void)
 {
 	TPROF_KEEP_ERRNO;
-	enter();
+	tprof_inside_enter(&tprof_tls);
 	pthread_mutex_lock(&start_lock);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_STARTED) {
 		tprof_proc_clock(TPROF_CLOCK_PERIODIC);
 		tprof_chunks_write_all();
 	}
 	pthread_mutex_unlock(&start_lock);
-	leave();
+	tprof_inside_leave(&tprof_tls);
 }
 
 /* At exit, after recording stopped: the last records, every buffer written, and the spool
@@ -214,11 +201,11 @@ void tprof_image_flush(void)
  * into it; otherwise it stays and the reader takes what it needs from it. */
 void tprof_image_finish(void)
 {
-	enter();
+	tprof_inside_enter(&tprof_tls);
 	pthread_mutex_lock(&start_lock);
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED) {
 		pthread_mutex_unlock(&start_lock);
-		leave();
+		tprof_inside_leave(&tprof_tls);
 		return;
 	}
 	tprof_proc_clock(TPROF_CLOCK_FINAL);
@@ -238,7 +225,7 @@ void tprof_image_finish(void)
 		       (unsigned long long)tprof_g.chunks_written,
 		       (unsigned long long)tprof_g.bytes_written, tprof_g.base, TPROF_TRACE_SUFFIX);
 	pthread_mutex_unlock(&start_lock);
-	leave();
+	tprof_inside_leave(&tprof_tls);
 }
 
 /* The fork child must not write into its parent's mapped buffers: it drops them, and the
@@ -262,14 +249,14 @@ void tprof_image_reset_child(void)
  * drop counts were written by the caller), the last clock sample and the end mark. */
 void tprof_image_finish_failed(void)
 {
-	enter();
+	tprof_inside_enter(&tprof_tls);
 	pthread_mutex_lock(&start_lock);
 	if (tprof_g.spool.path) {
 		tprof_proc_clock(TPROF_CLOCK_FINAL);
 		tprof_proc_record(TPROF_K_END, TPROF_END_EXIT, 0, tprof_now(), 0, 0);
 	}
 	pthread_mutex_unlock(&start_lock);
-	leave();
+	tprof_inside_leave(&tprof_tls);
 }
 
 void tprof_image_lock(void)

@@ -31,18 +31,6 @@ static void make_key(void)
 	pthread_key_create(&exit_key, thread_exit);
 }
 
-/* Inside the recorder: runtime calls not recorded (guard), annotations not either (busy). */
-static void enter(struct tprof_thread *t)
-{
-	t->guard++;
-	tprof_busy_enter(t);
-}
-
-static void leave(struct tprof_thread *t)
-{
-	tprof_busy_leave(t);
-	t->guard--;
-}
 
 /* ---- records lost -------------------------------------------------------------------------- */
 
@@ -185,7 +173,7 @@ static void thread_exit(void *arg)
 	t->key_armed = 0;
 	if (t->generation != tprof_g.generation || !t->registered)
 		return;
-	enter(t);
+	tprof_inside_enter(t);
 	char name[17] = "";
 	prctl(PR_GET_NAME, name, 0, 0, 0);
 	tprof_thread_note_name(t, name);
@@ -197,7 +185,7 @@ static void thread_exit(void *arg)
 	pthread_mutex_unlock(&tprof_g.lock);
 	free(t->cache);
 	t->cache = NULL;
-	leave(t);
+	tprof_inside_leave(t);
 }
 
 /* A thread's state from before a fork belongs to another process image (its busy and guard
@@ -312,13 +300,13 @@ void tprof_room_slow(struct tprof_thread *t, unsigned units)
 {
 	TPROF_KEEP_ERRNO;
 	int reason, nested = t->guard > 0;
-	enter(t);
+	tprof_inside_enter(t);
 	if (thread_ready(t) == 0) {
 		struct tprof_rec *r = take(t, units, nested, &reason);
 		if (r)
 			t->pos = r;
 	}
-	leave(t);
+	tprof_inside_leave(t);
 }
 
 /* Entered busy (tprof_reserve); leaves busy when the record is lost. */
@@ -371,9 +359,9 @@ int tprof_thread_enter(struct tprof_thread *t)
 {
 	if (TPROF_LIKELY(t->registered && t->generation == tprof_g.generation))
 		return 0;
-	enter(t);
+	tprof_inside_enter(t);
 	int rc = thread_ready(t) ? -1 : 0;
-	leave(t);
+	tprof_inside_leave(t);
 	return rc;
 }
 
@@ -411,7 +399,7 @@ void tprof_threads_final(void)
 	size_t n = 0, cap = 0;
 	struct tprof_thread **list = NULL;
 	struct tprof_thread *self = &tprof_tls;
-	enter(self);
+	tprof_inside_enter(self);
 	pthread_mutex_lock(&tprof_g.lock);
 	for (struct tprof_thread *t = tprof_g.threads; t; t = t->reg_next)
 		cap++;
@@ -430,7 +418,7 @@ void tprof_threads_final(void)
 	pthread_mutex_unlock(&tprof_g.proc_lock);
 	if (lost)
 		tprof_proc_record(TPROF_K_DROP, TPROF_DROP_NO_BUFFER, 0, tprof_now(), lost, 0);
-	leave(self);
+	tprof_inside_leave(self);
 }
 
 /* The registered thread whose pthread_t is `which`, or NULL. */
