@@ -2,9 +2,10 @@
  *   sysratio MS   a thread "ratio" alternates ratio_three (3 units) and a C++-named method,
  *                 tprof::test::Ratio::one() (1 unit), until it has used MS ms of CPU; a
  *                 thread "other" spins in other_spin for MS/3 ms of CPU; a thread "sleeper"
- *                 waits on a condition variable throughout; a forked child spins in forked_spin and an exec'ed one in
- *                 execd_spin, MS/4 ms of CPU each; the main thread maps and touches 96 MiB,
- *                 holds it and waits.  Prints the pids and tids as "KEY=VALUE" lines.
+ *                 waits on a condition variable throughout; a forked child spins in
+ *                 forked_spin and an exec'ed one in execd_spin, MS/4 ms of CPU each; the main thread maps and touches 96 MiB,
+ *                 holds it and waits.  Prints the pids and tids, and when the touching began
+ *                 and ended (CLOCK_REALTIME ns), as "KEY=VALUE" lines.
  *   sysratio exec MS   the exec'ed child's part.
  * Built with frame pointers, so that the sampler's stacks reach the callers.  Exits with 5. */
 #ifndef _GNU_SOURCE
@@ -31,6 +32,14 @@ static double cpu_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* CLOCK_REALTIME in ns: the profile's own time base, to place the touching in the trace. */
+static long long realtime_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static void sleep_ms(long ms)
@@ -139,11 +148,13 @@ int main(int argc, char **argv)
 	pthread_create(&t[2], NULL, sleeper_main, NULL);
 	sleep_ms(200);
 	size_t bytes = (size_t)MIB << 20;
+	printf("touch_start_ns=%lld\n", realtime_ns());
 	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
 		return 1;
 	for (size_t i = 0; i < bytes; i += 4096)
 		mem[i] = 1;
+	printf("touch_end_ns=%lld\n", realtime_ns());
 	printf("touched_mib=%d\n", MIB);
 	sleep_ms(200);
 	pthread_create(&t[0], NULL, ratio_main, NULL);
