@@ -40,7 +40,7 @@ if ! make -C "$top/build" -j"$jobs" distcheck >"$top/build/distcheck.out" 2>&1; 
 	exit 1
 fi
 totals "$top/build/distcheck.out"
-grep -E 'archives ready|\.tar\.gz' "$top/build/distcheck.out" | head -3
+grep -A2 'archives ready' "$top/build/distcheck.out" | grep -v '^=*$' || true
 
 dir=$top/build-sanitizers
 stage "build in $dir (--enable-sanitizers)"
