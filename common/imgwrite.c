@@ -1,10 +1,12 @@
 /* imgwrite.c — a process image written outside the recorder (imgwrite.h): its chunk file
  * (created with O_EXCL, a random instance), a buffer per stream that becomes a chunk (codec +
  * raw deflate + chunk header, as the recorder's preload/spool/chunks.c; with opts.raw, the
- * codec's bytes as they are), and its strings.  A
- * write error stops the image with one warning; the caller goes on.  With opts.thread, the
- * chunks are made and written by a thread of the image's own: a full buffer is handed over
- * and the stream goes on in a fresh one. */
+ * codec's bytes as they are), and its strings.  A stream's buffer starts small and doubles up
+ * to BUF_UNITS as records come, so that an image of many streams with few records each costs
+ * what they hold; a stream the caller is done with gives its buffer back.  A write error stops
+ * the image with one warning; the caller goes on.  With opts.thread, the chunks are made and
+ * written by a thread of the image's own, started when a first buffer fills: a full buffer is
+ * handed over and the stream goes on in a fresh one. */
 #include "imgwrite.h"
 
 #include <errno.h>
@@ -27,20 +29,21 @@
 #include "strtab.h"
 #include "writev-all.h"
 
-#define BUF_UNITS 8192u                 /* 256 KiB of records per stream buffer */
+#define BUF_UNITS 8192u                 /* 256 KiB of records at most per stream buffer */
+#define FIRST_UNITS 8u                  /* a stream's first buffer */
 #define MAX_STRING (TPROF_MAX_EXT * TPROF_UNIT)
 
 struct sbuf {
-	struct tprof_rec *units;        /* BUF_UNITS */
-	uint32_t n, flushed, seq;
+	struct tprof_rec *units;        /* cap of them, or NULL */
+	uint32_t n, flushed, seq, cap;
 	uint64_t last_t0;
 };
 
 /* A piece of a stream buffer for the writing thread: units [first, first + count) of buffer
- * seq; owned: the buffer is the thread's to free once written. */
+ * seq; owned: the buffer (of cap units) is the thread's to free, or keep, once written. */
 struct job {
 	struct tprof_rec *units;
-	uint32_t stream, seq, first, count;
+	uint32_t stream, seq, first, count, cap;
 	int owned;
 };
 
@@ -61,7 +64,8 @@ struct tprof_imgw {
 	struct tprof_held file;         /* written under io_lock */
 	pthread_mutex_t io_lock;
 	int failed;                     /* read and set atomically with a writing thread */
-	struct writer *wr;              /* opts.thread, else NULL */
+	int want_thread;                /* opts.thread */
+	struct writer *wr;              /* the writing thread once started, else NULL */
 	char *base;
 	const char *prog, *what;
 	struct sbuf *streams;
@@ -71,6 +75,7 @@ struct tprof_imgw {
 	uint8_t *raw, *comp;
 	size_t raw_cap, comp_cap;
 	int raw_chunks;                 /* opts.raw */
+	int deflating;                  /* zs set up (not opts.raw) */
 	uint64_t records;
 };
 
@@ -85,10 +90,28 @@ static struct sbuf *stream_buf(struct tprof_imgw *w, uint32_t stream)
 		w->streams = ns;
 		w->nstreams = n;
 	}
-	struct sbuf *b = &w->streams[stream];
-	if (!b->units && !(b->units = calloc(BUF_UNITS, TPROF_UNIT)))
-		return NULL;
-	return b;
+	return &w->streams[stream];
+}
+
+/* Room in b for need more units (need <= BUF_UNITS), its buffer grown (doubled) while it is
+ * smaller than BUF_UNITS; 0 when it is full at BUF_UNITS, -1 out of memory. */
+static int room(struct sbuf *b, uint32_t need)
+{
+	if (b->n + need <= b->cap)
+		return 1;
+	if (b->cap >= BUF_UNITS)
+		return 0;
+	uint32_t cap = b->cap ? b->cap : FIRST_UNITS;
+	while (cap < b->n + need && cap < BUF_UNITS)
+		cap *= 2;
+	if (cap > BUF_UNITS)
+		cap = BUF_UNITS;
+	struct tprof_rec *u = realloc(b->units, (size_t)cap * TPROF_UNIT);
+	if (!u)
+		return -1;
+	b->units = u;
+	b->cap = cap;
+	return b->n + need <= cap;
 }
 
 
@@ -139,6 +162,18 @@ static int write_chunk(struct tprof_imgw *w, uint32_t s, uint32_t seq, uint32_t 
 
 	if (failed(w))
 		return -1;
+	if (tprof_codec_bound(count) > w->raw_cap) {
+		/* the codec's bytes for this many units, grown on demand: an image of few records
+		 * never holds room for a full buffer's */
+		size_t cap = tprof_codec_bound(count < BUF_UNITS / 4 ? BUF_UNITS / 4 : BUF_UNITS);
+		free(w->raw);
+		if (!(w->raw = malloc(cap))) {
+			w->raw_cap = 0;
+			stop_writing(w, "out of memory");
+			return -1;
+		}
+		w->raw_cap = cap;
+	}
 	size_t raw_len = tprof_encode(units, count, w->raw, &info);
 	if (info.units == 0)
 		return 0;
@@ -177,11 +212,13 @@ static void *writing(void *arg)
 		pthread_mutex_unlock(&wr->lock);
 		write_chunk(w, j.stream, j.seq, j.first, j.units + j.first, j.count);
 		pthread_mutex_lock(&wr->lock);
-		if (j.owned) {
+		if (j.owned && j.cap == BUF_UNITS) {
 			wr->spare = realloc(wr->spare, (wr->nspare + 1) * sizeof(*wr->spare));
 			if (!wr->spare)
 				abort();
 			wr->spare[wr->nspare++] = j.units;
+		} else if (j.owned) {
+			free(j.units);  /* a stream given back before it filled: no spare */
 		}
 		wr->head = (wr->head + 1) % NJOBS;
 		wr->n--;
@@ -263,34 +300,67 @@ static void stop_writer(struct tprof_imgw *w)
 /* ---- the caller's side -------------------------------------------------------------------- */
 
 /* The records of stream s not yet in the file, as one chunk (by the writing thread when there
- * is one); with full, the buffer goes with them and the stream starts a fresh one. */
-static void write_piece(struct tprof_imgw *w, uint32_t s, int full)
+ * is one, started at the first full buffer); with full, the buffer goes with them and the
+ * stream starts a fresh one (of BUF_UNITS); with release, it goes and the stream has none. */
+static void write_piece(struct tprof_imgw *w, uint32_t s, int full, int release)
 {
 	struct sbuf *b = &w->streams[s];
 	if (failed(w))
 		return;
+	if (!w->wr && full && w->want_thread)
+		start_writer(w);
 	if (!w->wr) {
 		if (b->flushed < b->n &&
 		    write_chunk(w, s, b->seq, b->flushed, b->units + b->flushed,
 				b->n - b->flushed) < 0)
 			return;
 		b->flushed = b->n;
+		if (release) {
+			free(b->units);
+			b->units = NULL;
+			b->cap = 0;
+		}
 		return;
 	}
-	if (b->flushed < b->n || full)
-		hand_over(w, (struct job){ b->units, s, b->seq, b->flushed, b->n - b->flushed, full });
+	int owned = full || release;
+	if (b->flushed < b->n || owned)
+		hand_over(w, (struct job){ b->units, s, b->seq, b->flushed, b->n - b->flushed,
+					   b->cap, owned });
 	b->flushed = b->n;
-	if (full && !(b->units = fresh_units(w)))
-		stop_writing(w, "out of memory");
+	if (release) {
+		b->units = NULL;
+		b->cap = 0;
+	} else if (full) {
+		b->cap = BUF_UNITS;
+		if (!(b->units = fresh_units(w))) {
+			b->cap = 0;
+			stop_writing(w, "out of memory");
+		}
+	}
 }
 
 void tprof_imgw_flush(struct tprof_imgw *w)
 {
 	for (uint32_t s = 0; s < w->nstreams; s++)
 		if (w->streams[s].units)
-			write_piece(w, s, 0);
+			write_piece(w, s, 0, 0);
 	if (w->wr)
 		drain(w);
+}
+
+void tprof_imgw_release(struct tprof_imgw *w, uint32_t stream)
+{
+	if (stream >= w->nstreams || !w->streams[stream].units)
+		return;
+	struct sbuf *b = &w->streams[stream];
+	write_piece(w, stream, 0, 1);
+	if (b->units) {                 /* not written (a write error): dropped all the same */
+		free(b->units);
+		b->units = NULL;
+		b->cap = 0;
+	}
+	b->n = b->flushed = 0;
+	b->seq++;
 }
 
 void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, const struct tprof_rec *r,
@@ -298,14 +368,20 @@ void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, const struct tprof_
 {
 	uint32_t ext_units = (uint32_t)((ext_bytes + TPROF_UNIT - 1) / TPROF_UNIT);
 	struct sbuf *b;
+	int fits;
 	if (failed(w) || ext_units > TPROF_MAX_EXT || !(b = stream_buf(w, stream)))
 		return;
-	if (b->n + 1 + ext_units > BUF_UNITS) {
-		write_piece(w, stream, 1);
+	if ((fits = room(b, 1 + ext_units)) == 0) {
+		write_piece(w, stream, 1, 0);
 		if (failed(w))
 			return;
 		b->n = b->flushed = 0;
 		b->seq++;
+		fits = room(b, 1 + ext_units);
+	}
+	if (fits < 0) {
+		stop_writing(w, "out of memory");
+		return;
 	}
 	/* field by field: r was just written by the caller, and a copy in wider pieces than its
 	 * stores waits for them to reach the cache */
@@ -425,30 +501,26 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 	pthread_mutex_init(&w->io_lock, NULL);
 	w->prog = o->prog ? o->prog : "tprof";
 	w->what = o->what ? o->what : "the image";
-	w->raw_cap = tprof_codec_bound(BUF_UNITS);
 	int level = o->level ? o->level : 1;
 	w->raw_chunks = o->raw;
-	if (deflateInit2(&w->zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(w);
-		snprintf(why, whylen, "cannot set up compression");
-		return NULL;
-	}
-	w->comp_cap = deflateBound(&w->zs, (uLong)w->raw_cap);
-	w->raw = malloc(w->raw_cap);
-	w->comp = malloc(w->comp_cap);
-	if (!w->raw || !w->comp) {
-		snprintf(why, whylen, "out of memory");
-		w->failed = 1;
-		tprof_imgw_close(w);
-		return NULL;
+	w->want_thread = o->thread;
+	/* the codec's buffer comes with the first chunk; compression only where it is used */
+	if (!w->raw_chunks) {
+		if (deflateInit2(&w->zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+			free(w);
+			snprintf(why, whylen, "cannot set up compression");
+			return NULL;
+		}
+		w->deflating = 1;
+		w->comp_cap = deflateBound(&w->zs, (uLong)tprof_codec_bound(BUF_UNITS));
+		if (!(w->comp = malloc(w->comp_cap))) {
+			snprintf(why, whylen, "out of memory");
+			w->failed = 1;
+			tprof_imgw_close(w);
+			return NULL;
+		}
 	}
 	if (create_file(w, o, why, whylen) < 0) {
-		w->failed = 1;
-		tprof_imgw_close(w);
-		return NULL;
-	}
-	if (o->thread && start_writer(w) < 0) {
-		snprintf(why, whylen, "out of memory");
 		w->failed = 1;
 		tprof_imgw_close(w);
 		return NULL;
@@ -469,7 +541,8 @@ void tprof_imgw_close(struct tprof_imgw *w)
 		free(w->streams[s].units);
 	free(w->streams);
 	tprof_strtab_free(&w->strings);
-	deflateEnd(&w->zs);
+	if (w->deflating)
+		deflateEnd(&w->zs);
 	free(w->raw);
 	free(w->comp);
 	free(w->base);

@@ -1,6 +1,6 @@
 /* imgwrite.h — a process image written outside the recorder (imgwrite.c): one chunk file of
- * its own (docs/FORMAT.md §3), a buffer per stream turned into chunks when full or flushed,
- * and a string table.  The system profile's sampler (sample/image.c) and the analyzer's
+ * its own (docs/FORMAT.md §3), a buffer per stream (grown as records come) turned into chunks
+ * when full, flushed or released, and a string table.  The system profile's sampler (sample/image.c) and the analyzer's
  * import of framework traces write their images with it.  Not thread-safe: one thread
  * writes an image (with opts.thread, a thread of its own makes the chunks). */
 #ifndef TPROF_COMMON_IMGWRITE_H
@@ -46,6 +46,10 @@ void tprof_imgw_prop_int(struct tprof_imgw *w, const char *key, int64_t value, u
 /* Writes every stream's buffered records as chunks (and, with a writing thread, waits for
  * them to be written). */
 void tprof_imgw_flush(struct tprof_imgw *w);
+/* The caller is done with a stream for now: its records go out as a chunk and its buffer is
+ * freed (a later record starts a fresh one).  An image of many streams written one after
+ * the other then holds one buffer at a time. */
+void tprof_imgw_release(struct tprof_imgw *w, uint32_t stream);
 /* Flushes, closes the file and frees w (the caller writes END first). */
 void tprof_imgw_close(struct tprof_imgw *w);
 /* In a fork child: the file is closed and nothing more written; w is not freed. */
