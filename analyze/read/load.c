@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../util/progress.h"
+#include "../util/u64map.h"
 #include "system.h"
 
 /* The size of a process image's files: what reading it means for the progress line. */
@@ -93,6 +94,10 @@ void trace_free(struct trace *tr)
 	free(tr->found);
 	tr->found = NULL;
 	tr->nfound = 0;
+	if (tr->scan_index)
+		u64map_free(tr->scan_index);
+	free(tr->scan_index);
+	tr->scan_index = NULL;
 	mpi_comms_free(tr);
 	jobs_free(tr);
 	strings_free();

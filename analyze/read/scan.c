@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
+#include "../../common/hash.h"
+#include "../util/u64map.h"
 #include "trace.h"
 
 static int ends_with(const char *s, const char *suffix)
@@ -20,14 +22,27 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+static int has_base(const struct proc *p, const char *base, size_t n)
+{
+	const char *b = p->trace_path ? p->trace_path : p->spool_path;
+	return b && !strncmp(b, base, n) &&
+	       (!strcmp(b + n, TPROF_TRACE_SUFFIX) || !strcmp(b + n, TPROF_SPOOL_SUFFIX));
+}
+
+/* The process of a file's base (its chunk file or spool seen first), found through a hash of
+ * the base: a directory of many images costs a probe per file, not a pass over the others. */
 static struct proc *find_or_add(struct trace *tr, const char *base)
 {
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		const char *b = tr->procs[i]->trace_path ? tr->procs[i]->trace_path : tr->procs[i]->spool_path;
-		size_t n = strlen(base);
-		if (!strncmp(b, base, n) && (!strcmp(b + n, TPROF_TRACE_SUFFIX) || !strcmp(b + n, TPROF_SPOOL_SUFFIX)))
+	size_t n = strlen(base);
+	uint64_t h = tprof_hash_table(base, n);
+	if (!tr->scan_index && !(tr->scan_index = calloc(1, sizeof(*tr->scan_index))))
+		abort();
+	uint32_t *v = u64map_get(tr->scan_index, h);
+	if (v && *v < tr->nprocs && has_base(tr->procs[*v], base, n))
+		return tr->procs[*v];
+	for (size_t i = 0; v && i < tr->nprocs; i++)   /* moved, or another base of its hash */
+		if (has_base(tr->procs[i], base, n))
 			return tr->procs[i];
-	}
 	struct proc *p = calloc(1, sizeof(*p));
 	struct proc **np = realloc(tr->procs, (tr->nprocs + 1) * sizeof(*np));
 	if (!p || !np)
@@ -35,6 +50,7 @@ static struct proc *find_or_add(struct trace *tr, const char *base)
 	p->fd = -1;
 	p->rank = p->pid = p->ppid = p->world_size = p->local_rank = p->gen = -1;
 	tr->procs = np;
+	u64map_put(tr->scan_index, h, (uint32_t)tr->nprocs);
 	tr->procs[tr->nprocs++] = p;
 	return p;
 }

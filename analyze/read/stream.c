@@ -1,6 +1,9 @@
 /* stream.c — reads one stream's records in order across its pieces: chunk pieces are inflated
  * (or read as they are, when not compressed) and decoded a little at a time (memory per stream
- * stays small whatever the trace size), spool pieces are read straight from the mapped spool. */
+ * stays small whatever the trace size), spool pieces are read straight from the mapped spool.
+ * A stream's buffers are as small as its pieces and records allow until it proves long: a
+ * trace of many streams with a few records each (an import of many threads) holds little per
+ * stream, all of them being open at once in the merge. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,24 +12,55 @@
 
 #define IN_CAP 16384
 #define OUT_CAP (32768 + TPROF_CODEC_RECORD_MAX)
+#define REC_MAX (1 + TPROF_MAX_EXT)     /* units of the largest record */
+#define SHORT_RECORDS 64                /* records read before a stream gets full buffers */
 
-static int buffers(struct stream *s)
+/* What piece pc needs: inflate for a compressed one; out as large as a raw piece (at most
+ * OUT_CAP), or OUT_CAP; the current record's room. */
+static int buffers(struct stream *s, const struct piece *pc)
 {
-	if (!s->rec)
-		s->rec = malloc((1 + TPROF_MAX_EXT) * sizeof(struct tprof_rec));
-	if (!s->in)
+	size_t out = OUT_CAP;
+	if (pc->src == PIECE_CHUNK && pc->raw && pc->comp_len < OUT_CAP &&
+	    s->records_read < SHORT_RECORDS)
+		out = pc->comp_len ? pc->comp_len : 1;
+	if (!s->rec) {
+		s->rec_units = s->records_read < SHORT_RECORDS ? 4 : REC_MAX;
+		s->rec = malloc(s->rec_units * sizeof(struct tprof_rec));
+	}
+	if (pc->src == PIECE_CHUNK && !pc->raw && !s->in)
 		s->in = malloc(IN_CAP);
-	if (!s->out)
-		s->out = malloc(OUT_CAP);
-	if (!s->rec || !s->in || !s->out)
+	if (out > s->out_cap || !s->out) {
+		free(s->out);
+		s->out = malloc(out);
+		s->out_cap = out;
+	}
+	if (!s->rec || (!pc->raw && pc->src == PIECE_CHUNK && !s->in) || !s->out)
 		abort();
-	if (!s->zs_ready) {
+	if (pc->src == PIECE_CHUNK && !pc->raw && !s->zs_ready) {
 		memset(&s->zs, 0, sizeof(s->zs));
 		if (inflateInit2(&s->zs, -15) != Z_OK)
 			abort();
 		s->zs_ready = 1;
 	}
 	return 0;
+}
+
+/* Room for a record of units units in s->rec (the whole of the largest once the stream is
+ * long, so that most records decode straight into it). */
+static void rec_room(struct stream *s, uint32_t units)
+{
+	if (units <= s->rec_units && (s->rec_units == REC_MAX || s->records_read < SHORT_RECORDS))
+		return;
+	uint32_t n = s->records_read < SHORT_RECORDS && units < REC_MAX ? units * 2 : REC_MAX;
+	if (n > REC_MAX)
+		n = REC_MAX;
+	if (n <= s->rec_units)
+		return;
+	struct tprof_rec *r = realloc(s->rec, n * sizeof(*r));
+	if (!r)
+		abort();
+	s->rec = r;
+	s->rec_units = n;
 }
 
 void stream_close(struct stream *s)
@@ -39,6 +73,8 @@ void stream_close(struct stream *s)
 	free(s->rec);
 	s->in = s->out = NULL;
 	s->rec = NULL;
+	s->out_cap = 0;
+	s->rec_units = 0;
 	s->open = 0;
 }
 
@@ -62,7 +98,7 @@ int stream_rewind(struct stream *s)
 static void open_piece(struct stream *s)
 {
 	const struct piece *pc = &s->pieces[s->cur];
-	buffers(s);
+	buffers(s, pc);
 	s->left = pc->records;
 	s->dec.prev_t0 = 0;
 	if (pc->src == PIECE_CHUNK) {
@@ -91,7 +127,7 @@ static int fill(struct stream *s)
 	}
 	if (s->pieces[s->cur].raw) {
 		/* the encoding as it is: straight into the buffer */
-		size_t room = OUT_CAP - s->out_len;
+		size_t room = s->out_cap - s->out_len;
 		uint32_t n = s->comp_left < room ? s->comp_left : (uint32_t)room;
 		if (n && pread(s->proc->fd, s->out + s->out_len, n, (off_t)s->comp_off) != (ssize_t)n)
 			return -1;
@@ -125,12 +161,18 @@ static int fill(struct stream *s)
 
 static int next_chunk_record(struct stream *s)
 {
+	static _Thread_local struct tprof_rec whole[REC_MAX];
 	if (s->out_len - s->out_pos < TPROF_CODEC_RECORD_MAX && !s->out_end && fill(s) < 0)
 		return -1;
-	long n = tprof_decode_one(&s->dec, s->out + s->out_pos, s->out_len - s->out_pos, s->rec);
+	struct tprof_rec *to = s->rec_units == REC_MAX ? s->rec : whole;
+	long n = tprof_decode_one(&s->dec, s->out + s->out_pos, s->out_len - s->out_pos, to);
 	if (n <= 0)
 		return -1;
 	s->out_pos += (size_t)n;
+	if (to == whole) {      /* a short stream: the record kept in a buffer of its size */
+		rec_room(s, 1u + whole[0].ext);
+		memcpy(s->rec, whole, (1u + whole[0].ext) * sizeof(*whole));
+	}
 	return 0;
 }
 
@@ -143,6 +185,7 @@ static int next_spool_record(struct stream *s)
 	size_t bytes = (1u + r->ext) * (size_t)TPROF_UNIT;
 	if (s->spool_off + bytes > s->spool_end || r->kind == 0)
 		return -1;
+	rec_room(s, 1u + r->ext);
 	memcpy(s->rec, r, bytes);
 	s->spool_off += bytes;
 	return 0;

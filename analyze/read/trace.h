@@ -51,12 +51,15 @@ struct stream {
 	uint64_t comp_off;              /* next compressed byte to read */
 	uint32_t comp_left;
 	uint8_t *in, *out;
+	size_t out_cap;                 /* out's bytes: a raw piece's own size when it is small */
 	size_t out_pos, out_len;
 	int out_end;                    /* inflate reached the end of the piece */
 	uint64_t spool_off;             /* spool pieces: next unit's byte offset */
 	uint64_t spool_end;
 	struct tprof_decoder dec;
-	struct tprof_rec *rec;          /* current record (1 + TPROF_MAX_EXT units) */
+	struct tprof_rec *rec;          /* current record (rec_units units: grown as records need,
+					 * 1 + TPROF_MAX_EXT once the stream is long) */
+	uint32_t rec_units;
 	int64_t ns;                     /* global time of rec->t0 */
 	size_t tb_cursor;               /* the reader's (t0) */
 	size_t tb_cursor_t1;            /* the pipeline's, for the records' t1 */
@@ -302,6 +305,9 @@ struct job {
 	struct proc *first;             /* that process, when selected */
 };
 
+struct imp_fixes;
+struct u64map;
+
 struct trace {
 	struct proc **procs;
 	size_t nprocs;
@@ -326,6 +332,10 @@ struct trace {
 	char **found;                   /* framework traces found under the directory
 					 * (*.pt.trace.json[.gz], *.trace.json[.gz]), to import */
 	size_t nfound;
+	struct u64map *scan_index;      /* scan.c: the processes by a hash of their files' base */
+	struct imp_fixes *imp_fixes;    /* what the import changed or left out, by cause
+					 * (import/fixes.h; the import's own); NULL: nothing
+					 * imported */
 };
 
 /* diag.c: warnings about the input, each naming the file and offset */

@@ -50,7 +50,7 @@ struct stream *proc_stream(struct proc *p, uint32_t id)
 static void add_piece(struct stream *s, const struct piece *pc)
 {
 	if (s->npieces == s->cap) {
-		size_t n = s->cap ? s->cap * 2 : 16;
+		size_t n = s->cap ? s->cap * 2 : 2;   /* most streams of an import have one piece */
 		struct piece *np = realloc(s->pieces, n * sizeof(*np));
 		if (!np)
 			abort();
