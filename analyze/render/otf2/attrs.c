@@ -5,8 +5,12 @@
  * whichever runtime drew it, is named by its key and typed by its value: unsigned and
  * handles UINT64, signed INT64, doubles DOUBLE, times in microseconds DOUBLE, strings and
  * names STRING, booleans UINT8.  An array of plain values is one string, "[1,1,1]"; nested
- * objects are left out.  Names resolve through a small cache keyed by the key's address, so
- * an argument costs a probe. */
+ * objects are left out.  An attribute list holds each attribute once: a second value of one
+ * name in one list (a key given twice, two keys of one name, an argument and a flag of the same
+ * name) goes to "<name> (2)", and so on.  Names are found by their text (an imported trace's
+ * keys are made at run time, so that one address holds many keys in turn), through a small
+ * cache keyed by the key's address whose answer is checked, so an argument costs a probe and
+ * a short compare. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,17 +57,22 @@ static const struct {
 };
 
 struct entry {
-	const char *key;                 /* the key's address, or NULL and key_name */
-	uint32_t key_name;
+	uint32_t key_name;               /* the key's text, a string id */
 	uint8_t satype;                  /* enum scene_arg_type */
 	uint8_t conv;                    /* enum conv; 0: a free slot */
 	OTF2_Type type;
 	OTF2_AttributeRef ref;
 };
 
+#define RECENT 256
+
 struct otf2_attrs {
 	struct entry *v;                 /* open addressing, a power of two */
 	size_t n, cap;
+	struct {
+		const char *key;         /* an address a key was at */
+		uint32_t name;           /* the string id of its text then */
+	} recent[RECENT];
 };
 
 struct otf2_attrs *otf2_attrs_new(void)
@@ -82,22 +91,22 @@ void otf2_attrs_free(struct otf2_attrs *a)
 	free(a);
 }
 
-static size_t slot(const struct otf2_attrs *a, const char *key, uint32_t key_name, uint8_t satype)
+static size_t slot(size_t cap, uint32_t key_name, uint8_t satype)
 {
-	uint64_t h = (uint64_t)(uintptr_t)key ^ (uint64_t)key_name << 32 ^ satype;
+	uint64_t h = (uint64_t)key_name << 8 ^ satype;
 	h *= 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 24) & (a->cap - 1);
+	return (size_t)(h >> 24) & (cap - 1);
 }
 
-static struct entry *find(struct otf2_attrs *a, const char *key, uint32_t key_name, uint8_t satype)
+static struct entry *find(struct otf2_attrs *a, uint32_t key_name, uint8_t satype)
 {
 	if (!a->cap)
 		return NULL;
-	for (size_t i = slot(a, key, key_name, satype);; i = (i + 1) & (a->cap - 1)) {
+	for (size_t i = slot(a->cap, key_name, satype);; i = (i + 1) & (a->cap - 1)) {
 		struct entry *e = &a->v[i];
 		if (!e->conv)
 			return NULL;
-		if (e->key == key && e->key_name == key_name && e->satype == satype)
+		if (e->key_name == key_name && e->satype == satype)
 			return e;
 	}
 }
@@ -105,17 +114,19 @@ static struct entry *find(struct otf2_attrs *a, const char *key, uint32_t key_na
 static struct entry *insert(struct otf2_attrs *a, const struct entry *e)
 {
 	if ((a->n + 1) * 2 > a->cap) {
-		struct otf2_attrs g = { NULL, 0, a->cap ? a->cap * 2 : 64 };
-		g.v = calloc(g.cap, sizeof(*g.v));
-		if (!g.v)
+		size_t cap = a->cap ? a->cap * 2 : 64, old = a->cap;
+		struct entry *v = calloc(cap, sizeof(*v)), *was = a->v;
+		if (!v)
 			abort();
-		for (size_t i = 0; i < a->cap; i++)
-			if (a->v[i].conv)
-				insert(&g, &a->v[i]);
-		free(a->v);
-		*a = g;
+		a->v = v;
+		a->cap = cap;
+		a->n = 0;
+		for (size_t i = 0; i < old; i++)
+			if (was[i].conv)
+				insert(a, &was[i]);
+		free(was);
 	}
-	size_t i = slot(a, e->key, e->key_name, e->satype);
+	size_t i = slot(a->cap, e->key_name, e->satype);
 	while (a->v[i].conv)
 		i = (i + 1) & (a->cap - 1);
 	a->v[i] = *e;
@@ -162,14 +173,27 @@ static int is_number(uint8_t satype)
 	       satype == SA_US;
 }
 
+/* The string id of an argument's key: its text's, through the cache of recent addresses. */
+static uint32_t key_name(struct otf2_attrs *a, const struct scene_arg *x)
+{
+	if (!x->key)
+		return x->key_name;
+	size_t h = (size_t)(((uintptr_t)x->key * 0x9e3779b97f4a7c15ull) >> 56) & (RECENT - 1);
+	if (a->recent[h].key == x->key && !strcmp(strings_get(a->recent[h].name), x->key))
+		return a->recent[h].name;
+	a->recent[h].key = x->key;
+	return a->recent[h].name = strings_add(x->key, strlen(x->key));
+}
+
 /* What an argument of this name and type becomes: made the first time. */
 static const struct entry *lookup(struct otf2 *o, const struct scene_arg *x)
 {
-	struct entry *e = find(o->args, x->key, x->key ? 0 : x->key_name, x->type);
+	uint32_t name_id = key_name(o->args, x);
+	struct entry *e = find(o->args, name_id, x->type);
 	if (e)
 		return e;
-	struct entry n = { .key = x->key, .key_name = x->key ? 0 : x->key_name, .satype = x->type };
-	const char *text = x->key ? x->key : strings_get(x->key_name);
+	struct entry n = { .key_name = name_id, .satype = x->type };
+	const char *text = strings_get(name_id);
 	const char *name = text, *desc = "";
 	n.conv = natural(x->type, &n.type);
 	if (!n.conv)
@@ -297,9 +321,30 @@ static int array_text(const struct scene_args *a, unsigned i, char *buf, size_t 
 	return ok && add_text(buf, len, &at, "]", 1);
 }
 
+/* Whether the list being made (save's, else the one of the next record) holds ref. */
+static int holds(struct otf2 *o, const struct saved *save, OTF2_AttributeRef ref)
+{
+	if (!save)
+		return OTF2_AttributeList_TestAttributeByID(o->attrs, ref);
+	for (uint32_t i = 0; i < save->n; i++)
+		if (save->v[i].ref == ref)
+			return 1;
+	return 0;
+}
+
+/* ref, or the first "<its name> (k)" the list does not hold yet. */
+static OTF2_AttributeRef unique(struct otf2 *o, const struct saved *save, OTF2_AttributeRef ref)
+{
+	OTF2_AttributeRef r = ref;
+	for (unsigned k = 2; holds(o, save, r); k++)
+		r = otf2_attr_again(o->defs, ref, k);
+	return r;
+}
+
 static void put(struct otf2 *o, struct saved *save, OTF2_AttributeRef ref, OTF2_Type type,
 		OTF2_AttributeValue v)
 {
+	ref = unique(o, save, ref);
 	if (!save) {
 		OTF2_AttributeList_AddAttribute(o->attrs, ref, type, v);
 		return;
@@ -383,7 +428,8 @@ void otf2_args_add(struct otf2 *o, const struct scene_args *args, struct saved *
 void otf2_saved_add(struct otf2 *o, struct saved *s)
 {
 	for (uint32_t i = 0; i < s->n; i++)
-		OTF2_AttributeList_AddAttribute(o->attrs, s->v[i].ref, s->v[i].type, s->v[i].v);
+		OTF2_AttributeList_AddAttribute(o->attrs, unique(o, NULL, s->v[i].ref), s->v[i].type,
+						s->v[i].v);
 	otf2_saved_release(s);
 }
 
@@ -399,7 +445,7 @@ void otf2_attr_clipped(struct otf2 *o)
 	static const struct scene_arg clipped = { .key = "clipped", .type = SA_BOOL, .v.u = 1 };
 	const struct entry *e = lookup(o, &clipped);
 	OTF2_AttributeValue v = { .uint8 = 1 };
-	OTF2_AttributeList_AddAttribute(o->attrs, e->ref, e->type, v);
+	OTF2_AttributeList_AddAttribute(o->attrs, unique(o, NULL, e->ref), e->type, v);
 }
 
 uint64_t otf2_arg_u64(const struct scene_args *args, const char *key)

@@ -12,58 +12,7 @@
 #include <string.h>
 
 #include "state.h"
-
-/* A map from nonzero 64-bit keys to 32-bit values, by open addressing. */
-struct u64map {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t n, cap;
-};
-
-static size_t map_slot(const struct u64map *m, uint64_t key)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
-}
-
-static uint32_t *map_get(const struct u64map *m, uint64_t key)
-{
-	if (!m->cap)
-		return NULL;
-	for (size_t i = map_slot(m, key); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			return &m->vals[i];
-	return NULL;
-}
-
-static void map_put(struct u64map *m, uint64_t key, uint32_t val)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		struct u64map g = { NULL, NULL, 0, m->cap ? m->cap * 2 : 64 };
-		g.keys = calloc(g.cap, sizeof(*g.keys));
-		g.vals = calloc(g.cap, sizeof(*g.vals));
-		if (!g.keys || !g.vals)
-			abort();
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->keys[i])
-				map_put(&g, m->keys[i], m->vals[i]);
-		free(m->keys);
-		free(m->vals);
-		*m = g;
-	}
-	size_t i = map_slot(m, key);
-	while (m->keys[i] && m->keys[i] != key)
-		i = (i + 1) & (m->cap - 1);
-	if (!m->keys[i])
-		m->n++;
-	m->keys[i] = key;
-	m->vals[i] = val;
-}
-
-static void map_free(struct u64map *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
+#include "../../util/u64map.h"
 
 struct rdef {
 	uint32_t name;
@@ -149,7 +98,7 @@ struct otf2_defs {
 
 static void comm_assign(struct otf2_defs *d, const struct mpi_comm *c, OTF2_CommRef ref)
 {
-	map_put(&d->comm_of, (uint64_t)(uintptr_t)c, ref);
+	u64map_put(&d->comm_of, (uint64_t)(uintptr_t)c, ref);
 	d->comm_at[ref] = c;
 }
 
@@ -173,7 +122,7 @@ static void comms_order(struct otf2_defs *d)
 	for (size_t i = 0; i < tr->ncomms; i++) {
 		const struct mpi_comm *c = tr->comms[i];
 		if (c->kind == TPROF_COMMK_SELF || c->id == TPROF_COMM_SELF) {
-			map_put(&d->comm_of, (uint64_t)(uintptr_t)c, d->self);
+			u64map_put(&d->comm_of, (uint64_t)(uintptr_t)c, d->self);
 			d->self_synthetic = 0;
 		} else if (c->id == TPROF_COMM_WORLD && d->world_synthetic) {
 			comm_assign(d, c, d->world);
@@ -184,12 +133,12 @@ static void comms_order(struct otf2_defs *d)
 		left = 0;
 		for (size_t i = 0; i < tr->ncomms; i++) {
 			const struct mpi_comm *c = tr->comms[i];
-			if (map_get(&d->comm_of, (uint64_t)(uintptr_t)c))
+			if (u64map_get(&d->comm_of, (uint64_t)(uintptr_t)c))
 				continue;
 			const struct mpi_comm *pc = c->parent && c->parent != c->id ?
 				trace_comm(tr, c->parent, c->self_rank) : NULL;
 			/* after its parent, unless that never comes (a cycle, a lost record) */
-			if (pc && !map_get(&d->comm_of, (uint64_t)(uintptr_t)pc) && pass < tr->ncomms) {
+			if (pc && !u64map_get(&d->comm_of, (uint64_t)(uintptr_t)pc) && pass < tr->ncomms) {
 				left = 1;
 				continue;
 			}
@@ -219,16 +168,16 @@ void otf2_defs_free(struct otf2_defs *d)
 	free(d->tmap);
 	free(d->sids);
 	free(d->regions);
-	map_free(&d->region_of);
+	u64map_free(&d->region_of);
 	free(d->metrics);
-	map_free(&d->metric_of);
+	u64map_free(&d->metric_of);
 	free(d->recorders);
-	map_free(&d->recorder_set);
+	u64map_free(&d->recorder_set);
 	free(d->attrs);
-	map_free(&d->attr_of);
+	u64map_free(&d->attr_of);
 	for (int i = NKNOWN; i < d->ncats; i++)
 		free((char *)d->cats[i].cat);
-	map_free(&d->comm_of);
+	u64map_free(&d->comm_of);
 	free(d->comm_at);
 	free(d);
 }
@@ -325,7 +274,7 @@ OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat)
 	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 56);
 	if (d->recent_key[h] == key)
 		return d->recent[h];
-	uint32_t *v = map_get(&d->region_of, key);
+	uint32_t *v = u64map_get(&d->region_of, key);
 	if (v) {
 		d->recent_key[h] = key;
 		return d->recent[h] = *v;
@@ -337,7 +286,7 @@ OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat)
 			abort();
 	}
 	d->regions[d->nregions] = (struct rdef){ name, cat, MPC_NONE };
-	map_put(&d->region_of, key, (uint32_t)d->nregions);
+	u64map_put(&d->region_of, key, (uint32_t)d->nregions);
 	return (OTF2_RegionRef)d->nregions++;
 }
 
@@ -351,7 +300,7 @@ OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *d
 {
 	uint32_t id = strings_add(name, strlen(name));
 	uint64_t key = ((uint64_t)id << 8 | type) + 1;
-	uint32_t *v = map_get(&d->attr_of, key);
+	uint32_t *v = u64map_get(&d->attr_of, key);
 	if (v)
 		return *v;
 	if (d->nattrs == d->capattrs) {
@@ -361,8 +310,16 @@ OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *d
 			abort();
 	}
 	d->attrs[d->nattrs] = (struct adef){ id, strings_add(desc, strlen(desc)), type };
-	map_put(&d->attr_of, key, (uint32_t)d->nattrs);
+	u64map_put(&d->attr_of, key, (uint32_t)d->nattrs);
 	return (OTF2_AttributeRef)d->nattrs++;
+}
+
+OTF2_AttributeRef otf2_attr_again(struct otf2_defs *d, OTF2_AttributeRef ref, unsigned k)
+{
+	const struct adef *a = &d->attrs[ref];
+	char name[512];
+	snprintf(name, sizeof(name), "%s (%u)", strings_get(a->name), k);
+	return otf2_attr(d, name, strings_get(a->desc), a->type);
 }
 
 OTF2_ParameterRef otf2_step_param(struct otf2_defs *d)
@@ -373,7 +330,7 @@ OTF2_ParameterRef otf2_step_param(struct otf2_defs *d)
 
 OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder)
 {
-	uint32_t *v = map_get(&d->metric_of, (uint64_t)name + 1);
+	uint32_t *v = u64map_get(&d->metric_of, (uint64_t)name + 1);
 	OTF2_MetricRef m;
 	if (v) {
 		m = *v;
@@ -386,11 +343,11 @@ OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder
 		}
 		d->metrics[d->nmetrics] = name;
 		m = (OTF2_MetricRef)d->nmetrics++;
-		map_put(&d->metric_of, (uint64_t)name + 1, m);
+		u64map_put(&d->metric_of, (uint64_t)name + 1, m);
 	}
 	uint64_t pair = ((uint64_t)m << 40 | recorder) + 1;
-	if (!map_get(&d->recorder_set, pair)) {
-		map_put(&d->recorder_set, pair, 1);
+	if (!u64map_get(&d->recorder_set, pair)) {
+		u64map_put(&d->recorder_set, pair, 1);
 		if (d->nrecorders == d->caprecorders) {
 			d->caprecorders = d->caprecorders ? d->caprecorders * 2 : 16;
 			d->recorders = realloc(d->recorders, d->caprecorders * sizeof(*d->recorders));
@@ -405,7 +362,7 @@ OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder
 OTF2_CommRef otf2_comm(struct otf2_defs *d, const struct mpi_comm *c, uint64_t id)
 {
 	if (c) {
-		uint32_t *v = map_get(&d->comm_of, (uint64_t)(uintptr_t)c);
+		uint32_t *v = u64map_get(&d->comm_of, (uint64_t)(uintptr_t)c);
 		return v ? *v : OTF2_UNDEFINED_COMM;
 	}
 	if (id == TPROF_COMM_WORLD)

@@ -259,6 +259,9 @@ void otf2_region_coll(struct otf2_defs *d, OTF2_RegionRef r, unsigned coll);
 /* The attribute named `name` of type `type` (a new one the first time). */
 OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *desc,
 			    OTF2_Type type);
+/* The attribute of ref's type named "<ref's name> (k)", for a k-th value of one name in one
+ * attribute list (which may hold an attribute once). */
+OTF2_AttributeRef otf2_attr_again(struct otf2_defs *d, OTF2_AttributeRef ref, unsigned k);
 OTF2_ParameterRef otf2_step_param(struct otf2_defs *d);
 OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder);
 /* A communicator's ref; OTF2_UNDEFINED_COMM when the trace does not describe it. */
