@@ -221,7 +221,8 @@ size_t json_double(double v, char *out)
 {
 	if (!isfinite(v))
 		return (size_t)snprintf(out, 32, "null");
-	if (v == (double)(int64_t)v && fabs(v) < 9e15)
+	/* the range first: a double beyond int64_t's must not be cast */
+	if (fabs(v) < 9e15 && v == (double)(int64_t)v)
 		return (size_t)snprintf(out, 32, "%" PRId64, (int64_t)v);
 	/* 15 significant digits read back exactly for most values; 17 always do. */
 	int n = snprintf(out, 32, "%.15g", v);
@@ -233,7 +234,7 @@ size_t json_double(double v, char *out)
 void jw_double(struct jw *w, double v)
 {
 	/* Whole numbers (counts, sizes) are the common case and need no formatting. */
-	if (isfinite(v) && v == (double)(int64_t)v && fabs(v) < 9e15) {
+	if (fabs(v) < 9e15 && v == (double)(int64_t)v) {   /* NaN fails the first test */
 		jw_i64(w, (int64_t)v);
 		return;
 	}

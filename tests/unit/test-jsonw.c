@@ -59,7 +59,9 @@ int main(void)
 	char path[256];
 	snprintf(path, sizeof(path), "%s/tprof-jsonw.%d.json", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
 		 (int)getpid());
-	static const double numbers[] = { 0, 1, -7, 3.5, 0.1, 1.0 / 3, 1e-300, 6.02214076e23, 123456789012345.0 };
+	/* whole numbers beyond int64_t's range too: never cast before their range is checked */
+	static const double numbers[] = { 0, 1, -7, 3.5, 0.1, 1.0 / 3, 1e-300, 6.02214076e23, 123456789012345.0,
+					  1e300, -1e300, 9.3e18, -9.3e18, 18446744073709551616.0 };
 	const size_t nsamples = sizeof(samples) / sizeof(samples[0]);
 	const size_t nnumbers = sizeof(numbers) / sizeof(numbers[0]);
 
