@@ -37,7 +37,9 @@ struct scene_arg {
 
 #define SCENE_MAX_ARGS 160
 
-/* The arguments of one item, in order: builders append, dropping what does not fit. */
+/* The arguments of one item, in order: builders append, dropping what does not fit (the last
+ * slot is kept for an SA_END; a builder whose input may nest deeper than what fits keeps its
+ * own count so that every SA_OBJ and SA_ARR it adds gets its SA_END). */
 struct scene_args {
 	unsigned n;
 	struct scene_arg a[SCENE_MAX_ARGS];
@@ -46,7 +48,7 @@ struct scene_args {
 static inline struct scene_arg *sa_add(struct scene_args *s, const char *key, uint8_t type)
 {
 	static struct scene_arg spare;   /* takes what does not fit */
-	if (s->n >= SCENE_MAX_ARGS - 1 && type != SA_END)
+	if (s->n >= SCENE_MAX_ARGS || (s->n >= SCENE_MAX_ARGS - 1 && type != SA_END))
 		return &spare;
 	struct scene_arg *a = &s->a[s->n++];
 	a->key = key;

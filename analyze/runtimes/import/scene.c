@@ -8,8 +8,10 @@
 
 #include "../../../common/import.h"
 #include "../../import/argblob.h"
+#include "../../import/fixes.h"
 #include "../../read/impimage.h"
 #include "../../util/strings.h"
+#include "../../util/u64map.h"
 #include "import.h"
 
 #define TEXT_ROOM 65536
@@ -22,8 +24,11 @@ struct texts {
 
 static const char *text(struct texts *tx, const char *s, size_t n)
 {
-	if (tx->used + n + 1 > sizeof(tx->buf))
-		n = tx->used + 1 < sizeof(tx->buf) ? sizeof(tx->buf) - tx->used - 1 : 0;
+	size_t room = sizeof(tx->buf) - tx->used;
+	if (!room)
+		return "";
+	if (n + 1 > room)
+		n = room - 1;
 	char *p = tx->buf + tx->used;
 	memcpy(p, s, n);
 	p[n] = '\0';
@@ -31,13 +36,53 @@ static const char *text(struct texts *tx, const char *s, size_t n)
 	return p;
 }
 
+/* The scene's arguments the rest of the object or array just opened in rd makes: its members
+ * and its end (rd itself does not move). */
+static unsigned rest_items(const struct argblob_reader *rd)
+{
+	struct argblob_reader r = *rd;
+	struct argblob_item it;
+	unsigned n = 0;
+	for (int depth = 1; depth > 0 && argblob_next(&r, &it) > 0; n++) {
+		depth += it.type == TPROF_IMP_A_OBJ || it.type == TPROF_IMP_A_ARR;
+		depth -= it.type == TPROF_IMP_A_END;
+	}
+	return n;
+}
+
+/* The args read back, IMP_ARGS_SHOWN of them at most (an object or array counting its start and
+ * its end, room kept for the ends of those open): a value that does not fit whole is left out
+ * whole, and the item says so; every object and array given is closed. */
 static void args_of(struct scene_args *a, struct texts *tx, const struct imp_info *in)
 {
 	struct argblob_reader rd;
 	struct argblob_item it;
-	int rc;
+	int rc, open = 0, skipping = 0, cut = 0;
+	unsigned limit = a->n + IMP_ARGS_SHOWN;
 	argblob_reader_init(&rd, in->args, in->args_len);
 	while ((rc = argblob_next(&rd, &it)) > 0) {
+		int nests = it.type == TPROF_IMP_A_OBJ || it.type == TPROF_IMP_A_ARR;
+		if (skipping) {         /* inside what was left out */
+			skipping += nests ? 1 : it.type == TPROF_IMP_A_END ? -1 : 0;
+			continue;
+		}
+		if (it.type == TPROF_IMP_A_END) {
+			if (open) {
+				open--;
+				sa_end(a);
+			}
+			continue;
+		}
+		if (nests && a->n + 1u + rest_items(&rd) + (unsigned)open > limit) {
+			cut = 1;        /* the whole object or array, left out */
+			skipping = 1;
+			continue;
+		}
+		if (!nests && a->n + 1u + (unsigned)open > limit) {
+			cut = 1;
+			continue;
+		}
+		open += nests;
 		const char *key = it.key ? text(tx, it.key, it.key_len) : NULL;
 		switch (it.type) {
 		case TPROF_IMP_A_NULL:
@@ -62,17 +107,16 @@ static void args_of(struct scene_args *a, struct texts *tx, const struct imp_inf
 		case TPROF_IMP_A_ARR:
 			sa_arr(a, key);
 			break;
-		case TPROF_IMP_A_END:
-			sa_end(a);
-			break;
 		default:
 			break;
 		}
 	}
-	while (rd.depth-- > 0)   /* damaged bytes: what was opened is closed */
+	while (open-- > 0)   /* damaged bytes: what was opened is closed */
 		sa_end(a);
 	if (in->args_cut)
 		sa_str(a, "args", "left out: longer than a record holds");
+	if (cut)
+		sa_str(a, "args cut", "more values than an item shows: the rest left out");
 	if (in->clipped)
 		sa_bool(a, "clipped to nest", 1);
 }
@@ -97,14 +141,28 @@ struct placed {
 struct scene_state {
 	struct placed *v;
 	size_t n, cap, last;
+	struct u64map of_thread;         /* thread address -> index in v */
+	struct u64map homes;             /* recorded processes whose threads are in by_tid */
+	struct u64map by_tid;            /* (process index, tid) -> its stream */
 };
 
-static const struct thread *thread_of_tid(const struct proc *p, int32_t tid)
+static uint64_t tid_key(const struct proc *p, int32_t tid)
 {
-	for (size_t i = 1; i < p->nstreams; i++)
-		if (p->threads[i] && p->threads[i]->tid == tid)
-			return p->threads[i];
-	return NULL;
+	return (uint64_t)(uint32_t)p->index << 32 | (uint32_t)tid;
+}
+
+/* The thread of tid in the recorded process p (each process's threads put in the map once). */
+static const struct thread *thread_of_tid(struct scene_state *st, const struct proc *p,
+					  int32_t tid)
+{
+	if (!u64map_get(&st->homes, (uint64_t)(uint32_t)p->index)) {
+		u64map_put(&st->homes, (uint64_t)(uint32_t)p->index, 1);
+		for (size_t i = p->nstreams; i-- > 1;)   /* the first of a tid wins */
+			if (p->threads[i])
+				u64map_put(&st->by_tid, tid_key(p, p->threads[i]->tid), (uint32_t)i);
+	}
+	uint32_t *v = u64map_get(&st->by_tid, tid_key(p, tid));
+	return v ? p->threads[*v] : NULL;
 }
 
 static struct placed *placed_of(struct scene *s, unsigned self, const struct thread *th)
@@ -115,9 +173,10 @@ static struct placed *placed_of(struct scene *s, unsigned self, const struct thr
 	struct scene_state *st = *sp;
 	if (st->last < st->n && st->v[st->last].th == th)
 		return &st->v[st->last];
-	for (size_t i = 0; i < st->n; i++)
-		if (st->v[i].th == th)
-			return &st->v[st->last = i];
+	uint32_t *v = u64map_get(&st->of_thread, (uint64_t)(uintptr_t)th);
+	if (v)
+		return &st->v[st->last = *v];
+	u64map_put(&st->of_thread, (uint64_t)(uintptr_t)th, (uint32_t)st->n);
 	if (st->n == st->cap) {
 		st->cap = st->cap ? st->cap * 2 : 16;
 		if (!(st->v = realloc(st->v, st->cap * sizeof(*st->v))))
@@ -143,7 +202,8 @@ static const struct placed *place(struct scene *s, unsigned self, const struct t
 		pl->proc = im->file_home;
 		pl->track = tracks_device(scene_tracks(s), im->file_home, g->device, g->dstream, 0);
 	} else if (home) {
-		const struct thread *h = thread_of_tid(home, th->tid);
+		const struct thread *h = thread_of_tid(*(struct scene_state **)scene_runtime_state(s, self),
+						       home, th->tid);
 		pl->track = tracks_thread_framework(scene_tracks(s), home, th->tid, h ? h : th,
 						    h && h->name ? h->name : th->name);
 	} else {
@@ -157,6 +217,9 @@ void imp_scene_end(struct scene *s, unsigned self)
 	struct scene_state **sp = (struct scene_state **)scene_runtime_state(s, self);
 	if (*sp) {
 		free((*sp)->v);
+		u64map_free(&(*sp)->of_thread);
+		u64map_free(&(*sp)->homes);
+		u64map_free(&(*sp)->by_tid);
 		free(*sp);
 		*sp = NULL;
 	}
