@@ -544,6 +544,8 @@ int main(int argc, char **argv)
 		diag_error("%s", outname_error());
 		rc = 1;
 	}
+	if (diag_verbose)
+		import_report_fixes(&imports);
 	if (!rc && outpath && o.otf2)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
 	else if (!rc && outpath && o.sqlite)

@@ -6,7 +6,8 @@
  * differences), with its residual; else --import-offset puts its first event that far after
  * the profile's start; else its first event is put at the start, with a warning.  Each image
  * then gets a clock of two points with that map, and the recorded process of its (host, pid)
- * as its home. */
+ * as its home.  The file's times come from the file: every sum and difference of them is held
+ * at the ends of the range (util/satarith.h) rather than overflow. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,9 @@
 #include "../../common/events.h"
 #include "../../common/import.h"
 #include "../read/impimage.h"
+#include "../util/satarith.h"
+#include "../util/u64map.h"
+#include "../util/strings.h"
 #include "import.h"
 
 /* The recorded processes (neither imported nor system images). */
@@ -143,7 +147,7 @@ static int fit_steps(struct import_done *d, const struct step_at *rec, size_t nr
 			const struct imp_step *s = &f->images[i].steps[k];
 			const struct step_at *r = find_step(rec, nrec, s->n);
 			if (r) {
-				sum += (double)(r->ns - s->t0);
+				sum += (double)r->ns - (double)s->t0;
 				n++;
 			}
 		}
@@ -156,12 +160,12 @@ static int fit_steps(struct import_done *d, const struct step_at *rec, size_t nr
 			const struct step_at *r = find_step(rec, nrec, s->n);
 			if (!r)
 				continue;
-			double e = (double)(r->ns - s->t0) - mean;
+			double e = (double)r->ns - (double)s->t0 - mean;
 			sq += e * e;
 			if (fabs(e) > worst)
 				worst = fabs(e);
 		}
-	d->shift_ns = (int64_t)llround(mean);
+	d->shift_ns = sat_from_double(round(mean));
 	d->steps_matched = n;
 	d->residual_rms_ns = sqrt(sq / (double)n);
 	d->residual_max_ns = worst;
@@ -221,24 +225,51 @@ static void set_clock(struct proc *p, const struct imp_file *f, int64_t shift, i
 		      int64_t real_shift)
 {
 	int64_t x0 = f->first_ns == INT64_MAX ? 0 : f->first_ns;
-	int64_t x1 = f->last_ns > x0 ? f->last_ns : x0 + 1;
+	int64_t x1 = f->last_ns > x0 ? f->last_ns : sat_add(x0, 1);
+	if (x1 == x0)           /* x0 at the very end: the two points a ns apart below it */
+		x0--;
 	p->tb.n = 0;
-	timebase_add(&p->tb, (uint64_t)x0 + TPROF_IMP_TICK_BIAS, x0 + shift, x0 + real_shift);
-	timebase_add(&p->tb, (uint64_t)x1 + TPROF_IMP_TICK_BIAS, x1 + shift, x1 + real_shift);
+	timebase_add(&p->tb, (uint64_t)x0 + TPROF_IMP_TICK_BIAS, sat_add(x0, shift),
+		     sat_add(x0, real_shift));
+	timebase_add(&p->tb, (uint64_t)x1 + TPROF_IMP_TICK_BIAS, sat_add(x1, shift),
+		     sat_add(x1, real_shift));
 	timebase_finish(&p->tb, 0, NULL);
 	p->tb.offset = offset;
 }
 
-static struct import_done *done_of(struct import_set *set, const struct proc *p,
-				   size_t *image)
+/* Every image of every file by its path (a string id): file and image, as file << 32 | image
+ * (a file has fewer than 2^32 images: each holds an event). */
+struct image_index {
+	struct u64map by_path;
+	uint64_t *where;
+	size_t n;
+};
+
+static void index_images(struct image_index *x, const struct import_set *set)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < set->ndone; i++)
-		for (size_t k = 0; k < set->done[i].file.nimages; k++)
-			if (p->trace_path && !strcmp(p->trace_path, set->done[i].file.images[k].path)) {
-				*image = k;
-				return &set->done[i];
-			}
-	return NULL;
+		n += set->done[i].file.nimages;
+	if (!(x->where = malloc((n ? n : 1) * sizeof(*x->where))))
+		abort();
+	for (size_t i = 0; i < set->ndone; i++)
+		for (size_t k = 0; k < set->done[i].file.nimages; k++) {
+			const char *path = set->done[i].file.images[k].path;
+			x->where[x->n] = (uint64_t)i << 32 | k;
+			u64map_put(&x->by_path, strings_add(path, strlen(path)), (uint32_t)x->n++);
+		}
+}
+
+static struct import_done *done_of(struct import_set *set, struct image_index *x,
+				   const struct proc *p, size_t *image)
+{
+	if (!p->trace_path)
+		return NULL;
+	uint32_t *v = u64map_get(&x->by_path, strings_add(p->trace_path, strlen(p->trace_path)));
+	if (!v)
+		return NULL;
+	*image = (size_t)(x->where[*v] & 0xffffffffu);
+	return &set->done[x->where[*v] >> 32];
 }
 
 static void place(struct trace *tr, struct import_set *set, struct import_done *d)
@@ -255,10 +286,10 @@ static void place(struct trace *tr, struct import_set *set, struct import_done *
 		d->how = IMPORT_BY_STEPS;
 	} else if (set->req->has_offset) {
 		d->how = IMPORT_BY_OFFSET;
-		d->shift_ns = profile_start(tr) + set->req->offset_ns - first;
+		d->shift_ns = sat_sub(sat_add(profile_start(tr), set->req->offset_ns), first);
 	} else {
 		d->how = IMPORT_AT_START;
-		d->shift_ns = profile_start(tr) - first;
+		d->shift_ns = sat_sub(profile_start(tr), first);
 		if (profile_start(tr) != 0 || tr->nprocs > f->nimages)
 			diag_warn(f->source, 0, "no absolute time and no step in common with the "
 				  "profile: its first event is put at the profile's start (give "
@@ -269,19 +300,21 @@ static void place(struct trace *tr, struct import_set *set, struct import_done *
 void import_align(struct trace *tr, void *ctx)
 {
 	struct import_set *set = ctx;
+	struct image_index x = { .where = NULL };
 	for (size_t i = 0; i < set->ndone; i++)
 		place(tr, set, &set->done[i]);
+	index_images(&x, set);
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		size_t k;
-		struct import_done *d = p->imp ? done_of(set, p, &k) : NULL;
+		struct import_done *d = p->imp ? done_of(set, &x, p, &k) : NULL;
 		if (!d)
 			continue;
 		if (d->how == IMPORT_BY_TIME) {
 			/* realtime r = x + shift; on the host's axis: r - (real - mono) + offset */
 			const struct proc *h = d->home ? d->home : host_proc(tr, d->file.host);
-			int64_t off = h ? h->tb.pts[0].real - h->tb.pts[0].mono : 0;
-			set_clock(p, &d->file, d->shift_ns - off, h ? h->tb.offset : 0,
+			int64_t off = h ? sat_sub(h->tb.pts[0].real, h->tb.pts[0].mono) : 0;
+			set_clock(p, &d->file, sat_sub(d->shift_ns, off), h ? h->tb.offset : 0,
 				  d->shift_ns);
 			if (h && h->tb.corrected) {
 				p->tb.corrected = 1;
@@ -294,5 +327,7 @@ void import_align(struct trace *tr, void *ctx)
 			p->imp->home = d->home;
 		p->imp->file_home = d->home;
 	}
+	u64map_free(&x.by_path);
+	free(x.where);
 	import_scratch_remove(set);
 }

@@ -14,6 +14,7 @@ struct out {
 	uint8_t *buf;
 	size_t len, cap;
 	int full;
+	struct argblob_stats st;
 };
 
 static void put(struct out *o, const void *p, size_t n)
@@ -35,6 +36,7 @@ static void put_key(struct out *o, const char *key)
 {
 	size_t n = key ? strlen(key) : 0;
 	uint16_t n16 = n > 65535 ? 65535 : (uint16_t)n;
+	o->st.cut += n > 65535;
 	put(o, &n16, 2);
 	put(o, key, n16);
 }
@@ -83,6 +85,8 @@ static void value(struct out *o, const cJSON *v, const char *key, int keyed, int
 	if ((type == TPROF_IMP_A_OBJ || type == TPROF_IMP_A_ARR) && depth >= MAX_DEPTH) {
 		/* too deep to follow: the value as its JSON text */
 		char *text = cJSON_PrintUnformatted(v);
+		o->st.deep++;
+		o->st.items++;
 		put_u8(o, TPROF_IMP_A_STR);
 		if (keyed)
 			put_key(o, key);
@@ -93,6 +97,7 @@ static void value(struct out *o, const cJSON *v, const char *key, int keyed, int
 		return;
 	}
 	put_u8(o, type);
+	o->st.items += type == TPROF_IMP_A_OBJ || type == TPROF_IMP_A_ARR ? 2 : 1;
 	if (keyed)
 		put_key(o, key);
 	switch (type) {
@@ -120,11 +125,14 @@ static void value(struct out *o, const cJSON *v, const char *key, int keyed, int
 	}
 }
 
-int argblob_encode(const cJSON *args, uint8_t *buf, size_t *len, size_t cap)
+int argblob_encode(const cJSON *args, uint8_t *buf, size_t *len, size_t cap,
+		   struct argblob_stats *st)
 {
-	struct out o = { buf, *len, cap, 0 };
+	struct out o = { buf, *len, cap, 0, { 0, 0, 0 } };
 	if (args && cJSON_IsObject(args))
 		members(&o, args, 1, 0);
+	if (st)
+		*st = o.st;
 	if (o.full)
 		return -1;
 	*len = o.len;

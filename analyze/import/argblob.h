@@ -7,9 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Appends the members of args (an object) to buf[*len..cap).  -1 when they do not fit (*len
- * is then left where it was). */
-int argblob_encode(const cJSON *args, uint8_t *buf, size_t *len, size_t cap);
+/* What an encoding held, for what the import says it changed. */
+struct argblob_stats {
+	unsigned items;         /* values written, each object and array counting twice (its
+				 * start and its end): the scene's arguments they make */
+	unsigned deep;          /* objects or arrays too deep to follow, written as JSON text */
+	unsigned cut;           /* keys longer than 65535 bytes, cut */
+};
+
+/* Appends the members of args (an object) to buf[*len..cap), what they held in *st (NULL: not
+ * wanted).  -1 when they do not fit (*len is then left where it was). */
+int argblob_encode(const cJSON *args, uint8_t *buf, size_t *len, size_t cap,
+		   struct argblob_stats *st);
 
 /* One member read back: its key (NULL inside an array), its type (enum tprof_imp_arg) and
  * value; OBJ and ARR are followed by their members, then an END. */

@@ -75,6 +75,7 @@ struct chrome_entry *chrome_batch_add(struct chrome_batch *b)
 	struct chrome_entry *e = &b->e[b->n++];
 	/* all but the event, which its parse fills whole */
 	e->is_error = e->rc = e->form = 0;
+	e->fix = -1;
 	e->bytes = e->offset = 0;
 	e->key = e->text = NULL;
 	e->len = 0;

@@ -22,6 +22,7 @@ enum chrome_entry_kind {
 struct chrome_entry {
 	enum chrome_entry_kind kind;
 	int is_error, rc;
+	int fix;                        /* SKIP and SAY: the enum chrome_fix it counts, or -1 */
 	int form;                       /* the scanner's form and bytes read at this entry */
 	uint64_t bytes;
 	uint64_t offset;

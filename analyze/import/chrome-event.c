@@ -100,9 +100,17 @@ static void pick(const struct chrome_parser *ps, struct chrome_event *ev)
 		ev->args = ps->m[CHROME_KEY_ARGS].node;
 	if (bp && bp[0] == 'e' && !bp[1])
 		ev->bp = 'e';
-	if (s && (s[0] == 'g' || s[0] == 'p' || s[0] == 't'))
+	if (s && (s[0] == 'g' || s[0] == 'p' || s[0] == 't') && !s[1])
 		ev->scope = s[0];
 	ev->id_scope = str_of(ps, CHROME_KEY_SCOPE);
+	/* present and not taken: said (the phase is the caller's to judge) */
+	if ((HAVE(ps, CHROME_KEY_NAME) && !ev->name) || (HAVE(ps, CHROME_KEY_CAT) && !ev->cat) ||
+	    (HAVE(ps, CHROME_KEY_ARGS) && !ev->args) || (HAVE(ps, CHROME_KEY_BP) && !ev->bp) ||
+	    (HAVE(ps, CHROME_KEY_S) && !ev->scope) ||
+	    (HAVE(ps, CHROME_KEY_SCOPE) && !ev->id_scope))
+		ev->fixes |= 1u << CHROME_FIX_WRONG_TYPE;
+	if (ps->have & CHROME_HAVE_AGAIN)
+		ev->fixes |= 1u << CHROME_FIX_AGAIN;
 }
 
 /* id2's "local" or "global" member. */
@@ -127,7 +135,7 @@ static int read_time(const struct chrome_json_value *v, int64_t *ns)
 	return chrome_json_num_scaled(&v->num, 3, ns);
 }
 
-static int read_ref(const struct chrome_json_value *v, struct chrome_ref *r)
+static int read_ref(const struct chrome_json_value *v, struct chrome_ref *r, unsigned *fixes)
 {
 	r->present = 1;
 	if (v->kind == CHROME_JSON_STRING) {
@@ -145,8 +153,11 @@ static int read_ref(const struct chrome_json_value *v, struct chrome_ref *r)
 	double d = chrome_json_num_double(n);
 	if (fabs(d) < EXACT_DOUBLE) {
 		r->num = (int64_t)d;
+		if ((double)r->num != d)
+			*fixes |= 1u << CHROME_FIX_FRACTION;
 		return 0;
 	}
+	/* past 2^53: read exactly from its text (a fraction there is rounded away unsaid) */
 	return chrome_json_num_scaled(n, 0, &r->num);
 }
 
@@ -212,11 +223,11 @@ static int read_members(struct chrome_parser *ps, struct chrome_event *ev, char 
 				       not_time(&m[CHROME_KEY_DUR]));
 		ev->has_dur = 1;
 	}
-	if (HAVE(ps, CHROME_KEY_PID) && read_ref(&m[CHROME_KEY_PID], &ev->pid))
+	if (HAVE(ps, CHROME_KEY_PID) && read_ref(&m[CHROME_KEY_PID], &ev->pid, &ev->fixes))
 		return damaged(why, whylen, "its pid is %s",
 			       m[CHROME_KEY_PID].kind == CHROME_JSON_NUMBER
 				       ? "out of range" : value_type(&m[CHROME_KEY_PID]));
-	if (HAVE(ps, CHROME_KEY_TID) && read_ref(&m[CHROME_KEY_TID], &ev->tid))
+	if (HAVE(ps, CHROME_KEY_TID) && read_ref(&m[CHROME_KEY_TID], &ev->tid, &ev->fixes))
 		return damaged(why, whylen, "its tid is %s",
 			       m[CHROME_KEY_TID].kind == CHROME_JSON_NUMBER
 				       ? "out of range" : value_type(&m[CHROME_KEY_TID]));

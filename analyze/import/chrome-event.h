@@ -47,6 +47,29 @@ struct chrome_event {
 	const cJSON *args;          /* "args" when it is an object, else NULL */
 	const cJSON *obj;           /* the other members ("tts", "cname", "sf"); NULL: none */
 	uint64_t offset;            /* of the event's '{' in the (decompressed) input */
+	unsigned fixes;             /* what the reading changed (bits 1 << enum chrome_fix) */
+};
+
+/* What the reader changed or left out of its input, by cause: the bits of an event's fixes
+ * (the first three), and the counts of struct chrome_meta. */
+enum chrome_fix {
+	CHROME_FIX_AGAIN,           /* a member given twice: the first (not null) kept */
+	CHROME_FIX_WRONG_TYPE,      /* name, cat, args, bp, s or scope of another type (or value)
+				     * than theirs: taken as absent */
+	CHROME_FIX_FRACTION,        /* a pid or tid with a fraction: dropped */
+	CHROME_FIX_DAMAGED,         /* an event that is not valid JSON, or whose ts, dur, pid, tid
+				     * or id is not what it must be: skipped */
+	CHROME_FIX_TOO_BIG,         /* an event larger than the bound: skipped */
+	CHROME_FIX_EVENTS_AGAIN,    /* traceEvents given again: its events read as well */
+	CHROME_FIX_MEMBER_AGAIN,    /* a kept top-level member given again: the last kept */
+	CHROME_FIX_MEMBER_BAD,      /* a kept top-level member of the wrong type or too large:
+				     * ignored */
+	CHROME_FIX_TRAILING,        /* data after the JSON value: ignored */
+	CHROME_FIX_CUT,             /* the input ends inside the object form: what came before
+				     * is read */
+	CHROME_FIX_STOPPED,         /* the read stopped at damage it cannot resynchronise from:
+				     * the rest of the input is lost */
+	CHROME_FIX_N
 };
 
 #endif

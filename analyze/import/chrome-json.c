@@ -650,6 +650,8 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 					v->node->string = key;
 				if (first && v->kind != CHROME_JSON_NULL)
 					*have |= 1u << id;
+				else if (!first && v->kind != CHROME_JSON_NULL)
+					*have |= CHROME_HAVE_AGAIN;
 			} else {
 				cJSON *v = value(&ps);
 				if (!v)

@@ -52,8 +52,10 @@ cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, s
  * likewise, an event's way.  When it is an object: 1; of the members whose key is among keys[]
  * and in want (bits 1 << enum chrome_key), the first that is not null of each key is read into
  * vals[key] (strings and numbers without a node) with its bit set in *have, and the members of
- * other keys go into *rest (an object of them; NULL when there is none).  A value that is not
- * an object: 2, with *rest its tree.  0 when it is not valid JSON, or not complete. */
+ * other keys go into *rest (an object of them; NULL when there is none); a later member of a
+ * key already read (not null) is left out, and sets CHROME_HAVE_AGAIN in *have.  A value that
+ * is not an object: 2, with *rest its tree.  0 when it is not valid JSON, or not complete. */
+#define CHROME_HAVE_AGAIN (1u << 31)
 int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size_t *used,
 		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest);
 /* A key's enum chrome_key when the parser made it, or -1. */

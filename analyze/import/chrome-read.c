@@ -12,6 +12,7 @@
 #include "chrome-parser.h"
 #include "chrome-read.h"
 #include "chrome-text.h"
+#include "../util/satarith.h"
 
 /* The top-level members kept (the others are skipped unread). */
 static const char *const kept_keys[] = {
@@ -56,6 +57,15 @@ static void say(struct reader *r, int is_error, uint64_t offset, const char *fmt
 			text);
 }
 
+/* One more of a cause (enum chrome_fix) at offset. */
+static void fixed(struct chrome_meta *m, int fix, uint64_t offset)
+{
+	if (fix < 0 || fix >= CHROME_FIX_N)
+		return;
+	if (!m->fix_n[fix]++)
+		m->fix_at[fix] = offset;
+}
+
 /* An event skipped: named in a warning while there are few. */
 static void skip(struct reader *r, uint64_t offset, const char *what)
 {
@@ -69,7 +79,7 @@ static void skip(struct reader *r, uint64_t offset, const char *what)
 static int64_t number_or(const cJSON *obj, const char *key, int64_t none)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : none;
+	return cJSON_IsNumber(v) ? sat_from_double(v->valuedouble) : none;
 }
 
 /* Sets the meta's fields from the member v; 0, or -1 when v is not of the type its key wants
@@ -138,14 +148,20 @@ static void keep_member(struct reader *r, const struct chrome_span *sp)
 
 	if (!v) {
 		say(r, 0, sp->offset, "the top-level \"%s\" is not valid JSON: ignored", sp->key);
+		fixed(m, CHROME_FIX_MEMBER_BAD, sp->offset);
 		return;
 	}
 	if (set_meta(m, sp->key, v, sp, &want)) {
 		say(r, 0, sp->offset, "the top-level \"%s\" is not %s: ignored", sp->key, want);
+		fixed(m, CHROME_FIX_MEMBER_BAD, sp->offset);
 		cJSON_Delete(v);
 		return;
 	}
-	/* A key given twice: the last one counts. */
+	/* A key given twice: the last one counts (and that is said). */
+	if (cJSON_GetObjectItemCaseSensitive(m->kept, sp->key)) {
+		say(r, 0, sp->offset, "the top-level \"%s\" again: this one is kept", sp->key);
+		fixed(m, CHROME_FIX_MEMBER_AGAIN, sp->offset);
+	}
 	cJSON_DeleteItemFromObjectCaseSensitive(m->kept, sp->key);
 	cJSON_AddItemToObject(m->kept, sp->key, v);
 }
@@ -175,6 +191,7 @@ static struct chrome_entry *entry(struct chrome_batch *b, enum chrome_entry_kind
 	struct chrome_entry *e = chrome_batch_add(b);
 	e->kind = kind;
 	e->offset = offset;
+	e->fix = -1;
 	if (text)
 		e->text = copy(b->arena, text, strlen(text));
 	return e;
@@ -202,6 +219,7 @@ static int feed_item(struct feed *f, struct chrome_batch *b)
 		e->offset = sp.offset;
 		if (chrome_parser_event(f->ps, sp.offset, &e->ev, why, sizeof(why))) {
 			e->kind = CHROME_E_SKIP;
+			e->fix = CHROME_FIX_DAMAGED;
 			e->text = copy(a, why, strlen(why));
 		}
 		break;
@@ -217,20 +235,29 @@ static int feed_item(struct feed *f, struct chrome_batch *b)
 				 "the top-level \"%s\" is larger than %zu bytes: ignored", sp.key,
 				 f->max_event);
 			e = entry(b, CHROME_E_SAY, sp.offset, why);
+			e->fix = CHROME_FIX_MEMBER_BAD;
 		} else {
 			snprintf(why, sizeof(why), "%zu bytes, more than the %zu an event may have",
 				 sp.len, f->max_event);
 			e = entry(b, CHROME_E_SKIP, sp.offset, why);
+			e->fix = CHROME_FIX_TOO_BIG;
 		}
+		break;
+	case CHROME_ITEM_EVENTS_AGAIN:
+		e = entry(b, CHROME_E_SAY, sp.offset, "traceEvents again: its events are read as well");
+		e->fix = CHROME_FIX_EVENTS_AGAIN;
 		break;
 	case CHROME_ITEM_END:
 		if ((msg = chrome_scan_note(f->s, &at)))
-			entry(b, CHROME_E_SAY, at, msg);
+			entry(b, CHROME_E_SAY, at, msg)->fix =
+				chrome_scan_cut(f->s) ? CHROME_FIX_CUT : CHROME_FIX_TRAILING;
 		e = entry(b, CHROME_E_END, 0, NULL);
 		break;
 	default:
 		msg = chrome_scan_error(f->s, &at);
-		entry(b, CHROME_E_SAY, at, msg)->is_error = 1;
+		e = entry(b, CHROME_E_SAY, at, msg);
+		e->is_error = 1;
+		e->fix = CHROME_FIX_STOPPED;
 		e = entry(b, CHROME_E_END, 0, NULL);
 		e->rc = -1;
 		break;
@@ -268,15 +295,19 @@ static int take(struct reader *r, const struct chrome_entry *e,
 	case CHROME_E_EVENT:
 		r->meta->events++;
 		r->meta->bytes = e->bytes;
+		for (unsigned f = e->ev.fixes; f; f &= f - 1)
+			fixed(r->meta, __builtin_ctz(f), e->offset);
 		*rc = each(ctx, &e->ev);
 		return *rc != 0;
 	case CHROME_E_MEMBER:
 		keep_member(r, &sp);
 		return 0;
 	case CHROME_E_SKIP:
+		fixed(r->meta, e->fix, e->offset);
 		skip(r, e->offset, e->text);
 		return 0;
 	case CHROME_E_SAY:
+		fixed(r->meta, e->fix, e->offset);
 		say(r, e->is_error, e->offset, "%s", e->text);
 		return 0;
 	default:

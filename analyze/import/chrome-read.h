@@ -52,6 +52,10 @@ struct chrome_meta {
 	uint64_t events;                /* handed to the callback */
 	uint64_t skipped;               /* damaged or too large, each named in a warning (or counted
 					 * once the warnings stop) */
+	/* What the reading changed or left out, by enum chrome_fix (chrome-event.h), and the
+	 * offset where each cause was first met. */
+	uint64_t fix_n[CHROME_FIX_N];
+	uint64_t fix_at[CHROME_FIX_N];
 	uint64_t bytes;                 /* of (decompressed) input read */
 	cJSON *kept;                    /* owns the above: each kept member by its key */
 	char schema_text[32];           /* what schema_version points to when it is a number */

@@ -46,6 +46,7 @@ struct chrome_scan {
 	uint64_t msg_offset;
 	char note[160];         /* chrome_scan_note */
 	uint64_t note_offset;
+	int note_cut;           /* chrome_scan_cut */
 };
 
 /* step()'s "no item yet, go on". */
@@ -304,6 +305,7 @@ static enum chrome_item cut(struct chrome_scan *s, const char *inside_what)
 {
 	note(s, s->base + s->len, "the input ends inside %s (cut short?): what came before is read",
 	     inside_what);
+	s->note_cut = 1;
 	s->state = S_DONE;
 	return CHROME_ITEM_END;
 }
@@ -355,8 +357,15 @@ static enum chrome_item take_member(struct chrome_scan *s, struct chrome_span *s
 			return CHROME_ITEM_ERROR;
 		}
 		s->pos++;
-		s->saw_events = 1;
 		s->state = S_EV_FIRST;
+		if (s->saw_events) {
+			sp->text = NULL;
+			sp->len = 0;
+			sp->offset = at;
+			sp->key = NULL;
+			return CHROME_ITEM_EVENTS_AGAIN;
+		}
+		s->saw_events = 1;
 		return ITEM_AGAIN;
 	}
 	if (!c || !strchr("{[\"-0123456789tfn", c)) {
@@ -566,6 +575,11 @@ const char *chrome_scan_note(const struct chrome_scan *s, uint64_t *offset)
 {
 	*offset = s->note_offset;
 	return s->note[0] ? s->note : NULL;
+}
+
+int chrome_scan_cut(const struct chrome_scan *s)
+{
+	return s->note_cut;
 }
 
 enum chrome_form chrome_scan_form(const struct chrome_scan *s)

@@ -21,6 +21,8 @@ enum chrome_item {
 	CHROME_ITEM_DAMAGED,    /* an element that the parse function found bad: text..len */
 	CHROME_ITEM_MEMBER,     /* a top-level member the caller keeps: key, text..len its value */
 	CHROME_ITEM_TOO_BIG,    /* an event (key NULL) or kept member past the bound: skipped */
+	CHROME_ITEM_EVENTS_AGAIN, /* a second (third...) traceEvents array begins at sp.offset:
+				 * its events follow, read like the first one's */
 	CHROME_ITEM_ERROR,      /* the input cannot be read on: chrome_scan_error says why */
 };
 
@@ -57,6 +59,8 @@ const char *chrome_scan_error(const struct chrome_scan *s, uint64_t *offset);
  * that ends before its closing brackets (every complete event was handed over), or data after
  * the JSON value; *offset is where. */
 const char *chrome_scan_note(const struct chrome_scan *s, uint64_t *offset);
+/* Whether that note says the input was cut short (else: data after the value). */
+int chrome_scan_cut(const struct chrome_scan *s);
 enum chrome_form chrome_scan_form(const struct chrome_scan *s);
 /* The bytes of (decompressed) input read so far. */
 uint64_t chrome_scan_bytes(const struct chrome_scan *s);

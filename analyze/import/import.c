@@ -68,6 +68,10 @@ static int add_images(struct trace *tr, void *ctx)
 	for (size_t i = 0; i < tr->nfound; i++)
 		one(set, tr->found[i]);
 	for (size_t i = 0; i < set->ndone; i++)
+		imp_fixes_add(&set->fixes, &set->done[i].file.fixes);
+	if (set->ndone)
+		tr->imp_fixes = &set->fixes;
+	for (size_t i = 0; i < set->ndone; i++)
 		if (set->done[i].file.nimages) {
 			size_t before = tr->nprocs;
 			int rc = scan_dir(tr, set->scratch);
@@ -98,30 +102,28 @@ void import_report(const struct import_set *set, const struct trace *tr)
 	for (size_t i = 0; i < set->ndone; i++) {
 		const struct import_done *d = &set->done[i];
 		const struct imp_file *f = &d->file;
+		uint64_t skipped = imp_fixes_class(&f->fixes, IMP_SKIP);
 		diag_note("imported %s: %llu events in %zu process(es)%s%s; placed %s",
 			  f->source, (unsigned long long)f->events, f->nimages,
-			  f->skipped ? ", some skipped" : "", f->failed ? ", read cut short" : "",
+			  skipped ? ", some skipped" : "", f->failed ? ", read cut short" : "",
 			  how_text(d->how));
 		if (d->how == IMPORT_BY_STEPS)
 			diag_note("  %zu steps matched; the file's time 0 at %.3f us of the profile, "
 				  "residual %.3f us RMS, %.3f us at most", d->steps_matched,
 				  (double)(d->shift_ns - tr->start_ns) / 1e3,
 				  d->residual_rms_ns / 1e3, d->residual_max_ns / 1e3);
-		if (f->skipped)
-			diag_note("  %llu events skipped (no time, or a phase not imported)",
-				  (unsigned long long)f->skipped);
-		if (f->clipped)
-			diag_note("  %llu slices cut to nest inside the slice they began in",
-				  (unsigned long long)f->clipped);
-		if (f->unmatched_ends)
-			diag_note("  %llu slice ends without a begin, or begins without an end",
-				  (unsigned long long)f->unmatched_ends);
 		if (d->home) {
 			char label[256];
 			diag_note("  its process %lld is %s", (long long)d->home->pid,
 				  proc_label(d->home, label, sizeof(label)));
 		}
 	}
+}
+
+void import_report_fixes(const struct import_set *set)
+{
+	if (set->ndone)
+		imp_fixes_report(&set->fixes);
 }
 
 /* Every file the scratch directory still holds, and the directory. */

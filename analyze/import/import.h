@@ -42,12 +42,17 @@ struct import_set {
 	char *scratch;                  /* the scratch directory, removed by import_end */
 	struct import_done *done;
 	size_t ndone;
+	struct imp_fixes fixes;         /* every file's, and the pairing's (the trace's imp_fixes
+					 * points here once something is imported) */
 };
 
 /* The hooks of trace_load_with for this set (set->req set by the caller). */
 struct load_hooks import_hooks(struct import_set *set);
 /* Says with -v what each file became and how it was placed. */
 void import_report(const struct import_set *set, const struct trace *tr);
+/* Says with -v what the import changed or left out, one line per cause (once the events went
+ * through the pipeline, whose pairing adds its own). */
+void import_report_fixes(const struct import_set *set);
 /* Removes the scratch directory (its images stay readable through the files the trace holds
  * open), and frees the set. */
 void import_scratch_remove(struct import_set *set);

@@ -413,7 +413,8 @@ int items_add(struct items *x, const struct item *head, const void *payload)
 	struct key k = { head->t, tie_of(head), (uint32_t)m->used, 0 };
 	if (kv->n && key_lt(&k, &kv->k[kv->n - 1]))
 		kv->unsorted = 1;
-	kv->k = util_grow(kv->k, &kv->cap, kv->n, sizeof(*kv->k), 64);
+	/* from a few: a file may name a great many threads, each with a few events */
+	kv->k = util_grow(kv->k, &kv->cap, kv->n, sizeof(*kv->k), 4);
 	kv->k[kv->n++] = k;
 	struct item *it = (struct item *)(m->arena + m->used);
 	*it = *head;

@@ -2,7 +2,10 @@
  * order; each becomes an item (a fixed header, then its imported head and args) that items.c
  * puts in order by image, stream (thread) and time.  Going through each thread's items in time
  * order, slices are written as IBEGIN and IEND with proper nesting: a slice that outlives the
- * one it began in is cut at its end (and counted), an E closes the innermost B. */
+ * one it began in is cut at its end, an E closes the innermost B.  Images are written one at a
+ * time, in the items' order, each stream's buffer given back when its items are done: memory
+ * follows the events, not the number of processes and threads the file names.  Whatever is
+ * changed or left out on the way is counted by cause (fixes.h). */
 #include "transcode.h"
 
 #include <errno.h>
@@ -18,16 +21,20 @@
 #include "../../common/imgwrite.h"
 #include "../../common/import.h"
 #include "../read/trace.h"
-#include "../util/strings.h"
 #include "../util/grow.h"
+#include "../util/satarith.h"
+#include "../util/strings.h"
+#include "../util/u64map.h"
 #include "argblob.h"
 #include "chrome-read.h"
+#include "fixes.h"
 #include "items.h"
 
 #define DEFAULT_STEPS "^ProfilerStep#([0-9]+)$"
 #define DEFAULT_RUN_BYTES (128u << 20)
 #define MAX_PAYLOAD ((TPROF_MAX_EXT - 1) * TPROF_UNIT)   /* args after the head */
 #define STR_TID_BASE 1000000000ll   /* made-up tids of threads named by a string */
+#define MAX_NAME (TPROF_MAX_EXT * TPROF_UNIT)   /* a string record's bytes (imgwrite.c) */
 
 struct ref_key {
 	int is_str;
@@ -53,29 +60,40 @@ struct img {
 	struct thr *thr;
 	size_t nthr, capthr;
 	size_t last_thr;
+	struct u64map thr_num, thr_str; /* its threads by numeric tid, by string tid's id */
 	struct imp_step *steps;
 	size_t nsteps, capsteps;
 	uint64_t events;
-	/* while written */
-	struct tprof_imgw *w;
-	uint32_t *smap;                 /* trace-wide string id -> the image's, 0: not yet */
-	size_t nsmap;
+	struct tprof_imgw *w;           /* while written */
 };
 
 struct ctx {
 	const struct imp_opts *o;
 	struct imp_file *f;
+	uint32_t source;                /* the file's name, a string id (where fixes were met) */
 	regex_t steps;
 	int64_t *step_of;               /* by name string id: -1 unknown, -2 no, else N */
 	size_t nstep_of;
 	struct img *img;
 	size_t nimg, capimg, last_img;
+	struct u64map img_num, img_str; /* the images by numeric pid, by string pid's id */
 	struct items *items;
 	uint32_t ngs;
 	_Alignas(16) uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];   /* args; written: head, args */
 	uint8_t phead;                  /* the head's flags of the payload in scratch | ITEM_HEAD */
 	int failed;
+	/* the image being written: trace-wide string id -> its own (0: not yet), and the ids set
+	 * there, cleared when the next image starts */
+	uint32_t *smap;
+	size_t nsmap;
+	uint32_t *smap_set;
+	size_t nsmap_set, capsmap_set;
 };
+
+static void fix(struct ctx *c, enum imp_fix cause, uint64_t offset)
+{
+	imp_fix(&c->f->fixes, cause, c->source, offset);
+}
 
 /* ---- processes and threads of the file --------------------------------------------------- */
 
@@ -95,29 +113,43 @@ static int same_key(const struct ref_key *a, const struct ref_key *b)
 	return a->is_str == b->is_str && (a->is_str ? a->str == b->str : a->num == b->num);
 }
 
+/* The map of a key's kind, and its key there. */
+static struct u64map *key_map(struct u64map *num, struct u64map *str, const struct ref_key *k,
+			      uint64_t *key)
+{
+	*key = k->is_str ? k->str : (uint64_t)k->num;
+	return k->is_str ? str : num;
+}
+
 static uint32_t image_of(struct ctx *c, const struct chrome_ref *pid)
 {
 	struct ref_key k = key_of(pid);
+	uint64_t key;
 	if (c->last_img < c->nimg && same_key(&c->img[c->last_img].key, &k))
 		return (uint32_t)c->last_img;
-	for (size_t i = 0; i < c->nimg; i++)
-		if (same_key(&c->img[i].key, &k))
-			return (uint32_t)(c->last_img = i);
+	struct u64map *m = key_map(&c->img_num, &c->img_str, &k, &key);
+	uint32_t *v = u64map_get(m, key);
+	if (v)
+		return (uint32_t)(c->last_img = *v);
 	c->img = util_grow(c->img, &c->capimg, c->nimg, sizeof(*c->img), 16);
 	struct img *im = &c->img[c->nimg];
 	memset(im, 0, sizeof(*im));
 	im->key = k;
+	u64map_put(m, key, (uint32_t)c->nimg);
 	return (uint32_t)(c->last_img = c->nimg++);
 }
 
 static uint32_t stream_of(struct ctx *c, struct img *im, const struct chrome_ref *tid)
 {
 	struct ref_key k = key_of(tid);
+	uint64_t key;
 	if (im->last_thr < im->nthr && same_key(&im->thr[im->last_thr].key, &k))
 		return (uint32_t)im->last_thr + 1;
-	for (size_t i = 0; i < im->nthr; i++)
-		if (same_key(&im->thr[i].key, &k))
-			return (uint32_t)(im->last_thr = i) + 1;
+	struct u64map *m = key_map(&im->thr_num, &im->thr_str, &k, &key);
+	uint32_t *v = u64map_get(m, key);
+	if (v)
+		return (uint32_t)(im->last_thr = *v) + 1;
+	u64map_put(m, key, (uint32_t)im->nthr);
 	im->thr = util_grow(im->thr, &im->capthr, im->nthr, sizeof(*im->thr), 16);
 	struct thr *t = &im->thr[im->nthr];
 	memset(t, 0, sizeof(*t));
@@ -152,9 +184,16 @@ static int64_t step_number(struct ctx *c, uint32_t name)
 
 /* ---- events into items -------------------------------------------------------------------- */
 
-static uint32_t str_id(const char *s)
+/* A name's trace-wide id (0 for none); one longer than a string record holds is counted: it
+ * will be cut. */
+static uint32_t str_id(struct ctx *c, const char *s, uint64_t offset)
 {
-	return s ? strings_add(s, strlen(s)) : 0;
+	if (!s)
+		return 0;
+	size_t n = strlen(s);
+	if (n > MAX_NAME)
+		fix(c, IMP_FIX_NAME_CUT, offset);
+	return strings_add(s, n);
 }
 
 /* An event's id, scope and category as one hash, which pairs the ends of async ranges and
@@ -177,80 +216,115 @@ static uint64_t id_hash(const struct chrome_event *ev)
 static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_args)
 {
 	size_t len = 0;
+	struct argblob_stats st;
 	c->phead = ITEM_HEAD;
-	if (with_args && ev->args && argblob_encode(ev->args, c->scratch, &len, MAX_PAYLOAD) < 0)
+	if (!with_args || !ev->args)
+		return 0;
+	if (argblob_encode(ev->args, c->scratch, &len, MAX_PAYLOAD, &st) < 0) {
 		c->phead |= TPROF_IMP_ARGS_CUT;
+		fix(c, IMP_FIX_ARGS_CUT, ev->offset);
+		return len;
+	}
+	if (st.deep)
+		fix(c, IMP_FIX_ARGS_DEEP, ev->offset);
+	if (st.cut)
+		fix(c, IMP_FIX_NAME_CUT, ev->offset);
+	if (st.items > IMP_ARGS_SHOWN)
+		fix(c, IMP_FIX_ARGS_MANY, ev->offset);
 	return len;
 }
 
 static int add(struct ctx *c, const struct chrome_event *ev, uint32_t image, uint32_t stream,
 	       uint16_t kind, uint8_t flags, uint8_t cls, uint32_t name, uint64_t arg,
-	       size_t plen)
+	       int64_t dur, size_t plen)
 {
 	struct item it = {
-		.t = ev->ts_ns,
-		.dur = kind == TPROF_K_IBEGIN && ev->ph == 'X' && ev->has_dur ? ev->dur_ns : 0,
+		.t = ev->ts_ns, .dur = dur,
 		.arg = arg, .image = image, .stream = stream, .name = name, .len = (uint32_t)plen,
 		.kind = kind, .flags = flags, .cls = cls,
 		.gs = c->img[image].thr[stream - 1].gs,
 		.offset = ev->offset,
 	};
 	if (kind != TPROF_K_IEND) {
-		it.cat = str_id(ev->cat);
+		it.cat = str_id(c, ev->cat, ev->offset);
 		it.head = c->phead;
 	}
 	return items_add(c->items, &it, c->scratch);
 }
 
+/* A process's or thread's name set to id: counted when it replaces another. */
+static void rename_to(struct ctx *c, uint32_t *name, uint32_t id, uint64_t offset)
+{
+	if (*name && *name != id)
+		fix(c, IMP_FIX_RENAMED, offset);
+	*name = id;
+}
+
+/* The metadata used (process_name, thread_name, process_sort_index); any other, or one whose
+ * value is not of its type, is counted as not used. */
 static void metadata(struct ctx *c, const struct chrome_event *ev, struct img *im,
 		     const struct chrome_ref *tid)
 {
 	const cJSON *a = ev->args;
 	const cJSON *name = a ? cJSON_GetObjectItemCaseSensitive(a, "name") : NULL;
 	const cJSON *idx = a ? cJSON_GetObjectItemCaseSensitive(a, "sort_index") : NULL;
-	if (!ev->name)
-		return;
-	if (!strcmp(ev->name, "process_name") && cJSON_IsString(name))
-		im->name = str_id(name->valuestring);
-	else if (!strcmp(ev->name, "thread_name") && cJSON_IsString(name)) {
+	if (!ev->name) {
+		fix(c, IMP_FIX_METADATA, ev->offset);
+	} else if (!strcmp(ev->name, "process_name") && cJSON_IsString(name)) {
+		rename_to(c, &im->name, str_id(c, name->valuestring, ev->offset), ev->offset);
+	} else if (!strcmp(ev->name, "thread_name") && cJSON_IsString(name)) {
 		uint32_t s = stream_of(c, im, tid);   /* may move im->thr */
-		im->thr[s - 1].name = str_id(name->valuestring);
-	}
-	else if (!strcmp(ev->name, "process_sort_index") && cJSON_IsNumber(idx)) {
-		im->sort_index = (int64_t)idx->valuedouble;
+		uint32_t id = str_id(c, name->valuestring, ev->offset);
+		rename_to(c, &im->thr[s - 1].name, id, ev->offset);
+	} else if (!strcmp(ev->name, "process_sort_index") && cJSON_IsNumber(idx)) {
+		im->sort_index = sat_from_double(idx->valuedouble);
 		im->has_sort = 1;
+	} else {
+		fix(c, IMP_FIX_METADATA, ev->offset);
 	}
 }
 
 /* The series of a counter event, one item each. */
+/* A counter series' value: a number, or a string that holds one. */
+static int series_value(const cJSON *s, double *v)
+{
+	char *end;
+	if (cJSON_IsNumber(s)) {
+		*v = s->valuedouble;
+		return 1;
+	}
+	return cJSON_IsString(s) && s->valuestring[0] && (*v = strtod(s->valuestring, &end), !*end);
+}
+
 static int counter(struct ctx *c, const struct chrome_event *ev, uint32_t image, uint32_t stream)
 {
 	const cJSON *a = ev->args;
-	size_t n = 0;
+	size_t n = 0, skipped = 0;
+	double v;
 	for (const cJSON *s = a ? a->child : NULL; s; s = s->next)
 		n += cJSON_IsNumber(s) || (cJSON_IsString(s) && s->valuestring[0]);
 	for (const cJSON *s = a ? a->child : NULL; s; s = s->next) {
-		double v;
-		char *end;
-		if (cJSON_IsNumber(s))
-			v = s->valuedouble;
-		else if (cJSON_IsString(s) && s->valuestring[0] &&
-			 (v = strtod(s->valuestring, &end), !*end))
-			;
-		else
+		if (!series_value(s, &v)) {
+			skipped++;
 			continue;
+		}
+		const char *base = ev->name ? ev->name : "counter";
 		char buf[512];
+		int len;
 		if (n == 1 || !s->string)
-			snprintf(buf, sizeof(buf), "%s", ev->name ? ev->name : "counter");
+			len = snprintf(buf, sizeof(buf), "%s", base);
 		else
-			snprintf(buf, sizeof(buf), "%s %s", ev->name ? ev->name : "counter",
-				 s->string);
+			len = snprintf(buf, sizeof(buf), "%s %s", base, s->string);
+		if (len >= (int)sizeof(buf))
+			fix(c, IMP_FIX_NAME_CUT, ev->offset);
 		uint64_t bits;
 		memcpy(&bits, &v, sizeof(bits));
-		if (add(c, ev, image, stream, TPROF_K_ICOUNTER, 0, 2, str_id(buf), bits,
-			payload(c, ev, 0)) < 0)
+		if (add(c, ev, image, stream, TPROF_K_ICOUNTER, 0, 2, str_id(c, buf, ev->offset),
+			bits, 0, payload(c, ev, 0)) < 0)
 			return -1;
 	}
+	/* a value that is no number, or an event with none at all */
+	imp_fix_n(&c->f->fixes, IMP_FIX_COUNTER, skipped ? skipped : !n, c->source, ev->offset);
 	return 0;
 }
 
@@ -276,8 +350,8 @@ static void gpu_work(struct thr *th, const struct chrome_event *ev)
 	if (cJSON_IsNumber(d) && cJSON_IsNumber(s) && d->valuedouble >= 0 &&
 	    d->valuedouble <= UINT32_MAX && s->valuedouble >= 0) {
 		th->is_gpu = 1;
-		th->gpu_device = (int64_t)d->valuedouble;
-		th->gpu_stream = (int64_t)s->valuedouble;
+		th->gpu_device = sat_from_double(d->valuedouble);
+		th->gpu_stream = sat_from_double(s->valuedouble);
 	}
 }
 
@@ -294,19 +368,37 @@ static int each(void *arg, const struct chrome_event *ev)
 		return 0;
 	}
 	if (!ev->has_ts) {
-		f->skipped++;
+		fix(c, IMP_FIX_NO_TS, ev->offset);
 		return 0;
 	}
+	if (!strchr("XBEiIRONDPCbenSTFpstf", ev->ph ? ev->ph : '?')) {
+		fix(c, IMP_FIX_PHASE, ev->offset);
+		return 0;
+	}
+	if (!ev->pid.present || !ev->tid.present)
+		fix(c, IMP_FIX_NO_PID, ev->offset);
 	uint32_t stream = stream_of(c, im, &ev->tid);
 	struct thr *th = &im->thr[stream - 1];
+	int64_t dur = 0;
+	if (ev->ph == 'X' && !ev->has_dur)
+		fix(c, IMP_FIX_NO_DUR, ev->offset);
+	else if (ev->ph == 'X' && ev->dur_ns < 0)
+		fix(c, IMP_FIX_NEG_DUR, ev->offset);
+	else if (ev->ph == 'X')
+		dur = ev->dur_ns;
+	int held = 0;
+	int64_t end = sat_add_held(ev->ts_ns, dur, &held);
+	if (held) {             /* the slice ends at the end of the range */
+		fix(c, IMP_FIX_TIME_RANGE, ev->offset);
+		dur = end - ev->ts_ns;
+	}
 	if (ev->ts_ns < th->first)
 		th->first = ev->ts_ns;
 	if (ev->ts_ns < f->first_ns)
 		f->first_ns = ev->ts_ns;
-	int64_t end = ev->ts_ns + (ev->ph == 'X' && ev->has_dur ? ev->dur_ns : 0);
 	if (end > f->last_ns)
 		f->last_ns = end;
-	uint32_t name = str_id(ev->name);
+	uint32_t name = str_id(c, ev->name, ev->offset);
 	int rc = 0;
 	switch (ev->ph) {
 	case 'X':
@@ -321,32 +413,29 @@ static int each(void *arg, const struct chrome_event *ev)
 			c->phead |= TPROF_IMP_STEP;
 		}
 		rc = add(c, ev, image, stream, TPROF_K_IBEGIN, (uint8_t)ev->ph, 1, name,
-			 step >= 0 ? (uint64_t)step : 0, plen);
+			 step >= 0 ? (uint64_t)step : 0, dur, plen);
 		break;
 	}
 	case 'E':
-		rc = add(c, ev, image, stream, TPROF_K_IEND, 0, 0, 0, 0, 0);
+		rc = add(c, ev, image, stream, TPROF_K_IEND, 0, 0, 0, 0, 0, 0);
 		break;
 	case 'i': case 'I': case 'R': case 'O': case 'N': case 'D': case 'P':
 		rc = add(c, ev, image, stream, TPROF_K_IMARK,
 			 (uint8_t)(ev->ph == 'I' ? 'i' : ev->ph), 2, name,
-			 ev->id ? id_hash(ev) : 0, payload(c, ev, 1));
+			 ev->id ? id_hash(ev) : 0, 0, payload(c, ev, 1));
 		break;
 	case 'C':
 		rc = counter(c, ev, image, stream);
 		break;
 	case 'b': case 'e': case 'n': case 'S': case 'T': case 'F': case 'p':
 		rc = add(c, ev, image, stream, TPROF_K_IASYNC, (uint8_t)ev->ph, 2, name,
-			 id_hash(ev), payload(c, ev, 1));
+			 id_hash(ev), 0, payload(c, ev, 1));
 		break;
-	case 's': case 't': case 'f':
+	default:                /* s t f */
 		rc = add(c, ev, image, stream, TPROF_K_IFLOW,
 			 (uint8_t)(ev->ph | (ev->bp == 'e' ? TPROF_IMP_BIND_ENCLOSING : 0)), 2,
-			 name, id_hash(ev), payload(c, ev, 0));
+			 name, id_hash(ev), 0, payload(c, ev, 0));
 		break;
-	default:
-		f->skipped++;
-		return 0;
 	}
 	if (rc < 0) {
 		c->failed = 1;
@@ -360,14 +449,18 @@ static int each(void *arg, const struct chrome_event *ev)
 /* ---- writing the images ------------------------------------------------------------------- */
 
 /* A trace-wide string id as the image's own. */
-static uint32_t img_str(struct img *im, uint32_t id, uint64_t t)
+static uint32_t img_str(struct ctx *c, struct img *im, uint32_t id, uint64_t t)
 {
 	if (!id)
 		return 0;
-	im->smap = util_grow_index(im->smap, &im->nsmap, id, sizeof(*im->smap), 1024, 0);
-	if (!im->smap[id])
-		im->smap[id] = tprof_imgw_string_n(im->w, strings_get(id), strings_len(id), t);
-	return im->smap[id];
+	c->smap = util_grow_index(c->smap, &c->nsmap, id, sizeof(*c->smap), 1024, 0);
+	if (!c->smap[id]) {
+		c->smap[id] = tprof_imgw_string_n(im->w, strings_get(id), strings_len(id), t);
+		c->smap_set = util_grow(c->smap_set, &c->capsmap_set, c->nsmap_set,
+					sizeof(*c->smap_set), 64);
+		c->smap_set[c->nsmap_set++] = id;
+	}
+	return c->smap[id];
 }
 
 static uint64_t ticks(int64_t ns)
@@ -378,6 +471,7 @@ static uint64_t ticks(int64_t ns)
 /* One thread's slices in nesting order: what is open, innermost last. */
 struct open_slice {
 	int64_t end;                    /* INT64_MAX: a B, open until its E */
+	uint64_t offset;                /* its event's, in the file */
 	int clipped;
 };
 
@@ -385,8 +479,10 @@ struct writer {
 	struct ctx *c;
 	struct img *im;
 	uint32_t image, stream;
+	size_t next;                    /* the first image not yet written */
 	struct open_slice *open;
 	size_t nopen, capopen;
+	size_t nb;                      /* B slices among them */
 	int64_t last;
 };
 
@@ -395,6 +491,7 @@ static void write_end(struct writer *w, int64_t t, int clipped)
 	struct tprof_rec r = { .kind = TPROF_K_IEND, .t0 = ticks(t),
 			       .flags = clipped ? TPROF_IMP_CLIPPED : 0 };
 	tprof_imgw_write(w->im->w, w->stream, &r, NULL, 0);
+	w->nb -= w->open[w->nopen - 1].end == INT64_MAX;
 	w->nopen--;
 	if (t > w->last)
 		w->last = t;
@@ -407,13 +504,19 @@ static void close_until(struct writer *w, int64_t t)
 		write_end(w, w->open[w->nopen - 1].end, w->open[w->nopen - 1].clipped);
 }
 
+/* The end of a thread's items: what is still open ends, and its buffer goes. */
 static void flush_thread(struct writer *w)
 {
+	if (!w->im || !w->im->w) {
+		w->nopen = w->nb = 0;
+		return;
+	}
 	close_until(w, INT64_MAX - 1);
 	while (w->nopen) {   /* a B never ended: at the thread's last time */
-		w->c->f->unmatched_ends++;
+		fix(w->c, IMP_FIX_B_ALONE, w->open[w->nopen - 1].offset);
 		write_end(w, w->last, 1);
 	}
+	tprof_imgw_release(w->im->w, w->stream);
 }
 
 /* The head of an item, with the image's string ids, then its args, into c->scratch; returns
@@ -423,7 +526,7 @@ static size_t with_head(struct img *im, struct ctx *c, const struct item *it,
 {
 	/* field by field: a head built aside and copied whole stalled on its own stores */
 	struct tprof_imp_head *h = (struct tprof_imp_head *)c->scratch;
-	h->cat = img_str(im, it->cat, t);
+	h->cat = img_str(c, im, it->cat, t);
 	h->args_len = it->len;
 	h->id = 0;
 	h->flags = it->head & ~ITEM_HEAD;
@@ -431,54 +534,6 @@ static size_t with_head(struct img *im, struct ctx *c, const struct item *it,
 	h->reserved = 0;
 	memcpy(c->scratch + sizeof(*h), args, it->len);
 	return sizeof(*h) + it->len;
-}
-
-static void write_item(void *arg, const struct item *it, uint8_t *payload)
-{
-	struct writer *w = arg;
-	struct ctx *c = w->c;
-	if (it->image != w->image || it->stream != w->stream) {
-		flush_thread(w);
-		w->image = it->image;
-		w->stream = it->stream;
-		w->im = &c->img[it->image];
-		w->last = INT64_MIN;
-	}
-	if (!w->im->w)
-		return;
-	close_until(w, it->t);
-	if (it->t > w->last)
-		w->last = it->t;
-	if (it->kind == TPROF_K_IEND) {
-		/* an E: X slices still open inside its B end here */
-		while (w->nopen && w->open[w->nopen - 1].end != INT64_MAX)
-			write_end(w, it->t, 1);
-		if (w->nopen)
-			write_end(w, it->t, 0);
-		else
-			c->f->unmatched_ends++;
-		return;
-	}
-	uint64_t t0 = ticks(it->t);
-	struct tprof_rec r = { .kind = it->kind, .flags = it->flags, .t0 = t0, .arg = it->arg,
-			       .name = img_str(w->im, it->name, t0) };
-	size_t len = it->len;
-	if (it->head) {
-		len = with_head(w->im, c, it, payload, t0);
-		payload = c->scratch;
-	}
-	if (it->kind == TPROF_K_IBEGIN) {
-		int64_t end = it->flags == 'X' ? it->t + it->dur : INT64_MAX;
-		int clipped = 0;
-		if (w->nopen && end > w->open[w->nopen - 1].end) {
-			end = w->open[w->nopen - 1].end;
-			clipped = 1;
-			c->f->clipped++;
-		}
-		w->open = util_grow(w->open, &w->capopen, w->nopen, sizeof(*w->open), 16);
-		w->open[w->nopen++] = (struct open_slice){ end, clipped };
-	}
-	tprof_imgw_write(w->im->w, w->stream, &r, payload, len);
 }
 
 static void image_props(struct ctx *c, struct img *im, uint64_t t)
@@ -506,7 +561,7 @@ static void image_props(struct ctx *c, struct img *im, uint64_t t)
 		uint64_t at = th->first == INT64_MAX ? t : ticks(th->first);
 		struct tprof_rec r = { .kind = TPROF_K_THREAD, .arg = i + 1, .t0 = at,
 				       .t1 = (uint64_t)th->tid,
-				       .name = th->name ? img_str(im, th->name, at) : 0 };
+				       .name = th->name ? img_str(c, im, th->name, at) : 0 };
 		tprof_imgw_write(im->w, 0, &r, NULL, 0);
 		if (th->is_gpu) {
 			char v[64];
@@ -517,59 +572,130 @@ static void image_props(struct ctx *c, struct img *im, uint64_t t)
 	}
 }
 
-static int open_images(struct ctx *c)
+/* Image i's file, with its properties: 0, or -1 when it cannot be made (said). */
+static int open_image(struct ctx *c, size_t i)
 {
 	struct imp_file *f = c->f;
-	f->images = calloc(c->nimg ? c->nimg : 1, sizeof(*f->images));
-	if (!f->images)
-		abort();
-	for (size_t i = 0; i < c->nimg; i++) {
-		struct img *im = &c->img[i];
-		char why[512];
-		if (!im->events && !im->name)
-			continue;   /* metadata of a process with no event */
-		struct tprof_imgw_opts o = {
-			.dir = c->o->scratch, .host = f->host ? f->host : "import",
-			.pid = (uint32_t)(im->key.is_str ? i : (uint64_t)im->key.num),
-			.real_ns = 0, .prog = "tprof-analyze", .what = "the import",
-			.raw = 1,      /* read once, right away: compressing it would be waste */
-			.thread = 1,   /* chunks made beside the merge */
-		};
-		if (!(im->w = tprof_imgw_open(&o, why, sizeof(why)))) {
-			diag_error("%s: %s", f->source, why);
-			return -1;
-		}
-		uint64_t t = ticks(f->first_ns == INT64_MAX ? 0 : f->first_ns);
-		image_props(c, im, t);
-		struct imp_image *out = &f->images[f->nimages++];
-		out->pid = im->key.is_str ? -1 : im->key.num;
-		out->pid_str = im->key.is_str ? strdup(strings_get(im->key.str)) : NULL;
-		out->events = im->events;
-		out->steps = im->steps;
-		out->nsteps = im->nsteps;
-		im->steps = NULL;
-		if (asprintf(&out->path, "%s%s", tprof_imgw_base(im->w), TPROF_TRACE_SUFFIX) < 0)
-			abort();
+	struct img *im = &c->img[i];
+	char why[512];
+	struct tprof_imgw_opts o = {
+		.dir = c->o->scratch, .host = f->host ? f->host : "import",
+		.pid = (uint32_t)(im->key.is_str ? i : (uint64_t)im->key.num),
+		.real_ns = 0, .prog = "tprof-analyze", .what = "the import",
+		.raw = 1,      /* read once, right away: compressing it would be waste */
+		.thread = 1,   /* chunks made beside the merge, once there are many */
+	};
+	if (!(im->w = tprof_imgw_open(&o, why, sizeof(why)))) {
+		diag_error("%s: %s", f->source, why);
+		return -1;
 	}
+	uint64_t t = ticks(f->first_ns == INT64_MAX ? 0 : f->first_ns);
+	image_props(c, im, t);
+	struct imp_image *out = &f->images[f->nimages++];
+	out->pid = im->key.is_str ? -1 : im->key.num;
+	out->pid_str = im->key.is_str ? strdup(strings_get(im->key.str)) : NULL;
+	out->events = im->events;
+	out->steps = im->steps;
+	out->nsteps = im->nsteps;
+	im->steps = NULL;
+	if (asprintf(&out->path, "%s%s", tprof_imgw_base(im->w), TPROF_TRACE_SUFFIX) < 0)
+		abort();
 	return 0;
 }
 
-static int close_images(struct ctx *c)
+/* Its END, and the file closed: 0, or -1 after a write error (said). */
+static int close_image(struct ctx *c, struct img *im)
 {
-	int rc = 0;
-	for (size_t i = 0; i < c->nimg; i++) {
-		struct img *im = &c->img[i];
-		if (!im->w)
-			continue;
-		uint64_t t = ticks(c->f->last_ns == INT64_MIN ? 0 : c->f->last_ns);
-		tprof_imgw_write(im->w, 0, &(struct tprof_rec){ .kind = TPROF_K_END,
-				 .flags = TPROF_END_EXIT, .t0 = t }, NULL, 0);
-		if (!tprof_imgw_ok(im->w))
-			rc = -1;
-		tprof_imgw_close(im->w);
-		im->w = NULL;
-	}
+	if (!im->w)
+		return 0;
+	uint64_t t = ticks(c->f->last_ns == INT64_MIN ? 0 : c->f->last_ns);
+	tprof_imgw_write(im->w, 0, &(struct tprof_rec){ .kind = TPROF_K_END,
+			 .flags = TPROF_END_EXIT, .t0 = t }, NULL, 0);
+	int rc = tprof_imgw_ok(im->w) ? 0 : -1;
+	tprof_imgw_close(im->w);
+	im->w = NULL;
+	for (size_t k = 0; k < c->nsmap_set; k++)
+		c->smap[c->smap_set[k]] = 0;
+	c->nsmap_set = 0;
 	return rc;
+}
+
+/* The images before `upto` not written yet, one at a time: those with no item (a process only
+ * named) are written whole; image upto (when < nimg) is opened for its items. */
+static void images_until(struct writer *w, size_t upto)
+{
+	struct ctx *c = w->c;
+	if (w->im && close_image(c, w->im) < 0)
+		c->failed = 1;
+	w->im = NULL;
+	for (; w->next < c->nimg && w->next <= upto; w->next++) {
+		struct img *im = &c->img[w->next];
+		if (!im->events && !im->name)
+			continue;   /* metadata of a process with no event */
+		if (open_image(c, w->next) < 0) {
+			c->failed = 1;
+			continue;
+		}
+		if (w->next == upto) {
+			w->im = im;
+			continue;
+		}
+		if (close_image(c, im) < 0)
+			c->failed = 1;
+	}
+}
+
+static void write_item(void *arg, const struct item *it, uint8_t *payload)
+{
+	struct writer *w = arg;
+	struct ctx *c = w->c;
+	if (it->image != w->image || it->stream != w->stream) {
+		flush_thread(w);
+		if (it->image != w->image)
+			images_until(w, it->image);
+		w->image = it->image;
+		w->stream = it->stream;
+		w->last = INT64_MIN;
+	}
+	if (!w->im || !w->im->w)
+		return;
+	close_until(w, it->t);
+	if (it->t > w->last)
+		w->last = it->t;
+	if (it->kind == TPROF_K_IEND) {
+		if (!w->nb) {   /* no B to end: the X slices open stay as they are */
+			fix(c, IMP_FIX_E_ALONE, it->offset);
+			return;
+		}
+		/* X slices still open inside its B end here */
+		while (w->open[w->nopen - 1].end != INT64_MAX) {
+			fix(c, IMP_FIX_CLIPPED, w->open[w->nopen - 1].offset);
+			write_end(w, it->t, 1);
+		}
+		write_end(w, it->t, 0);
+		return;
+	}
+	uint64_t t0 = ticks(it->t);
+	struct tprof_rec r = { .kind = it->kind, .flags = it->flags, .t0 = t0, .arg = it->arg,
+			       .name = img_str(c, w->im, it->name, t0) };
+	size_t len = it->len;
+	if (it->head) {
+		len = with_head(w->im, c, it, payload, t0);
+		payload = c->scratch;
+	}
+	if (it->kind == TPROF_K_IBEGIN) {
+		int64_t end = it->flags == 'X' ? it->t + it->dur : INT64_MAX;
+		int clipped = 0;
+		if (w->nopen && end > w->open[w->nopen - 1].end) {
+			end = w->open[w->nopen - 1].end;
+			clipped = 1;
+			fix(c, IMP_FIX_CLIPPED, it->offset);
+		}
+		w->open = util_grow(w->open, &w->capopen, w->nopen, sizeof(*w->open), 16);
+		w->open[w->nopen++] = (struct open_slice){ end, it->offset, clipped };
+		w->nb += end == INT64_MAX;
+	}
+	tprof_imgw_write(w->im->w, w->stream, &r, payload, len);
 }
 
 /* ---- the whole file ----------------------------------------------------------------------- */
@@ -586,7 +712,8 @@ static void report(void *ctx, int is_error, const char *path, uint64_t offset, c
 		diag_error("%s: offset %llu: %s", path, (unsigned long long)offset, text);
 }
 
-static void file_meta(struct imp_file *f, const struct chrome_meta *m)
+/* What the file says of itself into f; 1 when its baseTimeNanoseconds was left out. */
+static int file_meta(struct imp_file *f, const struct chrome_meta *m)
 {
 	f->rank = m->has_dist ? m->rank : -1;
 	if (m->tprof) {
@@ -595,13 +722,26 @@ static void file_meta(struct imp_file *f, const struct chrome_meta *m)
 		if (cJSON_IsString(h))
 			f->host = strdup(h->valuestring);
 		if (cJSON_IsNumber(p))
-			f->tprof_pid = (int64_t)p->valuedouble;
+			f->tprof_pid = sat_from_double(p->valuedouble);
 	}
+	int64_t first = f->first_ns == INT64_MAX ? 0 : f->first_ns;
+	int64_t last = f->last_ns == INT64_MIN ? first : f->last_ns;
+	int held = 0;
 	if (m->has_base_time) {
+		/* a base that puts the file's times past the range of ns is none */
+		sat_add_held(m->base_time_ns, first, &held);
+		sat_add_held(m->base_time_ns, last, &held);
+	}
+	if (m->has_base_time && !held) {
 		f->time = IMP_TIME_BASE;
 		f->base_ns = m->base_time_ns;
-	} else if (f->first_ns != INT64_MAX && f->first_ns >= 100000000000000000ll)
+	} else if (f->first_ns != INT64_MAX && f->first_ns >= 100000000000000000ll) {
 		f->time = IMP_TIME_EPOCH;   /* after 1973 as ns since the epoch */
+	}
+	if (held)
+		diag_warn(f->source, 0, "baseTimeNanoseconds %lld puts the file's times out of "
+			  "range: ignored", (long long)m->base_time_ns);
+	return held;
 }
 
 static void free_ctx(struct ctx *c)
@@ -609,12 +749,34 @@ static void free_ctx(struct ctx *c)
 	for (size_t i = 0; i < c->nimg; i++) {
 		free(c->img[i].thr);
 		free(c->img[i].steps);
-		free(c->img[i].smap);
+		u64map_free(&c->img[i].thr_num);
+		u64map_free(&c->img[i].thr_str);
 	}
 	free(c->img);
+	u64map_free(&c->img_num);
+	u64map_free(&c->img_str);
 	items_free(c->items);
 	free(c->step_of);
+	free(c->smap);
+	free(c->smap_set);
 	regfree(&c->steps);
+}
+
+/* The reader's causes as the import's. */
+static void reader_fixes(struct ctx *c, const struct chrome_meta *m)
+{
+	static const enum imp_fix as[CHROME_FIX_N] = {
+		[CHROME_FIX_AGAIN] = IMP_FIX_AGAIN, [CHROME_FIX_WRONG_TYPE] = IMP_FIX_WRONG_TYPE,
+		[CHROME_FIX_FRACTION] = IMP_FIX_FRACTION, [CHROME_FIX_DAMAGED] = IMP_FIX_DAMAGED,
+		[CHROME_FIX_TOO_BIG] = IMP_FIX_TOO_BIG,
+		[CHROME_FIX_EVENTS_AGAIN] = IMP_FIX_EVENTS_AGAIN,
+		[CHROME_FIX_MEMBER_AGAIN] = IMP_FIX_MEMBER_AGAIN,
+		[CHROME_FIX_MEMBER_BAD] = IMP_FIX_MEMBER_BAD,
+		[CHROME_FIX_TRAILING] = IMP_FIX_TRAILING, [CHROME_FIX_CUT] = IMP_FIX_CUT,
+		[CHROME_FIX_STOPPED] = IMP_FIX_STOPPED,
+	};
+	for (int i = 0; i < CHROME_FIX_N; i++)
+		imp_fix_n(&c->f->fixes, as[i], m->fix_n[i], c->source, m->fix_at[i]);
 }
 
 int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f)
@@ -628,6 +790,7 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 	f->last_ns = INT64_MIN;
 	c.o = o;
 	c.f = f;
+	c.source = strings_add(path, strlen(path));
 	const char *pat = o->step_pattern ? o->step_pattern : DEFAULT_STEPS;
 	if (regcomp(&c.steps, pat, REG_EXTENDED) != 0) {
 		diag_error("the step pattern '%s' is not a valid extended regular expression", pat);
@@ -644,16 +807,20 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 		return -1;
 	}
 	f->failed = rd != 0 || c.failed;
-	file_meta(f, &meta);
+	if (file_meta(f, &meta))
+		fix(&c, IMP_FIX_MEMBER_BAD, 0);
+	reader_fixes(&c, &meta);
 	chrome_meta_free(&meta);
+	f->images = calloc(c.nimg ? c.nimg : 1, sizeof(*f->images));
+	if (!f->images)
+		abort();
+	c.failed = 0;
 	struct writer w = { .c = &c, .image = UINT32_MAX };
-	int rc = open_images(&c);
-	if (rc == 0)
-		rc = items_each(c.items, write_item, &w);
-	if (w.im && w.im->w)
-		flush_thread(&w);
+	int rc = items_each(c.items, write_item, &w);
+	flush_thread(&w);
+	images_until(&w, SIZE_MAX);
 	free(w.open);
-	if (close_images(&c) < 0)
+	if (c.failed)
 		rc = -1;
 	free_ctx(&c);
 	return rc;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fixes.h"
+
 /* A step of the file: a slice whose name matched the step pattern (ProfilerStep#N). */
 struct imp_step {
 	uint64_t n;
@@ -41,7 +43,8 @@ struct imp_file {
 	int64_t first_ns, last_ns;      /* the file's own ns, over every event */
 	struct imp_image *images;
 	size_t nimages;
-	uint64_t events, skipped, clipped, unmatched_ends;
+	uint64_t events;
+	struct imp_fixes fixes;         /* what was changed or left out, by cause */
 	int failed;                     /* the read ended early (what came before is kept) */
 };
 

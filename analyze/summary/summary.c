@@ -13,6 +13,7 @@
 
 #include "summary.h"
 #include "../../common/job.h"
+#include "../import/fixes.h"
 #include "../model/runtime.h"
 #include "table.h"
 
@@ -508,6 +509,39 @@ static void job_lines(struct sumw *w, const struct trace *tr)
 	sw_endif(w);
 }
 
+/* What the import changed or left out: a line per cause met, under the total (nothing in the
+ * text when nothing was imported, or nothing changed). */
+static void import_fixes(struct sumw *w, const struct imp_fixes *x)
+{
+	if (!x) {
+		sw_null(w, NULL, "import", NULL);
+		return;
+	}
+	uint64_t total = imp_fixes_total(x);
+	sw_obj(w, "import");
+	sw_if(w, total != 0);
+	sw_count(w, "  import:      %s events or values changed or left out (-v says where)\n",
+		 "total", total);
+	sw_u64(w, NULL, "skipped", imp_fixes_class(x, IMP_SKIP));
+	sw_u64(w, NULL, "left_out", imp_fixes_class(x, IMP_PART));
+	sw_u64(w, NULL, "changed", imp_fixes_class(x, IMP_CHANGE));
+	sw_arr(w, "causes");
+	for (int i = 0; i < IMP_FIX_N; i++) {
+		if (!x->n[i])
+			continue;
+		sw_obj(w, NULL);
+		sw_str(w, NULL, "cause", imp_fix_key((enum imp_fix)i));
+		sw_count(w, "    %s ", "count", x->n[i]);
+		sw_str(w, NULL, "file", x->file[i] ? strings_get(x->file[i]) : "?");
+		sw_u64(w, NULL, "first_offset", x->offset[i]);
+		sw_name(w, "text", imp_fix_text((enum imp_fix)i));
+		sw_close(w);
+	}
+	sw_close(w);
+	sw_endif(w);
+	sw_close(w);
+}
+
 static void header(struct summary *s, const struct trace *tr, const struct window *win)
 {
 	struct sumw *w = &s->w;
@@ -558,7 +592,8 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	}
 	sw_text(w, "\n");
 	sw_close(w);
-	uint64_t skipped = diag_records_lost + tr->unmatched_pops + tr->unknown_kinds;
+	uint64_t imp_skipped = tr->imp_fixes ? imp_fixes_class(tr->imp_fixes, IMP_SKIP) : 0;
+	uint64_t skipped = diag_records_lost + tr->unmatched_pops + tr->unknown_kinds + imp_skipped;
 	sw_obj(w, "skipped");
 	sw_count(w, "  skipped:     %s", "total", skipped);
 	sw_if(w, diag_records_lost || tr->chunks_bad);
@@ -571,6 +606,9 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_endif(w);
 	sw_if(w, tr->unknown_kinds != 0);
 	sw_u64(w, "  [records of unknown kind: %" PRIu64 "]", "unknown_kinds", tr->unknown_kinds);
+	sw_endif(w);
+	sw_if(w, imp_skipped != 0);
+	sw_u64(w, "  [imported events: %" PRIu64 "]", "imported", imp_skipped);
 	sw_endif(w);
 	sw_text(w, "\n");
 	sw_close(w);
@@ -592,6 +630,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_text(w, "\n");
 	sw_endif(w);
 	sw_close(w);
+	import_fixes(w, tr->imp_fixes);
 	adjusted(w, &tr->devorder);
 	sw_if(w, s->unfinished != 0);
 	sw_u64(w, "  unfinished:  %" PRIu64 " ranges or steps still open when their process "

@@ -43,7 +43,7 @@ static void one(const char *what, const char *json, const char *want)
 	uint8_t buf[4096];
 	char got[8192];
 	size_t len = 0;
-	ok(args && argblob_encode(args, buf, &len, sizeof(buf)) == 0, "%s: encoded", what);
+	ok(args && argblob_encode(args, buf, &len, sizeof(buf), NULL) == 0, "%s: encoded", what);
 	ok(dump(buf, len, got, sizeof(got)) == 0, "%s: read back to its end", what);
 	ok(!strcmp(got, want), "%s: read back as written", what);
 	if (strcmp(got, want))
@@ -91,7 +91,7 @@ int main(void)
 	cJSON *args = cJSON_Parse("{\"s\":\"a string longer than the room\"}");
 	uint8_t buf[16];
 	size_t len = 3;
-	ok(argblob_encode(args, buf, &len, sizeof(buf)) < 0 && len == 3,
+	ok(argblob_encode(args, buf, &len, sizeof(buf), NULL) < 0 && len == 3,
 	   "args larger than the room: refused, nothing appended");
 	cJSON_Delete(args);
 

@@ -9,6 +9,8 @@
 #include "../../summary/write.h"
 #include "../../util/strings.h"
 #include "../../util/grow.h"
+#include "../../util/satarith.h"
+#include "../../util/u64map.h"
 #include "import.h"
 
 struct op {
@@ -30,6 +32,7 @@ struct impsum {
 	size_t nindex;
 	struct depth_sums *threads;
 	size_t nthreads, capthreads, last;
+	struct u64map thread_of;         /* thread address -> index in threads */
 	int64_t total;
 };
 
@@ -61,10 +64,11 @@ static struct depth_sums *sums_of(struct impsum *s, const struct thread *t, size
 	struct depth_sums *d = NULL;
 	if (s->last < s->nthreads && s->threads[s->last].t == t)
 		d = &s->threads[s->last];
-	for (size_t i = 0; !d && i < s->nthreads; i++)
-		if (s->threads[i].t == t)
-			d = &s->threads[s->last = i];
+	uint32_t *v = d ? NULL : u64map_get(&s->thread_of, (uint64_t)(uintptr_t)t);
+	if (v)
+		d = &s->threads[s->last = *v];
 	if (!d) {
+		u64map_put(&s->thread_of, (uint64_t)(uintptr_t)t, (uint32_t)s->nthreads);
 		if (s->nthreads == s->capthreads) {
 			s->capthreads = s->capthreads ? s->capthreads * 2 : 16;
 			if (!(s->threads = realloc(s->threads, s->capthreads * sizeof(*s->threads))))
@@ -73,7 +77,7 @@ static struct depth_sums *sums_of(struct impsum *s, const struct thread *t, size
 		d = &s->threads[s->last = s->nthreads++];
 		*d = (struct depth_sums){ .t = t };
 	}
-	d->child = util_grow_index(d->child, &d->cap, depth + 1, sizeof(*d->child), 16, 0);
+	d->child = util_grow_index(d->child, &d->cap, depth + 1, sizeof(*d->child), 4, 0);
 	return d;
 }
 
@@ -82,19 +86,20 @@ void imp_sum_event(void *priv, const struct event *ev)
 	struct impsum *s = priv;
 	if (!ev->imp || ev->kind != EV_RANGE)
 		return;
-	int64_t dur = ev->t1 - ev->t0;
+	/* times from a file: sums held at the end of the range */
+	int64_t dur = sat_sub(ev->t1, ev->t0);
 	struct depth_sums *d = sums_of(s, ev->thread, ev->depth);
 	int64_t children = d->child[ev->depth + 1];
 	d->child[ev->depth + 1] = 0;
-	d->child[ev->depth] += dur;
+	d->child[ev->depth] = sat_add(d->child[ev->depth], dur);
 	if (ev->imp->is_step)
 		return;   /* steps are in the Steps table (tprof's or the file's own) */
 	struct op *o = op_of(s, ev->name);
 	o->count++;
-	o->total += dur;
-	o->self += dur > children ? dur - children : 0;
+	o->total = sat_add(o->total, dur);
+	o->self = sat_add(o->self, dur > children ? dur - children : 0);
 	if (ev->depth == 0)
-		s->total += dur;
+		s->total = sat_add(s->total, dur);
 }
 
 static int by_self(const void *a, const void *b)
@@ -111,7 +116,7 @@ void imp_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int to
 	int64_t self_all = 0;
 	(void)span;
 	for (size_t i = 0; i < s->nops; i++)
-		self_all += s->ops[i].self;
+		self_all = sat_add(self_all, s->ops[i].self);
 	if (s->nops > 1)
 		qsort(s->ops, s->nops, sizeof(*s->ops), by_self);
 	sw_obj(w, "framework_ops");
@@ -138,6 +143,7 @@ void imp_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int to
 	sw_close(w);
 	for (size_t i = 0; i < s->nthreads; i++)
 		free(s->threads[i].child);
+	u64map_free(&s->thread_of);
 	free(s->threads);
 	free(s->ops);
 	free(s->index);
