@@ -1,0 +1,64 @@
+#!/bin/sh
+# Extreme times and numbers in an imported trace: baseTimeNanoseconds at INT64_MIN and
+# INT64_MAX, times and durations at the ends of the range, values far beyond 64-bit integers
+# (a sort index, counter values, args).  Every conversion succeeds, what was held at the end
+# of the range or left out is counted, and the JSON written reads back; in the sanitizer build
+# (float-cast-overflow included) nothing is undefined: the run would stop at the first case.
+. "$(dirname "$0")/lib.sh"
+plan 10
+
+cat >"$T/base-min.json" <<'EOF'
+{"baseTimeNanoseconds": -9223372036854775808, "traceEvents": [
+{"ph":"X","name":"a","pid":1,"tid":1,"ts":-5,"dur":2},
+{"ph":"X","name":"b","pid":1,"tid":1,"ts":9000000000000000,"dur":1}]}
+EOF
+cat >"$T/base-max.json" <<'EOF'
+{"baseTimeNanoseconds": 9223372036854775807, "traceEvents": [
+{"ph":"X","name":"a","pid":1,"tid":1,"ts":5,"dur":2}]}
+EOF
+cat >"$T/ends.json" <<'EOF'
+{"traceEvents": [
+{"ph":"M","name":"process_sort_index","pid":1,"args":{"sort_index":1e300}},
+{"ph":"X","name":"late","pid":1,"tid":1,"ts":9223372036854775,"dur":9223372036854775,
+ "args":{"big":1e300,"small":-1e300,"edge":9.3e18,"int":-9223372036854775808}},
+{"ph":"X","name":"early","pid":1,"tid":1,"ts":-9223372036854775,"dur":5},
+{"ph":"C","name":"c","pid":1,"tid":1,"ts":10,"args":{"v":1e300,"w":-1e300,"x":1.8446744073709552e19}},
+{"ph":"i","name":"i","pid":1,"tid":1,"ts":11,"args":{"n":1e308}}]}
+EOF
+
+for f in base-min base-max ends; do
+	n=0
+	for fmt in chrome perfetto otf2 sqlite; do
+		rm -rf "$T/$f.$fmt"
+		"$ANALYZE" --import "$T/$f.json" -f "$fmt" -o "$T/$f.$fmt" 2>>"$T/$f.err" || n=$((n + 1))
+	done
+	"$ANALYZE" --import "$T/$f.json" --summary=json >"$T/$f.sum.json" 2>>"$T/$f.err" || n=$((n + 1))
+	[ "$n" -eq 0 ] && ! grep -q "runtime error" "$T/$f.err"
+	ok $? "$f: converts to Chrome, Perfetto, OTF2, SQLite and the summary, nothing undefined"
+	grep "runtime error\|error" "$T/$f.err" | head -n 3 | sed 's/^/# /'
+	py 'import json, sys
+json.load(open(sys.argv[1])); json.load(open(sys.argv[2]))' "$T/$f.chrome" "$T/$f.sum.json"
+	ok $? "$f: the Chrome trace and the summary are JSON that reads back"
+done
+
+grep -q "baseTimeNanoseconds -9223372036854775808 puts the file's times out of range: ignored" \
+	"$T/base-min.err" &&
+	py 'import json, sys
+c = {x["cause"]: x["count"] for x in json.load(open(sys.argv[1]))["header"]["import"]["causes"]}
+sys.exit(0 if c.get("member_bad") == 1 else c)' "$T/base-min.sum.json"
+ok $? "baseTimeNanoseconds INT64_MIN with a time before the base: said, counted, and not used"
+grep -q "baseTimeNanoseconds 9223372036854775807 puts the file's times out of range: ignored" \
+	"$T/base-max.err"
+ok $? "baseTimeNanoseconds INT64_MAX: said and not used"
+py 'import json, sys
+c = {x["cause"]: x["count"] for x in json.load(open(sys.argv[1]))["header"]["import"]["causes"]}
+sys.exit(0 if c.get("time_range") == 1 else c)' "$T/ends.sum.json"
+ok $? "a slice ending past the range: held at its end, counted"
+pyc 'ev = events(load(sys.argv[1]))
+late = [e for e in ev if e["name"] == "late"][0]["args"]
+c = sorted(e["args"]["value"] for e in ev if e["ph"] == "C")
+ok = late["big"] == 1e300 and late["small"] == -1e300 and late["edge"] == 9.3e18 and \
+     late["int"] == -9223372036854775808 and c == [-1e300, 1.8446744073709552e19, 1e300]
+sys.exit(0 if ok else "%s %s" % (late, c))' "$T/ends.chrome"
+ok $? "numbers beyond 64-bit integers written exactly as they were read"
+finish
