@@ -1,0 +1,48 @@
+#!/bin/sh
+# No field of an imported trace drives memory beyond what the file's size justifies: traces of
+# many distinct ids of one kind with the fewest bytes each (tools/mk-hostile-trace.py: threads,
+# processes, names, args keys, counter series, flow and async ids left open, nesting, named
+# threads) import to the summary and to Chrome JSON within 64 MiB + 4 x the file's size of
+# peak RSS, under an address-space limit of 1 GiB that keeps a runaway from the machine.
+# Nothing here is timed; a run that never ends is stopped after 10 minutes.
+. "$(dirname "$0")/lib.sh"
+GEN="$top_srcdir/tests/tools/mk-hostile-trace.py"
+# ASan's shadow memory is neither bounded nor the analyzer's own.
+[ "${SANITIZERS:-no}" = yes ] && skip_all "a sanitizer build's memory is not the analyzer's"
+plan 18
+
+# rss FILE ARGS...: runs the analyzer on FILE under the limit; prints its peak RSS in KiB, or
+# fails saying why.
+rss() {
+	"$PY" -c 'import resource, subprocess, sys
+limit = 1 << 30
+def cap():
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+try:
+    p = subprocess.run(sys.argv[1:], preexec_fn=cap, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, timeout=600)
+except subprocess.TimeoutExpired:
+    sys.exit("still running after 10 minutes")
+if p.returncode:
+    sys.exit("exit status %d: %s" % (p.returncode, p.stderr.decode(errors="replace")[-300:]))
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$ANALYZE" --import "$@"
+}
+
+for spec in tids:20000 pids:2000 names:40000 keys:40000 counters:40000 flows:20000 \
+	asyncs:40000 depth:40000 named:40000; do
+	kind=${spec%%:*}
+	n=${spec#*:}
+	f="$T/$kind.json"
+	size=$("$PY" "$GEN" "$kind" "$n" "$f")
+	bound=$((65536 + 4 * size / 1024))
+	got=$(rss "$f" --summary 2>"$T/$kind.err")
+	[ -n "$got" ] && [ "$got" -le "$bound" ]
+	ok $? "$n $kind ($size bytes) to the summary: peak RSS ${got:-?} KiB within $bound"
+	[ -s "$T/$kind.err" ] && diag "$(tail -c 300 "$T/$kind.err")"
+	got=$(rss "$f" -f chrome -o "$T/$kind.out.json" 2>"$T/$kind.err")
+	[ -n "$got" ] && [ "$got" -le "$bound" ]
+	ok $? "$n $kind to Chrome JSON: peak RSS ${got:-?} KiB within $bound"
+	[ -s "$T/$kind.err" ] && diag "$(tail -c 300 "$T/$kind.err")"
+	rm -f "$f" "$T/$kind.out.json"
+done
+finish
