@@ -7,6 +7,14 @@ ANALYZE="$top_builddir/analyze/tprof-analyze"
 PRELOAD="$top_builddir/preload/.libs/libtrace_preload.so"
 APPS="$top_builddir/tests/apps"
 PY="${PYTHON3:-python3}"
+# TPROF_TEST_ROUNDTRIP set: every Chrome trace a test writes with tprof-analyze -o is read back
+# to every format (func/analyze-roundtrip.sh; `make check TPROF_TEST_ROUNDTRIP=1`).
+if [ -n "${TPROF_TEST_ROUNDTRIP:-}" ]; then
+	ANALYZE_REAL=$ANALYZE
+	ANALYZE="$top_srcdir/tests/func/analyze-roundtrip.sh"
+	export ANALYZE_REAL PY
+fi
+. "$top_srcdir/tests/func/lib-roundtrip.sh"
 # A sanitizer build of the recorder needs the ASan runtime loaded first.
 if [ "${SANITIZERS:-no}" = yes ] && [ -n "${ASAN_RUNTIME:-}" ]; then
 	PRELOAD_ENV="$ASAN_RUNTIME:$PRELOAD"
