@@ -18,7 +18,7 @@ roundtrip() {
 	fi
 	if ! "$_rt_bin" --import "$_rt_in" -f perfetto -o "$_rt_w.pftrace" 2>"$_rt_w.err" ||
 		! "$PY" "$RT_PFTRACE" check "$_rt_w.pftrace" >"$_rt_w.pf" 2>"$_rt_w.pf.err"; then
-		echo "roundtrip: $_rt_in: to Perfetto: $(tail -n 2 "$_rt_w.err" "$_rt_w.pf.err")" >&2
+		echo "roundtrip: $_rt_in: to Perfetto: $(tail -qn 2 "$_rt_w.err" "$_rt_w.pf.err" 2>/dev/null)" >&2
 		return 1
 	fi
 	if ! "$PY" -c 'import collections, json, sys
@@ -37,14 +37,14 @@ sys.exit(0 if got == want else "Perfetto %s, Chrome %s" % (got, want))' "$_rt_w.
 	if command -v otf2-print >/dev/null 2>&1; then
 		if ! "$_rt_bin" --import "$_rt_in" -f otf2 -o "$_rt_w.otf2" 2>"$_rt_w.err" ||
 			! otf2-print "$_rt_w.otf2/traces.otf2" >/dev/null 2>"$_rt_w.otf2.err"; then
-			echo "roundtrip: $_rt_in: to OTF2: $(tail -n 2 "$_rt_w.err" "$_rt_w.otf2.err")" >&2
+			echo "roundtrip: $_rt_in: to OTF2: $(tail -qn 2 "$_rt_w.err" "$_rt_w.otf2.err" 2>/dev/null)" >&2
 			return 1
 		fi
 	fi
 	if command -v sqlite3 >/dev/null 2>&1; then
 		if ! "$_rt_bin" --import "$_rt_in" -f sqlite -o "$_rt_w.sqlite" 2>"$_rt_w.err" ||
 			! "$PY" "$RT_SQLCHECK" counts "$_rt_w.sqlite" "$_rt_w.json" >/dev/null 2>"$_rt_w.sql.err"; then
-			echo "roundtrip: $_rt_in: to SQLite: $(tail -n 2 "$_rt_w.err" "$_rt_w.sql.err")" >&2
+			echo "roundtrip: $_rt_in: to SQLite: $(tail -qn 2 "$_rt_w.err" "$_rt_w.sql.err" 2>/dev/null)" >&2
 			return 1
 		fi
 	fi

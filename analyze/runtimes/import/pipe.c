@@ -76,6 +76,12 @@ struct imp_flow {
 	char end_phase;
 };
 
+/* An end waiting for a start of its time: once time has passed it, it never gets one. */
+struct wait {
+	uint64_t key;
+	int64_t at;
+};
+
 /* An arrow whose end waits for the next slice of its thread. */
 struct arrow {
 	struct event ev;
@@ -95,6 +101,8 @@ struct imp_state {
 	struct imp_flow *flows;
 	size_t nflows, capflows;
 	struct u64map flow_of;           /* key -> index */
+	struct wait *waits;              /* the ends waiting for a start, in time order */
+	size_t nwaits, capwaits, wait_head;
 	struct arrow *arrows;            /* waiting for their end's slice; done: ev.kind 0 */
 	size_t narrows, caparrows, arrows_open;
 	uint64_t flow_ids;
@@ -253,9 +261,31 @@ static int64_t inside(struct thread_state *ts, int64_t ns)
 	return ts->depth && ns < ts->open[ts->depth - 1].t0 ? ts->open[ts->depth - 1].t0 : ns;
 }
 
+/* The ends that waited for a start before ns: alone (counted), and forgotten. */
+static void expire(struct pipeline *pl, struct imp_state *st, int64_t ns)
+{
+	while (st->wait_head < st->nwaits && st->waits[st->wait_head].at < ns) {
+		const struct wait *w = &st->waits[st->wait_head++];
+		struct imp_flow *f = flow_entry(st, w->key, 0);
+		if (f && f->has_end && f->end.at == w->at) {
+			fix(pl, IMP_FIX_FLOW_ALONE, f->end.thread, f->end.info.offset);
+			f->has_end = 0;
+			flow_done(st, f);
+		}
+	}
+	if (st->wait_head == st->nwaits) {
+		st->wait_head = st->nwaits = 0;
+	} else if (st->wait_head > 1024 && st->wait_head * 2 > st->nwaits) {
+		st->nwaits -= st->wait_head;
+		memmove(st->waits, st->waits + st->wait_head, st->nwaits * sizeof(*st->waits));
+		st->wait_head = 0;
+	}
+}
+
 static void flow(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
 {
 	struct imp_state *st = state(pl);
+	expire(pl, st, ns);
 	char ph = (char)(r->flags & 0x7f);
 	/* s and t bind to their enclosing slice; f too with "bp": "e" */
 	int bp_e = ph != 'f' || (r->flags & TPROF_IMP_BIND_ENCLOSING);
@@ -304,6 +334,8 @@ static void flow(struct pipeline *pl, struct thread *t, const struct tprof_rec *
 		f->end = here;
 		f->end_phase = (char)(ph | (bp_e ? 0x80 : 0));
 		f->has_end = 1;
+		st->waits = util_grow(st->waits, &st->capwaits, st->nwaits, sizeof(*st->waits), 16);
+		st->waits[st->nwaits++] = (struct wait){ f->key, ns };
 	}
 	if (ph == 't') {        /* a step: the arrow goes on from here */
 		f->start = here;
@@ -518,6 +550,7 @@ void imp_pipe_finish(struct pipeline *pl)
 	free(st->asyncs);
 	free(st->free_async);
 	free(st->flows);
+	free(st->waits);
 	free(st->arrows);
 	free(st);
 	pl->imp = NULL;
