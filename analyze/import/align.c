@@ -220,14 +220,25 @@ static int64_t profile_start(const struct trace *tr)
 }
 
 /* Gives p a clock that maps the file's ns x to the axis as mono(x) + offset: two points of
- * slope one.  real_off: realtime minus the axis at the same instant (0 but for absolute time). */
+ * slope one.  real_off: realtime minus the axis at the same instant (0 but for absolute time).
+ * The points are the file's first and last times, brought in where x + shift would pass the
+ * range (a span of near 2^63 ns put after the profile's start): held there, they would bend the
+ * slope and every duration with it; times beyond them are held by the clock itself. */
 static void set_clock(struct proc *p, const struct imp_file *f, int64_t shift, int64_t offset,
 		      int64_t real_shift)
 {
 	int64_t x0 = f->first_ns == INT64_MAX ? 0 : f->first_ns;
 	int64_t x1 = f->last_ns > x0 ? f->last_ns : sat_add(x0, 1);
-	if (x1 == x0)           /* x0 at the very end: the two points a ns apart below it */
-		x0--;
+	if (shift > 0 && x1 > INT64_MAX - shift)
+		x1 = INT64_MAX - shift;
+	if (shift < 0 && x0 < INT64_MIN - shift)
+		x0 = INT64_MIN - shift;
+	if (x1 <= x0) {         /* the two points a ns apart, on the side that holds them */
+		if (shift < 0 && x0 < INT64_MAX)
+			x1 = x0 + 1;
+		else
+			x0 = x1 - 1;
+	}
 	p->tb.n = 0;
 	timebase_add(&p->tb, (uint64_t)x0 + TPROF_IMP_TICK_BIAS, sat_add(x0, shift),
 		     sat_add(x0, real_shift));

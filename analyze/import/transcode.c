@@ -35,6 +35,10 @@
 #define MAX_PAYLOAD ((TPROF_MAX_EXT - 1) * TPROF_UNIT)   /* args after the head */
 #define STR_TID_BASE 1000000000ll   /* made-up tids of threads named by a string */
 #define MAX_NAME (TPROF_MAX_EXT * TPROF_UNIT)   /* a string record's bytes (imgwrite.c) */
+/* The times an image holds: within 2^62 ns (146 years) of the file's zero, so that ticks
+ * (ns + TPROF_IMP_TICK_BIAS) lie in [1, 2^63) and the difference of any two fits in 64 bits. */
+#define MAX_TS ((int64_t)TPROF_IMP_TICK_BIAS - 1)
+#define MIN_TS (-MAX_TS)
 
 struct ref_key {
 	int is_str;
@@ -377,6 +381,13 @@ static int each(void *arg, const struct chrome_event *ev)
 	}
 	if (!ev->pid.present || !ev->tid.present)
 		fix(c, IMP_FIX_NO_PID, ev->offset);
+	struct chrome_event held_ev;
+	int held = ev->ts_ns < MIN_TS || ev->ts_ns > MAX_TS;
+	if (held) {             /* beyond what ticks hold: at the nearest time they do */
+		held_ev = *ev;
+		held_ev.ts_ns = ev->ts_ns < MIN_TS ? MIN_TS : MAX_TS;
+		ev = &held_ev;
+	}
 	uint32_t stream = stream_of(c, im, &ev->tid);
 	struct thr *th = &im->thr[stream - 1];
 	int64_t dur = 0;
@@ -386,12 +397,14 @@ static int each(void *arg, const struct chrome_event *ev)
 		fix(c, IMP_FIX_NEG_DUR, ev->offset);
 	else if (ev->ph == 'X')
 		dur = ev->dur_ns;
-	int held = 0;
-	int64_t end = sat_add_held(ev->ts_ns, dur, &held);
-	if (held) {             /* the slice ends at the end of the range */
-		fix(c, IMP_FIX_TIME_RANGE, ev->offset);
+	int64_t end = sat_add(ev->ts_ns, dur);
+	if (end > MAX_TS) {     /* the slice ends at the end of the range */
+		end = MAX_TS;
 		dur = end - ev->ts_ns;
+		held = 1;
 	}
+	if (held)
+		fix(c, IMP_FIX_TIME_RANGE, ev->offset);
 	if (ev->ts_ns < th->first)
 		th->first = ev->ts_ns;
 	if (ev->ts_ns < f->first_ns)
@@ -470,9 +483,10 @@ static uint64_t ticks(int64_t ns)
 
 /* One thread's slices in nesting order: what is open, innermost last. */
 struct open_slice {
-	int64_t end;                    /* INT64_MAX: a B, open until its E */
+	int64_t end;                    /* INT64_MAX for a B */
 	uint64_t offset;                /* its event's, in the file */
 	int clipped;
+	int is_b;                       /* a B, open until its E */
 };
 
 struct writer {
@@ -491,16 +505,16 @@ static void write_end(struct writer *w, int64_t t, int clipped)
 	struct tprof_rec r = { .kind = TPROF_K_IEND, .t0 = ticks(t),
 			       .flags = clipped ? TPROF_IMP_CLIPPED : 0 };
 	tprof_imgw_write(w->im->w, w->stream, &r, NULL, 0);
-	w->nb -= w->open[w->nopen - 1].end == INT64_MAX;
+	w->nb -= w->open[w->nopen - 1].is_b;
 	w->nopen--;
 	if (t > w->last)
 		w->last = t;
 }
 
-/* Closes the slices that ended by t. */
+/* Closes the slices that ended by t, up to the innermost B open. */
 static void close_until(struct writer *w, int64_t t)
 {
-	while (w->nopen && w->open[w->nopen - 1].end <= t)
+	while (w->nopen && !w->open[w->nopen - 1].is_b && w->open[w->nopen - 1].end <= t)
 		write_end(w, w->open[w->nopen - 1].end, w->open[w->nopen - 1].clipped);
 }
 
@@ -511,9 +525,13 @@ static void flush_thread(struct writer *w)
 		w->nopen = w->nb = 0;
 		return;
 	}
-	close_until(w, INT64_MAX - 1);
-	while (w->nopen) {   /* a B never ended: at the thread's last time */
-		fix(w->c, IMP_FIX_B_ALONE, w->open[w->nopen - 1].offset);
+	while (w->nopen) {
+		const struct open_slice *o = &w->open[w->nopen - 1];
+		if (!o->is_b) {
+			write_end(w, o->end, o->clipped);
+			continue;
+		}
+		fix(w->c, IMP_FIX_B_ALONE, o->offset);   /* never ended: at the last time */
 		write_end(w, w->last, 1);
 	}
 	tprof_imgw_release(w->im->w, w->stream);
@@ -668,7 +686,7 @@ static void write_item(void *arg, const struct item *it, uint8_t *payload)
 			return;
 		}
 		/* X slices still open inside its B end here */
-		while (w->open[w->nopen - 1].end != INT64_MAX) {
+		while (!w->open[w->nopen - 1].is_b) {
 			fix(c, IMP_FIX_CLIPPED, w->open[w->nopen - 1].offset);
 			write_end(w, it->t, 1);
 		}
@@ -684,16 +702,18 @@ static void write_item(void *arg, const struct item *it, uint8_t *payload)
 		payload = c->scratch;
 	}
 	if (it->kind == TPROF_K_IBEGIN) {
-		int64_t end = it->flags == 'X' ? it->t + it->dur : INT64_MAX;
+		int is_b = it->flags != 'X';
+		int64_t end = is_b ? INT64_MAX : it->t + it->dur;   /* within MAX_TS (each) */
 		int clipped = 0;
 		if (w->nopen && end > w->open[w->nopen - 1].end) {
-			end = w->open[w->nopen - 1].end;
+			end = w->open[w->nopen - 1].end;   /* a B in an X ends with it */
 			clipped = 1;
+			is_b = 0;
 			fix(c, IMP_FIX_CLIPPED, it->offset);
 		}
 		w->open = util_grow(w->open, &w->capopen, w->nopen, sizeof(*w->open), 16);
-		w->open[w->nopen++] = (struct open_slice){ end, it->offset, clipped };
-		w->nb += end == INT64_MAX;
+		w->open[w->nopen++] = (struct open_slice){ end, it->offset, clipped, is_b };
+		w->nb += is_b;
 	}
 	tprof_imgw_write(w->im->w, w->stream, &r, payload, len);
 }

@@ -4,8 +4,10 @@
 # (a sort index, counter values, args).  Every conversion succeeds, what was held at the end
 # of the range or left out is counted, and the JSON written reads back; in the sanitizer build
 # (float-cast-overflow included) nothing is undefined: the run would stop at the first case.
+# Times beyond +-(2^62 - 1) ns of the file's zero are held there and counted; the slices
+# between keep their durations exactly, however far the file's times or --import-offset reach.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 13
 
 cat >"$T/base-min.json" <<'EOF'
 {"baseTimeNanoseconds": -9223372036854775808, "traceEvents": [
@@ -24,6 +26,20 @@ cat >"$T/ends.json" <<'EOF'
 {"ph":"X","name":"early","pid":1,"tid":1,"ts":-9223372036854775,"dur":5},
 {"ph":"C","name":"c","pid":1,"tid":1,"ts":10,"args":{"v":1e300,"w":-1e300,"x":1.8446744073709552e19}},
 {"ph":"i","name":"i","pid":1,"tid":1,"ts":11,"args":{"n":1e308}}]}
+EOF
+# times near -2^63 and 2^63 ns, and one ordinary slice between
+cat >"$T/far.json" <<'EOF'
+{"traceEvents": [
+{"ph":"X","name":"early","pid":1,"tid":1,"ts":-9000000000000000,"dur":5},
+{"ph":"X","name":"mid","pid":1,"tid":1,"ts":0,"dur":1000},
+{"ph":"X","name":"late","pid":1,"tid":1,"ts":9000000000000000,"dur":7}]}
+EOF
+# a slice that ends past the range, with slices after it inside it
+cat >"$T/x-end.json" <<'EOF'
+{"traceEvents": [
+{"ph":"X","name":"long","pid":1,"tid":1,"ts":10,"dur":9223372036854775},
+{"ph":"X","name":"inner","pid":1,"tid":1,"ts":20,"dur":5},
+{"ph":"X","name":"after","pid":1,"tid":1,"ts":40,"dur":5}]}
 EOF
 
 for f in base-min base-max ends; do
@@ -52,8 +68,8 @@ grep -q "baseTimeNanoseconds 9223372036854775807 puts the file's times out of ra
 ok $? "baseTimeNanoseconds INT64_MAX: said and not used"
 py 'import json, sys
 c = {x["cause"]: x["count"] for x in json.load(open(sys.argv[1]))["header"]["import"]["causes"]}
-sys.exit(0 if c.get("time_range") == 1 else c)' "$T/ends.sum.json"
-ok $? "a slice ending past the range: held at its end, counted"
+sys.exit(0 if c.get("time_range") == 2 else c)' "$T/ends.sum.json"
+ok $? "a slice beginning before the range and one ending past it: held at its ends, each counted"
 pyc 'ev = events(load(sys.argv[1]))
 late = [e for e in ev if e["name"] == "late"][0]["args"]
 c = sorted(e["args"]["value"] for e in ev if e["ph"] == "C")
@@ -61,4 +77,36 @@ ok = late["big"] == 1e300 and late["small"] == -1e300 and late["edge"] == 9.3e18
      late["int"] == -9223372036854775808 and c == [-1e300, 1.8446744073709552e19, 1e300]
 sys.exit(0 if ok else "%s %s" % (late, c))' "$T/ends.chrome"
 ok $? "numbers beyond 64-bit integers written exactly as they were read"
+
+# causes: the summary's header.import.causes as {cause: count}
+causes='import json, sys
+c = {x["cause"]: x["count"] for x in json.load(open(sys.argv[1]))["header"]["import"]["causes"]}'
+n=0
+for off in "" 9000000000000 -9000000000000; do
+	rm -f "$T/far.chrome"
+	"$ANALYZE" --import "$T/far.json" ${off:+--import-offset "$off"} -f chrome \
+		-o "$T/far.chrome" 2>>"$T/far.err" || n=$((n + 1))
+	pyc 'd = {e["name"]: e for e in events(load(sys.argv[1]))}
+e, m, l = d["early"], d["mid"], d["late"]
+if not (e["dur"] == 5 and m["dur"] == 1000 and e["ts"] < m["ts"] < l["ts"]):
+    sys.exit("offset %s: %s" % (sys.argv[2] or "none", [e, m, l]))' "$T/far.chrome" "$off" ||
+		n=$((n + 1))
+done
+"$ANALYZE" --import "$T/far.json" --summary=json >"$T/far.sum.json" 2>>"$T/far.err" &&
+	py "$causes"'
+sys.exit(0 if c == {"time_range": 2} else c)' "$T/far.sum.json" || n=$((n + 1))
+[ "$n" -eq 0 ] && ! grep -q "runtime error" "$T/far.err"
+ok $? "times near +-2^63 ns: held within the range and counted; the slice between keeps its duration (no offset, --import-offset +-9e12 us)"
+
+rm -f "$T/x-end.chrome"
+"$ANALYZE" --import "$T/x-end.json" -f chrome -o "$T/x-end.chrome" 2>"$T/x-end.err" &&
+	"$ANALYZE" --import "$T/x-end.json" --summary=json >"$T/x-end.sum.json" 2>>"$T/x-end.err" &&
+	py "$causes"'
+sys.exit(0 if c == {"time_range": 1} else c)' "$T/x-end.sum.json"
+ok $? "a slice ending past the range is counted as held there, not as a B never ended"
+pyc 'd = {e["name"]: e for e in events(load(sys.argv[1]))}
+l, i, a = d["long"], d["inner"], d["after"]
+sys.exit(0 if l["dur"] > 4e15 and (i["ts"] - l["ts"], i["dur"]) == (10, 5) and
+         (a["ts"] - l["ts"], a["dur"]) == (30, 5) else [l, i, a])' "$T/x-end.chrome"
+ok $? "it lasts to the end of the range, the slices inside it as they were"
 finish
