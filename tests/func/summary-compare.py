@@ -50,11 +50,12 @@ SCHEMA = {
         "window": opt({"spec": S, "start_ns": I, "end_ns": I, "length_ns": I}),
         "processes": I, "threads": I, "events": I,
         "process_list": [{"index": I, "label": S, "rank": opt(I), "final_flush": B,
-                          "from_spool": B, "system": B, "sampled_only": B}],
+                          "from_spool": B, "live": B, "system": B, "sampled_only": B}],
         "dropped": {"total": I, "max_events": I, "no_buffer": I, "stopped": I,
                     "device_untimed": I, "samples_lost": I},
         "skipped": {"total": I, "damaged_records": I, "damaged_chunks": I,
-                    "unmatched_pops": I, "unknown_kinds": I},
+                    "unmatched_pops": I, "unknown_kinds": I, "over_limits": I},
+        "unreadable": {"files": I, "list": [{"path": S}]},
         "adjusted": {"after_previous": I, "after_previous_max_ns": I, "before_launch": I,
                      "before_launch_max_ns": I},
         "unfinished": I,
@@ -378,6 +379,8 @@ def header(d):
         cells = ["index", "label"]
         if p["sampled_only"]:
             cells.append("=[followed by the sampler; recorded no image]")
+        elif p["live"]:
+            cells.append("=[still running (live): read as far as it was written]")
         elif not p["final_flush"]:
             cells.append("=[no final flush (killed or crashed)" +
                          (": read from its spool]" if p["from_spool"] else "]"))
@@ -397,7 +400,17 @@ def header(d):
         cells += ["=[range pops without a push:", "unmatched_pops", "=]"]
     if sk["unknown_kinds"]:
         cells += ["=[records of unknown kind:", "unknown_kinds", "=]"]
+    if sk["over_limits"]:
+        cells += ["=[past what is held open:", "over_limits", "=]"]
     out.append((cells, sk))
+    u = h["unreadable"]
+    if u["files"]:
+        cells = ["=unreadable:", "files", "=file" + ("s" if u["files"] != 1 else "") +
+                 " not read, or not to the end:"]
+        cells += ["=" + x["path"] for x in u["list"][:4]]
+        if u["files"] > 4:
+            cells.append("=and %d more" % (u["files"] - 4))
+        out.append((cells, u))
     a = h["adjusted"]
     if a["after_previous"] or a["before_launch"]:
         cells = ["=adjusted: device spans moved later by more than 1 us, durations kept:"]

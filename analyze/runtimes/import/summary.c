@@ -86,15 +86,15 @@ void imp_sum_event(void *priv, const struct event *ev)
 	struct depth_sums *d = sums_of(s, ev->thread, ev->depth);
 	int64_t children = d->child[ev->depth + 1];
 	d->child[ev->depth + 1] = 0;
-	d->child[ev->depth] += dur;
+	d->child[ev->depth] = time_add(d->child[ev->depth], dur);
 	if (ev->imp->is_step)
 		return;   /* steps are in the Steps table (tprof's or the file's own) */
 	struct op *o = op_of(s, ev->name);
 	o->count++;
-	o->total += dur;
-	o->self += dur > children ? dur - children : 0;
+	o->total = time_add(o->total, dur);
+	o->self = time_add(o->self, dur > children ? dur - children : 0);
 	if (ev->depth == 0)
-		s->total += dur;
+		s->total = time_add(s->total, dur);
 }
 
 static int by_self(const void *a, const void *b)
@@ -111,7 +111,7 @@ void imp_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int to
 	int64_t self_all = 0;
 	(void)span;
 	for (size_t i = 0; i < s->nops; i++)
-		self_all += s->ops[i].self;
+		self_all = time_add(self_all, s->ops[i].self);
 	if (s->nops > 1)
 		qsort(s->ops, s->nops, sizeof(*s->ops), by_self);
 	sw_obj(w, "framework_ops");
