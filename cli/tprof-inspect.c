@@ -25,6 +25,7 @@
 #include "../common/format.h"
 #include "../common/outdir.h"
 #include "../common/spool-check.h"
+#include "../common/writer-live.h"
 #include "../sample/sampler.h"
 #include "job.h"
 #include "sampling.h"
@@ -913,24 +914,7 @@ static int has_suffix(const char *s, const char *suffix)
  * for it, or it runs alone); on another host always, as there is no telling. */
 static int writer_may_live(const char *name)
 {
-	char host[256] = "host";
-	const char *end = name + strlen(name) - strlen(TPROF_SPOOL_SUFFIX);
-	const char *id = memrchr(name, '.', (size_t)(end - name));
-	const char *dot = id ? memrchr(name, '.', (size_t)(id - name)) : NULL;
-	if (!dot || dot == name)
-		return 1;
-	char *stop;
-	long pid = strtol(dot + 1, &stop, 10);
-	if (stop != id || pid <= 0)
-		return 1;
-	gethostname(host, sizeof(host) - 1);
-	host[sizeof(host) - 1] = '\0';
-	for (char *c = host; *c; c++)
-		if (*c == '/')
-			*c = '_';
-	if (strlen(host) != (size_t)(dot - name) || strncmp(host, name, (size_t)(dot - name)))
-		return 1;
-	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+	return tprof_spool_writer(name, 0) != TPROF_WRITER_GONE;
 }
 
 static void tidy_spool(int dirfd, const char *name)

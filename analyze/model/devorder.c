@@ -87,12 +87,19 @@ static struct lane *lane_of(struct pipeline *pl, int proc, uint32_t device, uint
 	return l;
 }
 
-/* Moves a span later by `by`, its duration kept; counts the move when it is larger than the
- * timing's resolution. */
-static void move(struct event *ev, int64_t by, uint64_t *count, int64_t *largest)
+/* A time from the trace start moved by `by`, kept on the axis (util/satarith.h), so that the
+ * difference of two such times still fits. */
+static int64_t moved(int64_t t, int64_t by, int64_t start)
 {
-	ev->t0 += by;
-	ev->t1 += by;
+	return sat_sub(time_axis(sat_add(sat_add(t, by), start)), start);
+}
+
+/* Moves a span later by `by`, its duration kept (unless it would leave the axis); counts the
+ * move when it is larger than the timing's resolution. */
+static void move(struct event *ev, int64_t by, int64_t start, uint64_t *count, int64_t *largest)
+{
+	ev->t0 = moved(ev->t0, by, start);
+	ev->t1 = moved(ev->t1, by, start);
 	if (by <= DEVORDER_RESOLUTION_NS)
 		return;
 	(*count)++;
@@ -102,13 +109,14 @@ static void move(struct event *ev, int64_t by, uint64_t *count, int64_t *largest
 
 /* Where on its stream a span no earlier than its launch goes: after the latest span there,
  * or, when it ran before that one (see above), between it and the span before it. */
-static void place(struct devorder_totals *tot, struct lane *l, struct event *ev, uint32_t thread)
+static void place(struct devorder_totals *tot, struct lane *l, struct event *ev, uint32_t thread,
+		  int64_t start)
 {
-	int64_t at = ev->t0, dur = ev->t1 - ev->t0;
+	int64_t at = ev->t0, dur = sat_sub(ev->t1, ev->t0);
 	int raced = 0;
 	if (at < l->end && thread != l->thread && ev->t1 <= l->start) {
 		int64_t a = at < l->before ? l->before : at;
-		if (a + dur <= l->start) {
+		if (sat_add(a, dur) <= l->start) {
 			at = a;
 			raced = 1;
 		}
@@ -116,7 +124,7 @@ static void place(struct devorder_totals *tot, struct lane *l, struct event *ev,
 	if (!raced && at < l->end)
 		at = l->end;
 	if (at > ev->t0)
-		move(ev, at - ev->t0, &tot->after_prev, &tot->after_prev_max);
+		move(ev, sat_sub(at, ev->t0), start, &tot->after_prev, &tot->after_prev_max);
 	if (raced) {
 		l->before = ev->t1;
 		return;
@@ -133,11 +141,13 @@ void devorder_add(struct pipeline *pl, struct event *ev)
 	const struct device_info *di = ev->dev;
 	/* A launch time of 0 is none (a trace written without one). */
 	if (di->op.launch_t0 && ev->t0 < di->launch_ns)
-		move(ev, di->launch_ns - ev->t0, &tot->to_launch, &tot->to_launch_max);
+		move(ev, sat_sub(di->launch_ns, ev->t0), pl->tr->start_ns, &tot->to_launch,
+		     &tot->to_launch_max);
 	place(tot, lane_of(pl, ev->proc->index, di->op.device, di->op.stream), ev,
-	      di->op.launch_stream);
-	if (ev->t1 + pl->tr->start_ns > ev->proc->end_ns)
-		ev->proc->end_ns = ev->t1 + pl->tr->start_ns;
+	      di->op.launch_stream, pl->tr->start_ns);
+	int64_t end = time_axis(sat_add(ev->t1, pl->tr->start_ns));
+	if (end > ev->proc->end_ns)
+		ev->proc->end_ns = end;
 	struct event orig = *ev;   /* the window may clip ev */
 	emit_event(pl, ev);
 	for (unsigned i = 0; i < pl->rts->n; i++)

@@ -10,9 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/grow.h"
 #include "devorder.h"
 #include "emit.h"
 #include "runtime.h"
+
+/* What is held open, at most: ranges open on a thread, calls of a thread that never
+ * returned, ranges by id open in a process.  Past these a record is counted (skipped, beyond
+ * the limits) instead of held, so that memory and the outputs' work follow what a trace can
+ * show, not what a damaged or made-up stream claims. */
+#define RANGE_DEPTH_MAX 4096
+#define OPEN_CALLS_MAX 1024
+#define ASYNC_OPEN_MAX 1024
 
 static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source,
 		 int32_t level)
@@ -188,11 +197,13 @@ static void on_call(struct pipeline *pl, struct thread *t, const struct tprof_re
 		return;
 	}
 	/* It never returned: it ends where its process's data ends (pipeline_finish). */
-	struct open_call *nc = realloc(t->open_calls, (t->nopen_calls + 1) * sizeof(*nc));
-	if (!nc)
-		abort();
-	t->open_calls = nc;
-	struct open_call *c = &nc[t->nopen_calls++];
+	if (t->nopen_calls >= OPEN_CALLS_MAX) {
+		pl->tr->over_limit++;
+		return;
+	}
+	t->open_calls = util_grow(t->open_calls, &t->capopen_calls, t->nopen_calls,
+				  sizeof(*t->open_calls), 4);
+	struct open_call *c = &t->open_calls[t->nopen_calls++];
 	c->name = r->name;
 	c->t0 = ns;
 	c->domain = r->flags;
@@ -214,11 +225,11 @@ static void on_poll(struct pipeline *pl, struct thread *t, const struct tprof_re
 		struct poll_fn_info *o = &pi.fn[pi.n++];
 		o->name = proc_string(p, f->name);
 		o->count = f->count;
-		o->busy = timebase_mono(&p->tb, r->t0 + f->busy, &cursor) - at;
-		o->min = timebase_mono(&p->tb, r->t0 + f->min, &cursor) - at;
-		o->max = timebase_mono(&p->tb, r->t0 + f->max, &cursor) - at;
+		o->busy = sat_sub(timebase_mono(&p->tb, r->t0 + f->busy, &cursor), at);
+		o->min = sat_sub(timebase_mono(&p->tb, r->t0 + f->min, &cursor), at);
+		o->max = sat_sub(timebase_mono(&p->tb, r->t0 + f->max, &cursor), at);
 		pi.polls += o->count;
-		pi.busy += o->busy;
+		pi.busy = sat_add(pi.busy, o->busy);
 	}
 	if (!pi.n)
 		return;
@@ -267,7 +278,8 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
 	int64_t base = pl->tr->start_ns;
 	size_t cursor = 0;
 	di.op.caller = di.op.caller ? proc_string(p, di.op.caller) : 0;
-	di.launcher = di.op.launch_stream < p->nstreams ? p->threads[di.op.launch_stream] : NULL;
+	const struct stream *ls = proc_stream_find(p, di.op.launch_stream);
+	di.launcher = ls ? p->threads[ls->index] : NULL;
 	di.launch_ns = timebase_global(&p->tb, di.op.launch_t0, &cursor) - base;
 	int64_t t0 = timebase_global_mono(&p->tb, di.op.start_ns);
 	int64_t t1 = timebase_global_mono(&p->tb, di.op.end_ns);
@@ -280,15 +292,54 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
 
 /* ---- ranges by id ------------------------------------------------------------------------- */
 
-static void async_begin(struct proc *p, struct thread *t, uint32_t name, uint64_t id, int64_t ns)
+/* Open ranges by id: an array, and a map from each id to its oldest open range (a later one
+ * of the same id, a "dup", is found by a search once the oldest has ended). */
+static void async_begin(struct pipeline *pl, struct proc *p, struct thread *t, uint32_t name,
+			uint64_t id, int64_t ns)
 {
-	if (p->nasyncs == p->capasyncs) {
-		p->capasyncs = p->capasyncs ? p->capasyncs * 2 : 16;
-		p->asyncs = realloc(p->asyncs, p->capasyncs * sizeof(*p->asyncs));
-		if (!p->asyncs)
-			abort();
+	if (p->nasyncs >= ASYNC_OPEN_MAX) {
+		p->async_over++;
+		pl->tr->over_limit++;
+		return;
 	}
-	p->asyncs[p->nasyncs++] = (struct open_async){ id, name, ns, t };
+	p->asyncs = util_grow(p->asyncs, &p->capasyncs, p->nasyncs, sizeof(*p->asyncs), 16);
+	int dup = u64map_get(&p->async_of, id) != NULL;
+	if (dup)
+		p->async_dups++;
+	else
+		u64map_put(&p->async_of, id, (uint32_t)p->nasyncs);
+	p->asyncs[p->nasyncs++] = (struct open_async){ id, name, ns, t, (uint8_t)dup };
+}
+
+/* Removes entry i (which the map names, when not a dup) and lets another of its id take its
+ * place in the map. */
+static void async_remove(struct proc *p, size_t i)
+{
+	uint64_t id = p->asyncs[i].id;
+	int was_dup = p->asyncs[i].dup;
+	if (was_dup)
+		p->async_dups--;
+	else
+		u64map_del(&p->async_of, id);
+	size_t last = --p->nasyncs;
+	if (i != last) {
+		p->asyncs[i] = p->asyncs[last];
+		if (!p->asyncs[i].dup)
+			u64map_put(&p->async_of, p->asyncs[i].id, (uint32_t)i);
+	}
+	if (!was_dup && p->async_dups) {
+		/* the next range of that id, in order of beginning: the earliest t0 */
+		size_t best = SIZE_MAX;
+		for (size_t k = 0; k < p->nasyncs; k++)
+			if (p->asyncs[k].dup && p->asyncs[k].id == id &&
+			    (best == SIZE_MAX || p->asyncs[k].t0 < p->asyncs[best].t0))
+				best = k;
+		if (best != SIZE_MAX) {
+			p->asyncs[best].dup = 0;
+			p->async_dups--;
+			u64map_put(&p->async_of, id, (uint32_t)best);
+		}
+	}
 }
 
 static void async_event(struct pipeline *pl, struct proc *p, const struct open_async *a,
@@ -305,24 +356,27 @@ static void async_event(struct pipeline *pl, struct proc *p, const struct open_a
 static void async_end(struct pipeline *pl, struct proc *p, struct thread *t, uint64_t id,
 		      int64_t ns, unsigned flags)
 {
-	for (size_t i = 0; i < p->nasyncs; i++) {
-		if (p->asyncs[i].id != id)
-			continue;
-		struct open_async a = p->asyncs[i];
-		p->asyncs[i] = p->asyncs[--p->nasyncs];
-		async_event(pl, p, &a, ns, flags);
+	uint32_t *at = u64map_get(&p->async_of, id);
+	if (!at) {
+		if (p->async_over) {
+			p->async_over--;
+			pl->tr->over_limit++;
+		} else if (t && p->lost_abegins) {
+			p->lost_abegins--;
+			pl->tr->cut_begin++;
+			if (!begin_lost_name)
+				begin_lost_name = strings_add("(begin dropped)", 15);
+			struct open_async a = { id, begin_lost_name,
+						p->abegin_gap_ns < ns ? p->abegin_gap_ns : ns, t, 0 };
+			async_event(pl, p, &a, ns, EVF_CUT_BEGIN);
+		} else {
+			pl->tr->unmatched_pops++;
+		}
 		return;
 	}
-	if (t && p->lost_abegins) {
-		p->lost_abegins--;
-		pl->tr->cut_begin++;
-		if (!begin_lost_name)
-			begin_lost_name = strings_add("(begin dropped)", 15);
-		struct open_async a = { id, begin_lost_name, p->abegin_gap_ns < ns ? p->abegin_gap_ns : ns, t };
-		async_event(pl, p, &a, ns, EVF_CUT_BEGIN);
-		return;
-	}
-	pl->tr->unmatched_pops++;
+	struct open_async a = p->asyncs[*at];
+	async_remove(p, *at);
+	async_event(pl, p, &a, ns, flags);
 }
 
 /* At the end of p's data: ranges by id still open.  When GAP records said AEND records were
@@ -420,9 +474,19 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 	t->events++;
 	switch (r->kind) {
 	case TPROF_K_PUSH:
+		if (t->depth >= RANGE_DEPTH_MAX) {
+			t->over++;
+			pl->tr->over_limit++;
+			return;
+		}
 		on_push(pl, t, proc_string(p, r->name), ns, r->flags, level_of(r->arg));
 		return;
 	case TPROF_K_POP:
+		if (t->over) {
+			t->over--;
+			pl->tr->over_limit++;
+			return;
+		}
 		on_pop(pl, t, ns, r->flags, level_of(r->arg));
 		return;
 	case TPROF_K_MARK:
@@ -441,7 +505,7 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 		on_poll(pl, t, r, ns);
 		return;
 	case TPROF_K_ABEGIN:
-		async_begin(p, t, proc_string(p, r->name), r->arg, ns);
+		async_begin(pl, p, t, proc_string(p, r->name), r->arg, ns);
 		return;
 	case TPROF_K_AEND:
 		async_end(pl, p, t, r->arg, ns, 0);

@@ -149,7 +149,7 @@ static struct entry *find(struct tracks *t, const struct key *k, int *fresh)
 
 static int32_t thread_tid(const struct thread *th)
 {
-	return th->tid >= 0 ? th->tid : (int32_t)(1000000 + th->stream);
+	return th->tid >= 0 ? th->tid : (int32_t)(1000000 + thread_stream_id(th));
 }
 
 struct track tracks_thread_framework(struct tracks *t, const struct proc *p, int32_t tid,

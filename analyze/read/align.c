@@ -5,23 +5,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/grow.h"
 #include "trace.h"
 
-/* Another process of the same host with its own calibration, to borrow a tick rate from. */
-static const struct timebase *same_host_calibrated(struct trace *tr, const struct proc *p)
+/* Per host (a map from its string id): the first process with its own calibration, to borrow
+ * a tick rate from, and the process with the earliest sample, whose offset the host takes. */
+struct hosts {
+	struct u64map of;                 /* host -> index */
+	struct host_procs {
+		const struct proc *calibrated, *earliest;
+	} *v;
+	size_t n, cap;
+};
+
+static struct host_procs *host_of(struct hosts *h, uint32_t host)
 {
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		const struct proc *q = tr->procs[i];
-		if (q != p && q->host == p->host && q->clock_source != TPROF_CLOCKSRC_MONOTONIC &&
-		    q->tb.n >= 2)
-			return &q->tb;
-	}
-	return NULL;
+	uint32_t *at = u64map_get(&h->of, host);
+	if (at)
+		return &h->v[*at];
+	h->v = util_grow(h->v, &h->cap, h->n, sizeof(*h->v), 16);
+	u64map_put(&h->of, host, (uint32_t)h->n);
+	h->v[h->n] = (struct host_procs){ NULL, NULL };
+	return &h->v[h->n++];
 }
 
-static void calibrate(struct trace *tr, struct proc *p)
+static void calibrate(struct proc *p, const struct host_procs *hp)
 {
-	const struct timebase *fb = p->tb.n < 2 ? same_host_calibrated(tr, p) : NULL;
+	const struct timebase *fb = p->tb.n < 2 && hp->calibrated ? &hp->calibrated->tb : NULL;
 	int rc = timebase_finish(&p->tb, p->clock_source, fb);
 	const char *path = p->trace_path ? p->trace_path : p->spool_path;
 	if (rc < 0)
@@ -32,27 +42,36 @@ static void calibrate(struct trace *tr, struct proc *p)
 
 void timebase_align(struct trace *tr)
 {
+	struct hosts h = { 0 };
 	/* Imported images have no clock of their own: the import puts them on the axis. */
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *q = tr->procs[i];
+		struct host_procs *hp = host_of(&h, q->host);
+		if (!q->imp && !hp->calibrated && q->clock_source != TPROF_CLOCKSRC_MONOTONIC &&
+		    q->tb.n >= 2)
+			hp->calibrated = q;
+	}
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (!tr->procs[i]->imp)
-			calibrate(tr, tr->procs[i]);
-	/* One offset per host: that of its earliest sample. */
+			calibrate(tr->procs[i], host_of(&h, tr->procs[i]->host));
+	/* One offset per host: that of its earliest sample (the points are sorted now). */
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *q = tr->procs[i];
+		struct host_procs *hp = host_of(&h, q->host);
+		if (q->tb.n && !q->imp &&
+		    (!hp->earliest || q->tb.pts[0].mono < hp->earliest->tb.pts[0].mono))
+			hp->earliest = q;
+	}
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
-		const struct clock_point *ref = NULL;
 		if (p->imp)
 			continue;
-		for (size_t j = 0; j < tr->nprocs; j++) {
-			const struct proc *q = tr->procs[j];
-			if (q->host != p->host || !q->tb.n || q->imp)
-				continue;
-			if (!ref || q->tb.pts[0].mono < ref->mono)
-				ref = &q->tb.pts[0];
-		}
-		if (!ref && p->tb.n)
-			ref = &p->tb.pts[0];
-		p->tb.offset = ref ? ref->real - ref->mono : 0;
+		const struct proc *e = host_of(&h, p->host)->earliest;
+		const struct clock_point *ref = e ? &e->tb.pts[0] : NULL;
+		p->tb.offset = ref ? sat_sub(ref->real, ref->mono) : 0;
 	}
+	u64map_free(&h.of);
+	free(h.v);
 }
 
 /* Where every process starts and ends on the global axis, and the trace with them. */

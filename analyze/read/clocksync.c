@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/grow.h"
 #include "trace.h"
 
 void clocksync_add(struct trace *tr, struct proc *p, const struct tprof_rec *r)
@@ -27,11 +28,8 @@ void clocksync_add(struct trace *tr, struct proc *p, const struct tprof_rec *r)
 		return;
 	struct tprof_csync x;
 	memcpy(&x, r + 1, sizeof(x));
-	struct csync *nc = realloc(p->csync, (p->ncsync + 1) * sizeof(*nc));
-	if (!nc)
-		abort();
-	p->csync = nc;
-	nc[p->ncsync++] = (struct csync){
+	p->csync = util_grow(p->csync, &p->capcsync, p->ncsync, sizeof(*p->csync), 4);
+	p->csync[p->ncsync++] = (struct csync){
 		.t0 = r->t0, .t1 = r->t1, .rtt = r->arg, .ref_host = proc_string(p, r->name),
 		.ref_pid = x.ref_pid, .ref_rank = x.ref_rank, .rounds = x.rounds, .when = r->flags,
 	};
@@ -102,10 +100,10 @@ static int one_offset(const struct proc *p, int64_t *off)
 	for (size_t k = 0; k < p->ncsync; k++) {
 		const struct csync *m = &p->csync[k];
 		int64_t u = m->rtt_ns / 2;
-		if (m->delta - u > lo)
-			lo = m->delta - u;
-		if (m->delta + u < hi)
-			hi = m->delta + u;
+		if (sat_sub(m->delta, u) > lo)
+			lo = sat_sub(m->delta, u);
+		if (sat_add(m->delta, u) < hi)
+			hi = sat_add(m->delta, u);
 		if (!best || m->rtt_ns < best->rtt_ns)
 			best = m;
 	}
@@ -134,10 +132,11 @@ void clocksync_apply(struct trace *tr)
 			size_t c = 0, rc = 0;
 			m->at = timebase_global(&p->tb, m->t0, &c);
 			m->delta = m->at - timebase_global(&ref->tb, m->t1, &rc);
-			m->rtt_ns = timebase_mono(&p->tb, m->t0 + m->rtt, &c) - timebase_mono(&p->tb, m->t0, &c);
+			m->rtt_ns = sat_sub(timebase_mono(&p->tb, m->t0 + m->rtt, &c),
+					     timebase_mono(&p->tb, m->t0, &c));
 			if (m->rtt_ns < 0)
 				m->rtt_ns = 0;
-			int64_t ad = m->delta < 0 ? -m->delta : m->delta;
+			int64_t ad = m->delta < 0 ? sat_sub(0, m->delta) : m->delta;
 			if (ad > m->rtt_ns / 2)
 				shared = 0;
 		}
@@ -155,7 +154,8 @@ void clocksync_apply(struct trace *tr)
 			else {
 				p->tb.corr = (struct clock_corr){ a->at, b->at, a->delta, b->delta, 0 };
 				if (b->at > a->at)
-					p->tb.corr.slope = (double)(b->delta - a->delta) / (double)(b->at - a->at);
+					p->tb.corr.slope = (double)sat_sub(b->delta, a->delta) /
+							   (double)sat_sub(b->at, a->at);
 			}
 			p->tb.corrected = 1;
 		}

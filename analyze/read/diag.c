@@ -5,7 +5,10 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "../util/grow.h"
 #include "../util/progress.h"
 #include "trace.h"
 
@@ -24,12 +27,45 @@ void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 	pthread_mutex_lock(&lock);
 	diag_warnings++;
 	progress_clear();
-	fprintf(stderr, "tprof-analyze: warning: %s: offset %" PRIu64 ": ", path, offset);
+	if (offset == DIAG_NO_OFFSET)
+		fprintf(stderr, "tprof-analyze: warning: %s: ", path);
+	else
+		fprintf(stderr, "tprof-analyze: warning: %s: offset %" PRIu64 ": ", path, offset);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	pthread_mutex_unlock(&lock);
+}
+
+static char **unreadable;
+static size_t nunreadable, capunreadable;
+
+void diag_unreadable(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	pthread_mutex_lock(&lock);
+	diag_warnings++;
+	progress_clear();
+	fprintf(stderr, "tprof-analyze: warning: %s: ", path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	/* a file is said once by each reader that fails on it: one after the other */
+	if (!nunreadable || strcmp(unreadable[nunreadable - 1], path)) {
+		unreadable = util_grow(unreadable, &capunreadable, nunreadable, sizeof(*unreadable), 16);
+		if (!(unreadable[nunreadable++] = strdup(path)))
+			abort();
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* The files named by diag_unreadable, in the order they were; read once every reader is done. */
+const char *const *diag_unreadable_list(size_t *n)
+{
+	*n = nunreadable;
+	return (const char *const *)unreadable;
 }
 
 void diag_lost(uint64_t records)

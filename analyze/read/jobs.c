@@ -122,7 +122,6 @@ static char *read_command(const char *trace_path, const char *spool_path)
 	char *out = NULL;
 	if (!p)
 		abort();
-	p->fd = -1;
 	p->trace_path = trace_path ? strdup(trace_path) : NULL;
 	p->spool_path = spool_path ? strdup(spool_path) : NULL;
 	diag_quiet++;

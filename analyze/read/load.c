@@ -6,19 +6,28 @@
 #include <unistd.h>
 
 #include "../util/progress.h"
-#include "../util/u64map.h"
 #include "system.h"
 
-/* The size of a process image's files: what reading it means for the progress line. */
+/* The size of a process image's files: what reading it means for the progress line (a
+ * spool's blocks, not its holes, which are not read). */
 static uint64_t proc_bytes(const struct proc *p)
 {
 	struct stat st;
 	uint64_t n = 0;
 	if (p->trace_path && stat(p->trace_path, &st) == 0)
 		n += (uint64_t)st.st_size;
-	if (p->spool_path && stat(p->spool_path, &st) == 0)
-		n += (uint64_t)st.st_size;
+	if (p->spool_path && stat(p->spool_path, &st) == 0) {
+		uint64_t blocks = (uint64_t)st.st_blocks * 512;
+		n += blocks < (uint64_t)st.st_size ? blocks : (uint64_t)st.st_size;
+	}
 	return n;
+}
+
+static void sort_pieces(struct proc *p)
+{
+	for (size_t s = 0; s < p->nstreams; s++)
+		if (p->streams[s])
+			stream_sort_pieces(p->streams[s]);
 }
 
 /* Finds, indexes and calibrates everything under dir (NULL: nothing but what the hooks add),
@@ -39,14 +48,16 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 	progress_begin("reading", total, PROGRESS_BYTES);
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
+		/* The chunk file, the spool's records no chunk holds, then what a running process
+		 * flushed to the chunk file meanwhile (a buffer it reused since was written there
+		 * first).  Pieces of one buffer that overlap keep the longest. */
 		tracefile_index(tr, p);
-		for (size_t s = 0; s < p->nstreams; s++)
-			if (p->streams[s])
-				stream_sort_pieces(p->streams[s]);
+		sort_pieces(p);
 		spoolfile_index(tr, p);
-		for (size_t s = 0; s < p->nstreams; s++)
-			if (p->streams[s])
-				stream_sort_pieces(p->streams[s]);
+		if (p->writer == WRITER_LIVE)
+			tracefile_index(tr, p);
+		sort_pieces(p);
+		proc_streams_order(p);
 		tracefile_report_damage(tr, p);
 		upto += proc_bytes(p);
 		progress_at(upto);      /* the chunks counted themselves; the spool is added here */
@@ -94,10 +105,6 @@ void trace_free(struct trace *tr)
 	free(tr->found);
 	tr->found = NULL;
 	tr->nfound = 0;
-	if (tr->scan_index)
-		u64map_free(tr->scan_index);
-	free(tr->scan_index);
-	tr->scan_index = NULL;
 	mpi_comms_free(tr);
 	jobs_free(tr);
 	strings_free();

@@ -10,12 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/satarith.h"
 #include "trace.h"
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
@@ -33,7 +29,14 @@ void losses_table(struct proc *p, const uint8_t *header_page)
 		diag_warn(p->spool_path, TPROF_LOSS_OFFSET, "loss table damaged; ignored");
 		return;
 	}
-	p->losses = tab;
+	/* a copy: the spool's mapping may be given back once it is indexed, and a running
+	 * writer's table goes on changing (what it said when read is what is counted) */
+	size_t bytes = tab->header_size + (size_t)tab->capacity * tab->entry_size;
+	struct tprof_loss_table *copy = malloc(bytes);
+	if (!copy)
+		abort();
+	memcpy(copy, tab, bytes);
+	p->losses = copy;
 }
 
 static const struct tprof_loss_entry *entry(const struct tprof_loss_table *tab, uint32_t i)
@@ -124,9 +127,9 @@ static void descendants(struct trace *tr, const struct proc *p)
 			l->ancestor = p;
 			l->known = 1;
 		}
-		l->drops.count[e->reason] = sat_add(l->drops.count[e->reason], e->count);
+		l->drops.count[e->reason] = sat_add_u64(l->drops.count[e->reason], e->count);
 		struct tid_loss *tl = tid_loss(&l->threads, &l->nthreads, e->tid);
-		tl->drops.count[e->reason] = sat_add(tl->drops.count[e->reason], e->count);
+		tl->drops.count[e->reason] = sat_add_u64(tl->drops.count[e->reason], e->count);
 	}
 }
 
@@ -148,19 +151,21 @@ static void proc_losses(struct trace *tr, struct proc *p)
 			const struct tprof_loss_entry *e = entry(tab, i);
 			if (e->kind != TPROF_LOSS_THREAD || e->reason >= TPROF_DROP_REASONS)
 				continue;
+			/* the stream the table names, when it was read (found, never made) */
+			const struct stream *st = e->stream ? proc_stream_find(p, e->stream) : NULL;
+			size_t si = st ? st->index : 0;
 			if (e->stream == 0 && e->tid == 0)
-				tab0.count[e->reason] = sat_add(tab0.count[e->reason], e->count);
-			else if (e->stream == 0 || e->stream >= p->nstreams || !p->threads[e->stream]) {
+				tab0.count[e->reason] = sat_add_u64(tab0.count[e->reason], e->count);
+			else if (!si || !p->threads[si]) {
 				/* no stream, or none read: by its tid (the table's stream id drives
 				 * no allocation) */
 				struct tid_loss *tl = tid_loss(&p->unreg, &p->nunreg, e->tid);
-				tl->drops.count[e->reason] = sat_add(tl->drops.count[e->reason], e->count);
+				tl->drops.count[e->reason] = sat_add_u64(tl->drops.count[e->reason], e->count);
 			} else {
-				struct thread *t = p->threads[e->stream];
+				struct thread *t = p->threads[si];
 				if (t->tid < 0 && e->tid > 0)
 					t->tid = e->tid;
-				from_tab[e->stream].count[e->reason] =
-					sat_add(from_tab[e->stream].count[e->reason], e->count);
+				from_tab[si].count[e->reason] = sat_add_u64(from_tab[si].count[e->reason], e->count);
 			}
 		}
 		for (int r = 0; r < 8; r++)
@@ -184,14 +189,14 @@ static void proc_losses(struct trace *tr, struct proc *p)
 	struct drop_count total = { { 0 } };
 	for (int r = 0; r < 8; r++) {
 		p->stream0.count[r] = max_u64(p->stream0.count[r], tab0.count[r]);
-		total.count[r] = sat_add(p->stream0.count[r], p->unattributed.count[r]);
+		total.count[r] = sat_add_u64(p->stream0.count[r], p->unattributed.count[r]);
 	}
 	for (size_t s = 1; s < p->nstreams; s++)
 		for (int r = 0; p->threads[s] && r < 8; r++)
-			total.count[r] = sat_add(total.count[r], p->threads[s]->drops.count[r]);
+			total.count[r] = sat_add_u64(total.count[r], p->threads[s]->drops.count[r]);
 	for (size_t i = 0; i < p->nunreg; i++)
 		for (int r = 0; r < 8; r++)
-			total.count[r] = sat_add(total.count[r], p->unreg[i].drops.count[r]);
+			total.count[r] = sat_add_u64(total.count[r], p->unreg[i].drops.count[r]);
 	p->drops = total;
 }
 
@@ -214,7 +219,7 @@ static void merge_duplicates(struct trace *tr)
 		if (files || same) {
 			if (same) {
 				for (int r = 0; r < 8; r++)
-					same->drops.count[r] = sat_add(same->drops.count[r], l->drops.count[r]);
+					same->drops.count[r] = sat_add_u64(same->drops.count[r], l->drops.count[r]);
 				same->known = same->known && l->known;
 				if (!same->ancestor)
 					same->ancestor = l->ancestor;
@@ -243,7 +248,7 @@ static uint64_t sum(const struct drop_count *d)
 {
 	uint64_t n = 0;
 	for (int r = 1; r < 8; r++)
-		n = sat_add(n, d->count[r]);
+		n = sat_add_u64(n, d->count[r]);
 	return n;
 }
 

@@ -6,12 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/hash.h"
+#include "../util/grow.h"
 #include "trace.h"
 
-static struct mpi_comm *find(const struct trace *tr, uint64_t id, int32_t self_rank)
+/* The key of a communicator in tr->comm_of: its id, and for MPI_COMM_SELF whose it is. */
+static uint64_t comm_key(uint64_t id, int32_t self_rank)
 {
-	for (size_t i = 0; i < tr->ncomms; i++) {
-		struct mpi_comm *c = tr->comms[i];
+	return id == TPROF_COMM_SELF ? tprof_hash_more(id, &self_rank, sizeof(self_rank)) : id;
+}
+
+static struct mpi_comm *find(struct trace *tr, uint64_t id, int32_t self_rank)
+{
+	uint32_t *at = u64map_get(&tr->comm_of, comm_key(id, self_rank));
+	if (!at)
+		return NULL;
+	struct mpi_comm *c = tr->comms[*at];
+	if (c->id == id && (id != TPROF_COMM_SELF || c->self_rank == self_rank))
+		return c;
+	for (size_t i = 0; i < tr->ncomms; i++) {   /* two keys alike: never seen */
+		c = tr->comms[i];
 		if (c->id == id && (id != TPROF_COMM_SELF || c->self_rank == self_rank))
 			return c;
 	}
@@ -33,11 +47,41 @@ static int by_key(const void *a, const void *b)
 	return cmp_key(x->id, x->self_rank, y);
 }
 
+static int by_rank(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* How many members of each communicator have their process in the trace, counted once. */
+static void count_recorded(struct trace *tr)
+{
+	int64_t *ranks = malloc((tr->nprocs ? tr->nprocs : 1) * sizeof(*ranks));
+	size_t n = 0;
+	if (!ranks)
+		abort();
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->rank >= 0)
+			ranks[n++] = tr->procs[i]->rank;
+	qsort(ranks, n, sizeof(*ranks), by_rank);
+	for (size_t i = 0; i < tr->ncomms; i++) {
+		struct mpi_comm *c = tr->comms[i];
+		c->recorded = 0;
+		for (uint32_t k = 0; k < c->known; k++) {
+			int64_t r = c->members[k];
+			c->recorded += r >= 0 && bsearch(&r, ranks, n, sizeof(*ranks), by_rank) != NULL;
+		}
+	}
+	free(ranks);
+}
+
 /* Once every process stream is read: sorted, for lookups by id from then on. */
 void mpi_comms_finish(struct trace *tr)
 {
+	u64map_free(&tr->comm_of);
 	if (tr->ncomms > 1)
 		qsort(tr->comms, tr->ncomms, sizeof(*tr->comms), by_key);
+	count_recorded(tr);
 }
 
 const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t self_rank)
@@ -60,10 +104,10 @@ static struct mpi_comm *comm_new(struct trace *tr, const struct tprof_comm_def *
 				 int32_t self_rank)
 {
 	struct mpi_comm *c = calloc(1, sizeof(*c));
-	struct mpi_comm **nc = realloc(tr->comms, (tr->ncomms + 1) * sizeof(*nc));
-	if (!c || !nc)
+	if (!c)
 		abort();
-	tr->comms = nc;
+	tr->comms = util_grow(tr->comms, &tr->capcomms, tr->ncomms, sizeof(*tr->comms), 16);
+	u64map_put(&tr->comm_of, comm_key(d->id, self_rank), (uint32_t)tr->ncomms);
 	tr->comms[tr->ncomms++] = c;
 	c->id = d->id;
 	c->parent = d->parent;
@@ -71,13 +115,30 @@ static struct mpi_comm *comm_new(struct trace *tr, const struct tprof_comm_def *
 	c->size = d->size;
 	c->remote_size = kind == TPROF_COMMK_INTER ? d->remote_size : 0;
 	c->self_rank = self_rank;
-	size_t n = (size_t)c->size + c->remote_size;
-	c->members = malloc((n ? n : 1) * sizeof(*c->members));
-	if (!c->members)
-		abort();
-	for (size_t i = 0; i < n; i++)
-		c->members[i] = -1;
 	return c;
+}
+
+/* Members [first, first + n) listed by a record: kept when they follow on from those known
+ * (each member lists them in order, from 0), so that memory follows the ranks listed, never
+ * the size a record claims. */
+static void add_members(struct mpi_comm *c, uint32_t first, const int32_t *ranks, size_t n)
+{
+	size_t total = (size_t)c->size + c->remote_size;
+	if (first > c->known || first >= total)
+		return;
+	if (n > total - first)
+		n = total - first;
+	if (first + n > c->known) {
+		size_t cap = c->capmembers;
+		c->members = util_grow_index(c->members, &cap, first + n - 1, sizeof(*c->members), 8,
+					     0xff);
+		c->capmembers = (uint32_t)cap;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (first + i >= c->known || c->members[first + i] < 0)
+			c->members[first + i] = ranks[i];
+	if (first + n > c->known)
+		c->known = (uint32_t)(first + n);
 }
 
 /* A COMM record of process p (stream 0). */
@@ -104,11 +165,13 @@ void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r)
 	if (!c->parent)
 		c->parent = d.parent;
 	const int32_t *ranks = (const int32_t *)((const uint8_t *)(r + 1) + TPROF_UNIT);
-	size_t listed = (size_t)(r->ext - 1) * (TPROF_UNIT / sizeof(int32_t));
-	size_t total = (size_t)c->size + c->remote_size;
-	for (size_t i = 0; i < listed && d.first + i < total; i++)
-		if (c->members[d.first + i] < 0)
-			c->members[d.first + i] = ranks[i];
+	add_members(c, d.first, ranks, (size_t)(r->ext - 1) * (TPROF_UNIT / sizeof(int32_t)));
+}
+
+/* Member i (of both groups, local first) as a world rank; -1 where no record said. */
+int32_t mpi_comm_member(const struct mpi_comm *c, size_t i)
+{
+	return i < c->known ? c->members[i] : -1;
 }
 
 /* A rank within communicator c (of its remote group when `remote`) as a world rank;
@@ -125,7 +188,7 @@ int32_t mpi_comm_world_rank(const struct mpi_comm *c, int32_t rank, int remote)
 	uint32_t n = remote && c->kind == TPROF_COMMK_INTER ? c->remote_size : c->size;
 	if ((uint32_t)rank >= n)
 		return TPROF_MPI_NONE;
-	return c->members[base + (uint32_t)rank];
+	return mpi_comm_member(c, (size_t)base + (uint32_t)rank);
 }
 
 void mpi_comms_free(struct trace *tr)
@@ -136,5 +199,6 @@ void mpi_comms_free(struct trace *tr)
 	}
 	free(tr->comms);
 	tr->comms = NULL;
-	tr->ncomms = 0;
+	tr->ncomms = tr->capcomms = 0;
+	u64map_free(&tr->comm_of);
 }

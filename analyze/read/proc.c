@@ -1,10 +1,11 @@
-/* proc.c — the end of one process image: its streams and threads, its tables, its descriptor
- * and its spool mapping, released together.  The loader frees every image with the trace; the
+/* proc.c — the end of one process image: its streams and threads, its tables, its chunk file
+ * and its spool mapping or copy, released together.  The loader frees every image with the trace; the
  * job selection frees the images of the jobs it leaves out. */
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../util/u64map.h"
 #include "impimage.h"
 #include "trace.h"
 
@@ -24,11 +25,15 @@ void proc_free(struct proc *p)
 	}
 	free(p->streams);
 	free(p->threads);
+	u64map_free(&p->stream_of);
 	free(p->strmap);
+	u64map_free(&p->strsparse);
 	free(p->args);
 	free(p->damage);
 	free(p->asyncs);
+	u64map_free(&p->async_of);
 	free(p->unreg);
+	free((void *)p->losses);
 	free(p->csync);
 	free(p->tb.pts);
 	free(p->tb.slope);
@@ -36,10 +41,10 @@ void proc_free(struct proc *p)
 	if (p->imp)
 		free(p->imp->gpu);
 	free(p->imp);
-	if (p->fd >= 0)
-		close(p->fd);
-	if (p->spool)
-		munmap((void *)p->spool, p->spool_len);
+	cfile_close(&p->file);
+	if (p->spool_map)
+		munmap((void *)p->spool_map, p->spool_map_len);
+	free(p->spool_copy);
 	free(p->trace_path);
 	free(p->spool_path);
 	free(p);

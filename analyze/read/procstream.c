@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/grow.h"
 #include "impimage.h"
 #include "system.h"
 
@@ -40,34 +41,30 @@ static void on_prop(struct proc *p, const struct tprof_rec *r)
 	else if (!strcmp(key, "nrt_instance"))
 		p->nrt_instance = val;
 	else if (!strcmp(key, "arg")) {
-		uint32_t *na = realloc(p->args, (p->nargs + 1) * sizeof(*na));
-		if (!na)
-			abort();
-		p->args = na;
+		p->args = util_grow(p->args, &p->capargs, p->nargs, sizeof(*p->args), 8);
 		p->args[p->nargs++] = val;
 	} else if (!impimage_prop(p, key, r)) {
 		system_prop(p, key, r);
 	}
 }
 
-struct thread *proc_thread(struct proc *p, uint32_t stream)
+struct thread *proc_thread(struct proc *p, size_t i)
 {
-	struct stream *s = proc_stream(p, stream);
-	if (!s)
+	if (i >= p->nstreams || !p->streams[i])
 		return NULL;
-	if (!p->threads[stream]) {
+	if (!p->threads[i]) {
 		struct thread *t = calloc(1, sizeof(*t));
 		if (!t)
 			abort();
 		t->proc = p;
-		t->stream = stream;
+		t->stream = (uint32_t)i;
 		t->tid = -1;
 		t->first_ns = INT64_MAX;
 		t->last_ns = INT64_MIN;
-		p->threads[stream] = t;
-		s->thread = t;
+		p->threads[i] = t;
+		p->streams[i]->thread = t;
 	}
-	return p->threads[stream];
+	return p->threads[i];
 }
 
 static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *r)
@@ -81,7 +78,9 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 		on_prop(p, r);
 		break;
 	case TPROF_K_THREAD: {
-		struct thread *t = r->arg ? proc_thread(p, (uint32_t)r->arg) : NULL;
+		/* a thread whose stream holds no record shows nothing: not made */
+		struct stream *st = r->arg && r->arg <= UINT32_MAX ? proc_stream_find(p, (uint32_t)r->arg) : NULL;
+		struct thread *t = st ? proc_thread(p, st->index) : NULL;
 		if (t) {
 			t->tid = (int32_t)r->t1;
 			t->name = proc_string(p, r->name);
@@ -93,11 +92,12 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 		break;
 	case TPROF_K_DROP: {
 		/* a thread's (by its stream), else the process stream's or device work's */
-		struct thread *t = r->arg ? proc_thread(p, (uint32_t)r->arg) : NULL;
+		struct stream *st = r->arg && r->arg <= UINT32_MAX ? proc_stream_find(p, (uint32_t)r->arg) : NULL;
+		struct thread *t = st && st->index ? proc_thread(p, st->index) : NULL;
 		uint64_t *c = r->flags >= 8 ? NULL : t ? &t->drops_rec.count[r->flags]
 						       : &p->stream0.count[r->flags];
 		if (c)
-			*c = *c + r->t1 < *c ? UINT64_MAX : *c + r->t1;
+			*c = sat_add_u64(*c, r->t1);
 		break;
 	}
 	case TPROF_K_END:

@@ -13,8 +13,12 @@
 
 #include "../../common/chunk.h"
 #include "../../common/hash.h"
+#include "../util/grow.h"
 #include "../util/u64map.h"
 #include "trace.h"
+
+/* How deep below the directory given the files are looked for (tprof-analyze(1)). */
+#define MAX_DEPTH 8
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -22,45 +26,68 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static int has_base(const struct proc *p, const char *base, size_t n)
+/* What a walk keeps: the files and directories read (by device and inode: a file reached
+ * again through a link is read once, a directory entered once), and each process image's
+ * base name (its hash) for pairing a chunk file with its spool. */
+struct scan {
+	struct trace *tr;
+	const char *top;
+	struct u64map seen;
+	struct u64map bases;              /* hash of the base -> index in tr->procs + 1 */
+};
+
+static uint64_t file_key(const struct stat *st)
+{
+	uint64_t dev = (uint64_t)st->st_dev, ino = (uint64_t)st->st_ino;
+	return tprof_hash_more(tprof_hash_more(TPROF_HASH_SEED, &dev, sizeof(dev)), &ino, sizeof(ino));
+}
+
+/* 1 the first time a file or directory is met, 0 after. */
+static int first_visit(struct scan *sc, const struct stat *st)
+{
+	uint64_t k = file_key(st);
+	if (u64map_get(&sc->seen, k))
+		return 0;
+	u64map_put(&sc->seen, k, 1);
+	return 1;
+}
+
+static int same_base(const struct proc *p, const char *base, size_t n)
 {
 	const char *b = p->trace_path ? p->trace_path : p->spool_path;
-	return b && !strncmp(b, base, n) &&
+	return !strncmp(b, base, n) &&
 	       (!strcmp(b + n, TPROF_TRACE_SUFFIX) || !strcmp(b + n, TPROF_SPOOL_SUFFIX));
 }
 
-/* The process of a file's base (its chunk file or spool seen first), found through a hash of
- * the base: a directory of many images costs a probe per file, not a pass over the others. */
-static struct proc *find_or_add(struct trace *tr, const char *base)
+static struct proc *find_or_add(struct scan *sc, const char *base)
 {
+	struct trace *tr = sc->tr;
 	size_t n = strlen(base);
 	uint64_t h = tprof_hash_table(base, n);
-	if (!tr->scan_index && !(tr->scan_index = calloc(1, sizeof(*tr->scan_index))))
-		abort();
-	uint32_t *v = u64map_get(tr->scan_index, h);
-	if (v && *v < tr->nprocs && has_base(tr->procs[*v], base, n))
-		return tr->procs[*v];
-	for (size_t i = 0; v && i < tr->nprocs; i++)   /* moved, or another base of its hash */
-		if (has_base(tr->procs[i], base, n))
+	uint32_t *at = u64map_get(&sc->bases, h);
+	if (at && same_base(tr->procs[*at - 1], base, n))
+		return tr->procs[*at - 1];
+	for (size_t i = 0; at && i < tr->nprocs; i++)   /* two bases of one hash: never seen */
+		if (same_base(tr->procs[i], base, n))
 			return tr->procs[i];
 	struct proc *p = calloc(1, sizeof(*p));
 	struct proc **np = realloc(tr->procs, (tr->nprocs + 1) * sizeof(*np));
 	if (!p || !np)
 		abort();
-	p->fd = -1;
 	p->rank = p->pid = p->ppid = p->world_size = p->local_rank = p->gen = -1;
 	tr->procs = np;
-	u64map_put(tr->scan_index, h, (uint32_t)tr->nprocs);
 	tr->procs[tr->nprocs++] = p;
+	if (!at)
+		u64map_put(&sc->bases, h, (uint32_t)tr->nprocs);
 	return p;
 }
 
 /* Reads the first bytes of a file and tells which kind of tprof file it is. */
 static int sniff(const char *path, void *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = fdcache_open(path, O_RDONLY);
 	if (fd < 0) {
-		diag_warn(path, 0, "cannot open: %s", strerror(errno));
+		diag_unreadable(path, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	ssize_t n = pread(fd, buf, len, 0);
@@ -99,8 +126,9 @@ static int is_framework_trace(const char *path)
 /* Files are recognised by their suffix, so that a trace file whose header was damaged is
  * still searched for chunks; framework traces are kept for the import; anything else is
  * named and ignored. */
-static void add_file(struct trace *tr, const char *path)
+static void add_file(struct scan *sc, const char *path)
 {
+	struct trace *tr = sc->tr;
 	int is_trace = ends_with(path, TPROF_TRACE_SUFFIX);
 	int is_spool = ends_with(path, TPROF_SPOOL_SUFFIX);
 	if (!is_trace && !is_spool && (is_perf_map(path) || losses_marker(tr, path)))
@@ -125,7 +153,7 @@ static void add_file(struct trace *tr, const char *path)
 	char *base = strndup(path, blen);
 	if (!base)
 		abort();
-	struct proc *p = find_or_add(tr, base);
+	struct proc *p = find_or_add(sc, base);
 	free(base);
 	if (is_trace)
 		p->trace_path = strdup(path);
@@ -133,43 +161,79 @@ static void add_file(struct trace *tr, const char *path)
 		p->spool_path = strdup(path);
 }
 
-static int walk(struct trace *tr, const char *dir, int depth)
+/* The names in a directory, sorted (the same directory always gives the same output), those
+ * starting with '.' left out; NULL (said) when it cannot be read.  The directory is closed
+ * before any entry is looked at, so a walk holds one descriptor at a time. */
+static char **dir_names(const char *dir, size_t *n)
 {
-	DIR *d = opendir(dir);
-	if (!d)
-		return -1;
+	int fd = fdcache_open(dir, O_RDONLY | O_DIRECTORY);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		diag_unreadable(dir, "cannot read this directory: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
 	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0;
+	size_t cap = 0;
+	*n = 0;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		char **nn = realloc(names, (n + 1) * sizeof(*nn));
-		if (!nn)
+		names = util_grow(names, &cap, *n, sizeof(*names), 64);
+		if (!(names[(*n)++] = strdup(de->d_name)))
 			abort();
-		names = nn;
-		names[n++] = strdup(de->d_name);
 	}
 	closedir(d);
-	/* A stable order: the same directory always gives the same output. */
-	if (n > 1)
-		qsort(names, n, sizeof(*names), (int (*)(const void *, const void *))strcmp_ptr);
-	for (size_t i = 0; i < n; i++) {
+	if (*n > 1)
+		qsort(names, *n, sizeof(*names), strcmp_ptr);
+	return names;
+}
+
+/* Reads dir, depth levels below the top: its files, and its subdirectories while within
+ * MAX_DEPTH.  Links to files are followed (each file is read once however it is reached);
+ * links to directories are not, so that no directory is read twice or forever. */
+static void walk(struct scan *sc, const char *dir, int depth)
+{
+	size_t n;
+	char **names = dir_names(dir, &n);
+	for (size_t i = 0; names && i < n; i++) {
 		char *path;
 		if (asprintf(&path, "%s/%s", dir, names[i]) < 0)
 			abort();
 		struct stat st;
-		if (stat(path, &st) == 0) {
-			if (S_ISDIR(st.st_mode) && depth < 16)
-				walk(tr, path, depth + 1);
-			else if (S_ISREG(st.st_mode))
-				add_file(tr, path);
+		int link = 0;
+		if (lstat(path, &st) < 0) {
+			diag_unreadable(path, "cannot read: %s", strerror(errno));
+			goto next;
 		}
+		if (S_ISLNK(st.st_mode)) {
+			link = 1;
+			if (stat(path, &st) < 0) {
+				diag_unreadable(path, "a symbolic link to nothing (%s)", strerror(errno));
+				goto next;
+			}
+		}
+		if (S_ISDIR(st.st_mode) && link) {
+			diag_warn(path, DIAG_NO_OFFSET, "a symbolic link to a directory; not followed");
+		} else if (S_ISDIR(st.st_mode)) {
+			if (depth >= MAX_DEPTH)
+				diag_unreadable(path, "more than %d levels below %s; not read", MAX_DEPTH,
+						sc->top);
+			else if (first_visit(sc, &st))
+				walk(sc, path, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			if (first_visit(sc, &st))
+				add_file(sc, path);
+			else
+				diag_note("%s: a file already read under another name; read once", path);
+		}
+next:
 		free(path);
 		free(names[i]);
 	}
 	free(names);
-	return 0;
 }
 
 int strcmp_ptr(const void *a, const void *b)
@@ -188,9 +252,19 @@ int scan_dir(struct trace *tr, const char *dir)
 		diag_error("%s: not a directory (give the directory tprof-inspect wrote)", dir);
 		return -1;
 	}
-	if (walk(tr, dir, 0) < 0) {
-		diag_error("%s: %s", dir, strerror(errno));
+	struct scan sc = { .tr = tr, .top = dir };
+	first_visit(&sc, &st);
+	size_t n;
+	char **names = dir_names(dir, &n);
+	if (!names) {
+		u64map_free(&sc.seen);
 		return -1;
 	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	walk(&sc, dir, 0);
+	u64map_free(&sc.seen);
+	u64map_free(&sc.bases);
 	return 0;
 }

@@ -1,9 +1,10 @@
 /* stream.c — reads one stream's records in order across its pieces: chunk pieces are inflated
  * (or read as they are, when not compressed) and decoded a little at a time (memory per stream
- * stays small whatever the trace size), spool pieces are read straight from the mapped spool.
- * A stream's buffers are as small as its pieces and records allow until it proves long: a
- * trace of many streams with a few records each (an import of many threads) holds little per
- * stream, all of them being open at once in the merge. */
+ * stays small whatever the trace size), spool pieces are read from the spool's mapping (or
+ * from the copy of a running writer's records).  A stream's buffers are sized to its piece (a
+ * small piece, a small buffer: a profile of many streams with little in each, an import of
+ * many threads, costs what they hold), its records are kept in a buffer of their size until
+ * the stream proves long, and its inflate state lives while a piece is being inflated. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,66 +16,68 @@
 #define REC_MAX (1 + TPROF_MAX_EXT)     /* units of the largest record */
 #define SHORT_RECORDS 64                /* records read before a stream gets full buffers */
 
-/* What piece pc needs: inflate for a compressed one; out as large as a raw piece (at most
- * OUT_CAP), or OUT_CAP; the current record's room. */
-static int buffers(struct stream *s, const struct piece *pc)
+/* A short stream's record is decoded here (room for the largest), then copied to the
+ * stream's own buffer, sized to the records it holds. */
+static __thread struct tprof_rec scratch[REC_MAX];
+
+/* Room for units in s->rec. */
+static void rec_room(struct stream *s, size_t units)
 {
-	size_t out = OUT_CAP;
-	if (pc->src == PIECE_CHUNK && pc->raw && pc->comp_len < OUT_CAP &&
-	    s->records_read < SHORT_RECORDS)
-		out = pc->comp_len ? pc->comp_len : 1;
-	if (!s->rec) {
-		s->rec_units = s->records_read < SHORT_RECORDS ? 4 : REC_MAX;
-		s->rec = malloc(s->rec_units * sizeof(struct tprof_rec));
-	}
-	if (pc->src == PIECE_CHUNK && !pc->raw && !s->in)
-		s->in = malloc(IN_CAP);
-	if (out > s->out_cap || !s->out) {
-		free(s->out);
-		s->out = malloc(out);
-		s->out_cap = out;
-	}
-	if (!s->rec || (!pc->raw && pc->src == PIECE_CHUNK && !s->in) || !s->out)
+	if (units <= s->reccap)
+		return;
+	size_t n = s->reccap ? s->reccap : 2;
+	while (n < units)
+		n *= 2;
+	if (!(s->rec = realloc(s->rec, n * sizeof(*s->rec))))
 		abort();
-	if (pc->src == PIECE_CHUNK && !pc->raw && !s->zs_ready) {
+	s->reccap = n;
+}
+
+static uint8_t *room(uint8_t *buf, size_t *cap, size_t want)
+{
+	if (want <= *cap)
+		return buf;
+	if (!(buf = realloc(buf, want)))
+		abort();
+	*cap = want;
+	return buf;
+}
+
+/* Buffers for the piece: no more than it needs; a long stream's record buffer holds the
+ * largest record, so that records decode straight into it. */
+static void buffers(struct stream *s, const struct piece *pc)
+{
+	rec_room(s, s->records_read < SHORT_RECORDS ? 2 : REC_MAX);
+	if (pc->src != PIECE_CHUNK)
+		return;
+	s->in = room(s->in, &s->incap, pc->raw ? 0 : pc->comp_len < IN_CAP ? pc->comp_len : IN_CAP);
+	/* the whole piece and a little more, so that inflate sees its end in one buffer */
+	size_t want = pc->raw ? pc->comp_len : (size_t)pc->raw_len + 64;
+	s->out = room(s->out, &s->outcap, want < OUT_CAP ? want : OUT_CAP);
+	if (!pc->raw && !s->zs_ready) {
 		memset(&s->zs, 0, sizeof(s->zs));
 		if (inflateInit2(&s->zs, -15) != Z_OK)
 			abort();
 		s->zs_ready = 1;
 	}
-	return 0;
 }
 
-/* Room for a record of units units in s->rec (the whole of the largest once the stream is
- * long, so that most records decode straight into it). */
-static void rec_room(struct stream *s, uint32_t units)
-{
-	if (units <= s->rec_units && (s->rec_units == REC_MAX || s->records_read < SHORT_RECORDS))
-		return;
-	uint32_t n = s->records_read < SHORT_RECORDS && units < REC_MAX ? units * 2 : REC_MAX;
-	if (n > REC_MAX)
-		n = REC_MAX;
-	if (n <= s->rec_units)
-		return;
-	struct tprof_rec *r = realloc(s->rec, n * sizeof(*r));
-	if (!r)
-		abort();
-	s->rec = r;
-	s->rec_units = n;
-}
-
-void stream_close(struct stream *s)
+static void inflate_done(struct stream *s)
 {
 	if (s->zs_ready)
 		inflateEnd(&s->zs);
 	s->zs_ready = 0;
+}
+
+void stream_close(struct stream *s)
+{
+	inflate_done(s);
 	free(s->in);
 	free(s->out);
 	free(s->rec);
 	s->in = s->out = NULL;
 	s->rec = NULL;
-	s->out_cap = 0;
-	s->rec_units = 0;
+	s->incap = s->outcap = s->reccap = 0;
 	s->open = 0;
 }
 
@@ -110,6 +113,7 @@ static void open_piece(struct stream *s)
 		s->out_pos = s->out_len = 0;
 		s->out_end = 0;
 	} else {
+		s->spool_base = pc->copied ? s->proc->spool_copy : s->proc->spool_map;
 		s->spool_off = pc->offset;
 		s->spool_end = pc->offset + (uint64_t)pc->units * TPROF_UNIT;
 	}
@@ -127,9 +131,9 @@ static int fill(struct stream *s)
 	}
 	if (s->pieces[s->cur].raw) {
 		/* the encoding as it is: straight into the buffer */
-		size_t room = s->out_cap - s->out_len;
+		size_t room = s->outcap - s->out_len;
 		uint32_t n = s->comp_left < room ? s->comp_left : (uint32_t)room;
-		if (n && pread(s->proc->fd, s->out + s->out_len, n, (off_t)s->comp_off) != (ssize_t)n)
+		if (n && cfile_pread(&s->proc->file, s->out + s->out_len, n, s->comp_off) != (ssize_t)n)
 			return -1;
 		s->comp_off += n;
 		s->comp_left -= n;
@@ -137,10 +141,10 @@ static int fill(struct stream *s)
 		s->out_end = s->comp_left == 0;
 		return 0;
 	}
-	while (!s->out_end && s->out_len < TPROF_CODEC_RECORD_MAX) {
+	while (!s->out_end && s->out_len < TPROF_CODEC_RECORD_MAX && s->out_len < s->outcap) {
 		if (s->zs.avail_in == 0 && s->comp_left) {
-			uint32_t n = s->comp_left < IN_CAP ? s->comp_left : IN_CAP;
-			if (pread(s->proc->fd, s->in, n, (off_t)s->comp_off) != (ssize_t)n)
+			uint32_t n = s->comp_left < s->incap ? s->comp_left : (uint32_t)s->incap;
+			if (cfile_pread(&s->proc->file, s->in, n, s->comp_off) != (ssize_t)n)
 				return -1;
 			s->comp_off += n;
 			s->comp_left -= n;
@@ -148,37 +152,38 @@ static int fill(struct stream *s)
 			s->zs.avail_in = n;
 		}
 		s->zs.next_out = s->out + s->out_len;
-		s->zs.avail_out = (uInt)(OUT_CAP - s->out_len);
+		s->zs.avail_out = (uInt)(s->outcap - s->out_len);
 		int rc = inflate(&s->zs, Z_NO_FLUSH);
-		s->out_len = OUT_CAP - s->zs.avail_out;
-		if (rc == Z_STREAM_END)
+		s->out_len = s->outcap - s->zs.avail_out;
+		if (rc == Z_STREAM_END) {
 			s->out_end = 1;
-		else if (rc != Z_OK && !(rc == Z_BUF_ERROR && s->comp_left))
+			inflate_done(s);        /* the rest of the piece is in s->out */
+		} else if (rc != Z_OK && !(rc == Z_BUF_ERROR && s->comp_left)) {
 			return -1;
+		}
 	}
 	return 0;
 }
 
 static int next_chunk_record(struct stream *s)
 {
-	static _Thread_local struct tprof_rec whole[REC_MAX];
 	if (s->out_len - s->out_pos < TPROF_CODEC_RECORD_MAX && !s->out_end && fill(s) < 0)
 		return -1;
-	struct tprof_rec *to = s->rec_units == REC_MAX ? s->rec : whole;
+	struct tprof_rec *to = s->reccap >= REC_MAX ? s->rec : scratch;
 	long n = tprof_decode_one(&s->dec, s->out + s->out_pos, s->out_len - s->out_pos, to);
 	if (n <= 0)
 		return -1;
 	s->out_pos += (size_t)n;
-	if (to == whole) {      /* a short stream: the record kept in a buffer of its size */
-		rec_room(s, 1u + whole[0].ext);
-		memcpy(s->rec, whole, (1u + whole[0].ext) * sizeof(*whole));
+	if (to == scratch) {    /* a short stream: the record kept in a buffer of its size */
+		rec_room(s, 1u + scratch[0].ext);
+		memcpy(s->rec, scratch, (1u + scratch[0].ext) * sizeof(*s->rec));
 	}
 	return 0;
 }
 
 static int next_spool_record(struct stream *s)
 {
-	const uint8_t *base = s->proc->spool;
+	const uint8_t *base = s->spool_base;
 	if (s->spool_off + TPROF_UNIT > s->spool_end)
 		return -1;
 	const struct tprof_rec *r = (const void *)(base + s->spool_off);
@@ -189,6 +194,23 @@ static int next_spool_record(struct stream *s)
 	memcpy(s->rec, r, bytes);
 	s->spool_off += bytes;
 	return 0;
+}
+
+/* The chunk file could not be read again (said once, when that failed): the records of this
+ * piece not yet read and of every later chunk piece of the stream are lost, without a word
+ * per piece. */
+static void lost_with_file(struct stream *s)
+{
+	uint64_t lost = s->left;
+	s->pieces[s->cur].bad = 1;
+	for (size_t i = s->cur + 1; i < s->npieces; i++)
+		if (s->pieces[i].src == PIECE_CHUNK && !s->pieces[i].bad) {
+			lost += s->pieces[i].records;
+			s->pieces[i].bad = 1;
+		}
+	diag_lost(lost);
+	s->cur++;
+	s->open = 0;
 }
 
 int stream_next(struct stream *s)
@@ -217,6 +239,10 @@ int stream_next(struct stream *s)
 			s->left--;
 			s->records_read++;
 			return 1;
+		}
+		if (pc->src == PIECE_CHUNK && s->proc->file.failed) {
+			lost_with_file(s);
+			continue;
 		}
 		diag_warn(pc->src == PIECE_CHUNK ? s->proc->trace_path : s->proc->spool_path,
 			  pc->src == PIECE_CHUNK ? pc->offset - TPROF_CHUNK_HEADER_SIZE : pc->offset,

@@ -154,7 +154,6 @@ static struct proc *make_proc(struct trace *tr, const struct proc *sp, const str
 		abort();
 	tr->procs = np;
 	tr->procs[tr->nprocs++] = p;
-	p->fd = -1;
 	p->rank = p->world_size = p->local_rank = -1;
 	p->pid = r->pid;
 	p->ppid = r->ppid ? (int64_t)r->ppid : -1;
@@ -180,13 +179,10 @@ static struct thread *find_thread(struct proc *p, uint32_t tid)
 	return NULL;
 }
 
-/* A thread that recorded nothing: a stream id of its own (a stream without pieces). */
+/* A thread that recorded nothing: a stream of its own (without pieces). */
 static struct thread *add_thread(struct proc *p, uint32_t tid)
 {
-	uint32_t id = 1;
-	while (id < p->nstreams && (p->streams[id] || p->threads[id]))
-		id++;
-	struct thread *t = proc_thread(p, id);
+	struct thread *t = proc_thread(p, proc_stream_new(p)->index);
 	if (!t)
 		abort();
 	t->tid = (int32_t)tid;

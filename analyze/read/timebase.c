@@ -35,7 +35,7 @@ static double mean_slope(const struct timebase *tb)
 	if (tb->n < 2)
 		return 0;
 	const struct clock_point *a = &tb->pts[0], *b = &tb->pts[tb->n - 1];
-	return (double)(b->mono - a->mono) / (double)(b->ticks - a->ticks);
+	return (double)sat_sub(b->mono, a->mono) / (double)(b->ticks - a->ticks);
 }
 
 /* Returns 0 when calibrated from its own samples, 1 when it had to borrow the rate, -1 when
@@ -47,7 +47,7 @@ static void fixed_point(struct timebase *tb, size_t nseg)
 	if (!tb->mul)
 		abort();
 	for (size_t i = 0; i < nseg; i++)
-		tb->mul[i] = (int64_t)(tb->slope[i] * 4294967296.0 + 0.5);
+		tb->mul[i] = time_from_double(tb->slope[i] * 4294967296.0);
 }
 
 static int i64_cmp(const void *a, const void *b)
@@ -70,7 +70,7 @@ static void identity_shift(struct timebase *tb)
 	if (!d)
 		abort();
 	for (size_t i = 0; i < tb->n; i++)
-		d[i] = tb->pts[i].mono - (int64_t)tb->pts[i].ticks;
+		d[i] = sat_sub(tb->pts[i].mono, (int64_t)tb->pts[i].ticks);
 	qsort(d, tb->n, sizeof(*d), i64_cmp);
 	int64_t m = d[tb->n / 2];
 	free(d);
@@ -119,25 +119,26 @@ int timebase_finish(struct timebase *tb, int clock_source, const struct timebase
 		return rc;
 	}
 	for (size_t i = 0; i + 1 < tb->n; i++)
-		tb->slope[i] = (double)(tb->pts[i + 1].mono - tb->pts[i].mono) /
+		tb->slope[i] = (double)sat_sub(tb->pts[i + 1].mono, tb->pts[i].mono) /
 			       (double)(tb->pts[i + 1].ticks - tb->pts[i].ticks);
 	fixed_point(tb, nseg);
 	return 0;
 }
 
-/* Ticks past a sample, scaled by a 32.32 fixed-point slope: one multiply per event. */
+/* Ticks past a sample, scaled by a 32.32 fixed-point slope: one multiply per event (its
+ * product fits in 128 bits; the ns, saturated, in 64). */
 static inline int64_t scale(uint64_t ticks, uint64_t base, int64_t mul)
 {
-	__int128 d = (__int128)(int64_t)(ticks - base) * mul;
-	return (int64_t)((d + ((__int128)1 << 31)) >> 32);
+	__int128 d = ((__int128)(int64_t)(ticks - base) * mul + ((__int128)1 << 31)) >> 32;
+	return d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (int64_t)d;
 }
 
 int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 {
 	if (tb->identity || tb->n == 0)
-		return (int64_t)ticks + tb->mono_shift;
+		return sat_add((int64_t)ticks, tb->mono_shift);
 	if (tb->n == 1)
-		return tb->pts[0].mono + scale(ticks, tb->pts[0].ticks, tb->mul[0]);
+		return sat_add(tb->pts[0].mono, scale(ticks, tb->pts[0].ticks, tb->mul[0]));
 	size_t i = *cursor, last = tb->n - 2;
 	if (i > last)
 		i = last;
@@ -146,7 +147,7 @@ int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 	while (i > 0 && ticks < tb->pts[i].ticks)
 		i--;
 	*cursor = i;
-	return tb->pts[i].mono + scale(ticks, tb->pts[i].ticks, tb->mul[i]);
+	return sat_add(tb->pts[i].mono, scale(ticks, tb->pts[i].ticks, tb->mul[i]));
 }
 
 /* The correction at global time g (before correction). */
@@ -156,6 +157,6 @@ int64_t timebase_corr_at(const struct clock_corr *c, int64_t g)
 		return c->d0;
 	if (g >= c->g1)
 		return c->d1;
-	double d = c->slope * (double)(g - c->g0);
-	return c->d0 + (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+	double d = c->slope * (double)sat_sub(g, c->g0);
+	return sat_add(c->d0, time_from_double(d));
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../util/satarith.h"
+
 struct clock_point {
 	uint64_t ticks;
 	int64_t mono;
@@ -41,13 +43,14 @@ int64_t timebase_mono(const struct timebase *tb, uint64_t ticks, size_t *cursor)
 int64_t timebase_corr_at(const struct clock_corr *c, int64_t g);
 
 /* Monotonic ns of this process's host (as its CLOCK samples tell them) on the global axis:
- * the host's offset, then the measured correction, if any.  Every time goes through here. */
+ * the host's offset, then the measured correction, if any.  Every time goes through here,
+ * and comes out within the axis's range (util/satarith.h), whatever the file said. */
 static inline int64_t timebase_axis(const struct timebase *tb, int64_t mono)
 {
-	int64_t g = mono + tb->offset;
+	int64_t g = sat_add(mono, tb->offset);
 	if (__builtin_expect(tb->corrected, 0))
-		g -= timebase_corr_at(&tb->corr, g);
-	return g;
+		g = sat_sub(g, timebase_corr_at(&tb->corr, g));
+	return time_axis(g);
 }
 
 /* Recorded ticks on the global axis. */
@@ -60,7 +63,7 @@ static inline int64_t timebase_global(const struct timebase *tb, uint64_t ticks,
  * axis. */
 static inline int64_t timebase_global_mono(const struct timebase *tb, int64_t mono)
 {
-	return timebase_axis(tb, mono + tb->mono_shift);
+	return timebase_axis(tb, sat_add(mono, tb->mono_shift));
 }
 
 #endif

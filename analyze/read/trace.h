@@ -6,11 +6,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <zlib.h>
 
 #include "../../common/codec.h"
 #include "../../common/events.h"
 #include "../../common/format.h"
+#include "../util/u64map.h"
 #include "../util/strings.h"
 #include "timebase.h"
 
@@ -22,7 +24,9 @@ struct piece {
 	uint8_t src;
 	uint8_t bad;            /* found undecodable: skipped from then on */
 	uint8_t raw;            /* chunk: TPROF_ENC_VARINT_RAW, read as it is (no inflate) */
-	uint64_t offset;        /* chunk: file offset of the payload; spool: byte offset of unit 0 */
+	uint8_t copied;         /* spool: in the process's copy of a running writer's records */
+	uint64_t offset;        /* chunk: file offset of the payload; spool: byte offset of unit 0
+				 * in the mapping (or the copy) */
 	uint32_t comp_len;      /* chunk only */
 	uint32_t raw_len;       /* chunk only */
 	uint64_t t_first;       /* ticks of the first record */
@@ -36,11 +40,13 @@ struct impimage;
 
 /* A stream and the iterator that reads its records in order, piece by piece. */
 struct stream {
-	uint32_t id;
+	uint32_t id;                    /* as the files name it (UINT32_MAX: made, no file's) */
+	uint32_t index;                 /* in its process's streams[] */
 	struct proc *proc;
 	struct thread *thread;          /* NULL for stream 0 */
 	struct piece *pieces;
 	size_t npieces, cap;
+	size_t nsorted;                 /* pieces[0, nsorted) in order (stream_sort_pieces) */
 
 	/* iterator */
 	size_t cur;                     /* piece being read */
@@ -51,15 +57,16 @@ struct stream {
 	uint64_t comp_off;              /* next compressed byte to read */
 	uint32_t comp_left;
 	uint8_t *in, *out;
-	size_t out_cap;                 /* out's bytes: a raw piece's own size when it is small */
+	size_t incap, outcap;
 	size_t out_pos, out_len;
 	int out_end;                    /* inflate reached the end of the piece */
+	const uint8_t *spool_base;      /* spool pieces: the mapping or the copy they are in */
 	uint64_t spool_off;             /* spool pieces: next unit's byte offset */
 	uint64_t spool_end;
 	struct tprof_decoder dec;
-	struct tprof_rec *rec;          /* current record (rec_units units: grown as records need,
-					 * 1 + TPROF_MAX_EXT once the stream is long) */
-	uint32_t rec_units;
+	struct tprof_rec *rec;          /* current record (its units; the largest record's once
+					 * the stream is long) */
+	size_t reccap;
 	int64_t ns;                     /* global time of rec->t0 */
 	size_t tb_cursor;               /* the reader's (t0) */
 	size_t tb_cursor_t1;            /* the pipeline's, for the records' t1 */
@@ -92,6 +99,7 @@ struct open_async {
 	uint32_t name;
 	int64_t t0;
 	struct thread *thread;
+	uint8_t dup;                    /* another range of its id is open since before */
 };
 
 /* The MPI call a thread made last (pipeline.c): requests completed or started inside it
@@ -108,7 +116,7 @@ struct drop_count {
 
 struct thread {
 	struct proc *proc;
-	uint32_t stream;
+	uint32_t stream;                /* the index of its stream in proc->streams[] */
 	int32_t tid;
 	uint32_t name;                  /* global string id */
 	struct drop_count drops;        /* records it lost, by reason (read/losses.c) */
@@ -124,7 +132,8 @@ struct thread {
 	uint32_t nframes;
 	uint64_t frames_corr;
 	struct open_call *open_calls;   /* calls that never returned */
-	size_t nopen_calls;
+	size_t nopen_calls, capopen_calls;
+	uint32_t over;                  /* ranges pushed past the open ranges held, still open */
 	int64_t first_ns, last_ns;      /* first and last event time seen */
 	uint64_t events;
 	int seen;                       /* has events in the output window */
@@ -161,8 +170,10 @@ struct lost_proc {
 struct damage {
 	uint64_t offset;
 	uint32_t stream, seq, first, units, records;
+	uint8_t cut;                    /* DAMAGE_*: cut short by the end of the file */
 	char why[96];
 };
+enum { DAMAGE_BAD = 0, DAMAGE_CUT = 1, DAMAGE_CUT_HEADER = 2 };
 
 struct step_open {
 	uint64_t step;
@@ -195,26 +206,48 @@ enum csync_verdict {
 	CSYNC_NO_REFERENCE,             /* the reference process is not in the trace */
 };
 
+/* A file read again and again while the records flow (a chunk file), through a descriptor
+ * opened on demand and closed when another file needs one (fdcache.c): a profile may hold
+ * more files than the process may open. */
+struct cfile {
+	const char *path;               /* not owned */
+	int fd;                         /* -1 while closed */
+	unsigned pins;                  /* reads in progress */
+	int failed;                     /* could not be opened again: nothing more is read */
+	uint64_t dev, ino;              /* the file first opened: reopened, it must be that one */
+	struct cfile *newer, *older;    /* open files, most recently used first */
+};
+
+/* What the spool's writer was doing when the spool was read (read/spoolfile.c). */
+enum spool_writer { WRITER_UNKNOWN = 0, WRITER_GONE, WRITER_LIVE };
+
 struct proc {
 	char *trace_path, *spool_path;
 	uint64_t instance;
-	int fd;                         /* chunk file, or -1 */
+	struct cfile file;              /* the chunk file (path NULL: none) */
+	uint64_t indexed;               /* chunk file: bytes indexed so far (tracefile.c) */
 	int scratch;                    /* written by this run (an import's image): its chunks'
 					 * payloads are not read again to check them */
-	const uint8_t *spool;           /* mapped spool, or NULL */
-	size_t spool_len;
+	const uint8_t *spool_map;       /* the spool mapped, while pieces read from it, or NULL */
+	size_t spool_map_len;
+	uint8_t *spool_copy;            /* a running writer's records no chunk holds, copied */
+	size_t spool_len, spool_cap;
+	int from_spool;                 /* some records are read from the spool */
 	uint32_t slot_bytes;
+	uint8_t writer;                 /* enum spool_writer: its writer still runs (live) */
 
 	/* from the process stream */
 	uint32_t *strmap;               /* local string id -> global id */
 	size_t nstrmap;
+	struct u64map strsparse;         /* the same for ids far past those defined (procstrings.c) */
+	uint32_t nstrings;              /* STRING records read */
 	int clock_source;
 	int64_t pid, ppid, rank, world_size, local_rank;
 	uint32_t host, exe;             /* global string ids, 0 = unknown */
 	uint32_t instance_type;         /* PROP "instance_type" (e.g. trn1.32xlarge), 0 = none */
 	uint32_t nrt_instance;          /* PROP "nrt_instance": the Neuron instance family (trn1) */
 	uint32_t *args;
-	size_t nargs;
+	size_t nargs, capargs;
 	int ended;                      /* END record seen */
 	struct timebase tb;
 	struct drop_count drops;        /* every record it lost, by reason (read/losses.c) */
@@ -225,11 +258,12 @@ struct proc {
 	size_t nunreg;
 	const struct tprof_loss_table *losses; /* its spool's loss table, or NULL */
 	struct damage *damage;
-	size_t ndamage;
+	size_t ndamage, capdamage;
 
-	struct stream **streams;        /* indexed by stream id */
-	size_t nstreams;
-	struct thread **threads;        /* indexed by stream id (NULL where none) */
+	struct stream **streams;        /* [0]: stream 0; then the others in the order met */
+	size_t nstreams, capstreams;
+	struct thread **threads;        /* indexed like streams (NULL where none) */
+	struct u64map stream_of;         /* stream id -> index in streams[] */
 
 	int64_t start_ns, end_ns;       /* global */
 	uint64_t events;
@@ -240,8 +274,11 @@ struct proc {
 	size_t nasyncs, capasyncs;
 	uint64_t lost_abegins, lost_aends; /* ABEGIN/AEND records GAP records say were lost ... */
 	int64_t abegin_gap_ns, aend_gap_ns; /* ... and where the latest of each loss began */
+	struct u64map async_of;          /* range id -> its oldest entry in asyncs */
+	size_t async_dups;              /* entries whose id another entry holds in the map */
+	uint64_t async_over;            /* begun past the ranges held, not yet ended */
 	struct csync *csync;            /* CSYNC records, in the order read */
-	size_t ncsync;
+	size_t ncsync, capcsync;
 	int csync_verdict;              /* enum csync_verdict */
 	const struct proc *csync_ref;   /* the reference process, when found */
 	struct sysimage *sys;           /* a system image (PROP role "system"): what its stream 0
@@ -272,8 +309,10 @@ struct mpi_comm {
 	uint64_t parent;                 /* 0 when none */
 	uint8_t kind;                    /* enum tprof_comm_kind */
 	uint32_t size, remote_size;
-	int32_t *members;                /* world ranks: size of them, then remote_size (inter);
-					  * -1 where no COMM record said */
+	int32_t *members;                /* world ranks: size of them, then remote_size (inter),
+					  * as far as COMM records listed them (mpi_comm_member) */
+	uint32_t known, capmembers;      /* members listed: [0, known) */
+	uint32_t recorded;               /* of those, members whose process is in the trace */
 	uint32_t name;                   /* trace-wide string id, 0 = none */
 	int32_t self_rank;               /* TPROF_COMM_SELF: whose (one entry per rank) */
 };
@@ -314,7 +353,8 @@ struct trace {
 	struct job *jobs;               /* every job found under the directory, oldest first */
 	size_t njobs;
 	struct mpi_comm **comms;        /* MPI communicators, from every process's COMM records */
-	size_t ncomms;
+	size_t ncomms, capcomms;
+	struct u64map comm_of;           /* while reading: communicator -> index in comms */
 	int64_t start_ns, end_ns;       /* global time span of everything read */
 	uint64_t chunks_bad;            /* damaged chunks skipped */
 	uint64_t unmatched_pops, unknown_kinds, decode_errors;
@@ -323,6 +363,7 @@ struct trace {
 	/* ranges shown cut because records around them were lost (pipeline.c) */
 	uint64_t cut_begin, cut_end;    /* a range's begin, or its end, was lost */
 	uint64_t cut_steps;             /* a step whose end (the next step's start) was lost */
+	uint64_t over_limit;            /* records past what the pipeline holds open (pipeline.c) */
 	uint64_t events;
 	struct mpi_totals mpi;
 	struct devorder_totals devorder;
@@ -332,13 +373,14 @@ struct trace {
 	char **found;                   /* framework traces found under the directory
 					 * (*.pt.trace.json[.gz], *.trace.json[.gz]), to import */
 	size_t nfound;
-	struct u64map *scan_index;      /* scan.c: the processes by a hash of their files' base */
 	struct imp_fixes *imp_fixes;    /* what the import changed or left out, by cause
 					 * (import/fixes.h; the import's own); NULL: nothing
 					 * imported */
 };
 
-/* diag.c: warnings about the input, each naming the file and offset */
+/* diag.c: warnings about the input, each naming the file and offset (DIAG_NO_OFFSET: a
+ * warning about a whole file or directory) */
+#define DIAG_NO_OFFSET UINT64_MAX
 void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -349,6 +391,20 @@ extern int diag_verbose;
 extern int diag_quiet;              /* > 0: warnings and notes are not said (nor counted) */
 extern uint64_t diag_warnings;
 extern uint64_t diag_records_lost;  /* records in damaged input that were skipped */
+
+/* diag.c: a file (or directory) that could not be read at all, or not to its end: named in a
+ * warning and listed for the summary's header (from any thread). */
+void diag_unreadable(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *const *diag_unreadable_list(size_t *n);
+
+/* fdcache.c: the chunk files' descriptors, a few open at a time */
+void cfile_init(struct cfile *f, const char *path);
+void cfile_adopt(struct cfile *f, int fd);          /* fd, opened by the caller, is f's */
+ssize_t cfile_pread(struct cfile *f, void *buf, size_t n, uint64_t off);
+void cfile_close(struct cfile *f);
+/* open(2) (O_CLOEXEC added) that closes cached descriptors and tries again when the process
+ * has no descriptor left. */
+int fdcache_open(const char *path, int flags);
 
 /* scan.c: finds and opens every file under a directory */
 int scan_dir(struct trace *tr, const char *dir);
@@ -365,7 +421,12 @@ void jobs_free(struct trace *tr);
 int tracefile_index(struct trace *tr, struct proc *p);
 int spoolfile_index(struct trace *tr, struct proc *p);
 void tracefile_report_damage(struct trace *tr, struct proc *p);
+/* The stream of that id (made on first use), the stream if there is one, a new stream that
+ * no file names (for a thread that recorded nothing). */
 struct stream *proc_stream(struct proc *p, uint32_t id);
+struct stream *proc_stream_find(struct proc *p, uint32_t id);
+struct stream *proc_stream_new(struct proc *p);
+void proc_streams_order(struct proc *p);    /* by id, once the files are indexed */
 void stream_sort_pieces(struct stream *s);
 void stream_add_piece(struct stream *s, const struct piece *pc);
 
@@ -389,7 +450,13 @@ void losses_free(struct trace *tr);
 
 /* procstream.c: reads stream 0 of every process (strings, properties, threads, clocks) */
 int procs_load(struct trace *tr);
-struct thread *proc_thread(struct proc *p, uint32_t stream);
+/* The thread of the stream at index i of p (made on first use). */
+struct thread *proc_thread(struct proc *p, size_t i);
+/* The stream id the files gave a thread's stream. */
+static inline uint32_t thread_stream_id(const struct thread *t)
+{
+	return t->proc->streams[t->stream]->id;
+}
 
 /* align.c: calibrates every process's clock and gives each host its offset; trace_span then
  * finds the span of every process and of the trace (after clocksync_apply). */
@@ -410,6 +477,9 @@ const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t s
 /* A rank of c (of its remote group when `remote`) as a world rank; negative ranks
  * (TPROF_MPI_*) pass through; TPROF_MPI_NONE when unknown. */
 int32_t mpi_comm_world_rank(const struct mpi_comm *c, int32_t rank, int remote);
+/* Member i of c (its local group first, then the remote one) as a world rank, -1 where no
+ * COMM record listed it. */
+int32_t mpi_comm_member(const struct mpi_comm *c, size_t i);
 
 int trace_load(struct trace *tr, const char *dir);
 /* What a caller adds to the loading (load.c): `add` after the scan, `align` once every

@@ -12,39 +12,80 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
+#include "../util/grow.h"
 #include "../util/progress.h"
 #include "trace.h"
 
 #define BLOCK 65536
-#define MAX_STREAMS (1u << 20)
 
-struct stream *proc_stream(struct proc *p, uint32_t id)
+/* A new stream at the next index (0 is kept for stream 0). */
+static struct stream *stream_at(struct proc *p, size_t i, uint32_t id)
 {
-	if (id >= MAX_STREAMS)
-		return NULL;
-	if (id >= p->nstreams) {
-		size_t n = p->nstreams ? p->nstreams : 8;
-		while (n <= id)
-			n *= 2;
-		struct stream **ns = realloc(p->streams, n * sizeof(*ns));
-		struct thread **nt = realloc(p->threads, n * sizeof(*nt));
-		if (!ns || !nt)
-			abort();
-		memset(ns + p->nstreams, 0, (n - p->nstreams) * sizeof(*ns));
-		memset(nt + p->nstreams, 0, (n - p->nstreams) * sizeof(*nt));
-		p->streams = ns;
-		p->threads = nt;
-		p->nstreams = n;
+	if (i >= p->nstreams) {
+		size_t cap = p->capstreams;
+		p->streams = util_grow_index(p->streams, &cap, i, sizeof(*p->streams), 8, 0);
+		cap = p->capstreams;
+		p->threads = util_grow_index(p->threads, &cap, i, sizeof(*p->threads), 8, 0);
+		p->capstreams = cap;
+		p->nstreams = i + 1;
 	}
-	if (!p->streams[id]) {
+	if (!p->streams[i]) {
 		struct stream *s = calloc(1, sizeof(*s));
 		if (!s)
 			abort();
 		s->id = id;
+		s->index = (uint32_t)i;
 		s->proc = p;
-		p->streams[id] = s;
+		p->streams[i] = s;
 	}
-	return p->streams[id];
+	return p->streams[i];
+}
+
+/* Streams are numbered densely in the order met (stream 0 first): a stream id in a file
+ * names a stream, it never sizes an array. */
+struct stream *proc_stream(struct proc *p, uint32_t id)
+{
+	if (id == 0)
+		return stream_at(p, 0, 0);
+	uint32_t *at = u64map_get(&p->stream_of, id);
+	if (at)
+		return p->streams[*at];
+	size_t i = p->nstreams ? p->nstreams : 1;
+	u64map_put(&p->stream_of, id, (uint32_t)i);
+	return stream_at(p, i, id);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct stream *x = *(struct stream *const *)a, *y = *(struct stream *const *)b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Once the files are indexed: the streams in the order of their ids (the recorder's, from 1
+ * up), so that the outputs list threads alike however their chunks were interleaved. */
+void proc_streams_order(struct proc *p)
+{
+	if (p->nstreams < 3)
+		return;
+	qsort(p->streams + 1, p->nstreams - 1, sizeof(*p->streams), by_id);
+	for (size_t i = 1; i < p->nstreams; i++) {
+		p->streams[i]->index = (uint32_t)i;
+		u64map_put(&p->stream_of, p->streams[i]->id, (uint32_t)i);
+	}
+}
+
+struct stream *proc_stream_find(struct proc *p, uint32_t id)
+{
+	if (id == 0)
+		return p->nstreams ? p->streams[0] : NULL;
+	uint32_t *at = u64map_get(&p->stream_of, id);
+	return at ? p->streams[*at] : NULL;
+}
+
+struct stream *proc_stream_new(struct proc *p)
+{
+	size_t i = p->nstreams ? p->nstreams : 1;
+	return stream_at(p, i, UINT32_MAX);
 }
 
 static void add_piece(struct stream *s, const struct piece *pc)
@@ -61,12 +102,12 @@ static void add_piece(struct stream *s, const struct piece *pc)
 }
 
 /* Checks a payload of len bytes at off against crc, reading it in blocks. */
-static int payload_ok(int fd, uint64_t off, uint32_t len, uint32_t crc, uint8_t *buf)
+static int payload_ok(struct cfile *f, uint64_t off, uint32_t len, uint32_t crc, uint8_t *buf)
 {
 	uint32_t c = 0;
 	while (len) {
 		uint32_t n = len < BLOCK ? len : BLOCK;
-		if (pread(fd, buf, n, (off_t)off) != (ssize_t)n)
+		if (cfile_pread(f, buf, n, off) != (ssize_t)n)
 			return 0;
 		c = tprof_crc32_update(c, buf, n);
 		off += n;
@@ -76,10 +117,10 @@ static int payload_ok(int fd, uint64_t off, uint32_t len, uint32_t crc, uint8_t 
 }
 
 /* The next offset after `from` where a valid chunk header starts, or -1. */
-static int64_t resync(int fd, uint64_t from, uint64_t size, uint8_t *buf)
+static int64_t resync(struct cfile *f, uint64_t from, uint64_t size, uint8_t *buf)
 {
 	for (uint64_t base = from; base + TPROF_CHUNK_HEADER_SIZE <= size; base += BLOCK - 64) {
-		ssize_t n = pread(fd, buf, BLOCK, (off_t)base);
+		ssize_t n = cfile_pread(f, buf, BLOCK, base);
 		if (n < (ssize_t)TPROF_CHUNK_HEADER_SIZE)
 			return -1;
 		for (ssize_t i = 0; i + (ssize_t)TPROF_CHUNK_HEADER_SIZE <= n; i++) {
@@ -95,29 +136,37 @@ static int64_t resync(int fd, uint64_t from, uint64_t size, uint8_t *buf)
 }
 
 static void note_damage(struct proc *p, uint64_t off, const struct tprof_chunk_header *h,
-			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+			int cut, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static void note_damage(struct proc *p, uint64_t off, const struct tprof_chunk_header *h,
-			const char *fmt, ...)
+			int cut, const char *fmt, ...)
 {
-	struct damage *nd = realloc(p->damage, (p->ndamage + 1) * sizeof(*nd));
-	if (!nd)
-		abort();
-	p->damage = nd;
+	p->damage = util_grow(p->damage, &p->capdamage, p->ndamage, sizeof(*p->damage), 8);
 	struct damage *d = &p->damage[p->ndamage++];
-	*d = (struct damage){ off, h->stream, h->seq, h->first, h->units, h->records, "" };
+	*d = (struct damage){ off, h->stream, h->seq, h->first, h->units, h->records, cut, "" };
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(d->why, sizeof(d->why), fmt, ap);
 	va_end(ap);
 }
 
-/* Once the spool is read: a damaged chunk whose units the spool supplies lost nothing. */
+/* Once the spool is read: a damaged chunk whose units the spool supplies lost nothing; a
+ * running process's file ends in the chunk it is writing, whose records the spool has. */
 void tracefile_report_damage(struct trace *tr, struct proc *p)
 {
 	for (size_t i = 0; i < p->ndamage; i++) {
 		const struct damage *d = &p->damage[i];
-		const struct stream *s = d->stream < p->nstreams ? p->streams[d->stream] : NULL;
+		if (d->cut && p->writer == WRITER_LIVE) {
+			diag_note("%s: offset %llu: %s: a chunk still being written, its records read "
+				  "from the spool", p->trace_path, (unsigned long long)d->offset, d->why);
+			continue;
+		}
+		if (d->cut == DAMAGE_CUT_HEADER) {
+			diag_warn(p->trace_path, d->offset, "%s", d->why);
+			tr->chunks_bad++;
+			continue;
+		}
+		const struct stream *s = proc_stream_find(p, d->stream);
 		uint64_t at = d->first, end = (uint64_t)d->first + d->units;
 		for (size_t k = 0; s && k < s->npieces && at < end; k++) {
 			const struct piece *pc = &s->pieces[k];
@@ -137,11 +186,11 @@ void tracefile_report_damage(struct trace *tr, struct proc *p)
 	}
 }
 
-static void check_file_header(struct proc *p, int fd)
+static void check_file_header(struct proc *p)
 {
 	struct tprof_file_header fh;
 	const char *why = "file shorter than its header";
-	if (pread(fd, &fh, sizeof(fh), 0) == (ssize_t)sizeof(fh))
+	if (cfile_pread(&p->file, &fh, sizeof(fh), 0) == (ssize_t)sizeof(fh))
 		why = tprof_file_header_check(&fh);
 	if (why)
 		diag_warn(p->trace_path, 0, "%s; reading the chunks that can be found", why);
@@ -149,40 +198,55 @@ static void check_file_header(struct proc *p, int fd)
 		p->instance = fh.instance;
 }
 
+/* The first call opens the file and reads its header; each call indexes the chunks from
+ * where the one before stopped to the end of the file as it is now: a second call, once the
+ * spool is read, finds what a running process flushed meanwhile (a chunk it was writing when
+ * the first stopped, cut short then, is judged again). */
 int tracefile_index(struct trace *tr, struct proc *p)
 {
-	if (!p->trace_path)
+	if (!p->trace_path || p->file.failed)
 		return 0;
-	int fd = open(p->trace_path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		diag_warn(p->trace_path, 0, "cannot open: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
+	if (!p->file.path) {
+		cfile_init(&p->file, p->trace_path);
+		int fd = fdcache_open(p->trace_path, O_RDONLY);
+		if (fd < 0) {
+			p->file.failed = 1;
+			diag_unreadable(p->trace_path, "cannot open: %s; its records are left out",
+					strerror(errno));
+			return -1;
+		}
+		cfile_adopt(&p->file, fd);
+		check_file_header(p);
+		p->indexed = TPROF_FILE_HEADER_SIZE;
+	} else if (p->ndamage && p->damage[p->ndamage - 1].cut &&
+		   p->damage[p->ndamage - 1].offset == p->indexed) {
+		p->ndamage--;
 	}
-	p->fd = fd;
-	check_file_header(p, fd);
+	struct stat st;
+	if (stat(p->trace_path, &st) < 0)
+		return 0;
 	uint8_t *buf = malloc(BLOCK);
 	if (!buf)
 		abort();
-	uint64_t size = (uint64_t)st.st_size, off = TPROF_FILE_HEADER_SIZE, counted = 0;
+	uint64_t size = (uint64_t)st.st_size, off = p->indexed, counted = off;
 	while (off < size) {
 		struct tprof_chunk_header h;
-		ssize_t n = pread(fd, &h, sizeof(h), (off_t)off);
+		ssize_t n = cfile_pread(&p->file, &h, sizeof(h), off);
 		if (n < (ssize_t)sizeof(h)) {
-			diag_warn(p->trace_path, off, "truncated chunk header (%zd of %zu bytes); end of file",
-				  n < 0 ? 0 : n, sizeof(h));
-			tr->chunks_bad++;
+			if (!p->file.failed)
+				note_damage(p, off, &(struct tprof_chunk_header){ .seq = 0 },
+					    DAMAGE_CUT_HEADER, "truncated chunk header (%zd of %zu bytes); "
+					    "end of file", n < 0 ? 0 : n, sizeof(h));
 			break;
 		}
 		const char *why = tprof_chunk_header_check(&h);
 		if (why) {
-			int64_t next = resync(fd, off + 1, size, buf);
+			int64_t next = resync(&p->file, off + 1, size, buf);
 			tr->chunks_bad++;
 			if (next < 0) {
 				diag_warn(p->trace_path, off, "%s; no further chunk found (%llu bytes skipped)",
 					  why, (unsigned long long)(size - off));
+				off = size;
 				break;
 			}
 			diag_warn(p->trace_path, off, "%s; resuming at offset %lld (%lld bytes skipped)", why,
@@ -192,13 +256,15 @@ int tracefile_index(struct trace *tr, struct proc *p)
 		}
 		uint64_t pay = off + sizeof(h);
 		if (pay + h.comp_len > size) {
-			note_damage(p, off, &h, "chunk truncated (%llu of %u payload bytes)",
+			note_damage(p, off, &h, DAMAGE_CUT, "chunk truncated (%llu of %u payload bytes)",
 				    (unsigned long long)(size - pay), h.comp_len);
 			break;
 		}
 		if (!p->scratch && h.encoding != TPROF_ENC_VARINT_RAW &&
-		    !payload_ok(fd, pay, h.comp_len, h.payload_crc, buf)) {
-			note_damage(p, off, &h, "chunk payload checksum mismatch");
+		    !payload_ok(&p->file, pay, h.comp_len, h.payload_crc, buf)) {
+			if (p->file.failed)
+				break;
+			note_damage(p, off, &h, DAMAGE_BAD, "chunk payload checksum mismatch");
 			off = pay + h.comp_len;
 			continue;
 		}
@@ -216,6 +282,7 @@ int tracefile_index(struct trace *tr, struct proc *p)
 		progress_add(off - counted, h.records);
 		counted = off;
 	}
+	p->indexed = off;
 	free(buf);
 	return 0;
 }
@@ -251,7 +318,7 @@ void stream_sort_pieces(struct stream *s)
 		end = (uint64_t)pc->first + pc->units;
 		s->pieces[w++] = *pc;
 	}
-	s->npieces = w;
+	s->npieces = s->nsorted = w;
 }
 
 void stream_add_piece(struct stream *s, const struct piece *pc)

@@ -250,7 +250,7 @@ static void step_table(struct summary *s)
 		qsort(v, s->nsteps, sizeof(*v), by_dur);
 	int64_t sum = 0;
 	for (size_t i = 0; i < s->nsteps; i++)
-		sum += v[i].dur;
+		sum = sat_add(sum, v[i].dur);
 	sw_obj(w, "steps");
 	sw_text(w, "\nSteps\n%10s %12s %12s %12s %12s %12s\n", "Steps", "Total", "Avg", "Median",
 		"Min", "Max");
@@ -340,7 +340,7 @@ static void proc_drops(struct sumw *w, const struct proc *p)
 		if (!t || !drop_total(&t->drops))
 			continue;
 		sw_obj(w, NULL);
-		sw_u64(w, NULL, "stream", t->stream);
+		sw_u64(w, NULL, "stream", thread_stream_id(t));
 		sw_i64(w, NULL, "tid", t->tid);
 		sw_str(w, NULL, "name", t->name ? strings_get(t->name) : "");
 		drop_cells(w, &t->drops);
@@ -438,20 +438,51 @@ static void process_list(struct sumw *w, const struct trace *tr)
 			sw_i64(w, NULL, "rank", p->rank);
 		else
 			sw_null(w, NULL, "rank", NULL);
+		int live = !p->ended && p->writer == WRITER_LIVE;
 		sw_bool(w, "final_flush", p->ended);
-		sw_bool(w, "from_spool", !p->ended && p->spool);
+		sw_bool(w, "from_spool", !p->ended && p->from_spool);
+		sw_bool(w, "live", live);
 		sw_bool(w, "system", p->sys != NULL);
 		sw_bool(w, "sampled_only", p->made);
 		sw_i64(w, NULL, "pid", p->pid);
 		sw_count(w, NULL, "records", proc_records(p));
 		sw_text(w, "%s\n", p->made ? "  [followed by the sampler; recorded no image]"
 				   : p->ended  ? ""
-				   : p->spool ? "  [no final flush (killed or crashed): read from its "
+				   : live ? "  [still running (live): read as far as it was written]"
+				   : p->from_spool ? "  [no final flush (killed or crashed): read from its "
 						"spool]"
 					      : "  [no final flush (killed or crashed)]");
 		proc_drops(w, p);
 		sw_close(w);
 	}
+	sw_close(w);
+}
+
+/* Files that could not be read, or not to their end (read/diag.c): how many, and which (the
+ * first few in the text, all in JSON). */
+static void unreadable(struct sumw *w)
+{
+	enum { SHOWN = 4 };
+	size_t n;
+	const char *const *v = diag_unreadable_list(&n);
+	sw_obj(w, "unreadable");
+	sw_if(w, n != 0);
+	sw_u64(w, "  unreadable:  %" PRIu64, "files", n);
+	sw_text(w, " file%s not read, or not to the end:", n == 1 ? "" : "s");
+	sw_arr(w, "list");
+	for (size_t i = 0; i < n; i++) {
+		sw_obj(w, NULL);
+		sw_if(w, i < SHOWN);
+		sw_str(w, " %s", "path", v[i]);
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+	sw_if(w, n > SHOWN);
+	sw_text(w, " and %zu more", n - SHOWN);
+	sw_endif(w);
+	sw_text(w, "\n");
+	sw_endif(w);
 	sw_close(w);
 }
 
@@ -593,7 +624,8 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_text(w, "\n");
 	sw_close(w);
 	uint64_t imp_skipped = tr->imp_fixes ? imp_fixes_class(tr->imp_fixes, IMP_SKIP) : 0;
-	uint64_t skipped = diag_records_lost + tr->unmatched_pops + tr->unknown_kinds + imp_skipped;
+	uint64_t skipped = diag_records_lost + tr->unmatched_pops + tr->unknown_kinds +
+			   tr->over_limit + imp_skipped;
 	sw_obj(w, "skipped");
 	sw_count(w, "  skipped:     %s", "total", skipped);
 	sw_if(w, diag_records_lost || tr->chunks_bad);
@@ -606,6 +638,9 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_endif(w);
 	sw_if(w, tr->unknown_kinds != 0);
 	sw_u64(w, "  [records of unknown kind: %" PRIu64 "]", "unknown_kinds", tr->unknown_kinds);
+	sw_endif(w);
+	sw_if(w, tr->over_limit != 0);
+	sw_u64(w, "  [past what is held open: %" PRIu64 "]", "over_limits", tr->over_limit);
 	sw_endif(w);
 	sw_if(w, imp_skipped != 0);
 	sw_u64(w, "  [imported events: %" PRIu64 "]", "imported", imp_skipped);
@@ -631,6 +666,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_endif(w);
 	sw_close(w);
 	import_fixes(w, tr->imp_fixes);
+	unreadable(w);
 	adjusted(w, &tr->devorder);
 	sw_if(w, s->unfinished != 0);
 	sw_u64(w, "  unfinished:  %" PRIu64 " ranges or steps still open when their process "

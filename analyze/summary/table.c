@@ -31,7 +31,7 @@ static void table(struct sumw *w, const char *key, const char *title, const stru
 	for (uint32_t id = 0; id < cap; id++)
 		if (rows[id].calls) {
 			ids[n++] = id;
-			sum += rows[id].total;
+			sum = sat_add(sum, rows[id].total);
 		}
 	sort_base = rows;
 	if (n > 1)

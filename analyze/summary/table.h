@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../util/fmt.h"
+#include "../util/satarith.h"
 #include "write.h"
 
 struct agg {
@@ -22,7 +23,7 @@ static inline void agg_add(struct agg *a, int64_t d)
 	if (!a->calls || d > a->max)
 		a->max = d;
 	a->calls++;
-	a->total += d;
+	a->total = sat_add(a->total, d);
 }
 
 /* n calls that took `total` in all, the shortest min and the longest max (a run of polls). */
@@ -35,7 +36,7 @@ static inline void agg_add_n(struct agg *a, uint64_t n, int64_t total, int64_t m
 	if (!a->calls || max > a->max)
 		a->max = max;
 	a->calls += n;
-	a->total += total;
+	a->total = sat_add(a->total, total);
 }
 
 /* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name; in JSON

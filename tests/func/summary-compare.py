@@ -53,7 +53,7 @@ SCHEMA = {
         "window": opt({"spec": S, "start_ns": I, "end_ns": I, "length_ns": I}),
         "processes": I, "threads": I, "events": I,
         "process_list": [{"index": I, "label": S, "rank": opt(I), "final_flush": B,
-                          "from_spool": B, "system": B, "sampled_only": B, "pid": I,
+                          "from_spool": B, "live": B, "system": B, "sampled_only": B, "pid": I,
                           "records": I,
                           "dropped": dict(DROPPED, threads=[dict(DROPPED, stream=opt(I), tid=I,
                                                                  name=S)],
@@ -64,7 +64,9 @@ SCHEMA = {
         "dropped": DROPPED,
         "cut": {"total": I, "begin_dropped": I, "end_dropped": I, "steps": I},
         "skipped": {"total": I, "damaged_records": I, "damaged_chunks": I,
-                    "unmatched_pops": I, "unknown_kinds": I, "imported": I},
+                    "unmatched_pops": I, "unknown_kinds": I, "over_limits": I,
+                    "imported": I},
+        "unreadable": {"files": I, "list": [{"path": S}]},
         "import": opt({"total": I, "skipped": I, "left_out": I, "changed": I,
                        "causes": [{"cause": S, "count": I, "file": S, "first_offset": I,
                                    "text": S}]}),
@@ -400,6 +402,8 @@ def header(d):
         cells = ["index", "label"]
         if p["sampled_only"]:
             cells.append("=[followed by the sampler; recorded no image]")
+        elif p["live"]:
+            cells.append("=[still running (live): read as far as it was written]")
         elif not p["final_flush"]:
             cells.append("=[no final flush (killed or crashed)" +
                          (": read from its spool]" if p["from_spool"] else "]"))
@@ -425,6 +429,8 @@ def header(d):
         cells += ["=[range pops without a push:", "unmatched_pops", "=]"]
     if sk["unknown_kinds"]:
         cells += ["=[records of unknown kind:", "unknown_kinds", "=]"]
+    if sk["over_limits"]:
+        cells += ["=[past what is held open:", "over_limits", "=]"]
     out.append((cells, sk))
     c = h["cut"]
     if c["total"]:
@@ -436,6 +442,14 @@ def header(d):
         if c["steps"]:
             cells += ["=[steps ended where the next one's start was dropped:", "steps", "=]"]
         out.append((cells, c))
+    u = h["unreadable"]
+    if u["files"]:
+        cells = ["=unreadable:", "files", "=file" + ("s" if u["files"] != 1 else "") +
+                 " not read, or not to the end:"]
+        cells += ["=" + x["path"] for x in u["list"][:4]]
+        if u["files"] > 4:
+            cells.append("=and %d more" % (u["files"] - 4))
+        out.append((cells, u))
     a = h["adjusted"]
     if a["after_previous"] or a["before_launch"]:
         cells = ["=adjusted: device spans moved later by more than 1 us, durations kept:"]

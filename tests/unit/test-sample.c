@@ -115,11 +115,11 @@ static size_t read_back(const char *dir, struct seen *out, size_t max, int *ok_l
 	size_t images = 0;
 	*ok_load = trace_load(&tr, dir) == 0;
 	for (size_t i = 0; *ok_load && i < tr.nprocs; i++)
-		images += tr.procs[i]->fd >= 0 || tr.procs[i]->spool;
+		images += !tr.procs[i]->made;
 	*ok_load = *ok_load && images == 1;
 	for (size_t i = 0; *ok_load && i < tr.nprocs; i++) {
 		struct proc *p = tr.procs[i];
-		if (p->fd < 0 && !p->spool)
+		if (p->made)
 			continue;
 		for (uint32_t s = 0; s < p->nstreams; s++) {
 			struct stream *st = p->streams[s];

@@ -54,10 +54,13 @@ static OTF2_CommRef parent_ref(struct otf2 *o, const struct mpi_comm *c)
 static void write_comm(struct otf2 *o, OTF2_GlobalDefWriter *gw, OTF2_GroupRef *next,
 		       const struct mpi_comm *c)
 {
+	/* the members the records listed (all of them, unless a record was lost) */
+	size_t local = c->known < c->size ? c->known : c->size;
+	size_t remote = c->known - local;
 	OTF2_CommRef ref = otf2_comm(o->defs, c, c->id);
-	OTF2_GroupRef a = comm_group(o, gw, next, c->members, c->size);
+	OTF2_GroupRef a = comm_group(o, gw, next, c->members, local);
 	if (c->kind == TPROF_COMMK_INTER) {
-		OTF2_GroupRef b = comm_group(o, gw, next, c->members + c->size, c->remote_size);
+		OTF2_GroupRef b = comm_group(o, gw, next, c->members + local, remote);
 		otf2_check(o, OTF2_GlobalDefWriter_WriteInterComm(gw, ref, comm_name(o, c), a, b,
 								  parent_ref(o, c),
 								  OTF2_COMM_FLAG_NONE));

@@ -51,10 +51,9 @@ void otf2_globaldefs_write(struct otf2 *o)
 	int64_t len = o->max_t;
 	if (tr->end_ns - tr->start_ns > len)
 		len = tr->end_ns - tr->start_ns;
-	otf2_check(o, OTF2_GlobalDefWriter_WriteClockProperties(gw, 1000000000ull,
-								(uint64_t)tr->start_ns,
-								(uint64_t)len + 1,
-								(uint64_t)tr->start_ns));
+	uint64_t start = tr->start_ns > 0 ? (uint64_t)tr->start_ns : 0;
+	otf2_check(o, OTF2_GlobalDefWriter_WriteClockProperties(gw, 1000000000ull, start,
+								(uint64_t)len + 1, start));
 	otf2_defs_write_strings(o, gw);
 	write_paradigms(o, gw);
 	otf2_defs_write_attributes(o, gw);

@@ -205,7 +205,10 @@ OTF2_TimeStamp otf2_time(struct otf2 *o, struct loc *l, int64_t t)
 	l->last = t;
 	if (t > o->max_t)
 		o->max_t = t;
-	return (OTF2_TimeStamp)o->tr->start_ns + (OTF2_TimeStamp)t;
+	/* realtime ns, never below 0 (OTF2's are unsigned: a trace made to start before 1970
+	 * must not wrap around) */
+	int64_t abs = sat_add(o->tr->start_ns, t);
+	return abs > 0 ? (OTF2_TimeStamp)abs : 0;
 }
 
 void otf2_enter(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r)

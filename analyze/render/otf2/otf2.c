@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "config.h"
@@ -71,17 +72,52 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
 static OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
 
 /* libotf2 would keep up to 128 MiB of chunks per writer before writing any; refusing a
- * chunk beyond CHUNKS_PER_WRITER makes it flush what it has, free it and ask again.  A
- * chunk of 4 MiB is written straight to its file: libotf2 copies smaller writes through a
- * 4 MiB buffer per file first.  So a location costs at most 4 MiB however long the trace
- * (and only what it holds while it holds less: the chunk's pages are touched as it fills). */
+ * chunk beyond CHUNKS_PER_WRITER makes it flush what it has, free it and ask again.  Each
+ * chunk is cleared whole when written, for its events and again for its local definitions,
+ * so what a location costs however little it holds is two chunks cleared: chunks of
+ * libotf2's smallest size (256 KiB) make that a fraction of a millisecond, where 4 MiB ones
+ * made a profile of a few thousand threads (or of MPI ranks without a process) take
+ * minutes.  Writes go through a buffer of 4 MiB per file, touched as it fills: a location
+ * costs at most that and its chunk however long the trace. */
 #define CHUNKS_PER_WRITER 1
-#define CHUNK_SIZE (4u << 20)
+#define CHUNK_SIZE (256u << 10)
 
 struct chunks {
 	void *v[CHUNKS_PER_WRITER];
+	uint64_t size[CHUNKS_PER_WRITER];
 	size_t n;
 };
+
+/* Chunks are mapped and unmapped, never malloc'd: a chunk's pages are touched as it fills
+ * and when libotf2 clears it to write it, and must then go back to the system (freed into
+ * the heap, the cleared chunks of thousands of locations would all stay).  A few given back
+ * are kept for the next writer, their pages already there.  Writers are made and closed on
+ * one thread. */
+#define SPARE_MAX 16
+static void *spare[SPARE_MAX];
+static size_t nspare;
+
+static void *chunk_get(uint64_t size)
+{
+	if (size == CHUNK_SIZE && nspare)
+		return spare[--nspare];
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void chunk_put(void *m, uint64_t size)
+{
+	if (size == CHUNK_SIZE && nspare < SPARE_MAX)
+		spare[nspare++] = m;
+	else
+		munmap(m, size);
+}
+
+static void spares_free(void)
+{
+	while (nspare)
+		munmap(spare[--nspare], CHUNK_SIZE);
+}
 
 static void *chunk_alloc(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
 			 uint64_t size)
@@ -92,9 +128,11 @@ static void *chunk_alloc(void *user, OTF2_FileType type, OTF2_LocationRef loc, v
 		return NULL;
 	if (c->n == CHUNKS_PER_WRITER)
 		return NULL;
-	void *m = malloc(size);
-	if (m)
+	void *m = chunk_get(size);
+	if (m) {
+		c->size[c->n] = size;
 		c->v[c->n++] = m;
+	}
 	return m;
 }
 
@@ -106,7 +144,7 @@ static void chunk_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc,
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n; i++)
-		free(c->v[i]);
+		chunk_put(c->v[i], c->size[i]);
 	c->n = 0;
 	if (final) {
 		free(c);
@@ -134,7 +172,7 @@ static int archive_begin(void *priv, const struct trace *tr, struct tracks *trac
 	o->defs = otf2_defs_new(tr);
 	o->args = otf2_attrs_new();
 	o->ar = OTF2_Archive_Open(outname_path(o->name), "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE,
-				  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+				  CHUNK_SIZE, OTF2_SUBSTRATE_POSIX,
 				  OTF2_COMPRESSION_NONE);
 	if (!o->ar) {
 		if (!o->failed)
@@ -219,7 +257,8 @@ static void finish(struct otf2 *o)
 			otf2_device_finish(o, o->locs[i]);
 	}
 	otf2_system_prepare(o);
-	for (size_t i = 0; i < o->nlocs; i++) {
+	/* the newest first: libotf2 finds a writer to close from the newest on */
+	for (size_t i = o->nlocs; i-- > 0;) {
 		struct loc *l = o->locs[i];
 		if (!l->w)
 			continue;
@@ -243,6 +282,7 @@ static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks
 		otf2_check(o, OTF2_Archive_Close(o->ar));
 		o->ar = NULL;
 	}
+	spares_free();
 	if (o->mpi_skipped)
 		diag_error("warning: OTF2: %llu MPI records left out: their communicator is not "
 			   "described in the trace", (unsigned long long)o->mpi_skipped);

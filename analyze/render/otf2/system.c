@@ -69,17 +69,30 @@ static struct loc *rank_loc(struct otf2 *o, struct proc *p)
 	return ps->stub;
 }
 
+/* Ranks past those MPI_COMM_WORLD's records list and the processes' own, each of which
+ * costs a location: a process claiming a rank beyond them has none (its records name no rank
+ * the archive knows), so that no claim in a file makes locations its bytes do not justify. */
+#define RANKS_UNLISTED_MAX 4096
+
+/* The world: every rank MPI_COMM_WORLD's records list, and every process's rank. */
 static size_t world_size(const struct otf2 *o)
 {
 	const struct trace *tr = o->tr;
 	size_t w = 0;
 	for (size_t i = 0; i < tr->ncomms; i++)
-		if (tr->comms[i]->id == TPROF_COMM_WORLD && tr->comms[i]->size > w)
-			w = tr->comms[i]->size;
+		if (tr->comms[i]->id == TPROF_COMM_WORLD && tr->comms[i]->known > w)
+			w = tr->comms[i]->known;
+	size_t limit = w + tr->nprocs + RANKS_UNLISTED_MAX;
 	for (size_t i = 0; i < tr->nprocs; i++)
-		if (tr->procs[i]->rank >= 0 && (size_t)tr->procs[i]->rank + 1 > w)
+		if (tr->procs[i]->rank >= 0 && (uint64_t)tr->procs[i]->rank < limit &&
+		    (size_t)tr->procs[i]->rank + 1 > w)
 			w = (size_t)tr->procs[i]->rank + 1;
 	return w;
+}
+
+static int ranked(const struct otf2 *o, const struct proc *p)
+{
+	return p->rank >= 0 && (uint64_t)p->rank < o->world;
 }
 
 static int unknown_members(const struct otf2 *o)
@@ -89,10 +102,15 @@ static int unknown_members(const struct otf2 *o)
 		const struct mpi_comm *c = tr->comms[i];
 		if (c->kind == TPROF_COMMK_SELF)
 			continue;
-		for (size_t k = 0; k < (size_t)c->size + c->remote_size; k++)
+		if (c->known < (size_t)c->size + c->remote_size)
+			return 1;
+		for (size_t k = 0; k < c->known; k++)
 			if (c->members[k] < 0 || (size_t)c->members[k] >= o->world)
 				return 1;
 	}
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->rank >= 0 && !ranked(o, tr->procs[i]))
+			return 1;
 	return 0;
 }
 
@@ -109,7 +127,7 @@ static void assign_ranks(struct otf2 *o)
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < tr->nprocs; i++) {
 			struct proc *p = tr->procs[i];
-			if (p->rank < 0 || owner[p->rank] || (!pass && !otf2_pstate(o, p)->mpi_loc))
+			if (!ranked(o, p) || owner[p->rank] || (!pass && !otf2_pstate(o, p)->mpi_loc))
 				continue;
 			owner[p->rank] = p;
 			otf2_pstate(o, p)->rank_slot = 1;

@@ -220,8 +220,8 @@ static void item(void *priv, const struct scene_item *it)
 		close_behind(s);
 	}
 	int64_t key = item_key(it);
-	if (s->front - key > s->delay_max)
-		s->delay_max = s->front - key;
+	if (sat_sub(s->front, key) > s->delay_max)
+		s->delay_max = sat_sub(s->front, key);
 	size_t i = part_of(s, key);
 	int late;
 	struct part *p = target(s, i, &late);

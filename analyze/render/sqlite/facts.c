@@ -234,7 +234,7 @@ static void threads(struct sqlout *o, const struct proc *p)
 			continue;
 		sq_i64(d, ST_THREADS, THREADS_id, sqlout_thread_id(o, th));
 		sq_i64(d, ST_THREADS, THREADS_process_id, p->index);
-		sq_i64(d, ST_THREADS, THREADS_stream, th->stream);
+		sq_i64(d, ST_THREADS, THREADS_stream, thread_stream_id(th));
 		sq_opt(d, ST_THREADS, THREADS_tid, th->tid >= 0, th->tid);
 		sq_text(d, ST_THREADS, THREADS_name, str_or_null(th->name), -1);
 		int any = th->events != 0;

@@ -99,7 +99,7 @@ static void gap(struct devstat *s, int64_t g)
 	while (b < NGAPS - 1 && g >= gap_edges[b])
 		b++;
 	s->gap_count[b]++;
-	s->gap_total[b] += g;
+	s->gap_total[b] = sat_add(s->gap_total[b], g);
 }
 
 /* Overlaps shorter than this between consecutive operations are rounding in the device
@@ -116,7 +116,7 @@ static void sweep(struct devstat *s, struct span v)
 		return;
 	}
 	if (s->open) {
-		s->busy += s->cur1 - s->cur0;
+		s->busy = sat_add(s->busy, s->cur1 - s->cur0);
 		gap(s, v.t0 > s->cur1 ? v.t0 - s->cur1 : 0);
 		if (v.t0 < s->cur1)
 			v.t0 = s->cur1;
@@ -170,11 +170,11 @@ void devsum_event(struct devsum *d, const struct event *ev)
 		struct copystat *c = &d->copies[di->op.copy_kind < 6 ? di->op.copy_kind : 4];
 		c->calls++;
 		c->bytes += di->op.bytes;
-		c->time += dur;
+		c->time = sat_add(c->time, dur);
 	} else if (di->kind == TPROF_DEVOP_MEMSET) {
 		d->memsets.calls++;
 		d->memsets.bytes += di->op.bytes;
-		d->memsets.time += dur;
+		d->memsets.time = sat_add(d->memsets.time, dur);
 	} else if (di->kind == TPROF_DEVOP_KERNEL) {
 		ensure(d, ev->name);
 		agg_add(&d->kernels[ev->name], dur);
@@ -190,7 +190,7 @@ static void finish(struct devstat *s)
 	while (s->n)
 		sweep(s, heap_pop(s));
 	if (s->open)
-		s->busy += s->cur1 - s->cur0;
+		s->busy = sat_add(s->busy, s->cur1 - s->cur0);
 	s->open = 0;
 }
 

@@ -195,7 +195,7 @@ static const struct placed *place(struct scene *s, unsigned self, const struct t
 		return pl;
 	const struct impimage *im = th->proc->imp;
 	const struct proc *home = im ? im->home : NULL;
-	const struct imp_gpu *g = im && im->file_home ? impimage_gpu(im, th->stream) : NULL;
+	const struct imp_gpu *g = im && im->file_home ? impimage_gpu(im, thread_stream_id(th)) : NULL;
 	pl->proc = home ? home : th->proc;
 	pl->has_track = 1;
 	if (g) {

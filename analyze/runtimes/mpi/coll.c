@@ -48,13 +48,18 @@ struct colls {
 	struct inst *spare;             /* freed instances, their member arrays kept */
 	struct pend **pend;             /* by process index - 1 */
 	size_t npend;
-	uint8_t *present;               /* world ranks with a process in the trace */
-	size_t npresent;
 	int32_t world_size;
+	uint32_t world_recorded;        /* ranks below world_size with a process in the trace */
 };
 
 /* More collectives than this waiting for members: the oldest is emitted as it is. */
 #define INFLIGHT_MAX 65536
+
+static int by_int(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return x < y ? -1 : x > y;
+}
 
 struct colls *colls_new(struct pipeline *pl)
 {
@@ -68,27 +73,26 @@ struct colls *colls_new(struct pipeline *pl)
 	c->npend = tr->nprocs ? tr->nprocs : 1;
 	c->pend = calloc(c->npend, sizeof(*c->pend));
 	int32_t maxr = -1;
+	int32_t *ranks = malloc((tr->nprocs ? tr->nprocs : 1) * sizeof(*ranks));
+	size_t n = 0;
+	if (!c->b || !c->pend || !ranks)
+		abort();
 	for (size_t i = 0; i < tr->nprocs; i++) {
+		if (tr->procs[i]->rank >= 0 && tr->procs[i]->rank < (1 << 24))
+			ranks[n++] = (int32_t)tr->procs[i]->rank;
 		if (tr->procs[i]->rank > maxr && tr->procs[i]->rank < (1 << 24))
 			maxr = (int32_t)tr->procs[i]->rank;
 		if (tr->procs[i]->world_size > c->world_size && tr->procs[i]->world_size < (1 << 24))
 			c->world_size = (int32_t)tr->procs[i]->world_size;
 	}
-	c->npresent = (size_t)maxr + 1;
-	c->present = calloc(c->npresent ? c->npresent : 1, 1);
-	if (!c->b || !c->pend || !c->present)
-		abort();
-	for (size_t i = 0; i < tr->nprocs; i++)
-		if (tr->procs[i]->rank >= 0 && (size_t)tr->procs[i]->rank < c->npresent)
-			c->present[tr->procs[i]->rank] = 1;
 	if (c->world_size < maxr + 1)
 		c->world_size = maxr + 1;
+	/* every rank is below world_size: the distinct ones are the world's recorded members */
+	qsort(ranks, n, sizeof(*ranks), by_int);
+	for (size_t i = 0; i < n; i++)
+		c->world_recorded += !i || ranks[i] != ranks[i - 1];
+	free(ranks);
 	return c;
-}
-
-static int present(const struct colls *c, int32_t world)
-{
-	return world >= 0 && (size_t)world < c->npresent && c->present[world];
 }
 
 static uint64_t inst_hash(uint64_t comm, int32_t self, uint32_t seq)
@@ -136,14 +140,12 @@ static void members(struct colls *c, struct inst *x)
 	if (x->c) {
 		/* Both groups of an inter-communicator take part. */
 		x->size = x->c->size + (x->c->kind == TPROF_COMMK_INTER ? x->c->remote_size : 0);
-		for (uint32_t i = 0; i < x->size; i++)
-			x->expect += present(c, x->c->members[i]);
+		x->expect = x->c->recorded;
 		if (!x->expect)
 			x->expect = x->size;
 	} else if (x->comm == TPROF_COMM_WORLD && c->world_size > 0) {
 		x->size = (uint32_t)c->world_size;
-		for (int32_t r = 0; r < c->world_size; r++)
-			x->expect += present(c, r);
+		x->expect = c->world_recorded;
 	}
 }
 
@@ -172,7 +174,7 @@ static void emit(struct colls *c, struct inst *x, unsigned flags)
 		ci.bytes_recv += mb->bytes_recv;
 	}
 	for (uint32_t i = 0; i < x->n; i++)
-		ci.wait_total += ci.last_begin - x->m[i].t0;
+		ci.wait_total = sat_add(ci.wait_total, ci.last_begin - x->m[i].t0);
 	if (x->n < x->size || !x->size)
 		flags |= EVF_INCOMPLETE;
 	tr->mpi.colls++;
@@ -383,6 +385,5 @@ void colls_finish(struct colls *c)
 		free(x);
 	}
 	free(c->b);
-	free(c->present);
 	free(c);
 }

@@ -110,7 +110,7 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 				agg_add_n(&m->calls[pi->fn[i].name], pi->fn[i].count, pi->fn[i].busy,
 					  pi->fn[i].min, pi->fn[i].max);
 			}
-			r->mpi += pi->busy;
+			r->mpi = sat_add(r->mpi, pi->busy);
 			r->calls += pi->polls;
 			break;
 		}
@@ -119,7 +119,7 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 		agg_add(&m->calls[ev->name], d);
 		if (ev->mpi)
 			m->bytes[ev->name] += call_bytes(ev->mpi);
-		r->mpi += d;
+		r->mpi = sat_add(r->mpi, d);
 		r->calls++;
 		break;
 	}
@@ -148,9 +148,9 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 			m->blocking++;
 			if (late > 0) {
 				struct rankstat *r = rank_of(m, mi->rproc);
-				r->late += late;
+				r->late = sat_add(r->late, late);
 				r->late_n++;
-				m->late += late;
+				m->late = sat_add(m->late, late);
 				m->late_n++;
 			}
 		}
@@ -163,8 +163,8 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 		c->instances++;
 		c->incomplete += !!(ev->flags & EVF_INCOMPLETE);
 		c->bytes += ci->bytes_sent;
-		c->dur += ci->last_end - ci->first_begin;
-		c->wait += ci->wait_total;
+		c->dur = sat_add(c->dur, ci->last_end - ci->first_begin);
+		c->wait = sat_add(c->wait, ci->wait_total);
 		break;
 	}
 	default:

@@ -172,7 +172,7 @@ static void instance(struct ncclsum *m, const struct nccl_inst *in)
 			continue;
 		if (l->nspans) {
 			r->spans++;
-			r->total += l->dev_t1 - l->dev_t0;
+			r->total = sat_add(r->total, sat_sub(l->dev_t1, l->dev_t0));
 		} else {
 			r->untimed++;
 			m->untimed++;
@@ -184,7 +184,7 @@ static void instance(struct ncclsum *m, const struct nccl_inst *in)
 	if (entered >= 2) {
 		int64_t w = in->last_entry - in->first_entry;
 		r->waits++;
-		r->wait_sum += w;
+		r->wait_sum = sat_add(r->wait_sum, w);
 		if (w > r->wait_max)
 			r->wait_max = w;
 		last_rank(r, in->last_rank);

@@ -158,7 +158,7 @@ static void sweep(struct core *c, int64_t t0, int64_t t1)
 {
 	if (c->open && t1 < c->cur0) {
 		/* out of entry order (a call that never returned, emitted at the end) */
-		c->busy += t1 - t0;
+		c->busy = sat_add(c->busy, t1 - t0);
 		return;
 	}
 	if (c->open && t0 <= c->cur1) {
@@ -169,7 +169,7 @@ static void sweep(struct core *c, int64_t t0, int64_t t1)
 		return;
 	}
 	if (c->open)
-		c->busy += c->cur1 - c->cur0;
+		c->busy = sat_add(c->busy, c->cur1 - c->cur0);
 	c->cur0 = t0;
 	c->cur1 = t1;
 	c->open = 1;
@@ -230,7 +230,7 @@ void nrtsum_event(struct nrtsum *s, const struct event *ev)
 		struct traffic *t = &s->traffic[op][ni->a.placement < 3 ? ni->a.placement : 3];
 		t->calls++;
 		t->bytes += ni->a.bytes;
-		t->time += dur;
+		t->time = sat_add(t->time, dur);
 	}
 }
 
@@ -308,7 +308,7 @@ static void models_table(struct sumw *w, struct nrtsum *s, int top)
 		qsort(s->models, s->nmodels, sizeof(*s->models), by_total);
 	int64_t sum = 0;
 	for (size_t i = 0; i < s->nmodels; i++)
-		sum += s->models[i].t.total;
+		sum = sat_add(sum, s->models[i].t.total);
 	sw_obj(w, "models");
 	sw_if(w, s->nmodels > 0);
 	sw_text(w, "\nNRT models: executions by model, all NeuronCores and processes\n");
@@ -381,7 +381,7 @@ static void cores_table(struct sumw *w, struct nrtsum *s, const struct trace *tr
 	for (size_t i = 0; i < s->ncores; i++) {
 		struct core *c = &s->cores[i];
 		if (c->open)
-			c->busy += c->cur1 - c->cur0;
+			c->busy = sat_add(c->busy, c->cur1 - c->cur0);
 		c->open = 0;
 		char label[512] = "?";
 		for (size_t k = 0; k < tr->nprocs; k++)

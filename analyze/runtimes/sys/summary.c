@@ -159,7 +159,8 @@ void sys_sum_event(void *priv, const struct event *ev)
 		break;
 	case EV_STATE:
 		if (ev->state < TPROF_SCHED_EXITED)
-			thread_row(s, ev->thread)->in[ev->state] += ev->t1 - ev->t0;
+			thread_row(s, ev->thread)->in[ev->state] =
+				sat_add(thread_row(s, ev->thread)->in[ev->state], ev->t1 - ev->t0);
 		break;
 	case EV_COUNTER:
 		on_counter(s, ev);
@@ -338,7 +339,7 @@ static void off_cpu_table(struct sumw *w, struct syssum *s, int top)
 	int64_t total[TPROF_SCHED_EXITED] = { 0 };
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < TPROF_SCHED_EXITED; k++)
-			total[k] += v[i].in[k];
+			total[k] = sat_add(total[k], v[i].in[k]);
 	sw_obj(w, "off_cpu");
 	sw_if(w, n > 0);
 	sw_text(w, "\nOff-CPU time by thread and reason (runnable: preempted or waiting for a CPU; "
