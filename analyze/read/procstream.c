@@ -78,8 +78,9 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 		on_prop(p, r);
 		break;
 	case TPROF_K_THREAD: {
-		/* a thread whose stream holds no record shows nothing: not made */
-		struct stream *st = r->arg && r->arg <= UINT32_MAX ? proc_stream_find(p, (uint32_t)r->arg) : NULL;
+		/* made also when its stream holds no record (all lost: its losses are its own); one
+		 * per THREAD record at most, so the input's size bounds them, not its ids */
+		struct stream *st = r->arg && r->arg <= UINT32_MAX ? proc_stream(p, (uint32_t)r->arg) : NULL;
 		struct thread *t = st ? proc_thread(p, st->index) : NULL;
 		if (t) {
 			t->tid = (int32_t)r->t1;
