@@ -272,13 +272,21 @@ static void finish(struct otf2 *o)
 		otf2_globaldefs_write(o);
 }
 
+static OTF2_Archive *abandoned;
+
 static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct otf2 *o = priv;
 	(void)tr, (void)tracks;
+	if (o->ar && o->failed) {
+		/* libotf2 closing an archive after a failed write writes again from a buffer it
+		 * has freed (a crash); the archive is removed whole below, so it is left open,
+		 * kept reachable until the process ends. */
+		abandoned = o->ar;
+		o->ar = NULL;
+	}
 	if (o->ar) {
-		if (!o->failed)
-			finish(o);
+		finish(o);
 		otf2_check(o, OTF2_Archive_Close(o->ar));
 		o->ar = NULL;
 	}
