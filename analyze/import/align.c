@@ -8,6 +8,7 @@
  * then gets a clock of two points with that map, and the recorded process of its (host, pid)
  * as its home.  The file's times come from the file: every sum and difference of them is held
  * at the ends of the range (util/satarith.h) rather than overflow. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,24 +221,27 @@ static int64_t profile_start(const struct trace *tr)
 }
 
 /* Gives p a clock that maps the file's ns x to the axis as mono(x) + offset: two points of
- * slope one.  real_off: realtime minus the axis at the same instant (0 but for absolute time).
- * The points are the file's first and last times, brought in where x + shift would pass the
- * range (a span of near 2^63 ns put after the profile's start): held there, they would bend the
- * slope and every duration with it; times beyond them are held by the clock itself. */
-static void set_clock(struct proc *p, const struct imp_file *f, int64_t shift, int64_t offset,
+ * slope one, the file's first and last times.  real_off: realtime minus the axis at the same
+ * instant (0 but for absolute time).  A file's times lie within +-2^61 ns of its zero
+ * (transcode.c), a span that fits on the axis (+-(2^62 - 1) ns): a shift that would put them
+ * past it (a far base time or --import-offset) is held so that they all land on it, and every
+ * duration stays as the file says. */
+static void set_clock(struct proc *p, struct import_done *d, int64_t shift, int64_t offset,
 		      int64_t real_shift)
 {
+	const struct imp_file *f = &d->file;
 	int64_t x0 = f->first_ns == INT64_MAX ? 0 : f->first_ns;
-	int64_t x1 = f->last_ns > x0 ? f->last_ns : sat_add(x0, 1);
-	if (shift > 0 && x1 > INT64_MAX - shift)
-		x1 = INT64_MAX - shift;
-	if (shift < 0 && x0 < INT64_MIN - shift)
-		x0 = INT64_MIN - shift;
-	if (x1 <= x0) {         /* the two points a ns apart, on the side that holds them */
-		if (shift < 0 && x0 < INT64_MAX)
-			x1 = x0 + 1;
-		else
-			x0 = x1 - 1;
+	int64_t x1 = f->last_ns > x0 ? f->last_ns : x0 + 1;
+	int64_t lo = sat_sub(sat_sub(TIME_AXIS_MIN, x0), offset);
+	int64_t hi = sat_sub(sat_sub(TIME_AXIS_MAX, x1), offset);
+	if (shift < lo || shift > hi) {
+		int64_t held = shift < lo ? lo : hi;
+		if (!d->moved++)
+			diag_warn(f->source, 0, "its times would lie beyond the analyzer's range "
+				  "(+-2^62 ns): moved by %" PRId64 " ns to lie within it",
+				  sat_sub(held, shift));
+		real_shift = sat_add(real_shift, sat_sub(held, shift));
+		shift = held;
 	}
 	p->tb.n = 0;
 	timebase_add(&p->tb, (uint64_t)x0 + TPROF_IMP_TICK_BIAS, sat_add(x0, shift),
@@ -325,14 +329,14 @@ void import_align(struct trace *tr, void *ctx)
 			/* realtime r = x + shift; on the host's axis: r - (real - mono) + offset */
 			const struct proc *h = d->home ? d->home : host_proc(tr, d->file.host);
 			int64_t off = h ? sat_sub(h->tb.pts[0].real, h->tb.pts[0].mono) : 0;
-			set_clock(p, &d->file, sat_sub(d->shift_ns, off), h ? h->tb.offset : 0,
+			set_clock(p, d, sat_sub(d->shift_ns, off), h ? h->tb.offset : 0,
 				  d->shift_ns);
 			if (h && h->tb.corrected) {
 				p->tb.corrected = 1;
 				p->tb.corr = h->tb.corr;
 			}
 		} else {
-			set_clock(p, &d->file, d->shift_ns, 0, d->shift_ns);
+			set_clock(p, d, d->shift_ns, 0, d->shift_ns);
 		}
 		if (d->home && d->file.images[k].pid == d->home->pid)
 			p->imp->home = d->home;

@@ -37,7 +37,7 @@ enum imp_fix_class { IMP_SKIP, IMP_PART, IMP_CHANGE };
 	X(RENAMED, "renamed", IMP_CHANGE, "processes or threads named again: the last name kept")             \
 	X(NO_DUR, "no_dur", IMP_CHANGE, "X events without a dur: 0 taken")                                    \
 	X(NEG_DUR, "negative_dur", IMP_CHANGE, "X events with a negative dur: 0 taken")                       \
-	X(TIME_RANGE, "time_range", IMP_CHANGE, "times more than 2^62 ns from the file's zero: held at " \
+	X(TIME_RANGE, "time_range", IMP_CHANGE, "times more than 2^61 ns from the file's zero: held at " \
 	  "that bound")                                                                              \
 	X(CLIPPED, "clipped", IMP_CHANGE, "slices ending after the slice they began in: cut to end in it")    \
 	X(E_ALONE, "e_alone", IMP_SKIP, "E events with no B open on their thread: skipped")                 \

@@ -35,6 +35,7 @@ struct import_done {
 	size_t steps_matched;
 	double residual_rms_ns, residual_max_ns;
 	struct proc *home;              /* the recorded process its main process is, or NULL */
+	int moved;                      /* its times were moved onto the analyzer's axis (said) */
 };
 
 struct import_set {

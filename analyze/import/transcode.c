@@ -35,9 +35,10 @@
 #define MAX_PAYLOAD ((TPROF_MAX_EXT - 1) * TPROF_UNIT)   /* args after the head */
 #define STR_TID_BASE 1000000000ll   /* made-up tids of threads named by a string */
 #define MAX_NAME (TPROF_MAX_EXT * TPROF_UNIT)   /* a string record's bytes (imgwrite.c) */
-/* The times an image holds: within 2^62 ns (146 years) of the file's zero, so that ticks
- * (ns + TPROF_IMP_TICK_BIAS) lie in [1, 2^63) and the difference of any two fits in 64 bits. */
-#define MAX_TS ((int64_t)TPROF_IMP_TICK_BIAS - 1)
+/* The times an image holds: within 2^61 ns (73 years) of the file's zero, so that ticks
+ * (ns + TPROF_IMP_TICK_BIAS) lie in (2^61, 3 * 2^61) and a file's whole span fits on the
+ * analyzer's axis of +-(2^62 - 1) ns (util/satarith.h), wherever it is placed. */
+#define MAX_TS (((int64_t)1 << 61) - 1)
 #define MIN_TS (-MAX_TS)
 
 struct ref_key {
