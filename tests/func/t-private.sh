@@ -76,7 +76,9 @@ rc=$?
 [ "$rc" -eq 0 ] && [ "$(count "$T/grp-env" '*.tpf')" -eq 2 ] && only 750 640 "$T/grp-env"
 ok $? "TPROF_GROUP_READABLE=1: 0750 and 0640 (status $rc): $(modes "$T/grp-env" | tr '\n' ' ')"
 
-# tprof.torch's writer, without torch: the rewritten trace is created private and new.
+# tprof.torch's writer, without torch: the rewritten trace is created private, under a
+# temporary name, and renamed over its destination: a link planted at that name is replaced,
+# never written through.
 mkdir "$T/py"
 printf '[\n{"name": "a", "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1}\n]\n' >"$T/py/src.json"
 echo victim >"$T/py/victim"
@@ -88,18 +90,16 @@ from tprof import _chrome
 src, dst, link = sys.argv[1:4]
 _chrome.rewrite(src, dst, {"pid": 1}, lambda e: e)
 print("%o" % (os.stat(dst).st_mode & 0o777))
-try:
-    _chrome.rewrite(src, link, {"pid": 1}, lambda e: e)
-    print("followed")
-except FileExistsError:
-    print("refused")
+_chrome.rewrite(src, link, {"pid": 1}, lambda e: e)
+print("link" if os.path.islink(link) else "%o" % (os.stat(link).st_mode & 0o777))
 ' "$@"
 }
 r=$(pywrite "$T/py/src.json" "$T/py/out.json" "$T/py/planted.json" | tr '\n' ' ')
-[ "$r" = "600 refused " ] && [ "$(cat "$T/py/victim")" = victim ]
-ok $? "tprof.torch's rewritten trace: 0600, and a link at its name is not followed ($r)"
+[ "$r" = "600 600 " ] && [ "$(cat "$T/py/victim")" = victim ] && [ "$(count "$T/py" '*tprof-tmp*')" -eq 0 ]
+ok $? "tprof.torch's rewritten trace: 0600, and a link at its name replaced, not followed ($r)"
+rm -f "$T/py/planted.json" && ln -s "$T/py/victim" "$T/py/planted.json"
 r=$(TPROF_GROUP_READABLE=1 pywrite "$T/py/src.json" "$T/py/out2.json" "$T/py/planted.json" | tr '\n' ' ')
-[ "$r" = "640 refused " ]
+[ "$r" = "640 640 " ] && [ "$(cat "$T/py/victim")" = victim ]
 ok $? "tprof.torch's rewritten trace with TPROF_GROUP_READABLE=1: 0640 ($r)"
 
 # Every file the recorder and its sampler create: O_CREAT with O_EXCL and O_NOFOLLOW, 0600.
