@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../common/events.h"
+#include "../../common/hash.h"
 #include "../../common/import.h"
 #include "../read/impimage.h"
 #include "../util/satarith.h"
@@ -252,13 +253,21 @@ static void set_clock(struct proc *p, struct import_done *d, int64_t shift, int6
 	p->tb.offset = offset;
 }
 
-/* Every image of every file by its path (a string id): file and image, as file << 32 | image
- * (a file has fewer than 2^32 images: each holds an event). */
+/* Every image of every file by its path (a hash of it; the path is compared on a hit, and
+ * when two paths share a hash the later is looked for among all): file and image, as
+ * file << 32 | image (a file has fewer than 2^32 images: each holds an event).  The paths are
+ * not put in the trace's strings: they name temporary files, and outputs write every string. */
 struct image_index {
 	struct u64map by_path;
 	uint64_t *where;
 	size_t n;
+	int collided;
 };
+
+static const char *image_path(const struct import_set *set, uint64_t where)
+{
+	return set->done[where >> 32].file.images[where & 0xffffffffu].path;
+}
 
 static void index_images(struct image_index *x, const struct import_set *set)
 {
@@ -270,8 +279,13 @@ static void index_images(struct image_index *x, const struct import_set *set)
 	for (size_t i = 0; i < set->ndone; i++)
 		for (size_t k = 0; k < set->done[i].file.nimages; k++) {
 			const char *path = set->done[i].file.images[k].path;
+			uint64_t key = tprof_hash_table(path, strlen(path));
 			x->where[x->n] = (uint64_t)i << 32 | k;
-			u64map_put(&x->by_path, strings_add(path, strlen(path)), (uint32_t)x->n++);
+			if (u64map_get(&x->by_path, key))
+				x->collided = 1;
+			else
+				u64map_put(&x->by_path, key, (uint32_t)x->n);
+			x->n++;
 		}
 }
 
@@ -280,11 +294,19 @@ static struct import_done *done_of(struct import_set *set, struct image_index *x
 {
 	if (!p->trace_path)
 		return NULL;
-	uint32_t *v = u64map_get(&x->by_path, strings_add(p->trace_path, strlen(p->trace_path)));
-	if (!v)
+	const uint32_t *v = u64map_get(&x->by_path,
+				       tprof_hash_table(p->trace_path, strlen(p->trace_path)));
+	size_t at = SIZE_MAX;
+	if (v && !strcmp(image_path(set, x->where[*v]), p->trace_path))
+		at = *v;
+	else if (x->collided)
+		for (size_t i = 0; i < x->n && at == SIZE_MAX; i++)
+			if (!strcmp(image_path(set, x->where[i]), p->trace_path))
+				at = i;
+	if (at == SIZE_MAX)
 		return NULL;
-	*image = (size_t)(x->where[*v] & 0xffffffffu);
-	return &set->done[x->where[*v] >> 32];
+	*image = (size_t)(x->where[at] & 0xffffffffu);
+	return &set->done[x->where[at] >> 32];
 }
 
 static void place(struct trace *tr, struct import_set *set, struct import_done *d)

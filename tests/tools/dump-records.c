@@ -443,7 +443,7 @@ int main(int argc, char **argv)
 				continue;
 			stream_rewind(st);
 			while (stream_next(st))
-				record(&w, p, i, s, st->rec);
+				record(&w, p, i, st->id, st->rec);
 		}
 	}
 	int rc = jw_close(&w) < 0 ? 1 : 0;

@@ -82,6 +82,8 @@ static void test_args(void)
 static struct proc proc;
 static struct thread th1, th2;
 static struct thread *threads[3];
+static struct stream st0, st1, st2;
+static struct stream *streams[3];
 static struct proc *procs[1];
 static struct trace tr;
 
@@ -99,6 +101,13 @@ static void make_trace(void)
 	threads[1] = &th1;
 	threads[2] = &th2;
 	proc.threads = threads;
+	st0 = (struct stream){ .id = 0, .index = 0, .proc = &proc };
+	st1 = (struct stream){ .id = 1, .index = 1, .proc = &proc, .thread = &th1 };
+	st2 = (struct stream){ .id = 7, .index = 2, .proc = &proc, .thread = &th2 };
+	streams[0] = &st0;
+	streams[1] = &st1;
+	streams[2] = &st2;
+	proc.streams = streams;
 	proc.nstreams = 3;
 	proc.start_ns = 1000;
 	proc.end_ns = 100000;
@@ -242,6 +251,8 @@ static void test_rows(const char *path)
 	ok(!strcmp(qs("SELECT group_concat(tid || ':' || name || ':' || IFNULL(first_ns, '-'), ',') FROM "
 		      "threads"), "500:main:0,501:w:-"), "its threads (%s)",
 	   qs("SELECT group_concat(tid || ':' || name || ':' || IFNULL(first_ns, '-'), ',') FROM threads"));
+	ok(q("SELECT stream FROM threads WHERE tid = 501") == 7,
+	   "a thread's stream is the id its files gave it, not its index");
 	ok(q("SELECT busy_ns FROM device_busy") == 5000 && q("SELECT calls FROM kernel_summary") == 1,
 	   "the views answer");
 	ok(q("PRAGMA application_id") == SQLDB_APPLICATION_ID, "the application id is tprof's");
