@@ -18,6 +18,12 @@
 #             /dev/null and to .json.gz, --format perfetto (and its size against the
 #             .json.gz's), --format otf2 and --format sqlite (and its rows/s) on a cached mix
 #             trace of BENCH_TRACE records, and of the first two on one of BENCH_BIG records
+#   start     CPU per process start (getrusage of the children: everything the process ran,
+#             threads included), BENCH_STARTS starts of /bin/true in a row, each way round in
+#             turn: plain, with an empty library preloaded (the floor any preloaded library
+#             costs), with the recorder preloaded but off (TPROF_ENABLE=0) and recording; and
+#             of a program that records one mark (its files made and written), plain and
+#             recording.  Each figure is the difference from the plain start of that round.
 #   SIGKILL   a program records N events, says so, and is killed with SIGKILL; the analyzer
 #             must find exactly N
 #   HIP       ns per hipGetDevice and per hipLaunchKernel against the stand-in runtime, plain
@@ -95,6 +101,7 @@
 #   BENCH_NRT_CALLS  calls per NRT loop (default 1e6)
 #   BENCH_SAMPLE_WORK  cpuburn's work per run (default 2e9: about 3 s on 2 threads)
 #   BENCH_SAMPLE_LONG  seconds of the long 999 Hz run (default 60; 0 leaves it out)
+#   BENCH_STARTS     process starts per figure and round of the start benchmark (default 300)
 #   BENCH_NCCL_CALLS calls per NCCL loop (default 2e6; the NCCL benchmark needs the stand-in
 #                    NCCL next to the stand-in HIP runtime, BENCH_HIP_STANDIN)
 #
@@ -119,8 +126,9 @@ KILL_CASES=${BENCH_KILL_CASES:-"1:1:0 1000:1:0 8191:1:0 8193:1:0 1000003:1:0 100
 CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/tprof-bench-cache}
 SAMPLE_WORK=${BENCH_SAMPLE_WORK:-2e9}
 SAMPLE_LONG=${BENCH_SAMPLE_LONG:-60}
+STARTS=${BENCH_STARTS:-300}
 
-for p in overhead rate mix killme runstat cpuburn; do
+for p in overhead rate mix killme runstat cpuburn startcost onemark .libs/libempty.so; do
 	[ -x "$BENCH_BIN/$p" ] || { echo "run.sh: $BENCH_BIN/$p is missing (make bench builds it)" >&2; exit 2; }
 done
 for p in "$TPROF_INSPECT" "$TPROF_ANALYZE" "$TPROF_PRELOAD"; do
@@ -731,6 +739,43 @@ if [ "$nccl_ok" = 1 ]; then
 fi
 fi
 
+# ---- process start: what the recorder adds to starting a process ---------------------------
+# One startcost run per way, the order turned round each round so that drift falls on all;
+# each figure is that round's difference from its plain start.
+if want start; then
+say "== start [load $(cut -d' ' -f1 /proc/loadavg)]: CPU us per start, $STARTS starts of /bin/true (and of onemark)"
+sd="$W/start"
+for r in $(seq 1 "$RUNS"); do
+	order="plain empty off rec mplain mrec"
+	[ $((r % 2)) -eq 0 ] && order="mrec mplain rec off empty plain"
+	for which in $order; do
+		rm -rf "$sd"
+		case $which in
+		plain) set -- -- /bin/true ;;
+		empty) set -- LD_PRELOAD="$B/.libs/libempty.so" -- /bin/true ;;
+		off) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=0 -- /bin/true ;;
+		rec) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd" -- /bin/true ;;
+		mplain) set -- -- "$B/onemark" ;;
+		mrec) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd" -- "$B/onemark" ;;
+		esac
+		"$B/startcost" "$STARTS" "$@" >"$W/start.$which" 2>"$W/start.err" ||
+			{ fail "startcost ($which): $(head -n 3 "$W/start.err")"; continue 2; }
+	done
+	rm -rf "$sd"
+	line_out=""
+	for which in empty off rec mrec; do
+		base=plain
+		[ "$which" = mrec ] && base=mplain
+		v=$(awk -v a="$(kv "$W/start.$which" cpu_ns)" -v b="$(kv "$W/start.$base" cpu_ns)" 'BEGIN { print a - b }')
+		sample "start_add_$which" "$v"
+		line_out="$line_out, $which $(awk -v x="$v" 'BEGIN { printf "%+.0f", x / 1000 }')"
+	done
+	sample start_plain "$(kv "$W/start.plain" cpu_ns)"
+	say "  run $r: plain $(awk -v x="$(kv "$W/start.plain" cpu_ns)" 'BEGIN { printf "%.0f", x / 1000 }') us per start;${line_out#,}"
+done
+say ""
+fi
+
 # ---- 6. SIGKILL: nothing recorded is lost --------------------------------------------------
 if want sigkill; then
 say "== SIGKILL [load $(cut -d' ' -f1 /proc/loadavg)]: EVENTS:THREADS:DELAY cases, each killed with SIGKILL DELAY s after it is ready"
@@ -974,6 +1019,11 @@ row "analyze peak RSS, chrome, $BIG records" an_big_chrome_rss 1024 MiB le 1024
 row "analyze peak RSS, otf2, $TRACE records" an_mid_otf2_rss 1024 MiB - -
 row "analyze --summary, records/s ($BIG)" an_big_summary_rate 1e6 M/s ge 20
 row "analyze chrome -o /dev/null, records/s ($BIG)" an_big_chrome_rate 1e6 M/s ge 5
+row "process start: CPU us, plain /bin/true" start_plain 1000 us - -
+row "  added by an empty preloaded library (floor)" start_add_empty 1000 us - -
+row "  added by the recorder, off (TPROF_ENABLE=0)" start_add_off 1000 us le 30
+row "  added by the recorder, recording nothing" start_add_rec 1000 us le 150
+row "  added by the recorder, one mark recorded" start_add_mrec 1000 us - -
 if [ "${hip_ok:-0}" = 1 ]; then
 	row "added ns per hipGetDevice (stand-in)" hip_add_getdevice 1 ns - -
 	row "  hipGetDevice without the profiler" hip_plain_getdevice 1 ns - -

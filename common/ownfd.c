@@ -46,6 +46,69 @@ __thread int tprof_fd_adopting __attribute__((tls_model("initial-exec")));
  * straight through rather than wait for itself. */
 static __thread int busy __attribute__((tls_model("initial-exec")));
 
+/* ---- a number briefly tprof's -------------------------------------------------------------
+ * open() gives the lowest free number, below the floor, until the file moves up: a program's
+ * close or dup2 onto that number in that moment (a close loop, dup2 onto every number) would
+ * close or replace tprof's file, or fail with EBUSY.  So a program's call on numbers and an
+ * opening of tprof's never overlap: each side counts itself in, then looks at the other (the
+ * program's side steps back and waits while tprof opens).  A thread never waits for itself: a
+ * signal handler that records inside one of its thread's calls goes through. */
+static int program_calls, tprof_opens;
+static __thread int my_program_calls __attribute__((tls_model("initial-exec")));
+static __thread int my_tprof_opens __attribute__((tls_model("initial-exec")));
+#define OPEN_WAIT_NS 5000000   /* a program's call that blocks (a close on NFS, a dup2 onto a
+				* held file whose lock the opener holds) is not waited for
+				* beyond this */
+
+void tprof_fd_call_begin(void)
+{
+	my_program_calls++;
+	__atomic_add_fetch(&program_calls, 1, __ATOMIC_SEQ_CST);
+	while (__builtin_expect(__atomic_load_n(&tprof_opens, __ATOMIC_SEQ_CST) > my_tprof_opens, 0)) {
+		__atomic_sub_fetch(&program_calls, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&tprof_opens, __ATOMIC_SEQ_CST) > my_tprof_opens)
+			sched_yield();
+		__atomic_add_fetch(&program_calls, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+void tprof_fd_call_end(void)
+{
+	__atomic_sub_fetch(&program_calls, 1, __ATOMIC_RELEASE);
+	my_program_calls--;
+}
+
+/* Around each open of tprof's (before own_lock, which a program's call may take). */
+static void opening_begin(void)
+{
+	my_tprof_opens++;
+	__atomic_add_fetch(&tprof_opens, 1, __ATOMIC_SEQ_CST);
+	struct timespec t0, t;
+	int timed = 0;
+	while (__atomic_load_n(&program_calls, __ATOMIC_SEQ_CST) > my_program_calls) {
+		if (!timed++)
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+		else if (clock_gettime(CLOCK_MONOTONIC, &t) == 0 &&
+			 (t.tv_sec - t0.tv_sec) * 1000000000ll + (t.tv_nsec - t0.tv_nsec) > OPEN_WAIT_NS)
+			break;
+		sched_yield();
+	}
+}
+
+static void opening_end(void)
+{
+	__atomic_sub_fetch(&tprof_opens, 1, __ATOMIC_RELEASE);
+	my_tprof_opens--;
+}
+
+int tprof_fd_open_brief(const char *path, int flags, mode_t mode)
+{
+	opening_begin();
+	int fd = open(path, flags | O_CLOEXEC, mode);
+	opening_end();
+	return fd;
+}
+
 void tprof_fd_guest(void)
 {
 	/* Our own close, not the hook of it that this library may define. */
@@ -179,12 +242,14 @@ int tprof_fd_open(const char *path, int flags, mode_t mode)
 {
 	if (!is_guest())
 		return open(path, flags | O_CLOEXEC, mode);
+	opening_begin();
 	lock();
 	int fd = open(path, flags | O_CLOEXEC, mode);
 	if (fd >= 0)
 		fd = settle(fd, NULL);
 	int e = errno;
 	unlock();
+	opening_end();
 	errno = e;
 	return fd;
 }
@@ -285,8 +350,10 @@ int tprof_held_create(struct tprof_held *h, const char *path, int flags, mode_t 
 		errno = ENOMEM;
 		return -1;
 	}
-	if (guest_now)
+	if (guest_now) {
+		opening_begin();
 		lock();
+	}
 	int fd = open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd >= 0 && guest_now)
 		fd = move_up(fd);
@@ -309,8 +376,10 @@ int tprof_held_create(struct tprof_held *h, const char *path, int flags, mode_t 
 	}
 	if (ok)
 		h->fd = fd;
-	if (guest_now)
+	if (guest_now) {
 		unlock();
+		opening_end();
+	}
 	if (!ok) {
 		free(h->path);
 		h->path = NULL;
@@ -328,8 +397,10 @@ int tprof_held_check(struct tprof_held *h)
 		return -1;
 	}
 	int guest_now = is_guest();
-	if (guest_now)
+	if (guest_now) {
+		opening_begin();
 		lock();
+	}
 	/* The number is not ours any more (it may be the program's now): forgotten, not closed. */
 	struct own *o = guest_now && h->fd >= 0 ? list_find(h->fd) : NULL;
 	if (o && o->held == h)
@@ -348,8 +419,10 @@ int tprof_held_check(struct tprof_held *h)
 		real_close(fd);
 	if (ok)
 		h->fd = fd;
-	if (guest_now)
+	if (guest_now) {
 		unlock();
+		opening_end();
+	}
 	errno = e;
 	return ok ? 0 : -1;
 }

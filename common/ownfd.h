@@ -60,6 +60,14 @@ extern __thread int tprof_fd_adopting __attribute__((tls_model("initial-exec")))
 
 /* ---- for the hooks of the program's descriptor calls ------------------------------------ */
 
+/* Around each of the program's calls that acts on descriptor numbers it may not hold (close,
+ * close_range, closefrom, dup2, dup3): no open of tprof's is half done meanwhile. */
+void tprof_fd_call_begin(void);
+void tprof_fd_call_end(void);
+/* open(2) of a file tprof closes again at once, where it cannot be listed (a signal handler):
+ * with O_CLOEXEC, and no program's call on numbers meanwhile. */
+int tprof_fd_open_brief(const char *path, int flags, mode_t mode);
+
 /* The lowest descriptor listed (INT32_MAX when none): anything below is the program's. */
 extern int tprof_fd_lowest;
 int tprof_fd_owned_slow(int fd);

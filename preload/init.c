@@ -109,8 +109,8 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	tprof_job_begin();
 	tprof_env_capture();
 	tprof_hooks_init();
-	if (tprof_g.cfg.callstack)
-		tprof_callstack_init();
+	if (tprof_g.cfg.callstack && tprof_callstack_init() < 0)
+		tprof_g.cfg.callstack = 0;
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	tprof_image_begin(clock_source);
 	tprof_sampling_start();

@@ -12,10 +12,13 @@ int tprof_clock_tsc;
 static int cpu_has_invariant_tsc(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
+	/* Two cpuid instructions, not the four two __get_cpuid calls make: in a virtual machine
+	 * each one leaves the guest and can cost microseconds of every process start. */
 	unsigned a, b, c, d;
-	if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
+	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
 		return 0;
-	__get_cpuid(0x80000007u, &a, &b, &c, &d);
+	__cpuid(0x80000007u, a, b, c, d);
+	(void)a, (void)b, (void)c;
 	return (d >> 8) & 1;
 #else
 	return 0;

@@ -54,12 +54,10 @@ static int matches(const char *list, const char *name)
 	return 0;
 }
 
-static void apply_filter(struct tprof_hook *h, const char *var)
+/* Whether a hook records: its name kept by the table's filter, if set, and not dropped by its
+ * _OUT filter. */
+static void apply_filter(struct tprof_hook *h, const char *in, const char *out)
 {
-	char out_var[64];
-	const char *in = var ? getenv(var) : NULL;
-	snprintf(out_var, sizeof(out_var), "%s_OUT", var ? var : "");
-	const char *out = var ? getenv(out_var) : NULL;
 	h->record = 1;
 	if (in && *in && !matches(in, h->name))
 		h->record = 0;
@@ -67,24 +65,45 @@ static void apply_filter(struct tprof_hook *h, const char *var)
 		h->record = 0;
 }
 
+/* The filters are read once per table, not per hook: every process start runs this. */
 void tprof_hooks_init(void)
 {
 	for (size_t t = 0; t < NTABLES; t++) {
+		const char *var = tables[t].filter_var, *in = NULL, *out = NULL;
+		if (var) {
+			char out_var[64];
+			snprintf(out_var, sizeof(out_var), "%s_OUT", var);
+			in = getenv(var);
+			out = getenv(out_var);
+		}
 		for (size_t i = 0; i < *tables[t].n; i++) {
 			struct tprof_hook *h = &tables[t].table[i];
-			apply_filter(h, tables[t].filter_var);
+			apply_filter(h, in, out);
 			if (tprof_g.cfg.poll_each)
 				h->poll = 0;
+		}
+	}
+}
+
+/* The index by name, made at the first lookup (a dlsym of a wrapped name): most processes
+ * never make one, and its pages are then never touched. */
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static void index_hooks(void)
+{
+	for (size_t t = 0; t < NTABLES; t++)
+		for (size_t i = 0; i < *tables[t].n; i++) {
+			struct tprof_hook *h = &tables[t].table[i];
 			size_t j = tprof_hash_bytes(h->name, strlen(h->name)) & (INDEX_SIZE - 1);
 			while (index_[j])
 				j = (j + 1) & (INDEX_SIZE - 1);
 			index_[j] = h;
 		}
-	}
 }
 
 struct tprof_hook *tprof_hook_find(const char *name)
 {
+	pthread_once(&index_once, index_hooks);
 	size_t j = tprof_hash_bytes(name, strlen(name)) & (INDEX_SIZE - 1);
 	for (; index_[j]; j = (j + 1) & (INDEX_SIZE - 1))
 		if (!strcmp(index_[j]->name, name))

@@ -1,7 +1,11 @@
 /* callstack.c — call stacks for TPROF_CALLSTACK=1.  Frames are walked with libunwind; each
  * instruction address is named once (libunwind reads the symbol tables, static functions
  * included; C++ names are demangled) and cached, so a repeated call site costs the walk
- * alone.  Opt-in: a walk costs microseconds, not nanoseconds. */
+ * alone.  Opt-in: a walk costs microseconds, not nanoseconds.
+ *
+ * libunwind is loaded (dlopen) only when call stacks are asked for: linked in, it and the
+ * library it needs would be loaded into every process the recorder is preloaded into, and
+ * cost each one's start the loader's work. */
 #define UNW_LOCAL_ONLY
 #include <dlfcn.h>
 #include <libunwind.h>
@@ -31,6 +35,25 @@ static struct named cache[1u << CACHE_BITS];
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static uintptr_t self_base;
 
+/* libunwind's functions, by the names its header gives them (local unwinding only). */
+#define LIBUNWIND_SONAME "libunwind.so.8"
+#define NAME_OF(f) NAME_OF_(f)
+#define NAME_OF_(f) #f
+static struct {
+#ifdef __x86_64__
+	__typeof__(unw_tdep_getcontext) *getcontext;
+#endif
+	__typeof__(unw_init_local) *init_local;
+	__typeof__(unw_step) *step;
+	__typeof__(unw_get_reg) *get_reg;
+	__typeof__(unw_get_proc_name) *get_proc_name;
+} unw;
+#ifdef __x86_64__
+#define GETCONTEXT(ctx) unw.getcontext(ctx)
+#else
+#define GETCONTEXT(ctx) unw_getcontext(ctx)   /* inline: nothing to look up */
+#endif
+
 /* The object an address belongs to (its load address), 0 when none. */
 static uintptr_t object_of(uintptr_t ip)
 {
@@ -51,7 +74,7 @@ static uint32_t frame_name(unw_cursor_t *c, uintptr_t ip, int *stub)
 	pthread_mutex_unlock(&cache_lock);
 	char raw[512], name[1024];
 	unw_word_t off;
-	if (unw_get_proc_name(c, raw, sizeof(raw), &off) == 0) {
+	if (unw.get_proc_name(c, raw, sizeof(raw), &off) == 0) {
 		tprof_demangle(raw, name, sizeof(name));
 	} else {
 		Dl_info info;
@@ -70,14 +93,44 @@ static uint32_t frame_name(unw_cursor_t *c, uintptr_t ip, int *stub)
 	return id;
 }
 
-void tprof_callstack_init(void)
+static int load_libunwind(void)
+{
+	void *h = dlopen(LIBUNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *why = dlerror();
+		tprof_log_warn("TPROF_CALLSTACK: %s could not be loaded (%s); no call stacks",
+			       LIBUNWIND_SONAME, why ? why : "?");
+		return -1;
+	}
+#ifdef __x86_64__
+	*(void **)&unw.getcontext = dlsym(h, NAME_OF(unw_tdep_getcontext));
+#endif
+	*(void **)&unw.init_local = dlsym(h, NAME_OF(unw_init_local));
+	*(void **)&unw.step = dlsym(h, NAME_OF(unw_step));
+	*(void **)&unw.get_reg = dlsym(h, NAME_OF(unw_get_reg));
+	*(void **)&unw.get_proc_name = dlsym(h, NAME_OF(unw_get_proc_name));
+	if (
+#ifdef __x86_64__
+	    !unw.getcontext ||
+#endif
+	    !unw.init_local || !unw.step || !unw.get_reg || !unw.get_proc_name) {
+		tprof_log_warn("TPROF_CALLSTACK: %s lacks a function tprof uses; no call stacks",
+			       LIBUNWIND_SONAME);
+		return -1;
+	}
+	return 0;
+}
+
+int tprof_callstack_init(void)
 {
 	unw_context_t ctx;
 	unw_cursor_t c;
 	tprof_fd_adopting = 1;
-	if (unw_getcontext(&ctx) == 0 && unw_init_local(&c, &ctx) == 0)
-		unw_step(&c);
+	int ok = load_libunwind() == 0;
+	if (ok && GETCONTEXT(&ctx) == 0 && unw.init_local(&c, &ctx) == 0)
+		unw.step(&c);
 	tprof_fd_adopting = 0;
+	return ok ? 0 : -1;
 }
 
 uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
@@ -90,15 +143,15 @@ uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 	int stubs[MAX_FRAMES];
 	int n = 0;
 	tprof_fd_adopting = 1;
-	if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) {
+	if (GETCONTEXT(&ctx) != 0 || unw.init_local(&c, &ctx) != 0) {
 		tprof_fd_adopting = 0;
 		return 0;
 	}
 	if (!self_base)
 		self_base = object_of((uintptr_t)tprof_callstack);
-	while (n < MAX_FRAMES && unw_step(&c) > 0) {
+	while (n < MAX_FRAMES && unw.step(&c) > 0) {
 		unw_word_t ip;
-		if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0 || !ip)
+		if (unw.get_reg(&c, UNW_REG_IP, &ip) != 0 || !ip)
 			break;
 		uintptr_t base = object_of((uintptr_t)ip);
 		if (base == self_base)

@@ -56,7 +56,7 @@ static int no_libc(void)
 	return -1;
 }
 
-TPROF_EXPORT int close(int fd)
+static int close_call(int fd)
 {
 	close_fn real = get_close();
 	if (TPROF_UNLIKELY(tprof_fd_owned(fd))) {
@@ -81,7 +81,7 @@ static int close_range_libc(unsigned first, unsigned last, int flags)
 	return real ? real(first, last, flags) : no_libc();
 }
 
-TPROF_EXPORT int close_range(unsigned first, unsigned last, int flags)
+static int close_range_call(unsigned first, unsigned last, int flags)
 {
 	if (TPROF_LIKELY(!may_hold_ours(first, last)))
 		return close_range_libc(first, last, flags);
@@ -90,7 +90,7 @@ TPROF_EXPORT int close_range(unsigned first, unsigned last, int flags)
 
 /* closefrom as glibc does it, on close_range, but leaving the recorder's descriptors; where
  * the kernel has no close_range, one descriptor at a time up to the limit. */
-TPROF_EXPORT void closefrom(int lowfd)
+static void closefrom_call(int lowfd)
 {
 	int e = errno;
 	unsigned first = lowfd < 0 ? 0 : (unsigned)lowfd;
@@ -115,7 +115,7 @@ static int dup3_libc(int oldfd, int newfd, int flags)
 	return real ? real(oldfd, newfd, flags) : no_libc();
 }
 
-TPROF_EXPORT int dup2(int oldfd, int newfd)
+static int dup2_call(int oldfd, int newfd)
 {
 	dup2_fn real = get_dup2();
 	if (TPROF_UNLIKELY(tprof_fd_owned(oldfd))) {
@@ -127,7 +127,7 @@ TPROF_EXPORT int dup2(int oldfd, int newfd)
 	return real ? real(oldfd, newfd) : no_libc();
 }
 
-TPROF_EXPORT int dup3(int oldfd, int newfd, int flags)
+static int dup3_call(int oldfd, int newfd, int flags)
 {
 	if (TPROF_UNLIKELY(tprof_fd_owned(oldfd))) {
 		errno = EBADF;
@@ -136,6 +136,46 @@ TPROF_EXPORT int dup3(int oldfd, int newfd, int flags)
 	if (TPROF_UNLIKELY(tprof_fd_owned(newfd)) && oldfd != newfd)
 		return tprof_fd_dup_onto(oldfd, newfd, flags, dup3_libc);
 	return dup3_libc(oldfd, newfd, flags);
+}
+
+/* The calls themselves, each with no open of the recorder's half done meanwhile (ownfd.h). */
+TPROF_EXPORT int close(int fd)
+{
+	tprof_fd_call_begin();
+	int rc = close_call(fd);
+	tprof_fd_call_end();
+	return rc;
+}
+
+TPROF_EXPORT int close_range(unsigned first, unsigned last, int flags)
+{
+	tprof_fd_call_begin();
+	int rc = close_range_call(first, last, flags);
+	tprof_fd_call_end();
+	return rc;
+}
+
+TPROF_EXPORT void closefrom(int lowfd)
+{
+	tprof_fd_call_begin();
+	closefrom_call(lowfd);
+	tprof_fd_call_end();
+}
+
+TPROF_EXPORT int dup2(int oldfd, int newfd)
+{
+	tprof_fd_call_begin();
+	int rc = dup2_call(oldfd, newfd);
+	tprof_fd_call_end();
+	return rc;
+}
+
+TPROF_EXPORT int dup3(int oldfd, int newfd, int flags)
+{
+	tprof_fd_call_begin();
+	int rc = dup3_call(oldfd, newfd, flags);
+	tprof_fd_call_end();
+	return rc;
 }
 
 /* A pipe a library makes while it works for the recorder (libunwind's, for call stacks) is

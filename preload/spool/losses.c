@@ -95,7 +95,8 @@ static void make_marker(void)
 {
 	if (!marker_path || __atomic_exchange_n(&marker_made, 1, __ATOMIC_RELAXED))
 		return;
-	int fd = open(marker_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, tprof_file_mode());
+	int fd = tprof_fd_open_brief(marker_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+				     tprof_file_mode());
 	if (fd >= 0)
 		close(fd);
 	else

@@ -1,10 +1,11 @@
 #!/bin/sh
 # TPROF_CALLSTACK=1 records each launch's host stack, shown in the call's arguments and used
 # by the summary to name the launching function; --group-by domain gathers API calls,
-# kernels and copies into groups across processes.
+# kernels and copies into groups across processes.  libunwind is loaded only into processes
+# that ask for call stacks.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-gaps hip-multi
-plan 6
+plan 8
 
 export STANDIN_HIP_KERNEL_US="warmup:20000,default:100"
 TPROF_CALLSTACK=1 "$INSPECT" -o "$T/cs" -- "$APPS/hip-gaps" >"$T/stdout" 2>"$T/stderr"
@@ -56,4 +57,11 @@ s = {e["id"] for e in ev if e["ph"] == "s"}
 f = {e["id"] for e in ev if e["ph"] == "f"}
 if len(s) != 12 or s != f: sys.exit("%d starts, %d ends" % (len(s), len(f)))
 ' "$T/gb.json"
+
+record_env "$T/maps" cat /proc/self/maps >"$T/maps.off" 2>"$T/maps.err" &&
+	grep -q libtrace_preload "$T/maps.off" && ! grep -q libunwind "$T/maps.off"
+ok $? "a process recorded without TPROF_CALLSTACK does not load libunwind"
+record_env "$T/maps" env TPROF_CALLSTACK=1 cat /proc/self/maps >"$T/maps.on" 2>"$T/maps.err" &&
+	grep -q libunwind "$T/maps.on" && [ ! -s "$T/maps.err" ]
+ok $? "with TPROF_CALLSTACK=1 it does, and says nothing"
 finish
