@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "out.h"
+#include "../../util/satarith.h"
 #include "../../model/facts.h"
 
 static int proc_id(const struct proc *p)
@@ -215,8 +216,8 @@ static void process(struct sqlout *o, const struct proc *p)
 	sq_text(d, ST_PROCESSES, PROCESSES_exe, str_or_null(p->exe), -1);
 	sq_text(d, ST_PROCESSES, PROCESSES_command, cmd && *cmd ? cmd : NULL, -1);
 	sq_text(d, ST_PROCESSES, PROCESSES_label, proc_label(p, label, sizeof(label)), -1);
-	sq_i64(d, ST_PROCESSES, PROCESSES_start_ns, p->start_ns - o->tr_start);
-	sq_i64(d, ST_PROCESSES, PROCESSES_end_ns, p->end_ns - o->tr_start);
+	sq_i64(d, ST_PROCESSES, PROCESSES_start_ns, sat_sub(p->start_ns, o->tr_start));
+	sq_i64(d, ST_PROCESSES, PROCESSES_end_ns, sat_sub(p->end_ns, o->tr_start));
 	sq_i64(d, ST_PROCESSES, PROCESSES_events, (int64_t)p->events);
 	sq_i64(d, ST_PROCESSES, PROCESSES_ended, p->ended);
 	int v = p->csync_verdict;
@@ -238,8 +239,8 @@ static void threads(struct sqlout *o, const struct proc *p)
 		sq_opt(d, ST_THREADS, THREADS_tid, th->tid >= 0, th->tid);
 		sq_text(d, ST_THREADS, THREADS_name, str_or_null(th->name), -1);
 		int any = th->events != 0;
-		sq_opt(d, ST_THREADS, THREADS_first_ns, any, th->first_ns - o->tr_start);
-		sq_opt(d, ST_THREADS, THREADS_last_ns, any, th->last_ns - o->tr_start);
+		sq_opt(d, ST_THREADS, THREADS_first_ns, any, sat_sub(th->first_ns, o->tr_start));
+		sq_opt(d, ST_THREADS, THREADS_last_ns, any, sat_sub(th->last_ns, o->tr_start));
 		sq_i64(d, ST_THREADS, THREADS_events, (int64_t)th->events);
 		sqldb_insert(d, ST_THREADS);
 	}
