@@ -2,8 +2,8 @@
 # check-all.sh — the whole test suite, as CI runs it: installs what is missing, then
 # `make distcheck` (the release tarball, built out of tree from its own files, its whole
 # `make check`, then installed and uninstalled), then a build with ASan+UBSan and its
-# `make check`, then each of the analyzer's fuzz targets (`make fuzz`) on its corpus, seeds
-# and kept findings, once (CHECK_FUZZ_TIME=SECONDS explores each for that long instead).
+# `make check`, then each of the analyzer's fuzz targets (`make fuzz`) from its corpus, seeds
+# and kept findings, for CHECK_FUZZ_TIME seconds (60 by default; 0 replays each corpus once).
 # Each stage prints its result and how long it took; the script stops at the first failure
 # and prints what failed last, so that the tail of its output names it.
 set -eu
@@ -52,7 +52,7 @@ if ! make -C "$dir" check -j"$jobs" >"$dir/check.out" 2>&1; then
 	exit 1
 fi
 totals "$dir/tests/test-suite.log" "$dir"/tests/*/*.log "$dir"/tests/*.log
-fuzz_time=${CHECK_FUZZ_TIME:-0}
+fuzz_time=${CHECK_FUZZ_TIME:-60}
 stage "make fuzz FUZZ_TIME=$fuzz_time (0: each target's corpus once)"
 if ! make -C "$top/build" fuzz FUZZ_TIME="$fuzz_time" >"$top/build/fuzz.out" 2>&1; then
 	grep -E '^fuzz:|inputs run|cov:' "$top/build/fuzz.out" || tail -40 "$top/build/fuzz.out"
