@@ -93,6 +93,8 @@ void tprof_config_read(struct tprof_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->verbose = (int)parse_uint("TPROF_VERBOSE", getenv("TPROF_VERBOSE"), 0, 3, 0);
 	cfg->enable = parse_bool("TPROF_ENABLE", getenv("TPROF_ENABLE"), 0);
+	if (!cfg->enable)
+		return;   /* off: nothing else is read, nor said, and the start costs no more */
 	cfg->group_readable = parse_bool("TPROF_GROUP_READABLE", getenv("TPROF_GROUP_READABLE"), 0);
 	const char *dir = getenv("TPROF_OUTPUT_DIR");
 	cfg->output_dir = absolute_dir(dir && *dir ? dir : "tprof-out");

@@ -13,8 +13,8 @@
 #include <dlfcn.h>
 
 #include "../events/api.h"
-#include "core.h"
-#include "resolve.h"
+#include "../core/core.h"
+#include "../core/resolve.h"
 
 typedef void *(*dlsym_fn)(void *, const char *);
 typedef void *(*dlopen_fn)(const char *, int);
