@@ -58,7 +58,7 @@ static struct tprof_slot *grow(uint32_t n)
 		int e = errno;
 		if (tprof_stop_writing())
 			tprof_log_warn("cannot extend %s%s: its descriptor was taken and it cannot "
-				       "be reopened (%s); recording stopped", tprof_g.base,
+				       "be reopened: %s; recording stopped", tprof_g.base,
 				       TPROF_SPOOL_SUFFIX, strerror(e));
 		out_of_space = 1;
 		return NULL;
