@@ -72,7 +72,7 @@ static void counter(struct pf *w, const struct scene_item *it)
 	pb_uint(b, TE_TYPE, TYPE_COUNTER);
 	double v = it->value;
 	/* whole numbers (counts, bytes) as integers: shorter than a double */
-	if (isfinite(v) && v == (double)(int64_t)v && fabs(v) < 9e15)
+	if (isfinite(v) && fabs(v) < 9e15 && v == (double)(int64_t)v)   /* the cast last: in range */
 		pb_uint(b, TE_COUNTER_VALUE, (uint64_t)(int64_t)v);
 	else
 		pb_double(b, TE_DOUBLE_COUNTER_VALUE, v);
