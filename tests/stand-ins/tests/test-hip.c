@@ -74,19 +74,41 @@ static void busy_ahead(hipStream_t s)
 	k5(s);
 }
 
-/* An event that completes GATE_K20 20-ms kernels from now, on a stream of its own: streams
- * that wait for it all start their next operation at the same device time, however long the
- * host takes to queue that work (as long as it takes less than the gate). */
-#define GATE_K20 5
+/* A gate: an event on a stream of its own that completes only once gate_open() is called, a
+ * host callback holding that stream until then.  The streams that wait for it, their work
+ * all queued before it opens, start their next operation at the same device time, however
+ * long the host takes to queue that work (on a loaded machine, under ThreadSanitizer). */
+static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static int gate_is_open;
+
+static void gate_hold(hipStream_t s, hipError_t status, void *data)
+{
+	(void)s;
+	(void)status;
+	(void)data;
+	pthread_mutex_lock(&gate_mu);
+	while (!gate_is_open)
+		pthread_cond_wait(&gate_cv, &gate_mu);
+	pthread_mutex_unlock(&gate_mu);
+}
+
 static hipEvent_t gate(hipStream_t g)
 {
 	hipEvent_t e;
-	int i;
+	gate_is_open = 0;
 	hipEventCreate(&e);
-	for (i = 0; i < GATE_K20; i++)
-		k20(g);
+	hipStreamAddCallback(g, gate_hold, NULL, 0);
 	hipEventRecord(e, g);
 	return e;
+}
+
+static void gate_open(void)
+{
+	pthread_mutex_lock(&gate_mu);
+	gate_is_open = 1;
+	pthread_cond_broadcast(&gate_cv);
+	pthread_mutex_unlock(&gate_mu);
 }
 
 static float elapsed(hipEvent_t a, hipEvent_t b)
@@ -255,7 +277,6 @@ static void test_concurrency(void)
 	/* Both streams wait for one gate, then run a 20 ms kernel: on the device timeline the two
 	 * kernels start together when they run side by side, one after the other if they did
 	 * not. */
-	t0 = now_ms();
 	g = gate(sg);
 	hipStreamWaitEvent(s1, g, 0);
 	hipEventRecord(a1, s1);
@@ -265,6 +286,8 @@ static void test_concurrency(void)
 	hipEventRecord(a2, s2);
 	k20(s2);
 	hipEventRecord(b2, s2);
+	t0 = now_ms();
+	gate_open();
 	hipDeviceSynchronize();
 	t1 = now_ms();
 	ok(fabs(elapsed(a1, a2)) < 0.01 && elapsed(a1, b2) < 1.05 * K20,
@@ -273,7 +296,7 @@ static void test_concurrency(void)
 	ok(near(elapsed(a1, b1), K20, 0.05) && near(elapsed(a2, b2), K20, 0.05),
 	   "their events agree: each lasts %.0f ms (%.3f, %.3f)", K20, elapsed(a1, b1),
 	   elapsed(a2, b2));
-	ok(t1 - t0 >= GATE_K20 * K20 + K20, "hipDeviceSynchronize waits for both (%.2f ms)", t1 - t0);
+	ok(t1 - t0 >= K20, "hipDeviceSynchronize waits for both (%.2f ms from the gate)", t1 - t0);
 	hipEventDestroy(g);
 
 	/* hipStreamWaitEvent: s2 waits for s1's kernel */
@@ -663,7 +686,9 @@ static void *hammer(void *arg)
 }
 
 /* Waits for the gate in arg[0] on this thread's hipStreamPerThread, then brackets a 20 ms
- * kernel with the events arg[1], arg[2] (created here). */
+ * kernel with the events arg[1], arg[2] (created here); says when it has queued them. */
+static pthread_barrier_t per_thread_queued;
+
 static void *per_thread_k20(void *arg)
 {
 	hipEvent_t *ev = arg;
@@ -673,6 +698,7 @@ static void *per_thread_k20(void *arg)
 	hipEventRecord(ev[1], hipStreamPerThread);
 	k20(hipStreamPerThread);
 	hipEventRecord(ev[2], hipStreamPerThread);
+	pthread_barrier_wait(&per_thread_queued);
 	hipStreamSynchronize(hipStreamPerThread);
 	return NULL;
 }
@@ -696,12 +722,16 @@ static void test_threads(void)
 		hipEvent_t ev[2][3];
 		hipStreamCreate(&sg);
 		ev[0][0] = ev[1][0] = gate(sg);
-		t0 = now_ms();
+		pthread_barrier_init(&per_thread_queued, NULL, 3);
 		for (i = 0; i < 2; i++)
 			pthread_create(&t[i], NULL, per_thread_k20, ev[i]);
+		pthread_barrier_wait(&per_thread_queued);
+		t0 = now_ms();
+		gate_open();
 		for (i = 0; i < 2; i++)
 			pthread_join(t[i], NULL);
 		t1 = now_ms();
+		pthread_barrier_destroy(&per_thread_queued);
 		ok(fabs(elapsed(ev[0][1], ev[1][1])) < 0.01 && near(elapsed(ev[0][1], ev[0][2]), K20, 0.05) &&
 			   near(elapsed(ev[1][1], ev[1][2]), K20, 0.05) && t1 - t0 >= K20,
 		   "hipStreamPerThread is one stream per thread (two %.0f ms kernels started %.3f ms apart)",
