@@ -10,6 +10,10 @@
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-polls
 plan 18
+# The ranks spin instead of yielding (need_mpi's default): a million unsuccessful tests that
+# each yield hand the CPU to any other runnable task for a whole time slice, and on a loaded
+# machine the test would take an hour.  Two ranks fit the two cores this runs on.
+OMPI_MCA_mpi_yield_when_idle=0
 
 APP="$top_builddir/tests/apps/mpi-polls"
 "$INSPECT" -o "$T/runs" -- "$MPIRUN" $MPIRUN_FLAGS -np 2 "$APP" >"$T/truth.json" 2>"$T/rec.err"
