@@ -366,5 +366,4 @@ void import_align(struct trace *tr, void *ctx)
 	}
 	u64map_free(&x.by_path);
 	free(x.where);
-	import_scratch_remove(set);
 }

@@ -1,9 +1,11 @@
 /* import.c — the files to import (--import, and those found in the directory) rewritten as
  * imported images in a scratch directory, which is then read as part of the profile; the
- * report -v gives of each; the scratch directory's end. */
+ * report -v gives of each; the scratch directory's end.  The scratch directory is a
+ * temporary of util/outname.h, $TMPDIR/tprof-import.tprof-tmp-HOST-PID-XXXXXX: removed at the
+ * end, on SIGINT, SIGTERM and SIGHUP, and, if a run was killed, by the next import once that
+ * run's process is gone. */
 #include "import.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,10 @@
 #include <unistd.h>
 
 #include "../read/impimage.h"
+#include "../util/outname.h"
+
+/* Never put in place: only its temporary is used, and removed. */
+static const struct out_format scratch_format = { "the import's scratch directory", 1, 0, NULL };
 
 static int seen(const struct import_set *set, const char *path)
 {
@@ -54,15 +60,19 @@ static int add_images(struct trace *tr, void *ctx)
 	if (!req->nfiles && !tr->nfound)
 		return 0;
 	const char *tmp = getenv("TMPDIR");
-	if (asprintf(&set->scratch, "%s/tprof-import.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+	char *base;
+	int fd;
+	if (asprintf(&base, "%s/tprof-import", tmp && *tmp ? tmp : "/tmp") < 0)
 		abort();
-	if (!mkdtemp(set->scratch)) {
-		diag_error("cannot make a scratch directory for the import (%s): %s", set->scratch,
-			   strerror(errno));
-		free(set->scratch);
-		set->scratch = NULL;
+	set->scratch_out = outname_begin(base, &scratch_format, &fd);
+	free(base);
+	if (!set->scratch_out) {
+		diag_error("cannot make a scratch directory for the import: %s", outname_error());
 		return -1;
 	}
+	if (!(set->scratch = strdup(outname_path(set->scratch_out))))
+		abort();
+	chmod(set->scratch, 0700);      /* the imported traces are the user's alone */
 	for (size_t i = 0; i < req->nfiles; i++)
 		one(set, req->files[i]);
 	for (size_t i = 0; i < tr->nfound; i++)
@@ -126,30 +136,19 @@ void import_report_fixes(const struct import_set *set)
 		imp_fixes_report(&set->fixes);
 }
 
-/* Every file the scratch directory still holds, and the directory. */
-void import_scratch_remove(struct import_set *set)
+/* The scratch directory, with what it holds. */
+static void scratch_remove(struct import_set *set)
 {
-	if (!set->scratch)
-		return;
-	DIR *d = opendir(set->scratch);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		char *p;
-		if (e->d_name[0] == '.' || asprintf(&p, "%s/%s", set->scratch, e->d_name) < 0)
-			continue;
-		unlink(p);
-		free(p);
-	}
-	if (d)
-		closedir(d);
-	rmdir(set->scratch);
+	if (set->scratch_out)
+		outname_end(set->scratch_out, 0, 0);
+	set->scratch_out = NULL;
 	free(set->scratch);
 	set->scratch = NULL;
 }
 
 void import_end(struct import_set *set)
 {
-	import_scratch_remove(set);
+	scratch_remove(set);
 	for (size_t i = 0; i < set->ndone; i++)
 		imp_file_free(&set->done[i].file);
 	free(set->done);

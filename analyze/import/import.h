@@ -41,6 +41,7 @@ struct import_done {
 struct import_set {
 	const struct import_req *req;
 	char *scratch;                  /* the scratch directory, removed by import_end */
+	struct outname *scratch_out;    /* it, as a temporary (util/outname.h) */
 	struct import_done *done;
 	size_t ndone;
 	struct imp_fixes fixes;         /* every file's, and the pairing's (the trace's imp_fixes
@@ -54,9 +55,8 @@ void import_report(const struct import_set *set, const struct trace *tr);
 /* Says with -v what the import changed or left out, one line per cause (once the events went
  * through the pipeline, whose pairing adds its own). */
 void import_report_fixes(const struct import_set *set);
-/* Removes the scratch directory (its images stay readable through the files the trace holds
- * open), and frees the set. */
-void import_scratch_remove(struct import_set *set);
+/* Removes the scratch directory and frees the set, once the analysis is over: the reader
+ * keeps only so many files open and opens the others again by name when it reads them. */
 void import_end(struct import_set *set);
 
 /* align.c: the import_hooks' align */

@@ -1,9 +1,11 @@
 #!/bin/sh
 # More files than descriptors: a profile of 400 processes (every fourth killed, its marks only
 # in its spool) read with `ulimit -n` at 64 and at 16 gives the very summary and Chrome trace
-# an unlimited run gives, every process and every record in them.
+# an unlimited run gives, every process and every record in them.  The same for a Chrome trace
+# of 400 processes imported (each becomes a file of the import's scratch directory, which the
+# reader opens again by name when it reads it again).
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 13
 
 MK="$top_builddir/tests/tools/mk-hostile"
 "$MK" procs "$T/p" 400 >/dev/null
@@ -26,4 +28,17 @@ for n in 64 16; do
 	! grep -q warning "$T/$n.err"
 	ok $? "ulimit -n $n: no warning"
 done
+
+"$PY" "$top_srcdir/tests/tools/mk-hostile-trace.py" pids 400 "$T/pids.json" >/dev/null
+"$ANALYZE" --import "$T/pids.json" --summary >"$T/imp-all.sum" 2>"$T/imp-all.err"
+ok $? "an imported trace of 400 processes is read without a limit"
+for n in 64 16; do
+	(ulimit -n $n && "$ANALYZE" --import "$T/pids.json" --summary >"$T/imp-$n.sum" 2>"$T/imp-$n.err")
+	cmp -s "$T/imp-all.sum" "$T/imp-$n.sum"
+	ok $? "ulimit -n $n: the import's summary is the unlimited one"
+done
+grep -q "processes: *400 .*events: 400$" "$T/imp-16.sum" && grep -q "skipped: *0$" "$T/imp-16.sum" &&
+	! grep -q . "$T/imp-all.err" "$T/imp-64.err" "$T/imp-16.err"
+ok $? "every imported process and event is there, nothing skipped, no warning"
+diag "$(grep "processes:" "$T/imp-16.sum")" "$(head -3 "$T/imp-16.err")"
 finish
