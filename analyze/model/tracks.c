@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tracks.h"
+#include "../util/u64map.h"
 
 #define STEPS_TID 2147483000
 #define DEVICE_TID 2000000000     /* + track number, per process */
@@ -52,6 +53,9 @@ struct tracks {
 	struct entry *v;
 	size_t n, cap;
 	size_t last;              /* the entry found last, + 1 (0: none): runs of one track */
+	struct u64map by_track;   /* a track's hash -> its entry's slot in v (tracks_info) */
+	struct u64map streams[3]; /* (process, device) -> its streams so far: G_DEVICE, G_GPU,
+				   * G_COPIES */
 	int next_tid[8];          /* per domain group */
 	uint8_t domains_used[8];
 	struct host *hosts;
@@ -71,6 +75,9 @@ struct tracks *tracks_new(int group_by)
 
 void tracks_free(struct tracks *t)
 {
+	u64map_free(&t->by_track);
+	for (int i = 0; i < 3; i++)
+		u64map_free(&t->streams[i]);
 	free(t->v);
 	free(t->hosts);
 	free(t);
@@ -104,6 +111,13 @@ static uint64_t key_hash(const struct key *k)
 	return h ^ (h >> 29);
 }
 
+static uint64_t track_hash(struct track k)
+{
+	uint64_t h = (uint64_t)k.pid * 0x9e3779b97f4a7c15ull;
+	h ^= (uint64_t)k.tid * 0xc2b2ae3d27d4eb4full;
+	return h ^ (h >> 29);
+}
+
 static int rehash(struct tracks *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 256;
@@ -117,6 +131,7 @@ static int rehash(struct tracks *t)
 		while (nv[j].used)
 			j = (j + 1) & (cap - 1);
 		nv[j] = t->v[i];
+		u64map_put(&t->by_track, track_hash(nv[j].track), (uint32_t)j);
 	}
 	free(t->v);
 	t->v = nv;
@@ -147,6 +162,13 @@ static struct entry *find(struct tracks *t, const struct key *k, int *fresh)
 	return &t->v[j];
 }
 
+/* A new entry's track, once set: indexed for tracks_info. */
+static struct track added(struct tracks *t, const struct entry *e)
+{
+	u64map_put(&t->by_track, track_hash(e->track), (uint32_t)(e - t->v));
+	return e->track;
+}
+
 static int32_t thread_tid(const struct thread *th)
 {
 	return th->tid >= 0 ? th->tid : (int32_t)(1000000 + thread_stream_id(th));
@@ -168,7 +190,7 @@ struct track tracks_thread_framework(struct tracks *t, const struct proc *p, int
 		else
 			e->track = (struct track){ p->index, FRAMEWORK_TID + (int64_t)tid };
 	}
-	return e->track;
+	return fresh ? added(t, e) : e->track;
 }
 
 struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call)
@@ -189,7 +211,7 @@ struct track tracks_thread(struct tracks *t, const struct thread *th, int api_ca
 		else
 			e->track = (struct track){ th->proc->index, e->tid };
 	}
-	return e->track;
+	return fresh ? added(t, e) : e->track;
 }
 
 struct track tracks_thread_state(struct tracks *t, const struct thread *th)
@@ -207,7 +229,7 @@ struct track tracks_thread_state(struct tracks *t, const struct thread *th)
 		else
 			e->track = (struct track){ th->proc->index, STATE_TID + (int64_t)e->tid };
 	}
-	return e->track;
+	return fresh ? added(t, e) : e->track;
 }
 
 struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t device, uint64_t stream,
@@ -222,12 +244,12 @@ struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t devi
 		e->device = (int)device;
 		e->stream = stream;
 		/* Streams are numbered per device in the order they first appear. */
-		int n = 0;
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->v[i].used && &t->v[i] != e && t->v[i].key.group == group &&
-			    t->v[i].key.proc == p->index && t->v[i].key.a == device)
-				n++;
-		e->stream_no = stream ? n + 1 : 0;
+		struct u64map *seen = &t->streams[group == G_DEVICE ? 0 : group == G_GPU ? 1 : 2];
+		uint64_t pd = (uint64_t)(uint32_t)p->index << 32 | device;
+		uint32_t *n = u64map_get(seen, pd);
+		n = n ? n : u64map_put(seen, pd, 0);
+		++*n;
+		e->stream_no = stream ? (int)*n : 0;
 		if (group == G_DEVICE && t->mode == TRACKS_BY_INSTANCE)
 			e->track = host_track(t, p);
 		else if (group == G_DEVICE)
@@ -235,7 +257,7 @@ struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t devi
 		else
 			e->track = (struct track){ PID_DOMAIN + group, ++t->next_tid[group] };
 	}
-	return e->track;
+	return fresh ? added(t, e) : e->track;
 }
 
 struct track tracks_neuroncore(struct tracks *t, const struct proc *p, int32_t nc, int64_t t0,
@@ -265,7 +287,7 @@ struct track tracks_neuroncore(struct tracks *t, const struct proc *p, int32_t n
 		else
 			e->track = (struct track){ p->index, NC_TID + (int64_t)nc * 64 + lane };
 	}
-	return e->track;
+	return fresh ? added(t, e) : e->track;
 }
 
 struct track tracks_steps(struct tracks *t, const struct proc *p)
@@ -403,62 +425,66 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
 	(void)tr;
 }
 
+static struct track_info info_of(const struct entry *e)
+{
+	struct track_info ti = { .track = e->track, .proc = e->p };
+	switch (e->key.group) {
+	case G_THREAD:
+	case G_API:
+		ti.kind = "thread";
+		ti.thread = e->th;
+		break;
+	case G_STATE:
+		ti.kind = "thread-state";
+		ti.thread = e->th;
+		break;
+	case G_FRAMEWORK:
+		ti.kind = "thread-framework";
+		ti.thread = e->th;
+		break;
+	case G_NC:
+	case G_NEURON:
+		ti.kind = "neuroncore";
+		ti.device = e->device;
+		ti.number = e->stream_no;
+		break;
+	default:
+		ti.kind = "device";
+		ti.device = e->device;
+		ti.stream = e->stream;
+		ti.number = e->stream_no;
+		break;
+	}
+	return ti;
+}
+
 void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx)
 {
 	for (size_t i = 0; i < t->cap; i++) {
-		const struct entry *e = &t->v[i];
-		if (!e->used)
+		if (!t->v[i].used)
 			continue;
-		struct track_info ti = { .track = e->track, .proc = e->p };
-		switch (e->key.group) {
-		case G_THREAD:
-		case G_API:
-			ti.kind = "thread";
-			ti.thread = e->th;
-			break;
-		case G_STATE:
-			ti.kind = "thread-state";
-			ti.thread = e->th;
-			break;
-		case G_FRAMEWORK:
-			ti.kind = "thread-framework";
-			ti.thread = e->th;
-			break;
-		case G_NC:
-		case G_NEURON:
-			ti.kind = "neuroncore";
-			ti.device = e->device;
-			ti.number = e->stream_no;
-			break;
-		default:
-			ti.kind = "device";
-			ti.device = e->device;
-			ti.stream = e->stream;
-			ti.number = e->stream_no;
-			break;
-		}
+		struct track_info ti = info_of(&t->v[i]);
 		fn(ctx, &ti);
 	}
 }
 
-struct wanted {
-	struct track track;
-	struct track_info *ti;
-	int found;
-};
-
-static void match(void *ctx, const struct track_info *ti)
+static int same(struct track a, struct track b)
 {
-	struct wanted *w = ctx;
-	if (!w->found && ti->track.pid == w->track.pid && ti->track.tid == w->track.tid) {
-		*w->ti = *ti;
-		w->found = 1;
-	}
+	return a.pid == b.pid && a.tid == b.tid;
 }
 
+/* By the index; two tracks of one hash (the later one indexed) by looking through all. */
 int tracks_info(struct tracks *t, struct track track, struct track_info *ti)
 {
-	struct wanted w = { track, ti, 0 };
-	tracks_each(t, match, &w);
-	return w.found ? 0 : -1;
+	uint32_t *at = u64map_get(&t->by_track, track_hash(track));
+	if (!at)
+		return -1;
+	size_t i = *at;
+	if (!same(t->v[i].track, track))
+		for (i = 0; i < t->cap && !(t->v[i].used && same(t->v[i].track, track)); i++)
+			;
+	if (i == t->cap)
+		return -1;
+	*ti = info_of(&t->v[i]);
+	return 0;
 }
