@@ -9,7 +9,7 @@
 # matched with its receive.  Then windows, and the errors of -o and of writing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
-plan 24
+plan 26
 
 GEN="$top_builddir/tests/unit/test-mpi-trace"
 mkdir "$T/job" && "$GEN" "$T/job" 3
@@ -25,6 +25,16 @@ ok $? "it says where the anchor file is, and it is there"
 otf2_print "$T/a/traces.otf2" "$T/a.txt"
 ok $? "otf2-print reads events and definitions without an error or a warning"
 [ -s "$T/a.txt.err" ] && diag "$(cat "$T/a.txt.err")"
+
+# A location's records are kept back until it is worth a writer, or until the records kept
+# pass a cap (then the locations keeping the most get theirs): the archive is the same
+# whichever way each location went (cap 0: all at once; 1 KiB: by the cap, over and over).
+for kb in 0 1; do
+	TPROF_TEST_OTF2_KEPT_KB=$kb "$ANALYZE" "$T/job" --format otf2 -o "$T/k$kb" 2>/dev/null &&
+		otf2_print "$T/k$kb/traces.otf2" "$T/k$kb.txt" && cmp "$T/a.txt" "$T/k$kb.txt" &&
+		cmp "$T/a.txt.defs" "$T/k$kb.txt.defs"
+	ok $? "the same archive with TPROF_TEST_OTF2_KEPT_KB=$kb"
+done
 
 # Per round and rank: 2 blocking sends (ring, sendrecv), 3 nonblocking (Waitall, Wait,
 # persistent); as many receives; 3 collectives; one Iallreduce; one cancelled Irecv.

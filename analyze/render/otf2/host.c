@@ -281,8 +281,9 @@ static void sample_item(struct otf2 *o, struct loc *l, const struct scene_item *
 	OTF2_AttributeRef cpu = otf2_attr(o->defs, "cpu", "the CPU the sample ran on",
 					  OTF2_TYPE_UINT32);
 	otf2_check(o, OTF2_AttributeList_AddUint32(o->attrs, cpu, it->stack->cpu));
-	otf2_check(o, OTF2_EvtWriter_CallingContextSample(l->w, o->attrs, otf2_time(o, l, it->t0),
-							  ctx - 1, dist, 0));
+	struct rec r = { .kind = REC_SAMPLE, .ts = otf2_time(o, l, it->t0),
+			 .u.sample = { ctx - 1, dist } };
+	otf2_record(o, l, &r);
 }
 
 /* Calls, ranges, marks, CPU samples and MPI completions, on the location of their thread. */

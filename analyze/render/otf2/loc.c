@@ -50,12 +50,6 @@ struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, const struct proc *
 	o->locs[o->nlocs++] = l;
 	l->kind = kind;
 	l->proc = p;
-	l->w = OTF2_Archive_GetEvtWriter(o->ar, l->id);
-	if (!l->w && !o->failed) {
-		diag_error("writing the OTF2 archive in %s: no event writer for location %llu", o->dir,
-			   (unsigned long long)l->id);
-		o->failed = 1;
-	}
 	return l;
 }
 
@@ -69,6 +63,7 @@ static void loc_free(struct loc *l)
 	free(l->held);
 	free(l->heap);
 	free(l->holds);
+	free(l->kept);
 	free(l->name);
 	free(l);
 }
@@ -213,14 +208,14 @@ OTF2_TimeStamp otf2_time(struct otf2 *o, struct loc *l, int64_t t)
 
 void otf2_enter(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r)
 {
-	if (!o->failed)
-		otf2_check(o, OTF2_EvtWriter_Enter(l->w, o->attrs, otf2_time(o, l, t), r));
+	struct rec rec = { .kind = REC_ENTER, .ts = otf2_time(o, l, t), .u.region = r };
+	otf2_record(o, l, &rec);
 }
 
 void otf2_leave(struct otf2 *o, struct loc *l, int64_t t, OTF2_RegionRef r)
 {
-	if (!o->failed)
-		otf2_check(o, OTF2_EvtWriter_Leave(l->w, o->attrs, otf2_time(o, l, t), r));
+	struct rec rec = { .kind = REC_LEAVE, .ts = otf2_time(o, l, t), .u.region = r };
+	otf2_record(o, l, &rec);
 }
 
 /* Calls are cut at the window's end, so that they nest in the ranges the window cut there. */

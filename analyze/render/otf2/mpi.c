@@ -244,45 +244,6 @@ void otf2_mpi_write(struct otf2 *o, struct loc *l, int64_t t, const struct mrec 
 	struct pstate *ps = otf2_pstate(o, l->proc);
 	if (!ps->mpi_loc && l->kind == LOC_THREAD)
 		ps->mpi_loc = l;
-	OTF2_EvtWriter *w = l->w;
-	OTF2_TimeStamp ts = otf2_time(o, l, t);
-	OTF2_ErrorCode rc = OTF2_SUCCESS;
-	switch (m->kind) {
-	case MR_SEND:
-		rc = OTF2_EvtWriter_MpiSend(w, NULL, ts, m->peer, m->comm, m->tag, m->bytes);
-		break;
-	case MR_RECV:
-		rc = OTF2_EvtWriter_MpiRecv(w, NULL, ts, m->peer, m->comm, m->tag, m->bytes);
-		break;
-	case MR_ISEND:
-		rc = OTF2_EvtWriter_MpiIsend(w, NULL, ts, m->peer, m->comm, m->tag, m->bytes, m->req);
-		break;
-	case MR_ISEND_DONE:
-		rc = OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, m->req);
-		break;
-	case MR_IRECV_REQ:
-		rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ts, m->req);
-		break;
-	case MR_IRECV:
-		rc = OTF2_EvtWriter_MpiIrecv(w, NULL, ts, m->peer, m->comm, m->tag, m->bytes, m->req);
-		break;
-	case MR_CANCELLED:
-		rc = OTF2_EvtWriter_MpiRequestCancelled(w, NULL, ts, m->req);
-		break;
-	case MR_COLL_BEGIN:
-		rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts);
-		break;
-	case MR_COLL_END:
-		rc = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts, m->op, m->comm, m->peer, m->bytes,
-						      m->bytes2);
-		break;
-	case MR_NBC_REQ:
-		rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, ts, m->req);
-		break;
-	case MR_NBC_DONE:
-		rc = OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, ts, m->op, m->comm, m->peer,
-								  m->bytes, m->bytes2, m->req);
-		break;
-	}
-	otf2_check(o, rc);
+	struct rec r = { .kind = REC_MPI, .ts = otf2_time(o, l, t), .u.mpi = *m };
+	otf2_record(o, l, &r);
 }

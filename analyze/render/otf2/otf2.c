@@ -5,7 +5,8 @@
  * ranges across threads in render/otf2/process.c), and at the end has every location finish
  * what it owes, decides where the locations sit (render/otf2/system.c), closes every event
  * writer and writes the definitions (render/otf2/globaldefs.c).  Below those: the locations
- * and their records (render/otf2/loc.c), arguments as attributes (render/otf2/attrs.c), the
+ * (render/otf2/loc.c), their records, written or kept back until a location is worth a writer
+ * (render/otf2/records.c), arguments as attributes (render/otf2/attrs.c), the
  * definitions registry (render/otf2/defs.c) and error reporting (render/otf2/error.c).
  * Flows are not written: OTF2 readers match MPI messages themselves.  libotf2 buffers each
  * location's events in chunks and writes a chunk out whenever it is full, so memory does not
@@ -72,13 +73,13 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
 static OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
 
 /* libotf2 would keep up to 128 MiB of chunks per writer before writing any; refusing a
- * chunk beyond CHUNKS_PER_WRITER makes it flush what it has, free it and ask again.  Each
- * chunk is cleared whole when written, for its events and again for its local definitions,
- * so what a location costs however little it holds is two chunks cleared: chunks of
- * libotf2's smallest size (256 KiB) make that a fraction of a millisecond, where 4 MiB ones
- * made a profile of a few thousand threads (or of MPI ranks without a process) take
- * minutes.  Writes go through a buffer of 4 MiB per file, touched as it fills: a location
- * costs at most that and its chunk however long the trace. */
+ * chunk beyond CHUNKS_PER_WRITER makes it flush what it has, free it and ask again.  An
+ * event writer's last chunk is cleared whole when written: chunks of libotf2's smallest size
+ * (256 KiB) keep that small, where 4 MiB ones made a profile of a few thousand threads take
+ * minutes; and a location of few records has no writer of its own until the end, when its
+ * chunk is the one the location before gave back (render/otf2/records.c).  Writes go
+ * through a buffer of 4 MiB per file, touched as it fills: a location costs at most that and
+ * its chunk however long the trace. */
 #define CHUNKS_PER_WRITER 1
 #define CHUNK_SIZE (256u << 10)
 
@@ -257,15 +258,7 @@ static void finish(struct otf2 *o)
 			otf2_device_finish(o, o->locs[i]);
 	}
 	otf2_system_prepare(o);
-	/* the newest first: libotf2 finds a writer to close from the newest on */
-	for (size_t i = o->nlocs; i-- > 0;) {
-		struct loc *l = o->locs[i];
-		if (!l->w)
-			continue;
-		otf2_check(o, OTF2_EvtWriter_GetNumberOfEvents(l->w, &l->events));
-		otf2_check(o, OTF2_Archive_CloseEvtWriter(o->ar, l->w));
-		l->w = NULL;
-	}
+	otf2_records_close(o);
 	otf2_check(o, OTF2_Archive_CloseEvtFiles(o->ar));
 	otf2_locs_name(o);
 	if (!o->failed)

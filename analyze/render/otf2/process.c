@@ -15,10 +15,9 @@ void otf2_step_item(struct otf2 *o, const struct scene_item *it)
 	struct loc *l = ps->steps;
 	OTF2_RegionRef r = otf2_region(o->defs, 0, otf2_category_step(o->defs));
 	otf2_enter(o, l, it->t0, r);
-	if (!o->failed)
-		otf2_check(o, OTF2_EvtWriter_ParameterUnsignedInt(
-				      l->w, NULL, otf2_time(o, l, it->t0), otf2_step_param(o->defs),
-				      otf2_arg_u64(it->args, "step")));
+	struct rec step = { .kind = REC_PARAM, .ts = otf2_time(o, l, it->t0),
+			    .u.param = { otf2_step_param(o->defs), otf2_arg_u64(it->args, "step") } };
+	otf2_record(o, l, &step);
 	otf2_args(o, it->args, NULL, "step");
 	otf2_leave(o, l, it->t1, r);
 }
@@ -30,12 +29,10 @@ void otf2_counter_item(struct otf2 *o, const struct scene_item *it)
 	if (!ps->counters)
 		ps->counters = otf2_loc_new(o, LOC_COUNTERS, it->proc);
 	struct loc *l = ps->counters;
-	OTF2_Type type = OTF2_TYPE_DOUBLE;
-	OTF2_MetricValue v = { .floating_point = it->value };
 	OTF2_MetricRef m = otf2_metric(o->defs, otf2_item_name(it), l->id);
-	if (!o->failed)
-		otf2_check(o, OTF2_EvtWriter_Metric(l->w, NULL, otf2_time(o, l, it->t0), m, 1, &type,
-						    &v));
+	struct rec rec = { .kind = REC_METRIC, .ts = otf2_time(o, l, it->t0),
+			   .u.metric = { m, it->value } };
+	otf2_record(o, l, &rec);
 }
 
 /* Ranges that may end on another thread come at their end, in end order, and may overlap:

@@ -12,6 +12,8 @@
  *                           render/otf2/system.c: system tree, location groups, locations
  *                           render/otf2/comms.c: MPI groups and communicators
  *   records                 render/otf2/loc.c: locations, their times, Enter/Leave
+ *                           render/otf2/records.c: each location's records, written or
+ *                           kept back until the location is worth a writer
  *                           render/otf2/attrs.c: the items' arguments as attributes
  *   definitions registry    render/otf2/contexts.c: CPU samples' calling contexts
  *                           render/otf2/defs.c: refs handed out while items are written
@@ -70,6 +72,21 @@ struct saved {
 	uint32_t n, cap;
 };
 
+/* A record of a location, written or kept back (render/otf2/records.c). */
+enum rec_kind { REC_ENTER, REC_LEAVE, REC_SAMPLE, REC_PARAM, REC_METRIC, REC_MPI };
+struct rec {
+	uint32_t kind;           /* enum rec_kind */
+	uint32_t nattrs;         /* kept: the attributes that follow it */
+	OTF2_TimeStamp ts;
+	union {                  /* only the kind's member is kept */
+		OTF2_RegionRef region;                                    /* REC_ENTER, REC_LEAVE */
+		struct { OTF2_CallingContextRef context; uint32_t distance; } sample;
+		struct { OTF2_ParameterRef ref; uint64_t value; } param;
+		struct { OTF2_MetricRef ref; double value; } metric;
+		struct mrec mpi;
+	} u;
+};
+
 /* An open region on a thread's location. */
 struct frame {
 	OTF2_RegionRef region;
@@ -115,7 +132,11 @@ enum loc_kind {
 
 struct loc {
 	uint64_t id;
-	OTF2_EvtWriter *w;
+	OTF2_EvtWriter *w;               /* its writer, once it is worth one (records.c) */
+	unsigned char *kept;             /* until then its records (struct rec, packed) */
+	size_t nkept, capkept;
+	uint64_t events;                 /* records written or kept */
+	int closed;                      /* its writer is closed: the end */
 	enum loc_kind kind;
 	const struct proc *proc;
 	struct track track;              /* the track it renders (LOC_THREAD, LOC_DEVICE,
@@ -131,7 +152,6 @@ struct loc {
 	uint32_t context;                /* LOC_THREAD: the calling context of its latest CPU
 					  * sample (a callsite's number), 0: none yet */
 	int64_t sampled;                 /* and its time */
-	uint64_t events;                 /* counted at the end, before its writer closes */
 	struct frame *stack;             /* LOC_THREAD */
 	size_t depth, cap;
 	size_t open_ranges;              /* frames of ranges not closed yet */
@@ -190,6 +210,7 @@ struct otf2 {
 	size_t nprocs;
 	struct loc **locs;               /* every location, by id */
 	size_t nlocs, caplocs;
+	size_t kept_bytes;               /* records kept back, all locations (records.c) */
 	struct loc **by_track;           /* the locations of tracks, open addressing */
 	size_t ntracks, captracks;
 	struct loc *last_loc;            /* the one found last: runs of one track */
@@ -322,6 +343,13 @@ static inline void otf2_saved_free(struct saved *s)
 void otf2_attr_clipped(struct otf2 *o);
 /* The unsigned argument `key` (0 when there is none). */
 uint64_t otf2_arg_u64(const struct scene_args *args, const char *key);
+
+/* ---- render/otf2/records.c: each location's records ----------------------------------------- */
+
+/* A record on l (its attributes, for Enter, Leave and a sample: o->attrs, emptied). */
+void otf2_record(struct otf2 *o, struct loc *l, struct rec *r);
+/* Every location's writer closed, the records still kept written first; at the end. */
+void otf2_records_close(struct otf2 *o);
 
 /* ---- render/otf2/loc.c: locations and records ------------------------------------------------ */
 

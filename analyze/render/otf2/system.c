@@ -146,9 +146,6 @@ static void assign_ranks(struct otf2 *o)
 void otf2_system_prepare(struct otf2 *o)
 {
 	const struct trace *tr = o->tr;
-	for (size_t i = 0; i < o->nlocs; i++)
-		if (o->locs[i]->w)
-			otf2_check(o, OTF2_EvtWriter_GetNumberOfEvents(o->locs[i]->w, &o->locs[i]->events));
 	o->mpi = tr->ncomms > 0;
 	for (size_t i = 0; i < tr->nprocs; i++)
 		o->mpi |= otf2_pstate(o, tr->procs[i])->mpi_loc != NULL;
