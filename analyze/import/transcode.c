@@ -155,7 +155,7 @@ static uint32_t stream_of(struct ctx *c, struct img *im, const struct chrome_ref
 	if (v)
 		return (uint32_t)(im->last_thr = *v) + 1;
 	u64map_put(m, key, (uint32_t)im->nthr);
-	im->thr = util_grow(im->thr, &im->capthr, im->nthr, sizeof(*im->thr), 16);
+	im->thr = util_grow(im->thr, &im->capthr, im->nthr, sizeof(*im->thr), 1);
 	struct thr *t = &im->thr[im->nthr];
 	memset(t, 0, sizeof(*t));
 	t->key = k;

@@ -25,7 +25,7 @@ void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len)
 	p->nstrings++;
 	if (local < DENSE_FREE || (uint64_t)local < 2 * (uint64_t)p->nstrings) {
 		/* 0xff: unmapped */
-		p->strmap = util_grow_index(p->strmap, &p->nstrmap, local, sizeof(*p->strmap), 256,
+		p->strmap = util_grow_index(p->strmap, &p->nstrmap, local, sizeof(*p->strmap), 16,
 					    0xff);
 		p->strmap[local] = id;
 	} else {

@@ -23,9 +23,9 @@ static struct stream *stream_at(struct proc *p, size_t i, uint32_t id)
 {
 	if (i >= p->nstreams) {
 		size_t cap = p->capstreams;
-		p->streams = util_grow_index(p->streams, &cap, i, sizeof(*p->streams), 8, 0);
+		p->streams = util_grow_index(p->streams, &cap, i, sizeof(*p->streams), 2, 0);
 		cap = p->capstreams;
-		p->threads = util_grow_index(p->threads, &cap, i, sizeof(*p->threads), 8, 0);
+		p->threads = util_grow_index(p->threads, &cap, i, sizeof(*p->threads), 2, 0);
 		p->capstreams = cap;
 		p->nstreams = i + 1;
 	}
