@@ -111,13 +111,6 @@ static uint64_t key_hash(const struct key *k)
 	return h ^ (h >> 29);
 }
 
-static uint64_t track_hash(struct track k)
-{
-	uint64_t h = (uint64_t)k.pid * 0x9e3779b97f4a7c15ull;
-	h ^= (uint64_t)k.tid * 0xc2b2ae3d27d4eb4full;
-	return h ^ (h >> 29);
-}
-
 static int rehash(struct tracks *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 256;
@@ -131,7 +124,7 @@ static int rehash(struct tracks *t)
 		while (nv[j].used)
 			j = (j + 1) & (cap - 1);
 		nv[j] = t->v[i];
-		u64map_put(&t->by_track, track_hash(nv[j].track), (uint32_t)j);
+		u64map_put(&t->by_track, tracks_hash(nv[j].track), (uint32_t)j);
 	}
 	free(t->v);
 	t->v = nv;
@@ -165,7 +158,7 @@ static struct entry *find(struct tracks *t, const struct key *k, int *fresh)
 /* A new entry's track, once set: indexed for tracks_info. */
 static struct track added(struct tracks *t, const struct entry *e)
 {
-	u64map_put(&t->by_track, track_hash(e->track), (uint32_t)(e - t->v));
+	u64map_put(&t->by_track, tracks_hash(e->track), (uint32_t)(e - t->v));
 	return e->track;
 }
 
@@ -476,7 +469,7 @@ static int same(struct track a, struct track b)
 /* By the index; two tracks of one hash (the later one indexed) by looking through all. */
 int tracks_info(struct tracks *t, struct track track, struct track_info *ti)
 {
-	uint32_t *at = u64map_get(&t->by_track, track_hash(track));
+	uint32_t *at = u64map_get(&t->by_track, tracks_hash(track));
 	if (!at)
 		return -1;
 	size_t i = *at;

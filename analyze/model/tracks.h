@@ -9,6 +9,14 @@ struct track {
 	int64_t pid, tid;
 };
 
+/* A track's hash, for the tables that find things by track. */
+static inline uint64_t tracks_hash(struct track k)
+{
+	uint64_t h = (uint64_t)k.pid * 0x9e3779b97f4a7c15ull;
+	h ^= (uint64_t)k.tid * 0xc2b2ae3d27d4eb4full;
+	return h ^ (h >> 29);
+}
+
 struct tracks;
 typedef void (*tracks_meta_fn)(void *ctx, const char *what, int64_t pid, int64_t tid,
 			       const char *key, const char *s, int64_t num);

@@ -89,9 +89,7 @@ void otf2_locs_free(struct otf2 *o)
 
 static size_t track_slot(const struct otf2 *o, struct track t)
 {
-	uint64_t h = (uint64_t)t.pid * 0x9e3779b97f4a7c15ull;
-	h ^= (uint64_t)t.tid * 0xc2b2ae3d27d4eb4full;
-	return (size_t)(h ^ (h >> 29)) & (o->captracks - 1);
+	return (size_t)tracks_hash(t) & (o->captracks - 1);
 }
 
 static struct loc **track_find(struct otf2 *o, struct track t)
