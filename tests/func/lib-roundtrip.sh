@@ -5,6 +5,8 @@
 # Chrome conversion holds, and as many arrow ends in no slice: Chrome allows them, and a
 # launch whose call was not recorded or an imported trace has them), otf2-print, and the
 # sqlite3 shell (func/lib-sqlite.py counts).
+# The Perfetto conversion is compared with the Chrome one (WORK.json), times read as exact
+# decimals (a double holds no nanoseconds beyond 2^53 ns, 104 days).
 # Returns non-zero, saying why on stderr, when one does not convert or read back.
 RT_PFTRACE="$top_srcdir/tests/tools/pftrace.py"
 RT_SQLCHECK="$top_srcdir/tests/func/lib-sqlite.py"
@@ -24,9 +26,9 @@ roundtrip() {
 		echo "roundtrip: $_rt_in: to Perfetto: $(tail -qn 2 "$_rt_w.err" "$_rt_w.pf.err" 2>/dev/null)" >&2
 		return 1
 	fi
-	if ! "$PY" -c 'import collections, json, sys
+	if ! "$PY" -c 'import collections, decimal, json, sys
 p = json.load(open(sys.argv[1]))
-d = json.load(open(sys.argv[2]))
+d = json.load(open(sys.argv[2]), parse_float=decimal.Decimal)
 ev = d["traceEvents"] if isinstance(d, dict) else d
 c = collections.Counter(e["ph"] for e in ev)
 ends = {e["id"] for e in ev if e["ph"] == "s"} & {e["id"] for e in ev if e["ph"] == "f"}

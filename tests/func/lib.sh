@@ -14,6 +14,9 @@ if [ -n "${TPROF_TEST_ROUNDTRIP:-}" ]; then
 	ANALYZE="$top_srcdir/tests/func/analyze-roundtrip.sh"
 	export ANALYZE_REAL PY
 fi
+# The analyzer alone, never the round-trip wrapper: for the runs whose signals, descriptor
+# limit or peak memory a test sets or measures (the wrapper's readers would share them).
+ANALYZE_ONLY=${ANALYZE_REAL:-$ANALYZE}
 . "$top_srcdir/tests/func/lib-roundtrip.sh"
 # A sanitizer build of the recorder needs the ASan runtime loaded first.
 if [ "${SANITIZERS:-no}" = yes ] && [ -n "${ASAN_RUNTIME:-}" ]; then

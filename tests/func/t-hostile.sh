@@ -65,7 +65,7 @@ for c in $CASES; do
 	rm -rf "$T/$name"
 	"$MK" "$name" "$T/$name" "$n" >/dev/null
 	mkdir "$T/$name.out"
-	set -- $(py "$BOUNDED" "$T/$name" "$ANALYZE" "$T/$name.out" $(echo $formats | tr + ' ') \
+	set -- $(py "$BOUNDED" "$T/$name" "$ANALYZE_ONLY" "$T/$name.out" $(echo $formats | tr + ' ') \
 		2>"$T/$name.err")
 	[ "$1" = 0 ]
 	ok $? "$name $n: read to $formats (status $1)"
@@ -100,7 +100,7 @@ ok $? "it counts the 100,000 damaged buffers"
 pyc 'sys.exit(sum(1 for e in events(load(sys.argv[1])) if e["ph"] == "i") != 3)' "$T/sp.json"
 ok $? "the 3 marks of the buffer after the hole are read"
 mkdir "$T/sp.out"
-set -- $(py "$BOUNDED" "$T/sp" "$ANALYZE" "$T/sp.out" summary 2>/dev/null)
+set -- $(py "$BOUNDED" "$T/sp" "$ANALYZE_ONLY" "$T/sp.out" summary 2>/dev/null)
 if [ "${SANITIZERS:-no}" != yes ]; then
 	limit=$((64 * 1024 + 4 * $3 / 1024))
 	[ "$1" = 0 ] && [ "$2" -le "$limit" ]

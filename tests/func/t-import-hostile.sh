@@ -27,7 +27,7 @@ except subprocess.TimeoutExpired:
     sys.exit("still running after 10 minutes")
 if p.returncode:
     sys.exit("exit status %d: %s" % (p.returncode, p.stderr.decode(errors="replace")[-300:]))
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$san" "$ANALYZE" --import "$@"
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$san" "$ANALYZE_ONLY" --import "$@"
 }
 
 # within RSS BOUND ERRFILE: the run ended well and, in a sanitizer build, reported nothing;
