@@ -418,9 +418,23 @@ static void discard(struct outname *o, int err)
 	say("%s was not written%s%s%s", o->path, err ? ": " : "", err ? strerror(err) : "", left);
 }
 
+/* For testing only: TPROF_TEST_OUTPUT_PAUSE_MS keeps a complete output that long under its
+ * temporary name before it is put in place, so that a test's signal surely comes while the
+ * output is being written, whatever the machine's load. */
+static void test_pause(void)
+{
+	const char *v = getenv("TPROF_TEST_OUTPUT_PAUSE_MS");
+	long ms = v ? strtol(v, NULL, 10) : 0;
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 int outname_end(struct outname *o, int ok, int err)
 {
 	int rc = 0;
+	if (ok && o->tmp)
+		test_pause();
 	if (!o->tmp) {                  /* written directly */
 		if (!ok)
 			say("cannot write %s%s%s", shown(o->path), err ? ": " : "",
