@@ -124,8 +124,8 @@ static void stop_writing(struct tprof_imgw *w, const char *what)
 {
 	if (__atomic_exchange_n(&w->failed, 1, __ATOMIC_RELAXED))
 		return;
-	fprintf(stderr, "%s: cannot write %s%s: %s; %s stops here\n", w->prog, w->base,
-		TPROF_TRACE_SUFFIX, what, w->what);
+	tprof_fd_say("%s: cannot write %s%s: %s; %s stops here\n", w->prog, w->base,
+		     TPROF_TRACE_SUFFIX, what, w->what);
 }
 
 /* A chunk's header and payload to the file: 0, or -1 when the image stops.  Only into the

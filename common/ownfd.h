@@ -28,6 +28,20 @@ int tprof_fd_fclose(FILE *f);
 DIR *tprof_fd_opendir(const char *path);
 int tprof_fd_closedir(DIR *d);
 
+/* A thread of tprof's that works alone (the recorder's sampler) takes a table of descriptors of
+ * its own, with nothing open in it, not even 0-2 (a copy of the program's stdout would keep
+ * a pipe open behind the program's back): what it opens then takes no number of the
+ * program's, not even for a moment, and nothing the program does to its numbers reaches it;
+ * its descriptors are plain ones, as in tprof's own programs.  Nothing but that thread may use
+ * them.  0, or -1 (the thread shares the program's table as before). */
+int tprof_fd_private_table(void);
+/* A message of tprof's on stderr in one write(2): the program's stderr as it is now when this
+ * thread has a table of its own (reopened for the message; lost where it cannot be, a
+ * socket).  errno is kept. */
+void tprof_fd_write_stderr(const char *buf, size_t len);
+/* The same, formatted (a line: the caller gives its newline). */
+void tprof_fd_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* A file written for the whole run.  `lock` is the lock every write through fd is made
  * under (NULL when one thread alone uses it): a program's dup2 onto fd takes it to move the
  * file elsewhere, so that no write ever goes to the program's file. */

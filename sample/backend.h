@@ -35,6 +35,11 @@ struct tprof_sampler {
 	uint64_t next_tick, next_counter, next_scan;
 	uint64_t started_ns;            /* CLOCK_MONOTONIC at the image's start */
 	uint64_t thread_cpu_ns;         /* the thread's CPU time, when it ended */
+	/* A self sampler's thread with a table of descriptors of its own (common/ownfd.h): the
+	 * image is begun and ended on it, the only thread that can use its descriptors. */
+	int own_table;
+	int finished;                   /* ended (finish): what it wrote is below */
+	uint64_t final_records, final_lost;
 	pthread_t thread;
 	int running;
 	int started;                    /* the thread has taken the lock once */

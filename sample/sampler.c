@@ -142,12 +142,71 @@ static int begin(struct tprof_sampler *s, char *why, size_t whylen)
 	return 0;
 }
 
-static void free_sampler(struct tprof_sampler *s, uint64_t lost)
+/* /tmp/perf-PID.map of a followed process (a JIT's symbols), copied to
+ * <image base>.perf-PID.map, where the analyzer finds it beside the image. */
+static void copy_perf_map(struct tprof_sampler *s, uint32_t pid)
 {
+	char from[64], *to = NULL, buf[65536];
+	snprintf(from, sizeof(from), "/tmp/perf-%u.map", pid);
+	int in = tprof_fd_open(from, O_RDONLY, 0);
+	if (in < 0)
+		return;
+	if (asprintf(&to, "%s.perf-%u.map", tprof_sysimg_base(s->im), pid) < 0) {
+		tprof_fd_close(in);
+		return;
+	}
+	int out = tprof_fd_open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, tprof_file_mode());
+	ssize_t n = 0;
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	if (out < 0 || n < 0)
+		tprof_fd_say("%s: cannot copy %s to %s: %s\n", s->prog, from, to, strerror(errno));
+	if (out >= 0)
+		tprof_fd_close(out);
+	tprof_fd_close(in);
+	free(to);
+}
+
+/* The end: the last look (the command has exited, its end goes on record), the probes'
+ * losses, kernel symbols, the JIT maps of followed processes copied, DROP and END, and every
+ * file closed.  On the sampler's thread when it has a table of its own, else on the
+ * caller's, once the thread is gone. */
+static void finish(struct tprof_sampler *s)
+{
+	uint64_t lost = 0;
+	if (s->im) {
+		uint64_t now = tprof_sysimg_now();
+		s->next_tick = s->next_counter = 0;
+		step(s, now);
+		if (s->bpf)
+			lost = tprof_bpfs_close(s);
+		tprof_ksyms_finish(&s->ksyms, s->im, tprof_sysimg_now());
+		for (size_t i = 0; i < s->tasks.never; i++)
+			copy_perf_map(s, s->tasks.ever[i]);
+		tprof_sysimg_flush(s->im);
+		s->final_records = tprof_sysimg_records(s->im);
+	}
+	s->final_lost = lost;
 	tprof_sysimg_close(s->im, lost);
+	s->im = NULL;
 	tprof_tasks_free(&s->tasks);
 	tprof_counters_free(&s->counters);
 	tprof_ksyms_free(&s->ksyms);
+	s->finished = 1;
+}
+
+/* Whatever start made, when it could not start sampling: nothing recorded yet. */
+static void free_sampler(struct tprof_sampler *s)
+{
+	if (!s->finished) {
+		tprof_sysimg_close(s->im, 0);
+		tprof_tasks_free(&s->tasks);
+		tprof_counters_free(&s->counters);
+		tprof_ksyms_free(&s->ksyms);
+	}
 	free(s->path);
 	free(s->dir);
 	free(s);
@@ -171,12 +230,16 @@ static void begin_on_thread(struct tprof_sampler *s)
 	if (s->stop && s->exec_stop)
 		return;
 	if (begin(s, why, sizeof(why)) < 0 && why[0])
-		fprintf(stderr, "%s: no system profile: %s\n", s->prog, why);
+		tprof_fd_say("%s: no system profile: %s\n", s->prog, why);
 }
 
 static void *run(void *arg)
 {
 	struct tprof_sampler *s = arg;
+	/* A self sampler opens and reads files all the time, inside the program: in a table of
+	 * its own, none of them takes a number the program's next open would have had. */
+	if (s->self && !s->begun)
+		s->own_table = tprof_fd_private_table() == 0;
 	pthread_mutex_lock(&s->lock);
 	s->started = 1;
 	pthread_cond_broadcast(&s->wake);
@@ -191,6 +254,8 @@ static void *run(void *arg)
 		while (!s->stop && pthread_cond_timedwait(&s->wake, &s->lock, &ts) == EINTR)
 			;
 	}
+	if (s->own_table)
+		finish(s);
 	pthread_mutex_unlock(&s->lock);
 	struct timespec cpu;
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
@@ -240,14 +305,14 @@ struct tprof_sampler *tprof_sampler_start(const struct tprof_sampler_opts *o, ch
 	s->target = o->self ? (uint32_t)getpid() : o->target;
 	s->begin_at = tprof_sysimg_now() + (o->self ? o->lazy_ns : 0);
 	if (!s->self && begin(s, why, whylen) < 0) {
-		free_sampler(s, 0);
+		free_sampler(s);
 		return NULL;
 	}
 	if (start_thread(s) != 0) {
 		fprintf(stderr, "%s: cannot start the sampler thread; the system profile holds "
 			"only the start and the end\n", s->prog);
 		if (!s->begun && begin(s, why, whylen) < 0) {
-			free_sampler(s, 0);
+			free_sampler(s);
 			return NULL;
 		}
 	}
@@ -283,35 +348,6 @@ const char *tprof_sampler_path(const struct tprof_sampler *s)
 	return s->path;
 }
 
-/* /tmp/perf-PID.map of a followed process (a JIT's symbols), copied to
- * <image base>.perf-PID.map, where the analyzer finds it beside the image. */
-static void copy_perf_map(struct tprof_sampler *s, uint32_t pid)
-{
-	char from[64], *to = NULL, buf[65536];
-	snprintf(from, sizeof(from), "/tmp/perf-%u.map", pid);
-	int in = tprof_fd_open(from, O_RDONLY, 0);
-	if (in < 0)
-		return;
-	if (asprintf(&to, "%s.perf-%u.map", tprof_sysimg_base(s->im), pid) < 0) {
-		tprof_fd_close(in);
-		return;
-	}
-	int out = tprof_fd_open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, tprof_file_mode());
-	ssize_t n = 0;
-	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	if (out < 0 || n < 0)
-		fprintf(stderr, "%s: cannot copy %s to %s: %s\n", s->prog, from, to,
-			strerror(errno));
-	if (out >= 0)
-		tprof_fd_close(out);
-	tprof_fd_close(in);
-	free(to);
-}
-
 static void stop(struct tprof_sampler *s, int exec, struct tprof_sampler_stats *st)
 {
 	if (!s)
@@ -326,27 +362,15 @@ static void stop(struct tprof_sampler *s, int exec, struct tprof_sampler_stats *
 		pthread_cond_destroy(&s->wake);
 		pthread_mutex_destroy(&s->lock);
 	}
-	uint64_t lost = 0;
-	if (s->im) {
-		/* The last look: the command has exited, its end goes on record. */
-		uint64_t now = tprof_sysimg_now();
-		s->next_tick = s->next_counter = 0;
-		step(s, now);
-		if (s->bpf)
-			lost = tprof_bpfs_close(s);
-		tprof_ksyms_finish(&s->ksyms, s->im, tprof_sysimg_now());
-		for (size_t i = 0; i < s->tasks.never; i++)
-			copy_perf_map(s, s->tasks.ever[i]);
-	}
+	if (!s->finished)
+		finish(s);
 	if (st) {
-		if (s->im)
-			tprof_sysimg_flush(s->im);
-		st->records = s->im ? tprof_sysimg_records(s->im) : 0;
-		st->lost = lost;
+		st->records = s->final_records;
+		st->lost = s->final_lost;
 		st->cpu_ns = s->thread_cpu_ns;
 		st->wall_ns = s->started_ns ? tprof_sysimg_now() - s->started_ns : 0;
 	}
-	free_sampler(s, lost);
+	free_sampler(s);
 }
 
 void tprof_sampler_stop(struct tprof_sampler *s)
@@ -378,6 +402,7 @@ void tprof_sampler_fork_parent(struct tprof_sampler *s)
 
 void tprof_sampler_abandon(struct tprof_sampler *s)
 {
-	if (s && s->im)
+	/* A thread's own table is not the child's: its numbers are the program's here. */
+	if (s && s->im && !s->own_table)
 		tprof_sysimg_abandon(s->im);
 }

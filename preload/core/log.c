@@ -1,10 +1,12 @@
 /* log.c — the profiler's messages: one line each on stderr, "tprof[pid]: ...", written with a
- * single write(2) so that lines from many processes do not interleave. */
+ * single write(2) so that lines from many processes do not interleave (common/ownfd.h: also
+ * from the sampler's thread, whose descriptors are not the program's). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 
+#include "../../common/ownfd.h"
 #include "core.h"
 
 static void vlog(const char *level, const char *fmt, va_list ap)
@@ -21,8 +23,7 @@ static void vlog(const char *level, const char *fmt, va_list ap)
 	if ((size_t)n > sizeof(buf) - 2)
 		n = (int)sizeof(buf) - 2;
 	buf[n++] = '\n';
-	ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
-	(void)w;
+	tprof_fd_write_stderr(buf, (size_t)n);
 	errno = saved;
 }
 

@@ -19,7 +19,9 @@
  *   errno       errno is the program's across first records (process, thread, fork child),
  *               roctx, HIP (HIPLIB: the minimal runtime, dlopen'ed), exec, atexit, names
  *   firstopen   after the first record, open() returns the lowest number free before it (3
- *               when the program inherited nothing more than stdin, stdout and stderr) */
+ *               when the program inherited nothing more than stdin, stdout and stderr)
+ *   lowest      for a second, while threads come and go (new files for a sampler to read),
+ *               every open() returns the lowest number free, and so with stdout closed: 1 */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -400,6 +402,59 @@ static void errno_checks(const char *hiplib)
 	errno = exit_errno;
 }
 
+/* lowest: threads that live 3 ms each, one after the other, while the main thread opens and
+ * closes /dev/null for a second. */
+static volatile int churn_done;
+
+static void *brief(void *arg)
+{
+	nanosleep(&(struct timespec){ 0, 3 * 1000 * 1000 }, NULL);
+	return arg;
+}
+
+static void *churn(void *arg)
+{
+	while (!churn_done) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, brief, NULL) == 0)
+			pthread_join(t, NULL);
+	}
+	return arg;
+}
+
+static int lowest(void)
+{
+	int expect = 0;
+	while (fcntl(expect, F_GETFD) >= 0)
+		expect++;
+	tprof_mark("first");
+	pthread_t c;
+	if (pthread_create(&c, NULL, churn, NULL) != 0)
+		fail("cannot start a thread");
+	long n = 0, other = 0;
+	int seen = expect;
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 1000; i++, n++) {
+			int fd = open("/dev/null", O_RDONLY);
+			if (fd != expect) {
+				other++;
+				seen = fd;
+			}
+			close(fd);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 1000000000L);
+	churn_done = 1;
+	pthread_join(c, NULL);
+	if (other)
+		fail("%ld of %ld open() calls did not return %d (one returned %d)", other, n, expect,
+		     seen);
+	dprintf(2, "fds %s: ok fd=%d opens=%ld\n", mode, expect, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -421,19 +476,14 @@ int main(int argc, char **argv)
 		/* The program's own system profile begins 20 ms after the start: past it. */
 		struct timespec pause = { 0, 200 * 1000 * 1000 };
 		nanosleep(&pause, NULL);
-		int fd = -1, tries = 0;
-		while (tries++ < 5) {
-			fd = open("/dev/null", O_RDONLY);
-			if (fd == expect)
-				break;
-			close(fd);
-			nanosleep(&(struct timespec){ 0, 3 * 1000 * 1000 }, NULL);
-		}
+		int fd = open("/dev/null", O_RDONLY);
 		if (fd != expect)
 			fail("the first open() returned %d, not %d", fd, expect);
 		dprintf(2, "fds %s: ok fd=%d\n", mode, fd);
 		return 0;
 	}
+	if (!strcmp(mode, "lowest"))
+		return lowest();
 	marks(MARKS_BEFORE);
 	/* Past the start of the program's own system profile (20 ms), when there is one. */
 	nanosleep(&(struct timespec){ 0, 150 * 1000 * 1000 }, NULL);

@@ -11,7 +11,7 @@
 
 MODES="closeloop closerange closefrom dup2 syscall raw stdout"
 VARIANTS="env env-sample inspect inspect-sample"
-plan $((7 * 4 * 2 + 1 + 1 + 4 * 2 + 4 + 2))
+plan $((7 * 4 * 2 + 1 + 1 + 4 * 2 + 4 + 4 + 2))
 
 # run VARIANT OUTDIR ARGS...: the program under the recorder, stderr in $T/err.
 run() {
@@ -94,6 +94,24 @@ for v in $VARIANTS; do
 	[ "$rc" -eq 0 ] && grep -q "^fds firstopen: ok fd=[0-9]*$" "$T/err"
 	ok $? "$v: the first open() after the first record gets the lowest number, as without the recorder ($(sed -n 's/^fds firstopen: //p' "$T/err"); status $rc)"
 	[ "$rc" -eq 0 ] || diag "$(cat "$T/err")"
+done
+
+# The program's own system profile at 1 kHz, threads coming and going (a file to read for
+# each): the sampler's opens never take a number the program's open() would have had, with
+# stdout open (3) or closed (1).
+for v in env-sample inspect-sample; do
+	for out in open closed; do
+		if [ $out = open ]; then
+			TPROF_SAMPLE_HZ=1000 run "$v" "$T/low-$v-$out" "$APPS/fds" lowest "$T" >"$T/out" 2>"$T/err"
+		else
+			TPROF_SAMPLE_HZ=1000 run "$v" "$T/low-$v-$out" "$APPS/fds" lowest "$T" >&- 2>"$T/err"
+		fi
+		rc=$?
+		[ "$rc" -eq 0 ] && grep -q "^fds lowest: ok fd=[0-9]* opens=[0-9]*$" "$T/err" &&
+			[ "$(recorder_lines "$T/err")" -eq 0 ]
+		ok $? "$v, stdout $out: for a second of threads coming and going, every open() gets the lowest number ($(sed -n 's/^fds lowest: //p' "$T/err"); status $rc)"
+		[ "$rc" -eq 0 ] || diag "$(cat "$T/err")"
+	done
 done
 
 # With call stacks, libunwind's pipe (made at load) is the recorder's too.
