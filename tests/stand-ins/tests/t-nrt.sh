@@ -35,11 +35,13 @@ check "the trace file is per process (%p): the test and its forked child ($pid_f
 	test "$pid_files" -eq 2
 
 cat "$T"/trace.* >"$T/trace"
+# The executions in the order they were called: the files come in the order of their pids'
+# digits, and a forked child's pid can be the lower one (pids wrap).
 PY_TRACE='
 import json, sys, collections
 lines = [json.loads(l) for l in open(sys.argv[1])]
 loads = {l["model"]: l for l in lines if l["event"] == "load"}
-ex = [l for l in lines if l["event"] == "exec"]
+ex = sorted((l for l in lines if l["event"] == "exec"), key=lambda l: l.get("entry_ns", 0))
 by = collections.defaultdict(list)
 for e in ex:
     by[e["model"]].append(e)
