@@ -6,7 +6,11 @@
  * what they hold; a stream the caller is done with gives its buffer back.  A write error stops
  * the image with one warning; the caller goes on.  With opts.thread, the chunks are made and
  * written by a thread of the image's own, started when a first buffer fills: a full buffer is
- * handed over and the stream goes on in a fresh one. */
+ * handed over and the stream goes on in a fresh one.  With opts.spool_kb, each stream's buffer
+ * is instead a slot of a spool beside the file (docs/FORMAT.md §7), mapped shared: what the
+ * image wrote and the file does not hold yet outlives the process, whatever ends it, and a
+ * reader finds it there as it finds the recorder's; the spool is removed once the image is
+ * closed whole. */
 #include "imgwrite.h"
 
 #include <errno.h>
@@ -15,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -26,6 +31,8 @@
 #include "events.h"
 #include "outdir.h"
 #include "ownfd.h"
+#include "record.h"
+#include "spool-reserve.h"
 #include "strtab.h"
 #include "writev-all.h"
 
@@ -35,6 +42,7 @@
 
 struct sbuf {
 	struct tprof_rec *units;        /* cap of them, or NULL */
+	struct tprof_slot_header *slot; /* the spool's slot the units are in, or NULL (malloc) */
 	uint32_t n, flushed, seq, cap;
 	uint64_t last_t0;
 };
@@ -75,6 +83,10 @@ struct tprof_imgw {
 	uint8_t *raw, *comp;
 	size_t raw_cap, comp_cap;
 	int raw_chunks;                 /* opts.raw */
+	struct tprof_held spool;        /* opts.spool_kb: the spool (fd -1: none, or given up) */
+	uint64_t spool_bytes;           /* its size: the header page and the slots taken */
+	uint32_t slot_bytes;
+	uint64_t instance;
 	int deflating;                  /* zs set up (not opts.raw) */
 	uint64_t records;
 };
@@ -93,14 +105,61 @@ static struct sbuf *stream_buf(struct tprof_imgw *w, uint32_t stream)
 	return &w->streams[stream];
 }
 
+/* A spool slot for stream s, its header written and its units zero: 1 when b has it, 0 when
+ * the stream goes on in memory (no spool, or the disk or the mapping refused: the records are
+ * then safe only once written, as in an image without a spool). */
+static int take_slot(struct tprof_imgw *w, uint32_t stream, struct sbuf *b)
+{
+	if (w->spool.fd < 0)
+		return 0;
+	void *m = MAP_FAILED;
+	pthread_mutex_lock(&w->io_lock);
+	if (tprof_held_check(&w->spool) == 0 &&
+	    tprof_spool_reserve(w->spool.fd, w->spool_bytes, w->slot_bytes) == 0)
+		m = mmap(NULL, w->slot_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, w->spool.fd,
+			 (off_t)w->spool_bytes);
+	if (m != MAP_FAILED)
+		w->spool_bytes += w->slot_bytes;
+	pthread_mutex_unlock(&w->io_lock);
+	if (m == MAP_FAILED)
+		return 0;
+	b->slot = m;
+	b->slot->magic = TPROF_SLOT_MAGIC;
+	b->slot->capacity = (w->slot_bytes - TPROF_SLOT_HEADER_SIZE) / TPROF_UNIT;
+	b->slot->stream = stream;
+	b->slot->seq = b->seq;
+	b->slot->flushed = 0;
+	__atomic_store_n(&b->slot->state, TPROF_SLOT_ACTIVE, __ATOMIC_RELEASE);
+	b->units = (struct tprof_rec *)(b->slot + 1);
+	b->cap = b->slot->capacity;
+	return 1;
+}
+
+/* A stream's buffer starts over as the next one of the stream (seq + 1), its records written
+ * or given up: a slot's used units are zeroed before its header names the next buffer, so
+ * that a reader never takes old records for the new buffer's (until then, the chunks of the
+ * old one cover whatever of it a reader finds). */
+static void next_buffer(struct sbuf *b)
+{
+	if (b->slot) {
+		memset(b->units, 0, (size_t)b->n * TPROF_UNIT);
+		__atomic_store_n(&b->slot->flushed, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&b->slot->seq, b->seq + 1, __ATOMIC_RELEASE);
+	}
+	b->n = b->flushed = 0;
+	b->seq++;
+}
+
 /* Room in b for need more units (need <= BUF_UNITS), its buffer grown (doubled) while it is
  * smaller than BUF_UNITS; 0 when it is full at BUF_UNITS, -1 out of memory. */
-static int room(struct sbuf *b, uint32_t need)
+static int room(struct tprof_imgw *w, uint32_t stream, struct sbuf *b, uint32_t need)
 {
 	if (b->n + need <= b->cap)
 		return 1;
-	if (b->cap >= BUF_UNITS)
+	if (b->slot || b->cap >= BUF_UNITS)
 		return 0;
+	if (!b->units && take_slot(w, stream, b))
+		return b->n + need <= b->cap;
 	uint32_t cap = b->cap ? b->cap : FIRST_UNITS;
 	while (cap < b->n + need && cap < BUF_UNITS)
 		cap *= 2;
@@ -315,7 +374,9 @@ static void write_piece(struct tprof_imgw *w, uint32_t s, int full, int release)
 				b->n - b->flushed) < 0)
 			return;
 		b->flushed = b->n;
-		if (release) {
+		if (b->slot)
+			__atomic_store_n(&b->slot->flushed, b->n, __ATOMIC_RELEASE);
+		else if (release) {
 			free(b->units);
 			b->units = NULL;
 			b->cap = 0;
@@ -354,13 +415,12 @@ void tprof_imgw_release(struct tprof_imgw *w, uint32_t stream)
 		return;
 	struct sbuf *b = &w->streams[stream];
 	write_piece(w, stream, 0, 1);
-	if (b->units) {                 /* not written (a write error): dropped all the same */
+	if (b->units && !b->slot) {     /* not written (a write error): dropped all the same */
 		free(b->units);
 		b->units = NULL;
 		b->cap = 0;
 	}
-	b->n = b->flushed = 0;
-	b->seq++;
+	next_buffer(b);   /* a slot stays the stream's */
 }
 
 void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, const struct tprof_rec *r,
@@ -371,35 +431,32 @@ void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, const struct tprof_
 	int fits;
 	if (failed(w) || ext_units > TPROF_MAX_EXT || !(b = stream_buf(w, stream)))
 		return;
-	if ((fits = room(b, 1 + ext_units)) == 0) {
+	if ((fits = room(w, stream, b, 1 + ext_units)) == 0) {
 		write_piece(w, stream, 1, 0);
 		if (failed(w))
 			return;
-		b->n = b->flushed = 0;
-		b->seq++;
-		fits = room(b, 1 + ext_units);
+		next_buffer(b);
+		fits = room(w, stream, b, 1 + ext_units);
 	}
 	if (fits < 0) {
 		stop_writing(w, "out of memory");
 		return;
 	}
 	/* field by field: r was just written by the caller, and a copy in wider pieces than its
-	 * stores waits for them to reach the cache */
+	 * stores waits for them to reach the cache; the header word last (record.h), for a
+	 * reader of the spool */
 	struct tprof_rec *u = &b->units[b->n];
 	uint64_t t0 = r->t0 < b->last_t0 ? b->last_t0 : r->t0;
 	b->last_t0 = t0;
-	u->kind = r->kind;
-	u->ext = (uint8_t)ext_units;
-	u->flags = r->flags;
-	u->name = r->name;
-	u->t0 = t0;
-	u->t1 = r->t1;
-	u->arg = r->arg;
 	if (ext_bytes) {
 		uint8_t *e = (uint8_t *)&b->units[b->n + 1];
 		memcpy(e, ext, ext_bytes);   /* the last unit's padding zeroed: buffers are reused */
 		memset(e + ext_bytes, 0, (size_t)ext_units * TPROF_UNIT - ext_bytes);
 	}
+	u->t0 = t0;
+	u->t1 = r->t1;
+	u->arg = r->arg;
+	tprof_publish(u, r->kind, (uint8_t)ext_units, r->flags, r->name);
 	b->n += 1 + ext_units;
 }
 
@@ -450,12 +507,39 @@ static uint64_t new_instance(const struct tprof_imgw_opts *o)
 	return x ? x : 1;
 }
 
+/* <base>.spool with its header page (no loss table: the image counts its losses in DROP
+ * records); without it, when it cannot be made, the streams' buffers are in memory. */
+static void create_spool(struct tprof_imgw *w, const struct tprof_imgw_opts *o)
+{
+	char *path = NULL;
+	static char page[TPROF_SPOOL_HEADER_SIZE];   /* zero but for the header */
+	struct tprof_spool_header h;
+	long pagesize = sysconf(_SC_PAGESIZE);
+	uint32_t bytes = o->spool_kb * 1024u;
+
+	if (pagesize <= 0 || bytes % (uint32_t)pagesize || bytes < 2 * TPROF_SLOT_HEADER_SIZE ||
+	    asprintf(&path, "%s%s", w->base, TPROF_SPOOL_SUFFIX) < 0)
+		return;
+	if (tprof_held_create(&w->spool, path, O_RDWR, tprof_file_mode(), &w->io_lock) == 0) {
+		tprof_spool_header_init(&h, w->instance, o->pid, bytes, o->real_ns);
+		struct iovec iov[2] = { { &h, sizeof(h) }, { page, sizeof(page) - sizeof(h) } };
+		if (tprof_writev_all(w->spool.fd, iov, 2) == 0) {
+			w->spool_bytes = TPROF_SPOOL_HEADER_SIZE;
+			w->slot_bytes = bytes;
+		} else {
+			tprof_held_close(&w->spool);
+			unlink(path);
+		}
+	}
+	free(path);
+}
+
 static int create_file(struct tprof_imgw *w, const struct tprof_imgw_opts *o, char *why,
 		       size_t whylen)
 {
 	char *host = strdup(o->host && *o->host ? o->host : "host"), *path = NULL;
 	struct tprof_file_header h;
-	uint64_t instance = new_instance(o);
+	uint64_t instance = w->instance = new_instance(o);
 
 	if (!host) {
 		snprintf(why, whylen, "out of memory");
@@ -497,7 +581,7 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 		snprintf(why, whylen, "out of memory");
 		return NULL;
 	}
-	w->file.fd = -1;
+	w->file.fd = w->spool.fd = -1;
 	pthread_mutex_init(&w->io_lock, NULL);
 	w->prog = o->prog ? o->prog : "tprof";
 	w->what = o->what ? o->what : "the image";
@@ -525,7 +609,26 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 		tprof_imgw_close(w);
 		return NULL;
 	}
+	if (o->spool_kb && !o->thread)
+		create_spool(w, o);
 	return w;
+}
+
+/* The streams' buffers let go: slots unmapped and, with and_memory, the others freed. */
+static void let_go_buffers(struct tprof_imgw *w, int and_memory)
+{
+	for (uint32_t s = 0; s < w->nstreams; s++) {
+		struct sbuf *b = &w->streams[s];
+		if (b->slot)
+			munmap(b->slot, w->slot_bytes);
+		else if (and_memory)
+			free(b->units);
+		else
+			continue;
+		b->slot = NULL;
+		b->units = NULL;
+		b->cap = b->n = b->flushed = 0;
+	}
 }
 
 void tprof_imgw_close(struct tprof_imgw *w)
@@ -535,10 +638,14 @@ void tprof_imgw_close(struct tprof_imgw *w)
 	if (!failed(w))
 		tprof_imgw_flush(w);
 	stop_writer(w);
+	/* Everything the spool held is in the file now, unless writing stopped: then it keeps
+	 * what the file lacks, for the reader. */
+	if (w->spool.fd >= 0 && !failed(w) && w->spool.path)
+		unlink(w->spool.path);
+	tprof_held_close(&w->spool);
 	tprof_held_close(&w->file);
 	pthread_mutex_destroy(&w->io_lock);
-	for (uint32_t s = 0; s < w->nstreams; s++)
-		free(w->streams[s].units);
+	let_go_buffers(w, 1);
 	free(w->streams);
 	tprof_strtab_free(&w->strings);
 	if (w->deflating)
@@ -550,11 +657,16 @@ void tprof_imgw_close(struct tprof_imgw *w)
 }
 
 /* In a fork child, whose only thread this is: the io lock may be held by a writing thread of
- * the parent that does not exist here. */
-void tprof_imgw_abandon(struct tprof_imgw *w)
+ * the parent that does not exist here.  The spool's slots are the parent's (shared): unmapped
+ * here, never written; nothing is freed. */
+void tprof_imgw_abandon(struct tprof_imgw *w, int close_files)
 {
 	pthread_mutex_init(&w->io_lock, NULL);
-	tprof_held_close(&w->file);
+	if (close_files) {
+		tprof_held_close(&w->spool);
+		tprof_held_close(&w->file);
+	}
+	let_go_buffers(w, 0);
 	w->failed = 1;
 }
 

@@ -1,7 +1,8 @@
 /* imgwrite.h — a process image written outside the recorder (imgwrite.c): one chunk file of
- * its own (docs/FORMAT.md §3), a buffer per stream (grown as records come) turned into chunks
- * when full, flushed or released, and a string table.  The system profile's sampler (sample/image.c) and the analyzer's
- * import of framework traces write their images with it.  Not thread-safe: one thread
+ * its own (docs/FORMAT.md §3), a buffer per stream (grown as records come, or a slot of a
+ * spool beside it) turned into chunks when full, flushed or released, and a string table.
+ * The system profile's sampler (sample/image.c) and the analyzer's import of framework
+ * traces write their images with it.  Not thread-safe: one thread
  * writes an image (with opts.thread, a thread of its own makes the chunks). */
 #ifndef TPROF_COMMON_IMGWRITE_H
 #define TPROF_COMMON_IMGWRITE_H
@@ -25,6 +26,10 @@ struct tprof_imgw_opts {
 				 * image read once, right away */
 	int thread;             /* chunks made and written by a thread of the image's own (not
 				 * for an image a fork child may abandon) */
+	uint32_t spool_kb;      /* not 0 (and no thread): each stream's buffer is a slot of this
+				 * many KiB (whole pages) in <dir>/<host>.<pid>.<id>.spool, mapped
+				 * shared, so that what the file lacks outlives any end of the
+				 * process; removed at a close with nothing lost */
 };
 
 /* Creates the file (O_EXCL, a random instance) with its header.  NULL with a reason in why
@@ -52,8 +57,9 @@ void tprof_imgw_flush(struct tprof_imgw *w);
 void tprof_imgw_release(struct tprof_imgw *w, uint32_t stream);
 /* Flushes, closes the file and frees w (the caller writes END first). */
 void tprof_imgw_close(struct tprof_imgw *w);
-/* In a fork child: the file is closed and nothing more written; w is not freed. */
-void tprof_imgw_abandon(struct tprof_imgw *w);
+/* In a fork child: nothing more is written, the spool's slots are unmapped and, with
+ * close_files (the child's descriptor table holds them), the files closed; w is not freed. */
+void tprof_imgw_abandon(struct tprof_imgw *w, int close_files);
 
 /* <dir>/<host>.<pid>.<id>, the file's path without ".tpf". */
 const char *tprof_imgw_base(const struct tprof_imgw *w);

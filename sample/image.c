@@ -1,7 +1,8 @@
 /* image.c — the system image (image.h): a process image of its own written with
  * common/imgwrite.c, opened with what the sampler's process is (the clock, host, pid,
  * executable, arguments), clock samples about 20 ms after the start and then every second,
- * buffers written every 250 ms, and DROP and END at the close. */
+ * buffers written every 250 ms (and, until then, in a spool that outlives any end of the
+ * process), and DROP and END at the close. */
 #include "image.h"
 
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #define FLUSH_NS 250000000ull           /* a buffer's records reach the file within this */
 #define CLOCK_FIRST_NS 20000000ull      /* the second periodic clock sample */
 #define CLOCK_EVERY_NS 1000000000ull
+#define SPOOL_KB 64                     /* a stream's buffer: a slot of the image's spool */
 
 struct tprof_sysimg {
 	struct tprof_imgw *w;
@@ -162,7 +164,7 @@ struct tprof_sysimg *tprof_sysimg_open(const char *dir, const char *prog, char *
 	host_name(host, sizeof(host));
 	struct tprof_imgw_opts o = { .dir = dir, .host = host, .pid = (uint32_t)getpid(),
 				     .real_ns = real_ns(), .prog = prog,
-				     .what = "the system profile" };
+				     .what = "the system profile", .spool_kb = SPOOL_KB };
 	if (!(im->w = tprof_imgw_open(&o, why, whylen))) {
 		free(im);
 		return NULL;
@@ -190,9 +192,9 @@ void tprof_sysimg_close(struct tprof_sysimg *im, uint64_t lost)
 	free(im);
 }
 
-void tprof_sysimg_abandon(struct tprof_sysimg *im)
+void tprof_sysimg_abandon(struct tprof_sysimg *im, int close_files)
 {
-	tprof_imgw_abandon(im->w);
+	tprof_imgw_abandon(im->w, close_files);
 }
 
 const char *tprof_sysimg_base(const struct tprof_sysimg *im)

@@ -1,6 +1,6 @@
 /* image.h — the system image writer (image.c): one chunk file of its own, a buffer per
- * stream turned into chunks when full and every 250 ms, strings, clock samples and the end
- * mark (docs/FORMAT.md §3.9).  Not thread-safe: one thread writes an image. */
+ * stream (a slot of its spool) turned into chunks when full and every 250 ms, strings, clock
+ * samples and the end mark (docs/FORMAT.md §3.9).  Not thread-safe: one thread writes an image. */
 #ifndef TPROF_SAMPLE_IMAGE_H
 #define TPROF_SAMPLE_IMAGE_H
 
@@ -42,8 +42,9 @@ void tprof_sysimg_flush(struct tprof_sysimg *im);
  * everything written; the file is closed and im freed. */
 void tprof_sysimg_close(struct tprof_sysimg *im, uint64_t lost);
 
-/* In a fork child: the file is closed and nothing more written; im is not freed. */
-void tprof_sysimg_abandon(struct tprof_sysimg *im);
+/* In a fork child: nothing more written, and with close_files (the child's table holds the
+ * image's descriptors) its files closed; im is not freed. */
+void tprof_sysimg_abandon(struct tprof_sysimg *im, int close_files);
 
 /* <dir>/<host>.<pid>.<id>, the image's path without ".tpf". */
 const char *tprof_sysimg_base(const struct tprof_sysimg *im);

@@ -403,6 +403,6 @@ void tprof_sampler_fork_parent(struct tprof_sampler *s)
 void tprof_sampler_abandon(struct tprof_sampler *s)
 {
 	/* A thread's own table is not the child's: its numbers are the program's here. */
-	if (s && s->im && !s->own_table)
-		tprof_sysimg_abandon(s->im);
+	if (s && s->im)
+		tprof_sysimg_abandon(s->im, !s->own_table);
 }

@@ -449,9 +449,9 @@ static void process_list(struct sumw *w, const struct trace *tr)
 		sw_text(w, "%s\n", p->made ? "  [followed by the sampler; recorded no image]"
 				   : p->ended  ? ""
 				   : live ? "  [still running (live): read as far as it was written]"
-				   : p->from_spool ? "  [no final flush (killed or crashed): read from its "
-						"spool]"
-					      : "  [no final flush (killed or crashed)]");
+				   : p->from_spool ? "  [no final flush (_exit, killed or crashed): "
+						"read from its spool]"
+					      : "  [no final flush (_exit, killed or crashed)]");
 		proc_drops(w, p);
 		sw_close(w);
 	}

@@ -14,7 +14,7 @@
 #include "../../common/chunk.h"
 #include "../../common/codec.h"
 #include "../../common/writev-all.h"
-#include "record.h"
+#include "../../common/record.h"
 #include "chunks.h"
 #include "../core/core.h"
 

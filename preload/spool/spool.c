@@ -1,7 +1,8 @@
 /* spool.c — the per-process spool: a file in the output directory, mapped shared, cut into
  * fixed-size slots that serve as thread buffers.  Because the pages belong to the file, every
  * record written survives the process dying in any way, SIGKILL included.  Blocks are reserved
- * with fallocate before they are mapped, so a full disk is an error here, never a SIGBUS. */
+ * before they are mapped (common/spool-reserve.c), so a full disk is an error here, never a
+ * SIGBUS. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 
 #include "../../common/chunk.h"
 #include "../../common/outdir.h"
-#include "record.h"
+#include "../../common/spool-reserve.h"
+#include "../../common/record.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 
@@ -29,20 +31,6 @@ struct segment {
 static struct segment *segments;
 static uint32_t slot_bytes;
 static int out_of_space;
-
-static int reserve_blocks(int fd, off_t off, off_t len)
-{
-	if (fallocate(fd, 0, off, len) == 0)
-		return 0;
-	if (errno != EOPNOTSUPP && errno != ENOSYS)
-		return -1;
-	int rc = posix_fallocate(fd, off, len);
-	if (rc) {
-		errno = rc;
-		return -1;
-	}
-	return 0;
-}
 
 /* Adds n slots at the end of the file and returns them as a list (not yet free).  Called
  * under tprof_g.lock. */
@@ -63,7 +51,7 @@ static struct tprof_slot *grow(uint32_t n)
 		out_of_space = 1;
 		return NULL;
 	}
-	if (reserve_blocks(tprof_g.spool.fd, (off_t)off, (off_t)len) < 0) {
+	if (tprof_spool_reserve(tprof_g.spool.fd, off, len) < 0) {
 		/* Only the first failure speaks; a full disk stops recording, not the program. */
 		int e = errno;
 		if (tprof_g.slots_total && tprof_stop_writing())

@@ -15,16 +15,27 @@
  *   kill     kill(getpid(), SIGKILL)
  *   wait     writes READY_FILE, then sleeps until killed from outside (returns 0 after 60 s)
  *   trap     like wait, but on SIGTERM it writes READY_FILE.term and calls exit(5)
- * READY_FILE (all modes) is written, holding "ready PID", once everything is recorded. */
+ * READY_FILE (all modes) is written, holding "ready PID", once everything is recorded.
+ *
+ * With EXITS_AWAIT_SYSTEM_IMAGE=DIR (the process samples itself, TPROF_SAMPLE), it first
+ * waits (up to 30 s) until its system image in DIR has begun: the image's spool holds the
+ * TASK record of this process, written after the opening and the first counters.  The end
+ * then comes after the image began, however late the sampler ran. */
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <tprof/tprof.h>
+
+#include "../../common/events.h"
+#include "../../common/format.h"
 
 static int k = 1000;
 static const char *mode = "return";
@@ -58,6 +69,64 @@ static void write_file(const char *path)
 		close(fd);
 		rename(tmp, path);
 	}
+}
+
+/* Whether the spool of fd is a system image's that has begun: its stream 0 holds a TASK
+ * record, which the sampler writes last as its image begins, for the process it follows
+ * (docs/FORMAT.md §7.2; the recorder's spool has no such record). */
+static int sampled_spool(int fd)
+{
+	struct tprof_spool_header h;
+	struct stat st;
+	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) || fstat(fd, &st) < 0 ||
+	    h.slot_bytes < TPROF_SLOT_HEADER_SIZE + TPROF_UNIT || h.slot_bytes > (64u << 20))
+		return 0;
+	uint32_t cap = (h.slot_bytes - TPROF_SLOT_HEADER_SIZE) / TPROF_UNIT;
+	struct tprof_rec *u = malloc((size_t)cap * TPROF_UNIT);
+	int found = 0;
+	for (off_t at = TPROF_SPOOL_HEADER_SIZE; u && !found && at + h.slot_bytes <= st.st_size;
+	     at += h.slot_bytes) {
+		struct tprof_slot_header sh;
+		if (pread(fd, &sh, sizeof(sh), at) != (ssize_t)sizeof(sh) ||
+		    sh.magic != TPROF_SLOT_MAGIC || sh.stream != 0 ||
+		    pread(fd, u, (size_t)cap * TPROF_UNIT, at + TPROF_SLOT_HEADER_SIZE) !=
+			    (ssize_t)cap * TPROF_UNIT)
+			continue;
+		for (uint32_t i = 0; i < cap && u[i].kind && !found; i += 1u + u[i].ext)
+			found = u[i].kind == TPROF_K_TASK;
+	}
+	free(u);
+	return found;
+}
+
+/* Whether DIR holds a begun system image of this process ("<host>.<pid>.<id>.spool"). */
+static int image_begun(const char *dir)
+{
+	char pid[32], path[4096];
+	int found = 0;
+	DIR *d = opendir(dir);
+	snprintf(pid, sizeof(pid), ".%d.", (int)getpid());
+	for (struct dirent *e; d && !found && (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 6, ".spool") || !strstr(e->d_name, pid))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			found = sampled_spool(fd);
+			close(fd);
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void await_system_image(void)
+{
+	const char *dir = getenv("EXITS_AWAIT_SYSTEM_IMAGE");
+	for (int i = 0; dir && i < 3000 && !image_begun(dir); i++)
+		usleep(10000);
 }
 
 static void *worker(void *arg)
@@ -112,6 +181,7 @@ int main(int argc, char **argv)
 	record("main", "main-mark");
 	printf("recorded mode=%s k=%d\n", mode, k);
 	fflush(stdout);
+	await_system_image();
 	write_file(ready);
 
 	if (!strcmp(mode, "return"))

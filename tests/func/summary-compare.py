@@ -405,7 +405,7 @@ def header(d):
         elif p["live"]:
             cells.append("=[still running (live): read as far as it was written]")
         elif not p["final_flush"]:
-            cells.append("=[no final flush (killed or crashed)" +
+            cells.append("=[no final flush (_exit, killed or crashed)" +
                          (": read from its spool]" if p["from_spool"] else "]"))
         out.append((cells, p))
         if p["dropped"]["total"]:

@@ -117,9 +117,9 @@ else
 	n=$(wc -l <"$T/creates")
 	bad=$(grep -v 'O_EXCL' "$T/creates"; grep -v 'O_NOFOLLOW' "$T/creates"; grep -v 'O_CLOEXEC' "$T/creates";
 	      grep -v ', 0600) = ' "$T/creates")
-	[ "$n" -eq 4 ] && [ -z "$bad" ] && grep -q '\.spool"' "$T/creates" &&
+	[ "$n" -eq 5 ] && [ -z "$bad" ] && [ "$(grep -c '\.spool"' "$T/creates")" -eq 2 ] &&
 		grep -q '\.perf-[0-9]*\.map"' "$T/creates" && [ "$(grep -c '\.tpf"' "$T/creates")" -eq 2 ]
-	ok $? "the recorder's and the sampler's $n files (chunk files, spool, JIT map) are created with O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600"
+	ok $? "the recorder's and the sampler's $n files (chunk files, spools, JIT map) are created with O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600"
 	[ -z "$bad" ] || diag "$bad"
 	[ "$n" -eq 4 ] || diag "$(cat "$T/creates")"
 fi

@@ -7,14 +7,17 @@
 # with the host-wide counters once and each process's own; a bad value warns once and the
 # program runs; an output directory that cannot be made stops the system image only; a
 # program that exits before its image begins gets it, a child that execs before writes none
-# (TPROF_TEST_SAMPLE_LAZY_MS), a failed exec goes on in a new image; tprof-inspect samples
-# once with TPROF_SAMPLE in its environment, and without it nothing samples.
+# (TPROF_TEST_SAMPLE_LAZY_MS), a failed exec goes on in a new image; whatever ends a process
+# (_exit, abort, SIGSEGV, SIGKILL), its image holds what the sampler wrote before (from its
+# spool); tprof-inspect samples once with TPROF_SAMPLE in its environment, and without it
+# nothing samples.
 . "$(dirname "$0")/lib.sh"
 CHECK="$top_srcdir/tests/func/sample-env-check.py"
 [ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
 NCHECK=18
 NRUN=$((NCHECK + 7))
-plan $((2 * NRUN + 15))
+ENDS="return _exit abort segv kill"
+plan $((2 * NRUN + 15 + 3 * 5))
 MIB=64
 
 PLAIN=$T/plain.out
@@ -90,6 +93,8 @@ analyze() {
 	images <"$T/$1.json" >"$T/$1.images"
 	P=$(awk '$3 == "all" { print $1 }' "$T/$1.images" | sort -n | head -n 1)
 	C=$(awk '$3 == "threads" { print $1 }' "$T/$1.images")
+	# the short-lived child's image, when it began before the child's _exit
+	Z=$(awk -v p="$P" -v c="$C" '$3 == "all" && $1 != p && $1 != c { print $1 }' "$T/$1.images")
 	grep -q '^Off-CPU time by thread' "$T/$1.sum" &&
 		grep -Eq '^ +[0-9.]+ [mun]?s .* busy \(tid [0-9]+\) of sysload ' "$T/$1.sum" &&
 		grep -Eq ' sleeper \(tid [0-9]+\) of sysload ' "$T/$1.sum" &&
@@ -97,10 +102,11 @@ analyze() {
 		grep -q " RSS of sysload (.*, pid $P)\$" "$T/$1.sum" &&
 		grep -q " RSS of sysload (.*, pid $C)\$" "$T/$1.sum"
 	ok $? "$1: the summary shows the thread states of busy and sleeper and the Memory table"
-	"$PY" - "$T/$1.sum.json" "$P" "$C" <<'EOF'
+	"$PY" - "$T/$1.sum.json" "$P" "$C" $Z <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
 P, C = int(sys.argv[2]), int(sys.argv[3])
+Z = [int(z) for z in sys.argv[4:]]
 cores = s["system"]["cpu_cores"]["rows"]
 hostmem = [r for r in s["system"]["memory"]["rows"] if r["kind"] == "host"]
 cpus = sorted(r["cpu"] for r in cores)
@@ -108,20 +114,21 @@ if cpus != list(range(len(cpus))) or len(hostmem) != 1:
     sys.exit("host-wide counters not once per host: cores %s, host memory rows %s"
              % (cpus, hostmem))
 labels = sorted(p["label"] for p in s["header"]["process_list"] if p["system"])
-want = sorted("system (%s, pid %d)" % (hostmem[0]["host"], x) for x in (P, C, C))
+want = sorted("system (%s, pid %d)" % (hostmem[0]["host"], x) for x in [P, C, C] + Z)
 if labels != want:
     sys.exit("system images %s, expected %s" % (labels, want))
 EOF
-	ok $? "$1: CPU cores and host memory once for the host, of three system images named by pid"
-	"$PY" - "$T/$1.sum.json" "$C" <<'EOF'
+	ok $? "$1: CPU cores and host memory once for the host, of the system images named by pid"
+	"$PY" - "$T/$1.sum.json" "$C" $Z <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
-C = int(sys.argv[2])
+C, short = int(sys.argv[2]), len(sys.argv[3:])
 procs = {p["index"]: p for p in s["header"]["process_list"]}
 rss = sorted(r["process"] for r in s["system"]["memory"]["rows"] if r["kind"] == "process")
 main = sorted(r["process"] for r in s["system"]["off_cpu"]["rows"] if r["tid"] == C)
 busy = [r["process"] for r in s["system"]["off_cpu"]["rows"] if r["thread"].startswith("busy ")]
-if len(set(rss)) != 3 or len(set(main)) != 2 or busy[:1] != main[1:]:
+# the short-lived child's image has an RSS sample when the sampler ran again before its end
+if not 3 <= len(set(rss)) <= 3 + short or len(set(main)) != 2 or busy[:1] != main[1:]:
     sys.exit("RSS of processes %s; child's main thread in processes %s; busy in %s"
              % (rss, main, busy))
 EOF
@@ -218,6 +225,56 @@ names = {r["name"] for r in rs if r["kind"] == "task" and r["image"] == last}
 sys.exit(not {"busy", "sleeper"} <= names)' "$T/badexec.json"
 ok $? "a failed exec: the image before it and a new one after it, with the threads started then"
 [ "$(wc -l <"$T/badexec.images")" -eq 2 ] || diag "images: $(cat "$T/badexec.images")"
+
+# Every end of a sampled process (apps/exits, waiting until its image has begun): the image
+# holds its opening, its first counters and its process; END only after a normal exit, and
+# the summary names the image, with no final flush where there was none, and no warning.
+ulimit -c 0 2>/dev/null
+for m in $ENDS; do
+	"$APPS/exits" "$m" 100 >/dev/null 2>&1
+	plain_rc=$?
+	EXITS_AWAIT_SYSTEM_IMAGE="$T/end.$m" sampled "$T/end.$m" TPROF_SAMPLE=all -- \
+		"$APPS/exits" "$m" 100 "$T/end.$m.ready" >/dev/null 2>"$T/end.$m.err"
+	_rc=$?
+	[ "$_rc" -eq "$plain_rc" ]
+	ok $? "$m: exit status $_rc with the system profile, $plain_rc without"
+	read -r _word _pid <"$T/end.$m.ready" || _pid=0
+	"$DUMP" "$T/end.$m" >"$T/end.$m.json" 2>"$T/end.$m.dump.err"
+	"$PY" - "$T/end.$m.json" "$_pid" "$m" >"$T/end.$m.check" 2>&1 <<'EOF'
+import collections, json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+pid, mode = int(sys.argv[2]), sys.argv[3]
+props = collections.defaultdict(lambda: collections.defaultdict(list))
+for r in rs:
+    if r["kind"] == "prop":
+        props[r["image"]][r["name"]].append(r["value"])
+system = [i for i, p in props.items() if p["role"] == ["system"]]
+if len(system) != 1:
+    sys.exit("%d system images with their opening, want 1" % len(system))
+i = system[0]
+mine = [r for r in rs if r["image"] == i]
+kinds = collections.Counter(r["kind"] for r in mine)
+tasks = {r["task"]["pid"] for r in mine if r["kind"] == "task"}
+ended = [r["kind"] for r in mine if r["stream"] == 0][-1] == "end"
+if props[i]["pid"] != [pid] or props[i]["target"] != [pid] or not kinds["sysctr"] or \
+        tasks != {pid} or ended != (mode == "return"):
+    sys.exit("image of pid %s, target %s, %d counters, tasks of %s, END %s (process %d)"
+             % (props[i]["pid"], props[i]["target"], kinds["sysctr"], tasks, ended, pid))
+EOF
+	ok $? "$m: the system image holds its opening, its first counters and its process"
+	[ -s "$T/end.$m.check" ] && diag "$(cat "$T/end.$m.check")"
+	"$ANALYZE" "$T/end.$m" --summary >"$T/end.$m.sum" 2>"$T/end.$m.sum.err"
+	_line=$(grep -E "^ +[0-9]+  system \(.*, pid $_pid\)" "$T/end.$m.sum")
+	if [ "$m" = return ]; then
+		_want="listed, with its final flush"
+		[ -n "$_line" ] && ! echo "$_line" | grep -q 'final flush'
+	else
+		_want="listed as read from its spool, with no final flush"
+		echo "$_line" | grep -q 'no final flush.*read from its spool'
+	fi && [ ! -s "$T/end.$m.sum.err" ]
+	ok $? "$m: the summary's system image is $_want; no warning"
+	[ -s "$T/end.$m.sum.err" ] && diag "$(cat "$T/end.$m.sum.err")"
+done
 
 # tprof-inspect with TPROF_SAMPLE in its environment samples once, itself: the command and
 # its child (with the recorder) do not.

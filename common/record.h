@@ -4,7 +4,7 @@
 #ifndef TPROF_RECORD_H
 #define TPROF_RECORD_H
 
-#include "../../common/format.h"
+#include "format.h"
 
 static inline void tprof_publish(struct tprof_rec *r, uint16_t kind, uint8_t ext, uint8_t flags,
 				 uint32_t name)
