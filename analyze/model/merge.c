@@ -1,6 +1,9 @@
 /* merge.c — the k-way merge: every thread stream is already in time order, so a binary heap
  * keyed on each stream's next record yields one time-ordered sequence for the whole trace
- * with memory proportional to the number of streams.  The heap runs ahead on a thread of its
+ * with memory proportional to the number of streams.  A stream is opened (its reading state
+ * and first record) only when it reaches the top, keyed until then by the time its first
+ * piece says it begins: a trace of many streams holds readers for those whose times overlap,
+ * not for all.  The heap runs ahead on a thread of its
  * own (reading, inflating and decoding the streams with it), handing the records over in
  * batches, while the pipeline takes them on the caller's thread: when the pipeline has enough
  * to do for that to pay, as the first records show. */
@@ -80,12 +83,35 @@ static int advance(struct stream *s)
 	return 1;
 }
 
+/* A stream not yet opened (closed and rewound: no record): its key is when its first piece
+ * begins (no later than its first record: a damaged piece only makes it earlier), or the
+ * earliest time when that is not known. */
+static void pending(struct stream *s)
+{
+	size_t cursor = 0;
+	stream_close(s);
+	stream_rewind(s);
+	s->ns = s->npieces && s->nsorted == s->npieces
+		? timebase_global(&s->proc->tb, s->pieces[0].t_first, &cursor) : INT64_MIN;
+}
+
+/* The top of the heap opened, until it holds a record: a stream with none left goes. */
+static inline __attribute__((always_inline)) void settle(struct heap *h)
+{
+	while (h->n && !h->v[0]->rec) {
+		if (!advance(h->v[0]))
+			h->v[0] = h->v[--h->n];
+		sift_down(h, 0);
+	}
+}
+
 /* The heap's next record gone; the stream that held it moves on. */
 static inline __attribute__((always_inline)) void pop(struct heap *h)
 {
 	if (!advance(h->v[0]))
 		h->v[0] = h->v[--h->n];
 	sift_down(h, 0);
+	settle(h);
 }
 
 /* The merge thread: batches filled while the caller has room for them. */
@@ -202,9 +228,7 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 			if (!s || !s->thread)
 				continue;
 			total += stream_records(s);
-			stream_rewind(s);
-			if (!advance(s))
-				continue;
+			pending(s);
 			if (h.n == cap) {
 				cap = cap ? cap * 2 : 64;
 				h.v = realloc(h.v, cap * sizeof(*h.v));
@@ -216,6 +240,7 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 	}
 	for (size_t i = h.n; i-- > 0;)
 		sift_down(&h, i);
+	settle(&h);
 	/* One compare per record; the clock is read only past the mark. */
 	uint64_t n = 0, mark = progress_begin("merging", total, PROGRESS_RECORDS);
 	int ahead = probe(&h, pl, &n, &mark);

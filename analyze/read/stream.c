@@ -4,7 +4,8 @@
  * from the copy of a running writer's records).  A stream's buffers are sized to its piece (a
  * small piece, a small buffer: a profile of many streams with little in each, an import of
  * many threads, costs what they hold), its records are kept in a buffer of their size until
- * the stream proves long, and its inflate state lives while a piece is being inflated. */
+ * the stream proves long, its inflate state lives while a piece is being inflated, and the
+ * whole reading state (struct stream_read) from the stream's first piece to its end. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,24 @@
 #define OUT_CAP (32768 + TPROF_CODEC_RECORD_MAX)
 #define REC_MAX (1 + TPROF_MAX_EXT)     /* units of the largest record */
 #define SHORT_RECORDS 64                /* records read before a stream gets full buffers */
+
+/* What reading a piece takes: its compressed bytes and their inflate state, the decoded bytes,
+ * the place in a spool.  Allocated when a piece opens, freed when the stream ends. */
+struct stream_read {
+	uint32_t left;                  /* records left in the piece */
+	z_stream zs;
+	int zs_ready;
+	uint64_t comp_off;              /* next compressed byte to read */
+	uint32_t comp_left;
+	uint8_t *in, *out;
+	size_t incap, outcap;
+	size_t out_pos, out_len;
+	int out_end;                    /* inflate reached the end of the piece */
+	const uint8_t *spool_base;      /* spool pieces: the mapping or the copy they are in */
+	uint64_t spool_off;             /* spool pieces: next unit's byte offset */
+	uint64_t spool_end;
+	struct tprof_decoder dec;
+};
 
 /* A short stream's record is decoded here (room for the largest), then copied to the
  * stream's own buffer, sized to the records it holds. */
@@ -47,37 +66,42 @@ static uint8_t *room(uint8_t *buf, size_t *cap, size_t want)
  * largest record, so that records decode straight into it. */
 static void buffers(struct stream *s, const struct piece *pc)
 {
+	struct stream_read *r = s->rd;
 	rec_room(s, s->records_read < SHORT_RECORDS ? 2 : REC_MAX);
 	if (pc->src != PIECE_CHUNK)
 		return;
-	s->in = room(s->in, &s->incap, pc->raw ? 0 : pc->comp_len < IN_CAP ? pc->comp_len : IN_CAP);
+	r->in = room(r->in, &r->incap, pc->raw ? 0 : pc->comp_len < IN_CAP ? pc->comp_len : IN_CAP);
 	/* the whole piece and a little more, so that inflate sees its end in one buffer */
 	size_t want = pc->raw ? pc->comp_len : (size_t)pc->raw_len + 64;
-	s->out = room(s->out, &s->outcap, want < OUT_CAP ? want : OUT_CAP);
-	if (!pc->raw && !s->zs_ready) {
-		memset(&s->zs, 0, sizeof(s->zs));
-		if (inflateInit2(&s->zs, -15) != Z_OK)
+	r->out = room(r->out, &r->outcap, want < OUT_CAP ? want : OUT_CAP);
+	if (!pc->raw && !r->zs_ready) {
+		memset(&r->zs, 0, sizeof(r->zs));
+		if (inflateInit2(&r->zs, -15) != Z_OK)
 			abort();
-		s->zs_ready = 1;
+		r->zs_ready = 1;
 	}
 }
 
 static void inflate_done(struct stream *s)
 {
-	if (s->zs_ready)
-		inflateEnd(&s->zs);
-	s->zs_ready = 0;
+	struct stream_read *r = s->rd;
+	if (r->zs_ready)
+		inflateEnd(&r->zs);
+	r->zs_ready = 0;
 }
 
 void stream_close(struct stream *s)
 {
-	inflate_done(s);
-	free(s->in);
-	free(s->out);
+	if (s->rd) {
+		inflate_done(s);
+		free(s->rd->in);
+		free(s->rd->out);
+		free(s->rd);
+		s->rd = NULL;
+	}
 	free(s->rec);
-	s->in = s->out = NULL;
 	s->rec = NULL;
-	s->incap = s->outcap = s->reccap = 0;
+	s->reccap = 0;
 	s->open = 0;
 }
 
@@ -101,21 +125,23 @@ int stream_rewind(struct stream *s)
 static void open_piece(struct stream *s)
 {
 	const struct piece *pc = &s->pieces[s->cur];
+	if (!s->rd && !(s->rd = calloc(1, sizeof(*s->rd))))
+		abort();
 	buffers(s, pc);
-	s->left = pc->records;
-	s->dec.prev_t0 = 0;
+	s->rd->left = pc->records;
+	s->rd->dec.prev_t0 = 0;
 	if (pc->src == PIECE_CHUNK) {
 		if (!pc->raw)
-			inflateReset(&s->zs);
-		s->zs.avail_in = 0;
-		s->comp_off = pc->offset;
-		s->comp_left = pc->comp_len;
-		s->out_pos = s->out_len = 0;
-		s->out_end = 0;
+			inflateReset(&s->rd->zs);
+		s->rd->zs.avail_in = 0;
+		s->rd->comp_off = pc->offset;
+		s->rd->comp_left = pc->comp_len;
+		s->rd->out_pos = s->rd->out_len = 0;
+		s->rd->out_end = 0;
 	} else {
-		s->spool_base = pc->copied ? s->proc->spool_copy : s->proc->spool_map;
-		s->spool_off = pc->offset;
-		s->spool_end = pc->offset + (uint64_t)pc->units * TPROF_UNIT;
+		s->rd->spool_base = pc->copied ? s->proc->spool_copy : s->proc->spool_map;
+		s->rd->spool_off = pc->offset;
+		s->rd->spool_end = pc->offset + (uint64_t)pc->units * TPROF_UNIT;
 	}
 	s->open = 1;
 }
@@ -124,41 +150,42 @@ static void open_piece(struct stream *s)
  * damage. */
 static int fill(struct stream *s)
 {
-	if (s->out_pos) {
-		memmove(s->out, s->out + s->out_pos, s->out_len - s->out_pos);
-		s->out_len -= s->out_pos;
-		s->out_pos = 0;
+	struct stream_read *r = s->rd;
+	if (r->out_pos) {
+		memmove(r->out, r->out + r->out_pos, r->out_len - r->out_pos);
+		r->out_len -= r->out_pos;
+		r->out_pos = 0;
 	}
 	if (s->pieces[s->cur].raw) {
 		/* the encoding as it is: straight into the buffer */
-		size_t room = s->outcap - s->out_len;
-		uint32_t n = s->comp_left < room ? s->comp_left : (uint32_t)room;
-		if (n && cfile_pread(&s->proc->file, s->out + s->out_len, n, s->comp_off) != (ssize_t)n)
+		size_t room = r->outcap - r->out_len;
+		uint32_t n = r->comp_left < room ? r->comp_left : (uint32_t)room;
+		if (n && cfile_pread(&s->proc->file, r->out + r->out_len, n, r->comp_off) != (ssize_t)n)
 			return -1;
-		s->comp_off += n;
-		s->comp_left -= n;
-		s->out_len += n;
-		s->out_end = s->comp_left == 0;
+		r->comp_off += n;
+		r->comp_left -= n;
+		r->out_len += n;
+		r->out_end = r->comp_left == 0;
 		return 0;
 	}
-	while (!s->out_end && s->out_len < TPROF_CODEC_RECORD_MAX && s->out_len < s->outcap) {
-		if (s->zs.avail_in == 0 && s->comp_left) {
-			uint32_t n = s->comp_left < s->incap ? s->comp_left : (uint32_t)s->incap;
-			if (cfile_pread(&s->proc->file, s->in, n, s->comp_off) != (ssize_t)n)
+	while (!r->out_end && r->out_len < TPROF_CODEC_RECORD_MAX && r->out_len < r->outcap) {
+		if (r->zs.avail_in == 0 && r->comp_left) {
+			uint32_t n = r->comp_left < r->incap ? r->comp_left : (uint32_t)r->incap;
+			if (cfile_pread(&s->proc->file, r->in, n, r->comp_off) != (ssize_t)n)
 				return -1;
-			s->comp_off += n;
-			s->comp_left -= n;
-			s->zs.next_in = s->in;
-			s->zs.avail_in = n;
+			r->comp_off += n;
+			r->comp_left -= n;
+			r->zs.next_in = r->in;
+			r->zs.avail_in = n;
 		}
-		s->zs.next_out = s->out + s->out_len;
-		s->zs.avail_out = (uInt)(s->outcap - s->out_len);
-		int rc = inflate(&s->zs, Z_NO_FLUSH);
-		s->out_len = s->outcap - s->zs.avail_out;
+		r->zs.next_out = r->out + r->out_len;
+		r->zs.avail_out = (uInt)(r->outcap - r->out_len);
+		int rc = inflate(&r->zs, Z_NO_FLUSH);
+		r->out_len = r->outcap - r->zs.avail_out;
 		if (rc == Z_STREAM_END) {
-			s->out_end = 1;
-			inflate_done(s);        /* the rest of the piece is in s->out */
-		} else if (rc != Z_OK && !(rc == Z_BUF_ERROR && s->comp_left)) {
+			r->out_end = 1;
+			inflate_done(s);        /* the rest of the piece is in r->out */
+		} else if (rc != Z_OK && !(rc == Z_BUF_ERROR && r->comp_left)) {
 			return -1;
 		}
 	}
@@ -167,13 +194,14 @@ static int fill(struct stream *s)
 
 static int next_chunk_record(struct stream *s)
 {
-	if (s->out_len - s->out_pos < TPROF_CODEC_RECORD_MAX && !s->out_end && fill(s) < 0)
+	struct stream_read *r = s->rd;
+	if (r->out_len - r->out_pos < TPROF_CODEC_RECORD_MAX && !r->out_end && fill(s) < 0)
 		return -1;
 	struct tprof_rec *to = s->reccap >= REC_MAX ? s->rec : scratch;
-	long n = tprof_decode_one(&s->dec, s->out + s->out_pos, s->out_len - s->out_pos, to);
+	long n = tprof_decode_one(&r->dec, r->out + r->out_pos, r->out_len - r->out_pos, to);
 	if (n <= 0)
 		return -1;
-	s->out_pos += (size_t)n;
+	r->out_pos += (size_t)n;
 	if (to == scratch) {    /* a short stream: the record kept in a buffer of its size */
 		rec_room(s, 1u + scratch[0].ext);
 		memcpy(s->rec, scratch, (1u + scratch[0].ext) * sizeof(*s->rec));
@@ -183,16 +211,16 @@ static int next_chunk_record(struct stream *s)
 
 static int next_spool_record(struct stream *s)
 {
-	const uint8_t *base = s->spool_base;
-	if (s->spool_off + TPROF_UNIT > s->spool_end)
+	struct stream_read *r = s->rd;
+	if (r->spool_off + TPROF_UNIT > r->spool_end)
 		return -1;
-	const struct tprof_rec *r = (const void *)(base + s->spool_off);
-	size_t bytes = (1u + r->ext) * (size_t)TPROF_UNIT;
-	if (s->spool_off + bytes > s->spool_end || r->kind == 0)
+	const struct tprof_rec *u = (const void *)(r->spool_base + r->spool_off);
+	size_t bytes = (1u + u->ext) * (size_t)TPROF_UNIT;
+	if (r->spool_off + bytes > r->spool_end || u->kind == 0)
 		return -1;
-	rec_room(s, 1u + r->ext);
-	memcpy(s->rec, r, bytes);
-	s->spool_off += bytes;
+	rec_room(s, 1u + u->ext);
+	memcpy(s->rec, u, bytes);
+	r->spool_off += bytes;
 	return 0;
 }
 
@@ -201,7 +229,7 @@ static int next_spool_record(struct stream *s)
  * per piece. */
 static void lost_with_file(struct stream *s)
 {
-	uint64_t lost = s->left;
+	uint64_t lost = s->rd->left;
 	s->pieces[s->cur].bad = 1;
 	for (size_t i = s->cur + 1; i < s->npieces; i++)
 		if (s->pieces[i].src == PIECE_CHUNK && !s->pieces[i].bad) {
@@ -223,7 +251,8 @@ int stream_next(struct stream *s)
 			}
 			open_piece(s);
 		}
-		if (s->left == 0) {
+		struct stream_read *r = s->rd;   /* there once a piece is open */
+		if (r->left == 0) {
 			s->cur++;
 			s->open = 0;
 			continue;
@@ -236,7 +265,7 @@ int stream_next(struct stream *s)
 		}
 		int rc = pc->src == PIECE_CHUNK ? next_chunk_record(s) : next_spool_record(s);
 		if (rc == 0) {
-			s->left--;
+			r->left--;
 			s->records_read++;
 			return 1;
 		}
@@ -247,8 +276,8 @@ int stream_next(struct stream *s)
 		diag_warn(pc->src == PIECE_CHUNK ? s->proc->trace_path : s->proc->spool_path,
 			  pc->src == PIECE_CHUNK ? pc->offset - TPROF_CHUNK_HEADER_SIZE : pc->offset,
 			  "stream %u, buffer %u: records could not be decoded; %u skipped", s->id, pc->seq,
-			  s->left);
-		diag_lost(s->left);
+			  r->left);
+		diag_lost(r->left);
 		pc->bad = 1;
 		s->cur++;
 		s->open = 0;

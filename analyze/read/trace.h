@@ -51,19 +51,8 @@ struct stream {
 	/* iterator */
 	size_t cur;                     /* piece being read */
 	int open;                       /* cur's reader is set up */
-	uint32_t left;                  /* records left in the piece */
-	z_stream zs;
-	int zs_ready;
-	uint64_t comp_off;              /* next compressed byte to read */
-	uint32_t comp_left;
-	uint8_t *in, *out;
-	size_t incap, outcap;
-	size_t out_pos, out_len;
-	int out_end;                    /* inflate reached the end of the piece */
-	const uint8_t *spool_base;      /* spool pieces: the mapping or the copy they are in */
-	uint64_t spool_off;             /* spool pieces: next unit's byte offset */
-	uint64_t spool_end;
-	struct tprof_decoder dec;
+	struct stream_read *rd;         /* the piece's reading state (stream.c), while open: a
+					 * trace of many streams holds it for those being read */
 	struct tprof_rec *rec;          /* current record (its units; the largest record's once
 					 * the stream is long) */
 	size_t reccap;
