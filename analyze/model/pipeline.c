@@ -261,6 +261,8 @@ static void on_stack(struct thread *t, const struct tprof_rec *r)
 	if ((uint64_t)n * sizeof(uint32_t) > (uint64_t)r->ext * TPROF_UNIT)
 		n = (uint32_t)(r->ext * TPROF_UNIT / sizeof(uint32_t));
 	const uint32_t *ids = (const uint32_t *)(r + 1);
+	if (!t->frames && !(t->frames = malloc(MAX_STACK * sizeof(*t->frames))))
+		abort();
 	for (uint32_t i = 0; i < n; i++)
 		t->frames[i] = proc_string(t->proc, ids[i]);
 	t->nframes = n;

@@ -20,6 +20,7 @@ void proc_free(struct proc *p)
 		if (p->threads[s]) {
 			free(p->threads[s]->open_calls);
 			free(p->threads[s]->stack);
+			free(p->threads[s]->frames);
 			free(p->threads[s]);
 		}
 	}

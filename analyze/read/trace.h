@@ -117,7 +117,8 @@ struct thread {
 	int64_t gap_range_ns;           /* where the latest that lost a range's begin or end
 					 * says the loss ended */
 	uint64_t gap_lost;              /* records the GAP records say were lost */
-	uint32_t frames[MAX_STACK];     /* the last STACK record, for the call it belongs to */
+	uint32_t *frames;               /* the last STACK record, for the call it belongs to
+					 * (MAX_STACK of them, from the thread's first) */
 	uint32_t nframes;
 	uint64_t frames_corr;
 	struct open_call *open_calls;   /* calls that never returned */

@@ -91,7 +91,7 @@ struct stream *proc_stream_new(struct proc *p)
 static void add_piece(struct stream *s, const struct piece *pc)
 {
 	if (s->npieces == s->cap) {
-		size_t n = s->cap ? s->cap * 2 : 2;   /* most streams of an import have one piece */
+		size_t n = s->cap ? s->cap * 2 : 1;   /* most streams of an import have one piece */
 		struct piece *np = realloc(s->pieces, n * sizeof(*np));
 		if (!np)
 			abort();
