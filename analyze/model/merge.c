@@ -3,10 +3,10 @@
  * with memory proportional to the number of streams.  A stream is opened (its reading state
  * and first record) only when it reaches the top, keyed until then by the time its first
  * piece says it begins: a trace of many streams holds readers for those whose times overlap,
- * not for all.  The heap runs ahead on a thread of its
- * own (reading, inflating and decoding the streams with it), handing the records over in
- * batches, while the pipeline takes them on the caller's thread: when the pipeline has enough
- * to do for that to pay, as the first records show. */
+ * not for all.  The heap runs ahead on a thread of its own (reading, inflating and decoding
+ * the streams with it), handing the records over in batches, while the pipeline takes them on
+ * the caller's thread: when the pipeline has enough to do for that to pay, as the first
+ * records show. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -107,8 +107,8 @@ static int image_begun(const char *dir)
 	DIR *d = opendir(dir);
 	snprintf(pid, sizeof(pid), ".%d.", (int)getpid());
 	for (struct dirent *e; d && !found && (e = readdir(d));) {
-		size_t n = strlen(e->d_name);
-		if (n < 6 || strcmp(e->d_name + n - 6, ".spool") || !strstr(e->d_name, pid))
+		size_t n = strlen(e->d_name), k = strlen(TPROF_SPOOL_SUFFIX);
+		if (n < k || strcmp(e->d_name + n - k, TPROF_SPOOL_SUFFIX) || !strstr(e->d_name, pid))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
