@@ -460,10 +460,10 @@ int main(int argc, char **argv)
 	hooks.job = o.job;
 	int loaded = trace_load_with(&tr, o.dir, &hooks);
 	if (loaded < 0) {
-		import_end(&imports);
 		free(o.imports);
 		free(outpath);
 		trace_free(&tr);
+		import_end(&imports);   /* after: the images are parts of its files */
 		return loaded == -2 ? 2 : 1;
 	}
 	if (diag_verbose) {
@@ -481,10 +481,10 @@ int main(int argc, char **argv)
 			diag_error("no tprof data could be read under %s", o.dir);
 		else
 			diag_error("nothing could be read from %s", o.label);
-		import_end(&imports);
 		free(o.imports);
 		free(outpath);
 		trace_free(&tr);
+		import_end(&imports);   /* after: the images are parts of its files */
 		return 1;
 	}
 	struct runtime_set rts;
@@ -493,10 +493,10 @@ int main(int argc, char **argv)
 	runtime_set_init(&rts, all, nrts);
 	struct pipeline pl = { .tr = &tr, .rts = &rts };
 	if (time_window(&o, &tr, &pl.win) < 0) {
-		import_end(&imports);
 		free(o.imports);
 		free(outpath);
 		trace_free(&tr);
+		import_end(&imports);   /* after: the images are parts of its files */
 		return 2;
 	}
 	struct output outs[2];
@@ -510,9 +510,9 @@ int main(int argc, char **argv)
 		} else if (o.split) {
 			if (split_output(&o, &tr, &pl.win, outpath, &outs[pl.nouts++], &rts) < 0) {
 				free(outpath);
-				import_end(&imports);
 				free(o.imports);
 				trace_free(&tr);
+				import_end(&imports);   /* after: the images are parts of its files */
 				return 2;
 			}
 		} else if (o.sqlite) {
@@ -554,8 +554,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tprof-analyze: %s trace written to %s\n",
 			o.perfetto ? "Perfetto" : "Chrome", outpath);
 	free(outpath);
-	import_end(&imports);
 	free(o.imports);
 	trace_free(&tr);
+	import_end(&imports);   /* after: the images are parts of its files */
 	return rc;
 }

@@ -1,5 +1,5 @@
 /* imgwrite.c — a process image written outside the recorder (imgwrite.h): its chunk file
- * (created with O_EXCL, a random instance), a buffer per stream that becomes a chunk (codec +
+ * (created with O_EXCL, a random instance; or a part of the caller's, opts.into), a buffer per stream that becomes a chunk (codec +
  * raw deflate + chunk header, as the recorder's preload/spool/chunks.c; with opts.raw, the
  * codec's bytes as they are), and its strings.  A stream's buffer starts small and doubles up
  * to BUF_UNITS as records come, so that an image of many streams with few records each costs
@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,6 +71,7 @@ struct writer {
 
 struct tprof_imgw {
 	struct tprof_held file;         /* written under io_lock */
+	int borrowed;                   /* file is opts.into: never closed here */
 	pthread_mutex_t io_lock;
 	int failed;                     /* read and set atomically with a writing thread */
 	int want_thread;                /* opts.thread */
@@ -534,9 +536,31 @@ static void create_spool(struct tprof_imgw *w, const struct tprof_imgw_opts *o)
 	free(path);
 }
 
+/* The image's header at the end of the caller's file (opts.into). */
+static int start_in(struct tprof_imgw *w, const struct tprof_imgw_opts *o, char *why,
+		    size_t whylen)
+{
+	struct tprof_file_header h;
+	struct stat st;
+	tprof_file_header_init(&h, w->instance = new_instance(o), o->pid, o->real_ns);
+	w->file.fd = *o->into;
+	w->file.lock = &w->io_lock;
+	w->borrowed = 1;
+	errno = 0;
+	if (fstat(w->file.fd, &st) < 0 || write(w->file.fd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
+		snprintf(why, whylen, "cannot write: %s", errno ? strerror(errno) : "short write");
+		return -1;
+	}
+	w->file.dev = st.st_dev;
+	w->file.ino = st.st_ino;
+	return 0;
+}
+
 static int create_file(struct tprof_imgw *w, const struct tprof_imgw_opts *o, char *why,
 		       size_t whylen)
 {
+	if (o->into)
+		return start_in(w, o, why, whylen);
 	char *host = strdup(o->host && *o->host ? o->host : "host"), *path = NULL;
 	struct tprof_file_header h;
 	uint64_t instance = w->instance = new_instance(o);
@@ -609,7 +633,7 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 		tprof_imgw_close(w);
 		return NULL;
 	}
-	if (o->spool_kb && !o->thread)
+	if (o->spool_kb && !o->thread && !o->into)
 		create_spool(w, o);
 	return w;
 }
@@ -643,6 +667,8 @@ void tprof_imgw_close(struct tprof_imgw *w)
 	if (w->spool.fd >= 0 && !failed(w) && w->spool.path)
 		unlink(w->spool.path);
 	tprof_held_close(&w->spool);
+	if (w->borrowed)
+		w->file.fd = -1;
 	tprof_held_close(&w->file);
 	pthread_mutex_destroy(&w->io_lock);
 	let_go_buffers(w, 1);
@@ -664,6 +690,8 @@ void tprof_imgw_abandon(struct tprof_imgw *w, int close_files)
 	pthread_mutex_init(&w->io_lock, NULL);
 	if (close_files) {
 		tprof_held_close(&w->spool);
+		if (w->borrowed)
+			w->file.fd = -1;
 		tprof_held_close(&w->file);
 	}
 	let_go_buffers(w, 0);

@@ -1,5 +1,5 @@
 /* imgwrite.h — a process image written outside the recorder (imgwrite.c): one chunk file of
- * its own (docs/FORMAT.md §3), a buffer per stream (grown as records come, or a slot of a
+ * its own (docs/FORMAT.md §3), or appended to a file the caller holds, a buffer per stream (grown as records come, or a slot of a
  * spool beside it) turned into chunks when full, flushed or released, and a string table.
  * The system profile's sampler (sample/image.c) and the analyzer's import of framework
  * traces write their images with it.  Not thread-safe: one thread
@@ -30,9 +30,14 @@ struct tprof_imgw_opts {
 				 * many KiB (whole pages) in <dir>/<host>.<pid>.<id>.spool, mapped
 				 * shared, so that what the file lacks outlives any end of the
 				 * process; removed at a close with nothing lost */
+	const int *into;        /* not NULL (and no spool): the image, header and chunks, is
+				 * appended to this descriptor, opened O_APPEND, which the caller
+				 * keeps (images written one after another into one file; dir,
+				 * host and the base name are then unused) */
 };
 
-/* Creates the file (O_EXCL, a random instance) with its header.  NULL with a reason in why
+/* Creates the file (O_EXCL, a random instance), or starts the image in opts.into, with its
+ * header.  NULL with a reason in why
  * when it cannot be made. */
 struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, size_t whylen);
 
@@ -61,7 +66,7 @@ void tprof_imgw_close(struct tprof_imgw *w);
  * close_files (the child's descriptor table holds them), the files closed; w is not freed. */
 void tprof_imgw_abandon(struct tprof_imgw *w, int close_files);
 
-/* <dir>/<host>.<pid>.<id>, the file's path without ".tpf". */
+/* <dir>/<host>.<pid>.<id>, the file's path without ".tpf" (NULL with opts.into). */
 const char *tprof_imgw_base(const struct tprof_imgw *w);
 /* Whether writing goes on (0 after a write error). */
 int tprof_imgw_ok(const struct tprof_imgw *w);

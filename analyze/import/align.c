@@ -14,11 +14,9 @@
 #include <string.h>
 
 #include "../../common/events.h"
-#include "../../common/hash.h"
 #include "../../common/import.h"
 #include "../read/impimage.h"
 #include "../util/satarith.h"
-#include "../util/u64map.h"
 #include "../util/strings.h"
 #include "import.h"
 
@@ -253,62 +251,6 @@ static void set_clock(struct proc *p, struct import_done *d, int64_t shift, int6
 	p->tb.offset = offset;
 }
 
-/* Every image of every file by its path (a hash of it; the path is compared on a hit, and
- * when two paths share a hash the later is looked for among all): file and image, as
- * file << 32 | image (a file has fewer than 2^32 images: each holds an event).  The paths are
- * not put in the trace's strings: they name temporary files, and outputs write every string. */
-struct image_index {
-	struct u64map by_path;
-	uint64_t *where;
-	size_t n;
-	int collided;
-};
-
-static const char *image_path(const struct import_set *set, uint64_t where)
-{
-	return set->done[where >> 32].file.images[where & 0xffffffffu].path;
-}
-
-static void index_images(struct image_index *x, const struct import_set *set)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < set->ndone; i++)
-		n += set->done[i].file.nimages;
-	if (!(x->where = malloc((n ? n : 1) * sizeof(*x->where))))
-		abort();
-	for (size_t i = 0; i < set->ndone; i++)
-		for (size_t k = 0; k < set->done[i].file.nimages; k++) {
-			const char *path = set->done[i].file.images[k].path;
-			uint64_t key = tprof_hash_table(path, strlen(path));
-			x->where[x->n] = (uint64_t)i << 32 | k;
-			if (u64map_get(&x->by_path, key))
-				x->collided = 1;
-			else
-				u64map_put(&x->by_path, key, (uint32_t)x->n);
-			x->n++;
-		}
-}
-
-static struct import_done *done_of(struct import_set *set, struct image_index *x,
-				   const struct proc *p, size_t *image)
-{
-	if (!p->trace_path)
-		return NULL;
-	const uint32_t *v = u64map_get(&x->by_path,
-				       tprof_hash_table(p->trace_path, strlen(p->trace_path)));
-	size_t at = SIZE_MAX;
-	if (v && !strcmp(image_path(set, x->where[*v]), p->trace_path))
-		at = *v;
-	else if (x->collided)
-		for (size_t i = 0; i < x->n && at == SIZE_MAX; i++)
-			if (!strcmp(image_path(set, x->where[i]), p->trace_path))
-				at = i;
-	if (at == SIZE_MAX)
-		return NULL;
-	*image = (size_t)(x->where[at] & 0xffffffffu);
-	return &set->done[x->where[at] >> 32];
-}
-
 static void place(struct trace *tr, struct import_set *set, struct import_done *d)
 {
 	const struct imp_file *f = &d->file;
@@ -337,33 +279,29 @@ static void place(struct trace *tr, struct import_set *set, struct import_done *
 void import_align(struct trace *tr, void *ctx)
 {
 	struct import_set *set = ctx;
-	struct image_index x = { .where = NULL };
 	for (size_t i = 0; i < set->ndone; i++)
 		place(tr, set, &set->done[i]);
-	index_images(&x, set);
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		struct proc *p = tr->procs[i];
-		size_t k;
-		struct import_done *d = p->imp ? done_of(set, &x, p, &k) : NULL;
-		if (!d)
-			continue;
-		if (d->how == IMPORT_BY_TIME) {
-			/* realtime r = x + shift; on the host's axis: r - (real - mono) + offset */
-			const struct proc *h = d->home ? d->home : host_proc(tr, d->file.host);
-			int64_t off = h ? sat_sub(h->tb.pts[0].real, h->tb.pts[0].mono) : 0;
-			set_clock(p, d, sat_sub(d->shift_ns, off), h ? h->tb.offset : 0,
-				  d->shift_ns);
-			if (h && h->tb.corrected) {
-				p->tb.corrected = 1;
-				p->tb.corr = h->tb.corr;
+	for (size_t i = 0; i < set->ndone; i++)
+		for (size_t k = 0; k < set->done[i].file.nimages; k++) {
+			struct import_done *d = &set->done[i];
+			struct proc *p = d->file.images[k].proc;
+			if (!p || !p->imp)
+				continue;
+			if (d->how == IMPORT_BY_TIME) {
+				/* realtime r = x + shift; on the host's axis: r - (real - mono) + offset */
+				const struct proc *h = d->home ? d->home : host_proc(tr, d->file.host);
+				int64_t off = h ? sat_sub(h->tb.pts[0].real, h->tb.pts[0].mono) : 0;
+				set_clock(p, d, sat_sub(d->shift_ns, off), h ? h->tb.offset : 0,
+					  d->shift_ns);
+				if (h && h->tb.corrected) {
+					p->tb.corrected = 1;
+					p->tb.corr = h->tb.corr;
+				}
+			} else {
+				set_clock(p, d, d->shift_ns, 0, d->shift_ns);
 			}
-		} else {
-			set_clock(p, d, d->shift_ns, 0, d->shift_ns);
+			if (d->home && d->file.images[k].pid == d->home->pid)
+				p->imp->home = d->home;
+			p->imp->file_home = d->home;
 		}
-		if (d->home && d->file.images[k].pid == d->home->pid)
-			p->imp->home = d->home;
-		p->imp->file_home = d->home;
-	}
-	u64map_free(&x.by_path);
-	free(x.where);
 }

@@ -1,5 +1,6 @@
 /* import.c — the files to import (--import, and those found in the directory) rewritten as
- * imported images in a scratch directory, which is then read as part of the profile; the
+ * imported images in a scratch directory (each file's images one after another in one file,
+ * read through one descriptor), which are then read as part of the profile; the
  * report -v gives of each; the scratch directory's end.  The scratch directory is a
  * temporary of util/outname.h, $TMPDIR/tprof-import.tprof-tmp-HOST-PID-XXXXXX: removed at the
  * end, on SIGINT, SIGTERM and SIGHUP, and, if a run was killed, by the next import once that
@@ -7,6 +8,7 @@
 #include "import.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,14 +83,29 @@ static int add_images(struct trace *tr, void *ctx)
 		imp_fixes_add(&set->fixes, &set->done[i].file.fixes);
 	if (set->ndone)
 		tr->imp_fixes = &set->fixes;
-	for (size_t i = 0; i < set->ndone; i++)
-		if (set->done[i].file.nimages) {
-			size_t before = tr->nprocs;
-			int rc = scan_dir(tr, set->scratch);
-			for (size_t k = before; k < tr->nprocs; k++)
-				tr->procs[k]->scratch = 1;   /* written just now: trusted */
-			return rc;
+	for (size_t i = 0; i < set->ndone; i++) {
+		struct import_done *d = &set->done[i];
+		struct imp_file *f = &d->file;
+		if (!f->nimages)
+			continue;
+		/* the images' file, opened once for all of them */
+		int images_fd = fdcache_open(f->pack, O_RDONLY);
+		if (images_fd < 0) {
+			diag_error("%s: cannot open %s: %s", f->source, f->pack, strerror(errno));
+			return -1;
 		}
+		if (!(d->images = malloc(sizeof(*d->images))))
+			abort();
+		cfile_init(d->images, f->pack);
+		cfile_adopt(d->images, images_fd);
+		for (size_t k = 0; k < f->nimages; k++) {
+			struct imp_image *im = &f->images[k];
+			if (!im->size)
+				continue;            /* nothing was written */
+			im->proc = scan_add_part(tr, d->images, im->offset, im->size);
+			im->proc->scratch = 1;       /* written just now: trusted */
+		}
+	}
 	return 0;
 }
 
@@ -148,9 +165,13 @@ static void scratch_remove(struct import_set *set)
 
 void import_end(struct import_set *set)
 {
-	scratch_remove(set);
-	for (size_t i = 0; i < set->ndone; i++)
+	for (size_t i = 0; i < set->ndone; i++) {
+		if (set->done[i].images)
+			cfile_close(set->done[i].images);
+		free(set->done[i].images);
 		imp_file_free(&set->done[i].file);
+	}
+	scratch_remove(set);
 	free(set->done);
 	set->done = NULL;
 	set->ndone = 0;

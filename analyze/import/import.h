@@ -30,6 +30,7 @@ enum import_how {
 
 struct import_done {
 	struct imp_file file;
+	struct cfile *images;           /* file.pack as its images read it, or NULL */
 	int how;                        /* enum import_how */
 	int64_t shift_ns;               /* what was added to its ns (BY_STEPS, BY_OFFSET...) */
 	size_t steps_matched;

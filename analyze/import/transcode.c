@@ -3,12 +3,14 @@
  * puts in order by image, stream (thread) and time.  Going through each thread's items in time
  * order, slices are written as IBEGIN and IEND with proper nesting: a slice that outlives the
  * one it began in is cut at its end, an E closes the innermost B.  Images are written one at a
- * time, in the items' order, each stream's buffer given back when its items are done: memory
- * follows the events, not the number of processes and threads the file names.  Whatever is
- * changed or left out on the way is counted by cause (fixes.h). */
+ * time, in the items' order, one after another into one scratch file (a file each would make
+ * an import of many processes the file system's work), each stream's buffer given back when
+ * its items are done: memory follows the events, not the number of processes and threads the
+ * file names.  Whatever is changed or left out on the way is counted by cause (fixes.h). */
 #include "transcode.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,11 +72,13 @@ struct img {
 	size_t nsteps, capsteps;
 	uint64_t events;
 	struct tprof_imgw *w;           /* while written */
+	size_t out;                     /* its entry in imp_file.images, once opened */
 };
 
 struct ctx {
 	const struct imp_opts *o;
 	struct imp_file *f;
+	int pack;                       /* imp_file.pack, open for appending */
 	uint32_t source;                /* the file's name, a string id (where fixes were met) */
 	regex_t steps;
 	int64_t *step_of;               /* by name string id: -1 unknown, -2 no, else N */
@@ -603,26 +607,28 @@ static int open_image(struct ctx *c, size_t i)
 		.real_ns = 0, .prog = "tprof-analyze", .what = "the import",
 		.raw = 1,      /* read once, right away: compressing it would be waste */
 		.thread = 1,   /* chunks made beside the merge, once there are many */
+		.into = &c->pack,
 	};
-	if (!(im->w = tprof_imgw_open(&o, why, sizeof(why)))) {
-		diag_error("%s: %s", f->source, why);
+	off_t at = lseek(c->pack, 0, SEEK_END);   /* the image before is all written */
+	if (at < 0 || !(im->w = tprof_imgw_open(&o, why, sizeof(why)))) {
+		diag_error("%s: %s: %s", f->source, f->pack, at < 0 ? strerror(errno) : why);
 		return -1;
 	}
 	uint64_t t = ticks(f->first_ns == INT64_MAX ? 0 : f->first_ns);
 	image_props(c, im, t);
+	im->out = f->nimages;
 	struct imp_image *out = &f->images[f->nimages++];
+	out->offset = (uint64_t)at;
 	out->pid = im->key.is_str ? -1 : im->key.num;
 	out->pid_str = im->key.is_str ? strdup(strings_get(im->key.str)) : NULL;
 	out->events = im->events;
 	out->steps = im->steps;
 	out->nsteps = im->nsteps;
 	im->steps = NULL;
-	if (asprintf(&out->path, "%s%s", tprof_imgw_base(im->w), TPROF_TRACE_SUFFIX) < 0)
-		abort();
 	return 0;
 }
 
-/* Its END, and the file closed: 0, or -1 after a write error (said). */
+/* Its END, and the image closed, its size known: 0, or -1 after a write error (said). */
 static int close_image(struct ctx *c, struct img *im)
 {
 	if (!im->w)
@@ -633,6 +639,9 @@ static int close_image(struct ctx *c, struct img *im)
 	int rc = tprof_imgw_ok(im->w) ? 0 : -1;
 	tprof_imgw_close(im->w);
 	im->w = NULL;
+	struct imp_image *out = &c->f->images[im->out];
+	off_t end = lseek(c->pack, 0, SEEK_END);
+	out->size = end > (off_t)out->offset ? (uint64_t)end - out->offset : 0;
 	for (size_t k = 0; k < c->nsmap_set; k++)
 		c->smap[c->smap_set[k]] = 0;
 	c->nsmap_set = 0;
@@ -833,14 +842,21 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 	reader_fixes(&c, &meta);
 	chrome_meta_free(&meta);
 	f->images = calloc(c.nimg ? c.nimg : 1, sizeof(*f->images));
-	if (!f->images)
+	if (!f->images || asprintf(&f->pack, "%s/images-XXXXXX", o->scratch) < 0)
 		abort();
+	if ((c.pack = mkostemp(f->pack, O_APPEND | O_CLOEXEC)) < 0) {
+		diag_error("%s: cannot make its images' file in %s: %s", f->source, o->scratch,
+			   strerror(errno));
+		free_ctx(&c);
+		return -1;
+	}
 	c.failed = 0;
 	struct writer w = { .c = &c, .image = UINT32_MAX };
 	int rc = items_each(c.items, write_item, &w);
 	flush_thread(&w);
 	images_until(&w, SIZE_MAX);
 	free(w.open);
+	close(c.pack);
 	if (c.failed)
 		rc = -1;
 	free_ctx(&c);
@@ -850,11 +866,11 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 void imp_file_free(struct imp_file *f)
 {
 	for (size_t i = 0; i < f->nimages; i++) {
-		free(f->images[i].path);
 		free(f->images[i].pid_str);
 		free(f->images[i].steps);
 	}
 	free(f->images);
+	free(f->pack);
 	free(f->source);
 	free(f->host);
 	memset(f, 0, sizeof(*f));

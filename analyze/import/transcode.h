@@ -1,6 +1,6 @@
 /* transcode.h — a Chrome trace rewritten as imported images (transcode.c): each process of the
- * file becomes a process image of its own (common/import.h) in a scratch directory, which the
- * analyzer then reads as it reads the recorders' images.  What is needed to put the file on
+ * file becomes a process image of its own (common/import.h), the images one after another in
+ * one scratch file, which the analyzer then reads as it reads the recorders' images.  What is needed to put the file on
  * the profile's time axis (its kind of time, its steps) comes back beside the images. */
 #ifndef TPROF_ANALYZE_TRANSCODE_H
 #define TPROF_ANALYZE_TRANSCODE_H
@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "fixes.h"
+
+struct proc;
 
 /* A step of the file: a slice whose name matched the step pattern (ProfilerStep#N). */
 struct imp_step {
@@ -25,7 +27,8 @@ enum imp_time {
 
 /* One process of the file, as an image. */
 struct imp_image {
-	char *path;                     /* the .tpf written */
+	uint64_t offset, size;          /* where it is in the file's images (imp_file.pack) */
+	struct proc *proc;              /* the profile's process it is, once added (import.c) */
 	int64_t pid;                    /* the file's pid (a string pid: a number made up) */
 	char *pid_str;                  /* the pid as a string when it was one, else NULL */
 	struct imp_step *steps;
@@ -41,6 +44,7 @@ struct imp_file {
 	enum imp_time time;
 	int64_t base_ns;                /* IMP_TIME_BASE */
 	int64_t first_ns, last_ns;      /* the file's own ns, over every event */
+	char *pack;                     /* the scratch file of its images, one after another */
 	struct imp_image *images;
 	size_t nimages;
 	uint64_t events;
@@ -49,12 +53,12 @@ struct imp_file {
 };
 
 struct imp_opts {
-	const char *scratch;            /* the directory the images go into */
+	const char *scratch;            /* the directory the images' file goes into */
 	const char *step_pattern;       /* extended regex, group 1 = the step; NULL: default */
 	size_t run_bytes;               /* events held before a sorted run goes to disk */
 };
 
-/* Reads path into images under o->scratch.  -1 when nothing could be read (the reason has
+/* Reads path into images in a file under o->scratch.  -1 when nothing could be read (the reason has
  * been said); otherwise 0, with f->failed set when the read ended early. */
 int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f);
 void imp_file_free(struct imp_file *f);

@@ -1,8 +1,8 @@
-/* fdcache.c — descriptors for the chunk files.  The merge reads every process image's chunk
- * file piece by piece for the whole run, and a profile may hold more files than the process
- * may open (`ulimit -n`), so only a few are open at once: the least recently read is closed
- * when another must be opened, and reopened when read again (checked to be the same file,
- * by device and inode).  Any open of the reader that finds no descriptor left closes the
+/* fdcache.c — descriptors for the chunk files (or parts of one: an import's images share a
+ * file).  The merge reads every process image's chunk file piece by piece for the whole run,
+ * and a profile may hold more files than the process may open (`ulimit -n`), so only a few
+ * are open at once: the least recently read is closed when another must be opened, and
+ * reopened when read again (checked to be the same file, by device and inode).  Any open of the reader that finds no descriptor left closes the
  * cached ones and tries again.  Reads may come from the merge's thread and the caller's, so
  * the list is under a lock; a descriptor being read is pinned and never closed under it. */
 #include <errno.h>
@@ -103,6 +103,27 @@ void cfile_init(struct cfile *f, const char *path)
 	f->fd = -1;
 }
 
+void cfile_init_part(struct cfile *f, struct cfile *whole, uint64_t base, uint64_t len)
+{
+	cfile_init(f, whole->path);
+	f->whole = whole;
+	f->base = base;
+	f->len = len;
+}
+
+int cfile_size(const struct cfile *f, const char *path, uint64_t *size)
+{
+	struct stat st;
+	if (f->whole) {
+		*size = f->len;
+		return 0;
+	}
+	if (stat(path, &st) < 0)
+		return -1;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
 static void adopt_locked(struct cfile *f, int fd)
 {
 	f->fd = fd;
@@ -154,6 +175,14 @@ static int reopen_locked(struct cfile *f)
 
 ssize_t cfile_pread(struct cfile *f, void *buf, size_t n, uint64_t off)
 {
+	if (f->whole) {
+		if (off >= f->len)
+			return 0;
+		ssize_t got = cfile_pread(f->whole, buf, n < f->len - off ? n : (size_t)(f->len - off),
+					  f->base + off);
+		f->failed = f->whole->failed;
+		return got;
+	}
 	pthread_mutex_lock(&lock);
 	if (f->failed || (f->fd < 0 && reopen_locked(f) < 0)) {
 		pthread_mutex_unlock(&lock);

@@ -13,9 +13,9 @@
 static uint64_t proc_bytes(const struct proc *p)
 {
 	struct stat st;
-	uint64_t n = 0;
-	if (p->trace_path && stat(p->trace_path, &st) == 0)
-		n += (uint64_t)st.st_size;
+	uint64_t n = 0, size;
+	if (p->trace_path && cfile_size(&p->file, p->trace_path, &size) == 0)
+		n += size;
 	if (p->spool_path && stat(p->spool_path, &st) == 0) {
 		uint64_t blocks = (uint64_t)st.st_blocks * 512;
 		n += blocks < (uint64_t)st.st_size ? blocks : (uint64_t)st.st_size;

@@ -46,7 +46,8 @@ void proc_free(struct proc *p)
 	if (p->spool_map)
 		munmap((void *)p->spool_map, p->spool_map_len);
 	free(p->spool_copy);
-	free(p->trace_path);
+	if (!p->file.whole)
+		free(p->trace_path);
 	free(p->spool_path);
 	free(p);
 }

@@ -59,6 +59,19 @@ static int same_base(const struct proc *p, const char *base, size_t n)
 	       (!strcmp(b + n, TPROF_TRACE_SUFFIX) || !strcmp(b + n, TPROF_SPOOL_SUFFIX));
 }
 
+/* A process image, nothing known of it yet, at the end of the trace's list. */
+static struct proc *new_proc(struct trace *tr)
+{
+	struct proc *p = calloc(1, sizeof(*p));
+	struct proc **np = realloc(tr->procs, (tr->nprocs + 1) * sizeof(*np));
+	if (!p || !np)
+		abort();
+	p->rank = p->pid = p->ppid = p->world_size = p->local_rank = p->gen = -1;
+	tr->procs = np;
+	tr->procs[tr->nprocs++] = p;
+	return p;
+}
+
 static struct proc *find_or_add(struct scan *sc, const char *base)
 {
 	struct trace *tr = sc->tr;
@@ -70,15 +83,17 @@ static struct proc *find_or_add(struct scan *sc, const char *base)
 	for (size_t i = 0; at && i < tr->nprocs; i++)   /* two bases of one hash: never seen */
 		if (same_base(tr->procs[i], base, n))
 			return tr->procs[i];
-	struct proc *p = calloc(1, sizeof(*p));
-	struct proc **np = realloc(tr->procs, (tr->nprocs + 1) * sizeof(*np));
-	if (!p || !np)
-		abort();
-	p->rank = p->pid = p->ppid = p->world_size = p->local_rank = p->gen = -1;
-	tr->procs = np;
-	tr->procs[tr->nprocs++] = p;
+	struct proc *p = new_proc(tr);
 	if (!at)
 		u64map_put(&sc->bases, h, (uint32_t)tr->nprocs);
+	return p;
+}
+
+struct proc *scan_add_part(struct trace *tr, struct cfile *whole, uint64_t base, uint64_t len)
+{
+	struct proc *p = new_proc(tr);
+	p->trace_path = (char *)whole->path;
+	cfile_init_part(&p->file, whole, base, len);
 	return p;
 }
 

@@ -206,13 +206,18 @@ struct cfile {
 	int failed;                     /* could not be opened again: nothing more is read */
 	uint64_t dev, ino;              /* the file first opened: reopened, it must be that one */
 	struct cfile *newer, *older;    /* open files, most recently used first */
+	struct cfile *whole;            /* not NULL: this is [base, base + len) of that file, read
+					 * as if it were a file (an image among others in one file),
+					 * through its descriptor */
+	uint64_t base, len;
 };
 
 /* What the spool's writer was doing when the spool was read (read/spoolfile.c). */
 enum spool_writer { WRITER_UNKNOWN = 0, WRITER_GONE, WRITER_LIVE };
 
 struct proc {
-	char *trace_path, *spool_path;
+	char *trace_path, *spool_path;  /* owned, but for a part of a file (file.whole): its
+					 * path is then the whole's */
 	uint64_t instance;
 	struct cfile file;              /* the chunk file (path NULL: none) */
 	uint64_t indexed;               /* chunk file: bytes indexed so far (tracefile.c) */
@@ -389,8 +394,12 @@ const char *const *diag_unreadable_list(size_t *n);
 
 /* fdcache.c: the chunk files' descriptors, a few open at a time */
 void cfile_init(struct cfile *f, const char *path);
+void cfile_init_part(struct cfile *f, struct cfile *whole, uint64_t base, uint64_t len);
 void cfile_adopt(struct cfile *f, int fd);          /* fd, opened by the caller, is f's */
+/* Reads at off of the file (of the part, for a part). */
 ssize_t cfile_pread(struct cfile *f, void *buf, size_t n, uint64_t off);
+/* The bytes there are to read: the part's, or the file's at path now (f not yet opened). */
+int cfile_size(const struct cfile *f, const char *path, uint64_t *size);
 void cfile_close(struct cfile *f);
 /* open(2) (O_CLOEXEC added) that closes cached descriptors and tries again when the process
  * has no descriptor left. */
@@ -398,6 +407,9 @@ int fdcache_open(const char *path, int flags);
 
 /* scan.c: finds and opens every file under a directory */
 int scan_dir(struct trace *tr, const char *dir);
+/* A process image that is [base, base + len) of a file (an import's images, one after
+ * another in one file), added to the trace; the file (and its path) must outlive it. */
+struct proc *scan_add_part(struct trace *tr, struct cfile *whole, uint64_t base, uint64_t len);
 int strcmp_ptr(const void *a, const void *b);
 
 /* jobs.c: the process images scanned, grouped by job; those of the jobs `want` names kept

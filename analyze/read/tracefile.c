@@ -206,29 +206,31 @@ int tracefile_index(struct trace *tr, struct proc *p)
 {
 	if (!p->trace_path || p->file.failed)
 		return 0;
-	if (!p->file.path) {
-		cfile_init(&p->file, p->trace_path);
-		int fd = fdcache_open(p->trace_path, O_RDONLY);
-		if (fd < 0) {
-			p->file.failed = 1;
-			diag_unreadable(p->trace_path, "cannot open: %s; its records are left out",
-					strerror(errno));
-			return -1;
+	if (!p->indexed) {
+		if (!p->file.whole) {   /* a part of a file is read through the whole's descriptor */
+			cfile_init(&p->file, p->trace_path);
+			int fd = fdcache_open(p->trace_path, O_RDONLY);
+			if (fd < 0) {
+				p->file.failed = 1;
+				diag_unreadable(p->trace_path, "cannot open: %s; its records are left "
+						"out", strerror(errno));
+				return -1;
+			}
+			cfile_adopt(&p->file, fd);
 		}
-		cfile_adopt(&p->file, fd);
 		check_file_header(p);
 		p->indexed = TPROF_FILE_HEADER_SIZE;
 	} else if (p->ndamage && p->damage[p->ndamage - 1].cut &&
 		   p->damage[p->ndamage - 1].offset == p->indexed) {
 		p->ndamage--;
 	}
-	struct stat st;
-	if (stat(p->trace_path, &st) < 0)
+	uint64_t size;
+	if (cfile_size(&p->file, p->trace_path, &size) < 0)
 		return 0;
 	uint8_t *buf = malloc(BLOCK);
 	if (!buf)
 		abort();
-	uint64_t size = (uint64_t)st.st_size, off = p->indexed, counted = off;
+	uint64_t off = p->indexed, counted = off;
 	while (off < size) {
 		struct tprof_chunk_header h;
 		ssize_t n = cfile_pread(&p->file, &h, sizeof(h), off);
