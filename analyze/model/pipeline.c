@@ -546,7 +546,7 @@ void pipeline_finish(struct pipeline *pl)
 			 * record, cut, rather than unfinished to the end of the process. */
 			uint64_t lost = 0;
 			for (int r = 1; t && r < 8; r++)
-				lost += t->drops.count[r];
+				lost += drops_of(t->drops)->count[r];
 			while (t && t->depth && lost > t->gap_lost && t->stack[t->depth - 1].level >= 0)
 				pop(pl, t, t->last_ns, EVF_CUT_END);
 			while (t && t->depth)

@@ -133,14 +133,35 @@ static void descendants(struct trace *tr, const struct proc *p)
 	}
 }
 
+static const struct drop_count none;
+
+const struct drop_count *drops_of(const struct drop_count *d)
+{
+	return d ? d : &none;
+}
+
+struct drop_count *drops_add(struct drop_count **d)
+{
+	if (!*d && !(*d = calloc(1, sizeof(**d))))
+		abort();
+	return *d;
+}
+
+/* *d = v, made only when v counts something (or *d was made already). */
+static void set_counts(struct drop_count **d, const struct drop_count *v)
+{
+	if (*d || memcmp(v, &none, sizeof(none)))
+		*drops_add(d) = *v;
+}
+
 /* Puts p's losses together: each thread's, its process stream's, those of threads without a
  * stream, and the total. */
 static void proc_losses(struct trace *tr, struct proc *p)
 {
 	struct drop_count tab0 = { { 0 } }, owed = { { 0 } };
 	for (size_t s = 1; s < p->nstreams; s++)
-		if (p->threads[s])
-			p->threads[s]->drops = p->threads[s]->drops_rec;
+		if (p->threads[s] && (p->threads[s]->drops_rec || p->threads[s]->drops))
+			*drops_add(&p->threads[s]->drops) = *drops_of(p->threads[s]->drops_rec);
 	if (p->losses) {
 		const struct tprof_loss_table *tab = p->losses;
 		/* Per thread and reason the larger count holds; entries of one thread add up. */
@@ -175,29 +196,31 @@ static void proc_losses(struct trace *tr, struct proc *p)
 			if (!t)
 				continue;
 			for (int r = 0; r < 8; r++) {
-				uint64_t rec = t->drops_rec.count[r], got = from_tab[s].count[r];
+				uint64_t rec = drops_of(t->drops_rec)->count[r], got = from_tab[s].count[r];
 				if (got)
-					t->drops.count[r] = max_u64(rec, got);
+					drops_add(&t->drops)->count[r] = max_u64(rec, got);
 				else    /* no entry: its DROP records are part of the overflow */
 					owed.count[r] = owed.count[r] > rec ? owed.count[r] - rec : 0;
 			}
 		}
 		free(from_tab);
-		p->unattributed = owed;
+		set_counts(&p->unattributed, &owed);
 		descendants(tr, p);
 	}
-	struct drop_count total = { { 0 } };
+	struct drop_count total = { { 0 } }, s0 = *drops_of(p->stream0);
 	for (int r = 0; r < 8; r++) {
-		p->stream0.count[r] = max_u64(p->stream0.count[r], tab0.count[r]);
-		total.count[r] = sat_add_u64(p->stream0.count[r], p->unattributed.count[r]);
+		s0.count[r] = max_u64(s0.count[r], tab0.count[r]);
+		total.count[r] = sat_add_u64(s0.count[r], drops_of(p->unattributed)->count[r]);
 	}
+	set_counts(&p->stream0, &s0);
 	for (size_t s = 1; s < p->nstreams; s++)
 		for (int r = 0; p->threads[s] && r < 8; r++)
-			total.count[r] = sat_add_u64(total.count[r], p->threads[s]->drops.count[r]);
+			total.count[r] = sat_add_u64(total.count[r],
+						     drops_of(p->threads[s]->drops)->count[r]);
 	for (size_t i = 0; i < p->nunreg; i++)
 		for (int r = 0; r < 8; r++)
 			total.count[r] = sat_add_u64(total.count[r], p->unreg[i].drops.count[r]);
-	p->drops = total;
+	set_counts(&p->drops, &total);
 }
 
 /* One process image known twice (its entries in an ancestor's table and its marker, made when
@@ -268,16 +291,16 @@ void losses_report(const struct trace *tr)
 	char why[512], label[512];
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *p = tr->procs[i];
-		if (!sum(&p->drops))
+		if (!sum(drops_of(p->drops)))
 			continue;
-		reasons(why, sizeof(why), &p->drops);
+		reasons(why, sizeof(why), drops_of(p->drops));
 		diag_note("lost by %s: %" PRIu64 " records (%s)", proc_label(p, label, sizeof(label)),
-			  sum(&p->drops), why);
+			  sum(drops_of(p->drops)), why);
 		for (size_t s = 1; s < p->nstreams; s++) {
 			const struct thread *t = p->threads[s];
-			if (!t || !sum(&t->drops))
+			if (!t || !sum(drops_of(t->drops)))
 				continue;
-			reasons(why, sizeof(why), &t->drops);
+			reasons(why, sizeof(why), drops_of(t->drops));
 			diag_note("  thread %s (tid %d): %s", t->name ? strings_get(t->name) : "?",
 				  (int)t->tid, why);
 		}
@@ -285,12 +308,12 @@ void losses_report(const struct trace *tr)
 			reasons(why, sizeof(why), &p->unreg[k].drops);
 			diag_note("  thread tid %d (no stream): %s", (int)p->unreg[k].tid, why);
 		}
-		if (sum(&p->stream0)) {
-			reasons(why, sizeof(why), &p->stream0);
+		if (sum(drops_of(p->stream0))) {
+			reasons(why, sizeof(why), drops_of(p->stream0));
 			diag_note("  process stream and device work: %s", why);
 		}
-		if (sum(&p->unattributed)) {
-			reasons(why, sizeof(why), &p->unattributed);
+		if (sum(drops_of(p->unattributed))) {
+			reasons(why, sizeof(why), drops_of(p->unattributed));
 			diag_note("  threads its loss table had no room to name: %s", why);
 		}
 	}

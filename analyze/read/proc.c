@@ -21,6 +21,8 @@ void proc_free(struct proc *p)
 			free(p->threads[s]->open_calls);
 			free(p->threads[s]->stack);
 			free(p->threads[s]->frames);
+			free(p->threads[s]->drops);
+			free(p->threads[s]->drops_rec);
 			free(p->threads[s]);
 		}
 	}
@@ -31,6 +33,9 @@ void proc_free(struct proc *p)
 	u64map_free(&p->strsparse);
 	free(p->args);
 	free(p->damage);
+	free(p->drops);
+	free(p->stream0);
+	free(p->unattributed);
 	free(p->asyncs);
 	u64map_free(&p->async_of);
 	free(p->unreg);

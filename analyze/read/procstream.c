@@ -95,8 +95,8 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 		/* a thread's (by its stream), else the process stream's or device work's */
 		struct stream *st = r->arg && r->arg <= UINT32_MAX ? proc_stream_find(p, (uint32_t)r->arg) : NULL;
 		struct thread *t = st && st->index ? proc_thread(p, st->index) : NULL;
-		uint64_t *c = r->flags >= 8 ? NULL : t ? &t->drops_rec.count[r->flags]
-						       : &p->stream0.count[r->flags];
+		uint64_t *c = r->flags >= 8 ? NULL
+			      : &drops_add(t ? &t->drops_rec : &p->stream0)->count[r->flags];
 		if (c)
 			*c = sat_add_u64(*c, r->t1);
 		break;

@@ -103,13 +103,18 @@ struct drop_count {
 	uint64_t count[8];              /* by enum tprof_drop_reason */
 };
 
+/* A process's and a thread's drop counts exist once something is counted (most lose
+ * nothing): drops_add makes them, drops_of reads them (NULL reads as all zero). */
+const struct drop_count *drops_of(const struct drop_count *d);
+struct drop_count *drops_add(struct drop_count **d);
+
 struct thread {
 	struct proc *proc;
 	uint32_t stream;                /* the index of its stream in proc->streams[] */
 	int32_t tid;
 	uint32_t name;                  /* global string id */
-	struct drop_count drops;        /* records it lost, by reason (read/losses.c) */
-	struct drop_count drops_rec;    /* what its DROP records say */
+	struct drop_count *drops;       /* records it lost, by reason (read/losses.c) */
+	struct drop_count *drops_rec;   /* what its DROP records say */
 	struct open_range *stack;
 	size_t depth, cap;
 	int gaps;                       /* GAP records seen (pipeline.c): records were lost */
@@ -245,10 +250,10 @@ struct proc {
 	size_t nargs, capargs;
 	int ended;                      /* END record seen */
 	struct timebase tb;
-	struct drop_count drops;        /* every record it lost, by reason (read/losses.c) */
-	struct drop_count stream0;      /* of these, its process stream's and its device work's */
-	struct drop_count unattributed; /* of these, threads' that its loss table had no room to
-					 * name */
+	struct drop_count *drops;       /* every record it lost, by reason (read/losses.c) */
+	struct drop_count *stream0;     /* of these, its process stream's and its device work's */
+	struct drop_count *unattributed; /* of these, threads' that its loss table had no room
+					  * to name */
 	struct tid_loss *unreg;         /* of these, threads' that never had a stream */
 	size_t nunreg;
 	const struct tprof_loss_table *losses; /* its spool's loss table, or NULL */

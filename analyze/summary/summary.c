@@ -326,24 +326,24 @@ static void drop_cells(struct sumw *w, const struct drop_count *d)
 /* A process's losses (JSON: its "dropped" object, with each thread's; text: one bracket). */
 static void proc_drops(struct sumw *w, const struct proc *p)
 {
-	uint64_t total = drop_total(&p->drops);
+	uint64_t total = drop_total(drops_of(p->drops));
 	sw_obj(w, "dropped");
 	sw_if(w, total != 0);
 	sw_count(w, "      lost %s records:", NULL, total);
-	drop_cells(w, &p->drops);
+	drop_cells(w, drops_of(p->drops));
 	sw_text(w, "\n");
 	sw_endif(w);
 	sw_if(w, 0);            /* the rest in JSON only; -v says it in text */
 	sw_arr(w, "threads");
 	for (size_t k = 1; k < p->nstreams; k++) {
 		const struct thread *t = p->threads[k];
-		if (!t || !drop_total(&t->drops))
+		if (!t || !drop_total(drops_of(t->drops)))
 			continue;
 		sw_obj(w, NULL);
 		sw_u64(w, NULL, "stream", thread_stream_id(t));
 		sw_i64(w, NULL, "tid", t->tid);
 		sw_str(w, NULL, "name", t->name ? strings_get(t->name) : "");
-		drop_cells(w, &t->drops);
+		drop_cells(w, drops_of(t->drops));
 		sw_close(w);
 	}
 	for (size_t k = 0; k < p->nunreg; k++) {
@@ -356,10 +356,10 @@ static void proc_drops(struct sumw *w, const struct proc *p)
 	}
 	sw_close(w);
 	sw_obj(w, "process_stream");
-	drop_cells(w, &p->stream0);
+	drop_cells(w, drops_of(p->stream0));
 	sw_close(w);
 	sw_obj(w, "unattributed");
-	drop_cells(w, &p->unattributed);
+	drop_cells(w, drops_of(p->unattributed));
 	sw_close(w);
 	sw_endif(w);
 	sw_close(w);
@@ -587,7 +587,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 			threads += p->threads[k] && !p->sys && (p->threads[k]->events ||
 								 p->threads[k]->seen);
 		for (int r = 0; r < 8; r++)
-			drops.count[r] += p->drops.count[r];
+			drops.count[r] += drops_of(p->drops)->count[r];
 	}
 	sw_str(w, "tprof summary of %s\n", "dir", s->dir);
 	sw_obj(w, "header");

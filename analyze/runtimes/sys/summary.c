@@ -446,7 +446,7 @@ static void losses(struct sumw *w, const struct trace *tr)
 	uint64_t lost = 0;
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->sys)
-			lost += tr->procs[i]->drops.count[TPROF_DROP_SAMPLES];
+			lost += drops_of(tr->procs[i]->drops)->count[TPROF_DROP_SAMPLES];
 	const struct sys_totals *t = &tr->sys;
 	sw_obj(w, "lost");
 	sw_if(w, lost || t->unattributed || t->unresolved || t->missing_files);
