@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tracks.h"
+#include "../util/grow.h"
 #include "../util/u64map.h"
 
 #define STEPS_TID 2147483000
@@ -39,7 +40,6 @@ struct entry {
 	int device, stream_no;    /* device tracks; NeuronCore tracks: core, lane */
 	uint64_t stream;          /* device tracks: the stream handle */
 	int64_t busy_until;       /* NeuronCore tracks: the end of the latest work on it */
-	int used;
 };
 
 /* A host of --group-by instance, numbered in order of first use. */
@@ -50,10 +50,11 @@ struct host {
 struct tracks {
 	int mode;                 /* enum tracks_group */
 	int by_domain;
-	struct entry *v;
+	struct entry *v;          /* in the order first used */
 	size_t n, cap;
 	size_t last;              /* the entry found last, + 1 (0: none): runs of one track */
-	struct u64map by_track;   /* a track's hash -> its entry's slot in v (tracks_info) */
+	struct u64map by_key;     /* a key's hash -> its entry in v */
+	struct u64map by_track;   /* a track's hash -> its entry in v (tracks_info) */
 	struct u64map streams[3]; /* (process, device) -> its streams so far: G_DEVICE, G_GPU,
 				   * G_COPIES */
 	int next_tid[8];          /* per domain group */
@@ -75,6 +76,7 @@ struct tracks *tracks_new(int group_by)
 
 void tracks_free(struct tracks *t)
 {
+	u64map_free(&t->by_key);
 	u64map_free(&t->by_track);
 	for (int i = 0; i < 3; i++)
 		u64map_free(&t->streams[i]);
@@ -111,48 +113,37 @@ static uint64_t key_hash(const struct key *k)
 	return h ^ (h >> 29);
 }
 
-static int rehash(struct tracks *t)
+static int same_key(const struct entry *e, const struct key *k)
 {
-	size_t cap = t->cap ? t->cap * 2 : 256;
-	struct entry *nv = calloc(cap, sizeof(*nv));
-	if (!nv)
-		abort();
-	for (size_t i = 0; i < t->cap; i++) {
-		if (!t->v[i].used)
-			continue;
-		size_t j = key_hash(&t->v[i].key) & (cap - 1);
-		while (nv[j].used)
-			j = (j + 1) & (cap - 1);
-		nv[j] = t->v[i];
-		u64map_put(&t->by_track, tracks_hash(nv[j].track), (uint32_t)j);
-	}
-	free(t->v);
-	t->v = nv;
-	t->cap = cap;
-	t->last = 0;
-	return 0;
+	return !memcmp(&e->key, k, sizeof(*k));
 }
 
-/* The entry for k, new (with used = 1, track unset) if there was none; *fresh says which. */
+/* The entry for k, new (zeroed, with its key; track unset) if there was none; *fresh says
+ * which.  Entries are indexed by their key's hash; of two keys of one hash the later is
+ * looked for among all. */
 static struct entry *find(struct tracks *t, const struct key *k, int *fresh)
 {
 	*fresh = 0;
-	if (t->last && !memcmp(&t->v[t->last - 1].key, k, sizeof(*k)))
+	if (t->last && same_key(&t->v[t->last - 1], k))
 		return &t->v[t->last - 1];
-	if ((t->n + 1) * 2 > t->cap)
-		rehash(t);
-	size_t j = key_hash(k) & (t->cap - 1);
-	for (; t->v[j].used; j = (j + 1) & (t->cap - 1))
-		if (!memcmp(&t->v[j].key, k, sizeof(*k))) {
-			t->last = j + 1;
-			return &t->v[j];
-		}
-	t->last = j + 1;
-	t->v[j].used = 1;
-	t->v[j].key = *k;
-	t->n++;
+	uint64_t h = key_hash(k);
+	const uint32_t *at = u64map_get(&t->by_key, h);
+	size_t i = at ? *at : t->n;
+	if (at && !same_key(&t->v[i], k))
+		for (i = 0; i < t->n && !same_key(&t->v[i], k); i++)
+			;
+	if (i < t->n) {
+		t->last = i + 1;
+		return &t->v[i];
+	}
+	t->v = util_grow(t->v, &t->cap, t->n, sizeof(*t->v), 64);
+	memset(&t->v[t->n], 0, sizeof(*t->v));
+	t->v[t->n].key = *k;
+	if (!at)
+		u64map_put(&t->by_key, h, (uint32_t)t->n);
+	t->last = ++t->n;
 	*fresh = 1;
-	return &t->v[j];
+	return &t->v[t->n - 1];
 }
 
 /* A new entry's track, once set: indexed for tracks_info. */
@@ -319,9 +310,9 @@ static void group_metadata(struct tracks *t, tracks_meta_fn meta, void *ctx)
 		}
 	if (t->mode == TRACKS_BY_NEURONCORE) {
 		uint8_t done[4096] = { 0 };
-		for (size_t i = 0; i < t->cap; i++) {
+		for (size_t i = 0; i < t->n; i++) {
 			const struct entry *e = &t->v[i];
-			if (!e->used || e->key.group != G_NC || e->device >= 4096 || done[e->device]++)
+			if (e->key.group != G_NC || e->device >= 4096 || done[e->device]++)
 				continue;
 			snprintf(buf, sizeof(buf), "nc %d", e->device);
 			meta(ctx, "process_name", e->track.pid, -1, "name", buf, 0);
@@ -371,10 +362,8 @@ static int64_t order_in_process(const struct entry *e)
 void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn meta, void *ctx)
 {
 	group_metadata(t, meta, ctx);
-	for (size_t i = 0; i < t->cap; i++) {
+	for (size_t i = 0; i < t->n; i++) {
 		const struct entry *e = &t->v[i];
-		if (!e->used)
-			continue;
 		char label[600], proc[512], what[64];
 		proc_label(e->p, proc, sizeof(proc));
 		int in_domain = e->track.pid >= PID_DOMAIN;
@@ -453,9 +442,7 @@ static struct track_info info_of(const struct entry *e)
 
 void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx)
 {
-	for (size_t i = 0; i < t->cap; i++) {
-		if (!t->v[i].used)
-			continue;
+	for (size_t i = 0; i < t->n; i++) {
 		struct track_info ti = info_of(&t->v[i]);
 		fn(ctx, &ti);
 	}
@@ -474,9 +461,9 @@ int tracks_info(struct tracks *t, struct track track, struct track_info *ti)
 		return -1;
 	size_t i = *at;
 	if (!same(t->v[i].track, track))
-		for (i = 0; i < t->cap && !(t->v[i].used && same(t->v[i].track, track)); i++)
+		for (i = 0; i < t->n && !same(t->v[i].track, track); i++)
 			;
-	if (i == t->cap)
+	if (i == t->n)
 		return -1;
 	*ti = info_of(&t->v[i]);
 	return 0;
