@@ -295,51 +295,60 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
 /* ---- ranges by id ------------------------------------------------------------------------- */
 
 /* Open ranges by id: an array, and a map from each id to its oldest open range (a later one
- * of the same id, a "dup", is found by a search once the oldest has ended). */
+ * of the same id, a "dup", is found by a search once the oldest has ended); made at the
+ * process's first. */
+static struct proc_asyncs *asyncs_of(struct proc *p)
+{
+	if (!p->asyncs && !(p->asyncs = calloc(1, sizeof(*p->asyncs))))
+		abort();
+	return p->asyncs;
+}
+
 static void async_begin(struct pipeline *pl, struct proc *p, struct thread *t, uint32_t name,
 			uint64_t id, int64_t ns)
 {
-	if (p->nasyncs >= ASYNC_OPEN_MAX) {
-		p->async_over++;
+	struct proc_asyncs *as = asyncs_of(p);
+	if (as->n >= ASYNC_OPEN_MAX) {
+		as->over++;
 		pl->tr->over_limit++;
 		return;
 	}
-	p->asyncs = util_grow(p->asyncs, &p->capasyncs, p->nasyncs, sizeof(*p->asyncs), 16);
-	int dup = u64map_get(&p->async_of, id) != NULL;
+	as->v = util_grow(as->v, &as->cap, as->n, sizeof(*as->v), 16);
+	int dup = u64map_get(&as->of, id) != NULL;
 	if (dup)
-		p->async_dups++;
+		as->dups++;
 	else
-		u64map_put(&p->async_of, id, (uint32_t)p->nasyncs);
-	p->asyncs[p->nasyncs++] = (struct open_async){ id, name, ns, t, (uint8_t)dup };
+		u64map_put(&as->of, id, (uint32_t)as->n);
+	as->v[as->n++] = (struct open_async){ id, name, ns, t, (uint8_t)dup };
 }
 
 /* Removes entry i (which the map names, when not a dup) and lets another of its id take its
  * place in the map. */
-static void async_remove(struct proc *p, size_t i)
+static void async_remove(struct proc_asyncs *as, size_t i)
 {
-	uint64_t id = p->asyncs[i].id;
-	int was_dup = p->asyncs[i].dup;
+	uint64_t id = as->v[i].id;
+	int was_dup = as->v[i].dup;
 	if (was_dup)
-		p->async_dups--;
+		as->dups--;
 	else
-		u64map_del(&p->async_of, id);
-	size_t last = --p->nasyncs;
+		u64map_del(&as->of, id);
+	size_t last = --as->n;
 	if (i != last) {
-		p->asyncs[i] = p->asyncs[last];
-		if (!p->asyncs[i].dup)
-			u64map_put(&p->async_of, p->asyncs[i].id, (uint32_t)i);
+		as->v[i] = as->v[last];
+		if (!as->v[i].dup)
+			u64map_put(&as->of, as->v[i].id, (uint32_t)i);
 	}
-	if (!was_dup && p->async_dups) {
+	if (!was_dup && as->dups) {
 		/* the next range of that id, in order of beginning: the earliest t0 */
 		size_t best = SIZE_MAX;
-		for (size_t k = 0; k < p->nasyncs; k++)
-			if (p->asyncs[k].dup && p->asyncs[k].id == id &&
-			    (best == SIZE_MAX || p->asyncs[k].t0 < p->asyncs[best].t0))
+		for (size_t k = 0; k < as->n; k++)
+			if (as->v[k].dup && as->v[k].id == id &&
+			    (best == SIZE_MAX || as->v[k].t0 < as->v[best].t0))
 				best = k;
 		if (best != SIZE_MAX) {
-			p->asyncs[best].dup = 0;
-			p->async_dups--;
-			u64map_put(&p->async_of, id, (uint32_t)best);
+			as->v[best].dup = 0;
+			as->dups--;
+			u64map_put(&as->of, id, (uint32_t)best);
 		}
 	}
 }
@@ -358,26 +367,27 @@ static void async_event(struct pipeline *pl, struct proc *p, const struct open_a
 static void async_end(struct pipeline *pl, struct proc *p, struct thread *t, uint64_t id,
 		      int64_t ns, unsigned flags)
 {
-	uint32_t *at = u64map_get(&p->async_of, id);
+	struct proc_asyncs *as = p->asyncs;
+	uint32_t *at = as ? u64map_get(&as->of, id) : NULL;
 	if (!at) {
-		if (p->async_over) {
-			p->async_over--;
+		if (as && as->over) {
+			as->over--;
 			pl->tr->over_limit++;
-		} else if (t && p->lost_abegins) {
-			p->lost_abegins--;
+		} else if (t && as && as->lost_abegins) {
+			as->lost_abegins--;
 			pl->tr->cut_begin++;
 			if (!begin_lost_name)
 				begin_lost_name = strings_add("(begin dropped)", 15);
 			struct open_async a = { id, begin_lost_name,
-						p->abegin_gap_ns < ns ? p->abegin_gap_ns : ns, t, 0 };
+						as->abegin_gap_ns < ns ? as->abegin_gap_ns : ns, t, 0 };
 			async_event(pl, p, &a, ns, EVF_CUT_BEGIN);
 		} else {
 			pl->tr->unmatched_pops++;
 		}
 		return;
 	}
-	struct open_async a = p->asyncs[*at];
-	async_remove(p, *at);
+	struct open_async a = as->v[*at];
+	async_remove(as, *at);
 	async_event(pl, p, &a, ns, flags);
 }
 
@@ -386,12 +396,13 @@ static void async_end(struct pipeline *pl, struct proc *p, struct thread *t, uin
  * the others are unfinished. */
 static void async_finish(struct pipeline *pl, struct proc *p)
 {
-	while (p->nasyncs) {
-		struct open_async a = p->asyncs[--p->nasyncs];
-		if (p->lost_aends && a.t0 <= p->aend_gap_ns) {
-			p->lost_aends--;
+	struct proc_asyncs *as = p->asyncs;
+	while (as && as->n) {
+		struct open_async a = as->v[--as->n];
+		if (as->lost_aends && a.t0 <= as->aend_gap_ns) {
+			as->lost_aends--;
 			pl->tr->cut_end++;
-			async_event(pl, p, &a, p->aend_gap_ns, EVF_CUT_END);
+			async_event(pl, p, &a, as->aend_gap_ns, EVF_CUT_END);
 		} else {
 			async_event(pl, p, &a, p->end_ns, EVF_UNFINISHED);
 		}
@@ -421,12 +432,12 @@ static void on_gap(struct pipeline *pl, struct thread *t, const struct tprof_rec
 			cut_top(pl, t, ns);
 	}
 	if (g.abegins) {
-		p->lost_abegins += g.abegins;
-		p->abegin_gap_ns = ns;
+		asyncs_of(p)->lost_abegins += g.abegins;
+		p->asyncs->abegin_gap_ns = ns;
 	}
 	if (g.aends) {
-		p->lost_aends += g.aends;
-		p->aend_gap_ns = ns;
+		asyncs_of(p)->lost_aends += g.aends;
+		p->asyncs->aend_gap_ns = ns;
 	}
 	if (g.steps && p->step.open) {
 		pl->tr->cut_steps++;

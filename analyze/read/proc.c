@@ -36,8 +36,11 @@ void proc_free(struct proc *p)
 	free(p->drops);
 	free(p->stream0);
 	free(p->unattributed);
-	free(p->asyncs);
-	u64map_free(&p->async_of);
+	if (p->asyncs) {
+		free(p->asyncs->v);
+		u64map_free(&p->asyncs->of);
+		free(p->asyncs);
+	}
 	free(p->unreg);
 	free((void *)p->losses);
 	free(p->csync);

@@ -12,7 +12,7 @@
 void timebase_add(struct timebase *tb, uint64_t ticks, int64_t mono, int64_t real)
 {
 	if (tb->n == tb->cap) {
-		size_t n = tb->cap ? tb->cap * 2 : 4;
+		size_t n = tb->cap ? tb->cap * 2 : 2;   /* an imported image has two */
 		struct clock_point *np = realloc(tb->pts, n * sizeof(*np));
 		if (!np)
 			abort();

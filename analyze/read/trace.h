@@ -91,6 +91,18 @@ struct open_async {
 	uint8_t dup;                    /* another range of its id is open since before */
 };
 
+/* A process's ranges started by id and not yet stopped, and what GAP records said of them:
+ * made at its first (most processes have none). */
+struct proc_asyncs {
+	struct open_async *v;
+	size_t n, cap;
+	uint64_t lost_abegins, lost_aends; /* ABEGIN/AEND records GAP records say were lost ... */
+	int64_t abegin_gap_ns, aend_gap_ns; /* ... and where the latest of each loss began */
+	struct u64map of;               /* range id -> its oldest entry in v */
+	size_t dups;                    /* entries whose id another entry holds in the map */
+	uint64_t over;                  /* begun past the ranges held, not yet ended */
+};
+
 /* The MPI call a thread made last (pipeline.c): requests completed or started inside it
  * (MPIREQ records) belong to it. */
 struct mpi_last_call {
@@ -263,20 +275,16 @@ struct proc {
 	struct stream **streams;        /* [0]: stream 0; then the others in the order met */
 	size_t nstreams, capstreams;
 	struct thread **threads;        /* indexed like streams (NULL where none) */
-	struct u64map stream_of;         /* stream id -> index in streams[] */
+	struct u64map stream_of;         /* stream id -> index in streams[], once there are many
+					  * (has_stream_of; tracefile.c) */
+	int has_stream_of;
 
 	int64_t start_ns, end_ns;       /* global */
 	uint64_t events;
 	int index;                      /* output order, 1-based */
 	struct step_open step;
 	int had_steps;                  /* step events were emitted */
-	struct open_async *asyncs;      /* ranges started by id and not yet stopped */
-	size_t nasyncs, capasyncs;
-	uint64_t lost_abegins, lost_aends; /* ABEGIN/AEND records GAP records say were lost ... */
-	int64_t abegin_gap_ns, aend_gap_ns; /* ... and where the latest of each loss began */
-	struct u64map async_of;          /* range id -> its oldest entry in asyncs */
-	size_t async_dups;              /* entries whose id another entry holds in the map */
-	uint64_t async_over;            /* begun past the ranges held, not yet ended */
+	struct proc_asyncs *asyncs;     /* ranges by id (model/pipeline.c), once there is one */
 	struct csync *csync;            /* CSYNC records, in the order read */
 	size_t ncsync, capcsync;
 	int csync_verdict;              /* enum csync_verdict */

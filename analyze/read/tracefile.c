@@ -41,17 +41,41 @@ static struct stream *stream_at(struct proc *p, size_t i, uint32_t id)
 	return p->streams[i];
 }
 
+/* A process of a few streams finds them by looking through them; past this many, by the map
+ * of their ids. */
+#define FEW_STREAMS 8
+
+/* The index of the stream of that id (not 0), or 0 for none. */
+static size_t stream_index(struct proc *p, uint32_t id)
+{
+	if (p->has_stream_of) {
+		const uint32_t *at = u64map_get(&p->stream_of, id);
+		return at ? *at : 0;
+	}
+	for (size_t i = 1; i < p->nstreams; i++)
+		if (p->streams[i] && p->streams[i]->id == id)
+			return i;
+	return 0;
+}
+
 /* Streams are numbered densely in the order met (stream 0 first): a stream id in a file
  * names a stream, it never sizes an array. */
 struct stream *proc_stream(struct proc *p, uint32_t id)
 {
 	if (id == 0)
 		return stream_at(p, 0, 0);
-	uint32_t *at = u64map_get(&p->stream_of, id);
+	size_t at = stream_index(p, id);
 	if (at)
-		return p->streams[*at];
+		return p->streams[at];
 	size_t i = p->nstreams ? p->nstreams : 1;
-	u64map_put(&p->stream_of, id, (uint32_t)i);
+	if (!p->has_stream_of && i >= FEW_STREAMS) {
+		p->has_stream_of = 1;     /* from now on by the map: the ones so far into it */
+		for (size_t k = 1; k < p->nstreams; k++)
+			if (p->streams[k])
+				u64map_put(&p->stream_of, p->streams[k]->id, (uint32_t)k);
+	}
+	if (p->has_stream_of)
+		u64map_put(&p->stream_of, id, (uint32_t)i);
 	return stream_at(p, i, id);
 }
 
@@ -70,7 +94,8 @@ void proc_streams_order(struct proc *p)
 	qsort(p->streams + 1, p->nstreams - 1, sizeof(*p->streams), by_id);
 	for (size_t i = 1; i < p->nstreams; i++) {
 		p->streams[i]->index = (uint32_t)i;
-		u64map_put(&p->stream_of, p->streams[i]->id, (uint32_t)i);
+		if (p->has_stream_of)
+			u64map_put(&p->stream_of, p->streams[i]->id, (uint32_t)i);
 	}
 }
 
@@ -78,8 +103,8 @@ struct stream *proc_stream_find(struct proc *p, uint32_t id)
 {
 	if (id == 0)
 		return p->nstreams ? p->streams[0] : NULL;
-	uint32_t *at = u64map_get(&p->stream_of, id);
-	return at ? p->streams[*at] : NULL;
+	size_t at = stream_index(p, id);
+	return at ? p->streams[at] : NULL;
 }
 
 struct stream *proc_stream_new(struct proc *p)
