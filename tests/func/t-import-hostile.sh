@@ -43,7 +43,7 @@ said() {
 	else echo "peak RSS ${1:-?} KiB within $2"; fi
 }
 
-for spec in tids:20000 pids:2000 names:40000 keys:40000 counters:40000 flows:20000 \
+for spec in tids:20000 pids:20000 names:40000 keys:40000 counters:40000 flows:20000 \
 	asyncs:40000 depth:40000 named:40000; do
 	kind=${spec%%:*}
 	n=${spec#*:}
