@@ -30,7 +30,9 @@ void proc_free(struct proc *p)
 	free(p->threads);
 	u64map_free(&p->stream_of);
 	free(p->strmap);
-	u64map_free(&p->strsparse);
+	if (p->strsparse)
+		u64map_free(p->strsparse);
+	free(p->strsparse);
 	free(p->args);
 	free(p->damage);
 	free(p->drops);
@@ -51,9 +53,12 @@ void proc_free(struct proc *p)
 		free(p->imp->gpu);
 	free(p->imp);
 	cfile_close(&p->file);
-	if (p->spool_map)
-		munmap((void *)p->spool_map, p->spool_map_len);
-	free(p->spool_copy);
+	if (p->spool) {
+		if (p->spool->map)
+			munmap((void *)p->spool->map, p->spool->map_len);
+		free(p->spool->copy);
+		free(p->spool);
+	}
 	if (!p->file.whole)
 		free(p->trace_path);
 	free(p->spool_path);

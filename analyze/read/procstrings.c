@@ -29,7 +29,9 @@ void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len)
 					    0xff);
 		p->strmap[local] = id;
 	} else {
-		u64map_put(&p->strsparse, local, id);
+		if (!p->strsparse && !(p->strsparse = calloc(1, sizeof(*p->strsparse))))
+			abort();
+		u64map_put(p->strsparse, local, id);
 	}
 }
 
@@ -41,8 +43,8 @@ uint32_t proc_string(const struct proc *p, uint32_t local)
 		return 0;
 	if (local < p->nstrmap && p->strmap[local] != UINT32_MAX)
 		return p->strmap[local];
-	if (p->strsparse.n || p->strsparse.has_zero) {
-		uint32_t *at = u64map_get((struct u64map *)&p->strsparse, local);
+	if (p->strsparse) {
+		uint32_t *at = u64map_get(p->strsparse, local);
 		if (at)
 			return *at;
 	}

@@ -56,6 +56,13 @@ struct spool_read {
 	int mapped;                     /* a piece reads from the mapping */
 };
 
+static struct proc_spool *spool_of(struct proc *p)
+{
+	if (!p->spool && !(p->spool = calloc(1, sizeof(*p->spool))))
+		abort();
+	return p->spool;
+}
+
 /* Units [a, b) of the buffer whose unit 0 is u, at byte unit0 of the mapping, as a piece:
  * read from the mapping, or copied when the writer may change them. */
 static void add_gap(struct spool_read *sp, struct stream *s, uint32_t seq,
@@ -67,20 +74,21 @@ static void add_gap(struct spool_read *sp, struct stream *s, uint32_t seq,
 			    .records = records_between(u, a, b), .src = PIECE_SPOOL,
 			    .offset = unit0 + (uint64_t)a * TPROF_UNIT, .t_first = u[a].t0 };
 	if (sp->copy) {
-		if (p->spool_len + bytes > p->spool_cap) {
-			size_t cap = p->spool_cap ? p->spool_cap : 64 * TPROF_UNIT;
-			while (cap < p->spool_len + bytes)
+		struct proc_spool *ps = spool_of(p);
+		if (ps->len + bytes > ps->cap) {
+			size_t cap = ps->cap ? ps->cap : 64 * TPROF_UNIT;
+			while (cap < ps->len + bytes)
 				cap *= 2;
-			uint8_t *m = realloc(p->spool_copy, cap);
+			uint8_t *m = realloc(ps->copy, cap);
 			if (!m)
 				abort();
-			p->spool_copy = m;
-			p->spool_cap = cap;
+			ps->copy = m;
+			ps->cap = cap;
 		}
-		memcpy(p->spool_copy + p->spool_len, u + a, bytes);
+		memcpy(ps->copy + ps->len, u + a, bytes);
 		pc.copied = 1;
-		pc.offset = p->spool_len;
-		p->spool_len += bytes;
+		pc.offset = ps->len;
+		ps->len += bytes;
 	} else {
 		sp->mapped = 1;
 	}
@@ -242,7 +250,6 @@ int spoolfile_index(struct trace *tr, struct proc *p)
 		p->writer = WRITER_UNKNOWN;
 		break;
 	}
-	p->slot_bytes = h.slot_bytes;
 	losses_table(p, m);
 	/* A writer on another host may still run, and there is no telling: its records are
 	 * copied as a running writer's are. */
@@ -271,8 +278,8 @@ int spoolfile_index(struct trace *tr, struct proc *p)
 	close(fd);
 	free(sp.u);
 	if (sp.mapped) {             /* kept for the pieces that read from it */
-		p->spool_map = m;
-		p->spool_map_len = (size_t)size;
+		spool_of(p)->map = m;
+		p->spool->map_len = (size_t)size;
 	} else {
 		munmap((void *)m, (size_t)size);
 	}

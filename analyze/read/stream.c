@@ -139,7 +139,7 @@ static void open_piece(struct stream *s)
 		s->rd->out_pos = s->rd->out_len = 0;
 		s->rd->out_end = 0;
 	} else {
-		s->rd->spool_base = pc->copied ? s->proc->spool_copy : s->proc->spool_map;
+		s->rd->spool_base = pc->copied ? s->proc->spool->copy : s->proc->spool->map;
 		s->rd->spool_off = pc->offset;
 		s->rd->spool_end = pc->offset + (uint64_t)pc->units * TPROF_UNIT;
 	}

@@ -91,6 +91,15 @@ struct open_async {
 	uint8_t dup;                    /* another range of its id is open since before */
 };
 
+/* The records of a process's spool that pieces read (read/spoolfile.c): the mapping, and a
+ * copy of a running writer's records no chunk holds. */
+struct proc_spool {
+	const uint8_t *map;             /* the spool mapped, while pieces read from it, or NULL */
+	size_t map_len;
+	uint8_t *copy;
+	size_t len, cap;
+};
+
 /* A process's ranges started by id and not yet stopped, and what GAP records said of them:
  * made at its first (most processes have none). */
 struct proc_asyncs {
@@ -125,11 +134,11 @@ struct thread {
 	uint32_t stream;                /* the index of its stream in proc->streams[] */
 	int32_t tid;
 	uint32_t name;                  /* global string id */
+	int gaps;                       /* GAP records seen (pipeline.c): records were lost */
 	struct drop_count *drops;       /* records it lost, by reason (read/losses.c) */
 	struct drop_count *drops_rec;   /* what its DROP records say */
 	struct open_range *stack;
 	size_t depth, cap;
-	int gaps;                       /* GAP records seen (pipeline.c): records were lost */
 	int64_t gap_ns;                 /* where the latest says the loss began */
 	int64_t gap_range_ns;           /* where the latest that lost a range's begin or end
 					 * says the loss ended */
@@ -137,18 +146,18 @@ struct thread {
 	uint32_t *frames;               /* the last STACK record, for the call it belongs to
 					 * (MAX_STACK of them, from the thread's first) */
 	uint32_t nframes;
+	uint32_t over;                  /* ranges pushed past the open ranges held, still open */
 	uint64_t frames_corr;
 	struct open_call *open_calls;   /* calls that never returned */
 	size_t nopen_calls, capopen_calls;
-	uint32_t over;                  /* ranges pushed past the open ranges held, still open */
 	int64_t first_ns, last_ns;      /* first and last event time seen */
 	uint64_t events;
 	int seen;                       /* has events in the output window */
-	struct mpi_last_call mpi_call;
 	/* the system profile (runtimes/sys): the scheduling state it is in since sched_t0 */
-	uint8_t sched;                  /* enum tprof_sched_state, 0: none known */
 	uint32_t sched_cpu;
 	int64_t sched_t0;
+	uint8_t sched;                  /* enum tprof_sched_state, 0: none known */
+	struct mpi_last_call mpi_call;
 };
 
 /* Records lost by a thread that never had a stream (read/losses.c): by its tid. */
@@ -240,18 +249,15 @@ struct proc {
 	uint64_t indexed;               /* chunk file: bytes indexed so far (tracefile.c) */
 	int scratch;                    /* written by this run (an import's image): its chunks'
 					 * payloads are not read again to check them */
-	const uint8_t *spool_map;       /* the spool mapped, while pieces read from it, or NULL */
-	size_t spool_map_len;
-	uint8_t *spool_copy;            /* a running writer's records no chunk holds, copied */
-	size_t spool_len, spool_cap;
+	struct proc_spool *spool;       /* where its spool's pieces are read from, or NULL */
 	int from_spool;                 /* some records are read from the spool */
-	uint32_t slot_bytes;
 	uint8_t writer;                 /* enum spool_writer: its writer still runs (live) */
 
 	/* from the process stream */
 	uint32_t *strmap;               /* local string id -> global id */
 	size_t nstrmap;
-	struct u64map strsparse;         /* the same for ids far past those defined (procstrings.c) */
+	struct u64map *strsparse;       /* the same for ids far past those defined (procstrings.c),
+					 * made at the first */
 	uint32_t nstrings;              /* STRING records read */
 	int clock_source;
 	int64_t pid, ppid, rank, world_size, local_rank;

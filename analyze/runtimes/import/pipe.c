@@ -351,7 +351,7 @@ static void begin(struct pipeline *pl, struct thread *t, const struct tprof_rec 
 {
 	struct imp_state *st = state(pl);
 	struct thread_state *ts = thread_state(st, t);
-	ts->open = util_grow(ts->open, &ts->cap, ts->depth, sizeof(*ts->open), 2);
+	ts->open = util_grow(ts->open, &ts->cap, ts->depth, sizeof(*ts->open), 1);
 	struct imp_slice *o = &ts->open[ts->depth++];
 	int64_t at = ns;
 	o->info = keep_info(info_of(t->proc, r), &o->bytes);
