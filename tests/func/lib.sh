@@ -51,6 +51,14 @@ skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 diag() { printf '# %s\n' "$@"; }
 finish() { [ "$tap_failed" -eq 0 ]; }
 
+# mount_ns: NS, the command that runs a command in a mount namespace of its own, where it may
+# mount a small tmpfs (as root `unshare -m`, else in a user namespace too, `unshare -rm`);
+# non-zero, NS saying which was tried, when none can be made here.
+mount_ns() {
+	if [ "$(id -u)" = 0 ]; then NS="unshare -m"; else NS="unshare -rm"; fi
+	command -v unshare >/dev/null 2>&1 && $NS true 2>/dev/null
+}
+
 # need_torch: SYS_PY, Debian's own python3 with python3-torch; else the whole test is
 # skipped, saying why.
 need_torch() {

@@ -63,9 +63,8 @@ done
 
 f="$T/few-inodes.json"
 "$PY" "$GEN" pids 2000 "$f" >/dev/null
-if [ "$(id -u)" = 0 ]; then NS="unshare -m"; else NS="unshare -rm"; fi
 mkdir -p "$T/few"
-if ! $NS true 2>/dev/null; then
+if ! mount_ns; then
 	skip "2,000 processes, 64 inodes: cannot make a mount namespace ($NS) for a small tmpfs"
 else
 	$NS sh -c 'mount -t tmpfs -o size=16m,nr_inodes=64,mode=0700 tmpfs "$1" || exit 90

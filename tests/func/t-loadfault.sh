@@ -10,10 +10,8 @@
 # disk full from the start, processes that can create no files at all count their losses in
 # marker files.
 . "${top_srcdir}/tests/func/lib.sh"
-command -v unshare >/dev/null 2>&1 || skip_all "no unshare(1) to make a small disk of our own"
-if [ "$(id -u)" = 0 ]; then NS="unshare -m"; else NS="unshare -rm"; fi
-$NS true 2>/dev/null ||
-	skip_all "cannot make a mount namespace ($NS) for a small tmpfs: not root, no user namespaces"
+mount_ns ||
+	skip_all "cannot make a mount namespace ($NS) for a small tmpfs: no unshare(1), or not root and no user namespaces"
 plan 8
 # In the sanitizer build a child forked while other threads allocate inherits the sanitizer
 # allocator's lock held (gcc 12's runtime has no fork handler for it) and hangs: there each
