@@ -1,16 +1,16 @@
 /* imgwrite.c — a process image written outside the recorder (imgwrite.h): its chunk file
- * (created with O_EXCL, a random instance; or a part of the caller's, opts.into), a buffer per stream that becomes a chunk (codec +
- * raw deflate + chunk header, as the recorder's preload/spool/chunks.c; with opts.raw, the
- * codec's bytes as they are), and its strings.  A stream's buffer starts small and doubles up
- * to BUF_UNITS as records come, so that an image of many streams with few records each costs
- * what they hold; a stream the caller is done with gives its buffer back.  A write error stops
- * the image with one warning; the caller goes on.  With opts.thread, the chunks are made and
- * written by a thread of the image's own, started when a first buffer fills: a full buffer is
- * handed over and the stream goes on in a fresh one.  With opts.spool_kb, each stream's buffer
- * is instead a slot of a spool beside the file (docs/FORMAT.md §7), mapped shared: what the
- * image wrote and the file does not hold yet outlives the process, whatever ends it, and a
- * reader finds it there as it finds the recorder's; the spool is removed once the image is
- * closed whole. */
+ * (created with O_EXCL, a random instance; or a part of the caller's, opts.into), a buffer per
+ * stream that becomes a chunk (codec + raw deflate + chunk header, as the recorder's
+ * preload/spool/chunks.c; with opts.raw, the codec's bytes as they are), and its strings.  A
+ * stream's buffer starts small and doubles up to BUF_UNITS as records come, so that an image
+ * of many streams with few records each costs what they hold; a stream the caller is done with
+ * gives its buffer back.  A write error stops the image with one warning; the caller goes on.
+ * With opts.thread, the chunks are made and written by a thread of the image's own, started
+ * when a first buffer fills: a full buffer is handed over and the stream goes on in a fresh
+ * one.  With opts.spool_kb, each stream's buffer is instead a slot of a spool beside the file
+ * (docs/FORMAT.md §7), mapped shared: what the image wrote and the file does not hold yet
+ * outlives the process, whatever ends it, and a reader finds it there as it finds the
+ * recorder's; the spool is removed once the image is closed whole. */
 #include "imgwrite.h"
 
 #include <errno.h>
@@ -638,6 +638,14 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 	return w;
 }
 
+/* The file let go: closed, unless it is the caller's (opts.into). */
+static void close_file(struct tprof_imgw *w)
+{
+	if (w->borrowed)
+		w->file.fd = -1;
+	tprof_held_close(&w->file);
+}
+
 /* The streams' buffers let go: slots unmapped and, with and_memory, the others freed. */
 static void let_go_buffers(struct tprof_imgw *w, int and_memory)
 {
@@ -667,9 +675,7 @@ void tprof_imgw_close(struct tprof_imgw *w)
 	if (w->spool.fd >= 0 && !failed(w) && w->spool.path)
 		unlink(w->spool.path);
 	tprof_held_close(&w->spool);
-	if (w->borrowed)
-		w->file.fd = -1;
-	tprof_held_close(&w->file);
+	close_file(w);
 	pthread_mutex_destroy(&w->io_lock);
 	let_go_buffers(w, 1);
 	free(w->streams);
@@ -690,9 +696,7 @@ void tprof_imgw_abandon(struct tprof_imgw *w, int close_files)
 	pthread_mutex_init(&w->io_lock, NULL);
 	if (close_files) {
 		tprof_held_close(&w->spool);
-		if (w->borrowed)
-			w->file.fd = -1;
-		tprof_held_close(&w->file);
+		close_file(w);
 	}
 	let_go_buffers(w, 0);
 	w->failed = 1;

@@ -1,9 +1,9 @@
 /* imgwrite.h — a process image written outside the recorder (imgwrite.c): one chunk file of
- * its own (docs/FORMAT.md §3), or appended to a file the caller holds, a buffer per stream (grown as records come, or a slot of a
- * spool beside it) turned into chunks when full, flushed or released, and a string table.
- * The system profile's sampler (sample/image.c) and the analyzer's import of framework
- * traces write their images with it.  Not thread-safe: one thread
- * writes an image (with opts.thread, a thread of its own makes the chunks). */
+ * its own (docs/FORMAT.md §3), or appended to a file the caller holds, a buffer per stream
+ * (grown as records come, or a slot of a spool beside it) turned into chunks when full,
+ * flushed or released, and a string table.  The system profile's sampler (sample/image.c) and
+ * the analyzer's import of framework traces write their images with it.  Not thread-safe: one
+ * thread writes an image (with opts.thread, a thread of its own makes the chunks). */
 #ifndef TPROF_COMMON_IMGWRITE_H
 #define TPROF_COMMON_IMGWRITE_H
 

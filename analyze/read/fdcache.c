@@ -1,10 +1,11 @@
 /* fdcache.c — descriptors for the chunk files (or parts of one: an import's images share a
  * file).  The merge reads every process image's chunk file piece by piece for the whole run,
- * and a profile may hold more files than the process may open (`ulimit -n`), so only a few
- * are open at once: the least recently read is closed when another must be opened, and
- * reopened when read again (checked to be the same file, by device and inode).  Any open of the reader that finds no descriptor left closes the
- * cached ones and tries again.  Reads may come from the merge's thread and the caller's, so
- * the list is under a lock; a descriptor being read is pinned and never closed under it. */
+ * and a profile may hold more files than the process may open (`ulimit -n`), so only a few are
+ * open at once: the least recently read is closed when another must be opened, and reopened
+ * when read again (checked to be the same file, by device and inode).  Any open of the reader
+ * that finds no descriptor left closes the cached ones and tries again.  Reads may come from
+ * the merge's thread and the caller's, so the list is under a lock; a descriptor being read is
+ * pinned and never closed under it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

@@ -11,7 +11,7 @@
 # marker files.
 . "${top_srcdir}/tests/func/lib.sh"
 mount_ns ||
-	skip_all "cannot make a mount namespace ($NS) for a small tmpfs: no unshare(1), or not root and no user namespaces"
+	skip_all "cannot make a mount namespace ($NS) for a small tmpfs: no unshare(1), not root"
 plan 8
 # In the sanitizer build a child forked while other threads allocate inherits the sanitizer
 # allocator's lock held (gcc 12's runtime has no fork handler for it) and hangs: there each

@@ -17,8 +17,9 @@ LD_PRELOAD="$pre" STANDIN_HIP_DEVICES=2 STANDIN_HIP_KERNEL_US="k20_ms:20000,k5:5
 	STANDIN_HIP_TRACE=2 STANDIN_HIP_TRACE_FILE="$T/trace" \
 	"$top_builddir/tests/stand-ins/tests/test-hip" "$T/trace" >"$T/stdout" 2>"$T/stderr"
 rc=$?
+n=$(grep -c '^ok' "$T/stdout")
 grep -q '^1\.\.[1-9]' "$T/stdout" && ! grep -q '^not ok' "$T/stdout" && [ "$rc" -eq 0 ]
-ok $? "all $(grep -c '^ok' "$T/stdout") checks of test-hip pass with every launch 8 ms late (status $rc)"
+ok $? "all $n checks of test-hip pass with every launch 8 ms late (status $rc)"
 grep '^not ok' "$T/stdout" | sed 's/^/# /'
 [ -s "$T/stderr" ] && diag "$(tail -c 300 "$T/stderr")"
 finish
