@@ -580,6 +580,7 @@ static void test_callbacks(void)
 	int i, okay;
 	hipStreamCreate(&s);
 	hipEventCreate(&cb_event);
+	hold(s);
 	k20(s);
 	hipEventRecord(cb_event, s);
 	for (i = 1; i <= 5; i++) {
@@ -588,7 +589,8 @@ static void test_callbacks(void)
 		if (i == 2)
 			k5(s);
 	}
-	ok(cb_n == 0, "callbacks wait for the kernel before them");
+	ok(cb_n == 0, "callbacks wait for the work queued before them");
+	gate_open();
 	hipStreamSynchronize(s);
 	okay = cb_n == 5;
 	for (i = 0; i < cb_n; i++)
