@@ -13,11 +13,13 @@ jobs=$(nproc)
 
 started=$(date +%s)
 stage() { printf '\n=== %s (at %d s)\n' "$*" "$(($(date +%s) - started))"; }
-# failures OUT DIR: the failed tests' result lines and the lines of their logs that are not
-# "ok", printed last so that a log's tail names what failed.
+# failures OUT DIR: each failed test's log without its passing lines (what is left is what
+# failed, with the test's diagnostics and what it wrote to stderr), then the failed tests'
+# result lines, printed last so that the output's tail names what failed and why.
 failures() {
-	find "$2" -name '*.log' -path '*tests*' -exec grep -l '^not ok\|^ERROR\|^FAIL' {} + 2>/dev/null |
-		while read -r log; do echo "--- $log"; grep -v '^ok' "$log" | head -40; done
+	find "$2" -name '*.log' -path '*tests*' ! -name test-suite.log \
+		-exec grep -l '^not ok\|^ERROR\|^FAIL' {} + 2>/dev/null |
+		while read -r log; do echo "--- $log"; grep -v '^ok\|^PASS' "$log" | tail -40; done
 	echo "--- failed:"
 	grep -E '^(FAIL|ERROR|XPASS)' "$1" || true
 }

@@ -3,9 +3,11 @@
  *                 tprof::test::Ratio::one() (1 unit), until it has used MS ms of CPU; a
  *                 thread "other" spins in other_spin for MS/3 ms of CPU; a thread "sleeper"
  *                 waits on a condition variable throughout; a forked child spins in
- *                 forked_spin and an exec'ed one in execd_spin, MS/4 ms of CPU each; the main thread maps and touches 96 MiB,
- *                 holds it and waits.  Prints the pids and tids, and when the touching began
- *                 and ended (CLOCK_REALTIME ns), as "KEY=VALUE" lines.
+ *                 forked_spin and an exec'ed one in execd_spin, MS/4 ms of CPU each; the
+ *                 main thread maps and touches 96 MiB, holds it and waits.  Prints the
+ *                 pids and tids, when the touching and the ratio thread's spinning began
+ *                 and ended (CLOCK_REALTIME ns), and how much time the host took from all
+ *                 CPUs while it spun (steal and interrupts), as "KEY=VALUE" lines.
  *   sysratio exec MS   the exec'ed child's part.
  * Built with frame pointers, so that the sampler's stacks reach the callers.  Exits with 5. */
 #ifndef _GNU_SOURCE
@@ -40,6 +42,21 @@ static long long realtime_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The time, in ms summed over all CPUs, that a thread on a CPU did not get as its own CPU time:
+ * /proc/stat's irq, softirq and steal (a hypervisor running something else).  A thread's CPU
+ * clock leaves these out, while the time between the scheduler's switches counts them. */
+static double taken_ms(void)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		return 0;
+	int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		       &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	return n == 8 ? (v[5] + v[6] + v[7]) * 1e3 / sysconf(_SC_CLK_TCK) : 0;
 }
 
 static void sleep_ms(long ms)
@@ -102,7 +119,12 @@ static void *ratio_main(void *arg)
 	(void)arg;
 	pthread_setname_np(pthread_self(), "ratio");
 	printf("ratio_tid=%d\n", gettid());
+	double taken = taken_ms();
+	long long start = realtime_ns();
 	ratio_loop();
+	long long end = realtime_ns();
+	printf("ratio_start_ns=%lld\nratio_end_ns=%lld\nratio_taken_ms=%.0f\n", start, end,
+	       taken_ms() - taken);
 	return NULL;
 }
 
