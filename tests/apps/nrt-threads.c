@@ -14,7 +14,9 @@
  *             line {"child":PID,"executions":1,"ok":...}; the parent waits for it
  *   -x        at the end, exec itself (same options, without -x): a second process image in
  *             the same process does it all again
- * Usage: nrt-threads [-n N] [-e] [-f] [-x] NEFF0 NEFF1 */
+ *   -t        each thread's entry of the truth line also says how long each nrt_execute took
+ *             as the program timed it ("spans_ns": CLOCK_MONOTONIC ns around the call)
+ * Usage: nrt-threads [-n N] [-e] [-f] [-x] [-t] NEFF0 NEFF1 */
 #include <nrt/nrt.h>
 #include <nrt/nrt_experimental.h>
 
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct model {
@@ -39,6 +42,7 @@ struct model {
 	int ntensors, nin, nout;
 	uint64_t in_bytes, out_bytes;
 	int reps, good;
+	long long *spans_ns;            /* [reps]: each execution as the program timed it */
 	long tid;
 	float constant;
 };
@@ -107,6 +111,13 @@ static void setup(struct model *md)
 	nrt_free_model_tensor_info(ti);
 }
 
+static long long monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 /* One round: write the inputs (values depending on the round), execute, read and check. */
 static int round_trip(struct model *md, int round)
 {
@@ -128,8 +139,11 @@ static int round_trip(struct model *md, int round)
 		if (nrt_tensor_write(md->tensors[i], buf, 0, md->sizes[i]) != NRT_SUCCESS)
 			good = 0;
 	}
+	long long t0 = monotonic_ns();
 	if (nrt_execute(md->m, md->in, md->out) != NRT_SUCCESS)
 		good = 0;
+	if (md->spans_ns && round < md->reps)
+		md->spans_ns[round] = monotonic_ns() - t0;
 	for (int i = 0; i < md->ntensors; i++) {
 		if (md->usage[i])
 			continue;
@@ -165,6 +179,7 @@ static void teardown(struct model *md)
 	NRT_STATUS rc = nrt_unload(md->m);
 	if (rc != NRT_SUCCESS)
 		die("nrt_unload", rc);
+	free(md->spans_ns);
 }
 
 /* Calls that fail on purpose; their statuses go into the truth line. */
@@ -185,8 +200,8 @@ static void errors(struct model *md, char *out, size_t len)
 
 int main(int argc, char **argv)
 {
-	int reps = 5, with_errors = 0, with_fork = 0, with_exec = 0, opt;
-	while ((opt = getopt(argc, argv, "n:efx")) != -1) {
+	int reps = 5, with_errors = 0, with_fork = 0, with_exec = 0, timed = 0, opt;
+	while ((opt = getopt(argc, argv, "n:efxt")) != -1) {
 		if (opt == 'n')
 			reps = atoi(optarg);
 		else if (opt == 'e')
@@ -195,11 +210,13 @@ int main(int argc, char **argv)
 			with_fork = 1;
 		else if (opt == 'x')
 			with_exec = 1;
+		else if (opt == 't')
+			timed = 1;
 		else
 			return 2;
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: %s [-n N] [-e] [-f] [-x] NEFF0 NEFF1\n", argv[0]);
+		fprintf(stderr, "usage: %s [-n N] [-e] [-f] [-x] [-t] NEFF0 NEFF1\n", argv[0]);
 		return 2;
 	}
 	NRT_STATUS rc = nrt_init(NRT_FRAMEWORK_TYPE_NO_FW, "1.0", "1.0");
@@ -211,6 +228,7 @@ int main(int argc, char **argv)
 		md[k].path = argv[optind + k];
 		md[k].nc = k;
 		md[k].reps = reps;
+		md[k].spans_ns = calloc(reps > 0 ? (size_t)reps : 1, sizeof(long long));
 		setup(&md[k]);
 		/* The name as the NEFF has it, for the truth line. */
 		size_t size;
@@ -242,12 +260,16 @@ int main(int argc, char **argv)
 			md[0].good = 0;
 	}
 	printf("{\"pid\":%d,\"threads\":[", (int)getpid());
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		printf("%s{\"model\":\"%s\",\"nc\":%d,\"tid\":%ld,\"executions\":%d,\"in_bytes\":%llu,"
-		       "\"out_bytes\":%llu,\"in_tensors\":%d,\"out_tensors\":%d,\"constant\":%g}",
+		       "\"out_bytes\":%llu,\"in_tensors\":%d,\"out_tensors\":%d,\"constant\":%g",
 		       k ? "," : "", md[k].name, md[k].nc, md[k].tid, md[k].reps,
 		       (unsigned long long)md[k].in_bytes, (unsigned long long)md[k].out_bytes, md[k].nin,
 		       md[k].nout, md[k].constant);
+		for (int r = 0; timed && r < md[k].reps; r++)
+			printf("%s%lld", r ? "," : ",\"spans_ns\":[", md[k].spans_ns[r]);
+		printf("%s}", timed && md[k].reps > 0 ? "]" : "");
+	}
 	printf("],\"errors\":%s,\"ok\":%s}\n", errs, md[0].good && md[1].good ? "true" : "false");
 	for (int k = 0; k < 2; k++)
 		teardown(&md[k]);

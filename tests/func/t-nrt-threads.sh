@@ -4,11 +4,11 @@
 # fail on purpose (-e).  Checked against the program's own truth line and the trace file the
 # stand-in wrote of what it ran (STANDIN_NRT_TRACE_FILE): every execution on the nc track of
 # its thread's core, named by its model, with the input and output sizes the program used;
-# each one's duration within 5% of the stand-in's own time for that call (per execution, so
-# that host scheduling cannot matter); the failures marked with their NRT_STATUS names; the
-# summary's per-model figures equal to a recomputation from the Chrome trace and its busy
-# share per core; no overlap on a core's track, no arrow back in time; --group-by
-# neuroncore and --group-by instance laid out as documented.
+# each one's duration from the stand-in's own time for that call to the program's timing of
+# it (per execution, so that host scheduling cannot matter); the failures marked with their
+# NRT_STATUS names; the summary's per-model figures equal to a recomputation from the Chrome
+# trace and its busy share per core; no overlap on a core's track, no arrow back in time;
+# --group-by neuroncore and --group-by instance laid out as documented.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-nrt.sh"
 . "$(dirname "$0")/lib-nrt-analyze.sh"
@@ -21,14 +21,14 @@ plan 13
 N=5
 
 # Executions of tens of ms: the recorded span holds the stand-in's call, and only the
-# wrapper's own time (even if the thread is preempted there on a loaded machine) separates
-# them, well under 5% of that.
+# wrapper's own time separates them (unbounded on a loaded machine, which may preempt the
+# thread there: the program's own timing of the call bounds the span from above).
 neff "$T/a.neff" mlp-small exec_us=60000 add=1 in=x:4096 in=y:4096 out=z:4096 &&
 	neff "$T/b.neff" conv-big exec_us=100000 add=2 in=img:65536 out=map:32768
 ok $? "two NEFF files are written"
 
 STANDIN_NRT_TRACE_FILE="$T/standin.trace" "$INSPECT" -o "$T/prof" -- \
-	"$APPS/nrt-threads" -n $N -e "$T/a.neff" "$T/b.neff" >"$T/truth.json" 2>"$T/err.txt"
+	"$APPS/nrt-threads" -n $N -e -t "$T/a.neff" "$T/b.neff" >"$T/truth.json" 2>"$T/err.txt"
 rc=$?
 grep -q '"ok":true' "$T/truth.json" && [ $rc -eq 0 ]
 ok $? "nrt-threads runs under the profiler, its outputs right (exit $rc)"
@@ -76,17 +76,23 @@ worst = 0
 for tid in bytid:
     mine = sorted((e for e in ex if tid_of(e) == tid), key=lambda e: e["ts"])
     ran = sorted((l for l in sn_exec if l["tid"] == tid), key=lambda l: l["entry_ns"])
-    if len(mine) != len(ran):
-        sys.exit("thread %d: %d spans, the stand-in ran %d" % (tid, len(mine), len(ran)))
-    for e, l in zip(mine, ran):
+    timed = bytid[tid]["spans_ns"]
+    if not len(mine) == len(ran) == len(timed):
+        sys.exit("thread %d: %d spans, the stand-in ran %d, the program timed %d" %
+                 (tid, len(mine), len(ran), len(timed)))
+    for e, l, app in zip(mine, ran, timed):
         real = l["return_ns"] - l["entry_ns"]
         got = ns(e["dur"])
-        if abs(got - real) > 0.05 * real:
-            sys.exit("thread %d: span %d ns, the stand-in took %d ns" % (tid, got, real))
+        # The hook is between the two: its span holds the stand-in'"'"'s call and lies within
+        # the program'"'"'s (a rounding of the clocks'"'"' conversion either side).
+        slack = 20000 + 0.002 * real
+        if not real - slack <= got <= app + slack:
+            sys.exit("thread %d: span %d ns; the stand-in took %d ns, the program timed %d ns" %
+                     (tid, got, real, app))
         worst = max(worst, abs(got - real) / real)
-print("# worst difference %.3f%%" % (100 * worst))
+print("# worst difference from the stand-in'"'"'s own time %.3f%%" % (100 * worst))
 ' "$T/t.json" "$T/truth.json" "$T/standin.trace"
-ok $? "each execution lasts what the stand-in took for it, within 5%"
+ok $? "each execution lasts from the stand-in's own time for it to the program's timing of the call"
 
 pyc "$THREADS_PY"'
 d = load(sys.argv[1])
