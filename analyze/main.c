@@ -72,10 +72,17 @@ static void usage(FILE *f)
 	      "                         or 'sqlite' (an SQLite database for SQL: slices, device\n"
 	      "                         operations, MPI messages, collectives...; see\n"
 	      "                         sqlite-schema.md)\n"
-	      "  -o, --output FILE      where the trace goes.  chrome: a file (default\n"
-	      "                         DIR.json.gz); a name ending in .gz is gzip-compressed;\n"
-	      "                         '-' is standard output.  perfetto: a file (default\n"
-	      "                         DIR.pftrace; compressed inside, never gzipped) or '-'.\n"
+	      "  -o, --output FILE      where the trace goes; without --format its name's\n"
+	      "                         ending chooses the format (.json, .gz: chrome;\n"
+	      "                         .pftrace, .perfetto-trace: perfetto; .db, .sqlite,\n"
+	      "                         .sqlite3: sqlite; anything else: chrome), and with\n"
+	      "                         --format it must not name another.  Directories above\n"
+	      "                         FILE that are missing are made.  chrome: a file\n"
+	      "                         (default NAME.json.gz in the current directory, NAME\n"
+	      "                         the profile directory's own name); a name ending in\n"
+	      "                         .gz is gzip-compressed; '-' is standard output.\n"
+	      "                         perfetto: a file (default NAME.pftrace; compressed\n"
+	      "                         inside, never gzipped) or '-'.\n"
 	      "                         otf2: a directory, required, that must not exist or be\n"
 	      "                         empty; the archive's anchor file is FILE/traces.otf2.\n"
 	      "                         sqlite: a file, required; an existing FILE is replaced\n"
@@ -168,6 +175,59 @@ static int summary_format(const char *s, struct options *o)
 	else
 		return -1;
 	return 0;
+}
+
+/* The formats' file names, by how they end: a name given to -o says its format when --format
+ * does not, and must not say another.  An OTF2 archive is a directory; *.otf2 is its anchor
+ * file, inside it. */
+static const struct {
+	const char *end, *format, *names;
+} name_formats[] = {
+	{ ".json", "chrome", "a name ending in .json or .json.gz" },
+	{ ".gz", "chrome", "a name ending in .json or .json.gz" },
+	{ ".pftrace", "perfetto", "a name ending in .pftrace" },
+	{ ".perfetto-trace", "perfetto", "a name ending in .pftrace" },
+	{ ".db", "sqlite", "a name ending in .db or .sqlite" },
+	{ ".sqlite", "sqlite", "a name ending in .db or .sqlite" },
+	{ ".sqlite3", "sqlite", "a name ending in .db or .sqlite" },
+	{ ".otf2", "otf2", "a directory (its anchor file is DIR/traces.otf2)" },
+};
+
+/* The format a name given to -o says, or NULL (no known ending); *i: its entry. */
+static const char *format_of_name(const char *path, size_t *i)
+{
+	size_t n = strlen(path);
+	for (*i = 0; *i < sizeof(name_formats) / sizeof(name_formats[0]); ++*i) {
+		size_t m = strlen(name_formats[*i].end);
+		if (n > m && !strcmp(path + n - m, name_formats[*i].end) && path[n - m - 1] != '/')
+			return name_formats[*i].format;
+	}
+	return NULL;
+}
+
+/* The name's format, when it says one, must be the one asked for (or becomes it). */
+static int output_format(struct options *o)
+{
+	size_t i;
+	const char *said = o->out && strcmp(o->out, "-") ? format_of_name(o->out, &i) : NULL;
+	if (said && !strcmp(said, "otf2") && !o->format) {
+		fprintf(stderr, "tprof-analyze: -o %s: an OTF2 archive is a directory, which holds "
+				"its anchor file traces.otf2: give --format otf2 -o DIR\n", o->out);
+		return 2;
+	}
+	if (!o->format && o->out)
+		o->format = said ? said : "chrome";
+	if (!said || !strcmp(said, o->format))
+		return 0;
+	const char *wants = "";
+	for (size_t k = 0; k < sizeof(name_formats) / sizeof(name_formats[0]); k++)
+		if (!strcmp(name_formats[k].format, o->format)) {
+			wants = name_formats[k].names;
+			break;
+		}
+	fprintf(stderr, "tprof-analyze: -o %s is a name for --format %s, not %s: give --format %s, "
+			"or -o %s\nTry 'tprof-analyze --help'.\n", o->out, said, o->format, said, wants);
+	return 2;
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -293,8 +353,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("--format: unknown format '%s' (known: chrome, perfetto, otf2, "
 				 "sqlite)",
 				 o->format);
-	if (o->out && !o->format)
-		o->format = "chrome";
+	int rc = output_format(o);
+	if (rc)
+		return rc;
 	o->otf2 = o->format && !strcmp(o->format, "otf2");
 	o->perfetto = o->format && !strcmp(o->format, "perfetto");
 	if (!o->dir && o->format && !o->out)
@@ -353,16 +414,27 @@ static int time_window(struct options *o, struct trace *tr, struct window *w)
 	return 0;
 }
 
+/* Without -o: NAME.EXT in the current directory, NAME the profile directory's own name (its
+ * real one: "." and ".." name the directories they are). */
 static char *default_output(const char *dir, const char *ext)
 {
-	size_t n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
+	char *real = realpath(dir, NULL);
+	const char *name = real ? real : dir;
+	size_t n = strlen(name);
+	while (n > 1 && name[n - 1] == '/')
 		n--;
-	char *p = malloc(n + strlen(ext) + 1);
+	const char *base = name + n;
+	while (base > name && base[-1] != '/')
+		base--;
+	size_t len = (size_t)(name + n - base);
+	if (!len || (len == 1 && *base == '/') || (len <= 2 && !strncmp(base, "..", len)))
+		base = "tprof", len = 5;
+	char *p = malloc(len + strlen(ext) + 1);
 	if (!p)
 		abort();
-	memcpy(p, dir, n);
-	strcpy(p + n, ext);
+	memcpy(p, base, len);
+	strcpy(p + len, ext);
+	free(real);
 	return p;
 }
 

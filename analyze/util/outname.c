@@ -25,6 +25,7 @@ struct outname {
 	char *tmp;                      /* the temporary; NULL when written directly */
 	const struct out_format *fmt;
 	int waiting;                    /* complete, waiting for the release of a hold */
+	char *made;                     /* the first directory above it made for it, or NULL */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -216,8 +217,10 @@ static int judge(const char *path, const struct out_format *f, struct stat *st)
 	return REPLACE;
 }
 
-/* The directory the output goes in must take new entries. */
-static int check_parent(const char *path)
+/* The directory the output goes in must take new entries; where it is missing, the nearest
+ * directory above it that exists must, and with make the missing ones are made (as mkdir -p
+ * would).  *made (with make): the first directory made, to be freed; NULL when none was. */
+static int check_parent(const char *path, int make, char **made)
 {
 	const char *base;
 	char *dir = dir_of(path, &base);
@@ -225,18 +228,69 @@ static int check_parent(const char *path)
 	int err = 0;
 	if (!dir)
 		abort();
+	if (made)
+		*made = NULL;
+	/* up to the nearest that exists */
+	size_t n = strlen(dir), missing = 0;
+	char *top = strdup(dir);
+	if (!top)
+		abort();
+	while (stat(top, &st) < 0 && errno == ENOENT) {
+		char *slash = strrchr(top, '/');
+		if (!strcmp(top, ".") || !strcmp(top, "/"))
+			break;
+		missing++;
+		if (!slash)
+			strcpy(top, ".");
+		else if (slash == top)
+			slash[1] = 0;
+		else
+			*slash = 0;
+	}
 	if (!*base)
 		err = EISDIR;
-	else if (stat(dir, &st) < 0)
+	else if (stat(top, &st) < 0)
 		err = errno;
 	else if (!S_ISDIR(st.st_mode))
 		err = ENOTDIR;
-	else if (access(dir, W_OK | X_OK) < 0)
+	else if (access(top, W_OK | X_OK) < 0)
 		err = errno;
+	/* then down again, making each */
+	for (size_t i = 0; !err && make && missing && i <= n; i++) {
+		if (dir[i] != '/' && dir[i])
+			continue;
+		if (i == 0)
+			continue;
+		char c = dir[i];
+		dir[i] = 0;
+		if (mkdir(dir, 0777) == 0) {
+			if (made && !*made && !(*made = strdup(dir)))
+				abort();
+		} else if (errno != EEXIST) {
+			err = errno;
+		}
+		dir[i] = c;
+	}
 	if (err)
-		say("cannot write %s: %s: %s", path, dir, strerror(err));
+		say("cannot write %s: %s: %s", path, missing && !make ? top : dir, strerror(err));
+	free(top);
 	free(dir);
 	return err ? -1 : 0;
+}
+
+/* Removes the directories made for o that are empty, from its own up to the first made. */
+static void remove_made(const char *path, const char *made)
+{
+	const char *base;
+	char *dir = dir_of(path, &base);
+	size_t n = strlen(made);
+	while (dir && strlen(dir) >= n && !strncmp(dir, made, n) && rmdir(dir) == 0) {
+		char *slash = strrchr(dir, '/');
+		if (!slash || strlen(dir) == n)
+			break;
+		*slash = 0;
+	}
+	free(dir);
 }
 
 int outname_check(const char *path, const struct out_format *fmt)
@@ -247,7 +301,7 @@ int outname_check(const char *path, const struct out_format *fmt)
 	int r = judge(path, fmt, &st);
 	if (r < 0)
 		return -1;
-	return r == DIRECT ? 0 : check_parent(path);
+	return r == DIRECT ? 0 : check_parent(path, 0, NULL);
 }
 
 /* ---- the registry ------------------------------------------------------------------------- */
@@ -277,6 +331,7 @@ static void unlink_out(struct outname *o)
 
 static void free_out(struct outname *o)
 {
+	free(o->made);
 	free(o->path);
 	free(o->tmp);
 	free(o);
@@ -335,7 +390,9 @@ struct outname *outname_begin(const char *path, const struct out_format *fmt, in
 		}
 		return o;
 	}
-	if (check_parent(path) < 0) {
+	if (check_parent(path, 1, &o->made) < 0) {
+		if (o->made)
+			remove_made(path, o->made);
 		free_out(o);
 		return NULL;
 	}
@@ -344,6 +401,8 @@ struct outname *outname_begin(const char *path, const struct out_format *fmt, in
 	int rc = create_temp(o, r == REPLACE ? &st : NULL, fd);
 	pthread_mutex_unlock(&lock);
 	if (rc < 0) {
+		if (o->made)
+			remove_made(path, o->made);
 		free_out(o);
 		return NULL;
 	}
@@ -412,6 +471,8 @@ static void discard(struct outname *o, int err)
 {
 	struct stat st;
 	remove_path(o->tmp);
+	if (o->made)
+		remove_made(o->path, o->made);
 	const char *left = lstat(o->path, &st) < 0	  ? ""
 			   : S_ISDIR(st.st_mode) ? "; a directory of that name is left as it was"
 						 : "; a file of that name is left as it was";

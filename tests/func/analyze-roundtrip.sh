@@ -20,6 +20,11 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# -o alone: the name's ending says the format (chrome when it names none)
+[ -z "$format" ] && case $out in
+*.pftrace | *.perfetto-trace) format=perfetto ;;
+*.db | *.sqlite | *.sqlite3) format=sqlite ;;
+esac
 { [ -n "$out" ] && [ "$out" != - ] && [ -z "$split" ] && [ -f "$out" ] &&
 	{ [ -z "$format" ] || [ "$format" = chrome ]; }; } || exit 0
 : "${PY:=${PYTHON3:-python3}}"

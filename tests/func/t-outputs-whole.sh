@@ -289,9 +289,10 @@ ln -s t.json "$d/link.json"
 ok $? "a symbolic link under the name is refused, neither it nor what it points to touched"
 "$ANALYZE" --import "$T/small.json" -o /dev/null 2>"$T/err"
 ok $? "/dev/null takes a trace directly"
-"$ANALYZE" --import "$T/small.json" -f sqlite -o "$d/no/such/x.db" 2>"$T/err"
-[ $? -eq 2 ] && grep -q "cannot write $d/no/such/x.db: $d/no/such: No such file" "$T/err"
-ok $? "a directory that does not exist: refused before reading (status 2), said"
+: >"$d/afile"
+"$ANALYZE" --import "$T/small.json" -f sqlite -o "$d/afile/such/x.db" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "cannot write $d/afile/such/x.db: Not a directory" "$T/err"
+ok $? "a directory that cannot be made (a file is in the way): refused before reading (status 2), said"
 [ -z "$(find "$T" -name '*.tprof-tmp-*' ! -path "$T/stale/*")" ]
 ok $? "no temporary is left anywhere by the runs that ended"
 finish

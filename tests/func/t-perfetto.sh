@@ -148,14 +148,15 @@ fi
 
 # ---- the command line --------------------------------------------------------------------
 cp -r "$T/steps" "$T/named"
-"$ANALYZE" "$T/named/" -f perfetto 2>"$T/named.err"
-check "without -o the trace is DIR.pftrace, and said so" \
-	grep -q "Perfetto trace written to $T/named.pftrace" "$T/named.err"
+(cd "$T" && "$ANALYZE" "$T/named/" -f perfetto) 2>"$T/named.err"
+check "without -o the trace is NAME.pftrace in the current directory, and said so" \
+	grep -q "Perfetto trace written to named.pftrace" "$T/named.err"
 "$ANALYZE" "$T/steps" -f perfetto -o - >"$T/stdout.pftrace" 2>/dev/null
 check "-o - writes the same trace to standard output" cmp -s "$T/stdout.pftrace" "$T/steps.pftrace"
-"$ANALYZE" "$T/steps" -f perfetto -o "$T/no/such/dir/t.pftrace" 2>"$T/nodir.err"
+touch "$T/plainfile"
+"$ANALYZE" "$T/steps" -f perfetto -o "$T/plainfile/dir/t.pftrace" 2>"$T/nodir.err"
 rc=$?
-[ $rc -eq 2 ] && grep -q "cannot write $T/no/such/dir/t.pftrace" "$T/nodir.err"
+[ $rc -eq 2 ] && grep -q "cannot write $T/plainfile/dir/t.pftrace" "$T/nodir.err"
 ok $? "a file that cannot be made: refused before reading (exit 2), saying which (exit $rc)"
 # --split steps:N: each Perfetto part shows what the Chrome part of the same steps does.
 mkdir -p "$T/sp"

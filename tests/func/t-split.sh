@@ -164,6 +164,7 @@ bad "format chrome" "$T/steps" -f otf2 -o "$T/bad/otf" --split steps:2
 bad "format chrome" "$T/steps" -f sqlite -o "$T/bad/t.db" --split steps:2
 bad "-o -" "$T/steps" -o - --split size:1
 bad "no steps" "$T/nccl" -o "$T/bad/t.json" --split steps:2
+: >"$T/nodir"
 "$ANALYZE" "$T/steps" -o "$T/nodir/t.json" --split steps:2 >/dev/null 2>"$T/nodir.err"
 [ $? -eq 2 ] && grep -q "cannot write .*nodir/t.part-0001.json" "$T/nodir.err"
 ok $? "a part that cannot be written: refused before reading (exit 2), an error naming it"

@@ -201,10 +201,11 @@ check "-o missing: a usage error (status 2) that says so" test $? = 2 -a -n \
 	"$(grep 'format sqlite needs -o FILE' "$T/o.txt")"
 "$ANALYZE" "$T/steps" --format sqlite -o - >"$T/o.txt" 2>&1
 check "'-o -': a usage error" test $? = 2 -a -n "$(grep "'-o -' is not possible" "$T/o.txt")"
+: >"$T/no"
 "$ANALYZE" "$T/steps" --format sqlite -o "$T/no/such/dir/x.db" >"$T/o.txt" 2>&1
 rc=$?
 check "an unwritable path: refused before reading (status 2), nothing created" test $rc = 2 -a -n \
-	"$(grep "no/such/dir" "$T/o.txt")" -a ! -e "$T/no"
+	"$(grep "no/such/dir" "$T/o.txt")" -a -f "$T/no" -a ! -s "$T/no"
 printf 'notes that matter\n' >"$T/notes.txt"
 "$ANALYZE" "$T/steps" --format sqlite -o "$T/notes.txt" >"$T/o.txt" 2>&1
 rc=$?

@@ -292,7 +292,9 @@ static void test_replace(const char *mine)
 	ok(outname_check_sqlite(p) < 0, "another program's database may not");
 	ok(outname_check_sqlite(dir) < 0, "a directory may not");
 	snprintf(p, sizeof(p), "%s/missing/x.db", dir);
-	ok(outname_check_sqlite(p) < 0, "a file in a directory that does not exist may not");
+	ok(outname_check_sqlite(p) == 0, "a file in a directory that does not exist may (it is made)");
+	snprintf(p, sizeof(p), "%s/text.db/y.db", dir);
+	ok(outname_check_sqlite(p) < 0, "a file under a file may not");
 	/* a run that fails leaves the earlier file as it was, and no temporary file */
 	struct sqldb d;
 	ok(sqldb_open(&d, mine, &sqlite_format) == 0, "a second database is begun over the first");
