@@ -870,7 +870,7 @@ static int exit_code(int status)
 /* Runs the command; the time it was started goes to *start.  With a system profile the
  * command waits, forked, until the sampler follows it, and then execs. */
 static int run(char **cmd, const struct tprof_sample_request *sr, const char *dir,
-	       struct timespec *start, int *exec_err)
+	       struct timespec *start, int *exec_err, int *status)
 {
 	sigset_t old;
 	int fds[2], gate[2] = { -1, -1 };
@@ -898,7 +898,8 @@ static int run(char **cmd, const struct tprof_sample_request *sr, const char *di
 		close(gate[1]);
 	}
 	*exec_err = exec_result(fds[0]);
-	return exit_code(wait_child(pid));
+	*status = wait_child(pid);
+	return exit_code(*status);
 }
 
 /* ------------------------------------------------------------------ the report */
@@ -917,18 +918,22 @@ static int writer_may_live(const char *name)
 	return tprof_spool_writer(name, 0) != TPROF_WRITER_GONE;
 }
 
-static void tidy_spool(int dirfd, const char *name)
+/* 1 when the spool stays because it holds records its chunk file lacks (a process that did
+ * not finish). */
+static int tidy_spool(int dirfd, const char *name)
 {
 	if (writer_may_live(name))
-		return;
+		return 0;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/", dirfd);
 	size_t n = strlen(path) + strlen(name) + 1;
 	char *full = xmalloc(n);
 	snprintf(full, n, "%s%s", path, name);
-	if (tprof_spool_settled(full) == 1)
+	int settled = tprof_spool_settled(full);
+	if (settled == 1)
 		unlinkat(dirfd, name, 0);
 	free(full);
+	return settled == 0;
 }
 
 /* Whether chunk file `name` holds records: a chunk after its header, or a spool beside it
@@ -951,10 +956,10 @@ static int holds_records(int dirfd, const char *name, const struct stat *st)
 /* Walks the open directory fd (closed here) and below it, without following links: counts
  * the *.tpf files of this job that hold records, and removes the spools modified at or after
  * since of those runs that have ended and hold nothing their chunk file lacks (a killed
- * process's spool stays: it has the records; so does the spool of a process still running,
- * perhaps under another tprof-inspect writing to the same directory, as every rank's does
- * under mpirun). */
-static int scan_outputs(int fd, uint64_t job, time_t since, int depth)
+ * process's spool stays: it has the records, and *kept counts it; so does the spool of a
+ * process still running, perhaps under another tprof-inspect writing to the same directory,
+ * as every rank's does under mpirun). */
+static int scan_outputs(int fd, uint64_t job, time_t since, int depth, int *kept)
 {
 	DIR *d = fdopendir(fd);
 	struct dirent *e;
@@ -974,13 +979,13 @@ static int scan_outputs(int fd, uint64_t job, time_t since, int depth)
 			int sub = openat(dirfd(d), e->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
-				n += scan_outputs(sub, job, since, depth + 1);
+				n += scan_outputs(sub, job, since, depth + 1, kept);
 		} else if (S_ISREG(st.st_mode)) {
 			if (has_suffix(e->d_name, TPROF_TRACE_SUFFIX))
 				n += job_file_is(dirfd(d), e->d_name, job) &&
 				     holds_records(dirfd(d), e->d_name, &st);
 			else if (st.st_mtime >= since && has_suffix(e->d_name, TPROF_SPOOL_SUFFIX))
-				tidy_spool(dirfd(d), e->d_name);
+				*kept += tidy_spool(dirfd(d), e->d_name);
 		}
 	}
 	closedir(d);
@@ -1017,16 +1022,40 @@ static char *shell_quote(const char *s)
 	return out;
 }
 
+/* How the command ended, when not with status 0, as "exited with status 3" or "was killed by
+ * SIGSEGV". */
+static void ending(int status, char *buf, size_t len)
+{
+	const char *sig = WIFSIGNALED(status) ? sigabbrev_np(WTERMSIG(status)) : NULL;
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (sig)
+		snprintf(buf, len, "was killed by SIG%s", sig);
+	else
+		snprintf(buf, len, "was killed by signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static int is_mpi_launcher(const char *cmd)
+{
+	const char *base = strrchr(cmd, '/');
+	base = base ? base + 1 : cmd;
+	return !strncmp(base, "mpirun", 6) || !strncmp(base, "mpiexec", 7) || !strcmp(base, "srun");
+}
+
 /* The profile count: the processes of this job that recorded, and the system image if there
- * is one (found by the scan too, so counted once less). */
-static void report(const char *dir, const char *abs, uint64_t job, time_t since)
+ * is one (found by the scan too, so counted once less); and when nothing was recorded, or the
+ * command did not end well, what happened and what to do. */
+static void report(const char *dir, const char *abs, uint64_t job, time_t since, char **cmd,
+		   int status, int sampled)
 {
 	int fd = open(abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int n = fd < 0 ? 0 : scan_outputs(fd, job, since, 0);
+	int kept = 0;
+	int n = fd < 0 ? 0 : scan_outputs(fd, job, since, 0, &kept);
 	int sys = sampling_image() && n > 0;
-	char *q = shell_quote(dir);
-	char what[96];
+	char *q = shell_quote(dir), *c = shell_quote(cmd[0]);
+	char what[96], how[64];
 
+	ending(status, how, sizeof(how));
 	n -= sys;
 	if (!sys)
 		snprintf(what, sizeof(what), "%d process%s", n, n == 1 ? "" : "es");
@@ -1038,12 +1067,31 @@ static void report(const char *dir, const char *abs, uint64_t job, time_t since)
 	char pick[48] = "";
 	if (job_others_kept())
 		snprintf(pick, sizeof(pick), " --job %016llx", (unsigned long long)job);
-	if (n || sys)
+	if ((n || sys) && WIFSIGNALED(status))
+		fprintf(stderr, PROG ": %s %s; %s\n", c, how,
+			kept ? "what it recorded until then is in its spool, which tprof-analyze reads"
+			     : "what it recorded until then is in the profile");
+	if (n || sys) {
 		fprintf(stderr, PROG ": profile written to %s (%s)\n"
 			PROG ": next: tprof-analyze %s%s --summary\n", q, what, q, pick);
-	else
-		fprintf(stderr, PROG ": no profile data was written to %s\n", q);
+	} else if (status) {
+		fprintf(stderr, PROG ": %s %s before any process was recorded; no profile data was "
+			"written to %s\n", c, how, q);
+		if (is_mpi_launcher(cmd[0]) && WIFEXITED(status))
+			fprintf(stderr, PROG ": (Open MPI's mpirun needs --allow-run-as-root to run as "
+				"root, and --oversubscribe for more ranks than cores; its own message "
+				"above says why it stopped)\n");
+	} else {
+		fprintf(stderr, PROG ": no profile data was written to %s: %s made no call that tprof "
+			"records (HIP, the Neuron runtime, MPI, NCCL/RCCL, roctx, tprof's own "
+			"annotations), or did not load the recorder (a static or set-user-ID program)\n",
+			q, c);
+		if (!sampled)
+			fprintf(stderr, PROG ": --sample all records any program: CPU samples, thread "
+				"states and memory\n");
+	}
 	free(q);
+	free(c);
 }
 
 int main(int argc, char **argv)
@@ -1062,11 +1110,12 @@ int main(int argc, char **argv)
 	set_environment(&o, abs, lib);
 	struct forwarding fwd;
 	forward_to_ranks(o.cmd, &fwd);
-	int code = run(fwd.cmd, &o.sample, abs, &start, &exec_err);
+	int status;
+	int code = run(fwd.cmd, &o.sample, abs, &start, &exec_err, &status);
 	sampling_stop(!exec_err, o.verbose);
 	forwarding_done(&fwd);
 	if (!exec_err)
-		report(dir, abs, job, start.tv_sec - 1);
+		report(dir, abs, job, start.tv_sec - 1, o.cmd, status, !!o.sample.what);
 	free(abs);
 	free(numbered);
 	free(lib);
