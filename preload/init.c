@@ -107,6 +107,7 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	tprof_private_group(tprof_g.cfg.group_readable);
 	clock_source = tprof_clock_init(tprof_g.cfg.clock);
 	tprof_job_begin();
+	tprof_config_warnings();
 	tprof_env_capture();
 	tprof_hooks_init();
 	if (tprof_g.cfg.callstack && tprof_callstack_init() < 0)

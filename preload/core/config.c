@@ -1,6 +1,9 @@
 /* config.c — reads the TPROF_* environment once, at load time.  A bad value is one warning
- * naming the variable, and the default. */
+ * naming the variable, and the default, once a job: the warnings wait until the job is known
+ * (tprof_config_warnings), and a process whose job has said them (TPROF_CONFIG_WARNED, put in
+ * the environment that its descendants inherit) says them no more. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -9,8 +12,48 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../../common/job.h"
 #include "../../sample/sampler.h"
 #include "core.h"
+
+#define WARNED_VAR "TPROF_CONFIG_WARNED"   /* JOB-HASH: the job whose processes said these */
+#define MAX_HELD 8
+
+static char held[MAX_HELD][320];   /* the warnings, until the job is known */
+static int nheld;
+static uint64_t held_hash = 1469598103934665603ull;   /* FNV-1a of them */
+
+static void config_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void config_warn(const char *fmt, ...)
+{
+	char line[320];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	for (const char *c = line; *c; c++)
+		held_hash = (held_hash ^ (unsigned char)*c) * 1099511628211ull;
+	if (nheld < MAX_HELD)
+		memcpy(held[nheld++], line, sizeof(line));
+	else
+		tprof_log_warn("%s", line);
+}
+
+void tprof_config_warnings(void)
+{
+	char hex[TPROF_JOB_HEX + 1], mark[TPROF_JOB_HEX + 18];
+	if (!nheld)
+		return;
+	tprof_job_format(tprof_job_current(), hex);
+	snprintf(mark, sizeof(mark), "%s-%016llx", hex, (unsigned long long)held_hash);
+	const char *said = getenv(WARNED_VAR);
+	if (!said || strcmp(said, mark)) {
+		for (int i = 0; i < nheld; i++)
+			tprof_log_warn("%s", held[i]);
+		setenv(WARNED_VAR, mark, 1);
+	}
+	nheld = 0;
+}
 
 #define DEFAULT_BUFFER_KB 256
 #define DEFAULT_SPOOL_MB 1024
@@ -26,7 +69,7 @@ static int parse_bool(const char *name, const char *v, int dflt)
 		return 1;
 	if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off"))
 		return 0;
-	tprof_log_warn("%s=\"%s\" is not a boolean (use 1 or 0); using %d", name, v, dflt);
+	config_warn("%s=\"%s\" is not a boolean (use 1 or 0); using %d", name, v, dflt);
 	return dflt;
 }
 
@@ -39,7 +82,7 @@ static uint64_t parse_uint(const char *name, const char *v, uint64_t lo, uint64_
 	errno = 0;
 	unsigned long long x = strtoull(v, &end, 10);
 	if (errno || *end || v[0] == '-' || x < lo || x > hi) {
-		tprof_log_warn("%s=\"%s\" is not a whole number in [%" PRIu64 ", %" PRIu64 "]; using %" PRIu64,
+		config_warn("%s=\"%s\" is not a whole number in [%" PRIu64 ", %" PRIu64 "]; using %" PRIu64,
 			       name, v, lo, hi, dflt);
 		return dflt;
 	}
@@ -55,7 +98,7 @@ static int64_t parse_int(const char *name, const char *v, int64_t lo, int64_t hi
 	errno = 0;
 	long long x = strtoll(v, &end, 10);
 	if (errno || *end || x < lo || x > hi) {
-		tprof_log_warn("%s=\"%s\" is not a whole number in [%" PRId64 ", %" PRId64 "]; using %" PRId64,
+		config_warn("%s=\"%s\" is not a whole number in [%" PRId64 ", %" PRId64 "]; using %" PRId64,
 			       name, v, lo, hi, dflt);
 		return dflt;
 	}
@@ -84,7 +127,7 @@ static int parse_clock(const char *v)
 		return TPROF_CLOCKSRC_TSC;
 	if (!strcmp(v, "monotonic"))
 		return TPROF_CLOCKSRC_MONOTONIC;
-	tprof_log_warn("TPROF_CLOCK=\"%s\" is not one of auto, tsc, monotonic; using auto", v);
+	config_warn("TPROF_CLOCK=\"%s\" is not one of auto, tsc, monotonic; using auto", v);
 	return 0;
 }
 
@@ -93,15 +136,20 @@ void tprof_config_read(struct tprof_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->verbose = (int)parse_uint("TPROF_VERBOSE", getenv("TPROF_VERBOSE"), 0, 3, 0);
 	cfg->enable = parse_bool("TPROF_ENABLE", getenv("TPROF_ENABLE"), 0);
-	if (!cfg->enable)
-		return;   /* off: nothing else is read, nor said, and the start costs no more */
+	if (!cfg->enable) {
+		/* off: nothing else is read, and the start costs no more; no job to say it once */
+		for (int i = 0; i < nheld; i++)
+			tprof_log_warn("%s", held[i]);
+		nheld = 0;
+		return;
+	}
 	cfg->group_readable = parse_bool("TPROF_GROUP_READABLE", getenv("TPROF_GROUP_READABLE"), 0);
 	const char *dir = getenv("TPROF_OUTPUT_DIR");
 	cfg->output_dir = absolute_dir(dir && *dir ? dir : "tprof-out");
 	uint64_t kb = parse_uint("TPROF_BUFFER_KB", getenv("TPROF_BUFFER_KB"), 16, 65536,
 				 DEFAULT_BUFFER_KB);
 	if (kb % 4) {
-		tprof_log_warn("TPROF_BUFFER_KB=%" PRIu64 " is not a multiple of 4; using %" PRIu64,
+		config_warn("TPROF_BUFFER_KB=%" PRIu64 " is not a multiple of 4; using %" PRIu64,
 			       kb, (kb + 3) / 4 * 4);
 		kb = (kb + 3) / 4 * 4;
 	}
@@ -114,7 +162,7 @@ void tprof_config_read(struct tprof_config *cfg)
 	/* Room for at least 16 buffers, or the first few threads would find none. */
 	if (cfg->spool_max < 16 * kb * 1024) {
 		uint64_t need = (16 * kb * 1024 + (1u << 20) - 1) >> 20;
-		tprof_log_warn("TPROF_SPOOL_MB=%" PRIu64 " cannot hold 16 buffers of %" PRIu64
+		config_warn("TPROF_SPOOL_MB=%" PRIu64 " cannot hold 16 buffers of %" PRIu64
 			       " KB; using %" PRIu64, mb, kb, need);
 		cfg->spool_max = need << 20;
 	}
@@ -127,13 +175,13 @@ void tprof_config_read(struct tprof_config *cfg)
 						    DEFAULT_SYNC_ROUNDS);
 	const char *polls = getenv("TPROF_POLLS");
 	if (polls && *polls && strcmp(polls, "runs") && strcmp(polls, "each"))
-		tprof_log_warn("TPROF_POLLS=\"%s\" is not one of runs, each; using runs", polls);
+		config_warn("TPROF_POLLS=\"%s\" is not one of runs, each; using runs", polls);
 	cfg->poll_each = polls && !strcmp(polls, "each");
 	struct tprof_sample_request sr;
 	char why[256];
 	if (tprof_sample_from_env(getenv("TPROF_SAMPLE"), getenv("TPROF_SAMPLE_HZ"), &sr, why,
 				  sizeof(why)) < 0)
-		tprof_log_warn("%s; no system profile", why);
+		config_warn("%s; no system profile", why);
 	cfg->sample_what = sr.what;
 	cfg->sample_hz = sr.hz;
 	cfg->sample_lazy_ms = (uint32_t)parse_uint("TPROF_TEST_SAMPLE_LAZY_MS",

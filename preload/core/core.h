@@ -49,6 +49,8 @@ struct tprof_config {
 	uint32_t sample_lazy_ms; /* TPROF_TEST_SAMPLE_LAZY_MS: the system image begins this late */
 };
 void tprof_config_read(struct tprof_config *cfg);
+/* Says the configuration's warnings, unless this job's processes have said them. */
+void tprof_config_warnings(void);
 
 /* output.c: the output directory, made and checked once per process (warned about once);
  * 0 when files may be created in it */

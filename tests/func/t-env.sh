@@ -1,10 +1,10 @@
 #!/bin/sh
 # The recorder's environment: nothing is written unless TPROF_ENABLE says so; a bad value is
 # one warning naming the variable and the default (for TPROF_ENABLE=maybe the default is
-# off); TPROF_MAX_EVENTS caps what is kept and the summary accounts for every event
+# off), once a job however many processes it starts; TPROF_MAX_EVENTS caps what is kept and the summary accounts for every event
 # attempted; TPROF_CLOCK=monotonic records the same.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 22
 THREADS=4 N=5000
 ATTEMPTED=$((THREADS * N))
 
@@ -53,6 +53,29 @@ for setting in TPROF_BUFFER_KB=abc TPROF_MAX_EVENTS=-5 TPROF_CLOCK=sundial TPROF
 	[ "$got" = "$ATTEMPTED" ]
 	ok $? "$setting: recording goes on with the default: all $ATTEMPTED marks kept (got ${got:-none})"
 done
+
+# Once a job: a shell script starting 10 processes (one with an emptied environment, which
+# the recorder fills again), with two bad values, says each once; a second job says them
+# again; the same through tprof-inspect.
+script='for i in 1 2 3 4 5 6 7 8 9; do sh -c true; done; env -i PATH="$PATH" sh -c true'
+for job in one two; do
+	env -u TPROF_JOB -u TPROF_JOB_FROM LD_PRELOAD="$PRELOAD_ENV" TPROF_ENABLE=1 \
+		TPROF_OUTPUT_DIR="$T/job-$job" TPROF_BUFFER_KB=abc TPROF_CLOCK=sundial \
+		sh -c "$script" >/dev/null 2>"$T/job-$job.err"
+done
+[ "$(recorder_lines "$T/job-one.err")" -eq 2 ] && [ "$(recorder_lines "$T/job-two.err")" -eq 2 ] &&
+	[ "$(grep -c "TPROF_BUFFER_KB=\"abc\"" "$T/job-one.err")" -eq 1 ] &&
+	[ "$(grep -c "TPROF_CLOCK=\"sundial\"" "$T/job-one.err")" -eq 1 ]
+ok $? "two bad values under a script of 11 processes: two warnings a job (got $(recorder_lines "$T/job-one.err"), then $(recorder_lines "$T/job-two.err"))"
+[ "$(recorder_lines "$T/job-one.err")" -eq 2 ] || diag "$(head -5 "$T/job-one.err")"
+TPROF_BUFFER_KB=abc TPROF_CLOCK=sundial "$INSPECT" -o "$T/job-inspect" -- sh -c "$script" \
+	>/dev/null 2>"$T/job-inspect.err"
+[ "$(recorder_lines "$T/job-inspect.err")" -eq 2 ]
+ok $? "the same under tprof-inspect: two warnings (got $(recorder_lines "$T/job-inspect.err"))"
+TPROF_BUFFER_KB=abc "$INSPECT" -o "$T/job-changed" -- sh -c \
+	'sh -c true; TPROF_BUFFER_KB=xyz sh -c true; sh -c true' >/dev/null 2>"$T/job-changed.err"
+[ "$(recorder_lines "$T/job-changed.err")" -eq 2 ] && grep -q 'TPROF_BUFFER_KB="xyz"' "$T/job-changed.err"
+ok $? "a process of the job with another bad value says its own (got $(recorder_lines "$T/job-changed.err"))"
 
 # TPROF_MAX_EVENTS: a cap, and an exact account of what was dropped.
 run max TPROF_ENABLE=1 TPROF_MAX_EVENTS=1000
