@@ -116,7 +116,7 @@ static void usage(void)
 	      "                         (-vv, -vvv); sets TPROF_VERBOSE to the count; with\n"
 	      "                         --sample, what the sampler did and its own CPU time\n"
 	      "  -h, --help             print this help and exit\n"
-	      "      --version          print the version and exit\n"
+	      "  -V, --version          print the version and exit\n"
 	      "\n"
 	      "Options are read up to '--' or the first argument that is not an option; all\n"
 	      "that follows is COMMAND and its arguments.\n"
@@ -344,7 +344,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	opterr = 0;
 	for (;;) {
 		int longindex = -1;
-		int c = getopt_long(argc, argv, "+:o:n:vh", long_opts, &longindex);
+		int c = getopt_long(argc, argv, "+:o:n:vhV", long_opts, &longindex);
 		if (c == -1)
 			break;
 		switch (c) {
@@ -379,6 +379,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'h':
 			usage();
 			exit(0);
+		case 'V':
 		case OPT_VERSION:
 			puts(PROG " (" PACKAGE_NAME ") " PACKAGE_VERSION);
 			exit(0);

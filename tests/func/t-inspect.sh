@@ -11,8 +11,8 @@ rc=$?
 ok $? "--help: exit 0 (got $rc), usage on stdout, nothing on stderr"
 missing=
 for opt in -o, --output -n, --max-events --buffer-kb --group-readable -v, --verbose -h, --help \
-	--version; do
-	grep -q -e "^ *$opt\( \|,\|$\)" -e "^ *-[a-z], $opt\( \|$\)" "$T/help" || missing="$missing $opt"
+	-V, --version; do
+	grep -q -e "^ *$opt\( \|,\|$\)" -e "^ *-[a-zA-Z], $opt\( \|$\)" "$T/help" || missing="$missing $opt"
 done
 [ -z "$missing" ]
 ok $? "--help describes every option (missing:${missing:- none})"

@@ -1,0 +1,72 @@
+#!/bin/sh
+# The documentation says what the programs do: the man pages render without a warning and
+# close every block they open (an unclosed example swallowed the text after it once), every
+# variable the recorder reads is in the README's table and in tprof-inspect(1), every long
+# option of each --help is in its man page, -V works for both commands, and every SQLite view
+# the writer makes is listed in the README, the man page and sqlite-schema.md.
+. "$(dirname "$0")/lib.sh"
+plan 8
+src=$top_srcdir
+
+bad=""
+for m in "$src"/docs/*.1 "$src"/docs/*.7; do
+	w=$(groff -man -Tutf8 -ww -z "$m" 2>&1)
+	nf=$(grep -c '^\.nf' "$m")
+	fi=$(grep -c '^\.fi' "$m")
+	rs=$(grep -c '^\.RS' "$m")
+	re=$(grep -c '^\.RE' "$m")
+	[ -z "$w" ] && [ "$nf" -eq "$fi" ] && [ "$rs" -eq "$re" ] ||
+		bad="$bad $(basename "$m") (.nf $nf/.fi $fi, .RS $rs/.RE $re, groff: $(echo "$w" | head -1))"
+done
+[ -z "$bad" ]
+ok $? "the man pages render without a warning, every .nf and .RS closed"
+[ -z "$bad" ] || diag "$bad"
+
+# The variables: those the recorder and the sampler read (getenv and the API filter table),
+# but the tests' own.
+vars=$(cat "$src"/preload/*.c "$src"/preload/*/*.c "$src"/sample/*.c "$src"/cli/*.c "$src"/common/*.c |
+	grep -oE '"TPROF_[A-Z0-9_]+"' | tr -d '"' | grep -v '^TPROF_TEST_' | sort -u)
+[ "$(echo "$vars" | wc -l)" -gt 20 ]
+ok $? "the variables are found in the sources ($(echo "$vars" | wc -l))"
+missing=""
+for v in $vars; do
+	grep -q "^| \`$v\`" "$src/README.md" || grep -q "^| \`${v}_OUT\`\|^| \`${v%_OUT}\`" "$src/README.md" ||
+		missing="$missing $v"
+done
+[ -z "$missing" ]
+ok $? "each is a row of the README's variable table"
+[ -z "$missing" ] || diag "not in the README's table:$missing"
+missing=""
+for v in $vars; do
+	grep -q "^\.BR* $v\b" "$src/docs/tprof-inspect.1" || missing="$missing $v"
+done
+[ -z "$missing" ]
+ok $? "each is described in tprof-inspect(1)"
+[ -z "$missing" ] || diag "not in tprof-inspect.1:$missing"
+
+# --help against the man pages.
+for prog in inspect analyze; do
+	eval "bin=\$$(echo "$prog" | tr a-z A-Z)"
+	missing=""
+	for o in $("$bin" --help | grep -oE '(^|[ ,])--[a-z][a-z0-9-]*' | tr -d ' ,' | sort -u); do
+		grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$src/docs/tprof-$prog.1" || missing="$missing $o"
+	done
+	[ -z "$missing" ]
+	ok $? "tprof-$prog: every long option of --help is in its man page"
+	[ -z "$missing" ] || diag "missing:$missing"
+done
+
+"$INSPECT" -V | grep -q '^tprof-inspect (tprof) [0-9]' && "$ANALYZE" -V | grep -q '^tprof-analyze (tprof) [0-9]'
+ok $? "-V prints the version, for both commands"
+
+views=$(grep -rhoE 'CREATE VIEW [a-z_]+' "$src"/analyze/render/sqlite/ | awk '{print $3}' | sort -u)
+missing=""
+for v in $views; do
+	grep -q "\`$v\`" "$src/README.md" || missing="$missing README:$v"
+	grep -q "^\.BR* $v\b" "$src/docs/tprof-analyze.1" || missing="$missing man:$v"
+	grep -q "^| \`$v\`" "$src/docs/sqlite-schema.md" || missing="$missing schema:$v"
+done
+[ -n "$views" ] && [ -z "$missing" ]
+ok $? "each of the $(echo "$views" | wc -w) SQLite views is listed in the README, the man page and the schema"
+[ -z "$missing" ] || diag "missing:$missing"
+finish
