@@ -49,14 +49,15 @@ EOF
 cflags=$($PKG --cflags tprof 2>"$T/pc.err") && libs=$($PKG --libs tprof 2>>"$T/pc.err")
 ok $? "pkg-config gives the flags (cflags: $cflags; libs: $libs)"
 # shellcheck disable=SC2086
-$CC -o "$T/app" "$T/app.c" $cflags $libs -Wl,-rpath,"$libdir" >"$T/cc.log" 2>&1
+$CC -o "$T/app" "$T/app.c" $cflags $libs >"$T/cc.log" 2>&1
 ok $? "a program builds with \`pkg-config --cflags --libs tprof\` against the installed tree"
 [ -s "$T/cc.log" ] && diag "$(cat "$T/cc.log")"
 
 mkdir "$T/run"
-(cd "$T/run" && env -u TPROF_ENABLE -u LD_PRELOAD "$T/app") >"$T/app.out" 2>"$T/app.err"
+(cd "$T/run" && env -u TPROF_ENABLE -u LD_PRELOAD -u LD_LIBRARY_PATH "$T/app") >"$T/app.out" 2>"$T/app.err"
 [ $? -eq 0 ] && [ "$(cat "$T/app.out")" = "push=-1 api=1" ] && [ ! -s "$T/app.err" ] && [ -z "$(ls -A "$T/run")" ]
-ok $? "without the profiler it runs as usual: push returns -1, no files, nothing on stderr"
+ok $? "without the profiler it runs as usual, finding libtprof.so.0 with no LD_LIBRARY_PATH (tprof.pc's run path): push returns -1, no files, nothing on stderr"
+[ -s "$T/app.err" ] && diag "$(head -2 "$T/app.err")"
 
 # The installed tprof-inspect must find the installed recorder (not the build tree's).
 inspect="$root/bin/tprof-inspect"
