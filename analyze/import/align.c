@@ -2,8 +2,8 @@
  * processes are there.  In this order: a file with absolute times (baseTimeNanoseconds, or
  * epoch timestamps) goes through the realtime clock of its host as the recorders sampled it;
  * else its steps (ProfilerStep#N) are matched to the profile's steps of the same numbers (its
- * own process's when it has one) and the offset is the least-squares fit (the mean of the
- * differences), with its residual; else --import-offset puts its first event that far after
+ * own process's when it has one) and the offset is the median of the differences (robust to
+ * a step that started late), with its residual; else --import-offset puts its first event that far after
  * the profile's start; else its first event is put at the start, with a warning.  Each image
  * then gets a clock of two points with that map, and the recorded process of its (host, pid)
  * as its home.  The file's times come from the file: every sum and difference of them is held
@@ -135,37 +135,49 @@ static const struct step_at *find_step(const struct step_at *v, size_t n, uint64
 	return lo < n && v[lo].n == step ? &v[lo] : NULL;
 }
 
-/* The offset that puts the file's steps on the profile's (a pure shift, least squares: the
- * mean of the differences); 0 when no step number is in both. */
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The offset that puts the file's steps on the profile's: a pure shift, the median of the
+ * differences, which one step started late on either side (a preempted thread, a slow first
+ * step) does not move, as it would a mean; 0 when no step number is in both.  The residual
+ * is of every matched step, outliers included. */
 static int fit_steps(struct import_done *d, const struct step_at *rec, size_t nrec)
 {
 	const struct imp_file *f = &d->file;
-	double sum = 0;
-	size_t n = 0;
-	for (size_t i = 0; i < f->nimages; i++)
-		for (size_t k = 0; k < f->images[i].nsteps; k++) {
-			const struct imp_step *s = &f->images[i].steps[k];
-			const struct step_at *r = find_step(rec, nrec, s->n);
-			if (r) {
-				sum += (double)r->ns - (double)s->t0;
-				n++;
-			}
-		}
-	if (!n)
-		return 0;
-	double mean = sum / (double)n, sq = 0, worst = 0;
+	size_t n = 0, cap = 0;
+	double *diff = NULL;
 	for (size_t i = 0; i < f->nimages; i++)
 		for (size_t k = 0; k < f->images[i].nsteps; k++) {
 			const struct imp_step *s = &f->images[i].steps[k];
 			const struct step_at *r = find_step(rec, nrec, s->n);
 			if (!r)
 				continue;
-			double e = (double)r->ns - (double)s->t0 - mean;
-			sq += e * e;
-			if (fabs(e) > worst)
-				worst = fabs(e);
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				if (!(diff = realloc(diff, cap * sizeof(*diff))))
+					abort();
+			}
+			diff[n++] = (double)r->ns - (double)s->t0;
 		}
-	d->shift_ns = sat_from_double(round(mean));
+	if (!n) {
+		free(diff);
+		return 0;
+	}
+	qsort(diff, n, sizeof(*diff), by_double);
+	double mid = n % 2 ? diff[n / 2] : diff[n / 2 - 1] / 2 + diff[n / 2] / 2;
+	double sq = 0, worst = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = diff[i] - mid;
+		sq += e * e;
+		if (fabs(e) > worst)
+			worst = fabs(e);
+	}
+	free(diff);
+	d->shift_ns = sat_from_double(round(mid));
 	d->steps_matched = n;
 	d->residual_rms_ns = sqrt(sq / (double)n);
 	d->residual_max_ns = worst;

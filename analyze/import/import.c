@@ -135,8 +135,9 @@ void import_report(const struct import_set *set, const struct trace *tr)
 			  skipped ? ", some skipped" : "", f->failed ? ", read cut short" : "",
 			  how_text(d->how));
 		if (d->how == IMPORT_BY_STEPS)
-			diag_note("  %zu steps matched; the file's time 0 at %.3f us of the profile, "
-				  "residual %.3f us RMS, %.3f us at most", d->steps_matched,
+			diag_note("  %zu steps matched; the file's time 0 at %.3f us of the profile "
+				  "(the median of the steps' offsets), residual %.3f us RMS, %.3f us at "
+				  "most", d->steps_matched,
 				  (double)(d->shift_ns - tr->start_ns) / 1e3,
 				  d->residual_rms_ns / 1e3, d->residual_max_ns / 1e3);
 		if (d->home) {

@@ -8,7 +8,7 @@
 # the counts it holds; damaged JSON is named with its offset and what came before is kept.
 . "$(dirname "$0")/lib.sh"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 41
+plan 42
 
 # merged MODE TRACE_JSON TOLERANCE_US: the checks of one merged Chrome trace.
 merged() {
@@ -104,8 +104,26 @@ ok $? "imp-writer writes relative times"
 "$ANALYZE" "$T/rel" --import "$T/rel.json" -v -f chrome -o "$T/rel.trace.json" 2>"$T/rel.err"
 ok $? "--import of a file without absolute time"
 grep -q "placed by its steps" "$T/rel.err" &&
-	grep -Eq "6 steps matched; the file's time 0 at -?[0-9.]+ us of the profile, residual [0-9.]+ us RMS" "$T/rel.err"
+	grep -Eq "6 steps matched; the file's time 0 at -?[0-9.]+ us of the profile \(the median of the steps' offsets\), residual [0-9.]+ us RMS" "$T/rel.err"
 ok $? "-v: placed by its 6 steps, with the residual"
+# One step that started late (a preempted thread): ProfilerStep#3 4 ms later in the file.  The
+# file stays where its other steps put it (a mean of the offsets would move it by 4/6 ms).
+py 'import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"] if isinstance(d, dict) else d
+late = [e for e in ev if e.get("name") == "ProfilerStep#3"]
+if len(late) != 1: sys.exit("ProfilerStep#3: %d" % len(late))
+late[0]["ts"] = float(late[0]["ts"]) + 4000
+json.dump(d, open(sys.argv[2], "w"))' "$T/rel.json" "$T/late.json" &&
+	"$ANALYZE" "$T/rel" --import "$T/late.json" -v --summary >/dev/null 2>"$T/late.err"
+at() { sed -n "s/.*the file's time 0 at \(-\{0,1\}[0-9.]*\) us of the profile.*/\1/p" "$1"; }
+py 'import sys
+a, b = float(sys.argv[1]), float(sys.argv[2])
+sys.exit(0 if abs(a - b) < 1 else "placed at %.3f us, %.3f us without the late step" % (b, a))' \
+	"$(at "$T/rel.err")" "$(at "$T/late.err")" &&
+	grep -Eq "residual [0-9.]+ us RMS, (39[0-9]{2}|40[0-9]{2})\.[0-9]+ us at most" "$T/late.err"
+ok $? "a step 4 ms late: the file placed where its other steps put it (within 1 us), the 4 ms in the residual"
+[ -s "$T/late.err" ] && diag "$(grep matched "$T/late.err")"
 merged "$T/rel.trace.json" relative 1000 2>"$T/rel.check"
 ok $? "by steps: every ProfilerStep#N within 1 ms of tprof step N, ops with their ranges"
 [ -s "$T/rel.check" ] && diag "$(cat "$T/rel.check")"
