@@ -217,10 +217,10 @@ static void counter_table(struct summary *s)
 		shown++;
 		sw_obj(w, NULL);
 		sw_count(w, "%10s ", "samples", c->n);
-		sw_real(w, "%14.6g ", "min", c->min);
-		sw_real(w, "%14.6g ", "max", c->max);
-		sw_real(w, "%14.6g ", "mean", c->sum / (double)c->n);
-		sw_real(w, "%14.6g  ", "last", c->last);
+		sw_value(w, "%14s ", "min", c->min);
+		sw_value(w, "%14s ", "max", c->max);
+		sw_value(w, "%14s ", "mean", c->sum / (double)c->n);
+		sw_value(w, "%14s  ", "last", c->last);
 		sw_name(w, "name", strings_get(id));
 		sw_close(w);
 	}

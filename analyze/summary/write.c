@@ -192,6 +192,17 @@ void sw_u64(struct sumw *w, const char *fmt, const char *key, uint64_t v)
 	}
 }
 
+void sw_value(struct sumw *w, const char *fmt, const char *key, double v)
+{
+	char b[40];
+	if (text(w, fmt))
+		fprintf(w->f, fmt, fmt_value(v, b, sizeof(b)));
+	if (w->json && key) {
+		member(w, key);
+		json_real(w, v);
+	}
+}
+
 void sw_real(struct sumw *w, const char *fmt, const char *key, double v)
 {
 	if (text(w, fmt))

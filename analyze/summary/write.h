@@ -48,6 +48,7 @@ void sw_bytes(struct sumw *w, const char *fmt, const char *key, double b);    /*
 void sw_i64(struct sumw *w, const char *fmt, const char *key, int64_t v);     /* PRId64 */
 void sw_u64(struct sumw *w, const char *fmt, const char *key, uint64_t v);    /* PRIu64 */
 void sw_real(struct sumw *w, const char *fmt, const char *key, double v);     /* %f, %g */
+void sw_value(struct sumw *w, const char *fmt, const char *key, double v);    /* %s: fmt_value */
 void sw_str(struct sumw *w, const char *fmt, const char *key, const char *s); /* %s */
 /* A number whose text the caller rendered (%s: text); JSON null when v is not finite. */
 void sw_num(struct sumw *w, const char *fmt, const char *key, double v, const char *text);

@@ -37,6 +37,18 @@ const char *fmt_count(uint64_t n, char *buf, size_t len)
 	return buf;
 }
 
+const char *fmt_value(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (!(a >= 1e6 || (a >= 1000 && a == floor(a))) || a >= 1e18 || len < 4) {
+		snprintf(buf, len, "%.6g", v);
+		return buf;
+	}
+	buf[0] = '-';
+	fmt_count((uint64_t)llround(a), buf + (v < 0), len - (v < 0));
+	return buf;
+}
+
 /* Prints a name with control bytes shown as '?', so one row stays one line. */
 void put_name(FILE *f, const char *s)
 {

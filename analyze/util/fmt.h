@@ -12,6 +12,10 @@ const char *fmt_dur(int64_t ns, char *buf, size_t len);
 const char *fmt_count(uint64_t n, char *buf, size_t len);
 /* Prints a name and a newline, control bytes shown as '?', so one row stays one line. */
 void put_name(FILE *f, const char *s);
+/* A counter's value: a whole number with thousands separators (24,605; 504,418,304; from a
+ * million on rounded to one), else %.6g (99.1195, 17412.4): never an exponent that a reader
+ * must decode. */
+const char *fmt_value(double v, char *buf, size_t len);
 /* Bytes in B, kB, MB, GB or TB (powers of 1000), three significant digits. */
 const char *fmt_bytes(double b, char *buf, size_t len);
 

@@ -10,7 +10,7 @@
 CHECK="$top_srcdir/tests/func/sample-check.py"
 [ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
 NCHECK=18
-plan $((3 * (NCHECK + 4) + 12))
+plan $((3 * (NCHECK + 4) + 13))
 MIB=64
 
 PLAIN=$T/plain.out
@@ -65,6 +65,14 @@ else
 		skip "not root (or no setpriv, or no user nobody): the unprivileged run needs them"
 	done
 fi
+
+# The summary's Counters table says host memory and RSS (hundreds of millions of bytes) as
+# whole numbers with thousands separators, not 1.00897e+09.
+"$ANALYZE" "$T/forced-proc" --summary >"$T/counters.txt" 2>/dev/null &&
+	grep -Eq '^ +[0-9,]+ +[0-9]{1,3},[0-9]{3},[0-9]{3}(,[0-9]{3})? .* host memory used$' "$T/counters.txt" &&
+	! sed -n '/^Counters/,/^$/p' "$T/counters.txt" | grep -Eq '[0-9]e[+-][0-9]'
+ok $? "the Counters table: host memory as a whole number with separators, no exponent anywhere"
+diag "$(grep 'host memory used$' "$T/counters.txt")"
 
 # Bad values name themselves; exit 2 and the command does not run.
 bad() {
