@@ -446,7 +446,8 @@ static void process_list(struct sumw *w, const struct trace *tr)
 		sw_bool(w, "sampled_only", p->made);
 		sw_i64(w, NULL, "pid", p->pid);
 		sw_count(w, NULL, "records", proc_records(p));
-		sw_text(w, "%s\n", p->made ? "  [followed by the sampler; recorded no image]"
+		sw_text(w, "%s\n", p->made ? "  [system profile only: it recorded no calls of "
+						"its own]"
 				   : p->ended  ? ""
 				   : live ? "  [still running (live): read as far as it was written]"
 				   : p->from_spool ? "  [no final flush (_exit, killed or crashed): "

@@ -401,7 +401,7 @@ def header(d):
     for p in h["process_list"]:
         cells = ["index", "label"]
         if p["sampled_only"]:
-            cells.append("=[followed by the sampler; recorded no image]")
+            cells.append("=[system profile only: it recorded no calls of its own]")
         elif p["live"]:
             cells.append("=[still running (live): read as far as it was written]")
         elif not p["final_flush"]:
