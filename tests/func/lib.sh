@@ -49,6 +49,13 @@ check() {
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 diag() { printf '# %s\n' "$@"; }
+# ok_none_missing LIST MESSAGE [WHAT]: one result, ok when LIST (what a check looked for and
+# did not find) is empty, and then a diagnostic "WHAT: LIST" (WHAT: missing).
+ok_none_missing() {
+	[ -z "$1" ]
+	ok $? "$2"
+	[ -z "$1" ] || diag "${3:-missing}:$1"
+}
 finish() { [ "$tap_failed" -eq 0 ]; }
 
 # mount_ns: NS, the command that runs a command in a mount namespace of its own, where it may

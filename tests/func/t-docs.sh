@@ -33,16 +33,12 @@ for v in $vars; do
 	grep -q "^| \`$v\`" "$src/README.md" || grep -q "^| \`${v}_OUT\`\|^| \`${v%_OUT}\`" "$src/README.md" ||
 		missing="$missing $v"
 done
-[ -z "$missing" ]
-ok $? "each is a row of the README's variable table"
-[ -z "$missing" ] || diag "not in the README's table:$missing"
+ok_none_missing "$missing" "each is a row of the README's variable table" "not in the README's table"
 missing=""
 for v in $vars; do
 	grep -q "^\.BR* $v\b" "$src/docs/tprof-inspect.1" || missing="$missing $v"
 done
-[ -z "$missing" ]
-ok $? "each is described in tprof-inspect(1)"
-[ -z "$missing" ] || diag "not in tprof-inspect.1:$missing"
+ok_none_missing "$missing" "each is described in tprof-inspect(1)" "not in tprof-inspect.1"
 
 # --help against the man pages.
 for prog in inspect analyze; do
@@ -51,9 +47,7 @@ for prog in inspect analyze; do
 	for o in $("$bin" --help | grep -oE '(^|[ ,])--[a-z][a-z0-9-]*' | tr -d ' ,' | sort -u); do
 		grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$src/docs/tprof-$prog.1" || missing="$missing $o"
 	done
-	[ -z "$missing" ]
-	ok $? "tprof-$prog: every long option of --help is in its man page"
-	[ -z "$missing" ] || diag "missing:$missing"
+	ok_none_missing "$missing" "tprof-$prog: every long option of --help is in its man page"
 done
 
 "$INSPECT" -V | grep -q '^tprof-inspect (tprof) [0-9]' && "$ANALYZE" -V | grep -q '^tprof-analyze (tprof) [0-9]'
@@ -66,7 +60,7 @@ for v in $views; do
 	grep -q "^\.BR* $v\b" "$src/docs/tprof-analyze.1" || missing="$missing man:$v"
 	grep -q "^| \`$v\`" "$src/docs/sqlite-schema.md" || missing="$missing schema:$v"
 done
-[ -n "$views" ] && [ -z "$missing" ]
-ok $? "each of the $(echo "$views" | wc -w) SQLite views is listed in the README, the man page and the schema"
-[ -z "$missing" ] || diag "missing:$missing"
+[ -n "$views" ] || missing="no CREATE VIEW found in analyze/render/sqlite"
+ok_none_missing "$missing" \
+	"each of the $(echo "$views" | wc -w) SQLite views is listed in the README, the man page and the schema"
 finish

@@ -56,9 +56,7 @@ try() {
 	for _p in $_pats; do
 		grep -Eq "$_p" "$T/$_r.out" || _miss="$_miss '$_p'"
 	done
-	[ -z "$_miss" ]
-	ok $? "$_r: the summary shows what the runtime records ($_pats)"
-	[ -z "$_miss" ] || diag "missing:$_miss"
+	ok_none_missing "$_miss" "$_r: the summary shows what the runtime records ($_pats)"
 	# shellcheck disable=SC2086 # the wanted counts are words
 	pyc "$CHROME_PY" "$T/$_r/try-$_r.json.gz" $_wants &&
 		grep -q "try-$_r.json.gz at https://ui.perfetto.dev" "$T/$_r.out"
