@@ -146,6 +146,15 @@ print("# ratio thread while it spun (%.0f ms): %s; the host took %.0f ms" %
       ((hi - lo) / 1e3, {k: round(v / 1e3) for k, v in ra.items()}, taken / 1e3))
 if not 0.9 * ms <= run <= 1.1 * ms + taken + 20e3 or waited > 0.02 * (hi - lo) or \
         sum(ra.values()) < 0.98 * (hi - lo):
+    # what tells a state track that missed a switch from a misplaced window: the samples
+    # of the ratio thread that fall in its other states, and the longest of those states
+    tid = 1000000000 + int(sys.argv[3])
+    other = sorted((e for e in st.get(tid, []) if e["name"] != "Running"),
+                   key=lambda e: -e["dur"])
+    inside = [e for e in other if any(s["tid"] == int(sys.argv[3]) and
+                                      e["ts"] <= s["ts"] < e["ts"] + e["dur"] for s in samples)]
+    print("# window %.0f..%.0f us; %d of its other states hold samples; longest: %s" %
+          (lo, hi, len(inside), [(e["name"], e["ts"], e["dur"], e.get("args")) for e in other[:5]]))
     sys.exit("ratio thread: %s over %.0f ms, want Running for its %.0f ms of CPU" %
              (ra, (hi - lo) / 1e3, ms / 1e3))
 ' "$T/out.json" "$sleeper_tid" "$ratio_tid" "$MS" "$ratio_start_ns" "$ratio_end_ns" \
