@@ -4,7 +4,9 @@
  * else its steps (ProfilerStep#N) are matched to the profile's steps of the same numbers (its
  * own process's when it has one) and the offset is the median of the differences (robust to
  * a step that started late), with its residual; else --import-offset puts its first event that far after
- * the profile's start; else its first event is put at the start, with a warning.  Each image
+ * the profile's start; else the realtime its writer gave for its time 0 (tprof.base_us, the
+ * PyTorch helper's) places it as an absolute time would; else its first event is put at the
+ * start, with a warning.  Each image
  * then gets a clock of two points with that map, and the recorded process of its (host, pid)
  * as its home.  The file's times come from the file: every sum and difference of them is held
  * at the ends of the range (util/satarith.h) rather than overflow. */
@@ -278,10 +280,14 @@ static void place(struct trace *tr, struct import_set *set, struct import_done *
 	} else if (set->req->has_offset) {
 		d->how = IMPORT_BY_OFFSET;
 		d->shift_ns = sat_sub(sat_add(profile_start(tr), set->req->offset_ns), first);
+	} else if (f->has_hint) {
+		d->how = IMPORT_BY_HINT;
+		d->shift_ns = f->hint_ns;
 	} else {
 		d->how = IMPORT_AT_START;
 		d->shift_ns = sat_sub(profile_start(tr), first);
-		if (profile_start(tr) != 0 || tr->nprocs > f->nimages)
+		tr->undated = profile_start(tr) == 0 && tr->nprocs == f->nimages;
+		if (!tr->undated)
 			diag_warn(f->source, 0, "no absolute time and no step in common with the "
 				  "profile: its first event is put at the profile's start (give "
 				  "--import-offset or --import-steps)");
@@ -299,7 +305,7 @@ void import_align(struct trace *tr, void *ctx)
 			struct proc *p = d->file.images[k].proc;
 			if (!p || !p->imp)
 				continue;
-			if (d->how == IMPORT_BY_TIME) {
+			if (d->how == IMPORT_BY_TIME || d->how == IMPORT_BY_HINT) {
 				/* realtime r = x + shift; on the host's axis: r - (real - mono) + offset */
 				const struct proc *h = d->home ? d->home : host_proc(tr, d->file.host);
 				int64_t off = h ? sat_sub(h->tb.pts[0].real, h->tb.pts[0].mono) : 0;

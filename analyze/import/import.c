@@ -120,6 +120,7 @@ static const char *how_text(int how)
 	case IMPORT_BY_TIME: return "by its absolute time";
 	case IMPORT_BY_STEPS: return "by its steps";
 	case IMPORT_BY_OFFSET: return "by --import-offset";
+	case IMPORT_BY_HINT: return "by the realtime its writer gave (tprof.base_us)";
 	default: return "its first event at the start of the profile (nothing to align it by)";
 	}
 }

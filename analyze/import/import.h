@@ -25,6 +25,7 @@ enum import_how {
 	IMPORT_BY_TIME = 1,             /* its absolute time, through its host's clock */
 	IMPORT_BY_STEPS,                /* its steps matched to the profile's */
 	IMPORT_BY_OFFSET,               /* --import-offset */
+	IMPORT_BY_HINT,                 /* the realtime its writer gave: tprof.base_us */
 	IMPORT_AT_START,                /* nothing to go by: its first event at the start */
 };
 

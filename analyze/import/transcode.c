@@ -757,6 +757,14 @@ static int file_meta(struct imp_file *f, const struct chrome_meta *m)
 	int64_t first = f->first_ns == INT64_MAX ? 0 : f->first_ns;
 	int64_t last = f->last_ns == INT64_MIN ? first : f->last_ns;
 	int held = 0;
+	const cJSON *b = m->tprof ? cJSON_GetObjectItemCaseSensitive(m->tprof, "base_us") : NULL;
+	if (cJSON_IsNumber(b) && b->valuedouble > 0 && b->valuedouble < 4e15) {
+		/* after 1970 and before 2096; a base that puts the times out of range is none */
+		f->hint_ns = sat_from_double(b->valuedouble * 1e3);
+		sat_add_held(f->hint_ns, first, &f->has_hint);
+		sat_add_held(f->hint_ns, last, &f->has_hint);
+		f->has_hint = !f->has_hint;
+	}
 	if (m->has_base_time) {
 		/* a base that puts the file's times past the range of ns is none */
 		sat_add_held(m->base_time_ns, first, &held);

@@ -44,6 +44,9 @@ struct imp_file {
 	int64_t tprof_pid;              /* "tprof": {"pid"}, or -1 */
 	enum imp_time time;
 	int64_t base_ns;                /* IMP_TIME_BASE */
+	int has_hint;                   /* "tprof": {"base_us"}: the realtime ns of ns 0, a first
+					 * estimate that steps or --import-offset overrule */
+	int64_t hint_ns;
 	int64_t first_ns, last_ns;      /* the file's own ns, over every event */
 	char *pack;                     /* the scratch file of its images, one after another */
 	struct imp_image *images;

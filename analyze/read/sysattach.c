@@ -146,6 +146,14 @@ static void match_images(struct trace *tr, const struct proc *sp, struct run *r,
 	}
 }
 
+/* Whether run k is tprof-inspect's child before its exec: the first run of the pid the
+ * sampler was started for (not its own), which it follows but leaves out until the exec. */
+static int left_out(const struct sysimage *si, const struct run *r, size_t k)
+{
+	return si->target >= 0 && si->target != si->proc->pid && r[k].pid == si->target &&
+	       r[k].execd && (k == 0 || r[k - 1].pid != r[k].pid);
+}
+
 static struct proc *make_proc(struct trace *tr, const struct proc *sp, const struct run *r)
 {
 	struct proc *p = calloc(1, sizeof(*p));
@@ -248,8 +256,10 @@ static void attach_image(struct trace *tr, struct sysindex *x, struct sysimage *
 	struct run *r = runs_of(v, si->ntasks, &n);
 	match_images(tr, sp, r, n);
 	for (size_t k = 0; k < n; k++)
-		if (!r[k].proc)
+		if (!r[k].proc) {
 			r[k].proc = make_proc(tr, sp, &r[k]);
+			r[k].proc->unsampled = left_out(si, r, k);
+		}
 	attach_threads(x, sp, v, r, n);
 	free(r);
 	free(v);

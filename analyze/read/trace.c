@@ -83,9 +83,16 @@ char *proc_command(const struct proc *p, size_t max)
 	return out;
 }
 
+int proc_folded(const struct proc *p)
+{
+	return (p->imp && p->imp->home) || p->unsampled;
+}
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
+	if (proc_folded(x) != proc_folded(y))
+		return proc_folded(x) ? 1 : -1;
 	if (!x->sys != !y->sys)
 		return x->sys ? 1 : -1;
 	if ((x->rank >= 0) != (y->rank >= 0))
@@ -97,7 +104,8 @@ static int proc_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/* Ranked processes first, by rank; the rest by start time; system images last. */
+/* Ranked processes first, by rank; the rest by start time; then system images; folded
+ * processes last, so that those shown are numbered 1, 2, ... without a gap. */
 void trace_order(struct trace *tr)
 {
 	if (tr->nprocs > 1)

@@ -301,6 +301,8 @@ struct proc {
 					 * process that recorded no image of its own (no files) */
 	int before_exec;                /* made: the pid exec'ed after this run (its label says
 					 * so: a fork child getting ready, not yet the program) */
+	int unsampled;                  /* made: tprof-inspect's child before its exec, which
+					 * the sampler leaves out (sample/tasks.h: quiet_pid) */
 	int64_t gen;                    /* the exec generation of its pid it ran as (system.h),
 					 * -1 when no system image tells */
 	struct impimage *imp;           /* an imported image (PROP role "import"): what it says
@@ -370,6 +372,8 @@ struct trace {
 	size_t ncomms, capcomms;
 	struct u64map comm_of;           /* while reading: communicator -> index in comms */
 	int64_t start_ns, end_ns;       /* global time span of everything read */
+	int undated;                    /* nothing read gives a date: an import of relative
+					 * times alone, counted from its first event */
 	uint64_t chunks_bad;            /* damaged chunks skipped */
 	uint64_t unmatched_pops, unknown_kinds, decode_errors;
 	struct lost_proc *lost;         /* process images that left no data (read/losses.c) */
@@ -519,5 +523,9 @@ void proc_free(struct proc *p);        /* one process image, and its files close
 const char *proc_label(const struct proc *p, char *buf, size_t len);
 char *proc_command(const struct proc *p, size_t max);  /* arguments joined; malloc'd */
 void trace_order(struct trace *tr);                    /* sorts processes, numbers them */
+/* Whether p is shown only as part of another process, or not at all: an imported process
+ * whose events go to the recorded process it belongs to, or a made process the sampler left
+ * out.  Such processes are numbered after every other. */
+int proc_folded(const struct proc *p);
 
 #endif

@@ -14,6 +14,7 @@
 #include "summary.h"
 #include "../../common/job.h"
 #include "../import/fixes.h"
+#include "../read/impimage.h"
 #include "../model/runtime.h"
 #include "table.h"
 
@@ -420,11 +421,50 @@ static void lost_list(struct sumw *w, const struct trace *tr)
 /* A process made for a followed one that recorded no image is listed when it had events. */
 static int listed(const struct proc *p)
 {
-	return !p->made || p->events;
+	return (!p->made || p->events) && !(p->imp && p->imp->home);
+}
+
+/* The files imported into p (a file's process of p's pid is folded into it: its events are
+ * p's): "  [with a.json, b.json imported]", and JSON "imported".  f: the folded imports by
+ * the number of their homes, which *k walks along with the list. */
+static void imported_into(struct sumw *w, const struct proc *p, const struct proc *const *f,
+			  size_t nf, size_t *k)
+{
+	sw_arr(w, "imported");
+	size_t shown = 0;
+	for (; *k < nf && f[*k]->imp->home->index <= p->index; ++*k) {
+		const struct proc *q = f[*k];
+		if (q->imp->home != p)
+			continue;
+		const char *src = q->imp->source ? strings_get(q->imp->source) : "?";
+		const char *base = strrchr(src, '/');
+		sw_text(w, shown++ ? ", " : "  [with ");
+		sw_obj(w, NULL);
+		sw_str(w, "%s", "file", base ? base + 1 : src);
+		sw_close(w);
+	}
+	sw_close(w);
+	sw_text(w, shown ? " imported]" : "");
+}
+
+static int by_home(const void *a, const void *b)
+{
+	const struct proc *x = *(const struct proc *const *)a, *y = *(const struct proc *const *)b;
+	if (x->imp->home->index != y->imp->home->index)
+		return x->imp->home->index < y->imp->home->index ? -1 : 1;
+	return x->index - y->index;
 }
 
 static void process_list(struct sumw *w, const struct trace *tr)
 {
+	const struct proc **f = malloc((tr->nprocs + 1) * sizeof(*f));
+	size_t nf = 0, k = 0;
+	if (!f)
+		abort();
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->imp && tr->procs[i]->imp->home)
+			f[nf++] = tr->procs[i];
+	qsort(f, nf, sizeof(*f), by_home);
 	sw_arr(w, "process_list");
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		char label[512];
@@ -446,6 +486,7 @@ static void process_list(struct sumw *w, const struct trace *tr)
 		sw_bool(w, "sampled_only", p->made);
 		sw_i64(w, NULL, "pid", p->pid);
 		sw_count(w, NULL, "records", proc_records(p));
+		imported_into(w, p, f, nf, &k);
 		sw_text(w, "%s\n", p->made ? "  [system profile only: it recorded no calls of "
 						"its own]"
 				   : p->ended  ? ""
@@ -457,6 +498,7 @@ static void process_list(struct sumw *w, const struct trace *tr)
 		sw_close(w);
 	}
 	sw_close(w);
+	free(f);
 }
 
 /* Files that could not be read, or not to their end (read/diag.c): how many, and which (the
@@ -574,6 +616,17 @@ static void import_fixes(struct sumw *w, const struct imp_fixes *x)
 	sw_close(w);
 }
 
+/* Whether p is folded into a process with a thread of that tid (the same thread, whose
+ * imported events are drawn beside its own). */
+static int home_has(const struct proc *p, int32_t tid)
+{
+	const struct proc *h = p->imp ? p->imp->home : NULL;
+	for (size_t k = 1; h && k < h->nstreams; k++)
+		if (h->threads[k] && h->threads[k]->tid == tid)
+			return 1;
+	return 0;
+}
+
 static void header(struct summary *s, const struct trace *tr, const struct window *win)
 {
 	struct sumw *w = &s->w;
@@ -586,7 +639,8 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 		 * counted where they were seen */
 		for (size_t k = 1; k < p->nstreams; k++)
 			threads += p->threads[k] && !p->sys && (p->threads[k]->events ||
-								 p->threads[k]->seen);
+								 p->threads[k]->seen) &&
+				   !home_has(p, p->threads[k]->tid);
 		for (int r = 0; r < 8; r++)
 			drops.count[r] += drops_of(p->drops)->count[r];
 	}
@@ -601,7 +655,13 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	int64_t span = tr->end_ns > tr->start_ns ? tr->end_ns - tr->start_ns : 0;
 	sw_dur(w, "  wall time:   %s", "wall_time_ns", span);
 	sw_i64(w, NULL, "trace_start_unix_ns", tr->start_ns);
+	sw_bool(w, "dated", !tr->undated);
+	sw_if(w, !tr->undated);
 	sw_str(w, " (trace starts %s)\n", "trace_start_utc", when);
+	sw_endif(w);
+	sw_if(w, tr->undated);
+	sw_text(w, " (no date: its input gives times from its own start only)\n");
+	sw_endif(w);
 	window_line(w, win);
 	sw_u64(w, "  processes:   %" PRIu64, "processes", procs);
 	sw_u64(w, "   threads: %" PRIu64, "threads", threads);

@@ -22,6 +22,9 @@ otf2_print() {
 #                  entered on its stream before the one before it left, or the lot not the
 #                  device spans of the Chrome trace (JSON file) of the same profile
 #   name(text)     the first quoted name in a record's text
+#   loc_what(text) a LOCATION's name less its process ("rank 2: ", "pid 12: ") and its
+#                  thread's tid (" (tid 12)") or repeat number (" #2"): its track's name
+#                  in the Chrome trace
 PY_OTF2='
 import collections, re, sys
 REC = re.compile(r"^([A-Z][A-Z0-9_]+)\s+(\d+)\s+(\d+)\s*(.*)$")
@@ -48,6 +51,9 @@ def defs(path):
 def name(text):
     m = re.search(r"\"([^\"]*)\"", text)
     return m.group(1) if m else None
+def loc_what(text):
+    n = re.sub(r"^(rank -?\d+|pid -?\d+( on [^:]*)?|MPI): ", "", name(text))
+    return re.sub(r"( \(tid -?\d+\)| #\d+)$", "", n)
 def regions(ev):
     out = []
     stack = collections.defaultdict(list)

@@ -49,12 +49,12 @@ SCHEMA = {
         "jobs": [{"id": opt(S), "start_unix_ns": I, "start_utc": S, "processes": I,
                   "command": opt(S)}],
         "jobs_in_dir": I, "jobs_not_analyzed": I,
-        "wall_time_ns": I, "trace_start_unix_ns": I, "trace_start_utc": S,
+        "wall_time_ns": I, "trace_start_unix_ns": I, "dated": B, "trace_start_utc": S,
         "window": opt({"spec": S, "start_ns": I, "end_ns": I, "length_ns": I}),
         "processes": I, "threads": I, "events": I,
         "process_list": [{"index": I, "label": S, "rank": opt(I), "final_flush": B,
                           "from_spool": B, "live": B, "system": B, "sampled_only": B, "pid": I,
-                          "records": I,
+                          "records": I, "imported": [{"file": S}],
                           "dropped": dict(DROPPED, threads=[dict(DROPPED, stream=opt(I), tid=I,
                                                                  name=S)],
                                           process_stream=DROPPED, unattributed=DROPPED)}],
@@ -393,13 +393,17 @@ def header(d):
     if h["jobs_not_analyzed"]:
         out.append((["=other jobs:", "jobs_not_analyzed",
                      "=in the directory, not analyzed (see --job)"], h))
-    out += [(["=wall time:", "wall_time_ns", "=(trace starts", "trace_start_utc", "=)"], h)]
+    out += [(["=wall time:", "wall_time_ns"] +
+             (["=(trace starts", "trace_start_utc", "=)"] if h["dated"] else
+              ["=(no date: its input gives times from its own start only)"]), h)]
     if h["window"]:
         out.append((["=window:", "spec", "=: +", "start_ns", "=to +", "end_ns", "=(", "length_ns",
                      "=)"], h["window"]))
     out.append((["=processes:", "processes", "=threads:", "threads", "=events:", "events"], h))
     for p in h["process_list"]:
         cells = ["index", "label"]
+        if p["imported"]:
+            cells.append("=[with " + ", ".join(f["file"] for f in p["imported"]) + " imported]")
         if p["sampled_only"]:
             cells.append("=[system profile only: it recorded no calls of its own]")
         elif p["live"]:
@@ -431,6 +435,8 @@ def header(d):
         cells += ["=[records of unknown kind:", "unknown_kinds", "=]"]
     if sk["over_limits"]:
         cells += ["=[past what is held open:", "over_limits", "=]"]
+    if sk["imported"]:
+        cells += ["=[imported events:", "imported", "=]"]
     out.append((cells, sk))
     c = h["cut"]
     if c["total"]:
@@ -442,6 +448,11 @@ def header(d):
         if c["steps"]:
             cells += ["=[steps ended where the next one's start was dropped:", "steps", "=]"]
         out.append((cells, c))
+    im = h["import"]
+    if im and im["total"]:
+        out.append((["=import:", "total", "=events or values changed or left out (-v says where)"],
+                    im))
+        out += [(["count", "text"], x) for x in im["causes"]]
     u = h["unreadable"]
     if u["files"]:
         cells = ["=unreadable:", "files", "=file" + ("s" if u["files"] != 1 else "") +

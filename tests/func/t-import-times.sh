@@ -8,7 +8,7 @@
 # between keep their durations exactly, however far the file's times or --import-offset reach
 # (a file placed past the analyzer's axis, +-(2^62 - 1) ns, is moved back onto it whole).
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 
 cat >"$T/base-min.json" <<'EOF'
 {"baseTimeNanoseconds": -9223372036854775808, "traceEvents": [
@@ -110,4 +110,15 @@ l, i, a = d["long"], d["inner"], d["after"]
 sys.exit(0 if l["dur"] > 2.3e15 and (i["ts"] - l["ts"], i["dur"]) == (10, 5) and
          (a["ts"] - l["ts"], a["dur"]) == (30, 5) else [l, i, a])' "$T/x-end.chrome"
 ok $? "it lasts to the end of the range, the slices inside it as they were"
+
+# Times from the file's own start, imported alone: no day of 1970, but "no date".
+printf '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":100,"dur":50}]}\n' \
+	>"$T/relative.json"
+"$ANALYZE" --import "$T/relative.json" --summary >"$T/relative.txt" 2>&1 &&
+	"$ANALYZE" --import "$T/relative.json" --summary=json >"$T/relative.sum.json" 2>/dev/null &&
+	grep -q '(no date: its input gives times from its own start only)' "$T/relative.txt" &&
+	! grep -q 1970 "$T/relative.txt" &&
+	py 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["header"]["dated"] is not False)' "$T/relative.sum.json"
+ok $? "relative times imported alone: the summary says it has no date (not 1970), JSON dated false"
 finish

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 need_mpi apps/mpi-pattern
-plan 7
+plan 8
 
 "$INSPECT" -o "$T/out" -- "$MPIRUN" $MPIRUN_FLAGS -np 4 "$APPS/mpi-pattern" >"$T/truth.json" 2>"$T/rec.err"
 ok $? "mpi-pattern runs on 4 ranks under tprof-inspect ($(cat "$T/truth.json"))"
@@ -73,5 +73,16 @@ if [n.split(" (")[0] for n in names[:4]] != ["rank %d" % k for k in range(4)]:
 comms = [name(x[2]) for x in d if x[0] == "COMM"]
 if "MPI_COMM_WORLD" not in comms or len(comms) < 3:
     sys.exit("communicators %s" % comms)
+' "$T/p"
+
+# Tools that key on location names (the OTF2 Python reader's users do) must not find one
+# name for the threads of several ranks.
+check "every location has a name of its own, its rank first (rank 2: mpi-pattern (tid N))" pyo '
+d = defs(sys.argv[1] + ".defs")
+names = [name(x[2]) for x in d if x[0] == "LOCATION"]
+twice = sorted({n for n in names if names.count(n) > 1})
+ranks = sorted(n.split(":")[0] for n in names if "mpi-pattern (tid " in n)
+if twice or ranks != ["rank %d" % k for k in range(4)]:
+    sys.exit("names %s; given more than once: %s" % (names, twice))
 ' "$T/p"
 finish

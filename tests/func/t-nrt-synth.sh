@@ -250,7 +250,7 @@ import collections, json, re, sys
 defs = open(sys.argv[1]).read(); evs = open(sys.argv[2]).read().splitlines()
 calls = json.load(open(sys.argv[3]))["calls"]
 locs = {}
-for m in re.finditer(r'^LOCATION +(\d+) +Name: "([^"]*)" <\d+>, Type: (\w+), # Events: \d+, Group: "([^"]*)"', defs, re.M):
+for m in re.finditer(r'^LOCATION +(\d+) +Name: "(?:pid \d+(?: on [^:"]*)?: )?([^"]*)" <\d+>, Type: (\w+), # Events: \d+, Group: "([^"]*)"', defs, re.M):
     locs[int(m.group(1))] = (m.group(2), m.group(3), m.group(4))
 ncs = {k: v for k, v in locs.items() if v[0].startswith("nc ")}
 want = {("nc 0", "pid 900"), ("nc 1", "pid 900"), ("nc 2", "pid 900"), ("nc 0", "pid 950"), ("nc 1", "pid 950")}

@@ -208,7 +208,7 @@ else
 		"$PY" - "$T/defs.txt" "$T/events.txt" "$T/truth.json" <<'EOF2'
 import collections, json, re, sys
 defs = open(sys.argv[1]).read(); truth = json.loads(open(sys.argv[3]).readline())
-locs = {int(m.group(1)): m.group(2) for m in re.finditer(r'^LOCATION +(\d+) +Name: "([^"]*)" <\d+>, Type: ACCELERATOR_STREAM', defs, re.M)}
+locs = {int(m.group(1)): m.group(2) for m in re.finditer(r'^LOCATION +(\d+) +Name: "(?:pid \d+(?: on [^:"]*)?: )?([^"]*)" <\d+>, Type: ACCELERATOR_STREAM', defs, re.M)}
 enters = collections.Counter()
 for line in open(sys.argv[2]):
     m = re.match(r'ENTER +(\d+) +\d+ +Region: "([^"]*)"', line)

@@ -60,7 +60,7 @@ if [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libamdhip64.so.5" ] && 
 	pyo '
 d = defs(sys.argv[1] + ".defs")
 ev = events(sys.argv[1])
-streams = sorted(name(t) for k, _, t in d if k == "LOCATION" and "ACCELERATOR_STREAM" in t)
+streams = sorted(loc_what(t) for k, _, t in d if k == "LOCATION" and "ACCELERATOR_STREAM" in t)
 kernels = sum(1 for r, _, _, t in ev if r == "ENTER" and name(t).startswith(("scale_a(", "shift_b(")))
 launch = [t for r, _, _, t in ev if r == "ENTER" and name(t) == "hipLaunchKernel"]
 if streams != ["GPU 0 stream 1", "GPU 0 stream 2", "GPU 1 stream 1", "GPU 1 stream 2"] or \

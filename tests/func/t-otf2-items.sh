@@ -26,7 +26,7 @@ ok $? "every location: times never go back, every Enter has its Leave, properly 
 # Locations by name, within their group.
 LOCS='
 d = defs(sys.argv[1] + ".defs")
-loc = {int(i): (name(t), re.search(r"Group: \"([^\"]*)\"", t).group(1), t) for k, i, t in d if k == "LOCATION"}
+loc = {int(i): (loc_what(t), re.search(r"Group: \"([^\"]*)\"", t).group(1), t) for k, i, t in d if k == "LOCATION"}
 def at(locname):
     return [l for l, v in loc.items() if v[0] == locname]
 def regions_on(l):

@@ -30,7 +30,7 @@ loc = {}
 for k, i, t in d:
     if k == "LOCATION":
         g = re.search(r"Group: \"([^\"]*)\"", t).group(1)
-        loc[int(i)] = (re.sub(r"^(GPU|nc) \d+, ", "", g), name(t))
+        loc[int(i)] = (re.sub(r"^(GPU|nc) \d+, ", "", g), loc_what(t))
 ATTR = re.compile(r"\(\"((?:[^\"\\\\]|\\\\.)*)\" <\d+>; (\w+); (\"(?:[^\"\\\\]|\\\\.)*\" <\d+>|[^,)]*)\)")
 enters, leaves = collections.defaultdict(list), collections.defaultdict(list)
 for r, l, t, x in events(sys.argv[1]):

@@ -124,7 +124,7 @@ locs = {int(i): t for k, i, t in d if k == "LOCATION"}
 cl = [t for k, i, t in d if k == "GROUP" and "COMM_LOCATIONS" in t]
 ids = [int(x) for x in re.findall(r"<(\d+)>", cl[0].split("Members:")[1])] if cl else []
 ranks = [re.search(r"Group: \"rank (\d+) ", locs[i]).group(1) for i in ids if i in locs]
-threads = [name(locs[i]) for i in ids if i in locs]
+threads = [loc_what(locs[i]) for i in ids if i in locs]
 if ranks != ["0", "1", "2", "3"] or threads != ["mpi-app"] * 4:
     sys.exit("COMM_LOCATIONS members %s: ranks %s, threads %s" % (ids, ranks, threads))
 comms = [name(t) for k, i, t in d if k == "COMM"]
@@ -137,7 +137,7 @@ if not any("4 Members: 0 (" in g for g in groups) or not any("2 Members: 0 (" in
 ok $? "MPI: a location per world rank (its main thread), WORLD, SELF and the split's two halves"
 pyo '
 d = defs(sys.argv[1])
-streams = [name(t) for k, i, t in d if k == "LOCATION" and "ACCELERATOR_STREAM" in t]
+streams = [loc_what(t) for k, i, t in d if k == "LOCATION" and "ACCELERATOR_STREAM" in t]
 accel = [name(t) for k, i, t in d if k == "LOCATION_GROUP" and "Type: ACCELERATOR" in t]
 if streams != ["GPU 0 stream 1"] * 4 or len(accel) != 4 or not accel[0].startswith("GPU 0, rank 0 "):
     sys.exit("streams %s, groups %s" % (streams, accel))

@@ -104,7 +104,7 @@ def stack(c):
         out.append(region[ctx[c][0]])
         c = ctx[c][1]
     return out
-loc = {int(i): name(t) for k, i, t in d if k == "LOCATION"}
+loc = {int(i): loc_what(t) for k, i, t in d if k == "LOCATION"}
 T0 = 1700000000000001000
 ev = events(sys.argv[1])
 samples = [(l, t, x) for r, l, t, x in ev if r == "CALLING_CONTEXT_SAMPLE"]

@@ -10,7 +10,7 @@
 CHECK="$top_srcdir/tests/func/sample-check.py"
 [ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
 NCHECK=18
-plan $((3 * (NCHECK + 4) + 13))
+plan $((3 * (NCHECK + 4) + 14))
 MIB=64
 
 PLAIN=$T/plain.out
@@ -73,6 +73,21 @@ fi
 	! sed -n '/^Counters/,/^$/p' "$T/counters.txt" | grep -Eq '[0-9]e[+-][0-9]'
 ok $? "the Counters table: host memory as a whole number with separators, no exponent anywhere"
 diag "$(grep 'host memory used$' "$T/counters.txt")"
+
+# tprof-inspect's child before its exec is followed but not sampled: it takes no number, so
+# the processes shown are 1, 2, ... in the summary and the Chrome trace alike.
+"$ANALYZE" "$T/forced-proc" --summary=json >"$T/numbers.json" 2>/dev/null &&
+	"$ANALYZE" "$T/forced-proc" -o "$T/numbers-chrome.json" 2>/dev/null &&
+	py '
+import json, sys
+s = json.load(open(sys.argv[1]))["header"]["process_list"]
+c = json.load(open(sys.argv[2]))["traceEvents"]
+shown = sorted(e["pid"] for e in c if e["ph"] == "M" and e["name"] == "process_name")
+idx = [p["index"] for p in s]
+if idx != list(range(1, len(s) + 1)) or shown != idx:
+    sys.exit("summary %s, Chrome %s" % (idx, shown))
+' "$T/numbers.json" "$T/numbers-chrome.json"
+ok $? "processes are numbered from 1 without a gap, in the summary and the Chrome trace alike"
 
 # Bad values name themselves; exit 2 and the command does not run.
 bad() {

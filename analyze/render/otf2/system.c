@@ -176,6 +176,8 @@ struct tree {
 		int nc;                  /* a NeuronCore, not a GPU */
 	} *devs;                         /* node id = 1 + nhosts + index */
 	size_t ndevs;
+	struct u64map loc_names;         /* location names given (string ids), to keep them
+					  * unique */
 };
 
 static OTF2_SystemTreeNodeRef host_node(struct tree *t, uint32_t host)
@@ -252,36 +254,89 @@ static void tree_write(struct otf2 *o, OTF2_GlobalDefWriter *gw, const struct tr
 
 /* ---- location groups and locations -------------------------------------------------------- */
 
-static OTF2_StringRef loc_name(struct otf2 *o, const struct loc *l)
+/* What a location is within its process: its track's name, its thread's... */
+static void loc_what(const struct loc *l, char *buf, size_t len)
 {
-	struct otf2_defs *d = o->defs;
-	char buf[96];
-	if (l->name)
-		return otf2_str(d, l->name);    /* a track's: named as the scene names it */
+	if (l->kind == LOC_THREAD) {       /* named as the scene names its track, and its tid */
+		const char *n = l->name ? l->name : l->th->name ? strings_get(l->th->name) : "thread";
+		if (l->th->tid >= 0)
+			snprintf(buf, len, "%s (tid %d)", n, l->th->tid);
+		else
+			snprintf(buf, len, "%s", n);
+		return;
+	}
+	if (l->name) {                     /* a track's: named as the scene names it */
+		snprintf(buf, len, "%s", l->name);
+		return;
+	}
 	switch (l->kind) {
 	case LOC_THREAD:
-		return l->th->name ? otf2_tstr(d, l->th->name) : otf2_str(d, "thread");
+		break;
 	case LOC_STEPS:
-		return otf2_str(d, "steps");
+		snprintf(buf, len, "steps");
+		return;
 	case LOC_ASYNC:
 		if (l->lane == 1)
-			return otf2_str(d, "ranges across threads");
-		snprintf(buf, sizeof(buf), "ranges across threads %d", l->lane);
-		return otf2_str(d, buf);
+			snprintf(buf, len, "ranges across threads");
+		else
+			snprintf(buf, len, "ranges across threads %d", l->lane);
+		return;
 	case LOC_COUNTERS:
-		return otf2_str(d, "counters");
+		snprintf(buf, len, "counters");
+		return;
 	case LOC_STUB:
-		return otf2_str(d, l->proc ? "thread" : "not recorded");
+		snprintf(buf, len, l->proc ? "thread" : "not recorded");
+		return;
 	case LOC_DEVICE:
-		snprintf(buf, sizeof(buf), "GPU %u", l->device);
-		return otf2_str(d, buf);
+		snprintf(buf, len, "GPU %u", l->device);
+		return;
 	case LOC_NEURONCORE:
-		snprintf(buf, sizeof(buf), "nc %u", l->device);
-		return otf2_str(d, buf);
+		snprintf(buf, len, "nc %u", l->device);
+		return;
 	case LOC_OTHER:
 		break;
 	}
-	return otf2_str(d, "track");
+	snprintf(buf, len, "track");
+}
+
+/* A location's name, unique in the archive (tools that key on names, as the OTF2 Python
+ * reader's users do, must not find one for several): its process ("rank 3", else "pid 123",
+ * with the host when the trace has several) before what it is in it, "rank 3: main (tid
+ * 4380)"; a name met again (two tracks of one process named alike) gets " #2", " #3"... */
+static OTF2_StringRef loc_name(struct otf2 *o, struct tree *t, const struct loc *l)
+{
+	char what[400], who[320], name[760];
+	loc_what(l, what, sizeof(what));
+	const struct proc *p = l->proc;
+	if (p && p->rank >= 0)
+		snprintf(who, sizeof(who), "rank %lld", (long long)p->rank);
+	else if (p && t->nhosts > 1)
+		snprintf(who, sizeof(who), "pid %lld on %s", (long long)p->pid,
+			 p->host ? strings_get(p->host) : "?");
+	else if (p)
+		snprintf(who, sizeof(who), "pid %lld", (long long)p->pid);
+	else if (l->rank >= 0)
+		snprintf(who, sizeof(who), "rank %d", l->rank);
+	else
+		snprintf(who, sizeof(who), "MPI");
+	snprintf(name, sizeof(name), "%s: %s", who, what);
+	size_t len = strlen(name);
+	uint32_t id = strings_add(name, len);
+	uint32_t *seen = u64map_get(&t->loc_names, id);
+	if (seen) {
+		char again[800];
+		for (uint32_t k = ++*seen; ; k++) {
+			snprintf(again, sizeof(again), "%s #%u", name, k);
+			uint32_t id2 = strings_add(again, strlen(again));
+			if (!u64map_get(&t->loc_names, id2)) {
+				*u64map_get(&t->loc_names, id) = k;
+				id = id2;
+				break;
+			}
+		}
+	}
+	u64map_put(&t->loc_names, id, 1);
+	return otf2_tstr(o->defs, id);
 }
 
 static OTF2_LocationType loc_type(const struct loc *l)
@@ -293,12 +348,12 @@ static OTF2_LocationType loc_type(const struct loc *l)
 	return OTF2_LOCATION_TYPE_CPU_THREAD;
 }
 
-static void write_loc(struct otf2 *o, OTF2_GlobalDefWriter *gw, const struct loc *l,
-		      OTF2_LocationGroupRef group)
+static void write_loc(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree *t,
+		      const struct loc *l, OTF2_LocationGroupRef group)
 {
 	if (!otf2_loc_defined(l))
 		return;
-	otf2_check(o, OTF2_GlobalDefWriter_WriteLocation(gw, l->id, loc_name(o, l), loc_type(l),
+	otf2_check(o, OTF2_GlobalDefWriter_WriteLocation(gw, l->id, loc_name(o, t, l), loc_type(l),
 							 l->events, group));
 }
 
@@ -325,22 +380,22 @@ static void write_proc(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree *t,
 	for (int main_first = 1; main_first >= 0; main_first--)
 		for (size_t s = 0; s < ps->nthreads; s++)
 			if (ps->threads[s] && (ps->threads[s]->th->tid == p->pid) == main_first)
-				write_loc(o, gw, ps->threads[s], ps->group);
+				write_loc(o, gw, t, ps->threads[s], ps->group);
 	if (ps->stub)
-		write_loc(o, gw, ps->stub, ps->group);
+		write_loc(o, gw, t, ps->stub, ps->group);
 	if (ps->steps)
-		write_loc(o, gw, ps->steps, ps->group);
+		write_loc(o, gw, t, ps->steps, ps->group);
 	for (size_t i = 0; i < ps->nlanes; i++)
-		write_loc(o, gw, ps->lanes[i], ps->group);
+		write_loc(o, gw, t, ps->lanes[i], ps->group);
 	for (size_t i = 0; i < ps->nothers; i++)
-		write_loc(o, gw, ps->others[i], ps->group);
+		write_loc(o, gw, t, ps->others[i], ps->group);
 	if (ps->counters)
-		write_loc(o, gw, ps->counters, ps->group);
+		write_loc(o, gw, t, ps->counters, ps->group);
 }
 
 /* A rank no process was recorded for (or the members no record names). */
-static void write_rank_stub(struct otf2 *o, OTF2_GlobalDefWriter *gw, const struct loc *l,
-			    OTF2_LocationGroupRef group)
+static void write_rank_stub(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree *t,
+			    const struct loc *l, OTF2_LocationGroupRef group)
 {
 	char buf[64];
 	if (l->rank >= 0)
@@ -350,7 +405,7 @@ static void write_rank_stub(struct otf2 *o, OTF2_GlobalDefWriter *gw, const stru
 	otf2_check(o, OTF2_GlobalDefWriter_WriteLocationGroup(gw, group, otf2_str(o->defs, buf),
 							      OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 							      OTF2_UNDEFINED_LOCATION_GROUP));
-	write_loc(o, gw, l, group);
+	write_loc(o, gw, t, l, group);
 }
 
 /* Per (process, device) with work: a group of the device's streams. */
@@ -382,7 +437,7 @@ static void write_devices(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct tree 
 					      OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, node, ps->group));
 			for (size_t j = 0; j < ps->ndevs; j++)
 				if (ps->devs[j]->device == dev)
-					write_loc(o, gw, ps->devs[j], g);
+					write_loc(o, gw, t, ps->devs[j], g);
 		}
 	}
 }
@@ -416,7 +471,7 @@ static void write_neuroncores(struct otf2 *o, OTF2_GlobalDefWriter *gw, struct t
 					      OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, node, ps->group));
 			for (size_t j = 0; j < ps->nncs; j++)
 				if (ps->ncs[j]->device == nc)
-					write_loc(o, gw, ps->ncs[j], g);
+					write_loc(o, gw, t, ps->ncs[j], g);
 		}
 	}
 }
@@ -439,7 +494,7 @@ void otf2_system_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 		if (by_group[g])
 			write_proc(o, gw, &t, by_group[g]);
 		else if (g < o->nrank_locs)
-			write_rank_stub(o, gw, o->rank_locs[g], (OTF2_LocationGroupRef)g);
+			write_rank_stub(o, gw, &t, o->rank_locs[g], (OTF2_LocationGroupRef)g);
 	}
 	free(by_group);
 	OTF2_LocationGroupRef next = (OTF2_LocationGroupRef)o->ngroups;
@@ -447,6 +502,7 @@ void otf2_system_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 	write_neuroncores(o, gw, &t, &next);
 	free(t.hosts);
 	free(t.devs);
+	u64map_free(&t.loc_names);
 }
 
 /* Every defined location gets a (empty) file of local definitions, as readers expect. */
