@@ -24,7 +24,8 @@
  *                                    (arg 0: level unknown, as older recorders wrote)
  *   MARK    name, t0                 an instant
  *   COUNTER name, t0, arg=double bits
- *   STEP    t0, arg=step number      training step `arg` starts
+ *   STEP    t0, arg=step number      training step `arg` starts; with flags=TPROF_STEP_END
+ *                                    (tprof_step_end) the open step ends and none starts
  *   CALL    name=API function, t0=entry, t1=return (0: it never returned), flags=enum
  *           tprof_domain, arg=correlation id (bits 0-47) | return code (bits 48-63);
  *           ext 0, 1 or 2 units: struct tprof_call_args, then struct tprof_launch_dims;
@@ -124,6 +125,9 @@ enum tprof_kind {
 #include <stdint.h>
 
 /* Which annotation API made a PUSH, POP or MARK. */
+/* STEP flags. */
+#define TPROF_STEP_END 1u
+
 enum tprof_source {
 	TPROF_SRC_TPROF = 0,
 	TPROF_SRC_ROCTX = 1,

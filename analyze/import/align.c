@@ -102,7 +102,7 @@ static struct step_at *proc_steps(struct proc *p, size_t *n)
 		if (!st || stream_rewind(st) < 0)
 			continue;
 		while (stream_next(st)) {
-			if (st->rec->kind != TPROF_K_STEP)
+			if (st->rec->kind != TPROF_K_STEP || (st->rec->flags & TPROF_STEP_END))
 				continue;
 			if (*n == cap) {
 				cap = cap ? cap * 2 : 64;

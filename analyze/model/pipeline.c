@@ -531,7 +531,8 @@ void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_r
 	}
 	case TPROF_K_STEP:
 		step_close(pl, p, ns, 0);
-		p->step = (struct step_open){ .step = r->arg, .t0 = ns, .open = 1 };
+		if (!(r->flags & TPROF_STEP_END))
+			p->step = (struct step_open){ .step = r->arg, .t0 = ns, .open = 1 };
 		return;
 	default: {
 		const struct runtime *rt = runtime_of_record(pl->rts, r->kind);

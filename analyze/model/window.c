@@ -56,6 +56,7 @@ struct step_mark {
 	int64_t ns;
 	uint64_t step;
 	int64_t end;                    /* an imported step slice's end; INT64_MIN: the next's start */
+	int only_ends;                  /* tprof_step_end: it ends the step before, none starts */
 };
 
 static int mark_cmp(const void *x, const void *y)
@@ -126,7 +127,7 @@ static struct step_mark *collect(struct proc *p, enum marks which, size_t *n, ui
 				if (r->kind == TPROF_K_STEP)
 					add_mark(&v, n, &cap, (struct step_mark){
 						timebase_global(&p->tb, r->t0, &s->tb_cursor), r->arg,
-						INT64_MIN });
+						INT64_MIN, (r->flags & TPROF_STEP_END) != 0 });
 				continue;
 			}
 			if (r->kind == TPROF_K_IEND && depth) {
@@ -145,7 +146,7 @@ static struct step_mark *collect(struct proc *p, enum marks which, size_t *n, ui
 				open[depth] = 0;
 			if (h.flags & TPROF_IMP_STEP) {
 				int64_t t = timebase_global(&p->tb, r->t0, &s->tb_cursor);
-				add_mark(&v, n, &cap, (struct step_mark){ t, r->arg, t });
+				add_mark(&v, n, &cap, (struct step_mark){ t, r->arg, t, 0 });
 				if (depth < OPEN_MAX)
 					open[depth] = *n;
 			}
@@ -189,6 +190,8 @@ again:
 		size_t n;
 		struct step_mark *v = collect(p, which, &n, &seen, &mark);
 		for (size_t k = 0; k < n; k++) {
+			if (v[k].only_ends)
+				continue;
 			if (v[k].step < seen_min)
 				seen_min = v[k].step;
 			if (v[k].step > seen_max)

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TPROF_API_VERSION 1
+#define TPROF_API_VERSION 2     /* 2: tprof_step_end */
 
 /* Opens a range named `name` on the calling thread.  Returns the nesting level it opens at
  * (0 for an outermost range), or a negative value when nothing is being recorded. */
@@ -27,8 +27,13 @@ int tprof_range_pop(void);
 /* An instant event named `name`. */
 void tprof_mark(const char *name);
 
-/* Training step `step` starts now (it ends when the next step starts, or at exit). */
+/* Training step `step` starts now (it ends when the next step starts, when tprof_step_end is
+ * called, or at exit). */
 void tprof_step(uint64_t step);
+
+/* The step this process is in ends now, and no other starts: after the last step of a loop,
+ * so that what follows (evaluation, saving, the exit) is not counted in it. */
+void tprof_step_end(void);
 
 /* The counter `name` takes `value` from now on. */
 void tprof_counter(const char *name, double value);

@@ -15,6 +15,7 @@
 #include "../core/clock.h"
 #include "../core/core.h"
 #include "../spool/intern.h"
+#include "../../common/recorder-api.h"
 
 #define COLD __attribute__((noinline, cold))
 
@@ -175,3 +176,31 @@ TPROF_EXPORT void tprof_step(uint64_t step)
 	if (TPROF_UNLIKELY(!tprof_emit(t, TPROF_K_STEP, 0, t0, 0, step)))
 		tprof_lost_what(t, TPROF_K_STEP, 0);
 }
+
+TPROF_EXPORT void tprof_step_end(void)
+{
+	struct tprof_thread *t = &tprof_tls;
+	if (!tprof_annotating(t, TPROF_K_STEP))
+		return;
+	uint64_t t0 = tprof_now();
+	struct tprof_rec *r = tprof_reserve(t, 1);
+	if (TPROF_UNLIKELY(!r)) {
+		tprof_lost_what(t, TPROF_K_STEP, 0);
+		return;
+	}
+	r->t0 = t0;
+	r->t1 = 0;
+	r->arg = 0;
+	tprof_commit(t, r, TPROF_K_STEP, 0, TPROF_STEP_END, 0);
+}
+
+/* For libtprof.so's own definitions, reached through its handle (common/recorder-api.h). */
+TPROF_EXPORT const struct tprof_recorder_api tprof_recorder_api = {
+	.size = sizeof(struct tprof_recorder_api),
+	.range_push = tprof_range_push,
+	.range_pop = tprof_range_pop,
+	.mark = tprof_mark,
+	.step = tprof_step,
+	.counter = tprof_counter,
+	.step_end = tprof_step_end,
+};

@@ -11,13 +11,16 @@
             loss = model(batch)
         tprof.counter("loss", loss)     # the counter "loss" takes this value from now on
         tprof.mark("checkpoint")        # an instant event
+    tprof.step_end()                    # the last step ends here, not at exit
 
 These are the C API of tprof.h (tprof_range_push/pop, tprof_mark, tprof_step,
-tprof_counter), called through ctypes.  Under tprof-inspect, or with TPROF_ENABLE=1 and
+tprof_step_end, tprof_counter), called through ctypes.  Under tprof-inspect, or with TPROF_ENABLE=1 and
 LD_PRELOAD=libtrace_preload.so, the recorder defines those functions in the process's global
 scope and the calls are recorded.  Otherwise (no recorder, or TPROF_ENABLE not true when the
 module is first imported) every call is a pure-Python no-op, a decorator returns the function
-itself, and enabled() is False.
+itself, and enabled() is False; when TPROF_ENABLE asks for recording and no recorder is
+loaded, importing the module says so once (a RuntimeWarning).  Arguments are checked either
+way: step(None) or counter("x", None) raise TypeError, step(-1) ValueError.
 
 Ranges belong to the thread that opens them, as `with` gives; an exception leaving a `with`
 closes its range.  A range must not stay open across an `await` or a `yield` (another task
@@ -28,7 +31,7 @@ other values are converted with str().  tprof.torch (imported on first use, neve
 """
 import os as _os
 
-__all__ = ["range", "mark", "step", "counter", "enabled"]
+__all__ = ["range", "mark", "step", "step_end", "counter", "enabled"]
 
 
 def _requested():
@@ -41,12 +44,19 @@ _fns = None
 if _requested():
     from . import _native
     _fns = _native.load()
+    if _fns is None:
+        import warnings as _warnings
+        _warnings.warn("TPROF_ENABLE=%s asks for recording, but the recorder "
+                       "(libtrace_preload.so) is not loaded in this process: nothing is "
+                       "recorded (run it under tprof-inspect, or with LD_PRELOAD naming "
+                       "libtrace_preload.so)" % _os.environ.get("TPROF_ENABLE"),
+                       RuntimeWarning, stacklevel=2)
 if _fns is None:
-    from ._noop import range, mark, step, counter
+    from ._noop import range, mark, step, step_end, counter
     _output_dir = None
 else:
     from ._recorded import bind as _bind
-    range, mark, step, counter = _bind(_fns)
+    range, mark, step, counter, step_end = _bind(_fns)
     _output_dir = _native.output_dir()
 
 range.__doc__ = """range(name) -> a range named name on the calling thread's timeline.
@@ -58,11 +68,15 @@ range.__doc__ = """range(name) -> a range named name on the calling thread's tim
 Ranges nest per thread.  The object for a name is cached and reused; it holds no state of
 its own, so one may be used by several threads and nested in itself."""
 mark.__doc__ = """mark(name): an instant event named name on the calling thread."""
-step.__doc__ = """step(n): training step n starts now; it ends when the next step starts, or
-at exit.  n is an integer from 0 to 2**64 - 1 (anything int() takes); other values are
-ignored.  tprof-analyze --steps selects steps."""
+step.__doc__ = """step(n): training step n starts now; it ends when the next step starts, when
+step_end() is called, or at exit.  n is an integer from 0 to 2**64 - 1 (an int, or anything
+with __index__); TypeError for another type (None, "1", 1.5), ValueError out of range.
+tprof-analyze --steps selects steps."""
+step_end.__doc__ = """step_end(): the step this process is in ends now, and no other starts
+(after the last step of a loop, so that what follows is not counted in it)."""
 counter.__doc__ = """counter(name, value): the counter name takes the number value from now
-on (a float: anything float() takes; other values are ignored)."""
+on (a float: an int, a float, or anything with __float__); TypeError for None, a string or
+another non-number."""
 
 
 def enabled():

@@ -1,6 +1,7 @@
 # _noop.py — the tprof API when nothing records: every call does nothing, in pure Python (no
 # call into C).  range() gives one shared object, and as a decorator leaves the function as it
 # is, so a decorated function costs nothing at all.  Misuse raises as it does when recorded.
+from ._check import counter_value, step_number
 
 
 class _Range:
@@ -47,8 +48,14 @@ def mark(name):
 
 
 def step(n):
+    if n.__class__ is not int or not 0 <= n < 1 << 64:
+        step_number(n)
+
+
+def step_end():
     pass
 
 
 def counter(name, value):
-    pass
+    if value.__class__ is not float:
+        counter_value(value)

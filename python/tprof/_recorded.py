@@ -2,8 +2,9 @@
 # Each call is one ctypes call with its types declared once; names are encoded to UTF-8 once
 # and kept (a bounded cache), and range() hands out one object per name, reused, so that a
 # `with` costs the lookup and the two calls.
-import ctypes
 import functools
+
+from ._check import counter_value, step_number
 
 _CACHE_MAX = 4096         # names kept encoded; any further name is encoded at each call
 
@@ -15,8 +16,9 @@ def _encode(name):
 
 
 def bind(fns):
-    """The API (range, mark, step, counter) calling fns: push, pop, mark, step, counter."""
-    push, pop, c_mark, c_step, c_counter = fns
+    """The API (range, mark, step, counter, step_end) calling fns: push, pop, mark, step,
+    counter, step_end."""
+    push, pop, c_mark, c_step, c_counter, c_step_end = fns
     names = {}
     ranges = {}
 
@@ -94,25 +96,20 @@ def bind(fns):
     def step(n):
         if n.__class__ is int and 0 <= n < 1 << 64:
             c_step(n)
-            return
-        try:
-            n = int(n)
-        except (TypeError, ValueError, OverflowError):
-            return
-        if 0 <= n < 1 << 64:
-            c_step(n)
+        else:
+            c_step(step_number(n))
+
+    def step_end():
+        c_step_end()
 
     def counter(name, value):
         try:
             b = names[name]
         except (KeyError, TypeError):
             b = encoded(name)
-        try:
+        if value.__class__ is float:
             c_counter(b, value)
-        except (ctypes.ArgumentError, TypeError):
-            try:
-                c_counter(b, float(value))
-            except (ctypes.ArgumentError, TypeError, ValueError, OverflowError):
-                pass
+        else:
+            c_counter(b, counter_value(value))
 
-    return range, mark, step, counter
+    return range, mark, step, counter, step_end

@@ -89,7 +89,9 @@ class profile:
         self._begin(self.step_num)
 
     def stop(self):
+        """PyTorch's last ProfilerStep#N and tprof's last step end now; the profiler stops."""
         self._end()
+        tprof.step_end()
         self.profiler.stop()
 
     def _begin(self, n):

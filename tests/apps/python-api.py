@@ -50,6 +50,8 @@ def main():
             tprof.mark("after forward")
         results.append(update(n))
         assert r is tprof.range("step body")
+    tprof.step_end()                        # step 3 ends here, not at the exit
+    tprof.mark("steps over")
     try:
         with tprof.range("failing"):
             with tprof.range("inside failing"):
@@ -65,9 +67,16 @@ def main():
     tprof.mark(b"bytes name")
     tprof.mark("unicode \u00e9\u4e2d")
     tprof.mark(12)                          # not a string: str(12)
-    tprof.step(-1)                          # not a step: ignored, as are the two below
-    tprof.step("x")
-    tprof.counter("loss", "not a number")
+    misuse = []                             # each raises, recording or not
+    for call in (lambda: tprof.step(-1), lambda: tprof.step(1 << 64), lambda: tprof.step(None),
+                 lambda: tprof.step("1"), lambda: tprof.step(1.5), lambda: tprof.step(object()),
+                 lambda: tprof.counter("loss", None), lambda: tprof.counter("loss", "2")):
+        try:
+            call()
+            misuse.append(None)
+        except (TypeError, ValueError) as e:
+            misuse.append(type(e).__name__)
+    print("misuse:", misuse)
     try:
         with tprof.range():
             pass

@@ -48,6 +48,7 @@ def main():
             losses.append(round(loss.item(), 4))
             time.sleep(max(0.0, 0.02 - (time.monotonic() - t0)))
             prof.step()
+    tprof.mark("profiling stopped")     # tprof's last step has ended before this
     print("steps=%d traces=%d losses=%s" % (prof.step_num, len(prof.paths), losses))
     facts = {"pid": os.getpid(), "main_tid": threading.get_native_id(), "enabled": tprof.enabled(),
              "host": socket.gethostname(), "torch": torch.__version__, "paths": prof.paths,

@@ -7,7 +7,7 @@
 # the current one; with a schedule, one trace a cycle.
 . "$(dirname "$0")/lib.sh"
 need_torch
-plan 14
+plan 17
 
 APP="$top_srcdir/tests/apps/python-torch.py"
 PYDIR=$(cd "$top_srcdir/python" && pwd -P)
@@ -78,6 +78,29 @@ if n != f["steps"]: sys.exit("%d events named %r" % (n, f["odd_name"]))
 "$ANALYZE" "$T/out" --summary=json >"$T/summary.json" 2>"$T/analyze.err" &&
 	"$ANALYZE" "$T/out" --format chrome -o "$T/chrome.json" 2>>"$T/analyze.err"
 ok $? "tprof-analyze reads the profile (--summary=json, --format chrome)"
+"$ANALYZE" "$T/out" --summary >"$T/summary.txt" 2>/dev/null
+check "one process, its PyTorch trace merged into it (not counted as one more); text and JSON agree" \
+	py '
+import json, os, subprocess, sys
+h = json.load(open(sys.argv[1]))["header"]
+p = h["process_list"]
+if h["processes"] != 1 or len(p) != 1 or p[0]["index"] != 1 or \
+        p[0]["imported"] != [{"file": os.path.basename(sys.argv[2])}]:
+    sys.exit("processes %d: %s" % (h["processes"], [(x["index"], x["label"], x["imported"]) for x in p]))
+if "[with %s imported]" % os.path.basename(sys.argv[2]) not in open(sys.argv[3]).read():
+    sys.exit("the text does not say it")
+subprocess.check_call([sys.executable, sys.argv[4], sys.argv[3], sys.argv[1]])
+' "$T/summary.json" "$trace" "$T/summary.txt" "$top_srcdir/tests/func/summary-compare.py"
+"$ANALYZE" -v --import "$trace" --summary=json >"$T/alone.json" 2>"$T/alone.err"
+check "the PyTorch trace alone: on the date its base_us gives, and said to be placed by it" py '
+import json, sys
+h = json.load(open(sys.argv[1]))["header"]
+base = json.load(open(sys.argv[2]))["tprof"]["base_us"] * 1000
+if not h["dated"] or abs(h["trace_start_unix_ns"] - base) > 60e9 or \
+        "placed by the realtime its writer gave (tprof.base_us)" not in open(sys.argv[3]).read():
+    sys.exit("starts %s (%s), base_us %d; %s" % (h["trace_start_utc"], h["dated"], base,
+                                                 open(sys.argv[3]).read()))
+' "$T/alone.json" "$trace" "$T/alone.err"
 check "tprof's steps 0 to 6 are in the profile" py '
 import json, sys
 s = json.load(open(sys.argv[1]))["steps"]
@@ -101,6 +124,14 @@ late = [n for n in tp if n + 1 in tp and pt[n] >= tp[n + 1]]
 if abs(mid) > 5 or late: sys.exit("ProfilerStep#N - step N, ms: %s; after step N+1: %s" % (off, late))
 print("# ProfilerStep#N - step N, ms: %s" % {n: round(v, 3) for n, v in off.items()})
 ' "$T/chrome.json" "$trace"
+check "tprof's last step ends when profiling stops (before the mark made after it), not at the exit" pyc '
+ev = events(load(sys.argv[1]))
+last = max((e for e in ev if e.get("cat") == "step"), key=lambda e: e["args"]["step"])
+mark = [e for e in ev if e["name"] == "profiling stopped"]
+if len(mark) != 1 or ns(last["ts"]) + ns(last["dur"]) > ns(mark[0]["ts"]):
+    sys.exit("step %d ends at %s; the mark %s" % (last["args"]["step"], last["ts"] + last["dur"],
+                                                [e["ts"] for e in mark]))
+' "$T/chrome.json"
 
 # ---- without the profiler ----------------------------------------------------------------
 (cd "$T/plain" && env -u TPROF_ENABLE -u LD_PRELOAD PYTHONPATH="$PYDIR" "$SYS_PY" "$APP" \
