@@ -43,12 +43,19 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	return 0;
 }
 
+/* A wakeup of a thread still on its CPU is none: it had set itself to sleep and was woken
+ * before it switched out (the kernel's ttwu_runnable), so it never stopped running.  Taken
+ * as Runnable, it would show the thread waiting until its next switch, however long it
+ * ran meanwhile.  A thread that did switch out is off its CPU when its wakeup is traced. */
 static __always_inline int woken(struct task_struct *t)
 {
 	__u32 tgid = BPF_CORE_READ(t, tgid);
 
-	if (is_followed(tgid))
-		sched_record(t, tgid, TPROF_BPF_SCHED_WAKEUP, 0, 0);
+	if (!is_followed(tgid))
+		return 0;
+	if (bpf_core_field_exists(t->on_cpu) && BPF_CORE_READ(t, on_cpu))
+		return 0;
+	sched_record(t, tgid, TPROF_BPF_SCHED_WAKEUP, 0, 0);
 	return 0;
 }
 
