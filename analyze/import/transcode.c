@@ -760,10 +760,11 @@ static int file_meta(struct imp_file *f, const struct chrome_meta *m)
 	const cJSON *b = m->tprof ? cJSON_GetObjectItemCaseSensitive(m->tprof, "base_us") : NULL;
 	if (cJSON_IsNumber(b) && b->valuedouble > 0 && b->valuedouble < 4e15) {
 		/* after 1970 and before 2096; a base that puts the times out of range is none */
+		int out = 0;
 		f->hint_ns = sat_from_double(b->valuedouble * 1e3);
-		sat_add_held(f->hint_ns, first, &f->has_hint);
-		sat_add_held(f->hint_ns, last, &f->has_hint);
-		f->has_hint = !f->has_hint;
+		sat_add_held(f->hint_ns, first, &out);
+		sat_add_held(f->hint_ns, last, &out);
+		f->has_hint = !out;
 	}
 	if (m->has_base_time) {
 		/* a base that puts the file's times past the range of ns is none */

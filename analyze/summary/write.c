@@ -164,12 +164,7 @@ void sw_count(struct sumw *w, const char *fmt, const char *key, uint64_t n)
 void sw_bytes(struct sumw *w, const char *fmt, const char *key, double v)
 {
 	char b[32];
-	if (text(w, fmt))
-		fprintf(w->f, fmt, fmt_bytes(v, b, sizeof(b)));
-	if (w->json && key) {
-		member(w, key);
-		json_real(w, v);
-	}
+	sw_num(w, fmt, key, v, text(w, fmt) ? fmt_bytes(v, b, sizeof(b)) : NULL);
 }
 
 void sw_i64(struct sumw *w, const char *fmt, const char *key, int64_t v)
@@ -195,12 +190,7 @@ void sw_u64(struct sumw *w, const char *fmt, const char *key, uint64_t v)
 void sw_value(struct sumw *w, const char *fmt, const char *key, double v)
 {
 	char b[40];
-	if (text(w, fmt))
-		fprintf(w->f, fmt, fmt_value(v, b, sizeof(b)));
-	if (w->json && key) {
-		member(w, key);
-		json_real(w, v);
-	}
+	sw_num(w, fmt, key, v, text(w, fmt) ? fmt_value(v, b, sizeof(b)) : NULL);
 }
 
 void sw_real(struct sumw *w, const char *fmt, const char *key, double v)

@@ -322,18 +322,13 @@ static OTF2_StringRef loc_name(struct otf2 *o, struct tree *t, const struct loc 
 	snprintf(name, sizeof(name), "%s: %s", who, what);
 	size_t len = strlen(name);
 	uint32_t id = strings_add(name, len);
-	uint32_t *seen = u64map_get(&t->loc_names, id);
-	if (seen) {
+	uint32_t *given = u64map_get(&t->loc_names, id);   /* how often, when given already */
+	if (given) {
 		char again[800];
-		for (uint32_t k = ++*seen; ; k++) {
-			snprintf(again, sizeof(again), "%s #%u", name, k);
-			uint32_t id2 = strings_add(again, strlen(again));
-			if (!u64map_get(&t->loc_names, id2)) {
-				*u64map_get(&t->loc_names, id) = k;
-				id = id2;
-				break;
-			}
-		}
+		do {
+			snprintf(again, sizeof(again), "%s #%u", name, ++*given);
+			id = strings_add(again, strlen(again));
+		} while (u64map_get(&t->loc_names, id));
 	}
 	u64map_put(&t->loc_names, id, 1);
 	return otf2_tstr(o->defs, id);
