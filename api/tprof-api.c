@@ -72,3 +72,18 @@ API void tprof_counter(const char *name, double value)
 	if (r)
 		r->counter(name, value);
 }
+
+/* A recorder older than these functions (its table ends before them) leaves them undone. */
+API void tprof_start(void)
+{
+	const struct tprof_recorder_api *r = rec();
+	if (r && r->size >= offsetof(struct tprof_recorder_api, start) + sizeof(r->start))
+		r->start();
+}
+
+API void tprof_stop(void)
+{
+	const struct tprof_recorder_api *r = rec();
+	if (r && r->size >= offsetof(struct tprof_recorder_api, stop) + sizeof(r->stop))
+		r->stop();
+}

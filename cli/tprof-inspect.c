@@ -22,11 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/capture.h"
 #include "../common/format.h"
 #include "../common/outdir.h"
 #include "../common/spool-check.h"
 #include "../common/writer-live.h"
 #include "../sample/sampler.h"
+#include "capture.h"
 #include "job.h"
 #include "sampling.h"
 
@@ -48,11 +50,13 @@ struct options {
 	struct tprof_sample_request sample;
 	int sample_given, hz_given;
 	int group_readable;	/* profiles readable by the group */
+	struct capture_options capture;
 	char **cmd;
 };
 
 enum { OPT_BUFFER_KB = 256, OPT_VERSION, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_APPEND, OPT_REPLACE,
-       OPT_GROUP_READABLE };
+       OPT_GROUP_READABLE, OPT_DELAY, OPT_DURATION, OPT_START_PAUSED, OPT_CAPTURE_SIGNAL,
+       OPT_STEPS, OPT_CAPTURE_RANGE };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -63,6 +67,12 @@ static const struct option long_opts[] = {
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-hz", required_argument, NULL, OPT_SAMPLE_HZ },
 	{ "group-readable", no_argument, NULL, OPT_GROUP_READABLE },
+	{ "delay", required_argument, NULL, OPT_DELAY },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "start-paused", no_argument, NULL, OPT_START_PAUSED },
+	{ "capture-signal", required_argument, NULL, OPT_CAPTURE_SIGNAL },
+	{ "steps", required_argument, NULL, OPT_STEPS },
+	{ "capture-range", required_argument, NULL, OPT_CAPTURE_RANGE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -72,7 +82,8 @@ static const struct option long_opts[] = {
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 #define NFORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
 
-static struct sigaction saved_actions[NFORWARDED];
+static struct sigaction saved_actions[NFORWARDED + 1];   /* and the capture signal's */
+static int capture_sig;		/* --capture-signal: toggles the capture window, not passed on */
 static volatile sig_atomic_t child;	/* the command while it can be signalled, else 0 */
 
 static void usage(void)
@@ -112,6 +123,29 @@ static void usage(void)
 	      "      --group-readable   let DIR's group read the profiles: files 0640 and\n"
 	      "                         directories 0750 instead of 0600 and 0700; sets\n"
 	      "                         TPROF_GROUP_READABLE=1\n"
+	      "\n"
+	      "When to record (the whole run by default; a process records while every\n"
+	      "window given is open; calls outside cost what they cost without the\n"
+	      "profiler; device work launched and ranges opened inside are kept whole):\n"
+	      "      --delay S          start recording S seconds (a decimal number) after\n"
+	      "                         COMMAND starts\n"
+	      "      --duration S       stop recording S seconds after it started (after\n"
+	      "                         --delay); COMMAND runs on, unrecorded\n"
+	      "      --capture-signal SIG\n"
+	      "                         the signal SIG (USR1, SIGUSR2, 12...) sent to " PROG "\n"
+	      "                         pauses or resumes recording in every process of the\n"
+	      "                         job instead of being passed on\n"
+	      "      --start-paused     start paused (with --capture-signal: the first one\n"
+	      "                         starts recording)\n"
+	      "      --steps A:B        record training steps A to B (tprof_step numbers; also\n"
+	      "                         A:, :B or N) and nothing before or after; sets\n"
+	      "                         TPROF_STEPS\n"
+	      "      --capture-range api\n"
+	      "                         start paused; the program's hipProfilerStart and\n"
+	      "                         roctxProfilerResume resume, hipProfilerStop and\n"
+	      "                         roctxProfilerPause pause (tprof_start/tprof_stop\n"
+	      "                         always do); sets TPROF_CAPTURE_RANGE\n"
+	      "\n"
 	      "  -v, --verbose          more messages from the recorder, repeat for more\n"
 	      "                         (-vv, -vvv); sets TPROF_VERBOSE to the count; with\n"
 	      "                         --sample, what the sampler did and its own CPU time\n"
@@ -152,7 +186,7 @@ static void usage(void)
 	      "set, their names to that), so that ranks on other hosts are recorded too.\n"
 	      "\n"
 	      "SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 sent to " PROG " are\n"
-	      "passed on to COMMAND.\n"
+	      "passed on to COMMAND, but for the --capture-signal.\n"
 	      "\n"
 	      "Exit status: that of COMMAND; 128+N if it was killed by signal N; 126 if it\n"
 	      "could not be run, 127 if it was not found; 2 for a usage or setup error.\n"
@@ -372,6 +406,38 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case OPT_GROUP_READABLE:
 			o->group_readable = 1;
 			break;
+		case OPT_DELAY:
+		case OPT_DURATION:
+			if (capture_parse_seconds(optarg, c == OPT_DELAY ? &o->capture.delay
+									 : &o->capture.duration))
+				usage_error("invalid value '%s' for %s: expected seconds, a number from 0 "
+					    "to 10000000 (2, 0.5)", optarg,
+					    spelling(c, longindex, opt, sizeof(opt)));
+			break;
+		case OPT_START_PAUSED:
+			o->capture.paused = 1;
+			break;
+		case OPT_CAPTURE_SIGNAL:
+			if (capture_parse_signal(optarg, &o->capture.signal))
+				usage_error("invalid value '%s' for %s: expected a signal that can be "
+					    "caught, by name (USR1, SIGUSR2) or number", optarg,
+					    spelling(c, longindex, opt, sizeof(opt)));
+			break;
+		case OPT_STEPS: {
+			uint64_t a, b;
+			if (tprof_steps_parse(optarg, &a, &b))
+				usage_error("invalid value '%s' for %s: expected A:B (steps A to B), A:, "
+					    ":B or N, step numbers with A <= B", optarg,
+					    spelling(c, longindex, opt, sizeof(opt)));
+			o->capture.steps = optarg;
+			break;
+		}
+		case OPT_CAPTURE_RANGE:
+			if (strcmp(optarg, "api") && strcmp(optarg, "none"))
+				usage_error("invalid value '%s' for %s: expected api or none", optarg,
+					    spelling(c, longindex, opt, sizeof(opt)));
+			o->capture.range = optarg;
+			break;
 		case 'v':
 			if (o->verbose < MAX_VERBOSE)
 				o->verbose++;
@@ -391,6 +457,11 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind >= argc)
 		usage_error("no command given");
+	if (o->capture.paused && !o->capture.signal)
+		usage_error("--start-paused needs --capture-signal (else nothing would start "
+			    "recording)");
+	if (o->capture.paused && o->capture.delay > 0)
+		usage_error("--start-paused and --delay cannot be given together");
 	if (o->existing && !o->dir)
 		usage_error("%s is for a directory given with -o (the default one is always new)",
 			    o->existing == JOB_APPEND ? "--append" : "--replace");
@@ -772,6 +843,11 @@ static void forward(int sig, siginfo_t *si, void *uc)
 {
 	int saved_errno = errno;
 	pid_t pid = child;
+	if (sig == capture_sig) {
+		capture_toggle();
+		errno = saved_errno;
+		return;
+	}
 	if (pid > 0 && (!si || si->si_code != SI_KERNEL))
 		kill(pid, sig);
 	errno = saved_errno;
@@ -787,18 +863,25 @@ static void catch_signals(sigset_t *old)
 	sigemptyset(&set);
 	for (size_t i = 0; i < NFORWARDED; i++)
 		sigaddset(&set, forwarded[i]);
+	if (capture_sig)
+		sigaddset(&set, capture_sig);
 	sigprocmask(SIG_BLOCK, &set, old);
 	sa.sa_mask = set;
 	for (size_t i = 0; i < NFORWARDED; i++) {
 		sigaction(forwarded[i], NULL, &saved_actions[i]);
-		if (saved_actions[i].sa_handler != SIG_IGN)
+		if (saved_actions[i].sa_handler != SIG_IGN || forwarded[i] == capture_sig)
 			sigaction(forwarded[i], &sa, NULL);
 	}
+	sigaction(capture_sig ? capture_sig : SIGUSR1, NULL, &saved_actions[NFORWARDED]);
+	if (capture_sig)
+		sigaction(capture_sig, &sa, NULL);
 }
 
 /* In the child: the dispositions and mask this program started with. */
 static void restore_signals(const sigset_t *old)
 {
+	if (capture_sig)
+		sigaction(capture_sig, &saved_actions[NFORWARDED], NULL);
 	for (size_t i = 0; i < NFORWARDED; i++)
 		sigaction(forwarded[i], &saved_actions[i], NULL);
 	sigprocmask(SIG_SETMASK, old, NULL);
@@ -891,6 +974,7 @@ static int run(char **cmd, const struct tprof_sample_request *sr, const char *di
 		exec_child(cmd, &old, fds[1], gate[0]);
 	}
 	child = pid;
+	capture_started();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);
 	if (sr->what) {
@@ -1047,7 +1131,7 @@ static int is_mpi_launcher(const char *cmd)
  * is one (found by the scan too, so counted once less); and when nothing was recorded, or the
  * command did not end well, what happened and what to do. */
 static void report(const char *dir, const char *abs, uint64_t job, time_t since, char **cmd,
-		   int status, int sampled)
+		   int status, int sampled, int never_open)
 {
 	int fd = open(abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int kept = 0;
@@ -1075,6 +1159,9 @@ static void report(const char *dir, const char *abs, uint64_t job, time_t since,
 	if (n || sys) {
 		fprintf(stderr, PROG ": profile written to %s (%s)\n"
 			PROG ": next: tprof-analyze %s%s --summary\n", q, what, q, pick);
+	} else if (never_open) {
+		fprintf(stderr, PROG ": no profile data was written to %s: %s ended before recording "
+			"started (--delay, --start-paused)\n", q, c);
 	} else if (status) {
 		fprintf(stderr, PROG ": %s %s before any process was recorded; no profile data was "
 			"written to %s\n", c, how, q);
@@ -1109,14 +1196,17 @@ int main(int argc, char **argv)
 	char *abs = prepare_output(dir);
 	job_check_dir(abs, dir, job, o.existing);
 	set_environment(&o, abs, lib);
+	capture_sig = o.capture.signal;
+	capture_setup(&o.capture, abs);
 	struct forwarding fwd;
 	forward_to_ranks(o.cmd, &fwd);
 	int status;
 	int code = run(fwd.cmd, &o.sample, abs, &start, &exec_err, &status);
 	sampling_stop(!exec_err, o.verbose);
+	int never_open = capture_done();
 	forwarding_done(&fwd);
 	if (!exec_err)
-		report(dir, abs, job, start.tv_sec - 1, o.cmd, status, !!o.sample.what);
+		report(dir, abs, job, start.tv_sec - 1, o.cmd, status, !!o.sample.what, never_open);
 	free(abs);
 	free(numbered);
 	free(lib);

@@ -17,6 +17,9 @@
  *           t0=local ticks at the middle of the best round trip, t1=the reference's ticks
  *           when it answered, arg=that round trip in local ticks, flags=enum
  *           tprof_csync_when, name=the reference's host; ext 1 unit: struct tprof_csync
+ *   CAPTURE the capture window (common/capture.h) opened (flags=1) or closed (flags=0): t0=ticks,
+ *           arg=why (enum tprof_capture_why).  Written at each change once the image has
+ *           files; a process with none recorded from its start to its end
  * Thread streams (1..), written lock-free by their own thread:
  *   PUSH    name, t0, arg=level+1    a range opens (tprof_range_push, roctxRangePushA) at
  *                                    nesting level `level` of its thread (0 outermost)
@@ -87,6 +90,7 @@
 	X(END, 6, "end")        \
 	X(COMM, 7, "comm")      \
 	X(CSYNC, 8, "csync")    \
+	X(CAPTURE, 9, "capture") \
 	X(PUSH, 16, "push")     \
 	X(POP, 17, "pop")       \
 	X(MARK, 18, "mark")     \

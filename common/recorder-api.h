@@ -18,6 +18,8 @@ struct tprof_recorder_api {
 	void (*step)(uint64_t step);
 	void (*counter)(const char *name, double value);
 	void (*step_end)(void);
+	void (*start)(void);             /* from TPROF_API_VERSION 3 */
+	void (*stop)(void);
 };
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/core.h"
 #include "events/callstack.h"
+#include "events/capture.h"
 #include "events/devtime.h"
 #include "core/env-carry.h"
 #include "events/kernels.h"
@@ -39,6 +40,7 @@ static void finish(void)
 		return;
 	tprof_inside_enter(&tprof_tls);
 	/* Stop taking events first: everything recorded before this point is flushed. */
+	__atomic_store_n(&tprof_active, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
 	tprof_threads_final();
 	if (phase == TPROF_PHASE_STARTED)
@@ -87,6 +89,7 @@ static void atfork_child(void)
 	pthread_mutex_init(&tprof_g.proc_lock, NULL);
 	tprof_intern_reset();
 	tprof_image_reset_child();
+	tprof_capture_fork_child();
 	tprof_threads_reset();
 	tprof_dev_reset_child();
 	tprof_kernels_reset_child();
@@ -114,6 +117,7 @@ __attribute__((constructor(101))) static void tprof_init(void)
 		tprof_g.cfg.callstack = 0;
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	tprof_image_begin(clock_source);
+	tprof_capture_init();
 	tprof_sampling_start();
 }
 

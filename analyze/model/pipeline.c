@@ -134,10 +134,21 @@ static void on_pop(struct pipeline *pl, struct thread *t, int64_t ns, uint8_t so
 		pl->tr->unmatched_pops++;
 }
 
+/* A step open when its process's capture window closed ends there: what follows was not
+ * recorded (read/capture.c). */
+static int64_t capture_closed_before(const struct proc *p, int64_t t0, int64_t ns)
+{
+	for (size_t m = 0; m < p->ncaptures; m++)
+		if (!p->captures[m].on && p->captures[m].ns >= t0 && p->captures[m].ns < ns)
+			return p->captures[m].ns;
+	return ns;
+}
+
 static void step_close(struct pipeline *pl, struct proc *p, int64_t ns, unsigned flags)
 {
 	if (!p->step.open)
 		return;
+	ns = capture_closed_before(p, p->step.t0, ns);
 	struct event ev = {
 		.kind = EV_STEP, .flags = flags, .proc = p, .step = p->step.step,
 		.t0 = p->step.t0 - pl->tr->start_ns, .t1 = (ns < p->step.t0 ? p->step.t0 : ns) - pl->tr->start_ns,

@@ -70,6 +70,7 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 	if (h && h->align)
 		h->align(tr, h->ctx);
 	trace_span(tr);
+	capture_place(tr);
 	system_attach(tr);
 	trace_order(tr);
 	progress_end();

@@ -46,6 +46,7 @@ void proc_free(struct proc *p)
 	free(p->unreg);
 	free((void *)p->losses);
 	free(p->csync);
+	free(p->captures);
 	free(p->tb.pts);
 	free(p->tb.slope);
 	free(p->tb.mul);

@@ -104,6 +104,14 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 	case TPROF_K_END:
 		p->ended = 1;
 		break;
+	case TPROF_K_CAPTURE:
+		/* one per record: the input's size bounds them */
+		p->captures = util_grow(p->captures, &p->capcaptures, p->ncaptures,
+					sizeof(*p->captures), 4);
+		p->captures[p->ncaptures++] = (struct capture_mark){
+			.ticks = r->t0, .on = r->flags & 1, .why = r->arg < 128 ? (uint8_t)r->arg : 0
+		};
+		break;
 	case TPROF_K_COMM:
 		mpi_comms_add(tr, p, r);
 		break;

@@ -307,6 +307,25 @@ struct proc {
 					 * -1 when no system image tells */
 	struct impimage *imp;           /* an imported image (PROP role "import"): what it says
 					 * of itself (impimage.h); NULL for a recorded one */
+	struct capture_mark *captures;  /* its capture window's changes (CAPTURE records), in
+					 * the order written */
+	size_t ncaptures, capcaptures;
+};
+
+/* A change of a process's capture window (common/capture.h). */
+struct capture_mark {
+	uint64_t ticks;
+	int64_t ns;                     /* global, once placed (capture.c) */
+	uint8_t on;                     /* opened, else closed */
+	uint8_t why;                    /* enum tprof_capture_why */
+};
+
+/* What the capture windows of every process leave recorded (capture.c). */
+struct capture_sum {
+	int any;                        /* some process had its window changed */
+	size_t windows;                 /* stretches of time some process recorded in */
+	int64_t recorded_ns;            /* their length */
+	uint32_t opened_by, closed_by;  /* bit 1 << enum tprof_capture_why */
 };
 
 /* What MPI matching found over the whole trace (runtimes/mpi/match.c, runtimes/mpi/coll.c), window or not. */
@@ -376,6 +395,7 @@ struct trace {
 					 * times alone, counted from its first event */
 	uint64_t chunks_bad;            /* damaged chunks skipped */
 	uint64_t unmatched_pops, unknown_kinds, decode_errors;
+	struct capture_sum capture;     /* when the processes recorded (capture.c) */
 	struct lost_proc *lost;         /* process images that left no data (read/losses.c) */
 	size_t nlost;
 	/* ranges shown cut because records around them were lost (pipeline.c) */
@@ -487,6 +507,9 @@ static inline uint32_t thread_stream_id(const struct thread *t)
  * finds the span of every process and of the trace (after clocksync_apply). */
 void timebase_align(struct trace *tr);
 void trace_span(struct trace *tr);
+/* capture.c: the capture windows' changes placed on the global axis, and what they left
+ * recorded (tr->capture); after trace_span. */
+void capture_place(struct trace *tr);
 
 /* clocksync.c: the CSYNC records (procstream.c adds them), turned into a correction of each
  * MPI rank's times against rank 0's once every clock is calibrated. */

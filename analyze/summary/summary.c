@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "summary.h"
+#include "../../common/capture.h"
 #include "../../common/job.h"
 #include "../import/fixes.h"
 #include "../read/impimage.h"
@@ -543,6 +544,39 @@ static void window_line(struct sumw *w, const struct window *win)
 	sw_close(w);
 }
 
+/* The reasons in a capture_sum's bits, comma-separated. */
+static const char *capture_whys(char *buf, size_t len, uint32_t bits, const char *none)
+{
+	size_t at = 0;
+	snprintf(buf, len, "%s", none);
+	for (unsigned why = 1; why < 32 && at < len; why++)
+		if (bits & (1u << why))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       tprof_capture_why_name(why));
+	return buf;
+}
+
+/* How much of the run the capture windows left recorded, and why (read/capture.c). */
+static void capture_line(struct sumw *w, const struct trace *tr, int64_t span)
+{
+	const struct capture_sum *c = &tr->capture;
+	char opened[256], closed[256];
+	if (!c->any) {
+		sw_null(w, NULL, "capture", NULL);
+		return;
+	}
+	sw_obj(w, "capture");
+	sw_dur(w, "  recorded:    %s", "recorded_ns", c->recorded_ns);
+	sw_dur(w, " of the %s", NULL, span);
+	sw_u64(w, " in %" PRIu64, "windows", (uint64_t)c->windows);
+	sw_text(w, " capture window%s", c->windows == 1 ? "" : "s");
+	sw_str(w, " (opened by %s", "opened_by", capture_whys(opened, sizeof(opened), c->opened_by,
+									   "the start"));
+	sw_str(w, "; closed by %s)\n", "closed_by", capture_whys(closed, sizeof(closed), c->closed_by,
+									   "the end"));
+	sw_close(w);
+}
+
 /* The jobs analyzed (jobs.c): id, start, processes, command; and how many the directory
  * holds beside them. */
 static void job_lines(struct sumw *w, const struct trace *tr)
@@ -663,6 +697,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_text(w, " (no date: its input gives times from its own start only)\n");
 	sw_endif(w);
 	window_line(w, win);
+	capture_line(w, tr, span);
 	sw_u64(w, "  processes:   %" PRIu64, "processes", procs);
 	sw_u64(w, "   threads: %" PRIu64, "threads", threads);
 	sw_count(w, "   events: %s\n", "events", tr->events);

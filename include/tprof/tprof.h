@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TPROF_API_VERSION 2     /* 2: tprof_step_end */
+#define TPROF_API_VERSION 3     /* 2: tprof_step_end; 3: tprof_start, tprof_stop */
 
 /* Opens a range named `name` on the calling thread.  Returns the nesting level it opens at
  * (0 for an outermost range), or a negative value when nothing is being recorded. */
@@ -37,6 +37,15 @@ void tprof_step_end(void);
 
 /* The counter `name` takes `value` from now on. */
 void tprof_counter(const char *name, double value);
+
+/* Recording of this process pauses (tprof_stop) and resumes (tprof_start): calls outside the
+ * window cost what they cost without the profiler; device work launched and ranges opened
+ * before a stop are kept whole.  Under `tprof-inspect --capture-range api` the process starts
+ * paused, so that only what lies between tprof_start and tprof_stop is recorded.  The other
+ * windows of tprof-inspect (--delay, --duration, --steps, its signal) still apply: a process
+ * records while every one of them is open. */
+void tprof_start(void);
+void tprof_stop(void);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../../common/capture.h"
 #include "../../common/job.h"
 #include "../../sample/sampler.h"
 #include "core.h"
@@ -187,6 +188,19 @@ void tprof_config_read(struct tprof_config *cfg)
 	cfg->sample_lazy_ms = (uint32_t)parse_uint("TPROF_TEST_SAMPLE_LAZY_MS",
 						   getenv("TPROF_TEST_SAMPLE_LAZY_MS"), 0, 60000,
 						   DEFAULT_SAMPLE_LAZY_MS);
+	const char *range = getenv(TPROF_CAPTURE_RANGE_VAR);
+	if (range && *range && strcmp(range, "api") && strcmp(range, "none"))
+		config_warn("%s=\"%s\" is not one of api, none; using none", TPROF_CAPTURE_RANGE_VAR,
+			    range);
+	cfg->capture_api = range && !strcmp(range, "api");
+	const char *steps = getenv(TPROF_STEPS_VAR);
+	cfg->steps = steps && *steps &&
+		     tprof_steps_parse(steps, &cfg->steps_first, &cfg->steps_last) == 0;
+	if (steps && *steps && !cfg->steps)
+		config_warn("%s=\"%s\" is not A:B, A:, :B or N (step numbers); recording every step",
+			    TPROF_STEPS_VAR, steps);
+	const char *gate = getenv(TPROF_CAPTURE_GATE_VAR);
+	cfg->capture_gate = gate && *gate ? strdup(gate) : NULL;
 	cfg->slot_pause_us = (uint32_t)parse_uint("TPROF_TEST_SLOT_PAUSE_US",
 						  getenv("TPROF_TEST_SLOT_PAUSE_US"), 0, 999999, 0);
 	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),

@@ -47,6 +47,11 @@ struct tprof_config {
 	unsigned sample_what;    /* TPROF_SAMPLE: what the process samples of itself, 0: nothing */
 	unsigned sample_hz;      /* TPROF_SAMPLE_HZ */
 	uint32_t sample_lazy_ms; /* TPROF_TEST_SAMPLE_LAZY_MS: the system image begins this late */
+	int capture_api;         /* TPROF_CAPTURE_RANGE=api: start paused, the runtimes' profiler
+				  * calls open and close the window (events/capture.c) */
+	int steps;               /* TPROF_STEPS given: record steps steps_first..steps_last */
+	uint64_t steps_first, steps_last;
+	char *capture_gate;      /* TPROF_CAPTURE_GATE: the job's gate file, tprof-inspect's */
 };
 void tprof_config_read(struct tprof_config *cfg);
 /* Says the configuration's warnings, unless this job's processes have said them. */
@@ -119,6 +124,8 @@ struct tprof_thread {
 	int registered;                 /* in the thread registry */
 	int key_armed;                  /* exit destructor armed */
 	uint32_t generation;            /* process image this state belongs to */
+	uint32_t unrec;                 /* range levels pushed outside the capture window, whose
+					 * pops are not recorded either: bit min(level, 31) */
 	struct tprof_slot *held;        /* a buffer kept from the flusher while a record in it is
 					 * unfinished (a call in progress); NULL when none */
 	uint64_t pend[TPROF_DROP_REASONS]; /* records lost, by reason, not yet in a DROP record */
@@ -180,8 +187,12 @@ struct tprof_state {
 };
 
 extern struct tprof_state tprof_g;
-/* Hot-path switch: non-zero while this process records. */
+/* Hot-path switch: non-zero while this process records, that is while it is active and inside
+ * its capture window (events/capture.c). */
 extern int tprof_recording;
+/* Non-zero while the recorder runs in this process, inside the capture window or not: what
+ * began inside is finished outside (device work, range pops). */
+extern int tprof_active;
 
 /* state.c */
 void tprof_stop_recording(const char *why);

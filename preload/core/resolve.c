@@ -14,12 +14,23 @@ __attribute__((weak)) void *tprof_dlsym_private(const char *name)
 	return NULL;
 }
 
+/* Whether p is in this library: a handle of the program's own scope (dlopen(NULL), as
+ * ctypes.CDLL(None) makes) finds the recorder's definition first. */
+static int ours(void *p)
+{
+	Dl_info a, b;
+	return dladdr(p, &a) && dladdr((void *)tprof_resolve, &b) && a.dli_fbase == b.dli_fbase;
+}
+
 void *tprof_resolve(const char *name)
 {
 	void *p = dlsym(RTLD_NEXT, name);
 	/* A runtime the program loaded privately (ctypes) is only in the handles it used. */
-	if (!p)
+	if (!p) {
 		p = tprof_dlsym_private(name);
+		if (p && ours(p))
+			p = NULL;
+	}
 	if (!p)
 		tprof_log_debug("no definition of %s after the profiler", name);
 	return p;

@@ -11,6 +11,7 @@ struct tprof_state tprof_g = {
 	.spool = { .fd = -1 },
 };
 int tprof_recording;
+int tprof_active;
 __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
 
 /* After an output error: no more buffers are handed out or written, but threads finish the
@@ -26,6 +27,7 @@ int tprof_stop_writing(void)
 /* Before any file exists: nothing can be kept, so nothing is taken. */
 void tprof_stop_recording(const char *why)
 {
+	__atomic_store_n(&tprof_active, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&tprof_g.phase, TPROF_PHASE_FAILED, __ATOMIC_RELEASE);
 	if (why)

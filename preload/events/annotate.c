@@ -15,7 +15,9 @@
 #include "../core/clock.h"
 #include "../core/core.h"
 #include "../spool/intern.h"
+#include "../../common/capture.h"
 #include "../../common/recorder-api.h"
+#include "capture.h"
 
 #define COLD __attribute__((noinline, cold))
 
@@ -51,12 +53,15 @@ static COLD int push_busy(struct tprof_thread *t, const char *name)
 	return level;
 }
 
-/* Not recording: nothing.  Busy (a signal handler interrupted the recorder): counted as lost,
- * the level changed all the same.  Else the general path. */
+/* Not active: nothing.  Outside the capture window: the level counted, not recorded.  Busy (a
+ * signal handler interrupted the recorder): counted as lost, the level changed all the same.
+ * Else the general path. */
 static COLD int push_cold(struct tprof_thread *t, const char *name)
 {
-	if (!tprof_annotating(t, TPROF_K_PUSH))
-		return __atomic_load_n(&tprof_recording, __ATOMIC_RELAXED) ? t->depth++ : -1;
+	if (!__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
+		return __atomic_load_n(&tprof_active, __ATOMIC_RELAXED) ? tprof_push_unrecorded(t) : -1;
+	if (!tprof_not_busy(t, TPROF_K_PUSH))
+		return t->depth++;
 	tprof_busy_enter(t);
 	return push_busy(t, name);
 }
@@ -85,15 +90,28 @@ TPROF_EXPORT int tprof_range_push(const char *name)
 	return tprof_busy_leave_ret(t, level);
 }
 
+/* Not active: nothing.  A range pushed outside the capture window: its level, unrecorded.
+ * One pushed inside is popped on the record outside it too; with none open, a pop outside
+ * is nothing.  Busy: counted as lost, the level changed all the same. */
 static COLD int pop_cold(struct tprof_thread *t)
 {
-	if (!tprof_annotating(t, TPROF_K_POP)) {
-		if (!__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED) || t->depth <= 0)
+	int level = t->depth - 1;
+	if (!__atomic_load_n(&tprof_active, __ATOMIC_RELAXED))
+		return -1;
+	if (level >= 0 && tprof_pop_unrecorded(t, level)) {
+		t->depth = level;
+		return level;
+	}
+	if (level < 0 && !__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
+		return -1;
+	if (!tprof_not_busy(t, TPROF_K_POP)) {
+		if (level < 0)
 			return -1;
-		return --t->depth;
+		t->depth = level;
+		return level;
 	}
 	tprof_busy_enter(t);
-	int level = t->depth - 1;
+	level = t->depth - 1;
 	if (level >= 0)
 		t->depth = level;
 	if (!record_slow(t, TPROF_K_POP, NULL, 0, level >= 0 ? (uint64_t)level + 1 : 0))
@@ -110,7 +128,7 @@ TPROF_EXPORT int tprof_range_pop(void)
 	tprof_busy_enter(t);
 	struct tprof_rec *r = t->pos;
 	int level = t->depth - 1;
-	if (TPROF_UNLIKELY(level < 0 || (size_t)(t->end - r) < 1)) {
+	if (TPROF_UNLIKELY(level < 0 || t->unrec || (size_t)(t->end - r) < 1)) {
 		tprof_busy_leave(t);
 		return pop_cold(t);
 	}
@@ -167,19 +185,9 @@ TPROF_EXPORT void tprof_counter(const char *name, double value)
 	named(&tprof_tls, TPROF_K_COUNTER, name, bits);
 }
 
-TPROF_EXPORT void tprof_step(uint64_t step)
+/* The end of the open step, one record. */
+static void step_end_record(struct tprof_thread *t)
 {
-	struct tprof_thread *t = &tprof_tls;
-	if (!tprof_annotating(t, TPROF_K_STEP))
-		return;
-	uint64_t t0 = tprof_now();
-	if (TPROF_UNLIKELY(!tprof_emit(t, TPROF_K_STEP, 0, t0, 0, step)))
-		tprof_lost_what(t, TPROF_K_STEP, 0);
-}
-
-TPROF_EXPORT void tprof_step_end(void)
-{
-	struct tprof_thread *t = &tprof_tls;
 	if (!tprof_annotating(t, TPROF_K_STEP))
 		return;
 	uint64_t t0 = tprof_now();
@@ -194,6 +202,48 @@ TPROF_EXPORT void tprof_step_end(void)
 	tprof_commit(t, r, TPROF_K_STEP, 0, TPROF_STEP_END, 0);
 }
 
+/* Under TPROF_STEPS a step outside the window ends the window's last step and closes it; one
+ * inside opens it (capture.c). */
+static COLD int step_outside(struct tprof_thread *t, uint64_t step)
+{
+	if (!tprof_capture_step(step))
+		return !__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED);
+	step_end_record(t);
+	tprof_capture_gate(TPROF_GATE_STEPS, 0, TPROF_CAPTURE_STEPS);
+	return 1;
+}
+
+TPROF_EXPORT void tprof_step(uint64_t step)
+{
+	struct tprof_thread *t = &tprof_tls;
+	if (TPROF_UNLIKELY(tprof_capture_by_steps) && step_outside(t, step))
+		return;
+	if (!tprof_annotating(t, TPROF_K_STEP))
+		return;
+	uint64_t t0 = tprof_now();
+	if (TPROF_UNLIKELY(!tprof_emit(t, TPROF_K_STEP, 0, t0, 0, step)))
+		tprof_lost_what(t, TPROF_K_STEP, 0);
+}
+
+TPROF_EXPORT void tprof_step_end(void)
+{
+	struct tprof_thread *t = &tprof_tls;
+	step_end_record(t);
+	if (TPROF_UNLIKELY(tprof_capture_by_steps) && tprof_capture_step_end())
+		tprof_capture_gate(TPROF_GATE_STEPS, 0, TPROF_CAPTURE_STEPS);
+}
+
+/* The program's capture window (capture.c): always acts, whatever TPROF_CAPTURE_RANGE. */
+TPROF_EXPORT void tprof_start(void)
+{
+	tprof_capture_gate(TPROF_GATE_PROGRAM, 1, TPROF_CAPTURE_API);
+}
+
+TPROF_EXPORT void tprof_stop(void)
+{
+	tprof_capture_gate(TPROF_GATE_PROGRAM, 0, TPROF_CAPTURE_API);
+}
+
 /* For libtprof.so's own definitions, reached through its handle (common/recorder-api.h). */
 TPROF_EXPORT const struct tprof_recorder_api tprof_recorder_api = {
 	.size = sizeof(struct tprof_recorder_api),
@@ -203,4 +253,6 @@ TPROF_EXPORT const struct tprof_recorder_api tprof_recorder_api = {
 	.step = tprof_step,
 	.counter = tprof_counter,
 	.step_end = tprof_step_end,
+	.start = tprof_start,
+	.stop = tprof_stop,
 };

@@ -432,7 +432,8 @@ static int time_op(struct devq *q, struct tprof_devpend *p)
 static void write_op(const struct tprof_devpend *p)
 {
 	struct tprof_thread *t = &tprof_tls;
-	if (!__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
+	/* work launched inside the capture window is kept whole when it ends outside */
+	if (!__atomic_load_n(&tprof_active, __ATOMIC_RELAXED))
 		return;
 	struct tprof_rec *r = tprof_reserve(t, 4);
 	if (!r)

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../common/capture.h"
 #include "../events/callstack.h"
+#include "../events/capture.h"
 #include "hook-hip.h"
 #include "../events/kernels.h"
 
@@ -152,6 +154,39 @@ HIP_SYNC(hipStreamSynchronize, s, 0, (hipStream_t s), s)
 HIP_SYNC(hipStreamSynchronize_spt, s, 0, (hipStream_t s), s)
 HIP_SYNC(hipEventSynchronize, 0, e, (hipEvent_t e), e)
 HIP_SYNC(hipStreamWaitEvent, s, e, (hipStream_t s, hipEvent_t e, unsigned int flags), s, e, flags)
+
+/* ---- the program's capture range ---------------------------------------------------------- */
+
+/* Under TPROF_CAPTURE_RANGE=api a start opens the capture window before its call, a stop
+ * closes it after: each is the first or last record of its window.  Otherwise they are calls
+ * like any other. */
+static hipError_t profiler_call(struct tprof_hook *h, hipError_t (*real)(void))
+{
+	struct tprof_thread *t = &tprof_tls;
+	if (!tprof_should_record(t))
+		return real();
+	struct tprof_rec *r = tprof_call_reserve(t, h, 0);
+	t->guard++;
+	tprof_call_start(r, h, 0, 0);
+	return call_end(t, r, real());
+}
+
+TPROF_EXPORT hipError_t hipProfilerStart(void)
+{
+	hipProfilerStart_fn real = get_hipProfilerStart();
+	tprof_capture_runtime(1, TPROF_CAPTURE_HIP);
+	if (TPROF_UNLIKELY(!real))
+		return HIP_NO_RUNTIME;
+	return profiler_call(HIP_HOOK(hipProfilerStart), real);
+}
+
+TPROF_EXPORT hipError_t hipProfilerStop(void)
+{
+	hipProfilerStop_fn real = get_hipProfilerStop();
+	hipError_t rc = real ? profiler_call(HIP_HOOK(hipProfilerStop), real) : HIP_NO_RUNTIME;
+	tprof_capture_runtime(0, TPROF_CAPTURE_HIP);
+	return rc;
+}
 
 /* A reset destroys the device's events and streams: the operations in flight are written
  * first, and the device timing starts afresh. */

@@ -99,6 +99,8 @@ enum {
 	S(hipMemGetInfo, (size_t *avail, size_t *total), (avail, total))                       \
 	C(hipDeviceSynchronize, (void), ())                                                    \
 	C(hipDeviceReset, (void), ())                                                          \
+	C(hipProfilerStart, (void), ())                                                        \
+	C(hipProfilerStop, (void), ())                                                         \
 	S(hipSetDeviceFlags, (unsigned flags), (flags))                                        \
 	S(hipDeviceCanAccessPeer, (int *can, int device, int peer), (can, device, peer))       \
 	S(hipDeviceEnablePeerAccess, (int peer, unsigned int flags), (peer, flags))            \

@@ -94,8 +94,8 @@ void *tprof_dlsym_handle(void *handle, const char *name)
 	if (!r)
 		return NULL;
 	struct tprof_hook *h = tprof_hook_find(name);
-	if (!h)
-		return r;
+	if (!h || r == h->wrapper)
+		return r;    /* the program's own scope (dlopen(NULL)) finds the wrapper itself */
 	remember(handle);
 	if (!__atomic_load_n(h->real, __ATOMIC_RELAXED))
 		__atomic_store_n(h->real, r, __ATOMIC_RELAXED);

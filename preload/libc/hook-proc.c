@@ -173,7 +173,7 @@ TPROF_EXPORT int pthread_setname_np(pthread_t thread, const char *name)
 	if (!real)
 		return ENOSYS;
 	int rc = real(thread, name);
-	if (rc == 0 && __atomic_load_n(&tprof_recording, __ATOMIC_RELAXED) && !tprof_tls.guard) {
+	if (rc == 0 && __atomic_load_n(&tprof_active, __ATOMIC_RELAXED) && !tprof_tls.guard) {
 		tprof_tls.guard++;
 		struct tprof_thread *target = tprof_thread_find(thread);
 		if (target)

@@ -4,23 +4,30 @@
  * then one record, as for the tprof API, tagged as coming from roctx. */
 #include <string.h>
 
+#include "../../common/capture.h"
 #include "../events/api.h"
+#include "../events/capture.h"
 #include "../spool/intern.h"
 #include "../core/resolve.h"
 
 typedef uint64_t roctx_range_id_t;
+typedef uint64_t roctx_thread_id_t;
 
 TPROF_REAL(void, roctxMarkA, (const char *))
 TPROF_REAL(int, roctxRangePushA, (const char *))
 TPROF_REAL(int, roctxRangePop, (void))
 TPROF_REAL(roctx_range_id_t, roctxRangeStartA, (const char *))
 TPROF_REAL(void, roctxRangeStop, (roctx_range_id_t))
+TPROF_REAL(int, roctxProfilerPause, (roctx_thread_id_t))
+TPROF_REAL(int, roctxProfilerResume, (roctx_thread_id_t))
 
 TPROF_EXPORT void roctxMarkA(const char *message);
 TPROF_EXPORT int roctxRangePushA(const char *message);
 TPROF_EXPORT int roctxRangePop(void);
 TPROF_EXPORT roctx_range_id_t roctxRangeStartA(const char *message);
 TPROF_EXPORT void roctxRangeStop(roctx_range_id_t id);
+TPROF_EXPORT int roctxProfilerPause(roctx_thread_id_t tid);
+TPROF_EXPORT int roctxProfilerResume(roctx_thread_id_t tid);
 
 /* One record of `kind` named `message` (or unnamed), from roctx, t->busy raised by the caller
  * (and lowered here); 0 when it was lost. */
@@ -54,13 +61,25 @@ static void note(struct tprof_thread *t, uint16_t kind, const char *message, uin
 static void note_level(struct tprof_thread *t, int push, const char *message)
 {
 	uint16_t kind = push ? TPROF_K_PUSH : TPROF_K_POP;
-	if (!tprof_annotating(t, kind)) {
-		if (__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
-			t->depth += push ? 1 : t->depth > 0 ? -1 : 0;
+	int level = push ? t->depth : t->depth - 1;
+	if (!__atomic_load_n(&tprof_active, __ATOMIC_RELAXED))
+		return;
+	if (push && !__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED)) {
+		tprof_push_unrecorded(t);   /* outside the capture window (annotate.c's pop_cold) */
+		return;
+	}
+	if (!push && level >= 0 && tprof_pop_unrecorded(t, level)) {
+		t->depth = level;
+		return;
+	}
+	if (!push && level < 0 && !__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
+		return;
+	if (!tprof_not_busy(t, kind)) {
+		t->depth += push ? 1 : t->depth > 0 ? -1 : 0;
 		return;
 	}
 	tprof_busy_enter(t);
-	int level = push ? t->depth : t->depth - 1;
+	level = push ? t->depth : t->depth - 1;
 	if (level >= 0)
 		t->depth = push ? level + 1 : level;
 	if (!note_busy(t, kind, message, level >= 0 ? (uint64_t)level + 1 : 0))
@@ -107,9 +126,29 @@ TPROF_EXPORT void roctxRangeStop(roctx_range_id_t id)
 		real(id);
 }
 
+/* The program asks the profiler to pause or resume (rocprofiler-sdk's roctx): under
+ * TPROF_CAPTURE_RANGE=api the capture window closes or opens, for the whole process (the
+ * thread named is not looked at, as rocprofv3 does).  0, as the header asks of a tool that
+ * pauses, unless the library's own call says otherwise. */
+TPROF_EXPORT int roctxProfilerPause(roctx_thread_id_t tid)
+{
+	roctxProfilerPause_fn real = get_roctxProfilerPause();
+	int rc = real ? real(tid) : 0;
+	tprof_capture_runtime(0, TPROF_CAPTURE_ROCTX);
+	return rc;
+}
+
+TPROF_EXPORT int roctxProfilerResume(roctx_thread_id_t tid)
+{
+	roctxProfilerResume_fn real = get_roctxProfilerResume();
+	tprof_capture_runtime(1, TPROF_CAPTURE_ROCTX);
+	return real ? real(tid) : 0;
+}
+
 #define ROCTX_ENTRY(name) { #name, NULL, (void *)name, (void **)&real_##name, 0, 1, 0, 0, 0 }
 struct tprof_hook tprof_roctx_hooks[] = {
 	ROCTX_ENTRY(roctxMarkA), ROCTX_ENTRY(roctxRangePushA), ROCTX_ENTRY(roctxRangePop),
 	ROCTX_ENTRY(roctxRangeStartA), ROCTX_ENTRY(roctxRangeStop),
+	ROCTX_ENTRY(roctxProfilerPause), ROCTX_ENTRY(roctxProfilerResume),
 };
 const size_t tprof_roctx_nhooks = sizeof(tprof_roctx_hooks) / sizeof(tprof_roctx_hooks[0]);

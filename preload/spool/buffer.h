@@ -80,6 +80,44 @@ more:
 #endif
 }
 
+/* Whether a record of `kind` may be made now on this thread: not while it is busy (a signal
+ * handler interrupted the recorder), where it is counted as lost instead. */
+static inline int tprof_not_busy(struct tprof_thread *t, uint16_t kind)
+{
+	if (TPROF_UNLIKELY(t->busy != 0)) {
+		tprof_lost(t, TPROF_DROP_REENTERED, 1);
+		tprof_lost_what(t, kind, -1);
+		return 0;
+	}
+	return 1;
+}
+
+/* Range levels pushed outside the capture window (events/capture.c): counted, not recorded,
+ * and their pops neither; a range pushed inside has its pop recorded outside too.  One bit a
+ * level, the deepest sharing the last. */
+static inline uint32_t tprof_level_bit(int level)
+{
+	return 1u << (level < 31 ? level : 31);
+}
+
+/* A push outside the window: its level is noted as unrecorded. */
+static inline int tprof_push_unrecorded(struct tprof_thread *t)
+{
+	t->unrec |= tprof_level_bit(t->depth);
+	return t->depth++;
+}
+
+/* Was `level`, being popped, pushed outside the window?  Its bit goes. */
+static inline int tprof_pop_unrecorded(struct tprof_thread *t, int level)
+{
+	uint32_t b = tprof_level_bit(level);
+	if (!(t->unrec & b))
+		return 0;
+	if (level <= 31)
+		t->unrec &= ~b;
+	return 1;
+}
+
 /* True when an annotation (the tprof API, roctx) of `kind` is to be recorded now.  Unlike
  * runtime calls it is recorded inside a wrapped call too; made while the thread is busy (a
  * signal handler that interrupted the recorder), it is counted as lost instead.  (The levels
@@ -88,12 +126,7 @@ static inline int tprof_annotating(struct tprof_thread *t, uint16_t kind)
 {
 	if (TPROF_UNLIKELY(!__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED)))
 		return 0;
-	if (TPROF_UNLIKELY(t->busy != 0)) {
-		tprof_lost(t, TPROF_DROP_REENTERED, 1);
-		tprof_lost_what(t, kind, -1);
-		return 0;
-	}
-	return 1;
+	return tprof_not_busy(t, kind);
 }
 
 /* tprof_reserve for a caller that raised t->busy itself (and did what must not be seen

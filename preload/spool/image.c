@@ -42,7 +42,8 @@ void tprof_image_begin(int source)
 	tprof_g.chunks_written = tprof_g.bytes_written = tprof_g.events_written = 0;
 	tprof_clock_sample(&start_sample);
 	tprof_g.phase = TPROF_PHASE_PENDING;
-	__atomic_store_n(&tprof_recording, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tprof_active, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tprof_recording, 1, __ATOMIC_RELEASE);   /* until the capture window says */
 }
 
 static int open_trace_file(const char *path)
@@ -239,9 +240,10 @@ void tprof_image_reset_child(void)
 	tprof_spool_forget();
 	tprof_losses_fork_child();
 	tprof_g.flusher_running = 0;
-	if (was == TPROF_PHASE_OFF || !__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED))
+	if (was == TPROF_PHASE_OFF || !__atomic_load_n(&tprof_active, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&tprof_active, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
-	else
+	} else
 		tprof_image_begin(clock_source);
 }
 

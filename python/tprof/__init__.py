@@ -12,9 +12,10 @@
         tprof.counter("loss", loss)     # the counter "loss" takes this value from now on
         tprof.mark("checkpoint")        # an instant event
     tprof.step_end()                    # the last step ends here, not at exit
+    tprof.stop(); tprof.start()         # recording pauses and resumes
 
 These are the C API of tprof.h (tprof_range_push/pop, tprof_mark, tprof_step,
-tprof_step_end, tprof_counter), called through ctypes.  Under tprof-inspect, or with TPROF_ENABLE=1 and
+tprof_step_end, tprof_counter, tprof_start/stop), called through ctypes.  Under tprof-inspect, or with TPROF_ENABLE=1 and
 LD_PRELOAD=libtrace_preload.so, the recorder defines those functions in the process's global
 scope and the calls are recorded.  Otherwise (no recorder, or TPROF_ENABLE not true when the
 module is first imported) every call is a pure-Python no-op, a decorator returns the function
@@ -31,7 +32,7 @@ other values are converted with str().  tprof.torch (imported on first use, neve
 """
 import os as _os
 
-__all__ = ["range", "mark", "step", "step_end", "counter", "enabled"]
+__all__ = ["range", "mark", "step", "step_end", "counter", "start", "stop", "enabled"]
 
 
 def _requested():
@@ -52,11 +53,11 @@ if _requested():
                        "libtrace_preload.so)" % _os.environ.get("TPROF_ENABLE"),
                        RuntimeWarning, stacklevel=2)
 if _fns is None:
-    from ._noop import range, mark, step, step_end, counter
+    from ._noop import range, mark, step, step_end, counter, start, stop
     _output_dir = None
 else:
     from ._recorded import bind as _bind
-    range, mark, step, counter, step_end = _bind(_fns)
+    range, mark, step, counter, step_end, start, stop = _bind(_fns)
     _output_dir = _native.output_dir()
 
 range.__doc__ = """range(name) -> a range named name on the calling thread's timeline.
@@ -74,6 +75,11 @@ with __index__); TypeError for another type (None, "1", 1.5), ValueError out of 
 tprof-analyze --steps selects steps."""
 step_end.__doc__ = """step_end(): the step this process is in ends now, and no other starts
 (after the last step of a loop, so that what follows is not counted in it)."""
+start.__doc__ = """start(): recording of this process resumes (tprof_start).  Under
+tprof-inspect --capture-range api the process starts paused and records only between start()
+and stop()."""
+stop.__doc__ = """stop(): recording of this process pauses (tprof_stop): calls cost what they
+cost without the profiler until start(); device work and ranges begun before are kept whole."""
 counter.__doc__ = """counter(name, value): the counter name takes the number value from now
 on (a float: an int, a float, or anything with __float__); TypeError for None, a string or
 another non-number."""

@@ -10,7 +10,7 @@ import ctypes
 import os
 
 NAMES = ("tprof_range_push", "tprof_range_pop", "tprof_mark", "tprof_step", "tprof_counter",
-         "tprof_step_end")
+         "tprof_step_end", "tprof_start", "tprof_stop")
 
 
 class _DlInfo(ctypes.Structure):
@@ -36,7 +36,8 @@ def _declare(lib):
     c = ctypes
     types = {"tprof_range_push": ([c.c_char_p], c.c_int), "tprof_range_pop": ([], c.c_int),
              "tprof_mark": ([c.c_char_p], None), "tprof_step": ([c.c_uint64], None),
-             "tprof_counter": ([c.c_char_p, c.c_double], None), "tprof_step_end": ([], None)}
+             "tprof_counter": ([c.c_char_p, c.c_double], None), "tprof_step_end": ([], None),
+             "tprof_start": ([], None), "tprof_stop": ([], None)}
     out = []
     for name in NAMES:
         fn = getattr(lib, name)
@@ -46,7 +47,8 @@ def _declare(lib):
 
 
 def load():
-    """The recorder's functions (push, pop, mark, step, counter, step_end) with their types
+    """The recorder's functions (push, pop, mark, step, counter, step_end, start, stop) with
+    their types
     declared, or None: no recorder loaded, or only libtprof.so.
 
     PyDLL: the calls keep the GIL, as they never block (a timestamp and a store), and

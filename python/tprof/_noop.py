@@ -56,6 +56,14 @@ def step_end():
     pass
 
 
+def start():
+    pass
+
+
+def stop():
+    pass
+
+
 def counter(name, value):
     if value.__class__ is not float:
         counter_value(value)

@@ -16,9 +16,9 @@ def _encode(name):
 
 
 def bind(fns):
-    """The API (range, mark, step, counter, step_end) calling fns: push, pop, mark, step,
-    counter, step_end."""
-    push, pop, c_mark, c_step, c_counter, c_step_end = fns
+    """The API (range, mark, step, counter, step_end, start, stop) calling fns: push, pop,
+    mark, step, counter, step_end, start, stop."""
+    push, pop, c_mark, c_step, c_counter, c_step_end, c_start, c_stop = fns
     names = {}
     ranges = {}
 
@@ -112,4 +112,10 @@ def bind(fns):
         else:
             c_counter(b, counter_value(value))
 
-    return range, mark, step, counter, step_end
+    def start():
+        c_start()
+
+    def stop():
+        c_stop()
+
+    return range, mark, step, counter, step_end, start, stop

@@ -51,6 +51,7 @@ SCHEMA = {
         "jobs_in_dir": I, "jobs_not_analyzed": I,
         "wall_time_ns": I, "trace_start_unix_ns": I, "dated": B, "trace_start_utc": S,
         "window": opt({"spec": S, "start_ns": I, "end_ns": I, "length_ns": I}),
+        "capture": opt({"recorded_ns": I, "windows": I, "opened_by": S, "closed_by": S}),
         "processes": I, "threads": I, "events": I,
         "process_list": [{"index": I, "label": S, "rank": opt(I), "final_flush": B,
                           "from_spool": B, "live": B, "system": B, "sampled_only": B, "pid": I,
@@ -399,6 +400,11 @@ def header(d):
     if h["window"]:
         out.append((["=window:", "spec", "=: +", "start_ns", "=to +", "end_ns", "=(", "length_ns",
                      "=)"], h["window"]))
+    if h["capture"]:
+        c = dict(h["capture"], wall_time_ns=h["wall_time_ns"])
+        out.append((["=recorded:", "recorded_ns", "=of the", "wall_time_ns", "=in", "windows",
+                     "=capture window" + ("" if c["windows"] == 1 else "s"), "=(opened by",
+                     "opened_by", "=; closed by", "closed_by", "=)"], c))
     out.append((["=processes:", "processes", "=threads:", "threads", "=events:", "events"], h))
     for p in h["process_list"]:
         cells = ["index", "label"]

@@ -55,7 +55,7 @@ ok $? "a program builds with \`pkg-config --cflags --libs tprof\` against the in
 
 mkdir "$T/run"
 (cd "$T/run" && env -u TPROF_ENABLE -u LD_PRELOAD -u LD_LIBRARY_PATH "$T/app") >"$T/app.out" 2>"$T/app.err"
-[ $? -eq 0 ] && [ "$(cat "$T/app.out")" = "push=-1 api=2" ] && [ ! -s "$T/app.err" ] && [ -z "$(ls -A "$T/run")" ]
+[ $? -eq 0 ] && [ "$(cat "$T/app.out")" = "push=-1 api=3" ] && [ ! -s "$T/app.err" ] && [ -z "$(ls -A "$T/run")" ]
 ok $? "without the profiler it runs as usual, finding libtprof.so.0 with no LD_LIBRARY_PATH (tprof.pc's run path): push returns -1, no files, nothing on stderr"
 [ -s "$T/app.err" ] && diag "$(head -2 "$T/app.err")"
 
@@ -71,7 +71,7 @@ ok $? "the installed tprof-inspect preloads the installed recorder, and only it 
 
 (cd "$T/run" && env -u TPROF_PRELOAD_LIB -u LD_PRELOAD "$inspect" -o "$T/prof" -- "$T/app") >"$T/rec.out" 2>"$T/rec.err"
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(cat "$T/rec.out")" = "push=0 api=2" ]
+[ "$rc" -eq 0 ] && [ "$(cat "$T/rec.out")" = "push=0 api=3" ]
 ok $? "under the installed tprof-inspect the same program is recorded: push returns 0"
 grep -qx "tprof-inspect: profile written to $T/prof (1 process)" "$T/rec.err" && [ -z "$(ls -A "$T/run")" ]
 ok $? "one profile is written where -o says, nothing in the working directory"
