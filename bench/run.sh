@@ -9,6 +9,12 @@
 # room enough never to drop).
 #
 # The benchmarks, each run BENCH_RUNS times:
+#   floor     this machine's floor: ns per two reads of the TSC (the recorder's clock where the
+#             CPU has an invariant one) and per two clock_gettime(CLOCK_MONOTONIC) (its clock
+#             otherwise), the median batch of BENCH_FLOOR_PAIRS: about the least a recorded
+#             call costs, as the recorder reads its clock when a call enters and when it
+#             returns.  The per-call figures below change from machine to machine; in floors
+#             they compare (bench/floor.c)
 #   overhead  ns per push+pop pair (4 names, 50 names) and per mark in a tight loop, plain
 #             (libtprof's empty functions) and recorded, alternating; added = recorded - plain
 #   rate      records/s one thread achieves with default settings, marks and a realistic mix,
@@ -68,9 +74,10 @@
 #   TPROF_INSPECT, TPROF_ANALYZE, TPROF_PRELOAD
 #                    tprof-inspect, tprof-analyze and libtrace_preload.so under test
 #   BENCH_RUNS       runs per figure (default 5)
-#   BENCH_ONLY       the parts to run, separated by spaces (default all): overhead rate bytes
-#                    analyze hip mpi polls nrt nccl sigkill sample import; the table shows the
-#                    others not measured
+#   BENCH_ONLY       the parts to run, separated by spaces (default all): floor overhead rate
+#                    bytes analyze hip mpi polls nrt nccl start sigkill sample import; the
+#                    table shows the others not measured
+#   BENCH_FLOOR_PAIRS pairs of clock reads per floor run, each clock (default 1e7)
 #   BENCH_CACHE      where generated analyzer traces are kept between runs (default
 #                    $TMPDIR/tprof-bench-cache); they are regenerated when the recorder or the
 #                    generator changes
@@ -128,7 +135,7 @@ SAMPLE_WORK=${BENCH_SAMPLE_WORK:-2e9}
 SAMPLE_LONG=${BENCH_SAMPLE_LONG:-60}
 STARTS=${BENCH_STARTS:-300}
 
-for p in overhead rate mix killme runstat cpuburn startcost onemark .libs/libempty.so; do
+for p in floor overhead rate mix killme runstat cpuburn startcost onemark .libs/libempty.so; do
 	[ -x "$BENCH_BIN/$p" ] || { echo "run.sh: $BENCH_BIN/$p is missing (make bench builds it)" >&2; exit 2; }
 done
 for p in "$TPROF_INSPECT" "$TPROF_ANALYZE" "$TPROF_PRELOAD"; do
@@ -261,6 +268,29 @@ say "  machine:   $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinf
 say "  load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at the start; the figures assume an idle machine"
 say "  work dir:  $W"
 say ""
+
+# ---- 0. floor: what two timestamp reads cost on this machine ---------------------------------
+# One floor run per round, each clock in turn; the median batch of each run is a sample.
+if want floor; then
+FLOOR_PAIRS=${BENCH_FLOOR_PAIRS:-1e7}
+say "== floor [load $(cut -d' ' -f1 /proc/loadavg)]: $FLOOR_PAIRS pairs of clock reads per run, each clock"
+for r in $(seq 1 "$RUNS"); do
+	"$B/floor" "$FLOOR_PAIRS" >"$W/floor.out" 2>"$W/floor.err" ||
+		{ fail "floor exited with status $?: $(head -n 3 "$W/floor.err")"; continue; }
+	for k in tsc mono; do
+		v=$(kv "$W/floor.out" "${k}_ns")
+		[ -n "$v" ] && sample "floor_$k" "$v"
+	done
+	say "  run $r: ns per two reads: TSC $(kv "$W/floor.out" tsc_ns), clock_gettime $(kv "$W/floor.out" mono_ns)"
+done
+if [ -s "$W/s/floor_mono" ]; then
+	case $(kv "$W/floor.out" invariant_tsc) in
+	1) say "  the recorder reads the TSC here (invariant TSC): the floor is two TSC reads" ;;
+	*) say "  no invariant TSC: the recorder reads CLOCK_MONOTONIC here: the floor is two clock_gettime" ;;
+	esac
+fi
+say ""
+fi
 
 # ---- 1. overhead: added cost per call ---------------------------------------------------
 # Each loop (push+pop pairs with 4 names, with 50 names, marks) runs in a process of its own,
@@ -625,6 +655,13 @@ fi
 if want polls; then
 MPI_POLLS=${BENCH_MPI_POLLS:-1e7}
 MPI_HALO=${BENCH_MPI_HALO:-10000}
+# Run without the MPI part (BENCH_ONLY=polls), it makes that part's check itself.
+if [ -z "${mpi_ok:-}" ]; then
+	mpi_ok=0
+	[ -x "$B/mpi-calls" ] && [ -n "${BENCH_MPIRUN:-}" ] && [ "$BENCH_MPIRUN" != no ] && mpi_ok=1
+	[ "$mpi_ok" = 1 ] ||
+		say "== MPI polling: skipped (no mpi-calls program or no mpirun: mpicc or mpirun missing at configure time)"
+fi
 if [ "$mpi_ok" = 1 ]; then
 	HPCC=$(command -v hpcc 2>/dev/null)
 	HPCC_IN=/usr/share/doc/hpcc/examples/_hpccinf.txt
@@ -968,6 +1005,10 @@ row() {
 
 say "== results: median of $RUNS runs (min .. max); load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-52s %10s %-22s %-10s %s\n' "figure" "median" "(min .. max) unit" "target" "verdict"
+if want floor; then
+	row "floor: ns per two TSC reads" floor_tsc 1 ns - -
+	row "  per two clock_gettime(CLOCK_MONOTONIC)" floor_mono 1 ns - -
+fi
 row "added ns per push+pop pair (4 names)" ov_add_pairs_ns 1 ns le 30
 row "  the same, median 100k-pair batch" ov_add_pairs_batch_median_ns 1 ns le 30
 row "  push+pop pair without the profiler" ov_plain_pairs_ns 1 ns - -
