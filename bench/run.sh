@@ -304,10 +304,18 @@ for r in $(seq 1 "$RUNS"); do
 		d="$W/ov.$r"
 		order="plain rec"
 		[ $((r % 2)) -eq 0 ] && order="rec plain"
-		# The recorder loaded but switched off (TPROF_ENABLE=0), for the 4-name loop.
-		[ "$loop" = pairs ] && order="$order off"
+		# The recorder loaded but switched off (TPROF_ENABLE=0), and on but outside its
+		# capture window (started paused, never resumed), for the 4-name loop.
+		[ "$loop" = pairs ] && order="$order off paused"
 		for which in $order; do
-			if [ "$which" = plain ]; then
+			if [ "$which" = paused ]; then
+				env TPROF_ENABLE=1 TPROF_CAPTURE_RANGE=api TPROF_OUTPUT_DIR="$d.paused" \
+					LD_PRELOAD="$TPROF_PRELOAD" "$B/overhead" "$loop" "$PAIRS" >"$W/ov.paused" 2>"$W/ov.err" ||
+					{ fail "overhead $loop (paused) exited with status $?: $(head -n 3 "$W/ov.err")"; continue 2; }
+				[ -n "$(ls -A "$d.paused" 2>/dev/null)" ] && fail "a run paused throughout wrote files to $d.paused"
+				rm -rf "$d.paused"
+				sample "ov_paused_${loop}_ns" "$(awk -v a="$(kv "$W/ov.paused" ns)" -v b="$(kv "$W/ov.plain" ns)" 'BEGIN { print a - b }')"
+			elif [ "$which" = plain ]; then
 				"$B/overhead" "$loop" "$PAIRS" >"$W/ov.plain" 2>"$W/ov.err" ||
 					{ fail "overhead $loop (plain) exited with status $?: $(head -n 3 "$W/ov.err")"; continue 2; }
 			elif [ "$which" = off ]; then
@@ -1014,6 +1022,7 @@ row "  the same, median 100k-pair batch" ov_add_pairs_batch_median_ns 1 ns le 30
 row "  push+pop pair without the profiler" ov_plain_pairs_ns 1 ns - -
 row "  push+pop pair with the profiler" ov_rec_pairs_ns 1 ns - -
 row "added ns per pair, recorder loaded, TPROF_ENABLE=0" ov_off_pairs_ns 1 ns - -
+row "added ns per pair, outside the capture window" ov_paused_pairs_ns 1 ns - -
 row "added ns per push+pop pair (50 names)" ov_add_pairs50_ns 1 ns - -
 row "added ns per tprof_mark" ov_add_marks_ns 1 ns - -
 row "records/s, one thread, $BURST marks" burst_rate 1e6 M/s ge 20 burst_dropped
