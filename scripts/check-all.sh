@@ -3,7 +3,9 @@
 # `make distcheck` (the release tarball, built out of tree from its own files, its whole
 # `make check`, then installed and uninstalled), then a build with ASan+UBSan and its
 # `make check`, then each of the analyzer's fuzz targets (`make fuzz`) from its corpus, seeds
-# and kept findings, for CHECK_FUZZ_TIME seconds (60 by default; 0 replays each corpus once).
+# and kept findings, for CHECK_FUZZ_TIME seconds (60 by default; 0 replays each corpus once),
+# then the README replayed as a newcomer (scripts/replay-readme.sh: a fresh clone of the
+# committed state, quickstart installing into /usr/local as root, the README's commands).
 # Each stage prints its result and how long it took; the script stops at the first failure
 # and prints what failed last, so that the tail of its output names it.
 set -eu
@@ -63,5 +65,17 @@ if ! make -C "$top/build" fuzz FUZZ_TIME="$fuzz_time" >"$top/build/fuzz.out" 2>&
 	exit 1
 fi
 grep -E '^fuzz:|inputs run|cov:' "$top/build/fuzz.out"
+stage "replay the README as a newcomer (scripts/replay-readme.sh, in a fresh clone)"
+rc=0
+"$top/scripts/replay-readme.sh" >"$top/build/replay-readme.out" 2>&1 || rc=$?
+if [ "$rc" -eq 77 ]; then
+	cat "$top/build/replay-readme.out" # a tarball's tree: the line saying so
+elif [ "$rc" -ne 0 ]; then
+	tail -40 "$top/build/replay-readme.out"
+	echo "check-all: the README's replay failed (all of it in $top/build/replay-readme.out)" >&2
+	exit 1
+else
+	sed -n '/^replay-readme: the README/,$p' "$top/build/replay-readme.out"
+fi
 stage "done"
 echo "check-all: everything passed"
