@@ -30,6 +30,11 @@ enum tprof_capture_why {
 #undef TPROF_CAPTURE_WHY_ENUM
 };
 
+/* CAPTURE flags: bit 0 open (else closed); TPROF_CAPTURE_AT_START: the state the image
+ * started in (closed), written as its files are made. */
+#define TPROF_CAPTURE_OPEN 1u
+#define TPROF_CAPTURE_AT_START 2u
+
 /* "--delay", ...; "?" for a number no writer gives. */
 const char *tprof_capture_why_name(uint64_t why);
 

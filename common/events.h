@@ -19,7 +19,8 @@
  *           tprof_csync_when, name=the reference's host; ext 1 unit: struct tprof_csync
  *   CAPTURE the capture window (common/capture.h) opened (flags=1) or closed (flags=0): t0=ticks,
  *           arg=why (enum tprof_capture_why).  Written at each change once the image has
- *           files; a process with none recorded from its start to its end
+ *           files; flags=TPROF_CAPTURE_AT_START: closed from the image's start (its files
+ *           are then made at once); a process with none recorded from its start to its end
  * Thread streams (1..), written lock-free by their own thread:
  *   PUSH    name, t0, arg=level+1    a range opens (tprof_range_push, roctxRangePushA) at
  *                                    nesting level `level` of its thread (0 outermost)

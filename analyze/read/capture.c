@@ -2,8 +2,9 @@
  * records: tprof-inspect's --delay, --duration, --steps, its signal, the program's
  * tprof_stop/tprof_start...) placed on the global axis, and the stretches of time in which
  * some process recorded, for the summary to say how much of the run the profile covers and
- * why the rest is missing.  A process whose first change opens its window was paused from its
- * start; one with no change recorded from its start to its end. */
+ * why the rest is missing.  A process whose first change opens its window, or says it was
+ * closed from the start, was paused from its start; one with no change recorded from its
+ * start to its end. */
 #include <stdlib.h>
 
 #include "trace.h"
@@ -32,12 +33,13 @@ void capture_place(struct trace *tr)
 	if (!s)
 		abort();
 	size_t k = 0;
+	uint32_t start_closed = 0;   /* why processes were closed from their start */
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		if (p->sys || p->imp || p->made)
 			continue;
 		size_t cur = 0;
-		int on = !p->ncaptures || !p->captures[0].on;
+		int on = !p->ncaptures || (!p->captures[0].on && !p->captures[0].at_start);
 		int64_t from = p->start_ns;
 		for (size_t m = 0; m < p->ncaptures; m++) {
 			struct capture_mark *x = &p->captures[m];
@@ -48,6 +50,8 @@ void capture_place(struct trace *tr)
 				x->ns = p->end_ns;
 			if (x->on)
 				c->opened_by |= 1u << (x->why & 31);
+			else if (x->at_start)
+				start_closed |= 1u << (x->why & 31);
 			else
 				c->closed_by |= 1u << (x->why & 31);
 			if (x->on && !on)
@@ -68,5 +72,8 @@ void capture_place(struct trace *tr)
 		c->windows++;
 		c->recorded_ns += t1 - t0;
 	}
+	/* Nothing recorded: what kept it closed from the start is what closed it. */
+	if (!c->windows)
+		c->closed_by |= start_closed;
 	free(s);
 }

@@ -109,7 +109,8 @@ static void on_record(struct trace *tr, struct proc *p, const struct tprof_rec *
 		p->captures = util_grow(p->captures, &p->capcaptures, p->ncaptures,
 					sizeof(*p->captures), 4);
 		p->captures[p->ncaptures++] = (struct capture_mark){
-			.ticks = r->t0, .on = r->flags & 1, .why = r->arg < 128 ? (uint8_t)r->arg : 0
+			.ticks = r->t0, .on = r->flags & 1, .at_start = (r->flags & 2) != 0,
+			.why = r->arg < 128 ? (uint8_t)r->arg : 0
 		};
 		break;
 	case TPROF_K_COMM:

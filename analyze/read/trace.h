@@ -317,6 +317,7 @@ struct capture_mark {
 	uint64_t ticks;
 	int64_t ns;                     /* global, once placed (capture.c) */
 	uint8_t on;                     /* opened, else closed */
+	uint8_t at_start;               /* closed: the state it started in */
 	uint8_t why;                    /* enum tprof_capture_why */
 };
 

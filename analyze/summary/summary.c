@@ -565,15 +565,20 @@ static void capture_line(struct sumw *w, const struct trace *tr, int64_t span)
 		sw_null(w, NULL, "capture", NULL);
 		return;
 	}
+	const char *o = capture_whys(opened, sizeof(opened), c->opened_by, "the start");
+	const char *cl = capture_whys(closed, sizeof(closed), c->closed_by, "the end");
 	sw_obj(w, "capture");
+	sw_if(w, c->windows == 0);
+	sw_text(w, "  recorded:    nothing: paused from the start to the end (closed by %s)\n", cl);
+	sw_endif(w);
+	sw_if(w, c->windows != 0);
 	sw_dur(w, "  recorded:    %s", "recorded_ns", c->recorded_ns);
 	sw_dur(w, " of the %s", NULL, span);
 	sw_u64(w, " in %" PRIu64, "windows", (uint64_t)c->windows);
 	sw_text(w, " capture window%s", c->windows == 1 ? "" : "s");
-	sw_str(w, " (opened by %s", "opened_by", capture_whys(opened, sizeof(opened), c->opened_by,
-									   "the start"));
-	sw_str(w, "; closed by %s)\n", "closed_by", capture_whys(closed, sizeof(closed), c->closed_by,
-									   "the end"));
+	sw_str(w, " (opened by %s", "opened_by", o);
+	sw_str(w, "; closed by %s)\n", "closed_by", cl);
+	sw_endif(w);
 	sw_close(w);
 }
 

@@ -165,17 +165,28 @@ static void settle(void)
 void tprof_capture_init(void)
 {
 	const struct tprof_config *c = &tprof_g.cfg;
-	if (c->capture_api)
+	unsigned why0 = 0;   /* why it starts closed */
+	if (c->capture_api) {
 		closed |= TPROF_GATE_PROGRAM;
+		why0 = TPROF_CAPTURE_RANGE;
+	}
 	if (c->steps) {
 		tprof_capture_by_steps = 1;
 		closed |= TPROF_GATE_STEPS;
+		why0 = TPROF_CAPTURE_STEPS;
 	}
 	if (c->capture_gate && (gate = map_gate(c->capture_gate))) {
-		if (!(__atomic_load_n(gate, __ATOMIC_ACQUIRE) & TPROF_GATE_OPEN))
+		uint32_t w = __atomic_load_n(gate, __ATOMIC_ACQUIRE);
+		if (!(w & TPROF_GATE_OPEN)) {
 			closed |= TPROF_GATE_JOB;
+			why0 = tprof_gate_why(w);
+		}
 	}
 	settle();
+	/* Paused from the start: the image's files now, so that what the runtimes write of the
+	 * process meanwhile (an MPI rank, its communicators) has its stream to go to. */
+	if (closed && tprof_image_ensure() == 0)
+		tprof_proc_record(TPROF_K_CAPTURE, TPROF_CAPTURE_AT_START, 0, tprof_now(), 0, why0);
 	if (gate)
 		watcher_start();
 }

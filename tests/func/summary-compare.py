@@ -402,9 +402,13 @@ def header(d):
                      "=)"], h["window"]))
     if h["capture"]:
         c = dict(h["capture"], wall_time_ns=h["wall_time_ns"])
-        out.append((["=recorded:", "recorded_ns", "=of the", "wall_time_ns", "=in", "windows",
-                     "=capture window" + ("" if c["windows"] == 1 else "s"), "=(opened by",
-                     "opened_by", "=; closed by", "closed_by", "=)"], c))
+        if c["windows"]:
+            out.append((["=recorded:", "recorded_ns", "=of the", "wall_time_ns", "=in",
+                         "windows", "=capture window" + ("" if c["windows"] == 1 else "s"),
+                         "=(opened by", "opened_by", "=; closed by", "closed_by", "=)"], c))
+        else:
+            out.append((["=recorded: nothing: paused from the start to the end (closed by",
+                         "closed_by", "=)"], c))
     out.append((["=processes:", "processes", "=threads:", "threads", "=events:", "events"], h))
     for p in h["process_list"]:
         cells = ["index", "label"]

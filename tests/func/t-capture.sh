@@ -7,7 +7,7 @@
 # whole; the summary says how much of the run was recorded and why.  No check depends on how
 # fast the machine is: the signal test waits for the program to reach a step before signalling.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 21
 
 APP="$APPS/capture"
 # facts DIR: what its profile holds, one JSON line: the capture windows (the summary's JSON),
@@ -121,6 +121,22 @@ PY
 else
 	ok 1 "no stand-in HIP runtime (STANDIN_LIBDIR): the HIP capture range cannot be tried"
 	ok 1 "(the same)"
+	ok 1 "(the same)"
+fi
+
+# MPI ranks paused throughout (--start-paused, never signalled): each process still has its
+# files from its start, so what MPI_Init says of it (its rank) is kept, and the summary says
+# nothing was recorded and why.
+if [ -n "${MPIRUN:-}" ] && [ "$MPIRUN" != no ] && [ -x "$APPS/mpi-pattern" ]; then
+	"$INSPECT" -o "$T/mpi" --capture-signal USR2 --start-paused -- "$MPIRUN" $MPIRUN_FLAGS -np 2 \
+		"$APPS/mpi-pattern" >"$T/out" 2>"$T/err"
+	ok $? "MPI ranks under --start-paused run"
+	"$ANALYZE" "$T/mpi" --summary >"$T/mpi.txt" 2>&1
+	grep -q '^  recorded:    nothing: paused from the start to the end (closed by --start-paused)$' "$T/mpi.txt" &&
+		grep -Eq '^ +1  rank 0 \(' "$T/mpi.txt" && grep -Eq '^ +2  rank 1 \(' "$T/mpi.txt"
+	ok $? "the ranks are named by their rank, the summary says nothing was recorded and why ($(grep -E 'recorded:|rank' "$T/mpi.txt" | tr '\n' '|'))"
+else
+	ok 1 "no mpirun or tests/apps/mpi-pattern (MPIRUN=${MPIRUN:-}): MPI ranks under a closed window cannot be tried"
 	ok 1 "(the same)"
 fi
 
