@@ -13,12 +13,12 @@
  * Each loop is cut into batches of BATCH pairs, timed separately; the median batch is the
  * figure, so that a preemption on a shared machine does not move it.  A short warm-up first.
  * Prints key=value lines: tsc_ns and mono_ns (ns per pair of reads, median batch), and
- * invariant_tsc (1 when the recorder would read the TSC, as preload/core/clock.c decides).
+ * invariant_tsc (1 when the recorder would read the TSC, as preload/core/clock.c decides: common/tsc.h).
  * Without an x86 TSC, only mono_ns. */
 #include "bench.h"
+#include "../common/tsc.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <x86intrin.h>
 #define HAVE_TSC 1
 #endif
@@ -74,20 +74,6 @@ static double run(enum clk which, uint64_t count)
 	return m;
 }
 
-static int invariant_tsc(void)
-{
-#ifdef HAVE_TSC
-	unsigned a, b, c, d;
-	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
-		return 0;
-	__cpuid(0x80000007u, a, b, c, d);
-	(void)a, (void)b, (void)c;
-	return (d >> 8) & 1;
-#else
-	return 0;
-#endif
-}
-
 int main(int argc, char **argv)
 {
 	if (argc > 2) {
@@ -99,6 +85,6 @@ int main(int argc, char **argv)
 	printf("tsc_ns=%.2f\n", run(TSC, count));
 #endif
 	printf("mono_ns=%.2f\n", run(MONO, count));
-	printf("invariant_tsc=%d\n", invariant_tsc());
+	printf("invariant_tsc=%d\n", tprof_invariant_tsc());
 	return 0;
 }

@@ -50,8 +50,8 @@ static void finish(void)
 	tprof_inside_leave(&tprof_tls);
 }
 
-/* Lock order, everywhere: image (start) -> intern -> proc -> flush -> tprof_g.lock -> the list
- * of descriptors (common/ownfd.c).  The sampler (core/sampling.c) takes none of the others
+/* Lock order, everywhere: the capture window (events/capture.c) -> image (start) -> intern ->
+ * proc -> flush -> tprof_g.lock -> the list of descriptors (common/ownfd.c).  The sampler (core/sampling.c) takes none of the others
  * and its own before the list.  The handlers run on the program's thread: errno stays its. */
 static void atfork_prepare(void)
 {

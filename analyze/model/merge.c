@@ -223,6 +223,7 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 	uint64_t total = 0;
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
+		p->capture_seen = 0;    /* each run reads the window's changes from the first */
 		for (size_t id = 1; id < p->nstreams; id++) {
 			struct stream *s = p->streams[id];
 			if (!s || !s->thread)

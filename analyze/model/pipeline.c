@@ -135,11 +135,16 @@ static void on_pop(struct pipeline *pl, struct thread *t, int64_t ns, uint8_t so
 }
 
 /* A step open when its process's capture window closed ends there: what follows was not
- * recorded (read/capture.c). */
-static int64_t capture_closed_before(const struct proc *p, int64_t t0, int64_t ns)
+ * recorded (read/capture.c).  A process's steps end in time order and its window's changes
+ * are in time order, so a cursor passes each change once. */
+static int64_t capture_closed_before(struct proc *p, int64_t t0, int64_t ns)
 {
-	for (size_t m = 0; m < p->ncaptures; m++)
-		if (!p->captures[m].on && p->captures[m].ns >= t0 && p->captures[m].ns < ns)
+	size_t m = p->capture_seen;
+	while (m < p->ncaptures && p->captures[m].ns < t0)
+		m++;
+	p->capture_seen = m;
+	for (; m < p->ncaptures && p->captures[m].ns < ns; m++)
+		if (!p->captures[m].on)
 			return p->captures[m].ns;
 	return ns;
 }

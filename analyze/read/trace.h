@@ -310,6 +310,7 @@ struct proc {
 	struct capture_mark *captures;  /* its capture window's changes (CAPTURE records), in
 					 * the order written */
 	size_t ncaptures, capcaptures;
+	size_t capture_seen;            /* those before the open step (model/pipeline.c) */
 };
 
 /* A change of a process's capture window (common/capture.h). */

@@ -2,35 +2,17 @@
 #include "clock.h"
 
 #include "../../common/events.h"
+#include "../../common/tsc.h"
 #include "core.h"
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 int tprof_clock_tsc;
-
-static int cpu_has_invariant_tsc(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	/* Two cpuid instructions, not the four two __get_cpuid calls make: in a virtual machine
-	 * each one leaves the guest and can cost microseconds of every process start. */
-	unsigned a, b, c, d;
-	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
-		return 0;
-	__cpuid(0x80000007u, a, b, c, d);
-	(void)a, (void)b, (void)c;
-	return (d >> 8) & 1;
-#else
-	return 0;
-#endif
-}
 
 int tprof_clock_init(int want)
 {
 	if (want == TPROF_CLOCKSRC_MONOTONIC)
 		tprof_clock_tsc = 0;
 	else
-		tprof_clock_tsc = cpu_has_invariant_tsc();
+		tprof_clock_tsc = tprof_invariant_tsc();
 	if (want == TPROF_CLOCKSRC_TSC && !tprof_clock_tsc)
 		tprof_log_warn("TPROF_CLOCK=tsc: this CPU has no invariant TSC; using CLOCK_MONOTONIC");
 	return tprof_clock_tsc ? TPROF_CLOCKSRC_TSC : TPROF_CLOCKSRC_MONOTONIC;
