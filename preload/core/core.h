@@ -214,6 +214,10 @@ void tprof_sampling_child(void);        /* fork child: the parent's sampler left
 /* init.c: moments that involve every part */
 void tprof_prepare_exec(void);          /* exec hooks: final pass, everything flushed */
 
+/* Called as an image's files are made, after its first records, when set (the capture
+ * window's, events/capture.c: a process started with it closed says so). */
+extern void (*tprof_image_started_hook)(void);
+
 /* image.c: the process image */
 void tprof_image_begin(int clock_source);
 int tprof_image_start(void);            /* PENDING -> STARTED; 0 on success */

@@ -12,6 +12,7 @@ struct tprof_state tprof_g = {
 };
 int tprof_recording;
 int tprof_active;
+void (*tprof_image_started_hook)(void);
 __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
 
 /* After an output error: no more buffers are handed out or written, but threads finish the

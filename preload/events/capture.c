@@ -59,7 +59,7 @@ void tprof_capture_gate(unsigned g, int open, unsigned why)
 {
 	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&lock);
-	closed = open ? closed & ~g : closed | g;
+	__atomic_store_n(&closed, open ? closed & ~g : closed | g, __ATOMIC_RELEASE);
 	apply(why);
 	pthread_mutex_unlock(&lock);
 }
@@ -154,6 +154,17 @@ static const uint32_t *map_gate(const char *path)
 	return m;
 }
 
+/* An image whose files are made while the window is closed (for what a runtime says of the
+ * process: procinfo.c) says that it started closed, and why; one made by the window's opening
+ * is said to have been closed before by that opening's record. */
+static unsigned start_why;
+
+static void started_closed(void)
+{
+	if (__atomic_load_n(&closed, __ATOMIC_ACQUIRE))
+		tprof_proc_record(TPROF_K_CAPTURE, TPROF_CAPTURE_AT_START, 0, tprof_now(), 0, start_why);
+}
+
 /* The switch as the gates say, after the image began (it turned it on). */
 static void settle(void)
 {
@@ -183,10 +194,8 @@ void tprof_capture_init(void)
 		}
 	}
 	settle();
-	/* Paused from the start: the image's files now, so that what the runtimes write of the
-	 * process meanwhile (an MPI rank, its communicators) has its stream to go to. */
-	if (closed && tprof_image_ensure() == 0)
-		tprof_proc_record(TPROF_K_CAPTURE, TPROF_CAPTURE_AT_START, 0, tprof_now(), 0, why0);
+	start_why = why0;
+	tprof_image_started_hook = started_closed;
 	if (gate)
 		watcher_start();
 }

@@ -134,6 +134,8 @@ int tprof_image_start(void)
 	tprof_proc_record(TPROF_K_CLOCK, TPROF_CLOCK_START, 0, start_sample.ticks, start_sample.mono,
 			  start_sample.real);
 	tprof_procinfo_record();
+	if (tprof_image_started_hook)
+		tprof_image_started_hook();
 	/* A second sample now, some time after the first: a process killed before the flusher's
 	 * first periodic sample still has its tick rate on record. */
 	tprof_proc_clock(TPROF_CLOCK_PERIODIC);

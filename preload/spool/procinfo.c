@@ -22,9 +22,20 @@ static const char *const local_rank_vars[] = {
 	"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "LOCAL_RANK", NULL,
 };
 
+/* What a runtime says of the process (an MPI rank, a Neuron instance) is kept also while it
+ * records nothing (outside its capture window): the image's files are made for it, so that
+ * its strings and records have their stream. */
+static void keep_props(void)
+{
+	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_PENDING &&
+	    __atomic_load_n(&tprof_active, __ATOMIC_ACQUIRE))
+		tprof_image_ensure();
+}
+
 /* A property of the process: key and value interned, one PROP record. */
 void tprof_proc_prop_str(const char *key, const char *value)
 {
+	keep_props();
 	uint32_t k = tprof_intern(key, strlen(key));
 	uint32_t v = tprof_intern(value, strlen(value));
 	tprof_proc_record(TPROF_K_PROP, 0, k, tprof_now(), 0, v);
@@ -32,6 +43,7 @@ void tprof_proc_prop_str(const char *key, const char *value)
 
 void tprof_proc_prop_int(const char *key, int64_t value)
 {
+	keep_props();
 	uint32_t k = tprof_intern(key, strlen(key));
 	tprof_proc_record(TPROF_K_PROP, TPROF_PROP_INT, k, tprof_now(), 0, (uint64_t)value);
 }
