@@ -7,16 +7,16 @@
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 uint32_t tprof_crc32(const void *p, size_t n)
 {
-	return (uint32_t)crc32(0L, (const Bytef *)p, (uInt)n);
+	return libdeflate_crc32(0, p, n);
 }
 
 uint32_t tprof_crc32_update(uint32_t crc, const void *p, size_t n)
 {
-	return (uint32_t)crc32(crc, (const Bytef *)p, (uInt)n);
+	return libdeflate_crc32(crc, p, n);
 }
 
 void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint32_t pid,
@@ -101,8 +101,8 @@ void tprof_chunk_header_init(struct tprof_chunk_header *h, uint32_t stream, uint
 	h->raw_len = raw_len;
 	h->comp_len = comp_len;
 	h->encoding = encoding;
-	/* encoding 2 is read once, right away, by the program that wrote it: no payload CRC */
-	h->payload_crc = encoding == TPROF_ENC_VARINT_RAW ? 0 : tprof_crc32(payload, comp_len);
+	/* a raw chunk is read once, right away, by the program that wrote it: no payload CRC */
+	h->payload_crc = tprof_enc_raw(encoding) ? 0 : tprof_crc32(payload, comp_len);
 	h->header_crc = tprof_crc32(h, offsetof(struct tprof_chunk_header, header_crc));
 }
 
@@ -114,8 +114,8 @@ const char *tprof_chunk_header_check(const struct tprof_chunk_header *h)
 		return "chunk header checksum mismatch";
 	if (h->version != TPROF_FORMAT_VERSION || h->header_size != TPROF_CHUNK_HEADER_SIZE)
 		return "unsupported chunk version";
-	if (h->encoding != TPROF_ENC_VARINT_DEFLATE &&
-	    (h->encoding != TPROF_ENC_VARINT_RAW || h->comp_len != h->raw_len))
+	if (h->encoding < TPROF_ENC_VARINT_DEFLATE || h->encoding > TPROF_ENC_PACKED_RAW ||
+	    (tprof_enc_raw(h->encoding) && h->comp_len != h->raw_len))
 		return "unknown chunk encoding";
 	if (h->raw_len > TPROF_MAX_CHUNK_RAW || h->comp_len > TPROF_MAX_CHUNK_RAW ||
 	    h->units > TPROF_MAX_CHUNK_UNITS || h->records > h->units ||
@@ -126,7 +126,7 @@ const char *tprof_chunk_header_check(const struct tprof_chunk_header *h)
 
 int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *payload)
 {
-	if (h->encoding == TPROF_ENC_VARINT_RAW)
+	if (tprof_enc_raw(h->encoding))
 		return 1;
 	return tprof_crc32(payload, h->comp_len) == h->payload_crc;
 }

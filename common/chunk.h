@@ -22,6 +22,12 @@ const char *tprof_spool_header_check(const struct tprof_spool_header *h);
 void tprof_chunk_header_init(struct tprof_chunk_header *h, uint32_t stream, uint32_t seq,
 			     uint32_t first, const struct tprof_enc_info *info, uint32_t raw_len,
 			     const void *payload, uint32_t comp_len, uint32_t encoding);
+/* Whether a chunk of this encoding holds the codec's bytes as they are (not compressed). */
+static inline int tprof_enc_raw(uint32_t encoding)
+{
+	return encoding == TPROF_ENC_VARINT_RAW || encoding == TPROF_ENC_PACKED_RAW;
+}
+
 /* Checks magic, version, sizes and the header CRC (not the payload). */
 const char *tprof_chunk_header_check(const struct tprof_chunk_header *h);
 /* Checks the payload against the header's CRC. */

@@ -55,10 +55,14 @@ _Static_assert(sizeof(struct tprof_file_header) == TPROF_FILE_HEADER_SIZE, "file
 
 #define TPROF_CHUNK_MAGIC "TPCK"
 #define TPROF_CHUNK_HEADER_SIZE 64u
-#define TPROF_ENC_VARINT_DEFLATE 1u  /* payload = deflate(varint-encoded records) */
-#define TPROF_ENC_VARINT_RAW 2u      /* payload = the varint-encoded records themselves
-					(comp_len = raw_len, payload_crc 0): an image read
-					once, right away, by the program that wrote it */
+/* The chunk's encoding: which version of the record codec (codec.h) and how its bytes are
+ * compressed.  Files written before the packed codec hold encodings 1 and 2; they still read. */
+#define TPROF_ENC_VARINT_DEFLATE 1u  /* payload = deflate(codec version 1) */
+#define TPROF_ENC_VARINT_RAW 2u      /* payload = codec version 1 as it is (comp_len = raw_len,
+					payload_crc 0): an image read once, right away, by the
+					program that wrote it */
+#define TPROF_ENC_PACKED_DEFLATE 3u  /* payload = deflate(codec version 2) */
+#define TPROF_ENC_PACKED_RAW 4u      /* payload = codec version 2 as it is, as encoding 2 */
 
 struct tprof_chunk_header {
 	char magic[4];          /* TPROF_CHUNK_MAGIC */

@@ -25,7 +25,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include "chunk.h"
 #include "codec.h"
@@ -81,7 +81,7 @@ struct tprof_imgw {
 	struct sbuf *streams;
 	uint32_t nstreams;
 	struct tprof_strtab strings;
-	z_stream zs;
+	struct libdeflate_compressor *zc;       /* not opts.raw */
 	uint8_t *raw, *comp;
 	size_t raw_cap, comp_cap;
 	int raw_chunks;                 /* opts.raw */
@@ -89,7 +89,6 @@ struct tprof_imgw {
 	uint64_t spool_bytes;           /* its size: the header page and the slots taken */
 	uint32_t slot_bytes;
 	uint64_t instance;
-	int deflating;                  /* zs set up (not opts.raw) */
 	uint64_t records;
 };
 
@@ -240,20 +239,17 @@ static int write_chunk(struct tprof_imgw *w, uint32_t s, uint32_t seq, uint32_t 
 		return 0;
 	if (w->raw_chunks) {
 		tprof_chunk_header_init(&ch, s, seq, first, &info, (uint32_t)raw_len, w->raw,
-					(uint32_t)raw_len, TPROF_ENC_VARINT_RAW);
+					(uint32_t)raw_len, TPROF_ENC_PACKED_RAW);
 		return put_chunk(w, s, &ch, w->raw, info.records);
 	}
-	w->zs.next_in = w->raw;
-	w->zs.avail_in = (uInt)raw_len;
-	w->zs.next_out = w->comp;
-	w->zs.avail_out = (uInt)w->comp_cap;
-	if (deflateReset(&w->zs) != Z_OK || deflate(&w->zs, Z_FINISH) != Z_STREAM_END) {
+	uint32_t comp_len = (uint32_t)libdeflate_deflate_compress(w->zc, w->raw, raw_len, w->comp,
+								   w->comp_cap);
+	if (comp_len == 0) {
 		stop_writing(w, "compression failed");
 		return -1;
 	}
-	uint32_t comp_len = (uint32_t)(w->comp_cap - w->zs.avail_out);
 	tprof_chunk_header_init(&ch, s, seq, first, &info, (uint32_t)raw_len, w->comp, comp_len,
-				TPROF_ENC_VARINT_DEFLATE);
+				TPROF_ENC_PACKED_DEFLATE);
 	return put_chunk(w, s, &ch, w->comp, info.records);
 }
 
@@ -614,13 +610,12 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 	w->want_thread = o->thread;
 	/* the codec's buffer comes with the first chunk; compression only where it is used */
 	if (!w->raw_chunks) {
-		if (deflateInit2(&w->zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		if (!(w->zc = libdeflate_alloc_compressor(level))) {
 			free(w);
 			snprintf(why, whylen, "cannot set up compression");
 			return NULL;
 		}
-		w->deflating = 1;
-		w->comp_cap = deflateBound(&w->zs, (uLong)tprof_codec_bound(BUF_UNITS));
+		w->comp_cap = libdeflate_deflate_compress_bound(w->zc, tprof_codec_bound(BUF_UNITS));
 		if (!(w->comp = malloc(w->comp_cap))) {
 			snprintf(why, whylen, "out of memory");
 			w->failed = 1;
@@ -680,8 +675,8 @@ void tprof_imgw_close(struct tprof_imgw *w)
 	let_go_buffers(w, 1);
 	free(w->streams);
 	tprof_strtab_free(&w->strings);
-	if (w->deflating)
-		deflateEnd(&w->zs);
+	if (w->zc)
+		libdeflate_free_compressor(w->zc);
 	free(w->raw);
 	free(w->comp);
 	free(w->base);

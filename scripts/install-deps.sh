@@ -3,7 +3,7 @@
 # needs and this machine lacks.  Run as root (or with sudo available); prints what it does.
 set -eu
 
-# Build: compiler, autotools, zlib, cJSON, libunwind.  Tests: python3 (JSON checks).
+# Build: compiler, autotools, zlib, libdeflate (the recorder's compressor), cJSON, libunwind.  Tests: python3 (JSON checks).
 # HIP tests: hipcc and the HIP headers (programs run against the stand-in HIP runtime).
 # OTF2 output: libotf2-trace-dev; its tests: otf2-tools (otf2-print).  MPI tests: Open MPI
 # (openmpi-bin, libopenmpi-dev) and mpi4py for Debian's python3 (python3-mpi4py); MPICH
@@ -19,7 +19,7 @@ set -eu
 # Private profiles: strace shows how each file is created (func/t-private.sh); setpriv
 # (util-linux, essential on Debian) runs the recorder as another user.  The man pages'
 # test renders them with groff (groff-base).
-PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py mpich libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch libclang-rt-14-dev strace groff-base"
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libdeflate-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py mpich libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch libclang-rt-14-dev strace groff-base"
 
 missing=""
 for p in $PACKAGES; do

@@ -129,7 +129,7 @@ static void open_piece(struct stream *s)
 		abort();
 	buffers(s, pc);
 	s->rd->left = pc->records;
-	s->rd->dec.prev_t0 = 0;
+	tprof_decoder_start(&s->rd->dec, pc->encoding);
 	if (pc->src == PIECE_CHUNK) {
 		if (!pc->raw)
 			inflateReset(&s->rd->zs);

@@ -23,7 +23,8 @@ struct piece {
 	uint32_t seq, first, units, records;
 	uint8_t src;
 	uint8_t bad;            /* found undecodable: skipped from then on */
-	uint8_t raw;            /* chunk: TPROF_ENC_VARINT_RAW, read as it is (no inflate) */
+	uint8_t raw;            /* chunk: not compressed, read as it is (no inflate) */
+	uint8_t encoding;       /* chunk: TPROF_ENC_*, which says the codec's version */
 	uint8_t copied;         /* spool: in the process's copy of a running writer's records */
 	uint64_t offset;        /* chunk: file offset of the payload; spool: byte offset of unit 0
 				 * in the mapping (or the copy) */

@@ -287,7 +287,7 @@ int tracefile_index(struct trace *tr, struct proc *p)
 				    (unsigned long long)(size - pay), h.comp_len);
 			break;
 		}
-		if (!p->scratch && h.encoding != TPROF_ENC_VARINT_RAW &&
+		if (!p->scratch && !tprof_enc_raw(h.encoding) &&
 		    !payload_ok(&p->file, pay, h.comp_len, h.payload_crc, buf)) {
 			if (p->file.failed)
 				break;
@@ -300,7 +300,7 @@ int tracefile_index(struct trace *tr, struct proc *p)
 			struct piece pc = {
 				.seq = h.seq, .first = h.first, .units = h.units, .records = h.records,
 				.src = PIECE_CHUNK, .offset = pay, .comp_len = h.comp_len, .raw_len = h.raw_len,
-				.raw = h.encoding == TPROF_ENC_VARINT_RAW,
+				.raw = tprof_enc_raw(h.encoding), .encoding = (uint8_t)h.encoding,
 				.t_first = h.t_first,
 			};
 			add_piece(s, &pc);

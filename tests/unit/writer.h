@@ -52,7 +52,7 @@ static inline off_t tw_chunk(struct tw *w, uint32_t stream, const struct tprof_r
 		comp_len = (uint32_t)raw_len;
 	}
 	tprof_chunk_header_init(&ch, stream, w->seq[stream % 64]++, 0, &info, (uint32_t)raw_len, comp,
-				comp_len, w->raw ? TPROF_ENC_VARINT_RAW : TPROF_ENC_VARINT_DEFLATE);
+				comp_len, w->raw ? TPROF_ENC_PACKED_RAW : TPROF_ENC_PACKED_DEFLATE);
 	off_t at = lseek(w->fd, 0, SEEK_END);
 	if (write(w->fd, &ch, sizeof(ch)) != (ssize_t)sizeof(ch) ||
 	    write(w->fd, comp, comp_len) != (ssize_t)comp_len)
