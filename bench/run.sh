@@ -48,7 +48,9 @@
 #             MPI_Testany (with the MPI_Irecv and MPI_Send it completes), plain and recorded,
 #             alternating; profile bytes per million unsuccessful tests; wall time recorded /
 #             plain of two polling programs: mpi-calls' halo exchange and, when Debian's hpcc
-#             is installed, HPC Challenge (-np 2, its example input on a 1x2 grid)
+#             is installed, HPC Challenge (-np 2, its example input on a 1x2 grid): its wall
+#             time, its CPU and its own MPIRandomAccess figures (GUP/s, many small messages),
+#             recorded / plain
 #   NRT       ns per nrt_execute (a model whose run time is 0) and per nrt_tensor_read (64
 #             bytes) against the stand-in Neuron runtime, plain and recorded, alternating
 #   sample    the system profile: a CPU-bound program (cpuburn, 2 threads) plain and under
@@ -114,7 +116,11 @@
 #
 # Units: a "record" is one API call as the recorder stores it (push and pop are one each); the
 # analyzer counts "events" (a range, from its push and its pop, is one).  Rates, bytes per
-# event and trace sizes are per record unless said otherwise.
+# event and trace sizes are per record unless said otherwise.  The runtime calls' parts give,
+# beside the wall time a call takes, the CPU the recorder adds per call: on the calling thread
+# (its own clock, hip-calls) and in the whole process, every thread, the flusher's included,
+# from its start to its end (runstat's getrusage of the finished process, less the plain
+# run's).  The table gives a figure in ns also in floors (the floor part's two TSC reads).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -182,7 +188,11 @@ kv() { sed -n "s/^$2=//p" "$1" | head -n 1; }
 # alternate PREFIX CALL RUN DIR [VAR=VALUE...] COMMAND...: one run of COMMAND without the
 # profiler and one recorded into DIR, plain first on odd runs and recorded first on even
 # ones; samples PREFIX_plain_CALL, PREFIX_rec_CALL and PREFIX_add_CALL from their ns= lines
-# and leaves the two figures in $p and $q.  Non-zero, having said why, when a run fails.
+# and leaves the two figures in $p and $q.  Each run is under runstat: with a calls= line,
+# PREFIX_cpu_CALL is the CPU the recorder added per call to the whole process (user + system
+# of every thread, the flusher's included, from the start of the process to its end: what
+# getrusage says of it, less the plain run's), and with cpu_ns= lines, PREFIX_tcpu_CALL what
+# it added to the calling thread's.  Non-zero, having said why, when a run fails.
 alternate() {
 	_pre=$1 _call=$2 _run=$3 _dir=$4
 	shift 4
@@ -190,10 +200,10 @@ alternate() {
 	[ $((_run % 2)) -eq 0 ] && _order="rec plain"
 	for _which in $_order; do
 		if [ "$_which" = plain ]; then
-			env "$@" >"$W/$_pre.plain" 2>"$W/$_pre.err" ||
+			"$RUNSTAT" "$W/$_pre.rs.plain" env "$@" >"$W/$_pre.plain" 2>"$W/$_pre.err" ||
 				{ fail "$_pre-calls $_call (plain): $(head -n 3 "$W/$_pre.err")"; return 1; }
 		else
-			rec "$_dir" "$@" >"$W/$_pre.rec" 2>"$W/$_pre.err" ||
+			rec_timed "$_dir" "$W/$_pre.rs.rec" "$@" >"$W/$_pre.rec" 2>"$W/$_pre.err" ||
 				{ fail "$_pre-calls $_call (recorded): $(head -n 3 "$W/$_pre.err")"; return 1; }
 		fi
 	done
@@ -202,6 +212,15 @@ alternate() {
 	sample "${_pre}_plain_$_call" "$p"
 	sample "${_pre}_rec_$_call" "$q"
 	sample "${_pre}_add_$_call" "$(awk -v a="$q" -v b="$p" 'BEGIN { print a - b }')"
+	_n=$(kv "$W/$_pre.rec" calls)
+	[ -n "$_n" ] && [ "$_n" != 0 ] &&
+		sample "${_pre}_cpu_$_call" "$(awk -v n="$_n" \
+			-v a="$(awk '{ print $2 + $3 }' "$W/$_pre.rs.rec")" \
+			-v b="$(awk '{ print $2 + $3 }' "$W/$_pre.rs.plain")" 'BEGIN { print (a - b) * 1e9 / n }')"
+	_tp=$(kv "$W/$_pre.plain" cpu_ns) _tq=$(kv "$W/$_pre.rec" cpu_ns)
+	[ -n "$_tp" ] && [ -n "$_tq" ] &&
+		sample "${_pre}_tcpu_$_call" "$(awk -v a="$_tq" -v b="$_tp" 'BEGIN { print a - b }')"
+	return 0
 }
 
 # sfield FILE events|dropped|skipped: a count from a --summary header, commas removed.
@@ -703,6 +722,7 @@ if [ "$mpi_ok" = 1 ]; then
 			order="plain rec"
 			[ $((r % 2)) -eq 0 ] && order="rec plain"
 			for which in $order; do
+				rm -f "$W/hpcc/hpccoutf.txt"
 				if [ "$which" = plain ]; then
 					(cd "$W/hpcc" && "$RUNSTAT" "$W/hpcc.plain" "$BENCH_MPIRUN" --allow-run-as-root \
 						--oversubscribe -np 2 "$HPCC" >/dev/null 2>&1) || fail "hpcc (plain)"
@@ -711,12 +731,23 @@ if [ "$mpi_ok" = 1 ]; then
 						--allow-run-as-root --oversubscribe -np 2 "$HPCC" >/dev/null 2>&1) ||
 						fail "hpcc (recorded)"
 				fi
+				# its own figures: MPIRandomAccess (many small messages) in GUP/s
+				sed -n 's/^MPIRandomAccess_GUPs=//p; s/^MPIRandomAccess_LCG_GUPs=/lcg /p' \
+					"$W/hpcc/hpccoutf.txt" >"$W/hpcc.$which.gups" 2>/dev/null
 			done
 			a=$(rs "$W/hpcc.plain" wall) b=$(rs "$W/hpcc.rec" wall)
 			sample mpi_hpcc_ratio "$(awk -v a="$b" -v b="$a" 'BEGIN { print a / b }')"
+			sample mpi_hpcc_cpu "$(awk -v a="$(awk '{ print $2 + $3 }' "$W/hpcc.rec")" \
+				-v b="$(awk '{ print $2 + $3 }' "$W/hpcc.plain")" 'BEGIN { print a / b }')"
+			gp=$(grep -v lcg "$W/hpcc.plain.gups") gr=$(grep -v lcg "$W/hpcc.rec.gups")
+			lp=$(sed -n 's/^lcg //p' "$W/hpcc.plain.gups") lr=$(sed -n 's/^lcg //p' "$W/hpcc.rec.gups")
+			[ -n "$gp" ] && [ -n "$gr" ] &&
+				sample mpi_hpcc_gups "$(awk -v a="$gr" -v b="$gp" 'BEGIN { print a / b }')"
+			[ -n "$lp" ] && [ -n "$lr" ] &&
+				sample mpi_hpcc_lcg "$(awk -v a="$lr" -v b="$lp" 'BEGIN { print a / b }')"
 			sample mpi_hpcc_plain "$a"
 			sample mpi_hpcc_bytes "$(du -sb "$W/hpcc.prof" | cut -f1)"
-			line_out="$line_out; hpcc $a -> $b s (profile $(du -sb "$W/hpcc.prof" | cut -f1) B)"
+			line_out="$line_out; hpcc $a -> $b s, MPIRandomAccess $gp -> $gr GUP/s (profile $(du -sb "$W/hpcc.prof" | cut -f1) B)"
 			rm -rf "$W/hpcc.prof"
 		fi
 		say "         $line_out"
@@ -1006,13 +1037,16 @@ row() {
 	fi
 	_tgt="-"
 	[ "$_tg" != "-" ] && _tgt="$( [ "$_dir" = le ] && printf '<=' || printf '>=') $_tg"
-	awk -v l="$_lbl" -v m="$_med" -v a="$_min" -v b="$_max" -v sc="$_sc" -v u="$_u" -v t="$_tgt" -v v="$_verdict" 'BEGIN {
-		if (m == "nan") { printf "%-52s %10s %-22s %-10s %s\n", l, "-", "", t, v; exit }
-		printf "%-52s %10.4g %-22s %-10s %s\n", l, m / sc, sprintf("(%.4g .. %.4g) %s", a / sc, b / sc, u), t, v }'
+	# a figure in ns is also given in floors (floor_tsc: two reads of the recorder's clock)
+	_fl=$(stat floor_tsc median)
+	awk -v l="$_lbl" -v m="$_med" -v a="$_min" -v b="$_max" -v sc="$_sc" -v u="$_u" -v t="$_tgt" -v v="$_verdict" -v fl="$_fl" 'BEGIN {
+		if (m == "nan") { printf "%-52s %10s %-22s %-8s %-10s %s\n", l, "-", "", "", t, v; exit }
+		f = (u == "ns" && fl != "nan" && fl > 0) ? sprintf("%.1f", m / sc / fl) : ""
+		printf "%-52s %10.4g %-22s %-8s %-10s %s\n", l, m / sc, sprintf("(%.4g .. %.4g) %s", a / sc, b / sc, u), f, t, v }'
 }
 
 say "== results: median of $RUNS runs (min .. max); load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-52s %10s %-22s %-10s %s\n' "figure" "median" "(min .. max) unit" "target" "verdict"
+printf '%-52s %10s %-22s %-8s %-10s %s\n' "figure" "median" "(min .. max) unit" "floors" "target" "verdict"
 if want floor; then
 	row "floor: ns per two TSC reads" floor_tsc 1 ns - -
 	row "  per two clock_gettime(CLOCK_MONOTONIC)" floor_mono 1 ns - -
@@ -1077,8 +1111,12 @@ row "  added by the recorder, one mark recorded" start_add_mrec 1000 us - -
 if [ "${hip_ok:-0}" = 1 ]; then
 	row "added ns per hipGetDevice (stand-in)" hip_add_getdevice 1 ns - -
 	row "  hipGetDevice without the profiler" hip_plain_getdevice 1 ns - -
+	row "  CPU added per call, calling thread" hip_tcpu_getdevice 1 ns - -
+	row "  CPU added per call, whole process" hip_cpu_getdevice 1 ns - -
 	row "added ns per hipLaunchKernel (stand-in)" hip_add_launch 1 ns - -
 	row "  hipLaunchKernel without the profiler" hip_plain_launch 1 ns - -
+	row "  CPU added per launch, calling thread" hip_tcpu_launch 1 ns - -
+	row "  CPU added per launch, whole process" hip_cpu_launch 1 ns - -
 	row "  launches given their device span (of $HIP_CALLS)" hip_timed 1 "" - -
 	# Information only: the stand-in's stream thread, its event wake-ups and the recorder's
 	# threads share two cores with the launching thread, and the difference swings by
@@ -1093,14 +1131,18 @@ if [ "${hipmin_ok:-0}" = 1 ]; then
 	row "  launches left untimed (of $HIP_CALLS)" hipm_untimed 1 "" le 0
 	row "added ns per launch, runtime without events" hipn_add_launch 1 ns - -
 	row "  launch without the profiler" hipn_plain_launch 1 ns - -
+	row "  CPU added per launch, calling thread" hipn_tcpu_launch 1 ns le 100
+	row "  CPU added per launch, whole process" hipn_cpu_launch 1 ns le 150
 	row "  launches counted as untimed (of $HIP_CALLS)" hipn_untimed 1 "" - -
 	row "  lookups of a missing function, $HIP_CALLS launches" hip_lookups 1 "" le 1
 fi
 if [ "${mpi_ok:-0}" = 1 ]; then
 	row "added ns per MPI_Comm_rank" mpi_add_commrank 1 ns le 30
 	row "  MPI_Comm_rank without the profiler" mpi_plain_commrank 1 ns - -
+	row "  CPU added per call, whole job (mpirun's too)" mpi_cpu_commrank 1 ns - -
 	row "added ns per MPI_Send+MPI_Recv pair" mpi_add_pingpong 1 ns - -
 	row "  MPI_Send+MPI_Recv pair without the profiler" mpi_plain_pingpong 1 ns - -
+	row "  CPU added per pair, whole job (2 ranks)" mpi_cpu_pingpong 1 ns - -
 	row "added ns per unsuccessful MPI_Test" mpi_add_test 1 ns - -
 	row "  MPI_Test without the profiler" mpi_plain_test 1 ns - -
 	row "added ns per unsuccessful MPI_Testany (4 requests)" mpi_add_testany 1 ns - -
@@ -1113,7 +1155,10 @@ if [ "${mpi_ok:-0}" = 1 ]; then
 	row "halo exchange, polling: wall time recorded / plain" mpi_halo_ratio 1 x le 1.25
 	row "  its unsuccessful and completing polls" mpi_halo_polls 1 "" - -
 	if [ -s "$W/s/mpi_hpcc_ratio" ]; then
-		row "hpcc -np 2 (1x2 grid): wall time recorded / plain" mpi_hpcc_ratio 1 x le 1.25
+		row "hpcc -np 2 (1x2 grid): wall time recorded / plain" mpi_hpcc_ratio 1 x le 1.10
+		row "  CPU of the job recorded / plain" mpi_hpcc_cpu 1 x - -
+		row "  MPIRandomAccess GUP/s recorded / plain" mpi_hpcc_gups 1 x ge 0.95
+		row "  MPIRandomAccess (LCG) GUP/s recorded / plain" mpi_hpcc_lcg 1 x ge 0.95
 		row "  hpcc without the profiler" mpi_hpcc_plain 1 s - -
 		row "  its profile" mpi_hpcc_bytes 1e6 MB - -
 	fi
@@ -1121,6 +1166,7 @@ fi
 if [ "${nrt_ok:-0}" = 1 ]; then
 	row "added ns per nrt_execute (stand-in, 0 us model)" nrt_add_execute 1 ns le 30
 	row "  nrt_execute without the profiler" nrt_plain_execute 1 ns - -
+	row "  CPU added per call, whole process" nrt_cpu_execute 1 ns - -
 	row "added ns per nrt_tensor_read (stand-in, 64 B)" nrt_add_read 1 ns le 30
 	row "  nrt_tensor_read without the profiler" nrt_plain_read 1 ns - -
 fi
@@ -1129,6 +1175,7 @@ if [ "${nccl_ok:-0}" = 1 ]; then
 	row "  ncclCommCount without the profiler" nccl_plain_count 1 ns - -
 	row "added ns per ncclAllReduce, host side (stand-in)" nccl_add_allreduce 1 ns - -
 	row "  ncclAllReduce without the profiler" nccl_plain_allreduce 1 ns - -
+	row "  CPU added per call, whole process" nccl_cpu_allreduce 1 ns - -
 	row "  of which two hipEventRecord of the runtime" nccl_events 1 ns - -
 fi
 if want import; then
