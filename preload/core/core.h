@@ -89,6 +89,8 @@ struct tprof_pollrun {
 	uint32_t flushed_then;          /* ... when the run began */
 	uint32_t seq;                   /* the thread's seq then: the same buffer */
 	unsigned n;                     /* functions in the record (its ext) */
+	uint32_t untimed;               /* polls to come that are counted, not timed (poll.h) */
+	uint64_t polls;                 /* polls in the run */
 	struct tprof_hook *hooks[TPROF_POLL_FNS]; /* which, in the order of its units */
 };
 /* Records a thread lost since its last GAP record (thread.c): what a reader needs to pair
@@ -107,18 +109,13 @@ struct tprof_thread {
 	struct tprof_slot *slot;        /* slot being written, NULL when none */
 	uint32_t stream;                /* stream id, 0 = not registered yet */
 	uint32_t seq;                   /* sequence number of the next slot */
-	union {
-		struct {
-			int guard;      /* >0 inside a wrapped call or the profiler: runtime
+	int guard;                      /* >0 inside a wrapped call or the profiler: runtime
 					 * calls made meanwhile pass through unrecorded */
-			uint32_t busy;  /* >0 inside the recorder's own work on this thread (a
-					 * record reserved and not yet published, a slow path,
-					 * a lock of the recorder): an annotation made meanwhile
-					 * (by a signal handler) is counted as lost;
-					 * TPROF_BUSY_GAP: one was, a GAP record is due */
-		};
-		uint64_t inside;        /* both at once: 0 when neither (one load) */
-	};
+	uint32_t busy;                  /* >0 inside the recorder's own work on this thread (a
+					 * record reserved and not yet published, a slow path, a
+					 * lock of the recorder): an annotation made meanwhile (by
+					 * a signal handler) is counted as lost; TPROF_BUSY_GAP:
+					 * one was, a GAP record is due */
 	int depth;                      /* open ranges (tprof and roctx): push/pop levels */
 	uint32_t corr;                  /* correlation ids handed out (api.h) */
 	int registered;                 /* in the thread registry */
