@@ -228,14 +228,16 @@ _Static_assert(sizeof(struct tprof_launch_dims) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_devop_coll) == 32, "one unit");
 _Static_assert(sizeof(struct tprof_devop) == 96, "three units");
 
-/* One function's share of a POLL record: how often it was called in the run and for how long
- * in all (ticks), its shortest and longest call (ticks, saturated at UINT32_MAX). */
+/* One function's share of a POLL record: how often it was called in the run, how many of
+ * those calls were timed (0 in files written before some went untimed: all of them), and of
+ * the timed ones how long in all (ticks) and the shortest and longest (ticks, saturated at
+ * UINT32_MAX).  The run's time in this function is busy * count / timed. */
 struct tprof_poll_fn {
 	uint64_t count;
 	uint64_t busy;
 	uint32_t name;           /* the function's string id */
 	uint32_t min, max;
-	uint32_t reserved;
+	uint32_t timed;          /* saturated at UINT32_MAX */
 };
 _Static_assert(sizeof(struct tprof_poll_fn) == 32, "one unit");
 #define TPROF_POLL_FNS 4     /* functions one run can hold */

@@ -241,7 +241,10 @@ static void on_poll(struct pipeline *pl, struct thread *t, const struct tprof_re
 		struct poll_fn_info *o = &pi.fn[pi.n++];
 		o->name = proc_string(p, f->name);
 		o->count = f->count;
-		o->busy = sat_sub(timebase_mono(&p->tb, r->t0 + f->busy, &cursor), at);
+		/* the timed polls' time, for every poll (files written before: all timed) */
+		uint64_t busy = f->timed && f->timed < f->count ?
+			(uint64_t)((unsigned __int128)f->busy * f->count / f->timed) : f->busy;
+		o->busy = sat_sub(timebase_mono(&p->tb, r->t0 + busy, &cursor), at);
 		o->min = sat_sub(timebase_mono(&p->tb, r->t0 + f->min, &cursor), at);
 		o->max = sat_sub(timebase_mono(&p->tb, r->t0 + f->max, &cursor), at);
 		pi.polls += o->count;
@@ -252,6 +255,13 @@ static void on_poll(struct pipeline *pl, struct thread *t, const struct tprof_re
 	int64_t t1 = timebase_global(&p->tb, r->t1, &p->streams[t->stream]->tb_cursor_t1);
 	if (t1 < ns)
 		t1 = ns;
+	/* time in the calls, scaled from the timed ones, is no more than the run's span */
+	if (pi.busy > t1 - ns) {
+		pi.busy = t1 - ns;
+		for (unsigned i = 0; i < pi.n; i++)
+			if (pi.fn[i].busy > pi.busy)
+				pi.fn[i].busy = pi.busy;
+	}
 	if (t1 > t->last_ns)
 		t->last_ns = t1;
 	struct call_info ci = { .domain = r->flags, .poll = &pi };

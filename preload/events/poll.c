@@ -12,7 +12,7 @@ static void fn_first(struct tprof_poll_fn *f, struct tprof_hook *h, uint64_t t0,
 	f->busy = t1 - t0;
 	f->name = tprof_hook_name(h);
 	f->min = f->max = d;
-	f->reserved = 0;
+	f->timed = 1;
 }
 
 /* The open run gets a unit for h, written before the header that counts it.  There is room:
@@ -27,6 +27,7 @@ static int extend(struct tprof_thread *t, struct tprof_rec *r, struct tprof_hook
 	t->pos++;
 	run->end = t->pos;
 	run->hooks[run->n++] = h;
+	run->untimed = ++run->polls >= TPROF_POLL_EXACT ? TPROF_POLL_EVERY - 1 : 0;
 	__atomic_store_n(&r->t1, t1, __ATOMIC_RELEASE);
 	tprof_publish(r, TPROF_K_POLL, (uint8_t)run->n, run->hooks[0]->domain,
 		     ((const struct tprof_poll_fn *)(r + 1))->name);
@@ -61,4 +62,6 @@ void tprof_poll_open(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0, 
 	run->flushed_then = __atomic_load_n(run->flushed, __ATOMIC_RELAXED);
 	run->n = 1;
 	run->hooks[0] = h;
+	run->polls = 1;
+	run->untimed = 0;
 }

@@ -4,7 +4,16 @@
  * place while nothing else is recorded on the thread: per function the exact count, the time
  * spent in the calls, the shortest and the longest; the run's span from the first entry to
  * the last return.  A successful poll is an ordinary CALL, recorded after it returned.
- * TPROF_POLLS=each turns folding off (hook->poll is then 0). */
+ * TPROF_POLLS=each turns folding off (hook->poll is then 0).
+ *
+ * Reading the clock twice is most of what a poll costs recorded (a program that polls in a
+ * tight loop, as HPCC's RandomAccess does, runs that much slower), so past the first
+ * TPROF_POLL_EXACT polls of a run only one in TPROF_POLL_EVERY is timed (a prime, so that
+ * functions taking turns are each timed): the others are counted alone, without a clock
+ * read.  A function's busy time and its min and max are those of its timed polls, which its
+ * unit counts too (struct tprof_poll_fn's `timed`); a reader scales the busy time by count /
+ * timed.  The count stays exact, and so does the run's span where a success ends it: the
+ * successful poll (its CALL) begins at the run's end. */
 #ifndef TPROF_POLL_H
 #define TPROF_POLL_H
 
@@ -12,6 +21,9 @@
 
 /* Slow side of tprof_poll_missed: opens a run or adds a function to the open one. */
 void tprof_poll_open(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0, uint64_t t1);
+
+#define TPROF_POLL_EXACT 16u
+#define TPROF_POLL_EVERY 17u
 
 static inline uint32_t tprof_poll_ticks32(uint64_t d)
 {
@@ -39,16 +51,20 @@ static inline void tprof_poll_missed(struct tprof_thread *t, struct tprof_hook *
 	struct tprof_rec *r = tprof_poll_current(t);
 	if (TPROF_LIKELY(r != NULL)) {
 		struct tprof_poll_fn *f = (struct tprof_poll_fn *)(r + 1);
-		for (unsigned i = 0; i < t->poll.n; i++, f++) {
-			if (t->poll.hooks[i] != h)
+		struct tprof_pollrun *run = &t->poll;
+		for (unsigned i = 0; i < run->n; i++, f++) {
+			if (run->hooks[i] != h)
 				continue;
 			uint32_t d = tprof_poll_ticks32(t1 - t0);
 			f->count++;
 			f->busy += t1 - t0;
+			if (f->timed != UINT32_MAX)
+				f->timed++;
 			if (d < f->min)
 				f->min = d;
 			if (d > f->max)
 				f->max = d;
+			run->untimed = ++run->polls >= TPROF_POLL_EXACT ? TPROF_POLL_EVERY - 1 : 0;
 			__atomic_store_n(&r->t1, t1, __ATOMIC_RELEASE);
 			tprof_busy_leave(t);
 			return;
@@ -56,6 +72,48 @@ static inline void tprof_poll_missed(struct tprof_thread *t, struct tprof_hook *
 	}
 	tprof_busy_leave(t);
 	tprof_poll_open(t, h, t0, t1);
+}
+
+/* Whether the thread's next poll goes untimed: counted alone if it misses (see above).  Not
+ * once anything else was written on the thread since the run's record: the run is over. */
+static inline int tprof_poll_untimed(const struct tprof_thread *t)
+{
+	return t->poll.untimed != 0 && t->pos == t->poll.end;
+}
+
+/* An untimed poll of h missed: counted in the open run.  0 when the run is no longer open or
+ * has no unit for h: the caller times it from its return, as a poll of its own. */
+static inline int tprof_poll_count(struct tprof_thread *t, struct tprof_hook *h)
+{
+	struct tprof_pollrun *run = &t->poll;
+	tprof_busy_enter(t);
+	struct tprof_rec *r = tprof_poll_current(t);
+	if (TPROF_LIKELY(r != NULL)) {
+		struct tprof_poll_fn *f = (struct tprof_poll_fn *)(r + 1);
+		for (unsigned i = 0; i < run->n; i++, f++)
+			if (run->hooks[i] == h) {
+				f->count++;
+				run->polls++;
+				run->untimed--;
+				tprof_busy_leave(t);
+				return 1;
+			}
+	}
+	run->untimed = 0;
+	tprof_busy_leave(t);
+	return 0;
+}
+
+/* An untimed poll succeeded at `at` (ticks, its return): the open run, if it is still open,
+ * ends there, and the next poll is timed. */
+static inline void tprof_poll_close(struct tprof_thread *t, uint64_t at)
+{
+	tprof_busy_enter(t);
+	struct tprof_rec *r = tprof_poll_current(t);
+	if (r)
+		__atomic_store_n(&r->t1, at, __ATOMIC_RELEASE);
+	t->poll.untimed = 0;
+	tprof_busy_leave(t);
 }
 
 #endif

@@ -332,12 +332,31 @@ static inline int mpi_end(struct mpi_call *c, int rc)
 /* Calls `call` (assigning rc) for a polling function h.  When its unsuccessful calls are
  * folded (poll.h), the call is timed without a record: if `missed` (an expression over rc and
  * what the call returned) holds, it is counted in the thread's run of polls and the wrapper
- * returns rc; else its CALL record is written now, as having begun at its entry.  Otherwise
- * the CALL is recorded around the call as every call's is.  Either way, what follows fills
- * the record (and up to `follow` units of MPIREQ records) and ends it with mpi_end. */
+ * returns rc; else its CALL record is written now, as having begun at its entry.  A poll
+ * the run does not time (poll.h) reads no clock when it misses, and one that succeeds begins
+ * at its return.  Otherwise the CALL is recorded around the call as every call's is.  Either
+ * way, what follows fills the record (and up to `follow` units of MPIREQ records) and ends it
+ * with mpi_end. */
 #define MPI_POLL(c, t, h, ext, op, follow, rc, call, missed)                                \
 	int rc;                                                                            \
-	if (mpi_folds(h)) {                                                                \
+	if (mpi_folds(h) && tprof_poll_untimed(t)) {                                       \
+		(t)->guard++;                                                              \
+		rc = call;                                                                 \
+		int missed_ = (missed);                                                    \
+		if (missed_ && tprof_poll_count(t, h)) {                                   \
+			(t)->guard--;                                                      \
+			return rc;                                                         \
+		}                                                                          \
+		uint64_t at_ = tprof_now();                                                \
+		if (missed_) {                                                             \
+			(t)->guard--;                                                      \
+			tprof_poll_missed(t, h, at_, at_);                                 \
+			return rc;                                                         \
+		}                                                                          \
+		tprof_poll_close(t, at_);                                                  \
+		mpi_begin_room(c, t, h, ext, op, follow);                                  \
+		tprof_call_start_at((c)->r, h, ext, (c)->corr, at_);                       \
+	} else if (mpi_folds(h)) {                                                         \
 		uint64_t t0_ = tprof_now();                                                \
 		(t)->guard++;                                                              \
 		rc = call;                                                                 \

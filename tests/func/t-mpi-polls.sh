@@ -9,7 +9,7 @@
 # the same time (MPI_THREAD_MULTIPLE), and in OTF2.
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-polls
-plan 18
+plan 19
 # The ranks spin instead of yielding (need_mpi's default): a million unsuccessful tests that
 # each yield hand the CPU to any other runnable task for a whole time slice, and on a loaded
 # machine the test would take an hour.  Two ranks fit the two cores this runs on.
@@ -61,7 +61,9 @@ bad = []
 for v in runs(d).values():
     for e in v:
         a = e["args"]
-        if not (0 < a["time in calls (us)"] <= e["dur"]):
+        # (0 only for a lone poll that went untimed: its run ended as it began)
+        tc = a["time in calls (us)"]
+        if not (0 <= tc <= e["dur"] and (tc > 0 or a["polls"] == 1)):
             bad.append(e)
         if " + " in e["name"] and sum(f["polls"] for f in a["functions"].values()) != a["polls"]:
             bad.append(e)
@@ -93,6 +95,24 @@ if dict(got) != want:
     sys.exit("POLL records count %s, the program missed %s" % (dict(got), want))
 ' "$T/runs.rec" "$T/truth.json"
 ok $? "the recorder's POLL records count every unsuccessful poll (dump-records)"
+
+# Past its first 16 polls, a run times one poll in 17 and counts the others alone: a
+# function's busy time, min and max are those of its timed polls (the analyzer scales the
+# time by count / timed).
+py '
+import json, sys
+bad, long_runs = [], 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    for f in r.get("polls", []) if r["kind"] == "poll" else []:
+        n, k = f["count"], f["timed"]
+        if not (1 <= k <= n and k <= 16 + n // 17 + 1 and f["min"] * k <= f["busy"] <= f["max"] * k):
+            bad.append(f)
+        long_runs += n >= 1000
+if bad or not long_runs:
+    sys.exit("%d runs of 1000 polls or more; out of bounds: %s" % (long_runs, bad[:3]))
+' "$T/runs.rec"
+ok $? "long runs of polls time one in 17, their busy time within timed x min and timed x max"
 
 grep -q "unmatched:   0 sends, 0 receives" "$T/runs.txt" &&
 	! grep -q "[1-9][0-9,]* receives never completed" "$T/runs.txt"

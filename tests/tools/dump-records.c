@@ -240,7 +240,8 @@ static void devop(struct jw *w, const uint8_t *ext, unsigned flags)
 	jw_lit(w, "}");
 }
 
-/* A POLL record's functions: "polls":[{"name","count","busy","min","max"}...] (ticks). */
+/* A POLL record's functions: "polls":[{"name","count","busy","min","max","timed"}...] (ticks;
+ * timed: the polls the recorder timed, 0 in files written before it timed some alone). */
 static void poll_fns(struct jw *w, const struct proc *p, const struct tprof_rec *r)
 {
 	KEY(w, "polls");
@@ -260,6 +261,8 @@ static void poll_fns(struct jw *w, const struct proc *p, const struct tprof_rec 
 		jw_u64(w, f.min);
 		KEY(w, "max");
 		jw_u64(w, f.max);
+		KEY(w, "timed");
+		jw_u64(w, f.timed);
 		jw_lit(w, "}");
 	}
 	jw_lit(w, "]");
