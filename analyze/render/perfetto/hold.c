@@ -31,14 +31,19 @@ size_t pf_hold_begin(struct pf *w, struct pf_seq *s, size_t room)
 	return s->b.len;
 }
 
-static void grow(void *pp, uint32_t *cap, size_t size)
+/* Room for one more node and one more top. */
+static void make_room(struct pf_seq *s)
 {
-	uint32_t c = *cap ? *cap * 2 : 256;
-	void *v = realloc(*(void **)pp, c * size);
-	if (!v)
-		abort();
-	*(void **)pp = v;
-	*cap = c;
+	if (s->nnodes == s->capnodes) {
+		s->capnodes = s->capnodes ? s->capnodes * 2 : 256;
+		if (!(s->nodes = realloc(s->nodes, s->capnodes * sizeof(*s->nodes))))
+			abort();
+	}
+	if (s->ntops == s->captops) {
+		s->captops = s->captops ? s->captops * 2 : 256;
+		if (!(s->tops = realloc(s->tops, s->captops * sizeof(*s->tops))))
+			abort();
+	}
 }
 
 void pf_hold_end(struct pf *w, struct pf_seq *s, size_t off, int64_t t0, int64_t t1, int slice)
@@ -46,10 +51,7 @@ void pf_hold_end(struct pf *w, struct pf_seq *s, size_t off, int64_t t0, int64_t
 	struct pb t = s->b;
 	s->b = s->hold;
 	s->hold = t;
-	if (s->nnodes == s->capnodes)
-		grow(&s->nodes, &s->capnodes, sizeof(*s->nodes));
-	if (s->ntops == s->captops)
-		grow(&s->tops, &s->captops, sizeof(*s->tops));
+	make_room(s);
 	uint32_t size = 1;
 	if (slice)
 		while (s->ntops) {
