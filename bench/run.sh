@@ -24,6 +24,10 @@
 #             /dev/null and to .json.gz, --format perfetto (and its size against the
 #             .json.gz's), --format otf2 and --format sqlite (and its rows/s) on a cached mix
 #             trace of BENCH_TRACE records, and of the first two on one of BENCH_BIG records
+#   annot     an annotation-heavy profile (bench/annot-heavy.c: BENCH_ANNOT_THREADS threads, each
+#             opening BENCH_ANNOT_RANGES ranges nested four to five deep with marks between
+#             them), recorded afresh each run: how many times smaller its --format perfetto
+#             .pftrace is than its --format chrome .json.gz, and the .pftrace's bytes per event
 #   start     CPU per process start (getrusage of the children: everything the process ran,
 #             threads included), BENCH_STARTS starts of /bin/true in a row, each way round in
 #             turn: plain, with an empty library preloaded (the floor any preloaded library
@@ -77,7 +81,7 @@
 #                    tprof-inspect, tprof-analyze and libtrace_preload.so under test
 #   BENCH_RUNS       runs per figure (default 5)
 #   BENCH_ONLY       the parts to run, separated by spaces (default all): floor overhead rate
-#                    bytes analyze hip mpi polls nrt nccl start sigkill sample import; the
+#                    bytes analyze annot hip mpi polls nrt nccl start sigkill sample import; the
 #                    table shows the others not measured
 #   BENCH_FLOOR_PAIRS pairs of clock reads per floor run, each clock (default 1e7)
 #   BENCH_CACHE      where generated analyzer traces are kept between runs (default
@@ -89,6 +93,9 @@
 #   BENCH_PACE       records/s of the paced run (default 2e7, the target)
 #   BENCH_TRACE      records in the analyzer-speed trace (default 2e7)
 #   BENCH_BIG        records in the analyzer-memory trace (default 1e8; 0 skips it)
+#   BENCH_ANNOT_THREADS, BENCH_ANNOT_RANGES
+#                    threads and ranges per thread of the annotation-heavy profile (default 8
+#                    and 20000)
 #   BENCH_ANALYZE_BASE another tprof-analyze (the one before a change) timed on the same
 #                    trace right before each --summary, chrome and otf2 run: its rows show
 #                    beside the analyzer's under "before"
@@ -140,8 +147,10 @@ CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/tprof-bench-cache}
 SAMPLE_WORK=${BENCH_SAMPLE_WORK:-2e9}
 SAMPLE_LONG=${BENCH_SAMPLE_LONG:-60}
 STARTS=${BENCH_STARTS:-300}
+ANNOT_THREADS=${BENCH_ANNOT_THREADS:-8}
+ANNOT_RANGES=${BENCH_ANNOT_RANGES:-20000}
 
-for p in floor overhead rate mix killme runstat cpuburn startcost onemark .libs/libempty.so; do
+for p in floor overhead rate mix annot-heavy killme runstat cpuburn startcost onemark .libs/libempty.so; do
 	[ -x "$BENCH_BIN/$p" ] || { echo "run.sh: $BENCH_BIN/$p is missing (make bench builds it)" >&2; exit 2; }
 done
 for p in "$TPROF_INSPECT" "$TPROF_ANALYZE" "$TPROF_PRELOAD"; do
@@ -544,6 +553,36 @@ if [ "$(num "$BIG")" -gt 0 ]; then
 	gen_trace "$BIG" && analyze_runs big "$GEN_DIR"
 	say ""
 fi
+fi
+
+# ---- 4b. an annotation-heavy profile: the Perfetto trace's size ---------------------------
+# Ranges and marks are all there is: the nested ranges' packets and their timestamps are most of
+# the .pftrace.  Each run records the profile afresh (the same calls, other timings), with the
+# little work between calls of the analyzer benchmarks' mix trace (20 iterations at most).
+if want annot; then
+say "== annotation-heavy profile [load $(cut -d' ' -f1 /proc/loadavg)]: $ANNOT_THREADS threads x $ANNOT_RANGES nested ranges with marks"
+for r in $(seq 1 "$RUNS"); do
+	d="$W/annot"
+	rm -rf "$d"
+	if ! rec "$d" "$B/annot-heavy" "$ANNOT_RANGES" "$ANNOT_THREADS" 20 >"$W/annot.out" 2>"$W/annot.err"; then
+		fail "annot-heavy: $(head -n 3 "$W/annot.err")"
+		break
+	fi
+	summary "$d" "$W/annot.sum" || break
+	check_complete "annot-heavy" "$W/annot.sum" "$(kv "$W/annot.out" events)" || break
+	if ! "$TPROF_ANALYZE" "$d" --format chrome -o "$W/annot.json.gz" 2>"$W/annot.err" ||
+		! "$TPROF_ANALYZE" "$d" --format perfetto -o "$W/annot.pftrace" 2>"$W/annot.err"; then
+		fail "tprof-analyze on the annotation-heavy profile: $(head -n 3 "$W/annot.err")"
+		break
+	fi
+	_ev=$(kv "$W/annot.out" events)
+	_gzb=$(wc -c <"$W/annot.json.gz") _pfb=$(wc -c <"$W/annot.pftrace")
+	sample annot_pf_ratio "$(awk -v g="$_gzb" -v p="$_pfb" 'BEGIN { printf "%.3f", g / p }')"
+	sample annot_pf_bpe "$(awk -v p="$_pfb" -v n="$_ev" 'BEGIN { printf "%.3f", p / n }')"
+	say "  run $r: $_ev events ($(kv "$W/annot.out" ranges) ranges), .pftrace $_pfb bytes, .json.gz $_gzb bytes"
+	rm -rf "$d" "$W/annot.json.gz" "$W/annot.pftrace"
+done
+say ""
 fi
 
 # ---- 5. HIP: added cost per call ---------------------------------------------------------
@@ -1103,6 +1142,8 @@ row "analyze peak RSS, chrome, $BIG records" an_big_chrome_rss 1024 MiB le 1024
 row "analyze peak RSS, otf2, $TRACE records" an_mid_otf2_rss 1024 MiB - -
 row "analyze --summary, records/s ($BIG)" an_big_summary_rate 1e6 M/s ge 20
 row "analyze chrome -o /dev/null, records/s ($BIG)" an_big_chrome_rate 1e6 M/s ge 5
+row ".json.gz / .pftrace, annotation-heavy ($ANNOT_THREADS x $ANNOT_RANGES nested ranges)" annot_pf_ratio 1 x ge 3
+row "  .pftrace bytes per event" annot_pf_bpe 1 B - -
 row "process start: CPU us, plain /bin/true" start_plain 1000 us - -
 row "  added by an empty preloaded library (floor)" start_add_empty 1000 us - -
 row "  added by the recorder, off (TPROF_ENABLE=0)" start_add_off 1000 us le 30

@@ -10,8 +10,9 @@
 # and tracks, named and ordered alike.  Profiles: synthetic MPI (4 ranks, messages,
 # collectives, a host ahead), NCCL (4 ranks, device spans) and NRT (NeuronCores on two hosts)
 # jobs and device spans put in order, in every --group-by layout that applies; real programs:
-# steps with marks and counters (and a --steps window), roctx ranges across threads and ranges
-# by id that overlap, the stand-in Neuron runtime driving two cores, HIP launches on the
+# steps with marks and counters (and a --steps window), nested ranges with marks on 4 threads
+# (written in time order on each sequence: no full timestamps), roctx ranges across threads
+# and ranges by id that overlap, the stand-in Neuron runtime driving two cores, HIP launches on the
 # stand-in (with hipcc), an MPI job on 3 ranks and NCCL collectives of 4 ranks on the stand-in
 # NCCL (with Open MPI).  Then the command line: the default file name, standard output, the
 # errors.
@@ -21,7 +22,7 @@
 	skip_all "no protoc (configure found none; on Debian: apt-get install protobuf-compiler)"
 export PROTOC
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 32
+plan 35
 
 # both TAG DIR [OPTIONS...]: DIR as TAG.json and TAG.pftrace with OPTIONS; the two must agree.
 both() {
@@ -85,6 +86,38 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 if (s["counters"], s["instants"], s["slices"]) != (10, 20, 23): sys.exit("found %s" % s)
 ' "$T/steps.sum"
+
+# Ranges nested two deep with a mark inside, on 4 threads: the scene draws a range when it
+# closes, after what it encloses; the writer holds a thread's packets back while ranges are
+# open there and writes them in time order once the outermost closes (its names in packets of
+# their own before them), so that every packet's time is a delta from the one before on its
+# sequence, never a full timestamp.
+record_env "$T/nested" "$APPS/threads" 4 200 >/dev/null 2>&1
+ok $? "threads runs under the recorder"
+both nested "$T/nested"
+check "nested: 1600 ranges, 800 marks; on each sequence packets in time order, no full timestamps" py '
+import collections, sys
+sys.path.insert(0, sys.argv[3])
+import json, pftrace
+s = json.load(open(sys.argv[2]))
+if s["slices"] < 1600 or s["instants"] != 800:
+    sys.exit("found %s" % s)
+flat = pftrace.expand(open(sys.argv[1], "rb").read())[0]
+full = back = 0
+for p in pftrace.parse_text(pftrace.protoc_decode(flat)):
+    if not p.has("track_event"):
+        continue
+    full += p.has("timestamp_clock_id")
+t = pftrace.load(sys.argv[1])
+per = collections.defaultdict(list)
+for e in t.events:
+    per[e["track"]].append((e["i"], e["ts"]))
+for evs in per.values():
+    ts = [x for _, x in sorted(evs)]
+    back += sum(a > b for a, b in zip(ts, ts[1:]))
+if full or back:
+    sys.exit("%d full timestamps, %d packets earlier than the one before" % (full, back))
+' "$T/nested.pftrace" "$T/nested.sum" "$top_srcdir/tests/tools"
 
 if [ -x "$APPS/roctx-ranges" ] && [ -x "$APPS/roctx-async" ] &&
 	[ -e "$STANDIN_LIBDIR/libroctx64.so.4" ]; then

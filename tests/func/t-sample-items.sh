@@ -4,11 +4,12 @@
 # two stacks that share their callers, a thread with nothing but samples, a sample without a
 # stack; each format read by its own reader: python3 json (Chrome), protoc through
 # tools/pftrace.py (Perfetto: every callstack interned once per sequence, resolving to the
-# right frames in order), otf2-print (calling contexts, their unwind distances, the
+# right frames in order; and again inside a range drawn after them, held back and written in
+# time order), otf2-print (calling contexts, their unwind distances, the
 # interrupt generator, inside the thread's regions), sqlite3 (samples, callsites, views).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
-plan 10
+plan 11
 
 ITEMS="$top_builddir/tests/unit/sample-items"
 for f in chrome perfetto otf2 sqlite; do
@@ -54,7 +55,8 @@ ok $? "Chrome: each sample a thread instant named by its innermost function, wit
 ok $? "Perfetto: protoc decodes the trace; every callstack, frame, name and mapping resolves, once per sequence"
 [ -s "$T/pf.err" ] && diag "$(head -5 "$T/pf.err")"
 
-py "$WANT"'
+# pftrace.py samples' output against WANT
+PF_SAMPLES='
 import json
 s = json.load(open(sys.argv[1]))
 tid = {700: "main", 701: "worker", 702: "idle"}
@@ -66,7 +68,8 @@ want_modes = ["MODE_KERNEL" if w[4] else "MODE_USER" for w in WANT]
 err = differ(got, WANT) or (user and "mappings %s" % user) or (modes != want_modes and "modes %s" % modes)
 if err:
     sys.exit(err)
-' "$T/pf.json"
+'
+py "$WANT$PF_SAMPLES" "$T/pf.json"
 ok $? "Perfetto: PerfSamples on their threads (pid, tid of the thread descriptor), frames in order, kernel frames in [kernel.kallsyms]"
 
 py '
@@ -84,6 +87,31 @@ if sorted(per.values()) != [0, 1, 4] or sorted(frames.values()) != [0, 8, 111]:
     sys.exit("callstacks per sequence %s, frames %s" % (per, frames))
 ' "$T/out.perfetto" "$top_srcdir/tests/tools"
 ok $? "Perfetto: a repeated stack is interned once, a frame once per sequence however often it recurs"
+
+# The same inside a range drawn after what it encloses (as the scene draws ranges): held back
+# by the writer, then written in time order, new callstacks in packets of their own before.
+"$ITEMS" perfetto-nested "$T/out.nested" 2>"$T/nested.err" &&
+	"$PY" "$top_srcdir/tests/tools/pftrace.py" samples "$T/out.nested" >"$T/pfn.json" \
+		2>"$T/pfn.err" &&
+	py "$WANT$PF_SAMPLES" "$T/pfn.json" && py '
+import sys
+sys.path.insert(0, sys.argv[2])
+import pftrace
+t = pftrace.load(sys.argv[1])
+got = sorted((e["type"], e["name"], e["ts"]) for e in t.events)
+want = sorted([("TYPE_SLICE_BEGIN", "outer", 50), ("TYPE_SLICE_BEGIN", "hipLaunchKernel", 100),
+               ("TYPE_SLICE_END", None, 300), ("TYPE_INSTANT", "checkpoint", 420),
+               ("TYPE_SLICE_END", None, 480)])
+if got != want:
+    sys.exit("events %s" % got)
+main = [(x["i"], x["ts"]) for x in t.samples if x["tid"] == 700]
+main += [(e["i"], e["ts"]) for e in t.events]
+ts = [x for _, x in sorted(main)]
+if ts != sorted(ts):
+    sys.exit("main: times in packet order %s" % ts)
+' "$T/out.nested" "$top_srcdir/tests/tools"
+ok $? "Perfetto, inside a range drawn after them: the same samples, main's packets in time order"
+[ -s "$T/pfn.err" ] && diag "$(head -5 "$T/pfn.err")"
 
 otf2_print "$T/out.otf2/traces.otf2" "$T/o.txt"
 ok $? "OTF2: otf2-print reads the archive without complaint"

@@ -11,7 +11,11 @@
  *   sample-items chrome|perfetto|otf2|sqlite OUT
  * With a third argument N: N samples on 16 threads from 4096 stacks of 8 to 64 frames (1 to
  * 4 of them kernel frames), drawn and written, and the time that took on stderr (the cost of
- * interning stacks). */
+ * interning stacks).
+ *   sample-items perfetto-nested OUT
+ * draws the same in Perfetto inside a range "outer" [50, 480] on main, drawn after what it
+ * encloses as the scene draws ranges (their ranges_open 1): the writer holds them back until
+ * it comes, a sample's new callstack going out before it in a packet of its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +29,7 @@
 #include "nrtw.h"
 
 static struct scene_renderer r;
+static uint32_t ranges_open;      /* of the items drawn on main (perfetto-nested) */
 static const struct event call_ev = { .kind = EV_CALL };
 
 static uint32_t str(const char *s)
@@ -41,7 +46,8 @@ static void sample(struct track tr, const struct proc *p, int64_t t, const struc
 {
 	draw((struct scene_item){ .kind = SI_SAMPLE, .cat = "sample",
 				  .name = st && st->n ? st->frames[0] : str("[no stack]"),
-				  .track = tr, .proc = p, .t0 = t, .t1 = t, .stack = st });
+				  .track = tr, .proc = p, .t0 = t, .t1 = t, .stack = st,
+				  .ranges_open = ranges_open });
 }
 
 /* A stack from names, innermost first. */
@@ -78,14 +84,21 @@ static void items(struct tracks *tracks, const struct proc *p)
 	struct scene_stack deep = { f5, 120, 0, 5 };
 
 	draw((struct scene_item){ .kind = SI_SLICE, .cat = "hip", .name = str("hipLaunchKernel"),
-				  .track = main_tr, .proc = p, .t0 = 100, .t1 = 300, .ev = &call_ev });
+				  .track = main_tr, .proc = p, .t0 = 100, .t1 = 300, .ev = &call_ev,
+				  .ranges_open = ranges_open });
 	sample(main_tr, p, 150, &s1);
 	sample(main_tr, p, 200, &s1b);
 	sample(main_tr, p, 250, &s2);
 	sample(main_tr, p, 400, &s3);
 	draw((struct scene_item){ .kind = SI_INSTANT, .cat = "mark", .name = str("checkpoint"),
-				  .track = main_tr, .proc = p, .t0 = 420, .t1 = 420 });
+				  .track = main_tr, .proc = p, .t0 = 420, .t1 = 420,
+				  .ranges_open = ranges_open });
 	sample(main_tr, p, 450, &s4);
+	if (ranges_open) {
+		ranges_open = 0;
+		draw((struct scene_item){ .kind = SI_SLICE, .cat = "range", .name = str("outer"),
+					  .track = main_tr, .proc = p, .t0 = 50, .t1 = 480 });
+	}
 	sample(worker, p, 500, &deep);
 	sample(worker, p, 600, &deep);
 	struct scene_stack none = { NULL, 0, 0, 4 };
@@ -134,7 +147,8 @@ static void bench(struct tracks *tracks, const struct proc *p, long n)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: sample-items chrome|perfetto|otf2|sqlite OUT [N]\n");
+		fprintf(stderr, "usage: sample-items chrome|perfetto|perfetto-nested|otf2|sqlite "
+			"OUT [N]\n");
 		return 2;
 	}
 	char dir[] = "/tmp/tprof-sample-items-XXXXXX";
@@ -159,8 +173,9 @@ int main(int argc, char **argv)
 	const char *fmt = argv[1];
 	if (!strcmp(fmt, "chrome")) {
 		r = render_chrome(argv[2]);
-	} else if (!strcmp(fmt, "perfetto")) {
+	} else if (!strcmp(fmt, "perfetto") || !strcmp(fmt, "perfetto-nested")) {
 		r = render_perfetto(argv[2]);
+		ranges_open = fmt[8] != 0;
 	} else if (!strcmp(fmt, "otf2")) {
 		r = render_otf2(argv[2], &w);
 	} else if (!strcmp(fmt, "sqlite")) {

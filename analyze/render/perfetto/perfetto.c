@@ -12,6 +12,7 @@
 #include "perfetto.h"
 #include "../../util/outname.h"
 #include "annot.h"
+#include "hold.h"
 #include "layout.h"
 #include "samples.h"
 #include "seq.h"
@@ -34,12 +35,11 @@ static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 	return 0;
 }
 
-/* A TrackEvent of `type` with the item's category, name and arguments, at ts. */
-static void event(struct pf *w, struct pf_seq *s, unsigned type, const struct scene_item *it,
-		  int64_t ts)
+/* A TrackEvent of `type` with the item's category, name and arguments (its fields in s->b). */
+static inline void track_event(struct pf *w, struct pf_seq *s, unsigned type,
+			       const struct scene_item *it)
 {
 	struct pb *b = &s->b;
-	size_t p = pf_packet(w, s, 4 * PB_MAX_FIELD);
 	size_t te = pb_open(b, PACKET_TRACK_EVENT);
 	pb_uint(b, TE_TYPE, type);
 	if (it->cat)
@@ -50,6 +50,14 @@ static void event(struct pf *w, struct pf_seq *s, unsigned type, const struct sc
 		pb_uint(b, TE_NAME_IID, pf_iid_name(w, s, it->name));
 	pf_annotations(w, s, it->args);
 	pb_close(b, te);
+}
+
+/* The event as a packet at ts. */
+static void event(struct pf *w, struct pf_seq *s, unsigned type, const struct scene_item *it,
+		  int64_t ts)
+{
+	size_t p = pf_packet(w, s, 4 * PB_MAX_FIELD);
+	track_event(w, s, type, it);
 	pf_packet_end(w, s, p, ts);
 }
 
@@ -61,6 +69,17 @@ static void slice_end(struct pf *w, struct pf_seq *s, int64_t ts)
 	pb_uint(b, TE_TYPE, TYPE_SLICE_END);
 	pb_close(b, te);
 	pf_packet_end(w, s, p, ts);
+}
+
+/* A slice (its end with it) or an instant on a thread's track while ranges are open there
+ * (hold.h): held back, and written with what it encloses once no range is open around it. */
+static void held(struct pf *w, struct pf_seq *s, const struct scene_item *it, int slice)
+{
+	size_t off = pf_hold_begin(w, s, 4 * PB_MAX_FIELD);
+	track_event(w, s, slice ? TYPE_SLICE_BEGIN : TYPE_INSTANT, it);
+	pf_hold_end(w, s, off, it->t0, slice ? it->t1 : it->t0, slice);
+	if (!it->ranges_open)
+		pf_hold_release(w, s);
 }
 
 static void counter(struct pf *w, const struct scene_item *it)
@@ -89,11 +108,19 @@ static void item(void *priv, const struct scene_item *it)
 	switch (it->kind) {
 	case SI_SLICE:
 		s = pf_track_of(w, it->track)->seq;
+		if (pf_holding(s, it->ranges_open)) {
+			held(w, s, it, 1);
+			break;
+		}
 		event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
 		slice_end(w, s, it->t1);
 		break;
 	case SI_INSTANT:
-		event(w, pf_track_of(w, it->track)->seq, TYPE_INSTANT, it, it->t0);
+		s = pf_track_of(w, it->track)->seq;
+		if (pf_holding(s, it->ranges_open))
+			held(w, s, it, 0);
+		else
+			event(w, s, TYPE_INSTANT, it, it->t0);
 		break;
 	case SI_COUNTER:
 		counter(w, it);
@@ -116,8 +143,10 @@ static void anchor(struct pf *w, const struct scene_flow *f, struct track tr, in
 		   unsigned ids_field, const struct scene_args *args)
 {
 	struct pf_seq *s = pf_track_of(w, tr)->seq;
+	/* held after what its thread holds: written in its place when it nests there */
+	int hold = s->nnodes != 0;
+	size_t p = hold ? pf_hold_begin(w, s, 4 * PB_MAX_FIELD) : pf_packet(w, s, 4 * PB_MAX_FIELD);
 	struct pb *b = &s->b;
-	size_t p = pf_packet(w, s, 4 * PB_MAX_FIELD);
 	size_t te = pb_open(b, PACKET_TRACK_EVENT);
 	pb_uint(b, TE_TYPE, TYPE_INSTANT);
 	pb_uint(b, TE_CATEGORY_IIDS, pf_iid_cat(w, s, f->cat));
@@ -125,7 +154,10 @@ static void anchor(struct pf *w, const struct scene_flow *f, struct track tr, in
 	pb_fixed64(b, ids_field, f->id);
 	pf_annotations(w, s, args);
 	pb_close(b, te);
-	pf_packet_end(w, s, p, ts);
+	if (hold)
+		pf_hold_end(w, s, p, ts, ts, 0);
+	else
+		pf_packet_end(w, s, p, ts);
 }
 
 static void flow(void *priv, const struct scene_flow *f)
@@ -148,6 +180,8 @@ static void destroy(struct pf *w)
 	pf_strmap_free(&w->counters);
 	callsites_free(&w->callsites);
 	free(w->chain);
+	free(w->walk);
+	free(w->puts);
 	free(w->path);
 	free(w);
 }
@@ -159,6 +193,7 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 		destroy(w);
 		return -1;
 	}
+	pf_hold_release_all(w);
 	pf_describe(w, tr, tracks);
 	pf_flush_all(w);
 	int rc = pf_out_close(w->out, 1);

@@ -1,6 +1,7 @@
 /* render/perfetto/pf.h — the Perfetto writer's state, shared by its parts: sequences and
- * packets (seq.h), tracks and their descriptors (layout.h), arguments as debug annotations
- * (annot.h), CPU samples (samples.h) and the renderer of the scene (perfetto.c). */
+ * packets (seq.h), packets held back to be written in time order (hold.h), tracks and their
+ * descriptors (layout.h), arguments as debug annotations (annot.h), CPU samples (samples.h)
+ * and the renderer of the scene (perfetto.c). */
 #ifndef TPROF_ANALYZE_PERFETTO_PF_H
 #define TPROF_ANALYZE_PERFETTO_PF_H
 
@@ -11,7 +12,8 @@
 #include "proto.h"
 #include "wire.h"
 
-/* A packet sequence: one per track, its events written in the order they come.  Its clock
+/* A packet sequence: one per track, its events written in the order they come, or held back
+ * while ranges are open on its thread and then written in time order (hold.h).  Its clock
  * counts in deltas from the packet before (a sequence-scoped incremental clock); a packet
  * earlier than that gives its time in full on the trace clock instead. */
 struct pf_seq {
@@ -22,6 +24,23 @@ struct pf_seq {
 	struct pf_idset interned;        /* (kind << 56 | iid) defined on it, categories aside */
 	uint32_t recent[64];             /* event name ids known defined, by id % 64 */
 	int busy;                        /* has filled a bundle: gets a bundle-sized buffer */
+	/* packets held back until the ranges around them close (hold.h) */
+	struct pb hold;                  /* their fields after the sequence id */
+	struct pf_node *nodes;           /* in the order they came: children before parents */
+	uint32_t nnodes, capnodes;
+	uint32_t *tops;                  /* the nodes no later one has taken in, in order */
+	uint32_t ntops, captops;
+};
+
+/* A packet held back: an event (a slice's begin, whose end comes with it), an instant, a CPU
+ * sample; with the held nodes it encloses (its subtree, just before it: size counts them
+ * and itself). */
+struct pf_node {
+	int64_t t0, t1;
+	uint32_t off, len;               /* its fields in the sequence's hold buffer */
+	uint32_t size;
+	uint32_t slice;                  /* 1: a slice, whose end (at t1) is written after its
+					  * subtree */
 };
 
 /* What an iid names (struct pf_seq's set, the pending list of a packet). */
@@ -82,6 +101,13 @@ struct pf {
 		uint64_t iid;
 	} pending[2 * SCENE_MAX_ARGS + 8];
 	unsigned npending;
+	size_t heldback;                 /* bytes all sequences hold back (hold.c) */
+	uint32_t *walk;                  /* held packets being ordered (hold.c) */
+	struct pf_put {
+		int64_t ts;
+		uint32_t e, k;           /* node (| end), place in the walk */
+	} *puts;
+	size_t capwalk;
 };
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "samples.h"
 #include "layout.h"
+#include "hold.h"
 #include "seq.h"
 #include "proto.h"
 
@@ -101,9 +102,22 @@ void pf_sample(struct pf *w, const struct scene_item *it)
 	if (!w->unknown_fn)
 		w->unknown_fn = strings_add("[unknown]", 9);
 	uint32_t leaf = callsites_intern(&w->callsites, st);
-	size_t p = pf_packet(w, s, 8 * PB_MAX_FIELD);
-	if (leaf && fresh(s, IK_CALLSTACK, leaf))
-		callstack(w, s, leaf);
+	int hold = pf_holding(s, it->ranges_open);
+	int fresh_stack = leaf && fresh(s, IK_CALLSTACK, leaf);
+	size_t p;
+	if (hold) {
+		/* held (hold.h): its callstack, when new, goes out at once in a packet of its own */
+		if (fresh_stack) {
+			p = pf_packet(w, s, 0);
+			callstack(w, s, leaf);
+			pf_packet_end_untimed(w, s, p);
+		}
+		p = pf_hold_begin(w, s, 8 * PB_MAX_FIELD);
+	} else {
+		p = pf_packet(w, s, 8 * PB_MAX_FIELD);
+		if (fresh_stack)
+			callstack(w, s, leaf);
+	}
 	struct pb *b = &s->b;
 	pb_need(b, 8 * PB_MAX_FIELD);
 	size_t e = pb_open(b, PACKET_PERF_SAMPLE);
@@ -114,5 +128,11 @@ void pf_sample(struct pf *w, const struct scene_item *it)
 		pb_uint(b, PERF_CALLSTACK_IID, leaf);
 	pb_uint(b, PERF_CPU_MODE, st && st->nkernel ? CPU_MODE_KERNEL : CPU_MODE_USER);
 	pb_close(b, e);
-	pf_packet_end(w, s, p, it->t0);
+	if (!hold) {
+		pf_packet_end(w, s, p, it->t0);
+		return;
+	}
+	pf_hold_end(w, s, p, it->t0, it->t0, 0);
+	if (!it->ranges_open)
+		pf_hold_release(w, s);
 }

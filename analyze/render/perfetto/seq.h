@@ -51,6 +51,16 @@ static inline __attribute__((always_inline)) void pf_packet_end(struct pf *w, st
 	if (b->len >= PF_BUNDLE || w->held > PF_HELD_MAX)
 		pf_packet_flush(w, s);
 }
+/* Ends a packet without a timestamp (only interned data: it leaves the clock as it is). */
+static inline void pf_packet_end_untimed(struct pf *w, struct pf_seq *s, size_t start)
+{
+	struct pb *b = &s->b;
+	pb_close(b, start);
+	w->held += b->len - w->packet_from;
+	if (b->len >= PF_BUNDLE || w->held > PF_HELD_MAX)
+		pf_packet_flush(w, s);
+}
+
 /* iids for the packet being written on s, defined in it when new on s. */
 uint64_t pf_iid_flowname(struct pf *w, struct pf_seq *s, const char *name);
 uint64_t pf_iid_key(struct pf *w, struct pf_seq *s, const char *key, uint32_t key_name);
