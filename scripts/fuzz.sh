@@ -19,7 +19,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-${FUZZ_TIME:-10}}
 [ $# -gt 0 ] && shift
-targets=${*:-tpf spool json render}
+targets=${*:-tpf spool json render records}
 dir=${FUZZ_BUILD:-$top/build-fuzz}
 cc=${FUZZ_CC:-clang}
 MAX_LEN=262144

@@ -197,6 +197,8 @@ static int next_chunk_record(struct stream *s)
 	struct stream_read *r = s->rd;
 	if (r->out_len - r->out_pos < TPROF_CODEC_RECORD_MAX && !r->out_end && fill(s) < 0)
 		return -1;
+	if (r->out_len == r->out_pos)
+		return -1;      /* records left, and no bytes (an empty payload has no buffer) */
 	struct tprof_rec *to = s->reccap >= REC_MAX ? s->rec : scratch;
 	long n = tprof_decode_one(&r->dec, r->out + r->out_pos, r->out_len - r->out_pos, to);
 	if (n <= 0)

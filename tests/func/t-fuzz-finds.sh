@@ -7,7 +7,7 @@
 CORPUS="$top_srcdir/tests/fuzz/corpus"
 finds=$(cd "$CORPUS" && ls -d */find-* 2>/dev/null)
 [ -n "$finds" ] || skip_all "no find-* inputs in $CORPUS"
-plan $(($(echo "$finds" | wc -l) + 2))
+plan $(($(echo "$finds" | wc -l) + 3))
 
 # replay TARGET FILE DIR [ARGS...]: FILE as the fuzz target TARGET hands it to tprof-analyze
 # (fuzz-TARGET.c), its files and outputs in DIR, then ARGS; stdout in DIR/out, stderr in
@@ -21,6 +21,24 @@ replay() {
 	tpf) cp "$_f" "$_d/p/fz.1.00000001.tpf" && set -- "$_d/p" --summary "$@" ;;
 	spool) cp "$_f" "$_d/p/fz.1.00000001.spool" && set -- "$_d/p" --summary "$@" ;;
 	json) cp "$_f" "$_d/in.json" && set -- --import "$_d/in.json" --summary=json "$@" ;;
+	records)
+		# a chunk file around the payload, as fuzz-records.c makes it
+		py 'import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+if not b:
+    sys.exit(1)
+pay = b[1:]
+n = len(pay)
+fh = bytearray(64)
+struct.pack_into("<8sHHIQII", fh, 0, b"TPROF\0TR", 1, 64, 0x01020304, 1, 1, 0)
+struct.pack_into("<I", fh, 60, zlib.crc32(bytes(fh[:60])))
+ch = bytearray(64)
+units, records = n // 4 + 1, n // 7 + 1
+struct.pack_into("<4sHHIIIIQQIIIIII", ch, 0, b"TPCK", 1, 64, 1, 0, 0, units, 0, 0, n, n, 0,
+                 2 if b[0] & 1 else 4, records, 0)
+struct.pack_into("<I", ch, 60, zlib.crc32(bytes(ch[:60])))
+open(sys.argv[2] + "/p/fz.1.00000001.tpf", "wb").write(bytes(fh) + bytes(ch) + pay)' \
+			"$_f" "$_d" && set -- "$_d/p" --summary "$@" ;;
 	render)
 		# the layout and the choice of output of fuzz-render.c
 		# shellcheck disable=SC2046
@@ -65,4 +83,7 @@ ok $? "a spool in which nothing has a time: the trace starts at 0 and lasts 0"
 replay json "$CORPUS/json/find-empty-file" "$T/r"
 [ $? -eq 1 ] && grep -q "in.json" "$T/r/err"
 ok $? "an empty JSON file: nothing read (status 1), the file named"
+replay records "$CORPUS/records/find-empty-payload" "$T/r"
+[ $? -eq 0 ] && grep -q "records could not be decoded" "$T/r/err"
+ok $? "a chunk of no payload that claims records: they are skipped as damage, and said so"
 finish
