@@ -13,6 +13,7 @@
 #endif
 
 #include "chrome-json.h"
+#include "../../common/import.h"
 
 /* cJSON's own limit on nesting (CJSON_NESTING_LIMIT), which keeps the recursion bounded. */
 #define MAX_DEPTH 1000
@@ -466,20 +467,23 @@ static inline const char *known_key(const unsigned char *s, size_t n, size_t ava
 	return i >= 0 && key_words[i] == w && key_lens[i] == n ? keys[i] : NULL;
 }
 
-/* The first '"' or '\\' in [q, end), or end: 16 bytes at a time where SSE2 is. */
+/* The first '"', '\\' or NUL in [q, end), or end: 16 bytes at a time where SSE2 is.  (A NUL,
+ * which ends the C string cJSON keeps, sends a string the slow way, as an escape does.) */
 static inline const unsigned char *quote_or_escape(const unsigned char *q, const unsigned char *end)
 {
 #ifdef __SSE2__
 	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	const __m128i zero = _mm_setzero_si128();
 	for (; end - q >= 16; q += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)q);
 		unsigned hit = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, zero)),
+				     _mm_cmpeq_epi8(v, backslash)));
 		if (hit)
 			return q + __builtin_ctz(hit);
 	}
 #endif
-	while (q < end && *q != '"' && *q != '\\')
+	while (q < end && *q != '"' && *q != '\\' && *q)
 		q++;
 	return q;
 }
@@ -615,6 +619,200 @@ static cJSON *value(struct parser *ps)
 	}
 }
 
+/* ---- args as bytes (chrome_json_blob): argblob.c's encoding, from the text ---------------- */
+
+/* argblob.c's depth past which an object or array is written as its JSON text */
+#define BLOB_DEPTH 31
+#define EXACT_INT 9007199254740992.0    /* 2^53 */
+
+static inline void bput(struct chrome_json_blob *b, const void *p, size_t n)
+{
+	if (b->full || b->cap - b->len < n) {
+		b->full = 1;
+		return;
+	}
+	memcpy(b->buf + b->len, p, n);
+	b->len += n;
+}
+
+static inline void bput_u8(struct chrome_json_blob *b, uint8_t v)
+{
+	if (b->full || b->cap == b->len) {
+		b->full = 1;
+		return;
+	}
+	b->buf[b->len++] = v;
+}
+
+/* A value's type into the byte kept for it at `at` (written before its key). */
+static inline void btype(struct chrome_json_blob *b, size_t at, uint8_t type)
+{
+	if (at < b->len)
+		b->buf[at] = type;
+}
+
+/* A string's length (2 bytes for a key, cut at 65535; 4 for a value) and its n bytes (without
+ * a NUL), which may be read 16 at a time where avail (bytes readable at s) allows. */
+static inline void bstr(struct chrome_json_blob *b, int key, const void *s, size_t n,
+			size_t avail)
+{
+	size_t lb = key ? 2 : 4;
+	if (key && n > 65535) {
+		n = 65535;
+		b->cut++;
+	}
+	if (b->full || b->cap - b->len < lb + n) {
+		b->full = 1;    /* the bytes past cap are not wanted: only that they overflow */
+		return;
+	}
+	uint8_t *o = b->buf + b->len;
+	uint32_t n32 = (uint32_t)n;
+	uint16_t n16 = (uint16_t)n;
+	memcpy(o, key ? (const void *)&n16 : (const void *)&n32, lb);
+	/* a short one in one 16-byte move: buf has 16 bytes of room past cap */
+	if (n <= 16 && avail >= 16)
+		memcpy(o + lb, s, 16);
+	else
+		memcpy(o + lb, s, n);
+	b->len += lb + n;
+}
+
+/* A string, p after its opening quote, into the blob (bstr), as far as its first NUL (cJSON's
+ * C string): 1, or 0 where string() fails. */
+static int bstring(struct parser *ps, struct chrome_json_blob *b, int key)
+{
+	const unsigned char *s = ps->p, *end = ps->end, *q = quote_or_escape(s, end);
+	if (q < end && *q == '"') {
+		ps->p = q + 1;
+		bstr(b, key, s, (size_t)(q - s), (size_t)(end - s));
+		return 1;
+	}
+	const unsigned char *e = q;
+	while (e < end && *e != '"')
+		e += *e == '\\' ? 2 : 1;
+	if (e >= end) {
+		ps->p = end;
+		return 0;
+	}
+	char *out = chrome_arena_alloc(ps->a, (size_t)(e - s) + 1);
+	memcpy(out, s, (size_t)(q - s));
+	char *o = unescape(q, e, out + (q - s));
+	if (!o) {
+		ps->p = q;
+		return 0;
+	}
+	ps->p = e + 1;
+	bstr(b, key, out, strlen(out), 0);
+	return 1;
+}
+
+static int bcontainer(struct parser *ps, struct chrome_json_blob *b, int object, int depth);
+
+/* One value at depth (argblob.c's: 0 for the members of args) into the blob, its type into
+ * the byte kept at `at`. */
+static int bvalue(struct parser *ps, struct chrome_json_blob *b, int depth, size_t at)
+{
+	skip_space(ps);
+	if (ps->p >= ps->end)
+		return 0;
+	switch (*ps->p) {
+	case '{':
+	case '[': {
+		int object = *ps->p == '{';
+		if (depth >= BLOB_DEPTH) {
+			/* too deep to follow: its JSON text, as cJSON prints its tree */
+			cJSON *v = value(ps);
+			if (!v)
+				return 0;
+			char *text = cJSON_PrintUnformatted(v);
+			b->deep++;
+			b->items++;
+			btype(b, at, TPROF_IMP_A_STR);
+			uint32_t n = text ? (uint32_t)strlen(text) : 0;
+			bput(b, &n, 4);
+			bput(b, text, n);
+			cJSON_free(text);
+			return 1;
+		}
+		ps->p++;
+		btype(b, at, object ? TPROF_IMP_A_OBJ : TPROF_IMP_A_ARR);
+		b->items += 2;
+		if (!bcontainer(ps, b, object, depth + 1))
+			return 0;
+		bput_u8(b, TPROF_IMP_A_END);
+		return 1;
+	}
+	case '"':
+		ps->p++;
+		btype(b, at, TPROF_IMP_A_STR);
+		b->items++;
+		return bstring(ps, b, 0);
+	case 't':
+		btype(b, at, TPROF_IMP_A_TRUE);
+		b->items++;
+		return literal(ps, "true", 4);
+	case 'f':
+		btype(b, at, TPROF_IMP_A_FALSE);
+		b->items++;
+		return literal(ps, "false", 5);
+	case 'n':
+		btype(b, at, TPROF_IMP_A_NULL);
+		b->items++;
+		return literal(ps, "null", 4);
+	default: {
+		struct chrome_json_num n;
+		int64_t i;
+		if (!scan_number(ps, &n))
+			return 0;
+		b->items++;
+		if (!n.special && !n.many && n.e10 == 0 && n.m < (1ull << 53)) {
+			/* a whole number a double holds: argblob.c's integer, without the double */
+			i = n.neg ? -(int64_t)n.m : (int64_t)n.m;
+		} else {
+			double d = chrome_json_num_double(&n);
+			if (!(fabs(d) < EXACT_INT && d == (double)(int64_t)d)) {
+				btype(b, at, TPROF_IMP_A_DOUBLE);
+				bput(b, &d, 8);
+				return 1;
+			}
+			i = (int64_t)d;
+		}
+		btype(b, at, TPROF_IMP_A_INT);
+		bput(b, &i, 8);
+		return 1;
+	}
+	}
+}
+
+/* After the opening '{' or '[': the members (each a type byte, its key in an object, its
+ * value), as container() parses them. */
+static int bcontainer(struct parser *ps, struct chrome_json_blob *b, int object, int depth)
+{
+	const unsigned char close = object ? '}' : ']';
+
+	if (++ps->depth > MAX_DEPTH)
+		return 0;
+	if (expect(ps, close)) {
+		ps->depth--;
+		return 1;
+	}
+	for (;;) {
+		size_t at = b->full ? SIZE_MAX : b->len;
+		bput_u8(b, 0);
+		if (object && (!expect(ps, '"') || !bstring(ps, b, 1) || !expect(ps, ':')))
+			return 0;
+		if (!bvalue(ps, b, depth, at))
+			return 0;
+		if (expect(ps, ','))
+			continue;
+		if (expect(ps, close)) {
+			ps->depth--;
+			return 1;
+		}
+		return 0;
+	}
+}
+
 /* One member's value of a key in want: a string or a number without a node; null, and any
  * other value as its node. */
 HOT int member_value(struct parser *ps, struct chrome_json_value *v)
@@ -640,7 +838,8 @@ HOT int member_value(struct parser *ps, struct chrome_json_value *v)
 }
 
 int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size_t *used,
-		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest)
+		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest,
+		      struct chrome_json_blob *blob)
 {
 	pthread_once(&keys_once, keys_init);
 	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 1 };
@@ -668,6 +867,23 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 				/* read where it goes: the first that is not null counts */
 				int first = !(*have >> id & 1);
 				struct chrome_json_value *v = first ? &vals[id] : &later;
+				if (blob && first && id == CHROME_KEY_ARGS) {
+					skip_space(&ps);
+					if (ps.p < ps.end && *ps.p == '{') {
+						/* the args as bytes, without their tree */
+						const unsigned char *at = ps.p++;
+						blob->len = 0;
+						blob->full = 0;
+						blob->items = blob->deep = blob->cut = 0;
+						if (!bcontainer(&ps, blob, 1, 0))
+							goto bad;
+						blob->text = (const char *)at;
+						blob->text_len = (size_t)(ps.p - at);
+						v->kind = CHROME_JSON_BLOB;
+						*have |= 1u << id;
+						goto next;
+					}
+				}
 				if (!member_value(&ps, v))
 					goto bad;
 				if (v->kind == CHROME_JSON_NODE)
@@ -691,6 +907,7 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 				last = v;
 				(*rest)->child->prev = last;
 			}
+next:
 			if (expect(&ps, ','))
 				continue;
 			if (expect(&ps, '}'))
