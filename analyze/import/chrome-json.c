@@ -421,14 +421,15 @@ static char *unescape(const unsigned char *p, const unsigned char *q, char *o)
 	return o;
 }
 
-/* A key of up to 8 bytes as a number, and a hash of it that sends each of keys[] to a slot
- * of its own (a multiplier found by trying). */
+/* A key of up to 8 bytes as a number, told among keys[] by its length, then compared with
+ * constants (a table looked up by a hash of it made a chain of dependent loads each key). */
 #define KEY_MAX 6
-#define KEY_HASH(w) ((unsigned)(((w) * 0x16a53784ec7fcfb5ull) >> 60))
-static uint64_t key_words[CHROME_KEY_N];
-static size_t key_lens[CHROME_KEY_N];
-static signed char key_slots[16];
-static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+#define KC(s, i) ((uint64_t)(unsigned char)(s)[i] << (8 * (i)))
+#define KW2(s) (KC(s, 0) | KC(s, 1))
+#define KW3(s) (KW2(s) | KC(s, 2))
+#define KW4(s) (KW3(s) | KC(s, 3))
+#define KW5(s) (KW4(s) | KC(s, 4))
+#define KW6(s) (KW5(s) | KC(s, 5))
 
 /* s[0..n) (n <= 8) as a little-endian number; avail: how many bytes may be read at s. */
 static inline uint64_t key_word(const unsigned char *s, size_t n, size_t avail)
@@ -445,26 +446,37 @@ static inline uint64_t key_word(const unsigned char *s, size_t n, size_t avail)
 	return w;
 }
 
-static void keys_init(void)
-{
-	memset(key_slots, -1, sizeof(key_slots));
-	for (int i = 0; i < CHROME_KEY_N; i++) {
-		key_lens[i] = strlen(keys[i]);
-		key_words[i] = key_word((const unsigned char *)keys[i], key_lens[i], 0);
-		if (key_slots[KEY_HASH(key_words[i])] >= 0)
-			abort();        /* keys[] changed: find another multiplier */
-		key_slots[KEY_HASH(key_words[i])] = (signed char)i;
-	}
-}
-
 /* The key s[0..n) among keys[], or NULL; avail as for key_word. */
 static inline const char *known_key(const unsigned char *s, size_t n, size_t avail)
 {
 	if (n == 0 || n > KEY_MAX)
 		return NULL;
 	uint64_t w = key_word(s, n, avail);
-	int i = key_slots[KEY_HASH(w)];
-	return i >= 0 && key_words[i] == w && key_lens[i] == n ? keys[i] : NULL;
+	int i = -1;
+	switch (n) {
+	case 1:
+		i = w == KC("s", 0) ? CHROME_KEY_S : -1;
+		break;
+	case 2:
+		i = w == KW2("ph") ? CHROME_KEY_PH : w == KW2("ts") ? CHROME_KEY_TS
+		  : w == KW2("id") ? CHROME_KEY_ID : w == KW2("bp") ? CHROME_KEY_BP : -1;
+		break;
+	case 3:
+		i = w == KW3("cat") ? CHROME_KEY_CAT : w == KW3("pid") ? CHROME_KEY_PID
+		  : w == KW3("tid") ? CHROME_KEY_TID : w == KW3("dur") ? CHROME_KEY_DUR
+		  : w == KW3("id2") ? CHROME_KEY_ID2 : -1;
+		break;
+	case 4:
+		i = w == KW4("name") ? CHROME_KEY_NAME : w == KW4("args") ? CHROME_KEY_ARGS : -1;
+		break;
+	case 5:
+		i = w == KW5("local") ? CHROME_KEY_LOCAL : w == KW5("scope") ? CHROME_KEY_SCOPE : -1;
+		break;
+	default:
+		i = w == KW6("global") ? CHROME_KEY_GLOBAL : -1;
+		break;
+	}
+	return i >= 0 ? keys[i] : NULL;
 }
 
 /* The first '"', '\\' or NUL in [q, end), or end: 16 bytes at a time where SSE2 is.  (A NUL,
@@ -841,7 +853,6 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest,
 		      struct chrome_json_blob *blob)
 {
-	pthread_once(&keys_once, keys_init);
 	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 1 };
 	struct chrome_json_value later;
 	cJSON *last = NULL;
@@ -924,7 +935,6 @@ bad:
 
 cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, size_t *used)
 {
-	pthread_once(&keys_once, keys_init);
 	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 0 };
 	cJSON *v = value(&ps);
 	*used = (size_t)(ps.p - (const unsigned char *)text);
