@@ -121,8 +121,8 @@ static void pick(const struct chrome_parser *ps, struct chrome_event *ev)
 	ev->id_scope = str_of(ps, CHROME_KEY_SCOPE);
 	/* present and not taken: said (the phase is the caller's to judge) */
 	if ((HAVE(ps, CHROME_KEY_NAME) && !ev->name) || (HAVE(ps, CHROME_KEY_CAT) && !ev->cat) ||
-	    (HAVE(ps, CHROME_KEY_ARGS) && !ev->args && !ev->args_blob) || (HAVE(ps, CHROME_KEY_BP) && !ev->bp) ||
-	    (HAVE(ps, CHROME_KEY_S) && !ev->scope) ||
+	    (HAVE(ps, CHROME_KEY_ARGS) && !ev->args && !ev->args_blob) ||
+	    (HAVE(ps, CHROME_KEY_BP) && !ev->bp) || (HAVE(ps, CHROME_KEY_S) && !ev->scope) ||
 	    (HAVE(ps, CHROME_KEY_SCOPE) && !ev->id_scope))
 		ev->fixes |= 1u << CHROME_FIX_WRONG_TYPE;
 	if (ps->have & CHROME_HAVE_AGAIN)

@@ -269,7 +269,8 @@ static int add(struct ctx *c, const struct chrome_event *ev, uint32_t image, uin
 		it.cat = str_id(c, ev->cat, ev->offset);
 		it.head = c->phead;
 	}
-	return items_add(c->items, &it, c->pdata);
+	/* an E has no payload: c->pdata may point at an event gone by */
+	return items_add(c->items, &it, plen ? c->pdata : c->scratch);
 }
 
 /* A process's or thread's name set to id: counted when it replaces another. */

@@ -567,7 +567,8 @@ static const struct {
 	{ "aten::addmm", "[[4096], [64, 1024], [1024, 4096], [], []]",
 	  "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]" },
 	{ "aten::relu", "[[64, 4096]]", "[\"float\"]" },
-	{ "aten::empty", "[[], [], [], [], [], []]", "[\"ScalarList\", \"Scalar\", \"\", \"Device\", \"\", \"\"]" },
+	{ "aten::empty", "[[], [], [], [], [], []]",
+	  "[\"ScalarList\", \"Scalar\", \"\", \"Device\", \"\", \"\"]" },
 	{ "aten::t", "[[4096, 1024]]", "[\"float\"]" },
 	{ "aten::view", "", "" },
 	{ "aten::as_strided", "", "" },
@@ -575,11 +576,16 @@ static const struct {
 };
 
 static const char *const t_kernels[] = {
-	"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>)",
+	"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float,"
+	" at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>"
+	" >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>,"
+	" unsigned int, float, 4>)",
 	"ampere_sgemm_128x64_tn",
 	"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4>(Params)",
 	"ampere_sgemm_32x32_sliced1x4_tn",
-	"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
+	"void at::native::vectorized_elementwise_kernel<4,"
+	" at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int,"
+	" at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
 	"ampere_sgemm_128x64_nn",
 	"ampere_sgemm_64x32_sliced1x4_nn",
 	"void at::native::elementwise_kernel<128, 2>(int, at::native::gpu_kernel_impl)",

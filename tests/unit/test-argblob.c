@@ -148,7 +148,10 @@ static void rand_value(char *o, size_t *n, size_t cap, int depth)
 	if (*n + 512 > cap)
 		depth = 99;
 	switch (depth > 35 ? rnd(5) : rnd(8)) {
-	case 0: *n += (size_t)sprintf(o + *n, "%s", numbers[rnd(sizeof(numbers) / sizeof(numbers[0]))]); break;
+	case 0:
+		*n += (size_t)sprintf(o + *n, "%s",
+				      numbers[rnd(sizeof(numbers) / sizeof(numbers[0]))]);
+		break;
 	case 1: *n += (size_t)sprintf(o + *n, "\"%s%s\"", pieces[rnd(14)], pieces[rnd(14)]); break;
 	case 2: *n += (size_t)sprintf(o + *n, "%s", rnd(2) ? "true" : "false"); break;
 	case 3: *n += (size_t)sprintf(o + *n, "null"); break;
@@ -177,7 +180,8 @@ static void reader_bytes(void)
 	     "\"edge\":9007199254740992,\"f\":2.5,\"e\":1e300,\"t\":-1e-300,\"nan\":NaN,"
 	     "\"inf\":-Infinity,\"many\":123456789012345678901234,\"x\":1E+2}");
 	same("literals, strings, escapes",
-	     "{\"b\":true,\"c\":false,\"x\":null,\"s\":\"hi\",\"empty\":\"\",\"q\":\"a \\\"q\\\" \\\\ \\/\","
+	     "{\"b\":true,\"c\":false,\"x\":null,\"s\":\"hi\",\"empty\":\"\","
+	     "\"q\":\"a \\\"q\\\" \\\\ \\/\","
 	     "\"u\":\"caf\\u00e9 \\ud83d\\ude00\",\"nul\\u0000key\":\"v\\u0000cut\",\"\":1}");
 	same("nesting", "{\"l\":[1,\"two\",{\"three\":3},[]],\"o\":{},\"Input Dims\":[[8, 16], [], [1]]}");
 	same("white space", "{ \"a\" : [ 1 , 2 ] ,\n\t\"b\" :\r\n {\"c\" : null } }");
