@@ -223,8 +223,8 @@ static inline uint64_t swar_value(uint64_t w)
 /* Digits from p that all count (after the first non-zero one) onto *m, eight bytes at a time
  * while 19 digits hold them: where it stopped (at a non-digit, or where the byte loop must go
  * on); e10, when given, goes down by one a digit (a fraction). */
-static inline const unsigned char *some_digits(const unsigned char *p, const unsigned char *end,
-					       uint64_t *m, int *ndig, int *e10)
+HOT const unsigned char *some_digits(const unsigned char *p, const unsigned char *end,
+				     uint64_t *m, int *ndig, int *e10)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	while (end - p >= 8) {
