@@ -689,9 +689,13 @@ static inline void bstr(struct chrome_json_blob *b, int key, const void *s, size
 	b->len += lb + n;
 }
 
+static int bstring_slow(struct parser *ps, struct chrome_json_blob *b, int key,
+			const unsigned char *s, const unsigned char *q);
+
 /* A string, p after its opening quote, into the blob (bstr), as far as its first NUL (cJSON's
- * C string): 1, or 0 where string() fails. */
-static int bstring(struct parser *ps, struct chrome_json_blob *b, int key)
+ * C string): 1, or 0 where string() fails.  One with no escape (nearly all) here, in the
+ * caller; the others, unescaped, by bstring_slow. */
+HOT int bstring(struct parser *ps, struct chrome_json_blob *b, int key)
 {
 	const unsigned char *s = ps->p, *end = ps->end, *q = quote_or_escape(s, end);
 	if (q < end && *q == '"') {
@@ -699,7 +703,13 @@ static int bstring(struct parser *ps, struct chrome_json_blob *b, int key)
 		bstr(b, key, s, (size_t)(q - s), (size_t)(end - s));
 		return 1;
 	}
-	const unsigned char *e = q;
+	return bstring_slow(ps, b, key, s, q);
+}
+
+static int bstring_slow(struct parser *ps, struct chrome_json_blob *b, int key,
+			const unsigned char *s, const unsigned char *q)
+{
+	const unsigned char *end = ps->end, *e = q;
 	while (e < end && *e != '"')
 		e += *e == '\\' ? 2 : 1;
 	if (e >= end) {
