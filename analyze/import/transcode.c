@@ -91,6 +91,8 @@ struct ctx {
 	_Alignas(16) uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];   /* args; written: head, args */
 	uint8_t phead;                  /* the head's flags of the payload in scratch | ITEM_HEAD */
 	const uint8_t *pdata;           /* the payload: scratch, or the reader's args bytes */
+	/* names and categories given an id lately, by a hash of their length and ends (str_id) */
+	struct { uint32_t len, id; } names[64];
 	int failed;
 	/* the image being written: trace-wide string id -> its own (0: not yet), and the ids set
 	 * there, cleared when the next image starts */
@@ -203,7 +205,17 @@ static uint32_t str_id(struct ctx *c, const char *s, uint64_t offset)
 	size_t n = strlen(s);
 	if (n > MAX_NAME)
 		fix(c, IMP_FIX_NAME_CUT, offset);
-	return strings_add(s, n);
+	if (!n)
+		return 0;
+	/* most events repeat a few names and categories: one met lately is not hashed whole */
+	unsigned k = ((unsigned)n * 31u + (unsigned char)s[0] * 7u + (unsigned char)s[n - 1]) &
+		     (sizeof(c->names) / sizeof(c->names[0]) - 1);
+	if (c->names[k].len == n && c->names[k].id && !memcmp(strings_get(c->names[k].id), s, n))
+		return c->names[k].id;
+	uint32_t id = strings_add(s, n);
+	c->names[k].len = (uint32_t)n;
+	c->names[k].id = id;
+	return id;
 }
 
 /* An event's id, scope and category as one hash, which pairs the ends of async ranges and
