@@ -72,7 +72,11 @@
 #             each collective) cost by themselves
 #   import    a Chrome trace of BENCH_IMPORT_EVENTS events (default 10^7; every phase, epoch
 #             timestamps; tests/tools/mk-chrome-trace) imported alone by tprof-analyze
-#             --import, to --summary and to a Perfetto trace: events/s and peak RSS
+#             --import, to --summary and to a Perfetto trace: events/s and peak RSS; and one
+#             shaped like torch.profiler's output, of BENCH_IMPORT_TORCH_EVENTS events
+#             (default 10^6; mk-chrome-trace -t: Kineto's indented layout, args on every op,
+#             python_function events, ac2g and fwdbwd flows s/f, about 235 bytes an event)
+#             imported to --summary: events/s, peak RSS and CPU time
 #
 # Environment (make bench sets the first four):
 #   BENCH_BIN        directory holding the benchmark programs (overhead, rate, mix, killme,
@@ -120,6 +124,9 @@
 #   BENCH_STARTS     process starts per figure and round of the start benchmark (default 300)
 #   BENCH_NCCL_CALLS calls per NCCL loop (default 2e6; the NCCL benchmark needs the stand-in
 #                    NCCL next to the stand-in HIP runtime, BENCH_HIP_STANDIN)
+#   BENCH_IMPORT_EVENTS, BENCH_IMPORT_TORCH_EVENTS
+#                    events in the import's every-phase trace (default 1e7) and in its
+#                    torch-shaped one (default 1e6)
 #
 # Units: a "record" is one API call as the recorder stores it (push and pop are one each); the
 # analyzer counts "events" (a range, from its push and its pop, is one).  Rates, bytes per
@@ -247,6 +254,7 @@ rs() {
 }
 
 sample() { printf '%s\n' "$2" >>"$W/s/$1"; }
+stat_last() { tail -n 1 "$W/s/$1"; }
 
 # want PART: whether BENCH_ONLY asks for PART (or for all of them, its default).
 want() { case " ${BENCH_ONLY:-all} " in *" all "* | *" $1 "*) return 0 ;; esac; return 1; }
@@ -1053,6 +1061,29 @@ else
 	fail "mk-chrome-trace could not write the trace to import: $(head -n 3 "$W/imp.gen" 2>/dev/null)"
 fi
 rm -f "$W/imp.json"
+# torch.profiler's shape: args on every op, Python functions, flows; more bytes an event
+TORCH_EVENTS=${BENCH_IMPORT_TORCH_EVENTS:-1000000}
+say "== import: a torch-shaped Chrome trace of $TORCH_EVENTS events (mk-chrome-trace -t)"
+if [ -x "$MKCHROME" ] && "$MKCHROME" -t -n "$TORCH_EVENTS" -o "$W/imp.json" >"$W/imp.gen" 2>&1; then
+	say "  file: $(($(wc -c <"$W/imp.json") / 1048576)) MiB, $(($(wc -c <"$W/imp.json") / TORCH_EVENTS)) bytes an event"
+	for r in $(seq 1 "$RUNS"); do
+		cat "$W/imp.json" >/dev/null   # in the page cache, as the others' inputs
+		sync
+		if ! "$RUNSTAT" "$W/imp.rs" "$TPROF_ANALYZE" --import "$W/imp.json" --summary \
+			>"$W/imp.out" 2>"$W/imp.err"; then
+			fail "tprof-analyze --import (torch-shaped) --summary exited with status $(rs "$W/imp.rs" status): $(head -n 3 "$W/imp.err")"
+			continue
+		fi
+		_w=$(rs "$W/imp.rs" wall)
+		sample "imp_torch_rate" "$(awk -v n="$TORCH_EVENTS" -v w="$_w" 'BEGIN { printf "%.0f", n / w }')"
+		sample "imp_torch_rss" "$(rs "$W/imp.rs" rss)"
+		sample "imp_torch_cpu" "$(awk -v u="$(rs "$W/imp.rs" user)" -v s="$(rs "$W/imp.rs" sys)" 'BEGIN { print u + s }')"
+		say "  run $r: summary $(awk -v w="$_w" 'BEGIN { printf "%.2f", w }') s wall, $(stat_last imp_torch_cpu) s CPU, peak RSS $(($(rs "$W/imp.rs" rss) / 1024)) MiB"
+	done
+else
+	fail "mk-chrome-trace -t could not write the trace to import: $(head -n 3 "$W/imp.gen" 2>/dev/null)"
+fi
+rm -f "$W/imp.json"
 say ""
 fi
 
@@ -1224,6 +1255,9 @@ if want import; then
 	row "  peak RSS" imp_summary_rss 1024 MiB le 512
 	row "import to perfetto, events/s" imp_pf_rate 1e6 M/s - -
 	row "  peak RSS" imp_pf_rss 1024 MiB - -
+	row "import --summary, events/s, torch-shaped trace" imp_torch_rate 1e6 M/s ge 2
+	row "  peak RSS" imp_torch_rss 1024 MiB le 512
+	row "  CPU time (user + sys)" imp_torch_cpu 1 s - -
 	say "  (chrome2otf2, as published: about 0.022 M events/s and 1.8 GiB of memory at 10^6 events)"
 fi
 if want sample; then

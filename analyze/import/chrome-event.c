@@ -23,6 +23,8 @@ struct chrome_parser {
 	cJSON *rest;            /* parsed 1: the other members; parsed 2: the value */
 	struct chrome_json_value m[CHROME_KEY_N];       /* parsed 1: the known members */
 	unsigned have;          /* which of m[] were read (1 << enum chrome_key) */
+	struct chrome_json_blob blob;   /* buf set: args as bytes (m[CHROME_KEY_ARGS] a BLOB) */
+	cJSON *args_tree;       /* the tree of those args, for M and C events */
 };
 
 /* The keys read into m[]; the others go to ev->obj. */
@@ -88,6 +90,7 @@ static const char *str_of(const struct chrome_parser *ps, int key)
  * one of another type than its own counts as absent. */
 static void pick(const struct chrome_parser *ps, struct chrome_event *ev)
 {
+	static const uint8_t none[1];
 	const char *ph = str_of(ps, CHROME_KEY_PH), *bp = str_of(ps, CHROME_KEY_BP);
 	const char *s = str_of(ps, CHROME_KEY_S);
 
@@ -98,6 +101,19 @@ static void pick(const struct chrome_parser *ps, struct chrome_event *ev)
 	if (HAVE(ps, CHROME_KEY_ARGS) && ps->m[CHROME_KEY_ARGS].kind == CHROME_JSON_NODE &&
 	    IS(ps->m[CHROME_KEY_ARGS].node, cJSON_Object))
 		ev->args = ps->m[CHROME_KEY_ARGS].node;
+	if (HAVE(ps, CHROME_KEY_ARGS) && ps->m[CHROME_KEY_ARGS].kind == CHROME_JSON_BLOB) {
+		const struct chrome_json_blob *b = &ps->blob;
+		uint8_t *copy = b->len ? chrome_arena_alloc(ps->arena, b->len) : NULL;
+		if (copy)
+			memcpy(copy, b->buf, b->len);
+		ev->args_blob = copy ? copy : none;
+		ev->args_len = b->len;
+		ev->args_full = b->full;
+		ev->args_items = b->items;
+		ev->args_deep = b->deep;
+		ev->args_cut = b->cut;
+		ev->args = ps->args_tree;
+	}
 	if (bp && bp[0] == 'e' && !bp[1])
 		ev->bp = 'e';
 	if (s && (s[0] == 'g' || s[0] == 'p' || s[0] == 't') && !s[1])
@@ -105,8 +121,8 @@ static void pick(const struct chrome_parser *ps, struct chrome_event *ev)
 	ev->id_scope = str_of(ps, CHROME_KEY_SCOPE);
 	/* present and not taken: said (the phase is the caller's to judge) */
 	if ((HAVE(ps, CHROME_KEY_NAME) && !ev->name) || (HAVE(ps, CHROME_KEY_CAT) && !ev->cat) ||
-	    (HAVE(ps, CHROME_KEY_ARGS) && !ev->args) || (HAVE(ps, CHROME_KEY_BP) && !ev->bp) ||
-	    (HAVE(ps, CHROME_KEY_S) && !ev->scope) ||
+	    (HAVE(ps, CHROME_KEY_ARGS) && !ev->args && !ev->args_blob) ||
+	    (HAVE(ps, CHROME_KEY_BP) && !ev->bp) || (HAVE(ps, CHROME_KEY_S) && !ev->scope) ||
 	    (HAVE(ps, CHROME_KEY_SCOPE) && !ev->id_scope))
 		ev->fixes |= 1u << CHROME_FIX_WRONG_TYPE;
 	if (ps->have & CHROME_HAVE_AGAIN)
@@ -240,7 +256,20 @@ int chrome_parser_json(void *parser, const char *text, size_t len, size_t *used)
 	if (ps->arena == ps->own)
 		chrome_arena_reset(ps->arena);
 	ps->parsed = chrome_json_event(ps->arena, text, len, used, PICKED, ps->m, &ps->have,
-				       &ps->rest);
+				       &ps->rest, ps->blob.buf ? &ps->blob : NULL);
+	ps->args_tree = NULL;
+	if (ps->parsed == 1 && HAVE(ps, CHROME_KEY_ARGS) &&
+	    ps->m[CHROME_KEY_ARGS].kind == CHROME_JSON_BLOB) {
+		/* the metadata and counters are read from the tree of their args, and so are args
+		 * larger than the bytes hold */
+		const char *ph = HAVE(ps, CHROME_KEY_PH) &&
+				 ps->m[CHROME_KEY_PH].kind == CHROME_JSON_STRING
+					 ? ps->m[CHROME_KEY_PH].str : "";
+		size_t n;
+		if (ps->blob.full || ((ph[0] == 'M' || ph[0] == 'C') && !ph[1]))
+			ps->args_tree = chrome_json_parse(ps->arena, ps->blob.text,
+							  ps->blob.text_len, &n);
+	}
 	if (ps->parsed)
 		return 1;
 	ps->bad_at = *used;
@@ -274,6 +303,16 @@ void chrome_parser_use_arena(struct chrome_parser *ps, struct chrome_arena *a)
 	ps->arena = a ? a : ps->own;
 }
 
+void chrome_parser_args_blob(struct chrome_parser *ps, size_t cap)
+{
+	free(ps->blob.buf);
+	ps->blob.buf = NULL;
+	ps->blob.cap = cap;
+	/* 16 bytes more: short strings are copied 16 bytes at a time */
+	if (cap && !(ps->blob.buf = malloc(cap + 16)))
+		abort();
+}
+
 struct chrome_arena *chrome_parser_arena(struct chrome_parser *ps)
 {
 	return ps->own;
@@ -284,5 +323,6 @@ void chrome_parser_free(struct chrome_parser *ps)
 	if (!ps)
 		return;
 	chrome_arena_free(ps->own);
+	free(ps->blob.buf);
 	free(ps);
 }

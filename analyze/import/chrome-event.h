@@ -44,7 +44,17 @@ struct chrome_event {
 	char bp;                    /* a flow event's binding point "bp": 'e' (enclosing) or 0 */
 	char scope;                 /* an instant's "s": 'g', 'p' or 't'; 0 when absent */
 	/* cJSON trees for reading only, with cJSON's functions (never cJSON_Delete them). */
-	const cJSON *args;          /* "args" when it is an object, else NULL */
+	const cJSON *args;          /* "args" when it is an object, else NULL; with the reader's
+				     * args_blob, only for M and C events (args_blob holds all) */
+	/* With the reader's args_blob (chrome-read.h): "args", when it is an object, as the bytes
+	 * argblob_encode (argblob.h) makes of it, args_len of them, and what it would say of
+	 * them: args_full when they are more than args_blob (argblob_encode's -1, the bytes then
+	 * cut there), args_items, args_deep and args_cut its struct argblob_stats; args_blob is
+	 * NULL when there are no args. */
+	const uint8_t *args_blob;
+	size_t args_len;
+	int args_full;
+	unsigned args_items, args_deep, args_cut;
 	const cJSON *obj;           /* the other members ("tts", "cname", "sf"); NULL: none */
 	uint64_t offset;            /* of the event's '{' in the (decompressed) input */
 	unsigned fixes;             /* what the reading changed (bits 1 << enum chrome_fix) */

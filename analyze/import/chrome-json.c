@@ -13,6 +13,7 @@
 #endif
 
 #include "chrome-json.h"
+#include "../../common/import.h"
 
 /* cJSON's own limit on nesting (CJSON_NESTING_LIMIT), which keeps the recursion bounded. */
 #define MAX_DEPTH 1000
@@ -48,14 +49,38 @@ static const double pow10d[23] = {
 
 static cJSON *value(struct parser *ps);
 
+static const unsigned char is_space[256] = { [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1 };
+
 static inline void skip_space(struct parser *ps)
 {
+	const unsigned char *p = ps->p, *end = ps->end;
 	/* Mostly there is none: a byte above ' ' is not white space. */
-	if (ps->p < ps->end && *ps->p > ' ')
+	if (p < end && *p > ' ')
 		return;
-	while (ps->p < ps->end &&
-	       (*ps->p == ' ' || *ps->p == '\n' || *ps->p == '\r' || *ps->p == '\t'))
-		ps->p++;
+	/* Or one space, as after the ", " and ": " of an indented file. */
+	if (end - p >= 2 && p[0] == ' ' && p[1] > ' ') {
+		ps->p = p + 1;
+		return;
+	}
+#ifdef __SSE2__
+	/* A line break and its indentation (Kineto's files have one before most members): 16
+	 * bytes at a time. */
+	const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+		      tab = _mm_set1_epi8('\t');
+	for (; end - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		__m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+					  _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
+		unsigned other = ~(unsigned)_mm_movemask_epi8(ws) & 0xffffu;
+		if (other) {
+			ps->p = p + __builtin_ctz(other);
+			return;
+		}
+	}
+#endif
+	while (p < end && is_space[*p])
+		p++;
+	ps->p = p;
 }
 
 /* The byte c next, after white space: 1 and past it, or 0. */
@@ -198,8 +223,8 @@ static inline uint64_t swar_value(uint64_t w)
 /* Digits from p that all count (after the first non-zero one) onto *m, eight bytes at a time
  * while 19 digits hold them: where it stopped (at a non-digit, or where the byte loop must go
  * on); e10, when given, goes down by one a digit (a fraction). */
-static inline const unsigned char *some_digits(const unsigned char *p, const unsigned char *end,
-					       uint64_t *m, int *ndig, int *e10)
+HOT const unsigned char *some_digits(const unsigned char *p, const unsigned char *end,
+				     uint64_t *m, int *ndig, int *e10)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	while (end - p >= 8) {
@@ -396,14 +421,15 @@ static char *unescape(const unsigned char *p, const unsigned char *q, char *o)
 	return o;
 }
 
-/* A key of up to 8 bytes as a number, and a hash of it that sends each of keys[] to a slot
- * of its own (a multiplier found by trying). */
+/* A key of up to 8 bytes as a number, told among keys[] by its length, then compared with
+ * constants (a table looked up by a hash of it made a chain of dependent loads each key). */
 #define KEY_MAX 6
-#define KEY_HASH(w) ((unsigned)(((w) * 0x16a53784ec7fcfb5ull) >> 60))
-static uint64_t key_words[CHROME_KEY_N];
-static size_t key_lens[CHROME_KEY_N];
-static signed char key_slots[16];
-static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+#define KC(s, i) ((uint64_t)(unsigned char)(s)[i] << (8 * (i)))
+#define KW2(s) (KC(s, 0) | KC(s, 1))
+#define KW3(s) (KW2(s) | KC(s, 2))
+#define KW4(s) (KW3(s) | KC(s, 3))
+#define KW5(s) (KW4(s) | KC(s, 4))
+#define KW6(s) (KW5(s) | KC(s, 5))
 
 /* s[0..n) (n <= 8) as a little-endian number; avail: how many bytes may be read at s. */
 static inline uint64_t key_word(const unsigned char *s, size_t n, size_t avail)
@@ -420,42 +446,56 @@ static inline uint64_t key_word(const unsigned char *s, size_t n, size_t avail)
 	return w;
 }
 
-static void keys_init(void)
-{
-	memset(key_slots, -1, sizeof(key_slots));
-	for (int i = 0; i < CHROME_KEY_N; i++) {
-		key_lens[i] = strlen(keys[i]);
-		key_words[i] = key_word((const unsigned char *)keys[i], key_lens[i], 0);
-		if (key_slots[KEY_HASH(key_words[i])] >= 0)
-			abort();        /* keys[] changed: find another multiplier */
-		key_slots[KEY_HASH(key_words[i])] = (signed char)i;
-	}
-}
-
 /* The key s[0..n) among keys[], or NULL; avail as for key_word. */
 static inline const char *known_key(const unsigned char *s, size_t n, size_t avail)
 {
 	if (n == 0 || n > KEY_MAX)
 		return NULL;
 	uint64_t w = key_word(s, n, avail);
-	int i = key_slots[KEY_HASH(w)];
-	return i >= 0 && key_words[i] == w && key_lens[i] == n ? keys[i] : NULL;
+	int i = -1;
+	switch (n) {
+	case 1:
+		i = w == KC("s", 0) ? CHROME_KEY_S : -1;
+		break;
+	case 2:
+		i = w == KW2("ph") ? CHROME_KEY_PH : w == KW2("ts") ? CHROME_KEY_TS
+		  : w == KW2("id") ? CHROME_KEY_ID : w == KW2("bp") ? CHROME_KEY_BP : -1;
+		break;
+	case 3:
+		i = w == KW3("cat") ? CHROME_KEY_CAT : w == KW3("pid") ? CHROME_KEY_PID
+		  : w == KW3("tid") ? CHROME_KEY_TID : w == KW3("dur") ? CHROME_KEY_DUR
+		  : w == KW3("id2") ? CHROME_KEY_ID2 : -1;
+		break;
+	case 4:
+		i = w == KW4("name") ? CHROME_KEY_NAME : w == KW4("args") ? CHROME_KEY_ARGS : -1;
+		break;
+	case 5:
+		i = w == KW5("local") ? CHROME_KEY_LOCAL : w == KW5("scope") ? CHROME_KEY_SCOPE : -1;
+		break;
+	default:
+		i = w == KW6("global") ? CHROME_KEY_GLOBAL : -1;
+		break;
+	}
+	return i >= 0 ? keys[i] : NULL;
 }
 
-/* The first '"' or '\\' in [q, end), or end: 16 bytes at a time where SSE2 is. */
+/* The first '"', '\\' or NUL in [q, end), or end: 16 bytes at a time where SSE2 is.  (A NUL,
+ * which ends the C string cJSON keeps, sends a string the slow way, as an escape does.) */
 static inline const unsigned char *quote_or_escape(const unsigned char *q, const unsigned char *end)
 {
 #ifdef __SSE2__
 	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	const __m128i zero = _mm_setzero_si128();
 	for (; end - q >= 16; q += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)q);
 		unsigned hit = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, zero)),
+				     _mm_cmpeq_epi8(v, backslash)));
 		if (hit)
 			return q + __builtin_ctz(hit);
 	}
 #endif
-	while (q < end && *q != '"' && *q != '\\')
+	while (q < end && *q != '"' && *q != '\\' && *q)
 		q++;
 	return q;
 }
@@ -591,6 +631,210 @@ static cJSON *value(struct parser *ps)
 	}
 }
 
+/* ---- args as bytes (chrome_json_blob): argblob.c's encoding, from the text ---------------- */
+
+/* argblob.c's depth past which an object or array is written as its JSON text */
+#define BLOB_DEPTH 31
+#define EXACT_INT 9007199254740992.0    /* 2^53 */
+
+static inline void bput(struct chrome_json_blob *b, const void *p, size_t n)
+{
+	if (b->full || b->cap - b->len < n) {
+		b->full = 1;
+		return;
+	}
+	memcpy(b->buf + b->len, p, n);
+	b->len += n;
+}
+
+static inline void bput_u8(struct chrome_json_blob *b, uint8_t v)
+{
+	if (b->full || b->cap == b->len) {
+		b->full = 1;
+		return;
+	}
+	b->buf[b->len++] = v;
+}
+
+/* A value's type into the byte kept for it at `at` (written before its key). */
+static inline void btype(struct chrome_json_blob *b, size_t at, uint8_t type)
+{
+	if (at < b->len)
+		b->buf[at] = type;
+}
+
+/* A string's length (2 bytes for a key, cut at 65535; 4 for a value) and its n bytes (without
+ * a NUL), which may be read 16 at a time where avail (bytes readable at s) allows. */
+static inline void bstr(struct chrome_json_blob *b, int key, const void *s, size_t n,
+			size_t avail)
+{
+	size_t lb = key ? 2 : 4;
+	if (key && n > 65535) {
+		n = 65535;
+		b->cut++;
+	}
+	if (b->full || b->cap - b->len < lb + n) {
+		b->full = 1;    /* the bytes past cap are not wanted: only that they overflow */
+		return;
+	}
+	uint8_t *o = b->buf + b->len;
+	uint32_t n32 = (uint32_t)n;
+	uint16_t n16 = (uint16_t)n;
+	memcpy(o, key ? (const void *)&n16 : (const void *)&n32, lb);
+	/* a short one in one 16-byte move: buf has 16 bytes of room past cap */
+	if (n <= 16 && avail >= 16)
+		memcpy(o + lb, s, 16);
+	else
+		memcpy(o + lb, s, n);
+	b->len += lb + n;
+}
+
+static int bstring_slow(struct parser *ps, struct chrome_json_blob *b, int key,
+			const unsigned char *s, const unsigned char *q);
+
+/* A string, p after its opening quote, into the blob (bstr), as far as its first NUL (cJSON's
+ * C string): 1, or 0 where string() fails.  One with no escape (nearly all) here, in the
+ * caller; the others, unescaped, by bstring_slow. */
+HOT int bstring(struct parser *ps, struct chrome_json_blob *b, int key)
+{
+	const unsigned char *s = ps->p, *end = ps->end, *q = quote_or_escape(s, end);
+	if (q < end && *q == '"') {
+		ps->p = q + 1;
+		bstr(b, key, s, (size_t)(q - s), (size_t)(end - s));
+		return 1;
+	}
+	return bstring_slow(ps, b, key, s, q);
+}
+
+static int bstring_slow(struct parser *ps, struct chrome_json_blob *b, int key,
+			const unsigned char *s, const unsigned char *q)
+{
+	const unsigned char *end = ps->end, *e = q;
+	while (e < end && *e != '"')
+		e += *e == '\\' ? 2 : 1;
+	if (e >= end) {
+		ps->p = end;
+		return 0;
+	}
+	char *out = chrome_arena_alloc(ps->a, (size_t)(e - s) + 1);
+	memcpy(out, s, (size_t)(q - s));
+	char *o = unescape(q, e, out + (q - s));
+	if (!o) {
+		ps->p = q;
+		return 0;
+	}
+	ps->p = e + 1;
+	bstr(b, key, out, strlen(out), 0);
+	return 1;
+}
+
+static int bcontainer(struct parser *ps, struct chrome_json_blob *b, int object, int depth);
+
+/* One value at depth (argblob.c's: 0 for the members of args) into the blob, its type into
+ * the byte kept at `at`. */
+static int bvalue(struct parser *ps, struct chrome_json_blob *b, int depth, size_t at)
+{
+	skip_space(ps);
+	if (ps->p >= ps->end)
+		return 0;
+	switch (*ps->p) {
+	case '{':
+	case '[': {
+		int object = *ps->p == '{';
+		if (depth >= BLOB_DEPTH) {
+			/* too deep to follow: its JSON text, as cJSON prints its tree */
+			cJSON *v = value(ps);
+			if (!v)
+				return 0;
+			char *text = cJSON_PrintUnformatted(v);
+			b->deep++;
+			b->items++;
+			btype(b, at, TPROF_IMP_A_STR);
+			uint32_t n = text ? (uint32_t)strlen(text) : 0;
+			bput(b, &n, 4);
+			bput(b, text, n);
+			cJSON_free(text);
+			return 1;
+		}
+		ps->p++;
+		btype(b, at, object ? TPROF_IMP_A_OBJ : TPROF_IMP_A_ARR);
+		b->items += 2;
+		if (!bcontainer(ps, b, object, depth + 1))
+			return 0;
+		bput_u8(b, TPROF_IMP_A_END);
+		return 1;
+	}
+	case '"':
+		ps->p++;
+		btype(b, at, TPROF_IMP_A_STR);
+		b->items++;
+		return bstring(ps, b, 0);
+	case 't':
+		btype(b, at, TPROF_IMP_A_TRUE);
+		b->items++;
+		return literal(ps, "true", 4);
+	case 'f':
+		btype(b, at, TPROF_IMP_A_FALSE);
+		b->items++;
+		return literal(ps, "false", 5);
+	case 'n':
+		btype(b, at, TPROF_IMP_A_NULL);
+		b->items++;
+		return literal(ps, "null", 4);
+	default: {
+		struct chrome_json_num n;
+		int64_t i;
+		if (!scan_number(ps, &n))
+			return 0;
+		b->items++;
+		if (!n.special && !n.many && n.e10 == 0 && n.m < (1ull << 53)) {
+			/* a whole number a double holds: argblob.c's integer, without the double */
+			i = n.neg ? -(int64_t)n.m : (int64_t)n.m;
+		} else {
+			double d = chrome_json_num_double(&n);
+			if (!(fabs(d) < EXACT_INT && d == (double)(int64_t)d)) {
+				btype(b, at, TPROF_IMP_A_DOUBLE);
+				bput(b, &d, 8);
+				return 1;
+			}
+			i = (int64_t)d;
+		}
+		btype(b, at, TPROF_IMP_A_INT);
+		bput(b, &i, 8);
+		return 1;
+	}
+	}
+}
+
+/* After the opening '{' or '[': the members (each a type byte, its key in an object, its
+ * value), as container() parses them. */
+static int bcontainer(struct parser *ps, struct chrome_json_blob *b, int object, int depth)
+{
+	const unsigned char close = object ? '}' : ']';
+
+	if (++ps->depth > MAX_DEPTH)
+		return 0;
+	if (expect(ps, close)) {
+		ps->depth--;
+		return 1;
+	}
+	for (;;) {
+		size_t at = b->full ? SIZE_MAX : b->len;
+		bput_u8(b, 0);
+		if (object && (!expect(ps, '"') || !bstring(ps, b, 1) || !expect(ps, ':')))
+			return 0;
+		if (!bvalue(ps, b, depth, at))
+			return 0;
+		if (expect(ps, ','))
+			continue;
+		if (expect(ps, close)) {
+			ps->depth--;
+			return 1;
+		}
+		return 0;
+	}
+}
+
 /* One member's value of a key in want: a string or a number without a node; null, and any
  * other value as its node. */
 HOT int member_value(struct parser *ps, struct chrome_json_value *v)
@@ -616,9 +860,9 @@ HOT int member_value(struct parser *ps, struct chrome_json_value *v)
 }
 
 int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size_t *used,
-		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest)
+		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest,
+		      struct chrome_json_blob *blob)
 {
-	pthread_once(&keys_once, keys_init);
 	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 1 };
 	struct chrome_json_value later;
 	cJSON *last = NULL;
@@ -644,6 +888,23 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 				/* read where it goes: the first that is not null counts */
 				int first = !(*have >> id & 1);
 				struct chrome_json_value *v = first ? &vals[id] : &later;
+				if (blob && first && id == CHROME_KEY_ARGS) {
+					skip_space(&ps);
+					if (ps.p < ps.end && *ps.p == '{') {
+						/* the args as bytes, without their tree */
+						const unsigned char *at = ps.p++;
+						blob->len = 0;
+						blob->full = 0;
+						blob->items = blob->deep = blob->cut = 0;
+						if (!bcontainer(&ps, blob, 1, 0))
+							goto bad;
+						blob->text = (const char *)at;
+						blob->text_len = (size_t)(ps.p - at);
+						v->kind = CHROME_JSON_BLOB;
+						*have |= 1u << id;
+						goto next;
+					}
+				}
 				if (!member_value(&ps, v))
 					goto bad;
 				if (v->kind == CHROME_JSON_NODE)
@@ -667,6 +928,7 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 				last = v;
 				(*rest)->child->prev = last;
 			}
+next:
 			if (expect(&ps, ','))
 				continue;
 			if (expect(&ps, '}'))
@@ -683,7 +945,6 @@ bad:
 
 cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, size_t *used)
 {
-	pthread_once(&keys_once, keys_init);
 	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 0 };
 	cJSON *v = value(&ps);
 	*used = (size_t)(ps.p - (const unsigned char *)text);

@@ -34,8 +34,22 @@ struct chrome_json_num {
 	double d;               /* special only */
 };
 
-/* A member's value as chrome_json_event hands it over. */
-enum chrome_json_kind { CHROME_JSON_NULL, CHROME_JSON_STRING, CHROME_JSON_NUMBER, CHROME_JSON_NODE };
+/* A member's value as chrome_json_event hands it over: BLOB is an "args" object written into
+ * the caller's struct chrome_json_blob. */
+enum chrome_json_kind { CHROME_JSON_NULL, CHROME_JSON_STRING, CHROME_JSON_NUMBER, CHROME_JSON_NODE,
+			CHROME_JSON_BLOB };
+
+/* An event's "args" object written while it is parsed as the bytes that argblob_encode
+ * (argblob.h) makes of its tree, without the tree: the same bytes, stats and overflow. */
+struct chrome_json_blob {
+	uint8_t *buf;           /* cap bytes, the caller's */
+	size_t cap;
+	size_t len;             /* bytes written */
+	int full;               /* more than cap: the bytes stopped there (argblob_encode's -1) */
+	unsigned items, deep, cut;      /* struct argblob_stats' */
+	const char *text;       /* the object's own text, in the parsed text */
+	size_t text_len;
+};
 struct chrome_json_value {
 	enum chrome_json_kind kind;
 	const char *str;                /* STRING: NUL-terminated, in the arena */
@@ -56,8 +70,11 @@ cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, s
  * key already read (not null) is left out, and sets CHROME_HAVE_AGAIN in *have.  A value that
  * is not an object: 2, with *rest its tree.  0 when it is not valid JSON, or not complete. */
 #define CHROME_HAVE_AGAIN (1u << 31)
+/* With blob set, the first "args" (CHROME_KEY_ARGS in want) that is an object is written into
+ * it instead of a tree, its value's kind CHROME_JSON_BLOB. */
 int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size_t *used,
-		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest);
+		      unsigned want, struct chrome_json_value *vals, unsigned *have, cJSON **rest,
+		      struct chrome_json_blob *blob);
 /* A key's enum chrome_key when the parser made it, or -1. */
 int chrome_json_key_id(const char *key);
 /* The text of a number made by chrome_json_parse: its own digits, sign, fraction, exponent;

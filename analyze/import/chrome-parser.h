@@ -26,6 +26,9 @@ int chrome_parser_event(struct chrome_parser *ps, uint64_t offset, struct chrome
  * each event. */
 struct chrome_arena;
 void chrome_parser_use_arena(struct chrome_parser *ps, struct chrome_arena *a);
+/* From now on, an event's args as bytes of at most cap (chrome_event.args_blob), not as a
+ * tree but for M and C events; 0: trees. */
+void chrome_parser_args_blob(struct chrome_parser *ps, size_t cap);
 /* The parser's own arena (emptied before each event). */
 struct chrome_arena *chrome_parser_arena(struct chrome_parser *ps);
 void chrome_parser_free(struct chrome_parser *ps);

@@ -340,6 +340,7 @@ int chrome_read(const char *path, const struct chrome_read_opts *o,
 	r.meta->kept = cJSON_CreateObject();
 
 	struct chrome_parser *ps = chrome_parser_new();
+	chrome_parser_args_blob(ps, r.o.args_blob);
 	struct chrome_scan_opts so = { r.o.block, r.o.max_event, keep, chrome_parser_json, ps };
 	struct feed f = { chrome_scan_open(path, &so, err, sizeof(err)), ps, r.o.max_event };
 	struct chrome_queue *q = NULL;

@@ -27,6 +27,9 @@ struct chrome_read_opts {
 	/* Parse on a thread of its own, which hands the events over in batches while the
 	 * callback runs (for a callback with work of its own to do); 0: on the caller's. */
 	int thread;
+	/* Nonzero: each event's args as the bytes argblob_encode makes of them, at most this many
+	 * (chrome_event.args_blob), without their tree but for M and C events; 0: trees. */
+	size_t args_blob;
 };
 
 /* What the file says besides its events.  Members found before traceEvents are set when the

@@ -90,6 +90,9 @@ struct ctx {
 	uint32_t ngs;
 	_Alignas(16) uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];   /* args; written: head, args */
 	uint8_t phead;                  /* the head's flags of the payload in scratch | ITEM_HEAD */
+	const uint8_t *pdata;           /* the payload: scratch, or the reader's args bytes */
+	/* names and categories given an id lately, by a hash of their length and ends (str_id) */
+	struct { uint32_t len, id; } names[64];
 	int failed;
 	/* the image being written: trace-wide string id -> its own (0: not yet), and the ids set
 	 * there, cleared when the next image starts */
@@ -202,7 +205,17 @@ static uint32_t str_id(struct ctx *c, const char *s, uint64_t offset)
 	size_t n = strlen(s);
 	if (n > MAX_NAME)
 		fix(c, IMP_FIX_NAME_CUT, offset);
-	return strings_add(s, n);
+	if (!n)
+		return 0;
+	/* most events repeat a few names and categories: one met lately is not hashed whole */
+	unsigned k = ((unsigned)n * 31u + (unsigned char)s[0] * 7u + (unsigned char)s[n - 1]) &
+		     (sizeof(c->names) / sizeof(c->names[0]) - 1);
+	if (c->names[k].len == n && c->names[k].id && !memcmp(strings_get(c->names[k].id), s, n))
+		return c->names[k].id;
+	uint32_t id = strings_add(s, n);
+	c->names[k].len = (uint32_t)n;
+	c->names[k].id = id;
+	return id;
 }
 
 /* An event's id, scope and category as one hash, which pairs the ends of async ranges and
@@ -220,16 +233,26 @@ static uint64_t id_hash(const struct chrome_event *ev)
 	return h;
 }
 
-/* The args (encoded, argblob.h) of an event into c->scratch, and the flags of its head into
- * c->phead; returns their length. */
+/* The args (encoded, argblob.h) of an event at c->pdata (the reader's bytes, or c->scratch),
+ * and the flags of its head into c->phead; returns their length. */
 static size_t payload(struct ctx *c, const struct chrome_event *ev, int with_args)
 {
 	size_t len = 0;
 	struct argblob_stats st;
 	c->phead = ITEM_HEAD;
-	if (!with_args || !ev->args)
+	c->pdata = c->scratch;
+	if (!with_args || (!ev->args && !ev->args_blob))
 		return 0;
-	if (argblob_encode(ev->args, c->scratch, &len, MAX_PAYLOAD, &st) < 0) {
+	if (ev->args_blob) {
+		/* encoded by the reader as it parsed them */
+		st = (struct argblob_stats){ ev->args_items, ev->args_deep, ev->args_cut };
+		if (!ev->args_full) {
+			c->pdata = ev->args_blob;
+			len = ev->args_len;
+		}
+	}
+	if (ev->args_blob ? ev->args_full
+			  : argblob_encode(ev->args, c->scratch, &len, MAX_PAYLOAD, &st) < 0) {
 		c->phead |= TPROF_IMP_ARGS_CUT;
 		fix(c, IMP_FIX_ARGS_CUT, ev->offset);
 		return len;
@@ -258,7 +281,8 @@ static int add(struct ctx *c, const struct chrome_event *ev, uint32_t image, uin
 		it.cat = str_id(c, ev->cat, ev->offset);
 		it.head = c->phead;
 	}
-	return items_add(c->items, &it, c->scratch);
+	/* an E has no payload: c->pdata may point at an event gone by */
+	return items_add(c->items, &it, plen ? c->pdata : c->scratch);
 }
 
 /* A process's or thread's name set to id: counted when it replaces another. */
@@ -337,6 +361,39 @@ static int counter(struct ctx *c, const struct chrome_event *ev, uint32_t image,
 	return 0;
 }
 
+/* The args' first member named key, when it is a number: 1 with its value. */
+static int tree_number(const cJSON *args, const char *key, double *v)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(args, key);
+	if (!cJSON_IsNumber(n))
+		return 0;
+	*v = n->valuedouble;
+	return 1;
+}
+
+/* The same from the reader's bytes (whole: args too large for them come with their tree). */
+static int blob_number(const struct chrome_event *ev, const char *key, double *v)
+{
+	struct argblob_reader r;
+	struct argblob_item it;
+	size_t n = strlen(key);
+	argblob_reader_init(&r, ev->args_blob, ev->args_len);
+	for (;;) {
+		int top = r.depth == 0;
+		if (argblob_next(&r, &it) <= 0)
+			return 0;
+		if (!top || it.type == TPROF_IMP_A_END || it.key_len != n || memcmp(it.key, key, n))
+			continue;
+		if (it.type == TPROF_IMP_A_INT)
+			*v = (double)it.i;
+		else if (it.type == TPROF_IMP_A_DOUBLE)
+			*v = it.d;
+		else
+			return 0;
+		return 1;
+	}
+}
+
 /* Kineto's GPU work: a kernel, copy or set with "device" and "stream" in its args makes its
  * thread a GPU stream, which the analyzer puts beside the recorded device streams. */
 static void gpu_work(struct thr *th, const struct chrome_event *ev)
@@ -344,7 +401,7 @@ static void gpu_work(struct thr *th, const struct chrome_event *ev)
 	static const char *const kinds[] = { "kernel", "gpu_memcpy", "gpu_memset", "memcpy",
 					     "memset" };
 	size_t k = 0;
-	if (th->is_gpu || !ev->cat || !ev->args)
+	if (th->is_gpu || !ev->cat || (!ev->args && !ev->args_blob))
 		return;
 	/* most are not: told by the first letter */
 	char c0 = (char)(ev->cat[0] | 0x20);
@@ -354,13 +411,14 @@ static void gpu_work(struct thr *th, const struct chrome_event *ev)
 		k++;
 	if (k == sizeof(kinds) / sizeof(kinds[0]))
 		return;
-	const cJSON *d = cJSON_GetObjectItemCaseSensitive(ev->args, "device");
-	const cJSON *s = cJSON_GetObjectItemCaseSensitive(ev->args, "stream");
-	if (cJSON_IsNumber(d) && cJSON_IsNumber(s) && d->valuedouble >= 0 &&
-	    d->valuedouble <= UINT32_MAX && s->valuedouble >= 0) {
-		th->is_gpu = 1;
-		th->gpu_device = sat_from_double(d->valuedouble);
-		th->gpu_stream = sat_from_double(s->valuedouble);
+	double d, s;
+	if (!ev->args ? blob_number(ev, "device", &d) && blob_number(ev, "stream", &s)
+		      : tree_number(ev->args, "device", &d) && tree_number(ev->args, "stream", &s)) {
+		if (d >= 0 && d <= UINT32_MAX && s >= 0) {
+			th->is_gpu = 1;
+			th->gpu_device = sat_from_double(d);
+			th->gpu_stream = sat_from_double(s);
+		}
 	}
 }
 
@@ -838,7 +896,7 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 		return -1;
 	}
 	c.items = items_new(o->scratch, o->run_bytes ? o->run_bytes : DEFAULT_RUN_BYTES);
-	struct chrome_read_opts ro = { .report = report, .thread = 1 };
+	struct chrome_read_opts ro = { .report = report, .thread = 1, .args_blob = MAX_PAYLOAD };
 	int rd = chrome_read(path, &ro, each, &c, &meta);
 	if (rd != 0 && !f->events) {
 		chrome_meta_free(&meta);

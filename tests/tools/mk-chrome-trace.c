@@ -2,11 +2,16 @@
  * every phase, args of every JSON type, for the import's tests and benchmark; it prints what it
  * wrote as tests/tools/chrome-count prints what it read. */
 
-/*   mk-chrome-trace [-n EVENTS] [-a] [-z] [-e] [-c] [-M] [-s SEED] -o FILE
+/*   mk-chrome-trace [-n EVENTS] [-a] [-z] [-e] [-c] [-M] [-t] [-s SEED] -o FILE
  *     -a  the bare array form (default: {"traceEvents": [...], ...})
  *     -z  gzip it       -e  epoch timestamps (µs since 1970 with ns digits)
  *     -c  cut short: no closing ']' (nor '}' and the members after traceEvents)
  *     -M  no top-level members but traceEvents
+ *     -t  torch.profiler's shape instead of every phase: Kineto's indented layout, args on
+ *         every X event (cpu_op with External id, Record function id, Input Dims...;
+ *         python_function with Python id and Python parent id; cuda_runtime and kernel with
+ *         their correlation), ac2g flows s/f from each launch to its kernel; about 218 bytes
+ *         an event, as the traces torch.profiler writes
  *
  * Groups of events keep the trace meaningful: B before its E on one thread, b/n/e and s/t/f
  * sharing an id, N/O/D on one object, Kineto's ac2g flow from a launch to its kernel (bp "e"),
@@ -447,9 +452,299 @@ static void legacy(int t)
 	end();
 }
 
+
+/* ---- -t: torch.profiler's shape ----------------------------------------------------------
+ * As Kineto writes it (output_json.cpp): one event over a few indented lines, ts and dur as
+ * µs with three decimals, every member of args on one line. */
+
+static int torch;
+static uint64_t ev_idx, ext_id, py_id, corr_id;
+
+/* ns as µs with always three decimals, as Kineto writes them. */
+static void put_us3(int64_t ns)
+{
+	put_i64(ns / 1000);
+	int f = (int)(ns % 1000);
+	buf[len++] = '.';
+	buf[len++] = (char)('0' + f / 100);
+	buf[len++] = (char)('0' + f / 10 % 10);
+	buf[len++] = (char)('0' + f % 10);
+}
+
+/* An X event's first lines: phase, category, name, process and thread, ts and dur. */
+static int tx(const char *cat, const char *name, int pid, const char *tid_str, int tid,
+	      int64_t t, int64_t d)
+{
+	if (written == want)
+		return 0;
+	if (written)
+		put(",\n");
+	put("  {\n    \"ph\": \"X\", \"cat\": \"");
+	put(cat);
+	put("\", \"name\": \"");
+	put(name);
+	put("\", \"pid\": ");
+	put_i64(pid);
+	put(", \"tid\": ");
+	if (tid_str)
+		put(tid_str);
+	else
+		put_i64(tid);
+	put(",\n    \"ts\": ");
+	put_us3(t);
+	put(", \"dur\": ");
+	put_us3(d);
+	put(",\n    \"args\": {\n      ");
+	ts_sum += (uint64_t)t;
+	dur_sum += (uint64_t)d;
+	counts['X']++;
+	written++;
+	return 1;
+}
+
+static void tx_end(void)
+{
+	put("\n    }\n  }");
+	if (len >= BUF_CAP)
+		flush();
+}
+
+/* A flow end: Kineto's ac2g, s at the launch and f (bp "e") at the kernel; or fwdbwd, from a
+ * forward operator to the backward one of the same sequence number. */
+static void tflow(const char *cat, char ph, uint64_t id, int pid, const char *tid_str, int tid,
+		  int64_t t)
+{
+	if (written == want)
+		return;
+	if (written)
+		put(",\n");
+	put("  {\n    \"ph\": \"");
+	buf[len++] = ph;
+	put("\", \"id\": ");
+	put_i64((int64_t)id);
+	put(", \"pid\": ");
+	put_i64(pid);
+	put(", \"tid\": ");
+	if (tid_str)
+		put(tid_str);
+	else
+		put_i64(tid);
+	put(", \"ts\": ");
+	put_us3(t);
+	put(",\n    \"cat\": \"");
+	put(cat);
+	put("\", \"name\": \"");
+	put(cat);
+	put("\"");
+	if (ph == 'f')
+		put(", \"bp\": \"e\"");
+	put("\n  }");
+	ts_sum += (uint64_t)t;
+	ids++;
+	counts[(int)ph]++;
+	written++;
+}
+
+static void t_ev_idx(void)
+{
+	put(", \"Ev Idx\": ");
+	put_i64((int64_t)ev_idx++);
+}
+
+static const char *const t_pyfuncs[] = {
+	"torch/nn/modules/module.py(1747): _call_impl",
+	"nn.Module: Linear_0",
+	"torch/nn/modules/linear.py(125): forward",
+	"nn.Module: ReLU_1",
+	"train.py(88): step",
+	"<built-in method linear of type object at 0x7f3a2c1e4b40>",
+};
+
+static const struct {
+	const char *name, *dims, *types;
+} t_ops[] = {
+	{ "aten::linear", "[[64, 1024], [4096, 1024], [4096]]", "[\"float\", \"float\", \"float\"]" },
+	{ "aten::addmm", "[[4096], [64, 1024], [1024, 4096], [], []]",
+	  "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]" },
+	{ "aten::relu", "[[64, 4096]]", "[\"float\"]" },
+	{ "aten::empty", "[[], [], [], [], [], []]",
+	  "[\"ScalarList\", \"Scalar\", \"\", \"Device\", \"\", \"\"]" },
+	{ "aten::t", "[[4096, 1024]]", "[\"float\"]" },
+	{ "aten::view", "", "" },
+	{ "aten::as_strided", "", "" },
+	{ "aten::empty_strided", "", "" },
+};
+
+static const char *const t_kernels[] = {
+	"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float,"
+	" at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>"
+	" >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>,"
+	" unsigned int, float, 4>)",
+	"ampere_sgemm_128x64_tn",
+	"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4>(Params)",
+	"ampere_sgemm_32x32_sliced1x4_tn",
+	"void at::native::vectorized_elementwise_kernel<4,"
+	" at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int,"
+	" at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
+	"ampere_sgemm_128x64_nn",
+	"ampere_sgemm_64x32_sliced1x4_nn",
+	"void at::native::elementwise_kernel<128, 2>(int, at::native::gpu_kernel_impl)",
+};
+
+#define T_PID 2869224
+
+/* One step of a model as torch.profiler records it: a Python call or two, the operator under
+ * them and the operators it calls, on the host thread; the launch of a kernel, its ac2g flow
+ * and the kernel on stream 7. */
+static void torch_group(void)
+{
+	static int64_t kernel_end;
+	uint64_t r = rnd();
+	int th = (int)(r % 4 == 0);     /* a quarter on the backward thread */
+	int tid = T_PID + th;
+	int npy = 1 + !(r >> 8 & 3), nops = (int)(r >> 20 & 3) + 3;
+	/* On the host thread the group's slices nest: the Python calls hold the operators, one
+	 * after the other, and the runtime calls after them. */
+	int64_t t0 = now + 1000 + (int64_t)(rnd() % 3000);
+	int64_t span = 2000 + nops * 10000 + 20000, tc = t0 + 1000 + nops * 10000;
+	now = t0 + span;
+
+	/* Python: a parent and a child. */
+	uint64_t parent = py_id;
+	for (int i = 0; i < npy; i++) {
+		if (!tx("python_function", t_pyfuncs[(r >> (12 + 3 * i)) % 6], T_PID, NULL, tid,
+			t0 + i * 100, span - i * 200))
+			return;
+		put("\"Python parent id\": ");
+		put_i64((int64_t)parent);
+		put(", \"Python id\": ");
+		put_i64((int64_t)++py_id);
+		parent = py_id;
+		t_ev_idx();
+		tx_end();
+	}
+	/* The operator and what it calls. */
+	for (int i = 0; i < nops; i++) {
+		int o = (int)((r >> (24 + 3 * i)) % 8) ^ (i > 1) * 4;
+		int64_t tf = t0 + 1000 + i * 10000;
+		if (!tx("cpu_op", t_ops[o].name, T_PID, NULL, tid, tf, 1000 + (int64_t)(rnd() % 8000)))
+			return;
+		put("\"External id\": ");
+		put_i64((int64_t)++ext_id);
+		put(",\"Record function id\": 0");
+		if (i == 0 && o < 3) {     /* shapes recorded for some */
+			put(", \"Input Dims\": ");
+			put(t_ops[o].dims);
+			put(", \"Input type\": ");
+			put(t_ops[o].types);
+		}
+		t_ev_idx();
+		if (i == 0 && (r >> 40 & 1)) {
+			put(", \"Sequence number\": ");
+			put_i64((int64_t)(ext_id / 3));
+			put(", \"Fwd thread id\": 0");
+		}
+		tx_end();
+		if (i == 0 && (r >> 40 & 1)) {
+			/* torch.profiler links the forward operator to its backward one. */
+			tflow("fwdbwd", 's', ext_id, T_PID, NULL, tid, tf);
+			tflow("fwdbwd", 'f', ext_id, T_PID, NULL, T_PID + 1, tf + 500000);
+		}
+	}
+	/* A runtime call with no kernel. */
+	if (r >> 48 & 1) {
+		if (!tx("cuda_runtime", "cudaStreamIsCapturing", T_PID, NULL, tid, tc + 500,
+			1000 + (int64_t)(rnd() % 2000)))
+			return;
+		put("\"External id\": ");
+		put_i64((int64_t)ext_id);
+		put(", \"cbid\": 317, \"correlation\": ");
+		put_i64((int64_t)(++corr_id + 100000));
+		tx_end();
+	}
+	/* The launch, its flow and its kernel, the kernels one after the other on stream 7. */
+	uint64_t corr = ++corr_id + 100000;
+	int64_t tl = tc + 5000;
+	if (!tx("cuda_runtime", "cudaLaunchKernel", T_PID, NULL, tid, tl, 5000 + (int64_t)(rnd() % 3000)))
+		return;
+	put("\"External id\": ");
+	put_i64((int64_t)ext_id);
+	put(", \"cbid\": 211, \"correlation\": ");
+	put_i64((int64_t)corr);
+	tx_end();
+	tflow("ac2g", 's', corr, T_PID, NULL, tid, tl);
+	int64_t tk = tl + 3000 > kernel_end + 500 ? tl + 3000 : kernel_end + 500;
+	int64_t kd = 1000 + (int64_t)(rnd() % 30000);
+	kernel_end = tk + kd;
+	tflow("ac2g", 'f', corr, 0, NULL, 7, tk);
+	if (!tx("kernel", t_kernels[(r >> 44) % 8], 0, NULL, 7, tk, kd))
+		return;
+	put("\"External id\": ");
+	put_i64((int64_t)ext_id);
+	put(",\n      \"queued\": 0, \"device\": 0, \"context\": 1,\n      \"stream\": 7, "
+	    "\"correlation\": ");
+	put_i64((int64_t)corr);
+	put(",\n      \"registers per thread\": 32,\n      \"shared memory\": 0,\n      "
+	    "\"blocks per SM\": 0.592593,\n      \"warps per SM\": 2.370370,\n      "
+	    "\"grid\": [64, 1, 1],\n      \"block\": [128, 1, 1],\n      "
+	    "\"est. achieved occupancy %\": 4");
+	tx_end();
+}
+
+static void torch_metadata(void)
+{
+	static const struct { int pid, tid; const char *name, *arg, *val; } m[] = {
+		{ T_PID, 0, "process_name", "name", "\"python3\"" },
+		{ T_PID, 0, "process_labels", "labels", "\"CPU\"" },
+		{ T_PID, 0, "process_sort_index", "sort_index", "2869224" },
+		{ 0, 0, "process_name", "name", "\"python3\"" },
+		{ 0, 0, "process_labels", "labels", "\"GPU 0\"" },
+		{ 0, 0, "process_sort_index", "sort_index", "5000000" },
+		{ T_PID, T_PID, "thread_name", "name", "\"thread 2869224 (python3)\"" },
+		{ T_PID, T_PID + 1, "thread_name", "name", "\"thread 2869225 (pt_autograd_0)\"" },
+		{ 0, 7, "thread_name", "name", "\"stream 7 \"" },
+		{ 0, 7, "thread_sort_index", "sort_index", "7" },
+	};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		if (written == want)
+			return;
+		if (written)
+			put(",\n");
+		put("  {\n    \"name\": \"");
+		put(m[i].name);
+		put("\", \"ph\": \"M\", \"ts\": ");
+		put_us3(now);
+		put(", \"pid\": ");
+		put_i64(m[i].pid);
+		put(", \"tid\": ");
+		put_i64(m[i].tid);
+		put(",\n    \"args\": {\n      \"");
+		put(m[i].arg);
+		put("\": ");
+		put(m[i].val);
+		put("\n    }\n  }");
+		ts_sum += (uint64_t)now;
+		counts['M']++;
+		written++;
+	}
+}
+
+static void torch_events(void)
+{
+	torch_metadata();
+	while (written < want)
+		torch_group();
+	if (len >= BUF_CAP)
+		flush();
+}
+
 static void events(void)
 {
 	uint64_t next_id = 1;
+	if (torch) {
+		torch_events();
+		return;
+	}
 	metadata();
 	while (written < want) {
 		uint64_t r = rnd();
@@ -546,7 +841,7 @@ int main(int argc, char **argv)
 	int array = 0, gzip = 0, c;
 
 	want = 1000;
-	while ((c = getopt(argc, argv, "n:azecMs:o:")) != -1) {
+	while ((c = getopt(argc, argv, "n:azecMts:o:")) != -1) {
 		switch (c) {
 		case 'n': want = strtoull(optarg, NULL, 0); break;
 		case 'a': array = 1; break;
@@ -554,11 +849,12 @@ int main(int argc, char **argv)
 		case 'e': epoch = 1; break;
 		case 'c': cut_short = 1; break;
 		case 'M': no_meta = 1; break;
+		case 't': torch = 1; break;
 		case 's': rng_state = strtoull(optarg, NULL, 0) | 1; break;
 		case 'o': path = optarg; break;
 		default:
 			fprintf(stderr, "usage: mk-chrome-trace [-n EVENTS] [-a] [-z] [-e] [-c] "
-				"[-M] [-s SEED] -o FILE\n");
+				"[-M] [-t] [-s SEED] -o FILE\n");
 			return 2;
 		}
 	}
