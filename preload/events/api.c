@@ -21,13 +21,12 @@ static struct {
 	const char *filter_var;      /* NULL: no filter for this table */
 	const char *filter_out_var;  /* its _OUT */
 } tables[] = {
-#define FILTER(d) "TPROF_" d "_API_FILTER", "TPROF_" d "_API_FILTER_OUT"
-	{ tprof_hip_hooks, &tprof_hip_nhooks, FILTER("HIP") },
+	{ tprof_hip_hooks, &tprof_hip_nhooks, "TPROF_HIP_API_FILTER", "TPROF_HIP_API_FILTER_OUT" },
 	{ tprof_roctx_hooks, &tprof_roctx_nhooks, NULL, NULL },
-	{ tprof_mpi_hooks, &tprof_mpi_nhooks, FILTER("MPI") },
-	{ tprof_nrt_hooks, &tprof_nrt_nhooks, FILTER("NRT") },
-	{ tprof_nccl_hooks, &tprof_nccl_nhooks, FILTER("NCCL") },
-#undef FILTER
+	{ tprof_mpi_hooks, &tprof_mpi_nhooks, "TPROF_MPI_API_FILTER", "TPROF_MPI_API_FILTER_OUT" },
+	{ tprof_nrt_hooks, &tprof_nrt_nhooks, "TPROF_NRT_API_FILTER", "TPROF_NRT_API_FILTER_OUT" },
+	{ tprof_nccl_hooks, &tprof_nccl_nhooks, "TPROF_NCCL_API_FILTER",
+	  "TPROF_NCCL_API_FILTER_OUT" },
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
