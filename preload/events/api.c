@@ -66,11 +66,28 @@ static void apply_filter(struct tprof_hook *h, const char *in, const char *out)
 		h->record = 0;
 }
 
+static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
+
+static void fill_all(void)
+{
+	tprof_hip_hooks_fill();
+	tprof_roctx_hooks_fill();
+	tprof_mpi_hooks_fill();
+	tprof_nrt_hooks_fill();
+	tprof_nccl_hooks_fill();
+}
+
+void tprof_hooks_fill(void)
+{
+	pthread_once(&fill_once, fill_all);
+}
+
 /* The filters are read once per table, not per hook: every process start runs this.  The
  * tables start with every hook recorded and polls folded: a table without a filter, in a
  * process that folds polls, is left as it is (the common case, no hook visited). */
 void tprof_hooks_init(void)
 {
+	tprof_hooks_fill();
 	for (size_t t = 0; t < NTABLES; t++) {
 		const char *in = NULL, *out = NULL;
 		if (tables[t].filter_var) {
@@ -94,6 +111,7 @@ static pthread_once_t index_once = PTHREAD_ONCE_INIT;
 
 static void index_hooks(void)
 {
+	tprof_hooks_fill();
 	for (size_t t = 0; t < NTABLES; t++)
 		for (size_t i = 0; i < *tables[t].n; i++) {
 			struct tprof_hook *h = &tables[t].table[i];
@@ -117,6 +135,7 @@ struct tprof_hook *tprof_hook_find(const char *name)
 uint32_t tprof_hook_name_slow(struct tprof_hook *h)
 {
 	TPROF_KEEP_ERRNO;
+	tprof_hooks_fill();
 	const char *s = h->display ? h->display : h->name;
 	uint32_t id = tprof_intern(s, strlen(s));
 	h->id = id;
