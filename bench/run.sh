@@ -32,8 +32,16 @@
 #             threads included), BENCH_STARTS starts of /bin/true in a row, each way round in
 #             turn: plain, with an empty library preloaded (the floor any preloaded library
 #             costs), with the recorder preloaded but off (TPROF_ENABLE=0) and recording; and
-#             of a program that records one mark (its files made and written), plain and
-#             recording.  Each figure is the difference from the plain start of that round.
+#             of a program that records one mark (its files made and written), plain, with the
+#             empty library preloaded and recording.  Each figure is the difference from the
+#             start with the empty library of that round (what the targets are defined
+#             against), and from the plain start, for information
+#   script    a shell script that starts BENCH_SCRIPT_LOOPS x 6 short processes (/bin/true,
+#             cat, sed, expr in a command substitution, grep, tr; like a configure script),
+#             plain and under tprof-inspect -o DIR, and under tprof-inspect --sample all,
+#             the order turned round from run to run: wall time recorded / plain, and CPU
+#             time (user + system of the whole process tree, tprof-inspect included, from
+#             runstat) recorded / plain
 #   SIGKILL   a program records N events, says so, and is killed with SIGKILL; the analyzer
 #             must find exactly N
 #   HIP       ns per hipGetDevice and per hipLaunchKernel against the stand-in runtime, plain
@@ -85,8 +93,8 @@
 #                    tprof-inspect, tprof-analyze and libtrace_preload.so under test
 #   BENCH_RUNS       runs per figure (default 5)
 #   BENCH_ONLY       the parts to run, separated by spaces (default all): floor overhead rate
-#                    bytes analyze annot hip mpi polls nrt nccl start sigkill sample import; the
-#                    table shows the others not measured
+#                    bytes analyze annot hip mpi polls nrt nccl start script sigkill sample
+#                    import; the table shows the others not measured
 #   BENCH_FLOOR_PAIRS pairs of clock reads per floor run, each clock (default 1e7)
 #   BENCH_CACHE      where generated analyzer traces are kept between runs (default
 #                    $TMPDIR/tprof-bench-cache); they are regenerated when the recorder or the
@@ -122,6 +130,7 @@
 #   BENCH_SAMPLE_WORK  cpuburn's work per run (default 2e9: about 3 s on 2 threads)
 #   BENCH_SAMPLE_LONG  seconds of the long 999 Hz run (default 60; 0 leaves it out)
 #   BENCH_STARTS     process starts per figure and round of the start benchmark (default 300)
+#   BENCH_SCRIPT_LOOPS loops of the script benchmark, 6 processes each (default 100)
 #   BENCH_NCCL_CALLS calls per NCCL loop (default 2e6; the NCCL benchmark needs the stand-in
 #                    NCCL next to the stand-in HIP runtime, BENCH_HIP_STANDIN)
 #   BENCH_IMPORT_EVENTS, BENCH_IMPORT_TORCH_EVENTS
@@ -156,6 +165,7 @@ SAMPLE_LONG=${BENCH_SAMPLE_LONG:-60}
 STARTS=${BENCH_STARTS:-300}
 ANNOT_THREADS=${BENCH_ANNOT_THREADS:-8}
 ANNOT_RANGES=${BENCH_ANNOT_RANGES:-20000}
+SCRIPT_LOOPS=${BENCH_SCRIPT_LOOPS:-100}
 
 for p in floor overhead rate mix annot-heavy killme runstat cpuburn startcost onemark .libs/libempty.so; do
 	[ -x "$BENCH_BIN/$p" ] || { echo "run.sh: $BENCH_BIN/$p is missing (make bench builds it)" >&2; exit 2; }
@@ -864,13 +874,15 @@ fi
 
 # ---- process start: what the recorder adds to starting a process ---------------------------
 # One startcost run per way, the order turned round each round so that drift falls on all;
-# each figure is that round's difference from its plain start.
+# each figure is that round's difference from its start with the empty library preloaded
+# (the targets' base: what any preloaded library costs is not the recorder's to save), and
+# from its plain start, for information.
 if want start; then
 say "== start [load $(cut -d' ' -f1 /proc/loadavg)]: CPU us per start, $STARTS starts of /bin/true (and of onemark)"
 sd="$W/start"
 for r in $(seq 1 "$RUNS"); do
-	order="plain empty off rec mplain mrec"
-	[ $((r % 2)) -eq 0 ] && order="mrec mplain rec off empty plain"
+	order="plain empty off rec mplain mempty mrec"
+	[ $((r % 2)) -eq 0 ] && order="mrec mempty mplain rec off empty plain"
 	for which in $order; do
 		rm -rf "$sd"
 		case $which in
@@ -879,6 +891,7 @@ for r in $(seq 1 "$RUNS"); do
 		off) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=0 -- /bin/true ;;
 		rec) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd" -- /bin/true ;;
 		mplain) set -- -- "$B/onemark" ;;
+		mempty) set -- LD_PRELOAD="$B/.libs/libempty.so" -- "$B/onemark" ;;
 		mrec) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd" -- "$B/onemark" ;;
 		esac
 		"$B/startcost" "$STARTS" "$@" >"$W/start.$which" 2>"$W/start.err" ||
@@ -887,14 +900,71 @@ for r in $(seq 1 "$RUNS"); do
 	rm -rf "$sd"
 	line_out=""
 	for which in empty off rec mrec; do
-		base=plain
-		[ "$which" = mrec ] && base=mplain
+		base=plain empty=empty
+		[ "$which" = mrec ] && base=mplain empty=mempty
 		v=$(awk -v a="$(kv "$W/start.$which" cpu_ns)" -v b="$(kv "$W/start.$base" cpu_ns)" 'BEGIN { print a - b }')
 		sample "start_add_$which" "$v"
-		line_out="$line_out, $which $(awk -v x="$v" 'BEGIN { printf "%+.0f", x / 1000 }')"
+		[ "$which" = empty ] && continue
+		e=$(awk -v a="$(kv "$W/start.$which" cpu_ns)" -v b="$(kv "$W/start.$empty" cpu_ns)" 'BEGIN { print a - b }')
+		sample "start_over_empty_$which" "$e"
+		line_out="$line_out, $which $(awk -v x="$e" 'BEGIN { printf "%+.0f", x / 1000 }')"
 	done
 	sample start_plain "$(kv "$W/start.plain" cpu_ns)"
-	say "  run $r: plain $(awk -v x="$(kv "$W/start.plain" cpu_ns)" 'BEGIN { printf "%.0f", x / 1000 }') us per start;${line_out#,}"
+	say "  run $r: plain $(awk -v x="$(kv "$W/start.plain" cpu_ns)" 'BEGIN { printf "%.0f", x / 1000 }') us per start," \
+		"empty library $(awk -v x="$(kv "$W/start.empty" cpu_ns)" -v p="$(kv "$W/start.plain" cpu_ns)" 'BEGIN { printf "%+.0f", (x - p) / 1000 }');" \
+		"over the empty library:${line_out#,}"
+done
+say ""
+fi
+
+# ---- script: many short processes under tprof-inspect --------------------------------------
+# A shell script like a configure script: SCRIPT_LOOPS loops of six short processes.  Plain,
+# under tprof-inspect and under tprof-inspect --sample all, each under runstat (wall time, and
+# the CPU of the whole process tree: wait4 counts the descendants each process waited for),
+# the order turned round from run to run; each figure is that run's ratio to its plain run.
+if want script; then
+say "== script [load $(cut -d' ' -f1 /proc/loadavg)]: sh running $SCRIPT_LOOPS x 6 short processes, plain and under tprof-inspect"
+printf 'configure line %s\n' $(seq 1 50) >"$W/script.in"
+cat >"$W/script.sh" <<EOF_SCRIPT
+i=0
+while [ \$i -lt $SCRIPT_LOOPS ]; do
+	/bin/true
+	cat "$W/script.in" >/dev/null
+	sed -e 's/line/LINE/' "$W/script.in" >/dev/null
+	x=\$(expr \$i + 1)
+	grep -c configure "$W/script.in" >/dev/null
+	tr a-z A-Z <"$W/script.in" >/dev/null
+	i=\$x
+done
+EOF_SCRIPT
+sd="$W/script.out"
+for r in $(seq 1 "$RUNS"); do
+	order="plain rec samp"
+	[ $((r % 2)) -eq 0 ] && order="samp rec plain"
+	for which in $order; do
+		rm -rf "$sd"
+		case $which in
+		plain) set -- sh "$W/script.sh" ;;
+		rec) set -- "$TPROF_INSPECT" -o "$sd" -- sh "$W/script.sh" ;;
+		samp) set -- "$TPROF_INSPECT" --sample all -o "$sd" -- sh "$W/script.sh" ;;
+		esac
+		"$RUNSTAT" "$W/script.$which" "$@" >/dev/null 2>"$W/script.err" ||
+			{ fail "script ($which): $(head -n 3 "$W/script.err")"; continue 2; }
+	done
+	rm -rf "$sd"
+	pw=$(rs "$W/script.plain" wall)
+	pc=$(awk '{ print $2 + $3 }' "$W/script.plain")
+	sample script_plain_wall "$pw"
+	sample script_plain_cpu "$pc"
+	line_out=""
+	for which in rec samp; do
+		w=$(awk -v a="$(rs "$W/script.$which" wall)" -v b="$pw" 'BEGIN { print a / b }')
+		c=$(awk -v b="$pc" '{ print ($2 + $3) / b }' "$W/script.$which")
+		sample "script_wall_$which" "$w"
+		sample "script_cpu_$which" "$c"
+		line_out="$line_out; $which wall $(printf '%.2f' "$w")x CPU $(printf '%.2f' "$c")x"
+	done
+	say "  run $r: plain $(printf '%.3f' "$pw") s wall, $(printf '%.3f' "$pc") s CPU$line_out"
 done
 say ""
 fi
@@ -1177,9 +1247,18 @@ row ".json.gz / .pftrace, annotation-heavy ($ANNOT_THREADS x $ANNOT_RANGES neste
 row "  .pftrace bytes per event" annot_pf_bpe 1 B - -
 row "process start: CPU us, plain /bin/true" start_plain 1000 us - -
 row "  added by an empty preloaded library (floor)" start_add_empty 1000 us - -
-row "  added by the recorder, off (TPROF_ENABLE=0)" start_add_off 1000 us le 30
-row "  added by the recorder, recording nothing" start_add_rec 1000 us le 150
-row "  added by the recorder, one mark recorded" start_add_mrec 1000 us - -
+row "  recorder off (TPROF_ENABLE=0), over the empty lib" start_over_empty_off 1000 us le 30
+row "  recording nothing, over the empty library" start_over_empty_rec 1000 us le 150
+row "  one mark recorded, over the empty library" start_over_empty_mrec 1000 us - -
+row "  recorder off (TPROF_ENABLE=0), over plain" start_add_off 1000 us - -
+row "  recording nothing, over plain" start_add_rec 1000 us - -
+row "  one mark recorded, over plain" start_add_mrec 1000 us - -
+row "script of $((SCRIPT_LOOPS * 6)) processes: plain wall s" script_plain_wall 1 s - -
+row "  plain CPU s (user + system, process tree)" script_plain_cpu 1 s - -
+row "  tprof-inspect: wall recorded / plain" script_wall_rec 1 x le 1.15
+row "  tprof-inspect: CPU recorded / plain" script_cpu_rec 1 x - -
+row "  --sample all: wall recorded / plain" script_wall_samp 1 x - -
+row "  --sample all: CPU recorded / plain" script_cpu_samp 1 x - -
 if [ "${hip_ok:-0}" = 1 ]; then
 	row "added ns per hipGetDevice (stand-in)" hip_add_getdevice 1 ns - -
 	row "  hipGetDevice without the profiler" hip_plain_getdevice 1 ns - -

@@ -3,6 +3,8 @@
  * destructor and the exec hooks do the final pass over threads and then the image; fork
  * takes every lock first and gives the child a fresh image of its own.  The system profile
  * of TPROF_SAMPLE (core/sampling.c) starts, ends and forks with them. */
+#include <stdlib.h>
+
 #include "events/api.h"
 #include "spool/buffer.h"
 #include "core/clock.h"
@@ -116,6 +118,18 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	if (tprof_g.cfg.callstack && tprof_callstack_init() < 0)
 		tprof_g.cfg.callstack = 0;
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+	/* The child handler re-initializes the locks held at a fork and frees what the parent's
+	 * image kept: pthread_mutex_init, pthread_cond_init and free are bound here, once, rather
+	 * than looked up through the process's scope in every fork child (lazy binding writes
+	 * the child's copy of the GOT, and a shell forks for every command). */
+	pthread_mutex_t bind_mutex;
+	pthread_cond_t bind_cond;
+	pthread_mutex_init(&bind_mutex, NULL);
+	pthread_mutex_destroy(&bind_mutex);
+	pthread_cond_init(&bind_cond, NULL);
+	pthread_cond_destroy(&bind_cond);
+	void *volatile nothing = NULL;   /* a constant NULL would let the call be left out */
+	free(nothing);
 	tprof_image_begin(clock_source);
 	tprof_capture_init();
 	tprof_sampling_start();

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "../../common/events.h"
@@ -26,6 +27,17 @@ static inline void tprof_errno_restore(const int *saved)
 }
 #define TPROF_KEEP_ERRNO                                                                \
 	const int tprof_saved_errno_ __attribute__((cleanup(tprof_errno_restore), unused)) = errno
+
+/* In a fork child: a lock that another thread of the parent may have held at the fork made
+ * usable again.  One that is as PTHREAD_MUTEX_INITIALIZER made it (never taken, or taken and
+ * given back) is left alone: writing it would copy its page (or fault in a fresh one) in
+ * every child, and a shell forks for every command it runs. */
+static inline void tprof_mutex_reset(pthread_mutex_t *m)
+{
+	static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+	if (memcmp(m, &fresh, sizeof(fresh)))
+		pthread_mutex_init(m, NULL);
+}
 
 /* ---- configuration (config.c), read once from TPROF_* at load time ----------------------- */
 struct tprof_config {

@@ -2,7 +2,8 @@
  * environment that lacks them (subprocess with env={...}, say), they are added back.  A
  * variable the program set itself, TPROF_ENABLE=0 included, is left as it is.  Built from
  * memory prepared at load time and the stack, because a vfork child must not allocate. */
-#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,35 @@ static int ncarried;
 static const char *self_path;     /* this library's file */
 static char head[4096];           /* LD_PRELOAD at load time, up to and including self_path */
 
+struct self_search {
+	uintptr_t addr;
+	const char *name;
+};
+
+/* dl_iterate_phdr's callback: the name of the object whose loaded segments hold s->addr. */
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct self_search *s = arg;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && s->addr >= lo && s->addr - lo < ph->p_memsz) {
+			s->name = info->dlpi_name;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* This library's file as the loader named it (what dladdr gives as dli_fname), found by its
+ * segments: dladdr would also look for the nearest of the library's 300-odd symbols, most
+ * of what it costs, at every recorded process's start. */
 void tprof_env_capture(void)
 {
-	Dl_info info;
-	if (dladdr((void *)tprof_env_capture, &info) && info.dli_fname)
-		self_path = strdup(info.dli_fname);
+	struct self_search self = { (uintptr_t)tprof_env_capture, NULL };
+	if (dl_iterate_phdr(find_self, &self) && self.name && *self.name)
+		self_path = strdup(self.name);
 	for (char **e = environ; e && *e && ncarried < MAX_CARRY; e++)
 		if (!strncmp(*e, "TPROF_", 6) || !strncmp(*e, "LD_PRELOAD=", 11))
 			carried[ncarried++] = strdup(*e);

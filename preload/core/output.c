@@ -28,5 +28,5 @@ int tprof_output_ready(void)
 /* The fork child's only thread: the lock may have been held by another thread of the parent. */
 void tprof_output_child(void)
 {
-	pthread_mutex_init(&lock, NULL);
+	tprof_mutex_reset(&lock);
 }

@@ -1,7 +1,6 @@
 /* api.c — the hook tables of all runtimes: looking a wrapper up by name (for dlsym),
  * applying TPROF_<DOMAIN>_API_FILTER/_FILTER_OUT once at load time, and interning API names
  * per process image. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,12 +19,14 @@ static struct {
 	struct tprof_hook *table;
 	const size_t *n;
 	const char *filter_var;      /* NULL: no filter for this table */
+	const char *filter_out_var;  /* its _OUT */
 } tables[] = {
-	{ tprof_hip_hooks, &tprof_hip_nhooks, "TPROF_HIP_API_FILTER" },
-	{ tprof_roctx_hooks, &tprof_roctx_nhooks, NULL },
-	{ tprof_mpi_hooks, &tprof_mpi_nhooks, "TPROF_MPI_API_FILTER" },
-	{ tprof_nrt_hooks, &tprof_nrt_nhooks, "TPROF_NRT_API_FILTER" },
-	{ tprof_nccl_hooks, &tprof_nccl_nhooks, "TPROF_NCCL_API_FILTER" },
+	{ tprof_hip_hooks, &tprof_hip_nhooks, "TPROF_HIP_API_FILTER", "TPROF_HIP_API_FILTER_OUT" },
+	{ tprof_roctx_hooks, &tprof_roctx_nhooks, NULL, NULL },
+	{ tprof_mpi_hooks, &tprof_mpi_nhooks, "TPROF_MPI_API_FILTER", "TPROF_MPI_API_FILTER_OUT" },
+	{ tprof_nrt_hooks, &tprof_nrt_nhooks, "TPROF_NRT_API_FILTER", "TPROF_NRT_API_FILTER_OUT" },
+	{ tprof_nccl_hooks, &tprof_nccl_nhooks, "TPROF_NCCL_API_FILTER",
+	  "TPROF_NCCL_API_FILTER_OUT" },
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
@@ -65,17 +66,36 @@ static void apply_filter(struct tprof_hook *h, const char *in, const char *out)
 		h->record = 0;
 }
 
-/* The filters are read once per table, not per hook: every process start runs this. */
+static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
+
+static void fill_all(void)
+{
+	tprof_hip_hooks_fill();
+	tprof_roctx_hooks_fill();
+	tprof_mpi_hooks_fill();
+	tprof_nrt_hooks_fill();
+	tprof_nccl_hooks_fill();
+}
+
+void tprof_hooks_fill(void)
+{
+	pthread_once(&fill_once, fill_all);
+}
+
+/* The filters are read once per table, not per hook: every process start runs this.  The
+ * tables start with every hook recorded and polls folded: a table without a filter, in a
+ * process that folds polls, is left as it is (the common case, no hook visited). */
 void tprof_hooks_init(void)
 {
+	tprof_hooks_fill();
 	for (size_t t = 0; t < NTABLES; t++) {
-		const char *var = tables[t].filter_var, *in = NULL, *out = NULL;
-		if (var) {
-			char out_var[64];
-			snprintf(out_var, sizeof(out_var), "%s_OUT", var);
-			in = getenv(var);
-			out = getenv(out_var);
+		const char *in = NULL, *out = NULL;
+		if (tables[t].filter_var) {
+			in = getenv(tables[t].filter_var);
+			out = getenv(tables[t].filter_out_var);
 		}
+		if ((!in || !*in) && (!out || !*out) && !tprof_g.cfg.poll_each)
+			continue;
 		for (size_t i = 0; i < *tables[t].n; i++) {
 			struct tprof_hook *h = &tables[t].table[i];
 			apply_filter(h, in, out);
@@ -91,6 +111,7 @@ static pthread_once_t index_once = PTHREAD_ONCE_INIT;
 
 static void index_hooks(void)
 {
+	tprof_hooks_fill();
 	for (size_t t = 0; t < NTABLES; t++)
 		for (size_t i = 0; i < *tables[t].n; i++) {
 			struct tprof_hook *h = &tables[t].table[i];
@@ -114,6 +135,7 @@ struct tprof_hook *tprof_hook_find(const char *name)
 uint32_t tprof_hook_name_slow(struct tprof_hook *h)
 {
 	TPROF_KEEP_ERRNO;
+	tprof_hooks_fill();
 	const char *s = h->display ? h->display : h->name;
 	uint32_t id = tprof_intern(s, strlen(s));
 	h->id = id;

@@ -8,6 +8,9 @@
 #include "../core/clock.h"
 #include "../core/core.h"
 
+/* A hook table is made without pointers (the four below are set by its fill function, once,
+ * before the first use of any: tprof_hooks_fill), so that the loader has no relocation to
+ * apply to it, and no page of it to write, at every process start. */
 struct tprof_hook {
 	const char *name;        /* the exported symbol, C++-mangled ones included */
 	const char *display;     /* the name recorded, when not `name` */
@@ -20,6 +23,24 @@ struct tprof_hook {
 	uint8_t poll;            /* a polling call: unsuccessful calls are folded into runs
 				  * (poll.h), unless TPROF_POLLS=each */
 };
+
+static inline void tprof_hook_set(struct tprof_hook *h, const char *name, const char *display,
+				  void *wrapper, void **real)
+{
+	h->name = name;
+	h->display = display;
+	h->wrapper = wrapper;
+	h->real = real;
+}
+
+/* Sets the pointers of every hook table, the first time it is called (each table's own fill
+ * function: tprof_<runtime>_hooks_fill). */
+void tprof_hooks_fill(void);
+void tprof_hip_hooks_fill(void);
+void tprof_roctx_hooks_fill(void);
+void tprof_mpi_hooks_fill(void);
+void tprof_nrt_hooks_fill(void);
+void tprof_nccl_hooks_fill(void);
 
 /* The wrapper entry for `name` in every hook table, or NULL (dlsym interception). */
 struct tprof_hook *tprof_hook_find(const char *name);

@@ -202,7 +202,7 @@ void tprof_capture_init(void)
 
 void tprof_capture_fork_child(void)
 {
-	pthread_mutex_init(&lock, NULL);
+	tprof_mutex_reset(&lock);
 	settle();
 	if (gate && __atomic_load_n(&tprof_active, __ATOMIC_RELAXED))
 		watcher_start();

@@ -77,6 +77,7 @@ static struct devq queues[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
 static const struct tprof_devrt *runtimes[TPROF_MAX_RUNTIMES];
 static pthread_t completer;
 static int running, stopping;
+static int queues_used;   /* queues or pool written since the start (or the last fork) */
 static int exit_registered, untimed_registered;   /* their atexit handlers */
 static uint64_t dropped_ops;
 
@@ -92,6 +93,7 @@ static int64_t mono(void)
 /* Under pool_lock. */
 static void pool_put_locked(const struct tprof_devrt *rt, int device, void *ev)
 {
+	__atomic_store_n(&queues_used, 1, __ATOMIC_RELAXED);
 	if (pool[rt->id][device].n == pool[rt->id][device].cap) {
 		size_t cap = pool[rt->id][device].cap ? pool[rt->id][device].cap * 2 : 64;
 		void **nv = realloc(pool[rt->id][device].ev, cap * sizeof(void *));
@@ -240,6 +242,7 @@ void tprof_dev_untimed(void)
 
 static int push(struct devq *q, const struct tprof_devpend *p)
 {
+	__atomic_store_n(&queues_used, 1, __ATOMIC_RELAXED);
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 256;
 		struct tprof_devpend *nv = realloc(q->v, cap * sizeof(*nv));
@@ -604,6 +607,7 @@ static void untimed_register(void)
 static void completer_start(void)
 {
 	pthread_mutex_lock(&reg_lock);
+	__atomic_store_n(&queues_used, 1, __ATOMIC_RELAXED);
 	if (!running) {
 		sigset_t all, old;
 		sigfillset(&all);
@@ -628,6 +632,7 @@ void tprof_dev_drain(const struct tprof_devrt *rt, int device, int forget)
 {
 	TPROF_KEEP_ERRNO;
 	tprof_tls.guard++;
+	__atomic_store_n(&queues_used, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&queue_lock);
 	drain_rings();
 	for (int dev = 0; dev < TPROF_MAX_DEVICES; dev++) {
@@ -671,14 +676,21 @@ uint64_t tprof_dev_dropped(void)
 
 void tprof_dev_reset_child(void)
 {
-	pthread_mutex_init(&reg_lock, NULL);
-	pthread_mutex_init(&pool_lock, NULL);
-	pthread_mutex_init(&queue_lock, NULL);
-	threads = NULL;
+	tprof_mutex_reset(&reg_lock);
+	tprof_mutex_reset(&pool_lock);
+	tprof_mutex_reset(&queue_lock);
 	my_dev = NULL;
+	/* A process that timed nothing (a shell, say, forking for every command) has nothing to
+	 * clear: its state, 58 KB of queues above all, is left unwritten, or each of its pages
+	 * would be faulted in, zeroed, in every fork child. */
+	if (!__atomic_load_n(&queues_used, __ATOMIC_RELAXED) && !threads && !running && !stopping &&
+	    !dropped_ops)
+		return;
+	threads = NULL;
 	__atomic_store_n(&running, 0, __ATOMIC_RELAXED);
 	stopping = 0;
 	dropped_ops = 0;   /* the parent's losses are its own */
 	memset(queues, 0, sizeof(queues));
 	memset(pool, 0, sizeof(pool));
+	queues_used = 0;
 }

@@ -125,5 +125,5 @@ uint32_t tprof_kernel_name(const void *fn)
  * re-interned through `gen`. */
 void tprof_kernels_reset_child(void)
 {
-	pthread_mutex_init(&klock, NULL);
+	tprof_mutex_reset(&klock);
 }

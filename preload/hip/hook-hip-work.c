@@ -152,7 +152,9 @@ typedef hipError_t (*hcc_cxx_fn)(hipFunction_t, uint32_t, uint32_t, uint32_t, ui
 static void *real_cxx(void **slot, int which)
 {
 	return tprof_real_get(slot, &miss_cxx[which - HIP_ExtModuleLaunchKernel_cxx],
-			      tprof_hip_hooks[which].name, tprof_resolve);
+			      which == HIP_ExtModuleLaunchKernel_cxx ? TPROF_HIP_EXT_CXX_NAME
+								     : TPROF_HIP_HCC_CXX_NAME,
+			      tprof_resolve);
 }
 
 /* Exported under the C++-mangled names hipcc-era programs call (see hook-hip.h). */

@@ -551,16 +551,24 @@ hipError_t tprof_hip_end(struct hip_op *op, hipError_t rc)
 /* ---- the table --------------------------------------------------------------------------- */
 
 #define HIP_ENTRY(name, params, args)                                                     \
-	[HIP_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_HIP, 1, 0, 0, 0 },
+	[HIP_##name] = { .domain = TPROF_DOM_HIP, .record = 1 },
 struct tprof_hook tprof_hip_hooks[HIP_NHOOKS] = {
 	HIP_API(HIP_ENTRY, HIP_ENTRY)
-	[HIP_ExtModuleLaunchKernel_cxx] = {
-		"_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j",
-		"hipExtModuleLaunchKernel", (void *)tprof_hip_ext_module_launch_cxx,
-		&tprof_hip_real_ext_cxx, TPROF_DOM_HIP, 1, 0, 0, 0 },
-	[HIP_HccModuleLaunchKernel_cxx] = {
-		"_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_",
-		"hipHccModuleLaunchKernel", (void *)tprof_hip_hcc_module_launch_cxx,
-		&tprof_hip_real_hcc_cxx, TPROF_DOM_HIP, 1, 0, 0, 0 },
+	[HIP_ExtModuleLaunchKernel_cxx] = { .domain = TPROF_DOM_HIP, .record = 1 },
+	[HIP_HccModuleLaunchKernel_cxx] = { .domain = TPROF_DOM_HIP, .record = 1 },
 };
 const size_t tprof_hip_nhooks = HIP_NHOOKS;
+
+#define HIP_FILL(name, params, args)                                                      \
+	tprof_hook_set(&tprof_hip_hooks[HIP_##name], #name, NULL, (void *)name,           \
+		       (void **)&real_##name);
+void tprof_hip_hooks_fill(void)
+{
+	HIP_API(HIP_FILL, HIP_FILL)
+	tprof_hook_set(&tprof_hip_hooks[HIP_ExtModuleLaunchKernel_cxx], TPROF_HIP_EXT_CXX_NAME,
+		       "hipExtModuleLaunchKernel", (void *)tprof_hip_ext_module_launch_cxx,
+		       &tprof_hip_real_ext_cxx);
+	tprof_hook_set(&tprof_hip_hooks[HIP_HccModuleLaunchKernel_cxx], TPROF_HIP_HCC_CXX_NAME,
+		       "hipHccModuleLaunchKernel", (void *)tprof_hip_hcc_module_launch_cxx,
+		       &tprof_hip_real_hcc_cxx);
+}

@@ -317,5 +317,9 @@ hipError_t tprof_hip_hcc_module_launch_cxx(hipFunction_t f, uint32_t gx, uint32_
 					   hipEvent_t e1)
 	__asm__("_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_");
 extern void *tprof_hip_real_ext_cxx, *tprof_hip_real_hcc_cxx;
+#define TPROF_HIP_EXT_CXX_NAME                                                            \
+	"_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j"
+#define TPROF_HIP_HCC_CXX_NAME                                                            \
+	"_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_"
 
 #endif

@@ -116,9 +116,15 @@ TPROF_EXPORT int MPI_Finalize(void)
 #define MPI_POLLS_H 0
 #define MPI_POLLS_P 1
 #define MPI_ENTRY(kind, fn, params, args)                                                 \
-	[MPIH_##fn] = { #fn, NULL, (void *)fn, (void **)&real_##fn, TPROF_DOM_MPI, 1, 0, 0,     \
-			MPI_POLLS_##kind },
+	[MPIH_##fn] = { .domain = TPROF_DOM_MPI, .record = 1, .poll = MPI_POLLS_##kind },
 struct tprof_hook tprof_mpi_hooks[MPIH_COUNT] = {
 	MPI_API(MPI_ENTRY)
 };
 const size_t tprof_mpi_nhooks = MPIH_COUNT;
+
+#define MPI_FILL(kind, fn, params, args)                                                  \
+	tprof_hook_set(&tprof_mpi_hooks[MPIH_##fn], #fn, NULL, (void *)fn, (void **)&real_##fn);
+void tprof_mpi_hooks_fill(void)
+{
+	MPI_API(MPI_FILL)
+}

@@ -270,8 +270,16 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 /* ---- the table --------------------------------------------------------------------------- */
 
 #define NCCL_ENTRY(kind, name, params, args)                                              \
-	[NCCLH_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_NCCL, 1, 0, 0, 0 },
+	[NCCLH_##name] = { .domain = TPROF_DOM_NCCL, .record = 1 },
 struct tprof_hook tprof_nccl_hooks[NCCLH_COUNT] = {
 	NCCL_API(NCCL_ENTRY)
 };
 const size_t tprof_nccl_nhooks = NCCLH_COUNT;
+
+#define NCCL_FILL(kind, name, params, args)                                               \
+	tprof_hook_set(&tprof_nccl_hooks[NCCLH_##name], #name, NULL, (void *)name,        \
+		       (void **)&real_##name);
+void tprof_nccl_hooks_fill(void)
+{
+	NCCL_API(NCCL_FILL)
+}

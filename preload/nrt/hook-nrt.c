@@ -338,8 +338,16 @@ NRT_COLL(nrt_cc_global_comm_init, 0,
 /* ---- the table --------------------------------------------------------------------------- */
 
 #define NRT_ENTRY(kind, ret, name, params, args)                                          \
-	[NRTH_##name] = { #name, NULL, (void *)name, (void **)&real_##name, TPROF_DOM_NRT, 1, 0, 0, 0 },
+	[NRTH_##name] = { .domain = TPROF_DOM_NRT, .record = 1 },
 struct tprof_hook tprof_nrt_hooks[NRTH_COUNT] = {
 	NRT_API(NRT_ENTRY)
 };
 const size_t tprof_nrt_nhooks = NRTH_COUNT;
+
+#define NRT_FILL(kind, ret, name, params, args)                                           \
+	tprof_hook_set(&tprof_nrt_hooks[NRTH_##name], #name, NULL, (void *)name,          \
+		       (void **)&real_##name);
+void tprof_nrt_hooks_fill(void)
+{
+	NRT_API(NRT_FILL)
+}

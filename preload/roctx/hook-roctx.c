@@ -145,10 +145,19 @@ TPROF_EXPORT int roctxProfilerResume(roctx_thread_id_t tid)
 	return real ? real(tid) : 0;
 }
 
-#define ROCTX_ENTRY(name) { #name, NULL, (void *)name, (void **)&real_##name, 0, 1, 0, 0, 0 }
+#define ROCTX_API(X)                                                                      \
+	X(roctxMarkA) X(roctxRangePushA) X(roctxRangePop) X(roctxRangeStartA) X(roctxRangeStop) \
+	X(roctxProfilerPause) X(roctxProfilerResume)
+#define ROCTX_ENTRY(name) { .domain = 0, .record = 1 },
 struct tprof_hook tprof_roctx_hooks[] = {
-	ROCTX_ENTRY(roctxMarkA), ROCTX_ENTRY(roctxRangePushA), ROCTX_ENTRY(roctxRangePop),
-	ROCTX_ENTRY(roctxRangeStartA), ROCTX_ENTRY(roctxRangeStop),
-	ROCTX_ENTRY(roctxProfilerPause), ROCTX_ENTRY(roctxProfilerResume),
+	ROCTX_API(ROCTX_ENTRY)
 };
 const size_t tprof_roctx_nhooks = sizeof(tprof_roctx_hooks) / sizeof(tprof_roctx_hooks[0]);
+
+void tprof_roctx_hooks_fill(void)
+{
+	struct tprof_hook *h = tprof_roctx_hooks;
+#define ROCTX_FILL(name) tprof_hook_set(h++, #name, NULL, (void *)name, (void **)&real_##name);
+	ROCTX_API(ROCTX_FILL)
+#undef ROCTX_FILL
+}

@@ -3,6 +3,7 @@
  * a clock sample to stream 0 so that ticks can be converted however the process ends. */
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -21,14 +22,16 @@ static void deadline_after(struct timespec *ts, uint64_t ns)
 	ts->tv_nsec = (long)(t % 1000000000u);
 }
 
-/* Set by the flusher once it runs: see tprof_flusher_start. */
+/* Set by the flusher once it runs, and posted: see tprof_flusher_start. */
 static int flusher_up;
+static sem_t flusher_up_sem;
 
 static void *flusher_main(void *arg)
 {
 	(void)arg;
 	struct timespec next;
 	__atomic_store_n(&flusher_up, 1, __ATOMIC_RELEASE);
+	sem_post(&flusher_up_sem);
 	prctl(PR_SET_NAME, "tprof-flush", 0, 0, 0);
 	tprof_tls.guard = 1;  /* nothing this thread does is recorded */
 	deadline_after(&next, FIRST_CLOCK_NS);
@@ -82,15 +85,23 @@ int tprof_flusher_start(void)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	tprof_g.flusher_stop = 0;
 	__atomic_store_n(&flusher_up, 0, __ATOMIC_RELAXED);
+	sem_init(&flusher_up_sem, 0, 0);
 	int rc = pthread_create(&tprof_g.flusher, NULL, flusher_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	tprof_g.flusher_running = rc == 0;
 	/* The program may fork right after its first record: let the new thread get through its
 	 * start (where a sanitizer runtime holds its allocator's locks, which a fork child would
-	 * find held forever) before going on.  At most a second. */
-	for (int i = 0; rc == 0 && i < 20000 && !__atomic_load_n(&flusher_up, __ATOMIC_ACQUIRE); i++) {
-		struct timespec pause = { 0, 50000 };
-		nanosleep(&pause, NULL);
+	 * find held forever) before going on.  At most a second, woken as soon as it runs rather
+	 * than by polling (which slept 50 us at a time). */
+	if (rc == 0) {
+		int saved = errno;
+		struct timespec deadline;
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += 1;
+		while (!__atomic_load_n(&flusher_up, __ATOMIC_ACQUIRE) &&
+		       sem_timedwait(&flusher_up_sem, &deadline) < 0 && errno == EINTR)
+			;
+		errno = saved;
 	}
 	return rc == 0 ? 0 : -1;
 }

@@ -368,7 +368,7 @@ int tprof_thread_enter(struct tprof_thread *t)
 /* The thread that forked is the child's only thread, and a stranger to its new image. */
 void tprof_threads_reset(void)
 {
-	pthread_mutex_init(&name_lock, NULL);
+	tprof_mutex_reset(&name_lock);
 	tprof_g.threads = NULL;
 	tprof_g.next_stream = 0;
 	forget_stale(&tprof_tls);
