@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "config.h"
+#include "../common/deflate.h"
 #include "import/import.h"
 #include "render/otf2/otf2.h"
 #include "render/sqlite/sqlite-out.h"
@@ -508,6 +509,12 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc;
+	const char *why;
+	if (tprof_deflate_load(&why) < 0) {     /* every checksum needs it */
+		fprintf(stderr, "tprof-analyze: %s (Debian: apt-get install libdeflate0)\n", why);
+		free(o.imports);
+		return 2;
+	}
 	/* before any thread starts: SIGINT, SIGTERM and SIGHUP remove unfinished outputs */
 	outname_catch_signals();
 	char *outpath = NULL;

@@ -1,22 +1,22 @@
 /* chunk.c — header construction and validation for every on-disk structure, and what a
  * file's header says of the job that wrote it. */
 #include "chunk.h"
+#include "deflate.h"
 #include "job.h"
 
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
-#include <libdeflate.h>
 
 uint32_t tprof_crc32(const void *p, size_t n)
 {
-	return libdeflate_crc32(0, p, n);
+	return tprof_deflate_crc32(0, p, n);
 }
 
 uint32_t tprof_crc32_update(uint32_t crc, const void *p, size_t n)
 {
-	return libdeflate_crc32(crc, p, n);
+	return tprof_deflate_crc32(crc, p, n);
 }
 
 void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint32_t pid,

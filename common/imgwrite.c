@@ -11,6 +11,7 @@
  * (docs/FORMAT.md §7), mapped shared: what the image wrote and the file does not hold yet
  * outlives the process, whatever ends it, and a reader finds it there as it finds the
  * recorder's; the spool is removed once the image is closed whole. */
+#include "deflate.h"
 #include "imgwrite.h"
 
 #include <errno.h>
@@ -25,7 +26,6 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include <libdeflate.h>
 
 #include "chunk.h"
 #include "codec.h"
@@ -242,8 +242,7 @@ static int write_chunk(struct tprof_imgw *w, uint32_t s, uint32_t seq, uint32_t 
 					(uint32_t)raw_len, TPROF_ENC_PACKED_RAW);
 		return put_chunk(w, s, &ch, w->raw, info.records);
 	}
-	uint32_t comp_len = (uint32_t)libdeflate_deflate_compress(w->zc, w->raw, raw_len, w->comp,
-								   w->comp_cap);
+	uint32_t comp_len = (uint32_t)tprof_deflate(w->zc, w->raw, raw_len, w->comp, w->comp_cap);
 	if (comp_len == 0) {
 		stop_writing(w, "compression failed");
 		return -1;
@@ -610,12 +609,12 @@ struct tprof_imgw *tprof_imgw_open(const struct tprof_imgw_opts *o, char *why, s
 	w->want_thread = o->thread;
 	/* the codec's buffer comes with the first chunk; compression only where it is used */
 	if (!w->raw_chunks) {
-		if (!(w->zc = libdeflate_alloc_compressor(level))) {
+		if (!(w->zc = tprof_deflate_new(level))) {
 			free(w);
 			snprintf(why, whylen, "cannot set up compression");
 			return NULL;
 		}
-		w->comp_cap = libdeflate_deflate_compress_bound(w->zc, tprof_codec_bound(BUF_UNITS));
+		w->comp_cap = tprof_deflate_bound(w->zc, tprof_codec_bound(BUF_UNITS));
 		if (!(w->comp = malloc(w->comp_cap))) {
 			snprintf(why, whylen, "out of memory");
 			w->failed = 1;
@@ -675,8 +674,7 @@ void tprof_imgw_close(struct tprof_imgw *w)
 	let_go_buffers(w, 1);
 	free(w->streams);
 	tprof_strtab_free(&w->strings);
-	if (w->zc)
-		libdeflate_free_compressor(w->zc);
+	tprof_deflate_free(w->zc);
 	free(w->raw);
 	free(w->comp);
 	free(w->base);
