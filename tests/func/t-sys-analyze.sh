@@ -8,7 +8,7 @@
 # KSYM records (return addresses looked up at address - 1); and odd input (a pid nothing
 # describes, a frame outside every mapping, an ELF file that is gone) said clearly.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 17
 
 MK="$top_builddir/tests/tools/mk-sysimage"
 BIN="$APPS/sys-syms"
@@ -241,5 +241,45 @@ ok $? "a system image without END still gives its samples"
 
 "$ANALYZE" "$T/mix" -s --top 1 2>/dev/null | grep -A3 '^CPU samples by function' | grep -q 'more (--top 0 shows all)'
 ok $? "--top cuts the function table"
+
+# ---- a state track that missed a switch: a thread shown Runnable whose samples say it runs
+# is Running from its first sample on; a sample within 1 ms of a switch away (the switch's
+# own race) leaves the new state alone.
+cat >"$T/miss.txt" <<EOF
+image recorded host=node1 pid=500 ppid=1 exe=/usr/bin/spin start=1ms end=900ms
+thread tid=500 name=spin
+range tid=500 t0=2ms t1=800ms name=work
+image system host=node1 pid=50 start=1ms end=1s target=500
+task seen t=1ms pid=500 tid=500 ppid=1 comm=spin exe=/usr/bin/spin
+task created t=2ms pid=500 tid=501 comm=napper
+sched t=5ms pid=500 tid=500 cpu=0 state=running
+sched t=10ms pid=500 tid=500 state=runnable
+sample t=20ms pid=500 tid=500 cpu=1 u=0x7777
+sample t=21ms pid=500 tid=500 cpu=1 u=0x7777
+sched t=30ms pid=500 tid=500 state=runnable
+sched t=40ms pid=500 tid=500 cpu=0 state=running
+sched t=5ms pid=500 tid=501 cpu=1 state=running
+sched t=50ms pid=500 tid=501 state=sleeping
+sample t=50500us pid=500 tid=501 cpu=1 u=0x7777
+sched t=90ms pid=500 tid=501 state=exited
+EOF
+"$MK" "$T/miss" <"$T/miss.txt" && "$ANALYZE" "$T/miss" -f chrome -o "$T/miss.json" 2>"$T/miss.err" &&
+	py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d["traceEvents"]
+         if e["ph"] == "M" and e["name"] == "thread_name"}
+def states(who):
+    return sorted((e["name"], e["ts"] / 1e3, (e["ts"] + e["dur"]) / 1e3) for e in d["traceEvents"]
+                  if e.get("cat") == "state" and names.get((e["pid"], e["tid"])) == who)
+spin = sorted(states("spin state"), key=lambda s: s[1])
+base = spin[0][1] - 5 if spin else 0
+got = [(n, round(a - base), round(b - base)) for n, a, b in spin][:4]
+want = [("Running", 5, 10), ("Runnable", 10, 20), ("Running", 20, 30), ("Runnable", 30, 40)]
+nap = [n for n, _, _ in states("napper state")]
+if got != want or "Sleeping" not in nap:
+    sys.exit("spin %s (want %s); napper %s" % (got, want, nap))
+' "$T/miss.json"
+ok $? "a state track that missed a switch runs from the thread's first sample; a sample in a switch's own race changes nothing"
 
 finish

@@ -17,6 +17,7 @@
 #include "sys.h"
 
 #define MAX_CPUS 4096
+#define SAMPLE_STATE_SLACK 1000000      /* ns: see on_sample */
 
 /* The thread each (host, tid) was last seen as: a thread that execs goes on as a thread of
  * the new image, and the state it is in goes on with it. */
@@ -160,6 +161,18 @@ static void on_sample(struct pipeline *pl, const struct proc *sp, const struct t
 	struct sample_info si = { .frames = frames, .n = n, .nkernel = nkept,
 				  .cpu = (uint32_t)(r->arg >> 32),
 				  .user_trunc = !!(r->flags & TPROF_SAMPLE_USER_TRUNC) };
+	/* A sample finds the thread on a CPU.  A state track that has said otherwise for a while
+	 * missed the switch that put it there (seen on a busy machine: a thread that spins shown
+	 * Runnable for 374 ms, its samples inside): it is Running from the sample on.  Within
+	 * SAMPLE_STATE_SLACK of the state's start the sample may be the switch's own race (a
+	 * sample taken as the thread leaves its CPU, stamped after the switch): left alone. */
+	if (th->sched && th->sched != TPROF_SCHED_RUNNING && th->sched != TPROF_SCHED_EXITED &&
+	    ns - th->sched_t0 > SAMPLE_STATE_SLACK) {
+		state_end(pl, th, ns, 0);
+		th->sched = TPROF_SCHED_RUNNING;
+		th->sched_t0 = ns;
+		th->sched_cpu = si.cpu;
+	}
 	int64_t t = ns - pl->tr->start_ns;
 	struct event ev = { .kind = EV_SAMPLE, .proc = th->proc, .thread = th, .t0 = t, .t1 = t,
 			    .name = si.n ? frames[0] : str("[no stack]"), .sample = &si };
