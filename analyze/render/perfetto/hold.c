@@ -164,9 +164,14 @@ void pf_hold_release_all(struct pf *w)
 		pf_hold_release(w, w->seqs[i]);
 }
 
-void pf_hold_free(struct pf_seq *s)
+void pf_hold_free_all(struct pf *w)
 {
-	pb_free(&s->hold);
-	free(s->nodes);
-	free(s->tops);
+	for (size_t i = 0; i < w->nseqs; i++) {
+		struct pf_seq *s = w->seqs[i];
+		pb_free(&s->hold);
+		free(s->nodes);
+		free(s->tops);
+		s->nodes = NULL;
+		s->tops = NULL;
+	}
 }

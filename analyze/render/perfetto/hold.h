@@ -27,6 +27,7 @@ void pf_hold_end(struct pf *w, struct pf_seq *s, size_t off, int64_t t0, int64_t
 /* Writes what s holds, in time order as far as the nesting goes. */
 void pf_hold_release(struct pf *w, struct pf_seq *s);
 void pf_hold_release_all(struct pf *w);
-void pf_hold_free(struct pf_seq *s);
+/* Frees what every sequence holds back (before pf_seqs_free). */
+void pf_hold_free_all(struct pf *w);
 
 #endif

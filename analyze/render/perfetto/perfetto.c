@@ -171,6 +171,7 @@ static void flow(void *priv, const struct scene_flow *f)
 
 static void destroy(struct pf *w)
 {
+	pf_hold_free_all(w);
 	pf_seqs_free(w);
 	pf_tracks_free(w);
 	pb_free(&w->meta);

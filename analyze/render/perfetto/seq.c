@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hold.h"
 #include "seq.h"
 #include "proto.h"
 
@@ -183,7 +182,6 @@ void pf_seqs_free(struct pf *w)
 	for (size_t i = 0; i < w->nseqs; i++) {
 		pb_free(&w->seqs[i]->b);
 		pf_idset_free(&w->seqs[i]->interned);
-		pf_hold_free(w->seqs[i]);
 		free(w->seqs[i]);
 	}
 	free(w->seqs);
