@@ -45,24 +45,10 @@ static const char *const leaves[8] = {
 	"hash.sha256", "alloc.arena", "lock.wait", "io.read",
 };
 
-static inline uint64_t rnd(struct counts *c)
-{
-	uint64_t x = c->rng;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return c->rng = x;
-}
-
 static inline void work(struct counts *c)
 {
-	if (!work_max)
-		return;
-	unsigned k = (unsigned)(rnd(c) % (work_max + 1));
-	uint64_t a = c->rng;
-	for (unsigned i = 0; i < k; i++)
-		a = a * 6364136223846793005ull + 1442695040888963407ull;
-	sink = a;
+	if (work_max)
+		sink = bench_work(&c->rng, work_max);
 }
 
 static inline void push(struct counts *c, const char *name)
@@ -100,7 +86,7 @@ static void markf(struct counts *c, const char *what, unsigned n)
 /* A leaf or two under the current range. */
 static void leaf(struct counts *c)
 {
-	push(c, leaves[rnd(c) % 8]);
+	push(c, leaves[bench_rand(&c->rng) % 8]);
 	pop(c);
 }
 
@@ -108,9 +94,9 @@ static void *thread_main(void *arg)
 {
 	struct counts *c = arg;
 	while (c->ranges < ranges_per_thread) {
-		push(c, endpoints[rnd(c) % 8]);
+		push(c, endpoints[bench_rand(&c->rng) % 8]);
 		push(c, steps[0]);                      /* auth.verify_token */
-		if (rnd(c) % 4 == 0) {
+		if (bench_rand(&c->rng) % 4 == 0) {
 			push(c, steps[1]);
 			leaf(c);
 			pop(c);
@@ -119,49 +105,49 @@ static void *thread_main(void *arg)
 		push(c, steps[2]);                      /* ratelimit.check */
 		pop(c);
 		push(c, steps[5]);                      /* cache.get */
-		if (rnd(c) % 3 == 0)
+		if (bench_rand(&c->rng) % 3 == 0)
 			mark(c, "cache.miss");
 		else
 			mark(c, "cache.hit");
 		pop(c);
 		push(c, steps[3]);                      /* db.transaction */
-		unsigned nq = 1 + (unsigned)(rnd(c) % 3);
+		unsigned nq = 1 + (unsigned)(bench_rand(&c->rng) % 3);
 		for (unsigned q = 0; q < nq; q++) {
-			push(c, queries[rnd(c) % 8]);
+			push(c, queries[bench_rand(&c->rng) % 8]);
 			push(c, leaves[0]);             /* pool.acquire */
-			if (rnd(c) % 16 == 0)
-				markf(c, "pool.wait_us", (unsigned)(rnd(c) % 100));
+			if (bench_rand(&c->rng) % 16 == 0)
+				markf(c, "pool.wait_us", (unsigned)(bench_rand(&c->rng) % 100));
 			pop(c);
-			markf(c, "rows", (unsigned)(rnd(c) % 200));
-			if (rnd(c) % 32 == 0)
-				markf(c, "retry", 1 + (unsigned)(rnd(c) % 3));
+			markf(c, "rows", (unsigned)(bench_rand(&c->rng) % 200));
+			if (bench_rand(&c->rng) % 32 == 0)
+				markf(c, "retry", 1 + (unsigned)(bench_rand(&c->rng) % 3));
 			pop(c);
 		}
 		push(c, steps[4]);                      /* db.commit */
 		leaf(c);
 		pop(c);
 		pop(c);
-		if (rnd(c) % 2 == 0) {
+		if (bench_rand(&c->rng) % 2 == 0) {
 			push(c, steps[6]);              /* cache.put */
-			markf(c, "shard", (unsigned)(rnd(c) % 16));
+			markf(c, "shard", (unsigned)(bench_rand(&c->rng) % 16));
 			pop(c);
 		}
-		push(c, steps[7 + rnd(c) % 2]);         /* render or serialize */
+		push(c, steps[7 + bench_rand(&c->rng) % 2]);         /* render or serialize */
 		leaf(c);
-		if (rnd(c) % 2 == 0) {
+		if (bench_rand(&c->rng) % 2 == 0) {
 			push(c, steps[9]);              /* compress.gzip */
 			leaf(c);
 			pop(c);
 		}
 		pop(c);
-		if (rnd(c) % 4 == 0) {
+		if (bench_rand(&c->rng) % 4 == 0) {
 			push(c, steps[10]);             /* queue.publish */
 			mark(c, "queue.full");
 			pop(c);
 		}
-		markf(c, "status", rnd(c) % 16 ? 200 : 503);
+		markf(c, "status", bench_rand(&c->rng) % 16 ? 200 : 503);
 		pop(c);
-		if (rnd(c) % 64 == 0) {
+		if (bench_rand(&c->rng) % 64 == 0) {
 			push(c, steps[11]);
 			pop(c);
 		}

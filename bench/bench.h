@@ -28,6 +28,27 @@ static inline uint64_t bench_count(const char *s, const char *what)
 	return (uint64_t)(v + 0.5);
 }
 
+/* The benchmark programs' random numbers: xorshift64 on *state (not 0). */
+static inline uint64_t bench_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
+/* A program's own work between two calls: 0 to max multiply-adds, as many as the next
+ * random number says; the result, for the caller to keep (so that the loop stays). */
+static inline uint64_t bench_work(uint64_t *state, unsigned max)
+{
+	unsigned k = (unsigned)(bench_rand(state) % (max + 1));
+	uint64_t a = *state;
+	for (unsigned i = 0; i < k; i++)
+		a = a * 6364136223846793005ull + 1442695040888963407ull;
+	return a;
+}
+
 static inline int bench_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -40,24 +40,10 @@ static inline void paced(struct counts *c)
 	}
 }
 
-static inline uint64_t rnd(struct counts *c)
-{
-	uint64_t x = c->rng;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return c->rng = x;
-}
-
 static inline void work(struct counts *c)
 {
-	if (!work_max)
-		return;
-	unsigned k = (unsigned)(rnd(c) % (work_max + 1));
-	uint64_t a = c->rng;
-	for (unsigned i = 0; i < k; i++)
-		a = a * 6364136223846793005ull + 1442695040888963407ull;
-	sink = a;
+	if (work_max)
+		sink = bench_work(&c->rng, work_max);
 }
 
 static inline void push(struct counts *c, const char *name)
@@ -115,7 +101,7 @@ static void *thread_main(void *arg)
 		pop(c);
 		for (int l = 0; l < 16; l++) {
 			push(c, bench_names[2 + 2 * l]);     /* layerNN.attn */
-			if (rnd(c) % 4 == 0)
+			if (bench_rand(&c->rng) % 4 == 0)
 				mark(c, "kv_cache.miss");
 			pop(c);
 			push(c, bench_names[3 + 2 * l]);     /* layerNN.mlp */
@@ -123,7 +109,7 @@ static void *thread_main(void *arg)
 		}
 		push(c, "loss.forward");
 		pop(c);
-		loss = loss * 0.9995 + (double)(rnd(c) % 1000) * 1e-5;
+		loss = loss * 0.9995 + (double)(bench_rand(&c->rng) % 1000) * 1e-5;
 		counter(c, "loss", loss);
 		for (int l = 15; l >= 0; l--) {
 			push(c, bench_names[3 + 2 * l]);
@@ -131,22 +117,22 @@ static void *thread_main(void *arg)
 			push(c, bench_names[2 + 2 * l]);
 			pop(c);
 			if (l % 4 == 0) {
-				push(c, bench_names[38 + (rnd(c) % 4)]);  /* a collective */
-				counter(c, "bytes_in_flight", (double)(rnd(c) % (1u << 28)));
+				push(c, bench_names[38 + (bench_rand(&c->rng) % 4)]);  /* a collective */
+				counter(c, "bytes_in_flight", (double)(bench_rand(&c->rng) % (1u << 28)));
 				pop(c);
 			}
 		}
 		push(c, "grad_clip");
-		counter(c, "grad_norm", 0.5 + (double)(rnd(c) % 100000) * 1e-5);
+		counter(c, "grad_norm", 0.5 + (double)(bench_rand(&c->rng) % 100000) * 1e-5);
 		pop(c);
 		push(c, "optimizer.step");
 		push(c, "optimizer.zero_grad");
 		pop(c);
 		pop(c);
 		counter(c, "lr", 3e-4 * (1.0 - (double)step * 1e-6));
-		push(c, bench_names[44 + rnd(c) % 6]);
+		push(c, bench_names[44 + bench_rand(&c->rng) % 6]);
 		pop(c);
-		if (rnd(c) % 8 == 0)
+		if (bench_rand(&c->rng) % 8 == 0)
 			mark(c, "step.slow");
 		step++;
 	}

@@ -471,6 +471,18 @@ static void put_us3(int64_t ns)
 	buf[len++] = (char)('0' + f % 10);
 }
 
+/* "pid": P, "tid": T (T as given in tid_str, a string of Kineto's, or the number tid). */
+static void put_thread(int pid, const char *tid_str, int tid)
+{
+	put("\"pid\": ");
+	put_i64(pid);
+	put(", \"tid\": ");
+	if (tid_str)
+		put(tid_str);
+	else
+		put_i64(tid);
+}
+
 /* An X event's first lines: phase, category, name, process and thread, ts and dur. */
 static int tx(const char *cat, const char *name, int pid, const char *tid_str, int tid,
 	      int64_t t, int64_t d)
@@ -483,13 +495,8 @@ static int tx(const char *cat, const char *name, int pid, const char *tid_str, i
 	put(cat);
 	put("\", \"name\": \"");
 	put(name);
-	put("\", \"pid\": ");
-	put_i64(pid);
-	put(", \"tid\": ");
-	if (tid_str)
-		put(tid_str);
-	else
-		put_i64(tid);
+	put("\", ");
+	put_thread(pid, tid_str, tid);
 	put(",\n    \"ts\": ");
 	put_us3(t);
 	put(", \"dur\": ");
@@ -522,13 +529,8 @@ static void tflow(const char *cat, char ph, uint64_t id, int pid, const char *ti
 	buf[len++] = ph;
 	put("\", \"id\": ");
 	put_i64((int64_t)id);
-	put(", \"pid\": ");
-	put_i64(pid);
-	put(", \"tid\": ");
-	if (tid_str)
-		put(tid_str);
-	else
-		put_i64(tid);
+	put(", ");
+	put_thread(pid, tid_str, tid);
 	put(", \"ts\": ");
 	put_us3(t);
 	put(",\n    \"cat\": \"");

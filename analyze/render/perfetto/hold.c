@@ -86,16 +86,6 @@ static void put(struct pf *w, struct pf_seq *s, const uint8_t *fields, size_t n,
 	pf_packet_end(w, s, p, ts);
 }
 
-static void put_end(struct pf *w, struct pf_seq *s, int64_t ts)
-{
-	struct pb *b = &s->b;
-	size_t p = pf_packet(w, s, 2 * PB_MAX_FIELD);
-	size_t te = pb_open(b, PACKET_TRACK_EVENT);
-	pb_uint(b, TE_TYPE, TYPE_SLICE_END);
-	pb_close(b, te);
-	pf_packet_end(w, s, p, ts);
-}
-
 /* Pushes the roots of the held forest [lo, hi) on the walk, the last first. */
 static size_t roots(struct pf *w, const struct pf_seq *s, size_t n, uint32_t lo, uint32_t hi)
 {
@@ -149,7 +139,7 @@ void pf_hold_release(struct pf *w, struct pf_seq *s)
 		uint32_t e = w->puts[i].e;
 		const struct pf_node *d = &s->nodes[e & ~END_MARK];
 		if (e & END_MARK)
-			put_end(w, s, d->t1);
+			pf_slice_end(w, s, d->t1);
 		else
 			put(w, s, s->hold.p + d->off, d->len, d->t0);
 	}

@@ -61,16 +61,6 @@ static void event(struct pf *w, struct pf_seq *s, unsigned type, const struct sc
 	pf_packet_end(w, s, p, ts);
 }
 
-static void slice_end(struct pf *w, struct pf_seq *s, int64_t ts)
-{
-	struct pb *b = &s->b;
-	size_t p = pf_packet(w, s, 2 * PB_MAX_FIELD);
-	size_t te = pb_open(b, PACKET_TRACK_EVENT);
-	pb_uint(b, TE_TYPE, TYPE_SLICE_END);
-	pb_close(b, te);
-	pf_packet_end(w, s, p, ts);
-}
-
 /* A slice (its end with it) or an instant on a thread's track while ranges are open there
  * (hold.h): held back, and written with what it encloses once no range is open around it. */
 static void held(struct pf *w, struct pf_seq *s, const struct scene_item *it, int slice)
@@ -113,7 +103,7 @@ static void item(void *priv, const struct scene_item *it)
 			break;
 		}
 		event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
-		slice_end(w, s, it->t1);
+		pf_slice_end(w, s, it->t1);
 		break;
 	case SI_INSTANT:
 		s = pf_track_of(w, it->track)->seq;
@@ -128,7 +118,7 @@ static void item(void *priv, const struct scene_item *it)
 	case SI_ASYNC:
 		s = pf_lane(w, it->track.pid, it)->seq;
 		event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
-		slice_end(w, s, it->t1);
+		pf_slice_end(w, s, it->t1);
 		break;
 	case SI_SAMPLE:
 		pf_sample(w, it);

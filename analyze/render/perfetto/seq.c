@@ -188,3 +188,13 @@ void pf_seqs_free(struct pf *w)
 	w->seqs = NULL;
 	w->nseqs = 0;
 }
+
+void pf_slice_end(struct pf *w, struct pf_seq *s, int64_t ts)
+{
+	struct pb *b = &s->b;
+	size_t p = pf_packet(w, s, 2 * PB_MAX_FIELD);
+	size_t te = pb_open(b, PACKET_TRACK_EVENT);
+	pb_uint(b, TE_TYPE, TYPE_SLICE_END);
+	pb_close(b, te);
+	pf_packet_end(w, s, p, ts);
+}

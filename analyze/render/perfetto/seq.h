@@ -51,6 +51,8 @@ static inline __attribute__((always_inline)) void pf_packet_end(struct pf *w, st
 	if (b->len >= PF_BUNDLE || w->held > PF_HELD_MAX)
 		pf_packet_flush(w, s);
 }
+/* A packet that ends the slice open on s's track, at ts. */
+void pf_slice_end(struct pf *w, struct pf_seq *s, int64_t ts);
 /* Ends a packet without a timestamp (only interned data: it leaves the clock as it is). */
 static inline void pf_packet_end_untimed(struct pf *w, struct pf_seq *s, size_t start)
 {
