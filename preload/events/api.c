@@ -15,18 +15,23 @@ extern const size_t tprof_nrt_nhooks;
 extern struct tprof_hook tprof_nccl_hooks[];
 extern const size_t tprof_nccl_nhooks;
 
+/* The one list of the runtimes' hook tables. */
 static struct {
 	struct tprof_hook *table;
 	const size_t *n;
+	void (*fill)(void);          /* sets the table's pointers (api.h) */
 	const char *filter_var;      /* NULL: no filter for this table */
 	const char *filter_out_var;  /* its _OUT */
 } tables[] = {
-	{ tprof_hip_hooks, &tprof_hip_nhooks, "TPROF_HIP_API_FILTER", "TPROF_HIP_API_FILTER_OUT" },
-	{ tprof_roctx_hooks, &tprof_roctx_nhooks, NULL, NULL },
-	{ tprof_mpi_hooks, &tprof_mpi_nhooks, "TPROF_MPI_API_FILTER", "TPROF_MPI_API_FILTER_OUT" },
-	{ tprof_nrt_hooks, &tprof_nrt_nhooks, "TPROF_NRT_API_FILTER", "TPROF_NRT_API_FILTER_OUT" },
-	{ tprof_nccl_hooks, &tprof_nccl_nhooks, "TPROF_NCCL_API_FILTER",
-	  "TPROF_NCCL_API_FILTER_OUT" },
+	{ tprof_hip_hooks, &tprof_hip_nhooks, tprof_hip_hooks_fill,
+	  "TPROF_HIP_API_FILTER", "TPROF_HIP_API_FILTER_OUT" },
+	{ tprof_roctx_hooks, &tprof_roctx_nhooks, tprof_roctx_hooks_fill, NULL, NULL },
+	{ tprof_mpi_hooks, &tprof_mpi_nhooks, tprof_mpi_hooks_fill,
+	  "TPROF_MPI_API_FILTER", "TPROF_MPI_API_FILTER_OUT" },
+	{ tprof_nrt_hooks, &tprof_nrt_nhooks, tprof_nrt_hooks_fill,
+	  "TPROF_NRT_API_FILTER", "TPROF_NRT_API_FILTER_OUT" },
+	{ tprof_nccl_hooks, &tprof_nccl_nhooks, tprof_nccl_hooks_fill,
+	  "TPROF_NCCL_API_FILTER", "TPROF_NCCL_API_FILTER_OUT" },
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
@@ -70,11 +75,8 @@ static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
 
 static void fill_all(void)
 {
-	tprof_hip_hooks_fill();
-	tprof_roctx_hooks_fill();
-	tprof_mpi_hooks_fill();
-	tprof_nrt_hooks_fill();
-	tprof_nccl_hooks_fill();
+	for (size_t t = 0; t < NTABLES; t++)
+		tables[t].fill();
 }
 
 void tprof_hooks_fill(void)
