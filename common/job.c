@@ -4,6 +4,7 @@
  * through ownfd.h: in a recorded program they are the recorder's, not numbers of the
  * program's. */
 #include "job.h"
+#include "startup.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,9 +18,9 @@
 #include "hash.h"
 #include "ownfd.h"
 
-static uint64_t current;
+static uint64_t current TPROF_START_DATA;
 
-void tprof_job_set(uint64_t id)
+TPROF_START_CODE void tprof_job_set(uint64_t id)
 {
 	current = id;
 }
@@ -29,21 +30,34 @@ uint64_t tprof_job_current(void)
 	return current;
 }
 
-void tprof_job_format(uint64_t id, char out[TPROF_JOB_HEX + 1])
+TPROF_START_CODE void tprof_job_format(uint64_t id, char out[TPROF_JOB_HEX + 1])
 {
-	snprintf(out, TPROF_JOB_HEX + 1, "%016llx", (unsigned long long)id);
+	/* by hand: printf's code is pages more that a process start would fault in */
+	for (int i = TPROF_JOB_HEX - 1; i >= 0; i--, id >>= 4)
+		out[i] = "0123456789abcdef"[id & 15];
+	out[TPROF_JOB_HEX] = 0;
 }
 
-uint64_t tprof_job_parse(const char *s)
+TPROF_START_CODE uint64_t tprof_job_parse(const char *s)
 {
 	if (!s || !*s)
 		return 0;
-	size_t n = strspn(s, "0123456789abcdefABCDEF");
-	if (!s[n] && n <= TPROF_JOB_HEX) {
-		uint64_t id = strtoull(s, NULL, 16);
-		if (id)
-			return id;
+	/* Up to 16 hex digits, by hand: strspn and strtoull are pages of libc more that every
+	 * process start of the job would fault in. */
+	uint64_t id = 0;
+	size_t n = 0;
+	for (;; n++) {
+		unsigned c = (unsigned char)s[n], d;
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		id = id << 4 | d;
 	}
+	if (!s[n] && n <= TPROF_JOB_HEX && id)
+		return id;
 	uint64_t h = tprof_hash_bytes(s, strlen(s));
 	return h ? h : 1;
 }
@@ -61,7 +75,7 @@ uint64_t tprof_job_random(void)
 	return x ? x : 1;
 }
 
-static int set(const char *var)
+TPROF_START_CODE static int set(const char *var)
 {
 	const char *v = getenv(var);
 	return v && *v;
@@ -69,7 +83,7 @@ static int set(const char *var)
 
 /* Hashes "NAME=value\n" of each variable of vars that is set; 0 when none of the first
  * `needed` is. */
-static uint64_t hash_vars(const char *const *vars, int needed)
+TPROF_START_CODE static uint64_t hash_vars(const char *const *vars, int needed)
 {
 	uint64_t h = TPROF_HASH_SEED;
 	int have = 0;
@@ -89,7 +103,7 @@ static uint64_t hash_vars(const char *const *vars, int needed)
 /* Open MPI (orterun, prterun) and any PMIx launcher: the namespace names the job; Open MPI
  * 4's ranks also share the launcher's URI and a random key it made for the job, which keep
  * two launches apart when a namespace number comes back. */
-static uint64_t pmix_job(const char **from)
+TPROF_START_CODE static uint64_t pmix_job(const char **from)
 {
 	static const char *const vars[] = { "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
 					    "OMPI_MCA_orte_hnp_uri",
@@ -103,7 +117,7 @@ static uint64_t pmix_job(const char **from)
 /* Slurm: the job and step of a task srun started.  Not the batch script's or the
  * allocation's own shell (no task id, or a step id beyond the numbered steps), where every
  * run would be the same job. */
-static uint64_t slurm_job(const char **from)
+TPROF_START_CODE static uint64_t slurm_job(const char **from)
 {
 	static const char *const vars[] = { "SLURM_JOB_ID", "SLURM_STEP_ID", "SLURM_CLUSTER_NAME",
 					    NULL };
@@ -192,7 +206,7 @@ uint64_t tprof_job_launcher(const char **from)
 	return id;
 }
 
-uint64_t tprof_job_from_env(int accept_made, const char **from)
+TPROF_START_CODE uint64_t tprof_job_from_env(int accept_made, const char **from)
 {
 	const char *given = getenv(TPROF_JOB_VAR);
 	const char *by = getenv(TPROF_JOB_FROM_VAR);

@@ -1,6 +1,7 @@
 /* outdir.c — the output directory made and checked, and the modes of what goes in it
  * (outdir.h). */
 #include "outdir.h"
+#include "startup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int group_readable;
+static int group_readable TPROF_START_DATA;
 
-void tprof_private_group(int readable)
+TPROF_START_CODE void tprof_private_group(int readable)
 {
 	group_readable = readable;
 }

@@ -4,6 +4,7 @@
  * and dup onto a listed descriptor, so that neither falls in between.  own_lock comes last in
  * every lock order: the lock of a held file, when one is needed, is taken before it. */
 #include "ownfd.h"
+#include "startup.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -36,12 +37,14 @@ struct own {
 };
 
 static struct own owns[MAX_OWN];
-static int owns_end;                /* entries from here on are free: a lookup stops here */
-static int guest;
-static int (*real_close_fn)(int);
-static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
-int tprof_fd_lowest = INT32_MAX;
+/* entries from here on are free: a lookup stops here */
+static int owns_end TPROF_START_DATA;
+static int guest TPROF_START_DATA;
+static int (*real_close_fn)(int) TPROF_START_DATA;
+/* Taken at every fork: with the start's data (startup.h), as is what a fork writes. */
+static pthread_mutex_t own_lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t released TPROF_START_DATA = PTHREAD_COND_INITIALIZER;
+int tprof_fd_lowest TPROF_START_DATA = INT32_MAX;
 __thread int tprof_fd_adopting __attribute__((tls_model("initial-exec")));
 /* This thread holds own_lock: a signal handler that interrupts it and calls a hook goes
  * straight through rather than wait for itself. */
@@ -54,7 +57,10 @@ static __thread int busy __attribute__((tls_model("initial-exec")));
  * opening of tprof's never overlap: each side counts itself in, then looks at the other (the
  * program's side steps back and waits while tprof opens).  A thread never waits for itself: a
  * signal handler that records inside one of its thread's calls goes through. */
-static int program_calls, tprof_opens;
+/* Written by every fork child that closes or dups (a shell's redirections): with the start's
+ * data, a cache line of their own, for any thread of the program may write them at any time. */
+static int program_calls TPROF_START_DATA __attribute__((aligned(64)));
+static int tprof_opens TPROF_START_DATA;
 static __thread int my_program_calls __attribute__((tls_model("initial-exec")));
 static __thread int my_tprof_opens __attribute__((tls_model("initial-exec")));
 #define OPEN_WAIT_NS 5000000   /* a program's call that blocks (a close on NFS, a dup2 onto a
@@ -110,7 +116,7 @@ int tprof_fd_open_brief(const char *path, int flags, mode_t mode)
 	return fd;
 }
 
-void tprof_fd_guest(void)
+TPROF_START_CODE void tprof_fd_guest(void)
 {
 	/* Our own close, not the hook of it that this library may define. */
 	real_close_fn = (int (*)(int))dlsym(RTLD_NEXT, "close");
@@ -655,7 +661,7 @@ void tprof_fd_fork_child(void)
 	pthread_mutex_init(&own_lock, NULL);
 	pthread_cond_init(&released, NULL);
 	busy = 0;
-	for (int i = 0; i < MAX_OWN; i++)
+	for (int i = 0; i < owns_end; i++)   /* not the free entries: their pages stay unread */
 		if (owns[i].fd1 && !owns[i].held && !owns[i].adopted) {
 			real_close(owns[i].fd1 - 1);
 			owns[i].fd1 = 0;

@@ -16,13 +16,16 @@
 #include "events/kernels.h"
 #include "../common/outdir.h"
 
-static int initialized;
-static int clock_source;
+static int initialized TPROF_START_DATA;
+static int clock_source TPROF_START_DATA;
+static int enabled TPROF_START_DATA;   /* TPROF_ENABLE asked to record */
 
 
 void tprof_prepare_exec(void)
 {
 	TPROF_KEEP_ERRNO;
+	if (!enabled)
+		return;
 	tprof_sampling_stop(1);
 	tprof_losses_exit();
 	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) != TPROF_PHASE_STARTED)
@@ -105,9 +108,9 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	if (initialized)
 		return;
 	initialized = 1;
-	tprof_config_read(&tprof_g.cfg);
-	if (!tprof_g.cfg.enable)
-		return;
+	if (!tprof_config_read(&tprof_g.cfg))
+		return;   /* off: nothing at exit either (tprof_fini) */
+	enabled = 1;
 	tprof_fd_guest();
 	tprof_private_group(tprof_g.cfg.group_readable);
 	clock_source = tprof_clock_init(tprof_g.cfg.clock);
@@ -138,5 +141,7 @@ __attribute__((constructor(101))) static void tprof_init(void)
 __attribute__((destructor(101))) static void tprof_fini(void)
 {
 	TPROF_KEEP_ERRNO;
+	if (!enabled)
+		return;   /* nothing was started: the exit touches no page of ours */
 	finish();
 }

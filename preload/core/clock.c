@@ -5,9 +5,9 @@
 #include "../../common/tsc.h"
 #include "core.h"
 
-int tprof_clock_tsc;
+int tprof_clock_tsc TPROF_START_DATA;
 
-int tprof_clock_init(int want)
+TPROF_START_CODE int tprof_clock_init(int want)
 {
 	if (want == TPROF_CLOCKSRC_MONOTONIC)
 		tprof_clock_tsc = 0;
@@ -22,7 +22,7 @@ int tprof_clock_init(int want)
  * so that the pair is known to within a few tens of nanoseconds.  TPROF_TEST_CLOCK_SKEW_NS
  * shifts both clocks, as if the process ran on a host whose clocks are that far off: only the
  * samples carry it, so the hot path does not change. */
-void tprof_clock_sample(struct tprof_clock_sample *s)
+TPROF_START_CODE void tprof_clock_sample(struct tprof_clock_sample *s)
 {
 	uint64_t best = UINT64_MAX;
 	for (int i = 0; i < 5; i++) {

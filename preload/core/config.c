@@ -21,11 +21,11 @@
 #define MAX_HELD 8
 
 static char held[MAX_HELD][320];   /* the warnings, until the job is known */
-static int nheld;
+static int nheld TPROF_START_DATA;
 static uint64_t held_hash = 1469598103934665603ull;   /* FNV-1a of them */
 
 static void config_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void config_warn(const char *fmt, ...)
+TPROF_START_CODE static void config_warn(const char *fmt, ...)
 {
 	char line[320];
 	va_list ap;
@@ -40,7 +40,7 @@ static void config_warn(const char *fmt, ...)
 		tprof_log_warn("%s", line);
 }
 
-void tprof_config_warnings(void)
+TPROF_START_CODE void tprof_config_warnings(void)
 {
 	char hex[TPROF_JOB_HEX + 1], mark[TPROF_JOB_HEX + 18];
 	if (!nheld)
@@ -62,20 +62,25 @@ void tprof_config_warnings(void)
 #define DEFAULT_SYNC_ROUNDS 20
 #define DEFAULT_SAMPLE_LAZY_MS 20
 
-static int parse_bool(const char *name, const char *v, int dflt)
+TPROF_START_CODE static int parse_bool(const char *name, const char *v, int dflt)
 {
 	if (!v || !*v)
 		return dflt;
-	if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"))
+	if (!strcmp(v, "1"))
 		return 1;
-	if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off"))
+	if (!strcmp(v, "0"))   /* before the words: strcasecmp would touch two more pages of libc */
+		return 0;
+	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"))
+		return 1;
+	if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off"))
 		return 0;
 	config_warn("%s=\"%s\" is not a boolean (use 1 or 0); using %d", name, v, dflt);
 	return dflt;
 }
 
 /* Unsigned integer in [lo, hi]; anything else warns and gives dflt. */
-static uint64_t parse_uint(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t dflt)
+TPROF_START_CODE static uint64_t parse_uint(const char *name, const char *v, uint64_t lo,
+					     uint64_t hi, uint64_t dflt)
 {
 	if (!v || !*v)
 		return dflt;
@@ -91,7 +96,8 @@ static uint64_t parse_uint(const char *name, const char *v, uint64_t lo, uint64_
 }
 
 /* Signed integer in [lo, hi]; anything else warns and gives dflt. */
-static int64_t parse_int(const char *name, const char *v, int64_t lo, int64_t hi, int64_t dflt)
+TPROF_START_CODE static int64_t parse_int(const char *name, const char *v, int64_t lo,
+					   int64_t hi, int64_t dflt)
 {
 	if (!v || !*v)
 		return dflt;
@@ -106,7 +112,7 @@ static int64_t parse_int(const char *name, const char *v, int64_t lo, int64_t hi
 	return x;
 }
 
-static char *absolute_dir(const char *dir)
+TPROF_START_CODE static char *absolute_dir(const char *dir)
 {
 	if (dir[0] == '/')
 		return strdup(dir);
@@ -120,7 +126,7 @@ static char *absolute_dir(const char *dir)
 	return p;
 }
 
-static int parse_clock(const char *v)
+TPROF_START_CODE static int parse_clock(const char *v)
 {
 	if (!v || !*v || !strcmp(v, "auto"))
 		return 0;
@@ -132,18 +138,22 @@ static int parse_clock(const char *v)
 	return 0;
 }
 
-void tprof_config_read(struct tprof_config *cfg)
+TPROF_START_CODE int tprof_config_read(struct tprof_config *cfg)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->verbose = (int)parse_uint("TPROF_VERBOSE", getenv("TPROF_VERBOSE"), 0, 3, 0);
-	cfg->enable = parse_bool("TPROF_ENABLE", getenv("TPROF_ENABLE"), 0);
-	if (!cfg->enable) {
-		/* off: nothing else is read, and the start costs no more; no job to say it once */
+	int verbose = (int)parse_uint("TPROF_VERBOSE", getenv("TPROF_VERBOSE"), 0, 3, 0);
+	if (!parse_bool("TPROF_ENABLE", getenv("TPROF_ENABLE"), 0)) {
+		/* off: nothing else is read, and cfg (as it was made: all 0) is written only for
+		 * TPROF_VERBOSE, so that the start costs no more; no job to say a warning once */
+		if (verbose)
+			cfg->verbose = verbose;
 		for (int i = 0; i < nheld; i++)
 			tprof_log_warn("%s", held[i]);
 		nheld = 0;
-		return;
+		return 0;
 	}
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->verbose = verbose;
+	cfg->enable = 1;
 	cfg->group_readable = parse_bool("TPROF_GROUP_READABLE", getenv("TPROF_GROUP_READABLE"), 0);
 	const char *dir = getenv("TPROF_OUTPUT_DIR");
 	cfg->output_dir = absolute_dir(dir && *dir ? dir : "tprof-out");
@@ -178,10 +188,11 @@ void tprof_config_read(struct tprof_config *cfg)
 	if (polls && *polls && strcmp(polls, "runs") && strcmp(polls, "each"))
 		config_warn("TPROF_POLLS=\"%s\" is not one of runs, each; using runs", polls);
 	cfg->poll_each = polls && !strcmp(polls, "each");
-	struct tprof_sample_request sr;
+	struct tprof_sample_request sr = { .what = 0, .hz = TPROF_SAMPLE_HZ_DEFAULT };
 	char why[256];
-	if (tprof_sample_from_env(getenv("TPROF_SAMPLE"), getenv("TPROF_SAMPLE_HZ"), &sr, why,
-				  sizeof(why)) < 0)
+	const char *sample = getenv("TPROF_SAMPLE");
+	if (sample && *sample &&   /* else no call: its code would be one more page to fault in */
+	    tprof_sample_from_env(sample, getenv("TPROF_SAMPLE_HZ"), &sr, why, sizeof(why)) < 0)
 		config_warn("%s; no system profile", why);
 	cfg->sample_what = sr.what;
 	cfg->sample_hz = sr.hz;
@@ -205,4 +216,5 @@ void tprof_config_read(struct tprof_config *cfg)
 						  getenv("TPROF_TEST_SLOT_PAUSE_US"), 0, 999999, 0);
 	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),
 				       INT64_MIN / 4, INT64_MAX / 4, 0);
+	return 1;
 }

@@ -13,6 +13,7 @@
 #include "../../common/events.h"
 #include "../../common/format.h"
 #include "../../common/ownfd.h"
+#include "../../common/startup.h"
 
 #define TPROF_EXPORT __attribute__((visibility("default")))
 #define TPROF_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -65,7 +66,9 @@ struct tprof_config {
 	uint64_t steps_first, steps_last;
 	char *capture_gate;      /* TPROF_CAPTURE_GATE: the job's gate file, tprof-inspect's */
 };
-void tprof_config_read(struct tprof_config *cfg);
+/* Reads the TPROF_* environment into cfg; 1 when TPROF_ENABLE asks to record, else 0 (cfg
+ * then left as it was, but for verbose). */
+int tprof_config_read(struct tprof_config *cfg);
 /* Says the configuration's warnings, unless this job's processes have said them. */
 void tprof_config_warnings(void);
 

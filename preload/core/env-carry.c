@@ -15,10 +15,11 @@ extern char **environ;
 
 #define MAX_CARRY 32
 
-static char *carried[MAX_CARRY];  /* "NAME=value" as they were at load time */
-static int ncarried;
-static const char *self_path;     /* this library's file */
-static char head[4096];           /* LD_PRELOAD at load time, up to and including self_path */
+static char *carried[MAX_CARRY] TPROF_START_DATA;  /* "NAME=value" as they were at load time */
+static int ncarried TPROF_START_DATA;
+static const char *self_path TPROF_START_DATA;     /* this library's file */
+/* LD_PRELOAD at load time, up to and including self_path */
+static const char *head TPROF_START_DATA;
 
 struct self_search {
 	uintptr_t addr;
@@ -26,7 +27,7 @@ struct self_search {
 };
 
 /* dl_iterate_phdr's callback: the name of the object whose loaded segments hold s->addr. */
-static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+TPROF_START_CODE static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct self_search *s = arg;
 	(void)size;
@@ -44,7 +45,7 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
 /* This library's file as the loader named it (what dladdr gives as dli_fname), found by its
  * segments: dladdr would also look for the nearest of the library's 300-odd symbols, most
  * of what it costs, at every recorded process's start. */
-void tprof_env_capture(void)
+TPROF_START_CODE void tprof_env_capture(void)
 {
 	struct self_search self = { (uintptr_t)tprof_env_capture, NULL };
 	if (dl_iterate_phdr(find_self, &self) && self.name && *self.name)
@@ -54,10 +55,9 @@ void tprof_env_capture(void)
 			carried[ncarried++] = strdup(*e);
 	const char *lp = getenv("LD_PRELOAD");
 	const char *at = self_path && lp ? strstr(lp, self_path) : NULL;
-	if (at && (size_t)(at - lp) + strlen(self_path) < sizeof(head))
-		snprintf(head, sizeof(head), "%.*s", (int)((size_t)(at - lp) + strlen(self_path)), lp);
-	else if (self_path)
-		snprintf(head, sizeof(head), "%s", self_path);
+	head = at ? strndup(lp, (size_t)(at - lp) + strlen(self_path)) : self_path;
+	if (!head)
+		head = self_path;
 }
 
 static int has_name(char *const envp[], const char *entry)

@@ -10,17 +10,18 @@
 #include "../../common/job.h"
 #include "core.h"
 
-static const char *source = TPROF_JOB_FROM_PROCESS;
+/* Relocated at load, so with the start's data (common/startup.h): no other page written. */
+static const char *source TPROF_START_DATA = TPROF_JOB_FROM_PROCESS;
 
 /* Sets var to value unless it holds that already. */
-static void put(const char *var, const char *value)
+TPROF_START_CODE static void put(const char *var, const char *value)
 {
 	const char *old = getenv(var);
 	if ((!old || strcmp(old, value)) && setenv(var, value, 1))
 		tprof_log_warn("cannot set %s: %s", var, strerror(errno));
 }
 
-void tprof_job_begin(void)
+TPROF_START_CODE void tprof_job_begin(void)
 {
 	TPROF_KEEP_ERRNO;
 	const char *from = NULL;

@@ -6,8 +6,9 @@
 #include "../../common/outdir.h"
 #include "core.h"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int verdict;   /* 0: not looked at yet, 1: usable, -1: refused (and said so) */
+static pthread_mutex_t lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;   /* reset at fork */
+/* 0: not looked at yet, 1: usable, -1: refused (and said so) */
+static int verdict TPROF_START_DATA;
 
 int tprof_output_ready(void)
 {

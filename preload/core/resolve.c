@@ -5,7 +5,7 @@
 #include "core.h"
 #include "resolve.h"
 
-uint32_t tprof_dl_gen;
+uint32_t tprof_dl_gen TPROF_START_DATA;
 
 /* Without the dlsym wrapper (a test build leaves it out) no private handles are known. */
 __attribute__((weak)) void *tprof_dlsym_private(const char *name)
@@ -22,7 +22,7 @@ static int ours(void *p)
 	return dladdr(p, &a) && dladdr((void *)tprof_resolve, &b) && a.dli_fbase == b.dli_fbase;
 }
 
-void *tprof_resolve(const char *name)
+TPROF_START_CODE void *tprof_resolve(const char *name)
 {
 	void *p = dlsym(RTLD_NEXT, name);
 	/* A runtime the program loaded privately (ctypes) is only in the handles it used. */
@@ -43,7 +43,8 @@ void *tprof_resolve(const char *name)
  * other, so the one miss that can outlive it is a lookup in another thread that starts after
  * the bump and ends before that dlopen reaches the loader's lock: it lasts until the next
  * library is loaded. */
-void *tprof_real_find(void **slot, uint32_t *miss, const char *name, void *(*lookup)(const char *))
+TPROF_START_CODE void *tprof_real_find(void **slot, uint32_t *miss, const char *name,
+				       void *(*lookup)(const char *))
 {
 	TPROF_KEEP_ERRNO;
 	uint32_t gen = __atomic_load_n(&tprof_dl_gen, __ATOMIC_ACQUIRE);

@@ -57,6 +57,14 @@ static inline void *tprof_real_get(void **slot, uint32_t *miss, const char *name
 	TPROF_REAL_GETTER(name, lookup)
 #define TPROF_REAL(ret, name, params) TPROF_REAL_WITH(ret, name, params, tprof_resolve)
 
+/* TPROF_REAL for a function looked up as every process starts (hook-fd.c): its pointer and
+ * miss word kept with the start's data (TPROF_START_DATA, core.h). */
+#define TPROF_REAL_AT_START(ret, name, params)                                          \
+	typedef ret(*name##_fn) params;                                                 \
+	static name##_fn real_##name TPROF_START_DATA;                                  \
+	static uint32_t miss_##name TPROF_START_DATA;                                   \
+	TPROF_REAL_GETTER(name, tprof_resolve)
+
 /* The same for a runtime whose hooks span several files: `real_<name>` and `miss_<name>`
  * are defined once, in the runtime's hook table (TPROF_REAL_DEFINE), and shared. */
 #define TPROF_REAL_EXTERN(ret, name, params, lookup)                                    \

@@ -12,10 +12,12 @@
 #include "../../sample/sampler.h"
 #include "core.h"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;   /* the state below */
-static struct tprof_sampler *sampler;
-static pid_t owner;             /* the process the sampler belongs to */
-static int wanted;              /* TPROF_SAMPLE asked for it, and the process has not ended */
+/* The lock (taken at every exit, so with the start's data) and the state below */
+static pthread_mutex_t lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
+static struct tprof_sampler *sampler TPROF_START_DATA;
+static pid_t owner TPROF_START_DATA;   /* the process the sampler belongs to */
+/* TPROF_SAMPLE asked for it, and the process has not ended */
+static int wanted TPROF_START_DATA;
 static char prog[40];           /* "tprof[PID]: warning", the sampler's message prefix */
 
 /* Under the lock. */
@@ -38,7 +40,7 @@ static void start(void)
 		tprof_log_warn("no system profile: %s", why);
 }
 
-void tprof_sampling_start(void)
+TPROF_START_CODE void tprof_sampling_start(void)
 {
 	if (!tprof_g.cfg.sample_what)
 		return;
@@ -50,7 +52,7 @@ void tprof_sampling_start(void)
 
 /* The sampler is taken out under the lock and stopped outside it: a second caller (a thread
  * that execs while another exits) finds none. */
-void tprof_sampling_stop(int exec)
+TPROF_START_CODE void tprof_sampling_stop(int exec)
 {
 	pthread_mutex_lock(&lock);
 	struct tprof_sampler *s = getpid() == owner ? sampler : NULL;

@@ -3,16 +3,17 @@
  * this file calls nothing above the logger. */
 #include "core.h"
 
-struct tprof_state tprof_g = {
+/* Written at every start and fork (its locks): with the start's data (common/startup.h). */
+struct tprof_state tprof_g TPROF_START_DATA __attribute__((aligned(64))) = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.flush_lock = PTHREAD_MUTEX_INITIALIZER,
 	.proc_lock = PTHREAD_MUTEX_INITIALIZER,
 	.trace = { .fd = -1 },
 	.spool = { .fd = -1 },
 };
-int tprof_recording;
-int tprof_active;
-void (*tprof_image_started_hook)(void);
+int tprof_recording TPROF_START_DATA;
+int tprof_active TPROF_START_DATA;
+void (*tprof_image_started_hook)(void) TPROF_START_DATA;
 __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
 
 /* After an output error: no more buffers are handed out or written, but threads finish the

@@ -87,9 +87,8 @@ void tprof_hooks_fill(void)
 /* The filters are read once per table, not per hook: every process start runs this.  The
  * tables start with every hook recorded and polls folded: a table without a filter, in a
  * process that folds polls, is left as it is (the common case, no hook visited). */
-void tprof_hooks_init(void)
+TPROF_START_CODE void tprof_hooks_init(void)
 {
-	tprof_hooks_fill();
 	for (size_t t = 0; t < NTABLES; t++) {
 		const char *in = NULL, *out = NULL;
 		if (tables[t].filter_var) {
@@ -98,6 +97,7 @@ void tprof_hooks_init(void)
 		}
 		if ((!in || !*in) && (!out || !*out) && !tprof_g.cfg.poll_each)
 			continue;
+		tprof_hooks_fill();   /* the filters need the names */
 		for (size_t i = 0; i < *tables[t].n; i++) {
 			struct tprof_hook *h = &tables[t].table[i];
 			apply_filter(h, in, out);

@@ -29,9 +29,10 @@
 
 int tprof_capture_by_steps;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned closed;              /* TPROF_GATE_* closed now */
-static const uint32_t *gate;         /* the job's gate word, mapped; NULL when none */
+/* Every recording start takes the lock and reads the state: with the start's data. */
+static pthread_mutex_t lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
+static unsigned closed TPROF_START_DATA;             /* TPROF_GATE_* closed now */
+static const uint32_t *gate TPROF_START_DATA;  /* the job's gate word, mapped; NULL when none */
 static int watcher_up;               /* set by the watcher once it runs */
 static uint64_t step_now;            /* the step that began last (TPROF_STEPS) */
 static int in_step;                  /* it has not ended */
@@ -39,7 +40,7 @@ static int in_step;                  /* it has not ended */
 /* Under lock: the switch from the gates, and the record of a change.  Opening writes it
  * first, so that the window's first record is its opening; the record starts the image's
  * files when they are not there yet.  Closing writes it when they are. */
-static void apply(unsigned why)
+TPROF_START_CODE static void apply(unsigned why)
 {
 	int active = __atomic_load_n(&tprof_active, __ATOMIC_ACQUIRE);
 	int on = active && !closed;
@@ -157,7 +158,7 @@ static const uint32_t *map_gate(const char *path)
 /* An image whose files are made while the window is closed (for what a runtime says of the
  * process: procinfo.c) says that it started closed, and why; one made by the window's opening
  * is said to have been closed before by that opening's record. */
-static unsigned start_why;
+static unsigned start_why TPROF_START_DATA;
 
 static void started_closed(void)
 {
@@ -166,14 +167,14 @@ static void started_closed(void)
 }
 
 /* The switch as the gates say, after the image began (it turned it on). */
-static void settle(void)
+TPROF_START_CODE static void settle(void)
 {
 	pthread_mutex_lock(&lock);
 	apply(0);
 	pthread_mutex_unlock(&lock);
 }
 
-void tprof_capture_init(void)
+TPROF_START_CODE void tprof_capture_init(void)
 {
 	const struct tprof_config *c = &tprof_g.cfg;
 	unsigned why0 = 0;   /* why it starts closed */

@@ -65,10 +65,13 @@ struct devq {
 	unsigned nends, evict;
 };
 
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;   /* new rings, start */
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;  /* pools */
-static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER; /* queues: one resolver */
-static struct devthread *threads;   /* grows at its head only: read without a lock */
+/* The locks (new rings and start; pools; queues: one resolver) and what a fork child reads
+ * and resets: with the start's data (common/startup.h). */
+static pthread_mutex_t reg_lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t pool_lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t queue_lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
+/* grows at its head only: read without a lock */
+static struct devthread *threads TPROF_START_DATA;
 static struct {
 	void **ev;
 	size_t n, cap;
@@ -76,10 +79,11 @@ static struct {
 static struct devq queues[TPROF_MAX_RUNTIMES][TPROF_MAX_DEVICES];
 static const struct tprof_devrt *runtimes[TPROF_MAX_RUNTIMES];
 static pthread_t completer;
-static int running, stopping;
-static int queues_used;   /* queues or pool written since the start (or the last fork) */
+static int running TPROF_START_DATA, stopping TPROF_START_DATA;
+/* queues or pool written since the start (or the last fork) */
+static int queues_used TPROF_START_DATA;
 static int exit_registered, untimed_registered;   /* their atexit handlers */
-static uint64_t dropped_ops;
+static uint64_t dropped_ops TPROF_START_DATA;
 
 static __thread struct devthread *my_dev __attribute__((tls_model("initial-exec")));
 

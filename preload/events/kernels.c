@@ -21,7 +21,7 @@ struct ktable {
 	struct kentry *slot[];
 };
 
-static pthread_mutex_t klock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t klock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
 static struct ktable *table;
 static size_t count;
 

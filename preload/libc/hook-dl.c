@@ -21,8 +21,8 @@ typedef void *(*dlopen_fn)(const char *, int);
 
 /* Read by the trampolines below; hidden, like the functions they call, so that they reach
  * them with plain PC-relative references. */
-dlsym_fn tprof_real_dlsym;
-dlopen_fn tprof_real_dlopen;
+dlsym_fn tprof_real_dlsym TPROF_START_DATA;
+dlopen_fn tprof_real_dlopen TPROF_START_DATA;
 
 void *tprof_dlsym_resolve(void);
 void *tprof_dlsym_handle(void *handle, const char *name);
@@ -37,7 +37,7 @@ static void *libc_newest(const char *name)
 }
 
 /* Finds libc's dlsym. */
-void *tprof_dlsym_resolve(void)
+TPROF_START_CODE void *tprof_dlsym_resolve(void)
 {
 	dlsym_fn real = (dlsym_fn)libc_newest("dlsym");
 	__atomic_store_n(&tprof_real_dlsym, real, __ATOMIC_RELEASE);
@@ -104,8 +104,9 @@ void *tprof_dlsym_handle(void *handle, const char *name)
 
 #if defined(__x86_64__)
 /* dlsym(handle, name): RTLD_NEXT (-1) and RTLD_DEFAULT (0) jump to the real dlsym with the
- * caller's return address untouched; any other handle goes to tprof_dlsym_handle. */
-__asm__(".text\n"
+ * caller's return address untouched; any other handle goes to tprof_dlsym_handle.  With the
+ * start's code (TPROF_START_CODE): every start runs it, for hook-fd.c's lookups. */
+__asm__(".pushsection .text.startup,\"ax\",@progbits\n"
 	".globl dlsym\n"
 	".type dlsym, @function\n"
 	"dlsym:\n"
@@ -129,7 +130,8 @@ __asm__(".text\n"
 	"	je 3f\n"
 	"	jmp *%rax\n"
 	"3:	ret\n"
-	".size dlsym, .-dlsym\n");
+	".size dlsym, .-dlsym\n"
+	".popsection\n");
 
 /* dlopen(file, mode): a new library generation, then the real dlopen, jumped to. */
 __asm__(".text\n"

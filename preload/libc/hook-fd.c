@@ -16,14 +16,14 @@
 #include "../core/core.h"
 #include "../core/resolve.h"
 
-TPROF_REAL(int, close, (int))
-TPROF_REAL(int, close_range, (unsigned, unsigned, int))
-TPROF_REAL(void, closefrom, (int))
-TPROF_REAL(int, dup2, (int, int))
-TPROF_REAL(int, dup3, (int, int, int))
-TPROF_REAL(long, syscall, (long, ...))
-TPROF_REAL(int, pipe, (int[2]))
-TPROF_REAL(int, pipe2, (int[2], int))
+TPROF_REAL_AT_START(int, close, (int))
+TPROF_REAL_AT_START(int, close_range, (unsigned, unsigned, int))
+TPROF_REAL_AT_START(void, closefrom, (int))
+TPROF_REAL_AT_START(int, dup2, (int, int))
+TPROF_REAL_AT_START(int, dup3, (int, int, int))
+TPROF_REAL_AT_START(long, syscall, (long, ...))
+TPROF_REAL_AT_START(int, pipe, (int[2]))
+TPROF_REAL_AT_START(int, pipe2, (int[2], int))
 
 TPROF_EXPORT int close(int fd);
 TPROF_EXPORT int close_range(unsigned first, unsigned last, int flags);

@@ -18,12 +18,12 @@
 #include "../core/clock.h"
 #include "../core/core.h"
 
-static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t start_lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
 
-static int clock_source;
-static struct tprof_clock_sample start_sample;
+static int clock_source TPROF_START_DATA;
+static struct tprof_clock_sample start_sample TPROF_START_DATA;
 
-static uint64_t new_instance(void)
+TPROF_START_CODE static uint64_t new_instance(void)
 {
 	uint64_t x;
 	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) != sizeof(x))
@@ -32,7 +32,7 @@ static uint64_t new_instance(void)
 }
 
 /* A fresh image: new instance id, budget, start time.  Files come with the first record. */
-void tprof_image_begin(int source)
+TPROF_START_CODE void tprof_image_begin(int source)
 {
 	clock_source = source;
 	tprof_g.pid = getpid();

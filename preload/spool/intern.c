@@ -19,11 +19,12 @@ struct entry {
 	uint32_t id;
 };
 
-static pthread_mutex_t ilock = PTHREAD_MUTEX_INITIALIZER;
-static struct entry *table;
-static size_t cap, count;
-static uint32_t next_id;
-uint32_t tprof_intern_gen = 1;
+/* Taken and reset at every fork: with the start's data (common/startup.h). */
+static pthread_mutex_t ilock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
+static struct entry *table TPROF_START_DATA;
+static size_t cap TPROF_START_DATA, count TPROF_START_DATA;
+static uint32_t next_id TPROF_START_DATA;
+uint32_t tprof_intern_gen TPROF_START_DATA = 1;   /* bumped at every fork */
 
 static int grow_table(void)
 {
@@ -179,10 +180,12 @@ void tprof_intern_invalidate(void)
 void tprof_intern_reset(void)
 {
 	pthread_mutex_init(&ilock, NULL);
-	for (size_t i = 0; i < cap; i++)
-		free(table[i].str);
-	free(table);
-	table = NULL;
+	if (table) {   /* a shell that recorded nothing has none, and needs no call of free */
+		for (size_t i = 0; i < cap; i++)
+			free(table[i].str);
+		free(table);
+		table = NULL;
+	}
 	cap = count = 0;
 	next_id = 0;
 	tprof_intern_invalidate();

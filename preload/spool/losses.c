@@ -16,9 +16,11 @@
 #include "../../common/outdir.h"
 #include "../core/core.h"
 
-static char *marker_path;       /* where this image's marker file goes (no files of its own) */
-static int marker_made;         /* ... and it exists */
-static uint64_t *desc_count[TPROF_DROP_REASONS]; /* a descendant's counts in the ancestor's table */
+/* where this image's marker file goes (no files of its own) */
+static char *marker_path TPROF_START_DATA;
+static int marker_made TPROF_START_DATA;   /* ... and it exists (read at every exit) */
+/* a descendant's counts in the ancestor's table (cleared at every fork) */
+static uint64_t *desc_count[TPROF_DROP_REASONS] TPROF_START_DATA;
 
 static struct tprof_loss_entry *entries(struct tprof_loss_table *tab)
 {
@@ -161,7 +163,7 @@ void tprof_losses_no_files(void)
 }
 
 /* At exit (or exec): the marker's name says how many records the image lost. */
-void tprof_losses_exit(void)
+TPROF_START_CODE void tprof_losses_exit(void)
 {
 	if (!__atomic_load_n(&marker_made, __ATOMIC_ACQUIRE))
 		return;

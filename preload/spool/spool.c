@@ -28,7 +28,7 @@ struct segment {
 	struct segment *next;
 };
 
-static struct segment *segments;
+static struct segment *segments TPROF_START_DATA;   /* read at every fork */
 static uint32_t slot_bytes;
 static int out_of_space;
 

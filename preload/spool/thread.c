@@ -22,7 +22,7 @@ static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 /* Thread names are compared and set by their thread and, at exit or exec, by whichever
  * thread does the final pass: a leaf lock of their own, taken around nothing else. */
-static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t name_lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
 
 static void thread_exit(void *arg);
 

@@ -1,0 +1,52 @@
+#!/bin/sh
+# What a process start costs in pages of the recorder: the data that a start, a fork or an
+# exit writes lies in one page (section .tprof_start, common/startup.h and preload/startup.ld),
+# the page the loader writes anyway, and a process that records nothing, with the recorder off
+# or on, leaves every other page of the library's data and .bss untouched: no page fault of
+# ours beyond the loader's own.  Read from the library's section table and from the process's
+# own /proc/self/smaps after its start (cat, preloaded, prints its own).
+. "$(dirname "$0")/lib.sh"
+plan 6
+
+# section NAME: "ADDRESS SIZE" of a section of the recorder, in hex, from its section table.
+section() {
+	readelf -SW "$PRELOAD" | awk -v n="$1" '{ for (i = 1; i < NF; i++) if ($i == n) { print $(i + 2), $(i + 4); exit } }'
+}
+set -- $(section .tprof_start)
+start=${1:-} size=${2:-}
+set -- $(section .bss)
+bss=${1:-}
+[ -n "$start" ] && [ -n "$bss" ]
+ok $? "the recorder has a section .tprof_start, and .bss"
+page=$(printf '%d' "0x${start:-1}")
+[ -n "$start" ] && [ $((page % 4096)) -eq 0 ] && [ $((0x${size:-0})) -gt 0 ] &&
+	[ $((0x${size:-0})) -lt 4096 ]
+ok $? "it starts a page and holds less than one (0x${start:-?}, 0x${size:-?} bytes)"
+[ -n "$bss" ] && [ $((0x$bss)) -ge $((page + 0x${size:-0})) ] && [ $((0x$bss)) -lt $((page + 4096)) ]
+ok $? ".bss begins in that same page (0x${bss:-?})"
+
+# pages ENV...: "DIRTY BSS" in kB for the recorder in a cat started with ENV: the private dirty
+# part of its writable file mapping, and the resident part of the anonymous mapping after it
+# (its .bss beyond the first page).
+pages() {
+	env "$@" LD_PRELOAD="$PRELOAD_ENV" cat /proc/self/smaps 2>"$T/pages.err" | awk '
+		/^[0-9a-f]+-[0-9a-f]+ / { after = rw && NF == 5   # anonymous, right after
+			rw = index($0, "libtrace_preload.so") > 0 && $2 == "rw-p"; next }
+		rw && /^Private_Dirty:/ { dirty += $2 }
+		after && /^Rss:/ { bss += $2 }
+		END { print dirty + 0, bss + 0 }'
+}
+mkdir "$T/out"
+set -- $(pages TPROF_ENABLE=0)
+off_dirty=${1:-x} off_bss=${2:-x}
+set -- $(pages TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$T/out")
+rec_dirty=${1:-x} rec_bss=${2:-x}
+diag "recorder off: ${off_dirty} kB of data written, ${off_bss} kB of .bss; recording nothing: ${rec_dirty} kB, ${rec_bss} kB"
+[ "$off_bss" = 0 ] && [ "$rec_bss" = 0 ]
+ok $? "a process that records nothing touches no page of the recorder's .bss, off or on"
+# The loader writes two pages: the first of .data (with the GOT) and the .tprof_start page.
+[ "$off_dirty" != x ] && [ "$off_dirty" -le 8 ]
+ok $? "with the recorder off, no page of its data is written but the loader's two"
+[ "$rec_dirty" != x ] && [ "$rec_dirty" -le 8 ]
+ok $? "recording nothing, no page of its data is written but the loader's two"
+finish
