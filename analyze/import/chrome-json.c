@@ -49,6 +49,17 @@ static const double pow10d[23] = {
 
 static cJSON *value(struct parser *ps);
 
+/* value() on a copy of the parser, the caller's moved on: the hot functions keep their struct
+ * parser in registers only while its address is never taken (else every store through a char
+ * pointer, a string's copy or a blob's byte, makes the compiler read ps->p again). */
+static inline cJSON *value_of(struct parser *ps)
+{
+	struct parser t = *ps;
+	cJSON *v = value(&t);
+	*ps = t;
+	return v;
+}
+
 static const unsigned char is_space[256] = { [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1 };
 
 static inline void skip_space(struct parser *ps)
@@ -98,7 +109,7 @@ static inline int expect(struct parser *ps, unsigned char c)
 	return 0;
 }
 
-static cJSON *node(struct parser *ps, int type)
+static inline cJSON *node(struct parser *ps, int type)
 {
 	cJSON *n = chrome_arena_alloc(ps->a, sizeof(*n));
 	memset(n, 0, sizeof(*n));
@@ -192,7 +203,7 @@ double chrome_json_num_double(const struct chrome_json_num *n)
 	return n->neg ? -d : d;
 }
 
-static int literal(struct parser *ps, const char *word, size_t n);
+static inline int literal(struct parser *ps, const char *word, size_t n);
 
 /* NaN, Infinity and -Infinity as Python's json module writes them (not JSON, and cJSON rejects
  * them, but a trace written from Python may hold them in its args); p after any '-'. */
@@ -265,8 +276,12 @@ HOT int scan_number(struct parser *ps, struct chrome_json_num *n)
 	if (p < end && *p == '-')
 		neg = 1, p++;
 	n->neg = neg;
-	if (p < end && (*p == 'N' || *p == 'I'))
-		return special(ps, p, n);
+	if (p < end && (*p == 'N' || *p == 'I')) {
+		struct parser t = *ps;  /* on a copy, as value_of */
+		int r = special(&t, p, n);
+		*ps = t;
+		return r;
+	}
 	if (p == end || *p < '0' || *p > '9')
 		return 0;
 	/* No leading zero: every digit counts, read up to eight at a time while they fit. */
@@ -583,7 +598,7 @@ static cJSON *container(struct parser *ps, int object)
 }
 
 /* true, false, null; a word cut by the end of the text leaves ps->p there. */
-static int literal(struct parser *ps, const char *word, size_t n)
+static inline int literal(struct parser *ps, const char *word, size_t n)
 {
 	size_t have = (size_t)(ps->end - ps->p);
 	if (have < n) {
@@ -730,9 +745,19 @@ static int bstring_slow(struct parser *ps, struct chrome_json_blob *b, int key,
 
 static int bcontainer(struct parser *ps, struct chrome_json_blob *b, int object, int depth);
 
+/* bcontainer() on a copy of the parser, as value_of. */
+static inline int bcontainer_of(struct parser *ps, struct chrome_json_blob *b, int object,
+				int depth)
+{
+	struct parser t = *ps;
+	int ok = bcontainer(&t, b, object, depth);
+	*ps = t;
+	return ok;
+}
+
 /* One value at depth (argblob.c's: 0 for the members of args) into the blob, its type into
  * the byte kept at `at`. */
-static int bvalue(struct parser *ps, struct chrome_json_blob *b, int depth, size_t at)
+HOT int bvalue(struct parser *ps, struct chrome_json_blob *b, int depth, size_t at)
 {
 	skip_space(ps);
 	if (ps->p >= ps->end)
@@ -743,7 +768,7 @@ static int bvalue(struct parser *ps, struct chrome_json_blob *b, int depth, size
 		int object = *ps->p == '{';
 		if (depth >= BLOB_DEPTH) {
 			/* too deep to follow: its JSON text, as cJSON prints its tree */
-			cJSON *v = value(ps);
+			cJSON *v = value_of(ps);
 			if (!v)
 				return 0;
 			char *text = cJSON_PrintUnformatted(v);
@@ -759,7 +784,7 @@ static int bvalue(struct parser *ps, struct chrome_json_blob *b, int depth, size
 		ps->p++;
 		btype(b, at, object ? TPROF_IMP_A_OBJ : TPROF_IMP_A_ARR);
 		b->items += 2;
-		if (!bcontainer(ps, b, object, depth + 1))
+		if (!bcontainer_of(ps, b, object, depth + 1))
 			return 0;
 		bput_u8(b, TPROF_IMP_A_END);
 		return 1;
@@ -808,7 +833,7 @@ static int bvalue(struct parser *ps, struct chrome_json_blob *b, int depth, size
 
 /* After the opening '{' or '[': the members (each a type byte, its key in an object, its
  * value), as container() parses them. */
-static int bcontainer(struct parser *ps, struct chrome_json_blob *b, int object, int depth)
+HOT int bcontainer_in(struct parser *ps, struct chrome_json_blob *b, int object, int depth)
 {
 	const unsigned char close = object ? '}' : ']';
 
@@ -835,6 +860,15 @@ static int bcontainer(struct parser *ps, struct chrome_json_blob *b, int object,
 	}
 }
 
+/* The same on a copy of the parser, in registers (value_of), copied back where it stopped. */
+static int bcontainer(struct parser *ps, struct chrome_json_blob *b, int object, int depth)
+{
+	struct parser l = *ps;
+	int ok = bcontainer_in(&l, b, object, depth);
+	*ps = l;
+	return ok;
+}
+
 /* One member's value of a key in want: a string or a number without a node; null, and any
  * other value as its node. */
 HOT int member_value(struct parser *ps, struct chrome_json_value *v)
@@ -852,7 +886,7 @@ HOT int member_value(struct parser *ps, struct chrome_json_value *v)
 		return literal(ps, "null", 4);
 	case '{': case '[': case 't': case 'f':
 		v->kind = CHROME_JSON_NODE;
-		return (v->node = value(ps)) != NULL;
+		return (v->node = value_of(ps)) != NULL;
 	default:
 		v->kind = CHROME_JSON_NUMBER;
 		return scan_number(ps, &v->num);
@@ -873,7 +907,7 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 	if (ps.p >= ps.end || *ps.p != '{') {
 		/* not an object: its tree as chrome_json_parse makes it */
 		ps.depth = 0;
-		*rest = value(&ps);
+		*rest = value_of(&ps);
 		*used = (size_t)(ps.p - (const unsigned char *)text);
 		return *rest ? 2 : 0;
 	}
@@ -896,7 +930,7 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 						blob->len = 0;
 						blob->full = 0;
 						blob->items = blob->deep = blob->cut = 0;
-						if (!bcontainer(&ps, blob, 1, 0))
+						if (!bcontainer_of(&ps, blob, 1, 0))
 							goto bad;
 						blob->text = (const char *)at;
 						blob->text_len = (size_t)(ps.p - at);
@@ -914,7 +948,7 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 				else if (!first && v->kind != CHROME_JSON_NULL)
 					*have |= CHROME_HAVE_AGAIN;
 			} else {
-				cJSON *v = value(&ps);
+				cJSON *v = value_of(&ps);
 				if (!v)
 					goto bad;
 				v->string = key;
