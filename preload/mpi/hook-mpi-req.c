@@ -7,7 +7,10 @@
  * overwrites completed requests with MPI_REQUEST_NULL, and the completed ones looked up after
  * it (before it, under MPI_THREAD_MULTIPLE: see mpi_lookup_early); statuses the program
  * ignores are taken in a per-thread array that only ever grows.  The Test family polls:
- * its unsuccessful calls are counted in runs (MPI_POLL, poll.h). */
+ * its unsuccessful calls are counted in runs (MPI_POLL, poll.h).  MPI_Test and MPI_Testany,
+ * the polls of the common loops, have a fast side (mpi_poll_fast) for the polls a run counts
+ * without timing them: the call and its count, the full wrapper only when the call succeeds
+ * or cannot be counted. */
 #include <stdlib.h>
 
 #include "hook-mpi.h"
@@ -373,18 +376,46 @@ TPROF_EXPORT int MPI_Wait(MReq *req, MStatus *status)
 	return mpi_end(c, rc);
 }
 
-TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
+/* The full MPI_Test: pre when its fast side made the call already (MPI_POLL_AFTER), with h
+ * the request before it and status where it wrote the status. */
+static __attribute__((noinline)) int test_full(MReq *req, int *flag, MStatus *status, MReq h,
+					       int pre, int pre_rc)
 {
-	MPI_PROLOGUE(MPI_Test, req, flag, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Test_fn real = get_MPI_Test();
+	if (!pre) {
+		if (TPROF_UNLIKELY(!real))
+			return TMPI_ERR_OTHER;
+		if (!tprof_mpi_on(t))
+			return real(req, flag, status);
+	}
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
-	MReq h = req ? *req : NULL;
-	struct tprof_mpi_req *e = mpi_lookup_early() ? lookup(h) : NULL;
-	MPI_POLL(c, t, MPI_HOOK(MPI_Test), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1), rc,
-		 real(req, flag, st),
-		 rc == TMPI_SUCCESS && flag && !*flag);
+	struct tprof_mpi_req *e = !pre && mpi_lookup_early() ? lookup(h) : NULL;
+	MPI_POLL_AFTER(c, t, MPI_HOOK(MPI_Test), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1), rc, pre, pre_rc,
+		       real(req, flag, st),
+		       rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && flag && *flag)
 		completed(c, found(e, h), h, st, tprof_now());
 	return mpi_end(c, rc);
+}
+
+TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
+{
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Test_fn real = get_MPI_Test();
+	if (TPROF_LIKELY(real && req && flag && mpi_poll_fast(t, MPI_HOOK(MPI_Test)))) {
+		MReq h = *req;
+		MStatus own, *st = status ? status : &own;
+		t->guard++;
+		int rc = real(req, flag, st);
+		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count(t, MPI_HOOK(MPI_Test))) {
+			t->guard--;
+			return rc;
+		}
+		return test_full(req, flag, st, h, 1, rc);
+	}
+	return test_full(req, flag, status, req ? *req : NULL, 0, 0);
 }
 
 /* Every request of the array completed (Waitall, Testall with flag set). */
@@ -451,16 +482,59 @@ TPROF_EXPORT int MPI_Waitany(int count, MReq reqs[], int *index, MStatus *status
 	return mpi_end(c, rc);
 }
 
-TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MStatus *status)
+/* The full MPI_Testany: pre when its fast side made the call already (MPI_POLL_AFTER), having
+ * captured the requests (followed) and with status where it wrote the status. */
+static __attribute__((noinline)) int testany_full(int count, MReq reqs[], int *index, int *flag,
+						  MStatus *status, int followed, int pre, int pre_rc)
 {
-	MPI_PROLOGUE(MPI_Testany, count, reqs, index, flag, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Testany_fn real = get_MPI_Testany();
+	if (!pre) {
+		if (TPROF_UNLIKELY(!real))
+			return TMPI_ERR_OTHER;
+		if (!tprof_mpi_on(t))
+			return real(count, reqs, index, flag, status);
+		followed = capture(count, reqs);
+	}
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
-	int followed = capture(count, reqs);
-	MPI_POLL(c, t, MPI_HOOK(MPI_Testany), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1), rc,
-		 real(count, reqs, index, flag, st), rc == TMPI_SUCCESS && flag && !*flag);
+	MPI_POLL_AFTER(c, t, MPI_HOOK(MPI_Testany), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1), rc, pre,
+		       pre_rc, real(count, reqs, index, flag, st),
+		       rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && followed && flag && *flag && index && *index != TMPI_UNDEFINED)
 		some_completed(c, 1, index, st, count);
 	return mpi_end(c, rc);
+}
+
+/* Requests the fast side of MPI_Testany copies itself, on its stack: a polling loop holds a
+ * few.  More are captured in the thread's scratch arrays, as the full wrapper does. */
+#define FAST_REQS 4
+
+TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MStatus *status)
+{
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Testany_fn real = get_MPI_Testany();
+	if (TPROF_LIKELY(real && flag && mpi_poll_fast(t, MPI_HOOK(MPI_Testany)))) {
+		MReq hs[FAST_REQS];
+		int few = count > 0 && count <= FAST_REQS && reqs, followed = 0;
+		if (few)
+			for (int i = 0; i < count; i++)
+				hs[i] = reqs[i];
+		else
+			followed = capture(count, reqs);
+		MStatus own, *st = status ? status : &own;
+		t->guard++;
+		int rc = real(count, reqs, index, flag, st);
+		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) &&
+		    tprof_poll_count(t, MPI_HOOK(MPI_Testany))) {
+			t->guard--;
+			return rc;
+		}
+		if (few)   /* the requests as they were before the call, where the full wrapper finds them */
+			followed = capture(count, hs);
+		return testany_full(count, reqs, index, flag, st, followed, 1, rc);
+	}
+	return testany_full(count, reqs, index, flag, status, 0, 0, 0);
 }
 
 /* MPI_Waitsome (which never misses) and MPI_Testsome (misses when none completed). */

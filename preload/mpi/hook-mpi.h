@@ -336,16 +336,25 @@ static inline int mpi_end(struct mpi_call *c, int rc)
  * the run does not time (poll.h) reads no clock when it misses, and one that succeeds begins
  * at its return.  Otherwise the CALL is recorded around the call as every call's is.  Either
  * way, what follows fills the record (and up to `follow` units of MPIREQ records) and ends it
- * with mpi_end. */
+ * with mpi_end.  MPI_POLL_AFTER is the same for a call a fast side (mpi_poll_fast) made
+ * already, untimed, returning pre_rc, and could not count: its guard is still held. */
 #define MPI_POLL(c, t, h, ext, op, follow, rc, call, missed)                                \
+	MPI_POLL_AFTER(c, t, h, ext, op, follow, rc, 0, 0, call, missed)
+#define MPI_POLL_AFTER(c, t, h, ext, op, follow, rc, pre, pre_rc, call, missed)             \
 	int rc;                                                                            \
-	if (mpi_folds(h) && tprof_poll_untimed(t)) {                                       \
-		(t)->guard++;                                                              \
-		rc = call;                                                                 \
-		int missed_ = (missed);                                                    \
-		if (missed_ && tprof_poll_count(t, h)) {                                   \
-			(t)->guard--;                                                      \
-			return rc;                                                         \
+	if ((pre) || (mpi_folds(h) && tprof_poll_untimed(t))) {                            \
+		int missed_;                                                               \
+		if (pre) {                                                                 \
+			rc = (pre_rc);                                                     \
+			missed_ = (missed);                                                \
+		} else {                                                                   \
+			(t)->guard++;                                                      \
+			rc = call;                                                         \
+			missed_ = (missed);                                                \
+			if (missed_ && tprof_poll_count(t, h)) {                           \
+				(t)->guard--;                                              \
+				return rc;                                                 \
+			}                                                                  \
 		}                                                                          \
 		uint64_t at_ = tprof_now();                                                \
 		if (missed_) {                                                             \
@@ -386,6 +395,21 @@ static inline int mpi_folds(const struct tprof_hook *h)
 static inline int mpi_lookup_early(void)
 {
 	return tprof_mpi_h.thread_multiple;
+}
+
+/* Whether a poll of h on thread t can take its wrapper's fast side: t records MPI now, h's
+ * misses are folded, the thread's open run counts its next poll without timing it (poll.h)
+ * and requests need no lookup before the call.  The fast side then makes the call with no
+ * more than the handles and status it needs should the call succeed, and counts a miss in
+ * the run (tprof_poll_count); anything else (a success, an error, a run that closed) goes to
+ * the full wrapper, MPI_POLL_AFTER.  What is recorded is the same either way: the fast side
+ * only leaves out the CALL record's setup (the wrapper's stack frame) on the calls that
+ * write none, most of a polling loop's. */
+static inline int mpi_poll_fast(struct tprof_thread *t, const struct tprof_hook *h)
+{
+	return tprof_poll_untimed(t) && tprof_should_record(t) && mpi_folds(h) &&
+	       TPROF_LIKELY(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY) &&
+	       !mpi_lookup_early();
 }
 
 /* The common prologue: the real function (or the runtime's error when it has none), and a
