@@ -10,7 +10,10 @@
  * tight loop, as HPCC's RandomAccess does, runs that much slower), so past the first
  * TPROF_POLL_EXACT polls of a run only one in TPROF_POLL_EVERY is timed (a prime, so that
  * functions taking turns are each timed): the others are counted alone, without a clock
- * read.  A function's busy time and its min and max are those of its timed polls, which its
+ * read.  One in 127: a clock read costs 16 to 17 ns in a virtual machine, and a loop such
+ * as RandomAccess's polls about a thousand times between two messages, so that one in 17
+ * (7 % of its polls timed, with the first 16) still cost it 2 to 3 ns a poll, on a call of
+ * 10 to 30 ns.  A function's busy time and its min and max are those of its timed polls, which its
  * unit counts too (struct tprof_poll_fn's `timed`); a reader scales the busy time by count /
  * timed.  The count stays exact, and so does the run's span where a success ends it: the
  * successful poll (its CALL) begins at the run's end. */
@@ -23,7 +26,7 @@
 void tprof_poll_open(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0, uint64_t t1);
 
 #define TPROF_POLL_EXACT 16u
-#define TPROF_POLL_EVERY 17u
+#define TPROF_POLL_EVERY 127u
 
 static inline uint32_t tprof_poll_ticks32(uint64_t d)
 {

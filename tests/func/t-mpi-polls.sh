@@ -9,7 +9,7 @@
 # the same time (MPI_THREAD_MULTIPLE), and in OTF2.
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-polls
-plan 19
+plan 20
 # The ranks spin instead of yielding (need_mpi's default): a million unsuccessful tests that
 # each yield hand the CPU to any other runnable task for a whole time slice, and on a loaded
 # machine the test would take an hour.  Two ranks fit the two cores this runs on.
@@ -113,6 +113,23 @@ if bad or not long_runs:
     sys.exit("%d runs of 1000 polls or more; out of bounds: %s" % (long_runs, bad[:3]))
 ' "$T/runs.rec"
 ok $? "long runs of polls time one in 17, their busy time within timed x min and timed x max"
+
+# Since one in 127: a run of N polls times its first 16 and then one in 127, all its
+# functions together.
+py '
+import json, sys
+bad, long_runs = [], 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    fs = r.get("polls", []) if r["kind"] == "poll" else []
+    n, k = sum(f["count"] for f in fs), sum(f["timed"] for f in fs)
+    if fs and not (1 <= k <= 16 + max(n - 16, 0) // 127 + 1):
+        bad.append(fs)
+    long_runs += n >= 1000
+if bad or not long_runs:
+    sys.exit("%d runs of 1000 polls or more; timed out of bounds: %s" % (long_runs, bad[:3]))
+' "$T/runs.rec"
+ok $? "a run times its first 16 polls and then one in 127"
 
 grep -q "unmatched:   0 sends, 0 receives" "$T/runs.txt" &&
 	! grep -q "[1-9][0-9,]* receives never completed" "$T/runs.txt"
