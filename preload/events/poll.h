@@ -13,8 +13,8 @@
  * read.  One in 127: a clock read costs 16 to 17 ns in a virtual machine, and a loop such
  * as RandomAccess's polls about a thousand times between two messages, so that one in 17
  * (7 % of its polls timed, with the first 16) still cost it 2 to 3 ns a poll, on a call of
- * 10 to 30 ns.  A function's busy time and its min and max are those of its timed polls, which its
- * unit counts too (struct tprof_poll_fn's `timed`); a reader scales the busy time by count /
+ * 10 to 30 ns.  A function's busy time and its min and max are those of its timed polls,
+ * which its unit counts too (struct tprof_poll_fn's `timed`); a reader scales the busy time by count /
  * timed.  The count stays exact, and so does the run's span where a success ends it: the
  * successful poll (its CALL) begins at the run's end. */
 #ifndef TPROF_POLL_H

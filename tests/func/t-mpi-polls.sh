@@ -112,7 +112,7 @@ for line in open(sys.argv[1]):
 if bad or not long_runs:
     sys.exit("%d runs of 1000 polls or more; out of bounds: %s" % (long_runs, bad[:3]))
 ' "$T/runs.rec"
-ok $? "long runs of polls time one in 17, their busy time within timed x min and timed x max"
+ok $? "long runs of polls time no more than one in 17, their busy time within timed x min and timed x max"
 
 # Since one in 127: a run of N polls times its first 16 and then one in 127, all its
 # functions together.
