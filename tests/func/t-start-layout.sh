@@ -6,7 +6,10 @@
 # ours beyond the loader's own.  Read from the library's section table and from the process's
 # own /proc/self/smaps after its start (cat, preloaded, prints its own).
 . "$(dirname "$0")/lib.sh"
-plan 6
+# A sanitizer build's recorder has its globals registered and poisoned by ASan at load, which
+# writes their pages, and ASan's own anonymous mappings may join the one of .bss: there the
+# layout is checked, and the plain build (make distcheck's) checks the pages themselves.
+if [ "${SANITIZERS:-no}" = yes ]; then plan 3; else plan 6; fi
 
 # section NAME: "ADDRESS SIZE" of a section of the recorder, in hex, from its section table.
 section() {
@@ -36,17 +39,24 @@ pages() {
 		after && /^Rss:/ { bss += $2 }
 		END { print dirty + 0, bss + 0 }'
 }
+if [ "${SANITIZERS:-no}" = yes ]; then
+	diag "sanitizer build: the pages a start writes are checked in the plain build"
+	finish
+	exit
+fi
 mkdir "$T/out"
 set -- $(pages TPROF_ENABLE=0)
 off_dirty=${1:-x} off_bss=${2:-x}
 set -- $(pages TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$T/out")
 rec_dirty=${1:-x} rec_bss=${2:-x}
 diag "recorder off: ${off_dirty} kB of data written, ${off_bss} kB of .bss; recording nothing: ${rec_dirty} kB, ${rec_bss} kB"
+# (the loader writes at least one page of it: 0 would mean the recorder was not there)
+[ "$rec_dirty" != x ] && [ "$off_dirty" != x ] && [ "$off_dirty" -gt 0 ] &&
+	[ "$rec_dirty" -le "$off_dirty" ] && [ "$rec_bss" -le "$off_bss" ]
+ok $? "recording nothing writes no page of the recorder's data or .bss that the recorder off does not"
 [ "$off_bss" = 0 ] && [ "$rec_bss" = 0 ]
 ok $? "a process that records nothing touches no page of the recorder's .bss, off or on"
 # The loader writes two pages: the first of .data (with the GOT) and the .tprof_start page.
-[ "$off_dirty" != x ] && [ "$off_dirty" -le 8 ]
-ok $? "with the recorder off, no page of its data is written but the loader's two"
-[ "$rec_dirty" != x ] && [ "$rec_dirty" -le 8 ]
-ok $? "recording nothing, no page of its data is written but the loader's two"
+[ "$off_dirty" -le 8 ] && [ "$rec_dirty" -le 8 ]
+ok $? "no page of the recorder's data is written but the loader's two, off or recording nothing"
 finish
