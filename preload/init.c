@@ -108,7 +108,9 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	if (initialized)
 		return;
 	initialized = 1;
-	if (!tprof_config_read(&tprof_g.cfg))
+	struct tprof_env env;
+	tprof_env_scan(&env);
+	if (!tprof_config_read(&tprof_g.cfg, &env))
 		return;   /* off: nothing at exit either (tprof_fini) */
 	enabled = 1;
 	tprof_fd_guest();
@@ -117,7 +119,7 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	tprof_job_begin();
 	tprof_config_warnings();
 	tprof_env_capture();
-	tprof_hooks_init();
+	tprof_hooks_init(&env);
 	if (tprof_g.cfg.callstack && tprof_callstack_init() < 0)
 		tprof_g.cfg.callstack = 0;
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);

@@ -138,10 +138,44 @@ TPROF_START_CODE static int parse_clock(const char *v)
 	return 0;
 }
 
-TPROF_START_CODE int tprof_config_read(struct tprof_config *cfg)
+/* The environment's TPROF_* entries, found in one pass over it: the thirty-odd variables read
+ * at start would otherwise be as many getenv calls, each a walk of the whole environment (most
+ * of what reading the configuration cost a process start).  Past TPROF_ENV_MAX, getenv. */
+extern char **environ;
+
+TPROF_START_CODE void tprof_env_scan(struct tprof_env *e)
 {
-	int verbose = (int)parse_uint("TPROF_VERBOSE", getenv("TPROF_VERBOSE"), 0, 3, 0);
-	if (!parse_bool("TPROF_ENABLE", getenv("TPROF_ENABLE"), 0)) {
+	e->n = 0;
+	e->all = 1;
+	for (char **p = environ; p && *p; p++) {
+		if ((*p)[0] != 'T' || strncmp(*p, "TPROF_", 6))
+			continue;
+		if (e->n == TPROF_ENV_MAX) {
+			e->all = 0;
+			return;
+		}
+		e->v[e->n++] = *p;
+	}
+}
+
+TPROF_START_CODE const char *tprof_env_get(const struct tprof_env *e, const char *name)
+{
+	if (!e->all)
+		return getenv(name);
+	for (int i = 0; i < e->n; i++) {   /* past "TPROF_", which both begin with */
+		const char *a = e->v[i] + 6, *b = name + 6;
+		while (*b && *a == *b)
+			a++, b++;
+		if (!*b && *a == '=')
+			return a + 1;
+	}
+	return NULL;
+}
+
+TPROF_START_CODE int tprof_config_read(struct tprof_config *cfg, const struct tprof_env *env)
+{
+	int verbose = (int)parse_uint("TPROF_VERBOSE", tprof_env_get(env, "TPROF_VERBOSE"), 0, 3, 0);
+	if (!parse_bool("TPROF_ENABLE", tprof_env_get(env, "TPROF_ENABLE"), 0)) {
 		/* off: nothing else is read, and cfg (as it was made: all 0) is written only for
 		 * TPROF_VERBOSE, so that the start costs no more; no job to say a warning once */
 		if (verbose)
@@ -154,10 +188,11 @@ TPROF_START_CODE int tprof_config_read(struct tprof_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->verbose = verbose;
 	cfg->enable = 1;
-	cfg->group_readable = parse_bool("TPROF_GROUP_READABLE", getenv("TPROF_GROUP_READABLE"), 0);
-	const char *dir = getenv("TPROF_OUTPUT_DIR");
+	cfg->group_readable = parse_bool("TPROF_GROUP_READABLE",
+					 tprof_env_get(env, "TPROF_GROUP_READABLE"), 0);
+	const char *dir = tprof_env_get(env, "TPROF_OUTPUT_DIR");
 	cfg->output_dir = absolute_dir(dir && *dir ? dir : "tprof-out");
-	uint64_t kb = parse_uint("TPROF_BUFFER_KB", getenv("TPROF_BUFFER_KB"), 16, 65536,
+	uint64_t kb = parse_uint("TPROF_BUFFER_KB", tprof_env_get(env, "TPROF_BUFFER_KB"), 16, 65536,
 				 DEFAULT_BUFFER_KB);
 	if (kb % 4) {
 		config_warn("TPROF_BUFFER_KB=%" PRIu64 " is not a multiple of 4; using %" PRIu64,
@@ -165,9 +200,9 @@ TPROF_START_CODE int tprof_config_read(struct tprof_config *cfg)
 		kb = (kb + 3) / 4 * 4;
 	}
 	cfg->buffer_units = (uint32_t)((kb * 1024 - TPROF_SLOT_HEADER_SIZE) / TPROF_UNIT);
-	cfg->max_events = parse_uint("TPROF_MAX_EVENTS", getenv("TPROF_MAX_EVENTS"), 0,
+	cfg->max_events = parse_uint("TPROF_MAX_EVENTS", tprof_env_get(env, "TPROF_MAX_EVENTS"), 0,
 				     (uint64_t)INT64_MAX / 2, 0);
-	uint64_t mb = parse_uint("TPROF_SPOOL_MB", getenv("TPROF_SPOOL_MB"), 1, 1u << 20,
+	uint64_t mb = parse_uint("TPROF_SPOOL_MB", tprof_env_get(env, "TPROF_SPOOL_MB"), 1, 1u << 20,
 				 DEFAULT_SPOOL_MB);
 	cfg->spool_max = mb << 20;
 	/* Room for at least 16 buffers, or the first few threads would find none. */
@@ -177,44 +212,49 @@ TPROF_START_CODE int tprof_config_read(struct tprof_config *cfg)
 			       " KB; using %" PRIu64, mb, kb, need);
 		cfg->spool_max = need << 20;
 	}
-	cfg->compress_level = (int)parse_uint("TPROF_COMPRESS_LEVEL", getenv("TPROF_COMPRESS_LEVEL"),
-					      1, 9, DEFAULT_COMPRESS);
-	cfg->clock = parse_clock(getenv("TPROF_CLOCK"));
-	cfg->callstack = parse_bool("TPROF_CALLSTACK", getenv("TPROF_CALLSTACK"), 0);
+	cfg->compress_level = (int)parse_uint("TPROF_COMPRESS_LEVEL",
+					      tprof_env_get(env, "TPROF_COMPRESS_LEVEL"), 1, 9,
+					      DEFAULT_COMPRESS);
+	cfg->clock = parse_clock(tprof_env_get(env, "TPROF_CLOCK"));
+	cfg->callstack = parse_bool("TPROF_CALLSTACK", tprof_env_get(env, "TPROF_CALLSTACK"), 0);
 	cfg->mpi_sync_rounds = (uint32_t)parse_uint("TPROF_MPI_SYNC_ROUNDS",
-						    getenv("TPROF_MPI_SYNC_ROUNDS"), 0, 10000,
-						    DEFAULT_SYNC_ROUNDS);
-	const char *polls = getenv("TPROF_POLLS");
+						    tprof_env_get(env, "TPROF_MPI_SYNC_ROUNDS"), 0,
+						    10000, DEFAULT_SYNC_ROUNDS);
+	const char *polls = tprof_env_get(env, "TPROF_POLLS");
 	if (polls && *polls && strcmp(polls, "runs") && strcmp(polls, "each"))
 		config_warn("TPROF_POLLS=\"%s\" is not one of runs, each; using runs", polls);
 	cfg->poll_each = polls && !strcmp(polls, "each");
 	struct tprof_sample_request sr = { .what = 0, .hz = TPROF_SAMPLE_HZ_DEFAULT };
 	char why[256];
-	const char *sample = getenv("TPROF_SAMPLE");
+	const char *sample = tprof_env_get(env, "TPROF_SAMPLE");
 	if (sample && *sample &&   /* else no call: its code would be one more page to fault in */
-	    tprof_sample_from_env(sample, getenv("TPROF_SAMPLE_HZ"), &sr, why, sizeof(why)) < 0)
+	    tprof_sample_from_env(sample, tprof_env_get(env, "TPROF_SAMPLE_HZ"), &sr, why,
+				  sizeof(why)) < 0)
 		config_warn("%s; no system profile", why);
 	cfg->sample_what = sr.what;
 	cfg->sample_hz = sr.hz;
 	cfg->sample_lazy_ms = (uint32_t)parse_uint("TPROF_TEST_SAMPLE_LAZY_MS",
-						   getenv("TPROF_TEST_SAMPLE_LAZY_MS"), 0, 60000,
+						   tprof_env_get(env, "TPROF_TEST_SAMPLE_LAZY_MS"), 0,
+						   60000,
 						   DEFAULT_SAMPLE_LAZY_MS);
-	const char *range = getenv(TPROF_CAPTURE_RANGE_VAR);
+	const char *range = tprof_env_get(env, TPROF_CAPTURE_RANGE_VAR);
 	if (range && *range && strcmp(range, "api") && strcmp(range, "none"))
 		config_warn("%s=\"%s\" is not one of api, none; using none", TPROF_CAPTURE_RANGE_VAR,
 			    range);
 	cfg->capture_api = range && !strcmp(range, "api");
-	const char *steps = getenv(TPROF_STEPS_VAR);
+	const char *steps = tprof_env_get(env, TPROF_STEPS_VAR);
 	cfg->steps = steps && *steps &&
 		     tprof_steps_parse(steps, &cfg->steps_first, &cfg->steps_last) == 0;
 	if (steps && *steps && !cfg->steps)
 		config_warn("%s=\"%s\" is not A:B, A:, :B or N (step numbers); recording every step",
 			    TPROF_STEPS_VAR, steps);
-	const char *gate = getenv(TPROF_CAPTURE_GATE_VAR);
+	const char *gate = tprof_env_get(env, TPROF_CAPTURE_GATE_VAR);
 	cfg->capture_gate = gate && *gate ? strdup(gate) : NULL;
 	cfg->slot_pause_us = (uint32_t)parse_uint("TPROF_TEST_SLOT_PAUSE_US",
-						  getenv("TPROF_TEST_SLOT_PAUSE_US"), 0, 999999, 0);
-	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS", getenv("TPROF_TEST_CLOCK_SKEW_NS"),
-				       INT64_MIN / 4, INT64_MAX / 4, 0);
+						  tprof_env_get(env, "TPROF_TEST_SLOT_PAUSE_US"), 0,
+						  999999, 0);
+	cfg->clock_skew_ns = parse_int("TPROF_TEST_CLOCK_SKEW_NS",
+				       tprof_env_get(env, "TPROF_TEST_CLOCK_SKEW_NS"), INT64_MIN / 4,
+				       INT64_MAX / 4, 0);
 	return 1;
 }

@@ -66,9 +66,20 @@ struct tprof_config {
 	uint64_t steps_first, steps_last;
 	char *capture_gate;      /* TPROF_CAPTURE_GATE: the job's gate file, tprof-inspect's */
 };
+/* The process's TPROF_* variables as they were at load, found in one pass over the
+ * environment (config.c): what the start reads, it reads from here. */
+#define TPROF_ENV_MAX 64
+struct tprof_env {
+	const char *v[TPROF_ENV_MAX];   /* "TPROF_NAME=value" */
+	int n;
+	int all;                        /* every TPROF_ entry is in v; else lookups use getenv */
+};
+void tprof_env_scan(struct tprof_env *e);
+/* getenv(name) for a name that begins with TPROF_ */
+const char *tprof_env_get(const struct tprof_env *e, const char *name);
 /* Reads the TPROF_* environment into cfg; 1 when TPROF_ENABLE asks to record, else 0 (cfg
  * then left as it was, but for verbose). */
-int tprof_config_read(struct tprof_config *cfg);
+int tprof_config_read(struct tprof_config *cfg, const struct tprof_env *env);
 /* Says the configuration's warnings, unless this job's processes have said them. */
 void tprof_config_warnings(void);
 

@@ -87,13 +87,13 @@ void tprof_hooks_fill(void)
 /* The filters are read once per table, not per hook: every process start runs this.  The
  * tables start with every hook recorded and polls folded: a table without a filter, in a
  * process that folds polls, is left as it is (the common case, no hook visited). */
-TPROF_START_CODE void tprof_hooks_init(void)
+TPROF_START_CODE void tprof_hooks_init(const struct tprof_env *env)
 {
 	for (size_t t = 0; t < NTABLES; t++) {
 		const char *in = NULL, *out = NULL;
 		if (tables[t].filter_var) {
-			in = getenv(tables[t].filter_var);
-			out = getenv(tables[t].filter_out_var);
+			in = tprof_env_get(env, tables[t].filter_var);
+			out = tprof_env_get(env, tables[t].filter_out_var);
 		}
 		if ((!in || !*in) && (!out || !*out) && !tprof_g.cfg.poll_each)
 			continue;

@@ -45,7 +45,7 @@ void tprof_nccl_hooks_fill(void);
 /* The wrapper entry for `name` in every hook table, or NULL (dlsym interception). */
 struct tprof_hook *tprof_hook_find(const char *name);
 /* Applies the filters and indexes the tables; once, at load time. */
-void tprof_hooks_init(void);
+void tprof_hooks_init(const struct tprof_env *env);
 uint32_t tprof_hook_name_slow(struct tprof_hook *h);
 
 static inline uint32_t tprof_hook_name(struct tprof_hook *h)
