@@ -1,18 +1,47 @@
 /* clock.c — picks the recording clock and takes (ticks, monotonic, realtime) samples. */
 #include "clock.h"
 
+#include <dlfcn.h>
+#if defined(__x86_64__) && defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define HAVE_LOADER_CPUID 1
+#endif
+#endif
+
 #include "../../common/events.h"
 #include "../../common/tsc.h"
 #include "core.h"
 
 int tprof_clock_tsc TPROF_START_DATA;
 
+/* Whether the TSC is invariant, as glibc's loader found it: it ran cpuid for itself as the
+ * process started and keeps the answers (sys/platform/x86.h), so that asking costs a dlsym,
+ * where each cpuid instruction leaves a virtual machine's guest (3 µs or more of every start).
+ * -1: no answer (another libc, or an older glibc), and then cpuid is asked. */
+TPROF_START_CODE static int loader_invariant_tsc(void)
+{
+#ifdef HAVE_LOADER_CPUID
+	typedef const struct cpuid_feature *(*leaf_fn)(unsigned int);
+	leaf_fn leaf = (leaf_fn)dlsym(RTLD_DEFAULT, "__x86_get_cpuid_feature_leaf");
+	if (!leaf)
+		return -1;
+	/* as x86_cpu_present does it, through the pointer found */
+	const unsigned bits = 8 * sizeof(unsigned int);
+	unsigned reg = x86_cpu_INVARIANT_TSC & (bits * 4 - 1);
+	const struct cpuid_feature *f = leaf(x86_cpu_INVARIANT_TSC / (bits * 4));
+	return f && (f->cpuid_array[reg / bits] >> (reg % bits) & 1) ? 1 : -1;
+#else
+	return -1;
+#endif
+}
+
 TPROF_START_CODE int tprof_clock_init(int want)
 {
 	if (want == TPROF_CLOCKSRC_MONOTONIC)
 		tprof_clock_tsc = 0;
 	else
-		tprof_clock_tsc = tprof_invariant_tsc();
+		tprof_clock_tsc = loader_invariant_tsc() == 1 || tprof_invariant_tsc();
 	if (want == TPROF_CLOCKSRC_TSC && !tprof_clock_tsc)
 		tprof_log_warn("TPROF_CLOCK=tsc: this CPU has no invariant TSC; using CLOCK_MONOTONIC");
 	return tprof_clock_tsc ? TPROF_CLOCKSRC_TSC : TPROF_CLOCKSRC_MONOTONIC;
