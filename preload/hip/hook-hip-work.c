@@ -234,7 +234,7 @@ static __thread struct {
 	dim3 grid, block;
 	size_t shmem;
 	hipStream_t stream;
-} configured;
+} configured __attribute__((tls_model("initial-exec")));
 
 TPROF_EXPORT hipError_t hipConfigureCall(dim3 grid, dim3 block, size_t shmem, hipStream_t s)
 {

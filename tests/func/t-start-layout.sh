@@ -9,7 +9,7 @@
 # A sanitizer build's recorder has its globals registered and poisoned by ASan at load, which
 # writes their pages, and ASan's own anonymous mappings may join the one of .bss: there the
 # layout is checked, and the plain build (make distcheck's) checks the pages themselves.
-if [ "${SANITIZERS:-no}" = yes ]; then plan 3; else plan 6; fi
+if [ "${SANITIZERS:-no}" = yes ]; then plan 4; else plan 8; fi
 
 # section NAME: "ADDRESS SIZE" of a section of the recorder, in hex, from its section table.
 section() {
@@ -27,6 +27,10 @@ page=$(printf '%d' "0x${start:-1}")
 ok $? "it starts a page and holds less than one (0x${start:-?}, 0x${size:-?} bytes)"
 [ -n "$bss" ] && [ $((0x$bss)) -ge $((page + 0x${size:-0})) ] && [ $((0x$bss)) -lt $((page + 4096)) ]
 ok $? ".bss begins in that same page (0x${bss:-?})"
+# two mappings, not four: code and read-only data in one segment (-z noseparate-code)
+loads=$(readelf -lW "$PRELOAD" | grep -c '^ *LOAD ')
+[ "$loads" -eq 2 ]
+ok $? "the recorder has two loadable segments (read and execute, read and write): $loads"
 
 # pages ENV...: "DIRTY BSS" in kB for the recorder in a cat started with ENV: the private dirty
 # part of its writable file mapping, and the resident part of the anonymous mapping after it
@@ -44,6 +48,11 @@ if [ "${SANITIZERS:-no}" = yes ]; then
 	finish
 	exit
 fi
+# nothing of the loader's: a thread-local variable of the general model would need its
+# __tls_get_addr, and ld-linux as one more dependency to look through at every start
+readelf -d "$PRELOAD" | grep NEEDED | grep -v 'libc\.so' >"$T/needed"
+[ ! -s "$T/needed" ]
+ok $? "the recorder needs libc alone ($(tr -s ' \n' ' ' <"$T/needed"))"
 mkdir "$T/out"
 set -- $(pages TPROF_ENABLE=0)
 off_dirty=${1:-x} off_bss=${2:-x}
