@@ -33,7 +33,10 @@ struct imp_slice {
 	int64_t t0;                      /* global ns */
 	int64_t at;                      /* its record's, before a nested start moved it */
 	struct imp_info info;
-	uint8_t *bytes;                  /* info.args points in here */
+	/* info.args points in here: the slot's own, kept for the next slice at its depth (a
+	 * malloc and free per slice cost more than the copy) */
+	uint8_t *bytes;
+	uint32_t room;
 };
 
 struct thread_state {
@@ -164,6 +167,23 @@ static struct imp_info keep_info(struct imp_info in, uint8_t **bytes)
 	if (in.args_len) {
 		if (!(*bytes = malloc(in.args_len)))
 			abort();
+		memcpy(*bytes, in.args, in.args_len);
+		in.args = *bytes;
+	}
+	return in;
+}
+
+/* The same into a slot's own bytes, grown when too small (and kept). */
+static struct imp_info keep_info_in(struct imp_info in, uint8_t **bytes, uint32_t *room)
+{
+	if (in.args_len) {
+		if (in.args_len > *room) {
+			uint32_t n = in.args_len < 64 ? 64 : in.args_len;
+			free(*bytes);
+			if (!(*bytes = malloc(n)))
+				abort();
+			*room = n;
+		}
 		memcpy(*bytes, in.args, in.args_len);
 		in.args = *bytes;
 	}
@@ -351,10 +371,11 @@ static void begin(struct pipeline *pl, struct thread *t, const struct tprof_rec 
 {
 	struct imp_state *st = state(pl);
 	struct thread_state *ts = thread_state(st, t);
-	ts->open = util_grow(ts->open, &ts->cap, ts->depth, sizeof(*ts->open), 1);
+	/* new slots zeroed: no bytes yet */
+	ts->open = util_grow_index(ts->open, &ts->cap, ts->depth, sizeof(*ts->open), 1, 0);
 	struct imp_slice *o = &ts->open[ts->depth++];
 	int64_t at = ns;
-	o->info = keep_info(info_of(t->proc, r), &o->bytes);
+	o->info = keep_info_in(info_of(t->proc, r), &o->bytes, &o->room);
 	/* as the profile's own ranges: a child never starts at its parent's nanosecond */
 	if (ts->depth > 1 && ns <= ts->open[ts->depth - 2].t0) {
 		ns = ts->open[ts->depth - 2].t0 + 1;
@@ -397,7 +418,6 @@ static void end(struct pipeline *pl, struct thread *t, int64_t ns, unsigned clip
 		emit_event(pl, &st);
 		t->proc->had_steps = 1;
 	}
-	free(o->bytes);
 }
 
 static void mark(struct pipeline *pl, struct thread *t, const struct tprof_rec *r, int64_t ns)
@@ -521,6 +541,8 @@ void imp_pipe_finish(struct pipeline *pl)
 		struct thread *t = (struct thread *)ts->t;
 		while (ts->depth)
 			end(pl, t, t->proc->end_ns, 0, EVF_UNFINISHED);
+		for (size_t k = 0; k < ts->cap; k++)
+			free(ts->open[k].bytes);
 		free(ts->open);
 	}
 	/* arrows whose end no slice came after: where the end is */
