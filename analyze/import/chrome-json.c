@@ -1025,6 +1025,9 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 1 };
 	struct chrome_json_value later;
 	cJSON *last = NULL;
+	/* which were read, in a register: through the pointer, each store of a string's bytes
+	 * would make the compiler read it again */
+	unsigned got = 0;
 
 	*rest = NULL;
 	*have = 0;
@@ -1057,7 +1060,7 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 				goto bad;
 			if (id >= 0 && (want >> id & 1)) {
 				/* read where it goes: the first that is not null counts */
-				int first = !(*have >> id & 1);
+				int first = !(got >> id & 1);
 				struct chrome_json_value *v = first ? &vals[id] : &later;
 				if (blob && first && id == CHROME_KEY_ARGS) {
 					skip_space(&ps);
@@ -1072,7 +1075,7 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 						blob->text = (const char *)at;
 						blob->text_len = (size_t)(ps.p - at);
 						v->kind = CHROME_JSON_BLOB;
-						*have |= 1u << id;
+						got |= 1u << id;
 						goto next;
 					}
 				}
@@ -1081,9 +1084,9 @@ int chrome_json_event(struct chrome_arena *a, const char *text, size_t len, size
 				if (v->kind == CHROME_JSON_NODE)
 					v->node->string = key;
 				if (first && v->kind != CHROME_JSON_NULL)
-					*have |= 1u << id;
+					got |= 1u << id;
 				else if (!first && v->kind != CHROME_JSON_NULL)
-					*have |= CHROME_HAVE_AGAIN;
+					got |= CHROME_HAVE_AGAIN;
 			} else {
 				cJSON *v = value_of(&ps);
 				if (!v)
@@ -1109,9 +1112,11 @@ next:
 		}
 	}
 	*used = (size_t)(ps.p - (const unsigned char *)text);
+	*have = got;
 	return 1;
 bad:
 	*used = (size_t)(ps.p - (const unsigned char *)text);
+	*have = got;
 	return 0;
 }
 
