@@ -91,8 +91,9 @@ struct ctx {
 	_Alignas(16) uint8_t scratch[MAX_PAYLOAD + TPROF_UNIT];   /* args; written: head, args */
 	uint8_t phead;                  /* the head's flags of the payload in scratch | ITEM_HEAD */
 	const uint8_t *pdata;           /* the payload: scratch, or the reader's args bytes */
-	/* names and categories given an id lately, by a hash of their length and ends (str_id) */
-	struct { uint32_t len, id; } names[64];
+	/* names and categories given an id lately, by a hash of their length and ends (str_id),
+	 * with the table's own copy of the text to compare with */
+	struct { uint32_t len, id; const char *s; } names[64];
 	int failed;
 	/* the image being written: trace-wide string id -> its own (0: not yet), and the ids set
 	 * there, cleared when the next image starts */
@@ -210,11 +211,12 @@ static uint32_t str_id(struct ctx *c, const char *s, uint64_t offset)
 	/* most events repeat a few names and categories: one met lately is not hashed whole */
 	unsigned k = ((unsigned)n * 31u + (unsigned char)s[0] * 7u + (unsigned char)s[n - 1]) &
 		     (sizeof(c->names) / sizeof(c->names[0]) - 1);
-	if (c->names[k].len == n && c->names[k].id && !memcmp(strings_get(c->names[k].id), s, n))
+	if (c->names[k].len == n && c->names[k].id && !memcmp(c->names[k].s, s, n))
 		return c->names[k].id;
 	uint32_t id = strings_add(s, n);
 	c->names[k].len = (uint32_t)n;
 	c->names[k].id = id;
+	c->names[k].s = strings_get(id);
 	return id;
 }
 
@@ -422,6 +424,19 @@ static void gpu_work(struct thr *th, const struct chrome_event *ev)
 	}
 }
 
+/* The phases imported (a switch: the compiler's bit test, where strchr was a call an event). */
+static int imported_phase(char ph)
+{
+	switch (ph) {
+	case 'X': case 'B': case 'E': case 'i': case 'I': case 'R': case 'O': case 'N':
+	case 'D': case 'P': case 'C': case 'b': case 'e': case 'n': case 'S': case 'T':
+	case 'F': case 'p': case 's': case 't': case 'f':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int each(void *arg, const struct chrome_event *ev)
 {
 	struct ctx *c = arg;
@@ -438,7 +453,7 @@ static int each(void *arg, const struct chrome_event *ev)
 		fix(c, IMP_FIX_NO_TS, ev->offset);
 		return 0;
 	}
-	if (!strchr("XBEiIRONDPCbenSTFpstf", ev->ph ? ev->ph : '?')) {
+	if (!imported_phase(ev->ph)) {
 		fix(c, IMP_FIX_PHASE, ev->offset);
 		return 0;
 	}
