@@ -114,7 +114,9 @@ static inline int expect(struct parser *ps, unsigned char c)
  * skip the space on its own. */
 static inline int next2(struct parser *ps, unsigned char c0, unsigned char c1)
 {
-	if (ps->end - ps->p >= 2 && ps->p[0] == c0 && ps->p[1] == c1) {
+	/* one 2-byte load and compare (a memcmp of constants the compiler puts inline) */
+	const unsigned char want[2] = { c0, c1 };
+	if (ps->end - ps->p >= 2 && !memcmp(ps->p, want, 2)) {
 		ps->p += 2;
 		return 1;
 	}
