@@ -247,7 +247,7 @@ static const uint64_t pow10u[9] = {
 };
 
 /* The digits at p (up to eight, each a byte 0..9 in w, the first lowest) as a number. */
-static inline uint64_t swar_value(uint64_t w)
+HOT uint64_t swar_value(uint64_t w)
 {
 	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffull;
 	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffull;
