@@ -34,6 +34,7 @@ struct chrome_parser {
 		1u << CHROME_KEY_ID2 | 1u << CHROME_KEY_BP | 1u << CHROME_KEY_S | \
 		1u << CHROME_KEY_SCOPE)
 #define HAVE(ps, k) ((ps)->have >> (k) & 1)
+#define RARE (1u << CHROME_KEY_BP | 1u << CHROME_KEY_S | 1u << CHROME_KEY_SCOPE)
 
 #define EXACT_DOUBLE 9007199254740992.0 /* 2^53: integers below it are exact in a double */
 /* v (not NULL) is of cJSON type t?  (cJSON_IsString and the others, without the call) */
@@ -91,8 +92,7 @@ static const char *str_of(const struct chrome_parser *ps, int key)
 static void pick(const struct chrome_parser *ps, struct chrome_event *ev)
 {
 	static const uint8_t none[1];
-	const char *ph = str_of(ps, CHROME_KEY_PH), *bp = str_of(ps, CHROME_KEY_BP);
-	const char *s = str_of(ps, CHROME_KEY_S);
+	const char *ph = str_of(ps, CHROME_KEY_PH);
 
 	if (ph && ph[0] && !ph[1])
 		ev->ph = ph[0];
@@ -114,16 +114,21 @@ static void pick(const struct chrome_parser *ps, struct chrome_event *ev)
 		ev->args_cut = b->cut;
 		ev->args = ps->args_tree;
 	}
-	if (bp && bp[0] == 'e' && !bp[1])
-		ev->bp = 'e';
-	if (s && (s[0] == 'g' || s[0] == 'p' || s[0] == 't') && !s[1])
-		ev->scope = s[0];
-	ev->id_scope = str_of(ps, CHROME_KEY_SCOPE);
+	/* the members most events lack, looked at only when one is there */
+	if (ps->have & RARE) {
+		const char *bp = str_of(ps, CHROME_KEY_BP), *s = str_of(ps, CHROME_KEY_S);
+		if (bp && bp[0] == 'e' && !bp[1])
+			ev->bp = 'e';
+		if (s && (s[0] == 'g' || s[0] == 'p' || s[0] == 't') && !s[1])
+			ev->scope = s[0];
+		ev->id_scope = str_of(ps, CHROME_KEY_SCOPE);
+		if ((HAVE(ps, CHROME_KEY_BP) && !ev->bp) || (HAVE(ps, CHROME_KEY_S) && !ev->scope) ||
+		    (HAVE(ps, CHROME_KEY_SCOPE) && !ev->id_scope))
+			ev->fixes |= 1u << CHROME_FIX_WRONG_TYPE;
+	}
 	/* present and not taken: said (the phase is the caller's to judge) */
 	if ((HAVE(ps, CHROME_KEY_NAME) && !ev->name) || (HAVE(ps, CHROME_KEY_CAT) && !ev->cat) ||
-	    (HAVE(ps, CHROME_KEY_ARGS) && !ev->args && !ev->args_blob) ||
-	    (HAVE(ps, CHROME_KEY_BP) && !ev->bp) || (HAVE(ps, CHROME_KEY_S) && !ev->scope) ||
-	    (HAVE(ps, CHROME_KEY_SCOPE) && !ev->id_scope))
+	    (HAVE(ps, CHROME_KEY_ARGS) && !ev->args && !ev->args_blob))
 		ev->fixes |= 1u << CHROME_FIX_WRONG_TYPE;
 	if (ps->have & CHROME_HAVE_AGAIN)
 		ev->fixes |= 1u << CHROME_FIX_AGAIN;
@@ -142,7 +147,7 @@ static const cJSON *id2_inner(const cJSON *id2)
 }
 
 /* A time in µs as exact ns: a number from its digits, or a string that holds one. */
-static int read_time(const struct chrome_json_value *v, int64_t *ns)
+static inline int read_time(const struct chrome_json_value *v, int64_t *ns)
 {
 	if (v->kind == CHROME_JSON_STRING)
 		return chrome_text_decimal(v->str, strlen(v->str), 3, ns);
@@ -151,7 +156,7 @@ static int read_time(const struct chrome_json_value *v, int64_t *ns)
 	return chrome_json_num_scaled(&v->num, 3, ns);
 }
 
-static int read_ref(const struct chrome_json_value *v, struct chrome_ref *r, unsigned *fixes)
+static inline int read_ref(const struct chrome_json_value *v, struct chrome_ref *r, unsigned *fixes)
 {
 	r->present = 1;
 	if (v->kind == CHROME_JSON_STRING) {
