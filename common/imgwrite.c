@@ -447,8 +447,10 @@ void tprof_imgw_write(struct tprof_imgw *w, uint32_t stream, const struct tprof_
 	b->last_t0 = t0;
 	if (ext_bytes) {
 		uint8_t *e = (uint8_t *)&b->units[b->n + 1];
-		memcpy(e, ext, ext_bytes);   /* the last unit's padding zeroed: buffers are reused */
-		memset(e + ext_bytes, 0, (size_t)ext_units * TPROF_UNIT - ext_bytes);
+		/* the last unit's padding zeroed (buffers are reused): the whole unit first, a
+		 * fixed size the compiler stores inline, then the bytes over it */
+		memset(e + (size_t)(ext_units - 1) * TPROF_UNIT, 0, TPROF_UNIT);
+		memcpy(e, ext, ext_bytes);
 	}
 	u->t0 = t0;
 	u->t1 = r->t1;
