@@ -35,14 +35,23 @@ void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len)
 	}
 }
 
-/* The trace-wide id of a process-local string id. */
+static uint32_t proc_string_rest(const struct proc *p, uint32_t local) __attribute__((noinline));
+
+/* The trace-wide id of a process-local string id: the array's, or the rest (a function of its
+ * own, so that the array's look pays for none of the rest's stack). */
 uint32_t proc_string(const struct proc *p, uint32_t local)
 {
-	static uint32_t unknown_named;
 	if (local == 0)
 		return 0;
 	if (local < p->nstrmap && p->strmap[local] != UINT32_MAX)
 		return p->strmap[local];
+	return proc_string_rest(p, local);
+}
+
+/* A string the array does not map: in the map, or named as unknown. */
+static uint32_t proc_string_rest(const struct proc *p, uint32_t local)
+{
+	static uint32_t unknown_named;
 	if (p->strsparse) {
 		uint32_t *at = u64map_get(p->strsparse, local);
 		if (at)
