@@ -173,21 +173,21 @@ static struct imp_info keep_info(struct imp_info in, uint8_t **bytes)
 	return in;
 }
 
-/* The same into a slot's own bytes, grown when too small (and kept). */
-static struct imp_info keep_info_in(struct imp_info in, uint8_t **bytes, uint32_t *room)
+/* The info's args copied into a slot's own bytes, grown when too small (and kept); in place,
+ * where a struct passed and returned by value was copied twice. */
+static void keep_args_in(struct imp_info *in, uint8_t **bytes, uint32_t *room)
 {
-	if (in.args_len) {
-		if (in.args_len > *room) {
-			uint32_t n = in.args_len < 64 ? 64 : in.args_len;
+	if (in->args_len) {
+		if (in->args_len > *room) {
+			uint32_t n = in->args_len < 64 ? 64 : in->args_len;
 			free(*bytes);
 			if (!(*bytes = malloc(n)))
 				abort();
 			*room = n;
 		}
-		memcpy(*bytes, in.args, in.args_len);
-		in.args = *bytes;
+		memcpy(*bytes, in->args, in->args_len);
+		in->args = *bytes;
 	}
-	return in;
 }
 
 /* ---- flows -------------------------------------------------------------------------------- */
@@ -375,7 +375,8 @@ static void begin(struct pipeline *pl, struct thread *t, const struct tprof_rec 
 	ts->open = util_grow_index(ts->open, &ts->cap, ts->depth, sizeof(*ts->open), 1, 0);
 	struct imp_slice *o = &ts->open[ts->depth++];
 	int64_t at = ns;
-	o->info = keep_info_in(info_of(t->proc, r), &o->bytes, &o->room);
+	o->info = info_of(t->proc, r);
+	keep_args_in(&o->info, &o->bytes, &o->room);
 	/* as the profile's own ranges: a child never starts at its parent's nanosecond */
 	if (ts->depth > 1 && ns <= ts->open[ts->depth - 2].t0) {
 		ns = ts->open[ts->depth - 2].t0 + 1;
