@@ -93,7 +93,7 @@ struct ctx {
 	const uint8_t *pdata;           /* the payload: scratch, or the reader's args bytes */
 	/* names and categories given an id lately, by a hash of their length and ends (str_id),
 	 * with the table's own copy of the text to compare with */
-	struct { uint32_t len, id; const char *s; } names[64];
+	struct { uint32_t len, id; const char *s; } names[256];
 	int failed;
 	/* the image being written: trace-wide string id -> its own (0: not yet), and the ids set
 	 * there, cleared when the next image starts */
