@@ -16,6 +16,9 @@
 #include "../../common/startup.h"
 
 #define TPROF_EXPORT __attribute__((visibility("default")))
+/* A declaration of the library's own data, hidden as -fvisibility=hidden defines it: read
+ * directly, not by way of the GOT (one instruction). */
+#define TPROF_HIDDEN __attribute__((visibility("hidden")))
 #define TPROF_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TPROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -116,7 +119,10 @@ struct tprof_pollrun {
 	uint32_t seq;                   /* the thread's seq then: the same buffer */
 	unsigned n;                     /* functions in the record (its ext) */
 	uint32_t untimed;               /* polls to come that are counted, not timed (poll.h) */
-	uint64_t polls;                 /* polls in the run */
+	uint64_t polls;                 /* timed polls in the run (all of its first ones) */
+	struct tprof_hook *last;        /* armed: the next untimed poll of this function is counted
+					 * at `last_count` (poll.h), NULL when not armed */
+	uint64_t *last_count;           /* its unit's count in the record */
 	struct tprof_hook *hooks[TPROF_POLL_FNS]; /* which, in the order of its units */
 };
 /* Records a thread lost since its last GAP record (thread.c): what a reader needs to pair
@@ -212,7 +218,7 @@ struct tprof_state {
 extern struct tprof_state tprof_g;
 /* Hot-path switch: non-zero while this process records, that is while it is active and inside
  * its capture window (events/capture.c). */
-extern int tprof_recording;
+extern int tprof_recording TPROF_HIDDEN;
 /* Non-zero while the recorder runs in this process, inside the capture window or not: what
  * began inside is finished outside (device work, range pops). */
 extern int tprof_active;

@@ -65,12 +65,15 @@ static inline void *tprof_real_get(void **slot, uint32_t *miss, const char *name
 	static uint32_t miss_##name TPROF_START_DATA;                                   \
 	TPROF_REAL_GETTER(name, tprof_resolve)
 
+/* Declared hidden, as -fvisibility=hidden defines them: read directly, not by way of the GOT. */
+#define TPROF_REAL_HIDDEN __attribute__((visibility("hidden")))
+
 /* The same for a runtime whose hooks span several files: `real_<name>` and `miss_<name>`
  * are defined once, in the runtime's hook table (TPROF_REAL_DEFINE), and shared. */
 #define TPROF_REAL_EXTERN(ret, name, params, lookup)                                    \
 	typedef ret(*name##_fn) params;                                                 \
-	extern name##_fn real_##name;                                                   \
-	extern uint32_t miss_##name;                                                    \
+	extern name##_fn real_##name TPROF_REAL_HIDDEN;                                 \
+	extern uint32_t miss_##name TPROF_REAL_HIDDEN;                                  \
 	TPROF_REAL_GETTER(name, lookup)
 #define TPROF_REAL_DEFINE(name)                                                         \
 	name##_fn real_##name;                                                          \

@@ -28,6 +28,7 @@ static int extend(struct tprof_thread *t, struct tprof_rec *r, struct tprof_hook
 	run->end = t->pos;
 	run->hooks[run->n++] = h;
 	run->untimed = ++run->polls >= TPROF_POLL_EXACT ? TPROF_POLL_EVERY - 1 : 0;
+	tprof_poll_arm(run, h, (struct tprof_poll_fn *)run->end - 1);
 	__atomic_store_n(&r->t1, t1, __ATOMIC_RELEASE);
 	tprof_publish(r, TPROF_K_POLL, (uint8_t)run->n, run->hooks[0]->domain,
 		     ((const struct tprof_poll_fn *)(r + 1))->name);
@@ -64,4 +65,27 @@ void tprof_poll_open(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0, 
 	run->hooks[0] = h;
 	run->polls = 1;
 	run->untimed = 0;
+	run->last = NULL;
+}
+
+int tprof_poll_count_unit(struct tprof_thread *t, struct tprof_hook *h)
+{
+	struct tprof_pollrun *run = &t->poll;
+	tprof_busy_enter(t);
+	struct tprof_rec *r = tprof_poll_current(t);
+	if (TPROF_LIKELY(r != NULL && run->untimed)) {
+		struct tprof_poll_fn *f = (struct tprof_poll_fn *)(r + 1);
+		for (unsigned i = 0; i < run->n; i++, f++)
+			if (run->hooks[i] == h) {
+				f->count++;
+				run->untimed--;
+				tprof_poll_arm(run, h, f);
+				tprof_busy_leave(t);
+				return 1;
+			}
+	}
+	run->untimed = 0;
+	run->last = NULL;
+	tprof_busy_leave(t);
+	return 0;
 }

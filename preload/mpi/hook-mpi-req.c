@@ -403,13 +403,13 @@ static __attribute__((noinline)) int test_full(MReq *req, int *flag, MStatus *st
 TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
-	MPI_Test_fn real = get_MPI_Test();
-	if (TPROF_LIKELY(real && req && flag && mpi_poll_fast(t, MPI_HOOK(MPI_Test)))) {
+	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Test)) && req)) {
 		MReq h = *req;
 		MStatus own, *st = status ? status : &own;
 		t->guard++;
-		int rc = real(req, flag, st);
-		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count(t, MPI_HOOK(MPI_Test))) {
+		int rc = MPI_REAL_FOUND(MPI_Test)(req, flag, st);
+		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) &&
+		    tprof_poll_count_last(t)) {
 			t->guard--;
 			return rc;
 		}
@@ -513,8 +513,7 @@ static __attribute__((noinline)) int testany_full(int count, MReq reqs[], int *i
 TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
-	MPI_Testany_fn real = get_MPI_Testany();
-	if (TPROF_LIKELY(real && flag && mpi_poll_fast(t, MPI_HOOK(MPI_Testany)))) {
+	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Testany)))) {
 		MReq hs[FAST_REQS];
 		int few = count > 0 && count <= FAST_REQS && reqs, followed = 0;
 		if (few)
@@ -524,9 +523,9 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 			followed = capture(count, reqs);
 		MStatus own, *st = status ? status : &own;
 		t->guard++;
-		int rc = real(count, reqs, index, flag, st);
+		int rc = MPI_REAL_FOUND(MPI_Testany)(count, reqs, index, flag, st);
 		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) &&
-		    tprof_poll_count(t, MPI_HOOK(MPI_Testany))) {
+		    tprof_poll_count_last(t)) {
 			t->guard--;
 			return rc;
 		}

@@ -251,7 +251,7 @@ enum mpi_hook_index {
 };
 #undef MPI_INDEX
 
-extern struct tprof_hook tprof_mpi_hooks[];
+extern struct tprof_hook tprof_mpi_hooks[] TPROF_HIDDEN;
 #define MPI_HOOK(name) (&tprof_mpi_hooks[MPIH_##name])
 
 /* ---- one recorded call -------------------------------------------------------------------- */
@@ -397,20 +397,25 @@ static inline int mpi_lookup_early(void)
 	return tprof_mpi_h.thread_multiple;
 }
 
-/* Whether a poll of h on thread t can take its wrapper's fast side: t records MPI now, h's
- * misses are folded, the thread's open run counts its next poll without timing it (poll.h)
- * and requests need no lookup before the call.  The fast side then makes the call with no
- * more than the handles and status it needs should the call succeed, and counts a miss in
- * the run (tprof_poll_count); anything else (a success, an error, a run that closed) goes to
- * the full wrapper, MPI_POLL_AFTER.  What is recorded is the same either way: the fast side
- * only leaves out the CALL record's setup (the wrapper's stack frame) on the calls that
- * write none, most of a polling loop's. */
+/* Whether a poll of h on thread t can take its wrapper's fast side: the thread's open run is
+ * armed for h (poll.h: its next poll goes untimed, h's misses are folded, and under
+ * MPI_THREAD_MULTIPLE h needs no lookup of requests before the call, tprof_mpi_polls_fast_off)
+ * and t records now.  The fast side then makes the call with no more than the handles and
+ * status it needs should the call succeed, and counts a miss in the run
+ * (tprof_poll_count_last); anything else (a success, an error, a run that closed) goes to the
+ * full wrapper, MPI_POLL_AFTER.  What is recorded is the same either way: the fast side only
+ * leaves out the CALL record's setup (the wrapper's stack frame) on the calls that write
+ * none, most of a polling loop's.  MPI's state needs no look: a run armed is one that began
+ * after MPI_Init, and MPI_Finalize, after which no thread polls, writes a record that ends
+ * it.  Nor does the real function: a run counts a function only once it was called. */
 static inline int mpi_poll_fast(struct tprof_thread *t, const struct tprof_hook *h)
 {
-	return tprof_poll_untimed(t) && tprof_should_record(t) && mpi_folds(h) &&
-	       TPROF_LIKELY(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY) &&
-	       !mpi_lookup_early();
+	return t->poll.last == h && tprof_should_record(t);
 }
+
+/* The real function of a hook whose run is armed (mpi_poll_fast): found, it stays.  Read
+ * as volatile, a relaxed load that the call takes as its operand. */
+#define MPI_REAL_FOUND(name) (*(name##_fn const volatile *)&real_##name)
 
 /* The common prologue: the real function (or the runtime's error when it has none), and a
  * plain call through when this thread does not record MPI now. */
