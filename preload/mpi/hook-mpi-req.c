@@ -507,31 +507,38 @@ static __attribute__((noinline)) int testany_full(int count, MReq reqs[], int *i
 }
 
 /* Requests the fast side of MPI_Testany copies itself, on its stack: a polling loop holds a
- * few.  More are captured in the thread's scratch arrays, as the full wrapper does. */
+ * few.  With more, or none, a poll takes the full wrapper. */
 #define FAST_REQS 4
+
+/* reqs[0..n) into hs, when 0 < n <= FAST_REQS: no loop, a copy or two a request. */
+static inline int copy_few(MReq *hs, const MReq *reqs, int n)
+{
+	if (!reqs)
+		return 0;
+	switch (n) {
+	case 4: hs[3] = reqs[3]; /* fall through */
+	case 3: hs[2] = reqs[2]; /* fall through */
+	case 2: hs[1] = reqs[1]; /* fall through */
+	case 1: hs[0] = reqs[0]; return 1;
+	default: return 0;
+	}
+}
+_Static_assert(FAST_REQS == 4, "copy_few copies up to FAST_REQS");
 
 TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
-	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Testany)))) {
-		MReq hs[FAST_REQS];
-		int few = count > 0 && count <= FAST_REQS && reqs, followed = 0;
-		if (few)
-			for (int i = 0; i < count; i++)
-				hs[i] = reqs[i];
-		else
-			followed = capture(count, reqs);
+	MReq hs[FAST_REQS];
+	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Testany)) && copy_few(hs, reqs, count))) {
 		MStatus own, *st = status ? status : &own;
 		t->guard++;
 		int rc = MPI_REAL_FOUND(MPI_Testany)(count, reqs, index, flag, st);
-		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) &&
-		    tprof_poll_count_last(t)) {
+		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count_last(t)) {
 			t->guard--;
 			return rc;
 		}
-		if (few)   /* the requests as they were before the call, where the full wrapper finds them */
-			followed = capture(count, hs);
-		return testany_full(count, reqs, index, flag, st, followed, 1, rc);
+		/* the requests as they were before the call, where the full wrapper finds them */
+		return testany_full(count, reqs, index, flag, st, capture(count, hs), 1, rc);
 	}
 	return testany_full(count, reqs, index, flag, status, 0, 0, 0);
 }
