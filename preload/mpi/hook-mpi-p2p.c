@@ -155,13 +155,17 @@ TPROF_EXPORT int MPI_Iprobe(int source, int tag, MComm comm, int *flag, MStatus 
 	struct tprof_thread *t = &tprof_tls;
 	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Iprobe)))) {
 		MStatus own, *st = status ? status : &own;
+		/* in the frame, as MPI_Test's (hook-mpi-req.c) */
+		volatile int source_ = source, tag_ = tag;
+		volatile MComm comm_ = comm;
+		MStatus *volatile st_ = st;
 		t->guard++;
 		int rc = MPI_REAL_FOUND(MPI_Iprobe)(source, tag, comm, flag, st);
 		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count_last(t)) {
 			t->guard--;
 			return rc;
 		}
-		return iprobe_full(source, tag, comm, flag, st, 1, rc);
+		return iprobe_full(source_, tag_, comm_, flag, st_, 1, rc);
 	}
 	return iprobe_full(source, tag, comm, flag, status, 0, 0);
 }

@@ -404,16 +404,20 @@ TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
 	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Test)) && req)) {
-		MReq h = *req;
+		/* What the full wrapper needs should the call succeed, stored in the frame (volatile)
+		 * rather than kept in registers saved and restored around the call: a miss reads
+		 * none of it back. */
 		MStatus own, *st = status ? status : &own;
+		volatile MReq h = *req;
+		MReq *volatile req_ = req;
+		MStatus *volatile st_ = st;
 		t->guard++;
 		int rc = MPI_REAL_FOUND(MPI_Test)(req, flag, st);
-		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) &&
-		    tprof_poll_count_last(t)) {
+		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count_last(t)) {
 			t->guard--;
 			return rc;
 		}
-		return test_full(req, flag, st, h, 1, rc);
+		return test_full(req_, flag, st_, h, 1, rc);
 	}
 	return test_full(req, flag, status, req ? *req : NULL, 0, 0);
 }
@@ -531,6 +535,11 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 	MReq hs[FAST_REQS];
 	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Testany)) && copy_few(hs, reqs, count))) {
 		MStatus own, *st = status ? status : &own;
+		/* in the frame, as MPI_Test's */
+		volatile int count_ = count;
+		MReq *volatile reqs_ = reqs;
+		int *volatile index_ = index;
+		MStatus *volatile st_ = st;
 		t->guard++;
 		int rc = MPI_REAL_FOUND(MPI_Testany)(count, reqs, index, flag, st);
 		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count_last(t)) {
@@ -538,7 +547,7 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 			return rc;
 		}
 		/* the requests as they were before the call, where the full wrapper finds them */
-		return testany_full(count, reqs, index, flag, st, capture(count, hs), 1, rc);
+		return testany_full(count_, reqs_, index_, flag, st_, capture(count_, hs), 1, rc);
 	}
 	return testany_full(count, reqs, index, flag, status, 0, 0, 0);
 }
