@@ -111,6 +111,7 @@ struct tprof_hook;
 /* The thread's open run of unsuccessful polls (poll.h): its POLL record may be updated while
  * it is the last thing written to the thread's buffer (pos still at `end`, in the same
  * buffer, none of it flushed since). */
+#define TPROF_POLL_ARMS 3               /* functions with a fast side for untimed polls */
 struct tprof_pollrun {
 	struct tprof_rec *rec;          /* the POLL record, NULL when no run is open */
 	struct tprof_rec *end;          /* the thread's pos right after it */
@@ -120,9 +121,9 @@ struct tprof_pollrun {
 	unsigned n;                     /* functions in the record (its ext) */
 	uint32_t untimed;               /* polls to come that are counted, not timed (poll.h) */
 	uint64_t polls;                 /* timed polls in the run (all of its first ones) */
-	struct tprof_hook *last;        /* armed: the next untimed poll of this function is counted
-					 * at `last_count` (poll.h), NULL when not armed */
-	uint64_t *last_count;           /* its unit's count in the record */
+	uint64_t *armed[TPROF_POLL_ARMS]; /* per function with a fast side (its hook's `arm`): its
+					 * count in the record while the next poll goes untimed,
+					 * NULL else (poll.h) */
 	struct tprof_hook *hooks[TPROF_POLL_FNS]; /* which, in the order of its units */
 };
 /* Records a thread lost since its last GAP record (thread.c): what a reader needs to pair

@@ -22,6 +22,8 @@ struct tprof_hook {
 	uint32_t gen;
 	uint8_t poll;            /* a polling call: unsuccessful calls are folded into runs
 				  * (poll.h), unless TPROF_POLLS=each */
+	uint8_t arm;             /* 1 + its slot in a run's `armed` when its wrapper has a fast
+				  * side for untimed polls (poll.h), 0 when none */
 };
 
 static inline void tprof_hook_set(struct tprof_hook *h, const char *name, const char *display,

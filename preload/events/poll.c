@@ -28,7 +28,7 @@ static int extend(struct tprof_thread *t, struct tprof_rec *r, struct tprof_hook
 	run->end = t->pos;
 	run->hooks[run->n++] = h;
 	run->untimed = ++run->polls >= TPROF_POLL_EXACT ? TPROF_POLL_EVERY - 1 : 0;
-	tprof_poll_arm(run, h, (struct tprof_poll_fn *)run->end - 1);
+	tprof_poll_arm(run, r);
 	__atomic_store_n(&r->t1, t1, __ATOMIC_RELEASE);
 	tprof_publish(r, TPROF_K_POLL, (uint8_t)run->n, run->hooks[0]->domain,
 		     ((const struct tprof_poll_fn *)(r + 1))->name);
@@ -65,7 +65,7 @@ void tprof_poll_open(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0, 
 	run->hooks[0] = h;
 	run->polls = 1;
 	run->untimed = 0;
-	run->last = NULL;
+	tprof_poll_disarm(run);
 }
 
 int tprof_poll_count_unit(struct tprof_thread *t, struct tprof_hook *h)
@@ -79,13 +79,13 @@ int tprof_poll_count_unit(struct tprof_thread *t, struct tprof_hook *h)
 			if (run->hooks[i] == h) {
 				f->count++;
 				run->untimed--;
-				tprof_poll_arm(run, h, f);
+				tprof_poll_arm(run, r);
 				tprof_busy_leave(t);
 				return 1;
 			}
 	}
 	run->untimed = 0;
-	run->last = NULL;
+	tprof_poll_disarm(run);
 	tprof_busy_leave(t);
 	return 0;
 }

@@ -19,15 +19,17 @@
  * successful poll (its CALL) begins at the run's end.
  *
  * An untimed poll is most of a polling loop's calls, and its wrapper's fast side
- * (hook-mpi-req.c, hook-mpi-p2p.c) does no more than the call and the count: the run is
- * armed (run->last) with the function it counted last, and a pointer to that function's
- * count, whenever its next poll goes untimed.  The fast side of that function then checks
- * no more than what may have changed since: that the thread records (recording on, not
- * nested), and, after the call, that nothing was written on the thread (pos) and no flush
- * copied the buffer (flushed); it counts in the record itself, in the spool, as every poll
- * is counted.  What else a run needs to be counted in (a record, the same buffer, the
- * function's unit, a poll untimed) holds while it is armed: a new buffer, a timed poll, a
- * poll the run cannot count and a poll of another function (which arms it anew) disarm it. */
+ * (hook-mpi-req.c, hook-mpi-p2p.c) does no more than the call and the count: whenever its
+ * next poll goes untimed, the run is armed with a pointer to the count of each of its
+ * functions that has a fast side (run->armed, a slot per such function, hook->arm), so that
+ * functions taking turns in one loop (HPCC's MPI_Testany and MPI_Test) each keep theirs.  The
+ * fast side then checks no more than what may have changed since: that nothing was written
+ * on the thread (pos) and the thread records (recording on, not nested), and, after the call,
+ * pos again and that no flush copied the buffer (flushed); it counts in the record itself, in
+ * the spool, as every poll is counted, and takes one from the polls left untimed.  What else
+ * a run needs to be counted in (a record, the same buffer, the function's unit, a poll
+ * untimed) holds while it is armed: a new buffer, the next poll timed, a poll the run cannot
+ * count and a new run disarm it. */
 #ifndef TPROF_POLL_H
 #define TPROF_POLL_H
 
@@ -39,24 +41,33 @@ void tprof_poll_open(struct tprof_thread *t, struct tprof_hook *h, uint64_t t0, 
 #define TPROF_POLL_EXACT 16u
 #define TPROF_POLL_EVERY 127u
 
-/* hook->poll: its unsuccessful calls are folded; its wrapper has a fast side (run->last). */
-#define TPROF_POLL_FOLD 1u
-#define TPROF_POLL_FAST 2u
+/* The run is armed no more: its next poll is timed, or it is over. */
+static inline void tprof_poll_disarm(struct tprof_pollrun *run)
+{
+	for (unsigned k = 0; k < TPROF_POLL_ARMS; k++)
+		run->armed[k] = NULL;
+}
 
 /* The thread leaves its buffer: the open run, which stays there, can be updated no more (its
  * flushed_then no buffer's count of flushed units can equal). */
 static inline void tprof_poll_leave_buffer(struct tprof_pollrun *run)
 {
-	run->last = NULL;
+	tprof_poll_disarm(run);
 	run->flushed_then = UINT32_MAX;
 }
 
-/* The run counted a poll of h in unit f: armed for h while the next poll goes untimed. */
-static inline void tprof_poll_arm(struct tprof_pollrun *run, struct tprof_hook *h,
-				  struct tprof_poll_fn *f)
+/* The run counted a poll (record r): armed, while its next poll goes untimed, with the count
+ * of each of its functions that has a fast side. */
+static inline void tprof_poll_arm(struct tprof_pollrun *run, struct tprof_rec *r)
 {
-	run->last = run->untimed && (h->poll & TPROF_POLL_FAST) ? h : NULL;
-	run->last_count = &f->count;
+	if (!run->untimed) {
+		tprof_poll_disarm(run);
+		return;
+	}
+	struct tprof_poll_fn *f = (struct tprof_poll_fn *)(r + 1);
+	for (unsigned i = 0; i < run->n; i++)
+		if (run->hooks[i]->arm)
+			run->armed[run->hooks[i]->arm - 1] = &f[i].count;
 }
 
 static inline uint32_t tprof_poll_ticks32(uint64_t d)
@@ -99,7 +110,7 @@ static inline void tprof_poll_missed(struct tprof_thread *t, struct tprof_hook *
 			if (d > f->max)
 				f->max = d;
 			run->untimed = ++run->polls >= TPROF_POLL_EXACT ? TPROF_POLL_EVERY - 1 : 0;
-			tprof_poll_arm(run, h, f);
+			tprof_poll_arm(run, r);
 			__atomic_store_n(&r->t1, t1, __ATOMIC_RELEASE);
 			tprof_busy_leave(t);
 			return;
@@ -119,20 +130,21 @@ static inline int tprof_poll_untimed(const struct tprof_thread *t)
 /* Slow side of tprof_poll_count: the run's unit for h, looked for. */
 int tprof_poll_count_unit(struct tprof_thread *t, struct tprof_hook *h);
 
-/* An untimed poll missed, of the function the run was armed for as it began (run->last):
- * counted, 0 when the run can no longer count it.  Busy, so that no signal handler hands the
- * buffer to the flusher under the count.  Nothing else can disarm the run meanwhile (a poll
- * nested in the call passes through, guard) but a new buffer, which also spoils flushed_then
- * (tprof_poll_leave_buffer). */
-static inline int tprof_poll_count_last(struct tprof_thread *t)
+/* An untimed poll missed, of the function with fast side k (its hook's arm - 1), the run
+ * armed for it as the poll began: counted, 0 when the run can no longer count it.  Busy, so
+ * that no signal handler hands the buffer to the flusher under the count.  Nothing else can
+ * disarm the run meanwhile (a poll nested in the call passes through, guard) but a new
+ * buffer, which also spoils flushed_then (tprof_poll_leave_buffer). */
+static inline int tprof_poll_count_armed(struct tprof_thread *t, unsigned k)
 {
 	struct tprof_pollrun *run = &t->poll;
 	tprof_busy_enter(t);
-	if (TPROF_LIKELY(t->pos == run->end &&
+	uint64_t *count = run->armed[k];
+	if (TPROF_LIKELY(count && t->pos == run->end &&
 			 __atomic_load_n(run->flushed, __ATOMIC_RELAXED) == run->flushed_then)) {
-		(*run->last_count)++;
+		(*count)++;
 		if (TPROF_UNLIKELY(--run->untimed == 0))
-			run->last = NULL;   /* the next poll is timed */
+			tprof_poll_disarm(run);   /* the next poll is timed */
 		tprof_busy_leave(t);
 		return 1;
 	}
@@ -144,7 +156,7 @@ static inline int tprof_poll_count_last(struct tprof_thread *t)
  * has no unit for h: the caller times it from its return, as a poll of its own. */
 static inline int tprof_poll_count(struct tprof_thread *t, struct tprof_hook *h)
 {
-	return (t->poll.last == h && tprof_poll_count_last(t)) || tprof_poll_count_unit(t, h);
+	return (h->arm && tprof_poll_count_armed(t, h->arm - 1u)) || tprof_poll_count_unit(t, h);
 }
 
 /* An untimed poll succeeded at `at` (ticks, its return): the open run, if it is still open,
@@ -156,7 +168,7 @@ static inline void tprof_poll_close(struct tprof_thread *t, uint64_t at)
 	if (r)
 		__atomic_store_n(&r->t1, at, __ATOMIC_RELEASE);
 	t->poll.untimed = 0;
-	t->poll.last = NULL;
+	tprof_poll_disarm(&t->poll);
 	tprof_busy_leave(t);
 }
 

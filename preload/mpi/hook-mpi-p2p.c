@@ -153,7 +153,7 @@ static __attribute__((noinline)) int iprobe_full(int source, int tag, MComm comm
 TPROF_EXPORT int MPI_Iprobe(int source, int tag, MComm comm, int *flag, MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
-	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Iprobe)))) {
+	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_ARM_IPROBE))) {
 		MStatus own, *st = status ? status : &own;
 		/* in the frame, as MPI_Test's (hook-mpi-req.c) */
 		volatile int source_ = source, tag_ = tag;
@@ -161,7 +161,8 @@ TPROF_EXPORT int MPI_Iprobe(int source, int tag, MComm comm, int *flag, MStatus 
 		MStatus *volatile st_ = st;
 		t->guard++;
 		int rc = MPI_REAL_FOUND(MPI_Iprobe)(source, tag, comm, flag, st);
-		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count_last(t)) {
+		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) &&
+		    tprof_poll_count_armed(t, MPI_ARM_IPROBE)) {
 			t->guard--;
 			return rc;
 		}

@@ -403,7 +403,7 @@ static __attribute__((noinline)) int test_full(MReq *req, int *flag, MStatus *st
 TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
-	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Test)) && req)) {
+	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_ARM_TEST) && req)) {
 		/* What the full wrapper needs should the call succeed, stored in the frame (volatile)
 		 * rather than kept in registers saved and restored around the call: a miss reads
 		 * none of it back. */
@@ -413,7 +413,8 @@ TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 		MStatus *volatile st_ = st;
 		t->guard++;
 		int rc = MPI_REAL_FOUND(MPI_Test)(req, flag, st);
-		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count_last(t)) {
+		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) &&
+		    tprof_poll_count_armed(t, MPI_ARM_TEST)) {
 			t->guard--;
 			return rc;
 		}
@@ -533,7 +534,7 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 {
 	struct tprof_thread *t = &tprof_tls;
 	MReq hs[FAST_REQS];
-	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_HOOK(MPI_Testany)) && copy_few(hs, reqs, count))) {
+	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_ARM_TESTANY) && copy_few(hs, reqs, count))) {
 		MStatus own, *st = status ? status : &own;
 		/* in the frame, as MPI_Test's */
 		volatile int count_ = count;
@@ -542,7 +543,8 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 		MStatus *volatile st_ = st;
 		t->guard++;
 		int rc = MPI_REAL_FOUND(MPI_Testany)(count, reqs, index, flag, st);
-		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) && tprof_poll_count_last(t)) {
+		if (TPROF_LIKELY(rc == TMPI_SUCCESS && !*flag) &&
+		    tprof_poll_count_armed(t, MPI_ARM_TESTANY)) {
 			t->guard--;
 			return rc;
 		}

@@ -114,7 +114,7 @@ TPROF_EXPORT int MPI_Finalize(void)
 #define MPI_POLLS_Q 0
 #define MPI_POLLS_QC 0
 #define MPI_POLLS_H 0
-#define MPI_POLLS_P (TPROF_POLL_FOLD | TPROF_POLL_FAST)
+#define MPI_POLLS_P 1
 #define MPI_ENTRY(kind, fn, params, args)                                                 \
 	[MPIH_##fn] = { .domain = TPROF_DOM_MPI, .record = 1, .poll = MPI_POLLS_##kind },
 struct tprof_hook tprof_mpi_hooks[MPIH_COUNT] = {
@@ -129,11 +129,15 @@ void tprof_mpi_hooks_fill(void)
 	MPI_API(MPI_FILL)
 }
 
-/* Under MPI_THREAD_MULTIPLE a Wait or Test call looks its requests up before the real call
- * (mpi_lookup_early), which the fast sides of MPI_Test and MPI_Testany leave out: theirs is
- * off.  Before any run counts them (at MPI's start). */
-void tprof_mpi_polls_fast_off(void)
+/* The polls with a fast side get their slot in a run's `armed`, before any run counts them
+ * (at MPI's start).  Under MPI_THREAD_MULTIPLE a Wait or Test call looks its requests up
+ * before the real call (mpi_lookup_early), which the fast sides of MPI_Test and MPI_Testany
+ * leave out: theirs stay off. */
+void tprof_mpi_polls_arm(int thread_multiple)
 {
-	MPI_HOOK(MPI_Test)->poll &= (uint8_t)~TPROF_POLL_FAST;
-	MPI_HOOK(MPI_Testany)->poll &= (uint8_t)~TPROF_POLL_FAST;
+	MPI_HOOK(MPI_Iprobe)->arm = MPI_ARM_IPROBE + 1;
+	if (thread_multiple)
+		return;
+	MPI_HOOK(MPI_Test)->arm = MPI_ARM_TEST + 1;
+	MPI_HOOK(MPI_Testany)->arm = MPI_ARM_TESTANY + 1;
 }

@@ -397,22 +397,26 @@ static inline int mpi_lookup_early(void)
 	return tprof_mpi_h.thread_multiple;
 }
 
-/* Whether a poll of h on thread t can take its wrapper's fast side: the thread's open run is
- * armed for h (poll.h: its next poll goes untimed, h's misses are folded, and under
- * MPI_THREAD_MULTIPLE h needs no lookup of requests before the call, tprof_mpi_polls_fast_off),
- * nothing was written on the thread since (else the run is over, and this poll, timed, begins
- * the next) and t records now.  The fast side then makes the call with no more than the
- * handles and status it needs should the call succeed (a call that succeeded wrote its flag),
- * and counts a miss in the run (tprof_poll_count_last); anything else (a success, an error, a
- * run that closed) goes to the full wrapper, MPI_POLL_AFTER.  What is recorded is the same
- * either way: the fast side only leaves out the CALL record's setup (the wrapper's stack
- * frame) on the calls that write none, most of a polling loop's.  MPI's state needs no look:
- * a run armed is one that began after MPI_Init, and MPI_Finalize, after which no thread
- * polls, writes a record that ends it.  Nor does the real function: a run counts a function
- * only once it was called. */
-static inline int mpi_poll_fast(struct tprof_thread *t, const struct tprof_hook *h)
+/* The fast sides' slots in a run's `armed` (tprof_mpi_polls_arm), TPROF_POLL_ARMS of them. */
+enum { MPI_ARM_TEST, MPI_ARM_TESTANY, MPI_ARM_IPROBE };
+_Static_assert(MPI_ARM_IPROBE < TPROF_POLL_ARMS, "a slot for each fast side");
+
+/* Whether a poll with fast side k on thread t can take it: the thread's open run is armed for
+ * the function (poll.h: its next poll goes untimed, the function's misses are folded, and
+ * under MPI_THREAD_MULTIPLE it needs no lookup of requests before the call,
+ * tprof_mpi_polls_arm), nothing was written on the thread since (else the run is over, and
+ * this poll, timed, begins the next) and t records now.  The fast side then makes the call
+ * with no more than the handles and status it needs should the call succeed (a call that
+ * succeeded wrote its flag), and counts a miss in the run (tprof_poll_count_armed); anything
+ * else (a success, an error, a run that closed) goes to the full wrapper, MPI_POLL_AFTER.
+ * What is recorded is the same either way: the fast side only leaves out the CALL record's
+ * setup (the wrapper's stack frame) on the calls that write none, most of a polling loop's.
+ * MPI's state needs no look: a run armed is one that began after MPI_Init, and
+ * MPI_Finalize, after which no thread polls, writes a record that ends it.  Nor does the real
+ * function: a run counts a function only once it was called. */
+static inline int mpi_poll_fast(struct tprof_thread *t, unsigned k)
 {
-	return t->poll.last == h && t->pos == t->poll.end && tprof_should_record(t);
+	return t->poll.armed[k] && t->pos == t->poll.end && tprof_should_record(t);
 }
 
 /* The real function of a hook whose run is armed (mpi_poll_fast): found, it stays.  Read

@@ -146,8 +146,7 @@ static void start_locked(void)
 	if (tprof_pmpi.Query_thread(&level) != TMPI_SUCCESS)
 		level = TMPI_THREAD_MULTIPLE;
 	tprof_mpi_h.thread_multiple = level >= TMPI_THREAD_MULTIPLE;
-	if (tprof_mpi_h.thread_multiple)
-		tprof_mpi_polls_fast_off();
+	tprof_mpi_polls_arm(tprof_mpi_h.thread_multiple);
 	/* The rank first (the last PROP of a key counts), then the communicators: a reader
 	 * needs the rank to place MPI_COMM_SELF. */
 	tprof_proc_prop_int("rank", rank);

@@ -80,8 +80,9 @@ static inline int tprof_mpi_on(struct tprof_thread *t)
  * every rank has alike (the environment, the library), so no rank waits for another in vain. */
 int tprof_mpi_collective_work(void);
 
-/* hook-mpi.c: under MPI_THREAD_MULTIPLE, no fast side for the polls that complete requests. */
-void tprof_mpi_polls_fast_off(void);
+/* hook-mpi.c: the fast sides of the polls on (under MPI_THREAD_MULTIPLE, not for the polls
+ * that complete requests). */
+void tprof_mpi_polls_arm(int thread_multiple);
 
 /* After a successful MPI_Init*: rank and size, WORLD and SELF described; state READY. */
 void tprof_mpi_started(void);
