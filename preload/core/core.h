@@ -108,10 +108,10 @@ struct tprof_slot {
 struct tprof_strcache;
 struct tprof_hook;
 
+#define TPROF_POLL_ARMS 3               /* functions with a fast side for untimed polls */
 /* The thread's open run of unsuccessful polls (poll.h): its POLL record may be updated while
  * it is the last thing written to the thread's buffer (pos still at `end`, in the same
  * buffer, none of it flushed since). */
-#define TPROF_POLL_ARMS 3               /* functions with a fast side for untimed polls */
 struct tprof_pollrun {
 	struct tprof_rec *rec;          /* the POLL record, NULL when no run is open */
 	struct tprof_rec *end;          /* the thread's pos right after it */
