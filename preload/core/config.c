@@ -138,40 +138,6 @@ TPROF_START_CODE static int parse_clock(const char *v)
 	return 0;
 }
 
-/* The environment's TPROF_* entries, found in one pass over it: the thirty-odd variables read
- * at start would otherwise be as many getenv calls, each a walk of the whole environment (most
- * of what reading the configuration cost a process start).  Past TPROF_ENV_MAX, getenv. */
-extern char **environ;
-
-TPROF_START_CODE void tprof_env_scan(struct tprof_env *e)
-{
-	e->n = 0;
-	e->all = 1;
-	for (char **p = environ; p && *p; p++) {
-		if ((*p)[0] != 'T' || strncmp(*p, "TPROF_", 6))
-			continue;
-		if (e->n == TPROF_ENV_MAX) {
-			e->all = 0;
-			return;
-		}
-		e->v[e->n++] = *p;
-	}
-}
-
-TPROF_START_CODE const char *tprof_env_get(const struct tprof_env *e, const char *name)
-{
-	if (!e->all)
-		return getenv(name);
-	for (int i = 0; i < e->n; i++) {   /* past "TPROF_", which both begin with */
-		const char *a = e->v[i] + 6, *b = name + 6;
-		while (*b && *a == *b)
-			a++, b++;
-		if (!*b && *a == '=')
-			return a + 1;
-	}
-	return NULL;
-}
-
 TPROF_START_CODE int tprof_config_read(struct tprof_config *cfg, const struct tprof_env *env)
 {
 	int verbose = (int)parse_uint("TPROF_VERBOSE", tprof_env_get(env, "TPROF_VERBOSE"), 0, 3, 0);

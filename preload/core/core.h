@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -77,9 +78,39 @@ struct tprof_env {
 	int n;
 	int all;                        /* every TPROF_ entry is in v; else lookups use getenv */
 };
-void tprof_env_scan(struct tprof_env *e);
+
+/* One pass: the thirty-odd variables read at start would otherwise be as many getenv calls,
+ * each a walk of the whole environment (most of what reading the configuration cost). */
+static inline void tprof_env_scan(struct tprof_env *e)
+{
+	extern char **environ;
+	e->n = 0;
+	e->all = 1;
+	for (char **p = environ; p && *p; p++) {
+		if ((*p)[0] != 'T' || strncmp(*p, "TPROF_", 6))
+			continue;
+		if (e->n == TPROF_ENV_MAX) {
+			e->all = 0;
+			return;
+		}
+		e->v[e->n++] = *p;
+	}
+}
+
 /* getenv(name) for a name that begins with TPROF_ */
-const char *tprof_env_get(const struct tprof_env *e, const char *name);
+static inline const char *tprof_env_get(const struct tprof_env *e, const char *name)
+{
+	if (!e->all)
+		return getenv(name);
+	for (int i = 0; i < e->n; i++) {   /* past "TPROF_", which both begin with */
+		const char *a = e->v[i] + 6, *b = name + 6;
+		while (*b && *a == *b)
+			a++, b++;
+		if (!*b && *a == '=')
+			return a + 1;
+	}
+	return NULL;
+}
 /* Reads the TPROF_* environment into cfg; 1 when TPROF_ENABLE asks to record, else 0 (cfg
  * then left as it was, but for verbose). */
 int tprof_config_read(struct tprof_config *cfg, const struct tprof_env *env);
@@ -126,6 +157,15 @@ struct tprof_pollrun {
 					 * NULL else (poll.h) */
 	struct tprof_hook *hooks[TPROF_POLL_FNS]; /* which, in the order of its units */
 };
+/* The thread leaves its buffer (spool/slots.c): the open run, which stays there, can be
+ * updated no more (its flushed_then no buffer's count of flushed units can equal), and is
+ * armed no more (poll.h). */
+static inline void tprof_pollrun_leave_buffer(struct tprof_pollrun *run)
+{
+	for (unsigned k = 0; k < TPROF_POLL_ARMS; k++)
+		run->armed[k] = NULL;
+	run->flushed_then = UINT32_MAX;
+}
 /* Records a thread lost since its last GAP record (thread.c): what a reader needs to pair
  * ranges exactly across the gap (struct tprof_gap).  Updated by single atomic instructions,
  * also from a signal handler on the thread. */

@@ -5,6 +5,8 @@
 
 #include "poll.h"
 
+unsigned tprof_poll_arms_on = ~0u;
+
 static void fn_first(struct tprof_poll_fn *f, struct tprof_hook *h, uint64_t t0, uint64_t t1)
 {
 	uint32_t d = tprof_poll_ticks32(t1 - t0);

@@ -48,13 +48,9 @@ static inline void tprof_poll_disarm(struct tprof_pollrun *run)
 		run->armed[k] = NULL;
 }
 
-/* The thread leaves its buffer: the open run, which stays there, can be updated no more (its
- * flushed_then no buffer's count of flushed units can equal). */
-static inline void tprof_poll_leave_buffer(struct tprof_pollrun *run)
-{
-	tprof_poll_disarm(run);
-	run->flushed_then = UINT32_MAX;
-}
+/* The slots of `armed` that may be armed, a bit each: a runtime turns off those of fast sides
+ * that its state rules out (MPI's under MPI_THREAD_MULTIPLE, mpi-runtime.c). */
+extern unsigned tprof_poll_arms_on;
 
 /* The run counted a poll (record r): armed, while its next poll goes untimed, with the count
  * of each of its functions that has a fast side. */
@@ -65,9 +61,12 @@ static inline void tprof_poll_arm(struct tprof_pollrun *run, struct tprof_rec *r
 		return;
 	}
 	struct tprof_poll_fn *f = (struct tprof_poll_fn *)(r + 1);
-	for (unsigned i = 0; i < run->n; i++)
-		if (run->hooks[i]->arm)
-			run->armed[run->hooks[i]->arm - 1] = &f[i].count;
+	unsigned on = __atomic_load_n(&tprof_poll_arms_on, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < run->n; i++) {
+		unsigned k = run->hooks[i]->arm;
+		if (k && (on >> (k - 1) & 1))
+			run->armed[k - 1] = &f[i].count;
+	}
 }
 
 static inline uint32_t tprof_poll_ticks32(uint64_t d)
@@ -134,7 +133,7 @@ int tprof_poll_count_unit(struct tprof_thread *t, struct tprof_hook *h);
  * armed for it as the poll began: counted, 0 when the run can no longer count it.  Busy, so
  * that no signal handler hands the buffer to the flusher under the count.  Nothing else can
  * disarm the run meanwhile (a poll nested in the call passes through, guard) but a new
- * buffer, which also spoils flushed_then (tprof_poll_leave_buffer). */
+ * buffer, which also spoils flushed_then (tprof_pollrun_leave_buffer). */
 static inline int tprof_poll_count_armed(struct tprof_thread *t, unsigned k)
 {
 	struct tprof_pollrun *run = &t->poll;

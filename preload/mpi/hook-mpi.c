@@ -115,8 +115,14 @@ TPROF_EXPORT int MPI_Finalize(void)
 #define MPI_POLLS_QC 0
 #define MPI_POLLS_H 0
 #define MPI_POLLS_P 1
+/* the polls with a fast side: their slot in a run's `armed`, + 1 */
+#define MPI_ARM_OF(i)                                                                     \
+	((i) == MPIH_MPI_Test ? MPI_ARM_TEST + 1 :                                        \
+	 (i) == MPIH_MPI_Testany ? MPI_ARM_TESTANY + 1 :                                  \
+	 (i) == MPIH_MPI_Iprobe ? MPI_ARM_IPROBE + 1 : 0)
 #define MPI_ENTRY(kind, fn, params, args)                                                 \
-	[MPIH_##fn] = { .domain = TPROF_DOM_MPI, .record = 1, .poll = MPI_POLLS_##kind },
+	[MPIH_##fn] = { .domain = TPROF_DOM_MPI, .record = 1, .poll = MPI_POLLS_##kind,   \
+			.arm = MPI_ARM_OF(MPIH_##fn) },
 struct tprof_hook tprof_mpi_hooks[MPIH_COUNT] = {
 	MPI_API(MPI_ENTRY)
 };
@@ -127,17 +133,4 @@ const size_t tprof_mpi_nhooks = MPIH_COUNT;
 void tprof_mpi_hooks_fill(void)
 {
 	MPI_API(MPI_FILL)
-}
-
-/* The polls with a fast side get their slot in a run's `armed`, before any run counts them
- * (at MPI's start).  Under MPI_THREAD_MULTIPLE a Wait or Test call looks its requests up
- * before the real call (mpi_lookup_early), which the fast sides of MPI_Test and MPI_Testany
- * leave out: theirs stay off. */
-void tprof_mpi_polls_arm(int thread_multiple)
-{
-	MPI_HOOK(MPI_Iprobe)->arm = MPI_ARM_IPROBE + 1;
-	if (thread_multiple)
-		return;
-	MPI_HOOK(MPI_Test)->arm = MPI_ARM_TEST + 1;
-	MPI_HOOK(MPI_Testany)->arm = MPI_ARM_TESTANY + 1;
 }

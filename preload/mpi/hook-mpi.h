@@ -397,14 +397,12 @@ static inline int mpi_lookup_early(void)
 	return tprof_mpi_h.thread_multiple;
 }
 
-/* The fast sides' slots in a run's `armed` (tprof_mpi_polls_arm), TPROF_POLL_ARMS of them. */
-enum { MPI_ARM_TEST, MPI_ARM_TESTANY, MPI_ARM_IPROBE };
 _Static_assert(MPI_ARM_IPROBE < TPROF_POLL_ARMS, "a slot for each fast side");
 
 /* Whether a poll with fast side k on thread t can take it: the thread's open run is armed for
  * the function (poll.h: its next poll goes untimed, the function's misses are folded, and
  * under MPI_THREAD_MULTIPLE it needs no lookup of requests before the call,
- * tprof_mpi_polls_arm), nothing was written on the thread since (else the run is over, and
+ * tprof_poll_arms_on), nothing was written on the thread since (else the run is over, and
  * this poll, timed, begins the next) and t records now.  The fast side then makes the call
  * with no more than the handles and status it needs should the call succeed (a call that
  * succeeded wrote its flag), and counts a miss in the run (tprof_poll_count_armed); anything

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../events/api.h"
+#include "../events/poll.h"
 #include "mpi-comm.h"
 #include "mpi-runtime.h"
 #include "../core/resolve.h"
@@ -146,7 +147,9 @@ static void start_locked(void)
 	if (tprof_pmpi.Query_thread(&level) != TMPI_SUCCESS)
 		level = TMPI_THREAD_MULTIPLE;
 	tprof_mpi_h.thread_multiple = level >= TMPI_THREAD_MULTIPLE;
-	tprof_mpi_polls_arm(tprof_mpi_h.thread_multiple);
+	if (tprof_mpi_h.thread_multiple)
+		__atomic_store_n(&tprof_poll_arms_on, ~(1u << MPI_ARM_TEST | 1u << MPI_ARM_TESTANY),
+				 __ATOMIC_RELAXED);
 	/* The rank first (the last PROP of a key counts), then the communicators: a reader
 	 * needs the rank to place MPI_COMM_SELF. */
 	tprof_proc_prop_int("rank", rank);

@@ -80,9 +80,11 @@ static inline int tprof_mpi_on(struct tprof_thread *t)
  * every rank has alike (the environment, the library), so no rank waits for another in vain. */
 int tprof_mpi_collective_work(void);
 
-/* hook-mpi.c: the fast sides of the polls on (under MPI_THREAD_MULTIPLE, not for the polls
- * that complete requests). */
-void tprof_mpi_polls_arm(int thread_multiple);
+/* The slots of MPI's polls with a fast side in a run's `armed` (poll.h; their hooks' `arm` is
+ * the slot + 1), TPROF_POLL_ARMS of them.  Under MPI_THREAD_MULTIPLE a Wait or Test looks its
+ * requests up before the real call (mpi_lookup_early), which the fast sides of MPI_Test and
+ * MPI_Testany leave out: theirs are turned off as MPI starts (tprof_poll_arms_on). */
+enum { MPI_ARM_TEST, MPI_ARM_TESTANY, MPI_ARM_IPROBE };
 
 /* After a successful MPI_Init*: rank and size, WORLD and SELF described; state READY. */
 void tprof_mpi_started(void);

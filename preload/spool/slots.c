@@ -6,7 +6,6 @@
 
 #include "chunks.h"
 #include "../core/core.h"
-#include "../events/poll.h"
 
 /* With TPROF_MAX_EVENTS, buffers are granted in small pieces so that one thread holding an
  * unused grant cannot starve the others; unused units go back when the buffer is retired. */
@@ -25,7 +24,7 @@ static struct tprof_slot *let_go_locked(struct tprof_thread *t)
 		tprof_g.budget += t->end - t->pos;
 	t->slot = NULL;
 	t->pos = t->end = NULL;
-	tprof_poll_leave_buffer(&t->poll);   /* a run of polls stays in its buffer */
+	tprof_pollrun_leave_buffer(&t->poll);   /* a run of polls stays in its buffer */
 	return s;
 }
 
