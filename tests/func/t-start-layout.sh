@@ -18,7 +18,7 @@ section() {
 set -- $(section .tprof_start)
 start=${1:-} size=${2:-}
 set -- $(section .bss)
-bss=${1:-}
+bss=${1:-} bss_size=${2:-0}
 [ -n "$start" ] && [ -n "$bss" ]
 ok $? "the recorder has a section .tprof_start, and .bss"
 page=$(printf '%d' "0x${start:-1}")
@@ -32,16 +32,30 @@ loads=$(readelf -lW "$PRELOAD" | grep -c '^ *LOAD ')
 [ "$loads" -eq 2 ]
 ok $? "the recorder has two loadable segments (read and execute, read and write): $loads"
 
+# The anonymous mapping of .bss beyond its first page, in kB, as the loader makes it.
+bss_kb=$(( ((0x${bss:-0} + 0x$bss_size + 4095) / 4096 - (0x${bss:-0} / 4096 + 1)) * 4 ))
 # pages ENV...: "DIRTY BSS" in kB for the recorder in a cat started with ENV: the private dirty
 # part of its writable file mapping, and the resident part of the anonymous mapping after it
-# (its .bss beyond the first page).
+# (its .bss beyond the first page).  That mapping is read only when it is .bss alone: now and
+# then (address randomization) the kernel places another anonymous mapping of the process
+# right beside it and merges the two, and their pages cannot be told apart; the process is
+# then started again.
 pages() {
-	env "$@" LD_PRELOAD="$PRELOAD_ENV" cat /proc/self/smaps 2>"$T/pages.err" | awk '
-		/^[0-9a-f]+-[0-9a-f]+ / { after = rw && NF == 5   # anonymous, right after
-			rw = index($0, "libtrace_preload.so") > 0 && $2 == "rw-p"; next }
-		rw && /^Private_Dirty:/ { dirty += $2 }
-		after && /^Rss:/ { bss += $2 }
-		END { print dirty + 0, bss + 0 }'
+	for attempt in 1 2 3 4 5 6 7 8 9 10; do
+		env "$@" LD_PRELOAD="$PRELOAD_ENV" cat /proc/self/smaps 2>"$T/pages.err" | awk '
+			/^[0-9a-f]+-[0-9a-f]+ / { after = rw && NF == 5   # anonymous, right after
+				if (after) { split($1, r, "-"); lo = r[1]; hi = r[2] }
+				rw = index($0, "libtrace_preload.so") > 0 && $2 == "rw-p"; next }
+			rw && /^Private_Dirty:/ { dirty += $2 }
+			after && /^Rss:/ { bss += $2 }
+			END { print dirty + 0, bss + 0, lo, hi }' >"$T/pages"
+		read -r dirty resident lo hi <"$T/pages"
+		kb=-1
+		[ -n "$lo" ] && [ -n "$hi" ] && kb=$(( (0x$hi - 0x$lo) / 1024 ))
+		[ "$kb" = "$bss_kb" ] && break
+		diag "the mapping of .bss is not .bss alone ($kb kB, not $bss_kb): again" >&2
+	done
+	echo "${dirty:-x} ${resident:-x}"
 }
 if [ "${SANITIZERS:-no}" = yes ]; then
 	diag "sanitizer build: the pages a start writes are checked in the plain build"
