@@ -108,10 +108,13 @@ if s is None or s["count"] != 7 or sorted(x["step"] for x in s["slowest"]) != li
     sys.exit("steps %s" % s)
 ' "$T/summary.json"
 # The helper begins ProfilerStep#N right before tprof.step(N); a busy machine may preempt
-# the thread in between, which delays a step of tprof's by a time slice.  So the clocks'
-# agreement is judged on the median step, and every ProfilerStep#N must lie before tprof's
-# step N+1 begins (steps last 20 ms).
-check "tprof's step N and ProfilerStep#N begin together (the median within 5 ms; each before step N+1)" pyc '
+# the thread in between, which delays a step of tprof's by a time slice.  PyTorch's trace is
+# dated by its trace_start_us, read apart from the base of its timestamps: a preemption
+# between the two moves the whole of it by a time slice (seen: every step 9 to 11 ms late).
+# So the clocks' agreement is judged on the median step, within 30 ms (a time slice or two,
+# where a wrong date would be off by seconds), and every ProfilerStep#N must lie before
+# tprof's step N+1 begins (steps last 20 ms).
+check "tprof's step N and ProfilerStep#N begin together (the median within 30 ms; each before step N+1)" pyc '
 chrome, trace = load(sys.argv[1]), load(sys.argv[2])
 base = chrome["otherData"]["trace_start_realtime_ns"]
 tp = {e["args"]["step"]: base + ns(e["ts"]) for e in events(chrome) if e.get("cat") == "step"}
@@ -121,7 +124,7 @@ if sorted(tp) != sorted(pt): sys.exit("steps %s and %s" % (sorted(tp), sorted(pt
 off = {n: (pt[n] - tp[n]) / 1e6 for n in tp}
 mid = sorted(off.values())[len(off) // 2]
 late = [n for n in tp if n + 1 in tp and pt[n] >= tp[n + 1]]
-if abs(mid) > 5 or late: sys.exit("ProfilerStep#N - step N, ms: %s; after step N+1: %s" % (off, late))
+if abs(mid) > 30 or late: sys.exit("ProfilerStep#N - step N, ms: %s; after step N+1: %s" % (off, late))
 print("# ProfilerStep#N - step N, ms: %s" % {n: round(v, 3) for n, v in off.items()})
 ' "$T/chrome.json" "$trace"
 check "tprof's last step ends when profiling stops (before the mark made after it), not at the exit" pyc '
