@@ -208,8 +208,12 @@ uint64_t tprof_job_launcher(const char **from)
 
 TPROF_START_CODE uint64_t tprof_job_from_env(int accept_made, const char **from)
 {
-	const char *given = getenv(TPROF_JOB_VAR);
-	const char *by = getenv(TPROF_JOB_FROM_VAR);
+	return tprof_job_from(getenv(TPROF_JOB_VAR), getenv(TPROF_JOB_FROM_VAR), accept_made, from);
+}
+
+TPROF_START_CODE uint64_t tprof_job_from(const char *given, const char *by, int accept_made,
+					 const char **from)
+{
 	uint64_t id = tprof_job_parse(given);
 	int made = by && !strcmp(by, TPROF_JOB_FROM_PROCESS);
 	if (id && !made) {

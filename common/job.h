@@ -34,6 +34,8 @@ uint64_t tprof_job_launcher(const char **from);
  * ancestor made for itself (TPROF_JOB_FROM=process).  0 when none; *from says where it came
  * from. */
 uint64_t tprof_job_from_env(int accept_made, const char **from);
+/* The same from the values of TPROF_JOB and TPROF_JOB_FROM (NULL: unset) as the caller read them. */
+uint64_t tprof_job_from(const char *given, const char *by, int accept_made, const char **from);
 
 /* The job the headers of the files this process writes from now on carry (chunk.c); 0, the
  * default, is "unknown". */

@@ -6,7 +6,6 @@
 #include "ownfd.h"
 #include "startup.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -118,9 +117,12 @@ int tprof_fd_open_brief(const char *path, int flags, mode_t mode)
 
 TPROF_START_CODE void tprof_fd_guest(void)
 {
-	/* Our own close, not the hook of it that this library may define. */
-	real_close_fn = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	__atomic_store_n(&guest, 1, __ATOMIC_RELEASE);
+}
+
+TPROF_START_CODE void tprof_fd_libc_close(int (*libc_close)(int))
+{
+	__atomic_store_n(&real_close_fn, libc_close, __ATOMIC_RELEASE);
 }
 
 static int real_close(int fd)
@@ -491,8 +493,10 @@ int tprof_held_check(struct tprof_held *h)
 	return ok ? 0 : -1;
 }
 
-void tprof_held_close(struct tprof_held *h)
+TPROF_START_CODE void tprof_held_close(struct tprof_held *h)
 {
+	if (h->fd < 0 && !h->path)
+		return;   /* nothing held: a fork child of a process that recorded nothing */
 	int guest_now = is_guest();
 	if (guest_now)
 		lock();
@@ -644,27 +648,30 @@ int tprof_fd_close_range(unsigned first, unsigned last, int flags,
 
 /* ---- fork --------------------------------------------------------------------------------- */
 
-void tprof_fd_fork_prepare(void)
+TPROF_START_CODE void tprof_fd_fork_prepare(void)
 {
 	lock();
 }
 
-void tprof_fd_fork_parent(void)
+TPROF_START_CODE void tprof_fd_fork_parent(void)
 {
 	unlock();
 }
 
 /* The only thread of the child: a file being read by another thread of the parent is the
  * child's to close; held files are closed by their owners. */
-void tprof_fd_fork_child(void)
+TPROF_START_CODE void tprof_fd_fork_child(void)
 {
-	pthread_mutex_init(&own_lock, NULL);
-	pthread_cond_init(&released, NULL);
+	int closed = 0;
+	tprof_mutex_reset(&own_lock);
+	tprof_cond_reset(&released);
 	busy = 0;
 	for (int i = 0; i < owns_end; i++)   /* not the free entries: their pages stay unread */
 		if (owns[i].fd1 && !owns[i].held && !owns[i].adopted) {
 			real_close(owns[i].fd1 - 1);
 			owns[i].fd1 = 0;
+			closed = 1;
 		}
-	update_lowest();
+	if (closed)
+		update_lowest();
 }

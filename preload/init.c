@@ -21,7 +21,7 @@ static int clock_source TPROF_START_DATA;
 static int enabled TPROF_START_DATA;   /* TPROF_ENABLE asked to record */
 
 
-void tprof_prepare_exec(void)
+TPROF_START_CODE void tprof_prepare_exec(void)
 {
 	TPROF_KEEP_ERRNO;
 	if (!enabled)
@@ -58,12 +58,14 @@ static void finish(void)
 /* Lock order, everywhere: the capture window (events/capture.c) -> image (start) -> intern ->
  * proc -> flush -> tprof_g.lock -> the list of descriptors (common/ownfd.c).  The sampler (core/sampling.c) takes none of the others
  * and its own before the list.  The handlers run on the program's thread: errno stays its. */
-static void atfork_prepare(void)
+TPROF_START_CODE static void atfork_prepare(void)
 {
 	TPROF_KEEP_ERRNO;
+	if (tprof_fork_prepare_hook)
+		tprof_fork_prepare_hook();
 	tprof_busy_enter(&tprof_tls);   /* no signal handler records while the locks are held */
 	tprof_sampling_fork_prepare();
-	tprof_image_lock();
+	tprof_image_fork_prepare();
 	tprof_intern_lock();
 	pthread_mutex_lock(&tprof_g.proc_lock);
 	pthread_mutex_lock(&tprof_g.flush_lock);
@@ -71,7 +73,7 @@ static void atfork_prepare(void)
 	tprof_fd_fork_prepare();
 }
 
-static void atfork_parent(void)
+TPROF_START_CODE static void atfork_parent(void)
 {
 	TPROF_KEEP_ERRNO;
 	tprof_fd_fork_parent();
@@ -79,19 +81,19 @@ static void atfork_parent(void)
 	pthread_mutex_unlock(&tprof_g.flush_lock);
 	pthread_mutex_unlock(&tprof_g.proc_lock);
 	tprof_intern_unlock();
-	tprof_image_unlock();
+	tprof_image_fork_parent();
 	tprof_sampling_fork_parent();
 	tprof_busy_leave(&tprof_tls);
 }
 
-static void atfork_child(void)
+TPROF_START_CODE static void atfork_child(void)
 {
 	TPROF_KEEP_ERRNO;
 	tprof_fd_fork_child();
 	tprof_output_child();
-	pthread_mutex_init(&tprof_g.lock, NULL);
-	pthread_mutex_init(&tprof_g.flush_lock, NULL);
-	pthread_mutex_init(&tprof_g.proc_lock, NULL);
+	tprof_mutex_reset(&tprof_g.lock);
+	tprof_mutex_reset(&tprof_g.flush_lock);
+	tprof_mutex_reset(&tprof_g.proc_lock);
 	tprof_intern_reset();
 	tprof_image_reset_child();
 	tprof_capture_fork_child();
@@ -116,25 +118,19 @@ __attribute__((constructor(101))) static void tprof_init(void)
 	tprof_fd_guest();
 	tprof_private_group(tprof_g.cfg.group_readable);
 	clock_source = tprof_clock_init(tprof_g.cfg.clock);
-	tprof_job_begin();
-	tprof_config_warnings();
-	tprof_env_capture();
+	/* The variables these two set are carried across exec too: then the environment is
+	 * scanned again (not under tprof-inspect, which sets the job's itself). */
+	int set = tprof_job_begin(&env);
+	if (tprof_config_warnings() | set)
+		tprof_env_scan(&env);
+	tprof_env_capture(&env);
 	tprof_hooks_init(&env);
 	if (tprof_g.cfg.callstack && tprof_callstack_init() < 0)
 		tprof_g.cfg.callstack = 0;
+	/* The fork handlers of a process that recorded nothing call nothing of libc but what the
+	 * fork has already bound (locks), so that a shell's children fault in none of libc's
+	 * pages for them: locks are reset by their bytes, and nothing is freed. */
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
-	/* The child handler re-initializes the locks held at a fork and frees what the parent's
-	 * image kept: pthread_mutex_init, pthread_cond_init and free are bound here, once, rather
-	 * than looked up through the process's scope in every fork child (lazy binding writes
-	 * the child's copy of the GOT, and a shell forks for every command). */
-	pthread_mutex_t bind_mutex;
-	pthread_cond_t bind_cond;
-	pthread_mutex_init(&bind_mutex, NULL);
-	pthread_mutex_destroy(&bind_mutex);
-	pthread_cond_init(&bind_cond, NULL);
-	pthread_cond_destroy(&bind_cond);
-	void *volatile nothing = NULL;   /* a constant NULL would let the call be left out */
-	free(nothing);
 	tprof_image_begin(clock_source);
 	tprof_capture_init();
 	tprof_sampling_start();

@@ -40,20 +40,22 @@ TPROF_START_CODE static void config_warn(const char *fmt, ...)
 		tprof_log_warn("%s", line);
 }
 
-TPROF_START_CODE void tprof_config_warnings(void)
+TPROF_START_CODE int tprof_config_warnings(void)
 {
 	char hex[TPROF_JOB_HEX + 1], mark[TPROF_JOB_HEX + 18];
+	int set = 0;
 	if (!nheld)
-		return;
+		return 0;
 	tprof_job_format(tprof_job_current(), hex);
 	snprintf(mark, sizeof(mark), "%s-%016llx", hex, (unsigned long long)held_hash);
 	const char *said = getenv(WARNED_VAR);
 	if (!said || strcmp(said, mark)) {
 		for (int i = 0; i < nheld; i++)
 			tprof_log_warn("%s", held[i]);
-		setenv(WARNED_VAR, mark, 1);
+		set = !setenv(WARNED_VAR, mark, 1);
 	}
 	nheld = 0;
+	return set;
 }
 
 #define DEFAULT_BUFFER_KB 256

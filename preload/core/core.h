@@ -33,17 +33,6 @@ static inline void tprof_errno_restore(const int *saved)
 #define TPROF_KEEP_ERRNO                                                                \
 	const int tprof_saved_errno_ __attribute__((cleanup(tprof_errno_restore), unused)) = errno
 
-/* In a fork child: a lock that another thread of the parent may have held at the fork made
- * usable again.  One that is as PTHREAD_MUTEX_INITIALIZER made it (never taken, or taken and
- * given back) is left alone: writing it would copy its page (or fault in a fresh one) in
- * every child, and a shell forks for every command it runs. */
-static inline void tprof_mutex_reset(pthread_mutex_t *m)
-{
-	static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-	if (memcmp(m, &fresh, sizeof(fresh)))
-		pthread_mutex_init(m, NULL);
-}
-
 /* ---- configuration (config.c), read once from TPROF_* at load time ----------------------- */
 struct tprof_config {
 	int enable;              /* TPROF_ENABLE */
@@ -70,14 +59,25 @@ struct tprof_config {
 	uint64_t steps_first, steps_last;
 	char *capture_gate;      /* TPROF_CAPTURE_GATE: the job's gate file, tprof-inspect's */
 };
-/* The process's TPROF_* variables as they were at load, found in one pass over the
- * environment (config.c): what the start reads, it reads from here. */
+/* The process's TPROF_* variables as they were at load, and its LD_PRELOAD, found in one pass
+ * over the environment: what the start reads, it reads from here. */
 #define TPROF_ENV_MAX 64
 struct tprof_env {
 	const char *v[TPROF_ENV_MAX];   /* "TPROF_NAME=value" */
 	int n;
 	int all;                        /* every TPROF_ entry is in v; else lookups use getenv */
+	const char *ld_preload;         /* the first "LD_PRELOAD=..." entry, or NULL */
 };
+
+/* s after its prefix p, or NULL when s does not begin with p (strncmp's answer, without a
+ * call into libc at start). */
+static inline const char *tprof_after_prefix(const char *s, const char *p)
+{
+	while (*p)
+		if (*s++ != *p++)
+			return NULL;
+	return s;
+}
 
 /* One pass: the thirty-odd variables read at start would otherwise be as many getenv calls,
  * each a walk of the whole environment (most of what reading the configuration cost). */
@@ -86,14 +86,16 @@ static inline void tprof_env_scan(struct tprof_env *e)
 	extern char **environ;
 	e->n = 0;
 	e->all = 1;
+	e->ld_preload = NULL;
 	for (char **p = environ; p && *p; p++) {
-		if ((*p)[0] != 'T' || strncmp(*p, "TPROF_", 6))
+		if ((*p)[0] == 'L' && !e->ld_preload && tprof_after_prefix(*p, "LD_PRELOAD="))
+			e->ld_preload = *p;
+		if ((*p)[0] != 'T' || !tprof_after_prefix(*p, "TPROF_"))
 			continue;
-		if (e->n == TPROF_ENV_MAX) {
+		if (e->n == TPROF_ENV_MAX)
 			e->all = 0;
-			return;
-		}
-		e->v[e->n++] = *p;
+		else
+			e->v[e->n++] = *p;
 	}
 }
 
@@ -114,8 +116,9 @@ static inline const char *tprof_env_get(const struct tprof_env *e, const char *n
 /* Reads the TPROF_* environment into cfg; 1 when TPROF_ENABLE asks to record, else 0 (cfg
  * then left as it was, but for verbose). */
 int tprof_config_read(struct tprof_config *cfg, const struct tprof_env *env);
-/* Says the configuration's warnings, unless this job's processes have said them. */
-void tprof_config_warnings(void);
+/* Says the configuration's warnings, unless this job's processes have said them; 1 when it
+ * set the variable that says so (the environment scanned before is stale). */
+int tprof_config_warnings(void);
 
 /* output.c: the output directory, made and checked once per process (warned about once);
  * 0 when files may be created in it */
@@ -270,7 +273,7 @@ int tprof_stop_writing(void);     /* 1 when this call stopped it */
 
 /* job.c: the job this process records for (common/job.h), settled and put in the environment
  * at load; where it came from (TPROF_JOB_FROM's value) */
-void tprof_job_begin(void);
+int tprof_job_begin(const struct tprof_env *env);   /* 1: it set variables (env is stale) */
 const char *tprof_job_source(void);
 
 /* sampling.c: the system profile of this process (TPROF_SAMPLE), from inside it */
@@ -287,9 +290,13 @@ void tprof_prepare_exec(void);          /* exec hooks: final pass, everything fl
 /* Called as an image's files are made, after its first records, when set (the capture
  * window's, events/capture.c: a process started with it closed says so). */
 extern void (*tprof_image_started_hook)(void);
+/* Called by the fork handler of a recording process before it forks, when set (the exec
+ * hooks', libc/hook-proc.c: the real exec functions bound for the child). */
+extern void (*tprof_fork_prepare_hook)(void);
 
 /* image.c: the process image */
 void tprof_image_begin(int clock_source);
+uint64_t tprof_image_instance(void);   /* the image's random id, drawn at its first use */
 int tprof_image_start(void);            /* PENDING -> STARTED; 0 on success */
 int tprof_image_ensure(void);           /* started (or finished); 0 when records can be written */
 void tprof_image_checkpoint(void);      /* everything flushed, before exec */
@@ -297,8 +304,8 @@ void tprof_image_flush(void);           /* everything flushed; recording goes on
 void tprof_image_finish(void);          /* final flush at exit */
 void tprof_image_finish_failed(void);   /* at exit after a write error */
 void tprof_image_reset_child(void);     /* new image after fork */
-void tprof_image_lock(void);
-void tprof_image_unlock(void);
+void tprof_image_fork_prepare(void);   /* start_lock taken, the child's start time */
+void tprof_image_fork_parent(void);
 
 /* losses.c: where what is lost is counted (the loss table, format.h) */
 void tprof_losses_page(void *header_page);  /* an empty table in a spool header being made */

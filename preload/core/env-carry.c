@@ -42,46 +42,95 @@ TPROF_START_CODE static int find_self(struct dl_phdr_info *info, size_t size, vo
 	return 0;
 }
 
+/* What an exec in a fork child reads, with the start's data: the child writes that page
+ * anyway, where a page of constants would be one more page to fault in before every command
+ * that a shell runs.  For the same reason, no call of libc's string functions. */
+static char ld_preload_eq[] TPROF_START_DATA = "LD_PRELOAD=";
+static char tprof_prefix[] TPROF_START_DATA = "TPROF_";
+
 /* This library's file as the loader named it (what dladdr gives as dli_fname), found by its
  * segments: dladdr would also look for the nearest of the library's 300-odd symbols, most
  * of what it costs, at every recorded process's start. */
-TPROF_START_CODE void tprof_env_capture(void)
+TPROF_START_CODE void tprof_env_capture(const struct tprof_env *env)
 {
 	struct self_search self = { (uintptr_t)tprof_env_capture, NULL };
 	if (dl_iterate_phdr(find_self, &self) && self.name && *self.name)
 		self_path = strdup(self.name);
-	for (char **e = environ; e && *e && ncarried < MAX_CARRY; e++)
-		if (!strncmp(*e, "TPROF_", 6) || !strncmp(*e, "LD_PRELOAD=", 11))
-			carried[ncarried++] = strdup(*e);
-	const char *lp = getenv("LD_PRELOAD");
-	const char *at = self_path && lp ? strstr(lp, self_path) : NULL;
-	head = at ? strndup(lp, (size_t)(at - lp) + strlen(self_path)) : self_path;
-	if (!head)
-		head = self_path;
+	if (env->ld_preload)
+		carried[ncarried++] = strdup(env->ld_preload);
+	if (env->all) {
+		for (int i = 0; i < env->n && ncarried < MAX_CARRY; i++)
+			carried[ncarried++] = strdup(env->v[i]);
+	} else {   /* more than the scan kept: the environment itself */
+		for (char **e = environ; e && *e && ncarried < MAX_CARRY; e++)
+			if ((*e)[0] == 'T' && tprof_after_prefix(*e, tprof_prefix))
+				carried[ncarried++] = strdup(*e);
+	}
+	const char *lp = env->ld_preload ? env->ld_preload + 11 : NULL;   /* as getenv gives it */
+	head = self_path;
+	if (!self_path || !lp || tprof_after_prefix(lp, self_path))
+		return;   /* as a rule, this library comes first: the head is its name */
+	const char *at = strstr(lp, self_path);
+	char *h = at ? strndup(lp, (size_t)(at - lp) + strlen(self_path)) : NULL;
+	if (h)
+		head = h;
 }
 
-static int has_name(char *const envp[], const char *entry)
+/* Which of the carried TPROF_ variables entry (of an exec's environment) is, as a bit. */
+TPROF_START_CODE static uint32_t carried_bit(const char *entry)
 {
-	size_t n = strcspn(entry, "=") + 1;
-	for (int i = 0; envp[i]; i++)
-		if (!strncmp(envp[i], entry, n))
-			return 1;
+	for (int i = 0; i < ncarried; i++) {
+		const char *c = carried[i];
+		size_t n = 0;
+		while (c[n] && c[n] == entry[n] && c[n] != '=')
+			n++;
+		if (c[0] == 'T' && c[n] == '=' && entry[n] == '=')
+			return 1u << i;
+	}
 	return 0;
 }
 
-static const char *find(char *const envp[], const char *prefix)
+/* Does the value of LD_PRELOAD (lp, "LD_PRELOAD=...") name this library?  As a rule it comes
+ * first (tprof-inspect and the exec hooks put it there). */
+TPROF_START_CODE static int names_self(const char *lp)
 {
-	size_t n = strlen(prefix);
-	for (int i = 0; envp[i]; i++)
-		if (!strncmp(envp[i], prefix, n))
-			return envp[i];
-	return NULL;
+	const char *v = lp + 11, *rest = tprof_after_prefix(v, self_path);
+	if (rest && (!*rest || *rest == ':' || *rest == ' '))
+		return 1;
+	return strstr(v, self_path) != NULL;
 }
 
-size_t tprof_env_extra(char *const envp[])
+/* What an exec's environment lacks of the profiler's: *lp_out its first LD_PRELOAD, *add the
+ * carried variables to add (bits of carried[]); nonzero when something must be added. */
+TPROF_START_CODE static int lacking(char *const envp[], const char **lp_out, uint32_t *add,
+				    int *preload)
 {
-	int envc = 0;
-	if (!envp || !ncarried)
+	const char *lp = NULL;
+	uint32_t present = 0, carried_vars = 0;
+	for (int i = 0; envp[i]; i++) {
+		const char *e = envp[i];
+		if (e[0] == 'L' && !lp && tprof_after_prefix(e, ld_preload_eq))
+			lp = e;
+		else if (e[0] == 'T' && tprof_after_prefix(e, tprof_prefix))
+			present |= carried_bit(e);
+	}
+	for (int i = 0; i < ncarried; i++)
+		if (!tprof_after_prefix(carried[i], ld_preload_eq))
+			carried_vars |= 1u << i;
+	*lp_out = lp;
+	*add = carried_vars & ~present;
+	*preload = self_path && (!lp || !names_self(lp));
+	return *add || *preload;
+}
+
+/* Room that tprof_env_fill needs for envp: 0 when envp has every variable of the profiler's
+ * (as a rule: a shell's commands), and the exec passes it on as it is. */
+TPROF_START_CODE size_t tprof_env_extra(char *const envp[])
+{
+	const char *lp;
+	uint32_t add;
+	int preload, envc = 0;
+	if (!envp || !ncarried || !lacking(envp, &lp, &add, &preload))
 		return 0;
 	while (envp[envc])
 		envc++;
@@ -91,16 +140,18 @@ size_t tprof_env_extra(char *const envp[])
 char *const *tprof_env_fill(char *const envp[], char **out, size_t out_len, char *preload_buf,
 			    size_t preload_len)
 {
+	const char *lp;
+	uint32_t add;
+	int preload;
 	size_t n = 0;
-	if (!envp || !ncarried || !out_len)
+	if (!envp || !ncarried || !out_len || !lacking(envp, &lp, &add, &preload))
 		return envp;
-	const char *lp = find(envp, "LD_PRELOAD=");
 	for (int i = 0; envp[i] && n + 1 < out_len; i++)
 		if (envp[i] != lp)
 			out[n++] = envp[i];
 	/* LD_PRELOAD must name this library, after whatever preceded it at load time (a
 	 * sanitizer runtime must come first); keep whatever else the program put there. */
-	if (self_path && (!lp || !strstr(lp, self_path))) {
+	if (preload) {
 		int k = lp ? snprintf(preload_buf, preload_len, "LD_PRELOAD=%s:%s", head, lp + 11)
 			   : snprintf(preload_buf, preload_len, "LD_PRELOAD=%s", head);
 		if (k > 0 && (size_t)k < preload_len && n + 1 < out_len)
@@ -111,7 +162,7 @@ char *const *tprof_env_fill(char *const envp[], char **out, size_t out_len, char
 		out[n++] = (char *)lp;
 	}
 	for (int i = 0; i < ncarried && n + 1 < out_len; i++)
-		if (strncmp(carried[i], "LD_PRELOAD=", 11) && !has_name(envp, carried[i]))
+		if (add & (1u << i))
 			out[n++] = carried[i];
 	out[n] = NULL;
 	return out;

@@ -4,7 +4,9 @@
 
 #include <stddef.h>
 
-void tprof_env_capture(void);
+struct tprof_env;
+/* At load: the variables to carry across exec, copied from what tprof_env_scan found. */
+void tprof_env_capture(const struct tprof_env *env);
 /* Pointer slots the caller must provide for tprof_env_fill (0: use envp as it is). */
 size_t tprof_env_extra(char *const envp[]);
 /* envp with the profiler's variables added, built in out[] and preload_buf; no allocation. */

@@ -27,7 +27,7 @@ int tprof_output_ready(void)
 }
 
 /* The fork child's only thread: the lock may have been held by another thread of the parent. */
-void tprof_output_child(void)
+TPROF_START_CODE void tprof_output_child(void)
 {
 	tprof_mutex_reset(&lock);
 }

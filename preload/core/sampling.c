@@ -54,6 +54,8 @@ TPROF_START_CODE void tprof_sampling_start(void)
  * that execs while another exits) finds none. */
 TPROF_START_CODE void tprof_sampling_stop(int exec)
 {
+	if (!tprof_g.cfg.sample_what)
+		return;   /* never started: no lock (a shell's fork child execs at once) */
 	pthread_mutex_lock(&lock);
 	struct tprof_sampler *s = getpid() == owner ? sampler : NULL;
 	if (s) {
@@ -80,24 +82,26 @@ void tprof_sampling_exec_failed(void)
 }
 
 /* Before fork: the sampler's thread is between two ticks, none of its work half done. */
-void tprof_sampling_fork_prepare(void)
+TPROF_START_CODE void tprof_sampling_fork_prepare(void)
 {
 	pthread_mutex_lock(&lock);
 	tprof_sampler_fork_prepare(sampler);
 }
 
-void tprof_sampling_fork_parent(void)
+TPROF_START_CODE void tprof_sampling_fork_parent(void)
 {
 	tprof_sampler_fork_parent(sampler);
 	pthread_mutex_unlock(&lock);
 }
 
 /* The only thread of the child, which holds the locks taken before the fork. */
-void tprof_sampling_child(void)
+TPROF_START_CODE void tprof_sampling_child(void)
 {
-	pthread_mutex_init(&lock, NULL);
-	tprof_sampler_abandon(sampler);
-	sampler = NULL;
+	tprof_mutex_reset(&lock);
+	if (sampler) {
+		tprof_sampler_abandon(sampler);
+		sampler = NULL;
+	}
 	if (wanted)
 		start();
 }

@@ -14,6 +14,7 @@ struct tprof_state tprof_g TPROF_START_DATA __attribute__((aligned(64))) = {
 int tprof_recording TPROF_START_DATA;
 int tprof_active TPROF_START_DATA;
 void (*tprof_image_started_hook)(void) TPROF_START_DATA;
+void (*tprof_fork_prepare_hook)(void) TPROF_START_DATA;
 __thread struct tprof_thread tprof_tls __attribute__((tls_model("initial-exec")));
 
 /* After an output error: no more buffers are handed out or written, but threads finish the

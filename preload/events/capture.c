@@ -201,10 +201,10 @@ TPROF_START_CODE void tprof_capture_init(void)
 		watcher_start();
 }
 
-void tprof_capture_fork_child(void)
+TPROF_START_CODE void tprof_capture_fork_child(void)
 {
 	tprof_mutex_reset(&lock);
-	settle();
+	apply(0);   /* settle() without the lock: the child has no other thread to keep out */
 	if (gate && __atomic_load_n(&tprof_active, __ATOMIC_RELAXED))
 		watcher_start();
 }

@@ -678,7 +678,7 @@ uint64_t tprof_dev_dropped(void)
 	return __atomic_load_n(&dropped_ops, __ATOMIC_RELAXED);
 }
 
-void tprof_dev_reset_child(void)
+TPROF_START_CODE void tprof_dev_reset_child(void)
 {
 	tprof_mutex_reset(&reg_lock);
 	tprof_mutex_reset(&pool_lock);

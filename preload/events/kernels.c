@@ -123,7 +123,7 @@ uint32_t tprof_kernel_name(const void *fn)
 
 /* Registrations survive fork (the child runs the same code); ids are per image and are
  * re-interned through `gen`. */
-void tprof_kernels_reset_child(void)
+TPROF_START_CODE void tprof_kernels_reset_child(void)
 {
 	tprof_mutex_reset(&klock);
 }

@@ -40,7 +40,7 @@ TPROF_EXPORT int pipe2(int fds[2], int flags);
 __attribute__((constructor(102))) static void find_libc(void)
 {
 	TPROF_KEEP_ERRNO;
-	get_close();
+	tprof_fd_libc_close(get_close());   /* the recorder's own descriptors close with it too */
 	get_close_range();
 	get_closefrom();
 	get_dup2();

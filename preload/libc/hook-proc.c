@@ -17,8 +17,10 @@
 
 extern char **environ;
 
-TPROF_REAL(int, execve, (const char *, char *const[], char *const[]))
-TPROF_REAL(int, execvpe, (const char *, char *const[], char *const[]))
+/* The two a fork child calls (a shell's, for every command it runs): looked up by the parent
+ * before it forks (bind_exec), kept with the start's data. */
+TPROF_REAL_AT_START(int, execve, (const char *, char *const[], char *const[]))
+TPROF_REAL_AT_START(int, execvpe, (const char *, char *const[], char *const[]))
 TPROF_REAL(int, fexecve, (int, char *const[], char *const[]))
 TPROF_REAL(int, posix_spawn, (pid_t *, const char *, const posix_spawn_file_actions_t *,
 			      const posix_spawnattr_t *, char *const[], char *const[]))
@@ -30,16 +32,31 @@ TPROF_REAL(int, dlclose, (void *))
 #define MAX_ENV_SLOTS 16384
 #define PRELOAD_BUF 4096
 
+/* Before a fork (init.c's handler calls it): a child that execs finds the real functions
+ * bound.  Each child would otherwise look them up again (the parent never execs), and the
+ * lookup would fault in pages of the loader, of libc and of this library in every child. */
+TPROF_START_CODE static void bind_exec(void)
+{
+	get_execve();
+	get_execvpe();
+}
+
+__attribute__((constructor(102))) static void exec_at_fork(void)
+{
+	if (tprof_g.cfg.enable)
+		tprof_fork_prepare_hook = bind_exec;
+}
+
 /* Only the process image itself flushes: a vfork child shares its parent's memory and must
  * not touch the parent's buffers (its pid differs). */
-static void before_exec(void)
+TPROF_START_CODE static void before_exec(void)
 {
 	if (tprof_g.cfg.enable && getpid() == tprof_g.pid)
 		tprof_prepare_exec();
 }
 
 /* The exec failed and the program goes on: so does its system profile (a new image). */
-static int after_exec(int rc)
+TPROF_START_CODE static int after_exec(int rc)
 {
 	int e = errno;
 	if (tprof_g.cfg.enable && getpid() == tprof_g.pid)
@@ -59,7 +76,7 @@ static int after_exec(int rc)
 						   PRELOAD_BUF)                         \
 				   : envp
 
-TPROF_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+TPROF_EXPORT TPROF_START_CODE int execve(const char *path, char *const argv[], char *const envp[])
 {
 	execve_fn real = get_execve();
 	if (!real) {
@@ -71,7 +88,7 @@ TPROF_EXPORT int execve(const char *path, char *const argv[], char *const envp[]
 	return after_exec(real(path, argv, env));
 }
 
-TPROF_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+TPROF_EXPORT TPROF_START_CODE int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	execvpe_fn real = get_execvpe();
 	if (!real) {
@@ -95,12 +112,12 @@ TPROF_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	return after_exec(real(fd, argv, env));
 }
 
-TPROF_EXPORT int execv(const char *path, char *const argv[])
+TPROF_EXPORT TPROF_START_CODE int execv(const char *path, char *const argv[])
 {
 	return execve(path, argv, environ);
 }
 
-TPROF_EXPORT int execvp(const char *file, char *const argv[])
+TPROF_EXPORT TPROF_START_CODE int execvp(const char *file, char *const argv[])
 {
 	return execvpe(file, argv, environ);
 }

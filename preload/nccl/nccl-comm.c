@@ -68,8 +68,9 @@ uint64_t tprof_nccl_id_local(void)
 	uint64_t h = TPROF_HASH_SEED;
 	static const char tag[] = "local";
 	uint32_t n = __atomic_add_fetch(&local_ids, 1, __ATOMIC_RELAXED);
+	uint64_t instance = tprof_image_instance();
 	h = tprof_hash_more(h, tag, sizeof(tag));
-	MIX(h, tprof_g.instance);
+	MIX(h, instance);
 	MIX(h, tprof_g.pid);
 	MIX(h, n);
 	return tprof_hash_id(h);

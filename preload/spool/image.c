@@ -22,8 +22,11 @@ static pthread_mutex_t start_lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
 
 static int clock_source TPROF_START_DATA;
 static struct tprof_clock_sample start_sample TPROF_START_DATA;
+/* Taken by the parent just before a fork: the child's start, read from the clock pages that
+ * the parent has mapped (the child would fault them in). */
+static struct tprof_clock_sample fork_sample TPROF_START_DATA;
 
-TPROF_START_CODE static uint64_t new_instance(void)
+static uint64_t new_instance(void)
 {
 	uint64_t x;
 	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) != sizeof(x))
@@ -31,19 +34,40 @@ TPROF_START_CODE static uint64_t new_instance(void)
 	return x ? x : 1;
 }
 
-/* A fresh image: new instance id, budget, start time.  Files come with the first record. */
-TPROF_START_CODE void tprof_image_begin(int source)
+/* This image's instance id, drawn at its first use (its files, as a rule). */
+uint64_t tprof_image_instance(void)
 {
-	clock_source = source;
+	uint64_t x = __atomic_load_n(&tprof_g.instance, __ATOMIC_ACQUIRE);
+	if (!x) {
+		uint64_t mine = new_instance();
+		if (__atomic_compare_exchange_n(&tprof_g.instance, &x, mine, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			x = mine;
+	}
+	return x;
+}
+
+/* A fresh image that started at `at`: budget, start time.  Its instance id comes with its files,
+ * at the first record (a process that records nothing makes no getrandom call). */
+TPROF_START_CODE static void begin(const struct tprof_clock_sample *at)
+{
 	tprof_g.pid = getpid();
-	tprof_g.instance = new_instance();
+	tprof_g.instance = 0;
 	tprof_g.generation++;
 	tprof_g.budget = tprof_g.cfg.max_events ? (int64_t)tprof_g.cfg.max_events : 0;
 	tprof_g.chunks_written = tprof_g.bytes_written = tprof_g.events_written = 0;
-	tprof_clock_sample(&start_sample);
+	start_sample = *at;
 	tprof_g.phase = TPROF_PHASE_PENDING;
 	__atomic_store_n(&tprof_active, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&tprof_recording, 1, __ATOMIC_RELEASE);   /* until the capture window says */
+}
+
+TPROF_START_CODE void tprof_image_begin(int source)
+{
+	struct tprof_clock_sample now;
+	clock_source = source;
+	tprof_clock_sample(&now);
+	begin(&now);
 }
 
 static int open_trace_file(const char *path)
@@ -117,6 +141,7 @@ int tprof_image_start(void)
 		tprof_inside_leave(&tprof_tls);
 		return phase == TPROF_PHASE_STARTED ? 0 : -1;
 	}
+	tprof_image_instance();
 	if (tprof_chunks_init() < 0 || create_files() < 0) {
 		/* No files: recording goes on only to count what is lost (losses.c). */
 		__atomic_store_n(&tprof_g.phase, TPROF_PHASE_FAILED, __ATOMIC_RELEASE);
@@ -234,10 +259,10 @@ void tprof_image_finish(void)
 /* The fork child must not write into its parent's mapped buffers: it drops them, and the
  * files, and begins an image of its own (if its parent was enabled: also when the parent's
  * files failed, so that what the child loses is counted, in the parent's loss table). */
-void tprof_image_reset_child(void)
+TPROF_START_CODE void tprof_image_reset_child(void)
 {
 	int was = tprof_g.phase;
-	pthread_mutex_init(&start_lock, NULL);
+	tprof_mutex_reset(&start_lock);
 	tprof_held_close(&tprof_g.trace);
 	tprof_spool_forget();
 	tprof_losses_fork_child();
@@ -246,7 +271,7 @@ void tprof_image_reset_child(void)
 		__atomic_store_n(&tprof_active, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&tprof_recording, 0, __ATOMIC_RELEASE);
 	} else
-		tprof_image_begin(clock_source);
+		begin(&fork_sample);
 }
 
 /* At exit after a write error: what can still go into stream 0's buffer in the spool (the
@@ -263,12 +288,14 @@ void tprof_image_finish_failed(void)
 	tprof_inside_leave(&tprof_tls);
 }
 
-void tprof_image_lock(void)
+/* Before a fork: no image starts while it is copied, and the child's start time. */
+TPROF_START_CODE void tprof_image_fork_prepare(void)
 {
 	pthread_mutex_lock(&start_lock);
+	tprof_clock_sample(&fork_sample);
 }
 
-void tprof_image_unlock(void)
+TPROF_START_CODE void tprof_image_fork_parent(void)
 {
 	pthread_mutex_unlock(&start_lock);
 }

@@ -177,9 +177,9 @@ void tprof_intern_invalidate(void)
 }
 
 /* A new process image starts with no strings: ids are per image. */
-void tprof_intern_reset(void)
+TPROF_START_CODE void tprof_intern_reset(void)
 {
-	pthread_mutex_init(&ilock, NULL);
+	tprof_mutex_reset(&ilock);
 	if (table) {   /* a shell that recorded nothing has none, and needs no call of free */
 		for (size_t i = 0; i < cap; i++)
 			free(table[i].str);
@@ -191,12 +191,12 @@ void tprof_intern_reset(void)
 	tprof_intern_invalidate();
 }
 
-void tprof_intern_lock(void)
+TPROF_START_CODE void tprof_intern_lock(void)
 {
 	pthread_mutex_lock(&ilock);
 }
 
-void tprof_intern_unlock(void)
+TPROF_START_CODE void tprof_intern_unlock(void)
 {
 	pthread_mutex_unlock(&ilock);
 }

@@ -51,15 +51,17 @@ void tprof_losses_map(int fd)
 }
 
 /* The parent's table (or its ancestor's) serves the child until it has one of its own. */
-void tprof_losses_fork_child(void)
+TPROF_START_CODE void tprof_losses_fork_child(void)
 {
 	if (tprof_g.losses)
 		tprof_g.ancestor = tprof_g.losses;
 	tprof_g.losses = NULL;
 	tprof_g.lost_nowhere = 0;
 	tprof_g.reported = 0;
-	free(marker_path);
-	marker_path = NULL;
+	if (marker_path) {   /* no call of free (and no fault on its page) when there is none */
+		free(marker_path);
+		marker_path = NULL;
+	}
 	marker_made = 0;
 	memset(desc_count, 0, sizeof(desc_count));
 }
@@ -87,7 +89,7 @@ static struct tprof_loss_entry *claim(struct tprof_loss_table *tab, uint8_t kind
 	e->tid = t->tid;
 	e->pid = (int32_t)tprof_g.pid;
 	e->ppid = kind == TPROF_LOSS_DESCENDANT ? (int32_t)getppid() : 0;
-	e->instance = (uint32_t)tprof_g.instance;
+	e->instance = (uint32_t)tprof_image_instance();
 	__atomic_store_n(&e->kind, kind, __ATOMIC_RELEASE);
 	return e;
 }

@@ -191,7 +191,7 @@ int tprof_spool_idle(void)
 	return 1;
 }
 
-void tprof_spool_forget(void)
+TPROF_START_CODE void tprof_spool_forget(void)
 {
 	while (segments) {
 		struct segment *seg = segments;

@@ -190,7 +190,7 @@ static void thread_exit(void *arg)
 
 /* A thread's state from before a fork belongs to another process image (its busy and guard
  * belong to the code running now, and stay). */
-static void forget_stale(struct tprof_thread *t)
+TPROF_START_CODE static void forget_stale(struct tprof_thread *t)
 {
 	t->pos = t->end = NULL;
 	t->slot = NULL;
@@ -366,7 +366,7 @@ int tprof_thread_enter(struct tprof_thread *t)
 }
 
 /* The thread that forked is the child's only thread, and a stranger to its new image. */
-void tprof_threads_reset(void)
+TPROF_START_CODE void tprof_threads_reset(void)
 {
 	tprof_mutex_reset(&name_lock);
 	tprof_g.threads = NULL;
