@@ -35,7 +35,10 @@
 #             of a program that records one mark (its files made and written), plain, with the
 #             empty library preloaded and recording.  Each figure is the difference from the
 #             start with the empty library of that round (what the targets are defined
-#             against), and from the plain start, for information
+#             against), and from the plain start, for information; and the same starts made
+#             by a program that has the library preloaded itself, as a shell under
+#             tprof-inspect does (fork handlers, then exec), recording nothing, over the same
+#             with the empty library: its CPU and its children's
 #   script    a shell script that starts BENCH_SCRIPT_LOOPS x 6 short processes (/bin/true,
 #             cat, sed, expr in a command substitution, grep, tr; like a configure script),
 #             plain and under tprof-inspect -o DIR, and under tprof-inspect --sample all,
@@ -876,16 +879,24 @@ fi
 # One startcost run per way, the order turned round each round so that drift falls on all;
 # each figure is that round's difference from its start with the empty library preloaded
 # (the targets' base: what any preloaded library costs is not the recorder's to save), and
-# from its plain start, for information.
+# from its plain start, for information.  The fork rows preload startcost itself, as a shell
+# is under tprof-inspect: its forks run the library's fork handlers, the children exec with
+# it, and the figure is the CPU of both sides, startcost's own and its children's.
 if want start; then
 say "== start [load $(cut -d' ' -f1 /proc/loadavg)]: CPU us per start, $STARTS starts of /bin/true (and of onemark)"
 sd="$W/start"
 for r in $(seq 1 "$RUNS"); do
-	order="plain empty off rec mplain mempty mrec"
-	[ $((r % 2)) -eq 0 ] && order="mrec mempty mplain rec off empty plain"
+	order="plain empty off rec mplain mempty mrec fempty frec"
+	[ $((r % 2)) -eq 0 ] && order="frec fempty mrec mempty mplain rec off empty plain"
 	for which in $order; do
 		rm -rf "$sd"
 		case $which in
+		fempty | frec)
+			if [ $which = fempty ]; then set -- LD_PRELOAD="$B/.libs/libempty.so"
+			else set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd"; fi
+			env "$@" "$B/startcost" "$STARTS" -- /bin/true >"$W/start.$which" 2>"$W/start.err" ||
+				{ fail "startcost ($which): $(head -n 3 "$W/start.err")"; continue 2; }
+			continue ;;
 		plain) set -- -- /bin/true ;;
 		empty) set -- LD_PRELOAD="$B/.libs/libempty.so" -- /bin/true ;;
 		off) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=0 -- /bin/true ;;
@@ -909,6 +920,11 @@ for r in $(seq 1 "$RUNS"); do
 		sample "start_over_empty_$which" "$e"
 		line_out="$line_out, $which $(awk -v x="$e" 'BEGIN { printf "%+.0f", x / 1000 }')"
 	done
+	f=$(awk -v a="$(kv "$W/start.frec" cpu_ns)" -v b="$(kv "$W/start.frec" self_ns)" \
+		-v c="$(kv "$W/start.fempty" cpu_ns)" -v d="$(kv "$W/start.fempty" self_ns)" \
+		'BEGIN { print a + b - c - d }')
+	sample start_fork_over_empty "$f"
+	line_out="$line_out, fork+exec $(awk -v x="$f" 'BEGIN { printf "%+.0f", x / 1000 }')"
 	sample start_plain "$(kv "$W/start.plain" cpu_ns)"
 	say "  run $r: plain $(awk -v x="$(kv "$W/start.plain" cpu_ns)" 'BEGIN { printf "%.0f", x / 1000 }') us per start," \
 		"empty library $(awk -v x="$(kv "$W/start.empty" cpu_ns)" -v p="$(kv "$W/start.plain" cpu_ns)" 'BEGIN { printf "%+.0f", (x - p) / 1000 }');" \
@@ -1253,6 +1269,7 @@ row "  one mark recorded, over the empty library" start_over_empty_mrec 1000 us 
 row "  recorder off (TPROF_ENABLE=0), over plain" start_add_off 1000 us - -
 row "  recording nothing, over plain" start_add_rec 1000 us - -
 row "  one mark recorded, over plain" start_add_mrec 1000 us - -
+row "  a preloaded shell's fork + exec, recording nothing, over the empty library" start_fork_over_empty 1000 us - -
 row "script of $((SCRIPT_LOOPS * 6)) processes: plain wall s" script_plain_wall 1 s - -
 row "  plain CPU s (user + system, process tree)" script_plain_cpu 1 s - -
 row "  tprof-inspect: wall recorded / plain" script_wall_rec 1 x le 1.15
