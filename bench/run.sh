@@ -29,8 +29,8 @@
 #             them), recorded afresh each run: how many times smaller its --format perfetto
 #             .pftrace is than its --format chrome .json.gz, and the .pftrace's bytes per event
 #   start     CPU per process start (getrusage of the children: everything the process ran,
-#             threads included), BENCH_STARTS starts of /bin/true in a row, each way round in
-#             turn: plain, with an empty library preloaded (the floor any preloaded library
+#             threads included), BENCH_STARTS starts of /bin/true each way, the ways taking
+#             turns start by start: plain, with an empty library preloaded (the floor any preloaded library
 #             costs), with the recorder preloaded but off (TPROF_ENABLE=0) and recording; and
 #             of a program that records one mark (its files made and written), plain, with the
 #             empty library preloaded and recording.  Each figure is the difference from the
@@ -876,37 +876,53 @@ fi
 fi
 
 # ---- process start: what the recorder adds to starting a process ---------------------------
-# One startcost run per way, the order turned round each round so that drift falls on all;
-# each figure is that round's difference from its start with the empty library preloaded
-# (the targets' base: what any preloaded library costs is not the recorder's to save), and
-# from its plain start, for information.  The fork rows preload startcost itself, as a shell
-# is under tprof-inspect: its forks run the library's fork handlers, the children exec with
-# it, and the figure is the CPU of both sides, startcost's own and its children's.
+# One startcost run per round, its ways started in turn start by start (drift on the machine
+# falls on all of them alike); each figure is that round's difference from its start with the
+# empty library preloaded (the targets' base: what any preloaded library costs is not the
+# recorder's to save), and from its plain start, for information.  The fork rows preload
+# startcost itself, as a shell is under tprof-inspect: its forks run the library's fork
+# handlers, the children exec with it, and the figure is the CPU of both sides, startcost's
+# own and its children's.
 if want start; then
 say "== start [load $(cut -d' ' -f1 /proc/loadavg)]: CPU us per start, $STARTS starts of /bin/true (and of onemark)"
 sd="$W/start"
 for r in $(seq 1 "$RUNS"); do
-	order="plain empty off rec mplain mempty mrec fempty frec"
-	[ $((r % 2)) -eq 0 ] && order="frec fempty mrec mempty mplain rec off empty plain"
-	for which in $order; do
-		rm -rf "$sd"
-		case $which in
-		fempty | frec)
+	# The seven ways of starting from a parent without the library, start by start in turn.
+	rm -rf "$sd"
+	"$B/startcost" "$STARTS" -- /bin/true \
+		+ LD_PRELOAD="$B/.libs/libempty.so" -- /bin/true \
+		+ LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=0 -- /bin/true \
+		+ LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd" -- /bin/true \
+		+ -- "$B/onemark" \
+		+ LD_PRELOAD="$B/.libs/libempty.so" -- "$B/onemark" \
+		+ LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd" -- "$B/onemark" \
+		>"$W/start.all" 2>"$W/start.err" ||
+		{ fail "startcost: $(head -n 3 "$W/start.err")"; continue; }
+	k=0
+	for which in plain empty off rec mplain mempty mrec; do
+		echo "cpu_ns=$(kv "$W/start.all" "cpu_ns_$k")" >"$W/start.$which"
+		k=$((k + 1))
+	done
+	# The fork rows: startcost preloaded itself, so each way is a startcost of its own: ten
+	# blocks of a tenth of the starts each, the two ways in turn.
+	: >"$W/start.fempty.all"
+	: >"$W/start.frec.all"
+	for c in 1 2 3 4 5 6 7 8 9 10; do
+		order="fempty frec"
+		[ $(((r + c) % 2)) -eq 0 ] && order="frec fempty"
+		for which in $order; do
+			rm -rf "$sd"
 			if [ $which = fempty ]; then set -- LD_PRELOAD="$B/.libs/libempty.so"
 			else set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd"; fi
-			env "$@" "$B/startcost" "$STARTS" -- /bin/true >"$W/start.$which" 2>"$W/start.err" ||
-				{ fail "startcost ($which): $(head -n 3 "$W/start.err")"; continue 2; }
-			continue ;;
-		plain) set -- -- /bin/true ;;
-		empty) set -- LD_PRELOAD="$B/.libs/libempty.so" -- /bin/true ;;
-		off) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=0 -- /bin/true ;;
-		rec) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd" -- /bin/true ;;
-		mplain) set -- -- "$B/onemark" ;;
-		mempty) set -- LD_PRELOAD="$B/.libs/libempty.so" -- "$B/onemark" ;;
-		mrec) set -- LD_PRELOAD="$TPROF_PRELOAD" TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$sd" -- "$B/onemark" ;;
-		esac
-		"$B/startcost" "$STARTS" "$@" >"$W/start.$which" 2>"$W/start.err" ||
-			{ fail "startcost ($which): $(head -n 3 "$W/start.err")"; continue 2; }
+			env "$@" "$B/startcost" "$(((STARTS + 9) / 10))" -- /bin/true \
+				>>"$W/start.$which.all" 2>"$W/start.err" ||
+				{ fail "startcost ($which): $(head -n 3 "$W/start.err")"; continue 3; }
+		done
+	done
+	for which in fempty frec; do   # the blocks' mean: cpu_ns and self_ns each
+		awk -F= '/^cpu_ns=/ { c += $2; n++ } /^self_ns=/ { s += $2 }
+			END { printf "cpu_ns=%.0f\nself_ns=%.0f\n", c / n, s / n }' \
+			"$W/start.$which.all" >"$W/start.$which"
 	done
 	rm -rf "$sd"
 	line_out=""
