@@ -17,6 +17,7 @@ extern char **environ;
 
 static char *carried[MAX_CARRY] TPROF_START_DATA;  /* "NAME=value" as they were at load time */
 static int ncarried TPROF_START_DATA;
+static uint32_t carried_tprof TPROF_START_DATA;    /* bits of carried[]: the TPROF_ ones */
 static const char *self_path TPROF_START_DATA;     /* this library's file */
 /* LD_PRELOAD at load time, up to and including self_path */
 static const char *head TPROF_START_DATA;
@@ -48,6 +49,17 @@ TPROF_START_CODE static int find_self(struct dl_phdr_info *info, size_t size, vo
 static char ld_preload_eq[] TPROF_START_DATA = "LD_PRELOAD=";
 static char tprof_prefix[] TPROF_START_DATA = "TPROF_";
 
+/* Keeps a copy of entry ("NAME=value") to carry, while there is room and memory. */
+TPROF_START_CODE static void carry(const char *entry)
+{
+	char *copy = ncarried < MAX_CARRY ? strdup(entry) : NULL;
+	if (!copy)
+		return;
+	if (!tprof_after_prefix(copy, ld_preload_eq))
+		carried_tprof |= 1u << ncarried;
+	carried[ncarried++] = copy;
+}
+
 /* This library's file as the loader named it (what dladdr gives as dli_fname), found by its
  * segments: dladdr would also look for the nearest of the library's 300-odd symbols, most
  * of what it costs, at every recorded process's start. */
@@ -57,14 +69,14 @@ TPROF_START_CODE void tprof_env_capture(const struct tprof_env *env)
 	if (dl_iterate_phdr(find_self, &self) && self.name && *self.name)
 		self_path = strdup(self.name);
 	if (env->ld_preload)
-		carried[ncarried++] = strdup(env->ld_preload);
+		carry(env->ld_preload);
 	if (env->all) {
-		for (int i = 0; i < env->n && ncarried < MAX_CARRY; i++)
-			carried[ncarried++] = strdup(env->v[i]);
+		for (int i = 0; i < env->n; i++)
+			carry(env->v[i]);
 	} else {   /* more than the scan kept: the environment itself */
-		for (char **e = environ; e && *e && ncarried < MAX_CARRY; e++)
+		for (char **e = environ; e && *e; e++)
 			if ((*e)[0] == 'T' && tprof_after_prefix(*e, tprof_prefix))
-				carried[ncarried++] = strdup(*e);
+				carry(*e);
 	}
 	const char *lp = env->ld_preload ? env->ld_preload + 11 : NULL;   /* as getenv gives it */
 	head = self_path;
@@ -106,7 +118,7 @@ TPROF_START_CODE static int lacking(char *const envp[], const char **lp_out, uin
 				    int *preload)
 {
 	const char *lp = NULL;
-	uint32_t present = 0, carried_vars = 0;
+	uint32_t present = 0;
 	for (int i = 0; envp[i]; i++) {
 		const char *e = envp[i];
 		if (e[0] == 'L' && !lp && tprof_after_prefix(e, ld_preload_eq))
@@ -114,11 +126,8 @@ TPROF_START_CODE static int lacking(char *const envp[], const char **lp_out, uin
 		else if (e[0] == 'T' && tprof_after_prefix(e, tprof_prefix))
 			present |= carried_bit(e);
 	}
-	for (int i = 0; i < ncarried; i++)
-		if (!tprof_after_prefix(carried[i], ld_preload_eq))
-			carried_vars |= 1u << i;
 	*lp_out = lp;
-	*add = carried_vars & ~present;
+	*add = carried_tprof & ~present;
 	*preload = self_path && (!lp || !names_self(lp));
 	return *add || *preload;
 }
