@@ -1164,7 +1164,8 @@ else
 fi
 rm -f "$W/imp.json"
 # torch.profiler's shape: args on every op, Python functions, flows; more bytes an event
-TORCH_EVENTS=${BENCH_IMPORT_TORCH_EVENTS:-1000000}
+# a whole number: shell arithmetic below divides by it (the variable may say 1e6)
+TORCH_EVENTS=$(num "${BENCH_IMPORT_TORCH_EVENTS:-1000000}")
 say "== import: a torch-shaped Chrome trace of $TORCH_EVENTS events (mk-chrome-trace -t)"
 if [ -x "$MKCHROME" ] && "$MKCHROME" -t -n "$TORCH_EVENTS" -o "$W/imp.json" >"$W/imp.gen" 2>&1; then
 	say "  file: $(($(wc -c <"$W/imp.json") / 1048576)) MiB, $(($(wc -c <"$W/imp.json") / TORCH_EVENTS)) bytes an event"

@@ -18,8 +18,9 @@ set -eu
 # clang itself only recommends them).
 # Private profiles: strace shows how each file is created (func/t-private.sh); setpriv
 # (util-linux, essential on Debian) runs the recorder as another user.  The man pages'
-# test renders them with groff (groff-base).
-PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libdeflate-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py mpich libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch libclang-rt-14-dev strace groff-base"
+# test renders them with groff (groff-base).  make bench measures HPC Challenge (hpcc) recorded
+# against plain, and func/t-bench.sh checks that those rows are reported.
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libdeflate-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py mpich libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch libclang-rt-14-dev strace groff-base hpcc"
 
 missing=""
 for p in $PACKAGES; do
