@@ -17,6 +17,14 @@ fi
 # The analyzer alone, never the round-trip wrapper: for the runs whose signals, descriptor
 # limit or peak memory a test sets or measures (the wrapper's readers would share them).
 ANALYZE_ONLY=${ANALYZE_REAL:-$ANALYZE}
+# TPROF_TEST_KEEP set to a directory: every input the tests give tprof-analyze is kept there
+# (func/analyze-keep.sh), for scripts/same-output.sh to read with two analyzers and compare.
+if [ -n "${TPROF_TEST_KEEP:-}" ]; then
+	ANALYZE_KEEP_NEXT=$ANALYZE
+	ANALYZE="$top_srcdir/tests/func/analyze-keep.sh"
+	TPROF_TEST_NAME=$(basename "$0" .sh)
+	export ANALYZE_KEEP_NEXT TPROF_TEST_KEEP TPROF_TEST_NAME
+fi
 . "$top_srcdir/tests/func/lib-roundtrip.sh"
 # A sanitizer build of the recorder needs the ASan runtime loaded first.
 if [ "${SANITIZERS:-no}" = yes ] && [ -n "${ASAN_RUNTIME:-}" ]; then
