@@ -128,6 +128,7 @@ enum tprof_kind {
 #define TPROF_PROP_INT 0x01u
 
 #include <stdint.h>
+#include "domains.h"
 
 /* Which annotation API made a PUSH, POP or MARK. */
 /* STEP flags. */
@@ -139,14 +140,7 @@ enum tprof_source {
 	TPROF_SRC_NVTX = 2,
 };
 
-/* The runtime an API call belongs to (flags of CALL). */
-enum tprof_domain {
-	TPROF_DOM_HIP = 1,
-	TPROF_DOM_MPI = 2,
-	TPROF_DOM_NCCL = 3,
-	TPROF_DOM_NRT = 4,
-	TPROF_DOM_CUDA = 5,
-};
+/* The runtime an API call belongs to (flags of CALL): enum tprof_domain, domains.h. */
 
 #define TPROF_CORR_MASK ((1ull << 48) - 1)
 #define TPROF_CALL_RET_SHIFT 48

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../common/domains.h"
 #include "scene-args.h"
 #include "runtime.h"
 
@@ -96,7 +97,10 @@ void scene_launch_flow(struct scene *s, const struct proc *p, uint64_t corr, uns
 
 /* ---- drawing ------------------------------------------------------------------------------ */
 
-static const char *const domain_cat[] = { "call", "hip", "mpi", "nccl", "nrt", "cuda" };
+/* Calls' categories by domain (common/domains.h); "call" for calls of none. */
+#define CATEGORY(name, value, key, ...) [TPROF_DOM_##name] = key,
+static const char *const domain_cat[TPROF_NDOMAINS] = { "call", TPROF_DOMAINS(CATEGORY) };
+#undef CATEGORY
 
 void scene_draw_call(struct scene *s, const struct event *ev)
 {
@@ -108,7 +112,8 @@ void scene_draw_call(struct scene *s, const struct event *ev)
 	if (rt && rt->call_args)
 		rt->call_args(&a, ev);
 	scene_call_tail_args(&a, ev);
-	const char *cat = rt && rt->category ? rt->category : domain_cat[ci->domain < 6 ? ci->domain : 0];
+	const char *cat = rt && rt->category ? rt->category
+					     : domain_cat[ci->domain < TPROF_NDOMAINS ? ci->domain : 0];
 	struct msgpass mp;
 	struct scene_item it = { .kind = SI_SLICE, .cat = cat,
 				 .name = ev->name, .track = thread_track(s, ev->thread, 1),

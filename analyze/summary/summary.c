@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "summary.h"
+#include "../../common/domains.h"
 #include "../../common/capture.h"
 #include "../../common/job.h"
 #include "../import/fixes.h"
@@ -19,9 +20,15 @@
 #include "../model/runtime.h"
 #include "table.h"
 
-#define NDOMAINS 6
-static const char *const domain_title[NDOMAINS] = { "API calls", "HIP API", "MPI", "NCCL",
-						     "NRT API", "CUDA" };
+#define NDOMAINS TPROF_NDOMAINS
+/* The API-call tables by domain (common/domains.h): their titles and JSON keys (NULL: the
+ * runtime writes a part of its own instead). */
+#define TITLE(name, value, key, title, ...) [TPROF_DOM_##name] = title,
+static const char *const domain_title[NDOMAINS] = { "API calls", TPROF_DOMAINS(TITLE) };
+#undef TITLE
+#define JSON_KEY(name, value, key, title, json, ...) [TPROF_DOM_##name] = json,
+static const char *const domain_key[NDOMAINS] = { NULL, TPROF_DOMAINS(JSON_KEY) };
+#undef JSON_KEY
 
 struct counter_agg {
 	uint64_t n;
@@ -778,10 +785,6 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 
 static const struct window *summary_window;
 static const struct runtime_set *summary_runtimes;
-
-/* JSON keys of the API tables by domain (MPI and NCCL have parts of their own). */
-static const char *const domain_key[NDOMAINS] = { NULL, "hip_api", NULL, NULL, "nrt_api",
-						  "cuda_api" };
 
 /* Writes runtime k's tables, once. */
 static void part_end(struct summary *s, unsigned k, const struct sum_span *span)

@@ -1,6 +1,6 @@
 /* api.c — the hook tables of all runtimes: looking a wrapper up by name (for dlsym),
- * applying TPROF_<DOMAIN>_API_FILTER/_FILTER_OUT once at load time, and interning API names
- * per process image. */
+ * applying TPROF_<DOMAIN>_API_FILTER/_FILTER_OUT (common/domains.h) once at load time, and
+ * interning API names per process image. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,19 +20,23 @@ static struct {
 	struct tprof_hook *table;
 	const size_t *n;
 	void (*fill)(void);          /* sets the table's pointers (api.h) */
-	const char *filter_var;      /* NULL: no filter for this table */
-	const char *filter_out_var;  /* its _OUT */
+	int domain;                  /* enum tprof_domain of its calls, 0 for annotations */
 } tables[] = {
-	{ tprof_hip_hooks, &tprof_hip_nhooks, tprof_hip_hooks_fill,
-	  "TPROF_HIP_API_FILTER", "TPROF_HIP_API_FILTER_OUT" },
-	{ tprof_roctx_hooks, &tprof_roctx_nhooks, tprof_roctx_hooks_fill, NULL, NULL },
-	{ tprof_mpi_hooks, &tprof_mpi_nhooks, tprof_mpi_hooks_fill,
-	  "TPROF_MPI_API_FILTER", "TPROF_MPI_API_FILTER_OUT" },
-	{ tprof_nrt_hooks, &tprof_nrt_nhooks, tprof_nrt_hooks_fill,
-	  "TPROF_NRT_API_FILTER", "TPROF_NRT_API_FILTER_OUT" },
-	{ tprof_nccl_hooks, &tprof_nccl_nhooks, tprof_nccl_hooks_fill,
-	  "TPROF_NCCL_API_FILTER", "TPROF_NCCL_API_FILTER_OUT" },
+	{ tprof_hip_hooks, &tprof_hip_nhooks, tprof_hip_hooks_fill, TPROF_DOM_HIP },
+	{ tprof_roctx_hooks, &tprof_roctx_nhooks, tprof_roctx_hooks_fill, 0 },
+	{ tprof_mpi_hooks, &tprof_mpi_nhooks, tprof_mpi_hooks_fill, TPROF_DOM_MPI },
+	{ tprof_nrt_hooks, &tprof_nrt_nhooks, tprof_nrt_hooks_fill, TPROF_DOM_NRT },
+	{ tprof_nccl_hooks, &tprof_nccl_nhooks, tprof_nccl_hooks_fill, TPROF_DOM_NCCL },
 };
+
+/* Each domain's filter variables, NULL for a domain without (common/domains.h). */
+#define FILTER_VARS(name, value, key, title, json, desc, paradigm, filtered)              \
+	[TPROF_DOM_##name] = { (filtered) ? "TPROF_" #name "_API_FILTER" : NULL,             \
+			       (filtered) ? "TPROF_" #name "_API_FILTER_OUT" : NULL },
+static const struct {
+	const char *in, *out;
+} filter_vars[TPROF_NDOMAINS] = { TPROF_DOMAINS(FILTER_VARS) };
+#undef FILTER_VARS
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
 #define INDEX_SIZE 2048u
@@ -91,9 +95,9 @@ TPROF_START_CODE void tprof_hooks_init(const struct tprof_env *env)
 {
 	for (size_t t = 0; t < NTABLES; t++) {
 		const char *in = NULL, *out = NULL;
-		if (tables[t].filter_var) {
-			in = tprof_env_get(env, tables[t].filter_var);
-			out = tprof_env_get(env, tables[t].filter_out_var);
+		if (filter_vars[tables[t].domain].in) {
+			in = tprof_env_get(env, filter_vars[tables[t].domain].in);
+			out = tprof_env_get(env, filter_vars[tables[t].domain].out);
 		}
 		if ((!in || !*in) && (!out || !*out) && !tprof_g.cfg.poll_each)
 			continue;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/domains.h"
 #include "state.h"
 #include "../../util/u64map.h"
 
@@ -37,11 +38,11 @@ static const struct cat known_cats[] = {
 	{ "mark", "mark", OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_USER, 0 },
 	{ "step", "training step", OTF2_REGION_ROLE_LOOP, OTF2_PARADIGM_USER, 0 },
 	{ "call", "API call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, 0 },
-	{ "hip", "HIP API call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP, 0 },
-	{ "mpi", "MPI call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, 0 },
-	{ "nccl", "NCCL call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, 0 },
-	{ "nrt", "Neuron runtime call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, 0 },
-	{ "cuda", "CUDA API call", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_CUDA, 0 },
+	/* each domain's calls (common/domains.h) */
+#define DOMAIN_CAT(name, value, key, title, json, desc, paradigm, ...)                      \
+	{ key, desc, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_##paradigm, 0 },
+	TPROF_DOMAINS(DOMAIN_CAT)
+#undef DOMAIN_CAT
 	/* device work is recorded through HIP today */
 	{ "device", "device work", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP, 0 },
 	{ "kernel", "GPU kernel", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_HIP, 0 },
