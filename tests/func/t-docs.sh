@@ -3,9 +3,10 @@
 # close every block they open (an unclosed example swallowed the text after it once), every
 # variable the recorder reads is in the README's table and in tprof-inspect(1), every long
 # option of each --help is in its man page, -V works for both commands, and every SQLite view
-# the writer makes is listed in the README, the man page and sqlite-schema.md.
+# the writer makes is listed in the README, the man page and sqlite-schema.md, and DESIGN.md's
+# map of the source names every folder.
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 9
 src=$top_srcdir
 
 bad=""
@@ -22,12 +23,15 @@ done
 ok $? "the man pages render without a warning, every .nf and .RS closed"
 [ -z "$bad" ] || diag "$bad"
 
-# The variables: those the recorder and the sampler read (getenv and the API filter table),
-# but the tests' own.
-vars=$(cat "$src"/preload/*.c "$src"/preload/*/*.c "$src"/sample/*.c "$src"/cli/*.c "$src"/common/*.c |
-	grep -oE '"TPROF_[A-Z0-9_]+"' | tr -d '"' | grep -v '^TPROF_TEST_' | sort -u)
-[ "$(echo "$vars" | wc -l)" -gt 20 ]
-ok $? "the variables are found in the sources ($(echo "$vars" | wc -l))"
+# The variables: those the recorder and the sampler read (getenv), but the tests' own, and the
+# API filters of the domains that have them (common/domains.h: its lines whose last field is 1).
+filters=$(sed -n 's/^[[:space:]]*X(\([A-Z0-9]*\), .*, 1)[[:space:]\\]*$/TPROF_\1_API_FILTER/p' \
+	"$src/common/domains.h")
+vars=$({ cat "$src"/preload/*.c "$src"/preload/*/*.c "$src"/sample/*.c "$src"/cli/*.c "$src"/common/*.c |
+	grep -oE '"TPROF_[A-Z0-9_]+"' | tr -d '"'
+	for f in $filters; do echo "$f" "${f}_OUT"; done | tr ' ' '\n'; } | grep -v '^TPROF_TEST_' | sort -u)
+[ "$(echo "$vars" | wc -l)" -gt 20 ] && [ "$(echo "$filters" | wc -w)" -eq 4 ]
+ok $? "the variables are found in the sources ($(echo "$vars" | wc -l), the filters of $(echo "$filters" | wc -w) domains)"
 missing=""
 for v in $vars; do
 	grep -q "^| \`$v\`" "$src/README.md" || grep -q "^| \`${v}_OUT\`\|^| \`${v%_OUT}\`" "$src/README.md" ||
@@ -63,4 +67,15 @@ done
 [ -n "$views" ] || missing="no CREATE VIEW found in analyze/render/sqlite"
 ok_none_missing "$missing" \
 	"each of the $(echo "$views" | wc -w) SQLite views is listed in the README, the man page and the schema"
+
+# docs/DESIGN.md's map names every folder of sources (its "Parts and layering" block).
+map=$(sed -n '/^## Parts and layering/,/^Every arrow points down/p' "$src/docs/DESIGN.md")
+missing=""
+for d in $(cd "$src" && find analyze preload common cli api sample ebpf python include tests bench \
+	scripts examples docs -type f \( -name '*.c' -o -name '*.h' -o -name '*.py' -o -name '*.sh' \) |
+	sed 's|/[^/]*$||' | grep -v '^tests/.*/' | sort -u); do
+	base=${d##*/}
+	echo "$map" | grep -qE "(^| |/)$base/" || missing="$missing $d"
+done
+ok_none_missing "$missing" "DESIGN.md's map names every folder of sources"
 finish
