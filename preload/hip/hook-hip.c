@@ -86,54 +86,6 @@ TPROF_EXPORT hipError_t hipSetDevice(int device)
 	return call_end(t, r, real(device));
 }
 
-/* ---- the device of a stream ------------------------------------------------------------- */
-
-/* Not wrapped: asked for the device of a stream. */
-TPROF_REAL(int, hipGetStreamDeviceId, (hipStream_t))
-
-/* The devices of the streams a thread launches on, as the runtime said, so that a launch does
- * not ask it each time (a runtime call, under a lock in HIP).  A stream destroyed or a device
- * reset forgets them all, before and after, as a handle may come back for another device; the
- * null and per-thread streams (the current device's) and unknown ones are always asked. */
-#define STREAM_CACHE 16
-#define SPECIAL_STREAMS 4096                   /* handles below are names, not objects */
-struct stream_dev {
-	uint64_t stream;
-	uint32_t gen;
-	int device;
-};
-static __thread struct stream_dev stream_devs[STREAM_CACHE]
-	__attribute__((tls_model("initial-exec")));
-static uint32_t streams_gen = 1;
-
-static void streams_forget(void)
-{
-	__atomic_add_fetch(&streams_gen, 1, __ATOMIC_ACQ_REL);
-}
-
-/* Asks the runtime, and keeps the answer for a stream the program made. */
-static __attribute__((noinline)) int ask_device(struct stream_dev *c, uint64_t stream,
-						uint32_t gen)
-{
-	int device = -1;
-	if (get_hipGetStreamDeviceId())
-		device = real_hipGetStreamDeviceId((hipStream_t)(uintptr_t)stream);
-	else if (get_hipGetDevice())
-		real_hipGetDevice(&device);
-	if (device >= 0 && stream >= SPECIAL_STREAMS)
-		*c = (struct stream_dev){ stream, gen, device };
-	return device;
-}
-
-static int stream_device(uint64_t stream)
-{
-	struct stream_dev *c = &stream_devs[(stream >> 6 ^ stream >> 12) % STREAM_CACHE];
-	uint32_t gen = __atomic_load_n(&streams_gen, __ATOMIC_ACQUIRE);
-	if (TPROF_LIKELY(c->stream == stream && c->gen == gen))
-		return c->device;
-	return ask_device(c, stream, gen);
-}
-
 /* ---- waiting ----------------------------------------------------------------------------- */
 
 #define HIP_SYNC(name, stream_expr, event_expr, params, ...)                              \
@@ -201,7 +153,7 @@ TPROF_EXPORT hipError_t hipDeviceReset(void)
 		real_hipGetDevice(&device);
 	if (device >= 0)
 		tprof_dev_drain(&tprof_hip_rt, device, 1);
-	streams_forget();
+	tprof_hip_streams_forget();
 	hipError_t rc;
 	if (!tprof_should_record(t)) {
 		rc = real();
@@ -214,7 +166,7 @@ TPROF_EXPORT hipError_t hipDeviceReset(void)
 		HIP_START(hipDeviceReset);
 		rc = call_end(t, r, real());
 	}
-	streams_forget();
+	tprof_hip_streams_forget();
 	return rc;
 }
 
@@ -314,14 +266,14 @@ HIP_CREATE(hipEventCreateWithFlags, (hipEvent_t *out, unsigned flags), out, flag
 		return call_end(t, r, real(__VA_ARGS__));                                  \
 	}
 
-/* A destroyed stream's handle may come back for another device (stream_device). */
+/* A destroyed stream's handle may come back for another device (devrt-hip.h). */
 TPROF_EXPORT hipError_t hipStreamDestroy(hipStream_t s)
 {
 	struct tprof_thread *t = &tprof_tls;
 	hipStreamDestroy_fn real = get_hipStreamDestroy();
 	if (TPROF_UNLIKELY(!real))
 		return HIP_NO_RUNTIME;
-	streams_forget();
+	tprof_hip_streams_forget();
 	hipError_t rc;
 	if (!tprof_should_record(t)) {
 		rc = real(s);
@@ -334,7 +286,7 @@ TPROF_EXPORT hipError_t hipStreamDestroy(hipStream_t s)
 		HIP_START(hipStreamDestroy);
 		rc = call_end(t, r, real(s));
 	}
-	streams_forget();
+	tprof_hip_streams_forget();
 	return rc;
 }
 HIP_OBJECT(hipEventRecord, s, e, (hipEvent_t e, hipStream_t s), e, s)
@@ -370,90 +322,6 @@ TPROF_EXPORT void __hipRegisterFunction(void **modules, const void *host, char *
 	if (real)
 		real(modules, host, device_fn, device_name, limit, tid, bid, block, grid, wsize);
 }
-
-/* ---- device timing with HIP events ------------------------------------------------------ */
-
-/* Runs `body` on `device` and comes back to the thread's own device. */
-#define ON_DEVICE(device, body)                                                            \
-	do {                                                                               \
-		int cur_ = -1;                                                             \
-		if (get_hipGetDevice())                                                    \
-			real_hipGetDevice(&cur_);                                          \
-		if (cur_ != (device) && get_hipSetDevice())                                \
-			real_hipSetDevice(device);                                         \
-		body;                                                                      \
-		if (cur_ >= 0 && cur_ != (device))                                         \
-			real_hipSetDevice(cur_);                                           \
-	} while (0)
-
-static int ev_create(int device, void **ev)
-{
-	int rc = -1;
-	if (get_hipEventCreateWithFlags())
-		ON_DEVICE(device, rc = real_hipEventCreateWithFlags(ev, 0));
-	return rc == hipSuccess ? 0 : -1;
-}
-
-static void ev_destroy(void *ev)
-{
-	if (get_hipEventDestroy())
-		real_hipEventDestroy(ev);
-}
-
-static int ev_record(void *ev, uint64_t stream)
-{
-	return get_hipEventRecord() && real_hipEventRecord(ev, (hipStream_t)(uintptr_t)stream) == hipSuccess
-		       ? 0 : -1;
-}
-
-static int ev_query(void *ev)
-{
-	if (!get_hipEventQuery())
-		return -1;
-	hipError_t rc = real_hipEventQuery(ev);
-	return rc == hipSuccess ? 1 : rc == hipErrorNotReady ? 0 : -1;
-}
-
-static int ev_sync(void *ev)
-{
-	return get_hipEventSynchronize() && real_hipEventSynchronize(ev) == hipSuccess ? 0 : -1;
-}
-
-static int ev_elapsed(void *a, void *b, float *ms)
-{
-	return get_hipEventElapsedTime() && real_hipEventElapsedTime(ms, a, b) == hipSuccess ? 0 : -1;
-}
-
-static int priv_stream(int device, uint64_t *stream)
-{
-	int rc = -1;
-	hipStream_t s = NULL;
-	if (get_hipStreamCreateWithFlags())
-		ON_DEVICE(device, rc = real_hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
-	*stream = (uint64_t)(uintptr_t)s;
-	return rc == hipSuccess ? 0 : -1;
-}
-
-/* The functions timing cannot do without. */
-static int hip_usable(void)
-{
-	return get_hipEventCreateWithFlags() && get_hipEventRecord() && get_hipEventQuery() &&
-	       get_hipEventElapsedTime() && get_hipStreamCreateWithFlags();
-}
-
-const struct tprof_devrt tprof_hip_rt = {
-	.name = "HIP",
-	.id = 0,
-	.usable = hip_usable,
-	.event_create = ev_create,
-	.event_destroy = ev_destroy,
-	.event_record = ev_record,
-	.event_query = ev_query,
-	.event_sync = ev_sync,
-	.elapsed_ms = ev_elapsed,
-	.stream_create = priv_stream,
-	.device_of_stream = stream_device,
-};
 
 /* ---- the shared path of work put on a device --------------------------------------------- */
 
@@ -522,7 +390,7 @@ int tprof_hip_begin(const struct hip_work *w, struct hip_op *op)
 	t->guard++;
 	tprof_call_start(r, w->hook, r ? ext : 0, corr);
 	uint64_t t0 = r ? r->t0 : tprof_now();
-	int device = w->device >= 0 ? w->device : tprof_hip_rt.device_of_stream((uint64_t)(uintptr_t)w->stream);
+	int device = w->device >= 0 ? w->device : tprof_hip_stream_device((uint64_t)(uintptr_t)w->stream);
 	if (a)
 		a->device = (uint16_t)device;
 	struct tprof_devpend *p = tprof_dev_begin(t, &tprof_hip_rt, device, (uint64_t)(uintptr_t)w->stream);

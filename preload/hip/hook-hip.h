@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "../events/api.h"
-#include "../events/devtime.h"
+#include "../events/devrt-hip.h"
 #include "../core/resolve.h"
 
 typedef int hipError_t;
@@ -279,7 +279,6 @@ extern struct tprof_hook tprof_hip_hooks[];
 #define HIP_HOOK(name) (&tprof_hip_hooks[HIP_##name])
 
 /* hook-hip.c: device timing through HIP events, and what a device operation records. */
-extern const struct tprof_devrt tprof_hip_rt;
 
 /* One operation put on a device, as the wrapper describes it. */
 struct hip_work {

@@ -6,9 +6,9 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include "cuda-rt.h"
-#include "../hip/hook-hip.h"
 #include "nccl-rt.h"
+#include "../events/devrt-cuda.h"
+#include "../events/devrt-hip.h"
 #include "../core/resolve.h"
 
 /* The library's own ncclGetVersion, found like every lazily found function (the hook
