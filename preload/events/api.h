@@ -120,4 +120,65 @@ static inline struct tprof_call_args *tprof_call_args(struct tprof_rec *r)
 	return r ? (struct tprof_call_args *)(r + 1) : NULL;
 }
 
+/* ---- one recorded call: the protocol of every runtime's wrappers ------------------------ */
+
+#define TPROF_CALL_UNITS 2      /* the most argument units a wrapper addresses */
+
+/* A call being recorded.  tprof_call_begin reserves its CALL record with `ext` argument
+ * units and gives the wrapper each unit it fills: in the record, or, beyond the
+ * record's units or when the record is not written (the filter leaves the call out, no
+ * buffer), cleared scratch space, so that what a wrapper keeps track of (communicators,
+ * requests, models) does not depend on the filter.  tprof_call_enter publishes the call as
+ * begun and raises the guard (runtime calls made inside are not recorded), the real call
+ * runs, and tprof_call_leave writes its return code and end and lowers the guard.  Each
+ * runtime's call (struct mpi_call, nccl_call, nrt_call) is this with its units typed. */
+struct tprof_call {
+	struct tprof_thread *t;
+	struct tprof_hook *h;
+	struct tprof_rec *r;            /* the CALL record, NULL when not written */
+	uint64_t corr;                  /* its correlation id, 0 for none */
+	unsigned ext;                   /* argument units in the record */
+	struct tprof_rec scratch[TPROF_CALL_UNITS];
+};
+
+/* Reserves the CALL of h with `ext` argument units (cleared) and points units[0 .. want) at
+ * the units the wrapper fills (1 <= want <= TPROF_CALL_UNITS): the record's first `ext`, the
+ * rest cleared scratch.  The caller sets the correlation id (corr). */
+static inline void tprof_call_begin(struct tprof_call *c, struct tprof_thread *t,
+				    struct tprof_hook *h, unsigned ext, unsigned want, void **units)
+{
+	_Static_assert(TPROF_CALL_UNITS == 2, "tprof_call_begin points at two units at most");
+	c->t = t;
+	c->h = h;
+	c->ext = ext;
+	struct tprof_rec *r = c->r = tprof_call_reserve(t, h, ext);
+	if (TPROF_LIKELY(r != NULL)) {
+		if (ext < want)
+			__builtin_memset(&c->scratch[ext], 0, (want - ext) * sizeof(c->scratch[0]));
+		units[0] = ext > 0 ? r + 1 : &c->scratch[0];
+		if (want > 1)
+			units[1] = ext > 1 ? r + 2 : &c->scratch[1];
+	} else {
+		__builtin_memset(c->scratch, 0, want * sizeof(c->scratch[0]));
+		units[0] = &c->scratch[0];
+		if (want > 1)
+			units[1] = &c->scratch[1];
+	}
+}
+
+/* Publishes the call as begun (with what its units hold by now) and enters the runtime. */
+static inline void tprof_call_enter(struct tprof_call *c)
+{
+	c->t->guard++;
+	tprof_call_start(c->r, c->h, c->ext, c->corr);
+}
+
+/* The runtime returned rc; whatever was filled in since is in the record already. */
+static inline int tprof_call_leave(struct tprof_call *c, int rc)
+{
+	tprof_call_finish(c->r, rc);
+	c->t->guard--;
+	return rc;
+}
+
 #endif

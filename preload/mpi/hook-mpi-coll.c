@@ -206,7 +206,7 @@ static void bytes_reduce_scatter_block(struct mpi_call *c, const struct csz *z, 
 			c->a->flags |= TPROF_MPIF_INPLACE;                                 \
 		if (rq_)                                                                   \
 			c->a->flags |= TPROF_MPIF_NONBLOCKING;                             \
-		mpi_start(c);                                                              \
+		tprof_call_enter(&c->call);                                               \
 		int rc = real(__VA_ARGS__);                                                \
 		if (rc == TMPI_SUCCESS) {                                                  \
 			struct csz z = sizes_of(e);                                        \
@@ -217,7 +217,7 @@ static void bytes_reduce_scatter_block(struct mpi_call *c, const struct csz *z, 
 				mpi_track(c, *rq_, TPROF_MPI_ICOLL, 0, NULL);              \
 			}                                                                  \
 		}                                                                          \
-		return mpi_end(c, rc);                                                     \
+		return tprof_call_leave(&c->call, rc);                                    \
 	}
 
 #define NOROOT TPROF_MPI_NONE

@@ -14,11 +14,11 @@
 		mpi_begin(c, t, MPI_HOOK(name), 2, TPROF_MPI_COMM);                        \
 		c->a->comm = mpi_comm_of(parent, &p);                                      \
 		uint32_t made_n_ = tprof_mpi_comm_creation(p);                             \
-		mpi_start(c);                                                              \
+		tprof_call_enter(&c->call);                                               \
 		int rc = real(__VA_ARGS__);                                                \
 		if (rc == TMPI_SUCCESS && (out))                                           \
 			c->b->req = tprof_mpi_comm_made(c->a->comm, made_n_, *(out));      \
-		return mpi_end(c, rc);                                                     \
+		return tprof_call_leave(&c->call, rc);                                    \
 	}
 
 MPI_MADE(MPI_Comm_split, comm, out, (MComm comm, int color, int key, MComm *out),
@@ -53,11 +53,11 @@ TPROF_EXPORT int MPI_Comm_create_group(MComm comm, tmpi_Group group, int tag, MC
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_create_group), 2, TPROF_MPI_COMM);
 	c->a->comm = mpi_comm_id(comm);
 	c->a->tag = mpi_tag(tag);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(comm, group, tag, out);
 	if (rc == TMPI_SUCCESS && out)
 		c->b->req = tprof_mpi_comm_made_group(c->a->comm, tag, *out);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* Two groups joined through their leaders: its id comes from both groups and the tag. */
@@ -71,11 +71,11 @@ TPROF_EXPORT int MPI_Intercomm_create(MComm comm, int local_leader, MComm bridge
 	c->a->peer = mpi_rank(local_leader);
 	c->a->tag = mpi_tag(tag);
 	tprof_mpi_comm_creation(p);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(comm, local_leader, bridge, remote_leader, tag, out);
 	if (rc == TMPI_SUCCESS && out)
 		c->b->req = tprof_mpi_comm_made_inter(tag, *out);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* Nonblocking: the request in args2.req; the new communicator's id comes with its MPIREQ. */
@@ -87,7 +87,7 @@ TPROF_EXPORT int MPI_Comm_idup(MComm comm, MComm *out, MReq *req)
 	c->a->comm = mpi_comm_of(comm, &p);
 	c->a->flags = TPROF_MPIF_NONBLOCKING;
 	uint32_t n = tprof_mpi_comm_creation(p);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(comm, out, req);
 	if (rc == TMPI_SUCCESS && req) {
 		c->b->req = (uint64_t)(uintptr_t)*req;
@@ -95,7 +95,7 @@ TPROF_EXPORT int MPI_Comm_idup(MComm comm, MComm *out, MReq *req)
 		mpi_track(c, *req, TPROF_MPI_COMM, 0, out);
 		c->a->seq = 0;
 	}
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Comm_free(MComm *comm)
@@ -104,11 +104,11 @@ TPROF_EXPORT int MPI_Comm_free(MComm *comm)
 	MComm h = comm ? *comm : NULL;
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_free), 1, TPROF_MPI_COMM);
 	c->a->comm = mpi_comm_id(h);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(comm);
 	if (rc == TMPI_SUCCESS)
 		tprof_mpi_comm_forget(h);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Comm_set_name(MComm comm, const char *name)
@@ -116,9 +116,9 @@ TPROF_EXPORT int MPI_Comm_set_name(MComm comm, const char *name)
 	MPI_PROLOGUE(MPI_Comm_set_name, comm, name);
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_set_name), 1, TPROF_MPI_OTHER);
 	c->a->comm = mpi_comm_id(comm);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(comm, name);
 	if (rc == TMPI_SUCCESS)
 		tprof_mpi_comm_named(comm, name);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }

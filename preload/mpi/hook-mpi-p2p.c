@@ -20,11 +20,11 @@
 		c->a->tag = mpi_tag(tag);                                                  \
 		if (dest == TMPI_PROC_NULL)                                                \
 			c->a->flags |= TPROF_MPIF_PROC_NULL;                               \
-		mpi_start(c);                                                              \
+		tprof_call_enter(&c->call);                                               \
 		int rc = real(buf, count, type, dest, tag, comm);                          \
 		if (rc == TMPI_SUCCESS)                                                    \
 			c->a->bytes = mpi_bytes(count, type);                              \
-		return mpi_end(c, rc);                                                     \
+		return tprof_call_leave(&c->call, rc);                                    \
 	}
 
 MPI_SEND(MPI_Send)
@@ -44,11 +44,11 @@ TPROF_EXPORT int MPI_Recv(void *buf, int count, MType type, int source, int tag,
 	c->a->peer = mpi_rank(source);
 	c->a->tag = mpi_tag(tag);
 	c->a->seq = tprof_mpi_next_recv();
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(buf, count, type, source, tag, comm, st);
 	if (rc == TMPI_SUCCESS)
 		mpi_received(c->a, st);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* The send side in a, the receive side in b. */
@@ -85,10 +85,10 @@ TPROF_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MType stype, int des
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Sendrecv), 2, TPROF_MPI_SENDRECV);
 	sendrecv_begin(c, comm, dest, stag, source, rtag);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st);
 	sendrecv_end(c, rc, scount, stype, st);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MType type, int dest, int stag,
@@ -98,10 +98,10 @@ TPROF_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MType type, int dest
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Sendrecv_replace), 2, TPROF_MPI_SENDRECV);
 	sendrecv_begin(c, comm, dest, stag, source, rtag);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(buf, count, type, dest, stag, source, rtag, comm, st);
 	sendrecv_end(c, rc, count, type, st);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* ---- probes ----------------------------------------------------------------------------- */
@@ -119,11 +119,11 @@ TPROF_EXPORT int MPI_Probe(int source, int tag, MComm comm, MStatus *status)
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Probe), 1, TPROF_MPI_PROBE);
 	probe_begin(c, comm, source, tag);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(source, tag, comm, st);
 	if (rc == TMPI_SUCCESS)
 		mpi_received(c->a, st);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* The full MPI_Iprobe: pre when its fast side made the call already (MPI_POLL_AFTER),
@@ -146,7 +146,7 @@ static __attribute__((noinline)) int iprobe_full(int source, int tag, MComm comm
 	probe_begin(c, comm, source, tag);
 	if (rc == TMPI_SUCCESS && flag && *flag)
 		mpi_received(c->a, st);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* With a fast side, as MPI_Test's (hook-mpi-req.c): a probe loop's untimed misses. */
@@ -187,7 +187,7 @@ static void matched(struct mpi_call *c, tmpi_Message msg, const MStatus *st)
 	e->bytes = c->a->bytes;
 	e->seq = c->a->seq;
 	e->op = TPROF_MPI_PROBE;
-	e->hook = (uint16_t)(c->h - tprof_mpi_hooks);
+	e->hook = (uint16_t)(c->call.h - tprof_mpi_hooks);
 }
 
 TPROF_EXPORT int MPI_Mprobe(int source, int tag, MComm comm, tmpi_Message *msg, MStatus *status)
@@ -196,11 +196,11 @@ TPROF_EXPORT int MPI_Mprobe(int source, int tag, MComm comm, tmpi_Message *msg, 
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Mprobe), 1, TPROF_MPI_PROBE);
 	probe_begin(c, comm, source, tag);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(source, tag, comm, msg, st);
 	if (rc == TMPI_SUCCESS)
 		matched(c, *msg, st);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Message *msg,
@@ -213,7 +213,7 @@ TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Me
 	probe_begin(c, comm, source, tag);
 	if (rc == TMPI_SUCCESS && flag && *flag)
 		matched(c, *msg, st);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Mrecv(void *buf, int count, MType type, tmpi_Message *msg, MStatus *status)
@@ -228,11 +228,11 @@ TPROF_EXPORT int MPI_Mrecv(void *buf, int count, MType type, tmpi_Message *msg, 
 	} else {
 		c->a->seq = tprof_mpi_next_recv();
 	}
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(buf, count, type, msg, st);
 	if (rc == TMPI_SUCCESS) {
 		mpi_received(c->a, st);
 		tprof_mpi_req_remove(e);
 	}
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }

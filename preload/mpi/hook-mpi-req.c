@@ -46,7 +46,7 @@ struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int pe
 	e->peer = c->a->peer;
 	e->tag = c->a->tag;
 	e->seq = c->a->seq;
-	e->hook = (uint16_t)(c->h - tprof_mpi_hooks);
+	e->hook = (uint16_t)(c->call.h - tprof_mpi_hooks);
 	e->op = op;
 	e->flags = (uint8_t)(c->a->flags | TPROF_MPIF_NONBLOCKING | (persistent ? TPROF_MPIF_PERSISTENT : 0));
 	e->out = out;
@@ -63,7 +63,7 @@ struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int pe
 static void mpireq(struct mpi_call *c, const struct tprof_mpi_req *e, void *handle,
 		   const MStatus *st, uint8_t flags, uint64_t when)
 {
-	struct tprof_rec *r = tprof_reserve(c->t, 3);
+	struct tprof_rec *r = tprof_reserve(c->call.t, 3);
 	if (!r)
 		return;
 	struct tprof_mpi_args *a = (struct tprof_mpi_args *)(r + 1);
@@ -84,8 +84,9 @@ static void mpireq(struct mpi_call *c, const struct tprof_mpi_req *e, void *hand
 		mpi_received(a, st);
 	r->t0 = when;
 	r->t1 = 0;
-	r->arg = c->corr;
-	tprof_commit(c->t, r, TPROF_K_MPIREQ, 2, a->flags, tprof_hook_name(&tprof_mpi_hooks[e->hook]));
+	r->arg = c->call.corr;
+	tprof_commit(c->call.t, r, TPROF_K_MPIREQ, 2, a->flags,
+		     tprof_hook_name(&tprof_mpi_hooks[e->hook]));
 	c->a->nreq++;
 }
 
@@ -204,14 +205,14 @@ static inline void post_begin(struct mpi_call *c, MComm comm, int peer, int tag,
 		mpi_begin_room(c, t, MPI_HOOK(name), 2, persistent ? TPROF_MPI_OTHER      \
 			       : TPROF_MPI_ISEND, MPI_REQ_UNITS(1));                     \
 		post_begin(c, comm, dest, tag, persistent);                                \
-		mpi_start(c);                                                              \
+		tprof_call_enter(&c->call);                                               \
 		int rc = real(buf, count, type, dest, tag, comm, req);                     \
 		if (rc == TMPI_SUCCESS) {                                                  \
 			c->a->bytes = mpi_bytes(count, type);                              \
 			c->b->req = (uint64_t)(uintptr_t)*req;                             \
 			mpi_track(c, *req, TPROF_MPI_ISEND, persistent, NULL);                   \
 		}                                                                          \
-		return mpi_end(c, rc);                                                     \
+		return tprof_call_leave(&c->call, rc);                                    \
 	}
 
 MPI_ISEND(MPI_Isend, 0)
@@ -234,14 +235,14 @@ MPI_ISEND(MPI_Rsend_init, 1)
 		post_begin(c, comm, source, tag, persistent);                              \
 		if (!persistent)                                                           \
 			c->a->seq = tprof_mpi_next_recv();                                 \
-		mpi_start(c);                                                              \
+		tprof_call_enter(&c->call);                                               \
 		int rc = real(buf, count, type, source, tag, comm, req);                   \
 		if (rc == TMPI_SUCCESS) {                                                  \
 			c->a->bytes = mpi_bytes(count, type);                              \
 			c->b->req = (uint64_t)(uintptr_t)*req;                             \
 			mpi_track(c, *req, TPROF_MPI_IRECV, persistent, NULL);                   \
 		}                                                                          \
-		return mpi_end(c, rc);                                                     \
+		return tprof_call_leave(&c->call, rc);                                    \
 	}
 
 MPI_IRECV(MPI_Irecv, 0)
@@ -262,7 +263,7 @@ TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, tmpi_Message *msg,
 	} else {
 		c->a->seq = tprof_mpi_next_recv();
 	}
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(buf, count, type, msg, req);
 	if (rc == TMPI_SUCCESS) {
 		c->a->bytes = mpi_bytes(count, type);
@@ -270,7 +271,7 @@ TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, tmpi_Message *msg,
 		mpi_track(c, *req, TPROF_MPI_IRECV, 0, NULL);
 		tprof_mpi_req_remove(m);
 	}
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* ---- persistent requests started, freed, cancelled ----------------------------------------- */
@@ -298,11 +299,11 @@ TPROF_EXPORT int MPI_Start(MReq *req)
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Start), 1, TPROF_MPI_START, MPI_REQ_UNITS(1));
 	start_prepare(e);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(req);
 	if (rc == TMPI_SUCCESS)
 		started(c, e, h, tprof_now());
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Startall(int count, MReq reqs[])
@@ -312,14 +313,14 @@ TPROF_EXPORT int MPI_Startall(int count, MReq reqs[])
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Startall), 1, TPROF_MPI_START, MPI_REQ_UNITS(count));
 	for (int i = 0; followed && i < count; i++)
 		start_prepare(scratch.entries[i] = captured(i));
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(count, reqs);
 	if (rc == TMPI_SUCCESS && followed) {
 		uint64_t when = tprof_now();
 		for (int i = 0; i < count; i++)
 			started(c, scratch.entries[i], scratch.handles[i], when);
 	}
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* MPI_Request_free and MPI_Cancel: the request in args2.req, its communicator in args. */
@@ -339,11 +340,11 @@ TPROF_EXPORT int MPI_Request_free(MReq *req)
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin(c, t, MPI_HOOK(MPI_Request_free), 2, TPROF_MPI_OTHER);
 	about_request(c, e, h);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(req);
 	if (rc == TMPI_SUCCESS)
 		tprof_mpi_req_remove(e);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Cancel(MReq *req)
@@ -353,11 +354,11 @@ TPROF_EXPORT int MPI_Cancel(MReq *req)
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin(c, t, MPI_HOOK(MPI_Cancel), 2, TPROF_MPI_OTHER);
 	about_request(c, e, h);
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(req);
 	if (rc == TMPI_SUCCESS && e)
 		e->cancel = 1;
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* ---- the Wait and Test families ---------------------------------------------------------- */
@@ -369,11 +370,11 @@ TPROF_EXPORT int MPI_Wait(MReq *req, MStatus *status)
 	MReq h = req ? *req : NULL;
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Wait), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1));
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(req, st);
 	if (rc == TMPI_SUCCESS)
 		completed(c, e, h, st, tprof_now());
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* The full MPI_Test: pre when its fast side made the call already (MPI_POLL_AFTER), with h
@@ -397,7 +398,7 @@ static __attribute__((noinline)) int test_full(MReq *req, int *flag, MStatus *st
 		       rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && flag && *flag)
 		completed(c, found(e, h), h, st, tprof_now());
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
@@ -454,11 +455,11 @@ TPROF_EXPORT int MPI_Waitall(int count, MReq reqs[], MStatus statuses[])
 	int followed = capture(count, reqs);
 	MStatus *sts = statuses_for(statuses, followed);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Waitall), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(count));
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(count, reqs, sts);
 	if (rc == TMPI_SUCCESS && followed)
 		all_completed(c, count, sts);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Testall(int count, MReq reqs[], int *flag, MStatus statuses[])
@@ -471,7 +472,7 @@ TPROF_EXPORT int MPI_Testall(int count, MReq reqs[], int *flag, MStatus statuses
 		 rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && followed && flag && *flag)
 		all_completed(c, count, sts);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT int MPI_Waitany(int count, MReq reqs[], int *index, MStatus *status)
@@ -480,11 +481,11 @@ TPROF_EXPORT int MPI_Waitany(int count, MReq reqs[], int *index, MStatus *status
 	MStatus own, *st = status ? status : &own;
 	int followed = capture(count, reqs);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Waitany), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1));
-	mpi_start(c);
+	tprof_call_enter(&c->call);
 	int rc = real(count, reqs, index, st);
 	if (rc == TMPI_SUCCESS && followed && index && *index != TMPI_UNDEFINED)
 		some_completed(c, 1, index, st, count);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* The full MPI_Testany: pre when its fast side made the call already (MPI_POLL_AFTER), having
@@ -508,7 +509,7 @@ static __attribute__((noinline)) int testany_full(int count, MReq reqs[], int *i
 		       rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && followed && flag && *flag && index && *index != TMPI_UNDEFINED)
 		some_completed(c, 1, index, st, count);
-	return mpi_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* Requests the fast side of MPI_Testany copies itself, on its stack: a polling loop holds a
@@ -567,7 +568,7 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 			 can_miss && rc == TMPI_SUCCESS && outcount && !*outcount);        \
 		if (rc == TMPI_SUCCESS && followed && outcount && *outcount != TMPI_UNDEFINED) \
 			some_completed(c, *outcount, indices, sts, count);                 \
-		return mpi_end(c, rc);                                                     \
+		return tprof_call_leave(&c->call, rc);                                    \
 	}
 
 MPI_SOME(MPI_Waitsome, 0)

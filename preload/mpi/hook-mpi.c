@@ -15,8 +15,8 @@ MPI_API(MPI_REAL)
 	{                                                                                  \
 		MPI_PROLOGUE(name, MPI_UNPAREN args);                                      \
 		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
-		mpi_start(c);                                                              \
-		return mpi_end(c, real args);                                              \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real args);                             \
 	}
 #define MPI_GEN_QC(name, params, args)                                                    \
 	TPROF_EXPORT int name params                                                       \
@@ -24,8 +24,8 @@ MPI_API(MPI_REAL)
 		MPI_PROLOGUE(name, MPI_UNPAREN args);                                      \
 		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
 		c->a->comm = mpi_comm_id(comm);                                            \
-		mpi_start(c);                                                              \
-		return mpi_end(c, real args);                                              \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real args);                             \
 	}
 #define MPI_GEN_H(name, params, args)
 #define MPI_GEN_P(name, params, args)
@@ -66,8 +66,8 @@ static void started(int rc)
 	}                                                                                  \
 	struct mpi_call c_, *c = &c_;                                                      \
 	mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_INIT);                                \
-	mpi_start(c);                                                                      \
-	int rc = mpi_end(c, real(__VA_ARGS__));                                            \
+	tprof_call_enter(&c->call);                                                       \
+	int rc = tprof_call_leave(&c->call, real(__VA_ARGS__));                           \
 	started(rc);                                                                       \
 	return rc
 
@@ -105,8 +105,8 @@ TPROF_EXPORT int MPI_Finalize(void)
 		return real();
 	struct mpi_call c_, *c = &c_;
 	mpi_begin(c, t, MPI_HOOK(MPI_Finalize), 1, TPROF_MPI_FINALIZE);
-	mpi_start(c);
-	return mpi_end(c, real());
+	tprof_call_enter(&c->call);
+	return tprof_call_leave(&c->call, real());
 }
 
 /* ---- the table -------------------------------------------------------------------------- */

@@ -256,43 +256,23 @@ extern struct tprof_hook tprof_mpi_hooks[] TPROF_HIDDEN;
 
 /* ---- one recorded call -------------------------------------------------------------------- */
 
-/* An MPI call being recorded.  Its arguments are written to `a` and `b`, which point into the
- * CALL record or, when the call is filtered out, at scratch space: what a wrapper keeps
- * track of (request posts, counters, communicators) does not depend on the filter. */
+/* An MPI call being recorded (struct tprof_call, events/api.h): its arguments go to `a` and
+ * `b`, in the CALL record or scratch space. */
 struct mpi_call {
-	struct tprof_thread *t;
-	struct tprof_hook *h;
-	struct tprof_rec *r;
+	struct tprof_call call;
 	struct tprof_mpi_args *a;
 	struct tprof_mpi_args2 *b;
-	uint64_t corr;
-	unsigned ext;
-	struct tprof_mpi_args a_;
-	struct tprof_mpi_args2 b_;
 };
 
 /* Reserves the CALL with ext (1 or 2) units; `op` and no peer, tag or communicator yet. */
 static inline void mpi_begin(struct mpi_call *c, struct tprof_thread *t, struct tprof_hook *h,
 			     unsigned ext, uint8_t op)
 {
-	c->t = t;
-	c->h = h;
-	c->ext = ext;
-	c->r = tprof_call_reserve(t, h, ext);
-	if (TPROF_LIKELY(c->r != NULL)) {
-		c->a = (struct tprof_mpi_args *)(c->r + 1);
-		c->corr = tprof_next_corr(t);
-	} else {
-		memset(&c->a_, 0, sizeof(c->a_));
-		c->a = &c->a_;
-		c->corr = 0;
-	}
-	if (c->r && ext > 1) {
-		c->b = (struct tprof_mpi_args2 *)(c->r + 2);
-	} else {
-		memset(&c->b_, 0, sizeof(c->b_));
-		c->b = &c->b_;
-	}
+	void *u[2];
+	tprof_call_begin(&c->call, t, h, ext, 2, u);
+	c->call.corr = TPROF_LIKELY(c->call.r != NULL) ? tprof_next_corr(t) : 0;
+	c->a = u[0];
+	c->b = u[1];
 	c->a->op = op;
 	c->a->peer = TPROF_MPI_NONE;
 	c->a->tag = TPROF_MPI_NONE;
@@ -312,35 +292,20 @@ static inline void mpi_begin_room(struct mpi_call *c, struct tprof_thread *t,
 /* Units of the MPIREQ records of n requests. */
 #define MPI_REQ_UNITS(n) (3 * (size_t)((n) > 0 ? (n) : 0))
 
-/* Publishes the call as begun (with what `a` and `b` hold by now) and enters the runtime. */
-static inline void mpi_start(struct mpi_call *c)
-{
-	c->t->guard++;
-	tprof_call_start(c->r, c->h, c->ext, c->corr);
-}
-
-/* The runtime returned rc; whatever was filled in since is in the record already. */
-static inline int mpi_end(struct mpi_call *c, int rc)
-{
-	tprof_call_finish(c->r, rc);
-	c->t->guard--;
-	return rc;
-}
-
 /* ---- calls that poll (P entries) --------------------------------------------------------- */
 
-/* Calls `call` (assigning rc) for a polling function h.  When its unsuccessful calls are
+/* Calls `real_call` (assigning rc) for a polling function h.  When its unsuccessful calls are
  * folded (poll.h), the call is timed without a record: if `missed` (an expression over rc and
  * what the call returned) holds, it is counted in the thread's run of polls and the wrapper
  * returns rc; else its CALL record is written now, as having begun at its entry.  A poll
  * the run does not time (poll.h) reads no clock when it misses, and one that succeeds begins
  * at its return.  Otherwise the CALL is recorded around the call as every call's is.  Either
  * way, what follows fills the record (and up to `follow` units of MPIREQ records) and ends it
- * with mpi_end.  MPI_POLL_AFTER is the same for a call a fast side (mpi_poll_fast) made
+ * with tprof_call_leave.  MPI_POLL_AFTER is the same for a call a fast side (mpi_poll_fast) made
  * already, untimed, returning pre_rc, and could not count: its guard is still held. */
-#define MPI_POLL(c, t, h, ext, op, follow, rc, call, missed)                                \
-	MPI_POLL_AFTER(c, t, h, ext, op, follow, rc, 0, 0, call, missed)
-#define MPI_POLL_AFTER(c, t, h, ext, op, follow, rc, pre, pre_rc, call, missed)             \
+#define MPI_POLL(c, t, h, ext, op, follow, rc, real_call, missed)                         \
+	MPI_POLL_AFTER(c, t, h, ext, op, follow, rc, 0, 0, real_call, missed)
+#define MPI_POLL_AFTER(c, t, h, ext, op, follow, rc, pre, pre_rc, real_call, missed)      \
 	int rc;                                                                            \
 	if ((pre) || (mpi_folds(h) && tprof_poll_untimed(t))) {                            \
 		int missed_;                                                               \
@@ -349,7 +314,7 @@ static inline int mpi_end(struct mpi_call *c, int rc)
 			missed_ = (missed);                                                \
 		} else {                                                                   \
 			(t)->guard++;                                                      \
-			rc = call;                                                         \
+			rc = real_call;                                                   \
 			missed_ = (missed);                                                \
 			if (missed_ && tprof_poll_count(t, h)) {                           \
 				(t)->guard--;                                              \
@@ -364,11 +329,11 @@ static inline int mpi_end(struct mpi_call *c, int rc)
 		}                                                                          \
 		tprof_poll_close(t, at_);                                                  \
 		mpi_begin_room(c, t, h, ext, op, follow);                                  \
-		tprof_call_start_at((c)->r, h, ext, (c)->corr, at_);                       \
+		tprof_call_start_at((c)->call.r, h, ext, (c)->call.corr, at_);            \
 	} else if (mpi_folds(h)) {                                                         \
 		uint64_t t0_ = tprof_now();                                                \
 		(t)->guard++;                                                              \
-		rc = call;                                                                 \
+		rc = real_call;                                                           \
 		if (missed) {                                                              \
 			uint64_t t1_ = tprof_now();                                        \
 			(t)->guard--;                                                      \
@@ -376,11 +341,11 @@ static inline int mpi_end(struct mpi_call *c, int rc)
 			return rc;                                                         \
 		}                                                                          \
 		mpi_begin_room(c, t, h, ext, op, follow);                                  \
-		tprof_call_start_at((c)->r, h, ext, (c)->corr, t0_);                       \
+		tprof_call_start_at((c)->call.r, h, ext, (c)->call.corr, t0_);            \
 	} else {                                                                           \
 		mpi_begin_room(c, t, h, ext, op, follow);                                  \
-		mpi_start(c);                                                              \
-		rc = call;                                                                 \
+		tprof_call_enter(&(c)->call);                                             \
+		rc = real_call;                                                           \
 	}
 
 static inline int mpi_folds(const struct tprof_hook *h)

@@ -90,7 +90,7 @@ static int coll_begin(struct tprof_thread *t, const struct nccl_work *w, struct 
 		c->a->flags |= TPROF_NCCLF_GROUPED;
 		c->b->aux = tprof_nccl_gs.id;
 	}
-	nccl_start(c);
+	tprof_call_enter(&c->call);
 	uint32_t name = tprof_hook_name(w->hook);
 	o->g = (struct tprof_nccl_gop){
 		.comm = e,
@@ -119,10 +119,10 @@ static int coll_begin(struct tprof_thread *t, const struct nccl_work *w, struct 
 		return 1;
 	}
 	struct tprof_devpend *p = o->p;
-	p->corr = c->corr;
+	p->corr = c->call.corr;
 	p->kind = TPROF_DEVOP_COLLECTIVE;
 	p->name = name;
-	p->op.launch_t0 = c->r ? c->r->t0 : tprof_now();
+	p->op.launch_t0 = c->call.r ? c->call.r->t0 : tprof_now();
 	p->op.bytes = bytes;
 	p->op.caller = caller;
 	p->op.coll = (struct tprof_devop_coll){
@@ -146,8 +146,8 @@ static ncclResult_t coll_end(struct nccl_op *o, ncclResult_t rc)
 	if (o->grouped)
 		tprof_nccl_group_added(o->place, &o->g, ok);
 	else
-		tprof_dev_end(o->c.t, o->p, ok);
-	return nccl_end(&o->c, rc);
+		tprof_dev_end(o->c.call.t, o->p, ok);
+	return tprof_call_leave(&o->c.call, rc);
 }
 
 #define NCCL_WORK(name, params, args, ...)                                                \

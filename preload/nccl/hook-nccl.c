@@ -21,16 +21,16 @@ NCCL_API(NCCL_REAL)
 	TPROF_EXPORT ncclResult_t name params                                              \
 	{                                                                                  \
 		NCCL_PROLOGUE(name, TPROF_NCCL_OTHER, NCCL_UNPAREN args);                  \
-		nccl_start(c);                                                             \
-		return nccl_end(c, real args);                                             \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real args);                             \
 	}
 #define NCCL_GEN_QC(name, params, args)                                                   \
 	TPROF_EXPORT ncclResult_t name params                                              \
 	{                                                                                  \
 		NCCL_PROLOGUE(name, TPROF_NCCL_OTHER, NCCL_UNPAREN args);                  \
 		nccl_comm_args(c, nccl_comm(comm));                                        \
-		nccl_start(c);                                                             \
-		return nccl_end(c, real args);                                             \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real args);                             \
 	}
 #define NCCL_GEN_H(name, params, args)
 #define NCCL_UNPAREN(...) __VA_ARGS__
@@ -85,11 +85,11 @@ static void made(struct nccl_call *c, ncclResult_t rc, ncclComm_t *out, uint64_t
 TPROF_EXPORT ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
 {
 	NCCL_PROLOGUE(ncclGetUniqueId, TPROF_NCCL_OTHER, uniqueId);
-	nccl_start(c);
+	tprof_call_enter(&c->call);
 	ncclResult_t rc = real(uniqueId);
 	if (rc == ncclSuccess && uniqueId)
 		c->a->comm = tprof_nccl_id_unique(uniqueId->internal);
-	return nccl_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 #define NCCL_INIT_RANK(name, params, ...)                                                  \
@@ -100,10 +100,10 @@ TPROF_EXPORT ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
 		c->a->comm = id;                                                            \
 		c->b->rank = rank;                                                          \
 		c->b->nranks = nranks;                                                      \
-		nccl_start(c);                                                              \
+		tprof_call_enter(&c->call);                                               \
 		ncclResult_t rc = real(__VA_ARGS__);                                        \
 		made(c, rc, comm, id, rank, nranks);                                        \
-		return nccl_end(c, rc);                                                     \
+		return tprof_call_leave(&c->call, rc);                                    \
 	}
 
 NCCL_INIT_RANK(ncclCommInitRank, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank),
@@ -122,10 +122,10 @@ TPROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t *newcomm, int nran
 	c->a->comm = id;
 	c->b->rank = myrank;
 	c->b->nranks = nranks;
-	nccl_start(c);
+	tprof_call_enter(&c->call);
 	ncclResult_t rc = real(newcomm, nranks, myrank, nId, commIds, config);
 	made(c, rc, newcomm, id, myrank, nranks);
-	return nccl_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* One process holds every rank: one id for the communicator, an entry per rank. */
@@ -135,12 +135,12 @@ TPROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int 
 	uint64_t id = tprof_nccl_id_local();
 	c->a->comm = id;
 	c->b->nranks = ndev;
-	nccl_start(c);
+	tprof_call_enter(&c->call);
 	ncclResult_t rc = real(comm, ndev, devlist);
 	for (int i = 0; taken(rc) && comm && i < ndev; i++)
 		if (comm[i])
 			comm_made(comm[i], id, i, ndev);
-	return nccl_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* Every rank of the parent takes part, NCCL_SPLIT_NOCOLOR ones included (they get no
@@ -155,11 +155,11 @@ TPROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncc
 	uint64_t id = color == NCCL_SPLIT_NOCOLOR ? 0 : tprof_nccl_id_split(parent_id, number, color);
 	c->a->comm = id;
 	c->b->aux = parent_id;
-	nccl_start(c);
+	tprof_call_enter(&c->call);
 	ncclResult_t rc = real(comm, color, key, newcomm, config);
 	if (id)
 		made(c, rc, newcomm, id, -1, 0);
-	return nccl_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* ---- the end of a communicator ----------------------------------------------------------- */
@@ -171,11 +171,11 @@ TPROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncc
 	{                                                                                   \
 		NCCL_PROLOGUE(name, TPROF_NCCL_COMM_END, comm);                             \
 		nccl_comm_args(c, tprof_nccl_comm_find(comm));                              \
-		nccl_start(c);                                                              \
+		tprof_call_enter(&c->call);                                               \
 		ncclResult_t rc = real(comm);                                               \
 		if (forget_when)                                                            \
 			tprof_nccl_comm_forget(comm);                                       \
-		rc = nccl_end(c, rc);                                                       \
+		rc = tprof_call_leave(&c->call, rc);                                      \
 		t->guard++;                                                                 \
 		tprof_dev_flush();                                                          \
 		t->guard--;                                                                 \
@@ -195,8 +195,8 @@ TPROF_EXPORT ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, si
 	nccl_comm_args(c, nccl_comm(comm));
 	c->a->count = size;
 	c->a->bytes = size;
-	nccl_start(c);
-	return nccl_end(c, real(comm, buff, size, handle));
+	tprof_call_enter(&c->call);
+	return tprof_call_leave(&c->call, real(comm, buff, size, handle));
 }
 
 TPROF_EXPORT ncclResult_t ncclMemAlloc(void **ptr, size_t size)
@@ -204,8 +204,8 @@ TPROF_EXPORT ncclResult_t ncclMemAlloc(void **ptr, size_t size)
 	NCCL_PROLOGUE(ncclMemAlloc, TPROF_NCCL_OTHER, ptr, size);
 	c->a->count = size;
 	c->a->bytes = size;
-	nccl_start(c);
-	return nccl_end(c, real(ptr, size));
+	tprof_call_enter(&c->call);
+	return tprof_call_leave(&c->call, real(ptr, size));
 }
 
 /* ---- groups ------------------------------------------------------------------------------ */
@@ -228,12 +228,12 @@ TPROF_EXPORT ncclResult_t ncclGroupStart(void)
 			tprof_nccl_group_start(0);
 		return rc;
 	}
-	c->b->aux = tprof_nccl_in_group() ? tprof_nccl_gs.id : c->corr;
-	nccl_start(c);
+	c->b->aux = tprof_nccl_in_group() ? tprof_nccl_gs.id : c->call.corr;
+	tprof_call_enter(&c->call);
 	ncclResult_t rc = real();
 	if (rc == ncclSuccess)
-		tprof_nccl_group_start(c->corr);
-	return nccl_end(c, rc);
+		tprof_nccl_group_start(c->call.corr);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
@@ -259,12 +259,12 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 		return rc;
 	}
 	c->b->aux = tprof_nccl_gs.id;
-	nccl_start(c);
-	uint64_t t0 = c->r ? c->r->t0 : tprof_now();
+	tprof_call_enter(&c->call);
+	uint64_t t0 = c->call.r ? c->call.r->t0 : tprof_now();
 	tprof_nccl_group_launch(t);   /* the group's work goes on its streams in the real call */
 	ncclResult_t rc = real();
-	tprof_nccl_group_end(t, c->corr, t0, tprof_hook_name(c->h), taken(rc));
-	return nccl_end(c, rc);
+	tprof_nccl_group_end(t, c->call.corr, t0, tprof_hook_name(c->call.h), taken(rc));
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* ---- the table --------------------------------------------------------------------------- */

@@ -148,18 +148,12 @@ extern struct tprof_hook tprof_nccl_hooks[];
 
 /* ---- one recorded call ------------------------------------------------------------------- */
 
-/* An NCCL call being recorded.  Its arguments go to `a` and `b`, which point into the CALL
- * record or, when the call is filtered out, at scratch space: communicators, counters and
- * groups are followed whatever the filter says. */
+/* An NCCL call being recorded (struct tprof_call, events/api.h): its arguments go to `a` and
+ * `b`, in the CALL record or scratch space. */
 struct nccl_call {
-	struct tprof_thread *t;
-	struct tprof_hook *h;
-	struct tprof_rec *r;
+	struct tprof_call call;
 	struct tprof_nccl_args *a;
 	struct tprof_nccl_args2 *b;
-	uint64_t corr;
-	struct tprof_nccl_args a_;
-	struct tprof_nccl_args2 b_;
 };
 
 /* Reserves the CALL (two argument units) with `op`, the library's flags and no communicator
@@ -172,28 +166,21 @@ static inline int nccl_begin(struct nccl_call *c, struct tprof_thread *t, struct
 {
 	if (TPROF_UNLIKELY(tprof_thread_enter(t) < 0))
 		return 0;
-	c->t = t;
-	c->h = h;
-	c->corr = tprof_next_corr(t);
+	uint64_t corr = tprof_next_corr(t);
 	if (caller) {
 		*caller = 0;
 		if (TPROF_UNLIKELY(tprof_g.cfg.callstack)) {
 			t->guard++;
-			*caller = tprof_callstack(t, c->corr);
+			*caller = tprof_callstack(t, corr);
 			t->guard--;
 		}
 	}
 	uint8_t flags = tprof_nccl_lib_flags(real);
-	c->r = tprof_call_reserve(t, h, 2);
-	if (TPROF_LIKELY(c->r != NULL)) {
-		c->a = (struct tprof_nccl_args *)(c->r + 1);
-		c->b = (struct tprof_nccl_args2 *)(c->r + 2);
-	} else {
-		memset(&c->a_, 0, sizeof(c->a_));
-		memset(&c->b_, 0, sizeof(c->b_));
-		c->a = &c->a_;
-		c->b = &c->b_;
-	}
+	void *u[2];
+	tprof_call_begin(&c->call, t, h, 2, 2, u);
+	c->call.corr = corr;
+	c->a = u[0];
+	c->b = u[1];
 	c->a->op = op;
 	c->a->redop = 0xff;
 	c->a->flags = flags;
@@ -222,21 +209,6 @@ static inline struct tprof_nccl_comm *nccl_comm(ncclComm_t comm)
 	struct tprof_nccl_comm *e = tprof_nccl_comm_find(comm);
 	return TPROF_LIKELY(e != NULL) || !comm || comm == TPROF_NCCL_COMM_GONE
 		       ? e : nccl_comm_describe(comm);
-}
-
-/* Publishes the call as begun (with what `a` and `b` hold by now) and enters the library. */
-static inline void nccl_start(struct nccl_call *c)
-{
-	c->t->guard++;
-	tprof_call_start(c->r, c->h, c->r ? 2 : 0, c->corr);
-}
-
-/* The library returned rc; whatever was filled in since is in the record already. */
-static inline ncclResult_t nccl_end(struct nccl_call *c, ncclResult_t rc)
-{
-	tprof_call_finish(c->r, rc);
-	c->t->guard--;
-	return rc;
 }
 
 /* The common prologue: the real function (or an error when there is none), and a plain call

@@ -20,13 +20,13 @@ TPROF_EXPORT NRT_STATUS nrt_allocate_tensor_set(nrt_tensor_set_t **set)
 {
 	NRT_PROLOGUE(nrt_allocate_tensor_set, set);
 	nrt_begin(c, t, NRT_HOOK(nrt_allocate_tensor_set), 1, TPROF_NRT_SET);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(set);
 	if (rc == NRT_SUCCESS && set && *set) {
 		c->a->handle = (uint64_t)(uintptr_t)*set;
 		tprof_nrt_set_add(*set);
 	}
-	return nrt_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT void nrt_destroy_tensor_set(nrt_tensor_set_t **set)
@@ -38,12 +38,12 @@ TPROF_EXPORT void nrt_destroy_tensor_set(nrt_tensor_set_t **set)
 	c->a->handle = (uint64_t)(uintptr_t)s;
 	if (e)
 		c->a->bytes = __atomic_load_n(&e->bytes, __ATOMIC_RELAXED);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	real(set);
 	/* The runtime clears the pointer of a set it destroyed. */
 	if (e && set && !*set)
 		tprof_nrt_set_remove(e);
-	nrt_end(c, 0);
+	tprof_call_leave(&c->call, 0);
 }
 
 TPROF_EXPORT NRT_STATUS nrt_add_tensor_to_tensor_set(nrt_tensor_set_t *set, const char *name,
@@ -54,10 +54,10 @@ TPROF_EXPORT NRT_STATUS nrt_add_tensor_to_tensor_set(nrt_tensor_set_t *set, cons
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, tensor);
 	c->a->handle = (uint64_t)(uintptr_t)set;
 	c->a->name = nrt_str(c, name);
-	c->t->guard++;
+	c->call.t->guard++;
 	c->a->bytes = tensor_bytes(e, tensor);
-	c->t->guard--;
-	nrt_start(c);
+	c->call.t->guard--;
+	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(set, name, tensor);
 	if (rc == NRT_SUCCESS) {
 		struct tprof_nrt_set *s = tprof_nrt_set_find(set);
@@ -65,7 +65,7 @@ TPROF_EXPORT NRT_STATUS nrt_add_tensor_to_tensor_set(nrt_tensor_set_t *set, cons
 			s = tprof_nrt_set_add(set);
 		tprof_nrt_set_put(s, name, tensor, c->a->bytes);
 	}
-	return nrt_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT NRT_STATUS nrt_get_tensor_from_tensor_set(nrt_tensor_set_t *set, const char *name,
@@ -76,7 +76,7 @@ TPROF_EXPORT NRT_STATUS nrt_get_tensor_from_tensor_set(nrt_tensor_set_t *set, co
 	c->a->handle = (uint64_t)(uintptr_t)set;
 	c->a->name = nrt_str(c, name);
 	c->a->placement = NRT_PLACEMENT_UNKNOWN;
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(set, name, tensor);
 	if (rc == NRT_SUCCESS && tensor && *tensor) {
 		struct tprof_nrt_tensor *e = tprof_nrt_tensor_find(*tensor);
@@ -86,7 +86,7 @@ TPROF_EXPORT NRT_STATUS nrt_get_tensor_from_tensor_set(nrt_tensor_set_t *set, co
 			c->a->placement = e->placement;
 		}
 	}
-	return nrt_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* ---- allocation -------------------------------------------------------------------------- */
@@ -101,13 +101,13 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_allocate(int placement, int vnc, size_t size,
 	c->a->placement = (uint8_t)placement;
 	c->a->nc = nc;
 	c->a->name = nrt_str(c, name);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(placement, vnc, size, name, tensor);
 	if (rc == NRT_SUCCESS && tensor && *tensor) {
 		c->a->handle = (uint64_t)(uintptr_t)*tensor;
 		tprof_nrt_tensor_add(*tensor, name, size, nc, (uint8_t)placement);
 	}
-	return nrt_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT void nrt_tensor_free(nrt_tensor_t **tensor)
@@ -117,12 +117,12 @@ TPROF_EXPORT void nrt_tensor_free(nrt_tensor_t **tensor)
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_free), 1, TPROF_NRT_TENSOR_FREE);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, x);
 	c->a->bytes = e ? e->size : 0;
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	real(tensor);
 	/* The runtime clears the pointer of a tensor it freed. */
 	if (e && tensor && !*tensor)
 		tprof_nrt_tensor_remove(e);
-	nrt_end(c, 0);
+	tprof_call_leave(&c->call, 0);
 }
 
 TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_empty(const char *name, nrt_tensor_t **tensor)
@@ -131,13 +131,13 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_empty(const char *name, nrt_tensor_t
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_allocate_empty), 1, TPROF_NRT_TENSOR_ALLOC);
 	c->a->placement = NRT_TENSOR_PLACEMENT_VIRTUAL;
 	c->a->name = nrt_str(c, name);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(name, tensor);
 	if (rc == NRT_SUCCESS && tensor && *tensor) {
 		c->a->handle = (uint64_t)(uintptr_t)*tensor;
 		tprof_nrt_tensor_add(*tensor, name, 0, -1, NRT_TENSOR_PLACEMENT_VIRTUAL);
 	}
-	return nrt_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT NRT_STATUS nrt_tensor_attach_buffer(nrt_tensor_t *tensor, void *buffer, size_t size)
@@ -146,7 +146,7 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_attach_buffer(nrt_tensor_t *tensor, void *buf
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_attach_buffer), 1, TPROF_NRT_TENSOR_ALLOC);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, tensor);
 	c->a->bytes = size;
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(tensor, buffer, size);
 	if (rc == NRT_SUCCESS) {
 		/* It is host memory now. */
@@ -158,7 +158,7 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_attach_buffer(nrt_tensor_t *tensor, void *buf
 			e->placement = NRT_TENSOR_PLACEMENT_VIRTUAL;
 		}
 	}
-	return nrt_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_slice(const nrt_tensor_t *source, size_t offset, size_t size,
@@ -169,14 +169,14 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_slice(const nrt_tensor_t *source, si
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, source);
 	c->a->bytes = size;
 	c->a->name = nrt_str(c, name);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(source, offset, size, name, slice);
 	if (rc == NRT_SUCCESS && slice && *slice) {
 		c->a->handle = (uint64_t)(uintptr_t)*slice;
 		tprof_nrt_tensor_add(*slice, name, size, e ? e->nc : -1,
 				     e ? e->placement : NRT_PLACEMENT_UNKNOWN);
 	}
-	return nrt_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* ---- data movement ----------------------------------------------------------------------- */
@@ -188,8 +188,8 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_slice(const nrt_tensor_t *source, si
 		nrt_begin(c, t, NRT_HOOK(name), 1, op);                                    \
 		nrt_tensor_args(c, tensor_expr);                                           \
 		c->a->bytes = size;                                                        \
-		nrt_start(c);                                                              \
-		return nrt_end(c, real(__VA_ARGS__));                                      \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real(__VA_ARGS__));                     \
 	}
 
 NRT_MOVE(nrt_tensor_read, TPROF_NRT_TENSOR_READ, tensor,
@@ -220,8 +220,8 @@ static uint64_t batch_bytes(const nrt_tensor_batch_t *b, uint64_t n)
 		nrt_begin(c, t, NRT_HOOK(name), 1, op);                                    \
 		nrt_tensor_args(c, batches && n ? batches[0].tensor : NULL);               \
 		c->a->bytes = batch_bytes(batches, n);                                     \
-		nrt_start(c);                                                              \
-		return nrt_end(c, real(batches, n, unsafe));                               \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real(batches, n, unsafe));              \
 	}
 
 NRT_BATCH(nrt_tensor_read_batch, TPROF_NRT_TENSOR_READ)
@@ -240,10 +240,10 @@ TPROF_EXPORT size_t nrt_tensor_get_size(const nrt_tensor_t *tensor)
 	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_get_size), 1, TPROF_NRT_OTHER);
 	nrt_tensor_args(c, tensor);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	size_t n = real(tensor);
 	c->a->bytes = n;
-	nrt_end(c, 0);
+	tprof_call_leave(&c->call, 0);
 	return n;
 }
 
@@ -259,9 +259,9 @@ TPROF_EXPORT void *nrt_tensor_get_va(const nrt_tensor_t *tensor)
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_get_va), 1, TPROF_NRT_OTHER);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, tensor);
 	c->a->bytes = e ? e->size : 0;
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	void *va = real(tensor);
-	nrt_end(c, 0);
+	tprof_call_leave(&c->call, 0);
 	return va;
 }
 
@@ -272,6 +272,6 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_get_device_allocation_info(const nrt_tensor_t
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_get_device_allocation_info), 1, TPROF_NRT_OTHER);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, tensor);
 	c->a->bytes = e ? e->size : 0;
-	nrt_start(c);
-	return nrt_end(c, real(tensor, info));
+	tprof_call_enter(&c->call);
+	return tprof_call_leave(&c->call, real(tensor, info));
 }

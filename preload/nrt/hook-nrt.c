@@ -21,8 +21,8 @@ NRT_API(NRT_REAL)
 	{                                                                                  \
 		NRT_PROLOGUE(name, NRT_UNPAREN args);                                      \
 		nrt_begin(c, t, NRT_HOOK(name), 1, TPROF_NRT_OTHER);                       \
-		nrt_start(c);                                                              \
-		return nrt_end(c, real args);                                              \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real args);                             \
 	}
 #define NRT_GEN_QM(name, params, args)                                                    \
 	TPROF_EXPORT NRT_STATUS name params                                                \
@@ -30,8 +30,8 @@ NRT_API(NRT_REAL)
 		NRT_PROLOGUE(name, NRT_UNPAREN args);                                      \
 		nrt_begin(c, t, NRT_HOOK(name), 1, TPROF_NRT_OTHER);                       \
 		nrt_model_args(c, model);                                                  \
-		nrt_start(c);                                                              \
-		return nrt_end(c, real args);                                              \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real args);                             \
 	}
 #define NRT_GEN_H(name, params, args)
 #define NRT_UNPAREN(...) __VA_ARGS__
@@ -100,8 +100,8 @@ TPROF_EXPORT NRT_STATUS nrt_init(int framework, const char *fw_version, const ch
 	nrt_begin(c, t, NRT_HOOK(nrt_init), 1, TPROF_NRT_INIT);
 	c->a->extra = (uint32_t)framework;
 	c->a->name = nrt_str(c, fw_version);
-	nrt_start(c);
-	NRT_STATUS rc = nrt_end(c, real(framework, fw_version, fal_version));
+	tprof_call_enter(&c->call);
+	NRT_STATUS rc = tprof_call_leave(&c->call, real(framework, fw_version, fal_version));
 	if (rc == NRT_SUCCESS) {
 		__atomic_store_n(&props_gen, 0, __ATOMIC_RELEASE);
 		record_props(t);
@@ -118,9 +118,9 @@ TPROF_EXPORT void nrt_close(void)
 	tprof_image_flush();
 	t->guard--;
 	nrt_begin(c, t, NRT_HOOK(nrt_close), 1, TPROF_NRT_CLOSE);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	real();
-	nrt_end(c, 0);
+	tprof_call_leave(&c->call, 0);
 }
 
 TPROF_EXPORT const char *nrt_get_status_as_str(NRT_STATUS status)
@@ -133,9 +133,9 @@ TPROF_EXPORT const char *nrt_get_status_as_str(NRT_STATUS status)
 		return real(status);
 	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_get_status_as_str), 1, TPROF_NRT_OTHER);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	const char *s = real(status);
-	nrt_end(c, 0);
+	tprof_call_leave(&c->call, 0);
 	return s;
 }
 
@@ -145,8 +145,8 @@ TPROF_EXPORT NRT_STATUS nrt_get_vnc_memory_stats(uint32_t vnc, nrt_vnc_memory_st
 	NRT_PROLOGUE(nrt_get_vnc_memory_stats, vnc, stats, in, out);
 	nrt_begin(c, t, NRT_HOOK(nrt_get_vnc_memory_stats), 1, TPROF_NRT_OTHER);
 	c->a->nc = (int32_t)vnc;
-	nrt_start(c);
-	return nrt_end(c, real(vnc, stats, in, out));
+	tprof_call_enter(&c->call);
+	return tprof_call_leave(&c->call, real(vnc, stats, in, out));
 }
 
 /* ---- models ------------------------------------------------------------------------------ */
@@ -189,9 +189,9 @@ static void loaded(struct nrt_call *c, nrt_model_t *m, const char *name, int32_t
 	c->a->nc = nc;
 	if (vnc_count < 0)
 		c->a->extra = count;
-	record_props(c->t);
+	record_props(c->call.t);
 	/* Its name gets its string id here, not at its first execution. */
-	if (e && tprof_thread_enter(c->t) == 0)
+	if (e && tprof_thread_enter(c->call.t) == 0)
 		tprof_nrt_name(&e->id, e->name);
 }
 
@@ -203,12 +203,12 @@ static void loaded(struct nrt_call *c, nrt_model_t *m, const char *name, int32_t
 	c->a->bytes = size;                                                                \
 	c->a->nc = vnc;                                                                    \
 	c->a->extra = (uint32_t)vnc_count;                                                 \
-	c->a->name = c->r ? tprof_intern(mname, strlen(mname)) : 0;                        \
-	nrt_start(c);                                                                      \
+	c->a->name = c->call.r ? tprof_intern(mname, strlen(mname)) : 0;                  \
+	tprof_call_enter(&c->call);                                                       \
 	NRT_STATUS rc = real(__VA_ARGS__);                                                 \
 	if (rc == NRT_SUCCESS && model && *model)                                          \
 		loaded(c, *model, mname, vnc, vnc_count);                                  \
-	return nrt_end(c, rc)
+	return tprof_call_leave(&c->call, rc)
 
 TPROF_EXPORT NRT_STATUS nrt_load(const void *neff, size_t size, int32_t vnc, int32_t vnc_count,
 				 nrt_model_t **model)
@@ -228,11 +228,11 @@ TPROF_EXPORT NRT_STATUS nrt_unload(nrt_model_t *model)
 	NRT_PROLOGUE(nrt_unload, model);
 	nrt_begin(c, t, NRT_HOOK(nrt_unload), 1, TPROF_NRT_UNLOAD);
 	struct tprof_nrt_model *m = nrt_model_args(c, model);
-	nrt_start(c);
+	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(model);
 	if (rc == NRT_SUCCESS)
 		tprof_nrt_model_remove(m);
-	return nrt_end(c, rc);
+	return tprof_call_leave(&c->call, rc);
 }
 
 /* ---- executions: the hot path ------------------------------------------------------------- */
@@ -321,8 +321,8 @@ TPROF_EXPORT NRT_STATUS nrt_execute_repeat(nrt_model_t *model, const nrt_tensor_
 		c->a->handle = device_id;                                                  \
 		c->a->extra = device_count;                                                \
 		c->a->bytes = (bytes_expr);                                                \
-		nrt_start(c);                                                              \
-		return nrt_end(c, real(__VA_ARGS__));                                      \
+		tprof_call_enter(&c->call);                                               \
+		return tprof_call_leave(&c->call, real(__VA_ARGS__));                     \
 	}
 
 NRT_COLL(nrt_barrier, 0, (int32_t vnc, uint32_t device_id, uint32_t device_count),

@@ -174,16 +174,11 @@ extern struct tprof_hook tprof_nrt_hooks[];
 
 /* ---- one recorded call -------------------------------------------------------------------- */
 
-/* An NRT call being recorded.  Its arguments go to `a`, in the CALL record or, when the filter
- * leaves the call out, scratch space: what the wrappers keep track of (models, tensors, sets)
- * does not depend on the filter. */
+/* An NRT call being recorded (struct tprof_call, events/api.h): its arguments go to `a`, in the
+ * CALL record or scratch space. */
 struct nrt_call {
-	struct tprof_thread *t;
-	struct tprof_hook *h;
-	struct tprof_rec *r;
+	struct tprof_call call;
 	struct tprof_nrt_args *a;
-	unsigned ext;
-	struct tprof_nrt_args a_;
 };
 
 #define NRT_PLACEMENT_UNKNOWN 0xff      /* a tensor the hooks never saw allocated */
@@ -192,39 +187,18 @@ struct nrt_call {
 static inline void nrt_begin(struct nrt_call *c, struct tprof_thread *t, struct tprof_hook *h,
 			     unsigned ext, uint16_t op)
 {
-	c->t = t;
-	c->h = h;
-	c->ext = ext;
-	c->r = tprof_call_reserve(t, h, ext);
-	if (TPROF_LIKELY(c->r != NULL)) {
-		c->a = (struct tprof_nrt_args *)(c->r + 1);
-	} else {
-		memset(&c->a_, 0, sizeof(c->a_));
-		c->a = &c->a_;
-	}
+	void *u[1];
+	tprof_call_begin(&c->call, t, h, ext, 1, u);
+	c->call.corr = 0;
+	c->a = u[0];
 	c->a->op = op;
 	c->a->nc = -1;
-}
-
-/* Publishes the call as begun (with what `a` holds by now) and enters the runtime. */
-static inline void nrt_start(struct nrt_call *c)
-{
-	c->t->guard++;
-	tprof_call_start(c->r, c->h, c->ext, 0);
-}
-
-/* The runtime returned rc; whatever was filled in since is in the record already. */
-static inline NRT_STATUS nrt_end(struct nrt_call *c, NRT_STATUS rc)
-{
-	tprof_call_finish(c->r, rc);
-	c->t->guard--;
-	return rc;
 }
 
 /* A string id for a recorded call (whose record started the image), else 0. */
 static inline uint32_t nrt_str(struct nrt_call *c, const char *s)
 {
-	return c->r && s && *s ? tprof_string_id(c->t, s) : 0;
+	return c->call.r && s && *s ? tprof_string_id(c->call.t, s) : 0;
 }
 
 /* The model's handle, name and NeuronCore into the call; its entry, or NULL. */
@@ -234,7 +208,7 @@ static inline struct tprof_nrt_model *nrt_model_args(struct nrt_call *c, const v
 	c->a->handle = (uint64_t)(uintptr_t)model;
 	if (m) {
 		c->a->nc = m->nc;
-		if (c->r)
+		if (c->call.r)
 			c->a->name = tprof_nrt_name(&m->id, m->name);
 	}
 	return m;
@@ -248,7 +222,7 @@ static inline struct tprof_nrt_tensor *nrt_tensor_args(struct nrt_call *c, const
 	c->a->placement = e ? e->placement : NRT_PLACEMENT_UNKNOWN;
 	if (e) {
 		c->a->nc = e->nc;
-		if (c->r)
+		if (c->call.r)
 			c->a->name = tprof_nrt_name(&e->id, e->name);
 	}
 	return e;
