@@ -193,36 +193,19 @@ static void record(const struct tprof_mpi_comm *e)
 /* Under comm_lock: the entry for handle, inserted from *e (published last). */
 static struct tprof_mpi_comm *insert_locked(tmpi_Comm handle, const struct tprof_mpi_comm *e)
 {
-	size_t i = tprof_mpi_comm_slot(handle);
-	struct tprof_mpi_comm *free_slot = NULL;
-	for (unsigned n = 0; n < TPROF_MPI_COMM_SLOTS; n++, i = (i + 1) & (TPROF_MPI_COMM_SLOTS - 1)) {
-		void *k = tprof_mpi_comms[i].handle;
-		if (k == (void *)handle) {
-			free_slot = &tprof_mpi_comms[i];
-			break;
-		}
-		if (k == TPROF_MPI_COMM_GONE && !free_slot)
-			free_slot = &tprof_mpi_comms[i];
-		if (!k) {
-			if (!free_slot)
-				free_slot = &tprof_mpi_comms[i];
-			break;
-		}
-	}
-	if (!free_slot) {
-		if (!table_full_warned++)
-			tprof_log_warn("more than %u MPI communicators at once: the others are recorded "
-				       "without a communicator id", TPROF_MPI_COMM_SLOTS);
+	struct tprof_mpi_comm *slot = tprof_handle_reserve(TPROF_MPI_COMMS, handle);
+	if (!slot) {
+		tprof_handles_full(&table_full_warned, "more than %u MPI communicators at once: the "
+				   "others are recorded without a communicator id", TPROF_MPI_COMM_SLOTS);
 		free(e->members);
 		return NULL;
 	}
-	__atomic_store_n(&free_slot->handle, TPROF_MPI_COMM_GONE, __ATOMIC_RELEASE);
-	free(free_slot->members);
+	free(slot->members);
 	struct tprof_mpi_comm copy = *e;
-	copy.handle = TPROF_MPI_COMM_GONE;
-	*free_slot = copy;
-	__atomic_store_n(&free_slot->handle, (void *)handle, __ATOMIC_RELEASE);
-	return free_slot;
+	copy.handle = TPROF_HANDLE_GONE;
+	*slot = copy;
+	tprof_handle_publish(slot, handle);
+	return slot;
 }
 
 static struct tprof_mpi_comm *find_locked(tmpi_Comm c)
@@ -231,14 +214,7 @@ static struct tprof_mpi_comm *find_locked(tmpi_Comm c)
 		return &tprof_mpi_world;
 	if (c == tprof_mpi_h.self)
 		return &tprof_mpi_self;
-	size_t i = tprof_mpi_comm_slot(c);
-	for (unsigned n = 0; n < TPROF_MPI_COMM_SLOTS; n++, i = (i + 1) & (TPROF_MPI_COMM_SLOTS - 1)) {
-		if (tprof_mpi_comms[i].handle == (void *)c)
-			return &tprof_mpi_comms[i];
-		if (!tprof_mpi_comms[i].handle)
-			break;
-	}
-	return NULL;
+	return tprof_handle_find(TPROF_MPI_COMMS, c);
 }
 
 static int usable(tmpi_Comm c)
@@ -350,7 +326,7 @@ void tprof_mpi_comm_forget(tmpi_Comm c)
 	pthread_mutex_lock(&comm_lock);
 	struct tprof_mpi_comm *e = find_locked(c);
 	if (e && e != &tprof_mpi_world && e != &tprof_mpi_self) {
-		__atomic_store_n(&e->handle, TPROF_MPI_COMM_GONE, __ATOMIC_RELEASE);
+		tprof_handle_remove(e);
 		free(e->members);
 		e->members = NULL;
 	}

@@ -3,17 +3,19 @@
  * stream 0), and the per-communicator counters the records need (collectives so far, for
  * their seq; communicator-creating calls so far, for the ids of the communicators made).
  * Handle -> entry lookups are lock-free: WORLD and SELF by pointer compare, the others in
- * an open-addressing table whose entries are published with a release store of the key. */
+ * a handle table (core/handles.h) whose entries are published with a release store of the
+ * key once filled. */
 #ifndef TPROF_MPI_COMM_H
 #define TPROF_MPI_COMM_H
 
 #include <stdint.h>
 
+#include "../core/handles.h"
 #include "mpi-abi.h"
 #include "mpi-runtime.h"
 
 struct tprof_mpi_comm {
-	void *handle;              /* the key: NULL empty, TPROF_MPI_COMM_GONE removed */
+	void *handle;              /* the key: TPROF_HANDLE_EMPTY, _GONE or the handle */
 	uint64_t id;
 	uint64_t parent;           /* id of the communicator it was made from, 0 when none */
 	int32_t size;              /* its (local) group */
@@ -26,16 +28,13 @@ struct tprof_mpi_comm {
 	int32_t *members;          /* world ranks, local group then remote; -1 = not in WORLD */
 };
 
-#define TPROF_MPI_COMM_GONE ((void *)1)
 #define TPROF_MPI_COMM_SLOTS 4096u
 
 extern struct tprof_mpi_comm tprof_mpi_world, tprof_mpi_self;
 extern struct tprof_mpi_comm tprof_mpi_comms[TPROF_MPI_COMM_SLOTS];
-
-static inline size_t tprof_mpi_comm_slot(const void *handle)
-{
-	return (size_t)(((uintptr_t)handle * 0x9e3779b97f4a7c15ull) >> 52) & (TPROF_MPI_COMM_SLOTS - 1);
-}
+TPROF_HANDLES_CHECK(tprof_mpi_comms, handle);
+/* A lookup or an entry may go through the whole table. */
+#define TPROF_MPI_COMMS TPROF_HANDLES(tprof_mpi_comms, TPROF_MPI_COMM_SLOTS)
 
 /* Not in the table: a communicator first seen now (described and recorded), or NULL. */
 struct tprof_mpi_comm *tprof_mpi_comm_miss(tmpi_Comm c);
@@ -47,15 +46,8 @@ static inline struct tprof_mpi_comm *tprof_mpi_comm(tmpi_Comm c)
 		return &tprof_mpi_world;
 	if (c == tprof_mpi_h.self)
 		return &tprof_mpi_self;
-	size_t i = tprof_mpi_comm_slot(c);
-	for (unsigned n = 0; n < TPROF_MPI_COMM_SLOTS; n++, i = (i + 1) & (TPROF_MPI_COMM_SLOTS - 1)) {
-		void *k = __atomic_load_n(&tprof_mpi_comms[i].handle, __ATOMIC_ACQUIRE);
-		if (k == (void *)c)
-			return &tprof_mpi_comms[i];
-		if (!k)
-			break;
-	}
-	return tprof_mpi_comm_miss(c);
+	struct tprof_mpi_comm *e = tprof_handle_find(TPROF_MPI_COMMS, c);
+	return e ? e : tprof_mpi_comm_miss(c);
 }
 
 static inline uint64_t tprof_mpi_comm_id(const struct tprof_mpi_comm *e)

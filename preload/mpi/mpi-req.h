@@ -1,6 +1,6 @@
 /* mpi-req.h — what each pending MPI request stands for (request handle -> the operation that
  * made it), so that its completion in some Wait or Test call can say which message or
- * collective it was.  A fixed open-addressing table: claiming a slot is one compare-and-swap,
+ * collective it was.  A handle table (core/handles.h): claiming a slot is one compare-and-swap,
  * looking a handle up reads keys until it or an empty slot; a removed entry becomes a
  * tombstone that a later claim may take.  Never a lock, a system call or an allocation. */
 #ifndef TPROF_MPI_REQ_H
@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "../core/handles.h"
 #include "mpi-abi.h"
 
 struct tprof_mpi_req {
@@ -27,8 +28,6 @@ struct tprof_mpi_req {
 	uint8_t pad[6];
 };
 
-#define TPROF_MPI_REQ_EMPTY ((void *)0)
-#define TPROF_MPI_REQ_GONE ((void *)1)
 #define TPROF_MPI_REQ_SLOTS 16384u
 
 /* A slot for handle, its fields zero for the caller to fill; NULL when the table is full
@@ -46,7 +45,7 @@ static inline int tprof_mpi_req_holds(const struct tprof_mpi_req *e, const void 
 static inline void tprof_mpi_req_remove(struct tprof_mpi_req *e)
 {
 	if (e)
-		__atomic_store_n(&e->key, TPROF_MPI_REQ_GONE, __ATOMIC_RELEASE);
+		tprof_handle_remove(e);
 }
 
 #endif

@@ -207,8 +207,7 @@ struct tprof_nccl_comm *nccl_comm_describe(ncclComm_t comm);
 static inline struct tprof_nccl_comm *nccl_comm(ncclComm_t comm)
 {
 	struct tprof_nccl_comm *e = tprof_nccl_comm_find(comm);
-	return TPROF_LIKELY(e != NULL) || !comm || comm == TPROF_NCCL_COMM_GONE
-		       ? e : nccl_comm_describe(comm);
+	return TPROF_LIKELY(e != NULL) || !tprof_handle_is_key(comm) ? e : nccl_comm_describe(comm);
 }
 
 /* The common prologue: the real function (or an error when there is none), and a plain call

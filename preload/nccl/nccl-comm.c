@@ -81,38 +81,21 @@ uint64_t tprof_nccl_id_local(void)
 struct tprof_nccl_comm *tprof_nccl_comm_add(void *handle, const struct tprof_nccl_comm *desc)
 {
 	TPROF_KEEP_ERRNO;
-	if (!handle || handle == TPROF_NCCL_COMM_GONE)
+	if (!tprof_handle_is_key(handle))
 		return NULL;
 	uint32_t *p2p = desc->nranks > 0 ? calloc(2 * (size_t)desc->nranks, sizeof(uint32_t)) : NULL;
 	pthread_once(&fork_once, fork_handler);
 	pthread_mutex_lock(&comm_lock);
-	size_t i = tprof_nccl_comm_slot(handle);
-	struct tprof_nccl_comm *slot = NULL;
-	for (unsigned n = 0; n < TPROF_NCCL_COMM_SLOTS; n++, i = (i + 1) & (TPROF_NCCL_COMM_SLOTS - 1)) {
-		void *k = tprof_nccl_comms[i].handle;
-		if (k == handle) {
-			slot = &tprof_nccl_comms[i];
-			break;
-		}
-		if (k == TPROF_NCCL_COMM_GONE && !slot)
-			slot = &tprof_nccl_comms[i];
-		if (!k) {
-			if (!slot)
-				slot = &tprof_nccl_comms[i];
-			break;
-		}
-	}
+	/* Readers skip the slot while it is rewritten; its old counters go now (a communicator
+	 * destroyed earlier: nobody may use it any more). */
+	struct tprof_nccl_comm *slot = tprof_handle_reserve(TPROF_NCCL_COMMS, handle);
 	if (!slot) {
 		pthread_mutex_unlock(&comm_lock);
-		if (!__atomic_exchange_n(&table_full_warned, 1, __ATOMIC_RELAXED))
-			tprof_log_warn("more than %u NCCL communicators at once: the others are "
-				       "recorded without a communicator id", TPROF_NCCL_COMM_SLOTS);
+		tprof_handles_full(&table_full_warned, "more than %u NCCL communicators at once: the "
+				   "others are recorded without a communicator id", TPROF_NCCL_COMM_SLOTS);
 		free(p2p);
 		return NULL;
 	}
-	/* Readers skip the slot while it is rewritten; its old counters go now (a communicator
-	 * destroyed earlier: nobody may use it any more). */
-	__atomic_store_n(&slot->handle, TPROF_NCCL_COMM_GONE, __ATOMIC_RELEASE);
 	free(slot->p2p);
 	slot->id = desc->id;
 	slot->rank = desc->rank;
@@ -122,7 +105,7 @@ struct tprof_nccl_comm *tprof_nccl_comm_add(void *handle, const struct tprof_ncc
 	__atomic_store_n(&slot->coll_seq, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->splits, 0, __ATOMIC_RELAXED);
 	slot->p2p = p2p;
-	__atomic_store_n(&slot->handle, handle, __ATOMIC_RELEASE);
+	tprof_handle_publish(slot, handle);
 	pthread_mutex_unlock(&comm_lock);
 	return slot;
 }
@@ -133,6 +116,6 @@ void tprof_nccl_comm_forget(void *handle)
 	pthread_mutex_lock(&comm_lock);
 	struct tprof_nccl_comm *e = handle ? tprof_nccl_comm_find(handle) : NULL;
 	if (e)
-		__atomic_store_n(&e->handle, TPROF_NCCL_COMM_GONE, __ATOMIC_RELEASE);
+		tprof_handle_remove(e);
 	pthread_mutex_unlock(&comm_lock);
 }

@@ -3,20 +3,21 @@
  * split), the rank, size and device, the events that time its work, and the counters its
  * records number operations with (collectives so far; sends to and receives from each peer
  * so far; splits so far).  Entries are made on the slow path (communicator creation) and
- * read on the hot path without a lock: an open-addressing table keyed by the ncclComm_t,
- * each entry published with a release store of its key. */
+ * read on the hot path without a lock: a handle table (core/handles.h) keyed by the
+ * ncclComm_t, each entry published with a release store of its key once filled. */
 #ifndef TPROF_NCCL_COMM_H
 #define TPROF_NCCL_COMM_H
 
 #include <stdint.h>
 
 #include "../core/core.h"
+#include "../core/handles.h"
 #include "../events/devtime.h"
 
 #define TPROF_NCCL_UNIQUE_ID_BYTES 128
 
 struct tprof_nccl_comm {
-	void *handle;                    /* the key: NULL empty, TPROF_NCCL_COMM_GONE removed */
+	void *handle;                    /* the key: TPROF_HANDLE_EMPTY, _GONE or the handle */
 	uint64_t id;
 	int32_t rank, nranks;
 	int32_t device;                  /* its GPU ordinal, -1 when unknown */
@@ -27,31 +28,20 @@ struct tprof_nccl_comm {
 					  * so far (atomic); NULL when it could not be had */
 };
 
-#define TPROF_NCCL_COMM_GONE ((void *)1)
 #define TPROF_NCCL_COMM_SLOTS 4096u
 
 extern struct tprof_nccl_comm tprof_nccl_comms[TPROF_NCCL_COMM_SLOTS];
-
-static inline size_t tprof_nccl_comm_slot(const void *handle)
-{
-	return (size_t)(((uintptr_t)handle * 0x9e3779b97f4a7c15ull) >> 52) & (TPROF_NCCL_COMM_SLOTS - 1);
-}
+TPROF_HANDLES_CHECK(tprof_nccl_comms, handle);
+/* A lookup or an entry may go through the whole table. */
+#define TPROF_NCCL_COMMS TPROF_HANDLES(tprof_nccl_comms, TPROF_NCCL_COMM_SLOTS)
 
 /* The entry of a communicator handle, or NULL (none, or not known: never created through
  * the wrappers, or the table is full). */
 static inline struct tprof_nccl_comm *tprof_nccl_comm_find(const void *handle)
 {
-	if (TPROF_UNLIKELY(!handle || handle == TPROF_NCCL_COMM_GONE))
+	if (TPROF_UNLIKELY(!tprof_handle_is_key(handle)))
 		return NULL;
-	size_t i = tprof_nccl_comm_slot(handle);
-	for (unsigned n = 0; n < TPROF_NCCL_COMM_SLOTS; n++, i = (i + 1) & (TPROF_NCCL_COMM_SLOTS - 1)) {
-		void *k = __atomic_load_n(&tprof_nccl_comms[i].handle, __ATOMIC_ACQUIRE);
-		if (k == handle)
-			return &tprof_nccl_comms[i];
-		if (!k)
-			break;
-	}
-	return NULL;
+	return tprof_handle_find(TPROF_NCCL_COMMS, handle);
 }
 
 /* The collective about to be called on e: its number on e, from 1. */

@@ -1,16 +1,15 @@
 /* nrt-objects.c — the tables of NRT models, tensors and tensor sets (see nrt-objects.h).
- * Claiming and looking up work alike for the three: keys are the runtime's handles, probed
- * linearly from a multiplicative hash, at most MAX_PROBE slots; a full stretch costs only the
+ * Claiming and looking up work alike for the three: handle tables (core/handles.h) keyed by
+ * the runtime's handles, at most MAX_PROBE slots along a path; a full stretch costs only the
  * names of the objects it could not hold.  A set's list of names is changed under one lock
  * (slow path only: nrt_add_tensor_to_tensor_set and the set's end); its totals are read
  * without it. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/handles.h"
 #include "nrt-objects.h"
 
-#define EMPTY ((const void *)0)
-#define GONE ((const void *)1)
 #define MAX_PROBE 256u
 
 struct tprof_nrt_set_entry {
@@ -22,7 +21,10 @@ struct tprof_nrt_set_entry {
 static struct tprof_nrt_model models[TPROF_NRT_MODEL_SLOTS];
 static struct tprof_nrt_tensor tensors[TPROF_NRT_TENSOR_SLOTS];
 static struct tprof_nrt_set sets[TPROF_NRT_SET_SLOTS];
-static int full_warned;
+TPROF_HANDLES_CHECK(models, key);
+TPROF_HANDLES_CHECK(tensors, key);
+TPROF_HANDLES_CHECK(sets, key);
+static int models_full, tensors_full, sets_full;
 
 static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -47,68 +49,26 @@ static void register_atfork(void)
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
-static inline size_t slot_of(const void *key, size_t cap)
+/* The slot for `key`: the one it already has, else the first free one on its path; NULL
+ * when there is none (said once per table: too many `what`). */
+static inline void *claim(char *base, size_t size, size_t slots, unsigned probe, const void *key,
+			  int *warned, const char *what)
 {
-	return (size_t)(((uintptr_t)key * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
-}
-
-static inline const void **key_at(char *base, size_t stride, size_t i)
-{
-	return (const void **)(void *)(base + i * stride);
-}
-
-/* The slot for `key`: the one it already has, else the first free one on its path. */
-static void *claim(char *base, size_t stride, size_t cap, const void *key, const char *what)
-{
-	if (key == EMPTY || key == GONE)
+	if (!tprof_handle_is_key(key))
 		return NULL;
-	for (;;) {
-		size_t i = slot_of(key, cap);
-		const void **take = NULL, *was = NULL;
-		for (unsigned n = 0; n < MAX_PROBE; n++, i = (i + 1) & (cap - 1)) {
-			const void **kp = key_at(base, stride, i);
-			const void *k = __atomic_load_n(kp, __ATOMIC_ACQUIRE);
-			if (k == key) {
-				take = kp;
-				was = k;
-				break;
-			}
-			if ((k == EMPTY || k == GONE) && !take) {
-				take = kp;
-				was = k;
-			}
-			if (k == EMPTY)
-				break;
-		}
-		if (!take)
-			break;
-		if (was == key || __atomic_compare_exchange_n(take, &was, key, 0, __ATOMIC_ACQ_REL,
-							      __ATOMIC_RELAXED))
-			return take;
-		/* Another thread took that slot first: look again. */
-	}
-	if (!__atomic_exchange_n(&full_warned, 1, __ATOMIC_RELAXED))
-		tprof_log_warn("too many NRT %s at once: some calls go without their names", what);
-	return NULL;
+	void *e = tprof_handle_claim(base, size, slots, probe, key);
+	if (!e)
+		tprof_handles_full(warned, "too many NRT %s at once: some calls go without their names",
+				   what);
+	return e;
 }
 
-static void *find(char *base, size_t stride, size_t cap, const void *key)
+static inline void *find(char *base, size_t size, size_t slots, unsigned probe, const void *key)
 {
-	if (key == EMPTY || key == GONE)
-		return NULL;
-	size_t i = slot_of(key, cap);
-	for (unsigned n = 0; n < MAX_PROBE; n++, i = (i + 1) & (cap - 1)) {
-		const void **kp = key_at(base, stride, i);
-		const void *k = __atomic_load_n(kp, __ATOMIC_ACQUIRE);
-		if (k == key)
-			return kp;
-		if (k == EMPTY)
-			return NULL;
-	}
-	return NULL;
+	return tprof_handle_is_key(key) ? tprof_handle_find(base, size, slots, probe, key) : NULL;
 }
 
-#define TABLE(t) (char *)(t), sizeof((t)[0]), sizeof(t) / sizeof((t)[0])
+#define TABLE(t) TPROF_HANDLES(t, MAX_PROBE)
 
 uint32_t tprof_nrt_name_slow(struct tprof_nrt_name *n, const char *s)
 {
@@ -139,7 +99,7 @@ struct tprof_nrt_model *tprof_nrt_model_add(const void *model, const char *name,
 					    uint32_t nc_count)
 {
 	TPROF_KEEP_ERRNO;
-	struct tprof_nrt_model *m = claim(TABLE(models), model, "models");
+	struct tprof_nrt_model *m = claim(TABLE(models), model, &models_full, "models");
 	if (!m)
 		return NULL;
 	__atomic_store_n(&m->id.gen, 0, __ATOMIC_RELAXED);
@@ -152,7 +112,7 @@ struct tprof_nrt_model *tprof_nrt_model_add(const void *model, const char *name,
 void tprof_nrt_model_remove(struct tprof_nrt_model *m)
 {
 	if (m)
-		__atomic_store_n(&m->key, GONE, __ATOMIC_RELEASE);
+		tprof_handle_remove(m);
 }
 
 /* ---- tensors ----------------------------------------------------------------------------- */
@@ -166,7 +126,7 @@ struct tprof_nrt_tensor *tprof_nrt_tensor_add(const void *tensor, const char *na
 					      int32_t nc, uint8_t placement)
 {
 	TPROF_KEEP_ERRNO;
-	struct tprof_nrt_tensor *t = claim(TABLE(tensors), tensor, "tensors");
+	struct tprof_nrt_tensor *t = claim(TABLE(tensors), tensor, &tensors_full, "tensors");
 	if (!t)
 		return NULL;
 	__atomic_store_n(&t->id.gen, 0, __ATOMIC_RELAXED);
@@ -180,7 +140,7 @@ struct tprof_nrt_tensor *tprof_nrt_tensor_add(const void *tensor, const char *na
 void tprof_nrt_tensor_remove(struct tprof_nrt_tensor *t)
 {
 	if (t)
-		__atomic_store_n(&t->key, GONE, __ATOMIC_RELEASE);
+		tprof_handle_remove(t);
 }
 
 /* ---- tensor sets ------------------------------------------------------------------------- */
@@ -206,7 +166,7 @@ struct tprof_nrt_set *tprof_nrt_set_add(const void *set)
 {
 	TPROF_KEEP_ERRNO;
 	pthread_once(&atfork_once, register_atfork);
-	struct tprof_nrt_set *s = claim(TABLE(sets), set, "tensor sets");
+	struct tprof_nrt_set *s = claim(TABLE(sets), set, &sets_full, "tensor sets");
 	if (!s)
 		return NULL;
 	pthread_mutex_lock(&set_lock);
@@ -221,7 +181,7 @@ void tprof_nrt_set_remove(struct tprof_nrt_set *s)
 		return;
 	pthread_mutex_lock(&set_lock);
 	forget_entries(s);
-	__atomic_store_n(&s->key, GONE, __ATOMIC_RELEASE);
+	tprof_handle_remove(s);
 	pthread_mutex_unlock(&set_lock);
 }
 

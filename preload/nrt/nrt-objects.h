@@ -1,7 +1,7 @@
 /* nrt-objects.h — what the NRT hooks know about the runtime's objects, so that a call can say
  * which model, tensor or set it is about: models (name from the NEFF, NeuronCores), tensors
  * (name, bytes, placement, NeuronCore) and tensor sets (the tensors added to them, and their
- * total bytes, because the runtime cannot list a set).  Three fixed open-addressing tables
+ * total bytes, because the runtime cannot list a set).  Three handle tables (core/handles.h)
  * keyed by the runtime's handles: a slot is claimed with one compare-and-swap when an object
  * appears (load, allocate), looked up without a lock, a system call or an allocation
  * (execute), and becomes a tombstone when the object goes.  Names are kept with their string
