@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "../common/deflate.h"
+#include "../common/xalloc.h"
 #include "import/import.h"
 #include "render/otf2/otf2.h"
 #include "render/sqlite/sqlite-out.h"
@@ -306,10 +307,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 						 "(a number of megabytes, from 0.01)", optarg);
 			break;
 		case 11: {
-			const char **ni = realloc(o->imports, (o->nimports + 1) * sizeof(*ni));
-			if (!ni)
-				abort();
-			o->imports = ni;
+			o->imports = xreallocarray(o->imports, o->nimports + 1, sizeof(*o->imports));
 			o->imports[o->nimports++] = optarg;
 			break;
 		}
@@ -430,9 +428,7 @@ static char *default_output(const char *dir, const char *ext)
 	size_t len = (size_t)(name + n - base);
 	if (!len || (len == 1 && *base == '/') || (len <= 2 && !strncmp(base, "..", len)))
 		base = "tprof", len = 5;
-	char *p = malloc(len + strlen(ext) + 1);
-	if (!p)
-		abort();
+	char *p = xmalloc(len + strlen(ext) + 1);
 	memcpy(p, base, len);
 	strcpy(p + len, ext);
 	free(real);
@@ -519,10 +515,8 @@ int main(int argc, char **argv)
 	outname_catch_signals();
 	char *outpath = NULL;
 	if (o.format) {
-		outpath = o.out ? strdup(o.out)
+		outpath = o.out ? xstrdup(o.out)
 				: default_output(o.dir, o.perfetto ? ".pftrace" : ".json.gz");
-		if (!outpath)
-			abort();
 		if (check_output(&o, outpath) < 0) {
 			free(outpath);
 			free(o.imports);

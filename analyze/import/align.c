@@ -17,6 +17,7 @@
 
 #include "../../common/events.h"
 #include "../../common/import.h"
+#include "../../common/xalloc.h"
 #include "../read/impimage.h"
 #include "../util/satarith.h"
 #include "../util/strings.h"
@@ -106,8 +107,7 @@ static struct step_at *proc_steps(struct proc *p, size_t *n)
 				continue;
 			if (*n == cap) {
 				cap = cap ? cap * 2 : 64;
-				if (!(v = realloc(v, cap * sizeof(*v))))
-					abort();
+				v = xreallocarray(v, cap, sizeof(*v));
 			}
 			v[(*n)++] = (struct step_at){ st->rec->arg,
 						      timebase_global(&p->tb, st->rec->t0, &cursor) };
@@ -160,8 +160,7 @@ static int fit_steps(struct import_done *d, const struct step_at *rec, size_t nr
 				continue;
 			if (n == cap) {
 				cap = cap ? 2 * cap : 64;
-				if (!(diff = realloc(diff, cap * sizeof(*diff))))
-					abort();
+				diff = xreallocarray(diff, cap, sizeof(*diff));
 			}
 			diff[n++] = (double)r->ns - (double)s->t0;
 		}

@@ -2,6 +2,7 @@
  * blocks chained when one event needs them. */
 #include <stdlib.h>
 
+#include "../../common/xalloc.h"
 #include "chrome-arena.h"
 
 #define FIRST_BLOCK (64 * 1024)
@@ -16,9 +17,7 @@ struct block {
 
 static struct block *block_new(size_t size)
 {
-	struct block *b = malloc(sizeof(*b) + size);
-	if (!b)
-		abort();
+	struct block *b = xmalloc(sizeof(*b) + size);
 	b->next = NULL;
 	b->size = size;
 	return b;
@@ -63,9 +62,7 @@ void chrome_arena_reset(struct chrome_arena *a)
 
 struct chrome_arena *chrome_arena_new(void)
 {
-	struct chrome_arena *a = calloc(1, sizeof(*a));
-	if (!a)
-		abort();
+	struct chrome_arena *a = xcalloc(1, sizeof(*a));
 	a->first = block_new(FIRST_BLOCK);
 	a->total = FIRST_BLOCK;
 	use(a, a->first);

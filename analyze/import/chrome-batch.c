@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "../util/handoff.h"
 
@@ -41,9 +42,7 @@ static void queue_free(struct chrome_queue *q)
 struct chrome_queue *chrome_queue_start(void (*fill)(void *ctx, struct chrome_queue *q),
 					void *ctx)
 {
-	struct chrome_queue *q = calloc(1, sizeof(*q));
-	if (!q)
-		abort();
+	struct chrome_queue *q = xcalloc(1, sizeof(*q));
 	handoff_init(&q->ring, NBATCH);
 	for (size_t i = 0; i < NBATCH; i++)
 		q->batch[i].arena = chrome_arena_new();

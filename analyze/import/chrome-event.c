@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "chrome-arena.h"
 #include "chrome-event.h"
 #include "chrome-json.h"
@@ -296,9 +297,7 @@ int chrome_parser_event(struct chrome_parser *ps, uint64_t offset, struct chrome
 
 struct chrome_parser *chrome_parser_new(void)
 {
-	struct chrome_parser *ps = calloc(1, sizeof(*ps));
-	if (!ps)
-		abort();
+	struct chrome_parser *ps = xcalloc(1, sizeof(*ps));
 	ps->arena = ps->own = chrome_arena_new();
 	return ps;
 }
@@ -314,8 +313,8 @@ void chrome_parser_args_blob(struct chrome_parser *ps, size_t cap)
 	ps->blob.buf = NULL;
 	ps->blob.cap = cap;
 	/* 16 bytes more: short strings are copied 16 bytes at a time */
-	if (cap && !(ps->blob.buf = malloc(cap + 16)))
-		abort();
+	if (cap)
+		ps->blob.buf = xmalloc(cap + 16);
 }
 
 struct chrome_arena *chrome_parser_arena(struct chrome_parser *ps)

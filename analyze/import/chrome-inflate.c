@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "../../common/xalloc.h"
 #include "chrome-inflate.h"
 
 #define ZIN (256 * 1024)
@@ -189,14 +190,11 @@ const char *chrome_inflate_error(const struct chrome_inflate *z)
 
 struct chrome_inflate *chrome_inflate_start(int fd, char *err, size_t errlen)
 {
-	struct chrome_inflate *z = calloc(1, sizeof(*z));
-	if (!z)
-		abort();
+	struct chrome_inflate *z = xcalloc(1, sizeof(*z));
 	z->fd = fd;
 	z->zin = malloc(ZIN);
 	for (int i = 0; i < NBUF; i++)
-		if (!(z->free_bufs[z->nfree++] = malloc(BLOCK)))
-			abort();
+		z->free_bufs[z->nfree++] = xmalloc(BLOCK);
 	/* 16 + MAX_WBITS: a gzip header and trailer around the deflate stream. */
 	if (!z->zin || inflateInit2(&z->zs, 16 + MAX_WBITS) != Z_OK) {
 		snprintf(err, errlen, "cannot set up inflate");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../common/xalloc.h"
 #include "chrome-inflate.h"
 #include "chrome-input.h"
 
@@ -45,9 +46,7 @@ struct chrome_input *chrome_input_open(const char *path, char *err, size_t errle
 		close(fd);
 		return NULL;
 	}
-	struct chrome_input *in = calloc(1, sizeof(*in));
-	if (!in)
-		abort();
+	struct chrome_input *in = xcalloc(1, sizeof(*in));
 	in->fd = fd;
 	int gz = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 	if (gz && !(in->z = chrome_inflate_start(fd, err, errlen))) {

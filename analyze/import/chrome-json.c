@@ -14,6 +14,7 @@
 
 #include "chrome-json.h"
 #include "../../common/import.h"
+#include "../../common/xalloc.h"
 
 /* cJSON's own limit on nesting (CJSON_NESTING_LIMIT), which keeps the recursion bounded. */
 #define MAX_DEPTH 1000
@@ -175,11 +176,9 @@ static void c_locale_init(void)
 static double slow_to_double(const char *text, size_t len)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	char buf[64], *s = len < sizeof(buf) ? buf : malloc(len + 1);
+	char buf[64], *s = len < sizeof(buf) ? buf : xmalloc(len + 1);
 
 	pthread_once(&once, c_locale_init);
-	if (!s)
-		abort();
 	memcpy(s, text, len);
 	s[len] = '\0';
 	locale_t old = c_locale ? uselocale(c_locale) : (locale_t)0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../../common/xalloc.h"
 #include "chrome-input.h"
 #include "chrome-scan.h"
 
@@ -552,9 +553,8 @@ struct chrome_scan *chrome_scan_open(const char *path, const struct chrome_scan_
 	struct chrome_input *in = chrome_input_open(path, err, errlen);
 	if (!in)
 		return NULL;
-	struct chrome_scan *s = calloc(1, sizeof(*s));
-	if (!s || !(s->buf = malloc(2 * o->block)))
-		abort();
+	struct chrome_scan *s = xcalloc(1, sizeof(*s));
+	s->buf = xmalloc(2 * o->block);
 	s->in = in;
 	s->cap = 2 * o->block;
 	s->block = o->block;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/xalloc.h"
 #include "../read/impimage.h"
 #include "../util/outname.h"
 
@@ -48,10 +49,7 @@ static void one(struct import_set *set, const char *path)
 		imp_file_free(&d.file);         /* what it had made of a file it could not read */
 		return;
 	}
-	struct import_done *nd = realloc(set->done, (set->ndone + 1) * sizeof(*nd));
-	if (!nd)
-		abort();
-	set->done = nd;
+	set->done = xreallocarray(set->done, set->ndone + 1, sizeof(*set->done));
 	set->done[set->ndone++] = d;
 }
 
@@ -62,18 +60,15 @@ static int add_images(struct trace *tr, void *ctx)
 	if (!req->nfiles && !tr->nfound)
 		return 0;
 	const char *tmp = getenv("TMPDIR");
-	char *base;
+	char *base = xasprintf("%s/tprof-import", tmp && *tmp ? tmp : "/tmp");
 	int fd;
-	if (asprintf(&base, "%s/tprof-import", tmp && *tmp ? tmp : "/tmp") < 0)
-		abort();
 	set->scratch_out = outname_begin(base, &scratch_format, &fd);
 	free(base);
 	if (!set->scratch_out) {
 		diag_error("cannot make a scratch directory for the import: %s", outname_error());
 		return -1;
 	}
-	if (!(set->scratch = strdup(outname_path(set->scratch_out))))
-		abort();
+	set->scratch = xstrdup(outname_path(set->scratch_out));
 	chmod(set->scratch, 0700);      /* the imported traces are the user's alone */
 	for (size_t i = 0; i < req->nfiles; i++)
 		one(set, req->files[i]);
@@ -94,8 +89,7 @@ static int add_images(struct trace *tr, void *ctx)
 			diag_error("%s: cannot open %s: %s", f->source, f->pack, strerror(errno));
 			return -1;
 		}
-		if (!(d->images = malloc(sizeof(*d->images))))
-			abort();
+		d->images = xmalloc(sizeof(*d->images));
 		cfile_init(d->images, f->pack);
 		cfile_adopt(d->images, images_fd);
 		for (size_t k = 0; k < f->nimages; k++) {

@@ -22,6 +22,7 @@
 
 #include "../../common/import.h"
 #include "../../common/writev-all.h"
+#include "../../common/xalloc.h"
 #include "../read/trace.h"
 #include "../util/grow.h"
 #include "../util/handoff.h"
@@ -119,17 +120,14 @@ static uint64_t tie_of(const struct item *it)
 
 struct items *items_new(const char *dir, size_t run_bytes)
 {
-	struct items *x = calloc(1, sizeof(*x));
-	if (!x)
-		abort();
+	struct items *x = xcalloc(1, sizeof(*x));
 	x->dir = dir;
 	x->spilled.fd = -1;
 	/* two runs of half the bytes: one fills while the other is written */
 	size_t cap = run_bytes / 2 < MAX_ITEM ? MAX_ITEM : run_bytes / 2;
 	for (int i = 0; i < 2; i++) {
 		x->m[i].cap = cap;
-		if (!(x->m[i].arena = malloc(cap)))
-			abort();
+		x->m[i].arena = xmalloc(cap);
 	}
 	return x;
 }
@@ -238,9 +236,7 @@ static int cmp_streams(const void *pa, const void *pb, void *ctx)
  * streams' table. */
 static void order_run(struct items *x, struct mrun *m)
 {
-	m->order = realloc(m->order, (m->nkv ? m->nkv : 1) * sizeof(*m->order));
-	if (!m->order)
-		abort();
+	m->order = xreallocarray(m->order, m->nkv ? m->nkv : 1, sizeof(*m->order));
 	m->norder = m->nkv;
 	for (size_t i = 0; i < m->nkv; i++)
 		m->order[i] = (uint32_t)i;
@@ -258,8 +254,7 @@ static void sort_run(struct mrun *m)
 		if (kv->n > m->captmp) {
 			free(m->tmp);
 			m->captmp = kv->n;
-			if (!(m->tmp = malloc(m->captmp * sizeof(*m->tmp))))
-				abort();
+			m->tmp = xmallocarray(m->captmp, sizeof(*m->tmp));
 		}
 		sort_keys(kv->k, kv->n, m->tmp);
 		kv->unsorted = 0;
@@ -330,13 +325,8 @@ static void *spill_run(void *arg)
 	if (!bad && n)
 		bad = write_all(r->fd, x->wbuf, n) < 0;
 	r->size += n;
-	if (bad) {
-		if (asprintf(&x->spill_error, "cannot write a run of the import: %s",
-			     strerror(errno)) < 0)
-			x->spill_error = NULL;
-		if (!x->spill_error)
-			abort();
-	}
+	if (bad)
+		x->spill_error = xasprintf("cannot write a run of the import: %s", strerror(errno));
 	return NULL;
 }
 
@@ -356,9 +346,7 @@ static int spill_wait(struct items *x)
 		run_close(&x->spilled);
 		return -1;
 	}
-	x->runs = realloc(x->runs, (x->nruns + 1) * sizeof(*x->runs));
-	if (!x->runs)
-		abort();
+	x->runs = xreallocarray(x->runs, x->nruns + 1, sizeof(*x->runs));
 	x->runs[x->nruns++] = x->spilled;
 	memset(&x->spilled, 0, sizeof(x->spilled));
 	x->spilled.fd = -1;
@@ -370,11 +358,9 @@ static int spill_wait(struct items *x)
  * file is unlinked at once: read back through the open file, nothing is left behind. */
 static int spill(struct items *x)
 {
-	char *path = NULL;
 	if (spill_wait(x) < 0)
 		return -1;
-	if (asprintf(&path, "%s/run.%zu", x->dir, x->nruns) < 0)
-		abort();
+	char *path = xasprintf("%s/run.%zu", x->dir, x->nruns);
 	x->spilled.fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (x->spilled.fd < 0) {
 		diag_error("%s: cannot write a run of the import: %s", path, strerror(errno));
@@ -383,8 +369,8 @@ static int spill(struct items *x)
 	}
 	unlink(path);
 	free(path);
-	if (!x->wbuf && !(x->wbuf = malloc(SPILL_BUF)))
-		abort();
+	if (!x->wbuf)
+		x->wbuf = xmalloc(SPILL_BUF);
 	order_run(x, &x->m[x->fill]);
 	x->fill = !x->fill;
 	if (pthread_create(&x->spiller, NULL, spill_run, x) == 0) {
@@ -542,14 +528,13 @@ static int merge_start(struct items *x, struct merge *g)
 {
 	g->m = &x->m[x->fill];
 	g->n = 0;
-	if (!(g->h = calloc(x->nruns + 1, sizeof(*g->h))))
-		abort();
+	g->h = xcalloc(x->nruns + 1, sizeof(*g->h));
 	for (size_t i = 0; i < x->nruns; i++) {
 		struct run *r = &x->runs[i];
 		r->s = x->s;
 		r->ns = x->ns;
-		if (!r->cur && !(r->cur = malloc(MAX_ITEM)))
-			abort();
+		if (!r->cur)
+			r->cur = xmalloc(MAX_ITEM);
 	}
 	for (size_t i = 0; i <= x->nruns; i++) {
 		struct src s = { i < x->nruns ? &x->runs[i] : NULL, NULL, i, 0 };
@@ -640,8 +625,7 @@ static int merge_ahead(struct merge *g, each_fn *each, void *ctx)
 	pthread_t thread;
 	int err = 0;
 	for (int i = 0; i < NBATCH; i++)
-		if (!(a.b[i].buf = malloc(BATCH_BYTES)))
-			abort();
+		a.b[i].buf = xmalloc(BATCH_BYTES);
 	handoff_init(&a.ring, NBATCH);
 	int started = pthread_create(&thread, NULL, run_merge, &a) == 0;
 	for (int last = !started; !last;) {

@@ -22,6 +22,7 @@
 #include "../../common/hash.h"
 #include "../../common/imgwrite.h"
 #include "../../common/import.h"
+#include "../../common/xalloc.h"
 #include "../read/trace.h"
 #include "../util/grow.h"
 #include "../util/satarith.h"
@@ -693,7 +694,7 @@ static int open_image(struct ctx *c, size_t i)
 	struct imp_image *out = &f->images[f->nimages++];
 	out->offset = (uint64_t)at;
 	out->pid = im->key.is_str ? -1 : im->key.num;
-	out->pid_str = im->key.is_str ? strdup(strings_get(im->key.str)) : NULL;
+	out->pid_str = im->key.is_str ? xstrdup(strings_get(im->key.str)) : NULL;
 	out->events = im->events;
 	out->steps = im->steps;
 	out->nsteps = im->nsteps;
@@ -823,7 +824,7 @@ static int file_meta(struct imp_file *f, const struct chrome_meta *m)
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(m->tprof, "host");
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(m->tprof, "pid");
 		if (cJSON_IsString(h))
-			f->host = strdup(h->valuestring);
+			f->host = xstrdup(h->valuestring);
 		if (cJSON_IsNumber(p))
 			f->tprof_pid = sat_from_double(p->valuedouble);
 	}
@@ -896,7 +897,7 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 	struct ctx c = { 0 };
 	struct chrome_meta meta;
 	memset(f, 0, sizeof(*f));
-	f->source = strdup(path);
+	f->source = xstrdup(path);
 	f->rank = f->tprof_pid = -1;
 	f->first_ns = INT64_MAX;
 	f->last_ns = INT64_MIN;
@@ -923,9 +924,8 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 		fix(&c, IMP_FIX_MEMBER_BAD, 0);
 	reader_fixes(&c, &meta);
 	chrome_meta_free(&meta);
-	f->images = calloc(c.nimg ? c.nimg : 1, sizeof(*f->images));
-	if (!f->images || asprintf(&f->pack, "%s/images-XXXXXX", o->scratch) < 0)
-		abort();
+	f->images = xcalloc(c.nimg ? c.nimg : 1, sizeof(*f->images));
+	f->pack = xasprintf("%s/images-XXXXXX", o->scratch);
 	if ((c.pack = mkostemp(f->pack, O_APPEND | O_CLOEXEC)) < 0) {
 		diag_error("%s: cannot make its images' file in %s: %s", f->source, o->scratch,
 			   strerror(errno));

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "devorder.h"
 #include "emit.h"
 #include "runtime.h"
@@ -56,9 +57,7 @@ static struct lane *slot(struct lane *v, size_t cap, int proc, uint32_t device, 
 static void grow(struct devorder *o)
 {
 	size_t cap = o->cap ? o->cap * 2 : 64;
-	struct lane *v = calloc(cap, sizeof(*v));
-	if (!v)
-		abort();
+	struct lane *v = xcalloc(cap, sizeof(*v));
 	for (size_t i = 0; i < o->cap; i++) {
 		const struct lane *l = &o->lanes[i];
 		if (l->used)
@@ -72,8 +71,8 @@ static void grow(struct devorder *o)
 static struct lane *lane_of(struct pipeline *pl, int proc, uint32_t device, uint64_t stream)
 {
 	struct devorder *o = pl->devorder;
-	if (!o && !(o = pl->devorder = calloc(1, sizeof(*o))))
-		abort();
+	if (!o)
+		o = pl->devorder = xcalloc(1, sizeof(*o));
 	struct lane *l = o->cap ? slot(o->lanes, o->cap, proc, device, stream) : NULL;
 	if (l && l->used)
 		return l;

@@ -3,6 +3,7 @@
  * to the runtimes that said they have facts about it (their facts hook, runtime.h). */
 #include <stdlib.h>
 
+#include "../../common/xalloc.h"
 #include "facts.h"
 #include "runtime.h"
 
@@ -35,9 +36,7 @@ static void mpi_collective(const struct event *ev, const struct facts_sink *s)
 {
 	const struct coll_info *ci = ev->coll;
 	uint32_t n = ci->nm;
-	struct fact_member *m = calloc(n ? n : 1, sizeof(*m));
-	if (!m)
-		abort();
+	struct fact_member *m = xcalloc(n ? n : 1, sizeof(*m));
 	int32_t last = -1;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct coll_member *cm = &ci->m[i];

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../common/xalloc.h"
 #include "output.h"
 #include "../util/handoff.h"
 #include "../util/progress.h"
@@ -149,8 +150,7 @@ static int merge_ahead(struct heap *h, struct pipeline *pl, uint64_t *n, uint64_
 	struct ahead a = { .h = h };
 	pthread_t thread;
 	for (int i = 0; i < NBATCH; i++)
-		if (!(a.b[i].bytes = malloc(BATCH_BYTES)))
-			abort();
+		a.b[i].bytes = xmalloc(BATCH_BYTES);
 	handoff_init(&a.ring, NBATCH);
 	int rc = pthread_create(&thread, NULL, run_ahead, &a) ? -1 : 0;
 	for (int last = 0; !rc && !last;) {
@@ -232,9 +232,7 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 			pending(s);
 			if (h.n == cap) {
 				cap = cap ? cap * 2 : 64;
-				h.v = realloc(h.v, cap * sizeof(*h.v));
-				if (!h.v)
-					abort();
+				h.v = xreallocarray(h.v, cap, sizeof(*h.v));
 			}
 			h.v[h.n++] = s;
 		}

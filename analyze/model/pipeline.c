@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "devorder.h"
 #include "emit.h"
@@ -28,10 +29,7 @@ static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t n
 {
 	if (t->depth == t->cap) {
 		size_t n = t->cap ? t->cap * 2 : 16;
-		struct open_range *ns_ = realloc(t->stack, n * sizeof(*ns_));
-		if (!ns_)
-			abort();
-		t->stack = ns_;
+		t->stack = xreallocarray(t->stack, n, sizeof(*t->stack));
 		t->cap = n;
 	}
 	/* A nested range never starts at its parent's nanosecond: viewers that sort by start
@@ -287,8 +285,8 @@ static void on_stack(struct thread *t, const struct tprof_rec *r)
 	if ((uint64_t)n * sizeof(uint32_t) > (uint64_t)r->ext * TPROF_UNIT)
 		n = (uint32_t)(r->ext * TPROF_UNIT / sizeof(uint32_t));
 	const uint32_t *ids = (const uint32_t *)(r + 1);
-	if (!t->frames && !(t->frames = malloc(MAX_STACK * sizeof(*t->frames))))
-		abort();
+	if (!t->frames)
+		t->frames = xmallocarray(MAX_STACK, sizeof(*t->frames));
 	for (uint32_t i = 0; i < n; i++)
 		t->frames[i] = proc_string(t->proc, ids[i]);
 	t->nframes = n;
@@ -325,8 +323,8 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
  * process's first. */
 static struct proc_asyncs *asyncs_of(struct proc *p)
 {
-	if (!p->asyncs && !(p->asyncs = calloc(1, sizeof(*p->asyncs))))
-		abort();
+	if (!p->asyncs)
+		p->asyncs = xcalloc(1, sizeof(*p->asyncs));
 	return p->asyncs;
 }
 

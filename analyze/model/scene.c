@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "../../common/domains.h"
+#include "../../common/xalloc.h"
 #include "scene-args.h"
 #include "runtime.h"
 
@@ -332,9 +333,7 @@ static const struct output_ops scene_ops = { "scene", begin, event, end };
 
 struct output output_scene(struct scene_renderer r, int group_by, const struct runtime_set *rts)
 {
-	struct scene *s = calloc(1, sizeof(*s));
-	if (!s)
-		abort();
+	struct scene *s = xcalloc(1, sizeof(*s));
 	s->r = r;
 	s->tracks = tracks_new(group_by);
 	s->rts = rts->all;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "tracks.h"
 #include "../util/grow.h"
 #include "../util/u64map.h"
@@ -66,9 +67,7 @@ struct tracks {
 
 struct tracks *tracks_new(int group_by)
 {
-	struct tracks *t = calloc(1, sizeof(*t));
-	if (!t)
-		abort();
+	struct tracks *t = xcalloc(1, sizeof(*t));
 	t->mode = group_by;
 	t->by_domain = group_by == TRACKS_BY_DOMAIN;
 	return t;
@@ -92,9 +91,7 @@ static struct track host_track(struct tracks *t, const struct proc *p)
 	while (i < t->nhosts && t->hosts[i].name != p->host)
 		i++;
 	if (i == t->nhosts) {
-		t->hosts = realloc(t->hosts, (t->nhosts + 1) * sizeof(*t->hosts));
-		if (!t->hosts)
-			abort();
+		t->hosts = xreallocarray(t->hosts, t->nhosts + 1, sizeof(*t->hosts));
 		t->hosts[t->nhosts++] = (struct host){ p->host, 0 };
 	}
 	/* the instance type, else the Neuron runtime's instance family */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../common/import.h"
+#include "../../common/xalloc.h"
 #include "../read/impimage.h"
 #include "output.h"
 #include "../util/progress.h"
@@ -82,9 +83,7 @@ static void add_mark(struct step_mark **v, size_t *n, size_t *cap, struct step_m
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
-		*v = realloc(*v, *cap * sizeof(**v));
-		if (!*v)
-			abort();
+		*v = xreallocarray(*v, *cap, sizeof(**v));
 	}
 	(*v)[(*n)++] = m;
 }
@@ -265,9 +264,7 @@ again:
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		size_t k;
 		struct step_mark *v = collect(tr->procs[i], which, &k, &seen, &mark);
-		struct step_start *s = malloc((k ? k : 1) * sizeof(*s));
-		if (!s)
-			abort();
+		struct step_start *s = xmallocarray(k ? k : 1, sizeof(*s));
 		for (size_t j = 0; j < k; j++)
 			s[j] = (struct step_start){ v[j].step, v[j].ns - tr->start_ns };
 		free(v);
@@ -278,9 +275,7 @@ again:
 		}
 		if (nall + k > cap) {
 			cap = (nall + k) * 2;
-			all = realloc(all, cap * sizeof(*all));
-			if (!all)
-				abort();
+			all = xreallocarray(all, cap, sizeof(*all));
 		}
 		memcpy(all + nall, s, k * sizeof(*s));
 		nall += k;

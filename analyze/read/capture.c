@@ -7,6 +7,7 @@
  * start to its end. */
 #include <stdlib.h>
 
+#include "../../common/xalloc.h"
 #include "trace.h"
 
 struct span {
@@ -29,9 +30,7 @@ void capture_place(struct trace *tr)
 	}
 	if (!c->any)
 		return;
-	struct span *s = malloc(n * sizeof(*s));
-	if (!s)
-		abort();
+	struct span *s = xmallocarray(n, sizeof(*s));
 	size_t k = 0;
 	uint32_t start_closed = 0;   /* why processes were closed from their start */
 	for (size_t i = 0; i < tr->nprocs; i++) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "../util/progress.h"
 #include "trace.h"
@@ -55,8 +56,7 @@ void diag_unreadable(const char *path, const char *fmt, ...)
 	/* a file is said once by each reader that fails on it: one after the other */
 	if (!nunreadable || strcmp(unreadable[nunreadable - 1], path)) {
 		unreadable = util_grow(unreadable, &capunreadable, nunreadable, sizeof(*unreadable), 16);
-		if (!(unreadable[nunreadable++] = strdup(path)))
-			abort();
+		unreadable[nunreadable++] = xstrdup(path);
 	}
 	pthread_mutex_unlock(&lock);
 }

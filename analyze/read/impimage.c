@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "impimage.h"
 
 static struct impimage *image(struct proc *p)
 {
 	if (!p->imp) {
-		if (!(p->imp = calloc(1, sizeof(*p->imp))))
-			abort();
+		p->imp = xcalloc(1, sizeof(*p->imp));
 		p->imp->sort_index = INT64_MIN;
 		p->imp->rank = -1;
 	}
@@ -58,8 +58,7 @@ int impimage_prop(struct proc *p, const char *key, const struct tprof_rec *r)
 			return 1;
 		g.dstream = dstream;
 		struct impimage *im = p->imp;
-		if (!(im->gpu = realloc(im->gpu, (im->ngpu + 1) * sizeof(*im->gpu))))
-			abort();
+		im->gpu = xreallocarray(im->gpu, im->ngpu + 1, sizeof(*im->gpu));
 		im->gpu[im->ngpu++] = g;
 	} else
 		return 0;

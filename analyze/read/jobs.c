@@ -14,6 +14,7 @@
 
 #include "../../common/chunk.h"
 #include "../../common/job.h"
+#include "../../common/xalloc.h"
 #include "trace.h"
 
 #define MAX_NAMED 5             /* other jobs named in the line that says which was taken */
@@ -55,17 +56,13 @@ static int pair_cmp(const void *a, const void *b)
 /* tr->jobs from the tags: one per id, oldest first, each tag given its job's index. */
 static void group(struct trace *tr, struct tag *tags, size_t n)
 {
-	struct pair *v = calloc(n ? n : 1, sizeof(*v));
+	struct pair *v = xcalloc(n ? n : 1, sizeof(*v));
 	size_t m = 0;
-	if (!v)
-		abort();
 	for (size_t i = 0; i < n; i++)
 		if (tags[i].known)
 			v[m++] = (struct pair){ tags[i].job, i };
 	qsort(v, m, sizeof(*v), pair_cmp);
-	tr->jobs = calloc(m ? m : 1, sizeof(*tr->jobs));
-	if (!tr->jobs)
-		abort();
+	tr->jobs = xcalloc(m ? m : 1, sizeof(*tr->jobs));
 	for (size_t a = 0; a < m; a++) {
 		struct tag *t = &tags[v[a].i];
 		if (!a || v[a].key != v[a - 1].key)
@@ -80,10 +77,8 @@ static void group(struct trace *tr, struct tag *tags, size_t n)
 	for (size_t k = 0; k < tr->njobs; k++)
 		v[k] = (struct pair){ (uint64_t)tr->jobs[k].start_ns, k };
 	qsort(v, tr->njobs, sizeof(*v), pair_cmp);
-	struct job *sorted = calloc(tr->njobs ? tr->njobs : 1, sizeof(*sorted));
-	size_t *to = calloc(tr->njobs ? tr->njobs : 1, sizeof(*to));
-	if (!sorted || !to)
-		abort();
+	struct job *sorted = xcalloc(tr->njobs ? tr->njobs : 1, sizeof(*sorted));
+	size_t *to = xcalloc(tr->njobs ? tr->njobs : 1, sizeof(*to));
 	for (size_t k = 0; k < tr->njobs; k++) {
 		sorted[k] = tr->jobs[v[k].i];
 		to[v[k].i] = k;
@@ -115,15 +110,13 @@ static const char *find_str(const struct str *v, size_t n, uint32_t id)
  * PROP argc that follows them; NULL when they are not there. */
 static char *read_command(const char *trace_path, const char *spool_path)
 {
-	struct proc *p = calloc(1, sizeof(*p));
+	struct proc *p = xcalloc(1, sizeof(*p));
 	struct trace tmp = { 0 };
 	struct str *strs = NULL;
 	size_t nstrs = 0, len = 0;
 	char *out = NULL;
-	if (!p)
-		abort();
-	p->trace_path = trace_path ? strdup(trace_path) : NULL;
-	p->spool_path = spool_path ? strdup(spool_path) : NULL;
+	p->trace_path = trace_path ? xstrdup(trace_path) : NULL;
+	p->spool_path = spool_path ? xstrdup(spool_path) : NULL;
 	diag_quiet++;
 	tracefile_index(&tmp, p);
 	spoolfile_index(&tmp, p);
@@ -135,10 +128,8 @@ static char *read_command(const char *trace_path, const char *spool_path)
 		if (r->kind == TPROF_K_STRING) {
 			size_t l = r->arg <= (uint64_t)r->ext * TPROF_UNIT ? (size_t)r->arg
 									   : (size_t)r->ext * TPROF_UNIT;
-			struct str *ns = realloc(strs, (nstrs + 1) * sizeof(*ns));
-			if (!ns || !(ns[nstrs].s = strndup((const char *)(r + 1), l)))
-				abort();
-			strs = ns;
+			strs = xreallocarray(strs, nstrs + 1, sizeof(*strs));
+			strs[nstrs].s = xstrndup((const char *)(r + 1), l);
 			strs[nstrs++].id = r->name;
 			continue;
 		}
@@ -152,10 +143,7 @@ static char *read_command(const char *trace_path, const char *spool_path)
 		if (!val || len >= COMMAND_MAX)
 			continue;
 		size_t add = strlen(val) + (len ? 1 : 0);
-		char *no = realloc(out, len + add + 1);
-		if (!no)
-			abort();
-		out = no;
+		out = xrealloc(out, len + add + 1);
 		snprintf(out + len, add + 1, "%s%s", len ? " " : "", val);
 		len += add;
 	}
@@ -307,17 +295,13 @@ static void filter_found(struct trace *tr, const struct tag *tags)
 
 int jobs_select(struct trace *tr, const char *want, const char *dir)
 {
-	struct tag *tags = calloc(tr->nprocs ? tr->nprocs : 1, sizeof(*tags));
-	if (!tags)
-		abort();
+	struct tag *tags = xcalloc(tr->nprocs ? tr->nprocs : 1, sizeof(*tags));
 	for (size_t i = 0; i < tr->nprocs; i++)
 		tags[i] = tag_of(tr->procs[i]);
 	group(tr, tags, tr->nprocs);
 	/* each job's first process: the earliest file */
-	struct proc **first = calloc(tr->njobs ? tr->njobs : 1, sizeof(*first));
-	int64_t *when = calloc(tr->njobs ? tr->njobs : 1, sizeof(*when));
-	if (!first || !when)
-		abort();
+	struct proc **first = xcalloc(tr->njobs ? tr->njobs : 1, sizeof(*first));
+	int64_t *when = xcalloc(tr->njobs ? tr->njobs : 1, sizeof(*when));
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		size_t k = tags[i].k;
 		if (tags[i].known && (!first[k] || tags[i].created < when[k])) {

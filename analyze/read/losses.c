@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/satarith.h"
 #include "trace.h"
 
@@ -32,9 +33,7 @@ void losses_table(struct proc *p, const uint8_t *header_page)
 	/* a copy: the spool's mapping may be given back once it is indexed, and a running
 	 * writer's table goes on changing (what it said when read is what is counted) */
 	size_t bytes = tab->header_size + (size_t)tab->capacity * tab->entry_size;
-	struct tprof_loss_table *copy = malloc(bytes);
-	if (!copy)
-		abort();
+	struct tprof_loss_table *copy = xmalloc(bytes);
 	memcpy(copy, tab, bytes);
 	p->losses = copy;
 }
@@ -50,9 +49,7 @@ static struct tid_loss *tid_loss(struct tid_loss **v, size_t *n, int32_t tid)
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i].tid == tid)
 			return &(*v)[i];
-	struct tid_loss *nv = realloc(*v, (*n + 1) * sizeof(*nv));
-	if (!nv)
-		abort();
+	struct tid_loss *nv = xreallocarray(*v, *n + 1, sizeof(*nv));
 	*v = nv;
 	memset(&nv[*n], 0, sizeof(nv[*n]));
 	nv[*n].tid = tid;
@@ -61,9 +58,7 @@ static struct tid_loss *tid_loss(struct tid_loss **v, size_t *n, int32_t tid)
 
 static struct lost_proc *lost_add(struct trace *tr)
 {
-	struct lost_proc *nl = realloc(tr->lost, (tr->nlost + 1) * sizeof(*nl));
-	if (!nl)
-		abort();
+	struct lost_proc *nl = xreallocarray(tr->lost, tr->nlost + 1, sizeof(*nl));
 	tr->lost = nl;
 	struct lost_proc *l = &nl[tr->nlost++];
 	memset(l, 0, sizeof(*l));
@@ -99,9 +94,7 @@ int losses_marker(struct trace *tr, const char *path)
 	l->known = known;
 	if (known)
 		l->drops.count[TPROF_DROP_NO_FILES] = strtoull(after + 1, NULL, 10);
-	l->marker = strdup(path);
-	if (!l->marker)
-		abort();
+	l->marker = xstrdup(path);
 	return 1;
 }
 
@@ -142,8 +135,8 @@ const struct drop_count *drops_of(const struct drop_count *d)
 
 struct drop_count *drops_add(struct drop_count **d)
 {
-	if (!*d && !(*d = calloc(1, sizeof(**d))))
-		abort();
+	if (!*d)
+		*d = xcalloc(1, sizeof(**d));
 	return *d;
 }
 
@@ -165,9 +158,7 @@ static void proc_losses(struct trace *tr, struct proc *p)
 	if (p->losses) {
 		const struct tprof_loss_table *tab = p->losses;
 		/* Per thread and reason the larger count holds; entries of one thread add up. */
-		struct drop_count *from_tab = calloc(p->nstreams ? p->nstreams : 1, sizeof(*from_tab));
-		if (!from_tab)
-			abort();
+		struct drop_count *from_tab = xcalloc(p->nstreams ? p->nstreams : 1, sizeof(*from_tab));
 		for (uint32_t i = 0; i < tab->capacity; i++) {
 			const struct tprof_loss_entry *e = entry(tab, i);
 			if (e->kind != TPROF_LOSS_THREAD || e->reason >= TPROF_DROP_REASONS)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../common/hash.h"
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "trace.h"
 
@@ -56,10 +57,8 @@ static int by_rank(const void *a, const void *b)
 /* How many members of each communicator have their process in the trace, counted once. */
 static void count_recorded(struct trace *tr)
 {
-	int64_t *ranks = malloc((tr->nprocs ? tr->nprocs : 1) * sizeof(*ranks));
+	int64_t *ranks = xmallocarray(tr->nprocs ? tr->nprocs : 1, sizeof(*ranks));
 	size_t n = 0;
-	if (!ranks)
-		abort();
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->rank >= 0)
 			ranks[n++] = tr->procs[i]->rank;
@@ -103,9 +102,7 @@ const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t s
 static struct mpi_comm *comm_new(struct trace *tr, const struct tprof_comm_def *d, uint8_t kind,
 				 int32_t self_rank)
 {
-	struct mpi_comm *c = calloc(1, sizeof(*c));
-	if (!c)
-		abort();
+	struct mpi_comm *c = xcalloc(1, sizeof(*c));
 	tr->comms = util_grow(tr->comms, &tr->capcomms, tr->ncomms, sizeof(*tr->comms), 16);
 	u64map_put(&tr->comm_of, comm_key(d->id, self_rank), (uint32_t)tr->ncomms);
 	tr->comms[tr->ncomms++] = c;

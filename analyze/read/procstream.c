@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "impimage.h"
 #include "system.h"
@@ -53,9 +54,7 @@ struct thread *proc_thread(struct proc *p, size_t i)
 	if (i >= p->nstreams || !p->streams[i])
 		return NULL;
 	if (!p->threads[i]) {
-		struct thread *t = calloc(1, sizeof(*t));
-		if (!t)
-			abort();
+		struct thread *t = xcalloc(1, sizeof(*t));
 		t->proc = p;
 		t->stream = (uint32_t)i;
 		t->tid = -1;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "trace.h"
 
@@ -29,8 +30,8 @@ void proc_string_map(struct proc *p, uint32_t local, const char *s, size_t len)
 					    0xff);
 		p->strmap[local] = id;
 	} else {
-		if (!p->strsparse && !(p->strsparse = calloc(1, sizeof(*p->strsparse))))
-			abort();
+		if (!p->strsparse)
+			p->strsparse = xcalloc(1, sizeof(*p->strsparse));
 		u64map_put(p->strsparse, local, id);
 	}
 }

@@ -13,6 +13,7 @@
 
 #include "../../common/chunk.h"
 #include "../../common/hash.h"
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "../util/u64map.h"
 #include "trace.h"
@@ -62,12 +63,9 @@ static int same_base(const struct proc *p, const char *base, size_t n)
 /* A process image, nothing known of it yet, at the end of the trace's list. */
 static struct proc *new_proc(struct trace *tr)
 {
-	struct proc *p = calloc(1, sizeof(*p));
-	struct proc **np = realloc(tr->procs, (tr->nprocs + 1) * sizeof(*np));
-	if (!p || !np)
-		abort();
+	struct proc *p = xcalloc(1, sizeof(*p));
+	tr->procs = xreallocarray(tr->procs, tr->nprocs + 1, sizeof(*tr->procs));
 	p->rank = p->pid = p->ppid = p->world_size = p->local_rank = p->gen = -1;
-	tr->procs = np;
 	tr->procs[tr->nprocs++] = p;
 	return p;
 }
@@ -149,11 +147,8 @@ static void add_file(struct scan *sc, const char *path)
 	if (!is_trace && !is_spool && (is_perf_map(path) || losses_marker(tr, path)))
 		return;
 	if (!is_trace && !is_spool && is_framework_trace(path)) {
-		char **nf = realloc(tr->found, (tr->nfound + 1) * sizeof(*nf));
-		if (!nf || !(nf[tr->nfound] = strdup(path)))
-			abort();
-		tr->found = nf;
-		tr->nfound++;
+		tr->found = xreallocarray(tr->found, tr->nfound + 1, sizeof(*tr->found));
+		tr->found[tr->nfound++] = xstrdup(path);
 		return;
 	}
 	if (!is_trace && !is_spool) {
@@ -165,15 +160,13 @@ static void add_file(struct scan *sc, const char *path)
 		return;
 	}
 	size_t blen = strlen(path) - strlen(is_trace ? TPROF_TRACE_SUFFIX : TPROF_SPOOL_SUFFIX);
-	char *base = strndup(path, blen);
-	if (!base)
-		abort();
+	char *base = xstrndup(path, blen);
 	struct proc *p = find_or_add(sc, base);
 	free(base);
 	if (is_trace)
-		p->trace_path = strdup(path);
+		p->trace_path = xstrdup(path);
 	else
-		p->spool_path = strdup(path);
+		p->spool_path = xstrdup(path);
 }
 
 /* The names in a directory, sorted (the same directory always gives the same output), those
@@ -197,8 +190,7 @@ static char **dir_names(const char *dir, size_t *n)
 		if (de->d_name[0] == '.')
 			continue;
 		names = util_grow(names, &cap, *n, sizeof(*names), 64);
-		if (!(names[(*n)++] = strdup(de->d_name)))
-			abort();
+		names[(*n)++] = xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (*n > 1)
@@ -214,9 +206,7 @@ static void walk(struct scan *sc, const char *dir, int depth)
 	size_t n;
 	char **names = dir_names(dir, &n);
 	for (size_t i = 0; names && i < n; i++) {
-		char *path;
-		if (asprintf(&path, "%s/%s", dir, names[i]) < 0)
-			abort();
+		char *path = xasprintf("%s/%s", dir, names[i]);
 		struct stat st;
 		int link = 0;
 		if (lstat(path, &st) < 0) {

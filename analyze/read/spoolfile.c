@@ -19,6 +19,7 @@
 
 #include "../../common/chunk.h"
 #include "../../common/writer-live.h"
+#include "../../common/xalloc.h"
 #include "trace.h"
 
 /* Units of written records from the start of a buffer of cap units, and how many records
@@ -58,8 +59,8 @@ struct spool_read {
 
 static struct proc_spool *spool_of(struct proc *p)
 {
-	if (!p->spool && !(p->spool = calloc(1, sizeof(*p->spool))))
-		abort();
+	if (!p->spool)
+		p->spool = xcalloc(1, sizeof(*p->spool));
 	return p->spool;
 }
 
@@ -79,10 +80,7 @@ static void add_gap(struct spool_read *sp, struct stream *s, uint32_t seq,
 			size_t cap = ps->cap ? ps->cap : 64 * TPROF_UNIT;
 			while (cap < ps->len + bytes)
 				cap *= 2;
-			uint8_t *m = realloc(ps->copy, cap);
-			if (!m)
-				abort();
-			ps->copy = m;
+			ps->copy = xrealloc(ps->copy, cap);
 			ps->cap = cap;
 		}
 		memcpy(ps->copy + ps->len, u + a, bytes);
@@ -186,9 +184,7 @@ static void read_slot(struct spool_read *sp, uint64_t off, uint32_t slot_bytes)
 		if (sp->room < n) {
 			free(sp->u);
 			sp->room = n;
-			sp->u = malloc((size_t)n * TPROF_UNIT);
-			if (!sp->u)
-				abort();
+			sp->u = xmalloc((size_t)n * TPROF_UNIT);
 		}
 		memcpy(sp->u, u, (size_t)n * TPROF_UNIT);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../common/xalloc.h"
 #include "trace.h"
 
 #define IN_CAP 16384
@@ -47,8 +48,7 @@ static void rec_room(struct stream *s, size_t units)
 	size_t n = s->reccap ? s->reccap : 2;
 	while (n < units)
 		n *= 2;
-	if (!(s->rec = realloc(s->rec, n * sizeof(*s->rec))))
-		abort();
+	s->rec = xreallocarray(s->rec, n, sizeof(*s->rec));
 	s->reccap = n;
 }
 
@@ -56,8 +56,7 @@ static uint8_t *room(uint8_t *buf, size_t *cap, size_t want)
 {
 	if (want <= *cap)
 		return buf;
-	if (!(buf = realloc(buf, want)))
-		abort();
+	buf = xrealloc(buf, want);
 	*cap = want;
 	return buf;
 }
@@ -125,8 +124,8 @@ int stream_rewind(struct stream *s)
 static void open_piece(struct stream *s)
 {
 	const struct piece *pc = &s->pieces[s->cur];
-	if (!s->rd && !(s->rd = calloc(1, sizeof(*s->rd))))
-		abort();
+	if (!s->rd)
+		s->rd = xcalloc(1, sizeof(*s->rd));
 	buffers(s, pc);
 	s->rd->left = pc->records;
 	tprof_decoder_start(&s->rd->dec, pc->encoding);

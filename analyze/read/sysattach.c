@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "system.h"
 
 /* One exec generation of a pid, as the TASK records tell it. */
@@ -81,9 +82,7 @@ static int slot_cmp(const void *a, const void *b)
 /* The runs of the tasks v[0..n) (sorted by_run). */
 static struct run *runs_of(const struct sys_task *v, size_t n, size_t *nruns)
 {
-	struct run *r = calloc(n ? n : 1, sizeof(*r));
-	if (!r)
-		abort();
+	struct run *r = xcalloc(n ? n : 1, sizeof(*r));
 	size_t k = 0;
 	for (size_t i = 0; i < n;) {
 		struct run *u = &r[k++];
@@ -156,11 +155,8 @@ static int left_out(const struct sysimage *si, const struct run *r, size_t k)
 
 static struct proc *make_proc(struct trace *tr, const struct proc *sp, const struct run *r)
 {
-	struct proc *p = calloc(1, sizeof(*p));
-	struct proc **np = realloc(tr->procs, (tr->nprocs + 1) * sizeof(*np));
-	if (!p || !np)
-		abort();
-	tr->procs = np;
+	struct proc *p = xcalloc(1, sizeof(*p));
+	tr->procs = xreallocarray(tr->procs, tr->nprocs + 1, sizeof(*tr->procs));
 	tr->procs[tr->nprocs++] = p;
 	p->rank = p->world_size = p->local_rank = -1;
 	p->pid = r->pid;
@@ -201,9 +197,7 @@ static void add_slot(struct sysindex *x, uint32_t host, const struct run *r, str
 {
 	if (x->n == x->cap) {
 		x->cap = x->cap ? x->cap * 2 : 256;
-		x->v = realloc(x->v, x->cap * sizeof(*x->v));
-		if (!x->v)
-			abort();
+		x->v = xreallocarray(x->v, x->cap, sizeof(*x->v));
 	}
 	const struct proc *p = th->proc;
 	/* a recorded image's run reaches back to the image's start (a process running when
@@ -245,9 +239,7 @@ static void attach_image(struct trace *tr, struct sysindex *x, struct sysimage *
 		qsort(si->maps, si->nmaps, sizeof(*si->maps), map_cmp);
 	if (si->nksyms > 1)
 		qsort(si->ksyms, si->nksyms, sizeof(*si->ksyms), ksym_cmp);
-	struct sys_task *v = malloc((si->ntasks ? si->ntasks : 1) * sizeof(*v));
-	if (!v)
-		abort();
+	struct sys_task *v = xmallocarray(si->ntasks ? si->ntasks : 1, sizeof(*v));
 	if (si->ntasks)   /* an image may hold no TASK record (tasks is then NULL) */
 		memcpy(v, si->tasks, si->ntasks * sizeof(*v));
 	if (si->ntasks > 1)
@@ -299,10 +291,8 @@ static int by_cover(const void *a, const void *b)
  * (runs one after another into one directory) all draw theirs. */
 static void choose_host_counters(struct trace *tr, size_t n)
 {
-	struct ranked *v = malloc((n ? n : 1) * sizeof(*v));
+	struct ranked *v = xmallocarray(n ? n : 1, sizeof(*v));
 	size_t k = 0;
-	if (!v)
-		abort();
 	for (size_t i = 0; i < n; i++)
 		if (tr->procs[i]->sys)
 			v[k++] = (struct ranked){ tr->procs[i], i };
@@ -328,8 +318,8 @@ void system_attach(struct trace *tr)
 		struct sysimage *si = tr->procs[i]->sys;
 		if (!si)
 			continue;
-		if (!x && !(x = calloc(1, sizeof(*x))))
-			abort();
+		if (!x)
+			x = xcalloc(1, sizeof(*x));
 		attach_image(tr, x, si);
 	}
 	if (x && x->n > 1) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/search.h"
 #include "system.h"
 #include "../util/grow.h"
@@ -12,9 +13,7 @@
 static struct sysimage *image(struct proc *p)
 {
 	if (!p->sys) {
-		p->sys = calloc(1, sizeof(*p->sys));
-		if (!p->sys)
-			abort();
+		p->sys = xcalloc(1, sizeof(*p->sys));
 		p->sys->proc = p;
 		p->sys->sample_hz = p->sys->counter_hz = p->sys->ncpu = -1;
 		p->sys->mem_total = p->sys->target = -1;

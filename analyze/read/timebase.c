@@ -7,16 +7,14 @@
 #include <string.h>
 
 #include "../../common/events.h"
+#include "../../common/xalloc.h"
 #include "timebase.h"
 
 void timebase_add(struct timebase *tb, uint64_t ticks, int64_t mono, int64_t real)
 {
 	if (tb->n == tb->cap) {
 		size_t n = tb->cap ? tb->cap * 2 : 2;   /* an imported image has two */
-		struct clock_point *np = realloc(tb->pts, n * sizeof(*np));
-		if (!np)
-			abort();
-		tb->pts = np;
+		tb->pts = xreallocarray(tb->pts, n, sizeof(*tb->pts));
 		tb->cap = n;
 	}
 	tb->pts[tb->n++] = (struct clock_point){ ticks, mono, real };
@@ -43,9 +41,7 @@ static double mean_slope(const struct timebase *tb)
 static void fixed_point(struct timebase *tb, size_t nseg)
 {
 	free(tb->mul);
-	tb->mul = calloc(nseg, sizeof(*tb->mul));
-	if (!tb->mul)
-		abort();
+	tb->mul = xcalloc(nseg, sizeof(*tb->mul));
 	for (size_t i = 0; i < nseg; i++)
 		tb->mul[i] = time_from_double(tb->slope[i] * 4294967296.0);
 }
@@ -66,9 +62,7 @@ static void identity_shift(struct timebase *tb)
 	tb->mono_shift = 0;
 	if (!tb->n)
 		return;
-	int64_t *d = malloc(tb->n * sizeof(*d));
-	if (!d)
-		abort();
+	int64_t *d = xmallocarray(tb->n, sizeof(*d));
 	for (size_t i = 0; i < tb->n; i++)
 		d[i] = sat_sub(tb->pts[i].mono, (int64_t)tb->pts[i].ticks);
 	qsort(d, tb->n, sizeof(*d), i64_cmp);
@@ -102,15 +96,13 @@ int timebase_finish(struct timebase *tb, int clock_source, const struct timebase
 			dflt = 1.0;
 	}
 	size_t nseg = tb->n > 1 ? tb->n - 1 : 1;
-	tb->slope = calloc(nseg, sizeof(double));
-	if (!tb->slope)
-		abort();
+	tb->slope = xcalloc(nseg, sizeof(double));
 	if (tb->n < 2) {
 		tb->slope[0] = dflt;
 		fixed_point(tb, 1);
 		if (tb->n == 0 && fallback && fallback->n) {
 			/* No sample of its own: same host, same TSC; borrow the whole map. */
-			tb->pts = realloc(tb->pts, fallback->n * sizeof(*tb->pts));
+			tb->pts = xreallocarray(tb->pts, fallback->n, sizeof(*tb->pts));
 			memcpy(tb->pts, fallback->pts, fallback->n * sizeof(*tb->pts));
 			tb->n = fallback->n;
 			free(tb->slope);

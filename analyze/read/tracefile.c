@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "../util/progress.h"
 #include "trace.h"
@@ -30,9 +31,7 @@ static struct stream *stream_at(struct proc *p, size_t i, uint32_t id)
 		p->nstreams = i + 1;
 	}
 	if (!p->streams[i]) {
-		struct stream *s = calloc(1, sizeof(*s));
-		if (!s)
-			abort();
+		struct stream *s = xcalloc(1, sizeof(*s));
 		s->id = id;
 		s->index = (uint32_t)i;
 		s->proc = p;
@@ -117,10 +116,7 @@ static void add_piece(struct stream *s, const struct piece *pc)
 {
 	if (s->npieces == s->cap) {
 		size_t n = s->cap ? s->cap * 2 : 1;   /* most streams of an import have one piece */
-		struct piece *np = realloc(s->pieces, n * sizeof(*np));
-		if (!np)
-			abort();
-		s->pieces = np;
+		s->pieces = xreallocarray(s->pieces, n, sizeof(*s->pieces));
 		s->cap = n;
 	}
 	s->pieces[s->npieces++] = *pc;
@@ -252,9 +248,7 @@ int tracefile_index(struct trace *tr, struct proc *p)
 	uint64_t size;
 	if (cfile_size(&p->file, p->trace_path, &size) < 0)
 		return 0;
-	uint8_t *buf = malloc(BLOCK);
-	if (!buf)
-		abort();
+	uint8_t *buf = xmalloc(BLOCK);
 	uint64_t off = p->indexed, counted = off;
 	while (off < size) {
 		struct tprof_chunk_header h;

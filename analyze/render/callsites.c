@@ -4,6 +4,7 @@
  * down the tree.  Both tables are open addressing, linear probing, at most half full. */
 #include <stdlib.h>
 
+#include "../../common/xalloc.h"
 #include "callsites.h"
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -41,8 +42,7 @@ static uint32_t node(struct callsites *c, uint32_t parent, uint32_t name, uint32
 	if ((c->n + 1) * 2 > c->captree) {
 		free(c->tree);
 		c->captree = c->captree ? c->captree * 2 : 256;
-		if (!(c->tree = calloc(c->captree, sizeof(*c->tree))))
-			abort();
+		c->tree = xcalloc(c->captree, sizeof(*c->tree));
 		for (size_t i = 1; i <= c->n; i++)
 			tree_put(c, (uint32_t)i);
 	}
@@ -54,8 +54,7 @@ static uint32_t node(struct callsites *c, uint32_t parent, uint32_t name, uint32
 	}
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 256;
-		if (!(c->v = realloc(c->v, c->cap * sizeof(*c->v))))
-			abort();
+		c->v = xreallocarray(c->v, c->cap, sizeof(*c->v));
 	}
 	uint32_t depth = parent ? callsites_at(c, parent)->depth + 1 : 0;
 	c->v[c->n++] = (struct callsite){ parent, name, depth, kernel };
@@ -92,8 +91,7 @@ static void stacks_grow(struct callsites *c)
 	struct cs_stack *old = c->stacks;
 	size_t n = c->capstacks;
 	c->capstacks = n ? n * 2 : 256;
-	if (!(c->stacks = calloc(c->capstacks, sizeof(*c->stacks))))
-		abort();
+	c->stacks = xcalloc(c->capstacks, sizeof(*c->stacks));
 	for (size_t i = 0; i < n; i++)
 		if (old[i].hash)
 			*stack_slot(c, old[i].hash, NULL) = old[i];

@@ -15,6 +15,7 @@
 #include "../../common/domains.h"
 #include "../../common/capture.h"
 #include "../../common/job.h"
+#include "../../common/xalloc.h"
 #include "../import/fixes.h"
 #include "../read/impimage.h"
 #include "../model/runtime.h"
@@ -68,17 +69,13 @@ static void ensure(struct summary *s, uint32_t id)
 	size_t n = s->cap ? s->cap : 1024;
 	while (n <= id)
 		n *= 2;
-	s->ranges = realloc(s->ranges, n * sizeof(*s->ranges));
-	s->marks = realloc(s->marks, n * sizeof(*s->marks));
-	s->counters = realloc(s->counters, n * sizeof(*s->counters));
-	if (!s->ranges || !s->marks || !s->counters)
-		abort();
+	s->ranges = xreallocarray(s->ranges, n, sizeof(*s->ranges));
+	s->marks = xreallocarray(s->marks, n, sizeof(*s->marks));
+	s->counters = xreallocarray(s->counters, n, sizeof(*s->counters));
 	for (int d = 0; d < NDOMAINS; d++) {
 		if (!s->calls[d])
 			continue;
-		s->calls[d] = realloc(s->calls[d], n * sizeof(*s->calls[d]));
-		if (!s->calls[d])
-			abort();
+		s->calls[d] = xreallocarray(s->calls[d], n, sizeof(*s->calls[d]));
 		memset(s->calls[d] + s->cap, 0, (n - s->cap) * sizeof(*s->calls[d]));
 	}
 	memset(s->ranges + s->cap, 0, (n - s->cap) * sizeof(*s->ranges));
@@ -133,8 +130,8 @@ static void event(void *priv, const struct event *ev)
 				break;
 		}
 		int d = ev->call->domain < NDOMAINS ? ev->call->domain : 0;
-		if (!s->calls[d] && !(s->calls[d] = calloc(s->cap, sizeof(*s->calls[d]))))
-			abort();
+		if (!s->calls[d])
+			s->calls[d] = xcalloc(s->cap, sizeof(*s->calls[d]));
 		if (ev->call->poll) {
 			polls_add(s, d, ev->call->poll);
 			break;
@@ -162,9 +159,7 @@ static void event(void *priv, const struct event *ev)
 	case EV_STEP:
 		if (s->nsteps == s->capsteps) {
 			s->capsteps = s->capsteps ? s->capsteps * 2 : 64;
-			s->steps = realloc(s->steps, s->capsteps * sizeof(*s->steps));
-			if (!s->steps)
-				abort();
+			s->steps = xreallocarray(s->steps, s->capsteps, sizeof(*s->steps));
 		}
 		s->steps[s->nsteps++] = (struct step_row){ ev->proc->index, ev->step, ev->t1 - ev->t0 };
 		break;
@@ -251,9 +246,7 @@ static void step_table(struct summary *s)
 		sw_null(w, NULL, "steps", NULL);
 		return;
 	}
-	struct step_row *v = malloc(s->nsteps * sizeof(*v));
-	if (!v)
-		abort();
+	struct step_row *v = xmallocarray(s->nsteps, sizeof(*v));
 	memcpy(v, s->steps, s->nsteps * sizeof(*v));
 	if (s->nsteps > 1)
 		qsort(v, s->nsteps, sizeof(*v), by_dur);
@@ -465,10 +458,8 @@ static int by_home(const void *a, const void *b)
 
 static void process_list(struct sumw *w, const struct trace *tr)
 {
-	const struct proc **f = malloc((tr->nprocs + 1) * sizeof(*f));
+	const struct proc **f = xmallocarray(tr->nprocs + 1, sizeof(*f));
 	size_t nf = 0, k = 0;
-	if (!f)
-		abort();
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->imp && tr->procs[i]->imp->home)
 			f[nf++] = tr->procs[i];
@@ -865,12 +856,10 @@ struct output output_summary(FILE *f, const char *dir, int top)
 
 struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_format format)
 {
-	struct summary *s = calloc(1, sizeof(*s));
-	if (!s)
-		abort();
+	struct summary *s = xcalloc(1, sizeof(*s));
 	s->f = f;
 	sw_init(&s->w, f, format);
-	s->dir = strdup(dir);
+	s->dir = xstrdup(dir);
 	s->top = top;
 	static const struct runtime_set none;
 	s->rts = summary_runtimes ? summary_runtimes : &none;

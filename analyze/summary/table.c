@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/strings.h"
 #include "table.h"
 
@@ -24,10 +25,8 @@ static void table(struct sumw *w, const char *key, const char *title, const stru
 		  const uint64_t *bytes, size_t cap, int top)
 {
 	size_t n = 0;
-	uint32_t *ids = malloc(cap * sizeof(*ids) + 1);
+	uint32_t *ids = xmalloc(cap * sizeof(*ids) + 1);
 	int64_t sum = 0;
-	if (!ids)
-		abort();
 	for (uint32_t id = 0; id < cap; id++)
 		if (rows[id].calls) {
 			ids[n++] = id;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "../util/jsonw.h"
 #include "write.h"
 #include "../util/fmt.h"
@@ -94,9 +95,7 @@ static void json_str(struct sumw *w, const char *s)
 {
 	size_t n = strlen(s);
 	char small[1024];
-	char *buf = n * 6 + 1 <= sizeof(small) ? small : malloc(n * 6 + 1);
-	if (!buf)
-		abort();
+	char *buf = n * 6 + 1 <= sizeof(small) ? small : xmalloc(n * 6 + 1);
 	json_escape(s, n, buf);
 	fprintf(w->f, "\"%s\"", buf);
 	if (buf != small)

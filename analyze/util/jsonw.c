@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/xalloc.h"
 #include "jsonw.h"
 #include "outfile.h"
 
@@ -18,9 +19,7 @@ int jw_open(struct jw *w, const char *path, const struct out_format *fmt)
 void jw_open_mem(struct jw *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->buf = malloc(JW_CAP);
-	if (!w->buf)
-		abort();
+	w->buf = xmalloc(JW_CAP);
 }
 
 void jw_flush(struct jw *w)

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "../../common/xalloc.h"
+
 struct outfile {
 	struct outname *name;
 	FILE *f;
@@ -78,10 +80,8 @@ static int ends_with_gz(const char *p)
 struct outfile *outfile_open(const char *path, const struct out_format *fmt, size_t cap,
 			     char **buf)
 {
-	struct outfile *of = calloc(1, sizeof(*of));
-	*buf = malloc(cap);
-	if (!of || !*buf)
-		abort();
+	struct outfile *of = xcalloc(1, sizeof(*of));
+	*buf = xmalloc(cap);
 	of->cap = cap;
 	int fd;
 	if (!(of->name = outname_begin(path, fmt, &fd)))

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/xalloc.h"
+
 struct outname {
 	struct outname *prev, *next;    /* the registry, in the order outputs began */
 	char *path;                     /* the final name */
@@ -103,9 +105,7 @@ static char *temp_name(const char *path)
 		rnd[i] = set[r % (sizeof(set) - 1)];
 	rnd[6] = 0;
 	size_t n = strlen(path) + sizeof(OUTNAME_TMP) + 40;
-	char *t = malloc(n);
-	if (!t)
-		abort();
+	char *t = xmalloc(n);
 	snprintf(t, n, "%s" OUTNAME_TMP "%08x-%ld-%s", path, host_hash(), (long)getpid(), rnd);
 	return t;
 }
@@ -116,10 +116,10 @@ static char *dir_of(const char *path, const char **base)
 	const char *slash = strrchr(path, '/');
 	*base = slash ? slash + 1 : path;
 	if (!slash)
-		return strdup(".");
+		return xstrdup(".");
 	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
 }
 
 /* Removes base's temporaries in dir left by processes of this host that are gone. */
@@ -127,7 +127,7 @@ static void remove_stale(const char *path)
 {
 	const char *base;
 	char *dir = dir_of(path, &base);
-	DIR *d = dir ? opendir(dir) : NULL;
+	DIR *d = opendir(dir);
 	if (!d) {
 		free(dir);
 		return;
@@ -226,15 +226,11 @@ static int check_parent(const char *path, int make, char **made)
 	char *dir = dir_of(path, &base);
 	struct stat st;
 	int err = 0;
-	if (!dir)
-		abort();
 	if (made)
 		*made = NULL;
 	/* up to the nearest that exists */
 	size_t n = strlen(dir), missing = 0;
-	char *top = strdup(dir);
-	if (!top)
-		abort();
+	char *top = xstrdup(dir);
 	while (stat(top, &st) < 0 && errno == ENOENT) {
 		char *slash = strrchr(top, '/');
 		if (!strcmp(top, ".") || !strcmp(top, "/"))
@@ -264,8 +260,8 @@ static int check_parent(const char *path, int make, char **made)
 		char c = dir[i];
 		dir[i] = 0;
 		if (mkdir(dir, 0777) == 0) {
-			if (made && !*made && !(*made = strdup(dir)))
-				abort();
+			if (made && !*made)
+				*made = xstrdup(dir);
 		} else if (errno != EEXIST) {
 			err = errno;
 		}
@@ -284,7 +280,7 @@ static void remove_made(const char *path, const char *made)
 	const char *base;
 	char *dir = dir_of(path, &base);
 	size_t n = strlen(made);
-	while (dir && strlen(dir) >= n && !strncmp(dir, made, n) && rmdir(dir) == 0) {
+	while (strlen(dir) >= n && !strncmp(dir, made, n) && rmdir(dir) == 0) {
 		char *slash = strrchr(dir, '/');
 		if (!slash || strlen(dir) == n)
 			break;
@@ -369,9 +365,8 @@ struct outname *outname_begin(const char *path, const struct out_format *fmt, in
 	int r = strcmp(path, "-") ? judge(path, fmt, &st) : DIRECT;
 	if (r < 0)
 		return NULL;
-	struct outname *o = calloc(1, sizeof(*o));
-	if (!o || !(o->path = strdup(path)))
-		abort();
+	struct outname *o = xcalloc(1, sizeof(*o));
+	o->path = xstrdup(path);
 	o->fmt = fmt;
 	if (!strcmp(path, "-")) {
 		fflush(stdout);
@@ -560,10 +555,10 @@ char *outname_where(const char *path)
 	pthread_mutex_lock(&lock);
 	for (struct outname *o = head; o && !p; o = o->next)
 		if (!strcmp(o->path, path))
-			p = strdup(o->tmp);
+			p = xstrdup(o->tmp);
 	pthread_mutex_unlock(&lock);
-	if (!p && !(p = strdup(path)))
-		abort();
+	if (!p)
+		p = xstrdup(path);
 	return p;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../common/hash.h"
+#include "../../common/xalloc.h"
 #include "strings.h"
 
 struct sentry {
@@ -17,12 +18,10 @@ static uint32_t nents, capents;
 static uint32_t *slots;         /* open-addressing hash of ids */
 static size_t nslots;
 
-static int rehash(void)
+static void rehash(void)
 {
 	size_t n = nslots ? nslots * 2 : 4096;
-	uint32_t *ns = calloc(n, sizeof(*ns));
-	if (!ns)
-		return -1;
+	uint32_t *ns = xcalloc(n, sizeof(*ns));
 	for (uint32_t id = 1; id < nents; id++) {
 		size_t j = ents[id].hash & (n - 1);
 		while (ns[j])
@@ -32,23 +31,20 @@ static int rehash(void)
 	free(slots);
 	slots = ns;
 	nslots = n;
-	return 0;
 }
 
 uint32_t strings_add(const char *s, size_t len)
 {
 	if (!nents) {
-		ents = calloc(1024, sizeof(*ents));
-		if (!ents)
-			abort();
+		ents = xcalloc(1024, sizeof(*ents));
 		capents = 1024;
-		ents[0].s = strdup("");
+		ents[0].s = xstrdup("");
 		nents = 1;
 	}
 	if (len == 0)
 		return 0;
-	if ((size_t)(nents + 1) * 2 > nslots && rehash() < 0)
-		abort();
+	if ((size_t)(nents + 1) * 2 > nslots)
+		rehash();
 	uint64_t h = tprof_hash_table(s, len);
 	size_t j = h & (nslots - 1);
 	while (slots[j]) {
@@ -58,15 +54,10 @@ uint32_t strings_add(const char *s, size_t len)
 		j = (j + 1) & (nslots - 1);
 	}
 	if (nents == capents) {
-		struct sentry *ne = realloc(ents, (size_t)capents * 2 * sizeof(*ne));
-		if (!ne)
-			abort();
-		ents = ne;
+		ents = xreallocarray(ents, (size_t)capents * 2, sizeof(*ents));
 		capents *= 2;
 	}
-	char *copy = malloc(len + 1);
-	if (!copy)
-		abort();
+	char *copy = xmalloc(len + 1);
 	memcpy(copy, s, len);
 	copy[len] = 0;
 	ents[nents] = (struct sentry){ copy, (uint32_t)len, h };

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../../common/xalloc.h"
+
 struct u64map {
 	uint64_t *keys;                 /* 0: a free slot (the key 0 lives in zero_val) */
 	uint32_t *vals;
@@ -63,10 +65,8 @@ static inline uint32_t *u64map_put(struct u64map *m, uint64_t key, uint32_t val)
 static inline void u64map_grow(struct u64map *m)
 {
 	struct u64map g = { NULL, NULL, 0, m->cap ? m->cap * 2 : 8, m->has_zero, m->zero_val };
-	g.keys = calloc(g.cap, sizeof(*g.keys));
-	g.vals = malloc(g.cap * sizeof(*g.vals));
-	if (!g.keys || !g.vals)
-		abort();
+	g.keys = xcalloc(g.cap, sizeof(*g.keys));
+	g.vals = xmallocarray(g.cap, sizeof(*g.vals));
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->keys[i])
 			u64map_put(&g, m->keys[i], m->vals[i]);

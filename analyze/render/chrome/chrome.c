@@ -10,6 +10,7 @@
 
 #include <zlib.h>
 
+#include "../../../common/xalloc.h"
 #include "config.h"
 #include "../../util/grow.h"
 #include "../../util/outname.h"
@@ -270,9 +271,7 @@ static const struct scene_ops chrome_ops = { "chrome", begin, item, flow, end, s
 
 struct scene_renderer render_chrome(const char *path)
 {
-	struct chrome *c = calloc(1, sizeof(*c));
-	if (!c)
-		abort();
-	c->path = strdup(path);
+	struct chrome *c = xcalloc(1, sizeof(*c));
+	c->path = xstrdup(path);
 	return (struct scene_renderer){ &chrome_ops, c };
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 enum conv {
@@ -77,9 +78,7 @@ struct otf2_attrs {
 
 struct otf2_attrs *otf2_attrs_new(void)
 {
-	struct otf2_attrs *a = calloc(1, sizeof(*a));
-	if (!a)
-		abort();
+	struct otf2_attrs *a = xcalloc(1, sizeof(*a));
 	return a;
 }
 
@@ -115,9 +114,7 @@ static struct entry *insert(struct otf2_attrs *a, const struct entry *e)
 {
 	if ((a->n + 1) * 2 > a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 64, old = a->cap;
-		struct entry *v = calloc(cap, sizeof(*v)), *was = a->v;
-		if (!v)
-			abort();
+		struct entry *v = xcalloc(cap, sizeof(*v)), *was = a->v;
 		a->v = v;
 		a->cap = cap;
 		a->n = 0;
@@ -351,9 +348,7 @@ static void put(struct otf2 *o, struct saved *save, OTF2_AttributeRef ref, OTF2_
 	}
 	if (save->n == save->cap) {
 		save->cap = save->cap ? save->cap * 2 : 16;
-		save->v = realloc(save->v, save->cap * sizeof(*save->v));
-		if (!save->v)
-			abort();
+		save->v = xreallocarray(save->v, save->cap, sizeof(*save->v));
 	}
 	save->v[save->n++] = (struct attrv){ ref, type, v };
 }

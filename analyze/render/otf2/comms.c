@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 /* A member's index in group 0 (the location of each world rank). */
@@ -30,9 +31,7 @@ static OTF2_StringRef comm_name(struct otf2 *o, const struct mpi_comm *c)
 static OTF2_GroupRef comm_group(struct otf2 *o, OTF2_GlobalDefWriter *gw, OTF2_GroupRef *next,
 				const int32_t *ranks, size_t n)
 {
-	uint64_t *m = malloc((n ? n : 1) * sizeof(*m));
-	if (!m)
-		abort();
+	uint64_t *m = xmallocarray(n ? n : 1, sizeof(*m));
 	for (size_t i = 0; i < n; i++)
 		m[i] = world_member(o, ranks[i]);
 	OTF2_GroupRef g = (*next)++;
@@ -76,9 +75,7 @@ void otf2_comms_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 		return;
 	struct otf2_defs *d = o->defs;
 	/* Group 0: the location of each world rank; communicators list indices into it. */
-	uint64_t *locs = malloc((o->nrank_locs ? o->nrank_locs : 1) * sizeof(*locs));
-	if (!locs)
-		abort();
+	uint64_t *locs = xmallocarray(o->nrank_locs ? o->nrank_locs : 1, sizeof(*locs));
 	for (size_t r = 0; r < o->nrank_locs; r++)
 		locs[r] = o->rank_locs[r]->id;
 	otf2_check(o, OTF2_GlobalDefWriter_WriteGroup(gw, 0, otf2_str(d, ""),
@@ -101,9 +98,7 @@ void otf2_comms_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 								     g, OTF2_UNDEFINED_COMM,
 								     OTF2_COMM_FLAG_NONE));
 		} else if (world) {
-			int32_t *ranks = malloc((o->world ? o->world : 1) * sizeof(*ranks));
-			if (!ranks)
-				abort();
+			int32_t *ranks = xmallocarray(o->world ? o->world : 1, sizeof(*ranks));
 			for (size_t r = 0; r < o->world; r++)
 				ranks[r] = (int32_t)r;
 			OTF2_GroupRef g = comm_group(o, gw, &next, ranks, o->world);

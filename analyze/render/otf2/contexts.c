@@ -8,6 +8,7 @@
  * also a traced call keeps the call's region apart. */
 #include <stdlib.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 #define MAX_GAPS 4095
@@ -19,8 +20,7 @@ uint32_t otf2_context(struct otf2 *o, const struct scene_stack *st)
 	uint32_t leaf = callsites_intern(c, st);
 	if (c->n == had)
 		return leaf;
-	if (!(o->cs_region = realloc(o->cs_region, c->cap * sizeof(*o->cs_region))))
-		abort();
+	o->cs_region = xreallocarray(o->cs_region, c->cap, sizeof(*o->cs_region));
 	int user = otf2_category(o->defs, "sampled", LOC_THREAD);
 	int kernel = otf2_category(o->defs, "sampled kernel", LOC_THREAD);
 	for (size_t i = had; i < c->n; i++) {
@@ -52,8 +52,8 @@ void otf2_sample_gap(struct otf2 *o, int64_t gap)
 {
 	if (o->ngaps >= MAX_GAPS || gap <= 0)
 		return;
-	if (!o->gaps && !(o->gaps = malloc(MAX_GAPS * sizeof(*o->gaps))))
-		abort();
+	if (!o->gaps)
+		o->gaps = xmallocarray(MAX_GAPS, sizeof(*o->gaps));
 	o->gaps[o->ngaps++] = gap;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../../common/domains.h"
+#include "../../../common/xalloc.h"
 #include "state.h"
 #include "../../util/u64map.h"
 
@@ -114,9 +115,7 @@ static void comms_order(struct otf2_defs *d)
 		ranked |= tr->procs[i]->rank >= 0;
 	if (!tr->ncomms && !ranked)
 		return;
-	d->comm_at = calloc(tr->ncomms + 2, sizeof(*d->comm_at));
-	if (!d->comm_at)
-		abort();
+	d->comm_at = xcalloc(tr->ncomms + 2, sizeof(*d->comm_at));
 	d->world = d->ncomms++;
 	d->self = d->ncomms++;
 	d->world_synthetic = d->self_synthetic = 1;
@@ -150,9 +149,7 @@ static void comms_order(struct otf2_defs *d)
 
 struct otf2_defs *otf2_defs_new(const struct trace *tr)
 {
-	struct otf2_defs *d = calloc(1, sizeof(*d));
-	if (!d)
-		abort();
+	struct otf2_defs *d = xcalloc(1, sizeof(*d));
 	d->tr = tr;
 	d->step_name = strings_add("step", 4);
 	d->world = d->self = OTF2_UNDEFINED_COMM;
@@ -191,18 +188,14 @@ OTF2_StringRef otf2_tstr(struct otf2_defs *d, uint32_t id)
 		size_t n = d->ntmap ? d->ntmap : 1024;
 		while (n <= id)
 			n *= 2;
-		d->tmap = realloc(d->tmap, n * sizeof(*d->tmap));
-		if (!d->tmap)
-			abort();
+		d->tmap = xreallocarray(d->tmap, n, sizeof(*d->tmap));
 		memset(d->tmap + d->ntmap, 0, (n - d->ntmap) * sizeof(*d->tmap));
 		d->ntmap = n;
 	}
 	if (!d->tmap[id]) {
 		if (d->nsids == d->capsids) {
 			d->capsids = d->capsids ? d->capsids * 2 : 1024;
-			d->sids = realloc(d->sids, d->capsids * sizeof(*d->sids));
-			if (!d->sids)
-				abort();
+			d->sids = xreallocarray(d->sids, d->capsids, sizeof(*d->sids));
 		}
 		d->sids[d->nsids] = id;
 		d->tmap[id] = (uint32_t)++d->nsids;
@@ -240,9 +233,7 @@ static int category(struct otf2_defs *d, const char *cat, int where)
 		return 4;                /* "call": a generic function */
 	/* a runtime's own: named by itself, or by where its work is */
 	struct cat *c = &d->cats[d->ncats];
-	*c = (struct cat){ strdup(cat), cat, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, where };
-	if (!c->cat)
-		abort();
+	*c = (struct cat){ xstrdup(cat), cat, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, where };
 	c->desc = where == LOC_NEURONCORE ? "work on a NeuronCore" :
 		  where == LOC_DEVICE ? "device work" : c->cat;
 	d->cat_key[d->ncats] = cat;
@@ -282,9 +273,7 @@ OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat)
 	}
 	if (d->nregions == d->capregions) {
 		d->capregions = d->capregions ? d->capregions * 2 : 256;
-		d->regions = realloc(d->regions, d->capregions * sizeof(*d->regions));
-		if (!d->regions)
-			abort();
+		d->regions = xreallocarray(d->regions, d->capregions, sizeof(*d->regions));
 	}
 	d->regions[d->nregions] = (struct rdef){ name, cat, MPC_NONE };
 	u64map_put(&d->region_of, key, (uint32_t)d->nregions);
@@ -306,9 +295,7 @@ OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *d
 		return *v;
 	if (d->nattrs == d->capattrs) {
 		d->capattrs = d->capattrs ? d->capattrs * 2 : 32;
-		d->attrs = realloc(d->attrs, d->capattrs * sizeof(*d->attrs));
-		if (!d->attrs)
-			abort();
+		d->attrs = xreallocarray(d->attrs, d->capattrs, sizeof(*d->attrs));
 	}
 	d->attrs[d->nattrs] = (struct adef){ id, strings_add(desc, strlen(desc)), type };
 	u64map_put(&d->attr_of, key, (uint32_t)d->nattrs);
@@ -338,9 +325,7 @@ OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder
 	} else {
 		if (d->nmetrics == d->capmetrics) {
 			d->capmetrics = d->capmetrics ? d->capmetrics * 2 : 16;
-			d->metrics = realloc(d->metrics, d->capmetrics * sizeof(*d->metrics));
-			if (!d->metrics)
-				abort();
+			d->metrics = xreallocarray(d->metrics, d->capmetrics, sizeof(*d->metrics));
 		}
 		d->metrics[d->nmetrics] = name;
 		m = (OTF2_MetricRef)d->nmetrics++;
@@ -351,9 +336,7 @@ OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder
 		u64map_put(&d->recorder_set, pair, 1);
 		if (d->nrecorders == d->caprecorders) {
 			d->caprecorders = d->caprecorders ? d->caprecorders * 2 : 16;
-			d->recorders = realloc(d->recorders, d->caprecorders * sizeof(*d->recorders));
-			if (!d->recorders)
-				abort();
+			d->recorders = xreallocarray(d->recorders, d->caprecorders, sizeof(*d->recorders));
 		}
 		d->recorders[d->nrecorders++] = pair - 1;
 	}

@@ -10,6 +10,7 @@
  * bottom.  Memory: one slice per location, and those behind a held one. */
 #include <stdlib.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 static int before(const struct pend *a, const struct pend *b)
@@ -21,9 +22,7 @@ static void heap_push(struct loc *l, const struct pend *v)
 {
 	if (l->nheap == l->capheap) {
 		l->capheap = l->capheap ? l->capheap * 2 : 8;
-		l->heap = realloc(l->heap, l->capheap * sizeof(*l->heap));
-		if (!l->heap)
-			abort();
+		l->heap = xreallocarray(l->heap, l->capheap, sizeof(*l->heap));
 	}
 	size_t i = l->nheap++;
 	while (i && before(v, &l->heap[(i - 1) / 2])) {
@@ -84,9 +83,7 @@ static void hold(struct loc *l, const struct scene_item *it)
 {
 	if (l->nholds == l->capholds) {
 		l->capholds = l->capholds ? l->capholds * 2 : 4;
-		l->holds = realloc(l->holds, l->capholds * sizeof(*l->holds));
-		if (!l->holds)
-			abort();
+		l->holds = xreallocarray(l->holds, l->capholds, sizeof(*l->holds));
 	}
 	l->holds[l->nholds++] = (struct hold){ it->t0, it->t1, otf2_item_name(it) };
 }

@@ -11,6 +11,7 @@
  * contexts defined by render/otf2/contexts.c. */
 #include <stdlib.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 /* ---- open regions ------------------------------------------------------------------------- */
@@ -21,9 +22,7 @@ static struct frame *push(struct loc *l, OTF2_RegionRef region, int64_t t0, int6
 {
 	if (l->depth == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 16;
-		l->stack = realloc(l->stack, l->cap * sizeof(*l->stack));
-		if (!l->stack)
-			abort();
+		l->stack = xreallocarray(l->stack, l->cap, sizeof(*l->stack));
 	}
 	struct frame *f = &l->stack[l->depth++];
 	f->region = region;
@@ -107,9 +106,7 @@ static void hold(struct loc *l, int64_t t, const struct mrec *m)
 {
 	if (l->nheld == l->capheld) {
 		l->capheld = l->capheld ? l->capheld * 2 : 8;
-		l->held = realloc(l->held, l->capheld * sizeof(*l->held));
-		if (!l->held)
-			abort();
+		l->held = xreallocarray(l->held, l->capheld, sizeof(*l->held));
 	}
 	l->held[l->nheld++] = (struct held){ t, *m };
 }

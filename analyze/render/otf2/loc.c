@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 /* ---- locations ---------------------------------------------------------------------------- */
@@ -22,29 +23,21 @@ struct pstate *otf2_pstate(struct otf2 *o, const struct proc *p)
 void otf2_locs_new(struct otf2 *o, const struct trace *tr)
 {
 	o->nprocs = tr->nprocs;
-	o->ps = calloc(tr->nprocs ? tr->nprocs : 1, sizeof(*o->ps));
-	if (!o->ps)
-		abort();
+	o->ps = xcalloc(tr->nprocs ? tr->nprocs : 1, sizeof(*o->ps));
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *p = tr->procs[i];
 		struct pstate *ps = otf2_pstate(o, p);
 		ps->nthreads = p->nstreams;
-		ps->threads = calloc(p->nstreams ? p->nstreams : 1, sizeof(*ps->threads));
-		if (!ps->threads)
-			abort();
+		ps->threads = xcalloc(p->nstreams ? p->nstreams : 1, sizeof(*ps->threads));
 	}
 }
 
 struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, const struct proc *p)
 {
-	struct loc *l = calloc(1, sizeof(*l));
-	if (!l)
-		abort();
+	struct loc *l = xcalloc(1, sizeof(*l));
 	if (o->nlocs == o->caplocs) {
 		o->caplocs = o->caplocs ? o->caplocs * 2 : 64;
-		o->locs = realloc(o->locs, o->caplocs * sizeof(*o->locs));
-		if (!o->locs)
-			abort();
+		o->locs = xreallocarray(o->locs, o->caplocs, sizeof(*o->locs));
 	}
 	l->id = o->nlocs;
 	o->locs[o->nlocs++] = l;
@@ -107,9 +100,7 @@ static void track_add(struct otf2 *o, struct loc *l)
 		struct loc **old = o->by_track;
 		size_t oldcap = o->captracks;
 		o->captracks = oldcap ? oldcap * 2 : 64;
-		o->by_track = calloc(o->captracks, sizeof(*o->by_track));
-		if (!o->by_track)
-			abort();
+		o->by_track = xcalloc(o->captracks, sizeof(*o->by_track));
 		for (size_t i = 0; i < oldcap; i++)
 			if (old[i])
 				*track_find(o, old[i]->track) = old[i];
@@ -121,9 +112,7 @@ static void track_add(struct otf2 *o, struct loc *l)
 
 static void append(struct loc ***v, size_t *n, struct loc *l)
 {
-	*v = realloc(*v, (*n + 1) * sizeof(**v));
-	if (!*v)
-		abort();
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = l;
 }
 
@@ -178,8 +167,8 @@ static void name_track(void *ctx, const char *what, int64_t pid, int64_t tid, co
 	if (strcmp(what, "thread_name") || !o->captracks)
 		return;
 	struct loc *l = *track_find(o, (struct track){ pid, tid });
-	if (l && !l->name && !(l->name = strdup(s)))
-		abort();
+	if (l && !l->name)
+		l->name = xstrdup(s);
 }
 
 void otf2_locs_name(struct otf2 *o)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 /* ---- requests in flight ------------------------------------------------------------------- */
@@ -42,9 +43,7 @@ static void req_grow(struct otf2 *o)
 	size_t oldcap = o->capreqs;
 	struct req *old = o->reqs;
 	o->capreqs = oldcap ? oldcap * 2 : 256;
-	o->reqs = calloc(o->capreqs, sizeof(*o->reqs));
-	if (!o->reqs)
-		abort();
+	o->reqs = xcalloc(o->capreqs, sizeof(*o->reqs));
 	for (size_t i = 0; i < oldcap; i++) {
 		if (!old[i].used)
 			continue;

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "../../../common/xalloc.h"
 #include "config.h"
 #include "state.h"
 #include "otf2.h"
@@ -308,10 +309,8 @@ static const struct scene_ops otf2_ops = { .name = "otf2", .begin = archive_begi
 
 struct scene_renderer render_otf2(const char *dir, const struct window *w)
 {
-	struct otf2 *o = calloc(1, sizeof(*o));
-	if (!o)
-		abort();
-	o->dir = strdup(dir);
+	struct otf2 *o = xcalloc(1, sizeof(*o));
+	o->dir = xstrdup(dir);
 	o->win = w;
 	o->next_req = 1;
 	return (struct scene_renderer){ &otf2_ops, o };

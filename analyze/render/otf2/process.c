@@ -3,6 +3,7 @@
  * (roctxRangeStart/Stop), on lanes. */
 #include <stdlib.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 /* A process's steps follow one another on a location of their own: one region "step", the
@@ -44,9 +45,7 @@ void otf2_async_item(struct otf2 *o, const struct scene_item *it)
 	while (i < ps->nlanes && ps->lanes[i]->last > it->t0)
 		i++;
 	if (i == ps->nlanes) {
-		ps->lanes = realloc(ps->lanes, (ps->nlanes + 1) * sizeof(*ps->lanes));
-		if (!ps->lanes)
-			abort();
+		ps->lanes = xreallocarray(ps->lanes, ps->nlanes + 1, sizeof(*ps->lanes));
 		ps->lanes[ps->nlanes] = otf2_loc_new(o, LOC_ASYNC, it->proc);
 		ps->lanes[ps->nlanes]->lane = (int)ps->nlanes + 1;
 		ps->nlanes++;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 #include "../../util/grow.h"
 
@@ -158,9 +159,7 @@ static int by_kept(const void *a, const void *b)
 /* Past the cap: the locations keeping the most get their writers, until half is left. */
 static void write_largest(struct otf2 *o)
 {
-	struct loc **v = malloc(o->nlocs * sizeof(*v));
-	if (!v)
-		abort();
+	struct loc **v = xmallocarray(o->nlocs, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < o->nlocs; i++)
 		if (o->locs[i]->nkept)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 /* Locations with events, and those MPI or a process group cannot do without. */
@@ -120,10 +121,8 @@ static void assign_ranks(struct otf2 *o)
 	const struct trace *tr = o->tr;
 	o->world = world_size(o);
 	o->nrank_locs = o->world + (unknown_members(o) ? 1 : 0);
-	o->rank_locs = calloc(o->nrank_locs ? o->nrank_locs : 1, sizeof(*o->rank_locs));
-	struct proc **owner = calloc(o->world ? o->world : 1, sizeof(*owner));
-	if (!o->rank_locs || !owner)
-		abort();
+	o->rank_locs = xcalloc(o->nrank_locs ? o->nrank_locs : 1, sizeof(*o->rank_locs));
+	struct proc **owner = xcalloc(o->world ? o->world : 1, sizeof(*owner));
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < tr->nprocs; i++) {
 			struct proc *p = tr->procs[i];
@@ -185,9 +184,7 @@ static OTF2_SystemTreeNodeRef host_node(struct tree *t, uint32_t host)
 	for (size_t i = 0; i < t->nhosts; i++)
 		if (t->hosts[i] == host)
 			return (OTF2_SystemTreeNodeRef)(1 + i);
-	t->hosts = realloc(t->hosts, (t->nhosts + 1) * sizeof(*t->hosts));
-	if (!t->hosts)
-		abort();
+	t->hosts = xreallocarray(t->hosts, t->nhosts + 1, sizeof(*t->hosts));
 	t->hosts[t->nhosts++] = host;
 	return (OTF2_SystemTreeNodeRef)t->nhosts;
 }
@@ -197,9 +194,7 @@ static size_t dev_index(struct tree *t, uint32_t host, uint32_t device, int nc)
 	for (size_t i = 0; i < t->ndevs; i++)
 		if (t->devs[i].host == host && t->devs[i].device == device && t->devs[i].nc == nc)
 			return i;
-	t->devs = realloc(t->devs, (t->ndevs + 1) * sizeof(*t->devs));
-	if (!t->devs)
-		abort();
+	t->devs = xreallocarray(t->devs, t->ndevs + 1, sizeof(*t->devs));
 	t->devs[t->ndevs].host = host;
 	t->devs[t->ndevs].device = device;
 	t->devs[t->ndevs].nc = nc;
@@ -477,9 +472,7 @@ void otf2_system_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 	tree_build(o, &t);
 	tree_write(o, gw, &t);
 	/* Location groups in the order of their ids, as readers want them. */
-	struct proc **by_group = calloc(o->ngroups ? o->ngroups : 1, sizeof(*by_group));
-	if (!by_group)
-		abort();
+	struct proc **by_group = xcalloc(o->ngroups ? o->ngroups : 1, sizeof(*by_group));
 	for (size_t i = 0; i < o->nprocs; i++) {
 		struct proc *p = o->tr->procs[i];
 		if (otf2_pstate(o, p)->defined)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "hold.h"
 #include "seq.h"
 #include "proto.h"
@@ -36,13 +37,11 @@ static void make_room(struct pf_seq *s)
 {
 	if (s->nnodes == s->capnodes) {
 		s->capnodes = s->capnodes ? s->capnodes * 2 : 256;
-		if (!(s->nodes = realloc(s->nodes, s->capnodes * sizeof(*s->nodes))))
-			abort();
+		s->nodes = xreallocarray(s->nodes, s->capnodes, sizeof(*s->nodes));
 	}
 	if (s->ntops == s->captops) {
 		s->captops = s->captops ? s->captops * 2 : 256;
-		if (!(s->tops = realloc(s->tops, s->captops * sizeof(*s->tops))))
-			abort();
+		s->tops = xreallocarray(s->tops, s->captops, sizeof(*s->tops));
 	}
 }
 
@@ -109,10 +108,8 @@ void pf_hold_release(struct pf *w, struct pf_seq *s)
 	size_t cap = 2 * (size_t)s->nnodes + 1;
 	if (w->capwalk < cap) {
 		w->capwalk = cap;
-		w->walk = realloc(w->walk, cap * sizeof(*w->walk));
-		w->puts = realloc(w->puts, cap * sizeof(*w->puts));
-		if (!w->walk || !w->puts)
-			abort();
+		w->walk = xreallocarray(w->walk, cap, sizeof(*w->walk));
+		w->puts = xreallocarray(w->puts, cap, sizeof(*w->puts));
 	}
 	/* Pre-order: begin, the enclosed, end.  Each node once, each slice's end once: the walk
 	 * never holds more than 2n. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "intern.h"
 
 static uint64_t hash_bytes(const char *s, size_t n)
@@ -16,10 +17,8 @@ static uint64_t hash_bytes(const char *s, size_t n)
 static void strmap_grow(struct pf_strmap *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct pf_str *v = calloc(cap, sizeof(*v));
-	uint32_t *order = realloc(m->order, cap / 2 * sizeof(*order));
-	if (!v || !order)
-		abort();
+	struct pf_str *v = xcalloc(cap, sizeof(*v));
+	uint32_t *order = xreallocarray(m->order, cap / 2, sizeof(*order));
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->v[i].s)
 			continue;
@@ -47,9 +46,7 @@ uint32_t pf_strmap_id(struct pf_strmap *m, const char *s, size_t len, int *fresh
 				*fresh = 0;
 			return m->v[j].id;
 		}
-	char *copy = malloc(len + 1);
-	if (!copy)
-		abort();
+	char *copy = xmalloc(len + 1);
 	memcpy(copy, s, len);
 	copy[len] = 0;
 	m->v[j] = (struct pf_str){ h, copy, (uint32_t)len, (uint32_t)++m->n };
@@ -85,9 +82,7 @@ int pf_idset_add(struct pf_idset *s, uint64_t k)
 {
 	if ((s->n + 1) * 2 > s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 32;
-		uint64_t *v = calloc(cap, sizeof(*v));
-		if (!v)
-			abort();
+		uint64_t *v = xcalloc(cap, sizeof(*v));
 		for (size_t i = 0; i < s->cap; i++) {
 			if (!s->v[i])
 				continue;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "layout.h"
 #include "seq.h"
 #include "proto.h"
@@ -42,9 +43,7 @@ static void **map_slot(struct pf_map *m, uint64_t a, uint64_t b)
 {
 	if ((m->n + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct pf_map_entry *e = calloc(cap, sizeof(*e));
-		if (!e)
-			abort();
+		struct pf_map_entry *e = xcalloc(cap, sizeof(*e));
 		for (size_t i = 0; i < m->cap; i++) {
 			if (!m->e[i].a && !m->e[i].b)
 				continue;
@@ -133,9 +132,7 @@ static void child_desc(struct pb *b, uint64_t uuid, int64_t pid, const char *nam
 
 static struct pf_track *new_track(struct pf *w, uint64_t uuid, int64_t pid)
 {
-	struct pf_track *t = calloc(1, sizeof(*t));
-	if (!t)
-		abort();
+	struct pf_track *t = xcalloc(1, sizeof(*t));
 	t->uuid = uuid;
 	t->pid = pid;
 	t->seq = pf_seq_new(w, uuid);
@@ -189,18 +186,15 @@ struct pf_track *pf_lane(struct pf *w, int64_t pid, const struct scene_item *it)
 	if (it->name_str)
 		key = 1ull << 32 | pf_strmap_id(&w->names, name, n, NULL);
 	void **v = map_slot(&w->tracks, key_a(K_LANE, pid), key);
-	if (!*v && !(*v = calloc(1, sizeof(struct lanes))))
-		abort();
+	if (!*v)
+		*v = xcalloc(1, sizeof(struct lanes));
 	struct lanes *l = *v;
 	struct pf_track *t = NULL;
 	for (size_t i = 0; i < l->n && !t; i++)
 		if (l->v[i]->busy_until <= it->t0)
 			t = l->v[i];
 	if (!t) {
-		struct pf_track **nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
-		if (!nv)
-			abort();
-		l->v = nv;
+		l->v = xreallocarray(l->v, l->n + 1, sizeof(*l->v));
 		uint64_t uuid = (uint64_t)K_LANE << 60 | ++w->nlanes;
 		t = l->v[l->n++] = new_track(w, uuid, pid);
 		/* lanes share their name: the UI shows them as one track */
@@ -230,8 +224,8 @@ struct describe {
 static struct meta *meta_at(struct describe *d, int64_t pid, int64_t tid)
 {
 	void **v = map_slot(&d->by_track, (uint64_t)(pid + 1), (uint64_t)(tid + 1));
-	if (!*v && !(*v = calloc(1, sizeof(struct meta))))
-		abort();
+	if (!*v)
+		*v = xcalloc(1, sizeof(struct meta));
 	return *v;
 }
 
@@ -242,7 +236,7 @@ static void on_meta(void *ctx, const char *what, int64_t pid, int64_t tid, const
 	struct meta *m = meta_at(ctx, pid, tid);
 	if (strstr(what, "_name") && s) {
 		free(m->name);
-		m->name = strdup(s);
+		m->name = xstrdup(s);
 	} else if (strstr(what, "_sort_index")) {
 		m->order = num;
 		m->has_order = 1;
@@ -252,10 +246,7 @@ static void on_meta(void *ctx, const char *what, int64_t pid, int64_t tid, const
 static void on_info(void *ctx, const struct track_info *ti)
 {
 	struct describe *d = ctx;
-	struct track_info *v = realloc(d->infos, (d->ninfos + 1) * sizeof(*v));
-	if (!v)
-		abort();
-	d->infos = v;
+	d->infos = xreallocarray(d->infos, d->ninfos + 1, sizeof(*d->infos));
 	d->infos[d->ninfos++] = *ti;
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "../../../common/xalloc.h"
 #include "out.h"
 #include "../../util/handoff.h"
 #include "../../util/outname.h"
@@ -123,10 +124,8 @@ static void *compressor(void *arg)
 
 struct pf_out *pf_out_open(const char *path, const struct out_format *fmt)
 {
-	struct pf_out *o = calloc(1, sizeof(*o));
+	struct pf_out *o = xcalloc(1, sizeof(*o));
 	int fd;
-	if (!o)
-		abort();
 	if (!(o->name = outname_begin(path, fmt, &fd))) {
 		free(o);
 		return NULL;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "perfetto.h"
 #include "../../util/outname.h"
 #include "annot.h"
@@ -201,9 +202,7 @@ static const struct scene_ops perfetto_ops = {
 
 struct scene_renderer render_perfetto(const char *path)
 {
-	struct pf *w = calloc(1, sizeof(*w));
-	if (!w)
-		abort();
-	w->path = strdup(path);
+	struct pf *w = xcalloc(1, sizeof(*w));
+	w->path = xstrdup(path);
 	return (struct scene_renderer){ &perfetto_ops, w };
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "samples.h"
 #include "layout.h"
 #include "hold.h"
@@ -73,16 +74,13 @@ static void callstack(struct pf *w, struct pf_seq *s, uint32_t leaf)
 	size_t n = callsites_at(&w->callsites, leaf)->depth + 1;
 	if (n > w->capchain) {
 		w->capchain = n * 2;
-		if (!(w->chain = realloc(w->chain, w->capchain * sizeof(*w->chain))))
-			abort();
+		w->chain = xreallocarray(w->chain, w->capchain, sizeof(*w->chain));
 	}
 	for (size_t i = 0, c = leaf; i < n; i++, c = callsites_at(&w->callsites, (uint32_t)c)->parent)
 		w->chain[i] = (uint32_t)c;
 	pb_need(b, PB_MAX_FIELD);
 	size_t d = pb_open(b, PACKET_INTERNED_DATA);
-	uint64_t *ids = malloc(n * sizeof(*ids));
-	if (!ids)
-		abort();
+	uint64_t *ids = xmallocarray(n, sizeof(*ids));
 	for (size_t i = 0; i < n; i++)
 		ids[i] = frame(w, b, s, callsites_at(&w->callsites, w->chain[n - 1 - i]));
 	pb_need(b, (n + 2) * PB_MAX_FIELD);

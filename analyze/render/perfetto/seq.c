@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "seq.h"
 #include "proto.h"
 
@@ -23,11 +24,8 @@ static void clock(struct pb *b, uint32_t id, uint64_t ts, int incremental)
 
 struct pf_seq *pf_seq_new(struct pf *w, uint64_t uuid)
 {
-	struct pf_seq *s = calloc(1, sizeof(*s));
-	struct pf_seq **v = realloc(w->seqs, (w->nseqs + 1) * sizeof(*v));
-	if (!s || !v)
-		abort();
-	w->seqs = v;
+	struct pf_seq *s = xcalloc(1, sizeof(*s));
+	w->seqs = xreallocarray(w->seqs, w->nseqs + 1, sizeof(*w->seqs));
 	w->seqs[w->nseqs++] = s;
 	s->id = PF_SEQ_GLOBAL + (uint32_t)w->nseqs;
 	struct pb *b = &s->b;

@@ -2,6 +2,7 @@
  * buffer, and closing a nested message too long for the one length byte reserved. */
 #include <stdlib.h>
 
+#include "../../../common/xalloc.h"
 #include "wire.h"
 
 void pb_grow(struct pb *b, size_t more)
@@ -9,10 +10,7 @@ void pb_grow(struct pb *b, size_t more)
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->len + more)
 		cap *= 2;
-	uint8_t *p = realloc(b->p, cap);
-	if (!p)
-		abort();
-	b->p = p;
+	b->p = xrealloc(b->p, cap);
 	b->cap = cap;
 }
 

@@ -22,7 +22,7 @@ struct pb {
 void pb_grow(struct pb *b, size_t more);
 void pb_free(struct pb *b);
 
-/* Room for `more` bytes past len (aborts when memory runs out). */
+/* Room for `more` bytes past len (out of memory, the program says so and exits). */
 static inline void pb_need(struct pb *b, size_t more)
 {
 	if (__builtin_expect(b->len + more > b->cap, 0))

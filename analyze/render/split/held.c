@@ -6,6 +6,7 @@
  * that end after the front, of which a cut makes the held ones. */
 #include <stdlib.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 
 static size_t hash(struct track tr, int64_t t0, int64_t t1)
@@ -47,9 +48,7 @@ static void rebuild(struct split *s, size_t more, int prune)
 	size_t cap = 64;
 	while (cap < 2 * (n + more))
 		cap *= 2;
-	struct held *v = calloc(cap, sizeof(*v));
-	if (!v)
-		abort();
+	struct held *v = xcalloc(cap, sizeof(*v));
 	for (size_t i = 0; i < s->capheld; i++)
 		if (s->held[i].used && !gone(s, &s->held[i], prune))
 			insert(v, cap, &s->held[i]);
@@ -101,9 +100,7 @@ void ahead_add(struct split *s, const struct scene_item *it, int64_t key)
 		prune(s);
 		if (2 * s->nahead >= s->capahead) {
 			s->capahead = s->capahead ? s->capahead * 2 : 256;
-			s->ahead = realloc(s->ahead, s->capahead * sizeof(*s->ahead));
-			if (!s->ahead)
-				abort();
+			s->ahead = xreallocarray(s->ahead, s->capahead, sizeof(*s->ahead));
 		}
 	}
 	s->ahead[s->nahead++] = (struct ahead){ it->track, it->t0, it->t1, key,

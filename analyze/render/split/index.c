@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../../common/xalloc.h"
 #include "config.h"
 #include "state.h"
 #include "../../util/jsonw.h"
@@ -13,9 +14,7 @@
 
 static char *dup_n(const char *s, size_t n)
 {
-	char *p = malloc(n + 1);
-	if (!p)
-		abort();
+	char *p = xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = 0;
 	return p;
@@ -46,9 +45,7 @@ int split_names(struct split *s, const char *path)
 char *split_part_path(const struct split *s, size_t part)
 {
 	size_t n = strlen(s->stem) + strlen(s->ext) + 32;
-	char *p = malloc(n);
-	if (!p)
-		abort();
+	char *p = xmalloc(n);
 	snprintf(p, n, "%s.part-%04zu%s", s->stem, part + 1, s->ext);
 	return p;
 }
@@ -56,9 +53,7 @@ char *split_part_path(const struct split *s, size_t part)
 static char *index_path(const struct split *s)
 {
 	size_t n = strlen(s->stem) + 16;
-	char *p = malloc(n);
-	if (!p)
-		abort();
+	char *p = xmalloc(n);
 	snprintf(p, n, "%s.index.json", s->stem);
 	return p;
 }
@@ -170,8 +165,8 @@ int split_check(const char *path, const struct out_format *part)
 {
 	struct split s = { 0 };
 	if (split_names(&s, path) < 0) {
-		s.stem = strdup(path);
-		s.ext = strdup("");
+		s.stem = xstrdup(path);
+		s.ext = xstrdup("");
 	}
 	char *ip = index_path(&s), *pp = split_part_path(&s, 0);
 	int rc = outname_check(pp, part) < 0 || outname_check(ip, &split_index_format) < 0 ? -1 : 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "split.h"
 
 static int parse_steps(const char *v, struct split_spec *sp)
@@ -52,9 +53,7 @@ int split_parse(const char *s, struct split_spec *sp)
 size_t split_group_steps(const struct step_start *v, size_t n, uint64_t per, int64_t win_start,
 			 int64_t win_end, struct split_group **out)
 {
-	struct split_group *g = malloc((n ? n : 1) * sizeof(*g));
-	if (!g)
-		abort();
+	struct split_group *g = xmallocarray(n ? n : 1, sizeof(*g));
 	size_t ng = 0;
 	uint64_t in_group = 0;
 	for (size_t i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "state.h"
 #include "../../util/outname.h"
 
@@ -52,9 +53,7 @@ static struct part *add_part(struct split *s, int64_t lo, int64_t hi)
 {
 	if (s->nparts == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 16;
-		s->parts = realloc(s->parts, s->cap * sizeof(*s->parts));
-		if (!s->parts)
-			abort();
+		s->parts = xreallocarray(s->parts, s->cap, sizeof(*s->parts));
 	}
 	struct part *p = &s->parts[s->nparts++];
 	*p = (struct part){ .lo = lo, .hi = hi, .hold = INT64_MIN, .t_min = INT64_MAX,
@@ -350,18 +349,14 @@ static const struct scene_ops split_ops = { "split", begin, item, flow, end, NUL
 struct scene_renderer render_split(const char *path, const struct split_opts *o,
 				   split_make_fn make, void *ctx)
 {
-	struct split *s = calloc(1, sizeof(*s));
-	if (!s)
-		abort();
+	struct split *s = xcalloc(1, sizeof(*s));
 	s->o = *o;
 	if (!s->o.lag)
 		s->o.lag = SPLIT_LAG_NS;
 	if (!s->o.max_open)
 		s->o.max_open = SPLIT_MAX_OPEN;
 	if (o->ngroups) {
-		s->groups = malloc(o->ngroups * sizeof(*s->groups));
-		if (!s->groups)
-			abort();
+		s->groups = xmallocarray(o->ngroups, sizeof(*s->groups));
 		memcpy(s->groups, o->groups, o->ngroups * sizeof(*s->groups));
 	}
 	s->o.groups = NULL;
@@ -369,8 +364,8 @@ struct scene_renderer render_split(const char *path, const struct split_opts *o,
 	s->ctx = ctx;
 	s->front = INT64_MIN;
 	if (split_names(s, path) < 0) {
-		s->stem = strdup(path);
-		s->ext = strdup("");
+		s->stem = xstrdup(path);
+		s->ext = xstrdup("");
 	}
 	return (struct scene_renderer){ &split_ops, s };
 }

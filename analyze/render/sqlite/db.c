@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../../common/xalloc.h"
 #include "db.h"
 #include "../../util/outname.h"
 #include "../../read/trace.h"
@@ -49,9 +50,7 @@ int sqldb_open(struct sqldb *d, const char *path, const struct out_format *fmt)
 {
 	int fd;
 	memset(d, 0, sizeof(*d));
-	d->path = strdup(path);
-	if (!d->path)
-		abort();
+	d->path = xstrdup(path);
 	if (!(d->name = outname_begin(path, fmt, &fd))) {
 		diag_error("%s", outname_error());
 		d->failed = 1;

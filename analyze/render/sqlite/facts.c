@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "out.h"
 #include "../../util/satarith.h"
 #include "../../model/facts.h"
@@ -29,9 +30,7 @@ void sqlite_facts_begin(struct sqlout *o, const struct trace *tr)
 		if (tr->procs[i]->index > max)
 			max = tr->procs[i]->index;
 	o->nprocs = (size_t)max + 1;
-	o->thread_base = calloc(o->nprocs, sizeof(*o->thread_base));
-	if (!o->thread_base)
-		abort();
+	o->thread_base = xcalloc(o->nprocs, sizeof(*o->thread_base));
 	int64_t next = 1;
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *p = tr->procs[i];

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../../common/xalloc.h"
 #include "config.h"
 #include "out.h"
 #include "sqlite-out.h"
@@ -130,11 +131,9 @@ static const struct output_ops sqlite_ops = { "sqlite", begin, event, end };
 struct output output_sqlite(const char *path, const char *dir, const struct window *w,
 			    const struct runtime_set *rts)
 {
-	struct sqlout *o = calloc(1, sizeof(*o));
-	if (!o)
-		abort();
-	o->path = strdup(path);
-	o->dir = strdup(dir);
+	struct sqlout *o = xcalloc(1, sizeof(*o));
+	o->path = xstrdup(path);
+	o->dir = xstrdup(dir);
 	o->win = w;
 	o->rts = rts;
 	jw_open_mem(&o->args);

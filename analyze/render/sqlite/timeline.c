@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "args.h"
 #include "out.h"
 
@@ -32,9 +33,7 @@ static void grow(struct sqlout *o)
 	struct sqtrack *old = o->tv;
 	size_t n = o->captv;
 	o->captv = n ? n * 2 : 256;
-	o->tv = calloc(o->captv, sizeof(*o->tv));
-	if (!o->tv)
-		abort();
+	o->tv = xcalloc(o->captv, sizeof(*o->tv));
 	for (size_t i = 0; i < n; i++)
 		if (old[i].id)
 			*track_slot(o, old[i].track) = old[i];
@@ -297,7 +296,7 @@ static void meta(void *ctx, const char *what, int64_t pid, int64_t tid, const ch
 		return;
 	if (!strcmp(what, "thread_name") && s) {
 		free(r->name);
-		r->name = strdup(s);
+		r->name = xstrdup(s);
 	} else if (!strcmp(what, "thread_sort_index")) {
 		r->sort_index = num;
 		r->has_sort = 1;
@@ -327,9 +326,7 @@ void sqlite_timeline_tracks(struct sqlout *o, const struct trace *tr)
 {
 	if (o->failed || o->db.failed)
 		return;
-	struct described c = { o, calloc(o->ntv + 1, sizeof(*c.rows)) };
-	if (!c.rows)
-		abort();
+	struct described c = { o, xcalloc(o->ntv + 1, sizeof(*c.rows)) };
 	if (o->tracks) {
 		tracks_each(o->tracks, info, &c);
 		tracks_metadata(o->tracks, tr, meta, &c);
@@ -347,13 +344,13 @@ void sqlite_timeline_tracks(struct sqlout *o, const struct trace *tr)
 		if (!r->kind && steps.pid == s->track.pid && steps.tid == s->track.tid) {
 			r->kind = "steps";
 			if (!r->name)
-				r->name = strdup("steps");
+				r->name = xstrdup("steps");
 			if (!r->has_sort)
 				r->sort_index = -1, r->has_sort = 1;
 		} else if (!r->kind) {
 			r->kind = s->counters ? "counters" : "other";
 			if (!r->name && s->counters)
-				r->name = strdup("counters");
+				r->name = xstrdup("counters");
 		}
 		write_track(o, s, r);
 		free(r->name);

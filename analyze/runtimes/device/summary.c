@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "summary.h"
 #include "../../summary/table.h"
 
@@ -51,9 +52,7 @@ struct devsum {
 
 struct devsum *devsum_new(void)
 {
-	struct devsum *d = calloc(1, sizeof(*d));
-	if (!d)
-		abort();
+	struct devsum *d = xcalloc(1, sizeof(*d));
 	return d;
 }
 
@@ -61,9 +60,7 @@ static void heap_push(struct devstat *s, struct span v)
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 64;
-		s->heap = realloc(s->heap, s->cap * sizeof(*s->heap));
-		if (!s->heap)
-			abort();
+		s->heap = xreallocarray(s->heap, s->cap, sizeof(*s->heap));
 	}
 	size_t i = s->n++;
 	while (i && s->heap[(i - 1) / 2].t0 > v.t0) {
@@ -131,9 +128,7 @@ static struct devstat *devstat_of(struct devsum *d, int proc, uint32_t device)
 	for (size_t i = 0; i < d->ndevs; i++)
 		if (d->devs[i].proc == proc && d->devs[i].device == device)
 			return &d->devs[i];
-	d->devs = realloc(d->devs, (d->ndevs + 1) * sizeof(*d->devs));
-	if (!d->devs)
-		abort();
+	d->devs = xreallocarray(d->devs, d->ndevs + 1, sizeof(*d->devs));
 	struct devstat *s = &d->devs[d->ndevs++];
 	memset(s, 0, sizeof(*s));
 	s->proc = proc;
@@ -148,10 +143,8 @@ static void ensure(struct devsum *d, uint32_t id)
 	size_t n = d->cap ? d->cap : 1024;
 	while (n <= id)
 		n *= 2;
-	d->kernels = realloc(d->kernels, n * sizeof(*d->kernels));
-	d->callers = realloc(d->callers, n * sizeof(*d->callers));
-	if (!d->kernels || !d->callers)
-		abort();
+	d->kernels = xreallocarray(d->kernels, n, sizeof(*d->kernels));
+	d->callers = xreallocarray(d->callers, n, sizeof(*d->callers));
 	memset(d->kernels + d->cap, 0, (n - d->cap) * sizeof(*d->kernels));
 	memset(d->callers + d->cap, 0, (n - d->cap) * sizeof(*d->callers));
 	d->cap = n;

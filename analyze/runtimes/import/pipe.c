@@ -19,6 +19,7 @@
 
 #include "../../../common/events.h"
 #include "../../../common/import.h"
+#include "../../../common/xalloc.h"
 #include "../../import/fixes.h"
 #include "../../model/emit.h"
 #include "../../read/impimage.h"
@@ -113,8 +114,8 @@ struct imp_state {
 
 static struct imp_state *state(struct pipeline *pl)
 {
-	if (!pl->imp && !(pl->imp = calloc(1, sizeof(*pl->imp))))
-		abort();
+	if (!pl->imp)
+		pl->imp = xcalloc(1, sizeof(*pl->imp));
 	return pl->imp;
 }
 
@@ -165,8 +166,7 @@ static struct imp_info keep_info(struct imp_info in, uint8_t **bytes)
 {
 	*bytes = NULL;
 	if (in.args_len) {
-		if (!(*bytes = malloc(in.args_len)))
-			abort();
+		*bytes = xmalloc(in.args_len);
 		memcpy(*bytes, in.args, in.args_len);
 		in.args = *bytes;
 	}
@@ -181,8 +181,7 @@ static void keep_args_in(struct imp_info *in, uint8_t **bytes, uint32_t *room)
 		if (in->args_len > *room) {
 			uint32_t n = in->args_len < 64 ? 64 : in->args_len;
 			free(*bytes);
-			if (!(*bytes = malloc(n)))
-				abort();
+			*bytes = xmalloc(n);
 			*room = n;
 		}
 		memcpy(*bytes, in->args, in->args_len);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../../common/import.h"
+#include "../../../common/xalloc.h"
 #include "../../import/argblob.h"
 #include "../../import/fixes.h"
 #include "../../read/impimage.h"
@@ -168,8 +169,8 @@ static const struct thread *thread_of_tid(struct scene_state *st, const struct p
 static struct placed *placed_of(struct scene *s, unsigned self, const struct thread *th)
 {
 	struct scene_state **sp = (struct scene_state **)scene_runtime_state(s, self);
-	if (!*sp && !(*sp = calloc(1, sizeof(**sp))))
-		abort();
+	if (!*sp)
+		*sp = xcalloc(1, sizeof(**sp));
 	struct scene_state *st = *sp;
 	if (st->last < st->n && st->v[st->last].th == th)
 		return &st->v[st->last];
@@ -179,8 +180,7 @@ static struct placed *placed_of(struct scene *s, unsigned self, const struct thr
 	u64map_put(&st->of_thread, (uint64_t)(uintptr_t)th, (uint32_t)st->n);
 	if (st->n == st->cap) {
 		st->cap = st->cap ? st->cap * 2 : 16;
-		if (!(st->v = realloc(st->v, st->cap * sizeof(*st->v))))
-			abort();
+		st->v = xreallocarray(st->v, st->cap, sizeof(*st->v));
 	}
 	struct placed *pl = &st->v[st->last = st->n++];
 	memset(pl, 0, sizeof(*pl));

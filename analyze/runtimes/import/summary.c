@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "../../summary/table.h"
 #include "../../summary/write.h"
 #include "../../util/strings.h"
@@ -38,9 +39,7 @@ struct impsum {
 
 void *imp_sum_new(void)
 {
-	struct impsum *s = calloc(1, sizeof(*s));
-	if (!s)
-		abort();
+	struct impsum *s = xcalloc(1, sizeof(*s));
 	return s;
 }
 
@@ -50,8 +49,7 @@ static struct op *op_of(struct impsum *s, uint32_t name)
 	if (!s->index[name]) {
 		if (s->nops == s->capops) {
 			s->capops = s->capops ? s->capops * 2 : 256;
-			if (!(s->ops = realloc(s->ops, s->capops * sizeof(*s->ops))))
-				abort();
+			s->ops = xreallocarray(s->ops, s->capops, sizeof(*s->ops));
 		}
 		s->ops[s->nops] = (struct op){ .name = name };
 		s->index[name] = (uint32_t)++s->nops;
@@ -71,8 +69,7 @@ static struct depth_sums *sums_of(struct impsum *s, const struct thread *t, size
 		u64map_put(&s->thread_of, (uint64_t)(uintptr_t)t, (uint32_t)s->nthreads);
 		if (s->nthreads == s->capthreads) {
 			s->capthreads = s->capthreads ? s->capthreads * 2 : 16;
-			if (!(s->threads = realloc(s->threads, s->capthreads * sizeof(*s->threads))))
-				abort();
+			s->threads = xreallocarray(s->threads, s->capthreads, sizeof(*s->threads));
 		}
 		d = &s->threads[s->last = s->nthreads++];
 		*d = (struct depth_sums){ .t = t };

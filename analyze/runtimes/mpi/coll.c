@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "mpi.h"
 
@@ -63,20 +64,16 @@ static int by_int(const void *a, const void *b)
 
 struct colls *colls_new(struct pipeline *pl)
 {
-	struct colls *c = calloc(1, sizeof(*c));
-	if (!c)
-		abort();
+	struct colls *c = xcalloc(1, sizeof(*c));
 	c->pl = pl;
 	c->nb = 256;
-	c->b = calloc(c->nb, sizeof(*c->b));
+	c->b = xcalloc(c->nb, sizeof(*c->b));
 	const struct trace *tr = pl->tr;
 	c->npend = tr->nprocs ? tr->nprocs : 1;
-	c->pend = calloc(c->npend, sizeof(*c->pend));
+	c->pend = xcalloc(c->npend, sizeof(*c->pend));
 	int32_t maxr = -1;
-	int32_t *ranks = malloc((tr->nprocs ? tr->nprocs : 1) * sizeof(*ranks));
+	int32_t *ranks = xmallocarray(tr->nprocs ? tr->nprocs : 1, sizeof(*ranks));
 	size_t n = 0;
-	if (!c->b || !c->pend || !ranks)
-		abort();
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		if (tr->procs[i]->rank >= 0 && tr->procs[i]->rank < (1 << 24))
 			ranks[n++] = (int32_t)tr->procs[i]->rank;
@@ -113,9 +110,7 @@ static struct inst **slot(struct colls *c, uint64_t comm, int32_t self, uint32_t
 static void grow(struct colls *c)
 {
 	size_t nb = c->nb * 2;
-	struct inst **b = calloc(nb, sizeof(*b));
-	if (!b)
-		abort();
+	struct inst **b = xcalloc(nb, sizeof(*b));
 	for (size_t i = 0; i < c->nb; i++)
 		for (struct inst *x = c->b[i], *next; x; x = next) {
 			next = x->hnext;
@@ -238,8 +233,8 @@ static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
 			memset(x, 0, sizeof(*x));
 			x->m = m;
 			x->cap = cap;
-		} else if (!(x = calloc(1, sizeof(*x)))) {
-			abort();
+		} else {
+			x = xcalloc(1, sizeof(*x));
 		}
 		x->comm = comm;
 		x->self = self;
@@ -253,9 +248,7 @@ static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
 	}
 	if (x->n == x->cap) {
 		x->cap = x->cap ? x->cap * 2 : (x->expect && x->expect <= 64 ? x->expect : 8);
-		x->m = realloc(x->m, x->cap * sizeof(*x->m));
-		if (!x->m)
-			abort();
+		x->m = xreallocarray(x->m, x->cap, sizeof(*x->m));
 	}
 	x->m[x->n++] = *mb;
 	if (x->n > 1 && mb->name != x->m[0].name)
@@ -291,9 +284,7 @@ static struct pend **pend_list(struct colls *c, const struct proc *p)
 	size_t i = p->index > 0 ? (size_t)p->index - 1 : 0;
 	if (i >= c->npend) {
 		size_t n = i + 1;
-		c->pend = realloc(c->pend, n * sizeof(*c->pend));
-		if (!c->pend)
-			abort();
+		c->pend = xreallocarray(c->pend, n, sizeof(*c->pend));
 		memset(c->pend + c->npend, 0, (n - c->npend) * sizeof(*c->pend));
 		c->npend = n;
 	}
@@ -302,9 +293,7 @@ static struct pend **pend_list(struct colls *c, const struct proc *p)
 
 void colls_post(struct colls *c, const struct mpi_where *w, uint32_t name, const struct mpi_info *mi)
 {
-	struct pend *pd = calloc(1, sizeof(*pd));
-	if (!pd)
-		abort();
+	struct pend *pd = xcalloc(1, sizeof(*pd));
 	pd->comm = mi->a.comm;
 	pd->seq = mi->a.seq;
 	pd->req = mi->has_b ? mi->b.req : 0;
@@ -358,10 +347,8 @@ static int by_order(const void *a, const void *b)
 
 void colls_finish(struct colls *c)
 {
-	struct inst **v = malloc((c->n ? c->n : 1) * sizeof(*v));
+	struct inst **v = xmallocarray(c->n ? c->n : 1, sizeof(*v));
 	size_t n = 0;
-	if (!v)
-		abort();
 	for (size_t i = 0; i < c->nb; i++)
 		for (struct inst *x = c->b[i]; x; x = x->hnext)
 			v[n++] = x;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "mpi.h"
 
@@ -73,16 +74,12 @@ struct match {
 
 struct match *match_new(struct pipeline *pl)
 {
-	struct match *m = calloc(1, sizeof(*m));
-	if (!m)
-		abort();
+	struct match *m = xcalloc(1, sizeof(*m));
 	m->pl = pl;
 	m->nb = 1024;
-	m->b = calloc(m->nb, sizeof(*m->b));
+	m->b = xcalloc(m->nb, sizeof(*m->b));
 	m->nrq = pl->tr->nprocs;
-	m->rq = calloc(m->nrq ? m->nrq : 1, sizeof(*m->rq));
-	if (!m->b || !m->rq)
-		abort();
+	m->rq = xcalloc(m->nrq ? m->nrq : 1, sizeof(*m->rq));
 	return m;
 }
 
@@ -98,9 +95,7 @@ static uint64_t chan_hash(uint64_t comm, int32_t src, int32_t dst, int32_t tag)
 static void grow(struct match *m)
 {
 	size_t nb = m->nb * 2;
-	struct chan **b = calloc(nb, sizeof(*b));
-	if (!b)
-		abort();
+	struct chan **b = xcalloc(nb, sizeof(*b));
 	for (size_t i = 0; i < m->nb; i++)
 		for (struct chan *c = m->b[i], *next; c; c = next) {
 			next = c->hnext;
@@ -127,8 +122,8 @@ static struct end *end_new(struct match *m, const struct end *v)
 	struct end *e = m->free_ends;
 	if (e)
 		m->free_ends = e->next;
-	else if (!(e = malloc(sizeof(*e))))
-		abort();
+	else
+		e = xmalloc(sizeof(*e));
 	*e = *v;
 	e->next = NULL;
 	return e;
@@ -182,9 +177,7 @@ static void deliver(struct match *m, uint64_t comm, int32_t src, int32_t dst, in
 			grow(m);
 			pc = chan_slot(m, comm, src, dst, tag);
 		}
-		c = calloc(1, sizeof(*c));
-		if (!c)
-			abort();
+		c = xcalloc(1, sizeof(*c));
 		*c = (struct chan){ .hnext = *pc, .comm = comm, .src = src, .dst = dst, .tag = tag,
 				    .sends = is_send };
 		*pc = c;
@@ -240,9 +233,7 @@ static struct rqueue *rqueue_of(struct match *m, const struct proc *p)
 	size_t i = p->index > 0 ? (size_t)p->index - 1 : 0;
 	if (i >= m->nrq) {
 		size_t n = i + 1;
-		m->rq = realloc(m->rq, n * sizeof(*m->rq));
-		if (!m->rq)
-			abort();
+		m->rq = xreallocarray(m->rq, n, sizeof(*m->rq));
 		memset(m->rq + m->nrq, 0, (n - m->nrq) * sizeof(*m->rq));
 		m->nrq = n;
 	}
@@ -263,9 +254,7 @@ static struct posted *insert(struct rqueue *q, size_t at)
 {
 	if (q->n == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 16;
-		q->v = realloc(q->v, q->cap * sizeof(*q->v));
-		if (!q->v)
-			abort();
+		q->v = xreallocarray(q->v, q->cap, sizeof(*q->v));
 	}
 	memmove(q->v + at + 1, q->v + at, (q->n - at) * sizeof(*q->v));
 	q->n++;

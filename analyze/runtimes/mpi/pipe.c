@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "mpi.h"
 
 struct mpi_state {
@@ -16,9 +17,7 @@ struct mpi_state {
 static struct mpi_state *state(struct pipeline *pl)
 {
 	if (!pl->mpi) {
-		pl->mpi = calloc(1, sizeof(*pl->mpi));
-		if (!pl->mpi)
-			abort();
+		pl->mpi = xcalloc(1, sizeof(*pl->mpi));
 		pl->mpi->match = match_new(pl);
 		pl->mpi->colls = colls_new(pl);
 	}

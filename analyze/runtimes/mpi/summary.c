@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "mpi.h"
 #include "summary.h"
 #include "../../summary/table.h"
@@ -38,9 +39,7 @@ struct mpisum {
 
 struct mpisum *mpisum_new(void)
 {
-	struct mpisum *m = calloc(1, sizeof(*m));
-	if (!m)
-		abort();
+	struct mpisum *m = xcalloc(1, sizeof(*m));
 	return m;
 }
 
@@ -51,11 +50,9 @@ static void ensure(struct mpisum *m, uint32_t id)
 	size_t n = m->cap ? m->cap : 256;
 	while (n <= id)
 		n *= 2;
-	m->calls = realloc(m->calls, n * sizeof(*m->calls));
-	m->bytes = realloc(m->bytes, n * sizeof(*m->bytes));
-	m->colls = realloc(m->colls, n * sizeof(*m->colls));
-	if (!m->calls || !m->bytes || !m->colls)
-		abort();
+	m->calls = xreallocarray(m->calls, n, sizeof(*m->calls));
+	m->bytes = xreallocarray(m->bytes, n, sizeof(*m->bytes));
+	m->colls = xreallocarray(m->colls, n, sizeof(*m->colls));
 	memset(m->calls + m->cap, 0, (n - m->cap) * sizeof(*m->calls));
 	memset(m->bytes + m->cap, 0, (n - m->cap) * sizeof(*m->bytes));
 	memset(m->colls + m->cap, 0, (n - m->cap) * sizeof(*m->colls));
@@ -67,9 +64,7 @@ static struct rankstat *rank_of(struct mpisum *m, const struct proc *p)
 	size_t i = p->index > 0 ? (size_t)p->index : 0;
 	if (i >= m->nranks) {
 		size_t n = i + 8;
-		m->ranks = realloc(m->ranks, n * sizeof(*m->ranks));
-		if (!m->ranks)
-			abort();
+		m->ranks = xreallocarray(m->ranks, n, sizeof(*m->ranks));
 		memset(m->ranks + m->nranks, 0, (n - m->nranks) * sizeof(*m->ranks));
 		m->nranks = n;
 	}
@@ -299,10 +294,8 @@ static void coll_row(struct sumw *w, const struct collstat *c, uint32_t name)
 
 static void colls_table(struct mpisum *m, struct sumw *w, const struct trace *tr, int top)
 {
-	uint32_t *ids = malloc((m->cap ? m->cap : 1) * sizeof(*ids));
+	uint32_t *ids = xmallocarray(m->cap ? m->cap : 1, sizeof(*ids));
 	size_t n = 0;
-	if (!ids)
-		abort();
 	for (uint32_t id = 0; id < m->cap; id++)
 		if (m->colls[id].instances)
 			ids[n++] = id;

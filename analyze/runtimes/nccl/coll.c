@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "nccl.h"
 
@@ -81,15 +82,11 @@ struct nccl_state {
 static struct nccl_state *state(struct pipeline *pl)
 {
 	if (!pl->nccl) {
-		struct nccl_state *s = calloc(1, sizeof(*s));
-		if (!s)
-			abort();
+		struct nccl_state *s = xcalloc(1, sizeof(*s));
 		s->pl = pl;
 		s->nlb = s->nmb = 256;
-		s->lb = calloc(s->nlb, sizeof(*s->lb));
-		s->mb = calloc(s->nmb, sizeof(*s->mb));
-		if (!s->lb || !s->mb)
-			abort();
+		s->lb = xcalloc(s->nlb, sizeof(*s->lb));
+		s->mb = xcalloc(s->nmb, sizeof(*s->mb));
 		pl->nccl = s;
 	}
 	return pl->nccl;
@@ -111,9 +108,7 @@ static size_t lhash(const struct proc *p, uint64_t key, size_t nb)
 static void lgrow(struct nccl_state *s)
 {
 	size_t nb = s->nlb * 2;
-	struct rl **b = calloc(nb, sizeof(*b));
-	if (!b)
-		abort();
+	struct rl **b = xcalloc(nb, sizeof(*b));
 	for (size_t i = 0; i < s->nlb; i++)
 		for (struct rl *x = s->lb[i], *next; x; x = next) {
 			next = x->hnext;
@@ -139,9 +134,7 @@ static struct rl *launch_get(struct nccl_state *s, struct proc *p, uint64_t key,
 	if ((s->nl + 1) * 2 > s->nlb)
 		lgrow(s);
 	pi = &s->lb[lhash(p, key, s->nlb)];
-	struct rl *x = calloc(1, sizeof(*x));
-	if (!x)
-		abort();
+	struct rl *x = xcalloc(1, sizeof(*x));
 	x->proc = p;
 	x->key = key;
 	x->order = ++s->next_order;
@@ -214,9 +207,7 @@ static size_t mhash(int p2p, uint64_t comm, uint32_t seq, int32_t src, int32_t d
 static void mgrow(struct nccl_state *s)
 {
 	size_t nb = s->nmb * 2;
-	struct mt **b = calloc(nb, sizeof(*b));
-	if (!b)
-		abort();
+	struct mt **b = xcalloc(nb, sizeof(*b));
 	for (size_t i = 0; i < s->nmb; i++)
 		for (struct mt *x = s->mb[i], *next; x; x = next) {
 			next = x->hnext;
@@ -291,9 +282,7 @@ static void match_add(struct nccl_state *s, struct rl *x, uint32_t opi)
 			mgrow(s);
 			pi = &s->mb[mhash(p2p, o->comm, o->seq, src, dst, s->nmb)];
 		}
-		m = calloc(1, sizeof(*m));
-		if (!m)
-			abort();
+		m = xcalloc(1, sizeof(*m));
 		m->p2p = p2p;
 		m->comm = o->comm;
 		m->seq = o->seq;
@@ -306,9 +295,7 @@ static void match_add(struct nccl_state *s, struct rl *x, uint32_t opi)
 	}
 	if (m->seen == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : m->expected < 64 ? m->expected : 64;
-		m->m = realloc(m->m, m->cap * sizeof(*m->m));
-		if (!m->m)
-			abort();
+		m->m = xreallocarray(m->m, m->cap, sizeof(*m->m));
 	}
 	m->m[m->seen++] = (struct member){ x, opi };
 	x->opm[opi] = m;
@@ -354,10 +341,8 @@ static void add_op(struct nccl_state *s, struct rl *x, const struct event *ev)
 	const struct nccl_info *ni = ev->nccl;
 	if (x->nops == x->capops) {
 		x->capops = x->capops ? x->capops * 2 : 4;
-		x->ops = realloc(x->ops, x->capops * sizeof(*x->ops));
-		x->opm = realloc(x->opm, x->capops * sizeof(*x->opm));
-		if (!x->ops || !x->opm)
-			abort();
+		x->ops = xreallocarray(x->ops, x->capops, sizeof(*x->ops));
+		x->opm = xreallocarray(x->opm, x->capops, sizeof(*x->opm));
 	}
 	uint32_t i = x->nops++;
 	x->ops[i] = (struct nccl_op){
@@ -426,9 +411,7 @@ void nccl_device(struct pipeline *pl, const struct event *ev)
 	struct rl *x = launch_get(s, ev->proc, key, c->group);
 	if (x->nspans == x->capspans) {
 		x->capspans = x->capspans ? x->capspans * 2 : 2;
-		x->spans = realloc(x->spans, x->capspans * sizeof(*x->spans));
-		if (!x->spans)
-			abort();
+		x->spans = xreallocarray(x->spans, x->capspans, sizeof(*x->spans));
 	}
 	x->spans[x->nspans++] = (struct nccl_span){ di->op.stream, di->op.device, ev->name, ev->t0, ev->t1 };
 	if (x->nspans == 1)
@@ -508,10 +491,8 @@ static void emit_component(struct nccl_state *s, struct rl *root)
 	uint32_t n = 0;
 	for (struct rl *x = root; x; x = x->cnext)
 		n++;
-	struct rl **v = malloc(n * sizeof(*v));
-	struct nccl_launch *L = malloc(n * sizeof(*L));
-	if (!v || !L)
-		abort();
+	struct rl **v = xmallocarray(n, sizeof(*v));
+	struct nccl_launch *L = xmallocarray(n, sizeof(*L));
 	n = 0;
 	for (struct rl *x = root; x; x = x->cnext)
 		v[n++] = x;
@@ -520,9 +501,7 @@ static void emit_component(struct nccl_state *s, struct rl *root)
 	uint32_t nlinks = 0;
 	for (struct mt *m = root->cmatch; m; m = m->hnext)
 		nlinks += m->p2p;
-	struct nccl_link *links = malloc((nlinks ? nlinks : 1) * sizeof(*links));
-	if (!links)
-		abort();
+	struct nccl_link *links = xmallocarray(nlinks ? nlinks : 1, sizeof(*links));
 	struct nccl_inst in = { .id = ++s->next_id, .l = L, .nl = n, .links = links, .last_rank = -1,
 				.last_start_rank = -1 };
 	int any_entry = 0;
@@ -679,10 +658,8 @@ void nccl_finish(struct pipeline *pl)
 				if (m->m[k].l)
 					root = root ? join(root, m->m[k].l) : find(m->m[k].l);
 		}
-	struct rl **v = malloc((s->nl ? s->nl : 1) * sizeof(*v));
+	struct rl **v = xmallocarray(s->nl ? s->nl : 1, sizeof(*v));
 	size_t n = 0;
-	if (!v)
-		abort();
 	for (size_t i = 0; i < s->nlb; i++)
 		for (struct rl *x = s->lb[i]; x; x = x->hnext)
 			if (find(x) == x)

@@ -4,6 +4,7 @@
  * bandwidths.  The only place the tabular outputs' view of NCCL reads struct nccl_inst. */
 #include <stdlib.h>
 
+#include "../../../common/xalloc.h"
 #include "nccl.h"
 #include "../../model/facts.h"
 
@@ -53,9 +54,7 @@ void nccl_facts(const struct event *ev, const struct facts_sink *s)
 	for (uint32_t i = 0; i < in->nl && !first; i++)
 		if (in->l[i].nops)
 			first = &in->l[i];
-	struct fact_member *m = calloc(in->nl ? in->nl : 1, sizeof(*m));
-	if (!m)
-		abort();
+	struct fact_member *m = xcalloc(in->nl ? in->nl : 1, sizeof(*m));
 	struct fact_coll f = {
 		.runtime = "nccl", .name = first ? first->label : ev->name,
 		.ranks = (int32_t)in->ranks_expected, .seen = (int32_t)in->nl, .root = -1,

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "../registry.h"
 #include "nccl.h"
 
@@ -112,9 +113,7 @@ static size_t hslot(size_t nb, int proc, uint64_t corr, uint64_t stream)
 static void grow(struct nccl_scene *s)
 {
 	size_t nb = s->nb ? s->nb * 2 : 256;
-	struct held **b = calloc(nb, sizeof(*b));
-	if (!b)
-		abort();
+	struct held **b = xcalloc(nb, sizeof(*b));
 	for (size_t i = 0; i < s->nb; i++)
 		for (struct held *h = s->b[i], *next; h; h = next) {
 			next = h->next;
@@ -130,8 +129,8 @@ static void grow(struct nccl_scene *s)
 static struct nccl_scene *state(struct scene *sc, unsigned self)
 {
 	void **p = scene_runtime_state(sc, self);
-	if (!*p && !(*p = calloc(1, sizeof(struct nccl_scene))))
-		abort();
+	if (!*p)
+		*p = xcalloc(1, sizeof(struct nccl_scene));
 	return *p;
 }
 
@@ -139,9 +138,7 @@ static void hold(struct nccl_scene *s, const struct event *ev)
 {
 	if ((s->n + 1) * 2 > s->nb)
 		grow(s);
-	struct held *h = calloc(1, sizeof(*h));
-	if (!h)
-		abort();
+	struct held *h = xcalloc(1, sizeof(*h));
 	h->proc = ev->proc->index;
 	h->corr = ev->dev->corr;
 	h->stream = ev->dev->op.stream;
@@ -296,10 +293,8 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 	for (uint32_t i = 0; i < in->nl; i++)
 		nspans += in->l[i].nspans;
 	/* Where each launch's spans were drawn (spans the window dropped were not held). */
-	struct anchor *sp = calloc(nspans ? nspans : 1, sizeof(*sp));
-	uint32_t *first = calloc(in->nl ? in->nl : 1, sizeof(*first));
-	if (!sp || !first)
-		abort();
+	struct anchor *sp = xcalloc(nspans ? nspans : 1, sizeof(*sp));
+	uint32_t *first = xcalloc(in->nl ? in->nl : 1, sizeof(*first));
 	uint32_t at = 0;
 	int any_coll = 0;
 	for (uint32_t i = 0; i < in->nl; i++) {

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "nccl.h"
 #include "summary.h"
 #include "../../summary/table.h"
@@ -60,9 +61,7 @@ struct ncclsum {
 
 struct ncclsum *ncclsum_new(void)
 {
-	struct ncclsum *m = calloc(1, sizeof(*m));
-	if (!m)
-		abort();
+	struct ncclsum *m = xcalloc(1, sizeof(*m));
 	return m;
 }
 
@@ -73,10 +72,8 @@ static void ensure(struct ncclsum *m, uint32_t id)
 	size_t n = m->cap ? m->cap : 256;
 	while (n <= id)
 		n *= 2;
-	m->calls = realloc(m->calls, n * sizeof(*m->calls));
-	m->bytes = realloc(m->bytes, n * sizeof(*m->bytes));
-	if (!m->calls || !m->bytes)
-		abort();
+	m->calls = xreallocarray(m->calls, n, sizeof(*m->calls));
+	m->bytes = xreallocarray(m->bytes, n, sizeof(*m->bytes));
 	memset(m->calls + m->cap, 0, (n - m->cap) * sizeof(*m->calls));
 	memset(m->bytes + m->cap, 0, (n - m->cap) * sizeof(*m->bytes));
 	m->cap = n;
@@ -94,9 +91,7 @@ static struct crow *row_of(struct ncclsum *m, const struct nccl_launch *l)
 	}
 	if (m->nrows == m->caprows) {
 		m->caprows = m->caprows ? m->caprows * 2 : 16;
-		m->rows = realloc(m->rows, m->caprows * sizeof(*m->rows));
-		if (!m->rows)
-			abort();
+		m->rows = xreallocarray(m->rows, m->caprows, sizeof(*m->rows));
 	}
 	struct crow *r = &m->rows[m->nrows++];
 	memset(r, 0, sizeof(*r));
@@ -118,9 +113,7 @@ static void last_rank(struct crow *r, int32_t rank)
 		return;
 	if ((uint32_t)rank >= r->nlast) {
 		uint32_t n = (uint32_t)rank + 1;
-		r->last = realloc(r->last, n * sizeof(*r->last));
-		if (!r->last)
-			abort();
+		r->last = xreallocarray(r->last, n, sizeof(*r->last));
 		memset(r->last + r->nlast, 0, (n - r->nlast) * sizeof(*r->last));
 		r->nlast = n;
 	}
@@ -136,9 +129,7 @@ static void pair(struct ncclsum *m, const struct nccl_link *k)
 	if (!p) {
 		if (m->npairs == m->cappairs) {
 			m->cappairs = m->cappairs ? m->cappairs * 2 : 16;
-			m->pairs = realloc(m->pairs, m->cappairs * sizeof(*m->pairs));
-			if (!m->pairs)
-				abort();
+			m->pairs = xreallocarray(m->pairs, m->cappairs, sizeof(*m->pairs));
 		}
 		p = &m->pairs[m->npairs++];
 		*p = (struct prow){ .comm = k->comm, .src = k->src, .dst = k->dst };
@@ -290,9 +281,7 @@ static void crow_write(struct sumw *w, const struct crow *r)
 
 static void colls_table(struct ncclsum *m, struct sumw *w, int top)
 {
-	uint32_t *ids = malloc((m->nrows ? m->nrows : 1) * sizeof(*ids));
-	if (!ids)
-		abort();
+	uint32_t *ids = xmallocarray(m->nrows ? m->nrows : 1, sizeof(*ids));
 	for (uint32_t i = 0; i < m->nrows; i++)
 		ids[i] = i;
 	row_base = m->rows;

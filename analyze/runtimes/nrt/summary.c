@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "nrt.h"
 #include "summary.h"
 #include "../../summary/table.h"
@@ -87,10 +88,8 @@ static void index_put(struct index *x, uint64_t key, uint32_t val)
 {
 	if ((x->n + 1) * 2 > x->cap) {
 		struct index g = { NULL, NULL, 0, x->cap ? x->cap * 2 : 64 };
-		g.keys = calloc(g.cap, sizeof(*g.keys));
-		g.vals = calloc(g.cap, sizeof(*g.vals));
-		if (!g.keys || !g.vals)
-			abort();
+		g.keys = xcalloc(g.cap, sizeof(*g.keys));
+		g.vals = xcalloc(g.cap, sizeof(*g.vals));
 		for (size_t i = 0; i < x->cap; i++)
 			if (x->keys[i])
 				index_put(&g, x->keys[i], x->vals[i]);
@@ -114,9 +113,7 @@ static void index_free(struct index *x)
 
 struct nrtsum *nrtsum_new(void)
 {
-	struct nrtsum *s = calloc(1, sizeof(*s));
-	if (!s)
-		abort();
+	struct nrtsum *s = xcalloc(1, sizeof(*s));
 	return s;
 }
 
@@ -125,9 +122,7 @@ static struct model *model_of(struct nrtsum *s, uint32_t name)
 	uint32_t i = index_get(&s->model_of, (uint64_t)name + 1);
 	if (i)
 		return &s->models[i - 1];
-	s->models = realloc(s->models, (s->nmodels + 1) * sizeof(*s->models));
-	if (!s->models)
-		abort();
+	s->models = xreallocarray(s->models, s->nmodels + 1, sizeof(*s->models));
 	struct model *m = &s->models[s->nmodels++];
 	memset(m, 0, sizeof(*m));
 	m->name = name;
@@ -141,9 +136,7 @@ static struct core *core_of(struct nrtsum *s, int proc, int32_t nc)
 	uint32_t i = index_get(&s->core_of, key);
 	if (i)
 		return &s->cores[i - 1];
-	s->cores = realloc(s->cores, (s->ncores + 1) * sizeof(*s->cores));
-	if (!s->cores)
-		abort();
+	s->cores = xreallocarray(s->cores, s->ncores + 1, sizeof(*s->cores));
 	struct core *c = &s->cores[s->ncores++];
 	memset(c, 0, sizeof(*c));
 	c->proc = proc;
@@ -206,9 +199,7 @@ static void failure(struct nrtsum *s, uint32_t name, int status)
 			s->fails[i].count++;
 			return;
 		}
-	s->fails = realloc(s->fails, (s->nfails + 1) * sizeof(*s->fails));
-	if (!s->fails)
-		abort();
+	s->fails = xreallocarray(s->fails, s->nfails + 1, sizeof(*s->fails));
 	s->fails[s->nfails++] = (struct failure){ name, status, 1 };
 }
 

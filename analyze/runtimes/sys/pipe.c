@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "symbols.h"
 #include "sys.h"
@@ -44,9 +45,7 @@ const char *sys_state_name(unsigned state)
 static struct sys_state *state(struct pipeline *pl)
 {
 	if (!pl->sys) {
-		pl->sys = calloc(1, sizeof(*pl->sys));
-		if (!pl->sys)
-			abort();
+		pl->sys = xcalloc(1, sizeof(*pl->sys));
 		pl->sys->sy = symbols_new();
 	}
 	return pl->sys;
@@ -63,9 +62,7 @@ static struct last_seen *seen_slot(struct sys_state *st, uint64_t key)
 {
 	if (2 * (st->nseen + 1) > st->capseen) {
 		size_t cap = st->capseen ? 2 * st->capseen : 64;
-		struct last_seen *v = calloc(cap, sizeof(*v));
-		if (!v)
-			abort();
+		struct last_seen *v = xcalloc(cap, sizeof(*v));
 		for (size_t i = 0; i < st->capseen; i++)
 			if (st->seen[i].key) {
 				size_t j = (size_t)(st->seen[i].key * 0x9e3779b97f4a7c15u) & (cap - 1);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../common/xalloc.h"
 #include "../../summary/table.h"
 #include "../../util/grow.h"
 #include "sys.h"
@@ -49,9 +50,7 @@ struct syssum {
 
 void *sys_sum_new(void)
 {
-	struct syssum *s = calloc(1, sizeof(*s));
-	if (!s)
-		abort();
+	struct syssum *s = xcalloc(1, sizeof(*s));
 	return s;
 }
 
@@ -73,9 +72,7 @@ static struct thread_row *thread_row(struct syssum *s, const struct thread *th)
 		struct thread_row *old = s->threads;
 		size_t oldcap = s->capthreads;
 		s->capthreads = oldcap ? oldcap * 2 : 64;
-		s->threads = calloc(s->capthreads, sizeof(*s->threads));
-		if (!s->threads)
-			abort();
+		s->threads = xcalloc(s->capthreads, sizeof(*s->threads));
 		for (size_t i = 0; i < oldcap; i++) {
 			if (!old[i].th)
 				continue;
@@ -122,9 +119,7 @@ static void on_counter(struct syssum *s, const struct event *ev)
 		while (i < s->ncores && (s->cores[i].proc != ev->proc->index || s->cores[i].cpu != ev->cpu))
 			i++;
 		if (i == s->ncores) {
-			s->cores = realloc(s->cores, (s->ncores + 1) * sizeof(*s->cores));
-			if (!s->cores)
-				abort();
+			s->cores = xreallocarray(s->cores, s->ncores + 1, sizeof(*s->cores));
 			s->cores[s->ncores++] = (struct core_row){ ev->proc->index, ev->cpu, 0, 0, 0 };
 		}
 		struct core_row *c = &s->cores[i];
@@ -141,9 +136,7 @@ static void on_counter(struct syssum *s, const struct event *ev)
 	while (i < s->nmems && (s->mems[i].p != ev->proc || s->mems[i].host != host))
 		i++;
 	if (i == s->nmems) {
-		s->mems = realloc(s->mems, (s->nmems + 1) * sizeof(*s->mems));
-		if (!s->mems)
-			abort();
+		s->mems = xreallocarray(s->mems, s->nmems + 1, sizeof(*s->mems));
 		s->mems[s->nmems++] = (struct mem_row){ ev->proc, 0, host };
 	}
 	if (ev->value > s->mems[i].peak)
@@ -193,9 +186,7 @@ static int by_self(const void *a, const void *b)
 static void functions_table(struct sumw *w, struct syssum *s, int top)
 {
 	size_t n = 0;
-	uint32_t *ids = malloc((s->capfns ? s->capfns : 1) * sizeof(*ids));
-	if (!ids)
-		abort();
+	uint32_t *ids = xmallocarray(s->capfns ? s->capfns : 1, sizeof(*ids));
 	for (uint32_t id = 0; id < s->capfns; id++)
 		if (s->fns[id].total)
 			ids[n++] = id;
@@ -261,9 +252,7 @@ static int by_off_cpu(const void *a, const void *b)
 static struct thread_row *rows(const struct syssum *s, int (*keep)(const struct thread_row *),
 			       size_t *n)
 {
-	struct thread_row *v = malloc((s->nthreads ? s->nthreads : 1) * sizeof(*v));
-	if (!v)
-		abort();
+	struct thread_row *v = xmallocarray(s->nthreads ? s->nthreads : 1, sizeof(*v));
 	*n = 0;
 	for (size_t i = 0; i < s->capthreads; i++)
 		if (s->threads[i].th && keep(&s->threads[i]))

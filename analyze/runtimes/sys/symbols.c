@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../../common/xalloc.h"
 #include "../../util/search.h"
 #include "symbols.h"
 
@@ -78,9 +79,7 @@ struct symbols {
 
 struct symbols *symbols_new(void)
 {
-	struct symbols *sy = calloc(1, sizeof(*sy));
-	if (!sy)
-		abort();
+	struct symbols *sy = xcalloc(1, sizeof(*sy));
 	return sy;
 }
 
@@ -140,9 +139,7 @@ static void load_segments(struct elf_file *f)
 	size_t n;
 	if (!e || elf_getphdrnum(e, &n) < 0)
 		return;
-	f->segs = calloc(n ? n : 1, sizeof(*f->segs));
-	if (!f->segs)
-		abort();
+	f->segs = xcalloc(n ? n : 1, sizeof(*f->segs));
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
@@ -166,9 +163,7 @@ static void load_symbols(struct elf_file *f)
 	int n = dwfl_module_getsymtab(f->mod);
 	if (n <= 0)
 		return;
-	f->syms = malloc((size_t)n * sizeof(*f->syms));
-	if (!f->syms)
-		abort();
+	f->syms = xmallocarray((size_t)n, sizeof(*f->syms));
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -192,9 +187,7 @@ static struct elf_file *elf_file(struct symbols *sy, uint32_t path)
 			return &sy->files[i];
 	if (sy->nfiles == sy->capfiles) {
 		sy->capfiles = sy->capfiles ? sy->capfiles * 2 : 16;
-		sy->files = realloc(sy->files, sy->capfiles * sizeof(*sy->files));
-		if (!sy->files)
-			abort();
+		sy->files = xreallocarray(sy->files, sy->capfiles, sizeof(*sy->files));
 	}
 	struct elf_file *f = &sy->files[sy->nfiles++];
 	memset(f, 0, sizeof(*f));
@@ -281,9 +274,7 @@ static struct jit_map *jit_map(struct symbols *sy, const struct sysimage *si, ui
 	for (size_t i = 0; i < sy->njits; i++)
 		if (sy->jits[i].si == si && sy->jits[i].pid == pid)
 			return &sy->jits[i];
-	sy->jits = realloc(sy->jits, (sy->njits + 1) * sizeof(*sy->jits));
-	if (!sy->jits)
-		abort();
+	sy->jits = xreallocarray(sy->jits, sy->njits + 1, sizeof(*sy->jits));
 	struct jit_map *m = &sy->jits[sy->njits++];
 	*m = (struct jit_map){ si, pid, NULL, 0 };
 	FILE *f = open_perf_map(si, pid);
@@ -299,9 +290,7 @@ static struct jit_map *jit_map(struct symbols *sy, const struct sysimage *si, ui
 		size_t len = strcspn(line + at, "\n");
 		if (m->n == cap) {
 			cap = cap ? cap * 2 : 256;
-			m->v = realloc(m->v, cap * sizeof(*m->v));
-			if (!m->v)
-				abort();
+			m->v = xreallocarray(m->v, cap, sizeof(*m->v));
 		}
 		m->v[m->n++] = (struct jit_sym){ start, start + size, strings_add(line + at, len) };
 	}
@@ -338,9 +327,7 @@ static struct cache_entry *cache_find(struct symbols *sy, const struct sysimage 
 		struct cache_entry *old = sy->cache;
 		size_t oldcap = sy->capcache;
 		sy->capcache = oldcap ? oldcap * 2 : 4096;
-		sy->cache = calloc(sy->capcache, sizeof(*sy->cache));
-		if (!sy->cache)
-			abort();
+		sy->cache = xcalloc(sy->capcache, sizeof(*sy->cache));
 		for (size_t i = 0; i < oldcap; i++) {
 			if (!old[i].name)
 				continue;
