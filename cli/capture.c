@@ -23,6 +23,7 @@
 
 #include "../common/capture.h"
 #include "../common/outdir.h"
+#include "../common/xalloc.h"
 #include "capture.h"
 
 #define PROG "tprof-inspect"
@@ -121,9 +122,7 @@ void capture_setup(const struct capture_options *o, const char *dir)
 		return;
 	}
 	size_t n = strlen(dir) + 48;
-	path = malloc(n);
-	if (!path)
-		fail("out of memory");
+	path = xmalloc(n);
 	snprintf(path, n, "%s/.tprof-capture.%d", dir, (int)getpid());
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, tprof_file_mode());
 	if (fd < 0)

@@ -19,6 +19,7 @@
 #include "../common/job.h"
 #include "../common/outdir.h"
 #include "../common/ownfd.h"
+#include "../common/xalloc.h"
 #include "job.h"
 
 #define PROG "tprof-inspect"
@@ -53,9 +54,7 @@ uint64_t job_start(void)
 		from = "tprof-inspect";
 	}
 	tprof_job_format(id, hex);
-	char *by = strdup(from);	/* from may point into the variable about to change */
-	if (!by)
-		die("out of memory");
+	char *by = xstrdup(from);	/* from may point into the variable about to change */
 	set_var(TPROF_JOB_VAR, hex);
 	set_var(TPROF_JOB_FROM_VAR, by);
 	free(by);
@@ -144,10 +143,7 @@ char *job_default_dir(uint64_t job)
 		if (rc > 0 || holds_marker(name, marker))
 			break;
 	}
-	char *dir = strdup(name);
-	if (!dir)
-		die("out of memory");
-	return dir;
+	return xstrdup(name);
 }
 
 /* ------------------------------------------------------------------ what a directory holds */
@@ -201,10 +197,7 @@ static void note_other(struct scan *sc, uint64_t id, uint64_t created, int is_tr
 	while (i < sc->nothers && sc->others[i].id != id)
 		i++;
 	if (i == sc->nothers) {
-		struct other *n = realloc(sc->others, (i + 1) * sizeof(*n));
-		if (!n)
-			die("out of memory");
-		sc->others = n;
+		sc->others = xreallocarray(sc->others, i + 1, sizeof(*sc->others));
 		sc->others[i] = (struct other){ id, created, 0 };
 		sc->nothers++;
 	}
@@ -268,9 +261,7 @@ static void scan_dir(int fd, struct scan *sc, int depth);
  * job's, 2 another job's); with sc->remove, the other jobs' files go. */
 static void scan_files(int fd, struct scan *sc, char **names, size_t n)
 {
-	uint8_t *kind = calloc(n ? n : 1, 1);
-	if (!kind)
-		die("out of memory");
+	uint8_t *kind = xcalloc(n ? n : 1, 1);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t id, created;
 		if (!file_job(fd, names[i], &id, &created))
@@ -316,11 +307,8 @@ static void scan_dir(int fd, struct scan *sc, int depth)
 			if (sub >= 0)
 				scan_dir(sub, sc, depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
-			char **nn = realloc(names, (n + 1) * sizeof(*nn));
-			if (!nn || !(nn[n] = strdup(e->d_name)))
-				die("out of memory");
-			names = nn;
-			n++;
+			names = xreallocarray(names, n + 1, sizeof(*names));
+			names[n++] = xstrdup(e->d_name);
 		}
 	}
 	scan_files(dirfd(d), sc, names, n);

@@ -27,6 +27,7 @@
 #include "../common/outdir.h"
 #include "../common/spool-check.h"
 #include "../common/writer-live.h"
+#include "../common/xalloc.h"
 #include "../sample/sampler.h"
 #include "capture.h"
 #include "job.h"
@@ -215,14 +216,6 @@ static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(EXIT_SETUP);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n);
-	if (!p)
-		fail("out of memory");
-	return p;
 }
 
 /* ------------------------------------------------------------------ command line */
@@ -557,10 +550,8 @@ static char *preload_list(const char *lib, const char *old)
 {
 	old = old ? old : "";
 	char *out = xmalloc(strlen(lib) + strlen(old) + 2);
-	char *copy = strdup(old);
+	char *copy = xstrdup(old);
 	char *save = NULL;
-	if (!copy)
-		fail("out of memory");
 	strcpy(out, lib);
 	for (char *e = strtok_r(copy, ": ", &save); e; e = strtok_r(NULL, ": ", &save)) {
 		if (is_recorder(e, lib))

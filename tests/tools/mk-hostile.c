@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../common/xalloc.h"
 #include "../unit/writer.h"
 
 #define REAL0 1700000000000000000ll
@@ -97,12 +98,12 @@ static void prop_str(struct img *m, const char *key, const char *v)
 static void begin(struct img *m, int64_t pid)
 {
 	memset(m, 0, sizeof(*m));
-	m->u[0] = calloc(CHUNK_UNITS, sizeof(struct tprof_rec));
-	m->u[1] = calloc(CHUNK_UNITS, sizeof(struct tprof_rec));
+	m->u[0] = xcalloc(CHUNK_UNITS, sizeof(struct tprof_rec));
+	m->u[1] = xcalloc(CHUNK_UNITS, sizeof(struct tprof_rec));
 	snprintf(m->base, sizeof(m->base), "%s/h.%lld.%08x", dir, (long long)pid, (unsigned)pid);
 	char path[600];
 	snprintf(path, sizeof(path), "%s.tpf", m->base);
-	if (!m->u[0] || !m->u[1] || tw_open(&m->w, path, (uint64_t)pid) < 0) {
+	if (tw_open(&m->w, path, (uint64_t)pid) < 0) {
 		perror(path);
 		exit(2);
 	}
@@ -119,7 +120,7 @@ static void begin(struct img *m, int64_t pid)
 /* Stream 0 (its strings first, then its records, then END unless the process was killed). */
 static void end(struct img *m, int ended)
 {
-	struct tprof_rec *u = calloc(CHUNK_UNITS + 64 * 8, sizeof(*u));
+	struct tprof_rec *u = xcalloc(CHUNK_UNITS + 64 * 8, sizeof(*u));
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < m->nstrs; i++)
 		n += tw_string(u + n, i + 1, m->strs[i]);
@@ -271,7 +272,7 @@ static void spool_damage(unsigned n)
 	tprof_spool_header_init(&h, 100, 100, slot, (uint64_t)REAL0);
 	memcpy(page, &h, sizeof(h));
 	fwrite(page, sizeof(page), 1, f);
-	uint8_t *buf = calloc(1, slot);
+	uint8_t *buf = xcalloc(1, slot);
 	for (unsigned i = 0; i < n; i++) {
 		memset(buf, 0x5a, TPROF_SLOT_HEADER_SIZE);   /* neither a header nor never written */
 		fwrite(buf, slot, 1, f);

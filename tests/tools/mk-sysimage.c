@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "../../common/system.h"
+#include "../../common/xalloc.h"
 #include "../unit/writer.h"
 
 #define REAL0 1700000000000000000ull   /* realtime of tick 0 */
@@ -119,7 +120,7 @@ static uint32_t str(const char *s)
 			return i + 1;
 	if (img.nstrs == MAXSTR)
 		die("too many strings");
-	img.strs[img.nstrs++] = strdup(s);
+	img.strs[img.nstrs++] = xstrdup(s);
 	return img.nstrs;
 }
 
@@ -127,9 +128,7 @@ static void put(struct units *u, struct tprof_rec r, const void *ext, unsigned n
 {
 	if (u->n + 1 + next > u->cap) {
 		u->cap = (u->cap + 1 + next) * 2;
-		u->v = realloc(u->v, u->cap * sizeof(*u->v));
-		if (!u->v)
-			abort();
+		u->v = xreallocarray(u->v, u->cap, sizeof(*u->v));
 	}
 	r.ext = (uint8_t)next;
 	u->v[u->n] = r;
@@ -156,8 +155,8 @@ static void prop_str(const char *key, const char *v)
 /* Records of one stream by time (the order of equal times kept), as a writer keeps them. */
 static void sort_stream(struct units *u)
 {
-	struct tprof_rec *out = malloc((u->n ? u->n : 1) * sizeof(*out));
-	size_t *at = malloc((u->n ? u->n : 1) * sizeof(*at)), n = 0, k = 0;
+	struct tprof_rec *out = xmallocarray(u->n ? u->n : 1, sizeof(*out));
+	size_t *at = xmallocarray(u->n ? u->n : 1, sizeof(*at)), n = 0, k = 0;
 	for (size_t i = 0; i < u->n; i += 1 + u->v[i].ext)
 		at[n++] = i;
 	for (size_t i = 1; i < n; i++)   /* insertion sort: stable, and inputs are short */
@@ -275,7 +274,7 @@ static uint32_t word_list(const char *s, uint64_t *v, uint32_t max)
 	uint32_t n = 0;
 	if (!s)
 		return 0;
-	char *copy = strdup(s), *save, *tok;
+	char *copy = xstrdup(s), *save, *tok;
 	for (tok = strtok_r(copy, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
 		v[n++] = num(tok);
 	free(copy);
