@@ -19,6 +19,7 @@
 #include "../../common/import.h"
 #include "../../common/xalloc.h"
 #include "../read/impimage.h"
+#include "../util/grow.h"
 #include "../util/satarith.h"
 #include "../util/strings.h"
 #include "import.h"
@@ -105,10 +106,7 @@ static struct step_at *proc_steps(struct proc *p, size_t *n)
 		while (stream_next(st)) {
 			if (st->rec->kind != TPROF_K_STEP || (st->rec->flags & TPROF_STEP_END))
 				continue;
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 64;
-				v = xreallocarray(v, cap, sizeof(*v));
-			}
+			v = util_grow(v, &cap, *n, sizeof(*v), 64);
 			v[(*n)++] = (struct step_at){ st->rec->arg,
 						      timebase_global(&p->tb, st->rec->t0, &cursor) };
 		}
@@ -158,10 +156,7 @@ static int fit_steps(struct import_done *d, const struct step_at *rec, size_t nr
 			const struct step_at *r = find_step(rec, nrec, s->n);
 			if (!r)
 				continue;
-			if (n == cap) {
-				cap = cap ? 2 * cap : 64;
-				diff = xreallocarray(diff, cap, sizeof(*diff));
-			}
+			diff = util_grow(diff, &cap, n, sizeof(*diff), 64);
 			diff[n++] = (double)r->ns - (double)s->t0;
 		}
 	if (!n) {

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "../../common/xalloc.h"
+#include "../util/grow.h"
 #include "output.h"
 #include "../util/handoff.h"
 #include "../util/progress.h"
@@ -230,10 +231,7 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 				continue;
 			total += stream_records(s);
 			pending(s);
-			if (h.n == cap) {
-				cap = cap ? cap * 2 : 64;
-				h.v = xreallocarray(h.v, cap, sizeof(*h.v));
-			}
+			h.v = util_grow(h.v, &cap, h.n, sizeof(*h.v), 64);
 			h.v[h.n++] = s;
 		}
 	}

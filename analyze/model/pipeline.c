@@ -27,11 +27,7 @@
 static void push(struct pipeline *pl, struct thread *t, uint32_t name, int64_t ns, uint8_t source,
 		 int32_t level)
 {
-	if (t->depth == t->cap) {
-		size_t n = t->cap ? t->cap * 2 : 16;
-		t->stack = xreallocarray(t->stack, n, sizeof(*t->stack));
-		t->cap = n;
-	}
+	t->stack = util_grow(t->stack, &t->cap, t->depth, sizeof(*t->stack), 16);
 	/* A nested range never starts at its parent's nanosecond: viewers that sort by start
 	 * time would otherwise be free to put the child outside its parent. */
 	if (t->depth && ns <= t->stack[t->depth - 1].t0)

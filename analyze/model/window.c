@@ -14,6 +14,7 @@
 #include "../../common/import.h"
 #include "../../common/xalloc.h"
 #include "../read/impimage.h"
+#include "../util/grow.h"
 #include "output.h"
 #include "../util/progress.h"
 
@@ -81,10 +82,7 @@ static uint64_t thread_records(const struct trace *tr)
 
 static void add_mark(struct step_mark **v, size_t *n, size_t *cap, struct step_mark m)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*v = xreallocarray(*v, *cap, sizeof(**v));
-	}
+	*v = util_grow(*v, cap, *n, sizeof(**v), 64);
 	(*v)[(*n)++] = m;
 }
 

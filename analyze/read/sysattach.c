@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../common/xalloc.h"
+#include "../util/grow.h"
 #include "system.h"
 
 /* One exec generation of a pid, as the TASK records tell it. */
@@ -195,10 +196,7 @@ static struct thread *add_thread(struct proc *p, uint32_t tid)
 
 static void add_slot(struct sysindex *x, uint32_t host, const struct run *r, struct thread *th)
 {
-	if (x->n == x->cap) {
-		x->cap = x->cap ? x->cap * 2 : 256;
-		x->v = xreallocarray(x->v, x->cap, sizeof(*x->v));
-	}
+	x->v = util_grow(x->v, &x->cap, x->n, sizeof(*x->v), 256);
 	const struct proc *p = th->proc;
 	/* a recorded image's run reaches back to the image's start (a process running when
 	 * the sampler began was first seen after it started) */

@@ -8,15 +8,13 @@
 
 #include "../../common/events.h"
 #include "../../common/xalloc.h"
+#include "../util/grow.h"
 #include "timebase.h"
 
 void timebase_add(struct timebase *tb, uint64_t ticks, int64_t mono, int64_t real)
 {
-	if (tb->n == tb->cap) {
-		size_t n = tb->cap ? tb->cap * 2 : 2;   /* an imported image has two */
-		tb->pts = xreallocarray(tb->pts, n, sizeof(*tb->pts));
-		tb->cap = n;
-	}
+	/* from two: an imported image has two */
+	tb->pts = util_grow(tb->pts, &tb->cap, tb->n, sizeof(*tb->pts), 2);
 	tb->pts[tb->n++] = (struct clock_point){ ticks, mono, real };
 }
 
@@ -104,7 +102,7 @@ int timebase_finish(struct timebase *tb, int clock_source, const struct timebase
 			/* No sample of its own: same host, same TSC; borrow the whole map. */
 			tb->pts = xreallocarray(tb->pts, fallback->n, sizeof(*tb->pts));
 			memcpy(tb->pts, fallback->pts, fallback->n * sizeof(*tb->pts));
-			tb->n = fallback->n;
+			tb->n = tb->cap = fallback->n;
 			free(tb->slope);
 			return timebase_finish(tb, clock_source, NULL) == 0 ? 1 : -1;
 		}

@@ -114,11 +114,8 @@ struct stream *proc_stream_new(struct proc *p)
 
 static void add_piece(struct stream *s, const struct piece *pc)
 {
-	if (s->npieces == s->cap) {
-		size_t n = s->cap ? s->cap * 2 : 1;   /* most streams of an import have one piece */
-		s->pieces = xreallocarray(s->pieces, n, sizeof(*s->pieces));
-		s->cap = n;
-	}
+	/* from one: most streams of an import have one piece */
+	s->pieces = util_grow(s->pieces, &s->cap, s->npieces, sizeof(*s->pieces), 1);
 	s->pieces[s->npieces++] = *pc;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../../common/xalloc.h"
+#include "../util/grow.h"
 #include "callsites.h"
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -52,10 +53,7 @@ static uint32_t node(struct callsites *c, uint32_t parent, uint32_t name, uint32
 		if (s->parent == parent && s->name == name && s->kernel == kernel)
 			return c->tree[j];
 	}
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 256;
-		c->v = xreallocarray(c->v, c->cap, sizeof(*c->v));
-	}
+	c->v = util_grow(c->v, &c->cap, c->n, sizeof(*c->v), 256);
 	uint32_t depth = parent ? callsites_at(c, parent)->depth + 1 : 0;
 	c->v[c->n++] = (struct callsite){ parent, name, depth, kernel };
 	c->tree[j] = (uint32_t)c->n;

@@ -19,6 +19,7 @@
 #include "../import/fixes.h"
 #include "../read/impimage.h"
 #include "../model/runtime.h"
+#include "../util/grow.h"
 #include "table.h"
 
 #define NDOMAINS TPROF_NDOMAINS
@@ -157,10 +158,7 @@ static void event(void *priv, const struct event *ev)
 		break;
 	}
 	case EV_STEP:
-		if (s->nsteps == s->capsteps) {
-			s->capsteps = s->capsteps ? s->capsteps * 2 : 64;
-			s->steps = xreallocarray(s->steps, s->capsteps, sizeof(*s->steps));
-		}
+		s->steps = util_grow(s->steps, &s->capsteps, s->nsteps, sizeof(*s->steps), 64);
 		s->steps[s->nsteps++] = (struct step_row){ ev->proc->index, ev->step, ev->t1 - ev->t0 };
 		break;
 	default:

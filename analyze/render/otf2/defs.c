@@ -13,6 +13,7 @@
 
 #include "../../../common/domains.h"
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "state.h"
 #include "../../util/u64map.h"
 
@@ -193,10 +194,7 @@ OTF2_StringRef otf2_tstr(struct otf2_defs *d, uint32_t id)
 		d->ntmap = n;
 	}
 	if (!d->tmap[id]) {
-		if (d->nsids == d->capsids) {
-			d->capsids = d->capsids ? d->capsids * 2 : 1024;
-			d->sids = xreallocarray(d->sids, d->capsids, sizeof(*d->sids));
-		}
+		d->sids = util_grow(d->sids, &d->capsids, d->nsids, sizeof(*d->sids), 1024);
 		d->sids[d->nsids] = id;
 		d->tmap[id] = (uint32_t)++d->nsids;
 		if (d->gw)
@@ -271,10 +269,7 @@ OTF2_RegionRef otf2_region(struct otf2_defs *d, uint32_t name, int cat)
 		d->recent_key[h] = key;
 		return d->recent[h] = *v;
 	}
-	if (d->nregions == d->capregions) {
-		d->capregions = d->capregions ? d->capregions * 2 : 256;
-		d->regions = xreallocarray(d->regions, d->capregions, sizeof(*d->regions));
-	}
+	d->regions = util_grow(d->regions, &d->capregions, d->nregions, sizeof(*d->regions), 256);
 	d->regions[d->nregions] = (struct rdef){ name, cat, MPC_NONE };
 	u64map_put(&d->region_of, key, (uint32_t)d->nregions);
 	return (OTF2_RegionRef)d->nregions++;
@@ -293,10 +288,7 @@ OTF2_AttributeRef otf2_attr(struct otf2_defs *d, const char *name, const char *d
 	uint32_t *v = u64map_get(&d->attr_of, key);
 	if (v)
 		return *v;
-	if (d->nattrs == d->capattrs) {
-		d->capattrs = d->capattrs ? d->capattrs * 2 : 32;
-		d->attrs = xreallocarray(d->attrs, d->capattrs, sizeof(*d->attrs));
-	}
+	d->attrs = util_grow(d->attrs, &d->capattrs, d->nattrs, sizeof(*d->attrs), 32);
 	d->attrs[d->nattrs] = (struct adef){ id, strings_add(desc, strlen(desc)), type };
 	u64map_put(&d->attr_of, key, (uint32_t)d->nattrs);
 	return (OTF2_AttributeRef)d->nattrs++;
@@ -323,10 +315,7 @@ OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder
 	if (v) {
 		m = *v;
 	} else {
-		if (d->nmetrics == d->capmetrics) {
-			d->capmetrics = d->capmetrics ? d->capmetrics * 2 : 16;
-			d->metrics = xreallocarray(d->metrics, d->capmetrics, sizeof(*d->metrics));
-		}
+		d->metrics = util_grow(d->metrics, &d->capmetrics, d->nmetrics, sizeof(*d->metrics), 16);
 		d->metrics[d->nmetrics] = name;
 		m = (OTF2_MetricRef)d->nmetrics++;
 		u64map_put(&d->metric_of, (uint64_t)name + 1, m);
@@ -334,10 +323,8 @@ OTF2_MetricRef otf2_metric(struct otf2_defs *d, uint32_t name, uint64_t recorder
 	uint64_t pair = ((uint64_t)m << 40 | recorder) + 1;
 	if (!u64map_get(&d->recorder_set, pair)) {
 		u64map_put(&d->recorder_set, pair, 1);
-		if (d->nrecorders == d->caprecorders) {
-			d->caprecorders = d->caprecorders ? d->caprecorders * 2 : 16;
-			d->recorders = xreallocarray(d->recorders, d->caprecorders, sizeof(*d->recorders));
-		}
+		d->recorders = util_grow(d->recorders, &d->caprecorders, d->nrecorders,
+					 sizeof(*d->recorders), 16);
 		d->recorders[d->nrecorders++] = pair - 1;
 	}
 	return m;

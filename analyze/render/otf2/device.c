@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "state.h"
 
 static int before(const struct pend *a, const struct pend *b)
@@ -20,10 +21,7 @@ static int before(const struct pend *a, const struct pend *b)
 
 static void heap_push(struct loc *l, const struct pend *v)
 {
-	if (l->nheap == l->capheap) {
-		l->capheap = l->capheap ? l->capheap * 2 : 8;
-		l->heap = xreallocarray(l->heap, l->capheap, sizeof(*l->heap));
-	}
+	l->heap = util_grow(l->heap, &l->capheap, l->nheap, sizeof(*l->heap), 8);
 	size_t i = l->nheap++;
 	while (i && before(v, &l->heap[(i - 1) / 2])) {
 		l->heap[i] = l->heap[(i - 1) / 2];
@@ -81,10 +79,7 @@ static void flush(struct otf2 *o, struct loc *l)
 
 static void hold(struct loc *l, const struct scene_item *it)
 {
-	if (l->nholds == l->capholds) {
-		l->capholds = l->capholds ? l->capholds * 2 : 4;
-		l->holds = xreallocarray(l->holds, l->capholds, sizeof(*l->holds));
-	}
+	l->holds = util_grow(l->holds, &l->capholds, l->nholds, sizeof(*l->holds), 4);
 	l->holds[l->nholds++] = (struct hold){ it->t0, it->t1, otf2_item_name(it) };
 }
 

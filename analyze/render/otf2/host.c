@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "state.h"
 
 /* ---- open regions ------------------------------------------------------------------------- */
@@ -20,10 +21,7 @@
 static struct frame *push(struct loc *l, OTF2_RegionRef region, int64_t t0, int64_t end,
 			  int32_t depth, int entered)
 {
-	if (l->depth == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->stack = xreallocarray(l->stack, l->cap, sizeof(*l->stack));
-	}
+	l->stack = util_grow(l->stack, &l->cap, l->depth, sizeof(*l->stack), 16);
 	struct frame *f = &l->stack[l->depth++];
 	f->region = region;
 	f->t0 = t0;
@@ -104,10 +102,7 @@ static void at(struct otf2 *o, struct loc *l, size_t open, int64_t t, int incl)
 
 static void hold(struct loc *l, int64_t t, const struct mrec *m)
 {
-	if (l->nheld == l->capheld) {
-		l->capheld = l->capheld ? l->capheld * 2 : 8;
-		l->held = xreallocarray(l->held, l->capheld, sizeof(*l->held));
-	}
+	l->held = util_grow(l->held, &l->capheld, l->nheld, sizeof(*l->held), 8);
 	l->held[l->nheld++] = (struct held){ t, *m };
 }
 

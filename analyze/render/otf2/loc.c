@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "state.h"
 
 /* ---- locations ---------------------------------------------------------------------------- */
@@ -35,10 +36,7 @@ void otf2_locs_new(struct otf2 *o, const struct trace *tr)
 struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, const struct proc *p)
 {
 	struct loc *l = xcalloc(1, sizeof(*l));
-	if (o->nlocs == o->caplocs) {
-		o->caplocs = o->caplocs ? o->caplocs * 2 : 64;
-		o->locs = xreallocarray(o->locs, o->caplocs, sizeof(*o->locs));
-	}
+	o->locs = util_grow(o->locs, &o->caplocs, o->nlocs, sizeof(*o->locs), 64);
 	l->id = o->nlocs;
 	o->locs[o->nlocs++] = l;
 	l->kind = kind;

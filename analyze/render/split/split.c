@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "state.h"
 #include "../../util/outname.h"
 
@@ -51,10 +52,7 @@ static size_t part_of(struct split *s, int64_t key)
 
 static struct part *add_part(struct split *s, int64_t lo, int64_t hi)
 {
-	if (s->nparts == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->parts = xreallocarray(s->parts, s->cap, sizeof(*s->parts));
-	}
+	s->parts = util_grow(s->parts, &s->cap, s->nparts, sizeof(*s->parts), 16);
 	struct part *p = &s->parts[s->nparts++];
 	*p = (struct part){ .lo = lo, .hi = hi, .hold = INT64_MIN, .t_min = INT64_MAX,
 			    .t_max = INT64_MIN };

@@ -12,6 +12,7 @@
 #include "../../../common/xalloc.h"
 #include "summary.h"
 #include "../../summary/table.h"
+#include "../../util/grow.h"
 
 static const int64_t gap_edges[] = { 10000, 20000, 50000, 100000, 1000000, 10000000 };
 static const char *const gap_names[] = { "< 10 us", "10-20 us", "20-50 us", "50-100 us",
@@ -58,10 +59,7 @@ struct devsum *devsum_new(void)
 
 static void heap_push(struct devstat *s, struct span v)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->heap = xreallocarray(s->heap, s->cap, sizeof(*s->heap));
-	}
+	s->heap = util_grow(s->heap, &s->cap, s->n, sizeof(*s->heap), 64);
 	size_t i = s->n++;
 	while (i && s->heap[(i - 1) / 2].t0 > v.t0) {
 		s->heap[i] = s->heap[(i - 1) / 2];

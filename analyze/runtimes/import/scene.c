@@ -11,6 +11,7 @@
 #include "../../import/argblob.h"
 #include "../../import/fixes.h"
 #include "../../read/impimage.h"
+#include "../../util/grow.h"
 #include "../../util/strings.h"
 #include "../../util/u64map.h"
 #include "import.h"
@@ -178,10 +179,7 @@ static struct placed *placed_of(struct scene *s, unsigned self, const struct thr
 	if (v)
 		return &st->v[st->last = *v];
 	u64map_put(&st->of_thread, (uint64_t)(uintptr_t)th, (uint32_t)st->n);
-	if (st->n == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 16;
-		st->v = xreallocarray(st->v, st->cap, sizeof(*st->v));
-	}
+	st->v = util_grow(st->v, &st->cap, st->n, sizeof(*st->v), 16);
 	struct placed *pl = &st->v[st->last = st->n++];
 	memset(pl, 0, sizeof(*pl));
 	pl->th = th;

@@ -47,10 +47,7 @@ static struct op *op_of(struct impsum *s, uint32_t name)
 {
 	s->index = util_grow_index(s->index, &s->nindex, name, sizeof(*s->index), 1024, 0);
 	if (!s->index[name]) {
-		if (s->nops == s->capops) {
-			s->capops = s->capops ? s->capops * 2 : 256;
-			s->ops = xreallocarray(s->ops, s->capops, sizeof(*s->ops));
-		}
+		s->ops = util_grow(s->ops, &s->capops, s->nops, sizeof(*s->ops), 256);
 		s->ops[s->nops] = (struct op){ .name = name };
 		s->index[name] = (uint32_t)++s->nops;
 	}
@@ -67,10 +64,7 @@ static struct depth_sums *sums_of(struct impsum *s, const struct thread *t, size
 		d = &s->threads[s->last = *v];
 	if (!d) {
 		u64map_put(&s->thread_of, (uint64_t)(uintptr_t)t, (uint32_t)s->nthreads);
-		if (s->nthreads == s->capthreads) {
-			s->capthreads = s->capthreads ? s->capthreads * 2 : 16;
-			s->threads = xreallocarray(s->threads, s->capthreads, sizeof(*s->threads));
-		}
+		s->threads = util_grow(s->threads, &s->capthreads, s->nthreads, sizeof(*s->threads), 16);
 		d = &s->threads[s->last = s->nthreads++];
 		*d = (struct depth_sums){ .t = t };
 	}

@@ -20,6 +20,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../util/grow.h"
 #include "mpi.h"
 
 /* One end of a message, waiting for the other in its channel. */
@@ -252,10 +253,7 @@ static struct posted *find_order(struct rqueue *q, uint64_t order, size_t *at)
 
 static struct posted *insert(struct rqueue *q, size_t at)
 {
-	if (q->n == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 16;
-		q->v = xreallocarray(q->v, q->cap, sizeof(*q->v));
-	}
+	q->v = util_grow(q->v, &q->cap, q->n, sizeof(*q->v), 16);
 	memmove(q->v + at + 1, q->v + at, (q->n - at) * sizeof(*q->v));
 	q->n++;
 	memset(&q->v[at], 0, sizeof(q->v[at]));

@@ -25,6 +25,7 @@
 #include "nccl.h"
 #include "summary.h"
 #include "../../summary/table.h"
+#include "../../util/grow.h"
 
 struct crow {
 	uint32_t label;
@@ -89,10 +90,7 @@ static struct crow *row_of(struct ncclsum *m, const struct nccl_launch *l)
 		    (!single || (r->dtype == l->ops[0].dtype && r->count == l->ops[0].count)))
 			return r;
 	}
-	if (m->nrows == m->caprows) {
-		m->caprows = m->caprows ? m->caprows * 2 : 16;
-		m->rows = xreallocarray(m->rows, m->caprows, sizeof(*m->rows));
-	}
+	m->rows = util_grow(m->rows, &m->caprows, m->nrows, sizeof(*m->rows), 16);
 	struct crow *r = &m->rows[m->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->label = l->label;
@@ -127,10 +125,7 @@ static void pair(struct ncclsum *m, const struct nccl_link *k)
 		if (m->pairs[i].comm == k->comm && m->pairs[i].src == k->src && m->pairs[i].dst == k->dst)
 			p = &m->pairs[i];
 	if (!p) {
-		if (m->npairs == m->cappairs) {
-			m->cappairs = m->cappairs ? m->cappairs * 2 : 16;
-			m->pairs = xreallocarray(m->pairs, m->cappairs, sizeof(*m->pairs));
-		}
+		m->pairs = util_grow(m->pairs, &m->cappairs, m->npairs, sizeof(*m->pairs), 16);
 		p = &m->pairs[m->npairs++];
 		*p = (struct prow){ .comm = k->comm, .src = k->src, .dst = k->dst };
 	}

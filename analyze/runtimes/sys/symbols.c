@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "../../util/search.h"
 #include "symbols.h"
 
@@ -185,10 +186,7 @@ static struct elf_file *elf_file(struct symbols *sy, uint32_t path)
 	for (size_t i = 0; i < sy->nfiles; i++)
 		if (sy->files[i].path == path)
 			return &sy->files[i];
-	if (sy->nfiles == sy->capfiles) {
-		sy->capfiles = sy->capfiles ? sy->capfiles * 2 : 16;
-		sy->files = xreallocarray(sy->files, sy->capfiles, sizeof(*sy->files));
-	}
+	sy->files = util_grow(sy->files, &sy->capfiles, sy->nfiles, sizeof(*sy->files), 16);
 	struct elf_file *f = &sy->files[sy->nfiles++];
 	memset(f, 0, sizeof(*f));
 	f->path = path;
@@ -288,10 +286,7 @@ static struct jit_map *jit_map(struct symbols *sy, const struct sysimage *si, ui
 		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %n", &start, &size, &at) < 2 || !at)
 			continue;
 		size_t len = strcspn(line + at, "\n");
-		if (m->n == cap) {
-			cap = cap ? cap * 2 : 256;
-			m->v = xreallocarray(m->v, cap, sizeof(*m->v));
-		}
+		m->v = util_grow(m->v, &cap, m->n, sizeof(*m->v), 256);
 		m->v[m->n++] = (struct jit_sym){ start, start + size, strings_add(line + at, len) };
 	}
 	fclose(f);
