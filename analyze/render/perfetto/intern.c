@@ -1,5 +1,5 @@
-/* render/perfetto/intern.c — string numbering by content and sets of numbers, both open
- * addressing with linear probing, kept at most half full. */
+/* render/perfetto/intern.c — string numbering by content (open addressing with linear probing,
+ * kept at most half full) and sets of numbers (util/u64map.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,40 +72,15 @@ void pf_strmap_free(struct pf_strmap *m)
 	*m = (struct pf_strmap){ 0 };
 }
 
-static size_t slot(uint64_t k, size_t cap)
-{
-	k *= 0x9e3779b97f4a7c15ull;
-	return (size_t)(k >> 32) & (cap - 1);
-}
-
 int pf_idset_add(struct pf_idset *s, uint64_t k)
 {
-	if ((s->n + 1) * 2 > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		uint64_t *v = xcalloc(cap, sizeof(*v));
-		for (size_t i = 0; i < s->cap; i++) {
-			if (!s->v[i])
-				continue;
-			size_t j = slot(s->v[i], cap);
-			while (v[j])
-				j = (j + 1) & (cap - 1);
-			v[j] = s->v[i];
-		}
-		free(s->v);
-		s->v = v;
-		s->cap = cap;
-	}
-	size_t j = slot(k, s->cap);
-	for (; s->v[j]; j = (j + 1) & (s->cap - 1))
-		if (s->v[j] == k)
-			return 0;
-	s->v[j] = k;
-	s->n++;
+	if (u64map_get(&s->m, k))
+		return 0;
+	u64map_put(&s->m, k, 0);
 	return 1;
 }
 
 void pf_idset_free(struct pf_idset *s)
 {
-	free(s->v);
-	*s = (struct pf_idset){ 0 };
+	u64map_free(&s->m);
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../util/u64map.h"
+
 /* Strings by content, numbered from 1 in order of first use. */
 struct pf_strmap {
 	struct pf_str {
@@ -24,10 +26,9 @@ uint32_t pf_strmap_id(struct pf_strmap *m, const char *s, size_t len, int *fresh
 const char *pf_strmap_str(const struct pf_strmap *m, uint32_t id, size_t *len);
 void pf_strmap_free(struct pf_strmap *m);
 
-/* A set of non-zero 64-bit keys. */
+/* A set of 64-bit keys. */
 struct pf_idset {
-	uint64_t *v;
-	size_t n, cap;
+	struct u64map m;                 /* key -> 0 */
 };
 
 /* Adds k; 1 when it was not there yet. */

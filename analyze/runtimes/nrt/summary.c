@@ -19,6 +19,7 @@
 #include "nrt.h"
 #include "summary.h"
 #include "../../summary/table.h"
+#include "../../util/u64map.h"
 
 #define CORE_BITS 256
 
@@ -49,67 +50,18 @@ struct failure {
 	uint64_t count;
 };
 
-/* Open addressing from a nonzero 64-bit key to an index + 1. */
-struct index {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t n, cap;
-};
-
 struct nrtsum {
 	struct model *models;
 	size_t nmodels;
-	struct index model_of;
+	struct u64map model_of;          /* name -> index in models */
 	struct core *cores;
 	size_t ncores;
-	struct index core_of;
+	struct u64map core_of;           /* (proc, core) -> index in cores */
 	struct traffic traffic[4][4];    /* read, write, copy, memset x device, host, virtual, ? */
 	struct failure *fails;
 	size_t nfails;
 	uint64_t calls;
 };
-
-static size_t slot(const struct index *x, uint64_t key)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (x->cap - 1);
-}
-
-static uint32_t index_get(const struct index *x, uint64_t key)
-{
-	if (!x->cap)
-		return 0;
-	for (size_t i = slot(x, key); x->keys[i]; i = (i + 1) & (x->cap - 1))
-		if (x->keys[i] == key)
-			return x->vals[i];
-	return 0;
-}
-
-static void index_put(struct index *x, uint64_t key, uint32_t val)
-{
-	if ((x->n + 1) * 2 > x->cap) {
-		struct index g = { NULL, NULL, 0, x->cap ? x->cap * 2 : 64 };
-		g.keys = xcalloc(g.cap, sizeof(*g.keys));
-		g.vals = xcalloc(g.cap, sizeof(*g.vals));
-		for (size_t i = 0; i < x->cap; i++)
-			if (x->keys[i])
-				index_put(&g, x->keys[i], x->vals[i]);
-		free(x->keys);
-		free(x->vals);
-		*x = g;
-	}
-	size_t i = slot(x, key);
-	while (x->keys[i])
-		i = (i + 1) & (x->cap - 1);
-	x->keys[i] = key;
-	x->vals[i] = val;
-	x->n++;
-}
-
-static void index_free(struct index *x)
-{
-	free(x->keys);
-	free(x->vals);
-}
 
 struct nrtsum *nrtsum_new(void)
 {
@@ -119,29 +71,29 @@ struct nrtsum *nrtsum_new(void)
 
 static struct model *model_of(struct nrtsum *s, uint32_t name)
 {
-	uint32_t i = index_get(&s->model_of, (uint64_t)name + 1);
+	uint32_t *i = u64map_get(&s->model_of, name);
 	if (i)
-		return &s->models[i - 1];
+		return &s->models[*i];
+	u64map_put(&s->model_of, name, (uint32_t)s->nmodels);
 	s->models = xreallocarray(s->models, s->nmodels + 1, sizeof(*s->models));
 	struct model *m = &s->models[s->nmodels++];
 	memset(m, 0, sizeof(*m));
 	m->name = name;
-	index_put(&s->model_of, (uint64_t)name + 1, (uint32_t)s->nmodels);
 	return m;
 }
 
 static struct core *core_of(struct nrtsum *s, int proc, int32_t nc)
 {
-	uint64_t key = ((uint64_t)(uint32_t)proc << 32 | (uint32_t)nc) + 1;
-	uint32_t i = index_get(&s->core_of, key);
+	uint64_t key = (uint64_t)(uint32_t)proc << 32 | (uint32_t)nc;
+	uint32_t *i = u64map_get(&s->core_of, key);
 	if (i)
-		return &s->cores[i - 1];
+		return &s->cores[*i];
+	u64map_put(&s->core_of, key, (uint32_t)s->ncores);
 	s->cores = xreallocarray(s->cores, s->ncores + 1, sizeof(*s->cores));
 	struct core *c = &s->cores[s->ncores++];
 	memset(c, 0, sizeof(*c));
 	c->proc = proc;
 	c->nc = nc;
-	index_put(&s->core_of, key, (uint32_t)s->ncores);
 	return c;
 }
 
@@ -439,9 +391,9 @@ void nrtsum_end(struct nrtsum *s, struct sumw *w, const struct trace *tr, int64_
 	failures_table(w, s, top);
 	sw_close(w);
 	free(s->models);
-	index_free(&s->model_of);
+	u64map_free(&s->model_of);
 	free(s->cores);
-	index_free(&s->core_of);
+	u64map_free(&s->core_of);
 	free(s->fails);
 	free(s);
 }

@@ -14,23 +14,21 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../util/grow.h"
+#include "../../util/u64map.h"
 #include "symbols.h"
 #include "sys.h"
 
 #define MAX_CPUS 4096
 #define SAMPLE_STATE_SLACK 1000000      /* ns: see on_sample */
 
-/* The thread each (host, tid) was last seen as: a thread that execs goes on as a thread of
- * the new image, and the state it is in goes on with it. */
-struct last_seen {
-	uint64_t key;                    /* host << 32 | tid, 0 = empty */
-	struct thread *th;
-};
-
 struct sys_state {
 	struct symbols *sy;
-	struct last_seen *seen;
-	size_t nseen, capseen;           /* capseen: a power of two */
+	/* The thread each (host, tid) was last seen as: a thread that execs goes on as a thread
+	 * of the new image, and the state it is in goes on with it. */
+	struct thread **seen;
+	size_t nseen, capseen;
+	struct u64map seen_at;           /* host << 32 | tid -> index in seen */
 	uint32_t busy_name[MAX_CPUS];    /* "CPU N busy %", made on first use */
 	uint32_t host_mem, rss;
 };
@@ -58,30 +56,16 @@ static uint32_t str(const char *s)
 
 static void state_end(struct pipeline *pl, struct thread *th, int64_t ns, unsigned flags);
 
-static struct last_seen *seen_slot(struct sys_state *st, uint64_t key)
+/* Where the thread (host << 32 | tid) was last seen as is kept: NULL the first time. */
+static struct thread **seen_slot(struct sys_state *st, uint64_t key)
 {
-	if (2 * (st->nseen + 1) > st->capseen) {
-		size_t cap = st->capseen ? 2 * st->capseen : 64;
-		struct last_seen *v = xcalloc(cap, sizeof(*v));
-		for (size_t i = 0; i < st->capseen; i++)
-			if (st->seen[i].key) {
-				size_t j = (size_t)(st->seen[i].key * 0x9e3779b97f4a7c15u) & (cap - 1);
-				while (v[j].key)
-					j = (j + 1) & (cap - 1);
-				v[j] = st->seen[i];
-			}
-		free(st->seen);
-		st->seen = v;
-		st->capseen = cap;
-	}
-	size_t j = (size_t)(key * 0x9e3779b97f4a7c15u) & (st->capseen - 1);
-	while (st->seen[j].key && st->seen[j].key != key)
-		j = (j + 1) & (st->capseen - 1);
-	if (!st->seen[j].key) {
-		st->seen[j].key = key;
-		st->nseen++;
-	}
-	return &st->seen[j];
+	uint32_t *i = u64map_get(&st->seen_at, key);
+	if (i)
+		return &st->seen[*i];
+	u64map_put(&st->seen_at, key, (uint32_t)st->nseen);
+	st->seen = util_grow(st->seen, &st->capseen, st->nseen, sizeof(*st->seen), 64);
+	st->seen[st->nseen] = NULL;
+	return &st->seen[st->nseen++];
 }
 
 /* th is (host, tid) from `since` on: when it was another image's thread before (an exec),
@@ -89,9 +73,9 @@ static struct last_seen *seen_slot(struct sys_state *st, uint64_t key)
 static void handover(struct pipeline *pl, uint32_t host, uint32_t tid, struct thread *th,
 		     int64_t since)
 {
-	struct last_seen *ls = seen_slot(state(pl), (uint64_t)host << 32 | tid);
-	struct thread *old = ls->th;
-	ls->th = th;
+	struct thread **seen = seen_slot(state(pl), (uint64_t)host << 32 | tid);
+	struct thread *old = *seen;
+	*seen = th;
 	if (!old || old == th || !old->sched)
 		return;
 	uint8_t s = old->sched;
@@ -324,6 +308,7 @@ void sys_pipe_finish(struct pipeline *pl)
 	tr->sys.missing_files = symbols_missing_files(pl->sys->sy);
 	symbols_free(pl->sys->sy);
 	free(pl->sys->seen);
+	u64map_free(&pl->sys->seen_at);
 	free(pl->sys);
 	pl->sys = NULL;
 }

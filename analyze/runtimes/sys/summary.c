@@ -10,6 +10,7 @@
 #include "../../../common/xalloc.h"
 #include "../../summary/table.h"
 #include "../../util/grow.h"
+#include "../../util/u64map.h"
 #include "sys.h"
 
 struct fn_row {
@@ -40,8 +41,9 @@ struct syssum {
 	struct fn_row *fns;              /* by name id */
 	size_t capfns;
 	uint64_t samples;
-	struct thread_row *threads;      /* open addressing by thread */
+	struct thread_row *threads;      /* in the order they were first met */
 	size_t nthreads, capthreads;
+	struct u64map thread_of;         /* struct thread address -> index in threads */
 	struct core_row *cores;
 	size_t ncores;
 	struct mem_row *mems;
@@ -60,36 +62,16 @@ static struct fn_row *fn(struct syssum *s, uint32_t id)
 	return &s->fns[id];
 }
 
-static size_t thread_slot(const struct syssum *s, const struct thread *th)
-{
-	uint64_t h = (uint64_t)(uintptr_t)th * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h ^ (h >> 31)) & (s->capthreads - 1);
-}
-
 static struct thread_row *thread_row(struct syssum *s, const struct thread *th)
 {
-	if ((s->nthreads + 1) * 2 > s->capthreads) {
-		struct thread_row *old = s->threads;
-		size_t oldcap = s->capthreads;
-		s->capthreads = oldcap ? oldcap * 2 : 64;
-		s->threads = xcalloc(s->capthreads, sizeof(*s->threads));
-		for (size_t i = 0; i < oldcap; i++) {
-			if (!old[i].th)
-				continue;
-			size_t j = thread_slot(s, old[i].th);
-			while (s->threads[j].th)
-				j = (j + 1) & (s->capthreads - 1);
-			s->threads[j] = old[i];
-		}
-		free(old);
-	}
-	size_t j = thread_slot(s, th);
-	for (; s->threads[j].th; j = (j + 1) & (s->capthreads - 1))
-		if (s->threads[j].th == th)
-			return &s->threads[j];
-	s->threads[j].th = th;
-	s->nthreads++;
-	return &s->threads[j];
+	uint64_t key = (uint64_t)(uintptr_t)th;
+	uint32_t *i = u64map_get(&s->thread_of, key);
+	if (i)
+		return &s->threads[*i];
+	u64map_put(&s->thread_of, key, (uint32_t)s->nthreads);
+	s->threads = util_grow(s->threads, &s->capthreads, s->nthreads, sizeof(*s->threads), 64);
+	s->threads[s->nthreads] = (struct thread_row){ .th = th };
+	return &s->threads[s->nthreads++];
 }
 
 static void on_sample(struct syssum *s, const struct event *ev)
@@ -254,8 +236,8 @@ static struct thread_row *rows(const struct syssum *s, int (*keep)(const struct 
 {
 	struct thread_row *v = xmallocarray(s->nthreads ? s->nthreads : 1, sizeof(*v));
 	*n = 0;
-	for (size_t i = 0; i < s->capthreads; i++)
-		if (s->threads[i].th && keep(&s->threads[i]))
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (keep(&s->threads[i]))
 			v[(*n)++] = s->threads[i];
 	return v;
 }
@@ -462,6 +444,7 @@ void sys_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int to
 	sw_close(w);
 	free(s->fns);
 	free(s->threads);
+	u64map_free(&s->thread_of);
 	free(s->cores);
 	free(s->mems);
 	free(s);
