@@ -20,6 +20,7 @@ ANALYZE_ONLY=${ANALYZE_REAL:-$ANALYZE}
 # TPROF_TEST_KEEP set to a directory: every input the tests give tprof-analyze is kept there
 # (func/analyze-keep.sh), for scripts/same-output.sh to read with two analyzers and compare.
 if [ -n "${TPROF_TEST_KEEP:-}" ]; then
+	mkdir -p "$TPROF_TEST_KEEP"
 	ANALYZE_KEEP_NEXT=$ANALYZE
 	ANALYZE="$top_srcdir/tests/func/analyze-keep.sh"
 	TPROF_TEST_NAME=$(basename "$0" .sh)
