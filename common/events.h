@@ -64,7 +64,7 @@
  *
  * PUSH, POP and MARK carry flags=enum tprof_source (which API made them).
  *
- * The system image (common/system.h), written by the sampler, not by a recorder:
+ * The system image (common/system-records.h), written by the sampler, not by a recorder:
  *   TASK    stream 0: a process or thread it follows (seen, created, exec, exit, renamed)
  *   MAPS    stream 0: an executable mapping of a followed process
  *   KSYM    stream 0: a kernel symbol that sampled frames fall in

@@ -3,18 +3,18 @@
 #include <linux/types.h>
 #include <string.h>
 
-#include "../common/system.h"
+#include "../common/system-records.h"
 #include "internal.h"
 #include "records.h"
 #include "state.h"
 
-_Static_assert(TPROF_BPF_TASK_CREATED == TPROF_TASK_CREATED, "system.h");
-_Static_assert(TPROF_BPF_TASK_EXEC == TPROF_TASK_EXEC, "system.h");
-_Static_assert(TPROF_BPF_TASK_EXIT == TPROF_TASK_EXIT, "system.h");
-_Static_assert(TPROF_BPF_TASK_RENAMED == TPROF_TASK_RENAMED, "system.h");
-_Static_assert(TPROF_BPF_SAMPLE_IN_KERNEL == TPROF_SAMPLE_IN_KERNEL, "system.h");
-_Static_assert(TPROF_BPF_SAMPLE_USER_TRUNC == TPROF_SAMPLE_USER_TRUNC, "system.h");
-_Static_assert(TPROF_BPF_MAX_FRAMES == TPROF_SAMPLE_MAX_FRAMES, "system.h");
+_Static_assert(TPROF_BPF_TASK_CREATED == TPROF_TASK_CREATED, "system-records.h");
+_Static_assert(TPROF_BPF_TASK_EXEC == TPROF_TASK_EXEC, "system-records.h");
+_Static_assert(TPROF_BPF_TASK_EXIT == TPROF_TASK_EXIT, "system-records.h");
+_Static_assert(TPROF_BPF_TASK_RENAMED == TPROF_TASK_RENAMED, "system-records.h");
+_Static_assert(TPROF_BPF_SAMPLE_IN_KERNEL == TPROF_SAMPLE_IN_KERNEL, "system-records.h");
+_Static_assert(TPROF_BPF_SAMPLE_USER_TRUNC == TPROF_SAMPLE_USER_TRUNC, "system-records.h");
+_Static_assert(TPROF_BPF_MAX_FRAMES == TPROF_SAMPLE_MAX_FRAMES, "system-records.h");
 
 static void task(const struct tprof_bpf_events *ev, const struct tprof_bpf_task *r)
 {

@@ -22,14 +22,14 @@ struct tprof_bpf_opts {
 struct tprof_bpf_events {
 	void *ctx;
 	/* A followed task was created (fork/clone), exec'ed, exited or renamed:
-	 * what = enum tprof_task_what (common/system.h); comm is NUL-terminated. */
+	 * what = enum tprof_task_what (common/system-records.h); comm is NUL-terminated. */
 	void (*task)(void *ctx, uint64_t ns, unsigned what, uint32_t pid, uint32_t tid,
 		     uint32_t ppid, const char *comm);
 	/* A followed thread enters state `state` (enum tprof_sched_state) on `cpu`: the CPU it
 	 * leaves or starts running on; for a wakeup (runnable), the CPU that woke it. */
 	void (*sched)(void *ctx, uint64_t ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 		      unsigned state);
-	/* A CPU sample: flags = TPROF_SAMPLE_* (common/system.h); frames innermost first. */
+	/* A CPU sample: flags = TPROF_SAMPLE_* (common/system-records.h); frames innermost first. */
 	void (*sample)(void *ctx, uint64_t ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 		       unsigned flags, const uint64_t *kframes, unsigned nk,
 		       const uint64_t *uframes, unsigned nu);

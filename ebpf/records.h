@@ -1,6 +1,6 @@
 /* records.h — what the BPF programs put in their ring buffer for the loader: one header, then
  * the record of its kind.  Shared by the programs (vmlinux.h types) and the loader
- * (<linux/types.h>); fixed sizes.  The codes equal common/system.h's (the loader checks). */
+ * (<linux/types.h>); fixed sizes.  The codes equal common/system-records.h's (the loader checks). */
 #ifndef TPROF_EBPF_RECORDS_H
 #define TPROF_EBPF_RECORDS_H
 

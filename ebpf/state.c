@@ -2,7 +2,7 @@
  * task state bits (include/linux/sched.h, stable since Linux 4.14) when it leaves a CPU. */
 #include <linux/types.h>
 
-#include "../common/system.h"
+#include "../common/system-records.h"
 #include "records.h"
 #include "state.h"
 

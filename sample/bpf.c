@@ -12,7 +12,7 @@
 
 #if HAVE_BPF && !defined(TPROF_SAMPLE_PROC_ONLY)
 #include "../common/events.h"
-#include "../common/system.h"
+#include "../common/system-records.h"
 #include "../ebpf/loader.h"
 #include "maps.h"
 

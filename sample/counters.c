@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../common/events.h"
-#include "../common/system.h"
+#include "../common/system-records.h"
 
 #define STAT_BYTES (1 << 16)
 

@@ -12,7 +12,7 @@
 
 #include "../common/events.h"
 #include "../common/ownfd.h"
-#include "../common/system.h"
+#include "../common/system-records.h"
 
 #define REREAD_NS 100000000ull   /* one process's maps are read at most this often */
 
@@ -38,7 +38,8 @@ int tprof_maps_parse_line(const char *line, size_t len, struct tprof_map_range *
 	return 1;
 }
 
-static int known(const struct tprof_sproc *p, const struct tprof_map_range *r)
+/* Whether p's mapping r was written already. */
+static int already_written(const struct tprof_sproc *p, const struct tprof_map_range *r)
 {
 	for (size_t i = 0; i < p->nmaps; i++)
 		if (p->maps[i].start == r->start && p->maps[i].end == r->end)
@@ -97,7 +98,8 @@ void tprof_maps_read(struct tprof_tasks *t, struct tprof_sproc *p, uint64_t now)
 		size_t flen;
 		if (line[n - 1] == '\n')
 			line[--n] = '\0';
-		if (tprof_maps_parse_line(line, (size_t)n, &r, &off, &file, &flen) && !known(p, &r))
+		if (tprof_maps_parse_line(line, (size_t)n, &r, &off, &file, &flen) &&
+		    !already_written(p, &r))
 			add_map(t, p, &r, off, file, flen, now);
 	}
 	free(line);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "../common/events.h"
-#include "../common/system.h"
+#include "../common/system-records.h"
 #include "backend.h"
 #include "sampler.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "../common/ownfd.h"
-#include "../common/system.h"
+#include "../common/system-records.h"
 
 /* The next unsigned number at *p (after blanks); -1 when there is none. */
 static int next_u64(const char **p, uint64_t *out)

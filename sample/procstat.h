@@ -44,7 +44,7 @@ struct tprof_task_stat {
 /* Parses one stat line; clk_tck = sysconf(_SC_CLK_TCK).  -1 when it is not a stat line. */
 int tprof_procstat_task(const char *text, long clk_tck, struct tprof_task_stat *out);
 
-/* The state letter of a stat line as enum tprof_sched_state (common/system.h). */
+/* The state letter of a stat line as enum tprof_sched_state (common/system-records.h). */
 unsigned tprof_procstat_sched_state(char state);
 
 /* Reads a whole (small) file into buf, NUL-terminated.  Returns the length, or -1 with

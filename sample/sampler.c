@@ -18,7 +18,7 @@
 
 #include "../common/outdir.h"
 #include "../common/ownfd.h"
-#include "../common/system.h"
+#include "../common/system-records.h"
 #include "backend.h"
 
 #define BPF_POLL_NS 10000000ull   /* the probes' ring buffer is read every 10 ms */

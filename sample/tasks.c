@@ -16,7 +16,7 @@
 
 #include "../common/events.h"
 #include "../common/ownfd.h"
-#include "../common/system.h"
+#include "../common/system-records.h"
 #include "maps.h"
 
 static void task_rec(struct tprof_tasks *t, uint64_t now, unsigned what,

@@ -5,7 +5,7 @@
 #ifndef TPROF_ANALYZE_SYSTEM_H
 #define TPROF_ANALYZE_SYSTEM_H
 
-#include "../../common/system.h"
+#include "../../common/system-records.h"
 #include "trace.h"
 
 /* A TASK record. */

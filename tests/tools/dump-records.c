@@ -13,7 +13,7 @@
 #include "../../analyze/util/jsonw.h"
 #include "../../analyze/util/outname.h"
 #include "../../analyze/read/trace.h"
-#include "../../common/system.h"
+#include "../../common/system-records.h"
 
 static const char *str(const struct proc *p, uint32_t local)
 {

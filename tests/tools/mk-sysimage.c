@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../common/system.h"
+#include "../../common/system-records.h"
 #include "../../common/xalloc.h"
 #include "../unit/writer.h"
 

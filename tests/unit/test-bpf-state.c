@@ -3,7 +3,7 @@
 #include <linux/types.h>
 #include <stdint.h>
 
-#include "../../common/system.h"
+#include "../../common/system-records.h"
 #include "../../ebpf/records.h"
 #include "../../ebpf/state.h"
 #include "tap.h"

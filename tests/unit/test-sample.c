@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../../analyze/read/trace.h"
-#include "../../common/system.h"
+#include "../../common/system-records.h"
 #include "../../sample/image.h"
 #include "../../sample/ksyms.h"
 #include "../../sample/maps.h"

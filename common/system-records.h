@@ -1,9 +1,9 @@
-/* system.h — the records of the system profile: what the sampler (tprof-inspect --sample, or
- * a recorder with TPROF_SAMPLE) writes about the host and the threads it follows, in a process
- * image of its own (the "system image", PROP role = "system").  docs/FORMAT.md §3.9 says the
- * same in prose; the kinds are listed with the others in events.h. */
-#ifndef TPROF_SYSTEM_H
-#define TPROF_SYSTEM_H
+/* system-records.h — the records of the system profile: what the sampler (tprof-inspect
+ * --sample, or a recorder with TPROF_SAMPLE) writes about the host and the threads it follows,
+ * in a process image of its own (the "system image", PROP role = "system").  docs/FORMAT.md
+ * §3.9 says the same in prose; the kinds are listed with the others in events.h. */
+#ifndef TPROF_SYSTEM_RECORDS_H
+#define TPROF_SYSTEM_RECORDS_H
 
 #include <stdint.h>
 
