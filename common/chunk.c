@@ -3,6 +3,7 @@
 #include "chunk.h"
 #include "deflate.h"
 #include "job.h"
+#include "real-libc.h"
 
 #include <fcntl.h>
 #include <stddef.h>
@@ -141,7 +142,7 @@ int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *crea
 	if (fd < 0)
 		return -1;
 	ssize_t n = pread(fd, &h, sizeof(h), 0);
-	close(fd);
+	tprof_real_close(fd);
 	if (n < 0)
 		return -1;
 	if (n == (ssize_t)sizeof(h) && !tprof_file_header_check(&h.f)) {

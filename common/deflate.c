@@ -1,13 +1,16 @@
-/* deflate.c — libdeflate's compressor and CRC-32 through pointers bound by dlopen the first
- * time one of them is needed.  The recorder is preloaded into every process of a job, and a
- * library it links is opened, mapped and relocated at every process start (some 35 us here,
- * a third of what the recorder cost a process that recorded nothing), whether or not the
- * process ever records: loaded at its first record (tprof_chunks_init), it costs the others
- * nothing.  The analyzer and tprof-inspect bind it the same way, at their first checksum. */
+/* deflate.c — libdeflate's compressor and CRC-32 through pointers bound by dlopen (libc's own,
+ * real-libc.h) the first time one of them is needed.  The recorder is preloaded into every
+ * process of a job, and a library it links is opened, mapped and relocated at every process
+ * start (some 35 us here, a third of what the recorder cost a process that recorded nothing),
+ * whether or not the process ever records: loaded at its first record (tprof_chunks_init), it
+ * costs the others nothing.  The analyzer and tprof-inspect bind it the same way, at their
+ * first checksum. */
 #include "deflate.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
+
+#include "real-libc.h"
 
 #define LIBDEFLATE_SONAME "libdeflate.so.0"
 
@@ -24,16 +27,16 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void)
 {
-	void *h = dlopen(LIBDEFLATE_SONAME, RTLD_NOW | RTLD_LOCAL);
+	void *h = tprof_real_dlopen(LIBDEFLATE_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		lib.why = LIBDEFLATE_SONAME " could not be loaded";
 		return;
 	}
-	*(void **)&lib.alloc = dlsym(h, "libdeflate_alloc_compressor");
-	*(void **)&lib.compress = dlsym(h, "libdeflate_deflate_compress");
-	*(void **)&lib.bound = dlsym(h, "libdeflate_deflate_compress_bound");
-	*(void **)&lib.free = dlsym(h, "libdeflate_free_compressor");
-	void *crc32 = dlsym(h, "libdeflate_crc32");
+	*(void **)&lib.alloc = tprof_real_dlsym(h, "libdeflate_alloc_compressor");
+	*(void **)&lib.compress = tprof_real_dlsym(h, "libdeflate_deflate_compress");
+	*(void **)&lib.bound = tprof_real_dlsym(h, "libdeflate_deflate_compress_bound");
+	*(void **)&lib.free = tprof_real_dlsym(h, "libdeflate_free_compressor");
+	void *crc32 = tprof_real_dlsym(h, "libdeflate_crc32");
 	if (!lib.alloc || !lib.compress || !lib.bound || !lib.free || !crc32) {
 		lib.why = LIBDEFLATE_SONAME " lacks a function tprof uses";
 		return;

@@ -4,6 +4,7 @@
  * and dup onto a listed descriptor, so that neither falls in between.  own_lock comes last in
  * every lock order: the lock of a held file, when one is needed, is taken before it. */
 #include "ownfd.h"
+#include "real-libc.h"
 #include "startup.h"
 
 #include <errno.h>
@@ -39,7 +40,6 @@ static struct own owns[MAX_OWN];
 /* entries from here on are free: a lookup stops here */
 static int owns_end TPROF_START_DATA;
 static int guest TPROF_START_DATA;
-static int (*real_close_fn)(int) TPROF_START_DATA;
 /* Taken at every fork: with the start's data (startup.h), as is what a fork writes. */
 static pthread_mutex_t own_lock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t released TPROF_START_DATA = PTHREAD_COND_INITIALIZER;
@@ -120,17 +120,6 @@ TPROF_START_CODE void tprof_fd_guest(void)
 	__atomic_store_n(&guest, 1, __ATOMIC_RELEASE);
 }
 
-TPROF_START_CODE void tprof_fd_libc_close(int (*libc_close)(int))
-{
-	__atomic_store_n(&real_close_fn, libc_close, __ATOMIC_RELEASE);
-}
-
-static int real_close(int fd)
-{
-	int (*f)(int) = __atomic_load_n(&real_close_fn, __ATOMIC_RELAXED);
-	return f ? f(fd) : close(fd);
-}
-
 /* This thread has a table of descriptors of its own (tprof_fd_private_table). */
 static __thread int private_table __attribute__((tls_model("initial-exec")));
 
@@ -156,14 +145,14 @@ int tprof_fd_private_table(void)
 		long top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 				   rl.rlim_cur < (1u << 20) ? (long)rl.rlim_cur : 1L << 20;
 		for (long fd = 0; fd < top; fd++)
-			real_close((int)fd);
+			tprof_real_close((int)fd);
 		return 0;
 	}
 	int self = dirfd(d);
 	struct dirent *e;
 	while ((e = readdir(d)))
 		if (e->d_name[0] != '.' && atoi(e->d_name) != self)
-			real_close(atoi(e->d_name));
+			tprof_real_close(atoi(e->d_name));
 	closedir(d);
 	return 0;
 }
@@ -178,7 +167,7 @@ void tprof_fd_write_stderr(const char *buf, size_t len)
 		(void)w;
 	}
 	if (fd >= 0 && private_table)
-		real_close(fd);
+		tprof_real_close(fd);
 	errno = e;
 }
 
@@ -230,7 +219,7 @@ static int move_up(int fd)
 	if (to < 0)
 		to = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	int e = errno;
-	real_close(fd);
+	tprof_real_close(fd);
 	errno = e;
 	return to;
 }
@@ -295,7 +284,7 @@ static int settle(int fd, struct tprof_held *h)
 {
 	fd = move_up(fd);
 	if (fd >= 0 && list_add(fd, h) < 0) {
-		real_close(fd);
+		tprof_real_close(fd);
 		errno = EMFILE;
 		fd = -1;
 	}
@@ -323,10 +312,10 @@ int tprof_fd_open(const char *path, int flags, mode_t mode)
 int tprof_fd_close(int fd)
 {
 	if (!is_guest())
-		return close(fd);
+		return tprof_real_close(fd);
 	lock();
 	struct own *o = list_find(fd);
-	int rc = real_close(fd);
+	int rc = tprof_real_close(fd);
 	int e = errno;
 	if (o)
 		list_remove(o);
@@ -437,7 +426,7 @@ int tprof_held_create(struct tprof_held *h, const char *path, int flags, mode_t 
 	}
 	int e = errno;
 	if (!ok && fd >= 0) {
-		real_close(fd);
+		tprof_real_close(fd);
 		unlink(path);
 	}
 	if (ok)
@@ -482,7 +471,7 @@ int tprof_held_check(struct tprof_held *h)
 		ok = 0;
 	int e = errno;
 	if (fd >= 0 && !ok)
-		real_close(fd);
+		tprof_real_close(fd);
 	if (ok)
 		h->fd = fd;
 	if (guest_now) {
@@ -503,7 +492,7 @@ TPROF_START_CODE void tprof_held_close(struct tprof_held *h)
 	if (h->fd >= 0) {
 		struct own *o = guest_now ? list_find(h->fd) : NULL;
 		if (same_file(h->fd, h))
-			real_close(h->fd);
+			tprof_real_close(h->fd);
 		if (o && o->held == h)
 			list_remove(o);
 	}
@@ -542,11 +531,11 @@ static void move_away(struct own *o, int newfd)
 		to = fcntl(newfd, F_DUPFD_CLOEXEC, 3);
 	list_remove(o);
 	if (to >= 0 && list_add(to, h) < 0) {
-		real_close(to);
+		tprof_real_close(to);
 		to = -1;
 	}
 	h->fd = to;
-	real_close(newfd);
+	tprof_real_close(newfd);
 }
 
 int tprof_fd_dup_onto(int oldfd, int newfd, int flags, int (*dup3_fn)(int, int, int))
@@ -668,7 +657,7 @@ TPROF_START_CODE void tprof_fd_fork_child(void)
 	busy = 0;
 	for (int i = 0; i < owns_end; i++)   /* not the free entries: their pages stay unread */
 		if (owns[i].fd1 && !owns[i].held && !owns[i].adopted) {
-			real_close(owns[i].fd1 - 1);
+			tprof_real_close(owns[i].fd1 - 1);
 			owns[i].fd1 = 0;
 			closed = 1;
 		}

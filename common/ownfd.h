@@ -18,10 +18,6 @@
 /* From now on this process is a program being recorded: descriptors go above the floor and
  * are listed.  Once, at load, before any thread of tprof's starts. */
 void tprof_fd_guest(void);
-/* The close that tprof's descriptors are closed with: libc's own, where this library defines a
- * hook of close (preload/libc/hook-fd.c gives it at load, having looked it up for its hook).
- * Without it, close. */
-void tprof_fd_libc_close(int (*libc_close)(int));
 
 /* open(2) with O_CLOEXEC added; -1 and errno on failure.  Closed with tprof_fd_close. */
 int tprof_fd_open(const char *path, int flags, mode_t mode);

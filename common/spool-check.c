@@ -9,6 +9,7 @@
 
 #include "chunk.h"
 #include "format.h"
+#include "real-libc.h"
 
 static int settled(int fd, uint64_t size)
 {
@@ -37,6 +38,6 @@ int tprof_spool_settled(const char *path)
 	if (fd < 0)
 		return -1;
 	int rc = fstat(fd, &st) == 0 ? settled(fd, (uint64_t)st.st_size) : -1;
-	close(fd);
+	tprof_real_close(fd);
 	return rc;
 }

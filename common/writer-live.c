@@ -3,6 +3,7 @@
  * process holding it started before the spool was made, so it is not a later process that
  * was given the same pid. */
 #include "writer-live.h"
+#include "real-libc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,7 +55,7 @@ static uint64_t start_time(long pid)
 	if (fd < 0)
 		return 0;
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	tprof_real_close(fd);
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';

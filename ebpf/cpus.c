@@ -10,6 +10,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "../common/real-libc.h"
 #include "internal.h"
 
 /* Marks the CPUs of a list such as "0-3,8,10-11" in on[0..n); returns the highest + 1. */
@@ -60,7 +61,7 @@ static int open_clock(int cpu, unsigned hz)
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.sample_period = 1000000000ull / hz;
 	a.disabled = 1;
-	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)tprof_real_syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 static int attach_one(struct tprof_bpf *b, struct bpf_program *prog, int cpu, unsigned hz)
@@ -73,7 +74,7 @@ static int attach_one(struct tprof_bpf *b, struct bpf_program *prog, int cpu, un
 	l = bpf_program__attach_perf_event(prog, fd);
 	if (!l) {
 		err = -errno;
-		close(fd);
+		tprof_real_close(fd);
 		return err;
 	}
 	b->clocks[b->nclocks++] = l;

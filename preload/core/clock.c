@@ -10,6 +10,7 @@
 #endif
 
 #include "../../common/events.h"
+#include "../../common/real-libc.h"
 #include "../../common/tsc.h"
 #include "core.h"
 
@@ -23,7 +24,7 @@ TPROF_START_CODE static int loader_invariant_tsc(void)
 {
 #ifdef HAVE_LOADER_CPUID
 	typedef const struct cpuid_feature *(*leaf_fn)(unsigned int);
-	leaf_fn leaf = (leaf_fn)dlsym(RTLD_DEFAULT, "__x86_get_cpuid_feature_leaf");
+	leaf_fn leaf = (leaf_fn)tprof_real_dlsym(RTLD_DEFAULT, "__x86_get_cpuid_feature_leaf");
 	if (!leaf)
 		return -1;
 	/* as x86_cpu_present does it, through the pointer found */

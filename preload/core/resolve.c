@@ -1,7 +1,8 @@
-/* resolve.c — dlsym(RTLD_NEXT) behind one function, so hooks never call dlsym directly, and
+/* resolve.c — libc's dlsym(RTLD_NEXT) behind one function, so hooks never call dlsym, and
  * the one slow path that remembers what every lazy lookup found or missed (resolve.h). */
 #include <dlfcn.h>
 
+#include "../../common/real-libc.h"
 #include "core.h"
 #include "resolve.h"
 
@@ -24,7 +25,7 @@ static int ours(void *p)
 
 TPROF_START_CODE void *tprof_resolve(const char *name)
 {
-	void *p = dlsym(RTLD_NEXT, name);
+	void *p = tprof_real_dlsym(RTLD_NEXT, name);
 	/* A runtime the program loaded privately (ctypes) is only in the handles it used. */
 	if (!p) {
 		p = tprof_dlsym_private(name);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/real-libc.h"
 #include "../spool/buffer.h"
 #include "callstack.h"
 #include "../core/clock.h"
@@ -95,7 +96,7 @@ static uint32_t frame_name(unw_cursor_t *c, uintptr_t ip, int *stub)
 
 static int load_libunwind(void)
 {
-	void *h = dlopen(LIBUNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
+	void *h = tprof_real_dlopen(LIBUNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		const char *why = dlerror();
 		tprof_log_warn("TPROF_CALLSTACK: %s could not be loaded (%s); no call stacks",
@@ -103,12 +104,12 @@ static int load_libunwind(void)
 		return -1;
 	}
 #ifdef __x86_64__
-	*(void **)&unw.getcontext = dlsym(h, NAME_OF(unw_tdep_getcontext));
+	*(void **)&unw.getcontext = tprof_real_dlsym(h, NAME_OF(unw_tdep_getcontext));
 #endif
-	*(void **)&unw.init_local = dlsym(h, NAME_OF(unw_init_local));
-	*(void **)&unw.step = dlsym(h, NAME_OF(unw_step));
-	*(void **)&unw.get_reg = dlsym(h, NAME_OF(unw_get_reg));
-	*(void **)&unw.get_proc_name = dlsym(h, NAME_OF(unw_get_proc_name));
+	*(void **)&unw.init_local = tprof_real_dlsym(h, NAME_OF(unw_init_local));
+	*(void **)&unw.step = tprof_real_dlsym(h, NAME_OF(unw_step));
+	*(void **)&unw.get_reg = tprof_real_dlsym(h, NAME_OF(unw_get_reg));
+	*(void **)&unw.get_proc_name = tprof_real_dlsym(h, NAME_OF(unw_get_proc_name));
 	if (
 #ifdef __x86_64__
 	    !unw.getcontext ||

@@ -22,6 +22,7 @@
 
 #include "../../common/capture.h"
 #include "../../common/ownfd.h"
+#include "../../common/real-libc.h"
 #include "../spool/buffer.h"
 #include "../core/clock.h"
 #include "../core/core.h"
@@ -106,7 +107,7 @@ static void *watch(void *arg)
 		uint32_t w = __atomic_load_n(gate, __ATOMIC_ACQUIRE);
 		tprof_capture_gate(TPROF_GATE_JOB, w & TPROF_GATE_OPEN, tprof_gate_why(w));
 		struct timespec second = { 1, 0 };
-		syscall(SYS_futex, gate, FUTEX_WAIT, w, &second, NULL, 0);
+		tprof_real_syscall(SYS_futex, gate, FUTEX_WAIT, w, &second, NULL, 0);
 	}
 	return NULL;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "../../common/real-libc.h"
 #include "../core/resolve.h"
 
 struct kentry {
@@ -33,7 +34,7 @@ static size_t slot_of(const void *fn, size_t cap)
 /* The C++ runtime's demangler, wherever the program has it (its own executable included). */
 static void *lookup_anywhere(const char *name)
 {
-	return dlsym(RTLD_DEFAULT, name);
+	return tprof_real_dlsym(RTLD_DEFAULT, name);
 }
 
 TPROF_REAL_WITH(char *, __cxa_demangle, (const char *, char *, size_t *, int *), lookup_anywhere)

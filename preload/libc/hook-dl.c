@@ -21,8 +21,8 @@ typedef void *(*dlopen_fn)(const char *, int);
 
 /* Read by the trampolines below; hidden, like the functions they call, so that they reach
  * them with plain PC-relative references. */
-dlsym_fn tprof_real_dlsym TPROF_START_DATA;
-dlopen_fn tprof_real_dlopen TPROF_START_DATA;
+dlsym_fn tprof_trampoline_dlsym TPROF_START_DATA;
+dlopen_fn tprof_trampoline_dlopen TPROF_START_DATA;
 
 void *tprof_dlsym_resolve(void);
 void *tprof_dlsym_handle(void *handle, const char *name);
@@ -40,7 +40,7 @@ static void *libc_newest(const char *name)
 TPROF_START_CODE void *tprof_dlsym_resolve(void)
 {
 	dlsym_fn real = (dlsym_fn)libc_newest("dlsym");
-	__atomic_store_n(&tprof_real_dlsym, real, __ATOMIC_RELEASE);
+	__atomic_store_n(&tprof_trampoline_dlsym, real, __ATOMIC_RELEASE);
 	return (void *)real;
 }
 
@@ -48,7 +48,7 @@ TPROF_START_CODE void *tprof_dlsym_resolve(void)
 void *tprof_dlopen_resolve(void)
 {
 	dlopen_fn real = (dlopen_fn)libc_newest("dlopen");
-	__atomic_store_n(&tprof_real_dlopen, real, __ATOMIC_RELEASE);
+	__atomic_store_n(&tprof_trampoline_dlopen, real, __ATOMIC_RELEASE);
 	return (void *)real;
 }
 
@@ -74,7 +74,7 @@ static void remember(void *handle)
 
 void *tprof_dlsym_private(const char *name)
 {
-	dlsym_fn real = tprof_real_dlsym ? tprof_real_dlsym : (dlsym_fn)tprof_dlsym_resolve();
+	dlsym_fn real = tprof_trampoline_dlsym ? tprof_trampoline_dlsym : (dlsym_fn)tprof_dlsym_resolve();
 	for (int i = 0; real && i < MAX_HANDLES; i++) {
 		void *h = __atomic_load_n(&handles[i], __ATOMIC_ACQUIRE);
 		if (!h)
@@ -89,7 +89,7 @@ void *tprof_dlsym_private(const char *name)
 /* A lookup in a given library's handle: the caller does not matter to the answer. */
 void *tprof_dlsym_handle(void *handle, const char *name)
 {
-	dlsym_fn real = tprof_real_dlsym ? tprof_real_dlsym : (dlsym_fn)tprof_dlsym_resolve();
+	dlsym_fn real = tprof_trampoline_dlsym ? tprof_trampoline_dlsym : (dlsym_fn)tprof_dlsym_resolve();
 	void *r = real ? real(handle, name) : NULL;
 	if (!r)
 		return NULL;
@@ -115,7 +115,7 @@ __asm__(".pushsection .text.startup,\"ax\",@progbits\n"
 	"	testq %rdi, %rdi\n"
 	"	je 1f\n"
 	"	jmp tprof_dlsym_handle\n"
-	"1:	movq tprof_real_dlsym(%rip), %rax\n"
+	"1:	movq tprof_trampoline_dlsym(%rip), %rax\n"
 	"	testq %rax, %rax\n"
 	"	je 2f\n"
 	"	jmp *%rax\n"
@@ -139,7 +139,7 @@ __asm__(".text\n"
 	".type dlopen, @function\n"
 	"dlopen:\n"
 	"	lock incl tprof_dl_gen(%rip)\n"
-	"	movq tprof_real_dlopen(%rip), %rax\n"
+	"	movq tprof_trampoline_dlopen(%rip), %rax\n"
 	"	testq %rax, %rax\n"
 	"	je 2f\n"
 	"	jmp *%rax\n"
@@ -161,14 +161,14 @@ TPROF_EXPORT void *dlsym(void *handle, const char *name)
 {
 	if (handle != RTLD_NEXT && handle != RTLD_DEFAULT)
 		return tprof_dlsym_handle(handle, name);
-	dlsym_fn real = tprof_real_dlsym ? tprof_real_dlsym : (dlsym_fn)tprof_dlsym_resolve();
+	dlsym_fn real = tprof_trampoline_dlsym ? tprof_trampoline_dlsym : (dlsym_fn)tprof_dlsym_resolve();
 	return real ? real(handle, name) : NULL;
 }
 
 TPROF_EXPORT void *dlopen(const char *file, int mode)
 {
 	__atomic_add_fetch(&tprof_dl_gen, 1, __ATOMIC_RELEASE);
-	dlopen_fn real = tprof_real_dlopen ? tprof_real_dlopen : (dlopen_fn)tprof_dlopen_resolve();
+	dlopen_fn real = tprof_trampoline_dlopen ? tprof_trampoline_dlopen : (dlopen_fn)tprof_dlopen_resolve();
 	return real ? real(file, mode) : NULL;
 }
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../../common/ownfd.h"
+#include "../../common/real-libc.h"
 #include "../core/core.h"
 #include "../core/resolve.h"
 
@@ -40,7 +41,8 @@ TPROF_EXPORT int pipe2(int fds[2], int flags);
 __attribute__((constructor(102))) static void find_libc(void)
 {
 	TPROF_KEEP_ERRNO;
-	tprof_fd_libc_close(get_close());   /* the recorder's own descriptors close with it too */
+	tprof_real_libc_find();   /* the close the recorder's own descriptors are closed with */
+	get_close();
 	get_close_range();
 	get_closefrom();
 	get_dup2();
@@ -180,7 +182,7 @@ TPROF_EXPORT int dup3(int oldfd, int newfd, int flags)
 
 /* A pipe a library makes while it works for the recorder (libunwind's, for call stacks) is
  * the recorder's: above the program's numbers, and listed. */
-static int adopted(int rc, int fds[2])
+static int pipe_adopted(int rc, int fds[2])
 {
 	if (rc == 0 && TPROF_UNLIKELY(tprof_fd_adopting)) {
 		fds[0] = tprof_fd_adopt(fds[0]);
@@ -192,13 +194,13 @@ static int adopted(int rc, int fds[2])
 TPROF_EXPORT int pipe(int fds[2])
 {
 	pipe_fn real = get_pipe();
-	return adopted(real ? real(fds) : no_libc(), fds);
+	return pipe_adopted(real ? real(fds) : no_libc(), fds);
 }
 
 TPROF_EXPORT int pipe2(int fds[2], int flags)
 {
 	pipe2_fn real = get_pipe2();
-	return adopted(real ? real(fds, flags) : no_libc(), fds);
+	return pipe_adopted(real ? real(fds, flags) : no_libc(), fds);
 }
 
 /* The same calls made through syscall(); every other number goes on as it came (six

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../common/real-libc.h"
 #include "../events/api.h"
 #include "../events/poll.h"
 #include "mpi-comm.h"
@@ -45,7 +46,7 @@ static void *private_libmpi(void)
 	dl_iterate_phdr(find_libmpi_cb, &name);
 	if (!name)
 		return NULL;
-	h = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+	h = tprof_real_dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
 	if (h)
 		__atomic_store_n(&libmpi, h, __ATOMIC_RELEASE);
 	return h;
@@ -60,22 +61,16 @@ void *tprof_mpi_lookup(const char *name)
 	void *h = private_libmpi();
 	if (!h)
 		return NULL;
-	/* dlsym on a handle answers our own wrapper for a wrapped name, having kept the real
-	 * definition in the wrapper's table entry. */
-	p = dlsym(h, name);
-	struct tprof_hook *hook = p ? tprof_hook_find(name) : NULL;
-	if (hook && p == hook->wrapper)
-		p = __atomic_load_n(hook->real, __ATOMIC_RELAXED);
-	return p;
+	return tprof_real_dlsym(h, name);    /* libc's: the definition, never our wrapper */
 }
 
 /* A data object of libmpi: the global scope first (a program linked with libmpi), then a
  * privately loaded libmpi. */
 static void *lookup_object(const char *name)
 {
-	void *p = dlsym(RTLD_DEFAULT, name);
+	void *p = tprof_real_dlsym(RTLD_DEFAULT, name);
 	if (!p && private_libmpi())
-		p = dlsym(libmpi, name);
+		p = tprof_real_dlsym(libmpi, name);
 	return p;
 }
 

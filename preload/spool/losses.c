@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../../common/outdir.h"
+#include "../../common/real-libc.h"
 #include "../core/core.h"
 
 /* where this image's marker file goes (no files of its own) */
@@ -102,7 +103,7 @@ static void make_marker(void)
 	int fd = tprof_fd_open_brief(marker_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
 				     tprof_file_mode());
 	if (fd >= 0)
-		close(fd);
+		tprof_real_close(fd);
 	else
 		__atomic_store_n(&marker_made, 0, __ATOMIC_RELAXED);
 }

@@ -1,0 +1,25 @@
+/* real-libc.h — libc's own close, syscall, dlopen and dlsym, for the calls tprof's code makes
+ * on its own behalf.  The recorder wraps these for the program (preload/libc/), and its own
+ * calls must not pass through its wrappers: a dlopen there would start a library generation,
+ * a dlsym on a handle would answer a wrapper, a close or a syscall would be checked against
+ * the recorder's own descriptors.  The same code runs in the analyzer and tprof-inspect,
+ * where nothing wraps them, and gets libc's there too.
+ *
+ * dlsym is found by its version with dlvsym, which nothing wraps; the others by it, after
+ * the calling object (RTLD_NEXT).  tprof_real_libc_find finds dlsym and close; the recorder
+ * calls it as it starts, before a signal handler could need a close (dlsym is not
+ * async-signal-safe).  The others are found at their first call. */
+#ifndef TPROF_REAL_LIBC_H
+#define TPROF_REAL_LIBC_H
+
+int tprof_real_close(int fd);
+/* Up to six arguments, each a long or a pointer. */
+long tprof_real_syscall(long nr, ...);
+void *tprof_real_dlopen(const char *file, int mode);
+/* RTLD_NEXT and RTLD_DEFAULT are answered for the object that holds this code. */
+void *tprof_real_dlsym(void *handle, const char *name);
+
+/* Finds dlsym and close now; returns libc's dlsym (NULL: there is none to find). */
+void *tprof_real_libc_find(void);
+
+#endif
