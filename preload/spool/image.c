@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,27 +24,6 @@ static struct tprof_clock_sample start_sample TPROF_START_DATA;
 /* Taken by the parent just before a fork: the child's start, read from the clock pages that
  * the parent has mapped (the child would fault them in). */
 static struct tprof_clock_sample fork_sample TPROF_START_DATA;
-
-static uint64_t new_instance(void)
-{
-	uint64_t x;
-	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) != sizeof(x))
-		x = tprof_real_ns() ^ ((uint64_t)getpid() << 32) ^ tprof_now();
-	return x ? x : 1;
-}
-
-/* This image's instance id, drawn at its first use (its files, as a rule). */
-uint64_t tprof_image_instance(void)
-{
-	uint64_t x = __atomic_load_n(&tprof_g.instance, __ATOMIC_ACQUIRE);
-	if (!x) {
-		uint64_t mine = new_instance();
-		if (__atomic_compare_exchange_n(&tprof_g.instance, &x, mine, 0, __ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE))
-			x = mine;
-	}
-	return x;
-}
 
 /* A fresh image that started at `at`: budget, start time.  Its instance id comes with its files,
  * at the first record (a process that records nothing makes no getrandom call). */
