@@ -1,6 +1,6 @@
 /* sampling.h — tprof-inspect's system profile (sampling.c): the sampler started and stopped
  * around the command (what to sample: --sample and --sample-hz, or TPROF_SAMPLE and
- * TPROF_SAMPLE_HZ, read with sample/words.c). */
+ * TPROF_SAMPLE_HZ, read with sample/request.c). */
 #ifndef TPROF_CLI_SAMPLING_H
 #define TPROF_CLI_SAMPLING_H
 

@@ -31,7 +31,7 @@ void tprof_bpf_clocks_detach(struct tprof_bpf *b);
 /* deliver.c: the ring buffer's callback: hands one record to b->ev. */
 int tprof_bpf_deliver(void *b, void *data, size_t size);
 
-/* why.c: libbpf's messages shown at TPROF_VERBOSE >= 2, and the reasons said to the caller. */
+/* reasons.c: libbpf's messages shown at TPROF_VERBOSE >= 2, and the reasons said to the caller. */
 void tprof_bpf_quiet_libbpf(void);
 int tprof_bpf_kernel_ready(char *why, size_t whylen);
 void tprof_bpf_say_error(int err, int verifier, const char *doing, char *why,

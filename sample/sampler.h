@@ -3,7 +3,7 @@
  * the recorder does inside a program run with TPROF_SAMPLE (following its own process only).
  * It writes the system image (docs/FORMAT.md §3.9) from one thread of its own, with the
  * kernel probes (ebpf/loader.h) when they can be used, else from /proc; and what to sample
- * is read from the same words everywhere (words.c). */
+ * is read from the same words everywhere (request.c). */
 #ifndef TPROF_SAMPLE_SAMPLER_H
 #define TPROF_SAMPLE_SAMPLER_H
 

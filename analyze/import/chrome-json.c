@@ -48,15 +48,15 @@ static const double pow10d[23] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
-static cJSON *value(struct parser *ps);
+static cJSON *parse_value(struct parser *ps);
 
-/* value() on a copy of the parser, the caller's moved on: the hot functions keep their struct
+/* parse_value() on a copy of the parser, the caller's moved on: the hot functions keep their struct
  * parser in registers only while its address is never taken (else every store through a char
  * pointer, a string's copy or a blob's byte, makes the compiler read ps->p again). */
 static inline cJSON *value_of(struct parser *ps)
 {
 	struct parser t = *ps;
-	cJSON *v = value(&t);
+	cJSON *v = parse_value(&t);
 	*ps = t;
 	return v;
 }
@@ -698,7 +698,7 @@ static cJSON *container(struct parser *ps, int object)
 			    !expect(ps, ':'))
 				return NULL;
 		}
-		cJSON *v = value(ps);
+		cJSON *v = parse_value(ps);
 		if (!v)
 			return NULL;
 		v->string = key;
@@ -735,7 +735,7 @@ static inline int literal(struct parser *ps, const char *word, size_t n)
 	return 1;
 }
 
-static cJSON *value(struct parser *ps)
+static cJSON *parse_value(struct parser *ps)
 {
 	skip_space(ps);
 	if (ps->p >= ps->end)
@@ -1124,7 +1124,7 @@ bad:
 cJSON *chrome_json_parse(struct chrome_arena *a, const char *text, size_t len, size_t *used)
 {
 	struct parser ps = { (const unsigned char *)text, (const unsigned char *)text + len, a, 0 };
-	cJSON *v = value(&ps);
+	cJSON *v = parse_value(&ps);
 	*used = (size_t)(ps.p - (const unsigned char *)text);
 	return v;
 }

@@ -438,7 +438,7 @@ static int imported_phase(char ph)
 	}
 }
 
-static int each(void *arg, const struct chrome_event *ev)
+static int on_chrome_event(void *arg, const struct chrome_event *ev)
 {
 	struct ctx *c = arg;
 	struct imp_file *f = c->f;
@@ -787,7 +787,7 @@ static void write_item(void *arg, const struct item *it, uint8_t *payload)
 	}
 	if (it->kind == TPROF_K_IBEGIN) {
 		int is_b = it->flags != 'X';
-		int64_t end = is_b ? INT64_MAX : it->t + it->dur;   /* within MAX_TS (each) */
+		int64_t end = is_b ? INT64_MAX : it->t + it->dur;   /* within MAX_TS (callback) */
 		int clipped = 0;
 		if (w->nopen && end > w->open[w->nopen - 1].end) {
 			end = w->open[w->nopen - 1].end;   /* a B in an X ends with it */
@@ -913,7 +913,7 @@ int imp_transcode(const char *path, const struct imp_opts *o, struct imp_file *f
 	}
 	c.items = items_new(o->scratch, o->run_bytes ? o->run_bytes : DEFAULT_RUN_BYTES);
 	struct chrome_read_opts ro = { .report = report, .thread = 1, .args_blob = MAX_PAYLOAD };
-	int rd = chrome_read(path, &ro, each, &c, &meta);
+	int rd = chrome_read(path, &ro, on_chrome_event, &c, &meta);
 	if (rd != 0 && !f->events) {
 		chrome_meta_free(&meta);
 		free_ctx(&c);

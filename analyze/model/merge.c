@@ -98,7 +98,7 @@ static void pending(struct stream *s)
 }
 
 /* The top of the heap opened, until it holds a record: a stream with none left goes. */
-static inline __attribute__((always_inline)) void settle(struct heap *h)
+static inline __attribute__((always_inline)) void settle_top(struct heap *h)
 {
 	while (h->n && !h->v[0]->rec) {
 		if (!advance(h->v[0]))
@@ -113,7 +113,7 @@ static inline __attribute__((always_inline)) void pop(struct heap *h)
 	if (!advance(h->v[0]))
 		h->v[0] = h->v[--h->n];
 	sift_down(h, 0);
-	settle(h);
+	settle_top(h);
 }
 
 /* The merge thread: batches filled while the caller has room for them. */
@@ -237,7 +237,7 @@ int merge_run(struct trace *tr, struct pipeline *pl)
 	}
 	for (size_t i = h.n; i-- > 0;)
 		sift_down(&h, i);
-	settle(&h);
+	settle_top(&h);
 	/* One compare per record; the clock is read only past the mark. */
 	uint64_t n = 0, mark = progress_begin("merging", total, PROGRESS_RECORDS);
 	int ahead = probe(&h, pl, &n, &mark);

@@ -280,7 +280,7 @@ static int begin(void *priv, const struct trace *tr)
 	return s->r.ops->begin(s->r.priv, tr, s->tracks);
 }
 
-static void event(void *priv, const struct event *ev)
+static void on_event(void *priv, const struct event *ev)
 {
 	struct scene *s = priv;
 	if (ev->kind > EV_LAST)
@@ -329,7 +329,7 @@ static int end(void *priv, const struct trace *tr)
 	return rc;
 }
 
-static const struct output_ops scene_ops = { "scene", begin, event, end };
+static const struct output_ops scene_ops = { "scene", begin, on_event, end };
 
 struct output output_scene(struct scene_renderer r, int group_by, const struct runtime_set *rts)
 {

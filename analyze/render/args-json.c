@@ -7,12 +7,12 @@
 
 #define MAX_NEST 32
 
-static void text(struct jw *w, const char *s)
+static void text(struct json_writer *w, const char *s)
 {
 	jw_str(w, s ? s : "", s ? strlen(s) : 0);
 }
 
-static void value(struct jw *w, const struct scene_arg *a)
+static void arg_value(struct json_writer *w, const struct scene_arg *a)
 {
 	char hex[24];
 	switch (a->type) {
@@ -36,12 +36,12 @@ static void value(struct jw *w, const struct scene_arg *a)
 	}
 }
 
-static void bracket(struct jw *w, int arr, int open)
+static void bracket(struct json_writer *w, int arr, int open)
 {
 	jw_raw(w, open ? (arr ? "[" : "{") : (arr ? "]" : "}"), 1);
 }
 
-void render_args_json(struct jw *w, const struct scene_args *a)
+void render_args_json(struct json_writer *w, const struct scene_args *a)
 {
 	/* in_arr[d]: level d is an array (no keys); first[d]: nothing written at it yet */
 	uint8_t in_arr[MAX_NEST] = { 0 }, first[MAX_NEST] = { 1 };
@@ -79,7 +79,7 @@ void render_args_json(struct jw *w, const struct scene_args *a)
 			first[d] = 1;
 			bracket(w, in_arr[d], 1);
 		} else {
-			value(w, x);
+			arg_value(w, x);
 		}
 	}
 	/* what a builder left open (its SA_END dropped for want of room) is closed */

@@ -11,6 +11,6 @@
  * as "0x..." strings, durations in microseconds with three decimals, names and strings
  * escaped.  `{}` when a is NULL or empty.  An object or array nested deeper than the
  * writer follows is written as null (the builders never nest that deep). */
-void render_args_json(struct jw *w, const struct scene_args *a);
+void render_args_json(struct json_writer *w, const struct scene_args *a);
 
 #endif

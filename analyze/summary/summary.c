@@ -102,7 +102,7 @@ static int begin(void *priv, const struct trace *tr)
 	return 0;
 }
 
-static void event(void *priv, const struct event *ev)
+static void on_event(void *priv, const struct event *ev)
 {
 	struct summary *s = priv;
 	if (ev->flags & EVF_UNFINISHED)
@@ -835,7 +835,7 @@ static int end(void *priv, const struct trace *tr)
 	return rc;
 }
 
-static const struct output_ops summary_ops = { "summary", begin, event, end };
+static const struct output_ops summary_ops = { "summary", begin, on_event, end };
 
 void summary_set_window(const struct window *w)
 {

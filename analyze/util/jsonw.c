@@ -9,20 +9,20 @@
 #include "jsonw.h"
 #include "outfile.h"
 
-int jw_open(struct jw *w, const char *path, const struct out_format *fmt)
+int jw_open(struct json_writer *w, const char *path, const struct out_format *fmt)
 {
 	memset(w, 0, sizeof(*w));
 	w->out = outfile_open(path, fmt, JW_CAP, &w->buf);
 	return w->out ? 0 : -1;
 }
 
-void jw_open_mem(struct jw *w)
+void jw_open_mem(struct json_writer *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->buf = xmalloc(JW_CAP);
 }
 
-void jw_flush(struct jw *w)
+void jw_flush(struct json_writer *w)
 {
 	if (!w->out)
 		return;
@@ -33,7 +33,7 @@ void jw_flush(struct jw *w)
 }
 
 /* What does not fit goes out a buffer at a time. */
-void jw_raw_slow(struct jw *w, const char *s, size_t n)
+void jw_raw_slow(struct json_writer *w, const char *s, size_t n)
 {
 	if (!w->out) {
 		w->err = 1;
@@ -50,7 +50,7 @@ void jw_raw_slow(struct jw *w, const char *s, size_t n)
 	}
 }
 
-static int finish(struct jw *w, int keep)
+static int finish(struct json_writer *w, int keep)
 {
 	if (!w->out) {
 		free(w->buf);
@@ -64,12 +64,12 @@ static int finish(struct jw *w, int keep)
 	return rc < 0 || w->err ? -1 : 0;
 }
 
-int jw_close(struct jw *w)
+int jw_close(struct json_writer *w)
 {
 	return finish(w, 1);
 }
 
-int jw_discard(struct jw *w)
+int jw_discard(struct json_writer *w)
 {
 	finish(w, 0);
 	return -1;
@@ -151,7 +151,7 @@ size_t json_escape(const char *str, size_t n, char *out)
 	return (size_t)(o - out);
 }
 
-void jw_str(struct jw *w, const char *s, size_t n)
+void jw_str(struct json_writer *w, const char *s, size_t n)
 {
 	char small[1024];
 	char *tmp = n * 6 + 3 <= sizeof(small) ? small : malloc(n * 6 + 3);
@@ -173,7 +173,7 @@ static const char digits2[] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-void jw_u64(struct jw *w, uint64_t v)
+void jw_u64(struct json_writer *w, uint64_t v)
 {
 	char b[24];
 	char *p = b + sizeof(b);
@@ -192,7 +192,7 @@ void jw_u64(struct jw *w, uint64_t v)
 	jw_raw(w, p, (size_t)(b + sizeof(b) - p));
 }
 
-void jw_i64(struct jw *w, int64_t v)
+void jw_i64(struct json_writer *w, int64_t v)
 {
 	if (v < 0) {
 		jw_lit(w, "-");
@@ -202,7 +202,7 @@ void jw_i64(struct jw *w, int64_t v)
 	}
 }
 
-void jw_us(struct jw *w, int64_t ns)
+void jw_us(struct json_writer *w, int64_t ns)
 {
 	uint64_t a;
 	if (ns < 0) {
@@ -230,7 +230,7 @@ size_t json_double(double v, char *out)
 	return (size_t)n;
 }
 
-void jw_double(struct jw *w, double v)
+void jw_double(struct json_writer *w, double v)
 {
 	/* Whole numbers (counts, sizes) are the common case and need no formatting. */
 	if (fabs(v) < 9e15 && v == (double)(int64_t)v) {   /* NaN fails the first test */

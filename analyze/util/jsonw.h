@@ -10,7 +10,7 @@
 struct outfile;
 struct out_format;
 
-struct jw {
+struct json_writer {
 	struct outfile *out;
 	char *buf;
 	size_t len;
@@ -20,26 +20,26 @@ struct jw {
 
 /* "-" is stdout; a name ending .gz is gzipped; fmt says what may be at path already (a file
  * is written whole or not at all: outname.h).  -1 when it cannot be (outname_error says why). */
-int jw_open(struct jw *w, const char *path, const struct out_format *fmt);
+int jw_open(struct json_writer *w, const char *path, const struct out_format *fmt);
 /* A writer into memory: buf holds len bytes (the caller resets len); what would not fit in
  * JW_CAP bytes is dropped and sets err.  Closed with jw_close. */
-void jw_open_mem(struct jw *w);
+void jw_open_mem(struct json_writer *w);
 /* -1 if anything failed to be written (a file is then absent: outname_error says why). */
-int jw_close(struct jw *w);
+int jw_close(struct json_writer *w);
 /* Closes a file given up on: it is removed, never put in place (-1). */
-int jw_discard(struct jw *w);
-void jw_flush(struct jw *w);
+int jw_discard(struct json_writer *w);
+void jw_flush(struct json_writer *w);
 /* The bytes written so far (before any compression). */
-static inline uint64_t jw_bytes(const struct jw *w)
+static inline uint64_t jw_bytes(const struct json_writer *w)
 {
 	return w->flushed + w->len;
 }
 
 #define JW_CAP (1u << 18)
 
-void jw_raw_slow(struct jw *w, const char *s, size_t n);
+void jw_raw_slow(struct json_writer *w, const char *s, size_t n);
 
-static inline void jw_raw(struct jw *w, const char *s, size_t n)
+static inline void jw_raw(struct json_writer *w, const char *s, size_t n)
 {
 	if (__builtin_expect(w->len + n > JW_CAP, 0)) {
 		jw_raw_slow(w, s, n);
@@ -52,11 +52,11 @@ static inline void jw_raw(struct jw *w, const char *s, size_t n)
 /* Only for string literals (the "" refuses anything else at compile time). */
 #define jw_lit(w, s) jw_raw((w), "" s, sizeof(s) - 1)
 
-void jw_str(struct jw *w, const char *s, size_t n);   /* a quoted, escaped JSON string */
-void jw_u64(struct jw *w, uint64_t v);
-void jw_i64(struct jw *w, int64_t v);
-void jw_us(struct jw *w, int64_t ns);                 /* ns as microseconds, 3 decimals */
-void jw_double(struct jw *w, double v);               /* null for NaN and infinities */
+void jw_str(struct json_writer *w, const char *s, size_t n);   /* a quoted, escaped JSON string */
+void jw_u64(struct json_writer *w, uint64_t v);
+void jw_i64(struct json_writer *w, int64_t v);
+void jw_us(struct json_writer *w, int64_t ns);                 /* ns as microseconds, 3 decimals */
+void jw_double(struct json_writer *w, double v);               /* null for NaN and infinities */
 
 /* v as JSON into out (at least 32 bytes): exact for whole numbers, as many digits as read back
  * the same double otherwise, null for NaN and infinities; returns the length. */

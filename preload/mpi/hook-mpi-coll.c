@@ -8,16 +8,16 @@
 #include "hook-mpi.h"
 
 /* What the byte rules need to know of the communicator. */
-struct csz {
+struct comm_sizes {
 	int n;          /* entries of the count arrays: the group size (remote, for inter) */
 	int local;      /* the local group's size */
 	int rank;       /* this process's rank */
 	int inter;
 };
 
-static inline struct csz sizes_of(const struct tprof_mpi_comm *e)
+static inline struct comm_sizes sizes_of(const struct tprof_mpi_comm *e)
 {
-	struct csz z = { 0, 0, -1, 0 };
+	struct comm_sizes z = { 0, 0, -1, 0 };
 	if (e) {
 		z.inter = e->kind == TPROF_COMMK_INTER;
 		z.local = e->size;
@@ -34,7 +34,7 @@ static inline int32_t root_rank(int root)
 
 /* Where this process stands in a rooted collective. */
 enum { AT_ROOT, AT_LEAF, AT_NONE };
-static inline int role(const struct csz *z, int root)
+static inline int role(const struct comm_sizes *z, int root)
 {
 	if (z->inter)
 		return root == TMPI_ROOT ? AT_ROOT : root == TMPI_PROC_NULL ? AT_NONE : AT_LEAF;
@@ -71,7 +71,8 @@ static inline uint64_t at(const int *counts, int i, MType type)
 
 /* ---- the byte rules, one per collective -------------------------------------------------- */
 
-static void bytes_bcast(struct mpi_call *c, const struct csz *z, int count, MType type, int root)
+static void bytes_bcast(struct mpi_call *c, const struct comm_sizes *z, int count, MType type,
+			int root)
 {
 	int r = role(z, root);
 	if (r == AT_ROOT)
@@ -80,7 +81,8 @@ static void bytes_bcast(struct mpi_call *c, const struct csz *z, int count, MTyp
 		RECV(mpi_bytes(count, type));
 }
 
-static void bytes_reduce(struct mpi_call *c, const struct csz *z, int count, MType type, int root)
+static void bytes_reduce(struct mpi_call *c, const struct comm_sizes *z, int count, MType type,
+			 int root)
 {
 	int r = role(z, root);
 	if (!z->inter || r == AT_LEAF)
@@ -95,7 +97,8 @@ static void bytes_both(struct mpi_call *c, int count, MType type)
 	RECV(mpi_bytes(count, type));
 }
 
-static void bytes_gather(struct mpi_call *c, const struct csz *z, const void *sbuf, int scount,
+static void bytes_gather(struct mpi_call *c, const struct comm_sizes *z, const void *sbuf,
+			 int scount,
 			 MType stype, int rcount, MType rtype, int root)
 {
 	int r = role(z, root);
@@ -105,7 +108,8 @@ static void bytes_gather(struct mpi_call *c, const struct csz *z, const void *sb
 		SENT(sbuf == TMPI_IN_PLACE ? mpi_bytes(rcount, rtype) : mpi_bytes(scount, stype));
 }
 
-static void bytes_gatherv(struct mpi_call *c, const struct csz *z, const void *sbuf, int scount,
+static void bytes_gatherv(struct mpi_call *c, const struct comm_sizes *z, const void *sbuf,
+			  int scount,
 			  MType stype, const int *rcounts, MType rtype, int root)
 {
 	int r = role(z, root);
@@ -115,7 +119,7 @@ static void bytes_gatherv(struct mpi_call *c, const struct csz *z, const void *s
 		SENT(sbuf == TMPI_IN_PLACE ? at(rcounts, z->rank, rtype) : mpi_bytes(scount, stype));
 }
 
-static void bytes_scatter(struct mpi_call *c, const struct csz *z, int scount, MType stype,
+static void bytes_scatter(struct mpi_call *c, const struct comm_sizes *z, int scount, MType stype,
 			  const void *rbuf, int rcount, MType rtype, int root)
 {
 	int r = role(z, root);
@@ -125,7 +129,7 @@ static void bytes_scatter(struct mpi_call *c, const struct csz *z, int scount, M
 		RECV(rbuf == TMPI_IN_PLACE ? mpi_bytes(scount, stype) : mpi_bytes(rcount, rtype));
 }
 
-static void bytes_scatterv(struct mpi_call *c, const struct csz *z, const int *scounts,
+static void bytes_scatterv(struct mpi_call *c, const struct comm_sizes *z, const int *scounts,
 			   MType stype, const void *rbuf, int rcount, MType rtype, int root)
 {
 	int r = role(z, root);
@@ -135,21 +139,24 @@ static void bytes_scatterv(struct mpi_call *c, const struct csz *z, const int *s
 		RECV(rbuf == TMPI_IN_PLACE ? at(scounts, z->rank, stype) : mpi_bytes(rcount, rtype));
 }
 
-static void bytes_allgather(struct mpi_call *c, const struct csz *z, const void *sbuf, int scount,
+static void bytes_allgather(struct mpi_call *c, const struct comm_sizes *z, const void *sbuf,
+			    int scount,
 			    MType stype, int rcount, MType rtype)
 {
 	SENT(sbuf == TMPI_IN_PLACE ? mpi_bytes(rcount, rtype) : mpi_bytes(scount, stype));
 	RECV((uint64_t)z->n * mpi_bytes(rcount, rtype));
 }
 
-static void bytes_allgatherv(struct mpi_call *c, const struct csz *z, const void *sbuf, int scount,
+static void bytes_allgatherv(struct mpi_call *c, const struct comm_sizes *z, const void *sbuf,
+			     int scount,
 			     MType stype, const int *rcounts, MType rtype)
 {
 	SENT(sbuf == TMPI_IN_PLACE ? at(rcounts, z->rank, rtype) : mpi_bytes(scount, stype));
 	RECV(sum(rcounts, z->n, rtype));
 }
 
-static void bytes_alltoall(struct mpi_call *c, const struct csz *z, const void *sbuf, int scount,
+static void bytes_alltoall(struct mpi_call *c, const struct comm_sizes *z, const void *sbuf,
+			   int scount,
 			   MType stype, int rcount, MType rtype)
 {
 	uint64_t recv = (uint64_t)z->n * mpi_bytes(rcount, rtype);
@@ -157,7 +164,7 @@ static void bytes_alltoall(struct mpi_call *c, const struct csz *z, const void *
 	RECV(recv);
 }
 
-static void bytes_alltoallv(struct mpi_call *c, const struct csz *z, const void *sbuf,
+static void bytes_alltoallv(struct mpi_call *c, const struct comm_sizes *z, const void *sbuf,
 			    const int *scounts, MType stype, const int *rcounts, MType rtype)
 {
 	uint64_t recv = sum(rcounts, z->n, rtype);
@@ -165,7 +172,7 @@ static void bytes_alltoallv(struct mpi_call *c, const struct csz *z, const void 
 	RECV(recv);
 }
 
-static void bytes_alltoallw(struct mpi_call *c, const struct csz *z, const void *sbuf,
+static void bytes_alltoallw(struct mpi_call *c, const struct comm_sizes *z, const void *sbuf,
 			    const int *scounts, const MType *stypes, const int *rcounts,
 			    const MType *rtypes)
 {
@@ -174,14 +181,14 @@ static void bytes_alltoallw(struct mpi_call *c, const struct csz *z, const void 
 	RECV(recv);
 }
 
-static void bytes_reduce_scatter(struct mpi_call *c, const struct csz *z, const int *rcounts,
+static void bytes_reduce_scatter(struct mpi_call *c, const struct comm_sizes *z, const int *rcounts,
 				 MType type)
 {
 	SENT(sum(rcounts, z->local, type));
 	RECV(at(rcounts, z->rank, type));
 }
 
-static void bytes_reduce_scatter_block(struct mpi_call *c, const struct csz *z, int rcount,
+static void bytes_reduce_scatter_block(struct mpi_call *c, const struct comm_sizes *z, int rcount,
 				       MType type)
 {
 	SENT((uint64_t)z->local * mpi_bytes(rcount, type));
@@ -209,7 +216,7 @@ static void bytes_reduce_scatter_block(struct mpi_call *c, const struct csz *z, 
 		tprof_call_enter(&c->call);                                               \
 		int rc = real(__VA_ARGS__);                                                \
 		if (rc == TMPI_SUCCESS) {                                                  \
-			struct csz z = sizes_of(e);                                        \
+			struct comm_sizes z = sizes_of(e);                                        \
 			(void)z;                                                           \
 			bytes;                                                             \
 			if (rq_) {                                                         \

@@ -20,7 +20,7 @@ static const char *str(const struct proc *p, uint32_t local)
 	return local ? strings_get(proc_string(p, local)) : NULL;
 }
 
-static void put_str(struct jw *w, const char *s)
+static void put_str(struct json_writer *w, const char *s)
 {
 	if (s)
 		jw_str(w, s, strlen(s));
@@ -30,7 +30,7 @@ static void put_str(struct jw *w, const char *s)
 
 #define KEY(w, k) jw_lit(w, ",\"" k "\":")
 
-static void mpi_args(struct jw *w, const uint8_t *ext)
+static void mpi_args(struct json_writer *w, const uint8_t *ext)
 {
 	struct tprof_mpi_args a;
 	memcpy(&a, ext, sizeof(a));
@@ -54,7 +54,7 @@ static void mpi_args(struct jw *w, const uint8_t *ext)
 	jw_lit(w, "}");
 }
 
-static void mpi_args2(struct jw *w, const uint8_t *ext)
+static void mpi_args2(struct json_writer *w, const uint8_t *ext)
 {
 	struct tprof_mpi_args2 b;
 	memcpy(&b, ext, sizeof(b));
@@ -74,7 +74,7 @@ static void mpi_args2(struct jw *w, const uint8_t *ext)
 
 /* NRT calls: struct tprof_nrt_args (its name as a string), then an execution's
  * struct tprof_nrt_exec. */
-static void nrt_args(struct jw *w, const struct proc *p, const struct tprof_rec *r)
+static void nrt_args(struct json_writer *w, const struct proc *p, const struct tprof_rec *r)
 {
 	struct tprof_nrt_args a;
 	memcpy(&a, r + 1, sizeof(a));
@@ -112,7 +112,7 @@ static void nrt_args(struct jw *w, const struct proc *p, const struct tprof_rec 
 	jw_lit(w, "}");
 }
 
-static void comm_def(struct jw *w, const struct tprof_rec *r)
+static void comm_def(struct json_writer *w, const struct tprof_rec *r)
 {
 	struct tprof_comm_def d;
 	memcpy(&d, r + 1, sizeof(d));
@@ -142,7 +142,7 @@ static void comm_def(struct jw *w, const struct tprof_rec *r)
 	jw_lit(w, "]}");
 }
 
-static void csync(struct jw *w, const struct tprof_rec *r)
+static void csync(struct json_writer *w, const struct tprof_rec *r)
 {
 	struct tprof_csync c;
 	memcpy(&c, r + 1, sizeof(c));
@@ -158,7 +158,7 @@ static void csync(struct jw *w, const struct tprof_rec *r)
 	jw_lit(w, "}");
 }
 
-static void nccl_args(struct jw *w, const uint8_t *ext, unsigned units)
+static void nccl_args(struct json_writer *w, const uint8_t *ext, unsigned units)
 {
 	struct tprof_nccl_args a;
 	struct tprof_nccl_args2 b;
@@ -198,7 +198,7 @@ static void nccl_args(struct jw *w, const uint8_t *ext, unsigned units)
 	jw_lit(w, "}");
 }
 
-static void devop(struct jw *w, const uint8_t *ext, unsigned flags)
+static void devop(struct json_writer *w, const uint8_t *ext, unsigned flags)
 {
 	struct tprof_devop d;
 	memcpy(&d, ext, sizeof(d));
@@ -242,7 +242,7 @@ static void devop(struct jw *w, const uint8_t *ext, unsigned flags)
 
 /* A POLL record's functions: "polls":[{"name","count","busy","min","max","timed"}...] (ticks;
  * timed: the polls the recorder timed, 0 in files written before it timed some alone). */
-static void poll_fns(struct jw *w, const struct proc *p, const struct tprof_rec *r)
+static void poll_fns(struct json_writer *w, const struct proc *p, const struct tprof_rec *r)
 {
 	KEY(w, "polls");
 	jw_lit(w, "[");
@@ -269,7 +269,7 @@ static void poll_fns(struct jw *w, const struct proc *p, const struct tprof_rec 
 }
 
 /* TASK: "task":{"pid","tid","ppid","gen","exe"} (exe as a string, null when unknown). */
-static void task(struct jw *w, const struct proc *p, const struct tprof_rec *r)
+static void task(struct json_writer *w, const struct proc *p, const struct tprof_rec *r)
 {
 	struct tprof_task x;
 	memcpy(&x, r + 1, sizeof(x));
@@ -288,7 +288,7 @@ static void task(struct jw *w, const struct proc *p, const struct tprof_rec *r)
 }
 
 /* MAPS: "map":{"start","end","offset","gen"}. */
-static void map(struct jw *w, const struct tprof_rec *r)
+static void map(struct json_writer *w, const struct tprof_rec *r)
 {
 	struct tprof_map m;
 	memcpy(&m, r + 1, sizeof(m));
@@ -304,7 +304,7 @@ static void map(struct jw *w, const struct tprof_rec *r)
 	jw_lit(w, "}");
 }
 
-static void frames(struct jw *w, const uint8_t *at, unsigned n)
+static void frames(struct json_writer *w, const uint8_t *at, unsigned n)
 {
 	jw_lit(w, "[");
 	for (unsigned i = 0; i < n; i++) {
@@ -319,7 +319,7 @@ static void frames(struct jw *w, const uint8_t *at, unsigned n)
 
 /* SAMPLE: "kernel":[addresses], "user":[addresses], innermost first; frames that would run
  * past the record's extension are left out. */
-static void sample(struct jw *w, const struct tprof_rec *r)
+static void sample(struct json_writer *w, const struct tprof_rec *r)
 {
 	struct tprof_sample_hdr h;
 	const uint8_t *ext = (const uint8_t *)(r + 1);
@@ -333,7 +333,7 @@ static void sample(struct jw *w, const struct tprof_rec *r)
 	frames(w, ext + sizeof(h) + nk * sizeof(uint64_t), nu);
 }
 
-static void record(struct jw *w, const struct proc *p, size_t image, uint32_t stream,
+static void record(struct json_writer *w, const struct proc *p, size_t image, uint32_t stream,
 		   const struct tprof_rec *r)
 {
 	jw_lit(w, "{\"host\":");
@@ -426,7 +426,7 @@ static void record(struct jw *w, const struct proc *p, size_t image, uint32_t st
 int main(int argc, char **argv)
 {
 	struct trace tr = { 0 };
-	struct jw w;
+	struct json_writer w;
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s DIR\n", argv[0]);
 		return 2;

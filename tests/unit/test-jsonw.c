@@ -65,7 +65,7 @@ int main(void)
 	const size_t nsamples = sizeof(samples) / sizeof(samples[0]);
 	const size_t nnumbers = sizeof(numbers) / sizeof(numbers[0]);
 
-	struct jw w;
+	struct json_writer w;
 	ok(jw_open(&w, path, &any_file) == 0, "the writer opens a file");
 	jw_lit(&w, "{\"strings\":[");
 	for (size_t i = 0; i < nsamples; i++) {

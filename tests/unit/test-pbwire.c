@@ -9,7 +9,7 @@
 #include "../../analyze/render/perfetto/wire.h"
 #include "tap.h"
 
-static int same(const struct pb *b, const uint8_t *want, size_t n)
+static int same(const struct proto_buf *b, const uint8_t *want, size_t n)
 {
 	if (b->len == n && !memcmp(b->p, want, n))
 		return 1;
@@ -27,7 +27,7 @@ static int same(const struct pb *b, const uint8_t *want, size_t n)
 
 static void varint_is(uint64_t v, const uint8_t *want, size_t n, const char *what)
 {
-	struct pb b = { 0 };
+	struct proto_buf b = { 0 };
 	pb_need(&b, PB_MAX_FIELD);
 	pb_varint(&b, v);
 	ok(same(&b, want, n) && pb_varint_len(v) == n, "varint %s", what);
@@ -65,7 +65,7 @@ static void zigzags(void)
 
 static void fields(void)
 {
-	struct pb b = { 0 };
+	struct proto_buf b = { 0 };
 	pb_need(&b, 64);
 	pb_uint(&b, 1, 150);
 	ok(same(&b, BYTES(0x08, 0x96, 0x01)), "field 1 = 150");
@@ -93,7 +93,7 @@ static void fields(void)
 
 static void nested(void)
 {
-	struct pb b = { 0 };
+	struct proto_buf b = { 0 };
 	pb_need(&b, 64);
 	size_t m = pb_open(&b, 11);
 	pb_uint(&b, 9, 1);
@@ -108,7 +108,7 @@ static void nested(void)
 	static const size_t sizes[] = { 127, 128, 200, 20000 };
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		size_t n = sizes[k];
-		struct pb c = { 0 };
+		struct proto_buf c = { 0 };
 		pb_need(&c, PB_MAX_FIELD);
 		size_t outer = pb_open(&c, 1);
 		size_t inner = pb_open(&c, 2);
@@ -123,7 +123,7 @@ static void nested(void)
 		size_t ilen = pb_varint_len(n), olen_v = 1 + ilen + n + 2;
 		size_t want_n = 1 + pb_varint_len(olen_v) + olen_v;
 		uint8_t *want = malloc(want_n), *p = want;
-		struct pb w = { 0 };
+		struct proto_buf w = { 0 };
 		pb_need(&w, 2 * PB_MAX_FIELD);
 		pb_varint(&w, olen_v);
 		pb_varint(&w, n);
@@ -150,7 +150,7 @@ static void nested(void)
 /* A buffer that starts empty grows as fields are written, keeping what was written. */
 static void growth(void)
 {
-	struct pb b = { 0 };
+	struct proto_buf b = { 0 };
 	for (uint32_t i = 0; i < 100000; i++) {
 		pb_need(&b, PB_MAX_FIELD);
 		pb_uint(&b, 1, i);

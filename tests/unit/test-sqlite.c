@@ -22,7 +22,7 @@ static char dir[] = "/tmp/tprof-test-sqlite.XXXXXX";
 
 static const char *json(const struct scene_args *a, int64_t *corr)
 {
-	static struct jw w;
+	static struct json_writer w;
 	static char out[4096];
 	if (!w.buf)
 		jw_open_mem(&w);

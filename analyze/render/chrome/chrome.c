@@ -50,7 +50,7 @@ static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 	return 0;
 }
 
-static void name(struct jw *w, const struct scene_item *it)
+static void name(struct json_writer *w, const struct scene_item *it)
 {
 	if (it->name_str)
 		chrome_str(w, it->name_str);
@@ -58,7 +58,7 @@ static void name(struct jw *w, const struct scene_item *it)
 		chrome_name(w, it->name);
 }
 
-static void async_id(struct jw *w, const struct scene_item *it)
+static void async_id(struct json_writer *w, const struct scene_item *it)
 {
 	char id[48];
 	snprintf(id, sizeof(id), ",\"id\":\"%d:%" PRIu64 "\"", it->proc->index, it->id);
@@ -70,7 +70,7 @@ static void async_id(struct jw *w, const struct scene_item *it)
  * items one per line), the first kernel_frames of them kernel functions. */
 static void sample(struct chrome *c, const struct scene_item *it)
 {
-	struct jw *w = &c->w;
+	struct json_writer *w = &c->w;
 	const struct scene_stack *st = it->stack;
 	chrome_head(c, it->track, "i", it->cat ? it->cat : "sample", it->t0);
 	jw_lit(w, ",\"s\":\"t\",\"name\":");
@@ -107,7 +107,7 @@ static void drawn_track(void *ctx, const struct track_info *ti)
 static void item(void *priv, const struct scene_item *it)
 {
 	struct chrome *c = priv;
-	struct jw *w = &c->w;
+	struct json_writer *w = &c->w;
 	if (c->failed)
 		return;
 	drawn(c, it->track.pid);
@@ -158,7 +158,7 @@ static void item(void *priv, const struct scene_item *it)
 	}
 }
 
-static void flow_id(struct jw *w, const struct scene_flow *f)
+static void flow_id(struct json_writer *w, const struct scene_flow *f)
 {
 	jw_lit(w, ",\"id\":");
 	if (f->key)
@@ -171,7 +171,7 @@ static void flow_id(struct jw *w, const struct scene_flow *f)
 static void flow(void *priv, const struct scene_flow *f)
 {
 	struct chrome *c = priv;
-	struct jw *w = &c->w;
+	struct json_writer *w = &c->w;
 	if (c->failed)
 		return;
 	chrome_head(c, f->from, "s", f->cat, f->from_ts);
@@ -190,7 +190,7 @@ static void meta(void *ctx, const char *what, int64_t pid, int64_t tid, const ch
 		 const char *s, int64_t num)
 {
 	struct chrome *c = ctx;
-	struct jw *w = &c->w;
+	struct json_writer *w = &c->w;
 	chrome_sep(c);
 	jw_lit(w, "{\"ph\":\"M\",\"name\":\"");
 	jw_raw(w, what, strlen(what));

@@ -16,19 +16,19 @@ void chrome_sep(struct chrome *c)
 		jw_lit(&c->w, ",\n");
 }
 
-void chrome_str(struct jw *w, const char *s)
+void chrome_str(struct json_writer *w, const char *s)
 {
 	jw_str(w, s, strlen(s));
 }
 
-void chrome_name(struct jw *w, uint32_t id)
+void chrome_name(struct json_writer *w, uint32_t id)
 {
 	jw_str(w, strings_get(id), strings_len(id));
 }
 
 void chrome_head(struct chrome *c, struct track tr, const char *ph, const char *cat, int64_t ts)
 {
-	struct jw *w = &c->w;
+	struct json_writer *w = &c->w;
 	chrome_sep(c);
 	jw_lit(w, "{\"ph\":\"");
 	jw_raw(w, ph, strlen(ph));
@@ -42,7 +42,7 @@ void chrome_head(struct chrome *c, struct track tr, const char *ph, const char *
 	jw_us(w, ts);
 }
 
-void chrome_args(struct jw *w, const struct scene_args *args)
+void chrome_args(struct json_writer *w, const struct scene_args *args)
 {
 	if (!args || !args->n) {
 		jw_lit(w, "}");

@@ -9,7 +9,7 @@
 
 struct chrome {
 	char *path;
-	struct jw w;
+	struct json_writer w;
 	int first;
 	int failed;
 	uint8_t *drawn;                 /* by Chrome pid: something was drawn in it */
@@ -17,11 +17,11 @@ struct chrome {
 };
 
 void chrome_sep(struct chrome *c);
-void chrome_str(struct jw *w, const char *s);
-void chrome_name(struct jw *w, uint32_t id);
+void chrome_str(struct json_writer *w, const char *s);
+void chrome_name(struct json_writer *w, uint32_t id);
 /* {"ph":PH,"cat":CAT,"pid":..,"tid":..,"ts":TS — the caller goes on and closes the brace */
 void chrome_head(struct chrome *c, struct track tr, const char *ph, const char *cat, int64_t ts);
 /* ,"args":{...}} or } when there are none: closes the event. */
-void chrome_args(struct jw *w, const struct scene_args *a);
+void chrome_args(struct json_writer *w, const struct scene_args *a);
 
 #endif

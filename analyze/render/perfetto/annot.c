@@ -10,9 +10,9 @@
 
 #define DEPTH 32
 
-static void value(struct pf *w, struct pf_seq *s, const struct scene_arg *a)
+static void annot_value(struct perfetto_writer *w, struct pf_seq *s, const struct scene_arg *a)
 {
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	switch (a->type) {
 	case SA_U64:
 		pb_uint(b, DA_UINT, a->v.u);
@@ -46,11 +46,11 @@ static void value(struct pf *w, struct pf_seq *s, const struct scene_arg *a)
 	}
 }
 
-void pf_annotations(struct pf *w, struct pf_seq *s, const struct scene_args *args)
+void pf_annotations(struct perfetto_writer *w, struct pf_seq *s, const struct scene_args *args)
 {
 	if (!args || !args->n)
 		return;
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	size_t open[DEPTH];
 	char in_arr[DEPTH] = { 0 };
 	unsigned d = 0, too_deep = 0;
@@ -82,7 +82,7 @@ void pf_annotations(struct pf *w, struct pf_seq *s, const struct scene_args *arg
 			}
 			too_deep = 1;
 		} else {
-			value(w, s, a);
+			annot_value(w, s, a);
 		}
 		pb_close(b, m);
 	}

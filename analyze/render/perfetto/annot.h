@@ -2,9 +2,9 @@
 #ifndef TPROF_ANALYZE_PERFETTO_ANNOT_H
 #define TPROF_ANALYZE_PERFETTO_ANNOT_H
 
-#include "pf.h"
+#include "writer.h"
 
 /* The scene's typed arguments as TrackEvent.debug_annotations of the open event. */
-void pf_annotations(struct pf *w, struct pf_seq *s, const struct scene_args *a);
+void pf_annotations(struct perfetto_writer *w, struct pf_seq *s, const struct scene_args *a);
 
 #endif

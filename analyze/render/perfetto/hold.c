@@ -22,9 +22,9 @@
 #define HOLD_ALL (8u << 20)
 #define END_MARK 0x80000000u
 
-size_t pf_hold_begin(struct pf *w, struct pf_seq *s, size_t room)
+size_t pf_hold_begin(struct perfetto_writer *w, struct pf_seq *s, size_t room)
 {
-	struct pb t = s->b;
+	struct proto_buf t = s->b;
 	s->b = s->hold;
 	s->hold = t;
 	w->npending = 0;
@@ -45,9 +45,10 @@ static void make_room(struct pf_seq *s)
 	}
 }
 
-void pf_hold_end(struct pf *w, struct pf_seq *s, size_t off, int64_t t0, int64_t t1, int slice)
+void pf_hold_end(struct perfetto_writer *w, struct pf_seq *s, size_t off, int64_t t0, int64_t t1,
+		 int slice)
 {
-	struct pb t = s->b;
+	struct proto_buf t = s->b;
 	s->b = s->hold;
 	s->hold = t;
 	make_room(s);
@@ -77,7 +78,8 @@ void pf_hold_end(struct pf *w, struct pf_seq *s, size_t off, int64_t t0, int64_t
 		pf_hold_release(w, s);
 }
 
-static void put(struct pf *w, struct pf_seq *s, const uint8_t *fields, size_t n, int64_t ts)
+static void put(struct perfetto_writer *w, struct pf_seq *s, const uint8_t *fields, size_t n,
+		int64_t ts)
 {
 	size_t p = pf_packet(w, s, n);
 	memcpy(s->b.p + s->b.len, fields, n);
@@ -86,7 +88,8 @@ static void put(struct pf *w, struct pf_seq *s, const uint8_t *fields, size_t n,
 }
 
 /* Pushes the roots of the held forest [lo, hi) on the walk, the last first. */
-static size_t roots(struct pf *w, const struct pf_seq *s, size_t n, uint32_t lo, uint32_t hi)
+static size_t roots(struct perfetto_writer *w, const struct pf_seq *s, size_t n, uint32_t lo,
+		    uint32_t hi)
 {
 	for (uint32_t j = hi; j > lo; j -= s->nodes[j - 1].size)
 		w->walk[n++] = j - 1;
@@ -101,7 +104,7 @@ static int by_time(const void *a, const void *b)
 	return x->k < y->k ? -1 : x->k > y->k;
 }
 
-void pf_hold_release(struct pf *w, struct pf_seq *s)
+void pf_hold_release(struct perfetto_writer *w, struct pf_seq *s)
 {
 	if (!s->nnodes)
 		return;
@@ -145,13 +148,13 @@ void pf_hold_release(struct pf *w, struct pf_seq *s)
 	s->hold.len = 0;
 }
 
-void pf_hold_release_all(struct pf *w)
+void pf_hold_release_all(struct perfetto_writer *w)
 {
 	for (size_t i = 0; i < w->nseqs; i++)
 		pf_hold_release(w, w->seqs[i]);
 }
 
-void pf_hold_free_all(struct pf *w)
+void pf_hold_free_all(struct perfetto_writer *w)
 {
 	for (size_t i = 0; i < w->nseqs; i++) {
 		struct pf_seq *s = w->seqs[i];

@@ -86,7 +86,7 @@ static uint64_t key_a(int kind, int64_t pid)
 
 /* A TrackDescriptor packet at time 0 (before every event: trace processor takes a thread's
  * descriptor time as the earliest the thread may be seen). */
-static size_t desc_open(struct pb *b, uint64_t uuid, size_t *packet)
+static size_t desc_open(struct proto_buf *b, uint64_t uuid, size_t *packet)
 {
 	pb_need(b, 8 * PB_MAX_FIELD);
 	*packet = pb_open(b, TRACE_PACKET);
@@ -96,18 +96,18 @@ static size_t desc_open(struct pb *b, uint64_t uuid, size_t *packet)
 	return d;
 }
 
-static void desc_close(struct pb *b, size_t d, size_t packet)
+static void desc_close(struct proto_buf *b, size_t d, size_t packet)
 {
 	pb_close(b, d);
 	pb_close(b, packet);
 }
 
-static void desc_name(struct pb *b, unsigned field, const char *name)
+static void desc_name(struct proto_buf *b, unsigned field, const char *name)
 {
 	pb_bytes(b, field, name, strlen(name));
 }
 
-static void desc_rank(struct pb *b, int64_t order)
+static void desc_rank(struct proto_buf *b, int64_t order)
 {
 	pb_need(b, PB_MAX_FIELD);
 	int32_t r = order > INT32_MAX ? INT32_MAX : order < INT32_MIN ? INT32_MIN : (int32_t)order;
@@ -115,7 +115,8 @@ static void desc_rank(struct pb *b, int64_t order)
 }
 
 /* A child track of pid's process track, named. */
-static void child_desc(struct pb *b, uint64_t uuid, int64_t pid, const char *name, int counter)
+static void child_desc(struct proto_buf *b, uint64_t uuid, int64_t pid, const char *name,
+		       int counter)
 {
 	size_t p, d = desc_open(b, uuid, &p);
 	pb_uint(b, TD_PARENT_UUID, proc_uuid(pid));
@@ -130,7 +131,7 @@ static void child_desc(struct pb *b, uint64_t uuid, int64_t pid, const char *nam
 
 /* ---- tracks ------------------------------------------------------------------------------- */
 
-static struct pf_track *new_track(struct pf *w, uint64_t uuid, int64_t pid)
+static struct pf_track *new_track(struct perfetto_writer *w, uint64_t uuid, int64_t pid)
 {
 	struct pf_track *t = xcalloc(1, sizeof(*t));
 	t->uuid = uuid;
@@ -139,7 +140,7 @@ static struct pf_track *new_track(struct pf *w, uint64_t uuid, int64_t pid)
 	return t;
 }
 
-struct pf_track *pf_track_find(struct pf *w, struct track t, struct pf_recent *r)
+struct pf_track *pf_track_find(struct perfetto_writer *w, struct track t, struct pf_recent *r)
 {
 	void **v = map_slot(&w->tracks, key_a(K_TRACK, t.pid), (uint64_t)t.tid);
 	if (!*v)
@@ -158,7 +159,8 @@ static const char *item_name(const struct scene_item *it, size_t *n)
 	return s;
 }
 
-struct pf_track *pf_counter_track(struct pf *w, int64_t pid, const struct scene_item *it)
+struct pf_track *pf_counter_track(struct perfetto_writer *w, int64_t pid,
+				  const struct scene_item *it)
 {
 	size_t n;
 	const char *name = item_name(it, &n);
@@ -178,7 +180,7 @@ struct lanes {
 	struct pf_track **v;
 };
 
-struct pf_track *pf_lane(struct pf *w, int64_t pid, const struct scene_item *it)
+struct pf_track *pf_lane(struct perfetto_writer *w, int64_t pid, const struct scene_item *it)
 {
 	size_t n;
 	const char *name = item_name(it, &n);
@@ -258,7 +260,8 @@ static const struct proc *proc_of_pid(const struct trace *tr, int64_t pid)
 	return NULL;
 }
 
-static void process_desc(struct pb *b, const struct trace *tr, struct describe *d, int64_t pid)
+static void process_desc(struct proto_buf *b, const struct trace *tr, struct describe *d,
+			 int64_t pid)
 {
 	const struct proc *p = proc_of_pid(tr, pid);
 	const struct meta *m = map_get(&d->by_track, (uint64_t)(pid + 1), 0);
@@ -278,7 +281,7 @@ static void process_desc(struct pb *b, const struct trace *tr, struct describe *
 	desc_close(b, dd, pk);
 }
 
-static void track_desc(struct pb *b, const struct trace *tr, struct tracks *tracks,
+static void track_desc(struct proto_buf *b, const struct trace *tr, struct tracks *tracks,
 		       struct describe *d, struct track t, uint64_t uuid)
 {
 	const struct meta *m = map_get(&d->by_track, (uint64_t)(t.pid + 1), (uint64_t)(t.tid + 1));
@@ -322,7 +325,7 @@ static void track_desc(struct pb *b, const struct trace *tr, struct tracks *trac
 	desc_close(b, dd, pk);
 }
 
-static void describe_pid(struct pf *w, const struct trace *tr, struct describe *d,
+static void describe_pid(struct perfetto_writer *w, const struct trace *tr, struct describe *d,
 			 struct pf_map *done, int64_t pid)
 {
 	void **v = map_slot(done, (uint64_t)pid + 1, 0);
@@ -332,7 +335,7 @@ static void describe_pid(struct pf *w, const struct trace *tr, struct describe *
 	}
 }
 
-void pf_describe(struct pf *w, const struct trace *tr, struct tracks *tracks)
+void pf_describe(struct perfetto_writer *w, const struct trace *tr, struct tracks *tracks)
 {
 	struct describe d = { 0 };
 	tracks_metadata(tracks, tr, on_meta, &d);
@@ -377,7 +380,7 @@ void pf_describe(struct pf *w, const struct trace *tr, struct tracks *tracks)
 	free(d.infos);
 }
 
-void pf_head(struct pf *w, const struct trace *tr, struct pb *b)
+void pf_head(struct perfetto_writer *w, const struct trace *tr, struct proto_buf *b)
 {
 	(void)w;
 	pb_need(b, 16 * PB_MAX_FIELD);
@@ -419,7 +422,7 @@ const char *pf_head_foreign(const char *path)
 	return n == sizeof(b) ? NULL : "exists and is not a Perfetto trace tprof wrote";
 }
 
-void pf_tracks_free(struct pf *w)
+void pf_tracks_free(struct perfetto_writer *w)
 {
 	for (size_t i = 0; i < w->tracks.cap; i++) {
 		struct pf_map_entry *e = &w->tracks.e[i];

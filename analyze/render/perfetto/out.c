@@ -21,7 +21,7 @@
 #define MAX_PACKET (512u << 10)     /* a compressed_packets packet, field ids and sizes included */
 
 struct job {
-	struct pb b;
+	struct proto_buf b;
 	int compress;
 };
 
@@ -30,14 +30,14 @@ struct pf_out {
 	FILE *f;
 	int err;                         /* the first write's error (errno) */
 	z_stream z;
-	struct pb zout;
+	struct proto_buf zout;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct job q[QUEUE];
 	unsigned head, n;
 	int done;
-	struct pb spare[QUEUE];          /* buffers of written bundles, to be filled again */
+	struct proto_buf spare[QUEUE];          /* buffers of written bundles, to be filled again */
 	unsigned nspare;
 };
 
@@ -50,7 +50,7 @@ static void tune(z_stream *z)
 	deflateTune(z, 4, 8, 258, 8);
 }
 
-static int deflate_into(struct pf_out *o, const struct pb *in)
+static int deflate_into(struct pf_out *o, const struct proto_buf *in)
 {
 	z_stream *z = &o->z;
 	size_t bound = deflateBound(z, in->len);
@@ -80,7 +80,7 @@ static void write_job(struct pf_out *o, struct job *j)
 	if (j->compress && deflate_into(o, &j->b) == 0) {
 		size_t n = o->zout.len;
 		size_t inner = 2 + pb_varint_len(n) + n;
-		struct pb h = { 0 };
+		struct proto_buf h = { 0 };
 		pb_need(&h, 2 * PB_MAX_FIELD);
 		pb_key(&h, TRACE_PACKET, PB_LEN);
 		pb_varint(&h, inner);
@@ -152,7 +152,7 @@ struct pf_out *pf_out_open(const char *path, const struct out_format *fmt)
 	return o;
 }
 
-static void push(struct pf_out *o, struct pb *b, int compress)
+static void push(struct pf_out *o, struct proto_buf *b, int compress)
 {
 	if (!b->len)
 		return;
@@ -163,12 +163,12 @@ static void push(struct pf_out *o, struct pb *b, int compress)
 	o->n++;
 	pthread_cond_broadcast(&o->cond);
 	pthread_mutex_unlock(&o->lock);
-	*b = (struct pb){ 0 };
+	*b = (struct proto_buf){ 0 };
 }
 
-struct pb pf_out_spare(struct pf_out *o, size_t cap)
+struct proto_buf pf_out_spare(struct pf_out *o, size_t cap)
 {
-	struct pb b = { 0 };
+	struct proto_buf b = { 0 };
 	pthread_mutex_lock(&o->lock);
 	if (o->nspare)
 		b = o->spare[--o->nspare];
@@ -178,12 +178,12 @@ struct pb pf_out_spare(struct pf_out *o, size_t cap)
 	return b;
 }
 
-void pf_out_plain(struct pf_out *o, struct pb *b)
+void pf_out_plain(struct pf_out *o, struct proto_buf *b)
 {
 	push(o, b, 0);
 }
 
-void pf_out_bundle(struct pf_out *o, struct pb *b)
+void pf_out_bundle(struct pf_out *o, struct proto_buf *b)
 {
 	push(o, b, 1);
 }

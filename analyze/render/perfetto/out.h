@@ -19,12 +19,12 @@ struct out_format;
  * NULL on failure (outname_error says why). */
 struct pf_out *pf_out_open(const char *path, const struct out_format *fmt);
 /* The packets in b (each a Trace.packet field), written as they are; b is left empty. */
-void pf_out_plain(struct pf_out *o, struct pb *b);
+void pf_out_plain(struct pf_out *o, struct proto_buf *b);
 /* The packets in b written as one compressed bundle; b is left empty (its memory goes with
  * the bundle). */
-void pf_out_bundle(struct pf_out *o, struct pb *b);
+void pf_out_bundle(struct pf_out *o, struct proto_buf *b);
 /* An empty buffer of at least cap bytes, one a written bundle left when there is one. */
-struct pb pf_out_spare(struct pf_out *o, size_t cap);
+struct proto_buf pf_out_spare(struct pf_out *o, size_t cap);
 /* Waits for the helper, closes, frees; the file is put in place when kept (keep) and
  * written, else removed: -1 (outname_error says why). */
 int pf_out_close(struct pf_out *o, int keep);

@@ -23,24 +23,24 @@ const struct out_format perfetto_format = { "a Perfetto trace", 0, 1, pf_head_fo
 
 static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 {
-	struct pf *w = priv;
+	struct perfetto_writer *w = priv;
 	(void)tracks;
 	if (!(w->out = pf_out_open(w->path, &perfetto_format))) {
 		diag_error("%s", outname_error());
 		w->failed = 1;
 		return -1;
 	}
-	struct pb head = { 0 };
+	struct proto_buf head = { 0 };
 	pf_head(w, tr, &head);
 	pf_out_plain(w->out, &head);
 	return 0;
 }
 
 /* A TrackEvent of `type` with the item's category, name and arguments (its fields in s->b). */
-static inline void track_event(struct pf *w, struct pf_seq *s, unsigned type,
+static inline void track_event(struct perfetto_writer *w, struct pf_seq *s, unsigned type,
 			       const struct scene_item *it)
 {
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	size_t te = pb_open(b, PACKET_TRACK_EVENT);
 	pb_uint(b, TE_TYPE, type);
 	if (it->cat)
@@ -54,7 +54,8 @@ static inline void track_event(struct pf *w, struct pf_seq *s, unsigned type,
 }
 
 /* The event as a packet at ts. */
-static void event(struct pf *w, struct pf_seq *s, unsigned type, const struct scene_item *it,
+static void write_track_event(struct perfetto_writer *w, struct pf_seq *s, unsigned type,
+			      const struct scene_item *it,
 		  int64_t ts)
 {
 	size_t p = pf_packet(w, s, 4 * PB_MAX_FIELD);
@@ -64,7 +65,8 @@ static void event(struct pf *w, struct pf_seq *s, unsigned type, const struct sc
 
 /* A slice (its end with it) or an instant on a thread's track while ranges are open there
  * (hold.h): held back, and written with what it encloses once no range is open around it. */
-static void held(struct pf *w, struct pf_seq *s, const struct scene_item *it, int slice)
+static void held(struct perfetto_writer *w, struct pf_seq *s, const struct scene_item *it,
+		 int slice)
 {
 	size_t off = pf_hold_begin(w, s, 4 * PB_MAX_FIELD);
 	track_event(w, s, slice ? TYPE_SLICE_BEGIN : TYPE_INSTANT, it);
@@ -73,10 +75,10 @@ static void held(struct pf *w, struct pf_seq *s, const struct scene_item *it, in
 		pf_hold_release(w, s);
 }
 
-static void counter(struct pf *w, const struct scene_item *it)
+static void counter(struct perfetto_writer *w, const struct scene_item *it)
 {
 	struct pf_seq *s = pf_counter_track(w, it->track.pid, it)->seq;
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	size_t p = pf_packet(w, s, 4 * PB_MAX_FIELD);
 	size_t te = pb_open(b, PACKET_TRACK_EVENT);
 	pb_uint(b, TE_TYPE, TYPE_COUNTER);
@@ -92,7 +94,7 @@ static void counter(struct pf *w, const struct scene_item *it)
 
 static void item(void *priv, const struct scene_item *it)
 {
-	struct pf *w = priv;
+	struct perfetto_writer *w = priv;
 	struct pf_seq *s;
 	if (w->failed)
 		return;
@@ -103,7 +105,7 @@ static void item(void *priv, const struct scene_item *it)
 			held(w, s, it, 1);
 			break;
 		}
-		event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
+		write_track_event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
 		pf_slice_end(w, s, it->t1);
 		break;
 	case SI_INSTANT:
@@ -111,14 +113,14 @@ static void item(void *priv, const struct scene_item *it)
 		if (pf_holding(s, it->ranges_open))
 			held(w, s, it, 0);
 		else
-			event(w, s, TYPE_INSTANT, it, it->t0);
+			write_track_event(w, s, TYPE_INSTANT, it, it->t0);
 		break;
 	case SI_COUNTER:
 		counter(w, it);
 		break;
 	case SI_ASYNC:
 		s = pf_lane(w, it->track.pid, it)->seq;
-		event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
+		write_track_event(w, s, TYPE_SLICE_BEGIN, it, it->t0);
 		pf_slice_end(w, s, it->t1);
 		break;
 	case SI_SAMPLE:
@@ -130,14 +132,15 @@ static void item(void *priv, const struct scene_item *it)
 }
 
 /* One end of an arrow: an instant named after it, carrying its id. */
-static void anchor(struct pf *w, const struct scene_flow *f, struct track tr, int64_t ts,
+static void anchor(struct perfetto_writer *w, const struct scene_flow *f, struct track tr,
+		   int64_t ts,
 		   unsigned ids_field, const struct scene_args *args)
 {
 	struct pf_seq *s = pf_track_of(w, tr)->seq;
 	/* held after what its thread holds: written in its place when it nests there */
 	int hold = s->nnodes != 0;
 	size_t p = hold ? pf_hold_begin(w, s, 4 * PB_MAX_FIELD) : pf_packet(w, s, 4 * PB_MAX_FIELD);
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	size_t te = pb_open(b, PACKET_TRACK_EVENT);
 	pb_uint(b, TE_TYPE, TYPE_INSTANT);
 	pb_uint(b, TE_CATEGORY_IIDS, pf_iid_cat(w, s, f->cat));
@@ -153,14 +156,14 @@ static void anchor(struct pf *w, const struct scene_flow *f, struct track tr, in
 
 static void flow(void *priv, const struct scene_flow *f)
 {
-	struct pf *w = priv;
+	struct perfetto_writer *w = priv;
 	if (w->failed)
 		return;
 	anchor(w, f, f->from, f->from_ts, TE_FLOW_IDS, f->args);
 	anchor(w, f, f->to, f->to_ts, TE_TERMINATING_FLOW_IDS, NULL);
 }
 
-static void destroy(struct pf *w)
+static void destroy(struct perfetto_writer *w)
 {
 	pf_hold_free_all(w);
 	pf_seqs_free(w);
@@ -180,7 +183,7 @@ static void destroy(struct pf *w)
 
 static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 {
-	struct pf *w = priv;
+	struct perfetto_writer *w = priv;
 	if (w->failed) {
 		destroy(w);
 		return -1;
@@ -202,7 +205,7 @@ static const struct scene_ops perfetto_ops = {
 
 struct scene_renderer render_perfetto(const char *path)
 {
-	struct pf *w = xcalloc(1, sizeof(*w));
+	struct perfetto_writer *w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
 	return (struct scene_renderer){ &perfetto_ops, w };
 }

@@ -19,7 +19,7 @@
 
 enum { MAP_KERNEL = 1, MAP_USER = 2 };
 
-static void interned_str(struct pb *b, unsigned field, uint64_t iid, const char *s, size_t n)
+static void interned_str(struct proto_buf *b, unsigned field, uint64_t iid, const char *s, size_t n)
 {
 	pb_need(b, n + 4 * PB_MAX_FIELD);
 	size_t e = pb_open(b, field);
@@ -33,7 +33,7 @@ static int fresh(struct pf_seq *s, enum pf_ikind kind, uint64_t iid)
 	return pf_idset_add(&s->interned, (uint64_t)kind << 56 | iid);
 }
 
-static void mapping(struct pb *b, struct pf_seq *s, unsigned m)
+static void mapping(struct proto_buf *b, struct pf_seq *s, unsigned m)
 {
 	if (!fresh(s, IK_MAPPING, m))
 		return;
@@ -47,7 +47,8 @@ static void mapping(struct pb *b, struct pf_seq *s, unsigned m)
 }
 
 /* The frame of callsite c, defined on s when new there; its iid. */
-static uint64_t frame(struct pf *w, struct pb *b, struct pf_seq *s, const struct callsite *c)
+static uint64_t frame(struct perfetto_writer *w, struct proto_buf *b, struct pf_seq *s,
+		      const struct callsite *c)
 {
 	uint32_t name = c->name ? c->name : w->unknown_fn;
 	uint64_t iid = (uint64_t)name << 1 | c->kernel;
@@ -68,9 +69,9 @@ static uint64_t frame(struct pf *w, struct pb *b, struct pf_seq *s, const struct
 }
 
 /* The callstack ending at callsite `leaf`, new on s: its frames, then itself. */
-static void callstack(struct pf *w, struct pf_seq *s, uint32_t leaf)
+static void callstack(struct perfetto_writer *w, struct pf_seq *s, uint32_t leaf)
 {
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	size_t n = callsites_at(&w->callsites, leaf)->depth + 1;
 	if (n > w->capchain) {
 		w->capchain = n * 2;
@@ -93,7 +94,7 @@ static void callstack(struct pf *w, struct pf_seq *s, uint32_t leaf)
 	free(ids);
 }
 
-void pf_sample(struct pf *w, const struct scene_item *it)
+void pf_sample(struct perfetto_writer *w, const struct scene_item *it)
 {
 	struct pf_seq *s = pf_track_of(w, it->track)->seq;
 	const struct scene_stack *st = it->stack;
@@ -116,7 +117,7 @@ void pf_sample(struct pf *w, const struct scene_item *it)
 		if (fresh_stack)
 			callstack(w, s, leaf);
 	}
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	pb_need(b, 8 * PB_MAX_FIELD);
 	size_t e = pb_open(b, PACKET_PERF_SAMPLE);
 	pb_uint(b, PERF_CPU, st ? st->cpu : 0);

@@ -12,7 +12,7 @@
 #include "seq.h"
 #include "proto.h"
 
-static void clock(struct pb *b, uint32_t id, uint64_t ts, int incremental)
+static void clock(struct proto_buf *b, uint32_t id, uint64_t ts, int incremental)
 {
 	size_t c = pb_open(b, SNAPSHOT_CLOCK);
 	pb_uint(b, CLOCK_ID, id);
@@ -22,13 +22,13 @@ static void clock(struct pb *b, uint32_t id, uint64_t ts, int incremental)
 	pb_close(b, c);
 }
 
-struct pf_seq *pf_seq_new(struct pf *w, uint64_t uuid)
+struct pf_seq *pf_seq_new(struct perfetto_writer *w, uint64_t uuid)
 {
 	struct pf_seq *s = xcalloc(1, sizeof(*s));
 	w->seqs = xreallocarray(w->seqs, w->nseqs + 1, sizeof(*w->seqs));
 	w->seqs[w->nseqs++] = s;
 	s->id = PF_SEQ_GLOBAL + (uint32_t)w->nseqs;
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	pb_need(b, 128);
 	size_t p = pb_open(b, TRACE_PACKET);
 	pb_uint(b, PACKET_SEQUENCE_ID, s->id);
@@ -50,7 +50,8 @@ struct pf_seq *pf_seq_new(struct pf *w, uint64_t uuid)
 	return s;
 }
 
-static void interned_name(struct pb *b, unsigned field, uint64_t iid, const char *s, size_t n)
+static void interned_name(struct proto_buf *b, unsigned field, uint64_t iid, const char *s,
+			  size_t n)
 {
 	pb_need(b, n + 4 * PB_MAX_FIELD);
 	size_t e = pb_open(b, field);
@@ -59,7 +60,7 @@ static void interned_name(struct pb *b, unsigned field, uint64_t iid, const char
 	pb_close(b, e);
 }
 
-void pf_interned_data(struct pf *w, struct pb *b)
+void pf_interned_data(struct perfetto_writer *w, struct proto_buf *b)
 {
 	pb_need(b, PB_MAX_FIELD);
 	size_t d = pb_open(b, PACKET_INTERNED_DATA);
@@ -93,7 +94,7 @@ void pf_interned_data(struct pf *w, struct pb *b)
 	pb_close(b, d);
 }
 
-static void flush_seq(struct pf *w, struct pf_seq *s)
+static void flush_seq(struct perfetto_writer *w, struct pf_seq *s)
 {
 	if (w->meta.len)
 		pf_out_bundle(w->out, &w->meta);
@@ -104,7 +105,7 @@ static void flush_seq(struct pf *w, struct pf_seq *s)
 		s->b = pf_out_spare(w->out, PF_BUNDLE + (PF_BUNDLE >> 2));
 }
 
-void pf_flush_all(struct pf *w)
+void pf_flush_all(struct perfetto_writer *w)
 {
 	if (w->meta.len)
 		pf_out_bundle(w->out, &w->meta);
@@ -114,7 +115,7 @@ void pf_flush_all(struct pf *w)
 }
 
 /* The packet just ended filled a bundle, or all sequences hold too much. */
-void pf_packet_flush(struct pf *w, struct pf_seq *s)
+void pf_packet_flush(struct perfetto_writer *w, struct pf_seq *s)
 {
 	if (s->b.len >= PF_BUNDLE) {
 		s->busy = 1;
@@ -126,20 +127,21 @@ void pf_packet_flush(struct pf *w, struct pf_seq *s)
 
 /* ---- interning ---------------------------------------------------------------------------- */
 
-static uint64_t define(struct pf *w, struct pf_seq *s, enum pf_ikind kind, uint64_t iid)
+static uint64_t define(struct perfetto_writer *w, struct pf_seq *s, enum pf_ikind kind,
+		       uint64_t iid)
 {
 	if (pf_idset_add(&s->interned, (uint64_t)kind << 56 | iid))
 		w->pending[w->npending++] = (struct pf_pending){ (uint8_t)kind, iid };
 	return iid;
 }
 
-void pf_define_name(struct pf *w, struct pf_seq *s, uint32_t id)
+void pf_define_name(struct perfetto_writer *w, struct pf_seq *s, uint32_t id)
 {
 	define(w, s, IK_NAME, id);
 	s->recent[id % 64] = id;
 }
 
-uint32_t pf_const_number(struct pf *w, struct pf_strmap *m, const char *str)
+uint32_t pf_const_number(struct perfetto_writer *w, struct pf_strmap *m, const char *str)
 {
 	struct pf_const *c = &w->consts[((uintptr_t)str >> 3) % PF_CONSTS];
 	*c = (struct pf_const){ str, m, pf_strmap_id(m, str, strlen(str), NULL) };
@@ -147,12 +149,12 @@ uint32_t pf_const_number(struct pf *w, struct pf_strmap *m, const char *str)
 }
 
 /* Flow names are not in the trace's string table: numbered apart, above its ids. */
-uint64_t pf_iid_flowname(struct pf *w, struct pf_seq *s, const char *name)
+uint64_t pf_iid_flowname(struct perfetto_writer *w, struct pf_seq *s, const char *name)
 {
 	return define(w, s, IK_FLOWNAME, 1ull << 32 | pf_const_id(w, &w->names, name));
 }
 
-uint64_t pf_define_cat(struct pf *w, struct pf_seq *s, uint32_t id)
+uint64_t pf_define_cat(struct perfetto_writer *w, struct pf_seq *s, uint32_t id)
 {
 	if (id < 64) {
 		s->cats |= 1ull << id;
@@ -162,7 +164,7 @@ uint64_t pf_define_cat(struct pf *w, struct pf_seq *s, uint32_t id)
 	return define(w, s, IK_CAT, id);
 }
 
-uint64_t pf_iid_key(struct pf *w, struct pf_seq *s, const char *key, uint32_t key_name)
+uint64_t pf_iid_key(struct perfetto_writer *w, struct pf_seq *s, const char *key, uint32_t key_name)
 {
 	const char *k = key ? key : strings_get(key_name);
 	if (!k)
@@ -170,12 +172,12 @@ uint64_t pf_iid_key(struct pf *w, struct pf_seq *s, const char *key, uint32_t ke
 	return define(w, s, IK_KEY, pf_strmap_id(&w->keys, k, strlen(k), NULL));
 }
 
-uint64_t pf_iid_strval(struct pf *w, struct pf_seq *s, uint32_t id)
+uint64_t pf_iid_strval(struct perfetto_writer *w, struct pf_seq *s, uint32_t id)
 {
 	return define(w, s, IK_STRVAL, id);
 }
 
-void pf_seqs_free(struct pf *w)
+void pf_seqs_free(struct perfetto_writer *w)
 {
 	for (size_t i = 0; i < w->nseqs; i++) {
 		pb_free(&w->seqs[i]->b);
@@ -187,9 +189,9 @@ void pf_seqs_free(struct pf *w)
 	w->nseqs = 0;
 }
 
-void pf_slice_end(struct pf *w, struct pf_seq *s, int64_t ts)
+void pf_slice_end(struct perfetto_writer *w, struct pf_seq *s, int64_t ts)
 {
-	struct pb *b = &s->b;
+	struct proto_buf *b = &s->b;
 	size_t p = pf_packet(w, s, 2 * PB_MAX_FIELD);
 	size_t te = pb_open(b, PACKET_TRACK_EVENT);
 	pb_uint(b, TE_TYPE, TYPE_SLICE_END);

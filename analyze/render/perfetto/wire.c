@@ -5,7 +5,7 @@
 #include "../../../common/xalloc.h"
 #include "wire.h"
 
-void pb_grow(struct pb *b, size_t more)
+void pb_grow(struct proto_buf *b, size_t more)
 {
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->len + more)
@@ -14,14 +14,14 @@ void pb_grow(struct pb *b, size_t more)
 	b->cap = cap;
 }
 
-void pb_free(struct pb *b)
+void pb_free(struct proto_buf *b)
 {
 	free(b->p);
-	*b = (struct pb){ 0 };
+	*b = (struct proto_buf){ 0 };
 }
 
 /* The content [start, len) moves on by the extra bytes its length takes. */
-void pb_close_long(struct pb *b, size_t start, size_t n)
+void pb_close_long(struct proto_buf *b, size_t start, size_t n)
 {
 	size_t extra = pb_varint_len(n) - 1;
 	pb_need(b, extra);

@@ -14,22 +14,22 @@ enum pb_wire { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2 };
 /* The most bytes a key and a varint value take together. */
 #define PB_MAX_FIELD 15
 
-struct pb {
+struct proto_buf {
 	uint8_t *p;
 	size_t len, cap;
 };
 
-void pb_grow(struct pb *b, size_t more);
-void pb_free(struct pb *b);
+void pb_grow(struct proto_buf *b, size_t more);
+void pb_free(struct proto_buf *b);
 
 /* Room for `more` bytes past len (out of memory, the program says so and exits). */
-static inline void pb_need(struct pb *b, size_t more)
+static inline void pb_need(struct proto_buf *b, size_t more)
 {
 	if (__builtin_expect(b->len + more > b->cap, 0))
 		pb_grow(b, more);
 }
 
-static inline void pb_varint(struct pb *b, uint64_t v)
+static inline void pb_varint(struct proto_buf *b, uint64_t v)
 {
 	uint8_t *p = b->p + b->len;
 	while (v >= 0x80) {
@@ -56,20 +56,20 @@ static inline uint64_t pb_zigzag(int64_t v)
 	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }
 
-static inline void pb_key(struct pb *b, uint32_t field, enum pb_wire w)
+static inline void pb_key(struct proto_buf *b, uint32_t field, enum pb_wire w)
 {
 	pb_varint(b, (uint64_t)field << 3 | w);
 }
 
 /* uint32/uint64/bool/enum fields; int32/int64 as their two's complement (ten bytes when
  * negative, as protobuf encodes them). */
-static inline void pb_uint(struct pb *b, uint32_t field, uint64_t v)
+static inline void pb_uint(struct proto_buf *b, uint32_t field, uint64_t v)
 {
 	pb_key(b, field, PB_VARINT);
 	pb_varint(b, v);
 }
 
-static inline void pb_fixed64(struct pb *b, uint32_t field, uint64_t v)
+static inline void pb_fixed64(struct proto_buf *b, uint32_t field, uint64_t v)
 {
 	pb_key(b, field, PB_I64);
 	uint8_t *p = b->p + b->len;
@@ -78,7 +78,7 @@ static inline void pb_fixed64(struct pb *b, uint32_t field, uint64_t v)
 	b->len += 8;
 }
 
-static inline void pb_double(struct pb *b, uint32_t field, double d)
+static inline void pb_double(struct proto_buf *b, uint32_t field, double d)
 {
 	uint64_t v;
 	memcpy(&v, &d, sizeof(v));
@@ -86,7 +86,7 @@ static inline void pb_double(struct pb *b, uint32_t field, double d)
 }
 
 /* string and bytes fields (reserves room itself). */
-static inline void pb_bytes(struct pb *b, uint32_t field, const void *s, size_t n)
+static inline void pb_bytes(struct proto_buf *b, uint32_t field, const void *s, size_t n)
 {
 	pb_need(b, n + PB_MAX_FIELD);
 	pb_key(b, field, PB_LEN);
@@ -96,16 +96,16 @@ static inline void pb_bytes(struct pb *b, uint32_t field, const void *s, size_t 
 }
 
 /* A nested message: pb_open returns where its content starts, pb_close writes its length. */
-static inline size_t pb_open(struct pb *b, uint32_t field)
+static inline size_t pb_open(struct proto_buf *b, uint32_t field)
 {
 	pb_key(b, field, PB_LEN);
 	b->p[b->len++] = 0;
 	return b->len;
 }
 
-void pb_close_long(struct pb *b, size_t start, size_t n);
+void pb_close_long(struct proto_buf *b, size_t start, size_t n);
 
-static inline void pb_close(struct pb *b, size_t start)
+static inline void pb_close(struct proto_buf *b, size_t start)
 {
 	size_t n = b->len - start;
 	if (__builtin_expect(n < 0x80, 1))

@@ -58,20 +58,20 @@ static char *index_path(const struct split *s)
 	return p;
 }
 
-static void key(struct jw *w, const char *k)
+static void key(struct json_writer *w, const char *k)
 {
 	jw_lit(w, ",\"");
 	jw_raw(w, k, strlen(k));
 	jw_lit(w, "\":");
 }
 
-static void key_i64(struct jw *w, const char *k, int64_t v)
+static void key_i64(struct json_writer *w, const char *k, int64_t v)
 {
 	key(w, k);
 	jw_i64(w, v);
 }
 
-static void key_u64(struct jw *w, const char *k, uint64_t v)
+static void key_u64(struct json_writer *w, const char *k, uint64_t v)
 {
 	key(w, k);
 	jw_u64(w, v);
@@ -91,7 +91,7 @@ static void range(const struct split *s, size_t i, int64_t *a, int64_t *b)
 		*b = *a;
 }
 
-static void key_opt(struct jw *w, const char *k, int has, int64_t v)
+static void key_opt(struct json_writer *w, const char *k, int has, int64_t v)
 {
 	key(w, k);
 	if (has)
@@ -100,7 +100,7 @@ static void key_opt(struct jw *w, const char *k, int has, int64_t v)
 		jw_lit(w, "null");
 }
 
-static void key_step(struct jw *w, const char *k, int has, uint64_t v)
+static void key_step(struct json_writer *w, const char *k, int has, uint64_t v)
 {
 	key(w, k);
 	if (has)
@@ -109,7 +109,7 @@ static void key_step(struct jw *w, const char *k, int has, uint64_t v)
 		jw_lit(w, "null");
 }
 
-static void part(struct jw *w, const struct split *s, size_t i)
+static void part(struct json_writer *w, const struct split *s, size_t i)
 {
 	const struct part *p = &s->parts[i];
 	char *path = split_part_path(s, i);
@@ -180,7 +180,7 @@ int split_check(const char *path, const struct out_format *part)
 int split_write_index(struct split *s)
 {
 	char *path = index_path(s);
-	struct jw w;
+	struct json_writer w;
 	if (jw_open(&w, path, &split_index_format) < 0) {
 		diag_error("%s", outname_error());
 		free(path);

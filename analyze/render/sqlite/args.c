@@ -22,7 +22,7 @@ static int64_t correlation(const struct scene_args *a)
 	return -1;
 }
 
-int sqlite_args_json(struct jw *w, const struct scene_args *a, int64_t *corr)
+int sqlite_args_json(struct json_writer *w, const struct scene_args *a, int64_t *corr)
 {
 	*corr = -1;
 	if (!a || !a->n)

@@ -9,6 +9,6 @@
 /* The arguments as one JSON object in w (w->len bytes from w->buf; the caller resets len);
  * 0 when there are none.  *corr is set to the top-level "correlation" (an unsigned value)
  * when there is one, to -1 otherwise.  -1 when the text did not fit (w->err). */
-int sqlite_args_json(struct jw *w, const struct scene_args *a, int64_t *corr);
+int sqlite_args_json(struct json_writer *w, const struct scene_args *a, int64_t *corr);
 
 #endif

@@ -30,7 +30,7 @@ struct sqlout {
 					  * CLOCK_MONOTONIC) */
 	struct output scene;             /* the scene drawn for the timeline (model/scene.c) */
 	const struct runtime_set *rts;   /* the runtimes, for the facts only they can give */
-	struct jw args;                  /* the args JSON of the row being written */
+	struct json_writer args;                  /* the args JSON of the row being written */
 	struct tracks *tracks;           /* the scene's, from its begin to its end */
 	struct sqtrack *tv;              /* open addressing on (pid, tid) */
 	size_t ntv, captv;

@@ -94,7 +94,7 @@ static int begin(void *priv, const struct trace *tr)
 	return o->scene.ops->begin(o->scene.priv, tr);
 }
 
-static void event(void *priv, const struct event *ev)
+static void on_event(void *priv, const struct event *ev)
 {
 	struct sqlout *o = priv;
 	if (o->failed || o->db.failed)
@@ -126,7 +126,7 @@ static int end(void *priv, const struct trace *tr)
 	return rc;
 }
 
-static const struct output_ops sqlite_ops = { "sqlite", begin, event, end };
+static const struct output_ops sqlite_ops = { "sqlite", begin, on_event, end };
 
 struct output output_sqlite(const char *path, const char *dir, const struct window *w,
 			    const struct runtime_set *rts)

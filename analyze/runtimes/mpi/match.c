@@ -285,7 +285,7 @@ static void release(struct match *m, const struct proc *p, struct posted *r)
 }
 
 /* Hands every completed receive that nothing posted before it can precede to its channel. */
-static void settle(struct match *m, const struct proc *p, struct rqueue *q, int all)
+static void deliver_ready(struct match *m, const struct proc *p, struct rqueue *q, int all)
 {
 	size_t i = 0;
 	while (i < q->n) {
@@ -334,7 +334,7 @@ uint64_t match_recv_post(struct match *m, struct proc *p, uint64_t order, uint64
 				m->pl->tr->mpi.never_completed++;
 				break;
 			}
-		settle(m, p, q, 0);
+		deliver_ready(m, p, q, 0);
 		find_order(q, order, &at);
 	}
 	e = insert(q, at);
@@ -369,7 +369,7 @@ void match_recv_done(struct match *m, const struct mpi_where *w, uint64_t order,
 			m->pl->tr->mpi.proc_null++;
 		if (e) {
 			drop(q, (size_t)(e - q->v));
-			settle(m, p, q, 0);
+			deliver_ready(m, p, q, 0);
 		}
 		return;
 	}
@@ -398,7 +398,7 @@ void match_recv_done(struct match *m, const struct mpi_where *w, uint64_t order,
 	e->e.bytes = bytes;
 	e->e.req = req;
 	e->e.blocking = blocking;
-	settle(m, p, q, 0);
+	deliver_ready(m, p, q, 0);
 }
 
 static void comm_label(const struct trace *tr, uint64_t id, int32_t rank, char *buf, size_t len)
@@ -426,7 +426,7 @@ void match_finish(struct match *m)
 		for (size_t k = 0; k < q->n; k++)
 			tr->mpi.never_completed += !q->v[k].done;
 		if (p)
-			settle(m, p, q, 1);
+			deliver_ready(m, p, q, 1);
 		free(q->v);
 	}
 	free(m->rq);

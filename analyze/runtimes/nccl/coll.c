@@ -24,14 +24,14 @@
 #include "../../model/emit.h"
 #include "nccl.h"
 
-struct mt;
+struct op_match;
 
 /* A rank's launch while it is in flight. */
-struct rl {
-	struct rl *hnext;               /* hash chain: (proc, key) */
-	struct rl *parent;              /* union-find */
-	struct rl *cnext, *ctail;       /* the component's launches: a list from the root */
-	struct mt *cmatch;              /* root: matches done within the component */
+struct rank_launch {
+	struct rank_launch *hnext;               /* hash chain: (proc, key) */
+	struct rank_launch *parent;              /* union-find */
+	struct rank_launch *cnext, *ctail; /* the component's launches: a list from the root */
+	struct op_match *cmatch;              /* root: matches done within the component */
 	uint32_t nopen;                 /* root: launches of the component not complete */
 	uint32_t index;                 /* at emission: position in the instance */
 	uint64_t order;                 /* creation order */
@@ -43,7 +43,7 @@ struct rl {
 	uint32_t pending;               /* operations whose match is not done */
 	struct nccl_launch L;
 	struct nccl_op *ops;
-	struct mt **opm;                /* each operation's match while pending */
+	struct op_match **opm;                /* each operation's match while pending */
 	uint32_t nops, capops;
 	struct nccl_span *spans;
 	uint32_t nspans, capspans;
@@ -51,13 +51,13 @@ struct rl {
 };
 
 struct member {
-	struct rl *l;                   /* NULL: forgotten (emitted early by the cap) */
+	struct rank_launch *l;                   /* NULL: forgotten (emitted early by the cap) */
 	uint32_t op;
 };
 
 /* One operation matched across ranks. */
-struct mt {
-	struct mt *hnext;               /* hash chain while pending; the component's list once done */
+struct op_match {
+	struct op_match *hnext;         /* hash chain while pending; then the component's list */
 	int p2p;
 	uint64_t comm;
 	uint32_t seq;
@@ -69,9 +69,9 @@ struct mt {
 
 struct nccl_state {
 	struct pipeline *pl;
-	struct rl **lb;
+	struct rank_launch **lb;
 	size_t nlb, nl;
-	struct mt **mb;
+	struct op_match **mb;
 	size_t nmb, nm;
 	uint64_t next_order, next_id;
 };
@@ -108,9 +108,9 @@ static size_t lhash(const struct proc *p, uint64_t key, size_t nb)
 static void lgrow(struct nccl_state *s)
 {
 	size_t nb = s->nlb * 2;
-	struct rl **b = xcalloc(nb, sizeof(*b));
+	struct rank_launch **b = xcalloc(nb, sizeof(*b));
 	for (size_t i = 0; i < s->nlb; i++)
-		for (struct rl *x = s->lb[i], *next; x; x = next) {
+		for (struct rank_launch *x = s->lb[i], *next; x; x = next) {
 			next = x->hnext;
 			size_t j = lhash(x->proc, x->key, nb);
 			x->hnext = b[j];
@@ -123,10 +123,11 @@ static void lgrow(struct nccl_state *s)
 
 static void emit_oldest(struct nccl_state *s);
 
-static struct rl *launch_get(struct nccl_state *s, struct proc *p, uint64_t key, uint64_t group)
+static struct rank_launch *launch_get(struct nccl_state *s, struct proc *p, uint64_t key,
+				      uint64_t group)
 {
-	struct rl **pi = &s->lb[lhash(p, key, s->nlb)];
-	for (struct rl *x = *pi; x; x = x->hnext)
+	struct rank_launch **pi = &s->lb[lhash(p, key, s->nlb)];
+	for (struct rank_launch *x = *pi; x; x = x->hnext)
 		if (x->proc == p && x->key == key)
 			return x;
 	if (s->nl >= INFLIGHT_MAX)
@@ -134,7 +135,7 @@ static struct rl *launch_get(struct nccl_state *s, struct proc *p, uint64_t key,
 	if ((s->nl + 1) * 2 > s->nlb)
 		lgrow(s);
 	pi = &s->lb[lhash(p, key, s->nlb)];
-	struct rl *x = xcalloc(1, sizeof(*x));
+	struct rank_launch *x = xcalloc(1, sizeof(*x));
 	x->proc = p;
 	x->key = key;
 	x->order = ++s->next_order;
@@ -150,7 +151,7 @@ static struct rl *launch_get(struct nccl_state *s, struct proc *p, uint64_t key,
 	return x;
 }
 
-static struct rl *find(struct rl *x)
+static struct rank_launch *find(struct rank_launch *x)
 {
 	while (x->parent != x) {
 		x->parent = x->parent->parent;
@@ -159,14 +160,14 @@ static struct rl *find(struct rl *x)
 	return x;
 }
 
-static struct rl *join(struct rl *a, struct rl *b)
+static struct rank_launch *join(struct rank_launch *a, struct rank_launch *b)
 {
 	a = find(a);
 	b = find(b);
 	if (a == b)
 		return a;
 	if (b->order < a->order) {
-		struct rl *t = a;
+		struct rank_launch *t = a;
 		a = b;
 		b = t;
 	}
@@ -175,7 +176,7 @@ static struct rl *join(struct rl *a, struct rl *b)
 	a->ctail = b->ctail;
 	a->nopen += b->nopen;
 	if (b->cmatch) {
-		struct mt *m = b->cmatch;
+		struct op_match *m = b->cmatch;
 		while (m->hnext)
 			m = m->hnext;
 		m->hnext = a->cmatch;
@@ -186,7 +187,7 @@ static struct rl *join(struct rl *a, struct rl *b)
 }
 
 /* Marks x complete when it is; its component's count of open launches follows. */
-static void update(struct rl *x)
+static void update(struct rank_launch *x)
 {
 	if (x->complete || !x->closed || x->pending || x->nspans < x->L.spans_expected)
 		return;
@@ -207,9 +208,9 @@ static size_t mhash(int p2p, uint64_t comm, uint32_t seq, int32_t src, int32_t d
 static void mgrow(struct nccl_state *s)
 {
 	size_t nb = s->nmb * 2;
-	struct mt **b = xcalloc(nb, sizeof(*b));
+	struct op_match **b = xcalloc(nb, sizeof(*b));
 	for (size_t i = 0; i < s->nmb; i++)
-		for (struct mt *x = s->mb[i], *next; x; x = next) {
+		for (struct op_match *x = s->mb[i], *next; x; x = next) {
 			next = x->hnext;
 			size_t j = mhash(x->p2p, x->comm, x->seq, x->src, x->dst, nb);
 			x->hnext = b[j];
@@ -220,9 +221,9 @@ static void mgrow(struct nccl_state *s)
 	s->nmb = nb;
 }
 
-static void munlink(struct nccl_state *s, struct mt *m)
+static void munlink(struct nccl_state *s, struct op_match *m)
 {
-	struct mt **pi = &s->mb[mhash(m->p2p, m->comm, m->seq, m->src, m->dst, s->nmb)];
+	struct op_match **pi = &s->mb[mhash(m->p2p, m->comm, m->seq, m->src, m->dst, s->nmb)];
 	while (*pi && *pi != m)
 		pi = &(*pi)->hnext;
 	if (*pi) {
@@ -232,15 +233,15 @@ static void munlink(struct nccl_state *s, struct mt *m)
 	m->hnext = NULL;
 }
 
-static void emit_component(struct nccl_state *s, struct rl *root);
+static void emit_component(struct nccl_state *s, struct rank_launch *root);
 
 /* Every member came: the launches it touches are joined, its operations matched. */
-static void match_done(struct nccl_state *s, struct mt *m)
+static void match_done(struct nccl_state *s, struct op_match *m)
 {
 	munlink(s, m);
-	struct rl *root = NULL;
+	struct rank_launch *root = NULL;
 	for (uint32_t i = 0; i < m->seen; i++) {
-		struct rl *x = m->m[i].l;
+		struct rank_launch *x = m->m[i].l;
 		if (!x)
 			continue;
 		x->ops[m->m[i].op].matched = 1;
@@ -263,7 +264,7 @@ static void match_done(struct nccl_state *s, struct mt *m)
 		emit_component(s, root);
 }
 
-static void match_add(struct nccl_state *s, struct rl *x, uint32_t opi)
+static void match_add(struct nccl_state *s, struct rank_launch *x, uint32_t opi)
 {
 	const struct nccl_op *o = &x->ops[opi];
 	int p2p = nccl_op_is_p2p(o->op);
@@ -272,7 +273,7 @@ static void match_add(struct nccl_state *s, struct rl *x, uint32_t opi)
 		src = o->op == TPROF_NCCL_SEND ? o->rank : o->peer;
 		dst = o->op == TPROF_NCCL_SEND ? o->peer : o->rank;
 	}
-	struct mt **pi = &s->mb[mhash(p2p, o->comm, o->seq, src, dst, s->nmb)], *m;
+	struct op_match **pi = &s->mb[mhash(p2p, o->comm, o->seq, src, dst, s->nmb)], *m;
 	for (m = *pi; m; m = m->hnext)
 		if (m->p2p == p2p && m->comm == o->comm && m->seq == o->seq && m->src == src &&
 		    m->dst == dst)
@@ -306,7 +307,7 @@ static void match_add(struct nccl_state *s, struct rl *x, uint32_t opi)
 
 /* ---- what the pipeline hands over -------------------------------------------------------- */
 
-static void launching_call(struct rl *x, const struct event *ev, uint64_t corr)
+static void launching_call(struct rank_launch *x, const struct event *ev, uint64_t corr)
 {
 	x->L.thread = ev->thread;
 	x->L.t0 = ev->t0;
@@ -315,7 +316,7 @@ static void launching_call(struct rl *x, const struct event *ev, uint64_t corr)
 }
 
 /* The launching call was seen: no more operations; a span is due per stream they used. */
-static void close_launch(struct nccl_state *s, struct rl *x)
+static void close_launch(struct nccl_state *s, struct rank_launch *x)
 {
 	if (x->closed)
 		return;
@@ -331,12 +332,12 @@ static void close_launch(struct nccl_state *s, struct rl *x)
 	}
 	x->L.spans_expected = streams;
 	update(x);
-	struct rl *root = find(x);
+	struct rank_launch *root = find(x);
 	if (!root->nopen)
 		emit_component(s, root);
 }
 
-static void add_op(struct nccl_state *s, struct rl *x, const struct event *ev)
+static void add_op(struct nccl_state *s, struct rank_launch *x, const struct event *ev)
 {
 	const struct nccl_info *ni = ev->nccl;
 	if (x->nops == x->capops) {
@@ -370,7 +371,7 @@ void nccl_call(struct pipeline *pl, const struct event *ev)
 	uint64_t corr = ev->call->corr;
 	uint64_t aux = ni->has_b ? ni->b.aux : 0;
 	struct nccl_state *s;
-	struct rl *x;
+	struct rank_launch *x;
 	switch (a->op) {
 	case TPROF_NCCL_GROUP_START:
 		s = state(pl);
@@ -408,7 +409,7 @@ void nccl_device(struct pipeline *pl, const struct event *ev)
 	const struct tprof_devop_coll *c = &di->op.coll;
 	struct nccl_state *s = state(pl);
 	uint64_t key = c->group ? c->group : di->corr;
-	struct rl *x = launch_get(s, ev->proc, key, c->group);
+	struct rank_launch *x = launch_get(s, ev->proc, key, c->group);
 	if (x->nspans == x->capspans) {
 		x->capspans = x->capspans ? x->capspans * 2 : 2;
 		x->spans = xreallocarray(x->spans, x->capspans, sizeof(*x->spans));
@@ -421,14 +422,14 @@ void nccl_device(struct pipeline *pl, const struct event *ev)
 	if (!x->closed)
 		return;
 	update(x);
-	struct rl *root = find(x);
+	struct rank_launch *root = find(x);
 	if (!root->nopen)
 		emit_component(s, root);
 }
 
 /* ---- emission ---------------------------------------------------------------------------- */
 
-static uint32_t label(const struct rl *x)
+static uint32_t label(const struct rank_launch *x)
 {
 	char buf[256];
 	if (!x->nops)
@@ -453,7 +454,8 @@ static uint32_t label(const struct rl *x)
 
 static int by_rank(const void *a, const void *b)
 {
-	const struct rl *x = *(struct rl *const *)a, *y = *(struct rl *const *)b;
+	const struct rank_launch *x = *(struct rank_launch *const *)a;
+	const struct rank_launch *y = *(struct rank_launch *const *)b;
 	if (x->L.rank != y->L.rank)
 		return x->L.rank < y->L.rank ? -1 : 1;
 	if (x->proc->index != y->proc->index)
@@ -461,9 +463,9 @@ static int by_rank(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static void unlink_launch(struct nccl_state *s, struct rl *x)
+static void unlink_launch(struct nccl_state *s, struct rank_launch *x)
 {
-	struct rl **pi = &s->lb[lhash(x->proc, x->key, s->nlb)];
+	struct rank_launch **pi = &s->lb[lhash(x->proc, x->key, s->nlb)];
 	while (*pi && *pi != x)
 		pi = &(*pi)->hnext;
 	if (*pi) {
@@ -473,10 +475,10 @@ static void unlink_launch(struct nccl_state *s, struct rl *x)
 }
 
 /* Its pending matches forget it: they may still complete among the others. */
-static void forget(struct rl *x)
+static void forget(struct rank_launch *x)
 {
 	for (uint32_t i = 0; i < x->nops; i++) {
-		struct mt *m = x->opm[i];
+		struct op_match *m = x->opm[i];
 		if (!m)
 			continue;
 		for (uint32_t k = 0; k < m->seen; k++)
@@ -485,28 +487,28 @@ static void forget(struct rl *x)
 	}
 }
 
-static void emit_component(struct nccl_state *s, struct rl *root)
+static void emit_component(struct nccl_state *s, struct rank_launch *root)
 {
 	root = find(root);
 	uint32_t n = 0;
-	for (struct rl *x = root; x; x = x->cnext)
+	for (struct rank_launch *x = root; x; x = x->cnext)
 		n++;
-	struct rl **v = xmallocarray(n, sizeof(*v));
+	struct rank_launch **v = xmallocarray(n, sizeof(*v));
 	struct nccl_launch *L = xmallocarray(n, sizeof(*L));
 	n = 0;
-	for (struct rl *x = root; x; x = x->cnext)
+	for (struct rank_launch *x = root; x; x = x->cnext)
 		v[n++] = x;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), by_rank);
 	uint32_t nlinks = 0;
-	for (struct mt *m = root->cmatch; m; m = m->hnext)
+	for (struct op_match *m = root->cmatch; m; m = m->hnext)
 		nlinks += m->p2p;
 	struct nccl_link *links = xmallocarray(nlinks ? nlinks : 1, sizeof(*links));
 	struct nccl_inst in = { .id = ++s->next_id, .l = L, .nl = n, .links = links, .last_rank = -1,
 				.last_start_rank = -1 };
 	int any_entry = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		struct rl *x = v[i];
+		struct rank_launch *x = v[i];
 		x->index = i;
 		struct nccl_launch *l = &L[i];
 		*l = x->L;
@@ -558,13 +560,13 @@ static void emit_component(struct nccl_state *s, struct rl *root)
 	}
 	if (in.unmatched)
 		in.incomplete = 1;
-	for (struct mt *m = root->cmatch; m; m = m->hnext) {
+	for (struct op_match *m = root->cmatch; m; m = m->hnext) {
 		if (!m->p2p)
 			continue;
 		struct nccl_link k = { .comm = m->comm, .src = m->src, .dst = m->dst, .seq = m->seq };
 		int from = 0, to = 0;
 		for (uint32_t i = 0; i < m->seen; i++) {
-			struct rl *x = m->m[i].l;
+			struct rank_launch *x = m->m[i].l;
 			if (!x)
 				continue;
 			const struct nccl_op *o = &x->ops[m->m[i].op];
@@ -607,9 +609,9 @@ static void emit_component(struct nccl_state *s, struct rl *root)
 	else
 		emit_derived(s->pl, &ev);
 
-	struct mt *done = root->cmatch;
+	struct op_match *done = root->cmatch;
 	for (uint32_t i = 0; i < n; i++) {
-		struct rl *x = v[i];
+		struct rank_launch *x = v[i];
 		forget(x);
 		unlink_launch(s, x);
 		free(x->ops);
@@ -617,7 +619,7 @@ static void emit_component(struct nccl_state *s, struct rl *root)
 		free(x->spans);
 		free(x);
 	}
-	for (struct mt *m = done, *next; m; m = next) {
+	for (struct op_match *m = done, *next; m; m = next) {
 		next = m->hnext;
 		free(m->m);
 		free(m);
@@ -629,16 +631,17 @@ static void emit_component(struct nccl_state *s, struct rl *root)
 
 static int by_order(const void *a, const void *b)
 {
-	const struct rl *x = *(struct rl *const *)a, *y = *(struct rl *const *)b;
+	const struct rank_launch *x = *(struct rank_launch *const *)a;
+	const struct rank_launch *y = *(struct rank_launch *const *)b;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /* The cap on launches in flight: the oldest one's component goes out as it is. */
 static void emit_oldest(struct nccl_state *s)
 {
-	struct rl *o = NULL;
+	struct rank_launch *o = NULL;
 	for (size_t i = 0; i < s->nlb; i++)
-		for (struct rl *x = s->lb[i]; x; x = x->hnext)
+		for (struct rank_launch *x = s->lb[i]; x; x = x->hnext)
 			if (!o || x->order < o->order)
 				o = x;
 	if (o)
@@ -652,16 +655,16 @@ void nccl_finish(struct pipeline *pl)
 		return;
 	/* The members found of each match still pending belong together. */
 	for (size_t i = 0; i < s->nmb; i++)
-		for (struct mt *m = s->mb[i]; m; m = m->hnext) {
-			struct rl *root = NULL;
+		for (struct op_match *m = s->mb[i]; m; m = m->hnext) {
+			struct rank_launch *root = NULL;
 			for (uint32_t k = 0; k < m->seen; k++)
 				if (m->m[k].l)
 					root = root ? join(root, m->m[k].l) : find(m->m[k].l);
 		}
-	struct rl **v = xmallocarray(s->nl ? s->nl : 1, sizeof(*v));
+	struct rank_launch **v = xmallocarray(s->nl ? s->nl : 1, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < s->nlb; i++)
-		for (struct rl *x = s->lb[i]; x; x = x->hnext)
+		for (struct rank_launch *x = s->lb[i]; x; x = x->hnext)
 			if (find(x) == x)
 				v[n++] = x;
 	if (n > 1)
@@ -670,7 +673,7 @@ void nccl_finish(struct pipeline *pl)
 		emit_component(s, v[i]);
 	free(v);
 	for (size_t i = 0; i < s->nmb; i++)
-		for (struct mt *m = s->mb[i], *next; m; m = next) {
+		for (struct op_match *m = s->mb[i], *next; m; m = next) {
 			next = m->hnext;
 			free(m->m);
 			free(m);

@@ -1,9 +1,9 @@
-/* render/perfetto/pf.h — the Perfetto writer's state, shared by its parts: sequences and
+/* render/perfetto/writer.h — the Perfetto writer's state, shared by its parts: sequences and
  * packets (seq.h), packets held back to be written in time order (hold.h), tracks and their
  * descriptors (layout.h), arguments as debug annotations (annot.h), CPU samples (samples.h)
  * and the renderer of the scene (perfetto.c). */
-#ifndef TPROF_ANALYZE_PERFETTO_PF_H
-#define TPROF_ANALYZE_PERFETTO_PF_H
+#ifndef TPROF_ANALYZE_PERFETTO_WRITER_H
+#define TPROF_ANALYZE_PERFETTO_WRITER_H
 
 #include "../../model/scene.h"
 #include "../callsites.h"
@@ -18,14 +18,14 @@
  * earlier than that gives its time in full on the trace clock instead. */
 struct pf_seq {
 	uint32_t id;                     /* trusted_packet_sequence_id */
-	struct pb b;                     /* packets not yet handed to the output */
+	struct proto_buf b;                     /* packets not yet handed to the output */
 	int64_t last;                    /* the incremental clock's value, ns */
 	uint64_t cats;                   /* category iids 1..63 defined on it */
 	struct pf_idset interned;        /* (kind << 56 | iid) defined on it, categories aside */
 	uint32_t recent[64];             /* event name ids known defined, by id % 64 */
 	int busy;                        /* has filled a bundle: gets a bundle-sized buffer */
 	/* packets held back until the ranges around them close (hold.h) */
-	struct pb hold;                  /* their fields after the sequence id */
+	struct proto_buf hold;                  /* their fields after the sequence id */
 	struct pf_node *nodes;           /* in the order they came: children before parents */
 	uint32_t nnodes, capnodes;
 	uint32_t *tops;                  /* the nodes no later one has taken in, in order */
@@ -71,11 +71,11 @@ struct pf_map {
 	size_t n, cap;
 };
 
-struct pf {
+struct perfetto_writer {
 	char *path;
 	struct pf_out *out;
 	int failed;
-	struct pb meta;                  /* descriptors, written before any bundle after them */
+	struct proto_buf meta;          /* descriptors, written before any bundle after them */
 	struct pf_seq **seqs;
 	size_t nseqs;
 	size_t held;                     /* bytes in all sequences' buffers */

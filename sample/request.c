@@ -1,4 +1,4 @@
-/* words.c — what to sample and how often, as the user says it: the words of --sample and
+/* request.c — what to sample and how often, as the user says it: the words of --sample and
  * TPROF_SAMPLE (cpu, sched, mem, all) and the rate of --sample-hz and TPROF_SAMPLE_HZ, one
  * reading for tprof-inspect and for a recorder that samples on its own. */
 #include <stdio.h>

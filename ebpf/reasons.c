@@ -1,4 +1,4 @@
-/* why.c — what the loader says when it cannot: the one-line reasons it gives its caller, the
+/* reasons.c — what the loader says when it cannot: the one-line reasons it gives its caller, the
  * checks of the kernel made before loading, and libbpf's own messages, silenced unless
  * TPROF_VERBOSE >= 2 (3 adds libbpf's debug messages). */
 #include <errno.h>
