@@ -72,7 +72,7 @@
  *   SCHED   streams 2+cpu (BPF) or 1 (/proc): a followed thread changes state
  *   SYSCTR  stream 1: a sampled counter (core busy share, memory, RSS, faults, CPU time)
  *
- * An imported image (common/import.h), written by tprof-analyze from a Chrome trace:
+ * An imported image (common/import-records.h), written by tprof-analyze from a Chrome trace:
  *   IBEGIN, IEND     a slice (X, or B and E)
  *   IMARK            an instant (i I R, objects O N D, samples P)
  *   ICOUNTER         one series of a counter event (C)

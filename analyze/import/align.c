@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "../../common/events.h"
-#include "../../common/import.h"
+#include "../../common/import-records.h"
 #include "../../common/xalloc.h"
-#include "../read/impimage.h"
+#include "../read/import-image.h"
 #include "../util/grow.h"
 #include "../util/satarith.h"
 #include "../util/strings.h"

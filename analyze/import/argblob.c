@@ -1,4 +1,4 @@
-/* argblob.c — the args of an imported event as bytes (common/import.h): written while the
+/* argblob.c — the args of an imported event as bytes (common/import-records.h): written while the
  * Chrome trace is read, read back when the event is drawn.  Numbers that are whole stay
  * integers, others doubles; nesting deeper than the reader follows is cut to a string. */
 #include "argblob.h"
@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../common/import.h"
+#include "../../common/import-records.h"
 
 #define MAX_DEPTH 31
 

@@ -1,5 +1,5 @@
 /* argblob.h — an imported event's "args" object written as the compact bytes of
- * common/import.h (argblob.c), and read back member by member for the scene. */
+ * common/import-records.h (argblob.c), and read back member by member for the scene. */
 #ifndef TPROF_ANALYZE_ARGBLOB_H
 #define TPROF_ANALYZE_ARGBLOB_H
 

@@ -13,7 +13,7 @@
 #endif
 
 #include "chrome-json.h"
-#include "../../common/import.h"
+#include "../../common/import-records.h"
 #include "../../common/xalloc.h"
 
 /* cJSON's own limit on nesting (CJSON_NESTING_LIMIT), which keeps the recursion bounded. */

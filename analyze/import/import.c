@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../../common/xalloc.h"
-#include "../read/impimage.h"
+#include "../read/import-image.h"
 #include "../util/outname.h"
 
 /* Never put in place: only its temporary is used, and removed. */

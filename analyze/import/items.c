@@ -20,7 +20,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../../common/import.h"
+#include "../../common/import-records.h"
 #include "../../common/writev-all.h"
 #include "../../common/xalloc.h"
 #include "../read/trace.h"

@@ -21,7 +21,7 @@
 #include "../../common/events.h"
 #include "../../common/hash.h"
 #include "../../common/imgwrite.h"
-#include "../../common/import.h"
+#include "../../common/import-records.h"
 #include "../../common/xalloc.h"
 #include "../read/trace.h"
 #include "../util/grow.h"

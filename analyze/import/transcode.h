@@ -1,8 +1,8 @@
-/* transcode.h — a Chrome trace rewritten as imported images (transcode.c): each process of the
- * file becomes a process image of its own (common/import.h), the images one after another in
- * one scratch file, which the analyzer then reads as it reads the recorders' images.  What is
- * needed to put the file on the profile's time axis (its kind of time, its steps) comes back
- * beside the images. */
+/* transcode.h — a Chrome trace rewritten as imported images (transcode.c): each process of the file
+ * becomes a process image of its own (common/import-records.h), the images one after another in one
+ * scratch file, which the analyzer then reads as it reads the recorders' images.  What is needed to
+ * put the file on the profile's time axis (its kind of time, its steps) comes back beside the
+ * images. */
 #ifndef TPROF_ANALYZE_TRANSCODE_H
 #define TPROF_ANALYZE_TRANSCODE_H
 

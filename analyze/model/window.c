@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/import.h"
+#include "../../common/import-records.h"
 #include "../../common/xalloc.h"
-#include "../read/impimage.h"
+#include "../read/import-image.h"
 #include "../util/grow.h"
 #include "output.h"
 #include "../util/progress.h"

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "../util/u64map.h"
-#include "impimage.h"
+#include "import-image.h"
 #include "trace.h"
 
 void proc_free(struct proc *p)

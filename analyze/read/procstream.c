@@ -8,7 +8,7 @@
 
 #include "../../common/xalloc.h"
 #include "../util/grow.h"
-#include "impimage.h"
+#include "import-image.h"
 #include "system.h"
 
 static void on_prop(struct proc *p, const struct tprof_rec *r)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "impimage.h"
+#include "import-image.h"
 #include "system.h"
 #include "trace.h"
 
@@ -21,7 +21,7 @@ const char *proc_label(const struct proc *p, char *buf, size_t len)
 	const char *host = p->host ? strings_get(p->host) : "?";
 	char prog[256] = "?";
 	if (p->imp) {
-		const struct impimage *im = p->imp;
+		const struct import_image *im = p->imp;
 		const char *src = im->source ? base_name(strings_get(im->source)) : "?";
 		if (im->process_name || im->pid_name)
 			snprintf(buf, len, "%s (imported from %s)",

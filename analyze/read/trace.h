@@ -37,7 +37,7 @@ struct proc;
 struct thread;
 struct sysimage;
 struct sysindex;
-struct impimage;
+struct import_image;
 
 /* A stream and the iterator that reads its records in order, piece by piece. */
 struct stream {
@@ -306,8 +306,8 @@ struct proc {
 					 * the sampler leaves out (sample/tasks.h: quiet_pid) */
 	int64_t gen;                    /* the exec generation of its pid it ran as (system.h),
 					 * -1 when no system image tells */
-	struct impimage *imp;           /* an imported image (PROP role "import"): what it says
-					 * of itself (impimage.h); NULL for a recorded one */
+	struct import_image *imp;           /* an imported image (PROP role "import"): what it says
+					 * of itself (import-image.h); NULL for a recorded one */
 	struct capture_mark *captures;  /* its capture window's changes (CAPTURE records), in
 					 * the order written */
 	size_t ncaptures, capcaptures;

@@ -17,7 +17,7 @@
 #include "../../common/job.h"
 #include "../../common/xalloc.h"
 #include "../import/fixes.h"
-#include "../read/impimage.h"
+#include "../read/import-image.h"
 #include "../model/runtime.h"
 #include "../util/grow.h"
 #include "table.h"

@@ -11,7 +11,7 @@
 #include "../../analyze/import/argblob.h"
 #include "../../analyze/import/chrome-arena.h"
 #include "../../analyze/import/chrome-json.h"
-#include "../../common/import.h"
+#include "../../common/import-records.h"
 #include "tap.h"
 
 /* The members read back, as text: key=value, I int, D double, S'string', T F N, [..] {..}. */

@@ -1,5 +1,5 @@
-/* import.h — imported traces as a runtime of the registry (runtimes/import/): the records of
- * the imported images (common/import.h) turned into ranges, instants, counters, async ranges
+/* import.h — imported traces as a runtime of the registry (runtimes/import/): the records of the
+ * imported images (common/import-records.h) turned into ranges, instants, counters, async ranges
  * and flows (pipe.c), drawn with their category and arguments (scene.c), and summed into the
  * "Framework ops" table (summary.c). */
 #ifndef TPROF_ANALYZE_IMPORT_RT_H
@@ -10,7 +10,7 @@
 /* What an imported event carries beside the model's fields (struct event's imp). */
 struct imp_info {
 	uint32_t cat;                    /* trace-wide string id, 0: none */
-	const uint8_t *args;             /* the args bytes (common/import.h), args_len of them */
+	const uint8_t *args;             /* the args bytes (import-records.h), args_len of them */
 	uint32_t args_len;
 	uint8_t phase;                   /* the Chrome phase letter */
 	uint8_t clipped;                 /* its end was moved earlier to nest */

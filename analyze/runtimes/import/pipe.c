@@ -18,11 +18,11 @@
 #include <string.h>
 
 #include "../../../common/events.h"
-#include "../../../common/import.h"
+#include "../../../common/import-records.h"
 #include "../../../common/xalloc.h"
 #include "../../import/fixes.h"
 #include "../../model/emit.h"
-#include "../../read/impimage.h"
+#include "../../read/import-image.h"
 #include "../../read/trace.h"
 #include "../../util/grow.h"
 #include "../../util/strings.h"
@@ -122,7 +122,7 @@ static struct imp_state *state(struct pipeline *pl)
 static void fix(struct pipeline *pl, enum imp_fix cause, const struct thread *t,
 		uint64_t offset)
 {
-	const struct impimage *im = t->proc->imp;
+	const struct import_image *im = t->proc->imp;
 	if (pl->tr->imp_fixes)
 		imp_fix(pl->tr->imp_fixes, cause, im ? im->source : 0, offset);
 }

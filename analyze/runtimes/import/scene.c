@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../common/import.h"
+#include "../../../common/import-records.h"
 #include "../../../common/xalloc.h"
 #include "../../import/argblob.h"
 #include "../../import/fixes.h"
-#include "../../read/impimage.h"
+#include "../../read/import-image.h"
 #include "../../util/grow.h"
 #include "../../util/strings.h"
 #include "../../util/u64map.h"
@@ -191,7 +191,7 @@ static const struct placed *place(struct scene *s, unsigned self, const struct t
 	struct placed *pl = placed_of(s, self, th);
 	if (pl->has_track)
 		return pl;
-	const struct impimage *im = th->proc->imp;
+	const struct import_image *im = th->proc->imp;
 	const struct proc *home = im ? im->home : NULL;
 	const struct imp_gpu *g = im && im->file_home ? impimage_gpu(im, thread_stream_id(th)) : NULL;
 	pl->proc = home ? home : th->proc;

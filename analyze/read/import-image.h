@@ -1,8 +1,8 @@
-/* impimage.h — what an imported image (docs/FORMAT.md §3.10) says of itself in its stream 0,
- * as read/impimage.c collects it: the file it came from, its process's name in the file, and
- * how the file's times read; the import's alignment (import/align.c) puts it on the axis. */
-#ifndef TPROF_ANALYZE_IMPIMAGE_H
-#define TPROF_ANALYZE_IMPIMAGE_H
+/* import-image.h — what an imported image (docs/FORMAT.md §3.10) says of itself in its stream 0, as
+ * read/import-image.c collects it: the file it came from, its process's name in the file, and how
+ * the file's times read; the import's alignment (import/align.c) puts it on the axis. */
+#ifndef TPROF_ANALYZE_IMPORT_IMAGE_H
+#define TPROF_ANALYZE_IMPORT_IMAGE_H
 
 #include "trace.h"
 
@@ -14,7 +14,7 @@ struct imp_gpu {
 	uint64_t dstream;
 };
 
-struct impimage {
+struct import_image {
 	uint32_t source;                 /* trace-wide string ids, 0: none */
 	uint32_t pid_name, process_name;
 	int64_t sort_index;              /* INT64_MIN: none */
@@ -30,6 +30,6 @@ struct impimage {
 /* A PROP of an imported image (role "import" makes p one): 1 when it was one of its own. */
 int impimage_prop(struct proc *p, const char *key, const struct tprof_rec *r);
 /* The GPU stream that thread stream of the image is, or NULL. */
-const struct imp_gpu *impimage_gpu(const struct impimage *im, uint32_t stream);
+const struct imp_gpu *impimage_gpu(const struct import_image *im, uint32_t stream);
 
 #endif

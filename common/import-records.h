@@ -1,11 +1,11 @@
-/* import.h — the records of an imported image: a framework's Chrome trace (PyTorch, Kineto,
- * JAX, any tool's trace-event JSON) rewritten by tprof-analyze --import as a process image of
- * its own (PROP role = "import"), one per process of the file, so that the analyzer reads it as
- * it reads the recorders' images.  docs/FORMAT.md §3.10 says the same in prose; the kinds are
- * listed with the others in events.h.  Written by the analyzer into a scratch directory, never
- * by a recorder. */
-#ifndef TPROF_IMPORT_H
-#define TPROF_IMPORT_H
+/* import-records.h — the records of an imported image: a framework's Chrome trace (PyTorch, Kineto,
+ * JAX, any tool's trace-event JSON) rewritten by tprof-analyze --import as a process image of its
+ * own (PROP role = "import"), one per process of the file, so that the analyzer reads it as it
+ * reads the recorders' images.  docs/FORMAT.md §3.10 says the same in prose; the kinds are listed
+ * with the others in events.h.  Written by the analyzer into a scratch directory, never by a
+ * recorder. */
+#ifndef TPROF_IMPORT_RECORDS_H
+#define TPROF_IMPORT_RECORDS_H
 
 #include <stdint.h>
 

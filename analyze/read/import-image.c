@@ -1,14 +1,14 @@
-/* impimage.c — the PROPs of an imported image (impimage.h): role "import" gives the process
- * its struct impimage; source, pid_name, process_name, sort_index, import_rank, time,
- * base_ns and gpu_stream fill it. */
+/* import-image.c — the PROPs of an imported image (import-image.h): role "import" gives the
+ * process its struct import_image; source, pid_name, process_name, sort_index, import_rank,
+ * time, base_ns and gpu_stream fill it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/xalloc.h"
-#include "impimage.h"
+#include "import-image.h"
 
-static struct impimage *image(struct proc *p)
+static struct import_image *image(struct proc *p)
 {
 	if (!p->imp) {
 		p->imp = xcalloc(1, sizeof(*p->imp));
@@ -57,7 +57,7 @@ int impimage_prop(struct proc *p, const char *key, const struct tprof_rec *r)
 				   &dstream) != 3)
 			return 1;
 		g.dstream = dstream;
-		struct impimage *im = p->imp;
+		struct import_image *im = p->imp;
 		im->gpu = xreallocarray(im->gpu, im->ngpu + 1, sizeof(*im->gpu));
 		im->gpu[im->ngpu++] = g;
 	} else
@@ -65,7 +65,7 @@ int impimage_prop(struct proc *p, const char *key, const struct tprof_rec *r)
 	return 1;
 }
 
-const struct imp_gpu *impimage_gpu(const struct impimage *im, uint32_t stream)
+const struct imp_gpu *impimage_gpu(const struct import_image *im, uint32_t stream)
 {
 	for (size_t i = 0; im && i < im->ngpu; i++)
 		if (im->gpu[i].stream == stream)
