@@ -1,7 +1,7 @@
 /* import.h — framework traces brought into the analysis (import.c): the files given with
  * --import and those found in the profile directory rewritten as imported images
  * (transcode.c) in a scratch directory, read with the recorded ones, and put on the profile's
- * time axis (align.c): by absolute time, else by matching steps, else by a given offset. */
+ * time axis (placement.c): by absolute time, else by matching steps, else by a given offset. */
 #ifndef TPROF_ANALYZE_IMPORT_H
 #define TPROF_ANALYZE_IMPORT_H
 
@@ -61,7 +61,7 @@ void import_report_fixes(const struct import_set *set);
  * keeps only so many files open and opens the others again by name when it reads them. */
 void import_end(struct import_set *set);
 
-/* align.c: the import_hooks' align */
+/* placement.c: the import_hooks' align */
 void import_align(struct trace *tr, void *ctx);
 
 #endif

@@ -1,6 +1,6 @@
 /* import-image.h — what an imported image (docs/FORMAT.md §3.10) says of itself in its stream 0, as
  * read/import-image.c collects it: the file it came from, its process's name in the file, and how
- * the file's times read; the import's alignment (import/align.c) puts it on the axis. */
+ * the file's times read; the import's alignment (import/placement.c) puts it on the axis. */
 #ifndef TPROF_ANALYZE_IMPORT_IMAGE_H
 #define TPROF_ANALYZE_IMPORT_IMAGE_H
 

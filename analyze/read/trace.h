@@ -506,7 +506,7 @@ static inline uint32_t thread_stream_id(const struct thread *t)
 	return t->proc->streams[t->stream]->id;
 }
 
-/* align.c: calibrates every process's clock and gives each host its offset; trace_span then
+/* time-axis.c: calibrates every process's clock and gives each host its offset; trace_span then
  * finds the span of every process and of the trace (after clocksync_apply). */
 void timebase_align(struct trace *tr);
 void trace_span(struct trace *tr);

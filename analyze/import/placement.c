@@ -1,4 +1,4 @@
-/* align.c — where an imported file's times go on the profile's axis, once the recorded
+/* placement.c — where an imported file's times go on the profile's axis, once the recorded
  * processes are there.  In this order: a file with absolute times (baseTimeNanoseconds, or
  * epoch timestamps) goes through the realtime clock of its host as the recorders sampled it;
  * else its steps (ProfilerStep#N) are matched to the profile's steps of the same numbers (its

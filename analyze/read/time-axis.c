@@ -1,4 +1,4 @@
-/* align.c — puts every process image on one time axis.  Processes of a host share its
+/* time-axis.c — puts every process image on one time axis.  Processes of a host share its
  * monotonic clock, so one offset (realtime - monotonic, from that host's earliest sample)
  * serves the whole host; hosts then line up through their realtime clocks (refined for MPI
  * ranks by clocksync.c before the spans are found). */
