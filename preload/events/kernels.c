@@ -9,6 +9,7 @@
 #include "kernels.h"
 #include "../../common/real-libc.h"
 #include "../core/resolve.h"
+#include "../spool/spool.h"
 
 struct kentry {
 	const void *fn;

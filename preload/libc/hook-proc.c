@@ -14,6 +14,7 @@
 #include "../core/core.h"
 #include "../core/env-carry.h"
 #include "../core/resolve.h"
+#include "../spool/spool.h"
 
 extern char **environ;
 

@@ -10,6 +10,7 @@
 #include "../events/devrt-cuda.h"
 #include "../events/devrt-hip.h"
 #include "../core/resolve.h"
+#include "../spool/spool.h"
 
 /* The library's own ncclGetVersion, found like every lazily found function (the hook
  * table's pointer to it belongs to the wrappers, a layer above this file). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/handles.h"
+#include "../spool/spool.h"
 #include "nrt-objects.h"
 
 #define MAX_PROBE 256u

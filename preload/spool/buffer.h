@@ -11,6 +11,7 @@
 #define TPROF_BUFFER_H
 
 #include "../core/core.h"
+#include "spool.h"
 #include "../../common/record.h"
 
 #define TPROF_BUSY_GAP 0x40000000u   /* t->busy: a record was lost while busy */

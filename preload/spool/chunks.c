@@ -17,6 +17,7 @@
 #include "../../common/record.h"
 #include "chunks.h"
 #include "../core/core.h"
+#include "spool.h"
 
 static struct libdeflate_compressor *zc;
 static uint8_t *raw_buf, *comp_buf;

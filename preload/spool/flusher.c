@@ -10,6 +10,7 @@
 
 #include "chunks.h"
 #include "../core/core.h"
+#include "spool.h"
 
 #define CLOCK_PERIOD_NS 1000000000ull   /* a clock sample every second */
 #define FIRST_CLOCK_NS 20000000ull      /* and one soon after start, to fix the TSC rate early */

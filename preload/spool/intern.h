@@ -3,7 +3,7 @@
 #ifndef TPROF_INTERN_H
 #define TPROF_INTERN_H
 
-#include "../core/core.h"
+#include "spool.h"
 
 #define TPROF_STRCACHE_BITS 7u
 #define TPROF_STRCACHE_SIZE (1u << TPROF_STRCACHE_BITS)

@@ -10,6 +10,7 @@
 #include "../../common/job.h"
 #include "../core/clock.h"
 #include "../core/core.h"
+#include "spool.h"
 
 /* Launchers' rank variables, most specific first. */
 static const char *const rank_vars[] = {

@@ -6,6 +6,7 @@
 
 #include "chunks.h"
 #include "../core/core.h"
+#include "spool.h"
 
 /* With TPROF_MAX_EVENTS, buffers are granted in small pieces so that one thread holding an
  * unused grant cannot starve the others; unused units go back when the buffer is retired. */

@@ -16,6 +16,7 @@
 #include "../../common/record.h"
 #include "../core/clock.h"
 #include "../core/core.h"
+#include "spool.h"
 
 #define INITIAL_SLOTS 4u
 #define GROW_SLOTS 8u
