@@ -131,7 +131,8 @@ static inline struct tprof_call_args *tprof_call_args(struct tprof_rec *r)
  * requests, models) does not depend on the filter.  tprof_call_enter publishes the call as
  * begun and raises the guard (runtime calls made inside are not recorded), the real call
  * runs, and tprof_call_leave writes its return code and end and lowers the guard.  Each
- * runtime's call (struct mpi_call, nccl_call, nrt_call) is this with its units typed. */
+ * runtime's call (struct mpi_call, nccl_call, nrt_call, hip_call) is this with its units
+ * typed. */
 struct tprof_call {
 	struct tprof_thread *t;
 	struct tprof_hook *h;
@@ -142,8 +143,8 @@ struct tprof_call {
 };
 
 /* Reserves the CALL of h with `ext` argument units (cleared) and points units[0 .. want) at
- * the units the wrapper fills (1 <= want <= TPROF_CALL_UNITS): the record's first `ext`, the
- * rest cleared scratch.  The caller sets the correlation id (corr). */
+ * the units the wrapper fills (want <= TPROF_CALL_UNITS; 0 for a call with no arguments): the
+ * record's first `ext`, the rest cleared scratch.  The caller sets the correlation id (corr). */
 static inline void tprof_call_begin(struct tprof_call *c, struct tprof_thread *t,
 				    struct tprof_hook *h, unsigned ext, unsigned want, void **units)
 {
@@ -164,6 +165,17 @@ static inline void tprof_call_begin(struct tprof_call *c, struct tprof_thread *t
 		if (want > 1)
 			units[1] = &c->scratch[1];
 	}
+}
+
+/* The same for a wrapper that writes every byte of its `ext` units itself (HIP's work put on
+ * a device): the record, its units neither cleared nor pointed at; NULL when not written. */
+static inline struct tprof_rec *tprof_call_begin_raw(struct tprof_call *c, struct tprof_thread *t,
+						     struct tprof_hook *h, unsigned ext)
+{
+	c->t = t;
+	c->h = h;
+	c->ext = ext;
+	return c->r = tprof_call_reserve_raw(t, h, ext);
 }
 
 /* Publishes the call as begun (with what its units hold by now) and enters the runtime. */

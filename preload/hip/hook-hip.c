@@ -22,29 +22,26 @@ HIP_API(HIP_REAL, HIP_REAL)
 
 /* ---- one recorded call ------------------------------------------------------------------ */
 
-/* Reserves and starts a CALL with `ext` argument units; the caller fills the arguments
- * between the two (they are published with the record). */
-static inline struct tprof_call_args *call_begin(struct tprof_thread *t, struct tprof_hook *h,
-						 struct tprof_rec **rp, uint16_t shape)
+/* A HIP call: the call protocol (events/api.h) with its one argument unit typed.  a points at
+ * the record's unit, or at cleared scratch when the call is not written. */
+struct hip_call {
+	struct tprof_call call;
+	struct tprof_call_args *a;
+};
+
+/* Reserves the CALL of h with one argument unit of the given shape, on no device yet. */
+static inline void hip_begin(struct hip_call *c, struct tprof_thread *t, struct tprof_hook *h,
+			     uint16_t shape)
 {
-	struct tprof_rec *r = tprof_call_reserve(t, h, 1);
-	struct tprof_call_args *a = tprof_call_args(r);
-	if (a) {
-		a->shape = shape;
-		a->device = NODEV;
-	}
-	*rp = r;
-	return a;
+	void *u[1];
+	tprof_call_begin(&c->call, t, h, 1, 1, u);
+	c->call.corr = 0;
+	c->a = u[0];
+	c->a->shape = shape;
+	c->a->device = NODEV;
 }
 
-static inline hipError_t call_end(struct tprof_thread *t, struct tprof_rec *r, hipError_t rc)
-{
-	tprof_call_finish(r, rc);
-	t->guard--;
-	return rc;
-}
-
-#define HIP_SIMPLE(name, params, args)                                                    \
+#define HIP_SIMPLE(name, params, args)                                                     \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
 		struct tprof_thread *t = &tprof_tls;                                       \
@@ -53,52 +50,48 @@ static inline hipError_t call_end(struct tprof_thread *t, struct tprof_rec *r, h
 			return HIP_NO_RUNTIME;                                             \
 		if (!tprof_should_record(t))                                               \
 			return real args;                                                  \
-		struct tprof_rec *r = tprof_call_reserve(t, HIP_HOOK(name), 0);            \
-		t->guard++;                                                                \
-		tprof_call_start(r, HIP_HOOK(name), 0, 0);                                 \
-		return call_end(t, r, real args);                                          \
+		struct tprof_call c;                                                       \
+		void *none[1];                                                             \
+		tprof_call_begin(&c, t, HIP_HOOK(name), 0, 0, none);                       \
+		c.corr = 0;                                                                \
+		tprof_call_enter(&c);                                                      \
+		return tprof_call_leave(&c, real args);                                    \
 	}
 #define HIP_NONE(name, params, args)
 HIP_API(HIP_SIMPLE, HIP_NONE)
 #undef HIP_SIMPLE
 
 /* The common prologue of the hand-written wrappers below. */
-#define HIP_PROLOGUE(name, ...)                                                           \
+#define HIP_PROLOGUE(name, ...)                                                            \
 	struct tprof_thread *t = &tprof_tls;                                               \
 	name##_fn real = get_##name();                                                     \
 	if (TPROF_UNLIKELY(!real))                                                         \
 		return HIP_NO_RUNTIME;                                                     \
 	if (!tprof_should_record(t))                                                       \
-		return real(__VA_ARGS__);                                                  \
-	struct tprof_rec *r
-
-#define HIP_START(name)                                                                   \
-	t->guard++;                                                                        \
-	tprof_call_start(r, HIP_HOOK(name), r ? 1 : 0, 0)
+		return real(__VA_ARGS__)
 
 TPROF_EXPORT hipError_t hipSetDevice(int device)
 {
 	HIP_PROLOGUE(hipSetDevice, device);
-	struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipSetDevice), &r, TPROF_SHAPE_NONE);
-	if (a)
-		a->device = (uint16_t)device;
-	HIP_START(hipSetDevice);
-	return call_end(t, r, real(device));
+	struct hip_call c;
+	hip_begin(&c, t, HIP_HOOK(hipSetDevice), TPROF_SHAPE_NONE);
+	c.a->device = (uint16_t)device;
+	tprof_call_enter(&c.call);
+	return tprof_call_leave(&c.call, real(device));
 }
 
 /* ---- waiting ----------------------------------------------------------------------------- */
 
-#define HIP_SYNC(name, stream_expr, event_expr, params, ...)                              \
+#define HIP_SYNC(name, stream_expr, event_expr, params, ...)                               \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
 		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
-		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_SYNC); \
-		if (a) {                                                                   \
-			a->stream = (uint64_t)(uintptr_t)(stream_expr);                    \
-			a->b = (uint64_t)(uintptr_t)(event_expr);                          \
-		}                                                                          \
-		HIP_START(name);                                                           \
-		return call_end(t, r, real(__VA_ARGS__));                                  \
+		struct hip_call c;                                                         \
+		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_SYNC);                        \
+		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \
+		c.a->b = (uint64_t)(uintptr_t)(event_expr);                                \
+		tprof_call_enter(&c.call);                                                 \
+		return tprof_call_leave(&c.call, real(__VA_ARGS__));                       \
 	}
 
 HIP_SYNC(hipDeviceSynchronize, 0, 0, (void))
@@ -117,10 +110,12 @@ static hipError_t profiler_call(struct tprof_hook *h, hipError_t (*real)(void))
 	struct tprof_thread *t = &tprof_tls;
 	if (!tprof_should_record(t))
 		return real();
-	struct tprof_rec *r = tprof_call_reserve(t, h, 0);
-	t->guard++;
-	tprof_call_start(r, h, 0, 0);
-	return call_end(t, r, real());
+	struct tprof_call c;
+	void *none[1];
+	tprof_call_begin(&c, t, h, 0, 0, none);
+	c.corr = 0;
+	tprof_call_enter(&c);
+	return tprof_call_leave(&c, real());
 }
 
 TPROF_EXPORT hipError_t hipProfilerStart(void)
@@ -158,13 +153,11 @@ TPROF_EXPORT hipError_t hipDeviceReset(void)
 	if (!tprof_should_record(t)) {
 		rc = real();
 	} else {
-		struct tprof_rec *r;
-		struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipDeviceReset), &r,
-						       TPROF_SHAPE_NONE);
-		if (a)
-			a->device = (uint16_t)device;
-		HIP_START(hipDeviceReset);
-		rc = call_end(t, r, real());
+		struct hip_call c;
+		hip_begin(&c, t, HIP_HOOK(hipDeviceReset), TPROF_SHAPE_NONE);
+		c.a->device = (uint16_t)device;
+		tprof_call_enter(&c.call);
+		rc = tprof_call_leave(&c.call, real());
 	}
 	tprof_hip_streams_forget();
 	return rc;
@@ -174,7 +167,7 @@ TPROF_EXPORT hipError_t hipDeviceReset(void)
 
 static inline void alloc_done(struct tprof_call_args *a, hipError_t rc, void **ptr)
 {
-	if (a && rc == hipSuccess && ptr)
+	if (rc == hipSuccess && ptr)
 		a->b = (uint64_t)(uintptr_t)*ptr;
 }
 
@@ -182,15 +175,14 @@ static inline void alloc_done(struct tprof_call_args *a, hipError_t rc, void **p
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
 		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
-		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_ALLOC); \
-		if (a) {                                                                   \
-			a->a = (uint64_t)(size_expr);                                      \
-			a->stream = (uint64_t)(uintptr_t)(stream_expr);                    \
-		}                                                                          \
-		HIP_START(name);                                                           \
+		struct hip_call c;                                                         \
+		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_ALLOC);                       \
+		c.a->a = (uint64_t)(size_expr);                                            \
+		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \
+		tprof_call_enter(&c.call);                                                 \
 		hipError_t rc = real(__VA_ARGS__);                                         \
-		alloc_done(a, rc, ptr);                                                    \
-		return call_end(t, r, rc);                                                 \
+		alloc_done(c.a, rc, ptr);                                                  \
+		return tprof_call_leave(&c.call, rc);                                      \
 	}
 
 HIP_ALLOC(hipMalloc, size, 0, (void **ptr, size_t size), ptr, size)
@@ -206,26 +198,26 @@ HIP_ALLOC(hipMallocFromPoolAsync, size, s, (void **ptr, size_t size, void *pool,
 TPROF_EXPORT hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t w, size_t h)
 {
 	HIP_PROLOGUE(hipMallocPitch, ptr, pitch, w, h);
-	struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipMallocPitch), &r, TPROF_SHAPE_ALLOC);
-	HIP_START(hipMallocPitch);
+	struct hip_call c;
+	hip_begin(&c, t, HIP_HOOK(hipMallocPitch), TPROF_SHAPE_ALLOC);
+	tprof_call_enter(&c.call);
 	hipError_t rc = real(ptr, pitch, w, h);
-	alloc_done(a, rc, ptr);
-	if (a && rc == hipSuccess && pitch)
-		a->a = (uint64_t)*pitch * h;
-	return call_end(t, r, rc);
+	alloc_done(c.a, rc, ptr);
+	if (rc == hipSuccess && pitch)
+		c.a->a = (uint64_t)*pitch * h;
+	return tprof_call_leave(&c.call, rc);
 }
 
-#define HIP_FREE(name, stream_expr, params, ...)                                          \
+#define HIP_FREE(name, stream_expr, params, ...)                                           \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
 		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
-		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_FREE); \
-		if (a) {                                                                   \
-			a->b = (uint64_t)(uintptr_t)ptr;                                   \
-			a->stream = (uint64_t)(uintptr_t)(stream_expr);                    \
-		}                                                                          \
-		HIP_START(name);                                                           \
-		return call_end(t, r, real(__VA_ARGS__));                                  \
+		struct hip_call c;                                                         \
+		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_FREE);                        \
+		c.a->b = (uint64_t)(uintptr_t)ptr;                                         \
+		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \
+		tprof_call_enter(&c.call);                                                 \
+		return tprof_call_leave(&c.call, real(__VA_ARGS__));                       \
 	}
 
 HIP_FREE(hipFree, 0, (void *ptr), ptr)
@@ -235,16 +227,17 @@ HIP_FREE(hipFreeAsync, s, (void *ptr, hipStream_t s), ptr, s)
 
 /* ---- streams, events, modules ----------------------------------------------------------- */
 
-#define HIP_CREATE(name, params, ...)                                                     \
+#define HIP_CREATE(name, params, ...)                                                      \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
 		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
-		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_OBJECT); \
-		HIP_START(name);                                                           \
+		struct hip_call c;                                                         \
+		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_OBJECT);                      \
+		tprof_call_enter(&c.call);                                                 \
 		hipError_t rc = real(__VA_ARGS__);                                         \
-		if (a && rc == hipSuccess)                                                 \
-			a->b = (uint64_t)(uintptr_t)*out;                                  \
-		return call_end(t, r, rc);                                                 \
+		if (rc == hipSuccess)                                                      \
+			c.a->b = (uint64_t)(uintptr_t)*out;                                \
+		return tprof_call_leave(&c.call, rc);                                      \
 	}
 
 HIP_CREATE(hipStreamCreate, (hipStream_t *out), out)
@@ -253,17 +246,16 @@ HIP_CREATE(hipStreamCreateWithPriority, (hipStream_t *out, unsigned int flags, i
 HIP_CREATE(hipEventCreate, (hipEvent_t *out), out)
 HIP_CREATE(hipEventCreateWithFlags, (hipEvent_t *out, unsigned flags), out, flags)
 
-#define HIP_OBJECT(name, stream_expr, object_expr, params, ...)                           \
+#define HIP_OBJECT(name, stream_expr, object_expr, params, ...)                            \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
 		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
-		struct tprof_call_args *a = call_begin(t, HIP_HOOK(name), &r, TPROF_SHAPE_OBJECT); \
-		if (a) {                                                                   \
-			a->stream = (uint64_t)(uintptr_t)(stream_expr);                    \
-			a->b = (uint64_t)(uintptr_t)(object_expr);                         \
-		}                                                                          \
-		HIP_START(name);                                                           \
-		return call_end(t, r, real(__VA_ARGS__));                                  \
+		struct hip_call c;                                                         \
+		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_OBJECT);                      \
+		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \
+		c.a->b = (uint64_t)(uintptr_t)(object_expr);                               \
+		tprof_call_enter(&c.call);                                                 \
+		return tprof_call_leave(&c.call, real(__VA_ARGS__));                       \
 	}
 
 /* A destroyed stream's handle may come back for another device (devrt-hip.h). */
@@ -278,13 +270,11 @@ TPROF_EXPORT hipError_t hipStreamDestroy(hipStream_t s)
 	if (!tprof_should_record(t)) {
 		rc = real(s);
 	} else {
-		struct tprof_rec *r;
-		struct tprof_call_args *a = call_begin(t, HIP_HOOK(hipStreamDestroy), &r,
-						       TPROF_SHAPE_OBJECT);
-		if (a)
-			a->stream = a->b = (uint64_t)(uintptr_t)s;
-		HIP_START(hipStreamDestroy);
-		rc = call_end(t, r, real(s));
+		struct hip_call c;
+		hip_begin(&c, t, HIP_HOOK(hipStreamDestroy), TPROF_SHAPE_OBJECT);
+		c.a->stream = c.a->b = (uint64_t)(uintptr_t)s;
+		tprof_call_enter(&c.call);
+		rc = tprof_call_leave(&c.call, real(s));
 	}
 	tprof_hip_streams_forget();
 	return rc;
@@ -298,16 +288,21 @@ TPROF_EXPORT hipError_t hipModuleGetFunction(hipFunction_t *f, hipModule_t m, co
 	struct tprof_thread *t = &tprof_tls;
 	if (!real)
 		return HIP_NO_RUNTIME;
-	int rec = tprof_should_record(t);
-	struct tprof_rec *r = rec ? tprof_call_reserve(t, HIP_HOOK(hipModuleGetFunction), 0) : NULL;
-	if (rec) {
-		t->guard++;
-		tprof_call_start(r, HIP_HOOK(hipModuleGetFunction), 0, 0);
+	if (!tprof_should_record(t)) {
+		hipError_t rc = real(f, m, name);
+		if (rc == hipSuccess && f)
+			tprof_kernel_register(*f, name);
+		return rc;
 	}
+	struct tprof_call c;
+	void *none[1];
+	tprof_call_begin(&c, t, HIP_HOOK(hipModuleGetFunction), 0, 0, none);
+	c.corr = 0;
+	tprof_call_enter(&c);
 	hipError_t rc = real(f, m, name);
 	if (rc == hipSuccess && f)
 		tprof_kernel_register(*f, name);
-	return rec ? call_end(t, r, rc) : rc;
+	return tprof_call_leave(&c, rc);
 }
 
 /* Not an API call anyone times: hipcc's module constructors name each kernel here. */
@@ -371,7 +366,8 @@ int tprof_hip_begin(const struct hip_work *w, struct hip_op *op)
 	uint32_t caller = tprof_g.cfg.callstack ? tprof_callstack(t, corr) : 0;
 	t->guard--;
 	/* Every byte of the units is written: the arguments, the launch's dimensions. */
-	struct tprof_rec *r = tprof_call_reserve_raw(t, w->hook, ext);
+	struct tprof_rec *r = tprof_call_begin_raw(&op->call, t, w->hook, ext);
+	op->call.corr = corr;
 	struct tprof_call_args *a = tprof_call_args(r);
 	if (a) {
 		*a = (struct tprof_call_args){
@@ -387,8 +383,7 @@ int tprof_hip_begin(const struct hip_work *w, struct hip_op *op)
 		if (launch)
 			memcpy(a + 1, &w->dims, sizeof(w->dims));
 	}
-	t->guard++;
-	tprof_call_start(r, w->hook, r ? ext : 0, corr);
+	tprof_call_enter(&op->call);
 	uint64_t t0 = r ? r->t0 : tprof_now();
 	int device = w->device >= 0 ? w->device : tprof_hip_stream_device((uint64_t)(uintptr_t)w->stream);
 	if (a)
@@ -404,16 +399,14 @@ int tprof_hip_begin(const struct hip_work *w, struct hip_op *op)
 		p->op.caller = caller;
 		p->op.dims = w->dims;
 	}
-	op->t = t;
-	op->r = r;
 	op->p = p;
 	return 1;
 }
 
 hipError_t tprof_hip_end(struct hip_op *op, hipError_t rc)
 {
-	tprof_dev_end(op->t, op->p, rc == hipSuccess);
-	return call_end(op->t, op->r, rc);
+	tprof_dev_end(op->call.t, op->p, rc == hipSuccess);
+	return tprof_call_leave(&op->call, rc);
 }
 
 /* ---- the table --------------------------------------------------------------------------- */

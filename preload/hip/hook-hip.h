@@ -293,8 +293,7 @@ struct hip_work {
 };
 
 struct hip_op {
-	struct tprof_thread *t;
-	struct tprof_rec *r;
+	struct tprof_call call;         /* the CALL record, its units written by tprof_hip_begin */
 	struct tprof_devpend *p;
 };
 
