@@ -5,7 +5,6 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <stdarg.h>
 
 #include "startup.h"
 
@@ -68,8 +67,7 @@ long tprof_real_syscall(long nr, ...)
 	long a[6];
 	va_list ap;
 	va_start(ap, nr);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
+	tprof_syscall_args(ap, a);
 	va_end(ap);
 	syscall_fn f = (syscall_fn)found(&real_syscall, "syscall");
 	if (!f) {

@@ -12,9 +12,17 @@
 #ifndef TPROF_REAL_LIBC_H
 #define TPROF_REAL_LIBC_H
 
+#include <stdarg.h>
+
 int tprof_real_close(int fd);
 /* Up to six arguments, each a long or a pointer. */
 long tprof_real_syscall(long nr, ...);
+/* A syscall()'s six arguments, taken as longs from ap (as libc's syscall takes them). */
+static inline void tprof_syscall_args(va_list ap, long a[6])
+{
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+}
 void *tprof_real_dlopen(const char *file, int mode);
 /* RTLD_NEXT and RTLD_DEFAULT are answered for the object that holds this code. */
 void *tprof_real_dlsym(void *handle, const char *name);

@@ -210,8 +210,7 @@ TPROF_EXPORT long syscall(long nr, ...)
 	long a[6];
 	va_list ap;
 	va_start(ap, nr);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
+	tprof_syscall_args(ap, a);
 	va_end(ap);
 	switch (nr) {
 	case SYS_close:
