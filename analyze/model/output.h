@@ -157,7 +157,6 @@ struct msgpass {
 					  * MP_DONE) */
 };
 
-struct nrt_info;
 
 /* A run of unsuccessful polls (MPI_Test finding nothing, again and again), recorded as one
  * POLL record: an EV_CALL from the first poll's entry to the last one's return, named after
@@ -185,11 +184,10 @@ struct call_info {
 	struct tprof_launch_dims dims;
 	const uint32_t *stack;           /* frame name ids, innermost first (TPROF_CALLSTACK) */
 	uint32_t nstack;
-	const struct nrt_info *nrt;      /* domain NRT: what the call recorded (nrt.h) */
 	const struct poll_info *poll;    /* a run of unsuccessful polls, not one call */
-	const void *info;                /* what a runtime of the registry decoded the call into
-					  * (model/runtime.h pipe_call), for those without a field
-					  * of their own here */
+	const void *info;                /* what the call's runtime decoded it into (model/runtime.h
+					  * pipe_call), for that runtime alone to read: NRT's
+					  * struct nrt_info */
 };
 
 /* What a device ran (EV_DEVICE). */

@@ -36,7 +36,7 @@ struct runtime {
 	/* ---- the pipeline (model/pipeline.c) ---- */
 	/* One of its API calls, before it goes to the outputs: decodes the call's `next`
 	 * extension units into `scratch` (RT_SCRATCH bytes) and points the event at them
-	 * (ev->mpi, ci->nrt...), and takes note of it.  Without it, the units are read as the
+	 * (ev->mpi, ci->info...), and takes note of it.  Without it, the units are read as the
 	 * generic argument shapes of common/events.h. */
 	void (*pipe_call)(struct pipeline *pl, struct event *ev, struct call_info *ci,
 			  const uint8_t *ext, unsigned next, void *scratch);

@@ -58,7 +58,7 @@ static void cap_event(void *priv, const struct event *ev)
 	struct seen *s = priv;
 	if (ev->kind != EV_CALL || ev->call->domain != TPROF_DOM_NRT)
 		return;
-	const struct nrt_info *ni = ev->call->nrt;
+	const struct nrt_info *ni = nrt_info_of(ev);
 	int32_t first;
 	s->calls++;
 	if (!ni)

@@ -7,7 +7,7 @@
 
 void nrt_facts(const struct event *ev, const struct facts_sink *s)
 {
-	const struct nrt_info *ni = ev->call->nrt;
+	const struct nrt_info *ni = nrt_info_of(ev);
 	if (!ni || ni->a.op != TPROF_NRT_EXECUTE || !ni->model)
 		return;
 	int32_t first;

@@ -8,9 +8,10 @@
 
 #include <stdint.h>
 
+#include "../../model/output.h"
 #include "../../read/trace.h"
 
-/* What an NRT call recorded (struct call_info.nrt). */
+/* What an NRT call recorded (struct call_info.info of a call of domain NRT). */
 struct nrt_info {
 	struct tprof_nrt_args a;         /* as recorded, but a.name is a trace-wide string id */
 	struct tprof_nrt_exec x;         /* executions only (has_exec) */
@@ -18,6 +19,12 @@ struct nrt_info {
 	uint32_t model;                  /* load, unload, execute: the model's name (a.name), or
 					  * "model 0x<handle>" when the recorder knew none; else 0 */
 };
+
+/* What NRT call ev recorded. */
+static inline const struct nrt_info *nrt_info_of(const struct event *ev)
+{
+	return ev->call->info;
+}
 
 /* Decodes the ext units (next of them) of an NRT CALL of process p. */
 void nrt_decode(const struct proc *p, const uint8_t *ext, unsigned next, struct nrt_info *ni);

@@ -11,7 +11,7 @@ static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *c
 	(void)pl;
 	struct nrt_info *ni = scratch;
 	nrt_decode(ev->proc, ext, next, ni);
-	ci->nrt = ni;
+	ci->info = ni;
 }
 
 static void *sum_new(void)

@@ -70,7 +70,7 @@ static void common_args(struct scene_args *a, const struct event *ev, const stru
 
 void nrt_scene_call_args(struct scene_args *a, const struct event *ev)
 {
-	const struct nrt_info *ni = ev->call->nrt;
+	const struct nrt_info *ni = nrt_info_of(ev);
 	if (!ni)
 		return;
 	if (ni->a.nc >= 0)
@@ -123,7 +123,7 @@ static void core_span(struct scene *s, const struct event *ev, const struct nrt_
 int nrt_scene_event(struct scene *s, const struct event *ev, unsigned self)
 {
 	(void)self;
-	const struct nrt_info *ni = ev->call->nrt;
+	const struct nrt_info *ni = nrt_info_of(ev);
 	scene_draw_call(s, ev);
 	if (!ni)
 		return 1;

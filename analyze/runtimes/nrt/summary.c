@@ -157,7 +157,7 @@ static void failure(struct nrtsum *s, uint32_t name, int status)
 
 void nrtsum_event(struct nrtsum *s, const struct event *ev)
 {
-	const struct nrt_info *ni = ev->call->nrt;
+	const struct nrt_info *ni = nrt_info_of(ev);
 	int64_t dur = ev->t1 > ev->t0 ? ev->t1 - ev->t0 : 0;
 	s->calls++;
 	if (nrt_failed(ev->call->ret))
