@@ -232,121 +232,168 @@ static int output_format(struct options *o)
 	return 2;
 }
 
-static int parse_args(int argc, char **argv, struct options *o)
+/* The long options without a short one, by the number getopt_long returns for each. */
+enum { OPT_START = 1, OPT_END, OPT_STEPS, OPT_TOP, OPT_GROUP_BY, OPT_SUMMARY_FORMAT,
+       OPT_PROGRESS = 8, OPT_NO_PROGRESS, OPT_SPLIT, OPT_IMPORT, OPT_IMPORT_STEPS,
+       OPT_IMPORT_OFFSET, OPT_JOB };
+
+/* Every long option, for getopt_long (short ones: ":sf:o:vhV"). */
+static const struct option long_options[] = {
+	{ "summary", optional_argument, NULL, 's' },
+	{ "summary-format", required_argument, NULL, OPT_SUMMARY_FORMAT },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "start", required_argument, NULL, OPT_START },
+	{ "end", required_argument, NULL, OPT_END },
+	{ "steps", required_argument, NULL, OPT_STEPS },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "split", required_argument, NULL, OPT_SPLIT },
+	{ "import", required_argument, NULL, OPT_IMPORT },
+	{ "import-steps", required_argument, NULL, OPT_IMPORT_STEPS },
+	{ "import-offset", required_argument, NULL, OPT_IMPORT_OFFSET },
+	{ "job", required_argument, NULL, OPT_JOB },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --top N: the rows each table shows. */
+static int set_top(const char *arg, struct options *o)
 {
-	static const struct option longs[] = {
-		{ "summary", optional_argument, NULL, 's' },
-		{ "summary-format", required_argument, NULL, 6 },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "start", required_argument, NULL, 1 },
-		{ "end", required_argument, NULL, 2 },
-		{ "steps", required_argument, NULL, 3 },
-		{ "top", required_argument, NULL, 4 },
-		{ "group-by", required_argument, NULL, 5 },
-		{ "progress", no_argument, NULL, 8 },
-		{ "no-progress", no_argument, NULL, 9 },
-		{ "split", required_argument, NULL, 10 },
-		{ "import", required_argument, NULL, 11 },
-		{ "import-steps", required_argument, NULL, 12 },
-		{ "import-offset", required_argument, NULL, 13 },
-		{ "job", required_argument, NULL, 14 },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (*end || end == arg || n < 0 || n > 1000000)
+		return bad_usage("--top: '%s' is not a number of rows", arg);
+	o->top = (int)n;
+	return 0;
+}
+
+/* --group-by WHAT: how the trace's tracks are grouped. */
+static int set_group_by(const char *arg, struct options *o)
+{
+	if (!strcmp(arg, "process"))
+		o->group_by = TRACKS_BY_PROCESS;
+	else if (!strcmp(arg, "domain"))
+		o->group_by = TRACKS_BY_DOMAIN;
+	else if (!strcmp(arg, "neuroncore"))
+		o->group_by = TRACKS_BY_NEURONCORE;
+	else if (!strcmp(arg, "instance"))
+		o->group_by = TRACKS_BY_INSTANCE;
+	else
+		return bad_usage("--group-by: unknown grouping '%s' (known: process, domain, "
+				 "neuroncore, instance)", arg);
+	return 0;
+}
+
+/* --import FILE: one more file to merge, after those given before it. */
+static void add_import(const char *arg, struct options *o)
+{
+	o->imports = xreallocarray(o->imports, o->nimports + 1, sizeof(*o->imports));
+	o->imports[o->nimports++] = arg;
+}
+
+/* --import-offset US: where an imported file starts, kept as given and in ns. */
+static int set_import_offset(const char *arg, struct options *o)
+{
+	char *end;
+	errno = 0;
+	double us = strtod(arg, &end);
+	if (errno || end == arg || *end || !(us > -9.2e12 && us < 9.2e12))
+		return bad_usage("--import-offset: '%s' is not a time in microseconds", arg);
+	o->import_offset = arg;
+	o->import_offset_ns = (int64_t)(us * 1000.0 + (us < 0 ? -0.5 : 0.5));
+	return 0;
+}
+
+/* Applies to o the option getopt_long returned as c, its value in optarg; 2: a usage error
+ * was said.  --help and --version print and exit. */
+static int apply_option(int c, char **argv, struct options *o)
+{
+	switch (c) {
+	case 's':
+		o->summary = 1;
+		if (optarg && summary_format(optarg, o) < 0)
+			return bad_usage("--summary: unknown summary format '%s' (known: "
+					 "text, json)", optarg);
+		break;
+	case OPT_SUMMARY_FORMAT:
+		o->summary = 1;
+		if (summary_format(optarg, o) < 0)
+			return bad_usage("--summary-format: unknown format '%s' (known: "
+					 "text, json)", optarg);
+		break;
+	case 'f': o->format = optarg; break;
+	case 'o': o->out = optarg; break;
+	case OPT_START: o->start = optarg; break;
+	case OPT_END: o->end = optarg; break;
+	case OPT_STEPS: o->steps = optarg; break;
+	case OPT_TOP: return set_top(optarg, o);
+	case OPT_GROUP_BY: return set_group_by(optarg, o);
+	case OPT_PROGRESS: o->progress = PROGRESS_ON; break;
+	case OPT_NO_PROGRESS: o->progress = PROGRESS_OFF; break;
+	case OPT_SPLIT:
+		o->split = optarg;
+		if (split_parse(optarg, &o->split_spec) < 0)
+			return bad_usage("--split: '%s' is not steps:N (N >= 1) or size:MB "
+					 "(a number of megabytes, from 0.01)", optarg);
+		break;
+	case OPT_IMPORT: add_import(optarg, o); break;
+	case OPT_IMPORT_STEPS: o->import_steps = optarg; break;
+	case OPT_IMPORT_OFFSET: return set_import_offset(optarg, o);
+	case OPT_JOB:
+		if (!*optarg)
+			return bad_usage("--job: '%s' is not a job (an id or its start, "
+					 "'unknown', 'all')", optarg);
+		o->job = optarg;
+		break;
+	case 'v': diag_verbose++; break;
+	case 'h': usage(stdout); exit(0);
+	case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
+	case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
+	default:
+		return bad_usage("unknown option '%s'", argv[optind - 1]);
+	}
+	return 0;
+}
+
+/* Every option, in the order given, up to the first error. */
+static int read_options(int argc, char **argv, struct options *o)
+{
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":sf:o:vhV", longs, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o->summary = 1;
-			if (optarg && summary_format(optarg, o) < 0)
-				return bad_usage("--summary: unknown summary format '%s' (known: "
-						 "text, json)", optarg);
-			break;
-		case 6:
-			o->summary = 1;
-			if (summary_format(optarg, o) < 0)
-				return bad_usage("--summary-format: unknown format '%s' (known: "
-						 "text, json)", optarg);
-			break;
-		case 'f': o->format = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 1: o->start = optarg; break;
-		case 2: o->end = optarg; break;
-		case 3: o->steps = optarg; break;
-		case 4: {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || end == optarg || n < 0 || n > 1000000)
-				return bad_usage("--top: '%s' is not a number of rows", optarg);
-			o->top = (int)n;
-			break;
-		}
-		case 5:
-			if (!strcmp(optarg, "process"))
-				o->group_by = TRACKS_BY_PROCESS;
-			else if (!strcmp(optarg, "domain"))
-				o->group_by = TRACKS_BY_DOMAIN;
-			else if (!strcmp(optarg, "neuroncore"))
-				o->group_by = TRACKS_BY_NEURONCORE;
-			else if (!strcmp(optarg, "instance"))
-				o->group_by = TRACKS_BY_INSTANCE;
-			else
-				return bad_usage("--group-by: unknown grouping '%s' (known: process, domain, "
-						 "neuroncore, instance)", optarg);
-			break;
-		case 8: o->progress = PROGRESS_ON; break;
-		case 9: o->progress = PROGRESS_OFF; break;
-		case 10:
-			o->split = optarg;
-			if (split_parse(optarg, &o->split_spec) < 0)
-				return bad_usage("--split: '%s' is not steps:N (N >= 1) or size:MB "
-						 "(a number of megabytes, from 0.01)", optarg);
-			break;
-		case 11: {
-			o->imports = xreallocarray(o->imports, o->nimports + 1, sizeof(*o->imports));
-			o->imports[o->nimports++] = optarg;
-			break;
-		}
-		case 12: o->import_steps = optarg; break;
-		case 13: {
-			char *end;
-			errno = 0;
-			double us = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(us > -9.2e12 && us < 9.2e12))
-				return bad_usage("--import-offset: '%s' is not a time in microseconds",
-						 optarg);
-			o->import_offset = optarg;
-			o->import_offset_ns = (int64_t)(us * 1000.0 + (us < 0 ? -0.5 : 0.5));
-			break;
-		}
-		case 14:
-			if (!*optarg)
-				return bad_usage("--job: '%s' is not a job (an id or its start, "
-						 "'unknown', 'all')", optarg);
-			o->job = optarg;
-			break;
-		case 'v': diag_verbose++; break;
-		case 'h': usage(stdout); exit(0);
-		case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
-		case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return bad_usage("unknown option '%s'", argv[optind - 1]);
-		}
+	while ((c = getopt_long(argc, argv, ":sf:o:vhV", long_options, NULL)) != -1) {
+		int rc = apply_option(c, argv, o);
+		if (rc)
+			return rc;
 	}
+	return 0;
+}
+
+/* DIR, the one argument after the options (none with --import), and the options that need
+ * DIR or an import. */
+static int read_directory(int argc, char **argv, struct options *o)
+{
 	if (optind >= argc && !o->nimports)
 		return bad_usage("%s", "no directory given");
 	if (optind + 1 < argc)
-		return bad_usage("unexpected argument '%s' (one directory at a time)", argv[optind + 1]);
+		return bad_usage("unexpected argument '%s' (one directory at a time)",
+				 argv[optind + 1]);
 	o->dir = optind < argc ? argv[optind] : NULL;
 	o->label = o->dir ? o->dir : o->imports[0];
 	if (o->job && !o->dir)
 		return bad_usage("%s", "--job chooses among the jobs of DIR: give DIR");
 	if ((o->import_steps || o->import_offset) && !o->nimports && !o->dir)
 		return bad_usage("%s", "--import-steps and --import-offset need --import or DIR");
+	return 0;
+}
+
+/* The trace's format: a known one, which the name -o gives agrees with (or chooses). */
+static int choose_format(struct options *o)
+{
 	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "perfetto") &&
 	    strcmp(o->format, "otf2") && strcmp(o->format, "sqlite"))
 		return bad_usage("--format: unknown format '%s' (known: chrome, perfetto, otf2, "
@@ -357,6 +404,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return rc;
 	o->otf2 = o->format && !strcmp(o->format, "otf2");
 	o->perfetto = o->format && !strcmp(o->format, "perfetto");
+	return 0;
+}
+
+/* What the format needs of -o, and whether it can group its tracks. */
+static int check_format_output(struct options *o)
+{
 	if (!o->dir && o->format && !o->out)
 		return bad_usage("%s", "converting with --import and no DIR: --format needs -o");
 	if (o->otf2 && !o->out)
@@ -372,10 +425,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return bad_usage("%s", "--format sqlite writes a file: '-o -' is not possible");
 	if (o->sqlite && o->group_by != TRACKS_BY_PROCESS)
 		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
+	return 0;
+}
+
+/* --split, the window and the summary, against the trace chosen (no trace: a summary). */
+static int check_split_window_summary(struct options *o)
+{
 	if (o->split && (!o->format || o->otf2 || o->sqlite))
-		return bad_usage("%s", "--split is for a trace written with --format chrome or perfetto");
+		return bad_usage("%s", "--split is for a trace written with --format chrome or "
+				 "perfetto");
 	if (o->split && o->perfetto && o->split_spec.mode == SPLIT_SIZE)
-		return bad_usage("%s", "--split size:MB is for --format chrome (perfetto: steps:N)");
+		return bad_usage("%s", "--split size:MB is for --format chrome "
+				 "(perfetto: steps:N)");
 	if (o->split && o->out && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--split writes several files: '-o -' is not possible");
 	if (o->steps && (o->start || o->end))
@@ -385,6 +446,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (o->summary && o->format && o->out && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--summary and '-o -' would both write to standard output");
 	return 0;
+}
+
+/* The command line into o, each step checking what it reads; 2: a usage error was said. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	int rc = read_options(argc, argv, o);
+	if (!rc)
+		rc = read_directory(argc, argv, o);
+	if (!rc)
+		rc = choose_format(o);
+	if (!rc)
+		rc = check_format_output(o);
+	if (!rc)
+		rc = check_split_window_summary(o);
+	return rc;
 }
 
 static int time_window(struct options *o, struct trace *tr, struct window *w)
