@@ -487,83 +487,121 @@ static void forget(struct rank_launch *x)
 	}
 }
 
-static void emit_component(struct nccl_state *s, struct rank_launch *root)
+/* The component's launches, by rank (then process, then creation); *n: how many. */
+static struct rank_launch **launches_by_rank(struct rank_launch *root, uint32_t *n)
 {
-	root = find(root);
-	uint32_t n = 0;
+	uint32_t count = 0;
 	for (struct rank_launch *x = root; x; x = x->cnext)
-		n++;
-	struct rank_launch **v = xmallocarray(n, sizeof(*v));
-	struct nccl_launch *L = xmallocarray(n, sizeof(*L));
-	n = 0;
+		count++;
+	struct rank_launch **v = xmallocarray(count, sizeof(*v));
+	count = 0;
 	for (struct rank_launch *x = root; x; x = x->cnext)
-		v[n++] = x;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), by_rank);
-	uint32_t nlinks = 0;
-	for (struct op_match *m = root->cmatch; m; m = m->hnext)
-		nlinks += m->p2p;
-	struct nccl_link *links = xmallocarray(nlinks ? nlinks : 1, sizeof(*links));
-	struct nccl_inst in = { .id = ++s->next_id, .l = L, .nl = n, .links = links, .last_rank = -1,
-				.last_start_rank = -1 };
+		v[count++] = x;
+	if (count > 1)
+		qsort(v, count, sizeof(*v), by_rank);
+	*n = count;
+	return v;
+}
+
+/* The launch as the instance holds it: x's own, with its label, bytes and device span. */
+static void describe_launch(const struct rank_launch *x, struct nccl_launch *l)
+{
+	*l = x->L;
+	l->ops = x->ops;
+	l->nops = x->nops;
+	l->spans = x->spans;
+	l->nspans = x->nspans;
+	l->complete = x->complete;
+	l->label = label(x);
+	if (!x->nops) {
+		l->comm = x->dcoll.comm;
+		l->rank = x->dcoll.rank;
+		l->nranks = x->dcoll.nranks;
+	}
+	nccl_launch_bytes(x->ops, x->nops, &l->algbytes, &l->busbytes);
+	for (uint32_t k = 0; k < x->nspans; k++) {
+		if (!k || x->spans[k].t0 < l->dev_t0)
+			l->dev_t0 = x->spans[k].t0;
+		if (!k || x->spans[k].t1 > l->dev_t1)
+			l->dev_t1 = x->spans[k].t1;
+	}
+}
+
+/* x's operations in the instance: those left unmatched, the ranks they expect. */
+static void count_ops(struct nccl_inst *in, const struct rank_launch *x)
+{
+	for (uint32_t k = 0; k < x->nops; k++) {
+		const struct nccl_op *o = &x->ops[k];
+		in->unmatched += !o->matched;
+		uint32_t want = nccl_op_is_p2p(o->op) ? 2 : o->nranks > 0 ? (uint32_t)o->nranks : 1;
+		if (want > in->ranks_expected)
+			in->ranks_expected = want;
+	}
+}
+
+/* l's launching call and device span in the instance's first and last entries and starts;
+ * *any_entry: a launching call was seen. */
+static void note_times(struct nccl_inst *in, const struct nccl_launch *l, int *any_entry)
+{
+	if (l->thread) {
+		if (!*any_entry || l->t0 < in->first_entry)
+			in->first_entry = l->t0;
+		if (!*any_entry || l->t0 > in->last_entry) {
+			in->last_entry = l->t0;
+			in->last_rank = l->rank;
+		}
+		*any_entry = 1;
+	}
+	if (l->nspans) {
+		if (!in->timed || l->dev_t0 < in->first_start)
+			in->first_start = l->dev_t0;
+		if (!in->timed || l->dev_t0 > in->last_start) {
+			in->last_start = l->dev_t0;
+			in->last_start_rank = l->rank;
+		}
+		in->timed++;
+	}
+}
+
+/* Each launch's index and description (into L), and what the instance gathers from them;
+ * returns whether a launching call was seen. */
+static int describe_launches(struct nccl_inst *in, struct rank_launch **v,
+			     struct nccl_launch *L)
+{
 	int any_entry = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < in->nl; i++) {
 		struct rank_launch *x = v[i];
 		x->index = i;
-		struct nccl_launch *l = &L[i];
-		*l = x->L;
-		l->ops = x->ops;
-		l->nops = x->nops;
-		l->spans = x->spans;
-		l->nspans = x->nspans;
-		l->complete = x->complete;
-		l->label = label(x);
-		if (!x->nops) {
-			l->comm = x->dcoll.comm;
-			l->rank = x->dcoll.rank;
-			l->nranks = x->dcoll.nranks;
-		}
-		nccl_launch_bytes(x->ops, x->nops, &l->algbytes, &l->busbytes);
-		for (uint32_t k = 0; k < x->nspans; k++) {
-			if (!k || x->spans[k].t0 < l->dev_t0)
-				l->dev_t0 = x->spans[k].t0;
-			if (!k || x->spans[k].t1 > l->dev_t1)
-				l->dev_t1 = x->spans[k].t1;
-		}
-		for (uint32_t k = 0; k < x->nops; k++) {
-			const struct nccl_op *o = &x->ops[k];
-			in.unmatched += !o->matched;
-			uint32_t want = nccl_op_is_p2p(o->op) ? 2 : o->nranks > 0 ? (uint32_t)o->nranks : 1;
-			if (want > in.ranks_expected)
-				in.ranks_expected = want;
-		}
+		describe_launch(x, &L[i]);
+		count_ops(in, x);
 		if (!x->complete)
-			in.incomplete = 1;
-		if (l->thread) {
-			if (!any_entry || l->t0 < in.first_entry)
-				in.first_entry = l->t0;
-			if (!any_entry || l->t0 > in.last_entry) {
-				in.last_entry = l->t0;
-				in.last_rank = l->rank;
-			}
-			any_entry = 1;
-		}
-		if (l->nspans) {
-			if (!in.timed || l->dev_t0 < in.first_start)
-				in.first_start = l->dev_t0;
-			if (!in.timed || l->dev_t0 > in.last_start) {
-				in.last_start = l->dev_t0;
-				in.last_start_rank = l->rank;
-			}
-			in.timed++;
-		}
+			in->incomplete = 1;
+		note_times(in, &L[i], &any_entry);
 	}
-	if (in.unmatched)
-		in.incomplete = 1;
-	for (struct op_match *m = root->cmatch; m; m = m->hnext) {
+	if (in->unmatched)
+		in->incomplete = 1;
+	return any_entry;
+}
+
+/* How many of the component's matches are send/receive ones: the most links it can have. */
+static uint32_t count_links(const struct op_match *matches)
+{
+	uint32_t nlinks = 0;
+	for (const struct op_match *m = matches; m; m = m->hnext)
+		nlinks += m->p2p;
+	return nlinks;
+}
+
+/* A link, into links, for each send/receive match whose both sides are still known (the
+ * launches' indexes given). */
+static void link_sends(struct nccl_inst *in, struct nccl_link *links,
+		       const struct op_match *matches)
+{
+	for (const struct op_match *m = matches; m; m = m->hnext) {
 		if (!m->p2p)
 			continue;
-		struct nccl_link k = { .comm = m->comm, .src = m->src, .dst = m->dst, .seq = m->seq };
+		struct nccl_link k = { .comm = m->comm, .src = m->src, .dst = m->dst,
+				       .seq = m->seq };
 		int from = 0, to = 0;
 		for (uint32_t i = 0; i < m->seen; i++) {
 			struct rank_launch *x = m->m[i].l;
@@ -582,34 +620,50 @@ static void emit_component(struct nccl_state *s, struct rank_launch *root)
 			}
 		}
 		if (from && to)
-			links[in.nlinks++] = k;
+			links[in->nlinks++] = k;
 	}
-	int64_t t0 = any_entry ? in.first_entry : in.first_start, t1 = t0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (L[i].thread && L[i].t1 > t1)
-			t1 = L[i].t1;
-		if (L[i].nspans && L[i].dev_t1 > t1)
-			t1 = L[i].dev_t1;
-		if (L[i].nspans && L[i].dev_t0 < t0)
-			t0 = L[i].dev_t0;
-	}
-	uint32_t who = 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (L[i].thread && L[i].t0 == in.last_entry)
-			who = i;
-	struct event ev = { .kind = EV_NCCL, .flags = in.incomplete ? EVF_INCOMPLETE : 0,
-			    .proc = L[who].proc, .thread = L[who].thread, .name = L[0].label,
-			    .t0 = t0, .t1 = t1, .ncclinst = &in };
+}
 
-	int empty = 1;   /* an empty group: nothing ran, nothing to show */
+/* The instance's time: from its first entry (else device start) to the last end of a call or
+ * device span. */
+static void instance_times(const struct nccl_inst *in, int any_entry, int64_t *t0, int64_t *t1)
+{
+	const struct nccl_launch *L = in->l;
+	*t0 = any_entry ? in->first_entry : in->first_start;
+	*t1 = *t0;
+	for (uint32_t i = 0; i < in->nl; i++) {
+		if (L[i].thread && L[i].t1 > *t1)
+			*t1 = L[i].t1;
+		if (L[i].nspans && L[i].dev_t1 > *t1)
+			*t1 = L[i].dev_t1;
+		if (L[i].nspans && L[i].dev_t0 < *t0)
+			*t0 = L[i].dev_t0;
+	}
+}
+
+/* The launch whose call entered last (the last such in rank order), 0 when none was seen. */
+static uint32_t last_entered(const struct nccl_inst *in)
+{
+	uint32_t who = 0;
+	for (uint32_t i = 0; i < in->nl; i++)
+		if (in->l[i].thread && in->l[i].t0 == in->last_entry)
+			who = i;
+	return who;
+}
+
+/* An empty group: nothing ran, nothing to show. */
+static int empty_group(const struct nccl_launch *L, uint32_t n)
+{
+	int empty = 1;
 	for (uint32_t i = 0; i < n; i++)
 		empty &= !L[i].nops && !L[i].nspans;
-	if (empty)
-		s->next_id--;
-	else
-		emit_derived(s->pl, &ev);
+	return empty;
+}
 
-	struct op_match *done = root->cmatch;
+/* The component's launches and matches forgotten and freed. */
+static void free_component(struct nccl_state *s, struct rank_launch **v, uint32_t n,
+			   struct op_match *done)
+{
 	for (uint32_t i = 0; i < n; i++) {
 		struct rank_launch *x = v[i];
 		forget(x);
@@ -624,6 +678,33 @@ static void emit_component(struct nccl_state *s, struct rank_launch *root)
 		free(m->m);
 		free(m);
 	}
+}
+
+/* The component of root emitted as one EV_NCCL (unless an empty group), then forgotten. */
+static void emit_component(struct nccl_state *s, struct rank_launch *root)
+{
+	root = find(root);
+	uint32_t n;
+	struct rank_launch **v = launches_by_rank(root, &n);
+	struct nccl_launch *L = xmallocarray(n, sizeof(*L));
+	uint32_t nlinks = count_links(root->cmatch);
+	struct nccl_link *links = xmallocarray(nlinks ? nlinks : 1, sizeof(*links));
+	struct nccl_inst in = { .id = ++s->next_id, .l = L, .nl = n, .links = links,
+				.last_rank = -1, .last_start_rank = -1 };
+	int any_entry = describe_launches(&in, v, L);
+	link_sends(&in, links, root->cmatch);
+	int64_t t0, t1;
+	instance_times(&in, any_entry, &t0, &t1);
+	uint32_t who = last_entered(&in);
+	struct event ev = { .kind = EV_NCCL, .flags = in.incomplete ? EVF_INCOMPLETE : 0,
+			    .proc = L[who].proc, .thread = L[who].thread, .name = L[0].label,
+			    .t0 = t0, .t1 = t1, .ncclinst = &in };
+
+	if (empty_group(L, n))
+		s->next_id--;
+	else
+		emit_derived(s->pl, &ev);
+	free_component(s, v, n, root->cmatch);
 	free(v);
 	free(L);
 	free(links);
