@@ -25,8 +25,8 @@
 #include "../common/outdir.h"
 #include "../common/xalloc.h"
 #include "capture.h"
+#include "fail.h"
 
-#define PROG "tprof-inspect"
 #define MAX_SECONDS 1e7
 
 static uint32_t *word;                 /* the gate, mapped; NULL when none */

@@ -21,27 +21,15 @@
 #include "../common/ownfd.h"
 #include "../common/xalloc.h"
 #include "job.h"
+#include "fail.h"
 
-#define PROG "tprof-inspect"
-#define EXIT_SETUP 2
 #define MAX_DEPTH 16            /* as deep as the analyzer looks */
 #define MAX_NAMED 4             /* other jobs named in the refusal */
-
-static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
-{
-	va_list ap;
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_SETUP);
-}
 
 static void set_var(const char *name, const char *value)
 {
 	if (setenv(name, value, 1))
-		die("cannot set %s: %s", name, strerror(errno));
+		inspect_fail("cannot set %s: %s", name, strerror(errno));
 }
 
 uint64_t job_start(void)
@@ -136,10 +124,12 @@ char *job_default_dir(uint64_t job)
 			continue;
 		}
 		if (errno != ENOENT)
-			die("cannot create output directory '%s': %s", name, strerror(errno));
+			inspect_fail("cannot create output directory '%s': %s", name,
+				     strerror(errno));
 		int rc = claim(name, marker);
 		if (rc < 0)
-			die("cannot create output directory '%s': %s", name, strerror(errno));
+			inspect_fail("cannot create output directory '%s': %s", name,
+				     strerror(errno));
 		if (rc > 0 || holds_marker(name, marker))
 			break;
 	}
@@ -279,7 +269,8 @@ static void scan_files(int fd, struct scan *sc, char **names, size_t n)
 			go = prefix_in(names, kind, n, names[i], len, 2) &&
 			     !prefix_in(names, kind, n, names[i], len, 1);
 		if (go && unlinkat(fd, names[i], 0) && errno != ENOENT)
-			die("cannot remove %s (under '%s'): %s", names[i], sc->shown, strerror(errno));
+			inspect_fail("cannot remove %s (under '%s'): %s", names[i], sc->shown,
+				     strerror(errno));
 		sc->removed += go;
 	}
 	free(kind);
@@ -322,7 +313,7 @@ static void scan(const char *abs, struct scan *sc)
 {
 	int fd = open(abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		die("cannot read output directory '%s': %s", sc->shown, strerror(errno));
+		inspect_fail("cannot read output directory '%s': %s", sc->shown, strerror(errno));
 	scan_dir(fd, sc, 0);
 }
 

@@ -20,8 +20,8 @@
 #include "job.h"
 #include "options.h"
 #include "preload-lib.h"
+#include "fail.h"
 
-#define PROG "tprof-inspect"
 #define MAX_VERBOSE 3
 #define MAX_EVENTS_LIMIT ((unsigned long long)INT64_MAX / 2)	/* the recorder's own limit */
 #define MIN_BUFFER_KB 16
@@ -169,17 +169,6 @@ static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const ch
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\nTry '" PROG " --help'.\n", stderr);
-	exit(EXIT_SETUP);
-}
-
-void __attribute__((noreturn, format(printf, 1, 2))) inspect_fail(const char *fmt, ...)
-{
-	va_list ap;
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_SETUP);
 }
 

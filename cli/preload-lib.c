@@ -13,10 +13,9 @@
 #include <unistd.h>
 
 #include "../common/xalloc.h"
-#include "options.h"
 #include "preload-lib.h"
+#include "fail.h"
 
-#define PROG "tprof-inspect"
 
 int inspect_is_file(const char *path)
 {

@@ -23,8 +23,8 @@
 #include "job.h"
 #include "report.h"
 #include "sampling.h"
+#include "fail.h"
 
-#define PROG "tprof-inspect"
 #define MAX_DEPTH 16		/* how deep the profile count looks into the output directory */
 
 static int has_suffix(const char *s, const char *suffix)

@@ -16,8 +16,8 @@
 #include "options.h"
 #include "run.h"
 #include "sampling.h"
+#include "fail.h"
 
-#define PROG "tprof-inspect"
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 #define NFORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))

@@ -9,8 +9,8 @@
 
 #include "../sample/sampler.h"
 #include "sampling.h"
+#include "fail.h"
 
-#define PROG "tprof-inspect"
 
 static struct tprof_sampler *sampler;
 static char *image;
