@@ -1,6 +1,6 @@
-/* real-libc.c — libc's own close, syscall, dlopen and dlsym (real-libc.h), each found once:
- * dlsym and close as the recorder starts (close may be needed in a signal handler), the
- * others at their first call, so that a process start pays for no lookup it does not use. */
+/* real-libc.c — libc's own close, syscall, dlopen and dlsym (real-libc.h), each found once,
+ * at its first call (the recorder's close as it starts, from its hook), so that a process
+ * start pays for no lookup it does not use. */
 #include "real-libc.h"
 
 #include <dlfcn.h>
@@ -44,12 +44,16 @@ TPROF_START_CODE void *tprof_real_libc_find(void)
 	sym = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
 	if (!sym)
 		sym = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-	if (sym) {
+	if (sym)
 		__atomic_store_n(&real_dlsym, sym, __ATOMIC_RELEASE);
-		found(&real_close, "close");
-	}
 	errno = e;
 	return (void *)sym;
+}
+
+TPROF_START_CODE void tprof_real_close_is(int (*libc_close)(int))
+{
+	if (libc_close)
+		__atomic_store_n(&real_close, (void *)libc_close, __ATOMIC_RELEASE);
 }
 
 int tprof_real_close(int fd)

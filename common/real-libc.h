@@ -6,9 +6,9 @@
  * where nothing wraps them, and gets libc's there too.
  *
  * dlsym is found by its version with dlvsym, which nothing wraps; the others by it, after
- * the calling object (RTLD_NEXT).  tprof_real_libc_find finds dlsym and close; the recorder
- * calls it as it starts, before a signal handler could need a close (dlsym is not
- * async-signal-safe).  The others are found at their first call. */
+ * the calling object (RTLD_NEXT), at their first call.  The recorder hands over the close it
+ * found for its hook as it starts (tprof_real_close_is): no second lookup, and none later in
+ * a signal handler (dlsym is not async-signal-safe). */
 #ifndef TPROF_REAL_LIBC_H
 #define TPROF_REAL_LIBC_H
 
@@ -27,7 +27,10 @@ void *tprof_real_dlopen(const char *file, int mode);
 /* RTLD_NEXT and RTLD_DEFAULT are answered for the object that holds this code. */
 void *tprof_real_dlsym(void *handle, const char *name);
 
-/* Finds dlsym and close now; returns libc's dlsym (NULL: there is none to find). */
+/* libc's close, found by a program that wraps it (preload/libc/hook-fd.c), for these. */
+void tprof_real_close_is(int (*libc_close)(int));
+
+/* Finds libc's dlsym now and returns it (NULL: there is none to find). */
 void *tprof_real_libc_find(void);
 
 #endif

@@ -41,8 +41,7 @@ TPROF_EXPORT int pipe2(int fds[2], int flags);
 __attribute__((constructor(102))) static void find_libc(void)
 {
 	TPROF_KEEP_ERRNO;
-	tprof_real_libc_find();   /* the close the recorder's own descriptors are closed with */
-	get_close();
+	tprof_real_close_is(get_close());   /* the recorder's own descriptors close with it too */
 	get_close_range();
 	get_closefrom();
 	get_dup2();
