@@ -3,9 +3,11 @@
 # apps/imp-writer records tprof steps and "op N" ranges and writes a Chrome trace of the same
 # instants (ProfilerStep#N, aten::op) with Kineto's baseTimeNanoseconds, epoch timestamps or
 # relative times: after the merge each imported slice must lie where its twin does (50 us by
-# absolute time, 1 ms by steps), on a framework track of the program's own process, ops
-# inside their step.  A trace with every phase converts to Chrome, Perfetto and OTF2 with
-# the counts it holds; damaged JSON is named with its offset and what came before is kept.
+# absolute time, 1 ms by steps, each widened by the longest tprof call imp-writer measured:
+# a busy machine can preempt it inside one), on a framework track of the program's own
+# process, ops inside their step.  A trace with every phase converts to Chrome, Perfetto and
+# OTF2 with the counts it holds; damaged JSON is named with its offset and what came before is
+# kept.
 . "$(dirname "$0")/lib.sh"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
 plan 42
@@ -52,6 +54,12 @@ if fail:
 ' "$@"
 }
 
+# widened US OUT: US plus the longest tprof call imp-writer measured (its "slack_ns=" line
+# in OUT), in us.
+widened() {
+	sed -n 's/^slack_ns=\([0-9]*\)$/\1/p' "$2" | awk -v us="$1" '{ print us + $1 / 1000 }'
+}
+
 # ---- by absolute time: found in the directory (baseTimeNanoseconds) ------------------------
 "$INSPECT" -o "$T/base" -- "$APPS/imp-writer" "$T/base/w.pt.trace.json" base 6 3 \
 	>"$T/base.out" 2>&1
@@ -63,8 +71,8 @@ grep -q "imported $T/base/w.pt.trace.json: 78 events in 2 process(es); placed by
 ok $? "-v names the file found, its events and how it was placed"
 grep -q "its process [0-9]* is imp-writer" "$T/base.err"
 ok $? "-v names the recorded process it belongs to"
-merged "$T/base.json" base 50 2>"$T/base.check"
-ok $? "baseTimeNanoseconds: steps and ops within 50 us of their twins, on the program's framework track, ops inside steps"
+merged "$T/base.json" base "$(widened 50 "$T/base.out")" 2>"$T/base.check"
+ok $? "baseTimeNanoseconds: steps and ops within 50 us (+ slack) of their twins, on the program's framework track, ops inside steps"
 [ -s "$T/base.check" ] && diag "$(cat "$T/base.check")"
 # Kineto's GPU work (pid 0 "GPU 0", tid 7, args device 0 and stream 7) joins the recorded
 # process's device track of GPU 0, and the ac2g flows end there.
@@ -83,10 +91,11 @@ else:
     if not pnames.get(pid, "").startswith("imp-writer") or names.get((pid, tid)) != "GPU 0 stream 1":
         bad.append("kernels on %s of %s" % (names.get((pid, tid)), pnames.get(pid)))
     if len(f) != 18 or {(x["pid"], x["tid"]) for x in f} != where: bad.append("flow ends %s" % f[:2])
-if not bad and any(abs(l - 10) > 50 for l in late): bad.append("kernel starts after their ops: %s" % late)
+if not bad and any(abs(l - 10) > float(sys.argv[2]) for l in late):
+    bad.append("kernel starts after their ops: %s" % late)
 empty = [n for n in pnames.values() if "(imported from" in n]
 if empty: bad.append("imported processes named though nothing is drawn in them: %s" % empty)
-sys.exit("; ".join(bad) if bad else 0)' "$T/base.json"
+sys.exit("; ".join(bad) if bad else 0)' "$T/base.json" "$(widened 50 "$T/base.out")"
 ok $? "Kineto's GPU work: on the recorded process's track GPU 0 stream 1, 10 us after its op, ac2g flows ending there; no empty imported process"
 
 # ---- epoch timestamps, given with --import ---------------------------------------------------
@@ -94,8 +103,8 @@ ok $? "Kineto's GPU work: on the recorded process's track GPU 0 stream 1, 10 us 
 ok $? "imp-writer writes epoch timestamps"
 "$ANALYZE" "$T/epoch" --import "$T/epoch.json" -f chrome -o "$T/epoch.trace.json" 2>"$T/epoch.err"
 ok $? "--import FILE with DIR"
-merged "$T/epoch.trace.json" epoch 50 2>"$T/epoch.check"
-ok $? "epoch timestamps: within 50 us of their twins"
+merged "$T/epoch.trace.json" epoch "$(widened 50 "$T/epoch.out")" 2>"$T/epoch.check"
+ok $? "epoch timestamps: within 50 us (+ slack) of their twins"
 [ -s "$T/epoch.check" ] && diag "$(cat "$T/epoch.check")"
 
 # ---- relative times: placed by steps ---------------------------------------------------------
@@ -107,7 +116,8 @@ grep -q "placed by its steps" "$T/rel.err" &&
 	grep -Eq "6 steps matched; the file's time 0 at -?[0-9.]+ us of the profile \(the median of the steps' offsets\), residual [0-9.]+ us RMS" "$T/rel.err"
 ok $? "-v: placed by its 6 steps, with the residual"
 # One step that started late (a preempted thread): ProfilerStep#3 4 ms later in the file.  The
-# file stays where its other steps put it (a mean of the offsets would move it by 4/6 ms).
+# file stays where its other steps put it (a mean of the offsets would move it by 4/6 ms): the
+# median of the offsets moves by no more than their spread, the longest tprof_step call.
 py 'import json, sys
 d = json.load(open(sys.argv[1]))
 ev = d["traceEvents"] if isinstance(d, dict) else d
@@ -117,15 +127,19 @@ late[0]["ts"] = float(late[0]["ts"]) + 4000
 json.dump(d, open(sys.argv[2], "w"))' "$T/rel.json" "$T/late.json" &&
 	"$ANALYZE" "$T/rel" --import "$T/late.json" -v --summary >/dev/null 2>"$T/late.err"
 at() { sed -n "s/.*the file's time 0 at \(-\{0,1\}[0-9.]*\) us of the profile.*/\1/p" "$1"; }
+most() { sed -n 's/.*residual [0-9.]* us RMS, \([0-9.]*\) us at most.*/\1/p' "$1"; }
 py 'import sys
-a, b = float(sys.argv[1]), float(sys.argv[2])
-sys.exit(0 if abs(a - b) < 1 else "placed at %.3f us, %.3f us without the late step" % (b, a))' \
-	"$(at "$T/rel.err")" "$(at "$T/late.err")" &&
-	grep -Eq "residual [0-9.]+ us RMS, (39[0-9]{2}|40[0-9]{2})\.[0-9]+ us at most" "$T/late.err"
-ok $? "a step 4 ms late: the file placed where its other steps put it (within 1 us), the 4 ms in the residual"
+a, b, most, tol = (float(x) for x in sys.argv[1:])
+if abs(a - b) >= tol:
+    sys.exit("placed at %.3f us, %.3f us without the late step (%.3f us allowed)" % (b, a, tol))
+if abs(most - 4000) >= 100 + tol:
+    sys.exit("the late step %.3f us off, want 4000 us within %.3f us" % (most, 100 + tol))' \
+	"$(at "$T/rel.err")" "$(at "$T/late.err")" "$(most "$T/late.err")" \
+	"$(widened 1 "$T/rel.out")"
+ok $? "a step 4 ms late: the file placed where its other steps put it (within 1 us + slack), the 4 ms in the residual"
 [ -s "$T/late.err" ] && diag "$(grep matched "$T/late.err")"
-merged "$T/rel.trace.json" relative 1000 2>"$T/rel.check"
-ok $? "by steps: every ProfilerStep#N within 1 ms of tprof step N, ops with their ranges"
+merged "$T/rel.trace.json" relative "$(widened 1000 "$T/rel.out")" 2>"$T/rel.check"
+ok $? "by steps: every ProfilerStep#N within 1 ms (+ slack) of tprof step N, ops with their ranges"
 [ -s "$T/rel.check" ] && diag "$(cat "$T/rel.check")"
 "$ANALYZE" "$T/rel" --import "$T/rel.json" --import-steps 'Nothing#([0-9]+)' --import-offset 250 \
 	-v -f chrome -o "$T/off.json" 2>"$T/off.err"
