@@ -1,101 +1,14 @@
 /* buffer.h — the hot path, the event API the hooks use: reserve units in this thread's
  * buffer and publish a record.  No lock, no system call, no allocation: a compare, a pointer
- * bump and stores (record.h); a full or missing buffer goes to thread.c's slow path.
- *
- * A signal handler may record on the thread it interrupted.  From the reservation to the
- * record's publication the thread is `busy` (one add before, one subtract after, each a single
- * instruction so a handler sees it either way), as it is in every slow path; an annotation
- * made while busy is counted as lost (TPROF_DROP_REENTERED) and leaves a GAP record behind,
- * written as soon as the interrupted record is published. */
+ * bump and stores (record.h); a full or missing buffer goes to thread.c's slow path.  The
+ * thread is busy from the reservation to the publication (guard.h). */
 #ifndef TPROF_BUFFER_H
 #define TPROF_BUFFER_H
 
 #include "../core/core.h"
-#include "spool.h"
 #include "../../common/record.h"
-
-#define TPROF_BUSY_GAP 0x40000000u   /* t->busy: a record was lost while busy */
-
-/* True when this thread should record a runtime call now (recording, and neither inside a
- * wrapped call nor busy in the profiler).  guard and busy are read as the 4-byte words they
- * are written as: one 8-byte load of both right after a 4-byte store to either (the last
- * call's guard--, as a polling loop makes one call after another) cannot take its value from
- * the store and waits for it to reach the cache, some 5 ns a call. */
-static inline int tprof_should_record(const struct tprof_thread *t)
-{
-	return TPROF_LIKELY(__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED)) &&
-	       !(t->guard | (int)t->busy);
-}
-
-/* t->busy + 1, in one instruction, before anything that follows. */
-static inline void tprof_busy_enter(struct tprof_thread *t)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__asm__ volatile("addl $1, %0" : "+m"(t->busy) : : "cc", "memory");
-#else
-	__atomic_add_fetch(&t->busy, 1, __ATOMIC_RELAXED);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-#endif
-}
-
-/* t->busy - 1, in one instruction, after everything before; a GAP record due (or an outer
- * level still busy) takes the slow path. */
-static inline void tprof_busy_leave(struct tprof_thread *t)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__asm__ goto("subl $1, %0\n\tjnz %l[more]" : : "m"(t->busy) : "cc", "memory" : more);
-	return;
-more:
-	tprof_busy_after(t);
-#else
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_sub_fetch(&t->busy, 1, __ATOMIC_RELAXED))
-		tprof_busy_after(t);
-#endif
-}
-
-/* Inside the recorder's own work on this thread: runtime calls are not recorded (guard), nor
- * annotations of a signal handler that interrupts it (busy). */
-static inline void tprof_inside_enter(struct tprof_thread *t)
-{
-	t->guard++;
-	tprof_busy_enter(t);
-}
-
-static inline void tprof_inside_leave(struct tprof_thread *t)
-{
-	tprof_busy_leave(t);
-	t->guard--;
-}
-
-/* The same, returning ret: a tail call when a GAP record is due, so that the caller keeps
- * nothing across it. */
-static inline int tprof_busy_leave_ret(struct tprof_thread *t, int ret)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__asm__ goto("subl $1, %0\n\tjnz %l[more]" : : "m"(t->busy) : "cc", "memory" : more);
-	return ret;
-more:
-	return tprof_busy_after_ret(t, ret);
-#else
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_sub_fetch(&t->busy, 1, __ATOMIC_RELAXED))
-		return tprof_busy_after_ret(t, ret);
-	return ret;
-#endif
-}
-
-/* Whether a record of `kind` may be made now on this thread: not while it is busy (a signal
- * handler interrupted the recorder), where it is counted as lost instead. */
-static inline int tprof_not_busy(struct tprof_thread *t, uint16_t kind)
-{
-	if (TPROF_UNLIKELY(t->busy != 0)) {
-		tprof_lost(t, TPROF_DROP_REENTERED, 1);
-		tprof_lost_what(t, kind, -1);
-		return 0;
-	}
-	return 1;
-}
+#include "guard.h"
+#include "spool.h"
 
 /* Range levels pushed outside the capture window (events/capture.c): counted, not recorded,
  * and their pops neither; a range pushed inside has its pop recorded outside too.  One bit a
@@ -121,17 +34,6 @@ static inline int tprof_pop_unrecorded(struct tprof_thread *t, int level)
 	if (level <= 31)
 		t->unrec &= ~b;
 	return 1;
-}
-
-/* True when an annotation (the tprof API, roctx) of `kind` is to be recorded now.  Unlike
- * runtime calls it is recorded inside a wrapped call too; made while the thread is busy (a
- * signal handler that interrupted the recorder), it is counted as lost instead.  (The levels
- * of a handler's own ranges are not noted: they open and close within it.) */
-static inline int tprof_annotating(struct tprof_thread *t, uint16_t kind)
-{
-	if (TPROF_UNLIKELY(!__atomic_load_n(&tprof_recording, __ATOMIC_RELAXED)))
-		return 0;
-	return tprof_not_busy(t, kind);
 }
 
 /* tprof_reserve for a caller that raised t->busy itself (and did what must not be seen

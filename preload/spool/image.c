@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
-#include "buffer.h"
+#include "guard.h"
+#include "spool.h"
 #include "../../common/outdir.h"
 #include "chunks.h"
 #include "../core/clock.h"
@@ -133,7 +134,7 @@ int tprof_image_start(void)
 	__atomic_store_n(&tprof_g.phase, TPROF_PHASE_STARTED, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&tprof_g.lock);
 	/* Stream 0 opens with the clock definition, so a reader can convert every later tick. */
-	tprof_proc_prop_int("clock", clock_source);
+	tprof_procinfo_int("clock", clock_source);
 	tprof_proc_record(TPROF_K_CLOCK, TPROF_CLOCK_START, 0, start_sample.ticks, start_sample.mono,
 			  start_sample.real);
 	tprof_procinfo_record();

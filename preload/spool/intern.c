@@ -7,7 +7,8 @@
 
 #include "../../common/hash.h"
 #include "../core/core.h"
-#include "buffer.h"
+#include "guard.h"
+#include "spool.h"
 #include "intern.h"
 
 #define MAX_LEN (TPROF_MAX_EXT * TPROF_UNIT)

@@ -5,7 +5,8 @@
  * it must not take the lock again. */
 #include <string.h>
 
-#include "buffer.h"
+#include "guard.h"
+#include "spool.h"
 #include "../core/clock.h"
 #include "../core/core.h"
 

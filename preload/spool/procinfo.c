@@ -1,6 +1,7 @@
 /* procinfo.c — properties of the process (interned key, value), and what the process stream
- * says about the process: host, pid, parent, executable,
- * arguments, working directory, its rank when a launcher's environment names one, and its job. */
+ * says about the process as its image starts: host, pid, parent, executable, arguments,
+ * working directory, its rank when a launcher's environment names one, and its job.  What
+ * the runtimes say of it comes through props.c. */
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -23,28 +24,16 @@ static const char *const local_rank_vars[] = {
 	"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "LOCAL_RANK", NULL,
 };
 
-/* What a runtime says of the process (an MPI rank, a Neuron instance) is kept also while it
- * records nothing (outside its capture window): the image's files are made for it, so that
- * its strings and records have their stream. */
-static void keep_props(void)
+/* A property of the process, the image started: key and value interned, one PROP record. */
+void tprof_procinfo_str(const char *key, const char *value)
 {
-	if (__atomic_load_n(&tprof_g.phase, __ATOMIC_ACQUIRE) == TPROF_PHASE_PENDING &&
-	    __atomic_load_n(&tprof_active, __ATOMIC_ACQUIRE))
-		tprof_image_ensure();
-}
-
-/* A property of the process: key and value interned, one PROP record. */
-void tprof_proc_prop_str(const char *key, const char *value)
-{
-	keep_props();
 	uint32_t k = tprof_intern(key, strlen(key));
 	uint32_t v = tprof_intern(value, strlen(value));
 	tprof_proc_record(TPROF_K_PROP, 0, k, tprof_now(), 0, v);
 }
 
-void tprof_proc_prop_int(const char *key, int64_t value)
+void tprof_procinfo_int(const char *key, int64_t value)
 {
-	keep_props();
 	uint32_t k = tprof_intern(key, strlen(key));
 	tprof_proc_record(TPROF_K_PROP, TPROF_PROP_INT, k, tprof_now(), 0, (uint64_t)value);
 }
@@ -90,8 +79,8 @@ static void record_args(void)
 	buf[len] = 0;
 	int argc = 0;
 	for (size_t i = 0; i < len; i += strlen(buf + i) + 1, argc++)
-		tprof_proc_prop_str("arg", buf + i);
-	tprof_proc_prop_int("argc", argc);
+		tprof_procinfo_str("arg", buf + i);
+	tprof_procinfo_int("argc", argc);
 	free(buf);
 }
 
@@ -100,32 +89,32 @@ void tprof_procinfo_record(void)
 	char buf[PATH_MAX];
 	if (gethostname(buf, sizeof(buf)) == 0) {
 		buf[sizeof(buf) - 1] = 0;
-		tprof_proc_prop_str("host", buf);
+		tprof_procinfo_str("host", buf);
 	}
-	tprof_proc_prop_int("pid", tprof_g.pid);
-	tprof_proc_prop_int("ppid", getppid());
+	tprof_procinfo_int("pid", tprof_g.pid);
+	tprof_procinfo_int("ppid", getppid());
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	if (n > 0) {
 		buf[n] = 0;
-		tprof_proc_prop_str("exe", buf);
+		tprof_procinfo_str("exe", buf);
 	}
 	if (getcwd(buf, sizeof(buf)))
-		tprof_proc_prop_str("cwd", buf);
+		tprof_procinfo_str("cwd", buf);
 	record_args();
 	const char *which = NULL;
 	int rank = env_int(rank_vars, &which);
 	if (rank >= 0) {
-		tprof_proc_prop_int("rank", rank);
-		tprof_proc_prop_str("rank_from", which);
+		tprof_procinfo_int("rank", rank);
+		tprof_procinfo_str("rank_from", which);
 	}
 	int size = env_int(size_vars, NULL);
 	if (size > 0)
-		tprof_proc_prop_int("world_size", size);
+		tprof_procinfo_int("world_size", size);
 	int local = env_int(local_rank_vars, NULL);
 	if (local >= 0)
-		tprof_proc_prop_int("local_rank", local);
+		tprof_procinfo_int("local_rank", local);
 	char job[TPROF_JOB_HEX + 1];
 	tprof_job_format(tprof_job_current(), job);
-	tprof_proc_prop_str("job", job);
-	tprof_proc_prop_str("job_from", tprof_job_source());
+	tprof_procinfo_str("job", job);
+	tprof_procinfo_str("job_from", tprof_job_source());
 }

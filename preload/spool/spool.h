@@ -2,8 +2,8 @@
  * (image.c), the loss table (losses.c), a recording thread and the slow path behind
  * buffer.h's hot path (thread.c), buffers for writers (slots.c), the mapped spool (spool.c),
  * the flusher (flusher.c), the process stream, stream 0 (proc-stream.c), the process's
- * properties (procinfo.c) and interned strings (intern.c).  The hot path itself is buffer.h;
- * the chunk writer's queue, chunks.h. */
+ * properties (procinfo.c, props.c) and interned strings (intern.c).  The hot path itself is
+ * buffer.h, over the thread's guard (guard.h); the chunk writer's queue, chunks.h. */
 #ifndef TPROF_SPOOL_H
 #define TPROF_SPOOL_H
 
@@ -30,16 +30,9 @@ void tprof_losses_count(struct tprof_thread *t, unsigned reason, uint64_t n);
 int tprof_losses_keep(void);                /* the spool must stay for its table */
 void tprof_losses_exit(void);               /* the marker file's name gets the count */
 
-/* thread.c: the recording thread (the slow path behind buffer.h) */
+/* thread.c: the recording thread, and the slow path behind buffer.h */
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units);
 void tprof_room_slow(struct tprof_thread *t, unsigned units);
-void tprof_busy_after(struct tprof_thread *t);  /* busy fell to 0 with a GAP record due */
-int tprof_busy_after_ret(struct tprof_thread *t, int ret);   /* the same, returning ret */
-/* `n` records of the thread were lost for `reason`: counted, and noted for its next GAP. */
-void tprof_lost(struct tprof_thread *t, unsigned reason, uint64_t n);
-/* What a lost record did (kind PUSH, POP, ABEGIN, AEND or STEP; level of a PUSH/POP, 0-based),
- * for the next GAP record. */
-void tprof_lost_what(struct tprof_thread *t, uint16_t kind, int level);
 int tprof_thread_enter(struct tprof_thread *t); /* registered (image started); 0 when so */
 void tprof_thread_note_name(struct tprof_thread *t, const char *name);
 struct tprof_thread *tprof_thread_find(pthread_t which);
@@ -73,8 +66,12 @@ void tprof_proc_record_ext(uint16_t kind, uint8_t flags, uint32_t name, uint64_t
 			   uint64_t arg, const void *ext, unsigned units);
 void tprof_proc_clock(int when);
 
-/* procinfo.c */
+/* procinfo.c: the process's properties as its image starts, and one property now */
 void tprof_procinfo_record(void);
+void tprof_procinfo_str(const char *key, const char *value);
+void tprof_procinfo_int(const char *key, int64_t value);
+
+/* props.c: a property a runtime gives, the image started for it if need be */
 void tprof_proc_prop_str(const char *key, const char *value);
 void tprof_proc_prop_int(const char *key, int64_t value);
 

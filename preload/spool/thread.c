@@ -1,7 +1,7 @@
 /* thread.c — the life of a recording thread: registered (stream id, name, exit destructor) at
- * its first record, its slow path (a fresh buffer; records lost counted, noted for the GAP
- * record that marks the place, and reported), renames, and at its exit its last buffer handed
- * over.  Also the pass over all threads at exit or exec.
+ * its first record, its slow path (a fresh buffer, the GAP record of what was lost first
+ * (guard.c), the losses reported), renames, and at its exit its last buffer handed over.
+ * Also the pass over all threads at exit or exec.
  *
  * Everything here runs with the thread busy (buffer.h): a signal handler that interrupts it
  * records nothing (its annotations are counted as lost), so it never finds a lock of ours
@@ -15,7 +15,8 @@
 
 #include "../core/clock.h"
 #include "../core/core.h"
-#include "buffer.h"
+#include "guard.h"
+#include "spool.h"
 #include "intern.h"
 
 static pthread_key_t exit_key;
@@ -31,75 +32,6 @@ static void make_key(void)
 	pthread_key_create(&exit_key, thread_exit);
 }
 
-
-/* ---- records lost -------------------------------------------------------------------------- */
-
-void tprof_lost(struct tprof_thread *t, unsigned reason, uint64_t n)
-{
-	if (reason >= TPROF_DROP_REASONS)
-		reason = TPROF_DROP_STOPPED;
-	if (!t->tid && t != &tprof_g.proc)
-		t->tid = (pid_t)gettid();
-	__atomic_add_fetch(&t->pend[reason], n, __ATOMIC_RELAXED);
-	tprof_losses_count(t, reason, n);
-	uint64_t now = tprof_now(), none = 0;
-	__atomic_compare_exchange_n(&t->gap.t0, &none, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->gap.t1, now, __ATOMIC_RELAXED);
-	__atomic_or_fetch(&t->gap.reasons, 1u << reason, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&t->gap.n, n, __ATOMIC_RELAXED);
-	/* Lost while the code it interrupted is busy: the GAP record follows that code's record. */
-	if (reason == TPROF_DROP_REENTERED)
-		__atomic_or_fetch(&t->busy, TPROF_BUSY_GAP, __ATOMIC_RELAXED);
-}
-
-void tprof_lost_what(struct tprof_thread *t, uint16_t kind, int level)
-{
-	switch (kind) {
-	case TPROF_K_PUSH:
-	case TPROF_K_POP: {
-		if (level < 0)
-			return;
-		uint32_t v = (uint32_t)level + 1, cur = __atomic_load_n(&t->gap.low, __ATOMIC_RELAXED);
-		while ((cur == 0 || v < cur) &&
-		       !__atomic_compare_exchange_n(&t->gap.low, &cur, v, 0, __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED))
-			;
-		return;
-	}
-	case TPROF_K_ABEGIN:
-		__atomic_add_fetch(&t->gap.abegins, 1, __ATOMIC_RELAXED);
-		return;
-	case TPROF_K_AEND:
-		__atomic_add_fetch(&t->gap.aends, 1, __ATOMIC_RELAXED);
-		return;
-	case TPROF_K_STEP:
-		__atomic_add_fetch(&t->gap.steps, 1, __ATOMIC_RELAXED);
-		return;
-	default:
-		return;
-	}
-}
-
-/* The GAP record, into the two units at r: what was lost since the last one (each field taken
- * whole, so that what a signal handler adds meanwhile goes to this one or the next). */
-static void gap_write(struct tprof_thread *t, struct tprof_rec *r)
-{
-	struct tprof_gap g;
-	memset(&g, 0, sizeof(g));
-	uint64_t n = __atomic_exchange_n(&t->gap.n, 0, __ATOMIC_RELAXED);
-	uint64_t t0 = __atomic_exchange_n(&t->gap.t0, 0, __ATOMIC_RELAXED);
-	uint64_t t1 = __atomic_exchange_n(&t->gap.t1, 0, __ATOMIC_RELAXED);
-	uint32_t reasons = __atomic_exchange_n(&t->gap.reasons, 0, __ATOMIC_RELAXED);
-	g.low = __atomic_exchange_n(&t->gap.low, 0, __ATOMIC_RELAXED);
-	g.abegins = __atomic_exchange_n(&t->gap.abegins, 0, __ATOMIC_RELAXED);
-	g.aends = __atomic_exchange_n(&t->gap.aends, 0, __ATOMIC_RELAXED);
-	g.steps = __atomic_exchange_n(&t->gap.steps, 0, __ATOMIC_RELAXED);
-	memcpy(r + 1, &g, sizeof(g));
-	r->t0 = t0 ? t0 : tprof_now();
-	r->t1 = t1 ? t1 : r->t0;
-	r->arg = n;
-	tprof_publish(r, TPROF_K_GAP, 1, (uint8_t)reasons, 0);
-}
 
 /* DROP records for what the thread lost since its last report, one per reason (the loss table
  * has them already; these put them in the chunk file). */
@@ -153,16 +85,10 @@ static struct tprof_rec *take(struct tprof_thread *t, unsigned units, int nested
  * a fresh one when there is one), so that a reader does not take its ranges as unfinished. */
 static void gap_flush(struct tprof_thread *t)
 {
-	if (!__atomic_load_n(&t->gap.n, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&t->gap.n, __ATOMIC_RELAXED) || tprof_gap_here(t))
 		return;
-	if (t->slot && (size_t)(t->end - t->pos) >= 2) {
-		struct tprof_rec *r = t->pos;
-		t->pos = r + 2;
-		gap_write(t, r);
-	} else {
-		int reason;
-		take(t, 0, t->guard > 1, &reason);
-	}
+	int reason;
+	take(t, 0, t->guard > 1, &reason);
 }
 
 static void thread_exit(void *arg)
@@ -287,7 +213,7 @@ static struct tprof_rec *take(struct tprof_thread *t, unsigned units, int nested
 		return NULL;
 	}
 	if (gap) {
-		gap_write(t, r);
+		tprof_gap_write(t, r);
 		r += 2;
 	}
 	report_drops(t);
@@ -324,35 +250,6 @@ struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units)
 		tprof_busy_leave(t);
 	}
 	return r;
-}
-
-/* t->busy fell to 0 (or to an outer level) with a GAP record due: a signal handler lost
- * records while this thread was busy.  Written now, after the record the thread was making. */
-void tprof_busy_after(struct tprof_thread *t)
-{
-	for (;;) {
-		uint32_t b = __atomic_load_n(&t->busy, __ATOMIC_RELAXED);
-		if (b != TPROF_BUSY_GAP)
-			return;   /* still busy at an outer level, or nothing due */
-		if (!__atomic_compare_exchange_n(&t->busy, &b, 1, 0, __ATOMIC_RELAXED,
-						 __ATOMIC_RELAXED))
-			continue;
-		/* busy again (1), the flag taken: the GAP record goes where the thread writes
-		 * (or, when it cannot, stays due) */
-		t->guard++;
-		if (t->slot || thread_ready(t) == 0)
-			gap_flush(t);
-		t->guard--;
-		/* 1 -> 0, unless a handler flagged another loss meanwhile: then round again */
-		if (__atomic_sub_fetch(&t->busy, 1, __ATOMIC_RELAXED) == 0)
-			return;
-	}
-}
-
-int tprof_busy_after_ret(struct tprof_thread *t, int ret)
-{
-	tprof_busy_after(t);
-	return ret;
 }
 
 int tprof_thread_enter(struct tprof_thread *t)
