@@ -142,6 +142,22 @@ struct tprof_call {
 	struct tprof_rec scratch[TPROF_CALL_UNITS];
 };
 
+/* Whether a wrapper records this call: the runtime's function found (`real`), and the thread
+ * recording now (neither inside a wrapped call nor busy in the recorder).  Every wrapper
+ * begins the same way, in plain sight:
+ *
+ *	struct tprof_thread *t = &tprof_tls;
+ *	hipSetDevice_fn real = get_hipSetDevice();
+ *	if (!tprof_wrapper_records(t, real))
+ *		return real ? real(device) : HIP_NO_RUNTIME;
+ *
+ * (the runtime's error when it has no such function, else the call passed through); MPI's
+ * also asks tprof_mpi_ready(), NCCL's its nccl_begin(). */
+static inline int tprof_wrapper_records(const struct tprof_thread *t, const void *real)
+{
+	return TPROF_LIKELY(real != NULL) && tprof_should_record(t);
+}
+
 /* Reserves the CALL of h with `ext` argument units (cleared) and points units[0 .. want) at
  * the units the wrapper fills (want <= TPROF_CALL_UNITS; 0 for a call with no arguments): the
  * record's first `ext`, the rest cleared scratch.  The caller sets the correlation id (corr). */

@@ -17,7 +17,6 @@
 HIP_API(HIP_REAL, HIP_REAL)
 #undef HIP_REAL
 
-
 #define NODEV 0xffff
 
 /* ---- one recorded call ------------------------------------------------------------------ */
@@ -46,10 +45,8 @@ static inline void hip_begin(struct hip_call *c, struct tprof_thread *t, struct 
 	{                                                                                  \
 		struct tprof_thread *t = &tprof_tls;                                       \
 		name##_fn real = get_##name();                                             \
-		if (TPROF_UNLIKELY(!real))                                                 \
-			return HIP_NO_RUNTIME;                                             \
-		if (!tprof_should_record(t))                                               \
-			return real args;                                                  \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real args : HIP_NO_RUNTIME;                          \
 		struct tprof_call c;                                                       \
 		void *none[1];                                                             \
 		tprof_call_begin(&c, t, HIP_HOOK(name), 0, 0, none);                       \
@@ -61,18 +58,12 @@ static inline void hip_begin(struct hip_call *c, struct tprof_thread *t, struct 
 HIP_API(HIP_SIMPLE, HIP_NONE)
 #undef HIP_SIMPLE
 
-/* The common prologue of the hand-written wrappers below. */
-#define HIP_PROLOGUE(name, ...)                                                            \
-	struct tprof_thread *t = &tprof_tls;                                               \
-	name##_fn real = get_##name();                                                     \
-	if (TPROF_UNLIKELY(!real))                                                         \
-		return HIP_NO_RUNTIME;                                                     \
-	if (!tprof_should_record(t))                                                       \
-		return real(__VA_ARGS__)
-
 TPROF_EXPORT hipError_t hipSetDevice(int device)
 {
-	HIP_PROLOGUE(hipSetDevice, device);
+	struct tprof_thread *t = &tprof_tls;
+	hipSetDevice_fn real = get_hipSetDevice();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(device) : HIP_NO_RUNTIME;
 	struct hip_call c;
 	hip_begin(&c, t, HIP_HOOK(hipSetDevice), TPROF_SHAPE_NONE);
 	c.a->device = (uint16_t)device;
@@ -85,7 +76,10 @@ TPROF_EXPORT hipError_t hipSetDevice(int device)
 #define HIP_SYNC(name, stream_expr, event_expr, params, ...)                               \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
-		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(__VA_ARGS__) : HIP_NO_RUNTIME;                  \
 		struct hip_call c;                                                         \
 		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_SYNC);                        \
 		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \
@@ -174,7 +168,10 @@ static inline void alloc_done(struct tprof_call_args *a, hipError_t rc, void **p
 #define HIP_ALLOC(name, size_expr, stream_expr, params, ...)                               \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
-		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(__VA_ARGS__) : HIP_NO_RUNTIME;                  \
 		struct hip_call c;                                                         \
 		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_ALLOC);                       \
 		c.a->a = (uint64_t)(size_expr);                                            \
@@ -197,7 +194,10 @@ HIP_ALLOC(hipMallocFromPoolAsync, size, s, (void **ptr, size_t size, void *pool,
 
 TPROF_EXPORT hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t w, size_t h)
 {
-	HIP_PROLOGUE(hipMallocPitch, ptr, pitch, w, h);
+	struct tprof_thread *t = &tprof_tls;
+	hipMallocPitch_fn real = get_hipMallocPitch();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(ptr, pitch, w, h) : HIP_NO_RUNTIME;
 	struct hip_call c;
 	hip_begin(&c, t, HIP_HOOK(hipMallocPitch), TPROF_SHAPE_ALLOC);
 	tprof_call_enter(&c.call);
@@ -211,7 +211,10 @@ TPROF_EXPORT hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t w, size
 #define HIP_FREE(name, stream_expr, params, ...)                                           \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
-		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(__VA_ARGS__) : HIP_NO_RUNTIME;                  \
 		struct hip_call c;                                                         \
 		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_FREE);                        \
 		c.a->b = (uint64_t)(uintptr_t)ptr;                                         \
@@ -230,7 +233,10 @@ HIP_FREE(hipFreeAsync, s, (void *ptr, hipStream_t s), ptr, s)
 #define HIP_CREATE(name, params, ...)                                                      \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
-		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(__VA_ARGS__) : HIP_NO_RUNTIME;                  \
 		struct hip_call c;                                                         \
 		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_OBJECT);                      \
 		tprof_call_enter(&c.call);                                                 \
@@ -249,7 +255,10 @@ HIP_CREATE(hipEventCreateWithFlags, (hipEvent_t *out, unsigned flags), out, flag
 #define HIP_OBJECT(name, stream_expr, object_expr, params, ...)                            \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
-		HIP_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(__VA_ARGS__) : HIP_NO_RUNTIME;                  \
 		struct hip_call c;                                                         \
 		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_OBJECT);                      \
 		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \

@@ -201,7 +201,11 @@ static void bytes_reduce_scatter_block(struct mpi_call *c, const struct comm_siz
  * (`bytes`, with c and z in scope) once the runtime accepted the arguments. */
 #define COLL(name, reqp, root_v, sbuf_v, bytes, ...)                                       \
 	{                                                                                  \
-		MPI_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			return real ? real(__VA_ARGS__) : TMPI_ERR_OTHER;                  \
+		struct mpi_call c_, *c = &c_;                                              \
 		MReq *rq_ = (reqp);                                                        \
 		struct tprof_mpi_comm *e;                                                  \
 		mpi_begin_room(c, t, MPI_HOOK(name), 2, rq_ ? TPROF_MPI_ICOLL : TPROF_MPI_COLL,     \

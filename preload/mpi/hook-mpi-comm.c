@@ -9,7 +9,11 @@
 #define MPI_MADE(name, parent, out, params, ...)                                           \
 	TPROF_EXPORT int name params                                                       \
 	{                                                                                  \
-		MPI_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			return real ? real(__VA_ARGS__) : TMPI_ERR_OTHER;                  \
+		struct mpi_call c_, *c = &c_;                                              \
 		struct tprof_mpi_comm *p;                                                  \
 		mpi_begin(c, t, MPI_HOOK(name), 2, TPROF_MPI_COMM);                        \
 		c->a->comm = mpi_comm_of(parent, &p);                                      \
@@ -49,7 +53,11 @@ MPI_MADE(MPI_Dist_graph_create_adjacent, comm, out,
 /* Collective only over the group's members: its id comes from the group and the tag. */
 TPROF_EXPORT int MPI_Comm_create_group(MComm comm, tmpi_Group group, int tag, MComm *out)
 {
-	MPI_PROLOGUE(MPI_Comm_create_group, comm, group, tag, out);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Comm_create_group_fn real = get_MPI_Comm_create_group();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(comm, group, tag, out) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_create_group), 2, TPROF_MPI_COMM);
 	c->a->comm = mpi_comm_id(comm);
 	c->a->tag = mpi_tag(tag);
@@ -64,7 +72,12 @@ TPROF_EXPORT int MPI_Comm_create_group(MComm comm, tmpi_Group group, int tag, MC
 TPROF_EXPORT int MPI_Intercomm_create(MComm comm, int local_leader, MComm bridge,
 				      int remote_leader, int tag, MComm *out)
 {
-	MPI_PROLOGUE(MPI_Intercomm_create, comm, local_leader, bridge, remote_leader, tag, out);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Intercomm_create_fn real = get_MPI_Intercomm_create();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(comm, local_leader, bridge, remote_leader, tag, out)
+			    : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	struct tprof_mpi_comm *p;
 	mpi_begin(c, t, MPI_HOOK(MPI_Intercomm_create), 2, TPROF_MPI_COMM);
 	c->a->comm = mpi_comm_of(comm, &p);
@@ -81,7 +94,11 @@ TPROF_EXPORT int MPI_Intercomm_create(MComm comm, int local_leader, MComm bridge
 /* Nonblocking: the request in args2.req; the new communicator's id comes with its MPIREQ. */
 TPROF_EXPORT int MPI_Comm_idup(MComm comm, MComm *out, MReq *req)
 {
-	MPI_PROLOGUE(MPI_Comm_idup, comm, out, req);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Comm_idup_fn real = get_MPI_Comm_idup();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(comm, out, req) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	struct tprof_mpi_comm *p;
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Comm_idup), 2, TPROF_MPI_COMM, MPI_REQ_UNITS(1));
 	c->a->comm = mpi_comm_of(comm, &p);
@@ -100,7 +117,11 @@ TPROF_EXPORT int MPI_Comm_idup(MComm comm, MComm *out, MReq *req)
 
 TPROF_EXPORT int MPI_Comm_free(MComm *comm)
 {
-	MPI_PROLOGUE(MPI_Comm_free, comm);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Comm_free_fn real = get_MPI_Comm_free();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(comm) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MComm h = comm ? *comm : NULL;
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_free), 1, TPROF_MPI_COMM);
 	c->a->comm = mpi_comm_id(h);
@@ -113,7 +134,11 @@ TPROF_EXPORT int MPI_Comm_free(MComm *comm)
 
 TPROF_EXPORT int MPI_Comm_set_name(MComm comm, const char *name)
 {
-	MPI_PROLOGUE(MPI_Comm_set_name, comm, name);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Comm_set_name_fn real = get_MPI_Comm_set_name();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(comm, name) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_set_name), 1, TPROF_MPI_OTHER);
 	c->a->comm = mpi_comm_id(comm);
 	tprof_call_enter(&c->call);

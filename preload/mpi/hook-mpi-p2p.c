@@ -13,7 +13,12 @@
 	TPROF_EXPORT int name(const void *buf, int count, MType type, int dest, int tag,    \
 			      MComm comm)                                                  \
 	{                                                                                  \
-		MPI_PROLOGUE(name, buf, count, type, dest, tag, comm);                     \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			return real ? real(buf, count, type, dest, tag, comm)              \
+				    : TMPI_ERR_OTHER;                                      \
+		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_SEND);                        \
 		c->a->comm = mpi_comm_id(comm);                                            \
 		c->a->peer = mpi_rank(dest);                                               \
@@ -37,7 +42,11 @@ MPI_SEND(MPI_Rsend)
 TPROF_EXPORT int MPI_Recv(void *buf, int count, MType type, int source, int tag, MComm comm,
 			  MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Recv, buf, count, type, source, tag, comm, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Recv_fn real = get_MPI_Recv();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(buf, count, type, source, tag, comm, status) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Recv), 1, TPROF_MPI_RECV);
 	c->a->comm = mpi_comm_id(comm);
@@ -80,8 +89,13 @@ TPROF_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MType stype, int des
 			      void *rbuf, int rcount, MType rtype, int source, int rtag, MComm comm,
 			      MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Sendrecv, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
-		     rtag, comm, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Sendrecv_fn real = get_MPI_Sendrecv();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
+				   rtag, comm, status)
+			    : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Sendrecv), 2, TPROF_MPI_SENDRECV);
 	sendrecv_begin(c, comm, dest, stag, source, rtag);
@@ -94,7 +108,12 @@ TPROF_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MType stype, int des
 TPROF_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MType type, int dest, int stag,
 				      int source, int rtag, MComm comm, MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Sendrecv_replace, buf, count, type, dest, stag, source, rtag, comm, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Sendrecv_replace_fn real = get_MPI_Sendrecv_replace();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(buf, count, type, dest, stag, source, rtag, comm, status)
+			    : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Sendrecv_replace), 2, TPROF_MPI_SENDRECV);
 	sendrecv_begin(c, comm, dest, stag, source, rtag);
@@ -115,7 +134,11 @@ static inline void probe_begin(struct mpi_call *c, MComm comm, int source, int t
 
 TPROF_EXPORT int MPI_Probe(int source, int tag, MComm comm, MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Probe, source, tag, comm, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Probe_fn real = get_MPI_Probe();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(source, tag, comm, status) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Probe), 1, TPROF_MPI_PROBE);
 	probe_begin(c, comm, source, tag);
@@ -134,10 +157,8 @@ static __attribute__((noinline)) int iprobe_full(int source, int tag, MComm comm
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Iprobe_fn real = get_MPI_Iprobe();
 	if (!pre) {
-		if (TPROF_UNLIKELY(!real))
-			return TMPI_ERR_OTHER;
-		if (!tprof_mpi_on(t))
-			return real(source, tag, comm, flag, status);
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+			return real ? real(source, tag, comm, flag, status) : TMPI_ERR_OTHER;
 	}
 	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
@@ -192,7 +213,11 @@ static void matched(struct mpi_call *c, tmpi_Message msg, const MStatus *st)
 
 TPROF_EXPORT int MPI_Mprobe(int source, int tag, MComm comm, tmpi_Message *msg, MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Mprobe, source, tag, comm, msg, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Mprobe_fn real = get_MPI_Mprobe();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(source, tag, comm, msg, status) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	mpi_begin(c, t, MPI_HOOK(MPI_Mprobe), 1, TPROF_MPI_PROBE);
 	probe_begin(c, comm, source, tag);
@@ -206,7 +231,11 @@ TPROF_EXPORT int MPI_Mprobe(int source, int tag, MComm comm, tmpi_Message *msg, 
 TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Message *msg,
 			     MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Improbe, source, tag, comm, flag, msg, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Improbe_fn real = get_MPI_Improbe();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(source, tag, comm, flag, msg, status) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	MPI_POLL(c, t, MPI_HOOK(MPI_Improbe), 1, TPROF_MPI_PROBE, 0, rc,
 		 real(source, tag, comm, flag, msg, st), rc == TMPI_SUCCESS && flag && !*flag);
@@ -218,7 +247,11 @@ TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Me
 
 TPROF_EXPORT int MPI_Mrecv(void *buf, int count, MType type, tmpi_Message *msg, MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Mrecv, buf, count, type, msg, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Mrecv_fn real = get_MPI_Mrecv();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(buf, count, type, msg, status) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	struct tprof_mpi_req *e = msg ? tprof_mpi_req_find(*msg) : NULL;
 	mpi_begin(c, t, MPI_HOOK(MPI_Mrecv), 1, TPROF_MPI_RECV);

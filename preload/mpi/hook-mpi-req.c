@@ -201,7 +201,12 @@ static inline void post_begin(struct mpi_call *c, MComm comm, int peer, int tag,
 	TPROF_EXPORT int name(const void *buf, int count, MType type, int dest, int tag,    \
 			      MComm comm, MReq *req)                                       \
 	{                                                                                  \
-		MPI_PROLOGUE(name, buf, count, type, dest, tag, comm, req);                \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			return real ? real(buf, count, type, dest, tag, comm, req)         \
+				    : TMPI_ERR_OTHER;                                      \
+		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin_room(c, t, MPI_HOOK(name), 2, persistent ? TPROF_MPI_OTHER      \
 			       : TPROF_MPI_ISEND, MPI_REQ_UNITS(1));                     \
 		post_begin(c, comm, dest, tag, persistent);                                \
@@ -229,7 +234,12 @@ MPI_ISEND(MPI_Rsend_init, 1)
 	TPROF_EXPORT int name(void *buf, int count, MType type, int source, int tag,        \
 			      MComm comm, MReq *req)                                       \
 	{                                                                                  \
-		MPI_PROLOGUE(name, buf, count, type, source, tag, comm, req);              \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			return real ? real(buf, count, type, source, tag, comm, req)       \
+				    : TMPI_ERR_OTHER;                                      \
+		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin_room(c, t, MPI_HOOK(name), 2, persistent ? TPROF_MPI_OTHER      \
 			       : TPROF_MPI_IRECV, MPI_REQ_UNITS(1));                     \
 		post_begin(c, comm, source, tag, persistent);                              \
@@ -251,7 +261,11 @@ MPI_IRECV(MPI_Recv_init, 1)
 /* The receive of a message a probe matched: the probe's post number. */
 TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, tmpi_Message *msg, MReq *req)
 {
-	MPI_PROLOGUE(MPI_Imrecv, buf, count, type, msg, req);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Imrecv_fn real = get_MPI_Imrecv();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(buf, count, type, msg, req) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	struct tprof_mpi_req *m = msg ? tprof_mpi_req_find(*msg) : NULL;
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Imrecv), 2, TPROF_MPI_IRECV, MPI_REQ_UNITS(1));
 	c->a->flags = TPROF_MPIF_NONBLOCKING;
@@ -294,7 +308,11 @@ static inline void started(struct mpi_call *c, struct tprof_mpi_req *e, MReq h, 
 
 TPROF_EXPORT int MPI_Start(MReq *req)
 {
-	MPI_PROLOGUE(MPI_Start, req);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Start_fn real = get_MPI_Start();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(req) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MReq h = req ? *req : NULL;
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Start), 1, TPROF_MPI_START, MPI_REQ_UNITS(1));
@@ -308,7 +326,11 @@ TPROF_EXPORT int MPI_Start(MReq *req)
 
 TPROF_EXPORT int MPI_Startall(int count, MReq reqs[])
 {
-	MPI_PROLOGUE(MPI_Startall, count, reqs);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Startall_fn real = get_MPI_Startall();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(count, reqs) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	int followed = capture(count, reqs);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Startall), 1, TPROF_MPI_START, MPI_REQ_UNITS(count));
 	for (int i = 0; followed && i < count; i++)
@@ -335,7 +357,11 @@ static inline void about_request(struct mpi_call *c, struct tprof_mpi_req *e, MR
 
 TPROF_EXPORT int MPI_Request_free(MReq *req)
 {
-	MPI_PROLOGUE(MPI_Request_free, req);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Request_free_fn real = get_MPI_Request_free();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(req) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MReq h = req ? *req : NULL;
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin(c, t, MPI_HOOK(MPI_Request_free), 2, TPROF_MPI_OTHER);
@@ -349,7 +375,11 @@ TPROF_EXPORT int MPI_Request_free(MReq *req)
 
 TPROF_EXPORT int MPI_Cancel(MReq *req)
 {
-	MPI_PROLOGUE(MPI_Cancel, req);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Cancel_fn real = get_MPI_Cancel();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(req) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MReq h = req ? *req : NULL;
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin(c, t, MPI_HOOK(MPI_Cancel), 2, TPROF_MPI_OTHER);
@@ -365,7 +395,11 @@ TPROF_EXPORT int MPI_Cancel(MReq *req)
 
 TPROF_EXPORT int MPI_Wait(MReq *req, MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Wait, req, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Wait_fn real = get_MPI_Wait();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(req, status) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	MReq h = req ? *req : NULL;
 	struct tprof_mpi_req *e = lookup(h);
@@ -385,10 +419,8 @@ static __attribute__((noinline)) int test_full(MReq *req, int *flag, MStatus *st
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Test_fn real = get_MPI_Test();
 	if (!pre) {
-		if (TPROF_UNLIKELY(!real))
-			return TMPI_ERR_OTHER;
-		if (!tprof_mpi_on(t))
-			return real(req, flag, status);
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+			return real ? real(req, flag, status) : TMPI_ERR_OTHER;
 	}
 	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
@@ -451,7 +483,11 @@ static inline MStatus *statuses_for(MStatus *given, int followed)
 
 TPROF_EXPORT int MPI_Waitall(int count, MReq reqs[], MStatus statuses[])
 {
-	MPI_PROLOGUE(MPI_Waitall, count, reqs, statuses);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Waitall_fn real = get_MPI_Waitall();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(count, reqs, statuses) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	int followed = capture(count, reqs);
 	MStatus *sts = statuses_for(statuses, followed);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Waitall), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(count));
@@ -464,7 +500,11 @@ TPROF_EXPORT int MPI_Waitall(int count, MReq reqs[], MStatus statuses[])
 
 TPROF_EXPORT int MPI_Testall(int count, MReq reqs[], int *flag, MStatus statuses[])
 {
-	MPI_PROLOGUE(MPI_Testall, count, reqs, flag, statuses);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Testall_fn real = get_MPI_Testall();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(count, reqs, flag, statuses) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	int followed = capture(count, reqs);
 	MStatus *sts = statuses_for(statuses, followed);
 	MPI_POLL(c, t, MPI_HOOK(MPI_Testall), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(count), rc,
@@ -477,7 +517,11 @@ TPROF_EXPORT int MPI_Testall(int count, MReq reqs[], int *flag, MStatus statuses
 
 TPROF_EXPORT int MPI_Waitany(int count, MReq reqs[], int *index, MStatus *status)
 {
-	MPI_PROLOGUE(MPI_Waitany, count, reqs, index, status);
+	struct tprof_thread *t = &tprof_tls;
+	MPI_Waitany_fn real = get_MPI_Waitany();
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+		return real ? real(count, reqs, index, status) : TMPI_ERR_OTHER;
+	struct mpi_call c_, *c = &c_;
 	MStatus own, *st = status ? status : &own;
 	int followed = capture(count, reqs);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Waitany), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1));
@@ -496,10 +540,8 @@ static __attribute__((noinline)) int testany_full(int count, MReq reqs[], int *i
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Testany_fn real = get_MPI_Testany();
 	if (!pre) {
-		if (TPROF_UNLIKELY(!real))
-			return TMPI_ERR_OTHER;
-		if (!tprof_mpi_on(t))
-			return real(count, reqs, index, flag, status);
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
+			return real ? real(count, reqs, index, flag, status) : TMPI_ERR_OTHER;
 		followed = capture(count, reqs);
 	}
 	struct mpi_call c_, *c = &c_;
@@ -560,7 +602,12 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 	TPROF_EXPORT int name(int count, MReq reqs[], int *outcount, int indices[],         \
 			      MStatus statuses[])                                          \
 	{                                                                                  \
-		MPI_PROLOGUE(name, count, reqs, outcount, indices, statuses);              \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			return real ? real(count, reqs, outcount, indices, statuses)       \
+				    : TMPI_ERR_OTHER;                                      \
+		struct mpi_call c_, *c = &c_;                                              \
 		int followed = capture(count, reqs);                                       \
 		MStatus *sts = statuses_for(statuses, followed);                           \
 		MPI_POLL(c, t, MPI_HOOK(name), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(count), rc, \

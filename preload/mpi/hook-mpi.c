@@ -13,7 +13,11 @@ MPI_API(MPI_REAL)
 #define MPI_GEN_Q(name, params, args)                                                     \
 	TPROF_EXPORT int name params                                                       \
 	{                                                                                  \
-		MPI_PROLOGUE(name, MPI_UNPAREN args);                                      \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			return real ? real(MPI_UNPAREN args) : TMPI_ERR_OTHER;             \
+		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
 		tprof_call_enter(&c->call);                                               \
 		return tprof_call_leave(&c->call, real args);                             \
@@ -21,7 +25,11 @@ MPI_API(MPI_REAL)
 #define MPI_GEN_QC(name, params, args)                                                    \
 	TPROF_EXPORT int name params                                                       \
 	{                                                                                  \
-		MPI_PROLOGUE(name, MPI_UNPAREN args);                                      \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			return real ? real(MPI_UNPAREN args) : TMPI_ERR_OTHER;             \
+		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
 		c->a->comm = mpi_comm_id(comm);                                            \
 		tprof_call_enter(&c->call);                                               \

@@ -386,17 +386,6 @@ static inline int mpi_poll_fast(struct tprof_thread *t, unsigned k)
  * as volatile, a relaxed load that the call takes as its operand. */
 #define MPI_REAL_FOUND(name) (*(name##_fn const volatile *)&real_##name)
 
-/* The common prologue: the real function (or the runtime's error when it has none), and a
- * plain call through when this thread does not record MPI now. */
-#define MPI_PROLOGUE(name, ...)                                                            \
-	struct tprof_thread *t = &tprof_tls;                                               \
-	name##_fn real = get_##name();                                                     \
-	if (TPROF_UNLIKELY(!real))                                                         \
-		return TMPI_ERR_OTHER;                                                     \
-	if (!tprof_mpi_on(t))                                                              \
-		return real(__VA_ARGS__);                                                  \
-	struct mpi_call c_, *c = &c_
-
 /* ---- arguments as the records store them ------------------------------------------------- */
 
 static inline int32_t mpi_rank(int r)

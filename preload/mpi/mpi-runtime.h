@@ -64,15 +64,19 @@ void *tprof_mpi_lookup(const char *name);
  * happened without the wrappers.  1 when the call is to be recorded. */
 int tprof_mpi_enter_slow(void);
 
-/* True when this thread records MPI calls now: recording, not nested in the profiler, and
- * an initialized (or initializing) Open MPI. */
-static inline int tprof_mpi_on(struct tprof_thread *t)
+/* True when MPI calls are recorded: an initialized (or initializing) MPI the recorder knows. */
+static inline int tprof_mpi_ready(void)
 {
-	if (!tprof_should_record(t))
-		return 0;
 	if (TPROF_LIKELY(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY))
 		return 1;
 	return tprof_mpi_enter_slow();
+}
+
+/* True when this thread records MPI calls now: recording, not nested in the profiler, and
+ * MPI ready. */
+static inline int tprof_mpi_on(struct tprof_thread *t)
+{
+	return tprof_should_record(t) && tprof_mpi_ready();
 }
 
 /* Whether MPI_Init/Finalize must do the recorder's collective work (the clock measurements

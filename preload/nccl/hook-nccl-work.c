@@ -155,10 +155,8 @@ static ncclResult_t coll_end(struct nccl_op *o, ncclResult_t rc)
 	{                                                                                  \
 		struct tprof_thread *t = &tprof_tls;                                       \
 		name##_fn real = get_##name();                                             \
-		if (TPROF_UNLIKELY(!real))                                                 \
-			return NCCL_NO_LIB;                                                \
-		if (!tprof_should_record(t))                                               \
-			return real args;                                                  \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real args : NCCL_NO_LIB;                             \
 		struct nccl_work w = { .hook = NCCL_HOOK(name), .comm = comm,              \
 				       .stream = stream, __VA_ARGS__ };                    \
 		struct nccl_op o;                                                          \

@@ -17,21 +17,25 @@ NCCL_API(NCCL_REAL)
 
 /* ---- generated wrappers ------------------------------------------------------------------ */
 
-#define NCCL_GEN_Q(name, params, args)                                                    \
+/* A wrapper of its own for each NCCL function the list names: `more` fills what the call
+ * gives beyond its name (a communicator's ranks for QC). */
+#define NCCL_GEN_BODY(name, params, args, more)                                           \
 	TPROF_EXPORT ncclResult_t name params                                              \
 	{                                                                                  \
-		NCCL_PROLOGUE(name, TPROF_NCCL_OTHER, NCCL_UNPAREN args);                  \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		struct nccl_call c_, *c = &c_;                                             \
+		if (!tprof_wrapper_records(t, real) ||                                     \
+		    !nccl_begin(c, t, NCCL_HOOK(name), TPROF_NCCL_OTHER, (void *)real,    \
+				NULL))                                                     \
+			return real ? real(NCCL_UNPAREN args) : NCCL_NO_LIB;               \
+		more;                                                                      \
 		tprof_call_enter(&c->call);                                               \
 		return tprof_call_leave(&c->call, real args);                             \
 	}
+#define NCCL_GEN_Q(name, params, args) NCCL_GEN_BODY(name, params, args, (void)0)
 #define NCCL_GEN_QC(name, params, args)                                                   \
-	TPROF_EXPORT ncclResult_t name params                                              \
-	{                                                                                  \
-		NCCL_PROLOGUE(name, TPROF_NCCL_OTHER, NCCL_UNPAREN args);                  \
-		nccl_comm_args(c, nccl_comm(comm));                                        \
-		tprof_call_enter(&c->call);                                               \
-		return tprof_call_leave(&c->call, real args);                             \
-	}
+	NCCL_GEN_BODY(name, params, args, nccl_comm_args(c, nccl_comm(comm)))
 #define NCCL_GEN_H(name, params, args)
 #define NCCL_UNPAREN(...) __VA_ARGS__
 #define NCCL_GENERATE(kind, name, params, args) NCCL_GEN_##kind(name, params, args)
@@ -84,7 +88,12 @@ static void made(struct nccl_call *c, ncclResult_t rc, ncclComm_t *out, uint64_t
 
 TPROF_EXPORT ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
 {
-	NCCL_PROLOGUE(ncclGetUniqueId, TPROF_NCCL_OTHER, uniqueId);
+	struct tprof_thread *t = &tprof_tls;
+	ncclGetUniqueId_fn real = get_ncclGetUniqueId();
+	struct nccl_call c_, *c = &c_;
+	if (!tprof_wrapper_records(t, real) ||
+	    !nccl_begin(c, t, NCCL_HOOK(ncclGetUniqueId), TPROF_NCCL_OTHER, (void *)real, NULL))
+		return real ? real(uniqueId) : NCCL_NO_LIB;
 	tprof_call_enter(&c->call);
 	ncclResult_t rc = real(uniqueId);
 	if (rc == ncclSuccess && uniqueId)
@@ -95,7 +104,13 @@ TPROF_EXPORT ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId)
 #define NCCL_INIT_RANK(name, params, ...)                                                  \
 	TPROF_EXPORT ncclResult_t name params                                               \
 	{                                                                                   \
-		NCCL_PROLOGUE(name, TPROF_NCCL_COMM_INIT, __VA_ARGS__);                     \
+		struct tprof_thread *t = &tprof_tls;                                        \
+		name##_fn real = get_##name();                                              \
+		struct nccl_call c_, *c = &c_;                                              \
+		if (!tprof_wrapper_records(t, real) ||                                      \
+		    !nccl_begin(c, t, NCCL_HOOK(name), TPROF_NCCL_COMM_INIT, (void *)real,  \
+				NULL))                                                      \
+			return real ? real(__VA_ARGS__) : NCCL_NO_LIB;                      \
 		uint64_t id = tprof_nccl_id_unique(commId.internal);                        \
 		c->a->comm = id;                                                            \
 		c->b->rank = rank;                                                          \
@@ -116,8 +131,13 @@ TPROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t *newcomm, int nran
 						   int nId, ncclUniqueId *commIds,
 						   ncclConfig_t *config)
 {
-	NCCL_PROLOGUE(ncclCommInitRankScalable, TPROF_NCCL_COMM_INIT, newcomm, nranks, myrank, nId,
-		      commIds, config);
+	struct tprof_thread *t = &tprof_tls;
+	ncclCommInitRankScalable_fn real = get_ncclCommInitRankScalable();
+	struct nccl_call c_, *c = &c_;
+	if (!tprof_wrapper_records(t, real) ||
+	    !nccl_begin(c, t, NCCL_HOOK(ncclCommInitRankScalable), TPROF_NCCL_COMM_INIT,
+			(void *)real, NULL))
+		return real ? real(newcomm, nranks, myrank, nId, commIds, config) : NCCL_NO_LIB;
 	uint64_t id = tprof_nccl_id_uniques(commIds, nId);
 	c->a->comm = id;
 	c->b->rank = myrank;
@@ -131,7 +151,12 @@ TPROF_EXPORT ncclResult_t ncclCommInitRankScalable(ncclComm_t *newcomm, int nran
 /* One process holds every rank: one id for the communicator, an entry per rank. */
 TPROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist)
 {
-	NCCL_PROLOGUE(ncclCommInitAll, TPROF_NCCL_COMM_INIT, comm, ndev, devlist);
+	struct tprof_thread *t = &tprof_tls;
+	ncclCommInitAll_fn real = get_ncclCommInitAll();
+	struct nccl_call c_, *c = &c_;
+	if (!tprof_wrapper_records(t, real) ||
+	    !nccl_begin(c, t, NCCL_HOOK(ncclCommInitAll), TPROF_NCCL_COMM_INIT, (void *)real, NULL))
+		return real ? real(comm, ndev, devlist) : NCCL_NO_LIB;
 	uint64_t id = tprof_nccl_id_local();
 	c->a->comm = id;
 	c->b->nranks = ndev;
@@ -148,7 +173,12 @@ TPROF_EXPORT ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int 
 TPROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm,
 					ncclConfig_t *config)
 {
-	NCCL_PROLOGUE(ncclCommSplit, TPROF_NCCL_COMM_SPLIT, comm, color, key, newcomm, config);
+	struct tprof_thread *t = &tprof_tls;
+	ncclCommSplit_fn real = get_ncclCommSplit();
+	struct nccl_call c_, *c = &c_;
+	if (!tprof_wrapper_records(t, real) ||
+	    !nccl_begin(c, t, NCCL_HOOK(ncclCommSplit), TPROF_NCCL_COMM_SPLIT, (void *)real, NULL))
+		return real ? real(comm, color, key, newcomm, config) : NCCL_NO_LIB;
 	struct tprof_nccl_comm *parent = nccl_comm(comm);
 	uint32_t number = tprof_nccl_split_number(parent);
 	uint64_t parent_id = parent ? parent->id : 0;
@@ -169,7 +199,13 @@ TPROF_EXPORT ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncc
 #define NCCL_COMM_END(name, forget_when)                                                   \
 	TPROF_EXPORT ncclResult_t name(ncclComm_t comm)                                     \
 	{                                                                                   \
-		NCCL_PROLOGUE(name, TPROF_NCCL_COMM_END, comm);                             \
+		struct tprof_thread *t = &tprof_tls;                                        \
+		name##_fn real = get_##name();                                              \
+		struct nccl_call c_, *c = &c_;                                              \
+		if (!tprof_wrapper_records(t, real) ||                                      \
+		    !nccl_begin(c, t, NCCL_HOOK(name), TPROF_NCCL_COMM_END, (void *)real,   \
+				NULL))                                                      \
+			return real ? real(comm) : NCCL_NO_LIB;                             \
 		nccl_comm_args(c, tprof_nccl_comm_find(comm));                              \
 		tprof_call_enter(&c->call);                                               \
 		ncclResult_t rc = real(comm);                                               \
@@ -191,7 +227,12 @@ NCCL_COMM_END(ncclCommAbort, 1)
 TPROF_EXPORT ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, size_t size,
 					   void **handle)
 {
-	NCCL_PROLOGUE(ncclCommRegister, TPROF_NCCL_OTHER, comm, buff, size, handle);
+	struct tprof_thread *t = &tprof_tls;
+	ncclCommRegister_fn real = get_ncclCommRegister();
+	struct nccl_call c_, *c = &c_;
+	if (!tprof_wrapper_records(t, real) ||
+	    !nccl_begin(c, t, NCCL_HOOK(ncclCommRegister), TPROF_NCCL_OTHER, (void *)real, NULL))
+		return real ? real(comm, buff, size, handle) : NCCL_NO_LIB;
 	nccl_comm_args(c, nccl_comm(comm));
 	c->a->count = size;
 	c->a->bytes = size;
@@ -201,7 +242,12 @@ TPROF_EXPORT ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, si
 
 TPROF_EXPORT ncclResult_t ncclMemAlloc(void **ptr, size_t size)
 {
-	NCCL_PROLOGUE(ncclMemAlloc, TPROF_NCCL_OTHER, ptr, size);
+	struct tprof_thread *t = &tprof_tls;
+	ncclMemAlloc_fn real = get_ncclMemAlloc();
+	struct nccl_call c_, *c = &c_;
+	if (!tprof_wrapper_records(t, real) ||
+	    !nccl_begin(c, t, NCCL_HOOK(ncclMemAlloc), TPROF_NCCL_OTHER, (void *)real, NULL))
+		return real ? real(ptr, size) : NCCL_NO_LIB;
 	c->a->count = size;
 	c->a->bytes = size;
 	tprof_call_enter(&c->call);

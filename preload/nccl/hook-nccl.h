@@ -210,15 +210,4 @@ static inline struct tprof_nccl_comm *nccl_comm(ncclComm_t comm)
 	return TPROF_LIKELY(e != NULL) || !tprof_handle_is_key(comm) ? e : nccl_comm_describe(comm);
 }
 
-/* The common prologue: the real function (or an error when there is none), and a plain call
- * through when this thread does not record now. */
-#define NCCL_PROLOGUE(name, op, ...)                                                       \
-	struct tprof_thread *t = &tprof_tls;                                               \
-	name##_fn real = get_##name();                                                     \
-	if (TPROF_UNLIKELY(!real))                                                         \
-		return NCCL_NO_LIB;                                                        \
-	struct nccl_call c_, *c = &c_;                                                     \
-	if (!tprof_should_record(t) || !nccl_begin(c, t, NCCL_HOOK(name), op, (void *)real, NULL)) \
-		return real(__VA_ARGS__)
-
 #endif

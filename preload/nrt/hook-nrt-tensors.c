@@ -18,7 +18,11 @@ static uint64_t tensor_bytes(const struct tprof_nrt_tensor *e, const nrt_tensor_
 
 TPROF_EXPORT NRT_STATUS nrt_allocate_tensor_set(nrt_tensor_set_t **set)
 {
-	NRT_PROLOGUE(nrt_allocate_tensor_set, set);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_allocate_tensor_set_fn real = get_nrt_allocate_tensor_set();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(set) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_allocate_tensor_set), 1, TPROF_NRT_SET);
 	tprof_call_enter(&c->call);
 	NRT_STATUS rc = real(set);
@@ -31,7 +35,14 @@ TPROF_EXPORT NRT_STATUS nrt_allocate_tensor_set(nrt_tensor_set_t **set)
 
 TPROF_EXPORT void nrt_destroy_tensor_set(nrt_tensor_set_t **set)
 {
-	NRT_PROLOGUE_VOID(nrt_destroy_tensor_set, set);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_destroy_tensor_set_fn real = get_nrt_destroy_tensor_set();
+	if (!tprof_wrapper_records(t, real)) {
+		if (real)
+			real(set);
+		return;
+	}
+	struct nrt_call c_, *c = &c_;
 	nrt_tensor_set_t *s = set ? *set : NULL;
 	struct tprof_nrt_set *e = tprof_nrt_set_find(s);
 	nrt_begin(c, t, NRT_HOOK(nrt_destroy_tensor_set), 1, TPROF_NRT_SET);
@@ -49,7 +60,11 @@ TPROF_EXPORT void nrt_destroy_tensor_set(nrt_tensor_set_t **set)
 TPROF_EXPORT NRT_STATUS nrt_add_tensor_to_tensor_set(nrt_tensor_set_t *set, const char *name,
 						     nrt_tensor_t *tensor)
 {
-	NRT_PROLOGUE(nrt_add_tensor_to_tensor_set, set, name, tensor);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_add_tensor_to_tensor_set_fn real = get_nrt_add_tensor_to_tensor_set();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(set, name, tensor) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_add_tensor_to_tensor_set), 1, TPROF_NRT_SET);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, tensor);
 	c->a->handle = (uint64_t)(uintptr_t)set;
@@ -71,7 +86,11 @@ TPROF_EXPORT NRT_STATUS nrt_add_tensor_to_tensor_set(nrt_tensor_set_t *set, cons
 TPROF_EXPORT NRT_STATUS nrt_get_tensor_from_tensor_set(nrt_tensor_set_t *set, const char *name,
 						       nrt_tensor_t **tensor)
 {
-	NRT_PROLOGUE(nrt_get_tensor_from_tensor_set, set, name, tensor);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_get_tensor_from_tensor_set_fn real = get_nrt_get_tensor_from_tensor_set();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(set, name, tensor) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_get_tensor_from_tensor_set), 1, TPROF_NRT_SET);
 	c->a->handle = (uint64_t)(uintptr_t)set;
 	c->a->name = nrt_str(c, name);
@@ -94,7 +113,11 @@ TPROF_EXPORT NRT_STATUS nrt_get_tensor_from_tensor_set(nrt_tensor_set_t *set, co
 TPROF_EXPORT NRT_STATUS nrt_tensor_allocate(int placement, int vnc, size_t size, const char *name,
 					    nrt_tensor_t **tensor)
 {
-	NRT_PROLOGUE(nrt_tensor_allocate, placement, vnc, size, name, tensor);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_tensor_allocate_fn real = get_nrt_tensor_allocate();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(placement, vnc, size, name, tensor) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	int32_t nc = placement == NRT_TENSOR_PLACEMENT_DEVICE ? vnc : -1;
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_allocate), 1, TPROF_NRT_TENSOR_ALLOC);
 	c->a->bytes = size;
@@ -112,7 +135,14 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_allocate(int placement, int vnc, size_t size,
 
 TPROF_EXPORT void nrt_tensor_free(nrt_tensor_t **tensor)
 {
-	NRT_PROLOGUE_VOID(nrt_tensor_free, tensor);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_tensor_free_fn real = get_nrt_tensor_free();
+	if (!tprof_wrapper_records(t, real)) {
+		if (real)
+			real(tensor);
+		return;
+	}
+	struct nrt_call c_, *c = &c_;
 	nrt_tensor_t *x = tensor ? *tensor : NULL;
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_free), 1, TPROF_NRT_TENSOR_FREE);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, x);
@@ -127,7 +157,11 @@ TPROF_EXPORT void nrt_tensor_free(nrt_tensor_t **tensor)
 
 TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_empty(const char *name, nrt_tensor_t **tensor)
 {
-	NRT_PROLOGUE(nrt_tensor_allocate_empty, name, tensor);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_tensor_allocate_empty_fn real = get_nrt_tensor_allocate_empty();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(name, tensor) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_allocate_empty), 1, TPROF_NRT_TENSOR_ALLOC);
 	c->a->placement = NRT_TENSOR_PLACEMENT_VIRTUAL;
 	c->a->name = nrt_str(c, name);
@@ -142,7 +176,11 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_empty(const char *name, nrt_tensor_t
 
 TPROF_EXPORT NRT_STATUS nrt_tensor_attach_buffer(nrt_tensor_t *tensor, void *buffer, size_t size)
 {
-	NRT_PROLOGUE(nrt_tensor_attach_buffer, tensor, buffer, size);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_tensor_attach_buffer_fn real = get_nrt_tensor_attach_buffer();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(tensor, buffer, size) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_attach_buffer), 1, TPROF_NRT_TENSOR_ALLOC);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, tensor);
 	c->a->bytes = size;
@@ -164,7 +202,11 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_attach_buffer(nrt_tensor_t *tensor, void *buf
 TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_slice(const nrt_tensor_t *source, size_t offset, size_t size,
 						  const char *name, nrt_tensor_t **slice)
 {
-	NRT_PROLOGUE(nrt_tensor_allocate_slice, source, offset, size, name, slice);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_tensor_allocate_slice_fn real = get_nrt_tensor_allocate_slice();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(source, offset, size, name, slice) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_allocate_slice), 1, TPROF_NRT_TENSOR_ALLOC);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, source);
 	c->a->bytes = size;
@@ -184,7 +226,11 @@ TPROF_EXPORT NRT_STATUS nrt_tensor_allocate_slice(const nrt_tensor_t *source, si
 #define NRT_MOVE(name, op, tensor_expr, params, ...)                                       \
 	TPROF_EXPORT NRT_STATUS name params                                                \
 	{                                                                                  \
-		NRT_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(__VA_ARGS__) : NRT_NO_RUNTIME;                  \
+		struct nrt_call c_, *c = &c_;                                              \
 		nrt_begin(c, t, NRT_HOOK(name), 1, op);                                    \
 		nrt_tensor_args(c, tensor_expr);                                           \
 		c->a->bytes = size;                                                        \
@@ -216,7 +262,11 @@ static uint64_t batch_bytes(const nrt_tensor_batch_t *b, uint64_t n)
 #define NRT_BATCH(name, op)                                                                \
 	TPROF_EXPORT NRT_STATUS name(const nrt_tensor_batch_t *batches, uint64_t n, bool unsafe) \
 	{                                                                                  \
-		NRT_PROLOGUE(name, batches, n, unsafe);                                    \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(batches, n, unsafe) : NRT_NO_RUNTIME;           \
+		struct nrt_call c_, *c = &c_;                                              \
 		nrt_begin(c, t, NRT_HOOK(name), 1, op);                                    \
 		nrt_tensor_args(c, batches && n ? batches[0].tensor : NULL);               \
 		c->a->bytes = batch_bytes(batches, n);                                     \
@@ -268,7 +318,11 @@ TPROF_EXPORT void *nrt_tensor_get_va(const nrt_tensor_t *tensor)
 TPROF_EXPORT NRT_STATUS nrt_tensor_get_device_allocation_info(const nrt_tensor_t *tensor,
 							      nrt_tensor_device_allocation_info_t *info)
 {
-	NRT_PROLOGUE(nrt_tensor_get_device_allocation_info, tensor, info);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_tensor_get_device_allocation_info_fn real = get_nrt_tensor_get_device_allocation_info();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(tensor, info) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_tensor_get_device_allocation_info), 1, TPROF_NRT_OTHER);
 	struct tprof_nrt_tensor *e = nrt_tensor_args(c, tensor);
 	c->a->bytes = e ? e->size : 0;

@@ -19,7 +19,11 @@ NRT_API(NRT_REAL)
 #define NRT_GEN_Q(name, params, args)                                                     \
 	TPROF_EXPORT NRT_STATUS name params                                                \
 	{                                                                                  \
-		NRT_PROLOGUE(name, NRT_UNPAREN args);                                      \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(NRT_UNPAREN args) : NRT_NO_RUNTIME;             \
+		struct nrt_call c_, *c = &c_;                                              \
 		nrt_begin(c, t, NRT_HOOK(name), 1, TPROF_NRT_OTHER);                       \
 		tprof_call_enter(&c->call);                                               \
 		return tprof_call_leave(&c->call, real args);                             \
@@ -27,7 +31,11 @@ NRT_API(NRT_REAL)
 #define NRT_GEN_QM(name, params, args)                                                    \
 	TPROF_EXPORT NRT_STATUS name params                                                \
 	{                                                                                  \
-		NRT_PROLOGUE(name, NRT_UNPAREN args);                                      \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(NRT_UNPAREN args) : NRT_NO_RUNTIME;             \
+		struct nrt_call c_, *c = &c_;                                              \
 		nrt_begin(c, t, NRT_HOOK(name), 1, TPROF_NRT_OTHER);                       \
 		nrt_model_args(c, model);                                                  \
 		tprof_call_enter(&c->call);                                               \
@@ -96,7 +104,11 @@ static void record_props(struct tprof_thread *t)
 
 TPROF_EXPORT NRT_STATUS nrt_init(int framework, const char *fw_version, const char *fal_version)
 {
-	NRT_PROLOGUE(nrt_init, framework, fw_version, fal_version);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_init_fn real = get_nrt_init();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(framework, fw_version, fal_version) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_init), 1, TPROF_NRT_INIT);
 	c->a->extra = (uint32_t)framework;
 	c->a->name = nrt_str(c, fw_version);
@@ -113,7 +125,14 @@ TPROF_EXPORT NRT_STATUS nrt_init(int framework, const char *fw_version, const ch
  * thing a job does before it is torn down). */
 TPROF_EXPORT void nrt_close(void)
 {
-	NRT_PROLOGUE_VOID(nrt_close);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_close_fn real = get_nrt_close();
+	if (!tprof_wrapper_records(t, real)) {
+		if (real)
+			real();
+		return;
+	}
+	struct nrt_call c_, *c = &c_;
 	t->guard++;
 	tprof_image_flush();
 	t->guard--;
@@ -142,7 +161,11 @@ TPROF_EXPORT const char *nrt_get_status_as_str(NRT_STATUS status)
 TPROF_EXPORT NRT_STATUS nrt_get_vnc_memory_stats(uint32_t vnc, nrt_vnc_memory_stats_t *stats,
 						 size_t in, size_t *out)
 {
-	NRT_PROLOGUE(nrt_get_vnc_memory_stats, vnc, stats, in, out);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_get_vnc_memory_stats_fn real = get_nrt_get_vnc_memory_stats();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(vnc, stats, in, out) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_get_vnc_memory_stats), 1, TPROF_NRT_OTHER);
 	c->a->nc = (int32_t)vnc;
 	tprof_call_enter(&c->call);
@@ -196,7 +219,11 @@ static void loaded(struct nrt_call *c, nrt_model_t *m, const char *name, int32_t
 }
 
 #define NRT_LOAD_BODY(fn, ...)                                                           \
-	NRT_PROLOGUE(fn, __VA_ARGS__);                                                   \
+	struct tprof_thread *t = &tprof_tls;                                             \
+	fn##_fn real = get_##fn();                                                       \
+	if (!tprof_wrapper_records(t, real))                                             \
+		return real ? real(__VA_ARGS__) : NRT_NO_RUNTIME;                        \
+	struct nrt_call c_, *c = &c_;                                                    \
 	char mname[NRT_NEFF_NAME_LEN + 1];                                                 \
 	neff_name(neff, size, mname, sizeof(mname));                                       \
 	nrt_begin(c, t, NRT_HOOK(fn), 1, TPROF_NRT_LOAD);                                \
@@ -225,7 +252,11 @@ TPROF_EXPORT NRT_STATUS nrt_load_collectives(const void *neff, size_t size, int3
 
 TPROF_EXPORT NRT_STATUS nrt_unload(nrt_model_t *model)
 {
-	NRT_PROLOGUE(nrt_unload, model);
+	struct tprof_thread *t = &tprof_tls;
+	nrt_unload_fn real = get_nrt_unload();
+	if (!tprof_wrapper_records(t, real))
+		return real ? real(model) : NRT_NO_RUNTIME;
+	struct nrt_call c_, *c = &c_;
 	nrt_begin(c, t, NRT_HOOK(nrt_unload), 1, TPROF_NRT_UNLOAD);
 	struct tprof_nrt_model *m = nrt_model_args(c, model);
 	tprof_call_enter(&c->call);
@@ -315,7 +346,11 @@ TPROF_EXPORT NRT_STATUS nrt_execute_repeat(nrt_model_t *model, const nrt_tensor_
 #define NRT_COLL(name, bytes_expr, params, ...)                                  \
 	TPROF_EXPORT NRT_STATUS name params                                                \
 	{                                                                                  \
-		NRT_PROLOGUE(name, __VA_ARGS__);                                           \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real))                                       \
+			return real ? real(__VA_ARGS__) : NRT_NO_RUNTIME;                  \
+		struct nrt_call c_, *c = &c_;                                              \
 		nrt_begin(c, t, NRT_HOOK(name), 1, TPROF_NRT_COLLECTIVE);                  \
 		c->a->nc = (int32_t)vnc;                                                   \
 		c->a->handle = device_id;                                                  \

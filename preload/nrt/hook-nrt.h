@@ -228,27 +228,4 @@ static inline struct tprof_nrt_tensor *nrt_tensor_args(struct nrt_call *c, const
 	return e;
 }
 
-/* The common prologue: the real function (NRT_NO_RUNTIME without one), and a plain call
- * through when this thread does not record now. */
-#define NRT_PROLOGUE(name, ...)                                                            \
-	struct tprof_thread *t = &tprof_tls;                                               \
-	name##_fn real = get_##name();                                                     \
-	if (TPROF_UNLIKELY(!real))                                                         \
-		return NRT_NO_RUNTIME;                                                     \
-	if (!tprof_should_record(t))                                                       \
-		return real(__VA_ARGS__);                                                  \
-	struct nrt_call c_, *c = &c_
-
-/* The same for the functions that return nothing. */
-#define NRT_PROLOGUE_VOID(name, ...)                                                       \
-	struct tprof_thread *t = &tprof_tls;                                               \
-	name##_fn real = get_##name();                                                     \
-	if (TPROF_UNLIKELY(!real))                                                         \
-		return;                                                                    \
-	if (!tprof_should_record(t)) {                                                     \
-		real(__VA_ARGS__);                                                         \
-		return;                                                                    \
-	}                                                                                  \
-	struct nrt_call c_, *c = &c_
-
 #endif
