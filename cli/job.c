@@ -15,22 +15,18 @@
 #include <unistd.h>
 
 #include "../common/chunk.h"
+#include "../common/file-names.h"
 #include "../common/format.h"
 #include "../common/job.h"
 #include "../common/outdir.h"
 #include "../common/ownfd.h"
 #include "../common/xalloc.h"
+#include "environment.h"
 #include "job.h"
 #include "fail.h"
 
 #define MAX_DEPTH 16            /* as deep as the analyzer looks */
 #define MAX_NAMED 4             /* other jobs named in the refusal */
-
-static void set_var(const char *name, const char *value)
-{
-	if (setenv(name, value, 1))
-		inspect_fail("cannot set %s: %s", name, strerror(errno));
-}
 
 uint64_t job_start(void)
 {
@@ -43,8 +39,8 @@ uint64_t job_start(void)
 	}
 	tprof_job_format(id, hex);
 	char *by = xstrdup(from);	/* from may point into the variable about to change */
-	set_var(TPROF_JOB_VAR, hex);
-	set_var(TPROF_JOB_FROM_VAR, by);
+	inspect_set_var(TPROF_JOB_VAR, hex);
+	inspect_set_var(TPROF_JOB_FROM_VAR, by);
 	free(by);
 	tprof_job_set(id);
 	return id;
@@ -160,17 +156,11 @@ int job_others_kept(void)
 	return kept_others;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n > m && !strcmp(s + n - m, suffix);
-}
-
 /* Which job a tprof file (chunk file or spool) of this directory belongs to: 1 with *id, 0
  * when it is not tprof's. */
 static int file_job(int dirfd, const char *name, uint64_t *id, uint64_t *created)
 {
-	if (!ends_with(name, TPROF_TRACE_SUFFIX) && !ends_with(name, TPROF_SPOOL_SUFFIX))
+	if (!tprof_name_ends(name, TPROF_TRACE_SUFFIX) && !tprof_name_ends(name, TPROF_SPOOL_SUFFIX))
 		return 0;
 	return tprof_job_of_file(dirfd, name, id, created) > 0;
 }
@@ -211,7 +201,7 @@ static size_t host_pid_prefix(const char *name)
 /* PyTorch's traces the Python module writes beside the profile (docs/FORMAT.md §14). */
 static int is_framework_trace(const char *name)
 {
-	return ends_with(name, ".pt.trace.json") || ends_with(name, ".pt.trace.json.part");
+	return tprof_name_ends(name, ".pt.trace.json") || tprof_name_ends(name, ".pt.trace.json.part");
 }
 
 /* Whether a file of names[] whose own job is known says that prefix (host.pid.) belongs to
@@ -230,7 +220,7 @@ static int prefix_in(char **names, const uint8_t *kind, size_t n, const char *na
 static size_t perf_map_base(const char *name)
 {
 	const char *p = strstr(name, ".perf-");
-	if (!p || !ends_with(name, ".map"))
+	if (!p || !tprof_name_ends(name, ".map"))
 		return 0;
 	size_t d = strspn(p + 6, "0123456789");
 	return d && !strcmp(p + 6 + d, ".map") ? (size_t)(p - name) : 0;
@@ -258,7 +248,7 @@ static void scan_files(int fd, struct scan *sc, char **names, size_t n)
 			continue;
 		kind[i] = id == sc->job ? 1 : 2;
 		if (kind[i] == 2 && !sc->remove)
-			note_other(sc, id, created, ends_with(names[i], TPROF_TRACE_SUFFIX));
+			note_other(sc, id, created, tprof_name_ends(names[i], TPROF_TRACE_SUFFIX));
 	}
 	for (size_t i = 0; sc->remove && i < n; i++) {
 		size_t len;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/file-names.h"
 #include "../common/format.h"
 #include "../common/spool-check.h"
 #include "../common/writer-live.h"
@@ -26,12 +27,6 @@
 #include "fail.h"
 
 #define MAX_DEPTH 16		/* how deep the profile count looks into the output directory */
-
-static int has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n > m && !strcmp(s + n - m, suffix);
-}
 
 /* Whether the process that wrote spool `name` ("<host>.<pid>.<id>.spool") may still run: on
  * this host while its pid exists (another tprof-inspect sharing the directory may be waiting
@@ -104,10 +99,10 @@ static int scan_outputs(int fd, uint64_t job, time_t since, int depth, int *kept
 			if (sub >= 0)
 				n += scan_outputs(sub, job, since, depth + 1, kept);
 		} else if (S_ISREG(st.st_mode)) {
-			if (has_suffix(e->d_name, TPROF_TRACE_SUFFIX))
+			if (tprof_name_ends(e->d_name, TPROF_TRACE_SUFFIX))
 				n += job_file_is(dirfd(d), e->d_name, job) &&
 				     holds_records(dirfd(d), e->d_name, &st);
-			else if (st.st_mtime >= since && has_suffix(e->d_name, TPROF_SPOOL_SUFFIX))
+			else if (st.st_mtime >= since && tprof_name_ends(e->d_name, TPROF_SPOOL_SUFFIX))
 				*kept += tidy_spool(dirfd(d), e->d_name);
 		}
 	}

@@ -14,6 +14,7 @@
 #include "events/devtime.h"
 #include "core/env-carry.h"
 #include "events/kernels.h"
+#include "init.h"
 #include "../common/outdir.h"
 
 static int initialized TPROF_START_DATA;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../common/chunk.h"
+#include "../../common/file-names.h"
 #include "../../common/hash.h"
 #include "../../common/xalloc.h"
 #include "../util/grow.h"
@@ -20,12 +21,6 @@
 
 /* How deep below the directory given the files are looked for (tprof-analyze(1)). */
 #define MAX_DEPTH 8
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
 
 /* What a walk keeps: the files and directories read (by device and inode: a file reached
  * again through a link is read once, a directory entered once), and each process image's
@@ -122,7 +117,7 @@ static int is_perf_map(const char *path)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
 	const char *p = strstr(name, ".perf-");
-	if (!p || !ends_with(name, ".map"))
+	if (!p || !tprof_name_ends(name, ".map"))
 		return 0;
 	p += 6;
 	size_t digits = strspn(p, "0123456789");
@@ -133,7 +128,7 @@ static int is_perf_map(const char *path)
  * *.trace.json, plain or gzipped. */
 static int is_framework_trace(const char *path)
 {
-	return ends_with(path, ".trace.json") || ends_with(path, ".trace.json.gz");
+	return tprof_name_ends(path, ".trace.json") || tprof_name_ends(path, ".trace.json.gz");
 }
 
 /* Files are recognised by their suffix, so that a trace file whose header was damaged is
@@ -142,8 +137,8 @@ static int is_framework_trace(const char *path)
 static void add_file(struct scan *sc, const char *path)
 {
 	struct trace *tr = sc->tr;
-	int is_trace = ends_with(path, TPROF_TRACE_SUFFIX);
-	int is_spool = ends_with(path, TPROF_SPOOL_SUFFIX);
+	int is_trace = tprof_name_ends(path, TPROF_TRACE_SUFFIX);
+	int is_spool = tprof_name_ends(path, TPROF_SPOOL_SUFFIX);
 	if (!is_trace && !is_spool && (is_perf_map(path) || losses_marker(tr, path)))
 		return;
 	if (!is_trace && !is_spool && is_framework_trace(path)) {

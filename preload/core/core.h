@@ -284,9 +284,6 @@ void tprof_sampling_fork_prepare(void); /* fork: the sampler held between two ti
 void tprof_sampling_fork_parent(void);  /* ... and let go on in the parent */
 void tprof_sampling_child(void);        /* fork child: the parent's sampler left alone */
 
-/* init.c: moments that involve every part */
-void tprof_prepare_exec(void);          /* exec hooks: final pass, everything flushed */
-
 /* Called as an image's files are made, after its first records, when set (the capture
  * window's, events/capture.c: a process started with it closed says so). */
 extern void (*tprof_image_started_hook)(void);

@@ -15,6 +15,7 @@
 #include "../core/env-carry.h"
 #include "../core/resolve.h"
 #include "../spool/spool.h"
+#include "../init.h"
 
 extern char **environ;
 

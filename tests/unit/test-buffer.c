@@ -12,6 +12,7 @@
 #include <tprof/tprof.h>
 
 #include "../../preload/core/core.h"
+#include "../../preload/init.h"
 
 #define THREADS 8
 #define ROUNDS 3
