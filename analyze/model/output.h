@@ -52,16 +52,6 @@ struct sample_info {
 	int user_trunc;                  /* the user stack was cut at the frame limit */
 };
 
-/* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
-struct mpi_info {
-	struct tprof_mpi_args a;         /* as recorded: ranks within the communicator */
-	struct tprof_mpi_args2 b;
-	int has_b;
-	const struct mpi_comm *comm;     /* NULL when no COMM record describes a.comm */
-	int32_t peer_world;              /* a.peer as a world rank, or TPROF_MPI_* when none */
-	int32_t peer2_world;             /* b.peer likewise (SENDRECV) */
-};
-
 /* A matched MPI message (EV_MESSAGE); times in ns from the trace start. */
 struct message_info {
 	const struct mpi_comm *comm;
@@ -186,8 +176,9 @@ struct call_info {
 	uint32_t nstack;
 	const struct poll_info *poll;    /* a run of unsuccessful polls, not one call */
 	const void *info;                /* what the call's runtime decoded it into (model/runtime.h
-					  * pipe_call), for that runtime alone to read: NRT's
-					  * struct nrt_info */
+					  * pipe_call), for that runtime alone to read: MPI's struct
+					  * mpi_info, NCCL's nccl_info, NRT's nrt_info; NULL when
+					  * not decoded (a run of polls) */
 };
 
 /* What a device ran (EV_DEVICE). */
@@ -220,11 +211,11 @@ struct event {
 	uint64_t step;                   /* EV_STEP; EV_ASYNC: the range id */
 	const struct call_info *call;    /* EV_CALL */
 	const struct device_info *dev;   /* EV_DEVICE */
-	const struct mpi_info *mpi;      /* EV_CALL of domain MPI, EV_MPIREQ */
 	const struct message_info *msg;  /* EV_MESSAGE */
 	const struct coll_info *coll;    /* EV_COLLECTIVE */
-	const struct nccl_info *nccl;    /* EV_CALL of domain NCCL (nccl.h) */
-	const struct nccl_inst *ncclinst;/* EV_NCCL (nccl.h) */
+	const void *info;                /* an event of a runtime's own kind (EV_MPIREQ, EV_NCCL):
+					  * what that runtime made of it, for it alone to read (its
+					  * calls' is call->info) */
 	const struct sample_info *sample;/* EV_SAMPLE */
 	const struct imp_info *imp;      /* an event of an imported trace (runtimes/import/import.h):
 					  * its category, arguments and what else the file said;
@@ -256,15 +247,13 @@ struct window {
 	char desc[128];
 };
 
-struct mpi_state;
-struct nccl_state;
 struct devorder;
 struct runtime_set;
-struct sys_state;
-struct imp_state;
 struct imp_info;
 struct nccl_info;
 struct nccl_inst;
+
+#define RT_MAX 16                /* runtimes in one analysis, at the most (runtime.h) */
 
 struct pipeline {
 	struct trace *tr;
@@ -276,15 +265,12 @@ struct pipeline {
 	/* The events of every range and instant, zero but for what varies, filled anew for each
 	 * (zeroing a whole event each time costs more than the rest of handing it over). */
 	struct event begin, range, instant;
-	struct mpi_state *mpi;           /* message matching and collectives (runtimes/mpi/pipe.c), made
-					  * at the first MPI call */
-	struct nccl_state *nccl;         /* NCCL launches in flight (runtimes/nccl/coll.c) */
 	struct devorder *devorder;       /* device spans held to be put in order (devorder.c) */
 	const struct runtime_set *rts;   /* the runtimes (runtime.h) */
-	struct sys_state *sys;           /* the system profile's symbols and counts
-					  * (runtimes/sys), made at its first record */
-	struct imp_state *imp;           /* imported traces' open slices, ranges and flows
-					  * (runtimes/import), made at their first record */
+	/* Each runtime's own state in this pipeline, by its place in rts (runtime.h's
+	 * pipeline_state): MPI's matching, NCCL's launches in flight...; made by the runtime
+	 * when it first needs it, freed by its pipe_finish. */
+	void *rt_state[RT_MAX];
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

@@ -8,7 +8,6 @@
 
 #include "scene.h"
 
-#define RT_MAX 16
 #define RT_KIND(k) (1u << (k))   /* a bit of struct runtime's `events` per enum ev_kind */
 #define RT_SCRATCH 512           /* bytes a runtime may decode a call into (pipe_call) */
 
@@ -36,7 +35,7 @@ struct runtime {
 	/* ---- the pipeline (model/pipeline.c) ---- */
 	/* One of its API calls, before it goes to the outputs: decodes the call's `next`
 	 * extension units into `scratch` (RT_SCRATCH bytes) and points the event at them
-	 * (ev->mpi, ci->info...), and takes note of it.  Without it, the units are read as the
+	 * (ci->info), and takes note of it.  Without it, the units are read as the
 	 * generic argument shapes of common/events.h. */
 	void (*pipe_call)(struct pipeline *pl, struct event *ev, struct call_info *ci,
 			  const uint8_t *ext, unsigned next, void *scratch);
@@ -102,6 +101,15 @@ static inline const struct runtime *runtime_of_domain(const struct runtime_set *
 static inline const struct runtime *runtime_of_record(const struct runtime_set *s, unsigned kind)
 {
 	return kind < 64 ? s->by_record[kind] : NULL;
+}
+
+/* Where runtime rt keeps its own state in pipeline pl (NULL until it makes it). */
+static inline void **pipeline_state(struct pipeline *pl, const struct runtime *rt)
+{
+	unsigned i = 0;
+	while (pl->rts->all[i] != rt)
+		i++;
+	return &pl->rt_state[i];
 }
 
 #endif

@@ -67,7 +67,7 @@ static void cevent(void *priv, const struct event *ev)
 		calls++;
 	if (ev->kind != EV_NCCL || ncaps == 64)
 		return;
-	const struct nccl_inst *in = ev->ncclinst;
+	const struct nccl_inst *in = nccl_inst_of(ev);
 	struct cap_inst *c = &caps[ncaps++];
 	memset(c, 0, sizeof(*c));
 	c->flags = ev->flags;

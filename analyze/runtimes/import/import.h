@@ -7,6 +7,9 @@
 
 #include "../../model/runtime.h"
 
+struct runtime;
+extern const struct runtime runtime_import;   /* runtime.c */
+
 /* What an imported event carries beside the model's fields (struct event's imp). */
 struct imp_info {
 	uint32_t cat;                    /* trace-wide string id, 0: none */

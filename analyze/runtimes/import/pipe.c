@@ -27,6 +27,7 @@
 #include "../../util/grow.h"
 #include "../../util/strings.h"
 #include "../../util/u64map.h"
+#include "../../model/runtime.h"
 #include "import.h"
 
 struct imp_slice {
@@ -112,11 +113,18 @@ struct imp_state {
 	uint64_t flow_ids;
 };
 
+/* This runtime's state in the pipeline. */
+static struct imp_state **slot(struct pipeline *pl)
+{
+	return (struct imp_state **)pipeline_state(pl, &runtime_import);
+}
+
 static struct imp_state *state(struct pipeline *pl)
 {
-	if (!pl->imp)
-		pl->imp = xcalloc(1, sizeof(*pl->imp));
-	return pl->imp;
+	struct imp_state **s = slot(pl);
+	if (!*s)
+		*s = xcalloc(1, sizeof(**s));
+	return *s;
 }
 
 static void fix(struct pipeline *pl, enum imp_fix cause, const struct thread *t,
@@ -450,7 +458,7 @@ static uint64_t async_key(const struct proc *p, uint64_t id)
 
 static void async_end(struct pipeline *pl, struct imp_async *a, int64_t ns, unsigned flags)
 {
-	struct imp_state *st = pl->imp;
+	struct imp_state *st = *slot(pl);
 	int64_t base = pl->tr->start_ns;
 	struct event ev = { .kind = EV_ASYNC, .flags = flags, .proc = a->thread->proc,
 			    .thread = a->thread, .name = a->name, .t0 = a->t0 - base,
@@ -533,7 +541,7 @@ void imp_pipe_record(struct pipeline *pl, struct thread *t, const struct tprof_r
 
 void imp_pipe_finish(struct pipeline *pl)
 {
-	struct imp_state *st = pl->imp;
+	struct imp_state *st = *slot(pl);
 	if (!st)
 		return;
 	for (size_t i = 0; i < st->nthreads; i++) {
@@ -575,5 +583,5 @@ void imp_pipe_finish(struct pipeline *pl)
 	free(st->waits);
 	free(st->arrows);
 	free(st);
-	pl->imp = NULL;
+	*slot(pl) = NULL;
 }

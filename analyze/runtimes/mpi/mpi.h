@@ -7,8 +7,28 @@
 
 #include "../../model/output.h"
 
+struct runtime;
+extern const struct runtime runtime_mpi;   /* runtime.c */
+
 struct scene;
 struct scene_args;
+
+/* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
+struct mpi_info {
+	struct tprof_mpi_args a;         /* as recorded: ranks within the communicator */
+	struct tprof_mpi_args2 b;
+	int has_b;
+	const struct mpi_comm *comm;     /* NULL when no COMM record describes a.comm */
+	int32_t peer_world;              /* a.peer as a world rank, or TPROF_MPI_* when none */
+	int32_t peer2_world;             /* b.peer likewise (SENDRECV) */
+};
+
+/* What MPI call or request ev recorded: the call's (NULL for a run of polls), or the
+ * EV_MPIREQ's. */
+static inline const struct mpi_info *mpi_info_of(const struct event *ev)
+{
+	return ev->kind == EV_CALL ? ev->call->info : ev->info;
+}
 
 /* runtimes/mpi/scene.c: MPI in the scene */
 void mpi_scene_call_args(struct scene_args *sa, const struct event *ev);

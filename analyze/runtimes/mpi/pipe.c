@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../model/runtime.h"
 #include "mpi.h"
 
 struct mpi_state {
@@ -14,14 +15,21 @@ struct mpi_state {
 	struct colls *colls;
 };
 
+/* This runtime's state in the pipeline. */
+static struct mpi_state **slot(struct pipeline *pl)
+{
+	return (struct mpi_state **)pipeline_state(pl, &runtime_mpi);
+}
+
 static struct mpi_state *state(struct pipeline *pl)
 {
-	if (!pl->mpi) {
-		pl->mpi = xcalloc(1, sizeof(*pl->mpi));
-		pl->mpi->match = match_new(pl);
-		pl->mpi->colls = colls_new(pl);
+	struct mpi_state **s = slot(pl);
+	if (!*s) {
+		*s = xcalloc(1, sizeof(**s));
+		(*s)->match = match_new(pl);
+		(*s)->colls = colls_new(pl);
 	}
-	return pl->mpi;
+	return *s;
 }
 
 /* 0 for a message; MATCH_PROC_NULL or MATCH_CANCELLED when there is none. */
@@ -207,10 +215,11 @@ void mpi_req(struct pipeline *pl, struct thread *t, uint32_t name, const struct 
 
 void mpi_finish(struct pipeline *pl)
 {
-	if (!pl->mpi)
+	struct mpi_state *s = *slot(pl);
+	if (!s)
 		return;
-	match_finish(pl->mpi->match);
-	colls_finish(pl->mpi->colls);
-	free(pl->mpi);
-	pl->mpi = NULL;
+	match_finish(s->match);
+	colls_finish(s->colls);
+	free(s);
+	*slot(pl) = NULL;
 }

@@ -53,7 +53,7 @@ static void on_mpireq(struct pipeline *pl, struct thread *t, const struct tprof_
 	mi.a.flags |= r->flags;   /* the record's own flags (started, cancelled) count too */
 	struct event ev = { .kind = EV_MPIREQ, .flags = 0, .proc = t->proc, .thread = t,
 			    .name = proc_string(t->proc, r->name), .t0 = ns - pl->tr->start_ns,
-			    .t1 = ns - pl->tr->start_ns, .mpi = &mi };
+			    .t1 = ns - pl->tr->start_ns, .info = &mi };
 	mpi_req(pl, t, ev.name, &mi, ev.t0, r->arg & TPROF_CORR_MASK);
 	emit_event(pl, &ev);
 }
@@ -64,19 +64,20 @@ static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *c
 	_Static_assert(sizeof(struct mpi_info) <= RT_SCRATCH, "mpi_info fits the scratch");
 	struct mpi_info *mi = scratch;
 	mpi_decode(pl->tr, ev->proc, ext, next, mi);
-	ev->mpi = mi;
+	ci->info = mi;
 	mpi_call(pl, ev->thread, ev->name, mi, ev->t0, ev->t1, ci->corr, ev->flags);
 }
 
 /* Its calls and requests as the model's message-passing facts (msgpass.c). */
 static int msgpass(const struct event *ev, struct msgpass *mp)
 {
-	if (!ev->mpi)
+	const struct mpi_info *mi = mpi_info_of(ev);
+	if (!mi)
 		return 0;
 	if (ev->kind == EV_CALL)
-		return mpi_msgpass_call(ev->mpi, ev->name, mp);
+		return mpi_msgpass_call(mi, ev->name, mp);
 	if (ev->kind == EV_MPIREQ)
-		return mpi_msgpass_req(ev->mpi, ev->name, mp);
+		return mpi_msgpass_req(mi, ev->name, mp);
 	return 0;
 }
 

@@ -44,7 +44,7 @@ static void arg_comm(struct scene_args *a, uint64_t id, const struct mpi_comm *c
 
 void mpi_scene_call_args(struct scene_args *sa, const struct event *ev)
 {
-	const struct mpi_info *mi = ev->mpi;
+	const struct mpi_info *mi = mpi_info_of(ev);
 	if (!mi)
 		return;
 	const struct tprof_mpi_args *a = &mi->a;

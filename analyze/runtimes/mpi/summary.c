@@ -112,8 +112,9 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 		ensure(m, ev->name);
 		int64_t d = ev->t1 - ev->t0;
 		agg_add(&m->calls[ev->name], d);
-		if (ev->mpi)
-			m->bytes[ev->name] += call_bytes(ev->mpi);
+		const struct mpi_info *mi = mpi_info_of(ev);
+		if (mi)
+			m->bytes[ev->name] += call_bytes(mi);
 		r->mpi = sat_add(r->mpi, d);
 		r->calls++;
 		break;
@@ -121,9 +122,10 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 	case EV_MPIREQ: {
 		/* A receive's bytes at its completion; a persistent send's at each start: in the
 		 * row of the call that made the request. */
-		const struct tprof_mpi_args *a = &ev->mpi->a;
+		const struct mpi_info *mi = mpi_info_of(ev);
+		const struct tprof_mpi_args *a = &mi->a;
 		int started = a->flags & TPROF_MPIF_STARTED;
-		int op = mpi_req_op(ev->mpi, ev->name);
+		int op = mpi_req_op(mi, ev->name);
 		int recv = op == TPROF_MPI_IRECV, send = op == TPROF_MPI_ISEND;
 		if ((recv && !started) || (send && started)) {
 			ensure(m, ev->name);

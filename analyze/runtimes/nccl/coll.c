@@ -22,6 +22,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../model/runtime.h"
 #include "nccl.h"
 
 struct op_match;
@@ -79,17 +80,23 @@ struct nccl_state {
 /* More launches than this waiting: the oldest is emitted as it is. */
 #define INFLIGHT_MAX 65536
 
+/* This runtime's state in the pipeline. */
+static struct nccl_state **slot(struct pipeline *pl)
+{
+	return (struct nccl_state **)pipeline_state(pl, &runtime_nccl);
+}
+
 static struct nccl_state *state(struct pipeline *pl)
 {
-	if (!pl->nccl) {
+	if (!*slot(pl)) {
 		struct nccl_state *s = xcalloc(1, sizeof(*s));
 		s->pl = pl;
 		s->nlb = s->nmb = 256;
 		s->lb = xcalloc(s->nlb, sizeof(*s->lb));
 		s->mb = xcalloc(s->nmb, sizeof(*s->mb));
-		pl->nccl = s;
+		*slot(pl) = s;
 	}
-	return pl->nccl;
+	return *slot(pl);
 }
 
 static uint64_t mix(uint64_t h)
@@ -339,7 +346,7 @@ static void close_launch(struct nccl_state *s, struct rank_launch *x)
 
 static void add_op(struct nccl_state *s, struct rank_launch *x, const struct event *ev)
 {
-	const struct nccl_info *ni = ev->nccl;
+	const struct nccl_info *ni = nccl_info_of(ev);
 	if (x->nops == x->capops) {
 		x->capops = x->capops ? x->capops * 2 : 4;
 		x->ops = xreallocarray(x->ops, x->capops, sizeof(*x->ops));
@@ -364,7 +371,7 @@ static void add_op(struct nccl_state *s, struct rank_launch *x, const struct eve
 
 void nccl_call(struct pipeline *pl, const struct event *ev)
 {
-	const struct nccl_info *ni = ev->nccl;
+	const struct nccl_info *ni = nccl_info_of(ev);
 	if (!ni || !ev->thread)
 		return;
 	const struct tprof_nccl_args *a = &ni->a;
@@ -698,7 +705,7 @@ static void emit_component(struct nccl_state *s, struct rank_launch *root)
 	uint32_t who = last_entered(&in);
 	struct event ev = { .kind = EV_NCCL, .flags = in.incomplete ? EVF_INCOMPLETE : 0,
 			    .proc = L[who].proc, .thread = L[who].thread, .name = L[0].label,
-			    .t0 = t0, .t1 = t1, .ncclinst = &in };
+			    .t0 = t0, .t1 = t1, .info = &in };
 
 	if (empty_group(L, n))
 		s->next_id--;
@@ -731,7 +738,7 @@ static void emit_oldest(struct nccl_state *s)
 
 void nccl_finish(struct pipeline *pl)
 {
-	struct nccl_state *s = pl->nccl;
+	struct nccl_state *s = *slot(pl);
 	if (!s)
 		return;
 	/* The members found of each match still pending belong together. */
@@ -762,5 +769,5 @@ void nccl_finish(struct pipeline *pl)
 	free(s->mb);
 	free(s->lb);
 	free(s);
-	pl->nccl = NULL;
+	*slot(pl) = NULL;
 }

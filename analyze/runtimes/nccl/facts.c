@@ -49,7 +49,7 @@ static int32_t root_of(const struct nccl_launch *l)
 
 void nccl_facts(const struct event *ev, const struct facts_sink *s)
 {
-	const struct nccl_inst *in = ev->ncclinst;
+	const struct nccl_inst *in = nccl_inst_of(ev);
 	const struct nccl_launch *first = NULL;
 	for (uint32_t i = 0; i < in->nl && !first; i++)
 		if (in->l[i].nops)

@@ -19,12 +19,20 @@
 
 #include "../../model/output.h"
 
-/* The NCCL side of an EV_CALL of domain NCCL (struct event's nccl). */
+struct runtime;
+extern const struct runtime runtime_nccl;   /* runtime.c */
+
+/* The NCCL side of an EV_CALL of domain NCCL (its call_info's info: nccl_info_of). */
 struct nccl_info {
 	struct tprof_nccl_args a;
 	struct tprof_nccl_args2 b;
 	int has_b;
 };
+
+static inline const struct nccl_info *nccl_info_of(const struct event *ev)
+{
+	return ev->call->info;
+}
 
 /* One operation of a launch, as its call recorded it. */
 struct nccl_op {
@@ -97,6 +105,12 @@ struct nccl_inst {
 	int32_t last_start_rank;
 	uint32_t timed;                  /* launches with a device span */
 };
+
+/* What an EV_NCCL event holds. */
+static inline const struct nccl_inst *nccl_inst_of(const struct event *ev)
+{
+	return ev->info;
+}
 
 /* runtimes/nccl/coll.c: what the pipeline calls */
 void nccl_call(struct pipeline *pl, const struct event *ev);     /* EV_CALL of domain NCCL */

@@ -12,7 +12,7 @@ static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *c
 {
 	_Static_assert(sizeof(struct nccl_info) <= RT_SCRATCH, "nccl_info fits the scratch");
 	(void)pl;
-	(void)ci;
+	(void)ev;
 	if (next < 1)
 		return;
 	struct nccl_info *ni = scratch;
@@ -23,7 +23,7 @@ static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *c
 		memcpy(&ni->b, ext + TPROF_UNIT, sizeof(ni->b));
 	else
 		ni->b.peer = -1;
-	ev->nccl = ni;
+	ci->info = ni;
 }
 
 /* Collective device spans take part in their instance. */

@@ -73,7 +73,7 @@ static void op_args(struct scene_args *a, uint8_t op, uint64_t count, uint8_t dt
 
 void nccl_scene_call_args(struct scene_args *sa, const struct event *ev)
 {
-	const struct nccl_info *ni = ev->nccl;
+	const struct nccl_info *ni = nccl_info_of(ev);
 	if (!ni)
 		return;
 	const struct tprof_nccl_args *a = &ni->a;
@@ -288,7 +288,7 @@ static struct anchor anchor_of(struct scene *sc, const struct nccl_launch *l,
 
 static void instance(struct scene *sc, struct nccl_scene *s, const struct event *ev)
 {
-	const struct nccl_inst *in = ev->ncclinst;
+	const struct nccl_inst *in = nccl_inst_of(ev);
 	uint32_t nspans = 0;
 	for (uint32_t i = 0; i < in->nl; i++)
 		nspans += in->l[i].nspans;

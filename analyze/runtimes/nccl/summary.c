@@ -180,15 +180,16 @@ static void instance(struct ncclsum *m, const struct nccl_inst *in)
 void ncclsum_event(struct ncclsum *m, const struct event *ev)
 {
 	if (ev->kind == EV_NCCL) {
-		instance(m, ev->ncclinst);
+		instance(m, nccl_inst_of(ev));
 		return;
 	}
 	if (ev->kind != EV_CALL)
 		return;
 	ensure(m, ev->name);
 	agg_add(&m->calls[ev->name], ev->t1 - ev->t0);
-	if (ev->nccl && (nccl_op_is_coll(ev->nccl->a.op) || nccl_op_is_p2p(ev->nccl->a.op)))
-		m->bytes[ev->name] += ev->nccl->a.bytes;
+	const struct nccl_info *ni = nccl_info_of(ev);
+	if (ni && (nccl_op_is_coll(ni->a.op) || nccl_op_is_p2p(ni->a.op)))
+		m->bytes[ev->name] += ni->a.bytes;
 }
 
 /* GB/s (bytes per ns) with four significant digits, or "-". */

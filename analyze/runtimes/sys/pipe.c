@@ -16,6 +16,7 @@
 #include "../../model/emit.h"
 #include "../../util/grow.h"
 #include "../../util/u64map.h"
+#include "../../model/runtime.h"
 #include "symbols.h"
 #include "sys.h"
 
@@ -40,13 +41,20 @@ const char *sys_state_name(unsigned state)
 	return state < sizeof(names) / sizeof(names[0]) ? names[state] : NULL;
 }
 
+/* This runtime's state in the pipeline. */
+static struct sys_state **slot(struct pipeline *pl)
+{
+	return (struct sys_state **)pipeline_state(pl, &runtime_sys);
+}
+
 static struct sys_state *state(struct pipeline *pl)
 {
-	if (!pl->sys) {
-		pl->sys = xcalloc(1, sizeof(*pl->sys));
-		pl->sys->sy = symbols_new();
+	struct sys_state **s = slot(pl);
+	if (!*s) {
+		*s = xcalloc(1, sizeof(**s));
+		(*s)->sy = symbols_new();
 	}
-	return pl->sys;
+	return *s;
 }
 
 static uint32_t str(const char *s)
@@ -302,13 +310,14 @@ void sys_pipe_finish(struct pipeline *pl)
 		diag_error("warning: %" PRIu64 " system records name a thread that no TASK record or "
 			   "process image describes (the first: pid %u, tid %u); left out",
 			   tr->sys.unattributed, tr->sys.first_pid, tr->sys.first_tid);
-	if (!pl->sys)
+	struct sys_state *s = *slot(pl);
+	if (!s)
 		return;
-	tr->sys.unresolved = symbols_unresolved(pl->sys->sy);
-	tr->sys.missing_files = symbols_missing_files(pl->sys->sy);
-	symbols_free(pl->sys->sy);
-	free(pl->sys->seen);
-	u64map_free(&pl->sys->seen_at);
-	free(pl->sys);
-	pl->sys = NULL;
+	tr->sys.unresolved = symbols_unresolved(s->sy);
+	tr->sys.missing_files = symbols_missing_files(s->sy);
+	symbols_free(s->sy);
+	free(s->seen);
+	u64map_free(&s->seen_at);
+	free(s);
+	*slot(pl) = NULL;
 }

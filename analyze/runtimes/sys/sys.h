@@ -8,6 +8,9 @@
 #include "../../model/runtime.h"
 #include "../../read/system.h"
 
+struct runtime;
+extern const struct runtime runtime_sys;   /* runtime.c */
+
 /* The names of the scheduling states (enum tprof_sched_state), "Running"...; NULL for none. */
 const char *sys_state_name(unsigned state);
 
