@@ -144,4 +144,4 @@ def bw_check(d, text, exact_wait=True):
                 bad.append("row %s: wait %s / %s, recomputed %s / %s" % (name, r["wait_avg"], r["wait_max"], wa, wm))
     return bad
 '
-pyn() { _s=$1; shift; "$PY" -c "$PY_CHROME$PY_NCCLA$_s" "$@"; }
+pyn() { _s=$1; shift; "$PY" -B -c "$PY_CHROME$PY_NCCLA$_s" "$@"; }

@@ -24,53 +24,21 @@ if steps != list(range(10)) or c != want or flagged:
 ' "$T/full.json"
 ok $? "the full trace holds steps 0-9 and every range, mark and counter sample, none flagged"
 
-# The expected content of a window [S, E] (ns), from the full trace, as a multiset of
-# (ph, cat, name, start ns, duration ns, clipped, unfinished).
-WIN='
-def key(e):
-    a = e.get("args", {})
-    dur = ns(e["dur"]) if e["ph"] == "X" else None
-    return (e["ph"], e.get("cat"), e["name"], ns(e["ts"]), dur, bool(a.get("clipped")), bool(a.get("unfinished")))
-def expect(full, S, E):
-    out = collections.Counter()
-    for e in events(full):
-        t0 = ns(e["ts"])
-        if e["ph"] == "X":
-            t1 = t0 + ns(e["dur"])
-            inside = (t1 > S and t0 < E) if t1 > t0 else S <= t0 <= E
-            if not inside:
-                continue
-            a, b = max(t0, S), min(t1, E)
-            out[(e["ph"], e["cat"], e["name"], a, b - a, (a, b) != (t0, t1), False)] += 1
-        elif S <= t0 <= E:
-            out[key(e)] += 1
-    return out
-def compare(full, got, S, E, kinds):
-    want = collections.Counter({k: v for k, v in expect(full, S, E).items() if k[1] in kinds})
-    have = collections.Counter(key(e) for e in events(got) if e.get("cat") in kinds)
-    if have != want:
-        sys.exit("window %d..%d ns, categories %s:\n  missing %s\n  unexpected %s" % (
-            S, E, kinds, sorted((want - have).elements()), sorted((have - want).elements())))
-def step_bounds(full, a, b):
-    st = {e["args"]["step"]: e for e in events(full) if e.get("cat") == "step"}
-    return ns(st[a]["ts"]), ns(st[b]["ts"]) + ns(st[b]["dur"])
-'
-EVENTS='("range", "mark", "counter")'
 
 # --steps 3:5, with the summary at the same time.
 "$ANALYZE" "$T/out" --steps 3:5 --summary -o "$T/w35.json" >"$T/w35.summary" 2>"$T/w35.err"
 ok $? "--steps 3:5 succeeds"
-pyc "$WIN"'
+pyc 'from window_check import *
 load(sys.argv[2])
 ' "$T/full.json" "$T/w35.json"
 ok $? "--steps 3:5: the Chrome trace is valid JSON"
-pyc "$WIN"'
+pyc 'from window_check import *
 full = load(sys.argv[1]); got = load(sys.argv[2])
 S, E = step_bounds(full, 3, 5)
-compare(full, got, S, E, '"$EVENTS"')
+compare(full, got, S, E, EVENTS)
 ' "$T/full.json" "$T/w35.json"
 ok $? "--steps 3:5: exactly the ranges, marks and counter samples of steps 3-5; cross-a and cross-b clipped"
-pyc "$WIN"'
+pyc 'from window_check import *
 full = load(sys.argv[1]); got = load(sys.argv[2])
 S, E = step_bounds(full, 3, 5)
 compare(full, got, S, E, ("step",))
@@ -99,10 +67,10 @@ ok $? "--steps 3:5: the summary counts 3 steps and 17 events (5 ranges, 6 marks,
 
 # --steps 7: one step.
 "$ANALYZE" "$T/out" --steps 7 -o "$T/w7.json" 2>"$T/w7.err" &&
-	pyc "$WIN"'
+	pyc 'from window_check import *
 full = load(sys.argv[1]); got = load(sys.argv[2])
 S, E = step_bounds(full, 7, 7)
-compare(full, got, S, E, '"$EVENTS"' + ("step",))
+compare(full, got, S, E, EVENTS + ("step",))
 ' "$T/full.json" "$T/w7.json"
 ok $? "--steps 7: exactly step 7 and what lies in it (r 7, m 7, late 7, c=7, cross-b clipped)"
 
@@ -116,10 +84,10 @@ print("%d.%03d %d.%03d" % (mid(r["r 2"]) // 1000, mid(r["r 2"]) % 1000, mid(r["r
 set -- $bounds
 S_US=${1:-0} E_US=${2:-0}
 "$ANALYZE" "$T/out" --start "$S_US" --end "$E_US" -o "$T/wse.json" --summary >"$T/wse.summary" 2>"$T/wse.err" &&
-	pyc "$WIN"'
+	pyc 'from window_check import *
 full = load(sys.argv[1]); got = load(sys.argv[2])
 S, E = ns(float(sys.argv[3])), ns(float(sys.argv[4]))
-compare(full, got, S, E, '"$EVENTS"' + ("step",))
+compare(full, got, S, E, EVENTS + ("step",))
 ' "$T/full.json" "$T/wse.json" "$S_US" "$E_US"
 ok $? "--start $S_US --end $E_US: exactly the expected events, r 2, r 6 and steps 2 and 6 clipped"
 grep -q "^  window: *--start $S_US --end $E_US: " "$T/wse.summary"
