@@ -14,6 +14,7 @@
 #include "../common/outdir.h"
 #include "../common/xalloc.h"
 #include "environment.h"
+#include "fail.h"
 #include "options.h"
 #include "preload-lib.h"
 
@@ -36,12 +37,6 @@ char *inspect_prepare_output(const char *dir)
 	if (access(abs, W_OK | X_OK))
 		inspect_fail("cannot write to output directory '%s': %s", dir, strerror(errno));
 	return abs;
-}
-
-void inspect_set_var(const char *name, const char *value)
-{
-	if (setenv(name, value, 1))
-		inspect_fail("cannot set %s: %s", name, strerror(errno));
 }
 
 /* Whether this is the build tree's tprof-inspect: the recorder is built beside it. */

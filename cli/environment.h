@@ -8,8 +8,6 @@ struct options;
 /* Creates the output directory dir (as the user named it) and checks it as the recorder
  * does; its absolute path, malloc'd.  Exits EXIT_SETUP when it cannot be made or is refused. */
 char *inspect_prepare_output(const char *dir);
-/* setenv, or exit EXIT_SETUP saying why not. */
-void inspect_set_var(const char *name, const char *value);
 /* The command's environment: TPROF_ENABLE=1, TPROF_OUTPUT_DIR=dir (absolute), the variables
  * the options o ask for, PYTHONPATH with tprof's Python module first and LD_PRELOAD with the
  * recorder lib first. */

@@ -21,7 +21,6 @@
 #include "../common/outdir.h"
 #include "../common/ownfd.h"
 #include "../common/xalloc.h"
-#include "environment.h"
 #include "job.h"
 #include "fail.h"
 

@@ -11,6 +11,7 @@
 
 #include "../common/xalloc.h"
 #include "environment.h"
+#include "fail.h"
 #include "launchers.h"
 #include "preload-lib.h"
 
