@@ -73,7 +73,9 @@ TPROF_EXPORT hipError_t hipSetDevice(int device)
 
 /* ---- waiting ----------------------------------------------------------------------------- */
 
-#define HIP_SYNC(name, stream_expr, event_expr, params, ...)                               \
+/* A call with a stream and one more handle (an event, an object, the memory freed) to record,
+ * and nothing to read back. */
+#define HIP_STREAM_CALL(name, shape, stream_expr, b_expr, params, ...)                     \
 	TPROF_EXPORT hipError_t name params                                                \
 	{                                                                                  \
 		struct tprof_thread *t = &tprof_tls;                                       \
@@ -81,12 +83,14 @@ TPROF_EXPORT hipError_t hipSetDevice(int device)
 		if (!tprof_wrapper_records(t, real))                                       \
 			return real ? real(__VA_ARGS__) : HIP_NO_RUNTIME;                  \
 		struct hip_call c;                                                         \
-		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_SYNC);                        \
+		hip_begin(&c, t, HIP_HOOK(name), shape);                                   \
 		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \
-		c.a->b = (uint64_t)(uintptr_t)(event_expr);                                \
+		c.a->b = (uint64_t)(uintptr_t)(b_expr);                                    \
 		tprof_call_enter(&c.call);                                                 \
 		return tprof_call_leave(&c.call, real(__VA_ARGS__));                       \
 	}
+#define HIP_SYNC(name, stream_expr, event_expr, params, ...)                               \
+	HIP_STREAM_CALL(name, TPROF_SHAPE_SYNC, stream_expr, event_expr, params, __VA_ARGS__)
 
 HIP_SYNC(hipDeviceSynchronize, 0, 0, (void))
 HIP_SYNC(hipStreamSynchronize, s, 0, (hipStream_t s), s)
@@ -209,19 +213,7 @@ TPROF_EXPORT hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t w, size
 }
 
 #define HIP_FREE(name, stream_expr, params, ...)                                           \
-	TPROF_EXPORT hipError_t name params                                                \
-	{                                                                                  \
-		struct tprof_thread *t = &tprof_tls;                                       \
-		name##_fn real = get_##name();                                             \
-		if (!tprof_wrapper_records(t, real))                                       \
-			return real ? real(__VA_ARGS__) : HIP_NO_RUNTIME;                  \
-		struct hip_call c;                                                         \
-		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_FREE);                        \
-		c.a->b = (uint64_t)(uintptr_t)ptr;                                         \
-		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \
-		tprof_call_enter(&c.call);                                                 \
-		return tprof_call_leave(&c.call, real(__VA_ARGS__));                       \
-	}
+	HIP_STREAM_CALL(name, TPROF_SHAPE_FREE, stream_expr, ptr, params, __VA_ARGS__)
 
 HIP_FREE(hipFree, 0, (void *ptr), ptr)
 HIP_FREE(hipHostFree, 0, (void *ptr), ptr)
@@ -253,19 +245,7 @@ HIP_CREATE(hipEventCreate, (hipEvent_t *out), out)
 HIP_CREATE(hipEventCreateWithFlags, (hipEvent_t *out, unsigned flags), out, flags)
 
 #define HIP_OBJECT(name, stream_expr, object_expr, params, ...)                            \
-	TPROF_EXPORT hipError_t name params                                                \
-	{                                                                                  \
-		struct tprof_thread *t = &tprof_tls;                                       \
-		name##_fn real = get_##name();                                             \
-		if (!tprof_wrapper_records(t, real))                                       \
-			return real ? real(__VA_ARGS__) : HIP_NO_RUNTIME;                  \
-		struct hip_call c;                                                         \
-		hip_begin(&c, t, HIP_HOOK(name), TPROF_SHAPE_OBJECT);                      \
-		c.a->stream = (uint64_t)(uintptr_t)(stream_expr);                          \
-		c.a->b = (uint64_t)(uintptr_t)(object_expr);                               \
-		tprof_call_enter(&c.call);                                                 \
-		return tprof_call_leave(&c.call, real(__VA_ARGS__));                       \
-	}
+	HIP_STREAM_CALL(name, TPROF_SHAPE_OBJECT, stream_expr, object_expr, params, __VA_ARGS__)
 
 /* A destroyed stream's handle may come back for another device (devrt-hip.h). */
 TPROF_EXPORT hipError_t hipStreamDestroy(hipStream_t s)

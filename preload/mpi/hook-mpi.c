@@ -10,7 +10,9 @@ MPI_API(MPI_REAL)
 
 /* ---- generated wrappers ----------------------------------------------------------------- */
 
-#define MPI_GEN_Q(name, params, args)                                                     \
+/* A wrapper of its own for each MPI function the list names: `more` fills what the call
+ * gives beyond its name (its communicator for QC). */
+#define MPI_GEN_BODY(name, params, args, more)                                             \
 	TPROF_EXPORT int name params                                                       \
 	{                                                                                  \
 		struct tprof_thread *t = &tprof_tls;                                       \
@@ -19,22 +21,13 @@ MPI_API(MPI_REAL)
 			return real ? real(MPI_UNPAREN args) : TMPI_ERR_OTHER;             \
 		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
-		tprof_call_enter(&c->call);                                               \
-		return tprof_call_leave(&c->call, real args);                             \
+		more;                                                                      \
+		tprof_call_enter(&c->call);                                                \
+		return tprof_call_leave(&c->call, real args);                              \
 	}
+#define MPI_GEN_Q(name, params, args) MPI_GEN_BODY(name, params, args, (void)0)
 #define MPI_GEN_QC(name, params, args)                                                    \
-	TPROF_EXPORT int name params                                                       \
-	{                                                                                  \
-		struct tprof_thread *t = &tprof_tls;                                       \
-		name##_fn real = get_##name();                                             \
-		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
-			return real ? real(MPI_UNPAREN args) : TMPI_ERR_OTHER;             \
-		struct mpi_call c_, *c = &c_;                                              \
-		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
-		c->a->comm = mpi_comm_id(comm);                                            \
-		tprof_call_enter(&c->call);                                               \
-		return tprof_call_leave(&c->call, real args);                             \
-	}
+	MPI_GEN_BODY(name, params, args, c->a->comm = mpi_comm_id(comm))
 #define MPI_GEN_H(name, params, args)
 #define MPI_GEN_P(name, params, args)
 #define MPI_UNPAREN(...) __VA_ARGS__

@@ -16,7 +16,9 @@ NRT_API(NRT_REAL)
 
 /* ---- generated wrappers ----------------------------------------------------------------- */
 
-#define NRT_GEN_Q(name, params, args)                                                     \
+/* A wrapper of its own for each NRT function the list names: `more` fills what the call
+ * gives beyond its name (its model for QM). */
+#define NRT_GEN_BODY(name, params, args, more)                                             \
 	TPROF_EXPORT NRT_STATUS name params                                                \
 	{                                                                                  \
 		struct tprof_thread *t = &tprof_tls;                                       \
@@ -25,22 +27,13 @@ NRT_API(NRT_REAL)
 			return real ? real(NRT_UNPAREN args) : NRT_NO_RUNTIME;             \
 		struct nrt_call c_, *c = &c_;                                              \
 		nrt_begin(c, t, NRT_HOOK(name), 1, TPROF_NRT_OTHER);                       \
-		tprof_call_enter(&c->call);                                               \
-		return tprof_call_leave(&c->call, real args);                             \
+		more;                                                                      \
+		tprof_call_enter(&c->call);                                                \
+		return tprof_call_leave(&c->call, real args);                              \
 	}
+#define NRT_GEN_Q(name, params, args) NRT_GEN_BODY(name, params, args, (void)0)
 #define NRT_GEN_QM(name, params, args)                                                    \
-	TPROF_EXPORT NRT_STATUS name params                                                \
-	{                                                                                  \
-		struct tprof_thread *t = &tprof_tls;                                       \
-		name##_fn real = get_##name();                                             \
-		if (!tprof_wrapper_records(t, real))                                       \
-			return real ? real(NRT_UNPAREN args) : NRT_NO_RUNTIME;             \
-		struct nrt_call c_, *c = &c_;                                              \
-		nrt_begin(c, t, NRT_HOOK(name), 1, TPROF_NRT_OTHER);                       \
-		nrt_model_args(c, model);                                                  \
-		tprof_call_enter(&c->call);                                               \
-		return tprof_call_leave(&c->call, real args);                             \
-	}
+	NRT_GEN_BODY(name, params, args, nrt_model_args(c, model))
 #define NRT_GEN_H(name, params, args)
 #define NRT_UNPAREN(...) __VA_ARGS__
 #define NRT_GENERATE(kind, ret, name, params, args) NRT_GEN_##kind(name, params, args)
