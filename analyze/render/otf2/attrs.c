@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
+#include "../../util/u64map.h"
 #include "state.h"
 
 enum conv {
@@ -60,7 +62,7 @@ static const struct {
 struct entry {
 	uint32_t key_name;               /* the key's text, a string id */
 	uint8_t satype;                  /* enum scene_arg_type */
-	uint8_t conv;                    /* enum conv; 0: a free slot */
+	uint8_t conv;                    /* enum conv */
 	OTF2_Type type;
 	OTF2_AttributeRef ref;
 };
@@ -68,8 +70,9 @@ struct entry {
 #define RECENT 256
 
 struct otf2_attrs {
-	struct entry *v;                 /* open addressing, a power of two */
+	struct entry *v;                 /* in the order they were made */
 	size_t n, cap;
+	struct u64map at;                /* (key_name, satype) -> index in v */
 	struct {
 		const char *key;         /* an address a key was at */
 		uint32_t name;           /* the string id of its text then */
@@ -87,48 +90,27 @@ void otf2_attrs_free(struct otf2_attrs *a)
 	if (!a)
 		return;
 	free(a->v);
+	u64map_free(&a->at);
 	free(a);
 }
 
-static size_t slot(size_t cap, uint32_t key_name, uint8_t satype)
+static uint64_t entry_key(uint32_t key_name, uint8_t satype)
 {
-	uint64_t h = (uint64_t)key_name << 8 ^ satype;
-	h *= 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 24) & (cap - 1);
+	return (uint64_t)key_name << 8 | satype;
 }
 
 static struct entry *find(struct otf2_attrs *a, uint32_t key_name, uint8_t satype)
 {
-	if (!a->cap)
-		return NULL;
-	for (size_t i = slot(a->cap, key_name, satype);; i = (i + 1) & (a->cap - 1)) {
-		struct entry *e = &a->v[i];
-		if (!e->conv)
-			return NULL;
-		if (e->key_name == key_name && e->satype == satype)
-			return e;
-	}
+	uint32_t *i = u64map_get(&a->at, entry_key(key_name, satype));
+	return i ? &a->v[*i] : NULL;
 }
 
 static struct entry *insert(struct otf2_attrs *a, const struct entry *e)
 {
-	if ((a->n + 1) * 2 > a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64, old = a->cap;
-		struct entry *v = xcalloc(cap, sizeof(*v)), *was = a->v;
-		a->v = v;
-		a->cap = cap;
-		a->n = 0;
-		for (size_t i = 0; i < old; i++)
-			if (was[i].conv)
-				insert(a, &was[i]);
-		free(was);
-	}
-	size_t i = slot(a->cap, e->key_name, e->satype);
-	while (a->v[i].conv)
-		i = (i + 1) & (a->cap - 1);
-	a->v[i] = *e;
-	a->n++;
-	return &a->v[i];
+	a->v = util_grow(a->v, &a->cap, a->n, sizeof(*a->v), 64);
+	a->v[a->n] = *e;
+	u64map_put(&a->at, entry_key(e->key_name, e->satype), (uint32_t)a->n);
+	return &a->v[a->n++];
 }
 
 static enum conv natural(uint8_t satype, OTF2_Type *type)
