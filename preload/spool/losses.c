@@ -16,7 +16,7 @@
 #include "../../common/outdir.h"
 #include "../../common/real-libc.h"
 #include "../core/core.h"
-#include "spool.h"
+#include "losses.h"
 
 /* where this image's marker file goes (no files of its own) */
 static char *marker_path TPROF_START_DATA;

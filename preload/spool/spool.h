@@ -1,5 +1,5 @@
 /* spool.h — what spool/ gives the rest of the recorder: the process image and its moments
- * (image.c), the loss table (losses.c), a recording thread and the slow path behind
+ * (image.c), the loss table (losses.h), a recording thread and the slow path behind
  * buffer.h's hot path (thread.c), buffers for writers (slots.c), the mapped spool (spool.c),
  * the flusher (flusher.c), the process stream, stream 0 (proc-stream.c), the process's
  * properties (procinfo.c, props.c) and interned strings (intern.c).  The hot path itself is
@@ -8,6 +8,7 @@
 #define TPROF_SPOOL_H
 
 #include "../core/core.h"
+#include "losses.h"
 
 /* image.c: the process image */
 void tprof_image_begin(int clock_source);
@@ -21,14 +22,6 @@ void tprof_image_reset_child(void);     /* new image after fork */
 void tprof_image_fork_prepare(void);   /* start_lock taken, the child's start time */
 void tprof_image_fork_parent(void);
 
-/* losses.c: where what is lost is counted (the loss table, format.h) */
-void tprof_losses_page(void *header_page);  /* an empty table in a spool header being made */
-void tprof_losses_map(int spool_fd);        /* the spool exists: its table counts */
-void tprof_losses_fork_child(void);         /* the parent's table becomes the ancestor's */
-void tprof_losses_no_files(void);           /* the image could not create its files */
-void tprof_losses_count(struct tprof_thread *t, unsigned reason, uint64_t n);
-int tprof_losses_keep(void);                /* the spool must stay for its table */
-void tprof_losses_exit(void);               /* the marker file's name gets the count */
 
 /* thread.c: the recording thread, and the slow path behind buffer.h */
 struct tprof_rec *tprof_reserve_slow(struct tprof_thread *t, unsigned units);
