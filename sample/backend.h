@@ -31,6 +31,7 @@ struct tprof_sampler {
 	int (*dir_ready)(void);         /* opts.dir_ready */
 	int exec_stop;                  /* stopped before an exec: no image begun from now */
 	uint32_t self_tid;              /* the sampler's thread, left out of what it follows */
+	uint32_t exit_tid;              /* a self sampler stopped at the exit: the thread exiting */
 	uint64_t begin_at;
 	uint64_t next_tick, next_counter, next_scan;
 	uint64_t started_ns;            /* CLOCK_MONOTONIC at the image's start */

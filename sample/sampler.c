@@ -170,16 +170,18 @@ static void copy_perf_map(struct tprof_sampler *s, uint32_t pid)
 	free(to);
 }
 
-/* The end: the last look (the command has exited, its end goes on record), the probes'
- * losses, kernel symbols, the JIT maps of followed processes copied, DROP and END, and every
- * file closed.  On the sampler's thread when it has a table of its own, else on the
- * caller's, once the thread is gone. */
+/* The end: the last look (the command has exited, its end goes on record; a process that
+ * samples itself and exits takes its threads with it), the probes' losses, kernel symbols,
+ * the JIT maps of followed processes copied, DROP and END, and every file closed.  On the
+ * sampler's thread when it has a table of its own, else on the caller's, once the thread is
+ * gone. */
 static void finish(struct tprof_sampler *s)
 {
 	uint64_t lost = 0;
 	if (s->im) {
 		uint64_t now = tprof_sysimg_now();
 		s->next_tick = s->next_counter = 0;
+		s->tasks.exit_tid = s->exit_tid;
 		step(s, now);
 		if (s->bpf)
 			lost = tprof_bpfs_close(s);
@@ -352,6 +354,8 @@ static void stop(struct tprof_sampler *s, int exec, struct tprof_sampler_stats *
 {
 	if (!s)
 		return;
+	if (s->self && !exec)
+		s->exit_tid = (uint32_t)gettid();   /* read by finish, after the lock or the join */
 	if (s->running) {
 		pthread_mutex_lock(&s->lock);
 		s->stop = 1;

@@ -473,6 +473,12 @@ void tprof_tasks_read_stats(struct tprof_tasks *t, uint64_t now)
 			thread_gone(t, th, now);   /* a zombie: ended, only not reaped */
 			continue;
 		}
+		/* The process exits: every thread but the exiting one and the main one (whose
+		 * end is the image's) ends with it. */
+		if (t->exit_tid && th->tid != t->exit_tid && th->tid != th->pid) {
+			thread_gone(t, th, now);
+			continue;
+		}
 		if (strcmp(st.comm, th->comm)) {
 			struct tprof_sproc *p = tprof_tasks_proc(t, th->pid);
 			memcpy(th->comm, st.comm, sizeof(th->comm));

@@ -53,6 +53,9 @@ struct tprof_tasks {
 	int maps_on;                    /* write MAPS (CPU samples are taken) */
 	int self_only;                  /* the followed processes only, not their descendants */
 	uint32_t skip_tid;              /* a thread never followed (the sampler's own), 0: none */
+	uint32_t exit_tid;              /* set for the last look of a process that samples itself
+					 * and exits from this thread: the others end with it (a
+					 * thread it joined may not have left /proc yet), 0: none */
 	long clk_tck;
 	struct tprof_sproc *procs;
 	size_t nprocs, capprocs;

@@ -11,6 +11,8 @@
  *                        sleeps MS ms; prints the map's path
  *   sysload spawn MS     runs "sysload threads MS" as a child that execs 10 ms after the fork,
  *                        and waits for it; prints "spawn done"
+ *   sysload leave MS     starts a thread named "left" that sleeps for a minute, sleeps MS ms
+ *                        and returns from main while it still sleeps; prints "leave done"
  * Exits with 3, so that a test can tell its status came through. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -118,6 +120,23 @@ static int badexec(long ms)
 	return threads(ms);
 }
 
+static void *left(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "left");
+	sleep_ms(60000);
+	return NULL;
+}
+
+static int leave(long ms)
+{
+	pthread_t a;
+	pthread_create(&a, NULL, left, NULL);
+	sleep_ms(ms);
+	puts("leave done");
+	return 3;
+}
+
 static int jitmap(long ms)
 {
 	char path[64];
@@ -142,8 +161,11 @@ int main(int argc, char **argv)
 		return spawn(argv[0], argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "threads"))
 		return threads(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "leave"))
+		return leave(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "all"))
 		return all(argv[0], atol(argv[2]), argv[3]);
-	fprintf(stderr, "usage: sysload threads MS | all MIB MS | spawn MS | badexec MS | jitmap MS\n");
+	fprintf(stderr, "usage: sysload threads MS | all MIB MS | spawn MS | badexec MS | "
+		"jitmap MS | leave MS\n");
 	return 2;
 }

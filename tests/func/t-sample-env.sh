@@ -17,7 +17,7 @@ CHECK="$top_srcdir/tests/func/sample-env-check.py"
 NCHECK=18
 NRUN=$((NCHECK + 7))
 ENDS="return _exit abort segv kill"
-plan $((2 * NRUN + 15 + 3 * 5))
+plan $((2 * NRUN + 16 + 3 * 5))
 MIB=64
 
 PLAIN=$T/plain.out
@@ -225,6 +225,26 @@ names = {r["name"] for r in rs if r["kind"] == "task" and r["image"] == last}
 sys.exit(not {"busy", "sleeper"} <= names)' "$T/badexec.json"
 ok $? "a failed exec: the image before it and a new one after it, with the threads started then"
 [ "$(wc -l <"$T/badexec.images")" -eq 2 ] || diag "images: $(cat "$T/badexec.images")"
+
+# A process that returns from main while a thread still runs: the thread ends with it (TASK
+# exit, SCHED exited at the image's last look); the main thread's end is the image's END.
+sampled "$T/leave" TPROF_SAMPLE=sched -- "$APPS/sysload" leave 300 >"$T/leave.out" 2>&1
+_rc=$?
+"$DUMP" "$T/leave" | "$PY" -c '
+import json, sys
+rs = [json.loads(l) for l in sys.stdin]
+pid = [r["value"] for r in rs if r["kind"] == "prop" and r["name"] == "pid"][0]
+tasks = [(r["name"], r["flags"]) for r in rs if r["kind"] == "task"]
+tid = [r["task"]["tid"] for r in rs if r["kind"] == "task" and r["name"] == "left"]
+sched = [r["flags"] for r in rs if r["kind"] == "sched" and tid and r["t1"] == tid[0]]
+main = [r["flags"] for r in rs if r["kind"] == "sched" and r["t1"] == pid]
+end = [r["kind"] for r in rs if r["stream"] == 0][-1]
+if not (("left", 1) in tasks and ("left", 4) in tasks and sched[-1:] == [6] and
+        6 not in main and end == "end"):
+    sys.exit("tasks %s, SCHED of left %s, of main %s, last %s" % (tasks, sched, main, end))
+' 2>"$T/leave.err" && [ "$_rc" -eq 3 ] && grep -qx "leave done" "$T/leave.out"
+ok $? "a thread still running at the exit ends with the process; the main thread ends with END"
+[ -s "$T/leave.err" ] && diag "$(cat "$T/leave.err")"
 
 # Every end of a sampled process (apps/exits, waiting until its image has begun): the image
 # holds its opening, its first counters and its process; END only after a normal exit, and
