@@ -19,7 +19,7 @@
 
 static struct {
 	int on, tty;
-	int64_t t_init, delay;
+	int64_t t_init, delay, interval;
 	const char *what;
 	int unit;
 	uint64_t total, done, records, next;
@@ -45,13 +45,17 @@ void progress_init(int mode)
 	pg.on = mode == PROGRESS_ON || (mode == PROGRESS_AUTO && pg.tty);
 	pg.t_init = now_ns();
 	pg.delay = DELAY_NS;
-	/* Test knob: the delay before the first line, in milliseconds. */
+	pg.interval = INTERVAL_NS;
+	/* Test knob: the delay before the first line, in milliseconds; 0 also draws every
+	 * update, so that the last one of a phase shows whatever the machine's speed. */
 	const char *d = getenv("TPROF_PROGRESS_DELAY_MS");
 	if (d && *d) {
 		char *end;
 		long ms = strtol(d, &end, 10);
 		if (!*end && ms >= 0 && ms < 3600000)
 			pg.delay = ms * 1000000LL;
+		if (pg.delay < pg.interval)
+			pg.interval = pg.delay;
 	}
 }
 
@@ -200,7 +204,7 @@ static uint64_t at_locked(uint64_t done)
 	if (pg.unit == PROGRESS_RECORDS)
 		pg.records = done;
 	int64_t now = now_ns();
-	if (now - pg.t_init >= pg.delay && (!pg.t_drawn || now - pg.t_drawn >= INTERVAL_NS))
+	if (now - pg.t_init >= pg.delay && (!pg.t_drawn || now - pg.t_drawn >= pg.interval))
 		draw(now);
 	pg.next = mark();
 	return pg.next;

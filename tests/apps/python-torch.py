@@ -1,7 +1,9 @@
 # python-torch.py FACTS [DIR] — a small training loop (nn.Linear, SGD, 6 steps of at least
 # 20 ms) under tprof.torch.profile(DIR).  Each step also runs a record_function whose name
 # needs escaping in JSON and a TorchScript fork, which PyTorch runs on its inter-op thread.
-# Prints the same with and without the profiler; what differs goes as JSON to FACTS.
+# Prints the same with and without the profiler; what differs goes as JSON to FACTS, with
+# the time each step's beginning took (PyTorch's marker, then tprof's step): a thread
+# preempted in between puts up to that much between the two.
 import json
 import os
 import socket
@@ -36,7 +38,17 @@ def main():
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     x, y = torch.randn(16, 4), torch.randn(16, 2)
     losses = []
-    with tprof.torch.profile(sys.argv[2] if len(sys.argv) > 2 else None) as prof:
+    prof = tprof.torch.profile(sys.argv[2] if len(sys.argv) > 2 else None)
+    begin_us = []
+    begin = prof._begin
+
+    def timed_begin(n):
+        t = time.perf_counter_ns()
+        begin(n)
+        begin_us.append((time.perf_counter_ns() - t) / 1e3)
+
+    prof._begin = timed_begin
+    with prof:
         for _ in range(STEPS):
             t0 = time.monotonic()
             opt.zero_grad()
@@ -52,7 +64,7 @@ def main():
     print("steps=%d traces=%d losses=%s" % (prof.step_num, len(prof.paths), losses))
     facts = {"pid": os.getpid(), "main_tid": threading.get_native_id(), "enabled": tprof.enabled(),
              "host": socket.gethostname(), "torch": torch.__version__, "paths": prof.paths,
-             "odd_name": ODD_NAME, "steps": STEPS}
+             "odd_name": ODD_NAME, "steps": STEPS, "begin_us": begin_us}
     with open(sys.argv[1], "w") as f:
         json.dump(facts, f)
 

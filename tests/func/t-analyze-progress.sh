@@ -5,7 +5,9 @@
 # while the outputs stay what they are without it; nothing in the first second, nothing when
 # stderr is not a terminal; --progress forces it, --no-progress silences it.
 # TPROF_PROGRESS_DELAY_MS is a test knob (the first second, in milliseconds): 0 makes the
-# first update immediate, so that an analysis of a small trace shows the line.
+# first update immediate, so that an analysis of a small trace shows the line, and draws every
+# update (none waits a quarter second), so that each phase's last count shows however fast or
+# slow the machine is.
 . "$(dirname "$0")/lib.sh"
 command -v script >/dev/null 2>&1 || skip_all "no script (util-linux) to make a pseudo-terminal"
 plan 13

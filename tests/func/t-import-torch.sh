@@ -2,7 +2,9 @@
 # A PyTorch training loop (apps/python-torch.py: tprof.torch.profile around 6 steps, run by
 # Debian's python3 with python3-torch) under tprof-inspect, and tprof-analyze on its profile
 # directory with no option: PyTorch's trace, found there, is merged.  Every ProfilerStep#N
-# must lie within 1 ms of tprof's step N, on a framework track of the program's own process
+# must lie within 1 ms of tprof's step N (plus the time the program took to begin the step, or
+# the median step's, which a busy machine stretches), on a framework track of the program's
+# own process
 # right under the loop's thread, and PyTorch's ops of that thread inside their step (but for
 # those record_function makes for the step marker itself, just before the step).
 . "$(dirname "$0")/lib.sh"
@@ -34,12 +36,17 @@ pn = procs(d)
 steps = numbered(ev, "step ")
 ps = numbered(ev, "ProfilerStep#")
 fail = []
+# Step N begins d_N after ProfilerStep#N, 0 <= d_N <= begin_us[N]; the import takes out the
+# median of the d_N, which is at most the median of begin_us.
+took = f["begin_us"]
+mid = sorted(took)[len(took) // 2]
+print("# each step took to begin, us: %s" % ", ".join("%.1f" % x for x in took))
 if sorted(ps) != list(range(f["steps"] + 1)):
     fail.append("ProfilerStep numbers %s" % sorted(ps))
 for n, e in sorted(ps.items()):
     if n not in steps:
         fail.append("no tprof step %d" % n)
-    elif abs(e["ts"] - steps[n]["ts"]) > 1000:
+    elif abs(e["ts"] - steps[n]["ts"]) > 1000 + max(took[n:n + 1] + [mid]):
         fail.append("ProfilerStep#%d at %.3f us, tprof step %d at %.3f us" % (n, e["ts"], n, steps[n]["ts"]))
 tracks = {(e["pid"], e["tid"]) for e in ps.values()}
 if len(tracks) != 1:
@@ -64,7 +71,7 @@ else:
 if fail:
     sys.exit("; ".join(fail[:6]))
 ' "$T/merged.json" "$T/facts.json" 2>"$T/check.err"
-ok $? "every ProfilerStep#N within 1 ms of tprof step N, on the loop thread's framework track of the python3 process, aten:: ops inside their step"
+ok $? "every ProfilerStep#N within 1 ms (and the slack) of tprof step N, on the loop thread's framework track of the python3 process, aten:: ops inside their step"
 [ -s "$T/check.err" ] && diag "$(cat "$T/check.err")"
 "$ANALYZE" "$T/out" --summary >"$T/sum.txt" 2>/dev/null
 ok $? "--summary of the merged profile"
