@@ -1,33 +1,19 @@
-/* api.c — the hook tables of all runtimes: looking a wrapper up by name (for dlsym),
- * applying TPROF_<DOMAIN>_API_FILTER/_FILTER_OUT (common/domains.h) once at load time, and
- * interning API names per process image. */
+/* api.c — the hook tables of all runtimes (each listed by TPROF_HOOK_TABLE in its own hook
+ * file, gathered by the linker): looking a wrapper up by name (for dlsym), applying
+ * TPROF_<DOMAIN>_API_FILTER/_FILTER_OUT (common/domains.h) once at load time, and interning
+ * API names per process image. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/hash.h"
 #include "api.h"
 
-/* Each hook-*.c defines its table; these are all of them. */
-extern struct tprof_hook tprof_hip_hooks[], tprof_roctx_hooks[], tprof_mpi_hooks[];
-extern const size_t tprof_hip_nhooks, tprof_roctx_nhooks, tprof_mpi_nhooks;
-extern struct tprof_hook tprof_nrt_hooks[];
-extern const size_t tprof_nrt_nhooks;
-extern struct tprof_hook tprof_nccl_hooks[];
-extern const size_t tprof_nccl_nhooks;
-
-/* The one list of the runtimes' hook tables. */
-static struct {
-	struct tprof_hook *table;
-	const size_t *n;
-	void (*fill)(void);          /* sets the table's pointers (api.h) */
-	int domain;                  /* enum tprof_domain of its calls, 0 for annotations */
-} tables[] = {
-	{ tprof_hip_hooks, &tprof_hip_nhooks, tprof_hip_hooks_fill, TPROF_DOM_HIP },
-	{ tprof_roctx_hooks, &tprof_roctx_nhooks, tprof_roctx_hooks_fill, 0 },
-	{ tprof_mpi_hooks, &tprof_mpi_nhooks, tprof_mpi_hooks_fill, TPROF_DOM_MPI },
-	{ tprof_nrt_hooks, &tprof_nrt_nhooks, tprof_nrt_hooks_fill, TPROF_DOM_NRT },
-	{ tprof_nccl_hooks, &tprof_nccl_nhooks, tprof_nccl_hooks_fill, TPROF_DOM_NCCL },
-};
+/* Every table listed by TPROF_HOOK_TABLE, from the linker (hidden: never another module's). */
+extern const struct tprof_hook_table __start_tprof_hook_tables[] TPROF_HIDDEN;
+extern const struct tprof_hook_table __stop_tprof_hook_tables[] TPROF_HIDDEN;
+#define EACH_TABLE(tb)                                                                       \
+	for (const struct tprof_hook_table *tb = __start_tprof_hook_tables;                  \
+	     tb < __stop_tprof_hook_tables; tb++)
 
 /* Each domain's filter variables, NULL for a domain without (common/domains.h). */
 #define FILTER_VARS(name, value, key, title, json, desc, paradigm, filtered)              \
@@ -38,7 +24,6 @@ static const struct {
 } filter_vars[TPROF_NDOMAINS] = { TPROF_DOMAINS(FILTER_VARS) };
 #undef FILTER_VARS
 
-#define NTABLES (sizeof(tables) / sizeof(tables[0]))
 #define INDEX_SIZE 2048u
 
 static struct tprof_hook *index_[INDEX_SIZE];
@@ -79,8 +64,8 @@ static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
 
 static void fill_all(void)
 {
-	for (size_t t = 0; t < NTABLES; t++)
-		tables[t].fill();
+	EACH_TABLE(tb)
+		tb->fill();
 }
 
 void tprof_hooks_fill(void)
@@ -93,17 +78,17 @@ void tprof_hooks_fill(void)
  * process that folds polls, is left as it is (the common case, no hook visited). */
 TPROF_START_CODE void tprof_hooks_init(const struct tprof_env *env)
 {
-	for (size_t t = 0; t < NTABLES; t++) {
+	EACH_TABLE(tb) {
 		const char *in = NULL, *out = NULL;
-		if (filter_vars[tables[t].domain].in) {
-			in = tprof_env_get(env, filter_vars[tables[t].domain].in);
-			out = tprof_env_get(env, filter_vars[tables[t].domain].out);
+		if (tb->domain < TPROF_NDOMAINS && filter_vars[tb->domain].in) {
+			in = tprof_env_get(env, filter_vars[tb->domain].in);
+			out = tprof_env_get(env, filter_vars[tb->domain].out);
 		}
 		if ((!in || !*in) && (!out || !*out) && !tprof_g.cfg.poll_each)
 			continue;
 		tprof_hooks_fill();   /* the filters need the names */
-		for (size_t i = 0; i < *tables[t].n; i++) {
-			struct tprof_hook *h = &tables[t].table[i];
+		for (size_t i = 0; i < tb->n; i++) {
+			struct tprof_hook *h = &tb->hooks[i];
 			apply_filter(h, in, out);
 			if (tprof_g.cfg.poll_each)
 				h->poll = 0;
@@ -118,9 +103,9 @@ static pthread_once_t index_once = PTHREAD_ONCE_INIT;
 static void index_hooks(void)
 {
 	tprof_hooks_fill();
-	for (size_t t = 0; t < NTABLES; t++)
-		for (size_t i = 0; i < *tables[t].n; i++) {
-			struct tprof_hook *h = &tables[t].table[i];
+	EACH_TABLE(tb)
+		for (size_t i = 0; i < tb->n; i++) {
+			struct tprof_hook *h = &tb->hooks[i];
 			size_t j = tprof_hash_bytes(h->name, strlen(h->name)) & (INDEX_SIZE - 1);
 			while (index_[j])
 				j = (j + 1) & (INDEX_SIZE - 1);

@@ -35,14 +35,26 @@ static inline void tprof_hook_set(struct tprof_hook *h, const char *name, const 
 	h->real = real;
 }
 
-/* Sets the pointers of every hook table, the first time it is called (each table's own fill
- * function: tprof_<runtime>_hooks_fill). */
+/* A runtime's hook table: its hooks, how many, the function that sets their pointers, and the
+ * domain of its calls (common/domains.h; 0 for annotations; one outside the list has no
+ * filter variables). */
+struct tprof_hook_table {
+	struct tprof_hook *hooks;
+	size_t n;
+	void (*fill)(void);
+	int domain;
+};
+
+/* Lists a hook table, in the runtime's own hook file: the linker gathers every table so
+ * listed into one section, so that adding a runtime edits no list of runtimes here. */
+#define TPROF_HOOK_TABLE(name, hooks, n, fill, domain)                                       \
+	static const struct tprof_hook_table tprof_hook_table_##name                         \
+		__attribute__((used, section("tprof_hook_tables"),                           \
+			       aligned(__alignof__(struct tprof_hook_table)))) =             \
+			{ hooks, n, fill, domain }
+
+/* Sets the pointers of every hook table, the first time it is called. */
 void tprof_hooks_fill(void);
-void tprof_hip_hooks_fill(void);
-void tprof_roctx_hooks_fill(void);
-void tprof_mpi_hooks_fill(void);
-void tprof_nrt_hooks_fill(void);
-void tprof_nccl_hooks_fill(void);
 
 /* The wrapper entry for `name` in every hook table, or NULL (dlsym interception). */
 struct tprof_hook *tprof_hook_find(const char *name);

@@ -407,12 +407,11 @@ struct tprof_hook tprof_hip_hooks[HIP_NHOOKS] = {
 	[HIP_ExtModuleLaunchKernel_cxx] = { .domain = TPROF_DOM_HIP, .record = 1 },
 	[HIP_HccModuleLaunchKernel_cxx] = { .domain = TPROF_DOM_HIP, .record = 1 },
 };
-const size_t tprof_hip_nhooks = HIP_NHOOKS;
 
 #define HIP_FILL(name, params, args)                                                      \
 	tprof_hook_set(&tprof_hip_hooks[HIP_##name], #name, NULL, (void *)name,           \
 		       (void **)&real_##name);
-void tprof_hip_hooks_fill(void)
+static void tprof_hip_hooks_fill(void)
 {
 	HIP_API(HIP_FILL, HIP_FILL)
 	tprof_hook_set(&tprof_hip_hooks[HIP_ExtModuleLaunchKernel_cxx], TPROF_HIP_EXT_CXX_NAME,
@@ -422,3 +421,4 @@ void tprof_hip_hooks_fill(void)
 		       "hipHccModuleLaunchKernel", (void *)tprof_hip_hcc_module_launch_cxx,
 		       &tprof_hip_real_hcc_cxx);
 }
+TPROF_HOOK_TABLE(hip, tprof_hip_hooks, HIP_NHOOKS, tprof_hip_hooks_fill, TPROF_DOM_HIP);

@@ -127,11 +127,11 @@ TPROF_EXPORT int MPI_Finalize(void)
 struct tprof_hook tprof_mpi_hooks[MPIH_COUNT] = {
 	MPI_API(MPI_ENTRY)
 };
-const size_t tprof_mpi_nhooks = MPIH_COUNT;
 
 #define MPI_FILL(kind, fn, params, args)                                                  \
 	tprof_hook_set(&tprof_mpi_hooks[MPIH_##fn], #fn, NULL, (void *)fn, (void **)&real_##fn);
-void tprof_mpi_hooks_fill(void)
+static void tprof_mpi_hooks_fill(void)
 {
 	MPI_API(MPI_FILL)
 }
+TPROF_HOOK_TABLE(mpi, tprof_mpi_hooks, MPIH_COUNT, tprof_mpi_hooks_fill, TPROF_DOM_MPI);

@@ -320,12 +320,12 @@ TPROF_EXPORT ncclResult_t ncclGroupEnd(void)
 struct tprof_hook tprof_nccl_hooks[NCCLH_COUNT] = {
 	NCCL_API(NCCL_ENTRY)
 };
-const size_t tprof_nccl_nhooks = NCCLH_COUNT;
 
 #define NCCL_FILL(kind, name, params, args)                                               \
 	tprof_hook_set(&tprof_nccl_hooks[NCCLH_##name], #name, NULL, (void *)name,        \
 		       (void **)&real_##name);
-void tprof_nccl_hooks_fill(void)
+static void tprof_nccl_hooks_fill(void)
 {
 	NCCL_API(NCCL_FILL)
 }
+TPROF_HOOK_TABLE(nccl, tprof_nccl_hooks, NCCLH_COUNT, tprof_nccl_hooks_fill, TPROF_DOM_NCCL);

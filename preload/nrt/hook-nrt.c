@@ -370,12 +370,12 @@ NRT_COLL(nrt_cc_global_comm_init, 0,
 struct tprof_hook tprof_nrt_hooks[NRTH_COUNT] = {
 	NRT_API(NRT_ENTRY)
 };
-const size_t tprof_nrt_nhooks = NRTH_COUNT;
 
 #define NRT_FILL(kind, ret, name, params, args)                                           \
 	tprof_hook_set(&tprof_nrt_hooks[NRTH_##name], #name, NULL, (void *)name,          \
 		       (void **)&real_##name);
-void tprof_nrt_hooks_fill(void)
+static void tprof_nrt_hooks_fill(void)
 {
 	NRT_API(NRT_FILL)
 }
+TPROF_HOOK_TABLE(nrt, tprof_nrt_hooks, NRTH_COUNT, tprof_nrt_hooks_fill, TPROF_DOM_NRT);

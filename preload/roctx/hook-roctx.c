@@ -152,12 +152,13 @@ TPROF_EXPORT int roctxProfilerResume(roctx_thread_id_t tid)
 struct tprof_hook tprof_roctx_hooks[] = {
 	ROCTX_API(ROCTX_ENTRY)
 };
-const size_t tprof_roctx_nhooks = sizeof(tprof_roctx_hooks) / sizeof(tprof_roctx_hooks[0]);
 
-void tprof_roctx_hooks_fill(void)
+static void tprof_roctx_hooks_fill(void)
 {
 	struct tprof_hook *h = tprof_roctx_hooks;
 #define ROCTX_FILL(name) tprof_hook_set(h++, #name, NULL, (void *)name, (void **)&real_##name);
 	ROCTX_API(ROCTX_FILL)
 #undef ROCTX_FILL
 }
+TPROF_HOOK_TABLE(roctx, tprof_roctx_hooks,
+		 sizeof(tprof_roctx_hooks) / sizeof(tprof_roctx_hooks[0]), tprof_roctx_hooks_fill, 0);
