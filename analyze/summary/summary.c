@@ -24,12 +24,14 @@
 
 #define NDOMAINS TPROF_NDOMAINS
 /* The API-call tables by domain (common/domains.h): their titles and JSON keys (NULL: the
- * runtime writes a part of its own instead). */
+ * runtime writes a part of its own instead).  The first is for the calls of a domain that
+ * no runtime here knows (a newer recorder's, one of a runtime added from outside), shown
+ * only when there are some. */
 #define TITLE(name, value, key, title, ...) [TPROF_DOM_##name] = title,
 static const char *const domain_title[NDOMAINS] = { "API calls", TPROF_DOMAINS(TITLE) };
 #undef TITLE
 #define JSON_KEY(name, value, key, title, json, ...) [TPROF_DOM_##name] = json,
-static const char *const domain_key[NDOMAINS] = { NULL, TPROF_DOMAINS(JSON_KEY) };
+static const char *const domain_key[NDOMAINS] = { "api_calls", TPROF_DOMAINS(JSON_KEY) };
 #undef JSON_KEY
 
 struct counter_agg {
@@ -818,6 +820,8 @@ static int end(void *priv, const struct trace *tr)
 	}
 	for (unsigned k = 0; k < s->rts->n; k++)   /* those of a domain that has no table */
 		part_end(s, k, &span);
+	if (s->calls[0])
+		time_table_print(w, domain_key[0], domain_title[0], s->calls[0], s->cap, s->top);
 	mark_table(s);
 	counter_table(s);
 	sw_close(w);

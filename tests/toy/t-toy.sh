@@ -3,7 +3,8 @@
 # the toy's hooks linked in and prints what it prints without; tprof-analyze with the toy's
 # runtime registered shows its calls with their arguments, their work on a device track with
 # arrows, and its summary table (toy_check.py); tprof-analyze without it still reads the
-# profile, the calls under the generic category; and no file of the product names the toy.
+# profile, the calls under the generic category and in the summary's table of calls of
+# runtimes it does not know; and no file of the product names the toy.
 . "$(dirname "$0")/../func/lib.sh"
 plan 7
 TOY="$top_builddir/tests/toy"
@@ -32,11 +33,12 @@ ok $? "toy calls with widgets and gadget, toy work on a device track, arrows, th
 [ -s "$T/check.out" ] && diag "$(cat "$T/check.out")"
 
 "$ANALYZE" "$T/out" -f chrome -o "$T/plain.json" 2>"$T/plain.err" &&
-	"$ANALYZE" "$T/out" --summary >"$T/plain.sum" 2>>"$T/plain.err"
+	"$ANALYZE" "$T/out" --summary >"$T/plain.sum" 2>>"$T/plain.err" &&
+	"$ANALYZE" "$T/out" --summary --summary-format json >"$T/plain.sum.json" 2>>"$T/plain.err"
 ok $? "tprof-analyze without it reads the profile"
 "$PY" -B "$top_srcdir/tests/toy/toy_check.py" plain "$T/plain.json" "$T/plain.sum" \
-	>"$T/check2.out" 2>&1
-ok $? "and shows the four calls under the generic category, with no toy work"
+	"$T/plain.sum.json" >"$T/check2.out" 2>&1
+ok $? "and shows the four calls under the generic category and in the API calls table"
 [ -s "$T/check2.out" ] && diag "$(cat "$T/check2.out")"
 
 # Adding it touched nothing else: no file of the recorder, the analyzer, the shared code or

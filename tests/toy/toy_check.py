@@ -4,7 +4,8 @@ toyMake calls (5, 7, 30 and 0 widgets of "sprocket", the last one failing) are i
 category with widgets and gadget among their arguments, each with toy work on a device track
 and an arrow from the call, and the summary's toy table counts them.  MODE
 plain: the analyzer without it shows the four calls under the generic category and no toy
-work.  Prints what is wrong and exits 1, else prints nothing."""
+work, and lists them in the summary's table of calls of runtimes it does not know (text and
+JSON).  Prints what is wrong and exits 1, else prints nothing."""
 import json, sys
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/tools")
 from chrome_trace import load, events
@@ -34,8 +35,9 @@ if mode == "toy":
     ends = [e for e in ev if e["ph"] == "f" and e.get("cat") == "toy"]
     if len(starts) != 4 or len(ends) != 4:
         fail.append("arrows: %d starts, %d ends" % (len(starts), len(ends)))
-    if "Toy widgets\ncalls 4, widgets 42\n" not in text:
-        fail.append("summary without the toy table: %r" % text[-300:])
+    if "Toy widgets\ncalls 4, widgets 42\n" not in text or "API calls" in text:
+        fail.append("summary without the toy table, or with toy calls as unknown: %r"
+                    % text[-300:])
     js = json.load(open(sys.argv[4], encoding="utf-8"))
     toy = js.get("toy")
     if toy != {"calls": 4, "widgets": 42}:
@@ -45,6 +47,13 @@ else:
         fail.append("toy items without the toy runtime")
     if "Toy widgets" in text:
         fail.append("a toy table without the toy runtime")
+    rows = [l.split() for l in text.split("\nAPI calls\n", 1)[-1].splitlines()[1:2]]
+    if "\nAPI calls\n" not in text or not rows or rows[0][-1] != "toyMake" or rows[0][4] != "4":
+        fail.append("no table of the calls of an unknown runtime: %r" % text[-300:])
+    js = json.load(open(sys.argv[4], encoding="utf-8"))
+    listed = [(r["name"], r["calls"]) for r in js.get("api_calls", {}).get("rows", [])]
+    if listed != [("toyMake", 4)]:
+        fail.append("summary JSON api_calls: %r" % listed)
     if any("widgets" in e.get("args", {}) for e in calls):
         fail.append("toy arguments without the toy runtime")
 if fail:
