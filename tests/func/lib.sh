@@ -101,6 +101,14 @@ tsan() {
 	fi
 }
 
+# Checks in Python: those of tests/func/t-NAME.sh are the functions of
+# tests/tools/checks/NAME.py, run by name (tools/checks/checklib.py).
+CHECKS_DIR="$top_srcdir/tests/tools/checks"
+_stem=$(basename "$0" .sh)
+CHECKS="$CHECKS_DIR/${_stem#t-}.py"
+# pycheck DESCRIPTION CHECK ARGS...: one result, from the function CHECK of $CHECKS.
+pycheck() { _d=$1; shift; check "$_d" "$PY" -B "$CHECKS" "$@"; }
+
 # py SCRIPT ARGS...: runs a Python check; it exits non-zero (saying why) on failure.
 py() { _s=$1; shift; "$PY" -c "$_s" "$@"; }
 
