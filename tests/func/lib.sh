@@ -108,6 +108,9 @@ _stem=$(basename "$0" .sh)
 CHECKS="$CHECKS_DIR/${_stem#t-}.py"
 # pycheck DESCRIPTION CHECK ARGS...: one result, from the function CHECK of $CHECKS.
 pycheck() { _d=$1; shift; check "$_d" "$PY" -B "$CHECKS" "$@"; }
+# pycheck_in NAME DESCRIPTION CHECK ARGS...: the same from tests/tools/checks/NAME.py (the
+# checks of a shared func/lib-NAME.sh, or of a test whose name another test has).
+pycheck_in() { _f=$1; _d=$2; shift 2; check "$_d" "$PY" -B "$CHECKS_DIR/$_f.py" "$@"; }
 
 # py SCRIPT ARGS...: runs a Python check; it exits non-zero (saying why) on failure.
 py() { _s=$1; shift; "$PY" -c "$_s" "$@"; }
