@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../model/scene.h"
+#include "../util/hindex.h"
 
 struct callsite {
 	uint32_t parent;                 /* 0: an outermost frame */
@@ -21,13 +22,9 @@ struct callsite {
 struct callsites {
 	struct callsite *v;              /* by number - 1 */
 	size_t n, cap;
-	uint32_t *tree;                  /* open addressing on (parent, name, kernel): numbers */
-	size_t captree;
-	struct cs_stack {                /* whole stacks seen: their innermost callsite */
-		uint64_t hash;
-		uint32_t leaf;
-	} *stacks;
-	size_t nstacks, capstacks;
+	struct hindex tree;              /* the numbers, by (parent, name, kernel) */
+	struct hindex stacks;            /* whole stacks seen: their innermost callsite, by the
+					  * hash of their frames */
 };
 
 /* The number of the stack's innermost callsite, its callers' made on the way when new (0

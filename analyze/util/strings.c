@@ -1,93 +1,75 @@
-/* strings.c — the trace-wide string table: every process numbers its strings itself; the
- * analyzer maps each onto one id here, so outputs and tables can key on plain integers. */
+/* strings.c — string sets: each string stored once, numbered in the order first seen, found
+ * again by its content through the hash index; and the trace-wide set (every process numbers
+ * its strings itself; the analyzer maps each onto one id here). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/hash.h"
 #include "../../common/xalloc.h"
+#include "grow.h"
 #include "strings.h"
 
-struct sentry {
-	char *s;
-	uint32_t len;
-	uint64_t hash;
-};
-
-static struct sentry *ents;     /* by id; ents[0] is the empty string */
-static uint32_t nents, capents;
-static uint32_t *slots;         /* open-addressing hash of ids */
-static size_t nslots;
-
-static void rehash(void)
+uint32_t strset_id(struct strset *t, const char *s, size_t len, int *fresh)
 {
-	size_t n = nslots ? nslots * 2 : 4096;
-	uint32_t *ns = xcalloc(n, sizeof(*ns));
-	for (uint32_t id = 1; id < nents; id++) {
-		size_t j = ents[id].hash & (n - 1);
-		while (ns[j])
-			j = (j + 1) & (n - 1);
-		ns[j] = id;
-	}
-	free(slots);
-	slots = ns;
-	nslots = n;
-}
-
-uint32_t strings_add(const char *s, size_t len)
-{
-	if (!nents) {
-		ents = xcalloc(1024, sizeof(*ents));
-		capents = 1024;
-		ents[0].s = xstrdup("");
-		nents = 1;
-	}
-	if (len == 0)
-		return 0;
-	if ((size_t)(nents + 1) * 2 > nslots)
-		rehash();
 	uint64_t h = tprof_hash_table(s, len);
-	size_t j = h & (nslots - 1);
-	while (slots[j]) {
-		struct sentry *e = &ents[slots[j]];
-		if (e->hash == h && e->len == len && !memcmp(e->s, s, len))
-			return slots[j];
-		j = (j + 1) & (nslots - 1);
-	}
-	if (nents == capents) {
-		ents = xreallocarray(ents, (size_t)capents * 2, sizeof(*ents));
-		capents *= 2;
-	}
+	size_t at;
+	if (fresh)
+		*fresh = 0;
+	for (uint32_t id = hindex_first(&t->by_hash, h, &at); id;
+	     id = hindex_next(&t->by_hash, h, &at))
+		if (t->v[id - 1].len == len && !memcmp(t->v[id - 1].s, s, len))
+			return id;
+	t->v = util_grow(t->v, &t->cap, t->n, sizeof(*t->v), 256);
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, s, len);
 	copy[len] = 0;
-	ents[nents] = (struct sentry){ copy, (uint32_t)len, h };
-	slots[j] = nents;
-	return nents++;
+	t->v[t->n++] = (struct strset_ent){ copy, (uint32_t)len };
+	hindex_add(&t->by_hash, h, t->n);
+	if (fresh)
+		*fresh = 1;
+	return t->n;
+}
+
+const char *strset_str(const struct strset *t, uint32_t id, size_t *len)
+{
+	if (len)
+		*len = t->v[id - 1].len;
+	return t->v[id - 1].s;
+}
+
+void strset_free(struct strset *t)
+{
+	for (uint32_t i = 0; i < t->n; i++)
+		free(t->v[i].s);
+	free(t->v);
+	hindex_free(&t->by_hash);
+	*t = (struct strset){ 0 };
+}
+
+static struct strset trace_strings;
+
+uint32_t strings_add(const char *s, size_t len)
+{
+	return len ? strset_id(&trace_strings, s, len, NULL) : 0;
 }
 
 const char *strings_get(uint32_t id)
 {
-	return id < nents ? ents[id].s : "";
+	return id && id <= trace_strings.n ? trace_strings.v[id - 1].s : "";
 }
 
 size_t strings_len(uint32_t id)
 {
-	return id < nents ? ents[id].len : 0;
+	return id && id <= trace_strings.n ? trace_strings.v[id - 1].len : 0;
 }
 
+/* Ids run from 0 (the empty string) to the count less one. */
 uint32_t strings_count(void)
 {
-	return nents;
+	return trace_strings.n + 1;
 }
 
 void strings_free(void)
 {
-	for (uint32_t i = 0; i < nents; i++)
-		free(ents[i].s);
-	free(ents);
-	free(slots);
-	ents = NULL;
-	slots = NULL;
-	nents = capents = 0;
-	nslots = 0;
+	strset_free(&trace_strings);
 }

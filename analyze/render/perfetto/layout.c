@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "layout.h"
 #include "seq.h"
 #include "proto.h"
@@ -32,49 +33,49 @@ static uint64_t proc_uuid(int64_t pid)
 
 /* ---- (a, b) -> pointer -------------------------------------------------------------------- */
 
-static size_t map_hash(uint64_t a, uint64_t b, size_t cap)
+static uint64_t map_hash(uint64_t a, uint64_t b)
 {
 	uint64_t h = a * 0x9e3779b97f4a7c15ull;
 	h ^= (b + 0x632be59bd9b4e019ull) * 0xc2b2ae3d27d4eb4full;
-	return (size_t)(h ^ h >> 31) & (cap - 1);
+	return h ^ h >> 31;
 }
 
+/* The number of (a, b)'s entry, or 0. */
+static uint32_t map_find(const struct pf_map *m, uint64_t a, uint64_t b, uint64_t h)
+{
+	size_t at;
+	for (uint32_t id = hindex_first(&m->by_key, h, &at); id;
+	     id = hindex_next(&m->by_key, h, &at))
+		if (m->e[id - 1].a == a && m->e[id - 1].b == b)
+			return id;
+	return 0;
+}
+
+/* The value of (a, b), put (NULL) when new. */
 static void **map_slot(struct pf_map *m, uint64_t a, uint64_t b)
 {
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct pf_map_entry *e = xcalloc(cap, sizeof(*e));
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->e[i].a && !m->e[i].b)
-				continue;
-			size_t j = map_hash(m->e[i].a, m->e[i].b, cap);
-			while (e[j].a || e[j].b)
-				j = (j + 1) & (cap - 1);
-			e[j] = m->e[i];
-		}
-		free(m->e);
-		m->e = e;
-		m->cap = cap;
+	uint64_t h = map_hash(a, b);
+	uint32_t id = map_find(m, a, b, h);
+	if (!id) {
+		m->e = util_grow(m->e, &m->cap, m->n, sizeof(*m->e), 64);
+		m->e[m->n++] = (struct pf_map_entry){ a, b, NULL };
+		id = (uint32_t)m->n;
+		hindex_add(&m->by_key, h, id);
 	}
-	size_t j = map_hash(a, b, m->cap);
-	for (; m->e[j].a || m->e[j].b; j = (j + 1) & (m->cap - 1))
-		if (m->e[j].a == a && m->e[j].b == b)
-			return &m->e[j].v;
-	m->e[j].a = a;
-	m->e[j].b = b;
-	m->n++;
-	return &m->e[j].v;
+	return &m->e[id - 1].v;
 }
 
 static void *map_get(const struct pf_map *m, uint64_t a, uint64_t b)
 {
-	if (!m->cap)
-		return NULL;
-	size_t j = map_hash(a, b, m->cap);
-	for (; m->e[j].a || m->e[j].b; j = (j + 1) & (m->cap - 1))
-		if (m->e[j].a == a && m->e[j].b == b)
-			return m->e[j].v;
-	return NULL;
+	uint32_t id = map_find(m, a, b, map_hash(a, b));
+	return id ? m->e[id - 1].v : NULL;
+}
+
+static void map_free(struct pf_map *m)
+{
+	free(m->e);
+	hindex_free(&m->by_key);
+	*m = (struct pf_map){ 0 };
 }
 
 static uint64_t key_a(int kind, int64_t pid)
@@ -164,7 +165,7 @@ struct pf_track *pf_counter_track(struct perfetto_writer *w, int64_t pid,
 {
 	size_t n;
 	const char *name = item_name(it, &n);
-	uint32_t id = pf_strmap_id(&w->counters, name, n, NULL);
+	uint32_t id = strset_id(&w->counters, name, n, NULL);
 	void **v = map_slot(&w->tracks, key_a(K_COUNTER, pid), id);
 	if (!*v) {
 		uint64_t uuid = (uint64_t)K_COUNTER << 60 | ++w->ncounters;
@@ -186,7 +187,7 @@ struct pf_track *pf_lane(struct perfetto_writer *w, int64_t pid, const struct sc
 	const char *name = item_name(it, &n);
 	uint64_t key = it->name;
 	if (it->name_str)
-		key = 1ull << 32 | pf_strmap_id(&w->names, name, n, NULL);
+		key = 1ull << 32 | strset_id(&w->names, name, n, NULL);
 	void **v = map_slot(&w->tracks, key_a(K_LANE, pid), key);
 	if (!*v)
 		*v = xcalloc(1, sizeof(struct lanes));
@@ -347,10 +348,8 @@ void pf_describe(struct perfetto_writer *w, const struct trace *tr, struct track
 	}
 	struct pf_map pids = { 0 };
 	/* the tracks the scene laid out (drawn on or not, as the Chrome output names them) */
-	for (size_t i = 0; i < d.by_track.cap; i++) {
+	for (size_t i = 0; i < d.by_track.n; i++) {
 		const struct pf_map_entry *e = &d.by_track.e[i];
-		if (!e->a && !e->b)
-			continue;
 		int64_t pid = (int64_t)e->a - 1, tid = (int64_t)e->b - 1;
 		describe_pid(w, tr, &d, &pids, pid);
 		if (tid >= 0)
@@ -358,25 +357,22 @@ void pf_describe(struct perfetto_writer *w, const struct trace *tr, struct track
 				   track_uuid((struct track){ pid, tid }));
 	}
 	/* and those drawn on that it does not name: steps; counters and lanes have theirs */
-	for (size_t i = 0; i < w->tracks.cap; i++) {
+	for (size_t i = 0; i < w->tracks.n; i++) {
 		const struct pf_map_entry *e = &w->tracks.e[i];
-		if (!e->a && !e->b)
-			continue;
 		int64_t pid = (int64_t)(uint32_t)e->a;
 		describe_pid(w, tr, &d, &pids, pid);
 		if (e->a >> 56 == K_TRACK && !map_get(&d.by_track, (uint64_t)pid + 1, e->b + 1))
 			track_desc(&w->meta, tr, tracks, &d, (struct track){ pid, (int64_t)e->b },
 				   ((struct pf_track *)e->v)->uuid);
 	}
-	free(pids.e);
-	for (size_t i = 0; i < d.by_track.cap; i++) {
+	map_free(&pids);
+	for (size_t i = 0; i < d.by_track.n; i++) {
 		struct meta *m = d.by_track.e[i].v;
-		if (m)
-			free(m->name);
+		free(m->name);
 		free(m);
 	}
-	free(d.by_track.e);
-	free(d.threads.e);
+	map_free(&d.by_track);
+	map_free(&d.threads);
 	free(d.infos);
 }
 
@@ -424,10 +420,8 @@ const char *pf_head_foreign(const char *path)
 
 void pf_tracks_free(struct perfetto_writer *w)
 {
-	for (size_t i = 0; i < w->tracks.cap; i++) {
+	for (size_t i = 0; i < w->tracks.n; i++) {
 		struct pf_map_entry *e = &w->tracks.e[i];
-		if (!e->a && !e->b)
-			continue;
 		if (e->a >> 56 == K_LANE) {
 			struct lanes *l = e->v;
 			for (size_t k = 0; k < l->n; k++)
@@ -436,6 +430,5 @@ void pf_tracks_free(struct perfetto_writer *w)
 		}
 		free(e->v);
 	}
-	free(w->tracks.e);
-	w->tracks = (struct pf_map){ 0 };
+	map_free(&w->tracks);
 }

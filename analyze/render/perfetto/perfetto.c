@@ -169,10 +169,10 @@ static void destroy(struct perfetto_writer *w)
 	pf_seqs_free(w);
 	pf_tracks_free(w);
 	pb_free(&w->meta);
-	pf_strmap_free(&w->cats);
-	pf_strmap_free(&w->keys);
-	pf_strmap_free(&w->names);
-	pf_strmap_free(&w->counters);
+	strset_free(&w->cats);
+	strset_free(&w->keys);
+	strset_free(&w->names);
+	strset_free(&w->counters);
 	callsites_free(&w->callsites);
 	free(w->chain);
 	free(w->walk);

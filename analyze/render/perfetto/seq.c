@@ -78,15 +78,15 @@ void pf_interned_data(struct perfetto_writer *w, struct proto_buf *b)
 			interned_name(b, field, p->iid, s ? s : "", n);
 			break;
 		case IK_FLOWNAME:
-			s = pf_strmap_str(&w->names, (uint32_t)p->iid, &n);
+			s = strset_str(&w->names, (uint32_t)p->iid, &n);
 			interned_name(b, INTERNED_EVENT_NAMES, p->iid, s, n);
 			break;
 		case IK_CAT:
-			s = pf_strmap_str(&w->cats, (uint32_t)p->iid, &n);
+			s = strset_str(&w->cats, (uint32_t)p->iid, &n);
 			interned_name(b, INTERNED_CATEGORIES, p->iid, s, n);
 			break;
 		case IK_KEY:
-			s = pf_strmap_str(&w->keys, (uint32_t)p->iid, &n);
+			s = strset_str(&w->keys, (uint32_t)p->iid, &n);
 			interned_name(b, INTERNED_ANNOTATION_NAMES, p->iid, s, n);
 			break;
 		}
@@ -141,10 +141,10 @@ void pf_define_name(struct perfetto_writer *w, struct pf_seq *s, uint32_t id)
 	s->recent[id % 64] = id;
 }
 
-uint32_t pf_const_number(struct perfetto_writer *w, struct pf_strmap *m, const char *str)
+uint32_t pf_const_number(struct perfetto_writer *w, struct strset *m, const char *str)
 {
 	struct pf_const *c = &w->consts[((uintptr_t)str >> 3) % PF_CONSTS];
-	*c = (struct pf_const){ str, m, pf_strmap_id(m, str, strlen(str), NULL) };
+	*c = (struct pf_const){ str, m, strset_id(m, str, strlen(str), NULL) };
 	return c->id;
 }
 
@@ -169,7 +169,7 @@ uint64_t pf_iid_key(struct perfetto_writer *w, struct pf_seq *s, const char *key
 	const char *k = key ? key : strings_get(key_name);
 	if (!k)
 		k = "";
-	return define(w, s, IK_KEY, pf_strmap_id(&w->keys, k, strlen(k), NULL));
+	return define(w, s, IK_KEY, strset_id(&w->keys, k, strlen(k), NULL));
 }
 
 uint64_t pf_iid_strval(struct perfetto_writer *w, struct pf_seq *s, uint32_t id)

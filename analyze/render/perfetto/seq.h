@@ -71,7 +71,7 @@ uint64_t pf_iid_key(struct perfetto_writer *w, struct pf_seq *s, const char *key
 uint64_t pf_iid_strval(struct perfetto_writer *w, struct pf_seq *s, uint32_t id);
 void pf_define_name(struct perfetto_writer *w, struct pf_seq *s, uint32_t id);
 uint64_t pf_define_cat(struct perfetto_writer *w, struct pf_seq *s, uint32_t id);
-uint32_t pf_const_number(struct perfetto_writer *w, struct pf_strmap *m, const char *str);
+uint32_t pf_const_number(struct perfetto_writer *w, struct strset *m, const char *str);
 
 /* An event name (a trace string id): its iid is the id. */
 static inline uint64_t pf_iid_name(struct perfetto_writer *w, struct pf_seq *s, uint32_t id)
@@ -83,7 +83,7 @@ static inline uint64_t pf_iid_name(struct perfetto_writer *w, struct pf_seq *s, 
 
 /* Categories and flow names are string constants (scene.h), few, given again and again:
  * known by their address once their text has been numbered. */
-static inline uint32_t pf_const_id(struct perfetto_writer *w, struct pf_strmap *m, const char *str)
+static inline uint32_t pf_const_id(struct perfetto_writer *w, struct strset *m, const char *str)
 {
 	const struct pf_const *c = &w->consts[((uintptr_t)str >> 3) % PF_CONSTS];
 	if (__builtin_expect(c->s == str && c->map == m, 1))

@@ -6,6 +6,7 @@
 #define TPROF_ANALYZE_PERFETTO_WRITER_H
 
 #include "../../model/scene.h"
+#include "../../util/hindex.h"
 #include "../callsites.h"
 #include "intern.h"
 #include "out.h"
@@ -62,13 +63,14 @@ struct pf_recent {
 	struct pf_track *t;
 };
 
-/* (a, b) -> pointer, a and b never both zero. */
+/* (a, b) -> pointer: the entries in the order put, found through the hash index. */
 struct pf_map {
 	struct pf_map_entry {
 		uint64_t a, b;
 		void *v;
 	} *e;
 	size_t n, cap;
+	struct hindex by_key;            /* entry numbers (index + 1) by (a, b) */
 };
 
 struct perfetto_writer {
@@ -86,7 +88,7 @@ struct perfetto_writer {
 #define PF_CONSTS 32
 	struct pf_const {
 		const char *s;
-		const struct pf_strmap *map;
+		const struct strset *map;
 		uint32_t id;
 	} consts[PF_CONSTS];
 	uint32_t ncounters, nlanes;
@@ -94,7 +96,7 @@ struct perfetto_writer {
 	uint32_t *chain;                 /* a callstack being defined, innermost first */
 	size_t capchain;
 	uint32_t unknown_fn;             /* the name of a frame with none */
-	struct pf_strmap cats, keys, names, counters;
+	struct strset cats, keys, names, counters;
 	/* the iids the packet being written defines */
 	struct pf_pending {
 		uint8_t kind;
