@@ -20,10 +20,11 @@
 #include "emit.h"
 #include "runtime.h"
 #include "../util/fmt.h"
+#include "../util/grow.h"
+#include "../util/hindex.h"
 
 /* One (process, device, stream): its latest span handed over, and the one before. */
 struct lane {
-	int used;
 	int proc;
 	uint32_t device;
 	uint64_t stream;
@@ -33,39 +34,18 @@ struct lane {
 };
 
 struct devorder {
-	struct lane *lanes;             /* open addressing, a power of two */
+	struct lane *lanes;             /* in the order first seen */
 	size_t n, cap;
+	struct hindex by_key;           /* their numbers (index + 1), by (proc, device, stream) */
 };
 
-static size_t hash(int proc, uint32_t device, uint64_t stream)
+static uint64_t hash(int proc, uint32_t device, uint64_t stream)
 {
 	uint64_t h = stream ^ ((uint64_t)(uint32_t)proc << 40) ^ ((uint64_t)device << 20);
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
-	return (size_t)h;
-}
-
-static struct lane *slot(struct lane *v, size_t cap, int proc, uint32_t device, uint64_t stream)
-{
-	size_t i = hash(proc, device, stream) & (cap - 1);
-	while (v[i].used && (v[i].proc != proc || v[i].device != device || v[i].stream != stream))
-		i = (i + 1) & (cap - 1);
-	return &v[i];
-}
-
-static void grow(struct devorder *o)
-{
-	size_t cap = o->cap ? o->cap * 2 : 64;
-	struct lane *v = xcalloc(cap, sizeof(*v));
-	for (size_t i = 0; i < o->cap; i++) {
-		const struct lane *l = &o->lanes[i];
-		if (l->used)
-			*slot(v, cap, l->proc, l->device, l->stream) = *l;
-	}
-	free(o->lanes);
-	o->lanes = v;
-	o->cap = cap;
+	return h;
 }
 
 static struct lane *lane_of(struct pipeline *pl, int proc, uint32_t device, uint64_t stream)
@@ -73,17 +53,20 @@ static struct lane *lane_of(struct pipeline *pl, int proc, uint32_t device, uint
 	struct devorder *o = pl->devorder;
 	if (!o)
 		o = pl->devorder = xcalloc(1, sizeof(*o));
-	struct lane *l = o->cap ? slot(o->lanes, o->cap, proc, device, stream) : NULL;
-	if (l && l->used)
-		return l;
-	if (2 * (o->n + 1) > o->cap) {
-		grow(o);
-		l = slot(o->lanes, o->cap, proc, device, stream);
+	uint64_t h = hash(proc, device, stream);
+	size_t at;
+	for (uint32_t id = hindex_first(&o->by_key, h, &at); id;
+	     id = hindex_next(&o->by_key, h, &at)) {
+		struct lane *l = &o->lanes[id - 1];
+		if (l->proc == proc && l->device == device && l->stream == stream)
+			return l;
 	}
-	*l = (struct lane){ .used = 1, .proc = proc, .device = device, .stream = stream,
-			    .start = INT64_MIN, .end = INT64_MIN, .before = INT64_MIN };
-	o->n++;
-	return l;
+	o->lanes = util_grow(o->lanes, &o->cap, o->n, sizeof(*o->lanes), 64);
+	o->lanes[o->n++] = (struct lane){ .proc = proc, .device = device, .stream = stream,
+					  .start = INT64_MIN, .end = INT64_MIN,
+					  .before = INT64_MIN };
+	hindex_add(&o->by_key, h, (uint32_t)o->n);
+	return &o->lanes[o->n - 1];
 }
 
 /* A time from the trace start moved by `by`, kept on the axis (util/satarith.h), so that the
@@ -160,6 +143,7 @@ void devorder_finish(struct pipeline *pl)
 	if (!o)
 		return;
 	free(o->lanes);
+	hindex_free(&o->by_key);
 	free(o);
 	pl->devorder = NULL;
 }

@@ -12,6 +12,7 @@
 #include "../../common/xalloc.h"
 #include "tracks.h"
 #include "../util/grow.h"
+#include "../util/hindex.h"
 #include "../util/u64map.h"
 
 #define STEPS_TID 2147483000
@@ -54,8 +55,8 @@ struct tracks {
 	struct entry *v;          /* in the order first used */
 	size_t n, cap;
 	size_t last;              /* the entry found last, + 1 (0: none): runs of one track */
-	struct u64map by_key;     /* a key's hash -> its entry in v */
-	struct u64map by_track;   /* a track's hash -> its entry in v (tracks_info) */
+	struct hindex by_key;     /* the entries (index in v + 1) by their keys */
+	struct hindex by_track;   /* by their tracks, the latest of a track (tracks_info) */
 	struct u64map streams[3]; /* (process, device) -> its streams so far: G_DEVICE, G_GPU,
 				   * G_COPIES */
 	int next_tid[8];          /* per domain group */
@@ -75,8 +76,8 @@ struct tracks *tracks_new(int group_by)
 
 void tracks_free(struct tracks *t)
 {
-	u64map_free(&t->by_key);
-	u64map_free(&t->by_track);
+	hindex_free(&t->by_key);
+	hindex_free(&t->by_track);
 	for (int i = 0; i < 3; i++)
 		u64map_free(&t->streams[i]);
 	free(t->v);
@@ -116,37 +117,54 @@ static int same_key(const struct entry *e, const struct key *k)
 }
 
 /* The entry for k, new (zeroed, with its key; track unset) if there was none; *fresh says
- * which.  Entries are indexed by their key's hash; of two keys of one hash the later is
- * looked for among all. */
+ * which. */
 static struct entry *find(struct tracks *t, const struct key *k, int *fresh)
 {
 	*fresh = 0;
 	if (t->last && same_key(&t->v[t->last - 1], k))
 		return &t->v[t->last - 1];
 	uint64_t h = key_hash(k);
-	const uint32_t *at = u64map_get(&t->by_key, h);
-	size_t i = at ? *at : t->n;
-	if (at && !same_key(&t->v[i], k))
-		for (i = 0; i < t->n && !same_key(&t->v[i], k); i++)
-			;
-	if (i < t->n) {
-		t->last = i + 1;
-		return &t->v[i];
-	}
+	size_t at;
+	for (uint32_t id = hindex_first(&t->by_key, h, &at); id;
+	     id = hindex_next(&t->by_key, h, &at))
+		if (same_key(&t->v[id - 1], k)) {
+			t->last = id;
+			return &t->v[id - 1];
+		}
 	t->v = util_grow(t->v, &t->cap, t->n, sizeof(*t->v), 64);
 	memset(&t->v[t->n], 0, sizeof(*t->v));
 	t->v[t->n].key = *k;
-	if (!at)
-		u64map_put(&t->by_key, h, (uint32_t)t->n);
+	hindex_add(&t->by_key, h, (uint32_t)t->n + 1);
 	t->last = ++t->n;
 	*fresh = 1;
 	return &t->v[t->n - 1];
 }
 
-/* A new entry's track, once set: indexed for tracks_info. */
+static int same(struct track a, struct track b)
+{
+	return a.pid == b.pid && a.tid == b.tid;
+}
+
+/* The number (index in v + 1) of the latest entry indexed for a track, or 0. */
+static uint32_t track_entry(const struct tracks *t, struct track track, uint64_t h)
+{
+	size_t at;
+	for (uint32_t id = hindex_first(&t->by_track, h, &at); id;
+	     id = hindex_next(&t->by_track, h, &at))
+		if (same(t->v[id - 1].track, track))
+			return id;
+	return 0;
+}
+
+/* A new entry's track, once set: indexed for tracks_info, in place of an entry before it of
+ * the same track. */
 static struct track added(struct tracks *t, const struct entry *e)
 {
-	u64map_put(&t->by_track, tracks_hash(e->track), (uint32_t)(e - t->v));
+	uint64_t h = tracks_hash(e->track);
+	uint32_t before = track_entry(t, e->track, h);
+	if (before)
+		hindex_del(&t->by_track, h, before);
+	hindex_add(&t->by_track, h, (uint32_t)(e - t->v) + 1);
 	return e->track;
 }
 
@@ -445,23 +463,11 @@ void tracks_each(struct tracks *t, tracks_info_fn fn, void *ctx)
 	}
 }
 
-static int same(struct track a, struct track b)
-{
-	return a.pid == b.pid && a.tid == b.tid;
-}
-
-/* By the index; two tracks of one hash (the later one indexed) by looking through all. */
 int tracks_info(struct tracks *t, struct track track, struct track_info *ti)
 {
-	uint32_t *at = u64map_get(&t->by_track, tracks_hash(track));
-	if (!at)
+	uint32_t id = track_entry(t, track, tracks_hash(track));
+	if (!id)
 		return -1;
-	size_t i = *at;
-	if (!same(t->v[i].track, track))
-		for (i = 0; i < t->n && !same(t->v[i].track, track); i++)
-			;
-	if (i == t->n)
-		return -1;
-	*ti = info_of(&t->v[i]);
+	*ti = info_of(&t->v[id - 1]);
 	return 0;
 }

@@ -106,6 +106,18 @@ static inline void hindex_del(struct hindex *x, uint64_t h, uint32_t id)
 	x->n--;
 }
 
+/* Record from, indexed under hash h, is now numbered to (it moved in the caller's array: the
+ * last record into the place of one taken out, say). */
+static inline void hindex_renumber(struct hindex *x, uint64_t h, uint32_t from, uint32_t to)
+{
+	size_t at;
+	uint32_t got = hindex_first(x, h, &at);
+	while (got && got != from)
+		got = hindex_next(x, h, &at);
+	if (got)
+		x->ids[at] = to;
+}
+
 static inline void hindex_free(struct hindex *x)
 {
 	free(x->hashes);

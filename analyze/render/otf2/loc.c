@@ -64,7 +64,7 @@ void otf2_locs_free(struct otf2 *o)
 	for (size_t i = 0; i < o->nlocs; i++)
 		loc_free(o->locs[i]);
 	free(o->locs);
-	free(o->by_track);
+	hindex_free(&o->locs_by_track);
 	for (size_t i = 0; i < o->nprocs; i++) {
 		free(o->ps[i].threads);
 		free(o->ps[i].lanes);
@@ -78,34 +78,17 @@ void otf2_locs_free(struct otf2 *o)
 
 /* ---- tracks ------------------------------------------------------------------------------- */
 
-static size_t track_slot(const struct otf2 *o, struct track t)
+static struct loc *track_find(struct otf2 *o, struct track t)
 {
-	return (size_t)tracks_hash(t) & (o->captracks - 1);
-}
-
-static struct loc **track_find(struct otf2 *o, struct track t)
-{
-	for (size_t i = track_slot(o, t);; i = (i + 1) & (o->captracks - 1)) {
-		struct loc **l = &o->by_track[i];
-		if (!*l || ((*l)->track.pid == t.pid && (*l)->track.tid == t.tid))
+	uint64_t h = tracks_hash(t);
+	size_t at;
+	for (uint32_t id = hindex_first(&o->locs_by_track, h, &at); id;
+	     id = hindex_next(&o->locs_by_track, h, &at)) {
+		struct loc *l = o->locs[id - 1];
+		if (l->track.pid == t.pid && l->track.tid == t.tid)
 			return l;
 	}
-}
-
-static void track_add(struct otf2 *o, struct loc *l)
-{
-	if ((o->ntracks + 1) * 2 > o->captracks) {
-		struct loc **old = o->by_track;
-		size_t oldcap = o->captracks;
-		o->captracks = oldcap ? oldcap * 2 : 64;
-		o->by_track = xcalloc(o->captracks, sizeof(*o->by_track));
-		for (size_t i = 0; i < oldcap; i++)
-			if (old[i])
-				*track_find(o, old[i]->track) = old[i];
-		free(old);
-	}
-	*track_find(o, l->track) = l;
-	o->ntracks++;
+	return NULL;
 }
 
 static void append(struct loc ***v, size_t *n, struct loc *l)
@@ -143,7 +126,7 @@ static struct loc *track_new(struct otf2 *o, const struct scene_item *it)
 		append(&ps->others, &ps->nothers, l);
 	}
 	l->track = it->track;
-	track_add(o, l);
+	hindex_add(&o->locs_by_track, tracks_hash(l->track), (uint32_t)l->id + 1);
 	return l;
 }
 
@@ -152,7 +135,7 @@ struct loc *otf2_track_loc(struct otf2 *o, const struct scene_item *it)
 	struct loc *l = o->last_loc;
 	if (l && l->track.pid == it->track.pid && l->track.tid == it->track.tid)
 		return l;
-	if (o->captracks && (l = *track_find(o, it->track)))
+	if ((l = track_find(o, it->track)))
 		return o->last_loc = l;
 	return o->last_loc = track_new(o, it);
 }
@@ -162,9 +145,9 @@ static void name_track(void *ctx, const char *what, int64_t pid, int64_t tid, co
 {
 	struct otf2 *o = ctx;
 	(void)key, (void)num;
-	if (strcmp(what, "thread_name") || !o->captracks)
+	if (strcmp(what, "thread_name"))
 		return;
-	struct loc *l = *track_find(o, (struct track){ pid, tid });
+	struct loc *l = track_find(o, (struct track){ pid, tid });
 	if (l && !l->name)
 		l->name = xstrdup(s);
 }

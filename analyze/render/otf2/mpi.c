@@ -18,41 +18,26 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "state.h"
 
 /* ---- requests in flight ------------------------------------------------------------------- */
 
-static size_t slot_of(const struct otf2 *o, int proc, uint64_t handle)
+static uint64_t req_hash(int proc, uint64_t handle)
 {
 	uint64_t h = (handle ^ ((uint64_t)proc << 40)) * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 24) & (o->capreqs - 1);
+	return h ^ h >> 29;
 }
 
 static struct req *req_find(struct otf2 *o, int proc, uint64_t handle)
 {
-	if (!o->capreqs)
-		return NULL;
-	for (size_t i = slot_of(o, proc, handle); o->reqs[i].used; i = (i + 1) & (o->capreqs - 1))
-		if (o->reqs[i].handle == handle && o->reqs[i].proc == proc)
-			return &o->reqs[i];
+	uint64_t h = req_hash(proc, handle);
+	size_t at;
+	for (uint32_t id = hindex_first(&o->reqs_by_handle, h, &at); id;
+	     id = hindex_next(&o->reqs_by_handle, h, &at))
+		if (o->reqs[id - 1].handle == handle && o->reqs[id - 1].proc == proc)
+			return &o->reqs[id - 1];
 	return NULL;
-}
-
-static void req_grow(struct otf2 *o)
-{
-	size_t oldcap = o->capreqs;
-	struct req *old = o->reqs;
-	o->capreqs = oldcap ? oldcap * 2 : 256;
-	o->reqs = xcalloc(o->capreqs, sizeof(*o->reqs));
-	for (size_t i = 0; i < oldcap; i++) {
-		if (!old[i].used)
-			continue;
-		size_t j = slot_of(o, old[i].proc, old[i].handle);
-		while (o->reqs[j].used)
-			j = (j + 1) & (o->capreqs - 1);
-		o->reqs[j] = old[i];
-	}
-	free(old);
 }
 
 /* A request posted: a fresh id; a handle still in the table belonged to a request that
@@ -61,16 +46,11 @@ static uint64_t req_add(struct otf2 *o, int proc, uint64_t handle, const struct 
 {
 	struct req *r = req_find(o, proc, handle);
 	if (!r) {
-		if ((o->nreqs + 1) * 2 > o->capreqs)
-			req_grow(o);
-		size_t j = slot_of(o, proc, handle);
-		while (o->reqs[j].used)
-			j = (j + 1) & (o->capreqs - 1);
-		r = &o->reqs[j];
-		r->used = 1;
+		o->reqs = util_grow(o->reqs, &o->capreqs, o->nreqs, sizeof(*o->reqs), 256);
+		r = &o->reqs[o->nreqs++];
 		r->proc = proc;
 		r->handle = handle;
-		o->nreqs++;
+		hindex_add(&o->reqs_by_handle, req_hash(proc, handle), (uint32_t)o->nreqs);
 	}
 	r->id = o->next_req++;
 	r->m = *m;
@@ -78,28 +58,23 @@ static uint64_t req_add(struct otf2 *o, int proc, uint64_t handle, const struct 
 	return r->id;
 }
 
-/* Removes r, moving back the entries after it that probed past its slot. */
+/* Removes r: the last request takes its place. */
 static void req_del(struct otf2 *o, struct req *r)
 {
-	size_t mask = o->capreqs - 1, i = (size_t)(r - o->reqs), j = i;
-	for (;;) {
-		j = (j + 1) & mask;
-		if (!o->reqs[j].used)
-			break;
-		size_t k = slot_of(o, o->reqs[j].proc, o->reqs[j].handle);
-		/* j may move to i unless its home slot k lies cyclically in (i, j] */
-		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-			continue;
-		o->reqs[i] = o->reqs[j];
-		i = j;
+	uint32_t id = (uint32_t)(r - o->reqs) + 1, last = (uint32_t)o->nreqs;
+	hindex_del(&o->reqs_by_handle, req_hash(r->proc, r->handle), id);
+	if (id != last) {
+		struct req *l = &o->reqs[last - 1];
+		hindex_renumber(&o->reqs_by_handle, req_hash(l->proc, l->handle), last, id);
+		*r = *l;
 	}
-	o->reqs[i].used = 0;
 	o->nreqs--;
 }
 
 void otf2_mpi_free(struct otf2 *o)
 {
 	free(o->reqs);
+	hindex_free(&o->reqs_by_handle);
 	o->reqs = NULL;
 	o->nreqs = o->capreqs = 0;
 }

@@ -30,6 +30,7 @@
 #include <otf2/otf2.h>
 
 #include "../../model/scene.h"
+#include "../../util/hindex.h"
 #include "../callsites.h"
 
 #define T_OPEN INT64_MAX          /* the end of a range not closed yet */
@@ -188,7 +189,6 @@ struct pstate {
 struct req {
 	uint64_t handle;                 /* as recorded (struct msgpass.req) */
 	int proc;                        /* process index */
-	int used;
 	uint64_t id;                     /* the request id written to the trace */
 	struct mrec m;                   /* what its completion writes (kind, comm, ...) */
 };
@@ -211,8 +211,7 @@ struct otf2 {
 	struct loc **locs;               /* every location, by id */
 	size_t nlocs, caplocs;
 	size_t kept_bytes;               /* records kept back, all locations (records.c) */
-	struct loc **by_track;           /* the locations of tracks, open addressing */
-	size_t ntracks, captracks;
+	struct hindex locs_by_track;     /* the locations of tracks: their ids + 1 by track */
 	struct loc *last_loc;            /* the one found last: runs of one track */
 	const char *last_cat;            /* otf2_cat's last answer */
 	enum loc_kind last_where;
@@ -225,8 +224,9 @@ struct otf2 {
 	size_t ngaps;
 	int failed;
 	/* MPI */
-	struct req *reqs;
+	struct req *reqs;                /* the requests in flight, in no order */
 	size_t nreqs, capreqs;
+	struct hindex reqs_by_handle;    /* their numbers (index + 1) by (proc, handle) */
 	uint64_t next_req;
 	uint64_t mpi_skipped;            /* MPI records left out: communicator unknown */
 	uint64_t req_unknown;            /* completions of requests never seen posted */

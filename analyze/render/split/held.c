@@ -1,87 +1,73 @@
 /* render/split/held.c — the slices the splitter keeps in another part than their end time
  * puts them in: those that came after their part was closed, and with size:MB those that
  * end after the cut that closed their part's range.  An arrow ending in one goes where it
- * went (or, when that part is closed, counts as late).  A hash table, rid of a slice once
- * its part is closed and the front is `lag` past its end; and the items of the newest part
- * that end after the front, of which a cut makes the held ones. */
+ * went (or, when that part is closed, counts as late).  Found through the hash index, rid
+ * of a slice once its part is closed and the front is `lag` past its end; and the items of
+ * the newest part that end after the front, of which a cut makes the held ones. */
 #include <stdlib.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "state.h"
 
-static size_t hash(struct track tr, int64_t t0, int64_t t1)
+static uint64_t hash(int64_t pid, int64_t tid, int64_t t0, int64_t t1)
 {
-	uint64_t h = (uint64_t)tr.pid * 0x9e3779b97f4a7c15ull;
-	h ^= (uint64_t)tr.tid * 0xc2b2ae3d27d4eb4full;
+	uint64_t h = (uint64_t)pid * 0x9e3779b97f4a7c15ull;
+	h ^= (uint64_t)tid * 0xc2b2ae3d27d4eb4full;
 	h ^= (uint64_t)t0 * 0x165667b19e3779f9ull ^ (uint64_t)t1;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
-	return (size_t)h;
-}
-
-static int same(const struct held *h, struct track tr, int64_t t0, int64_t t1)
-{
-	return h->pid == tr.pid && h->tid == tr.tid && h->t0 == t0 && h->t1 == t1;
-}
-
-static void insert(struct held *v, size_t cap, const struct held *e)
-{
-	size_t i = hash((struct track){ e->pid, e->tid }, e->t0, e->t1) & (cap - 1);
-	while (v[i].used)
-		i = (i + 1) & (cap - 1);
-	v[i] = *e;
+	return h;
 }
 
 /* A slice no arrow will come for any more: its part is closed, its end `lag` behind. */
-static int gone(const struct split *s, const struct held *h, int prune)
+static int gone(const struct split *s, const struct held *h)
 {
-	return prune && h->part < s->first_open && h->t1 < s->front - s->o.lag;
-}
-
-/* Rebuilds the table with room for n more, leaving out the slices gone when pruning. */
-static void rebuild(struct split *s, size_t more, int prune)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < s->capheld; i++)
-		n += s->held[i].used && !gone(s, &s->held[i], prune);
-	size_t cap = 64;
-	while (cap < 2 * (n + more))
-		cap *= 2;
-	struct held *v = xcalloc(cap, sizeof(*v));
-	for (size_t i = 0; i < s->capheld; i++)
-		if (s->held[i].used && !gone(s, &s->held[i], prune))
-			insert(v, cap, &s->held[i]);
-	free(s->held);
-	s->held = v;
-	s->capheld = cap;
-	s->nheld = n;
+	return h->part < s->first_open && h->t1 < s->front - s->o.lag;
 }
 
 void held_add(struct split *s, struct track tr, int64_t t0, int64_t t1, size_t part)
 {
-	if (2 * (s->nheld + 1) > s->capheld)
-		rebuild(s, 1, 0);
-	struct held e = { tr.pid, tr.tid, t0, t1, part, 1 };
-	insert(s->held, s->capheld, &e);
-	s->nheld++;
+	s->held = util_grow(s->held, &s->capheld, s->nheld, sizeof(*s->held), 64);
+	s->held[s->nheld++] = (struct held){ tr.pid, tr.tid, t0, t1, part };
+	hindex_add(&s->held_by_key, hash(tr.pid, tr.tid, t0, t1), (uint32_t)s->nheld);
 }
 
 long held_find(const struct split *s, struct track tr, int64_t t0, int64_t t1)
 {
-	if (!s->nheld)
-		return -1;
-	size_t i = hash(tr, t0, t1) & (s->capheld - 1);
-	for (; s->held[i].used; i = (i + 1) & (s->capheld - 1))
-		if (same(&s->held[i], tr, t0, t1))
-			return (long)s->held[i].part;
+	uint64_t h = hash(tr.pid, tr.tid, t0, t1);
+	size_t at;
+	for (uint32_t id = hindex_first(&s->held_by_key, h, &at); id;
+	     id = hindex_next(&s->held_by_key, h, &at)) {
+		const struct held *e = &s->held[id - 1];
+		if (e->pid == tr.pid && e->tid == tr.tid && e->t0 == t0 && e->t1 == t1)
+			return (long)e->part;
+	}
 	return -1;
 }
 
+/* Leaves out the slices gone, and indexes the others again. */
 void held_prune(struct split *s)
 {
-	if (s->nheld && s->front > INT64_MIN + s->o.lag)
-		rebuild(s, 0, 1);
+	if (!s->nheld || s->front <= INT64_MIN + s->o.lag)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < s->nheld; i++)
+		if (!gone(s, &s->held[i]))
+			s->held[k++] = s->held[i];
+	if (k == s->nheld)
+		return;
+	s->nheld = k;
+	if (s->capheld > 64 && s->capheld > 4 * k) {      /* memory follows the slices held */
+		s->capheld = k > 32 ? 2 * k : 64;
+		s->held = xreallocarray(s->held, s->capheld, sizeof(*s->held));
+	}
+	hindex_free(&s->held_by_key);
+	for (size_t i = 0; i < k; i++) {
+		const struct held *e = &s->held[i];
+		hindex_add(&s->held_by_key, hash(e->pid, e->tid, e->t0, e->t1), (uint32_t)i + 1);
+	}
 }
 
 /* Forgets the items that no longer end after the front. */
@@ -127,6 +113,7 @@ uint64_t ahead_cut(struct split *s, int64_t at, size_t part, int64_t *hold)
 void held_free(struct split *s)
 {
 	free(s->held);
+	hindex_free(&s->held_by_key);
 	free(s->ahead);
 	s->held = NULL;
 	s->ahead = NULL;

@@ -3,6 +3,7 @@
 #ifndef TPROF_ANALYZE_SPLIT_STATE_H
 #define TPROF_ANALYZE_SPLIT_STATE_H
 
+#include "../../util/hindex.h"
 #include "split.h"
 
 enum part_state { PART_NEW = 0, PART_OPEN, PART_DONE };
@@ -32,7 +33,6 @@ struct part {
 struct held {
 	int64_t pid, tid, t0, t1;
 	size_t part;
-	int used;
 };
 
 /* Items of the newest part that end after the front (SPLIT_SIZE). */
@@ -62,8 +62,9 @@ struct split {
 					  * before the size */
 	uint64_t late, late_flows;
 	int failed;
-	struct held *held;               /* open addressing, a power of two (held.c) */
+	struct held *held;               /* in the order kept (held.c) */
 	size_t nheld, capheld;
+	struct hindex held_by_key;       /* their numbers (index + 1) by (track, t0, t1) */
 	struct ahead *ahead;
 	size_t nahead, capahead;
 };

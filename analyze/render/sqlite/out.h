@@ -11,12 +11,13 @@
 #include "../callsites.h"
 #include "../../model/output.h"
 #include "../../model/scene.h"
+#include "../../util/hindex.h"
 #include "../../util/jsonw.h"
 
 /* A track seen by the timeline: its row id, and what its items said it is. */
 struct sqtrack {
 	struct track track;
-	int64_t id;                      /* 0: free slot */
+	int64_t id;                      /* its row */
 	const struct proc *proc;         /* of its first item */
 	uint8_t counters;                /* it holds counters */
 };
@@ -32,8 +33,9 @@ struct sqlout {
 	const struct runtime_set *rts;   /* the runtimes, for the facts only they can give */
 	struct json_writer args;                  /* the args JSON of the row being written */
 	struct tracks *tracks;           /* the scene's, from its begin to its end */
-	struct sqtrack *tv;              /* open addressing on (pid, tid) */
+	struct sqtrack *tv;              /* the tracks in the order first seen */
 	size_t ntv, captv;
+	struct hindex tv_by_track;       /* their numbers (index + 1) by (pid, tid) */
 	int64_t next[ST_COUNT];          /* the last row id given, per table */
 	uint64_t corr_slices;            /* slices with a correlation */
 	struct callsites callsites;      /* the samples' stacks: rows up to `written` are in */

@@ -119,6 +119,7 @@ static int end(void *priv, const struct trace *tr)
 			  now() - o->t_finish);
 	jw_close(&o->args);
 	free(o->tv);
+	hindex_free(&o->tv_by_track);
 	free(o->thread_base);
 	free(o->path);
 	free(o->dir);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
 #include "args.h"
 #include "out.h"
 
@@ -20,47 +21,30 @@ static uint64_t track_hash(struct track t)
 	return h ^ (h >> 29);
 }
 
-static struct sqtrack *track_slot(struct sqlout *o, struct track t)
+static struct sqtrack *track_find(struct sqlout *o, struct track t)
 {
-	size_t j = track_hash(t) & (o->captv - 1);
-	while (o->tv[j].id && (o->tv[j].track.pid != t.pid || o->tv[j].track.tid != t.tid))
-		j = (j + 1) & (o->captv - 1);
-	return &o->tv[j];
-}
-
-static void grow(struct sqlout *o)
-{
-	struct sqtrack *old = o->tv;
-	size_t n = o->captv;
-	o->captv = n ? n * 2 : 256;
-	o->tv = xcalloc(o->captv, sizeof(*o->tv));
-	for (size_t i = 0; i < n; i++)
-		if (old[i].id)
-			*track_slot(o, old[i].track) = old[i];
-	free(old);
+	uint64_t h = track_hash(t);
+	size_t at;
+	for (uint32_t id = hindex_first(&o->tv_by_track, h, &at); id;
+	     id = hindex_next(&o->tv_by_track, h, &at)) {
+		struct sqtrack *s = &o->tv[id - 1];
+		if (s->track.pid == t.pid && s->track.tid == t.tid)
+			return s;
+	}
+	return NULL;
 }
 
 /* The row id of track t, given at its first item. */
 static int64_t track_id(struct sqlout *o, struct track t, const struct proc *p)
 {
-	if ((o->ntv + 1) * 2 > o->captv)
-		grow(o);
-	struct sqtrack *s = track_slot(o, t);
-	if (!s->id) {
-		s->track = t;
-		s->id = sqlout_row_id(o, ST_TRACKS);
-		s->proc = p;
-		o->ntv++;
-	}
+	struct sqtrack *s = track_find(o, t);
+	if (s)
+		return s->id;
+	o->tv = util_grow(o->tv, &o->captv, o->ntv, sizeof(*o->tv), 256);
+	s = &o->tv[o->ntv++];
+	*s = (struct sqtrack){ .track = t, .id = sqlout_row_id(o, ST_TRACKS), .proc = p };
+	hindex_add(&o->tv_by_track, track_hash(t), (uint32_t)o->ntv);
 	return s->id;
-}
-
-static struct sqtrack *track_find(struct sqlout *o, struct track t)
-{
-	if (!o->captv)
-		return NULL;
-	struct sqtrack *s = track_slot(o, t);
-	return s->id ? s : NULL;
 }
 
 /* Binds the args column (col) of statement st: the JSON text, or NULL. */
@@ -331,10 +315,8 @@ void sqlite_timeline_tracks(struct sqlout *o, const struct trace *tr)
 		tracks_each(o->tracks, info, &c);
 		tracks_metadata(o->tracks, tr, meta, &c);
 	}
-	for (size_t i = 0; i < o->captv; i++) {
+	for (size_t i = 0; i < o->ntv; i++) {
 		const struct sqtrack *s = &o->tv[i];
-		if (!s->id)
-			continue;
 		struct trackrow *r = &c.rows[s->id - 1];
 		if (!r->proc)
 			r->proc = s->proc;

@@ -15,10 +15,14 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../util/grow.h"
+#include "../../util/hindex.h"
 #include "mpi.h"
 
 struct inst {
-	struct inst *hnext;
+	uint32_t id;                    /* its place in colls.insts + 1 */
+	uint64_t hash;                  /* of (comm, self, seq) */
+	struct inst *next_spare;
 	uint64_t comm;
 	int32_t self;                   /* TPROF_COMM_SELF: whose */
 	uint32_t seq;
@@ -43,8 +47,9 @@ struct pend {
 
 struct colls {
 	struct pipeline *pl;
-	struct inst **b;
-	size_t nb, n;
+	struct inst **insts;            /* the collectives waiting for members, in no order */
+	size_t n, cap;
+	struct hindex by_key;           /* their ids, by (comm, self, seq) */
 	uint64_t next_order, next_id;
 	struct inst *spare;             /* freed instances, their member arrays kept */
 	struct pend **pend;             /* by process index - 1 */
@@ -66,8 +71,6 @@ struct colls *colls_new(struct pipeline *pl)
 {
 	struct colls *c = xcalloc(1, sizeof(*c));
 	c->pl = pl;
-	c->nb = 256;
-	c->b = xcalloc(c->nb, sizeof(*c->b));
 	const struct trace *tr = pl->tr;
 	c->npend = tr->nprocs ? tr->nprocs : 1;
 	c->pend = xcalloc(c->npend, sizeof(*c->pend));
@@ -98,29 +101,16 @@ static uint64_t inst_hash(uint64_t comm, int32_t self, uint32_t seq)
 	return h ^ (h >> 29);
 }
 
-static struct inst **slot(struct colls *c, uint64_t comm, int32_t self, uint32_t seq)
+static struct inst *find(struct colls *c, uint64_t h, uint64_t comm, int32_t self, uint32_t seq)
 {
-	struct inst **pi = &c->b[inst_hash(comm, self, seq) & (c->nb - 1)];
-	for (; *pi; pi = &(*pi)->hnext)
-		if ((*pi)->comm == comm && (*pi)->self == self && (*pi)->seq == seq)
-			break;
-	return pi;
-}
-
-static void grow(struct colls *c)
-{
-	size_t nb = c->nb * 2;
-	struct inst **b = xcalloc(nb, sizeof(*b));
-	for (size_t i = 0; i < c->nb; i++)
-		for (struct inst *x = c->b[i], *next; x; x = next) {
-			next = x->hnext;
-			size_t j = inst_hash(x->comm, x->self, x->seq) & (nb - 1);
-			x->hnext = b[j];
-			b[j] = x;
-		}
-	free(c->b);
-	c->b = b;
-	c->nb = nb;
+	size_t at;
+	for (uint32_t id = hindex_first(&c->by_key, h, &at); id;
+	     id = hindex_next(&c->by_key, h, &at)) {
+		struct inst *x = c->insts[id - 1];
+		if (x->comm == comm && x->self == self && x->seq == seq)
+			return x;
+	}
+	return NULL;
 }
 
 /* Members of the communicator, and how many of them were recorded. */
@@ -191,22 +181,27 @@ static void emit(struct colls *c, struct inst *x, unsigned flags)
 	emit_derived(c->pl, &ev);
 }
 
+/* An instance emitted: the last one takes its place; it is kept for the next. */
 static void unlink_inst(struct colls *c, struct inst *x)
 {
-	struct inst **pi = slot(c, x->comm, x->self, x->seq);
-	*pi = x->hnext;
+	struct inst *last = c->insts[c->n - 1];
+	hindex_del(&c->by_key, x->hash, x->id);
+	if (last != x) {
+		hindex_renumber(&c->by_key, last->hash, last->id, x->id);
+		last->id = x->id;
+		c->insts[x->id - 1] = last;
+	}
 	c->n--;
-	x->hnext = c->spare;
+	x->next_spare = c->spare;
 	c->spare = x;
 }
 
 static void oldest_out(struct colls *c)
 {
 	struct inst *o = NULL;
-	for (size_t i = 0; i < c->nb; i++)
-		for (struct inst *x = c->b[i]; x; x = x->hnext)
-			if (!o || x->order < o->order)
-				o = x;
+	for (size_t i = 0; i < c->n; i++)
+		if (!o || c->insts[i]->order < o->order)
+			o = c->insts[i];
 	if (o) {
 		emit(c, o, EVF_INCOMPLETE);
 		unlink_inst(c, o);
@@ -218,16 +213,13 @@ static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
 		const struct coll_member *mb)
 {
 	int32_t self = comm == TPROF_COMM_SELF ? mb->world : 0;
-	struct inst **pi = slot(c, comm, self, seq);
-	struct inst *x = *pi;
+	uint64_t h = inst_hash(comm, self, seq);
+	struct inst *x = find(c, h, comm, self, seq);
 	if (!x) {
 		if (c->n >= INFLIGHT_MAX)
 			oldest_out(c);
-		if ((c->n + 1) * 2 > c->nb)
-			grow(c);
-		pi = slot(c, comm, self, seq);
 		if ((x = c->spare)) {
-			c->spare = x->hnext;
+			c->spare = x->next_spare;
 			struct coll_member *m = x->m;
 			uint32_t cap = x->cap;
 			memset(x, 0, sizeof(*x));
@@ -242,9 +234,11 @@ static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
 		x->order = ++c->next_order;
 		x->root = TPROF_MPI_NONE;
 		members(c, x);
-		x->hnext = *pi;
-		*pi = x;
-		c->n++;
+		c->insts = util_grow(c->insts, &c->cap, c->n, sizeof(*c->insts), 256);
+		c->insts[c->n++] = x;
+		x->id = (uint32_t)c->n;
+		x->hash = h;
+		hindex_add(&c->by_key, h, x->id);
 	}
 	if (x->n == x->cap) {
 		x->cap = x->cap ? x->cap * 2 : (x->expect && x->expect <= 64 ? x->expect : 8);
@@ -347,11 +341,8 @@ static int by_order(const void *a, const void *b)
 
 void colls_finish(struct colls *c)
 {
-	struct inst **v = xmallocarray(c->n ? c->n : 1, sizeof(*v));
-	size_t n = 0;
-	for (size_t i = 0; i < c->nb; i++)
-		for (struct inst *x = c->b[i]; x; x = x->hnext)
-			v[n++] = x;
+	struct inst **v = c->insts;
+	size_t n = c->n;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), by_order);
 	for (size_t i = 0; i < n; i++) {
@@ -360,6 +351,7 @@ void colls_finish(struct colls *c)
 		free(v[i]);
 	}
 	free(v);
+	hindex_free(&c->by_key);
 	for (size_t i = 0; i < c->npend; i++)
 		for (struct pend *pd = c->pend[i], *next; pd; pd = next) {
 			next = pd->next;
@@ -367,10 +359,9 @@ void colls_finish(struct colls *c)
 		}
 	free(c->pend);
 	for (struct inst *x = c->spare, *next; x; x = next) {
-		next = x->hnext;
+		next = x->next_spare;
 		free(x->m);
 		free(x);
 	}
-	free(c->b);
 	free(c);
 }

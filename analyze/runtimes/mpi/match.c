@@ -21,6 +21,7 @@
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "../../util/grow.h"
+#include "../../util/hindex.h"
 #include "mpi.h"
 
 /* One end of a message, waiting for the other in its channel. */
@@ -35,7 +36,8 @@ struct end {
 };
 
 struct chan {
-	struct chan *hnext;
+	uint32_t id;                    /* its place in match.chans + 1 */
+	uint64_t hash;                  /* of (comm, src, dst, tag) */
 	uint64_t comm;
 	int32_t src, dst, tag;
 	int sends;                      /* the queue holds sends (else receives) */
@@ -61,8 +63,9 @@ struct rqueue {
 
 struct match {
 	struct pipeline *pl;
-	struct chan **b;
-	size_t nb, nchans;
+	struct chan **chans;            /* the channels with ends waiting, in no order */
+	size_t nchans, capchans;
+	struct hindex by_key;           /* their ids, by (comm, src, dst, tag) */
 	struct end *free_ends;
 	struct rqueue *rq;              /* by process index - 1 */
 	size_t nrq;
@@ -77,8 +80,6 @@ struct match *match_new(struct pipeline *pl)
 {
 	struct match *m = xcalloc(1, sizeof(*m));
 	m->pl = pl;
-	m->nb = 1024;
-	m->b = xcalloc(m->nb, sizeof(*m->b));
 	m->nrq = pl->tr->nprocs;
 	m->rq = xcalloc(m->nrq ? m->nrq : 1, sizeof(*m->rq));
 	return m;
@@ -93,29 +94,31 @@ static uint64_t chan_hash(uint64_t comm, int32_t src, int32_t dst, int32_t tag)
 	return h ^ (h >> 31);
 }
 
-static void grow(struct match *m)
+static struct chan *chan_find(struct match *m, uint64_t h, uint64_t comm, int32_t src,
+			      int32_t dst, int32_t tag)
 {
-	size_t nb = m->nb * 2;
-	struct chan **b = xcalloc(nb, sizeof(*b));
-	for (size_t i = 0; i < m->nb; i++)
-		for (struct chan *c = m->b[i], *next; c; c = next) {
-			next = c->hnext;
-			size_t j = chan_hash(c->comm, c->src, c->dst, c->tag) & (nb - 1);
-			c->hnext = b[j];
-			b[j] = c;
-		}
-	free(m->b);
-	m->b = b;
-	m->nb = nb;
+	size_t at;
+	for (uint32_t id = hindex_first(&m->by_key, h, &at); id;
+	     id = hindex_next(&m->by_key, h, &at)) {
+		struct chan *c = m->chans[id - 1];
+		if (c->comm == comm && c->src == src && c->dst == dst && c->tag == tag)
+			return c;
+	}
+	return NULL;
 }
 
-static struct chan **chan_slot(struct match *m, uint64_t comm, int32_t src, int32_t dst, int32_t tag)
+/* A channel with nothing waiting any more: the last one takes its place. */
+static void chan_free(struct match *m, struct chan *c)
 {
-	struct chan **pc = &m->b[chan_hash(comm, src, dst, tag) & (m->nb - 1)];
-	for (; *pc; pc = &(*pc)->hnext)
-		if ((*pc)->comm == comm && (*pc)->src == src && (*pc)->dst == dst && (*pc)->tag == tag)
-			break;
-	return pc;
+	struct chan *last = m->chans[m->nchans - 1];
+	hindex_del(&m->by_key, c->hash, c->id);
+	if (last != c) {
+		hindex_renumber(&m->by_key, last->hash, last->id, c->id);
+		last->id = c->id;
+		m->chans[c->id - 1] = last;
+	}
+	m->nchans--;
+	free(c);
 }
 
 static struct end *end_new(struct match *m, const struct end *v)
@@ -158,31 +161,25 @@ static void message(struct match *m, const struct chan *c, const struct end *s, 
 static void deliver(struct match *m, uint64_t comm, int32_t src, int32_t dst, int32_t tag,
 		    const struct end *v, int is_send)
 {
-	struct chan **pc = chan_slot(m, comm, src, dst, tag);
-	struct chan *c = *pc;
+	uint64_t h = chan_hash(comm, src, dst, tag);
+	struct chan *c = chan_find(m, h, comm, src, dst, tag);
 	if (c && c->head && c->sends != is_send) {
 		struct end *o = c->head;
 		c->head = o->next;
 		c->n--;
 		message(m, c, is_send ? v : o, is_send ? o : v);
 		end_free(m, o);
-		if (!c->head) {
-			*pc = c->hnext;
-			free(c);
-			m->nchans--;
-		}
+		if (!c->head)
+			chan_free(m, c);
 		return;
 	}
 	if (!c) {
-		if ((m->nchans + 1) * 2 > m->nb) {
-			grow(m);
-			pc = chan_slot(m, comm, src, dst, tag);
-		}
 		c = xcalloc(1, sizeof(*c));
-		*c = (struct chan){ .hnext = *pc, .comm = comm, .src = src, .dst = dst, .tag = tag,
-				    .sends = is_send };
-		*pc = c;
-		m->nchans++;
+		m->chans = util_grow(m->chans, &m->capchans, m->nchans, sizeof(*m->chans), 64);
+		m->chans[m->nchans++] = c;
+		*c = (struct chan){ .id = (uint32_t)m->nchans, .hash = h, .comm = comm, .src = src,
+				    .dst = dst, .tag = tag, .sends = is_send };
+		hindex_add(&m->by_key, h, c->id);
 	}
 	struct end *e = end_new(m, v);
 	if (c->tail && c->head)
@@ -206,8 +203,7 @@ void match_send_cancelled(struct match *m, struct proc *p, uint64_t comm, int32_
 			  int32_t dst, int32_t tag, uint64_t req)
 {
 	m->pl->tr->mpi.cancelled++;
-	struct chan **pc = chan_slot(m, comm, src, dst, tag);
-	struct chan *c = *pc;
+	struct chan *c = chan_find(m, chan_hash(comm, src, dst, tag), comm, src, dst, tag);
 	if (!c || !c->sends)
 		return;
 	for (struct end **pe = &c->head, *prev = NULL; *pe; prev = *pe, pe = &(*pe)->next) {
@@ -220,11 +216,8 @@ void match_send_cancelled(struct match *m, struct proc *p, uint64_t comm, int32_
 		c->n--;
 		end_free(m, e);
 		m->pl->tr->mpi.sends--;
-		if (!c->head) {
-			*pc = c->hnext;
-			free(c);
-			m->nchans--;
-		}
+		if (!c->head)
+			chan_free(m, c);
 		return;
 	}
 }
@@ -430,25 +423,25 @@ void match_finish(struct match *m)
 		free(q->v);
 	}
 	free(m->rq);
-	for (size_t i = 0; i < m->nb; i++)
-		for (struct chan *c = m->b[i], *next; c; c = next) {
-			next = c->hnext;
-			char comm[128];
-			comm_label(tr, c->comm, c->dst, comm, sizeof(comm));
-			if (c->sends)
-				tr->mpi.unmatched_sends += c->n;
-			else
-				tr->mpi.unmatched_recvs += c->n;
-			diag_note("unmatched: %" PRIu64 " %s from rank %d to rank %d, tag %d, on %s", c->n,
-				  c->sends ? (c->n == 1 ? "send" : "sends") : (c->n == 1 ? "receive" : "receives"),
-				  c->src, c->dst, c->tag, comm);
-			for (struct end *e = c->head, *en; e; e = en) {
-				en = e->next;
-				free(e);
-			}
-			free(c);
+	for (size_t i = 0; i < m->nchans; i++) {
+		struct chan *c = m->chans[i];
+		char comm[128];
+		comm_label(tr, c->comm, c->dst, comm, sizeof(comm));
+		if (c->sends)
+			tr->mpi.unmatched_sends += c->n;
+		else
+			tr->mpi.unmatched_recvs += c->n;
+		diag_note("unmatched: %" PRIu64 " %s from rank %d to rank %d, tag %d, on %s", c->n,
+			  c->sends ? (c->n == 1 ? "send" : "sends") : (c->n == 1 ? "receive" : "receives"),
+			  c->src, c->dst, c->tag, comm);
+		for (struct end *e = c->head, *en; e; e = en) {
+			en = e->next;
+			free(e);
 		}
-	free(m->b);
+		free(c);
+	}
+	free(m->chans);
+	hindex_free(&m->by_key);
 	for (struct end *e = m->free_ends, *en; e; e = en) {
 		en = e->next;
 		free(e);
