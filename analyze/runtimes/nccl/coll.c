@@ -23,13 +23,16 @@
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "../../model/runtime.h"
+#include "../../util/grow.h"
+#include "../../util/hindex.h"
 #include "nccl.h"
 
 struct op_match;
 
 /* A rank's launch while it is in flight. */
 struct rank_launch {
-	struct rank_launch *hnext;               /* hash chain: (proc, key) */
+	uint32_t id;                    /* its place in nccl_state.launches + 1 */
+	uint64_t hash;                  /* of (proc, key) */
 	struct rank_launch *parent;              /* union-find */
 	struct rank_launch *cnext, *ctail; /* the component's launches: a list from the root */
 	struct op_match *cmatch;              /* root: matches done within the component */
@@ -58,7 +61,9 @@ struct member {
 
 /* One operation matched across ranks. */
 struct op_match {
-	struct op_match *hnext;         /* hash chain while pending; then the component's list */
+	uint32_t id;                    /* while pending: its place in nccl_state.matches + 1 */
+	uint64_t hash;                  /* of (p2p, comm, seq, src, dst) */
+	struct op_match *cnext;         /* once done: the component's list */
 	int p2p;
 	uint64_t comm;
 	uint32_t seq;
@@ -70,10 +75,12 @@ struct op_match {
 
 struct nccl_state {
 	struct pipeline *pl;
-	struct rank_launch **lb;
-	size_t nlb, nl;
-	struct op_match **mb;
-	size_t nmb, nm;
+	struct rank_launch **launches;  /* in flight, in no order */
+	size_t nl, capl;
+	struct hindex launch_by_key;    /* their ids, by (proc, key) */
+	struct op_match **matches;      /* pending, in no order */
+	size_t nm, capm;
+	struct hindex match_by_key;     /* their ids, by (p2p, comm, seq, src, dst) */
 	uint64_t next_order, next_id;
 };
 
@@ -91,9 +98,6 @@ static struct nccl_state *state(struct pipeline *pl)
 	if (!*slot(pl)) {
 		struct nccl_state *s = xcalloc(1, sizeof(*s));
 		s->pl = pl;
-		s->nlb = s->nmb = 256;
-		s->lb = xcalloc(s->nlb, sizeof(*s->lb));
-		s->mb = xcalloc(s->nmb, sizeof(*s->mb));
 		*slot(pl) = s;
 	}
 	return *slot(pl);
@@ -107,25 +111,9 @@ static uint64_t mix(uint64_t h)
 
 /* ---- launches ---------------------------------------------------------------------------- */
 
-static size_t lhash(const struct proc *p, uint64_t key, size_t nb)
+static uint64_t lhash(const struct proc *p, uint64_t key)
 {
-	return mix((uint64_t)(uintptr_t)p ^ mix(key)) & (nb - 1);
-}
-
-static void lgrow(struct nccl_state *s)
-{
-	size_t nb = s->nlb * 2;
-	struct rank_launch **b = xcalloc(nb, sizeof(*b));
-	for (size_t i = 0; i < s->nlb; i++)
-		for (struct rank_launch *x = s->lb[i], *next; x; x = next) {
-			next = x->hnext;
-			size_t j = lhash(x->proc, x->key, nb);
-			x->hnext = b[j];
-			b[j] = x;
-		}
-	free(s->lb);
-	s->lb = b;
-	s->nlb = nb;
+	return mix((uint64_t)(uintptr_t)p ^ mix(key));
 }
 
 static void emit_oldest(struct nccl_state *s);
@@ -133,15 +121,16 @@ static void emit_oldest(struct nccl_state *s);
 static struct rank_launch *launch_get(struct nccl_state *s, struct proc *p, uint64_t key,
 				      uint64_t group)
 {
-	struct rank_launch **pi = &s->lb[lhash(p, key, s->nlb)];
-	for (struct rank_launch *x = *pi; x; x = x->hnext)
+	uint64_t h = lhash(p, key);
+	size_t at;
+	for (uint32_t id = hindex_first(&s->launch_by_key, h, &at); id;
+	     id = hindex_next(&s->launch_by_key, h, &at)) {
+		struct rank_launch *x = s->launches[id - 1];
 		if (x->proc == p && x->key == key)
 			return x;
+	}
 	if (s->nl >= INFLIGHT_MAX)
 		emit_oldest(s);
-	if ((s->nl + 1) * 2 > s->nlb)
-		lgrow(s);
-	pi = &s->lb[lhash(p, key, s->nlb)];
 	struct rank_launch *x = xcalloc(1, sizeof(*x));
 	x->proc = p;
 	x->key = key;
@@ -152,9 +141,11 @@ static struct rank_launch *launch_get(struct nccl_state *s, struct proc *p, uint
 	x->L.proc = p;
 	x->L.group = group;
 	x->L.rank = -1;
-	x->hnext = *pi;
-	*pi = x;
-	s->nl++;
+	s->launches = util_grow(s->launches, &s->capl, s->nl, sizeof(*s->launches), 256);
+	s->launches[s->nl++] = x;
+	x->id = (uint32_t)s->nl;
+	x->hash = h;
+	hindex_add(&s->launch_by_key, h, x->id);
 	return x;
 }
 
@@ -184,9 +175,9 @@ static struct rank_launch *join(struct rank_launch *a, struct rank_launch *b)
 	a->nopen += b->nopen;
 	if (b->cmatch) {
 		struct op_match *m = b->cmatch;
-		while (m->hnext)
-			m = m->hnext;
-		m->hnext = a->cmatch;
+		while (m->cnext)
+			m = m->cnext;
+		m->cnext = a->cmatch;
 		a->cmatch = b->cmatch;
 		b->cmatch = NULL;
 	}
@@ -204,40 +195,28 @@ static void update(struct rank_launch *x)
 
 /* ---- matches ----------------------------------------------------------------------------- */
 
-static size_t mhash(int p2p, uint64_t comm, uint32_t seq, int32_t src, int32_t dst, size_t nb)
+static uint64_t mhash(int p2p, uint64_t comm, uint32_t seq, int32_t src, int32_t dst)
 {
 	uint64_t h = mix(comm) ^ mix((uint64_t)seq << 1 | (uint64_t)p2p);
 	if (p2p)
 		h ^= mix((uint64_t)(uint32_t)src << 32 | (uint32_t)dst);
-	return mix(h) & (nb - 1);
+	return mix(h);
 }
 
-static void mgrow(struct nccl_state *s)
-{
-	size_t nb = s->nmb * 2;
-	struct op_match **b = xcalloc(nb, sizeof(*b));
-	for (size_t i = 0; i < s->nmb; i++)
-		for (struct op_match *x = s->mb[i], *next; x; x = next) {
-			next = x->hnext;
-			size_t j = mhash(x->p2p, x->comm, x->seq, x->src, x->dst, nb);
-			x->hnext = b[j];
-			b[j] = x;
-		}
-	free(s->mb);
-	s->mb = b;
-	s->nmb = nb;
-}
-
+/* A match no longer pending: the last pending one takes its place. */
 static void munlink(struct nccl_state *s, struct op_match *m)
 {
-	struct op_match **pi = &s->mb[mhash(m->p2p, m->comm, m->seq, m->src, m->dst, s->nmb)];
-	while (*pi && *pi != m)
-		pi = &(*pi)->hnext;
-	if (*pi) {
-		*pi = m->hnext;
-		s->nm--;
+	if (!m->id)
+		return;
+	struct op_match *last = s->matches[s->nm - 1];
+	hindex_del(&s->match_by_key, m->hash, m->id);
+	if (last != m) {
+		hindex_renumber(&s->match_by_key, last->hash, last->id, m->id);
+		last->id = m->id;
+		s->matches[m->id - 1] = last;
 	}
-	m->hnext = NULL;
+	s->nm--;
+	m->id = 0;
 }
 
 static void emit_component(struct nccl_state *s, struct rank_launch *root);
@@ -262,7 +241,7 @@ static void match_done(struct nccl_state *s, struct op_match *m)
 		return;
 	}
 	root = find(root);
-	m->hnext = root->cmatch;
+	m->cnext = root->cmatch;
 	root->cmatch = m;
 	for (uint32_t i = 0; i < m->seen; i++)
 		if (m->m[i].l)
@@ -280,16 +259,17 @@ static void match_add(struct nccl_state *s, struct rank_launch *x, uint32_t opi)
 		src = o->op == TPROF_NCCL_SEND ? o->rank : o->peer;
 		dst = o->op == TPROF_NCCL_SEND ? o->peer : o->rank;
 	}
-	struct op_match **pi = &s->mb[mhash(p2p, o->comm, o->seq, src, dst, s->nmb)], *m;
-	for (m = *pi; m; m = m->hnext)
-		if (m->p2p == p2p && m->comm == o->comm && m->seq == o->seq && m->src == src &&
-		    m->dst == dst)
-			break;
+	uint64_t h = mhash(p2p, o->comm, o->seq, src, dst);
+	struct op_match *m = NULL;
+	size_t at;
+	for (uint32_t id = hindex_first(&s->match_by_key, h, &at); id && !m;
+	     id = hindex_next(&s->match_by_key, h, &at)) {
+		m = s->matches[id - 1];
+		if (m->p2p != p2p || m->comm != o->comm || m->seq != o->seq || m->src != src ||
+		    m->dst != dst)
+			m = NULL;
+	}
 	if (!m) {
-		if ((s->nm + 1) * 2 > s->nmb) {
-			mgrow(s);
-			pi = &s->mb[mhash(p2p, o->comm, o->seq, src, dst, s->nmb)];
-		}
 		m = xcalloc(1, sizeof(*m));
 		m->p2p = p2p;
 		m->comm = o->comm;
@@ -297,9 +277,11 @@ static void match_add(struct nccl_state *s, struct rank_launch *x, uint32_t opi)
 		m->src = src;
 		m->dst = dst;
 		m->expected = p2p ? 2 : o->nranks > 0 ? (uint32_t)o->nranks : 1;
-		m->hnext = *pi;
-		*pi = m;
-		s->nm++;
+		s->matches = util_grow(s->matches, &s->capm, s->nm, sizeof(*s->matches), 256);
+		s->matches[s->nm++] = m;
+		m->id = (uint32_t)s->nm;
+		m->hash = h;
+		hindex_add(&s->match_by_key, h, m->id);
 	}
 	if (m->seen == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : m->expected < 64 ? m->expected : 64;
@@ -472,13 +454,17 @@ static int by_rank(const void *a, const void *b)
 
 static void unlink_launch(struct nccl_state *s, struct rank_launch *x)
 {
-	struct rank_launch **pi = &s->lb[lhash(x->proc, x->key, s->nlb)];
-	while (*pi && *pi != x)
-		pi = &(*pi)->hnext;
-	if (*pi) {
-		*pi = x->hnext;
-		s->nl--;
+	if (!x->id)
+		return;
+	struct rank_launch *last = s->launches[s->nl - 1];
+	hindex_del(&s->launch_by_key, x->hash, x->id);
+	if (last != x) {
+		hindex_renumber(&s->launch_by_key, last->hash, last->id, x->id);
+		last->id = x->id;
+		s->launches[x->id - 1] = last;
 	}
+	s->nl--;
+	x->id = 0;
 }
 
 /* Its pending matches forget it: they may still complete among the others. */
@@ -594,7 +580,7 @@ static int describe_launches(struct nccl_inst *in, struct rank_launch **v,
 static uint32_t count_links(const struct op_match *matches)
 {
 	uint32_t nlinks = 0;
-	for (const struct op_match *m = matches; m; m = m->hnext)
+	for (const struct op_match *m = matches; m; m = m->cnext)
 		nlinks += m->p2p;
 	return nlinks;
 }
@@ -604,7 +590,7 @@ static uint32_t count_links(const struct op_match *matches)
 static void link_sends(struct nccl_inst *in, struct nccl_link *links,
 		       const struct op_match *matches)
 {
-	for (const struct op_match *m = matches; m; m = m->hnext) {
+	for (const struct op_match *m = matches; m; m = m->cnext) {
 		if (!m->p2p)
 			continue;
 		struct nccl_link k = { .comm = m->comm, .src = m->src, .dst = m->dst,
@@ -681,7 +667,7 @@ static void free_component(struct nccl_state *s, struct rank_launch **v, uint32_
 		free(x);
 	}
 	for (struct op_match *m = done, *next; m; m = next) {
-		next = m->hnext;
+		next = m->cnext;
 		free(m->m);
 		free(m);
 	}
@@ -728,10 +714,9 @@ static int by_order(const void *a, const void *b)
 static void emit_oldest(struct nccl_state *s)
 {
 	struct rank_launch *o = NULL;
-	for (size_t i = 0; i < s->nlb; i++)
-		for (struct rank_launch *x = s->lb[i]; x; x = x->hnext)
-			if (!o || x->order < o->order)
-				o = x;
+	for (size_t i = 0; i < s->nl; i++)
+		if (!o || s->launches[i]->order < o->order)
+			o = s->launches[i];
 	if (o)
 		emit_component(s, o);
 }
@@ -742,32 +727,31 @@ void nccl_finish(struct pipeline *pl)
 	if (!s)
 		return;
 	/* The members found of each match still pending belong together. */
-	for (size_t i = 0; i < s->nmb; i++)
-		for (struct op_match *m = s->mb[i]; m; m = m->hnext) {
-			struct rank_launch *root = NULL;
-			for (uint32_t k = 0; k < m->seen; k++)
-				if (m->m[k].l)
-					root = root ? join(root, m->m[k].l) : find(m->m[k].l);
-		}
+	for (size_t i = 0; i < s->nm; i++) {
+		const struct op_match *m = s->matches[i];
+		struct rank_launch *root = NULL;
+		for (uint32_t k = 0; k < m->seen; k++)
+			if (m->m[k].l)
+				root = root ? join(root, m->m[k].l) : find(m->m[k].l);
+	}
 	struct rank_launch **v = xmallocarray(s->nl ? s->nl : 1, sizeof(*v));
 	size_t n = 0;
-	for (size_t i = 0; i < s->nlb; i++)
-		for (struct rank_launch *x = s->lb[i]; x; x = x->hnext)
-			if (find(x) == x)
-				v[n++] = x;
+	for (size_t i = 0; i < s->nl; i++)
+		if (find(s->launches[i]) == s->launches[i])
+			v[n++] = s->launches[i];
 	if (n > 1)
 		qsort(v, n, sizeof(*v), by_order);
 	for (size_t i = 0; i < n; i++)
 		emit_component(s, v[i]);
 	free(v);
-	for (size_t i = 0; i < s->nmb; i++)
-		for (struct op_match *m = s->mb[i], *next; m; m = next) {
-			next = m->hnext;
-			free(m->m);
-			free(m);
-		}
-	free(s->mb);
-	free(s->lb);
+	for (size_t i = 0; i < s->nm; i++) {
+		free(s->matches[i]->m);
+		free(s->matches[i]);
+	}
+	free(s->matches);
+	hindex_free(&s->match_by_key);
+	free(s->launches);
+	hindex_free(&s->launch_by_key);
 	free(s);
 	*slot(pl) = NULL;
 }

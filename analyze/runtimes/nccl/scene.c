@@ -19,11 +19,14 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../util/grow.h"
+#include "../../util/hindex.h"
 #include "../registry.h"
 #include "nccl.h"
 
 struct held {
-	struct held *next;
+	uint32_t id;                     /* its place in nccl_scene.held + 1 */
+	uint64_t hash, order;            /* of (proc, corr, stream); when it came */
 	int proc;
 	uint64_t corr, stream;
 	struct event ev;                 /* pointers cleared; dev points at di */
@@ -31,8 +34,10 @@ struct held {
 };
 
 struct nccl_scene {
-	struct held **b;
-	size_t nb, n;
+	struct held **held;              /* spans waiting for their instance, in no order */
+	size_t n, cap;
+	struct hindex by_key;            /* their ids, by (proc, corr, stream) */
+	uint64_t next_order;
 	uint64_t backward;               /* arrows between ranks not drawn: they would go back */
 };
 
@@ -103,27 +108,11 @@ void nccl_scene_call_args(struct scene_args *sa, const struct event *ev)
 
 /* ---- holding spans ----------------------------------------------------------------------- */
 
-static size_t hslot(size_t nb, int proc, uint64_t corr, uint64_t stream)
+static uint64_t held_hash(int proc, uint64_t corr, uint64_t stream)
 {
-	uint64_t h = ((uint64_t)(uint32_t)proc * 0x9e3779b97f4a7c15ull) ^ (corr * 0xc2b2ae3d27d4eb4full) ^
-		     (stream * 0x165667b19e3779f9ull);
-	return (h ^ (h >> 29)) & (nb - 1);
-}
-
-static void grow(struct nccl_scene *s)
-{
-	size_t nb = s->nb ? s->nb * 2 : 256;
-	struct held **b = xcalloc(nb, sizeof(*b));
-	for (size_t i = 0; i < s->nb; i++)
-		for (struct held *h = s->b[i], *next; h; h = next) {
-			next = h->next;
-			size_t j = hslot(nb, h->proc, h->corr, h->stream);
-			h->next = b[j];
-			b[j] = h;
-		}
-	free(s->b);
-	s->b = b;
-	s->nb = nb;
+	uint64_t h = ((uint64_t)(uint32_t)proc * 0x9e3779b97f4a7c15ull) ^
+		     (corr * 0xc2b2ae3d27d4eb4full) ^ (stream * 0x165667b19e3779f9ull);
+	return h ^ (h >> 29);
 }
 
 static struct nccl_scene *state(struct scene *sc, unsigned self)
@@ -136,8 +125,6 @@ static struct nccl_scene *state(struct scene *sc, unsigned self)
 
 static void hold(struct nccl_scene *s, const struct event *ev)
 {
-	if ((s->n + 1) * 2 > s->nb)
-		grow(s);
 	struct held *h = xcalloc(1, sizeof(*h));
 	h->proc = ev->proc->index;
 	h->corr = ev->dev->corr;
@@ -145,24 +132,38 @@ static void hold(struct nccl_scene *s, const struct event *ev)
 	h->ev = *ev;
 	h->di = *ev->dev;
 	h->ev.dev = &h->di;
-	size_t j = hslot(s->nb, h->proc, h->corr, h->stream);
-	h->next = s->b[j];
-	s->b[j] = h;
-	s->n++;
+	h->hash = held_hash(h->proc, h->corr, h->stream);
+	h->order = ++s->next_order;
+	s->held = util_grow(s->held, &s->cap, s->n, sizeof(*s->held), 256);
+	s->held[s->n++] = h;
+	h->id = (uint32_t)s->n;
+	hindex_add(&s->by_key, h->hash, h->id);
 }
 
+/* The latest span held of (proc, corr, stream), taken out (the last one takes its place). */
 static struct held *take(struct nccl_scene *s, int proc, uint64_t corr, uint64_t stream)
 {
-	if (!s->nb)
+	uint64_t hash = held_hash(proc, corr, stream);
+	struct held *h = NULL;
+	size_t at;
+	for (uint32_t id = hindex_first(&s->by_key, hash, &at); id;
+	     id = hindex_next(&s->by_key, hash, &at)) {
+		struct held *x = s->held[id - 1];
+		if (x->proc == proc && x->corr == corr && x->stream == stream &&
+		    (!h || x->order > h->order))
+			h = x;
+	}
+	if (!h)
 		return NULL;
-	for (struct held **p = &s->b[hslot(s->nb, proc, corr, stream)]; *p; p = &(*p)->next)
-		if ((*p)->proc == proc && (*p)->corr == corr && (*p)->stream == stream) {
-			struct held *h = *p;
-			*p = h->next;
-			s->n--;
-			return h;
-		}
-	return NULL;
+	struct held *last = s->held[s->n - 1];
+	hindex_del(&s->by_key, h->hash, h->id);
+	if (last != h) {
+		hindex_renumber(&s->by_key, last->hash, last->id, h->id);
+		last->id = h->id;
+		s->held[h->id - 1] = last;
+	}
+	s->n--;
+	return h;
 }
 
 /* ---- drawing ----------------------------------------------------------------------------- */
@@ -383,24 +384,31 @@ int nccl_scene_event(struct scene *sc, const struct event *ev, unsigned self)
 	return 0;
 }
 
-/* Spans still held are drawn unmatched. */
+static int by_order(const void *a, const void *b)
+{
+	const struct held *x = *(struct held *const *)a, *y = *(struct held *const *)b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Spans still held are drawn unmatched, in the order they came. */
 void nccl_scene_end(struct scene *sc, unsigned self)
 {
 	void **p = scene_runtime_state(sc, self);
 	struct nccl_scene *s = *p;
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->nb; i++)
-		for (struct held *h = s->b[i], *next; h; h = next) {
-			next = h->next;
-			write_span(sc, h, NULL, NULL, 0);
-			free(h);
-		}
+	if (s->n > 1)
+		qsort(s->held, s->n, sizeof(*s->held), by_order);
+	for (size_t i = 0; i < s->n; i++) {
+		write_span(sc, s->held[i], NULL, NULL, 0);
+		free(s->held[i]);
+	}
 	if (s->backward)
 		diag_note("NCCL: %llu arrows between ranks not drawn: each would end before it "
 			  "starts (the device clocks of two hosts disagree)",
 			  (unsigned long long)s->backward);
-	free(s->b);
+	free(s->held);
+	hindex_free(&s->by_key);
 	free(s);
 	*p = NULL;
 }
