@@ -1,4 +1,5 @@
-/* strtab.c — an open-addressing table from byte strings to the ids of one image (imgwrite.c). */
+/* strtab.c — the recorder's string table: open addressing with linear probing, kept at most
+ * half full, on the table hash of common/hash.h. */
 #include "strtab.h"
 
 #include <stdlib.h>
@@ -33,7 +34,8 @@ static int grow(struct tprof_strtab *t)
 	return 0;
 }
 
-uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int *added)
+uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int *added,
+			 const char **stored)
 {
 	*added = 0;
 	if ((t->count + 1) * 2 > t->cap && grow(t) < 0)
@@ -42,8 +44,11 @@ uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int 
 	size_t j = h & (t->cap - 1);
 	for (; t->slots[j].str; j = (j + 1) & (t->cap - 1))
 		if (t->slots[j].hash == h && t->slots[j].len == len &&
-		    !memcmp(t->slots[j].str, s, len))
+		    !memcmp(t->slots[j].str, s, len)) {
+			if (stored)
+				*stored = t->slots[j].str;
 			return t->slots[j].id;
+		}
 	char *copy = malloc(len + 1);
 	if (!copy)
 		return 0;
@@ -51,6 +56,8 @@ uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int 
 	copy[len] = '\0';
 	t->slots[j] = (struct tprof_strent){ h, copy, len, (uint32_t)++t->count };
 	*added = 1;
+	if (stored)
+		*stored = copy;
 	return t->slots[j].id;
 }
 

@@ -1,6 +1,7 @@
-/* strtab.h — an image writer's string table (strtab.c, for imgwrite.c): each distinct byte
- * string gets an id, 1, 2, 3 ... in the order first seen; the writer writes a STRING record
- * for a new one. */
+/* strtab.h — the recorder's string table (strtab.c): each distinct byte string gets an id,
+ * 1, 2, 3 ... in the order first seen, and a copy kept until the table is freed; whoever
+ * asks writes a STRING record for a new one (spool/intern.c for the program's strings,
+ * imgwrite.c for an image writer's).  Out of memory it answers 0 and never aborts. */
 #ifndef TPROF_COMMON_STRTAB_H
 #define TPROF_COMMON_STRTAB_H
 
@@ -12,8 +13,10 @@ struct tprof_strtab {
 	size_t cap, count;
 };
 
-/* The id of s (len bytes); *added = 1 when it is new.  0 when out of memory. */
-uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int *added);
+/* The id of s (len bytes); *added = 1 when it is new, and *stored (when stored is not NULL)
+ * the table's copy of it, which lives as long as the table.  0 when out of memory. */
+uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int *added,
+			 const char **stored);
 void tprof_strtab_free(struct tprof_strtab *t);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../common/hash.h"
+#include "../../common/strtab.h"
 #include "../core/core.h"
 #include "guard.h"
 #include "spool.h"
@@ -13,86 +14,34 @@
 
 #define MAX_LEN (TPROF_MAX_EXT * TPROF_UNIT)
 
-struct entry {
-	uint64_t hash;
-	char *str;
-	uint32_t len;
-	uint32_t id;
-};
-
 /* Taken and reset at every fork: with the start's data (common/startup.h). */
 static pthread_mutex_t ilock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
-static struct entry *table TPROF_START_DATA;
-static size_t cap TPROF_START_DATA, count TPROF_START_DATA;
-static uint32_t next_id TPROF_START_DATA;
+static struct tprof_strtab strings TPROF_START_DATA;
 uint32_t tprof_intern_gen TPROF_START_DATA = 1;   /* bumped at every fork */
 
-static int grow_table(void)
-{
-	TPROF_KEEP_ERRNO;
-	size_t ncap = cap ? cap * 2 : 1024;
-	struct entry *nt = calloc(ncap, sizeof(*nt));
-	if (!nt)
-		return -1;
-	for (size_t i = 0; i < cap; i++) {
-		if (!table[i].str)
-			continue;
-		size_t j = table[i].hash & (ncap - 1);
-		while (nt[j].str)
-			j = (j + 1) & (ncap - 1);
-		nt[j] = table[i];
-	}
-	free(table);
-	table = nt;
-	cap = ncap;
-	return 0;
-}
-
-/* Under ilock.  Returns the entry for s, adding it (and writing its STRING record) if new. */
-static struct entry *lookup(const char *s, size_t len, uint64_t h)
-{
-	if ((count + 1) * 2 > cap && grow_table() < 0)
-		return NULL;
-	size_t j = h & (cap - 1);
-	while (table[j].str) {
-		if (table[j].hash == h && table[j].len == len && !memcmp(table[j].str, s, len))
-			return &table[j];
-		j = (j + 1) & (cap - 1);
-	}
-	TPROF_KEEP_ERRNO;
-	char *copy = malloc(len + 1);
-	if (!copy)
-		return NULL;
-	memcpy(copy, s, len);
-	copy[len] = 0;
-	struct entry *e = &table[j];
-	e->hash = h;
-	e->str = copy;
-	e->len = (uint32_t)len;
-	e->id = ++next_id;
-	count++;
-	tprof_proc_string(e->id, copy, len);
-	return e;
-}
-
-/* The calling thread is busy (buffer.h) while it holds the lock: a signal handler that
+/* The id of s, added (and its STRING record written) when new; *stored, the table's copy.
+ * The calling thread is busy (buffer.h) while it holds the lock: a signal handler that
  * interrupts it interns nothing. */
-static struct entry *intern_entry(const char *s, size_t len, uint64_t h)
+static uint32_t intern_id(const char *s, size_t len, const char **stored)
 {
+	TPROF_KEEP_ERRNO;
+	int added = 0;
 	tprof_busy_enter(&tprof_tls);
 	pthread_mutex_lock(&ilock);
-	struct entry *e = lookup(s, len, h);
+	uint32_t id = tprof_strtab_id(&strings, s, len, &added, stored);
+	if (added)
+		tprof_proc_string(id, *stored, len);
 	pthread_mutex_unlock(&ilock);
 	tprof_busy_leave(&tprof_tls);
-	return e;
+	return id;
 }
 
 uint32_t tprof_intern(const char *s, size_t len)
 {
 	if (len > MAX_LEN)
 		len = MAX_LEN;
-	struct entry *e = intern_entry(s, len, tprof_hash_bytes(s, len));
-	return e ? e->id : 0;
+	const char *stored;
+	return intern_id(s, len, &stored);
 }
 
 struct ro_query {
@@ -144,23 +93,23 @@ uint32_t tprof_intern_slow(struct tprof_thread *t, const char *s)
 			id = c->byval[i].id;
 	}
 	if (!id) {
-		struct entry *e = intern_entry(s, len, h);
-		if (e && c) {
+		const char *stored = NULL;
+		id = intern_id(s, len, &stored);
+		if (id && c) {
 			unsigned i = (unsigned)h & (TPROF_STRCACHE_SIZE - 1);
 			c->byval[i].hash = h;
-			c->byval[i].stored = e->str;
-			c->byval[i].len = e->len;
-			c->byval[i].id = e->id;
+			c->byval[i].stored = stored;
+			c->byval[i].len = (uint32_t)len;
+			c->byval[i].id = id;
 			c->byval[i].gen = gen;
 			/* Only on a miss: the check walks the loaded objects. */
 			if (in_readonly_image(s)) {
 				i = tprof_strcache_slot(s);
 				c->byptr[i].ptr = s;
-				c->byptr[i].id = e->id;
+				c->byptr[i].id = id;
 				c->byptr[i].gen = gen;
 			}
 		}
-		id = e ? e->id : 0;
 	}
 	tprof_busy_leave(t);
 	t->guard--;
@@ -181,14 +130,8 @@ void tprof_intern_invalidate(void)
 TPROF_START_CODE void tprof_intern_reset(void)
 {
 	tprof_mutex_reset(&ilock);
-	if (table) {   /* a shell that recorded nothing has none, and needs no call of free */
-		for (size_t i = 0; i < cap; i++)
-			free(table[i].str);
-		free(table);
-		table = NULL;
-	}
-	cap = count = 0;
-	next_id = 0;
+	if (strings.slots)   /* a shell that recorded nothing has none, and needs no call of free */
+		tprof_strtab_free(&strings);
 	tprof_intern_invalidate();
 }
 
