@@ -11,15 +11,6 @@ out="$T/out"
 tsan "runs to the end under ThreadSanitizer" "$bin" "$out"
 "$ANALYZE" "$out" --format chrome -o "$T/trace.json" 2>"$T/analyze.err"
 ok $? "the trace is readable"
-check "every range, mark and counter sample is in the trace" py '
-import json, sys
-want = dict(kv.split("=") for kv in open(sys.argv[2]).read().split())
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-got = {"ranges": sum(1 for e in ev if e["ph"] == "X" and e["cat"] == "range"),
-       "marks": sum(1 for e in ev if e["ph"] == "i"),
-       "counters": sum(1 for e in ev if e["ph"] == "C")}
-want = {k: int(v) for k, v in want.items()}
-if got != want:
-    sys.exit("got %s, want %s" % (got, want))
-' "$T/trace.json" "$T/stdout"
+pycheck "every range, mark and counter sample is in the trace" \
+	every-event "$T/trace.json" "$T/stdout"
 finish

@@ -34,20 +34,8 @@ check "each missing function was looked up once for $N launches" \
 "$ANALYZE" "$T/a" --format chrome -o "$T/a.json" 2>"$T/a.aerr" &&
 	"$ANALYZE" "$T/a" --summary >"$T/a.sum" 2>>"$T/a.aerr"
 ok $? "tprof-analyze reads the profile"
-check "every launch is recorded with its kernel, device, stream and sizes, none timed" pyc '
-d = load(sys.argv[1])
-n = int(sys.argv[2])
-calls = [e for e in events(d) if e["name"] == "hipLaunchKernel"]
-if len(calls) != n: sys.exit("%d launches recorded" % len(calls))
-for c in calls:
-    a = c["args"]
-    if (a.get("kernel"), a.get("device"), a.get("grid"), a.get("block")) != \
-            ("minimal_kernel", 1, [4, 1, 1], [64, 1, 1]) or a.get("stream", "0x0") == "0x0":
-        sys.exit("launch %s" % c)
-if len({c["args"]["correlation"] for c in calls}) != n: sys.exit("correlation ids repeat")
-spans = [e for e in events(d) if e.get("cat") == "kernel"]
-if spans: sys.exit("%d device spans without device events" % len(spans))
-' "$T/a.json" "$N"
+pycheck "every launch is recorded with its kernel, device, stream and sizes, none timed" \
+	launches-untimed "$T/a.json" "$N"
 check "the summary counts the $N launches as left untimed" \
 	grep -q "dropped: *$NC  \[device operations left untimed: $NC\]" "$T/a.sum"
 
@@ -59,21 +47,8 @@ check "the event functions were looked up once before the dlopen and found after
 	looked "$T/b.err" "hipEventCreateWithFlags 1 hipGetStreamDeviceId 1 "
 "$ANALYZE" "$T/b" --format chrome -o "$T/b.json" 2>"$T/b.aerr" &&
 	"$ANALYZE" "$T/b" --summary >"$T/b.sum" 2>>"$T/b.aerr"
-check "the launches after the dlopen have their device spans; the first ones are untimed" pyc '
-d = load(sys.argv[1])
-n = int(sys.argv[2])
-calls = [e for e in events(d) if e["name"] == "hipLaunchKernel"]
-calls.sort(key=lambda e: e["ts"])
-spans = [e for e in events(d) if e.get("cat") == "kernel"]
-if len(calls) != 2 * n or len(spans) != n:
-    sys.exit("%d launches, %d spans" % (len(calls), len(spans)))
-late = {c["args"]["correlation"] for c in calls[n:]}
-got = {s["args"]["correlation"] for s in spans}
-if got != late:
-    sys.exit("spans of %d later launches, %d others" % (len(got & late), len(got - late)))
-if any(s["name"] != "minimal_kernel" or s["args"]["device"] != 1 for s in spans):
-    sys.exit("spans %s" % spans[:3])
-' "$T/b.json" "$N"
+pycheck "the launches after the dlopen have their device spans; the first ones are untimed" \
+	late-launches-timed "$T/b.json" "$N"
 check "and only the first $N are counted as untimed" \
 	grep -q "dropped: *$NC  \[device operations left untimed: $NC\]" "$T/b.sum"
 finish

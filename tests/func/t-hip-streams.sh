@@ -20,13 +20,6 @@ if [ "${reused:-0}" -gt 0 ]; then
 else
 	skip "the allocator never gave a stream an earlier one's handle (nothing to check)"
 fi
-check "every launch is recorded on its stream's device" pyc '
-d = load(sys.argv[1])
-rounds, n = int(sys.argv[2]), int(sys.argv[3])
-calls = sorted((e for e in events(d) if e["name"] == "hipLaunchKernel"), key=lambda e: e["ts"])
-if len(calls) != rounds * n: sys.exit("%d launches" % len(calls))
-got = [c["args"]["device"] for c in calls]
-want = [r % 2 for r in range(rounds) for _ in range(n)]
-if got != want: sys.exit("devices %s, want %s" % (got, want))
-' "$T/trace.json" "$ROUNDS" "$N"
+pycheck "every launch is recorded on its stream's device" \
+	launch-devices "$T/trace.json" "$ROUNDS" "$N"
 finish

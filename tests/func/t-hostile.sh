@@ -29,33 +29,9 @@ else
 	plan $((2 * ncases + 15))
 fi
 
-# bounded DIR OUT FORMAT...: runs the analyzer on DIR once per format (summary or a --format),
-# each within a hang guard (TPROF_TEST_HANG_S, 600 s unless set); prints "status peak-KiB
-# input-bytes".  The input's
-# size is what its files hold (a sparse file's blocks, not its holes).
-BOUNDED='
-import os, resource, subprocess, sys
-d, analyze, out = sys.argv[1], sys.argv[2], sys.argv[3]
-size = 0
-for root, _, files in os.walk(d):
-    for f in files:
-        st = os.lstat(os.path.join(root, f))
-        size += min(st.st_size, st.st_blocks * 512)
-status, peak = 0, 0
-for fmt in sys.argv[4:]:
-    args = [analyze, d, "--summary"] if fmt == "summary" else \
-           [analyze, d, "--format", fmt, "-o", os.path.join(out, fmt)]
-    try:
-        r = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           timeout=int(os.environ.get("TPROF_TEST_HANG_S", "600")))
-        if r.returncode:
-            status = r.returncode
-            sys.stderr.write(r.stderr.decode(errors="replace")[-2000:])
-    except subprocess.TimeoutExpired:
-        status = 124
-    peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-print(status, peak, size)
-'
+# bounded DIR ANALYZE OUT FORMAT...: the analyzer ANALYZE on DIR once per format, each within a
+# hang guard; prints "status peak-KiB input-bytes" (tools/checks/hostile.py).
+bounded() { "$PY" -B "$CHECKS" bounded "$@"; }
 for c in $CASES; do
 	name=${c%%:*}
 	n=${c#*:}
@@ -65,7 +41,7 @@ for c in $CASES; do
 	rm -rf "$T/$name"
 	"$MK" "$name" "$T/$name" "$n" >/dev/null
 	mkdir "$T/$name.out"
-	set -- $(py "$BOUNDED" "$T/$name" "$ANALYZE_ONLY" "$T/$name.out" $(echo $formats | tr + ' ') \
+	set -- $(bounded "$T/$name" "$ANALYZE_ONLY" "$T/$name.out" $(echo $formats | tr + ' ') \
 		2>"$T/$name.err")
 	[ "$1" = 0 ]
 	ok $? "$name $n: read to $formats (status $1)"
@@ -84,7 +60,7 @@ done
 grep -q "events: *1$" "$T/sid.sum"
 ok $? "the mark named by string 0xffffffff is read"
 "$ANALYZE" "$T/world-size" --format chrome -o "$T/ws.json" 2>/dev/null &&
-	pyc 'sys.exit(sum(1 for e in events(load(sys.argv[1])) if e["name"] == "MPI_Barrier") != 2000)' "$T/ws.json"
+	"$PY" -B "$CHECKS" barriers-2000 "$T/ws.json"
 ok $? "a world of 2^24 - 1 ranks: the 2000 collectives of its one rank are there"
 
 # A spool of 100,000 damaged buffers, a hole of 1 TiB, then a good buffer.
@@ -97,10 +73,10 @@ ok $? "one warning line for the spool ($(wc -l <"$T/sp.err") lines in all)"
 diag "$(head -3 "$T/sp.err")"
 grep -q "^tprof-analyze: warning: $spool.*100000 buffers with a damaged header; skipped" "$T/sp.err"
 ok $? "it counts the 100,000 damaged buffers"
-pyc 'sys.exit(sum(1 for e in events(load(sys.argv[1])) if e["ph"] == "i") != 3)' "$T/sp.json"
+"$PY" -B "$CHECKS" marks-3 "$T/sp.json"
 ok $? "the 3 marks of the buffer after the hole are read"
 mkdir "$T/sp.out"
-set -- $(py "$BOUNDED" "$T/sp" "$ANALYZE_ONLY" "$T/sp.out" summary 2>/dev/null)
+set -- $(bounded "$T/sp" "$ANALYZE_ONLY" "$T/sp.out" summary 2>/dev/null)
 if [ "${SANITIZERS:-no}" != yes ]; then
 	limit=$((64 * 1024 + 4 * $3 / 1024))
 	[ "$1" = 0 ] && [ "$2" -le "$limit" ]
@@ -112,10 +88,11 @@ fi
 "$MK" times "$T/times" >/dev/null
 "$ANALYZE" "$T/times" --summary >"$T/times.sum" 2>"$T/times.err"
 ok $? "extreme times: the summary is written"
-"$ANALYZE" "$T/times" --summary --summary-format json 2>>"$T/times.err" | py 'import json, sys; json.load(sys.stdin)'
+"$ANALYZE" "$T/times" --summary --summary-format json 2>>"$T/times.err" |
+	"$PY" -B "$CHECKS" json-valid
 ok $? "extreme times: the JSON summary is written and valid"
 "$ANALYZE" "$T/times" --format chrome -o "$T/times.json" 2>>"$T/times.err" &&
-	pyc 'load(sys.argv[1])' "$T/times.json"
+	"$PY" -B "$CHECKS" chrome-valid "$T/times.json"
 ok $? "extreme times: the Chrome trace is written and valid"
 "$ANALYZE" "$T/times" --format perfetto -o "$T/times.pftrace" 2>>"$T/times.err" && [ -s "$T/times.pftrace" ]
 ok $? "extreme times: the Perfetto trace is written"

@@ -15,18 +15,7 @@ ok $? "both images are written"
 "$DUMP" "$T/a/thread" >"$T/thread.json" 2>"$T/thread.err" &&
 	"$DUMP" "$T/a/plain" >"$T/plain.json" 2>"$T/plain.err"
 ok $? "dump-records reads both"
-py 'import json, sys
-def recs(path):
-    out = []
-    for l in open(path):
-        r = json.loads(l)
-        r.pop("image", None)
-        out.append(json.dumps(r, sort_keys=True))
-    return out
-a, b = recs(sys.argv[1]), recs(sys.argv[2])
-marks = sum(1 for l in a if "\"kind\": \"mark\"" in l)
-if a != b or marks != 300000:
-    sys.exit("%d and %d records, %d marks" % (len(a), len(b), marks))' "$T/thread.json" "$T/plain.json"
+"$PY" -B "$CHECKS" same-records "$T/thread.json" "$T/plain.json"
 ok $? "the same records in the same order, 300000 marks"
 grep -q "thread=1 records=300000" "$T/a.out" &&
 	grep -q "thread=0 records=300000" "$T/a.out"

@@ -20,26 +20,19 @@ command -v sqlite3 >/dev/null 2>&1 || skip_all "sqlite3 is not installed"
 plan 25
 
 # arrows CHROME_JSON: the number of flow ids with both ends in a Chrome trace
-arrows() {
-	pyc 'ev = events(load(sys.argv[1]))
-s = {e["id"] for e in ev if e["ph"] == "s"}
-f = {e["id"] for e in ev if e["ph"] == "f"}
-print(len(s & f))' "$1"
-}
+arrows() { "$PY" -B "$CHECKS" arrow-count "$1"; }
 
 for order in file reversed shuffled; do
 	k="$T/k-$order"
 	"$PY" "$GEN" --order "$order" --seed 7 "$k.json" >"$k.want" 2>"$k.gen.err"
-	want=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["arrows"])' "$k.want")
+	want=$("$PY" -B "$CHECKS" want-arrows "$k.want")
 	"$ANALYZE" --import "$k.json" -v -f chrome -o "$k.out.json" 2>"$k.err" &&
 		[ "$(arrows "$k.out.json")" = "$want" ]
 	ok $? "$order order: Chrome, $want arrows as the file holds (got $(arrows "$k.out.json" 2>/dev/null))"
 	"$ANALYZE" --import "$k.json" -f perfetto -o "$k.pftrace" 2>"$k.pf.err" &&
 		"$PY" "$PFTRACE" compare --flows-outside-slices "$k.pftrace" "$k.out.json" >"$k.pf.json" \
 			2>"$k.pf.check" &&
-		"$PY" -c 'import json, sys
-got = json.load(open(sys.argv[1]))["flows"]
-sys.exit(0 if got == int(sys.argv[2]) else "%d flows" % got)' "$k.pf.json" "$want"
+		"$PY" -B "$CHECKS" perfetto-flows "$k.pf.json" "$want"
 	ok $? "$order order: Perfetto decodes, holds what Chrome does, $want flows"
 	[ -s "$k.pf.check" ] && diag "$(head -c 600 "$k.pf.check")"
 	"$ANALYZE" --import "$k.json" -f otf2 -o "$k.otf2" 2>"$k.otf2.err" &&
@@ -53,34 +46,13 @@ sys.exit(0 if got == int(sys.argv[2]) else "%d flows" % got)' "$k.pf.json" "$wan
 done
 
 # Each value under its own name: two events with the same keys in another order, a key twice.
-py 'import re, sys
-t = open(sys.argv[1]).read()
-def vals(line):
-    return dict((k, v) for k, v in re.findall(r"\(\"([^\"]+)\" <\d+>; \w+; ([^)]*)\)", line))
-lines = [vals(l) for l in t.splitlines() if "ADDITIONAL ATTRIBUTES" in l]
-first = [l for l in lines if l.get("alpha") == "1" and l.get("beta") == "2"]
-second = [l for l in lines if l.get("beta") == "3" and l.get("alpha") == "4"]
-twice = [l for l in lines if l.get("k") == "1" and l.get("k (2)") == "2"]
-bad = [l for l in lines if "alpha" in l and (l["alpha"], l.get("beta")) not in (("1", "2"), ("4", "3"))]
-sys.exit(0 if first and second and twice and not bad else
-         "alpha/beta %s %s, k twice %s, misnamed %s" % (first[:1], second[:1], twice[:1], bad[:2]))' \
-	"$T/k-shuffled.otf2.txt"
+"$PY" -B "$CHECKS" otf2-attributes "$T/k-shuffled.otf2.txt"
 ok $? "OTF2: keys in another order keep their names and values; a key given twice is \"k\" and \"k (2)\""
 
-py 'import json, sys
-w = json.load(open(sys.argv[2]))
-t = open(sys.argv[1]).read()
-need = ["import: %d flow ends (t, f) with no start before them: skipped" % w["flow_alone"],
-        "import: %d flow starts (s, t) never ended: skipped" % w["flow_open"],
-        "import: %d args of more values than an item shows (150)" % w["rounds"]]
-miss = [n for n in need if n not in t]
-sys.exit("-v lacks %s" % miss if miss else 0)' "$T/k-file.err" "$T/k-file.want"
+"$PY" -B "$CHECKS" verbose-counts "$T/k-file.err" "$T/k-file.want"
 ok $? "-v counts the flow ends with no start, the starts never ended and the args left out"
 
-pyc 'ev = events(load(sys.argv[1]))
-cut = [e for e in ev if e["ph"] == "X" and "args cut" in e.get("args", {})]
-kept = all("Input Dims" not in e["args"] and len(e["args"]["Concrete Inputs"]) == 40 for e in cut)
-sys.exit(0 if len(cut) == 3 and kept else "%d items cut: %s" % (len(cut), cut[:1]))' "$T/k-file.out.json"
+"$PY" -B "$CHECKS" args-cut "$T/k-file.out.json"
 ok $? "args of more values than an item shows: the value that does not fit left out whole, the others kept, the item says so"
 
 # ---- real traces -------------------------------------------------------------------------------
@@ -90,7 +62,7 @@ A="$T/alexnet"
 ok $? "AlexNet: 139 launch→kernel arrows in Chrome, one per id with both ends (got $(arrows "$A.json" 2>/dev/null))"
 "$ANALYZE" --import "$TRACES/hta-alexnet.json.gz" -f perfetto -o "$A.pftrace" 2>/dev/null &&
 	"$PY" "$PFTRACE" compare --flows-outside-slices "$A.pftrace" "$A.json" >"$A.pf.json" 2>"$A.pf.err" &&
-	"$PY" -c 'import json, sys; n = json.load(open(sys.argv[1]))["flows"]; sys.exit(0 if n == 139 else n)' "$A.pf.json"
+	"$PY" -B "$CHECKS" alexnet-flows "$A.pf.json"
 ok $? "AlexNet: 139 flows in Perfetto, which holds what Chrome does"
 "$ANALYZE" --import "$TRACES/hta-alexnet.json.gz" -f otf2 -o "$A.otf2" 2>"$A.otf2.err" &&
 	otf2-print "$A.otf2/traces.otf2" >/dev/null 2>&1
@@ -108,13 +80,7 @@ ok $? "rank 0: an arrow for each of its 6600 ids with both ends ($(arrows "$R.js
 # slices are compared by count, not argument by argument)
 "$ANALYZE" --import "$TRACES/hta-rank0-queue.json.gz" -f perfetto -o "$R.pftrace" 2>/dev/null &&
 	"$PY" "$PFTRACE" check "$R.pftrace" >"$R.pf.json" 2>"$R.pf.err" &&
-	pyc 'import json
-p = json.load(open(sys.argv[1]))
-ev = events(load(sys.argv[2]))
-c = {k: sum(1 for e in ev if e["ph"] == k) for k in "Xsi"}
-s = {e["id"] for e in ev if e["ph"] == "s"} & {e["id"] for e in ev if e["ph"] == "f"}
-sys.exit(0 if (p["slices"], p["flows"], p["instants"]) == (c["X"], len(s), c["i"]) else
-         "Perfetto %s, Chrome %s, %d arrows" % (p, c, len(s)))' "$R.pf.json" "$R.json"
+	"$PY" -B "$CHECKS" perfetto-as-chrome "$R.pf.json" "$R.json"
 ok $? "rank 0: converts to Perfetto, protoc decodes it, its slices, instants and flows as in Chrome"
 [ -s "$R.pf.err" ] && diag "$(head -c 400 "$R.pf.err")"
 "$ANALYZE" --import "$TRACES/hta-rank0-queue.json.gz" -f otf2 -o "$R.otf2" 2>"$R.otf2.err" &&

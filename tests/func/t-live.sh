@@ -19,12 +19,6 @@ grep -q ready "$T/hold.out"
 ok $? "the program recorded its 40000 marks and keeps recording"
 sleep 0.5
 
-# COUNT: marks named "mark" and "busy" in a Chrome trace.
-COUNT='
-d = load(sys.argv[1])
-c = collections.Counter(e["name"] for e in events(d) if e["ph"] == "i")
-print(c["mark"], c["busy"])
-'
 "$ANALYZE" "$T/live" --summary >"$T/live.sum" 2>"$T/live.err"
 ok $? "the running process's profile is analyzed"
 grep -q "still running (live)" "$T/live.sum" && ! grep -q "killed or crashed" "$T/live.sum"
@@ -36,12 +30,11 @@ ok $? "nothing is counted as skipped while its buffers are being written"
 ok $? "no warning"
 [ -s "$T/live.err" ] && diag "$(head -5 "$T/live.err")"
 "$ANALYZE" "$T/live" --summary --summary-format json 2>/dev/null |
-	py 'import json, sys
-p = json.load(sys.stdin)["header"]["process_list"][0]
-sys.exit(not (p["live"] is True and p["final_flush"] is False))'
+	"$PY" -B "$CHECKS" live-no-final-flush
 ok $? "the JSON summary says live, no final flush"
 "$ANALYZE" "$T/live" --format chrome -o "$T/live.json" 2>"$T/live2.err"
-set -- $(pyc "$COUNT" "$T/live.json") x x
+# The marks named "mark" and "busy" in the Chrome trace.
+set -- $("$PY" -B "$CHECKS" count-marks "$T/live.json") x x
 diag "while running: $1 marks, $2 busy marks read"
 [ "$1" = 40000 ] && ! grep -q warning "$T/live2.err"
 ok $? "every mark written before it was read is there ($1 of 40000), without a warning"
@@ -72,7 +65,7 @@ busy=$(sed -n 's/^busy=//p' "$T/hold.out")
 ! grep -q "still running\|killed or crashed" "$T/done.sum" && grep -q "skipped: *0$" "$T/done.sum"
 ok $? "once it has ended: no longer live, nothing skipped"
 "$ANALYZE" "$T/live" --format chrome -o "$T/done.json" 2>>"$T/done.err"
-set -- $(pyc "$COUNT" "$T/done.json") x x
+set -- $("$PY" -B "$CHECKS" count-marks "$T/done.json") x x
 [ "$1" = 40000 ] && [ "$2" = "$busy" ]
 ok $? "and every mark is read: $1 of 40000, $2 busy of $busy"
 ! grep -q warning "$T/done.err"

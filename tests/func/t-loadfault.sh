@@ -65,45 +65,7 @@ diag "disk at the end: $(cat "$T/df" 2>/dev/null)" "killed: $(tr '\n' ' ' <"$T/k
 ok $? "the profile is analyzed"
 [ -s "$T/sum.json" ] || diag "$(head -20 "$T/analyze.err" "$T/app.err")"
 
-py '
-import json, os, sys
-d = json.load(open(sys.argv[1]))
-counts, killed = sys.argv[2], set()
-if os.path.exists(sys.argv[3]):
-    killed = {int(x) for x in open(sys.argv[3]).read().split()}
-h = d["header"]
-got = {}
-for p in h["process_list"]:
-    dr = p["dropped"]
-    got.setdefault(p["pid"], []).append((p["records"], dr["total"] - dr["process_stream"]["total"],
-                                         dr))
-for l in h["lost_processes"]:
-    got.setdefault(l["pid"], []).append((0, l["records_lost"], l["dropped"]))
-bad = 0
-full = 0
-for f in sorted(os.listdir(counts), key=int):
-    pid = int(f)
-    b = open(os.path.join(counts, f), "rb").read()
-    begun, ended = int.from_bytes(b[0:8], "little"), int.from_bytes(b[8:16], "little")
-    entries = got.pop(pid, [])
-    if len(entries) != 1 or entries[0][1] is None:
-        print("# pid %d (made %d..%d): %s in the profile" % (pid, ended, begun, entries or "not"))
-        bad += 1
-        continue
-    rec, lost, dr = entries[0]
-    full += dr["stopped"] + dr["no_files"]
-    fine = ended <= rec + lost <= begun if pid in killed else begun == ended == rec + lost
-    print("# pid %d%s: made %d%s, recorded %d + counted as lost %d = %d%s" %
-          (pid, " (killed)" if pid in killed else "", ended,
-           "" if begun == ended else "..%d" % begun, rec, lost, rec + lost, "" if fine else "  WRONG"))
-    bad += not fine
-for pid, e in got.items():
-    print("# pid %d in the profile made nothing: %s" % (pid, e))
-    bad += 1
-print("# records lost to the full disk: %d" % full)
-open(sys.argv[4], "w").write("%d %d\n" % (len(os.listdir(counts)), full))
-sys.exit(1 if bad else 0)
-' "$T/sum.json" "$T/counts" "$T/killed" "$T/tally"
+"$PY" -B "$CHECKS" every-record-counted "$T/sum.json" "$T/counts" "$T/killed" "$T/tally"
 ok $? "for every process, recorded + counted as lost == made, exactly"
 read -r NPROC FULL <"$T/tally" 2>/dev/null
 test "${NPROC:-0}" -ge 10
@@ -115,20 +77,6 @@ ok $? "the disk filled while recording (${FULL:-0} records lost to it)"
 grep -qx 0 "$T/app2.rc" && test -s "$T/sum2.json"
 ok $? "on a disk full from the start the program runs (status $(cat "$T/app2.rc" 2>/dev/null)) and the profile is analyzed"
 [ -s "$T/sum2.json" ] || diag "$(head -5 "$T/analyze2.err" "$T/app2.err")"
-py '
-import json, os, sys
-h = json.load(open(sys.argv[1]))["header"]
-counts = sys.argv[2]
-lost = {l["pid"]: l for l in h["lost_processes"]}
-bad = len(h["process_list"]) != 0
-for f in os.listdir(counts):
-    b = open(os.path.join(counts, f), "rb").read()
-    made = int.from_bytes(b[8:16], "little")
-    l = lost.pop(int(f), None)
-    got = l and l["known"] and l["records_lost"]
-    print("# pid %s: made %d, its marker says %s lost" % (f, made, got))
-    bad += got != made or not l["marker"]
-sys.exit(1 if bad or lost or len(os.listdir(counts)) < 3 else 0)
-' "$T/sum2.json" "$T/counts2"
+"$PY" -B "$CHECKS" markers-exact "$T/sum2.json" "$T/counts2"
 ok $? "every process left a marker file whose count is what it made, exactly"
 finish

@@ -54,12 +54,7 @@ else
 	[ -n "$events" ] && [ "$events" -gt 0 ] && [ "$events" -lt 320002 ]
 	ok $? "full disk: some but not all events were kept (${events:-none} of 320,002)"
 	"$ANALYZE" "$full/out" --format chrome -o "$T/full.json" 2>>"$T/full.analyze.err" &&
-		pyc '
-d = load(sys.argv[1])
-c = collections.Counter(e["name"] for e in events(d) if e["ph"] == "i")
-if set(c) != {"tick"} or c["tick"] == 0:
-    sys.exit("marks: %s" % dict(c))
-' "$T/full.json"
+		"$PY" -B "$CHECKS" intact-marks "$T/full.json"
 	ok $? "full disk: the Chrome trace of what was kept is valid JSON with intact marks"
 	umount "$full"
 fi

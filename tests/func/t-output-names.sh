@@ -23,9 +23,9 @@ ok $? "-o X.pftrace: a Perfetto trace (protoc decodes it; it matches the Chrome 
 ok $? "-o X.db: an SQLite database (sqlite3 counts its slices)"
 
 "$ANALYZE" "$T/prof" -o "$T/by-name.json.gz" 2>/dev/null &&
-	py 'import gzip, json, sys; json.load(gzip.open(sys.argv[1]))["traceEvents"]' "$T/by-name.json.gz" &&
+	"$PY" -B "$CHECKS" chrome-gzip "$T/by-name.json.gz" &&
 	"$ANALYZE" "$T/prof" -o "$T/plain-name" 2>/dev/null &&
-	py 'import json, sys; json.load(open(sys.argv[1]))["traceEvents"]' "$T/plain-name"
+	"$PY" -B "$CHECKS" chrome-plain "$T/plain-name"
 ok $? "-o X.json.gz and a name of no known ending: Chrome JSON, as before"
 
 # ---- a name of another format: refused, nothing written -------------------------------------
@@ -59,11 +59,11 @@ for f in chrome perfetto sqlite otf2 split; do
 	"$ANALYZE" "$T/prof" $args >/dev/null 2>"$T/$f.err"
 	rc=$?
 	case $f in
-	chrome) py 'import gzip, json, sys; json.load(gzip.open(sys.argv[1]))' "$T/new/chrome/a/t.json.gz" ;;
+	chrome) "$PY" -B "$CHECKS" json-gzip "$T/new/chrome/a/t.json.gz" ;;
 	perfetto) "$PY" "$top_srcdir/tests/tools/pftrace.py" check "$T/new/perfetto/a/t.pftrace" >/dev/null ;;
 	sqlite) sqlite3 "$T/new/sqlite/a/t.db" "select count(*) from slices" >/dev/null ;;
 	otf2) otf2_print "$T/new/otf2/a/archive/traces.otf2" "$T/otf2.print" ;;
-	split) py 'import json, sys; json.load(open(sys.argv[1])); json.load(open(sys.argv[2]))' \
+	split) "$PY" -B "$CHECKS" json-files \
 		"$T/new/split/a/t.index.json" "$T/new/split/a/t.part-0001.json" ;;
 	esac
 	[ $? -eq 0 ] && [ $rc -eq 0 ]
