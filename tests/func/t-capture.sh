@@ -15,39 +15,17 @@ APP="$APPS/capture"
 facts() {
 	"$ANALYZE" "$1" --summary --summary-format json >"$T/sum.json" 2>"$T/analyze.err" &&
 		"$ANALYZE" "$1" --format chrome -o "$T/trace.json" 2>>"$T/analyze.err" &&
-		"$PY" - "$T/sum.json" "$T/trace.json" <<'PY'
-import json, sys
-h = json.load(open(sys.argv[1]))["header"]
-ev = json.load(open(sys.argv[2]))
-ev = ev["traceEvents"] if isinstance(ev, dict) else ev
-c = h.get("capture") or {}
-steps, names = [], {}
-for e in ev:
-    if e.get("ph") == "M":
-        continue
-    if e.get("cat") == "step":
-        steps.append(e["args"]["step"])
-    else:
-        names[e["name"]] = names.get(e["name"], 0) + 1
-print(json.dumps({"windows": c.get("windows"), "opened": c.get("opened_by"),
-                  "closed": c.get("closed_by"), "recorded": c.get("recorded_ns"),
-                  "wall": h["wall_time_ns"], "steps": sorted(steps), "names": names,
-                  "unmatched": h["skipped"].get("unmatched_pops", 0)}))
-PY
+		"$PY" -B "$CHECKS" facts "$T/sum.json" "$T/trace.json"
 }
-# expect FACTS PYTHON-EXPRESSION: true of the facts (f), else the facts on stderr.
-expect() {
-	"$PY" -c 'import json, sys
-f = json.loads(sys.argv[1])
-if not eval(sys.argv[2]): sys.exit("facts: %s" % sys.argv[1])' "$1" "$2"
-}
+# Each check of the facts (capture.py) passes when they hold, else prints them on stderr.
 
 # --steps 3:5: those steps, their ranges and marks, nothing before or after.
 "$INSPECT" -o "$T/steps" --steps 3:5 -- "$APP" steps 10 5 >"$T/out" 2>"$T/err"
 ok $? "--steps 3:5: the program runs ($(tail -1 "$T/err"))"
 f=$(facts "$T/steps")
-check "--steps 3:5 records steps 3, 4 and 5 alone, a range and a mark each, one window opened and closed by --steps ($f)" \
-	expect "$f" 'f["steps"] == [3, 4, 5] and f["names"].get("work") == 3 and f["names"].get("tick") == 3 and "outer" not in f["names"] and f["windows"] == 1 and f["opened"] == "--steps" and f["closed"] == "--steps" and f["recorded"] < f["wall"] and f["unmatched"] == 0'
+pycheck "--steps 3:5 records steps 3, 4 and 5 alone, a range and a mark each, one window opened "\
+"and closed by --steps ($f)" \
+	steps-3-5 "$f"
 "$ANALYZE" "$T/steps" --summary >"$T/sum.txt" 2>&1
 check "the summary says what was recorded and why ($(grep recorded: "$T/sum.txt"))" \
 	grep -Eq '^  recorded:    .* of the .* in 1 capture window \(opened by --steps; closed by --steps\)$' "$T/sum.txt"
@@ -60,8 +38,9 @@ ok $? "--delay 0.2 --duration 0.3: the program runs"
 check "tprof-inspect says when recording resumed and ended ($(grep recording "$T/err" | tr '\n' ' '))" \
 	sh -c 'grep -qx "tprof-inspect: recording resumed (--delay)" "$1" && grep -qx "tprof-inspect: recording ended (--duration)" "$1"' - "$T/err"
 f=$(facts "$T/delay")
-check "one window opened by --delay, closed by --duration, some of the 30 steps in it, in a row, not all ($f)" \
-	expect "$f" 'f["windows"] == 1 and f["opened"] == "--delay" and f["closed"] == "--duration" and 0 < len(f["steps"]) < 30 and f["steps"] == list(range(f["steps"][0], f["steps"][-1] + 1)) and "outer" not in f["names"]'
+pycheck "one window opened by --delay, closed by --duration, some of the 30 steps in it, in a "\
+"row, not all ($f)" \
+	delay-duration "$f"
 
 # --capture-signal with --start-paused: the job's processes (two here) start paused; the
 # signal, sent once the program reached step 5, resumes both, and sent again once it reached
@@ -78,8 +57,9 @@ kill -USR2 $pid
 wait $pid
 ok $? "--capture-signal USR2 --start-paused: the command runs, the signal not passed on ($(grep recording "$T/err" | tr '\n' ' '))"
 f=$(facts "$T/sig")
-check "both processes record from the first signal to the second: steps from 5 on, 13 at most ($f)" \
-	expect "$f" 'f["opened"] == "the capture signal" and f["closed"] == "the capture signal" and len(f["steps"]) >= 2 and min(f["steps"]) >= 5 and max(f["steps"]) <= 13 and f["names"].get("tick") == len(f["steps"])'
+pycheck "both processes record from the first signal to the second: steps from 5 on, 13 at most "\
+"($f)" \
+	capture-signal "$f"
 
 # The program's tprof_stop and tprof_start: steps 3 to 5 unrecorded; "kept", pushed before
 # the stop and popped after it, keeps its end; "unseen", pushed while stopped, is not
@@ -87,16 +67,15 @@ check "both processes record from the first signal to the second: steps from 5 o
 "$INSPECT" -o "$T/api" -- "$APP" api >"$T/out" 2>"$T/err"
 ok $? "tprof_stop/tprof_start: the program runs"
 f=$(facts "$T/api")
-check "steps 0-2 and 6-9 recorded, the range begun inside kept whole, none begun outside, no pop without a push ($f)" \
-	expect "$f" 'f["steps"] == [0, 1, 2, 6, 7, 8, 9] and f["names"].get("kept") == 1 and "unseen" not in f["names"] and f["unmatched"] == 0 and f["windows"] == 2 and f["opened"] == "tprof_start/tprof_stop"'
+pycheck "steps 0-2 and 6-9 recorded, the range begun inside kept whole, none begun outside, no "\
+"pop without a push ($f)" \
+	stop-start "$f"
 
 # Python's tprof.stop() and tprof.start().
-"$INSPECT" -o "$T/py" -- "$PY" -c 'import tprof
-tprof.mark("before"); tprof.stop(); tprof.mark("paused"); tprof.start(); tprof.mark("after")' >"$T/out" 2>"$T/err"
+"$INSPECT" -o "$T/py" -- "$PY" -B "$CHECKS" python-program >"$T/out" 2>"$T/err"
 ok $? "Python: tprof.stop() and tprof.start() run under the recorder"
 f=$(facts "$T/py")
-check "Python: the marks before the stop and after the start alone ($f)" \
-	expect "$f" 'f["names"].get("before") == 1 and f["names"].get("after") == 1 and "paused" not in f["names"]'
+pycheck "Python: the marks before the stop and after the start alone ($f)" python-marks "$f"
 
 # --capture-range api with the HIP runtime and roctx: paused until hipProfilerStart; the copy
 # launched inside and still running at hipProfilerStop is kept whole; roctxProfilerResume and
@@ -106,18 +85,12 @@ if [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libamdhip64.so.5" ]; th
 		"$INSPECT" -o "$T/hip" --capture-range api -- "$PY" "$top_srcdir/tests/apps/hip-capture.py" >"$T/out" 2>"$T/err"
 	ok $? "--capture-range api: the HIP program runs ($(cat "$T/out"))"
 	f=$(facts "$T/hip")
-	check "hipProfilerStart..Stop and roctxProfilerResume..Pause recorded alone; the copy in flight at the stop kept ($f)" \
-		expect "$f" 'f["names"].get("hipMemcpyAsync") == 1 and f["names"].get("copy HtoD") == 1 and f["names"].get("hipGetDeviceCount") == 1 and "hipMemcpy" not in f["names"] and "hipDeviceSynchronize" not in f["names"] and "hipFree" not in f["names"] and f["windows"] == 2'
-	"$PY" - "$T/trace.json" <<'PY'
-import json, sys
-ev = json.load(open(sys.argv[1]))
-ev = ev["traceEvents"] if isinstance(ev, dict) else ev
-by = {e["name"]: e for e in ev if e.get("ph") == "X"}
-stop, copy = by["hipProfilerStop"], by["copy HtoD"]
-if not copy["ts"] + copy["dur"] > stop["ts"] + stop["dur"]:
-    sys.exit("the copy %s ends before hipProfilerStop %s returns" % (copy, stop))
-PY
-	ok $? "the copy's device span ends after hipProfilerStop returned: it finished outside the window"
+	pycheck "hipProfilerStart..Stop and roctxProfilerResume..Pause recorded alone; the copy "\
+"in flight at the stop kept ($f)" \
+		hip-range "$f"
+	pycheck "the copy's device span ends after hipProfilerStop returned: it finished "\
+"outside the window" \
+		copy-after-stop "$T/trace.json"
 else
 	ok 1 "no stand-in HIP runtime (STANDIN_LIBDIR): the HIP capture range cannot be tried"
 	ok 1 "(the same)"

@@ -23,43 +23,11 @@ replay() {
 	json) cp "$_f" "$_d/in.json" && set -- --import "$_d/in.json" --summary=json "$@" ;;
 	records)
 		# a chunk file around the payload, as fuzz-records.c makes it
-		py 'import struct, sys, zlib
-b = open(sys.argv[1], "rb").read()
-if not b:
-    sys.exit(1)
-pay = b[1:]
-n = len(pay)
-fh = bytearray(64)
-struct.pack_into("<8sHHIQII", fh, 0, b"TPROF\0TR", 1, 64, 0x01020304, 1, 1, 0)
-struct.pack_into("<I", fh, 60, zlib.crc32(bytes(fh[:60])))
-ch = bytearray(64)
-units, records = n // 4 + 1, n // 7 + 1
-struct.pack_into("<4sHHIIIIQQIIIIII", ch, 0, b"TPCK", 1, 64, 1, 0, 0, units, 0, 0, n, n, 0,
-                 2 if b[0] & 1 else 4, records, 0)
-struct.pack_into("<I", ch, 60, zlib.crc32(bytes(ch[:60])))
-open(sys.argv[2] + "/p/fz.1.00000001.tpf", "wb").write(bytes(fh) + bytes(ch) + pay)' \
-			"$_f" "$_d" && set -- "$_d/p" --summary "$@" ;;
+		"$PY" -B "$CHECKS" records-chunk "$_f" "$_d" && set -- "$_d/p" --summary "$@" ;;
 	render)
 		# the layout and the choice of output of fuzz-render.c
 		# shellcheck disable=SC2046
-		set -- $(py 'import struct, sys
-b = open(sys.argv[1], "rb").read()
-d = sys.argv[2]
-if len(b) < 5:
-    sys.exit(1)
-sel, n = b[0], struct.unpack_from("<I", b, 1)[0]
-b = b[5:]
-n = min(n, len(b))
-open(d + "/p/fz.1.00000001.tpf", "wb").write(b[:n])
-if len(b) > n:
-    open(d + "/p/fz.1.00000001.spool", "wb").write(b[n:])
-g = ["process", "domain", "neuroncore", "instance"][sel >> 3 & 3]
-win = ["--start", "10", "--end", "200000"] if sel & 0x20 else []
-out = [["-s"], ["--summary=json"], ["-f", "chrome", "-o", d + "/t.json", "--group-by", g],
-       ["-f", "perfetto", "-o", d + "/t.pftrace", "--group-by", g],
-       ["-f", "otf2", "-o", d + "/t.otf2"], ["-f", "sqlite", "-o", d + "/t.db"],
-       ["-f", "chrome", "--split", "size:0.01", "-o", d + "/t.json"]][min(sel & 7, 6)]
-print(" ".join([d + "/p"] + out + win))' "$_f" "$_d") "$@" ;;
+		set -- $("$PY" -B "$CHECKS" render-args "$_f" "$_d") "$@" ;;
 	esac
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$ANALYZE" "$@" --no-progress \
 		>"$_d/out" 2>"$_d/err"
@@ -76,10 +44,8 @@ done
 
 # What the fixes made true.
 replay spool "$CORPUS/spool/find-nothing-timed" "$T/r" --summary=json
-py 'import json, sys
-h = json.load(open(sys.argv[1]))["header"]
-sys.exit(0 if h["trace_start_unix_ns"] == 0 and h["wall_time_ns"] == 0 else h)' "$T/r/out"
-ok $? "a spool in which nothing has a time: the trace starts at 0 and lasts 0"
+pycheck "a spool in which nothing has a time: the trace starts at 0 and lasts 0" \
+	nothing-timed "$T/r/out"
 replay json "$CORPUS/json/find-empty-file" "$T/r"
 [ $? -eq 1 ] && grep -q "in.json" "$T/r/err"
 ok $? "an empty JSON file: nothing read (status 1), the file named"

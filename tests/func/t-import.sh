@@ -12,47 +12,8 @@
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
 plan 42
 
-# merged MODE TRACE_JSON TOLERANCE_US: the checks of one merged Chrome trace.
-merged() {
-	pyc '
-mode, tol = sys.argv[2], float(sys.argv[3])
-d = load(sys.argv[1])
-ev = events(d)
-names = tracknames(d)
-pn = procs(d)
-steps = numbered(ev, "step ")
-ps = numbered(ev, "ProfilerStep#")
-ops = sorted((e for e in ev if e["ph"] == "X" and e["name"] == "aten::op"), key=lambda e: e["ts"])
-rops = sorted((e for e in ev if e["ph"] == "X" and e["name"].startswith("op ")), key=lambda e: e["ts"])
-fail = []
-if len(ps) != 6 or sorted(ps) != sorted(set(steps) - {7}):
-    fail.append("ProfilerStep#N %s against tprof steps %s" % (sorted(ps), sorted(steps)))
-for n, e in ps.items():
-    if n in steps and abs(e["ts"] - steps[n]["ts"]) > tol:
-        fail.append("ProfilerStep#%d at %.3f us, step %d at %.3f us" % (n, e["ts"], n, steps[n]["ts"]))
-if len(ops) != 18 or len(rops) != 18:
-    fail.append("%d aten::op, %d op ranges" % (len(ops), len(rops)))
-for a, b in zip(ops, rops):
-    if abs(a["ts"] - b["ts"]) > tol or abs(a["dur"] - b["dur"]) > tol:
-        fail.append("aten::op at %.3f+%.3f, its range at %.3f+%.3f" % (a["ts"], a["dur"], b["ts"], b["dur"]))
-tracks = {(e["pid"], e["tid"]) for e in list(ps.values()) + ops}
-rtrack = {(e["pid"], e["tid"]) for e in rops}
-if len(tracks) != 1 or len(rtrack) != 1:
-    fail.append("imported on tracks %s, ranges on %s" % (tracks, rtrack))
-else:
-    t, r = tracks.pop(), rtrack.pop()
-    if t[0] != r[0]:
-        fail.append("imported in process %s, the ranges in %s" % (pn.get(t[0]), pn.get(r[0])))
-    if not names.get(t, "").endswith(" framework") or names.get(t) != names.get(r) + " framework":
-        fail.append("imported track named %r, the thread %r" % (names.get(t), names.get(r)))
-for o in ops:
-    if not any(s["ts"] <= o["ts"] and o["ts"] + o["dur"] <= s["ts"] + s["dur"] for s in ps.values()):
-        fail.append("aten::op at %.3f is in no ProfilerStep" % o["ts"])
-        break
-if fail:
-    sys.exit("; ".join(fail[:6]))
-' "$@"
-}
+# merged TRACE_JSON MODE TOLERANCE_US: the checks of one merged Chrome trace.
+merged() { "$PY" -B "$CHECKS" merged "$@"; }
 
 # widened US OUT: US plus the longest tprof call imp-writer measured (its "slack_ns=" line
 # in OUT), in us.
@@ -74,29 +35,9 @@ ok $? "-v names the recorded process it belongs to"
 merged "$T/base.json" base "$(widened 50 "$T/base.out")" 2>"$T/base.check"
 ok $? "baseTimeNanoseconds: steps and ops within 50 us (+ slack) of their twins, on the program's framework track, ops inside steps"
 [ -s "$T/base.check" ] && diag "$(cat "$T/base.check")"
-# Kineto's GPU work (pid 0 "GPU 0", tid 7, args device 0 and stream 7) joins the recorded
-# process's device track of GPU 0, and the ac2g flows end there.
-pyc 'd = load(sys.argv[1]); e = events(d)
-names = tracknames(d)
-pnames = {p: label for p, (label, _) in procs(d).items()}
-k = [x for x in e if x["ph"] == "X" and x["name"].startswith("gpu op ")]
-where = {(x["pid"], x["tid"]) for x in k}
-f = [x for x in e if x["ph"] == "f" and x.get("cat") == "ac2g"]
-ops = sorted(x["ts"] + x["dur"] for x in e if x["ph"] == "X" and x["name"].startswith("op "))
-late = [round(b["ts"] - a, 3) for a, b in zip(ops, sorted(k, key=lambda x: x["ts"]))]
-bad = []
-if len(k) != 18 or len(where) != 1: bad.append("kernels %d on %s" % (len(k), where))
-else:
-    pid, tid = next(iter(where))
-    if not pnames.get(pid, "").startswith("imp-writer") or names.get((pid, tid)) != "GPU 0 stream 1":
-        bad.append("kernels on %s of %s" % (names.get((pid, tid)), pnames.get(pid)))
-    if len(f) != 18 or {(x["pid"], x["tid"]) for x in f} != where: bad.append("flow ends %s" % f[:2])
-if not bad and any(abs(l - 10) > float(sys.argv[2]) for l in late):
-    bad.append("kernel starts after their ops: %s" % late)
-empty = [n for n in pnames.values() if "(imported from" in n]
-if empty: bad.append("imported processes named though nothing is drawn in them: %s" % empty)
-sys.exit("; ".join(bad) if bad else 0)' "$T/base.json" "$(widened 50 "$T/base.out")"
-ok $? "Kineto's GPU work: on the recorded process's track GPU 0 stream 1, 10 us after its op, ac2g flows ending there; no empty imported process"
+pycheck "Kineto's GPU work: on the recorded process's track GPU 0 stream 1, 10 us after its op, "\
+"ac2g flows ending there; no empty imported process" \
+	gpu-work "$T/base.json" "$(widened 50 "$T/base.out")"
 
 # ---- epoch timestamps, given with --import ---------------------------------------------------
 "$INSPECT" -o "$T/epoch" -- "$APPS/imp-writer" "$T/epoch.json" epoch 6 3 >"$T/epoch.out" 2>&1
@@ -115,28 +56,15 @@ ok $? "--import of a file without absolute time"
 grep -q "placed by its steps" "$T/rel.err" &&
 	grep -Eq "6 steps matched; the file's time 0 at -?[0-9.]+ us of the profile \(the median of the steps' offsets\), residual [0-9.]+ us RMS" "$T/rel.err"
 ok $? "-v: placed by its 6 steps, with the residual"
-# One step that started late (a preempted thread): ProfilerStep#3 4 ms later in the file.  The
-# file stays where its other steps put it (a mean of the offsets would move it by 4/6 ms): the
-# median of the offsets moves by no more than their spread, the longest tprof_step call.
-py 'import json, sys
-d = json.load(open(sys.argv[1]))
-ev = d["traceEvents"] if isinstance(d, dict) else d
-late = [e for e in ev if e.get("name") == "ProfilerStep#3"]
-if len(late) != 1: sys.exit("ProfilerStep#3: %d" % len(late))
-late[0]["ts"] = float(late[0]["ts"]) + 4000
-json.dump(d, open(sys.argv[2], "w"))' "$T/rel.json" "$T/late.json" &&
+# One step that started late (a preempted thread): ProfilerStep#3 4 ms later in the file.
+"$PY" -B "$CHECKS" make-late-step "$T/rel.json" "$T/late.json" &&
 	"$ANALYZE" "$T/rel" --import "$T/late.json" -v --summary >/dev/null 2>"$T/late.err"
 at() { sed -n "s/.*the file's time 0 at \(-\{0,1\}[0-9.]*\) us of the profile.*/\1/p" "$1"; }
 most() { sed -n 's/.*residual [0-9.]* us RMS, \([0-9.]*\) us at most.*/\1/p' "$1"; }
-py 'import sys
-a, b, most, tol = (float(x) for x in sys.argv[1:])
-if abs(a - b) >= tol:
-    sys.exit("placed at %.3f us, %.3f us without the late step (%.3f us allowed)" % (b, a, tol))
-if abs(most - 4000) >= 100 + tol:
-    sys.exit("the late step %.3f us off, want 4000 us within %.3f us" % (most, 100 + tol))' \
-	"$(at "$T/rel.err")" "$(at "$T/late.err")" "$(most "$T/late.err")" \
+pycheck "a step 4 ms late: the file placed where its other steps put it (within 1 us + slack), "\
+"the 4 ms in the residual" \
+	late-step-placement "$(at "$T/rel.err")" "$(at "$T/late.err")" "$(most "$T/late.err")" \
 	"$(widened 1 "$T/rel.out")"
-ok $? "a step 4 ms late: the file placed where its other steps put it (within 1 us + slack), the 4 ms in the residual"
 [ -s "$T/late.err" ] && diag "$(grep matched "$T/late.err")"
 merged "$T/rel.trace.json" relative "$(widened 1000 "$T/rel.out")" 2>"$T/rel.check"
 ok $? "by steps: every ProfilerStep#N within 1 ms (+ slack) of tprof step N, ops with their ranges"
@@ -145,9 +73,7 @@ ok $? "by steps: every ProfilerStep#N within 1 ms (+ slack) of tprof step N, ops
 	-v -f chrome -o "$T/off.json" 2>"$T/off.err"
 ok $? "--import-steps that match nothing and --import-offset"
 grep -q "placed by --import-offset" "$T/off.err" &&
-	pyc 'd = load(sys.argv[1]); e = events(d)
-first = min(x["ts"] for x in e if x["ph"] == "X" and x["name"].startswith("ProfilerStep#"))
-sys.exit(0 if abs(first - 250) < 1 else "first imported event at %.3f us" % first)' "$T/off.json"
+	"$PY" -B "$CHECKS" offset-placement "$T/off.json"
 ok $? "--import-offset 250: the file's first event 250 us after the profile's start (ts 0)"
 
 # ---- runs on disk: the same trace --------------------------------------------------------------
@@ -159,42 +85,22 @@ ok $? "sorted in runs of 1 KiB merged from disk: the same Chrome trace as in one
 # ---- the summary ---------------------------------------------------------------------------
 "$ANALYZE" "$T/base" --summary=json >"$T/base.sum.json" 2>/dev/null
 ok $? "--summary=json of a merged profile"
-# Durations are compared with those the file gives (imp-writer's ops spin for 300 us of wall
-# time, which a busy machine can stretch): the op's total to 1 us each, the steps' median.
-py 'import json, sys
-s = json.load(open(sys.argv[1]))
-f = json.load(open(sys.argv[2]))["traceEvents"]
-want = sum(e["dur"] for e in f if e.get("name") == "aten::op") * 1000
-rows = {r["name"]: r for r in s["framework_ops"]["rows"]}
-op = rows.get("aten::op")
-ok = op and op["count"] == 18 and abs(op["self_ns"] - want) <= 18e3 and op["self_ns"] == op["total_ns"]
-ok = ok and not any(n.startswith("ProfilerStep#") for n in rows)
-names = [r["name"] for r in s["ranges"]["rows"]] if "ranges" in s else []
-sys.exit(0 if ok and "aten::op" not in names else "framework_ops %s (the file: %d ns); ranges %s" % (rows, want, names))' "$T/base.sum.json" "$T/base/w.pt.trace.json"
-ok $? "Framework ops: aten::op 18 times for the file's durations (self = total), the steps not among them; not among the ranges"
+# Durations are compared with those the file gives: the op's total, the steps' median.
+pycheck "Framework ops: aten::op 18 times for the file's durations (self = total), the steps "\
+"not among them; not among the ranges" \
+	framework-ops "$T/base.sum.json" "$T/base/w.pt.trace.json"
 "$ANALYZE" --import "$T/rel.json" --summary=json >"$T/rel.sum.json" 2>/dev/null &&
-	py 'import json, sys
-s = json.load(open(sys.argv[1]))["steps"]
-d = sorted(e["dur"] * 1000 for e in json.load(open(sys.argv[2]))["traceEvents"]
-           if e.get("name", "").startswith("ProfilerStep#"))
-sys.exit(0 if s and s["count"] == 6 == len(d) and abs(s["median_ns"] - d[3]) <= 1e3
-         else "%s; steps in the file: %s" % (s, d))' "$T/rel.sum.json" "$T/rel.json"
+	"$PY" -B "$CHECKS" imported-steps "$T/rel.sum.json" "$T/rel.json"
 ok $? "converted alone, the file's ProfilerStep#N are the Steps table's steps"
 # --steps with the imported steps: converted alone, and merged with a profile whose process
 # (the file's home) recorded no step of its own (the fallback to every imported step).
 "$ANALYZE" --import "$T/rel.json" --steps 2:3 -f chrome -o "$T/rel-s23.json" 2>"$T/rel-s23.err" &&
-	pyc 'd = load(sys.argv[1]); e = [x for x in events(d) if x["ph"] == "X"]
-steps = sorted(x["name"] for x in e if x["name"].startswith("ProfilerStep#"))
-ops = [x for x in e if x["name"] == "aten::op"]
-sys.exit(0 if steps == ["ProfilerStep#2", "ProfilerStep#3"] and len(ops) == 6 else "%s, %d ops" % (steps, len(ops)))' "$T/rel-s23.json"
+	"$PY" -B "$CHECKS" steps-2-3 "$T/rel-s23.json"
 ok $? "--import FILE --steps 2:3: the window of its ProfilerStep#2 and #3, their 6 ops"
 "$INSPECT" -o "$T/nostep" -- "$APPS/imp-writer" "$T/nostep/w.pt.trace.json" base 4 2 nostep \
 	>"$T/nostep.out" 2>&1 &&
 	"$ANALYZE" "$T/nostep" --steps 3 -f chrome -o "$T/nostep.json" 2>"$T/nostep.err" &&
-	pyc 'd = load(sys.argv[1]); e = [x for x in events(d) if x["ph"] == "X"]
-steps = sorted(x["name"] for x in e if x["name"].startswith("ProfilerStep#"))
-ops = [x for x in e if x["name"] == "aten::op"]
-sys.exit(0 if steps == ["ProfilerStep#3"] and len(ops) == 2 else "%s, %d ops" % (steps, len(ops)))' "$T/nostep.json"
+	"$PY" -B "$CHECKS" steps-3-only "$T/nostep.json"
 ok $? "a profile without tprof steps: --steps 3 is the imported ProfilerStep#3, its 2 ops"
 "$ANALYZE" "$T/base" --summary >"$T/base.sum" 2>/dev/null
 grep -q "^Framework ops (imported slices by name" "$T/base.sum"
@@ -223,36 +129,21 @@ cat >"$T/all.json" <<'EOF'
 EOF
 "$ANALYZE" --import "$T/all.json" -f chrome -o "$T/all.out.json" 2>"$T/all.err"
 ok $? "--import without DIR converts to Chrome JSON"
-pyc 'd = load(sys.argv[1]); e = events(d)
-c = collections.Counter(x["ph"] for x in e)
-x = {x["name"]: x for x in e if x["ph"] == "X"}
-want = {"X": 5, "i": 2, "C": 4, "b": 1, "e": 1, "s": 1, "f": 1}
-bad = {k: (c.get(k, 0), v) for k, v in want.items() if c.get(k, 0) != v}
-if not bad and (x["step"]["args"] != {"n": 1, "s": "x", "f": 2.5, "b": True, "l": [1, "two", {"three": 3}]}
-                or x["step"]["cat"] != "user_annotation" or ns(x["step"]["dur"]) != 1000250
-                or ns(x["mm"]["ts"] - x["step"]["ts"]) != 99501 or x["inner"]["dur"] != 100):
-    bad = {"step": x["step"], "mm": x["mm"]}
-sys.exit("counts (got, want) or slices wrong: %s" % bad if bad else 0)' "$T/all.out.json"
-ok $? "Chrome: 5 slices (X, B..E), 2 instants, 4 counter samples, async b/e, flow s/f; args, categories and ns kept"
+pycheck "Chrome: 5 slices (X, B..E), 2 instants, 4 counter samples, async b/e, flow s/f; args, "\
+"categories and ns kept" \
+	every-phase-chrome "$T/all.out.json"
 "$ANALYZE" --import "$T/all.json" -f perfetto -o "$T/all.pftrace" 2>/dev/null &&
 	"$PY" "$PFTRACE" compare "$T/all.pftrace" "$T/all.out.json" >"$T/all.pf" 2>&1
 ok $? "Perfetto: protoc decodes it and it holds what the Chrome trace does"
 [ $? -eq 0 ] || diag "$(tail -n 5 "$T/all.pf")"
-py 'import json, sys
-s = json.load(open(sys.argv[1]))
-sys.exit(0 if (s["slices"], s["instants"], s["counters"], s["flows"]) == (6, 2, 4, 1) else s)' "$T/all.pf"
-ok $? "Perfetto: 6 slices (5 and the async range), 2 instants, 4 counter samples, 1 flow"
+pycheck "Perfetto: 6 slices (5 and the async range), 2 instants, 4 counter samples, 1 flow" \
+	every-phase-perfetto "$T/all.pf"
 if command -v otf2-print >/dev/null 2>&1; then
 	"$ANALYZE" --import "$T/all.json" -f otf2 -o "$T/all.otf2" 2>/dev/null &&
 		otf2-print "$T/all.otf2/traces.otf2" >"$T/all.otf2.txt" 2>&1
 	ok $? "OTF2: otf2-print reads the archive"
-	py 'import collections, sys
-c = collections.Counter(l.split()[0] for l in open(sys.argv[1]) if l[:1].isupper() and l.split())
-# slices and instants enter and leave (instants: a region of their own); counters are
-# metrics; the async range is an enter and leave of its own location
-want = {"ENTER": 8, "LEAVE": 8, "METRIC": 4}
-sys.exit(0 if all(c[k] == v for k, v in want.items()) else dict(c))' "$T/all.otf2.txt"
-	ok $? "OTF2: 8 ENTER and 8 LEAVE (5 slices, 2 instants, the async range), 4 METRIC"
+	pycheck "OTF2: 8 ENTER and 8 LEAVE (5 slices, 2 instants, the async range), 4 METRIC" \
+		every-phase-otf2 "$T/all.otf2.txt"
 else
 	skip "otf2-print is not installed"
 	skip "otf2-print is not installed"
@@ -263,15 +154,9 @@ grep -q "trainer (imported from all.json)" "$T/all.sum"
 ok $? "the summary names the imported process after its process_name and file"
 
 # args longer than a record holds: the slice is kept, its args said to be left out
-"$PY" -c 'import json, sys
-json.dump({"traceEvents": [
-    {"ph": "X", "name": "big", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"blob": "x" * 100000}},
-    {"ph": "X", "name": "small", "pid": 1, "tid": 1, "ts": 20, "dur": 5, "args": {"n": 7}}]},
-    open(sys.argv[1], "w"))' "$T/bigargs.json" &&
+"$PY" -B "$CHECKS" make-big-args "$T/bigargs.json" &&
 	"$ANALYZE" --import "$T/bigargs.json" -f chrome -o "$T/bigargs.out.json" 2>"$T/bigargs.err" &&
-	pyc 'x = {e["name"]: e for e in events(load(sys.argv[1])) if e["ph"] == "X"}
-ok = x["big"]["args"] == {"args": "left out: longer than a record holds"} and x["small"]["args"] == {"n": 7}
-sys.exit(0 if ok else "%s %s" % (x["big"].get("args"), x["small"].get("args")))' "$T/bigargs.out.json"
+	"$PY" -B "$CHECKS" big-args "$T/bigargs.out.json"
 ok $? "args of 100 kB: the slice kept, its args said to be left out; the next event's args kept"
 
 # ---- damage ----------------------------------------------------------------------------------

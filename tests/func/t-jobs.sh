@@ -9,18 +9,7 @@
 plan 39
 
 # jobs DIR: "ID:COUNT ..." of the chunk files under DIR, by the job in their headers.
-jobs() {
-	"$PY" -c '
-import collections, os, struct, sys
-c = collections.Counter()
-for root, _, files in os.walk(sys.argv[1]):
-    for f in files:
-        if f.endswith(".tpf"):
-            h = open(os.path.join(root, f), "rb").read(64)
-            c["%016x" % struct.unpack_from("<Q", h, 40)[0]] += 1
-print(" ".join("%s:%d" % kv for kv in sorted(c.items())))
-' "$1"
-}
+jobs() { "$PY" -B "$CHECKS" job-counts "$1"; }
 # ids DIR: the job ids alone, one per line.
 ids() { jobs "$1" | tr ' ' '\n' | sed 's/:.*//'; }
 # summary_line FILE KEY: the text after "KEY:" in a text summary.
@@ -94,15 +83,7 @@ ok $? "an unknown --job: exit 2 (got $rc), the error lists the jobs"
 [ "$rc" -eq 2 ] || diag "$(cat "$T/bad.err")"
 
 "$ANALYZE" "$D" --job all --summary=json >"$T/all.json" 2>/dev/null &&
-	"$PY" -c '
-import json, sys
-h = json.load(open(sys.argv[1]))["header"]
-want = sorted(sys.argv[2:])
-got = sorted(j["id"] for j in h["jobs"])
-assert got == want, (got, want)
-assert all(j["processes"] == 1 and j["start_unix_ns"] > 0 and "threads" in j["command"] for j in h["jobs"]), h["jobs"]
-assert h["jobs_in_dir"] == 2 and h["jobs_not_analyzed"] == 0 and h["processes"] == 2, h
-' "$T/all.json" "$A" "$B"
+	"$PY" -B "$CHECKS" both-jobs-json "$T/all.json" "$A" "$B"
 ok $? "JSON summary: header.jobs lists both jobs (id, start, processes, command)"
 
 # --replace: the other jobs' files go, nothing else.
@@ -188,16 +169,7 @@ ok $? "TPROF_JOB names the job: hex digits as they are, other text hashed alike 
 # Made from a fresh one by zeroing the job field of each header and redoing its CRC.
 O="$T/old"
 record_env "$O" "$APPS/forkexec" fork 10 >/dev/null 2>&1
-"$PY" -c '
-import glob, os, struct, sys, zlib
-for f in glob.glob(os.path.join(sys.argv[1], "*")):
-    with open(f, "r+b") as fh:
-        h = bytearray(fh.read(64))
-        h[40:48] = bytes(8)
-        struct.pack_into("<I", h, 60, zlib.crc32(bytes(h[:60])))
-        fh.seek(0)
-        fh.write(h)
-' "$O"
+"$PY" -B "$CHECKS" zero-jobs "$O"
 [ "$(jobs "$O")" = "0000000000000000:2" ]
 ok $? "(an old profile: two processes without a job id)"
 "$ANALYZE" "$O" --summary >"$T/o.txt" 2>"$T/o.err"
@@ -206,11 +178,7 @@ ok $? "(an old profile: two processes without a job id)"
 rc=$?
 ok $rc "an old profile reads as one job, unknown, with both its processes"
 [ $rc -eq 0 ] || diag "$(cat "$T/o.err")" "$(head -6 "$T/o.txt")"
-"$ANALYZE" "$O" --summary=json 2>/dev/null | "$PY" -c '
-import json, sys
-j = json.load(sys.stdin)["header"]["jobs"]
-assert len(j) == 1 and j[0]["id"] is None and j[0]["processes"] == 2, j
-'
+"$ANALYZE" "$O" --summary=json 2>/dev/null | "$PY" -B "$CHECKS" old-job-null /dev/stdin
 ok $? "JSON: its id is null"
 "$INSPECT" -o "$O" -- "$APPS/threads" 1 5 >/dev/null 2>"$T/o2.err"
 rc=$?
@@ -253,19 +221,10 @@ cp -r "$T/amb" "$T/fw"
 for f in "$T/fw"/*.tpf; do
 	b=$(basename "$f" .tpf)
 	hp=${b%.*}
-	"$PY" -c '
-import struct, sys, time
-job = "%016x" % struct.unpack_from("<Q", open(sys.argv[1], "rb").read(64), 40)[0]
-ts = time.time() * 1e6
-print("""{"traceEvents": [{"name": "op-%s", "ph": "X", "ts": %.0f, "dur": 1, "pid": 1, "tid": 1}]}""" % (job, ts))
-' "$f" >"$T/fw/$hp.pt.trace.json"
+	"$PY" -B "$CHECKS" framework-trace "$f" >"$T/fw/$hp.pt.trace.json"
 done
 "$ANALYZE" "$T/fw" --job abcd000000000001 --format chrome -o "$T/fw.json" 2>/dev/null &&
-	pyc '
-d = load(sys.argv[1])
-ops = sorted(e["name"] for e in events(d) if e["name"].startswith("op-"))
-assert ops == ["op-abcd000000000001"], ops
-' "$T/fw.json"
+	"$PY" -B "$CHECKS" framework-of-job "$T/fw.json"
 ok $? "a framework trace of another job's process is left out"
 
 # The system image the sampler writes beside the program's files is of the same job.

@@ -18,21 +18,7 @@ TPROF_BUFFER_KB=16 TPROF_TEST_SLOT_PAUSE_US=2000 "$INSPECT" -o "$T/out" -- \
 	"$MPIRUN" $MPIRUN_FLAGS -np 2 "$APP" completions 3000 >"$T/truth.json" 2>"$T/rec.err"
 ok $? "mpi-polls completions 3000 runs with 16 KB buffers"
 
-"$DUMP" "$T/out" >"$T/rec.json" && py '
-import collections, json, sys
-calls, ends, reqs = collections.Counter(), collections.Counter(), 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r["kind"] == "call" and r["flags"] == 2:
-        calls[r["name"]] += 1
-        ends[r["name"]] += r["t1"] != 0
-    reqs += r["kind"] == "mpireq"
-want = {"MPI_Irecv": 3000, "MPI_Isend": 3000, "MPI_Waitall": 1500, "MPI_Testall": 1500}
-if any(calls[n] != c for n, c in want.items()) or reqs != 6000:
-    sys.exit("calls %s, %d completions" % (dict(calls), reqs))
-if calls != ends:
-    sys.exit("calls without their end: %s" % dict(calls - ends))
-' "$T/rec.json"
+"$DUMP" "$T/out" >"$T/rec.json" && "$PY" -B "$CHECKS" call-ends "$T/rec.json"
 ok $? "every call has its end and its completions (6000), though 16 KB buffers changed hands all along"
 
 "$ANALYZE" "$T/out" -s >"$T/sum.txt" 2>"$T/an.err" && ! grep -q "unfinished" "$T/sum.txt"

@@ -72,17 +72,12 @@ files() {
 digest() {
 	_p="$2/$(name "$1")"
 	case $1 in
-	chrome | gz) py 'import gzip, json, sys
-p = sys.argv[1]
-json.load(gzip.open(p, "rt") if p.endswith(".gz") else open(p))' "$_p" && cksum <"$_p" ;;
+	chrome | gz) "$PY" -B "$CHECKS" read-chrome "$_p" && cksum <"$_p" ;;
 	perfetto) cksum <"$_p" ;;
 	sqlite) [ "$(sqlite3 "$_p" 'PRAGMA integrity_check')" = ok ] &&
 		sqlite3 "$_p" .dump | sed "s/'[0-9a-f]\{16\}'/'instance'/g" | cksum ;;
 	otf2) otf2_print "$_p/traces.otf2" "$T/o2" && cat "$T/o2" "$T/o2.defs" | cksum ;;
-	split) py 'import gzip, json, os, sys
-d = json.load(open(sys.argv[1] + "/t.index.json"))
-for p in d["parts"]:
-    json.load(gzip.open(os.path.join(sys.argv[1], p["file"]), "rt"))' "$2" &&
+	split) "$PY" -B "$CHECKS" read-split "$2" &&
 		for _x in $(files split "$2"); do cksum <"$2/$_x"; done ;;
 	esac
 }

@@ -29,9 +29,7 @@ run() {
 marks() {
 	"$ANALYZE" "$1" --format chrome -o "$T/m.json" 2>"$T/m.err" &&
 		"$ANALYZE" "$1" --summary >"$T/m.sum" 2>>"$T/m.err" || { echo "analyzer failed"; return; }
-	pyc '
-d = load(sys.argv[1])
-print(sum(1 for e in events(d) if e["ph"] == "i" and e["name"] == "fds"), end=" ")' "$T/m.json"
+	"$PY" -B "$CHECKS" fds-marks "$T/m.json"
 	sed -n 's/^ *dropped: *\([0-9,]*\).*/dropped \1/p' "$T/m.sum"
 }
 
@@ -139,15 +137,7 @@ for f in /proc/$pid/fd/*; do
 done >"$T/fds-list"
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-pyc '
-rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
-if len(rows) != 2:
-    sys.exit("%d descriptors of the recorder seen, not 2 (chunk file, spool)" % len(rows))
-bad = [r for r in rows if int(r[0]) < 3 or not int(r[1], 8) & 0o2000000]
-if bad:
-    sys.exit("below 3 or without O_CLOEXEC: %s" % bad)
-if min(int(r[0]) for r in rows) < 64:
-    sys.exit("among the small numbers that are the program'"'"'s: %s" % rows)
-' "$T/fds-list"
-ok $? "the recorder's descriptors are close-on-exec and above the program's ($(tr '\n' ' ' <"$T/fds-list"))"
+pycheck "the recorder's descriptors are close-on-exec and above the program's "\
+"($(tr '\n' ' ' <"$T/fds-list"))" \
+	recorder-fds "$T/fds-list"
 finish

@@ -20,33 +20,9 @@ ok $? "the program ran ${RAN:-no} handlers (at least $H) and exited 0 (status $r
 check "the summary is written" test -s "$T/sum.json"
 [ -s "$T/sum.json" ] || diag "$(cat "$T/analyze.err" "$T/app.err")"
 
-# handlers: each made 3 records (mark, push, pop); kept + counted as reentered == 3 * H
-py '
-import json, sys
-d = json.load(open(sys.argv[1]))
-h, loops = int(sys.argv[2]), int(sys.argv[3] or -1)
-marks = {r["name"]: r["count"] for r in d["marks"]["rows"]}
-ranges = {r["name"]: r["calls"] for r in d["ranges"]["rows"]}
-dr = d["header"]["dropped"]
-lost = dr.get("reentered", 0)
-kept = marks.get("signal", 0) + 2 * ranges.get("handler", 0)
-print("# handlers %d: %d signal marks, %d handler ranges, %d counted as lost (%d in all lost)"
-      % (h, marks.get("signal", 0), ranges.get("handler", 0), lost, dr["total"]))
-ok = kept + lost == 3 * h and marks.get("signal", 0) <= h and ranges.get("handler", 0) <= h
-ok = ok and dr["total"] == lost
-sys.exit(0 if ok else 1)
-' "$T/sum.json" "${RAN:-0}" "$LOOPS"
-ok $? "every handler record is in the profile or counted as lost (reentered), nothing else lost"
+pycheck "every handler record is in the profile or counted as lost (reentered), nothing else lost" \
+	handler-records "$T/sum.json" "${RAN:-0}"
 
-py '
-import json, sys
-d = json.load(open(sys.argv[1]))
-loops = int(sys.argv[2])
-marks = {r["name"]: r["count"] for r in d["marks"]["rows"]}
-ranges = {r["name"]: r["calls"] for r in d["ranges"]["rows"]}
-print("# %d loops: %d work ranges, %d main marks" % (loops, ranges.get("work", 0), marks.get("main", 0)))
-sys.exit(0 if ranges.get("work") == loops and marks.get("main") == loops and
-         d["header"].get("cut", {"total": 0})["total"] == 0 and d["header"]["skipped"]["unmatched_pops"] == 0 else 1)
-' "$T/sum.json" "${LOOPS:-0}"
-ok $? "the main loop's ranges and marks are all there, none cut or unmatched"
+pycheck "the main loop's ranges and marks are all there, none cut or unmatched" \
+	main-loop "$T/sum.json" "${LOOPS:-0}"
 finish
