@@ -10,6 +10,7 @@
 # Returns non-zero, saying why on stderr, when one does not convert or read back.
 RT_PFTRACE="$top_srcdir/tests/tools/pftrace.py"
 RT_SQLCHECK="$top_srcdir/tests/func/lib-sqlite.py"
+RT_CHECKS="$top_srcdir/tests/tools/checks/lib-roundtrip.py"
 
 roundtrip() {
 	_rt_in=$1
@@ -26,22 +27,7 @@ roundtrip() {
 		echo "roundtrip: $_rt_in: to Perfetto: $(tail -qn 2 "$_rt_w.err" "$_rt_w.pf.err" 2>/dev/null)" >&2
 		return 1
 	fi
-	if ! "$PY" -c 'import collections, decimal, json, sys
-p = json.load(open(sys.argv[1]))
-d = json.load(open(sys.argv[2]), parse_float=decimal.Decimal)
-ev = d["traceEvents"] if isinstance(d, dict) else d
-c = collections.Counter(e["ph"] for e in ev)
-ends = {e["id"] for e in ev if e["ph"] == "s"} & {e["id"] for e in ev if e["ph"] == "f"}
-spans = collections.defaultdict(list)
-for e in ev:
-    if e["ph"] == "X":
-        spans[e["pid"], e["tid"]].append((e["ts"], e["ts"] + e.get("dur", 0)))
-outside = sum(1 for e in ev if e["ph"] in "sf" and e["id"] in ends and
-              not any(a <= e["ts"] <= z for a, z in spans[e["pid"], e["tid"]]))
-want = {"slices": c["X"] + c["b"], "instants": c["i"], "counters": c["C"], "flows": len(ends),
-        "unanchored": outside}
-got = {k: p[k] for k in want}
-sys.exit(0 if got == want else "Perfetto %s, Chrome %s" % (got, want))' "$_rt_w.pf" "$_rt_w.json" 2>"$_rt_w.pf.err"
+	if ! "$PY" -B "$RT_CHECKS" perfetto-counts "$_rt_w.pf" "$_rt_w.json" 2>"$_rt_w.pf.err"
 	then
 		echo "roundtrip: $_rt_in: $(cat "$_rt_w.pf.err")" >&2
 		return 1

@@ -68,13 +68,7 @@ grep -q "warning: .*damaged.json: offset $at: event skipped: bad JSON" "$T/damag
 ok $? "... and named with its offset ($at)"
 
 # A file cut inside an event: an error with the event's offset, every event before it read.
-"$PY" -c '
-import re, sys
-text = open(sys.argv[1], "rb").read()
-starts = [m.start() for m in re.finditer(rb"^\{\"ph\"", text, re.M)]
-i = len(starts) // 2
-open(sys.argv[2], "wb").write(text[:starts[i] + 10])
-print(i, starts[i])' "$T/object.json" "$T/halved.json" >"$T/halved.want"
+"$PY" -B "$CHECKS" cut-inside-event "$T/object.json" "$T/halved.json" >"$T/halved.want"
 read -r before cut_at <"$T/halved.want"
 "$COUNT" "$T/halved.json" >"$T/halved.out" 2>"$T/halved.err"
 [ $? -eq 1 ]

@@ -22,16 +22,8 @@ ok $? "tprof-analyze -v writes the Chrome trace"
 WANT='{"k1": [20000, 30000], "k2": [30000, 40400], "k3": [40400, 53000], "k4": [100000, 110000],
 "k5": [25000, 35000], "k6": [230000, 240000], "k7": [210000, 220000], "k8": [310000, 320000],
 "k9": [400000, 400000], "k10": [520000, 530000], "k11": [530000, 540000]}'
-check "Chrome: every span where it belongs; none overlaps another on its track; every arrow goes forward" pyc '
-d = load(sys.argv[1]); want = json.loads(sys.argv[2])
-base = min(ns(e["ts"]) for e in events(d) if e["ph"] == "X" and e["name"] == "hipLaunchKernel") - 10000
-got = {e["name"]: [ns(e["ts"]) - base, ns(e["ts"] + e["dur"]) - base]
-       for e in events(d) if e["ph"] == "X" and e.get("cat") == "kernel"}
-bad = overlaps(d) + backward(d)
-arrows = collections.Counter(e["cat"] for e in events(d) if e["ph"] == "s")
-if got != want or bad or arrows != {"launch": 15}:
-    sys.exit("spans %s; %s; arrows %s" % (got, bad[:5], arrows))
-' "$T/t.json" "$WANT"
+pycheck "Chrome: every span where it belongs; none overlaps another on its track; every arrow \
+goes forward" chrome-spans "$T/t.json" "$WANT"
 check "-v: the two arrows between NCCL ranks that would go back are left out and counted" \
 	grep -q "NCCL: 2 arrows between ranks not drawn: each would end before it starts" "$T/err.txt"
 
@@ -43,25 +35,14 @@ check "-v: two spans moved to their launch by more than 1 us, the largest by 5 u
 "$ANALYZE" "$T/p" -s >"$T/sum.txt" 2>/dev/null
 check "the summary says so too" grep -q "adjusted:    device spans moved later by more than 1 us, durations kept:  \[overlapping the span before on their stream: 2, largest 25.000 us\]  \[starting before their launch: 2, largest 5.000 us\]" "$T/sum.txt"
 
-"$ANALYZE" "$T/p" -f chrome -o "$T/dom.json" --group-by domain 2>/dev/null && pyc '
-d = load(sys.argv[1])
-bad = overlaps(d) + backward(d)
-if bad or len([e for e in events(d) if e.get("cat") == "kernel"]) != 11:
-    sys.exit("\n".join(bad[:5]) or "not 11 spans")
-' "$T/dom.json"
+"$ANALYZE" "$T/p" -f chrome -o "$T/dom.json" --group-by domain 2>/dev/null &&
+	"$PY" -B "$CHECKS" domain-spans "$T/dom.json"
 ok $? "--group-by domain: the same"
 
 if [ "${OTF2_PRINT:-no}" != no ] && [ -x "${OTF2_PRINT:-}" ]; then
 	. "$(dirname "$0")/lib-otf2.sh"
-	"$ANALYZE" "$T/p" -f otf2 -o "$T/otf2" 2>/dev/null && otf2_print "$T/otf2/traces.otf2" "$T/otf2.txt" && pyo '
-import json
-ev = events(sys.argv[1]); want = json.loads(sys.argv[2])
-base = min(t for r, _, t, x in ev if r == "ENTER" and name(x) == "hipLaunchKernel") - 10000
-got = {n: [a - base, b - base] for _, n, a, b in regions(ev) if n in want}
-bad = nesting(ev)
-if got != want or bad:
-    sys.exit("regions %s; %s" % (got, bad[:5]))
-' "$T/otf2.txt" "$WANT"
+	"$ANALYZE" "$T/p" -f otf2 -o "$T/otf2" 2>/dev/null && otf2_print "$T/otf2/traces.otf2" "$T/otf2.txt" &&
+		"$PY" -B "$CHECKS" otf2-regions "$T/otf2.txt" "$WANT"
 	ok $? "OTF2: every device region at the same times"
 else
 	skip "otf2-print not found (configure looks for it)"

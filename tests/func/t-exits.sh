@@ -56,19 +56,7 @@ for m in $MODES; do
 	ok $? "$m: status $prof through tprof-inspect, $plain without it (want $want)"
 
 	"$ANALYZE" "$T/out.$m" --format chrome -o "$T/$m.json" 2>"$T/$m.analyze.err" &&
-		pyc '
-d = load(sys.argv[1]); k = int(sys.argv[2])
-c = collections.Counter((e["ph"], e["name"]) for e in events(d))
-want = {("X", "main"): k, ("X", "worker"): k, ("i", "main-mark"): k, ("i", "worker-mark"): k}
-if dict(c) != want:
-    sys.exit("events by name: %s, want %s" % (dict(c), want))
-tids = {e["tid"] for e in events(d)}
-if len(tids) != 2 or len(procs(d)) != 1:
-    sys.exit("%d thread tracks in %d processes, want 2 in 1" % (len(tids), len(procs(d))))
-for name in ("main", "worker"):
-    if len({e["tid"] for e in events(d) if e["name"] == name}) != 1:
-        sys.exit("%s ranges spread over several threads" % name)
-' "$T/$m.json" "$K"
+		"$PY" -B "$CHECKS" all-events "$T/$m.json" "$K"
 	ok $? "$m: the trace holds exactly $K ranges and $K marks on each of the two threads"
 
 	"$ANALYZE" "$T/out.$m" --summary >"$T/$m.summary" 2>>"$T/$m.analyze.err"

@@ -27,50 +27,7 @@ ok $? "-v: steps 0 to 6 matched, with the residual"
 grep -q "its process [0-9]* is python3" "$T/an.err"
 ok $? "-v: the file's process is the recorded python3"
 
-pyc '
-f = json.load(open(sys.argv[2]))
-d = load(sys.argv[1])
-ev = events(d)
-names = tracknames(d)
-pn = procs(d)
-steps = numbered(ev, "step ")
-ps = numbered(ev, "ProfilerStep#")
-fail = []
-# Step N begins d_N after ProfilerStep#N, 0 <= d_N <= begin_us[N]; the import takes out the
-# median of the d_N, which is at most the median of begin_us.
-took = f["begin_us"]
-mid = sorted(took)[len(took) // 2]
-print("# each step took to begin, us: %s" % ", ".join("%.1f" % x for x in took))
-if sorted(ps) != list(range(f["steps"] + 1)):
-    fail.append("ProfilerStep numbers %s" % sorted(ps))
-for n, e in sorted(ps.items()):
-    if n not in steps:
-        fail.append("no tprof step %d" % n)
-    elif abs(e["ts"] - steps[n]["ts"]) > 1000 + max(took[n:n + 1] + [mid]):
-        fail.append("ProfilerStep#%d at %.3f us, tprof step %d at %.3f us" % (n, e["ts"], n, steps[n]["ts"]))
-tracks = {(e["pid"], e["tid"]) for e in ps.values()}
-if len(tracks) != 1:
-    fail.append("ProfilerSteps on %s" % tracks)
-else:
-    t = tracks.pop()
-    label, pid = pn.get(t[0], ("?", None))
-    if pid != f["pid"] or not names.get(t, "").endswith(" framework"):
-        fail.append("steps on %r of %r (want pid %d)" % (names.get(t), label, f["pid"]))
-    ops = [e for e in ev if e["ph"] == "X" and (e["pid"], e["tid"]) == t and e["name"].startswith("aten::")]
-    # record_function("ProfilerStep#N") makes its handle (aten::zeros, empty, zero_) just
-    # before the step it marks begins: those are the only ops allowed between steps (how
-    # long before depends on the load of the machine: anywhere after the step before it)
-    ends = sorted((e["ts"], e["ts"] + e["dur"]) for e in ps.values())
-    gaps = [(ends[i - 1][1] if i else float("-inf"), ends[i][0]) for i in range(len(ends))]
-    marker = lambda o: o["name"] in ("aten::zeros", "aten::empty", "aten::zero_") and any(
-        a <= o["ts"] and o["ts"] + o["dur"] <= b for a, b in gaps)
-    outside = [o["name"] for o in ops if not marker(o) and
-               not any(s["ts"] <= o["ts"] and o["ts"] + o["dur"] <= s["ts"] + s["dur"] for s in ps.values())]
-    if len(ops) < 10 or outside:
-        fail.append("%d aten:: ops on the loop thread, outside every step: %s" % (len(ops), outside[:5]))
-if fail:
-    sys.exit("; ".join(fail[:6]))
-' "$T/merged.json" "$T/facts.json" 2>"$T/check.err"
+"$PY" -B "$CHECKS" steps-placed "$T/merged.json" "$T/facts.json" 2>"$T/check.err"
 ok $? "every ProfilerStep#N within 1 ms (and the slack) of tprof step N, on the loop thread's framework track of the python3 process, aten:: ops inside their step"
 [ -s "$T/check.err" ] && diag "$(cat "$T/check.err")"
 "$ANALYZE" "$T/out" --summary >"$T/sum.txt" 2>/dev/null

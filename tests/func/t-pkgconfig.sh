@@ -76,12 +76,7 @@ ok $? "under the installed tprof-inspect the same program is recorded: push retu
 grep -qx "tprof-inspect: profile written to $T/prof (1 process)" "$T/rec.err" && [ -z "$(ls -A "$T/run")" ]
 ok $? "one profile is written where -o says, nothing in the working directory"
 "$root/bin/tprof-analyze" "$T/prof" --format chrome -o "$T/prof.json" 2>"$T/an.err" &&
-	pyc '
-d = load(sys.argv[1])
-c = collections.Counter((e["ph"], e["name"]) for e in events(d))
-if c != {("X", "installed"): 1, ("i", "hello"): 1}:
-    sys.exit("events: %s" % dict(c))
-' "$T/prof.json"
+	"$PY" -B "$CHECKS" installed-events "$T/prof.json"
 ok $? "the installed tprof-analyze reads it: one range 'installed', one mark 'hello'"
 
 # The Python module: under pythondir, and linked from lib/tprof/python, which the installed
@@ -99,10 +94,7 @@ done
 ok $? "the Python module is under pythondir (${pkg#"$dest"}; lacking:${lacking:- none}), linked from lib/tprof/python"
 if [ -x "$SYS_PY" ]; then
 	out=$(cd "$T/run" && env -u TPROF_PRELOAD_LIB -u LD_PRELOAD -u PYTHONPATH PYTHONDONTWRITEBYTECODE=1 \
-		"$inspect" -o "$T/pyprof" -- "$SYS_PY" -c '
-import os, tprof
-tprof.mark("installed python")
-print(tprof.enabled(), os.path.realpath(tprof.__file__), os.environ["PYTHONPATH"])' 2>"$T/py.err")
+		"$inspect" -o "$T/pyprof" -- "$SYS_PY" -B "$CHECKS" installed-module 2>"$T/py.err")
 	want="True $(cd "$pkg" && pwd -P)/__init__.py $(cd "$libdir/tprof/python" && pwd -P)"
 	[ "$out" = "$want" ] && "$root/bin/tprof-analyze" "$T/pyprof" --summary 2>/dev/null |
 		grep -q ' installed python$'

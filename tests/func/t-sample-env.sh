@@ -41,17 +41,7 @@ sampled() {
 }
 
 # Prints the system images of dump-records output on stdin: "pid target arg1" each.
-images() {
-	"$PY" -c '
-import collections, json, sys
-props = collections.defaultdict(lambda: collections.defaultdict(list))
-for r in map(json.loads, sys.stdin):
-    if r["kind"] == "prop":
-        props[r["image"]][r["name"]].append(r["value"])
-for i, p in sorted(props.items()):
-    if p["role"] == ["system"]:
-        print(p["pid"][0], p["target"][0], (p["arg"] + ["-", "-"])[1])'
-}
+images() { "$PY" -B "$CHECKS" images; }
 
 # run NAME [PREFIX...]: sysload all under the recorder with TPROF_SAMPLE=all, then its checks.
 run() {
@@ -102,37 +92,10 @@ analyze() {
 		grep -q " RSS of sysload (.*, pid $P)\$" "$T/$1.sum" &&
 		grep -q " RSS of sysload (.*, pid $C)\$" "$T/$1.sum"
 	ok $? "$1: the summary shows the thread states of busy and sleeper and the Memory table"
-	"$PY" - "$T/$1.sum.json" "$P" "$C" $Z <<'EOF'
-import json, sys
-s = json.load(open(sys.argv[1]))
-P, C = int(sys.argv[2]), int(sys.argv[3])
-Z = [int(z) for z in sys.argv[4:]]
-cores = s["system"]["cpu_cores"]["rows"]
-hostmem = [r for r in s["system"]["memory"]["rows"] if r["kind"] == "host"]
-cpus = sorted(r["cpu"] for r in cores)
-if cpus != list(range(len(cpus))) or len(hostmem) != 1:
-    sys.exit("host-wide counters not once per host: cores %s, host memory rows %s"
-             % (cpus, hostmem))
-labels = sorted(p["label"] for p in s["header"]["process_list"] if p["system"])
-want = sorted("system (%s, pid %d)" % (hostmem[0]["host"], x) for x in [P, C, C] + Z)
-if labels != want:
-    sys.exit("system images %s, expected %s" % (labels, want))
-EOF
-	ok $? "$1: CPU cores and host memory once for the host, of the system images named by pid"
-	"$PY" - "$T/$1.sum.json" "$C" $Z <<'EOF'
-import json, sys
-s = json.load(open(sys.argv[1]))
-C, short = int(sys.argv[2]), len(sys.argv[3:])
-procs = {p["index"]: p for p in s["header"]["process_list"]}
-rss = sorted(r["process"] for r in s["system"]["memory"]["rows"] if r["kind"] == "process")
-main = sorted(r["process"] for r in s["system"]["off_cpu"]["rows"] if r["tid"] == C)
-busy = [r["process"] for r in s["system"]["off_cpu"]["rows"] if r["thread"].startswith("busy ")]
-# the short-lived child's image has an RSS sample when the sampler ran again before its end
-if not 3 <= len(set(rss)) <= 3 + short or len(set(main)) != 2 or busy[:1] != main[1:]:
-    sys.exit("RSS of processes %s; child's main thread in processes %s; busy in %s"
-             % (rss, main, busy))
-EOF
-	ok $? "$1: the child before and after its exec: two processes, each with its RSS and states"
+	pycheck "$1: CPU cores and host memory once for the host, of the system images named by pid" \
+		host-counters "$T/$1.sum.json" "$P" "$C" $Z
+	pycheck "$1: the child before and after its exec: two processes, each with its RSS and states" \
+		child-exec "$T/$1.sum.json" "$C" $Z
 }
 
 run env
@@ -192,12 +155,8 @@ ok $? "without TPROF_SAMPLE: no system image"
 # (TPROF_TEST_SAMPLE_LAZY_MS: the image begins after 1 s, not 20 ms).
 sampled "$T/true" TPROF_SAMPLE=mem TPROF_TEST_SAMPLE_LAZY_MS=1000 -- true
 "$DUMP" "$T/true" | images >"$T/true.images"
-[ "$(wc -l <"$T/true.images")" -eq 1 ] && "$DUMP" "$T/true" | "$PY" -c '
-import json, sys
-rs = [json.loads(l) for l in sys.stdin]
-pid = [r["value"] for r in rs if r["kind"] == "prop" and r["name"] == "pid"][0]
-sys.exit(not ([r["task"]["pid"] for r in rs if r["kind"] == "task"] == [pid] and
-              [r["kind"] for r in rs if r["stream"] == 0][-1] == "end"))'
+[ "$(wc -l <"$T/true.images")" -eq 1 ] && "$DUMP" "$T/true" |
+	"$PY" -B "$CHECKS" early-exit
 ok $? "true (exits before the image begins): one system image, its process seen, END"
 
 # A child that execs before its image begins (10 ms after its fork; the image begins after
@@ -217,12 +176,7 @@ sampled "$T/badexec" TPROF_SAMPLE=sched -- "$APPS/sysload" badexec 50 >/dev/null
 "$DUMP" "$T/badexec" >"$T/badexec.json"
 images <"$T/badexec.json" >"$T/badexec.images"
 [ "$(wc -l <"$T/badexec.images")" -eq 2 ] && [ "$(cut -d' ' -f1 "$T/badexec.images" | uniq |
-	wc -l)" -eq 1 ] && "$PY" -c '
-import json, sys
-rs = [json.loads(l) for l in open(sys.argv[1])]
-last = max(r["image"] for r in rs)
-names = {r["name"] for r in rs if r["kind"] == "task" and r["image"] == last}
-sys.exit(not {"busy", "sleeper"} <= names)' "$T/badexec.json"
+	wc -l)" -eq 1 ] && "$PY" -B "$CHECKS" threads-after-exec "$T/badexec.json"
 ok $? "a failed exec: the image before it and a new one after it, with the threads started then"
 [ "$(wc -l <"$T/badexec.images")" -eq 2 ] || diag "images: $(cat "$T/badexec.images")"
 
@@ -230,19 +184,8 @@ ok $? "a failed exec: the image before it and a new one after it, with the threa
 # exit, SCHED exited at the image's last look); the main thread's end is the image's END.
 sampled "$T/leave" TPROF_SAMPLE=sched -- "$APPS/sysload" leave 300 >"$T/leave.out" 2>&1
 _rc=$?
-"$DUMP" "$T/leave" | "$PY" -c '
-import json, sys
-rs = [json.loads(l) for l in sys.stdin]
-pid = [r["value"] for r in rs if r["kind"] == "prop" and r["name"] == "pid"][0]
-tasks = [(r["name"], r["flags"]) for r in rs if r["kind"] == "task"]
-tid = [r["task"]["tid"] for r in rs if r["kind"] == "task" and r["name"] == "left"]
-sched = [r["flags"] for r in rs if r["kind"] == "sched" and tid and r["t1"] == tid[0]]
-main = [r["flags"] for r in rs if r["kind"] == "sched" and r["t1"] == pid]
-end = [r["kind"] for r in rs if r["stream"] == 0][-1]
-if not (("left", 1) in tasks and ("left", 4) in tasks and sched[-1:] == [6] and
-        6 not in main and end == "end"):
-    sys.exit("tasks %s, SCHED of left %s, of main %s, last %s" % (tasks, sched, main, end))
-' 2>"$T/leave.err" && [ "$_rc" -eq 3 ] && grep -qx "leave done" "$T/leave.out"
+"$DUMP" "$T/leave" | "$PY" -B "$CHECKS" thread-left 2>"$T/leave.err" && [ "$_rc" -eq 3 ] &&
+	grep -qx "leave done" "$T/leave.out"
 ok $? "a thread still running at the exit ends with the process; the main thread ends with END"
 [ -s "$T/leave.err" ] && diag "$(cat "$T/leave.err")"
 
@@ -260,27 +203,7 @@ for m in $ENDS; do
 	ok $? "$m: exit status $_rc with the system profile, $plain_rc without"
 	read -r _word _pid <"$T/end.$m.ready" || _pid=0
 	"$DUMP" "$T/end.$m" >"$T/end.$m.json" 2>"$T/end.$m.dump.err"
-	"$PY" - "$T/end.$m.json" "$_pid" "$m" >"$T/end.$m.check" 2>&1 <<'EOF'
-import collections, json, sys
-rs = [json.loads(l) for l in open(sys.argv[1])]
-pid, mode = int(sys.argv[2]), sys.argv[3]
-props = collections.defaultdict(lambda: collections.defaultdict(list))
-for r in rs:
-    if r["kind"] == "prop":
-        props[r["image"]][r["name"]].append(r["value"])
-system = [i for i, p in props.items() if p["role"] == ["system"]]
-if len(system) != 1:
-    sys.exit("%d system images with their opening, want 1" % len(system))
-i = system[0]
-mine = [r for r in rs if r["image"] == i]
-kinds = collections.Counter(r["kind"] for r in mine)
-tasks = {r["task"]["pid"] for r in mine if r["kind"] == "task"}
-ended = [r["kind"] for r in mine if r["stream"] == 0][-1] == "end"
-if props[i]["pid"] != [pid] or props[i]["target"] != [pid] or not kinds["sysctr"] or \
-        tasks != {pid} or ended != (mode == "return"):
-    sys.exit("image of pid %s, target %s, %d counters, tasks of %s, END %s (process %d)"
-             % (props[i]["pid"], props[i]["target"], kinds["sysctr"], tasks, ended, pid))
-EOF
+	"$PY" -B "$CHECKS" ended-image "$T/end.$m.json" "$_pid" "$m" >"$T/end.$m.check" 2>&1
 	ok $? "$m: the system image holds its opening, its first counters and its process"
 	[ -s "$T/end.$m.check" ] && diag "$(cat "$T/end.$m.check")"
 	"$ANALYZE" "$T/end.$m" --summary >"$T/end.$m.sum" 2>"$T/end.$m.sum.err"
@@ -331,16 +254,6 @@ sysctr t=300ms what=hostmem value=5000000000
 EOF
 "$top_builddir/tests/tools/mk-sysimage" "$T/many" <"$T/many.txt" &&
 	"$ANALYZE" "$T/many" --summary=json >"$T/many.json" 2>"$T/many.err" &&
-	"$PY" - "$T/many.json" <<'EOF'
-import json, sys
-s = json.load(open(sys.argv[1]))["system"]
-cores = sorted((r["host"], r["max_pct"]) for r in s["cpu_cores"]["rows"])
-host = sorted((r["host"], r["peak_bytes"]) for r in s["memory"]["rows"] if r["kind"] == "host")
-rss = sorted(r["peak_bytes"] for r in s["memory"]["rows"] if r["kind"] == "process")
-want_cores = [("node1", 25), ("node1", 75), ("node2", 100)]
-want_host = [("node1", 2000000000), ("node1", 4000000000), ("node2", 5000000000)]
-if cores != want_cores or host != want_host or rss != [1000000, 2000000]:
-    sys.exit("cores %s host memory %s RSS %s" % (cores, host, rss))
-EOF
+	"$PY" -B "$CHECKS" many-images "$T/many.json"
 ok $? "several system images of a host: host-wide counters once where they overlap, RSS of each"
 finish

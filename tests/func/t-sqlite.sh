@@ -118,13 +118,8 @@ if [ -n "${MPIRUN:-}" ] && [ "$MPIRUN" != no ] && [ -x "$APPS/mpi-pattern" ] && 
 	same mpi
 	sq messages "$T/mpi.db" "$T/mpi.sum"
 	ok $? "mpi: the messages by size add up to the summary's count and bytes"
-	check "mpi: as many messages as the program sent" py '
-import json, subprocess, sys
-want = json.load(open(sys.argv[1]))["messages"]
-got = int(subprocess.run(["sqlite3", sys.argv[2], "SELECT COUNT(*) FROM mpi_messages"],
-                         capture_output=True, text=True).stdout)
-sys.exit(0 if got == want else "%d messages, the program sent %d" % (got, want))
-' "$T/mpi.truth" "$T/mpi.db"
+	pycheck "mpi: as many messages as the program sent" mpi-message-count "$T/mpi.truth" \
+		"$T/mpi.db"
 	sq links "$T/mpi.db"
 	ok $? "mpi: every message and collective arrow from and to its slices"
 	sq mpi-colls "$T/mpi.db" "$T/mpi.sum"

@@ -15,19 +15,6 @@ unset LD_PRELOAD TPROF_ENABLE
 RUNTIMES="hip mpi nccl neuron torch system"
 plan 32
 
-# A Chrome trace with at least 100 events, and at least N of each PH:CATEGORY:N asked for.
-CHROME_PY='
-path, wants = sys.argv[1], sys.argv[2:]
-ev = events(load(path))
-c = collections.Counter((e["ph"], e.get("cat", "")) for e in ev)
-if len(ev) < 100:
-    sys.exit("%d events" % len(ev))
-for w in wants:
-    ph, cat, n = w.split(":")
-    if c[(ph, cat)] < int(n):
-        sys.exit("%d events %s of category %s, not %s or more" % (c[(ph, cat)], ph, cat, n))
-'
-
 # try RUNTIME "SUMMARY-PATTERN..." "PH:CATEGORY:N...": try.sh RUNTIME in $T/RUNTIME and its
 # four checks, or four skips saying what is missing.  ran: the runtimes that ran.
 ran=""
@@ -57,8 +44,9 @@ try() {
 		grep -Eq "$_p" "$T/$_r.out" || _miss="$_miss '$_p'"
 	done
 	ok_none_missing "$_miss" "$_r: the summary shows what the runtime records ($_pats)"
+	# (a Chrome trace with at least 100 events, and at least N of each PH:CATEGORY:N)
 	# shellcheck disable=SC2086 # the wanted counts are words
-	pyc "$CHROME_PY" "$T/$_r/try-$_r.json.gz" $_wants &&
+	"$PY" -B "$CHECKS" chrome-events "$T/$_r/try-$_r.json.gz" $_wants &&
 		grep -q "try-$_r.json.gz at https://ui.perfetto.dev" "$T/$_r.out"
 	ok $? "$_r: try-$_r.json.gz is a Chrome trace ($_wants), to open at ui.perfetto.dev"
 }

@@ -38,31 +38,9 @@ for lib in libnccl.so.2 librccl.so.1; do
 done
 nm -D --defined-only "$LIBS/libnccl.so.2" | awk '{ print $2, $3 }' | sort -k2 >"$T/nccl.syms"
 nm -D --defined-only "$LIBS/librccl.so.1" | awk '{ print $2, $3 }' | sort -k2 >"$T/rccl.syms"
-py '
-import sys
-def syms(path):
-    return {name: kind for kind, name in (l.split() for l in open(path))}
-common = """ncclGetVersion ncclGetUniqueId ncclCommInitRank ncclCommInitRankConfig ncclCommInitAll
-ncclCommSplit ncclCommFinalize ncclCommDestroy ncclCommAbort ncclCommGetAsyncError ncclCommCount
-ncclCommCuDevice ncclCommUserRank ncclGetErrorString ncclGetLastError ncclAllReduce ncclBroadcast
-ncclBcast ncclReduce ncclAllGather ncclReduceScatter ncclGather ncclScatter ncclSend ncclRecv
-ncclGroupStart ncclGroupEnd ncclRedOpCreatePreMulSum ncclRedOpDestroy ncclMemAlloc ncclMemFree
-ncclCommRegister ncclCommDeregister""".split()
-want = {"nccl": common + ["ncclAlltoAll", "ncclCommInitRankScalable"],
-        "rccl": common + ["ncclAllToAll", "ncclAllToAllv"]}
-bad = []
-for lib, path in (("nccl", sys.argv[1]), ("rccl", sys.argv[2])):
-    s = syms(path)
-    for n in want[lib]:
-        if s.get(n) != "W" or s.get("p" + n) != "T":
-            bad.append("%s: %s is %s, p%s is %s" % (lib, n, s.get(n), n, s.get("p" + n)))
-    extra = sorted(n for n in s if n.lstrip("p") not in want[lib])
-    if extra:
-        bad.append("%s exports more: %s" % (lib, " ".join(extra)))
-if bad:
-    sys.exit("; ".join(bad))
-' "$T/nccl.syms" "$T/rccl.syms"
-ok $? "each library exports its API, ncclX weak and pncclX strong, and nothing else"
+pycheck_in standin-nccl \
+	"each library exports its API, ncclX weak and pncclX strong, and nothing else" exports \
+	"$T/nccl.syms" "$T/rccl.syms"
 
 # ---- test-nccl / test-rccl: run SCENARIO [ENV...] with ranks as processes (or threads)
 # (built with the sanitizers: with leak checking, which lib.sh turns off for the recorder)
@@ -92,22 +70,9 @@ check "groups: nested, collectives and send/recv together, two communicators" \
 # NCCL launches a group's work at its outermost ncclGroupEnd: each rank waits 20 ms before
 # calling it, and none of its operations may start before.
 cat "$T"/group.* >"$T/grouptrace" 2>/dev/null
-py '
-import sys
-end = {}
-for l in open(sys.argv[1]):
-    if l.startswith("groupend "):
-        d = dict(kv.split("=") for kv in l.split()[1:])
-        end[int(d["pid"])] = int(d["ns"])
-ops = [dict(kv.split("=", 1) for kv in l.split()[1:]) for l in open(sys.argv[2])]
-if len(end) != 4 or len(ops) != 16 or {int(o["pid"]) for o in ops} != set(end):
-    sys.exit("%d ranks said when they ended the group, %d operations traced" % (len(end), len(ops)))
-early = [(o["pid"], o["seq"], (end[int(o["pid"])] - int(o["start_ns"])) / 1e3) for o in ops
-         if int(o["start_ns"]) < end[int(o["pid"])]]
-if early:
-    sys.exit("operations started before their ncclGroupEnd (pid, seq, us early): %s" % early)
-' "$T/out" "$T/grouptrace"
-ok $? "groups: no operation starts before the outermost ncclGroupEnd that launches it"
+pycheck_in standin-nccl \
+	"groups: no operation starts before the outermost ncclGroupEnd that launches it" group-launch \
+	"$T/out" "$T/grouptrace"
 check "asynchrony: ncclAllReduce returns before its peers call it; the stream is still busy" \
 	scenario test-nccl fork 4 async
 check "argument errors, errors in groups, a mismatched collective, a destroyed communicator" \
@@ -134,30 +99,9 @@ STANDIN_NCCL_TRACE_FILE="$T/ev.%p" STANDIN_NCCL_GBPS=5 STANDIN_NCCL_LATENCY_US=3
 	"$B/stand-ins/tests/test-nccl" fork 4 events >"$T/events" 2>"$T/err"
 ok $? "events: six all-reduces timed with runtime events on 4 processes"
 cat "$T"/ev.* >"$T/evtrace" 2>/dev/null
-py '
-import sys
-ev = {}
-for l in open(sys.argv[1]):
-    if l.startswith("event "):
-        d = dict(kv.split("=") for kv in l.split()[1:])
-        ev[(int(d["pid"]), int(d["seq"]))] = int(d["ns"])
-tr = {}
-for l in open(sys.argv[2]):
-    d = dict(kv.split("=", 1) for kv in l.split()[1:])
-    tr[(int(d["pid"]), int(d["seq"]))] = d
-if len(ev) != 24 or set(ev) != set(tr):
-    sys.exit("%d events, %d trace lines, keys differ: %s" % (len(ev), len(tr), set(ev) ^ set(tr)))
-worst = 0
-for k, ns in ev.items():
-    d = tr[k]
-    dur = int(d["end_ns"]) - int(d["start_ns"])
-    model = 300000 + int(d["bytes"]) / 5
-    if ns + 1000 < dur or ns < model:
-        sys.exit("%s: events %d ns, trace %d ns, model %d ns" % (k, ns, dur, model))
-    worst = max(worst, ns - dur)
-print("# events exceed the trace by at most %.0f us" % (worst / 1000))
-' "$T/events" "$T/evtrace"
-ok $? "events around each all-reduce span at least its traced duration and its model"
+pycheck_in standin-nccl \
+	"events around each all-reduce span at least its traced duration and its model" event-times \
+	"$T/events" "$T/evtrace"
 "$B/apps/nccl-fork" 4 >"$T/out" 2>"$T/err"
 ok $? "apps/nccl-fork: 4 forked ranks all-reduce correctly $(cat "$T/err")"
 
@@ -180,116 +124,27 @@ cat "$T"/trace.* >"$T/trace" 2>/dev/null
 check "4 trace files, one per rank" test "$(ls "$T"/trace.* 2>/dev/null | wc -l)" -eq 4
 
 # The checks of the trace against the truth the program printed.
-PY_TRACE='
-import collections, json, sys
-truth = json.loads(open(sys.argv[1]).read())
-gbps, lat = float(sys.argv[3]), float(sys.argv[4]) * 1000
-ops = []
-for line in open(sys.argv[2]):
-    f = line.split()
-    d = dict(kv.split("=", 1) for kv in f[1:])
-    d["op"] = f[0]
-    for k in ("rank", "nranks", "seq", "count", "bytes", "start_ns", "end_ns", "ready_ns",
-              "root", "peer", "nops", "pid", "device"):
-        d[k] = int(d[k])
-    ops.append(d)
-p2p = [o for o in ops if o["op"] in ("send", "recv")]
-colls = [o for o in ops if o["op"] not in ("send", "recv")]
-n = truth["ranks"]
-def fail(msg):
-    sys.exit(msg)
-'
-py "$PY_TRACE"'
-if len(colls) != n * len(truth["collectives"]):
-    fail("%d collective lines, want %d ranks x %d" % (len(colls), n, len(truth["collectives"])))
-if len(p2p) != n * truth["p2p"]:
-    fail("%d send/recv lines, want %d x %d" % (len(p2p), n, truth["p2p"]))
-bad = [o for o in ops if o["status"] != "ok"]
-if bad:
-    fail("not ok: %s" % bad[0])
-comms = collections.Counter(o["comm"] for o in colls)
-if len(comms) != 3:
-    fail("%d communicators, want 3 (world and two halves): %s" % (len(comms), comms))
-' "$T/truth" "$T/trace" $GBPS $LAT
-ok $? "one trace line per operation per rank, all ok, on 3 communicators"
-py "$PY_TRACE"'
-groups = collections.defaultdict(list)
-for o in colls:
-    groups[(o["comm"], o["seq"])].append(o)
-for key, g in groups.items():
-    if sorted(o["rank"] for o in g) != list(range(g[0]["nranks"])):
-        fail("collective %s: ranks %s" % (key, sorted(o["rank"] for o in g)))
-    for f in ("op", "count", "dtype", "bytes", "root", "redop", "ready_ns"):
-        if len({o[f] for o in g}) != 1:
-            fail("collective %s: %s differs between ranks: %s" % (key, f, [o[f] for o in g]))
-    if g[0]["ready_ns"] != max(o["start_ns"] for o in g):
-        fail("collective %s: ready_ns is not the latest start" % (key,))
-# each rank numbers its collectives 1, 2, ... on each communicator
-per = collections.defaultdict(list)
-for o in colls:
-    per[(o["comm"], o["rank"])].append(o["seq"])
-for k, seqs in per.items():
-    if sorted(seqs) != list(range(1, len(seqs) + 1)):
-        fail("%s: numbers %s" % (k, sorted(seqs)))
-' "$T/truth" "$T/trace" $GBPS $LAT
-ok $? "every collective is found on all of its ranks with the same number, op, size and ready time"
-py "$PY_TRACE"'
-w = [c for c in truth["collectives"] if c["comm"] == "world"]
-mine = sorted((o for o in colls if o["rank"] == 0 and o["nranks"] == n), key=lambda o: o["seq"])
-if [(c["op"], c["count"], c["dtype"], c["seq"]) for c in w] != \
-   [(o["op"], o["count"], o["dtype"], o["seq"]) for o in mine]:
-    fail("rank 0 world: trace %s, truth %s" % ([(o["op"], o["count"]) for o in mine],
-                                               [(c["op"], c["count"]) for c in w]))
-for o in colls:
-    size = 4 if o["dtype"] in ("float32", "int32") else 0
-    want = o["count"] * size * (o["nranks"] if o["op"] in ("allgather", "reducescatter") else 1)
-    if o["bytes"] != want:
-        fail("%s count %d on %d ranks: bytes %d, want %d" % (o["op"], o["count"], o["nranks"],
-                                                           o["bytes"], want))
-' "$T/truth" "$T/trace" $GBPS $LAT
-ok $? "the trace has the program's collectives in order, bytes = the nccl-tests size"
-py "$PY_TRACE"'
-for o in ops:
-    model = lat + o["bytes"] / gbps
-    if o["end_ns"] - o["ready_ns"] < model:
-        fail("%s #%d of rank %d lasted %d ns after ready, model %d" %
-             (o["op"], o["seq"], o["rank"], o["end_ns"] - o["ready_ns"], model))
-    if not o["start_ns"] <= o["ready_ns"] <= o["end_ns"]:
-        fail("%s: start %d, ready %d, end %d" % (o["op"], o["start_ns"], o["ready_ns"], o["end_ns"]))
-' "$T/truth" "$T/trace" $GBPS $LAT
-ok $? "every operation ends no earlier than latency + bytes / bandwidth after it was ready"
-py "$PY_TRACE"'
-sends = {(o["comm"], o["rank"], o["peer"], o["seq"]): o for o in p2p if o["op"] == "send"}
-recvs = {(o["comm"], o["peer"], o["rank"], o["seq"]): o for o in p2p if o["op"] == "recv"}
-if set(sends) != set(recvs):
-    fail("unmatched: %s" % (set(sends) ^ set(recvs)))
-for k, s in sends.items():
-    r = recvs[k]
-    if s["bytes"] != r["bytes"] or s["ready_ns"] != r["ready_ns"]:
-        fail("send %s and its receive differ: %s / %s" % (k, s, r))
-    if s["ready_ns"] != max(s["start_ns"], r["start_ns"]):
-        fail("send %s: ready is not the later start" % (k,))
-' "$T/truth" "$T/trace" $GBPS $LAT
-ok $? "every send meets its receive: same number, bytes and ready time"
-py '
-import json, sys
-t = json.loads(open(sys.argv[1]).read())
-c = t["collectives"]
-want = ["allreduce"] * 3 + ["broadcast", "allgather", "reducescatter", "reduce", "allreduce", "allreduce"]
-got = [x["op"] for x in c if x["comm"] == "world"]
-if t["ranks"] != 4 or got != want or [x["op"] for x in c if x["comm"] == "split"] != want:
-    sys.exit("truth: %s" % t)
-if t["version"] != 22803 or t["p2p"] != 4:
-    sys.exit("version %d, p2p %d" % (t["version"], t["p2p"]))
-' "$T/truth"
-ok $? "the truth line: 4 ranks, the documented sequence on both communicators, NCCL 2.28.3"
+# trace_check DESCRIPTION CHECK: one result, from CHECK of standin-nccl.py on the truth, the
+# trace, the bandwidth and the latency.
+trace_check() { pycheck_in standin-nccl "$1" "$2" "$T/truth" "$T/trace" $GBPS $LAT; }
+trace_check "one trace line per operation per rank, all ok, on 3 communicators" trace-lines
+trace_check \
+	"every collective is found on all of its ranks with the same number, op, size and ready time" \
+	collectives-agree
+trace_check "the trace has the program's collectives in order, bytes = the nccl-tests size" \
+	program-order
+trace_check "every operation ends no earlier than latency + bytes / bandwidth after it was ready" \
+	model-durations
+trace_check "every send meets its receive: same number, bytes and ready time" sends-meet
+pycheck_in standin-nccl \
+	"the truth line: 4 ranks, the documented sequence on both communicators, NCCL 2.28.3" \
+	nccl-truth "$T/truth"
 
 # shellcheck disable=SC2086
 "$MPIRUN" $MPIRUN_FLAGS -np 4 "$B/apps/rccl-ranks" >"$T/truth" 2>"$T/err"
 rc=$?
 ok $rc "apps/rccl-ranks (librccl.so.1) on 4 MPI ranks: every result correct (exit $rc)"
-py 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["version"] != 22105)' "$T/truth"
-ok $? "apps/rccl-ranks sees RCCL 2.21.5"
+pycheck_in standin-nccl "apps/rccl-ranks sees RCCL 2.21.5" rccl-version "$T/truth"
 ldd "$B/apps/rccl-ranks" | grep -q "librccl.so.1 => $LIBS/librccl.so.1"
 ok $? "apps/rccl-ranks loads librccl.so.1 and not libnccl"
 ! ldd "$B/apps/rccl-ranks" | grep -q libnccl
