@@ -16,20 +16,8 @@ name=${tpf##*/}
 	! grep -q warning "$T/good.analyze.err" && [ -z "$(ls "$T/good" | grep -v '\.tpf$')" ]
 ok $? "the undamaged trace reads without a warning (and no spool was left)"
 
-# chunks FILE: one line per chunk, "offset stream seq records payload_length".
-CHUNKS='
-import struct, sys
-b = open(sys.argv[1], "rb").read()
-off = 64
-while off + 64 <= len(b):
-    magic, ver, hsz, stream, seq, first, units, tf, tl, raw, comp, pcrc, enc, recs, hcrc = \
-        struct.unpack_from("<4sHHIIIIQQIIIIII", b, off)
-    assert magic == b"TPCK", "no chunk at %d" % off
-    print(off, stream, seq, recs, comp)
-    off += 64 + comp
-assert off == len(b), "trailing bytes"
-'
-py "$CHUNKS" "$tpf" >"$T/chunks"
+# print-chunks FILE: one line per chunk, "offset stream seq records payload_length".
+"$PY" -B "$CHECKS" print-chunks "$tpf" >"$T/chunks"
 ok $? "the trace file parses as a file header and a sequence of chunks"
 nchunks=$(wc -l <"$T/chunks")
 diag "$nchunks chunks in $name"
@@ -43,36 +31,8 @@ diag "damaging the chunk at offset $moff (stream $mstream, buffer $mseq, $mrecs 
 # damaged NAME: a copy of the good directory to damage.
 damaged() { rm -rf "$T/$1"; cp -R "$T/good" "$T/$1"; }
 
-# INTACT: what survives in DAMAGED.json must be in GOOD.json: per (thread, name) no more
-# ranges, marks or samples than the original; every counter sample (its value is the
-# iteration number, unique per thread) and, with "exact", every mark at the same time.
-INTACT='
-good = load(sys.argv[1]); bad = load(sys.argv[2]); exact = sys.argv[3] == "exact"
-ge, be = events(good), events(bad)
-if not be or len(be) >= len(ge):
-    sys.exit("%d events survive of %d" % (len(be), len(ge)))
-gc = collections.Counter((e["tid"], e["ph"], e["name"]) for e in ge)
-bc = collections.Counter((e["tid"], e["ph"], e["name"]) for e in be)
-over = {k: (v, gc[k]) for k, v in bc.items() if v > gc[k]}
-if exact and over:
-    sys.exit("more than the original (got, original): %s" % over)
-def samples(evs):
-    return collections.Counter((e["tid"] if exact else 0, e["args"]["value"]) for e in evs if e["ph"] == "C")
-if not exact:
-    # without the process stream, threads and names are not known: compare per kind
-    gk, bk = collections.Counter(e["ph"] for e in ge), collections.Counter(e["ph"] for e in be)
-    if bk - gk:
-        sys.exit("more events of a kind than the original: %s" % dict(bk - gk))
-gs, bs = samples(ge), samples(be)
-if bs - gs:
-    sys.exit("counter samples not in the original: %s" % list((bs - gs).elements())[:10])
-if exact:
-    gm = collections.Counter((e["tid"], e["name"], ns(e["ts"])) for e in ge if e["ph"] == "i")
-    bm = collections.Counter((e["tid"], e["name"], ns(e["ts"])) for e in be if e["ph"] == "i")
-    if bm - gm:
-        sys.exit("marks not in the original: %s" % list((bm - gm).elements())[:10])
-print("%d of %d events survive" % (len(be), len(ge)))
-'
+# intact GOOD.json DAMAGED.json exact|loose: what survives in DAMAGED.json must be in
+# GOOD.json (damaged.py says how).
 
 # (a) cut in the middle of the chunk's payload.
 damaged cut
@@ -82,8 +42,8 @@ ok $? "truncated file: the analyzer still exits 0"
 grep -q "^tprof-analyze: warning: $T/cut/$name: offset $moff: " "$T/cut.err"
 ok $? "truncated file: a warning names the file and the offset of the cut chunk ($moff)"
 [ -s "$T/cut.err" ] && diag "$(cat "$T/cut.err")"
-pyc "$INTACT" "$T/good.json" "$T/cut.json" loose
-ok $? "truncated file: the events before the cut are read, fewer than before, each sample intact"
+pycheck "truncated file: the events before the cut are read, fewer than before, each sample intact" \
+	intact "$T/good.json" "$T/cut.json" loose
 
 # (b1) flipped bytes in the payload of one chunk.
 damaged pay
@@ -94,8 +54,8 @@ grep -q "^tprof-analyze: warning: $T/pay/$name: offset $moff: .*checksum" "$T/pa
 	[ "$(grep -c warning "$T/pay.err")" -eq 1 ]
 ok $? "flipped payload bytes: one warning, naming the file, the chunk's offset ($moff) and the checksum"
 [ -s "$T/pay.err" ] && diag "$(cat "$T/pay.err")"
-pyc "$INTACT" "$T/good.json" "$T/pay.json" exact
-ok $? "flipped payload bytes: every other chunk is read, and all that is read is intact"
+pycheck "flipped payload bytes: every other chunk is read, and all that is read is intact" \
+	intact "$T/good.json" "$T/pay.json" exact
 "$ANALYZE" "$T/pay" --summary >"$T/pay.summary" 2>/dev/null
 grep -q "skipped: .*\[damaged input: $mrecs records in 1 chunks\]" "$T/pay.summary"
 ok $? "flipped payload bytes: the summary counts the $mrecs records of the one chunk skipped"
@@ -109,8 +69,8 @@ grep -q "^tprof-analyze: warning: $T/hdr/$name: offset $moff: .*resuming at offs
 	[ "$(grep -c warning "$T/hdr.err")" -eq 1 ]
 ok $? "flipped header bytes: one warning, naming the file, the header's offset and where reading resumes"
 [ -s "$T/hdr.err" ] && diag "$(cat "$T/hdr.err")"
-pyc "$INTACT" "$T/good.json" "$T/hdr.json" exact
-ok $? "flipped header bytes: every following chunk is found again, and all that is read is intact"
+pycheck "flipped header bytes: every following chunk is found again, and all that is read is intact" \
+	intact "$T/good.json" "$T/hdr.json" exact
 
 # (c) a file that is not tprof's, beside the good trace.
 damaged junk
@@ -120,12 +80,8 @@ ok $? "a foreign file in the directory: the analyzer still exits 0"
 grep -q "^tprof-analyze: warning: $T/junk/notes.bin: offset 0: " "$T/junk.err" &&
 	[ "$(grep -c warning "$T/junk.err")" -eq 1 ]
 ok $? "a foreign file in the directory: one warning, naming it"
-pyc '
-a = load(sys.argv[1]); b = load(sys.argv[2])
-if events(a) != events(b):
-    sys.exit("the trace changed: %d events, was %d" % (len(events(b)), len(events(a))))
-' "$T/good.json" "$T/junk.json"
-ok $? "a foreign file in the directory: the trace is exactly the undamaged one"
+pycheck "a foreign file in the directory: the trace is exactly the undamaged one" \
+	same-trace "$T/good.json" "$T/junk.json"
 
 # (d) nothing but foreign files.
 mkdir "$T/only"

@@ -12,17 +12,7 @@ plan 8
 for sc in prompt seen mixed slow; do
 	"$bin" "$T/$sc" "$sc" >"$T/$sc.truth" 2>"$T/$sc.err" && "$DUMP" "$T/$sc" >"$T/$sc.json" 2>>"$T/$sc.err"
 	ok $? "$sc: the operation is timed and dump-records reads the profile"
-	check "$sc: the DEVICE record is where the operation's events were, to within 1 ms" py '
-import json, sys
-want = dict((k, int(v)) for k, v in (kv.split("=") for kv in open(sys.argv[2]).read().split()))
-dev = [r for r in (json.loads(l) for l in open(sys.argv[1])) if r["kind"] == "device"]
-if len(dev) != 1 or dev[0]["arg"] != 7:
-    sys.exit("device records: %s" % dev)
-d = dev[0]["dev"]
-err = (d["start_ns"] - want["start_ns"], d["end_ns"] - want["end_ns"])
-print("# %s: off by %+d ns at the start, %+d ns at the end" % (sys.argv[3], err[0], err[1]))
-if max(abs(x) for x in err) > 1000000:
-    sys.exit("recorded [%d, %d], the events were at [%d, %d]" % (d["start_ns"], d["end_ns"], want["start_ns"], want["end_ns"]))
-' "$T/$sc.json" "$T/$sc.truth" "$sc"
+	pycheck "$sc: the DEVICE record is where the operation's events were, to within 1 ms" \
+		where-events-were "$T/$sc.json" "$T/$sc.truth" "$sc"
 done
 finish

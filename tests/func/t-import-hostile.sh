@@ -16,21 +16,7 @@ plan 19
 
 # rss FILE ARGS...: runs the analyzer on FILE under the limit; prints its peak RSS in KiB, or
 # fails saying why.
-rss() {
-	"$PY" -c 'import resource, subprocess, sys
-limit = 1 << 30
-def cap():
-    if sys.argv[1] != "yes":
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-try:
-    p = subprocess.run(sys.argv[2:], preexec_fn=cap, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, timeout=600)
-except subprocess.TimeoutExpired:
-    sys.exit("still running after 10 minutes")
-if p.returncode:
-    sys.exit("exit status %d: %s" % (p.returncode, p.stderr.decode(errors="replace")[-300:]))
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$san" "$ANALYZE_ONLY" --import "$@"
-}
+rss() { "$PY" -B "$CHECKS" peak-rss "$san" "$ANALYZE_ONLY" --import "$@"; }
 
 # within RSS BOUND ERRFILE: the run ended well and, in a sanitizer build, reported nothing;
 # else its peak RSS is within the bound.  said RSS BOUND: which, in words.

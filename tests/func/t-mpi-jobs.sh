@@ -10,18 +10,7 @@ plan 16
 
 APP="$APPS/mpi-pattern"
 # jobs DIR: "COUNT COUNT ..." of chunk files per job under DIR, sorted; a job per word.
-jobs() {
-	"$PY" -c '
-import collections, os, struct, sys
-c = collections.Counter()
-for root, _, files in os.walk(sys.argv[1]):
-    for f in files:
-        if f.endswith(".tpf"):
-            h = open(os.path.join(root, f), "rb").read(64)
-            c[struct.unpack_from("<Q", h, 40)[0]] += 1
-print(" ".join(str(n) for n in sorted(c.values())) if 0 not in c else "job 0 found")
-' "$1"
-}
+jobs() { "$PY" -B "$CHECKS" print-jobs "$1"; }
 
 # ---- Open MPI ------------------------------------------------------------------------------
 "$INSPECT" -o "$T/a" -- "$MPIRUN" $MPIRUN_FLAGS -np 2 "$APP" >/dev/null 2>"$T/a.err"
@@ -43,12 +32,8 @@ rc=$?
 [ "$rc" -eq 0 ] && [ "$(jobs "$T/b")" = "2 2" ]
 ok $? "with --append: two jobs of two ranks each (got '$(jobs "$T/b")')"
 "$ANALYZE" "$T/b" --summary=json >"$T/b.json" 2>"$T/b.err2"
-[ $? -eq 0 ] && grep -q "holds 2 jobs; analyzing the latest" "$T/b.err2" && "$PY" -c '
-import json, sys
-h = json.load(open(sys.argv[1]))["header"]
-ranks = sorted(p["rank"] for p in h["process_list"])
-assert ranks == [0, 1] and h["processes"] == 2, (ranks, h["processes"])
-' "$T/b.json"
+[ $? -eq 0 ] && grep -q "holds 2 jobs; analyzing the latest" "$T/b.err2" &&
+	"$PY" -B "$CHECKS" latest-launch "$T/b.json"
 rc=$?
 ok $rc "the analyzer takes the latest launch: rank 0 and rank 1 once each, 2 processes"
 [ $rc -eq 0 ] || diag "$(cat "$T/b.err2")"

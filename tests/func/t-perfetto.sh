@@ -48,11 +48,7 @@ else
 	for _i in 1 2 3; do ok 1 "apps/mpi-synth writes its job"; done
 fi
 # the arrows themselves: one per message, plus the collectives'
-check "mpi: every message is an arrow" py '
-import json, sys
-s = json.load(open(sys.argv[1]))
-if s["flows"] < 10: sys.exit("only %d arrows" % s["flows"])
-' "$T/mpi.sum"
+pycheck "mpi: every message is an arrow" every-message-arrow "$T/mpi.sum"
 
 if "$APPS/nccl-synth" "$T/nccl" >/dev/null; then
 	both nccl "$T/nccl"
@@ -81,11 +77,8 @@ record_env "$T/steps" "$APPS/steps" 2 open >/dev/null 2>&1
 ok $? "steps runs under the recorder"
 both steps "$T/steps"
 both steps-window "$T/steps" --steps 2:4
-check "steps: 10 counter samples, 20 marks, 10 steps and 13 ranges" py '
-import json, sys
-s = json.load(open(sys.argv[1]))
-if (s["counters"], s["instants"], s["slices"]) != (10, 20, 23): sys.exit("found %s" % s)
-' "$T/steps.sum"
+pycheck "steps: 10 counter samples, 20 marks, 10 steps and 13 ranges" steps-counts \
+	"$T/steps.sum"
 
 # Ranges nested two deep with a mark inside, on 4 threads: the scene draws a range when it
 # closes, after what it encloses; the writer holds a thread's packets back while ranges are
@@ -95,29 +88,8 @@ if (s["counters"], s["instants"], s["slices"]) != (10, 20, 23): sys.exit("found 
 record_env "$T/nested" "$APPS/threads" 4 200 >/dev/null 2>&1
 ok $? "threads runs under the recorder"
 both nested "$T/nested"
-check "nested: 1600 ranges, 800 marks; on each sequence packets in time order, no full timestamps" py '
-import collections, sys
-sys.path.insert(0, sys.argv[3])
-import json, pftrace
-s = json.load(open(sys.argv[2]))
-if s["slices"] < 1600 or s["instants"] != 800:
-    sys.exit("found %s" % s)
-flat = pftrace.expand(open(sys.argv[1], "rb").read())[0]
-full = back = 0
-for p in pftrace.parse_text(pftrace.protoc_decode(flat)):
-    if not p.has("track_event"):
-        continue
-    full += p.has("timestamp_clock_id")
-t = pftrace.load(sys.argv[1])
-per = collections.defaultdict(list)
-for e in t.events:
-    per[e["track"]].append((e["i"], e["ts"]))
-for evs in per.values():
-    ts = [x for _, x in sorted(evs)]
-    back += sum(a > b for a, b in zip(ts, ts[1:]))
-if full or back:
-    sys.exit("%d full timestamps, %d packets earlier than the one before" % (full, back))
-' "$T/nested.pftrace" "$T/nested.sum" "$top_srcdir/tests/tools"
+pycheck "nested: 1600 ranges, 800 marks; on each sequence packets in time order, no full timestamps" \
+	nested-order "$T/nested.pftrace" "$T/nested.sum"
 
 if [ -x "$APPS/roctx-ranges" ] && [ -x "$APPS/roctx-async" ] &&
 	[ -e "$STANDIN_LIBDIR/libroctx64.so.4" ]; then

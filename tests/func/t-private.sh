@@ -83,17 +83,8 @@ mkdir "$T/py"
 printf '[\n{"name": "a", "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1}\n]\n' >"$T/py/src.json"
 echo victim >"$T/py/victim"
 ln -s "$T/py/victim" "$T/py/planted.json"
-pywrite() {
-	PYTHONPATH="$top_srcdir/python" "$PY" -c '
-import os, sys
-from tprof import _chrome
-src, dst, link = sys.argv[1:4]
-_chrome.rewrite(src, dst, {"pid": 1}, lambda e: e)
-print("%o" % (os.stat(dst).st_mode & 0o777))
-_chrome.rewrite(src, link, {"pid": 1}, lambda e: e)
-print("link" if os.path.islink(link) else "%o" % (os.stat(link).st_mode & 0o777))
-' "$@"
-}
+# pywrite SRC DST LINK: the modes of DST and of LINK rewritten from SRC (private.py).
+pywrite() { PYTHONPATH="$top_srcdir/python" "$PY" -B "$CHECKS" rewrite-modes "$@"; }
 r=$(pywrite "$T/py/src.json" "$T/py/out.json" "$T/py/planted.json" | tr '\n' ' ')
 [ "$r" = "600 600 " ] && [ "$(cat "$T/py/victim")" = victim ] && [ "$(count "$T/py" '*tprof-tmp*')" -eq 0 ]
 ok $? "tprof.torch's rewritten trace: 0600, and a link at its name replaced, not followed ($r)"

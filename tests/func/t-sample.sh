@@ -78,15 +78,7 @@ diag "$(grep 'host memory used$' "$T/counters.txt")"
 # the processes shown are 1, 2, ... in the summary and the Chrome trace alike.
 "$ANALYZE" "$T/forced-proc" --summary=json >"$T/numbers.json" 2>/dev/null &&
 	"$ANALYZE" "$T/forced-proc" -o "$T/numbers-chrome.json" 2>/dev/null &&
-	py '
-import json, sys
-s = json.load(open(sys.argv[1]))["header"]["process_list"]
-c = json.load(open(sys.argv[2]))["traceEvents"]
-shown = sorted(e["pid"] for e in c if e["ph"] == "M" and e["name"] == "process_name")
-idx = [p["index"] for p in s]
-if idx != list(range(1, len(s) + 1)) or shown != idx:
-    sys.exit("summary %s, Chrome %s" % (idx, shown))
-' "$T/numbers.json" "$T/numbers-chrome.json"
+	"$PY" -B "$CHECKS" numbered "$T/numbers.json" "$T/numbers-chrome.json"
 ok $? "processes are numbered from 1 without a gap, in the summary and the Chrome trace alike"
 
 # Bad values name themselves; exit 2 and the command does not run.
@@ -109,10 +101,7 @@ bad "'5x' for TPROF_SAMPLE_HZ" env TPROF_SAMPLE=mem TPROF_SAMPLE_HZ=5x "$INSPECT
 
 # The environment gives what the options do not; the options win.
 env TPROF_SAMPLE=mem TPROF_SAMPLE_HZ=7 "$INSPECT" -o "$T/env" -- true 2>"$T/env.err"
-"$DUMP" "$T/env" | "$PY" -c '
-import json, sys
-p = {r["name"]: r["value"] for r in map(json.loads, sys.stdin) if r["kind"] == "prop"}
-sys.exit(not (p.get("sample") == "mem" and p.get("sample_hz") == 7 and p.get("counter_hz") == 7))'
+"$DUMP" "$T/env" | "$PY" -B "$CHECKS" mem-at-7hz /dev/stdin
 ok $? "TPROF_SAMPLE=mem TPROF_SAMPLE_HZ=7: a system image of mem at 7 Hz"
 ! grep -q 'system profile from /proc' "$T/env.err"
 ok $? "mem alone needs no BPF: no line about /proc"

@@ -44,14 +44,11 @@ grep -q "^tprof-analyze: warning: $D/host/a/b/c/d/e/f/g/h: more than 8 levels be
 ok $? "so is the directory 9 levels down"
 grep -q "^  unreadable:  2 files not read, or not to the end: .*gone.1.2.tpf" "$T/sum"
 ok $? "the summary's header names what was not read"
-timeout 60 "$ANALYZE" "$D" --summary --summary-format json 2>/dev/null | py 'import json, sys
-u = json.load(sys.stdin)["header"]["unreadable"]
-paths = [x["path"] for x in u["list"]]
-sys.exit(not (u["files"] == 2 and any(p.endswith("gone.1.2.tpf") for p in paths) and
-              any(p.endswith("/g/h") for p in paths)))'
+timeout 60 "$ANALYZE" "$D" --summary --summary-format json 2>/dev/null |
+	"$PY" -B "$CHECKS" unreadable-listed /dev/stdin
 ok $? "and so does the JSON summary"
 timeout 60 "$ANALYZE" "$D" --format chrome -o "$T/t.json" 2>/dev/null &&
-	pyc 'sys.exit(len(procs(load(sys.argv[1]))) != 2)' "$T/t.json"
+	"$PY" -B "$CHECKS" two-processes "$T/t.json"
 ok $? "the Chrome trace has the 2 processes once each"
 timeout 60 "$ANALYZE" "$D" --summary -v 2>&1 >/dev/null | grep -q "already read under another name"
 ok $? "the file's other names are said under -v"

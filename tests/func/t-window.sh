@@ -10,85 +10,34 @@ plan 18
 "$INSPECT" -o "$T/out" -- "$APPS/steps" 10 >"$T/out.txt" 2>"$T/err.txt" && grep -qx 'steps=10' "$T/out.txt"
 ok $? "the program runs under tprof-inspect"
 "$ANALYZE" "$T/out" --format chrome -o "$T/full.json" 2>"$T/analyze.err" &&
-	pyc '
-d = load(sys.argv[1])
-ev = events(d)
-steps = sorted(e["args"]["step"] for e in ev if e.get("cat") == "step")
-c = collections.Counter((e["ph"], e["name"]) for e in ev if e.get("cat") != "step")
-want = collections.Counter({("X", "cross-a"): 1, ("X", "cross-b"): 1, ("C", "c"): 10})
-for s in range(10):
-    want.update([("X", "r %d" % s), ("i", "m %d" % s), ("i", "late %d" % s)])
-flagged = [e for e in ev if e.get("args", {}).get("clipped") or e.get("args", {}).get("unfinished")]
-if steps != list(range(10)) or c != want or flagged:
-    sys.exit("steps %s, events %s, flagged %s" % (steps, dict(c), flagged))
-' "$T/full.json"
+	"$PY" -B "$CHECKS" full-trace "$T/full.json"
 ok $? "the full trace holds steps 0-9 and every range, mark and counter sample, none flagged"
 
 
 # --steps 3:5, with the summary at the same time.
 "$ANALYZE" "$T/out" --steps 3:5 --summary -o "$T/w35.json" >"$T/w35.summary" 2>"$T/w35.err"
 ok $? "--steps 3:5 succeeds"
-pyc 'from window_check import *
-load(sys.argv[2])
-' "$T/full.json" "$T/w35.json"
-ok $? "--steps 3:5: the Chrome trace is valid JSON"
-pyc 'from window_check import *
-full = load(sys.argv[1]); got = load(sys.argv[2])
-S, E = step_bounds(full, 3, 5)
-compare(full, got, S, E, EVENTS)
-' "$T/full.json" "$T/w35.json"
-ok $? "--steps 3:5: exactly the ranges, marks and counter samples of steps 3-5; cross-a and cross-b clipped"
-pyc 'from window_check import *
-full = load(sys.argv[1]); got = load(sys.argv[2])
-S, E = step_bounds(full, 3, 5)
-compare(full, got, S, E, ("step",))
-' "$T/full.json" "$T/w35.json"
-ok $? "--steps 3:5: the step track holds steps 3, 4 and 5, whole, and nothing of steps 2 or 6"
-py '
-import re, sys
-s = open(sys.argv[1]).read()
-if not re.search(r"^  window: +steps 3 to 5: \+[0-9.]+ ms to \+[0-9.]+ ms", s, re.M):
-    sys.exit("no window line:\n" + s)
-ranges = s.split("\nRanges\n")[1].split("\n\n")[0].split("\n")[1:]
-names = sorted(l.split("  ")[-1] for l in ranges)
-if names != ["cross-a", "cross-b", "r 3", "r 4", "r 5"]:
-    sys.exit("Ranges rows: %s" % names)
-' "$T/w35.summary"
-ok $? "--steps 3:5: the summary names the window and lists exactly its five ranges"
-py '
-import re, sys
-s = open(sys.argv[1]).read()
-m = re.search(r"\nSteps\n.*\n +(\d+) ", s)
-e = re.search(r"events: ([\d,]+)", s)
-if not m or m.group(1) != "3" or not e or e.group(1) != "17":
-    sys.exit("steps row %s, events %s:\n%s" % (m and m.group(1), e and e.group(1), s))
-' "$T/w35.summary"
-ok $? "--steps 3:5: the summary counts 3 steps and 17 events (5 ranges, 6 marks, 3 samples, 3 steps)"
+pycheck "--steps 3:5: the Chrome trace is valid JSON" valid-json "$T/full.json" "$T/w35.json"
+pycheck "--steps 3:5: exactly the ranges, marks and counter samples of steps 3-5; cross-a and cross-b clipped" \
+	steps-events "$T/full.json" "$T/w35.json" 3 5
+pycheck "--steps 3:5: the step track holds steps 3, 4 and 5, whole, and nothing of steps 2 or 6" \
+	steps-steps "$T/full.json" "$T/w35.json" 3 5
+pycheck "--steps 3:5: the summary names the window and lists exactly its five ranges" \
+	summary-ranges "$T/w35.summary"
+pycheck "--steps 3:5: the summary counts 3 steps and 17 events (5 ranges, 6 marks, 3 samples, 3 steps)" \
+	summary-counts "$T/w35.summary"
 
 # --steps 7: one step.
 "$ANALYZE" "$T/out" --steps 7 -o "$T/w7.json" 2>"$T/w7.err" &&
-	pyc 'from window_check import *
-full = load(sys.argv[1]); got = load(sys.argv[2])
-S, E = step_bounds(full, 7, 7)
-compare(full, got, S, E, EVENTS + ("step",))
-' "$T/full.json" "$T/w7.json"
+	"$PY" -B "$CHECKS" steps-all "$T/full.json" "$T/w7.json" 7 7
 ok $? "--steps 7: exactly step 7 and what lies in it (r 7, m 7, late 7, c=7, cross-b clipped)"
 
 # --start/--end in microseconds: from the middle of "r 2" to the middle of "r 6".
-bounds=$(pyc '
-d = load(sys.argv[1])
-r = {e["name"]: e for e in events(d) if e["ph"] == "X"}
-mid = lambda e: ns(e["ts"]) + ns(e["dur"]) // 2
-print("%d.%03d %d.%03d" % (mid(r["r 2"]) // 1000, mid(r["r 2"]) % 1000, mid(r["r 6"]) // 1000, mid(r["r 6"]) % 1000))
-' "$T/full.json")
+bounds=$("$PY" -B "$CHECKS" print-middles "$T/full.json")
 set -- $bounds
 S_US=${1:-0} E_US=${2:-0}
 "$ANALYZE" "$T/out" --start "$S_US" --end "$E_US" -o "$T/wse.json" --summary >"$T/wse.summary" 2>"$T/wse.err" &&
-	pyc 'from window_check import *
-full = load(sys.argv[1]); got = load(sys.argv[2])
-S, E = ns(float(sys.argv[3])), ns(float(sys.argv[4]))
-compare(full, got, S, E, EVENTS + ("step",))
-' "$T/full.json" "$T/wse.json" "$S_US" "$E_US"
+	"$PY" -B "$CHECKS" start-end "$T/full.json" "$T/wse.json" "$S_US" "$E_US"
 ok $? "--start $S_US --end $E_US: exactly the expected events, r 2, r 6 and steps 2 and 6 clipped"
 grep -q "^  window: *--start $S_US --end $E_US: " "$T/wse.summary"
 ok $? "--start/--end: the summary names the window"
@@ -114,12 +63,6 @@ bad --end --start 200 --end 100
 # A range left open at exit.
 "$INSPECT" -o "$T/open" -- "$APPS/steps" 1 open >/dev/null 2>&1 &&
 	"$ANALYZE" "$T/open" --format chrome -o "$T/open.json" 2>"$T/open.err" &&
-	pyc '
-d = load(sys.argv[1])
-tail = [e for e in events(d) if e["name"] == "tail"]
-others = [e for e in events(d) if e["name"] != "tail" and e.get("args", {}).get("unfinished")]
-if len(tail) != 1 or tail[0]["args"].get("unfinished") is not True or others:
-    sys.exit("tail: %s; other unfinished: %s" % (tail, others))
-' "$T/open.json"
+	"$PY" -B "$CHECKS" open-range "$T/open.json"
 ok $? "a range open at exit is in the trace once, flagged unfinished:true, and nothing else is"
 finish
