@@ -96,7 +96,7 @@ if [ "${OTF2_PRINT:-no}" != no ] && [ -x "${OTF2_PRINT:-}" ]; then
 		grep -q 'Name: "ncclAllReduce".*Descr.: "device collective"' "$T/otf2.defs"
 	ok $? "OTF2: otf2-print reads the archive; NCCL calls and device collectives are regions"
 	otf2_print "$T/otf2/traces.otf2" "$T/o.txt" &&
-		"$PY" -B "$CHECKS" otf2-device-spans "$T/o.txt" "$T/t1.json"
+		"$PY" -B "$CHECKS_DIR/lib-otf2.py" device-spans-match "$T/o.txt" "$T/t1.json"
 	ok $? "OTF2: on each stream one collective after the other, at the times of the Chrome \
 trace"
 else

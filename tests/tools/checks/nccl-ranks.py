@@ -3,8 +3,8 @@ of 4 MPI ranks running NCCL collectives through the stand-in NCCL (apps/nccl-ran
 apps/nccl-fork and apps/rccl-ranks): the Chrome traces (by process, or --group-by domain), the
 text summary and what the analyzer said (-v), against the truth rank 0 printed (a JSON line:
 its collectives in call order, each with op, count, dtype, bytes, seq, nranks and whether it
-was in a group, and the number of point-to-point sends, p2p); and otf2-print's listing of the
-OTF2 archive.  The NCCL helpers are lib-nccl-analyze.py's."""
+was in a group, and the number of point-to-point sends, p2p).  The NCCL helpers are
+lib-nccl-analyze.py's; the OTF2 archive's check is lib-otf2.py's."""
 import collections
 import importlib
 import json
@@ -228,85 +228,4 @@ def no_overlap(trace):
         fail("\n".join(bad[:10]))
 
 
-# The reading of otf2-print's listings, as func/lib-otf2.sh's helpers do it.
-_REC = re.compile(r"^([A-Z][A-Z0-9_]+)\s+(\d+)\s+(\d+)\s*(.*)$")
-_DEF = re.compile(r"^([A-Z][A-Z0-9_]+)\s+(\d*)\s+(.*)$")
-
-
-def _otf2_events(path):
-    """[(record, location, time, text)] from otf2-print's event listing (text with the
-    record's attributes, when it has any)."""
-    out = []
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = _REC.match(line)
-            if m:
-                out.append((m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)))
-            elif out and line.lstrip().startswith("ADDITIONAL ATTRIBUTES:"):
-                r, loc, t, x = out[-1]
-                out[-1] = (r, loc, t, x + " " + line.strip())
-    return out
-
-
-def _otf2_defs(path):
-    """[(definition, id, text)] from otf2-print -G."""
-    out = []
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = _DEF.match(line)
-            if m and not line.startswith("Definition"):
-                out.append((m.group(1), m.group(2), m.group(3)))
-    return out
-
-
-def _otf2_name(text):
-    """The first quoted name in a record's text."""
-    m = re.search(r"\"([^\"]*)\"", text)
-    return m.group(1) if m else None
-
-
-def _otf2_regions(ev):
-    """[(location, name, enter time, leave time)] of every region, as it closes."""
-    out = []
-    stack = collections.defaultdict(list)
-    for rec, loc, t, text in ev:
-        if rec == "ENTER":
-            stack[loc].append((_otf2_name(text), t))
-        elif rec == "LEAVE" and stack[loc]:
-            n, t0 = stack[loc].pop()
-            out.append((loc, n, t0, t))
-    return out
-
-
-def otf2_device_spans(listing, chrome):
-    """OTF2: on each stream one collective after the other, at the times of the Chrome trace
-    (listing: otf2-print's events, listing.defs its definitions; chrome: the Chrome trace of
-    the same profile).  Problems: a region entered on its stream before the one before it
-    left, or the lot not the device spans of the Chrome trace."""
-    locs = {int(i) for k, i, t in _otf2_defs(listing + ".defs")
-            if k == "LOCATION" and "ACCELERATOR_STREAM" in t}
-    per = collections.defaultdict(list)
-    for loc, n, a, b in _otf2_regions(_otf2_events(listing)):
-        if loc in locs:
-            per[loc].append((a, b, n))
-    bad, got = [], []
-    for loc, v in per.items():
-        v.sort()
-        bad += ["stream location %d: %s at %d before %s left at %d" % (loc, y[2], y[0], x[2],
-                                                                        x[1])
-                for x, y in zip(v, v[1:]) if y[0] < x[1]]
-        got += [(a, b) for a, b, _ in v]
-    d = load(chrome)
-    t0 = d["otherData"]["trace_start_realtime_ns"]
-    want = [(t0 + ns(e["ts"]), t0 + ns(e["ts"]) + ns(e["dur"])) for e in d["traceEvents"]
-            if e["ph"] == "X" and
-            e.get("cat") in ("kernel", "copy", "memset", "graph", "collective", "device")]
-    if sorted(got) != sorted(want):
-        bad.append("%d regions on streams, %d device spans in Chrome, %d differ" % (
-            len(got), len(want), len(set(got) ^ set(want))))
-    if bad:
-        fail("\n".join(bad[:10]))
-
-
-if __name__ == "__main__":
-    main(globals())
+main(globals())
