@@ -4,12 +4,12 @@
 # reader: protoc through tools/pftrace.py (the slices, instants, counter samples and arrows the
 # Chrome conversion holds, and as many arrow ends in no slice: Chrome allows them, and a
 # launch whose call was not recorded or an imported trace has them), otf2-print, and the
-# sqlite3 shell (func/lib-sqlite.py counts).
+# sqlite3 shell (tools/lib-sqlite.py counts).
 # The Perfetto conversion is compared with the Chrome one (WORK.json), times read as exact
 # decimals (a double holds no nanoseconds beyond 2^53 ns, 104 days).
 # Returns non-zero, saying why on stderr, when one does not convert or read back.
 RT_PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-RT_SQLCHECK="$top_srcdir/tests/func/lib-sqlite.py"
+RT_SQLCHECK="$top_srcdir/tests/tools/lib-sqlite.py"
 RT_CHECKS="$top_srcdir/tests/tools/checks/lib-roundtrip.py"
 
 roundtrip() {

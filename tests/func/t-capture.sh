@@ -29,7 +29,7 @@ pycheck "--steps 3:5 records steps 3, 4 and 5 alone, a range and a mark each, on
 "$ANALYZE" "$T/steps" --summary >"$T/sum.txt" 2>&1
 check "the summary says what was recorded and why ($(grep recorded: "$T/sum.txt"))" \
 	grep -Eq '^  recorded:    .* of the .* in 1 capture window \(opened by --steps; closed by --steps\)$' "$T/sum.txt"
-"$PY" "$top_srcdir/tests/func/summary-compare.py" "$T/sum.txt" "$T/sum.json"
+"$PY" "$top_srcdir/tests/tools/summary-compare.py" "$T/sum.txt" "$T/sum.json"
 ok $? "the JSON summary holds what the text says of the capture window"
 
 # --delay then --duration: one window, opened and closed by them; the steps inside alone.

@@ -1,12 +1,12 @@
 #!/bin/sh
 # The Chrome JSON import reader end to end: what tools/chrome-count reads in traces of every
 # kind from tools/mk-chrome-trace is what the generator wrote and what python3's json reads,
-# event by event (func/chrome-check.py); damage, a cut, 10^6 gzipped events in bounded memory.
+# event by event (tools/chrome-check.py); damage, a cut, 10^6 gzipped events in bounded memory.
 . "$(dirname "$0")/lib.sh"
 [ -x "$(command -v "$PY")" ] || skip_all "no python3"
 GEN="$top_builddir/tests/tools/mk-chrome-trace"
 COUNT="$top_builddir/tests/tools/chrome-count"
-CHECK="$top_srcdir/tests/func/chrome-check.py"
+CHECK="$top_srcdir/tests/tools/chrome-check.py"
 plan 45
 
 # What the generator prints, taken from chrome-count's output: the lines they share.

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
 GEN="$top_srcdir/tests/tools/mk-kineto-trace.py"
-SQLCHECK="$top_srcdir/tests/func/lib-sqlite.py"
+SQLCHECK="$top_srcdir/tests/tools/lib-sqlite.py"
 TRACES="$top_srcdir/tests/traces"
 command -v otf2-print >/dev/null 2>&1 || skip_all "otf2-print is not installed"
 command -v sqlite3 >/dev/null 2>&1 || skip_all "sqlite3 is not installed"

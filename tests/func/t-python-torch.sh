@@ -36,7 +36,7 @@ ok $? "tprof-analyze reads the profile (--summary=json, --format chrome)"
 "$ANALYZE" "$T/out" --summary >"$T/summary.txt" 2>/dev/null
 pycheck "one process, its PyTorch trace merged into it (not counted as one more); text and JSON agree" \
 	merged "$T/summary.json" "$trace" "$T/summary.txt" \
-	"$top_srcdir/tests/func/summary-compare.py"
+	"$top_srcdir/tests/tools/summary-compare.py"
 "$ANALYZE" -v --import "$trace" --summary=json >"$T/alone.json" 2>"$T/alone.err"
 pycheck "the PyTorch trace alone: on the date its base_us gives, and said to be placed by it" \
 	dated-alone "$T/alone.json" "$trace" "$T/alone.err"

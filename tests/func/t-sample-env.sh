@@ -1,7 +1,7 @@
 #!/bin/sh
 # TPROF_SAMPLE with the recorder alone (LD_PRELOAD and TPROF_ENABLE=1, no tprof-inspect): each
 # process samples itself from /proc into a system image of its own.  apps/sysload's known work
-# must show (func/sample-env-check.py: the parent's, the forked child's and the exec'ed
+# must show (tools/sample-env-check.py: the parent's, the forked child's and the exec'ed
 # child's images, thread states, CPU time, RSS), also as an unprivileged user; the output
 # and exit status must not change; tprof-analyze must show the thread states and the memory
 # with the host-wide counters once and each process's own; a bad value warns once and the
@@ -12,7 +12,7 @@
 # spool); tprof-inspect samples once with TPROF_SAMPLE in its environment, and without it
 # nothing samples.
 . "$(dirname "$0")/lib.sh"
-CHECK="$top_srcdir/tests/func/sample-env-check.py"
+CHECK="$top_srcdir/tests/tools/sample-env-check.py"
 [ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
 NCHECK=18
 NRUN=$((NCHECK + 7))

@@ -3,11 +3,11 @@
 # user, who may not load BPF programs; and looking for new processes through all of /proc
 # instead of the children files): apps/sysload's known work must show in the system
 # image (thread states, CPU time, RSS rising by the memory it touches, a fork + exec child,
-# host memory and per-CPU busy shares; func/sample-check.py), the command's output and
+# host memory and per-CPU busy shares; tools/sample-check.py), the command's output and
 # status must not change, and bad --sample, --sample-hz, TPROF_SAMPLE and TPROF_SAMPLE_HZ
 # values must name themselves.
 . "$(dirname "$0")/lib.sh"
-CHECK="$top_srcdir/tests/func/sample-check.py"
+CHECK="$top_srcdir/tests/tools/sample-check.py"
 [ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
 NCHECK=18
 plan $((3 * (NCHECK + 4) + 14))

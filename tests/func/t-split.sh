@@ -12,7 +12,7 @@
 # counted as lying outside; step ranges match; size:MB parts are about the size.  Then that
 # each check can fail (split-check.py --break), and bad --split options.
 . "$(dirname "$0")/lib.sh"
-CHECK="$top_srcdir/tests/func/split-check.py"
+CHECK="$top_srcdir/tests/tools/split-check.py"
 CHECKS="parse union flows meta index placement steps"
 plan 112
 

@@ -16,7 +16,7 @@
 command -v sqlite3 >/dev/null 2>&1 ||
 	skip_all "no sqlite3 shell (on Debian: apt-get install sqlite3; scripts/install-deps.sh installs it)"
 plan 66
-LIB="$top_srcdir/tests/func/lib-sqlite.py"
+LIB="$top_srcdir/tests/tools/lib-sqlite.py"
 sq() { "$PY" "$LIB" "$@"; }
 
 # analyze NAME [OPTIONS...]: the database, the Chrome trace and the summary of $T/NAME.

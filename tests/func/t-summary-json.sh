@@ -3,14 +3,14 @@
 # counters; a killed process read from its spool; a damaged trace; HIP on the stand-in and on
 # the minimal runtime without events; MPI on 4 ranks; NCCL on 4 ranks and over CUDA; NRT with
 # failures; the synthetic MPI, NCCL, NRT and device jobs), with and without --top and windows,
-# every line of the text summary is what the JSON says it must be (func/summary-compare.py:
+# every line of the text summary is what the JSON says it must be (tools/summary-compare.py:
 # every figure within the text's printed precision, every name exact, no line more or less),
 # the JSON has exactly the documented keys with their types, and its figures hold exactly what
 # the text rounds.  --top cuts the JSON's rows as the text's; a window is in the header; the
 # option's spellings agree and a bad format is a usage error that names the option.
 . "$(dirname "$0")/lib.sh"
 plan 43
-CMP="$top_srcdir/tests/func/summary-compare.py"
+CMP="$top_srcdir/tests/tools/summary-compare.py"
 DOC="$top_srcdir/docs/summary-json.md"
 
 # both NAME DIR [OPTION...]: the text and the JSON summary of DIR with the options, compared.

@@ -1,6 +1,6 @@
 /* chrome-count.c — what the import reader (chrome_read) reads in a Chrome JSON file: counts
  * per phase, sums of the exact times, metadata, and with -e a line per event, as
- * tests/func/chrome-check.py prints them from python3's json module, to be compared. */
+ * tests/tools/chrome-check.py prints them from python3's json module, to be compared. */
 
 /*   chrome-count [-e] [-r] [-b BLOCK] [-m MAX_EVENT] [-w MAX_WARNINGS] [-s STOP_AFTER] FILE
  *     -r  also the peak RSS (getrusage)

@@ -1,4 +1,4 @@
-"""chrome-read.py — for func/t-chrome-read.sh (whose checks are func/chrome-check.py's):
+"""chrome-read.py — for func/t-chrome-read.sh (whose checks are tools/chrome-check.py's):
 cut-inside-event writes a Chrome trace cut inside one of its events."""
 import re
 

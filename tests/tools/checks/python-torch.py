@@ -96,7 +96,7 @@ def odd_name(facts, trace):
 
 def merged(summary_json, trace, summary_text, compare):
     """One process, its PyTorch trace merged into it (not counted as one more); the text
-    summary and the JSON one agree (COMPARE: func/summary-compare.py)."""
+    summary and the JSON one agree (COMPARE: tools/summary-compare.py)."""
     h = _json(summary_json)["header"]
     p = h["process_list"]
     if (h["processes"] != 1 or len(p) != 1 or p[0]["index"] != 1 or

@@ -1,4 +1,4 @@
-"""sample-env.py — the checks of func/t-sample-env.sh (besides func/sample-env-check.py) on
+"""sample-env.py — the checks of func/t-sample-env.sh (besides tools/sample-env-check.py) on
 what tools/dump-records prints of a TPROF_SAMPLE run's output directory (JSON lines, a file
 or on stdin) and on tprof-analyze --summary=json of it; images prints a run's system
 images for the shell."""

@@ -1,5 +1,5 @@
 """sqlite.py — the check of func/t-sqlite.sh written inline there; the others are the CHECKs
-of func/lib-sqlite.py.  Given the truth apps/mpi-pattern printed (JSON) and the database
+of tools/lib-sqlite.py.  Given the truth apps/mpi-pattern printed (JSON) and the database
 tprof-analyze --format sqlite wrote of its run."""
 import json
 import subprocess
