@@ -1,11 +1,11 @@
-/* test-hindex.c — the analyzer's hash index (analyze/util/hindex.h) against a search of every
- * record: a million random adds, lookups and removals of records whose hashes collide on
- * purpose (a few hashes shared by many keys, multiples of the table's size), every answer
- * compared. */
+/* test-hindex.c — the analyzer's hash index (analyze/util/hindex.h) and the pool on it
+ * (hpool.h) against a search of every record: a million random adds, lookups and removals of
+ * records whose hashes collide on purpose (a few hashes shared by many keys, multiples of the
+ * table's size), every answer compared. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../analyze/util/hindex.h"
+#include "../../analyze/util/hpool.h"
 #include "tap.h"
 
 #define NKEYS 5000
@@ -18,6 +18,44 @@ static uint64_t rnd(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return rng;
+}
+
+/* A record of the pool: its item first, then its key. */
+struct rec {
+	struct hpool_item item;
+	size_t key;
+};
+
+/* The pool: records put and taken out at random, their keys' hashes colliding as above. */
+static void pool(const uint64_t *hashes)
+{
+	static struct rec recs[NKEYS + 1];
+	struct hpool p = { 0 };
+	size_t wrong = 0, n = 0;
+	for (int op = 0; op < 1000000; op++) {
+		size_t k = 1 + rnd() % NKEYS, at;
+		struct rec *found = NULL;
+		for (struct rec *r = hpool_first(&p, hashes[k], &at); r;
+		     r = hpool_next(&p, hashes[k], &at)) {
+			wrong += r->item.hash != hashes[k] || !r->item.id;
+			if (r->key == k)
+				found = r;
+		}
+		wrong += !!found != !!recs[k].item.id || (found && found != &recs[k]);
+		if (rnd() % 2 && !recs[k].item.id) {
+			recs[k].key = k;
+			hpool_add(&p, &recs[k].item, hashes[k]);
+			n++;
+		} else if (recs[k].item.id) {
+			hpool_remove(&p, &recs[k].item);
+			n--;
+		}
+	}
+	for (size_t i = 0; i < p.n; i++)
+		wrong += p.v[i]->id != i + 1;
+	is_u64(wrong, 0, "the pool finds the records put and not taken out, each at its place");
+	is_u64(p.n, n, "and holds as many");
+	hpool_free(&p);
 }
 
 int main(void)
@@ -78,5 +116,6 @@ int main(void)
 	size_t at;
 	ok(hindex_first(&empty, 7, &at) == 0, "an empty index finds nothing");
 	hindex_del(&empty, 7, 1);
+	pool(hashes);
 	return tap_done();
 }

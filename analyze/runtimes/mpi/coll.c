@@ -15,13 +15,11 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
-#include "../../util/grow.h"
-#include "../../util/hindex.h"
+#include "../../util/hpool.h"
 #include "mpi.h"
 
 struct inst {
-	uint32_t id;                    /* its place in colls.insts + 1 */
-	uint64_t hash;                  /* of (comm, self, seq) */
+	struct hpool_item item;         /* by (comm, self, seq) in colls.insts */
 	struct inst *next_spare;
 	uint64_t comm;
 	int32_t self;                   /* TPROF_COMM_SELF: whose */
@@ -47,9 +45,7 @@ struct pend {
 
 struct colls {
 	struct pipeline *pl;
-	struct inst **insts;            /* the collectives waiting for members, in no order */
-	size_t n, cap;
-	struct hindex by_key;           /* their ids, by (comm, self, seq) */
+	struct hpool insts;             /* the collectives waiting for members */
 	uint64_t next_order, next_id;
 	struct inst *spare;             /* freed instances, their member arrays kept */
 	struct pend **pend;             /* by process index - 1 */
@@ -104,12 +100,9 @@ static uint64_t inst_hash(uint64_t comm, int32_t self, uint32_t seq)
 static struct inst *find(struct colls *c, uint64_t h, uint64_t comm, int32_t self, uint32_t seq)
 {
 	size_t at;
-	for (uint32_t id = hindex_first(&c->by_key, h, &at); id;
-	     id = hindex_next(&c->by_key, h, &at)) {
-		struct inst *x = c->insts[id - 1];
+	for (struct inst *x = hpool_first(&c->insts, h, &at); x; x = hpool_next(&c->insts, h, &at))
 		if (x->comm == comm && x->self == self && x->seq == seq)
 			return x;
-	}
 	return NULL;
 }
 
@@ -181,17 +174,10 @@ static void emit(struct colls *c, struct inst *x, unsigned flags)
 	emit_derived(c->pl, &ev);
 }
 
-/* An instance emitted: the last one takes its place; it is kept for the next. */
+/* An instance emitted, kept for the next. */
 static void unlink_inst(struct colls *c, struct inst *x)
 {
-	struct inst *last = c->insts[c->n - 1];
-	hindex_del(&c->by_key, x->hash, x->id);
-	if (last != x) {
-		hindex_renumber(&c->by_key, last->hash, last->id, x->id);
-		last->id = x->id;
-		c->insts[x->id - 1] = last;
-	}
-	c->n--;
+	hpool_remove(&c->insts, &x->item);
 	x->next_spare = c->spare;
 	c->spare = x;
 }
@@ -199,9 +185,11 @@ static void unlink_inst(struct colls *c, struct inst *x)
 static void oldest_out(struct colls *c)
 {
 	struct inst *o = NULL;
-	for (size_t i = 0; i < c->n; i++)
-		if (!o || c->insts[i]->order < o->order)
-			o = c->insts[i];
+	for (size_t i = 0; i < c->insts.n; i++) {
+		struct inst *x = (struct inst *)c->insts.v[i];
+		if (!o || x->order < o->order)
+			o = x;
+	}
 	if (o) {
 		emit(c, o, EVF_INCOMPLETE);
 		unlink_inst(c, o);
@@ -216,7 +204,7 @@ static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
 	uint64_t h = inst_hash(comm, self, seq);
 	struct inst *x = find(c, h, comm, self, seq);
 	if (!x) {
-		if (c->n >= INFLIGHT_MAX)
+		if (c->insts.n >= INFLIGHT_MAX)
 			oldest_out(c);
 		if ((x = c->spare)) {
 			c->spare = x->next_spare;
@@ -234,11 +222,7 @@ static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
 		x->order = ++c->next_order;
 		x->root = TPROF_MPI_NONE;
 		members(c, x);
-		c->insts = util_grow(c->insts, &c->cap, c->n, sizeof(*c->insts), 256);
-		c->insts[c->n++] = x;
-		x->id = (uint32_t)c->n;
-		x->hash = h;
-		hindex_add(&c->by_key, h, x->id);
+		hpool_add(&c->insts, &x->item, h);
 	}
 	if (x->n == x->cap) {
 		x->cap = x->cap ? x->cap * 2 : (x->expect && x->expect <= 64 ? x->expect : 8);
@@ -333,25 +317,25 @@ void colls_done(struct colls *c, const struct mpi_where *w, uint32_t name, const
 	add(c, comm, seq, root, &mb);
 }
 
+/* Instances in the pool, by creation. */
 static int by_order(const void *a, const void *b)
 {
-	const struct inst *x = *(struct inst *const *)a, *y = *(struct inst *const *)b;
+	const struct inst *x = (const struct inst *)*(struct hpool_item *const *)a;
+	const struct inst *y = (const struct inst *)*(struct hpool_item *const *)b;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 void colls_finish(struct colls *c)
 {
-	struct inst **v = c->insts;
-	size_t n = c->n;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), by_order);
-	for (size_t i = 0; i < n; i++) {
-		emit(c, v[i], EVF_INCOMPLETE);
-		free(v[i]->m);
-		free(v[i]);
+	if (c->insts.n > 1)
+		qsort(c->insts.v, c->insts.n, sizeof(*c->insts.v), by_order);
+	for (size_t i = 0; i < c->insts.n; i++) {
+		struct inst *x = (struct inst *)c->insts.v[i];
+		emit(c, x, EVF_INCOMPLETE);
+		free(x->m);
+		free(x);
 	}
-	free(v);
-	hindex_free(&c->by_key);
+	hpool_free(&c->insts);
 	for (size_t i = 0; i < c->npend; i++)
 		for (struct pend *pd = c->pend[i], *next; pd; pd = next) {
 			next = pd->next;

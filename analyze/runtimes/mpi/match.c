@@ -21,7 +21,7 @@
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "../../util/grow.h"
-#include "../../util/hindex.h"
+#include "../../util/hpool.h"
 #include "mpi.h"
 
 /* One end of a message, waiting for the other in its channel. */
@@ -36,8 +36,7 @@ struct end {
 };
 
 struct chan {
-	uint32_t id;                    /* its place in match.chans + 1 */
-	uint64_t hash;                  /* of (comm, src, dst, tag) */
+	struct hpool_item item;         /* by (comm, src, dst, tag) in match.chans */
 	uint64_t comm;
 	int32_t src, dst, tag;
 	int sends;                      /* the queue holds sends (else receives) */
@@ -63,9 +62,7 @@ struct rqueue {
 
 struct match {
 	struct pipeline *pl;
-	struct chan **chans;            /* the channels with ends waiting, in no order */
-	size_t nchans, capchans;
-	struct hindex by_key;           /* their ids, by (comm, src, dst, tag) */
+	struct hpool chans;             /* the channels with ends waiting */
 	struct end *free_ends;
 	struct rqueue *rq;              /* by process index - 1 */
 	size_t nrq;
@@ -98,26 +95,16 @@ static struct chan *chan_find(struct match *m, uint64_t h, uint64_t comm, int32_
 			      int32_t dst, int32_t tag)
 {
 	size_t at;
-	for (uint32_t id = hindex_first(&m->by_key, h, &at); id;
-	     id = hindex_next(&m->by_key, h, &at)) {
-		struct chan *c = m->chans[id - 1];
+	for (struct chan *c = hpool_first(&m->chans, h, &at); c; c = hpool_next(&m->chans, h, &at))
 		if (c->comm == comm && c->src == src && c->dst == dst && c->tag == tag)
 			return c;
-	}
 	return NULL;
 }
 
-/* A channel with nothing waiting any more: the last one takes its place. */
+/* A channel with nothing waiting any more. */
 static void chan_free(struct match *m, struct chan *c)
 {
-	struct chan *last = m->chans[m->nchans - 1];
-	hindex_del(&m->by_key, c->hash, c->id);
-	if (last != c) {
-		hindex_renumber(&m->by_key, last->hash, last->id, c->id);
-		last->id = c->id;
-		m->chans[c->id - 1] = last;
-	}
-	m->nchans--;
+	hpool_remove(&m->chans, &c->item);
 	free(c);
 }
 
@@ -175,11 +162,9 @@ static void deliver(struct match *m, uint64_t comm, int32_t src, int32_t dst, in
 	}
 	if (!c) {
 		c = xcalloc(1, sizeof(*c));
-		m->chans = util_grow(m->chans, &m->capchans, m->nchans, sizeof(*m->chans), 64);
-		m->chans[m->nchans++] = c;
-		*c = (struct chan){ .id = (uint32_t)m->nchans, .hash = h, .comm = comm, .src = src,
-				    .dst = dst, .tag = tag, .sends = is_send };
-		hindex_add(&m->by_key, h, c->id);
+		*c = (struct chan){ .comm = comm, .src = src, .dst = dst, .tag = tag,
+				    .sends = is_send };
+		hpool_add(&m->chans, &c->item, h);
 	}
 	struct end *e = end_new(m, v);
 	if (c->tail && c->head)
@@ -423,8 +408,8 @@ void match_finish(struct match *m)
 		free(q->v);
 	}
 	free(m->rq);
-	for (size_t i = 0; i < m->nchans; i++) {
-		struct chan *c = m->chans[i];
+	for (size_t i = 0; i < m->chans.n; i++) {
+		struct chan *c = (struct chan *)m->chans.v[i];
 		char comm[128];
 		comm_label(tr, c->comm, c->dst, comm, sizeof(comm));
 		if (c->sends)
@@ -440,8 +425,7 @@ void match_finish(struct match *m)
 		}
 		free(c);
 	}
-	free(m->chans);
-	hindex_free(&m->by_key);
+	hpool_free(&m->chans);
 	for (struct end *e = m->free_ends, *en; e; e = en) {
 		en = e->next;
 		free(e);

@@ -23,16 +23,14 @@
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "../../model/runtime.h"
-#include "../../util/grow.h"
-#include "../../util/hindex.h"
+#include "../../util/hpool.h"
 #include "nccl.h"
 
 struct op_match;
 
 /* A rank's launch while it is in flight. */
 struct rank_launch {
-	uint32_t id;                    /* its place in nccl_state.launches + 1 */
-	uint64_t hash;                  /* of (proc, key) */
+	struct hpool_item item;         /* by (proc, key) in nccl_state.launches */
 	struct rank_launch *parent;              /* union-find */
 	struct rank_launch *cnext, *ctail; /* the component's launches: a list from the root */
 	struct op_match *cmatch;              /* root: matches done within the component */
@@ -61,8 +59,8 @@ struct member {
 
 /* One operation matched across ranks. */
 struct op_match {
-	uint32_t id;                    /* while pending: its place in nccl_state.matches + 1 */
-	uint64_t hash;                  /* of (p2p, comm, seq, src, dst) */
+	struct hpool_item item;         /* while pending: by (p2p, comm, seq, src, dst) in
+					 * nccl_state.matches */
 	struct op_match *cnext;         /* once done: the component's list */
 	int p2p;
 	uint64_t comm;
@@ -75,12 +73,8 @@ struct op_match {
 
 struct nccl_state {
 	struct pipeline *pl;
-	struct rank_launch **launches;  /* in flight, in no order */
-	size_t nl, capl;
-	struct hindex launch_by_key;    /* their ids, by (proc, key) */
-	struct op_match **matches;      /* pending, in no order */
-	size_t nm, capm;
-	struct hindex match_by_key;     /* their ids, by (p2p, comm, seq, src, dst) */
+	struct hpool launches;          /* in flight */
+	struct hpool matches;           /* pending */
 	uint64_t next_order, next_id;
 };
 
@@ -123,13 +117,11 @@ static struct rank_launch *launch_get(struct nccl_state *s, struct proc *p, uint
 {
 	uint64_t h = lhash(p, key);
 	size_t at;
-	for (uint32_t id = hindex_first(&s->launch_by_key, h, &at); id;
-	     id = hindex_next(&s->launch_by_key, h, &at)) {
-		struct rank_launch *x = s->launches[id - 1];
+	for (struct rank_launch *x = hpool_first(&s->launches, h, &at); x;
+	     x = hpool_next(&s->launches, h, &at))
 		if (x->proc == p && x->key == key)
 			return x;
-	}
-	if (s->nl >= INFLIGHT_MAX)
+	if (s->launches.n >= INFLIGHT_MAX)
 		emit_oldest(s);
 	struct rank_launch *x = xcalloc(1, sizeof(*x));
 	x->proc = p;
@@ -141,11 +133,7 @@ static struct rank_launch *launch_get(struct nccl_state *s, struct proc *p, uint
 	x->L.proc = p;
 	x->L.group = group;
 	x->L.rank = -1;
-	s->launches = util_grow(s->launches, &s->capl, s->nl, sizeof(*s->launches), 256);
-	s->launches[s->nl++] = x;
-	x->id = (uint32_t)s->nl;
-	x->hash = h;
-	hindex_add(&s->launch_by_key, h, x->id);
+	hpool_add(&s->launches, &x->item, h);
 	return x;
 }
 
@@ -203,20 +191,10 @@ static uint64_t mhash(int p2p, uint64_t comm, uint32_t seq, int32_t src, int32_t
 	return mix(h);
 }
 
-/* A match no longer pending: the last pending one takes its place. */
+/* A match no longer pending. */
 static void munlink(struct nccl_state *s, struct op_match *m)
 {
-	if (!m->id)
-		return;
-	struct op_match *last = s->matches[s->nm - 1];
-	hindex_del(&s->match_by_key, m->hash, m->id);
-	if (last != m) {
-		hindex_renumber(&s->match_by_key, last->hash, last->id, m->id);
-		last->id = m->id;
-		s->matches[m->id - 1] = last;
-	}
-	s->nm--;
-	m->id = 0;
+	hpool_remove(&s->matches, &m->item);
 }
 
 static void emit_component(struct nccl_state *s, struct rank_launch *root);
@@ -260,15 +238,12 @@ static void match_add(struct nccl_state *s, struct rank_launch *x, uint32_t opi)
 		dst = o->op == TPROF_NCCL_SEND ? o->peer : o->rank;
 	}
 	uint64_t h = mhash(p2p, o->comm, o->seq, src, dst);
-	struct op_match *m = NULL;
+	struct op_match *m;
 	size_t at;
-	for (uint32_t id = hindex_first(&s->match_by_key, h, &at); id && !m;
-	     id = hindex_next(&s->match_by_key, h, &at)) {
-		m = s->matches[id - 1];
-		if (m->p2p != p2p || m->comm != o->comm || m->seq != o->seq || m->src != src ||
-		    m->dst != dst)
-			m = NULL;
-	}
+	for (m = hpool_first(&s->matches, h, &at); m; m = hpool_next(&s->matches, h, &at))
+		if (m->p2p == p2p && m->comm == o->comm && m->seq == o->seq && m->src == src &&
+		    m->dst == dst)
+			break;
 	if (!m) {
 		m = xcalloc(1, sizeof(*m));
 		m->p2p = p2p;
@@ -277,11 +252,7 @@ static void match_add(struct nccl_state *s, struct rank_launch *x, uint32_t opi)
 		m->src = src;
 		m->dst = dst;
 		m->expected = p2p ? 2 : o->nranks > 0 ? (uint32_t)o->nranks : 1;
-		s->matches = util_grow(s->matches, &s->capm, s->nm, sizeof(*s->matches), 256);
-		s->matches[s->nm++] = m;
-		m->id = (uint32_t)s->nm;
-		m->hash = h;
-		hindex_add(&s->match_by_key, h, m->id);
+		hpool_add(&s->matches, &m->item, h);
 	}
 	if (m->seen == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : m->expected < 64 ? m->expected : 64;
@@ -454,17 +425,7 @@ static int by_rank(const void *a, const void *b)
 
 static void unlink_launch(struct nccl_state *s, struct rank_launch *x)
 {
-	if (!x->id)
-		return;
-	struct rank_launch *last = s->launches[s->nl - 1];
-	hindex_del(&s->launch_by_key, x->hash, x->id);
-	if (last != x) {
-		hindex_renumber(&s->launch_by_key, last->hash, last->id, x->id);
-		last->id = x->id;
-		s->launches[x->id - 1] = last;
-	}
-	s->nl--;
-	x->id = 0;
+	hpool_remove(&s->launches, &x->item);
 }
 
 /* Its pending matches forget it: they may still complete among the others. */
@@ -714,9 +675,11 @@ static int by_order(const void *a, const void *b)
 static void emit_oldest(struct nccl_state *s)
 {
 	struct rank_launch *o = NULL;
-	for (size_t i = 0; i < s->nl; i++)
-		if (!o || s->launches[i]->order < o->order)
-			o = s->launches[i];
+	for (size_t i = 0; i < s->launches.n; i++) {
+		struct rank_launch *x = (struct rank_launch *)s->launches.v[i];
+		if (!o || x->order < o->order)
+			o = x;
+	}
 	if (o)
 		emit_component(s, o);
 }
@@ -727,31 +690,32 @@ void nccl_finish(struct pipeline *pl)
 	if (!s)
 		return;
 	/* The members found of each match still pending belong together. */
-	for (size_t i = 0; i < s->nm; i++) {
-		const struct op_match *m = s->matches[i];
+	for (size_t i = 0; i < s->matches.n; i++) {
+		const struct op_match *m = (const struct op_match *)s->matches.v[i];
 		struct rank_launch *root = NULL;
 		for (uint32_t k = 0; k < m->seen; k++)
 			if (m->m[k].l)
 				root = root ? join(root, m->m[k].l) : find(m->m[k].l);
 	}
-	struct rank_launch **v = xmallocarray(s->nl ? s->nl : 1, sizeof(*v));
+	struct rank_launch **v = xmallocarray(s->launches.n ? s->launches.n : 1, sizeof(*v));
 	size_t n = 0;
-	for (size_t i = 0; i < s->nl; i++)
-		if (find(s->launches[i]) == s->launches[i])
-			v[n++] = s->launches[i];
+	for (size_t i = 0; i < s->launches.n; i++) {
+		struct rank_launch *x = (struct rank_launch *)s->launches.v[i];
+		if (find(x) == x)
+			v[n++] = x;
+	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), by_order);
 	for (size_t i = 0; i < n; i++)
 		emit_component(s, v[i]);
 	free(v);
-	for (size_t i = 0; i < s->nm; i++) {
-		free(s->matches[i]->m);
-		free(s->matches[i]);
+	for (size_t i = 0; i < s->matches.n; i++) {
+		struct op_match *m = (struct op_match *)s->matches.v[i];
+		free(m->m);
+		free(m);
 	}
-	free(s->matches);
-	hindex_free(&s->match_by_key);
-	free(s->launches);
-	hindex_free(&s->launch_by_key);
+	hpool_free(&s->matches);
+	hpool_free(&s->launches);
 	free(s);
 	*slot(pl) = NULL;
 }

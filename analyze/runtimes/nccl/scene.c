@@ -19,14 +19,13 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
-#include "../../util/grow.h"
-#include "../../util/hindex.h"
+#include "../../util/hpool.h"
 #include "../registry.h"
 #include "nccl.h"
 
 struct held {
-	uint32_t id;                     /* its place in nccl_scene.held + 1 */
-	uint64_t hash, order;            /* of (proc, corr, stream); when it came */
+	struct hpool_item item;          /* by (proc, corr, stream) in nccl_scene.held */
+	uint64_t order;                  /* when it came */
 	int proc;
 	uint64_t corr, stream;
 	struct event ev;                 /* pointers cleared; dev points at di */
@@ -34,9 +33,7 @@ struct held {
 };
 
 struct nccl_scene {
-	struct held **held;              /* spans waiting for their instance, in no order */
-	size_t n, cap;
-	struct hindex by_key;            /* their ids, by (proc, corr, stream) */
+	struct hpool held;               /* spans waiting for their instance */
 	uint64_t next_order;
 	uint64_t backward;               /* arrows between ranks not drawn: they would go back */
 };
@@ -132,37 +129,23 @@ static void hold(struct nccl_scene *s, const struct event *ev)
 	h->ev = *ev;
 	h->di = *ev->dev;
 	h->ev.dev = &h->di;
-	h->hash = held_hash(h->proc, h->corr, h->stream);
 	h->order = ++s->next_order;
-	s->held = util_grow(s->held, &s->cap, s->n, sizeof(*s->held), 256);
-	s->held[s->n++] = h;
-	h->id = (uint32_t)s->n;
-	hindex_add(&s->by_key, h->hash, h->id);
+	hpool_add(&s->held, &h->item, held_hash(h->proc, h->corr, h->stream));
 }
 
-/* The latest span held of (proc, corr, stream), taken out (the last one takes its place). */
+/* The latest span held of (proc, corr, stream), taken out. */
 static struct held *take(struct nccl_scene *s, int proc, uint64_t corr, uint64_t stream)
 {
 	uint64_t hash = held_hash(proc, corr, stream);
 	struct held *h = NULL;
 	size_t at;
-	for (uint32_t id = hindex_first(&s->by_key, hash, &at); id;
-	     id = hindex_next(&s->by_key, hash, &at)) {
-		struct held *x = s->held[id - 1];
+	for (struct held *x = hpool_first(&s->held, hash, &at); x;
+	     x = hpool_next(&s->held, hash, &at))
 		if (x->proc == proc && x->corr == corr && x->stream == stream &&
 		    (!h || x->order > h->order))
 			h = x;
-	}
-	if (!h)
-		return NULL;
-	struct held *last = s->held[s->n - 1];
-	hindex_del(&s->by_key, h->hash, h->id);
-	if (last != h) {
-		hindex_renumber(&s->by_key, last->hash, last->id, h->id);
-		last->id = h->id;
-		s->held[h->id - 1] = last;
-	}
-	s->n--;
+	if (h)
+		hpool_remove(&s->held, &h->item);
 	return h;
 }
 
@@ -386,7 +369,8 @@ int nccl_scene_event(struct scene *sc, const struct event *ev, unsigned self)
 
 static int by_order(const void *a, const void *b)
 {
-	const struct held *x = *(struct held *const *)a, *y = *(struct held *const *)b;
+	const struct held *x = (const struct held *)*(struct hpool_item *const *)a;
+	const struct held *y = (const struct held *)*(struct hpool_item *const *)b;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -397,18 +381,17 @@ void nccl_scene_end(struct scene *sc, unsigned self)
 	struct nccl_scene *s = *p;
 	if (!s)
 		return;
-	if (s->n > 1)
-		qsort(s->held, s->n, sizeof(*s->held), by_order);
-	for (size_t i = 0; i < s->n; i++) {
-		write_span(sc, s->held[i], NULL, NULL, 0);
-		free(s->held[i]);
+	if (s->held.n > 1)
+		qsort(s->held.v, s->held.n, sizeof(*s->held.v), by_order);
+	for (size_t i = 0; i < s->held.n; i++) {
+		write_span(sc, (struct held *)s->held.v[i], NULL, NULL, 0);
+		free(s->held.v[i]);
 	}
 	if (s->backward)
 		diag_note("NCCL: %llu arrows between ranks not drawn: each would end before it "
 			  "starts (the device clocks of two hosts disagree)",
 			  (unsigned long long)s->backward);
-	free(s->held);
-	hindex_free(&s->by_key);
+	hpool_free(&s->held);
 	free(s);
 	*p = NULL;
 }
