@@ -10,24 +10,6 @@
 . "$(dirname "$0")/lib-otf2.sh"
 plan 18
 
-SAME='
-import json
-ev = events(sys.argv[1])
-bad = nesting(ev)
-with open(sys.argv[2]) as f:
-    chrome = json.load(f)["traceEvents"]
-spans = sum(1 for e in chrome if e["ph"] in ("X", "i", "b"))
-samples = sum(1 for e in chrome if e["ph"] == "C")
-procs = sum(1 for e in chrome if e["ph"] == "M" and e["name"] == "process_name" and e["pid"] < 1000000)
-enters = sum(1 for r, _, _, _ in ev if r == "ENTER")
-metrics = sum(1 for r, _, _, _ in ev if r == "METRIC")
-groups = sum(1 for k, _, t in defs(sys.argv[1] + ".defs") if k == "LOCATION_GROUP" and "Type: PROCESS" in t)
-if bad or (enters, metrics, groups) != (spans, samples, procs):
-    sys.exit("nesting %s; regions %d, samples %d, processes %d; Chrome: %d, %d, %d" % (
-        bad[:5], enters, metrics, groups, spans, samples, procs))
-print("# %d regions, %d samples, %d processes" % (enters, metrics, groups))
-'
-
 # app NAME COMMAND...: records COMMAND, writes both traces, compares them (two results).
 app() {
 	_n=$1
@@ -37,8 +19,8 @@ app() {
 		"$ANALYZE" "$T/$_n" --format otf2 -o "$T/$_n.otf2" 2>>"$T/$_n.err" &&
 		otf2_print "$T/$_n.otf2/traces.otf2" "$T/$_n.txt"
 	ok $? "$_n: recorded; otf2-print reads the archive without complaint"
-	pyo "$SAME" "$T/$_n.txt" "$T/$_n.json"
-	ok $? "$_n: nested, in time order, and the same regions, samples and processes as Chrome"
+	pycheck "$_n: nested, in time order, and the same regions, samples and processes as Chrome" \
+		same-as-chrome "$T/$_n.txt" "$T/$_n.json"
 }
 
 app threads "$APPS/threads" 8 300
@@ -57,26 +39,15 @@ fi
 if [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libamdhip64.so.5" ] && [ -x "$APPS/hip-multi" ]; then
 	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 		STANDIN_HIP_KERNEL_US="scale_a:200,shift_b:300" app hip-multi "$APPS/hip-multi" 5
-	pyo '
-d = defs(sys.argv[1] + ".defs")
-ev = events(sys.argv[1])
-streams = sorted(loc_what(t) for k, _, t in d if k == "LOCATION" and "ACCELERATOR_STREAM" in t)
-kernels = sum(1 for r, _, _, t in ev if r == "ENTER" and name(t).startswith(("scale_a(", "shift_b(")))
-launch = [t for r, _, _, t in ev if r == "ENTER" and name(t) == "hipLaunchKernel"]
-if streams != ["GPU 0 stream 1", "GPU 0 stream 2", "GPU 1 stream 1", "GPU 1 stream 2"] or \
-        kernels != 20 or len(launch) != 20 or not all("correlation id" in t for t in launch):
-    sys.exit("streams %s, kernels %d, launches %s" % (streams, kernels, launch[:2]))
-' "$T/hip-multi.txt"
-	ok $? "hip-multi: 2 devices x 2 streams as accelerator streams, 20 kernels, launches with their correlation ids"
+	pycheck "hip-multi: 2 devices x 2 streams as accelerator streams, 20 kernels, launches with "\
+"their correlation ids" \
+		hip-multi-streams "$T/hip-multi.txt"
 	# Kernels back to back: consecutive ones meet, to the rounding of their times.
 	LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 		STANDIN_HIP_KERNEL_US="scale_a:20,shift_b:30" app hip-busy "$APPS/hip-multi" 200
-	pyo '
-bad = device_spans(sys.argv[1], sys.argv[2])
-if bad:
-    sys.exit("\n".join(bad[:10]))
-' "$T/hip-busy.txt" "$T/hip-busy.json"
-	ok $? "800 kernels back to back: on each stream one after the other, at the times of the Chrome trace"
+	pycheck_in lib-otf2 "800 kernels back to back: on each stream one after the other, at the "\
+"times of the Chrome trace" \
+		device-spans-match "$T/hip-busy.txt" "$T/hip-busy.json"
 else
 	for i in 1 2 3 4 5 6; do
 		skip "no stand-in HIP runtime or hip-multi (configure found no HIP headers or hipcc)"
