@@ -1,8 +1,5 @@
 # lib-nccl.sh — sourced by the NCCL recorder tests after lib.sh: need_nccl (the stand-in
-# NCCL/RCCL and the programs a test runs), and Python helpers that read a profile's NCCL
-# records (through tools/dump-records) beside the stand-in's own trace of what it ran
-# (STANDIN_NCCL_TRACE_FILE: one line per operation, with its start and end on the host's
-# CLOCK_MONOTONIC, the clock of the DEVICE records).
+# NCCL/RCCL and the programs a test runs).
 
 # need_nccl [FILE...]: skips the whole test, saying why, when the stand-in NCCL or a file it
 # needs (relative to tests/ in the build tree: apps/nccl-extras...) is missing.
@@ -18,18 +15,7 @@ need_nccl() {
 	export LD_LIBRARY_PATH
 }
 
-# The Python readers of a profile's NCCL records and of the stand-in's trace (procs, standin,
-# ops_of, corr, fail and the records' constants) are in tests/tools/checks/lib-nccl.py: a
-# test's checker imports them.
-# ncheck SNIPPET ARGS...: runs a check with those readers defined (for the checks still
-# written inline; the path of tools/checks is the first argument, taken off before SNIPPET
-# runs).
-ncheck() {
-	_s=$1
-	shift
-	"$PY" -B -c "import sys; sys.path.insert(0, sys.argv.pop(1))
-from importlib import import_module
-sys.modules['lib_nccl'] = import_module('lib-nccl')
-from lib_nccl import *
-$_s" "$CHECKS_DIR" "$@"
-}
+# The Python readers of a profile's NCCL records (through tools/dump-records) beside the
+# stand-in's own trace of what it ran (STANDIN_NCCL_TRACE_FILE: one line per operation, with
+# its start and end on the host's CLOCK_MONOTONIC, the clock of the DEVICE records) are in
+# tests/tools/checks/lib-nccl.py: a test's checker imports them.

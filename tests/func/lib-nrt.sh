@@ -1,6 +1,7 @@
 # lib-nrt.sh — sourced (after lib.sh) by the tests of the NRT recorder: the stand-in Neuron
-# runtime on the library path, NEFF files, and Python helpers that read what the recorder
-# wrote (tools/dump-records) and what the stand-in says it did (its trace file).
+# runtime on the library path, and NEFF files.  The Python helpers that read what the
+# recorder wrote (tools/dump-records) and what the stand-in says it did (its trace file) are
+# those of tests/tools/checks/lib-nrt.py, which a test's checker imports.
 
 # need_nrt: skips the whole test, saying why, when the stand-in or the programs are missing.
 need_nrt() {
@@ -18,9 +19,3 @@ need_nrt() {
 
 # neff FILE NAME [key=value...]: writes a NEFF for the stand-in (apps/mkneff).
 neff() { "$APPS/mkneff" "$@"; }
-
-# The Python helpers that read what the recorder wrote (tools/dump-records) and what the
-# stand-in says it did (its trace file) are those of tests/tools/checks/lib-nrt.py (images,
-# ns, status, op, nrt, trace; described there).
-# nrtpy SCRIPT ARGS...: runs a check with those helpers defined.
-nrtpy() { _s=$1; shift; "$PY" -B "$CHECKS_DIR/lib-nrt.py" run-script "$_s" "$@"; }

@@ -1,5 +1,4 @@
-# lib-otf2.sh — sourced by the OTF2 tests after lib.sh: otf2-print (found by configure) and
-# Python helpers that read what it prints.
+# lib-otf2.sh — sourced by the OTF2 tests after lib.sh: otf2-print (found by configure).
 OTF2PRINT="${OTF2_PRINT:-no}"
 [ "$OTF2PRINT" != no ] && [ -x "$OTF2PRINT" ] ||
 	skip_all "otf2-print not found (configure looks for it; on Debian: apt-get install otf2-tools)"
@@ -18,14 +17,3 @@ otf2_print() {
 #   nested-in-order OUT            every location keeps time order and nests Enter/Leave
 #   device-spans-match OUT CHROME  the regions of the accelerator streams follow one another
 #                                  and are the device spans of the Chrome trace
-# pyo SCRIPT ARGS...: like py, with those readers defined (for the checks still written
-# inline; the path of tools/checks is the first argument, taken off before SCRIPT runs).
-pyo() {
-	_s=$1
-	shift
-	"$PY" -B -c "import sys; sys.path.insert(0, sys.argv.pop(1))
-from importlib import import_module
-sys.modules['lib_otf2'] = import_module('lib-otf2')
-from lib_otf2 import *
-$_s" "$CHECKS_DIR" "$@"
-}

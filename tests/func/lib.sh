@@ -102,7 +102,9 @@ tsan() {
 }
 
 # Checks in Python: those of tests/func/t-NAME.sh are the functions of
-# tests/tools/checks/NAME.py, run by name (tools/checks/checklib.py).
+# tests/tools/checks/NAME.py, run by name (tools/checks/checklib.py), where the readers of
+# tests/tools (chrome_trace.py...) are importable.  (-B: nothing is written into the source
+# tree.)
 CHECKS_DIR="$top_srcdir/tests/tools/checks"
 _stem=$(basename "$0" .sh)
 CHECKS="$CHECKS_DIR/${_stem#t-}.py"
@@ -111,9 +113,6 @@ pycheck() { _d=$1; shift; check "$_d" "$PY" -B "$CHECKS" "$@"; }
 # pycheck_in NAME DESCRIPTION CHECK ARGS...: the same from tests/tools/checks/NAME.py (the
 # checks of a shared func/lib-NAME.sh, or of a test whose name another test has).
 pycheck_in() { _f=$1; _d=$2; shift 2; check "$_d" "$PY" -B "$CHECKS_DIR/$_f.py" "$@"; }
-
-# py SCRIPT ARGS...: runs a Python check; it exits non-zero (saying why) on failure.
-py() { _s=$1; shift; "$PY" -c "$_s" "$@"; }
 
 # Runs a command with the recorder through the environment alone (no tprof-inspect).
 record_env() { _dir=$1; shift; TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$_dir" LD_PRELOAD="$PRELOAD_ENV" "$@"; }
@@ -130,15 +129,6 @@ wait_file() {
 
 # Count the recorder's own lines ("tprof[PID]: ...") in a file of captured stderr.
 recorder_lines() { grep -c '^tprof\[[0-9][0-9]*\]: ' "$1"; }
-
-# pyc SCRIPT ARGS...: like py, with the helpers of tools/chrome_trace.py for Chrome traces
-# (load, events, procs, tracknames, numbered, ns, overlaps, backward) defined, and the other
-# checkers of tools/ importable.
-# (-B: nothing is written into the source tree.)
-TOOLS="$top_srcdir/tests/tools"
-PY_CHROME="import sys; sys.path.insert(0, '$TOOLS'); from chrome_trace import *
-"
-pyc() { _s=$1; shift; "$PY" -B -c "$PY_CHROME$_s" "$@"; }
 
 # HIP programs run against the stand-in runtime (tests/stand-ins), never a real GPU.
 # need_hip [APP...]: skips the whole test, saying why, when the stand-in or an app is missing.

@@ -6,7 +6,6 @@
 # there too; the calls on the Python thread; the summary's model row from the same spans.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-nrt.sh"
-. "$(dirname "$0")/lib-nrt-analyze.sh"
 need_nrt
 plan 5
 RUNS=4

@@ -1,5 +1,5 @@
-"""chrome_trace.py — helpers for the end-to-end tests' checks of Chrome traces: the checks
-(func/*.sh, through lib.sh's pyc) run with every name here defined.
+"""chrome_trace.py — helpers for the end-to-end tests' checks of Chrome traces, which the
+checkers of tests/tools/checks import.
 
   load(path)    the parsed trace (json module; gzip when the name ends in .gz)
   events(d)     every event that is not metadata
@@ -9,8 +9,6 @@
   ns(x)         a Chrome microsecond value as integer nanoseconds
   overlaps(d)   two device spans on one track (a GPU stream, a NeuronCore lane) that overlap
   backward(d)   flow arrows that end before they start, or lack an end
-
-The modules the checks use (collections, gzip, json, re, sys) come with them.
 """
 import collections, gzip, json, re, sys
 def load(path):

@@ -1,8 +1,6 @@
 """lib-nccl-analyze.py — helpers for the checks of the NCCL analyzer tests (func/t-nccl-ranks.sh,
-func/t-nccl-synth.sh, through func/lib-nccl-analyze.sh): what tprof-analyze makes of NCCL
-traces, in the Chrome trace (d: as chrome_trace.load reads it) and the text summary (text).
-A checker imports it (importlib.import_module("lib-nccl-analyze")); lib-nccl-analyze.sh's pyn
-runs a script with them all defined (run_script).
+func/t-nccl-synth.sh): what tprof-analyze makes of NCCL traces, in the Chrome trace (d: as
+chrome_trace.load reads it) and the text summary (text).  A checker imports it (importlib.import_module("lib-nccl-analyze")).
 
     spans(d)          collective device spans ("X", cat "collective")
     calls(d)          NCCL calls ("X", cat "nccl")
@@ -16,11 +14,9 @@ runs a script with them all defined (run_script).
                       spans' recorded times and arguments (nccl-tests' formulas)
 """
 import collections
-import sys
 
 from checklib import main  # first: it puts tests/tools on the path
 
-import chrome_trace
 from chrome_trace import events, ns
 
 
@@ -203,17 +199,6 @@ def bw_check(d, text, exact_wait=True):
                 bad.append("row %s: wait %s / %s, recomputed %s / %s" %
                            (name, r["wait_avg"], r["wait_max"], wa, wm))
     return bad
-
-
-def run_script(script, *args):
-    """Runs the Python text script with sys.argv[1:] = args and every name of chrome_trace
-    and of this file defined (pyn of func/lib-nccl-analyze.sh, for the checks still written
-    in the shell)."""
-    scope = dict(vars(chrome_trace))
-    scope.update((k, v) for k, v in globals().items() if not k.startswith("__"))
-    scope["__name__"] = "__script__"
-    sys.argv = ["-c"] + list(args)
-    exec(compile(script, "<pyn>", "exec"), scope)
 
 
 if __name__ == "__main__":

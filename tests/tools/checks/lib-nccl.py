@@ -13,7 +13,6 @@ the NCCL recorder tests (func/lib-nccl.sh): their checkers import it
     corr(r)          the correlation id of a CALL
     fail(msg)        exits with msg
 """
-import collections  # noqa: F401 (for the checks ncheck runs, which import these names)
 import glob
 import json
 

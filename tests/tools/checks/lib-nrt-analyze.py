@@ -1,8 +1,6 @@
-"""lib-nrt-analyze.py — helpers for the checks of tprof-analyze's NRT outputs (the tests that
-source func/lib-nrt-analyze.sh): the NeuronCore tracks of a Chrome trace (d: as
-chrome_trace.load reads it) and the NRT tables of the summary.  A checker imports it
-(importlib.import_module("lib-nrt-analyze")); `prelude` prints their source for the checks
-still written in the shell (lib-nrt-analyze.sh's NRT_PY, put in front of them by pyc).
+"""lib-nrt-analyze.py — helpers for the checks of tprof-analyze's NRT outputs: the NeuronCore
+tracks of a Chrome trace (d: as chrome_trace.load reads it) and the NRT tables of the
+summary.  A checker imports it (importlib.import_module("lib-nrt-analyze")).
 
     groupnames(d)     {pid: group (process) name}
     sortidx(d, what)  thread_sort_index by (pid, tid), process_sort_index by pid
@@ -14,7 +12,6 @@ still written in the shell (lib-nrt-analyze.sh's NRT_PY, put in front of them by
                       gets wrong against a recomputation from the Chrome trace d, or None
 """
 import collections
-import inspect
 import re
 
 from checklib import main  # first: it puts tests/tools on the path
@@ -115,16 +112,6 @@ def model_table_errors(d, text):
         if r[10] != core_list(cores):
             return "%s: cores %s, trace %s" % (name, r[10], core_list(cores))
     return None
-
-
-HELPERS = (groupnames, sortidx, realpid, core_spans, overlaps, dur_of, core_list,
-           model_table_errors)
-
-
-def prelude():
-    """Prints the source of the helpers, to be put in front of a check run by pyc (whose
-    names they use: collections, re, events, ns, procs, tracknames)."""
-    print("\n".join(inspect.getsource(f) for f in HELPERS))
 
 
 if __name__ == "__main__":

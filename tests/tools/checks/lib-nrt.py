@@ -1,8 +1,7 @@
 """lib-nrt.py — helpers for the checks of the NRT recorder's tests (the tests that source
 func/lib-nrt.sh): they read what the recorder wrote (tools/dump-records, one JSON object a
 line) and what the stand-in Neuron runtime says it did (its trace file).  A checker imports it
-(importlib.import_module("lib-nrt")); lib-nrt.sh's nrtpy runs a check still written in the
-shell with them all defined (run_script).
+(importlib.import_module("lib-nrt")).
 
     images(dump)  {image index: {pid, calls (NRT CALL records in order), props (the last of
                    each key), args (the command line), clocks, streams (tid -> stream)}} from
@@ -12,10 +11,8 @@ shell with them all defined (run_script).
     status(r)     the return code of a CALL; op(r) its NRT op; nrt(r) its NRT fields
     trace(path)   the stand-in's trace lines (load, unload, exec), parsed
 """
-import collections  # for the checks run by run_script
 import glob
 import json
-import sys
 
 from checklib import fail, main
 
@@ -74,15 +71,6 @@ def trace(pattern):
     for f in sorted(glob.glob(pattern)):
         out += [json.loads(ln) for ln in open(f)]
     return out
-
-
-def run_script(script, *args):
-    """Runs the Python text script with sys.argv[1:] = args and every name of this file
-    defined (nrtpy of func/lib-nrt.sh, for the checks still written in the shell)."""
-    scope = {k: v for k, v in globals().items() if not k.startswith("__")}
-    scope["__name__"] = "__script__"
-    sys.argv = ["-c"] + list(args)
-    exec(compile(script, "<nrtpy>", "exec"), scope)
 
 
 if __name__ == "__main__":
