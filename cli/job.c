@@ -186,17 +186,6 @@ static void note_other(struct scan *sc, uint64_t id, uint64_t created, int is_tr
 	o->procs += is_trace;
 }
 
-/* "<host>.<pid>." of a file named "<host>.<pid>.<rest>" (pid all digits): its length, or 0. */
-static size_t host_pid_prefix(const char *name)
-{
-	for (const char *p = strchr(name, '.'); p; p = strchr(p + 1, '.')) {
-		size_t d = strspn(p + 1, "0123456789");
-		if (d && p[1 + d] == '.')
-			return (size_t)(p + 2 + d - name);
-	}
-	return 0;
-}
-
 /* PyTorch's traces the Python module writes beside the profile (docs/FORMAT.md §14). */
 static int is_framework_trace(const char *name)
 {
@@ -209,7 +198,8 @@ static int prefix_in(char **names, const uint8_t *kind, size_t n, const char *na
 		     uint8_t want)
 {
 	for (size_t i = 0; i < n; i++)
-		if (kind[i] == want && !strncmp(names[i], name, len) && host_pid_prefix(names[i]) == len)
+		if (kind[i] == want && !strncmp(names[i], name, len) &&
+		    tprof_host_pid_prefix(names[i]) == len)
 			return 1;
 	return 0;
 }
@@ -254,7 +244,7 @@ static void scan_files(int fd, struct scan *sc, char **names, size_t n)
 		int go = kind[i] == 2;
 		if (!go && (len = perf_map_base(names[i])))
 			go = base_is_other(names, kind, n, names[i], len);
-		if (!go && is_framework_trace(names[i]) && (len = host_pid_prefix(names[i])))
+		if (!go && is_framework_trace(names[i]) && (len = tprof_host_pid_prefix(names[i])))
 			go = prefix_in(names, kind, n, names[i], len, 2) &&
 			     !prefix_in(names, kind, n, names[i], len, 1);
 		if (go && unlinkat(fd, names[i], 0) && errno != ENOENT)

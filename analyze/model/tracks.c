@@ -192,6 +192,15 @@ struct track tracks_thread_framework(struct tracks *t, const struct proc *p, int
 	return fresh ? added(t, e) : e->track;
 }
 
+/* A new entry of a thread's: whose, its tid and name. */
+static void thread_entry(struct entry *e, const struct thread *th)
+{
+	e->p = th->proc;
+	e->th = th;
+	e->tid = thread_tid(th);
+	e->name = th->name;
+}
+
 struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call)
 {
 	int group = t->by_domain && api_call ? G_API : G_THREAD;
@@ -199,10 +208,7 @@ struct track tracks_thread(struct tracks *t, const struct thread *th, int api_ca
 	int fresh;
 	struct entry *e = find(t, &k, &fresh);
 	if (fresh) {
-		e->p = th->proc;
-		e->th = th;
-		e->tid = thread_tid(th);
-		e->name = th->name;
+		thread_entry(e, th);
 		if (group == G_API)
 			e->track = (struct track){ PID_DOMAIN + G_API, ++t->next_tid[G_API] };
 		else if (t->mode == TRACKS_BY_INSTANCE)
@@ -219,10 +225,7 @@ struct track tracks_thread_state(struct tracks *t, const struct thread *th)
 	int fresh;
 	struct entry *e = find(t, &k, &fresh);
 	if (fresh) {
-		e->p = th->proc;
-		e->th = th;
-		e->tid = thread_tid(th);
-		e->name = th->name;
+		thread_entry(e, th);
 		if (t->mode == TRACKS_BY_INSTANCE)
 			e->track = host_track(t, th->proc);
 		else

@@ -75,30 +75,32 @@ void diag_lost(uint64_t records)
 	pthread_mutex_unlock(&lock);
 }
 
+/* One line "tprof-analyze: ..." on stderr, whole among the other threads' and the progress
+ * line's. */
+static void say(const char *fmt, va_list ap)
+{
+	pthread_mutex_lock(&lock);
+	progress_clear();
+	fputs("tprof-analyze: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	pthread_mutex_unlock(&lock);
+}
+
 void diag_note(const char *fmt, ...)
 {
 	va_list ap;
 	if (!diag_verbose || diag_quiet)
 		return;
-	pthread_mutex_lock(&lock);
-	progress_clear();
-	fputs("tprof-analyze: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	pthread_mutex_unlock(&lock);
 }
 
 void diag_error(const char *fmt, ...)
 {
 	va_list ap;
-	pthread_mutex_lock(&lock);
-	progress_clear();
-	fputs("tprof-analyze: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	pthread_mutex_unlock(&lock);
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "../../common/chunk.h"
+#include "../../common/file-names.h"
 #include "../../common/job.h"
 #include "../../common/xalloc.h"
 #include "trace.h"
@@ -246,17 +247,6 @@ static void pick_latest(struct trace *tr, const char *dir)
 	diag_error("%s", line);
 }
 
-/* "<host>.<pid>." of a file name "<host>.<pid>.<rest>" (pid all digits): its length, or 0. */
-static size_t host_pid_prefix(const char *name)
-{
-	for (const char *p = strchr(name, '.'); p; p = strchr(p + 1, '.')) {
-		size_t d = strspn(p + 1, "0123456789");
-		if (d && p[1 + d] == '.')
-			return (size_t)(p + 2 + d - name);
-	}
-	return 0;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -275,12 +265,12 @@ static void filter_found(struct trace *tr, const struct tag *tags)
 	size_t kept = 0;
 	for (size_t f = 0; f < tr->nfound; f++) {
 		const char *name = base_name(tr->found[f]);
-		size_t len = host_pid_prefix(name);
+		size_t len = tprof_host_pid_prefix(name);
 		int named = 0, ours = 0;
 		for (size_t i = 0; len && i < tr->nprocs; i++) {
 			const struct proc *p = tr->procs[i];
 			const char *b = base_name(p->trace_path ? p->trace_path : p->spool_path);
-			if (host_pid_prefix(b) != len || strncmp(b, name, len))
+			if (tprof_host_pid_prefix(b) != len || strncmp(b, name, len))
 				continue;
 			named = 1;
 			ours |= kept_proc(tr, &tags[i]);
