@@ -66,7 +66,7 @@ struct writer {
 	size_t head, n;
 	int stop;
 	struct tprof_rec **spare;       /* written buffers, for streams that need a fresh one */
-	size_t nspare, capspare;
+	size_t nspare;
 };
 
 struct tprof_imgw {
@@ -268,13 +268,14 @@ static void *writing(void *arg)
 		pthread_mutex_unlock(&wr->lock);
 		write_chunk(w, j.stream, j.seq, j.first, j.units + j.first, j.count);
 		pthread_mutex_lock(&wr->lock);
-		if (j.owned && j.cap == BUF_UNITS) {
-			wr->spare = realloc(wr->spare, (wr->nspare + 1) * sizeof(*wr->spare));
-			if (!wr->spare)
-				abort();
+		struct tprof_rec **sp = j.owned && j.cap == BUF_UNITS
+			? realloc(wr->spare, (wr->nspare + 1) * sizeof(*wr->spare)) : NULL;
+		if (sp) {
+			wr->spare = sp;
 			wr->spare[wr->nspare++] = j.units;
 		} else if (j.owned) {
-			free(j.units);  /* a stream given back before it filled: no spare */
+			/* a stream given back before it filled, or no room to keep it: no spare */
+			free(j.units);
 		}
 		wr->head = (wr->head + 1) % NJOBS;
 		wr->n--;
