@@ -30,6 +30,7 @@
 #include "chunk.h"
 #include "codec.h"
 #include "events.h"
+#include "hash.h"
 #include "outdir.h"
 #include "ownfd.h"
 #include "record.h"
@@ -467,7 +468,7 @@ uint32_t tprof_imgw_string_n(struct tprof_imgw *w, const char *s, size_t len, ui
 		return 0;
 	if (len > MAX_STRING)
 		len = MAX_STRING;
-	uint32_t id = tprof_strtab_id(&w->strings, s, len, &added, NULL);
+	uint32_t id = tprof_strtab_id(&w->strings, s, len, tprof_hash_table(s, len), &added, NULL);
 	if (added) {
 		struct tprof_rec r = { .kind = TPROF_K_STRING, .name = id, .t0 = t, .arg = len };
 		tprof_imgw_write(w, 0, &r, s, len);

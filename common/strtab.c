@@ -1,18 +1,9 @@
-/* strtab.c — the recorder's string table: open addressing with linear probing, kept at most
- * half full, on the table hash of common/hash.h. */
+/* strtab.c — the recorder's string table (strtab.h): a new string's copy and slot, found
+ * after the table grows when it would be more than half full. */
 #include "strtab.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "../common/hash.h"
-
-struct tprof_strent {
-	uint64_t hash;
-	char *str;
-	size_t len;
-	uint32_t id;
-};
 
 static int grow(struct tprof_strtab *t)
 {
@@ -34,28 +25,20 @@ static int grow(struct tprof_strtab *t)
 	return 0;
 }
 
-uint32_t tprof_strtab_id(struct tprof_strtab *t, const char *s, size_t len, int *added,
-			 const char **stored)
+uint32_t tprof_strtab_add(struct tprof_strtab *t, const char *s, size_t len, uint64_t h,
+			  const char **stored)
 {
-	*added = 0;
 	if ((t->count + 1) * 2 > t->cap && grow(t) < 0)
 		return 0;
-	uint64_t h = tprof_hash_table(s, len);
 	size_t j = h & (t->cap - 1);
-	for (; t->slots[j].str; j = (j + 1) & (t->cap - 1))
-		if (t->slots[j].hash == h && t->slots[j].len == len &&
-		    !memcmp(t->slots[j].str, s, len)) {
-			if (stored)
-				*stored = t->slots[j].str;
-			return t->slots[j].id;
-		}
+	while (t->slots[j].str)
+		j = (j + 1) & (t->cap - 1);
 	char *copy = malloc(len + 1);
 	if (!copy)
 		return 0;
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	t->slots[j] = (struct tprof_strent){ h, copy, len, (uint32_t)++t->count };
-	*added = 1;
 	if (stored)
 		*stored = copy;
 	return t->slots[j].id;

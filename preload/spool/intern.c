@@ -19,16 +19,16 @@ static pthread_mutex_t ilock TPROF_START_DATA = PTHREAD_MUTEX_INITIALIZER;
 static struct tprof_strtab strings TPROF_START_DATA;
 uint32_t tprof_intern_gen TPROF_START_DATA = 1;   /* bumped at every fork */
 
-/* The id of s, added (and its STRING record written) when new; *stored, the table's copy.
- * The calling thread is busy (buffer.h) while it holds the lock: a signal handler that
- * interrupts it interns nothing. */
-static uint32_t intern_id(const char *s, size_t len, const char **stored)
+/* The id of s (of hash h), added (and its STRING record written) when new; *stored, the
+ * table's copy.  The calling thread is busy (buffer.h) while it holds the lock: a signal
+ * handler that interrupts it interns nothing. */
+static uint32_t intern_id(const char *s, size_t len, uint64_t h, const char **stored)
 {
 	TPROF_KEEP_ERRNO;
 	int added = 0;
 	tprof_busy_enter(&tprof_tls);
 	pthread_mutex_lock(&ilock);
-	uint32_t id = tprof_strtab_id(&strings, s, len, &added, stored);
+	uint32_t id = tprof_strtab_id(&strings, s, len, h, &added, stored);
 	if (added)
 		tprof_proc_string(id, *stored, len);
 	pthread_mutex_unlock(&ilock);
@@ -41,7 +41,7 @@ uint32_t tprof_intern(const char *s, size_t len)
 	if (len > MAX_LEN)
 		len = MAX_LEN;
 	const char *stored;
-	return intern_id(s, len, &stored);
+	return intern_id(s, len, tprof_hash_bytes(s, len), &stored);
 }
 
 struct ro_query {
@@ -94,7 +94,7 @@ uint32_t tprof_intern_slow(struct tprof_thread *t, const char *s)
 	}
 	if (!id) {
 		const char *stored = NULL;
-		id = intern_id(s, len, &stored);
+		id = intern_id(s, len, h, &stored);
 		if (id && c) {
 			unsigned i = (unsigned)h & (TPROF_STRCACHE_SIZE - 1);
 			c->byval[i].hash = h;
