@@ -31,13 +31,32 @@
 #define xstrndup(s, n) xstrndup_at((s), (n), XALLOC_AT)
 #define xasprintf(...) xasprintf_at(XALLOC_AT, __VA_ARGS__)
 
+/* A library could not allocate what it needed (what: "zlib's inflate state"...): says so
+ * and exits. */
+#define xalloc_failed(what) xalloc_failed_at((what), XALLOC_AT)
+
+/* The source file, without the "../" of a build outside the source tree. */
+static inline const char *xalloc_file(const char *file)
+{
+	while (!strncmp(file, "../", 3))
+		file += 3;
+	return file;
+}
+
+static inline void __attribute__((noreturn, cold)) xalloc_failed_at(const char *what,
+								    XALLOC_WHERE)
+{
+	fprintf(stderr, "%s: out of memory: %s in %s (%s:%d)\n", program_invocation_short_name,
+		what, func, xalloc_file(file), line);
+	exit(XALLOC_STATUS);
+}
+
 /* n elements of size bytes could not be had: says so and exits. */
 static inline void __attribute__((noreturn, cold)) xalloc_fail(size_t n, size_t size,
 							       XALLOC_WHERE)
 {
 	size_t bytes;
-	while (!strncmp(file, "../", 3))        /* a build outside the source tree */
-		file += 3;
+	file = xalloc_file(file);
 	if (__builtin_mul_overflow(n, size, &bytes))
 		fprintf(stderr, "%s: out of memory: %zu elements of %zu bytes (more than the address "
 			"space) in %s (%s:%d)\n", program_invocation_short_name, n, size, func, file,

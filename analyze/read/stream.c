@@ -76,7 +76,7 @@ static void buffers(struct stream *s, const struct piece *pc)
 	if (!pc->raw && !r->zs_ready) {
 		memset(&r->zs, 0, sizeof(r->zs));
 		if (inflateInit2(&r->zs, -15) != Z_OK)
-			abort();
+			xalloc_failed("zlib's inflate state");
 		r->zs_ready = 1;
 	}
 }

@@ -1,8 +1,9 @@
 /* test-xalloc.c — what tprof's own programs do when memory is out (common/xalloc.h): in a
  * child each, an array whose size overflows a size_t, and an allocation larger than can be
  * had (the address space left by setrlimit; under AddressSanitizer, whose shadow memory needs
- * more, one over its allocator's largest); each prints one line naming the program, the size and
- * the caller's function, file and line, and exits with status 1.  The forms that succeed give
+ * more, one over its allocator's largest), and a library's own failure; each prints one line
+ * naming the program, the size (or what the library lacked) and the caller's function, file
+ * and line, and exits with status 1.  The forms that succeed give
  * what they say. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,6 +53,12 @@ static int too_large(void)
 		return 3;
 #endif
 	return xmalloc(TOO_LARGE) != NULL;
+}
+
+/* A library that could not allocate. */
+static int library(void)
+{
+	xalloc_failed("a library's state");
 }
 
 /* Runs fn in a child; its status, and its stderr in err. */
@@ -113,6 +120,11 @@ int main(void)
 	is_u64(st, 1, "more than can be had: exit status 1");
 	ok(one_line(err, TOO_LARGE_TEXT, "too_large"),
 	   "... and one line naming the bytes and caller: %s", shown(err));
+
+	st = run(library, err, sizeof(err));
+	is_u64(st, 1, "a library out of memory: exit status 1");
+	ok(one_line(err, "a library's state", "library"),
+	   "... and one line naming what it could not have and the caller: %s", shown(err));
 
 	char *s = xasprintf("%s-%d", "run", 12);
 	ok(!strcmp(s, "run-12"), "xasprintf prints as printf: %s", s);

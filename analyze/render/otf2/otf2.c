@@ -190,7 +190,7 @@ static int archive_begin(void *priv, const struct trace *tr, struct tracks *trac
 	otf2_check(o, OTF2_Archive_OpenEvtFiles(o->ar));
 	o->attrs = OTF2_AttributeList_New();
 	if (!o->attrs)
-		abort();
+		xalloc_failed("an OTF2 attribute list");
 	return o->failed ? -1 : 0;
 }
 
