@@ -17,6 +17,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../util/grow.h"
+#include "../../util/hindex.h"
 #include "../../util/search.h"
 #include "symbols.h"
 
@@ -65,7 +66,7 @@ struct cache_entry {
 	uint64_t addr;
 	int64_t gen;
 	uint32_t pid;                    /* UINT32_MAX: kernel */
-	uint32_t name;                   /* 0: empty slot */
+	uint32_t name;                   /* 0: not known yet */
 };
 
 struct symbols {
@@ -73,8 +74,9 @@ struct symbols {
 	size_t nfiles, capfiles;
 	struct jit_map *jits;
 	size_t njits;
-	struct cache_entry *cache;
+	struct cache_entry *cache;       /* addresses looked up, in the order first asked */
 	size_t ncache, capcache;
+	struct hindex cache_by_key;      /* their numbers (index + 1) by (si, pid, gen, addr) */
 	uint64_t unresolved, missing;
 };
 
@@ -99,6 +101,7 @@ void symbols_free(struct symbols *sy)
 	free(sy->files);
 	free(sy->jits);
 	free(sy->cache);
+	hindex_free(&sy->cache_by_key);
 	free(sy);
 }
 
@@ -306,47 +309,34 @@ static uint32_t jit_lookup(struct symbols *sy, const struct sysimage *si, uint32
 
 /* ---- the cache ---------------------------------------------------------------------------- */
 
-static size_t cache_slot(const struct symbols *sy, const struct sysimage *si, uint32_t pid,
-			 int64_t gen, uint64_t addr)
+static uint64_t cache_hash(const struct sysimage *si, uint32_t pid, int64_t gen, uint64_t addr)
 {
 	uint64_t h = addr * 0x9e3779b97f4a7c15ull ^ (uint64_t)pid * 0xc2b2ae3d27d4eb4full;
 	h ^= (uint64_t)gen * 0x165667b19e3779f9ull ^ (uint64_t)(uintptr_t)si;
-	h ^= h >> 29;
-	return (size_t)h & (sy->capcache - 1);
+	return h ^ h >> 29;
 }
 
+/* The entry of (si, pid, gen, addr), added (its name not known yet) when there was none. */
 static struct cache_entry *cache_find(struct symbols *sy, const struct sysimage *si,
 				      uint32_t pid, int64_t gen, uint64_t addr)
 {
-	if ((sy->ncache + 1) * 2 > sy->capcache) {
-		struct cache_entry *old = sy->cache;
-		size_t oldcap = sy->capcache;
-		sy->capcache = oldcap ? oldcap * 2 : 4096;
-		sy->cache = xcalloc(sy->capcache, sizeof(*sy->cache));
-		for (size_t i = 0; i < oldcap; i++) {
-			if (!old[i].name)
-				continue;
-			size_t j = cache_slot(sy, old[i].si, old[i].pid, old[i].gen, old[i].addr);
-			while (sy->cache[j].name)
-				j = (j + 1) & (sy->capcache - 1);
-			sy->cache[j] = old[i];
-		}
-		free(old);
-	}
-	size_t j = cache_slot(sy, si, pid, gen, addr);
-	for (; sy->cache[j].name; j = (j + 1) & (sy->capcache - 1)) {
-		const struct cache_entry *e = &sy->cache[j];
+	uint64_t h = cache_hash(si, pid, gen, addr);
+	size_t at;
+	for (uint32_t id = hindex_first(&sy->cache_by_key, h, &at); id;
+	     id = hindex_next(&sy->cache_by_key, h, &at)) {
+		struct cache_entry *e = &sy->cache[id - 1];
 		if (e->addr == addr && e->pid == pid && e->gen == gen && e->si == si)
-			return &sy->cache[j];
+			return e;
 	}
-	sy->cache[j] = (struct cache_entry){ si, addr, gen, pid, 0 };
-	return &sy->cache[j];
+	sy->cache = util_grow(sy->cache, &sy->capcache, sy->ncache, sizeof(*sy->cache), 4096);
+	sy->cache[sy->ncache++] = (struct cache_entry){ si, addr, gen, pid, 0 };
+	hindex_add(&sy->cache_by_key, h, (uint32_t)sy->ncache);
+	return &sy->cache[sy->ncache - 1];
 }
 
 static uint32_t remember(struct symbols *sy, struct cache_entry *e, const char *s)
 {
 	e->name = strings_add(s, strlen(s));
-	sy->ncache++;
 	return e->name;
 }
 
@@ -412,7 +402,6 @@ uint32_t symbols_user(struct symbols *sy, const struct sysimage *si, uint32_t pi
 		uint32_t jit = jit_lookup(sy, si, pid, addr);
 		if (jit) {
 			e->name = jit;
-			sy->ncache++;
 			return jit;
 		}
 		sy->unresolved++;
@@ -432,7 +421,6 @@ uint32_t symbols_kernel(struct symbols *sy, const struct sysimage *si, uint64_t 
 	const struct sys_ksym *k = system_ksym(si, addr);
 	if (k && k->name) {
 		e->name = k->name;
-		sy->ncache++;
 		return k->name;
 	}
 	char buf[64];
