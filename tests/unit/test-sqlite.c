@@ -207,6 +207,7 @@ static void write_db(const char *path)
 	ok(sqldb_close(&o->db, 1) == 0, "the database is closed and put in place");
 	jw_close(&o->args);
 	free(o->tv);
+	hindex_free(&o->tv_by_track);
 	free(o->thread_base);
 	free(o->path);
 	free(o->dir);
