@@ -9,6 +9,9 @@ checkers of tests/tools/checks import.
   ns(x)         a Chrome microsecond value as integer nanoseconds
   overlaps(d)   two device spans on one track (a GPU stream, a NeuronCore lane) that overlap
   backward(d)   flow arrows that end before they start, or lack an end
+  calls(d, cat) {(chrome pid, tid): [X events of category cat]}
+  enclosing(by, e) the event of by (calls) on e's track that holds e's time, or None
+  flows(d, name) ({id: "s" event}, {id: "f" event}) of the flows called name
 """
 import collections, gzip, json, re, sys
 def load(path):
@@ -58,3 +61,19 @@ def backward(d):
             if f is None or ns(f["ts"]) < ns(e["ts"]):
                 bad.append("%s arrow %s: from %s to %s" % (e["name"], e["id"], e["ts"], f and f["ts"]))
     return bad
+def calls(d, cat):
+    by = collections.defaultdict(list)
+    for e in events(d):
+        if e["ph"] == "X" and e.get("cat") == cat:
+            by[(e["pid"], e["tid"])].append(e)
+    return by
+def enclosing(by, e):
+    t = ns(e["ts"])
+    for c in by[(e["pid"], e["tid"])]:
+        if ns(c["ts"]) <= t <= ns(c["ts"]) + ns(c["dur"]):
+            return c
+    return None
+def flows(d, name):
+    s = {e["id"]: e for e in events(d) if e["ph"] == "s" and e["name"] == name}
+    f = {e["id"]: e for e in events(d) if e["ph"] == "f" and e["name"] == name}
+    return s, f

@@ -6,7 +6,7 @@ import collections
 import json
 
 from checklib import fail, main
-from chrome_trace import events, load, ns
+from chrome_trace import calls, enclosing, events, flows, load, ns
 
 SENDS = ("MPI_Send", "MPI_Isend", "MPI_Sendrecv", "MPI_Start")
 COMPLETIONS = ("MPI_Recv", "MPI_Sendrecv", "MPI_Wait", "MPI_Waitall", "MPI_Waitany",
@@ -16,31 +16,6 @@ COMPLETIONS = ("MPI_Recv", "MPI_Sendrecv", "MPI_Wait", "MPI_Waitall", "MPI_Waita
 def _load(trace, truth):
     """The Chrome trace and the truth, parsed."""
     return load(trace), json.load(open(truth))
-
-
-def _calls(d):
-    """The MPI calls of trace d by track (pid, tid)."""
-    by = collections.defaultdict(list)
-    for e in events(d):
-        if e["ph"] == "X" and e.get("cat") == "mpi":
-            by[(e["pid"], e["tid"])].append(e)
-    return by
-
-
-def _enclosing(by, e):
-    """The call of by (_calls) on e's track that holds e's time, or None."""
-    t = ns(e["ts"])
-    for c in by[(e["pid"], e["tid"])]:
-        if ns(c["ts"]) <= t <= ns(c["ts"]) + ns(c["dur"]):
-            return c
-    return None
-
-
-def _flows(d, name):
-    """The starts and the ends of the flows called name, each by id."""
-    s = {e["id"]: e for e in events(d) if e["ph"] == "s" and e["name"] == name}
-    f = {e["id"]: e for e in events(d) if e["ph"] == "f" and e["name"] == name}
-    return s, f
 
 
 def rank_order(trace, truth):
@@ -59,13 +34,13 @@ def messages_matched(trace, truth):
     """Every message matched: one flow each, from its sending call to the call completing its
     receive."""
     d, truth = _load(trace, truth)
-    by = _calls(d)
-    s, f = _flows(d, "message")
+    by = calls(d, "mpi")
+    s, f = flows(d, "message")
     want = truth["messages"]
     if len(s) != want or set(s) != set(f):
         fail("%d flow starts and %d ends, the program sent %d messages" % (len(s), len(f), want))
     for i in s:
-        cs, cf = _enclosing(by, s[i]), _enclosing(by, f[i])
+        cs, cf = enclosing(by, s[i]), enclosing(by, f[i])
         if not cs or cs["name"] not in SENDS:
             fail("flow %s starts outside a sending call: %s in %s" % (i, s[i], cs))
         if f[i].get("bp") != "e" or not cf or cf["name"] not in COMPLETIONS:
@@ -75,7 +50,7 @@ def messages_matched(trace, truth):
 def forward_arrows(trace, truth):
     """No message arrow points backwards in time."""
     d, _ = _load(trace, truth)
-    s, f = _flows(d, "message")
+    s, f = flows(d, "message")
     back = [(s[i]["ts"], f[i]["ts"]) for i in s if ns(f[i]["ts"]) < ns(s[i]["ts"])]
     if back:
         fail("%d arrows point backwards: %s" % (len(back), back[:3]))

@@ -4,32 +4,7 @@ messages or collective instances the job printed)."""
 import collections
 
 from checklib import fail, main
-from chrome_trace import events, load, ns
-
-
-def _calls(d):
-    """MPI calls by track."""
-    by = collections.defaultdict(list)
-    for e in events(d):
-        if e["ph"] == "X" and e.get("cat") == "mpi":
-            by[(e["pid"], e["tid"])].append(e)
-    return by
-
-
-def _enclosing(by, e):
-    """The call enclosing a flow event."""
-    t = ns(e["ts"])
-    for c in by[(e["pid"], e["tid"])]:
-        if ns(c["ts"]) <= t <= ns(c["ts"]) + ns(c["dur"]):
-            return c
-    return None
-
-
-def _flows(d, name):
-    """The starts and the ends of the flows named NAME, by id."""
-    s = {e["id"]: e for e in events(d) if e["ph"] == "s" and e["name"] == name}
-    f = {e["id"]: e for e in events(d) if e["ph"] == "f" and e["name"] == name}
-    return s, f
+from chrome_trace import calls, enclosing, events, flows, load, ns
 
 
 def processes_by_rank(trace):
@@ -74,13 +49,13 @@ def message_flows(trace, messages):
     receive."""
     d = load(trace)
     want = int(messages)
-    by = _calls(d)
-    s, f = _flows(d, "message")
+    by = calls(d, "mpi")
+    s, f = flows(d, "message")
     if len(s) != want or set(s) != set(f):
         fail("%d flow starts, %d ends, want %d" % (len(s), len(f), want))
     for i in s:
         a, b = s[i], f[i]
-        cs, cf = _enclosing(by, a), _enclosing(by, b)
+        cs, cf = enclosing(by, a), enclosing(by, b)
         if not cs or cs["name"] not in ("MPI_Isend", "MPI_Send"):
             fail("flow %s starts outside a send: %s" % (i, a))
         if b.get("bp") != "e" or not cf or cf["name"] not in ("MPI_Waitall", "MPI_Recv"):
@@ -92,7 +67,7 @@ def message_flows(trace, messages):
 def no_backward_messages(trace):
     """No message arrow points backwards in time (rank 2 aligned)."""
     d = load(trace)
-    s, f = _flows(d, "message")
+    s, f = flows(d, "message")
     back = [(s[i], f[i]) for i in s if ns(f[i]["ts"]) < ns(s[i]["ts"])]
     if back:
         fail("%d arrows backwards, e.g. %s" % (len(back), back[0]))
@@ -113,10 +88,10 @@ def collectives_on_members(trace, collectives):
            len({n for _, n in v}) != 1 or len({p for p, _ in v}) != len(v)]
     if len(inst) != want or bad:
         fail("%d instances, want %d; not on every member: %s" % (len(inst), want, bad[:3]))
-    by = _calls(d)
-    s, f = _flows(d, "collective")
+    by = calls(d, "mpi")
+    s, f = flows(d, "collective")
     for i in s:
-        cs, cf = _enclosing(by, s[i]), _enclosing(by, f[i])
+        cs, cf = enclosing(by, s[i]), enclosing(by, f[i])
         if not cs or not cf or "seq" not in cs["args"] or cs["args"]["seq"] != cf["args"]["seq"] \
                 or ns(f[i]["ts"]) < ns(s[i]["ts"]):
             fail("collective flow %s: from %s to %s" % (i, cs, cf))
@@ -128,7 +103,7 @@ def window_messages(trace):
     """A window (iteration 1, 109 to 209 us) keeps the 7 messages whose receive completed in
     it."""
     d = load(trace)
-    s, f = _flows(d, "message")
+    s, f = flows(d, "message")
     if len(s) != 7 or len(f) != 7 or \
             any(not (109000 <= ns(e["ts"]) < 209000) for e in f.values()):
         fail("%d message flows in the window, want 7 ending in it" % len(s))
@@ -139,9 +114,9 @@ def domain_flows(trace, messages):
     group."""
     d = load(trace)
     want = int(messages)
-    by = _calls(d)
-    s, f = _flows(d, "message")
-    bad = [i for i in s if not _enclosing(by, s[i]) or not _enclosing(by, f[i]) or
+    by = calls(d, "mpi")
+    s, f = flows(d, "message")
+    bad = [i for i in s if not enclosing(by, s[i]) or not enclosing(by, f[i]) or
            s[i]["pid"] < 1000000]
     if len(s) != want or bad:
         fail("%d flows, %d not bound to calls in the API group" % (len(s), len(bad)))
