@@ -4,7 +4,7 @@
  * measurement against rank 0) and MPI_Finalize (a last measurement, before the real call). */
 #include "hook-mpi.h"
 
-#define MPI_REAL(kind, name, params, args) TPROF_REAL_DEFINE(name)
+#define MPI_REAL(kind, name, ...) TPROF_REAL_DEFINE(name)
 MPI_API(MPI_REAL)
 #undef MPI_REAL
 
@@ -31,7 +31,8 @@ MPI_API(MPI_REAL)
 #define MPI_GEN_H(name, params, args)
 #define MPI_GEN_P(name, params, args)
 #define MPI_UNPAREN(...) __VA_ARGS__
-#define MPI_GENERATE(kind, name, params, args) MPI_GEN_##kind(name, params, args)
+#define MPI_GENERATE(kind, name, fname, FNAME, ...)                                       \
+	MPI_GEN_##kind(name, MPI_PARAMS(__VA_ARGS__), MPI_ARGS(__VA_ARGS__))
 MPI_API(MPI_GENERATE)
 #undef MPI_GENERATE
 
@@ -121,14 +122,14 @@ TPROF_EXPORT int MPI_Finalize(void)
 	((i) == MPIH_MPI_Test ? MPI_ARM_TEST + 1 :                                        \
 	 (i) == MPIH_MPI_Testany ? MPI_ARM_TESTANY + 1 :                                  \
 	 (i) == MPIH_MPI_Iprobe ? MPI_ARM_IPROBE + 1 : 0)
-#define MPI_ENTRY(kind, fn, params, args)                                                 \
+#define MPI_ENTRY(kind, fn, ...)                                                         \
 	[MPIH_##fn] = { .domain = TPROF_DOM_MPI, .record = 1, .poll = MPI_POLLS_##kind,   \
 			.arm = MPI_ARM_OF(MPIH_##fn) },
 struct tprof_hook tprof_mpi_hooks[MPIH_COUNT] = {
 	MPI_API(MPI_ENTRY)
 };
 
-#define MPI_FILL(kind, fn, params, args)                                                  \
+#define MPI_FILL(kind, fn, ...)                                                          \
 	tprof_hook_set(&tprof_mpi_hooks[MPIH_##fn], #fn, NULL, (void *)fn, (void **)&real_##fn);
 static void tprof_mpi_hooks_fill(void)
 {

@@ -1,13 +1,15 @@
-/* hook-mpi.h — the MPI functions tprof wraps, listed once as data (Open MPI 4.1's C
- * prototypes, with the handle types of mpi-abi.h), and what their wrappers share: the CALL
- * record of an MPI call (struct tprof_mpi_args, and struct tprof_mpi_args2 for a second
- * side or a request), ranks and tags as the records store them, byte counts.
+/* hook-mpi.h — the MPI functions tprof wraps, listed once as data, and what their wrappers
+ * share: the CALL record of an MPI call (struct tprof_mpi_args, and struct tprof_mpi_args2 for
+ * a second side or a request), ranks and tags as the records store them, byte counts.
  *
- * Q entries get a generated wrapper with no arguments worth recording, QC ones record the
- * communicator they are given first; H entries are written by hand, and so are P entries,
- * the calls that poll (their unsuccessful calls are folded into runs, poll.h): hook-mpi.c (init,
- * finalize), hook-mpi-p2p.c (blocking point-to-point, probes), hook-mpi-req.c (nonblocking
- * and persistent requests, the Wait and Test families), hook-mpi-coll.c (collectives) and
+ * An entry is X(kind, C name, Fortran name, the same in upper case, a (KIND, name) pair per
+ * parameter).  The pairs' kinds (mpi-kinds.h) give the C prototype (Open MPI 4.1's, with the
+ * handle types of mpi-abi.h) and the Fortran binding (mpi-fortran.h).  Q entries get a
+ * generated wrapper with no arguments worth recording, QC ones record the communicator they
+ * are given first; H entries are written by hand, and so are P entries, the calls that poll
+ * (their unsuccessful calls are folded into runs, poll.h): hook-mpi-init.c (init, finalize),
+ * hook-mpi-p2p.c (blocking point-to-point, probes), hook-mpi-req.c (nonblocking and
+ * persistent requests, the Wait and Test families), hook-mpi-coll.c (collectives) and
  * hook-mpi-comm.c (communicators). */
 #ifndef TPROF_HOOK_MPI_H
 #define TPROF_HOOK_MPI_H
@@ -17,234 +19,228 @@
 #include "../events/api.h"
 #include "mpi-abi.h"
 #include "mpi-comm.h"
+#include "mpi-kinds.h"
 #include "mpi-runtime.h"
 #include "../events/poll.h"
 #include "../core/resolve.h"
 
-typedef tmpi_Comm MComm;
-typedef tmpi_Datatype MType;
-typedef tmpi_Request MReq;
-typedef tmpi_Status MStatus;
-
 #define MPI_API(X)                                                                             \
 	/* init, finalize, queries */                                                          \
-	X(H, MPI_Init, (int *argc, char ***argv), (argc, argv))                                \
-	X(H, MPI_Init_thread, (int *argc, char ***argv, int required, int *provided),          \
-	  (argc, argv, required, provided))                                                    \
-	X(H, MPI_Finalize, (void), ())                                                         \
-	X(Q, MPI_Initialized, (int *flag), (flag))                                             \
-	X(Q, MPI_Finalized, (int *flag), (flag))                                               \
-	X(Q, MPI_Query_thread, (int *provided), (provided))                                    \
-	X(Q, MPI_Get_processor_name, (char *name, int *len), (name, len))                      \
-	X(Q, MPI_Get_version, (int *version, int *subversion), (version, subversion))          \
-	X(QC, MPI_Abort, (MComm comm, int code), (comm, code))                                 \
-	X(QC, MPI_Comm_rank, (MComm comm, int *rank), (comm, rank))                            \
-	X(QC, MPI_Comm_size, (MComm comm, int *size), (comm, size))                            \
-	X(QC, MPI_Comm_remote_size, (MComm comm, int *size), (comm, size))                     \
+	X(H, MPI_Init, mpi_init, MPI_INIT, (ARGC, argc), (ARGV, argv))                         \
+	X(H, MPI_Init_thread, mpi_init_thread, MPI_INIT_THREAD, (ARGC, argc), (ARGV, argv),    \
+	  (INT, required), (IOUT, provided))                                                   \
+	X(H, MPI_Finalize, mpi_finalize, MPI_FINALIZE, (VOID, _))                              \
+	X(Q, MPI_Initialized, mpi_initialized, MPI_INITIALIZED, (FLAG, flag))                  \
+	X(Q, MPI_Finalized, mpi_finalized, MPI_FINALIZED, (FLAG, flag))                        \
+	X(Q, MPI_Query_thread, mpi_query_thread, MPI_QUERY_THREAD, (IOUT, provided))           \
+	X(Q, MPI_Get_processor_name, mpi_get_processor_name, MPI_GET_PROCESSOR_NAME,           \
+	  (STR_OUT, name), (IOUT, len))                                                        \
+	X(Q, MPI_Get_version, mpi_get_version, MPI_GET_VERSION, (IOUT, version),               \
+	  (IOUT, subversion))                                                                  \
+	X(QC, MPI_Abort, mpi_abort, MPI_ABORT, (COMM, comm), (INT, code))                      \
+	X(QC, MPI_Comm_rank, mpi_comm_rank, MPI_COMM_RANK, (COMM, comm), (IOUT, rank))         \
+	X(QC, MPI_Comm_size, mpi_comm_size, MPI_COMM_SIZE, (COMM, comm), (IOUT, size))         \
+	X(QC, MPI_Comm_remote_size, mpi_comm_remote_size, MPI_COMM_REMOTE_SIZE, (COMM, comm),  \
+	  (IOUT, size))                                                                        \
 	/* blocking point-to-point */                                                          \
-	X(H, MPI_Send, (const void *buf, int count, MType type, int dest, int tag, MComm comm), \
-	  (buf, count, type, dest, tag, comm))                                                 \
-	X(H, MPI_Ssend, (const void *buf, int count, MType type, int dest, int tag, MComm comm), \
-	  (buf, count, type, dest, tag, comm))                                                 \
-	X(H, MPI_Bsend, (const void *buf, int count, MType type, int dest, int tag, MComm comm), \
-	  (buf, count, type, dest, tag, comm))                                                 \
-	X(H, MPI_Rsend, (const void *buf, int count, MType type, int dest, int tag, MComm comm), \
-	  (buf, count, type, dest, tag, comm))                                                 \
-	X(H, MPI_Recv, (void *buf, int count, MType type, int source, int tag, MComm comm,     \
-			MStatus *status), (buf, count, type, source, tag, comm, status))       \
-	X(H, MPI_Sendrecv, (const void *sbuf, int scount, MType stype, int dest, int stag,     \
-			    void *rbuf, int rcount, MType rtype, int source, int rtag, MComm comm, \
-			    MStatus *status),                                                  \
-	  (sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status))  \
-	X(H, MPI_Sendrecv_replace, (void *buf, int count, MType type, int dest, int stag,      \
-				    int source, int rtag, MComm comm, MStatus *status),        \
-	  (buf, count, type, dest, stag, source, rtag, comm, status))                          \
-	X(H, MPI_Probe, (int source, int tag, MComm comm, MStatus *status),                    \
-	  (source, tag, comm, status))                                                         \
-	X(P, MPI_Iprobe, (int source, int tag, MComm comm, int *flag, MStatus *status),        \
-	  (source, tag, comm, flag, status))                                                   \
-	X(H, MPI_Mprobe, (int source, int tag, MComm comm, tmpi_Message *msg, MStatus *status), \
-	  (source, tag, comm, msg, status))                                                    \
-	X(P, MPI_Improbe, (int source, int tag, MComm comm, int *flag, tmpi_Message *msg,      \
-			   MStatus *status), (source, tag, comm, flag, msg, status))           \
-	X(H, MPI_Mrecv, (void *buf, int count, MType type, tmpi_Message *msg, MStatus *status), \
-	  (buf, count, type, msg, status))                                                     \
+	X(H, MPI_Send, mpi_send, MPI_SEND, (CBUF, buf), (INT, count), (TYPE, type),            \
+	  (INT, dest), (INT, tag), (COMM, comm))                                               \
+	X(H, MPI_Ssend, mpi_ssend, MPI_SSEND, (CBUF, buf), (INT, count), (TYPE, type),         \
+	  (INT, dest), (INT, tag), (COMM, comm))                                               \
+	X(H, MPI_Bsend, mpi_bsend, MPI_BSEND, (CBUF, buf), (INT, count), (TYPE, type),         \
+	  (INT, dest), (INT, tag), (COMM, comm))                                               \
+	X(H, MPI_Rsend, mpi_rsend, MPI_RSEND, (CBUF, buf), (INT, count), (TYPE, type),         \
+	  (INT, dest), (INT, tag), (COMM, comm))                                               \
+	X(H, MPI_Recv, mpi_recv, MPI_RECV, (BUF, buf), (INT, count), (TYPE, type),             \
+	  (INT, source), (INT, tag), (COMM, comm), (STATUS, status))                           \
+	X(H, MPI_Sendrecv, mpi_sendrecv, MPI_SENDRECV, (CBUF, sbuf), (INT, scount),            \
+	  (TYPE, stype), (INT, dest), (INT, stag), (BUF, rbuf), (INT, rcount), (TYPE, rtype),  \
+	  (INT, source), (INT, rtag), (COMM, comm), (STATUS, status))                          \
+	X(H, MPI_Sendrecv_replace, mpi_sendrecv_replace, MPI_SENDRECV_REPLACE, (BUF, buf),     \
+	  (INT, count), (TYPE, type), (INT, dest), (INT, stag), (INT, source), (INT, rtag),    \
+	  (COMM, comm), (STATUS, status))                                                      \
+	X(H, MPI_Probe, mpi_probe, MPI_PROBE, (INT, source), (INT, tag), (COMM, comm),         \
+	  (STATUS, status))                                                                    \
+	X(P, MPI_Iprobe, mpi_iprobe, MPI_IPROBE, (INT, source), (INT, tag), (COMM, comm),      \
+	  (FLAG, flag), (STATUS, status))                                                      \
+	X(H, MPI_Mprobe, mpi_mprobe, MPI_MPROBE, (INT, source), (INT, tag), (COMM, comm),      \
+	  (MSG_OUT, msg), (STATUS, status))                                                    \
+	X(P, MPI_Improbe, mpi_improbe, MPI_IMPROBE, (INT, source), (INT, tag), (COMM, comm),   \
+	  (FLAG, flag), (MSG_OUT, msg), (STATUS, status))                                      \
+	X(H, MPI_Mrecv, mpi_mrecv, MPI_MRECV, (BUF, buf), (INT, count), (TYPE, type),          \
+	  (MSG_INOUT, msg), (STATUS, status))                                                  \
 	/* nonblocking and persistent point-to-point */                                        \
-	X(H, MPI_Isend, (const void *buf, int count, MType type, int dest, int tag, MComm comm, \
-			 MReq *req), (buf, count, type, dest, tag, comm, req))                 \
-	X(H, MPI_Issend, (const void *buf, int count, MType type, int dest, int tag, MComm comm, \
-			  MReq *req), (buf, count, type, dest, tag, comm, req))                \
-	X(H, MPI_Ibsend, (const void *buf, int count, MType type, int dest, int tag, MComm comm, \
-			  MReq *req), (buf, count, type, dest, tag, comm, req))                \
-	X(H, MPI_Irsend, (const void *buf, int count, MType type, int dest, int tag, MComm comm, \
-			  MReq *req), (buf, count, type, dest, tag, comm, req))                \
-	X(H, MPI_Irecv, (void *buf, int count, MType type, int source, int tag, MComm comm,    \
-			 MReq *req), (buf, count, type, source, tag, comm, req))               \
-	X(H, MPI_Imrecv, (void *buf, int count, MType type, tmpi_Message *msg, MReq *req),     \
-	  (buf, count, type, msg, req))                                                        \
-	X(H, MPI_Send_init, (const void *buf, int count, MType type, int dest, int tag,        \
-			     MComm comm, MReq *req), (buf, count, type, dest, tag, comm, req)) \
-	X(H, MPI_Ssend_init, (const void *buf, int count, MType type, int dest, int tag,       \
-			      MComm comm, MReq *req), (buf, count, type, dest, tag, comm, req)) \
-	X(H, MPI_Bsend_init, (const void *buf, int count, MType type, int dest, int tag,       \
-			      MComm comm, MReq *req), (buf, count, type, dest, tag, comm, req)) \
-	X(H, MPI_Rsend_init, (const void *buf, int count, MType type, int dest, int tag,       \
-			      MComm comm, MReq *req), (buf, count, type, dest, tag, comm, req)) \
-	X(H, MPI_Recv_init, (void *buf, int count, MType type, int source, int tag,            \
-			     MComm comm, MReq *req), (buf, count, type, source, tag, comm, req)) \
-	X(H, MPI_Start, (MReq *req), (req))                                                    \
-	X(H, MPI_Startall, (int count, MReq reqs[]), (count, reqs))                            \
-	X(H, MPI_Request_free, (MReq *req), (req))                                             \
-	X(H, MPI_Cancel, (MReq *req), (req))                                                   \
+	X(H, MPI_Isend, mpi_isend, MPI_ISEND, (CBUF, buf), (INT, count), (TYPE, type),         \
+	  (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                               \
+	X(H, MPI_Issend, mpi_issend, MPI_ISSEND, (CBUF, buf), (INT, count), (TYPE, type),      \
+	  (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                               \
+	X(H, MPI_Ibsend, mpi_ibsend, MPI_IBSEND, (CBUF, buf), (INT, count), (TYPE, type),      \
+	  (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                               \
+	X(H, MPI_Irsend, mpi_irsend, MPI_IRSEND, (CBUF, buf), (INT, count), (TYPE, type),      \
+	  (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                               \
+	X(H, MPI_Irecv, mpi_irecv, MPI_IRECV, (BUF, buf), (INT, count), (TYPE, type),          \
+	  (INT, source), (INT, tag), (COMM, comm), (REQ_OUT, req))                             \
+	X(H, MPI_Imrecv, mpi_imrecv, MPI_IMRECV, (BUF, buf), (INT, count), (TYPE, type),       \
+	  (MSG_INOUT, msg), (REQ_OUT, req))                                                    \
+	X(H, MPI_Send_init, mpi_send_init, MPI_SEND_INIT, (CBUF, buf), (INT, count),           \
+	  (TYPE, type), (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                 \
+	X(H, MPI_Ssend_init, mpi_ssend_init, MPI_SSEND_INIT, (CBUF, buf), (INT, count),        \
+	  (TYPE, type), (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                 \
+	X(H, MPI_Bsend_init, mpi_bsend_init, MPI_BSEND_INIT, (CBUF, buf), (INT, count),        \
+	  (TYPE, type), (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                 \
+	X(H, MPI_Rsend_init, mpi_rsend_init, MPI_RSEND_INIT, (CBUF, buf), (INT, count),        \
+	  (TYPE, type), (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                 \
+	X(H, MPI_Recv_init, mpi_recv_init, MPI_RECV_INIT, (BUF, buf), (INT, count),            \
+	  (TYPE, type), (INT, source), (INT, tag), (COMM, comm), (REQ_OUT, req))               \
+	X(H, MPI_Start, mpi_start, MPI_START, (REQ_INOUT, req))                                \
+	X(H, MPI_Startall, mpi_startall, MPI_STARTALL, (INT, count), (REQS, reqs))             \
+	X(H, MPI_Request_free, mpi_request_free, MPI_REQUEST_FREE, (REQ_INOUT, req))           \
+	X(H, MPI_Cancel, mpi_cancel, MPI_CANCEL, (REQ_INOUT, req))                             \
 	/* completion */                                                                       \
-	X(H, MPI_Wait, (MReq *req, MStatus *status), (req, status))                            \
-	X(H, MPI_Waitall, (int count, MReq reqs[], MStatus statuses[]), (count, reqs, statuses)) \
-	X(H, MPI_Waitany, (int count, MReq reqs[], int *index, MStatus *status),               \
-	  (count, reqs, index, status))                                                        \
-	X(H, MPI_Waitsome, (int count, MReq reqs[], int *outcount, int indices[],              \
-			    MStatus statuses[]), (count, reqs, outcount, indices, statuses))   \
-	X(P, MPI_Test, (MReq *req, int *flag, MStatus *status), (req, flag, status))           \
-	X(P, MPI_Testall, (int count, MReq reqs[], int *flag, MStatus statuses[]),             \
-	  (count, reqs, flag, statuses))                                                       \
-	X(P, MPI_Testany, (int count, MReq reqs[], int *index, int *flag, MStatus *status),    \
-	  (count, reqs, index, flag, status))                                                  \
-	X(P, MPI_Testsome, (int count, MReq reqs[], int *outcount, int indices[],              \
-			    MStatus statuses[]), (count, reqs, outcount, indices, statuses))   \
+	X(H, MPI_Wait, mpi_wait, MPI_WAIT, (REQ_INOUT, req), (STATUS, status))                 \
+	X(H, MPI_Waitall, mpi_waitall, MPI_WAITALL, (INT, count), (REQS, reqs),                \
+	  (STATUSES, statuses))                                                                \
+	X(H, MPI_Waitany, mpi_waitany, MPI_WAITANY, (INT, count), (REQS, reqs),                \
+	  (INDEX, index), (STATUS, status))                                                    \
+	X(H, MPI_Waitsome, mpi_waitsome, MPI_WAITSOME, (INT, count), (REQS, reqs),             \
+	  (IOUT, outcount), (INDICES, indices), (STATUSES, statuses))                          \
+	X(P, MPI_Test, mpi_test, MPI_TEST, (REQ_INOUT, req), (FLAG, flag), (STATUS, status))   \
+	X(P, MPI_Testall, mpi_testall, MPI_TESTALL, (INT, count), (REQS, reqs), (FLAG, flag),  \
+	  (STATUSES, statuses))                                                                \
+	X(P, MPI_Testany, mpi_testany, MPI_TESTANY, (INT, count), (REQS, reqs),                \
+	  (INDEX, index), (FLAG, flag), (STATUS, status))                                      \
+	X(P, MPI_Testsome, mpi_testsome, MPI_TESTSOME, (INT, count), (REQS, reqs),             \
+	  (IOUT, outcount), (INDICES, indices), (STATUSES, statuses))                          \
 	/* collectives */                                                                      \
 	MPI_COLL_API(X)                                                                        \
 	/* communicators */                                                                    \
-	X(H, MPI_Comm_split, (MComm comm, int color, int key, MComm *out), (comm, color, key, out)) \
-	X(H, MPI_Comm_split_type, (MComm comm, int type, int key, tmpi_Info info, MComm *out), \
-	  (comm, type, key, info, out))                                                        \
-	X(H, MPI_Comm_dup, (MComm comm, MComm *out), (comm, out))                              \
-	X(H, MPI_Comm_dup_with_info, (MComm comm, tmpi_Info info, MComm *out), (comm, info, out)) \
-	X(H, MPI_Comm_idup, (MComm comm, MComm *out, MReq *req), (comm, out, req))             \
-	X(H, MPI_Comm_create, (MComm comm, tmpi_Group group, MComm *out), (comm, group, out))  \
-	X(H, MPI_Comm_create_group, (MComm comm, tmpi_Group group, int tag, MComm *out),       \
-	  (comm, group, tag, out))                                                             \
-	X(H, MPI_Intercomm_create, (MComm comm, int local_leader, MComm bridge,                \
-				    int remote_leader, int tag, MComm *out),                   \
-	  (comm, local_leader, bridge, remote_leader, tag, out))                               \
-	X(H, MPI_Intercomm_merge, (MComm comm, int high, MComm *out), (comm, high, out))       \
-	X(H, MPI_Cart_create, (MComm comm, int ndims, const int dims[], const int periods[],   \
-			       int reorder, MComm *out), (comm, ndims, dims, periods, reorder, out)) \
-	X(H, MPI_Cart_sub, (MComm comm, const int remain[], MComm *out), (comm, remain, out))  \
-	X(H, MPI_Graph_create, (MComm comm, int nnodes, const int index[], const int edges[],  \
-				int reorder, MComm *out), (comm, nnodes, index, edges, reorder, out)) \
-	X(H, MPI_Dist_graph_create, (MComm comm, int n, const int nodes[], const int degrees[], \
-				     const int targets[], const int weights[], tmpi_Info info, \
-				     int reorder, MComm *out),                                 \
-	  (comm, n, nodes, degrees, targets, weights, info, reorder, out))                     \
-	X(H, MPI_Dist_graph_create_adjacent, (MComm comm, int indeg, const int sources[],      \
-					      const int sweights[], int outdeg,                \
-					      const int dests[], const int dweights[],         \
-					      tmpi_Info info, int reorder, MComm *out),        \
-	  (comm, indeg, sources, sweights, outdeg, dests, dweights, info, reorder, out))       \
-	X(H, MPI_Comm_free, (MComm *comm), (comm))                                             \
-	X(H, MPI_Comm_set_name, (MComm comm, const char *name), (comm, name))
+	X(H, MPI_Comm_split, mpi_comm_split, MPI_COMM_SPLIT, (COMM, comm), (INT, color),       \
+	  (INT, key), (COMM_OUT, out))                                                         \
+	X(H, MPI_Comm_split_type, mpi_comm_split_type, MPI_COMM_SPLIT_TYPE, (COMM, comm),      \
+	  (INT, type), (INT, key), (INFO, info), (COMM_OUT, out))                              \
+	X(H, MPI_Comm_dup, mpi_comm_dup, MPI_COMM_DUP, (COMM, comm), (COMM_OUT, out))          \
+	X(H, MPI_Comm_dup_with_info, mpi_comm_dup_with_info, MPI_COMM_DUP_WITH_INFO,           \
+	  (COMM, comm), (INFO, info), (COMM_OUT, out))                                         \
+	X(H, MPI_Comm_idup, mpi_comm_idup, MPI_COMM_IDUP, (COMM, comm), (COMM_OUT, out),       \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Comm_create, mpi_comm_create, MPI_COMM_CREATE, (COMM, comm), (GROUP, group),  \
+	  (COMM_OUT, out))                                                                     \
+	X(H, MPI_Comm_create_group, mpi_comm_create_group, MPI_COMM_CREATE_GROUP,              \
+	  (COMM, comm), (GROUP, group), (INT, tag), (COMM_OUT, out))                           \
+	X(H, MPI_Intercomm_create, mpi_intercomm_create, MPI_INTERCOMM_CREATE, (COMM, comm),   \
+	  (INT, local_leader), (COMM, bridge), (INT, remote_leader), (INT, tag),               \
+	  (COMM_OUT, out))                                                                     \
+	X(H, MPI_Intercomm_merge, mpi_intercomm_merge, MPI_INTERCOMM_MERGE, (COMM, comm),      \
+	  (INT, high), (COMM_OUT, out))                                                        \
+	X(H, MPI_Cart_create, mpi_cart_create, MPI_CART_CREATE, (COMM, comm), (INT, ndims),    \
+	  (INTS, dims), (INTS, periods), (INT, reorder), (COMM_OUT, out))                      \
+	X(H, MPI_Cart_sub, mpi_cart_sub, MPI_CART_SUB, (COMM, comm), (INTS, remain),           \
+	  (COMM_OUT, out))                                                                     \
+	X(H, MPI_Graph_create, mpi_graph_create, MPI_GRAPH_CREATE, (COMM, comm),               \
+	  (INT, nnodes), (INTS, index), (INTS, edges), (INT, reorder), (COMM_OUT, out))        \
+	X(H, MPI_Dist_graph_create, mpi_dist_graph_create, MPI_DIST_GRAPH_CREATE,              \
+	  (COMM, comm), (INT, n), (INTS, nodes), (INTS, degrees), (INTS, targets),             \
+	  (INTS, weights), (INFO, info), (INT, reorder), (COMM_OUT, out))                      \
+	X(H, MPI_Dist_graph_create_adjacent, mpi_dist_graph_create_adjacent,                     \
+	  MPI_DIST_GRAPH_CREATE_ADJACENT,                                                      \
+	  (COMM, comm), (INT, indeg), (INTS, sources), (INTS, sweights), (INT, outdeg),        \
+	  (INTS, dests), (INTS, dweights), (INFO, info), (INT, reorder), (COMM_OUT, out))      \
+	X(H, MPI_Comm_free, mpi_comm_free, MPI_COMM_FREE, (COMM_INOUT, comm))                  \
+	X(H, MPI_Comm_set_name, mpi_comm_set_name, MPI_COMM_SET_NAME, (COMM, comm),            \
+	  (STR, name))
 
 /* The collectives, blocking then nonblocking (the same arguments and a request). */
 #define MPI_COLL_API(X)                                                                        \
-	X(H, MPI_Barrier, (MComm comm), (comm))                                                \
-	X(H, MPI_Bcast, (void *buf, int count, MType type, int root, MComm comm),              \
-	  (buf, count, type, root, comm))                                                      \
-	X(H, MPI_Reduce, (const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,     \
-			  int root, MComm comm), (sbuf, rbuf, count, type, op, root, comm))    \
-	X(H, MPI_Allreduce, (const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,  \
-			     MComm comm), (sbuf, rbuf, count, type, op, comm))                 \
-	X(H, MPI_Gather, (const void *sbuf, int scount, MType stype, void *rbuf, int rcount,   \
-			  MType rtype, int root, MComm comm),                                  \
-	  (sbuf, scount, stype, rbuf, rcount, rtype, root, comm))                              \
-	X(H, MPI_Gatherv, (const void *sbuf, int scount, MType stype, void *rbuf,              \
-			   const int rcounts[], const int displs[], MType rtype, int root,     \
-			   MComm comm), (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm)) \
-	X(H, MPI_Scatter, (const void *sbuf, int scount, MType stype, void *rbuf, int rcount,  \
-			   MType rtype, int root, MComm comm),                                 \
-	  (sbuf, scount, stype, rbuf, rcount, rtype, root, comm))                              \
-	X(H, MPI_Scatterv, (const void *sbuf, const int scounts[], const int displs[],         \
-			    MType stype, void *rbuf, int rcount, MType rtype, int root,        \
-			    MComm comm), (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm)) \
-	X(H, MPI_Allgather, (const void *sbuf, int scount, MType stype, void *rbuf, int rcount, \
-			     MType rtype, MComm comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm)) \
-	X(H, MPI_Allgatherv, (const void *sbuf, int scount, MType stype, void *rbuf,           \
-			      const int rcounts[], const int displs[], MType rtype, MComm comm), \
-	  (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm))                           \
-	X(H, MPI_Alltoall, (const void *sbuf, int scount, MType stype, void *rbuf, int rcount, \
-			    MType rtype, MComm comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm)) \
-	X(H, MPI_Alltoallv, (const void *sbuf, const int scounts[], const int sdispls[],       \
-			     MType stype, void *rbuf, const int rcounts[], const int rdispls[], \
-			     MType rtype, MComm comm),                                         \
-	  (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm))                \
-	X(H, MPI_Alltoallw, (const void *sbuf, const int scounts[], const int sdispls[],       \
-			     const MType stypes[], void *rbuf, const int rcounts[],            \
-			     const int rdispls[], const MType rtypes[], MComm comm),           \
-	  (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm))              \
-	X(H, MPI_Reduce_scatter, (const void *sbuf, void *rbuf, const int rcounts[], MType type, \
-				  tmpi_Op op, MComm comm), (sbuf, rbuf, rcounts, type, op, comm)) \
-	X(H, MPI_Reduce_scatter_block, (const void *sbuf, void *rbuf, int rcount, MType type,  \
-					tmpi_Op op, MComm comm), (sbuf, rbuf, rcount, type, op, comm)) \
-	X(H, MPI_Scan, (const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,       \
-			MComm comm), (sbuf, rbuf, count, type, op, comm))                      \
-	X(H, MPI_Exscan, (const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,     \
-			  MComm comm), (sbuf, rbuf, count, type, op, comm))                    \
-	X(H, MPI_Ibarrier, (MComm comm, MReq *req), (comm, req))                               \
-	X(H, MPI_Ibcast, (void *buf, int count, MType type, int root, MComm comm, MReq *req),  \
-	  (buf, count, type, root, comm, req))                                                 \
-	X(H, MPI_Ireduce, (const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,    \
-			   int root, MComm comm, MReq *req),                                   \
-	  (sbuf, rbuf, count, type, op, root, comm, req))                                      \
-	X(H, MPI_Iallreduce, (const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op, \
-			      MComm comm, MReq *req), (sbuf, rbuf, count, type, op, comm, req)) \
-	X(H, MPI_Igather, (const void *sbuf, int scount, MType stype, void *rbuf, int rcount,  \
-			   MType rtype, int root, MComm comm, MReq *req),                      \
-	  (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req))                         \
-	X(H, MPI_Igatherv, (const void *sbuf, int scount, MType stype, void *rbuf,             \
-			    const int rcounts[], const int displs[], MType rtype, int root,    \
-			    MComm comm, MReq *req),                                            \
-	  (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req))                \
-	X(H, MPI_Iscatter, (const void *sbuf, int scount, MType stype, void *rbuf, int rcount, \
-			    MType rtype, int root, MComm comm, MReq *req),                     \
-	  (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req))                         \
-	X(H, MPI_Iscatterv, (const void *sbuf, const int scounts[], const int displs[],        \
-			     MType stype, void *rbuf, int rcount, MType rtype, int root,       \
-			     MComm comm, MReq *req),                                           \
-	  (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req))                \
-	X(H, MPI_Iallgather, (const void *sbuf, int scount, MType stype, void *rbuf,           \
-			      int rcount, MType rtype, MComm comm, MReq *req),                 \
-	  (sbuf, scount, stype, rbuf, rcount, rtype, comm, req))                               \
-	X(H, MPI_Iallgatherv, (const void *sbuf, int scount, MType stype, void *rbuf,          \
-			       const int rcounts[], const int displs[], MType rtype, MComm comm, \
-			       MReq *req), (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req)) \
-	X(H, MPI_Ialltoall, (const void *sbuf, int scount, MType stype, void *rbuf, int rcount, \
-			     MType rtype, MComm comm, MReq *req),                              \
-	  (sbuf, scount, stype, rbuf, rcount, rtype, comm, req))                               \
-	X(H, MPI_Ialltoallv, (const void *sbuf, const int scounts[], const int sdispls[],      \
-			      MType stype, void *rbuf, const int rcounts[], const int rdispls[], \
-			      MType rtype, MComm comm, MReq *req),                             \
-	  (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req))           \
-	X(H, MPI_Ialltoallw, (const void *sbuf, const int scounts[], const int sdispls[],      \
-			      const MType stypes[], void *rbuf, const int rcounts[],           \
-			      const int rdispls[], const MType rtypes[], MComm comm, MReq *req), \
-	  (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, req))         \
-	X(H, MPI_Ireduce_scatter, (const void *sbuf, void *rbuf, const int rcounts[],          \
-				   MType type, tmpi_Op op, MComm comm, MReq *req),             \
-	  (sbuf, rbuf, rcounts, type, op, comm, req))                                          \
-	X(H, MPI_Ireduce_scatter_block, (const void *sbuf, void *rbuf, int rcount, MType type, \
-					 tmpi_Op op, MComm comm, MReq *req),                   \
-	  (sbuf, rbuf, rcount, type, op, comm, req))                                           \
-	X(H, MPI_Iscan, (const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,      \
-			 MComm comm, MReq *req), (sbuf, rbuf, count, type, op, comm, req))     \
-	X(H, MPI_Iexscan, (const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,    \
-			   MComm comm, MReq *req), (sbuf, rbuf, count, type, op, comm, req))
+	X(H, MPI_Barrier, mpi_barrier, MPI_BARRIER, (COMM, comm))                              \
+	X(H, MPI_Bcast, mpi_bcast, MPI_BCAST, (BUF, buf), (INT, count), (TYPE, type),          \
+	  (INT, root), (COMM, comm))                                                           \
+	X(H, MPI_Reduce, mpi_reduce, MPI_REDUCE, (CBUF, sbuf), (BUF, rbuf), (INT, count),      \
+	  (TYPE, type), (OP, op), (INT, root), (COMM, comm))                                   \
+	X(H, MPI_Allreduce, mpi_allreduce, MPI_ALLREDUCE, (CBUF, sbuf), (BUF, rbuf),           \
+	  (INT, count), (TYPE, type), (OP, op), (COMM, comm))                                  \
+	X(H, MPI_Gather, mpi_gather, MPI_GATHER, (CBUF, sbuf), (INT, scount), (TYPE, stype),   \
+	  (BUF, rbuf), (INT, rcount), (TYPE, rtype), (INT, root), (COMM, comm))                \
+	X(H, MPI_Gatherv, mpi_gatherv, MPI_GATHERV, (CBUF, sbuf), (INT, scount),               \
+	  (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, displs), (TYPE, rtype),          \
+	  (INT, root), (COMM, comm))                                                           \
+	X(H, MPI_Scatter, mpi_scatter, MPI_SCATTER, (CBUF, sbuf), (INT, scount),               \
+	  (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype), (INT, root), (COMM, comm)) \
+	X(H, MPI_Scatterv, mpi_scatterv, MPI_SCATTERV, (CBUF, sbuf), (INTS, scounts),          \
+	  (INTS, displs), (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype),            \
+	  (INT, root), (COMM, comm))                                                           \
+	X(H, MPI_Allgather, mpi_allgather, MPI_ALLGATHER, (CBUF, sbuf), (INT, scount),         \
+	  (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype), (COMM, comm))              \
+	X(H, MPI_Allgatherv, mpi_allgatherv, MPI_ALLGATHERV, (CBUF, sbuf), (INT, scount),      \
+	  (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, displs), (TYPE, rtype),          \
+	  (COMM, comm))                                                                        \
+	X(H, MPI_Alltoall, mpi_alltoall, MPI_ALLTOALL, (CBUF, sbuf), (INT, scount),            \
+	  (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype), (COMM, comm))              \
+	X(H, MPI_Alltoallv, mpi_alltoallv, MPI_ALLTOALLV, (CBUF, sbuf), (INTS, scounts),       \
+	  (INTS, sdispls), (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, rdispls),       \
+	  (TYPE, rtype), (COMM, comm))                                                         \
+	X(H, MPI_Alltoallw, mpi_alltoallw, MPI_ALLTOALLW, (CBUF, sbuf), (INTS, scounts),       \
+	  (INTS, sdispls), (TYPES, stypes), (BUF, rbuf), (INTS, rcounts), (INTS, rdispls),     \
+	  (TYPES, rtypes), (COMM, comm))                                                       \
+	X(H, MPI_Reduce_scatter, mpi_reduce_scatter, MPI_REDUCE_SCATTER, (CBUF, sbuf),         \
+	  (BUF, rbuf), (INTS, rcounts), (TYPE, type), (OP, op), (COMM, comm))                  \
+	X(H, MPI_Reduce_scatter_block, mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK,     \
+	  (CBUF, sbuf), (BUF, rbuf), (INT, rcount), (TYPE, type), (OP, op), (COMM, comm))      \
+	X(H, MPI_Scan, mpi_scan, MPI_SCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),            \
+	  (TYPE, type), (OP, op), (COMM, comm))                                                \
+	X(H, MPI_Exscan, mpi_exscan, MPI_EXSCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),      \
+	  (TYPE, type), (OP, op), (COMM, comm))                                                \
+	X(H, MPI_Ibarrier, mpi_ibarrier, MPI_IBARRIER, (COMM, comm), (REQ_OUT, req))           \
+	X(H, MPI_Ibcast, mpi_ibcast, MPI_IBCAST, (BUF, buf), (INT, count), (TYPE, type),       \
+	  (INT, root), (COMM, comm), (REQ_OUT, req))                                           \
+	X(H, MPI_Ireduce, mpi_ireduce, MPI_IREDUCE, (CBUF, sbuf), (BUF, rbuf), (INT, count),   \
+	  (TYPE, type), (OP, op), (INT, root), (COMM, comm), (REQ_OUT, req))                   \
+	X(H, MPI_Iallreduce, mpi_iallreduce, MPI_IALLREDUCE, (CBUF, sbuf), (BUF, rbuf),        \
+	  (INT, count), (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))                  \
+	X(H, MPI_Igather, mpi_igather, MPI_IGATHER, (CBUF, sbuf), (INT, scount),               \
+	  (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype), (INT, root), (COMM, comm), \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Igatherv, mpi_igatherv, MPI_IGATHERV, (CBUF, sbuf), (INT, scount),            \
+	  (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, displs), (TYPE, rtype),          \
+	  (INT, root), (COMM, comm), (REQ_OUT, req))                                           \
+	X(H, MPI_Iscatter, mpi_iscatter, MPI_ISCATTER, (CBUF, sbuf), (INT, scount),            \
+	  (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype), (INT, root), (COMM, comm), \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Iscatterv, mpi_iscatterv, MPI_ISCATTERV, (CBUF, sbuf), (INTS, scounts),       \
+	  (INTS, displs), (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype),            \
+	  (INT, root), (COMM, comm), (REQ_OUT, req))                                           \
+	X(H, MPI_Iallgather, mpi_iallgather, MPI_IALLGATHER, (CBUF, sbuf), (INT, scount),      \
+	  (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype), (COMM, comm),              \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Iallgatherv, mpi_iallgatherv, MPI_IALLGATHERV, (CBUF, sbuf), (INT, scount),   \
+	  (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, displs), (TYPE, rtype),          \
+	  (COMM, comm), (REQ_OUT, req))                                                        \
+	X(H, MPI_Ialltoall, mpi_ialltoall, MPI_IALLTOALL, (CBUF, sbuf), (INT, scount),         \
+	  (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype), (COMM, comm),              \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Ialltoallv, mpi_ialltoallv, MPI_IALLTOALLV, (CBUF, sbuf), (INTS, scounts),    \
+	  (INTS, sdispls), (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, rdispls),       \
+	  (TYPE, rtype), (COMM, comm), (REQ_OUT, req))                                         \
+	X(H, MPI_Ialltoallw, mpi_ialltoallw, MPI_IALLTOALLW, (CBUF, sbuf), (INTS, scounts),    \
+	  (INTS, sdispls), (TYPES, stypes), (BUF, rbuf), (INTS, rcounts), (INTS, rdispls),     \
+	  (TYPES, rtypes), (COMM, comm), (REQ_OUT, req))                                       \
+	X(H, MPI_Ireduce_scatter, mpi_ireduce_scatter, MPI_IREDUCE_SCATTER, (CBUF, sbuf),      \
+	  (BUF, rbuf), (INTS, rcounts), (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))  \
+	X(H, MPI_Ireduce_scatter_block, mpi_ireduce_scatter_block, MPI_IREDUCE_SCATTER_BLOCK,  \
+	  (CBUF, sbuf), (BUF, rbuf), (INT, rcount), (TYPE, type), (OP, op), (COMM, comm),      \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Iscan, mpi_iscan, MPI_ISCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),         \
+	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))                                \
+	X(H, MPI_Iexscan, mpi_iexscan, MPI_IEXSCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),   \
+	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))
 
 /* The real definitions, found on first use. */
-#define MPI_DECLARE(kind, name, params, args)                                             \
-	TPROF_REAL_EXTERN(int, name, params, tprof_mpi_lookup)                             \
-	TPROF_EXPORT int name params;
+#define MPI_DECLARE(kind, name, fname, FNAME, ...)                                        \
+	TPROF_REAL_EXTERN(int, name, MPI_PARAMS(__VA_ARGS__), tprof_mpi_lookup)            \
+	TPROF_EXPORT int name MPI_PARAMS(__VA_ARGS__);
 MPI_API(MPI_DECLARE)
 #undef MPI_DECLARE
 
-#define MPI_INDEX(kind, name, params, args) MPIH_##name,
+#define MPI_INDEX(kind, name, ...) MPIH_##name,
 enum mpi_hook_index {
 	MPI_API(MPI_INDEX)
 	MPIH_COUNT
