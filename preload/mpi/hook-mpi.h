@@ -233,10 +233,26 @@
 	X(H, MPI_Iexscan, mpi_iexscan, MPI_IEXSCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),   \
 	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))
 
+#ifndef TPROF_MPI_FORTRAN_SIDE
 /* The real definitions, found on first use. */
 #define MPI_DECLARE(kind, name, fname, FNAME, ...)                                        \
 	TPROF_REAL_EXTERN(int, name, MPI_PARAMS(__VA_ARGS__), tprof_mpi_lookup)            \
 	TPROF_EXPORT int name MPI_PARAMS(__VA_ARGS__);
+#define MPI_SIDE_NAME(name)
+#else
+/* The wrappers' files compiled again for the Fortran bindings (fortran/): each wrapper is
+ * then hidden, named tprof_mpi_f_<name>, and its "real function" is the binding's thunk,
+ * which calls the real Fortran binding with the program's own arguments (fortran/entries.c). */
+#define MPI_DECLARE(kind, name, fname, FNAME, ...)                                        \
+	typedef int (*name##_fn) MPI_PARAMS(__VA_ARGS__);                                  \
+	TPROF_HIDDEN int mpi_thunk_##name MPI_PARAMS(__VA_ARGS__);                         \
+	static inline name##_fn get_##name(void)                                           \
+	{                                                                                  \
+		return mpi_thunk_##name;                                                   \
+	}                                                                                  \
+	TPROF_HIDDEN int name MPI_PARAMS(__VA_ARGS__) __asm__("tprof_mpi_f_" #name);
+#define MPI_SIDE_NAME(name) __asm__("tprof_mpi_f_" #name)
+#endif
 MPI_API(MPI_DECLARE)
 #undef MPI_DECLARE
 
@@ -380,7 +396,11 @@ static inline int mpi_poll_fast(struct tprof_thread *t, unsigned k)
 
 /* The real function of a hook whose run is armed (mpi_poll_fast): found, it stays.  Read
  * as volatile, a relaxed load that the call takes as its operand. */
+#ifndef TPROF_MPI_FORTRAN_SIDE
 #define MPI_REAL_FOUND(name) (*(name##_fn const volatile *)&real_##name)
+#else
+#define MPI_REAL_FOUND(name) (get_##name())
+#endif
 
 /* ---- arguments as the records store them ------------------------------------------------- */
 
@@ -432,6 +452,6 @@ static inline uint64_t mpi_comm_id(MComm comm)
  * it cannot be tracked or completed already (its MPIREQ is then written at once). */
 struct tprof_mpi_req;
 struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int persistent,
-				void *out);
+				void *out) MPI_SIDE_NAME(mpi_track);
 
 #endif

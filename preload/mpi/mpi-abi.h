@@ -37,6 +37,7 @@ typedef struct tmpi_status {
 #define TMPI_UNDEFINED (-32766)
 #define TMPI_THREAD_MULTIPLE 3
 #define TMPI_IN_PLACE ((void *)1)
+#define TMPI_BOTTOM ((void *)0)
 #define TMPI_STATUS_IGNORE ((tmpi_Status *)0)
 #define TMPI_STATUSES_IGNORE ((tmpi_Status *)0)
 

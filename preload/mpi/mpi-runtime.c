@@ -83,6 +83,8 @@ static const struct {
 	PMPI(Comm_remote_size), PMPI(Comm_test_inter), PMPI(Comm_group), PMPI(Comm_remote_group),
 	PMPI(Group_size), PMPI(Group_translate_ranks), PMPI(Group_free), PMPI(Comm_dup),
 	PMPI(Comm_free), PMPI(Send), PMPI(Recv), PMPI(Test_cancelled), PMPI(Query_thread),
+	PMPI(Comm_f2c), PMPI(Type_f2c), PMPI(Op_f2c), PMPI(Info_f2c), PMPI(Group_f2c),
+	PMPI(Request_f2c), PMPI(Message_f2c), PMPI(Status_f2c),
 };
 #undef PMPI
 #define NPMPI (sizeof(pmpi_table) / sizeof(pmpi_table[0]))
@@ -105,6 +107,10 @@ static void detect_locked(void)
 	tprof_mpi_h.message_null = lookup_object("ompi_message_null");
 	tprof_mpi_h.message_no_proc = lookup_object("ompi_message_no_proc");
 	tprof_mpi_h.byte = lookup_object("ompi_mpi_byte");
+	tprof_mpi_h.f_status_ignore = lookup_object("MPI_F_STATUS_IGNORE");
+	tprof_mpi_h.f_statuses_ignore = lookup_object("MPI_F_STATUSES_IGNORE");
+	tprof_mpi_h.f_in_place = lookup_object("mpi_fortran_in_place_");
+	tprof_mpi_h.f_bottom = lookup_object("mpi_fortran_bottom_");
 	const char *missing = !tprof_mpi_h.self ? "ompi_mpi_comm_self"
 			      : !tprof_mpi_h.comm_null ? "ompi_mpi_comm_null"
 			      : !tprof_mpi_h.request_null ? "ompi_request_null"

@@ -40,6 +40,15 @@ struct tprof_pmpi {
 	int (*Recv)(void *, int, tmpi_Datatype, int, int, tmpi_Comm, tmpi_Status *);
 	int (*Test_cancelled)(const tmpi_Status *, int *);
 	int (*Query_thread)(int *);
+	/* Fortran handles and statuses as C ones (the Fortran bindings, fortran/) */
+	tmpi_Comm (*Comm_f2c)(int);
+	tmpi_Datatype (*Type_f2c)(int);
+	tmpi_Op (*Op_f2c)(int);
+	tmpi_Info (*Info_f2c)(int);
+	tmpi_Group (*Group_f2c)(int);
+	tmpi_Request (*Request_f2c)(int);
+	tmpi_Message (*Message_f2c)(int);
+	int (*Status_f2c)(const int *, tmpi_Status *);
 };
 extern struct tprof_pmpi tprof_pmpi;
 
@@ -53,6 +62,10 @@ struct tprof_mpi_handles {
 	tmpi_Group world_group;   /* WORLD's group, from init to finalize (mpi-comm.c) */
 	int world_rank, world_size;
 	int thread_multiple;      /* initialized with MPI_THREAD_MULTIPLE: threads call MPI at once */
+	/* Fortran's sentinels: MPI_F_STATUS(ES)_IGNORE (variables holding the addresses a
+	 * Fortran program passes), MPI_IN_PLACE and MPI_BOTTOM (objects); NULL when absent. */
+	const int *const *f_status_ignore, *const *f_statuses_ignore;
+	const void *f_in_place, *f_bottom;
 };
 extern struct tprof_mpi_handles tprof_mpi_h;
 

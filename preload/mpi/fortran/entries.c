@@ -1,0 +1,185 @@
+/* entries.c — the Fortran bindings' entries, made from the MPI call list (hook-mpi.h) with
+ * the kinds of fortran.h: for each call, the symbols the Fortran libraries of Open MPI and
+ * MPICH export (mpi_send, mpi_send_, mpi_send__, MPI_SEND, Open MPI's mpi_send_f08_,
+ * MPI_Send_f08 and MPI_Send_f), each with the real binding it stands for; the entry that
+ * hands the call to the C wrapper compiled again (fortran/p2p.c...); and the thunk through
+ * which that wrapper calls the real binding. */
+#include <stdlib.h>
+
+#include "side.h"
+#include "fortran.h"
+
+#define MPI_F_NAME_MAX 256    /* MPI_MAX_OBJECT_NAME is 64 in Open MPI, 128 in MPICH */
+
+/* ---- what the entries need ------------------------------------------------------------- */
+
+/* The frame of the Fortran call being recorded on this thread: the program's arguments. */
+static __thread const void *frame __attribute__((tls_model("initial-exec")));
+
+/* Arrays of the size a call's count asks for, kept by each thread and grown. */
+enum {
+	MPI_F_REQUESTS,
+	MPI_F_STATUSES,
+	MPI_F_OWN_STATUSES,
+	MPI_F_INDICES,
+	MPI_F_TYPES_stypes,
+	MPI_F_TYPES_rtypes,
+	MPI_F_SLOTS
+};
+static __thread struct {
+	void *p[MPI_F_SLOTS];
+	size_t cap[MPI_F_SLOTS];
+} scratch __attribute__((tls_model("initial-exec")));
+
+/* Room for n items of size bytes in slot k; NULL (and *ok cleared) when out of memory. */
+static void *mpi_f_scratch(int k, int n, size_t size, int *ok)
+{
+	size_t need = (n > 0 ? (size_t)n : 1) * size;
+	if (need > scratch.cap[k]) {
+		void *p = realloc(scratch.p[k], need);
+		if (!p) {
+			*ok = 0;
+			return NULL;
+		}
+		scratch.p[k] = p;
+		scratch.cap[k] = need;
+	}
+	return scratch.p[k];
+}
+
+static MReq *mpi_f_requests(const MFint *reqs, int n, int *ok)
+{
+	MReq *c = mpi_f_scratch(MPI_F_REQUESTS, n, sizeof(MReq), ok);
+	for (int i = 0; c && i < n; i++)
+		c[i] = tprof_pmpi.Request_f2c(reqs[i]);
+	return c;
+}
+
+/* A datatype for each process of comm's remote group (an intercommunicator) or group. */
+static MType *mpi_f_types(int k, const MFint *types, MFint comm, int *ok)
+{
+	MComm c = tprof_pmpi.Comm_f2c(comm);
+	int inter = 0, n = 0;
+	if (tprof_pmpi.Comm_test_inter(c, &inter) != TMPI_SUCCESS ||
+	    (inter ? tprof_pmpi.Comm_remote_size(c, &n) : tprof_pmpi.Comm_size(c, &n)) !=
+		    TMPI_SUCCESS)
+		n = 0;
+	MType *t = mpi_f_scratch(k, n, sizeof(MType), ok);
+	for (int i = 0; t && i < n; i++)
+		t[i] = tprof_pmpi.Type_f2c(types[i]);
+	return t;
+}
+
+/* Fortran's MPI_IN_PLACE and MPI_BOTTOM are its own objects: C's are constants. */
+static inline const void *mpi_f_buffer(const void *p)
+{
+	if (p == tprof_mpi_h.f_in_place)
+		return TMPI_IN_PLACE;
+	if (p == tprof_mpi_h.f_bottom)
+		return TMPI_BOTTOM;
+	return p;
+}
+
+static inline int mpi_f_status_ignored(const MFint *st)
+{
+	const MFint *const *ign = tprof_mpi_h.f_status_ignore;
+	return ign && st == *ign;
+}
+
+static inline int mpi_f_statuses_ignored(const MFint *st)
+{
+	const MFint *const *ign = tprof_mpi_h.f_statuses_ignore;
+	return ign && st == *ign;
+}
+
+/* A Fortran name (blank-padded, len characters) as a C string. */
+static void mpi_f_string(char *dst, const char *src, size_t len)
+{
+	while (len > 0 && src[len - 1] == ' ')
+		len--;
+	if (len > MPI_F_NAME_MAX - 1)
+		len = MPI_F_NAME_MAX - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* ---- the bindings ----------------------------------------------------------------------- */
+
+#define MPI_F_PARAMS(...)                                                                  \
+	MPI_EACH(MPI_FPARAM, MPI_NOSEP, __VA_ARGS__)                                       \
+	MFint *ierr MPI_EACH(MPI_FHIDDEN, MPI_NOSEP, __VA_ARGS__)
+#define MPI_F_ARGS(...)                                                                    \
+	MPI_EACH(MPI_FNAME, MPI_NOSEP, __VA_ARGS__) ierr MPI_EACH(MPI_FNAMEH, MPI_NOSEP, __VA_ARGS__)
+
+/* For each call: the real binding's type, the frame, the thunk and the entry.  The entry
+ * passes the call straight on when this thread does not record it, when it converts handles
+ * and MPI is not running, or when it lacks memory for its arrays. */
+#define MPI_F_BINDING(kind, name, fname, FNAME, ...)                                      \
+	typedef void (*name##_ffn)(MPI_F_PARAMS(__VA_ARGS__));                             \
+	struct name##_frame {                                                              \
+		name##_ffn real;                                                           \
+		MPI_EACH(MPI_FFIELD, MPI_NOSEP, __VA_ARGS__)                               \
+	};                                                                                 \
+	int mpi_thunk_##name MPI_PARAMS(__VA_ARGS__)                                       \
+	{                                                                                  \
+		const struct name##_frame *f = frame;                                      \
+		MFint rc = TMPI_SUCCESS, *ierr = &rc;                                      \
+		f->real(MPI_EACH(MPI_FTHUNK, MPI_NOSEP, __VA_ARGS__)                       \
+			ierr MPI_EACH(MPI_FTHUNKH, MPI_NOSEP, __VA_ARGS__));               \
+		if (rc == TMPI_SUCCESS) {                                                  \
+			MPI_EACH(MPI_FBACK, MPI_NOSEP, __VA_ARGS__)                        \
+		}                                                                          \
+		return rc;                                                                 \
+	}                                                                                  \
+	static __attribute__((noinline)) void name##_entry(name##_ffn real,                \
+							   MPI_F_PARAMS(__VA_ARGS__))     \
+	{                                                                                  \
+		if (TPROF_UNLIKELY(!real)) {                                               \
+			if (ierr)                                                          \
+				*ierr = TMPI_ERR_OTHER;                                    \
+			return;                                                            \
+		}                                                                          \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		if ((0 MPI_EACH(MPI_FMPI, MPI_NOSEP, __VA_ARGS__)) && !tprof_mpi_on(t)) {  \
+			real(MPI_F_ARGS(__VA_ARGS__));                                     \
+			return;                                                            \
+		}                                                                          \
+		int ok = 1;                                                                \
+		MPI_EACH(MPI_FLOCAL, MPI_NOSEP, __VA_ARGS__)                               \
+		if (TPROF_UNLIKELY(!ok)) {                                                 \
+			real(MPI_F_ARGS(__VA_ARGS__));                                     \
+			return;                                                            \
+		}                                                                          \
+		struct name##_frame fr;                                                    \
+		fr.real = real;                                                            \
+		MPI_EACH(MPI_FSTORE, MPI_NOSEP, __VA_ARGS__)                               \
+		const void *outer = frame;                                                 \
+		frame = &fr;                                                               \
+		int rc = name(MPI_EACH(MPI_FCARG, MPI_COMMA, __VA_ARGS__));                \
+		frame = outer;                                                             \
+		if (ierr)                                                                  \
+			*ierr = rc;                                                        \
+	}                                                                                  \
+	static void *name##_real[7];                                                       \
+	static uint32_t name##_miss[7];                                                    \
+	MPI_F_SPELLING(name, fname, 0, __VA_ARGS__)                                        \
+	MPI_F_SPELLING(name, fname##_, 1, __VA_ARGS__)                                     \
+	MPI_F_SPELLING(name, fname##__, 2, __VA_ARGS__)                                    \
+	MPI_F_SPELLING(name, FNAME, 3, __VA_ARGS__)                                        \
+	MPI_F_SPELLING(name, fname##_f08_, 4, __VA_ARGS__)                                 \
+	MPI_F_SPELLING(name, name##_f08, 5, __VA_ARGS__)                                   \
+	MPI_F_SPELLING(name, name##_f, 6, __VA_ARGS__)
+
+/* One exported symbol (side.h made TPROF_EXPORT hidden, for the wrappers): its own real
+ * binding, found on first use. */
+#define MPI_F_EXPORT __attribute__((visibility("default")))
+#define MPI_F_SPELLING(name, sym, i, ...)                                                 \
+	MPI_F_EXPORT void sym(MPI_F_PARAMS(__VA_ARGS__));                                  \
+	MPI_F_EXPORT void sym(MPI_F_PARAMS(__VA_ARGS__))                                   \
+	{                                                                                  \
+		name##_entry((name##_ffn)tprof_real_get(&name##_real[i], &name##_miss[i],  \
+							#sym, tprof_mpi_lookup),           \
+			     MPI_F_ARGS(__VA_ARGS__));                                     \
+	}
+
+MPI_API(MPI_F_BINDING)

@@ -1,0 +1,4 @@
+/* fortran/p2p.c — the blocking point-to-point wrappers and probes (hook-mpi-p2p.c), compiled
+ * again for the Fortran bindings (fortran.h): the same records, from the Fortran calls. */
+#include "side.h"
+#include "../hook-mpi-p2p.c"
