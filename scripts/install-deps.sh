@@ -6,9 +6,10 @@ set -eu
 # Build: compiler, autotools, zlib, libdeflate (the recorder's compressor), cJSON, libunwind.  Tests: python3 (JSON checks).
 # HIP tests: hipcc and the HIP headers (programs run against the stand-in HIP runtime).
 # OTF2 output: libotf2-trace-dev; its tests: otf2-tools (otf2-print).  MPI tests: Open MPI
-# (openmpi-bin, libopenmpi-dev) and mpi4py for Debian's python3 (python3-mpi4py); MPICH
-# (mpich: its Hydra launcher, mpirun.mpich, whose job identity the recorder reads differently;
-# Open MPI stays the default mpirun, which has the higher alternatives priority).  SQLite
+# (openmpi-bin, libopenmpi-dev) and mpi4py for Debian's python3 (python3-mpi4py); gfortran for
+# the Fortran MPI programs (mpif90); MPICH (mpich, libmpich-dev: mpicc.mpich, mpif90.mpich and
+# its Hydra launcher, mpirun.mpich, whose job identity the recorder reads differently; Open MPI
+# stays the default mpicc and mpirun, which have the higher alternatives priority).  SQLite
 # output: libsqlite3-dev; its tests query the database with the sqlite3 shell.  Perfetto
 # output tests: protoc (protobuf-compiler) decodes every trace they write.  System profile:
 # clang and llvm compile the BPF programs, bpftool makes vmlinux.h and their skeletons,
@@ -20,7 +21,7 @@ set -eu
 # (util-linux, essential on Debian) runs the recorder as another user.  The man pages'
 # test renders them with groff (groff-base).  make bench measures HPC Challenge (hpcc) recorded
 # against plain, and func/t-bench.sh checks that those rows are reported.
-PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libdeflate-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py mpich libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch libclang-rt-14-dev strace groff-base hpcc"
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libdeflate-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py gfortran mpich libmpich-dev libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch libclang-rt-14-dev strace groff-base hpcc"
 
 missing=""
 for p in $PACKAGES; do

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	ok(TMPI_ANY_SOURCE == MPI_ANY_SOURCE && TMPI_PROC_NULL == MPI_PROC_NULL &&
 	   TMPI_ROOT == MPI_ROOT, "MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ROOT");
 	ok(TMPI_ANY_TAG == MPI_ANY_TAG && TMPI_UNDEFINED == MPI_UNDEFINED, "MPI_ANY_TAG, MPI_UNDEFINED");
-	ok(TMPI_IN_PLACE == MPI_IN_PLACE, "MPI_IN_PLACE");
+	ok(TMPI_IN_PLACE == MPI_IN_PLACE && TMPI_BOTTOM == MPI_BOTTOM, "MPI_IN_PLACE, MPI_BOTTOM");
 	ok(TMPI_THREAD_MULTIPLE == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE");
 	ok((void *)TMPI_STATUS_IGNORE == (void *)MPI_STATUS_IGNORE &&
 	   (void *)TMPI_STATUSES_IGNORE == (void *)MPI_STATUSES_IGNORE,
@@ -54,6 +54,26 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
 		ok(dlsym(RTLD_DEFAULT, objects[i].symbol) == objects[i].handle,
 		   "%s is the predefined handle", objects[i].symbol);
+
+	/* What the Fortran bindings' entries rely on (preload/mpi/fortran/): Fortran's sentinels,
+	 * found by name, and a Fortran status as many integers as a C one. */
+	MPI_Fint *const *ign = dlsym(RTLD_DEFAULT, "MPI_F_STATUS_IGNORE");
+	MPI_Fint *const *igns = dlsym(RTLD_DEFAULT, "MPI_F_STATUSES_IGNORE");
+	ok(ign && *ign == MPI_F_STATUS_IGNORE && igns && *igns == MPI_F_STATUSES_IGNORE,
+	   "MPI_F_STATUS_IGNORE and MPI_F_STATUSES_IGNORE are found by name");
+	ok(dlsym(RTLD_DEFAULT, "mpi_fortran_in_place_") && dlsym(RTLD_DEFAULT, "mpi_fortran_bottom_"),
+	   "Fortran's MPI_IN_PLACE and MPI_BOTTOM are the objects mpi_fortran_in_place_, "
+	   "mpi_fortran_bottom_");
+	MPI_Fint fst[64];
+	MPI_Status cst = { 0 };
+	for (int i = 0; i < 64; i++)
+		fst[i] = -7;
+	MPI_Status_c2f(&cst, fst);
+	int ints = 64;
+	while (ints > 0 && fst[ints - 1] == -7)
+		ints--;
+	ok(ints == (int)(sizeof(tmpi_Status) / sizeof(MPI_Fint)),
+	   "a Fortran status is %d integers, the size of a C one", ints);
 
 	int out[3] = { 1, 2, 3 }, in[3];
 	MPI_Status st;
