@@ -5,6 +5,7 @@
  * moments MPI starts (rank, size, the first communicators) and stops. */
 #include <dlfcn.h>
 #include <link.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,20 +75,20 @@ static void *lookup_object(const char *name)
 	return p;
 }
 
-#define PMPI(field) { "PMPI_" #field, (void **)&tprof_pmpi.field }
-static const struct {
-	const char *name;
-	void **where;
-} pmpi_table[] = {
-	PMPI(Initialized), PMPI(Finalized), PMPI(Type_size), PMPI(Comm_rank), PMPI(Comm_size),
-	PMPI(Comm_remote_size), PMPI(Comm_test_inter), PMPI(Comm_group), PMPI(Comm_remote_group),
-	PMPI(Group_size), PMPI(Group_translate_ranks), PMPI(Group_free), PMPI(Comm_dup),
-	PMPI(Comm_free), PMPI(Send), PMPI(Recv), PMPI(Test_cancelled), PMPI(Query_thread),
-	PMPI(Comm_f2c), PMPI(Type_f2c), PMPI(Op_f2c), PMPI(Info_f2c), PMPI(Group_f2c),
-	PMPI(Request_f2c), PMPI(Message_f2c), PMPI(Status_f2c),
-};
-#undef PMPI
-#define NPMPI (sizeof(pmpi_table) / sizeof(pmpi_table[0]))
+/* The PMPI_ functions the recorder calls, as data without pointers (a table of names and
+ * addresses would cost a relocation each as every process starts): each one's offset in
+ * struct tprof_pmpi, and its name in one string of names, each ended by a NUL. */
+#define PMPI_LIST(X)                                                                       \
+	X(Initialized) X(Finalized) X(Type_size) X(Comm_rank) X(Comm_size)                   \
+	X(Comm_remote_size) X(Comm_test_inter) X(Comm_group) X(Comm_remote_group)            \
+	X(Group_size) X(Group_translate_ranks) X(Group_free) X(Comm_dup) X(Comm_free) X(Send) \
+	X(Recv) X(Test_cancelled) X(Query_thread) X(Comm_f2c) X(Type_f2c) X(Op_f2c)          \
+	X(Info_f2c) X(Group_f2c) X(Request_f2c) X(Message_f2c) X(Status_f2c)
+#define PMPI_OFFSET(field) offsetof(struct tprof_pmpi, field),
+#define PMPI_NAME(field) "PMPI_" #field "\0"
+static const unsigned short pmpi_offsets[] = { PMPI_LIST(PMPI_OFFSET) };
+static const char pmpi_names[] = PMPI_LIST(PMPI_NAME);
+#define NPMPI (sizeof(pmpi_offsets) / sizeof(pmpi_offsets[0]))
 static uint32_t pmpi_miss[NPMPI];
 
 /* Under state_lock: the library's kind, its handles and PMPI_ entry points. */
@@ -115,10 +116,12 @@ static void detect_locked(void)
 			      : !tprof_mpi_h.comm_null ? "ompi_mpi_comm_null"
 			      : !tprof_mpi_h.request_null ? "ompi_request_null"
 			      : !tprof_mpi_h.byte ? "ompi_mpi_byte" : NULL;
-	for (size_t i = 0; !missing && i < NPMPI; i++)
-		if (!tprof_real_get(pmpi_table[i].where, &pmpi_miss[i], pmpi_table[i].name,
-				    tprof_mpi_lookup))
-			missing = pmpi_table[i].name;
+	const char *name = pmpi_names;
+	for (size_t i = 0; !missing && i < NPMPI; i++, name += strlen(name) + 1) {
+		void **where = (void **)((char *)&tprof_pmpi + pmpi_offsets[i]);
+		if (!tprof_real_get(where, &pmpi_miss[i], name, tprof_mpi_lookup))
+			missing = name;
+	}
 	if (missing) {
 		tprof_log_warn("Open MPI without %s: MPI calls pass through unrecorded", missing);
 		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_FOREIGN, __ATOMIC_RELEASE);
