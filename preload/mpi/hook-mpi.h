@@ -147,7 +147,277 @@
 	  (INTS, dests), (INTS, dweights), (INFO, info), (INT, reorder), (COMM_OUT, out))      \
 	X(H, MPI_Comm_free, mpi_comm_free, MPI_COMM_FREE, (COMM_INOUT, comm))                  \
 	X(H, MPI_Comm_set_name, mpi_comm_set_name, MPI_COMM_SET_NAME, (COMM, comm),            \
-	  (STR, name))
+	  (STR, name))                                                                         \
+	/* the rest: datatypes, groups, topologies, attributes, info, errors, names, ports */    \
+	MPI_OTHER_API(X)
+
+/* Calls recorded by name (Q), or with the communicator they are given first (QC): generated
+ * from Open MPI 4.1's mpi.h. */
+#define MPI_OTHER_API(X)                                                                       \
+	X(Q, MPI_Add_error_class, mpi_add_error_class, MPI_ADD_ERROR_CLASS,                    \
+	  (IOUT, errorclass))                                                                  \
+	X(Q, MPI_Add_error_code, mpi_add_error_code, MPI_ADD_ERROR_CODE, (INT, errorclass),    \
+	  (IOUT, errorcode))                                                                   \
+	X(Q, MPI_Add_error_string, mpi_add_error_string, MPI_ADD_ERROR_STRING,                 \
+	  (INT, errorcode), (STR, string))                                                     \
+	X(Q, MPI_Alloc_mem, mpi_alloc_mem, MPI_ALLOC_MEM, (AINT, size), (INFO, info),          \
+	  (BUF, baseptr))                                                                      \
+	X(QC, MPI_Attr_delete, mpi_attr_delete, MPI_ATTR_DELETE, (COMM, comm), (INT, keyval))  \
+	X(QC, MPI_Attr_get, mpi_attr_get, MPI_ATTR_GET, (COMM, comm), (INT, keyval),           \
+	  (BUF, attribute_val), (IOUT, flag))                                                  \
+	X(QC, MPI_Attr_put, mpi_attr_put, MPI_ATTR_PUT, (COMM, comm), (INT, keyval),           \
+	  (BUF, attribute_val))                                                                \
+	X(Q, MPI_Buffer_attach, mpi_buffer_attach, MPI_BUFFER_ATTACH, (BUF, buffer),           \
+	  (INT, size))                                                                         \
+	X(Q, MPI_Buffer_detach, mpi_buffer_detach, MPI_BUFFER_DETACH, (BUF, buffer),           \
+	  (IOUT, size))                                                                        \
+	X(QC, MPI_Cart_coords, mpi_cart_coords, MPI_CART_COORDS, (COMM, comm), (INT, rank),    \
+	  (INT, maxdims), (INTS_OUT, coords))                                                  \
+	X(QC, MPI_Cart_get, mpi_cart_get, MPI_CART_GET, (COMM, comm), (INT, maxdims),          \
+	  (INTS_OUT, dims), (INTS_OUT, periods), (INTS_OUT, coords))                           \
+	X(QC, MPI_Cart_map, mpi_cart_map, MPI_CART_MAP, (COMM, comm), (INT, ndims),            \
+	  (INTS, dims), (INTS, periods), (IOUT, newrank))                                      \
+	X(QC, MPI_Cart_rank, mpi_cart_rank, MPI_CART_RANK, (COMM, comm), (INTS, coords),       \
+	  (IOUT, rank))                                                                        \
+	X(QC, MPI_Cart_shift, mpi_cart_shift, MPI_CART_SHIFT, (COMM, comm), (INT, direction),  \
+	  (INT, disp), (IOUT, rank_source), (IOUT, rank_dest))                                 \
+	X(QC, MPI_Cartdim_get, mpi_cartdim_get, MPI_CARTDIM_GET, (COMM, comm), (IOUT, ndims))  \
+	X(Q, MPI_Close_port, mpi_close_port, MPI_CLOSE_PORT, (STR, port_name))                 \
+	X(Q, MPI_Comm_accept, mpi_comm_accept, MPI_COMM_ACCEPT, (STR, port_name),              \
+	  (INFO, info), (INT, root), (COMM, comm), (COMM_OUT, newcomm))                        \
+	X(QC, MPI_Comm_call_errhandler, mpi_comm_call_errhandler, MPI_COMM_CALL_ERRHANDLER,    \
+	  (COMM, comm), (INT, errorcode))                                                      \
+	X(QC, MPI_Comm_compare, mpi_comm_compare, MPI_COMM_COMPARE, (COMM, comm),              \
+	  (COMM, comm2), (IOUT, result))                                                       \
+	X(Q, MPI_Comm_connect, mpi_comm_connect, MPI_COMM_CONNECT, (STR, port_name),           \
+	  (INFO, info), (INT, root), (COMM, comm), (COMM_OUT, newcomm))                        \
+	X(Q, MPI_Comm_create_errhandler, mpi_comm_create_errhandler,                           \
+	  MPI_COMM_CREATE_ERRHANDLER, (FUNC, function), (ERRH_OUT, errhandler))                \
+	X(Q, MPI_Comm_create_keyval, mpi_comm_create_keyval, MPI_COMM_CREATE_KEYVAL,           \
+	  (FUNC, comm_copy_attr_fn), (FUNC, comm_delete_attr_fn), (IOUT, comm_keyval),         \
+	  (BUF, extra_state))                                                                  \
+	X(QC, MPI_Comm_delete_attr, mpi_comm_delete_attr, MPI_COMM_DELETE_ATTR, (COMM, comm),  \
+	  (INT, comm_keyval))                                                                  \
+	X(Q, MPI_Comm_disconnect, mpi_comm_disconnect, MPI_COMM_DISCONNECT,                    \
+	  (COMM_INOUT, comm))                                                                  \
+	X(Q, MPI_Comm_free_keyval, mpi_comm_free_keyval, MPI_COMM_FREE_KEYVAL,                 \
+	  (IOUT, comm_keyval))                                                                 \
+	X(QC, MPI_Comm_get_attr, mpi_comm_get_attr, MPI_COMM_GET_ATTR, (COMM, comm),           \
+	  (INT, comm_keyval), (BUF, attribute_val), (IOUT, flag))                              \
+	X(QC, MPI_Comm_get_errhandler, mpi_comm_get_errhandler, MPI_COMM_GET_ERRHANDLER,       \
+	  (COMM, comm), (ERRH_OUT, erhandler))                                                 \
+	X(QC, MPI_Comm_get_info, mpi_comm_get_info, MPI_COMM_GET_INFO, (COMM, comm),           \
+	  (INFO_OUT, info_used))                                                               \
+	X(QC, MPI_Comm_get_name, mpi_comm_get_name, MPI_COMM_GET_NAME, (COMM, comm),           \
+	  (STR_OUT, comm_name), (IOUT, resultlen))                                             \
+	X(Q, MPI_Comm_get_parent, mpi_comm_get_parent, MPI_COMM_GET_PARENT,                    \
+	  (COMM_OUT, parent))                                                                  \
+	X(QC, MPI_Comm_group, mpi_comm_group, MPI_COMM_GROUP, (COMM, comm),                    \
+	  (GROUP_OUT, group))                                                                  \
+	X(Q, MPI_Comm_join, mpi_comm_join, MPI_COMM_JOIN, (INT, fd), (COMM_OUT, intercomm))    \
+	X(QC, MPI_Comm_remote_group, mpi_comm_remote_group, MPI_COMM_REMOTE_GROUP,             \
+	  (COMM, comm), (GROUP_OUT, group))                                                    \
+	X(QC, MPI_Comm_set_attr, mpi_comm_set_attr, MPI_COMM_SET_ATTR, (COMM, comm),           \
+	  (INT, comm_keyval), (BUF, attribute_val))                                            \
+	X(QC, MPI_Comm_set_errhandler, mpi_comm_set_errhandler, MPI_COMM_SET_ERRHANDLER,       \
+	  (COMM, comm), (ERRH, errhandler))                                                    \
+	X(QC, MPI_Comm_set_info, mpi_comm_set_info, MPI_COMM_SET_INFO, (COMM, comm),           \
+	  (INFO, info))                                                                        \
+	X(QC, MPI_Comm_test_inter, mpi_comm_test_inter, MPI_COMM_TEST_INTER, (COMM, comm),     \
+	  (IOUT, flag))                                                                        \
+	X(Q, MPI_Dims_create, mpi_dims_create, MPI_DIMS_CREATE, (INT, nnodes), (INT, ndims),   \
+	  (INTS_OUT, dims))                                                                    \
+	X(QC, MPI_Dist_graph_neighbors, mpi_dist_graph_neighbors, MPI_DIST_GRAPH_NEIGHBORS,    \
+	  (COMM, comm), (INT, maxindegree), (INTS_OUT, sources), (INTS_OUT, sourceweights),    \
+	  (INT, maxoutdegree), (INTS_OUT, destinations), (INTS_OUT, destweights))              \
+	X(QC, MPI_Dist_graph_neighbors_count, mpi_dist_graph_neighbors_count,                  \
+	  MPI_DIST_GRAPH_NEIGHBORS_COUNT, (COMM, comm), (IOUT, inneighbors),                   \
+	  (IOUT, outneighbors), (IOUT, weighted))                                              \
+	X(Q, MPI_Errhandler_free, mpi_errhandler_free, MPI_ERRHANDLER_FREE,                    \
+	  (ERRH_INOUT, errhandler))                                                            \
+	X(Q, MPI_Error_class, mpi_error_class, MPI_ERROR_CLASS, (INT, errorcode),              \
+	  (IOUT, errorclass))                                                                  \
+	X(Q, MPI_Error_string, mpi_error_string, MPI_ERROR_STRING, (INT, errorcode),           \
+	  (STR_OUT, string), (IOUT, resultlen))                                                \
+	X(Q, MPI_Free_mem, mpi_free_mem, MPI_FREE_MEM, (BUF, base))                            \
+	X(Q, MPI_Get_address, mpi_get_address, MPI_GET_ADDRESS, (CBUF, location),              \
+	  (AINT_OUT, address))                                                                 \
+	X(Q, MPI_Get_count, mpi_get_count, MPI_GET_COUNT, (STATUS_IN, status),                 \
+	  (TYPE, datatype), (IOUT, count))                                                     \
+	X(Q, MPI_Get_elements, mpi_get_elements, MPI_GET_ELEMENTS, (STATUS_IN, status),        \
+	  (TYPE, datatype), (IOUT, count))                                                     \
+	X(Q, MPI_Get_elements_x, mpi_get_elements_x, MPI_GET_ELEMENTS_X, (STATUS_IN, status),  \
+	  (TYPE, datatype), (COUNT_OUT, count))                                                \
+	X(Q, MPI_Get_library_version, mpi_get_library_version, MPI_GET_LIBRARY_VERSION,        \
+	  (STR_OUT, version), (IOUT, resultlen))                                               \
+	X(QC, MPI_Graph_get, mpi_graph_get, MPI_GRAPH_GET, (COMM, comm), (INT, maxindex),      \
+	  (INT, maxedges), (INTS_OUT, index), (INTS_OUT, edges))                               \
+	X(QC, MPI_Graph_map, mpi_graph_map, MPI_GRAPH_MAP, (COMM, comm), (INT, nnodes),        \
+	  (INTS, index), (INTS, edges), (IOUT, newrank))                                       \
+	X(QC, MPI_Graph_neighbors, mpi_graph_neighbors, MPI_GRAPH_NEIGHBORS, (COMM, comm),     \
+	  (INT, rank), (INT, maxneighbors), (INTS_OUT, neighbors))                             \
+	X(QC, MPI_Graph_neighbors_count, mpi_graph_neighbors_count,                            \
+	  MPI_GRAPH_NEIGHBORS_COUNT, (COMM, comm), (INT, rank), (IOUT, nneighbors))            \
+	X(QC, MPI_Graphdims_get, mpi_graphdims_get, MPI_GRAPHDIMS_GET, (COMM, comm),           \
+	  (IOUT, nnodes), (IOUT, nedges))                                                      \
+	X(Q, MPI_Grequest_complete, mpi_grequest_complete, MPI_GREQUEST_COMPLETE,              \
+	  (REQ, request))                                                                      \
+	X(Q, MPI_Grequest_start, mpi_grequest_start, MPI_GREQUEST_START, (FUNC, query_fn),     \
+	  (FUNC, free_fn), (FUNC, cancel_fn), (BUF, extra_state), (REQ_OUT, request))          \
+	X(Q, MPI_Group_compare, mpi_group_compare, MPI_GROUP_COMPARE, (GROUP, group1),         \
+	  (GROUP, group2), (IOUT, result))                                                     \
+	X(Q, MPI_Group_difference, mpi_group_difference, MPI_GROUP_DIFFERENCE,                 \
+	  (GROUP, group1), (GROUP, group2), (GROUP_OUT, newgroup))                             \
+	X(Q, MPI_Group_excl, mpi_group_excl, MPI_GROUP_EXCL, (GROUP, group), (INT, n),         \
+	  (INTS, ranks), (GROUP_OUT, newgroup))                                                \
+	X(Q, MPI_Group_free, mpi_group_free, MPI_GROUP_FREE, (GROUP_INOUT, group))             \
+	X(Q, MPI_Group_incl, mpi_group_incl, MPI_GROUP_INCL, (GROUP, group), (INT, n),         \
+	  (INTS, ranks), (GROUP_OUT, newgroup))                                                \
+	X(Q, MPI_Group_intersection, mpi_group_intersection, MPI_GROUP_INTERSECTION,           \
+	  (GROUP, group1), (GROUP, group2), (GROUP_OUT, newgroup))                             \
+	X(Q, MPI_Group_range_excl, mpi_group_range_excl, MPI_GROUP_RANGE_EXCL,                 \
+	  (GROUP, group), (INT, n), (RANGES, ranges), (GROUP_OUT, newgroup))                   \
+	X(Q, MPI_Group_range_incl, mpi_group_range_incl, MPI_GROUP_RANGE_INCL,                 \
+	  (GROUP, group), (INT, n), (RANGES, ranges), (GROUP_OUT, newgroup))                   \
+	X(Q, MPI_Group_rank, mpi_group_rank, MPI_GROUP_RANK, (GROUP, group), (IOUT, rank))     \
+	X(Q, MPI_Group_size, mpi_group_size, MPI_GROUP_SIZE, (GROUP, group), (IOUT, size))     \
+	X(Q, MPI_Group_translate_ranks, mpi_group_translate_ranks, MPI_GROUP_TRANSLATE_RANKS,  \
+	  (GROUP, group1), (INT, n), (INTS, ranks1), (GROUP, group2), (INTS_OUT, ranks2))      \
+	X(Q, MPI_Group_union, mpi_group_union, MPI_GROUP_UNION, (GROUP, group1),               \
+	  (GROUP, group2), (GROUP_OUT, newgroup))                                              \
+	X(Q, MPI_Info_create, mpi_info_create, MPI_INFO_CREATE, (INFO_OUT, info))              \
+	X(Q, MPI_Info_delete, mpi_info_delete, MPI_INFO_DELETE, (INFO, info), (STR, key))      \
+	X(Q, MPI_Info_dup, mpi_info_dup, MPI_INFO_DUP, (INFO, info), (INFO_OUT, newinfo))      \
+	X(Q, MPI_Info_free, mpi_info_free, MPI_INFO_FREE, (INFO_INOUT, info))                  \
+	X(Q, MPI_Info_get, mpi_info_get, MPI_INFO_GET, (INFO, info), (STR, key),               \
+	  (INT, valuelen), (STR_OUT, value), (IOUT, flag))                                     \
+	X(Q, MPI_Info_get_nkeys, mpi_info_get_nkeys, MPI_INFO_GET_NKEYS, (INFO, info),         \
+	  (IOUT, nkeys))                                                                       \
+	X(Q, MPI_Info_get_nthkey, mpi_info_get_nthkey, MPI_INFO_GET_NTHKEY, (INFO, info),      \
+	  (INT, n), (STR_OUT, key))                                                            \
+	X(Q, MPI_Info_get_valuelen, mpi_info_get_valuelen, MPI_INFO_GET_VALUELEN,              \
+	  (INFO, info), (STR, key), (IOUT, valuelen), (IOUT, flag))                            \
+	X(Q, MPI_Info_set, mpi_info_set, MPI_INFO_SET, (INFO, info), (STR, key),               \
+	  (STR, value))                                                                        \
+	X(Q, MPI_Is_thread_main, mpi_is_thread_main, MPI_IS_THREAD_MAIN, (IOUT, flag))         \
+	X(Q, MPI_Keyval_create, mpi_keyval_create, MPI_KEYVAL_CREATE, (FUNC, copy_fn),         \
+	  (FUNC, delete_fn), (IOUT, keyval), (BUF, extra_state))                               \
+	X(Q, MPI_Keyval_free, mpi_keyval_free, MPI_KEYVAL_FREE, (IOUT, keyval))                \
+	X(Q, MPI_Lookup_name, mpi_lookup_name, MPI_LOOKUP_NAME, (STR, service_name),           \
+	  (INFO, info), (STR_OUT, port_name))                                                  \
+	X(Q, MPI_Op_commutative, mpi_op_commutative, MPI_OP_COMMUTATIVE, (OP, op),             \
+	  (IOUT, commute))                                                                     \
+	X(Q, MPI_Op_create, mpi_op_create, MPI_OP_CREATE, (FUNC, function), (INT, commute),    \
+	  (OP_OUT, op))                                                                        \
+	X(Q, MPI_Op_free, mpi_op_free, MPI_OP_FREE, (OP_INOUT, op))                            \
+	X(Q, MPI_Open_port, mpi_open_port, MPI_OPEN_PORT, (INFO, info), (STR_OUT, port_name))  \
+	X(Q, MPI_Pack, mpi_pack, MPI_PACK, (CBUF, inbuf), (INT, incount), (TYPE, datatype),    \
+	  (BUF, outbuf), (INT, outsize), (IOUT, position), (COMM, comm))                       \
+	X(Q, MPI_Pack_external, mpi_pack_external, MPI_PACK_EXTERNAL, (STR, datarep),          \
+	  (CBUF, inbuf), (INT, incount), (TYPE, datatype), (BUF, outbuf), (AINT, outsize),     \
+	  (AINT_OUT, position))                                                                \
+	X(Q, MPI_Pack_external_size, mpi_pack_external_size, MPI_PACK_EXTERNAL_SIZE,           \
+	  (STR, datarep), (INT, incount), (TYPE, datatype), (AINT_OUT, size))                  \
+	X(Q, MPI_Pack_size, mpi_pack_size, MPI_PACK_SIZE, (INT, incount), (TYPE, datatype),    \
+	  (COMM, comm), (IOUT, size))                                                          \
+	X(Q, MPI_Publish_name, mpi_publish_name, MPI_PUBLISH_NAME, (STR, service_name),        \
+	  (INFO, info), (STR, port_name))                                                      \
+	X(Q, MPI_Reduce_local, mpi_reduce_local, MPI_REDUCE_LOCAL, (CBUF, inbuf),              \
+	  (BUF, inoutbuf), (INT, count), (TYPE, datatype), (OP, op))                           \
+	X(Q, MPI_Request_get_status, mpi_request_get_status, MPI_REQUEST_GET_STATUS,           \
+	  (REQ, request), (IOUT, flag), (STATUS, status))                                      \
+	X(Q, MPI_Status_set_cancelled, mpi_status_set_cancelled, MPI_STATUS_SET_CANCELLED,     \
+	  (STATUS_INOUT, status), (INT, flag))                                                 \
+	X(Q, MPI_Status_set_elements, mpi_status_set_elements, MPI_STATUS_SET_ELEMENTS,        \
+	  (STATUS_INOUT, status), (TYPE, datatype), (INT, count))                              \
+	X(Q, MPI_Status_set_elements_x, mpi_status_set_elements_x, MPI_STATUS_SET_ELEMENTS_X,  \
+	  (STATUS_INOUT, status), (TYPE, datatype), (COUNT, count))                            \
+	X(Q, MPI_Test_cancelled, mpi_test_cancelled, MPI_TEST_CANCELLED, (STATUS_IN, status),  \
+	  (IOUT, flag))                                                                        \
+	X(QC, MPI_Topo_test, mpi_topo_test, MPI_TOPO_TEST, (COMM, comm), (IOUT, status))       \
+	X(Q, MPI_Type_commit, mpi_type_commit, MPI_TYPE_COMMIT, (TYPE_INOUT, type))            \
+	X(Q, MPI_Type_contiguous, mpi_type_contiguous, MPI_TYPE_CONTIGUOUS, (INT, count),      \
+	  (TYPE, oldtype), (TYPE_OUT, newtype))                                                \
+	X(Q, MPI_Type_create_darray, mpi_type_create_darray, MPI_TYPE_CREATE_DARRAY,           \
+	  (INT, size), (INT, rank), (INT, ndims), (INTS, gsize_array), (INTS, distrib_array),  \
+	  (INTS, darg_array), (INTS, psize_array), (INT, order), (TYPE, oldtype),              \
+	  (TYPE_OUT, newtype))                                                                 \
+	X(Q, MPI_Type_create_f90_complex, mpi_type_create_f90_complex,                         \
+	  MPI_TYPE_CREATE_F90_COMPLEX, (INT, p), (INT, r), (TYPE_OUT, newtype))                \
+	X(Q, MPI_Type_create_f90_integer, mpi_type_create_f90_integer,                         \
+	  MPI_TYPE_CREATE_F90_INTEGER, (INT, r), (TYPE_OUT, newtype))                          \
+	X(Q, MPI_Type_create_f90_real, mpi_type_create_f90_real, MPI_TYPE_CREATE_F90_REAL,     \
+	  (INT, p), (INT, r), (TYPE_OUT, newtype))                                             \
+	X(Q, MPI_Type_create_hindexed, mpi_type_create_hindexed, MPI_TYPE_CREATE_HINDEXED,     \
+	  (INT, count), (INTS, array_of_blocklengths), (AINTS, array_of_displacements),        \
+	  (TYPE, oldtype), (TYPE_OUT, newtype))                                                \
+	X(Q, MPI_Type_create_hindexed_block, mpi_type_create_hindexed_block,                   \
+	  MPI_TYPE_CREATE_HINDEXED_BLOCK, (INT, count), (INT, blocklength),                    \
+	  (AINTS, array_of_displacements), (TYPE, oldtype), (TYPE_OUT, newtype))               \
+	X(Q, MPI_Type_create_hvector, mpi_type_create_hvector, MPI_TYPE_CREATE_HVECTOR,        \
+	  (INT, count), (INT, blocklength), (AINT, stride), (TYPE, oldtype),                   \
+	  (TYPE_OUT, newtype))                                                                 \
+	X(Q, MPI_Type_create_indexed_block, mpi_type_create_indexed_block,                     \
+	  MPI_TYPE_CREATE_INDEXED_BLOCK, (INT, count), (INT, blocklength),                     \
+	  (INTS, array_of_displacements), (TYPE, oldtype), (TYPE_OUT, newtype))                \
+	X(Q, MPI_Type_create_keyval, mpi_type_create_keyval, MPI_TYPE_CREATE_KEYVAL,           \
+	  (FUNC, type_copy_attr_fn), (FUNC, type_delete_attr_fn), (IOUT, type_keyval),         \
+	  (BUF, extra_state))                                                                  \
+	X(Q, MPI_Type_create_resized, mpi_type_create_resized, MPI_TYPE_CREATE_RESIZED,        \
+	  (TYPE, oldtype), (AINT, lb), (AINT, extent), (TYPE_OUT, newtype))                    \
+	X(Q, MPI_Type_create_struct, mpi_type_create_struct, MPI_TYPE_CREATE_STRUCT,           \
+	  (INT, count), (INTS, array_of_block_lengths), (AINTS, array_of_displacements),       \
+	  (TYPES, array_of_types), (TYPE_OUT, newtype))                                        \
+	X(Q, MPI_Type_create_subarray, mpi_type_create_subarray, MPI_TYPE_CREATE_SUBARRAY,     \
+	  (INT, ndims), (INTS, size_array), (INTS, subsize_array), (INTS, start_array),        \
+	  (INT, order), (TYPE, oldtype), (TYPE_OUT, newtype))                                  \
+	X(Q, MPI_Type_delete_attr, mpi_type_delete_attr, MPI_TYPE_DELETE_ATTR, (TYPE, type),   \
+	  (INT, type_keyval))                                                                  \
+	X(Q, MPI_Type_dup, mpi_type_dup, MPI_TYPE_DUP, (TYPE, type), (TYPE_OUT, newtype))      \
+	X(Q, MPI_Type_free, mpi_type_free, MPI_TYPE_FREE, (TYPE_INOUT, type))                  \
+	X(Q, MPI_Type_free_keyval, mpi_type_free_keyval, MPI_TYPE_FREE_KEYVAL,                 \
+	  (IOUT, type_keyval))                                                                 \
+	X(Q, MPI_Type_get_attr, mpi_type_get_attr, MPI_TYPE_GET_ATTR, (TYPE, type),            \
+	  (INT, type_keyval), (BUF, attribute_val), (IOUT, flag))                              \
+	X(Q, MPI_Type_get_contents, mpi_type_get_contents, MPI_TYPE_GET_CONTENTS,              \
+	  (TYPE, mtype), (INT, max_integers), (INT, max_addresses), (INT, max_datatypes),      \
+	  (INTS_OUT, array_of_integers), (AINTS_OUT, array_of_addresses),                      \
+	  (TYPES_OUT, array_of_datatypes))                                                     \
+	X(Q, MPI_Type_get_envelope, mpi_type_get_envelope, MPI_TYPE_GET_ENVELOPE,              \
+	  (TYPE, type), (IOUT, num_integers), (IOUT, num_addresses), (IOUT, num_datatypes),    \
+	  (IOUT, combiner))                                                                    \
+	X(Q, MPI_Type_get_extent, mpi_type_get_extent, MPI_TYPE_GET_EXTENT, (TYPE, type),      \
+	  (AINT_OUT, lb), (AINT_OUT, extent))                                                  \
+	X(Q, MPI_Type_get_extent_x, mpi_type_get_extent_x, MPI_TYPE_GET_EXTENT_X,              \
+	  (TYPE, type), (COUNT_OUT, lb), (COUNT_OUT, extent))                                  \
+	X(Q, MPI_Type_get_name, mpi_type_get_name, MPI_TYPE_GET_NAME, (TYPE, type),            \
+	  (STR_OUT, type_name), (IOUT, resultlen))                                             \
+	X(Q, MPI_Type_get_true_extent, mpi_type_get_true_extent, MPI_TYPE_GET_TRUE_EXTENT,     \
+	  (TYPE, datatype), (AINT_OUT, true_lb), (AINT_OUT, true_extent))                      \
+	X(Q, MPI_Type_get_true_extent_x, mpi_type_get_true_extent_x,                           \
+	  MPI_TYPE_GET_TRUE_EXTENT_X, (TYPE, datatype), (COUNT_OUT, true_lb),                  \
+	  (COUNT_OUT, true_extent))                                                            \
+	X(Q, MPI_Type_indexed, mpi_type_indexed, MPI_TYPE_INDEXED, (INT, count),               \
+	  (INTS, array_of_blocklengths), (INTS, array_of_displacements), (TYPE, oldtype),      \
+	  (TYPE_OUT, newtype))                                                                 \
+	X(Q, MPI_Type_match_size, mpi_type_match_size, MPI_TYPE_MATCH_SIZE, (INT, typeclass),  \
+	  (INT, size), (TYPE_OUT, type))                                                       \
+	X(Q, MPI_Type_set_attr, mpi_type_set_attr, MPI_TYPE_SET_ATTR, (TYPE, type),            \
+	  (INT, type_keyval), (BUF, attr_val))                                                 \
+	X(Q, MPI_Type_set_name, mpi_type_set_name, MPI_TYPE_SET_NAME, (TYPE, type),            \
+	  (STR, type_name))                                                                    \
+	X(Q, MPI_Type_size, mpi_type_size, MPI_TYPE_SIZE, (TYPE, type), (IOUT, size))          \
+	X(Q, MPI_Type_size_x, mpi_type_size_x, MPI_TYPE_SIZE_X, (TYPE, type),                  \
+	  (COUNT_OUT, size))                                                                   \
+	X(Q, MPI_Type_vector, mpi_type_vector, MPI_TYPE_VECTOR, (INT, count),                  \
+	  (INT, blocklength), (INT, stride), (TYPE, oldtype), (TYPE_OUT, newtype))             \
+	X(Q, MPI_Unpack, mpi_unpack, MPI_UNPACK, (CBUF, inbuf), (INT, insize),                 \
+	  (IOUT, position), (BUF, outbuf), (INT, outcount), (TYPE, datatype), (COMM, comm))    \
+	X(Q, MPI_Unpack_external, mpi_unpack_external, MPI_UNPACK_EXTERNAL, (STR, datarep),    \
+	  (CBUF, inbuf), (AINT, insize), (AINT_OUT, position), (BUF, outbuf),                  \
+	  (INT, outcount), (TYPE, datatype))                                                   \
+	X(Q, MPI_Unpublish_name, mpi_unpublish_name, MPI_UNPUBLISH_NAME, (STR, service_name),  \
+	  (INFO, info), (STR, port_name))
 
 /* The collectives, blocking then nonblocking (the same arguments and a request). */
 #define MPI_COLL_API(X)                                                                        \

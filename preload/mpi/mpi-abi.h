@@ -17,6 +17,11 @@ typedef struct tmpi_info *tmpi_Info;
 typedef struct tmpi_op *tmpi_Op;
 typedef struct tmpi_request *tmpi_Request;
 typedef struct tmpi_message *tmpi_Message;
+typedef struct tmpi_errhandler *tmpi_Errhandler;
+
+/* Addresses and counts: ptrdiff_t and long long in Open MPI. */
+typedef ptrdiff_t tmpi_Aint;
+typedef long long tmpi_Count;
 
 /* struct ompi_status_public_t: the three public fields, then Open MPI's own two, of which
  * _ucount is the number of bytes the message carried. */

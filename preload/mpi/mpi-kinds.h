@@ -102,4 +102,55 @@ typedef tmpi_Status MStatus;
 #define MPI_CA_STATUS(n) n
 #define MPI_CA_STATUSES(n) n
 
+/* Kinds of the calls recorded by name alone (Q and QC entries): their C parameters. */
+#define MPI_CP_INTS_OUT(n) int n[]     /* integers returned */
+#define MPI_CP_RANGES(n) int n[][3]    /* (first, last, stride) triplets given */
+#define MPI_CP_AINT(n) tmpi_Aint n     /* addresses, displacements, sizes */
+#define MPI_CP_AINT_OUT(n) tmpi_Aint *n
+#define MPI_CP_AINTS(n) const tmpi_Aint n[]
+#define MPI_CP_AINTS_OUT(n) tmpi_Aint n[]
+#define MPI_CP_COUNT(n) tmpi_Count n
+#define MPI_CP_COUNT_OUT(n) tmpi_Count *n
+#define MPI_CP_FUNC(n) void (*n)(void)   /* a function of the program's (MPI calls it back) */
+#define MPI_CP_ERRH(n) tmpi_Errhandler n
+#define MPI_CP_REQ(n) MReq n
+#define MPI_CP_TYPES_OUT(n) MType n[]
+#define MPI_CP_STATUS_IN(n) const MStatus *n
+#define MPI_CP_STATUS_INOUT(n) MStatus *n
+#define MPI_CP_TYPE_OUT(n) MType *n
+#define MPI_CP_TYPE_INOUT(n) MType *n
+#define MPI_CP_GROUP_OUT(n) tmpi_Group *n
+#define MPI_CP_GROUP_INOUT(n) tmpi_Group *n
+#define MPI_CP_INFO_OUT(n) tmpi_Info *n
+#define MPI_CP_INFO_INOUT(n) tmpi_Info *n
+#define MPI_CP_OP_OUT(n) tmpi_Op *n
+#define MPI_CP_OP_INOUT(n) tmpi_Op *n
+#define MPI_CP_ERRH_OUT(n) tmpi_Errhandler *n
+#define MPI_CP_ERRH_INOUT(n) tmpi_Errhandler *n
+
+#define MPI_CA_INTS_OUT(n) n
+#define MPI_CA_RANGES(n) n
+#define MPI_CA_AINT(n) n
+#define MPI_CA_AINT_OUT(n) n
+#define MPI_CA_AINTS(n) n
+#define MPI_CA_AINTS_OUT(n) n
+#define MPI_CA_COUNT(n) n
+#define MPI_CA_COUNT_OUT(n) n
+#define MPI_CA_FUNC(n) n
+#define MPI_CA_ERRH(n) n
+#define MPI_CA_REQ(n) n
+#define MPI_CA_TYPES_OUT(n) n
+#define MPI_CA_STATUS_IN(n) n
+#define MPI_CA_STATUS_INOUT(n) n
+#define MPI_CA_TYPE_OUT(n) n
+#define MPI_CA_TYPE_INOUT(n) n
+#define MPI_CA_GROUP_OUT(n) n
+#define MPI_CA_GROUP_INOUT(n) n
+#define MPI_CA_INFO_OUT(n) n
+#define MPI_CA_INFO_INOUT(n) n
+#define MPI_CA_OP_OUT(n) n
+#define MPI_CA_OP_INOUT(n) n
+#define MPI_CA_ERRH_OUT(n) n
+#define MPI_CA_ERRH_INOUT(n) n
+
 #endif

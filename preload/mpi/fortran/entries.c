@@ -13,9 +13,6 @@
 
 /* ---- what the entries need ------------------------------------------------------------- */
 
-/* The frame of the Fortran call being recorded on this thread: the program's arguments. */
-static __thread const void *frame __attribute__((tls_model("initial-exec")));
-
 /* Arrays of the size a call's count asks for, kept by each thread and grown. */
 enum {
 	MPI_F_REQUESTS,
@@ -26,25 +23,28 @@ enum {
 	MPI_F_TYPES_rtypes,
 	MPI_F_SLOTS
 };
+/* Each thread's: the frame of the Fortran call it is recording (the program's arguments), and
+ * its arrays. */
 static __thread struct {
+	const void *frame;
 	void *p[MPI_F_SLOTS];
 	size_t cap[MPI_F_SLOTS];
-} scratch __attribute__((tls_model("initial-exec")));
+} fortran __attribute__((tls_model("initial-exec")));
 
 /* Room for n items of size bytes in slot k; NULL (and *ok cleared) when out of memory. */
 static void *mpi_f_scratch(int k, int n, size_t size, int *ok)
 {
 	size_t need = (n > 0 ? (size_t)n : 1) * size;
-	if (need > scratch.cap[k]) {
-		void *p = realloc(scratch.p[k], need);
+	if (need > fortran.cap[k]) {
+		void *p = realloc(fortran.p[k], need);
 		if (!p) {
 			*ok = 0;
 			return NULL;
 		}
-		scratch.p[k] = p;
-		scratch.cap[k] = need;
+		fortran.p[k] = p;
+		fortran.cap[k] = need;
 	}
-	return scratch.p[k];
+	return fortran.p[k];
 }
 
 static MReq *mpi_f_requests(const MFint *reqs, int n, int *ok)
@@ -111,18 +111,65 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 #define MPI_F_ARGS(...)                                                                    \
 	MPI_EACH(MPI_FNAME, MPI_NOSEP, __VA_ARGS__) ierr MPI_EACH(MPI_FNAMEH, MPI_NOSEP, __VA_ARGS__)
 
-/* For each call: the real binding's type, the frame, the thunk and the entry.  The entry
- * passes the call straight on when this thread does not record it, when it converts handles
- * and MPI is not running, or when it lacks memory for its arrays. */
+/* For each call: the real binding's type, its entry and its exported spellings.  The entry of
+ * a call recorded by name (Q) or with its communicator (QC) records it around the real
+ * binding; that of a call whose arguments are recorded (H, P) hands it to the C wrapper. */
 #define MPI_F_BINDING(kind, name, fname, FNAME, ...)                                      \
 	typedef void (*name##_ffn)(MPI_F_PARAMS(__VA_ARGS__));                             \
+	MPI_F_ENTRY_##kind(name, __VA_ARGS__)                                              \
+	static void *name##_real[7];                                                       \
+	static uint32_t name##_miss[7];                                                    \
+	MPI_F_SPELLING(name, fname, 0, __VA_ARGS__)                                        \
+	MPI_F_SPELLING(name, fname##_, 1, __VA_ARGS__)                                     \
+	MPI_F_SPELLING(name, fname##__, 2, __VA_ARGS__)                                    \
+	MPI_F_SPELLING(name, FNAME, 3, __VA_ARGS__)                                        \
+	MPI_F_SPELLING(name, fname##_f08_, 4, __VA_ARGS__)                                 \
+	MPI_F_SPELLING(name, name##_f08, 5, __VA_ARGS__)                                   \
+	MPI_F_SPELLING(name, name##_f, 6, __VA_ARGS__)
+
+/* Q and QC: as the generated C wrappers (hook-mpi-query.c), `more` filling what the call gives
+ * beyond its name.  The binding's error code is read from the program's ierr, or from the
+ * entry's own where the program gave none (use mpi_f08 makes it optional). */
+#define MPI_F_RECORDED(name, more, ...)                                                   \
+	static __attribute__((noinline)) void name##_entry(name##_ffn real,                \
+							   MPI_F_PARAMS(__VA_ARGS__))     \
+	{                                                                                  \
+		if (TPROF_UNLIKELY(!real)) {                                               \
+			if (ierr)                                                          \
+				*ierr = TMPI_ERR_OTHER;                                    \
+			return;                                                            \
+		}                                                                          \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		if (!tprof_mpi_on(t)) {                                                    \
+			real(MPI_F_ARGS(__VA_ARGS__));                                     \
+			return;                                                            \
+		}                                                                          \
+		MFint own = TMPI_SUCCESS;                                                  \
+		if (!ierr)                                                                 \
+			ierr = &own;                                                       \
+		struct mpi_call c_, *c = &c_;                                              \
+		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
+		more;                                                                      \
+		tprof_call_enter(&c->call);                                                \
+		real(MPI_F_ARGS(__VA_ARGS__));                                             \
+		tprof_call_leave(&c->call, *ierr);                                         \
+	}
+#define MPI_F_ENTRY_Q(name, ...) MPI_F_RECORDED(name, (void)0, __VA_ARGS__)
+#define MPI_F_ENTRY_QC(name, ...)                                                         \
+	MPI_F_RECORDED(name, c->a->comm = mpi_comm_id(tprof_pmpi.Comm_f2c(*comm)), __VA_ARGS__)
+
+/* H and P: the frame, the thunk and the entry.  The entry passes the call straight on when
+ * this thread does not record it, when it converts handles and MPI is not running, or when
+ * it lacks memory for its arrays. */
+#define MPI_F_ENTRY_P MPI_F_ENTRY_H
+#define MPI_F_ENTRY_H(name, ...)                                                          \
 	struct name##_frame {                                                              \
 		name##_ffn real;                                                           \
 		MPI_EACH(MPI_FFIELD, MPI_NOSEP, __VA_ARGS__)                               \
 	};                                                                                 \
 	int mpi_thunk_##name MPI_PARAMS(__VA_ARGS__)                                       \
 	{                                                                                  \
-		const struct name##_frame *f = frame;                                      \
+		const struct name##_frame *f = fortran.frame;                                  \
 		MFint rc = TMPI_SUCCESS, *ierr = &rc;                                      \
 		f->real(MPI_EACH(MPI_FTHUNK, MPI_NOSEP, __VA_ARGS__)                       \
 			ierr MPI_EACH(MPI_FTHUNKH, MPI_NOSEP, __VA_ARGS__));               \
@@ -153,22 +200,13 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 		struct name##_frame fr;                                                    \
 		fr.real = real;                                                            \
 		MPI_EACH(MPI_FSTORE, MPI_NOSEP, __VA_ARGS__)                               \
-		const void *outer = frame;                                                 \
-		frame = &fr;                                                               \
+		const void *outer = fortran.frame;                                             \
+		fortran.frame = &fr;                                                           \
 		int rc = name(MPI_EACH(MPI_FCARG, MPI_COMMA, __VA_ARGS__));                \
-		frame = outer;                                                             \
+		fortran.frame = outer;                                                         \
 		if (ierr)                                                                  \
 			*ierr = rc;                                                        \
-	}                                                                                  \
-	static void *name##_real[7];                                                       \
-	static uint32_t name##_miss[7];                                                    \
-	MPI_F_SPELLING(name, fname, 0, __VA_ARGS__)                                        \
-	MPI_F_SPELLING(name, fname##_, 1, __VA_ARGS__)                                     \
-	MPI_F_SPELLING(name, fname##__, 2, __VA_ARGS__)                                    \
-	MPI_F_SPELLING(name, FNAME, 3, __VA_ARGS__)                                        \
-	MPI_F_SPELLING(name, fname##_f08_, 4, __VA_ARGS__)                                 \
-	MPI_F_SPELLING(name, name##_f08, 5, __VA_ARGS__)                                   \
-	MPI_F_SPELLING(name, name##_f, 6, __VA_ARGS__)
+	}
 
 /* One exported symbol (side.h made TPROF_EXPORT hidden, for the wrappers): its own real
  * binding, found on first use. */

@@ -299,6 +299,105 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 		tprof_pmpi.Status_f2c(f->n + (size_t)i_ * MPI_F_STATUS_INTS, &n[i_]);
 #define MPI_FM_STATUSES 1
 
+/* ---- the kinds of calls recorded by name: passed on as they came ------------------------- */
+
+#define MPI_FP_INTS_OUT(n) void *n,
+#define MPI_FN_INTS_OUT(n) n,
+#define MPI_FH_INTS_OUT(n)
+#define MPI_FNH_INTS_OUT(n)
+#define MPI_FP_RANGES(n) void *n,
+#define MPI_FN_RANGES(n) n,
+#define MPI_FH_RANGES(n)
+#define MPI_FNH_RANGES(n)
+#define MPI_FP_AINT(n) void *n,
+#define MPI_FN_AINT(n) n,
+#define MPI_FH_AINT(n)
+#define MPI_FNH_AINT(n)
+#define MPI_FP_AINT_OUT(n) void *n,
+#define MPI_FN_AINT_OUT(n) n,
+#define MPI_FH_AINT_OUT(n)
+#define MPI_FNH_AINT_OUT(n)
+#define MPI_FP_AINTS(n) void *n,
+#define MPI_FN_AINTS(n) n,
+#define MPI_FH_AINTS(n)
+#define MPI_FNH_AINTS(n)
+#define MPI_FP_AINTS_OUT(n) void *n,
+#define MPI_FN_AINTS_OUT(n) n,
+#define MPI_FH_AINTS_OUT(n)
+#define MPI_FNH_AINTS_OUT(n)
+#define MPI_FP_COUNT(n) void *n,
+#define MPI_FN_COUNT(n) n,
+#define MPI_FH_COUNT(n)
+#define MPI_FNH_COUNT(n)
+#define MPI_FP_COUNT_OUT(n) void *n,
+#define MPI_FN_COUNT_OUT(n) n,
+#define MPI_FH_COUNT_OUT(n)
+#define MPI_FNH_COUNT_OUT(n)
+#define MPI_FP_FUNC(n) void *n,
+#define MPI_FN_FUNC(n) n,
+#define MPI_FH_FUNC(n)
+#define MPI_FNH_FUNC(n)
+#define MPI_FP_ERRH(n) void *n,
+#define MPI_FN_ERRH(n) n,
+#define MPI_FH_ERRH(n)
+#define MPI_FNH_ERRH(n)
+#define MPI_FP_REQ(n) void *n,
+#define MPI_FN_REQ(n) n,
+#define MPI_FH_REQ(n)
+#define MPI_FNH_REQ(n)
+#define MPI_FP_TYPES_OUT(n) void *n,
+#define MPI_FN_TYPES_OUT(n) n,
+#define MPI_FH_TYPES_OUT(n)
+#define MPI_FNH_TYPES_OUT(n)
+#define MPI_FP_STATUS_IN(n) void *n,
+#define MPI_FN_STATUS_IN(n) n,
+#define MPI_FH_STATUS_IN(n)
+#define MPI_FNH_STATUS_IN(n)
+#define MPI_FP_STATUS_INOUT(n) void *n,
+#define MPI_FN_STATUS_INOUT(n) n,
+#define MPI_FH_STATUS_INOUT(n)
+#define MPI_FNH_STATUS_INOUT(n)
+#define MPI_FP_TYPE_OUT(n) void *n,
+#define MPI_FN_TYPE_OUT(n) n,
+#define MPI_FH_TYPE_OUT(n)
+#define MPI_FNH_TYPE_OUT(n)
+#define MPI_FP_TYPE_INOUT(n) void *n,
+#define MPI_FN_TYPE_INOUT(n) n,
+#define MPI_FH_TYPE_INOUT(n)
+#define MPI_FNH_TYPE_INOUT(n)
+#define MPI_FP_GROUP_OUT(n) void *n,
+#define MPI_FN_GROUP_OUT(n) n,
+#define MPI_FH_GROUP_OUT(n)
+#define MPI_FNH_GROUP_OUT(n)
+#define MPI_FP_GROUP_INOUT(n) void *n,
+#define MPI_FN_GROUP_INOUT(n) n,
+#define MPI_FH_GROUP_INOUT(n)
+#define MPI_FNH_GROUP_INOUT(n)
+#define MPI_FP_INFO_OUT(n) void *n,
+#define MPI_FN_INFO_OUT(n) n,
+#define MPI_FH_INFO_OUT(n)
+#define MPI_FNH_INFO_OUT(n)
+#define MPI_FP_INFO_INOUT(n) void *n,
+#define MPI_FN_INFO_INOUT(n) n,
+#define MPI_FH_INFO_INOUT(n)
+#define MPI_FNH_INFO_INOUT(n)
+#define MPI_FP_OP_OUT(n) void *n,
+#define MPI_FN_OP_OUT(n) n,
+#define MPI_FH_OP_OUT(n)
+#define MPI_FNH_OP_OUT(n)
+#define MPI_FP_OP_INOUT(n) void *n,
+#define MPI_FN_OP_INOUT(n) n,
+#define MPI_FH_OP_INOUT(n)
+#define MPI_FNH_OP_INOUT(n)
+#define MPI_FP_ERRH_OUT(n) void *n,
+#define MPI_FN_ERRH_OUT(n) n,
+#define MPI_FH_ERRH_OUT(n)
+#define MPI_FNH_ERRH_OUT(n)
+#define MPI_FP_ERRH_INOUT(n) void *n,
+#define MPI_FN_ERRH_INOUT(n) n,
+#define MPI_FH_ERRH_INOUT(n)
+#define MPI_FNH_ERRH_INOUT(n)
+
 /* ---- the frame: what the thunk passes on ------------------------------------------------ */
 
 #define MPI_FSET_VOID(n)
