@@ -45,7 +45,7 @@ static uint64_t sum(const int *counts, int n, MType type)
 {
 	uint64_t s = 0;
 	int size = 0;
-	if (!counts || n <= 0 || tprof_pmpi.Type_size(type, &size) != TMPI_SUCCESS || size <= 0)
+	if (!counts || n <= 0 || tprof_pmpi.Type_size(MPI_KEY(type), &size) != TMPI_SUCCESS || size <= 0)
 		return 0;
 	for (int i = 0; i < n; i++)
 		if (counts[i] > 0)
@@ -204,7 +204,7 @@ static void bytes_reduce_scatter_block(struct mpi_call *c, const struct comm_siz
 		struct tprof_thread *t = &tprof_tls;                                       \
 		name##_fn real = get_##name();                                             \
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
-			return real ? real(__VA_ARGS__) : TMPI_ERR_OTHER;                  \
+			MPI_PASS(name, real, (__VA_ARGS__));                  \
 		struct mpi_call c_, *c = &c_;                                              \
 		MReq *rq_ = (reqp);                                                        \
 		struct tprof_mpi_comm *e;                                                  \
@@ -224,7 +224,7 @@ static void bytes_reduce_scatter_block(struct mpi_call *c, const struct comm_siz
 			(void)z;                                                           \
 			bytes;                                                             \
 			if (rq_) {                                                         \
-				c->b->req = (uint64_t)(uintptr_t)*rq_;                     \
+				c->b->req = (uint64_t)(uintptr_t)MPI_KEY(*rq_);               \
 				mpi_track(c, *rq_, TPROF_MPI_ICOLL, 0, NULL);              \
 			}                                                                  \
 		}                                                                          \
@@ -248,41 +248,41 @@ TPROF_EXPORT int MPI_Ibcast(void *buf, int count, MType type, int root, MComm co
 COLL(MPI_Ibcast, req, root_rank(root), NOBUF, bytes_bcast(c, &z, count, type, root),
      buf, count, type, root, comm, req)
 
-TPROF_EXPORT int MPI_Reduce(const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,
+TPROF_EXPORT int MPI_Reduce(const void *sbuf, void *rbuf, int count, MType type, MOp op,
 			    int root, MComm comm)
 COLL(MPI_Reduce, NULL, root_rank(root), sbuf, bytes_reduce(c, &z, count, type, root),
      sbuf, rbuf, count, type, op, root, comm)
 
-TPROF_EXPORT int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,
+TPROF_EXPORT int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MType type, MOp op,
 			     int root, MComm comm, MReq *req)
 COLL(MPI_Ireduce, req, root_rank(root), sbuf, bytes_reduce(c, &z, count, type, root),
      sbuf, rbuf, count, type, op, root, comm, req)
 
-TPROF_EXPORT int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,
+TPROF_EXPORT int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MType type, MOp op,
 			       MComm comm)
 COLL(MPI_Allreduce, NULL, NOROOT, sbuf, bytes_both(c, count, type),
      sbuf, rbuf, count, type, op, comm)
 
-TPROF_EXPORT int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,
+TPROF_EXPORT int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MType type, MOp op,
 				MComm comm, MReq *req)
 COLL(MPI_Iallreduce, req, NOROOT, sbuf, bytes_both(c, count, type),
      sbuf, rbuf, count, type, op, comm, req)
 
-TPROF_EXPORT int MPI_Scan(const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,
+TPROF_EXPORT int MPI_Scan(const void *sbuf, void *rbuf, int count, MType type, MOp op,
 			  MComm comm)
 COLL(MPI_Scan, NULL, NOROOT, sbuf, bytes_both(c, count, type), sbuf, rbuf, count, type, op, comm)
 
-TPROF_EXPORT int MPI_Iscan(const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,
+TPROF_EXPORT int MPI_Iscan(const void *sbuf, void *rbuf, int count, MType type, MOp op,
 			   MComm comm, MReq *req)
 COLL(MPI_Iscan, req, NOROOT, sbuf, bytes_both(c, count, type),
      sbuf, rbuf, count, type, op, comm, req)
 
-TPROF_EXPORT int MPI_Exscan(const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,
+TPROF_EXPORT int MPI_Exscan(const void *sbuf, void *rbuf, int count, MType type, MOp op,
 			    MComm comm)
 COLL(MPI_Exscan, NULL, NOROOT, sbuf, bytes_both(c, count, type),
      sbuf, rbuf, count, type, op, comm)
 
-TPROF_EXPORT int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MType type, tmpi_Op op,
+TPROF_EXPORT int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MType type, MOp op,
 			     MComm comm, MReq *req)
 COLL(MPI_Iexscan, req, NOROOT, sbuf, bytes_both(c, count, type),
      sbuf, rbuf, count, type, op, comm, req)
@@ -405,21 +405,21 @@ COLL(MPI_Ialltoallw, req, NOROOT, sbuf,
      sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, req)
 
 TPROF_EXPORT int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MType type,
-				    tmpi_Op op, MComm comm)
+				    MOp op, MComm comm)
 COLL(MPI_Reduce_scatter, NULL, NOROOT, sbuf, bytes_reduce_scatter(c, &z, rcounts, type),
      sbuf, rbuf, rcounts, type, op, comm)
 
 TPROF_EXPORT int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
-				     MType type, tmpi_Op op, MComm comm, MReq *req)
+				     MType type, MOp op, MComm comm, MReq *req)
 COLL(MPI_Ireduce_scatter, req, NOROOT, sbuf, bytes_reduce_scatter(c, &z, rcounts, type),
      sbuf, rbuf, rcounts, type, op, comm, req)
 
 TPROF_EXPORT int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MType type,
-					  tmpi_Op op, MComm comm)
+					  MOp op, MComm comm)
 COLL(MPI_Reduce_scatter_block, NULL, NOROOT, sbuf,
      bytes_reduce_scatter_block(c, &z, rcount, type), sbuf, rbuf, rcount, type, op, comm)
 
 TPROF_EXPORT int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MType type,
-					   tmpi_Op op, MComm comm, MReq *req)
+					   MOp op, MComm comm, MReq *req)
 COLL(MPI_Ireduce_scatter_block, req, NOROOT, sbuf,
      bytes_reduce_scatter_block(c, &z, rcount, type), sbuf, rbuf, rcount, type, op, comm, req)

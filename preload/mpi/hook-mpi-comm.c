@@ -12,7 +12,7 @@
 		struct tprof_thread *t = &tprof_tls;                                       \
 		name##_fn real = get_##name();                                             \
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
-			return real ? real(__VA_ARGS__) : TMPI_ERR_OTHER;                  \
+			MPI_PASS(name, real, (__VA_ARGS__));                  \
 		struct mpi_call c_, *c = &c_;                                              \
 		struct tprof_mpi_comm *p;                                                  \
 		mpi_begin(c, t, MPI_HOOK(name), 2, TPROF_MPI_COMM);                        \
@@ -21,18 +21,18 @@
 		tprof_call_enter(&c->call);                                               \
 		int rc = real(__VA_ARGS__);                                                \
 		if (rc == TMPI_SUCCESS && (out))                                           \
-			c->b->req = tprof_mpi_comm_made(c->a->comm, made_n_, *(out));      \
+			c->b->req = tprof_mpi_comm_made(c->a->comm, made_n_, MPI_KEY(*(out)));      \
 		return tprof_call_leave(&c->call, rc);                                    \
 	}
 
 MPI_MADE(MPI_Comm_split, comm, out, (MComm comm, int color, int key, MComm *out),
 	 comm, color, key, out)
 MPI_MADE(MPI_Comm_split_type, comm, out,
-	 (MComm comm, int type, int key, tmpi_Info info, MComm *out), comm, type, key, info, out)
+	 (MComm comm, int type, int key, MInfo info, MComm *out), comm, type, key, info, out)
 MPI_MADE(MPI_Comm_dup, comm, out, (MComm comm, MComm *out), comm, out)
-MPI_MADE(MPI_Comm_dup_with_info, comm, out, (MComm comm, tmpi_Info info, MComm *out),
+MPI_MADE(MPI_Comm_dup_with_info, comm, out, (MComm comm, MInfo info, MComm *out),
 	 comm, info, out)
-MPI_MADE(MPI_Comm_create, comm, out, (MComm comm, tmpi_Group group, MComm *out), comm, group, out)
+MPI_MADE(MPI_Comm_create, comm, out, (MComm comm, MGroup group, MComm *out), comm, group, out)
 MPI_MADE(MPI_Intercomm_merge, comm, out, (MComm comm, int high, MComm *out), comm, high, out)
 MPI_MADE(MPI_Cart_create, comm, out,
 	 (MComm comm, int ndims, const int dims[], const int periods[], int reorder, MComm *out),
@@ -43,20 +43,20 @@ MPI_MADE(MPI_Graph_create, comm, out,
 	 comm, nnodes, index, edges, reorder, out)
 MPI_MADE(MPI_Dist_graph_create, comm, out,
 	 (MComm comm, int n, const int nodes[], const int degrees[], const int targets[],
-	  const int weights[], tmpi_Info info, int reorder, MComm *out),
+	  const int weights[], MInfo info, int reorder, MComm *out),
 	 comm, n, nodes, degrees, targets, weights, info, reorder, out)
 MPI_MADE(MPI_Dist_graph_create_adjacent, comm, out,
 	 (MComm comm, int indeg, const int sources[], const int sweights[], int outdeg,
-	  const int dests[], const int dweights[], tmpi_Info info, int reorder, MComm *out),
+	  const int dests[], const int dweights[], MInfo info, int reorder, MComm *out),
 	 comm, indeg, sources, sweights, outdeg, dests, dweights, info, reorder, out)
 
 /* Collective only over the group's members: its id comes from the group and the tag. */
-TPROF_EXPORT int MPI_Comm_create_group(MComm comm, tmpi_Group group, int tag, MComm *out)
+TPROF_EXPORT int MPI_Comm_create_group(MComm comm, MGroup group, int tag, MComm *out)
 {
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Comm_create_group_fn real = get_MPI_Comm_create_group();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(comm, group, tag, out) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Comm_create_group, real, (comm, group, tag, out));
 	struct mpi_call c_, *c = &c_;
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_create_group), 2, TPROF_MPI_COMM);
 	c->a->comm = mpi_comm_id(comm);
@@ -64,7 +64,7 @@ TPROF_EXPORT int MPI_Comm_create_group(MComm comm, tmpi_Group group, int tag, MC
 	tprof_call_enter(&c->call);
 	int rc = real(comm, group, tag, out);
 	if (rc == TMPI_SUCCESS && out)
-		c->b->req = tprof_mpi_comm_made_group(c->a->comm, tag, *out);
+		c->b->req = tprof_mpi_comm_made_group(c->a->comm, tag, MPI_KEY(*out));
 	return tprof_call_leave(&c->call, rc);
 }
 
@@ -75,8 +75,7 @@ TPROF_EXPORT int MPI_Intercomm_create(MComm comm, int local_leader, MComm bridge
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Intercomm_create_fn real = get_MPI_Intercomm_create();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(comm, local_leader, bridge, remote_leader, tag, out)
-			    : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Intercomm_create, real, (comm, local_leader, bridge, remote_leader, tag, out));
 	struct mpi_call c_, *c = &c_;
 	struct tprof_mpi_comm *p;
 	mpi_begin(c, t, MPI_HOOK(MPI_Intercomm_create), 2, TPROF_MPI_COMM);
@@ -87,7 +86,7 @@ TPROF_EXPORT int MPI_Intercomm_create(MComm comm, int local_leader, MComm bridge
 	tprof_call_enter(&c->call);
 	int rc = real(comm, local_leader, bridge, remote_leader, tag, out);
 	if (rc == TMPI_SUCCESS && out)
-		c->b->req = tprof_mpi_comm_made_inter(tag, *out);
+		c->b->req = tprof_mpi_comm_made_inter(tag, MPI_KEY(*out));
 	return tprof_call_leave(&c->call, rc);
 }
 
@@ -97,7 +96,7 @@ TPROF_EXPORT int MPI_Comm_idup(MComm comm, MComm *out, MReq *req)
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Comm_idup_fn real = get_MPI_Comm_idup();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(comm, out, req) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Comm_idup, real, (comm, out, req));
 	struct mpi_call c_, *c = &c_;
 	struct tprof_mpi_comm *p;
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Comm_idup), 2, TPROF_MPI_COMM, MPI_REQ_UNITS(1));
@@ -107,7 +106,7 @@ TPROF_EXPORT int MPI_Comm_idup(MComm comm, MComm *out, MReq *req)
 	tprof_call_enter(&c->call);
 	int rc = real(comm, out, req);
 	if (rc == TMPI_SUCCESS && req) {
-		c->b->req = (uint64_t)(uintptr_t)*req;
+		c->b->req = (uint64_t)(uintptr_t)MPI_KEY(*req);
 		c->a->seq = n;
 		mpi_track(c, *req, TPROF_MPI_COMM, 0, out);
 		c->a->seq = 0;
@@ -120,15 +119,15 @@ TPROF_EXPORT int MPI_Comm_free(MComm *comm)
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Comm_free_fn real = get_MPI_Comm_free();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(comm) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Comm_free, real, (comm));
 	struct mpi_call c_, *c = &c_;
-	MComm h = comm ? *comm : NULL;
+	MComm h = comm ? *comm : 0;
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_free), 1, TPROF_MPI_COMM);
 	c->a->comm = mpi_comm_id(h);
 	tprof_call_enter(&c->call);
 	int rc = real(comm);
 	if (rc == TMPI_SUCCESS)
-		tprof_mpi_comm_forget(h);
+		tprof_mpi_comm_forget(MPI_KEY(h));
 	return tprof_call_leave(&c->call, rc);
 }
 
@@ -137,13 +136,13 @@ TPROF_EXPORT int MPI_Comm_set_name(MComm comm, const char *name)
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Comm_set_name_fn real = get_MPI_Comm_set_name();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(comm, name) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Comm_set_name, real, (comm, name));
 	struct mpi_call c_, *c = &c_;
 	mpi_begin(c, t, MPI_HOOK(MPI_Comm_set_name), 1, TPROF_MPI_OTHER);
 	c->a->comm = mpi_comm_id(comm);
 	tprof_call_enter(&c->call);
 	int rc = real(comm, name);
 	if (rc == TMPI_SUCCESS)
-		tprof_mpi_comm_named(comm, name);
+		tprof_mpi_comm_named(MPI_KEY(comm), name);
 	return tprof_call_leave(&c->call, rc);
 }

@@ -16,8 +16,7 @@
 		struct tprof_thread *t = &tprof_tls;                                       \
 		name##_fn real = get_##name();                                             \
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
-			return real ? real(buf, count, type, dest, tag, comm)              \
-				    : TMPI_ERR_OTHER;                                      \
+			MPI_PASS(name, real, (buf, count, type, dest, tag, comm));                                      \
 		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_SEND);                        \
 		c->a->comm = mpi_comm_id(comm);                                            \
@@ -45,9 +44,9 @@ TPROF_EXPORT int MPI_Recv(void *buf, int count, MType type, int source, int tag,
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Recv_fn real = get_MPI_Recv();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(buf, count, type, source, tag, comm, status) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Recv, real, (buf, count, type, source, tag, comm, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	mpi_begin(c, t, MPI_HOOK(MPI_Recv), 1, TPROF_MPI_RECV);
 	c->a->comm = mpi_comm_id(comm);
 	c->a->peer = mpi_rank(source);
@@ -82,7 +81,7 @@ static inline void sendrecv_end(struct mpi_call *c, int rc, int scount, MType st
 	c->a->bytes = mpi_bytes(scount, stype);
 	c->b->peer = mpi_rank(st->MPI_SOURCE);
 	c->b->tag = mpi_tag(st->MPI_TAG);
-	c->b->bytes = st->_ucount;
+	c->b->bytes = MPI_STATUS_BYTES(st);
 }
 
 TPROF_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MType stype, int dest, int stag,
@@ -92,11 +91,9 @@ TPROF_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MType stype, int des
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Sendrecv_fn real = get_MPI_Sendrecv();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
-				   rtag, comm, status)
-			    : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Sendrecv, real, (sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	mpi_begin(c, t, MPI_HOOK(MPI_Sendrecv), 2, TPROF_MPI_SENDRECV);
 	sendrecv_begin(c, comm, dest, stag, source, rtag);
 	tprof_call_enter(&c->call);
@@ -111,10 +108,9 @@ TPROF_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MType type, int dest
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Sendrecv_replace_fn real = get_MPI_Sendrecv_replace();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(buf, count, type, dest, stag, source, rtag, comm, status)
-			    : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Sendrecv_replace, real, (buf, count, type, dest, stag, source, rtag, comm, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	mpi_begin(c, t, MPI_HOOK(MPI_Sendrecv_replace), 2, TPROF_MPI_SENDRECV);
 	sendrecv_begin(c, comm, dest, stag, source, rtag);
 	tprof_call_enter(&c->call);
@@ -137,9 +133,9 @@ TPROF_EXPORT int MPI_Probe(int source, int tag, MComm comm, MStatus *status)
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Probe_fn real = get_MPI_Probe();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(source, tag, comm, status) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Probe, real, (source, tag, comm, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	mpi_begin(c, t, MPI_HOOK(MPI_Probe), 1, TPROF_MPI_PROBE);
 	probe_begin(c, comm, source, tag);
 	tprof_call_enter(&c->call);
@@ -158,10 +154,10 @@ static __attribute__((noinline)) int iprobe_full(int source, int tag, MComm comm
 	MPI_Iprobe_fn real = get_MPI_Iprobe();
 	if (!pre) {
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-			return real ? real(source, tag, comm, flag, status) : TMPI_ERR_OTHER;
+			MPI_PASS(MPI_Iprobe, real, (source, tag, comm, flag, status));
 	}
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	MPI_POLL_AFTER(c, t, MPI_HOOK(MPI_Iprobe), 1, TPROF_MPI_PROBE, 0, rc, pre, pre_rc,
 		       real(source, tag, comm, flag, st), rc == TMPI_SUCCESS && flag && !*flag);
 	probe_begin(c, comm, source, tag);
@@ -175,7 +171,7 @@ TPROF_EXPORT int MPI_Iprobe(int source, int tag, MComm comm, int *flag, MStatus 
 {
 	struct tprof_thread *t = &tprof_tls;
 	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_ARM_IPROBE))) {
-		MStatus own, *st = status ? status : &own;
+		MStatus own, *st = MPI_STATUS_OR(status, &own);
 		/* in the frame, as MPI_Test's (hook-mpi-req.c) */
 		volatile int source_ = source, tag_ = tag;
 		volatile MComm comm_ = comm;
@@ -193,13 +189,14 @@ TPROF_EXPORT int MPI_Iprobe(int source, int tag, MComm comm, int *flag, MStatus 
 }
 
 /* A message matched by a probe: it gets its receive number now, kept for MPI_Mrecv. */
-static void matched(struct mpi_call *c, tmpi_Message msg, const MStatus *st)
+static void matched(struct mpi_call *c, MMsg msg, const MStatus *st)
 {
 	mpi_received(c->a, st);
-	if (!msg || msg == tprof_mpi_h.message_no_proc || msg == tprof_mpi_h.message_null)
+	void *key = MPI_KEY(msg);
+	if (!key || key == tprof_mpi_h.message_no_proc || key == tprof_mpi_h.message_null)
 		return;
 	c->a->seq = tprof_mpi_next_recv();
-	struct tprof_mpi_req *e = tprof_mpi_req_add(msg);
+	struct tprof_mpi_req *e = tprof_mpi_req_add(key);
 	if (!e)
 		return;
 	e->comm = c->a->comm;
@@ -211,14 +208,14 @@ static void matched(struct mpi_call *c, tmpi_Message msg, const MStatus *st)
 	e->hook = (uint16_t)(c->call.h - tprof_mpi_hooks);
 }
 
-TPROF_EXPORT int MPI_Mprobe(int source, int tag, MComm comm, tmpi_Message *msg, MStatus *status)
+TPROF_EXPORT int MPI_Mprobe(int source, int tag, MComm comm, MMsg *msg, MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Mprobe_fn real = get_MPI_Mprobe();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(source, tag, comm, msg, status) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Mprobe, real, (source, tag, comm, msg, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	mpi_begin(c, t, MPI_HOOK(MPI_Mprobe), 1, TPROF_MPI_PROBE);
 	probe_begin(c, comm, source, tag);
 	tprof_call_enter(&c->call);
@@ -228,15 +225,15 @@ TPROF_EXPORT int MPI_Mprobe(int source, int tag, MComm comm, tmpi_Message *msg, 
 	return tprof_call_leave(&c->call, rc);
 }
 
-TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Message *msg,
+TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, MMsg *msg,
 			     MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Improbe_fn real = get_MPI_Improbe();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(source, tag, comm, flag, msg, status) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Improbe, real, (source, tag, comm, flag, msg, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	MPI_POLL(c, t, MPI_HOOK(MPI_Improbe), 1, TPROF_MPI_PROBE, 0, rc,
 		 real(source, tag, comm, flag, msg, st), rc == TMPI_SUCCESS && flag && !*flag);
 	probe_begin(c, comm, source, tag);
@@ -245,15 +242,15 @@ TPROF_EXPORT int MPI_Improbe(int source, int tag, MComm comm, int *flag, tmpi_Me
 	return tprof_call_leave(&c->call, rc);
 }
 
-TPROF_EXPORT int MPI_Mrecv(void *buf, int count, MType type, tmpi_Message *msg, MStatus *status)
+TPROF_EXPORT int MPI_Mrecv(void *buf, int count, MType type, MMsg *msg, MStatus *status)
 {
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Mrecv_fn real = get_MPI_Mrecv();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(buf, count, type, msg, status) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Mrecv, real, (buf, count, type, msg, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
-	struct tprof_mpi_req *e = msg ? tprof_mpi_req_find(*msg) : NULL;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
+	struct tprof_mpi_req *e = msg ? tprof_mpi_req_find(MPI_KEY(*msg)) : NULL;
 	mpi_begin(c, t, MPI_HOOK(MPI_Mrecv), 1, TPROF_MPI_RECV);
 	if (e) {
 		c->a->comm = e->comm;

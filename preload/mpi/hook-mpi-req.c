@@ -26,14 +26,15 @@ struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int pe
 				void *out)
 {
 	struct tprof_mpi_req now, *e = &now;
-	if (!req || req == tprof_mpi_h.request_null)
+	void *key = MPI_KEY(req);
+	if (!key || key == tprof_mpi_h.request_null)
 		return NULL;
 	/* Open MPI answers an operation it completed at once (a send it could push out, anything
 	 * to or from MPI_PROC_NULL, a collective on one process) with one shared, completed
 	 * request: the operation completed in this call, and its MPIREQ follows it now. */
-	int done = req == tprof_mpi_h.request_empty ||
+	int done = key == tprof_mpi_h.request_empty ||
 		   (!persistent && (c->a->flags & TPROF_MPIF_PROC_NULL));
-	struct tprof_mpi_req *kept = done ? NULL : tprof_mpi_req_add(req);
+	struct tprof_mpi_req *kept = done ? NULL : tprof_mpi_req_add(key);
 	if (!done && !kept)
 		return NULL;
 	if (kept)
@@ -54,7 +55,7 @@ struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int pe
 		return kept;
 	if (op == TPROF_MPI_COMM)
 		idup_done(e);
-	mpireq(c, e, req, NULL, 0, tprof_now());
+	mpireq(c, e, key, NULL, 0, tprof_now());
 	return NULL;
 }
 
@@ -93,8 +94,8 @@ static void mpireq(struct mpi_call *c, const struct tprof_mpi_req *e, void *hand
 /* MPI_Comm_idup's request completed: the new communicator exists now. */
 static void idup_done(struct tprof_mpi_req *e)
 {
-	MComm made = e->out ? *(MComm *)e->out : NULL;
-	e->bytes2 = tprof_mpi_comm_made(e->comm, e->seq, made);
+	MComm made = e->out ? *(MComm *)e->out : 0;
+	e->bytes2 = tprof_mpi_comm_made(e->comm, e->seq, MPI_KEY(made));
 }
 
 /* Request `handle` (entry e, looked up before the call) completed in call c. */
@@ -105,7 +106,7 @@ static void completed(struct mpi_call *c, struct tprof_mpi_req *e, void *handle,
 		return;
 	uint8_t flags = 0;
 	int cancelled = 0;
-	if (e->cancel && st && tprof_pmpi.Test_cancelled(st, &cancelled) == TMPI_SUCCESS && cancelled)
+	if (e->cancel && st && tprof_pmpi.Test_cancelled((const tmpi_Status *)(const void *)st, &cancelled) == TMPI_SUCCESS && cancelled)
 		flags |= TPROF_MPIF_CANCELLED;
 	if (e->op == TPROF_MPI_COMM && !cancelled)
 		idup_done(e);
@@ -120,7 +121,7 @@ static void completed(struct mpi_call *c, struct tprof_mpi_req *e, void *handle,
 
 static inline struct tprof_mpi_req *lookup(MReq h)
 {
-	return h && h != tprof_mpi_h.request_null ? tprof_mpi_req_find(h) : NULL;
+	return h && MPI_KEY(h) != tprof_mpi_h.request_null ? tprof_mpi_req_find(MPI_KEY(h)) : NULL;
 }
 
 /* ---- per-thread scratch for request arrays ----------------------------------------------- */
@@ -204,8 +205,7 @@ static inline void post_begin(struct mpi_call *c, MComm comm, int peer, int tag,
 		struct tprof_thread *t = &tprof_tls;                                       \
 		name##_fn real = get_##name();                                             \
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
-			return real ? real(buf, count, type, dest, tag, comm, req)         \
-				    : TMPI_ERR_OTHER;                                      \
+			MPI_PASS(name, real, (buf, count, type, dest, tag, comm, req));                                      \
 		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin_room(c, t, MPI_HOOK(name), 2, persistent ? TPROF_MPI_OTHER      \
 			       : TPROF_MPI_ISEND, MPI_REQ_UNITS(1));                     \
@@ -214,7 +214,7 @@ static inline void post_begin(struct mpi_call *c, MComm comm, int peer, int tag,
 		int rc = real(buf, count, type, dest, tag, comm, req);                     \
 		if (rc == TMPI_SUCCESS) {                                                  \
 			c->a->bytes = mpi_bytes(count, type);                              \
-			c->b->req = (uint64_t)(uintptr_t)*req;                             \
+			c->b->req = (uint64_t)(uintptr_t)MPI_KEY(*req);                    \
 			mpi_track(c, *req, TPROF_MPI_ISEND, persistent, NULL);                   \
 		}                                                                          \
 		return tprof_call_leave(&c->call, rc);                                    \
@@ -237,8 +237,7 @@ MPI_ISEND(MPI_Rsend_init, 1)
 		struct tprof_thread *t = &tprof_tls;                                       \
 		name##_fn real = get_##name();                                             \
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
-			return real ? real(buf, count, type, source, tag, comm, req)       \
-				    : TMPI_ERR_OTHER;                                      \
+			MPI_PASS(name, real, (buf, count, type, source, tag, comm, req));                                      \
 		struct mpi_call c_, *c = &c_;                                              \
 		mpi_begin_room(c, t, MPI_HOOK(name), 2, persistent ? TPROF_MPI_OTHER      \
 			       : TPROF_MPI_IRECV, MPI_REQ_UNITS(1));                     \
@@ -249,7 +248,7 @@ MPI_ISEND(MPI_Rsend_init, 1)
 		int rc = real(buf, count, type, source, tag, comm, req);                   \
 		if (rc == TMPI_SUCCESS) {                                                  \
 			c->a->bytes = mpi_bytes(count, type);                              \
-			c->b->req = (uint64_t)(uintptr_t)*req;                             \
+			c->b->req = (uint64_t)(uintptr_t)MPI_KEY(*req);                    \
 			mpi_track(c, *req, TPROF_MPI_IRECV, persistent, NULL);                   \
 		}                                                                          \
 		return tprof_call_leave(&c->call, rc);                                    \
@@ -259,14 +258,14 @@ MPI_IRECV(MPI_Irecv, 0)
 MPI_IRECV(MPI_Recv_init, 1)
 
 /* The receive of a message a probe matched: the probe's post number. */
-TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, tmpi_Message *msg, MReq *req)
+TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, MMsg *msg, MReq *req)
 {
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Imrecv_fn real = get_MPI_Imrecv();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(buf, count, type, msg, req) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Imrecv, real, (buf, count, type, msg, req));
 	struct mpi_call c_, *c = &c_;
-	struct tprof_mpi_req *m = msg ? tprof_mpi_req_find(*msg) : NULL;
+	struct tprof_mpi_req *m = msg ? tprof_mpi_req_find(MPI_KEY(*msg)) : NULL;
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Imrecv), 2, TPROF_MPI_IRECV, MPI_REQ_UNITS(1));
 	c->a->flags = TPROF_MPIF_NONBLOCKING;
 	if (m) {
@@ -281,9 +280,10 @@ TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, tmpi_Message *msg,
 	int rc = real(buf, count, type, msg, req);
 	if (rc == TMPI_SUCCESS) {
 		c->a->bytes = mpi_bytes(count, type);
-		c->b->req = (uint64_t)(uintptr_t)*req;
-		mpi_track(c, *req, TPROF_MPI_IRECV, 0, NULL);
+		c->b->req = (uint64_t)(uintptr_t)MPI_KEY(*req);
+		/* the message's entry goes first: MPICH gives the receive the message's handle */
 		tprof_mpi_req_remove(m);
+		mpi_track(c, *req, TPROF_MPI_IRECV, 0, NULL);
 	}
 	return tprof_call_leave(&c->call, rc);
 }
@@ -303,7 +303,7 @@ static inline void started(struct mpi_call *c, struct tprof_mpi_req *e, MReq h, 
 		return;
 	e->active = 1;
 	e->cancel = 0;
-	mpireq(c, e, h, NULL, TPROF_MPIF_STARTED, when);
+	mpireq(c, e, MPI_KEY(h), NULL, TPROF_MPIF_STARTED, when);
 }
 
 TPROF_EXPORT int MPI_Start(MReq *req)
@@ -311,9 +311,9 @@ TPROF_EXPORT int MPI_Start(MReq *req)
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Start_fn real = get_MPI_Start();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(req) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Start, real, (req));
 	struct mpi_call c_, *c = &c_;
-	MReq h = req ? *req : NULL;
+	MReq h = req ? *req : 0;
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Start), 1, TPROF_MPI_START, MPI_REQ_UNITS(1));
 	start_prepare(e);
@@ -329,7 +329,7 @@ TPROF_EXPORT int MPI_Startall(int count, MReq reqs[])
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Startall_fn real = get_MPI_Startall();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(count, reqs) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Startall, real, (count, reqs));
 	struct mpi_call c_, *c = &c_;
 	int followed = capture(count, reqs);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Startall), 1, TPROF_MPI_START, MPI_REQ_UNITS(count));
@@ -348,7 +348,7 @@ TPROF_EXPORT int MPI_Startall(int count, MReq reqs[])
 /* MPI_Request_free and MPI_Cancel: the request in args2.req, its communicator in args. */
 static inline void about_request(struct mpi_call *c, struct tprof_mpi_req *e, MReq h)
 {
-	c->b->req = (uint64_t)(uintptr_t)h;
+	c->b->req = (uint64_t)(uintptr_t)MPI_KEY(h);
 	if (e) {
 		c->a->comm = e->comm;
 		c->a->flags = e->flags;
@@ -360,9 +360,9 @@ TPROF_EXPORT int MPI_Request_free(MReq *req)
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Request_free_fn real = get_MPI_Request_free();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(req) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Request_free, real, (req));
 	struct mpi_call c_, *c = &c_;
-	MReq h = req ? *req : NULL;
+	MReq h = req ? *req : 0;
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin(c, t, MPI_HOOK(MPI_Request_free), 2, TPROF_MPI_OTHER);
 	about_request(c, e, h);
@@ -378,9 +378,9 @@ TPROF_EXPORT int MPI_Cancel(MReq *req)
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Cancel_fn real = get_MPI_Cancel();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(req) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Cancel, real, (req));
 	struct mpi_call c_, *c = &c_;
-	MReq h = req ? *req : NULL;
+	MReq h = req ? *req : 0;
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin(c, t, MPI_HOOK(MPI_Cancel), 2, TPROF_MPI_OTHER);
 	about_request(c, e, h);
@@ -398,16 +398,16 @@ TPROF_EXPORT int MPI_Wait(MReq *req, MStatus *status)
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Wait_fn real = get_MPI_Wait();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(req, status) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Wait, real, (req, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
-	MReq h = req ? *req : NULL;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
+	MReq h = req ? *req : 0;
 	struct tprof_mpi_req *e = lookup(h);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Wait), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1));
 	tprof_call_enter(&c->call);
 	int rc = real(req, st);
 	if (rc == TMPI_SUCCESS)
-		completed(c, e, h, st, tprof_now());
+		completed(c, e, MPI_KEY(h), st, tprof_now());
 	return tprof_call_leave(&c->call, rc);
 }
 
@@ -420,16 +420,16 @@ static __attribute__((noinline)) int test_full(MReq *req, int *flag, MStatus *st
 	MPI_Test_fn real = get_MPI_Test();
 	if (!pre) {
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-			return real ? real(req, flag, status) : TMPI_ERR_OTHER;
+			MPI_PASS(MPI_Test, real, (req, flag, status));
 	}
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	struct tprof_mpi_req *e = !pre && mpi_lookup_early() ? lookup(h) : NULL;
 	MPI_POLL_AFTER(c, t, MPI_HOOK(MPI_Test), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1), rc, pre, pre_rc,
 		       real(req, flag, st),
 		       rc == TMPI_SUCCESS && flag && !*flag);
 	if (rc == TMPI_SUCCESS && flag && *flag)
-		completed(c, found(e, h), h, st, tprof_now());
+		completed(c, found(e, h), MPI_KEY(h), st, tprof_now());
 	return tprof_call_leave(&c->call, rc);
 }
 
@@ -440,7 +440,7 @@ TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 		/* What the full wrapper needs should the call succeed, stored in the frame (volatile)
 		 * rather than kept in registers saved and restored around the call: a miss reads
 		 * none of it back. */
-		MStatus own, *st = status ? status : &own;
+		MStatus own, *st = MPI_STATUS_OR(status, &own);
 		volatile MReq h = *req;
 		MReq *volatile req_ = req;
 		MStatus *volatile st_ = st;
@@ -453,7 +453,10 @@ TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 		}
 		return test_full(req_, flag, st_, h, 1, rc);
 	}
-	return test_full(req, flag, status, req ? *req : NULL, 0, 0);
+	/* MPICH's requests are ints: its twin reads them (MPI_PASS) */
+	if (MPI_OTHER_ABI_NOW())
+		return tprof_mpich_MPI_Test(req, flag, status);
+	return test_full(req, flag, status, req ? *req : 0, 0, 0);
 }
 
 /* Every request of the array completed (Waitall, Testall with flag set). */
@@ -461,7 +464,7 @@ static void all_completed(struct mpi_call *c, int n, const MStatus *sts)
 {
 	uint64_t when = tprof_now();
 	for (int i = 0; i < n; i++)
-		completed(c, captured(i), scratch.handles[i], sts ? &sts[i] : NULL, when);
+		completed(c, captured(i), MPI_KEY(scratch.handles[i]), sts ? &sts[i] : NULL, when);
 }
 
 /* The requests indices[0..k) of the array completed, with statuses sts[0..k). */
@@ -471,14 +474,14 @@ static void some_completed(struct mpi_call *c, int k, const int *indices, const 
 	for (int j = 0; indices && j < k; j++) {
 		int i = indices[j];
 		if (i >= 0 && i < n)
-			completed(c, captured(i), scratch.handles[i], sts ? &sts[j] : NULL, when);
+			completed(c, captured(i), MPI_KEY(scratch.handles[i]), sts ? &sts[j] : NULL, when);
 	}
 }
 
 /* The statuses the real call fills: the program's, or the scratch array when it ignores them. */
 static inline MStatus *statuses_for(MStatus *given, int followed)
 {
-	return given ? given : followed ? scratch.statuses : given;
+	return given != TMPI_STATUSES_IGNORE ? given : followed ? scratch.statuses : given;
 }
 
 TPROF_EXPORT int MPI_Waitall(int count, MReq reqs[], MStatus statuses[])
@@ -486,7 +489,7 @@ TPROF_EXPORT int MPI_Waitall(int count, MReq reqs[], MStatus statuses[])
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Waitall_fn real = get_MPI_Waitall();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(count, reqs, statuses) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Waitall, real, (count, reqs, statuses));
 	struct mpi_call c_, *c = &c_;
 	int followed = capture(count, reqs);
 	MStatus *sts = statuses_for(statuses, followed);
@@ -503,7 +506,7 @@ TPROF_EXPORT int MPI_Testall(int count, MReq reqs[], int *flag, MStatus statuses
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Testall_fn real = get_MPI_Testall();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(count, reqs, flag, statuses) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Testall, real, (count, reqs, flag, statuses));
 	struct mpi_call c_, *c = &c_;
 	int followed = capture(count, reqs);
 	MStatus *sts = statuses_for(statuses, followed);
@@ -520,9 +523,9 @@ TPROF_EXPORT int MPI_Waitany(int count, MReq reqs[], int *index, MStatus *status
 	struct tprof_thread *t = &tprof_tls;
 	MPI_Waitany_fn real = get_MPI_Waitany();
 	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-		return real ? real(count, reqs, index, status) : TMPI_ERR_OTHER;
+		MPI_PASS(MPI_Waitany, real, (count, reqs, index, status));
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	int followed = capture(count, reqs);
 	mpi_begin_room(c, t, MPI_HOOK(MPI_Waitany), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1));
 	tprof_call_enter(&c->call);
@@ -541,11 +544,11 @@ static __attribute__((noinline)) int testany_full(int count, MReq reqs[], int *i
 	MPI_Testany_fn real = get_MPI_Testany();
 	if (!pre) {
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())
-			return real ? real(count, reqs, index, flag, status) : TMPI_ERR_OTHER;
+			MPI_PASS(MPI_Testany, real, (count, reqs, index, flag, status));
 		followed = capture(count, reqs);
 	}
 	struct mpi_call c_, *c = &c_;
-	MStatus own, *st = status ? status : &own;
+	MStatus own, *st = MPI_STATUS_OR(status, &own);
 	MPI_POLL_AFTER(c, t, MPI_HOOK(MPI_Testany), 1, TPROF_MPI_WAIT, MPI_REQ_UNITS(1), rc, pre,
 		       pre_rc, real(count, reqs, index, flag, st),
 		       rc == TMPI_SUCCESS && flag && !*flag);
@@ -578,7 +581,7 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 	struct tprof_thread *t = &tprof_tls;
 	MReq hs[FAST_REQS];
 	if (TPROF_LIKELY(mpi_poll_fast(t, MPI_ARM_TESTANY) && copy_few(hs, reqs, count))) {
-		MStatus own, *st = status ? status : &own;
+		MStatus own, *st = MPI_STATUS_OR(status, &own);
 		/* in the frame, as MPI_Test's */
 		volatile int count_ = count;
 		MReq *volatile reqs_ = reqs;
@@ -605,8 +608,7 @@ TPROF_EXPORT int MPI_Testany(int count, MReq reqs[], int *index, int *flag, MSta
 		struct tprof_thread *t = &tprof_tls;                                       \
 		name##_fn real = get_##name();                                             \
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
-			return real ? real(count, reqs, outcount, indices, statuses)       \
-				    : TMPI_ERR_OTHER;                                      \
+			MPI_PASS(name, real, (count, reqs, outcount, indices, statuses));                                      \
 		struct mpi_call c_, *c = &c_;                                              \
 		int followed = capture(count, reqs);                                       \
 		MStatus *sts = statuses_for(statuses, followed);                           \

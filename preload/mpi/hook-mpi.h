@@ -24,7 +24,7 @@
 #include "../events/poll.h"
 #include "../core/resolve.h"
 
-#define MPI_API(X)                                                                             \
+#define MPI_MAIN_API(X)                                                                        \
 	/* init, finalize, queries */                                                          \
 	X(H, MPI_Init, mpi_init, MPI_INIT, (ARGC, argc), (ARGV, argv))                         \
 	X(H, MPI_Init_thread, mpi_init_thread, MPI_INIT_THREAD, (ARGC, argc), (ARGV, argv),    \
@@ -147,9 +147,13 @@
 	  (INTS, dests), (INTS, dweights), (INFO, info), (INT, reorder), (COMM_OUT, out))      \
 	X(H, MPI_Comm_free, mpi_comm_free, MPI_COMM_FREE, (COMM_INOUT, comm))                  \
 	X(H, MPI_Comm_set_name, mpi_comm_set_name, MPI_COMM_SET_NAME, (COMM, comm),            \
-	  (STR, name))                                                                         \
-	/* the rest: datatypes, groups, topologies, attributes, info, errors, names, ports */    \
-	MPI_OTHER_API(X)
+	  (STR, name))
+
+/* Every call: the calls above, then the rest (datatypes, groups, topologies, attributes,
+ * info, errors, names, ports), each generated in a file of its own (hook-mpi-query.c,
+ * hook-mpi-other.c), so that the compiler inlines the recording into each wrapper as it does
+ * in the hand-written ones. */
+#define MPI_API(X) MPI_MAIN_API(X) MPI_OTHER_API(X)
 
 /* Calls recorded by name (Q), or with the communicator they are given first (QC): generated
  * from Open MPI 4.1's mpi.h. */
@@ -503,13 +507,7 @@
 	X(H, MPI_Iexscan, mpi_iexscan, MPI_IEXSCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),   \
 	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))
 
-#ifndef TPROF_MPI_FORTRAN_SIDE
-/* The real definitions, found on first use. */
-#define MPI_DECLARE(kind, name, fname, FNAME, ...)                                        \
-	TPROF_REAL_EXTERN(int, name, MPI_PARAMS(__VA_ARGS__), tprof_mpi_lookup)            \
-	TPROF_EXPORT int name MPI_PARAMS(__VA_ARGS__);
-#define MPI_SIDE_NAME(name)
-#else
+#if defined(TPROF_MPI_FORTRAN_SIDE)
 /* The wrappers' files compiled again for the Fortran bindings (fortran/): each wrapper is
  * then hidden, named tprof_mpi_f_<name>, and its "real function" is the binding's thunk,
  * which calls the real Fortran binding with the program's own arguments (fortran/entries.c). */
@@ -522,6 +520,22 @@
 	}                                                                                  \
 	TPROF_HIDDEN int name MPI_PARAMS(__VA_ARGS__) __asm__("tprof_mpi_f_" #name);
 #define MPI_SIDE_NAME(name) __asm__("tprof_mpi_f_" #name)
+#elif defined(TPROF_MPI_MPICH_SIDE)
+/* The wrappers' files compiled again for MPICH's ABI (mpich/): each wrapper hidden, named
+ * tprof_mpich_<name>, which the exported wrapper hands the call to (MPI_PASS); the real
+ * function is the same, typed with MPICH's arguments. */
+#define MPI_DECLARE(kind, name, fname, FNAME, ...)                                        \
+	TPROF_REAL_EXTERN(int, name, MPI_PARAMS(__VA_ARGS__), tprof_mpi_lookup)            \
+	TPROF_HIDDEN int name MPI_PARAMS(__VA_ARGS__) __asm__("tprof_mpich_" #name);
+#define MPI_SIDE_NAME(name) __asm__("tprof_mpich_" #name)
+#else
+/* The real definitions, found on first use, and the exported wrappers, which hand a call to
+ * their MPICH twins when the library is MPICH's (MPI_PASS). */
+#define MPI_DECLARE(kind, name, fname, FNAME, ...)                                        \
+	TPROF_REAL_EXTERN(int, name, MPI_PARAMS(__VA_ARGS__), tprof_mpi_lookup)            \
+	TPROF_EXPORT int name MPI_PARAMS(__VA_ARGS__);                                     \
+	TPROF_HIDDEN int tprof_mpich_##name MPI_PARAMS(__VA_ARGS__);
+#define MPI_SIDE_NAME(name)
 #endif
 MPI_API(MPI_DECLARE)
 #undef MPI_DECLARE
@@ -535,6 +549,49 @@ enum mpi_hook_index {
 
 extern struct tprof_hook tprof_mpi_hooks[] TPROF_HIDDEN;
 #define MPI_HOOK(name) (&tprof_mpi_hooks[MPIH_##name])
+
+/* The wrapper's return when it does not record the call: the real function's (TMPI_ERR_OTHER
+ * when there is none), or, from an exported wrapper in a process whose MPI is MPICH's, its
+ * MPICH twin's, which interprets the arguments with MPICH's ABI.  Not on the path of a call
+ * recorded under Open MPI. */
+#if defined(TPROF_MPI_FORTRAN_SIDE) || defined(TPROF_MPI_MPICH_SIDE)
+#define MPI_PASS(name, real, args) return (real) ? (real)args : TMPI_ERR_OTHER
+#define MPI_OTHER_ABI_NOW() 0
+#define tprof_mpich_MPI_Test(...) 0
+#else
+/* Whether the library found is MPICH's (for a wrapper that must know before its checks). */
+#define MPI_OTHER_ABI_NOW()                                                               \
+	TPROF_UNLIKELY(__atomic_load_n(&tprof_mpi_abi, __ATOMIC_RELAXED) == TPROF_MPI_ABI_MPICH)
+#define MPI_PASS(name, real, args)                                                        \
+	return TPROF_UNLIKELY(tprof_mpi_abi == TPROF_MPI_ABI_MPICH) ? tprof_mpich_##name args \
+	       : (real) ? (real)args : TMPI_ERR_OTHER
+#endif
+
+/* ---- generated wrappers (hook-mpi-query.c, hook-mpi-other.c) --------------------------- */
+
+/* A wrapper of its own for each MPI function the list names: `more` fills what the call
+ * gives beyond its name (its communicator for QC). */
+#define MPI_GEN_BODY(name, params, args, more)                                             \
+	TPROF_EXPORT int name params                                                       \
+	{                                                                                  \
+		struct tprof_thread *t = &tprof_tls;                                       \
+		name##_fn real = get_##name();                                             \
+		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
+			MPI_PASS(name, real, (MPI_UNPAREN args));             \
+		struct mpi_call c_, *c = &c_;                                              \
+		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
+		more;                                                                      \
+		tprof_call_enter(&c->call);                                                \
+		return tprof_call_leave(&c->call, real args);                              \
+	}
+#define MPI_GEN_Q(name, params, args) MPI_GEN_BODY(name, params, args, (void)0)
+#define MPI_GEN_QC(name, params, args)                                                    \
+	MPI_GEN_BODY(name, params, args, c->a->comm = mpi_comm_id(comm))
+#define MPI_GEN_H(name, params, args)
+#define MPI_GEN_P(name, params, args)
+#define MPI_UNPAREN(...) __VA_ARGS__
+#define MPI_GENERATE(kind, name, fname, FNAME, ...)                                       \
+	MPI_GEN_##kind(name, MPI_PARAMS(__VA_ARGS__), MPI_ARGS(__VA_ARGS__))
 
 /* ---- one recorded call -------------------------------------------------------------------- */
 
@@ -666,10 +723,10 @@ static inline int mpi_poll_fast(struct tprof_thread *t, unsigned k)
 
 /* The real function of a hook whose run is armed (mpi_poll_fast): found, it stays.  Read
  * as volatile, a relaxed load that the call takes as its operand. */
-#ifndef TPROF_MPI_FORTRAN_SIDE
-#define MPI_REAL_FOUND(name) (*(name##_fn const volatile *)&real_##name)
-#else
+#if defined(TPROF_MPI_FORTRAN_SIDE)
 #define MPI_REAL_FOUND(name) (get_##name())
+#else
+#define MPI_REAL_FOUND(name) (*(name##_fn const volatile *)&real_##name)
 #endif
 
 /* ---- arguments as the records store them ------------------------------------------------- */
@@ -689,17 +746,20 @@ static inline int32_t mpi_tag(int tag)
 static inline uint64_t mpi_bytes(int count, MType type)
 {
 	int size = 0;
-	if (count <= 0 || tprof_pmpi.Type_size(type, &size) != TMPI_SUCCESS || size <= 0)
+	if (count <= 0 || tprof_pmpi.Type_size(MPI_KEY(type), &size) != TMPI_SUCCESS || size <= 0)
 		return 0;
 	return (uint64_t)count * (uint64_t)size;
 }
+
+/* The status a call fills: the program's, or the wrapper's own where the program ignores it. */
+#define MPI_STATUS_OR(status, own) ((status) != TMPI_STATUS_IGNORE ? (status) : (own))
 
 /* Fills a receive's peer, tag and bytes from the status it completed with. */
 static inline void mpi_received(struct tprof_mpi_args *a, const MStatus *st)
 {
 	a->peer = mpi_rank(st->MPI_SOURCE);
 	a->tag = mpi_tag(st->MPI_TAG);
-	a->bytes = st->_ucount;
+	a->bytes = MPI_STATUS_BYTES(st);
 	if (st->MPI_SOURCE == TMPI_PROC_NULL)
 		a->flags |= TPROF_MPIF_PROC_NULL;
 }
@@ -707,13 +767,13 @@ static inline void mpi_received(struct tprof_mpi_args *a, const MStatus *st)
 /* The communicator's id, and its entry in *e. */
 static inline uint64_t mpi_comm_of(MComm comm, struct tprof_mpi_comm **e)
 {
-	*e = tprof_mpi_comm(comm);
+	*e = tprof_mpi_comm(MPI_KEY(comm));
 	return tprof_mpi_comm_id(*e);
 }
 
 static inline uint64_t mpi_comm_id(MComm comm)
 {
-	return tprof_mpi_comm_id(tprof_mpi_comm(comm));
+	return tprof_mpi_comm_id(tprof_mpi_comm(MPI_KEY(comm)));
 }
 
 /* hook-mpi-req.c: the request a nonblocking call just made stands for what c recorded (its

@@ -220,7 +220,7 @@ static struct tprof_mpi_comm *find_locked(tmpi_Comm c)
 static int usable(tmpi_Comm c)
 {
 	return c && c != tprof_mpi_h.comm_null &&
-	       __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY;
+	       tprof_mpi_is_ready(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE));
 }
 
 /* Describes, names and records a new communicator; its id from key (a hash of how it was

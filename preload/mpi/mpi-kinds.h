@@ -7,11 +7,32 @@
 #define TPROF_MPI_KINDS_H
 
 #include "mpi-abi.h"
+#ifdef TPROF_MPI_MPICH_SIDE
+#include "mpi-abi-mpich.h"
+#endif
 
+/* The types of the arguments as the program passes them (its ABI's), and what the recorder
+ * keeps of a handle (MPI_KEY: mpi-abi.h's pointer-sized types) and of a status. */
+#ifndef TPROF_MPI_MPICH_SIDE
 typedef tmpi_Comm MComm;
 typedef tmpi_Datatype MType;
 typedef tmpi_Request MReq;
+typedef tmpi_Op MOp;
+typedef tmpi_Info MInfo;
+typedef tmpi_Group MGroup;
+typedef tmpi_Message MMsg;
+typedef tmpi_Errhandler MErrh;
 typedef tmpi_Status MStatus;
+#define MPI_KEY(h) ((void *)(h))
+#define MPI_STATUS_BYTES(st) ((st)->_ucount)
+#else
+typedef tmpich_Handle MComm, MType, MReq, MOp, MInfo, MGroup, MMsg, MErrh;
+typedef tmpich_Status MStatus;
+#define MPI_KEY(h) tmpich_key(h)
+#define MPI_STATUS_BYTES(st) tmpich_status_bytes(st)
+#endif
+typedef tmpi_Aint MAint;     /* the same in both: long */
+typedef tmpi_Count MCount;
 
 /* ---- walking the pairs ------------------------------------------------------------------- */
 
@@ -60,16 +81,16 @@ typedef tmpi_Status MStatus;
 #define MPI_CP_STR_OUT(n) char *n      /* a name returned */
 #define MPI_CP_TYPE(n) MType n         /* handles given */
 #define MPI_CP_COMM(n) MComm n
-#define MPI_CP_OP(n) tmpi_Op n
-#define MPI_CP_INFO(n) tmpi_Info n
-#define MPI_CP_GROUP(n) tmpi_Group n
+#define MPI_CP_OP(n) MOp n
+#define MPI_CP_INFO(n) MInfo n
+#define MPI_CP_GROUP(n) MGroup n
 #define MPI_CP_TYPES(n) const MType n[] /* a datatype per rank of `comm` */
 #define MPI_CP_COMM_OUT(n) MComm *n    /* handles made */
 #define MPI_CP_REQ_OUT(n) MReq *n
-#define MPI_CP_MSG_OUT(n) tmpi_Message *n
+#define MPI_CP_MSG_OUT(n) MMsg *n
 #define MPI_CP_COMM_INOUT(n) MComm *n  /* handles given, and maybe freed (set to null) */
 #define MPI_CP_REQ_INOUT(n) MReq *n
-#define MPI_CP_MSG_INOUT(n) tmpi_Message *n
+#define MPI_CP_MSG_INOUT(n) MMsg *n
 #define MPI_CP_REQS(n) MReq n[]        /* `count` requests given, maybe completed */
 #define MPI_CP_STATUS(n) MStatus *n    /* a status returned, or ignored */
 #define MPI_CP_STATUSES(n) MStatus n[] /* `count` statuses returned, or ignored */
@@ -105,28 +126,28 @@ typedef tmpi_Status MStatus;
 /* Kinds of the calls recorded by name alone (Q and QC entries): their C parameters. */
 #define MPI_CP_INTS_OUT(n) int n[]     /* integers returned */
 #define MPI_CP_RANGES(n) int n[][3]    /* (first, last, stride) triplets given */
-#define MPI_CP_AINT(n) tmpi_Aint n     /* addresses, displacements, sizes */
-#define MPI_CP_AINT_OUT(n) tmpi_Aint *n
-#define MPI_CP_AINTS(n) const tmpi_Aint n[]
-#define MPI_CP_AINTS_OUT(n) tmpi_Aint n[]
-#define MPI_CP_COUNT(n) tmpi_Count n
-#define MPI_CP_COUNT_OUT(n) tmpi_Count *n
+#define MPI_CP_AINT(n) MAint n     /* addresses, displacements, sizes */
+#define MPI_CP_AINT_OUT(n) MAint *n
+#define MPI_CP_AINTS(n) const MAint n[]
+#define MPI_CP_AINTS_OUT(n) MAint n[]
+#define MPI_CP_COUNT(n) MCount n
+#define MPI_CP_COUNT_OUT(n) MCount *n
 #define MPI_CP_FUNC(n) void (*n)(void)   /* a function of the program's (MPI calls it back) */
-#define MPI_CP_ERRH(n) tmpi_Errhandler n
+#define MPI_CP_ERRH(n) MErrh n
 #define MPI_CP_REQ(n) MReq n
 #define MPI_CP_TYPES_OUT(n) MType n[]
 #define MPI_CP_STATUS_IN(n) const MStatus *n
 #define MPI_CP_STATUS_INOUT(n) MStatus *n
 #define MPI_CP_TYPE_OUT(n) MType *n
 #define MPI_CP_TYPE_INOUT(n) MType *n
-#define MPI_CP_GROUP_OUT(n) tmpi_Group *n
-#define MPI_CP_GROUP_INOUT(n) tmpi_Group *n
-#define MPI_CP_INFO_OUT(n) tmpi_Info *n
-#define MPI_CP_INFO_INOUT(n) tmpi_Info *n
-#define MPI_CP_OP_OUT(n) tmpi_Op *n
-#define MPI_CP_OP_INOUT(n) tmpi_Op *n
-#define MPI_CP_ERRH_OUT(n) tmpi_Errhandler *n
-#define MPI_CP_ERRH_INOUT(n) tmpi_Errhandler *n
+#define MPI_CP_GROUP_OUT(n) MGroup *n
+#define MPI_CP_GROUP_INOUT(n) MGroup *n
+#define MPI_CP_INFO_OUT(n) MInfo *n
+#define MPI_CP_INFO_INOUT(n) MInfo *n
+#define MPI_CP_OP_OUT(n) MOp *n
+#define MPI_CP_OP_INOUT(n) MOp *n
+#define MPI_CP_ERRH_OUT(n) MErrh *n
+#define MPI_CP_ERRH_INOUT(n) MErrh *n
 
 #define MPI_CA_INTS_OUT(n) n
 #define MPI_CA_RANGES(n) n

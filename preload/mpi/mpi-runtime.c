@@ -14,9 +14,11 @@
 #include "../events/poll.h"
 #include "mpi-comm.h"
 #include "mpi-runtime.h"
+#include "mpi-abi-mpich.h"
 #include "../core/resolve.h"
 
 int tprof_mpi_state;
+int tprof_mpi_abi;
 struct tprof_pmpi tprof_pmpi;
 struct tprof_mpi_handles tprof_mpi_h;
 uint32_t tprof_mpi_recv_posts;
@@ -91,16 +93,9 @@ static const char pmpi_names[] = PMPI_LIST(PMPI_NAME);
 #define NPMPI (sizeof(pmpi_offsets) / sizeof(pmpi_offsets[0]))
 static uint32_t pmpi_miss[NPMPI];
 
-/* Under state_lock: the library's kind, its handles and PMPI_ entry points. */
-static void detect_locked(void)
+/* Open MPI: its predefined handles are the addresses of its objects; NULL when one lacks. */
+static const char *openmpi_handles(void)
 {
-	tprof_mpi_h.world = lookup_object("ompi_mpi_comm_world");
-	if (!tprof_mpi_h.world) {
-		tprof_log_warn("the MPI library is not Open MPI (no ompi_mpi_comm_world): MPI calls "
-			       "pass through unrecorded");
-		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_FOREIGN, __ATOMIC_RELEASE);
-		return;
-	}
 	tprof_mpi_h.self = lookup_object("ompi_mpi_comm_self");
 	tprof_mpi_h.comm_null = lookup_object("ompi_mpi_comm_null");
 	tprof_mpi_h.request_null = lookup_object("ompi_request_null");
@@ -112,18 +107,72 @@ static void detect_locked(void)
 	tprof_mpi_h.f_statuses_ignore = lookup_object("MPI_F_STATUSES_IGNORE");
 	tprof_mpi_h.f_in_place = lookup_object("mpi_fortran_in_place_");
 	tprof_mpi_h.f_bottom = lookup_object("mpi_fortran_bottom_");
-	const char *missing = !tprof_mpi_h.self ? "ompi_mpi_comm_self"
-			      : !tprof_mpi_h.comm_null ? "ompi_mpi_comm_null"
-			      : !tprof_mpi_h.request_null ? "ompi_request_null"
-			      : !tprof_mpi_h.byte ? "ompi_mpi_byte" : NULL;
+	return !tprof_mpi_h.self ? "ompi_mpi_comm_self"
+	       : !tprof_mpi_h.comm_null ? "ompi_mpi_comm_null"
+	       : !tprof_mpi_h.request_null ? "ompi_request_null"
+	       : !tprof_mpi_h.byte ? "ompi_mpi_byte" : NULL;
+}
+
+/* MPICH (and the MPIs built on it): predefined handles are constants (mpi-abi-mpich.h).  Its
+ * Fortran bindings call the C functions, whose wrappers record them. */
+static void mpich_handles(void)
+{
+	tprof_mpi_h.world = tmpich_key(TMPICH_COMM_WORLD);
+	tprof_mpi_h.self = tmpich_key(TMPICH_COMM_SELF);
+	tprof_mpi_h.comm_null = tmpich_key(TMPICH_COMM_NULL);
+	tprof_mpi_h.request_null = tmpich_key(TMPICH_REQUEST_NULL);
+	tprof_mpi_h.request_empty = NULL;
+	tprof_mpi_h.message_null = tmpich_key(TMPICH_MESSAGE_NULL);
+	tprof_mpi_h.message_no_proc = tmpich_key(TMPICH_MESSAGE_NO_PROC);
+	tprof_mpi_h.byte = tmpich_key(TMPICH_BYTE);
+}
+
+/* Whether the library is MPICH or built on it (Cray MPICH, MVAPICH, Intel MPI): its version
+ * string says so (MPI_Get_library_version, which may be called before MPI_Init). */
+static int is_mpich(void)
+{
+	int (*version)(char *, int *) = (int (*)(char *, int *))lookup_object(
+		"PMPI_Get_library_version");
+	char v[8192] = "";   /* MPI_MAX_LIBRARY_VERSION_STRING: 8192 in MPICH */
+	int len = 0;
+	if (!version)
+		return 0;
+	tprof_tls.guard++;
+	int rc = version(v, &len);
+	tprof_tls.guard--;
+	v[sizeof(v) - 1] = '\0';
+	return rc == 0 && (strstr(v, "MPICH") || strstr(v, "MVAPICH") || strstr(v, "Intel(R) MPI"));
+}
+
+/* Under state_lock: the library's kind, its handles and PMPI_ entry points.  Open MPI is
+ * known by its MPI_COMM_WORLD object, ompi_mpi_comm_world; MPICH by its version string. */
+static void detect_locked(void)
+{
+	const char *missing = NULL;
+	tprof_mpi_h.world = lookup_object("ompi_mpi_comm_world");
+	if (tprof_mpi_h.world) {
+		missing = openmpi_handles();
+	} else if (is_mpich()) {
+		tprof_mpi_abi = TPROF_MPI_ABI_MPICH;
+		mpich_handles();
+	} else {
+		tprof_log_warn("the MPI library is neither Open MPI (no ompi_mpi_comm_world) nor "
+			       "MPICH (by its version string): MPI calls pass through unrecorded");
+		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_FOREIGN, __ATOMIC_RELEASE);
+		return;
+	}
 	const char *name = pmpi_names;
 	for (size_t i = 0; !missing && i < NPMPI; i++, name += strlen(name) + 1) {
+		/* the conversions serve Open MPI's Fortran bindings; MPICH's are macros */
+		if (tprof_mpi_abi == TPROF_MPI_ABI_MPICH && strstr(name, "_f2c"))
+			continue;
 		void **where = (void **)((char *)&tprof_pmpi + pmpi_offsets[i]);
 		if (!tprof_real_get(where, &pmpi_miss[i], name, tprof_mpi_lookup))
 			missing = name;
 	}
 	if (missing) {
-		tprof_log_warn("Open MPI without %s: MPI calls pass through unrecorded", missing);
+		tprof_log_warn("%s without %s: MPI calls pass through unrecorded",
+			       tprof_mpi_abi == TPROF_MPI_ABI_MPICH ? "MPICH" : "Open MPI", missing);
 		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_FOREIGN, __ATOMIC_RELEASE);
 		return;
 	}
@@ -151,7 +200,12 @@ static void start_locked(void)
 	if (tprof_pmpi.Query_thread(&level) != TMPI_SUCCESS)
 		level = TMPI_THREAD_MULTIPLE;
 	tprof_mpi_h.thread_multiple = level >= TMPI_THREAD_MULTIPLE;
-	if (tprof_mpi_h.thread_multiple)
+	/* MPICH's polls have no fast side: the exported wrappers' are Open MPI's. */
+	if (tprof_mpi_abi == TPROF_MPI_ABI_MPICH)
+		__atomic_store_n(&tprof_poll_arms_on,
+				 ~(1u << MPI_ARM_TEST | 1u << MPI_ARM_TESTANY | 1u << MPI_ARM_IPROBE),
+				 __ATOMIC_RELAXED);
+	else if (tprof_mpi_h.thread_multiple)
 		__atomic_store_n(&tprof_poll_arms_on, ~(1u << MPI_ARM_TEST | 1u << MPI_ARM_TESTANY),
 				 __ATOMIC_RELAXED);
 	/* The rank first (the last PROP of a key counts), then the communicators: a reader
@@ -159,7 +213,9 @@ static void start_locked(void)
 	tprof_proc_prop_int("rank", rank);
 	tprof_proc_prop_int("world_size", size);
 	tprof_mpi_comms_start();
-	__atomic_store_n(&tprof_mpi_state, TPROF_MPI_READY, __ATOMIC_RELEASE);
+	__atomic_store_n(&tprof_mpi_state,
+			 tprof_mpi_abi == TPROF_MPI_ABI_MPICH ? TPROF_MPI_READY_MPICH : TPROF_MPI_READY,
+			 __ATOMIC_RELEASE);
 }
 
 /* Initialized without our MPI_Init (a Fortran or PMPI_Init caller): noticed late, at the
@@ -179,7 +235,16 @@ static void notice_init(void)
 	pthread_mutex_unlock(&state_lock);
 }
 
-int tprof_mpi_enter_slow(void)
+int tprof_mpi_abi_found(void)
+{
+	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_UNKNOWN) {
+		TPROF_KEEP_ERRNO;
+		detect();
+	}
+	return tprof_mpi_abi;
+}
+
+int tprof_mpi_enter_slow(int abi)
 {
 	TPROF_KEEP_ERRNO;
 	int s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
@@ -191,7 +256,7 @@ int tprof_mpi_enter_slow(void)
 		tprof_tls.guard--;
 		s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
 	}
-	return s == TPROF_MPI_PREINIT || s == TPROF_MPI_READY;
+	return (s == TPROF_MPI_PREINIT || tprof_mpi_is_ready(s)) && tprof_mpi_abi == abi;
 }
 
 int tprof_mpi_collective_work(void)
@@ -202,7 +267,7 @@ int tprof_mpi_collective_work(void)
 	int s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
 	if (s == TPROF_MPI_UNKNOWN)
 		s = detect();
-	return s == TPROF_MPI_PREINIT || s == TPROF_MPI_READY;
+	return s == TPROF_MPI_PREINIT || tprof_mpi_is_ready(s);
 }
 
 void tprof_mpi_started(void)
@@ -218,7 +283,7 @@ void tprof_mpi_stopping(void)
 {
 	TPROF_KEEP_ERRNO;
 	pthread_mutex_lock(&state_lock);
-	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY)
+	if (tprof_mpi_is_ready(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE)))
 		tprof_mpi_comms_stop();
 	if (__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) != TPROF_MPI_FOREIGN)
 		__atomic_store_n(&tprof_mpi_state, TPROF_MPI_DONE, __ATOMIC_RELEASE);

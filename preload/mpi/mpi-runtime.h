@@ -16,9 +16,29 @@ enum tprof_mpi_state {
 	TPROF_MPI_READY = 2,     /* Open MPI, initialized: calls are interpreted and recorded */
 	TPROF_MPI_FOREIGN = 3,   /* another MPI (or an incomplete one): calls pass through */
 	TPROF_MPI_DONE = 4,      /* finalized: calls pass through */
+	TPROF_MPI_READY_MPICH = 5, /* READY, with MPICH's ABI (mpi-abi-mpich.h) */
 };
 
 extern int tprof_mpi_state;
+
+/* The ABI of the MPI library found (mpi-abi.h, mpi-abi-mpich.h), once the first MPI call
+ * looked (detect): Open MPI's until then. */
+enum { TPROF_MPI_ABI_OPENMPI = 0, TPROF_MPI_ABI_MPICH = 1 };
+extern int tprof_mpi_abi;
+
+/* The ABI this file is compiled for, and its state READY. */
+#ifdef TPROF_MPI_MPICH_SIDE
+#define TPROF_MPI_ABI_HERE TPROF_MPI_ABI_MPICH
+#define TPROF_MPI_READY_HERE TPROF_MPI_READY_MPICH
+#else
+#define TPROF_MPI_ABI_HERE TPROF_MPI_ABI_OPENMPI
+#define TPROF_MPI_READY_HERE TPROF_MPI_READY
+#endif
+
+static inline int tprof_mpi_is_ready(int state)
+{
+	return state == TPROF_MPI_READY || state == TPROF_MPI_READY_MPICH;
+}
 
 /* The PMPI_ functions the recorder itself calls. */
 struct tprof_pmpi {
@@ -74,15 +94,20 @@ extern struct tprof_mpi_handles tprof_mpi_h;
 void *tprof_mpi_lookup(const char *name);
 
 /* Slow side of tprof_mpi_on: finds out which MPI this is (once), and notices an init that
- * happened without the wrappers.  1 when the call is to be recorded. */
-int tprof_mpi_enter_slow(void);
+ * happened without the wrappers.  1 when the call is to be recorded by the wrappers of `abi`. */
+int tprof_mpi_enter_slow(int abi);
 
-/* True when MPI calls are recorded: an initialized (or initializing) MPI the recorder knows. */
+/* The ABI of the MPI library, found out first if need be. */
+int tprof_mpi_abi_found(void);
+
+/* True when MPI calls are recorded by this file's wrappers: an initialized (or initializing)
+ * MPI the recorder knows, of the ABI they are compiled for. */
 static inline int tprof_mpi_ready(void)
 {
-	if (TPROF_LIKELY(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) == TPROF_MPI_READY))
+	if (TPROF_LIKELY(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE) ==
+			 TPROF_MPI_READY_HERE))
 		return 1;
-	return tprof_mpi_enter_slow();
+	return tprof_mpi_enter_slow(TPROF_MPI_ABI_HERE);
 }
 
 /* True when this thread records MPI calls now: recording, not nested in the profiler, and

@@ -1,6 +1,7 @@
 #!/bin/sh
-# An MPI library that is not Open MPI (a stand-in with MPICH's integer handles): the
-# recorder says so once and passes every call through untouched, recording none.
+# An MPI library that is neither Open MPI nor MPICH (a stand-in with integer handles, and no
+# version string naming MPICH): the recorder says so once and passes every call through
+# untouched, recording none.
 . "$(dirname "$0")/lib.sh"
 [ -x "$APPS/mpi-foreign" ] || skip_all "apps/mpi-foreign was not built"
 plan 4
@@ -16,6 +17,6 @@ check "every call reached the library with its arguments, and returned what it r
 	cmp -s "$T/plain.out" "$T/rec.out"
 check "one warning says why nothing is recorded, and nothing is" sh -c '
 	[ "$(grep -c "^tprof\[[0-9]*\]: " "$1")" -eq 1 ] &&
-	grep -q "^tprof\[[0-9]*\]: warning: the MPI library is not Open MPI" "$1" &&
+	grep -q "^tprof\[[0-9]*\]: warning: the MPI library is neither Open MPI .* nor MPICH" "$1" &&
 	! ls "$2"/*.tpf >/dev/null 2>&1' sh "$T/rec.err" "$T/out"
 finish

@@ -160,7 +160,8 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 
 /* H and P: the frame, the thunk and the entry.  The entry passes the call straight on when
  * this thread does not record it, when it converts handles and MPI is not running, or when
- * it lacks memory for its arrays. */
+ * it lacks memory for its arrays; and under MPICH, whose bindings call the C functions:
+ * their wrappers record the call. */
 #define MPI_F_ENTRY_P MPI_F_ENTRY_H
 #define MPI_F_ENTRY_H(name, ...)                                                          \
 	struct name##_frame {                                                              \
@@ -187,7 +188,8 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 			return;                                                            \
 		}                                                                          \
 		struct tprof_thread *t = &tprof_tls;                                       \
-		if ((0 MPI_EACH(MPI_FMPI, MPI_NOSEP, __VA_ARGS__)) && !tprof_mpi_on(t)) {  \
+		if (TPROF_UNLIKELY(tprof_mpi_abi_found() != TPROF_MPI_ABI_OPENMPI) ||      \
+		    ((0 MPI_EACH(MPI_FMPI, MPI_NOSEP, __VA_ARGS__)) && !tprof_mpi_on(t))) { \
 			real(MPI_F_ARGS(__VA_ARGS__));                                     \
 			return;                                                            \
 		}                                                                          \

@@ -243,14 +243,14 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FP_MSG_OUT MPI_FP_COMM_OUT
 #define MPI_FN_MSG_OUT MPI_FN_COMM_OUT
 #define MPI_FF_MSG_OUT MPI_FF_COMM_OUT
-#define MPI_FL_MSG_OUT(n) tmpi_Message c_##n = tprof_mpi_h.message_null;
+#define MPI_FL_MSG_OUT(n) MMsg c_##n = tprof_mpi_h.message_null;
 #define MPI_FA_MSG_OUT MPI_FA_COMM_OUT
 #define MPI_FB_MSG_OUT(n) *n = tprof_pmpi.Message_f2c(*f->n);
 #define MPI_FM_MSG_OUT 1
 #define MPI_FP_MSG_INOUT MPI_FP_COMM_OUT
 #define MPI_FN_MSG_INOUT MPI_FN_COMM_OUT
 #define MPI_FF_MSG_INOUT MPI_FF_COMM_OUT
-#define MPI_FL_MSG_INOUT(n) tmpi_Message c_##n = tprof_pmpi.Message_f2c(*n);
+#define MPI_FL_MSG_INOUT(n) MMsg c_##n = tprof_pmpi.Message_f2c(*n);
 #define MPI_FA_MSG_INOUT MPI_FA_COMM_OUT
 #define MPI_FB_MSG_INOUT MPI_FB_MSG_OUT
 #define MPI_FM_MSG_INOUT 1
