@@ -147,6 +147,18 @@ need_hip() {
 # file it needs (relative to tests/ in the build tree: apps/mpi-pattern...) was not built.
 DUMP="$top_builddir/tests/tools/dump-records"
 MPIRUN_FLAGS="--allow-run-as-root --oversubscribe"
+# need_mpich PROGRAM...: MPICH's compiler and launcher (configure), and the programs built
+# with them; skips the test, saying why, otherwise.
+need_mpich() {
+	{ [ -n "${MPICC_MPICH:-}" ] && [ "$MPICC_MPICH" != no ] && [ -n "${MPIRUN_MPICH:-}" ] &&
+		[ "$MPIRUN_MPICH" != no ]; } ||
+		skip_all "no mpicc.mpich or mpirun.mpich (configure found none; on Debian: apt-get install mpich libmpich-dev)"
+	for _a in "$@"; do
+		[ -x "$top_builddir/tests/$_a" ] || skip_all "$_a was not built (configure found no MPICH)"
+	done
+	[ -x "$DUMP" ] || skip_all "tools/dump-records was not built"
+}
+
 need_mpi() {
 	{ [ -n "${MPICC:-}" ] && [ "$MPICC" != no ] && [ -n "${MPIRUN:-}" ] && [ "$MPIRUN" != no ]; } ||
 		skip_all "no mpicc or mpirun (configure found none; on Debian: apt-get install libopenmpi-dev openmpi-bin)"
