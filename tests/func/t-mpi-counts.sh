@@ -24,8 +24,12 @@ check "it counts the C functions and both Fortran spellings" \
 
 for p in mpi-pattern mpi-pattern-mpifh mpi-pattern-usempi mpi-pattern-f08; do
 	mkdir -p "$T/count-$p"
-	LD_PRELOAD="$T/mpi-count.so" MPI_COUNT_DIR="$T/count-$p" "$INSPECT" -o "$T/out-$p" -- \
-		"$MPIRUN" $MPIRUN_FLAGS -np 4 -x MPI_COUNT_DIR "$APPS/$p" >"$T/$p.out" 2>"$T/$p.err" &&
+	# The recorder through the environment, the interposer after it: preloaded into
+	# tprof-inspect, the interposer would come before the ASan runtime of a sanitizer build.
+	TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$T/out-$p" LD_PRELOAD="$PRELOAD_ENV:$T/mpi-count.so" \
+		MPI_COUNT_DIR="$T/count-$p" "$MPIRUN" $MPIRUN_FLAGS -np 4 -x LD_PRELOAD \
+		-x TPROF_ENABLE -x TPROF_OUTPUT_DIR -x MPI_COUNT_DIR "$APPS/$p" >"$T/$p.out" \
+		2>"$T/$p.err" &&
 		"$ANALYZE" "$T/out-$p" --summary=json >"$T/sum-$p.json" 2>"$T/an-$p.err"
 	ok $? "$p: recorded on 4 ranks beside the interposer, and summarized"
 	pycheck "$p: every function called is recorded as often as the interposer counted" \

@@ -91,8 +91,9 @@ LIBS=$(ldd "$APPS/mpich-pattern-mpifh" "$APP" 2>/dev/null |
 ok $? "the counting interposer builds from MPICH's libraries"
 for p in mpich-pattern mpich-pattern-mpifh; do
 	mkdir -p "$T/count-$p"
-	LD_PRELOAD="$T/mpi-count.so" MPI_COUNT_DIR="$T/count-$p" "$INSPECT" -o "$T/cnt-$p" -- \
-		"$RUN" -np $NP "$APPS/$p" >/dev/null 2>"$T/cnt-$p.err" &&
+	# The recorder through the environment, the interposer after it (as in t-mpi-counts.sh).
+	TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$T/cnt-$p" LD_PRELOAD="$PRELOAD_ENV:$T/mpi-count.so" \
+		MPI_COUNT_DIR="$T/count-$p" "$RUN" -np $NP "$APPS/$p" >/dev/null 2>"$T/cnt-$p.err" &&
 		"$ANALYZE" "$T/cnt-$p" --summary=json >"$T/sum-$p.json" 2>>"$T/cnt-$p.err"
 	ok $? "$p: recorded beside the interposer"
 	pycheck_in mpi-counts "$p: every function called recorded as often as counted" \
