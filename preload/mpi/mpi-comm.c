@@ -219,8 +219,9 @@ static struct tprof_mpi_comm *find_locked(tmpi_Comm c)
 
 static int usable(tmpi_Comm c)
 {
+	int s = __atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE);
 	return c && c != tprof_mpi_h.comm_null &&
-	       tprof_mpi_is_ready(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE));
+	       (s == TPROF_MPI_READY || s == TPROF_MPI_READY_MPICH);
 }
 
 /* Describes, names and records a new communicator; its id from key (a hash of how it was
