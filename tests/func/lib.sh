@@ -147,6 +147,15 @@ need_hip() {
 # file it needs (relative to tests/ in the build tree: apps/mpi-pattern...) was not built.
 DUMP="$top_builddir/tests/tools/dump-records"
 MPIRUN_FLAGS="--allow-run-as-root --oversubscribe"
+# need_mpifc: a working mpif90 (configure) and apps/mpi-pattern.F90 built under each binding.
+need_mpifc() {
+	{ [ -n "${MPIFC:-}" ] && [ "$MPIFC" != no ]; } ||
+		skip_all "no working mpif90 (configure found none; on Debian: apt-get install gfortran libopenmpi-dev)"
+	for _b in mpifh usempi f08; do
+		[ -x "$APPS/mpi-pattern-$_b" ] || skip_all "apps/mpi-pattern-$_b was not built"
+	done
+}
+
 # need_mpich PROGRAM...: MPICH's compiler and launcher (configure), and the programs built
 # with them; skips the test, saying why, otherwise.
 need_mpich() {

@@ -6,11 +6,7 @@
 # each Fortran binding (mpif.h, use mpi, use mpi_f08), 4 ranks.
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-pattern
-{ [ -n "${MPIFC:-}" ] && [ "$MPIFC" != no ]; } ||
-	skip_all "no working mpif90 (configure found none; on Debian: apt-get install gfortran libopenmpi-dev)"
-for b in mpifh usempi f08; do
-	[ -x "$APPS/mpi-pattern-$b" ] || skip_all "apps/mpi-pattern-$b was not built"
-done
+need_mpifc
 command -v nm >/dev/null || skip_all "no nm (binutils)"
 plan 10
 

@@ -7,11 +7,7 @@
 # collective found on all members), its output unchanged and the recorder silent.
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-pattern
-{ [ -n "${MPIFC:-}" ] && [ "$MPIFC" != no ]; } ||
-	skip_all "no working mpif90 (configure found none; on Debian: apt-get install gfortran libopenmpi-dev)"
-for b in mpifh usempi f08; do
-	[ -x "$APPS/mpi-pattern-$b" ] || skip_all "apps/mpi-pattern-$b was not built"
-done
+need_mpifc
 plan 60
 
 NP=4

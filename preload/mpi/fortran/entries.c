@@ -127,10 +127,9 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 	MPI_F_SPELLING(name, name##_f08, 5, __VA_ARGS__)                                   \
 	MPI_F_SPELLING(name, name##_f, 6, __VA_ARGS__)
 
-/* Q and QC: as the generated C wrappers (hook-mpi-query.c), `more` filling what the call gives
- * beyond its name.  The binding's error code is read from the program's ierr, or from the
- * entry's own where the program gave none (use mpi_f08 makes it optional). */
-#define MPI_F_RECORDED(name, more, ...)                                                   \
+/* The start of an entry: its signature, and the error a binding missing in the library
+ * answers with (it cannot be, when the program called it); `t`, the calling thread. */
+#define MPI_F_ENTRY_BEGIN(name, ...)                                                      \
 	static __attribute__((noinline)) void name##_entry(name##_ffn real,                \
 							   MPI_F_PARAMS(__VA_ARGS__))     \
 	{                                                                                  \
@@ -139,7 +138,13 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 				*ierr = TMPI_ERR_OTHER;                                    \
 			return;                                                            \
 		}                                                                          \
-		struct tprof_thread *t = &tprof_tls;                                       \
+		struct tprof_thread *t = &tprof_tls;
+
+/* Q and QC: as the generated C wrappers (hook-mpi-query.c), `more` filling what the call gives
+ * beyond its name.  The binding's error code is read from the program's ierr, or from the
+ * entry's own where the program gave none (use mpi_f08 makes it optional). */
+#define MPI_F_RECORDED(name, more, ...)                                                   \
+	MPI_F_ENTRY_BEGIN(name, __VA_ARGS__)                                               \
 		if (!tprof_mpi_on(t)) {                                                    \
 			real(MPI_F_ARGS(__VA_ARGS__));                                     \
 			return;                                                            \
@@ -179,15 +184,7 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 		}                                                                          \
 		return rc;                                                                 \
 	}                                                                                  \
-	static __attribute__((noinline)) void name##_entry(name##_ffn real,                \
-							   MPI_F_PARAMS(__VA_ARGS__))     \
-	{                                                                                  \
-		if (TPROF_UNLIKELY(!real)) {                                               \
-			if (ierr)                                                          \
-				*ierr = TMPI_ERR_OTHER;                                    \
-			return;                                                            \
-		}                                                                          \
-		struct tprof_thread *t = &tprof_tls;                                       \
+	MPI_F_ENTRY_BEGIN(name, __VA_ARGS__)                                               \
 		if (TPROF_UNLIKELY(tprof_mpi_abi_found() != TPROF_MPI_ABI_OPENMPI) ||      \
 		    ((0 MPI_EACH(MPI_FMPI, MPI_NOSEP, __VA_ARGS__)) && !tprof_mpi_on(t))) { \
 			real(MPI_F_ARGS(__VA_ARGS__));                                     \
