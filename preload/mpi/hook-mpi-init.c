@@ -18,26 +18,15 @@ static void started(int rc)
 	tprof_tls.guard--;
 }
 
-/* Whether an exported wrapper must hand the call to its MPICH twin (MPI_PASS): asked before
- * the first call's checks, so that the library is found out first. */
-#if defined(TPROF_MPI_FORTRAN_SIDE) || defined(TPROF_MPI_MPICH_SIDE)
-#define MPI_OTHER_ABI() 0
-#define tprof_mpich_MPI_Init(...) 0
-#define tprof_mpich_MPI_Init_thread(...) 0
-#define tprof_mpich_MPI_Finalize(...) 0
-#else
-#define MPI_OTHER_ABI() TPROF_UNLIKELY(tprof_mpi_abi_found() == TPROF_MPI_ABI_MPICH)
-#endif
-
 /* An init is recorded when this thread records; the collective work happens whenever the
- * recorder is enabled, so that every rank takes part in it. */
+ * recorder is enabled, so that every rank takes part in it.  Asked first which library this
+ * is, so that it is found out before the first call's checks. */
 #define MPI_INIT_BODY(name, ...)                                                           \
 	struct tprof_thread *t = &tprof_tls;                                               \
 	name##_fn real = get_##name();                                                     \
 	if (TPROF_UNLIKELY(!real))                                                         \
 		return TMPI_ERR_OTHER;                                                     \
-	if (MPI_OTHER_ABI())                                                               \
-		return tprof_mpich_##name(__VA_ARGS__);                                    \
+	MPI_TO_MPICH(name, tprof_mpi_abi_found(), (__VA_ARGS__))                          \
 	if (!tprof_mpi_on(t)) {                                                            \
 		int rc_ = real(__VA_ARGS__);                                               \
 		if (!t->guard)                                                             \
@@ -67,8 +56,7 @@ TPROF_EXPORT int MPI_Finalize(void)
 	MPI_Finalize_fn real = get_MPI_Finalize();
 	if (TPROF_UNLIKELY(!real))
 		return TMPI_ERR_OTHER;
-	if (MPI_OTHER_ABI())
-		return tprof_mpich_MPI_Finalize();
+	MPI_TO_MPICH(MPI_Finalize, tprof_mpi_abi_found(), ())
 	if (!t->guard && tprof_mpi_is_ready(__atomic_load_n(&tprof_mpi_state, __ATOMIC_ACQUIRE))) {
 		t->guard++;
 		if (tprof_mpi_collective_work()) {

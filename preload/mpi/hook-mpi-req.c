@@ -454,8 +454,8 @@ TPROF_EXPORT int MPI_Test(MReq *req, int *flag, MStatus *status)
 		return test_full(req_, flag, st_, h, 1, rc);
 	}
 	/* MPICH's requests are ints: its twin reads them (MPI_PASS) */
-	if (MPI_OTHER_ABI_NOW())
-		return tprof_mpich_MPI_Test(req, flag, status);
+	MPI_TO_MPICH(MPI_Test, __atomic_load_n(&tprof_mpi_abi, __ATOMIC_RELAXED),
+		     (req, flag, status))
 	return test_full(req, flag, status, req ? *req : 0, 0, 0);
 }
 

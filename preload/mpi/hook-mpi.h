@@ -556,15 +556,16 @@ extern struct tprof_hook tprof_mpi_hooks[] TPROF_HIDDEN;
  * recorded under Open MPI. */
 #if defined(TPROF_MPI_FORTRAN_SIDE) || defined(TPROF_MPI_MPICH_SIDE)
 #define MPI_PASS(name, real, args) return (real) ? (real)args : TMPI_ERR_OTHER
-#define MPI_OTHER_ABI_NOW() 0
-#define tprof_mpich_MPI_Test(...) 0
+#define MPI_TO_MPICH(name, abi, args)
 #else
-/* Whether the library found is MPICH's (for a wrapper that must know before its checks). */
-#define MPI_OTHER_ABI_NOW()                                                               \
-	TPROF_UNLIKELY(__atomic_load_n(&tprof_mpi_abi, __ATOMIC_RELAXED) == TPROF_MPI_ABI_MPICH)
 #define MPI_PASS(name, real, args)                                                        \
 	return TPROF_UNLIKELY(tprof_mpi_abi == TPROF_MPI_ABI_MPICH) ? tprof_mpich_##name args \
 	       : (real) ? (real)args : TMPI_ERR_OTHER
+/* For an exported wrapper that must know the library before its own checks: hands the call
+ * to its MPICH twin when `abi` (the library found) is MPICH's. */
+#define MPI_TO_MPICH(name, abi, args)                                                     \
+	if (TPROF_UNLIKELY((abi) == TPROF_MPI_ABI_MPICH))                                  \
+		return tprof_mpich_##name args;
 #endif
 
 /* ---- generated wrappers (hook-mpi-query.c, hook-mpi-other.c) --------------------------- */
