@@ -256,6 +256,12 @@ enum tprof_mpi_op {
 	TPROF_MPI_ICOLL = 11,    /* nonblocking collective posted; completes in an MPIREQ */
 	TPROF_MPI_COMM = 12,     /* creates or frees a communicator: args2.req = the new id */
 	TPROF_MPI_START = 13,    /* MPI_Start/Startall: nreq MPIREQ records (posts) follow */
+	TPROF_MPI_IO = 14,       /* MPI-IO on a file: comm = the file's communicator, seq = the
+				  * file's number in the process (from 1, in opening order),
+				  * args2.file = its name; reads and writes (TPROF_MPIF_READ,
+				  * _WRITE): bytes as done (from the status; args2.bytes: as asked
+				  * for), as asked for when nonblocking (the completing MPIREQ has
+				  * them as done) */
 };
 
 /* flags of struct tprof_mpi_args and of MPIREQ records */
@@ -265,6 +271,8 @@ enum tprof_mpi_op {
 #define TPROF_MPIF_INPLACE 0x08u      /* MPI_IN_PLACE was passed */
 #define TPROF_MPIF_PROC_NULL 0x10u    /* peer was MPI_PROC_NULL: no message */
 #define TPROF_MPIF_STARTED 0x20u      /* MPIREQ: the request was started, not completed */
+#define TPROF_MPIF_READ 0x40u         /* IO: reads from the file */
+#define TPROF_MPIF_WRITE 0x80u        /* IO: writes to the file */
 
 /* Ranks and tags in the MPI records.  Ranks are as the program saw them: within the call's
  * communicator (the remote group's, for an inter-communicator); the COMM records translate
@@ -300,7 +308,7 @@ struct tprof_mpi_args2 {
 	int32_t peer;            /* SENDRECV: source, as received */
 	int32_t tag;             /* SENDRECV: tag, as received */
 	uint32_t seq;            /* SENDRECV: receive number (as seq above) */
-	uint32_t reserved;
+	uint32_t file;           /* IO: string id of the file's name as opened, 0 when unknown */
 };
 
 enum tprof_comm_kind {

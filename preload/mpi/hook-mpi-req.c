@@ -51,6 +51,7 @@ struct tprof_mpi_req *mpi_track(struct mpi_call *c, MReq req, uint8_t op, int pe
 	e->op = op;
 	e->flags = (uint8_t)(c->a->flags | TPROF_MPIF_NONBLOCKING | (persistent ? TPROF_MPIF_PERSISTENT : 0));
 	e->out = out;
+	e->file = c->b->file;
 	if (kept)
 		return kept;
 	if (op == TPROF_MPI_COMM)
@@ -81,8 +82,13 @@ static void mpireq(struct mpi_call *c, const struct tprof_mpi_req *e, void *hand
 	b->bytes = e->bytes2;
 	b->peer = TPROF_MPI_NONE;
 	b->tag = TPROF_MPI_NONE;
-	if (st && e->op == TPROF_MPI_IRECV && !(flags & (TPROF_MPIF_STARTED | TPROF_MPIF_CANCELLED)))
-		mpi_received(a, st);
+	b->file = e->file;
+	if (st && !(flags & (TPROF_MPIF_STARTED | TPROF_MPIF_CANCELLED))) {
+		if (e->op == TPROF_MPI_IRECV)
+			mpi_received(a, st);
+		else if (e->op == TPROF_MPI_IO)
+			a->bytes = MPI_STATUS_BYTES(st);   /* as read or written */
+	}
 	r->t0 = when;
 	r->t1 = 0;
 	r->arg = c->call.corr;

@@ -19,6 +19,7 @@
 #include "../events/api.h"
 #include "mpi-abi.h"
 #include "mpi-comm.h"
+#include "mpi-file.h"
 #include "mpi-kinds.h"
 #include "mpi-runtime.h"
 #include "../events/poll.h"
@@ -149,11 +150,11 @@
 	X(H, MPI_Comm_set_name, mpi_comm_set_name, MPI_COMM_SET_NAME, (COMM, comm),            \
 	  (STR, name))
 
-/* Every call: the calls above, then the rest (datatypes, groups, topologies, attributes,
- * info, errors, names, ports), each generated in a file of its own (hook-mpi-query.c,
- * hook-mpi-other.c), so that the compiler inlines the recording into each wrapper as it does
- * in the hand-written ones. */
-#define MPI_API(X) MPI_MAIN_API(X) MPI_OTHER_API(X)
+/* Every call: the calls above, MPI-IO (MPI_IO_API, below), then the rest (datatypes, groups,
+ * topologies, attributes, info, errors, names, ports), each generated in a file of its own
+ * (hook-mpi-query.c, hook-mpi-io.c, hook-mpi-other.c), so that the compiler inlines the
+ * recording into each wrapper as it does in the hand-written ones. */
+#define MPI_API(X) MPI_MAIN_API(X) MPI_IO_API(X) MPI_OTHER_API(X)
 
 /* Calls recorded by name (Q), or with the communicator they are given first (QC): generated
  * from Open MPI 4.1's mpi.h. */
@@ -507,6 +508,125 @@
 	X(H, MPI_Iexscan, mpi_iexscan, MPI_IEXSCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),   \
 	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))
 
+/* MPI-IO (hook-mpi-io.c): opening, closing and deleting files, reads and writes (blocking,
+ * nonblocking, split collective) by hand; the rest recorded with the file they are given
+ * (QF).  A file's calls carry its communicator, number and name (mpi-file.h). */
+#define MPI_IO_RW(X, name, fname, FNAME, BUFK, ...)                                          \
+	X(H, name, fname, FNAME, (FILE, fh), __VA_ARGS__ (BUFK, buf), (INT, count),           \
+	  (TYPE, type), (STATUS, status))
+#define MPI_IO_API(X)                                                                          \
+	X(H, MPI_File_open, mpi_file_open, MPI_FILE_OPEN, (COMM, comm), (STR, filename),       \
+	  (INT, amode), (INFO, info), (FILE_OUT, fh))                                          \
+	X(H, MPI_File_close, mpi_file_close, MPI_FILE_CLOSE, (FILE_INOUT, fh))                 \
+	X(H, MPI_File_delete, mpi_file_delete, MPI_FILE_DELETE, (STR, filename), (INFO, info)) \
+	MPI_IO_RW(X, MPI_File_read, mpi_file_read, MPI_FILE_READ, BUF, )                       \
+	MPI_IO_RW(X, MPI_File_read_all, mpi_file_read_all, MPI_FILE_READ_ALL, BUF, )           \
+	MPI_IO_RW(X, MPI_File_read_at, mpi_file_read_at, MPI_FILE_READ_AT, BUF,                \
+		  (OFFSET, offset),)                                                           \
+	MPI_IO_RW(X, MPI_File_read_at_all, mpi_file_read_at_all, MPI_FILE_READ_AT_ALL, BUF,    \
+		  (OFFSET, offset),)                                                           \
+	MPI_IO_RW(X, MPI_File_read_shared, mpi_file_read_shared, MPI_FILE_READ_SHARED, BUF, )  \
+	MPI_IO_RW(X, MPI_File_read_ordered, mpi_file_read_ordered, MPI_FILE_READ_ORDERED,      \
+		  BUF, )                                                                       \
+	MPI_IO_RW(X, MPI_File_write, mpi_file_write, MPI_FILE_WRITE, CBUF, )                   \
+	MPI_IO_RW(X, MPI_File_write_all, mpi_file_write_all, MPI_FILE_WRITE_ALL, CBUF, )       \
+	MPI_IO_RW(X, MPI_File_write_at, mpi_file_write_at, MPI_FILE_WRITE_AT, CBUF,            \
+		  (OFFSET, offset),)                                                           \
+	MPI_IO_RW(X, MPI_File_write_at_all, mpi_file_write_at_all, MPI_FILE_WRITE_AT_ALL,      \
+		  CBUF, (OFFSET, offset),)                                                     \
+	MPI_IO_RW(X, MPI_File_write_shared, mpi_file_write_shared, MPI_FILE_WRITE_SHARED,      \
+		  CBUF, )                                                                      \
+	MPI_IO_RW(X, MPI_File_write_ordered, mpi_file_write_ordered, MPI_FILE_WRITE_ORDERED,   \
+		  CBUF, )                                                                      \
+	MPI_IO_NB(X, MPI_File_iread, mpi_file_iread, MPI_FILE_IREAD, BUF, )                    \
+	MPI_IO_NB(X, MPI_File_iread_all, mpi_file_iread_all, MPI_FILE_IREAD_ALL, BUF, )        \
+	MPI_IO_NB(X, MPI_File_iread_at, mpi_file_iread_at, MPI_FILE_IREAD_AT, BUF,             \
+		  (OFFSET, offset),)                                                           \
+	MPI_IO_NB(X, MPI_File_iread_at_all, mpi_file_iread_at_all, MPI_FILE_IREAD_AT_ALL, BUF, \
+		  (OFFSET, offset),)                                                           \
+	MPI_IO_NB(X, MPI_File_iread_shared, mpi_file_iread_shared, MPI_FILE_IREAD_SHARED, BUF, ) \
+	MPI_IO_NB(X, MPI_File_iwrite, mpi_file_iwrite, MPI_FILE_IWRITE, CBUF, )                \
+	MPI_IO_NB(X, MPI_File_iwrite_all, mpi_file_iwrite_all, MPI_FILE_IWRITE_ALL, CBUF, )    \
+	MPI_IO_NB(X, MPI_File_iwrite_at, mpi_file_iwrite_at, MPI_FILE_IWRITE_AT, CBUF,         \
+		  (OFFSET, offset),)                                                           \
+	MPI_IO_NB(X, MPI_File_iwrite_at_all, mpi_file_iwrite_at_all, MPI_FILE_IWRITE_AT_ALL,   \
+		  CBUF, (OFFSET, offset),)                                                     \
+	MPI_IO_NB(X, MPI_File_iwrite_shared, mpi_file_iwrite_shared, MPI_FILE_IWRITE_SHARED,   \
+		  CBUF, )                                                                      \
+	MPI_IO_BEGIN(X, MPI_File_read_all_begin, mpi_file_read_all_begin,                      \
+		     MPI_FILE_READ_ALL_BEGIN, BUF, )                                           \
+	MPI_IO_BEGIN(X, MPI_File_read_at_all_begin, mpi_file_read_at_all_begin,                \
+		     MPI_FILE_READ_AT_ALL_BEGIN, BUF, (OFFSET, offset),)                       \
+	MPI_IO_BEGIN(X, MPI_File_read_ordered_begin, mpi_file_read_ordered_begin,              \
+		     MPI_FILE_READ_ORDERED_BEGIN, BUF, )                                       \
+	MPI_IO_BEGIN(X, MPI_File_write_all_begin, mpi_file_write_all_begin,                    \
+		     MPI_FILE_WRITE_ALL_BEGIN, CBUF, )                                         \
+	MPI_IO_BEGIN(X, MPI_File_write_at_all_begin, mpi_file_write_at_all_begin,              \
+		     MPI_FILE_WRITE_AT_ALL_BEGIN, CBUF, (OFFSET, offset),)                     \
+	MPI_IO_BEGIN(X, MPI_File_write_ordered_begin, mpi_file_write_ordered_begin,            \
+		     MPI_FILE_WRITE_ORDERED_BEGIN, CBUF, )                                     \
+	X(QF, MPI_File_read_all_end, mpi_file_read_all_end, MPI_FILE_READ_ALL_END,             \
+	  (FILE, fh), (BUF, buf), (STATUS, status))                                            \
+	X(QF, MPI_File_read_at_all_end, mpi_file_read_at_all_end, MPI_FILE_READ_AT_ALL_END,    \
+	  (FILE, fh), (BUF, buf), (STATUS, status))                                            \
+	X(QF, MPI_File_read_ordered_end, mpi_file_read_ordered_end,                            \
+	  MPI_FILE_READ_ORDERED_END, (FILE, fh), (BUF, buf), (STATUS, status))                 \
+	X(QF, MPI_File_write_all_end, mpi_file_write_all_end, MPI_FILE_WRITE_ALL_END,          \
+	  (FILE, fh), (CBUF, buf), (STATUS, status))                                           \
+	X(QF, MPI_File_write_at_all_end, mpi_file_write_at_all_end,                            \
+	  MPI_FILE_WRITE_AT_ALL_END, (FILE, fh), (CBUF, buf), (STATUS, status))                \
+	X(QF, MPI_File_write_ordered_end, mpi_file_write_ordered_end,                          \
+	  MPI_FILE_WRITE_ORDERED_END, (FILE, fh), (CBUF, buf), (STATUS, status))               \
+	X(QF, MPI_File_set_size, mpi_file_set_size, MPI_FILE_SET_SIZE, (FILE, fh),             \
+	  (OFFSET, size))                                                                      \
+	X(QF, MPI_File_preallocate, mpi_file_preallocate, MPI_FILE_PREALLOCATE, (FILE, fh),    \
+	  (OFFSET, size))                                                                      \
+	X(QF, MPI_File_get_size, mpi_file_get_size, MPI_FILE_GET_SIZE, (FILE, fh),             \
+	  (OFFSET_OUT, size))                                                                  \
+	X(QF, MPI_File_get_group, mpi_file_get_group, MPI_FILE_GET_GROUP, (FILE, fh),          \
+	  (GROUP_OUT, group))                                                                  \
+	X(QF, MPI_File_get_amode, mpi_file_get_amode, MPI_FILE_GET_AMODE, (FILE, fh),          \
+	  (IOUT, amode))                                                                       \
+	X(QF, MPI_File_set_info, mpi_file_set_info, MPI_FILE_SET_INFO, (FILE, fh),             \
+	  (INFO, info))                                                                        \
+	X(QF, MPI_File_get_info, mpi_file_get_info, MPI_FILE_GET_INFO, (FILE, fh),             \
+	  (INFO_OUT, info_used))                                                               \
+	X(QF, MPI_File_set_view, mpi_file_set_view, MPI_FILE_SET_VIEW, (FILE, fh),             \
+	  (OFFSET, disp), (TYPE, etype), (TYPE, filetype), (STR, datarep), (INFO, info))       \
+	X(QF, MPI_File_get_view, mpi_file_get_view, MPI_FILE_GET_VIEW, (FILE, fh),             \
+	  (OFFSET_OUT, disp), (TYPE_OUT, etype), (TYPE_OUT, filetype), (STR_OUT, datarep))     \
+	X(QF, MPI_File_seek, mpi_file_seek, MPI_FILE_SEEK, (FILE, fh), (OFFSET, offset),       \
+	  (INT, whence))                                                                       \
+	X(QF, MPI_File_get_position, mpi_file_get_position, MPI_FILE_GET_POSITION,             \
+	  (FILE, fh), (OFFSET_OUT, offset))                                                    \
+	X(QF, MPI_File_seek_shared, mpi_file_seek_shared, MPI_FILE_SEEK_SHARED, (FILE, fh),    \
+	  (OFFSET, offset), (INT, whence))                                                     \
+	X(QF, MPI_File_get_position_shared, mpi_file_get_position_shared,                      \
+	  MPI_FILE_GET_POSITION_SHARED, (FILE, fh), (OFFSET_OUT, offset))                      \
+	X(QF, MPI_File_get_byte_offset, mpi_file_get_byte_offset, MPI_FILE_GET_BYTE_OFFSET,    \
+	  (FILE, fh), (OFFSET, offset), (OFFSET_OUT, disp))                                    \
+	X(QF, MPI_File_get_type_extent, mpi_file_get_type_extent, MPI_FILE_GET_TYPE_EXTENT,    \
+	  (FILE, fh), (TYPE, datatype), (AINT_OUT, extent))                                    \
+	X(QF, MPI_File_set_atomicity, mpi_file_set_atomicity, MPI_FILE_SET_ATOMICITY,          \
+	  (FILE, fh), (INT, flag))                                                             \
+	X(QF, MPI_File_get_atomicity, mpi_file_get_atomicity, MPI_FILE_GET_ATOMICITY,          \
+	  (FILE, fh), (IOUT, flag))                                                            \
+	X(QF, MPI_File_sync, mpi_file_sync, MPI_FILE_SYNC, (FILE, fh))                         \
+	X(QF, MPI_File_call_errhandler, mpi_file_call_errhandler, MPI_FILE_CALL_ERRHANDLER,    \
+	  (FILE, fh), (INT, errorcode))                                                        \
+	X(QF, MPI_File_set_errhandler, mpi_file_set_errhandler, MPI_FILE_SET_ERRHANDLER,       \
+	  (FILE, fh), (ERRH, errhandler))                                                      \
+	X(QF, MPI_File_get_errhandler, mpi_file_get_errhandler, MPI_FILE_GET_ERRHANDLER,       \
+	  (FILE, fh), (ERRH_OUT, errhandler))                                                  \
+	X(Q, MPI_File_create_errhandler, mpi_file_create_errhandler,                           \
+	  MPI_FILE_CREATE_ERRHANDLER, (FUNC, function), (ERRH_OUT, errhandler))
+#define MPI_IO_NB(X, name, fname, FNAME, BUFK, ...)                                          \
+	X(H, name, fname, FNAME, (FILE, fh), __VA_ARGS__ (BUFK, buf), (INT, count),           \
+	  (TYPE, type), (REQ_OUT, req))
+#define MPI_IO_BEGIN(X, name, fname, FNAME, BUFK, ...)                                       \
+	X(H, name, fname, FNAME, (FILE, fh), __VA_ARGS__ (BUFK, buf), (INT, count),           \
+	  (TYPE, type))
+
 #if defined(TPROF_MPI_FORTRAN_SIDE)
 /* The wrappers' files compiled again for the Fortran bindings (fortran/): each wrapper is
  * then hidden, named tprof_mpi_f_<name>, and its "real function" is the binding's thunk,
@@ -570,9 +690,10 @@ extern struct tprof_hook tprof_mpi_hooks[] TPROF_HIDDEN;
 
 /* ---- generated wrappers (hook-mpi-query.c, hook-mpi-other.c) --------------------------- */
 
-/* A wrapper of its own for each MPI function the list names: `more` fills what the call
- * gives beyond its name (its communicator for QC). */
-#define MPI_GEN_BODY(name, params, args, more)                                             \
+/* A wrapper of its own for each MPI function the list names: a CALL of `ext` units and op
+ * `op`, which `more` fills with what the call gives beyond its name (its communicator for QC,
+ * its file for QF). */
+#define MPI_GEN_BODY(name, params, args, ext, op, more)                                    \
 	TPROF_EXPORT int name params                                                       \
 	{                                                                                  \
 		struct tprof_thread *t = &tprof_tls;                                       \
@@ -580,14 +701,16 @@ extern struct tprof_hook tprof_mpi_hooks[] TPROF_HIDDEN;
 		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
 			MPI_PASS(name, real, (MPI_UNPAREN args));             \
 		struct mpi_call c_, *c = &c_;                                              \
-		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
+		mpi_begin(c, t, MPI_HOOK(name), ext, op);                                  \
 		more;                                                                      \
 		tprof_call_enter(&c->call);                                                \
 		return tprof_call_leave(&c->call, real args);                              \
 	}
-#define MPI_GEN_Q(name, params, args) MPI_GEN_BODY(name, params, args, (void)0)
+#define MPI_GEN_Q(name, params, args) MPI_GEN_BODY(name, params, args, 1, TPROF_MPI_OTHER, (void)0)
 #define MPI_GEN_QC(name, params, args)                                                    \
-	MPI_GEN_BODY(name, params, args, c->a->comm = mpi_comm_id(comm))
+	MPI_GEN_BODY(name, params, args, 1, TPROF_MPI_OTHER, c->a->comm = mpi_comm_id(comm))
+#define MPI_GEN_QF(name, params, args)                                                    \
+	MPI_GEN_BODY(name, params, args, 2, TPROF_MPI_IO, mpi_io_file(c, fh))
 #define MPI_GEN_H(name, params, args)
 #define MPI_GEN_P(name, params, args)
 #define MPI_UNPAREN(...) __VA_ARGS__
@@ -775,6 +898,17 @@ static inline uint64_t mpi_comm_of(MComm comm, struct tprof_mpi_comm **e)
 static inline uint64_t mpi_comm_id(MComm comm)
 {
 	return tprof_mpi_comm_id(tprof_mpi_comm(MPI_KEY(comm)));
+}
+
+/* The file of an MPI-IO call (a CALL of 2 units, op IO): its communicator, number and name. */
+static inline void mpi_io_file(struct mpi_call *c, MFile fh)
+{
+	const struct tprof_mpi_file *f = tprof_mpi_file_find(fh);
+	if (f) {
+		c->a->comm = f->comm;
+		c->a->seq = f->number;
+		c->b->file = f->name;
+	}
 }
 
 /* hook-mpi-req.c: the request a nonblocking call just made stands for what c recorded (its

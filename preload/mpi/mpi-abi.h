@@ -18,10 +18,12 @@ typedef struct tmpi_op *tmpi_Op;
 typedef struct tmpi_request *tmpi_Request;
 typedef struct tmpi_message *tmpi_Message;
 typedef struct tmpi_errhandler *tmpi_Errhandler;
+typedef struct tmpi_file *tmpi_File;   /* a pointer in MPICH too */
 
 /* Addresses and counts: ptrdiff_t and long long in Open MPI. */
 typedef ptrdiff_t tmpi_Aint;
 typedef long long tmpi_Count;
+typedef long long tmpi_Offset;         /* the same in MPICH */
 
 /* struct ompi_status_public_t: the three public fields, then Open MPI's own two, of which
  * _ucount is the number of bytes the message carried. */

@@ -33,6 +33,8 @@ typedef tmpich_Status MStatus;
 #endif
 typedef tmpi_Aint MAint;     /* the same in both: long */
 typedef tmpi_Count MCount;
+typedef tmpi_File MFile;     /* a pointer in both */
+typedef tmpi_Offset MOffset;
 
 /* ---- walking the pairs ------------------------------------------------------------------- */
 
@@ -94,6 +96,10 @@ typedef tmpi_Count MCount;
 #define MPI_CP_REQS(n) MReq n[]        /* `count` requests given, maybe completed */
 #define MPI_CP_STATUS(n) MStatus *n    /* a status returned, or ignored */
 #define MPI_CP_STATUSES(n) MStatus n[] /* `count` statuses returned, or ignored */
+#define MPI_CP_FILE(n) MFile n         /* a file given, made, or given and closed */
+#define MPI_CP_FILE_OUT(n) MFile *n
+#define MPI_CP_FILE_INOUT(n) MFile *n
+#define MPI_CP_OFFSET(n) MOffset n     /* a place in a file, in its view's units */
 
 #define MPI_CA_ARGC(n) n
 #define MPI_CA_ARGV(n) n
@@ -122,6 +128,10 @@ typedef tmpi_Count MCount;
 #define MPI_CA_REQS(n) n
 #define MPI_CA_STATUS(n) n
 #define MPI_CA_STATUSES(n) n
+#define MPI_CA_FILE(n) n
+#define MPI_CA_FILE_OUT(n) n
+#define MPI_CA_FILE_INOUT(n) n
+#define MPI_CA_OFFSET(n) n
 
 /* Kinds of the calls recorded by name alone (Q and QC entries): their C parameters. */
 #define MPI_CP_INTS_OUT(n) int n[]     /* integers returned */
@@ -148,6 +158,7 @@ typedef tmpi_Count MCount;
 #define MPI_CP_OP_INOUT(n) MOp *n
 #define MPI_CP_ERRH_OUT(n) MErrh *n
 #define MPI_CP_ERRH_INOUT(n) MErrh *n
+#define MPI_CP_OFFSET_OUT(n) MOffset *n
 
 #define MPI_CA_INTS_OUT(n) n
 #define MPI_CA_RANGES(n) n
@@ -173,5 +184,6 @@ typedef tmpi_Count MCount;
 #define MPI_CA_OP_INOUT(n) n
 #define MPI_CA_ERRH_OUT(n) n
 #define MPI_CA_ERRH_INOUT(n) n
+#define MPI_CA_OFFSET_OUT(n) n
 
 #endif

@@ -19,13 +19,14 @@ struct tprof_mpi_req {
 	void *out;                  /* MPI_Comm_idup: where the new communicator appears */
 	int32_t peer, tag;          /* as the records store them (posted, for receives) */
 	uint32_t seq;               /* receive post number, collective number; idup: the
-				     * parent's creation count */
+				     * parent's creation count; IO: the file's number */
 	uint16_t hook;              /* index of the call that made it (its name) */
 	uint8_t op;                 /* enum tprof_mpi_op of what it does */
 	uint8_t flags;              /* TPROF_MPIF_* */
 	uint8_t active;             /* persistent: started and not yet completed */
 	uint8_t cancel;             /* MPI_Cancel was called on it */
-	uint8_t pad[6];
+	uint8_t pad[2];
+	uint32_t file;              /* IO: the file's name (string id) */
 };
 
 #define TPROF_MPI_REQ_SLOTS 16384u

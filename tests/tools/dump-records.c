@@ -69,6 +69,8 @@ static void mpi_args2(struct json_writer *w, const uint8_t *ext)
 	jw_i64(w, b.tag);
 	KEY(w, "seq");
 	jw_u64(w, b.seq);
+	KEY(w, "file");
+	jw_u64(w, b.file);
 	jw_lit(w, "}");
 }
 

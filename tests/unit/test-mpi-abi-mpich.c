@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "../../preload/mpi/mpi-abi.h"
 #include "../../preload/mpi/mpi-abi-mpich.h"
 #include "tap.h"
 
@@ -30,6 +31,8 @@ int main(int argc, char **argv)
 	   sizeof(MPI_Message) == sizeof(tmpich_Handle) &&
 	   sizeof(MPI_Errhandler) == sizeof(tmpich_Handle), "handles are ints");
 	ok(sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8, "MPI_Aint and MPI_Count are 8 bytes");
+	ok(sizeof(MPI_File) == sizeof(tmpi_File) && sizeof(MPI_Offset) == sizeof(tmpi_Offset) &&
+	   (MPI_Offset)-1 < 0, "MPI_File is a pointer, MPI_Offset a signed 8 bytes, as in Open MPI");
 	ok(TMPICH_SUCCESS == MPI_SUCCESS && TMPICH_ERR_OTHER == MPI_ERR_OTHER,
 	   "MPI_SUCCESS, MPI_ERR_OTHER");
 	ok(TMPICH_ANY_SOURCE == MPI_ANY_SOURCE && TMPICH_PROC_NULL == MPI_PROC_NULL &&

@@ -26,7 +26,10 @@ int main(int argc, char **argv)
 	ok(sizeof(tmpi_Comm) == sizeof(MPI_Comm) && sizeof(tmpi_Datatype) == sizeof(MPI_Datatype) &&
 	   sizeof(tmpi_Request) == sizeof(MPI_Request) && sizeof(tmpi_Group) == sizeof(MPI_Group) &&
 	   sizeof(tmpi_Op) == sizeof(MPI_Op) && sizeof(tmpi_Info) == sizeof(MPI_Info) &&
-	   sizeof(tmpi_Message) == sizeof(MPI_Message), "handles are pointer-sized");
+	   sizeof(tmpi_Message) == sizeof(MPI_Message) && sizeof(tmpi_File) == sizeof(MPI_File),
+	   "handles are pointer-sized");
+	ok(sizeof(tmpi_Offset) == sizeof(MPI_Offset) && (MPI_Offset)-1 < 0,
+	   "MPI_Offset is a signed %zu bytes", sizeof(MPI_Offset));
 	ok(TMPI_SUCCESS == MPI_SUCCESS && TMPI_ERR_OTHER == MPI_ERR_OTHER, "MPI_SUCCESS, MPI_ERR_OTHER");
 	ok(TMPI_ANY_SOURCE == MPI_ANY_SOURCE && TMPI_PROC_NULL == MPI_PROC_NULL &&
 	   TMPI_ROOT == MPI_ROOT, "MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ROOT");

@@ -140,10 +140,10 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 		}                                                                          \
 		struct tprof_thread *t = &tprof_tls;
 
-/* Q and QC: as the generated C wrappers (hook-mpi-query.c), `more` filling what the call gives
- * beyond its name.  The binding's error code is read from the program's ierr, or from the
+/* Q, QC and QF: as the generated C wrappers (hook-mpi-query.c), `more` filling what the call
+ * gives beyond its name.  The binding's error code is read from the program's ierr, or from the
  * entry's own where the program gave none (use mpi_f08 makes it optional). */
-#define MPI_F_RECORDED(name, more, ...)                                                   \
+#define MPI_F_RECORDED(name, ext, op, more, ...)                                          \
 	MPI_F_ENTRY_BEGIN(name, __VA_ARGS__)                                               \
 		if (!tprof_mpi_on(t)) {                                                    \
 			real(MPI_F_ARGS(__VA_ARGS__));                                     \
@@ -153,15 +153,19 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 		if (!ierr)                                                                 \
 			ierr = &own;                                                       \
 		struct mpi_call c_, *c = &c_;                                              \
-		mpi_begin(c, t, MPI_HOOK(name), 1, TPROF_MPI_OTHER);                       \
+		mpi_begin(c, t, MPI_HOOK(name), ext, op);                                  \
 		more;                                                                      \
 		tprof_call_enter(&c->call);                                                \
 		real(MPI_F_ARGS(__VA_ARGS__));                                             \
 		tprof_call_leave(&c->call, *ierr);                                         \
 	}
-#define MPI_F_ENTRY_Q(name, ...) MPI_F_RECORDED(name, (void)0, __VA_ARGS__)
+#define MPI_F_ENTRY_Q(name, ...) MPI_F_RECORDED(name, 1, TPROF_MPI_OTHER, (void)0, __VA_ARGS__)
 #define MPI_F_ENTRY_QC(name, ...)                                                         \
-	MPI_F_RECORDED(name, c->a->comm = mpi_comm_id(tprof_pmpi.Comm_f2c(*comm)), __VA_ARGS__)
+	MPI_F_RECORDED(name, 1, TPROF_MPI_OTHER,                                          \
+		       c->a->comm = mpi_comm_id(tprof_pmpi.Comm_f2c(*comm)), __VA_ARGS__)
+#define MPI_F_ENTRY_QF(name, ...)                                                         \
+	MPI_F_RECORDED(name, 2, TPROF_MPI_IO, mpi_io_file(c, tprof_pmpi.File_f2c(*fh)),     \
+		       __VA_ARGS__)
 
 /* H and P: the frame, the thunk and the entry.  The entry passes the call straight on when
  * this thread does not record it, when it converts handles and MPI is not running, or when

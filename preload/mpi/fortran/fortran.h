@@ -255,6 +255,38 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FB_MSG_INOUT MPI_FB_MSG_OUT
 #define MPI_FM_MSG_INOUT 1
 
+/* An MPI-IO file: given, made, or given and closed (the wrapper reads the handle before). */
+#define MPI_FP_FILE MPI_FP_TYPE
+#define MPI_FN_FILE MPI_FN_TYPE
+#define MPI_FF_FILE MPI_FF_TYPE
+#define MPI_FL_FILE MPI_FL_TYPE
+#define MPI_FA_FILE(n) tprof_pmpi.File_f2c(*n)
+#define MPI_FB_FILE MPI_FB_TYPE
+#define MPI_FM_FILE 1
+#define MPI_FP_FILE_OUT MPI_FP_COMM_OUT
+#define MPI_FN_FILE_OUT MPI_FN_COMM_OUT
+#define MPI_FF_FILE_OUT MPI_FF_COMM_OUT
+#define MPI_FL_FILE_OUT(n) MFile c_##n = NULL;
+#define MPI_FA_FILE_OUT MPI_FA_COMM_OUT
+#define MPI_FB_FILE_OUT(n) *n = tprof_pmpi.File_f2c(*f->n);
+#define MPI_FM_FILE_OUT 1
+#define MPI_FP_FILE_INOUT MPI_FP_COMM_OUT
+#define MPI_FN_FILE_INOUT MPI_FN_COMM_OUT
+#define MPI_FF_FILE_INOUT MPI_FF_COMM_OUT
+#define MPI_FL_FILE_INOUT(n) MFile c_##n = tprof_pmpi.File_f2c(*n);
+#define MPI_FA_FILE_INOUT MPI_FA_COMM_OUT
+#define MPI_FB_FILE_INOUT MPI_FB_FILE_OUT
+#define MPI_FM_FILE_INOUT 1
+
+/* A place in a file: INTEGER(KIND=MPI_OFFSET_KIND), C's MPI_Offset. */
+#define MPI_FP_OFFSET(n) MOffset *n,
+#define MPI_FN_OFFSET(n) n,
+#define MPI_FF_OFFSET(n) MOffset *n;
+#define MPI_FL_OFFSET(n)
+#define MPI_FA_OFFSET(n) *n
+#define MPI_FB_OFFSET(n)
+#define MPI_FM_OFFSET 0
+
 /* `count` requests, converted before the call and read back after it (completed ones are
  * null then). */
 #define MPI_FP_REQS(n) MFint *n,
@@ -397,6 +429,10 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FN_ERRH_INOUT(n) n,
 #define MPI_FH_ERRH_INOUT(n)
 #define MPI_FNH_ERRH_INOUT(n)
+#define MPI_FP_OFFSET_OUT(n) void *n,
+#define MPI_FN_OFFSET_OUT(n) n,
+#define MPI_FH_OFFSET_OUT(n)
+#define MPI_FNH_OFFSET_OUT(n)
 
 /* ---- the frame: what the thunk passes on ------------------------------------------------ */
 
@@ -426,6 +462,10 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FSET_REQS(n) fr.n = n;
 #define MPI_FSET_STATUS(n) fr.n = n;
 #define MPI_FSET_STATUSES(n) fr.n = n;
+#define MPI_FSET_FILE(n) fr.n = n;
+#define MPI_FSET_FILE_OUT(n) fr.n = n;
+#define MPI_FSET_FILE_INOUT(n) fr.n = n;
+#define MPI_FSET_OFFSET(n) fr.n = n;
 #define MPI_FSET_STR(n) fr.n = n; fr.n##_len = n##_len;
 #define MPI_FSET_STR_OUT MPI_FSET_STR
 
@@ -483,6 +523,14 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FNH_STATUS(n)
 #define MPI_FH_STATUSES(n)
 #define MPI_FNH_STATUSES(n)
+#define MPI_FH_FILE(n)
+#define MPI_FNH_FILE(n)
+#define MPI_FH_FILE_OUT(n)
+#define MPI_FNH_FILE_OUT(n)
+#define MPI_FH_FILE_INOUT(n)
+#define MPI_FNH_FILE_INOUT(n)
+#define MPI_FH_OFFSET(n)
+#define MPI_FNH_OFFSET(n)
 
 /* The ints of a Fortran status (MPI_STATUS_SIZE): the C status's, in both ABIs. */
 #define MPI_F_STATUS_INTS ((int)(sizeof(MStatus) / sizeof(MFint)))
