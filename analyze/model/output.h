@@ -104,13 +104,14 @@ struct coll_info {
 	int64_t wait_total;              /* sum over the members of last_begin - own entry */
 };
 
-/* Message passing as the model describes it: what a call sent or received, which request it
- * posted or which collective it took part in (EV_CALL), or which request completed or was
- * started inside one (EV_MPIREQ), in the terms a trace format of message passing uses (OTF2's
- * MPI records).  The runtime whose events they are says (struct runtime's msgpass,
- * runtimes/mpi), the scene hands it to its renderers with the call's item, and a renderer
- * that writes such records needs nothing of the runtime's own.  Ranks are ranks in the
- * communicator; a request is the process's handle, which may be reused once it is done. */
+/* Message passing as the model describes it: what a call sent or received, which request it posted
+ * or which collective it took part in (EV_CALL), or which request completed or was started inside
+ * one (EV_MPIREQ), in the terms a trace format of message passing uses (OTF2's MPI records); and
+ * the parallel I/O of the same runtime (OTF2's I/O records).  The runtime whose events they are
+ * says (struct runtime's msgpass, runtimes/mpi), the scene hands it to its renderers with the
+ * call's item, and a renderer that writes such records needs nothing of the runtime's own.  Ranks
+ * are ranks in the communicator; a request is the process's handle, which may be reused once it is
+ * done. */
 enum msgpass_kind {
 	MP_SEND = 1,     /* a blocking send: to peer, tag, bytes */
 	MP_RECV,         /* a blocking receive: from peer, tag, bytes as received */
@@ -119,7 +120,12 @@ enum msgpass_kind {
 	MP_IRECV,        /* a receive posted as request req (likewise) */
 	MP_COLL,         /* a blocking collective: coll, root (peer), bytes sent, bytes2 received */
 	MP_ICOLL,        /* a nonblocking collective posted as request req: coll, root, bytes... */
-	MP_DONE,         /* request req completed; a receive's: from peer, tag, bytes as received */
+	MP_DONE,         /* request req completed; a receive's: from peer, tag, bytes as received;
+			  * a read's or write's: bytes as done */
+	MP_IO_OPEN,      /* file number `handle` of the process opened: its name `file` */
+	MP_IO_CLOSE,     /* file number `handle` closed */
+	MP_IO,           /* a blocking read or write (MPF_IO_*) on file `handle`: bytes done */
+	MP_IIO,          /* a nonblocking one posted as request req: bytes asked for */
 };
 
 /* Collective operations, as MPI (and OTF2) know them. */
@@ -131,6 +137,9 @@ enum msgpass_coll {
 
 #define MPF_NULL 0x1        /* no message passes (MPI_PROC_NULL, a send to no peer) */
 #define MPF_CANCELLED 0x2   /* MP_DONE: the request completed as cancelled */
+#define MPF_IO_READ 0x4     /* MP_IO, MP_IIO: reads */
+#define MPF_IO_WRITE 0x8    /* writes */
+#define MPF_IO_COLLECTIVE 0x10   /* every process of the file's communicator takes part */
 
 struct msgpass {
 	uint8_t kind;                    /* enum msgpass_kind */
@@ -144,7 +153,9 @@ struct msgpass {
 	const struct mpi_comm *comm;     /* NULL when no COMM record describes comm_id */
 	uint64_t comm_id;
 	uint64_t req;                    /* the request's handle (MP_ISEND, MP_IRECV, MP_ICOLL,
-					  * MP_DONE) */
+					  * MP_IIO, MP_DONE) */
+	uint32_t handle;                 /* I/O: the file's number in the process, from 1 */
+	uint32_t file;                   /* I/O: its name, a trace string id (0: unknown) */
 };
 
 

@@ -126,6 +126,9 @@ SCHEMA = {
         "collectives": table({"instances": I, "incomplete": I, "bytes": I, "total_ns": I,
                               "mean_ns": I, "bandwidth_Bps": opt(R), "wait_ns": I, "name": S},
                              incomplete=I, names_differ=I),
+        "io": table({"opens": I, "reads": I, "read_bytes": I, "read_ns": I, "writes": I,
+                     "write_bytes": I, "write_ns": I, "other_calls": I, "other_ns": I,
+                     "file": S}),
         "clock_alignment": {"rows": [{"rank": I, "process": I, "measured_at": S,
                                       "offset_ns": opt(I), "round_trip_ns": opt(I),
                                       "applied": B, "verdict": S, "label": S}]},
@@ -596,6 +599,12 @@ def mpi(m):
     if m["calls"]["rows"] and (c["incomplete"] or c["names_differ"]):
         out.append((["=incomplete:", "incomplete", "=collectives not found on every member;",
                      "names_differ", "=with members calling different functions"], c))
+    out += rows_table(["=MPI-IO by file: reads and writes with their bytes (nonblocking ones: "
+                       "as asked for) and time; other calls: opening, views, seeks, syncs, "
+                       "closing"], m["io"],
+                      ["opens", "reads", "read_bytes", "read_ns", "writes", "write_bytes",
+                       "write_ns", "other_calls", "other_ns", "file"])
+    out += more(m["io"])
     out += rows_table(["=Clock alignment: offset = the rank's clock minus rank 0's (ns), "
                        "subtracted when applied"], m["clock_alignment"],
                       ["rank", "measured_at", "offset_ns", "round_trip_ns", "verdict", "label"])

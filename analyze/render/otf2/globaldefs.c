@@ -1,12 +1,12 @@
-/* render/otf2/globaldefs.c — the archive's definitions, written once the event writers are
- * closed and every location's count of events is known: an empty file of local definitions
- * per location, then the global definitions in the order readers want them, each kind in
- * rising, gapless ids: the clock properties, the strings known so far, the paradigms, the
- * attributes, the system tree with the location groups and locations, the regions, the
- * CPU samples' interrupt generator and calling contexts, the metrics, and the MPI groups and
- * communicators.  It asks the definitions registry (render/otf2/defs.c, contexts.c), the
- * system writer (render/otf2/system.c) and the communicator writer (render/otf2/comms.c)
- * for each kind in turn. */
+/* render/otf2/globaldefs.c — the archive's definitions, written once the event writers are closed
+ * and every location's count of events is known: an empty file of local definitions per location,
+ * then the global definitions in the order readers want them, each kind in rising, gapless ids: the
+ * clock properties, the strings known so far, the paradigms, the attributes, the system tree with
+ * the location groups and locations, the regions, the CPU samples' interrupt generator and calling
+ * contexts, the metrics, the MPI groups and communicators, and the I/O paradigm, files and handles
+ * (render/otf2/io.c).  It asks the definitions registry (render/otf2/defs.c, contexts.c), the
+ * system writer (render/otf2/system.c) and the communicator writer (render/otf2/comms.c) for each
+ * kind in turn. */
 #include "state.h"
 
 #define WRITE(call) otf2_check(o, (call))
@@ -62,6 +62,7 @@ void otf2_globaldefs_write(struct otf2 *o)
 	otf2_contexts_write(o, gw);
 	otf2_defs_write_metrics(o, gw);
 	otf2_comms_write(o, gw);
+	otf2_io_write_defs(o, gw);
 	otf2_defs_write_done(o);
 	otf2_check(o, OTF2_Archive_CloseGlobalDefWriter(o->ar, gw));
 }

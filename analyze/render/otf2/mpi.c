@@ -11,6 +11,8 @@
  *                      NonBlockingCollectiveComplete where it completed
  *   cancelled          MpiRequestCancelled where the cancelled request completed
  *   persistent         MPI_Start posts (MpiIsend or MpiIrecvRequest), completions as above
+ *   MPI-IO             the I/O records of render/otf2/io.c; a nonblocking read or write
+ *                      completes where its request did
  * Ranks are those in the call's communicator, as recorded.  Requests get ids of their own:
  * a handle is reused by MPI once its request is done.  The host thread writer
  * (render/otf2/host.c) asks for a call's records and puts them in their places. */
@@ -119,9 +121,46 @@ static void post(struct otf2 *o, int proc, const struct msgpass *mp, OTF2_CommRe
 	}
 }
 
+/* MPI-IO (render/otf2/io.c): the records of an open, a close, a read or a write; 0 for
+ * anything else. */
+static int io_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *after,
+		   struct mrec *before)
+{
+	if (mp->kind != MP_IO_OPEN && mp->kind != MP_IO_CLOSE && mp->kind != MP_IO &&
+	    mp->kind != MP_IIO)
+		return 0;
+	OTF2_CommRef c = otf2_comm(o->defs, mp->comm, mp->comm_id);
+	uint32_t h = otf2_io_handle(o, proc, mp->handle, mp->file, c);
+	if (mp->kind == MP_IO_OPEN || mp->kind == MP_IO_CLOSE) {
+		uint8_t k = mp->kind == MP_IO_OPEN ? MR_IO_CREATE : MR_IO_DESTROY;
+		*before = (struct mrec){ .kind = k, .peer = h };
+		return 1;
+	}
+	uint8_t mode = mp->flags & MPF_IO_READ ? OTF2_IO_OPERATION_MODE_READ
+					       : OTF2_IO_OPERATION_MODE_WRITE;
+	uint32_t flags = mp->flags & MPF_IO_COLLECTIVE ? OTF2_IO_OPERATION_FLAG_COLLECTIVE
+						       : OTF2_IO_OPERATION_FLAG_NONE;
+	uint64_t id;
+	if (mp->kind == MP_IIO) {
+		/* completed where its request is: with the bytes done then */
+		id = req_add(o, proc, mp->req, &(struct mrec){ .kind = MR_IO_DONE, .peer = h });
+		flags |= OTF2_IO_OPERATION_FLAG_NON_BLOCKING;
+		*before = (struct mrec){ .kind = MR_IO_ISSUED, .peer = h, .req = id };
+	} else {
+		id = o->next_req++;   /* one numbering with the requests' */
+		*before = (struct mrec){ .kind = MR_IO_DONE, .peer = h, .bytes = mp->bytes,
+					 .req = id };
+	}
+	*after = (struct mrec){ .kind = MR_IO_BEGIN, .op = mode, .peer = h, .tag = flags,
+				.bytes = mp->kind == MP_IIO ? mp->bytes : mp->bytes2, .req = id };
+	return 1;
+}
+
 void otf2_mpi_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *after,
 		   struct mrec *before)
 {
+	if (io_call(o, mp, proc, after, before))
+		return;
 	OTF2_CommRef c = call_comm(o, mp);
 	if (c == OTF2_UNDEFINED_COMM) {
 		/* Its request, if any, completes without a record (and without a warning). */
@@ -209,6 +248,8 @@ void otf2_mpi_req(struct otf2 *o, const struct msgpass *mp, int proc, struct mre
 		m->tag = (uint32_t)mp->tag;
 		m->bytes = mp->bytes;
 	}
+	if (done.kind == MR_IO_DONE)
+		m->bytes = mp->bytes;   /* read or written, as the status said */
 }
 
 void otf2_mpi_write(struct otf2 *o, struct loc *l, int64_t t, const struct mrec *m)

@@ -241,6 +241,7 @@ static void destroy(struct otf2 *o)
 	if (o->attrs)
 		OTF2_AttributeList_Delete(o->attrs);
 	otf2_mpi_free(o);
+	otf2_io_free(o);
 	otf2_contexts_free(o);
 	otf2_attrs_free(o->args);
 	otf2_defs_free(o->defs);

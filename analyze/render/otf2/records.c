@@ -108,8 +108,9 @@ static OTF2_ErrorCode put(OTF2_EvtWriter *w, OTF2_AttributeList *a, const struct
 		return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, ts, m->op, m->comm,
 								    m->peer, m->bytes, m->bytes2,
 								    m->req);
+	default:
+		return otf2_io_put(w, ts, m);
 	}
-	return OTF2_SUCCESS;
 }
 
 static void append(struct otf2 *o, struct loc *l, const void *p, size_t n)

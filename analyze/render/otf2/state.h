@@ -15,6 +15,7 @@
  *                           render/otf2/records.c: each location's records, written or
  *                           kept back until the location is worth a writer
  *                           render/otf2/attrs.c: the items' arguments as attributes
+ *                           render/otf2/io.c: I/O handles and files, and their records
  *   definitions registry    render/otf2/contexts.c: CPU samples' calling contexts
  *                           render/otf2/defs.c: refs handed out while items are written
  *   leaves                  render/otf2/collop.c: the model's collectives as OTF2's
@@ -49,17 +50,23 @@ enum mrec_kind {
 	MR_COLL_END,      /* MpiCollectiveEnd */
 	MR_NBC_REQ,       /* NonBlockingCollectiveRequest */
 	MR_NBC_DONE,      /* NonBlockingCollectiveComplete */
+	MR_IO_CREATE,     /* IoCreateHandle (render/otf2/io.c) */
+	MR_IO_DESTROY,    /* IoDestroyHandle */
+	MR_IO_BEGIN,      /* IoOperationBegin */
+	MR_IO_ISSUED,     /* IoOperationIssued */
+	MR_IO_DONE,       /* IoOperationComplete */
 };
 
 struct mrec {
 	uint8_t kind;            /* enum mrec_kind */
-	uint8_t op;              /* OTF2_CollectiveOp */
-	uint32_t peer;           /* receiver, sender or root (a rank in comm) */
-	uint32_t tag;
+	uint8_t op;              /* OTF2_CollectiveOp; I/O: OTF2_IoOperationMode */
+	uint32_t peer;           /* receiver, sender or root (a rank in comm); I/O: the handle */
+	uint32_t tag;            /* I/O: OTF2_IoOperationFlag */
 	OTF2_CommRef comm;
-	uint64_t bytes;          /* message length; collectives: bytes sent */
+	uint64_t bytes;          /* message length; collectives: bytes sent; I/O: bytes asked
+				  * for (begin), done (complete) */
 	uint64_t bytes2;         /* collectives: bytes received */
-	uint64_t req;            /* request id */
+	uint64_t req;            /* request id; I/O: the operation's matching id */
 };
 
 /* Attributes kept for a record written later (render/otf2/attrs.c). */
@@ -195,6 +202,7 @@ struct req {
 
 struct otf2_defs;
 struct otf2_attrs;
+struct otf2_io;
 
 struct otf2 {
 	char *dir;
@@ -230,6 +238,7 @@ struct otf2 {
 	uint64_t next_req;
 	uint64_t mpi_skipped;            /* MPI records left out: communicator unknown */
 	uint64_t req_unknown;            /* completions of requests never seen posted */
+	struct otf2_io *io;              /* I/O handles and files (render/otf2/io.c) */
 	/* decided at the end (otf2_system_prepare) */
 	int mpi;                         /* the trace has MPI: MPI groups and communicators */
 	struct loc **rank_locs;          /* the location of each world rank, then one for
@@ -343,6 +352,18 @@ static inline void otf2_saved_free(struct saved *s)
 void otf2_attr_clipped(struct otf2 *o);
 /* The unsigned argument `key` (0 when there is none). */
 uint64_t otf2_arg_u64(const struct scene_args *args, const char *key);
+
+/* ---- render/otf2/io.c: I/O handles and files ---------------------------------------------- */
+
+/* The handle of process proc's file number `number` (its name a trace string id, opened over
+ * comm), made the first time. */
+OTF2_IoHandleRef otf2_io_handle(struct otf2 *o, int proc, uint32_t number, uint32_t name,
+				OTF2_CommRef comm);
+/* The I/O paradigm, files and handles, after the communicators. */
+void otf2_io_write_defs(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+void otf2_io_free(struct otf2 *o);
+/* An I/O record (MR_IO_*). */
+OTF2_ErrorCode otf2_io_put(OTF2_EvtWriter *w, OTF2_TimeStamp ts, const struct mrec *m);
 
 /* ---- render/otf2/records.c: each location's records ----------------------------------------- */
 

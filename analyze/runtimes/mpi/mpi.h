@@ -16,7 +16,7 @@ struct scene_args;
 /* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
 struct mpi_info {
 	struct tprof_mpi_args a;         /* as recorded: ranks within the communicator */
-	struct tprof_mpi_args2 b;
+	struct tprof_mpi_args2 b;        /* b.file: a string id of the trace (IO) */
 	int has_b;
 	const struct mpi_comm *comm;     /* NULL when no COMM record describes a.comm */
 	int32_t peer_world;              /* a.peer as a world rank, or TPROF_MPI_* when none */

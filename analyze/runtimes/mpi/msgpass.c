@@ -1,8 +1,8 @@
-/* runtimes/mpi/msgpass.c — an MPI call or request as the model's message-passing fact
- * (struct msgpass, model/output.h), for outputs that write message passing in records of
- * their own (OTF2): what the call sent or received, the request it posted, the collective it
- * was, from its recorded op and, where the op does not say, its name (MPI_Allreduce,
- * MPI_Ssend_init).  Persistent requests made (MPI_Send_init) post nothing yet: MPI_Start
+/* runtimes/mpi/msgpass.c — an MPI call or request as the model's message-passing fact (struct
+ * msgpass, model/output.h), for outputs that write message passing in records of their own (OTF2):
+ * what the call sent or received, the request it posted, the collective it was, from its recorded
+ * op and, where the op does not say, its name (MPI_Allreduce, MPI_Ssend_init); and MPI-IO's opens,
+ * closes, reads and writes.  Persistent requests made (MPI_Send_init) post nothing yet: MPI_Start
  * does, in an MPIREQ record. */
 #include <ctype.h>
 #include <string.h>
@@ -80,6 +80,35 @@ static void common(const struct mpi_info *mi, uint8_t kind, struct msgpass *mp)
 				.req = mi->has_b ? mi->b.req : 0 };
 }
 
+/* MPI-IO: a file opened or closed, a read or a write; 0 for the other calls on a file. */
+static int io(const struct mpi_info *mi, uint32_t name, struct msgpass *mp)
+{
+	const struct tprof_mpi_args *a = &mi->a;
+	const char *n = strings_get(name);
+	uint8_t kind;
+	if (!a->seq)
+		return 0;        /* a file not seen opened, a delete */
+	if (a->flags & (TPROF_MPIF_READ | TPROF_MPIF_WRITE))
+		kind = a->flags & TPROF_MPIF_NONBLOCKING ? MP_IIO : MP_IO;
+	else if (!strcmp(n, "MPI_File_open"))
+		kind = MP_IO_OPEN;
+	else if (!strcmp(n, "MPI_File_close"))
+		kind = MP_IO_CLOSE;
+	else
+		return 0;
+	common(mi, kind, mp);
+	mp->peer = mp->tag = TPROF_MPI_NONE;
+	mp->handle = a->seq;
+	mp->file = mi->has_b ? mi->b.file : 0;
+	if (kind == MP_IO)
+		mp->bytes2 = mi->has_b ? mi->b.bytes : 0;   /* asked for */
+	mp->flags |= a->flags & TPROF_MPIF_READ ? MPF_IO_READ : 0;
+	mp->flags |= a->flags & TPROF_MPIF_WRITE ? MPF_IO_WRITE : 0;
+	if (strstr(n, "_all") || strstr(n, "_ordered"))
+		mp->flags |= MPF_IO_COLLECTIVE;
+	return 1;
+}
+
 int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *mp)
 {
 	const struct tprof_mpi_args *a = &mi->a;
@@ -114,6 +143,8 @@ int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *m
 		mp->coll = coll_of(strings_get(name));
 		mp->bytes2 = mi->has_b ? b->bytes : 0;
 		break;
+	case TPROF_MPI_IO:
+		return io(mi, name, mp);
 	default:
 		return 0;
 	}

@@ -146,6 +146,8 @@ int mpi_req_op(const struct mpi_info *mi, uint32_t name)
 		return TPROF_MPI_IRECV;
 	case TPROF_MPI_COLL:
 		return TPROF_MPI_ICOLL;
+	case TPROF_MPI_IO:
+		return TPROF_MPI_OTHER;   /* MPI_File_iread...: no message, no collective */
 	default:
 		break;
 	}

@@ -1,8 +1,8 @@
-/* runtimes/mpi/scene.c — MPI in the scene: the arguments of MPI calls (communicator, peer
- * as a world rank and as a rank in the communicator, tag, bytes, root, collective number,
- * request), each matched message as a flow arrow from the sending call to the call in which
- * its receive completed, and for each collective, arrows from the entry of the member that
- * arrived last to the exits of the members that had to wait for it. */
+/* runtimes/mpi/scene.c — MPI in the scene: the arguments of MPI calls (communicator, peer as a
+ * world rank and as a rank in the communicator, tag, bytes, root, collective number, request;
+ * MPI-IO's file, read or write, bytes), each matched message as a flow arrow from the sending call
+ * to the call in which its receive completed, and for each collective, arrows from the entry of the
+ * member that arrived last to the exits of the members that had to wait for it. */
 #include <stdio.h>
 
 #include "../registry.h"
@@ -87,11 +87,21 @@ void mpi_scene_call_args(struct scene_args *sa, const struct event *ev)
 		if (mi->has_b && mi->b.req)
 			sa_hex(sa, "new_comm", mi->b.req);
 		break;
+	case TPROF_MPI_IO:
+		if (mi->b.file)
+			sa_name(sa, "file", mi->b.file);
+		if (a->seq)
+			sa_u64(sa, "file_number", a->seq);
+		if (a->flags & (TPROF_MPIF_READ | TPROF_MPIF_WRITE)) {
+			sa_str(sa, "io", a->flags & TPROF_MPIF_READ ? "read" : "write");
+			sa_u64(sa, "bytes", a->bytes);
+		}
+		break;
 	default:
 		break;
 	}
 	if (mi->has_b && mi->b.req && (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV ||
-				       a->op == TPROF_MPI_ICOLL))
+				       a->op == TPROF_MPI_ICOLL || a->op == TPROF_MPI_IO))
 		sa_hex(sa, "request", mi->b.req);
 	if (a->flags & TPROF_MPIF_PERSISTENT)
 		sa_str(sa, "persistent", "true");

@@ -1,8 +1,10 @@
-/* runtimes/mpi/summary.c — the summary's MPI part: MPI calls by total time with the bytes they moved;
- * per rank the time in MPI, its share of the rank's covered time and the late-sender wait,
+/* runtimes/mpi/summary.c — the summary's MPI part: MPI calls by total time with the bytes they
+ * moved (or read and wrote); per rank the time in MPI, its share of the rank's covered time
+ * and the late-sender wait,
  * with the imbalance across ranks; the messages matched and left unmatched; collectives by
  * call (instances, bytes, mean duration from first entry to last exit, effective bandwidth,
- * the time members waited for the last to arrive); and what clock alignment did. */
+ * the time members waited for the last to arrive); MPI-IO by file (summary-io.c); and what clock
+ * alignment did. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,7 @@ struct mpisum {
 	uint64_t *bytes;
 	struct collstat *colls;     /* by name id */
 	size_t cap;
+	struct mpiio *io;           /* summary-io.c */
 	struct rankstat *ranks;     /* by process index */
 	size_t nranks;
 	uint64_t messages, msg_bytes, blocking, late_n;
@@ -40,6 +43,7 @@ struct mpisum {
 struct mpisum *mpisum_new(void)
 {
 	struct mpisum *m = xcalloc(1, sizeof(*m));
+	m->io = mpiio_new();
 	return m;
 }
 
@@ -86,6 +90,8 @@ static uint64_t call_bytes(const struct mpi_info *mi)
 	case TPROF_MPI_COLL:
 	case TPROF_MPI_ICOLL:
 		return a->bytes + (mi->has_b ? mi->b.bytes : 0);
+	case TPROF_MPI_IO:
+		return a->bytes;   /* read or written */
 	default:
 		return 0;
 	}
@@ -115,6 +121,8 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 		const struct mpi_info *mi = mpi_info_of(ev);
 		if (mi)
 			m->bytes[ev->name] += call_bytes(mi);
+		if (mi && mi->a.op == TPROF_MPI_IO)
+			mpiio_call(m->io, mi, ev->name, d);
 		r->mpi = sat_add(r->mpi, d);
 		r->calls++;
 		break;
@@ -380,6 +388,7 @@ void mpisum_end(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_
 	ranks_table(m, w, tr, lo, hi);
 	messages(m, w, tr);
 	colls_table(m, w, tr, top);
+	mpiio_end(m->io, w, top);
 	clock_table(w, tr);
 	sw_close(w);
 	free(m->calls);

@@ -1,5 +1,6 @@
-/* runtimes/mpi/summary.h — the summary's MPI part: calls with bytes, ranks, messages, collectives and
- * clock alignment, fed event by event and printed at the end (runtimes/mpi/summary.c). */
+/* runtimes/mpi/summary.h — the summary's MPI part: calls with bytes, ranks, messages,
+ * collectives, MPI-IO and clock alignment, fed event by event and printed at the end
+ * (runtimes/mpi/summary.c, summary-io.c). */
 #ifndef TPROF_ANALYZE_SUMMARY_MPI_H
 #define TPROF_ANALYZE_SUMMARY_MPI_H
 
@@ -16,5 +17,12 @@ void mpisum_event(struct mpisum *m, const struct event *ev);
 /* Writes the MPI tables (the covered time is lo..hi, ns from the trace start) and frees m. */
 void mpisum_end(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo, int64_t hi,
 		int top);
+
+/* runtimes/mpi/summary-io.c: the MPI-IO table, fed each call of op IO (dur: its time) */
+struct mpi_info;
+struct mpiio;
+struct mpiio *mpiio_new(void);
+void mpiio_call(struct mpiio *m, const struct mpi_info *mi, uint32_t name, int64_t dur);
+void mpiio_end(struct mpiio *m, struct sumw *w, int top);   /* and frees m */
 
 #endif
