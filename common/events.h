@@ -262,6 +262,14 @@ enum tprof_mpi_op {
 				  * _WRITE): bytes as done (from the status; args2.bytes: as asked
 				  * for), as asked for when nonblocking (the completing MPIREQ has
 				  * them as done) */
+	TPROF_MPI_RMA = 15,      /* one-sided communication on a window: comm = the window's
+				  * communicator, tag = the window's number over it (the same on
+				  * every member), seq = the fences called on it before (a fence:
+				  * its own number, from 1); puts, gets and accumulates: peer =
+				  * the target, bytes the origin's (TPROF_MPIF_WRITE: sent to
+				  * the target, _READ: fetched from it; both for the atomic ones,
+				  * args2.bytes the bytes fetched); lock, unlock, flush: peer =
+				  * the rank; window made: args2.bytes = its size in bytes */
 };
 
 /* flags of struct tprof_mpi_args and of MPIREQ records */

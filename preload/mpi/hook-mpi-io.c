@@ -12,14 +12,8 @@
 /* Where the recorder's status goes when the program passes none. */
 #define MPI_IO_STATUS(status, own) MPI_STATUS_OR(status, own)
 
-/* The start of every wrapper here: the real function, the pass-through, the CALL begun. */
-#define MPI_IO_BEGIN_CALL(name, follow, args)                                              \
-	struct tprof_thread *t = &tprof_tls;                                               \
-	name##_fn real = get_##name();                                                     \
-	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                         \
-		MPI_PASS(name, real, args);                                                \
-	struct mpi_call c_, *c = &c_;                                                      \
-	mpi_begin_room(c, t, MPI_HOOK(name), 2, TPROF_MPI_IO, follow)
+/* The start of every wrapper here: a CALL of op IO, with room for `follow` units more. */
+#define MPI_IO_BEGIN_CALL(name, follow, args) MPI_WRAPPER_BEGIN(name, 2, TPROF_MPI_IO, follow, args)
 
 TPROF_EXPORT int MPI_File_open(MComm comm, const char *filename, int amode, MInfo info,
 			       MFile *fh)

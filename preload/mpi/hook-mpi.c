@@ -11,6 +11,7 @@ MPI_API(MPI_REAL)
 #define MPI_POLLS_Q 0
 #define MPI_POLLS_QC 0
 #define MPI_POLLS_QF 0
+#define MPI_POLLS_QW 0
 #define MPI_POLLS_H 0
 #define MPI_POLLS_P 1
 /* the polls with a fast side: their slot in a run's `armed`, + 1 */

@@ -20,6 +20,7 @@
 #include "mpi-abi.h"
 #include "mpi-comm.h"
 #include "mpi-file.h"
+#include "mpi-win.h"
 #include "mpi-kinds.h"
 #include "mpi-runtime.h"
 #include "../events/poll.h"
@@ -150,11 +151,12 @@
 	X(H, MPI_Comm_set_name, mpi_comm_set_name, MPI_COMM_SET_NAME, (COMM, comm),            \
 	  (STR, name))
 
-/* Every call: the calls above, MPI-IO (MPI_IO_API, below), then the rest (datatypes, groups,
- * topologies, attributes, info, errors, names, ports), each generated in a file of its own
- * (hook-mpi-query.c, hook-mpi-io.c, hook-mpi-other.c), so that the compiler inlines the
+/* Every call: the calls above, MPI-IO (MPI_IO_API, below), one-sided communication
+ * (MPI_RMA_API), then the rest (datatypes, groups, topologies, attributes, info, errors, names,
+ * ports), each generated in a file of its own (hook-mpi-query.c, hook-mpi-io.c,
+ * hook-mpi-rma.c, hook-mpi-other.c), so that the compiler inlines the
  * recording into each wrapper as it does in the hand-written ones. */
-#define MPI_API(X) MPI_MAIN_API(X) MPI_IO_API(X) MPI_OTHER_API(X)
+#define MPI_API(X) MPI_MAIN_API(X) MPI_IO_API(X) MPI_RMA_API(X) MPI_OTHER_API(X)
 
 /* Calls recorded by name (Q), or with the communicator they are given first (QC): generated
  * from Open MPI 4.1's mpi.h. */
@@ -627,6 +629,99 @@
 	X(H, name, fname, FNAME, (FILE, fh), __VA_ARGS__ (BUFK, buf), (INT, count),           \
 	  (TYPE, type))
 
+/* One-sided communication (hook-mpi-rma.c): windows made and freed, the calls that open and
+ * close epochs (fence, lock and unlock, post/start/complete/wait), flushes, and the calls
+ * that move data, by hand; the rest recorded with their window (QW).  A window's calls
+ * carry its communicator and its number over it, the same on every member (mpi-win.h). */
+#define MPI_RMA_OP(X, name, fname, FNAME, OBUF, ...)                                         \
+	X(H, name, fname, FNAME, (OBUF, origin), (INT, ocount), (TYPE, otype), (INT, target),  \
+	  (AINT, disp), (INT, tcount), (TYPE, ttype), __VA_ARGS__)
+#define MPI_RMA_GETACC(X, name, fname, FNAME, ...)                                           \
+	X(H, name, fname, FNAME, (CBUF, origin), (INT, ocount), (TYPE, otype), (BUF, result),  \
+	  (INT, rcount), (TYPE, rtype), (INT, target), (AINT, disp), (INT, tcount),           \
+	  (TYPE, ttype), (OP, op), __VA_ARGS__)
+#define MPI_RMA_API(X)                                                                         \
+	X(H, MPI_Win_create, mpi_win_create, MPI_WIN_CREATE, (BUF, base), (AINT, size),        \
+	  (INT, disp_unit), (INFO, info), (COMM, comm), (WIN_OUT, win))                        \
+	X(H, MPI_Win_allocate, mpi_win_allocate, MPI_WIN_ALLOCATE, (AINT, size),               \
+	  (INT, disp_unit), (INFO, info), (COMM, comm), (BUF, baseptr), (WIN_OUT, win))        \
+	X(H, MPI_Win_allocate_shared, mpi_win_allocate_shared, MPI_WIN_ALLOCATE_SHARED,        \
+	  (AINT, size), (INT, disp_unit), (INFO, info), (COMM, comm), (BUF, baseptr),          \
+	  (WIN_OUT, win))                                                                      \
+	X(H, MPI_Win_create_dynamic, mpi_win_create_dynamic, MPI_WIN_CREATE_DYNAMIC,           \
+	  (INFO, info), (COMM, comm), (WIN_OUT, win))                                          \
+	X(H, MPI_Win_free, mpi_win_free, MPI_WIN_FREE, (WIN_INOUT, win))                       \
+	X(H, MPI_Win_fence, mpi_win_fence, MPI_WIN_FENCE, (INT, assert_), (WIN, win))          \
+	X(H, MPI_Win_lock, mpi_win_lock, MPI_WIN_LOCK, (INT, lock_type), (INT, rank),          \
+	  (INT, assert_), (WIN, win))                                                          \
+	X(H, MPI_Win_unlock, mpi_win_unlock, MPI_WIN_UNLOCK, (INT, rank), (WIN, win))          \
+	X(H, MPI_Win_lock_all, mpi_win_lock_all, MPI_WIN_LOCK_ALL, (INT, assert_), (WIN, win)) \
+	X(H, MPI_Win_unlock_all, mpi_win_unlock_all, MPI_WIN_UNLOCK_ALL, (WIN, win))           \
+	X(H, MPI_Win_post, mpi_win_post, MPI_WIN_POST, (GROUP, group), (INT, assert_),         \
+	  (WIN, win))                                                                          \
+	X(H, MPI_Win_start, mpi_win_start, MPI_WIN_START, (GROUP, group), (INT, assert_),      \
+	  (WIN, win))                                                                          \
+	X(H, MPI_Win_complete, mpi_win_complete, MPI_WIN_COMPLETE, (WIN, win))                 \
+	X(H, MPI_Win_wait, mpi_win_wait, MPI_WIN_WAIT, (WIN, win))                             \
+	X(H, MPI_Win_test, mpi_win_test, MPI_WIN_TEST, (WIN, win), (FLAG, flag))               \
+	X(H, MPI_Win_flush, mpi_win_flush, MPI_WIN_FLUSH, (INT, rank), (WIN, win))             \
+	X(H, MPI_Win_flush_local, mpi_win_flush_local, MPI_WIN_FLUSH_LOCAL, (INT, rank),       \
+	  (WIN, win))                                                                          \
+	X(H, MPI_Win_flush_all, mpi_win_flush_all, MPI_WIN_FLUSH_ALL, (WIN, win))              \
+	X(H, MPI_Win_flush_local_all, mpi_win_flush_local_all, MPI_WIN_FLUSH_LOCAL_ALL,        \
+	  (WIN, win))                                                                          \
+	X(H, MPI_Win_sync, mpi_win_sync, MPI_WIN_SYNC, (WIN, win))                             \
+	MPI_RMA_OP(X, MPI_Put, mpi_put, MPI_PUT, CBUF, (WIN, win))                             \
+	MPI_RMA_OP(X, MPI_Get, mpi_get, MPI_GET, BUF, (WIN, win))                              \
+	MPI_RMA_OP(X, MPI_Accumulate, mpi_accumulate, MPI_ACCUMULATE, CBUF, (OP, op),          \
+		   (WIN, win))                                                                 \
+	MPI_RMA_GETACC(X, MPI_Get_accumulate, mpi_get_accumulate, MPI_GET_ACCUMULATE,          \
+		       (WIN, win))                                                             \
+	X(H, MPI_Fetch_and_op, mpi_fetch_and_op, MPI_FETCH_AND_OP, (CBUF, origin),            \
+	  (BUF, result), (TYPE, type), (INT, target), (AINT, disp), (OP, op), (WIN, win))      \
+	X(H, MPI_Compare_and_swap, mpi_compare_and_swap, MPI_COMPARE_AND_SWAP,                 \
+	  (CBUF, origin), (CBUF, compare), (BUF, result), (TYPE, type), (INT, target),         \
+	  (AINT, disp), (WIN, win))                                                            \
+	MPI_RMA_OP(X, MPI_Rput, mpi_rput, MPI_RPUT, CBUF, (WIN, win), (REQ_OUT, req))          \
+	MPI_RMA_OP(X, MPI_Rget, mpi_rget, MPI_RGET, BUF, (WIN, win), (REQ_OUT, req))           \
+	MPI_RMA_OP(X, MPI_Raccumulate, mpi_raccumulate, MPI_RACCUMULATE, CBUF, (OP, op),       \
+		   (WIN, win), (REQ_OUT, req))                                                 \
+	MPI_RMA_GETACC(X, MPI_Rget_accumulate, mpi_rget_accumulate, MPI_RGET_ACCUMULATE,       \
+		       (WIN, win), (REQ_OUT, req))                                             \
+	X(QW, MPI_Win_get_group, mpi_win_get_group, MPI_WIN_GET_GROUP, (WIN, win),             \
+	  (GROUP_OUT, group))                                                                  \
+	X(QW, MPI_Win_get_attr, mpi_win_get_attr, MPI_WIN_GET_ATTR, (WIN, win),                \
+	  (INT, win_keyval), (BUF, attribute_val), (IOUT, flag))                               \
+	X(QW, MPI_Win_set_attr, mpi_win_set_attr, MPI_WIN_SET_ATTR, (WIN, win),                \
+	  (INT, win_keyval), (BUF, attribute_val))                                             \
+	X(QW, MPI_Win_delete_attr, mpi_win_delete_attr, MPI_WIN_DELETE_ATTR, (WIN, win),       \
+	  (INT, win_keyval))                                                                   \
+	X(QW, MPI_Win_get_name, mpi_win_get_name, MPI_WIN_GET_NAME, (WIN, win),                \
+	  (STR_OUT, win_name), (IOUT, resultlen))                                              \
+	X(QW, MPI_Win_set_name, mpi_win_set_name, MPI_WIN_SET_NAME, (WIN, win),                \
+	  (STR, win_name))                                                                     \
+	X(QW, MPI_Win_get_info, mpi_win_get_info, MPI_WIN_GET_INFO, (WIN, win),                \
+	  (INFO_OUT, info_used))                                                               \
+	X(QW, MPI_Win_set_info, mpi_win_set_info, MPI_WIN_SET_INFO, (WIN, win), (INFO, info))  \
+	X(QW, MPI_Win_attach, mpi_win_attach, MPI_WIN_ATTACH, (WIN, win), (BUF, base),         \
+	  (AINT, size))                                                                        \
+	X(QW, MPI_Win_detach, mpi_win_detach, MPI_WIN_DETACH, (WIN, win), (CBUF, base))        \
+	X(QW, MPI_Win_shared_query, mpi_win_shared_query, MPI_WIN_SHARED_QUERY, (WIN, win),    \
+	  (INT, rank), (AINT_OUT, size), (IOUT, disp_unit), (BUF, baseptr))                    \
+	X(QW, MPI_Win_get_errhandler, mpi_win_get_errhandler, MPI_WIN_GET_ERRHANDLER,          \
+	  (WIN, win), (ERRH_OUT, errhandler))                                                  \
+	X(QW, MPI_Win_set_errhandler, mpi_win_set_errhandler, MPI_WIN_SET_ERRHANDLER,          \
+	  (WIN, win), (ERRH, errhandler))                                                      \
+	X(QW, MPI_Win_call_errhandler, mpi_win_call_errhandler, MPI_WIN_CALL_ERRHANDLER,       \
+	  (WIN, win), (INT, errorcode))                                                        \
+	X(Q, MPI_Win_create_keyval, mpi_win_create_keyval, MPI_WIN_CREATE_KEYVAL,              \
+	  (FUNC, win_copy_attr_fn), (FUNC, win_delete_attr_fn), (IOUT, win_keyval),            \
+	  (BUF, extra_state))                                                                  \
+	X(Q, MPI_Win_free_keyval, mpi_win_free_keyval, MPI_WIN_FREE_KEYVAL,                    \
+	  (IOUT, win_keyval))                                                                  \
+	X(Q, MPI_Win_create_errhandler, mpi_win_create_errhandler, MPI_WIN_CREATE_ERRHANDLER,  \
+	  (FUNC, function), (ERRH_OUT, errhandler))
+
 #if defined(TPROF_MPI_FORTRAN_SIDE)
 /* The wrappers' files compiled again for the Fortran bindings (fortran/): each wrapper is
  * then hidden, named tprof_mpi_f_<name>, and its "real function" is the binding's thunk,
@@ -711,6 +806,8 @@ extern struct tprof_hook tprof_mpi_hooks[] TPROF_HIDDEN;
 	MPI_GEN_BODY(name, params, args, 1, TPROF_MPI_OTHER, c->a->comm = mpi_comm_id(comm))
 #define MPI_GEN_QF(name, params, args)                                                    \
 	MPI_GEN_BODY(name, params, args, 2, TPROF_MPI_IO, mpi_io_file(c, fh))
+#define MPI_GEN_QW(name, params, args)                                                    \
+	MPI_GEN_BODY(name, params, args, 1, TPROF_MPI_RMA, mpi_rma_win(c, MPI_KEY(win)))
 #define MPI_GEN_H(name, params, args)
 #define MPI_GEN_P(name, params, args)
 #define MPI_UNPAREN(...) __VA_ARGS__
@@ -751,6 +848,17 @@ static inline void mpi_begin_room(struct mpi_call *c, struct tprof_thread *t,
 	tprof_room(t, 1 + ext + follow);
 	mpi_begin(c, t, h, ext, op);
 }
+
+/* The start of a hand-written wrapper: its real function and thread, the call passed on
+ * unrecorded (MPI_PASS) when this thread does not record it, else its CALL begun in `c`
+ * (ext units, op `op`, room for `follow` units of MPIREQ records). */
+#define MPI_WRAPPER_BEGIN(name, ext, op, follow, args)                                     \
+	struct tprof_thread *t = &tprof_tls;                                               \
+	name##_fn real = get_##name();                                                     \
+	if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                         \
+		MPI_PASS(name, real, args);                                                \
+	struct mpi_call c_, *c = &c_;                                                      \
+	mpi_begin_room(c, t, MPI_HOOK(name), ext, op, follow)
 
 /* Units of the MPIREQ records of n requests. */
 #define MPI_REQ_UNITS(n) (3 * (size_t)((n) > 0 ? (n) : 0))
@@ -898,6 +1006,19 @@ static inline uint64_t mpi_comm_of(MComm comm, struct tprof_mpi_comm **e)
 static inline uint64_t mpi_comm_id(MComm comm)
 {
 	return tprof_mpi_comm_id(tprof_mpi_comm(MPI_KEY(comm)));
+}
+
+/* The window of a one-sided call (op RMA): its communicator and its number over it (tag), the
+ * fences called on it before (seq); its entry, or NULL. */
+static inline struct tprof_mpi_win *mpi_rma_win(struct mpi_call *c, void *win)
+{
+	struct tprof_mpi_win *w = tprof_mpi_win_find(win);
+	if (w) {
+		c->a->comm = w->comm;
+		c->a->tag = (int32_t)w->number;
+		c->a->seq = __atomic_load_n(&w->fences, __ATOMIC_RELAXED);
+	}
+	return w;
 }
 
 /* The file of an MPI-IO call (a CALL of 2 units, op IO): its communicator, number and name. */

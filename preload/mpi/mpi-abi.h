@@ -19,6 +19,7 @@ typedef struct tmpi_request *tmpi_Request;
 typedef struct tmpi_message *tmpi_Message;
 typedef struct tmpi_errhandler *tmpi_Errhandler;
 typedef struct tmpi_file *tmpi_File;   /* a pointer in MPICH too */
+typedef struct tmpi_win *tmpi_Win;
 
 /* Addresses and counts: ptrdiff_t and long long in Open MPI. */
 typedef ptrdiff_t tmpi_Aint;
@@ -43,6 +44,7 @@ typedef struct tmpi_status {
 #define TMPI_ANY_TAG (-1)
 #define TMPI_UNDEFINED (-32766)
 #define TMPI_THREAD_MULTIPLE 3
+#define TMPI_LOCK_EXCLUSIVE 1
 #define TMPI_IN_PLACE ((void *)1)
 #define TMPI_BOTTOM ((void *)0)
 #define TMPI_STATUS_IGNORE ((tmpi_Status *)0)

@@ -24,6 +24,7 @@ struct tprof_mpi_comm {
 	uint8_t kind;              /* enum tprof_comm_kind */
 	uint32_t coll_seq;         /* collectives called on it so far (atomic) */
 	uint32_t creations;        /* communicator-creating calls over it so far (atomic) */
+	uint32_t windows;          /* windows made over it so far (atomic) */
 	uint32_t name;             /* string id of its name, 0 = none */
 	int32_t *members;          /* world ranks, local group then remote; -1 = not in WORLD */
 };
@@ -65,6 +66,12 @@ static inline uint32_t tprof_mpi_coll_seq(struct tprof_mpi_comm *e)
 static inline uint32_t tprof_mpi_comm_creation(struct tprof_mpi_comm *parent)
 {
 	return parent ? __atomic_fetch_add(&parent->creations, 1, __ATOMIC_RELAXED) : 0;
+}
+
+/* A window is being made over e: its number over e, from 1. */
+static inline uint32_t tprof_mpi_comm_window(struct tprof_mpi_comm *e)
+{
+	return e ? __atomic_add_fetch(&e->windows, 1, __ATOMIC_RELAXED) : 0;
 }
 
 /* MPI started: WORLD and SELF described and recorded.  MPI stopping: WORLD's group freed. */

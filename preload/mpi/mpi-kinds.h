@@ -22,11 +22,12 @@ typedef tmpi_Info MInfo;
 typedef tmpi_Group MGroup;
 typedef tmpi_Message MMsg;
 typedef tmpi_Errhandler MErrh;
+typedef tmpi_Win MWin;
 typedef tmpi_Status MStatus;
 #define MPI_KEY(h) ((void *)(h))
 #define MPI_STATUS_BYTES(st) ((st)->_ucount)
 #else
-typedef tmpich_Handle MComm, MType, MReq, MOp, MInfo, MGroup, MMsg, MErrh;
+typedef tmpich_Handle MComm, MType, MReq, MOp, MInfo, MGroup, MMsg, MErrh, MWin;
 typedef tmpich_Status MStatus;
 #define MPI_KEY(h) tmpich_key(h)
 #define MPI_STATUS_BYTES(st) tmpich_status_bytes(st)
@@ -38,10 +39,10 @@ typedef tmpi_Offset MOffset;
 
 /* ---- walking the pairs ------------------------------------------------------------------- */
 
-/* MPI_EACH(m, sep, (K1, n1), (K2, n2)...) is m(K1, n1) sep() m(K2, n2)...: up to 12 pairs. */
+/* MPI_EACH(m, sep, (K1, n1), (K2, n2)...) is m(K1, n1) sep() m(K2, n2)...: up to 13 pairs. */
 #define MPI_EACH(m, sep, ...) MPI_CAT(MPI_EACH_, MPI_NPAIRS(__VA_ARGS__))(m, sep, __VA_ARGS__)
-#define MPI_NPAIRS(...) MPI_NPAIRS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define MPI_NPAIRS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, n, ...) n
+#define MPI_NPAIRS(...) MPI_NPAIRS_(__VA_ARGS__, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define MPI_NPAIRS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, n, ...) n
 #define MPI_CAT(a, b) MPI_CAT_(a, b)
 #define MPI_CAT_(a, b) a##b
 #define MPI_COMMA() ,
@@ -58,6 +59,7 @@ typedef tmpi_Offset MOffset;
 #define MPI_EACH_10(m, s, p, ...) m p s() MPI_EACH_9(m, s, __VA_ARGS__)
 #define MPI_EACH_11(m, s, p, ...) m p s() MPI_EACH_10(m, s, __VA_ARGS__)
 #define MPI_EACH_12(m, s, p, ...) m p s() MPI_EACH_11(m, s, __VA_ARGS__)
+#define MPI_EACH_13(m, s, p, ...) m p s() MPI_EACH_12(m, s, __VA_ARGS__)
 
 /* The C prototype's parameters and the arguments that pass them on, in parentheses. */
 #define MPI_PARAMS(...) (MPI_EACH(MPI_CPARAM, MPI_COMMA, __VA_ARGS__))
@@ -100,6 +102,10 @@ typedef tmpi_Offset MOffset;
 #define MPI_CP_FILE_OUT(n) MFile *n
 #define MPI_CP_FILE_INOUT(n) MFile *n
 #define MPI_CP_OFFSET(n) MOffset n     /* a place in a file, in its view's units */
+#define MPI_CP_WIN(n) MWin n           /* a window given, made, or given and freed */
+#define MPI_CP_WIN_OUT(n) MWin *n
+#define MPI_CP_WIN_INOUT(n) MWin *n
+#define MPI_CP_AINT(n) MAint n         /* addresses, displacements, sizes */
 
 #define MPI_CA_ARGC(n) n
 #define MPI_CA_ARGV(n) n
@@ -132,11 +138,13 @@ typedef tmpi_Offset MOffset;
 #define MPI_CA_FILE_OUT(n) n
 #define MPI_CA_FILE_INOUT(n) n
 #define MPI_CA_OFFSET(n) n
+#define MPI_CA_WIN(n) n
+#define MPI_CA_WIN_OUT(n) n
+#define MPI_CA_WIN_INOUT(n) n
 
 /* Kinds of the calls recorded by name alone (Q and QC entries): their C parameters. */
 #define MPI_CP_INTS_OUT(n) int n[]     /* integers returned */
 #define MPI_CP_RANGES(n) int n[][3]    /* (first, last, stride) triplets given */
-#define MPI_CP_AINT(n) MAint n     /* addresses, displacements, sizes */
 #define MPI_CP_AINT_OUT(n) MAint *n
 #define MPI_CP_AINTS(n) const MAint n[]
 #define MPI_CP_AINTS_OUT(n) MAint n[]

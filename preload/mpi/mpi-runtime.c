@@ -85,7 +85,8 @@ static void *lookup_object(const char *name)
 	X(Comm_remote_size) X(Comm_test_inter) X(Comm_group) X(Comm_remote_group)            \
 	X(Group_size) X(Group_translate_ranks) X(Group_free) X(Comm_dup) X(Comm_free) X(Send) \
 	X(Recv) X(Test_cancelled) X(Query_thread) X(Comm_f2c) X(Type_f2c) X(Op_f2c)          \
-	X(Info_f2c) X(Group_f2c) X(Request_f2c) X(Message_f2c) X(Status_f2c) X(File_f2c)
+	X(Info_f2c) X(Group_f2c) X(Request_f2c) X(Message_f2c) X(Status_f2c) X(File_f2c)   \
+	X(Win_f2c)
 #define PMPI_OFFSET(field) offsetof(struct tprof_pmpi, field),
 #define PMPI_NAME(field) "PMPI_" #field "\0"
 static const unsigned short pmpi_offsets[] = { PMPI_LIST(PMPI_OFFSET) };
@@ -167,9 +168,10 @@ static void detect_locked(void)
 		if (tprof_mpi_abi == TPROF_MPI_ABI_MPICH && strstr(name, "_f2c"))
 			continue;
 		void **where = (void **)((char *)&tprof_pmpi + pmpi_offsets[i]);
-		/* an Open MPI built without MPI-IO has no files to convert */
+		/* an Open MPI built without MPI-IO (or one-sided communication) has no files
+		 * (or windows) to convert */
 		if (!tprof_real_get(where, &pmpi_miss[i], name, tprof_mpi_lookup) &&
-		    strcmp(name, "PMPI_File_f2c"))
+		    strcmp(name, "PMPI_File_f2c") && strcmp(name, "PMPI_Win_f2c"))
 			missing = name;
 	}
 	if (missing) {

@@ -69,6 +69,7 @@ struct tprof_pmpi {
 	tmpi_Request (*Request_f2c)(int);
 	tmpi_Message (*Message_f2c)(int);
 	tmpi_File (*File_f2c)(int);
+	tmpi_Win (*Win_f2c)(int);
 	int (*Status_f2c)(const int *, tmpi_Status *);
 };
 extern struct tprof_pmpi tprof_pmpi;

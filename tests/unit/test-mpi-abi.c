@@ -26,7 +26,8 @@ int main(int argc, char **argv)
 	ok(sizeof(tmpi_Comm) == sizeof(MPI_Comm) && sizeof(tmpi_Datatype) == sizeof(MPI_Datatype) &&
 	   sizeof(tmpi_Request) == sizeof(MPI_Request) && sizeof(tmpi_Group) == sizeof(MPI_Group) &&
 	   sizeof(tmpi_Op) == sizeof(MPI_Op) && sizeof(tmpi_Info) == sizeof(MPI_Info) &&
-	   sizeof(tmpi_Message) == sizeof(MPI_Message) && sizeof(tmpi_File) == sizeof(MPI_File),
+	   sizeof(tmpi_Message) == sizeof(MPI_Message) && sizeof(tmpi_File) == sizeof(MPI_File) &&
+	   sizeof(tmpi_Win) == sizeof(MPI_Win),
 	   "handles are pointer-sized");
 	ok(sizeof(tmpi_Offset) == sizeof(MPI_Offset) && (MPI_Offset)-1 < 0,
 	   "MPI_Offset is a signed %zu bytes", sizeof(MPI_Offset));
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
 	ok(TMPI_ANY_TAG == MPI_ANY_TAG && TMPI_UNDEFINED == MPI_UNDEFINED, "MPI_ANY_TAG, MPI_UNDEFINED");
 	ok(TMPI_IN_PLACE == MPI_IN_PLACE && TMPI_BOTTOM == MPI_BOTTOM, "MPI_IN_PLACE, MPI_BOTTOM");
 	ok(TMPI_THREAD_MULTIPLE == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE");
+	ok(TMPI_LOCK_EXCLUSIVE == MPI_LOCK_EXCLUSIVE, "MPI_LOCK_EXCLUSIVE");
 	ok((void *)TMPI_STATUS_IGNORE == (void *)MPI_STATUS_IGNORE &&
 	   (void *)TMPI_STATUSES_IGNORE == (void *)MPI_STATUSES_IGNORE,
 	   "MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE");

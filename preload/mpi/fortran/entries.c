@@ -140,7 +140,7 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 		}                                                                          \
 		struct tprof_thread *t = &tprof_tls;
 
-/* Q, QC and QF: as the generated C wrappers (hook-mpi-query.c), `more` filling what the call
+/* Q, QC, QF and QW: as the generated C wrappers (hook-mpi-query.c), `more` filling what the call
  * gives beyond its name.  The binding's error code is read from the program's ierr, or from the
  * entry's own where the program gave none (use mpi_f08 makes it optional). */
 #define MPI_F_RECORDED(name, ext, op, more, ...)                                          \
@@ -163,6 +163,9 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 #define MPI_F_ENTRY_QC(name, ...)                                                         \
 	MPI_F_RECORDED(name, 1, TPROF_MPI_OTHER,                                          \
 		       c->a->comm = mpi_comm_id(tprof_pmpi.Comm_f2c(*comm)), __VA_ARGS__)
+#define MPI_F_ENTRY_QW(name, ...)                                                         \
+	MPI_F_RECORDED(name, 1, TPROF_MPI_RMA,                                            \
+		       mpi_rma_win(c, MPI_KEY(tprof_pmpi.Win_f2c(*win))), __VA_ARGS__)
 #define MPI_F_ENTRY_QF(name, ...)                                                         \
 	MPI_F_RECORDED(name, 2, TPROF_MPI_IO, mpi_io_file(c, tprof_pmpi.File_f2c(*fh)),     \
 		       __VA_ARGS__)

@@ -278,6 +278,38 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FB_FILE_INOUT MPI_FB_FILE_OUT
 #define MPI_FM_FILE_INOUT 1
 
+/* A window: given, made, or given and freed (the wrapper reads the handle before). */
+#define MPI_FP_WIN MPI_FP_TYPE
+#define MPI_FN_WIN MPI_FN_TYPE
+#define MPI_FF_WIN MPI_FF_TYPE
+#define MPI_FL_WIN MPI_FL_TYPE
+#define MPI_FA_WIN(n) tprof_pmpi.Win_f2c(*n)
+#define MPI_FB_WIN MPI_FB_TYPE
+#define MPI_FM_WIN 1
+#define MPI_FP_WIN_OUT MPI_FP_COMM_OUT
+#define MPI_FN_WIN_OUT MPI_FN_COMM_OUT
+#define MPI_FF_WIN_OUT MPI_FF_COMM_OUT
+#define MPI_FL_WIN_OUT(n) MWin c_##n = NULL;
+#define MPI_FA_WIN_OUT MPI_FA_COMM_OUT
+#define MPI_FB_WIN_OUT(n) *n = tprof_pmpi.Win_f2c(*f->n);
+#define MPI_FM_WIN_OUT 1
+#define MPI_FP_WIN_INOUT MPI_FP_COMM_OUT
+#define MPI_FN_WIN_INOUT MPI_FN_COMM_OUT
+#define MPI_FF_WIN_INOUT MPI_FF_COMM_OUT
+#define MPI_FL_WIN_INOUT(n) MWin c_##n = tprof_pmpi.Win_f2c(*n);
+#define MPI_FA_WIN_INOUT MPI_FA_COMM_OUT
+#define MPI_FB_WIN_INOUT MPI_FB_WIN_OUT
+#define MPI_FM_WIN_INOUT 1
+
+/* An address, displacement or size: INTEGER(KIND=MPI_ADDRESS_KIND), C's MPI_Aint. */
+#define MPI_FP_AINT(n) MAint *n,
+#define MPI_FN_AINT(n) n,
+#define MPI_FF_AINT(n) MAint *n;
+#define MPI_FL_AINT(n)
+#define MPI_FA_AINT(n) *n
+#define MPI_FB_AINT(n)
+#define MPI_FM_AINT 0
+
 /* A place in a file: INTEGER(KIND=MPI_OFFSET_KIND), C's MPI_Offset. */
 #define MPI_FP_OFFSET(n) MOffset *n,
 #define MPI_FN_OFFSET(n) n,
@@ -341,10 +373,6 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FN_RANGES(n) n,
 #define MPI_FH_RANGES(n)
 #define MPI_FNH_RANGES(n)
-#define MPI_FP_AINT(n) void *n,
-#define MPI_FN_AINT(n) n,
-#define MPI_FH_AINT(n)
-#define MPI_FNH_AINT(n)
 #define MPI_FP_AINT_OUT(n) void *n,
 #define MPI_FN_AINT_OUT(n) n,
 #define MPI_FH_AINT_OUT(n)
@@ -466,6 +494,10 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FSET_FILE_OUT(n) fr.n = n;
 #define MPI_FSET_FILE_INOUT(n) fr.n = n;
 #define MPI_FSET_OFFSET(n) fr.n = n;
+#define MPI_FSET_WIN(n) fr.n = n;
+#define MPI_FSET_WIN_OUT(n) fr.n = n;
+#define MPI_FSET_WIN_INOUT(n) fr.n = n;
+#define MPI_FSET_AINT(n) fr.n = n;
 #define MPI_FSET_STR(n) fr.n = n; fr.n##_len = n##_len;
 #define MPI_FSET_STR_OUT MPI_FSET_STR
 
@@ -531,6 +563,14 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FNH_FILE_INOUT(n)
 #define MPI_FH_OFFSET(n)
 #define MPI_FNH_OFFSET(n)
+#define MPI_FH_WIN(n)
+#define MPI_FNH_WIN(n)
+#define MPI_FH_WIN_OUT(n)
+#define MPI_FNH_WIN_OUT(n)
+#define MPI_FH_WIN_INOUT(n)
+#define MPI_FNH_WIN_INOUT(n)
+#define MPI_FH_AINT(n)
+#define MPI_FNH_AINT(n)
 
 /* The ints of a Fortran status (MPI_STATUS_SIZE): the C status's, in both ABIs. */
 #define MPI_F_STATUS_INTS ((int)(sizeof(MStatus) / sizeof(MFint)))
