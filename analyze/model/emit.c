@@ -43,7 +43,8 @@ void emit_derived(struct pipeline *pl, struct event *ev)
 {
 	const struct window *w = &pl->win;
 	if (w->active) {
-		if (ev->kind == EV_MESSAGE ? ev->t1 < w->start || ev->t1 >= w->end
+		if (ev->kind == EV_MESSAGE || ev->kind == EV_RMA
+			    ? ev->t1 < w->start || ev->t1 >= w->end
 		    : ev->t1 > ev->t0 ? ev->t1 <= w->start || ev->t0 >= w->end
 				      : ev->t0 < w->start || ev->t0 >= w->end)
 			return;

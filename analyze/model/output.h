@@ -40,8 +40,13 @@ enum ev_kind {
 			  * from t0 to t1; name = the state's name ("Running") */
 	EV_FLOW,         /* an imported flow arrow (runtimes/import) from t0 on its `imp`
 			  * source thread to t1 on `thread`; name = its name */
+	EV_RMA,          /* an MPI one-sided transfer linked to the call that ended its epoch
+			  * at the target (runtimes/mpi/rma.c): info = struct rma_info
+			  * (runtimes/mpi/mpi.h); proc and thread the target's, name the
+			  * transfer's call, t0 its start, t1 the end of the target's call;
+			  * emitted once both are known; kept when t1 lies in the window */
 };
-#define EV_LAST EV_FLOW    /* the highest enum ev_kind */
+#define EV_LAST EV_RMA     /* the highest enum ev_kind */
 
 /* A CPU sample (EV_SAMPLE): its call stack as function names (trace-wide string ids),
  * innermost first; the first nkernel are kernel frames, the rest user frames. */
@@ -126,6 +131,15 @@ enum msgpass_kind {
 	MP_IO_CLOSE,     /* file number `handle` closed */
 	MP_IO,           /* a blocking read or write (MPF_IO_*) on file `handle`: bytes done */
 	MP_IIO,          /* a nonblocking one posted as request req: bytes asked for */
+	MP_RMA_WIN,      /* one-sided communication: window `window` of comm made */
+	MP_RMA_FREE,     /* freed */
+	MP_RMA_FENCE,    /* a fence on it: the operations before it complete */
+	MP_RMA_LOCK,     /* rank peer (-1: all) locked (MPF_RMA_EXCLUSIVE) */
+	MP_RMA_UNLOCK,   /* rank peer (-1: all) unlocked: the operations before it complete */
+	MP_RMA_CLOSE,    /* an access epoch ended or a flush: the operations before it complete */
+	MP_RMA_OP,       /* a put, get or atomic operation (MPF_RMA_*) to target peer: bytes sent
+			  * or fetched, bytes2 fetched by an atomic one; request req when it has
+			  * one */
 };
 
 /* Collective operations, as MPI (and OTF2) know them. */
@@ -140,6 +154,10 @@ enum msgpass_coll {
 #define MPF_IO_READ 0x4     /* MP_IO, MP_IIO: reads */
 #define MPF_IO_WRITE 0x8    /* writes */
 #define MPF_IO_COLLECTIVE 0x10   /* every process of the file's communicator takes part */
+#define MPF_RMA_PUT 0x4     /* MP_RMA_OP: a put */
+#define MPF_RMA_GET 0x8     /* a get */
+#define MPF_RMA_ATOMIC 0x10 /* an accumulate, fetch-and-op, compare-and-swap */
+#define MPF_RMA_EXCLUSIVE 0x20   /* MP_RMA_LOCK: an exclusive lock */
 
 struct msgpass {
 	uint8_t kind;                    /* enum msgpass_kind */
@@ -156,6 +174,7 @@ struct msgpass {
 					  * MP_IIO, MP_DONE) */
 	uint32_t handle;                 /* I/O: the file's number in the process, from 1 */
 	uint32_t file;                   /* I/O: its name, a trace string id (0: unknown) */
+	int32_t window;                  /* RMA: the window's number over comm */
 };
 
 

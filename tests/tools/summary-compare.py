@@ -129,6 +129,9 @@ SCHEMA = {
         "io": table({"opens": I, "reads": I, "read_bytes": I, "read_ns": I, "writes": I,
                      "write_bytes": I, "write_ns": I, "other_calls": I, "other_ns": I,
                      "file": S}),
+        "rma": table({"fences": I, "locks": I, "access_epochs": I, "puts": I, "put_bytes": I,
+                      "gets": I, "get_bytes": I, "atomics": I, "atomic_bytes": I,
+                      "move_ns": I, "sync_ns": I, "window": S}, linked=I, unlinked=I),
         "clock_alignment": {"rows": [{"rank": I, "process": I, "measured_at": S,
                                       "offset_ns": opt(I), "round_trip_ns": opt(I),
                                       "applied": B, "verdict": S, "label": S}]},
@@ -605,6 +608,15 @@ def mpi(m):
                       ["opens", "reads", "read_bytes", "read_ns", "writes", "write_bytes",
                        "write_ns", "other_calls", "other_ns", "file"])
     out += more(m["io"])
+    r = m["rma"]
+    out += rows_table(["=MPI one-sided communication by window: epochs, data moved (atomics: "
+                       "sent and fetched), time moving data and synchronizing"], r,
+                      ["fences", "locks", "access_epochs", "puts", "put_bytes", "gets",
+                       "get_bytes", "atomics", "atomic_bytes", "move_ns", "sync_ns", "window"])
+    if r["rows"]:
+        out += more(r) + [(["=fence epochs:", "linked", "=transfers linked to the fence that "
+                            "ended them at their target,", "unlinked",
+                            "=whose fence is not in the trace"], r)]
     out += rows_table(["=Clock alignment: offset = the rank's clock minus rank 0's (ns), "
                        "subtracted when applied"], m["clock_alignment"],
                       ["rank", "measured_at", "offset_ns", "round_trip_ns", "verdict", "label"])

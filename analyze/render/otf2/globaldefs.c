@@ -63,6 +63,7 @@ void otf2_globaldefs_write(struct otf2 *o)
 	otf2_defs_write_metrics(o, gw);
 	otf2_comms_write(o, gw);
 	otf2_io_write_defs(o, gw);
+	otf2_rma_write_defs(o, gw);
 	otf2_defs_write_done(o);
 	otf2_check(o, OTF2_Archive_CloseGlobalDefWriter(o->ar, gw));
 }

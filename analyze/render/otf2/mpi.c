@@ -13,6 +13,8 @@
  *   persistent         MPI_Start posts (MpiIsend or MpiIrecvRequest), completions as above
  *   MPI-IO             the I/O records of render/otf2/io.c; a nonblocking read or write
  *                      completes where its request did
+ *   one-sided          the RMA records of render/otf2/rma.c; a request-based operation
+ *                      completes locally where its request did
  * Ranks are those in the call's communicator, as recorded.  Requests get ids of their own:
  * a handle is reused by MPI once its request is done.  The host thread writer
  * (render/otf2/host.c) asks for a call's records and puts them in their places. */
@@ -161,6 +163,12 @@ void otf2_mpi_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mr
 {
 	if (io_call(o, mp, proc, after, before))
 		return;
+	struct mrec on_req = { 0 };
+	if (otf2_rma_call(o, mp, proc, after, before, &on_req)) {
+		if (on_req.kind)
+			req_add(o, proc, mp->req, &on_req);
+		return;
+	}
 	OTF2_CommRef c = call_comm(o, mp);
 	if (c == OTF2_UNDEFINED_COMM) {
 		/* Its request, if any, completes without a record (and without a warning). */

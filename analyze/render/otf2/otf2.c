@@ -242,6 +242,7 @@ static void destroy(struct otf2 *o)
 		OTF2_AttributeList_Delete(o->attrs);
 	otf2_mpi_free(o);
 	otf2_io_free(o);
+	otf2_rma_free(o);
 	otf2_contexts_free(o);
 	otf2_attrs_free(o->args);
 	otf2_defs_free(o->defs);

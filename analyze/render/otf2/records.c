@@ -109,7 +109,7 @@ static OTF2_ErrorCode put(OTF2_EvtWriter *w, OTF2_AttributeList *a, const struct
 								    m->peer, m->bytes, m->bytes2,
 								    m->req);
 	default:
-		return otf2_io_put(w, ts, m);
+		return m->kind >= MR_RMA_CREATE ? otf2_rma_put(w, ts, m) : otf2_io_put(w, ts, m);
 	}
 }
 

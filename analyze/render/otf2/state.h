@@ -16,6 +16,7 @@
  *                           kept back until the location is worth a writer
  *                           render/otf2/attrs.c: the items' arguments as attributes
  *                           render/otf2/io.c: I/O handles and files, and their records
+ *                           render/otf2/rma.c: RMA windows, and their records
  *   definitions registry    render/otf2/contexts.c: CPU samples' calling contexts
  *                           render/otf2/defs.c: refs handed out while items are written
  *   leaves                  render/otf2/collop.c: the model's collectives as OTF2's
@@ -55,18 +56,31 @@ enum mrec_kind {
 	MR_IO_BEGIN,      /* IoOperationBegin */
 	MR_IO_ISSUED,     /* IoOperationIssued */
 	MR_IO_DONE,       /* IoOperationComplete */
+	MR_RMA_CREATE,    /* RmaWinCreate (render/otf2/rma.c) */
+	MR_RMA_DESTROY,   /* RmaWinDestroy */
+	MR_RMA_FENCE_BEGIN, /* RmaCollectiveBegin */
+	MR_RMA_FENCE_END, /* RmaOpCompleteRemote (a range), RmaCollectiveEnd */
+	MR_RMA_LOCK,      /* RmaAcquireLock */
+	MR_RMA_UNLOCK,    /* RmaOpCompleteRemote (a range), RmaReleaseLock */
+	MR_RMA_DONE,      /* RmaOpCompleteRemote (a range) */
+	MR_RMA_OP,        /* RmaPut, RmaGet, RmaAtomic */
+	MR_RMA_OP_DONE,   /* RmaOpCompleteNonBlocking */
 };
 
 struct mrec {
 	uint8_t kind;            /* enum mrec_kind */
-	uint8_t op;              /* OTF2_CollectiveOp; I/O: OTF2_IoOperationMode */
-	uint32_t peer;           /* receiver, sender or root (a rank in comm); I/O: the handle */
-	uint32_t tag;            /* I/O: OTF2_IoOperationFlag */
+	uint8_t op;              /* OTF2_CollectiveOp; I/O: OTF2_IoOperationMode; RMA: put 0,
+				  * get 1, atomic 2, or OTF2_LockType */
+	uint32_t peer;           /* receiver, sender or root (a rank in comm); I/O: the handle;
+				  * RMA: the window */
+	uint32_t tag;            /* I/O: OTF2_IoOperationFlag; RMA: the remote rank */
 	OTF2_CommRef comm;
 	uint64_t bytes;          /* message length; collectives: bytes sent; I/O: bytes asked
 				  * for (begin), done (complete) */
-	uint64_t bytes2;         /* collectives: bytes received */
-	uint64_t req;            /* request id; I/O: the operation's matching id */
+	uint64_t bytes2;         /* collectives: bytes received; RMA: fetched, or the last
+				  * matching id of a range */
+	uint64_t req;            /* request id; I/O, RMA: the operation's matching id (the
+				  * first of a range) */
 };
 
 /* Attributes kept for a record written later (render/otf2/attrs.c). */
@@ -203,6 +217,7 @@ struct req {
 struct otf2_defs;
 struct otf2_attrs;
 struct otf2_io;
+struct otf2_rma;
 
 struct otf2 {
 	char *dir;
@@ -239,6 +254,7 @@ struct otf2 {
 	uint64_t mpi_skipped;            /* MPI records left out: communicator unknown */
 	uint64_t req_unknown;            /* completions of requests never seen posted */
 	struct otf2_io *io;              /* I/O handles and files (render/otf2/io.c) */
+	struct otf2_rma *rma;            /* RMA windows (render/otf2/rma.c) */
 	/* decided at the end (otf2_system_prepare) */
 	int mpi;                         /* the trace has MPI: MPI groups and communicators */
 	struct loc **rank_locs;          /* the location of each world rank, then one for
@@ -364,6 +380,18 @@ void otf2_io_write_defs(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_io_free(struct otf2 *o);
 /* An I/O record (MR_IO_*). */
 OTF2_ErrorCode otf2_io_put(OTF2_EvtWriter *w, OTF2_TimeStamp ts, const struct mrec *m);
+
+/* ---- render/otf2/rma.c: RMA windows and operations ------------------------------------- */
+
+/* The RMA records of a call of process proc (1; 0 when it has none of its own kind), and in
+ * *on_req what its request's completion writes. */
+int otf2_rma_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mrec *after,
+		  struct mrec *before, struct mrec *on_req);
+/* The windows, after the communicators. */
+void otf2_rma_write_defs(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+void otf2_rma_free(struct otf2 *o);
+/* An RMA record (MR_RMA_*). */
+OTF2_ErrorCode otf2_rma_put(OTF2_EvtWriter *w, OTF2_TimeStamp ts, const struct mrec *m);
 
 /* ---- render/otf2/records.c: each location's records ----------------------------------------- */
 

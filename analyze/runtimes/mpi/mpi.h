@@ -77,6 +77,35 @@ void match_recv_done(struct match *m, const struct mpi_where *w, uint64_t order,
 		     int blocking, int nomsg);
 void match_finish(struct match *m);     /* and frees m */
 
+/* runtimes/mpi/rma.c: one-sided communication.  What a call on a window is, by its name (a
+ * cache by name id, one per user); and each put, get or atomic operation of an origin in a
+ * fence epoch linked to the fence that ends the epoch at its target (EV_RMA). */
+enum rma_kind { RK_OTHER, RK_PUT, RK_GET, RK_ATOMIC, RK_FENCE, RK_LOCK, RK_START, RK_END,
+		RK_SYNC, RK_MADE, RK_FREE };
+struct rma_kinds {
+	uint8_t *kind_of;                /* by name id: enum rma_kind + 1; 0: not looked up */
+	size_t n;
+};
+enum rma_kind rma_kind(struct rma_kinds *k, uint32_t name);
+enum rma_kind rma_kind_of(const char *name);    /* the same, uncached */
+/* An EV_RMA: the transfer at the origin and the call at the target that ended its epoch. */
+struct rma_info {
+	uint64_t comm_id;                /* the window's communicator and number over it */
+	int32_t window;
+	int32_t origin, target;          /* world ranks */
+	uint8_t kind;                    /* RK_PUT, RK_GET, RK_ATOMIC */
+	uint64_t bytes;                  /* the origin's (sent and fetched, for an atomic one) */
+	uint64_t id;                     /* unique within the trace: flow ids */
+	struct thread *othread, *tthread;
+	int64_t o_t0, o_t1;              /* the origin's call */
+	int64_t t_t0, t_t1;              /* the target's call that ended the epoch */
+};
+struct rmas;
+struct rmas *rmas_new(struct pipeline *pl);
+void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name,
+	       const struct mpi_info *mi);
+void rmas_finish(struct rmas *r);        /* and frees r */
+
 /* runtimes/mpi/coll.c: collectives */
 struct colls;
 struct colls *colls_new(struct pipeline *pl);

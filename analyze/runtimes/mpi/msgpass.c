@@ -109,6 +109,39 @@ static int io(const struct mpi_info *mi, uint32_t name, struct msgpass *mp)
 	return 1;
 }
 
+/* One-sided communication: windows made and freed, fences, locks, the calls that complete
+ * operations, and the operations themselves. */
+static int rma(const struct mpi_info *mi, uint32_t name, struct msgpass *mp)
+{
+	const struct tprof_mpi_args *a = &mi->a;
+	enum rma_kind k = rma_kind_of(strings_get(name));
+	static const uint8_t kind[] = {
+		[RK_PUT] = MP_RMA_OP, [RK_GET] = MP_RMA_OP, [RK_ATOMIC] = MP_RMA_OP,
+		[RK_FENCE] = MP_RMA_FENCE, [RK_LOCK] = MP_RMA_LOCK, [RK_END] = MP_RMA_CLOSE,
+		[RK_MADE] = MP_RMA_WIN, [RK_FREE] = MP_RMA_FREE,
+	};
+	const char *n = strings_get(name);
+	uint8_t mk = k < sizeof(kind) ? kind[k] : 0;
+	if (k == RK_END && strstr(n, "unlock"))
+		mk = MP_RMA_UNLOCK;
+	else if (k == RK_SYNC && strstr(n, "flush"))
+		mk = MP_RMA_CLOSE;
+	if (!mk || a->tag <= 0)
+		return 0;        /* the target's side of PSCW; a window not seen made */
+	common(mi, mk, mp);
+	mp->window = a->tag;
+	mp->tag = TPROF_MPI_NONE;
+	if (k == RK_LOCK && (a->flags & TPROF_MPIF_WRITE))
+		mp->flags |= MPF_RMA_EXCLUSIVE;
+	if (k == RK_PUT || k == RK_GET || k == RK_ATOMIC) {
+		mp->flags |= k == RK_PUT ? MPF_RMA_PUT : k == RK_GET ? MPF_RMA_GET : MPF_RMA_ATOMIC;
+		mp->bytes2 = mi->has_b ? mi->b.bytes : 0;
+		if (a->flags & TPROF_MPIF_PROC_NULL)
+			mp->flags |= MPF_NULL;
+	}
+	return 1;
+}
+
 int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *mp)
 {
 	const struct tprof_mpi_args *a = &mi->a;
@@ -145,6 +178,8 @@ int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *m
 		break;
 	case TPROF_MPI_IO:
 		return io(mi, name, mp);
+	case TPROF_MPI_RMA:
+		return rma(mi, name, mp);
 	default:
 		return 0;
 	}

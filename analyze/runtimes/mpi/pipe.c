@@ -1,8 +1,8 @@
-/* runtimes/mpi/pipe.c — routes the MPI calls and requests the pipeline decodes to message matching
- * and collective grouping: which call posts a send or a receive, which completes one, which
- * enters or leaves a collective.  Requests (MPIREQ) belong to the call their thread made
- * last (the one with their correlation id), which is the call that started or completed
- * them. */
+/* runtimes/mpi/pipe.c — routes the MPI calls and requests the pipeline decodes to message
+ * matching, collective grouping and one-sided communication (rma.c): which call posts a send
+ * or a receive, which completes one, which enters or leaves a collective, which moves data
+ * or ends an epoch on a window.  Requests (MPIREQ) belong to the call their thread made last
+ * (the one with their correlation id), which is the call that started or completed them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +13,7 @@
 struct mpi_state {
 	struct match *match;
 	struct colls *colls;
+	struct rmas *rmas;
 };
 
 /* This runtime's state in the pipeline. */
@@ -28,6 +29,7 @@ static struct mpi_state *state(struct pipeline *pl)
 		*s = xcalloc(1, sizeof(**s));
 		(*s)->match = match_new(pl);
 		(*s)->colls = colls_new(pl);
+		(*s)->rmas = rmas_new(pl);
 	}
 	return *s;
 }
@@ -127,6 +129,10 @@ void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct
 	case TPROF_MPI_ICOLL:
 		colls_post(state(pl)->colls, &w, name, mi);
 		break;
+	case TPROF_MPI_RMA:
+		if (done)
+			rmas_call(state(pl)->rmas, &w, name, mi);
+		break;
 	default:
 		break;
 	}
@@ -147,7 +153,8 @@ int mpi_req_op(const struct mpi_info *mi, uint32_t name)
 	case TPROF_MPI_COLL:
 		return TPROF_MPI_ICOLL;
 	case TPROF_MPI_IO:
-		return TPROF_MPI_OTHER;   /* MPI_File_iread...: no message, no collective */
+	case TPROF_MPI_RMA:
+		return TPROF_MPI_OTHER;   /* MPI_File_iread, MPI_Rput: no message, no collective */
 	default:
 		break;
 	}
@@ -222,6 +229,7 @@ void mpi_finish(struct pipeline *pl)
 		return;
 	match_finish(s->match);
 	colls_finish(s->colls);
+	rmas_finish(s->rmas);
 	free(s);
 	*slot(pl) = NULL;
 }

@@ -2,7 +2,8 @@
  * world rank and as a rank in the communicator, tag, bytes, root, collective number, request;
  * MPI-IO's file, read or write, bytes), each matched message as a flow arrow from the sending call
  * to the call in which its receive completed, and for each collective, arrows from the entry of the
- * member that arrived last to the exits of the members that had to wait for it. */
+ * member that arrived last to the exits of the members that had to wait for it; one-sided
+ * transfers of fence epochs as arrows from the origin's call to the target's fence (rma.c). */
 #include <stdio.h>
 
 #include "../registry.h"
@@ -87,6 +88,22 @@ void mpi_scene_call_args(struct scene_args *sa, const struct event *ev)
 		if (mi->has_b && mi->b.req)
 			sa_hex(sa, "new_comm", mi->b.req);
 		break;
+	case TPROF_MPI_RMA:
+		sa_i64(sa, "window", a->tag);
+		if (a->peer != TPROF_MPI_NONE) {
+			arg_rank(sa, "target", mi->peer_world);
+			arg_rank(sa, "target_in_comm", a->peer);
+		}
+		if (a->bytes)
+			sa_u64(sa, "bytes", a->bytes);
+		/* the atomic ones fetch (read and write); a window made has its size */
+		if (mi->has_b && mi->b.bytes)
+			sa_u64(sa, (a->flags & (TPROF_MPIF_READ | TPROF_MPIF_WRITE)) ==
+					   (TPROF_MPIF_READ | TPROF_MPIF_WRITE)
+					   ? "bytes_fetched" : "size",
+			       mi->b.bytes);
+		sa_u64(sa, "fences", a->seq);
+		break;
 	case TPROF_MPI_IO:
 		if (mi->b.file)
 			sa_name(sa, "file", mi->b.file);
@@ -101,7 +118,8 @@ void mpi_scene_call_args(struct scene_args *sa, const struct event *ev)
 		break;
 	}
 	if (mi->has_b && mi->b.req && (a->op == TPROF_MPI_ISEND || a->op == TPROF_MPI_IRECV ||
-				       a->op == TPROF_MPI_ICOLL || a->op == TPROF_MPI_IO))
+				       a->op == TPROF_MPI_ICOLL || a->op == TPROF_MPI_IO ||
+				       a->op == TPROF_MPI_RMA))
 		sa_hex(sa, "request", mi->b.req);
 	if (a->flags & TPROF_MPIF_PERSISTENT)
 		sa_str(sa, "persistent", "true");
@@ -150,10 +168,33 @@ static void collective(struct scene *s, const struct event *ev)
 	}
 }
 
+/* From the origin's call to the target's fence that ended the epoch. */
+static void rma(struct scene *s, const struct event *ev)
+{
+	const struct rma_info *ri = ev->info;
+	static const char *const kind[] = { [RK_PUT] = "put", [RK_GET] = "get",
+					    [RK_ATOMIC] = "atomic" };
+	struct tracks *tk = scene_tracks(s);
+	struct scene_args a;
+	a.n = 0;
+	sa_str(&a, "op", ri->kind <= RK_ATOMIC && kind[ri->kind] ? kind[ri->kind] : "?");
+	sa_u64(&a, "bytes", ri->bytes);
+	sa_i64(&a, "window", ri->window);
+	sa_i64(&a, "origin", ri->origin);
+	sa_i64(&a, "target", ri->target);
+	char key[32];
+	snprintf(key, sizeof(key), "r%llu", (unsigned long long)ri->id);
+	scene_flow(s, key, "mpi", "rma", tracks_thread(tk, ri->othread, 1),
+		   scene_flow_ts(ri->o_t0, ri->o_t0, ri->o_t1), tracks_thread(tk, ri->tthread, 1),
+		   scene_flow_ts(ri->t_t1, ri->t_t0, ri->t_t1), ri->t_t0, ri->t_t1, &a);
+}
+
 int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self)
 {
 	(void)self;
-	if (ev->kind == EV_MESSAGE)
+	if (ev->kind == EV_RMA)
+		rma(s, ev);
+	else if (ev->kind == EV_MESSAGE)
 		message(s, ev);
 	else if (ev->kind == EV_COLLECTIVE)
 		collective(s, ev);

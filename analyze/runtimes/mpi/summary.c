@@ -3,8 +3,8 @@
  * and the late-sender wait,
  * with the imbalance across ranks; the messages matched and left unmatched; collectives by
  * call (instances, bytes, mean duration from first entry to last exit, effective bandwidth,
- * the time members waited for the last to arrive); MPI-IO by file (summary-io.c); and what clock
- * alignment did. */
+ * the time members waited for the last to arrive); MPI-IO by file (summary-io.c); one-sided
+ * communication by window (summary-rma.c); and what clock alignment did. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +33,7 @@ struct mpisum {
 	struct collstat *colls;     /* by name id */
 	size_t cap;
 	struct mpiio *io;           /* summary-io.c */
+	struct mpirma *rma;         /* summary-rma.c */
 	struct rankstat *ranks;     /* by process index */
 	size_t nranks;
 	uint64_t messages, msg_bytes, blocking, late_n;
@@ -44,6 +45,7 @@ struct mpisum *mpisum_new(void)
 {
 	struct mpisum *m = xcalloc(1, sizeof(*m));
 	m->io = mpiio_new();
+	m->rma = mpirma_new();
 	return m;
 }
 
@@ -92,6 +94,8 @@ static uint64_t call_bytes(const struct mpi_info *mi)
 		return a->bytes + (mi->has_b ? mi->b.bytes : 0);
 	case TPROF_MPI_IO:
 		return a->bytes;   /* read or written */
+	case TPROF_MPI_RMA:
+		return a->bytes + (mi->has_b ? mi->b.bytes : 0);   /* sent or fetched, or both */
 	default:
 		return 0;
 	}
@@ -123,6 +127,8 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 			m->bytes[ev->name] += call_bytes(mi);
 		if (mi && mi->a.op == TPROF_MPI_IO)
 			mpiio_call(m->io, mi, ev->name, d);
+		else if (mi && mi->a.op == TPROF_MPI_RMA)
+			mpirma_call(m->rma, mi, ev->name, d);
 		r->mpi = sat_add(r->mpi, d);
 		r->calls++;
 		break;
@@ -389,6 +395,7 @@ void mpisum_end(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_
 	messages(m, w, tr);
 	colls_table(m, w, tr, top);
 	mpiio_end(m->io, w, top);
+	mpirma_end(m->rma, w, tr, top);
 	clock_table(w, tr);
 	sw_close(w);
 	free(m->calls);

@@ -1,6 +1,6 @@
 /* runtimes/mpi/summary.h — the summary's MPI part: calls with bytes, ranks, messages,
- * collectives, MPI-IO and clock alignment, fed event by event and printed at the end
- * (runtimes/mpi/summary.c, summary-io.c). */
+ * collectives, MPI-IO, one-sided communication and clock alignment, fed event by event and
+ * printed at the end (runtimes/mpi/summary.c, summary-io.c, summary-rma.c). */
 #ifndef TPROF_ANALYZE_SUMMARY_MPI_H
 #define TPROF_ANALYZE_SUMMARY_MPI_H
 
@@ -24,5 +24,11 @@ struct mpiio;
 struct mpiio *mpiio_new(void);
 void mpiio_call(struct mpiio *m, const struct mpi_info *mi, uint32_t name, int64_t dur);
 void mpiio_end(struct mpiio *m, struct sumw *w, int top);   /* and frees m */
+
+/* runtimes/mpi/summary-rma.c: the one-sided communication table, fed each call of op RMA */
+struct mpirma;
+struct mpirma *mpirma_new(void);
+void mpirma_call(struct mpirma *m, const struct mpi_info *mi, uint32_t name, int64_t dur);
+void mpirma_end(struct mpirma *m, struct sumw *w, const struct trace *tr, int top);  /* frees m */
 
 #endif
