@@ -1,0 +1,122 @@
+"""mpi-rma.py — the checks of func/t-mpi-rma.sh: apps/mpi-rma prints what every rank did as
+one JSON line (the truth): its calls of each kind on its window, their bytes, and the
+transfers of its fence epochs.  Each check reads it beside what tprof made of the run: the
+summary as JSON (--summary=json), the Chrome trace, otf2-print's event listing."""
+import collections
+import json
+import re
+from importlib import import_module
+
+from checklib import fail, main
+from chrome_trace import events as chrome_events, load
+
+otf2 = import_module("lib-otf2")
+
+
+def _truth(path):
+    with open(path) as f:
+        t = json.loads(f.read().strip().splitlines()[-1])
+    if not t["ok"]:
+        fail("the program says its window held other data than its neighbours wrote")
+    return t
+
+
+def summary(truth, summary_json):
+    """The one-sided table: one row for the window, with every rank's epochs, operations and
+    bytes; every transfer of a fence epoch linked to its target's fence."""
+    t = _truth(truth)
+    with open(summary_json) as f:
+        rma = json.load(f)["mpi"]["rma"]
+    rows = {r["window"]: r for r in rma["rows"]}
+    if set(rows) != {t["window"]}:
+        fail("windows %s, not %s" % (sorted(rows), t["window"]))
+    r = rows[t["window"]]
+    for key, n in t["per_rank"].items():
+        got = rma[key] if key == "linked" else r[key]
+        if got != n * t["ranks"]:
+            fail("%s: %d, not %d" % (key, got, n * t["ranks"]))
+    if rma["unlinked"]:
+        fail("%d transfers not linked" % rma["unlinked"])
+
+
+def _slices(d):
+    by = collections.defaultdict(list)
+    for e in chrome_events(d):
+        if e.get("ph") == "X":
+            by[(e["pid"], e["tid"])].append(e)
+    return by
+
+
+def _inside(slices, where, ts, names):
+    return any(s["ts"] <= ts <= s["ts"] + s["dur"] and s["name"] in names
+               for s in slices.get(where, []))
+
+
+def chrome(truth, trace):
+    """Each transfer of a fence epoch is an arrow from the origin's call (MPI_Put, MPI_Get,
+    MPI_Accumulate) to the target's MPI_Win_fence, on another rank, with its bytes."""
+    t = _truth(truth)
+    d = load(trace)
+    slices = _slices(d)
+    starts, ends = {}, {}
+    for e in chrome_events(d):
+        if e.get("name") == "rma" and e.get("ph") in ("s", "f"):
+            (starts if e["ph"] == "s" else ends)[e["id"]] = e
+    want = t["per_rank"]["linked"] * t["ranks"]
+    if len(starts) != want or set(starts) != set(ends):
+        fail("%d arrows (%d ends), not %d" % (len(starts), len(ends), want))
+    ops = collections.Counter()
+    for i, s in starts.items():
+        f = ends[i]
+        if not _inside(slices, (s["pid"], s["tid"]), s["ts"],
+                       ("MPI_Put", "MPI_Get", "MPI_Accumulate")):
+            fail("arrow %s does not leave a put, get or accumulate: %s" % (i, s))
+        if not _inside(slices, (f["pid"], f["tid"]), f["ts"], ("MPI_Win_fence",)):
+            fail("arrow %s does not end in the target's MPI_Win_fence: %s" % (i, f))
+        if f["pid"] == s["pid"]:
+            fail("arrow %s ends on its own rank" % i)
+        ops[s["args"]["op"]] += 1
+        ops[s["args"]["op"] + " bytes"] += s["args"]["bytes"]
+    n = t["ranks"]
+    if ops != {"put": n, "put bytes": 4096 * n, "get": n, "get bytes": 2048 * n, "atomic": n,
+               "atomic bytes": 1024 * n}:
+        fail("arrows by operation: %s" % dict(ops))
+
+
+def otf2_rma(truth, events_path):
+    """OTF2's RMA records: a window made and freed on every rank, every fence a collective
+    begin and end, every lock acquired and released, each put, get and atomic operation
+    with its bytes, each completed remotely exactly once (and locally where its request
+    completed)."""
+    t = _truth(truth)
+    n, p = t["ranks"], t["per_rank"]
+    ev = otf2.events(events_path)
+    count = collections.Counter(r for r, _, _, _ in ev if r.startswith("RMA_"))
+    want = {"RMA_WIN_CREATE": n, "RMA_WIN_DESTROY": n, "RMA_COLLECTIVE_BEGIN": p["fences"] * n,
+            "RMA_COLLECTIVE_END": p["fences"] * n, "RMA_ACQUIRE_LOCK": n,
+            "RMA_RELEASE_LOCK": n, "RMA_PUT": p["puts"] * n, "RMA_GET": p["gets"] * n,
+            "RMA_ATOMIC": p["atomics"] * n, "RMA_OP_COMPLETE_NON_BLOCKING": n,
+            "RMA_OP_COMPLETE_REMOTE": (p["puts"] + p["gets"] + p["atomics"]) * n}
+    if dict(count) != want:
+        fail("RMA records %s, not %s" % (dict(count), want))
+    mid = re.compile(r"Matching: (\d+)")
+    issued, done = collections.Counter(), collections.Counter()
+    sent = collections.Counter()
+    for r, loc, _, x in ev:
+        if r in ("RMA_PUT", "RMA_GET", "RMA_ATOMIC"):
+            issued[(loc, int(mid.search(x).group(1)))] += 1
+            m = re.search(r"Bytes: (\d+)", x) or re.search(r"Sent: (\d+)", x)
+            sent[r] += int(m.group(1))
+            if r == "RMA_ATOMIC":
+                sent[r] += int(re.search(r"Received: (\d+)", x).group(1))
+        elif r == "RMA_OP_COMPLETE_REMOTE":
+            done[(loc, int(mid.search(x).group(1)))] += 1
+    if issued != done or set(issued.values()) != {1}:
+        fail("operations issued %d, completed remotely %d, not each once" % (len(issued),
+                                                                             len(done)))
+    if sent != {"RMA_PUT": p["put_bytes"] * n, "RMA_GET": p["get_bytes"] * n,
+                "RMA_ATOMIC": p["atomic_bytes"] * n}:
+        fail("bytes %s" % dict(sent))
+
+
+main(globals())
