@@ -4,7 +4,9 @@
  * are ordered per communicator), the bytes this process contributes (args.bytes) and the
  * bytes it obtains (args2.bytes), by the rules of docs/FORMAT.md: count x PMPI_Type_size,
  * summed over the count arrays of the v and w variants; MPI_IN_PLACE takes the size from the
- * other side.  Roots and ranks of inter-communicators follow MPI (MPI_ROOT, MPI_PROC_NULL). */
+ * other side.  Roots and ranks of inter-communicators follow MPI (MPI_ROOT, MPI_PROC_NULL).
+ * The neighbourhood collectives count their topology's sources and destinations
+ * (tprof_mpi_comm_degrees). */
 #include "hook-mpi.h"
 
 /* What the byte rules need to know of the communicator. */
@@ -179,6 +181,35 @@ static void bytes_alltoallw(struct mpi_call *c, const struct comm_sizes *z, cons
 	uint64_t recv = sum_w(rcounts, rtypes, z->n);
 	SENT(sbuf == TMPI_IN_PLACE ? recv : sum_w(scounts, stypes, z->n));
 	RECV(recv);
+}
+
+/* The neighbourhood collectives: the same block to each destination (allgather), a block
+ * for each (alltoall), the v and w variants by their counts; from each source. */
+static void bytes_neighbor(struct mpi_call *c, struct tprof_mpi_comm *e, int scount, MType stype,
+			   int rcount, MType rtype)
+{
+	int in, out;
+	tprof_mpi_comm_degrees(e, &in, &out);
+	SENT((uint64_t)out * mpi_bytes(scount, stype));
+	RECV((uint64_t)in * mpi_bytes(rcount, rtype));
+}
+
+static void bytes_neighbor_v(struct mpi_call *c, struct tprof_mpi_comm *e, const int *scounts,
+			     int scount, MType stype, const int *rcounts, MType rtype)
+{
+	int in, out;
+	tprof_mpi_comm_degrees(e, &in, &out);
+	SENT(scounts ? sum(scounts, out, stype) : (uint64_t)out * mpi_bytes(scount, stype));
+	RECV(sum(rcounts, in, rtype));
+}
+
+static void bytes_neighbor_w(struct mpi_call *c, struct tprof_mpi_comm *e, const int *scounts,
+			     const MType *stypes, const int *rcounts, const MType *rtypes)
+{
+	int in, out;
+	tprof_mpi_comm_degrees(e, &in, &out);
+	SENT(sum_w(scounts, stypes, out));
+	RECV(sum_w(rcounts, rtypes, in));
 }
 
 static void bytes_reduce_scatter(struct mpi_call *c, const struct comm_sizes *z, const int *rcounts,
@@ -423,3 +454,67 @@ TPROF_EXPORT int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rco
 					   MOp op, MComm comm, MReq *req)
 COLL(MPI_Ireduce_scatter_block, req, NOROOT, sbuf,
      bytes_reduce_scatter_block(c, &z, rcount, type), sbuf, rbuf, rcount, type, op, comm, req)
+
+/* ---- neighbourhood collectives ------------------------------------------------------------ */
+
+#define MPI_NB_BLOCKING(name)                                                              \
+	TPROF_EXPORT int name(const void *sbuf, int scount, MType stype, void *rbuf, int rcount, \
+			      MType rtype, MComm comm)                                      \
+	COLL(name, NULL, NOROOT, NOBUF, bytes_neighbor(c, e, scount, stype, rcount, rtype), \
+	     sbuf, scount, stype, rbuf, rcount, rtype, comm)
+#define MPI_NB_NONBLOCKING(name)                                                           \
+	TPROF_EXPORT int name(const void *sbuf, int scount, MType stype, void *rbuf, int rcount, \
+			      MType rtype, MComm comm, MReq *req)                           \
+	COLL(name, req, NOROOT, NOBUF, bytes_neighbor(c, e, scount, stype, rcount, rtype),  \
+	     sbuf, scount, stype, rbuf, rcount, rtype, comm, req)
+
+MPI_NB_BLOCKING(MPI_Neighbor_allgather)
+MPI_NB_BLOCKING(MPI_Neighbor_alltoall)
+MPI_NB_NONBLOCKING(MPI_Ineighbor_allgather)
+MPI_NB_NONBLOCKING(MPI_Ineighbor_alltoall)
+
+TPROF_EXPORT int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MType stype, void *rbuf,
+					 const int rcounts[], const int displs[], MType rtype,
+					 MComm comm)
+COLL(MPI_Neighbor_allgatherv, NULL, NOROOT, NOBUF,
+     bytes_neighbor_v(c, e, NULL, scount, stype, rcounts, rtype),
+     sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm)
+
+TPROF_EXPORT int MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MType stype, void *rbuf,
+					  const int rcounts[], const int displs[], MType rtype,
+					  MComm comm, MReq *req)
+COLL(MPI_Ineighbor_allgatherv, req, NOROOT, NOBUF,
+     bytes_neighbor_v(c, e, NULL, scount, stype, rcounts, rtype),
+     sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req)
+
+TPROF_EXPORT int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[],
+					const int sdispls[], MType stype, void *rbuf,
+					const int rcounts[], const int rdispls[], MType rtype,
+					MComm comm)
+COLL(MPI_Neighbor_alltoallv, NULL, NOROOT, NOBUF,
+     bytes_neighbor_v(c, e, scounts, 0, stype, rcounts, rtype),
+     sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm)
+
+TPROF_EXPORT int MPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[],
+					 const int sdispls[], MType stype, void *rbuf,
+					 const int rcounts[], const int rdispls[], MType rtype,
+					 MComm comm, MReq *req)
+COLL(MPI_Ineighbor_alltoallv, req, NOROOT, NOBUF,
+     bytes_neighbor_v(c, e, scounts, 0, stype, rcounts, rtype),
+     sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req)
+
+TPROF_EXPORT int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[],
+					const MAint sdispls[], const MType stypes[], void *rbuf,
+					const int rcounts[], const MAint rdispls[],
+					const MType rtypes[], MComm comm)
+COLL(MPI_Neighbor_alltoallw, NULL, NOROOT, NOBUF,
+     bytes_neighbor_w(c, e, scounts, stypes, rcounts, rtypes),
+     sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm)
+
+TPROF_EXPORT int MPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[],
+					 const MAint sdispls[], const MType stypes[], void *rbuf,
+					 const int rcounts[], const MAint rdispls[],
+					 const MType rtypes[], MComm comm, MReq *req)
+COLL(MPI_Ineighbor_alltoallw, req, NOROOT, NOBUF,
+     bytes_neighbor_w(c, e, scounts, stypes, rcounts, rtypes),
+     sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, req)

@@ -508,7 +508,46 @@
 	X(H, MPI_Iscan, mpi_iscan, MPI_ISCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),         \
 	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))                                \
 	X(H, MPI_Iexscan, mpi_iexscan, MPI_IEXSCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),   \
-	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))
+	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))                                \
+	MPI_NEIGHBOR_API(X)
+
+/* The neighbourhood collectives, blocking then nonblocking: over the sources and destinations
+ * of their communicator's topology. */
+#define MPI_NEIGHBOR_API(X)                                                                    \
+	MPI_NB_GATHER(X, MPI_Neighbor_allgather, mpi_neighbor_allgather,                       \
+		      MPI_NEIGHBOR_ALLGATHER, (COMM, comm))                                    \
+	MPI_NB_GATHERV(X, MPI_Neighbor_allgatherv, mpi_neighbor_allgatherv,                    \
+		       MPI_NEIGHBOR_ALLGATHERV, (COMM, comm))                                  \
+	MPI_NB_GATHER(X, MPI_Neighbor_alltoall, mpi_neighbor_alltoall, MPI_NEIGHBOR_ALLTOALL,  \
+		      (COMM, comm))                                                            \
+	MPI_NB_ALLTOALLV(X, MPI_Neighbor_alltoallv, mpi_neighbor_alltoallv,                    \
+			 MPI_NEIGHBOR_ALLTOALLV, (COMM, comm))                                 \
+	MPI_NB_ALLTOALLW(X, MPI_Neighbor_alltoallw, mpi_neighbor_alltoallw,                    \
+			 MPI_NEIGHBOR_ALLTOALLW, (COMM, comm))                                 \
+	MPI_NB_GATHER(X, MPI_Ineighbor_allgather, mpi_ineighbor_allgather,                     \
+		      MPI_INEIGHBOR_ALLGATHER, (COMM, comm), (REQ_OUT, req))                   \
+	MPI_NB_GATHERV(X, MPI_Ineighbor_allgatherv, mpi_ineighbor_allgatherv,                  \
+		       MPI_INEIGHBOR_ALLGATHERV, (COMM, comm), (REQ_OUT, req))                 \
+	MPI_NB_GATHER(X, MPI_Ineighbor_alltoall, mpi_ineighbor_alltoall,                       \
+		      MPI_INEIGHBOR_ALLTOALL, (COMM, comm), (REQ_OUT, req))                    \
+	MPI_NB_ALLTOALLV(X, MPI_Ineighbor_alltoallv, mpi_ineighbor_alltoallv,                  \
+			 MPI_INEIGHBOR_ALLTOALLV, (COMM, comm), (REQ_OUT, req))                \
+	MPI_NB_ALLTOALLW(X, MPI_Ineighbor_alltoallw, mpi_ineighbor_alltoallw,                  \
+			 MPI_INEIGHBOR_ALLTOALLW, (COMM, comm), (REQ_OUT, req))
+#define MPI_NB_GATHER(X, name, fname, FNAME, ...)                                            \
+	X(H, name, fname, FNAME, (CBUF, sbuf), (INT, scount), (TYPE, stype), (BUF, rbuf),      \
+	  (INT, rcount), (TYPE, rtype), __VA_ARGS__)
+#define MPI_NB_GATHERV(X, name, fname, FNAME, ...)                                           \
+	X(H, name, fname, FNAME, (CBUF, sbuf), (INT, scount), (TYPE, stype), (BUF, rbuf),      \
+	  (INTS, rcounts), (INTS, displs), (TYPE, rtype), __VA_ARGS__)
+#define MPI_NB_ALLTOALLV(X, name, fname, FNAME, ...)                                         \
+	X(H, name, fname, FNAME, (CBUF, sbuf), (INTS, scounts), (INTS, sdispls),               \
+	  (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, rdispls), (TYPE, rtype),         \
+	  __VA_ARGS__)
+#define MPI_NB_ALLTOALLW(X, name, fname, FNAME, ...)                                         \
+	X(H, name, fname, FNAME, (CBUF, sbuf), (INTS, scounts), (AINTS, sdispls),              \
+	  (TYPES_OUT_NB, stypes), (BUF, rbuf), (INTS, rcounts), (AINTS, rdispls),              \
+	  (TYPES_IN, rtypes), __VA_ARGS__)
 
 /* MPI-IO (hook-mpi-io.c): opening, closing and deleting files, reads and writes (blocking,
  * nonblocking, split collective) by hand; the rest recorded with the file they are given

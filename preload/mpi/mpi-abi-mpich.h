@@ -39,6 +39,9 @@ static inline uint64_t tmpich_status_bytes(const tmpich_Status *st)
 #define TMPICH_UNDEFINED (-32766)
 #define TMPICH_THREAD_MULTIPLE 3
 #define TMPICH_LOCK_EXCLUSIVE 234
+#define TMPICH_GRAPH 1
+#define TMPICH_CART 2
+#define TMPICH_DIST_GRAPH 3
 #define TMPICH_IN_PLACE ((void *)-1)
 #define TMPICH_BOTTOM ((void *)0)
 #define TMPICH_STATUS_IGNORE ((tmpich_Status *)1)

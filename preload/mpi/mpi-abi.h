@@ -45,6 +45,9 @@ typedef struct tmpi_status {
 #define TMPI_UNDEFINED (-32766)
 #define TMPI_THREAD_MULTIPLE 3
 #define TMPI_LOCK_EXCLUSIVE 1
+#define TMPI_CART 1                  /* topologies (MPI_Topo_test) */
+#define TMPI_GRAPH 2
+#define TMPI_DIST_GRAPH 3
 #define TMPI_IN_PLACE ((void *)1)
 #define TMPI_BOTTOM ((void *)0)
 #define TMPI_STATUS_IGNORE ((tmpi_Status *)0)

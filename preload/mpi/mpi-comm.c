@@ -15,6 +15,7 @@
 #include "../../common/hash.h"
 
 #include "../core/clock.h"
+#include "mpi-abi-mpich.h"
 #include "mpi-comm.h"
 
 struct tprof_mpi_comm tprof_mpi_world, tprof_mpi_self;
@@ -394,4 +395,37 @@ void tprof_mpi_comms_stop(void)
 		tprof_pmpi.Group_free(&tprof_mpi_h.world_group);
 	tprof_mpi_h.world_group = NULL;
 	pthread_mutex_unlock(&comm_lock);
+}
+
+void tprof_mpi_comm_degrees(struct tprof_mpi_comm *e, int *in, int *out)
+{
+	*in = *out = 0;
+	if (!e)
+		return;
+	if (!__atomic_load_n(&e->degrees, __ATOMIC_ACQUIRE)) {
+		/* A topology is fixed once made: any thread may find it, all find the same. */
+		tmpi_Comm c = e == &tprof_mpi_world ? tprof_mpi_h.world
+			      : e == &tprof_mpi_self ? tprof_mpi_h.self : e->handle;
+		int mpich = tprof_mpi_abi == TPROF_MPI_ABI_MPICH;
+		int topo = -1, n = 0, i = 0, o = 0, weighted = 0;
+		tprof_tls.guard++;
+		if (tprof_pmpi.Topo_test(c, &topo) != TMPI_SUCCESS)
+			topo = -1;
+		if (topo == (mpich ? TMPICH_CART : TMPI_CART)) {
+			if (tprof_pmpi.Cartdim_get(c, &n) == TMPI_SUCCESS)
+				i = o = 2 * n;
+		} else if (topo == (mpich ? TMPICH_GRAPH : TMPI_GRAPH)) {
+			if (tprof_pmpi.Graph_neighbors_count(c, e->my_rank, &n) == TMPI_SUCCESS)
+				i = o = n;
+		} else if (topo == TMPI_DIST_GRAPH) {
+			if (tprof_pmpi.Dist_graph_neighbors_count(c, &i, &o, &weighted) != TMPI_SUCCESS)
+				i = o = 0;
+		}
+		tprof_tls.guard--;
+		e->indegree = i;
+		e->outdegree = o;
+		__atomic_store_n(&e->degrees, 1, __ATOMIC_RELEASE);
+	}
+	*in = e->indegree;
+	*out = e->outdegree;
 }

@@ -25,6 +25,8 @@ struct tprof_mpi_comm {
 	uint32_t coll_seq;         /* collectives called on it so far (atomic) */
 	uint32_t creations;        /* communicator-creating calls over it so far (atomic) */
 	uint32_t windows;          /* windows made over it so far (atomic) */
+	int32_t indegree, outdegree; /* its topology's neighbours of this process, once known */
+	uint8_t degrees;           /* 1: indegree and outdegree are known (atomic) */
 	uint32_t name;             /* string id of its name, 0 = none */
 	int32_t *members;          /* world ranks, local group then remote; -1 = not in WORLD */
 };
@@ -73,6 +75,10 @@ static inline uint32_t tprof_mpi_comm_window(struct tprof_mpi_comm *e)
 {
 	return e ? __atomic_add_fetch(&e->windows, 1, __ATOMIC_RELAXED) : 0;
 }
+
+/* The neighbours of this process in e's topology, sources (*in) and destinations (*out), as
+ * the neighbourhood collectives count them: 0 and 0 without a topology. */
+void tprof_mpi_comm_degrees(struct tprof_mpi_comm *e, int *in, int *out);
 
 /* MPI started: WORLD and SELF described and recorded.  MPI stopping: WORLD's group freed. */
 void tprof_mpi_comms_start(void);

@@ -89,6 +89,9 @@ typedef tmpi_Offset MOffset;
 #define MPI_CP_INFO(n) MInfo n
 #define MPI_CP_GROUP(n) MGroup n
 #define MPI_CP_TYPES(n) const MType n[] /* a datatype per rank of `comm` */
+#define MPI_CP_TYPES_IN(n) const MType n[]  /* one per source, destination of `comm`'s */
+#define MPI_CP_TYPES_OUT_NB(n) const MType n[] /* topology (neighbourhood collectives) */
+#define MPI_CP_AINTS(n) const MAint n[] /* displacements given */
 #define MPI_CP_COMM_OUT(n) MComm *n    /* handles made */
 #define MPI_CP_REQ_OUT(n) MReq *n
 #define MPI_CP_MSG_OUT(n) MMsg *n
@@ -125,6 +128,8 @@ typedef tmpi_Offset MOffset;
 #define MPI_CA_INFO(n) n
 #define MPI_CA_GROUP(n) n
 #define MPI_CA_TYPES(n) n
+#define MPI_CA_TYPES_IN(n) n
+#define MPI_CA_TYPES_OUT_NB(n) n
 #define MPI_CA_COMM_OUT(n) n
 #define MPI_CA_REQ_OUT(n) n
 #define MPI_CA_MSG_OUT(n) n
@@ -146,7 +151,6 @@ typedef tmpi_Offset MOffset;
 #define MPI_CP_INTS_OUT(n) int n[]     /* integers returned */
 #define MPI_CP_RANGES(n) int n[][3]    /* (first, last, stride) triplets given */
 #define MPI_CP_AINT_OUT(n) MAint *n
-#define MPI_CP_AINTS(n) const MAint n[]
 #define MPI_CP_AINTS_OUT(n) MAint n[]
 #define MPI_CP_COUNT(n) MCount n
 #define MPI_CP_COUNT_OUT(n) MCount *n

@@ -60,6 +60,11 @@ struct tprof_pmpi {
 	int (*Recv)(void *, int, tmpi_Datatype, int, int, tmpi_Comm, tmpi_Status *);
 	int (*Test_cancelled)(const tmpi_Status *, int *);
 	int (*Query_thread)(int *);
+	/* a topology's neighbours (neighbourhood collectives) */
+	int (*Topo_test)(tmpi_Comm, int *);
+	int (*Cartdim_get)(tmpi_Comm, int *);
+	int (*Graph_neighbors_count)(tmpi_Comm, int, int *);
+	int (*Dist_graph_neighbors_count)(tmpi_Comm, int *, int *, int *);
 	/* Fortran handles and statuses as C ones (the Fortran bindings, fortran/) */
 	tmpi_Comm (*Comm_f2c)(int);
 	tmpi_Datatype (*Type_f2c)(int);

@@ -70,6 +70,18 @@ static MType *mpi_f_types(int k, const MFint *types, MFint comm, int *ok)
 	return t;
 }
 
+/* A datatype for each source (out: destination) of comm's topology. */
+static MType *mpi_f_ntypes(int k, const MFint *types, MFint comm, int out, int *ok)
+{
+	int in_n = 0, out_n = 0;
+	tprof_mpi_comm_degrees(tprof_mpi_comm(MPI_KEY(tprof_pmpi.Comm_f2c(comm))), &in_n, &out_n);
+	int n = out ? out_n : in_n;
+	MType *t = mpi_f_scratch(k, n, sizeof(MType), ok);
+	for (int i = 0; t && i < n; i++)
+		t[i] = tprof_pmpi.Type_f2c(types[i]);
+	return t;
+}
+
 /* Fortran's MPI_IN_PLACE and MPI_BOTTOM are its own objects: C's are constants. */
 static inline const void *mpi_f_buffer(const void *p)
 {

@@ -310,6 +310,32 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FB_AINT(n)
 #define MPI_FM_AINT 0
 
+/* Displacements: INTEGER(KIND=MPI_ADDRESS_KIND) arrays, C's MPI_Aint. */
+#define MPI_FP_AINTS(n) MAint *n,
+#define MPI_FN_AINTS(n) n,
+#define MPI_FF_AINTS(n) MAint *n;
+#define MPI_FL_AINTS(n)
+#define MPI_FA_AINTS(n) (const MAint *)n
+#define MPI_FB_AINTS(n)
+#define MPI_FM_AINTS 0
+
+/* A datatype for each source (TYPES_IN) or destination (TYPES_OUT_NB) of `comm`'s topology
+ * (MPI_Neighbor_alltoallw). */
+#define MPI_FP_TYPES_IN(n) MFint *n,
+#define MPI_FN_TYPES_IN(n) n,
+#define MPI_FF_TYPES_IN(n) MFint *n;
+#define MPI_FL_TYPES_IN(n) MType *c_##n = mpi_f_ntypes(MPI_F_TYPES_##n, n, *comm, 0, &ok);
+#define MPI_FA_TYPES_IN(n) c_##n
+#define MPI_FB_TYPES_IN(n)
+#define MPI_FM_TYPES_IN 1
+#define MPI_FP_TYPES_OUT_NB MPI_FP_TYPES_IN
+#define MPI_FN_TYPES_OUT_NB MPI_FN_TYPES_IN
+#define MPI_FF_TYPES_OUT_NB MPI_FF_TYPES_IN
+#define MPI_FL_TYPES_OUT_NB(n) MType *c_##n = mpi_f_ntypes(MPI_F_TYPES_##n, n, *comm, 1, &ok);
+#define MPI_FA_TYPES_OUT_NB MPI_FA_TYPES_IN
+#define MPI_FB_TYPES_OUT_NB MPI_FB_TYPES_IN
+#define MPI_FM_TYPES_OUT_NB 1
+
 /* A place in a file: INTEGER(KIND=MPI_OFFSET_KIND), C's MPI_Offset. */
 #define MPI_FP_OFFSET(n) MOffset *n,
 #define MPI_FN_OFFSET(n) n,
@@ -377,10 +403,6 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FN_AINT_OUT(n) n,
 #define MPI_FH_AINT_OUT(n)
 #define MPI_FNH_AINT_OUT(n)
-#define MPI_FP_AINTS(n) void *n,
-#define MPI_FN_AINTS(n) n,
-#define MPI_FH_AINTS(n)
-#define MPI_FNH_AINTS(n)
 #define MPI_FP_AINTS_OUT(n) void *n,
 #define MPI_FN_AINTS_OUT(n) n,
 #define MPI_FH_AINTS_OUT(n)
@@ -494,6 +516,9 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FSET_FILE_OUT(n) fr.n = n;
 #define MPI_FSET_FILE_INOUT(n) fr.n = n;
 #define MPI_FSET_OFFSET(n) fr.n = n;
+#define MPI_FSET_AINTS(n) fr.n = n;
+#define MPI_FSET_TYPES_IN(n) fr.n = n;
+#define MPI_FSET_TYPES_OUT_NB(n) fr.n = n;
 #define MPI_FSET_WIN(n) fr.n = n;
 #define MPI_FSET_WIN_OUT(n) fr.n = n;
 #define MPI_FSET_WIN_INOUT(n) fr.n = n;
@@ -563,6 +588,12 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FNH_FILE_INOUT(n)
 #define MPI_FH_OFFSET(n)
 #define MPI_FNH_OFFSET(n)
+#define MPI_FH_AINTS(n)
+#define MPI_FNH_AINTS(n)
+#define MPI_FH_TYPES_IN(n)
+#define MPI_FNH_TYPES_IN(n)
+#define MPI_FH_TYPES_OUT_NB(n)
+#define MPI_FNH_TYPES_OUT_NB(n)
 #define MPI_FH_WIN(n)
 #define MPI_FNH_WIN(n)
 #define MPI_FH_WIN_OUT(n)
