@@ -263,6 +263,33 @@ MPI_ISEND(MPI_Rsend_init, 1)
 MPI_IRECV(MPI_Irecv, 0)
 MPI_IRECV(MPI_Recv_init, 1)
 
+/* Partitioned communication (MPI-4): a persistent send or receive of `partitions` parts of
+ * `count` elements, which each MPI_Start posts as one message. */
+#define MPI_PARTITIONED(name, op, bufq)                                                    \
+	TPROF_EXPORT int name(bufq void *buf, int partitions, MCount count, MType type,     \
+			      int peer, int tag, MComm comm, MInfo info, MReq *req)        \
+	{                                                                                  \
+		MPI_WRAPPER_BEGIN(name, 2, TPROF_MPI_OTHER, MPI_REQ_UNITS(1),              \
+				  (buf, partitions, count, type, peer, tag, comm, info, req)); \
+		post_begin(c, comm, peer, tag, 1);                                         \
+		tprof_call_enter(&c->call);                                                \
+		int rc = real(buf, partitions, count, type, peer, tag, comm, info, req);   \
+		if (rc == TMPI_SUCCESS && req) {                                           \
+			int size = 0;                                                      \
+			if (partitions > 0 && count > 0 &&                                 \
+			    tprof_pmpi.Type_size(MPI_KEY(type), &size) == TMPI_SUCCESS &&  \
+			    size > 0)                                                      \
+				c->a->bytes = (uint64_t)partitions * (uint64_t)count *     \
+					      (uint64_t)size;                              \
+			c->b->req = (uint64_t)(uintptr_t)MPI_KEY(*req);                    \
+			mpi_track(c, *req, op, 1, NULL);                                   \
+		}                                                                          \
+		return tprof_call_leave(&c->call, rc);                                    \
+	}
+
+MPI_PARTITIONED(MPI_Psend_init, TPROF_MPI_ISEND, const)
+MPI_PARTITIONED(MPI_Precv_init, TPROF_MPI_IRECV, )
+
 /* The receive of a message a probe matched: the probe's post number. */
 TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, MMsg *msg, MReq *req)
 {
@@ -296,11 +323,16 @@ TPROF_EXPORT int MPI_Imrecv(void *buf, int count, MType type, MMsg *msg, MReq *r
 
 /* ---- persistent requests started, freed, cancelled ----------------------------------------- */
 
-/* Before the start: a persistent receive's post number. */
+/* Before the start: a persistent receive's post number; a persistent collective's number
+ * among the collectives on its communicator (its entry in `out`). */
 static inline void start_prepare(struct tprof_mpi_req *e)
 {
-	if (e && (e->flags & TPROF_MPIF_PERSISTENT) && e->op == TPROF_MPI_IRECV)
-		e->seq = tprof_mpi_next_recv();
+	if (e && (e->flags & TPROF_MPIF_PERSISTENT)) {
+		if (e->op == TPROF_MPI_IRECV)
+			e->seq = tprof_mpi_next_recv();
+		else if (e->op == TPROF_MPI_ICOLL)
+			e->seq = tprof_mpi_coll_seq(e->out);
+	}
 }
 
 static inline void started(struct mpi_call *c, struct tprof_mpi_req *e, MReq h, uint64_t when)

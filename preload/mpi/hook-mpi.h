@@ -94,6 +94,19 @@
 	  (TYPE, type), (INT, dest), (INT, tag), (COMM, comm), (REQ_OUT, req))                 \
 	X(H, MPI_Recv_init, mpi_recv_init, MPI_RECV_INIT, (BUF, buf), (INT, count),            \
 	  (TYPE, type), (INT, source), (INT, tag), (COMM, comm), (REQ_OUT, req))               \
+	X(H, MPI_Psend_init, mpi_psend_init, MPI_PSEND_INIT, (CBUF, buf), (INT, partitions),   \
+	  (COUNT, count), (TYPE, type), (INT, dest), (INT, tag), (COMM, comm), (INFO, info),   \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Precv_init, mpi_precv_init, MPI_PRECV_INIT, (BUF, buf), (INT, partitions),    \
+	  (COUNT, count), (TYPE, type), (INT, source), (INT, tag), (COMM, comm), (INFO, info), \
+	  (REQ_OUT, req))                                                                      \
+	X(Q, MPI_Pready, mpi_pready, MPI_PREADY, (INT, partition), (REQ, req))                 \
+	X(Q, MPI_Pready_range, mpi_pready_range, MPI_PREADY_RANGE, (INT, partition_low),       \
+	  (INT, partition_high), (REQ, req))                                                   \
+	X(Q, MPI_Pready_list, mpi_pready_list, MPI_PREADY_LIST, (INT, length),                 \
+	  (INTS_OUT, partitions), (REQ, req))                                                  \
+	X(Q, MPI_Parrived, mpi_parrived, MPI_PARRIVED, (REQ, req), (INT, partition),           \
+	  (IOUT, flag))                                                                        \
 	X(H, MPI_Start, mpi_start, MPI_START, (REQ_INOUT, req))                                \
 	X(H, MPI_Startall, mpi_startall, MPI_STARTALL, (INT, count), (REQS, reqs))             \
 	X(H, MPI_Request_free, mpi_request_free, MPI_REQUEST_FREE, (REQ_INOUT, req))           \
@@ -509,7 +522,40 @@
 	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))                                \
 	X(H, MPI_Iexscan, mpi_iexscan, MPI_IEXSCAN, (CBUF, sbuf), (BUF, rbuf), (INT, count),   \
 	  (TYPE, type), (OP, op), (COMM, comm), (REQ_OUT, req))                                \
-	MPI_NEIGHBOR_API(X)
+	MPI_NEIGHBOR_API(X)                                                                    \
+	MPI_PCOLL_API(X)
+
+/* The persistent collectives (MPI-4): made once, each MPI_Start one instance. */
+#define MPI_PCOLL_API(X)                                                                       \
+	X(H, MPI_Barrier_init, mpi_barrier_init, MPI_BARRIER_INIT, (COMM, comm), (INFO, info), \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Bcast_init, mpi_bcast_init, MPI_BCAST_INIT, (BUF, buf), (INT, count),         \
+	  (TYPE, type), (INT, root), (COMM, comm), (INFO, info), (REQ_OUT, req))               \
+	X(H, MPI_Reduce_init, mpi_reduce_init, MPI_REDUCE_INIT, (CBUF, sbuf), (BUF, rbuf),     \
+	  (INT, count), (TYPE, type), (OP, op), (INT, root), (COMM, comm), (INFO, info),       \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Allreduce_init, mpi_allreduce_init, MPI_ALLREDUCE_INIT, (CBUF, sbuf),         \
+	  (BUF, rbuf), (INT, count), (TYPE, type), (OP, op), (COMM, comm), (INFO, info),       \
+	  (REQ_OUT, req))                                                                      \
+	X(H, MPI_Scan_init, mpi_scan_init, MPI_SCAN_INIT, (CBUF, sbuf), (BUF, rbuf),           \
+	  (INT, count), (TYPE, type), (OP, op), (COMM, comm), (INFO, info), (REQ_OUT, req))    \
+	X(H, MPI_Exscan_init, mpi_exscan_init, MPI_EXSCAN_INIT, (CBUF, sbuf), (BUF, rbuf),     \
+	  (INT, count), (TYPE, type), (OP, op), (COMM, comm), (INFO, info), (REQ_OUT, req))    \
+	X(H, MPI_Gather_init, mpi_gather_init, MPI_GATHER_INIT, (CBUF, sbuf), (INT, scount),   \
+	  (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype), (INT, root),               \
+	  (COMM, comm), (INFO, info), (REQ_OUT, req))                                          \
+	X(H, MPI_Scatter_init, mpi_scatter_init, MPI_SCATTER_INIT, (CBUF, sbuf),               \
+	  (INT, scount), (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype),             \
+	  (INT, root), (COMM, comm), (INFO, info), (REQ_OUT, req))                             \
+	X(H, MPI_Allgather_init, mpi_allgather_init, MPI_ALLGATHER_INIT, (CBUF, sbuf),         \
+	  (INT, scount), (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype),             \
+	  (COMM, comm), (INFO, info), (REQ_OUT, req))                                          \
+	X(H, MPI_Alltoall_init, mpi_alltoall_init, MPI_ALLTOALL_INIT, (CBUF, sbuf),            \
+	  (INT, scount), (TYPE, stype), (BUF, rbuf), (INT, rcount), (TYPE, rtype),             \
+	  (COMM, comm), (INFO, info), (REQ_OUT, req))                                          \
+	X(H, MPI_Reduce_scatter_block_init, mpi_reduce_scatter_block_init,                     \
+	  MPI_REDUCE_SCATTER_BLOCK_INIT, (CBUF, sbuf), (BUF, rbuf), (INT, rcount),             \
+	  (TYPE, type), (OP, op), (COMM, comm), (INFO, info), (REQ_OUT, req))
 
 /* The neighbourhood collectives, blocking then nonblocking: over the sources and destinations
  * of their communicator's topology. */

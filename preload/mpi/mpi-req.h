@@ -16,7 +16,8 @@ struct tprof_mpi_req {
 	uint64_t comm;              /* communicator id; for MPI_Comm_idup its parent's */
 	uint64_t bytes;             /* sends and collectives: bytes sent; receives: as posted */
 	uint64_t bytes2;            /* collectives: bytes received */
-	void *out;                  /* MPI_Comm_idup: where the new communicator appears */
+	void *out;                  /* MPI_Comm_idup: where the new communicator appears;
+				     * a persistent collective: its communicator's entry */
 	int32_t peer, tag;          /* as the records store them (posted, for receives) */
 	uint32_t seq;               /* receive post number, collective number; idup: the
 				     * parent's creation count; IO: the file's number */

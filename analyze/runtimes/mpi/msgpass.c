@@ -40,12 +40,20 @@ static int same_nocase(const char *a, const char *b)
 	return !*a && !*b;
 }
 
-/* MPI_Allreduce and MPI_Iallreduce: MPC_ALLREDUCE; MPC_NONE for anything else. */
+/* MPI_Allreduce, MPI_Iallreduce and MPI_Allreduce_init: MPC_ALLREDUCE; MPC_NONE for anything
+ * else. */
 static uint8_t coll_of(const char *name)
 {
 	if (strncmp(name, "MPI_", 4))
 		return MPC_NONE;
-	const char *s = name + 4;
+	char buf[64];
+	size_t n = strlen(name + 4);
+	if (n >= sizeof(buf))
+		return MPC_NONE;
+	memcpy(buf, name + 4, n + 1);
+	if (n > 5 && !strcmp(buf + n - 5, "_init"))
+		buf[n - 5] = '\0';
+	const char *s = buf;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < sizeof(colls) / sizeof(colls[0]); i++)
 			if (same_nocase(s, colls[i].name))
@@ -189,6 +197,12 @@ int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *m
 int mpi_msgpass_req(const struct mpi_info *mi, uint32_t name, struct msgpass *mp)
 {
 	const struct tprof_mpi_args *a = &mi->a;
+	if ((a->flags & TPROF_MPIF_STARTED) && a->op == TPROF_MPI_ICOLL) {
+		common(mi, MP_ICOLL, mp);   /* a persistent collective started */
+		mp->coll = coll_of(strings_get(name));
+		mp->bytes2 = mi->has_b ? mi->b.bytes : 0;
+		return 1;
+	}
 	if (a->flags & TPROF_MPIF_STARTED) {
 		common(mi, sends(mi, name) ? MP_ISEND : MP_IRECV, mp);
 		if (to_proc_null(a))

@@ -201,6 +201,8 @@ void mpi_req(struct pipeline *pl, struct thread *t, uint32_t name, const struct 
 						w.t0, req);
 			else
 				count_none(pl, no_message(a, mi->peer_world));
+		} else if (op == TPROF_MPI_ICOLL) {
+			colls_post(s->colls, &w, name, mi);   /* a persistent collective */
 		}
 		return;
 	}

@@ -144,6 +144,10 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 		if ((recv && !started) || (send && started)) {
 			ensure(m, ev->name);
 			m->bytes[ev->name] += a->bytes;
+		} else if (op == TPROF_MPI_ICOLL && started) {
+			/* a persistent collective's instance: in the row of its MPI_*_init */
+			ensure(m, ev->name);
+			m->bytes[ev->name] += a->bytes + (mi->has_b ? mi->b.bytes : 0);
 		}
 		break;
 	}

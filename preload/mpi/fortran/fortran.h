@@ -336,6 +336,15 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FB_TYPES_OUT_NB MPI_FB_TYPES_IN
 #define MPI_FM_TYPES_OUT_NB 1
 
+/* A large count: INTEGER(KIND=MPI_COUNT_KIND), C's MPI_Count. */
+#define MPI_FP_COUNT(n) MCount *n,
+#define MPI_FN_COUNT(n) n,
+#define MPI_FF_COUNT(n) MCount *n;
+#define MPI_FL_COUNT(n)
+#define MPI_FA_COUNT(n) *n
+#define MPI_FB_COUNT(n)
+#define MPI_FM_COUNT 0
+
 /* A place in a file: INTEGER(KIND=MPI_OFFSET_KIND), C's MPI_Offset. */
 #define MPI_FP_OFFSET(n) MOffset *n,
 #define MPI_FN_OFFSET(n) n,
@@ -407,10 +416,6 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FN_AINTS_OUT(n) n,
 #define MPI_FH_AINTS_OUT(n)
 #define MPI_FNH_AINTS_OUT(n)
-#define MPI_FP_COUNT(n) void *n,
-#define MPI_FN_COUNT(n) n,
-#define MPI_FH_COUNT(n)
-#define MPI_FNH_COUNT(n)
 #define MPI_FP_COUNT_OUT(n) void *n,
 #define MPI_FN_COUNT_OUT(n) n,
 #define MPI_FH_COUNT_OUT(n)
@@ -517,6 +522,7 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FSET_FILE_INOUT(n) fr.n = n;
 #define MPI_FSET_OFFSET(n) fr.n = n;
 #define MPI_FSET_AINTS(n) fr.n = n;
+#define MPI_FSET_COUNT(n) fr.n = n;
 #define MPI_FSET_TYPES_IN(n) fr.n = n;
 #define MPI_FSET_TYPES_OUT_NB(n) fr.n = n;
 #define MPI_FSET_WIN(n) fr.n = n;
@@ -590,6 +596,8 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FNH_OFFSET(n)
 #define MPI_FH_AINTS(n)
 #define MPI_FNH_AINTS(n)
+#define MPI_FH_COUNT(n)
+#define MPI_FNH_COUNT(n)
 #define MPI_FH_TYPES_IN(n)
 #define MPI_FNH_TYPES_IN(n)
 #define MPI_FH_TYPES_OUT_NB(n)
