@@ -11,8 +11,8 @@
  *                   PUT3 bytes, MPI_Win_complete, MPI_Win_wait;
  * then checks what its neighbours wrote into its window and frees it.  Rank 0 prints, as one
  * JSON line, what every rank did: its calls of each kind and their bytes (an atomic
- * operation's sent and fetched), and the transfers of its fence epochs, which end at the
- * target's fence.  A rank that finds other data than its neighbours wrote says so and fails.
+ * operation's sent and fetched), its request-based operations and the locks of one target (MPI_Win_lock), and the
+ * transfers of its fence epochs, which end at the target's fence, with their bytes.  A rank that finds other data than its neighbours wrote says so and fails.
  * Usage: mpirun -np N mpi-rma */
 #include <mpi.h>
 #include <stdio.h>
@@ -105,8 +105,9 @@ int main(int argc, char **argv)
 		printf("{\"ranks\": %d, \"window\": \"window 1 of MPI_COMM_WORLD\", \"per_rank\": "
 		       "{\"fences\": 3, \"locks\": 2, \"access_epochs\": 1, \"puts\": 4, "
 		       "\"put_bytes\": %d, \"gets\": 1, \"get_bytes\": %d, \"atomics\": 3, "
-		       "\"atomic_bytes\": %d, \"linked\": 3}, \"ok\": %s}\n", size,
-		       PUT + PUT2 + RPUT + PUT3, GET, ACC + 4 + 4 + 4 + 4,
+		       "\"atomic_bytes\": %d, \"linked\": 3, \"rputs\": 1, \"target_locks\": 1}, "
+		       "\"linked_bytes\": {\"put\": %d, \"get\": %d, \"atomic\": %d}, \"ok\": %s}\n",
+		       size, PUT + PUT2 + RPUT + PUT3, GET, ACC + 4 + 4 + 4 + 4, PUT, GET, ACC,
 		       any_bad ? "false" : "true");
 	MPI_Finalize();
 	return any_bad ? 1 : 0;

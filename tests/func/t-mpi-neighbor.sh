@@ -3,10 +3,12 @@
 # sources and destinations differ; blocking, nonblocking, v and w forms) under Open MPI and
 # MPICH, on 3 ranks: output unchanged, the recorder silent, and the summary's calls and bytes
 # those the program counted, each call a collective complete on its communicator
-# (tools/checks/mpi-neighbor.py).
+# (tools/checks/mpi-neighbor.py).  The same for apps/mpi-neighbor.F90 (the ring from Fortran,
+# MPI_Neighbor_alltoallw's datatypes sized by the topology: use mpi and use mpi_f08 under Open
+# MPI, use mpi under MPICH).
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-neighbor
-plan 8
+plan 20
 
 # nb NAME RUN APP: records APP (run by RUN on 3 ranks) and checks its summary.
 nb() {
@@ -22,9 +24,23 @@ nb() {
 		summary "$T/$_n.truth" "$T/$_n.sum.json"
 }
 
+# skips N WHY: N results skipped, saying why.
+skips() { _k=0; while [ $_k -lt "$1" ]; do skip "$2"; _k=$((_k + 1)); done; }
+
 nb openmpi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-neighbor"
+if [ -x "$APPS/mpi-neighbor-usempi" ] && [ -x "$APPS/mpi-neighbor-f08" ]; then
+	nb openmpi-usempi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-neighbor-usempi"
+	nb openmpi-f08 "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-neighbor-f08"
+else
+	skips 8 "no mpif90: apps/mpi-neighbor.F90 was not built"
+fi
 if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-neighbor" ]; then
 	nb mpich "$MPIRUN_MPICH" "$APPS/mpich-neighbor"
+	if [ -x "$APPS/mpich-neighbor-usempi" ]; then
+		nb mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-neighbor-usempi"
+	else
+		skips 4 "no mpif90.mpich: apps/mpi-neighbor.F90 was not built with MPICH"
+	fi
 else
-	for _k in 1 2 3 4; do skip "no MPICH: apps/mpich-neighbor was not built"; done
+	skips 8 "no MPICH: apps/mpich-neighbor was not built"
 fi

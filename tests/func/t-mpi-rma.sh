@@ -4,11 +4,13 @@
 # put, flushes) under Open MPI and MPICH, on 3 ranks: the program's output unchanged, the
 # recorder silent; the summary's one-sided table has the exact epochs, operations and bytes;
 # every transfer of a fence epoch is an arrow from the origin's call to the target's fence, in
-# Chrome and Perfetto; OTF2 has the RMA records (tools/checks/mpi-rma.py).
+# Chrome and Perfetto; OTF2 has the RMA records (tools/checks/mpi-rma.py).  The same for
+# apps/mpi-rma.F90 (fence, lock and lock_all epochs from Fortran: use mpi and use mpi_f08
+# under Open MPI, use mpi under MPICH).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 need_mpi apps/mpi-rma
-plan 16
+plan 40
 
 # skips N WHY: N results skipped, saying why.
 skips() { _k=0; while [ $_k -lt "$1" ]; do skip "$2"; _k=$((_k + 1)); done; }
@@ -43,8 +45,19 @@ rma() {
 }
 
 rma openmpi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-rma"
+if [ -x "$APPS/mpi-rma-usempi" ] && [ -x "$APPS/mpi-rma-f08" ]; then
+	rma openmpi-usempi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-rma-usempi"
+	rma openmpi-f08 "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-rma-f08"
+else
+	skips 16 "no mpif90: apps/mpi-rma.F90 was not built"
+fi
 if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-rma" ]; then
 	rma mpich "$MPIRUN_MPICH" "$APPS/mpich-rma"
+	if [ -x "$APPS/mpich-rma-usempi" ]; then
+		rma mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-rma-usempi"
+	else
+		skips 8 "no mpif90.mpich: apps/mpi-rma.F90 was not built with MPICH"
+	fi
 else
-	skips 8 "no MPICH: apps/mpich-rma was not built"
+	skips 16 "no MPICH: apps/mpich-rma was not built"
 fi

@@ -32,6 +32,8 @@ def summary(truth, summary_json):
         fail("windows %s, not %s" % (sorted(rows), t["window"]))
     r = rows[t["window"]]
     for key, n in t["per_rank"].items():
+        if key in ("rputs", "target_locks"):
+            continue
         got = rma[key] if key == "linked" else r[key]
         if got != n * t["ranks"]:
             fail("%s: %d, not %d" % (key, got, n * t["ranks"]))
@@ -54,7 +56,8 @@ def _inside(slices, where, ts, names):
 
 def chrome(truth, trace):
     """Each transfer of a fence epoch is an arrow from the origin's call (MPI_Put, MPI_Get,
-    MPI_Accumulate) to the target's MPI_Win_fence, on another rank, with its bytes."""
+    MPI_Accumulate) to the target's MPI_Win_fence, on another rank, with its bytes (those of
+    the truth's linked_bytes, per operation and rank)."""
     t = _truth(truth)
     d = load(trace)
     slices = _slices(d)
@@ -78,9 +81,12 @@ def chrome(truth, trace):
         ops[s["args"]["op"]] += 1
         ops[s["args"]["op"] + " bytes"] += s["args"]["bytes"]
     n = t["ranks"]
-    if ops != {"put": n, "put bytes": 4096 * n, "get": n, "get bytes": 2048 * n, "atomic": n,
-               "atomic bytes": 1024 * n}:
-        fail("arrows by operation: %s" % dict(ops))
+    want = {}
+    for op, b in t["linked_bytes"].items():
+        want[op] = n
+        want[op + " bytes"] = b * n
+    if ops != want:
+        fail("arrows by operation: %s, not %s" % (dict(ops), want))
 
 
 def otf2_rma(truth, events_path):
@@ -93,9 +99,11 @@ def otf2_rma(truth, events_path):
     ev = otf2.events(events_path)
     count = collections.Counter(r for r, _, _, _ in ev if r.startswith("RMA_"))
     want = {"RMA_WIN_CREATE": n, "RMA_WIN_DESTROY": n, "RMA_COLLECTIVE_BEGIN": p["fences"] * n,
-            "RMA_COLLECTIVE_END": p["fences"] * n, "RMA_ACQUIRE_LOCK": n,
-            "RMA_RELEASE_LOCK": n, "RMA_PUT": p["puts"] * n, "RMA_GET": p["gets"] * n,
-            "RMA_ATOMIC": p["atomics"] * n, "RMA_OP_COMPLETE_NON_BLOCKING": n,
+            "RMA_COLLECTIVE_END": p["fences"] * n,
+            "RMA_ACQUIRE_LOCK": p["target_locks"] * n,
+            "RMA_RELEASE_LOCK": p["target_locks"] * n, "RMA_PUT": p["puts"] * n,
+            "RMA_GET": p["gets"] * n, "RMA_ATOMIC": p["atomics"] * n,
+            "RMA_OP_COMPLETE_NON_BLOCKING": p["rputs"] * n,
             "RMA_OP_COMPLETE_REMOTE": (p["puts"] + p["gets"] + p["atomics"]) * n}
     if dict(count) != want:
         fail("RMA records %s, not %s" % (dict(count), want))
