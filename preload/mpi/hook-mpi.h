@@ -235,6 +235,12 @@
 	X(QC, MPI_Comm_group, mpi_comm_group, MPI_COMM_GROUP, (COMM, comm),                    \
 	  (GROUP_OUT, group))                                                                  \
 	X(Q, MPI_Comm_join, mpi_comm_join, MPI_COMM_JOIN, (INT, fd), (COMM_OUT, intercomm))    \
+	X(QC, MPI_Comm_spawn, mpi_comm_spawn, MPI_COMM_SPAWN, (STR, command), (STRS, argv),     \
+	  (INT, maxprocs), (INFO, info), (INT, root), (COMM, comm), (COMM_OUT, intercomm),     \
+	  (INTS_OUT, errcodes))                                                                \
+	X(QC, MPI_Comm_spawn_multiple, mpi_comm_spawn_multiple, MPI_COMM_SPAWN_MULTIPLE,       \
+	  (INT, count), (STRS, commands), (STRSS, argvs), (INTS, maxprocs), (INFOS, infos),    \
+	  (INT, root), (COMM, comm), (COMM_OUT, intercomm), (INTS_OUT, errcodes))              \
 	X(QC, MPI_Comm_remote_group, mpi_comm_remote_group, MPI_COMM_REMOTE_GROUP,             \
 	  (COMM, comm), (GROUP_OUT, group))                                                    \
 	X(QC, MPI_Comm_set_attr, mpi_comm_set_attr, MPI_COMM_SET_ATTR, (COMM, comm),           \

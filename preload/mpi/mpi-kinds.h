@@ -170,6 +170,9 @@ typedef tmpi_Offset MOffset;
 #define MPI_CP_OP_INOUT(n) MOp *n
 #define MPI_CP_ERRH_OUT(n) MErrh *n
 #define MPI_CP_ERRH_INOUT(n) MErrh *n
+#define MPI_CP_STRS(n) char *n[]       /* names given (MPI_Comm_spawn's argv) */
+#define MPI_CP_STRSS(n) char **n[]     /* an argv per command (MPI_Comm_spawn_multiple) */
+#define MPI_CP_INFOS(n) const MInfo n[]
 #define MPI_CP_OFFSET_OUT(n) MOffset *n
 
 #define MPI_CA_INTS_OUT(n) n
@@ -196,6 +199,9 @@ typedef tmpi_Offset MOffset;
 #define MPI_CA_OP_INOUT(n) n
 #define MPI_CA_ERRH_OUT(n) n
 #define MPI_CA_ERRH_INOUT(n) n
+#define MPI_CA_STRS(n) n
+#define MPI_CA_STRSS(n) n
+#define MPI_CA_INFOS(n) n
 #define MPI_CA_OFFSET_OUT(n) n
 
 #endif

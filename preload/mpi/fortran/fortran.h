@@ -484,6 +484,19 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FN_ERRH_INOUT(n) n,
 #define MPI_FH_ERRH_INOUT(n)
 #define MPI_FNH_ERRH_INOUT(n)
+/* Arrays of names (CHARACTER*(*) ARGV(*), ARRAY_OF_ARGV(COUNT, *)): one hidden length each. */
+#define MPI_FP_STRS(n) char *n,
+#define MPI_FN_STRS(n) n,
+#define MPI_FH_STRS(n) , size_t n##_len
+#define MPI_FNH_STRS(n) , n##_len
+#define MPI_FP_STRSS MPI_FP_STRS
+#define MPI_FN_STRSS MPI_FN_STRS
+#define MPI_FH_STRSS MPI_FH_STRS
+#define MPI_FNH_STRSS MPI_FNH_STRS
+#define MPI_FP_INFOS(n) void *n,
+#define MPI_FN_INFOS(n) n,
+#define MPI_FH_INFOS(n)
+#define MPI_FNH_INFOS(n)
 #define MPI_FP_OFFSET_OUT(n) void *n,
 #define MPI_FN_OFFSET_OUT(n) n,
 #define MPI_FH_OFFSET_OUT(n)
