@@ -9,9 +9,6 @@
 
 #include "hook-mpi.h"
 
-/* Where the recorder's status goes when the program passes none. */
-#define MPI_IO_STATUS(status, own) MPI_STATUS_OR(status, own)
-
 /* The start of every wrapper here: a CALL of op IO, with room for `follow` units more. */
 #define MPI_IO_BEGIN_CALL(name, follow, args) MPI_WRAPPER_BEGIN(name, 2, TPROF_MPI_IO, follow, args)
 
@@ -58,7 +55,7 @@ TPROF_EXPORT int MPI_File_delete(const char *filename, MInfo info)
 	{                                                                                  \
 		MPI_IO_BEGIN_CALL(name, 0, (fh, __VA_ARGS__ buf, count, type, status));    \
 		MStatus own;                                                               \
-		MStatus *st = MPI_IO_STATUS(status, &own);                                 \
+		MStatus *st = MPI_STATUS_OR(status, &own);                                 \
 		mpi_io_file(c, fh);                                                        \
 		c->a->flags = rw;                                                          \
 		c->b->bytes = mpi_bytes(count, type);                                      \
