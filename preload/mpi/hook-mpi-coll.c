@@ -610,3 +610,77 @@ TPROF_EXPORT int MPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int
 PCOLL(MPI_Reduce_scatter_block_init, NOROOT, sbuf,
       bytes_reduce_scatter_block(c, &z, rcount, type),
       sbuf, rbuf, rcount, type, op, comm, info, req)
+
+TPROF_EXPORT int MPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[],
+					 MType type, MOp op, MComm comm, MInfo info, MReq *req)
+PCOLL(MPI_Reduce_scatter_init, NOROOT, sbuf, bytes_reduce_scatter(c, &z, rcounts, type),
+      sbuf, rbuf, rcounts, type, op, comm, info, req)
+
+TPROF_EXPORT int MPI_Gatherv_init(const void *sbuf, int scount, MType stype, void *rbuf,
+				  const int rcounts[], const int displs[], MType rtype, int root,
+				  MComm comm, MInfo info, MReq *req)
+PCOLL(MPI_Gatherv_init, root_rank(root), sbuf,
+      bytes_gatherv(c, &z, sbuf, scount, stype, rcounts, rtype, root),
+      sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, info, req)
+
+TPROF_EXPORT int MPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[],
+				   MType stype, void *rbuf, int rcount, MType rtype, int root,
+				   MComm comm, MInfo info, MReq *req)
+PCOLL(MPI_Scatterv_init, root_rank(root), rbuf,
+      bytes_scatterv(c, &z, scounts, stype, rbuf, rcount, rtype, root),
+      sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, info, req)
+
+TPROF_EXPORT int MPI_Allgatherv_init(const void *sbuf, int scount, MType stype, void *rbuf,
+				     const int rcounts[], const int displs[], MType rtype,
+				     MComm comm, MInfo info, MReq *req)
+PCOLL(MPI_Allgatherv_init, NOROOT, sbuf,
+      bytes_allgatherv(c, &z, sbuf, scount, stype, rcounts, rtype),
+      sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, info, req)
+
+TPROF_EXPORT int MPI_Alltoallv_init(const void *sbuf, const int scounts[], const int sdispls[],
+				    MType stype, void *rbuf, const int rcounts[],
+				    const int rdispls[], MType rtype, MComm comm, MInfo info,
+				    MReq *req)
+PCOLL(MPI_Alltoallv_init, NOROOT, sbuf,
+      bytes_alltoallv(c, &z, sbuf, scounts, stype, rcounts, rtype),
+      sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, info, req)
+
+TPROF_EXPORT int MPI_Alltoallw_init(const void *sbuf, const int scounts[], const int sdispls[],
+				    const MType stypes[], void *rbuf, const int rcounts[],
+				    const int rdispls[], const MType rtypes[], MComm comm,
+				    MInfo info, MReq *req)
+PCOLL(MPI_Alltoallw_init, NOROOT, sbuf,
+      bytes_alltoallw(c, &z, sbuf, scounts, stypes, rcounts, rtypes),
+      sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, info, req)
+
+#define MPI_NB_PERSISTENT(name)                                                            \
+	TPROF_EXPORT int name(const void *sbuf, int scount, MType stype, void *rbuf, int rcount, \
+			      MType rtype, MComm comm, MInfo info, MReq *req)               \
+	PCOLL(name, NOROOT, NOBUF, bytes_neighbor(c, e, scount, stype, rcount, rtype),      \
+	      sbuf, scount, stype, rbuf, rcount, rtype, comm, info, req)
+
+MPI_NB_PERSISTENT(MPI_Neighbor_allgather_init)
+MPI_NB_PERSISTENT(MPI_Neighbor_alltoall_init)
+
+TPROF_EXPORT int MPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MType stype,
+					      void *rbuf, const int rcounts[], const int displs[],
+					      MType rtype, MComm comm, MInfo info, MReq *req)
+PCOLL(MPI_Neighbor_allgatherv_init, NOROOT, NOBUF,
+      bytes_neighbor_v(c, e, NULL, scount, stype, rcounts, rtype),
+      sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, info, req)
+
+TPROF_EXPORT int MPI_Neighbor_alltoallv_init(const void *sbuf, const int scounts[],
+					     const int sdispls[], MType stype, void *rbuf,
+					     const int rcounts[], const int rdispls[], MType rtype,
+					     MComm comm, MInfo info, MReq *req)
+PCOLL(MPI_Neighbor_alltoallv_init, NOROOT, NOBUF,
+      bytes_neighbor_v(c, e, scounts, 0, stype, rcounts, rtype),
+      sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, info, req)
+
+TPROF_EXPORT int MPI_Neighbor_alltoallw_init(const void *sbuf, const int scounts[],
+					     const MAint sdispls[], const MType stypes[],
+					     void *rbuf, const int rcounts[], const MAint rdispls[],
+					     const MType rtypes[], MComm comm, MInfo info, MReq *req)
+PCOLL(MPI_Neighbor_alltoallw_init, NOROOT, NOBUF,
+      bytes_neighbor_w(c, e, scounts, stypes, rcounts, rtypes),
+      sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, info, req)

@@ -561,7 +561,38 @@
 	  (COMM, comm), (INFO, info), (REQ_OUT, req))                                          \
 	X(H, MPI_Reduce_scatter_block_init, mpi_reduce_scatter_block_init,                     \
 	  MPI_REDUCE_SCATTER_BLOCK_INIT, (CBUF, sbuf), (BUF, rbuf), (INT, rcount),             \
-	  (TYPE, type), (OP, op), (COMM, comm), (INFO, info), (REQ_OUT, req))
+	  (TYPE, type), (OP, op), (COMM, comm), (INFO, info), (REQ_OUT, req))                  \
+	X(H, MPI_Reduce_scatter_init, mpi_reduce_scatter_init, MPI_REDUCE_SCATTER_INIT,        \
+	  (CBUF, sbuf), (BUF, rbuf), (INTS, rcounts), (TYPE, type), (OP, op), (COMM, comm),    \
+	  (INFO, info), (REQ_OUT, req))                                                        \
+	X(H, MPI_Gatherv_init, mpi_gatherv_init, MPI_GATHERV_INIT, (CBUF, sbuf),               \
+	  (INT, scount), (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, displs),          \
+	  (TYPE, rtype), (INT, root), (COMM, comm), (INFO, info), (REQ_OUT, req))              \
+	X(H, MPI_Scatterv_init, mpi_scatterv_init, MPI_SCATTERV_INIT, (CBUF, sbuf),            \
+	  (INTS, scounts), (INTS, displs), (TYPE, stype), (BUF, rbuf), (INT, rcount),          \
+	  (TYPE, rtype), (INT, root), (COMM, comm), (INFO, info), (REQ_OUT, req))              \
+	X(H, MPI_Allgatherv_init, mpi_allgatherv_init, MPI_ALLGATHERV_INIT, (CBUF, sbuf),      \
+	  (INT, scount), (TYPE, stype), (BUF, rbuf), (INTS, rcounts), (INTS, displs),          \
+	  (TYPE, rtype), (COMM, comm), (INFO, info), (REQ_OUT, req))                           \
+	X(H, MPI_Alltoallv_init, mpi_alltoallv_init, MPI_ALLTOALLV_INIT, (CBUF, sbuf),         \
+	  (INTS, scounts), (INTS, sdispls), (TYPE, stype), (BUF, rbuf), (INTS, rcounts),       \
+	  (INTS, rdispls), (TYPE, rtype), (COMM, comm), (INFO, info), (REQ_OUT, req))          \
+	X(H, MPI_Alltoallw_init, mpi_alltoallw_init, MPI_ALLTOALLW_INIT, (CBUF, sbuf),         \
+	  (INTS, scounts), (INTS, sdispls), (TYPES, stypes), (BUF, rbuf), (INTS, rcounts),     \
+	  (INTS, rdispls), (TYPES, rtypes), (COMM, comm), (INFO, info), (REQ_OUT, req))        \
+	MPI_NB_GATHER(X, MPI_Neighbor_allgather_init, mpi_neighbor_allgather_init,             \
+		      MPI_NEIGHBOR_ALLGATHER_INIT, (COMM, comm), (INFO, info), (REQ_OUT, req)) \
+	MPI_NB_GATHERV(X, MPI_Neighbor_allgatherv_init, mpi_neighbor_allgatherv_init,          \
+		       MPI_NEIGHBOR_ALLGATHERV_INIT, (COMM, comm), (INFO, info),               \
+		       (REQ_OUT, req))                                                         \
+	MPI_NB_GATHER(X, MPI_Neighbor_alltoall_init, mpi_neighbor_alltoall_init,               \
+		      MPI_NEIGHBOR_ALLTOALL_INIT, (COMM, comm), (INFO, info), (REQ_OUT, req))  \
+	MPI_NB_ALLTOALLV(X, MPI_Neighbor_alltoallv_init, mpi_neighbor_alltoallv_init,          \
+			 MPI_NEIGHBOR_ALLTOALLV_INIT, (COMM, comm), (INFO, info),              \
+			 (REQ_OUT, req))                                                       \
+	MPI_NB_ALLTOALLW(X, MPI_Neighbor_alltoallw_init, mpi_neighbor_alltoallw_init,          \
+			 MPI_NEIGHBOR_ALLTOALLW_INIT, (COMM, comm), (INFO, info),              \
+			 (REQ_OUT, req))
 
 /* The neighbourhood collectives, blocking then nonblocking: over the sources and destinations
  * of their communicator's topology. */

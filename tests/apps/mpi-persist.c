@@ -1,8 +1,9 @@
 /* mpi-persist.c — MPI-4's persistent collectives and partitioned communication, for the tests
  * of how they are recorded (func/t-mpi-persist.sh; MPICH 4 has them, Open MPI 4.1 does not).
- * Every rank makes MPI_Allreduce_init (of AR ints), MPI_Bcast_init (of BC ints from rank 0)
- * and MPI_Barrier_init once, and starts them ROUNDS times (MPI_Start and MPI_Wait, the
- * broadcast and the barrier together with MPI_Startall and MPI_Waitall); ranks 0 and 1 make
+ * Every rank makes MPI_Allreduce_init (of AR ints), MPI_Bcast_init (of BC ints from rank 0),
+ * MPI_Barrier_init, MPI_Alltoallv_init (AV ints to each rank) and, on a periodic ring,
+ * MPI_Neighbor_allgather_init (NB ints) once, and starts them ROUNDS times (MPI_Start and
+ * MPI_Wait, the others in pairs with MPI_Startall and MPI_Waitall); ranks 0 and 1 make
  * a partitioned send and receive (MPI_Psend_init, MPI_Precv_init: PARTS parts of PART ints)
  * and start them ROUNDS times, the sender marking each part ready (MPI_Pready), the receiver
  * polling one (MPI_Parrived).  Rank 0 prints, as one JSON line, what the job did: the
@@ -17,6 +18,8 @@
 #define PARTS 4
 #define PART 100
 #define ROUNDS 3
+#define AV 16
+#define NB 8
 
 int main(int argc, char **argv)
 {
@@ -24,8 +27,20 @@ int main(int argc, char **argv)
 	int rank, size, bad = 0;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	static int ar_in[AR], ar_out[AR], bc[BC], part[PARTS * PART];
-	MPI_Request ar, pair[2], p2p = MPI_REQUEST_NULL;
+	static int ar_in[AR], ar_out[AR], bc[BC], part[PARTS * PART], av_in[64 * AV],
+		av_out[64 * AV], nb_in[NB], nb_out[2 * NB], counts[64], displs[64];
+	MPI_Request ar, pair[2], more[2], p2p = MPI_REQUEST_NULL;
+	MPI_Comm ring;
+	int dims[1] = { size }, periods[1] = { 1 };
+	MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+	for (int r = 0; r < size && r < 64; r++) {
+		counts[r] = AV;
+		displs[r] = r * AV;
+	}
+	MPI_Alltoallv_init(av_in, counts, displs, MPI_INT, av_out, counts, displs, MPI_INT,
+			   MPI_COMM_WORLD, MPI_INFO_NULL, &more[0]);
+	MPI_Neighbor_allgather_init(nb_in, NB, MPI_INT, nb_out, NB, MPI_INT, ring, MPI_INFO_NULL,
+				    &more[1]);
 	MPI_Allreduce_init(ar_in, ar_out, AR, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &ar);
 	MPI_Bcast_init(bc, BC, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &pair[0]);
 	MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &pair[1]);
@@ -46,6 +61,15 @@ int main(int argc, char **argv)
 		MPI_Waitall(2, pair, MPI_STATUSES_IGNORE);
 		for (int i = 0; i < BC; i++)
 			bad |= bc[i] != 100 + round;
+		for (int i = 0; i < size * AV; i++)
+			av_in[i] = rank * 100 + i / AV;
+		for (int i = 0; i < NB; i++)
+			nb_in[i] = rank + round;
+		MPI_Startall(2, more);
+		MPI_Waitall(2, more, MPI_STATUSES_IGNORE);
+		for (int r = 0; r < size; r++)
+			bad |= av_out[r * AV] != r * 100 + rank;
+		bad |= nb_out[0] != (rank + size - 1) % size + round;
 		if (rank <= 1) {
 			MPI_Start(&p2p);
 			if (rank == 0) {
@@ -67,16 +91,22 @@ int main(int argc, char **argv)
 	MPI_Request_free(&ar);
 	MPI_Request_free(&pair[0]);
 	MPI_Request_free(&pair[1]);
+	MPI_Request_free(&more[0]);
+	MPI_Request_free(&more[1]);
+	MPI_Comm_free(&ring);
 	if (rank <= 1)
 		MPI_Request_free(&p2p);
 	int any_bad = 0;
 	MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
 	if (rank == 0)
 		printf("{\"ranks\": %d, \"collectives\": {\"MPI_Allreduce_init\": [%d, %zu], "
-		       "\"MPI_Bcast_init\": [%d, %zu], \"MPI_Barrier_init\": [%d, 0]}, "
+		       "\"MPI_Bcast_init\": [%d, %zu], \"MPI_Barrier_init\": [%d, 0], "
+		       "\"MPI_Alltoallv_init\": [%d, %zu], \"MPI_Neighbor_allgather_init\": [%d, %zu]}, "
 		       "\"messages\": %d, \"message_bytes\": %zu, \"ok\": %s}\n", size, ROUNDS,
 		       (size_t)ROUNDS * size * AR * sizeof(int), ROUNDS,
 		       (size_t)ROUNDS * BC * sizeof(int), ROUNDS, ROUNDS,
+		       (size_t)ROUNDS * size * size * AV * sizeof(int), ROUNDS,
+		       (size_t)ROUNDS * size * 2 * NB * sizeof(int), ROUNDS,
 		       (size_t)ROUNDS * PARTS * PART * sizeof(int), any_bad ? "false" : "true");
 	MPI_Finalize();
 	return any_bad ? 1 : 0;
