@@ -845,18 +845,25 @@
 	  (FUNC, function), (ERRH_OUT, errhandler))
 
 #if defined(TPROF_MPI_FORTRAN_SIDE)
-/* The wrappers' files compiled again for the Fortran bindings (fortran/): each wrapper is
- * then hidden, named tprof_mpi_f_<name>, and its "real function" is the binding's thunk,
- * which calls the real Fortran binding with the program's own arguments (fortran/entries.c). */
+/* The wrappers' files compiled again for the Fortran bindings (fortran/, and fortran-mpich/
+ * for MPICH's ABI): each wrapper is then hidden, named tprof_mpi_f_<name> (tprof_mpich_f_),
+ * and its "real function" is the binding's thunk, which calls the real Fortran binding with
+ * the program's own arguments (fortran/entries.c). */
+#ifdef TPROF_MPI_MPICH_SIDE
+#define MPI_F_PREFIX "tprof_mpich_f_"
+#else
+#define MPI_F_PREFIX "tprof_mpi_f_"
+#endif
 #define MPI_DECLARE(kind, name, fname, FNAME, ...)                                        \
 	typedef int (*name##_fn) MPI_PARAMS(__VA_ARGS__);                                  \
-	TPROF_HIDDEN int mpi_thunk_##name MPI_PARAMS(__VA_ARGS__);                         \
+	TPROF_HIDDEN int mpi_thunk_##name MPI_PARAMS(__VA_ARGS__)                          \
+		__asm__(MPI_F_PREFIX "thunk_" #name);                                      \
 	static inline name##_fn get_##name(void)                                           \
 	{                                                                                  \
 		return mpi_thunk_##name;                                                   \
 	}                                                                                  \
-	TPROF_HIDDEN int name MPI_PARAMS(__VA_ARGS__) __asm__("tprof_mpi_f_" #name);
-#define MPI_SIDE_NAME(name) __asm__("tprof_mpi_f_" #name)
+	TPROF_HIDDEN int name MPI_PARAMS(__VA_ARGS__) __asm__(MPI_F_PREFIX #name);
+#define MPI_SIDE_NAME(name) __asm__(MPI_F_PREFIX #name)
 #elif defined(TPROF_MPI_MPICH_SIDE)
 /* The wrappers' files compiled again for MPICH's ABI (mpich/): each wrapper hidden, named
  * tprof_mpich_<name>, which the exported wrapper hands the call to (MPI_PASS); the real

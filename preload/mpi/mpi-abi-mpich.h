@@ -54,6 +54,7 @@ static inline uint64_t tmpich_status_bytes(const tmpich_Status *st)
 #define TMPICH_REQUEST_NULL 0x2c000000
 #define TMPICH_MESSAGE_NULL 0x2c000000
 #define TMPICH_MESSAGE_NO_PROC 0x6c000000
+#define TMPICH_WIN_NULL 0x20000000
 #define TMPICH_BYTE 0x4c00010d
 
 #endif

@@ -3,6 +3,7 @@
  * exported MPI_COMM_WORLD object, ompi_mpi_comm_world; any other library gets one warning
  * and calls that pass through untouched.  Also the recorder's PMPI_ entry points, and the
  * moments MPI starts (rank, size, the first communicators) and stops. */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <link.h>
 #include <stddef.h>
@@ -116,7 +117,8 @@ static const char *openmpi_handles(void)
 }
 
 /* MPICH (and the MPIs built on it): predefined handles are constants (mpi-abi-mpich.h).  Its
- * Fortran bindings call the C functions, whose wrappers record them. */
+ * Fortran bindings call the C functions, whose wrappers record them, but for those of use
+ * mpi_f08 without a buffer: they call PMPI_ functions (fortran-mpich/). */
 static void mpich_handles(void)
 {
 	tprof_mpi_h.world = tmpich_key(TMPICH_COMM_WORLD);
@@ -127,6 +129,9 @@ static void mpich_handles(void)
 	tprof_mpi_h.message_null = tmpich_key(TMPICH_MESSAGE_NULL);
 	tprof_mpi_h.message_no_proc = tmpich_key(TMPICH_MESSAGE_NO_PROC);
 	tprof_mpi_h.byte = tmpich_key(TMPICH_BYTE);
+	/* only the use mpi_f08 bindings reach the Fortran entries' conversions (entries.c) */
+	tprof_mpi_h.f_status_ignore = lookup_object("MPI_F08_STATUS_IGNORE");
+	tprof_mpi_h.f_statuses_ignore = lookup_object("MPI_F08_STATUSES_IGNORE");
 }
 
 /* Whether the library is MPICH or built on it (Cray MPICH, MVAPICH, Intel MPI): its version
@@ -143,7 +148,16 @@ static int is_mpich(void)
 	int rc = version(v, &len);
 	tprof_tls.guard--;
 	v[sizeof(v) - 1] = '\0';
-	return rc == 0 && (strstr(v, "MPICH") || strstr(v, "MVAPICH") || strstr(v, "Intel(R) MPI"));
+	if (rc != 0 || !(strstr(v, "MPICH") || strstr(v, "MVAPICH") || strstr(v, "Intel(R) MPI")))
+		return 0;
+	/* MPICH 4.0.x's use mpi_f08 bindings return indices counted from 0 (fortran.h) */
+	const char *p = strstr(v, "MPICH Version:");
+	if (p) {
+		p += strlen("MPICH Version:");
+		p += strspn(p, " \t");
+		tprof_mpi_h.f08_indices_from_0 = strncmp(p, "4.0", 3) == 0 && !isdigit((unsigned char)p[3]);
+	}
+	return 1;
 }
 
 /* Under state_lock: the library's kind, its handles and PMPI_ entry points.  Open MPI is
@@ -165,8 +179,10 @@ static void detect_locked(void)
 	}
 	const char *name = pmpi_names;
 	for (size_t i = 0; !missing && i < NPMPI; i++, name += strlen(name) + 1) {
-		/* the conversions serve Open MPI's Fortran bindings; MPICH's are macros */
-		if (tprof_mpi_abi == TPROF_MPI_ABI_MPICH && strstr(name, "_f2c"))
+		/* the conversions serve the Fortran bindings; MPICH's handles need none, but for
+		 * its files (pointers, as in Open MPI) */
+		if (tprof_mpi_abi == TPROF_MPI_ABI_MPICH && strstr(name, "_f2c") &&
+		    strcmp(name, "PMPI_File_f2c"))
 			continue;
 		void **where = (void **)((char *)&tprof_pmpi + pmpi_offsets[i]);
 		/* an Open MPI built without MPI-IO (or one-sided communication) has no files

@@ -93,6 +93,7 @@ struct tprof_mpi_handles {
 	 * Fortran program passes), MPI_IN_PLACE and MPI_BOTTOM (objects); NULL when absent. */
 	const int *const *f_status_ignore, *const *f_statuses_ignore;
 	const void *f_in_place, *f_bottom;
+	int f08_indices_from_0;   /* MPICH 4.0's use mpi_f08 bindings: indices counted from 0 */
 };
 extern struct tprof_mpi_handles tprof_mpi_h;
 

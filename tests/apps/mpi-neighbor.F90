@@ -3,7 +3,8 @@
 ! calls MPI_NEIGHBOR_ALLGATHER, MPI_NEIGHBOR_ALLTOALLW (datatypes and MPI_Aint displacements
 ! per neighbour) and MPI_INEIGHBOR_ALLTOALL (MPI_WAIT) with blocks of 100 default integers,
 ! checks what it received, and rank 0 prints what the job did as one JSON line, as
-! apps/mpi-neighbor.c does.  Built with `use mpi`, or with `use mpi_f08` (-DUSE_MPI_F08).
+! apps/mpi-neighbor.c does.  Built with `use mpi`, or with `use mpi_f08` (-DUSE_MPI_F08); the
+! ring made by MPI_DIST_GRAPH_CREATE_ADJACENT instead with -DRING_AS_DIST_GRAPH.
 program neighbor_test
 #ifdef USE_MPI_F08
   use mpi_f08
@@ -26,9 +27,18 @@ program neighbor_test
   call MPI_Type_size(MPI_INTEGER, isz, ierr)
   dims(1) = size
   periods(1) = .true.
-  call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., ring, ierr)
   left = mod(rank + size - 1, size)
   right = mod(rank + 1, size)
+#ifdef RING_AS_DIST_GRAPH
+  ! MPICH 4.0's use mpi_f08 MPI_NEIGHBOR_ALLTOALLW asks any topology for a distributed graph's
+  ! neighbour count, which a Cartesian one fails: the same ring as a distributed graph.
+  counts(1) = left
+  counts(2) = right
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, counts, MPI_UNWEIGHTED, 2, counts, &
+       MPI_UNWEIGHTED, MPI_INFO_NULL, .false., ring, ierr)
+#else
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., ring, ierr)
+#endif
   sbuf = rank
   bad = 0
   call MPI_Neighbor_allgather(sbuf, 100, MPI_INTEGER, rbuf, 100, MPI_INTEGER, ring, ierr)

@@ -56,6 +56,8 @@ check() {
 	if "$@"; then ok 0 "$_d"; else ok 1 "$_d"; fi
 }
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $1"; }
+# skips N WHY: N results skipped, saying why.
+skips() { _k=0; while [ $_k -lt "$1" ]; do skip "$2"; _k=$((_k + 1)); done; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 diag() { printf '# %s\n' "$@"; }
 # ok_none_missing LIST MESSAGE [WHAT]: one result, ok when LIST (what a check looked for and

@@ -9,10 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 need_mpi apps/mpi-io
-plan 34
+plan 40
 
-# skips N WHY: N results skipped, saying why.
-skips() { _k=0; while [ $_k -lt "$1" ]; do skip "$2"; _k=$((_k + 1)); done; }
 
 # io NAME RUN APP CHROME: records APP (run by RUN on 2 ranks, its file under $T) and checks
 # what the analyzer makes of it; CHROME: also the Chrome trace.
@@ -48,11 +46,12 @@ else
 fi
 if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-io" ]; then
 	io mpich "$MPIRUN_MPICH" "$APPS/mpich-io" chrome
-	if [ -x "$APPS/mpich-io-usempi" ]; then
+	if [ -x "$APPS/mpich-io-usempi" ] && [ -x "$APPS/mpich-io-f08" ]; then
 		io mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-io-usempi"
+		io mpich-f08 "$MPIRUN_MPICH" "$APPS/mpich-io-f08"
 	else
-		skips 6 "no mpif90.mpich: the Fortran MPI-IO program was not built with MPICH"
+		skips 12 "no mpif90.mpich: the Fortran MPI-IO program was not built with MPICH"
 	fi
 else
-	skips 14 "no MPICH: apps/mpich-io was not built"
+	skips 20 "no MPICH: apps/mpich-io was not built"
 fi

@@ -8,7 +8,7 @@
 # MPI, use mpi under MPICH).
 . "$(dirname "$0")/lib.sh"
 need_mpi apps/mpi-neighbor
-plan 20
+plan 24
 
 # nb NAME RUN APP: records APP (run by RUN on 3 ranks) and checks its summary.
 nb() {
@@ -24,8 +24,6 @@ nb() {
 		summary "$T/$_n.truth" "$T/$_n.sum.json"
 }
 
-# skips N WHY: N results skipped, saying why.
-skips() { _k=0; while [ $_k -lt "$1" ]; do skip "$2"; _k=$((_k + 1)); done; }
 
 nb openmpi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-neighbor"
 if [ -x "$APPS/mpi-neighbor-usempi" ] && [ -x "$APPS/mpi-neighbor-f08" ]; then
@@ -36,11 +34,12 @@ else
 fi
 if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-neighbor" ]; then
 	nb mpich "$MPIRUN_MPICH" "$APPS/mpich-neighbor"
-	if [ -x "$APPS/mpich-neighbor-usempi" ]; then
+	if [ -x "$APPS/mpich-neighbor-usempi" ] && [ -x "$APPS/mpich-neighbor-f08" ]; then
 		nb mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-neighbor-usempi"
+		nb mpich-f08 "$MPIRUN_MPICH" "$APPS/mpich-neighbor-f08"
 	else
-		skips 4 "no mpif90.mpich: apps/mpi-neighbor.F90 was not built with MPICH"
+		skips 8 "no mpif90.mpich: apps/mpi-neighbor.F90 was not built with MPICH"
 	fi
 else
-	skips 8 "no MPICH: apps/mpich-neighbor was not built"
+	skips 12 "no MPICH: apps/mpich-neighbor was not built"
 fi

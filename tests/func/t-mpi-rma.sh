@@ -10,10 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 need_mpi apps/mpi-rma
-plan 40
+plan 48
 
-# skips N WHY: N results skipped, saying why.
-skips() { _k=0; while [ $_k -lt "$1" ]; do skip "$2"; _k=$((_k + 1)); done; }
 
 # rma NAME RUN APP: records APP (run by RUN on 3 ranks) and checks what the analyzer makes of it.
 rma() {
@@ -53,11 +51,12 @@ else
 fi
 if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-rma" ]; then
 	rma mpich "$MPIRUN_MPICH" "$APPS/mpich-rma"
-	if [ -x "$APPS/mpich-rma-usempi" ]; then
+	if [ -x "$APPS/mpich-rma-usempi" ] && [ -x "$APPS/mpich-rma-f08" ]; then
 		rma mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-rma-usempi"
+		rma mpich-f08 "$MPIRUN_MPICH" "$APPS/mpich-rma-f08"
 	else
-		skips 8 "no mpif90.mpich: apps/mpi-rma.F90 was not built with MPICH"
+		skips 16 "no mpif90.mpich: apps/mpi-rma.F90 was not built with MPICH"
 	fi
 else
-	skips 16 "no MPICH: apps/mpich-rma was not built"
+	skips 24 "no MPICH: apps/mpich-rma was not built"
 fi

@@ -4,11 +4,12 @@
 # Hydra (mpirun.mpich) are recorded as the Open MPI builds are, by the same recorder, and pass
 # the same checks: apps/mpi-pattern (tools/checks/mpi-record.py, mpi-analyze.py),
 # apps/mpi-comms (communicators, collectives, every send mode, matched probes),
-# apps/mpi-polls (runs of polls, exact counts), apps/mpi-pattern.F90 under mpif.h and use mpi;
+# apps/mpi-polls (runs of polls, exact counts), apps/mpi-pattern.F90 under mpif.h, use mpi and
+# use mpi_f08;
 # and every call is counted as an independent interposer counts it (mpi-counts.py).
 . "$(dirname "$0")/lib.sh"
 need_mpich apps/mpich-pattern apps/mpich-comms apps/mpich-polls
-plan 41
+plan 82
 
 RUN="$MPIRUN_MPICH"
 NP=4
@@ -65,31 +66,39 @@ pycheck_in mpi-polls "mpi-polls: every poll that found something is a span of it
 grep -q "unmatched:   0 sends, 0 receives" "$T/runs.txt"
 ok $? "mpi-polls: every message is matched"
 
-# ---- Fortran: mpif.h and use mpi (MPICH's bindings call the C functions) ----------------
-for b in mpifh usempi; do
+# ---- Fortran: mpif.h, use mpi and use mpi_f08 -------------------------------------------
+# MPICH's bindings of mpif.h and use mpi call the C functions; those of use mpi_f08 without a
+# buffer call PMPI_ functions, and are recorded by their own wrappers (fortran-mpich/).
+for b in mpifh usempi f08; do
 	if [ -x "$APPS/mpich-pattern-$b" ]; then
 		"$INSPECT" -o "$T/out-$b" -- "$RUN" -np $NP "$APPS/mpich-pattern-$b" \
 			>"$T/rec-$b.out" 2>"$T/rec-$b.err" && cmp -s "$TRUTH" "$T/rec-$b.out" &&
-			"$DUMP" "$T/out-$b" >"$T/dump-$b.json"
-		ok $? "Fortran ($b) built with MPICH: recorded, its output the C program's"
-		pycheck_in mpi-record "Fortran ($b): every call once, under its C name" \
-			every-call-once "$T/dump-$b.json" "$TRUTH"
-		pycheck_in mpi-record "Fortran ($b): messages counted and received once" \
-			messages-counted "$T/dump-$b.json" "$TRUTH"
+			! grep -q "^tprof\[" "$T/rec-$b.err" && "$DUMP" "$T/out-$b" >"$T/dump-$b.json"
+		ok $? "Fortran ($b) built with MPICH: recorded silently, its output the C program's"
+		for c in every-call-once communicators-alike calls-communicator point-to-point \
+			collectives collective-seqs irecv-completions persistent-requests \
+			receive-numbers messages-counted clock-offsets; do
+			pycheck_in mpi-record "Fortran ($b): $c (as the C program)" "$c" \
+				"$T/dump-$b.json" "$TRUTH"
+		done
+		"$ANALYZE" "$T/out-$b" -f chrome -o "$T/t-$b.json" >/dev/null 2>"$T/an-$b.err"
+		ok $? "Fortran ($b): tprof-analyze writes the Chrome trace"
+		pycheck_in mpi-analyze "Fortran ($b): every message matched by one arrow" \
+			messages-matched "$T/t-$b.json" "$TRUTH"
+		pycheck_in mpi-analyze "Fortran ($b): every collective found on all its members" \
+			collectives-complete "$T/t-$b.json" "$TRUTH"
 	else
-		skip "apps/mpich-pattern-$b was not built (no mpif90.mpich)"
-		skip "apps/mpich-pattern-$b was not built (no mpif90.mpich)"
-		skip "apps/mpich-pattern-$b was not built (no mpif90.mpich)"
+		skips 15 "apps/mpich-pattern-$b was not built (no mpif90.mpich)"
 	fi
 done
 
 # ---- every call counted -----------------------------------------------------------------
-LIBS=$(ldd "$APPS/mpich-pattern-mpifh" "$APP" 2>/dev/null |
+LIBS=$(ldd "$APPS/mpich-pattern-mpifh" "$APPS/mpich-pattern-f08" "$APP" 2>/dev/null |
 	awk '$1 ~ /^libmpich/ && $3 ~ /^\// {print $3}' | sort -u)
 "$PY" -B "$top_srcdir/tests/tools/mpi-count-gen.py" $LIBS >"$T/mpi-count.c" &&
 	"$MPICC_MPICH" -O1 -shared -fPIC -o "$T/mpi-count.so" "$T/mpi-count.c" -ldl
 ok $? "the counting interposer builds from MPICH's libraries"
-for p in mpich-pattern mpich-pattern-mpifh; do
+for p in mpich-pattern mpich-pattern-mpifh mpich-pattern-f08; do
 	mkdir -p "$T/count-$p"
 	# The recorder through the environment, the interposer after it (as in t-mpi-counts.sh).
 	TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$T/cnt-$p" LD_PRELOAD="$PRELOAD_ENV:$T/mpi-count.so" \

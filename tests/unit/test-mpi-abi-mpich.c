@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 	   TMPICH_MESSAGE_NO_PROC == MPI_MESSAGE_NO_PROC,
 	   "MPI_REQUEST_NULL, MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC");
 	ok(TMPICH_BYTE == MPI_BYTE, "MPI_BYTE");
+	ok(TMPICH_WIN_NULL == MPI_WIN_NULL, "MPI_WIN_NULL");
 
 	char version[MPI_MAX_LIBRARY_VERSION_STRING];
 	int len = 0;
@@ -70,8 +71,21 @@ int main(int argc, char **argv)
 	ok(tmpich_status_bytes(ts) == 3 * sizeof(int) && count == 3 && ts->MPI_SOURCE == 0 &&
 	   ts->MPI_TAG == 5, "a status holds the bytes received (%llu)",
 	   (unsigned long long)tmpich_status_bytes(ts));
+	/* use mpi_f08's bindings (fortran-mpich/): the entries take a Fortran handle for the C
+	 * one and a Fortran status for the C status, and know MPI_STATUS_IGNORE by the address
+	 * MPI_F08_STATUS_IGNORE holds */
+	MPI_Fint fst[sizeof(MPI_Status) / sizeof(MPI_Fint)];
+	MPI_Status_c2f(&st, fst);
+	ok(memcmp(fst, &st, sizeof(st)) == 0, "a Fortran status is the C status, int for int");
+	ok(MPI_Comm_c2f(MPI_COMM_WORLD) == (MPI_Fint)MPI_COMM_WORLD &&
+	   MPI_Type_c2f(MPI_BYTE) == (MPI_Fint)MPI_BYTE && MPI_Op_c2f(MPI_SUM) == (MPI_Fint)MPI_SUM &&
+	   MPI_Comm_f2c((MPI_Fint)MPI_COMM_SELF) == MPI_COMM_SELF,
+	   "a Fortran handle is the C handle");
+	ok(MPI_F08_STATUS_IGNORE != NULL && MPI_F08_STATUSES_IGNORE != NULL,
+	   "MPI_F08_STATUS_IGNORE and MPI_F08_STATUSES_IGNORE point to the f08 sentinels");
 	MPI_Request req;
 	MPI_Irecv(in, 3, MPI_INT, 0, 6, MPI_COMM_SELF, &req);
+	ok(MPI_Request_c2f(req) == (MPI_Fint)req, "a Fortran request is the C request");
 	ok(tmpich_key(req) == (void *)(uintptr_t)(unsigned)req && (uintptr_t)tmpich_key(req) >> 32 == 0,
 	   "a request's key is its handle, zero-extended (0x%x)", (unsigned)req);
 	MPI_Send(out, 3, MPI_INT, 0, 6, MPI_COMM_SELF);

@@ -51,14 +51,14 @@ static MReq *mpi_f_requests(const MFint *reqs, int n, int *ok)
 {
 	MReq *c = mpi_f_scratch(MPI_F_REQUESTS, n, sizeof(MReq), ok);
 	for (int i = 0; c && i < n; i++)
-		c[i] = tprof_pmpi.Request_f2c(reqs[i]);
+		c[i] = MPI_F2C(Request, reqs[i]);
 	return c;
 }
 
 /* A datatype for each process of comm's remote group (an intercommunicator) or group. */
 static MType *mpi_f_types(int k, const MFint *types, MFint comm, int *ok)
 {
-	MComm c = tprof_pmpi.Comm_f2c(comm);
+	void *c = MPI_KEY(MPI_F2C(Comm, comm));
 	int inter = 0, n = 0;
 	if (tprof_pmpi.Comm_test_inter(c, &inter) != TMPI_SUCCESS ||
 	    (inter ? tprof_pmpi.Comm_remote_size(c, &n) : tprof_pmpi.Comm_size(c, &n)) !=
@@ -66,7 +66,7 @@ static MType *mpi_f_types(int k, const MFint *types, MFint comm, int *ok)
 		n = 0;
 	MType *t = mpi_f_scratch(k, n, sizeof(MType), ok);
 	for (int i = 0; t && i < n; i++)
-		t[i] = tprof_pmpi.Type_f2c(types[i]);
+		t[i] = MPI_F2C(Type, types[i]);
 	return t;
 }
 
@@ -74,20 +74,20 @@ static MType *mpi_f_types(int k, const MFint *types, MFint comm, int *ok)
 static MType *mpi_f_ntypes(int k, const MFint *types, MFint comm, int out, int *ok)
 {
 	int in_n = 0, out_n = 0;
-	tprof_mpi_comm_degrees(tprof_mpi_comm(MPI_KEY(tprof_pmpi.Comm_f2c(comm))), &in_n, &out_n);
+	tprof_mpi_comm_degrees(tprof_mpi_comm(MPI_KEY(MPI_F2C(Comm, comm))), &in_n, &out_n);
 	int n = out ? out_n : in_n;
 	MType *t = mpi_f_scratch(k, n, sizeof(MType), ok);
 	for (int i = 0; t && i < n; i++)
-		t[i] = tprof_pmpi.Type_f2c(types[i]);
+		t[i] = MPI_F2C(Type, types[i]);
 	return t;
 }
 
 /* Fortran's MPI_IN_PLACE and MPI_BOTTOM are its own objects: C's are constants. */
 static inline const void *mpi_f_buffer(const void *p)
 {
-	if (p == tprof_mpi_h.f_in_place)
+	if (p && p == tprof_mpi_h.f_in_place)
 		return TMPI_IN_PLACE;
-	if (p == tprof_mpi_h.f_bottom)
+	if (p && p == tprof_mpi_h.f_bottom)
 		return TMPI_BOTTOM;
 	return p;
 }
@@ -125,25 +125,45 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 
 /* For each call: the real binding's type, its entry and its exported spellings.  The entry of
  * a call recorded by name (Q) or with its communicator (QC) records it around the real
- * binding; that of a call whose arguments are recorded (H, P) hands it to the C wrapper. */
+ * binding; that of a call whose arguments are recorded (H, P) hands it to the C wrapper.
+ * Compiled for MPICH's ABI (fortran-mpich/entries.c): the entries alone, named for the
+ * spellings of use mpi_f08 (mpi_comm_rank_f08_...) to hand MPICH's calls to. */
+#ifdef TPROF_MPI_MPICH_SIDE
+#define MPI_F_BINDING(kind, name, fname, FNAME, ...)                                      \
+	typedef void (*name##_ffn)(MPI_F_PARAMS(__VA_ARGS__));                             \
+	MPI_F_ENTRY_##kind(name, __VA_ARGS__)
+#else
 #define MPI_F_BINDING(kind, name, fname, FNAME, ...)                                      \
 	typedef void (*name##_ffn)(MPI_F_PARAMS(__VA_ARGS__));                             \
 	MPI_F_ENTRY_##kind(name, __VA_ARGS__)                                              \
+	MPI_F_ENTRY_F08(name, __VA_ARGS__)                                                 \
 	static void *name##_real[7];                                                       \
 	static uint32_t name##_miss[7];                                                    \
-	MPI_F_SPELLING(name, fname, 0, __VA_ARGS__)                                        \
-	MPI_F_SPELLING(name, fname##_, 1, __VA_ARGS__)                                     \
-	MPI_F_SPELLING(name, fname##__, 2, __VA_ARGS__)                                    \
-	MPI_F_SPELLING(name, FNAME, 3, __VA_ARGS__)                                        \
-	MPI_F_SPELLING(name, fname##_f08_, 4, __VA_ARGS__)                                 \
-	MPI_F_SPELLING(name, name##_f08, 5, __VA_ARGS__)                                   \
-	MPI_F_SPELLING(name, name##_f, 6, __VA_ARGS__)
+	MPI_F_SPELLING(name, fname, 0, name##_entry, __VA_ARGS__)                          \
+	MPI_F_SPELLING(name, fname##_, 1, name##_entry, __VA_ARGS__)                       \
+	MPI_F_SPELLING(name, fname##__, 2, name##_entry, __VA_ARGS__)                      \
+	MPI_F_SPELLING(name, FNAME, 3, name##_entry, __VA_ARGS__)                          \
+	MPI_F_SPELLING(name, fname##_f08_, 4, name##_entry_f08, __VA_ARGS__)               \
+	MPI_F_SPELLING(name, name##_f08, 5, name##_entry, __VA_ARGS__)                     \
+	MPI_F_SPELLING(name, name##_f, 6, name##_entry, __VA_ARGS__)
+#endif
+
+/* An entry's linkage: its file's own, or, for MPICH's, hidden and named
+ * tprof_mpich_f_entry_<name> for the spellings here to call. */
+#ifdef TPROF_MPI_MPICH_SIDE
+#define MPI_F_ENTRY_LINK TPROF_HIDDEN __attribute__((noinline))
+#define MPI_F_ENTRY_NAME(name) __asm__("tprof_mpich_f_entry_" #name)
+#else
+#define MPI_F_ENTRY_LINK static __attribute__((noinline))
+#define MPI_F_ENTRY_NAME(name)
+#endif
 
 /* The start of an entry: its signature, and the error a binding missing in the library
  * answers with (it cannot be, when the program called it); `t`, the calling thread. */
 #define MPI_F_ENTRY_BEGIN(name, ...)                                                      \
-	static __attribute__((noinline)) void name##_entry(name##_ffn real,                \
-							   MPI_F_PARAMS(__VA_ARGS__))     \
+	MPI_F_ENTRY_LINK void name##_entry(name##_ffn real, MPI_F_PARAMS(__VA_ARGS__))     \
+		MPI_F_ENTRY_NAME(name);                                                    \
+	MPI_F_ENTRY_LINK void name##_entry(name##_ffn real, MPI_F_PARAMS(__VA_ARGS__))     \
 	{                                                                                  \
 		if (TPROF_UNLIKELY(!real)) {                                               \
 			if (ierr)                                                          \
@@ -174,18 +194,21 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 #define MPI_F_ENTRY_Q(name, ...) MPI_F_RECORDED(name, 1, TPROF_MPI_OTHER, (void)0, __VA_ARGS__)
 #define MPI_F_ENTRY_QC(name, ...)                                                         \
 	MPI_F_RECORDED(name, 1, TPROF_MPI_OTHER,                                          \
-		       c->a->comm = mpi_comm_id(tprof_pmpi.Comm_f2c(*comm)), __VA_ARGS__)
+		       c->a->comm = mpi_comm_id(MPI_F2C(Comm, *comm)), __VA_ARGS__)
 #define MPI_F_ENTRY_QW(name, ...)                                                         \
 	MPI_F_RECORDED(name, 1, TPROF_MPI_RMA,                                            \
-		       mpi_rma_win(c, MPI_KEY(tprof_pmpi.Win_f2c(*win))), __VA_ARGS__)
+		       mpi_rma_win(c, MPI_KEY(MPI_F2C(Win, *win))), __VA_ARGS__)
 #define MPI_F_ENTRY_QF(name, ...)                                                         \
 	MPI_F_RECORDED(name, 2, TPROF_MPI_IO, mpi_io_file(c, tprof_pmpi.File_f2c(*fh)),     \
 		       __VA_ARGS__)
 
 /* H and P: the frame, the thunk and the entry.  The entry passes the call straight on when
  * this thread does not record it, when it converts handles and MPI is not running, or when
- * it lacks memory for its arrays; and under MPICH, whose bindings call the C functions:
- * their wrappers record the call. */
+ * it lacks memory for its arrays; and when the library is not of its ABI.  MPICH's bindings
+ * of mpif.h and use mpi call the C functions, whose wrappers record the call; so do those of
+ * use mpi_f08 with a buffer (mpi_send_f08ts_...), which no spelling here names.  Its other
+ * use mpi_f08 bindings (mpi_wait_f08_...) call PMPI_ functions: their spelling hands them to
+ * the entry compiled for MPICH (MPI_F_ENTRY_F08). */
 #define MPI_F_ENTRY_P MPI_F_ENTRY_H
 #define MPI_F_ENTRY_H(name, ...)                                                          \
 	struct name##_frame {                                                              \
@@ -204,7 +227,7 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 		return rc;                                                                 \
 	}                                                                                  \
 	MPI_F_ENTRY_BEGIN(name, __VA_ARGS__)                                               \
-		if (TPROF_UNLIKELY(tprof_mpi_abi_found() != TPROF_MPI_ABI_OPENMPI) ||      \
+		if (TPROF_UNLIKELY(tprof_mpi_abi_found() != TPROF_MPI_ABI_HERE) ||         \
 		    ((0 MPI_EACH(MPI_FMPI, MPI_NOSEP, __VA_ARGS__)) && !tprof_mpi_on(t))) { \
 			real(MPI_F_ARGS(__VA_ARGS__));                                     \
 			return;                                                            \
@@ -226,16 +249,33 @@ static void mpi_f_string(char *dst, const char *src, size_t len)
 			*ierr = rc;                                                        \
 	}
 
+/* The entry of a call's use mpi_f08 spelling: MPICH's when the library is MPICH's, else the
+ * call's own. */
+#ifdef TPROF_MPI_MPICH_SIDE
+#define MPI_F_ENTRY_F08(name, ...)
+#else
+#define MPI_F_ENTRY_F08(name, ...)                                                        \
+	TPROF_HIDDEN void name##_entry_mpich(name##_ffn real, MPI_F_PARAMS(__VA_ARGS__))   \
+		__asm__("tprof_mpich_f_entry_" #name);                                     \
+	static inline void name##_entry_f08(name##_ffn real, MPI_F_PARAMS(__VA_ARGS__))    \
+	{                                                                                  \
+		if (TPROF_UNLIKELY(tprof_mpi_abi_found() == TPROF_MPI_ABI_MPICH))          \
+			name##_entry_mpich(real, MPI_F_ARGS(__VA_ARGS__));                 \
+		else                                                                       \
+			name##_entry(real, MPI_F_ARGS(__VA_ARGS__));                       \
+	}
+#endif
+
 /* One exported symbol (side.h made TPROF_EXPORT hidden, for the wrappers): its own real
  * binding, found on first use. */
 #define MPI_F_EXPORT __attribute__((visibility("default")))
-#define MPI_F_SPELLING(name, sym, i, ...)                                                 \
+#define MPI_F_SPELLING(name, sym, i, entry, ...)                                          \
 	MPI_F_EXPORT void sym(MPI_F_PARAMS(__VA_ARGS__));                                  \
 	MPI_F_EXPORT void sym(MPI_F_PARAMS(__VA_ARGS__))                                   \
 	{                                                                                  \
-		name##_entry((name##_ffn)tprof_real_get(&name##_real[i], &name##_miss[i],  \
-							#sym, tprof_mpi_lookup),           \
-			     MPI_F_ARGS(__VA_ARGS__));                                     \
+		entry((name##_ffn)tprof_real_get(&name##_real[i], &name##_miss[i], #sym,   \
+						 tprof_mpi_lookup),                        \
+		      MPI_F_ARGS(__VA_ARGS__));                                            \
 	}
 
 MPI_API(MPI_F_BINDING)

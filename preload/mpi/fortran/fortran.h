@@ -46,6 +46,30 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FTHUNK(kind, n) MPI_FN_##kind(f->n)
 #define MPI_FTHUNKH(kind, n) MPI_FNH_##kind(f->n)
 
+/* A Fortran handle as the C handle, C's null handles, and a Fortran status as a C status.
+ * Open MPI converts them (its f2c functions); in MPICH a Fortran handle is the C handle and a
+ * Fortran status the C status, int for int (tests/unit/test-mpi-abi-mpich.c).  A file is a
+ * pointer in both, converted by the library. */
+#ifdef TPROF_MPI_MPICH_SIDE
+#define MPI_F2C(what, v) ((tmpich_Handle)(v))
+#define MPI_F_COMM_NULL TMPICH_COMM_NULL
+#define MPI_F_REQUEST_NULL TMPICH_REQUEST_NULL
+#define MPI_F_MESSAGE_NULL TMPICH_MESSAGE_NULL
+#define MPI_F_WIN_NULL TMPICH_WIN_NULL
+#define MPI_F_STATUS_F2C(f, c) memcpy((c), (f), sizeof(MStatus))
+/* MPICH 4.0's use mpi_f08 bindings give the indices of MPI_Waitany, MPI_Testany, MPI_Waitsome
+ * and MPI_Testsome counted from 0, as C's (pmodels/mpich#6270; from 1 again since 4.1). */
+#define MPI_F_INDEX_BASE (1 - tprof_mpi_h.f08_indices_from_0)
+#else
+#define MPI_F_INDEX_BASE 1
+#define MPI_F2C(what, v) tprof_pmpi.what##_f2c(v)
+#define MPI_F_COMM_NULL tprof_mpi_h.comm_null
+#define MPI_F_REQUEST_NULL tprof_mpi_h.request_null
+#define MPI_F_MESSAGE_NULL tprof_mpi_h.message_null
+#define MPI_F_WIN_NULL NULL
+#define MPI_F_STATUS_F2C(f, c) tprof_pmpi.Status_f2c((f), (c))
+#endif
+
 /* ---- kinds with no Fortran parameter ---------------------------------------------------- */
 
 #define MPI_FP_VOID(n)
@@ -109,7 +133,8 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FF_INDEX(n) MFint *n;
 #define MPI_FL_INDEX(n) int c_##n = TMPI_UNDEFINED;
 #define MPI_FA_INDEX(n) &c_##n
-#define MPI_FB_INDEX(n) *n = *f->n == TMPI_UNDEFINED ? TMPI_UNDEFINED : *f->n - 1;
+#define MPI_FB_INDEX(n)                                                                    \
+	*n = *f->n == TMPI_UNDEFINED ? TMPI_UNDEFINED : *f->n - MPI_F_INDEX_BASE;
 #define MPI_FM_INDEX 0
 
 /* indices[0..*outcount): outcount comes first in every call that has them */
@@ -120,7 +145,7 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FA_INDICES(n) c_##n
 #define MPI_FB_INDICES(n)                                                                  \
 	for (int i_ = 0; *outcount != TMPI_UNDEFINED && i_ < *outcount; i_++)               \
-		n[i_] = f->n[i_] - 1;
+		n[i_] = f->n[i_] - MPI_F_INDEX_BASE;
 #define MPI_FM_INDICES 0
 
 /* ---- buffers and names ------------------------------------------------------------------ */
@@ -170,35 +195,35 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FN_TYPE(n) n,
 #define MPI_FF_TYPE(n) MFint *n;
 #define MPI_FL_TYPE(n)
-#define MPI_FA_TYPE(n) tprof_pmpi.Type_f2c(*n)
+#define MPI_FA_TYPE(n) MPI_F2C(Type, *n)
 #define MPI_FB_TYPE(n)
 #define MPI_FM_TYPE 1
 #define MPI_FP_COMM MPI_FP_TYPE
 #define MPI_FN_COMM MPI_FN_TYPE
 #define MPI_FF_COMM MPI_FF_TYPE
 #define MPI_FL_COMM MPI_FL_TYPE
-#define MPI_FA_COMM(n) tprof_pmpi.Comm_f2c(*n)
+#define MPI_FA_COMM(n) MPI_F2C(Comm, *n)
 #define MPI_FB_COMM MPI_FB_TYPE
 #define MPI_FM_COMM 1
 #define MPI_FP_OP MPI_FP_TYPE
 #define MPI_FN_OP MPI_FN_TYPE
 #define MPI_FF_OP MPI_FF_TYPE
 #define MPI_FL_OP MPI_FL_TYPE
-#define MPI_FA_OP(n) tprof_pmpi.Op_f2c(*n)
+#define MPI_FA_OP(n) MPI_F2C(Op, *n)
 #define MPI_FB_OP MPI_FB_TYPE
 #define MPI_FM_OP 1
 #define MPI_FP_INFO MPI_FP_TYPE
 #define MPI_FN_INFO MPI_FN_TYPE
 #define MPI_FF_INFO MPI_FF_TYPE
 #define MPI_FL_INFO MPI_FL_TYPE
-#define MPI_FA_INFO(n) tprof_pmpi.Info_f2c(*n)
+#define MPI_FA_INFO(n) MPI_F2C(Info, *n)
 #define MPI_FB_INFO MPI_FB_TYPE
 #define MPI_FM_INFO 1
 #define MPI_FP_GROUP MPI_FP_TYPE
 #define MPI_FN_GROUP MPI_FN_TYPE
 #define MPI_FF_GROUP MPI_FF_TYPE
 #define MPI_FL_GROUP MPI_FL_TYPE
-#define MPI_FA_GROUP(n) tprof_pmpi.Group_f2c(*n)
+#define MPI_FA_GROUP(n) MPI_F2C(Group, *n)
 #define MPI_FB_GROUP MPI_FB_TYPE
 #define MPI_FM_GROUP 1
 
@@ -215,42 +240,42 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FP_COMM_OUT(n) MFint *n,
 #define MPI_FN_COMM_OUT(n) n,
 #define MPI_FF_COMM_OUT(n) MFint *n;
-#define MPI_FL_COMM_OUT(n) MComm c_##n = tprof_mpi_h.comm_null;
+#define MPI_FL_COMM_OUT(n) MComm c_##n = MPI_F_COMM_NULL;
 #define MPI_FA_COMM_OUT(n) &c_##n
-#define MPI_FB_COMM_OUT(n) *n = tprof_pmpi.Comm_f2c(*f->n);
+#define MPI_FB_COMM_OUT(n) *n = MPI_F2C(Comm, *f->n);
 #define MPI_FM_COMM_OUT 1
 #define MPI_FP_COMM_INOUT MPI_FP_COMM_OUT
 #define MPI_FN_COMM_INOUT MPI_FN_COMM_OUT
 #define MPI_FF_COMM_INOUT MPI_FF_COMM_OUT
-#define MPI_FL_COMM_INOUT(n) MComm c_##n = tprof_pmpi.Comm_f2c(*n);
+#define MPI_FL_COMM_INOUT(n) MComm c_##n = MPI_F2C(Comm, *n);
 #define MPI_FA_COMM_INOUT MPI_FA_COMM_OUT
 #define MPI_FB_COMM_INOUT MPI_FB_COMM_OUT
 #define MPI_FM_COMM_INOUT 1
 #define MPI_FP_REQ_OUT MPI_FP_COMM_OUT
 #define MPI_FN_REQ_OUT MPI_FN_COMM_OUT
 #define MPI_FF_REQ_OUT MPI_FF_COMM_OUT
-#define MPI_FL_REQ_OUT(n) MReq c_##n = tprof_mpi_h.request_null;
+#define MPI_FL_REQ_OUT(n) MReq c_##n = MPI_F_REQUEST_NULL;
 #define MPI_FA_REQ_OUT MPI_FA_COMM_OUT
-#define MPI_FB_REQ_OUT(n) *n = tprof_pmpi.Request_f2c(*f->n);
+#define MPI_FB_REQ_OUT(n) *n = MPI_F2C(Request, *f->n);
 #define MPI_FM_REQ_OUT 1
 #define MPI_FP_REQ_INOUT MPI_FP_COMM_OUT
 #define MPI_FN_REQ_INOUT MPI_FN_COMM_OUT
 #define MPI_FF_REQ_INOUT MPI_FF_COMM_OUT
-#define MPI_FL_REQ_INOUT(n) MReq c_##n = tprof_pmpi.Request_f2c(*n);
+#define MPI_FL_REQ_INOUT(n) MReq c_##n = MPI_F2C(Request, *n);
 #define MPI_FA_REQ_INOUT MPI_FA_COMM_OUT
 #define MPI_FB_REQ_INOUT MPI_FB_REQ_OUT
 #define MPI_FM_REQ_INOUT 1
 #define MPI_FP_MSG_OUT MPI_FP_COMM_OUT
 #define MPI_FN_MSG_OUT MPI_FN_COMM_OUT
 #define MPI_FF_MSG_OUT MPI_FF_COMM_OUT
-#define MPI_FL_MSG_OUT(n) MMsg c_##n = tprof_mpi_h.message_null;
+#define MPI_FL_MSG_OUT(n) MMsg c_##n = MPI_F_MESSAGE_NULL;
 #define MPI_FA_MSG_OUT MPI_FA_COMM_OUT
-#define MPI_FB_MSG_OUT(n) *n = tprof_pmpi.Message_f2c(*f->n);
+#define MPI_FB_MSG_OUT(n) *n = MPI_F2C(Message, *f->n);
 #define MPI_FM_MSG_OUT 1
 #define MPI_FP_MSG_INOUT MPI_FP_COMM_OUT
 #define MPI_FN_MSG_INOUT MPI_FN_COMM_OUT
 #define MPI_FF_MSG_INOUT MPI_FF_COMM_OUT
-#define MPI_FL_MSG_INOUT(n) MMsg c_##n = tprof_pmpi.Message_f2c(*n);
+#define MPI_FL_MSG_INOUT(n) MMsg c_##n = MPI_F2C(Message, *n);
 #define MPI_FA_MSG_INOUT MPI_FA_COMM_OUT
 #define MPI_FB_MSG_INOUT MPI_FB_MSG_OUT
 #define MPI_FM_MSG_INOUT 1
@@ -283,20 +308,20 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FN_WIN MPI_FN_TYPE
 #define MPI_FF_WIN MPI_FF_TYPE
 #define MPI_FL_WIN MPI_FL_TYPE
-#define MPI_FA_WIN(n) tprof_pmpi.Win_f2c(*n)
+#define MPI_FA_WIN(n) MPI_F2C(Win, *n)
 #define MPI_FB_WIN MPI_FB_TYPE
 #define MPI_FM_WIN 1
 #define MPI_FP_WIN_OUT MPI_FP_COMM_OUT
 #define MPI_FN_WIN_OUT MPI_FN_COMM_OUT
 #define MPI_FF_WIN_OUT MPI_FF_COMM_OUT
-#define MPI_FL_WIN_OUT(n) MWin c_##n = NULL;
+#define MPI_FL_WIN_OUT(n) MWin c_##n = MPI_F_WIN_NULL;
 #define MPI_FA_WIN_OUT MPI_FA_COMM_OUT
-#define MPI_FB_WIN_OUT(n) *n = tprof_pmpi.Win_f2c(*f->n);
+#define MPI_FB_WIN_OUT(n) *n = MPI_F2C(Win, *f->n);
 #define MPI_FM_WIN_OUT 1
 #define MPI_FP_WIN_INOUT MPI_FP_COMM_OUT
 #define MPI_FN_WIN_INOUT MPI_FN_COMM_OUT
 #define MPI_FF_WIN_INOUT MPI_FF_COMM_OUT
-#define MPI_FL_WIN_INOUT(n) MWin c_##n = tprof_pmpi.Win_f2c(*n);
+#define MPI_FL_WIN_INOUT(n) MWin c_##n = MPI_F2C(Win, *n);
 #define MPI_FA_WIN_INOUT MPI_FA_COMM_OUT
 #define MPI_FB_WIN_INOUT MPI_FB_WIN_OUT
 #define MPI_FM_WIN_INOUT 1
@@ -363,7 +388,7 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FA_REQS(n) c_##n
 #define MPI_FB_REQS(n)                                                                     \
 	for (int i_ = 0; i_ < count; i_++)                                                 \
-		n[i_] = tprof_pmpi.Request_f2c(f->n[i_]);
+		n[i_] = MPI_F2C(Request, f->n[i_]);
 #define MPI_FM_REQS 1
 
 /* ---- statuses --------------------------------------------------------------------------- */
@@ -381,7 +406,7 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FA_STATUS(n) &c_##n
 #define MPI_FB_STATUS(n)                                                                   \
 	if (n)                                                                             \
-		tprof_pmpi.Status_f2c(f->n, n);
+		MPI_F_STATUS_F2C(f->n, n);
 #define MPI_FM_STATUS 1
 
 #define MPI_FP_STATUSES(n) MFint *n,
@@ -395,7 +420,7 @@ typedef int MFint;   /* MPI_Fint: a default INTEGER, and a default LOGICAL */
 #define MPI_FA_STATUSES(n) c_##n
 #define MPI_FB_STATUSES(n)                                                                 \
 	for (int i_ = 0; n && i_ < count; i_++)                                            \
-		tprof_pmpi.Status_f2c(f->n + (size_t)i_ * MPI_F_STATUS_INTS, &n[i_]);
+		MPI_F_STATUS_F2C(f->n + (size_t)i_ * MPI_F_STATUS_INTS, &n[i_]);
 #define MPI_FM_STATUSES 1
 
 /* ---- the kinds of calls recorded by name: passed on as they came ------------------------- */

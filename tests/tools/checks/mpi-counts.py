@@ -18,7 +18,12 @@ def _counted(count_dir):
     for path in glob.glob(count_dir + "/count.*"):
         for line in open(path):
             name, n = line.split()
-            key = re.sub(r"(_f08_|_)$", "", name.lower()) if name.islower() else name.lower()
+            # MPICH's use mpi_f08 bindings with a buffer: mpi_send_f08ts_, and with large
+            # counts mpi_send_f08ts_large_ (MPI_Send_c)
+            key = name.lower()
+            if name.islower():
+                key = re.sub(r"_f08ts_large_$", "_c", key)
+                key = re.sub(r"(_f08ts_|_f08_|_)$", "", key)
             calls[key] += int(n)
     return calls
 
