@@ -316,7 +316,11 @@ struct tprof_mpi_args2 {
 	int32_t peer;            /* SENDRECV: source, as received */
 	int32_t tag;             /* SENDRECV: tag, as received */
 	uint32_t seq;            /* SENDRECV: receive number (as seq above) */
-	uint32_t file;           /* IO: string id of the file's name as opened, 0 when unknown */
+	union {
+		uint32_t file;   /* IO: string id of the file's name as opened, 0 when unknown */
+		uint32_t group;  /* RMA, MPI_Win_post and _start: string id of the group's world
+				  * ranks ("0-3,7"), 0 when unknown */
+	};
 };
 
 enum tprof_comm_kind {

@@ -339,8 +339,9 @@ struct mpi_totals {
 	uint64_t never_completed;       /* receives posted whose completion was never recorded */
 	uint64_t cancelled, proc_null;  /* operations that were no message */
 	uint64_t colls, colls_incomplete, colls_name_mismatch;
-	uint64_t rma_linked;            /* one-sided transfers linked to the target's fence */
-	uint64_t rma_unlinked;          /* in a fence epoch, the target's fence never read */
+	uint64_t rma_linked;            /* one-sided transfers linked to their completion at the
+					 * target (runtimes/mpi/rma.c) */
+	uint64_t rma_unlinked;          /* in an epoch whose end at the target was never read */
 };
 
 /* An MPI communicator, from the COMM records of every process (mpi-comms.c). */

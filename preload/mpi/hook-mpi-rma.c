@@ -2,11 +2,12 @@
  * number each among the windows made over its communicator (the same number on every member:
  * making one is collective) and keep it in the table of windows (mpi-win.h), and
  * MPI_Win_free; the calls that open and close epochs (MPI_Win_fence, which counts the
- * window's fences, lock and unlock, post, start, complete, wait, test), flushes; and the calls
- * that move data: each with its window, its target, and its bytes (the origin's: sent to the
- * target, TPROF_MPIF_WRITE, or fetched from it, _READ; the atomic ones both, the bytes
- * fetched in args2.bytes), the request-based ones (MPI_Rput...) with their request, which
- * completes in an MPIREQ.  The other calls on a window are generated from the list (QW). */
+ * window's fences, lock and unlock, post and start with their groups, complete, wait, test),
+ * flushes; and the calls that move data: each with its window, its target, and its bytes
+ * (the origin's: sent to the target, TPROF_MPIF_WRITE, or fetched from it, _READ; the atomic
+ * ones both, the bytes fetched in args2.bytes), the request-based ones (MPI_Rput...) with
+ * their request, which completes in an MPIREQ.  The other calls on a window are generated
+ * from the list (QW). */
 #include "hook-mpi.h"
 
 /* The start of every wrapper here: a CALL of op RMA of ext units. */
@@ -99,8 +100,21 @@ MPI_WIN_RANK(MPI_Win_flush_local, 0, (int rank, MWin win), rank, win)
 
 MPI_WIN_WHOLE(MPI_Win_lock_all, (int assert_, MWin win), assert_, win)
 MPI_WIN_WHOLE(MPI_Win_unlock_all, (MWin win), win)
-MPI_WIN_WHOLE(MPI_Win_post, (MGroup group, int assert_, MWin win), group, assert_, win)
-MPI_WIN_WHOLE(MPI_Win_start, (MGroup group, int assert_, MWin win), group, assert_, win)
+
+/* MPI_Win_post and MPI_Win_start: args2.group = the group's world ranks (mpi-comm.h), which
+ * tell the analyzer which exposure epoch of a target each access epoch of an origin meets. */
+#define MPI_WIN_GROUP(name)                                                                \
+	TPROF_EXPORT int name(MGroup group, int assert_, MWin win)                         \
+	{                                                                                  \
+		MPI_RMA_BEGIN_CALL(name, 2, 0, (group, assert_, win));                     \
+		mpi_rma_win(c, MPI_KEY(win));                                              \
+		if (c->call.r)                                                             \
+			c->b->group = tprof_mpi_group_text(MPI_KEY(group));               \
+		tprof_call_enter(&c->call);                                                \
+		return tprof_call_leave(&c->call, real(group, assert_, win));              \
+	}
+MPI_WIN_GROUP(MPI_Win_post)
+MPI_WIN_GROUP(MPI_Win_start)
 MPI_WIN_WHOLE(MPI_Win_complete, (MWin win), win)
 MPI_WIN_WHOLE(MPI_Win_wait, (MWin win), win)
 MPI_WIN_WHOLE(MPI_Win_test, (MWin win, int *flag), win, flag)

@@ -93,6 +93,37 @@ static int translate(tmpi_Group g, int n, int32_t *out)
 	return rc;
 }
 
+uint32_t tprof_mpi_group_text(tmpi_Group g)
+{
+	int n = 0;
+	if (!g || !tprof_mpi_h.world_group || tprof_pmpi.Group_size(g, &n) != TMPI_SUCCESS ||
+	    n <= 0 || n > TPROF_MPI_GROUP_TEXT / 2)
+		return 0;
+	int32_t *r = malloc((size_t)n * sizeof(int32_t));
+	char *text = malloc(TPROF_MPI_GROUP_TEXT);
+	uint32_t id = 0;
+	if (r && text && translate(g, n, r) == 0) {
+		size_t len = 0;
+		int i = 0;
+		while (i < n && len < TPROF_MPI_GROUP_TEXT) {
+			int j = i;
+			while (j + 1 < n && r[j] >= 0 && r[j + 1] == r[j] + 1)
+				j++;
+			int w = j > i ? snprintf(text + len, TPROF_MPI_GROUP_TEXT - len, "%s%d-%d",
+						 len ? "," : "", (int)r[i], (int)r[j])
+				      : snprintf(text + len, TPROF_MPI_GROUP_TEXT - len, "%s%d",
+						 len ? "," : "", (int)r[i]);
+			len += (size_t)(w > 0 ? w : 0);
+			i = j + 1;
+		}
+		if (len < TPROF_MPI_GROUP_TEXT)
+			id = tprof_intern(text, len);
+	}
+	free(r);
+	free(text);
+	return id;
+}
+
 /* Size and world ranks of c's local (or remote) group, appended to *members. */
 static int group_of(tmpi_Comm c, int remote, int32_t **members, int32_t *n, int32_t have)
 {

@@ -80,6 +80,12 @@ static inline uint32_t tprof_mpi_comm_window(struct tprof_mpi_comm *e)
  * the neighbourhood collectives count them: 0 and 0 without a topology. */
 void tprof_mpi_comm_degrees(struct tprof_mpi_comm *e, int *in, int *out);
 
+/* The world ranks of group g's members as a string interned in the profile ("0-3,7": runs
+ * of consecutive ranks as ranges; MPI_Win_post and MPI_Win_start record them), or 0 when it
+ * cannot be had or would be longer than TPROF_MPI_GROUP_TEXT. */
+#define TPROF_MPI_GROUP_TEXT 4096
+uint32_t tprof_mpi_group_text(tmpi_Group g);
+
 /* MPI started: WORLD and SELF described and recorded.  MPI stopping: WORLD's group freed. */
 void tprof_mpi_comms_start(void);
 void tprof_mpi_comms_stop(void);

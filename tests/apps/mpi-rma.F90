@@ -3,7 +3,8 @@
 ! neighbour: in a fence epoch puts 256 integers and gets 128 from its left neighbour; in an
 ! exclusive lock epoch accumulates 64; in a lock_all epoch puts 32 with MPI_RPUT (MPI_WAIT).
 ! It checks what its left neighbour put, frees the window, and rank 0 prints what every rank
-! did as one JSON line, as apps/mpi-rma.c does.  Built with `use mpi`, or with `use mpi_f08`
+! did as one JSON line, as apps/mpi-rma.c does (each transfer complete at its target at the
+! fence, the unlock or the unlock_all that ended its epoch).  Built with `use mpi`, or with `use mpi_f08`
 ! (-DUSE_MPI_F08).
 program rma_test
 #ifdef USE_MPI_F08
@@ -65,9 +66,12 @@ program rma_test
          'MPI_COMM_WORLD", "per_rank": {"fences": 3, "locks": 2, "access_epochs": 0, '
     write (*, '(a,i0,a,i0,a,i0,a)', advance='no') '"puts": 2, "put_bytes": ', 288 * isz, &
          ', "gets": 1, "get_bytes": ', 128 * isz, ', "atomics": 1, "atomic_bytes": ', &
-         64 * isz, ', "linked": 2, "rputs": 1, "target_locks": 1}, '
-    write (*, '(a,i0,a,i0,a,a,a)') '"linked_bytes": {"put": ', 256 * isz, ', "get": ', &
-         128 * isz, '}, "ok": ', trim(merge('true ', 'false', any_bad == 0)), '}'
+         64 * isz, ', "linked": 4, "rputs": 1, "target_locks": 1}, '
+    write (*, '(a)', advance='no') '"ends": {"MPI_Win_fence": 2, "MPI_Win_unlock": 1, ' // &
+         '"MPI_Win_unlock_all": 1}, '
+    write (*, '(a,i0,a,i0,a,i0,a,a,a)') '"linked_bytes": {"put": ', 288 * isz, ', "get": ', &
+         128 * isz, ', "atomic": ', 64 * isz, '}, "ok": ', &
+         trim(merge('true ', 'false', any_bad == 0)), '}'
   end if
   call MPI_Finalize(ierr)
 end program rma_test

@@ -7,12 +7,17 @@
  *                   MPI_Fetch_and_op of one int, MPI_Win_unlock;
  *   lock_all epoch  MPI_Rput of RPUT bytes to the right (MPI_Wait), MPI_Compare_and_swap of
  *                   one int on the left, MPI_Win_flush_all, MPI_Win_unlock_all;
- *   PSCW epoch      MPI_Win_post to the left, MPI_Win_start towards the right, MPI_Put of
- *                   PUT3 bytes, MPI_Win_complete, MPI_Win_wait;
+ *   PSCW epochs     MPI_Win_post to the left, MPI_Win_start towards the right, MPI_Put of
+ *                   PUT3 bytes, MPI_Win_complete, MPI_Win_wait; the other way round (post
+ *                   to the right, start towards the left, MPI_Put of PUT4 bytes to the left);
+ *                   and the first way again (PUT3 bytes to the right, further on): each put
+ *                   complete at the target's MPI_Win_wait of the epoch that matches it;
  * then checks what its neighbours wrote into its window and frees it.  Rank 0 prints, as one
  * JSON line, what every rank did: its calls of each kind and their bytes (an atomic
- * operation's sent and fetched), its request-based operations and the locks of one target (MPI_Win_lock), and the
- * transfers of its fence epochs, which end at the target's fence, with their bytes.  A rank that finds other data than its neighbours wrote says so and fails.
+ * operation's sent and fetched), its request-based operations and the locks of one target
+ * (MPI_Win_lock), and its transfers with their bytes, by where each is complete at its
+ * target (the target's fence or MPI_Win_wait, or the origin's unlock or flush).  A rank that
+ * finds other data than its neighbours wrote says so and fails.
  * Usage: mpirun -np N mpi-rma */
 #include <mpi.h>
 #include <stdio.h>
@@ -24,7 +29,8 @@
 #define PUT2 512
 #define RPUT 256
 #define PUT3 128
-#define WIN (PUT + GET + ACC + PUT2 + RPUT + PUT3 + 64)
+#define PUT4 96
+#define WIN (PUT + GET + ACC + PUT2 + RPUT + PUT3 + PUT4 + PUT3 + 64)
 
 int main(int argc, char **argv)
 {
@@ -83,6 +89,17 @@ int main(int argc, char **argv)
 	MPI_Put(out, PUT3, MPI_BYTE, right, PUT + GET + ACC + PUT2 + RPUT, PUT3, MPI_BYTE, win);
 	MPI_Win_complete(win);
 	MPI_Win_wait(win);
+	MPI_Win_post(one_right, 0, win);
+	MPI_Win_start(one_left, 0, win);
+	MPI_Put(out, PUT4, MPI_BYTE, left, PUT + GET + ACC + PUT2 + RPUT + PUT3, PUT4, MPI_BYTE, win);
+	MPI_Win_complete(win);
+	MPI_Win_wait(win);
+	MPI_Win_post(one_left, 0, win);
+	MPI_Win_start(one_right, 0, win);
+	MPI_Put(out, PUT3, MPI_BYTE, right, PUT + GET + ACC + PUT2 + RPUT + PUT3 + PUT4, PUT3,
+		MPI_BYTE, win);
+	MPI_Win_complete(win);
+	MPI_Win_wait(win);
 	MPI_Group_free(&one_left);
 	MPI_Group_free(&one_right);
 	MPI_Group_free(&world);
@@ -94,7 +111,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < PUT2; i++)
 		bad |= base[PUT + GET + ACC + i] != (unsigned char)(left + i);
 	for (int i = 0; i < PUT3; i++)
-		bad |= base[PUT + GET + ACC + PUT2 + RPUT + i] != (unsigned char)(left + i);
+		bad |= base[PUT + GET + ACC + PUT2 + RPUT + i] != (unsigned char)(left + i) ||
+		       base[PUT + GET + ACC + PUT2 + RPUT + PUT3 + PUT4 + i] != (unsigned char)(left + i);
+	for (int i = 0; i < PUT4; i++)
+		bad |= base[PUT + GET + ACC + PUT2 + RPUT + PUT3 + i] != (unsigned char)(right + i);
 	for (int i = 0; i < GET; i++)
 		bad |= in[i] != (unsigned char)(3 * left + i);
 	MPI_Win_free(&win);
@@ -103,11 +123,14 @@ int main(int argc, char **argv)
 	MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
 	if (rank == 0)
 		printf("{\"ranks\": %d, \"window\": \"window 1 of MPI_COMM_WORLD\", \"per_rank\": "
-		       "{\"fences\": 3, \"locks\": 2, \"access_epochs\": 1, \"puts\": 4, "
+		       "{\"fences\": 3, \"locks\": 2, \"access_epochs\": 3, \"puts\": 6, "
 		       "\"put_bytes\": %d, \"gets\": 1, \"get_bytes\": %d, \"atomics\": 3, "
-		       "\"atomic_bytes\": %d, \"linked\": 3, \"rputs\": 1, \"target_locks\": 1}, "
+		       "\"atomic_bytes\": %d, \"linked\": 10, \"rputs\": 1, \"target_locks\": 1}, "
+		       "\"ends\": {\"MPI_Win_fence\": 3, \"MPI_Win_unlock\": 2, "
+		       "\"MPI_Win_flush_all\": 2, \"MPI_Win_wait\": 3}, "
 		       "\"linked_bytes\": {\"put\": %d, \"get\": %d, \"atomic\": %d}, \"ok\": %s}\n",
-		       size, PUT + PUT2 + RPUT + PUT3, GET, ACC + 4 + 4 + 4 + 4, PUT, GET, ACC,
+		       size, PUT + PUT2 + RPUT + 2 * PUT3 + PUT4, GET, ACC + 4 + 4 + 4 + 4,
+		       PUT + PUT2 + RPUT + 2 * PUT3 + PUT4, GET, ACC + 4 + 4 + 4 + 4,
 		       any_bad ? "false" : "true");
 	MPI_Finalize();
 	return any_bad ? 1 : 0;

@@ -3,10 +3,11 @@
 # and PSCW epochs; puts, gets, accumulates, fetch-and-op, compare-and-swap, a request-based
 # put, flushes) under Open MPI and MPICH, on 3 ranks: the program's output unchanged, the
 # recorder silent; the summary's one-sided table has the exact epochs, operations and bytes;
-# every transfer of a fence epoch is an arrow from the origin's call to the target's fence, in
-# Chrome and Perfetto; OTF2 has the RMA records (tools/checks/mpi-rma.py).  The same for
-# apps/mpi-rma.F90 (fence, lock and lock_all epochs from Fortran: use mpi and use mpi_f08
-# under Open MPI, use mpi under MPICH).
+# every transfer is an arrow from the origin's call to where it was complete at its target
+# (the target's fence or MPI_Win_wait, or its call when the origin's unlock or flush
+# returned), in Chrome and Perfetto; OTF2 has the RMA records (tools/checks/mpi-rma.py).  The
+# same for apps/mpi-rma.F90 (fence, lock and lock_all epochs from Fortran: use mpi and use
+# mpi_f08, under Open MPI and MPICH).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 need_mpi apps/mpi-rma
@@ -28,7 +29,7 @@ rma() {
 	ok $? "$_n: tprof-analyze writes the summary, the OTF2 archive and the Chrome trace"
 	pycheck_in mpi-rma "$_n: the one-sided table has every epoch, operation and byte" \
 		summary "$T/$_n.truth" "$T/$_n.sum.json"
-	pycheck_in mpi-rma "$_n: each transfer of a fence epoch is an arrow to the target's fence" \
+	pycheck_in mpi-rma "$_n: each transfer an arrow to where it was complete at its target" \
 		chrome "$T/$_n.truth" "$T/$_n.json"
 	pycheck_in mpi-rma "$_n: OTF2 has the windows, fences, locks and operations, each completed" \
 		otf2-rma "$T/$_n.truth" "$T/$_n.p"

@@ -71,6 +71,8 @@ static void mpi_args2(struct json_writer *w, const uint8_t *ext)
 	jw_u64(w, b.seq);
 	KEY(w, "file");
 	jw_u64(w, b.file);
+	KEY(w, "group");   /* the same field: MPI_Win_post's and _start's */
+	jw_u64(w, b.group);
 	jw_lit(w, "}");
 }
 

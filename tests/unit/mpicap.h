@@ -1,6 +1,6 @@
 /* mpicap.h — an output back end for tests that keeps copies of the MPI events the pipeline
- * hands it (messages, collectives with their members) and counts the rest, and a helper
- * that loads a directory and runs the merge into it. */
+ * hands it (messages, collectives with their members, one-sided transfers) and counts the
+ * rest, and a helper that loads a directory and runs the merge into it. */
 #ifndef TPROF_TEST_MPICAP_H
 #define TPROF_TEST_MPICAP_H
 
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../analyze/model/output.h"
+#include "../../analyze/runtimes/mpi/mpi.h"
 #include "rts.h"
 
 #define CAP_MAX 1024
@@ -24,6 +25,8 @@ struct mpicap {
 	int nmsg;
 	struct cap_coll coll[CAP_MAX];
 	int ncoll;
+	struct rma_info rma[CAP_MAX];
+	int nrma;
 	uint64_t calls, reqs;
 };
 
@@ -51,6 +54,10 @@ static void cap_event(void *priv, const struct event *ev)
 			memcpy(x->m, ev->coll->m, (ev->coll->nm < 16 ? ev->coll->nm : 16) * sizeof(x->m[0]));
 			x->ci.m = x->m;
 		}
+		break;
+	case EV_RMA:
+		if (c->nrma < CAP_MAX)
+			c->rma[c->nrma++] = *(const struct rma_info *)ev->info;
 		break;
 	case EV_CALL:
 		c->calls++;

@@ -16,7 +16,7 @@ struct scene_args;
 /* The MPI side of an EV_CALL of domain MPI, or of an EV_MPIREQ. */
 struct mpi_info {
 	struct tprof_mpi_args a;         /* as recorded: ranks within the communicator */
-	struct tprof_mpi_args2 b;        /* b.file: a string id of the trace (IO) */
+	struct tprof_mpi_args2 b;        /* b.file, b.group: a string id of the trace (IO, RMA) */
 	int has_b;
 	const struct mpi_comm *comm;     /* NULL when no COMM record describes a.comm */
 	int32_t peer_world;              /* a.peer as a world rank, or TPROF_MPI_* when none */
@@ -78,8 +78,10 @@ void match_recv_done(struct match *m, const struct mpi_where *w, uint64_t order,
 void match_finish(struct match *m);     /* and frees m */
 
 /* runtimes/mpi/rma.c: one-sided communication.  What a call on a window is, by its name (a
- * cache by name id, one per user); and each put, get or atomic operation of an origin in a
- * fence epoch linked to the fence that ends the epoch at its target (EV_RMA). */
+ * cache by name id, one per user); and each put, get or atomic operation of an origin linked
+ * to where it is complete at its target (EV_RMA): the target's fence that ends a fence
+ * epoch, its MPI_Win_wait that ends the exposure epoch an access epoch met, or the moment
+ * the origin's unlock or flush ended a lock epoch. */
 enum rma_kind { RK_OTHER, RK_PUT, RK_GET, RK_ATOMIC, RK_FENCE, RK_LOCK, RK_START, RK_END,
 		RK_SYNC, RK_MADE, RK_FREE };
 struct rma_kinds {
@@ -88,7 +90,8 @@ struct rma_kinds {
 };
 enum rma_kind rma_kind(struct rma_kinds *k, uint32_t name);
 enum rma_kind rma_kind_of(const char *name);    /* the same, uncached */
-/* An EV_RMA: the transfer at the origin and the call at the target that ended its epoch. */
+/* An EV_RMA: the transfer at the origin and where it was complete at the target: the call
+ * that ended its epoch there, or (a lock epoch) the target's call at or after the moment. */
 struct rma_info {
 	uint64_t comm_id;                /* the window's communicator and number over it */
 	int32_t window;
@@ -98,12 +101,15 @@ struct rma_info {
 	uint64_t id;                     /* unique within the trace: flow ids */
 	struct thread *othread, *tthread;
 	int64_t o_t0, o_t1;              /* the origin's call */
-	int64_t t_t0, t_t1;              /* the target's call that ended the epoch */
+	int64_t t_t0, t_t1;              /* the target's call the arrow ends in */
+	int64_t t_at;                    /* when it was complete there: in t_t0..t_t1 */
 };
 struct rmas;
 struct rmas *rmas_new(struct pipeline *pl);
 void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name,
 	       const struct mpi_info *mi);
+/* Every MPI call that returned, for the lock epochs' operations waiting for their target. */
+void rmas_seen(struct rmas *r, const struct mpi_where *w);
 void rmas_finish(struct rmas *r);        /* and frees r */
 
 /* runtimes/mpi/coll.c: collectives */

@@ -67,6 +67,8 @@ void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct
 	int done = !(flags & EVF_UNFINISHED);   /* it returned: what it received is known */
 	struct mpi_state *s;
 	uint64_t order;
+	if (done)
+		rmas_seen(state(pl)->rmas, &w);
 	switch (a->op) {
 	case TPROF_MPI_SEND:
 		if (!no_message(a, mi->peer_world))

@@ -1,14 +1,21 @@
 /* runtimes/mpi/rma.c — one-sided communication across ranks.  A window is known by its
- * communicator and its number over it (the same on every member), every call on it says
- * how many fences the window saw before it at the calling process (a fence: its own number),
- * and fences are collective: the puts, gets and atomic operations an origin makes in fence
- * epoch s (after its fence s, before its fence s + 1) are complete at their target when the
- * target's fence s + 1 returns.  Each is linked to that call (EV_RMA, drawn as an arrow from
- * the origin's call to the target's fence), whichever of the two the pipeline reads first.
- * An origin's epoch is a fence epoch from its fence until it locks the window or starts an
- * access epoch (MPI_Win_lock, _lock_all, _start); operations in those passive-target and
- * PSCW epochs are not linked.  Per (window, target) the last two fences are kept, so memory
- * follows the windows, ranks and operations in flight. */
+ * communicator and its number over it (the same on every member).  Each put, get or atomic
+ * operation is linked (EV_RMA, drawn as an arrow from the origin's call) to where it is
+ * complete at its target, by the kind of epoch the origin made it in:
+ *  - a fence epoch (after its fence s, before its fence s + 1): the target's fence s + 1
+ *    (fences are collective; every call says how many fences its process saw before it);
+ *  - a lock epoch (MPI_Win_lock, _lock_all): the moment the origin's MPI_Win_unlock,
+ *    _unlock_all, _flush or _flush_all that covers the target returned, inside the target's
+ *    MPI call at that moment, or, when it was in none, at the start of its next one (where
+ *    Chrome would bind an arrow that ends outside any slice);
+ *  - an access epoch (MPI_Win_start, PSCW): the target's MPI_Win_wait that ends the
+ *    exposure epoch it matches.  MPI_Win_start and MPI_Win_post record their groups (world
+ *    ranks), and MPI matches them in order: an origin's n-th access epoch that includes a
+ *    target meets that target's n-th exposure epoch that includes the origin.
+ * Whichever of the two ends the pipeline reads first, the other is waited for.  Per (window,
+ * target, origin) the last two ends are kept, so memory follows the windows, ranks and
+ * operations in flight. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +24,9 @@
 #include "../../util/hpool.h"
 #include "mpi.h"
 
-/* What each call on a window is. */
+/* What each call on a window is (enum rma_kind), and what it does to epochs here. */
+enum rma_role { RR_NONE, RR_LOCK, RR_LOCK_ALL, RR_UNLOCK, RR_UNLOCK_ALL, RR_FLUSH,
+		RR_FLUSH_ALL, RR_POST, RR_WAIT, RR_COMPLETE };
 static const struct {
 	const char *name;
 	uint8_t kind;
@@ -62,38 +71,90 @@ enum rma_kind rma_kind(struct rma_kinds *k, uint32_t name)
 	return (enum rma_kind)(k->kind_of[name] - 1);
 }
 
-/* An operation waiting for the fence that ends its epoch at its target. */
+static const struct {
+	const char *name;
+	uint8_t role;
+} roles[] = {
+	{ "MPI_Win_lock", RR_LOCK }, { "MPI_Win_lock_all", RR_LOCK_ALL },
+	{ "MPI_Win_unlock", RR_UNLOCK }, { "MPI_Win_unlock_all", RR_UNLOCK_ALL },
+	{ "MPI_Win_flush", RR_FLUSH }, { "MPI_Win_flush_all", RR_FLUSH_ALL },
+	{ "MPI_Win_post", RR_POST }, { "MPI_Win_wait", RR_WAIT },
+	{ "MPI_Win_complete", RR_COMPLETE },
+};
+
+static enum rma_role role_of(const char *s)
+{
+	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+		if (!strcmp(s, roles[i].name))
+			return (enum rma_role)roles[i].role;
+	return RR_NONE;
+}
+
+/* An operation waiting for the call that completes it at its target. */
 struct op {
 	struct op *next;
 	struct rma_info info;
 	uint32_t name;
 };
 
-/* A fence of a target, or the operations waiting for it: (window, target, seq). */
-struct fence {
+/* The target's call that ends epochs, or the operations waiting for it: (window, target,
+ * origin, seq): a fence (origin -1, seq its number), or the MPI_Win_wait that ends the
+ * seq-th exposure epoch of the target that includes the origin. */
+struct end {
 	struct hpool_item item;
 	uint64_t comm;
-	int32_t window, rank;
+	int32_t window, rank, origin;
 	uint32_t seq;
-	int seen;                        /* the target's fence was read: thread, t0, t1 */
+	int seen;                        /* the target's call was read: thread, t0, t1 */
 	struct thread *thread;
 	int64_t t0, t1;
 	struct op *waiting;
 };
 
-/* An origin's epoch on a window: (process, window). */
+/* What one rank does with a window: (rank, window). */
+enum { EP_NONE, EP_FENCE, EP_LOCK, EP_ACCESS };
 struct epoch {
 	struct hpool_item item;
-	int proc;
+	int32_t rank;
 	uint64_t comm;
 	int32_t window;
-	int fence;                       /* in a fence epoch */
+	int mode;                        /* its access epoch as an origin: EP_* */
+	int locks, lock_all;             /* EP_LOCK: targets locked, MPI_Win_lock_all */
+	struct op *pending;              /* EP_LOCK: operations until an unlock or flush */
+	int32_t *peer;                   /* EP_ACCESS: each target with its access epoch's */
+	uint32_t *n, npeer;              /* number; as a target, each origin of its exposure
+					  * epoch with that epoch's number (xpeer, xn, nx) */
+	int32_t *xpeer;
+	uint32_t *xn, nx;
+};
+
+/* A rank, for the lock epochs' operations to it: of the MPI calls of its process read so
+ * far, the one that ends last; the operations complete at t_at, waiting for a call that ends
+ * after it. */
+struct member {
+	struct hpool_item item;
+	int32_t rank;
+	struct thread *thread;
+	int64_t t0, t1;
+	struct op *inbound;
+};
+
+/* Epochs an origin and a target had together: (window, origin, target, exposed). */
+struct pair {
+	struct hpool_item item;
+	uint64_t comm;
+	int32_t window, a, b;
+	int exposed;
+	uint32_t count;
 };
 
 struct rmas {
 	struct pipeline *pl;
 	struct rma_kinds kinds;
-	struct hpool fences, epochs;
+	uint8_t *role_of;                /* by name id: enum rma_role + 1; 0: not looked up */
+	size_t nroles;
+	struct hpool ends, epochs, pairs, members;
+	size_t waiting;                  /* operations of lock epochs in members' inbound */
 	struct op *spare;
 	uint64_t next_id;
 };
@@ -105,116 +166,290 @@ struct rmas *rmas_new(struct pipeline *pl)
 	return r;
 }
 
+static enum rma_role role(struct rmas *r, uint32_t name)
+{
+	if (name >= r->nroles) {
+		size_t n = r->nroles ? r->nroles : 64;
+		while (n <= name)
+			n *= 2;
+		r->role_of = xrealloc(r->role_of, n);
+		memset(r->role_of + r->nroles, 0, n - r->nroles);
+		r->nroles = n;
+	}
+	if (!r->role_of[name])
+		r->role_of[name] = (uint8_t)(role_of(strings_get(name)) + 1);
+	return (enum rma_role)(r->role_of[name] - 1);
+}
+
 static uint64_t mix(uint64_t h, uint64_t v)
 {
 	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
 	return h ^ h >> 29;
 }
 
-static struct fence *fence_of(struct rmas *r, uint64_t comm, int32_t window, int32_t rank,
-			      uint32_t seq, int make)
+static struct end *end_of(struct rmas *r, uint64_t comm, int32_t window, int32_t rank,
+			  int32_t origin, uint32_t seq, int make)
 {
-	uint64_t h = mix(mix(mix(mix(0, comm), (uint32_t)window), (uint32_t)rank), seq);
+	uint64_t h = mix(mix(mix(mix(mix(0, comm), (uint32_t)window), (uint32_t)rank),
+			     (uint32_t)origin), seq);
 	size_t at;
-	for (struct fence *f = hpool_first(&r->fences, h, &at); f;
-	     f = hpool_next(&r->fences, h, &at))
-		if (f->comm == comm && f->window == window && f->rank == rank && f->seq == seq)
+	for (struct end *f = hpool_first(&r->ends, h, &at); f; f = hpool_next(&r->ends, h, &at))
+		if (f->comm == comm && f->window == window && f->rank == rank &&
+		    f->origin == origin && f->seq == seq)
 			return f;
 	if (!make)
 		return NULL;
-	struct fence *f = xcalloc(1, sizeof(*f));
+	struct end *f = xcalloc(1, sizeof(*f));
 	f->comm = comm;
 	f->window = window;
 	f->rank = rank;
+	f->origin = origin;
 	f->seq = seq;
-	hpool_add(&r->fences, &f->item, h);
+	hpool_add(&r->ends, &f->item, h);
 	return f;
 }
 
-static struct epoch *epoch_of(struct rmas *r, int proc, uint64_t comm, int32_t window)
+static struct epoch *epoch_of(struct rmas *r, int32_t rank, uint64_t comm, int32_t window)
 {
-	uint64_t h = mix(mix(mix(1, (uint32_t)proc), comm), (uint32_t)window);
+	uint64_t h = mix(mix(mix(1, (uint32_t)rank), comm), (uint32_t)window);
 	size_t at;
 	for (struct epoch *e = hpool_first(&r->epochs, h, &at); e;
 	     e = hpool_next(&r->epochs, h, &at))
-		if (e->proc == proc && e->comm == comm && e->window == window)
+		if (e->rank == rank && e->comm == comm && e->window == window)
 			return e;
 	struct epoch *e = xcalloc(1, sizeof(*e));
-	e->proc = proc;
+	e->rank = rank;
 	e->comm = comm;
 	e->window = window;
 	hpool_add(&r->epochs, &e->item, h);
 	return e;
 }
 
-/* Operation o linked to the target's fence f: its EV_RMA. */
-static void emit(struct rmas *r, const struct fence *f, struct op *o)
+/* The number of the epoch origin a and target b now begin together (exposed: counted at
+ * the target). */
+static uint32_t pair_next(struct rmas *r, uint64_t comm, int32_t window, int32_t a, int32_t b,
+			  int exposed)
 {
-	struct rma_info *ri = &o->info;
-	ri->tthread = f->thread;
-	ri->t_t0 = f->t0;
-	ri->t_t1 = f->t1;
-	ri->id = r->next_id++;
-	struct event ev = { .kind = EV_RMA, .proc = f->thread->proc, .thread = f->thread,
-			    .name = o->name, .t0 = ri->o_t0, .t1 = f->t1, .info = ri };
-	r->pl->tr->mpi.rma_linked++;
-	emit_derived(r->pl, &ev);
+	uint64_t h = mix(mix(mix(mix(mix(2, comm), (uint32_t)window), (uint32_t)a), (uint32_t)b),
+			 (uint64_t)exposed);
+	size_t at;
+	for (struct pair *p = hpool_first(&r->pairs, h, &at); p; p = hpool_next(&r->pairs, h, &at))
+		if (p->comm == comm && p->window == window && p->a == a && p->b == b &&
+		    p->exposed == exposed)
+			return ++p->count;
+	struct pair *p = xcalloc(1, sizeof(*p));
+	p->comm = comm;
+	p->window = window;
+	p->a = a;
+	p->b = b;
+	p->exposed = exposed;
+	p->count = 1;
+	hpool_add(&r->pairs, &p->item, h);
+	return 1;
 }
 
-static void drop(struct rmas *r, struct fence *f)
+static void op_free(struct rmas *r, struct op *o)
 {
-	for (struct op *o = f->waiting, *next; o; o = next) {
+	o->next = r->spare;
+	r->spare = o;
+}
+
+static void unlinked(struct rmas *r, struct op *list)
+{
+	for (struct op *o = list, *next; o; o = next) {
 		next = o->next;
 		r->pl->tr->mpi.rma_unlinked++;
-		o->next = r->spare;
-		r->spare = o;
+		op_free(r, o);
 	}
-	hpool_remove(&r->fences, &f->item);
+}
+
+/* Operation o complete at its target at `at`, inside the call t0..t1 on thread th: its
+ * EV_RMA. */
+static void emit(struct rmas *r, struct thread *th, int64_t t0, int64_t t1, int64_t at,
+		 struct op *o)
+{
+	struct rma_info *ri = &o->info;
+	ri->tthread = th;
+	ri->t_t0 = t0;
+	ri->t_t1 = t1;
+	ri->t_at = at;
+	ri->id = r->next_id++;
+	struct event ev = { .kind = EV_RMA, .proc = th->proc, .thread = th, .name = o->name,
+			    .t0 = ri->o_t0, .t1 = t1, .info = ri };
+	r->pl->tr->mpi.rma_linked++;
+	emit_derived(r->pl, &ev);
+	op_free(r, o);
+}
+
+static void end_drop(struct rmas *r, struct end *f)
+{
+	unlinked(r, f->waiting);
+	hpool_remove(&r->ends, &f->item);
 	free(f);
 }
 
-/* The target's fence seq was read: what waits for it goes out, and the fence two before is
- * forgotten. */
-static void fence_seen(struct rmas *r, const struct mpi_where *w, const struct mpi_info *mi,
-		       int32_t me)
+/* The target's call that ends (window, me, origin, seq) was read: what waits for it goes out,
+ * and the one two before is forgotten. */
+static void end_seen(struct rmas *r, const struct mpi_where *w, uint64_t comm, int32_t window,
+		     int32_t me, int32_t origin, uint32_t seq)
 {
-	struct fence *f = fence_of(r, mi->a.comm, mi->a.tag, me, mi->a.seq, 1);
+	struct end *f = end_of(r, comm, window, me, origin, seq, 1);
 	f->seen = 1;
 	f->thread = w->thread;
 	f->t0 = w->t0;
 	f->t1 = w->t1;
 	for (struct op *o = f->waiting, *next; o; o = next) {
 		next = o->next;
-		emit(r, f, o);
-		o->next = r->spare;
-		r->spare = o;
+		emit(r, f->thread, f->t0, f->t1, f->t1, o);
 	}
 	f->waiting = NULL;
-	struct fence *old = mi->a.seq > 2 ? fence_of(r, mi->a.comm, mi->a.tag, me, mi->a.seq - 2, 0)
-					  : NULL;
+	struct end *old = seq > 2 ? end_of(r, comm, window, me, origin, seq - 2, 0) : NULL;
 	if (old)
-		drop(r, old);
+		end_drop(r, old);
 }
 
-void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const struct mpi_info *mi)
+/* Operation o waits for the end (window, target, origin, seq), or goes out when it was read. */
+static void end_wait(struct rmas *r, struct op *o, int32_t origin, uint32_t seq)
+{
+	struct rma_info *ri = &o->info;
+	struct end *f = end_of(r, ri->comm_id, ri->window, ri->target, origin, seq, 1);
+	if (f->seen) {
+		emit(r, f->thread, f->t0, f->t1, f->t1, o);
+		return;
+	}
+	o->next = f->waiting;
+	f->waiting = o;
+}
+
+static struct member *member_of(struct rmas *r, int32_t rank)
+{
+	uint64_t h = mix(3, (uint32_t)rank);
+	size_t at;
+	for (struct member *m = hpool_first(&r->members, h, &at); m;
+	     m = hpool_next(&r->members, h, &at))
+		if (m->rank == rank)
+			return m;
+	struct member *m = xcalloc(1, sizeof(*m));
+	m->rank = rank;
+	hpool_add(&r->members, &m->item, h);
+	return m;
+}
+
+/* Lock epochs: the origin's call that completed o at its target returned at t: inside the
+ * target's call that ends last when it spans t, else at the next call read that ends after t
+ * (rmas_seen). */
+static void complete_at(struct rmas *r, struct op *o, int64_t t)
+{
+	struct member *m = member_of(r, o->info.target);
+	if (m->thread && m->t0 <= t && t <= m->t1) {
+		emit(r, m->thread, m->t0, m->t1, t, o);
+		return;
+	}
+	o->info.t_at = t;
+	o->next = m->inbound;
+	m->inbound = o;
+	r->waiting++;
+}
+
+void rmas_seen(struct rmas *r, const struct mpi_where *w)
+{
+	if (!r->epochs.n)   /* no window yet */
+		return;
+	struct member *m = member_of(r, (int32_t)w->thread->proc->rank);
+	if (!m->thread || w->t1 >= m->t1) {
+		m->thread = w->thread;
+		m->t0 = w->t0;
+		m->t1 = w->t1;
+	}
+	if (!r->waiting || !m->inbound)
+		return;
+	struct op **pp = &m->inbound;
+	while (*pp) {
+		struct op *o = *pp;
+		if (w->t1 < o->info.t_at) {
+			pp = &o->next;
+			continue;
+		}
+		*pp = o->next;
+		r->waiting--;
+		emit(r, w->thread, w->t0, w->t1, w->t0 <= o->info.t_at ? o->info.t_at : w->t0, o);
+	}
+}
+
+/* The pending operations of e's lock epoch to target (-1: all), complete at t. */
+static void complete_pending(struct rmas *r, struct epoch *e, int32_t target, int64_t t)
+{
+	struct op **pp = &e->pending;
+	while (*pp) {
+		struct op *o = *pp;
+		if (target >= 0 && o->info.target != target) {
+			pp = &o->next;
+			continue;
+		}
+		*pp = o->next;
+		complete_at(r, o, t);
+	}
+}
+
+/* A group recorded by MPI_Win_post or _start ("0-3,7"): its ranks (below `size`, the job's:
+ * a damaged text claims no more) and, for each, the number of the epoch it begins with this
+ * rank (pair_next), in *peer and *n. */
+static void group_epochs(struct rmas *r, struct epoch *e, uint32_t group, int exposed,
+			 int64_t size, int32_t **peer, uint32_t **n, uint32_t *count)
+{
+	*count = 0;
+	const char *s = group ? strings_get(group) : NULL;
+	while (s && *s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+		if (end == s || a < 0)
+			break;
+		if (*end == '-') {
+			const char *q = end + 1;
+			b = strtol(q, &end, 10);
+			if (end == q || b < a)
+				break;
+		}
+		for (long k = a; k <= b && k < size && *count < size; k++) {
+			*peer = xrealloc(*peer, (*count + 1) * sizeof(**peer));
+			*n = xrealloc(*n, (*count + 1) * sizeof(**n));
+			(*peer)[*count] = (int32_t)k;
+			(*n)[*count] = exposed ? pair_next(r, e->comm, e->window, (int32_t)k, e->rank, 1)
+					       : pair_next(r, e->comm, e->window, e->rank, (int32_t)k, 0);
+			(*count)++;
+		}
+		s = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			break;
+	}
+}
+
+/* The ranks of w's job: its world size, else the processes of the trace. */
+static int64_t job_size(const struct rmas *r, const struct mpi_where *w)
+{
+	int64_t n = w->thread->proc->world_size;
+	return n > 0 ? n : (int64_t)r->pl->tr->nprocs;
+}
+
+/* A put, get or atomic operation of rank me in its epoch e. */
+static void op_made(struct rmas *r, const struct mpi_where *w, uint32_t name, enum rma_kind k,
+		    const struct mpi_info *mi, struct epoch *e, int32_t me)
 {
 	const struct tprof_mpi_args *a = &mi->a;
-	enum rma_kind k = rma_kind(&r->kinds, name);
-	if (k == RK_OTHER || k == RK_SYNC || k == RK_END || k == RK_MADE || k == RK_FREE)
+	if (e->mode == EP_NONE || mi->peer_world < 0 || (a->flags & TPROF_MPIF_PROC_NULL))
 		return;
-	struct epoch *e = epoch_of(r, w->thread->proc->index, a->comm, a->tag);
-	if (k == RK_FENCE) {
-		e->fence = 1;
-		fence_seen(r, w, mi, (int32_t)w->thread->proc->rank);
+	uint32_t n = 0;
+	if (e->mode == EP_FENCE && !a->seq)
 		return;
+	if (e->mode == EP_ACCESS) {
+		for (uint32_t i = 0; !n && i < e->npeer; i++)
+			if (e->peer[i] == mi->peer_world)
+				n = e->n[i];
+		if (!n) {   /* a target outside the group, or a group not recorded */
+			r->pl->tr->mpi.rma_unlinked++;
+			return;
+		}
 	}
-	if (k == RK_LOCK || k == RK_START) {
-		e->fence = 0;
-		return;
-	}
-	/* a put, get or atomic operation */
-	if (!e->fence || !a->seq || mi->peer_world < 0 || (a->flags & TPROF_MPIF_PROC_NULL))
-		return;
 	struct op *o = r->spare;
 	if (o)
 		r->spare = o->next;
@@ -222,37 +457,132 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 		o = xmalloc(sizeof(*o));
 	memset(o, 0, sizeof(*o));
 	o->name = name;
-	o->info = (struct rma_info){ .comm_id = a->comm, .window = a->tag,
-				     .origin = (int32_t)w->thread->proc->rank,
+	o->info = (struct rma_info){ .comm_id = a->comm, .window = a->tag, .origin = me,
 				     .target = mi->peer_world, .kind = (uint8_t)k,
 				     .bytes = a->bytes + (mi->has_b ? mi->b.bytes : 0),
 				     .othread = w->thread, .o_t0 = w->t0, .o_t1 = w->t1 };
-	struct fence *f = fence_of(r, a->comm, a->tag, mi->peer_world, a->seq + 1, 1);
-	if (f->seen) {
-		emit(r, f, o);
-		o->next = r->spare;
-		r->spare = o;
+	if (e->mode == EP_FENCE) {
+		end_wait(r, o, -1, a->seq + 1);
+	} else if (e->mode == EP_ACCESS) {
+		end_wait(r, o, me, n);
+	} else {
+		o->next = e->pending;
+		e->pending = o;
+	}
+}
+
+void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const struct mpi_info *mi)
+{
+	const struct tprof_mpi_args *a = &mi->a;
+	enum rma_kind k = rma_kind(&r->kinds, name);
+	if (k == RK_OTHER || !a->comm)
+		return;
+	int32_t me = (int32_t)w->thread->proc->rank;
+	struct epoch *e = epoch_of(r, me, a->comm, a->tag);
+	if (k == RK_PUT || k == RK_GET || k == RK_ATOMIC) {
+		op_made(r, w, name, k, mi, e, me);
 		return;
 	}
-	o->next = f->waiting;
-	f->waiting = o;
+	if (k == RK_FENCE) {
+		e->mode = EP_FENCE;
+		end_seen(r, w, a->comm, a->tag, me, -1, a->seq);
+		return;
+	}
+	if (k == RK_START) {
+		e->mode = EP_ACCESS;
+		group_epochs(r, e, mi->has_b ? mi->b.group : 0, 0, job_size(r, w), &e->peer, &e->n,
+			     &e->npeer);
+		return;
+	}
+	int32_t peer = mi->peer_world;
+	switch (role(r, name)) {
+	case RR_LOCK:
+	case RR_LOCK_ALL:
+		if (e->mode != EP_LOCK)
+			e->locks = e->lock_all = 0;
+		e->mode = EP_LOCK;
+		if (role(r, name) == RR_LOCK)
+			e->locks++;
+		else
+			e->lock_all = 1;
+		break;
+	case RR_FLUSH:
+		if (peer >= 0)
+			complete_pending(r, e, peer, w->t1);
+		break;
+	case RR_FLUSH_ALL:
+		complete_pending(r, e, -1, w->t1);
+		break;
+	case RR_UNLOCK:
+		if (peer >= 0)
+			complete_pending(r, e, peer, w->t1);
+		if (e->locks > 0)
+			e->locks--;
+		if (!e->locks && !e->lock_all && e->mode == EP_LOCK) {
+			unlinked(r, e->pending);
+			e->pending = NULL;
+			e->mode = EP_NONE;
+		}
+		break;
+	case RR_UNLOCK_ALL:
+		complete_pending(r, e, -1, w->t1);
+		e->lock_all = 0;
+		if (!e->locks && e->mode == EP_LOCK)
+			e->mode = EP_NONE;
+		break;
+	case RR_POST:
+		group_epochs(r, e, mi->has_b ? mi->b.group : 0, 1, job_size(r, w), &e->xpeer,
+			     &e->xn, &e->nx);
+		break;
+	case RR_WAIT:
+		for (uint32_t i = 0; i < e->nx; i++)
+			end_seen(r, w, a->comm, a->tag, me, e->xpeer[i], e->xn[i]);
+		e->nx = 0;
+		break;
+	case RR_COMPLETE:
+		if (e->mode == EP_ACCESS)
+			e->mode = EP_NONE;
+		e->npeer = 0;
+		break;
+	default:
+		break;
+	}
 }
 
 void rmas_finish(struct rmas *r)
 {
-	while (r->fences.n)
-		drop(r, (struct fence *)r->fences.v[r->fences.n - 1]);
+	while (r->ends.n)
+		end_drop(r, (struct end *)r->ends.v[r->ends.n - 1]);
 	while (r->epochs.n) {
 		struct epoch *e = (struct epoch *)r->epochs.v[r->epochs.n - 1];
+		unlinked(r, e->pending);
 		hpool_remove(&r->epochs, &e->item);
+		free(e->peer);
+		free(e->n);
+		free(e->xpeer);
+		free(e->xn);
 		free(e);
 	}
-	hpool_free(&r->fences);
+	while (r->pairs.n) {
+		struct pair *p = (struct pair *)r->pairs.v[r->pairs.n - 1];
+		hpool_remove(&r->pairs, &p->item);
+		free(p);
+	}
+	while (r->members.n) {
+		struct member *m = (struct member *)r->members.v[r->members.n - 1];
+		unlinked(r, m->inbound);
+		hpool_remove(&r->members, &m->item);
+		free(m);
+	}
+	hpool_free(&r->ends);
 	hpool_free(&r->epochs);
+	hpool_free(&r->pairs);
+	hpool_free(&r->members);
 	for (struct op *o = r->spare, *next; o; o = next) {
 		next = o->next;
 		free(o);
 	}
 	free(r->kinds.kind_of);
+	free(r->role_of);
 	free(r);
 }

@@ -42,8 +42,10 @@ static void mpi_decode(const struct trace *tr, const struct proc *p, const uint8
 	mi->peer_world = world_rank(p, mi, mi->a.peer, remote);
 	if (mi->has_b && mi->a.op == TPROF_MPI_SENDRECV)
 		mi->peer2_world = world_rank(p, mi, mi->b.peer, 1);
-	/* a file's name: the trace's string id, as every other name in the model */
-	mi->b.file = mi->has_b && mi->a.op == TPROF_MPI_IO ? proc_string(p, mi->b.file) : 0;
+	/* a file's name, a group's ranks: the trace's string id, as every other name in the
+	 * model */
+	mi->b.file = mi->has_b && (mi->a.op == TPROF_MPI_IO || mi->a.op == TPROF_MPI_RMA)
+			     ? proc_string(p, mi->b.file) : 0;
 }
 
 

@@ -2,8 +2,9 @@
  * world rank and as a rank in the communicator, tag, bytes, root, collective number, request;
  * MPI-IO's file, read or write, bytes), each matched message as a flow arrow from the sending call
  * to the call in which its receive completed, and for each collective, arrows from the entry of the
- * member that arrived last to the exits of the members that had to wait for it; one-sided
- * transfers of fence epochs as arrows from the origin's call to the target's fence (rma.c). */
+ * member that arrived last to the exits of the members that had to wait for it; and
+ * one-sided transfers as arrows from the origin's call to where they were complete at the
+ * target (rma.c). */
 #include <stdio.h>
 
 #include "../registry.h"
@@ -103,6 +104,8 @@ void mpi_scene_call_args(struct scene_args *sa, const struct event *ev)
 					   ? "bytes_fetched" : "size",
 			       mi->b.bytes);
 		sa_u64(sa, "fences", a->seq);
+		if (mi->has_b && mi->b.group)   /* MPI_Win_post, _start */
+			sa_name(sa, "group", mi->b.group);
 		break;
 	case TPROF_MPI_IO:
 		if (mi->b.file)
@@ -168,7 +171,8 @@ static void collective(struct scene *s, const struct event *ev)
 	}
 }
 
-/* From the origin's call to the target's fence that ended the epoch. */
+/* From the origin's call to the target's call that ended the epoch (a fence, MPI_Win_wait), or
+ * to the target's call at (or after) the moment a lock epoch's unlock or flush completed it. */
 static void rma(struct scene *s, const struct event *ev)
 {
 	const struct rma_info *ri = ev->info;
@@ -186,7 +190,7 @@ static void rma(struct scene *s, const struct event *ev)
 	snprintf(key, sizeof(key), "r%llu", (unsigned long long)ri->id);
 	scene_flow(s, key, "mpi", "rma", tracks_thread(tk, ri->othread, 1),
 		   scene_flow_ts(ri->o_t0, ri->o_t0, ri->o_t1), tracks_thread(tk, ri->tthread, 1),
-		   scene_flow_ts(ri->t_t1, ri->t_t0, ri->t_t1), ri->t_t0, ri->t_t1, &a);
+		   scene_flow_ts(ri->t_at, ri->t_t0, ri->t_t1), ri->t_t0, ri->t_t1, &a);
 }
 
 int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self)

@@ -164,9 +164,9 @@ void mpirma_end(struct mpirma *m, struct sumw *w, const struct trace *tr, int to
 	sw_close(w);
 	table_more(w, m->n - shown);
 	sw_if(w, m->n > 0);
-	sw_count(w, "  fence epochs: %s transfers linked to the fence that ended them at their "
-		 "target, ", "linked", tr->mpi.rma_linked);
-	sw_count(w, "%s whose fence is not in the trace\n", "unlinked", tr->mpi.rma_unlinked);
+	sw_count(w, "  transfers: %s linked to their completion at the target, ", "linked",
+		 tr->mpi.rma_linked);
+	sw_count(w, "%s whose epoch's end is not in the trace\n", "unlinked", tr->mpi.rma_unlinked);
 	sw_endif(w);
 	sw_close(w);
 	free(m->w);

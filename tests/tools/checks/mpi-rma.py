@@ -1,7 +1,8 @@
 """mpi-rma.py — the checks of func/t-mpi-rma.sh: apps/mpi-rma prints what every rank did as
-one JSON line (the truth): its calls of each kind on its window, their bytes, and the
-transfers of its fence epochs.  Each check reads it beside what tprof made of the run: the
-summary as JSON (--summary=json), the Chrome trace, otf2-print's event listing."""
+one JSON line (the truth): its calls of each kind on its window, their bytes, and its
+transfers by where each was complete at its target.  Each check reads it beside what tprof
+made of the run: the summary as JSON (--summary=json), the Chrome trace, otf2-print's event
+listing."""
 import collections
 import json
 import re
@@ -23,7 +24,7 @@ def _truth(path):
 
 def summary(truth, summary_json):
     """The one-sided table: one row for the window, with every rank's epochs, operations and
-    bytes; every transfer of a fence epoch linked to its target's fence."""
+    bytes; every transfer linked to where it was complete at its target."""
     t = _truth(truth)
     with open(summary_json) as f:
         rma = json.load(f)["mpi"]["rma"]
@@ -54,10 +55,49 @@ def _inside(slices, where, ts, names):
                for s in slices.get(where, []))
 
 
+# Where a transfer is complete at its target: the target's call that ended the epoch there,
+# or (lock epochs) the end of the origin's call that ended it.
+ORIGIN_ENDS = ("MPI_Win_unlock", "MPI_Win_unlock_all", "MPI_Win_flush", "MPI_Win_flush_all")
+EPOCH_ENDS = ("MPI_Win_fence", "MPI_Win_complete")
+MOVES = ("MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Rput", "MPI_Fetch_and_op",
+         "MPI_Compare_and_swap")
+
+
+def _end_of(slices, s, f):
+    """Where the arrow from s to f ends, by the origin's first call after s that ends an
+    epoch: its unlock or flush, when f lies in an MPI call of the target at or after the
+    moment that returned; else the target's fence or MPI_Win_wait that f lies in."""
+    after = sorted((x for where, ss in slices.items() if where[0] == s["pid"] for x in ss
+                    if x["ts"] > s["ts"] and x["name"] in ORIGIN_ENDS + EPOCH_ENDS),
+                   key=lambda x: x["ts"])
+    if after and after[0]["name"] in ORIGIN_ENDS:
+        x = after[0]
+        if f["ts"] >= x["ts"] + x["dur"] - 0.002 and _inside(
+                slices, (f["pid"], f["tid"]), f["ts"],
+                {y["name"] for y in slices.get((f["pid"], f["tid"]), [])
+                 if y["name"].startswith("MPI_")}):
+            return x["name"]
+        return None
+    if _inside(slices, (f["pid"], f["tid"]), f["ts"], ("MPI_Win_fence",)):
+        return "MPI_Win_fence"
+    if _inside(slices, (f["pid"], f["tid"]), f["ts"], ("MPI_Win_wait",)):
+        # every rank runs the same access and exposure epochs: the origin's k-th
+        # MPI_Win_start meets the target's k-th MPI_Win_wait
+        k = sum(1 for where, ss in slices.items() if where[0] == s["pid"] for x in ss
+                if x["name"] == "MPI_Win_start" and x["ts"] < s["ts"])
+        waits = sorted(x["ts"] for where, ss in slices.items() if where[0] == f["pid"]
+                       for x in ss if x["name"] == "MPI_Win_wait")
+        if 0 < k <= len(waits) and sum(1 for w in waits if w <= f["ts"]) == k:
+            return "MPI_Win_wait"
+    return None
+
+
 def chrome(truth, trace):
-    """Each transfer of a fence epoch is an arrow from the origin's call (MPI_Put, MPI_Get,
-    MPI_Accumulate) to the target's MPI_Win_fence, on another rank, with its bytes (those of
-    the truth's linked_bytes, per operation and rank)."""
+    """Each transfer is an arrow from the origin's call (MPI_Put, MPI_Get, MPI_Accumulate,
+    MPI_Rput, the atomic ones) to another rank, where it was complete: inside the target's
+    MPI_Win_fence or MPI_Win_wait that ended its epoch, or, in a lock epoch, in the target's
+    MPI call at (or after) the moment the origin's unlock or flush returned; as many of each
+    as the truth's ends, with the bytes of its linked_bytes, per operation and rank."""
     t = _truth(truth)
     d = load(trace)
     slices = _slices(d)
@@ -68,25 +108,30 @@ def chrome(truth, trace):
     want = t["per_rank"]["linked"] * t["ranks"]
     if len(starts) != want or set(starts) != set(ends):
         fail("%d arrows (%d ends), not %d" % (len(starts), len(ends), want))
-    ops = collections.Counter()
+    ops, by_end = collections.Counter(), collections.Counter()
     for i, s in starts.items():
         f = ends[i]
-        if not _inside(slices, (s["pid"], s["tid"]), s["ts"],
-                       ("MPI_Put", "MPI_Get", "MPI_Accumulate")):
-            fail("arrow %s does not leave a put, get or accumulate: %s" % (i, s))
-        if not _inside(slices, (f["pid"], f["tid"]), f["ts"], ("MPI_Win_fence",)):
-            fail("arrow %s does not end in the target's MPI_Win_fence: %s" % (i, f))
+        if not _inside(slices, (s["pid"], s["tid"]), s["ts"], MOVES):
+            fail("arrow %s does not leave a put, get or atomic operation: %s" % (i, s))
+        end = _end_of(slices, s, f)
+        if not end:
+            fail("arrow %s ends neither in the target's fence or MPI_Win_wait nor in its call "
+                 "when or after the origin's unlock or flush returned: %s" % (i, f))
         if f["pid"] == s["pid"]:
             fail("arrow %s ends on its own rank" % i)
+        by_end[end] += 1
         ops[s["args"]["op"]] += 1
         ops[s["args"]["op"] + " bytes"] += s["args"]["bytes"]
     n = t["ranks"]
-    want = {}
+    if by_end != {k: v * n for k, v in t["ends"].items()}:
+        fail("arrows by where they end: %s, not %s per rank" % (dict(by_end), t["ends"]))
+    want = collections.Counter()
     for op, b in t["linked_bytes"].items():
-        want[op] = n
         want[op + " bytes"] = b * n
+    for op in t["linked_bytes"]:
+        want[op] = ops[op]   # how many of each: by the ends above; bytes: exact
     if ops != want:
-        fail("arrows by operation: %s, not %s" % (dict(ops), want))
+        fail("arrows by operation: %s, not %s" % (dict(ops), dict(want)))
 
 
 def otf2_rma(truth, events_path):
