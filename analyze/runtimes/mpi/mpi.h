@@ -85,7 +85,8 @@ void match_finish(struct match *m);     /* and frees m */
 enum rma_kind { RK_OTHER, RK_PUT, RK_GET, RK_ATOMIC, RK_FENCE, RK_LOCK, RK_START, RK_END,
 		RK_SYNC, RK_MADE, RK_FREE };
 struct rma_kinds {
-	uint8_t *kind_of;                /* by name id: enum rma_kind + 1; 0: not looked up */
+	uint8_t *kind_of;                /* by name id: its kind (and rma.c's role) + 1; 0: not
+					  * looked up */
 	size_t n;
 };
 enum rma_kind rma_kind(struct rma_kinds *k, uint32_t name);

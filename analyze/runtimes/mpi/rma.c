@@ -29,34 +29,42 @@ enum rma_role { RR_NONE, RR_LOCK, RR_LOCK_ALL, RR_UNLOCK, RR_UNLOCK_ALL, RR_FLUS
 		RR_FLUSH_ALL, RR_POST, RR_WAIT, RR_COMPLETE };
 static const struct {
 	const char *name;
-	uint8_t kind;
+	uint8_t kind, role;
 } kinds[] = {
-	{ "MPI_Put", RK_PUT }, { "MPI_Rput", RK_PUT }, { "MPI_Get", RK_GET }, { "MPI_Rget", RK_GET },
-	{ "MPI_Accumulate", RK_ATOMIC }, { "MPI_Raccumulate", RK_ATOMIC },
-	{ "MPI_Get_accumulate", RK_ATOMIC }, { "MPI_Rget_accumulate", RK_ATOMIC },
-	{ "MPI_Fetch_and_op", RK_ATOMIC }, { "MPI_Compare_and_swap", RK_ATOMIC },
-	{ "MPI_Win_fence", RK_FENCE }, { "MPI_Win_lock", RK_LOCK }, { "MPI_Win_lock_all", RK_LOCK },
-	{ "MPI_Win_start", RK_START }, { "MPI_Win_unlock", RK_END },
-	{ "MPI_Win_unlock_all", RK_END }, { "MPI_Win_complete", RK_END },
-	{ "MPI_Win_post", RK_SYNC }, { "MPI_Win_wait", RK_SYNC }, { "MPI_Win_test", RK_SYNC },
-	{ "MPI_Win_flush", RK_SYNC }, { "MPI_Win_flush_all", RK_SYNC },
-	{ "MPI_Win_flush_local", RK_SYNC }, { "MPI_Win_flush_local_all", RK_SYNC },
-	{ "MPI_Win_sync", RK_SYNC }, { "MPI_Win_create", RK_MADE }, { "MPI_Win_allocate", RK_MADE },
-	{ "MPI_Win_allocate_shared", RK_MADE }, { "MPI_Win_create_dynamic", RK_MADE },
-	{ "MPI_Win_free", RK_FREE },
+	{ "MPI_Put", RK_PUT, 0 }, { "MPI_Rput", RK_PUT, 0 }, { "MPI_Get", RK_GET, 0 },
+	{ "MPI_Rget", RK_GET, 0 }, { "MPI_Accumulate", RK_ATOMIC, 0 },
+	{ "MPI_Raccumulate", RK_ATOMIC, 0 }, { "MPI_Get_accumulate", RK_ATOMIC, 0 },
+	{ "MPI_Rget_accumulate", RK_ATOMIC, 0 }, { "MPI_Fetch_and_op", RK_ATOMIC, 0 },
+	{ "MPI_Compare_and_swap", RK_ATOMIC, 0 }, { "MPI_Win_fence", RK_FENCE, 0 },
+	{ "MPI_Win_lock", RK_LOCK, RR_LOCK }, { "MPI_Win_lock_all", RK_LOCK, RR_LOCK_ALL },
+	{ "MPI_Win_start", RK_START, 0 }, { "MPI_Win_unlock", RK_END, RR_UNLOCK },
+	{ "MPI_Win_unlock_all", RK_END, RR_UNLOCK_ALL }, { "MPI_Win_complete", RK_END, RR_COMPLETE },
+	{ "MPI_Win_post", RK_SYNC, RR_POST }, { "MPI_Win_wait", RK_SYNC, RR_WAIT },
+	{ "MPI_Win_test", RK_SYNC, 0 }, { "MPI_Win_flush", RK_SYNC, RR_FLUSH },
+	{ "MPI_Win_flush_all", RK_SYNC, RR_FLUSH_ALL }, { "MPI_Win_flush_local", RK_SYNC, 0 },
+	{ "MPI_Win_flush_local_all", RK_SYNC, 0 }, { "MPI_Win_sync", RK_SYNC, 0 },
+	{ "MPI_Win_create", RK_MADE, 0 }, { "MPI_Win_allocate", RK_MADE, 0 },
+	{ "MPI_Win_allocate_shared", RK_MADE, 0 }, { "MPI_Win_create_dynamic", RK_MADE, 0 },
+	{ "MPI_Win_free", RK_FREE, 0 },
 };
 
-enum rma_kind rma_kind_of(const char *s)
+/* A name's kind and role: role << 4 | kind. */
+static unsigned kind_role_of(const char *s)
 {
 	if (strncmp(s, "MPI_", 4))
 		return RK_OTHER;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(s, kinds[i].name))
-			return (enum rma_kind)kinds[i].kind;
+			return (unsigned)kinds[i].role << 4 | kinds[i].kind;
 	return RK_OTHER;
 }
 
-enum rma_kind rma_kind(struct rma_kinds *k, uint32_t name)
+enum rma_kind rma_kind_of(const char *s)
+{
+	return (enum rma_kind)(kind_role_of(s) & 15);
+}
+
+static unsigned kind_role(struct rma_kinds *k, uint32_t name)
 {
 	if (name >= k->n) {
 		size_t n = k->n ? k->n : 64;
@@ -67,27 +75,13 @@ enum rma_kind rma_kind(struct rma_kinds *k, uint32_t name)
 		k->n = n;
 	}
 	if (!k->kind_of[name])
-		k->kind_of[name] = (uint8_t)(rma_kind_of(strings_get(name)) + 1);
-	return (enum rma_kind)(k->kind_of[name] - 1);
+		k->kind_of[name] = (uint8_t)(kind_role_of(strings_get(name)) + 1);
+	return k->kind_of[name] - 1u;
 }
 
-static const struct {
-	const char *name;
-	uint8_t role;
-} roles[] = {
-	{ "MPI_Win_lock", RR_LOCK }, { "MPI_Win_lock_all", RR_LOCK_ALL },
-	{ "MPI_Win_unlock", RR_UNLOCK }, { "MPI_Win_unlock_all", RR_UNLOCK_ALL },
-	{ "MPI_Win_flush", RR_FLUSH }, { "MPI_Win_flush_all", RR_FLUSH_ALL },
-	{ "MPI_Win_post", RR_POST }, { "MPI_Win_wait", RR_WAIT },
-	{ "MPI_Win_complete", RR_COMPLETE },
-};
-
-static enum rma_role role_of(const char *s)
+enum rma_kind rma_kind(struct rma_kinds *k, uint32_t name)
 {
-	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
-		if (!strcmp(s, roles[i].name))
-			return (enum rma_role)roles[i].role;
-	return RR_NONE;
+	return (enum rma_kind)(kind_role(k, name) & 15);
 }
 
 /* An operation waiting for the call that completes it at its target. */
@@ -151,8 +145,6 @@ struct pair {
 struct rmas {
 	struct pipeline *pl;
 	struct rma_kinds kinds;
-	uint8_t *role_of;                /* by name id: enum rma_role + 1; 0: not looked up */
-	size_t nroles;
 	struct hpool ends, epochs, pairs, members;
 	size_t waiting;                  /* operations of lock epochs in members' inbound */
 	struct op *spare;
@@ -168,17 +160,7 @@ struct rmas *rmas_new(struct pipeline *pl)
 
 static enum rma_role role(struct rmas *r, uint32_t name)
 {
-	if (name >= r->nroles) {
-		size_t n = r->nroles ? r->nroles : 64;
-		while (n <= name)
-			n *= 2;
-		r->role_of = xrealloc(r->role_of, n);
-		memset(r->role_of + r->nroles, 0, n - r->nroles);
-		r->nroles = n;
-	}
-	if (!r->role_of[name])
-		r->role_of[name] = (uint8_t)(role_of(strings_get(name)) + 1);
-	return (enum rma_role)(r->role_of[name] - 1);
+	return (enum rma_role)(kind_role(&r->kinds, name) >> 4);
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -583,6 +565,5 @@ void rmas_finish(struct rmas *r)
 		free(o);
 	}
 	free(r->kinds.kind_of);
-	free(r->role_of);
 	free(r);
 }
