@@ -7,6 +7,7 @@
  *  - lock epochs: a put complete when the unlock returned, inside the call the target was in
  *    then, or at the start of its next call when it was in none;
  *  - a fence epoch: the put linked to the target's next fence;
+ *  - an exposure epoch ended by MPI_Win_test: the last test before the next post;
  *  - damaged group texts cost no more than the job's ranks. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,15 @@ static void make(const char *dir)
 	call(0, "MPI_Put", 60200, 60210, 1, 700, 1);
 	for (int i = 0; i < N; i++)
 		call(i, "MPI_Win_fence", 61000, 61500 + 10 * (uint64_t)i, TPROF_MPI_NONE, 0, 2);
+	/* an exposure epoch ended by MPI_Win_test: the last test before the next post */
+	group_call(2, "MPI_Win_post", 80000, 80010, "0");
+	group_call(0, "MPI_Win_start", 80100, 80110, "2");
+	call(0, "MPI_Put", 80200, 80210, 2, 800, 0);
+	call(0, "MPI_Win_complete", 80300, 80310, TPROF_MPI_NONE, 0, 0);
+	call(2, "MPI_Win_test", 80020, 80030, TPROF_MPI_NONE, 0, 0);
+	call(2, "MPI_Win_test", 80400, 80410, TPROF_MPI_NONE, 0, 0);
+	group_call(2, "MPI_Win_post", 90000, 90010, "0");
+	call(2, "MPI_Win_wait", 90020, 90100, TPROF_MPI_NONE, 0, 0);
 	/* damaged groups: a range past the job's ranks reads as its ranks, nonsense as none */
 	group_call(1, "MPI_Win_post", 70000, 70010, "0-2000000000");
 	call(1, "MPI_Win_wait", 70020, 70100, TPROF_MPI_NONE, 0, 0);
@@ -124,8 +134,8 @@ int main(void)
 	struct trace tr = { 0 };
 	static struct mpicap c;
 	ok(mpicap_run(&tr, dir, &c, NULL) == 0 && tr.nprocs == N, "three ranks load");
-	ok(c.nrma == 7 && tr.mpi.rma_linked == 7 && tr.mpi.rma_unlinked == 1,
-	   "7 transfers linked, 1 unlinked (got %d, %llu, %llu)", c.nrma,
+	ok(c.nrma == 8 && tr.mpi.rma_linked == 8 && tr.mpi.rma_unlinked == 1,
+	   "8 transfers linked, 1 unlinked (got %d, %llu, %llu)", c.nrma,
 	   (unsigned long long)tr.mpi.rma_linked, (unsigned long long)tr.mpi.rma_unlinked);
 	linked(&c, 100, 0, 1, 10020, 10400, 10400, "PSCW: 0's first access epoch, 1's first wait");
 	linked(&c, 200, 2, 1, 20020, 20400, 20400, "PSCW: 2's access epoch, 1's second wait");
@@ -137,6 +147,8 @@ int main(void)
 	linked(&c, 600, 0, 1, 52000, 52100, 52000,
 	       "lock: the target in no call then: at the start of its next one");
 	linked(&c, 700, 0, 1, 61000, 61510, 61510, "fence: the target's next fence");
+	linked(&c, 800, 0, 2, 80400, 80410, 80410,
+	       "PSCW: the target's last MPI_Win_test before its next post");
 	ok(!by_bytes(&c, 7), "the put outside the access epoch's group is not linked");
 	trace_free(&tr);
 	rm_rf(dir);

@@ -9,7 +9,8 @@
  *    MPI call at that moment, or, when it was in none, at the start of its next one (where
  *    Chrome would bind an arrow that ends outside any slice);
  *  - an access epoch (MPI_Win_start, PSCW): the target's MPI_Win_wait that ends the
- *    exposure epoch it matches.  MPI_Win_start and MPI_Win_post record their groups (world
+ *    exposure epoch it matches (or its MPI_Win_test that did: the last before the window's
+ *    next post, fence or free, since testing again after a success is an error).  MPI_Win_start and MPI_Win_post record their groups (world
  *    ranks), and MPI matches them in order: an origin's n-th access epoch that includes a
  *    target meets that target's n-th exposure epoch that includes the origin.
  * Whichever of the two ends the pipeline reads first, the other is waited for.  Per (window,
@@ -26,7 +27,7 @@
 
 /* What each call on a window is (enum rma_kind), and what it does to epochs here. */
 enum rma_role { RR_NONE, RR_LOCK, RR_LOCK_ALL, RR_UNLOCK, RR_UNLOCK_ALL, RR_FLUSH,
-		RR_FLUSH_ALL, RR_POST, RR_WAIT, RR_COMPLETE };
+		RR_FLUSH_ALL, RR_POST, RR_WAIT, RR_TEST, RR_COMPLETE };
 static const struct {
 	const char *name;
 	uint8_t kind, role;
@@ -40,7 +41,7 @@ static const struct {
 	{ "MPI_Win_start", RK_START, 0 }, { "MPI_Win_unlock", RK_END, RR_UNLOCK },
 	{ "MPI_Win_unlock_all", RK_END, RR_UNLOCK_ALL }, { "MPI_Win_complete", RK_END, RR_COMPLETE },
 	{ "MPI_Win_post", RK_SYNC, RR_POST }, { "MPI_Win_wait", RK_SYNC, RR_WAIT },
-	{ "MPI_Win_test", RK_SYNC, 0 }, { "MPI_Win_flush", RK_SYNC, RR_FLUSH },
+	{ "MPI_Win_test", RK_SYNC, RR_TEST }, { "MPI_Win_flush", RK_SYNC, RR_FLUSH },
 	{ "MPI_Win_flush_all", RK_SYNC, RR_FLUSH_ALL }, { "MPI_Win_flush_local", RK_SYNC, 0 },
 	{ "MPI_Win_flush_local_all", RK_SYNC, 0 }, { "MPI_Win_sync", RK_SYNC, 0 },
 	{ "MPI_Win_create", RK_MADE, 0 }, { "MPI_Win_allocate", RK_MADE, 0 },
@@ -120,6 +121,7 @@ struct epoch {
 					  * epoch with that epoch's number (xpeer, xn, nx) */
 	int32_t *xpeer;
 	uint32_t *xn, nx;
+	struct mpi_where test;           /* its last MPI_Win_test in that exposure epoch */
 };
 
 /* A rank, for the lock epochs' operations to it: of the MPI calls of its process read so
@@ -406,6 +408,24 @@ static void group_epochs(struct rmas *r, struct epoch *e, uint32_t group, int ex
 	}
 }
 
+/* The exposure epoch of e (rank me) ended in the call w. */
+static void exposure_end(struct rmas *r, struct epoch *e, const struct mpi_where *w)
+{
+	for (uint32_t i = 0; i < e->nx; i++)
+		end_seen(r, w, e->comm, e->window, e->rank, e->xpeer[i], e->xn[i]);
+	e->nx = 0;
+	e->test.thread = NULL;
+}
+
+/* A new exposure epoch, a fence or the window freed: the one MPI_Win_test ended, if any. */
+static void exposure_tested(struct rmas *r, struct epoch *e)
+{
+	if (e->nx && e->test.thread) {
+		struct mpi_where w = e->test;
+		exposure_end(r, e, &w);
+	}
+}
+
 /* The ranks of w's job: its world size, else the processes of the trace. */
 static int64_t job_size(const struct rmas *r, const struct mpi_where *w)
 {
@@ -465,6 +485,8 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 		op_made(r, w, name, k, mi, e, me);
 		return;
 	}
+	if (k == RK_FENCE || k == RK_FREE)
+		exposure_tested(r, e);
 	if (k == RK_FENCE) {
 		e->mode = EP_FENCE;
 		end_seen(r, w, a->comm, a->tag, me, -1, a->seq);
@@ -513,13 +535,15 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 			e->mode = EP_NONE;
 		break;
 	case RR_POST:
+		exposure_tested(r, e);
 		group_epochs(r, e, mi->has_b ? mi->b.group : 0, 1, job_size(r, w), &e->xpeer,
 			     &e->xn, &e->nx);
 		break;
 	case RR_WAIT:
-		for (uint32_t i = 0; i < e->nx; i++)
-			end_seen(r, w, a->comm, a->tag, me, e->xpeer[i], e->xn[i]);
-		e->nx = 0;
+		exposure_end(r, e, w);
+		break;
+	case RR_TEST:
+		e->test = *w;
 		break;
 	case RR_COMPLETE:
 		if (e->mode == EP_ACCESS)
@@ -533,6 +557,8 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 
 void rmas_finish(struct rmas *r)
 {
+	for (size_t i = 0; i < r->epochs.n; i++)
+		exposure_tested(r, (struct epoch *)r->epochs.v[i]);
 	while (r->ends.n)
 		end_drop(r, (struct end *)r->ends.v[r->ends.n - 1]);
 	while (r->epochs.n) {
