@@ -5,13 +5,14 @@
 # recorder silent; the summary's one-sided table has the exact epochs, operations and bytes;
 # every transfer is an arrow from the origin's call to where it was complete at its target
 # (the target's fence or MPI_Win_wait, or its call when the origin's unlock or flush
-# returned), in Chrome and Perfetto; OTF2 has the RMA records (tools/checks/mpi-rma.py).  The
-# same for apps/mpi-rma.F90 (fence, lock and lock_all epochs from Fortran: use mpi and use
-# mpi_f08, under Open MPI and MPICH).
+# returned), in Chrome, Perfetto and SQLite's flows; OTF2 has the RMA records
+# (tools/checks/mpi-rma.py).  The same for apps/mpi-rma.F90 (fence, lock and lock_all epochs
+# from Fortran: use mpi and use mpi_f08, under Open MPI and MPICH).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 need_mpi apps/mpi-rma
-plan 48
+command -v sqlite3 >/dev/null || skip_all "no sqlite3 shell (on Debian: apt-get install sqlite3)"
+plan 54
 
 
 # rma NAME RUN APP: records APP (run by RUN on 3 ranks) and checks what the analyzer makes of it.
@@ -33,6 +34,15 @@ rma() {
 		chrome "$T/$_n.truth" "$T/$_n.json"
 	pycheck_in mpi-rma "$_n: OTF2 has the windows, fences, locks and operations, each completed" \
 		otf2-rma "$T/$_n.truth" "$T/$_n.p"
+	# SQLite: the arrows in the flows table, each end in a slice
+	_want=$("$PY" -c 'import json, sys
+t = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+print(t["per_rank"]["linked"] * t["ranks"])' "$T/$_n.truth")
+	"$ANALYZE" "$T/$_n" -f sqlite -o "$T/$_n.db" 2>>"$T/$_n.an.err" &&
+		_got=$(sqlite3 "$T/$_n.db" "SELECT count(*) FROM flows f JOIN strings s ON s.id = f.name_id
+			WHERE s.string = 'rma' AND f.from_slice_id IS NOT NULL AND f.to_slice_id IS NOT NULL") &&
+		[ "$_got" = "$_want" ]
+	ok $? "$_n: SQLite's flows hold the $_want arrows, each end in a slice (${_got:-none})"
 	if [ -n "${PROTOC:-}" ] && [ "$PROTOC" != no ]; then
 		"$ANALYZE" "$T/$_n" -f perfetto -o "$T/$_n.pftrace" 2>>"$T/$_n.an.err" &&
 			"$PY" "$top_srcdir/tests/tools/pftrace.py" compare "$T/$_n.pftrace" \
@@ -48,7 +58,7 @@ if [ -x "$APPS/mpi-rma-usempi" ] && [ -x "$APPS/mpi-rma-f08" ]; then
 	rma openmpi-usempi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-rma-usempi"
 	rma openmpi-f08 "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-rma-f08"
 else
-	skips 16 "no mpif90: apps/mpi-rma.F90 was not built"
+	skips 18 "no mpif90: apps/mpi-rma.F90 was not built"
 fi
 if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-rma" ]; then
 	rma mpich "$MPIRUN_MPICH" "$APPS/mpich-rma"
@@ -56,8 +66,8 @@ if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-
 		rma mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-rma-usempi"
 		rma mpich-f08 "$MPIRUN_MPICH" "$APPS/mpich-rma-f08"
 	else
-		skips 16 "no mpif90.mpich: apps/mpi-rma.F90 was not built with MPICH"
+		skips 18 "no mpif90.mpich: apps/mpi-rma.F90 was not built with MPICH"
 	fi
 else
-	skips 24 "no MPICH: apps/mpich-rma was not built"
+	skips 27 "no MPICH: apps/mpich-rma was not built"
 fi
