@@ -158,6 +158,35 @@ need_mpifc() {
 	done
 }
 
+# each_mpi_build FN APP C F: calls `FN NAME RUN PROGRAM LANG` for apps/mpi-APP built with Open
+# MPI and apps/mpich-APP built with MPICH (NAME openmpi, mpich), each launched by its mpirun,
+# then for their Fortran builds with use mpi and use mpi_f08 (-usempi, -f08; LANG fortran,
+# NAME openmpi-usempi...).  A build that is missing counts as its results skipped (C for a C
+# program, F for a Fortran one), saying why.
+each_mpi_build() {
+	# (names of their own: FN sets variables too, as every function here does)
+	_eb_fn=$1 _eb_app=$2 _eb_nc=$3 _eb_nf=$4
+	for _eb_lib in openmpi mpich; do
+		if [ $_eb_lib = openmpi ]; then
+			_eb_pre=mpi _eb_run="$MPIRUN $MPIRUN_FLAGS" _eb_fc=mpif90
+		else
+			_eb_pre=mpich _eb_run=${MPIRUN_MPICH:-no} _eb_fc=mpif90.mpich
+		fi
+		if [ "$_eb_run" = no ] || [ ! -x "$APPS/$_eb_pre-$_eb_app" ]; then
+			skips $((_eb_nc + 2 * _eb_nf)) "no $_eb_lib build of apps/mpi-$_eb_app"
+			continue
+		fi
+		$_eb_fn $_eb_lib "$_eb_run" "$APPS/$_eb_pre-$_eb_app" c
+		for _eb_b in usempi f08; do
+			if [ -x "$APPS/$_eb_pre-$_eb_app-$_eb_b" ]; then
+				$_eb_fn $_eb_lib-$_eb_b "$_eb_run" "$APPS/$_eb_pre-$_eb_app-$_eb_b" fortran
+			else
+				skips "$_eb_nf" "no $_eb_fc: apps/mpi-$_eb_app.F90 was not built ($_eb_b)"
+			fi
+		done
+	done
+}
+
 # need_mpich PROGRAM...: MPICH's compiler and launcher (configure), and the programs built
 # with them; skips the test, saying why, otherwise.
 need_mpich() {

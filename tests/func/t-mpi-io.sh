@@ -12,10 +12,10 @@ need_mpi apps/mpi-io
 plan 40
 
 
-# io NAME RUN APP CHROME: records APP (run by RUN on 2 ranks, its file under $T) and checks
-# what the analyzer makes of it; CHROME: also the Chrome trace.
+# io NAME RUN APP LANG: records APP (run by RUN on 2 ranks, its file under $T) and checks
+# what the analyzer makes of it; the C program's (LANG c) Chrome trace too.
 io() {
-	_n=$1 _run=$2 _app=$3 _chrome=${4:-}
+	_n=$1 _run=$2 _app=$3 _lang=$4
 	$_run -np 2 "$_app" "$T/$_n.dat" >"$T/$_n.truth" 2>"$T/$_n.perr"
 	ok $? "$_n: runs on 2 ranks ($(cut -c1-60 "$T/$_n.truth")...)"
 	"$INSPECT" -o "$T/$_n" -- $_run -np 2 "$_app" "$T/$_n.dat" >"$T/$_n.out" 2>"$T/$_n.err" &&
@@ -29,7 +29,7 @@ io() {
 		summary "$T/$_n.truth" "$T/$_n.sum.json"
 	pycheck_in mpi-io "$_n: OTF2 has a handle per open, each read and write with its bytes" \
 		otf2-io "$T/$_n.truth" "$T/$_n.p"
-	if [ "$_chrome" = chrome ]; then
+	if [ "$_lang" = c ]; then
 		"$ANALYZE" "$T/$_n" -f chrome -o "$T/$_n.json" 2>"$T/$_n.c.err"
 		ok $? "$_n: tprof-analyze writes the Chrome trace"
 		pycheck_in mpi-io "$_n: each call names its file, reads and writes their bytes" \
@@ -37,21 +37,4 @@ io() {
 	fi
 }
 
-io openmpi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-io" chrome
-if [ -n "${MPIFC:-}" ] && [ "$MPIFC" != no ]; then
-	io openmpi-usempi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-io-usempi"
-	io openmpi-f08 "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-io-f08"
-else
-	skips 12 "no mpif90: the Fortran MPI-IO program was not built"
-fi
-if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-io" ]; then
-	io mpich "$MPIRUN_MPICH" "$APPS/mpich-io" chrome
-	if [ -x "$APPS/mpich-io-usempi" ] && [ -x "$APPS/mpich-io-f08" ]; then
-		io mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-io-usempi"
-		io mpich-f08 "$MPIRUN_MPICH" "$APPS/mpich-io-f08"
-	else
-		skips 12 "no mpif90.mpich: the Fortran MPI-IO program was not built with MPICH"
-	fi
-else
-	skips 20 "no MPICH: apps/mpich-io was not built"
-fi
+each_mpi_build io io 8 6

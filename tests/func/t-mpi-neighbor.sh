@@ -24,22 +24,4 @@ nb() {
 		summary "$T/$_n.truth" "$T/$_n.sum.json"
 }
 
-
-nb openmpi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-neighbor"
-if [ -x "$APPS/mpi-neighbor-usempi" ] && [ -x "$APPS/mpi-neighbor-f08" ]; then
-	nb openmpi-usempi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-neighbor-usempi"
-	nb openmpi-f08 "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-neighbor-f08"
-else
-	skips 8 "no mpif90: apps/mpi-neighbor.F90 was not built"
-fi
-if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-neighbor" ]; then
-	nb mpich "$MPIRUN_MPICH" "$APPS/mpich-neighbor"
-	if [ -x "$APPS/mpich-neighbor-usempi" ] && [ -x "$APPS/mpich-neighbor-f08" ]; then
-		nb mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-neighbor-usempi"
-		nb mpich-f08 "$MPIRUN_MPICH" "$APPS/mpich-neighbor-f08"
-	else
-		skips 8 "no mpif90.mpich: apps/mpi-neighbor.F90 was not built with MPICH"
-	fi
-else
-	skips 12 "no MPICH: apps/mpich-neighbor was not built"
-fi
+each_mpi_build nb neighbor 4 4

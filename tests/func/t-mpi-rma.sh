@@ -15,7 +15,8 @@ command -v sqlite3 >/dev/null || skip_all "no sqlite3 shell (on Debian: apt-get 
 plan 54
 
 
-# rma NAME RUN APP: records APP (run by RUN on 3 ranks) and checks what the analyzer makes of it.
+# rma NAME RUN APP: records APP (run by RUN on 3 ranks) and checks what the analyzer makes
+# of it.
 rma() {
 	_n=$1 _run=$2 _app=$3
 	$_run -np 3 "$_app" >"$T/$_n.truth" 2>"$T/$_n.perr"
@@ -53,21 +54,4 @@ print(t["per_rank"]["linked"] * t["ranks"])' "$T/$_n.truth")
 	fi
 }
 
-rma openmpi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-rma"
-if [ -x "$APPS/mpi-rma-usempi" ] && [ -x "$APPS/mpi-rma-f08" ]; then
-	rma openmpi-usempi "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-rma-usempi"
-	rma openmpi-f08 "$MPIRUN $MPIRUN_FLAGS" "$APPS/mpi-rma-f08"
-else
-	skips 18 "no mpif90: apps/mpi-rma.F90 was not built"
-fi
-if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ] && [ -x "$APPS/mpich-rma" ]; then
-	rma mpich "$MPIRUN_MPICH" "$APPS/mpich-rma"
-	if [ -x "$APPS/mpich-rma-usempi" ] && [ -x "$APPS/mpich-rma-f08" ]; then
-		rma mpich-usempi "$MPIRUN_MPICH" "$APPS/mpich-rma-usempi"
-		rma mpich-f08 "$MPIRUN_MPICH" "$APPS/mpich-rma-f08"
-	else
-		skips 18 "no mpif90.mpich: apps/mpi-rma.F90 was not built with MPICH"
-	fi
-else
-	skips 27 "no MPICH: apps/mpich-rma was not built"
-fi
+each_mpi_build rma rma 9 9
