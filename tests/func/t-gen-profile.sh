@@ -1,0 +1,27 @@
+#!/bin/sh
+# tools/gen-profile: synthetic profiles of MPI jobs written in tprof's format without running
+# them (for analyzing jobs of many ranks): the analyzer reads what it wrote, every message
+# matched, every step, range and collective instance found (tools/checks/gen-profile.py);
+# bad arguments are refused, each naming itself.
+. "$(dirname "$0")/lib.sh"
+GEN="$top_builddir/tests/tools/gen-profile"
+[ -x "$GEN" ] || skip_all "tools/gen-profile was not built"
+plan 8
+
+"$GEN" -r 4 -s 50 "$T/small" >"$T/small.truth"
+ok $? "4 ranks, 50 steps written ($(cat "$T/small.truth"))"
+"$ANALYZE" "$T/small" --summary=json >"$T/small.json" 2>"$T/small.err"
+ok $? "tprof-analyze reads them"
+pycheck_in gen-profile "4 ranks: every message, step, range and collective found" \
+	summary "$T/small.truth" "$T/small.json"
+"$GEN" -r 37 -s 20 -b 100 "$T/odd" >"$T/odd.truth" &&
+	"$ANALYZE" "$T/odd" --summary=json >"$T/odd.json" 2>"$T/odd.err"
+ok $? "37 ranks on 5 hosts, 100-byte messages: written and read"
+pycheck_in gen-profile "37 ranks: every message, step, range and collective found" \
+	summary "$T/odd.truth" "$T/odd.json"
+for bad in "-r 1 -s 5" "-r 4 -s 0" "-r x -s 5"; do
+	# shellcheck disable=SC2086
+	"$GEN" $bad "$T/bad" >/dev/null 2>"$T/bad.err"
+	check "gen-profile $bad is refused (exit 2)" test $? -eq 2
+done
+finish

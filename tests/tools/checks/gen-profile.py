@@ -1,0 +1,37 @@
+"""gen-profile.py — the checks of func/t-gen-profile.sh: tools/gen-profile prints what a
+synthetic profile holds (ranks, steps, messages and their bytes, collective instances), and the
+analyzer's summary as JSON must find exactly that."""
+import json
+
+from checklib import fail, main
+
+
+def _load(truth, summary_json):
+    with open(truth) as f:
+        t = json.loads(f.read().strip().splitlines()[-1])
+    with open(summary_json) as f:
+        return t, json.load(f)
+
+
+def summary(truth, summary_json):
+    """Every message matched with its bytes, none unmatched; every step of every rank; one
+    MPI_Allreduce instance per step, none incomplete; the ranges of every step."""
+    t, d = _load(truth, summary_json)
+    m = d["mpi"]["messages"]
+    if (m["matched"], m["matched_bytes"], m["unmatched_sends"], m["unmatched_receives"]) != \
+            (t["messages"], t["message_bytes"], 0, 0):
+        fail("messages %s, not %d matched (%d bytes)" % (m, t["messages"], t["message_bytes"]))
+    if d["steps"]["count"] != t["ranks"] * t["steps"]:
+        fail("%d steps, not %d" % (d["steps"]["count"], t["ranks"] * t["steps"]))
+    rows = {r["name"]: r for r in d["mpi"]["collectives"]["rows"]}
+    ar = rows.get("MPI_Allreduce")
+    if not ar or ar["instances"] != t["collectives"] or ar["incomplete"]:
+        fail("collectives %s, not %d complete instances" % (rows, t["collectives"]))
+    ranges = {r["name"]: r["calls"] for r in d["ranges"]["rows"]}
+    if ranges != {"forward": t["ranks"] * t["steps"], "backward": t["ranks"] * t["steps"]}:
+        fail("ranges %s" % ranges)
+    print("%d messages, %d steps, %d collectives" % (m["matched"], d["steps"]["count"],
+                                                    ar["instances"]))
+
+
+main(globals())

@@ -1,0 +1,120 @@
+/* gen-profile.c — a synthetic profile of an MPI job, written in tprof's own format as the
+ * recorder would (tests/unit/writer.h, mpiw.h) without running the job: for the tests and the
+ * benchmarks of analyzing jobs of many ranks.
+ *
+ *   gen-profile -r RANKS -s STEPS [-b BYTES] DIR
+ *
+ * Each rank is a process with one thread (its own .tpf file in DIR, on one of the job's hosts,
+ * 8 ranks a host) that runs STEPS training steps, each:
+ *   STEP            the step starts (its number, from 0)
+ *   range forward   compute, of a length that varies with the rank and the step
+ *   MPI_Irecv from the left neighbour, MPI_Isend of BYTES (default 4096) to the right one,
+ *   MPI_Waitall     completing both (the receive's source, tag and bytes)
+ *   range backward  compute, longer on some ranks
+ *   MPI_Allreduce   of 8 bytes on MPI_COMM_WORLD (the step's collective: number step + 1)
+ *   STEP end
+ * Ranks are skewed a little by their number, so that receives wait for late senders.  It
+ * prints, as one JSON line, what the analyzer must find: ranks, steps, messages, their bytes,
+ * collective instances and records written. */
+#include <errno.h>
+#include <string.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../unit/mpiw.h"
+
+/* A record of the thread stream with no extension units. */
+static void put1(struct mw_rank *r, struct tprof_rec rec)
+{
+	mw_room(r);
+	mw_put(r->s1, &r->n1, rec, NULL, 0);
+}
+
+static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64_t bytes)
+{
+	struct mw_rank r;
+	char host[32];
+	snprintf(host, sizeof(host), "node%03d", rank / 8);
+	uint64_t step_ns = 100000, start = 10000;
+	uint64_t end = start + (uint64_t)steps * step_ns + 100000;
+	mw_begin(&r, dir, host, 10000 + rank, rank, ranks, 0, end);
+	mw_world(&r, ranks);
+	int left = (rank + ranks - 1) % ranks, right = (rank + 1) % ranks;
+	uint32_t fwd = mw_str(&r, "forward"), bwd = mw_str(&r, "backward");
+	uint64_t skew = (uint64_t)(rank % 7) * 500, records = 0;
+	for (int s = 0; s < steps; s++) {
+		uint64_t t = start + (uint64_t)s * step_ns + skew;
+		put1(&r, tw_rec(TPROF_K_STEP, 0, t, 0, (uint64_t)s));
+		put1(&r, tw_rec(TPROF_K_PUSH, fwd, t + 100, 0, 1));
+		uint64_t fwd_ns = 25000 + (uint64_t)((rank * 37 + s * 11) % 11) * 400;
+		put1(&r, tw_rec(TPROF_K_POP, 0, t + fwd_ns, 0, 1));
+		uint64_t rreq = 0x1000 + 2 * (uint64_t)s, sreq = rreq + 1;
+		uint64_t m = t + fwd_ns;
+		uint32_t seq = mw_irecv(&r, m + 100, m + 200, left, s % 1000, rreq);
+		mw_isend(&r, m + 300, m + 400, right, s % 1000, bytes, sreq);
+		uint64_t done = m + 12000 + (uint64_t)(6 - rank % 7) * 500;
+		uint64_t w = mw_wait(&r, "MPI_Waitall", m + 500, done, 2);
+		mw_recv_done(&r, done, w, seq, left, s % 1000, bytes, rreq, 0);
+		mw_send_done(&r, done, w, right, s % 1000, bytes, sreq, 0);
+		put1(&r, tw_rec(TPROF_K_PUSH, bwd, done + 100, 0, 1));
+		uint64_t bwd_ns = 30000 + (uint64_t)(rank % 5) * 300;
+		put1(&r, tw_rec(TPROF_K_POP, 0, done + bwd_ns, 0, 1));
+		uint64_t c0 = done + bwd_ns + 100;
+		mw_coll(&r, "MPI_Allreduce", c0, t - skew + 95000, TPROF_COMM_WORLD, (uint32_t)s + 1,
+			TPROF_MPI_NONE, 8, 8);
+		put1(&r, tw_rec(TPROF_K_STEP, 0, t - skew + 95100, 0, (uint64_t)s));
+		r.s1[r.n1 - 1].flags = TPROF_STEP_END;
+		records += 12;   /* 2 steps, 4 ranges, 4 calls, 2 completions */
+	}
+	mw_end(&r);
+	return records;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: gen-profile -r RANKS -s STEPS [-b BYTES] DIR\n"
+	      "Writes a synthetic profile of an MPI job of RANKS ranks, STEPS steps each, to DIR\n"
+	      "(made if need be), and prints what the analyzer must find, as one JSON line.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	long ranks = 0, steps = 0, bytes = 4096;
+	int c;
+	while ((c = getopt(argc, argv, "r:s:b:h")) != -1) {
+		char *end = NULL;
+		long *v = c == 'r' ? &ranks : c == 's' ? &steps : c == 'b' ? &bytes : NULL;
+		if (!v) {
+			usage(c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : 2;
+		}
+		errno = 0;
+		*v = strtol(optarg, &end, 10);
+		if (errno || !*optarg || *end || *v < 0) {
+			fprintf(stderr, "gen-profile: -%c %s: not a count\n", c, optarg);
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || ranks < 2 || ranks > 1000000 || steps < 1 ||
+	    steps > 100000000) {
+		usage(stderr);
+		return 2;
+	}
+	const char *dir = argv[optind];
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "gen-profile: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	uint64_t records = 0;
+	for (long i = 0; i < ranks; i++)
+		records += gen_rank(dir, (int)i, (int)ranks, (int)steps, (uint64_t)bytes);
+	printf("{\"ranks\": %ld, \"steps\": %ld, \"messages\": %ld, \"message_bytes\": %" PRIu64
+	       ", \"collectives\": %ld, \"records\": %" PRIu64 "}\n",
+	       ranks, steps, ranks * steps, (uint64_t)ranks * (uint64_t)steps * (uint64_t)bytes,
+	       steps, records);
+	return 0;
+}
