@@ -2,7 +2,7 @@
  * recorder would (tests/unit/writer.h, mpiw.h) without running the job: for the tests and the
  * benchmarks of analyzing jobs of many ranks.
  *
- *   gen-profile -r RANKS -s STEPS [-b BYTES] DIR
+ *   gen-profile -r RANKS -s STEPS [-b BYTES] [-n] DIR
  *
  * Each rank is a process with one thread (its own .tpf file in DIR, on one of the job's hosts,
  * 8 ranks a host) that runs STEPS training steps, each:
@@ -12,6 +12,9 @@
  *   MPI_Waitall     completing both (the receive's source, tag and bytes)
  *   range backward  compute, longer on some ranks
  *   MPI_Allreduce   of 8 bytes on MPI_COMM_WORLD (the step's collective: number step + 1)
+ *   ncclAllReduce   with -n: of 4 MiB of floats on the job's NCCL communicator, its device
+ *                   span on the rank's GPU written by a second thread once it ended, as the
+ *                   recorder's completion thread writes it (instance number step + 1)
  *   STEP end
  * Ranks are skewed a little by their number, so that receives wait for late senders.  It
  * prints, as one JSON line, what the analyzer must find: ranks, steps, messages, their bytes,
@@ -24,7 +27,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../unit/mpiw.h"
+#include "../unit/ncclw.h"
+
+#define NCCL_COMM 0x6e63636cu   /* the job's NCCL communicator */
+#define NCCL_FLOATS (1u << 20)
+#define NCCL_F32 7
 
 /* A record of the thread stream with no extension units. */
 static void put1(struct mw_rank *r, struct tprof_rec rec)
@@ -33,14 +40,20 @@ static void put1(struct mw_rank *r, struct tprof_rec rec)
 	mw_put(r->s1, &r->n1, rec, NULL, 0);
 }
 
-static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64_t bytes)
+static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64_t bytes,
+			 int nccl)
 {
-	struct mw_rank r;
+	struct nw_rank nr;
+	struct mw_rank *rp = &nr.m;
 	char host[32];
 	snprintf(host, sizeof(host), "node%03d", rank / 8);
 	uint64_t step_ns = 100000, start = 10000;
 	uint64_t end = start + (uint64_t)steps * step_ns + 100000;
-	mw_begin(&r, dir, host, 10000 + rank, rank, ranks, 0, end);
+	if (nccl)
+		nw_begin(&nr, dir, host, 10000 + rank, rank, ranks, end);
+	else
+		mw_begin(rp, dir, host, 10000 + rank, rank, ranks, 0, end);
+#define r (*rp)
 	mw_world(&r, ranks);
 	int left = (rank + ranks - 1) % ranks, right = (rank + 1) % ranks;
 	uint32_t fwd = mw_str(&r, "forward"), bwd = mw_str(&r, "backward");
@@ -65,28 +78,51 @@ static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64
 		uint64_t c0 = done + bwd_ns + 100;
 		mw_coll(&r, "MPI_Allreduce", c0, t - skew + 95000, TPROF_COMM_WORLD, (uint32_t)s + 1,
 			TPROF_MPI_NONE, 8, 8);
+		if (nccl) {   /* the call after the Allreduce, its device span before the step ends */
+			uint64_t n0 = t - skew + 95000 + (uint64_t)(rank % 4) * 10;
+			uint64_t dev0 = t - skew + 95060;
+			uint64_t corr = nw_call(&nr, "ncclAllReduce", n0, n0 + 50,
+						nw_args(TPROF_NCCL_ALLREDUCE, NCCL_COMM, NCCL_FLOATS,
+							NCCL_F32, 4, 0, (uint32_t)s + 1, 0),
+						nw_args2(0x5000u, 0, -1, rank, ranks, rank));
+			nw_device(&nr, "ncclAllReduce", t - skew + 99000, corr, n0, (int64_t)dev0,
+				  (int64_t)dev0 + 3000 + (rank % 3) * 100, 0x5000u,
+				  nw_coll(NCCL_COMM, (uint32_t)s + 1, TPROF_NCCL_ALLREDUCE, NCCL_F32,
+					  1, rank, ranks, 0));
+			records += 2;
+		}
 		put1(&r, tw_rec(TPROF_K_STEP, 0, t - skew + 95100, 0, (uint64_t)s));
 		r.s1[r.n1 - 1].flags = TPROF_STEP_END;
 		records += 12;   /* 2 steps, 4 ranges, 4 calls, 2 completions */
 	}
-	mw_end(&r);
+#undef r
+	if (nccl)
+		nw_end(&nr);
+	else
+		mw_end(rp);
 	return records;
 }
 
 static void usage(FILE *f)
 {
-	fputs("Usage: gen-profile -r RANKS -s STEPS [-b BYTES] DIR\n"
+	fputs("Usage: gen-profile -r RANKS -s STEPS [-b BYTES] [-n] DIR\n"
 	      "Writes a synthetic profile of an MPI job of RANKS ranks, STEPS steps each, to DIR\n"
-	      "(made if need be), and prints what the analyzer must find, as one JSON line.\n",
+	      "(made if need be), and prints what the analyzer must find, as one JSON line.\n"
+	      "  -b BYTES  each ring message's size (default 4096)\n"
+	      "  -n        an NCCL AllReduce each step too, with its device span\n",
 	      f);
 }
 
 int main(int argc, char **argv)
 {
 	long ranks = 0, steps = 0, bytes = 4096;
-	int c;
-	while ((c = getopt(argc, argv, "r:s:b:h")) != -1) {
+	int c, nccl = 0;
+	while ((c = getopt(argc, argv, "r:s:b:nh")) != -1) {
 		char *end = NULL;
+		if (c == 'n') {
+			nccl = 1;
+			continue;
+		}
 		long *v = c == 'r' ? &ranks : c == 's' ? &steps : c == 'b' ? &bytes : NULL;
 		if (!v) {
 			usage(c == 'h' ? stdout : stderr);
@@ -111,10 +147,11 @@ int main(int argc, char **argv)
 	}
 	uint64_t records = 0;
 	for (long i = 0; i < ranks; i++)
-		records += gen_rank(dir, (int)i, (int)ranks, (int)steps, (uint64_t)bytes);
+		records += gen_rank(dir, (int)i, (int)ranks, (int)steps, (uint64_t)bytes, nccl);
 	printf("{\"ranks\": %ld, \"steps\": %ld, \"messages\": %ld, \"message_bytes\": %" PRIu64
-	       ", \"collectives\": %ld, \"records\": %" PRIu64 "}\n",
+	       ", \"collectives\": %ld, \"nccl_collectives\": %ld, \"nccl_bytes\": %u, "
+	       "\"records\": %" PRIu64 "}\n",
 	       ranks, steps, ranks * steps, (uint64_t)ranks * (uint64_t)steps * (uint64_t)bytes,
-	       steps, records);
+	       steps, nccl ? steps : 0, 4 * NCCL_FLOATS, records);
 	return 0;
 }

@@ -76,6 +76,10 @@ static inline void nw_device(struct nw_rank *r, const char *name, uint64_t at, u
 	d.coll = coll;
 	struct tprof_rec rec = tw_rec(TPROF_K_DEVICE, mw_str(&r->m, name), at, 0, corr);
 	rec.flags = TPROF_DEVOP_COLLECTIVE;
+	if (r->n2 + 4 > MW_UNITS) {   /* a full buffer becomes a chunk */
+		tw_chunk(&r->m.w, 2, r->s2, r->n2);
+		r->n2 = 0;
+	}
 	mw_put(r->s2, &r->n2, rec, &d, 3);
 }
 

@@ -15,7 +15,8 @@ def _load(truth, summary_json):
 
 def summary(truth, summary_json):
     """Every message matched with its bytes, none unmatched; every step of every rank; one
-    MPI_Allreduce instance per step, none incomplete; the ranges of every step."""
+    MPI_Allreduce instance per step, none incomplete; the ranges of every step; with NCCL,
+    one AllReduce instance per step over every rank, each rank's part timed on its GPU."""
     t, d = _load(truth, summary_json)
     m = d["mpi"]["messages"]
     if (m["matched"], m["matched_bytes"], m["unmatched_sends"], m["unmatched_receives"]) != \
@@ -30,8 +31,19 @@ def summary(truth, summary_json):
     ranges = {r["name"]: r["calls"] for r in d["ranges"]["rows"]}
     if ranges != {"forward": t["ranks"] * t["steps"], "backward": t["ranks"] * t["steps"]}:
         fail("ranges %s" % ranges)
-    print("%d messages, %d steps, %d collectives" % (m["matched"], d["steps"]["count"],
-                                                    ar["instances"]))
+    nc = d["nccl"]["collectives"]
+    if t["nccl_collectives"]:
+        rows = nc["rows"]
+        if (nc["instances"], nc["incomplete"], nc["unmatched_operations"]) != \
+                (t["nccl_collectives"], 0, 0) or len(rows) != 1 or \
+                (rows[0]["ranks"], rows[0]["size_bytes"], rows[0]["timed_parts"]) != \
+                (t["ranks"], t["nccl_bytes"], t["ranks"] * t["nccl_collectives"]):
+            fail("NCCL collectives %s, not %d instances of %d ranks, %d bytes, every part "
+                 "timed" % (nc, t["nccl_collectives"], t["ranks"], t["nccl_bytes"]))
+    elif nc.get("instances"):
+        fail("NCCL collectives %s in a profile without any" % nc)
+    print("%d messages, %d steps, %d collectives, %d NCCL instances" % (
+        m["matched"], d["steps"]["count"], ar["instances"], nc.get("instances", 0)))
 
 
 main(globals())
