@@ -14,10 +14,10 @@ ok $? "4 ranks, 50 steps written ($(cat "$T/small.truth"))"
 ok $? "tprof-analyze reads them"
 pycheck_in gen-profile "4 ranks: every message, step, range and collective found" \
 	summary "$T/small.truth" "$T/small.json"
-"$GEN" -r 37 -s 20 -b 100 "$T/odd" >"$T/odd.truth" &&
+"$GEN" -r 150 -s 10 -b 100 "$T/odd" >"$T/odd.truth" &&
 	"$ANALYZE" "$T/odd" --summary=json >"$T/odd.json" 2>"$T/odd.err"
-ok $? "37 ranks on 5 hosts, 100-byte messages: written and read"
-pycheck_in gen-profile "37 ranks: every message, step, range and collective found" \
+ok $? "150 ranks on 19 hosts (WORLD described in 3 records), 100-byte messages: written and read"
+pycheck_in gen-profile "150 ranks: every message, step, range and collective found" \
 	summary "$T/odd.truth" "$T/odd.json"
 "$GEN" -r 12 -s 30 -n "$T/nccl" >"$T/nccl.truth" &&
 	"$ANALYZE" "$T/nccl" --summary=json >"$T/nccl.json" 2>"$T/nccl.err"

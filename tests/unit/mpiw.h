@@ -115,27 +115,33 @@ static inline void mw_begin_tsc(struct mw_rank *r, const char *dir, const char *
 	}
 }
 
-/* A communicator: members as world ranks. */
+/* A communicator: members as world ranks, 64 to a record (as the recorder splits them). */
 static inline void mw_comm(struct mw_rank *r, uint64_t id, uint8_t kind, uint32_t size,
 			   int32_t my_rank, const int32_t *members, const char *name)
 {
-	uint8_t ext[TPROF_UNIT * 9];
-	memset(ext, 0, sizeof(ext));
-	struct tprof_comm_def d = { .id = id, .size = size, .my_rank = my_rank };
-	memcpy(ext, &d, sizeof(d));
-	uint32_t n = size <= 64 ? size : 64;
-	memcpy(ext + TPROF_UNIT, members, n * sizeof(int32_t));
-	struct tprof_rec rec = tw_rec(TPROF_K_COMM, name ? mw_str(r, name) : 0, 1000, 0, id);
-	rec.flags = kind;
-	mw_put(r->s0, &r->n0, rec, ext, 1 + (n + 7) / 8);
+	uint32_t first = 0;
+	do {
+		uint8_t ext[TPROF_UNIT * 9];
+		memset(ext, 0, sizeof(ext));
+		struct tprof_comm_def d = { .id = id, .size = size, .first = first,
+					    .my_rank = my_rank };
+		memcpy(ext, &d, sizeof(d));
+		uint32_t n = size - first <= 64 ? size - first : 64;
+		memcpy(ext + TPROF_UNIT, members + first, n * sizeof(int32_t));
+		struct tprof_rec rec = tw_rec(TPROF_K_COMM, name ? mw_str(r, name) : 0, 1000, 0, id);
+		rec.flags = kind;
+		mw_put(r->s0, &r->n0, rec, ext, 1 + (n + 7) / 8);
+		first += n;
+	} while (first < size);
 }
 
 static inline void mw_world(struct mw_rank *r, int world)
 {
-	int32_t m[64];
-	for (int i = 0; i < world && i < 64; i++)
+	int32_t *m = malloc((size_t)(world > 0 ? world : 1) * sizeof(int32_t));
+	for (int i = 0; i < world; i++)
 		m[i] = i;
 	mw_comm(r, TPROF_COMM_WORLD, TPROF_COMMK_WORLD, (uint32_t)world, r->rank, m, NULL);
+	free(m);
 }
 
 /* A clock offset measurement against (ref_host, ref_pid), rank 0. */
