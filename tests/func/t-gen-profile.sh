@@ -1,8 +1,8 @@
 #!/bin/sh
 # tools/gen-profile: synthetic profiles of MPI jobs written in tprof's format without running
 # them (for analyzing jobs of many ranks): the analyzer reads what it wrote, every message
-# matched, every step, range and collective instance found, NCCL's too with -n
-# (tools/checks/gen-profile.py); bad arguments are refused.
+# matched, every step, range and collective instance found, NCCL's too with -n, every kernel
+# with -k (tools/checks/gen-profile.py); bad arguments are refused.
 . "$(dirname "$0")/lib.sh"
 GEN="$top_builddir/tests/tools/gen-profile"
 [ -x "$GEN" ] || skip_all "tools/gen-profile was not built"
@@ -19,10 +19,10 @@ pycheck_in gen-profile "4 ranks: every message, step, range and collective found
 ok $? "150 ranks on 19 hosts (WORLD described in 3 records), 100-byte messages: written and read"
 pycheck_in gen-profile "150 ranks: every message, step, range and collective found" \
 	summary "$T/odd.truth" "$T/odd.json"
-"$GEN" -r 12 -s 30 -n "$T/nccl" >"$T/nccl.truth" &&
+"$GEN" -r 12 -s 30 -n -k "$T/nccl" >"$T/nccl.truth" &&
 	"$ANALYZE" "$T/nccl" --summary=json >"$T/nccl.json" 2>"$T/nccl.err"
-ok $? "12 ranks with NCCL AllReduces and their device spans: written and read"
-pycheck_in gen-profile "NCCL: every AllReduce instance found, each rank's part timed" \
+ok $? "12 ranks with kernels, NCCL AllReduces and their device spans: written and read"
+pycheck_in gen-profile "NCCL and kernels: every instance and kernel found, each part timed" \
 	summary "$T/nccl.truth" "$T/nccl.json"
 for bad in "-r 1 -s 5" "-r 4 -s 0" "-r x -s 5"; do
 	# shellcheck disable=SC2086

@@ -2,15 +2,17 @@
  * recorder would (tests/unit/writer.h, mpiw.h) without running the job: for the tests and the
  * benchmarks of analyzing jobs of many ranks.
  *
- *   gen-profile -r RANKS -s STEPS [-b BYTES] [-n] DIR
+ *   gen-profile -r RANKS -s STEPS [-b BYTES] [-n] [-k] DIR
  *
  * Each rank is a process with one thread (its own .tpf file in DIR, on one of the job's hosts,
  * 8 ranks a host) that runs STEPS training steps, each:
  *   STEP            the step starts (its number, from 0)
- *   range forward   compute, of a length that varies with the rank and the step
+ *   range forward   compute, of a length that varies with the rank and the step; with -k a
+ *                   kernel, gemm_fwd, launched (hipLaunchKernel) and run on the rank's GPU
+ *                   inside it
  *   MPI_Irecv from the left neighbour, MPI_Isend of BYTES (default 4096) to the right one,
  *   MPI_Waitall     completing both (the receive's source, tag and bytes)
- *   range backward  compute, longer on some ranks
+ *   range backward  compute, longer on some ranks; with -k its kernel, gemm_bwd
  *   MPI_Allreduce   of 8 bytes on MPI_COMM_WORLD (the step's collective: number step + 1)
  *   ncclAllReduce   with -n: of 4 MiB of floats on the job's NCCL communicator, its device
  *                   span on the rank's GPU written by a second thread once it ended, as the
@@ -32,6 +34,36 @@
 #define NCCL_COMM 0x6e63636cu   /* the job's NCCL communicator */
 #define NCCL_FLOATS (1u << 20)
 #define NCCL_F32 7
+#define KERNEL_STREAM 0x7000u
+
+/* With -k: a kernel launched at t (a 10 ns hipLaunchKernel) that runs from start to end on
+ * the rank's GPU, its DEVICE record written by the completion thread at end + 100. */
+static void kernel(struct nw_rank *nr, int rank, const char *name, uint64_t t, uint64_t start,
+		   uint64_t end)
+{
+	struct mw_rank *r = &nr->m;
+	struct tprof_call_args ca = { TPROF_SHAPE_LAUNCH, (uint16_t)(rank % 8), mw_str(r, name),
+				      KERNEL_STREAM, 0x401000, 0 };
+	struct tprof_launch_dims dims = { { 1024, 1, 1 }, { 256, 1, 1 }, 0 };
+	uint8_t ext[2 * TPROF_UNIT];
+	memcpy(ext, &ca, sizeof(ca));
+	memcpy(ext + TPROF_UNIT, &dims, sizeof(dims));
+	uint64_t corr = ++r->corr;
+	mw_room(r);
+	struct tprof_rec rec = tw_rec(TPROF_K_CALL, mw_str(r, "hipLaunchKernel"), t, t + 10, corr);
+	rec.flags = TPROF_DOM_HIP;
+	mw_put(r->s1, &r->n1, rec, ext, 2);
+	struct tprof_devop d;
+	memset(&d, 0, sizeof(d));
+	d.start_ns = (int64_t)start;
+	d.end_ns = (int64_t)end;
+	d.stream = KERNEL_STREAM;
+	d.device = (uint32_t)(rank % 8);
+	d.launch_stream = 1;
+	d.launch_t0 = t;
+	d.dims = dims;
+	nw_devop(nr, name, end + 100, corr, TPROF_DEVOP_KERNEL, &d);
+}
 
 /* A record of the thread stream with no extension units. */
 static void put1(struct mw_rank *r, struct tprof_rec rec)
@@ -41,7 +73,7 @@ static void put1(struct mw_rank *r, struct tprof_rec rec)
 }
 
 static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64_t bytes,
-			 int nccl)
+			 int nccl, int kernels)
 {
 	struct nw_rank nr;
 	struct mw_rank *rp = &nr.m;
@@ -49,7 +81,8 @@ static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64
 	snprintf(host, sizeof(host), "node%03d", rank / 8);
 	uint64_t step_ns = 100000, start = 10000;
 	uint64_t end = start + (uint64_t)steps * step_ns + 100000;
-	if (nccl)
+	int device = nccl || kernels;   /* a completion thread writes device work */
+	if (device)
 		nw_begin(&nr, dir, host, 10000 + rank, rank, ranks, end);
 	else
 		mw_begin(rp, dir, host, 10000 + rank, rank, ranks, 0, end);
@@ -63,6 +96,10 @@ static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64
 		put1(&r, tw_rec(TPROF_K_STEP, 0, t, 0, (uint64_t)s));
 		put1(&r, tw_rec(TPROF_K_PUSH, fwd, t + 100, 0, 1));
 		uint64_t fwd_ns = 25000 + (uint64_t)((rank * 37 + s * 11) % 11) * 400;
+		if (kernels) {
+			kernel(&nr, rank, "gemm_fwd", t + 200, t + 1000, t + fwd_ns - 1000);
+			records += 2;
+		}
 		put1(&r, tw_rec(TPROF_K_POP, 0, t + fwd_ns, 0, 1));
 		uint64_t rreq = 0x1000 + 2 * (uint64_t)s, sreq = rreq + 1;
 		uint64_t m = t + fwd_ns;
@@ -74,6 +111,10 @@ static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64
 		mw_send_done(&r, done, w, right, s % 1000, bytes, sreq, 0);
 		put1(&r, tw_rec(TPROF_K_PUSH, bwd, done + 100, 0, 1));
 		uint64_t bwd_ns = 30000 + (uint64_t)(rank % 5) * 300;
+		if (kernels) {
+			kernel(&nr, rank, "gemm_bwd", done + 200, done + 1000, done + bwd_ns - 1000);
+			records += 2;
+		}
 		put1(&r, tw_rec(TPROF_K_POP, 0, done + bwd_ns, 0, 1));
 		uint64_t c0 = done + bwd_ns + 100;
 		mw_coll(&r, "MPI_Allreduce", c0, t - skew + 95000, TPROF_COMM_WORLD, (uint32_t)s + 1,
@@ -96,7 +137,7 @@ static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64
 		records += 12;   /* 2 steps, 4 ranges, 4 calls, 2 completions */
 	}
 #undef r
-	if (nccl)
+	if (device)
 		nw_end(&nr);
 	else
 		mw_end(rp);
@@ -109,18 +150,19 @@ static void usage(FILE *f)
 	      "Writes a synthetic profile of an MPI job of RANKS ranks, STEPS steps each, to DIR\n"
 	      "(made if need be), and prints what the analyzer must find, as one JSON line.\n"
 	      "  -b BYTES  each ring message's size (default 4096)\n"
-	      "  -n        an NCCL AllReduce each step too, with its device span\n",
+	      "  -n        an NCCL AllReduce each step too, with its device span\n"
+	      "  -k        a kernel in each compute range, launched and run on the rank's GPU\n",
 	      f);
 }
 
 int main(int argc, char **argv)
 {
 	long ranks = 0, steps = 0, bytes = 4096;
-	int c, nccl = 0;
-	while ((c = getopt(argc, argv, "r:s:b:nh")) != -1) {
+	int c, nccl = 0, kernels = 0;
+	while ((c = getopt(argc, argv, "r:s:b:nkh")) != -1) {
 		char *end = NULL;
-		if (c == 'n') {
-			nccl = 1;
+		if (c == 'n' || c == 'k') {
+			*(c == 'n' ? &nccl : &kernels) = 1;
 			continue;
 		}
 		long *v = c == 'r' ? &ranks : c == 's' ? &steps : c == 'b' ? &bytes : NULL;
@@ -147,11 +189,12 @@ int main(int argc, char **argv)
 	}
 	uint64_t records = 0;
 	for (long i = 0; i < ranks; i++)
-		records += gen_rank(dir, (int)i, (int)ranks, (int)steps, (uint64_t)bytes, nccl);
+		records += gen_rank(dir, (int)i, (int)ranks, (int)steps, (uint64_t)bytes, nccl,
+				    kernels);
 	printf("{\"ranks\": %ld, \"steps\": %ld, \"messages\": %ld, \"message_bytes\": %" PRIu64
 	       ", \"collectives\": %ld, \"nccl_collectives\": %ld, \"nccl_bytes\": %u, "
-	       "\"records\": %" PRIu64 "}\n",
+	       "\"kernels\": %ld, \"records\": %" PRIu64 "}\n",
 	       ranks, steps, ranks * steps, (uint64_t)ranks * (uint64_t)steps * (uint64_t)bytes,
-	       steps, nccl ? steps : 0, 4 * NCCL_FLOATS, records);
+	       steps, nccl ? steps : 0, 4 * NCCL_FLOATS, kernels ? 2 * ranks * steps : 0, records);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* ncclw.h — writes the trace of one synthetic NCCL rank as the recorder does (through
  * mpiw.h and writer.h): NCCL calls with their two extension units on the main thread, and
- * the DEVICE records of the collectives on a second thread, as the recorder's completion
+ * the DEVICE records of the collectives (or of any device work) on a second thread, as the recorder's completion
  * thread writes them once the device finished (t0 = when written).  Times are ticks =
  * CLOCK_MONOTONIC ns, so device times and call times share one clock. */
 #ifndef TPROF_TEST_NCCLW_H
@@ -59,6 +59,20 @@ static inline uint64_t nw_call(struct nw_rank *r, const char *name, uint64_t t0,
 	return corr;
 }
 
+/* A DEVICE record of kind `kind` (enum tprof_devop_kind) for the work of call `corr`,
+ * written at `at` by the completion thread. */
+static inline void nw_devop(struct nw_rank *r, const char *name, uint64_t at, uint64_t corr,
+			    uint8_t kind, const struct tprof_devop *d)
+{
+	struct tprof_rec rec = tw_rec(TPROF_K_DEVICE, mw_str(&r->m, name), at, 0, corr);
+	rec.flags = kind;
+	if (r->n2 + 4 > MW_UNITS) {   /* a full buffer becomes a chunk */
+		tw_chunk(&r->m.w, 2, r->s2, r->n2);
+		r->n2 = 0;
+	}
+	mw_put(r->s2, &r->n2, rec, d, 3);
+}
+
 /* The DEVICE record of a collective (or a group, coll.op TPROF_NCCL_GROUP_END) launched by
  * call `corr` (entered at launch_t0), run from start to end on `stream`, written at `at`. */
 static inline void nw_device(struct nw_rank *r, const char *name, uint64_t at, uint64_t corr,
@@ -74,13 +88,7 @@ static inline void nw_device(struct nw_rank *r, const char *name, uint64_t at, u
 	d.launch_stream = 1;
 	d.launch_t0 = launch_t0;
 	d.coll = coll;
-	struct tprof_rec rec = tw_rec(TPROF_K_DEVICE, mw_str(&r->m, name), at, 0, corr);
-	rec.flags = TPROF_DEVOP_COLLECTIVE;
-	if (r->n2 + 4 > MW_UNITS) {   /* a full buffer becomes a chunk */
-		tw_chunk(&r->m.w, 2, r->s2, r->n2);
-		r->n2 = 0;
-	}
-	mw_put(r->s2, &r->n2, rec, &d, 3);
+	nw_devop(r, name, at, corr, TPROF_DEVOP_COLLECTIVE, &d);
 }
 
 static inline struct tprof_devop_coll nw_coll(uint64_t comm, uint32_t seq, uint8_t op, uint8_t dtype,

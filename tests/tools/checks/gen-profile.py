@@ -16,7 +16,8 @@ def _load(truth, summary_json):
 def summary(truth, summary_json):
     """Every message matched with its bytes, none unmatched; every step of every rank; one
     MPI_Allreduce instance per step, none incomplete; the ranges of every step; with NCCL,
-    one AllReduce instance per step over every rank, each rank's part timed on its GPU."""
+    one AllReduce instance per step over every rank, each rank's part timed on its GPU; with
+    kernels, every one of them."""
     t, d = _load(truth, summary_json)
     m = d["mpi"]["messages"]
     if (m["matched"], m["matched_bytes"], m["unmatched_sends"], m["unmatched_receives"]) != \
@@ -31,6 +32,9 @@ def summary(truth, summary_json):
     ranges = {r["name"]: r["calls"] for r in d["ranges"]["rows"]}
     if ranges != {"forward": t["ranks"] * t["steps"], "backward": t["ranks"] * t["steps"]}:
         fail("ranges %s" % ranges)
+    kernels = sum(r["calls"] for r in d["kernels"]["rows"])
+    if kernels != t["kernels"] or d["kernels"].get("rows_omitted"):
+        fail("%d kernels, not %d" % (kernels, t["kernels"]))
     nc = d["nccl"]["collectives"]
     if t["nccl_collectives"]:
         rows = nc["rows"]
