@@ -10,13 +10,8 @@
  * communicator (hook-mpi-req.c), which completes in an MPIREQ. */
 #define PCOLL(name, root_v, sbuf_v, bytes, ...)                                            \
 	{                                                                                  \
-		struct tprof_thread *t = &tprof_tls;                                       \
-		name##_fn real = get_##name();                                             \
-		if (!tprof_wrapper_records(t, real) || !tprof_mpi_ready())                 \
-			MPI_PASS(name, real, (__VA_ARGS__));                               \
-		struct mpi_call c_, *c = &c_;                                              \
+		MPI_WRAPPER_BEGIN(name, 2, TPROF_MPI_OTHER, MPI_REQ_UNITS(1), (__VA_ARGS__)); \
 		struct tprof_mpi_comm *e;                                                  \
-		mpi_begin_room(c, t, MPI_HOOK(name), 2, TPROF_MPI_OTHER, MPI_REQ_UNITS(1)); \
 		c->a->comm = mpi_comm_of(comm, &e);                                        \
 		c->a->peer = (root_v);                                                     \
 		c->a->flags = TPROF_MPIF_NONBLOCKING | TPROF_MPIF_PERSISTENT;              \
