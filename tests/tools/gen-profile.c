@@ -82,8 +82,10 @@ static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64
 	uint64_t step_ns = 100000, start = 10000;
 	uint64_t end = start + (uint64_t)steps * step_ns + 100000;
 	int device = nccl || kernels;   /* a completion thread writes device work */
-	if (device)
+	if (device) {
 		nw_begin(&nr, dir, host, 10000 + rank, rank, ranks, end);
+		nr.dev = (uint32_t)(rank % 8);   /* eight ranks a node, one GPU each */
+	}
 	else
 		mw_begin(rp, dir, host, 10000 + rank, rank, ranks, 0, end);
 #define r (*rp)
