@@ -19,6 +19,7 @@
 #include "render/perfetto/perfetto.h"
 #include "render/split/split.h"
 #include "summary/summary.h"
+#include "summary/spread.h"
 #include "util/outname.h"
 #include "util/progress.h"
 #include "runtimes/registry.h"
@@ -32,6 +33,7 @@ struct options {
 	const char *out;
 	const char *start, *end, *steps;
 	int top;
+	size_t rank_rows;        /* --ranks: 0 for all */
 	int group_by;            /* enum tracks_group */
 	int otf2;
 	int perfetto;
@@ -143,6 +145,14 @@ static void usage(FILE *f)
 	      "\n"
 	      "Other options:\n"
 	      "      --top N            show only the first N rows of each table\n"
+	      "      --ranks N, --ranks all\n"
+	      "                         the summary's text lists each process, and shows each\n"
+	      "                         row of its per-rank tables (devices, idle gaps, MPI by\n"
+	      "                         rank), up to N of them (16 by default); past N, one\n"
+	      "                         line for all processes with only the unusual ones\n"
+	      "                         listed, and of each table the rows with the least,\n"
+	      "                         median and most of its main column; 'all': every one.\n"
+	      "                         JSON has every row either way\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -235,7 +245,7 @@ static int output_format(struct options *o)
 /* The long options without a short one, by the number getopt_long returns for each. */
 enum { OPT_START = 1, OPT_END, OPT_STEPS, OPT_TOP, OPT_GROUP_BY, OPT_SUMMARY_FORMAT,
        OPT_PROGRESS = 8, OPT_NO_PROGRESS, OPT_SPLIT, OPT_IMPORT, OPT_IMPORT_STEPS,
-       OPT_IMPORT_OFFSET, OPT_JOB };
+       OPT_IMPORT_OFFSET, OPT_JOB, OPT_RANKS };
 
 /* Every long option, for getopt_long (short ones: ":sf:o:vhV"). */
 static const struct option long_options[] = {
@@ -247,6 +257,7 @@ static const struct option long_options[] = {
 	{ "end", required_argument, NULL, OPT_END },
 	{ "steps", required_argument, NULL, OPT_STEPS },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "ranks", required_argument, NULL, OPT_RANKS },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
@@ -269,6 +280,20 @@ static int set_top(const char *arg, struct options *o)
 	if (*end || end == arg || n < 0 || n > 1000000)
 		return bad_usage("--top: '%s' is not a number of rows", arg);
 	o->top = (int)n;
+	return 0;
+}
+
+/* --ranks N|all: the rows of per-rank tables the summary's text shows. */
+static int set_ranks(const char *arg, struct options *o)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (!strcmp(arg, "all"))
+		o->rank_rows = 0;
+	else if (*end || end == arg || n < 1 || n > 1000000)
+		return bad_usage("--ranks: '%s' is neither 'all' nor a number of rows", arg);
+	else
+		o->rank_rows = (size_t)n;
 	return 0;
 }
 
@@ -332,6 +357,7 @@ static int apply_option(int c, char **argv, struct options *o)
 	case OPT_END: o->end = optarg; break;
 	case OPT_STEPS: o->steps = optarg; break;
 	case OPT_TOP: return set_top(optarg, o);
+	case OPT_RANKS: return set_ranks(optarg, o);
 	case OPT_GROUP_BY: return set_group_by(optarg, o);
 	case OPT_PROGRESS: o->progress = PROGRESS_ON; break;
 	case OPT_NO_PROGRESS: o->progress = PROGRESS_OFF; break;
@@ -576,7 +602,7 @@ static void raise_fd_limit(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = { 0 };
+	struct options o = { .rank_rows = SPREAD_ROWS_DEFAULT };
 	struct trace tr = { 0 };
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
@@ -674,6 +700,7 @@ int main(int argc, char **argv)
 	}
 	if (o.summary) {
 		summary_set_window(&pl.win);
+		summary_set_rank_rows(o.rank_rows);
 		summary_set_runtimes(&rts);
 		outs[pl.nouts++] = output_summary_as(stdout, o.label, o.top, o.summary_format);
 	}

@@ -113,3 +113,13 @@ void trace_order(struct trace *tr)
 	for (size_t i = 0; i < tr->nprocs; i++)
 		tr->procs[i]->index = (int)i + 1;
 }
+
+const struct proc *trace_proc_at(const struct trace *tr, int64_t index)
+{
+	if (index >= 1 && (uint64_t)index <= tr->nprocs && tr->procs[index - 1]->index == index)
+		return tr->procs[index - 1];
+	for (size_t i = 0; i < tr->nprocs; i++)   /* before trace_order numbered them */
+		if (tr->procs[i]->index == index)
+			return tr->procs[i];
+	return NULL;
+}

@@ -552,6 +552,8 @@ void proc_free(struct proc *p);        /* one process image, and its files close
 const char *proc_label(const struct proc *p, char *buf, size_t len);
 char *proc_command(const struct proc *p, size_t max);  /* arguments joined; malloc'd */
 void trace_order(struct trace *tr);                    /* sorts processes, numbers them */
+/* The process numbered `index` (1, 2, ...: trace_order), NULL when none is. */
+const struct proc *trace_proc_at(const struct trace *tr, int64_t index);
 /* Whether p is shown only as part of another process, or not at all: an imported process
  * whose events go to the recorded process it belongs to, or a made process the sampler left
  * out.  Such processes are numbered after every other. */

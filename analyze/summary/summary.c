@@ -20,6 +20,7 @@
 #include "../read/import-image.h"
 #include "../model/runtime.h"
 #include "../util/grow.h"
+#include "spread.h"
 #include "table.h"
 
 #define NDOMAINS TPROF_NDOMAINS
@@ -456,20 +457,85 @@ static int by_home(const void *a, const void *b)
 	return x->index - y->index;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A process the header lists even when it lists only some (--ranks): one that did not end
+ * with a final flush, lost records, or is not an ordinary recorded process. */
+static int remarkable(const struct proc *p, const struct proc *const *f, size_t nf)
+{
+	if (!p->ended || p->made || p->sys || p->imp || drop_total(drops_of(p->drops)))
+		return 1;
+	for (size_t k = 0; k < nf; k++)
+		if (f[k]->imp->home == p)
+			return 1;
+	return 0;
+}
+
+/* With more processes than --ranks lists: one line for them all (their ranks as runs, their
+ * hosts), under which only the remarkable ones are listed, as many as --ranks allows. */
+static void processes_line(struct sumw *w, const struct trace *tr, size_t listed_n, size_t odd)
+{
+	int64_t *ranks = xmallocarray(tr->nprocs + 1, sizeof(*ranks));
+	int64_t *hosts = xmallocarray(tr->nprocs + 1, sizeof(*hosts));
+	size_t nr = 0, nh = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *p = tr->procs[i];
+		if (!listed(p))
+			continue;
+		if (p->rank >= 0)
+			ranks[nr++] = p->rank;
+		hosts[nh++] = p->host;
+	}
+	qsort(ranks, nr, sizeof(*ranks), by_value);
+	qsort(hosts, nh, sizeof(*hosts), by_value);
+	size_t distinct = 0;
+	for (size_t i = 0; i < nh; i++)
+		distinct += !i || hosts[i] != hosts[i - 1];
+	char runs[160], c[32];
+	sw_text(w, "    %s processes", fmt_count(listed_n, c, sizeof(c)));
+	if (nr)
+		sw_text(w, ", ranks %s", fmt_runs(ranks, nr, runs, sizeof(runs)));
+	if (nr && nr < listed_n)
+		sw_text(w, " and %s without a rank", fmt_count(listed_n - nr, c, sizeof(c)));
+	sw_text(w, ", on %s host%s (--ranks all lists each)\n", fmt_count(distinct, c, sizeof(c)),
+		distinct == 1 ? "" : "s");
+	if (odd)
+		sw_text(w, "    %s without a final flush, with records lost or not recorded as usual%s:\n",
+			fmt_count(odd, c, sizeof(c)), odd > w->rank_rows ? ", the first ones" : "");
+	free(ranks);
+	free(hosts);
+}
+
 static void process_list(struct sumw *w, const struct trace *tr)
 {
 	const struct proc **f = xmallocarray(tr->nprocs + 1, sizeof(*f));
-	size_t nf = 0, k = 0;
-	for (size_t i = 0; i < tr->nprocs; i++)
+	size_t nf = 0, k = 0, n = 0, shown = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
 		if (tr->procs[i]->imp && tr->procs[i]->imp->home)
 			f[nf++] = tr->procs[i];
+		n += listed(tr->procs[i]);
+	}
 	qsort(f, nf, sizeof(*f), by_home);
+	int all = !w->rank_rows || n <= w->rank_rows;
+	if (!all) {
+		size_t odd = 0;
+		for (size_t i = 0; i < tr->nprocs; i++)
+			odd += listed(tr->procs[i]) && remarkable(tr->procs[i], f, nf);
+		processes_line(w, tr, n, odd);
+	}
 	sw_arr(w, "process_list");
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		char label[512];
 		const struct proc *p = tr->procs[i];
 		if (!listed(p))
 			continue;
+		int show = all || (shown < w->rank_rows && remarkable(p, f, nf));
+		shown += show;
+		sw_if(w, show);
 		sw_obj(w, NULL);
 		sw_i64(w, "    %" PRId64 "  ", "index", p->index);
 		sw_str(w, "%s", "label", proc_label(p, label, sizeof(label)));
@@ -495,6 +561,7 @@ static void process_list(struct sumw *w, const struct trace *tr)
 					      : "  [no final flush (_exit, killed or crashed)]");
 		proc_drops(w, p);
 		sw_close(w);
+		sw_endif(w);
 	}
 	sw_close(w);
 	free(f);
@@ -841,6 +908,13 @@ static int end(void *priv, const struct trace *tr)
 
 static const struct output_ops summary_ops = { "summary", begin, on_event, end };
 
+static size_t summary_rank_rows = SPREAD_ROWS_DEFAULT;
+
+void summary_set_rank_rows(size_t n)
+{
+	summary_rank_rows = n;
+}
+
 void summary_set_window(const struct window *w)
 {
 	summary_window = w;
@@ -861,6 +935,7 @@ struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_
 	struct summary *s = xcalloc(1, sizeof(*s));
 	s->f = f;
 	sw_init(&s->w, f, format);
+	s->w.rank_rows = summary_rank_rows;
 	s->dir = xstrdup(dir);
 	s->top = top;
 	static const struct runtime_set none;

@@ -10,6 +10,9 @@
 struct output output_summary(FILE *f, const char *dir, int top);   /* as text */
 struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_format format);
 void summary_set_window(const struct window *w);
+/* --ranks: the rows of a per-rank table shown in text before its spread is shown instead
+ * (summary/spread.h); 0: every row.  SPREAD_ROWS_DEFAULT until set. */
+void summary_set_rank_rows(size_t n);
 /* The runtimes whose summary parts are written (model/runtime.h); none until set. */
 struct runtime_set;
 void summary_set_runtimes(const struct runtime_set *rts);

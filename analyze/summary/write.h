@@ -20,6 +20,8 @@ struct sumw {
 	int nifs;
 	int depth;                   /* JSON containers open */
 	uint32_t used, is_arr, one_line;   /* per container, a bit each */
+	size_t rank_rows;            /* --ranks: a per-rank table's rows shown in text before
+				      * it is shown as its spread (spread.h); 0: all */
 };
 
 void sw_init(struct sumw *w, FILE *f, enum summary_format format);

@@ -73,3 +73,28 @@ const char *fmt_bytes(double b, char *buf, size_t len)
 		snprintf(buf, len, "%.3g %s", b, unit[u]);
 	return buf;
 }
+
+const char *fmt_runs(const int64_t *v, size_t n, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (len)
+		buf[0] = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && (v[j + 1] == v[j] || v[j + 1] == v[j] + 1))
+			j++;
+		char run[48];
+		int k = v[j] == v[i] ? snprintf(run, sizeof(run), "%s%" PRId64, o ? "," : "", v[i])
+				     : snprintf(run, sizeof(run), "%s%" PRId64 "-%" PRId64,
+						o ? "," : "", v[i], v[j]);
+		if (o + (size_t)k + 5 > len) {   /* room for ",..." and the end */
+			if (o + 5 <= len)
+				memcpy(buf + o, ",...", 5);
+			return buf;
+		}
+		memcpy(buf + o, run, (size_t)k + 1);
+		o += (size_t)k;
+		i = j + 1;
+	}
+	return buf;
+}

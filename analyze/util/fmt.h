@@ -18,5 +18,8 @@ void put_name(FILE *f, const char *s);
 const char *fmt_value(double v, char *buf, size_t len);
 /* Bytes in B, kB, MB, GB or TB (powers of 1000), three significant digits. */
 const char *fmt_bytes(double b, char *buf, size_t len);
+/* Ascending numbers v[0..n-1] as runs: "0-3,7,9-1023" (a repeated number once); cut with
+ * ",..." where buf ends. */
+const char *fmt_runs(const int64_t *v, size_t n, char *buf, size_t len);
 
 #endif

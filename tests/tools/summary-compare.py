@@ -30,6 +30,10 @@ TIME_ROW = {"total_pct": R, "time_ns": I, "calls": I, "avg_ns": I, "min_ns": I, 
 TIME_BYTES_ROW = dict(TIME_ROW, bytes=opt(I), avg_size_bytes=opt(R))
 
 
+# A per-rank table's least, median and most rows (indexes into its rows).
+SPREAD = {"by": S, "least": opt(I), "median": opt(I), "most": opt(I)}
+
+
 def table(row, **more):
     return dict({"rows": [row], "rows_omitted": I}, **more)
 
@@ -80,7 +84,7 @@ SCHEMA = {
                   "max_ns": I, "slowest": [{"step": I, "process": I, "time_ns": I}]}),
     "devices": {"covered_ns": I,
                 "rows": [{"busy_pct": R, "busy_ns": I, "ops": I, "process": I, "device": I,
-                          "label": S}]},
+                          "label": S}], "spread": SPREAD},
     "idle_gaps": {"rows": [{"gap": S, "from_ns": I, "to_ns": opt(I),
                             "devices": [{"count": I, "total_ns": I}]}]},
     "kernels": table(TIME_ROW),
@@ -117,7 +121,7 @@ SCHEMA = {
         "calls": table(TIME_BYTES_ROW),
         "ranks": {"rows": [{"rank": opt(I), "process": I, "time_ns": I, "covered_ns": I,
                             "share_pct": R, "late_sender_ns": I, "late_receives": I,
-                            "label": S}],
+                            "label": S}], "spread": SPREAD,
                   "processes": I, "imbalance": R},
         "messages": {"matched": I, "matched_bytes": I, "avg_size_bytes": R,
                      "unmatched_sends": I, "unmatched_receives": I, "sends": I, "receives": I,

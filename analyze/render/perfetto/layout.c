@@ -255,10 +255,7 @@ static void on_info(void *ctx, const struct track_info *ti)
 
 static const struct proc *proc_of_pid(const struct trace *tr, int64_t pid)
 {
-	for (size_t i = 0; i < tr->nprocs; i++)
-		if (tr->procs[i]->index == pid)
-			return tr->procs[i];
-	return NULL;
+	return trace_proc_at(tr, pid);
 }
 
 static void process_desc(struct proto_buf *b, const struct trace *tr, struct describe *d,

@@ -11,6 +11,7 @@
 
 #include "../../../common/xalloc.h"
 #include "summary.h"
+#include "../../summary/spread.h"
 #include "../../summary/table.h"
 #include "../../util/grow.h"
 
@@ -185,47 +186,68 @@ static void finish(struct devstat *s)
 	s->open = 0;
 }
 
+struct devices_ctx {
+	struct devsum *d;
+	const struct trace *tr;
+	int64_t covered;
+};
+
+static void device_row(struct sumw *w, void *ctx, size_t i)
+{
+	const struct devices_ctx *c = ctx;
+	const struct devstat *s = &c->d->devs[i];
+	char label[512] = "?";
+	const struct proc *p = trace_proc_at(c->tr, s->proc);
+	if (p)
+		proc_label(p, label, sizeof(label));
+	sw_obj(w, NULL);
+	sw_real(w, "%6.1f %% ", "busy_pct",
+		c->covered > 0 ? 100.0 * (double)s->busy / (double)c->covered : 0.0);
+	sw_dur(w, "%12s ", "busy_ns", s->busy);
+	sw_count(w, "%10s  ", "ops", s->ops);
+	sw_i64(w, NULL, "process", s->proc);
+	sw_u64(w, "GPU %" PRIu64, "device", s->device);
+	sw_str(w, " of %s\n", "label", label);
+	sw_close(w);
+}
+
 static void devices_table(struct sumw *w, struct devsum *d, const struct trace *tr,
 			  int64_t covered)
 {
+	double *busy = xmallocarray(d->ndevs + 1, sizeof(*busy));
+	for (size_t i = 0; i < d->ndevs; i++)
+		busy[i] = (double)d->devs[i].busy;
+	struct spread sp;
+	spread_pick(w, &sp, busy, d->ndevs);
+	free(busy);
 	sw_obj(w, "devices");
 	sw_if(w, d->ndevs > 0);
 	sw_dur(w, "\nDevices: busy share of the covered time (%s)\n", "covered_ns", covered);
+	spread_note(w, &sp, d->ndevs, "devices", "busy");
+	spread_pad(w, &sp);
 	sw_text(w, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Ops", "Device");
 	sw_endif(w);
-	sw_arr(w, "rows");
-	for (size_t i = 0; i < d->ndevs; i++) {
-		struct devstat *s = &d->devs[i];
-		char label[512] = "?";
-		for (size_t k = 0; k < tr->nprocs; k++)
-			if (tr->procs[k]->index == s->proc)
-				proc_label(tr->procs[k], label, sizeof(label));
-		sw_obj(w, NULL);
-		sw_real(w, "%6.1f %% ", "busy_pct",
-			covered > 0 ? 100.0 * (double)s->busy / (double)covered : 0.0);
-		sw_dur(w, "%12s ", "busy_ns", s->busy);
-		sw_count(w, "%10s  ", "ops", s->ops);
-		sw_i64(w, NULL, "process", s->proc);
-		sw_u64(w, "GPU %" PRIu64, "device", s->device);
-		sw_str(w, " of %s\n", "label", label);
-		sw_close(w);
-	}
-	sw_close(w);
+	struct devices_ctx c = { d, tr, covered };
+	spread_rows(w, &sp, d->ndevs, "busy_ns", device_row, &c);
 	sw_close(w);
 }
 
 /* The idle gaps by bucket (rows), each with a count and a total per device (the devices
- * table's order). */
+ * table's order).  With more devices than --ranks shows, the text has instead a column of
+ * all devices together and one naming the device with the largest total in the bucket. */
 static void gaps_table(struct sumw *w, struct devsum *d)
 {
+	int all = !w->rank_rows || d->ndevs <= w->rank_rows;
 	sw_obj(w, "idle_gaps");
 	sw_if(w, d->ndevs > 0);
 	sw_text(w, "\nIdle gaps between device work\n%-12s", "Gap");
-	for (size_t i = 0; i < d->ndevs; i++) {
+	for (size_t i = 0; all && i < d->ndevs; i++) {
 		char h[32];
 		snprintf(h, sizeof(h), "GPU %u (p%d)", d->devs[i].device, d->devs[i].proc);
 		sw_text(w, " %10s %12s", h, "total");
 	}
+	if (!all)
+		sw_text(w, " %10s %12s %12s  %s", "All GPUs", "total", "Most", "on");
 	sw_text(w, "\n");
 	sw_endif(w);
 	sw_arr(w, "rows");
@@ -239,13 +261,33 @@ static void gaps_table(struct sumw *w, struct devsum *d)
 		else
 			sw_null(w, NULL, "to_ns", NULL);
 		sw_arr(w, "devices");
+		uint64_t count = 0;
+		int64_t total = 0;
+		size_t most = 0;
 		for (size_t i = 0; i < d->ndevs; i++) {
+			const struct devstat *s = &d->devs[i];
+			count += s->gap_count[g];
+			total = sat_add(total, s->gap_total[g]);
+			if (s->gap_total[g] > d->devs[most].gap_total[g])
+				most = i;
 			sw_obj(w, NULL);
-			sw_count(w, " %10s", "count", d->devs[i].gap_count[g]);
-			sw_dur(w, " %12s", "total_ns", d->devs[i].gap_total[g]);
+			sw_if(w, all);
+			sw_count(w, " %10s", "count", s->gap_count[g]);
+			sw_dur(w, " %12s", "total_ns", s->gap_total[g]);
+			sw_endif(w);
 			sw_close(w);
 		}
 		sw_close(w);
+		if (!all && !w->json) {
+			char c[32], t[32], m[32];
+			const struct devstat *s = &d->devs[most];
+			sw_text(w, " %10s %12s %12s  ", fmt_count(count, c, sizeof(c)),
+				fmt_dur(total, t, sizeof(t)), fmt_dur(s->gap_total[g], m, sizeof(m)));
+			if (s->gap_total[g])
+				sw_text(w, "GPU %u (p%d)", s->device, s->proc);
+			else
+				sw_text(w, "-");
+		}
 		sw_text(w, "\n");
 		sw_endif(w);
 		sw_close(w);

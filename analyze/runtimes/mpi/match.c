@@ -397,10 +397,7 @@ void match_finish(struct match *m)
 	struct trace *tr = m->pl->tr;
 	for (size_t i = 0; i < m->nrq; i++) {
 		struct rqueue *q = &m->rq[i];
-		const struct proc *p = NULL;
-		for (size_t k = 0; k < tr->nprocs && !p; k++)
-			if (tr->procs[k]->index == (int)i + 1)
-				p = tr->procs[k];
+		const struct proc *p = trace_proc_at(tr, (int64_t)i + 1);
 		for (size_t k = 0; k < q->n; k++)
 			tr->mpi.never_completed += !q->v[k].done;
 		if (p)

@@ -13,6 +13,7 @@
 #include "../../../common/xalloc.h"
 #include "mpi.h"
 #include "summary.h"
+#include "../../summary/spread.h"
 #include "../../summary/table.h"
 
 struct rankstat {
@@ -187,12 +188,37 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 	}
 }
 
-static const struct proc *proc_at(const struct trace *tr, size_t index)
+struct ranks_ctx {
+	const struct mpisum *m;
+	const struct trace *tr;
+	int64_t lo, hi;
+	size_t *at;                 /* the table's rows: indexes into m->ranks */
+};
+
+static void rank_row(struct sumw *w, void *ctx, size_t row)
 {
-	for (size_t k = 0; k < tr->nprocs; k++)
-		if (tr->procs[k]->index == (int)index)
-			return tr->procs[k];
-	return NULL;
+	const struct ranks_ctx *c = ctx;
+	const struct rankstat *r = &c->m->ranks[c->at[row]];
+	const struct proc *p = trace_proc_at(c->tr, (int64_t)c->at[row]);
+	int64_t a = p->start_ns - c->tr->start_ns, b = p->end_ns - c->tr->start_ns;
+	a = a > c->lo ? a : c->lo;
+	b = b < c->hi ? b : c->hi;
+	int64_t covered = b > a ? b - a : 0;
+	char label[512];
+	sw_obj(w, NULL);
+	if (p->rank >= 0)
+		sw_i64(w, "%8" PRId64 " ", "rank", p->rank);
+	else
+		sw_null(w, "%8s ", "rank", "-");
+	sw_i64(w, NULL, "process", p->index);
+	sw_dur(w, "%12s ", "time_ns", r->mpi);
+	sw_dur(w, NULL, "covered_ns", covered);
+	sw_real(w, "%7.1f %% ", "share_pct",
+		covered > 0 ? 100.0 * (double)r->mpi / (double)covered : 0.0);
+	sw_dur(w, "%12s ", "late_sender_ns", r->late);
+	sw_count(w, "%8s  ", "late_receives", r->late_n);
+	sw_name(w, "label", proc_label(p, label, sizeof(label)));
+	sw_close(w);
 }
 
 static void ranks_table(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo,
@@ -200,50 +226,35 @@ static void ranks_table(struct mpisum *m, struct sumw *w, const struct trace *tr
 {
 	size_t n = 0;
 	double sum = 0, max = 0;
+	size_t *at = xmallocarray(m->nranks + 1, sizeof(*at));
+	double *mpi = xmallocarray(m->nranks + 1, sizeof(*mpi));
 	for (size_t i = 0; i < m->nranks; i++)
-		if (m->ranks[i].calls) {
-			n++;
+		if (m->ranks[i].calls && trace_proc_at(tr, (int64_t)i)) {
+			mpi[n] = (double)m->ranks[i].mpi;
+			at[n++] = i;
 			sum += (double)m->ranks[i].mpi;
 			if ((double)m->ranks[i].mpi > max)
 				max = (double)m->ranks[i].mpi;
 		}
+	struct spread sp;
+	spread_pick(w, &sp, mpi, n);
 	sw_obj(w, "ranks");
 	sw_if(w, n > 0);
 	sw_text(w, "\nMPI by rank: time in MPI calls, its share of the rank's covered time, "
-		   "late-sender wait\n%8s %12s %9s %12s %8s  %s\n", "Rank", "Time in MPI", "Share(%)",
+		   "late-sender wait\n");
+	spread_note(w, &sp, n, "ranks", "time in MPI");
+	spread_pad(w, &sp);
+	sw_text(w, "%8s %12s %9s %12s %8s  %s\n", "Rank", "Time in MPI", "Share(%)",
 		"Late sender", "Late", "Process");
-	sw_arr(w, "rows");
-	for (size_t i = 0; i < m->nranks; i++) {
-		const struct rankstat *r = &m->ranks[i];
-		const struct proc *p = proc_at(tr, i);
-		if (!r->calls || !p)
-			continue;
-		int64_t a = p->start_ns - tr->start_ns, b = p->end_ns - tr->start_ns;
-		a = a > lo ? a : lo;
-		b = b < hi ? b : hi;
-		int64_t covered = b > a ? b - a : 0;
-		char label[512];
-		sw_obj(w, NULL);
-		if (p->rank >= 0)
-			sw_i64(w, "%8" PRId64 " ", "rank", p->rank);
-		else
-			sw_null(w, "%8s ", "rank", "-");
-		sw_i64(w, NULL, "process", p->index);
-		sw_dur(w, "%12s ", "time_ns", r->mpi);
-		sw_dur(w, NULL, "covered_ns", covered);
-		sw_real(w, "%7.1f %% ", "share_pct",
-			covered > 0 ? 100.0 * (double)r->mpi / (double)covered : 0.0);
-		sw_dur(w, "%12s ", "late_sender_ns", r->late);
-		sw_count(w, "%8s  ", "late_receives", r->late_n);
-		sw_name(w, "label", proc_label(p, label, sizeof(label)));
-		sw_close(w);
-	}
-	sw_close(w);
+	struct ranks_ctx c = { m, tr, lo, hi, at };
+	spread_rows(w, &sp, n, "time_ns", rank_row, &c);
 	sw_u64(w, "  imbalance (max/mean of time in MPI over %" PRIu64 " processes): ", "processes",
 	       n);
 	sw_real(w, "%.2f\n", "imbalance", sum > 0 ? max / (sum / (double)n) : 1.0);
 	sw_endif(w);
 	sw_close(w);
+	free(at);
+	free(mpi);
 }
 
 static void messages(struct mpisum *m, struct sumw *w, const struct trace *tr)

@@ -327,9 +327,9 @@ static void cores_table(struct sumw *w, struct nrtsum *s, const struct trace *tr
 			c->busy = sat_add(c->busy, c->cur1 - c->cur0);
 		c->open = 0;
 		char label[512] = "?";
-		for (size_t k = 0; k < tr->nprocs; k++)
-			if (tr->procs[k]->index == c->proc)
-				proc_label(tr->procs[k], label, sizeof(label));
+		const struct proc *p = trace_proc_at(tr, c->proc);
+		if (p)
+			proc_label(p, label, sizeof(label));
 		sw_obj(w, NULL);
 		sw_real(w, "%6.1f %% ", "busy_pct",
 			covered > 0 ? 100.0 * (double)c->busy / (double)covered : 0.0);

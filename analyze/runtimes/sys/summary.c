@@ -341,10 +341,8 @@ static void off_cpu_table(struct sumw *w, struct syssum *s, int top)
 
 static const char *host_of(const struct trace *tr, int index)
 {
-	for (size_t i = 0; i < tr->nprocs; i++)
-		if (tr->procs[i]->index == index)
-			return tr->procs[i]->host ? strings_get(tr->procs[i]->host) : "?";
-	return "?";
+	const struct proc *p = trace_proc_at(tr, index);
+	return p && p->host ? strings_get(p->host) : "?";
 }
 
 static int core_cmp(const void *a, const void *b)
