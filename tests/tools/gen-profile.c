@@ -18,7 +18,9 @@
  *                   span on the rank's GPU written by a second thread once it ended, as the
  *                   recorder's completion thread writes it (instance number step + 1)
  *   STEP end
- * Ranks are skewed a little by their number, so that receives wait for late senders.  It
+ * Ranks are skewed a little by their number, so that receives wait for late senders.  Eight
+ * ranks share a host; those past node000 measured their clock offset against rank 0 at
+ * MPI_Init and MPI_Finalize (0, 20 or 40 ns, by rank), as the recorder does.  It
  * prints, as one JSON line, what the analyzer must find: ranks, steps, messages, their bytes,
  * collective instances and records written. */
 #include <errno.h>
@@ -137,6 +139,15 @@ static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64
 		put1(&r, tw_rec(TPROF_K_STEP, 0, t - skew + 95100, 0, (uint64_t)s));
 		r.s1[r.n1 - 1].flags = TPROF_STEP_END;
 		records += 12;   /* 2 steps, 4 ranges, 4 calls, 2 completions */
+	}
+	if (rank >= 8) {
+		/* the clock offset measured against rank 0 at MPI_Init and MPI_Finalize: this
+		 * host's clocks 0, 20 or 40 ns behind node000's */
+		uint64_t lag = (uint64_t)(rank % 3) * 20;
+		mw_csync(&r, TPROF_CSYNC_INIT, start - 5000, start - 5000 + lag, 1000, "node000",
+			 10000);
+		mw_csync(&r, TPROF_CSYNC_FINALIZE, end - 5000, end - 5000 + lag, 1000, "node000",
+			 10000);
 	}
 #undef r
 	if (device)
