@@ -99,7 +99,7 @@ SCHEMA = {
                                      "bandwidth_GBps": R, "operation": S, "placement": S}]},
         "neuroncores": {"covered_ns": I,
                         "rows": [{"busy_pct": R, "busy_ns": I, "execs": I, "process": I,
-                                  "nc": I, "label": S}]},
+                                  "nc": I, "label": S}], "spread": SPREAD},
         "failures": table({"calls": I, "status_code": I, "status": S, "name": S}),
     },
     "system": {
@@ -138,7 +138,8 @@ SCHEMA = {
                       "move_ns": I, "sync_ns": I, "window": S}, linked=I, unlinked=I),
         "clock_alignment": {"rows": [{"rank": I, "process": I, "measured_at": S,
                                       "offset_ns": opt(I), "round_trip_ns": opt(I),
-                                      "applied": B, "verdict": S, "label": S}]},
+                                      "applied": B, "verdict": S, "label": S}],
+                            "spread": SPREAD},
     },
     "nccl": {
         "calls": table(TIME_BYTES_ROW),
@@ -152,7 +153,7 @@ SCHEMA = {
                              instances=I, incomplete=I, unmatched_operations=I,
                              untimed_parts=I),
         "p2p": table({"messages": I, "bytes": I, "avg_size_bytes": R, "src": I, "dst": I,
-                      "comm": S}, unmatched=I),
+                      "comm": S}, unmatched=I, spread=SPREAD),
     },
     "nrt_api": table(TIME_ROW),
     "cuda_api": table(TIME_ROW),

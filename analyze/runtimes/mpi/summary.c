@@ -6,6 +6,7 @@
  * the time members waited for the last to arrive); MPI-IO by file (summary-io.c); one-sided
  * communication by window (summary-rma.c); and what clock alignment did. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,23 +383,51 @@ static void clock_row(struct sumw *w, const struct proc *p, const struct csync *
 	sw_close(w);
 }
 
+/* The rows of the clock table: each measurement of each process. */
+struct clock_ctx {
+	const struct proc **p;
+	const struct csync **m;
+};
+
+static void clock_row_at(struct sumw *w, void *ctx, size_t i)
+{
+	const struct clock_ctx *c = ctx;
+	clock_row(w, c->p[i], c->m[i]);
+}
+
 static void clock_table(struct sumw *w, const struct trace *tr)
 {
-	int any = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < tr->nprocs; i++)
-		any |= tr->procs[i]->ncsync != 0;
+		n += tr->procs[i]->ncsync;
+	struct clock_ctx c = { xmallocarray(n + 1, sizeof(*c.p)), xmallocarray(n + 1, sizeof(*c.m)) };
+	double *off = xmallocarray(n + 1, sizeof(*off));
+	n = 0;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		for (size_t k = 0; k < tr->procs[i]->ncsync; k++) {
+			const struct proc *p = tr->procs[i];
+			c.p[n] = p;
+			c.m[n] = &p->csync[k];
+			/* how far the clocks were apart; one without a reference, not at all */
+			off[n++] = p->csync_verdict == CSYNC_NO_REFERENCE ? 0.0
+				   : fabs((double)p->csync[k].delta);
+		}
+	struct spread sp;
+	spread_pick(w, &sp, off, n);
 	sw_obj(w, "clock_alignment");
-	sw_if(w, any);
+	sw_if(w, n > 0);
 	sw_text(w, "\nClock alignment: offset = the rank's clock minus rank 0's (ns), subtracted "
-		   "when applied\n%8s %-13s %16s %12s  %-18s %s\n", "Rank", "Measured at",
-		"Offset (ns)", "Round trip", "Applied", "Process");
+		   "when applied\n");
+	spread_note(w, &sp, n, "measurements", "distant clocks");
+	spread_pad(w, &sp);
+	sw_text(w, "%8s %-13s %16s %12s  %-18s %s\n", "Rank", "Measured at", "Offset (ns)",
+		"Round trip", "Applied", "Process");
 	sw_endif(w);
-	sw_arr(w, "rows");
-	for (size_t i = 0; i < tr->nprocs; i++)
-		for (size_t k = 0; k < tr->procs[i]->ncsync; k++)
-			clock_row(w, tr->procs[i], &tr->procs[i]->csync[k]);
+	spread_rows(w, &sp, n, "offset_ns", clock_row_at, &c);
 	sw_close(w);
-	sw_close(w);
+	free(c.p);
+	free(c.m);
+	free(off);
 }
 
 void mpisum_end(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo, int64_t hi,

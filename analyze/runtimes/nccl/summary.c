@@ -24,6 +24,7 @@
 #include "../../../common/xalloc.h"
 #include "nccl.h"
 #include "summary.h"
+#include "../../summary/spread.h"
 #include "../../summary/table.h"
 #include "../../util/grow.h"
 
@@ -318,30 +319,40 @@ static int by_pair(const void *a, const void *b)
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
+static void pair_row(struct sumw *w, void *ctx, size_t i)
+{
+	const struct prow *p = &((const struct ncclsum *)ctx)->pairs[i];
+	char comm[24];
+	snprintf(comm, sizeof(comm), "0x%" PRIx64, p->comm);
+	sw_obj(w, NULL);
+	sw_count(w, "%10s ", "messages", p->msgs);
+	sw_count(w, "%14s ", "bytes", p->bytes);
+	sw_bytes(w, "%12s  ", "avg_size_bytes", (double)p->bytes / (double)p->msgs);
+	sw_i64(w, "%" PRId64, "src", p->src);
+	sw_i64(w, " -> %" PRId64, "dst", p->dst);
+	sw_str(w, " (%s)\n", "comm", comm);
+	sw_close(w);
+}
+
+/* The pairs of ranks that sent and received; past --ranks pairs, their spread by bytes. */
 static void pairs_table(struct ncclsum *m, struct sumw *w, int top)
 {
 	if (m->npairs > 1)
 		qsort(m->pairs, m->npairs, sizeof(*m->pairs), by_pair);
+	size_t shown = top > 0 && (size_t)top < m->npairs ? (size_t)top : m->npairs;
+	double *bytes = xmallocarray(shown + 1, sizeof(*bytes));
+	for (size_t i = 0; i < shown; i++)
+		bytes[i] = (double)m->pairs[i].bytes;
+	struct spread sp;
+	spread_pick(w, &sp, bytes, shown);
+	free(bytes);
 	sw_obj(w, "p2p");
 	sw_if(w, m->npairs || m->p2p_unmatched);
-	sw_text(w, "\nNCCL send/receive: sends matched with their receives\n%10s %14s %12s  %s\n",
-		"Messages", "Bytes", "Avg size", "Ranks (communicator)");
-	sw_arr(w, "rows");
-	size_t shown = top > 0 && (size_t)top < m->npairs ? (size_t)top : m->npairs;
-	for (size_t i = 0; i < shown; i++) {
-		const struct prow *p = &m->pairs[i];
-		char comm[24];
-		snprintf(comm, sizeof(comm), "0x%" PRIx64, p->comm);
-		sw_obj(w, NULL);
-		sw_count(w, "%10s ", "messages", p->msgs);
-		sw_count(w, "%14s ", "bytes", p->bytes);
-		sw_bytes(w, "%12s  ", "avg_size_bytes", (double)p->bytes / (double)p->msgs);
-		sw_i64(w, "%" PRId64, "src", p->src);
-		sw_i64(w, " -> %" PRId64, "dst", p->dst);
-		sw_str(w, " (%s)\n", "comm", comm);
-		sw_close(w);
-	}
-	sw_close(w);
+	sw_text(w, "\nNCCL send/receive: sends matched with their receives\n");
+	spread_note(w, &sp, shown, "pairs of ranks", "bytes");
+	spread_pad(w, &sp);
+	sw_text(w, "%10s %14s %12s  %s\n", "Messages", "Bytes", "Avg size", "Ranks (communicator)");
+	spread_rows(w, &sp, shown, "bytes", pair_row, m);
 	table_more(w, m->npairs - shown);
 	sw_if(w, m->p2p_unmatched != 0);
 	sw_count(w, "  unmatched:   %s sends or receives without their counterpart\n", "unmatched",

@@ -9,9 +9,10 @@ from checklib import fail, main
 
 
 def _picks(rows, key):
-    """The least, median and most rows of a table by `key`: the first of equal values for the
-    least and the most; the median the ((n - 1) // 2)-th in order of value, then of row."""
-    vals = [r[key] for r in rows]
+    """The least, median and most rows of a table by `key` (a function of the row): the first
+    of equal values for the least and the most; the median the ((n - 1) // 2)-th in order of
+    value, then of row."""
+    vals = [key(r) for r in rows]
     order = sorted(range(len(rows)), key=lambda i: (vals[i], i))
     return (vals.index(min(vals)), order[(len(rows) - 1) // 2], vals.index(max(vals)))
 
@@ -45,13 +46,19 @@ def collapsed(summary_json, text_file, ranks, hosts):
         fail("the header still lists processes")
     if len(d["header"]["process_list"]) != ranks:
         fail("JSON lists %d processes, not %d" % (len(d["header"]["process_list"]), ranks))
-    for title, table, key, fmt, n in (
-            ("Devices:", d["devices"], "busy_ns", lambda r: "GPU %d of rank %d " % (
-                r["device"], r["process"] - 1), 5),
-            ("MPI by rank:", d["mpi"]["ranks"], "time_ns", lambda r: "%8d " % r["rank"], 6)):
+    clocks = d["mpi"]["clock_alignment"]
+    for title, table, key, fmt, n, nrows in (
+            ("Devices:", d["devices"], lambda r: r["busy_ns"], lambda r: "GPU %d of rank %d " % (
+                r["device"], r["process"] - 1), 5, ranks),
+            ("MPI by rank:", d["mpi"]["ranks"], lambda r: r["time_ns"],
+             lambda r: "%8d " % r["rank"], 6, ranks),
+            # ranks past node000, at MPI_Init and MPI_Finalize
+            ("Clock alignment:", clocks, lambda r: abs(r["offset_ns"]),
+             lambda r: "%8d %-13s %+16d " % (r["rank"], r["measured_at"], r["offset_ns"]), 5,
+             2 * (ranks - 8))):
         rows = table["rows"]
-        if len(rows) != ranks:
-            fail("%s JSON has %d rows, not %d" % (title, len(rows), ranks))
+        if len(rows) != nrows:
+            fail("%s JSON has %d rows, not %d" % (title, len(rows), nrows))
         sp = table["spread"]
         picks = _picks(rows, key)
         if (sp["least"], sp["median"], sp["most"]) != picks:
@@ -84,6 +91,8 @@ def every(text_file, ranks):
         fail("devices: not %d rows" % ranks)
     if len(_section(text, "MPI by rank:")) != ranks + 2:   # and the imbalance line
         fail("MPI by rank: not %d rows" % ranks)
+    if len(_section(text, "Clock alignment:")) != 2 * (ranks - 8) + 1:
+        fail("clock alignment: not %d rows" % (2 * (ranks - 8)))
 
 
 def odd(text_file):
