@@ -234,10 +234,17 @@ static void counter_table(struct summary *s)
 	sw_close(w);
 }
 
+/* Shortest first; among steps of one length the later process, then the later step, first,
+ * so that the slowest (listed from the end) name the first process and step among equals
+ * whatever order they ended in. */
 static int by_dur(const void *a, const void *b)
 {
 	const struct step_row *x = a, *y = b;
-	return x->dur < y->dur ? -1 : x->dur > y->dur;
+	if (x->dur != y->dur)
+		return x->dur < y->dur ? -1 : 1;
+	if (x->proc != y->proc)
+		return x->proc > y->proc ? -1 : 1;
+	return x->step > y->step ? -1 : x->step < y->step;
 }
 
 static void step_table(struct summary *s)
@@ -257,7 +264,7 @@ static void step_table(struct summary *s)
 	sw_obj(w, "steps");
 	sw_text(w, "\nSteps\n%10s %12s %12s %12s %12s %12s\n", "Steps", "Total", "Avg", "Median",
 		"Min", "Max");
-	sw_u64(w, "%10" PRIu64 " ", "count", s->nsteps);
+	sw_count(w, "%10s ", "count", s->nsteps);
 	sw_dur(w, "%12s ", "total_ns", sum);
 	sw_dur(w, "%12s ", "avg_ns", sum / (int64_t)s->nsteps);
 	sw_dur(w, "%12s ", "median_ns", v[s->nsteps / 2].dur);

@@ -249,8 +249,7 @@ static void ranks_table(struct mpisum *m, struct sumw *w, const struct trace *tr
 		"Late sender", "Late", "Process");
 	struct ranks_ctx c = { m, tr, lo, hi, at };
 	spread_rows(w, &sp, n, "time_ns", rank_row, &c);
-	sw_u64(w, "  imbalance (max/mean of time in MPI over %" PRIu64 " processes): ", "processes",
-	       n);
+	sw_count(w, "  imbalance (max/mean of time in MPI over %s processes): ", "processes", n);
 	sw_real(w, "%.2f\n", "imbalance", sum > 0 ? max / (sum / (double)n) : 1.0);
 	sw_endif(w);
 	sw_close(w);
