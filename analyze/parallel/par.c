@@ -244,7 +244,8 @@ static void *gather(const void *mine, size_t len, int root, size_t **len_of)
 		*len_of = xmalloc(sizeof(**len_of));
 		**len_of = len;
 		void *all = xmalloc(len + 1);
-		memcpy(all, mine, len);
+		if (len)
+			memcpy(all, mine, len);
 		return all;
 	}
 	size_t *lens = lengths(len, root);
@@ -315,7 +316,8 @@ void *par_exchange(const void *buf, const size_t *out, size_t *in)
 	if (!M.started) {
 		in[0] = out[0];
 		void *all = xmalloc(out[0] + 1);
-		memcpy(all, buf, out[0]);
+		if (out[0])
+			memcpy(all, buf, out[0]);
 		return all;
 	}
 	uint64_t *o = xmallocarray(k, sizeof(*o)), *i = xmallocarray(k, sizeof(*i));
@@ -361,7 +363,7 @@ void *par_exchange(const void *buf, const size_t *out, size_t *in)
 			size_t at = (size_t)r * cap;
 			size_t s = rounds == 1 ? out[p] : at < out[p] ? (out[p] - at < cap ? out[p] - at : cap) : 0;
 			size_t g = rounds == 1 ? in[p] : at < in[p] ? (in[p] - at < cap ? in[p] - at : cap) : 0;
-			if (rounds > 1)
+			if (rounds > 1 && s)
 				memcpy(sbuf + so, (const char *)buf + ooff[p] + at, s);
 			sc[p] = (int)s;
 			sd[p] = (int)(rounds == 1 ? ooff[p] : so);

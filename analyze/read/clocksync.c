@@ -56,6 +56,12 @@ static const struct proc *reference(const struct trace *tr, const struct proc *p
 		if (q != p && q->pid == m->ref_pid && q->rank == m->ref_rank)
 			best = q;
 	}
+	/* the parallel analyzer: another analysis process reads it (read/share.c) */
+	for (size_t i = 0; i < tr->nrefs && !best; i++) {
+		const struct proc *q = tr->refs[i];
+		if (q->pid == m->ref_pid && q->host == m->ref_host)
+			best = q;
+	}
 	return best;
 }
 

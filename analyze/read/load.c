@@ -6,11 +6,12 @@
 #include <unistd.h>
 
 #include "../util/progress.h"
+#include "share.h"
 #include "system.h"
 
 /* The size of a process image's files: what reading it means for the progress line (a
  * spool's blocks, not its holes, which are not read). */
-static uint64_t proc_bytes(const struct proc *p)
+uint64_t proc_file_bytes(const struct proc *p)
 {
 	struct stat st;
 	uint64_t n = 0, size;
@@ -40,11 +41,12 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 		return -1;
 	if (dir && jobs_select(tr, h ? h->job : NULL, dir) < 0)
 		return -2;
+	share_select(tr);
 	if (h && h->add && h->add(tr, h->ctx) < 0)
 		return -1;
 	uint64_t total = 0, upto = 0;
 	for (size_t i = 0; i < tr->nprocs; i++)
-		total += proc_bytes(tr->procs[i]);
+		total += proc_file_bytes(tr->procs[i]);
 	progress_begin("reading", total, PROGRESS_BYTES);
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
@@ -59,13 +61,15 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 		sort_pieces(p);
 		proc_streams_order(p);
 		tracefile_report_damage(tr, p);
-		upto += proc_bytes(p);
+		upto += proc_file_bytes(p);
 		progress_at(upto);      /* the chunks counted themselves; the spool is added here */
 	}
 	procs_load(tr);
 	jobs_describe(tr);
+	share_jobs(tr);
 	losses_apply(tr);
 	timebase_align(tr);
+	share_references(tr);
 	clocksync_apply(tr);
 	if (h && h->align)
 		h->align(tr, h->ctx);
@@ -73,6 +77,7 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 	capture_place(tr);
 	system_attach(tr);
 	trace_order(tr);
+	share_order(tr);
 	progress_end();
 	return 0;
 }
@@ -101,6 +106,11 @@ void trace_free(struct trace *tr)
 	free(tr->procs);
 	tr->procs = NULL;
 	tr->nprocs = 0;
+	for (size_t i = 0; i < tr->nrefs; i++)
+		proc_free(tr->refs[i]);
+	free(tr->refs);
+	tr->refs = NULL;
+	tr->nrefs = 0;
 	for (size_t i = 0; i < tr->nfound; i++)
 		free(tr->found[i]);
 	free(tr->found);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../util/grow.h"
+#include "share.h"
 #include "trace.h"
 
 /* Per host (a map from its string id): the first process with its own calibration, to borrow
@@ -106,6 +107,7 @@ void trace_span(struct trace *tr)
 		if (p->end_ns > tr->end_ns)
 			tr->end_ns = p->end_ns;
 	}
+	share_span(&tr->start_ns, &tr->end_ns);   /* the parallel analyzer's, over all */
 	/* Nothing with a time (no clock sample, no record): an instant, at 0; a process without
 	 * one is at the trace's start.  Never the empty span's bounds, whose difference
 	 * overflows. */

@@ -88,12 +88,23 @@ int proc_folded(const struct proc *p)
 	return (p->imp && p->imp->home) || p->unsampled;
 }
 
-static int proc_cmp(const void *a, const void *b)
+struct proc_key proc_key_of(const struct proc *p)
 {
-	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
-	if (proc_folded(x) != proc_folded(y))
-		return proc_folded(x) ? 1 : -1;
-	if (!x->sys != !y->sys)
+	struct proc_key k;
+	memset(&k, 0, sizeof(k));
+	k.folded = proc_folded(p);
+	k.sys = p->sys != NULL;
+	k.rank = p->rank;
+	k.start_ns = p->start_ns;
+	k.pid = p->pid;
+	return k;
+}
+
+int proc_key_cmp(const struct proc_key *x, const struct proc_key *y)
+{
+	if (x->folded != y->folded)
+		return x->folded ? 1 : -1;
+	if (x->sys != y->sys)
 		return x->sys ? 1 : -1;
 	if ((x->rank >= 0) != (y->rank >= 0))
 		return x->rank >= 0 ? -1 : 1;
@@ -102,6 +113,13 @@ static int proc_cmp(const void *a, const void *b)
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? -1 : 1;
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	struct proc_key x = proc_key_of(*(struct proc *const *)a);
+	struct proc_key y = proc_key_of(*(struct proc *const *)b);
+	return proc_key_cmp(&x, &y);
 }
 
 /* Ranked processes first, by rank; the rest by start time; then system images; folded

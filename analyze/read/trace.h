@@ -391,6 +391,10 @@ struct u64map;
 struct trace {
 	struct proc **procs;
 	size_t nprocs;
+	/* the parallel analyzer: other analysis processes' processes that clock offsets were
+	 * measured against, with their timebases only (read/share.c) */
+	struct proc **refs;
+	size_t nrefs;
 	struct job *jobs;               /* every job found under the directory, oldest first */
 	size_t njobs;
 	struct mpi_comm **comms;        /* MPI communicators, from every process's COMM records */
@@ -552,6 +556,18 @@ void proc_free(struct proc *p);        /* one process image, and its files close
 const char *proc_label(const struct proc *p, char *buf, size_t len);
 char *proc_command(const struct proc *p, size_t max);  /* arguments joined; malloc'd */
 void trace_order(struct trace *tr);                    /* sorts processes, numbers them */
+/* What orders processes (trace_order): folded ones last, system images before them, ranks
+ * first in order, the rest by start time, then pid. */
+struct proc_key {
+	int32_t folded, sys, rank;
+	int32_t pad;
+	int64_t start_ns, pid;
+};
+struct proc_key proc_key_of(const struct proc *p);
+int proc_key_cmp(const struct proc_key *x, const struct proc_key *y);
+/* The bytes of a process image's files that reading it reads (a spool's blocks, not its
+ * holes). */
+uint64_t proc_file_bytes(const struct proc *p);
 /* The process numbered `index` (1, 2, ...: trace_order), NULL when none is. */
 const struct proc *trace_proc_at(const struct trace *tr, int64_t index);
 /* Whether p is shown only as part of another process, or not at all: an imported process

@@ -1,0 +1,312 @@
+/* read/share.c — loading in the parallel analyzer (share.h): this analysis process's share of
+ * the profile, and what the analysis processes exchange while loading. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/xalloc.h"
+#include "../parallel/par.h"
+#include "../parallel/partition.h"
+#include "share.h"
+#include "trace.h"
+
+static const char *path_of(const struct proc *p)
+{
+	return p->trace_path ? p->trace_path : p->spool_path ? p->spool_path : "";
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(path_of(*(struct proc *const *)a), path_of(*(struct proc *const *)b));
+}
+
+void share_select(struct trace *tr)
+{
+	size_t k = (size_t)par_size(), me = (size_t)par_rank();
+	if (k < 2)
+		return;
+	/* every analysis process found the same files: in the order of their names, cut by
+	 * bytes */
+	qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_path);
+	uint64_t *size = xmallocarray(tr->nprocs + 1, sizeof(*size));
+	for (size_t i = 0; i < tr->nprocs; i++)
+		size[i] = proc_file_bytes(tr->procs[i]);
+	size_t *first = xmallocarray(k + 1, sizeof(*first));
+	partition_runs(size, tr->nprocs, k, first);
+	size_t n = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		if (i >= first[me] && i < first[me + 1]) {
+			tr->procs[n++] = tr->procs[i];
+			continue;
+		}
+		for (size_t j = 0; j < tr->njobs; j++)   /* its command comes from another one */
+			if (tr->jobs[j].first == tr->procs[i])
+				tr->jobs[j].first = NULL;
+		proc_free(tr->procs[i]);
+	}
+	tr->nprocs = n;
+	free(size);
+	free(first);
+}
+
+/* A growing byte buffer. */
+struct bytes {
+	char *v;
+	size_t n, cap;
+};
+
+static void put(struct bytes *b, const void *p, size_t n)
+{
+	if (!n)
+		return;
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 64;
+		b->v = xrealloc(b->v, b->cap);
+	}
+	memcpy(b->v + b->n, p, n);
+	b->n += n;
+}
+
+/* Reads n bytes at *at of a buffer ending at end; 0 past its end. */
+static int take(const char **at, const char *end, void *p, size_t n)
+{
+	if ((size_t)(end - *at) < n)
+		return 0;
+	memcpy(p, *at, n);
+	*at += n;
+	return 1;
+}
+
+/* ---- jobs' commands ------------------------------------------------------------------------ */
+
+void share_jobs(struct trace *tr)
+{
+	if (par_size() < 2)
+		return;
+	struct bytes mine = { 0 };
+	for (size_t j = 0; j < tr->njobs; j++)
+		if (tr->jobs[j].command) {
+			uint64_t k = j, len = strlen(tr->jobs[j].command);
+			put(&mine, &k, sizeof(k));
+			put(&mine, &len, sizeof(len));
+			put(&mine, tr->jobs[j].command, (size_t)len);
+		}
+	size_t *len_of;
+	char *all = par_allgather(mine.v, mine.n, &len_of);
+	size_t total = 0;
+	for (int a = 0; a < par_size(); a++)
+		total += len_of[a];
+	for (const char *at = all, *end = all + total; at < end;) {
+		uint64_t k, len;
+		if (!take(&at, end, &k, sizeof(k)) || !take(&at, end, &len, sizeof(len)) ||
+		    len > (uint64_t)(end - at))
+			break;
+		if (k < tr->njobs && !tr->jobs[k].command)
+			tr->jobs[k].command = xstrndup(at, (size_t)len);
+		at += len;
+	}
+	free(all);
+	free(len_of);
+	free(mine.v);
+}
+
+/* ---- the references of clock offsets ---------------------------------------------------- */
+
+static void put_str(struct bytes *b, uint32_t id)
+{
+	const char *s = id ? strings_get(id) : "";
+	uint32_t len = (uint32_t)strlen(s);
+	put(b, &len, sizeof(len));
+	put(b, s, len);
+}
+
+static uint32_t take_str(const char **at, const char *end)
+{
+	uint32_t len;
+	if (!take(at, end, &len, sizeof(len)) || (size_t)(end - *at) < len)
+		return 0;
+	uint32_t id = len ? strings_add(*at, len) : 0;
+	*at += len;
+	return id;
+}
+
+/* The process a measurement names (host, pid) among this analysis process's. */
+static const struct proc *local_named(const struct trace *tr, uint32_t host, int64_t pid)
+{
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->pid == pid && tr->procs[i]->host == host)
+			return tr->procs[i];
+	return NULL;
+}
+
+static void put_timebase(struct bytes *b, const struct proc *p)
+{
+	const struct timebase *tb = &p->tb;
+	uint64_t n = tb->n, nseg = tb->slope ? (tb->n > 1 ? tb->n - 1 : 1) : 0;
+	int64_t rank = p->rank, pid = p->pid, identity = tb->identity;
+	put_str(b, p->host);
+	put(b, &pid, sizeof(pid));
+	put(b, &rank, sizeof(rank));
+	put(b, &identity, sizeof(identity));
+	put(b, &tb->mono_shift, sizeof(tb->mono_shift));
+	put(b, &tb->offset, sizeof(tb->offset));
+	put(b, &n, sizeof(n));
+	put(b, tb->pts, n * sizeof(*tb->pts));
+	put(b, &nseg, sizeof(nseg));
+	put(b, tb->slope, nseg * sizeof(*tb->slope));
+	put(b, tb->mul, nseg * sizeof(*tb->mul));
+}
+
+/* One process's timebase from another analysis process, as a reference; NULL when the
+ * bytes end early. */
+static struct proc *take_timebase(const char **at, const char *end)
+{
+	struct proc *p = xcalloc(1, sizeof(*p));
+	struct timebase *tb = &p->tb;
+	int64_t rank, identity;
+	uint64_t n, nseg;
+	p->host = take_str(at, end);
+	if (!take(at, end, &p->pid, sizeof(p->pid)) || !take(at, end, &rank, sizeof(rank)) ||
+	    !take(at, end, &identity, sizeof(identity)) ||
+	    !take(at, end, &tb->mono_shift, sizeof(tb->mono_shift)) ||
+	    !take(at, end, &tb->offset, sizeof(tb->offset)) || !take(at, end, &n, sizeof(n)) ||
+	    n > (size_t)(end - *at) / sizeof(*tb->pts))
+		goto bad;
+	p->rank = (int)rank;
+	tb->identity = (int)identity;
+	tb->n = tb->cap = (size_t)n;
+	tb->pts = xmallocarray(tb->n + 1, sizeof(*tb->pts));
+	if (!take(at, end, tb->pts, tb->n * sizeof(*tb->pts)) || !take(at, end, &nseg, sizeof(nseg)) ||
+	    nseg > (size_t)(end - *at) / (sizeof(*tb->slope) + sizeof(*tb->mul)))
+		goto bad;
+	if (nseg) {
+		tb->slope = xmallocarray((size_t)nseg, sizeof(*tb->slope));
+		tb->mul = xmallocarray((size_t)nseg, sizeof(*tb->mul));
+		if (!take(at, end, tb->slope, (size_t)nseg * sizeof(*tb->slope)) ||
+		    !take(at, end, tb->mul, (size_t)nseg * sizeof(*tb->mul)))
+			goto bad;
+	}
+	return p;
+bad:
+	proc_free(p);
+	return NULL;
+}
+
+void share_references(struct trace *tr)
+{
+	if (par_size() < 2)
+		return;
+	/* what this analysis process's measurements were made against, and it has not */
+	struct bytes want = { 0 };
+	for (size_t i = 0; i < tr->nprocs; i++)
+		for (size_t k = 0; k < tr->procs[i]->ncsync; k++) {
+			const struct csync *m = &tr->procs[i]->csync[k];
+			if (local_named(tr, m->ref_host, m->ref_pid))
+				continue;
+			put_str(&want, m->ref_host);
+			put(&want, &m->ref_pid, sizeof(m->ref_pid));
+		}
+	size_t *len_of;
+	char *wanted = par_allgather(want.v, want.n, &len_of);
+	size_t total = 0;
+	for (int a = 0; a < par_size(); a++)
+		total += len_of[a];
+	/* the timebases of those this one has, once each */
+	struct bytes give = { 0 };
+	const struct proc **given = NULL;
+	size_t ngiven = 0;
+	for (const char *at = wanted, *end = wanted + total; at < end;) {
+		uint32_t host = take_str(&at, end);
+		int64_t pid;
+		if (!take(&at, end, &pid, sizeof(pid)))
+			break;
+		const struct proc *p = local_named(tr, host, pid);
+		int done = !p;
+		for (size_t g = 0; g < ngiven && !done; g++)
+			done = given[g] == p;
+		if (done)
+			continue;
+		given = xreallocarray(given, ngiven + 1, sizeof(*given));
+		given[ngiven++] = p;
+		put_timebase(&give, p);
+	}
+	free(given);
+	free(wanted);
+	free(len_of);
+	free(want.v);
+	char *got = par_allgather(give.v, give.n, &len_of);
+	size_t off = 0;
+	for (int a = 0; a < par_size(); a++) {
+		const char *at = got + off, *end = got + off + len_of[a];
+		off += len_of[a];
+		if (a == par_rank())
+			continue;
+		while (at < end) {
+			struct proc *p = take_timebase(&at, end);
+			if (!p)
+				break;
+			tr->refs = xreallocarray(tr->refs, tr->nrefs + 1, sizeof(*tr->refs));
+			tr->refs[tr->nrefs++] = p;
+		}
+	}
+	free(got);
+	free(len_of);
+	free(give.v);
+}
+
+void share_span(int64_t *start_ns, int64_t *end_ns)
+{
+	par_min_i64(start_ns, 1);
+	par_max_i64(end_ns, 1);
+}
+
+/* ---- every process's number -------------------------------------------------------------- */
+
+/* A process as numbering sees it, and where it is read. */
+struct keyed {
+	struct proc_key key;
+	int32_t from;                   /* the analysis process */
+	uint32_t at;                    /* its place in that one's tr->procs */
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = proc_key_cmp(&x->key, &y->key);
+	if (c)
+		return c;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void share_order(struct trace *tr)
+{
+	if (par_size() < 2)
+		return;
+	struct keyed *mine = xmallocarray(tr->nprocs + 1, sizeof(*mine));
+	memset(mine, 0, (tr->nprocs + 1) * sizeof(*mine));   /* the padding is sent too */
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		mine[i].key = proc_key_of(tr->procs[i]);
+		mine[i].from = par_rank();
+		mine[i].at = (uint32_t)i;
+	}
+	size_t *len_of;
+	struct keyed *all = par_allgather(mine, tr->nprocs * sizeof(*mine), &len_of);
+	size_t n = 0;
+	for (int a = 0; a < par_size(); a++)
+		n += len_of[a] / sizeof(*all);
+	qsort(all, n, sizeof(*all), by_key);
+	for (size_t i = 0; i < n; i++)
+		if (all[i].from == par_rank() && all[i].at < tr->nprocs)
+			tr->procs[all[i].at]->index = (int)i + 1;
+	qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_index);
+	free(all);
+	free(len_of);
+	free(mine);
+}
