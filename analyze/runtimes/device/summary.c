@@ -11,7 +11,7 @@
 
 #include "../../../common/xalloc.h"
 #include "summary.h"
-#include "../../summary/spread.h"
+#include "../../summary/busy.h"
 #include "../../summary/table.h"
 #include "../../util/grow.h"
 
@@ -186,50 +186,17 @@ static void finish(struct devstat *s)
 	s->open = 0;
 }
 
-struct devices_ctx {
-	struct devsum *d;
-	const struct trace *tr;
-	int64_t covered;
-};
-
-static void device_row(struct sumw *w, void *ctx, size_t i)
-{
-	const struct devices_ctx *c = ctx;
-	const struct devstat *s = &c->d->devs[i];
-	char label[512] = "?";
-	const struct proc *p = trace_proc_at(c->tr, s->proc);
-	if (p)
-		proc_label(p, label, sizeof(label));
-	sw_obj(w, NULL);
-	sw_real(w, "%6.1f %% ", "busy_pct",
-		c->covered > 0 ? 100.0 * (double)s->busy / (double)c->covered : 0.0);
-	sw_dur(w, "%12s ", "busy_ns", s->busy);
-	sw_count(w, "%10s  ", "ops", s->ops);
-	sw_i64(w, NULL, "process", s->proc);
-	sw_u64(w, "GPU %" PRIu64, "device", s->device);
-	sw_str(w, " of %s\n", "label", label);
-	sw_close(w);
-}
-
 static void devices_table(struct sumw *w, struct devsum *d, const struct trace *tr,
 			  int64_t covered)
 {
-	double *busy = xmallocarray(d->ndevs + 1, sizeof(*busy));
+	static const struct busy_names names = { "devices", "Devices", "devices", "Ops", "ops",
+						 "Device", "device", "GPU" };
+	struct busy_row *rows = xmallocarray(d->ndevs + 1, sizeof(*rows));
 	for (size_t i = 0; i < d->ndevs; i++)
-		busy[i] = (double)d->devs[i].busy;
-	struct spread sp;
-	spread_pick(w, &sp, busy, d->ndevs);
-	free(busy);
-	sw_obj(w, "devices");
-	sw_if(w, d->ndevs > 0);
-	sw_dur(w, "\nDevices: busy share of the covered time (%s)\n", "covered_ns", covered);
-	spread_note(w, &sp, d->ndevs, "devices", "busy");
-	spread_pad(w, &sp);
-	sw_text(w, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Ops", "Device");
-	sw_endif(w);
-	struct devices_ctx c = { d, tr, covered };
-	spread_rows(w, &sp, d->ndevs, "busy_ns", device_row, &c);
-	sw_close(w);
+		rows[i] = (struct busy_row){ d->devs[i].proc, d->devs[i].device, d->devs[i].busy,
+					     d->devs[i].ops };
+	busy_table(w, &names, rows, d->ndevs, tr, covered);
+	free(rows);
 }
 
 /* The idle gaps by bucket (rows), each with a count and a total per device (the devices

@@ -18,7 +18,7 @@
 #include "../../../common/xalloc.h"
 #include "nrt.h"
 #include "summary.h"
-#include "../../summary/spread.h"
+#include "../../summary/busy.h"
 #include "../../summary/table.h"
 #include "../../util/u64map.h"
 
@@ -311,57 +311,23 @@ static int by_core(const void *a, const void *b)
 	return x->nc < y->nc ? -1 : x->nc > y->nc;
 }
 
-struct cores_ctx {
-	const struct nrtsum *s;
-	const struct trace *tr;
-	int64_t covered;
-};
-
-static void core_row(struct sumw *w, void *ctx, size_t i)
-{
-	const struct cores_ctx *x = ctx;
-	const struct core *c = &x->s->cores[i];
-	char label[512] = "?";
-	const struct proc *p = trace_proc_at(x->tr, c->proc);
-	if (p)
-		proc_label(p, label, sizeof(label));
-	sw_obj(w, NULL);
-	sw_real(w, "%6.1f %% ", "busy_pct",
-		x->covered > 0 ? 100.0 * (double)c->busy / (double)x->covered : 0.0);
-	sw_dur(w, "%12s ", "busy_ns", c->busy);
-	sw_count(w, "%10s  ", "execs", c->execs);
-	sw_i64(w, NULL, "process", c->proc);
-	sw_i64(w, "nc %" PRId64, "nc", c->nc);
-	sw_str(w, " of %s\n", "label", label);
-	sw_close(w);
-}
-
 static void cores_table(struct sumw *w, struct nrtsum *s, const struct trace *tr,
 			int64_t covered)
 {
+	static const struct busy_names names = { "neuroncores", "NeuronCores", "NeuronCores",
+						 "Execs", "execs", "NeuronCore", "nc", "nc" };
 	if (s->ncores > 1)
 		qsort(s->cores, s->ncores, sizeof(*s->cores), by_core);
-	double *busy = xmallocarray(s->ncores + 1, sizeof(*busy));
+	struct busy_row *rows = xmallocarray(s->ncores + 1, sizeof(*rows));
 	for (size_t i = 0; i < s->ncores; i++) {
 		struct core *c = &s->cores[i];
 		if (c->open)
 			c->busy = sat_add(c->busy, c->cur1 - c->cur0);
 		c->open = 0;
-		busy[i] = (double)c->busy;
+		rows[i] = (struct busy_row){ c->proc, c->nc, c->busy, c->execs };
 	}
-	struct spread sp;
-	spread_pick(w, &sp, busy, s->ncores);
-	free(busy);
-	sw_obj(w, "neuroncores");
-	sw_if(w, s->ncores > 0);
-	sw_dur(w, "\nNeuronCores: busy share of the covered time (%s)\n", "covered_ns", covered);
-	spread_note(w, &sp, s->ncores, "NeuronCores", "busy");
-	spread_pad(w, &sp);
-	sw_text(w, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", "Execs", "NeuronCore");
-	sw_endif(w);
-	struct cores_ctx x = { s, tr, covered };
-	spread_rows(w, &sp, s->ncores, "busy_ns", core_row, &x);
-	sw_close(w);
+	busy_table(w, &names, rows, s->ncores, tr, covered);
+	free(rows);
 }
 
 static int by_count(const void *a, const void *b)
