@@ -2,27 +2,11 @@
  * spools, read every process stream, calibrate clocks, order the processes), and back. */
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../util/progress.h"
 #include "share.h"
 #include "system.h"
-
-/* The size of a process image's files: what reading it means for the progress line (a
- * spool's blocks, not its holes, which are not read). */
-uint64_t proc_file_bytes(const struct proc *p)
-{
-	struct stat st;
-	uint64_t n = 0, size;
-	if (p->trace_path && cfile_size(&p->file, p->trace_path, &size) == 0)
-		n += size;
-	if (p->spool_path && stat(p->spool_path, &st) == 0) {
-		uint64_t blocks = (uint64_t)st.st_blocks * 512;
-		n += blocks < (uint64_t)st.st_size ? blocks : (uint64_t)st.st_size;
-	}
-	return n;
-}
 
 static void sort_pieces(struct proc *p)
 {

@@ -1,13 +1,29 @@
-/* proc.c — the end of one process image: its streams and threads, its tables, its chunk file
- * and its spool mapping or copy, released together.  The loader frees every image with the trace; the
- * job selection frees the images of the jobs it leaves out. */
+/* proc.c — the size of one process image's files, what reading it reads; and its end: its
+ * streams and threads, its tables, its chunk file and its spool mapping or copy, released
+ * together.  The loader frees every image with the trace; the job selection frees the images
+ * of the jobs it leaves out, the parallel analyzer those of the other analysis processes. */
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../util/u64map.h"
 #include "import-image.h"
 #include "trace.h"
+
+/* What reading a process image reads: its chunk file, its spool's blocks (not its holes). */
+uint64_t proc_file_bytes(const struct proc *p)
+{
+	struct stat st;
+	uint64_t n = 0, size;
+	if (p->trace_path && cfile_size(&p->file, p->trace_path, &size) == 0)
+		n += size;
+	if (p->spool_path && stat(p->spool_path, &st) == 0) {
+		uint64_t blocks = (uint64_t)st.st_blocks * 512;
+		n += blocks < (uint64_t)st.st_size ? blocks : (uint64_t)st.st_size;
+	}
+	return n;
+}
 
 void proc_free(struct proc *p)
 {
