@@ -6,6 +6,7 @@
 #include "../../common/xalloc.h"
 #include "../parallel/par.h"
 #include "../parallel/partition.h"
+#include "../util/pack.h"
 #include "share.h"
 #include "trace.h"
 
@@ -48,86 +49,37 @@ void share_select(struct trace *tr)
 	free(first);
 }
 
-/* A growing byte buffer. */
-struct bytes {
-	char *v;
-	size_t n, cap;
-};
-
-static void put(struct bytes *b, const void *p, size_t n)
-{
-	if (!n)
-		return;
-	if (b->n + n > b->cap) {
-		b->cap = (b->n + n) * 2 + 64;
-		b->v = xrealloc(b->v, b->cap);
-	}
-	memcpy(b->v + b->n, p, n);
-	b->n += n;
-}
-
-/* Reads n bytes at *at of a buffer ending at end; 0 past its end. */
-static int take(const char **at, const char *end, void *p, size_t n)
-{
-	if ((size_t)(end - *at) < n)
-		return 0;
-	memcpy(p, *at, n);
-	*at += n;
-	return 1;
-}
-
 /* ---- jobs' commands ------------------------------------------------------------------------ */
 
 void share_jobs(struct trace *tr)
 {
 	if (par_size() < 2)
 		return;
-	struct bytes mine = { 0 };
+	struct pack mine = { 0 };
 	for (size_t j = 0; j < tr->njobs; j++)
 		if (tr->jobs[j].command) {
-			uint64_t k = j, len = strlen(tr->jobs[j].command);
-			put(&mine, &k, sizeof(k));
-			put(&mine, &len, sizeof(len));
-			put(&mine, tr->jobs[j].command, (size_t)len);
+			pack_u64(&mine, j);
+			pack_str(&mine, tr->jobs[j].command);
 		}
 	size_t *len_of;
 	char *all = par_allgather(mine.v, mine.n, &len_of);
 	size_t total = 0;
 	for (int a = 0; a < par_size(); a++)
 		total += len_of[a];
-	for (const char *at = all, *end = all + total; at < end;) {
-		uint64_t k, len;
-		if (!take(&at, end, &k, sizeof(k)) || !take(&at, end, &len, sizeof(len)) ||
-		    len > (uint64_t)(end - at))
-			break;
+	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
+		uint64_t k = unpack_u64(&u);
+		char *command = unpack_strdup(&u);
 		if (k < tr->njobs && !tr->jobs[k].command)
-			tr->jobs[k].command = xstrndup(at, (size_t)len);
-		at += len;
+			tr->jobs[k].command = command;
+		else
+			free(command);
 	}
 	free(all);
 	free(len_of);
-	free(mine.v);
+	pack_free(&mine);
 }
 
 /* ---- the references of clock offsets ---------------------------------------------------- */
-
-static void put_str(struct bytes *b, uint32_t id)
-{
-	const char *s = id ? strings_get(id) : "";
-	uint32_t len = (uint32_t)strlen(s);
-	put(b, &len, sizeof(len));
-	put(b, s, len);
-}
-
-static uint32_t take_str(const char **at, const char *end)
-{
-	uint32_t len;
-	if (!take(at, end, &len, sizeof(len)) || (size_t)(end - *at) < len)
-		return 0;
-	uint32_t id = len ? strings_add(*at, len) : 0;
-	*at += len;
-	return id;
-}
 
 /* The process a measurement names (host, pid) among this analysis process's. */
 static const struct proc *local_named(const struct trace *tr, uint32_t host, int64_t pid)
@@ -138,55 +90,47 @@ static const struct proc *local_named(const struct trace *tr, uint32_t host, int
 	return NULL;
 }
 
-static void put_timebase(struct bytes *b, const struct proc *p)
+static void put_timebase(struct pack *b, const struct proc *p)
 {
 	const struct timebase *tb = &p->tb;
 	uint64_t n = tb->n, nseg = tb->slope ? (tb->n > 1 ? tb->n - 1 : 1) : 0;
-	int64_t rank = p->rank, pid = p->pid, identity = tb->identity;
-	put_str(b, p->host);
-	put(b, &pid, sizeof(pid));
-	put(b, &rank, sizeof(rank));
-	put(b, &identity, sizeof(identity));
-	put(b, &tb->mono_shift, sizeof(tb->mono_shift));
-	put(b, &tb->offset, sizeof(tb->offset));
-	put(b, &n, sizeof(n));
-	put(b, tb->pts, n * sizeof(*tb->pts));
-	put(b, &nseg, sizeof(nseg));
-	put(b, tb->slope, nseg * sizeof(*tb->slope));
-	put(b, tb->mul, nseg * sizeof(*tb->mul));
+	pack_name(b, p->host);
+	pack_i64(b, p->pid);
+	pack_i64(b, p->rank);
+	pack_i64(b, tb->identity);
+	pack_i64(b, tb->mono_shift);
+	pack_i64(b, tb->offset);
+	pack_u64(b, n);
+	pack_bytes(b, tb->pts, n * sizeof(*tb->pts));
+	pack_u64(b, nseg);
+	pack_bytes(b, tb->slope, nseg * sizeof(*tb->slope));
+	pack_bytes(b, tb->mul, nseg * sizeof(*tb->mul));
 }
 
 /* One process's timebase from another analysis process, as a reference; NULL when the
  * bytes end early. */
-static struct proc *take_timebase(const char **at, const char *end)
+static struct proc *take_timebase(struct unpack *u)
 {
 	struct proc *p = xcalloc(1, sizeof(*p));
 	struct timebase *tb = &p->tb;
-	int64_t rank, identity;
-	uint64_t n, nseg;
-	p->host = take_str(at, end);
-	if (!take(at, end, &p->pid, sizeof(p->pid)) || !take(at, end, &rank, sizeof(rank)) ||
-	    !take(at, end, &identity, sizeof(identity)) ||
-	    !take(at, end, &tb->mono_shift, sizeof(tb->mono_shift)) ||
-	    !take(at, end, &tb->offset, sizeof(tb->offset)) || !take(at, end, &n, sizeof(n)) ||
-	    n > (size_t)(end - *at) / sizeof(*tb->pts))
-		goto bad;
-	p->rank = (int)rank;
-	tb->identity = (int)identity;
-	tb->n = tb->cap = (size_t)n;
+	p->host = unpack_name(u);
+	p->pid = unpack_i64(u);
+	p->rank = (int)unpack_i64(u);
+	tb->identity = (int)unpack_i64(u);
+	tb->mono_shift = unpack_i64(u);
+	tb->offset = unpack_i64(u);
+	tb->n = tb->cap = unpack_count(u, sizeof(*tb->pts));
 	tb->pts = xmallocarray(tb->n + 1, sizeof(*tb->pts));
-	if (!take(at, end, tb->pts, tb->n * sizeof(*tb->pts)) || !take(at, end, &nseg, sizeof(nseg)) ||
-	    nseg > (size_t)(end - *at) / (sizeof(*tb->slope) + sizeof(*tb->mul)))
-		goto bad;
+	unpack_bytes(u, tb->pts, tb->n * sizeof(*tb->pts));
+	size_t nseg = unpack_count(u, sizeof(*tb->slope) + sizeof(*tb->mul));
 	if (nseg) {
-		tb->slope = xmallocarray((size_t)nseg, sizeof(*tb->slope));
-		tb->mul = xmallocarray((size_t)nseg, sizeof(*tb->mul));
-		if (!take(at, end, tb->slope, (size_t)nseg * sizeof(*tb->slope)) ||
-		    !take(at, end, tb->mul, (size_t)nseg * sizeof(*tb->mul)))
-			goto bad;
+		tb->slope = xmallocarray(nseg, sizeof(*tb->slope));
+		tb->mul = xmallocarray(nseg, sizeof(*tb->mul));
+		unpack_bytes(u, tb->slope, nseg * sizeof(*tb->slope));
+		unpack_bytes(u, tb->mul, nseg * sizeof(*tb->mul));
 	}
-	return p;
-bad:
+	if (!u->short_read)
+		return p;
 	proc_free(p);
 	return NULL;
 }
@@ -196,14 +140,14 @@ void share_references(struct trace *tr)
 	if (par_size() < 2)
 		return;
 	/* what this analysis process's measurements were made against, and it has not */
-	struct bytes want = { 0 };
+	struct pack want = { 0 };
 	for (size_t i = 0; i < tr->nprocs; i++)
 		for (size_t k = 0; k < tr->procs[i]->ncsync; k++) {
 			const struct csync *m = &tr->procs[i]->csync[k];
 			if (local_named(tr, m->ref_host, m->ref_pid))
 				continue;
-			put_str(&want, m->ref_host);
-			put(&want, &m->ref_pid, sizeof(m->ref_pid));
+			pack_name(&want, m->ref_host);
+			pack_i64(&want, m->ref_pid);
 		}
 	size_t *len_of;
 	char *wanted = par_allgather(want.v, want.n, &len_of);
@@ -211,16 +155,14 @@ void share_references(struct trace *tr)
 	for (int a = 0; a < par_size(); a++)
 		total += len_of[a];
 	/* the timebases of those this one has, once each */
-	struct bytes give = { 0 };
+	struct pack give = { 0 };
 	const struct proc **given = NULL;
 	size_t ngiven = 0;
-	for (const char *at = wanted, *end = wanted + total; at < end;) {
-		uint32_t host = take_str(&at, end);
-		int64_t pid;
-		if (!take(&at, end, &pid, sizeof(pid)))
-			break;
+	for (struct unpack u = unpack_of(wanted, total); unpack_more(&u);) {
+		uint32_t host = unpack_name(&u);
+		int64_t pid = unpack_i64(&u);
 		const struct proc *p = local_named(tr, host, pid);
-		int done = !p;
+		int done = !p || u.short_read;
 		for (size_t g = 0; g < ngiven && !done; g++)
 			done = given[g] == p;
 		if (done)
@@ -232,16 +174,16 @@ void share_references(struct trace *tr)
 	free(given);
 	free(wanted);
 	free(len_of);
-	free(want.v);
+	pack_free(&want);
 	char *got = par_allgather(give.v, give.n, &len_of);
 	size_t off = 0;
 	for (int a = 0; a < par_size(); a++) {
-		const char *at = got + off, *end = got + off + len_of[a];
+		struct unpack u = unpack_of(got + off, len_of[a]);
 		off += len_of[a];
 		if (a == par_rank())
 			continue;
-		while (at < end) {
-			struct proc *p = take_timebase(&at, end);
+		while (unpack_more(&u)) {
+			struct proc *p = take_timebase(&u);
 			if (!p)
 				break;
 			tr->refs = xreallocarray(tr->refs, tr->nrefs + 1, sizeof(*tr->refs));
@@ -250,7 +192,7 @@ void share_references(struct trace *tr)
 	}
 	free(got);
 	free(len_of);
-	free(give.v);
+	pack_free(&give);
 }
 
 void share_span(int64_t *start_ns, int64_t *end_ns)
