@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../../common/xalloc.h"
+#include "share.h"
 #include "trace.h"
 
 struct span {
@@ -28,6 +29,9 @@ void capture_place(struct trace *tr)
 		c->any |= tr->procs[i]->ncaptures != 0;
 		n += tr->procs[i]->ncaptures / 2 + 1;
 	}
+	uint32_t any = c->any;
+	share_or(&any, 1);          /* the parallel analyzer's processes decide alike */
+	c->any = any != 0;
 	if (!c->any)
 		return;
 	struct span *s = xmallocarray(n, sizeof(*s));
@@ -62,6 +66,15 @@ void capture_place(struct trace *tr)
 		if (on && k < n)
 			s[k++] = (struct span){ from, p->end_ns };
 	}
+	/* every analysis process's stretches and reasons (read/share.h) */
+	uint32_t bits[3] = { c->opened_by, c->closed_by, start_closed };
+	share_or(bits, 3);
+	c->opened_by = bits[0];
+	c->closed_by = bits[1];
+	start_closed = bits[2];
+	struct span *all = share_all(s, k, sizeof(*s), &k);
+	free(s);
+	s = all;
 	qsort(s, k, sizeof(*s), by_start);
 	for (size_t i = 0; i < k;) {
 		int64_t t0 = s[i].t0, t1 = s[i].t1;

@@ -195,6 +195,130 @@ void share_references(struct trace *tr)
 	pack_free(&give);
 }
 
+void *share_all(const void *mine, size_t n, size_t size, size_t *total)
+{
+	if (par_size() < 2) {
+		void *copy = xmallocarray(n + 1, size);
+		if (n)
+			memcpy(copy, mine, n * size);
+		*total = n;
+		return copy;
+	}
+	size_t *len_of;
+	char *all = par_allgather(mine, n * size, &len_of);
+	size_t bytes = 0;
+	for (int a = 0; a < par_size(); a++)
+		bytes += len_of[a];
+	free(len_of);
+	*total = size ? bytes / size : 0;
+	return all;
+}
+
+void share_or(uint32_t *bits, size_t n)
+{
+	size_t total;
+	uint32_t *all = share_all(bits, n, sizeof(*bits), &total);
+	for (size_t i = n; i < total; i++)
+		bits[i % n] |= all[i];
+	free(all);
+}
+
+/* ---- the hosts' clocks --------------------------------------------------------------------- */
+
+/* Index of host (string id) in hosts[0..n), or n. */
+static size_t host_at(const uint32_t *hosts, size_t n, uint32_t host)
+{
+	size_t i = 0;
+	while (i < n && hosts[i] != host)
+		i++;
+	return i;
+}
+
+/* Everything every analysis process packed, concatenated in their order (malloc'd). */
+static char *everyone(const struct pack *mine, size_t *total)
+{
+	size_t *len_of;
+	char *all = par_allgather(mine->v, mine->n, &len_of);
+	*total = 0;
+	for (int a = 0; a < par_size(); a++)
+		*total += len_of[a];
+	free(len_of);
+	return all;
+}
+
+static struct timebase *borrowed;      /* the others' rates, copied */
+static size_t nborrowed;
+
+void share_host_rates(const uint32_t *hosts, const struct timebase **rates, size_t n)
+{
+	if (par_size() < 2)
+		return;
+	struct pack mine = { 0 };
+	for (size_t i = 0; i < n; i++)
+		if (rates[i]) {
+			pack_name(&mine, hosts[i]);
+			pack_u64(&mine, rates[i]->n);
+			pack_bytes(&mine, rates[i]->pts, rates[i]->n * sizeof(*rates[i]->pts));
+		}
+	size_t total;
+	char *all = everyone(&mine, &total);
+	pack_free(&mine);
+	int *chosen = xcalloc(n + 1, sizeof(*chosen));
+	borrowed = xcalloc(n + 1, sizeof(*borrowed));
+	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
+		size_t i = host_at(hosts, n, unpack_name(&u));
+		size_t np = unpack_count(&u, sizeof(struct clock_point));
+		struct clock_point *pts = xmallocarray(np + 1, sizeof(*pts));
+		unpack_bytes(&u, pts, np * sizeof(*pts));
+		if (u.short_read || i == n || chosen[i]) {
+			free(pts);
+			continue;
+		}
+		chosen[i] = 1;
+		struct timebase *tb = &borrowed[nborrowed++];
+		tb->pts = pts;
+		tb->n = tb->cap = np;
+		rates[i] = tb;
+	}
+	free(chosen);
+	free(all);
+}
+
+void share_rates_free(void)
+{
+	for (size_t i = 0; i < nborrowed; i++)
+		free(borrowed[i].pts);
+	free(borrowed);
+	borrowed = NULL;
+	nborrowed = 0;
+}
+
+void share_host_earliest(const uint32_t *hosts, struct clock_point *earliest, int *has, size_t n)
+{
+	if (par_size() < 2)
+		return;
+	struct pack mine = { 0 };
+	for (size_t i = 0; i < n; i++)
+		if (has[i]) {
+			pack_name(&mine, hosts[i]);
+			pack_bytes(&mine, &earliest[i], sizeof(earliest[i]));
+		}
+	size_t total;
+	char *all = everyone(&mine, &total);
+	pack_free(&mine);
+	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
+		size_t i = host_at(hosts, n, unpack_name(&u));
+		struct clock_point c;
+		if (!unpack_bytes(&u, &c, sizeof(c)) || i == n)
+			continue;
+		if (!has[i] || c.mono < earliest[i].mono ||
+		    (c.mono == earliest[i].mono && c.real < earliest[i].real))
+			earliest[i] = c;
+		has[i] = 1;
+	}
+	free(all);
+}
+
 void share_span(int64_t *start_ns, int64_t *end_ns)
 {
 	par_min_i64(start_ns, 1);

@@ -6,9 +6,12 @@
 #ifndef TPROF_ANALYZE_SHARE_H
 #define TPROF_ANALYZE_SHARE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct trace;
+struct timebase;
+struct clock_point;
 
 /* After the scan: keeps this analysis process's share of tr->procs, frees the rest. */
 void share_select(struct trace *tr);
@@ -18,6 +21,21 @@ void share_jobs(struct trace *tr);
 /* Before clock alignment: the processes of the others that measurements were made against,
  * as references only (tr->refs: their host, pid, rank and timebase). */
 void share_references(struct trace *tr);
+/* Every analysis process's n items of `size` bytes, concatenated in their order (malloc'd;
+ * *total: how many); with one analysis process a copy of its own. */
+void *share_all(const void *mine, size_t n, size_t size, size_t *total);
+/* Bits set by any analysis process (in place). */
+void share_or(uint32_t *bits, size_t n);
+/* The clocks of the hosts (read/time-axis.c), hosts[0..n) by string id.  A rate to borrow:
+ * rates[i] is this analysis process's candidate for hosts[i] (its first process with two clock
+ * samples or more) or NULL; on return, every analysis process's first candidate (in their
+ * order, the serial analyzer's order of processes), as a copy to free with share_rates_free
+ * where it is another's. */
+void share_host_rates(const uint32_t *hosts, const struct timebase **rates, size_t n);
+void share_rates_free(void);
+/* The earliest first clock sample of a host's processes: earliest[i] (when has[i]) this
+ * analysis process's; on return the least over all, by monotonic time, then realtime. */
+void share_host_earliest(const uint32_t *hosts, struct clock_point *earliest, int *has, size_t n);
 /* The trace's span over every analysis process's (in place). */
 void share_span(int64_t *start_ns, int64_t *end_ns);
 /* After trace_order: every process numbered as the serial analyzer numbers them, and

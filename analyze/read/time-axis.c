@@ -9,30 +9,40 @@
 #include "share.h"
 #include "trace.h"
 
-/* Per host (a map from its string id): the first process with its own calibration, to borrow
- * a tick rate from, and the process with the earliest sample, whose offset the host takes. */
+/* Per host (a map from its string id): the timebase of its first process with its own
+ * calibration, to borrow a tick rate from, and its earliest sample, whose offset the host
+ * takes.  In the parallel analyzer, over every analysis process's processes (share.h). */
 struct hosts {
 	struct u64map of;                 /* host -> index */
-	struct host_procs {
-		const struct proc *calibrated, *earliest;
-	} *v;
+	uint32_t *id;                     /* index -> host */
+	const struct timebase **calibrated;
+	struct clock_point *earliest;
+	int *has_earliest;
 	size_t n, cap;
 };
 
-static struct host_procs *host_of(struct hosts *h, uint32_t host)
+static size_t host_of(struct hosts *h, uint32_t host)
 {
 	uint32_t *at = u64map_get(&h->of, host);
 	if (at)
-		return &h->v[*at];
-	h->v = util_grow(h->v, &h->cap, h->n, sizeof(*h->v), 16);
+		return *at;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 16;
+		h->id = xreallocarray(h->id, h->cap, sizeof(*h->id));
+		h->calibrated = xreallocarray(h->calibrated, h->cap, sizeof(*h->calibrated));
+		h->earliest = xreallocarray(h->earliest, h->cap, sizeof(*h->earliest));
+		h->has_earliest = xreallocarray(h->has_earliest, h->cap, sizeof(*h->has_earliest));
+	}
 	u64map_put(&h->of, host, (uint32_t)h->n);
-	h->v[h->n] = (struct host_procs){ NULL, NULL };
-	return &h->v[h->n++];
+	h->id[h->n] = host;
+	h->calibrated[h->n] = NULL;
+	h->has_earliest[h->n] = 0;
+	return h->n++;
 }
 
-static void calibrate(struct proc *p, const struct host_procs *hp)
+static void calibrate(struct proc *p, const struct timebase *calibrated)
 {
-	const struct timebase *fb = p->tb.n < 2 && hp->calibrated ? &hp->calibrated->tb : NULL;
+	const struct timebase *fb = p->tb.n < 2 ? calibrated : NULL;
 	int rc = timebase_finish(&p->tb, p->clock_source, fb);
 	const char *path = p->trace_path ? p->trace_path : p->spool_path;
 	if (rc < 0)
@@ -47,32 +57,42 @@ void timebase_align(struct trace *tr)
 	/* Imported images have no clock of their own: the import puts them on the axis. */
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *q = tr->procs[i];
-		struct host_procs *hp = host_of(&h, q->host);
-		if (!q->imp && !hp->calibrated && q->clock_source != TPROF_CLOCKSRC_MONOTONIC &&
+		size_t k = host_of(&h, q->host);
+		if (!q->imp && !h.calibrated[k] && q->clock_source != TPROF_CLOCKSRC_MONOTONIC &&
 		    q->tb.n >= 2)
-			hp->calibrated = q;
+			h.calibrated[k] = &q->tb;
 	}
+	share_host_rates(h.id, h.calibrated, h.n);
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (!tr->procs[i]->imp)
-			calibrate(tr->procs[i], host_of(&h, tr->procs[i]->host));
+			calibrate(tr->procs[i], h.calibrated[host_of(&h, tr->procs[i]->host)]);
+	share_rates_free();
 	/* One offset per host: that of its earliest sample (the points are sorted now). */
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *q = tr->procs[i];
-		struct host_procs *hp = host_of(&h, q->host);
-		if (q->tb.n && !q->imp &&
-		    (!hp->earliest || q->tb.pts[0].mono < hp->earliest->tb.pts[0].mono))
-			hp->earliest = q;
+		size_t k = host_of(&h, q->host);
+		const struct clock_point *c = q->tb.n ? &q->tb.pts[0] : NULL;
+		if (!c || q->imp)
+			continue;
+		if (!h.has_earliest[k] || c->mono < h.earliest[k].mono ||
+		    (c->mono == h.earliest[k].mono && c->real < h.earliest[k].real))
+			h.earliest[k] = *c;
+		h.has_earliest[k] = 1;
 	}
+	share_host_earliest(h.id, h.earliest, h.has_earliest, h.n);
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		if (p->imp)
 			continue;
-		const struct proc *e = host_of(&h, p->host)->earliest;
-		const struct clock_point *ref = e ? &e->tb.pts[0] : NULL;
+		size_t k = host_of(&h, p->host);
+		const struct clock_point *ref = h.has_earliest[k] ? &h.earliest[k] : NULL;
 		p->tb.offset = ref ? sat_sub(ref->real, ref->mono) : 0;
 	}
 	u64map_free(&h.of);
-	free(h.v);
+	free(h.id);
+	free(h.calibrated);
+	free(h.earliest);
+	free(h.has_earliest);
 }
 
 /* Where every process starts and ends on the global axis, and the trace with them. */
