@@ -13,11 +13,17 @@
 
 struct sumw;
 struct facts_sink;
+struct pack;
+struct unpack;
+struct sum_procs;
 
-/* What the summary's numbers cover: ns from the trace start, lo..hi (covered = hi - lo). */
+/* What the summary's numbers cover: ns from the trace start, lo..hi (covered = hi - lo); and
+ * what it says of each process (summary/procs.h: every process's, in the parallel analyzer
+ * too, where tr holds only this analysis process's share). */
 struct sum_span {
 	const struct trace *tr;
 	int64_t lo, hi, covered;
+	const struct sum_procs *procs;
 };
 
 /* Where a runtime's summary tables go. */
@@ -75,6 +81,13 @@ struct runtime {
 	int sum_at;                      /* enum sum_at */
 	/* Writes its tables (text or JSON through w) and frees priv. */
 	void (*sum_end)(void *priv, struct sumw *w, const struct sum_span *span, int top);
+	/* The parallel analyzer (summary/summary.c): each analysis process packs what its part
+	 * counted (util/pack.h), and the first adds each other's pack into its own part
+	 * (sum_merge, in the order of the analysis processes) before sum_end writes the tables,
+	 * which must then be those of the serial analyzer.  A runtime without them cannot be
+	 * summarized in parallel: --parallel refuses a profile with events of its. */
+	void (*sum_pack)(void *priv, const struct sum_span *span, struct pack *b);
+	void (*sum_merge)(void *priv, const struct sum_span *span, struct unpack *u);
 
 	/* ---- the domain facts (model/facts.c) ---- */
 	/* The event kinds (RT_KIND bits; EV_CALL: of its domain) it has domain facts about, and

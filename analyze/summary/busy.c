@@ -3,14 +3,15 @@
 #include <stdlib.h>
 
 #include "../../common/xalloc.h"
-#include "../read/trace.h"
+#include "../model/runtime.h"
+#include "procs.h"
 #include "busy.h"
 #include "spread.h"
 
 struct busy_ctx {
 	const struct busy_names *names;
 	const struct busy_row *rows;
-	const struct trace *tr;
+	const struct sum_procs *procs;
 	int64_t covered;
 };
 
@@ -18,10 +19,8 @@ static void busy_row(struct sumw *w, void *ctx, size_t i)
 {
 	const struct busy_ctx *c = ctx;
 	const struct busy_row *r = &c->rows[i];
-	char label[512] = "?", unit[64];
-	const struct proc *p = trace_proc_at(c->tr, r->proc);
-	if (p)
-		proc_label(p, label, sizeof(label));
+	char unit[64];
+	const struct sum_proc *p = sum_procs_at(c->procs, r->proc);
 	snprintf(unit, sizeof(unit), "%s %%" PRId64, c->names->unit_text);
 	sw_obj(w, NULL);
 	sw_real(w, "%6.1f %% ", "busy_pct",
@@ -30,13 +29,14 @@ static void busy_row(struct sumw *w, void *ctx, size_t i)
 	sw_count(w, "%10s  ", c->names->count_key, r->count);
 	sw_i64(w, NULL, "process", r->proc);
 	sw_i64(w, unit, c->names->unit_key, r->unit);
-	sw_str(w, " of %s\n", "label", label);
+	sw_str(w, " of %s\n", "label", p ? p->label : "?");
 	sw_close(w);
 }
 
 void busy_table(struct sumw *w, const struct busy_names *names, const struct busy_row *rows,
-		size_t n, const struct trace *tr, int64_t covered)
+		size_t n, const struct sum_span *span)
 {
+	int64_t covered = span->covered;
 	double *busy = xmallocarray(n + 1, sizeof(*busy));
 	for (size_t i = 0; i < n; i++)
 		busy[i] = (double)rows[i].busy;
@@ -52,7 +52,7 @@ void busy_table(struct sumw *w, const struct busy_names *names, const struct bus
 	sw_text(w, "%8s %12s %10s  %s\n", "Busy(%)", "Busy", names->count_title,
 		names->unit_title);
 	sw_endif(w);
-	struct busy_ctx c = { names, rows, tr, covered };
+	struct busy_ctx c = { names, rows, span->procs, covered };
 	spread_rows(w, &sp, n, "busy_ns", busy_row, &c);
 	sw_close(w);
 }

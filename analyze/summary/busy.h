@@ -9,7 +9,7 @@
 
 #include "write.h"
 
-struct trace;
+struct sum_span;
 
 struct busy_row {
 	int proc;                   /* the process's number */
@@ -27,6 +27,6 @@ struct busy_names {
 };
 
 void busy_table(struct sumw *w, const struct busy_names *names, const struct busy_row *rows,
-		size_t n, const struct trace *tr, int64_t covered);
+		size_t n, const struct sum_span *span);
 
 #endif

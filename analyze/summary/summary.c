@@ -20,7 +20,11 @@
 #include "../read/import-image.h"
 #include "../model/runtime.h"
 #include "../util/grow.h"
+#include "../parallel/par.h"
+#include "../util/pack.h"
+#include "procs.h"
 #include "spread.h"
+#include "steps.h"
 #include "table.h"
 
 #define NDOMAINS TPROF_NDOMAINS
@@ -35,15 +39,27 @@ static const char *const domain_title[NDOMAINS] = { "API calls", TPROF_DOMAINS(T
 static const char *const domain_key[NDOMAINS] = { "api_calls", TPROF_DOMAINS(JSON_KEY) };
 #undef JSON_KEY
 
+/* Where an event is in the order the pipeline hands events over: its time, then its
+ * process's number, then its stream (model/merge.c). */
+struct order_key {
+	int64_t t;
+	int64_t proc;
+	uint64_t stream;
+};
+
 struct counter_agg {
 	uint64_t n;
 	double min, max, sum, last;
+	struct order_key last_at;      /* when the last sample was taken */
 };
 
-struct step_row {
-	int proc;
-	uint64_t step;
-	int64_t dur;
+/* What the header counts of the trace (the parallel analyzer adds every process's). */
+struct totals {
+	uint64_t events, unmatched_pops, unknown_kinds, over_limit, chunks_bad;
+	uint64_t cut_begin, cut_end, cut_steps, records_lost, unfinished;
+	struct devorder_totals devorder;
+	char **unreadable;            /* files not read, or not to the end */
+	size_t nunreadable;
 };
 
 struct summary {
@@ -61,9 +77,10 @@ struct summary {
 	uint64_t *marks;
 	struct counter_agg *counters;
 	size_t cap;                  /* of the three arrays above */
-	struct step_row *steps;
-	size_t nsteps, capsteps;
-	uint64_t unfinished, clipped;
+	struct steps steps;
+	uint64_t handed[RT_MAX];     /* events handed to each runtime's part */
+	struct totals tot;
+	struct sum_procs procs;
 };
 
 static void ensure(struct summary *s, uint32_t id)
@@ -98,6 +115,38 @@ static void polls_add(struct summary *s, int d, const struct poll_info *pi)
 	}
 }
 
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(strings_get(*(const uint32_t *)a), strings_get(*(const uint32_t *)b));
+}
+
+static int key_before(const struct order_key *a, const struct order_key *b)
+{
+	if (a->t != b->t)
+		return a->t < b->t;
+	if (a->proc != b->proc)
+		return a->proc < b->proc;
+	return a->stream < b->stream;
+}
+
+/* n samples (min, max, sum), the latest of them `last`, taken at `at`. */
+static void counter_add(struct counter_agg *c, uint64_t n, double min, double max, double sum,
+			double last, struct order_key at)
+{
+	if (!n)
+		return;
+	if (!c->n || min < c->min)
+		c->min = min;
+	if (!c->n || max > c->max)
+		c->max = max;
+	if (!c->n || !key_before(&at, &c->last_at)) {
+		c->last = last;
+		c->last_at = at;
+	}
+	c->n += n;
+	c->sum += sum;
+}
+
 static int begin(void *priv, const struct trace *tr)
 {
 	(void)priv;
@@ -109,13 +158,12 @@ static void on_event(void *priv, const struct event *ev)
 {
 	struct summary *s = priv;
 	if (ev->flags & EVF_UNFINISHED)
-		s->unfinished++;
-	if (ev->flags & EVF_CLIPPED)
-		s->clipped++;
+		s->tot.unfinished++;
 	if (ev->kind != EV_CALL && ev->kind <= EV_LAST)
 		for (unsigned i = 0; i < s->nwant[ev->kind]; i++) {
 			unsigned k = s->want[ev->kind][i];
 			s->rts->all[k]->sum_event(s->part[k], ev);
+			s->handed[k]++;
 		}
 	switch (ev->kind) {
 	case EV_RANGE:
@@ -130,6 +178,7 @@ static void on_event(void *priv, const struct event *ev)
 		if (k >= 0) {
 			const struct runtime *rt = s->rts->all[k];
 			rt->sum_event(s->part[k], ev);
+			s->handed[k]++;
 			if (rt->sum_own_calls)
 				break;
 		}
@@ -151,18 +200,13 @@ static void on_event(void *priv, const struct event *ev)
 	case EV_COUNTER: {
 		ensure(s, ev->name);
 		struct counter_agg *c = &s->counters[ev->name];
-		if (!c->n || ev->value < c->min)
-			c->min = ev->value;
-		if (!c->n || ev->value > c->max)
-			c->max = ev->value;
-		c->n++;
-		c->sum += ev->value;
-		c->last = ev->value;
+		struct order_key at = { ev->t0, ev->proc->index,
+					ev->thread ? thread_stream_id(ev->thread) : 0 };
+		counter_add(c, 1, ev->value, ev->value, ev->value, ev->value, at);
 		break;
 	}
 	case EV_STEP:
-		s->steps = util_grow(s->steps, &s->capsteps, s->nsteps, sizeof(*s->steps), 64);
-		s->steps[s->nsteps++] = (struct step_row){ ev->proc->index, ev->step, ev->t1 - ev->t0 };
+		steps_add(&s->steps, ev->proc->index, ev->step, ev->t1 - ev->t0);
 		break;
 	default:
 		break;
@@ -178,20 +222,35 @@ static void more_rows(struct sumw *w, size_t more)
 	sw_endif(w);
 }
 
+/* The ids with a nonzero entry (in a table of s->cap, `size` bytes each, the first field
+ * a uint64_t count), in order of their names. */
+static uint32_t *by_name(const struct summary *s, const void *table, size_t size, size_t *n)
+{
+	uint32_t *ids = xmallocarray(s->cap + 1, sizeof(*ids));
+	*n = 0;
+	for (uint32_t id = 0; id < s->cap; id++) {
+		uint64_t count;
+		memcpy(&count, (const char *)table + (size_t)id * size, sizeof(count));
+		if (count)
+			ids[(*n)++] = id;
+	}
+	if (*n > 1)
+		qsort(ids, *n, sizeof(*ids), by_string);
+	return ids;
+}
+
 static void mark_table(struct summary *s)
 {
 	struct sumw *w = &s->w;
-	size_t n = 0, shown = 0;
-	for (uint32_t id = 0; id < s->cap; id++)
-		n += s->marks[id] != 0;
+	size_t n, shown = 0;
+	uint32_t *ids = by_name(s, s->marks, sizeof(*s->marks), &n);
 	sw_obj(w, "marks");
 	sw_if(w, n > 0);
 	sw_text(w, "\nMarks\n%10s  %s\n", "Count", "Name");
 	sw_endif(w);
 	sw_arr(w, "rows");
-	for (uint32_t id = 0; id < s->cap && (s->top <= 0 || shown < (size_t)s->top); id++) {
-		if (!s->marks[id])
-			continue;
+	for (size_t i = 0; i < n && (s->top <= 0 || shown < (size_t)s->top); i++) {
+		uint32_t id = ids[i];
 		shown++;
 		sw_obj(w, NULL);
 		sw_count(w, "%10s  ", "count", s->marks[id]);
@@ -201,24 +260,23 @@ static void mark_table(struct summary *s)
 	sw_close(w);
 	more_rows(w, n - shown);
 	sw_close(w);
+	free(ids);
 }
 
 static void counter_table(struct summary *s)
 {
 	struct sumw *w = &s->w;
-	size_t n = 0, shown = 0;
-	for (uint32_t id = 0; id < s->cap; id++)
-		n += s->counters[id].n != 0;
+	size_t n, shown = 0;
+	uint32_t *ids = by_name(s, s->counters, sizeof(*s->counters), &n);
 	sw_obj(w, "counters");
 	sw_if(w, n > 0);
 	sw_text(w, "\nCounters\n%10s %14s %14s %14s %14s  %s\n", "Samples", "Min", "Max", "Mean",
 		"Last", "Name");
 	sw_endif(w);
 	sw_arr(w, "rows");
-	for (uint32_t id = 0; id < s->cap && (s->top <= 0 || shown < (size_t)s->top); id++) {
+	for (size_t i = 0; i < n && (s->top <= 0 || shown < (size_t)s->top); i++) {
+		uint32_t id = ids[i];
 		const struct counter_agg *c = &s->counters[id];
-		if (!c->n)
-			continue;
 		shown++;
 		sw_obj(w, NULL);
 		sw_count(w, "%10s ", "samples", c->n);
@@ -232,60 +290,7 @@ static void counter_table(struct summary *s)
 	sw_close(w);
 	more_rows(w, n - shown);
 	sw_close(w);
-}
-
-/* Shortest first; among steps of one length the later process, then the later step, first,
- * so that the slowest (listed from the end) name the first process and step among equals
- * whatever order they ended in. */
-static int by_dur(const void *a, const void *b)
-{
-	const struct step_row *x = a, *y = b;
-	if (x->dur != y->dur)
-		return x->dur < y->dur ? -1 : 1;
-	if (x->proc != y->proc)
-		return x->proc > y->proc ? -1 : 1;
-	return x->step > y->step ? -1 : x->step < y->step;
-}
-
-static void step_table(struct summary *s)
-{
-	struct sumw *w = &s->w;
-	if (!s->nsteps) {
-		sw_null(w, NULL, "steps", NULL);
-		return;
-	}
-	struct step_row *v = xmallocarray(s->nsteps, sizeof(*v));
-	memcpy(v, s->steps, s->nsteps * sizeof(*v));
-	if (s->nsteps > 1)
-		qsort(v, s->nsteps, sizeof(*v), by_dur);
-	int64_t sum = 0;
-	for (size_t i = 0; i < s->nsteps; i++)
-		sum = sat_add(sum, v[i].dur);
-	sw_obj(w, "steps");
-	sw_text(w, "\nSteps\n%10s %12s %12s %12s %12s %12s\n", "Steps", "Total", "Avg", "Median",
-		"Min", "Max");
-	sw_count(w, "%10s ", "count", s->nsteps);
-	sw_dur(w, "%12s ", "total_ns", sum);
-	sw_dur(w, "%12s ", "avg_ns", sum / (int64_t)s->nsteps);
-	sw_dur(w, "%12s ", "median_ns", v[s->nsteps / 2].dur);
-	sw_dur(w, "%12s ", "min_ns", v[0].dur);
-	sw_dur(w, "%12s\n", "max_ns", v[s->nsteps - 1].dur);
-	size_t shown = s->nsteps < 10 ? s->nsteps : 5;
-	sw_text(w, "  slowest:");
-	sw_arr(w, "slowest");
-	for (size_t i = 0; i < shown; i++) {
-		const struct step_row *r = &v[s->nsteps - 1 - i];
-		sw_obj(w, NULL);
-		sw_text(w, "%s", i ? "," : "");
-		sw_u64(w, " step %" PRIu64, "step", r->step);
-		sw_i64(w, " (process %" PRId64 ")", "process", r->proc);
-		sw_dur(w, " %s", "time_ns", r->dur);
-		sw_close(w);
-	}
-	sw_close(w);
-	sw_text(w, "\n");
-	sw_close(w);
-	free(v);
+	free(ids);
 }
 
 /* Device spans moved by more than the timing's resolution to keep their stream in order and
@@ -334,55 +339,38 @@ static void drop_cells(struct sumw *w, const struct drop_count *d)
 }
 
 /* A process's losses (JSON: its "dropped" object, with each thread's; text: one bracket). */
-static void proc_drops(struct sumw *w, const struct proc *p)
+static void proc_drops(struct sumw *w, const struct sum_proc *p)
 {
-	uint64_t total = drop_total(drops_of(p->drops));
+	uint64_t total = drop_total(&p->drops);
 	sw_obj(w, "dropped");
 	sw_if(w, total != 0);
 	sw_count(w, "      lost %s records:", NULL, total);
-	drop_cells(w, drops_of(p->drops));
+	drop_cells(w, &p->drops);
 	sw_text(w, "\n");
 	sw_endif(w);
 	sw_if(w, 0);            /* the rest in JSON only; -v says it in text */
 	sw_arr(w, "threads");
-	for (size_t k = 1; k < p->nstreams; k++) {
-		const struct thread *t = p->threads[k];
-		if (!t || !drop_total(drops_of(t->drops)))
-			continue;
+	for (size_t k = 0; k < p->nlosses; k++) {
+		const struct sum_loss *l = &p->losses[k];
 		sw_obj(w, NULL);
-		sw_u64(w, NULL, "stream", thread_stream_id(t));
-		sw_i64(w, NULL, "tid", t->tid);
-		sw_str(w, NULL, "name", t->name ? strings_get(t->name) : "");
-		drop_cells(w, drops_of(t->drops));
-		sw_close(w);
-	}
-	for (size_t k = 0; k < p->nunreg; k++) {
-		sw_obj(w, NULL);
-		sw_null(w, NULL, "stream", NULL);
-		sw_i64(w, NULL, "tid", p->unreg[k].tid);
-		sw_str(w, NULL, "name", "");
-		drop_cells(w, &p->unreg[k].drops);
+		if (l->has_stream)
+			sw_u64(w, NULL, "stream", l->stream);
+		else
+			sw_null(w, NULL, "stream", NULL);
+		sw_i64(w, NULL, "tid", l->tid);
+		sw_str(w, NULL, "name", l->name);
+		drop_cells(w, &l->d);
 		sw_close(w);
 	}
 	sw_close(w);
 	sw_obj(w, "process_stream");
-	drop_cells(w, drops_of(p->stream0));
+	drop_cells(w, &p->stream0);
 	sw_close(w);
 	sw_obj(w, "unattributed");
-	drop_cells(w, drops_of(p->unattributed));
+	drop_cells(w, &p->unattributed);
 	sw_close(w);
 	sw_endif(w);
 	sw_close(w);
-}
-
-/* Thread records read from a process's streams (what was kept; GAP records are not). */
-static uint64_t proc_records(const struct proc *p)
-{
-	uint64_t n = 0;
-	for (size_t k = 1; k < p->nstreams; k++)
-		if (p->threads[k])
-			n += p->threads[k]->events;
-	return n;
 }
 
 /* Process images that left no data: their files could not be created. */
@@ -427,41 +415,18 @@ static void lost_list(struct sumw *w, const struct trace *tr)
 	sw_close(w);
 }
 
-/* A process made for a followed one that recorded no image is listed when it had events. */
-static int listed(const struct proc *p)
-{
-	return (!p->made || p->events) && !(p->imp && p->imp->home);
-}
-
-/* The files imported into p (a file's process of p's pid is folded into it: its events are
- * p's): "  [with a.json, b.json imported]", and JSON "imported".  f: the folded imports by
- * the number of their homes, which *k walks along with the list. */
-static void imported_into(struct sumw *w, const struct proc *p, const struct proc *const *f,
-			  size_t nf, size_t *k)
+/* The files imported into p: "  [with a.json, b.json imported]", and JSON "imported". */
+static void imported_into(struct sumw *w, const struct sum_proc *p)
 {
 	sw_arr(w, "imported");
-	size_t shown = 0;
-	for (; *k < nf && f[*k]->imp->home->index <= p->index; ++*k) {
-		const struct proc *q = f[*k];
-		if (q->imp->home != p)
-			continue;
-		const char *src = q->imp->source ? strings_get(q->imp->source) : "?";
-		const char *base = strrchr(src, '/');
-		sw_text(w, shown++ ? ", " : "  [with ");
+	for (size_t k = 0; k < p->nimported; k++) {
+		sw_text(w, k ? ", " : "  [with ");
 		sw_obj(w, NULL);
-		sw_str(w, "%s", "file", base ? base + 1 : src);
+		sw_str(w, "%s", "file", p->imported[k]);
 		sw_close(w);
 	}
 	sw_close(w);
-	sw_text(w, shown ? " imported]" : "");
-}
-
-static int by_home(const void *a, const void *b)
-{
-	const struct proc *x = *(const struct proc *const *)a, *y = *(const struct proc *const *)b;
-	if (x->imp->home->index != y->imp->home->index)
-		return x->imp->home->index < y->imp->home->index ? -1 : 1;
-	return x->index - y->index;
+	sw_text(w, p->nimported ? " imported]" : "");
 }
 
 static int by_value(const void *a, const void *b)
@@ -470,38 +435,40 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* A process the header lists even when it lists only some (--ranks): one that did not end
  * with a final flush, lost records, or is not an ordinary recorded process. */
-static int remarkable(const struct proc *p, const struct proc *const *f, size_t nf)
+static int remarkable(const struct sum_proc *p)
 {
-	if (!p->ended || p->made || p->sys || p->imp || drop_total(drops_of(p->drops)))
-		return 1;
-	for (size_t k = 0; k < nf; k++)
-		if (f[k]->imp->home == p)
-			return 1;
-	return 0;
+	return !(p->flags & SP_ENDED) || (p->flags & (SP_MADE | SP_SYSTEM | SP_IMPORTED)) ||
+	       drop_total(&p->drops) || p->nimported;
 }
 
 /* With more processes than --ranks lists: one line for them all (their ranks as runs, their
  * hosts), under which only the remarkable ones are listed, as many as --ranks allows. */
-static void processes_line(struct sumw *w, const struct trace *tr, size_t listed_n, size_t odd)
+static void processes_line(struct sumw *w, const struct sum_procs *ps, size_t listed_n,
+			   size_t odd)
 {
-	int64_t *ranks = xmallocarray(tr->nprocs + 1, sizeof(*ranks));
-	int64_t *hosts = xmallocarray(tr->nprocs + 1, sizeof(*hosts));
+	int64_t *ranks = xmallocarray(ps->n + 1, sizeof(*ranks));
+	const char **hosts = xmallocarray(ps->n + 1, sizeof(*hosts));
 	size_t nr = 0, nh = 0;
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		const struct proc *p = tr->procs[i];
-		if (!listed(p))
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct sum_proc *p = &ps->v[i];
+		if (!(p->flags & SP_LISTED))
 			continue;
 		if (p->rank >= 0)
 			ranks[nr++] = p->rank;
 		hosts[nh++] = p->host;
 	}
 	qsort(ranks, nr, sizeof(*ranks), by_value);
-	qsort(hosts, nh, sizeof(*hosts), by_value);
+	qsort(hosts, nh, sizeof(*hosts), by_text);
 	size_t distinct = 0;
 	for (size_t i = 0; i < nh; i++)
-		distinct += !i || hosts[i] != hosts[i - 1];
+		distinct += !i || strcmp(hosts[i], hosts[i - 1]);
 	char runs[160], c[32];
 	sw_text(w, "    %s processes", fmt_count(listed_n, c, sizeof(c)));
 	if (nr)
@@ -517,70 +484,63 @@ static void processes_line(struct sumw *w, const struct trace *tr, size_t listed
 	free(hosts);
 }
 
-static void process_list(struct sumw *w, const struct trace *tr)
+static void process_list(struct sumw *w, const struct sum_procs *ps)
 {
-	const struct proc **f = xmallocarray(tr->nprocs + 1, sizeof(*f));
-	size_t nf = 0, k = 0, n = 0, shown = 0;
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		if (tr->procs[i]->imp && tr->procs[i]->imp->home)
-			f[nf++] = tr->procs[i];
-		n += listed(tr->procs[i]);
-	}
-	qsort(f, nf, sizeof(*f), by_home);
+	size_t n = 0, shown = 0;
+	for (size_t i = 0; i < ps->n; i++)
+		n += (ps->v[i].flags & SP_LISTED) != 0;
 	int all = !w->rank_rows || n <= w->rank_rows;
 	if (!all) {
 		size_t odd = 0;
-		for (size_t i = 0; i < tr->nprocs; i++)
-			odd += listed(tr->procs[i]) && remarkable(tr->procs[i], f, nf);
-		processes_line(w, tr, n, odd);
+		for (size_t i = 0; i < ps->n; i++)
+			odd += (ps->v[i].flags & SP_LISTED) && remarkable(&ps->v[i]);
+		processes_line(w, ps, n, odd);
 	}
 	sw_arr(w, "process_list");
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		char label[512];
-		const struct proc *p = tr->procs[i];
-		if (!listed(p))
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct sum_proc *p = &ps->v[i];
+		unsigned f = p->flags;
+		if (!(f & SP_LISTED))
 			continue;
-		int show = all || (shown < w->rank_rows && remarkable(p, f, nf));
+		int show = all || (shown < w->rank_rows && remarkable(p));
 		shown += show;
 		sw_if(w, show);
 		sw_obj(w, NULL);
 		sw_i64(w, "    %" PRId64 "  ", "index", p->index);
-		sw_str(w, "%s", "label", proc_label(p, label, sizeof(label)));
+		sw_str(w, "%s", "label", p->label);
 		if (p->rank >= 0)
 			sw_i64(w, NULL, "rank", p->rank);
 		else
 			sw_null(w, NULL, "rank", NULL);
-		int live = !p->ended && p->writer == WRITER_LIVE;
-		sw_bool(w, "final_flush", p->ended);
-		sw_bool(w, "from_spool", !p->ended && p->from_spool);
-		sw_bool(w, "live", live);
-		sw_bool(w, "system", p->sys != NULL);
-		sw_bool(w, "sampled_only", p->made);
+		sw_bool(w, "final_flush", !!(f & SP_ENDED));
+		sw_bool(w, "from_spool", !!(f & SP_FROM_SPOOL));
+		sw_bool(w, "live", !!(f & SP_LIVE));
+		sw_bool(w, "system", !!(f & SP_SYSTEM));
+		sw_bool(w, "sampled_only", !!(f & SP_MADE));
 		sw_i64(w, NULL, "pid", p->pid);
-		sw_count(w, NULL, "records", proc_records(p));
-		imported_into(w, p, f, nf, &k);
-		sw_text(w, "%s\n", p->made ? "  [system profile only: it recorded no calls of "
-						"its own]"
-				   : p->ended  ? ""
-				   : live ? "  [still running (live): read as far as it was written]"
-				   : p->from_spool ? "  [no final flush (_exit, killed or crashed): "
-						"read from its spool]"
-					      : "  [no final flush (_exit, killed or crashed)]");
+		sw_count(w, NULL, "records", p->records);
+		imported_into(w, p);
+		sw_text(w, "%s\n", f & SP_MADE ? "  [system profile only: it recorded no calls of "
+						 "its own]"
+				   : f & SP_ENDED ? ""
+				   : f & SP_LIVE ? "  [still running (live): read as far as it was written]"
+				   : f & SP_FROM_SPOOL ? "  [no final flush (_exit, killed or crashed): "
+							 "read from its spool]"
+						       : "  [no final flush (_exit, killed or crashed)]");
 		proc_drops(w, p);
 		sw_close(w);
 		sw_endif(w);
 	}
 	sw_close(w);
-	free(f);
 }
 
 /* Files that could not be read, or not to their end (read/diag.c): how many, and which (the
  * first few in the text, all in JSON). */
-static void unreadable(struct sumw *w)
+static void unreadable(struct sumw *w, const struct totals *t)
 {
 	enum { SHOWN = 4 };
-	size_t n;
-	const char *const *v = diag_unreadable_list(&n);
+	size_t n = t->nunreadable;
+	const char *const *v = (const char *const *)t->unreadable;
 	sw_obj(w, "unreadable");
 	sw_if(w, n != 0);
 	sw_u64(w, "  unreadable:  %" PRIu64, "files", n);
@@ -727,33 +687,18 @@ static void import_fixes(struct sumw *w, const struct imp_fixes *x)
 	sw_close(w);
 }
 
-/* Whether p is folded into a process with a thread of that tid (the same thread, whose
- * imported events are drawn beside its own). */
-static int home_has(const struct proc *p, int32_t tid)
-{
-	const struct proc *h = p->imp ? p->imp->home : NULL;
-	for (size_t k = 1; h && k < h->nstreams; k++)
-		if (h->threads[k] && h->threads[k]->tid == tid)
-			return 1;
-	return 0;
-}
-
 static void header(struct summary *s, const struct trace *tr, const struct window *win)
 {
 	struct sumw *w = &s->w;
-	size_t threads = 0, procs = 0;
+	const struct sum_procs *ps = &s->procs;
+	uint64_t threads = 0, procs = 0;
 	struct drop_count drops = { { 0 } };
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		const struct proc *p = tr->procs[i];
-		procs += listed(p);
-		/* a system image's streams are no threads; the threads its records belong to are
-		 * counted where they were seen */
-		for (size_t k = 1; k < p->nstreams; k++)
-			threads += p->threads[k] && !p->sys && (p->threads[k]->events ||
-								 p->threads[k]->seen) &&
-				   !home_has(p, p->threads[k]->tid);
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct sum_proc *p = &ps->v[i];
+		procs += (p->flags & SP_LISTED) != 0;
+		threads += p->threads;
 		for (int r = 0; r < 8; r++)
-			drops.count[r] += drops_of(p->drops)->count[r];
+			drops.count[r] += p->drops.count[r];
 	}
 	sw_str(w, "tprof summary of %s\n", "dir", s->dir);
 	sw_obj(w, "header");
@@ -777,8 +722,8 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	capture_line(w, tr, span);
 	sw_u64(w, "  processes:   %" PRIu64, "processes", procs);
 	sw_u64(w, "   threads: %" PRIu64, "threads", threads);
-	sw_count(w, "   events: %s\n", "events", tr->events);
-	process_list(w, tr);
+	sw_count(w, "   events: %s\n", "events", s->tot.events);
+	process_list(w, ps);
 	lost_list(w, tr);
 	for (size_t i = 0; i < tr->nlost; i++)
 		for (int r = 0; r < 8; r++)
@@ -797,53 +742,53 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_text(w, "\n");
 	sw_close(w);
 	uint64_t imp_skipped = tr->imp_fixes ? imp_fixes_class(tr->imp_fixes, IMP_SKIP) : 0;
-	uint64_t skipped = diag_records_lost + tr->unmatched_pops + tr->unknown_kinds +
-			   tr->over_limit + imp_skipped;
+	uint64_t skipped = s->tot.records_lost + s->tot.unmatched_pops + s->tot.unknown_kinds +
+			   s->tot.over_limit + imp_skipped;
 	sw_obj(w, "skipped");
 	sw_count(w, "  skipped:     %s", "total", skipped);
-	sw_if(w, diag_records_lost || tr->chunks_bad);
-	sw_u64(w, "  [damaged input: %" PRIu64 " records", "damaged_records", diag_records_lost);
-	sw_u64(w, " in %" PRIu64 " chunks]", "damaged_chunks", tr->chunks_bad);
+	sw_if(w, s->tot.records_lost || s->tot.chunks_bad);
+	sw_u64(w, "  [damaged input: %" PRIu64 " records", "damaged_records", s->tot.records_lost);
+	sw_u64(w, " in %" PRIu64 " chunks]", "damaged_chunks", s->tot.chunks_bad);
 	sw_endif(w);
-	sw_if(w, tr->unmatched_pops != 0);
+	sw_if(w, s->tot.unmatched_pops != 0);
 	sw_u64(w, "  [range pops without a push: %" PRIu64 "]", "unmatched_pops",
-	       tr->unmatched_pops);
+	       s->tot.unmatched_pops);
 	sw_endif(w);
-	sw_if(w, tr->unknown_kinds != 0);
-	sw_u64(w, "  [records of unknown kind: %" PRIu64 "]", "unknown_kinds", tr->unknown_kinds);
+	sw_if(w, s->tot.unknown_kinds != 0);
+	sw_u64(w, "  [records of unknown kind: %" PRIu64 "]", "unknown_kinds", s->tot.unknown_kinds);
 	sw_endif(w);
-	sw_if(w, tr->over_limit != 0);
-	sw_u64(w, "  [past what is held open: %" PRIu64 "]", "over_limits", tr->over_limit);
+	sw_if(w, s->tot.over_limit != 0);
+	sw_u64(w, "  [past what is held open: %" PRIu64 "]", "over_limits", s->tot.over_limit);
 	sw_endif(w);
 	sw_if(w, imp_skipped != 0);
 	sw_u64(w, "  [imported events: %" PRIu64 "]", "imported", imp_skipped);
 	sw_endif(w);
 	sw_text(w, "\n");
 	sw_close(w);
-	uint64_t cut = tr->cut_begin + tr->cut_end + tr->cut_steps;
+	uint64_t cut = s->tot.cut_begin + s->tot.cut_end + s->tot.cut_steps;
 	sw_obj(w, "cut");
 	sw_if(w, cut != 0);
 	sw_count(w, "  cut:         %s ranges and steps shown cut where records were dropped", "total",
 		 cut);
-	sw_if(w, tr->cut_begin != 0);
-	sw_count(w, "  [begin dropped: %s]", "begin_dropped", tr->cut_begin);
+	sw_if(w, s->tot.cut_begin != 0);
+	sw_count(w, "  [begin dropped: %s]", "begin_dropped", s->tot.cut_begin);
 	sw_endif(w);
-	sw_if(w, tr->cut_end != 0);
-	sw_count(w, "  [end dropped: %s]", "end_dropped", tr->cut_end);
+	sw_if(w, s->tot.cut_end != 0);
+	sw_count(w, "  [end dropped: %s]", "end_dropped", s->tot.cut_end);
 	sw_endif(w);
-	sw_if(w, tr->cut_steps != 0);
+	sw_if(w, s->tot.cut_steps != 0);
 	sw_count(w, "  [steps ended where the next one's start was dropped: %s]", "steps",
-		 tr->cut_steps);
+		 s->tot.cut_steps);
 	sw_endif(w);
 	sw_text(w, "\n");
 	sw_endif(w);
 	sw_close(w);
 	import_fixes(w, tr->imp_fixes);
-	unreadable(w);
-	adjusted(w, &tr->devorder);
-	sw_if(w, s->unfinished != 0);
+	unreadable(w, &s->tot);
+	adjusted(w, &s->tot.devorder);
+	sw_if(w, s->tot.unfinished != 0);
 	sw_u64(w, "  unfinished:  %" PRIu64 " ranges or steps still open when their process "
-	       "ended\n", "unfinished", s->unfinished);
+	       "ended\n", "unfinished", s->tot.unfinished);
 	sw_endif(w);
 	sw_close(w);
 }
@@ -861,11 +806,271 @@ static void part_end(struct summary *s, unsigned k, const struct sum_span *span)
 	s->part[k] = NULL;
 }
 
+/* ---- the parallel analyzer: every analysis process's counts, merged by the first ------- */
+
+static void totals_of(struct totals *t, const struct trace *tr)
+{
+	t->events = tr->events;
+	t->unmatched_pops = tr->unmatched_pops;
+	t->unknown_kinds = tr->unknown_kinds;
+	t->over_limit = tr->over_limit;
+	t->chunks_bad = tr->chunks_bad;
+	t->cut_begin = tr->cut_begin;
+	t->cut_end = tr->cut_end;
+	t->cut_steps = tr->cut_steps;
+	t->records_lost = diag_records_lost;
+	t->devorder = tr->devorder;
+	size_t n;
+	const char *const *v = diag_unreadable_list(&n);
+	t->unreadable = xmallocarray(n + 1, sizeof(*t->unreadable));
+	for (size_t i = 0; i < n; i++)
+		t->unreadable[i] = xstrdup(v[i]);
+	t->nunreadable = n;
+}
+
+#define TOTALS_U64 10   /* the counts of struct totals, from events to unfinished */
+
+static uint64_t *totals_count(struct totals *t, int i)
+{
+	uint64_t *v[TOTALS_U64] = { &t->events, &t->unmatched_pops, &t->unknown_kinds,
+				    &t->over_limit, &t->chunks_bad, &t->cut_begin, &t->cut_end,
+				    &t->cut_steps, &t->records_lost, &t->unfinished };
+	return v[i];
+}
+
+static void totals_pack(struct totals *t, struct pack *b)
+{
+	for (int i = 0; i < TOTALS_U64; i++)
+		pack_u64(b, *totals_count(t, i));
+	pack_u64(b, t->devorder.to_launch);
+	pack_u64(b, t->devorder.after_prev);
+	pack_i64(b, t->devorder.to_launch_max);
+	pack_i64(b, t->devorder.after_prev_max);
+	pack_u64(b, t->nunreadable);
+	for (size_t i = 0; i < t->nunreadable; i++)
+		pack_str(b, t->unreadable[i]);
+}
+
+static void totals_merge(struct totals *t, struct unpack *u)
+{
+	for (int i = 0; i < TOTALS_U64; i++)
+		*totals_count(t, i) += unpack_u64(u);
+	struct devorder_totals *d = &t->devorder;
+	d->to_launch += unpack_u64(u);
+	d->after_prev += unpack_u64(u);
+	int64_t m = unpack_i64(u);
+	d->to_launch_max = m > d->to_launch_max ? m : d->to_launch_max;
+	m = unpack_i64(u);
+	d->after_prev_max = m > d->after_prev_max ? m : d->after_prev_max;
+	size_t n = unpack_count(u, sizeof(uint64_t));
+	t->unreadable = xreallocarray(t->unreadable, t->nunreadable + n + 1, sizeof(*t->unreadable));
+	for (size_t i = 0; i < n; i++)
+		t->unreadable[t->nunreadable++] = unpack_strdup(u);
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void totals_free(struct totals *t)
+{
+	for (size_t i = 0; i < t->nunreadable; i++)
+		free(t->unreadable[i]);
+	free(t->unreadable);
+}
+
+/* What this analysis process counted, but the steps' median and its runtimes' parts. */
+static void core_pack(struct summary *s, struct pack *b)
+{
+	totals_pack(&s->tot, b);
+	sum_procs_pack(&s->procs, b);
+	steps_pack(&s->steps, b);
+	aggs_pack(b, s->ranges, s->cap);
+	for (int d = 0; d < NDOMAINS; d++)
+		aggs_pack(b, s->calls[d], s->cap);
+	size_t n;
+	uint32_t *ids = by_name(s, s->marks, sizeof(*s->marks), &n);
+	pack_u64(b, n);
+	for (size_t i = 0; i < n; i++) {
+		pack_name(b, ids[i]);
+		pack_u64(b, s->marks[ids[i]]);
+	}
+	free(ids);
+	ids = by_name(s, s->counters, sizeof(*s->counters), &n);
+	pack_u64(b, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct counter_agg *c = &s->counters[ids[i]];
+		pack_name(b, ids[i]);
+		pack_u64(b, c->n);
+		pack_f64(b, c->min);
+		pack_f64(b, c->max);
+		pack_f64(b, c->sum);
+		pack_f64(b, c->last);
+		pack_i64(b, c->last_at.t);
+		pack_i64(b, c->last_at.proc);
+		pack_u64(b, c->last_at.stream);
+	}
+	free(ids);
+}
+
+static void core_merge(struct summary *s, struct unpack *u)
+{
+	totals_merge(&s->tot, u);
+	sum_procs_unpack(&s->procs, u);
+	steps_merge(&s->steps, u);
+	struct agg a;
+	for (size_t i = 0, n = aggs_unpack_count(u); i < n; i++) {
+		uint32_t id = agg_unpack(u, &a);
+		ensure(s, id);
+		agg_merge(&s->ranges[id], &a);
+	}
+	for (int d = 0; d < NDOMAINS; d++)
+		for (size_t i = 0, n = aggs_unpack_count(u); i < n; i++) {
+			uint32_t id = agg_unpack(u, &a);
+			ensure(s, id);
+			if (!s->calls[d])
+				s->calls[d] = xcalloc(s->cap, sizeof(*s->calls[d]));
+			agg_merge(&s->calls[d][id], &a);
+		}
+	for (size_t i = 0, n = unpack_count(u, 2 * sizeof(uint64_t)); i < n; i++) {
+		uint32_t id = unpack_name(u);
+		ensure(s, id);
+		s->marks[id] += unpack_u64(u);
+	}
+	for (size_t i = 0, n = unpack_count(u, 9 * sizeof(uint64_t)); i < n; i++) {
+		uint32_t id = unpack_name(u);
+		ensure(s, id);
+		uint64_t count = unpack_u64(u);
+		double min = unpack_f64(u), max = unpack_f64(u), sum = unpack_f64(u);
+		double last = unpack_f64(u);
+		struct order_key at;
+		at.t = unpack_i64(u);
+		at.proc = unpack_i64(u);
+		at.stream = unpack_u64(u);
+		counter_add(&s->counters[id], count, min, max, sum, last, at);
+	}
+}
+
+/* The runtimes whose events some analysis process saw and that cannot merge their part:
+ * their names (comma-separated), or NULL.  Collective. */
+static char *unmergeable(struct summary *s)
+{
+	uint64_t handed[RT_MAX];
+	memcpy(handed, s->handed, sizeof(handed));
+	par_sum_u64(handed, s->rts->n);
+	char *names = NULL;
+	for (unsigned k = 0; k < s->rts->n; k++) {
+		const struct runtime *rt = s->rts->all[k];
+		if (!handed[k] || (rt->sum_pack && rt->sum_merge))
+			continue;
+		char *more = xasprintf("%s%s%s", names ? names : "", names ? ", " : "", rt->name);
+		free(names);
+		names = more;
+	}
+	return names;
+}
+
+/* The first analysis process gets every other's counts, added into its own; the others
+ * write nothing.  1 on the first (or alone), 0 on the others, -2 when the profile cannot be
+ * summarized in parallel yet, -1 when a pack could not be read (both said once). */
+static int gather(struct summary *s, const struct trace *tr)
+{
+	steps_settle(&s->steps);       /* collective, also alone */
+	if (par_size() < 2)
+		return 1;
+	char *names = unmergeable(s);
+	if (names) {
+		if (par_rank() == 0)
+			fprintf(stderr, "tprof-analyze: --parallel: the summary of %s is not "
+					"computed in parallel yet; run tprof-analyze as one process "
+					"(without mpirun) for it\n", names);
+		free(names);
+		return -2;
+	}
+	struct pack b = { 0 };
+	struct sum_span span = { tr, 0, 0, 0, &s->procs };
+	core_pack(s, &b);
+	for (unsigned k = 0; k < s->rts->n; k++)
+		if (s->part[k] && s->rts->all[k]->sum_pack)
+			s->rts->all[k]->sum_pack(s->part[k], &span, &b);
+	size_t *len_of;
+	char *all = par_gather(b.v, b.n, 0, &len_of);
+	pack_free(&b);
+	if (par_rank() != 0)
+		return 0;
+	size_t off = len_of[0];
+	for (int a = 1; a < par_size(); a++) {
+		struct unpack u = unpack_of(all + off, len_of[a]);
+		off += len_of[a];
+		core_merge(s, &u);
+		for (unsigned k = 0; k < s->rts->n; k++)
+			if (s->part[k] && s->rts->all[k]->sum_merge)
+				s->rts->all[k]->sum_merge(s->part[k], &span, &u);
+		if (u.short_read || u.at != u.end) {
+			diag_error("--parallel: analysis process %d's summary could not be read", a);
+			free(all);
+			free(len_of);
+			return -1;
+		}
+	}
+	free(all);
+	free(len_of);
+	sum_procs_sort(&s->procs);
+	return 1;
+}
+
+/* The parts of an analysis process that writes nothing: written where no one reads them,
+ * which frees them. */
+static void parts_discard(struct summary *s, const struct trace *tr)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;         /* out of memory: said by the allocation that fails next */
+	struct sum_span span = { tr, 0, 0, 0, &s->procs };
+	for (unsigned k = 0; k < s->rts->n; k++) {
+		if (!s->part[k] || !s->rts->all[k]->sum_end)
+			continue;
+		struct sumw quiet;
+		sw_init(&quiet, f, SUMMARY_JSON);
+		s->rts->all[k]->sum_end(s->part[k], &quiet, &span, s->top);
+		s->part[k] = NULL;
+	}
+	fclose(f);
+	free(text);
+}
+
+static void summary_free(struct summary *s)
+{
+	free(s->ranges);
+	for (int d = 0; d < NDOMAINS; d++)
+		free(s->calls[d]);
+	free(s->marks);
+	free(s->counters);
+	steps_free(&s->steps);
+	totals_free(&s->tot);
+	sum_procs_free(&s->procs);
+	free(s->dir);
+	free(s);
+}
+
 static int end(void *priv, const struct trace *tr)
 {
 	struct summary *s = priv;
 	struct sumw *w = &s->w;
 	static const struct window none;
+	totals_of(&s->tot, tr);
+	sum_procs_of(&s->procs, tr);
+	int writes = gather(s, tr);
+	if (writes <= 0) {
+		parts_discard(s, tr);
+		summary_free(s);
+		return writes;
+	}
+	if (s->tot.nunreadable > 1)
+		qsort(s->tot.unreadable, s->tot.nunreadable, sizeof(*s->tot.unreadable), by_path);
 	sw_obj(w, NULL);
 	sw_str(w, NULL, "format", "tprof-summary");
 	sw_i64(w, NULL, "version", SUMMARY_JSON_VERSION);
@@ -879,8 +1084,8 @@ static int end(void *priv, const struct trace *tr)
 	}
 	int64_t covered = hi > lo ? hi - lo : 0;
 	time_table_print(w, "ranges", "Ranges", s->ranges, s->cap, s->top);
-	step_table(s);
-	struct sum_span span = { tr, lo, hi, covered };
+	steps_table(w, &s->steps);
+	struct sum_span span = { tr, lo, hi, covered, &s->procs };
 	for (unsigned k = 0; k < s->rts->n; k++)
 		if (s->rts->all[k]->sum_at == SUM_AFTER_STEPS)
 			part_end(s, k, &span);
@@ -902,14 +1107,7 @@ static int end(void *priv, const struct trace *tr)
 	sw_finish(w);
 	fflush(s->f);
 	int rc = ferror(s->f) ? -1 : 0;
-	free(s->ranges);
-	for (int d = 0; d < NDOMAINS; d++)
-		free(s->calls[d]);
-	free(s->marks);
-	free(s->counters);
-	free(s->steps);
-	free(s->dir);
-	free(s);
+	summary_free(s);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../common/xalloc.h"
+#include "../util/pack.h"
 #include "../util/strings.h"
 #include "table.h"
 
@@ -90,4 +91,37 @@ void time_table_print_bytes(struct sumw *w, const char *key, const char *title,
 			    const struct agg *rows, const uint64_t *bytes, size_t cap, int top)
 {
 	table(w, key, title, rows, bytes, rows ? cap : 0, top);
+}
+
+void aggs_pack(struct pack *b, const struct agg *rows, size_t n)
+{
+	uint64_t with = 0;
+	for (size_t id = 0; rows && id < n; id++)
+		with += rows[id].calls != 0;
+	pack_u64(b, with);
+	for (uint32_t id = 0; rows && id < n; id++) {
+		const struct agg *a = &rows[id];
+		if (!a->calls)
+			continue;
+		pack_name(b, id);
+		pack_u64(b, a->calls);
+		pack_i64(b, a->total);
+		pack_i64(b, a->min);
+		pack_i64(b, a->max);
+	}
+}
+
+size_t aggs_unpack_count(struct unpack *u)
+{
+	return unpack_count(u, 5 * sizeof(uint64_t));
+}
+
+uint32_t agg_unpack(struct unpack *u, struct agg *a)
+{
+	uint32_t id = unpack_name(u);
+	a->calls = unpack_u64(u);
+	a->total = unpack_i64(u);
+	a->min = unpack_i64(u);
+	a->max = unpack_i64(u);
+	return id;
 }

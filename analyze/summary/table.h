@@ -11,6 +11,9 @@
 #include "../util/satarith.h"
 #include "write.h"
 
+struct pack;
+struct unpack;
+
 struct agg {
 	uint64_t calls;
 	int64_t total, min, max;
@@ -38,6 +41,19 @@ static inline void agg_add_n(struct agg *a, uint64_t n, int64_t total, int64_t m
 	a->calls += n;
 	a->total = sat_add(a->total, total);
 }
+
+/* a's figures and b's together. */
+static inline void agg_merge(struct agg *a, const struct agg *b)
+{
+	agg_add_n(a, b->calls, b->total, b->min, b->max);
+}
+
+/* The parallel analyzer: the rows with calls of a table by string id, each with its name
+ * (aggs_pack); read back as a count (aggs_unpack_count) and that many rows, each giving its
+ * figures and returning its name's id here (agg_unpack). */
+void aggs_pack(struct pack *b, const struct agg *rows, size_t n);
+size_t aggs_unpack_count(struct unpack *u);
+uint32_t agg_unpack(struct unpack *u, struct agg *a);
 
 /* Rows with calls, sorted by total time: Total(%), Time, Calls, Avg, Min, Max, Name; in JSON
  * the object `key` with its rows (none when rows is NULL). */

@@ -16,7 +16,19 @@ static void sum_event(void *priv, const struct event *ev)
 
 static void sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
 {
-	devsum_end(priv, w, span->tr, span->covered, top);
+	devsum_end(priv, w, span, top);
+}
+
+static void sum_pack(void *priv, const struct sum_span *span, struct pack *b)
+{
+	(void)span;
+	devsum_pack(priv, b);
+}
+
+static void sum_merge(void *priv, const struct sum_span *span, struct unpack *u)
+{
+	(void)span;
+	devsum_merge(priv, u);
 }
 
 const struct runtime runtime_device = {
@@ -27,4 +39,6 @@ const struct runtime runtime_device = {
 	.sum_event = sum_event,
 	.sum_at = SUM_AFTER_STEPS,
 	.sum_end = sum_end,
+	.sum_pack = sum_pack,
+	.sum_merge = sum_merge,
 };

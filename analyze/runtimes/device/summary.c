@@ -14,6 +14,7 @@
 #include "../../summary/busy.h"
 #include "../../summary/table.h"
 #include "../../util/grow.h"
+#include "../../util/pack.h"
 
 static const int64_t gap_edges[] = { 10000, 20000, 50000, 100000, 1000000, 10000000 };
 static const char *const gap_names[] = { "< 10 us", "10-20 us", "20-50 us", "50-100 us",
@@ -186,8 +187,72 @@ static void finish(struct devstat *s)
 	s->open = 0;
 }
 
-static void devices_table(struct sumw *w, struct devsum *d, const struct trace *tr,
-			  int64_t covered)
+static void copy_pack(struct pack *b, const struct copystat *c)
+{
+	pack_u64(b, c->calls);
+	pack_u64(b, c->bytes);
+	pack_i64(b, c->time);
+}
+
+static void copy_merge(struct copystat *c, struct unpack *u)
+{
+	c->calls += unpack_u64(u);
+	c->bytes += unpack_u64(u);
+	c->time = sat_add(c->time, unpack_i64(u));
+}
+
+void devsum_pack(struct devsum *d, struct pack *b)
+{
+	pack_u64(b, d->ndevs);
+	for (size_t i = 0; i < d->ndevs; i++) {
+		struct devstat *s = &d->devs[i];
+		finish(s);
+		pack_i64(b, s->proc);
+		pack_u64(b, s->device);
+		pack_i64(b, s->busy);
+		pack_u64(b, s->ops);
+		for (int g = 0; g < NGAPS; g++) {
+			pack_u64(b, s->gap_count[g]);
+			pack_i64(b, s->gap_total[g]);
+		}
+	}
+	aggs_pack(b, d->kernels, d->cap);
+	aggs_pack(b, d->callers, d->cap);
+	for (int k = 0; k < 6; k++)
+		copy_pack(b, &d->copies[k]);
+	copy_pack(b, &d->memsets);
+}
+
+/* Another analysis process's devices are other processes' devices: rows of their own. */
+void devsum_merge(struct devsum *d, struct unpack *u)
+{
+	for (size_t i = 0, n = unpack_count(u, (4 + 2 * NGAPS) * sizeof(uint64_t)); i < n; i++) {
+		int proc = (int)unpack_i64(u);
+		struct devstat *s = devstat_of(d, proc, (uint32_t)unpack_u64(u));
+		s->busy = sat_add(s->busy, unpack_i64(u));
+		s->ops += unpack_u64(u);
+		for (int g = 0; g < NGAPS; g++) {
+			s->gap_count[g] += unpack_u64(u);
+			s->gap_total[g] = sat_add(s->gap_total[g], unpack_i64(u));
+		}
+	}
+	struct agg a;
+	for (size_t i = 0, n = aggs_unpack_count(u); i < n; i++) {
+		uint32_t id = agg_unpack(u, &a);
+		ensure(d, id);
+		agg_merge(&d->kernels[id], &a);
+	}
+	for (size_t i = 0, n = aggs_unpack_count(u); i < n; i++) {
+		uint32_t id = agg_unpack(u, &a);
+		ensure(d, id);
+		agg_merge(&d->callers[id], &a);
+	}
+	for (int k = 0; k < 6; k++)
+		copy_merge(&d->copies[k], u);
+	copy_merge(&d->memsets, u);
+}
+
+static void devices_table(struct sumw *w, struct devsum *d, const struct sum_span *span)
 {
 	static const struct busy_names names = { "devices", "Devices", "devices", "Ops", "ops",
 						 "Device", "device", "GPU" };
@@ -195,7 +260,7 @@ static void devices_table(struct sumw *w, struct devsum *d, const struct trace *
 	for (size_t i = 0; i < d->ndevs; i++)
 		rows[i] = (struct busy_row){ d->devs[i].proc, d->devs[i].device, d->devs[i].busy,
 					     d->devs[i].ops };
-	busy_table(w, &names, rows, d->ndevs, tr, covered);
+	busy_table(w, &names, rows, d->ndevs, span);
 	free(rows);
 }
 
@@ -303,14 +368,13 @@ static int by_device(const void *a, const void *b)
 	return x->device < y->device ? -1 : x->device > y->device;
 }
 
-void devsum_end(struct devsum *d, struct sumw *w, const struct trace *tr, int64_t covered,
-		int top)
+void devsum_end(struct devsum *d, struct sumw *w, const struct sum_span *span, int top)
 {
 	for (size_t i = 0; i < d->ndevs; i++)
 		finish(&d->devs[i]);
 	if (d->ndevs > 1)
 		qsort(d->devs, d->ndevs, sizeof(*d->devs), by_device);
-	devices_table(w, d, tr, covered);
+	devices_table(w, d, span);
 	gaps_table(w, d);
 	time_table_print(w, "kernels", "Kernels", d->kernels, d->cap, top);
 	time_table_print(w, "kernels_by_caller", "Kernels by launching function (TPROF_CALLSTACK)",

@@ -7,13 +7,16 @@
 #include <stdio.h>
 
 #include "../../model/output.h"
+#include "../../model/runtime.h"
 #include "../../summary/write.h"
 
 struct devsum;
 struct devsum *devsum_new(void);
 void devsum_event(struct devsum *d, const struct event *ev);
 /* Writes the device tables and frees d. */
-void devsum_end(struct devsum *d, struct sumw *w, const struct trace *tr, int64_t covered,
-		int top);
+void devsum_end(struct devsum *d, struct sumw *w, const struct sum_span *span, int top);
+/* The parallel analyzer's (model/runtime.h): what d counted, packed; another's added in. */
+void devsum_pack(struct devsum *d, struct pack *b);
+void devsum_merge(struct devsum *d, struct unpack *u);
 
 #endif

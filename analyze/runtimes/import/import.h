@@ -38,5 +38,7 @@ void imp_scene_end(struct scene *s, unsigned self);
 void *imp_sum_new(void);
 void imp_sum_event(void *priv, const struct event *ev);
 void imp_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top);
+void imp_sum_pack(void *priv, const struct sum_span *span, struct pack *b);
+void imp_sum_merge(void *priv, const struct sum_span *span, struct unpack *u);
 
 #endif

@@ -20,4 +20,6 @@ const struct runtime runtime_import = {
 	.sum_event = imp_sum_event,
 	.sum_at = SUM_AFTER_STEPS,
 	.sum_end = imp_sum_end,
+	.sum_pack = imp_sum_pack,
+	.sum_merge = imp_sum_merge,
 };

@@ -10,6 +10,7 @@
 #include "../../summary/write.h"
 #include "../../util/strings.h"
 #include "../../util/grow.h"
+#include "../../util/pack.h"
 #include "../../util/satarith.h"
 #include "../../util/u64map.h"
 #include "import.h"
@@ -98,7 +99,36 @@ static int by_self(const void *a, const void *b)
 	const struct op *x = a, *y = b;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	return x->total > y->total ? -1 : x->total < y->total;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(strings_get(x->name), strings_get(y->name));
+}
+
+void imp_sum_pack(void *priv, const struct sum_span *span, struct pack *b)
+{
+	struct impsum *s = priv;
+	(void)span;
+	pack_i64(b, s->total);
+	pack_u64(b, s->nops);
+	for (size_t i = 0; i < s->nops; i++) {
+		pack_name(b, s->ops[i].name);
+		pack_u64(b, s->ops[i].count);
+		pack_i64(b, s->ops[i].total);
+		pack_i64(b, s->ops[i].self);
+	}
+}
+
+void imp_sum_merge(void *priv, const struct sum_span *span, struct unpack *u)
+{
+	struct impsum *s = priv;
+	(void)span;
+	s->total = sat_add(s->total, unpack_i64(u));
+	for (size_t i = 0, n = unpack_count(u, 4 * sizeof(uint64_t)); i < n; i++) {
+		struct op *o = op_of(s, unpack_name(u));
+		o->count += unpack_u64(u);
+		o->total = sat_add(o->total, unpack_i64(u));
+		o->self = sat_add(o->self, unpack_i64(u));
+	}
 }
 
 void imp_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)

@@ -26,7 +26,19 @@ static void sum_event(void *priv, const struct event *ev)
 
 static void sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
 {
-	nrtsum_end(priv, w, span->tr, span->covered, top);
+	nrtsum_end(priv, w, span, top);
+}
+
+static void sum_pack(void *priv, const struct sum_span *span, struct pack *b)
+{
+	(void)span;
+	nrtsum_pack(priv, b);
+}
+
+static void sum_merge(void *priv, const struct sum_span *span, struct unpack *u)
+{
+	(void)span;
+	nrtsum_merge(priv, u);
 }
 
 const struct runtime runtime_nrt = {
@@ -41,6 +53,8 @@ const struct runtime runtime_nrt = {
 	.sum_event = sum_event,
 	.sum_at = SUM_AFTER_STEPS,
 	.sum_end = sum_end,
+	.sum_pack = sum_pack,
+	.sum_merge = sum_merge,
 	.fact_events = RT_KIND(EV_CALL),
 	.facts = nrt_facts,
 };

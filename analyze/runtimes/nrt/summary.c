@@ -20,6 +20,7 @@
 #include "summary.h"
 #include "../../summary/busy.h"
 #include "../../summary/table.h"
+#include "../../util/pack.h"
 #include "../../util/u64map.h"
 
 #define CORE_BITS 256
@@ -145,15 +146,15 @@ static void execution(struct nrtsum *s, const struct event *ev, const struct nrt
 	}
 }
 
-static void failure(struct nrtsum *s, uint32_t name, int status)
+static void failure(struct nrtsum *s, uint32_t name, int status, uint64_t count)
 {
 	for (size_t i = 0; i < s->nfails; i++)
 		if (s->fails[i].name == name && s->fails[i].status == status) {
-			s->fails[i].count++;
+			s->fails[i].count += count;
 			return;
 		}
 	s->fails = xreallocarray(s->fails, s->nfails + 1, sizeof(*s->fails));
-	s->fails[s->nfails++] = (struct failure){ name, status, 1 };
+	s->fails[s->nfails++] = (struct failure){ name, status, count };
 }
 
 void nrtsum_event(struct nrtsum *s, const struct event *ev)
@@ -162,7 +163,7 @@ void nrtsum_event(struct nrtsum *s, const struct event *ev)
 	int64_t dur = ev->t1 > ev->t0 ? ev->t1 - ev->t0 : 0;
 	s->calls++;
 	if (nrt_failed(ev->call->ret))
-		failure(s, ev->name, ev->call->ret);
+		failure(s, ev->name, ev->call->ret, 1);
 	if (!ni)
 		return;
 	if (ni->a.op == TPROF_NRT_EXECUTE && ni->model) {
@@ -175,6 +176,99 @@ void nrtsum_event(struct nrtsum *s, const struct event *ev)
 		t->calls++;
 		t->bytes += ni->a.bytes;
 		t->time = sat_add(t->time, dur);
+	}
+}
+
+/* ---- the parallel analyzer's partial tables ---------------------------------------------- */
+
+static void core_close(struct core *c)
+{
+	if (c->open)
+		c->busy = sat_add(c->busy, c->cur1 - c->cur0);
+	c->open = 0;
+}
+
+void nrtsum_pack(struct nrtsum *s, struct pack *b)
+{
+	pack_u64(b, s->calls);
+	pack_u64(b, s->nmodels);
+	for (size_t i = 0; i < s->nmodels; i++) {
+		const struct model *m = &s->models[i];
+		pack_name(b, m->name);
+		pack_u64(b, m->t.calls);
+		pack_i64(b, m->t.total);
+		pack_i64(b, m->t.min);
+		pack_i64(b, m->t.max);
+		pack_u64(b, m->failed);
+		pack_u64(b, m->in_bytes);
+		pack_u64(b, m->out_bytes);
+		pack_bytes(b, m->cores, sizeof(m->cores));
+		pack_i64(b, m->more_cores);
+	}
+	pack_u64(b, s->ncores);
+	for (size_t i = 0; i < s->ncores; i++) {
+		struct core *c = &s->cores[i];
+		core_close(c);
+		pack_i64(b, c->proc);
+		pack_i64(b, c->nc);
+		pack_u64(b, c->execs);
+		pack_i64(b, c->busy);
+	}
+	for (int op = 0; op < 4; op++)
+		for (int at = 0; at < 4; at++) {
+			const struct traffic *t = &s->traffic[op][at];
+			pack_u64(b, t->calls);
+			pack_u64(b, t->bytes);
+			pack_i64(b, t->time);
+		}
+	pack_u64(b, s->nfails);
+	for (size_t i = 0; i < s->nfails; i++) {
+		pack_name(b, s->fails[i].name);
+		pack_i64(b, s->fails[i].status);
+		pack_u64(b, s->fails[i].count);
+	}
+}
+
+void nrtsum_merge(struct nrtsum *s, struct unpack *u)
+{
+	s->calls += unpack_u64(u);
+	size_t n = unpack_count(u, 9 * sizeof(uint64_t) + CORE_BITS / 8);
+	for (size_t i = 0; i < n; i++) {
+		struct model *m = model_of(s, unpack_name(u));
+		struct agg t;
+		t.calls = unpack_u64(u);
+		t.total = unpack_i64(u);
+		t.min = unpack_i64(u);
+		t.max = unpack_i64(u);
+		agg_merge(&m->t, &t);
+		m->failed += unpack_u64(u);
+		m->in_bytes += unpack_u64(u);
+		m->out_bytes += unpack_u64(u);
+		uint64_t cores[CORE_BITS / 64];
+		unpack_bytes(u, cores, sizeof(cores));
+		for (int k = 0; k < CORE_BITS / 64; k++)
+			m->cores[k] |= cores[k];
+		m->more_cores |= unpack_i64(u) != 0;
+	}
+	n = unpack_count(u, 4 * sizeof(uint64_t));
+	for (size_t i = 0; i < n; i++) {
+		int proc = (int)unpack_i64(u);
+		struct core *c = core_of(s, proc, (int32_t)unpack_i64(u));
+		c->execs += unpack_u64(u);
+		c->busy = sat_add(c->busy, unpack_i64(u));
+	}
+	for (int op = 0; op < 4; op++)
+		for (int at = 0; at < 4; at++) {
+			struct traffic *t = &s->traffic[op][at];
+			t->calls += unpack_u64(u);
+			t->bytes += unpack_u64(u);
+			t->time = sat_add(t->time, unpack_i64(u));
+		}
+	n = unpack_count(u, 3 * sizeof(uint64_t));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t name = unpack_name(u);
+		int status = (int)unpack_i64(u);
+		failure(s, name, status, unpack_u64(u));
 	}
 }
 
@@ -311,8 +405,7 @@ static int by_core(const void *a, const void *b)
 	return x->nc < y->nc ? -1 : x->nc > y->nc;
 }
 
-static void cores_table(struct sumw *w, struct nrtsum *s, const struct trace *tr,
-			int64_t covered)
+static void cores_table(struct sumw *w, struct nrtsum *s, const struct sum_span *span)
 {
 	static const struct busy_names names = { "neuroncores", "NeuronCores", "NeuronCores",
 						 "Execs", "execs", "NeuronCore", "nc", "nc" };
@@ -321,12 +414,10 @@ static void cores_table(struct sumw *w, struct nrtsum *s, const struct trace *tr
 	struct busy_row *rows = xmallocarray(s->ncores + 1, sizeof(*rows));
 	for (size_t i = 0; i < s->ncores; i++) {
 		struct core *c = &s->cores[i];
-		if (c->open)
-			c->busy = sat_add(c->busy, c->cur1 - c->cur0);
-		c->open = 0;
+		core_close(c);
 		rows[i] = (struct busy_row){ c->proc, c->nc, c->busy, c->execs };
 	}
-	busy_table(w, &names, rows, s->ncores, tr, covered);
+	busy_table(w, &names, rows, s->ncores, span);
 	free(rows);
 }
 
@@ -335,7 +426,9 @@ static int by_count(const void *a, const void *b)
 	const struct failure *x = a, *y = b;
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	return x->status - y->status;
+	if (x->status != y->status)
+		return x->status < y->status ? -1 : 1;
+	return strcmp(strings_get(x->name), strings_get(y->name));
 }
 
 static void failures_table(struct sumw *w, struct nrtsum *s, int top)
@@ -368,12 +461,12 @@ static void failures_table(struct sumw *w, struct nrtsum *s, int top)
 	sw_close(w);
 }
 
-void nrtsum_end(struct nrtsum *s, struct sumw *w, const struct trace *tr, int64_t covered, int top)
+void nrtsum_end(struct nrtsum *s, struct sumw *w, const struct sum_span *span, int top)
 {
 	sw_obj(w, "nrt");
 	models_table(w, s, top);
 	traffic_table(w, s);
-	cores_table(w, s, tr, covered);
+	cores_table(w, s, span);
 	failures_table(w, s, top);
 	sw_close(w);
 	free(s->models);

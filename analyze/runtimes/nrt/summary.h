@@ -8,14 +8,17 @@
 #include <stdio.h>
 
 #include "../../model/output.h"
+#include "../../model/runtime.h"
 #include "../../summary/write.h"
 
 struct nrtsum;
 struct nrtsum *nrtsum_new(void);
 /* EV_CALL of domain NRT */
 void nrtsum_event(struct nrtsum *s, const struct event *ev);
-/* Writes the NRT tables (`covered`: the time the numbers cover) and frees s. */
-void nrtsum_end(struct nrtsum *s, struct sumw *w, const struct trace *tr, int64_t covered,
-		int top);
+/* Writes the NRT tables (span: the time the numbers cover, the processes) and frees s. */
+void nrtsum_end(struct nrtsum *s, struct sumw *w, const struct sum_span *span, int top);
+/* The parallel analyzer's (model/runtime.h): what s counted, packed; another's added in. */
+void nrtsum_pack(struct nrtsum *s, struct pack *b);
+void nrtsum_merge(struct nrtsum *s, struct unpack *u);
 
 #endif

@@ -17,4 +17,6 @@ const struct runtime runtime_sys = {
 	.sum_event = sys_sum_event,
 	.sum_at = SUM_AFTER_STEPS,
 	.sum_end = sys_sum_end,
+	.sum_pack = sys_sum_pack,
+	.sum_merge = sys_sum_merge,
 };

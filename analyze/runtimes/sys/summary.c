@@ -10,6 +10,7 @@
 #include "../../../common/xalloc.h"
 #include "../../summary/table.h"
 #include "../../util/grow.h"
+#include "../../util/pack.h"
 #include "../../util/u64map.h"
 #include "sys.h"
 
@@ -18,10 +19,19 @@ struct fn_row {
 	uint64_t mark;                   /* the last sample that counted it in total */
 };
 
+/* Who a row is about, as the tables name it (said once the row is settled: settle()). */
+struct who {
+	int64_t proc, tid;               /* the process's number; the thread's, or -1 */
+	char *thread, *process;          /* "name (tid N)", the process's label */
+	char *host;
+	int64_t mem_total;               /* a system image's host memory, or -1 */
+};
+
 struct thread_row {
-	const struct thread *th;
+	const struct thread *th;         /* NULL: another analysis process's (who says) */
 	uint64_t samples;
 	int64_t in[TPROF_SCHED_EXITED];  /* ns per state (index = enum tprof_sched_state) */
+	struct who who;
 };
 
 struct core_row {
@@ -29,12 +39,14 @@ struct core_row {
 	uint32_t cpu;
 	uint64_t n;
 	double sum, max;
+	struct who who;
 };
 
 struct mem_row {
-	const struct proc *p;
+	const struct proc *p;            /* NULL: another analysis process's */
 	double peak;
 	int host;                        /* a system image's host memory, not a process's RSS */
+	struct who who;
 };
 
 struct syssum {
@@ -48,6 +60,8 @@ struct syssum {
 	size_t ncores;
 	struct mem_row *mems;
 	size_t nmems;
+	uint64_t samples_lost, unattributed, unresolved, missing_files;   /* settled */
+	int settled;
 };
 
 void *sys_sum_new(void)
@@ -102,7 +116,7 @@ static void on_counter(struct syssum *s, const struct event *ev)
 			i++;
 		if (i == s->ncores) {
 			s->cores = xreallocarray(s->cores, s->ncores + 1, sizeof(*s->cores));
-			s->cores[s->ncores++] = (struct core_row){ ev->proc->index, ev->cpu, 0, 0, 0 };
+			s->cores[s->ncores++] = (struct core_row){ .proc = ev->proc->index, .cpu = ev->cpu };
 		}
 		struct core_row *c = &s->cores[i];
 		c->n++;
@@ -119,7 +133,7 @@ static void on_counter(struct syssum *s, const struct event *ev)
 		i++;
 	if (i == s->nmems) {
 		s->mems = xreallocarray(s->mems, s->nmems + 1, sizeof(*s->mems));
-		s->mems[s->nmems++] = (struct mem_row){ ev->proc, 0, host };
+		s->mems[s->nmems++] = (struct mem_row){ .p = ev->proc, .host = host };
 	}
 	if (ev->value > s->mems[i].peak)
 		s->mems[i].peak = ev->value;
@@ -200,19 +214,14 @@ static void functions_table(struct sumw *w, struct syssum *s, int top)
 	free(ids);
 }
 
-static void thread_label(const struct thread *th, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s (tid %d)", th->name ? strings_get(th->name) : "thread", th->tid);
-}
-
 static int by_samples(const void *a, const void *b)
 {
 	const struct thread_row *x = a, *y = b;
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
-	if (x->th->proc->index != y->th->proc->index)
-		return x->th->proc->index < y->th->proc->index ? -1 : 1;
-	return x->th->tid < y->th->tid ? -1 : x->th->tid > y->th->tid;
+	if (x->who.proc != y->who.proc)
+		return x->who.proc < y->who.proc ? -1 : 1;
+	return x->who.tid < y->who.tid ? -1 : x->who.tid > y->who.tid;
 }
 
 static int64_t off_cpu(const struct thread_row *r)
@@ -255,15 +264,12 @@ static int has_states(const struct thread_row *r)
 	return 0;
 }
 
-static void who(struct sumw *w, const struct thread *th)
+static void who(struct sumw *w, const struct who *o)
 {
-	char proc[512], thr[320];
-	proc_label(th->proc, proc, sizeof(proc));
-	thread_label(th, thr, sizeof(thr));
-	sw_i64(w, NULL, "process", th->proc->index);
-	sw_i64(w, NULL, "tid", th->tid);
-	sw_str(w, "%s", "thread", thr);
-	sw_str(w, " of %s\n", "process_label", proc);
+	sw_i64(w, NULL, "process", o->proc);
+	sw_i64(w, NULL, "tid", o->tid);
+	sw_str(w, "%s", "thread", o->thread);
+	sw_str(w, " of %s\n", "process_label", o->process);
 }
 
 static void threads_table(struct sumw *w, struct syssum *s, int top)
@@ -282,7 +288,7 @@ static void threads_table(struct sumw *w, struct syssum *s, int top)
 		sw_obj(w, NULL);
 		sw_count(w, "%10s ", "samples", v[i].samples);
 		sw_real(w, "%6.2f %%  ", "share_pct", pct(v[i].samples, s->samples));
-		who(w, v[i].th);
+		who(w, &v[i].who);
 		sw_close(w);
 	}
 	sw_close(w);
@@ -322,7 +328,7 @@ static void off_cpu_table(struct sumw *w, struct syssum *s, int top)
 	for (size_t i = 0; i < shown; i++) {
 		sw_obj(w, NULL);
 		state_cells(w, v[i].in, off_cpu(&v[i]));
-		who(w, v[i].th);
+		who(w, &v[i].who);
 		sw_close(w);
 	}
 	sw_close(w);
@@ -339,12 +345,6 @@ static void off_cpu_table(struct sumw *w, struct syssum *s, int top)
 	free(v);
 }
 
-static const char *host_of(const struct trace *tr, int index)
-{
-	const struct proc *p = trace_proc_at(tr, index);
-	return p && p->host ? strings_get(p->host) : "?";
-}
-
 static int core_cmp(const void *a, const void *b)
 {
 	const struct core_row *x = a, *y = b;
@@ -353,7 +353,7 @@ static int core_cmp(const void *a, const void *b)
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
 }
 
-static void cores_table(struct sumw *w, struct syssum *s, const struct trace *tr)
+static void cores_table(struct sumw *w, struct syssum *s)
 {
 	if (s->ncores > 1)
 		qsort(s->cores, s->ncores, sizeof(*s->cores), core_cmp);
@@ -370,15 +370,23 @@ static void cores_table(struct sumw *w, struct syssum *s, const struct trace *tr
 		sw_real(w, "%6.1f %% ", "max_pct", c->max);
 		sw_u64(w, "%8" PRIu64 "  ", "samples", c->n);
 		sw_u64(w, "CPU %" PRIu64, "cpu", c->cpu);
-		sw_str(w, " of %s\n", "host", host_of(tr, c->proc));
+		sw_str(w, " of %s\n", "host", c->who.host);
 		sw_close(w);
 	}
 	sw_close(w);
 	sw_close(w);
 }
 
+static int mem_cmp(const void *a, const void *b)
+{
+	const struct mem_row *x = a, *y = b;
+	return x->who.proc < y->who.proc ? -1 : x->who.proc > y->who.proc;
+}
+
 static void memory_table(struct sumw *w, struct syssum *s)
 {
+	if (s->nmems > 1)
+		qsort(s->mems, s->nmems, sizeof(*s->mems), mem_cmp);
 	sw_obj(w, "memory");
 	sw_if(w, s->nmems > 0);
 	sw_text(w, "\nMemory (peaks of the samples)\n%12s %12s  %s\n", "Peak", "Of", "What");
@@ -389,20 +397,17 @@ static void memory_table(struct sumw *w, struct syssum *s)
 			const struct mem_row *m = &s->mems[i];
 			if (m->host != host)
 				continue;
-			char label[512];
 			sw_obj(w, NULL);
 			sw_str(w, NULL, "kind", host ? "host" : "process");
 			sw_bytes(w, "%12s ", "peak_bytes", m->peak);
-			int64_t total = host && m->p->sys ? m->p->sys->mem_total : -1;
+			int64_t total = host ? m->who.mem_total : -1;
 			if (total > 0)
 				sw_bytes(w, "%12s  ", "total_bytes", (double)total);
 			else
 				sw_null(w, "%12s  ", "total_bytes", "-");
-			const char *h = m->p->host ? strings_get(m->p->host) : "?";
-			proc_label(m->p, label, sizeof(label));
-			sw_str(w, host ? "host memory used on %s\n" : NULL, "host", h);
-			sw_str(w, host ? NULL : "RSS of %s\n", "process_label", label);
-			sw_i64(w, NULL, "process", m->p->index);
+			sw_str(w, host ? "host memory used on %s\n" : NULL, "host", m->who.host);
+			sw_str(w, host ? NULL : "RSS of %s\n", "process_label", m->who.process);
+			sw_i64(w, NULL, "process", m->who.proc);
 			sw_close(w);
 		}
 	sw_close(w);
@@ -410,36 +415,195 @@ static void memory_table(struct sumw *w, struct syssum *s)
 }
 
 /* Samples lost, records of unknown threads, addresses left unnamed. */
-static void losses(struct sumw *w, const struct trace *tr)
+static void losses(struct sumw *w, const struct syssum *s)
 {
-	uint64_t lost = 0;
-	for (size_t i = 0; i < tr->nprocs; i++)
-		if (tr->procs[i]->sys)
-			lost += drops_of(tr->procs[i]->drops)->count[TPROF_DROP_SAMPLES];
-	const struct sys_totals *t = &tr->sys;
+	uint64_t lost = s->samples_lost;
 	sw_obj(w, "lost");
-	sw_if(w, lost || t->unattributed || t->unresolved || t->missing_files);
+	sw_if(w, lost || s->unattributed || s->unresolved || s->missing_files);
 	sw_text(w, "\nSystem profile:");
 	sw_count(w, "  samples lost (the kernel's ring buffer was full): %s", "samples_lost", lost);
 	sw_count(w, "; records of unknown threads left out: %s", "unattributed",
-		 t->unattributed);
-	sw_count(w, "; addresses not named: %s", "unresolved_addresses", t->unresolved);
-	sw_count(w, "; ELF files not found or changed: %s\n", "missing_files", t->missing_files);
+		 s->unattributed);
+	sw_count(w, "; addresses not named: %s", "unresolved_addresses", s->unresolved);
+	sw_count(w, "; ELF files not found or changed: %s\n", "missing_files", s->missing_files);
 	sw_endif(w);
 	sw_close(w);
+}
+
+/* ---- settled rows, and the parallel analyzer's partial tables ---------------------------- */
+
+static struct who who_of(const struct proc *p, const struct thread *th)
+{
+	char label[512], thr[320];
+	struct who o = { p->index, th ? th->tid : -1, NULL, NULL, NULL, -1 };
+	if (th)
+		snprintf(thr, sizeof(thr), "%s (tid %d)", th->name ? strings_get(th->name) : "thread",
+			 th->tid);
+	o.thread = xstrdup(th ? thr : "");
+	o.process = xstrdup(proc_label(p, label, sizeof(label)));
+	o.host = xstrdup(p->host ? strings_get(p->host) : "?");
+	o.mem_total = p->sys ? p->sys->mem_total : -1;
+	return o;
+}
+
+static void who_free(struct who *o)
+{
+	free(o->thread);
+	free(o->process);
+	free(o->host);
+}
+
+/* Every row says who it is about, and the losses are counted: what the tables and a pack
+ * need of the trace, once. */
+static void settle(struct syssum *s, const struct trace *tr)
+{
+	if (s->settled)
+		return;
+	s->settled = 1;
+	for (size_t i = 0; i < s->nthreads; i++)
+		s->threads[i].who = who_of(s->threads[i].th->proc, s->threads[i].th);
+	for (size_t i = 0; i < s->ncores; i++) {
+		const struct proc *p = trace_proc_at(tr, s->cores[i].proc);
+		struct who o = { s->cores[i].proc, -1, xstrdup(""), xstrdup(""),
+				 xstrdup(p && p->host ? strings_get(p->host) : "?"), -1 };
+		s->cores[i].who = o;
+	}
+	for (size_t i = 0; i < s->nmems; i++)
+		s->mems[i].who = who_of(s->mems[i].p, NULL);
+	for (size_t i = 0; i < tr->nprocs; i++)
+		if (tr->procs[i]->sys)
+			s->samples_lost += drops_of(tr->procs[i]->drops)->count[TPROF_DROP_SAMPLES];
+	s->unattributed = tr->sys.unattributed;
+	s->unresolved = tr->sys.unresolved;
+	s->missing_files = tr->sys.missing_files;
+}
+
+static void who_pack(struct pack *b, const struct who *o)
+{
+	pack_i64(b, o->proc);
+	pack_i64(b, o->tid);
+	pack_str(b, o->thread);
+	pack_str(b, o->process);
+	pack_str(b, o->host);
+	pack_i64(b, o->mem_total);
+}
+
+static struct who who_unpack(struct unpack *u)
+{
+	struct who o;
+	o.proc = unpack_i64(u);
+	o.tid = unpack_i64(u);
+	o.thread = unpack_strdup(u);
+	o.process = unpack_strdup(u);
+	o.host = unpack_strdup(u);
+	o.mem_total = unpack_i64(u);
+	return o;
+}
+
+void sys_sum_pack(void *priv, const struct sum_span *span, struct pack *b)
+{
+	struct syssum *s = priv;
+	settle(s, span->tr);
+	pack_u64(b, s->samples);
+	uint64_t nfns = 0;
+	for (uint32_t id = 0; id < s->capfns; id++)
+		nfns += s->fns[id].total != 0;
+	pack_u64(b, nfns);
+	for (uint32_t id = 0; id < s->capfns; id++)
+		if (s->fns[id].total) {
+			pack_name(b, id);
+			pack_u64(b, s->fns[id].self);
+			pack_u64(b, s->fns[id].total);
+		}
+	pack_u64(b, s->nthreads);
+	for (size_t i = 0; i < s->nthreads; i++) {
+		pack_u64(b, s->threads[i].samples);
+		pack_bytes(b, s->threads[i].in, sizeof(s->threads[i].in));
+		who_pack(b, &s->threads[i].who);
+	}
+	pack_u64(b, s->ncores);
+	for (size_t i = 0; i < s->ncores; i++) {
+		const struct core_row *c = &s->cores[i];
+		pack_u64(b, c->cpu);
+		pack_u64(b, c->n);
+		pack_f64(b, c->sum);
+		pack_f64(b, c->max);
+		who_pack(b, &c->who);
+	}
+	pack_u64(b, s->nmems);
+	for (size_t i = 0; i < s->nmems; i++) {
+		pack_i64(b, s->mems[i].host);
+		pack_f64(b, s->mems[i].peak);
+		who_pack(b, &s->mems[i].who);
+	}
+	pack_u64(b, s->samples_lost);
+	pack_u64(b, s->unattributed);
+	pack_u64(b, s->unresolved);
+	pack_u64(b, s->missing_files);
+}
+
+/* Another analysis process's rows are of other processes: rows of their own. */
+void sys_sum_merge(void *priv, const struct sum_span *span, struct unpack *u)
+{
+	struct syssum *s = priv;
+	settle(s, span->tr);
+	s->samples += unpack_u64(u);
+	for (size_t i = 0, n = unpack_count(u, 3 * sizeof(uint64_t)); i < n; i++) {
+		struct fn_row *f = fn(s, unpack_name(u));
+		f->self += unpack_u64(u);
+		f->total += unpack_u64(u);
+	}
+	for (size_t i = 0, n = unpack_count(u, 8 * sizeof(uint64_t)); i < n; i++) {
+		s->threads = util_grow(s->threads, &s->capthreads, s->nthreads, sizeof(*s->threads),
+				       64);
+		struct thread_row *r = &s->threads[s->nthreads++];
+		memset(r, 0, sizeof(*r));
+		r->samples = unpack_u64(u);
+		unpack_bytes(u, r->in, sizeof(r->in));
+		r->who = who_unpack(u);
+	}
+	for (size_t i = 0, n = unpack_count(u, 10 * sizeof(uint64_t)); i < n; i++) {
+		s->cores = xreallocarray(s->cores, s->ncores + 1, sizeof(*s->cores));
+		struct core_row *c = &s->cores[s->ncores++];
+		c->cpu = (uint32_t)unpack_u64(u);
+		c->n = unpack_u64(u);
+		c->sum = unpack_f64(u);
+		c->max = unpack_f64(u);
+		c->who = who_unpack(u);
+		c->proc = (int)c->who.proc;
+	}
+	for (size_t i = 0, n = unpack_count(u, 8 * sizeof(uint64_t)); i < n; i++) {
+		s->mems = xreallocarray(s->mems, s->nmems + 1, sizeof(*s->mems));
+		struct mem_row *m = &s->mems[s->nmems++];
+		m->p = NULL;
+		m->host = (int)unpack_i64(u);
+		m->peak = unpack_f64(u);
+		m->who = who_unpack(u);
+	}
+	s->samples_lost += unpack_u64(u);
+	s->unattributed += unpack_u64(u);
+	s->unresolved += unpack_u64(u);
+	s->missing_files += unpack_u64(u);
 }
 
 void sys_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
 {
 	struct syssum *s = priv;
+	settle(s, span->tr);
 	sw_obj(w, "system");
 	functions_table(w, s, top);
 	threads_table(w, s, top);
 	off_cpu_table(w, s, top);
-	cores_table(w, s, span->tr);
+	cores_table(w, s);
 	memory_table(w, s);
-	losses(w, span->tr);
+	losses(w, s);
 	sw_close(w);
+	for (size_t i = 0; i < s->nthreads; i++)
+		who_free(&s->threads[i].who);
+	for (size_t i = 0; i < s->ncores; i++)
+		who_free(&s->cores[i].who);
+	for (size_t i = 0; i < s->nmems; i++)
+		who_free(&s->mems[i].who);
 	free(s->fns);
 	free(s->threads);
 	u64map_free(&s->thread_of);

@@ -25,5 +25,7 @@ int sys_scene_event(struct scene *s, const struct event *ev, unsigned self);
 void *sys_sum_new(void);
 void sys_sum_event(void *priv, const struct event *ev);
 void sys_sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top);
+void sys_sum_pack(void *priv, const struct sum_span *span, struct pack *b);
+void sys_sum_merge(void *priv, const struct sum_span *span, struct unpack *u);
 
 #endif
