@@ -18,6 +18,7 @@
 #include "render/chrome/chrome.h"
 #include "render/perfetto/perfetto.h"
 #include "render/split/split.h"
+#include "parallel/par.h"
 #include "summary/summary.h"
 #include "summary/spread.h"
 #include "util/outname.h"
@@ -48,6 +49,7 @@ struct options {
 	int64_t import_offset_ns;
 	const char *label;       /* what the outputs call the input: DIR, or the first import */
 	const char *job;         /* --job: which of DIR's jobs; NULL: the latest */
+	int parallel;            /* --parallel: one of the analysis processes mpirun started */
 };
 
 static void usage(FILE *f)
@@ -154,6 +156,11 @@ static void usage(FILE *f)
 	      "                         unusual ones listed, and of each table the rows with\n"
 	      "                         the least, median and most of its main column; 'all':\n"
 	      "                         every one.  JSON has every row either way\n"
+	      "      --parallel         be one of K analysis processes started by\n"
+	      "                         'mpirun -np K': each reads its share of DIR, the first\n"
+	      "                         writes the summary, the same as one process's; traces,\n"
+	      "                         --steps, imports, system profiles and MPI and NCCL\n"
+	      "                         calls are not computed in parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -246,7 +253,7 @@ static int output_format(struct options *o)
 /* The long options without a short one, by the number getopt_long returns for each. */
 enum { OPT_START = 1, OPT_END, OPT_STEPS, OPT_TOP, OPT_GROUP_BY, OPT_SUMMARY_FORMAT,
        OPT_PROGRESS = 8, OPT_NO_PROGRESS, OPT_SPLIT, OPT_IMPORT, OPT_IMPORT_STEPS,
-       OPT_IMPORT_OFFSET, OPT_JOB, OPT_RANKS };
+       OPT_IMPORT_OFFSET, OPT_JOB, OPT_RANKS, OPT_PARALLEL };
 
 /* Every long option, for getopt_long (short ones: ":sf:o:vhV"). */
 static const struct option long_options[] = {
@@ -267,6 +274,7 @@ static const struct option long_options[] = {
 	{ "import-steps", required_argument, NULL, OPT_IMPORT_STEPS },
 	{ "import-offset", required_argument, NULL, OPT_IMPORT_OFFSET },
 	{ "job", required_argument, NULL, OPT_JOB },
+	{ "parallel", no_argument, NULL, OPT_PARALLEL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -377,6 +385,7 @@ static int apply_option(int c, char **argv, struct options *o)
 					 "'unknown', 'all')", optarg);
 		o->job = optarg;
 		break;
+	case OPT_PARALLEL: o->parallel = 1; break;
 	case 'v': diag_verbose++; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -601,13 +610,67 @@ static void raise_fd_limit(void)
 	}
 }
 
-int main(int argc, char **argv)
+/* ---- --parallel: one of K analysis processes under mpirun ---------------------------------- */
+
+/* Said once, by the first analysis process. */
+static int parallel_error(const char *what)
 {
-	struct options o = { .rank_rows = SPREAD_ROWS_DEFAULT };
+	if (par_rank() == 0)
+		fprintf(stderr, "tprof-analyze: --parallel: %s; run tprof-analyze as one process "
+				"(without mpirun) for it\n", what);
+	return 2;
+}
+
+/* What the analysis processes do not yet share between them, among the options. */
+static int parallel_options(const struct options *o)
+{
+	if (par_size() < 2)
+		return 0;
+	if (o->format || o->split)
+		return parallel_error("the analysis processes write the summary only, not a trace");
+	if (o->steps)
+		return parallel_error("--steps is not computed in parallel yet");
+	if (o->nimports)
+		return parallel_error("--import is not computed in parallel yet");
+	return 0;
+}
+
+/* What the analysis processes do not yet share between them, in the profile (every one
+ * decides alike). */
+static int parallel_refuses(const struct trace *tr)
+{
+	if (par_size() < 2)
+		return 0;
+	int64_t has[3] = { 0, 0, (int64_t)tr->nlost };
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		has[0] |= tr->procs[i]->sys != NULL;
+		has[1] |= tr->procs[i]->imp != NULL;
+	}
+	par_max_i64(has, 3);
+	if (has[0])
+		return parallel_error("system profiles (tprof-inspect --system) are not analyzed in "
+				      "parallel yet"), 1;
+	if (has[1])
+		return parallel_error("imported traces are not analyzed in parallel yet"), 1;
+	if (has[2])
+		return parallel_error("process images that left no files are not analyzed in "
+				      "parallel yet"), 1;
+	return 0;
+}
+
+/* Whether any analysis process read something. */
+static int parallel_has_data(const struct trace *tr)
+{
+	int64_t has = trace_has_data(tr);
+	par_max_i64(&has, 1);
+	return has != 0;
+}
+
+static int analyze(struct options *op)
+{
+	struct options o = *op;
 	struct trace tr = { 0 };
-	int rc = parse_args(argc, argv, &o);
-	if (rc)
-		return rc;
+	int rc = 0;
 	const char *why;
 	if (tprof_deflate_load(&why) < 0) {     /* every checksum needs it */
 		fprintf(stderr, "tprof-analyze: %s (Debian: apt-get install libdeflate0)\n", why);
@@ -627,7 +690,7 @@ int main(int argc, char **argv)
 		}
 	}
 	raise_fd_limit();
-	progress_init(o.progress);
+	progress_init(par_rank() ? PROGRESS_OFF : o.progress);   /* one line for a job */
 	struct import_req req = { .files = o.imports, .nfiles = o.nimports,
 				  .step_pattern = o.import_steps, .has_offset = !!o.import_offset,
 				  .offset_ns = o.import_offset_ns };
@@ -635,6 +698,8 @@ int main(int argc, char **argv)
 	struct load_hooks hooks = import_hooks(&imports);
 	hooks.job = o.job;
 	int loaded = trace_load_with(&tr, o.dir, &hooks);
+	if (loaded == 0 && parallel_refuses(&tr))
+		loaded = -2;
 	if (loaded < 0) {
 		free(o.imports);
 		free(outpath);
@@ -648,7 +713,7 @@ int main(int argc, char **argv)
 	}
 	/* Nothing recorded but what was lost: the summary says so, nothing else has anything to
 	 * show. */
-	if (!trace_has_data(&tr) && !(tr.nlost && o.summary && !o.format)) {
+	if (!parallel_has_data(&tr) && !(tr.nlost && o.summary && !o.format)) {
 		if (o.dir && tr.nlost)
 			diag_error("no tprof data could be read under %s: %zu process images could not "
 				   "create their files (tprof-analyze -v says what each lost)", o.dir,
@@ -714,9 +779,11 @@ int main(int argc, char **argv)
 	if (!rc)
 		merge_run(&tr, &pl);
 	/* end() finishes the output and frees it, also after a failed begin(). */
-	for (int i = 0; i < pl.nouts; i++)
-		if (outs[i].ops->end(outs[i].priv, &tr) < 0)
-			rc = 1;
+	for (int i = 0; i < pl.nouts; i++) {
+		int ended = outs[i].ops->end(outs[i].priv, &tr);
+		if (ended < 0)
+			rc = ended == -2 ? 2 : 1;   /* -2: what --parallel cannot do yet */
+	}
 	if (outname_release(!rc) < 0 && !rc) {
 		diag_error("%s", outname_error());
 		rc = 1;
@@ -734,5 +801,20 @@ int main(int argc, char **argv)
 	free(o.imports);
 	trace_free(&tr);
 	import_end(&imports);   /* after: the images are parts of its files */
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .rank_rows = SPREAD_ROWS_DEFAULT };
+	int rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc;
+	if (o.parallel && par_start(&argc, &argv) < 0)
+		return 2;
+	rc = parallel_options(&o);
+	if (!rc)
+		rc = analyze(&o);
+	par_stop();
 	return rc;
 }

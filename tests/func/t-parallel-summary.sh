@@ -1,0 +1,119 @@
+#!/bin/sh
+# `mpirun -np K tprof-analyze --parallel DIR --summary`: K analysis processes each read their
+# share of the profile and the first writes the summary, byte for byte the serial analyzer's,
+# in text and in JSON, for K = 1 to 4, under Open MPI's mpirun and MPICH's.  The profiles: a
+# job of eight processes (HIP kernels and copies on two devices each, steps, ranges across
+# threads, marks and counters, a capture window the program opened and closed itself), the
+# same with a damaged chunk, and nrt-synth's two hosts of NeuronCores; also with --ranks,
+# --top and a window.  What is not computed in parallel yet (MPI and NCCL calls, system
+# profiles, traces, --steps) is refused with one line and exit status 2.
+. "$(dirname "$0")/lib.sh"
+need_hip hip-multi hip-gaps roctx-ranges
+GEN="$top_builddir/tests/tools/gen-profile"
+plan 26
+
+# The job: processes side by side, then two more after them.
+cat >"$T/job.sh" <<EOF2
+STANDIN_HIP_KERNEL_US=scale_a:200,shift_b:300 "$APPS/hip-multi" 5 &
+"$APPS/marks" &
+"$APPS/steps" &
+"$APPS/roctx-ranges" &
+"$APPS/threads" &
+"$APPS/hip-gaps" &
+wait
+"$APPS/steps"
+"$APPS/capture" api
+EOF2
+"$INSPECT" -o "$T/mix" -- sh "$T/job.sh" >"$T/job.out" 2>"$T/job.err"
+ok $? "the job runs under tprof-inspect"
+"$ANALYZE" "$T/mix" --summary >"$T/mix.text" 2>"$T/mix.err"
+check "its summary has devices, steps, capture windows, marks and counters to merge" \
+	sh -c 'grep -q "^Devices" "$1" && grep -q "^Steps" "$1" && grep -q "^  recorded: " "$1" &&
+		grep -q "^Marks" "$1" && grep -q "^Counters" "$1" && grep -q "^  processes:   8 " "$1"' \
+	- "$T/mix.text"
+"$APPS/nrt-synth" "$T/nrt" >/dev/null
+ok $? "nrt-synth's profile is written"
+cp -r "$T/mix" "$T/bad" &&
+	f=$(ls -S "$T"/bad/*.tpf | head -1) &&
+	size=$(wc -c <"$f") &&
+	printf 'XXXXXXXXXXXXXXXX' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+ok $? "a copy of the job with 16 bytes overwritten in the middle of its largest file"
+
+# serial NAME DIR [OPTION...]: the serial summaries, text and JSON, as NAME.text, NAME.json.
+serial() {
+	_se_name=$1 _se_dir=$2
+	shift 2
+	"$ANALYZE" "$T/$_se_dir" --summary "$@" >"$T/$_se_name.text" 2>/dev/null &&
+		"$ANALYZE" "$T/$_se_dir" --summary=json "$@" >"$T/$_se_name.json" 2>/dev/null
+}
+serial mix mix && serial nrt nrt && serial bad bad && serial cut mix --ranks 2 --top 3 &&
+	serial window mix --start 20000 --end 300000
+ok $? "the serial summaries are written"
+check "the damaged copy is read past its damage" grep -q "damaged input" "$T/bad.text"
+
+# same NAME DIR K LAUNCHER... -- [OPTION...]: K analysis processes write both summaries as one.
+same() {
+	_sm_name=$1 _sm_dir=$2 _sm_k=$3
+	shift 3
+	_sm_run=
+	while [ "$1" != -- ]; do
+		_sm_run="$_sm_run $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086
+	$_sm_run -np "$_sm_k" "$ANALYZE" --parallel "$T/$_sm_dir" --summary "$@" \
+		>"$T/$_sm_name.$_sm_k.text" 2>"$T/$_sm_name.$_sm_k.err" &&
+		$_sm_run -np "$_sm_k" "$ANALYZE" --parallel "$T/$_sm_dir" --summary=json "$@" \
+			>"$T/$_sm_name.$_sm_k.json" 2>>"$T/$_sm_name.$_sm_k.err"
+	_sm_rc=$?
+	diff "$T/$_sm_name.text" "$T/$_sm_name.$_sm_k.text" | head -5 | sed 's/^/# /'
+	diff "$T/$_sm_name.json" "$T/$_sm_name.$_sm_k.json" | head -5 | sed 's/^/# /'
+	check "$_sm_name: $_sm_k analysis processes ($(basename "${_sm_run# }" | cut -d' ' -f1)) write the serial summary, text and JSON" \
+		sh -c '[ "$1" = 0 ] && cmp -s "$2.text" "$3.text" && cmp -s "$2.json" "$3.json"' \
+		- "$_sm_rc" "$T/$_sm_name" "$T/$_sm_name.$_sm_k"
+}
+OMPI="$MPIRUN $MPIRUN_FLAGS"
+same mix mix 1 $OMPI --
+same mix mix 2 $OMPI --
+same mix mix 3 $OMPI --
+same mix mix 4 $OMPI --
+same nrt nrt 2 $OMPI --
+same nrt nrt 4 $OMPI --
+same bad bad 2 $OMPI --
+same bad bad 3 $OMPI --
+same cut mix 3 $OMPI -- --ranks 2 --top 3
+same window mix 2 $OMPI -- --start 20000 --end 300000
+same mix mix 2 "$MPIRUN_MPICH" --
+same mix mix 3 "$MPIRUN_MPICH" --
+same nrt nrt 2 "$MPIRUN_MPICH" --
+same cut mix 4 "$MPIRUN_MPICH" -- --ranks 2 --top 3
+"$ANALYZE" --parallel "$T/mix" --summary >"$T/alone.text" 2>/dev/null
+check "--parallel without a launcher is the serial analyzer" cmp -s "$T/mix.text" "$T/alone.text"
+
+# refused NAME WHY COMMAND...: exit status 2 and one line that names what is not parallel yet.
+refused() {
+	_rf_name=$1 _rf_why=$2
+	shift 2
+	"$@" >"$T/refused.out" 2>"$T/refused.err"
+	_rf_rc=$?
+	check "$_rf_name: refused (exit status $_rf_rc, $(grep -c 'tprof-analyze: --parallel' "$T/refused.err") line), nothing written" \
+		sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: --parallel: .*$2" "$3")" = 1 ] &&
+			! [ -s "$4" ]' - "$_rf_rc" "$_rf_why" "$T/refused.err" "$T/refused.out"
+}
+"$GEN" -r 4 -s 3 -n "$T/gen" >/dev/null
+# shellcheck disable=SC2086
+refused "MPI and NCCL calls" "the summary of mpi, nccl is not computed in parallel yet" \
+	$OMPI -np 2 "$ANALYZE" --parallel "$T/gen" --summary
+printf 'image recorded host=n1 pid=100 exe=/bin/app start=1ms end=90ms\nthread tid=100 name=app\nrange tid=100 t0=2ms t1=80ms name=main\nimage system host=n1 pid=50 start=1ms end=100ms\ntask seen t=1ms pid=100 tid=100 ppid=1 comm=app exe=/bin/app\nsample t=10ms pid=100 tid=100 cpu=0 u=0x401000\n' |
+	"$top_builddir/tests/tools/mk-sysimage" "$T/sys"
+# shellcheck disable=SC2086
+refused "a system profile" "system profiles .* are not analyzed in parallel yet" \
+	$OMPI -np 2 "$ANALYZE" --parallel "$T/sys" --summary
+# shellcheck disable=SC2086
+refused "a trace" "the analysis processes write the summary only" \
+	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --format chrome -o "$T/trace.json"
+refused "--steps" "--steps is not computed in parallel yet" \
+	"$MPIRUN_MPICH" -np 2 "$ANALYZE" --parallel "$T/mix" --summary --steps 1:2
+check "the trace refused is not written" test ! -e "$T/trace.json"
+finish
