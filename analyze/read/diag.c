@@ -15,6 +15,7 @@
 
 int diag_verbose;
 int diag_quiet;
+int diag_muted;
 uint64_t diag_warnings;
 uint64_t diag_records_lost;
 
@@ -23,7 +24,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
-	if (diag_quiet)
+	if (diag_quiet || diag_muted)
 		return;
 	pthread_mutex_lock(&lock);
 	diag_warnings++;
@@ -45,6 +46,8 @@ static size_t nunreadable, capunreadable;
 void diag_unreadable(const char *path, const char *fmt, ...)
 {
 	va_list ap;
+	if (diag_muted)
+		return;
 	pthread_mutex_lock(&lock);
 	diag_warnings++;
 	progress_clear();
@@ -79,6 +82,8 @@ void diag_lost(uint64_t records)
  * line's. */
 static void say(const char *fmt, va_list ap)
 {
+	if (diag_muted)
+		return;
 	pthread_mutex_lock(&lock);
 	progress_clear();
 	fputs("tprof-analyze: ", stderr);

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../parallel/par.h"
 #include "../util/progress.h"
 #include "share.h"
 #include "system.h"
@@ -21,10 +22,15 @@ static void sort_pieces(struct proc *p)
  * imported images) and put them on the time axis once the recorded ones are. */
 int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *h)
 {
-	if (dir && scan_dir(tr, dir) < 0)
-		return -1;
-	if (dir && jobs_select(tr, h ? h->job : NULL, dir) < 0)
-		return -2;
+	/* every analysis process of the parallel analyzer finds the same files: the first says
+	 * what it finds, then each what it reads */
+	int mute = par_rank() != 0;
+	diag_muted += mute;
+	int rc = dir && scan_dir(tr, dir) < 0 ? -1
+		 : dir && jobs_select(tr, h ? h->job : NULL, dir) < 0 ? -2 : 0;
+	diag_muted -= mute;
+	if (rc < 0)
+		return rc;
 	share_select(tr);
 	if (h && h->add && h->add(tr, h->ctx) < 0)
 		return -1;

@@ -437,6 +437,8 @@ void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_lost(uint64_t records);
 extern int diag_verbose;
 extern int diag_quiet;              /* > 0: warnings and notes are not said (nor counted) */
+extern int diag_muted;              /* > 0: nothing is said nor listed: another analysis
+				     * process of the parallel analyzer says the same */
 extern uint64_t diag_warnings;
 extern uint64_t diag_records_lost;  /* records in damaged input that were skipped */
 

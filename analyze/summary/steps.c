@@ -69,7 +69,8 @@ void steps_settle(struct steps *s)
 	s->min = s->n ? s->v[0].dur : INT64_MAX;
 	s->max = s->n ? s->v[s->n - 1].dur : INT64_MIN;
 	s->nslow = s->n < STEPS_KEEP ? s->n : STEPS_KEEP;
-	memcpy(s->slow, s->v + s->n - s->nslow, s->nslow * sizeof(*s->slow));
+	if (s->nslow)
+		memcpy(s->slow, s->v + s->n - s->nslow, s->nslow * sizeof(*s->slow));
 	uint64_t count = s->n;
 	int64_t lo = s->min, hi = s->max;
 	par_sum_u64(&count, 1);

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 26
+plan 27
 
 # The job: processes side by side, then two more after them.
 cat >"$T/job.sh" <<EOF2
@@ -36,8 +36,9 @@ ok $? "nrt-synth's profile is written"
 cp -r "$T/mix" "$T/bad" &&
 	f=$(ls -S "$T"/bad/*.tpf | head -1) &&
 	size=$(wc -c <"$f") &&
-	printf 'XXXXXXXXXXXXXXXX' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
-ok $? "a copy of the job with 16 bytes overwritten in the middle of its largest file"
+	printf 'XXXXXXXXXXXXXXXX' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null &&
+	ln -s nowhere "$T/bad/gone.1.2.tpf"
+ok $? "a copy of the job with 16 bytes overwritten in the middle of its largest file, and a link to nothing"
 
 # serial NAME DIR [OPTION...]: the serial summaries, text and JSON, as NAME.text, NAME.json.
 serial() {
@@ -49,7 +50,8 @@ serial() {
 serial mix mix && serial nrt nrt && serial bad bad && serial cut mix --ranks 2 --top 3 &&
 	serial window mix --start 20000 --end 300000
 ok $? "the serial summaries are written"
-check "the damaged copy is read past its damage" grep -q "damaged input" "$T/bad.text"
+check "the damaged copy is read past its damage, the link listed as unreadable" \
+	sh -c 'grep -q "damaged input" "$1" && grep -q "^  unreadable:  1 file not read" "$1"' - "$T/bad.text"
 
 # same NAME DIR K LAUNCHER... -- [OPTION...]: K analysis processes write both summaries as one.
 same() {
@@ -82,6 +84,8 @@ same nrt nrt 2 $OMPI --
 same nrt nrt 4 $OMPI --
 same bad bad 2 $OMPI --
 same bad bad 3 $OMPI --
+check "bad: the link to nothing is said once in each run (text, JSON), not by each of the 3 analysis processes" \
+	test "$(grep -c "gone.1.2.tpf: a symbolic link to nothing" "$T/bad.3.err")" = 2
 same cut mix 3 $OMPI -- --ranks 2 --top 3
 same window mix 2 $OMPI -- --start 20000 --end 300000
 same mix mix 2 "$MPIRUN_MPICH" --
