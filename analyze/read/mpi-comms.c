@@ -9,6 +9,7 @@
 #include "../../common/hash.h"
 #include "../../common/xalloc.h"
 #include "../util/grow.h"
+#include "share.h"
 #include "trace.h"
 
 /* The key of a communicator in tr->comm_of: its id, and for MPI_COMM_SELF whose it is. */
@@ -54,14 +55,17 @@ static int by_rank(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* How many members of each communicator have their process in the trace, counted once. */
+/* How many members of each communicator have their process in the trace, counted once (in
+ * the parallel analyzer, the processes of every analysis process). */
 static void count_recorded(struct trace *tr)
 {
-	int64_t *ranks = xmallocarray(tr->nprocs ? tr->nprocs : 1, sizeof(*ranks));
+	int64_t *mine = xmallocarray(tr->nprocs ? tr->nprocs : 1, sizeof(*mine));
 	size_t n = 0;
 	for (size_t i = 0; i < tr->nprocs; i++)
 		if (tr->procs[i]->rank >= 0)
-			ranks[n++] = tr->procs[i]->rank;
+			mine[n++] = tr->procs[i]->rank;
+	int64_t *ranks = share_all(mine, n, sizeof(*mine), &n);
+	free(mine);
 	qsort(ranks, n, sizeof(*ranks), by_rank);
 	for (size_t i = 0; i < tr->ncomms; i++) {
 		struct mpi_comm *c = tr->comms[i];
@@ -74,9 +78,11 @@ static void count_recorded(struct trace *tr)
 	free(ranks);
 }
 
-/* Once every process stream is read: sorted, for lookups by id from then on. */
+/* Once every process stream is read: every analysis process's (share.h), sorted, for lookups
+ * by id from then on. */
 void mpi_comms_finish(struct trace *tr)
 {
+	share_comms(tr);
 	u64map_free(&tr->comm_of);
 	if (tr->ncomms > 1)
 		qsort(tr->comms, tr->ncomms, sizeof(*tr->comms), by_key);
@@ -138,6 +144,31 @@ static void add_members(struct mpi_comm *c, uint32_t first, const int32_t *ranks
 		c->known = (uint32_t)(first + n);
 }
 
+/* A communicator's description d (members [d->first, d->first + n) in ranks): a new entry, or
+ * what an entry of its id does not know yet (the first description of an id stands). */
+static void merge(struct trace *tr, const struct tprof_comm_def *d, uint8_t kind,
+		  int32_t self_rank, uint32_t name, const int32_t *ranks, size_t n)
+{
+	struct mpi_comm *c = find(tr, d->id, self_rank);
+	if (!c)
+		c = comm_new(tr, d, kind, self_rank);
+	else if (c->size != d->size ||
+		 c->remote_size != (kind == TPROF_COMMK_INTER ? d->remote_size : 0))
+		return;   /* two communicators under one id: the first description stands */
+	if (!c->name && name)
+		c->name = name;
+	if (!c->parent)
+		c->parent = d->parent;
+	add_members(c, d->first, ranks, n);
+}
+
+void mpi_comm_merge(struct trace *tr, const struct mpi_comm *c)
+{
+	struct tprof_comm_def d = { .id = c->id, .parent = c->parent, .size = c->size,
+				    .remote_size = c->remote_size, .first = 0 };
+	merge(tr, &d, c->kind, c->self_rank, c->name, c->members, c->known);
+}
+
 /* A COMM record of process p (stream 0). */
 void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r)
 {
@@ -152,17 +183,9 @@ void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r)
 	if (kind == TPROF_COMMK_WORLD && p->rank < 0 && d.my_rank >= 0)
 		p->rank = d.my_rank;
 	int32_t self_rank = d.id == TPROF_COMM_SELF ? (int32_t)p->rank : 0;
-	struct mpi_comm *c = find(tr, d.id, self_rank);
-	if (!c)
-		c = comm_new(tr, &d, kind, self_rank);
-	else if (c->size != d.size || c->remote_size != (kind == TPROF_COMMK_INTER ? d.remote_size : 0))
-		return;   /* two communicators under one id: the first description stands */
-	if (!c->name && r->name)
-		c->name = proc_string(p, r->name);
-	if (!c->parent)
-		c->parent = d.parent;
 	const int32_t *ranks = (const int32_t *)((const uint8_t *)(r + 1) + TPROF_UNIT);
-	add_members(c, d.first, ranks, (size_t)(r->ext - 1) * (TPROF_UNIT / sizeof(int32_t)));
+	merge(tr, &d, kind, self_rank, r->name ? proc_string(p, r->name) : 0, ranks,
+	      (size_t)(r->ext - 1) * (TPROF_UNIT / sizeof(int32_t)));
 }
 
 /* Member i (of both groups, local first) as a world rank; -1 where no record said. */

@@ -319,6 +319,49 @@ void share_host_earliest(const uint32_t *hosts, struct clock_point *earliest, in
 	free(all);
 }
 
+/* ---- the MPI communicators ------------------------------------------------------------------ */
+
+void share_comms(struct trace *tr)
+{
+	if (par_size() < 2)
+		return;
+	struct pack mine = { 0 };
+	for (size_t i = 0; i < tr->ncomms; i++) {
+		const struct mpi_comm *c = tr->comms[i];
+		pack_u64(&mine, c->id);
+		pack_u64(&mine, c->parent);
+		pack_u64(&mine, c->kind);
+		pack_u64(&mine, c->size);
+		pack_u64(&mine, c->remote_size);
+		pack_i64(&mine, c->self_rank);
+		pack_name(&mine, c->name);
+		pack_u64(&mine, c->known);
+		pack_bytes(&mine, c->members, c->known * sizeof(*c->members));
+	}
+	size_t total;
+	char *all = everyone(&mine, &total);
+	pack_free(&mine);
+	/* all of them in order, this one's among them */
+	mpi_comms_free(tr);
+	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
+		struct mpi_comm c = { 0 };
+		c.id = unpack_u64(&u);
+		c.parent = unpack_u64(&u);
+		c.kind = (uint8_t)unpack_u64(&u);
+		c.size = (uint32_t)unpack_u64(&u);
+		c.remote_size = (uint32_t)unpack_u64(&u);
+		c.self_rank = (int32_t)unpack_i64(&u);
+		c.name = unpack_name(&u);
+		c.known = (uint32_t)unpack_count(&u, sizeof(*c.members));
+		c.members = xmallocarray((size_t)c.known + 1, sizeof(*c.members));
+		unpack_bytes(&u, c.members, c.known * sizeof(*c.members));
+		if (!u.short_read && c.size <= (1u << 24) && c.remote_size <= (1u << 24))
+			mpi_comm_merge(tr, &c);
+		free(c.members);
+	}
+	free(all);
+}
+
 void share_span(int64_t *start_ns, int64_t *end_ns)
 {
 	par_min_i64(start_ns, 1);

@@ -531,6 +531,8 @@ void clocksync_apply(struct trace *tr);
 /* mpi-comms.c: communicators from the COMM records (procstream.c adds them) */
 void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r);
 void mpi_comms_finish(struct trace *tr);   /* after every process stream is read */
+/* Another analysis process's communicator c merged in as its COMM records would be. */
+void mpi_comm_merge(struct trace *tr, const struct mpi_comm *c);
 void mpi_comms_free(struct trace *tr);
 /* The communicator with this id (TPROF_COMM_SELF: that of world rank self_rank), or NULL. */
 const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t self_rank);

@@ -1,8 +1,8 @@
 /* test-share.c — the parallel analyzer's loading (analyze/read/share.c), run by
  * func/t-share.sh alone and under mpirun: each analysis process loads its share of DIR, and
  * the first prints every process as the whole job sees it (number, rank, pid, host, span,
- * clock correction), the trace's span and its jobs' commands.  The listing must not depend on how many
- * processes loaded the profile.  Usage: test-share DIR */
+ * clock correction), the trace's span, its jobs' commands and the MPI communicators.  The
+ * listing must not depend on how many processes loaded the profile.  Usage: test-share DIR */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +63,17 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			puts(line[i]);
 		free(line);
+		/* the communicators, as every analysis process has them */
+		for (size_t i = 0; i < tr.ncomms; i++) {
+			const struct mpi_comm *c = tr.comms[i];
+			printf("comm %#" PRIx64 " self %d kind %u size %u+%u parent %#" PRIx64
+			       " name '%s' recorded %u members", c->id, c->self_rank, c->kind, c->size,
+			       c->remote_size, c->parent, c->name ? strings_get(c->name) : "",
+			       c->recorded);
+			for (uint32_t k = 0; k < c->known; k++)
+				printf(" %d", c->members[k]);
+			putchar('\n');
+		}
 	}
 	free(all);
 	free(lens);
