@@ -68,6 +68,7 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 	system_attach(tr);
 	trace_order(tr);
 	share_order(tr);
+	share_ranks(tr);
 	progress_end();
 	return 0;
 }
@@ -101,6 +102,9 @@ void trace_free(struct trace *tr)
 	free(tr->refs);
 	tr->refs = NULL;
 	tr->nrefs = 0;
+	free(tr->homes);
+	tr->homes = NULL;
+	tr->nhomes = 0;
 	for (size_t i = 0; i < tr->nfound; i++)
 		free(tr->found[i]);
 	free(tr->found);

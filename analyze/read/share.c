@@ -368,6 +368,39 @@ void share_span(int64_t *start_ns, int64_t *end_ns)
 	par_max_i64(end_ns, 1);
 }
 
+/* ---- every rank's process ------------------------------------------------------------------ */
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct rank_home *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void share_ranks(struct trace *tr)
+{
+	struct rank_home *mine = xmallocarray(tr->nprocs + 1, sizeof(*mine));
+	size_t n = 0;
+	tr->world_size = -1;
+	memset(mine, 0, (tr->nprocs + 1) * sizeof(*mine));   /* the padding is sent too */
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *p = tr->procs[i];
+		if (p->world_size > tr->world_size && p->world_size < (1 << 24))
+			tr->world_size = p->world_size;
+		if (p->rank < 0 || p->rank >= INT32_MAX)
+			continue;
+		mine[n].rank = (int32_t)p->rank;
+		mine[n].from = par_rank();
+		mine[n++].index = p->index;
+	}
+	free(tr->homes);
+	tr->homes = share_all(mine, n, sizeof(*mine), &tr->nhomes);
+	free(mine);
+	qsort(tr->homes, tr->nhomes, sizeof(*tr->homes), by_rank);
+	par_max_i64(&tr->world_size, 1);
+}
+
 /* ---- every process's number -------------------------------------------------------------- */
 
 /* A process as numbering sees it, and where it is read. */

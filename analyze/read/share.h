@@ -44,5 +44,8 @@ void share_span(int64_t *start_ns, int64_t *end_ns);
 /* After trace_order: every process numbered as the serial analyzer numbers them, and
  * tr->procs in that order. */
 void share_order(struct trace *tr);
+/* Then: every process with a rank, whoever reads it (tr->homes; also in the serial
+ * analyzer). */
+void share_ranks(struct trace *tr);
 
 #endif

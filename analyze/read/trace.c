@@ -132,6 +132,19 @@ void trace_order(struct trace *tr)
 		tr->procs[i]->index = (int)i + 1;
 }
 
+const struct rank_home *trace_rank_home(const struct trace *tr, int64_t rank)
+{
+	size_t lo = 0, hi = tr->nhomes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tr->homes[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tr->nhomes && tr->homes[lo].rank == rank ? &tr->homes[lo] : NULL;
+}
+
 const struct proc *trace_proc_at(const struct trace *tr, int64_t index)
 {
 	if (index >= 1 && (uint64_t)index <= tr->nprocs && tr->procs[index - 1]->index == index)

@@ -344,6 +344,14 @@ struct mpi_totals {
 	uint64_t rma_unlinked;          /* in an epoch whose end at the target was never read */
 };
 
+/* A process with a rank, wherever it is read: in the parallel analyzer each analysis process
+ * reads its share and knows of the others' ranks (read/share.c). */
+struct rank_home {
+	int32_t rank;
+	int32_t from;                   /* the analysis process that reads it (0: serial) */
+	int64_t index;                  /* its number */
+};
+
 /* An MPI communicator, from the COMM records of every process (mpi-comms.c). */
 struct mpi_comm {
 	uint64_t id;
@@ -395,6 +403,10 @@ struct trace {
 	 * measured against, with their timebases only (read/share.c) */
 	struct proc **refs;
 	size_t nrefs;
+	struct rank_home *homes;        /* every process with a rank, by rank (read/share.c) */
+	size_t nhomes;
+	int64_t world_size;             /* the largest MPI_COMM_WORLD size a process saw (below
+					 * 2^24), or -1 */
 	struct job *jobs;               /* every job found under the directory, oldest first */
 	size_t njobs;
 	struct mpi_comm **comms;        /* MPI communicators, from every process's COMM records */
@@ -574,6 +586,8 @@ int proc_key_cmp(const struct proc_key *x, const struct proc_key *y);
 uint64_t proc_file_bytes(const struct proc *p);
 /* The process numbered `index` (1, 2, ...: trace_order), NULL when none is. */
 const struct proc *trace_proc_at(const struct trace *tr, int64_t index);
+/* The process of a rank (the first by number when two have it), or NULL. */
+const struct rank_home *trace_rank_home(const struct trace *tr, int64_t rank);
 /* Whether p is shown only as part of another process, or not at all: an imported process
  * whose events go to the recorded process it belongs to, or a made process the sampler left
  * out.  Such processes are numbered after every other. */
