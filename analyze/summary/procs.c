@@ -46,6 +46,8 @@ static void row_of(struct sum_proc *r, const struct proc *p)
 	r->index = p->index;
 	r->rank = p->rank;
 	r->pid = p->pid;
+	r->start_ns = p->start_ns;
+	r->end_ns = p->end_ns;
 	r->host = xstrdup(p->host ? strings_get(p->host) : "?");
 	r->label = xstrdup(proc_label(p, label, sizeof(label)));
 	int live = !p->ended && p->writer == WRITER_LIVE;
@@ -122,6 +124,8 @@ void sum_procs_pack(const struct sum_procs *s, struct pack *b)
 		pack_i64(b, r->index);
 		pack_i64(b, r->rank);
 		pack_i64(b, r->pid);
+		pack_i64(b, r->start_ns);
+		pack_i64(b, r->end_ns);
 		pack_str(b, r->host);
 		pack_str(b, r->label);
 		pack_u64(b, r->flags);
@@ -147,7 +151,7 @@ void sum_procs_pack(const struct sum_procs *s, struct pack *b)
 
 void sum_procs_unpack(struct sum_procs *s, struct unpack *u)
 {
-	size_t n = unpack_count(u, 12 * sizeof(uint64_t));
+	size_t n = unpack_count(u, 14 * sizeof(uint64_t));
 	s->v = xreallocarray(s->v, s->n + n + 1, sizeof(*s->v));
 	for (size_t i = 0; i < n && !u->short_read; i++) {
 		struct sum_proc *r = &s->v[s->n++];
@@ -155,6 +159,8 @@ void sum_procs_unpack(struct sum_procs *s, struct unpack *u)
 		r->index = unpack_i64(u);
 		r->rank = unpack_i64(u);
 		r->pid = unpack_i64(u);
+		r->start_ns = unpack_i64(u);
+		r->end_ns = unpack_i64(u);
 		r->host = unpack_strdup(u);
 		r->label = unpack_strdup(u);
 		r->flags = (unsigned)unpack_u64(u);

@@ -35,6 +35,7 @@ enum {
 
 struct sum_proc {
 	int64_t index, rank, pid;       /* rank -1: none */
+	int64_t start_ns, end_ns;       /* on the trace's axis */
 	char *host, *label;
 	unsigned flags;                 /* SP_* */
 	uint64_t records;               /* thread records read */

@@ -58,6 +58,7 @@ struct totals {
 	uint64_t events, unmatched_pops, unknown_kinds, over_limit, chunks_bad;
 	uint64_t cut_begin, cut_end, cut_steps, records_lost, unfinished;
 	struct devorder_totals devorder;
+	int64_t end_ns;               /* the trace's end: where the last process's data ends */
 	char **unreadable;            /* files not read, or not to the end */
 	size_t nunreadable;
 };
@@ -706,9 +707,9 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	time_t secs = (time_t)(tr->start_ns / 1000000000);
 	struct tm tm;
 	char when[64] = "? (nothing recorded)";
-	if (tr->end_ns >= tr->start_ns && gmtime_r(&secs, &tm))
+	if (s->tot.end_ns >= tr->start_ns && gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	int64_t span = tr->end_ns > tr->start_ns ? tr->end_ns - tr->start_ns : 0;
+	int64_t span = s->tot.end_ns > tr->start_ns ? s->tot.end_ns - tr->start_ns : 0;
 	sw_dur(w, "  wall time:   %s", "wall_time_ns", span);
 	sw_i64(w, NULL, "trace_start_unix_ns", tr->start_ns);
 	sw_bool(w, "dated", !tr->undated);
@@ -820,6 +821,7 @@ static void totals_of(struct totals *t, const struct trace *tr)
 	t->cut_steps = tr->cut_steps;
 	t->records_lost = diag_records_lost;
 	t->devorder = tr->devorder;
+	t->end_ns = tr->end_ns;
 	size_t n;
 	const char *const *v = diag_unreadable_list(&n);
 	t->unreadable = xmallocarray(n + 1, sizeof(*t->unreadable));
@@ -846,6 +848,7 @@ static void totals_pack(struct totals *t, struct pack *b)
 	pack_u64(b, t->devorder.after_prev);
 	pack_i64(b, t->devorder.to_launch_max);
 	pack_i64(b, t->devorder.after_prev_max);
+	pack_i64(b, t->end_ns);
 	pack_u64(b, t->nunreadable);
 	for (size_t i = 0; i < t->nunreadable; i++)
 		pack_str(b, t->unreadable[i]);
@@ -862,6 +865,8 @@ static void totals_merge(struct totals *t, struct unpack *u)
 	d->to_launch_max = m > d->to_launch_max ? m : d->to_launch_max;
 	m = unpack_i64(u);
 	d->after_prev_max = m > d->after_prev_max ? m : d->after_prev_max;
+	m = unpack_i64(u);
+	t->end_ns = m > t->end_ns ? m : t->end_ns;
 	size_t n = unpack_count(u, sizeof(uint64_t));
 	t->unreadable = xreallocarray(t->unreadable, t->nunreadable + n + 1, sizeof(*t->unreadable));
 	for (size_t i = 0; i < n; i++)
@@ -956,15 +961,21 @@ static void core_merge(struct summary *s, struct unpack *u)
  * their names (comma-separated), or NULL.  Collective. */
 static char *unmergeable(struct summary *s)
 {
-	uint64_t handed[RT_MAX];
-	memcpy(handed, s->handed, sizeof(handed));
+	uint64_t handed[RT_MAX], unmerged[RT_MAX];
+	for (unsigned k = 0; k < s->rts->n; k++) {
+		const struct runtime *rt = s->rts->all[k];
+		handed[k] = rt->sum_pack && rt->sum_merge ? 0 : s->handed[k];
+		unmerged[k] = s->part[k] && rt->sum_unmerged && rt->sum_unmerged(s->part[k]);
+	}
 	par_sum_u64(handed, s->rts->n);
+	par_sum_u64(unmerged, s->rts->n);
 	char *names = NULL;
 	for (unsigned k = 0; k < s->rts->n; k++) {
 		const struct runtime *rt = s->rts->all[k];
-		if (!handed[k] || (rt->sum_pack && rt->sum_merge))
+		if (!handed[k] && !unmerged[k])
 			continue;
-		char *more = xasprintf("%s%s%s", names ? names : "", names ? ", " : "", rt->name);
+		const char *what = handed[k] ? rt->name : rt->sum_unmerged_what;
+		char *more = xasprintf("%s%s%s", names ? names : "", names ? ", " : "", what);
 		free(names);
 		names = more;
 	}
@@ -1077,7 +1088,7 @@ static int end(void *priv, const struct trace *tr)
 	header(s, tr, summary_window ? summary_window : &none);
 	/* The time the numbers cover: the trace, or the part of it inside the window (none
 	 * when nothing was recorded, only lost). */
-	int64_t lo = 0, hi = tr->end_ns > tr->start_ns ? tr->end_ns - tr->start_ns : 0;
+	int64_t lo = 0, hi = s->tot.end_ns > tr->start_ns ? s->tot.end_ns - tr->start_ns : 0;
 	if (summary_window && summary_window->active) {
 		lo = summary_window->start > lo ? summary_window->start : lo;
 		hi = summary_window->end < hi ? summary_window->end : hi;

@@ -4,13 +4,18 @@
 # in text and in JSON, for K = 1 to 4, under Open MPI's mpirun and MPICH's.  The profiles: a
 # job of eight processes (HIP kernels and copies on two devices each, steps, ranges across
 # threads, marks and counters, a capture window the program opened and closed itself), the
-# same with a damaged chunk, and nrt-synth's two hosts of NeuronCores; also with --ranks,
-# --top and a window.  What is not computed in parallel yet (MPI and NCCL calls, system
-# profiles, traces, --steps) is refused with one line and exit status 2.
+# same with a damaged chunk, nrt-synth's two hosts of NeuronCores; MPI jobs whose messages
+# and collectives cross analysis processes: a generated one of 12 ranks on two hosts (clock
+# offsets to rank 0), apps/mpi-comms (communicators made every way) and apps/mpi-pattern
+# (wildcard receives, late senders) recorded under Open MPI, apps/mpich-pattern under MPICH;
+# also with --ranks, --top and a window.  What is not computed in parallel yet (NCCL calls,
+# MPI one-sided communication, system profiles, traces, --steps) is refused with one line
+# and exit status 2.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi hip-gaps roctx-ranges
+need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 27
+plan 42
 
 # The job: processes side by side, then two more after them.
 cat >"$T/job.sh" <<EOF2
@@ -33,6 +38,15 @@ check "its summary has devices, steps, capture windows, marks and counters to me
 	- "$T/mix.text"
 "$APPS/nrt-synth" "$T/nrt" >/dev/null
 ok $? "nrt-synth's profile is written"
+"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null
+ok $? "a generated MPI job of 12 ranks on two hosts is written"
+# shellcheck disable=SC2086
+for app in mpi-comms mpi-pattern mpi-rma; do
+	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
+done
+ok $? "mpi-comms, mpi-pattern and mpi-rma run on 4 ranks of Open MPI under tprof-inspect"
+"$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
+ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
 cp -r "$T/mix" "$T/bad" &&
 	f=$(ls -S "$T"/bad/*.tpf | head -1) &&
 	size=$(wc -c <"$f") &&
@@ -48,8 +62,13 @@ serial() {
 		"$ANALYZE" "$T/$_se_dir" --summary=json "$@" >"$T/$_se_name.json" 2>/dev/null
 }
 serial mix mix && serial nrt nrt && serial bad bad && serial cut mix --ranks 2 --top 3 &&
-	serial window mix --start 20000 --end 300000
+	serial window mix --start 20000 --end 300000 && serial gen gen && serial comms mpi-comms &&
+	serial pattern mpi-pattern && serial mpich mpich && serial gencut gen --ranks 4 --top 2
 ok $? "the serial summaries are written"
+check "the MPI jobs' summaries have messages, collectives and ranks to merge" \
+	sh -c 'for f in "$@"; do grep -q "^  matched: .* messages" "$f" && grep -q "^MPI collectives" "$f" &&
+		grep -q "^MPI by rank" "$f" || exit 1; done' - "$T/gen.text" "$T/comms.text" \
+	"$T/pattern.text" "$T/mpich.text"
 check "the damaged copy is read past its damage, the link listed as unreadable" \
 	sh -c 'grep -q "damaged input" "$1" && grep -q "^  unreadable:  1 file not read" "$1"' - "$T/bad.text"
 
@@ -88,6 +107,16 @@ check "bad: the link to nothing is said once in each run (text, JSON), not by ea
 	test "$(grep -c "gone.1.2.tpf: a symbolic link to nothing" "$T/bad.3.err")" = 2
 same cut mix 3 $OMPI -- --ranks 2 --top 3
 same window mix 2 $OMPI -- --start 20000 --end 300000
+same gen gen 2 $OMPI --
+same gen gen 3 $OMPI --
+same gen gen 4 $OMPI --
+same gencut gen 3 $OMPI -- --ranks 4 --top 2
+same comms mpi-comms 2 $OMPI --
+same comms mpi-comms 3 $OMPI --
+same pattern mpi-pattern 2 $OMPI --
+same pattern mpi-pattern 4 $OMPI --
+same mpich mpich 2 "$MPIRUN_MPICH" --
+same mpich mpich 3 $OMPI --
 same mix mix 2 "$MPIRUN_MPICH" --
 same mix mix 3 "$MPIRUN_MPICH" --
 same nrt nrt 2 "$MPIRUN_MPICH" --
@@ -105,10 +134,14 @@ refused() {
 		sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: --parallel: .*$2" "$3")" = 1 ] &&
 			! [ -s "$4" ]' - "$_rf_rc" "$_rf_why" "$T/refused.err" "$T/refused.out"
 }
-"$GEN" -r 4 -s 3 -n "$T/gen" >/dev/null
+"$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null
 # shellcheck disable=SC2086
-refused "MPI and NCCL calls" "the summary of mpi, nccl is not computed in parallel yet" \
-	$OMPI -np 2 "$ANALYZE" --parallel "$T/gen" --summary
+refused "NCCL calls" "the summary of nccl is not computed in parallel yet" \
+	$OMPI -np 2 "$ANALYZE" --parallel "$T/nccl" --summary
+# shellcheck disable=SC2086
+refused "MPI one-sided communication" \
+	"the summary of MPI one-sided communication is not computed in parallel yet" \
+	$OMPI -np 3 "$ANALYZE" --parallel "$T/mpi-rma" --summary
 printf 'image recorded host=n1 pid=100 exe=/bin/app start=1ms end=90ms\nthread tid=100 name=app\nrange tid=100 t0=2ms t1=80ms name=main\nimage system host=n1 pid=50 start=1ms end=100ms\ntask seen t=1ms pid=100 tid=100 ppid=1 comm=app exe=/bin/app\nsample t=10ms pid=100 tid=100 cpu=0 u=0x401000\n' |
 	"$top_builddir/tests/tools/mk-sysimage" "$T/sys"
 # shellcheck disable=SC2086

@@ -8,14 +8,22 @@
  * and latest entry and exit, bytes summed, root) and forgotten, so memory follows the
  * collectives in progress.  Those still missing members when the data ends are emitted then,
  * flagged EVF_INCOMPLETE, as are those whose communicator has members that were not
- * recorded.  Members that call different functions for one collective are counted. */
+ * recorded.  Members that call different functions for one collective are counted.
+ *
+ * In the parallel analyzer the members of a collective are read by several analysis
+ * processes: each keeps its members' parts, with where they came in the pipeline's order, and
+ * at the end sends each to the analysis process its (communicator, seq) hashes to, which puts
+ * every collective's parts back in that order and groups them as above. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../parallel/par.h"
+#include "../../util/grow.h"
 #include "../../util/hpool.h"
+#include "../../util/pack.h"
 #include "mpi.h"
 
 struct inst {
@@ -43,8 +51,25 @@ struct pend {
 	struct coll_member mb;
 };
 
+/* A member's part kept for the analysis process that groups its collective (parallel), with
+ * where it came in the order the pipeline hands events over. */
+struct part {
+	uint64_t comm;
+	int32_t self, root;
+	uint32_t seq;
+	int64_t at;                     /* the time of the record that completed it */
+	int64_t proc;                   /* its process's number */
+	uint32_t stream;                /* and stream */
+	uint64_t n;                     /* and its place among the parts of this process */
+	struct coll_member mb;
+};
+
 struct colls {
 	struct pipeline *pl;
+	int k;                          /* analysis processes: parts kept when more than one */
+	struct part *parts;
+	size_t nparts, capparts;
+	struct remotes *remotes;        /* the members' processes, where they are grouped */
 	struct hpool insts;             /* the collectives waiting for members */
 	uint64_t next_order, next_id;
 	struct inst *spare;             /* freed instances, their member arrays kept */
@@ -57,12 +82,6 @@ struct colls {
 /* More collectives than this waiting for members: the oldest is emitted as it is. */
 #define INFLIGHT_MAX 65536
 
-static int by_int(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 struct colls *colls_new(struct pipeline *pl)
 {
 	struct colls *c = xcalloc(1, sizeof(*c));
@@ -70,24 +89,16 @@ struct colls *colls_new(struct pipeline *pl)
 	const struct trace *tr = pl->tr;
 	c->npend = tr->nprocs ? tr->nprocs : 1;
 	c->pend = xcalloc(c->npend, sizeof(*c->pend));
+	c->k = par_size();
+	/* every process with a rank, whoever reads it (read/share.c), by rank */
 	int32_t maxr = -1;
-	int32_t *ranks = xmallocarray(tr->nprocs ? tr->nprocs : 1, sizeof(*ranks));
-	size_t n = 0;
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		if (tr->procs[i]->rank >= 0 && tr->procs[i]->rank < (1 << 24))
-			ranks[n++] = (int32_t)tr->procs[i]->rank;
-		if (tr->procs[i]->rank > maxr && tr->procs[i]->rank < (1 << 24))
-			maxr = (int32_t)tr->procs[i]->rank;
-		if (tr->procs[i]->world_size > c->world_size && tr->procs[i]->world_size < (1 << 24))
-			c->world_size = (int32_t)tr->procs[i]->world_size;
+	for (size_t i = 0; i < tr->nhomes && tr->homes[i].rank < (1 << 24); i++) {
+		c->world_recorded += !i || tr->homes[i].rank != tr->homes[i - 1].rank;
+		maxr = tr->homes[i].rank;
 	}
+	c->world_size = tr->world_size > 0 ? (int32_t)tr->world_size : 0;
 	if (c->world_size < maxr + 1)
 		c->world_size = maxr + 1;
-	/* every rank is below world_size: the distinct ones are the world's recorded members */
-	qsort(ranks, n, sizeof(*ranks), by_int);
-	for (size_t i = 0; i < n; i++)
-		c->world_recorded += !i || ranks[i] != ranks[i - 1];
-	free(ranks);
 	return c;
 }
 
@@ -197,8 +208,8 @@ static void oldest_out(struct colls *c)
 }
 
 /* One member's part, complete: entry and exit known. */
-static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
-		const struct coll_member *mb)
+static void group(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
+		  const struct coll_member *mb)
 {
 	int32_t self = comm == TPROF_COMM_SELF ? mb->world : 0;
 	uint64_t h = inst_hash(comm, self, seq);
@@ -239,6 +250,24 @@ static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
 	}
 }
 
+/* A member's part, complete, which came with a record at `at` (ns from the trace start): grouped
+ * now, or kept for the analysis process that groups its collective. */
+static void add(struct colls *c, uint64_t comm, uint32_t seq, int32_t root,
+		const struct coll_member *mb, int64_t at)
+{
+	if (c->k < 2) {
+		group(c, comm, seq, root, mb);
+		return;
+	}
+	c->parts = util_grow(c->parts, &c->capparts, c->nparts, sizeof(*c->parts), 256);
+	c->parts[c->nparts] = (struct part){
+		.comm = comm, .self = comm == TPROF_COMM_SELF ? mb->world : 0, .root = root,
+		.seq = seq, .at = at, .proc = mb->proc->index, .stream = mb->thread->stream,
+		.n = c->nparts, .mb = *mb,
+	};
+	c->nparts++;
+}
+
 static struct coll_member member_of(const struct mpi_where *w, uint32_t name,
 				    const struct mpi_info *mi)
 {
@@ -254,7 +283,7 @@ void colls_blocking(struct colls *c, const struct mpi_where *w, uint32_t name,
 		    const struct mpi_info *mi)
 {
 	struct coll_member mb = member_of(w, name, mi);
-	add(c, mi->a.comm, mi->a.seq, mi->peer_world, &mb);
+	add(c, mi->a.comm, mi->a.seq, mi->peer_world, &mb, w->t0);
 }
 
 static struct pend **pend_list(struct colls *c, const struct proc *p)
@@ -314,7 +343,124 @@ void colls_done(struct colls *c, const struct mpi_where *w, uint32_t name, const
 	mb.done_t0 = w->t0;
 	mb.done_t1 = w->t1;
 	mb.done_thread = w->thread;
-	add(c, comm, seq, root, &mb);
+	add(c, comm, seq, root, &mb, at);
+}
+
+/* ---- the parallel analyzer: parts to the analysis process that groups their collective ---- */
+
+static void part_pack(struct pack *b, const struct part *p)
+{
+	const struct coll_member *mb = &p->mb;
+	pack_u64(b, p->comm);
+	pack_i64(b, p->self);
+	pack_i64(b, p->root);
+	pack_u64(b, p->seq);
+	pack_i64(b, p->at);
+	pack_i64(b, p->proc);
+	pack_u64(b, p->stream);
+	pack_u64(b, p->n);
+	pack_i64(b, mb->world);
+	pack_i64(b, mb->thread->tid);
+	pack_i64(b, mb->done_thread ? mb->done_thread->tid : mb->thread->tid);
+	pack_name(b, mb->name);
+	pack_i64(b, mb->t0);
+	pack_i64(b, mb->t1);
+	pack_i64(b, mb->post_t1);
+	pack_i64(b, mb->done_t0);
+	pack_i64(b, mb->done_t1);
+	pack_u64(b, mb->bytes_sent);
+	pack_u64(b, mb->bytes_recv);
+}
+
+static void part_unpack(struct colls *c, struct unpack *u, struct part *p)
+{
+	struct coll_member *mb = &p->mb;
+	p->comm = unpack_u64(u);
+	p->self = (int32_t)unpack_i64(u);
+	p->root = (int32_t)unpack_i64(u);
+	p->seq = (uint32_t)unpack_u64(u);
+	p->at = unpack_i64(u);
+	p->proc = unpack_i64(u);
+	p->stream = (uint32_t)unpack_u64(u);
+	p->n = unpack_u64(u);
+	mb->world = (int32_t)unpack_i64(u);
+	int32_t tid = (int32_t)unpack_i64(u), done_tid = (int32_t)unpack_i64(u);
+	mb->name = unpack_name(u);
+	mb->t0 = unpack_i64(u);
+	mb->t1 = unpack_i64(u);
+	mb->post_t1 = unpack_i64(u);
+	mb->done_t0 = unpack_i64(u);
+	mb->done_t1 = unpack_i64(u);
+	mb->bytes_sent = unpack_u64(u);
+	mb->bytes_recv = unpack_u64(u);
+	mb->thread = remote_thread(c->remotes, p->proc, mb->world, tid);
+	mb->done_thread = remote_thread(c->remotes, p->proc, mb->world, done_tid);
+	mb->proc = mb->thread->proc;
+}
+
+static uint64_t part_hash(const struct part *p)
+{
+	return inst_hash(p->comm, p->self, p->seq);
+}
+
+/* By collective, then in the order the serial pipeline would have handed them over. */
+static int by_part(const void *a, const void *b)
+{
+	const struct part *x = a, *y = b;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	if (x->self != y->self)
+		return x->self < y->self ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* Every part to the analysis process its collective hashes to, which groups them
+ * (collective: every analysis process calls it). */
+static void parts_exchange(struct colls *c)
+{
+	struct pack b = { 0 };
+	size_t k = (size_t)c->k;
+	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
+	for (size_t to = 0; to < k; to++) {
+		size_t before = b.n;
+		for (size_t i = 0; i < c->nparts; i++)
+			if (part_hash(&c->parts[i]) % k == to)
+				part_pack(&b, &c->parts[i]);
+		out[to] = b.n - before;
+	}
+	free(c->parts);
+	c->parts = NULL;
+	char *got = par_exchange(b.v, out, in);
+	pack_free(&b);
+	size_t total = 0;
+	for (size_t from = 0; from < k; from++)
+		total += in[from];
+	c->remotes = remotes_new();
+	struct part *v = NULL;
+	size_t n = 0, cap = 0;
+	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+		v = util_grow(v, &cap, n, sizeof(*v), 256);
+		part_unpack(c, &u, &v[n]);
+		if (u.short_read)
+			break;
+		n++;
+	}
+	free(got);
+	free(out);
+	free(in);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_part);
+	for (size_t i = 0; i < n; i++)
+		group(c, v[i].comm, v[i].seq, v[i].root, &v[i].mb);
+	free(v);
 }
 
 /* Instances in the pool, by creation. */
@@ -327,6 +473,8 @@ static int by_order(const void *a, const void *b)
 
 void colls_finish(struct colls *c)
 {
+	if (c->k > 1)
+		parts_exchange(c);
 	if (c->insts.n > 1)
 		qsort(c->insts.v, c->insts.n, sizeof(*c->insts.v), by_order);
 	for (size_t i = 0; i < c->insts.n; i++) {
@@ -347,5 +495,7 @@ void colls_finish(struct colls *c)
 		free(x->m);
 		free(x);
 	}
+	if (c->remotes)
+		remotes_free(c->remotes);
 	free(c);
 }

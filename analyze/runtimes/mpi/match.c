@@ -13,7 +13,12 @@
  * out of posting order (MPI_Waitany, MPI_Waitsome, separate waits), so each process keeps its
  * posted receives in posting order, and a completed one joins its channel only when no
  * receive posted before it is still open with a source and tag that could have taken a
- * message of that channel first.  Whatever is held when the data ends is released then. */
+ * message of that channel first.  Whatever is held when the data ends is released then.
+ *
+ * In the parallel analyzer a channel is paired where its receiver is read: a send to a rank
+ * another analysis process reads is kept aside, in posting order, and sent there at the end,
+ * where it joins its channel after the sends read there, as it would have in the serial
+ * analyzer (the n-th send of a channel pairs with its n-th receive, whenever either came). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +26,9 @@
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "../../util/grow.h"
+#include "../../parallel/par.h"
 #include "../../util/hpool.h"
+#include "../../util/pack.h"
 #include "mpi.h"
 
 /* One end of a message, waiting for the other in its channel. */
@@ -60,6 +67,14 @@ struct rqueue {
 	uint64_t auto_order;
 };
 
+/* A send kept for the analysis process that reads its receiver. */
+struct away {
+	uint64_t comm;
+	int32_t src, dst, tag;
+	int cancelled;
+	struct end e;
+};
+
 struct match {
 	struct pipeline *pl;
 	struct hpool chans;             /* the channels with ends waiting */
@@ -67,6 +82,11 @@ struct match {
 	struct rqueue *rq;              /* by process index - 1 */
 	size_t nrq;
 	uint64_t next_id;
+	/* the parallel analyzer: sends kept aside, by the analysis process they go to */
+	int k, me;
+	struct away **away;
+	size_t *naway, *capaway;
+	struct remotes *remotes;        /* their senders, where they arrive */
 };
 
 /* A process holding more posted receives than this drops the oldest open one (a request
@@ -79,7 +99,24 @@ struct match *match_new(struct pipeline *pl)
 	m->pl = pl;
 	m->nrq = pl->tr->nprocs;
 	m->rq = xcalloc(m->nrq ? m->nrq : 1, sizeof(*m->rq));
+	m->k = par_size();
+	m->me = par_rank();
+	if (m->k > 1) {
+		m->away = xcalloc((size_t)m->k, sizeof(*m->away));
+		m->naway = xcalloc((size_t)m->k, sizeof(*m->naway));
+		m->capaway = xcalloc((size_t)m->k, sizeof(*m->capaway));
+		m->remotes = remotes_new();
+	}
 	return m;
+}
+
+/* The analysis process that pairs the sends to rank dst, when it is another. */
+static int away_to(const struct match *m, int32_t dst)
+{
+	if (m->k < 2)
+		return -1;
+	const struct rank_home *h = trace_rank_home(m->pl->tr, dst);
+	return h && h->from != m->me ? h->from : -1;
 }
 
 static uint64_t chan_hash(uint64_t comm, int32_t src, int32_t dst, int32_t tag)
@@ -181,13 +218,38 @@ void match_send(struct match *m, const struct mpi_where *w, uint64_t comm, int32
 	struct end v = { .thread = w->thread, .t0 = w->t0, .t1 = w->t1, .done = w->t1,
 			 .post_t0 = w->t0, .bytes = bytes, .req = req };
 	m->pl->tr->mpi.sends++;
-	deliver(m, comm, src, dst, tag, &v, 1);
+	int to = away_to(m, dst);
+	if (to < 0) {
+		deliver(m, comm, src, dst, tag, &v, 1);
+		return;
+	}
+	m->away[to] = util_grow(m->away[to], &m->capaway[to], m->naway[to], sizeof(**m->away), 64);
+	m->away[to][m->naway[to]++] = (struct away){ comm, src, dst, tag, 0, v };
+}
+
+/* A send kept aside, cancelled while waiting to be sent (whether its receive had already
+ * taken it is known only where that is read: it is taken as not). */
+static void away_cancelled(struct match *m, int to, const struct proc *p, uint64_t req)
+{
+	for (size_t i = m->naway[to]; i-- > 0;) {
+		struct away *a = &m->away[to][i];
+		if (!a->cancelled && a->e.thread->proc == p && a->e.req == req) {
+			a->cancelled = 1;
+			m->pl->tr->mpi.sends--;
+			return;
+		}
+	}
 }
 
 void match_send_cancelled(struct match *m, struct proc *p, uint64_t comm, int32_t src,
 			  int32_t dst, int32_t tag, uint64_t req)
 {
 	m->pl->tr->mpi.cancelled++;
+	int to = away_to(m, dst);
+	if (to >= 0) {
+		away_cancelled(m, to, p, req);
+		return;
+	}
 	struct chan *c = chan_find(m, chan_hash(comm, src, dst, tag), comm, src, dst, tag);
 	if (!c || !c->sends)
 		return;
@@ -392,9 +454,65 @@ static void comm_label(const struct trace *tr, uint64_t id, int32_t rank, char *
 		snprintf(buf, len, "0x%" PRIx64, id);
 }
 
+/* The sends kept aside go where their receivers are read, and those that came here join their
+ * channels, after every send read here (collective: every analysis process calls it). */
+static void away_exchange(struct match *m)
+{
+	struct pack b = { 0 };
+	size_t *out = xcalloc((size_t)m->k, sizeof(*out)), *in = xcalloc((size_t)m->k, sizeof(*in));
+	for (int to = 0; to < m->k; to++) {
+		size_t before = b.n;
+		for (size_t i = 0; i < m->naway[to]; i++) {
+			const struct away *a = &m->away[to][i];
+			if (a->cancelled)
+				continue;
+			pack_u64(&b, a->comm);
+			pack_i64(&b, a->src);
+			pack_i64(&b, a->dst);
+			pack_i64(&b, a->tag);
+			pack_i64(&b, a->e.thread->proc->index);
+			pack_i64(&b, a->e.thread->tid);
+			pack_i64(&b, a->e.t0);
+			pack_i64(&b, a->e.t1);
+			pack_u64(&b, a->e.bytes);
+			pack_u64(&b, a->e.req);
+		}
+		out[to] = b.n - before;
+		free(m->away[to]);
+	}
+	char *got = par_exchange(b.v, out, in);
+	pack_free(&b);
+	size_t total = 0;
+	for (int from = 0; from < m->k; from++)
+		total += in[from];
+	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+		uint64_t comm = unpack_u64(&u);
+		int32_t src = (int32_t)unpack_i64(&u), dst = (int32_t)unpack_i64(&u);
+		int32_t tag = (int32_t)unpack_i64(&u);
+		int64_t index = unpack_i64(&u), tid = unpack_i64(&u);
+		struct end v = { 0 };
+		v.t0 = v.post_t0 = unpack_i64(&u);
+		v.t1 = v.done = unpack_i64(&u);
+		v.bytes = unpack_u64(&u);
+		v.req = unpack_u64(&u);
+		if (u.short_read)
+			break;
+		v.thread = remote_thread(m->remotes, index, src, (int32_t)tid);
+		deliver(m, comm, src, dst, tag, &v, 1);
+	}
+	free(got);
+	free(out);
+	free(in);
+	free(m->away);
+	free(m->naway);
+	free(m->capaway);
+}
+
 void match_finish(struct match *m)
 {
 	struct trace *tr = m->pl->tr;
+	if (m->k > 1)
+		away_exchange(m);
 	for (size_t i = 0; i < m->nrq; i++) {
 		struct rqueue *q = &m->rq[i];
 		const struct proc *p = trace_proc_at(tr, (int64_t)i + 1);
@@ -427,5 +545,7 @@ void match_finish(struct match *m)
 		en = e->next;
 		free(e);
 	}
+	if (m->remotes)
+		remotes_free(m->remotes);
 	free(m);
 }

@@ -8,6 +8,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/runtime.h"
+#include "../../parallel/par.h"
 #include "mpi.h"
 
 struct mpi_state {
@@ -228,7 +229,8 @@ void mpi_req(struct pipeline *pl, struct thread *t, uint32_t name, const struct 
 
 void mpi_finish(struct pipeline *pl)
 {
-	struct mpi_state *s = *slot(pl);
+	/* the parallel analyzer's processes exchange what crosses them: each takes part */
+	struct mpi_state *s = par_size() > 1 ? state(pl) : *slot(pl);
 	if (!s)
 		return;
 	match_finish(s->match);

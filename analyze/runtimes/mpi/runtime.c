@@ -97,7 +97,22 @@ static void sum_event(void *priv, const struct event *ev)
 
 static void sum_end(void *priv, struct sumw *w, const struct sum_span *span, int top)
 {
-	mpisum_end(priv, w, span->tr, span->lo, span->hi, top);
+	mpisum_end(priv, w, span, top);
+}
+
+static void sum_pack(void *priv, const struct sum_span *span, struct pack *b)
+{
+	mpisum_pack(priv, span, b);
+}
+
+static void sum_merge(void *priv, const struct sum_span *span, struct unpack *u)
+{
+	mpisum_merge(priv, span, u);
+}
+
+static int sum_unmerged(void *priv)
+{
+	return mpisum_unmerged(priv);
 }
 
 const struct runtime runtime_mpi = {
@@ -118,4 +133,8 @@ const struct runtime runtime_mpi = {
 	.sum_event = sum_event,
 	.sum_at = SUM_AT_DOMAIN,
 	.sum_end = sum_end,
+	.sum_pack = sum_pack,
+	.sum_merge = sum_merge,
+	.sum_unmerged = sum_unmerged,
+	.sum_unmerged_what = "MPI one-sided communication",
 };

@@ -10,6 +10,7 @@
 #include "mpi.h"
 #include "summary.h"
 #include "../../summary/table.h"
+#include "../../util/pack.h"
 
 struct iofile {
 	uint64_t opens, reads, writes, other;
@@ -77,7 +78,39 @@ static int by_time(const void *x, const void *y)
 	int64_t a = time_of(&sort_base[i]), b = time_of(&sort_base[j]);
 	if (a != b)
 		return a > b ? -1 : 1;
-	return i < j ? -1 : i > j;
+	return strcmp(strings_get(i), strings_get(j));   /* 0, a file not seen opened: "" */
+}
+
+void mpiio_pack(const struct mpiio *m, struct pack *b)
+{
+	uint64_t n = 0;
+	for (uint32_t id = 0; id < m->cap; id++)
+		n += m->files[id].reads || m->files[id].writes || m->files[id].other;
+	pack_u64(b, n);
+	for (uint32_t id = 0; id < m->cap; id++) {
+		const struct iofile *f = &m->files[id];
+		if (!f->reads && !f->writes && !f->other)
+			continue;
+		pack_name(b, id);
+		pack_bytes(b, f, sizeof(*f));
+	}
+}
+
+void mpiio_merge(struct mpiio *m, struct unpack *u)
+{
+	for (size_t i = 0, n = unpack_count(u, sizeof(uint64_t) + sizeof(struct iofile)); i < n; i++) {
+		struct iofile *f = file_of(m, unpack_name(u)), g;
+		unpack_bytes(u, &g, sizeof(g));
+		f->opens += g.opens;
+		f->reads += g.reads;
+		f->writes += g.writes;
+		f->other += g.other;
+		f->read_bytes += g.read_bytes;
+		f->write_bytes += g.write_bytes;
+		f->read_time = sat_add(f->read_time, g.read_time);
+		f->write_time = sat_add(f->write_time, g.write_time);
+		f->other_time = sat_add(f->other_time, g.other_time);
+	}
 }
 
 static void row(struct sumw *w, const struct iofile *f, uint32_t id)

@@ -37,6 +37,11 @@ struct mpirma *mpirma_new(void)
 	return xcalloc(1, sizeof(struct mpirma));
 }
 
+size_t mpirma_windows(const struct mpirma *m)
+{
+	return m->n;
+}
+
 static uint64_t win_hash(uint64_t comm, int32_t number)
 {
 	uint64_t h = (comm ^ (uint64_t)(uint32_t)number * 0x9e3779b97f4a7c15ull) *

@@ -14,8 +14,10 @@
 #include "../../../common/xalloc.h"
 #include "mpi.h"
 #include "summary.h"
+#include "../../summary/procs.h"
 #include "../../summary/spread.h"
 #include "../../summary/table.h"
+#include "../../util/pack.h"
 
 struct rankstat {
 	int64_t mpi;                /* time in MPI calls */
@@ -27,6 +29,14 @@ struct collstat {
 	uint64_t instances, incomplete;
 	uint64_t bytes;
 	int64_t dur, wait;
+};
+
+/* A clock offset measurement, as the table shows it. */
+struct clock_meas {
+	int64_t rank, index;
+	uint64_t k;                 /* its place among its process's */
+	int64_t when, verdict, delta, rtt;
+	char *label;
 };
 
 struct mpisum {
@@ -41,6 +51,11 @@ struct mpisum {
 	uint64_t messages, msg_bytes, blocking, late_n;
 	int64_t late;
 	int any;
+	/* the parallel analyzer: the others' totals and clock measurements, merged in */
+	struct mpi_totals others;
+	struct clock_meas *clocks;
+	size_t nclocks;
+	int packed;                 /* its own clock measurements are among clocks */
 };
 
 struct mpisum *mpisum_new(void)
@@ -191,8 +206,7 @@ void mpisum_event(struct mpisum *m, const struct event *ev)
 
 struct ranks_ctx {
 	const struct mpisum *m;
-	const struct trace *tr;
-	int64_t lo, hi;
+	const struct sum_span *span;
 	size_t *at;                 /* the table's rows: indexes into m->ranks */
 };
 
@@ -200,12 +214,12 @@ static void rank_row(struct sumw *w, void *ctx, size_t row)
 {
 	const struct ranks_ctx *c = ctx;
 	const struct rankstat *r = &c->m->ranks[c->at[row]];
-	const struct proc *p = trace_proc_at(c->tr, (int64_t)c->at[row]);
-	int64_t a = p->start_ns - c->tr->start_ns, b = p->end_ns - c->tr->start_ns;
-	a = a > c->lo ? a : c->lo;
-	b = b < c->hi ? b : c->hi;
+	const struct sum_span *sp = c->span;
+	const struct sum_proc *p = sum_procs_at(sp->procs, (int64_t)c->at[row]);
+	int64_t a = p->start_ns - sp->tr->start_ns, b = p->end_ns - sp->tr->start_ns;
+	a = a > sp->lo ? a : sp->lo;
+	b = b < sp->hi ? b : sp->hi;
 	int64_t covered = b > a ? b - a : 0;
-	char label[512];
 	sw_obj(w, NULL);
 	if (p->rank >= 0)
 		sw_i64(w, "%8" PRId64 " ", "rank", p->rank);
@@ -218,19 +232,18 @@ static void rank_row(struct sumw *w, void *ctx, size_t row)
 		covered > 0 ? 100.0 * (double)r->mpi / (double)covered : 0.0);
 	sw_dur(w, "%12s ", "late_sender_ns", r->late);
 	sw_count(w, "%8s  ", "late_receives", r->late_n);
-	sw_name(w, "label", proc_label(p, label, sizeof(label)));
+	sw_name(w, "label", p->label);
 	sw_close(w);
 }
 
-static void ranks_table(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo,
-			int64_t hi)
+static void ranks_table(struct mpisum *m, struct sumw *w, const struct sum_span *span)
 {
 	size_t n = 0;
 	double sum = 0, max = 0;
 	size_t *at = xmallocarray(m->nranks + 1, sizeof(*at));
 	double *mpi = xmallocarray(m->nranks + 1, sizeof(*mpi));
 	for (size_t i = 0; i < m->nranks; i++)
-		if (m->ranks[i].calls && trace_proc_at(tr, (int64_t)i)) {
+		if (m->ranks[i].calls && sum_procs_at(span->procs, (int64_t)i)) {
 			mpi[n] = (double)m->ranks[i].mpi;
 			at[n++] = i;
 			sum += (double)m->ranks[i].mpi;
@@ -247,7 +260,7 @@ static void ranks_table(struct mpisum *m, struct sumw *w, const struct trace *tr
 	spread_pad(w, &sp);
 	sw_text(w, "%8s %12s %9s %12s %8s  %s\n", "Rank", "Time in MPI", "Share(%)",
 		"Late sender", "Late", "Process");
-	struct ranks_ctx c = { m, tr, lo, hi, at };
+	struct ranks_ctx c = { m, span, at };
 	spread_rows(w, &sp, n, "time_ns", rank_row, &c);
 	sw_count(w, "  imbalance (max/mean of time in MPI over %s processes): ", "processes", n);
 	sw_real(w, "%.2f\n", "imbalance", sum > 0 ? max / (sum / (double)n) : 1.0);
@@ -257,9 +270,8 @@ static void ranks_table(struct mpisum *m, struct sumw *w, const struct trace *tr
 	free(mpi);
 }
 
-static void messages(struct mpisum *m, struct sumw *w, const struct trace *tr)
+static void messages(struct mpisum *m, struct sumw *w, const struct mpi_totals *t)
 {
-	const struct mpi_totals *t = &tr->mpi;
 	sw_obj(w, "messages");
 	sw_if(w, m->messages || t->sends || t->recvs || t->unmatched_sends || t->unmatched_recvs);
 	sw_text(w, "\nMPI messages\n");
@@ -323,7 +335,7 @@ static void coll_row(struct sumw *w, const struct collstat *c, uint32_t name)
 	sw_close(w);
 }
 
-static void colls_table(struct mpisum *m, struct sumw *w, const struct trace *tr, int top)
+static void colls_table(struct mpisum *m, struct sumw *w, const struct mpi_totals *t, int top)
 {
 	uint32_t *ids = xmallocarray(m->cap ? m->cap : 1, sizeof(*ids));
 	size_t n = 0;
@@ -345,7 +357,6 @@ static void colls_table(struct mpisum *m, struct sumw *w, const struct trace *tr
 		coll_row(w, &m->colls[ids[i]], ids[i]);
 	sw_close(w);
 	table_more(w, n - shown);
-	const struct mpi_totals *t = &tr->mpi;
 	sw_if(w, m->cap && (t->colls_incomplete || t->colls_name_mismatch));
 	sw_count(w, "  incomplete:  %s collectives not found on every member; ", "incomplete",
 		 t->colls_incomplete);
@@ -356,7 +367,7 @@ static void colls_table(struct mpisum *m, struct sumw *w, const struct trace *tr
 	free(ids);
 }
 
-static void clock_row(struct sumw *w, const struct proc *p, const struct csync *m)
+static void clock_row(struct sumw *w, void *ctx, size_t i)
 {
 	static const char *const when[] = { "MPI_Init", "MPI_Finalize" };
 	static const char *const verdict[] = {
@@ -364,53 +375,59 @@ static void clock_row(struct sumw *w, const struct proc *p, const struct csync *
 		[CSYNC_SHARED_CLOCK] = "no (shared clock)",
 		[CSYNC_NO_REFERENCE] = "no (no reference)",
 	};
-	char label[512];
+	const struct clock_meas *m = &((const struct clock_meas *)ctx)[i];
 	sw_obj(w, NULL);
-	sw_i64(w, "%8" PRId64 " ", "rank", p->rank);
-	sw_i64(w, NULL, "process", p->index);
-	sw_str(w, "%-13s ", "measured_at", m->when < 2 ? when[m->when] : "?");
-	if (p->csync_verdict == CSYNC_NO_REFERENCE) {
+	sw_i64(w, "%8" PRId64 " ", "rank", m->rank);
+	sw_i64(w, NULL, "process", m->index);
+	sw_str(w, "%-13s ", "measured_at", m->when >= 0 && m->when < 2 ? when[m->when] : "?");
+	if (m->verdict == CSYNC_NO_REFERENCE) {
 		sw_null(w, "%16s ", "offset_ns", "?");
 		sw_null(w, "%12s  ", "round_trip_ns", "?");
 	} else {
 		sw_i64(w, "%+16" PRId64 " ", "offset_ns", m->delta);
-		sw_dur(w, "%12s  ", "round_trip_ns", m->rtt_ns);
+		sw_dur(w, "%12s  ", "round_trip_ns", m->rtt);
 	}
-	sw_bool(w, "applied", p->csync_verdict == CSYNC_APPLIED);
-	sw_str(w, "%-18s ", "verdict", verdict[p->csync_verdict]);
-	sw_name(w, "label", proc_label(p, label, sizeof(label)));
+	sw_bool(w, "applied", m->verdict == CSYNC_APPLIED);
+	sw_str(w, "%-18s ", "verdict",
+	       m->verdict >= 0 && m->verdict <= CSYNC_NO_REFERENCE ? verdict[m->verdict] : "?");
+	sw_name(w, "label", m->label);
 	sw_close(w);
 }
 
-/* The rows of the clock table: each measurement of each process. */
-struct clock_ctx {
-	const struct proc **p;
-	const struct csync **m;
-};
-
-static void clock_row_at(struct sumw *w, void *ctx, size_t i)
+/* This analysis process's clock measurements, added to those merged in (m->clocks). */
+static void clocks_of(struct mpisum *m, const struct trace *tr)
 {
-	const struct clock_ctx *c = ctx;
-	clock_row(w, c->p[i], c->m[i]);
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *p = tr->procs[i];
+		for (size_t k = 0; k < p->ncsync; k++) {
+			char label[512];
+			m->clocks = xreallocarray(m->clocks, m->nclocks + 1, sizeof(*m->clocks));
+			m->clocks[m->nclocks++] = (struct clock_meas){
+				p->rank, p->index, k, p->csync[k].when, p->csync_verdict,
+				p->csync[k].delta, p->csync[k].rtt_ns,
+				xstrdup(proc_label(p, label, sizeof(label))) };
+		}
+	}
 }
 
-static void clock_table(struct sumw *w, const struct trace *tr)
+static int by_process(const void *a, const void *b)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < tr->nprocs; i++)
-		n += tr->procs[i]->ncsync;
-	struct clock_ctx c = { xmallocarray(n + 1, sizeof(*c.p)), xmallocarray(n + 1, sizeof(*c.m)) };
+	const struct clock_meas *x = a, *y = b;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static void clock_table(struct mpisum *m, struct sumw *w)
+{
+	size_t n = m->nclocks;
+	if (n > 1)
+		qsort(m->clocks, n, sizeof(*m->clocks), by_process);
 	double *off = xmallocarray(n + 1, sizeof(*off));
-	n = 0;
-	for (size_t i = 0; i < tr->nprocs; i++)
-		for (size_t k = 0; k < tr->procs[i]->ncsync; k++) {
-			const struct proc *p = tr->procs[i];
-			c.p[n] = p;
-			c.m[n] = &p->csync[k];
-			/* how far the clocks were apart; one without a reference, not at all */
-			off[n++] = p->csync_verdict == CSYNC_NO_REFERENCE ? 0.0
-				   : fabs((double)p->csync[k].delta);
-		}
+	for (size_t i = 0; i < n; i++)   /* how far the clocks were apart; one without a
+					  * reference, not at all */
+		off[i] = m->clocks[i].verdict == CSYNC_NO_REFERENCE ? 0.0
+			 : fabs((double)m->clocks[i].delta);
 	struct spread sp;
 	spread_pick(w, &sp, off, n);
 	sw_obj(w, "clock_alignment");
@@ -422,25 +439,159 @@ static void clock_table(struct sumw *w, const struct trace *tr)
 	sw_text(w, "%8s %-13s %16s %12s  %-18s %s\n", "Rank", "Measured at", "Offset (ns)",
 		"Round trip", "Applied", "Process");
 	sw_endif(w);
-	spread_rows(w, &sp, n, "offset_ns", clock_row_at, &c);
+	spread_rows(w, &sp, n, "offset_ns", clock_row, m->clocks);
 	sw_close(w);
-	free(c.p);
-	free(c.m);
 	free(off);
 }
 
-void mpisum_end(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo, int64_t hi,
-		int top)
+/* ---- the parallel analyzer's partial tables ---------------------------------------------- */
+
+static void totals_add(struct mpi_totals *t, const struct mpi_totals *o)
 {
+	uint64_t *a = (uint64_t *)t;
+	const uint64_t *b = (const uint64_t *)o;
+	_Static_assert(sizeof(*t) % sizeof(uint64_t) == 0, "mpi_totals holds counts only");
+	for (size_t i = 0; i < sizeof(*t) / sizeof(uint64_t); i++)
+		a[i] += b[i];
+}
+
+int mpisum_unmerged(const struct mpisum *m)
+{
+	return mpirma_windows(m->rma) != 0;
+}
+
+void mpisum_pack(struct mpisum *m, const struct sum_span *span, struct pack *b)
+{
+	uint64_t n = 0;
+	for (uint32_t id = 0; id < m->cap; id++)
+		n += m->calls[id].calls || m->bytes[id] || m->colls[id].instances;
+	pack_u64(b, n);
+	for (uint32_t id = 0; id < m->cap; id++) {
+		const struct agg *a = &m->calls[id];
+		const struct collstat *c = &m->colls[id];
+		if (!a->calls && !m->bytes[id] && !c->instances)
+			continue;
+		pack_name(b, id);
+		pack_u64(b, a->calls);
+		pack_i64(b, a->total);
+		pack_i64(b, a->min);
+		pack_i64(b, a->max);
+		pack_u64(b, m->bytes[id]);
+		pack_bytes(b, c, sizeof(*c));
+	}
+	n = 0;
+	for (size_t i = 0; i < m->nranks; i++)
+		n += m->ranks[i].calls || m->ranks[i].late_n;
+	pack_u64(b, n);
+	for (size_t i = 0; i < m->nranks; i++)
+		if (m->ranks[i].calls || m->ranks[i].late_n) {
+			pack_u64(b, i);
+			pack_bytes(b, &m->ranks[i], sizeof(m->ranks[i]));
+		}
+	pack_u64(b, m->messages);
+	pack_u64(b, m->msg_bytes);
+	pack_u64(b, m->blocking);
+	pack_u64(b, m->late_n);
+	pack_i64(b, m->late);
+	pack_i64(b, m->any);
+	pack_bytes(b, &span->tr->mpi, sizeof(span->tr->mpi));
+	mpiio_pack(m->io, b);
+	clocks_of(m, span->tr);
+	m->packed = 1;
+	pack_u64(b, m->nclocks);
+	for (size_t i = 0; i < m->nclocks; i++) {
+		const struct clock_meas *c = &m->clocks[i];
+		pack_i64(b, c->rank);
+		pack_i64(b, c->index);
+		pack_u64(b, c->k);
+		pack_i64(b, c->when);
+		pack_i64(b, c->verdict);
+		pack_i64(b, c->delta);
+		pack_i64(b, c->rtt);
+		pack_str(b, c->label);
+	}
+}
+
+void mpisum_merge(struct mpisum *m, const struct sum_span *span, struct unpack *u)
+{
+	(void)span;
+	for (size_t i = 0, n = unpack_count(u, 6 * sizeof(uint64_t)); i < n; i++) {
+		uint32_t id = unpack_name(u);
+		ensure(m, id);
+		struct agg a;
+		struct collstat c;
+		a.calls = unpack_u64(u);
+		a.total = unpack_i64(u);
+		a.min = unpack_i64(u);
+		a.max = unpack_i64(u);
+		agg_merge(&m->calls[id], &a);
+		m->bytes[id] += unpack_u64(u);
+		unpack_bytes(u, &c, sizeof(c));
+		struct collstat *to = &m->colls[id];
+		to->instances += c.instances;
+		to->incomplete += c.incomplete;
+		to->bytes += c.bytes;
+		to->dur = sat_add(to->dur, c.dur);
+		to->wait = sat_add(to->wait, c.wait);
+	}
+	for (size_t i = 0, n = unpack_count(u, sizeof(uint64_t) + sizeof(struct rankstat)); i < n;
+	     i++) {
+		uint64_t at = unpack_u64(u);
+		struct rankstat r;
+		unpack_bytes(u, &r, sizeof(r));
+		if (at > INT32_MAX)
+			continue;
+		struct proc p = { .index = (int)at };
+		struct rankstat *to = rank_of(m, &p);
+		to->mpi = sat_add(to->mpi, r.mpi);
+		to->late = sat_add(to->late, r.late);
+		to->late_n += r.late_n;
+		to->calls += r.calls;
+	}
+	m->messages += unpack_u64(u);
+	m->msg_bytes += unpack_u64(u);
+	m->blocking += unpack_u64(u);
+	m->late_n += unpack_u64(u);
+	m->late = sat_add(m->late, unpack_i64(u));
+	m->any |= unpack_i64(u) != 0;
+	struct mpi_totals t;
+	unpack_bytes(u, &t, sizeof(t));
+	totals_add(&m->others, &t);
+	mpiio_merge(m->io, u);
+	for (size_t i = 0, n = unpack_count(u, 8 * sizeof(uint64_t)); i < n; i++) {
+		struct clock_meas c;
+		c.rank = unpack_i64(u);
+		c.index = unpack_i64(u);
+		c.k = unpack_u64(u);
+		c.when = unpack_i64(u);
+		c.verdict = unpack_i64(u);
+		c.delta = unpack_i64(u);
+		c.rtt = unpack_i64(u);
+		c.label = unpack_strdup(u);
+		m->clocks = xreallocarray(m->clocks, m->nclocks + 1, sizeof(*m->clocks));
+		m->clocks[m->nclocks++] = c;
+	}
+}
+
+void mpisum_end(struct mpisum *m, struct sumw *w, const struct sum_span *span, int top)
+{
+	const struct trace *tr = span->tr;
+	struct mpi_totals t = tr->mpi;   /* this analysis process's, and the others' */
+	totals_add(&t, &m->others);
+	if (!m->packed)
+		clocks_of(m, tr);
 	sw_obj(w, "mpi");
 	time_table_print_bytes(w, "calls", "MPI", m->calls, m->bytes, m->cap, top);
-	ranks_table(m, w, tr, lo, hi);
-	messages(m, w, tr);
-	colls_table(m, w, tr, top);
+	ranks_table(m, w, span);
+	messages(m, w, &t);
+	colls_table(m, w, &t, top);
 	mpiio_end(m->io, w, top);
 	mpirma_end(m->rma, w, tr, top);
-	clock_table(w, tr);
+	clock_table(m, w);
 	sw_close(w);
+	for (size_t i = 0; i < m->nclocks; i++)
+		free(m->clocks[i].label);
+	free(m->clocks);
 	free(m->calls);
 	free(m->bytes);
 	free(m->colls);

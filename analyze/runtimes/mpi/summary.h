@@ -8,15 +8,20 @@
 #include <stdio.h>
 
 #include "../../model/output.h"
+#include "../../model/runtime.h"
 #include "../../summary/write.h"
 
 struct mpisum;
 struct mpisum *mpisum_new(void);
 /* EV_CALL of domain MPI, EV_MPIREQ, EV_MESSAGE and EV_COLLECTIVE */
 void mpisum_event(struct mpisum *m, const struct event *ev);
-/* Writes the MPI tables (the covered time is lo..hi, ns from the trace start) and frees m. */
-void mpisum_end(struct mpisum *m, struct sumw *w, const struct trace *tr, int64_t lo, int64_t hi,
-		int top);
+/* Writes the MPI tables (span: the covered time, the processes) and frees m. */
+void mpisum_end(struct mpisum *m, struct sumw *w, const struct sum_span *span, int top);
+/* The parallel analyzer's (model/runtime.h): what m counted, packed; another's added in;
+ * whether it saw what cannot be merged yet (one-sided communication). */
+void mpisum_pack(struct mpisum *m, const struct sum_span *span, struct pack *b);
+void mpisum_merge(struct mpisum *m, const struct sum_span *span, struct unpack *u);
+int mpisum_unmerged(const struct mpisum *m);
 
 /* runtimes/mpi/summary-io.c: the MPI-IO table, fed each call of op IO (dur: its time) */
 struct mpi_info;
@@ -24,11 +29,14 @@ struct mpiio;
 struct mpiio *mpiio_new(void);
 void mpiio_call(struct mpiio *m, const struct mpi_info *mi, uint32_t name, int64_t dur);
 void mpiio_end(struct mpiio *m, struct sumw *w, int top);   /* and frees m */
+void mpiio_pack(const struct mpiio *m, struct pack *b);
+void mpiio_merge(struct mpiio *m, struct unpack *u);
 
 /* runtimes/mpi/summary-rma.c: the one-sided communication table, fed each call of op RMA */
 struct mpirma;
 struct mpirma *mpirma_new(void);
 void mpirma_call(struct mpirma *m, const struct mpi_info *mi, uint32_t name, int64_t dur);
 void mpirma_end(struct mpirma *m, struct sumw *w, const struct trace *tr, int top);  /* frees m */
+size_t mpirma_windows(const struct mpirma *m);
 
 #endif
