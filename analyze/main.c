@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "config.h"
 #include "../common/deflate.h"
@@ -659,6 +661,29 @@ static int parallel_refuses(const struct trace *tr)
 	return 0;
 }
 
+/* -v under --parallel: what this analysis process read, the time (since it started, MPI's
+ * start included) and memory it took, and what it sent and received of the others. */
+static void parallel_report(const struct trace *tr, const struct timespec *t0)
+{
+	if (par_size() < 2 || !diag_verbose)
+		return;
+	struct timespec t1;
+	struct rusage ru;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_SELF, &ru);
+	uint64_t bytes = 0, sent, received;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		bytes += proc_file_bytes(tr->procs[i]);
+	par_traffic(&sent, &received);
+	double wall = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+	double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	diag_note("analysis process %d of %d: %zu processes, %" PRIu64 " bytes of files read; "
+		  "%.3f s wall, %.3f s CPU, peak RSS %ld KiB; %" PRIu64 " bytes sent to the others, "
+		  "%" PRIu64 " received", par_rank(), par_size(), tr->nprocs, bytes, wall, cpu,
+		  ru.ru_maxrss, sent, received);
+}
+
 /* Whether any analysis process read something. */
 static int parallel_has_data(const struct trace *tr)
 {
@@ -667,7 +692,7 @@ static int parallel_has_data(const struct trace *tr)
 	return has != 0;
 }
 
-static int analyze(struct options *op)
+static int analyze(struct options *op, const struct timespec *t0)
 {
 	struct options o = *op;
 	struct trace tr = { 0 };
@@ -791,6 +816,7 @@ static int analyze(struct options *op)
 	}
 	if (diag_verbose)
 		import_report_fixes(&imports);
+	parallel_report(&tr, t0);
 	if (!rc && outpath && o.otf2)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
 	else if (!rc && outpath && o.sqlite)
@@ -808,6 +834,8 @@ static int analyze(struct options *op)
 int main(int argc, char **argv)
 {
 	struct options o = { .rank_rows = SPREAD_ROWS_DEFAULT };
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc;
@@ -815,7 +843,7 @@ int main(int argc, char **argv)
 		return 2;
 	rc = parallel_options(&o);
 	if (!rc)
-		rc = analyze(&o);
+		rc = analyze(&o, &t0);
 	par_stop();
 	return rc;
 }

@@ -81,6 +81,13 @@
 #             collective of one float on a one-rank communicator of the stand-in NCCL), plain
 #             and recorded, alternating; and what two hipEventRecord (the profiler's timing of
 #             each collective) cost by themselves
+#   parallel  a generated MPI job (tests/tools/gen-profile: BENCH_PAR_RANKS ranks, default 1024,
+#             BENCH_PAR_STEPS steps each, default 6200: a ring message, an MPI_Allreduce and
+#             kernels each step, 1.02 x 10^8 records), cached like the analyzer's traces,
+#             summarized by tprof-analyze alone and by `mpirun -np 2 tprof-analyze --parallel`
+#             in turn: wall time and records/s, the peak RSS of the one and of the largest
+#             analysis process, and the bytes the analysis processes sent and received (their
+#             -v lines); the two summaries must be the same
 #   import    a Chrome trace of BENCH_IMPORT_EVENTS events (default 10^7; every phase, epoch
 #             timestamps; tests/tools/mk-chrome-trace) imported alone by tprof-analyze
 #             --import, to --summary and to a Perfetto trace: events/s and peak RSS; and one
@@ -97,7 +104,9 @@
 #   BENCH_RUNS       runs per figure (default 5)
 #   BENCH_ONLY       the parts to run, separated by spaces (default all): floor overhead rate
 #                    bytes analyze annot hip mpi polls nrt nccl start script sigkill sample
-#                    import; the table shows the others not measured
+#                    parallel import; the table shows the others not measured
+#   BENCH_GEN_PROFILE tests/tools/gen-profile (make bench builds it and sets it)
+#   BENCH_PAR_RANKS, BENCH_PAR_STEPS  the parallel analyzer's generated job
 #   BENCH_FLOOR_PAIRS pairs of clock reads per floor run, each clock (default 1e7)
 #   BENCH_CACHE      where generated analyzer traces are kept between runs (default
 #                    $TMPDIR/tprof-bench-cache); they are regenerated when the recorder or the
@@ -1131,6 +1140,61 @@ rm -rf "$W/sample"
 say ""
 fi
 
+# ---- parallel: the summary of a large job by two analysis processes -------------------------
+PAR_RANKS=${BENCH_PAR_RANKS:-1024}
+PAR_STEPS=${BENCH_PAR_STEPS:-6200}
+if want parallel && [ -x "${BENCH_GEN_PROFILE:-}" ] && [ -n "${BENCH_MPIRUN:-}" ] &&
+	[ "$BENCH_MPIRUN" != no ]; then
+	_key=$(cksum <"$BENCH_GEN_PROFILE" | cut -d' ' -f1)
+	PAR_DIR="$CACHE/job-$PAR_RANKS-$PAR_STEPS-$_key"
+	if [ ! -f "$PAR_DIR/ok" ]; then
+		rm -rf "$CACHE"/job-"$PAR_RANKS"-*
+		mkdir -p "$PAR_DIR"
+		say "  generating a job of $PAR_RANKS ranks, $PAR_STEPS steps, in $PAR_DIR"
+		if "$BENCH_GEN_PROFILE" -r "$PAR_RANKS" -s "$PAR_STEPS" -k "$PAR_DIR/job" \
+			>"$PAR_DIR/gen.json" 2>"$W/par.err"; then
+			touch "$PAR_DIR/ok"
+		else
+			fail "gen-profile failed: $(head -n 3 "$W/par.err")"
+		fi
+	fi
+	if [ -f "$PAR_DIR/ok" ]; then
+		_rec=$(sed -n 's/.*"records": \([0-9]*\).*/\1/p' "$PAR_DIR/gen.json")
+		sample par_records "$_rec"
+		say "== parallel analyzer [load $(cut -d' ' -f1 /proc/loadavg)]: $PAR_RANKS ranks, $_rec records, $(($(trace_bytes "$PAR_DIR/job") / 1048576)) MiB"
+		for r in $(seq 1 "$RUNS"); do
+			warm_cache "$PAR_DIR"/job/*
+			if ! "$RUNSTAT" "$W/par1.rs" "$TPROF_ANALYZE" "$PAR_DIR/job" --summary \
+				>"$W/par1.txt" 2>"$W/par.err"; then
+				fail "tprof-analyze --summary of the job: $(head -n 3 "$W/par.err")"
+				break
+			fi
+			if ! "$RUNSTAT" "$W/par2.rs" "$BENCH_MPIRUN" --allow-run-as-root --oversubscribe \
+				-np 2 "$TPROF_ANALYZE" --parallel "$PAR_DIR/job" --summary -v \
+				>"$W/par2.txt" 2>"$W/par.err"; then
+				fail "mpirun -np 2 tprof-analyze --parallel: $(grep -v 'analysis process' "$W/par.err" | head -n 3)"
+				break
+			fi
+			cmp -s "$W/par1.txt" "$W/par2.txt" ||
+				fail "the two analysis processes' summary differs from the serial one"
+			_w1=$(rs "$W/par1.rs" wall) _w2=$(rs "$W/par2.rs" wall)
+			sample par_serial_wall "$_w1"
+			sample par_serial_rate "$(awk -v n="$_rec" -v w="$_w1" 'BEGIN { printf "%.0f", n / w }')"
+			sample par_serial_rss "$(rs "$W/par1.rs" rss)"
+			sample par_k2_wall "$_w2"
+			sample par_k2_rate "$(awk -v n="$_rec" -v w="$_w2" 'BEGIN { printf "%.0f", n / w }')"
+			sample par_k2_speedup "$(awk -v a="$_w1" -v b="$_w2" 'BEGIN { printf "%.3f", a / b }')"
+			# each analysis process's -v line: its peak RSS (KiB), bytes sent and received
+			sample par_k2_rss "$(sed -n 's/.*peak RSS \([0-9]*\) KiB.*/\1/p' "$W/par.err" | sort -n | tail -n 1)"
+			sample par_k2_sent "$(sed -n 's/.* \([0-9]*\) bytes sent.*/\1/p' "$W/par.err" | sort -n | tail -n 1)"
+			sample par_k2_received "$(sed -n 's/.* \([0-9]*\) received$/\1/p' "$W/par.err" | sort -n | tail -n 1)"
+			sample par_k2_cpu "$(sed -n 's/.* \([0-9.]*\) s CPU.*/\1/p' "$W/par.err" | sort -n | tail -n 1)"
+			say "  run $r: alone $_w1 s, peak RSS $(($(rs "$W/par1.rs" rss) / 1024)) MiB; two analysis processes $_w2 s, $(stat_last par_k2_rss) KiB the larger peak RSS, $(stat_last par_k2_sent) bytes sent, $(stat_last par_k2_received) received"
+		done
+	fi
+	say ""
+fi
+
 # ---- import: framework traces --------------------------------------------------------------
 if want import; then
 IMPORT_EVENTS=${BENCH_IMPORT_EVENTS:-10000000}
@@ -1362,6 +1426,19 @@ if [ "${nccl_ok:-0}" = 1 ]; then
 	row "  ncclAllReduce without the profiler" nccl_plain_allreduce 1 ns - -
 	row "  CPU added per call, whole process" nccl_cpu_allreduce 1 ns - -
 	row "  of which two hipEventRecord of the runtime" nccl_events 1 ns - -
+fi
+if want parallel; then
+	row "parallel: records in the generated job ($PAR_RANKS ranks)" par_records 1e6 M - -
+	row "  tprof-analyze --summary alone: wall" par_serial_wall 1 s - -
+	row "    records/s" par_serial_rate 1e6 M/s - -
+	row "    peak RSS" par_serial_rss 1024 MiB - -
+	row "  mpirun -np 2 ... --parallel: wall" par_k2_wall 1 s - -
+	row "    records/s" par_k2_rate 1e6 M/s - -
+	row "    alone / parallel wall time" par_k2_speedup 1 x - -
+	row "    peak RSS, the larger analysis process" par_k2_rss 1024 MiB - -
+	row "    CPU s, the larger analysis process" par_k2_cpu 1 s - -
+	row "    bytes sent, the larger" par_k2_sent 1e6 MB - -
+	row "    bytes received, the larger" par_k2_received 1e6 MB - -
 fi
 if want import; then
 	row "import --summary, events/s ($IMPORT_EVENTS events)" imp_summary_rate 1e6 M/s ge 2
