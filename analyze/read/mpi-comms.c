@@ -8,6 +8,7 @@
 
 #include "../../common/hash.h"
 #include "../../common/xalloc.h"
+#include "../parallel/par.h"
 #include "../util/grow.h"
 #include "share.h"
 #include "trace.h"
@@ -76,17 +77,6 @@ static void count_recorded(struct trace *tr)
 		}
 	}
 	free(ranks);
-}
-
-/* Once every process stream is read: every analysis process's (share.h), sorted, for lookups
- * by id from then on. */
-void mpi_comms_finish(struct trace *tr)
-{
-	share_comms(tr);
-	u64map_free(&tr->comm_of);
-	if (tr->ncomms > 1)
-		qsort(tr->comms, tr->ncomms, sizeof(*tr->comms), by_key);
-	count_recorded(tr);
 }
 
 const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t self_rank)
@@ -162,11 +152,32 @@ static void merge(struct trace *tr, const struct tprof_comm_def *d, uint8_t kind
 	add_members(c, d->first, ranks, n);
 }
 
-void mpi_comm_merge(struct trace *tr, const struct mpi_comm *c)
+/* Another analysis process's communicator c merged in as its COMM records would be. */
+static void comm_merge(struct trace *tr, const struct mpi_comm *c)
 {
 	struct tprof_comm_def d = { .id = c->id, .parent = c->parent, .size = c->size,
 				    .remote_size = c->remote_size, .first = 0 };
 	merge(tr, &d, c->kind, c->self_rank, c->name, c->members, c->known);
+}
+
+/* Once every process stream is read: every analysis process's (share.h), sorted, for lookups
+ * by id from then on. */
+void mpi_comms_finish(struct trace *tr)
+{
+	if (par_size() > 1) {
+		size_t n;
+		struct mpi_comm *all = share_comms(tr, &n);
+		mpi_comms_free(tr);
+		for (size_t i = 0; i < n; i++) {
+			comm_merge(tr, &all[i]);
+			free(all[i].members);
+		}
+		free(all);
+	}
+	u64map_free(&tr->comm_of);
+	if (tr->ncomms > 1)
+		qsort(tr->comms, tr->ncomms, sizeof(*tr->comms), by_key);
+	count_recorded(tr);
 }
 
 /* A COMM record of process p (stream 0). */

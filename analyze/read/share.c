@@ -6,6 +6,7 @@
 #include "../../common/xalloc.h"
 #include "../parallel/par.h"
 #include "../parallel/partition.h"
+#include "../util/grow.h"
 #include "../util/pack.h"
 #include "share.h"
 #include "trace.h"
@@ -321,10 +322,8 @@ void share_host_earliest(const uint32_t *hosts, struct clock_point *earliest, in
 
 /* ---- the MPI communicators ------------------------------------------------------------------ */
 
-void share_comms(struct trace *tr)
+struct mpi_comm *share_comms(const struct trace *tr, size_t *n)
 {
-	if (par_size() < 2)
-		return;
 	struct pack mine = { 0 };
 	for (size_t i = 0; i < tr->ncomms; i++) {
 		const struct mpi_comm *c = tr->comms[i];
@@ -341,8 +340,9 @@ void share_comms(struct trace *tr)
 	size_t total;
 	char *all = everyone(&mine, &total);
 	pack_free(&mine);
-	/* all of them in order, this one's among them */
-	mpi_comms_free(tr);
+	struct mpi_comm *comms = NULL;
+	size_t cap = 0;
+	*n = 0;
 	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
 		struct mpi_comm c = { 0 };
 		c.id = unpack_u64(&u);
@@ -355,11 +355,15 @@ void share_comms(struct trace *tr)
 		c.known = (uint32_t)unpack_count(&u, sizeof(*c.members));
 		c.members = xmallocarray((size_t)c.known + 1, sizeof(*c.members));
 		unpack_bytes(&u, c.members, c.known * sizeof(*c.members));
-		if (!u.short_read && c.size <= (1u << 24) && c.remote_size <= (1u << 24))
-			mpi_comm_merge(tr, &c);
-		free(c.members);
+		if (u.short_read || c.size > (1u << 24) || c.remote_size > (1u << 24)) {
+			free(c.members);
+			continue;
+		}
+		comms = util_grow(comms, &cap, *n, sizeof(*comms), 16);
+		comms[(*n)++] = c;
 	}
 	free(all);
+	return comms;
 }
 
 void share_span(int64_t *start_ns, int64_t *end_ns)

@@ -36,9 +36,10 @@ void share_rates_free(void);
 /* The earliest first clock sample of a host's processes: earliest[i] (when has[i]) this
  * analysis process's; on return the least over all, by monotonic time, then realtime. */
 void share_host_earliest(const uint32_t *hosts, struct clock_point *earliest, int *has, size_t n);
-/* The MPI communicators (read/mpi-comms.c) as every analysis process's COMM records describe
- * them, merged in the order of the analysis processes (the serial analyzer's order). */
-void share_comms(struct trace *tr);
+/* The MPI communicators as every analysis process's COMM records describe them (tr->comms),
+ * this one's among them, in the order of the analysis processes (the serial analyzer's
+ * order): *n of them, each with its members, to free (read/mpi-comms.c merges them). */
+struct mpi_comm *share_comms(const struct trace *tr, size_t *n);
 /* The trace's span over every analysis process's (in place). */
 void share_span(int64_t *start_ns, int64_t *end_ns);
 /* After trace_order: every process numbered as the serial analyzer numbers them, and

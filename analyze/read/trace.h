@@ -37,7 +37,6 @@ struct proc;
 struct thread;
 struct sysimage;
 struct sysindex;
-struct import_image;
 
 /* A stream and the iterator that reads its records in order, piece by piece. */
 struct stream {
@@ -543,8 +542,6 @@ void clocksync_apply(struct trace *tr);
 /* mpi-comms.c: communicators from the COMM records (procstream.c adds them) */
 void mpi_comms_add(struct trace *tr, struct proc *p, const struct tprof_rec *r);
 void mpi_comms_finish(struct trace *tr);   /* after every process stream is read */
-/* Another analysis process's communicator c merged in as its COMM records would be. */
-void mpi_comm_merge(struct trace *tr, const struct mpi_comm *c);
 void mpi_comms_free(struct trace *tr);
 /* The communicator with this id (TPROF_COMM_SELF: that of world rank self_rank), or NULL. */
 const struct mpi_comm *trace_comm(const struct trace *tr, uint64_t id, int32_t self_rank);
@@ -569,6 +566,7 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 int trace_has_data(const struct trace *tr);
 void trace_free(struct trace *tr);
 void proc_free(struct proc *p);        /* one process image, and its files closed */
+/* procorder.c: what a process is called, the order of processes, finding one */
 const char *proc_label(const struct proc *p, char *buf, size_t len);
 char *proc_command(const struct proc *p, size_t max);  /* arguments joined; malloc'd */
 void trace_order(struct trace *tr);                    /* sorts processes, numbers them */

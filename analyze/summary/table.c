@@ -101,14 +101,18 @@ void aggs_pack(struct pack *b, const struct agg *rows, size_t n)
 	pack_u64(b, with);
 	for (uint32_t id = 0; rows && id < n; id++) {
 		const struct agg *a = &rows[id];
-		if (!a->calls)
-			continue;
-		pack_name(b, id);
-		pack_u64(b, a->calls);
-		pack_i64(b, a->total);
-		pack_i64(b, a->min);
-		pack_i64(b, a->max);
+		if (a->calls)
+			agg_pack(b, id, a);
 	}
+}
+
+void agg_pack(struct pack *b, uint32_t id, const struct agg *a)
+{
+	pack_name(b, id);
+	pack_u64(b, a->calls);
+	pack_i64(b, a->total);
+	pack_i64(b, a->min);
+	pack_i64(b, a->max);
 }
 
 size_t aggs_unpack_count(struct unpack *u)

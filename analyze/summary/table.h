@@ -49,9 +49,10 @@ static inline void agg_merge(struct agg *a, const struct agg *b)
 }
 
 /* The parallel analyzer: the rows with calls of a table by string id, each with its name
- * (aggs_pack); read back as a count (aggs_unpack_count) and that many rows, each giving its
- * figures and returning its name's id here (agg_unpack). */
+ * (aggs_pack; one row: agg_pack); read back as a count (aggs_unpack_count) and that many rows,
+ * each giving its figures and returning its name's id here (agg_unpack). */
 void aggs_pack(struct pack *b, const struct agg *rows, size_t n);
+void agg_pack(struct pack *b, uint32_t id, const struct agg *a);
 size_t aggs_unpack_count(struct unpack *u);
 uint32_t agg_unpack(struct unpack *u, struct agg *a);
 

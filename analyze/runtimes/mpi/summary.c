@@ -471,11 +471,7 @@ void mpisum_pack(struct mpisum *m, const struct sum_span *span, struct pack *b)
 		const struct collstat *c = &m->colls[id];
 		if (!a->calls && !m->bytes[id] && !c->instances)
 			continue;
-		pack_name(b, id);
-		pack_u64(b, a->calls);
-		pack_i64(b, a->total);
-		pack_i64(b, a->min);
-		pack_i64(b, a->max);
+		agg_pack(b, id, a);
 		pack_u64(b, m->bytes[id]);
 		pack_bytes(b, c, sizeof(*c));
 	}
@@ -516,14 +512,10 @@ void mpisum_merge(struct mpisum *m, const struct sum_span *span, struct unpack *
 {
 	(void)span;
 	for (size_t i = 0, n = unpack_count(u, 6 * sizeof(uint64_t)); i < n; i++) {
-		uint32_t id = unpack_name(u);
-		ensure(m, id);
 		struct agg a;
 		struct collstat c;
-		a.calls = unpack_u64(u);
-		a.total = unpack_i64(u);
-		a.min = unpack_i64(u);
-		a.max = unpack_i64(u);
+		uint32_t id = agg_unpack(u, &a);
+		ensure(m, id);
 		agg_merge(&m->calls[id], &a);
 		m->bytes[id] += unpack_u64(u);
 		unpack_bytes(u, &c, sizeof(c));

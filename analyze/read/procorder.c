@@ -1,4 +1,9 @@
-/* trace.c — naming and ordering processes. */
+/* procorder.c — what a process is called and where it stands: its label in every output
+ * ("rank 3 (host, pid 123) app", "system (host)", "pid 7 (imported from trace.json)"), its
+ * command line, whether its rows fold into another's (an imported process placed in a
+ * recorded one, a process the sampler saw but the recorder did not); the serial analyzer's
+ * order of processes, which every output and every analysis process shares; and finding one
+ * by rank or by number. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
