@@ -4,7 +4,9 @@
  *   sysload all MIB MS   waits 300 ms, maps and touches MIB MiB, waits 300 ms, then runs
  *                        "sysload threads MS" as a child (fork, 200 ms, exec: the /proc
  *                        sampler sees both) and waits for it, then forks a child that
- *                        exits after 150 ms and reaps it 300 ms later; prints "all done"
+ *                        exits after 150 ms and reaps it 300 ms later; prints "all done".
+ *                        With SYSLOAD_RSS_FILE set, writes there its RSS in KiB (from
+ *                        /proc/self/statm, as the sampler reads it) just before the touch
  *   sysload badexec MS   waits 50 ms, fails to exec a file that does not exist, then does what
  *                        "sysload threads MS" does
  *   sysload jitmap MS    writes /tmp/perf-PID.map as a JIT would (one symbol, jitted_fn) and
@@ -14,7 +16,9 @@
  *   sysload leave MS     starts a thread named "left" that sleeps for a minute, sleeps MS ms
  *                        and returns from main while it still sleeps; prints "leave done"
  * Exits with 3, so that a test can tell its status came through. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +78,18 @@ static int all(char *self, long mib, const char *ms)
 	char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 1;
+	const char *rss_file = getenv("SYSLOAD_RSS_FILE");
+	FILE *f = rss_file ? fopen("/proc/self/statm", "r") : NULL;
+	unsigned long size, resident;
+	if (f && fscanf(f, "%lu %lu", &size, &resident) == 2) {
+		FILE *out = fopen(rss_file, "w");
+		if (out) {
+			fprintf(out, "%lu\n", resident * (unsigned long)sysconf(_SC_PAGESIZE) / 1024);
+			fclose(out);
+		}
+	}
+	if (f)
+		fclose(f);
 	for (size_t i = 0; i < n; i += 4096)   /* not memset: a sanitizer's would look at more */
 		((volatile char *)p)[i] = 1;
 	sleep_ms(300);

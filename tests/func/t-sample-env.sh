@@ -48,7 +48,7 @@ run() {
 	_name=$1
 	shift
 	"$@" env TPROF_ENABLE=1 TPROF_SAMPLE=all TPROF_OUTPUT_DIR="$T/$_name" \
-		LD_PRELOAD="$PRELOAD_ENV" "$APPS/sysload" all $MIB 800 >"$T/$_name.out" \
+		SYSLOAD_RSS_FILE="$T/$_name.rss" LD_PRELOAD="$PRELOAD_ENV" "$APPS/sysload" all $MIB 800 >"$T/$_name.out" \
 		2>"$T/$_name.err"
 	_rc=$?
 	[ "$_rc" -eq "$plain_rc" ] && cmp -s "$PLAIN" "$T/$_name.out"
@@ -58,7 +58,7 @@ run() {
 	[ -s "$T/$_name.err" ] && diag "stderr: $(cat "$T/$_name.err")"
 	"$DUMP" "$T/$_name" >"$T/$_name.json" 2>"$T/$_name.dump.err"
 	ok $? "$_name: dump-records reads the output directory"
-	"$PY" "$CHECK" "$T/$_name.json" $MIB >"$T/$_name.checks" 2>&1
+	"$PY" "$CHECK" "$T/$_name.json" $MIB "$T/$_name.rss" >"$T/$_name.checks" 2>&1
 	_n=0
 	while IFS= read -r _line; do
 		_n=$((_n + 1))

@@ -21,8 +21,8 @@ plain_rc=$?
 run() {
 	_name=$1
 	shift
-	"$@" "$INSPECT" --sample all -o "$T/$_name" -- "$APPS/sysload" all $MIB 800 \
-		>"$T/$_name.out" 2>"$T/$_name.err"
+	"$@" env SYSLOAD_RSS_FILE="$T/$_name.rss" "$INSPECT" --sample all -o "$T/$_name" -- \
+		"$APPS/sysload" all $MIB 800 >"$T/$_name.out" 2>"$T/$_name.err"
 	_rc=$?
 	[ "$_rc" -eq "$plain_rc" ] && cmp -s "$PLAIN" "$T/$_name.out"
 	ok $? "$_name: stdout and exit status ($_rc) as without tprof-inspect ($plain_rc)"
@@ -34,7 +34,7 @@ run() {
 	ok $? "$_name: the profile count names the system profile"
 	"$DUMP" "$T/$_name" >"$T/$_name.json" 2>"$T/$_name.dump.err"
 	ok $? "$_name: dump-records reads the output directory"
-	"$PY" "$CHECK" "$T/$_name.json" $MIB proc >"$T/$_name.checks" 2>&1
+	"$PY" "$CHECK" "$T/$_name.json" $MIB proc "$T/$_name.rss" >"$T/$_name.checks" 2>&1
 	_n=0
 	while IFS= read -r _line; do
 		_n=$((_n + 1))
