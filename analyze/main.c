@@ -161,9 +161,8 @@ static void usage(FILE *f)
 	      "      --parallel         be one of K analysis processes started by\n"
 	      "                         'mpirun -np K': each reads its share of DIR, the first\n"
 	      "                         writes the summary, the same as one process's; traces,\n"
-	      "                         --steps, imports, system profiles, NCCL calls and MPI\n"
-	      "                         one-sided communication are not computed in parallel\n"
-	      "                         yet\n"
+	      "                         imports, system profiles, NCCL calls and MPI one-sided\n"
+	      "                         communication are not computed in parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -631,8 +630,6 @@ static int parallel_options(const struct options *o)
 		return 0;
 	if (o->format || o->split)
 		return parallel_error("the analysis processes write the summary only, not a trace");
-	if (o->steps)
-		return parallel_error("--steps is not computed in parallel yet");
 	if (o->nimports)
 		return parallel_error("--import is not computed in parallel yet");
 	return 0;

@@ -14,6 +14,7 @@
 #include "../../common/import-records.h"
 #include "../../common/xalloc.h"
 #include "../read/import-image.h"
+#include "../parallel/par.h"
 #include "../util/grow.h"
 #include "output.h"
 #include "../util/progress.h"
@@ -157,27 +158,65 @@ static struct step_mark *collect(struct proc *p, enum marks which, size_t *n, ui
 	return v;
 }
 
+/* What the steps of a trace (or of an analysis process's share of it) say of --steps A:B: the
+ * least and greatest step seen (UINT64_MAX, 0: none), the start of A, the end of B. */
+struct steps_seen {
+	uint64_t min, max;
+	int64_t lo, hi;
+};
+
+static void seen_add(struct steps_seen *to, const struct steps_seen *f)
+{
+	if (f->min < to->min)
+		to->min = f->min;
+	if (f->max > to->max)
+		to->max = f->max;
+	if (f->lo < to->lo)
+		to->lo = f->lo;
+	if (f->hi > to->hi)
+		to->hi = f->hi;
+}
+
+/* The parallel analyzer: every analysis process's, combined (each gets the same). */
+static void seen_share(struct steps_seen *s)
+{
+	if (par_size() < 2)
+		return;
+	size_t *len_of;
+	struct steps_seen *all = par_allgather(s, sizeof(*s), &len_of);
+	for (int k = 0; k < par_size(); k++)
+		if (len_of[k] == sizeof(*s))
+			seen_add(s, &all[k]);
+	free(len_of);
+	free(all);
+}
+
+/* Whether any analysis process has imported processes placed in recorded ones. */
+static int any_imported_home(const struct trace *tr)
+{
+	int64_t has = 0;
+	for (size_t i = 0; i < tr->nprocs && !has; i++)
+		has = tr->procs[i]->imp && tr->procs[i]->imp->home;
+	if (par_size() > 1)
+		par_max_i64(&has, 1);
+	return has != 0;
+}
+
 /* Whether the marks of imported processes with a home are read too: when nothing else had
  * steps and there are such processes. */
 static int fall_back(const struct trace *tr, enum marks which, size_t found)
 {
-	if (which != RECORDED || found)
-		return 0;
-	for (size_t i = 0; i < tr->nprocs; i++)
-		if (tr->procs[i]->imp && tr->procs[i]->imp->home)
-			return 1;
-	return 0;
+	return which == RECORDED && !found && any_imported_home(tr);
 }
 
-int window_from_steps(struct trace *tr, const char *spec, struct window *w)
+static int steps_window(struct trace *tr, const char *spec, struct window *w)
 {
 	uint64_t a, b;
 	if (parse_steps(spec, &a, &b) < 0) {
 		diag_error("--steps: '%s' is not A:B (two step numbers, A <= B) or a single step", spec);
 		return -1;
 	}
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	uint64_t seen_min = UINT64_MAX, seen_max = 0;
+	struct steps_seen f = { UINT64_MAX, 0, INT64_MAX, INT64_MIN };
 	uint64_t seen = 0;
 	enum marks which = RECORDED;
 	uint64_t mark = progress_begin("finding steps", thread_records(tr), PROGRESS_RECORDS);
@@ -189,41 +228,53 @@ again:
 		for (size_t k = 0; k < n; k++) {
 			if (v[k].only_ends)
 				continue;
-			if (v[k].step < seen_min)
-				seen_min = v[k].step;
-			if (v[k].step > seen_max)
-				seen_max = v[k].step;
-			if (v[k].step == a && v[k].ns < lo)
-				lo = v[k].ns;
+			if (v[k].step < f.min)
+				f.min = v[k].step;
+			if (v[k].step > f.max)
+				f.max = v[k].step;
+			if (v[k].step == a && v[k].ns < f.lo)
+				f.lo = v[k].ns;
 			if (v[k].step == b) {
 				int64_t end = v[k].end != INT64_MIN ? v[k].end
 					      : k + 1 < n ? v[k + 1].ns : p->end_ns;
-				if (end > hi)
-					hi = end;
+				if (end > f.hi)
+					f.hi = end;
 			}
 		}
 		free(v);
 	}
-	if (fall_back(tr, which, seen_min != UINT64_MAX)) {
+	seen_share(&f);
+	if (fall_back(tr, which, f.min != UINT64_MAX)) {
 		which = IMPORTED_ALL;
 		goto again;
 	}
 	progress_end();
-	if (seen_min == UINT64_MAX) {
+	if (f.min == UINT64_MAX) {
 		diag_error("--steps: the trace has no steps (record them with tprof_step, or import "
 			   "a framework trace with ProfilerStep#N slices or --import-steps)");
 		return -1;
 	}
-	if (lo == INT64_MAX || hi == INT64_MIN || hi < lo) {
+	if (f.lo == INT64_MAX || f.hi == INT64_MIN || f.hi < f.lo) {
 		diag_error("--steps %s: not found (steps recorded: %" PRIu64 " to %" PRIu64 ")", spec,
-			   seen_min, seen_max);
+			   f.min, f.max);
 		return -1;
 	}
+	int64_t lo = f.lo, hi = f.hi;
 	w->start = lo - tr->start_ns;
 	w->end = hi - tr->start_ns;
 	w->active = 1;
 	snprintf(w->desc, sizeof(w->desc), "steps %" PRIu64 " to %" PRIu64, a, b);
 	return 0;
+}
+
+int window_from_steps(struct trace *tr, const char *spec, struct window *w)
+{
+	/* under --parallel, every analysis process decides alike; the first says why */
+	int muted = par_rank() != 0;
+	diag_muted += muted;
+	int rc = steps_window(tr, spec, w);
+	diag_muted -= muted;
+	return rc;
 }
 
 static int start_cmp(const void *x, const void *y)

@@ -8,14 +8,14 @@
 # and collectives cross analysis processes: a generated one of 12 ranks on two hosts (clock
 # offsets to rank 0), apps/mpi-comms (communicators made every way) and apps/mpi-pattern
 # (wildcard receives, late senders) recorded under Open MPI, apps/mpich-pattern under MPICH;
-# also with --ranks, --top and a window.  What is not computed in parallel yet (NCCL calls,
-# MPI one-sided communication, system profiles, traces, --steps) is refused with one line
-# and exit status 2.
+# also with --ranks, --top, a window and --steps (its steps found across the analysis processes,
+# and its errors said once).  What is not computed in parallel yet (NCCL calls, MPI one-sided
+# communication, system profiles, traces, imports) is refused with one line and exit status 2.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 42
+plan 46
 
 # The job: processes side by side, then two more after them.
 cat >"$T/job.sh" <<EOF2
@@ -63,7 +63,8 @@ serial() {
 }
 serial mix mix && serial nrt nrt && serial bad bad && serial cut mix --ranks 2 --top 3 &&
 	serial window mix --start 20000 --end 300000 && serial gen gen && serial comms mpi-comms &&
-	serial pattern mpi-pattern && serial mpich mpich && serial gencut gen --ranks 4 --top 2
+	serial pattern mpi-pattern && serial mpich mpich && serial gencut gen --ranks 4 --top 2 &&
+	serial steps mix --steps 1:2 && serial step2 mix --steps 2 --top 3
 ok $? "the serial summaries are written"
 check "the MPI jobs' summaries have messages, collectives and ranks to merge" \
 	sh -c 'for f in "$@"; do grep -q "^  matched: .* messages" "$f" && grep -q "^MPI collectives" "$f" &&
@@ -121,6 +122,15 @@ same mix mix 2 "$MPIRUN_MPICH" --
 same mix mix 3 "$MPIRUN_MPICH" --
 same nrt nrt 2 "$MPIRUN_MPICH" --
 same cut mix 4 "$MPIRUN_MPICH" -- --ranks 2 --top 3
+same steps mix 3 $OMPI -- --steps 1:2
+same steps mix 2 "$MPIRUN_MPICH" -- --steps 1:2
+same step2 mix 4 $OMPI -- --steps 2 --top 3
+# shellcheck disable=SC2086
+$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --summary --steps 99 >"$T/nostep.out" 2>"$T/nostep.err"
+_ns_rc=$?
+check "--steps of a step no process has: exit status 2 ($_ns_rc), said once, nothing written" \
+	sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: --steps 99: not found (steps recorded: " "$2")" = 1 ] &&
+		! [ -s "$3" ]' - "$_ns_rc" "$T/nostep.err" "$T/nostep.out"
 "$ANALYZE" --parallel "$T/mix" --summary >"$T/alone.text" 2>/dev/null
 check "--parallel without a launcher is the serial analyzer" cmp -s "$T/mix.text" "$T/alone.text"
 
@@ -150,7 +160,8 @@ refused "a system profile" "system profiles .* are not analyzed in parallel yet"
 # shellcheck disable=SC2086
 refused "a trace" "the analysis processes write the summary only" \
 	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --format chrome -o "$T/trace.json"
-refused "--steps" "--steps is not computed in parallel yet" \
-	"$MPIRUN_MPICH" -np 2 "$ANALYZE" --parallel "$T/mix" --summary --steps 1:2
+printf '{"traceEvents": [{"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]}\n' >"$T/imp.json"
+refused "--import" "--import is not computed in parallel yet" \
+	"$MPIRUN_MPICH" -np 2 "$ANALYZE" --parallel --import "$T/imp.json" --summary
 check "the trace refused is not written" test ! -e "$T/trace.json"
 finish
