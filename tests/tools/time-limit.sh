@@ -1,11 +1,11 @@
 #!/bin/sh
 # time-limit.sh TEST [ARG...] — how `make check` runs each test: in a session of its own,
-# under a time limit (TEST_TIME_LIMIT seconds, 1200 unless set), so that a test that hangs
+# under a time limit (TEST_TIME_LIMIT seconds, 900 unless set), so that a test that hangs
 # fails with what it was still running instead of holding the whole suite until CI's own
 # limit ends it unnamed; and with its wall time as the last line of its log.  On a limit
 # reached: a TAP "Bail out!" line (the test counts as an ERROR), the test's processes listed
 # as TAP comments, then the whole session ended (TERM, and KILL 10 s later).
-limit=${TEST_TIME_LIMIT:-1200}
+limit=${TEST_TIME_LIMIT:-900}
 start=$(date +%s)
 setsid "$@" &
 pid=$!
