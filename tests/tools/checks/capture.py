@@ -58,11 +58,13 @@ def delay_duration(text):
 
 def capture_signal(text):
     """Both processes record from the first signal to the second: steps from 5 on, 13 at
-    most."""
+    most, a tick with each step but where a signal fell between the two: the window may
+    open after a process's step and before its tick, or close between them (one each, each
+    edge, each process)."""
     _expect(text, lambda f: f["opened"] == "the capture signal" and
             f["closed"] == "the capture signal" and len(f["steps"]) >= 2 and
             min(f["steps"]) >= 5 and max(f["steps"]) <= 13 and
-            f["names"].get("tick") == len(f["steps"]))
+            abs(f["names"].get("tick", 0) - len(f["steps"])) <= 2)
 
 
 def stop_start(text):
