@@ -20,9 +20,10 @@ n = 3
 
 
 def _ranks(dump):
-    """The processes of the profile, by pid."""
+    """The processes of the profile, the parent (the one that made the unique id before it
+    forked) first, then by pid: pids wrap, so the parent's need not be the least."""
     ps = procs(dump)
-    return sorted(ps.values(), key=lambda p: p.pid)
+    return sorted(ps.values(), key=lambda p: (not _by_name(p, "ncclGetUniqueId"), p.pid))
 
 
 def _by_name(p, name):
