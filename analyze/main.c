@@ -161,7 +161,7 @@ static void usage(FILE *f)
 	      "      --parallel         be one of K analysis processes started by\n"
 	      "                         'mpirun -np K': each reads its share of DIR, the first\n"
 	      "                         writes the summary, the same as one process's; traces,\n"
-	      "                         imports, system profiles, NCCL calls and MPI one-sided\n"
+	      "                         imports, system profiles and MPI one-sided\n"
 	      "                         communication are not computed in parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"

@@ -8,14 +8,17 @@
 # and collectives cross analysis processes: a generated one of 12 ranks on two hosts (clock
 # offsets to rank 0), apps/mpi-comms (communicators made every way) and apps/mpi-pattern
 # (wildcard receives, late senders) recorded under Open MPI, apps/mpich-pattern under MPICH;
+# NCCL jobs whose collectives, groups and sends tie ranks of different analysis processes:
+# apps/nccl-synth's (a split communicator, a ring of sends in a group, an AllReduce one rank
+# never called) and a generated one with MPI beside NCCL;
 # also with --ranks, --top, a window and --steps (its steps found across the analysis processes,
-# and its errors said once).  What is not computed in parallel yet (NCCL calls, MPI one-sided
+# and its errors said once).  What is not computed in parallel yet (MPI one-sided
 # communication, system profiles, traces, imports) is refused with one line and exit status 2.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 46
+plan 51
 
 # The job: processes side by side, then two more after them.
 cat >"$T/job.sh" <<EOF2
@@ -40,6 +43,8 @@ check "its summary has devices, steps, capture windows, marks and counters to me
 ok $? "nrt-synth's profile is written"
 "$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null
 ok $? "a generated MPI job of 12 ranks on two hosts is written"
+"$APPS/nccl-synth" "$T/nccl-synth" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null
+ok $? "nccl-synth's job and a generated NCCL job of 4 ranks are written"
 # shellcheck disable=SC2086
 for app in mpi-comms mpi-pattern mpi-rma; do
 	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
@@ -64,12 +69,17 @@ serial() {
 serial mix mix && serial nrt nrt && serial bad bad && serial cut mix --ranks 2 --top 3 &&
 	serial window mix --start 20000 --end 300000 && serial gen gen && serial comms mpi-comms &&
 	serial pattern mpi-pattern && serial mpich mpich && serial gencut gen --ranks 4 --top 2 &&
-	serial steps mix --steps 1:2 && serial step2 mix --steps 2 --top 3
+	serial steps mix --steps 1:2 && serial step2 mix --steps 2 --top 3 &&
+	serial nsynth nccl-synth && serial nccl nccl
 ok $? "the serial summaries are written"
 check "the MPI jobs' summaries have messages, collectives and ranks to merge" \
 	sh -c 'for f in "$@"; do grep -q "^  matched: .* messages" "$f" && grep -q "^MPI collectives" "$f" &&
 		grep -q "^MPI by rank" "$f" || exit 1; done' - "$T/gen.text" "$T/comms.text" \
 	"$T/pattern.text" "$T/mpich.text"
+check "the NCCL jobs' summaries have collectives, an incomplete instance and sends to merge" \
+	sh -c 'grep -q "^NCCL collectives" "$1" && grep -q "^  instances: .*, 1 incomplete" "$1" &&
+		grep -q "^NCCL send/receive" "$1" && grep -q "^NCCL collectives" "$2"' - \
+	"$T/nsynth.text" "$T/nccl.text"
 check "the damaged copy is read past its damage, the link listed as unreadable" \
 	sh -c 'grep -q "damaged input" "$1" && grep -q "^  unreadable:  1 file not read" "$1"' - "$T/bad.text"
 
@@ -123,6 +133,10 @@ same mix mix 3 "$MPIRUN_MPICH" --
 same nrt nrt 2 "$MPIRUN_MPICH" --
 same cut mix 4 "$MPIRUN_MPICH" -- --ranks 2 --top 3
 same steps mix 3 $OMPI -- --steps 1:2
+same nsynth nccl-synth 2 $OMPI --
+same nsynth nccl-synth 3 $OMPI --
+same nsynth nccl-synth 4 "$MPIRUN_MPICH" --
+same nccl nccl 3 $OMPI --
 same steps mix 2 "$MPIRUN_MPICH" -- --steps 1:2
 same step2 mix 4 $OMPI -- --steps 2 --top 3
 # shellcheck disable=SC2086
@@ -144,10 +158,6 @@ refused() {
 		sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: --parallel: .*$2" "$3")" = 1 ] &&
 			! [ -s "$4" ]' - "$_rf_rc" "$_rf_why" "$T/refused.err" "$T/refused.out"
 }
-"$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null
-# shellcheck disable=SC2086
-refused "NCCL calls" "the summary of nccl is not computed in parallel yet" \
-	$OMPI -np 2 "$ANALYZE" --parallel "$T/nccl" --summary
 # shellcheck disable=SC2086
 refused "MPI one-sided communication" \
 	"the summary of MPI one-sided communication is not computed in parallel yet" \

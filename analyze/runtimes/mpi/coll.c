@@ -21,6 +21,7 @@
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "../../parallel/par.h"
+#include "../../read/remote.h"
 #include "../../util/grow.h"
 #include "../../util/hpool.h"
 #include "../../util/pack.h"

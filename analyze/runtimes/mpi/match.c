@@ -27,6 +27,7 @@
 #include "../../model/emit.h"
 #include "../../util/grow.h"
 #include "../../parallel/par.h"
+#include "../../read/remote.h"
 #include "../../util/hpool.h"
 #include "../../util/pack.h"
 #include "mpi.h"

@@ -56,13 +56,6 @@ struct mpi_where {
 	int64_t t0, t1;
 };
 
-/* runtimes/mpi/remote.c: the processes and threads another analysis process of the parallel
- * analyzer reads, as stand-ins with their number, rank and thread id. */
-struct remotes;
-struct remotes *remotes_new(void);
-struct thread *remote_thread(struct remotes *r, int64_t index, int64_t rank, int32_t tid);
-void remotes_free(struct remotes *r);
-
 /* runtimes/mpi/match.c: point-to-point messages.  Keys are world ranks; src or tag of a posted
  * receive may be TPROF_MPI_ANY. */
 struct match;

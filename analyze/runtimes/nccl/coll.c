@@ -16,14 +16,24 @@
  * launch so joined is complete, they are emitted together as one EV_NCCL and forgotten:
  * memory follows the launches still waiting for a rank.  What is left when the data ends
  * (a rank's records missing, a device span never resolved) is emitted then, flagged
- * incomplete; a cap on launches in flight does the same earlier for the oldest. */
+ * incomplete; a cap on launches in flight does the same earlier for the oldest.
+ *
+ * The parallel analyzer: each analysis process gathers its processes' launches without
+ * matching them.  At the end, the launches that share an operation's key are found across
+ * analysis processes (each key's analysis process, by its hash, gives back the least label
+ * of the launches that have it, until no label changes), and each such set goes to the
+ * analysis process its label hashes to, which matches and emits it as above. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "../../model/runtime.h"
+#include "../../parallel/par.h"
+#include "../../read/remote.h"
+#include "../../util/grow.h"
 #include "../../util/hpool.h"
+#include "../../util/pack.h"
 #include "nccl.h"
 
 struct op_match;
@@ -37,6 +47,7 @@ struct rank_launch {
 	uint32_t nopen;                 /* root: launches of the component not complete */
 	uint32_t index;                 /* at emission: position in the instance */
 	uint64_t order;                 /* creation order */
+	uint64_t label;                 /* parallel: the least id of the launches it is tied to */
 	struct proc *proc;
 	uint64_t key;
 	int depth;                      /* group nesting seen */
@@ -76,6 +87,8 @@ struct nccl_state {
 	struct hpool launches;          /* in flight */
 	struct hpool matches;           /* pending */
 	uint64_t next_order, next_id;
+	int hold;                       /* parallel, while reading: launches gathered, not matched */
+	struct remotes *remotes;        /* parallel: the processes of launches sent here */
 };
 
 /* More launches than this waiting: the oldest is emitted as it is. */
@@ -92,6 +105,7 @@ static struct nccl_state *state(struct pipeline *pl)
 	if (!*slot(pl)) {
 		struct nccl_state *s = xcalloc(1, sizeof(*s));
 		s->pl = pl;
+		s->hold = par_size() > 1;
 		*slot(pl) = s;
 	}
 	return *slot(pl);
@@ -121,7 +135,7 @@ static struct rank_launch *launch_get(struct nccl_state *s, struct proc *p, uint
 	     x = hpool_next(&s->launches, h, &at))
 		if (x->proc == p && x->key == key)
 			return x;
-	if (s->launches.n >= INFLIGHT_MAX)
+	if (s->launches.n >= INFLIGHT_MAX && !s->hold)
 		emit_oldest(s);
 	struct rank_launch *x = xcalloc(1, sizeof(*x));
 	x->proc = p;
@@ -228,15 +242,24 @@ static void match_done(struct nccl_state *s, struct op_match *m)
 		emit_component(s, root);
 }
 
+/* What an operation is matched by: a collective by (comm, seq), a send or receive also by its
+ * sender and receiver (returns whether it is one). */
+static int op_ends(const struct nccl_op *o, int32_t *src, int32_t *dst)
+{
+	int p2p = nccl_op_is_p2p(o->op);
+	*src = *dst = -1;
+	if (p2p) {
+		*src = o->op == TPROF_NCCL_SEND ? o->rank : o->peer;
+		*dst = o->op == TPROF_NCCL_SEND ? o->peer : o->rank;
+	}
+	return p2p;
+}
+
 static void match_add(struct nccl_state *s, struct rank_launch *x, uint32_t opi)
 {
 	const struct nccl_op *o = &x->ops[opi];
-	int p2p = nccl_op_is_p2p(o->op);
-	int32_t src = -1, dst = -1;
-	if (p2p) {
-		src = o->op == TPROF_NCCL_SEND ? o->rank : o->peer;
-		dst = o->op == TPROF_NCCL_SEND ? o->peer : o->rank;
-	}
+	int32_t src, dst;
+	int p2p = op_ends(o, &src, &dst);
 	uint64_t h = mhash(p2p, o->comm, o->seq, src, dst);
 	struct op_match *m;
 	size_t at;
@@ -291,6 +314,8 @@ static void close_launch(struct nccl_state *s, struct rank_launch *x)
 		streams += k == i;
 	}
 	x->L.spans_expected = streams;
+	if (s->hold)
+		return;
 	update(x);
 	struct rank_launch *root = find(x);
 	if (!root->nopen)
@@ -319,7 +344,8 @@ static void add_op(struct nccl_state *s, struct rank_launch *x, const struct eve
 		x->L.nranks = x->ops[0].nranks;
 		x->L.comm = x->ops[0].comm;
 	}
-	match_add(s, x, i);
+	if (!s->hold)
+		match_add(s, x, i);
 }
 
 void nccl_call(struct pipeline *pl, const struct event *ev)
@@ -379,7 +405,7 @@ void nccl_device(struct pipeline *pl, const struct event *ev)
 		x->dcoll = *c;
 	if (!x->L.corr)
 		x->L.corr = di->corr;   /* the launching call not seen (yet) */
-	if (!x->closed)
+	if (!x->closed || s->hold)
 		return;
 	update(x);
 	struct rank_launch *root = find(x);
@@ -684,11 +710,371 @@ static void emit_oldest(struct nccl_state *s)
 		emit_component(s, o);
 }
 
+/* ---- the parallel analyzer: each set of tied launches to one analysis process ------------- */
+
+/* This analysis process's launches, by creation (*n of them). */
+static struct rank_launch **own_launches(struct nccl_state *s, size_t *n)
+{
+	struct rank_launch **v = xmallocarray(s->launches.n ? s->launches.n : 1, sizeof(*v));
+	for (size_t i = 0; i < s->launches.n; i++)
+		v[i] = (struct rank_launch *)s->launches.v[i];
+	*n = s->launches.n;
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), by_order);
+	return v;
+}
+
+/* An operation of a launch, with the analysis process its key hashes to. */
+struct opref {
+	struct rank_launch *x;
+	uint32_t op;
+	uint32_t home;
+};
+
+static int by_home(const void *a, const void *b)
+{
+	const struct opref *x = a, *y = b;
+	if (x->home != y->home)
+		return x->home < y->home ? -1 : 1;
+	return x->x->order < y->x->order ? -1 : x->x->order > y->x->order ? 1 : (x->op > y->op) - (x->op < y->op);
+}
+
+/* Every operation of the launches, by the analysis process its key hashes to (*n of them). */
+static struct opref *op_homes(struct rank_launch **v, size_t nv, size_t k, size_t *n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nv; i++)
+		total += v[i]->nops;
+	struct opref *r = xmallocarray(total ? total : 1, sizeof(*r));
+	*n = 0;
+	for (size_t i = 0; i < nv; i++)
+		for (uint32_t j = 0; j < v[i]->nops; j++) {
+			const struct nccl_op *o = &v[i]->ops[j];
+			int32_t src, dst;
+			int p2p = op_ends(o, &src, &dst);
+			r[(*n)++] = (struct opref){ v[i], j,
+						    (uint32_t)(mhash(p2p, o->comm, o->seq, src, dst) % k) };
+		}
+	if (*n > 1)
+		qsort(r, *n, sizeof(*r), by_home);
+	return r;
+}
+
+/* A key as its analysis process receives it, with the label it came with and its place. */
+struct keyed {
+	uint64_t comm, label;
+	uint32_t seq, at;
+	int32_t src, dst, p2p;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	if (x->p2p != y->p2p)
+		return x->p2p < y->p2p ? -1 : 1;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+/* The keys received (in[p] bytes from each analysis process p), each answered with the least
+ * label that came with it: the answers, 8 bytes each, in the order the keys came (out[p]: the
+ * bytes of p's). */
+static uint64_t *least_labels(const char *got, const size_t *in, size_t k, size_t *out)
+{
+	struct keyed *e = NULL;
+	size_t n = 0, cap = 0;
+	const char *at = got;
+	for (size_t from = 0; from < k; from++) {
+		out[from] = 0;
+		for (struct unpack u = unpack_of(at, in[from]); unpack_more(&u);) {
+			struct keyed x;
+			x.p2p = (int32_t)unpack_i64(&u);
+			x.comm = unpack_u64(&u);
+			x.seq = (uint32_t)unpack_u64(&u);
+			x.src = (int32_t)unpack_i64(&u);
+			x.dst = (int32_t)unpack_i64(&u);
+			x.label = unpack_u64(&u);
+			if (u.short_read)
+				break;
+			x.at = (uint32_t)n;
+			e = util_grow(e, &cap, n, sizeof(*e), 256);
+			e[n++] = x;
+			out[from] += sizeof(uint64_t);
+		}
+		at += in[from];
+	}
+	if (n > 1)
+		qsort(e, n, sizeof(*e), by_key);
+	uint64_t *least = xmallocarray(n ? n : 1, sizeof(*least));
+	for (size_t i = 0, j; i < n; i = j) {
+		uint64_t m = e[i].label;
+		for (j = i; j < n && !by_key(&e[i], &e[j]); j++)
+			if (e[j].label < m)
+				m = e[j].label;
+		for (size_t q = i; q < j; q++)
+			least[e[q].at] = m;
+	}
+	free(e);
+	return least;
+}
+
+/* Labels until stable: each launch's the least of those of the launches it shares a key with,
+ * transitively (collective: every analysis process calls it). */
+static void label_launches(struct rank_launch **v, size_t nv)
+{
+	size_t k = (size_t)par_size(), n;
+	for (size_t i = 0; i < nv; i++)
+		v[i]->label = (uint64_t)par_rank() << 40 | i;
+	struct opref *r = op_homes(v, nv, k, &n);
+	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
+	for (int64_t changed = 1; changed;) {
+		struct pack b = { 0 };
+		memset(out, 0, k * sizeof(*out));
+		for (size_t i = 0; i < n; i++) {
+			const struct nccl_op *o = &r[i].x->ops[r[i].op];
+			int32_t src, dst;
+			size_t before = b.n;
+			pack_i64(&b, op_ends(o, &src, &dst));
+			pack_u64(&b, o->comm);
+			pack_u64(&b, o->seq);
+			pack_i64(&b, src);
+			pack_i64(&b, dst);
+			pack_u64(&b, r[i].x->label);
+			out[r[i].home] += b.n - before;
+		}
+		char *got = par_exchange(b.v, out, in);
+		pack_free(&b);
+		uint64_t *least = least_labels(got, in, k, out);
+		free(got);
+		uint64_t *back = par_exchange(least, out, in);
+		free(least);
+		/* the answers come in the order asked: by analysis process, then as sent */
+		changed = 0;
+		for (size_t i = 0; i < n; i++)
+			if (back[i] < r[i].x->label) {
+				r[i].x->label = back[i];
+				changed = 1;
+			}
+		free(back);
+		par_max_i64(&changed, 1);
+	}
+	free(r);
+	free(out);
+	free(in);
+}
+
+static void launch_pack(struct pack *b, const struct rank_launch *x)
+{
+	pack_i64(b, x->proc->index);
+	pack_i64(b, x->proc->rank);
+	pack_i64(b, x->L.thread ? x->L.thread->tid : -1);
+	pack_u64(b, x->key);
+	pack_u64(b, x->L.group);
+	pack_u64(b, x->order);
+	pack_i64(b, x->depth);
+	pack_u64(b, (uint64_t)x->closed);
+	pack_u64(b, x->L.corr);
+	pack_i64(b, x->L.t0);
+	pack_i64(b, x->L.t1);
+	pack_bytes(b, &x->dcoll, sizeof(x->dcoll));
+	pack_u64(b, x->nops);
+	for (uint32_t i = 0; i < x->nops; i++) {
+		const struct nccl_op *o = &x->ops[i];
+		pack_name(b, o->name);
+		pack_u64(b, (uint64_t)o->op << 24 | (uint64_t)o->dtype << 16 | (uint64_t)o->redop << 8 |
+				    o->flags);
+		pack_u64(b, o->comm);
+		pack_u64(b, o->count);
+		pack_u64(b, o->bytes);
+		pack_u64(b, o->seq);
+		pack_i64(b, o->peer);
+		pack_i64(b, o->rank);
+		pack_i64(b, o->nranks);
+		pack_u64(b, o->stream);
+		pack_u64(b, o->corr);
+		pack_i64(b, o->t0);
+		pack_i64(b, o->t1);
+	}
+	pack_u64(b, x->nspans);
+	for (uint32_t i = 0; i < x->nspans; i++) {
+		const struct nccl_span *sp = &x->spans[i];
+		pack_u64(b, sp->stream);
+		pack_u64(b, sp->device);
+		pack_name(b, sp->name);
+		pack_i64(b, sp->t0);
+		pack_i64(b, sp->t1);
+	}
+}
+
+/* A launch sent here, as it was when the data ended (not matched yet); NULL when short. */
+struct sent {
+	int64_t index, rank, tid, depth;
+	uint64_t key, group, order, corr;
+	int closed;
+	int64_t t0, t1;
+	struct tprof_devop_coll dcoll;
+	struct nccl_op *ops;
+	uint32_t nops;
+	struct nccl_span *spans;
+	uint32_t nspans;
+};
+
+static int launch_unpack(struct unpack *u, struct sent *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->index = unpack_i64(u);
+	x->rank = unpack_i64(u);
+	x->tid = unpack_i64(u);
+	x->key = unpack_u64(u);
+	x->group = unpack_u64(u);
+	x->order = unpack_u64(u);
+	x->depth = unpack_i64(u);
+	x->closed = unpack_u64(u) != 0;
+	x->corr = unpack_u64(u);
+	x->t0 = unpack_i64(u);
+	x->t1 = unpack_i64(u);
+	unpack_bytes(u, &x->dcoll, sizeof(x->dcoll));
+	x->nops = (uint32_t)unpack_count(u, 13 * sizeof(uint64_t));
+	x->ops = xcalloc(x->nops ? x->nops : 1, sizeof(*x->ops));
+	for (uint32_t i = 0; i < x->nops; i++) {
+		struct nccl_op *o = &x->ops[i];
+		o->name = unpack_name(u);
+		uint64_t kinds = unpack_u64(u);
+		o->op = (uint8_t)(kinds >> 24);
+		o->dtype = (uint8_t)(kinds >> 16);
+		o->redop = (uint8_t)(kinds >> 8);
+		o->flags = (uint8_t)kinds;
+		o->comm = unpack_u64(u);
+		o->count = unpack_u64(u);
+		o->bytes = unpack_u64(u);
+		o->seq = (uint32_t)unpack_u64(u);
+		o->peer = (int32_t)unpack_i64(u);
+		o->rank = (int32_t)unpack_i64(u);
+		o->nranks = (int32_t)unpack_i64(u);
+		o->stream = unpack_u64(u);
+		o->corr = unpack_u64(u);
+		o->t0 = unpack_i64(u);
+		o->t1 = unpack_i64(u);
+	}
+	x->nspans = (uint32_t)unpack_count(u, 5 * sizeof(uint64_t));
+	x->spans = xcalloc(x->nspans ? x->nspans : 1, sizeof(*x->spans));
+	for (uint32_t i = 0; i < x->nspans; i++) {
+		struct nccl_span *sp = &x->spans[i];
+		sp->stream = unpack_u64(u);
+		sp->device = (uint32_t)unpack_u64(u);
+		sp->name = unpack_name(u);
+		sp->t0 = unpack_i64(u);
+		sp->t1 = unpack_i64(u);
+	}
+	if (!u->short_read)
+		return 0;
+	free(x->ops);
+	free(x->spans);
+	return -1;
+}
+
+/* By process, then in the order that process's launches were made. */
+static int by_proc(const void *a, const void *b)
+{
+	const struct sent *x = a, *y = b;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* A launch sent here, made again and fed to the matching as its records would have been. */
+static void replay(struct nccl_state *s, struct sent *y)
+{
+	struct proc *p = remote_proc(s->remotes, y->index, y->rank);
+	struct rank_launch *x = launch_get(s, p, y->key, y->group);
+	x->depth = (int)y->depth;
+	x->dcoll = y->dcoll;
+	x->L.corr = y->corr;
+	if (y->tid >= 0) {
+		x->L.thread = remote_thread(s->remotes, y->index, y->rank, (int32_t)y->tid);
+		x->L.t0 = y->t0;
+		x->L.t1 = y->t1;
+	}
+	x->spans = y->spans;
+	x->nspans = x->capspans = y->nspans;
+	x->ops = y->ops;
+	x->capops = y->nops;
+	x->opm = xcalloc(y->nops ? y->nops : 1, sizeof(*x->opm));
+	for (uint32_t i = 0; i < y->nops; i++) {
+		x->nops = i + 1;
+		if (i == 0) {
+			x->L.rank = x->ops[0].rank;
+			x->L.nranks = x->ops[0].nranks;
+			x->L.comm = x->ops[0].comm;
+		}
+		match_add(s, x, i);
+	}
+	if (y->closed)
+		close_launch(s, x);
+}
+
+/* Every launch to the analysis process its label hashes to, which matches and emits its sets
+ * (collective: every analysis process calls it). */
+static void spread(struct nccl_state *s)
+{
+	size_t k = (size_t)par_size(), n;
+	struct rank_launch **v = own_launches(s, &n);
+	label_launches(v, n);
+	struct pack b = { 0 };
+	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
+	for (size_t to = 0; to < k; to++) {
+		size_t before = b.n;
+		for (size_t i = 0; i < n; i++)
+			if (mix(v[i]->label) % k == to)
+				launch_pack(&b, v[i]);
+		out[to] = b.n - before;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unlink_launch(s, v[i]);
+		free(v[i]->ops);
+		free(v[i]->opm);
+		free(v[i]->spans);
+		free(v[i]);
+	}
+	free(v);
+	char *got = par_exchange(b.v, out, in);
+	pack_free(&b);
+	size_t total = 0, m = 0, cap = 0;
+	for (size_t from = 0; from < k; from++)
+		total += in[from];
+	struct sent *w = NULL;
+	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+		w = util_grow(w, &cap, m, sizeof(*w), 64);
+		if (launch_unpack(&u, &w[m]) < 0)
+			break;
+		m++;
+	}
+	free(got);
+	free(out);
+	free(in);
+	if (m > 1)
+		qsort(w, m, sizeof(*w), by_proc);
+	s->hold = 0;
+	s->remotes = remotes_new();
+	for (size_t i = 0; i < m; i++)
+		replay(s, &w[i]);
+	free(w);
+}
+
 void nccl_finish(struct pipeline *pl)
 {
 	struct nccl_state *s = *slot(pl);
+	if (!s && par_size() > 1)
+		s = state(pl);   /* every analysis process takes part in the exchanges */
 	if (!s)
 		return;
+	if (s->hold)
+		spread(s);
 	/* The members found of each match still pending belong together. */
 	for (size_t i = 0; i < s->matches.n; i++) {
 		const struct op_match *m = (const struct op_match *)s->matches.v[i];
@@ -716,6 +1102,8 @@ void nccl_finish(struct pipeline *pl)
 	}
 	hpool_free(&s->matches);
 	hpool_free(&s->launches);
+	if (s->remotes)
+		remotes_free(s->remotes);
 	free(s);
 	*slot(pl) = NULL;
 }

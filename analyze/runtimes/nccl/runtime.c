@@ -49,6 +49,18 @@ static void sum_end(void *priv, struct sumw *w, const struct sum_span *span, int
 	ncclsum_end(priv, w, top);
 }
 
+static void sum_pack(void *priv, const struct sum_span *span, struct pack *b)
+{
+	(void)span;
+	ncclsum_pack(priv, b);
+}
+
+static void sum_merge(void *priv, const struct sum_span *span, struct unpack *u)
+{
+	(void)span;
+	ncclsum_merge(priv, u);
+}
+
 const struct runtime runtime_nccl = {
 	.name = "nccl",
 	.domain = TPROF_DOM_NCCL,
@@ -66,6 +78,8 @@ const struct runtime runtime_nccl = {
 	.sum_event = sum_event,
 	.sum_at = SUM_AT_DOMAIN,
 	.sum_end = sum_end,
+	.sum_pack = sum_pack,
+	.sum_merge = sum_merge,
 	.fact_events = RT_KIND(EV_NCCL),
 	.facts = nccl_facts,
 };

@@ -27,6 +27,7 @@
 #include "../../summary/spread.h"
 #include "../../summary/table.h"
 #include "../../util/grow.h"
+#include "../../util/pack.h"
 
 struct crow {
 	uint32_t label;
@@ -81,55 +82,71 @@ static void ensure(struct ncclsum *m, uint32_t id)
 	m->cap = n;
 }
 
-static struct crow *row_of(struct ncclsum *m, const struct nccl_launch *l)
+/* The row of key k (its label, sizes, communicator size, and for a single operation its count
+ * and type), made when new. */
+static struct crow *row_find(struct ncclsum *m, const struct crow *k)
 {
-	int single = l->nops == 1 && !l->group;
 	for (size_t i = 0; i < m->nrows; i++) {
 		struct crow *r = &m->rows[i];
-		if (r->label == l->label && r->alg == l->algbytes && r->bus == l->busbytes &&
-		    r->nranks == l->nranks && r->single == single &&
-		    (!single || (r->dtype == l->ops[0].dtype && r->count == l->ops[0].count)))
+		if (r->label == k->label && r->alg == k->alg && r->bus == k->bus &&
+		    r->nranks == k->nranks && r->single == k->single &&
+		    (!k->single || (r->dtype == k->dtype && r->count == k->count)))
 			return r;
 	}
 	m->rows = util_grow(m->rows, &m->caprows, m->nrows, sizeof(*m->rows), 16);
 	struct crow *r = &m->rows[m->nrows++];
 	memset(r, 0, sizeof(*r));
-	r->label = l->label;
-	r->alg = l->algbytes;
-	r->bus = l->busbytes;
-	r->nranks = l->nranks;
-	r->single = single;
-	if (single) {
-		r->count = l->ops[0].count;
-		r->dtype = l->ops[0].dtype;
+	r->label = k->label;
+	r->alg = k->alg;
+	r->bus = k->bus;
+	r->nranks = k->nranks;
+	r->single = k->single;
+	if (k->single) {
+		r->count = k->count;
+		r->dtype = k->dtype;
 	}
 	return r;
 }
 
-static void last_rank(struct crow *r, int32_t rank)
+static struct crow *row_of(struct ncclsum *m, const struct nccl_launch *l)
+{
+	struct crow k = { .label = l->label, .alg = l->algbytes, .bus = l->busbytes,
+			  .nranks = l->nranks, .single = l->nops == 1 && !l->group };
+	if (k.single) {
+		k.count = l->ops[0].count;
+		k.dtype = l->ops[0].dtype;
+	}
+	return row_find(m, &k);
+}
+
+/* n more instances that rank entered last. */
+static void last_rank(struct crow *r, int32_t rank, uint64_t n)
 {
 	if (rank < 0 || rank >= (1 << 20))
 		return;
 	if ((uint32_t)rank >= r->nlast) {
-		uint32_t n = (uint32_t)rank + 1;
-		r->last = xreallocarray(r->last, n, sizeof(*r->last));
-		memset(r->last + r->nlast, 0, (n - r->nlast) * sizeof(*r->last));
-		r->nlast = n;
+		uint32_t want = (uint32_t)rank + 1;
+		r->last = xreallocarray(r->last, want, sizeof(*r->last));
+		memset(r->last + r->nlast, 0, (want - r->nlast) * sizeof(*r->last));
+		r->nlast = want;
 	}
-	r->last[rank]++;
+	r->last[rank] += n;
+}
+
+static struct prow *pair_of(struct ncclsum *m, uint64_t comm, int32_t src, int32_t dst)
+{
+	for (size_t i = 0; i < m->npairs; i++)
+		if (m->pairs[i].comm == comm && m->pairs[i].src == src && m->pairs[i].dst == dst)
+			return &m->pairs[i];
+	m->pairs = util_grow(m->pairs, &m->cappairs, m->npairs, sizeof(*m->pairs), 16);
+	struct prow *p = &m->pairs[m->npairs++];
+	*p = (struct prow){ .comm = comm, .src = src, .dst = dst };
+	return p;
 }
 
 static void pair(struct ncclsum *m, const struct nccl_link *k)
 {
-	struct prow *p = NULL;
-	for (size_t i = 0; i < m->npairs && !p; i++)
-		if (m->pairs[i].comm == k->comm && m->pairs[i].src == k->src && m->pairs[i].dst == k->dst)
-			p = &m->pairs[i];
-	if (!p) {
-		m->pairs = util_grow(m->pairs, &m->cappairs, m->npairs, sizeof(*m->pairs), 16);
-		p = &m->pairs[m->npairs++];
-		*p = (struct prow){ .comm = k->comm, .src = k->src, .dst = k->dst };
-	}
+	struct prow *p = pair_of(m, k->comm, k->src, k->dst);
 	p->msgs++;
 	p->bytes += k->bytes;
 }
@@ -174,7 +191,7 @@ static void instance(struct ncclsum *m, const struct nccl_inst *in)
 		r->wait_sum = sat_add(r->wait_sum, w);
 		if (w > r->wait_max)
 			r->wait_max = w;
-		last_rank(r, in->last_rank);
+		last_rank(r, in->last_rank, 1);
 	}
 }
 
@@ -191,6 +208,112 @@ void ncclsum_event(struct ncclsum *m, const struct event *ev)
 	const struct nccl_info *ni = nccl_info_of(ev);
 	if (ni && (nccl_op_is_coll(ni->a.op) || nccl_op_is_p2p(ni->a.op)))
 		m->bytes[ev->name] += ni->a.bytes;
+}
+
+/* ---- the parallel analyzer: each analysis process's tables, merged by the first ---------- */
+
+void ncclsum_pack(const struct ncclsum *m, struct pack *b)
+{
+	uint64_t n = 0;
+	for (uint32_t id = 0; id < m->cap; id++)
+		n += m->calls[id].calls || m->bytes[id];
+	pack_u64(b, n);
+	for (uint32_t id = 0; id < m->cap; id++)
+		if (m->calls[id].calls || m->bytes[id]) {
+			agg_pack(b, id, &m->calls[id]);
+			pack_u64(b, m->bytes[id]);
+		}
+	pack_u64(b, m->nrows);
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct crow *r = &m->rows[i];
+		pack_name(b, r->label);
+		pack_f64(b, r->alg);
+		pack_f64(b, r->bus);
+		pack_i64(b, r->nranks);
+		pack_u64(b, (uint64_t)r->single);
+		pack_u64(b, r->count);
+		pack_u64(b, r->dtype);
+		pack_u64(b, r->calls);
+		pack_u64(b, r->incomplete);
+		pack_u64(b, r->spans);
+		pack_u64(b, r->untimed);
+		pack_i64(b, r->total);
+		pack_u64(b, r->waits);
+		pack_i64(b, r->wait_sum);
+		pack_i64(b, r->wait_max);
+		uint64_t ranks = 0;
+		for (uint32_t k = 0; k < r->nlast; k++)
+			ranks += r->last[k] != 0;
+		pack_u64(b, ranks);
+		for (uint32_t k = 0; k < r->nlast; k++)
+			if (r->last[k]) {
+				pack_u64(b, k);
+				pack_u64(b, r->last[k]);
+			}
+	}
+	pack_u64(b, m->npairs);
+	for (size_t i = 0; i < m->npairs; i++) {
+		const struct prow *p = &m->pairs[i];
+		pack_u64(b, p->comm);
+		pack_i64(b, p->src);
+		pack_i64(b, p->dst);
+		pack_u64(b, p->msgs);
+		pack_u64(b, p->bytes);
+	}
+	pack_u64(b, m->instances);
+	pack_u64(b, m->incomplete);
+	pack_u64(b, m->unmatched);
+	pack_u64(b, m->untimed);
+	pack_u64(b, m->p2p_unmatched);
+}
+
+void ncclsum_merge(struct ncclsum *m, struct unpack *u)
+{
+	for (size_t i = 0, n = aggs_unpack_count(u); i < n; i++) {
+		struct agg a;
+		uint32_t id = agg_unpack(u, &a);
+		ensure(m, id);
+		agg_merge(&m->calls[id], &a);
+		m->bytes[id] += unpack_u64(u);
+	}
+	for (size_t i = 0, n = unpack_count(u, 18 * sizeof(uint64_t)); i < n; i++) {
+		struct crow k = { 0 };
+		k.label = unpack_name(u);
+		k.alg = unpack_f64(u);
+		k.bus = unpack_f64(u);
+		k.nranks = (int32_t)unpack_i64(u);
+		k.single = unpack_u64(u) != 0;
+		k.count = unpack_u64(u);
+		k.dtype = (uint8_t)unpack_u64(u);
+		struct crow *r = row_find(m, &k);
+		r->calls += unpack_u64(u);
+		r->incomplete += unpack_u64(u);
+		r->spans += unpack_u64(u);
+		r->untimed += unpack_u64(u);
+		r->total = sat_add(r->total, unpack_i64(u));
+		r->waits += unpack_u64(u);
+		r->wait_sum = sat_add(r->wait_sum, unpack_i64(u));
+		int64_t wmax = unpack_i64(u);
+		if (wmax > r->wait_max)
+			r->wait_max = wmax;
+		for (size_t j = 0, nl = unpack_count(u, 2 * sizeof(uint64_t)); j < nl; j++) {
+			uint64_t rank = unpack_u64(u), times = unpack_u64(u);
+			if (rank < (1u << 20))
+				last_rank(r, (int32_t)rank, times);
+		}
+	}
+	for (size_t i = 0, n = unpack_count(u, 5 * sizeof(uint64_t)); i < n; i++) {
+		uint64_t comm = unpack_u64(u);
+		int32_t src = (int32_t)unpack_i64(u), dst = (int32_t)unpack_i64(u);
+		struct prow *p = pair_of(m, comm, src, dst);
+		p->msgs += unpack_u64(u);
+		p->bytes += unpack_u64(u);
+	}
+	m->instances += unpack_u64(u);
+	m->incomplete += unpack_u64(u);
+	m->unmatched += unpack_u64(u);
+	m->untimed += unpack_u64(u);
+	m->p2p_unmatched += unpack_u64(u);
 }
 
 /* GB/s (bytes per ns) with four significant digits, or "-". */
@@ -215,7 +338,17 @@ static int by_total(const void *a, const void *b)
 	int c = strcmp(strings_get(x->label), strings_get(y->label));
 	if (c)
 		return c;
-	return x->alg < y->alg ? -1 : x->alg > y->alg;
+	if (x->alg != y->alg)
+		return x->alg < y->alg ? -1 : 1;
+	if (x->bus != y->bus)
+		return x->bus < y->bus ? -1 : 1;
+	if (x->nranks != y->nranks)
+		return x->nranks < y->nranks ? -1 : 1;
+	if (x->single != y->single)
+		return x->single < y->single ? -1 : 1;
+	if (x->dtype != y->dtype)
+		return x->dtype < y->dtype ? -1 : 1;
+	return x->count < y->count ? -1 : x->count > y->count;
 }
 
 static void crow_write(struct sumw *w, const struct crow *r)

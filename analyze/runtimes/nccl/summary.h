@@ -13,6 +13,11 @@ struct ncclsum;
 struct ncclsum *ncclsum_new(void);
 /* EV_CALL of domain NCCL, EV_NCCL */
 void ncclsum_event(struct ncclsum *m, const struct event *ev);
+/* The parallel analyzer: m's tables packed by an analysis process, merged into the first's. */
+struct pack;
+struct unpack;
+void ncclsum_pack(const struct ncclsum *m, struct pack *b);
+void ncclsum_merge(struct ncclsum *m, struct unpack *u);
 /* Writes the NCCL tables and frees m. */
 void ncclsum_end(struct ncclsum *m, struct sumw *w, int top);
 

@@ -1,11 +1,13 @@
-/* runtimes/mpi/remote.c — the processes other analysis processes of the parallel analyzer
- * read, as the ends of messages and the members of collectives they send here: a process with
- * its number and rank, and a thread with its id, made once each and freed at the end. */
+/* read/remote.c — the processes other analysis processes of the parallel analyzer read, as
+ * the runtimes' analyses meet them in what those send here (the ends of MPI messages, the
+ * members of collectives, the ranks of NCCL launches): a process with its number and rank,
+ * and a thread with its id, made once each and freed at the end. */
 #include <stdlib.h>
 
-#include "../../../common/xalloc.h"
-#include "../../util/u64map.h"
-#include "mpi.h"
+#include "../../common/xalloc.h"
+#include "../util/u64map.h"
+#include "remote.h"
+#include "trace.h"
 
 struct remotes {
 	struct u64map proc_of;          /* number -> index in procs */
@@ -20,7 +22,7 @@ struct remotes *remotes_new(void)
 	return xcalloc(1, sizeof(struct remotes));
 }
 
-static struct proc *remote_proc(struct remotes *r, int64_t index, int64_t rank)
+struct proc *remote_proc(struct remotes *r, int64_t index, int64_t rank)
 {
 	uint32_t *at = u64map_get(&r->proc_of, (uint64_t)index);
 	if (at)
