@@ -88,10 +88,6 @@ struct runtime {
 	 * summarized in parallel: --parallel refuses a profile with events of its. */
 	void (*sum_pack)(void *priv, const struct sum_span *span, struct pack *b);
 	void (*sum_merge)(void *priv, const struct sum_span *span, struct unpack *u);
-	/* Whether priv counted what its pack cannot carry yet (what: its name in the refusal,
-	 * "MPI one-sided communication"): --parallel refuses such a profile. */
-	int (*sum_unmerged)(void *priv);
-	const char *sum_unmerged_what;
 
 	/* ---- the domain facts (model/facts.c) ---- */
 	/* The event kinds (RT_KIND bits; EV_CALL: of its domain) it has domain facts about, and

@@ -961,20 +961,18 @@ static void core_merge(struct summary *s, struct unpack *u)
  * their names (comma-separated), or NULL.  Collective. */
 static char *unmergeable(struct summary *s)
 {
-	uint64_t handed[RT_MAX], unmerged[RT_MAX];
+	uint64_t handed[RT_MAX];
 	for (unsigned k = 0; k < s->rts->n; k++) {
 		const struct runtime *rt = s->rts->all[k];
 		handed[k] = rt->sum_pack && rt->sum_merge ? 0 : s->handed[k];
-		unmerged[k] = s->part[k] && rt->sum_unmerged && rt->sum_unmerged(s->part[k]);
 	}
 	par_sum_u64(handed, s->rts->n);
-	par_sum_u64(unmerged, s->rts->n);
 	char *names = NULL;
 	for (unsigned k = 0; k < s->rts->n; k++) {
 		const struct runtime *rt = s->rts->all[k];
-		if (!handed[k] && !unmerged[k])
+		if (!handed[k])
 			continue;
-		const char *what = handed[k] ? rt->name : rt->sum_unmerged_what;
+		const char *what = rt->name;
 		char *more = xasprintf("%s%s%s", names ? names : "", names ? ", " : "", what);
 		free(names);
 		names = more;

@@ -10,15 +10,17 @@
 # (wildcard receives, late senders) recorded under Open MPI, apps/mpich-pattern under MPICH;
 # NCCL jobs whose collectives, groups and sends tie ranks of different analysis processes:
 # apps/nccl-synth's (a split communicator, a ring of sends in a group, an AllReduce one rank
-# never called) and a generated one with MPI beside NCCL;
+# never called) and a generated one with MPI beside NCCL; apps/mpi-rma's one-sided
+# communication (fence, lock and PSCW epochs towards a neighbour another analysis process
+# reads), also with a rank's file removed (transfers to it left unlinked);
 # also with --ranks, --top, a window and --steps (its steps found across the analysis processes,
-# and its errors said once).  What is not computed in parallel yet (MPI one-sided
-# communication, system profiles, traces, imports) is refused with one line and exit status 2.
+# and its errors said once).  What is not computed in parallel yet (system profiles, traces,
+# imports) is refused with one line and exit status 2.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 51
+plan 56
 
 # The job: processes side by side, then two more after them.
 cat >"$T/job.sh" <<EOF2
@@ -52,6 +54,8 @@ done
 ok $? "mpi-comms, mpi-pattern and mpi-rma run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
+cp -r "$T/mpi-rma" "$T/rmacut" && rm "$(ls "$T"/rmacut/*.tpf | sed -n 2p)"
+ok $? "a copy of mpi-rma's profile without one rank's file"
 cp -r "$T/mix" "$T/bad" &&
 	f=$(ls -S "$T"/bad/*.tpf | head -1) &&
 	size=$(wc -c <"$f") &&
@@ -70,7 +74,7 @@ serial mix mix && serial nrt nrt && serial bad bad && serial cut mix --ranks 2 -
 	serial window mix --start 20000 --end 300000 && serial gen gen && serial comms mpi-comms &&
 	serial pattern mpi-pattern && serial mpich mpich && serial gencut gen --ranks 4 --top 2 &&
 	serial steps mix --steps 1:2 && serial step2 mix --steps 2 --top 3 &&
-	serial nsynth nccl-synth && serial nccl nccl
+	serial nsynth nccl-synth && serial nccl nccl && serial rma mpi-rma && serial rmacut rmacut
 ok $? "the serial summaries are written"
 check "the MPI jobs' summaries have messages, collectives and ranks to merge" \
 	sh -c 'for f in "$@"; do grep -q "^  matched: .* messages" "$f" && grep -q "^MPI collectives" "$f" &&
@@ -80,6 +84,10 @@ check "the NCCL jobs' summaries have collectives, an incomplete instance and sen
 	sh -c 'grep -q "^NCCL collectives" "$1" && grep -q "^  instances: .*, 1 incomplete" "$1" &&
 		grep -q "^NCCL send/receive" "$1" && grep -q "^NCCL collectives" "$2"' - \
 	"$T/nsynth.text" "$T/nccl.text"
+check "the one-sided job's transfers are all linked; without a rank's file, some are not" \
+	sh -c 'grep -q "^  transfers: [1-9][0-9]* linked to their completion at the target, 0 whose" "$1" &&
+		grep -q "^  transfers: [1-9][0-9]* linked .*, [1-9][0-9]* whose epoch" "$2"' - \
+	"$T/rma.text" "$T/rmacut.text"
 check "the damaged copy is read past its damage, the link listed as unreadable" \
 	sh -c 'grep -q "damaged input" "$1" && grep -q "^  unreadable:  1 file not read" "$1"' - "$T/bad.text"
 
@@ -137,6 +145,10 @@ same nsynth nccl-synth 2 $OMPI --
 same nsynth nccl-synth 3 $OMPI --
 same nsynth nccl-synth 4 "$MPIRUN_MPICH" --
 same nccl nccl 3 $OMPI --
+same rma mpi-rma 2 $OMPI --
+same rma mpi-rma 3 $OMPI --
+same rma mpi-rma 4 "$MPIRUN_MPICH" --
+same rmacut rmacut 3 $OMPI --
 same steps mix 2 "$MPIRUN_MPICH" -- --steps 1:2
 same step2 mix 4 $OMPI -- --steps 2 --top 3
 # shellcheck disable=SC2086
@@ -158,10 +170,6 @@ refused() {
 		sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: --parallel: .*$2" "$3")" = 1 ] &&
 			! [ -s "$4" ]' - "$_rf_rc" "$_rf_why" "$T/refused.err" "$T/refused.out"
 }
-# shellcheck disable=SC2086
-refused "MPI one-sided communication" \
-	"the summary of MPI one-sided communication is not computed in parallel yet" \
-	$OMPI -np 3 "$ANALYZE" --parallel "$T/mpi-rma" --summary
 printf 'image recorded host=n1 pid=100 exe=/bin/app start=1ms end=90ms\nthread tid=100 name=app\nrange tid=100 t0=2ms t1=80ms name=main\nimage system host=n1 pid=50 start=1ms end=100ms\ntask seen t=1ms pid=100 tid=100 ppid=1 comm=app exe=/bin/app\nsample t=10ms pid=100 tid=100 cpu=0 u=0x401000\n' |
 	"$top_builddir/tests/tools/mk-sysimage" "$T/sys"
 # shellcheck disable=SC2086

@@ -15,14 +15,23 @@
  *    target meets that target's n-th exposure epoch that includes the origin.
  * Whichever of the two ends the pipeline reads first, the other is waited for.  Per (window,
  * target, origin) the last two ends are kept, so memory follows the windows, ranks and
- * operations in flight. */
+ * operations in flight.
+ * In the parallel analyzer an operation whose target another analysis process reads is kept
+ * aside and sent there at the end, which links it as it would have been linked while reading:
+ * for that, the ends of a window that has members read elsewhere are all kept, and so are the
+ * MPI calls of each rank while it has such a window (a lock epoch's operation completes in the
+ * one that spans the moment, or the next one). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../parallel/par.h"
+#include "../../read/remote.h"
+#include "../../util/grow.h"
 #include "../../util/hpool.h"
+#include "../../util/pack.h"
 #include "mpi.h"
 
 /* What each call on a window is (enum rma_kind), and what it does to epochs here. */
@@ -122,6 +131,8 @@ struct epoch {
 	int32_t *xpeer;
 	uint32_t *xn, nx;
 	struct mpi_where test;           /* its last MPI_Win_test in that exposure epoch */
+	int asked, remote;               /* whether the window has members another analysis
+					  * process reads (its ends and calls are kept), asked */
 };
 
 /* A rank, for the lock epochs' operations to it: of the MPI calls of its process read so
@@ -133,6 +144,23 @@ struct member {
 	struct thread *thread;
 	int64_t t0, t1;
 	struct op *inbound;
+	/* the parallel analyzer: its MPI calls, in the order read, while it has windows with
+	 * members read elsewhere (keep of them) */
+	int keep;
+	struct mpi_where *calls;
+	size_t ncalls, capcalls;
+	size_t *last;                    /* at the end: of calls [0, i], the one that ends last */
+};
+
+/* The parallel analyzer: an operation whose target another analysis process reads, and what
+ * it waits for there: an end (window, target, origin, seq) or, in a lock epoch, the target's
+ * call at o.info.t_at (after: the start of the origin's call that completed it). */
+struct away {
+	struct op o;
+	int lock;
+	int32_t origin;
+	uint32_t seq;
+	int64_t after;
 };
 
 /* Epochs an origin and a target had together: (window, origin, target, exposed). */
@@ -151,12 +179,28 @@ struct rmas {
 	size_t waiting;                  /* operations of lock epochs in members' inbound */
 	struct op *spare;
 	uint64_t next_id;
+	/* the parallel analyzer: operations kept for the analysis process that reads their
+	 * target, by that process; their origins' threads where they arrive */
+	int k, me;
+	struct away **away;
+	size_t *naway, *capaway;
+	struct remotes *remotes;
+	const struct mpi_comm *last_comm;   /* the communicator last asked about, its answer */
+	int last_remote;
 };
 
 struct rmas *rmas_new(struct pipeline *pl)
 {
 	struct rmas *r = xcalloc(1, sizeof(*r));
 	r->pl = pl;
+	r->k = par_size();
+	r->me = par_rank();
+	if (r->k > 1) {
+		r->away = xcalloc((size_t)r->k, sizeof(*r->away));
+		r->naway = xcalloc((size_t)r->k, sizeof(*r->naway));
+		r->capaway = xcalloc((size_t)r->k, sizeof(*r->capaway));
+		r->remotes = remotes_new();
+	}
 	return r;
 }
 
@@ -232,6 +276,52 @@ static uint32_t pair_next(struct rmas *r, uint64_t comm, int32_t window, int32_t
 	return 1;
 }
 
+/* The analysis process that reads rank `rank`, when it is another. */
+static int away_to(const struct rmas *r, int32_t rank)
+{
+	if (r->k < 2 || !r->away)   /* alone, or the operations have been sent */
+		return -1;
+	const struct rank_home *h = trace_rank_home(r->pl->tr, rank);
+	return h && h->from != r->me ? h->from : -1;
+}
+
+/* Whether communicator c has members another analysis process reads (an unknown one, or one
+ * whose members were not all listed, may). */
+static int comm_remote(struct rmas *r, const struct mpi_comm *c)
+{
+	if (r->k < 2)
+		return 0;
+	if (!c)
+		return 1;
+	if (c == r->last_comm)
+		return r->last_remote;
+	int remote = c->kind != TPROF_COMMK_SELF &&
+		     c->known < c->size + (c->kind == TPROF_COMMK_INTER ? c->remote_size : 0);
+	for (uint32_t i = 0; !remote && i < c->known; i++)
+		remote = away_to(r, c->members[i]) >= 0;
+	r->last_comm = c;
+	r->last_remote = remote;
+	return remote;
+}
+
+static void op_free(struct rmas *r, struct op *o);
+
+/* Operation o, whose target another analysis process reads, kept for it. */
+static void keep_away(struct rmas *r, int to, struct op *o, int lock, int32_t origin,
+		      uint32_t seq, int64_t after)
+{
+	r->away[to] = util_grow(r->away[to], &r->capaway[to], r->naway[to], sizeof(struct away),
+				64);
+	struct away *a = &r->away[to][r->naway[to]++];
+	a->o = *o;
+	a->o.next = NULL;
+	a->lock = lock;
+	a->origin = origin;
+	a->seq = seq;
+	a->after = after;
+	op_free(r, o);
+}
+
 static void op_free(struct rmas *r, struct op *o)
 {
 	o->next = r->spare;
@@ -273,9 +363,10 @@ static void end_drop(struct rmas *r, struct end *f)
 }
 
 /* The target's call that ends (window, me, origin, seq) was read: what waits for it goes out,
- * and the one two before is forgotten. */
+ * and the one two before is forgotten, unless operations read elsewhere may still come for it
+ * (keep). */
 static void end_seen(struct rmas *r, const struct mpi_where *w, uint64_t comm, int32_t window,
-		     int32_t me, int32_t origin, uint32_t seq)
+		     int32_t me, int32_t origin, uint32_t seq, int keep)
 {
 	struct end *f = end_of(r, comm, window, me, origin, seq, 1);
 	f->seen = 1;
@@ -287,15 +378,21 @@ static void end_seen(struct rmas *r, const struct mpi_where *w, uint64_t comm, i
 		emit(r, f->thread, f->t0, f->t1, f->t1, o);
 	}
 	f->waiting = NULL;
-	struct end *old = seq > 2 ? end_of(r, comm, window, me, origin, seq - 2, 0) : NULL;
+	struct end *old = seq > 2 && !keep ? end_of(r, comm, window, me, origin, seq - 2, 0) : NULL;
 	if (old)
 		end_drop(r, old);
 }
 
-/* Operation o waits for the end (window, target, origin, seq), or goes out when it was read. */
+/* Operation o waits for the end (window, target, origin, seq), or goes out when it was read;
+ * kept for the analysis process that reads its target, when another does. */
 static void end_wait(struct rmas *r, struct op *o, int32_t origin, uint32_t seq)
 {
 	struct rma_info *ri = &o->info;
+	int to = away_to(r, ri->target);
+	if (to >= 0) {
+		keep_away(r, to, o, 0, origin, seq, 0);
+		return;
+	}
 	struct end *f = end_of(r, ri->comm_id, ri->window, ri->target, origin, seq, 1);
 	if (f->seen) {
 		emit(r, f->thread, f->t0, f->t1, f->t1, o);
@@ -319,11 +416,17 @@ static struct member *member_of(struct rmas *r, int32_t rank)
 	return m;
 }
 
-/* Lock epochs: the origin's call that completed o at its target returned at t: inside the
- * target's call that ends last when it spans t, else at the next call read that ends after t
- * (rmas_seen). */
-static void complete_at(struct rmas *r, struct op *o, int64_t t)
+/* Lock epochs: the origin's call that completed o at its target returned at t (it started at
+ * `after`): inside the target's call that ends last when it spans t, else at the next call
+ * read that ends after t (rmas_seen). */
+static void complete_at(struct rmas *r, struct op *o, int64_t t, int64_t after)
 {
+	int to = away_to(r, o->info.target);
+	if (to >= 0) {
+		o->info.t_at = t;
+		keep_away(r, to, o, 1, 0, 0, after);
+		return;
+	}
 	struct member *m = member_of(r, o->info.target);
 	if (m->thread && m->t0 <= t && t <= m->t1) {
 		emit(r, m->thread, m->t0, m->t1, t, o);
@@ -345,6 +448,10 @@ void rmas_seen(struct rmas *r, const struct mpi_where *w)
 		m->t0 = w->t0;
 		m->t1 = w->t1;
 	}
+	if (m->keep) {
+		m->calls = util_grow(m->calls, &m->capcalls, m->ncalls, sizeof(*m->calls), 64);
+		m->calls[m->ncalls++] = *w;
+	}
 	if (!r->waiting || !m->inbound)
 		return;
 	struct op **pp = &m->inbound;
@@ -360,8 +467,10 @@ void rmas_seen(struct rmas *r, const struct mpi_where *w)
 	}
 }
 
-/* The pending operations of e's lock epoch to target (-1: all), complete at t. */
-static void complete_pending(struct rmas *r, struct epoch *e, int32_t target, int64_t t)
+/* The pending operations of e's lock epoch to target (-1: all), complete when the call w
+ * returned. */
+static void complete_pending(struct rmas *r, struct epoch *e, int32_t target,
+			     const struct mpi_where *w)
 {
 	struct op **pp = &e->pending;
 	while (*pp) {
@@ -371,7 +480,7 @@ static void complete_pending(struct rmas *r, struct epoch *e, int32_t target, in
 			continue;
 		}
 		*pp = o->next;
-		complete_at(r, o, t);
+		complete_at(r, o, w->t1, w->t0);
 	}
 }
 
@@ -412,7 +521,8 @@ static void group_epochs(struct rmas *r, struct epoch *e, uint32_t group, int ex
 static void exposure_end(struct rmas *r, struct epoch *e, const struct mpi_where *w)
 {
 	for (uint32_t i = 0; i < e->nx; i++)
-		end_seen(r, w, e->comm, e->window, e->rank, e->xpeer[i], e->xn[i]);
+		end_seen(r, w, e->comm, e->window, e->rank, e->xpeer[i], e->xn[i],
+			 away_to(r, e->xpeer[i]) >= 0);
 	e->nx = 0;
 	e->test.thread = NULL;
 }
@@ -481,6 +591,15 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 		return;
 	int32_t me = (int32_t)w->thread->proc->rank;
 	struct epoch *e = epoch_of(r, me, a->comm, a->tag);
+	if (!e->asked && r->k > 1) {   /* a window with members elsewhere: keep my calls */
+		e->asked = 1;
+		e->remote = comm_remote(r, mi->comm);
+		member_of(r, me)->keep += e->remote;
+	}
+	if (k == RK_FREE && e->asked) {
+		e->asked = 0;
+		member_of(r, me)->keep -= e->remote;
+	}
 	if (k == RK_PUT || k == RK_GET || k == RK_ATOMIC) {
 		op_made(r, w, name, k, mi, e, me);
 		return;
@@ -489,7 +608,7 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 		exposure_tested(r, e);
 	if (k == RK_FENCE) {
 		e->mode = EP_FENCE;
-		end_seen(r, w, a->comm, a->tag, me, -1, a->seq);
+		end_seen(r, w, a->comm, a->tag, me, -1, a->seq, e->remote);
 		return;
 	}
 	if (k == RK_START) {
@@ -512,14 +631,14 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 		break;
 	case RR_FLUSH:
 		if (peer >= 0)
-			complete_pending(r, e, peer, w->t1);
+			complete_pending(r, e, peer, w);
 		break;
 	case RR_FLUSH_ALL:
-		complete_pending(r, e, -1, w->t1);
+		complete_pending(r, e, -1, w);
 		break;
 	case RR_UNLOCK:
 		if (peer >= 0)
-			complete_pending(r, e, peer, w->t1);
+			complete_pending(r, e, peer, w);
 		if (e->locks > 0)
 			e->locks--;
 		if (!e->locks && !e->lock_all && e->mode == EP_LOCK) {
@@ -529,7 +648,7 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 		}
 		break;
 	case RR_UNLOCK_ALL:
-		complete_pending(r, e, -1, w->t1);
+		complete_pending(r, e, -1, w);
 		e->lock_all = 0;
 		if (!e->locks && e->mode == EP_LOCK)
 			e->mode = EP_NONE;
@@ -555,10 +674,124 @@ void rmas_call(struct rmas *r, const struct mpi_where *w, uint32_t name, const s
 	}
 }
 
+/* The parallel analyzer: a lock epoch's operation o from another analysis process, complete at
+ * its target (read here) at o->info.t_at by the origin's call that started at `after`: linked
+ * as complete_at and rmas_seen would have while reading, from the target's calls kept. */
+static void lock_arrived(struct rmas *r, struct op *o, int64_t after)
+{
+	struct member *m = member_of(r, o->info.target);
+	int64_t t = o->info.t_at;
+	size_t lo = 0, hi = m->ncalls;   /* the calls read before the origin's: t0 <= after */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->calls[mid].t0 <= after)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (m->ncalls && !m->last) {
+		m->last = xmallocarray(m->ncalls, sizeof(*m->last));
+		for (size_t i = 0; i < m->ncalls; i++)
+			m->last[i] = i && m->calls[i].t1 < m->calls[m->last[i - 1]].t1 ? m->last[i - 1]
+										: i;
+	}
+	const struct mpi_where *last = lo ? &m->calls[m->last[lo - 1]] : NULL;
+	if (last && last->t0 <= t && t <= last->t1) {
+		emit(r, last->thread, last->t0, last->t1, t, o);
+		return;
+	}
+	for (size_t i = lo; i < m->ncalls; i++) {
+		const struct mpi_where *w = &m->calls[i];
+		if (w->t1 >= t) {
+			emit(r, w->thread, w->t0, w->t1, w->t0 <= t ? t : w->t0, o);
+			return;
+		}
+	}
+	unlinked(r, o);
+}
+
+/* The parallel analyzer: the operations kept aside go to the analysis processes that read
+ * their targets, and those that came here are linked (collective). */
+static void away_exchange(struct rmas *r)
+{
+	struct pack b = { 0 };
+	size_t *out = xcalloc((size_t)r->k, sizeof(*out)), *in = xcalloc((size_t)r->k, sizeof(*in));
+	for (int to = 0; to < r->k; to++) {
+		size_t before = b.n;
+		for (size_t i = 0; i < r->naway[to]; i++) {
+			const struct away *a = &r->away[to][i];
+			const struct rma_info *ri = &a->o.info;
+			pack_name(&b, a->o.name);
+			pack_u64(&b, ri->comm_id);
+			pack_i64(&b, ri->window);
+			pack_i64(&b, ri->origin);
+			pack_i64(&b, ri->target);
+			pack_u64(&b, ri->kind);
+			pack_u64(&b, ri->bytes);
+			pack_i64(&b, ri->othread->proc->index);
+			pack_i64(&b, ri->othread->tid);
+			pack_i64(&b, ri->o_t0);
+			pack_i64(&b, ri->o_t1);
+			pack_i64(&b, a->lock);
+			pack_i64(&b, a->origin);
+			pack_u64(&b, a->seq);
+			pack_i64(&b, ri->t_at);
+			pack_i64(&b, a->after);
+		}
+		out[to] = b.n - before;
+		free(r->away[to]);
+	}
+	char *got = par_exchange(b.v, out, in);
+	pack_free(&b);
+	free(r->away);
+	free(r->naway);
+	free(r->capaway);
+	r->away = NULL;
+	size_t total = 0;
+	for (int from = 0; from < r->k; from++)
+		total += in[from];
+	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+		struct op o = { .name = unpack_name(&u) };
+		struct rma_info *ri = &o.info;
+		ri->comm_id = unpack_u64(&u);
+		ri->window = (int32_t)unpack_i64(&u);
+		ri->origin = (int32_t)unpack_i64(&u);
+		ri->target = (int32_t)unpack_i64(&u);
+		ri->kind = (uint8_t)unpack_u64(&u);
+		ri->bytes = unpack_u64(&u);
+		int64_t index = unpack_i64(&u), tid = unpack_i64(&u);
+		ri->o_t0 = unpack_i64(&u);
+		ri->o_t1 = unpack_i64(&u);
+		int lock = (int)unpack_i64(&u);
+		int32_t origin = (int32_t)unpack_i64(&u);
+		uint32_t seq = (uint32_t)unpack_u64(&u);
+		ri->t_at = unpack_i64(&u);
+		int64_t after = unpack_i64(&u);
+		if (u.short_read)
+			break;
+		ri->othread = remote_thread(r->remotes, index, ri->origin, (int32_t)tid);
+		struct op *mine = r->spare;
+		if (mine)
+			r->spare = mine->next;
+		else
+			mine = xmalloc(sizeof(*mine));
+		*mine = o;
+		if (lock)
+			lock_arrived(r, mine, after);
+		else
+			end_wait(r, mine, origin, seq);
+	}
+	free(got);
+	free(out);
+	free(in);
+}
+
 void rmas_finish(struct rmas *r)
 {
 	for (size_t i = 0; i < r->epochs.n; i++)
 		exposure_tested(r, (struct epoch *)r->epochs.v[i]);
+	if (r->k > 1)
+		away_exchange(r);
 	while (r->ends.n)
 		end_drop(r, (struct end *)r->ends.v[r->ends.n - 1]);
 	while (r->epochs.n) {
@@ -579,6 +812,8 @@ void rmas_finish(struct rmas *r)
 	while (r->members.n) {
 		struct member *m = (struct member *)r->members.v[r->members.n - 1];
 		unlinked(r, m->inbound);
+		free(m->calls);
+		free(m->last);
 		hpool_remove(&r->members, &m->item);
 		free(m);
 	}
@@ -590,6 +825,8 @@ void rmas_finish(struct rmas *r)
 		next = o->next;
 		free(o);
 	}
+	if (r->remotes)
+		remotes_free(r->remotes);
 	free(r->kinds.kind_of);
 	free(r);
 }

@@ -110,11 +110,6 @@ static void sum_merge(void *priv, const struct sum_span *span, struct unpack *u)
 	mpisum_merge(priv, span, u);
 }
 
-static int sum_unmerged(void *priv)
-{
-	return mpisum_unmerged(priv);
-}
-
 const struct runtime runtime_mpi = {
 	.name = "mpi",
 	.domain = TPROF_DOM_MPI,
@@ -135,6 +130,4 @@ const struct runtime runtime_mpi = {
 	.sum_end = sum_end,
 	.sum_pack = sum_pack,
 	.sum_merge = sum_merge,
-	.sum_unmerged = sum_unmerged,
-	.sum_unmerged_what = "MPI one-sided communication",
 };

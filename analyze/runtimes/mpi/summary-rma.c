@@ -3,7 +3,8 @@
  * epochs opened (fences, locks, PSCW access epochs), the puts, gets and atomic operations
  * (accumulates, fetch-and-op, compare-and-swap) with their bytes, and the time in the calls
  * that move data and in those that synchronize; windows with the most time first; and how
- * many transfers of fence epochs were linked to their target's fence (rma.c). */
+ * many transfers were linked to where they were complete at their target (rma.c).  The
+ * parallel analyzer adds each analysis process's rows, which count its processes' calls. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "../../../common/xalloc.h"
 #include "../../util/grow.h"
 #include "../../util/hindex.h"
+#include "../../util/pack.h"
 #include "mpi.h"
 #include "summary.h"
 #include "../../summary/table.h"
@@ -18,7 +20,7 @@
 struct rmawin {
 	uint64_t comm;
 	int32_t number;
-	const struct mpi_comm *c;        /* its communicator's description, when known */
+	uint32_t comm_name;              /* its communicator's name, 0 when it has none known */
 	uint64_t fences, locks, starts;
 	uint64_t puts, gets, atomics;
 	uint64_t put_bytes, get_bytes, atomic_bytes;
@@ -37,11 +39,6 @@ struct mpirma *mpirma_new(void)
 	return xcalloc(1, sizeof(struct mpirma));
 }
 
-size_t mpirma_windows(const struct mpirma *m)
-{
-	return m->n;
-}
-
 static uint64_t win_hash(uint64_t comm, int32_t number)
 {
 	uint64_t h = (comm ^ (uint64_t)(uint32_t)number * 0x9e3779b97f4a7c15ull) *
@@ -49,28 +46,28 @@ static uint64_t win_hash(uint64_t comm, int32_t number)
 	return h ^ h >> 31;
 }
 
-static struct rmawin *win_of(struct mpirma *m, const struct mpi_info *mi)
+static struct rmawin *win_of(struct mpirma *m, uint64_t comm, int32_t number)
 {
-	uint64_t h = win_hash(mi->a.comm, mi->a.tag);
+	uint64_t h = win_hash(comm, number);
 	size_t at;
 	for (uint32_t id = hindex_first(&m->by_key, h, &at); id;
 	     id = hindex_next(&m->by_key, h, &at))
-		if (m->w[id - 1].comm == mi->a.comm && m->w[id - 1].number == mi->a.tag)
+		if (m->w[id - 1].comm == comm && m->w[id - 1].number == number)
 			return &m->w[id - 1];
 	m->w = util_grow(m->w, &m->cap, m->n, sizeof(*m->w), 8);
 	struct rmawin *w = &m->w[m->n++];
 	memset(w, 0, sizeof(*w));
-	w->comm = mi->a.comm;
-	w->number = mi->a.tag;
+	w->comm = comm;
+	w->number = number;
 	hindex_add(&m->by_key, h, (uint32_t)m->n);
 	return w;
 }
 
 void mpirma_call(struct mpirma *m, const struct mpi_info *mi, uint32_t name, int64_t dur)
 {
-	struct rmawin *w = win_of(m, mi);
-	if (!w->c)
-		w->c = mi->comm;
+	struct rmawin *w = win_of(m, mi->a.comm, mi->a.tag);
+	if (!w->comm_name && mi->comm)
+		w->comm_name = mi->comm->name;
 	uint64_t bytes = mi->a.bytes + (mi->has_b ? mi->b.bytes : 0);
 	switch (rma_kind(&m->kinds, name)) {
 	case RK_PUT:
@@ -126,14 +123,58 @@ static void label(const struct rmawin *w, char *buf, size_t size)
 		snprintf(buf, size, "window %d of MPI_COMM_WORLD", (int)w->number);
 	else if (w->comm == TPROF_COMM_SELF)
 		snprintf(buf, size, "window %d of MPI_COMM_SELF", (int)w->number);
-	else if (w->c && w->c->name)
-		snprintf(buf, size, "window %d of %s", (int)w->number, strings_get(w->c->name));
+	else if (w->comm_name)
+		snprintf(buf, size, "window %d of %s", (int)w->number, strings_get(w->comm_name));
 	else
 		snprintf(buf, size, "window %d of MPI_Comm %#llx", (int)w->number,
 			 (unsigned long long)w->comm);
 }
 
-void mpirma_end(struct mpirma *m, struct sumw *w, const struct trace *tr, int top)
+void mpirma_pack(const struct mpirma *m, struct pack *b)
+{
+	pack_u64(b, m->n);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct rmawin *r = &m->w[i];
+		pack_u64(b, r->comm);
+		pack_i64(b, r->number);
+		pack_name(b, r->comm_name);
+		const uint64_t v[] = { r->fences, r->locks, r->starts, r->puts, r->gets, r->atomics,
+				       r->put_bytes, r->get_bytes, r->atomic_bytes,
+				       (uint64_t)r->move_time, (uint64_t)r->sync_time };
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			pack_u64(b, v[k]);
+	}
+}
+
+void mpirma_merge(struct mpirma *m, struct unpack *u)
+{
+	for (size_t i = 0, n = unpack_count(u, 14 * sizeof(uint64_t)); i < n; i++) {
+		uint64_t comm = unpack_u64(u);
+		int32_t number = (int32_t)unpack_i64(u);
+		uint32_t name = unpack_name(u);
+		uint64_t v[11];
+		for (size_t k = 0; k < 11; k++)
+			v[k] = unpack_u64(u);
+		if (u->short_read)
+			return;
+		struct rmawin *r = win_of(m, comm, number);
+		if (!r->comm_name)
+			r->comm_name = name;
+		r->fences += v[0];
+		r->locks += v[1];
+		r->starts += v[2];
+		r->puts += v[3];
+		r->gets += v[4];
+		r->atomics += v[5];
+		r->put_bytes += v[6];
+		r->get_bytes += v[7];
+		r->atomic_bytes += v[8];
+		r->move_time = sat_add(r->move_time, (int64_t)v[9]);
+		r->sync_time = sat_add(r->sync_time, (int64_t)v[10]);
+	}
+}
+
+void mpirma_end(struct mpirma *m, struct sumw *w, const struct mpi_totals *t, int top)
 {
 	if (m->n > 1)
 		qsort(m->w, m->n, sizeof(*m->w), by_time);
@@ -170,8 +211,8 @@ void mpirma_end(struct mpirma *m, struct sumw *w, const struct trace *tr, int to
 	table_more(w, m->n - shown);
 	sw_if(w, m->n > 0);
 	sw_count(w, "  transfers: %s linked to their completion at the target, ", "linked",
-		 tr->mpi.rma_linked);
-	sw_count(w, "%s whose epoch's end is not in the trace\n", "unlinked", tr->mpi.rma_unlinked);
+		 t->rma_linked);
+	sw_count(w, "%s whose epoch's end is not in the trace\n", "unlinked", t->rma_unlinked);
 	sw_endif(w);
 	sw_close(w);
 	free(m->w);

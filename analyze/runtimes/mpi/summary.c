@@ -455,11 +455,6 @@ static void totals_add(struct mpi_totals *t, const struct mpi_totals *o)
 		a[i] += b[i];
 }
 
-int mpisum_unmerged(const struct mpisum *m)
-{
-	return mpirma_windows(m->rma) != 0;
-}
-
 void mpisum_pack(struct mpisum *m, const struct sum_span *span, struct pack *b)
 {
 	uint64_t n = 0;
@@ -492,6 +487,7 @@ void mpisum_pack(struct mpisum *m, const struct sum_span *span, struct pack *b)
 	pack_i64(b, m->any);
 	pack_bytes(b, &span->tr->mpi, sizeof(span->tr->mpi));
 	mpiio_pack(m->io, b);
+	mpirma_pack(m->rma, b);
 	clocks_of(m, span->tr);
 	m->packed = 1;
 	pack_u64(b, m->nclocks);
@@ -550,6 +546,7 @@ void mpisum_merge(struct mpisum *m, const struct sum_span *span, struct unpack *
 	unpack_bytes(u, &t, sizeof(t));
 	totals_add(&m->others, &t);
 	mpiio_merge(m->io, u);
+	mpirma_merge(m->rma, u);
 	for (size_t i = 0, n = unpack_count(u, 8 * sizeof(uint64_t)); i < n; i++) {
 		struct clock_meas c;
 		c.rank = unpack_i64(u);
@@ -578,7 +575,7 @@ void mpisum_end(struct mpisum *m, struct sumw *w, const struct sum_span *span, i
 	messages(m, w, &t);
 	colls_table(m, w, &t, top);
 	mpiio_end(m->io, w, top);
-	mpirma_end(m->rma, w, tr, top);
+	mpirma_end(m->rma, w, &t, top);
 	clock_table(m, w);
 	sw_close(w);
 	for (size_t i = 0; i < m->nclocks; i++)

@@ -17,11 +17,9 @@ struct mpisum *mpisum_new(void);
 void mpisum_event(struct mpisum *m, const struct event *ev);
 /* Writes the MPI tables (span: the covered time, the processes) and frees m. */
 void mpisum_end(struct mpisum *m, struct sumw *w, const struct sum_span *span, int top);
-/* The parallel analyzer's (model/runtime.h): what m counted, packed; another's added in;
- * whether it saw what cannot be merged yet (one-sided communication). */
+/* The parallel analyzer's (model/runtime.h): what m counted, packed; another's added in. */
 void mpisum_pack(struct mpisum *m, const struct sum_span *span, struct pack *b);
 void mpisum_merge(struct mpisum *m, const struct sum_span *span, struct unpack *u);
-int mpisum_unmerged(const struct mpisum *m);
 
 /* runtimes/mpi/summary-io.c: the MPI-IO table, fed each call of op IO (dur: its time) */
 struct mpi_info;
@@ -36,7 +34,9 @@ void mpiio_merge(struct mpiio *m, struct unpack *u);
 struct mpirma;
 struct mpirma *mpirma_new(void);
 void mpirma_call(struct mpirma *m, const struct mpi_info *mi, uint32_t name, int64_t dur);
-void mpirma_end(struct mpirma *m, struct sumw *w, const struct trace *tr, int top);  /* frees m */
-size_t mpirma_windows(const struct mpirma *m);
+/* t: the links to targets found over the whole trace (rma.c).  Frees m. */
+void mpirma_end(struct mpirma *m, struct sumw *w, const struct mpi_totals *t, int top);
+void mpirma_pack(const struct mpirma *m, struct pack *b);
+void mpirma_merge(struct mpirma *m, struct unpack *u);
 
 #endif
