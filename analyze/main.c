@@ -641,20 +641,17 @@ static int parallel_refuses(const struct trace *tr)
 {
 	if (par_size() < 2)
 		return 0;
-	int64_t has[3] = { 0, 0, (int64_t)tr->nlost };
+	int64_t has[2] = { 0, 0 };
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		has[0] |= tr->procs[i]->sys != NULL;
 		has[1] |= tr->procs[i]->imp != NULL;
 	}
-	par_max_i64(has, 3);
+	par_max_i64(has, 2);
 	if (has[0])
 		return parallel_error("system profiles (tprof-inspect --system) are not analyzed in "
 				      "parallel yet"), 1;
 	if (has[1])
 		return parallel_error("imported traces are not analyzed in parallel yet"), 1;
-	if (has[2])
-		return parallel_error("process images that left no files are not analyzed in "
-				      "parallel yet"), 1;
 	return 0;
 }
 

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "../../common/xalloc.h"
+#include "../parallel/par.h"
 #include "../util/satarith.h"
+#include "share.h"
 #include "trace.h"
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -214,18 +216,43 @@ static void proc_losses(struct trace *tr, struct proc *p)
 	set_counts(&p->drops, &total);
 }
 
+/* A process image: its pid and the low 32 bits of its instance. */
+struct image_key {
+	int64_t pid;
+	uint64_t instance;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct image_key *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->instance < y->instance ? -1 : x->instance > y->instance;
+}
+
+/* The process images that left files, every analysis process's, sorted: *n of them. */
+static struct image_key *with_files(const struct trace *tr, size_t *n)
+{
+	struct image_key *mine = xmallocarray(tr->nprocs + 1, sizeof(*mine));
+	for (size_t i = 0; i < tr->nprocs; i++)
+		mine[i] = (struct image_key){ tr->procs[i]->pid, (uint32_t)tr->procs[i]->instance };
+	struct image_key *all = share_all(mine, tr->nprocs, sizeof(*mine), n);
+	free(mine);
+	qsort(all, *n, sizeof(*all), key_cmp);
+	return all;
+}
+
 /* One process image known twice (its entries in an ancestor's table and its marker, made when
  * the table had no room for one of its reasons) is one, its counts added; one that left files
  * after all is not a lost one. */
 static void merge_duplicates(struct trace *tr)
 {
-	size_t k = 0;
+	size_t k = 0, nfiles;
+	struct image_key *files_of = with_files(tr, &nfiles);
 	for (size_t i = 0; i < tr->nlost; i++) {
 		struct lost_proc *l = &tr->lost[i];
-		int files = 0;
-		for (size_t j = 0; j < tr->nprocs && !files; j++)
-			files = tr->procs[j]->pid == l->pid &&
-				(uint32_t)tr->procs[j]->instance == l->instance;
+		struct image_key key = { l->pid, l->instance };
+		int files = bsearch(&key, files_of, nfiles, sizeof(key), key_cmp) != NULL;
 		struct lost_proc *same = NULL;
 		for (size_t j = 0; j < k && !same; j++)
 			if (tr->lost[j].pid == l->pid && tr->lost[j].instance == l->instance)
@@ -249,12 +276,14 @@ static void merge_duplicates(struct trace *tr)
 		tr->lost[k++] = *l;
 	}
 	tr->nlost = k;
+	free(files_of);
 }
 
 void losses_apply(struct trace *tr)
 {
 	for (size_t i = 0; i < tr->nprocs; i++)
 		proc_losses(tr, tr->procs[i]);
+	share_lost(tr);
 	merge_duplicates(tr);
 }
 
@@ -308,7 +337,7 @@ void losses_report(const struct trace *tr)
 			diag_note("  threads its loss table had no room to name: %s", why);
 		}
 	}
-	for (size_t i = 0; i < tr->nlost; i++) {
+	for (size_t i = 0; i < tr->nlost && par_rank() == 0; i++) {   /* every one has them */
 		const struct lost_proc *l = &tr->lost[i];
 		reasons(why, sizeof(why), &l->drops);
 		const char *host = l->host ? strings_get(l->host) : "?";

@@ -80,6 +80,57 @@ void share_jobs(struct trace *tr)
 	pack_free(&mine);
 }
 
+/* ---- process images without files ------------------------------------------------------- */
+
+static char *everyone(const struct pack *mine, size_t *total);
+
+void share_lost(struct trace *tr)
+{
+	if (par_size() < 2)
+		return;
+	/* the markers (every analysis process found them all) stay first; the images the
+	 * loss tables of this one's processes counted are sent to every one */
+	struct pack mine = { 0 };
+	size_t markers = 0;
+	for (size_t i = 0; i < tr->nlost; i++) {
+		struct lost_proc *l = &tr->lost[i];
+		if (!l->ancestor) {
+			tr->lost[markers++] = *l;
+			continue;
+		}
+		pack_i64(&mine, l->pid);
+		pack_i64(&mine, l->ppid);
+		pack_name(&mine, l->host);
+		pack_u64(&mine, l->instance);
+		pack_bytes(&mine, &l->drops, sizeof(l->drops));
+		pack_u64(&mine, l->nthreads);
+		pack_bytes(&mine, l->threads, l->nthreads * sizeof(*l->threads));
+		free(l->threads);
+	}
+	tr->nlost = markers;
+	size_t total;
+	char *all = everyone(&mine, &total);
+	pack_free(&mine);
+	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
+		struct lost_proc l = { .known = 1 };
+		l.pid = unpack_i64(&u);
+		l.ppid = unpack_i64(&u);
+		l.host = unpack_name(&u);
+		l.instance = (uint32_t)unpack_u64(&u);
+		unpack_bytes(&u, &l.drops, sizeof(l.drops));
+		l.nthreads = unpack_count(&u, sizeof(*l.threads));
+		l.threads = xmallocarray(l.nthreads + 1, sizeof(*l.threads));
+		unpack_bytes(&u, l.threads, l.nthreads * sizeof(*l.threads));
+		if (u.short_read) {
+			free(l.threads);
+			break;
+		}
+		tr->lost = xreallocarray(tr->lost, tr->nlost + 1, sizeof(*tr->lost));
+		tr->lost[tr->nlost++] = l;
+	}
+	free(all);
+}
+
 /* ---- the references of clock offsets ---------------------------------------------------- */
 
 /* The process a measurement names (host, pid) among this analysis process's. */

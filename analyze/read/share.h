@@ -18,6 +18,10 @@ void share_select(struct trace *tr);
 /* After the jobs are described: each job's command, from the analysis process that read its
  * first process. */
 void share_jobs(struct trace *tr);
+/* Before the process images without files are merged (read/losses.c): every analysis
+ * process's that its processes' loss tables counted, after the marker files every one found,
+ * in the serial analyzer's order. */
+void share_lost(struct trace *tr);
 /* Before clock alignment: the processes of the others that measurements were made against,
  * as references only (tr->refs: their host, pid, rank and timebase). */
 void share_references(struct trace *tr);

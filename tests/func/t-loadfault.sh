@@ -8,11 +8,12 @@
 # what the process made, exactly (a process killed in the middle of a call may or may not
 # have made that call's record: between its calls ended and its calls begun).  Then, on the
 # disk full from the start, processes that can create no files at all count their losses in
-# marker files.
+# marker files.  Both profiles, analyzed by 3 analysis processes under mpirun (--parallel),
+# give the serial analyzer's summary, the images without files included.
 . "${top_srcdir}/tests/func/lib.sh"
 mount_ns ||
 	skip_all "cannot make a mount namespace ($NS) for a small tmpfs: no unshare(1), not root"
-plan 8
+plan 10
 # In the sanitizer build a child forked while other threads allocate inherits the sanitizer
 # allocator's lock held (gcc 12's runtime has no fork handler for it) and hangs: there each
 # process forks when its other threads have ended.  A hang is a failure, never a stall.
@@ -79,4 +80,21 @@ ok $? "on a disk full from the start the program runs (status $(cat "$T/app2.rc"
 [ -s "$T/sum2.json" ] || diag "$(head -5 "$T/analyze2.err" "$T/app2.err")"
 "$PY" -B "$CHECKS" markers-exact "$T/sum2.json" "$T/counts2"
 ok $? "every process left a marker file whose count is what it made, exactly"
+
+if [ -n "${MPIRUN:-}" ] && [ "$MPIRUN" != no ]; then
+	for d in out out2; do
+		# shellcheck disable=SC2086
+		"$ANALYZE" "$T/$d" --summary >"$T/$d.text" 2>/dev/null &&
+			"$ANALYZE" "$T/$d" --summary=json >"$T/$d.json" 2>/dev/null &&
+			$MPIRUN $MPIRUN_FLAGS -np 3 "$ANALYZE" --parallel "$T/$d" --summary \
+				>"$T/$d.3.text" 2>"$T/$d.3.err" &&
+			$MPIRUN $MPIRUN_FLAGS -np 3 "$ANALYZE" --parallel "$T/$d" --summary=json \
+				>"$T/$d.3.json" 2>>"$T/$d.3.err" &&
+			cmp -s "$T/$d.text" "$T/$d.3.text" && cmp -s "$T/$d.json" "$T/$d.3.json"
+		ok $? "$d: 3 analysis processes (--parallel) write the serial summary, with its $(grep -c "no files of its own" "$T/$d.text") images without files"
+		diff "$T/$d.text" "$T/$d.3.text" | head -5 | sed 's/^/# /'
+	done
+else
+	skips 2 "no mpirun (configure found none; on Debian: apt-get install openmpi-bin)"
+fi
 finish
