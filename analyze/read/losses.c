@@ -238,7 +238,8 @@ static struct image_key *with_files(const struct trace *tr, size_t *n)
 		mine[i] = (struct image_key){ tr->procs[i]->pid, (uint32_t)tr->procs[i]->instance };
 	struct image_key *all = share_all(mine, tr->nprocs, sizeof(*mine), n);
 	free(mine);
-	qsort(all, *n, sizeof(*all), key_cmp);
+	if (*n > 1)
+		qsort(all, *n, sizeof(*all), key_cmp);
 	return all;
 }
 
@@ -252,7 +253,7 @@ static void merge_duplicates(struct trace *tr)
 	for (size_t i = 0; i < tr->nlost; i++) {
 		struct lost_proc *l = &tr->lost[i];
 		struct image_key key = { l->pid, l->instance };
-		int files = bsearch(&key, files_of, nfiles, sizeof(key), key_cmp) != NULL;
+		int files = nfiles && bsearch(&key, files_of, nfiles, sizeof(key), key_cmp);
 		struct lost_proc *same = NULL;
 		for (size_t j = 0; j < k && !same; j++)
 			if (tr->lost[j].pid == l->pid && tr->lost[j].instance == l->instance)

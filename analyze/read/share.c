@@ -28,7 +28,8 @@ void share_select(struct trace *tr)
 		return;
 	/* every analysis process found the same files: in the order of their names, cut by
 	 * bytes */
-	qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_path);
+	if (tr->nprocs > 1)
+		qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_path);
 	uint64_t *size = xmallocarray(tr->nprocs + 1, sizeof(*size));
 	for (size_t i = 0; i < tr->nprocs; i++)
 		size[i] = proc_file_bytes(tr->procs[i]);
@@ -452,7 +453,8 @@ void share_ranks(struct trace *tr)
 	free(tr->homes);
 	tr->homes = share_all(mine, n, sizeof(*mine), &tr->nhomes);
 	free(mine);
-	qsort(tr->homes, tr->nhomes, sizeof(*tr->homes), by_rank);
+	if (tr->nhomes > 1)
+		qsort(tr->homes, tr->nhomes, sizeof(*tr->homes), by_rank);
 	par_max_i64(&tr->world_size, 1);
 }
 
@@ -498,11 +500,13 @@ void share_order(struct trace *tr)
 	size_t n = 0;
 	for (int a = 0; a < par_size(); a++)
 		n += len_of[a] / sizeof(*all);
-	qsort(all, n, sizeof(*all), by_key);
+	if (n > 1)
+		qsort(all, n, sizeof(*all), by_key);
 	for (size_t i = 0; i < n; i++)
 		if (all[i].from == par_rank() && all[i].at < tr->nprocs)
 			tr->procs[all[i].at]->index = (int)i + 1;
-	qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_index);
+	if (tr->nprocs > 1)
+		qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_index);
 	free(all);
 	free(len_of);
 	free(mine);
