@@ -103,10 +103,16 @@ struct colls *colls_new(struct pipeline *pl)
 	return c;
 }
 
+/* Every bit of the three reaches the low bits, which choose the analysis process (h % K):
+ * splitmix64's finish. */
 static uint64_t inst_hash(uint64_t comm, int32_t self, uint32_t seq)
 {
-	uint64_t h = comm * 0x9e3779b97f4a7c15ull ^ ((uint64_t)seq << 32 | (uint32_t)self) * 0xc2b2ae3d27d4eb4full;
-	return h ^ (h >> 29);
+	uint64_t h = comm * 0x9e3779b97f4a7c15ull ^ ((uint64_t)seq << 32 | (uint32_t)self);
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
 }
 
 static struct inst *find(struct colls *c, uint64_t h, uint64_t comm, int32_t self, uint32_t seq)
