@@ -1,6 +1,7 @@
 /* diag.c — messages about the input: a warning names the file and the offset where the
  * trouble is, so a damaged trace can be looked at by hand.  Any thread may say one (the merge
- * reads the streams on a thread of its own): each message is written whole. */
+ * reads the streams on a thread of its own): each message is written whole, in one write, so
+ * that the lines of the parallel analyzer's processes, which share a stderr, never mix. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -21,6 +22,28 @@ uint64_t diag_records_lost;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* head, then the message, then a newline, to stderr at once (under the lock). */
+static void line(const char *head, const char *fmt, va_list ap)
+{
+	char small[1024], *buf = small;
+	size_t h = strlen(head);
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (n < 0)
+		n = 0;
+	size_t len = h + (size_t)n + 1;
+	if (len >= sizeof(small))
+		buf = xmalloc(len + 1);
+	memcpy(buf, head, h);
+	vsnprintf(buf + h, (size_t)n + 1, fmt, ap);
+	buf[len - 1] = '\n';
+	fwrite(buf, 1, len, stderr);
+	if (buf != small)
+		free(buf);
+}
+
 void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
@@ -29,14 +52,13 @@ void diag_warn(const char *path, uint64_t offset, const char *fmt, ...)
 	pthread_mutex_lock(&lock);
 	diag_warnings++;
 	progress_clear();
-	if (offset == DIAG_NO_OFFSET)
-		fprintf(stderr, "tprof-analyze: warning: %s: ", path);
-	else
-		fprintf(stderr, "tprof-analyze: warning: %s: offset %" PRIu64 ": ", path, offset);
+	char *head = offset == DIAG_NO_OFFSET ?
+		xasprintf("tprof-analyze: warning: %s: ", path) :
+		xasprintf("tprof-analyze: warning: %s: offset %" PRIu64 ": ", path, offset);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	line(head, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	free(head);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -51,11 +73,11 @@ void diag_unreadable(const char *path, const char *fmt, ...)
 	pthread_mutex_lock(&lock);
 	diag_warnings++;
 	progress_clear();
-	fprintf(stderr, "tprof-analyze: warning: %s: ", path);
+	char *head = xasprintf("tprof-analyze: warning: %s: ", path);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	line(head, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	free(head);
 	/* a file is said once by each reader that fails on it: one after the other */
 	if (!nunreadable || strcmp(unreadable[nunreadable - 1], path)) {
 		unreadable = util_grow(unreadable, &capunreadable, nunreadable, sizeof(*unreadable), 16);
@@ -86,9 +108,7 @@ static void say(const char *fmt, va_list ap)
 		return;
 	pthread_mutex_lock(&lock);
 	progress_clear();
-	fputs("tprof-analyze: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	line("tprof-analyze: ", fmt, ap);
 	pthread_mutex_unlock(&lock);
 }
 

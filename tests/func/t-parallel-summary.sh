@@ -20,7 +20,7 @@
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 56
+plan 57
 
 # The job: processes side by side, then two more after them.
 cat >"$T/job.sh" <<EOF2
@@ -157,6 +157,12 @@ _ns_rc=$?
 check "--steps of a step no process has: exit status 2 ($_ns_rc), said once, nothing written" \
 	sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: --steps 99: not found (steps recorded: " "$2")" = 1 ] &&
 		! [ -s "$3" ]' - "$_ns_rc" "$T/nostep.err" "$T/nostep.out"
+# shellcheck disable=SC2086
+$OMPI -np 3 "$ANALYZE" --parallel "$T/gen" --summary -v >/dev/null 2>"$T/verbose.err"
+check "-v: each analysis process's lines whole among the others' ($(wc -l <"$T/verbose.err") lines, each one tprof-analyze's)" \
+	sh -c '[ "$(grep -c "^tprof-analyze: analysis process [0-2] of 3: " "$1")" = 3 ] &&
+		! grep -v "^tprof-analyze: [^ ]" "$1" && ! grep "tprof-analyze: .*tprof-analyze: " "$1"' \
+	- "$T/verbose.err"
 "$ANALYZE" --parallel "$T/mix" --summary >"$T/alone.text" 2>/dev/null
 check "--parallel without a launcher is the serial analyzer" cmp -s "$T/mix.text" "$T/alone.text"
 
