@@ -188,8 +188,24 @@ for f in $FORMATS; do
 done
 
 # A temporary is removed only when the process that made it, on this host, is gone: one of
-# a live process and one of another host stay (this host's hash is in what a killed run
-# left).
+# a live process and one of another host stay.  This host's hash is in what a killed run
+# left; when every killed run above had finished its output, one is killed while its
+# complete output waits under the temporary name.
+if [ -z "${left:-}" ]; then
+	d="$T/host"
+	mkdir "$d"
+	start chrome "$T/small.json" "$d" TPROF_TEST_OUTPUT_PAUSE_MS=30000
+	pid=$!
+	i=0
+	while ! ls -A "$d" | grep -q "\.tprof-tmp-" && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	left=$(ls -A "$d" | grep -m1 "\.tprof-tmp-")
+	rm -r "$d"
+fi
 host=$(echo "${left:-}" | sed -n 's/.*\.tprof-tmp-\([0-9a-f]\{8\}\)-[0-9]*-.*/\1/p')
 other=$(printf '%08x' $(((0x${host:-0} + 1) % 4294967296)))
 d="$T/stale"
