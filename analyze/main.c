@@ -160,7 +160,9 @@ static void usage(FILE *f)
 	      "                         every one.  JSON has every row either way\n"
 	      "      --parallel         be one of K analysis processes started by\n"
 	      "                         'mpirun -np K': each reads its share of DIR, the first\n"
-	      "                         writes the summary, the same as one process's; traces,\n"
+	      "                         writes the summary, the same as one process's; with\n"
+	      "                         --format otf2 each writes its share's locations into\n"
+	      "                         one archive; Chrome, Perfetto and SQLite traces,\n"
 	      "                         imports and system profiles are not computed in\n"
 	      "                         parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
@@ -628,8 +630,9 @@ static int parallel_options(const struct options *o)
 {
 	if (par_size() < 2)
 		return 0;
-	if (o->format || o->split)
-		return parallel_error("the analysis processes write the summary only, not a trace");
+	if ((o->format && !o->otf2) || o->split)
+		return parallel_error("the analysis processes write the summary and OTF2 archives "
+				      "only, not Chrome, Perfetto or SQLite traces");
 	if (o->nimports)
 		return parallel_error("--import is not computed in parallel yet");
 	return 0;
@@ -811,7 +814,9 @@ static int analyze(struct options *op, const struct timespec *t0)
 	if (diag_verbose)
 		import_report_fixes(&imports);
 	parallel_report(&tr, t0);
-	if (!rc && outpath && o.otf2)
+	if (par_rank() != 0)
+		;                        /* the first analysis process says where outputs are */
+	else if (!rc && outpath && o.otf2)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
 	else if (!rc && outpath && o.sqlite)
 		fprintf(stderr, "tprof-analyze: SQLite database written to %s\n", outpath);

@@ -30,6 +30,7 @@ struct proc *remote_proc(struct remotes *r, int64_t index, int64_t rank)
 	struct proc *p = xcalloc(1, sizeof(*p));
 	p->index = (int)index;
 	p->rank = rank;
+	p->remote = 1;
 	p->pid = p->ppid = p->world_size = p->local_rank = -1;
 	r->procs = xreallocarray(r->procs, r->nprocs + 1, sizeof(*r->procs));
 	u64map_put(&r->proc_of, (uint64_t)index, (uint32_t)r->nprocs);

@@ -252,6 +252,8 @@ struct proc {
 	struct proc_spool *spool;       /* where its spool's pieces are read from, or NULL */
 	int from_spool;                 /* some records are read from the spool */
 	uint8_t writer;                 /* enum spool_writer: its writer still runs (live) */
+	uint8_t remote;                 /* a stand-in for a process another analysis process
+					 * reads (read/remote.c) */
 
 	/* from the process stream */
 	uint32_t *strmap;               /* local string id -> global id */

@@ -77,7 +77,7 @@ void otf2_comms_write(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 	/* Group 0: the location of each world rank; communicators list indices into it. */
 	uint64_t *locs = xmallocarray(o->nrank_locs ? o->nrank_locs : 1, sizeof(*locs));
 	for (size_t r = 0; r < o->nrank_locs; r++)
-		locs[r] = o->rank_locs[r]->id;
+		locs[r] = o->rank_refs[r];
 	otf2_check(o, OTF2_GlobalDefWriter_WriteGroup(gw, 0, otf2_str(d, ""),
 						      OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
 						      OTF2_GROUP_FLAG_NONE, (uint32_t)o->nrank_locs, locs));

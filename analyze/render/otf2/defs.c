@@ -14,6 +14,8 @@
 #include "../../../common/domains.h"
 #include "../../../common/xalloc.h"
 #include "../../util/grow.h"
+#include "../../util/pack.h"
+#include "../../parallel/par.h"
 #include "state.h"
 #include "../../util/u64map.h"
 
@@ -111,9 +113,10 @@ static void comm_assign(struct otf2_defs *d, const struct mpi_comm *c, OTF2_Comm
 static void comms_order(struct otf2_defs *d)
 {
 	const struct trace *tr = d->tr;
-	int ranked = 0;
+	int64_t ranked = 0;
 	for (size_t i = 0; i < tr->nprocs; i++)
 		ranked |= tr->procs[i]->rank >= 0;
+	par_max_i64(&ranked, 1);         /* the same refs in every analysis process */
 	if (!tr->ncomms && !ranked)
 		return;
 	d->comm_at = xcalloc(tr->ncomms + 2, sizeof(*d->comm_at));
@@ -463,4 +466,96 @@ void otf2_defs_write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 		WRITE(OTF2_GlobalDefWriter_WriteMetricClassRecorder(
 			gw, (OTF2_MetricRef)(d->recorders[i] >> 40),
 			(OTF2_LocationRef)(d->recorders[i] & ((1ull << 40) - 1))));
+}
+
+/* ---- the analysis processes' definitions, made one ------------------------------------------ */
+
+/* A category found by its name, without keeping the address it was asked by (a replayed
+ * name lives in a buffer freed after). */
+static int category_named(struct otf2_defs *d, const char *cat, int where)
+{
+	for (int i = 0; i < d->ncats; i++)
+		if (!strcmp(d->cats[i].cat, cat) && (i < (int)NKNOWN || d->cats[i].where == where))
+			return i;
+	int i = category(d, cat, where);
+	d->cat_key[i] = NULL;
+	return i;
+}
+
+void otf2_defs_pack(const struct otf2_defs *d, struct pack *b)
+{
+	pack_u64(b, d->nsids);
+	for (size_t i = 0; i < d->nsids; i++)
+		pack_name(b, d->sids[i]);
+	pack_u64(b, d->nattrs);
+	for (size_t i = 0; i < d->nattrs; i++) {
+		pack_name(b, d->attrs[i].name);
+		pack_name(b, d->attrs[i].desc);
+		pack_u64(b, d->attrs[i].type);
+	}
+	pack_u64(b, d->nregions);
+	for (size_t i = 0; i < d->nregions; i++) {
+		const struct cat *c = &d->cats[d->regions[i].cat];
+		pack_name(b, d->regions[i].name);
+		pack_str(b, c->cat);
+		pack_u64(b, (uint64_t)c->where);
+		pack_u64(b, d->regions[i].coll);
+	}
+	pack_u64(b, d->nrecorders);
+	for (size_t i = 0; i < d->nrecorders; i++) {
+		pack_name(b, d->metrics[d->recorders[i] >> 40]);
+		pack_u64(b, d->recorders[i] & ((1ull << 40) - 1));
+	}
+	pack_u64(b, (uint64_t)d->step_param_used);
+}
+
+/* Each kind's refs, read back as this registry's. */
+static uint32_t *replay_kind(struct unpack *u, size_t min, size_t *n)
+{
+	*n = unpack_count(u, min);
+	return xcalloc(*n ? *n : 1, sizeof(uint32_t));
+}
+
+void otf2_defs_replay(struct otf2_defs *d, struct unpack *u, struct otf2_idmaps *m)
+{
+	size_t len;
+	m->v[OTF2_IDMAP_STRING] = replay_kind(u, sizeof(uint64_t), &m->n[OTF2_IDMAP_STRING]);
+	for (size_t i = 0; i < m->n[OTF2_IDMAP_STRING]; i++)
+		m->v[OTF2_IDMAP_STRING][i] = otf2_tstr(d, unpack_name(u));
+	m->v[OTF2_IDMAP_ATTRIBUTE] = replay_kind(u, 3 * sizeof(uint64_t), &m->n[OTF2_IDMAP_ATTRIBUTE]);
+	for (size_t i = 0; i < m->n[OTF2_IDMAP_ATTRIBUTE]; i++) {
+		char *name = unpack_strdup(u), *desc = unpack_strdup(u);
+		OTF2_Type type = (OTF2_Type)unpack_u64(u);
+		m->v[OTF2_IDMAP_ATTRIBUTE][i] = otf2_attr(d, name, desc, type);
+		free(name);
+		free(desc);
+	}
+	m->v[OTF2_IDMAP_REGION] = replay_kind(u, 4 * sizeof(uint64_t), &m->n[OTF2_IDMAP_REGION]);
+	for (size_t i = 0; i < m->n[OTF2_IDMAP_REGION]; i++) {
+		uint32_t name = unpack_name(u);
+		const char *s = unpack_str(u, &len);
+		char *cat = xstrndup(s, len);
+		int where = (int)unpack_u64(u);
+		unsigned coll = (unsigned)unpack_u64(u);
+		OTF2_RegionRef r = otf2_region(d, name, category_named(d, cat, where));
+		if (coll != MPC_NONE)
+			d->regions[r].coll = coll;
+		m->v[OTF2_IDMAP_REGION][i] = r;
+		free(cat);
+	}
+	size_t nrec = unpack_count(u, 2 * sizeof(uint64_t)), nmetrics = 0;
+	m->v[OTF2_IDMAP_METRIC] = xcalloc(nrec ? nrec : 1, sizeof(uint32_t));
+	struct u64map seen = { 0 };
+	for (size_t i = 0; i < nrec; i++) {
+		uint32_t name = unpack_name(u);
+		OTF2_MetricRef g = otf2_metric(d, name, unpack_u64(u));
+		if (!u64map_get(&seen, (uint64_t)name + 1)) {
+			u64map_put(&seen, (uint64_t)name + 1, 1);
+			m->v[OTF2_IDMAP_METRIC][nmetrics++] = g;
+		}
+	}
+	m->n[OTF2_IDMAP_METRIC] = nmetrics;
+	u64map_free(&seen);
+	if (unpack_u64(u))
+		d->step_param_used = 1;
 }

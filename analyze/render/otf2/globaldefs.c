@@ -4,9 +4,12 @@
  * clock properties, the strings known so far, the paradigms, the attributes, the system tree with
  * the location groups and locations, the regions, the CPU samples' interrupt generator and calling
  * contexts, the metrics, the MPI groups and communicators, and the I/O paradigm, files and handles
- * (render/otf2/io.c).  It asks the definitions registry (render/otf2/defs.c, contexts.c), the
+ * (render/otf2/io.c).  Under --parallel every analysis process's definitions are made one
+ * first (render/otf2/unify.c) and the first analysis process writes them.  It asks the
+ * definitions registry (render/otf2/defs.c, contexts.c), the
  * system writer (render/otf2/system.c) and the communicator writer (render/otf2/comms.c) for each
  * kind in turn. */
+#include "../../parallel/par.h"
 #include "state.h"
 
 #define WRITE(call) otf2_check(o, (call))
@@ -41,14 +44,22 @@ static void write_paradigms(struct otf2 *o, OTF2_GlobalDefWriter *gw)
 void otf2_globaldefs_write(struct otf2 *o)
 {
 	const struct trace *tr = o->tr;
+	/* what every analysis process does: its refs made the archive's, its locations' local
+	 * definitions, its processes described to the first, which writes the rest */
+	otf2_unify(o);
 	otf2_local_defs_write(o);
+	otf2_system_gather(o);
+	int64_t max_t = o->max_t;
+	par_max_i64(&max_t, 1);
+	if (par_rank() != 0)
+		return;
 	OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(o->ar);
 	if (!gw) {
 		otf2_check(o, OTF2_ERROR_INVALID);
 		return;
 	}
 	/* Times are nanoseconds of CLOCK_REALTIME: the offset is the trace's start. */
-	int64_t len = o->max_t;
+	int64_t len = max_t;
 	if (tr->end_ns - tr->start_ns > len)
 		len = tr->end_ns - tr->start_ns;
 	uint64_t start = tr->start_ns > 0 ? (uint64_t)tr->start_ns : 0;

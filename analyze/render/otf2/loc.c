@@ -12,13 +12,20 @@
 
 #include "../../../common/xalloc.h"
 #include "../../util/grow.h"
+#include "../../util/u64map.h"
+#include "../../parallel/par.h"
 #include "state.h"
 
 /* ---- locations ---------------------------------------------------------------------------- */
 
+/* A process's state: at its place in the trace's list, which is its number less one in one
+ * analysis process (under --parallel the numbers are the job's). */
 struct pstate *otf2_pstate(struct otf2 *o, const struct proc *p)
 {
-	return &o->ps[p->index - 1];
+	size_t i = (size_t)p->index - 1;
+	if (i < o->nprocs && o->tr->procs[i] == p)
+		return &o->ps[i];
+	return &o->ps[*u64map_get(&o->ps_of, (uint64_t)p->index)];
 }
 
 void otf2_locs_new(struct otf2 *o, const struct trace *tr)
@@ -27,7 +34,8 @@ void otf2_locs_new(struct otf2 *o, const struct trace *tr)
 	o->ps = xcalloc(tr->nprocs ? tr->nprocs : 1, sizeof(*o->ps));
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *p = tr->procs[i];
-		struct pstate *ps = otf2_pstate(o, p);
+		u64map_put(&o->ps_of, (uint64_t)p->index, (uint32_t)i);
+		struct pstate *ps = &o->ps[i];
 		ps->nthreads = p->nstreams;
 		ps->threads = xcalloc(p->nstreams ? p->nstreams : 1, sizeof(*ps->threads));
 	}
@@ -38,6 +46,7 @@ struct loc *otf2_loc_new(struct otf2 *o, enum loc_kind kind, const struct proc *
 	struct loc *l = xcalloc(1, sizeof(*l));
 	o->locs = util_grow(o->locs, &o->caplocs, o->nlocs, sizeof(*o->locs), 64);
 	l->id = o->nlocs;
+	l->ref = (OTF2_LocationRef)o->nlocs * (OTF2_LocationRef)par_size() + (OTF2_LocationRef)par_rank();
 	o->locs[o->nlocs++] = l;
 	l->kind = kind;
 	l->proc = p;
@@ -73,7 +82,8 @@ void otf2_locs_free(struct otf2 *o)
 		free(o->ps[i].others);
 	}
 	free(o->ps);
-	free(o->rank_locs);
+	u64map_free(&o->ps_of);
+	free(o->rank_refs);
 }
 
 /* ---- tracks ------------------------------------------------------------------------------- */

@@ -24,6 +24,7 @@
 #include "config.h"
 #include "state.h"
 #include "otf2.h"
+#include "../../parallel/par.h"
 #include "../../util/outname.h"
 
 /* The archive's creator, and how an archive tprof wrote is known. */
@@ -158,39 +159,70 @@ static OTF2_MemoryCallbacks memory_callbacks = { chunk_alloc, chunk_free_all };
 
 /* ---- the renderer ------------------------------------------------------------------------- */
 
+/* Whether any analysis process failed (each says why itself); every one asks. */
+static int any_failed(struct otf2 *o)
+{
+	int64_t f = o->failed;
+	par_max_i64(&f, 1);
+	return f != 0;
+}
+
+/* The directory under its temporary name: the first analysis process makes it and tells the
+ * others where it is (NULL, said, when it could not). */
+static char *archive_dir(struct otf2 *o)
+{
+	int fd;
+	uint64_t len = 0;
+	if (par_rank() == 0) {
+		if ((o->name = outname_begin(o->dir, &otf2_format, &fd)))
+			len = strlen(outname_path(o->name)) + 1;
+		else
+			diag_error("%s", outname_error());
+	}
+	par_bcast(&len, sizeof(len), 0);
+	if (!len)
+		return NULL;
+	char *path = xmalloc(len);
+	if (par_rank() == 0)
+		memcpy(path, outname_path(o->name), len);
+	par_bcast(path, len, 0);
+	return path;
+}
+
 static int archive_begin(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct otf2 *o = priv;
 	o->tr = tr;
 	o->tracks = tracks;
 	otf2_errors_catch(o);
-	int fd;
-	if (!(o->name = outname_begin(o->dir, &otf2_format, &fd))) {
-		diag_error("%s", outname_error());
+	char *path = archive_dir(o);
+	if (!path) {
 		o->failed = 1;
 		return -1;
 	}
 	otf2_locs_new(o, tr);
 	o->defs = otf2_defs_new(tr);
 	o->args = otf2_attrs_new();
-	o->ar = OTF2_Archive_Open(outname_path(o->name), "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE,
-				  CHUNK_SIZE, OTF2_SUBSTRATE_POSIX,
-				  OTF2_COMPRESSION_NONE);
+	o->ar = OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE, CHUNK_SIZE,
+				  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	free(path);
 	if (!o->ar) {
 		if (!o->failed)
 			diag_error("cannot create an OTF2 archive in %s", o->dir);
 		o->failed = 1;
-		return -1;
+	} else {
+		otf2_check(o, OTF2_Archive_SetFlushCallbacks(o->ar, &flush_callbacks, o));
+		otf2_check(o, OTF2_Archive_SetMemoryCallbacks(o->ar, &memory_callbacks, o));
+		otf2_check(o, otf2_collectives_set(o->ar));
+		otf2_check(o, OTF2_Archive_SetCreator(o->ar, CREATOR PACKAGE_VERSION));
+		otf2_check(o, OTF2_Archive_SetDescription(o->ar, "converted by tprof-analyze"));
+		otf2_check(o, OTF2_Archive_OpenEvtFiles(o->ar));
 	}
-	otf2_check(o, OTF2_Archive_SetFlushCallbacks(o->ar, &flush_callbacks, o));
-	otf2_check(o, OTF2_Archive_SetMemoryCallbacks(o->ar, &memory_callbacks, o));
-	otf2_check(o, OTF2_Archive_SetSerialCollectiveCallbacks(o->ar));
-	otf2_check(o, OTF2_Archive_SetCreator(o->ar, CREATOR PACKAGE_VERSION));
-	otf2_check(o, OTF2_Archive_SetDescription(o->ar, "converted by tprof-analyze"));
-	otf2_check(o, OTF2_Archive_OpenEvtFiles(o->ar));
 	o->attrs = OTF2_AttributeList_New();
 	if (!o->attrs)
 		xalloc_failed("an OTF2 attribute list");
+	if (any_failed(o))
+		o->failed = 1;
 	return o->failed ? -1 : 0;
 }
 
@@ -237,6 +269,8 @@ static void flow(void *priv, const struct scene_flow *f)
 
 static void destroy(struct otf2 *o)
 {
+	otf2_system_free(o);
+	otf2_unify_free(o);
 	otf2_locs_free(o);
 	if (o->attrs)
 		OTF2_AttributeList_Delete(o->attrs);
@@ -264,16 +298,39 @@ static void finish(struct otf2 *o)
 	otf2_records_close(o);
 	otf2_check(o, OTF2_Archive_CloseEvtFiles(o->ar));
 	otf2_locs_name(o);
-	if (!o->failed)
+	if (any_failed(o))
+		o->failed = 1;
+	else
 		otf2_globaldefs_write(o);
 }
 
 static OTF2_Archive *abandoned;
 
+/* What the analysis processes do not yet make one between them: refused, said once
+ * (1: refused). */
+static int parallel_unsupported(struct otf2 *o)
+{
+	if (par_size() < 2)
+		return 0;
+	int64_t has[3] = { o->callsites.n > 0, o->io != NULL, o->rma != NULL };
+	par_max_i64(has, 3);
+	const char *what = has[0] ? "CPU samples" : has[1] ? "MPI file I/O" : has[2] ? "MPI one-sided windows" : NULL;
+	if (what) {
+		if (par_rank() == 0)
+			diag_error("--parallel: OTF2: %s are not written in parallel yet; run "
+				   "tprof-analyze as one process (without mpirun) for this archive", what);
+		o->failed = 1;
+	}
+	return what != NULL;
+}
+
 static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct otf2 *o = priv;
 	(void)tr, (void)tracks;
+	int refused = o->ar && parallel_unsupported(o);
+	if (o->ar && any_failed(o))
+		o->failed = 1;
 	if (o->ar && o->failed) {
 		/* libotf2 closing an archive after a failed write writes again from a buffer it
 		 * has freed (a crash); the archive is removed whole below, so it is left open,
@@ -285,8 +342,16 @@ static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks
 		finish(o);
 		otf2_check(o, OTF2_Archive_Close(o->ar));
 		o->ar = NULL;
+		if (any_failed(o))       /* every analysis process has closed its files */
+			o->failed = 1;
 	}
 	spares_free();
+	uint64_t left_out[2] = { o->mpi_skipped, o->req_unknown };
+	par_sum_u64(left_out, 2);
+	if (par_rank() != 0)
+		left_out[0] = left_out[1] = 0;
+	o->mpi_skipped = left_out[0];
+	o->req_unknown = left_out[1];
 	if (o->mpi_skipped)
 		diag_error("warning: OTF2: %llu MPI records left out: their communicator is not "
 			   "described in the trace", (unsigned long long)o->mpi_skipped);
@@ -296,8 +361,8 @@ static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks
 	else if (o->req_unknown)
 		diag_note("OTF2: %llu MPI request completions left out: the request was posted outside "
 			  "the trace or the window", (unsigned long long)o->req_unknown);
-	int rc = o->failed ? -1 : 0;
-	if (o->name && outname_end(o->name, !o->failed, 0) < 0) {
+	int rc = refused ? -2 : o->failed ? -1 : 0;
+	if (o->name && outname_end(o->name, !o->failed, 0) < 0 && !refused) {
 		diag_error("the OTF2 archive is incomplete: %s", outname_error());
 		rc = -1;
 	}

@@ -30,7 +30,7 @@ void otf2_counter_item(struct otf2 *o, const struct scene_item *it)
 	if (!ps->counters)
 		ps->counters = otf2_loc_new(o, LOC_COUNTERS, it->proc);
 	struct loc *l = ps->counters;
-	OTF2_MetricRef m = otf2_metric(o->defs, otf2_item_name(it), l->id);
+	OTF2_MetricRef m = otf2_metric(o->defs, otf2_item_name(it), l->ref);
 	struct rec rec = { .kind = REC_METRIC, .ts = otf2_time(o, l, it->t0),
 			   .u.metric = { m, it->value } };
 	otf2_record(o, l, &rec);

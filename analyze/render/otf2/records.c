@@ -125,11 +125,11 @@ static void append(struct otf2 *o, struct loc *l, const void *p, size_t n)
 /* The location's writer, and the records kept for it written. */
 static void writer_open(struct otf2 *o, struct loc *l)
 {
-	l->w = OTF2_Archive_GetEvtWriter(o->ar, l->id);
+	l->w = OTF2_Archive_GetEvtWriter(o->ar, l->ref);
 	if (!l->w) {
 		if (!o->failed)
 			diag_error("writing the OTF2 archive in %s: no event writer for location %llu",
-				   o->dir, (unsigned long long)l->id);
+				   o->dir, (unsigned long long)l->ref);
 		o->failed = 1;
 	}
 	for (size_t at = 0; at < l->nkept && !o->failed;) {

@@ -9,6 +9,8 @@
  *                           render/otf2/device.c: device streams and NeuronCore lanes
  *                           render/otf2/process.c: steps, counters, ranges across threads
  *   definition writers      render/otf2/globaldefs.c: every definition, in order, at the end
+ *                           render/otf2/unify.c: under --parallel, the analysis processes'
+ *                           definitions made one, and each location's mapping tables
  *                           render/otf2/system.c: system tree, location groups, locations
  *                           render/otf2/comms.c: MPI groups and communicators
  *   records                 render/otf2/loc.c: locations, their times, Enter/Leave
@@ -19,7 +21,9 @@
  *                           render/otf2/rma.c: RMA windows, and their records
  *   definitions registry    render/otf2/contexts.c: CPU samples' calling contexts
  *                           render/otf2/defs.c: refs handed out while items are written
- *   leaves                  render/otf2/collop.c: the model's collectives as OTF2's
+ *   leaves                  render/otf2/collectives.c: libotf2's collective operations
+ *                           over the analysis processes
+ *                           render/otf2/collop.c: the model's collectives as OTF2's
  *                           render/otf2/error.c: errors of writing
  * The declarations below go from the bottom of the list up.  Nothing here knows a runtime:
  * what the archive holds is what the scene draws (model/scene.h), and the MPI records come
@@ -33,6 +37,7 @@
 
 #include "../../model/scene.h"
 #include "../../util/hindex.h"
+#include "../../util/u64map.h"
 #include "../callsites.h"
 
 #define T_OPEN INT64_MAX          /* the end of a range not closed yet */
@@ -153,7 +158,9 @@ enum loc_kind {
 };
 
 struct loc {
-	uint64_t id;
+	uint64_t id;                     /* its index in o->locs */
+	OTF2_LocationRef ref;            /* in the archive: id * K + the analysis process's
+					  * number, K analysis processes (id alone in one) */
 	OTF2_EvtWriter *w;               /* its writer, once it is worth one (records.c) */
 	unsigned char *kept;             /* until then its records (struct rec, packed) */
 	size_t nkept, capkept;
@@ -203,6 +210,7 @@ struct pstate {
 	struct loc *stub;                /* an empty thread, where the process needs one */
 	OTF2_LocationGroupRef group;
 	int rank_slot;                   /* holds its rank in the MPI location list */
+	OTF2_LocationRef rank_ref;       /* then the location that stands for it */
 	int defined;                     /* has locations worth defining */
 };
 
@@ -216,8 +224,25 @@ struct req {
 
 struct otf2_defs;
 struct otf2_attrs;
+struct pack;
+struct unpack;
+
+/* What an analysis process's refs are in the archive, kind by kind (render/otf2/unify.c):
+ * its ref i is v[kind][i]. */
+enum otf2_idmap_kind {
+	OTF2_IDMAP_STRING,
+	OTF2_IDMAP_ATTRIBUTE,
+	OTF2_IDMAP_REGION,
+	OTF2_IDMAP_METRIC,
+	OTF2_IDMAP_KINDS
+};
+struct otf2_idmaps {
+	uint32_t *v[OTF2_IDMAP_KINDS];
+	size_t n[OTF2_IDMAP_KINDS];
+};
 struct otf2_io;
 struct otf2_rma;
+struct sproc;
 
 struct otf2 {
 	char *dir;
@@ -229,7 +254,8 @@ struct otf2 {
 	OTF2_AttributeList *attrs;
 	struct otf2_defs *defs;
 	struct otf2_attrs *args;         /* argument names -> attributes (render/otf2/attrs.c) */
-	struct pstate *ps;               /* by process index - 1 */
+	struct pstate *ps;               /* by place in the trace's list of processes */
+	struct u64map ps_of;             /* process number -> place */
 	size_t nprocs;
 	struct loc **locs;               /* every location, by id */
 	size_t nlocs, caplocs;
@@ -257,10 +283,15 @@ struct otf2 {
 	struct otf2_rma *rma;            /* RMA windows (render/otf2/rma.c) */
 	/* decided at the end (otf2_system_prepare) */
 	int mpi;                         /* the trace has MPI: MPI groups and communicators */
-	struct loc **rank_locs;          /* the location of each world rank, then one for
-					  * members no record names (when any) */
+	OTF2_LocationRef *rank_refs;     /* the location of each world rank, then one for
+					  * members no record names (when any); known to the
+					  * first analysis process once the system is written */
 	size_t nrank_locs, world;
-	size_t ngroups;                  /* process groups (device groups follow) */
+	struct sproc *sprocs;            /* every analysis process's processes, described to
+					  * the first (render/otf2/system.c) */
+	size_t nsprocs;
+	struct otf2_idmaps *maps;        /* this analysis process's refs in the archive, when
+					  * it is not the first (render/otf2/unify.c) */
 };
 
 /* ---- render/otf2/error.c: errors of writing -------------------------------------------------- */
@@ -324,6 +355,10 @@ void otf2_defs_write_attributes(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_defs_write_regions(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_defs_write_metrics(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_defs_write_done(struct otf2 *o);
+/* The analysis processes' definitions made one: each packs its own; the first replays each
+ * other's through its registry, which hands out the refs they have in the archive. */
+void otf2_defs_pack(const struct otf2_defs *d, struct pack *b);
+void otf2_defs_replay(struct otf2_defs *d, struct unpack *u, struct otf2_idmaps *m);
 
 /* otf2_category, asked of the defs when the category (its address) or `where` changed. */
 static inline int otf2_cat(struct otf2 *o, const char *cat, enum loc_kind where)
@@ -433,8 +468,27 @@ void otf2_comms_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
  * have none of their own; before the event writers close. */
 void otf2_system_prepare(struct otf2 *o);
 int otf2_loc_defined(const struct loc *l);
+/* Every analysis process describes its processes to the first (collective), which then
+ * writes the tree, the location groups and the locations. */
+void otf2_system_gather(struct otf2 *o);
 void otf2_system_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+void otf2_system_free(struct otf2 *o);
+
+/* ---- render/otf2/unify.c: the analysis processes' definitions made one ------------------------ */
+
+/* Under --parallel, every analysis process's definitions to the first, and its refs in the
+ * archive back (collective); nothing in one process. */
+void otf2_unify(struct otf2 *o);
+/* Every defined location's file of local definitions: empty, or the mapping tables from its
+ * analysis process's refs to the archive's (collective). */
 void otf2_local_defs_write(struct otf2 *o);
+void otf2_unify_free(struct otf2 *o);
+
+/* ---- render/otf2/collectives.c --------------------------------------------------------------- */
+
+/* libotf2's collective operations: over the analysis processes under --parallel, else its
+ * serial ones. */
+OTF2_ErrorCode otf2_collectives_set(OTF2_Archive *ar);
 
 /* ---- render/otf2/globaldefs.c ---------------------------------------------------------------- */
 

@@ -133,6 +133,8 @@ static void message(struct scene *s, const struct event *ev)
 {
 	const struct message_info *m = ev->msg;
 	struct tracks *tk = scene_tracks(s);
+	if (m->sthread->proc->remote || m->rthread->proc->remote)
+		return;                  /* an end another analysis process draws */
 	struct scene_args a;
 	a.n = 0;
 	sa_u64(&a, "bytes", m->bytes);
@@ -154,6 +156,9 @@ static void collective(struct scene *s, const struct event *ev)
 		if (ci->m[k].t0 > ci->m[last].t0)
 			last = k;
 	const struct coll_member *lm = &ci->m[last];
+	for (uint32_t k = 0; k < ci->nm; k++)
+		if (ci->m[k].thread->proc->remote || ci->m[k].done_thread->proc->remote)
+			return;          /* members another analysis process draws */
 	for (uint32_t k = 0; k < ci->nm; k++) {
 		const struct coll_member *mb = &ci->m[k];
 		int64_t from = scene_flow_ts(lm->t0, lm->t0, lm->post_t1);
@@ -178,6 +183,8 @@ static void rma(struct scene *s, const struct event *ev)
 	const struct rma_info *ri = ev->info;
 	static const char *const kind[] = { [RK_PUT] = "put", [RK_GET] = "get",
 					    [RK_ATOMIC] = "atomic" };
+	if (ri->othread->proc->remote || ri->tthread->proc->remote)
+		return;                  /* an end another analysis process draws */
 	struct tracks *tk = scene_tracks(s);
 	struct scene_args a;
 	a.n = 0;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../parallel/par.h"
 #include "../../util/hpool.h"
 #include "../registry.h"
 #include "nccl.h"
@@ -280,7 +281,9 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 	struct anchor *sp = xcalloc(nspans ? nspans : 1, sizeof(*sp));
 	uint32_t *first = xcalloc(in->nl ? in->nl : 1, sizeof(*first));
 	uint32_t at = 0;
-	int any_coll = 0;
+	int any_coll = 0, remote = 0;
+	for (uint32_t i = 0; i < in->nl; i++)
+		remote |= in->l[i].proc->remote;
 	for (uint32_t i = 0; i < in->nl; i++) {
 		const struct nccl_launch *l = &in->l[i];
 		first[i] = at;
@@ -299,7 +302,7 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 	uint32_t last = 0;
 	int have = 0;
 	struct anchor la = { 0 };
-	for (uint32_t i = 0; i < in->nl && any_coll; i++) {
+	for (uint32_t i = 0; i < in->nl && any_coll && !remote; i++) {
 		struct anchor a = anchor_of(sc, &in->l[i], sp + first[i], in->l[i].nspans ? in->l[i].spans[0].stream : 0);
 		if (a.ok && (!have || a.t0 > la.t0)) {
 			la = a;
@@ -326,7 +329,7 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 		scene_flow(sc, key, "nccl", "collective", la.tr, from, a.tr, to, a.t0, a.t1, &fa);
 	}
 	/* Sends matched with their receives. */
-	for (uint32_t k = 0; k < in->nlinks; k++) {
+	for (uint32_t k = 0; k < in->nlinks && !remote; k++) {
 		const struct nccl_link *lk = &in->links[k];
 		struct anchor a = anchor_of(sc, &in->l[lk->from], sp + first[lk->from], lk->from_stream);
 		struct anchor b = anchor_of(sc, &in->l[lk->to], sp + first[lk->to], lk->to_stream);
@@ -374,11 +377,28 @@ static int by_order(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Under --parallel, spans of launches whose instance another analysis process matched:
+ * said once, by the first (every analysis process asks). */
+static void parallel_unmatched(const struct nccl_scene *s)
+{
+	if (par_size() < 2)
+		return;
+	uint64_t n = s ? s->held.n : 0;
+	par_sum_u64(&n, 1);
+	if (n && par_rank() == 0)
+		diag_error("warning: NCCL: %llu device spans of collectives drawn without their "
+			   "instance's figures (ranks seen, bandwidth, last to start): under --parallel "
+			   "an instance is matched by one analysis process and its members' spans are "
+			   "drawn by theirs; run tprof-analyze as one process for them",
+			   (unsigned long long)n);
+}
+
 /* Spans still held are drawn unmatched, in the order they came. */
 void nccl_scene_end(struct scene *sc, unsigned self)
 {
 	void **p = scene_runtime_state(sc, self);
 	struct nccl_scene *s = *p;
+	parallel_unmatched(s);
 	if (!s)
 		return;
 	if (s->held.n > 1)

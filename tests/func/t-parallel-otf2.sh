@@ -1,0 +1,104 @@
+#!/bin/sh
+# `mpirun -np K tprof-analyze --parallel DIR --format otf2 -o ARCHIVE`: K analysis processes
+# write one OTF2 archive, each the files of its share's locations, the first the definitions,
+# every other's locations with the mapping tables from its references to the archive's.
+# otf2-print reads the archive without a word and finds, location by location, the events of
+# the serial analyzer's archive, and the same definitions whatever their numbers: a generated
+# MPI job of 12 ranks on two hosts (kernels, clock offsets), apps/mpi-comms and
+# apps/mpi-pattern under Open MPI, apps/mpich-pattern under MPICH, a job of processes
+# without MPI (HIP kernels and copies, steps, marks, counters, ranges across threads), for
+# K = 1 to 4 under both launchers.  An NCCL job: the same events; the device spans whose
+# instance another analysis process matched lack the instance's figures, said in one
+# warning line.  One-sided windows are refused with one line, exit status 2, nothing written.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-otf2.sh"
+need_hip hip-multi hip-gaps roctx-ranges
+need_mpich apps/mpich-pattern
+GEN="$top_builddir/tests/tools/gen-profile"
+plan 21
+
+cat >"$T/job.sh" <<EOF2
+"$APPS/hip-multi" 3 &
+"$APPS/marks" &
+"$APPS/steps" &
+"$APPS/roctx-ranges" &
+"$APPS/threads" &
+"$APPS/hip-gaps" &
+wait
+EOF2
+"$INSPECT" -o "$T/mix" -- sh "$T/job.sh" >/dev/null 2>&1
+ok $? "a job of six processes without MPI runs under tprof-inspect"
+"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null
+ok $? "a generated MPI job of 12 ranks on two hosts and a generated NCCL job of 4 ranks are written"
+# shellcheck disable=SC2086
+for app in mpi-comms mpi-pattern mpi-rma; do
+	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
+done
+ok $? "mpi-comms, mpi-pattern and mpi-rma run on 4 ranks of Open MPI under tprof-inspect"
+"$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
+ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
+
+for d in mix gen nccl mpi-comms mpi-pattern mpich; do
+	"$ANALYZE" "$T/$d" --format otf2 -o "$T/$d.otf2" 2>"$T/$d.log" &&
+		otf2_print "$T/$d.otf2/traces.otf2" "$T/$d.s" || break
+done
+ok $? "the serial archives are written and read"
+
+# said NAME.LOG: what the analyzer said of NAME, but where it wrote the archive.
+said() { grep -v "^tprof-analyze: OTF2 archive written to " "$1"; }
+# same NAME K LAUNCHER...: K analysis processes write NAME's archive, the serial one's, and
+# say what the serial analyzer said of it.
+same() {
+	_sm_name=$1 _sm_k=$2
+	shift 2
+	rm -rf "$T/$_sm_name.$_sm_k.otf2"
+	"$@" -np "$_sm_k" "$ANALYZE" --parallel "$T/$_sm_name" --format otf2 \
+		-o "$T/$_sm_name.$_sm_k.otf2" >"$T/$_sm_name.$_sm_k.out" 2>"$T/$_sm_name.$_sm_k.log" &&
+		otf2_print "$T/$_sm_name.$_sm_k.otf2/traces.otf2" "$T/$_sm_name.$_sm_k"
+	_sm_rc=$?
+	sed 's/^/# /' "$T/$_sm_name.$_sm_k.log" | head -4
+	said "$T/$_sm_name.log" >"$T/said.s"
+	said "$T/$_sm_name.$_sm_k.log" >"$T/said.p"
+	check "$_sm_name: $_sm_k analysis processes ($(basename "$1")) write the serial archive, read without a word" \
+		sh -c '[ "$1" = 0 ] && [ "$(grep -c "^tprof-analyze: OTF2 archive written to $3/traces.otf2\$" "$2")" = 1 ] &&
+			cmp -s "$9" "${10}" && ! [ -s "$4" ] && "$5" -B "$6" same-archive "$7" "$8"' - "$_sm_rc" \
+		"$T/$_sm_name.$_sm_k.log" "$T/$_sm_name.$_sm_k.otf2" "$T/$_sm_name.$_sm_k.out" \
+		"$PY" "$CHECKS" "$T/$_sm_name.s" "$T/$_sm_name.$_sm_k" "$T/said.s" "$T/said.p"
+}
+OMPI="$MPIRUN $MPIRUN_FLAGS"
+# shellcheck disable=SC2086
+{
+same mix 1 $OMPI
+same mix 2 $OMPI
+same mix 3 "$MPIRUN_MPICH"
+same gen 2 $OMPI
+same gen 3 $OMPI
+same gen 4 "$MPIRUN_MPICH"
+same mpi-comms 2 $OMPI
+same mpi-comms 3 $OMPI
+same mpi-pattern 2 $OMPI
+same mpi-pattern 4 "$MPIRUN_MPICH"
+same mpich 2 "$MPIRUN_MPICH"
+same mpich 3 $OMPI
+}
+check "location ids: each analysis process's own, the serial ones in one process" \
+	sh -c 'cmp -s "$1.defs" "$2.defs" && ! cmp -s "$1.defs" "$3.defs"' - "$T/mix.s" "$T/mix.1" "$T/mix.2"
+
+# shellcheck disable=SC2086
+$OMPI -np 3 "$ANALYZE" --parallel "$T/nccl" --format otf2 -o "$T/nccl.3.otf2" 2>"$T/nccl.3.log"
+_nc_rc=$?
+otf2_print "$T/nccl.3.otf2/traces.otf2" "$T/nccl.3"
+ok $? "nccl: 3 analysis processes write an archive otf2-print reads without a word (status $_nc_rc)"
+check "nccl: the serial archive's events, some device spans without their instance's figures, said in one line" \
+	sh -c '[ "$(grep -c "^tprof-analyze: warning: NCCL: [1-9][0-9]* device spans of collectives drawn without their instance" "$1")" = 1 ] &&
+		"$2" -B "$3" spans-differ-in-figures-only "$4" "$5"' - "$T/nccl.3.log" "$PY" "$CHECKS" \
+	"$T/nccl.s" "$T/nccl.3"
+
+# shellcheck disable=SC2086
+$OMPI -np 2 "$ANALYZE" --parallel "$T/mpi-rma" --format otf2 -o "$T/rma.otf2" >"$T/rma.out" 2>"$T/rma.err"
+_rm_rc=$?
+check "one-sided windows: refused (exit status $_rm_rc), one line, nothing written" \
+	sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: " "$2")" = 1 ] &&
+		grep -q "^tprof-analyze: --parallel: OTF2: MPI one-sided windows are not written in parallel yet; run tprof-analyze as one process (without mpirun) for this archive\$" "$2" &&
+		! [ -s "$3" ] && ! ls "$4"* >/dev/null 2>&1' - "$_rm_rc" "$T/rma.err" "$T/rma.out" "$T/rma.otf2"
+finish
