@@ -7,15 +7,17 @@
 # MPI job of 12 ranks on two hosts (kernels, clock offsets), apps/mpi-comms and
 # apps/mpi-pattern under Open MPI, apps/mpich-pattern under MPICH, a job of processes
 # without MPI (HIP kernels and copies, steps, marks, counters, ranges across threads), for
-# K = 1 to 4 under both launchers.  An NCCL job: the same events; the device spans whose
-# instance another analysis process matched lack the instance's figures, said in one
-# warning line.  One-sided windows are refused with one line, exit status 2, nothing written.
+# K = 1 to 4 under both launchers; NCCL jobs (a generated one, apps/nccl-synth's split
+# communicator, group of sends and instance one rank never joined), whose device spans get
+# their instance's figures wherever it was matched (only its number is the matching analysis
+# process's own).  One-sided windows are refused with one line, exit status 2, nothing
+# written.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 21
+plan 22
 
 cat >"$T/job.sh" <<EOF2
 "$APPS/hip-multi" 3 &
@@ -28,8 +30,9 @@ wait
 EOF2
 "$INSPECT" -o "$T/mix" -- sh "$T/job.sh" >/dev/null 2>&1
 ok $? "a job of six processes without MPI runs under tprof-inspect"
-"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null
-ok $? "a generated MPI job of 12 ranks on two hosts and a generated NCCL job of 4 ranks are written"
+"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null &&
+	"$APPS/nccl-synth" "$T/nccl-synth" >/dev/null
+ok $? "a generated MPI job of 12 ranks on two hosts, a generated NCCL job of 4 ranks and nccl-synth's are written"
 # shellcheck disable=SC2086
 for app in mpi-comms mpi-pattern mpi-rma; do
 	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
@@ -38,7 +41,7 @@ ok $? "mpi-comms, mpi-pattern and mpi-rma run on 4 ranks of Open MPI under tprof
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
 
-for d in mix gen nccl mpi-comms mpi-pattern mpich; do
+for d in mix gen nccl nccl-synth mpi-comms mpi-pattern mpich; do
 	"$ANALYZE" "$T/$d" --format otf2 -o "$T/$d.otf2" 2>"$T/$d.log" &&
 		otf2_print "$T/$d.otf2/traces.otf2" "$T/$d.s" || break
 done
@@ -80,19 +83,12 @@ same mpi-pattern 2 $OMPI
 same mpi-pattern 4 "$MPIRUN_MPICH"
 same mpich 2 "$MPIRUN_MPICH"
 same mpich 3 $OMPI
+same nccl 2 $OMPI
+same nccl 3 "$MPIRUN_MPICH"
+same nccl-synth 3 $OMPI
 }
 check "location ids: each analysis process's own, the serial ones in one process" \
 	sh -c 'cmp -s "$1.defs" "$2.defs" && ! cmp -s "$1.defs" "$3.defs"' - "$T/mix.s" "$T/mix.1" "$T/mix.2"
-
-# shellcheck disable=SC2086
-$OMPI -np 3 "$ANALYZE" --parallel "$T/nccl" --format otf2 -o "$T/nccl.3.otf2" 2>"$T/nccl.3.log"
-_nc_rc=$?
-otf2_print "$T/nccl.3.otf2/traces.otf2" "$T/nccl.3"
-ok $? "nccl: 3 analysis processes write an archive otf2-print reads without a word (status $_nc_rc)"
-check "nccl: the serial archive's events, some device spans without their instance's figures, said in one line" \
-	sh -c '[ "$(grep -c "^tprof-analyze: warning: NCCL: [1-9][0-9]* device spans of collectives drawn without their instance" "$1")" = 1 ] &&
-		"$2" -B "$3" spans-differ-in-figures-only "$4" "$5"' - "$T/nccl.3.log" "$PY" "$CHECKS" \
-	"$T/nccl.s" "$T/nccl.3"
 
 # shellcheck disable=SC2086
 $OMPI -np 2 "$ANALYZE" --parallel "$T/mpi-rma" --format otf2 -o "$T/rma.otf2" >"$T/rma.out" 2>"$T/rma.err"

@@ -89,6 +89,8 @@ struct nccl_state {
 	uint64_t next_order, next_id;
 	int hold;                       /* parallel, while reading: launches gathered, not matched */
 	struct remotes *remotes;        /* parallel: the processes of launches sent here */
+	struct nccl_copies *copies;     /* parallel: instances for the analysis processes of
+					 * their launches (runtimes/nccl/copies.c) */
 };
 
 /* More launches than this waiting: the oldest is emitted as it is. */
@@ -669,7 +671,9 @@ static void emit_component(struct nccl_state *s, struct rank_launch *root)
 	struct nccl_launch *L = xmallocarray(n, sizeof(*L));
 	uint32_t nlinks = count_links(root->cmatch);
 	struct nccl_link *links = xmallocarray(nlinks ? nlinks : 1, sizeof(*links));
-	struct nccl_inst in = { .id = ++s->next_id, .l = L, .nl = n, .links = links,
+	/* ids unique in the job: an analysis process's own numbers, interleaved */
+	struct nccl_inst in = { .id = ++s->next_id * (uint64_t)par_size() + (uint64_t)par_rank(),
+				.l = L, .nl = n, .links = links,
 				.last_rank = -1, .last_start_rank = -1 };
 	int any_entry = describe_launches(&in, v, L);
 	link_sends(&in, links, root->cmatch);
@@ -680,10 +684,13 @@ static void emit_component(struct nccl_state *s, struct rank_launch *root)
 			    .proc = L[who].proc, .thread = L[who].thread, .name = L[0].label,
 			    .t0 = t0, .t1 = t1, .info = &in };
 
-	if (empty_group(L, n))
+	if (empty_group(L, n)) {
 		s->next_id--;
-	else
+	} else {
 		emit_derived(s->pl, &ev);
+		if (s->copies)
+			nccl_copies_add(s->copies, &ev);
+	}
 	free_component(s, v, n, root->cmatch);
 	free(v);
 	free(L);
@@ -882,37 +889,13 @@ static void launch_pack(struct pack *b, const struct rank_launch *x)
 	pack_i64(b, x->L.t0);
 	pack_i64(b, x->L.t1);
 	pack_bytes(b, &x->dcoll, sizeof(x->dcoll));
-	pack_u64(b, x->nops);
-	for (uint32_t i = 0; i < x->nops; i++) {
-		const struct nccl_op *o = &x->ops[i];
-		pack_name(b, o->name);
-		pack_u64(b, (uint64_t)o->op << 24 | (uint64_t)o->dtype << 16 | (uint64_t)o->redop << 8 |
-				    o->flags);
-		pack_u64(b, o->comm);
-		pack_u64(b, o->count);
-		pack_u64(b, o->bytes);
-		pack_u64(b, o->seq);
-		pack_i64(b, o->peer);
-		pack_i64(b, o->rank);
-		pack_i64(b, o->nranks);
-		pack_u64(b, o->stream);
-		pack_u64(b, o->corr);
-		pack_i64(b, o->t0);
-		pack_i64(b, o->t1);
-	}
-	pack_u64(b, x->nspans);
-	for (uint32_t i = 0; i < x->nspans; i++) {
-		const struct nccl_span *sp = &x->spans[i];
-		pack_u64(b, sp->stream);
-		pack_u64(b, sp->device);
-		pack_name(b, sp->name);
-		pack_i64(b, sp->t0);
-		pack_i64(b, sp->t1);
-	}
+	nccl_ops_pack(b, x->ops, x->nops);
+	nccl_spans_pack(b, x->spans, x->nspans);
 }
 
 /* A launch sent here, as it was when the data ended (not matched yet); NULL when short. */
 struct sent {
+	int from;                       /* the analysis process that sent it */
 	int64_t index, rank, tid, depth;
 	uint64_t key, group, order, corr;
 	int closed;
@@ -939,38 +922,8 @@ static int launch_unpack(struct unpack *u, struct sent *x)
 	x->t0 = unpack_i64(u);
 	x->t1 = unpack_i64(u);
 	unpack_bytes(u, &x->dcoll, sizeof(x->dcoll));
-	x->nops = (uint32_t)unpack_count(u, 13 * sizeof(uint64_t));
-	x->ops = xcalloc(x->nops ? x->nops : 1, sizeof(*x->ops));
-	for (uint32_t i = 0; i < x->nops; i++) {
-		struct nccl_op *o = &x->ops[i];
-		o->name = unpack_name(u);
-		uint64_t kinds = unpack_u64(u);
-		o->op = (uint8_t)(kinds >> 24);
-		o->dtype = (uint8_t)(kinds >> 16);
-		o->redop = (uint8_t)(kinds >> 8);
-		o->flags = (uint8_t)kinds;
-		o->comm = unpack_u64(u);
-		o->count = unpack_u64(u);
-		o->bytes = unpack_u64(u);
-		o->seq = (uint32_t)unpack_u64(u);
-		o->peer = (int32_t)unpack_i64(u);
-		o->rank = (int32_t)unpack_i64(u);
-		o->nranks = (int32_t)unpack_i64(u);
-		o->stream = unpack_u64(u);
-		o->corr = unpack_u64(u);
-		o->t0 = unpack_i64(u);
-		o->t1 = unpack_i64(u);
-	}
-	x->nspans = (uint32_t)unpack_count(u, 5 * sizeof(uint64_t));
-	x->spans = xcalloc(x->nspans ? x->nspans : 1, sizeof(*x->spans));
-	for (uint32_t i = 0; i < x->nspans; i++) {
-		struct nccl_span *sp = &x->spans[i];
-		sp->stream = unpack_u64(u);
-		sp->device = (uint32_t)unpack_u64(u);
-		sp->name = unpack_name(u);
-		sp->t0 = unpack_i64(u);
-		sp->t1 = unpack_i64(u);
-	}
+	x->ops = nccl_ops_unpack(u, &x->nops);
+	x->spans = nccl_spans_unpack(u, &x->nspans);
 	if (!u->short_read)
 		return 0;
 	free(x->ops);
@@ -991,6 +944,7 @@ static int by_proc(const void *a, const void *b)
 static void replay(struct nccl_state *s, struct sent *y)
 {
 	struct proc *p = remote_proc(s->remotes, y->index, y->rank);
+	nccl_copies_read_by(s->copies, y->index, y->from);
 	struct rank_launch *x = launch_get(s, p, y->key, y->group);
 	x->depth = (int)y->depth;
 	x->dcoll = y->dcoll;
@@ -1048,12 +1002,14 @@ static void spread(struct nccl_state *s)
 	for (size_t from = 0; from < k; from++)
 		total += in[from];
 	struct sent *w = NULL;
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
-		w = util_grow(w, &cap, m, sizeof(*w), 64);
-		if (launch_unpack(&u, &w[m]) < 0)
-			break;
-		m++;
-	}
+	size_t at = 0;
+	for (size_t from = 0; from < k; at += in[from], from++)
+		for (struct unpack u = unpack_of(got + at, in[from]); unpack_more(&u);) {
+			w = util_grow(w, &cap, m, sizeof(*w), 64);
+			if (launch_unpack(&u, &w[m]) < 0)
+				break;
+			w[m++].from = (int)from;
+		}
 	free(got);
 	free(out);
 	free(in);
@@ -1061,6 +1017,7 @@ static void spread(struct nccl_state *s)
 		qsort(w, m, sizeof(*w), by_proc);
 	s->hold = 0;
 	s->remotes = remotes_new();
+	s->copies = nccl_copies_new();
 	for (size_t i = 0; i < m; i++)
 		replay(s, &w[i]);
 	free(w);
@@ -1095,6 +1052,10 @@ void nccl_finish(struct pipeline *pl)
 	for (size_t i = 0; i < n; i++)
 		emit_component(s, v[i]);
 	free(v);
+	if (s->copies) {
+		nccl_copies_send(s->copies, s->pl);
+		nccl_copies_free(s->copies);
+	}
 	for (size_t i = 0; i < s->matches.n; i++) {
 		struct op_match *m = (struct op_match *)s->matches.v[i];
 		free(m->m);

@@ -50,6 +50,8 @@ static int32_t root_of(const struct nccl_launch *l)
 void nccl_facts(const struct event *ev, const struct facts_sink *s)
 {
 	const struct nccl_inst *in = nccl_inst_of(ev);
+	if (in->copy)
+		return;                  /* a fact where it was matched */
 	const struct nccl_launch *first = NULL;
 	for (uint32_t i = 0; i < in->nl && !first; i++)
 		if (in->l[i].nops)

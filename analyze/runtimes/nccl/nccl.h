@@ -104,6 +104,9 @@ struct nccl_inst {
 	int64_t first_start, last_start;
 	int32_t last_start_rank;
 	uint32_t timed;                  /* launches with a device span */
+	int copy;                        /* under --parallel, a copy for an analysis process
+					  * that read some of its launches (runtimes/nccl/copies.c):
+					  * drawn there, counted where it was matched */
 };
 
 /* What an EV_NCCL event holds. */
@@ -139,6 +142,26 @@ double nccl_bus_factor(unsigned op, int32_t nranks);
  * sends and receives the larger of the bytes sent and received (factor 1), as nccl-tests'
  * sendrecv counts one direction. */
 void nccl_launch_bytes(const struct nccl_op *ops, uint32_t n, double *alg, double *bus);
+
+/* runtimes/nccl/pack.c: operations and spans as the analysis processes send them */
+struct pack;
+struct unpack;
+void nccl_ops_pack(struct pack *b, const struct nccl_op *ops, uint32_t n);
+struct nccl_op *nccl_ops_unpack(struct unpack *u, uint32_t *n);      /* malloc'd */
+void nccl_spans_pack(struct pack *b, const struct nccl_span *spans, uint32_t n);
+struct nccl_span *nccl_spans_unpack(struct unpack *u, uint32_t *n);  /* malloc'd */
+
+/* runtimes/nccl/copies.c: under --parallel, instances sent back to the analysis processes
+ * that read their launches, emitted there as copies */
+struct nccl_copies;
+struct nccl_copies *nccl_copies_new(void);
+/* The launches of process number index were sent here by analysis process `from`. */
+void nccl_copies_read_by(struct nccl_copies *c, int64_t index, int from);
+/* The EV_NCCL just emitted, for every analysis process that read one of its launches. */
+void nccl_copies_add(struct nccl_copies *c, const struct event *ev);
+/* Every analysis process's copies to it, emitted as EV_NCCL (collective). */
+void nccl_copies_send(struct nccl_copies *c, struct pipeline *pl);
+void nccl_copies_free(struct nccl_copies *c);
 
 /* runtimes/nccl/facts.c: an EV_NCCL as a collective of model/facts.h */
 struct facts_sink;

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
-#include "../../parallel/par.h"
 #include "../../util/hpool.h"
 #include "../registry.h"
 #include "nccl.h"
@@ -377,28 +376,11 @@ static int by_order(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Under --parallel, spans of launches whose instance another analysis process matched:
- * said once, by the first (every analysis process asks). */
-static void parallel_unmatched(const struct nccl_scene *s)
-{
-	if (par_size() < 2)
-		return;
-	uint64_t n = s ? s->held.n : 0;
-	par_sum_u64(&n, 1);
-	if (n && par_rank() == 0)
-		diag_error("warning: NCCL: %llu device spans of collectives drawn without their "
-			   "instance's figures (ranks seen, bandwidth, last to start): under --parallel "
-			   "an instance is matched by one analysis process and its members' spans are "
-			   "drawn by theirs; run tprof-analyze as one process for them",
-			   (unsigned long long)n);
-}
-
 /* Spans still held are drawn unmatched, in the order they came. */
 void nccl_scene_end(struct scene *sc, unsigned self)
 {
 	void **p = scene_runtime_state(sc, self);
 	struct nccl_scene *s = *p;
-	parallel_unmatched(s);
 	if (!s)
 		return;
 	if (s->held.n > 1)

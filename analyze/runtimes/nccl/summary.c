@@ -198,7 +198,8 @@ static void instance(struct ncclsum *m, const struct nccl_inst *in)
 void ncclsum_event(struct ncclsum *m, const struct event *ev)
 {
 	if (ev->kind == EV_NCCL) {
-		instance(m, nccl_inst_of(ev));
+		if (!nccl_inst_of(ev)->copy)     /* counted where it was matched */
+			instance(m, nccl_inst_of(ev));
 		return;
 	}
 	if (ev->kind != EV_CALL)

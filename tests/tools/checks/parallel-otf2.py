@@ -5,11 +5,9 @@ wrote together.
     same-archive SERIAL PARALLEL   the same locations, named alike, each with the same events
                                    in the same order, and the same definitions, whatever
                                    their numbers (refs and location ids are the writers'; a
-                                   request id is unique on its location only)
-    spans-differ-in-figures-only SERIAL PARALLEL
-                                   the same, but for the attributes of the accelerator
-                                   streams' events (an NCCL span without its instance's
-                                   figures), which must differ somewhere
+                                   request id is unique on its location only; an NCCL
+                                   instance's id is unique in the job, the analysis process
+                                   that matched it numbering its own)
 """
 import collections
 import importlib
@@ -20,6 +18,7 @@ from checklib import fail, main
 otf2 = importlib.import_module("lib-otf2")
 REF = re.compile(r" <\d+>")
 REQ = re.compile(r"Request: (\d+)")
+INSTANCE = re.compile(r'\("nccl_instance"; UINT64; \d+\)')
 SETS = {"STRING", "REGION", "ATTRIBUTE", "METRIC_MEMBER", "METRIC_CLASS",
         "METRIC_CLASS_RECORDER", "PARAMETER"}
 
@@ -47,14 +46,12 @@ def _defs(path):
     return names, order, {k: sorted(v) for k, v in sets.items()}
 
 
-def _events(path, names, streams_bare=False):
+def _events(path, names):
     """{location name: [(record, time, text)]}, refs out, request ids renumbered."""
     per = collections.defaultdict(list)
     for rec, loc, t, text in otf2.events(path):
         name = names.get(str(loc), "?%d" % loc)
-        text = REF.sub("", text)
-        if streams_bare and " stream " in name:
-            text = text.split(" ADDITIONAL ATTRIBUTES:")[0]
+        text = INSTANCE.sub('("nccl_instance"; UINT64; id)', REF.sub("", text))
         per[name].append((rec, t, text))
     for name, ev in per.items():
         seen = {}
@@ -63,7 +60,7 @@ def _events(path, names, streams_bare=False):
     return per
 
 
-def _compare(serial, parallel, streams_bare):
+def same_archive(serial, parallel):
     ns, os_, ss = _defs(serial)
     np_, op, sp = _defs(parallel)
     if os_ != op:
@@ -72,7 +69,7 @@ def _compare(serial, parallel, streams_bare):
     for k in set(ss) | set(sp):
         if ss.get(k) != sp.get(k):
             fail("%s definitions differ: %s" % (k, sorted(set(ss.get(k, [])) ^ set(sp.get(k, [])))[:4]))
-    es, ep = _events(serial, ns, streams_bare), _events(parallel, np_, streams_bare)
+    es, ep = _events(serial, ns), _events(parallel, np_)
     if set(es) != set(ep):
         fail("locations with events differ: %s" % sorted(set(es) ^ set(ep))[:6])
     for loc in es:
@@ -81,19 +78,6 @@ def _compare(serial, parallel, streams_bare):
             fail("%s: %d events against %d; first difference %s" % (loc, len(es[loc]), len(ep[loc]), diff))
     if not es:
         fail("no events")
-
-
-def same_archive(serial, parallel):
-    _compare(serial, parallel, False)
-
-
-def spans_differ_in_figures_only(serial, parallel):
-    _compare(serial, parallel, True)
-    try:
-        _compare(serial, parallel, False)
-    except SystemExit:
-        return
-    fail("the spans' attributes are all the same")
 
 
 main(globals())
