@@ -162,9 +162,11 @@ static void usage(FILE *f)
 	      "                         'mpirun -np K': each reads its share of DIR, the first\n"
 	      "                         writes the summary, the same as one process's; with\n"
 	      "                         --format otf2 each writes its share's locations into\n"
-	      "                         one archive; Chrome, Perfetto and SQLite traces,\n"
-	      "                         imports and system profiles are not computed in\n"
-	      "                         parallel yet\n"
+	      "                         one archive; with --format chrome or perfetto each\n"
+	      "                         writes a part (OUT's stem + .part-NNNN), the first an\n"
+	      "                         index (stem + .index.json).  SQLite, --split, --group-by\n"
+	      "                         other than process, imports and system profiles are\n"
+	      "                         not computed in parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -572,6 +574,10 @@ static int split_output(struct options *o, struct trace *tr, const struct window
 				 .format = o->perfetto ? "perfetto" : "chrome",
 				 .label = o->perfetto ? "Perfetto" : "Chrome" };
 	struct split_group *g = NULL;
+	if (!o->split) {                 /* --parallel: a part per analysis process */
+		so.spec.mode = SPLIT_PROCESS;
+		snprintf(so.spec.text, sizeof(so.spec.text), "parallel:%d", par_size());
+	}
 	if (so.spec.mode == SPLIT_STEPS) {
 		size_t n;
 		struct step_start *v = window_step_starts(tr, &n);
@@ -591,13 +597,20 @@ static int split_output(struct options *o, struct trace *tr, const struct window
 	return 0;
 }
 
+/* Whether the trace is written in parts: --split, or a Chrome or Perfetto trace under
+ * --parallel (one per analysis process). */
+static int parts(const struct options *o)
+{
+	return o->split || (o->format && !o->otf2 && !o->sqlite && par_size() > 1);
+}
+
 /* Refuses, before the (long) reading starts, an output whose name holds what it may not
  * replace, or whose directory cannot take it (util/outname.h). */
 static int check_output(const struct options *o, const char *path)
 {
 	const struct out_format *f = o->otf2 ? &otf2_format : o->sqlite ? &sqlite_format
 				   : o->perfetto ? &perfetto_format : &chrome_format;
-	if ((o->split ? split_check(path, f) : outname_check(path, f)) < 0) {
+	if ((parts(o) ? split_check(path, f) : outname_check(path, f)) < 0) {
 		diag_error("%s", outname_error());
 		return -1;
 	}
@@ -630,9 +643,14 @@ static int parallel_options(const struct options *o)
 {
 	if (par_size() < 2)
 		return 0;
-	if ((o->format && !o->otf2) || o->split)
-		return parallel_error("the analysis processes write the summary and OTF2 archives "
-				      "only, not Chrome, Perfetto or SQLite traces");
+	if (o->sqlite)
+		return parallel_error("the analysis processes write the summary, OTF2 archives and "
+				      "Chrome or Perfetto parts, not SQLite databases yet");
+	if (o->split)
+		return parallel_error("--split is not computed in parallel yet (each analysis "
+				      "process writes one part)");
+	if (o->group_by != TRACKS_BY_PROCESS)
+		return parallel_error("--group-by is not computed in parallel yet");
 	if (o->nimports)
 		return parallel_error("--import is not computed in parallel yet");
 	return 0;
@@ -679,6 +697,27 @@ static void parallel_report(const struct trace *tr, const struct timespec *t0)
 		  "%.3f s wall, %.3f s CPU, peak RSS %ld KiB; %" PRIu64 " bytes sent to the others, "
 		  "%" PRIu64 " received", par_rank(), par_size(), tr->nprocs, bytes, wall, cpu,
 		  ru.ru_maxrss, sent, received);
+}
+
+/* Every output put in place, or none: under --parallel when every analysis process
+ * succeeded, the first one's last (its outputs name the others': an index, an archive's
+ * anchor).  -1 when something of this one's could not be put in place (said). */
+static int parallel_release(int rc)
+{
+	int64_t failed = rc != 0;
+	if (par_size() > 1)
+		par_max_i64(&failed, 1);
+	int released = 0;
+	if (par_rank() != 0)
+		released = outname_release(!failed);
+	int64_t any = released < 0;
+	if (par_size() > 1)
+		par_max_i64(&any, 1);     /* the others' are in place (or could not be) */
+	if (par_rank() == 0)
+		released = outname_release(!failed && !any);
+	if (released < 0 && !failed && (!any || par_rank() != 0))
+		diag_error("%s", outname_error());
+	return failed || any || released < 0 ? -1 : 0;
 }
 
 /* Whether any analysis process read something. */
@@ -771,7 +810,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 			pl.want_begins = 1;
 			outs[pl.nouts++] = output_scene_announced(render_otf2(outpath, &pl.win),
 								  TRACKS_BY_PROCESS, &rts);
-		} else if (o.split) {
+		} else if (parts(&o)) {
 			if (split_output(&o, &tr, &pl.win, outpath, &outs[pl.nouts++], &rts) < 0) {
 				free(outpath);
 				free(o.imports);
@@ -807,10 +846,8 @@ static int analyze(struct options *op, const struct timespec *t0)
 		if (ended < 0)
 			rc = ended == -2 ? 2 : 1;   /* -2: what --parallel cannot do yet */
 	}
-	if (outname_release(!rc) < 0 && !rc) {
-		diag_error("%s", outname_error());
+	if (parallel_release(rc) < 0 && !rc)
 		rc = 1;
-	}
 	if (diag_verbose)
 		import_report_fixes(&imports);
 	parallel_report(&tr, t0);
@@ -820,7 +857,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
 	else if (!rc && outpath && o.sqlite)
 		fprintf(stderr, "tprof-analyze: SQLite database written to %s\n", outpath);
-	else if (!rc && outpath && strcmp(outpath, "-") && !o.split)
+	else if (!rc && outpath && strcmp(outpath, "-") && !parts(&o))
 		fprintf(stderr, "tprof-analyze: %s trace written to %s\n",
 			o.perfetto ? "Perfetto" : "Chrome", outpath);
 	free(outpath);

@@ -64,7 +64,8 @@ struct message_info {
 	int32_t src, dst;                /* world ranks */
 	int32_t tag;
 	uint64_t bytes;                  /* as received */
-	uint64_t id;                     /* unique within the trace: flow ids */
+	uint64_t id;                     /* unique within the job (n * K + analysis process):
+					  * flow ids */
 	struct proc *sproc, *rproc;
 	struct thread *sthread, *rthread;
 	int64_t send_t0, send_t1;        /* the sending call (MPI_Send, MPI_Isend...) */
@@ -102,7 +103,8 @@ struct coll_info {
 	int64_t first_begin, last_begin; /* earliest and latest entry of a member */
 	int64_t first_end, last_end;
 	uint64_t bytes_sent, bytes_recv; /* summed over the members */
-	uint64_t id;                     /* unique within the trace, in order of emission */
+	uint64_t id;                     /* unique within the job: n * K + analysis process, n
+					  * in order of emission */
 	const struct coll_member *m;     /* the members seen, in the order they were read */
 	uint32_t nm;                     /* = seen */
 	int names_differ;                /* a member called something else than m[0] did */

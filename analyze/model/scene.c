@@ -6,12 +6,15 @@
  * live here, so that every renderer of a scene sees the same layout.  A renderer that writes
  * each track in time order also hears what is still to come (announcements): the start of a
  * range, a device span a runtime holds to draw later, a request done inside a call. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../../common/domains.h"
 #include "../../common/xalloc.h"
+#include "../parallel/par.h"
 #include "scene-args.h"
+#include "scene-halves.h"
 #include "runtime.h"
 
 struct scene {
@@ -33,6 +36,10 @@ struct scene {
 	const struct runtime *msgpass[RT_MAX];   /* those that say what passed messages */
 	unsigned nmsgpass;
 	void *state[RT_MAX];
+	const struct trace *tr;
+	struct halves *halves;           /* --parallel: arrow ends other analysis processes draw */
+	uint64_t not_drawn;              /* arrows no one could draw (scene_flows_not_drawn) */
+	const char *not_drawn_what;
 };
 
 static inline struct track thread_track(struct scene *s, const struct thread *th, int api)
@@ -61,14 +68,58 @@ void scene_item(struct scene *s, const struct scene_item *it)
 	s->r.ops->item(s->r.priv, it);
 }
 
+/* Unique within the job: the analysis processes number their arrows apart. */
+static uint64_t flow_id(struct scene *s)
+{
+	return ++s->next_flow * (uint64_t)par_size() + (uint64_t)par_rank();
+}
+
 void scene_flow(struct scene *s, const char *key, const char *cat, const char *name,
 		struct track from, int64_t from_ts, struct track to, int64_t to_ts, int64_t to_t0,
 		int64_t to_t1, const struct scene_args *args)
 {
-	struct scene_flow f = { .id = ++s->next_flow, .key = key, .cat = cat, .name = name, .from = from,
+	if (!s->r.ops->flow)
+		return;
+	struct scene_flow f = { .id = flow_id(s), .key = key, .cat = cat, .name = name, .from = from,
 				.to = to, .from_ts = from_ts, .to_ts = to_ts, .to_t0 = to_t0,
 				.to_t1 = to_t1, .args = args };
 	s->r.ops->flow(s->r.priv, &f);
+}
+
+void scene_thread_flow(struct scene *s, const char *key, const char *cat, const char *name,
+		       const struct thread *from, int64_t from_ts, const struct thread *to,
+		       int64_t to_ts, int64_t to_t0, int64_t to_t1, const struct scene_args *args)
+{
+	if (!from->proc->remote && !to->proc->remote) {
+		scene_flow(s, key, cat, name, tracks_thread(s->tracks, from, 1), from_ts,
+			   tracks_thread(s->tracks, to, 1), to_ts, to_t0, to_t1, args);
+		return;
+	}
+	if (!s->r.ops->flow)
+		return;
+	struct scene_flow f = { .id = flow_id(s), .key = key, .cat = cat, .name = name,
+				.from_ts = from_ts, .to_ts = to_ts, .to_t0 = to_t0, .to_t1 = to_t1,
+				.args = args };
+	if (from->proc->remote) {
+		halves_add(&s->halves, trace_reader_of(s->tr, from->proc->index), SF_FROM, from, &f);
+	} else {
+		f.half = SF_FROM;
+		f.from = tracks_thread(s->tracks, from, 1);
+		s->r.ops->flow(s->r.priv, &f);
+	}
+	if (to->proc->remote) {
+		halves_add(&s->halves, trace_reader_of(s->tr, to->proc->index), SF_TO, to, &f);
+	} else {
+		f.half = SF_TO;
+		f.to = tracks_thread(s->tracks, to, 1);
+		s->r.ops->flow(s->r.priv, &f);
+	}
+}
+
+void scene_flows_not_drawn(struct scene *s, uint64_t n, const char *what)
+{
+	s->not_drawn += n;
+	s->not_drawn_what = what;
 }
 
 int64_t scene_flow_ts(int64_t t, int64_t t0, int64_t t1)
@@ -277,6 +328,7 @@ static void held(struct scene *s, const struct event *ev)
 static int begin(void *priv, const struct trace *tr)
 {
 	struct scene *s = priv;
+	s->tr = tr;
 	return s->r.ops->begin(s->r.priv, tr, s->tracks);
 }
 
@@ -323,7 +375,25 @@ static int end(void *priv, const struct trace *tr)
 	for (unsigned i = 0; i < s->nrts; i++)
 		if (s->rts[i]->scene_end)
 			s->rts[i]->scene_end(s, i);
+	int refused = 0;
+	if (par_size() > 1 && s->r.ops->flow) {
+		halves_exchange(s->halves, tr, s->tracks, s->r);
+		uint64_t missed = s->not_drawn;
+		par_sum_u64(&missed, 1);
+		refused = missed > 0;
+		int64_t says = s->not_drawn ? par_rank() : par_size();   /* one line for the job */
+		par_min_i64(&says, 1);
+		if (refused && says == par_rank())
+			diag_error("--parallel: %" PRIu64 " %s between processes that different analysis "
+				   "processes read cannot be drawn in parallel yet; run tprof-analyze as "
+				   "one process (without mpirun) for this trace", missed,
+				   s->not_drawn_what ? s->not_drawn_what : "arrows");
+	}
+	if (refused && s->r.ops->fail)
+		s->r.ops->fail(s->r.priv);
 	int rc = s->r.ops->end(s->r.priv, tr, s->tracks);
+	if (refused)
+		rc = -2;
 	tracks_free(s->tracks);
 	free(s);
 	return rc;

@@ -77,7 +77,13 @@ struct scene_flow {
 					  * to_t0 = to_t1 = to_ts when none is drawn there): a
 					  * renderer that splits the trace keeps them together */
 	const struct scene_args *args;   /* NULL when none */
+	int half;                        /* 0: the whole arrow; under --parallel, where another
+					  * analysis process draws the other end, SF_FROM (only
+					  * `from`, from_ts and args are set) or SF_TO (only `to`,
+					  * to_ts, to_t0 and to_t1): the parts together hold it */
 };
+
+enum scene_flow_half { SF_FROM = 1, SF_TO = 2 };
 
 /* A renderer of the scene: begin, every item and flow, end.  `tracks` names and orders the
  * tracks items are on (tracks_metadata, tracks_info). */
@@ -85,7 +91,10 @@ struct scene_ops {
 	const char *name;
 	int (*begin)(void *priv, const struct trace *tr, struct tracks *tracks);
 	void (*item)(void *priv, const struct scene_item *it);
-	void (*flow)(void *priv, const struct scene_flow *fl);
+	void (*flow)(void *priv, const struct scene_flow *fl);   /* NULL: draws no arrows */
+	/* What was drawn will not be kept (an arrow could not be drawn, scene.c): end() then
+	 * says nothing was written.  NULL: nothing to do. */
+	void (*fail)(void *priv);
 	/* Finishes and frees priv; called once after begin, even a failed one. */
 	int (*end)(void *priv, const struct trace *tr, struct tracks *tracks);
 	/* The bytes of the trace written so far, before any compression (what --split size:
@@ -116,6 +125,15 @@ void scene_item(struct scene *s, const struct scene_item *it);
 void scene_flow(struct scene *s, const char *key, const char *cat, const char *name,
 		struct track from, int64_t from_ts, struct track to, int64_t to_ts, int64_t to_t0,
 		int64_t to_t1, const struct scene_args *args);
+/* A flow from a call on thread `from` to a call on thread `to` (their call tracks).  Under
+ * --parallel an end on a thread another analysis process reads is drawn by that one. */
+void scene_thread_flow(struct scene *s, const char *key, const char *cat, const char *name,
+		       const struct thread *from, int64_t from_ts, const struct thread *to,
+		       int64_t to_ts, int64_t to_t0, int64_t to_t1, const struct scene_args *args);
+/* Arrows a runtime could not draw because their ends are read by different analysis
+ * processes and it cannot yet send them there: a renderer that draws arrows then fails
+ * (exit status 2) rather than leave them out. */
+void scene_flows_not_drawn(struct scene *s, uint64_t n, const char *what);
 /* The launch arrow from the call on `from` that entered at `launch` to the device span
  * [t0, t1] it started on `to`: inside both, never ending before it starts.  Its key is the
  * process index and correlation, with ".k" for the k-th span of one launch (k > 0). */

@@ -105,6 +105,9 @@ void trace_free(struct trace *tr)
 	free(tr->homes);
 	tr->homes = NULL;
 	tr->nhomes = 0;
+	free(tr->reader_of);
+	tr->reader_of = NULL;
+	tr->nreader_of = 0;
 	for (size_t i = 0; i < tr->nfound; i++)
 		free(tr->found[i]);
 	free(tr->found);

@@ -154,8 +154,26 @@ const struct proc *trace_proc_at(const struct trace *tr, int64_t index)
 {
 	if (index >= 1 && (uint64_t)index <= tr->nprocs && tr->procs[index - 1]->index == index)
 		return tr->procs[index - 1];
+	/* a share of the job's processes, in order of their numbers */
+	size_t lo = 0, hi = tr->nprocs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tr->procs[mid]->index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < tr->nprocs && tr->procs[lo]->index == index)
+		return tr->procs[lo];
 	for (size_t i = 0; i < tr->nprocs; i++)   /* before trace_order numbered them */
 		if (tr->procs[i]->index == index)
 			return tr->procs[i];
 	return NULL;
+}
+
+int trace_reader_of(const struct trace *tr, int64_t index)
+{
+	if (!tr->reader_of)
+		return trace_proc_at(tr, index) ? 0 : -1;
+	return index >= 1 && (uint64_t)index <= tr->nreader_of ? tr->reader_of[index - 1] : -1;
 }

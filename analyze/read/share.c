@@ -502,9 +502,14 @@ void share_order(struct trace *tr)
 		n += len_of[a] / sizeof(*all);
 	if (n > 1)
 		qsort(all, n, sizeof(*all), by_key);
-	for (size_t i = 0; i < n; i++)
+	free(tr->reader_of);
+	tr->reader_of = xmallocarray(n + 1, sizeof(*tr->reader_of));
+	tr->nreader_of = n;
+	for (size_t i = 0; i < n; i++) {
+		tr->reader_of[i] = all[i].from;
 		if (all[i].from == par_rank() && all[i].at < tr->nprocs)
 			tr->procs[all[i].at]->index = (int)i + 1;
+	}
 	if (tr->nprocs > 1)
 		qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_index);
 	free(all);

@@ -406,6 +406,10 @@ struct trace {
 	size_t nrefs;
 	struct rank_home *homes;        /* every process with a rank, by rank (read/share.c) */
 	size_t nhomes;
+	/* the parallel analyzer: the analysis process that reads each process, by number - 1
+	 * (read/share.c), for what is drawn where another one's process is; NULL serially */
+	int32_t *reader_of;
+	size_t nreader_of;
 	int64_t world_size;             /* the largest MPI_COMM_WORLD size a process saw (below
 					 * 2^24), or -1 */
 	struct job *jobs;               /* every job found under the directory, oldest first */
@@ -584,7 +588,8 @@ int proc_key_cmp(const struct proc_key *x, const struct proc_key *y);
 /* The bytes of a process image's files that reading it reads (a spool's blocks, not its
  * holes). */
 uint64_t proc_file_bytes(const struct proc *p);
-/* The process numbered `index` (1, 2, ...: trace_order), NULL when none is. */
+/* The process numbered `index` (1, 2, ...: trace_order), NULL when none is (nor when another
+ * analysis process reads it). */
 const struct proc *trace_proc_at(const struct trace *tr, int64_t index);
 /* The process of a rank (the first by number when two have it), or NULL. */
 const struct rank_home *trace_rank_home(const struct trace *tr, int64_t rank);
@@ -592,5 +597,7 @@ const struct rank_home *trace_rank_home(const struct trace *tr, int64_t rank);
  * whose events go to the recorded process it belongs to, or a made process the sampler left
  * out.  Such processes are numbered after every other. */
 int proc_folded(const struct proc *p);
+/* The analysis process that reads process number `index` (0 serially), -1 when none does. */
+int trace_reader_of(const struct trace *tr, int64_t index);
 
 #endif

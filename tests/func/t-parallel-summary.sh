@@ -14,8 +14,9 @@
 # communication (fence, lock and PSCW epochs towards a neighbour another analysis process
 # reads), also with a rank's file removed (transfers to it left unlinked);
 # also with --ranks, --top, a window and --steps (its steps found across the analysis processes,
-# and its errors said once).  What is not computed in parallel yet (system profiles, Chrome, Perfetto and SQLite traces,
-# imports) is refused with one line and exit status 2; OTF2 archives are t-parallel-otf2's.
+# and its errors said once).  What is not computed in parallel yet (system profiles, SQLite databases,
+# imports) is refused with one line and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome
+# and Perfetto parts t-parallel-traces'.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
@@ -182,10 +183,10 @@ printf 'image recorded host=n1 pid=100 exe=/bin/app start=1ms end=90ms\nthread t
 refused "a system profile" "system profiles .* are not analyzed in parallel yet" \
 	$OMPI -np 2 "$ANALYZE" --parallel "$T/sys" --summary
 # shellcheck disable=SC2086
-refused "a Chrome trace" "the analysis processes write the summary and OTF2 archives only" \
-	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --format chrome -o "$T/trace.json"
+refused "an SQLite database" "the analysis processes write the summary, OTF2 archives and Chrome or Perfetto parts, not SQLite databases yet" \
+	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --format sqlite -o "$T/trace.sqlite"
 printf '{"traceEvents": [{"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]}\n' >"$T/imp.json"
 refused "--import" "--import is not computed in parallel yet" \
 	"$MPIRUN_MPICH" -np 2 "$ANALYZE" --parallel --import "$T/imp.json" --summary
-check "the trace refused is not written" test ! -e "$T/trace.json"
+check "the database refused is not written" test ! -e "$T/trace.sqlite"
 finish

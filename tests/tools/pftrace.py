@@ -17,6 +17,11 @@ Usage:
                                               the same where an imported trace's flow events
                                               may lie in no slice (Chrome's allow it): such
                                               ends are counted ("unanchored"), not refused
+  pftrace.py check --flow-halves TRACE.pftrace
+                                              the same for one part of a trace the parallel
+                                              analyzer wrote: an arrow's id may have one end
+                                              only (the other is another part's), counted
+                                              ("flow_halves")
   pftrace.py samples TRACE.pftrace            checks; prints every CPU sample (PerfSample)
                                               as JSON: ts, pid, tid, cpu, mode, and its stack
                                               innermost first, [function, mapping path]
@@ -449,8 +454,11 @@ def check(t):
                     (sm["ts"], sm["pid"], sm["tid"]))
     starts = collections.Counter(f for e in t.events for f in e["flows"])
     ends = collections.Counter(f for e in t.events for f in e["ends"])
+    t.halves = 0
     for f in set(starts) | set(ends):
-        if starts[f] != 1 or ends[f] != 1:
+        if flow_halves and starts[f] + ends[f] == 1:
+            t.halves += 1
+        elif starts[f] != 1 or ends[f] != 1:
             problem("flow %d: %d starts, %d ends" % (f, starts[f], ends[f]))
     slices, anchors = [], []
     for uuid, evs in per_track.items():
@@ -633,13 +641,17 @@ def compare(pv, cv):
 
 
 flows_outside_slices = False
+flow_halves = False
 
 
 def main():
-    global flows_outside_slices
+    global flows_outside_slices, flow_halves
     if "--flows-outside-slices" in sys.argv:
         sys.argv.remove("--flows-outside-slices")
         flows_outside_slices = True
+    if "--flow-halves" in sys.argv:
+        sys.argv.remove("--flow-halves")
+        flow_halves = True
     if len(sys.argv) < 3 or sys.argv[1] not in ("check", "compare", "samples"):
         sys.exit(__doc__)
     t = load(sys.argv[2])
@@ -658,6 +670,8 @@ def main():
         compare(pv, cv)
         # slices of one track that overlap without nesting (calls timed by bad clocks)
         summary["chrome_unnested"] = sum(cv["unnested"].values())
+    if flow_halves:
+        summary["flow_halves"] = t.halves
     summary.update(packets=t.npackets, bundles=t.bundles, bytes=t.size, unanchored=t.unanchored,
                    sequences=len([s for s in t.seqs if s]), realtime=t.realtime)
     print(json.dumps(summary, sort_keys=True))

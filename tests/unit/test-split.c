@@ -79,8 +79,9 @@ static uint64_t fake_size(void *priv)
 	return ((struct fake *)priv)->bytes;
 }
 
-static const struct scene_ops fake_ops = { "fake", fake_begin, fake_item, fake_flow, fake_end,
-					   fake_size };
+static const struct scene_ops fake_ops = { .name = "fake", .begin = fake_begin,
+					   .item = fake_item, .flow = fake_flow, .end = fake_end,
+					   .size = fake_size };
 
 static struct scene_renderer make(const char *path, void *ctx)
 {

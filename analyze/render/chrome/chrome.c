@@ -167,23 +167,28 @@ static void flow_id(struct json_writer *w, const struct scene_flow *f)
 		jw_u64(w, f->id);
 }
 
-/* "s" at the start with the arrow's arguments, "f" bound to the slice it ends in. */
+/* "s" at the start with the arrow's arguments, "f" bound to the slice it ends in (one of them
+ * for a half, scene.h). */
 static void flow(void *priv, const struct scene_flow *f)
 {
 	struct chrome *c = priv;
 	struct json_writer *w = &c->w;
 	if (c->failed)
 		return;
-	chrome_head(c, f->from, "s", f->cat, f->from_ts);
-	jw_lit(w, ",\"name\":");
-	chrome_str(w, f->name);
-	flow_id(w, f);
-	chrome_args(w, f->args);
-	chrome_head(c, f->to, "f", f->cat, f->to_ts);
-	jw_lit(w, ",\"bp\":\"e\",\"name\":");
-	chrome_str(w, f->name);
-	flow_id(w, f);
-	jw_lit(w, "}");
+	if (f->half != SF_TO) {
+		chrome_head(c, f->from, "s", f->cat, f->from_ts);
+		jw_lit(w, ",\"name\":");
+		chrome_str(w, f->name);
+		flow_id(w, f);
+		chrome_args(w, f->args);
+	}
+	if (f->half != SF_FROM) {
+		chrome_head(c, f->to, "f", f->cat, f->to_ts);
+		jw_lit(w, ",\"bp\":\"e\",\"name\":");
+		chrome_str(w, f->name);
+		flow_id(w, f);
+		jw_lit(w, "}");
+	}
 }
 
 static void meta(void *ctx, const char *what, int64_t pid, int64_t tid, const char *key,
@@ -267,7 +272,8 @@ static uint64_t size(void *priv)
 	return jw_bytes(&c->w);
 }
 
-static const struct scene_ops chrome_ops = { "chrome", begin, item, flow, end, size };
+static const struct scene_ops chrome_ops = { .name = "chrome", .begin = begin, .item = item,
+					     .flow = flow, .end = end, .size = size };
 
 struct scene_renderer render_chrome(const char *path)
 {

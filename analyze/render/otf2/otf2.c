@@ -262,11 +262,6 @@ static void item(void *priv, const struct scene_item *it)
 }
 
 /* Flow arrows have no place in OTF2: readers match sends and receives themselves. */
-static void flow(void *priv, const struct scene_flow *f)
-{
-	(void)priv, (void)f;
-}
-
 static void destroy(struct otf2 *o)
 {
 	otf2_system_free(o);
@@ -372,7 +367,7 @@ static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks
 }
 
 static const struct scene_ops otf2_ops = { .name = "otf2", .begin = archive_begin, .item = item,
-					   .flow = flow, .end = archive_end };
+					   .end = archive_end };   /* OTF2 has no arrows */
 
 struct scene_renderer render_otf2(const char *dir, const struct window *w)
 {

@@ -13,6 +13,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../util/grow.h"
+#include "../../parallel/par.h"
 #include "layout.h"
 #include "seq.h"
 #include "proto.h"
@@ -24,6 +25,13 @@ static uint64_t track_uuid(struct track t)
 {
 	return (uint64_t)K_TRACK << 60 | (uint64_t)(t.pid & 0x1fffffff) << 31 |
 	       (uint64_t)(t.tid & 0x7fffffff);
+}
+
+/* The n-th of a kind numbered by the writer, apart from every other analysis process's
+ * (--parallel): the parts concatenated are one trace. */
+static uint64_t numbered(uint64_t n)
+{
+	return n * (uint64_t)par_size() + (uint64_t)par_rank();
 }
 
 static uint64_t proc_uuid(int64_t pid)
@@ -168,7 +176,7 @@ struct pf_track *pf_counter_track(struct perfetto_writer *w, int64_t pid,
 	uint32_t id = strset_id(&w->counters, name, n, NULL);
 	void **v = map_slot(&w->tracks, key_a(K_COUNTER, pid), id);
 	if (!*v) {
-		uint64_t uuid = (uint64_t)K_COUNTER << 60 | ++w->ncounters;
+		uint64_t uuid = (uint64_t)K_COUNTER << 60 | numbered(++w->ncounters);
 		*v = new_track(w, uuid, pid);
 		child_desc(&w->meta, uuid, pid, name, 1);
 	}
@@ -198,7 +206,7 @@ struct pf_track *pf_lane(struct perfetto_writer *w, int64_t pid, const struct sc
 			t = l->v[i];
 	if (!t) {
 		l->v = xreallocarray(l->v, l->n + 1, sizeof(*l->v));
-		uint64_t uuid = (uint64_t)K_LANE << 60 | ++w->nlanes;
+		uint64_t uuid = (uint64_t)K_LANE << 60 | numbered(++w->nlanes);
 		t = l->v[l->n++] = new_track(w, uuid, pid);
 		/* lanes share their name: the UI shows them as one track */
 		child_desc(&w->meta, uuid, pid, name, 0);

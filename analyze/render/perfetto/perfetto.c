@@ -159,8 +159,10 @@ static void flow(void *priv, const struct scene_flow *f)
 	struct perfetto_writer *w = priv;
 	if (w->failed)
 		return;
-	anchor(w, f, f->from, f->from_ts, TE_FLOW_IDS, f->args);
-	anchor(w, f, f->to, f->to_ts, TE_TERMINATING_FLOW_IDS, NULL);
+	if (f->half != SF_TO)
+		anchor(w, f, f->from, f->from_ts, TE_FLOW_IDS, f->args);
+	if (f->half != SF_FROM)
+		anchor(w, f, f->to, f->to_ts, TE_TERMINATING_FLOW_IDS, NULL);
 }
 
 static void destroy(struct perfetto_writer *w)

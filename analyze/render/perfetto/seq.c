@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../parallel/par.h"
 #include "seq.h"
 #include "proto.h"
 
@@ -27,7 +28,9 @@ struct pf_seq *pf_seq_new(struct perfetto_writer *w, uint64_t uuid)
 	struct pf_seq *s = xcalloc(1, sizeof(*s));
 	w->seqs = xreallocarray(w->seqs, w->nseqs + 1, sizeof(*w->seqs));
 	w->seqs[w->nseqs++] = s;
-	s->id = PF_SEQ_GLOBAL + (uint32_t)w->nseqs;
+	/* apart from every other analysis process's (--parallel): the parts concatenated are
+	 * one trace */
+	s->id = PF_SEQ_GLOBAL + (uint32_t)(w->nseqs * (size_t)par_size() + (size_t)par_rank());
 	struct proto_buf *b = &s->b;
 	pb_need(b, 128);
 	size_t p = pb_open(b, TRACE_PACKET);

@@ -46,7 +46,7 @@ char *split_part_path(const struct split *s, size_t part)
 {
 	size_t n = strlen(s->stem) + strlen(s->ext) + 32;
 	char *p = xmalloc(n);
-	snprintf(p, n, "%s.part-%04zu%s", s->stem, part + 1, s->ext);
+	snprintf(p, n, "%s.part-%04zu%s", s->stem, s->number0 + part + 1, s->ext);
 	return p;
 }
 
@@ -85,8 +85,9 @@ static void range(const struct split *s, size_t i, int64_t *a, int64_t *b)
 	int64_t end = (s->tr->end_ns - s->tr->start_ns);
 	if (end > s->o.end)
 		end = s->o.end;
-	*a = i ? p->lo : s->o.start;
-	*b = i + 1 < s->nparts ? p->hi : end;
+	int whole = s->o.spec.mode == SPLIT_PROCESS;     /* each part covers it all */
+	*a = i && !whole ? p->lo : s->o.start;
+	*b = i + 1 < s->nparts && !whole ? p->hi : end;
 	if (*b < *a)
 		*b = *a;
 }
@@ -107,6 +108,18 @@ static void key_step(struct json_writer *w, const char *k, int has, uint64_t v)
 		jw_u64(w, v);
 	else
 		jw_lit(w, "null");
+}
+
+static void list(struct json_writer *w, const char *k, const int64_t *v, size_t n)
+{
+	key(w, k);
+	jw_lit(w, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			jw_lit(w, ",");
+		jw_i64(w, v[i]);
+	}
+	jw_lit(w, "]");
 }
 
 static void part(struct json_writer *w, const struct split *s, size_t i)
@@ -132,6 +145,11 @@ static void part(struct json_writer *w, const struct split *s, size_t i)
 	key_u64(w, "async", p->asyncs);
 	key_u64(w, "samples", p->samples);
 	key_u64(w, "flows", p->flows);
+	if (s->o.spec.mode == SPLIT_PROCESS) {
+		key_u64(w, "flow_halves", p->flow_halves);
+		list(w, "processes", p->procs, p->nprocs);
+		list(w, "ranks", p->ranks, p->nprocs);
+	}
 	key_u64(w, "began_before", p->before);
 	key_u64(w, "end_after", p->beyond);
 	key_u64(w, "late", p->late);
@@ -195,7 +213,10 @@ int split_write_index(struct split *s)
 	key(&w, "split");
 	jw_str(&w, s->o.spec.text, strlen(s->o.spec.text));
 	key(&w, "part_by");
-	jw_lit(&w, "\"end\"");
+	if (s->o.spec.mode == SPLIT_PROCESS)
+		jw_lit(&w, "\"process\"");
+	else
+		jw_lit(&w, "\"end\"");
 	key_i64(&w, "trace_start_realtime_ns", s->tr->start_ns);
 	key_i64(&w, "start_ns", a);
 	key_i64(&w, "end_ns", b);

@@ -15,6 +15,7 @@
 #include "../../../common/xalloc.h"
 #include "../../util/grow.h"
 #include "state.h"
+#include "../../parallel/par.h"
 #include "../../util/outname.h"
 
 /* Items at the same time as a boundary: a slice ending there goes to the part before it, an
@@ -231,10 +232,12 @@ static void item(void *priv, const struct scene_item *it)
 	count(p, it, late);
 	if (!p->failed)
 		p->r.ops->item(p->r.priv, it);
-	if (s->o.spec.mode != SPLIT_SIZE)
+	if (s->o.spec.mode == SPLIT_STEPS)
 		return;
 	if (it->kind == SI_SLICE && it->ev && it->ev->kind == EV_STEP)
 		saw_step(p, it);
+	if (s->o.spec.mode == SPLIT_PROCESS)
+		return;
 	if ((size_t)(p - s->parts) + 1 == s->nparts && key > s->front &&
 	    (it->kind == SI_SLICE || it->kind == SI_ASYNC))
 		ahead_add(s, it, key);
@@ -246,6 +249,13 @@ static void flow(void *priv, const struct scene_flow *f)
 	struct split *s = priv;
 	if (s->failed)
 		return;
+	if (f->half) {                  /* SPLIT_PROCESS: one part */
+		struct part *p = &s->parts[0];
+		p->flow_halves++;
+		if (!p->failed)
+			p->r.ops->flow(p->r.priv, f);
+		return;
+	}
 	long held = held_find(s, f->to, f->to_t0, f->to_t1);
 	size_t i = held >= 0 ? (size_t)held : part_of(s, flow_key(f));
 	int late;
@@ -279,6 +289,8 @@ static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 	} else {
 		add_part(s, INT64_MIN, INT64_MAX);
 	}
+	if (s->o.spec.mode == SPLIT_PROCESS)
+		s->number0 = (size_t)par_rank();
 	/* The first part now: a path that cannot be written fails before the pass. */
 	open_part(s, 0);
 	if (!s->failed && s->o.spec.mode == SPLIT_SIZE && !s->parts[0].r.ops->size) {
@@ -291,6 +303,7 @@ static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 static void destroy(struct split *s)
 {
 	held_free(s);
+	split_parts_free(s);
 	free(s->parts);
 	free(s->groups);
 	free(s->stem);
@@ -303,7 +316,10 @@ static void report(const struct split *s)
 {
 	char *a = split_part_path(s, 0), *b = split_part_path(s, s->nparts - 1);
 	const char *name = s->o.label ? s->o.label : s->o.format;
-	if (s->nparts > 1)
+	if (s->o.spec.mode == SPLIT_PROCESS)
+		fprintf(stderr, "tprof-analyze: %s trace written in %zu parts, one per analysis "
+			"process, %s to %s, listed in %s.index.json\n", name, s->nparts, a, b, s->stem);
+	else if (s->nparts > 1)
 		fprintf(stderr, "tprof-analyze: %s trace written in %zu parts, %s to %s, listed in "
 			"%s.index.json\n", name, s->nparts, a, b, s->stem);
 	else
@@ -331,18 +347,32 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	}
 	while (s->first_open < s->nparts)
 		close_part(s, s->first_open++);
-	int rc = s->failed ? -1 : split_write_index(s);
+	if (s->o.spec.mode == SPLIT_PROCESS) {
+		int64_t failed = s->failed;
+		par_max_i64(&failed, 1);     /* none, or no index */
+		s->failed = (int)failed;
+		if (!s->failed)
+			split_gather_parts(s);
+	}
+	int rc = s->failed ? -1 : s->number0 ? 0 : split_write_index(s);
 	if (outname_release(rc == 0) < 0 && rc == 0) {
 		diag_error("%s", outname_error());
 		rc = -1;
 	}
-	if (!rc)
+	if (!rc && !s->number0)
 		report(s);
 	destroy(s);
 	return rc;
 }
 
-static const struct scene_ops split_ops = { "split", begin, item, flow, end, NULL };
+/* None of the parts is kept: no index, no report. */
+static void fail(void *priv)
+{
+	((struct split *)priv)->failed = 1;
+}
+
+static const struct scene_ops split_ops = { .name = "split", .begin = begin, .item = item,
+					    .flow = flow, .fail = fail, .end = end };
 
 struct scene_renderer render_split(const char *path, const struct split_opts *o,
 				   split_make_fn make, void *ctx)

@@ -11,6 +11,9 @@
 enum split_mode {
 	SPLIT_STEPS = 1,         /* N training steps a part */
 	SPLIT_SIZE,              /* parts of about a size (the trace as written, uncompressed) */
+	SPLIT_PROCESS,           /* --parallel: a part per analysis process, of the processes it
+				  * reads, each written by that one; the first writes the index
+				  * (a collective end: every analysis process ends its part) */
 };
 
 struct split_spec {
@@ -59,7 +62,8 @@ struct split_opts {
 
 /* The parts go to PATH's stem + ".part-0001" + PATH's extension ("-o out/t.json.gz":
  * out/t.part-0001.json.gz...), the index to stem + ".index.json".  They are put in place
- * together once all are written, the index last (util/outname.h). */
+ * together once all are written, the index last (util/outname.h; SPLIT_PROCESS: at the
+ * caller's release, which the analysis processes order so). */
 struct scene_renderer render_split(const char *path, const struct split_opts *o,
 				   split_make_fn make, void *ctx);
 

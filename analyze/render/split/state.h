@@ -19,6 +19,11 @@ struct part {
 	uint64_t first_step, last_step;  /* SPLIT_STEPS: its group; SPLIT_SIZE: as drawn */
 	int has_steps;
 	uint64_t slices, instants, counters, asyncs, flows, samples;
+	uint64_t flow_halves;            /* SPLIT_PROCESS: arrow ends whose other end is another
+					  * part's */
+	int64_t *procs, *ranks;          /* SPLIT_PROCESS, in the index: the processes it holds
+					  * (numbers) and their ranks (-1: none) */
+	size_t nprocs;
 	uint64_t before;                 /* slices that began before its range (lo) */
 	uint64_t beyond;                 /* items that end after its range (hi), kept whole */
 	uint64_t late;                   /* items of a part already closed, put here */
@@ -48,6 +53,8 @@ struct split {
 	split_make_fn make;
 	void *ctx;
 	char *stem, *ext;                /* the parts' names: stem.part-NNNN.ext */
+	size_t number0;                  /* parts[0]'s place among all (SPLIT_PROCESS: the
+					  * analysis process) */
 	const struct trace *tr;
 	struct tracks *tracks;
 	struct part *parts;
@@ -86,6 +93,10 @@ void held_free(struct split *s);
 char *split_part_path(const struct split *s, size_t part);
 int split_names(struct split *s, const char *path);
 int split_write_index(struct split *s);
+/* SPLIT_PROCESS, every analysis process: its part described to the first, which then holds
+ * every one's in s->parts (parts.c). */
+void split_gather_parts(struct split *s);
+void split_parts_free(struct split *s);
 /* The size of a part's file on disk, and of what was written to it (a .gz file's content,
  * `content` bytes or more; without compression the same). */
 void split_file_bytes(const char *path, uint64_t content, uint64_t *disk, uint64_t *json);

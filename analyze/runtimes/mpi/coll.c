@@ -150,7 +150,7 @@ static void emit(struct colls *c, struct inst *x, unsigned flags)
 	struct trace *tr = c->pl->tr;
 	struct coll_info ci = {
 		.comm = x->c, .comm_id = x->comm, .seq = x->seq, .name = x->m[0].name,
-		.members = x->size, .seen = x->n, .root_world = x->root, .id = ++c->next_id,
+		.members = x->size, .seen = x->n, .root_world = x->root, .id = ++c->next_id * (uint64_t)par_size() + (uint64_t)par_rank(),
 		.m = x->m, .nm = x->n, .names_differ = x->differ,
 	};
 	const struct coll_member *last = &x->m[0];

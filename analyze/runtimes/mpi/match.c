@@ -170,7 +170,7 @@ static void message(struct match *m, const struct chan *c, const struct end *s, 
 	struct message_info mi = {
 		.comm = trace_comm(tr, c->comm, c->comm == TPROF_COMM_SELF ? c->dst : 0),
 		.comm_id = c->comm, .src = c->src, .dst = c->dst, .tag = c->tag, .bytes = r->bytes,
-		.id = ++m->next_id, .sproc = s->thread->proc, .rproc = r->thread->proc,
+		.id = ++m->next_id * (uint64_t)par_size() + (uint64_t)par_rank(), .sproc = s->thread->proc, .rproc = r->thread->proc,
 		.sthread = s->thread, .rthread = r->thread, .send_t0 = s->t0, .send_t1 = s->t1,
 		.recv_t0 = r->t0, .recv_t1 = r->t1, .recv_done = r->done, .post_t0 = r->post_t0,
 		.blocking = r->blocking,

@@ -99,7 +99,8 @@ struct rma_info {
 	int32_t origin, target;          /* world ranks */
 	uint8_t kind;                    /* RK_PUT, RK_GET, RK_ATOMIC */
 	uint64_t bytes;                  /* the origin's (sent and fetched, for an atomic one) */
-	uint64_t id;                     /* unique within the trace: flow ids */
+	uint64_t id;                     /* unique within the job (n * K + analysis process):
+					  * flow ids */
 	struct thread *othread, *tthread;
 	int64_t o_t0, o_t1;              /* the origin's call */
 	int64_t t_t0, t_t1;              /* the target's call the arrow ends in */

@@ -347,7 +347,7 @@ static void emit(struct rmas *r, struct thread *th, int64_t t0, int64_t t1, int6
 	ri->t_t0 = t0;
 	ri->t_t1 = t1;
 	ri->t_at = at;
-	ri->id = r->next_id++;
+	ri->id = r->next_id++ * (uint64_t)par_size() + (uint64_t)par_rank();
 	struct event ev = { .kind = EV_RMA, .proc = th->proc, .thread = th, .name = o->name,
 			    .t0 = ri->o_t0, .t1 = t1, .info = ri };
 	r->pl->tr->mpi.rma_linked++;

@@ -132,33 +132,27 @@ void mpi_scene_call_args(struct scene_args *sa, const struct event *ev)
 static void message(struct scene *s, const struct event *ev)
 {
 	const struct message_info *m = ev->msg;
-	struct tracks *tk = scene_tracks(s);
-	if (m->sthread->proc->remote || m->rthread->proc->remote)
-		return;                  /* an end another analysis process draws */
 	struct scene_args a;
 	a.n = 0;
 	sa_u64(&a, "bytes", m->bytes);
 	sa_i64(&a, "tag", m->tag);
 	char key[32];
 	snprintf(key, sizeof(key), "m%llu", (unsigned long long)m->id);
-	scene_flow(s, key, "mpi", "message", tracks_thread(tk, m->sthread, 1),
-		   scene_flow_ts(m->send_t0, m->send_t0, m->send_t1), tracks_thread(tk, m->rthread, 1),
-		   scene_flow_ts(m->recv_done, m->recv_t0, m->recv_t1), m->recv_t0, m->recv_t1, &a);
+	scene_thread_flow(s, key, "mpi", "message", m->sthread,
+			  scene_flow_ts(m->send_t0, m->send_t0, m->send_t1), m->rthread,
+			  scene_flow_ts(m->recv_done, m->recv_t0, m->recv_t1), m->recv_t0, m->recv_t1,
+			  &a);
 }
 
 /* From the last member's entry to the exit of every member that left after it came. */
 static void collective(struct scene *s, const struct event *ev)
 {
 	const struct coll_info *ci = ev->coll;
-	struct tracks *tk = scene_tracks(s);
 	uint32_t last = 0;
 	for (uint32_t k = 1; k < ci->nm; k++)
 		if (ci->m[k].t0 > ci->m[last].t0)
 			last = k;
 	const struct coll_member *lm = &ci->m[last];
-	for (uint32_t k = 0; k < ci->nm; k++)
-		if (ci->m[k].thread->proc->remote || ci->m[k].done_thread->proc->remote)
-			return;          /* members another analysis process draws */
 	for (uint32_t k = 0; k < ci->nm; k++) {
 		const struct coll_member *mb = &ci->m[k];
 		int64_t from = scene_flow_ts(lm->t0, lm->t0, lm->post_t1);
@@ -171,8 +165,8 @@ static void collective(struct scene *s, const struct event *ev)
 		sa_u64(&a, "seq", ci->seq);
 		char key[48];
 		snprintf(key, sizeof(key), "c%llu.%u", (unsigned long long)ci->id, k);
-		scene_flow(s, key, "mpi", "collective", tracks_thread(tk, lm->thread, 1), from,
-			   tracks_thread(tk, mb->done_thread, 1), to, mb->done_t0, mb->done_t1, &a);
+		scene_thread_flow(s, key, "mpi", "collective", lm->thread, from, mb->done_thread, to,
+				  mb->done_t0, mb->done_t1, &a);
 	}
 }
 
@@ -183,9 +177,6 @@ static void rma(struct scene *s, const struct event *ev)
 	const struct rma_info *ri = ev->info;
 	static const char *const kind[] = { [RK_PUT] = "put", [RK_GET] = "get",
 					    [RK_ATOMIC] = "atomic" };
-	if (ri->othread->proc->remote || ri->tthread->proc->remote)
-		return;                  /* an end another analysis process draws */
-	struct tracks *tk = scene_tracks(s);
 	struct scene_args a;
 	a.n = 0;
 	sa_str(&a, "op", ri->kind <= RK_ATOMIC && kind[ri->kind] ? kind[ri->kind] : "?");
@@ -195,9 +186,9 @@ static void rma(struct scene *s, const struct event *ev)
 	sa_i64(&a, "target", ri->target);
 	char key[32];
 	snprintf(key, sizeof(key), "r%llu", (unsigned long long)ri->id);
-	scene_flow(s, key, "mpi", "rma", tracks_thread(tk, ri->othread, 1),
-		   scene_flow_ts(ri->o_t0, ri->o_t0, ri->o_t1), tracks_thread(tk, ri->tthread, 1),
-		   scene_flow_ts(ri->t_at, ri->t_t0, ri->t_t1), ri->t_t0, ri->t_t1, &a);
+	scene_thread_flow(s, key, "mpi", "rma", ri->othread,
+			  scene_flow_ts(ri->o_t0, ri->o_t0, ri->o_t1), ri->tthread,
+			  scene_flow_ts(ri->t_at, ri->t_t0, ri->t_t1), ri->t_t0, ri->t_t1, &a);
 }
 
 int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self)

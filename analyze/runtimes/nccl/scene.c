@@ -297,6 +297,8 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 			free(h);
 		}
 	}
+	if (remote && !in->copy && ((any_coll && in->nl > 1) || in->nlinks))
+		scene_flows_not_drawn(sc, 1, "NCCL instances with arrows");
 	/* Collectives: from the start of the last rank to start to the end of every other. */
 	uint32_t last = 0;
 	int have = 0;

@@ -1,0 +1,117 @@
+#!/bin/sh
+# `mpirun -np K tprof-analyze --parallel DIR --format chrome|perfetto -o OUT`: each analysis
+# process writes the part of the trace its share of the processes makes (OUT's stem +
+# .part-NNNN), the first the index beside them (stem + .index.json).  Each part loads alone;
+# an arrow between processes two analysis processes read is drawn in halves, one in each part,
+# sharing the arrow's id and arguments.  The Chrome parts together are the serial analyzer's
+# Chrome trace (every slice, instant, counter sample and arrow, on the same tracks in the
+# same order), and the Perfetto parts, concatenated, are one Perfetto trace that tools/pftrace.py
+# finds equal to them: a job of processes without MPI (HIP kernels and copies, steps, marks,
+# counters, ranges across threads), a generated MPI job of 12 ranks on two hosts,
+# apps/mpi-pattern and apps/mpi-rma (one-sided arrows) under Open MPI, apps/mpich-pattern
+# under MPICH, K = 2 to 4 under both launchers.  What is not done in parallel yet is refused
+# with one line, exit status 2 and nothing written: NCCL instances whose launches two
+# analysis processes read, SQLite, --split, --group-by domain.
+. "$(dirname "$0")/lib.sh"
+need_hip hip-multi hip-gaps roctx-ranges
+need_mpich apps/mpich-pattern
+GEN="$top_builddir/tests/tools/gen-profile"
+PFTRACE="$top_srcdir/tests/tools/pftrace.py"
+plan 21
+
+cat >"$T/job.sh" <<EOF2
+"$APPS/hip-multi" 3 &
+"$APPS/marks" &
+"$APPS/steps" &
+"$APPS/roctx-ranges" &
+"$APPS/threads" &
+"$APPS/hip-gaps" &
+wait
+EOF2
+"$INSPECT" -o "$T/mix" -- sh "$T/job.sh" >/dev/null 2>&1
+ok $? "a job of six processes without MPI runs under tprof-inspect"
+"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null
+ok $? "a generated MPI job of 12 ranks on two hosts and a generated NCCL job of 4 ranks are written"
+# shellcheck disable=SC2086
+for app in mpi-pattern mpi-rma; do
+	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
+done
+ok $? "mpi-pattern and mpi-rma run on 4 ranks of Open MPI under tprof-inspect"
+"$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
+ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
+
+for d in mix gen mpi-pattern mpi-rma mpich; do
+	"$ANALYZE" "$T/$d" -o "$T/$d.json" 2>"$T/$d.log" || break
+done
+ok $? "the serial Chrome traces are written"
+
+# parts NAME K FORMAT EXT LAUNCHER...: K analysis processes write NAME's FORMAT trace in K
+# parts (N.K.part-NNNN.EXT, N.K.index.json), saying so in one line and nothing else.
+parts() {
+	_pt_name=$1 _pt_k=$2 _pt_fmt=$3 _pt_ext=$4
+	shift 4
+	"$@" -np "$_pt_k" "$ANALYZE" --parallel "$T/$_pt_name" --format "$_pt_fmt" \
+		-o "$T/$_pt_fmt/$_pt_name.$_pt_k.$_pt_ext" >"$T/$_pt_fmt/$_pt_name.$_pt_k.out" \
+		2>"$T/$_pt_fmt/$_pt_name.$_pt_k.log"
+	_pt_rc=$?
+	sed 's/^/# /' "$T/$_pt_fmt/$_pt_name.$_pt_k.log" | head -4
+	[ "$_pt_rc" = 0 ] && ! [ -s "$T/$_pt_fmt/$_pt_name.$_pt_k.out" ] &&
+		[ "$(wc -l <"$T/$_pt_fmt/$_pt_name.$_pt_k.log")" = 1 ] &&
+		grep -q "^tprof-analyze: .* trace written in $_pt_k parts, one per analysis process, .*, listed in $T/$_pt_fmt/$_pt_name.$_pt_k.index.json\$" \
+			"$T/$_pt_fmt/$_pt_name.$_pt_k.log" &&
+		"$PY" -B "$CHECKS" index "$T/$_pt_fmt/$_pt_name.$_pt_k.index.json" "$_pt_k" "$_pt_fmt"
+}
+mkdir -p "$T/chrome" "$T/perfetto"
+# same NAME K LAUNCHER...: the Chrome parts, then the Perfetto parts, of NAME by K processes.
+same() {
+	_sm_name=$1 _sm_k=$2
+	shift 2
+	parts "$_sm_name" "$_sm_k" chrome json "$@" &&
+		"$PY" -B "$CHECKS" same-chrome "$T/$_sm_name.json" \
+			"$T/chrome/$_sm_name.$_sm_k.index.json" "$T/$_sm_name.$_sm_k.merged.json"
+	check "$_sm_name: $_sm_k Chrome parts ($(basename "$1")) hold the serial trace, each loadable alone" \
+		[ $? = 0 ]
+	_sm_ok=0
+	parts "$_sm_name" "$_sm_k" perfetto pftrace "$@" || _sm_ok=1
+	for _sm_p in "$T/perfetto/$_sm_name.$_sm_k.part-"*.pftrace; do
+		"$PY" -B "$PFTRACE" check --flow-halves "$_sm_p" >/dev/null || _sm_ok=1
+	done
+	cat "$T/perfetto/$_sm_name.$_sm_k.part-"*.pftrace >"$T/$_sm_name.$_sm_k.pftrace"
+	"$PY" -B "$PFTRACE" compare "$T/$_sm_name.$_sm_k.pftrace" "$T/$_sm_name.$_sm_k.merged.json" \
+		>/dev/null || _sm_ok=1
+	check "$_sm_name: $_sm_k Perfetto parts ($(basename "$1")) each check alone, and concatenated are the Chrome parts' trace" \
+		[ $_sm_ok = 0 ]
+}
+OMPI="$MPIRUN $MPIRUN_FLAGS"
+# shellcheck disable=SC2086
+{
+same mix 2 $OMPI
+same mix 3 "$MPIRUN_MPICH"
+same gen 2 $OMPI
+same gen 4 "$MPIRUN_MPICH"
+same mpi-pattern 3 $OMPI
+same mpi-rma 2 $OMPI
+same mpich 2 "$MPIRUN_MPICH"
+}
+
+# refused NAME ARGS...: exit status 2, one line (PATTERN), no output named OUT.*
+refused() {
+	_rf_pat=$1 _rf_out=$2
+	shift 2
+	# shellcheck disable=SC2086
+	$OMPI -np 2 "$ANALYZE" --parallel "$@" -o "$T/$_rf_out" >"$T/rf.out" 2>"$T/rf.err"
+	_rf_rc=$?
+	sed 's/^/# /' "$T/rf.err" | head -2
+	[ "$_rf_rc" = 2 ] && [ "$(grep -c "^tprof-analyze: " "$T/rf.err")" = 1 ] &&
+		grep -q "^tprof-analyze: --parallel: $_rf_pat" "$T/rf.err" && ! [ -s "$T/rf.out" ] &&
+		! ls "$T/$_rf_out"* "$T/${_rf_out%.*}".* >/dev/null 2>&1
+}
+refused "[0-9][0-9]* NCCL instances with arrows between processes that different analysis processes read cannot be drawn in parallel yet; run tprof-analyze as one process (without mpirun) for this trace\$" \
+	rf-nccl.json "$T/nccl"
+ok $? "NCCL instances whose launches two analysis processes read: refused, one line, nothing written"
+refused "the analysis processes write the summary, OTF2 archives and Chrome or Perfetto parts, not SQLite databases yet" \
+	rf-gen.sqlite "$T/gen" --format sqlite &&
+	refused "--split is not computed in parallel yet" rf-gs.json "$T/gen" --split steps:2 &&
+	refused "--group-by is not computed in parallel yet" rf-gd.json "$T/gen" --group-by domain
+ok $? "SQLite, --split and --group-by domain under --parallel: refused, one line each, nothing written"
+finish
