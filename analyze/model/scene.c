@@ -86,6 +86,22 @@ void scene_flow(struct scene *s, const char *key, const char *cat, const char *n
 	s->r.ops->flow(s->r.priv, &f);
 }
 
+/* One end of an arrow on thread th's call track: drawn here, or sent to the analysis process
+ * that reads th. */
+static void half(struct scene *s, struct scene_flow *f, const struct thread *th, int end)
+{
+	if (th->proc->remote) {
+		halves_add(&s->halves, trace_reader_of(s->tr, th->proc->index), end, th, f);
+		return;
+	}
+	f->half = end;
+	if (end == SF_FROM)
+		f->from = tracks_thread(s->tracks, th, 1);
+	else
+		f->to = tracks_thread(s->tracks, th, 1);
+	s->r.ops->flow(s->r.priv, f);
+}
+
 void scene_thread_flow(struct scene *s, const char *key, const char *cat, const char *name,
 		       const struct thread *from, int64_t from_ts, const struct thread *to,
 		       int64_t to_ts, int64_t to_t0, int64_t to_t1, const struct scene_args *args)
@@ -100,20 +116,8 @@ void scene_thread_flow(struct scene *s, const char *key, const char *cat, const 
 	struct scene_flow f = { .id = flow_id(s), .key = key, .cat = cat, .name = name,
 				.from_ts = from_ts, .to_ts = to_ts, .to_t0 = to_t0, .to_t1 = to_t1,
 				.args = args };
-	if (from->proc->remote) {
-		halves_add(&s->halves, trace_reader_of(s->tr, from->proc->index), SF_FROM, from, &f);
-	} else {
-		f.half = SF_FROM;
-		f.from = tracks_thread(s->tracks, from, 1);
-		s->r.ops->flow(s->r.priv, &f);
-	}
-	if (to->proc->remote) {
-		halves_add(&s->halves, trace_reader_of(s->tr, to->proc->index), SF_TO, to, &f);
-	} else {
-		f.half = SF_TO;
-		f.to = tracks_thread(s->tracks, to, 1);
-		s->r.ops->flow(s->r.priv, &f);
-	}
+	half(s, &f, from, SF_FROM);
+	half(s, &f, to, SF_TO);
 }
 
 void scene_flows_not_drawn(struct scene *s, uint64_t n, const char *what)
