@@ -6,17 +6,30 @@
  * below) hand the outputs what they find without calling back up into it. */
 #include "emit.h"
 
+/* Kinds whose span the window clips (the others keep their times: only their start counts). */
+static int emit_clipped_kind(int kind)
+{
+	return kind == EV_RANGE || kind == EV_STEP || kind == EV_STATE;
+}
+
+int emit_kept(const struct window *w, const struct event *ev)
+{
+	if (!w->active)
+		return 1;
+	/* A span belongs when it overlaps the window (touching an edge is not enough); an
+	 * instant, or a span of no length, when it lies in [start, end). */
+	int span = emit_clipped_kind(ev->kind) && ev->t1 > ev->t0;
+	return span ? ev->t1 > w->start && ev->t0 < w->end : ev->t0 >= w->start && ev->t0 < w->end;
+}
+
 /* An event of the pipeline's own: kept and clipped by the window, then counted. */
 void emit_event(struct pipeline *pl, struct event *ev)
 {
 	const struct window *w = &pl->win;
 	if (w->active) {
-		/* A span belongs when it overlaps the window (touching an edge is not enough); an
-		 * instant, or a span of no length, when it lies in [start, end). */
-		int clip = ev->kind == EV_RANGE || ev->kind == EV_STEP || ev->kind == EV_STATE;
-		int span = clip && ev->t1 > ev->t0;
-		if (span ? ev->t1 <= w->start || ev->t0 >= w->end : ev->t0 < w->start || ev->t0 >= w->end)
+		if (!emit_kept(w, ev))
 			return;
+		int clip = emit_clipped_kind(ev->kind);
 		if (ev->t0 < w->start) {
 			ev->t0 = w->start;
 			ev->flags |= EVF_CLIPPED;

@@ -8,6 +8,9 @@
 /* Ranges, calls, device work, marks...: kept when they belong to the window, clipped to it,
  * counted on their process and thread. */
 void emit_event(struct pipeline *pl, struct event *ev);
+/* Whether window w keeps ev (emit_event's rule), for a stage that must know what an output
+ * was handed: NCCL's, of the device spans it lines up. */
+int emit_kept(const struct window *w, const struct event *ev);
 /* Derived events (EV_MESSAGE, EV_COLLECTIVE): kept when they belong to the window; neither
  * clipped nor counted as events. */
 void emit_derived(struct pipeline *pl, struct event *ev);

@@ -220,6 +220,7 @@ struct device_info {
 	struct tprof_devop op;
 	struct thread *launcher;         /* the thread that launched it, when known */
 	int64_t launch_ns;               /* its launch, from the trace start */
+	int launch_kept;                 /* the window kept the launching call: it is drawn */
 };
 
 #define EVF_UNFINISHED 0x1  /* never closed: ends where its process's data ends */

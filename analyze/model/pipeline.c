@@ -303,6 +303,8 @@ static void on_device(struct pipeline *pl, struct proc *p, const struct tprof_re
 	const struct stream *ls = proc_stream_find(p, di.op.launch_stream);
 	di.launcher = ls ? p->threads[ls->index] : NULL;
 	di.launch_ns = timebase_global(&p->tb, di.op.launch_t0, &cursor) - base;
+	di.launch_kept = emit_kept(&pl->win, &(struct event){ .kind = EV_CALL, .t0 = di.launch_ns,
+							       .t1 = di.launch_ns });
 	int64_t t0 = timebase_global_mono(&p->tb, di.op.start_ns);
 	int64_t t1 = timebase_global_mono(&p->tb, di.op.end_ns);
 	if (t1 > p->end_ns)

@@ -13,6 +13,8 @@
 
 #include "scene-halves.h"
 
+enum { END_THREAD = 1, END_STREAM };   /* where an end lies: struct flow_end */
+
 struct halves {
 	struct pack *to;                /* by analysis process */
 };
@@ -92,7 +94,7 @@ static void unpack_args(struct unpack *u, struct scene_args *a)
 	}
 }
 
-void halves_add(struct halves **hp, int reader, int end, const struct thread *th,
+void halves_add(struct halves **hp, int reader, int end, const struct flow_end *e,
 		const struct scene_flow *f)
 {
 	if (reader < 0 || reader >= par_size())
@@ -108,8 +110,11 @@ void halves_add(struct halves **hp, int reader, int end, const struct thread *th
 	pack_cstr(b, f->key);
 	pack_cstr(b, f->cat);
 	pack_cstr(b, f->name);
-	pack_i64(b, th->proc->index);
-	pack_i64(b, th->tid);
+	pack_i64(b, e->proc->index);
+	pack_u64(b, e->thread ? END_THREAD : END_STREAM);
+	pack_i64(b, e->thread ? e->thread->tid : 0);
+	pack_u64(b, e->device);
+	pack_u64(b, e->stream);
 	pack_i64(b, end == SF_FROM ? f->from_ts : f->to_ts);
 	pack_i64(b, f->to_t0);
 	pack_i64(b, f->to_t1);
@@ -137,15 +142,22 @@ static void draw(struct unpack *u, const struct trace *tr, struct tracks *tk,
 	f.key = unpack_cstr(u);
 	f.cat = unpack_cstr(u);
 	f.name = unpack_cstr(u);
-	int64_t index = unpack_i64(u), tid = unpack_i64(u), ts = unpack_i64(u);
+	int64_t index = unpack_i64(u);
+	uint64_t where = unpack_u64(u);
+	int64_t tid = unpack_i64(u);
+	uint32_t device = (uint32_t)unpack_u64(u);
+	uint64_t stream = unpack_u64(u);
+	int64_t ts = unpack_i64(u);
 	f.to_t0 = unpack_i64(u);
 	f.to_t1 = unpack_i64(u);
 	unpack_args(u, &a);
 	f.args = a.n ? &a : NULL;
 	if (u->short_read)
 		return;
-	struct thread *th = thread_of(tr, index, tid);
-	if (!th || (end != SF_FROM && end != SF_TO)) {
+	const struct proc *p = trace_proc_at(tr, index);
+	struct thread *th = where == END_THREAD ? thread_of(tr, index, tid) : NULL;
+	if (!p || (where == END_THREAD && !th) || (where != END_THREAD && where != END_STREAM) ||
+	    (end != SF_FROM && end != SF_TO)) {
 		++*lost;
 		return;
 	}
@@ -153,7 +165,7 @@ static void draw(struct unpack *u, const struct trace *tr, struct tracks *tk,
 		f.cat = "";
 	if (!f.name)
 		f.name = "";
-	struct track t = tracks_thread(tk, th, 1);
+	struct track t = th ? tracks_thread(tk, th, 1) : tracks_device(tk, p, device, stream, 0);
 	if (end == SF_FROM) {
 		f.from = t;
 		f.from_ts = ts;
@@ -185,8 +197,8 @@ void halves_exchange(struct halves *h, const struct trace *tr, struct tracks *tk
 	for (struct unpack u = unpack_of(got, total); unpack_more(&u);)
 		draw(&u, tr, tk, r, &lost);
 	if (lost)
-		diag_note("%" PRIu64 " arrow ends sent by the other analysis processes name a thread "
-			  "not read here; not drawn", lost);
+		diag_note("%" PRIu64 " arrow ends sent by the other analysis processes name a process "
+			  "or thread not read here; not drawn", lost);
 	free(got);
 	free(out);
 	free(in);

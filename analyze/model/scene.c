@@ -6,7 +6,6 @@
  * live here, so that every renderer of a scene sees the same layout.  A renderer that writes
  * each track in time order also hears what is still to come (announcements): the start of a
  * range, a device span a runtime holds to draw later, a request done inside a call. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,8 +37,6 @@ struct scene {
 	void *state[RT_MAX];
 	const struct trace *tr;
 	struct halves *halves;           /* --parallel: arrow ends other analysis processes draw */
-	uint64_t not_drawn;              /* arrows no one could draw (scene_flows_not_drawn) */
-	const char *not_drawn_what;
 };
 
 static inline struct track thread_track(struct scene *s, const struct thread *th, int api)
@@ -86,29 +83,34 @@ void scene_flow(struct scene *s, const char *key, const char *cat, const char *n
 	s->r.ops->flow(s->r.priv, &f);
 }
 
-/* One end of an arrow on thread th's call track: drawn here, or sent to the analysis process
- * that reads th. */
-static void half(struct scene *s, struct scene_flow *f, const struct thread *th, int end)
+static struct track end_track(struct scene *s, const struct flow_end *e)
 {
-	if (th->proc->remote) {
-		halves_add(&s->halves, trace_reader_of(s->tr, th->proc->index), end, th, f);
+	return e->thread ? tracks_thread(s->tracks, e->thread, 1)
+			 : tracks_device(s->tracks, e->proc, e->device, e->stream, 0);
+}
+
+/* One end of an arrow: drawn here, or sent to the analysis process that reads its process. */
+static void half(struct scene *s, struct scene_flow *f, const struct flow_end *e, int end)
+{
+	if (e->proc->remote) {
+		halves_add(&s->halves, trace_reader_of(s->tr, e->proc->index), end, e, f);
 		return;
 	}
 	f->half = end;
 	if (end == SF_FROM)
-		f->from = tracks_thread(s->tracks, th, 1);
+		f->from = end_track(s, e);
 	else
-		f->to = tracks_thread(s->tracks, th, 1);
+		f->to = end_track(s, e);
 	s->r.ops->flow(s->r.priv, f);
 }
 
-void scene_thread_flow(struct scene *s, const char *key, const char *cat, const char *name,
-		       const struct thread *from, int64_t from_ts, const struct thread *to,
-		       int64_t to_ts, int64_t to_t0, int64_t to_t1, const struct scene_args *args)
+void scene_flow_between(struct scene *s, const char *key, const char *cat, const char *name,
+			struct flow_end from, int64_t from_ts, struct flow_end to, int64_t to_ts,
+			int64_t to_t0, int64_t to_t1, const struct scene_args *args)
 {
-	if (!from->proc->remote && !to->proc->remote) {
-		scene_flow(s, key, cat, name, tracks_thread(s->tracks, from, 1), from_ts,
-			   tracks_thread(s->tracks, to, 1), to_ts, to_t0, to_t1, args);
+	if (!from.proc->remote && !to.proc->remote) {
+		scene_flow(s, key, cat, name, end_track(s, &from), from_ts, end_track(s, &to), to_ts,
+			   to_t0, to_t1, args);
 		return;
 	}
 	if (!s->r.ops->flow)
@@ -116,14 +118,8 @@ void scene_thread_flow(struct scene *s, const char *key, const char *cat, const 
 	struct scene_flow f = { .id = flow_id(s), .key = key, .cat = cat, .name = name,
 				.from_ts = from_ts, .to_ts = to_ts, .to_t0 = to_t0, .to_t1 = to_t1,
 				.args = args };
-	half(s, &f, from, SF_FROM);
-	half(s, &f, to, SF_TO);
-}
-
-void scene_flows_not_drawn(struct scene *s, uint64_t n, const char *what)
-{
-	s->not_drawn += n;
-	s->not_drawn_what = what;
+	half(s, &f, &from, SF_FROM);
+	half(s, &f, &to, SF_TO);
 }
 
 int64_t scene_flow_ts(int64_t t, int64_t t0, int64_t t1)
@@ -195,7 +191,7 @@ static void draw_device(struct scene *s, const struct event *ev)
 				 .name = ev->name, .track = tr, .proc = ev->proc, .t0 = ev->t0,
 				 .t1 = ev->t1, .args = &a, .ev = ev };
 	scene_item(s, &it);
-	if (di->corr && di->launcher)
+	if (di->corr && di->launcher && di->launch_kept)
 		scene_launch_flow(s, ev->proc, di->corr, 0, tracks_thread(s->tracks, di->launcher, 1),
 				  tr, di->launch_ns, ev->t0, ev->t1);
 }
@@ -315,14 +311,18 @@ static void announce(struct scene *s, const struct event *ev)
 	s->r.ops->item(s->r.priv, &it);
 }
 
-/* A device span a runtime took to draw later: it will come on its stream's track. */
+/* A device span a runtime took to draw later: it will come on its stream's track, made now,
+ * so that a process's streams are numbered and ordered as their work came whenever a runtime
+ * draws it (under --parallel an NCCL span read here may be drawn only at the end, with a
+ * copy of its instance); announced to a renderer that asks. */
 static void held(struct scene *s, const struct event *ev)
 {
 	const struct device_info *di = ev->dev;
 	int copy = di->kind == TPROF_DEVOP_COPY || di->kind == TPROF_DEVOP_MEMSET;
-	struct scene_item it = { .kind = SI_HELD, .cat = "held", .name = ev->name,
-				 .track = tracks_device(s->tracks, ev->proc, di->op.device,
-							di->op.stream, copy),
+	struct track tr = tracks_device(s->tracks, ev->proc, di->op.device, di->op.stream, copy);
+	if (!s->announce)
+		return;
+	struct scene_item it = { .kind = SI_HELD, .cat = "held", .name = ev->name, .track = tr,
 				 .proc = ev->proc, .t0 = ev->t0, .t1 = ev->t1, .ev = ev };
 	s->r.ops->item(s->r.priv, &it);
 }
@@ -364,7 +364,7 @@ static void on_event(void *priv, const struct event *ev)
 			unsigned k = s->want[ev->kind][i];
 			uint64_t before = s->items;
 			if (s->rts[k]->scene_event(s, ev, k)) {
-				if (ev->kind == EV_DEVICE && s->items == before && s->announce)
+				if (ev->kind == EV_DEVICE && s->items == before)
 					held(s, ev);
 				return;
 			}
@@ -379,25 +379,9 @@ static int end(void *priv, const struct trace *tr)
 	for (unsigned i = 0; i < s->nrts; i++)
 		if (s->rts[i]->scene_end)
 			s->rts[i]->scene_end(s, i);
-	int refused = 0;
-	if (par_size() > 1 && s->r.ops->flow) {
+	if (par_size() > 1 && s->r.ops->flow)
 		halves_exchange(s->halves, tr, s->tracks, s->r);
-		uint64_t missed = s->not_drawn;
-		par_sum_u64(&missed, 1);
-		refused = missed > 0;
-		int64_t says = s->not_drawn ? par_rank() : par_size();   /* one line for the job */
-		par_min_i64(&says, 1);
-		if (refused && says == par_rank())
-			diag_error("--parallel: %" PRIu64 " %s between processes that different analysis "
-				   "processes read cannot be drawn in parallel yet; run tprof-analyze as "
-				   "one process (without mpirun) for this trace", missed,
-				   s->not_drawn_what ? s->not_drawn_what : "arrows");
-	}
-	if (refused && s->r.ops->fail)
-		s->r.ops->fail(s->r.priv);
 	int rc = s->r.ops->end(s->r.priv, tr, s->tracks);
-	if (refused)
-		rc = -2;
 	tracks_free(s->tracks);
 	free(s);
 	return rc;

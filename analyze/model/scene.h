@@ -92,9 +92,6 @@ struct scene_ops {
 	int (*begin)(void *priv, const struct trace *tr, struct tracks *tracks);
 	void (*item)(void *priv, const struct scene_item *it);
 	void (*flow)(void *priv, const struct scene_flow *fl);   /* NULL: draws no arrows */
-	/* What was drawn will not be kept (an arrow could not be drawn, scene.c): end() then
-	 * says nothing was written.  NULL: nothing to do. */
-	void (*fail)(void *priv);
 	/* Finishes and frees priv; called once after begin, even a failed one. */
 	int (*end)(void *priv, const struct trace *tr, struct tracks *tracks);
 	/* The bytes of the trace written so far, before any compression (what --split size:
@@ -125,15 +122,28 @@ void scene_item(struct scene *s, const struct scene_item *it);
 void scene_flow(struct scene *s, const char *key, const char *cat, const char *name,
 		struct track from, int64_t from_ts, struct track to, int64_t to_ts, int64_t to_t0,
 		int64_t to_t1, const struct scene_args *args);
-/* A flow from a call on thread `from` to a call on thread `to` (their call tracks).  Under
- * --parallel an end on a thread another analysis process reads is drawn by that one. */
-void scene_thread_flow(struct scene *s, const char *key, const char *cat, const char *name,
-		       const struct thread *from, int64_t from_ts, const struct thread *to,
-		       int64_t to_ts, int64_t to_t0, int64_t to_t1, const struct scene_args *args);
-/* Arrows a runtime could not draw because their ends are read by different analysis
- * processes and it cannot yet send them there: a renderer that draws arrows then fails
- * (exit status 2) rather than leave them out. */
-void scene_flows_not_drawn(struct scene *s, uint64_t n, const char *what);
+/* One end of an arrow between processes: a thread's call track, or a device stream's track
+ * (the process's own, as tracks_device draws it). */
+struct flow_end {
+	const struct proc *proc;
+	const struct thread *thread;     /* NULL: the stream's track */
+	uint32_t device;
+	uint64_t stream;
+};
+static inline struct flow_end flow_end_thread(const struct thread *th)
+{
+	return (struct flow_end){ .proc = th->proc, .thread = th };
+}
+static inline struct flow_end flow_end_stream(const struct proc *p, uint32_t device, uint64_t stream)
+{
+	return (struct flow_end){ .proc = p, .device = device, .stream = stream };
+}
+/* A flow between two ends, as scene_flow.  Under --parallel an end in a process another
+ * analysis process reads is drawn by that one (its half, model/scene-halves.h): one analysis
+ * process decides each such arrow. */
+void scene_flow_between(struct scene *s, const char *key, const char *cat, const char *name,
+			struct flow_end from, int64_t from_ts, struct flow_end to, int64_t to_ts,
+			int64_t to_t0, int64_t to_t1, const struct scene_args *args);
 /* The launch arrow from the call on `from` that entered at `launch` to the device span
  * [t0, t1] it started on `to`: inside both, never ending before it starts.  Its key is the
  * process index and correlation, with ".k" for the k-th span of one launch (k > 0). */

@@ -9,15 +9,19 @@
 # finds equal to them: a job of processes without MPI (HIP kernels and copies, steps, marks,
 # counters, ranges across threads), a generated MPI job of 12 ranks on two hosts,
 # apps/mpi-pattern and apps/mpi-rma (one-sided arrows) under Open MPI, apps/mpich-pattern
-# under MPICH, K = 2 to 4 under both launchers.  What is not done in parallel yet is refused
-# with one line, exit status 2 and nothing written: NCCL instances whose launches two
-# analysis processes read, SQLite, --split, --group-by domain.
+# under MPICH, and NCCL jobs whose collectives and sends span analysis processes (arrows
+# between device spans on two sides): a generated one, apps/nccl-synth's, apps/nccl-ranks
+# over the stand-in NCCL on 4 ranks of Open MPI; K = 2 to 4 under both launchers.  What is
+# not done in parallel yet is refused with one line, exit status 2 and nothing written:
+# SQLite, --split, --group-by domain.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
+need_mpi apps/mpi-pattern apps/mpi-rma apps/nccl-ranks
+[ -e "$STANDIN_LIBDIR/libnccl.so.2" ] || skip_all "no stand-in NCCL (configure found no usable HIP headers)"
 GEN="$top_builddir/tests/tools/gen-profile"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 21
+plan 29
 
 cat >"$T/job.sh" <<EOF2
 "$APPS/hip-multi" 3 &
@@ -30,27 +34,30 @@ wait
 EOF2
 "$INSPECT" -o "$T/mix" -- sh "$T/job.sh" >/dev/null 2>&1
 ok $? "a job of six processes without MPI runs under tprof-inspect"
-"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null
-ok $? "a generated MPI job of 12 ranks on two hosts and a generated NCCL job of 4 ranks are written"
+"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null &&
+	"$APPS/nccl-synth" "$T/nsynth" >/dev/null
+ok $? "a generated MPI job of 12 ranks on two hosts, a generated NCCL job of 4 ranks and nccl-synth's job are written"
 # shellcheck disable=SC2086
-for app in mpi-pattern mpi-rma; do
+for app in mpi-pattern mpi-rma nccl-ranks; do
 	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
 done
-ok $? "mpi-pattern and mpi-rma run on 4 ranks of Open MPI under tprof-inspect"
+ok $? "mpi-pattern, mpi-rma and nccl-ranks run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
 
-for d in mix gen mpi-pattern mpi-rma mpich; do
+for d in mix gen mpi-pattern mpi-rma mpich nccl nsynth nccl-ranks; do
 	"$ANALYZE" "$T/$d" -o "$T/$d.json" 2>"$T/$d.log" || break
 done
 ok $? "the serial Chrome traces are written"
 
 # parts NAME K FORMAT EXT LAUNCHER...: K analysis processes write NAME's FORMAT trace in K
-# parts (N.K.part-NNNN.EXT, N.K.index.json), saying so in one line and nothing else.
+# parts (N.K.part-NNNN.EXT, N.K.index.json), saying so in one line and nothing else; with
+# the options in $WINDOW (NAME's serial trace was written with them too).
 parts() {
 	_pt_name=$1 _pt_k=$2 _pt_fmt=$3 _pt_ext=$4
 	shift 4
-	"$@" -np "$_pt_k" "$ANALYZE" --parallel "$T/$_pt_name" --format "$_pt_fmt" \
+	# shellcheck disable=SC2086
+	"$@" -np "$_pt_k" "$ANALYZE" --parallel "$T/${_pt_name%%@*}" $WINDOW --format "$_pt_fmt" \
 		-o "$T/$_pt_fmt/$_pt_name.$_pt_k.$_pt_ext" >"$T/$_pt_fmt/$_pt_name.$_pt_k.out" \
 		2>"$T/$_pt_fmt/$_pt_name.$_pt_k.log"
 	_pt_rc=$?
@@ -62,6 +69,7 @@ parts() {
 		"$PY" -B "$CHECKS" index "$T/$_pt_fmt/$_pt_name.$_pt_k.index.json" "$_pt_k" "$_pt_fmt"
 }
 mkdir -p "$T/chrome" "$T/perfetto"
+WINDOW=
 # same NAME K LAUNCHER...: the Chrome parts, then the Perfetto parts, of NAME by K processes.
 same() {
 	_sm_name=$1 _sm_k=$2
@@ -92,7 +100,27 @@ same gen 4 "$MPIRUN_MPICH"
 same mpi-pattern 3 $OMPI
 same mpi-rma 2 $OMPI
 same mpich 2 "$MPIRUN_MPICH"
+same nccl 2 $OMPI
+same nsynth 3 "$MPIRUN_MPICH"
+same nccl-ranks 3 $OMPI
 }
+# A window that starts inside an NCCL instance: the ranks whose spans started before it lose
+# them (their arrows go to their calls, or nowhere), those of the others are kept, whichever
+# analysis process read them.
+WINDOW=$("$PY" -B -c '
+import collections, json, sys
+starts = collections.defaultdict(set)
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e["ph"] == "X" and e.get("cat") == "collective" and "nccl_instance" in e["args"]:
+        starts[e["args"]["nccl_instance"]].add(e["ts"])
+ts = next(sorted(v) for v in starts.values() if len(v) >= 3)
+print("--start %.3f --end %.3f" % ((ts[0] + ts[1]) / 2, ts[-1] + 100000))' "$T/nccl-ranks.json")
+# shellcheck disable=SC2086
+"$ANALYZE" "$T/nccl-ranks" $WINDOW -o "$T/nccl-ranks@window.json" 2>"$T/window.log" &&
+	grep -q '"ph": *"s", *"cat": *"nccl"\|"cat": *"nccl", *"ph": *"s"' "$T/nccl-ranks@window.json"
+ok $? "nccl-ranks with a window that starts inside an instance ($WINDOW): serial trace written, with NCCL arrows"
+# shellcheck disable=SC2086
+same nccl-ranks@window 2 $OMPI
 
 # refused NAME ARGS...: exit status 2, one line (PATTERN), no output named OUT.*
 refused() {
@@ -106,9 +134,6 @@ refused() {
 		grep -q "^tprof-analyze: --parallel: $_rf_pat" "$T/rf.err" && ! [ -s "$T/rf.out" ] &&
 		! ls "$T/$_rf_out"* "$T/${_rf_out%.*}".* >/dev/null 2>&1
 }
-refused "[0-9][0-9]* NCCL instances with arrows between processes that different analysis processes read cannot be drawn in parallel yet; run tprof-analyze as one process (without mpirun) for this trace\$" \
-	rf-nccl.json "$T/nccl"
-ok $? "NCCL instances whose launches two analysis processes read: refused, one line, nothing written"
 refused "the analysis processes write the summary, OTF2 archives and Chrome or Perfetto parts, not SQLite databases yet" \
 	rf-gen.sqlite "$T/gen" --format sqlite &&
 	refused "--split is not computed in parallel yet" rf-gs.json "$T/gen" --split steps:2 &&

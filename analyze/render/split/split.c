@@ -365,14 +365,8 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	return rc;
 }
 
-/* None of the parts is kept: no index, no report. */
-static void fail(void *priv)
-{
-	((struct split *)priv)->failed = 1;
-}
-
 static const struct scene_ops split_ops = { .name = "split", .begin = begin, .item = item,
-					    .flow = flow, .fail = fail, .end = end };
+					    .flow = flow, .end = end };
 
 struct scene_renderer render_split(const char *path, const struct split_opts *o,
 				   split_make_fn make, void *ctx)

@@ -138,10 +138,11 @@ static void message(struct scene *s, const struct event *ev)
 	sa_i64(&a, "tag", m->tag);
 	char key[32];
 	snprintf(key, sizeof(key), "m%llu", (unsigned long long)m->id);
-	scene_thread_flow(s, key, "mpi", "message", m->sthread,
-			  scene_flow_ts(m->send_t0, m->send_t0, m->send_t1), m->rthread,
-			  scene_flow_ts(m->recv_done, m->recv_t0, m->recv_t1), m->recv_t0, m->recv_t1,
-			  &a);
+	scene_flow_between(s, key, "mpi", "message", flow_end_thread(m->sthread),
+			   scene_flow_ts(m->send_t0, m->send_t0, m->send_t1),
+			   flow_end_thread(m->rthread),
+			   scene_flow_ts(m->recv_done, m->recv_t0, m->recv_t1), m->recv_t0, m->recv_t1,
+			   &a);
 }
 
 /* From the last member's entry to the exit of every member that left after it came. */
@@ -165,8 +166,8 @@ static void collective(struct scene *s, const struct event *ev)
 		sa_u64(&a, "seq", ci->seq);
 		char key[48];
 		snprintf(key, sizeof(key), "c%llu.%u", (unsigned long long)ci->id, k);
-		scene_thread_flow(s, key, "mpi", "collective", lm->thread, from, mb->done_thread, to,
-				  mb->done_t0, mb->done_t1, &a);
+		scene_flow_between(s, key, "mpi", "collective", flow_end_thread(lm->thread), from,
+				   flow_end_thread(mb->done_thread), to, mb->done_t0, mb->done_t1, &a);
 	}
 }
 
@@ -186,9 +187,9 @@ static void rma(struct scene *s, const struct event *ev)
 	sa_i64(&a, "target", ri->target);
 	char key[32];
 	snprintf(key, sizeof(key), "r%llu", (unsigned long long)ri->id);
-	scene_thread_flow(s, key, "mpi", "rma", ri->othread,
-			  scene_flow_ts(ri->o_t0, ri->o_t0, ri->o_t1), ri->tthread,
-			  scene_flow_ts(ri->t_at, ri->t_t0, ri->t_t1), ri->t_t0, ri->t_t1, &a);
+	scene_flow_between(s, key, "mpi", "rma", flow_end_thread(ri->othread),
+			   scene_flow_ts(ri->o_t0, ri->o_t0, ri->o_t1), flow_end_thread(ri->tthread),
+			   scene_flow_ts(ri->t_at, ri->t_t0, ri->t_t1), ri->t_t0, ri->t_t1, &a);
 }
 
 int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self)

@@ -292,11 +292,13 @@ static void match_add(struct nccl_state *s, struct rank_launch *x, uint32_t opi)
 
 /* ---- what the pipeline hands over -------------------------------------------------------- */
 
-static void launching_call(struct rank_launch *x, const struct event *ev, uint64_t corr)
+static void launching_call(struct pipeline *pl, struct rank_launch *x, const struct event *ev,
+			   uint64_t corr)
 {
 	x->L.thread = ev->thread;
 	x->L.t0 = ev->t0;
 	x->L.t1 = ev->t1;
+	x->L.call_kept = emit_kept(&pl->win, ev);
 	x->L.corr = corr;
 }
 
@@ -371,7 +373,7 @@ void nccl_call(struct pipeline *pl, const struct event *ev)
 		x = launch_get(s, ev->proc, aux ? aux : corr, aux ? aux : corr);
 		if (--x->depth > 0 || x->closed)
 			return;
-		launching_call(x, ev, corr);
+		launching_call(pl, x, ev, corr);
 		close_launch(s, x);
 		return;
 	default:
@@ -386,7 +388,7 @@ void nccl_call(struct pipeline *pl, const struct event *ev)
 		return;
 	}
 	x = launch_get(s, ev->proc, corr, 0);
-	launching_call(x, ev, corr);
+	launching_call(pl, x, ev, corr);
 	add_op(s, x, ev);
 	close_launch(s, x);
 }
@@ -402,7 +404,8 @@ void nccl_device(struct pipeline *pl, const struct event *ev)
 		x->capspans = x->capspans ? x->capspans * 2 : 2;
 		x->spans = xreallocarray(x->spans, x->capspans, sizeof(*x->spans));
 	}
-	x->spans[x->nspans++] = (struct nccl_span){ di->op.stream, di->op.device, ev->name, ev->t0, ev->t1 };
+	x->spans[x->nspans++] = (struct nccl_span){ di->op.stream, di->op.device, ev->name, ev->t0,
+						     ev->t1, emit_kept(&pl->win, ev) };
 	if (x->nspans == 1)
 		x->dcoll = *c;
 	if (!x->L.corr)
@@ -888,6 +891,7 @@ static void launch_pack(struct pack *b, const struct rank_launch *x)
 	pack_u64(b, x->L.corr);
 	pack_i64(b, x->L.t0);
 	pack_i64(b, x->L.t1);
+	pack_u64(b, (uint64_t)x->L.call_kept);
 	pack_bytes(b, &x->dcoll, sizeof(x->dcoll));
 	nccl_ops_pack(b, x->ops, x->nops);
 	nccl_spans_pack(b, x->spans, x->nspans);
@@ -900,6 +904,7 @@ struct sent {
 	uint64_t key, group, order, corr;
 	int closed;
 	int64_t t0, t1;
+	int call_kept;
 	struct tprof_devop_coll dcoll;
 	struct nccl_op *ops;
 	uint32_t nops;
@@ -921,6 +926,7 @@ static int launch_unpack(struct unpack *u, struct sent *x)
 	x->corr = unpack_u64(u);
 	x->t0 = unpack_i64(u);
 	x->t1 = unpack_i64(u);
+	x->call_kept = unpack_u64(u) != 0;
 	unpack_bytes(u, &x->dcoll, sizeof(x->dcoll));
 	x->ops = nccl_ops_unpack(u, &x->nops);
 	x->spans = nccl_spans_unpack(u, &x->nspans);
@@ -953,6 +959,7 @@ static void replay(struct nccl_state *s, struct sent *y)
 		x->L.thread = remote_thread(s->remotes, y->index, y->rank, (int32_t)y->tid);
 		x->L.t0 = y->t0;
 		x->L.t1 = y->t1;
+		x->L.call_kept = y->call_kept;
 	}
 	x->spans = y->spans;
 	x->nspans = x->capspans = y->nspans;

@@ -50,6 +50,7 @@ static void pack_launch(struct pack *b, const struct nccl_launch *l)
 	pack_u64(b, l->group);
 	pack_i64(b, l->t0);
 	pack_i64(b, l->t1);
+	pack_u64(b, (uint64_t)l->call_kept);
 	pack_i64(b, l->rank);
 	pack_i64(b, l->nranks);
 	pack_u64(b, l->comm);
@@ -162,6 +163,7 @@ static int emit_copy(struct pipeline *pl, struct unpack *u, struct u64map *mine,
 		l->group = unpack_u64(u);
 		l->t0 = unpack_i64(u);
 		l->t1 = unpack_i64(u);
+		l->call_kept = unpack_u64(u) != 0;
 		l->rank = (int32_t)unpack_i64(u);
 		l->nranks = (int32_t)unpack_i64(u);
 		l->comm = unpack_u64(u);

@@ -54,6 +54,8 @@ struct nccl_span {
 	uint32_t device;
 	uint32_t name;                   /* the DEVICE record's name */
 	int64_t t0, t1;
+	int kept;                        /* the window kept it: the scene of the analysis
+					  * process that read it draws it */
 };
 
 /* One rank's launch: an operation outside a group, or a group and its ncclGroupEnd. */
@@ -64,6 +66,7 @@ struct nccl_launch {
 	uint64_t group;                  /* the group id, 0 outside a group */
 	int64_t t0, t1;                  /* the launching call (the operation, or the outermost
 					  * ncclGroupEnd); valid when thread is set */
+	int call_kept;                   /* the window kept that call: it is drawn */
 	int32_t rank, nranks;            /* in the communicator of its first operation */
 	uint64_t comm;
 	const struct nccl_op *ops;       /* in call order */

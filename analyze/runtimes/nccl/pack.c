@@ -69,12 +69,13 @@ void nccl_spans_pack(struct pack *b, const struct nccl_span *spans, uint32_t n)
 		pack_name(b, sp->name);
 		pack_i64(b, sp->t0);
 		pack_i64(b, sp->t1);
+		pack_u64(b, (uint64_t)sp->kept);
 	}
 }
 
 struct nccl_span *nccl_spans_unpack(struct unpack *u, uint32_t *n)
 {
-	*n = (uint32_t)unpack_count(u, 5 * sizeof(uint64_t));
+	*n = (uint32_t)unpack_count(u, 6 * sizeof(uint64_t));
 	struct nccl_span *spans = xcalloc(*n ? *n : 1, sizeof(*spans));
 	for (uint32_t i = 0; i < *n; i++) {
 		struct nccl_span *sp = &spans[i];
@@ -83,6 +84,7 @@ struct nccl_span *nccl_spans_unpack(struct unpack *u, uint32_t *n)
 		sp->name = unpack_name(u);
 		sp->t0 = unpack_i64(u);
 		sp->t1 = unpack_i64(u);
+		sp->kept = unpack_u64(u) != 0;
 	}
 	return spans;
 }

@@ -13,7 +13,10 @@
  * ranks that would end before it starts (the device clocks of two hosts disagree) is left
  * out and counted.  A launch that has no span (untimed, or lost) takes part with its call.
  * Spans still held at the end are written unmatched.  Memory follows the collectives in
- * flight. */
+ * flight.  Under --parallel every analysis process that read a launch draws its spans (from
+ * the instance or a copy of it, runtimes/nccl/copies.c), and the one that matched the instance
+ * draws its arrows: an end on a rank read elsewhere binds to that rank's span as the window
+ * kept it there (its times travel with the instance) and is drawn there, as a half. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,22 +245,22 @@ static void write_span(struct scene *sc, struct held *h, const struct nccl_inst 
 				 .args = &a, .ev = &h->ev };
 	scene_item(sc, &it);
 	const struct device_info *di = &h->di;
-	if (di->corr && di->launcher)
+	if (di->corr && di->launcher && di->launch_kept)
 		scene_launch_flow(sc, h->ev.proc, di->corr, k,
 				  tracks_thread(scene_tracks(sc), di->launcher, 1), tr, di->launch_ns,
 				  h->ev.t0, h->ev.t1);
 }
 
 /* Where an arrow of launch l binds: its span on `stream` (any span when none is there), or
- * its call when it has no span drawn. */
+ * its call when it has no span drawn (and the call is). */
 struct anchor {
 	int ok;
-	struct track tr;
+	struct flow_end at;
 	int64_t t0, t1;
 };
 
-static struct anchor anchor_of(struct scene *sc, const struct nccl_launch *l,
-			       struct anchor *spans, uint64_t stream)
+static struct anchor anchor_of(const struct nccl_launch *l, const struct anchor *spans,
+			       uint64_t stream)
 {
 	for (uint32_t k = 0; k < l->nspans; k++)
 		if (spans[k].ok && l->spans[k].stream == stream)
@@ -265,46 +268,51 @@ static struct anchor anchor_of(struct scene *sc, const struct nccl_launch *l,
 	for (uint32_t k = 0; k < l->nspans; k++)
 		if (spans[k].ok)
 			return spans[k];
-	if (l->thread)
-		return (struct anchor){ 1, tracks_thread(scene_tracks(sc), l->thread, 1), l->t0, l->t1 };
+	if (l->thread && l->call_kept)
+		return (struct anchor){ 1, flow_end_thread(l->thread), l->t0, l->t1 };
 	return (struct anchor){ 0 };
 }
 
-static void instance(struct scene *sc, struct nccl_scene *s, const struct event *ev)
+/* Draws the spans of launch l held here (a launch another analysis process read is drawn
+ * there, when the window kept its spans); sp: where each was drawn. */
+static void launch_spans(struct scene *sc, struct nccl_scene *s, const struct nccl_inst *in,
+			 const struct nccl_launch *l, struct anchor *sp)
 {
-	const struct nccl_inst *in = nccl_inst_of(ev);
-	uint32_t nspans = 0;
-	for (uint32_t i = 0; i < in->nl; i++)
-		nspans += in->l[i].nspans;
-	/* Where each launch's spans were drawn (spans the window dropped were not held). */
-	struct anchor *sp = xcalloc(nspans ? nspans : 1, sizeof(*sp));
-	uint32_t *first = xcalloc(in->nl ? in->nl : 1, sizeof(*first));
-	uint32_t at = 0;
-	int any_coll = 0, remote = 0;
-	for (uint32_t i = 0; i < in->nl; i++)
-		remote |= in->l[i].proc->remote;
-	for (uint32_t i = 0; i < in->nl; i++) {
-		const struct nccl_launch *l = &in->l[i];
-		first[i] = at;
-		for (uint32_t k = 0; k < l->nops; k++)
-			any_coll |= nccl_op_is_coll(l->ops[k].op);
-		for (uint32_t k = 0; k < l->nspans; k++, at++) {
-			struct held *h = take(s, l->proc->index, l->corr, l->spans[k].stream);
-			if (!h)
-				continue;
-			write_span(sc, h, in, l, k);
-			sp[at] = (struct anchor){ 1, span_track(sc, h), h->ev.t0, h->ev.t1 };
-			free(h);
+	for (uint32_t k = 0; k < l->nspans; k++) {
+		const struct nccl_span *x = &l->spans[k];
+		if (l->proc->remote) {
+			if (x->kept)
+				sp[k] = (struct anchor){ 1, flow_end_stream(l->proc, x->device, x->stream),
+							 x->t0, x->t1 };
+			continue;
 		}
+		struct held *h = take(s, l->proc->index, l->corr, x->stream);
+		if (!h)
+			continue;
+		write_span(sc, h, in, l, k);
+		sp[k] = (struct anchor){ 1, flow_end_stream(h->ev.proc, h->di.op.device, h->di.op.stream),
+					 h->ev.t0, h->ev.t1 };
+		free(h);
 	}
-	if (remote && !in->copy && ((any_coll && in->nl > 1) || in->nlinks))
-		scene_flows_not_drawn(sc, 1, "NCCL instances with arrows");
-	/* Collectives: from the start of the last rank to start to the end of every other. */
+}
+
+/* Launch i's anchor for a collective's arrow: on its first span's stream. */
+static struct anchor coll_anchor(const struct nccl_inst *in, uint32_t i, const struct anchor *sp,
+				 const uint32_t *first)
+{
+	const struct nccl_launch *l = &in->l[i];
+	return anchor_of(l, sp + first[i], l->nspans ? l->spans[0].stream : 0);
+}
+
+/* Collectives: from the start of the last rank to start to the end of every other. */
+static void coll_arrows(struct scene *sc, struct nccl_scene *s, const struct nccl_inst *in,
+			const struct anchor *sp, const uint32_t *first)
+{
 	uint32_t last = 0;
 	int have = 0;
 	struct anchor la = { 0 };
-	for (uint32_t i = 0; i < in->nl && any_coll && !remote; i++) {
-		struct anchor a = anchor_of(sc, &in->l[i], sp + first[i], in->l[i].nspans ? in->l[i].spans[0].stream : 0);
+	for (uint32_t i = 0; i < in->nl; i++) {
+		struct anchor a = coll_anchor(in, i, sp, first);
 		if (a.ok && (!have || a.t0 > la.t0)) {
 			la = a;
 			last = i;
@@ -313,7 +321,7 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 	}
 	char rank[32];
 	for (uint32_t i = 0; i < in->nl && have; i++) {
-		struct anchor a = anchor_of(sc, &in->l[i], sp + first[i], in->l[i].nspans ? in->l[i].spans[0].stream : 0);
+		struct anchor a = coll_anchor(in, i, sp, first);
 		int64_t from = scene_flow_ts(la.t0, la.t0, la.t1), to = scene_flow_ts(a.t1, a.t0, a.t1);
 		if (i == last || !a.ok)
 			continue;
@@ -327,13 +335,19 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 		arg_rank_of(&fa, "last_to_start", in->l[last].rank, rank, sizeof(rank));
 		char key[48];
 		snprintf(key, sizeof(key), "n%llu.%u", (unsigned long long)in->id, i);
-		scene_flow(sc, key, "nccl", "collective", la.tr, from, a.tr, to, a.t0, a.t1, &fa);
+		scene_flow_between(sc, key, "nccl", "collective", la.at, from, a.at, to, a.t0, a.t1,
+				   &fa);
 	}
-	/* Sends matched with their receives. */
-	for (uint32_t k = 0; k < in->nlinks && !remote; k++) {
+}
+
+/* Sends matched with their receives. */
+static void send_arrows(struct scene *sc, struct nccl_scene *s, const struct nccl_inst *in,
+			const struct anchor *sp, const uint32_t *first)
+{
+	for (uint32_t k = 0; k < in->nlinks; k++) {
 		const struct nccl_link *lk = &in->links[k];
-		struct anchor a = anchor_of(sc, &in->l[lk->from], sp + first[lk->from], lk->from_stream);
-		struct anchor b = anchor_of(sc, &in->l[lk->to], sp + first[lk->to], lk->to_stream);
+		struct anchor a = anchor_of(&in->l[lk->from], sp + first[lk->from], lk->from_stream);
+		struct anchor b = anchor_of(&in->l[lk->to], sp + first[lk->to], lk->to_stream);
 		if (!a.ok || !b.ok)
 			continue;
 		int64_t from = scene_flow_ts(a.t0, a.t0, a.t1);
@@ -350,8 +364,35 @@ static void instance(struct scene *sc, struct nccl_scene *s, const struct event 
 		sa_u64(&fa, "seq", lk->seq);
 		char key[48];
 		snprintf(key, sizeof(key), "p%llu.%u", (unsigned long long)in->id, k);
-		scene_flow(sc, key, "nccl", "send", a.tr, from, b.tr, to, b.t0, b.t1, &fa);
+		scene_flow_between(sc, key, "nccl", "send", a.at, from, b.at, to, b.t0, b.t1, &fa);
 	}
+}
+
+/* An instance: its spans read here drawn, and, where it was matched (not in a copy: under
+ * --parallel, the analysis processes that read its other launches hold copies), the arrows
+ * between its ranks, an end in a process read elsewhere drawn there. */
+static void instance(struct scene *sc, struct nccl_scene *s, const struct event *ev)
+{
+	const struct nccl_inst *in = nccl_inst_of(ev);
+	uint32_t nspans = 0;
+	for (uint32_t i = 0; i < in->nl; i++)
+		nspans += in->l[i].nspans;
+	struct anchor *sp = xcalloc(nspans ? nspans : 1, sizeof(*sp));
+	uint32_t *first = xcalloc(in->nl ? in->nl : 1, sizeof(*first));
+	uint32_t at = 0;
+	int any_coll = 0;
+	for (uint32_t i = 0; i < in->nl; i++) {
+		const struct nccl_launch *l = &in->l[i];
+		first[i] = at;
+		for (uint32_t k = 0; k < l->nops; k++)
+			any_coll |= nccl_op_is_coll(l->ops[k].op);
+		launch_spans(sc, s, in, l, sp + at);
+		at += l->nspans;
+	}
+	if (!in->copy && any_coll)
+		coll_arrows(sc, s, in, sp, first);
+	if (!in->copy)
+		send_arrows(sc, s, in, sp, first);
 	free(sp);
 	free(first);
 }

@@ -9,11 +9,14 @@ processes wrote of a Chrome or Perfetto trace (one each, listed in an index).
                                half); the parts' events together (written to MERGED, one
                                Chrome trace) are the serial trace's: every slice, instant,
                                counter sample and arrow, on tracks of the same names and
-                               order, each arrow's two ends sharing one id
+                               order, each arrow's two ends sharing one id; only NCCL
+                               instance numbers may differ (an analysis process numbers
+                               the instances it matches)
 """
 import collections
 import json
 import os
+import re
 
 from checklib import fail, main
 import pftrace
@@ -44,6 +47,20 @@ def _events(path):
         return json.load(f)["traceEvents"]
 
 
+_INSTANCE = re.compile(r'"nccl_instance": [0-9]+')
+
+
+def _masked(view):
+    """The view with NCCL instance numbers left out of every argument list."""
+    def mask(x):
+        return _INSTANCE.sub('"nccl_instance": "#"', x) if isinstance(x, str) else x
+    out = collections.defaultdict(collections.Counter)
+    for what, c in view.items():
+        for k, n in c.items():
+            out[what][tuple(mask(x) for x in k)] += n
+    return out
+
+
 def same_chrome(serial, path, merged):
     d = _index(path)
     every = []
@@ -63,7 +80,7 @@ def same_chrome(serial, path, merged):
              (sum(v > 1 for v in ids.values()), len(starts - finishes), len(finishes - starts)))
     with open(merged, "w") as f:
         json.dump({"traceEvents": every}, f)
-    a, b = pftrace.chrome_view(serial), pftrace.chrome_view(merged)
+    a, b = _masked(pftrace.chrome_view(serial)), _masked(pftrace.chrome_view(merged))
     for what in ("processes", "tracks", "slices", "instants", "counters", "flows", "samples"):
         if a[what] != b[what]:
             fail("%s differ: %d serial, %d in the parts; only serial: %s; only in the parts: %s"
