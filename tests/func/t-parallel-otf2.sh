@@ -10,14 +10,16 @@
 # K = 1 to 4 under both launchers; NCCL jobs (a generated one, apps/nccl-synth's split
 # communicator, group of sends and instance one rank never joined), whose device spans get
 # their instance's figures wherever it was matched (only its number is the matching analysis
-# process's own).  One-sided windows are refused with one line, exit status 2, nothing
-# written.
+# process's own); one-sided windows (apps/mpi-rma under both launchers, apps/mpi-wins's on two
+# communicators, which the analysis processes meet in different orders: every other's
+# locations carry the mapping of their windows); MPI file I/O (apps/mpi-io: a shared file and
+# a file per rank, every other's handles mapped).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 22
+plan 26
 
 cat >"$T/job.sh" <<EOF2
 "$APPS/hip-multi" 3 &
@@ -34,14 +36,15 @@ ok $? "a job of six processes without MPI runs under tprof-inspect"
 	"$APPS/nccl-synth" "$T/nccl-synth" >/dev/null
 ok $? "a generated MPI job of 12 ranks on two hosts, a generated NCCL job of 4 ranks and nccl-synth's are written"
 # shellcheck disable=SC2086
-for app in mpi-comms mpi-pattern mpi-rma; do
+for app in mpi-comms mpi-pattern mpi-rma mpi-wins; do
 	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
-done
-ok $? "mpi-comms, mpi-pattern and mpi-rma run on 4 ranks of Open MPI under tprof-inspect"
+done &&
+	"$INSPECT" -o "$T/mpi-io" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/mpi-io" "$T/io.dat" >/dev/null 2>&1
+ok $? "mpi-comms, mpi-pattern, mpi-rma, mpi-wins and mpi-io run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
 
-for d in mix gen nccl nccl-synth mpi-comms mpi-pattern mpich; do
+for d in mix gen nccl nccl-synth mpi-comms mpi-pattern mpich mpi-rma mpi-wins mpi-io; do
 	"$ANALYZE" "$T/$d" --format otf2 -o "$T/$d.otf2" 2>"$T/$d.log" &&
 		otf2_print "$T/$d.otf2/traces.otf2" "$T/$d.s" || break
 done
@@ -86,15 +89,12 @@ same mpich 3 $OMPI
 same nccl 2 $OMPI
 same nccl 3 "$MPIRUN_MPICH"
 same nccl-synth 3 $OMPI
+same mpi-rma 2 $OMPI
+same mpi-rma 3 "$MPIRUN_MPICH"
+same mpi-wins 3 $OMPI
+same mpi-io 2 $OMPI
+same mpi-io 3 "$MPIRUN_MPICH"
 }
 check "location ids: each analysis process's own, the serial ones in one process" \
 	sh -c 'cmp -s "$1.defs" "$2.defs" && ! cmp -s "$1.defs" "$3.defs"' - "$T/mix.s" "$T/mix.1" "$T/mix.2"
-
-# shellcheck disable=SC2086
-$OMPI -np 2 "$ANALYZE" --parallel "$T/mpi-rma" --format otf2 -o "$T/rma.otf2" >"$T/rma.out" 2>"$T/rma.err"
-_rm_rc=$?
-check "one-sided windows: refused (exit status $_rm_rc), one line, nothing written" \
-	sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: " "$2")" = 1 ] &&
-		grep -q "^tprof-analyze: --parallel: OTF2: MPI one-sided windows are not written in parallel yet; run tprof-analyze as one process (without mpirun) for this archive\$" "$2" &&
-		! [ -s "$3" ] && ! ls "$4"* >/dev/null 2>&1' - "$_rm_rc" "$T/rma.err" "$T/rma.out" "$T/rma.otf2"
 finish

@@ -6,15 +6,20 @@
  * its Leave with the bytes done, or for a nonblocking one IoOperationIssued there and
  * IoOperationComplete where its request completed (render/otf2/mpi.c holds the request).
  * Handles and files get their refs as the events name them; the definitions are written at
- * the end (render/otf2/globaldefs.c). */
+ * the end (render/otf2/globaldefs.c).  Under --parallel the first analysis process makes
+ * every other's handles its own (render/otf2/unify.c), whose locations then carry the
+ * mapping; files are named, so each is one file in the archive whoever opened it. */
 #include <stdlib.h>
 
 #include "../../../common/xalloc.h"
 #include "../../util/grow.h"
+#include "../../util/pack.h"
 #include "../../util/u64map.h"
 #include "state.h"
 
 struct io_handle {
+	int proc;                        /* the process that opened it, and its number there */
+	uint32_t number;
 	uint32_t file;                   /* its file's ref */
 	uint32_t name;                   /* the file's name, a trace string id */
 	OTF2_CommRef comm;
@@ -51,9 +56,37 @@ OTF2_IoHandleRef otf2_io_handle(struct otf2 *o, int proc, uint32_t number, uint3
 		f = u64map_put(&x->file_of, name, (uint32_t)x->nfiles);
 	}
 	x->handles = util_grow(x->handles, &x->caphandles, x->nhandles, sizeof(*x->handles), 16);
-	x->handles[x->nhandles++] = (struct io_handle){ *f - 1, name, comm };
+	x->handles[x->nhandles++] = (struct io_handle){ proc, number, *f - 1, name, comm };
 	u64map_put(&x->handle_of, key, (uint32_t)x->nhandles);
 	return (OTF2_IoHandleRef)(x->nhandles - 1);
+}
+
+void otf2_io_pack(const struct otf2 *o, struct pack *b)
+{
+	const struct otf2_io *x = o->io;
+	size_t n = x ? x->nhandles : 0;
+	pack_u64(b, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct io_handle *h = &x->handles[i];
+		pack_i64(b, h->proc);
+		pack_u64(b, h->number);
+		pack_name(b, h->name);
+		pack_u64(b, h->comm);   /* communicators' refs are the same everywhere */
+	}
+}
+
+void otf2_io_replay(struct otf2 *o, struct unpack *u, struct otf2_idmaps *m)
+{
+	size_t n = unpack_count(u, 4 * sizeof(uint64_t));
+	m->n[OTF2_IDMAP_IO_HANDLE] = n;
+	m->v[OTF2_IDMAP_IO_HANDLE] = xcalloc(n ? n : 1, sizeof(uint32_t));
+	for (size_t i = 0; i < n && !u->short_read; i++) {
+		int proc = (int)unpack_i64(u);
+		uint32_t number = (uint32_t)unpack_u64(u);
+		uint32_t name = unpack_name(u);
+		OTF2_CommRef comm = (OTF2_CommRef)unpack_u64(u);
+		m->v[OTF2_IDMAP_IO_HANDLE][i] = otf2_io_handle(o, proc, number, name, comm);
+	}
 }
 
 void otf2_io_write_defs(struct otf2 *o, OTF2_GlobalDefWriter *gw)

@@ -307,16 +307,15 @@ static int parallel_unsupported(struct otf2 *o)
 {
 	if (par_size() < 2)
 		return 0;
-	int64_t has[3] = { o->callsites.n > 0, o->io != NULL, o->rma != NULL };
-	par_max_i64(has, 3);
-	const char *what = has[0] ? "CPU samples" : has[1] ? "MPI file I/O" : has[2] ? "MPI one-sided windows" : NULL;
-	if (what) {
-		if (par_rank() == 0)
-			diag_error("--parallel: OTF2: %s are not written in parallel yet; run "
-				   "tprof-analyze as one process (without mpirun) for this archive", what);
-		o->failed = 1;
-	}
-	return what != NULL;
+	int64_t samples = o->callsites.n > 0;
+	par_max_i64(&samples, 1);
+	if (!samples)
+		return 0;
+	if (par_rank() == 0)
+		diag_error("--parallel: OTF2: CPU samples are not written in parallel yet; run "
+			   "tprof-analyze as one process (without mpirun) for this archive");
+	o->failed = 1;
+	return 1;
 }
 
 static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks)

@@ -7,13 +7,17 @@
  * completed where a call completes them (a fence, an unlock, MPI_Win_complete, a flush: the
  * ones before it, whatever their target).  An operation's matching id is its number among
  * the process's operations on the window, so those a call completes are one range, which
- * the record kept for it holds (records may be written long after, render/otf2/records.c). */
+ * the record kept for it holds (records may be written long after, render/otf2/records.c).
+ * Windows are numbered in the order this analysis process met them; under --parallel the
+ * first makes every other's its own (render/otf2/unify.c), whose locations then carry the
+ * mapping. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../../../common/xalloc.h"
 #include "../../util/grow.h"
 #include "../../util/hindex.h"
+#include "../../util/pack.h"
 #include "state.h"
 
 struct rma_win {
@@ -51,20 +55,50 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h ^ h >> 29;
 }
 
-static uint32_t win_ref(struct otf2 *o, const struct msgpass *mp)
+/* The window `number` of communicator comm_id (OTF2's comm), its ref: made on first use. */
+static uint32_t win_intern(struct otf2 *o, uint64_t comm_id, int32_t number, OTF2_CommRef comm)
 {
 	struct otf2_rma *x = rma(o);
-	uint64_t h = mix(mix(7, mp->comm_id), (uint32_t)mp->window);
+	uint64_t h = mix(mix(7, comm_id), (uint32_t)number);
 	size_t at;
 	for (uint32_t id = hindex_first(&x->win_of, h, &at); id;
 	     id = hindex_next(&x->win_of, h, &at))
-		if (x->wins[id - 1].comm_id == mp->comm_id && x->wins[id - 1].number == mp->window)
+		if (x->wins[id - 1].comm_id == comm_id && x->wins[id - 1].number == number)
 			return id - 1;
 	x->wins = util_grow(x->wins, &x->capwins, x->nwins, sizeof(*x->wins), 8);
-	x->wins[x->nwins++] = (struct rma_win){ mp->comm_id, mp->window,
-						otf2_comm(o->defs, mp->comm, mp->comm_id) };
+	x->wins[x->nwins++] = (struct rma_win){ comm_id, number, comm };
 	hindex_add(&x->win_of, h, (uint32_t)x->nwins);
 	return (uint32_t)(x->nwins - 1);
+}
+
+static uint32_t win_ref(struct otf2 *o, const struct msgpass *mp)
+{
+	return win_intern(o, mp->comm_id, mp->window, otf2_comm(o->defs, mp->comm, mp->comm_id));
+}
+
+void otf2_rma_pack(const struct otf2 *o, struct pack *b)
+{
+	const struct otf2_rma *x = o->rma;
+	size_t n = x ? x->nwins : 0;
+	pack_u64(b, n);
+	for (size_t i = 0; i < n; i++) {
+		pack_u64(b, x->wins[i].comm_id);
+		pack_i64(b, x->wins[i].number);
+		pack_u64(b, x->wins[i].comm);   /* communicators' refs are the same everywhere */
+	}
+}
+
+void otf2_rma_replay(struct otf2 *o, struct unpack *u, struct otf2_idmaps *m)
+{
+	size_t n = unpack_count(u, 3 * sizeof(uint64_t));
+	m->n[OTF2_IDMAP_RMA_WIN] = n;
+	m->v[OTF2_IDMAP_RMA_WIN] = xcalloc(n ? n : 1, sizeof(uint32_t));
+	for (size_t i = 0; i < n && !u->short_read; i++) {
+		uint64_t comm_id = unpack_u64(u);
+		int32_t number = (int32_t)unpack_i64(u);
+		OTF2_CommRef comm = (OTF2_CommRef)unpack_u64(u);
+		m->v[OTF2_IDMAP_RMA_WIN][i] = win_intern(o, comm_id, number, comm);
+	}
 }
 
 static struct rma_ops *ops_of(struct otf2 *o, int proc, uint32_t win)

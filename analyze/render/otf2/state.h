@@ -234,6 +234,8 @@ enum otf2_idmap_kind {
 	OTF2_IDMAP_ATTRIBUTE,
 	OTF2_IDMAP_REGION,
 	OTF2_IDMAP_METRIC,
+	OTF2_IDMAP_RMA_WIN,              /* render/otf2/rma.c's windows */
+	OTF2_IDMAP_IO_HANDLE,            /* render/otf2/io.c's handles */
 	OTF2_IDMAP_KINDS
 };
 struct otf2_idmaps {
@@ -412,6 +414,10 @@ OTF2_IoHandleRef otf2_io_handle(struct otf2 *o, int proc, uint32_t number, uint3
 				OTF2_CommRef comm);
 /* The I/O paradigm, files and handles, after the communicators. */
 void otf2_io_write_defs(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+/* Under --parallel, the handles an analysis process made (render/otf2/unify.c): packed for the
+ * first, which makes them its own (the refs they became in m). */
+void otf2_io_pack(const struct otf2 *o, struct pack *b);
+void otf2_io_replay(struct otf2 *o, struct unpack *u, struct otf2_idmaps *m);
 void otf2_io_free(struct otf2 *o);
 /* An I/O record (MR_IO_*). */
 OTF2_ErrorCode otf2_io_put(OTF2_EvtWriter *w, OTF2_TimeStamp ts, const struct mrec *m);
@@ -424,6 +430,10 @@ int otf2_rma_call(struct otf2 *o, const struct msgpass *mp, int proc, struct mre
 		  struct mrec *before, struct mrec *on_req);
 /* The windows, after the communicators. */
 void otf2_rma_write_defs(struct otf2 *o, OTF2_GlobalDefWriter *gw);
+/* Under --parallel, the windows an analysis process met (render/otf2/unify.c): packed for the
+ * first, which makes them its own (the refs they became in m). */
+void otf2_rma_pack(const struct otf2 *o, struct pack *b);
+void otf2_rma_replay(struct otf2 *o, struct unpack *u, struct otf2_idmaps *m);
 void otf2_rma_free(struct otf2 *o);
 /* An RMA record (MR_RMA_*). */
 OTF2_ErrorCode otf2_rma_put(OTF2_EvtWriter *w, OTF2_TimeStamp ts, const struct mrec *m);

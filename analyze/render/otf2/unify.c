@@ -1,7 +1,7 @@
 /* render/otf2/unify.c — one archive from the analysis processes of `mpirun -np K
  * tprof-analyze --parallel`, as Score-P's measurement makes one from its ranks: each analysis
  * process wrote its locations' events with refs of its own (strings, attributes, regions,
- * metrics in the order it met them); the first replays every other's definitions through
+ * metrics, one-sided windows, I/O handles in the order it met them); the first replays every other's definitions through
  * its registry (render/otf2/defs.c), process by process, so that the archive's definitions
  * are its registry's, and sends each the refs its own became.  Each then writes, in the
  * local definitions of each of its locations, the mapping tables that readers apply to the
@@ -20,6 +20,8 @@ static const OTF2_MappingType mapping_of[OTF2_IDMAP_KINDS] = {
 	[OTF2_IDMAP_ATTRIBUTE] = OTF2_MAPPING_ATTRIBUTE,
 	[OTF2_IDMAP_REGION] = OTF2_MAPPING_REGION,
 	[OTF2_IDMAP_METRIC] = OTF2_MAPPING_METRIC,
+	[OTF2_IDMAP_RMA_WIN] = OTF2_MAPPING_RMA_WIN,
+	[OTF2_IDMAP_IO_HANDLE] = OTF2_MAPPING_IO_HANDLE,
 };
 
 static void maps_free(struct otf2_idmaps *m)
@@ -53,6 +55,8 @@ void otf2_unify(struct otf2 *o)
 		return;
 	struct pack mine = { 0 };
 	otf2_defs_pack(o->defs, &mine);
+	otf2_rma_pack(o, &mine);
+	otf2_io_pack(o, &mine);
 	size_t *len_of = NULL;
 	char *all = par_gather(mine.v, mine.n, 0, &len_of);
 	pack_free(&mine);
@@ -65,6 +69,8 @@ void otf2_unify(struct otf2 *o)
 			struct unpack u = unpack_of(all + at, len_of[p]);
 			struct otf2_idmaps m = { 0 };
 			otf2_defs_replay(o->defs, &u, &m);
+			otf2_rma_replay(o, &u, &m);
+			otf2_io_replay(o, &u, &m);
 			size_t before = out.n;
 			pack_maps(&out, &m);
 			send[p] = out.n - before;
