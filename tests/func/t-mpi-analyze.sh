@@ -11,7 +11,9 @@ plan 8
 
 APP="$APPS/mpi-pattern"
 "$INSPECT" -o "$T/out" -- "$MPIRUN" $MPIRUN_FLAGS -np 4 "$APP" >"$T/truth.json" 2>"$T/rec.err"
-ok $? "mpi-pattern runs on 4 ranks under tprof-inspect ($(cat "$T/truth.json"))"
+_rc=$?
+ok $_rc "mpi-pattern runs on 4 ranks under tprof-inspect ($(cat "$T/truth.json"))"
+[ $_rc = 0 ] || { diag "exit status $_rc; what it said:"; tail -8 "$T/rec.err" | sed 's/^/# /'; }
 
 "$ANALYZE" "$T/out" -f chrome -o "$T/t.json" -s >"$T/sum.txt" 2>"$T/err.txt"
 ok $? "tprof-analyze writes the Chrome trace and the summary"
