@@ -16,29 +16,17 @@
 # a file per rank, every other's handles mapped).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
+. "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
-GEN="$top_builddir/tests/tools/gen-profile"
 plan 26
 
-cat >"$T/job.sh" <<EOF2
-"$APPS/hip-multi" 3 &
-"$APPS/marks" &
-"$APPS/steps" &
-"$APPS/roctx-ranges" &
-"$APPS/threads" &
-"$APPS/hip-gaps" &
-wait
-EOF2
-"$INSPECT" -o "$T/mix" -- sh "$T/job.sh" >/dev/null 2>&1
+mix_job
 ok $? "a job of six processes without MPI runs under tprof-inspect"
-"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null &&
-	"$APPS/nccl-synth" "$T/nccl-synth" >/dev/null
+generated_jobs nccl-synth
 ok $? "a generated MPI job of 12 ranks on two hosts, a generated NCCL job of 4 ranks and nccl-synth's are written"
 # shellcheck disable=SC2086
-for app in mpi-comms mpi-pattern mpi-rma mpi-wins; do
-	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
-done &&
+mpi_jobs mpi-comms mpi-pattern mpi-rma mpi-wins &&
 	"$INSPECT" -o "$T/mpi-io" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/mpi-io" "$T/io.dat" >/dev/null 2>&1
 ok $? "mpi-comms, mpi-pattern, mpi-rma, mpi-wins and mpi-io run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1

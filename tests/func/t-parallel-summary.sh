@@ -18,6 +18,7 @@
 # imports) is refused with one line and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome
 # and Perfetto parts t-parallel-traces'.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
@@ -48,10 +49,7 @@ ok $? "nrt-synth's profile is written"
 ok $? "a generated MPI job of 12 ranks on two hosts is written"
 "$APPS/nccl-synth" "$T/nccl-synth" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null
 ok $? "nccl-synth's job and a generated NCCL job of 4 ranks are written"
-# shellcheck disable=SC2086
-for app in mpi-comms mpi-pattern mpi-rma; do
-	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
-done
+mpi_jobs mpi-comms mpi-pattern mpi-rma
 ok $? "mpi-comms, mpi-pattern and mpi-rma run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"

@@ -15,32 +15,19 @@
 # not done in parallel yet is refused with one line, exit status 2 and nothing written:
 # SQLite, --split, --group-by domain.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 need_mpi apps/mpi-pattern apps/mpi-rma apps/nccl-ranks
 [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] || skip_all "no stand-in NCCL (configure found no usable HIP headers)"
-GEN="$top_builddir/tests/tools/gen-profile"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
 plan 29
 
-cat >"$T/job.sh" <<EOF2
-"$APPS/hip-multi" 3 &
-"$APPS/marks" &
-"$APPS/steps" &
-"$APPS/roctx-ranges" &
-"$APPS/threads" &
-"$APPS/hip-gaps" &
-wait
-EOF2
-"$INSPECT" -o "$T/mix" -- sh "$T/job.sh" >/dev/null 2>&1
+mix_job
 ok $? "a job of six processes without MPI runs under tprof-inspect"
-"$GEN" -r 12 -s 8 -k "$T/gen" >/dev/null && "$GEN" -r 4 -s 3 -n "$T/nccl" >/dev/null &&
-	"$APPS/nccl-synth" "$T/nsynth" >/dev/null
+generated_jobs nsynth
 ok $? "a generated MPI job of 12 ranks on two hosts, a generated NCCL job of 4 ranks and nccl-synth's job are written"
-# shellcheck disable=SC2086
-for app in mpi-pattern mpi-rma nccl-ranks; do
-	"$INSPECT" -o "$T/$app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$app" >/dev/null 2>&1 || break
-done
+mpi_jobs mpi-pattern mpi-rma nccl-ranks
 ok $? "mpi-pattern, mpi-rma and nccl-ranks run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
