@@ -164,9 +164,10 @@ static void usage(FILE *f)
 	      "                         --format otf2 each writes its share's locations into\n"
 	      "                         one archive; with --format chrome or perfetto each\n"
 	      "                         writes a part (OUT's stem + .part-NNNN), the first an\n"
-	      "                         index (stem + .index.json).  SQLite, --split, --group-by\n"
-	      "                         other than process, imports and system profiles are\n"
-	      "                         not computed in parallel yet\n"
+	      "                         index (stem + .index.json); with --format sqlite each\n"
+	      "                         writes a part that the first merges into FILE.\n"
+	      "                         --split, --group-by other than process, imports and\n"
+	      "                         system profiles are not computed in parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -643,9 +644,6 @@ static int parallel_options(const struct options *o)
 {
 	if (par_size() < 2)
 		return 0;
-	if (o->sqlite)
-		return parallel_error("the analysis processes write the summary, OTF2 archives and "
-				      "Chrome or Perfetto parts, not SQLite databases yet");
 	if (o->split)
 		return parallel_error("--split is not computed in parallel yet (each analysis "
 				      "process writes one part)");
@@ -838,8 +836,13 @@ static int analyze(struct options *op, const struct timespec *t0)
 	for (int i = 0; i < pl.nouts; i++)
 		if (outs[i].ops->begin(outs[i].priv, &tr) < 0)
 			rc = 1;
-	if (!rc)
+	int64_t begun = rc;   /* under --parallel every analysis process reads, or none */
+	if (par_size() > 1)
+		par_max_i64(&begun, 1);
+	if (!begun)
 		merge_run(&tr, &pl);
+	else
+		rc = 1;
 	/* end() finishes the output and frees it, also after a failed begin(). */
 	for (int i = 0; i < pl.nouts; i++) {
 		int ended = outs[i].ops->end(outs[i].priv, &tr);

@@ -9,6 +9,7 @@
 #include "../util/grow.h"
 #include "../util/pack.h"
 #include "share.h"
+#include "../../common/hash.h"
 #include "trace.h"
 
 static const char *path_of(const struct proc *p)
@@ -463,9 +464,29 @@ void share_ranks(struct trace *tr)
 /* A process as numbering sees it, and where it is read. */
 struct keyed {
 	struct proc_key key;
+	uint64_t host;                  /* its host name's hash: the references are found by it */
 	int32_t from;                   /* the analysis process */
 	uint32_t at;                    /* its place in that one's tr->procs */
 };
+
+static uint64_t host_hash(const struct proc *p)
+{
+	const char *h = p->host ? strings_get(p->host) : "";
+	return tprof_hash_bytes(h, strlen(h));
+}
+
+/* The numbers of the reference processes other analysis processes gave the timebase of
+ * (share_references): by host, pid and rank, as clock alignment found them. */
+static void number_references(struct trace *tr, const struct keyed *all, size_t n)
+{
+	for (size_t r = 0; r < tr->nrefs; r++) {
+		struct proc *q = tr->refs[r];
+		uint64_t h = host_hash(q);
+		for (size_t i = 0; i < n; i++)
+			if (all[i].host == h && all[i].key.pid == q->pid && all[i].key.rank == q->rank)
+				q->index = (int)i + 1;
+	}
+}
 
 static int by_key(const void *a, const void *b)
 {
@@ -492,6 +513,7 @@ void share_order(struct trace *tr)
 	memset(mine, 0, (tr->nprocs + 1) * sizeof(*mine));   /* the padding is sent too */
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		mine[i].key = proc_key_of(tr->procs[i]);
+		mine[i].host = host_hash(tr->procs[i]);
 		mine[i].from = par_rank();
 		mine[i].at = (uint32_t)i;
 	}
@@ -510,6 +532,7 @@ void share_order(struct trace *tr)
 		if (all[i].from == par_rank() && all[i].at < tr->nprocs)
 			tr->procs[all[i].at]->index = (int)i + 1;
 	}
+	number_references(tr, all, n);
 	if (tr->nprocs > 1)
 		qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_index);
 	free(all);

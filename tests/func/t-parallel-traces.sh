@@ -13,7 +13,7 @@
 # between device spans on two sides): a generated one, apps/nccl-synth's, apps/nccl-ranks
 # over the stand-in NCCL on 4 ranks of Open MPI; K = 2 to 4 under both launchers.  What is
 # not done in parallel yet is refused with one line, exit status 2 and nothing written:
-# SQLite, --split, --group-by domain.
+# --split, --group-by domain.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
@@ -121,9 +121,7 @@ refused() {
 		grep -q "^tprof-analyze: --parallel: $_rf_pat" "$T/rf.err" && ! [ -s "$T/rf.out" ] &&
 		! ls "$T/$_rf_out"* "$T/${_rf_out%.*}".* >/dev/null 2>&1
 }
-refused "the analysis processes write the summary, OTF2 archives and Chrome or Perfetto parts, not SQLite databases yet" \
-	rf-gen.sqlite "$T/gen" --format sqlite &&
-	refused "--split is not computed in parallel yet" rf-gs.json "$T/gen" --split steps:2 &&
+refused "--split is not computed in parallel yet" rf-gs.json "$T/gen" --split steps:2 &&
 	refused "--group-by is not computed in parallel yet" rf-gd.json "$T/gen" --group-by domain
-ok $? "SQLite, --split and --group-by domain under --parallel: refused, one line each, nothing written"
+ok $? "--split and --group-by domain under --parallel: refused, one line each, nothing written"
 finish

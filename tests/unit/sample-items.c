@@ -202,7 +202,7 @@ int main(int argc, char **argv)
 		items(tracks, p);
 	int rc = r.ops->end(r.priv, &tr, tracks);
 	if (o) {
-		sqlite_finish(o, &tr);
+		sqlite_finish(o, &tr, 0);
 		rc = o->db.failed ? -1 : sqldb_close(&o->db, 1);
 		jw_close(&o->args);
 	}

@@ -202,7 +202,7 @@ static void write_db(const char *path)
 	sqlite_facts_event(o, &ev);
 	r.ops->end(r.priv, &tr, t);
 	tracks_free(t);
-	sqlite_finish(o, &tr);
+	sqlite_finish(o, &tr, 0);
 	ok(!o->db.failed, "processes, strings, links, indexes and views are written");
 	ok(sqldb_close(&o->db, 1) == 0, "the database is closed and put in place");
 	jw_close(&o->args);

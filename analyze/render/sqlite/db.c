@@ -96,7 +96,8 @@ void sqldb_insert(struct sqldb *d, enum stmt_id id)
 	}
 }
 
-int sqldb_close(struct sqldb *d, int keep)
+/* Commits and closes the connection (the file stays). */
+static void disconnect(struct sqldb *d)
 {
 	stmts_finalize(d);
 	if (d->db && !d->failed)
@@ -106,6 +107,28 @@ int sqldb_close(struct sqldb *d, int keep)
 		d->failed = 1;
 	}
 	d->db = NULL;
+}
+
+int sqldb_close_part(struct sqldb *d)
+{
+	disconnect(d);
+	return d->failed ? -1 : 0;
+}
+
+void sqldb_remove_part(struct sqldb *d)
+{
+	disconnect(d);
+	if (d->name)
+		outname_end(d->name, 0, 0);
+	d->name = NULL;
+	d->tmp = NULL;
+	free(d->path);
+	d->path = NULL;
+}
+
+int sqldb_close(struct sqldb *d, int keep)
+{
+	disconnect(d);
 	int rc = 0;
 	if (d->name && outname_end(d->name, keep && !d->failed, 0) < 0) {
 		diag_error("%s", outname_error());

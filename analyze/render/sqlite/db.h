@@ -36,6 +36,11 @@ int sqldb_open(struct sqldb *d, const char *path, const struct out_format *fmt);
 int sqldb_exec(struct sqldb *d, const char *sql);
 /* Steps an insert whose values are bound, resets it; commits every so many rows. */
 void sqldb_insert(struct sqldb *d, enum stmt_id id);
+/* Commits and closes the connection, keeping the temporary file as it is (a part of a
+ * parallel analysis, read by the first analysis process); -1 (said) on error. */
+int sqldb_close_part(struct sqldb *d);
+/* Removes the part's file, without a word, once read. */
+void sqldb_remove_part(struct sqldb *d);
 /* Commits, closes and, when keep and nothing failed, puts the file in place (or has it wait
  * for a held set: util/outname.h); otherwise removes it.  Returns -1 when the file was not
  * written. */

@@ -19,6 +19,8 @@ uint32_t sqlout_string(struct sqlout *o, const char *s)
 
 int64_t sqlout_thread_id(const struct sqlout *o, const struct thread *th)
 {
+	if (th && th->proc && th->proc->remote)   /* another analysis process's: merge.c */
+		return -1 - (int64_t)(uint32_t)th->tid;
 	if (!th || !th->proc || th->proc->index < 0 || (size_t)th->proc->index >= o->nprocs)
 		return 0;
 	return o->thread_base[th->proc->index] + th->stream;

@@ -37,7 +37,9 @@ struct sqlout {
 	size_t ntv, captv;
 	struct hindex tv_by_track;       /* their numbers (index + 1) by (pid, tid) */
 	int64_t next[ST_COUNT];          /* the last row id given, per table */
-	uint64_t corr_slices;            /* slices with a correlation */
+	uint64_t corr_slices;            /* slices with a correlation (under --parallel, once
+					  * the parts are written: in all of them) */
+	uint64_t part_rows;              /* under --parallel: the rows of the other parts */
 	struct callsites callsites;      /* the samples' stacks: rows up to `written` are in */
 	size_t callsites_written;
 	int64_t *thread_base;            /* by process index: threads' ids are base + stream */
@@ -67,9 +69,11 @@ void sqlite_facts_begin(struct sqlout *o, const struct trace *tr);
 void sqlite_facts_event(struct sqlout *o, const struct event *ev);
 void sqlite_facts_end(struct sqlout *o, const struct trace *tr);
 
-/* sqlite.c: after the scene's end: processes, threads, clock offsets, meta, strings, then
- * schema.c's links, indexes and views. */
-void sqlite_finish(struct sqlout *o, const struct trace *tr);
+/* sqlite.c: after the scene's end (rc: its result): processes, threads, clock offsets and
+ * strings, the other analysis processes' parts under --parallel (merge.c), then what the
+ * database covers (meta), the links, indexes and views (schema.c), the latter by the first
+ * analysis process only.  -1 when the database cannot be whole. */
+int sqlite_finish(struct sqlout *o, const struct trace *tr, int rc);
 
 /* schema.c: after the rows: the links found by SQL, the indexes, the views. */
 int sqlite_schema_finish(struct sqlout *o);

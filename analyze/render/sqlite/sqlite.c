@@ -2,7 +2,9 @@
  * event goes to the scene (drawn into the timeline tables, timeline.c) and to the domain
  * facts (facts.c); at the end the processes, threads and tracks, the string table and what
  * the database covers (meta) are written, then the links, indexes and views (schema.c), and
- * the finished file is put in place (db.c). */
+ * the finished file is put in place (db.c).  Under --parallel every analysis process writes
+ * its share so, into a part the first one merges into its database (merge.c) before the
+ * links. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,8 @@
 #include "out.h"
 #include "sqlite-out.h"
 #include "db.h"
+#include "merge.h"
+#include "../../parallel/par.h"
 #include "../../util/outname.h"
 
 static void meta_text(struct sqlout *o, const char *key, const char *v)
@@ -69,24 +73,76 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void sqlite_finish(struct sqlout *o, const struct trace *tr)
+/* Under --parallel: the first analysis process copies every other's part into its database
+ * (merge.c), and the others remove theirs once it has.  Every analysis process calls it;
+ * -1 when the database cannot be whole. */
+static int parallel_parts(struct sqlout *o, int rc)
 {
-	if (o->failed || o->db.failed)
-		return;
-	o->t_finish = now();
-	sqlite_facts_end(o, tr);
-	meta(o, tr);
-	strings(o);
-	sqlite_schema_finish(o);
+	int me = par_rank(), k = par_size();
+	int64_t bad = rc != 0 || o->failed || o->db.failed;
+	if (me != 0 && !bad && sqldb_close_part(&o->db) < 0)
+		bad = 1;
+	const char *path = me != 0 && !bad ? o->db.tmp : "";
+	size_t *len_of;
+	char *paths = par_gather(path, strlen(path) + 1, 0, &len_of);
+	uint64_t sums[2] = { o->corr_slices, me != 0 ? o->db.rows : 0 };
+	par_sum_u64(sums, 2);
+	o->corr_slices = sums[0];
+	o->part_rows = sums[1];
+	int64_t failed = bad;
+	par_max_i64(&failed, 1);
+	if (me == 0 && !failed) {
+		const char *at = paths + len_of[0];
+		failed = sqlite_merge_begin(&o->db) < 0;
+		for (int p = 1; p < k && !failed; at += len_of[p++])
+			failed = sqlite_merge_part(&o->db, at) < 0;
+		failed = failed || sqlite_merge_end(&o->db) < 0;
+	}
+	free(paths);
+	free(len_of);
+	par_max_i64(&failed, 1);   /* the others' parts are read */
+	if (me != 0)
+		sqldb_remove_part(&o->db);
+	return failed ? -1 : 0;
 }
 
+int sqlite_finish(struct sqlout *o, const struct trace *tr, int rc)
+{
+	if (!rc && !o->failed && !o->db.failed) {
+		o->t_finish = now();
+		sqlite_facts_end(o, tr);
+		strings(o);
+	}
+	if (par_size() > 1 && parallel_parts(o, rc) < 0)
+		return -1;
+	if (rc || o->failed || o->db.failed)
+		return -1;
+	if (par_rank() != 0)
+		return 0;
+	meta(o, tr);
+	if (sqldb_exec(&o->db, "DROP TABLE flow_halves") < 0 || sqlite_schema_finish(o) < 0)
+		return -1;
+	return 0;
+}
+
+/* Under --parallel, where an analysis process other than the first writes its part: beside
+ * the database, never put in place (its temporary is read, then removed). */
+static char *part_path(const char *path)
+{
+	char *p = xmalloc(strlen(path) + 32);
+	sprintf(p, "%s.part-%04d", path, par_rank());
+	return p;
+}
 
 static int begin(void *priv, const struct trace *tr)
 {
 	struct sqlout *o = priv;
 	o->tr_start = tr->start_ns;
 	o->t_begin = now();
-	if (sqldb_open(&o->db, o->path, &sqlite_format) < 0) {
+	char *part = par_rank() != 0 ? part_path(o->path) : NULL;
+	int opened = sqldb_open(&o->db, part ? part : o->path, &sqlite_format);
+	free(part);
+	if (opened < 0) {
 		o->failed = 1;
 		return -1;
 	}
@@ -108,15 +164,16 @@ static int end(void *priv, const struct trace *tr)
 	struct sqlout *o = priv;
 	/* the scene's end draws what it held and writes the tracks (timeline.c) */
 	int rc = o->scene.ops->end(o->scene.priv, tr);
-	sqlite_finish(o, tr);
-	int keep = !o->failed && !o->db.failed && rc == 0;
-	uint64_t rows = o->db.rows;
-	if (sqldb_close(&o->db, keep) < 0)
+	rc = sqlite_finish(o, tr, rc) < 0 ? -1 : 0;
+	uint64_t rows = o->db.rows + o->part_rows;
+	if (par_rank() != 0)
+		;                 /* its part was read, and removed */
+	else if (sqldb_close(&o->db, rc == 0) < 0)
 		rc = -1;
 	else
-		diag_note("SQLite: %" PRIu64 " rows in %.2f s, of which %.2f s for the links, "
+		diag_note("SQLite: %" PRIu64 " rows in %.2f s, of which %.2f s for the %slinks, "
 			  "indexes and views at the end", rows, now() - o->t_begin,
-			  now() - o->t_finish);
+			  now() - o->t_finish, par_size() > 1 ? "other parts, " : "");
 	jw_close(&o->args);
 	free(o->tv);
 	hindex_free(&o->tv_by_track);

@@ -34,6 +34,16 @@ const char *stmts_table(enum stmt_id id)
 	return tables[id].name;
 }
 
+unsigned stmts_ncols(enum stmt_id id)
+{
+	return tables[id].ncols;
+}
+
+const char *stmts_column(enum stmt_id id, unsigned c)
+{
+	return tables[id].cols[c].name;
+}
+
 /* Appends to a buffer of 4 KiB: no table comes near. */
 static void add(char *buf, size_t *n, const char *s)
 {

@@ -19,6 +19,7 @@
 	T(SAMPLES, samples)                             \
 	T(CALLSITES, callsites)                         \
 	T(FLOWS, flows)                                 \
+	T(HALVES, flow_halves)                          \
 	T(DEVICE_OPS, device_ops)                       \
 	T(MESSAGES, mpi_messages)                       \
 	T(COLLECTIVES, collectives)                     \
@@ -89,6 +90,15 @@
 	C(t, from_ns, "INTEGER NOT NULL") C(t, to_track_id, "INTEGER NOT NULL")          \
 	C(t, to_ns, "INTEGER NOT NULL") C(t, from_slice_id, "INTEGER")                   \
 	C(t, to_slice_id, "INTEGER") C(t, args, "TEXT")
+
+/* Under --parallel, the arrows whose ends different analysis processes drew: one row per end
+ * (half: 1 from, 2 to), paired by the arrow's number (flow) into flows when the parts are
+ * merged (merge.c); empty, and dropped, in every database written. */
+#define COLS_HALVES(C, t)                                                                \
+	C(t, flow, "INTEGER NOT NULL") C(t, half, "INTEGER NOT NULL") C(t, key, "TEXT")   \
+	C(t, category_id, "INTEGER") C(t, name_id, "INTEGER")                            \
+	C(t, track_id, "INTEGER NOT NULL") C(t, ts_ns, "INTEGER NOT NULL")               \
+	C(t, args, "TEXT")
 
 #define COLS_DEVICE_OPS(C, t)                                                            \
 	C(t, id, "INTEGER PRIMARY KEY") C(t, process_id, "INTEGER NOT NULL")             \
@@ -161,5 +171,8 @@ int stmts_prepare(struct sqldb *d);
 void stmts_finalize(struct sqldb *d);
 /* The table's name (for messages). */
 const char *stmts_table(enum stmt_id id);
+/* Its number of columns, and the name of column c (from 0). */
+unsigned stmts_ncols(enum stmt_id id);
+const char *stmts_column(enum stmt_id id, unsigned c);
 
 #endif

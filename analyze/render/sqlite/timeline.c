@@ -191,6 +191,20 @@ static void flow(void *priv, const struct scene_flow *fl)
 	struct sqldb *d = &o->db;
 	if (o->failed || d->failed)
 		return;
+	if (fl->half) {   /* the other end is another analysis process's (merge.c) */
+		int from = fl->half == SF_FROM;
+		sq_i64(d, ST_HALVES, HALVES_flow, (int64_t)fl->id);
+		sq_i64(d, ST_HALVES, HALVES_half, fl->half);
+		sq_text(d, ST_HALVES, HALVES_key, fl->key, -1);
+		/* by text: those other analysis processes sent lie in a buffer */
+		sq_i64(d, ST_HALVES, HALVES_category_id, strings_add(fl->cat, strlen(fl->cat)));
+		sq_i64(d, ST_HALVES, HALVES_name_id, strings_add(fl->name, strlen(fl->name)));
+		sq_i64(d, ST_HALVES, HALVES_track_id, track_id(o, from ? fl->from : fl->to, NULL));
+		sq_i64(d, ST_HALVES, HALVES_ts_ns, from ? fl->from_ts : fl->to_ts);
+		bind_args(o, ST_HALVES, HALVES_args, fl->args);
+		sqldb_insert(d, ST_HALVES);
+		return;
+	}
 	sq_text(d, ST_FLOWS, FLOWS_key, fl->key, -1);
 	sq_i64(d, ST_FLOWS, FLOWS_category_id, sqlout_string(o, fl->cat));
 	sq_i64(d, ST_FLOWS, FLOWS_name_id, sqlout_string(o, fl->name));

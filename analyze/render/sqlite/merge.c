@@ -1,0 +1,257 @@
+/* render/sqlite/merge.c — the database of a parallel analysis (`mpirun -np K tprof-analyze
+ * --parallel --format sqlite`): every analysis process writes the rows of its share into a
+ * database of its own, numbered as it pleases, and the first one copies the others' into its
+ * database, one at a time (ATTACH, INSERT ... SELECT, DETACH), renumbering what refers to
+ * rows: strings by their text and tracks by their Chrome (pid, tid), which two parts may
+ * both have; threads, callsites and collectives by an offset, the rows the part adds going
+ * after those already there; slices, device operations and the other rows nothing refers to
+ * are numbered by SQLite as they come in.  What a part could not know is settled once all
+ * are in: a thread of a process another analysis process read (the end of a message, the
+ * member of a collective) is written as -1 - its tid, then found by (process, tid); an arrow
+ * whose ends two analysis processes drew is one row of flow_halves per end, paired into
+ * flows by the arrow's number.  The links, indexes and views come after (schema.c), over the
+ * whole database, as in a serial analysis. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db.h"
+#include "merge.h"
+#include "../../read/trace.h"
+
+/* What a column holds, for the copy. */
+enum ref {
+	REF_KEEP,          /* a value: copied as it is (process numbers are the job's) */
+	REF_NUMBERED,      /* the row's id nothing refers to: left to SQLite */
+	REF_OWN,           /* the row's id others refer to: shifted by the table's offset */
+	REF_STRING,        /* a string id: by text */
+	REF_TRACK,         /* a track id: by Chrome (pid, tid) */
+	REF_THREAD,        /* a thread id: shifted, or (negative) one another process read */
+	REF_CALLSITE,
+	REF_COLLECTIVE,
+	REF_LINK,          /* a slice id schema.c finds at the end */
+};
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* -1 for a column ending in _id that no rule covers (a new reference: give it one). */
+static int ref_of(enum stmt_id t, const char *c)
+{
+	if (!strcmp(c, "id"))
+		return t == ST_THREADS || t == ST_CALLSITES || t == ST_COLLECTIVES ? REF_OWN
+		     : t == ST_PROCESSES ? REF_KEEP : REF_NUMBERED;
+	if (!strcmp(c, "name_id") || !strcmp(c, "category_id") || !strcmp(c, "caller_id"))
+		return REF_STRING;
+	if (ends_with(c, "track_id"))
+		return REF_TRACK;
+	if (ends_with(c, "thread_id"))
+		return REF_THREAD;
+	if (!strcmp(c, "callsite_id") || (t == ST_CALLSITES && !strcmp(c, "parent_id")))
+		return REF_CALLSITE;
+	if (!strcmp(c, "collective_id"))
+		return REF_COLLECTIVE;
+	if (ends_with(c, "slice_id"))
+		return REF_LINK;
+	if (ends_with(c, "process_id") || !strcmp(c, "instance_id") || !strcmp(c, "async_id"))
+		return REF_KEEP;
+	return ends_with(c, "_id") ? -1 : REF_KEEP;
+}
+
+/* An SQL text built in a fixed buffer (no statement here comes near its size). */
+struct text {
+	char s[8192];
+	size_t n;
+	int over;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= sizeof(t->s) - t->n)
+		t->over = 1;
+	else
+		t->n += (size_t)k;
+}
+
+static int run(struct sqldb *d, const struct text *t)
+{
+	if (t->over) {
+		diag_error("%s: merging the parts: a statement too long", d->path);
+		d->failed = 1;
+		return -1;
+	}
+	return sqldb_exec(d, t->s);
+}
+
+/* The one integer a query gives (0 when NULL); -1 (said) on error. */
+static int64_t scalar(struct sqldb *d, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	if (v < 0) {
+		diag_error("%s: %s", d->path, sqlite3_errmsg(d->db));
+		d->failed = 1;
+	}
+	return v;
+}
+
+/* The copy of table t of the attached part: INSERT INTO t (...) SELECT ... FROM part.t,
+ * with `where` (may be empty) and off[] the offsets of the tables by statement. */
+static int copy(struct sqldb *d, enum stmt_id t, const int64_t *off, const char *where)
+{
+	struct text q = { .n = 0 };
+	struct text sel = { .n = 0 };
+	const char *name = stmts_table(t);
+	put(&q, "INSERT INTO main.%s (", name);
+	int first = 1;
+	for (unsigned i = 0; i < stmts_ncols(t); i++) {
+		const char *c = stmts_column(t, i);
+		int r = ref_of(t, c);
+		if (r < 0) {
+			diag_error("%s: merging the parts: no rule for column %s.%s", d->path, name, c);
+			d->failed = 1;
+			return -1;
+		}
+		if (r == REF_NUMBERED)
+			continue;
+		put(&q, "%s%s", first ? "" : ", ", c);
+		put(&sel, "%s", first ? "" : ", ");
+		first = 0;
+		switch (r) {
+		case REF_KEEP: put(&sel, "p.%s", c); break;
+		case REF_OWN: put(&sel, "p.%s + %" PRId64, c, off[t]); break;
+		case REF_STRING:
+			put(&sel, "(SELECT new FROM temp.smap WHERE old = p.%s)", c);
+			break;
+		case REF_TRACK:
+			put(&sel, "(SELECT new FROM temp.tmap WHERE old = p.%s)", c);
+			break;
+		case REF_THREAD:
+			put(&sel, "CASE WHEN p.%s < 0 THEN p.%s ELSE p.%s + %" PRId64 " END", c, c, c,
+			    off[ST_THREADS]);
+			break;
+		case REF_CALLSITE: put(&sel, "p.%s + %" PRId64, c, off[ST_CALLSITES]); break;
+		case REF_COLLECTIVE: put(&sel, "p.%s + %" PRId64, c, off[ST_COLLECTIVES]); break;
+		case REF_LINK: put(&sel, "NULL"); break;
+		}
+	}
+	put(&q, ") SELECT %s FROM part.%s p %s", sel.over ? "" : sel.s, name, where);
+	q.over |= sel.over;
+	return run(d, &q);
+}
+
+int sqlite_merge_begin(struct sqldb *d)
+{
+	return sqldb_exec(d, "CREATE TEMP TABLE smap (old INTEGER PRIMARY KEY, new INTEGER);"
+			     "CREATE TEMP TABLE tmap (old INTEGER PRIMARY KEY, new INTEGER);"
+			     "CREATE INDEX merge_strings ON strings (string);"
+			     "CREATE INDEX merge_tracks ON tracks (chrome_pid, chrome_tid);");
+}
+
+/* The tables copied first, in this order: those others refer to. */
+static int copied_first(enum stmt_id t)
+{
+	return t == ST_META || t == ST_STRINGS || t == ST_THREADS || t == ST_TRACKS ||
+	       t == ST_CALLSITES || t == ST_COLLECTIVES;
+}
+
+int sqlite_merge_part(struct sqldb *d, const char *path)
+{
+	char *q = sqlite3_mprintf("COMMIT; ATTACH %Q AS part; BEGIN", path);
+	int rc = sqldb_exec(d, q);
+	sqlite3_free(q);
+	if (rc < 0)
+		return -1;
+	int64_t off[ST_COUNT] = { 0 };
+	static const enum stmt_id shifted[] = { ST_THREADS, ST_CALLSITES, ST_COLLECTIVES };
+	for (size_t i = 0; i < sizeof(shifted) / sizeof(shifted[0]); i++) {
+		char sql[128];
+		snprintf(sql, sizeof(sql), "SELECT IFNULL(MAX(id), 0) FROM main.%s",
+			 stmts_table(shifted[i]));
+		if ((off[shifted[i]] = scalar(d, sql)) < 0)
+			return -1;
+	}
+	rc = sqldb_exec(d,
+		"INSERT INTO main.strings (string) SELECT string FROM part.strings p"
+		"  WHERE NOT EXISTS (SELECT 1 FROM main.strings m WHERE m.string = p.string);"
+		"DELETE FROM temp.smap;"
+		"INSERT OR IGNORE INTO temp.smap SELECT p.id, m.id FROM part.strings p"
+		"  JOIN main.strings m ON m.string = p.string;");
+	if (rc < 0 || copy(d, ST_THREADS, off, "") < 0 ||
+	    copy(d, ST_TRACKS, off, "WHERE NOT EXISTS (SELECT 1 FROM main.tracks m WHERE "
+		 "m.chrome_pid = p.chrome_pid AND m.chrome_tid = p.chrome_tid)") < 0 ||
+	    sqldb_exec(d, "DELETE FROM temp.tmap;"
+			  "INSERT OR IGNORE INTO temp.tmap SELECT p.id, m.id FROM part.tracks p"
+			  "  JOIN main.tracks m ON m.chrome_pid = p.chrome_pid"
+			  "    AND m.chrome_tid = p.chrome_tid;") < 0 ||
+	    copy(d, ST_CALLSITES, off, "") < 0 || copy(d, ST_COLLECTIVES, off, "") < 0)
+		return -1;
+	for (int t = 0; t < ST_COUNT; t++)
+		if (!copied_first((enum stmt_id)t) && copy(d, (enum stmt_id)t, off, "") < 0)
+			return -1;
+	/* a transaction ends before DETACH */
+	return sqldb_exec(d, "COMMIT; DETACH part; BEGIN");
+}
+
+/* Threads another analysis process read: found by their process and tid. */
+static int remote_threads(struct sqldb *d)
+{
+	for (int t = 0; t < ST_COUNT; t++) {
+		const char *name = stmts_table((enum stmt_id)t);
+		for (unsigned i = 0; i < stmts_ncols((enum stmt_id)t); i++) {
+			const char *c = stmts_column((enum stmt_id)t, i);
+			if (ref_of((enum stmt_id)t, c) != REF_THREAD)
+				continue;
+			/* send_thread_id's process is send_process_id; others', process_id */
+			char proc[64];
+			snprintf(proc, sizeof(proc), "%.*sprocess_id", (int)(strlen(c) - 9), c);
+			int has = 0;
+			for (unsigned j = 0; j < stmts_ncols((enum stmt_id)t); j++)
+				has |= !strcmp(stmts_column((enum stmt_id)t, j), proc);
+			struct text q = { .n = 0 };
+			put(&q, "UPDATE %s SET %s = (SELECT id FROM threads h WHERE h.process_id = "
+				"%s.%s AND h.tid = -%s.%s - 1) WHERE %s < 0", name, c, name,
+			    has ? proc : "process_id", name, c, c);
+			if (run(d, &q) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int sqlite_merge_end(struct sqldb *d)
+{
+	if (sqldb_exec(d, "DROP INDEX merge_strings; DROP INDEX merge_tracks;"
+			  "CREATE INDEX merge_threads ON threads (process_id, tid);") < 0 ||
+	    remote_threads(d) < 0 ||
+	    sqldb_exec(d, "DROP INDEX merge_threads;"
+			  "CREATE INDEX merge_halves ON flow_halves (flow, half);"
+			  "INSERT INTO flows (key, category_id, name_id, from_track_id, from_ns,"
+			  "    to_track_id, to_ns, args)"
+			  "  SELECT f.key, f.category_id, f.name_id, f.track_id, f.ts_ns, t.track_id,"
+			  "    t.ts_ns, f.args FROM flow_halves f"
+			  "  JOIN flow_halves t ON t.flow = f.flow AND t.half = 2 WHERE f.half = 1;") < 0)
+		return -1;
+	int64_t lone = scalar(d, "SELECT COUNT(*) FROM flow_halves h WHERE NOT EXISTS (SELECT 1"
+				 "  FROM flow_halves o WHERE o.flow = h.flow AND o.half = 3 - h.half)");
+	if (lone < 0)
+		return -1;
+	if (lone)
+		diag_note("SQLite: %" PRId64 " arrow ends whose other end no analysis process drew "
+			  "are left out", lone);
+	return sqldb_exec(d, "DROP TABLE temp.smap; DROP TABLE temp.tmap;");
+}
