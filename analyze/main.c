@@ -166,8 +166,8 @@ static void usage(FILE *f)
 	      "                         writes a part (OUT's stem + .part-NNNN), the first an\n"
 	      "                         index (stem + .index.json); with --format sqlite each\n"
 	      "                         writes a part that the first merges into FILE.\n"
-	      "                         --split, --group-by other than process, imports and\n"
-	      "                         system profiles are not computed in parallel yet\n"
+	      "                         --split, imports and system profiles are not computed\n"
+	      "                         in parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -647,8 +647,6 @@ static int parallel_options(const struct options *o)
 	if (o->split)
 		return parallel_error("--split is not computed in parallel yet (each analysis "
 				      "process writes one part)");
-	if (o->group_by != TRACKS_BY_PROCESS)
-		return parallel_error("--group-by is not computed in parallel yet");
 	if (o->nimports)
 		return parallel_error("--import is not computed in parallel yet");
 	return 0;

@@ -333,6 +333,7 @@ static int begin(void *priv, const struct trace *tr)
 {
 	struct scene *s = priv;
 	s->tr = tr;
+	tracks_begin(s->tracks, tr);
 	return s->r.ops->begin(s->r.priv, tr, s->tracks);
 }
 

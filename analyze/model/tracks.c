@@ -13,7 +13,10 @@
 #include "tracks.h"
 #include "../util/grow.h"
 #include "../util/hindex.h"
+#include "../util/pack.h"
+#include "../util/strings.h"
 #include "../util/u64map.h"
+#include "../parallel/par.h"
 
 #define STEPS_TID 2147483000
 #define DEVICE_TID 2000000000     /* + track number, per process */
@@ -44,9 +47,11 @@ struct entry {
 	int64_t busy_until;       /* NeuronCore tracks: the end of the latest work on it */
 };
 
-/* A host of --group-by instance, numbered in order of first use. */
+/* A host of --group-by instance: every host of the job, numbered in the order of their names
+ * (tracks_begin), those this analysis process met flagged. */
 struct host {
-	uint32_t name, instance_type;
+	uint32_t name, instance_type;   /* string ids (0: not known) */
+	int used;
 };
 
 struct tracks {
@@ -63,8 +68,16 @@ struct tracks {
 	uint8_t domains_used[8];
 	struct host *hosts;
 	size_t nhosts;
+	struct u64map host_of;    /* host string id -> index in hosts */
 	int next_host_tid;
 };
+
+/* A new track number in a group many processes share: apart from every other analysis
+ * process's under --parallel (n * K + its number), so that the parts' tracks never meet. */
+static int64_t shared_tid(int *next)
+{
+	return (int64_t)++*next * par_size() + par_rank();
+}
 
 struct tracks *tracks_new(int group_by)
 {
@@ -82,25 +95,79 @@ void tracks_free(struct tracks *t)
 		u64map_free(&t->streams[i]);
 	free(t->v);
 	free(t->hosts);
+	u64map_free(&t->host_of);
 	free(t);
 }
 
 /* --group-by instance: a new track in the group of p's host. */
 static struct track host_track(struct tracks *t, const struct proc *p)
 {
-	size_t i = 0;
-	while (i < t->nhosts && t->hosts[i].name != p->host)
-		i++;
-	if (i == t->nhosts) {
+	uint32_t *at = u64map_get(&t->host_of, p->host);
+	size_t i = at ? *at : t->nhosts;
+	if (!at) {   /* a process tracks_begin did not see */
 		t->hosts = xreallocarray(t->hosts, t->nhosts + 1, sizeof(*t->hosts));
-		t->hosts[t->nhosts++] = (struct host){ p->host, 0 };
+		t->hosts[t->nhosts++] = (struct host){
+			p->host, p->instance_type ? p->instance_type : p->nrt_instance, 0 };
+		u64map_put(&t->host_of, p->host, (uint32_t)i);
 	}
-	/* the instance type, else the Neuron runtime's instance family */
-	if (p->instance_type)
-		t->hosts[i].instance_type = p->instance_type;
-	else if (!t->hosts[i].instance_type)
-		t->hosts[i].instance_type = p->nrt_instance;
-	return (struct track){ PID_HOST + 1 + (int64_t)i, ++t->next_host_tid };
+	t->hosts[i].used = 1;
+	return (struct track){ PID_HOST + 1 + (int64_t)i, shared_tid(&t->next_host_tid) };
+}
+
+static const char *host_name(uint32_t id)
+{
+	return id ? strings_get(id) : "?";
+}
+
+static int by_host_name(const void *a, const void *b)
+{
+	return strcmp(host_name(((const struct host *)a)->name),
+		      host_name(((const struct host *)b)->name));
+}
+
+/* A host's name and instance type as the processes have them (the instance type, else the
+ * Neuron runtime's instance family; of the first process, in their order, that has one). */
+static void pack_hosts(const struct trace *tr, struct pack *b)
+{
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		const struct proc *p = tr->procs[i];
+		pack_name(b, p->host);
+		pack_name(b, p->instance_type ? p->instance_type : p->nrt_instance);
+	}
+}
+
+void tracks_begin(struct tracks *t, const struct trace *tr)
+{
+	if (t->mode != TRACKS_BY_INSTANCE)
+		return;
+	/* every analysis process's hosts, in the order of the processes (the serial order) */
+	struct pack mine = { 0 };
+	pack_hosts(tr, &mine);
+	size_t *len_of = NULL, total = mine.n;
+	char *all = par_size() > 1 ? par_allgather(mine.v, mine.n, &len_of) : NULL;
+	if (all)
+		for (int k = total = 0; k < par_size(); k++)
+			total += len_of[k];
+	for (struct unpack u = unpack_of(all ? all : mine.v, total); unpack_more(&u);) {
+		uint32_t name = unpack_name(&u), type = unpack_name(&u);
+		if (u.short_read)
+			break;
+		uint32_t *at = u64map_get(&t->host_of, name);
+		if (!at) {
+			t->hosts = xreallocarray(t->hosts, t->nhosts + 1, sizeof(*t->hosts));
+			t->hosts[t->nhosts] = (struct host){ name, 0, 0 };
+			at = u64map_put(&t->host_of, name, (uint32_t)t->nhosts++);
+		}
+		if (!t->hosts[*at].instance_type)
+			t->hosts[*at].instance_type = type;
+	}
+	free(all);
+	free(len_of);
+	pack_free(&mine);
+	if (t->nhosts > 1)
+		qsort(t->hosts, t->nhosts, sizeof(*t->hosts), by_host_name);
+	for (uint32_t k = 0; k < t->nhosts; k++)
+		u64map_put(&t->host_of, t->hosts[k].name, k);
 }
 
 static uint64_t key_hash(const struct key *k)
@@ -210,7 +277,7 @@ struct track tracks_thread(struct tracks *t, const struct thread *th, int api_ca
 	if (fresh) {
 		thread_entry(e, th);
 		if (group == G_API)
-			e->track = (struct track){ PID_DOMAIN + G_API, ++t->next_tid[G_API] };
+			e->track = (struct track){ PID_DOMAIN + G_API, shared_tid(&t->next_tid[G_API]) };
 		else if (t->mode == TRACKS_BY_INSTANCE)
 			e->track = host_track(t, th->proc);
 		else
@@ -257,7 +324,7 @@ struct track tracks_device(struct tracks *t, const struct proc *p, uint32_t devi
 		else if (group == G_DEVICE)
 			e->track = (struct track){ p->index, DEVICE_TID + ++t->next_tid[G_DEVICE] };
 		else
-			e->track = (struct track){ PID_DOMAIN + group, ++t->next_tid[group] };
+			e->track = (struct track){ PID_DOMAIN + group, shared_tid(&t->next_tid[group]) };
 	}
 	return fresh ? added(t, e) : e->track;
 }
@@ -281,9 +348,9 @@ struct track tracks_neuroncore(struct tracks *t, const struct proc *p, int32_t n
 		e->device = nc;
 		e->stream_no = lane;
 		if (group == G_NEURON)
-			e->track = (struct track){ PID_DOMAIN + G_NEURON, ++t->next_tid[G_NEURON] };
+			e->track = (struct track){ PID_DOMAIN + G_NEURON, shared_tid(&t->next_tid[G_NEURON]) };
 		else if (t->mode == TRACKS_BY_NEURONCORE)
-			e->track = (struct track){ PID_NCGROUP + nc, ++t->next_tid[G_NC] };
+			e->track = (struct track){ PID_NCGROUP + nc, shared_tid(&t->next_tid[G_NC]) };
 		else if (t->mode == TRACKS_BY_INSTANCE)
 			e->track = host_track(t, p);
 		else
@@ -338,15 +405,17 @@ static void group_metadata(struct tracks *t, tracks_meta_fn meta, void *ctx)
 		}
 	}
 	for (size_t i = 0; i < t->nhosts; i++) {
-		const char *h = t->hosts[i].name ? strings_get(t->hosts[i].name) : "?";
-		if (t->hosts[i].instance_type)
-			snprintf(buf, sizeof(buf), "%s (%s)", h, strings_get(t->hosts[i].instance_type));
+		const struct host *h = &t->hosts[i];
+		if (!h->used)
+			continue;
+		if (h->instance_type)
+			snprintf(buf, sizeof(buf), "%s (%s)", host_name(h->name),
+				 strings_get(h->instance_type));
 		else
-			snprintf(buf, sizeof(buf), "%s", h);
-		int64_t before = 0;
+			snprintf(buf, sizeof(buf), "%s", host_name(h->name));
+		int64_t before = 0;   /* by name (tracks_begin sorted them, late ones come last) */
 		for (size_t k = 0; k < t->nhosts; k++) {
-			const char *o = t->hosts[k].name ? strings_get(t->hosts[k].name) : "?";
-			int c = strcmp(o, h);
+			int c = strcmp(host_name(t->hosts[k].name), host_name(h->name));
 			before += c < 0 || (c == 0 && k < i);
 		}
 		meta(ctx, "process_name", PID_HOST + 1 + (int64_t)i, -1, "name", buf, 0);
@@ -377,6 +446,16 @@ static int64_t order_in_process(const struct entry *e)
 	}
 }
 
+/* Where a track sorts in a group of many processes' (a domain, a host): by process, then as
+ * within a process (kept in int32). */
+static int64_t by_process(const struct entry *e)
+{
+	int64_t w = order_in_process(e);
+	w = w >= 10000000 ? 300000 + (w - 10000000) % 100000 : w >= 5000000 ? 200000 + (w - 5000000) % 100000 : w % 100000;
+	int64_t order = (int64_t)e->p->index * 500000 + w;
+	return order > INT32_MAX ? INT32_MAX : order;
+}
+
 void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn meta, void *ctx)
 {
 	group_metadata(t, meta, ctx);
@@ -386,7 +465,7 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
 		proc_label(e->p, proc, sizeof(proc));
 		int in_domain = e->track.pid >= PID_DOMAIN;
 		int by_host = e->track.pid > PID_HOST;
-		int64_t order = in_domain ? e->track.tid : order_in_process(e);
+		int64_t order = in_domain || by_host ? by_process(e) : order_in_process(e);
 		if (e->key.group == G_THREAD || e->key.group == G_API)
 			snprintf(what, sizeof(what), "%s", e->name ? strings_get(e->name) : "thread");
 		else if (e->key.group == G_STATE)
@@ -410,14 +489,6 @@ void tracks_metadata(struct tracks *t, const struct trace *tr, tracks_meta_fn me
 			snprintf(label, sizeof(label), "%s: %s", proc, what);
 		} else {
 			snprintf(label, sizeof(label), "%s", what);
-		}
-		if (by_host) {
-			/* the host's tracks by process, then as within a process (kept in int32) */
-			int64_t w = order_in_process(e);
-			w = w >= 10000000 ? 300000 + (w - 10000000) % 100000 : w >= 5000000 ? 200000 + (w - 5000000) % 100000 : w % 100000;
-			order = (int64_t)e->p->index * 500000 + w;
-			if (order > INT32_MAX)
-				order = INT32_MAX;
 		}
 		meta(ctx, "thread_name", e->track.pid, e->track.tid, "name", label, 0);
 		meta(ctx, "thread_sort_index", e->track.pid, e->track.tid, "sort_index", NULL, order);

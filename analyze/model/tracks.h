@@ -32,6 +32,10 @@ enum tracks_group {
 };
 
 struct tracks *tracks_new(int group_by);
+/* Before the first track: with --group-by instance, every host of the job numbered in the
+ * order of their names (under --parallel every analysis process calls it, the hosts of all
+ * of them exchanged). */
+void tracks_begin(struct tracks *t, const struct trace *tr);
 void tracks_free(struct tracks *t);
 /* A host thread's track; with by_domain, API calls go to the "API calls" group. */
 struct track tracks_thread(struct tracks *t, const struct thread *th, int api_call);

@@ -11,9 +11,11 @@
 # apps/mpi-pattern and apps/mpi-rma (one-sided arrows) under Open MPI, apps/mpich-pattern
 # under MPICH, and NCCL jobs whose collectives and sends span analysis processes (arrows
 # between device spans on two sides): a generated one, apps/nccl-synth's, apps/nccl-ranks
-# over the stand-in NCCL on 4 ranks of Open MPI; K = 2 to 4 under both launchers.  What is
-# not done in parallel yet is refused with one line, exit status 2 and nothing written:
-# --split, --group-by domain.
+# over the stand-in NCCL on 4 ranks of Open MPI; K = 2 to 4 under both launchers.  Under
+# --group-by domain, instance and neuroncore, whose groups hold the tracks of processes that
+# different analysis processes read, the same (the job without MPI, the generated MPI job,
+# nccl-synth's job, apps/nrt-synth's two processes on two hosts).  What is not done in
+# parallel yet is refused with one line, exit status 2 and nothing written: --split.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
@@ -21,7 +23,7 @@ need_mpich apps/mpich-pattern
 need_mpi apps/mpi-pattern apps/mpi-rma apps/nccl-ranks
 [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] || skip_all "no stand-in NCCL (configure found no usable HIP headers)"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 29
+plan 39
 
 mix_job
 ok $? "a job of six processes without MPI runs under tprof-inspect"
@@ -31,6 +33,8 @@ mpi_jobs mpi-pattern mpi-rma nccl-ranks
 ok $? "mpi-pattern, mpi-rma and nccl-ranks run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
+"$APPS/nrt-synth" "$T/nrt" >/dev/null
+ok $? "nrt-synth's job of two processes on two hosts is written"
 
 for d in mix gen mpi-pattern mpi-rma mpich nccl nsynth nccl-ranks; do
 	"$ANALYZE" "$T/$d" -o "$T/$d.json" 2>"$T/$d.log" || break
@@ -109,6 +113,22 @@ ok $? "nccl-ranks with a window that starts inside an instance ($WINDOW): serial
 # shellcheck disable=SC2086
 same nccl-ranks@window 2 $OMPI
 
+# --group-by: groups that hold the tracks of processes different analysis processes read
+for d in mix@domain nsynth@domain gen@instance nrt@neuroncore; do
+	"$ANALYZE" "$T/${d%@*}" --group-by "${d#*@}" -o "$T/$d.json" 2>/dev/null || break
+done
+ok $? "the serial Chrome traces by domain, instance and NeuronCore are written"
+# shellcheck disable=SC2086
+{
+WINDOW="--group-by domain"
+same mix@domain 2 $OMPI
+same nsynth@domain 3 "$MPIRUN_MPICH"
+WINDOW="--group-by instance"
+same gen@instance 3 $OMPI
+WINDOW="--group-by neuroncore"
+same nrt@neuroncore 2 $OMPI
+}
+
 # refused NAME ARGS...: exit status 2, one line (PATTERN), no output named OUT.*
 refused() {
 	_rf_pat=$1 _rf_out=$2
@@ -121,7 +141,6 @@ refused() {
 		grep -q "^tprof-analyze: --parallel: $_rf_pat" "$T/rf.err" && ! [ -s "$T/rf.out" ] &&
 		! ls "$T/$_rf_out"* "$T/${_rf_out%.*}".* >/dev/null 2>&1
 }
-refused "--split is not computed in parallel yet" rf-gs.json "$T/gen" --split steps:2 &&
-	refused "--group-by is not computed in parallel yet" rf-gd.json "$T/gen" --group-by domain
-ok $? "--split and --group-by domain under --parallel: refused, one line each, nothing written"
+refused "--split is not computed in parallel yet" rf-gs.json "$T/gen" --split steps:2
+ok $? "--split under --parallel: refused, one line, nothing written"
 finish

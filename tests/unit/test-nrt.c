@@ -196,6 +196,7 @@ static void test_tracks(struct trace *tr)
 
 	/* by instance */
 	t = tracks_new(TRACKS_BY_INSTANCE);
+	tracks_begin(t, tr);
 	m.n = 0;
 	th = tracks_thread(t, pmain, 1);
 	a = tracks_neuroncore(t, p, 0, 10000, 20000);
