@@ -3,14 +3,15 @@
  * database of its own, numbered as it pleases, and the first one copies the others' into its
  * database, one at a time (ATTACH, INSERT ... SELECT, DETACH), renumbering what refers to
  * rows: strings by their text and tracks by their Chrome (pid, tid), which two parts may
- * both have; threads, callsites and collectives by an offset, the rows the part adds going
- * after those already there; slices, device operations and the other rows nothing refers to
+ * both have; threads, callsites, collectives and slices by an offset, the rows the part adds
+ * going after those already there (each part found the slices its device operations and
+ * arrows link to before: schema.c); device operations and the other rows nothing refers to
  * are numbered by SQLite as they come in.  What a part could not know is settled once all
  * are in: a thread of a process another analysis process read (the end of a message, the
  * member of a collective) is written as -1 - its tid, then found by (process, tid); an arrow
  * whose ends two analysis processes drew is one row of flow_halves per end, paired into
- * flows by the arrow's number.  The links, indexes and views come after (schema.c), over the
- * whole database, as in a serial analysis. */
+ * flows by the arrow's number, and linked to their slices then.  The indexes and views come
+ * after (schema.c), over the whole database, as in a serial analysis. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@ enum ref {
 	REF_THREAD,        /* a thread id: shifted, or (negative) one another process read */
 	REF_CALLSITE,
 	REF_COLLECTIVE,
-	REF_LINK,          /* a slice id schema.c finds at the end */
+	REF_SLICE,         /* a slice id (each part found its own links: schema.c) */
 };
 
 static int ends_with(const char *s, const char *suffix)
@@ -43,7 +44,8 @@ static int ends_with(const char *s, const char *suffix)
 static int ref_of(enum stmt_id t, const char *c)
 {
 	if (!strcmp(c, "id"))
-		return t == ST_THREADS || t == ST_CALLSITES || t == ST_COLLECTIVES ? REF_OWN
+		return t == ST_THREADS || t == ST_CALLSITES || t == ST_COLLECTIVES ||
+		       t == ST_SLICES ? REF_OWN
 		     : t == ST_PROCESSES ? REF_KEEP : REF_NUMBERED;
 	if (!strcmp(c, "name_id") || !strcmp(c, "category_id") || !strcmp(c, "caller_id"))
 		return REF_STRING;
@@ -56,7 +58,7 @@ static int ref_of(enum stmt_id t, const char *c)
 	if (!strcmp(c, "collective_id"))
 		return REF_COLLECTIVE;
 	if (ends_with(c, "slice_id"))
-		return REF_LINK;
+		return REF_SLICE;
 	if (ends_with(c, "process_id") || !strcmp(c, "instance_id") || !strcmp(c, "async_id"))
 		return REF_KEEP;
 	return ends_with(c, "_id") ? -1 : REF_KEEP;
@@ -146,7 +148,7 @@ static int copy(struct sqldb *d, enum stmt_id t, const int64_t *off, const char 
 			break;
 		case REF_CALLSITE: put(&sel, "p.%s + %" PRId64, c, off[ST_CALLSITES]); break;
 		case REF_COLLECTIVE: put(&sel, "p.%s + %" PRId64, c, off[ST_COLLECTIVES]); break;
-		case REF_LINK: put(&sel, "NULL"); break;
+		case REF_SLICE: put(&sel, "p.%s + %" PRId64, c, off[ST_SLICES]); break;
 		}
 	}
 	put(&q, ") SELECT %s FROM part.%s p %s", sel.over ? "" : sel.s, name, where);
@@ -177,7 +179,8 @@ int sqlite_merge_part(struct sqldb *d, const char *path)
 	if (rc < 0)
 		return -1;
 	int64_t off[ST_COUNT] = { 0 };
-	static const enum stmt_id shifted[] = { ST_THREADS, ST_CALLSITES, ST_COLLECTIVES };
+	static const enum stmt_id shifted[] = { ST_THREADS, ST_CALLSITES, ST_COLLECTIVES,
+						ST_SLICES };
 	for (size_t i = 0; i < sizeof(shifted) / sizeof(shifted[0]); i++) {
 		char sql[128];
 		snprintf(sql, sizeof(sql), "SELECT IFNULL(MAX(id), 0) FROM main.%s",
@@ -233,11 +236,12 @@ static int remote_threads(struct sqldb *d)
 	return 0;
 }
 
-int sqlite_merge_end(struct sqldb *d)
+int sqlite_merge_end(struct sqldb *d, int64_t *flows_since)
 {
 	if (sqldb_exec(d, "DROP INDEX merge_strings; DROP INDEX merge_tracks;"
 			  "CREATE INDEX merge_threads ON threads (process_id, tid);") < 0 ||
 	    remote_threads(d) < 0 ||
+	    (*flows_since = scalar(d, "SELECT IFNULL(MAX(id), 0) FROM flows")) < 0 ||
 	    sqldb_exec(d, "DROP INDEX merge_threads;"
 			  "CREATE INDEX merge_halves ON flow_halves (flow, half);"
 			  "INSERT INTO flows (key, category_id, name_id, from_track_id, from_ns,"

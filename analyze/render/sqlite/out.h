@@ -75,7 +75,11 @@ void sqlite_facts_end(struct sqlout *o, const struct trace *tr);
  * analysis process only.  -1 when the database cannot be whole. */
 int sqlite_finish(struct sqlout *o, const struct trace *tr, int rc);
 
-/* schema.c: after the rows: the links found by SQL, the indexes, the views. */
-int sqlite_schema_finish(struct sqlout *o);
+/* schema.c: after the rows: the links found by SQL (each device operation's launching call,
+ * the slices each arrow joins); under --parallel, each analysis process's on its part. */
+int sqlite_schema_links(struct sqlout *o);
+/* Then the indexes and views, after the links (flows_since < 0) or, in the parts' merged
+ * database, the links of the arrows whose ids are above flows_since only. */
+int sqlite_schema_finish(struct sqlout *o, int64_t flows_since);
 
 #endif

@@ -1,8 +1,13 @@
 /* render/sqlite/schema.c — what the database gets once every row is in: the links SQL finds
  * faster than the renderer could keep them (each device operation's launching call, the
  * slices each flow joins), the indexes, made after the rows so that loading never updates
- * them, and views for common questions (docs/sqlite-schema.md). */
+ * them, and views for common questions (docs/sqlite-schema.md).  Under --parallel each
+ * analysis process links the rows of its part, before the merge (merge.c), and the first
+ * then only the arrows whose ends two parts held. */
+#include <stdio.h>
+
 #include "out.h"
+#include "../../parallel/par.h"
 
 /* With depth last, the innermost slice around a time is the first one the index gives when
  * read backwards from it: no sort of the track's earlier slices for each flow end. */
@@ -13,7 +18,9 @@ static const char by_track[] =
  * slice for nothing, and no launching call could be found by it anyway. */
 static const char by_correlation[] =
 	"CREATE INDEX slices_by_correlation ON slices (process_id, correlation)"
-	"  WHERE correlation IS NOT NULL;"
+	"  WHERE correlation IS NOT NULL;";
+
+static const char launch_by_correlation[] =
 	/* the call that launched a device operation: its thread's slice with the same
 	 * correlation in the same process */
 	"UPDATE device_ops SET launch_slice_id = ("
@@ -22,22 +29,25 @@ static const char by_correlation[] =
 	"    AND t.kind = 'thread' ORDER BY s.id LIMIT 1)"
 	"  WHERE correlation IS NOT NULL;";
 
-static const char links[] =
-	/* without a correlation (an NRT execution): the slice its thread's track has at its
-	 * launch */
+/* without a correlation (an NRT execution): the slice its thread's track has at its launch */
+static const char launch_by_time[] =
 	"UPDATE device_ops SET launch_slice_id = ("
 	"  SELECT s.id FROM tracks t JOIN slices s ON s.track_id = t.id"
 	"  WHERE t.thread_id = device_ops.launch_thread_id AND s.start_ns = device_ops.launch_ns"
 	"  ORDER BY s.depth DESC LIMIT 1)"
-	"  WHERE correlation IS NULL AND launch_thread_id IS NOT NULL;"
-	/* a flow's ends: the innermost slice of its track around each end */
+	"  WHERE correlation IS NULL AND launch_thread_id IS NOT NULL;";
+
+/* a flow's ends: the innermost slice of its track around each end (the flows from `since`
+ * on: their ids are larger) */
+static const char flow_ends[] =
 	"UPDATE flows SET"
 	"  from_slice_id = (SELECT id FROM slices WHERE track_id = flows.from_track_id"
 	"    AND start_ns <= flows.from_ns AND end_ns >= flows.from_ns"
 	"    ORDER BY start_ns DESC, depth DESC LIMIT 1),"
 	"  to_slice_id = (SELECT id FROM slices WHERE track_id = flows.to_track_id"
 	"    AND start_ns <= flows.to_ns AND end_ns >= flows.to_ns"
-	"    ORDER BY start_ns DESC, depth DESC LIMIT 1);";
+	"    ORDER BY start_ns DESC, depth DESC LIMIT 1)"
+	"  WHERE id > %lld;";
 
 static const char indexes[] =
 	"CREATE INDEX device_ops_by_name ON device_ops (name_id);"
@@ -133,12 +143,38 @@ static const char views[] =
 	"  WHERE c.runtime = 'nccl' AND c.alg_bytes IS NOT NULL"
 	"  GROUP BY c.name_id, c.alg_bytes, c.bus_bytes, c.ranks, c.count, c.dtype;";
 
-int sqlite_schema_finish(struct sqlout *o)
+static int flows_linked(struct sqlout *o, int64_t since)
+{
+	char sql[sizeof(flow_ends) + 24];
+	snprintf(sql, sizeof(sql), flow_ends, (long long)since);
+	return sqldb_exec(&o->db, sql);
+}
+
+int sqlite_schema_links(struct sqlout *o)
 {
 	if (sqldb_exec(&o->db, by_track) < 0 ||
-	    (o->corr_slices && sqldb_exec(&o->db, by_correlation) < 0) ||
-	    sqldb_exec(&o->db, links) < 0 || sqldb_exec(&o->db, indexes) < 0 ||
-	    sqldb_exec(&o->db, views) < 0)
+	    (o->corr_slices && (sqldb_exec(&o->db, by_correlation) < 0 ||
+				sqldb_exec(&o->db, launch_by_correlation) < 0)) ||
+	    sqldb_exec(&o->db, launch_by_time) < 0 || flows_linked(o, 0) < 0)
+		return -1;
+	/* the first analysis process copies the others' parts in after: without the indexes */
+	if (par_size() > 1 && par_rank() == 0 &&
+	    (sqldb_exec(&o->db, "DROP INDEX slices_by_track") < 0 ||
+	     (o->corr_slices && sqldb_exec(&o->db, "DROP INDEX slices_by_correlation") < 0)))
+		return -1;
+	return 0;
+}
+
+int sqlite_schema_finish(struct sqlout *o, int64_t flows_since)
+{
+	if (flows_since < 0 && sqlite_schema_links(o) < 0)
+		return -1;
+	if (flows_since >= 0 &&
+	    (sqldb_exec(&o->db, by_track) < 0 ||
+	     (o->corr_slices && sqldb_exec(&o->db, by_correlation) < 0) ||
+	     flows_linked(o, flows_since) < 0))
+		return -1;
+	if (sqldb_exec(&o->db, indexes) < 0 || sqldb_exec(&o->db, views) < 0)
 		return -1;
 	return 0;
 }

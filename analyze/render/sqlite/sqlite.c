@@ -76,7 +76,7 @@ static double now(void)
 /* Under --parallel: the first analysis process copies every other's part into its database
  * (merge.c), and the others remove theirs once it has.  Every analysis process calls it;
  * -1 when the database cannot be whole. */
-static int parallel_parts(struct sqlout *o, int rc)
+static int parallel_parts(struct sqlout *o, int rc, int64_t *flows_since)
 {
 	int me = par_rank(), k = par_size();
 	int64_t bad = rc != 0 || o->failed || o->db.failed;
@@ -96,7 +96,7 @@ static int parallel_parts(struct sqlout *o, int rc)
 		failed = sqlite_merge_begin(&o->db) < 0;
 		for (int p = 1; p < k && !failed; at += len_of[p++])
 			failed = sqlite_merge_part(&o->db, at) < 0;
-		failed = failed || sqlite_merge_end(&o->db) < 0;
+		failed = failed || sqlite_merge_end(&o->db, flows_since) < 0;
 	}
 	free(paths);
 	free(len_of);
@@ -108,19 +108,23 @@ static int parallel_parts(struct sqlout *o, int rc)
 
 int sqlite_finish(struct sqlout *o, const struct trace *tr, int rc)
 {
+	int64_t flows_since = -1;   /* serially: every link is still to be found */
 	if (!rc && !o->failed && !o->db.failed) {
 		o->t_finish = now();
 		sqlite_facts_end(o, tr);
 		strings(o);
+		if (par_size() > 1)
+			sqlite_schema_links(o);
 	}
-	if (par_size() > 1 && parallel_parts(o, rc) < 0)
+	if (par_size() > 1 && parallel_parts(o, rc, &flows_since) < 0)
 		return -1;
 	if (rc || o->failed || o->db.failed)
 		return -1;
 	if (par_rank() != 0)
 		return 0;
 	meta(o, tr);
-	if (sqldb_exec(&o->db, "DROP TABLE flow_halves") < 0 || sqlite_schema_finish(o) < 0)
+	if (sqldb_exec(&o->db, "DROP TABLE flow_halves") < 0 ||
+	    sqlite_schema_finish(o, flows_since) < 0)
 		return -1;
 	return 0;
 }
