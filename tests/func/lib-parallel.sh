@@ -25,11 +25,14 @@ generated_jobs() {
 }
 
 # mpi_jobs APP...: each apps/APP recorded on 4 ranks of Open MPI in $T/APP; fails at the first
-# that fails.
+# that fails, saying its exit status and the end of what it printed.
 mpi_jobs() {
 	for _mj_app in "$@"; do
 		# shellcheck disable=SC2086
-		"$INSPECT" -o "$T/$_mj_app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$_mj_app" >/dev/null 2>&1 ||
-			return 1
+		"$INSPECT" -o "$T/$_mj_app" -- $MPIRUN $MPIRUN_FLAGS -np 4 "$APPS/$_mj_app" \
+			>"$T/$_mj_app.run" 2>&1 && continue
+		diag "$_mj_app on 4 ranks under tprof-inspect: exit status $?; its last lines:"
+		tail -n 20 "$T/$_mj_app.run" | sed 's/^/#   /'
+		return 1
 	done
 }

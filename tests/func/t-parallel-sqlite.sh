@@ -81,11 +81,15 @@ same nsynth 3 $OMPI
 same nccl-ranks 3 $OMPI
 }
 
-# A window that starts inside an NCCL instance: only what it kept is drawn, on either side.
-WINDOW=$(sqlite3 "$T/s/nccl-ranks.db" "SELECT '--start ' || ((MIN(m.device_start_ns) +
-	MAX(m.device_start_ns)) / 2000.0) || ' --end ' || (MAX(m.device_end_ns) / 1000.0 + 100)
-	FROM collective_members m JOIN collectives c ON c.id = m.collective_id
-	WHERE c.runtime = 'nccl' GROUP BY c.id HAVING COUNT(m.device_start_ns) >= 3 LIMIT 1")
+# A window that starts inside an NCCL instance, between its first two ranks' device spans:
+# only what it kept is drawn, on either side.
+WINDOW=$(sqlite3 "$T/s/nccl-ranks.db" "WITH i AS (SELECT c.id FROM collectives c
+	JOIN collective_members m ON m.collective_id = c.id WHERE c.runtime = 'nccl'
+	GROUP BY c.id HAVING COUNT(DISTINCT m.device_start_ns) >= 3 ORDER BY c.id LIMIT 1),
+	m AS (SELECT * FROM collective_members WHERE collective_id = (SELECT id FROM i)),
+	s AS (SELECT device_start_ns t FROM m WHERE t IS NOT NULL ORDER BY t LIMIT 2)
+	SELECT '--start ' || (SUM(t) / 2000.0) || ' --end ' ||
+	((SELECT MAX(device_end_ns) FROM m) / 1000.0 + 100) FROM s")
 # shellcheck disable=SC2086
 serial nccl-ranks@window $WINDOW &&
 	[ "$(sqlite3 "$T/s/nccl-ranks@window.db" "SELECT COUNT(*) FROM flows f JOIN strings c
