@@ -99,18 +99,35 @@ void tracks_free(struct tracks *t)
 	free(t);
 }
 
-/* --group-by instance: a new track in the group of p's host. */
+/* The host named `name` (a string id), added when new; `type` its instance type when it
+ * has none yet. */
+static struct host *find_host(struct tracks *t, uint32_t name, uint32_t type)
+{
+	uint32_t *at = u64map_get(&t->host_of, name);
+	if (!at) {
+		t->hosts = xreallocarray(t->hosts, t->nhosts + 1, sizeof(*t->hosts));
+		t->hosts[t->nhosts] = (struct host){ name, 0, 0 };
+		at = u64map_put(&t->host_of, name, (uint32_t)t->nhosts++);
+	}
+	struct host *h = &t->hosts[*at];
+	if (!h->instance_type)
+		h->instance_type = type;
+	return h;
+}
+
+/* The instance type a process found, else the Neuron runtime's instance family. */
+static uint32_t instance_type(const struct proc *p)
+{
+	return p->instance_type ? p->instance_type : p->nrt_instance;
+}
+
+/* --group-by instance: a new track in the group of p's host (one tracks_begin did not see
+ * comes last). */
 static struct track host_track(struct tracks *t, const struct proc *p)
 {
-	uint32_t *at = u64map_get(&t->host_of, p->host);
-	size_t i = at ? *at : t->nhosts;
-	if (!at) {   /* a process tracks_begin did not see */
-		t->hosts = xreallocarray(t->hosts, t->nhosts + 1, sizeof(*t->hosts));
-		t->hosts[t->nhosts++] = (struct host){
-			p->host, p->instance_type ? p->instance_type : p->nrt_instance, 0 };
-		u64map_put(&t->host_of, p->host, (uint32_t)i);
-	}
-	t->hosts[i].used = 1;
+	struct host *h = find_host(t, p->host, instance_type(p));
+	size_t i = (size_t)(h - t->hosts);
+	h->used = 1;
 	return (struct track){ PID_HOST + 1 + (int64_t)i, shared_tid(&t->next_host_tid) };
 }
 
@@ -132,7 +149,7 @@ static void pack_hosts(const struct trace *tr, struct pack *b)
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		const struct proc *p = tr->procs[i];
 		pack_name(b, p->host);
-		pack_name(b, p->instance_type ? p->instance_type : p->nrt_instance);
+		pack_name(b, instance_type(p));
 	}
 }
 
@@ -152,14 +169,7 @@ void tracks_begin(struct tracks *t, const struct trace *tr)
 		uint32_t name = unpack_name(&u), type = unpack_name(&u);
 		if (u.short_read)
 			break;
-		uint32_t *at = u64map_get(&t->host_of, name);
-		if (!at) {
-			t->hosts = xreallocarray(t->hosts, t->nhosts + 1, sizeof(*t->hosts));
-			t->hosts[t->nhosts] = (struct host){ name, 0, 0 };
-			at = u64map_put(&t->host_of, name, (uint32_t)t->nhosts++);
-		}
-		if (!t->hosts[*at].instance_type)
-			t->hosts[*at].instance_type = type;
+		find_host(t, name, type);
 	}
 	free(all);
 	free(len_of);

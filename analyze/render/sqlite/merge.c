@@ -13,7 +13,6 @@
  * flows by the arrow's number, and linked to their slices then.  The indexes and views come
  * after (schema.c), over the whole database, as in a serial analysis. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,34 +63,18 @@ static int ref_of(enum stmt_id t, const char *c)
 	return ends_with(c, "_id") ? -1 : REF_KEEP;
 }
 
-/* An SQL text built in a fixed buffer (no statement here comes near its size). */
-struct text {
-	char s[8192];
-	size_t n;
-	int over;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct text *t, const char *fmt, ...)
+/* Runs the statement built in s (SQLite's string builder), which it frees. */
+static int run(struct sqldb *d, sqlite3_str *s)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
-	va_end(ap);
-	if (k < 0 || (size_t)k >= sizeof(t->s) - t->n)
-		t->over = 1;
-	else
-		t->n += (size_t)k;
-}
-
-static int run(struct sqldb *d, const struct text *t)
-{
-	if (t->over) {
-		diag_error("%s: merging the parts: a statement too long", d->path);
+	char *sql = sqlite3_str_finish(s);
+	if (!sql) {
+		diag_error("%s: merging the parts: out of memory", d->path);
 		d->failed = 1;
 		return -1;
 	}
-	return sqldb_exec(d, t->s);
+	int rc = sqldb_exec(d, sql);
+	sqlite3_free(sql);
+	return rc;
 }
 
 /* The one integer a query gives (0 when NULL); -1 (said) on error. */
@@ -115,45 +98,53 @@ static int64_t scalar(struct sqldb *d, const char *sql)
  * with `where` (may be empty) and off[] the offsets of the tables by statement. */
 static int copy(struct sqldb *d, enum stmt_id t, const int64_t *off, const char *where)
 {
-	struct text q = { .n = 0 };
-	struct text sel = { .n = 0 };
+	sqlite3_str *q = sqlite3_str_new(d->db), *sel = sqlite3_str_new(d->db);
 	const char *name = stmts_table(t);
-	put(&q, "INSERT INTO main.%s (", name);
-	int first = 1;
+	sqlite3_str_appendf(q, "INSERT INTO main.%s (", name);
+	const char *sep = "";
 	for (unsigned i = 0; i < stmts_ncols(t); i++) {
 		const char *c = stmts_column(t, i);
 		int r = ref_of(t, c);
 		if (r < 0) {
 			diag_error("%s: merging the parts: no rule for column %s.%s", d->path, name, c);
 			d->failed = 1;
+			sqlite3_free(sqlite3_str_finish(q));
+			sqlite3_free(sqlite3_str_finish(sel));
 			return -1;
 		}
 		if (r == REF_NUMBERED)
 			continue;
-		put(&q, "%s%s", first ? "" : ", ", c);
-		put(&sel, "%s", first ? "" : ", ");
-		first = 0;
+		sqlite3_str_appendf(q, "%s%s", sep, c);
+		sqlite3_str_appendall(sel, sep);
+		sep = ", ";
 		switch (r) {
-		case REF_KEEP: put(&sel, "p.%s", c); break;
-		case REF_OWN: put(&sel, "p.%s + %" PRId64, c, off[t]); break;
+		case REF_KEEP: sqlite3_str_appendf(sel, "p.%s", c); break;
+		case REF_OWN: sqlite3_str_appendf(sel, "p.%s + %lld", c, (long long)off[t]); break;
 		case REF_STRING:
-			put(&sel, "(SELECT new FROM temp.smap WHERE old = p.%s)", c);
+			sqlite3_str_appendf(sel, "(SELECT new FROM temp.smap WHERE old = p.%s)", c);
 			break;
 		case REF_TRACK:
-			put(&sel, "(SELECT new FROM temp.tmap WHERE old = p.%s)", c);
+			sqlite3_str_appendf(sel, "(SELECT new FROM temp.tmap WHERE old = p.%s)", c);
 			break;
 		case REF_THREAD:
-			put(&sel, "CASE WHEN p.%s < 0 THEN p.%s ELSE p.%s + %" PRId64 " END", c, c, c,
-			    off[ST_THREADS]);
+			sqlite3_str_appendf(sel, "CASE WHEN p.%s < 0 THEN p.%s ELSE p.%s + %lld END", c,
+					    c, c, (long long)off[ST_THREADS]);
 			break;
-		case REF_CALLSITE: put(&sel, "p.%s + %" PRId64, c, off[ST_CALLSITES]); break;
-		case REF_COLLECTIVE: put(&sel, "p.%s + %" PRId64, c, off[ST_COLLECTIVES]); break;
-		case REF_SLICE: put(&sel, "p.%s + %" PRId64, c, off[ST_SLICES]); break;
+		case REF_CALLSITE:
+			sqlite3_str_appendf(sel, "p.%s + %lld", c, (long long)off[ST_CALLSITES]);
+			break;
+		case REF_COLLECTIVE:
+			sqlite3_str_appendf(sel, "p.%s + %lld", c, (long long)off[ST_COLLECTIVES]);
+			break;
+		case REF_SLICE:
+			sqlite3_str_appendf(sel, "p.%s + %lld", c, (long long)off[ST_SLICES]);
+			break;
 		}
 	}
-	put(&q, ") SELECT %s FROM part.%s p %s", sel.over ? "" : sel.s, name, where);
-	q.over |= sel.over;
-	return run(d, &q);
+	char *cols = sqlite3_str_finish(sel);
+	sqlite3_str_appendf(q, ") SELECT %s FROM part.%s p %s", cols ? cols : "", name, where);
+	sqlite3_free(cols);
+	return run(d, q);
 }
 
 int sqlite_merge_begin(struct sqldb *d)
@@ -225,11 +216,11 @@ static int remote_threads(struct sqldb *d)
 			int has = 0;
 			for (unsigned j = 0; j < stmts_ncols((enum stmt_id)t); j++)
 				has |= !strcmp(stmts_column((enum stmt_id)t, j), proc);
-			struct text q = { .n = 0 };
-			put(&q, "UPDATE %s SET %s = (SELECT id FROM threads h WHERE h.process_id = "
-				"%s.%s AND h.tid = -%s.%s - 1) WHERE %s < 0", name, c, name,
-			    has ? proc : "process_id", name, c, c);
-			if (run(d, &q) < 0)
+			sqlite3_str *q = sqlite3_str_new(d->db);
+			sqlite3_str_appendf(q, "UPDATE %s SET %s = (SELECT id FROM threads h WHERE "
+					    "h.process_id = %s.%s AND h.tid = -%s.%s - 1) WHERE %s < 0",
+					    name, c, name, has ? proc : "process_id", name, c, c);
+			if (run(d, q) < 0)
 				return -1;
 		}
 	}
