@@ -32,6 +32,19 @@ void jw_flush(struct json_writer *w)
 	w->len = 0;
 }
 
+void jw_suspend(struct json_writer *w)
+{
+	outfile_suspend(w->out, w->buf, w->len);
+	w->flushed += w->len;
+	w->buf = NULL;
+	w->len = 0;
+}
+
+void jw_resume(struct json_writer *w)
+{
+	w->buf = outfile_resume(w->out);
+}
+
 /* What does not fit goes out a buffer at a time. */
 void jw_raw_slow(struct json_writer *w, const char *s, size_t n)
 {

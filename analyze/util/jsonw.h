@@ -29,6 +29,10 @@ int jw_close(struct json_writer *w);
 /* Closes a file given up on: it is removed, never put in place (-1). */
 int jw_discard(struct json_writer *w);
 void jw_flush(struct json_writer *w);
+/* A file put aside, its buffer freed, to be taken up again where it was (outfile.h); nothing
+ * is written in between. */
+void jw_suspend(struct json_writer *w);
+void jw_resume(struct json_writer *w);
 /* The bytes written so far (before any compression). */
 static inline uint64_t jw_bytes(const struct json_writer *w)
 {

@@ -16,6 +16,12 @@ struct outfile *outfile_open(const char *path, const struct out_format *fmt, siz
 			     char **buf);
 /* Hands over len bytes of buf; returns the buffer to fill next. */
 char *outfile_swap(struct outfile *of, char *buf, size_t len);
+/* Puts the file aside: writes the last len bytes of buf, frees it, and lets go of the file
+ * and what writing it holds (the descriptor, buffers, compressor), keeping its place. */
+void outfile_suspend(struct outfile *of, char *buf, size_t len);
+/* Takes a file put aside up again where it was; returns the buffer to fill.  When it cannot
+ * be, what is handed over is dropped and outfile_close fails. */
+char *outfile_resume(struct outfile *of);
 /* Writes the last len bytes of buf, closes, frees.  Kept (keep) and written: the file is put
  * in place (outname_end), 0.  Otherwise it is removed: -1, with errno the write's error (0
  * when the caller gave it up, or when the file could not be put in place). */

@@ -1,12 +1,15 @@
 /* test-jsonw.c — the JSON writer against an independent parser (cJSON): every byte string,
  * however hostile, becomes a JSON string that parses, and reads back as the same text with
- * each byte that is not UTF-8 replaced by U+FFFD; numbers read back exactly. */
+ * each byte that is not UTF-8 replaced by U+FFFD; numbers read back exactly.  A file put
+ * aside and taken up again (jw_suspend, jw_resume) holds what was written, in order; gzipped,
+ * as one gzip member that zlib reads to its end. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../../analyze/util/jsonw.h"
 #include "../../analyze/util/outname.h"
@@ -38,7 +41,7 @@ static const struct sample samples[] = {
 	S("empty", "", ""),
 };
 
-static char *read_all(const char *path)
+static char *read_all_n(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -51,7 +54,82 @@ static char *read_all(const char *path)
 		n = 0;
 	buf[n] = 0;
 	fclose(f);
+	*len = (size_t)n;
 	return buf;
+}
+
+static char *read_all(const char *path)
+{
+	size_t n;
+	return read_all_n(path, &n);
+}
+
+/* The content of a .gz file that is one gzip member ending where the file ends; NULL when
+ * it is not. */
+static char *gunzip_one(const char *path, size_t *n)
+{
+	char *gz = read_all_n(path, n);
+	size_t cap = 1 << 20, len = 0;
+	char *out = malloc(cap);
+	z_stream z = { 0 };
+	int rc = Z_DATA_ERROR;
+	if (gz && inflateInit2(&z, 31) == Z_OK) {
+		z.next_in = (Bytef *)gz;
+		z.avail_in = (uInt)*n;
+		do {
+			if (len == cap)
+				out = realloc(out, cap *= 2);
+			z.next_out = (Bytef *)out + len;
+			z.avail_out = (uInt)(cap - len);
+			rc = inflate(&z, Z_NO_FLUSH);
+			len = cap - z.avail_out;
+		} while (rc == Z_OK);
+		inflateEnd(&z);
+	}
+	free(gz);
+	if (rc != Z_STREAM_END || z.avail_in) {
+		free(out);
+		return NULL;
+	}
+	*n = len;
+	return out;
+}
+
+/* Written in three pieces, put aside twice between them; each piece more than a buffer. */
+static void suspended(const char *path, int gzip)
+{
+	struct json_writer w;
+	static char piece[JW_CAP + 777];
+	size_t want = 0;
+	char *expect = malloc(3 * sizeof(piece));
+	int opened = jw_open(&w, path, &any_file) == 0;
+	ok(opened, "%s: the writer opens it", gzip ? "gzip" : "plain");
+	if (!opened) {
+		free(expect);
+		return;
+	}
+	for (int k = 0; k < 3; k++) {
+		for (size_t i = 0; i < sizeof(piece); i++)
+			piece[i] = (char)('a' + (i * 7 + (size_t)k * 13) % 26);
+		jw_raw(&w, piece, sizeof(piece));
+		memcpy(expect + want, piece, sizeof(piece));
+		want += sizeof(piece);
+		if (k < 2) {
+			jw_suspend(&w);
+			jw_resume(&w);
+		}
+	}
+	is_u64(jw_bytes(&w), want, "%s: jw_bytes counts what came before it was put aside",
+	       gzip ? "gzip" : "plain");
+	ok(jw_close(&w) == 0, "%s: and closes after being put aside twice", gzip ? "gzip" : "plain");
+	size_t n = 0;
+	char *got = gzip ? gunzip_one(path, &n) : read_all_n(path, &n);
+	ok(got && n == want && !memcmp(got, expect, want),
+	   "%s: the file holds every piece in order%s", gzip ? "gzip" : "plain",
+	   gzip ? ", one gzip member read to the end" : "");
+	free(got);
+	free(expect);
+	unlink(path);
 }
 
 int main(void)
@@ -127,5 +205,9 @@ int main(void)
 	cJSON_Delete(doc);
 	free(text);
 	unlink(path);
+
+	suspended(path, 0);
+	strcat(path, ".gz");
+	suspended(path, 1);
 	return tap_done();
 }

@@ -122,6 +122,45 @@ static void *compressor(void *arg)
 	return NULL;
 }
 
+/* The compressor: its stream and its thread. */
+static int start(struct pf_out *o)
+{
+	if (deflateInit(&o->z, 6) != Z_OK)
+		return -1;
+	o->head = o->n = 0;
+	o->done = 0;
+	pthread_mutex_init(&o->lock, NULL);
+	pthread_cond_init(&o->cond, NULL);
+	if (pthread_create(&o->thread, NULL, compressor, o)) {
+		deflateEnd(&o->z);
+		pthread_mutex_destroy(&o->lock);
+		pthread_cond_destroy(&o->cond);
+		return -1;
+	}
+	handoff_busy(1);
+	return 0;
+}
+
+/* Waits for the compressor to write what is queued, stops it and frees its buffers. */
+static void stop(struct pf_out *o)
+{
+	pthread_mutex_lock(&o->lock);
+	o->done = 1;
+	pthread_cond_broadcast(&o->cond);
+	pthread_mutex_unlock(&o->lock);
+	pthread_join(o->thread, NULL);
+	handoff_busy(-1);
+	deflateEnd(&o->z);
+	pb_free(&o->zout);
+	while (o->nspare)
+		pb_free(&o->spare[--o->nspare]);
+	pthread_mutex_destroy(&o->lock);
+	pthread_cond_destroy(&o->cond);
+	if (fclose(o->f) != 0 && !o->err)
+		o->err = errno ? errno : EIO;
+	o->f = NULL;
+}
+
 struct pf_out *pf_out_open(const char *path, const struct out_format *fmt)
 {
 	struct pf_out *o = xcalloc(1, sizeof(*o));
@@ -132,28 +171,38 @@ struct pf_out *pf_out_open(const char *path, const struct out_format *fmt)
 	}
 	if (!(o->f = fdopen(fd, "wb")))
 		close(fd);
-	if (!o->f || deflateInit(&o->z, 6) != Z_OK) {
+	if (!o->f || start(o) < 0) {
 		if (o->f)
 			fclose(o->f);
 		outname_end(o->name, 0, ENOMEM);
 		free(o);
 		return NULL;
 	}
-	pthread_mutex_init(&o->lock, NULL);
-	pthread_cond_init(&o->cond, NULL);
-	if (pthread_create(&o->thread, NULL, compressor, o)) {
-		deflateEnd(&o->z);
-		fclose(o->f);
-		outname_end(o->name, 0, EAGAIN);
-		free(o);
-		return NULL;
-	}
-	handoff_busy(1);
 	return o;
+}
+
+void pf_out_suspend(struct pf_out *o)
+{
+	if (o->f)
+		stop(o);
+}
+
+void pf_out_resume(struct pf_out *o)
+{
+	if (o->f || o->err)
+		return;
+	if (!(o->f = fopen(outname_path(o->name), "ab")) || start(o) < 0) {
+		o->err = errno ? errno : EIO;
+		if (o->f)
+			fclose(o->f);
+		o->f = NULL;
+	}
 }
 
 static void push(struct pf_out *o, struct proto_buf *b, int compress)
 {
+	if (!o->f)                      /* put aside, and could not be taken up again */
+		pb_free(b);
 	if (!b->len)
 		return;
 	pthread_mutex_lock(&o->lock);
@@ -169,10 +218,12 @@ static void push(struct pf_out *o, struct proto_buf *b, int compress)
 struct proto_buf pf_out_spare(struct pf_out *o, size_t cap)
 {
 	struct proto_buf b = { 0 };
-	pthread_mutex_lock(&o->lock);
-	if (o->nspare)
-		b = o->spare[--o->nspare];
-	pthread_mutex_unlock(&o->lock);
+	if (o->f) {
+		pthread_mutex_lock(&o->lock);
+		if (o->nspare)
+			b = o->spare[--o->nspare];
+		pthread_mutex_unlock(&o->lock);
+	}
 	b.len = 0;
 	pb_need(&b, cap);
 	return b;
@@ -190,21 +241,11 @@ void pf_out_bundle(struct pf_out *o, struct proto_buf *b)
 
 int pf_out_close(struct pf_out *o, int keep)
 {
-	pthread_mutex_lock(&o->lock);
-	o->done = 1;
-	pthread_cond_broadcast(&o->cond);
-	pthread_mutex_unlock(&o->lock);
-	pthread_join(o->thread, NULL);
-	handoff_busy(-1);
-	if (fclose(o->f) != 0 && !o->err)
-		o->err = errno ? errno : EIO;
+	if (o->f)
+		stop(o);
+	else if (!o->err)
+		o->err = EIO;
 	int rc = outname_end(o->name, keep && !o->err, o->err);
-	deflateEnd(&o->z);
-	pb_free(&o->zout);
-	while (o->nspare)
-		pb_free(&o->spare[--o->nspare]);
-	pthread_mutex_destroy(&o->lock);
-	pthread_cond_destroy(&o->cond);
 	free(o);
 	return rc;
 }

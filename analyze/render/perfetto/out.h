@@ -25,6 +25,11 @@ void pf_out_plain(struct pf_out *o, struct proto_buf *b);
 void pf_out_bundle(struct pf_out *o, struct proto_buf *b);
 /* An empty buffer of at least cap bytes, one a written bundle left when there is one. */
 struct proto_buf pf_out_spare(struct pf_out *o, size_t cap);
+/* Puts the file aside: what was handed over written, the helper and the file closed, its
+ * buffers freed; and takes it up again where it was (when it cannot be, what is handed
+ * over is dropped and pf_out_close fails). */
+void pf_out_suspend(struct pf_out *o);
+void pf_out_resume(struct pf_out *o);
 /* Waits for the helper, closes, frees; the file is put in place when kept (keep) and
  * written, else removed: -1 (outname_error says why). */
 int pf_out_close(struct pf_out *o, int keep);
