@@ -165,9 +165,10 @@ static void usage(FILE *f)
 	      "                         one archive; with --format chrome or perfetto each\n"
 	      "                         writes a part (OUT's stem + .part-NNNN), the first an\n"
 	      "                         index (stem + .index.json); with --format sqlite each\n"
-	      "                         writes a part that the first merges into FILE.\n"
-	      "                         --split, imports and system profiles are not computed\n"
-	      "                         in parallel yet\n"
+	      "                         writes a part that the first merges into FILE;\n"
+	      "                         with --split steps:N each writes its share's part of\n"
+	      "                         every group of steps.  --split size:MB, imports and\n"
+	      "                         system profiles are not computed in parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -644,9 +645,10 @@ static int parallel_options(const struct options *o)
 {
 	if (par_size() < 2)
 		return 0;
-	if (o->split)
-		return parallel_error("--split is not computed in parallel yet (each analysis "
-				      "process writes one part)");
+	if (o->split && o->split_spec.mode == SPLIT_SIZE)
+		return parallel_error("--split size:MB is not computed in parallel (each analysis "
+				      "process would cut its share at other times): use --split "
+				      "steps:N");
 	if (o->nimports)
 		return parallel_error("--import is not computed in parallel yet");
 	return 0;

@@ -315,7 +315,8 @@ int window_parse_time(const char *s, int64_t *ns);
 int window_from_steps(struct trace *tr, const char *spec, struct window *w);
 /* Every step number the trace records, in increasing order, with when the last of the
  * processes that ran it started it (ns from the trace start; each process's first start of
- * that number): one pass over the records.  *n = 0 when there are none; free() the array. */
+ * that number): one pass over the records (under --parallel, every analysis process's, the
+ * same on each).  *n = 0 when there are none; free() the array. */
 struct step_start {
 	uint64_t step;
 	int64_t ns;

@@ -97,6 +97,11 @@ struct scene_ops {
 	/* The bytes of the trace written so far, before any compression (what --split size:
 	 * counts); NULL when the renderer cannot tell. */
 	uint64_t (*size)(void *priv);
+	/* A renderer of one part of a split trace, put aside (suspend: its file closed, what
+	 * it buffers written and freed) and taken up again (resume) for what comes to that part
+	 * later; NULL when it cannot be (scene items are then not taken late, render/split). */
+	void (*suspend)(void *priv);
+	void (*resume)(void *priv);
 };
 
 struct scene_renderer {

@@ -302,6 +302,23 @@ static size_t unique_steps(struct step_start *v, size_t n, int keep_last)
 	return k;
 }
 
+/* The parallel analyzer: every analysis process's step starts, the latest of each step kept
+ * (each gets the same). */
+static struct step_start *starts_share(struct step_start *v, size_t *n)
+{
+	if (par_size() < 2)
+		return v;
+	size_t *len_of;
+	struct step_start *all = par_allgather(v, *n * sizeof(*v), &len_of);
+	size_t total = 0;
+	for (int k = 0; k < par_size(); k++)
+		total += len_of[k] / sizeof(*v);
+	free(len_of);
+	free(v);
+	*n = unique_steps(all, total, 1);
+	return all;
+}
+
 struct step_start *window_step_starts(struct trace *tr, size_t *n)
 {
 	struct step_start *all = NULL;
@@ -330,11 +347,13 @@ again:
 		nall += k;
 		free(s);
 	}
+	nall = unique_steps(all, nall, 1);   /* the latest of the processes' starts */
+	all = starts_share(all, &nall);
 	if (fall_back(tr, which, nall)) {
 		which = IMPORTED_ALL;
 		goto again;
 	}
 	progress_end();
-	*n = unique_steps(all, nall, 1);   /* the latest of the processes' starts */
+	*n = nall;
 	return all;
 }

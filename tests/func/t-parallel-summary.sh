@@ -14,8 +14,8 @@
 # communication (fence, lock and PSCW epochs towards a neighbour another analysis process
 # reads), also with a rank's file removed (transfers to it left unlinked);
 # also with --ranks, --top, a window and --steps (its steps found across the analysis processes,
-# and its errors said once).  What is not computed in parallel yet (system profiles, --split,
-# imports) is refused with one line and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome
+# and its errors said once).  What is not computed in parallel yet (system profiles, --split
+# size:MB, imports) is refused with one line and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome
 # and Perfetto parts t-parallel-traces', SQLite databases t-parallel-sqlite's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
@@ -181,8 +181,8 @@ printf 'image recorded host=n1 pid=100 exe=/bin/app start=1ms end=90ms\nthread t
 refused "a system profile" "system profiles .* are not analyzed in parallel yet" \
 	$OMPI -np 2 "$ANALYZE" --parallel "$T/sys" --summary
 # shellcheck disable=SC2086
-refused "--split" "--split is not computed in parallel yet" \
-	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --split steps:2 -o "$T/trace.json"
+refused "--split size:MB" "--split size:MB is not computed in parallel" \
+	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --split size:1 -o "$T/trace.json"
 printf '{"traceEvents": [{"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]}\n' >"$T/imp.json"
 refused "--import" "--import is not computed in parallel yet" \
 	"$MPIRUN_MPICH" -np 2 "$ANALYZE" --parallel --import "$T/imp.json" --summary

@@ -15,7 +15,8 @@
 # --group-by domain, instance and neuroncore, whose groups hold the tracks of processes that
 # different analysis processes read, the same (the job without MPI, the generated MPI job,
 # nccl-synth's job, apps/nrt-synth's two processes on two hosts).  What is not done in
-# parallel yet is refused with one line, exit status 2 and nothing written: --split.
+# parallel is refused with one line, exit status 2 and nothing written: --split size:MB
+# (--split steps:N: t-parallel-split.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
@@ -141,6 +142,6 @@ refused() {
 		grep -q "^tprof-analyze: --parallel: $_rf_pat" "$T/rf.err" && ! [ -s "$T/rf.out" ] &&
 		! ls "$T/$_rf_out"* "$T/${_rf_out%.*}".* >/dev/null 2>&1
 }
-refused "--split is not computed in parallel yet" rf-gs.json "$T/gen" --split steps:2
-ok $? "--split under --parallel: refused, one line, nothing written"
+refused "--split size:MB is not computed in parallel" rf-gs.json "$T/gen" --split size:1
+ok $? "--split size:MB under --parallel: refused, one line, nothing written"
 finish

@@ -2,10 +2,11 @@
  * recorder would (tests/unit/writer.h, mpiw.h) without running the job: for the tests and the
  * benchmarks of analyzing jobs of many ranks.
  *
- *   gen-profile -r RANKS -s STEPS [-b BYTES] [-n] [-k] DIR
+ *   gen-profile -r RANKS -s STEPS [-b BYTES] [-t US] [-n] [-k] DIR
  *
  * Each rank is a process with one thread (its own .tpf file in DIR, on one of the job's hosts,
- * 8 ranks a host) that runs STEPS training steps, each:
+ * 8 ranks a host) that runs STEPS training steps, one every US microseconds (default 100, the
+ * least: what a step holds takes that long, the rest of a longer step is idle), each:
  *   STEP            the step starts (its number, from 0)
  *   range forward   compute, of a length that varies with the rank and the step; with -k a
  *                   kernel, gemm_fwd, launched (hipLaunchKernel) and run on the rank's GPU
@@ -75,13 +76,13 @@ static void put1(struct mw_rank *r, struct tprof_rec rec)
 }
 
 static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64_t bytes,
-			 int nccl, int kernels)
+			 uint64_t step_ns, int nccl, int kernels)
 {
 	struct nw_rank nr;
 	struct mw_rank *rp = &nr.m;
 	char host[32];
 	snprintf(host, sizeof(host), "node%03d", rank / 8);
-	uint64_t step_ns = 100000, start = 10000;
+	uint64_t start = 10000;
 	uint64_t end = start + (uint64_t)steps * step_ns + 100000;
 	int device = nccl || kernels;   /* a completion thread writes device work */
 	if (device) {
@@ -159,10 +160,11 @@ static uint64_t gen_rank(const char *dir, int rank, int ranks, int steps, uint64
 
 static void usage(FILE *f)
 {
-	fputs("Usage: gen-profile -r RANKS -s STEPS [-b BYTES] [-n] DIR\n"
+	fputs("Usage: gen-profile -r RANKS -s STEPS [-b BYTES] [-t US] [-n] [-k] DIR\n"
 	      "Writes a synthetic profile of an MPI job of RANKS ranks, STEPS steps each, to DIR\n"
 	      "(made if need be), and prints what the analyzer must find, as one JSON line.\n"
 	      "  -b BYTES  each ring message's size (default 4096)\n"
+	      "  -t US     a step every US microseconds (default 100, the least)\n"
 	      "  -n        an NCCL AllReduce each step too, with its device span\n"
 	      "  -k        a kernel in each compute range, launched and run on the rank's GPU\n",
 	      f);
@@ -170,15 +172,16 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	long ranks = 0, steps = 0, bytes = 4096;
+	long ranks = 0, steps = 0, bytes = 4096, step_us = 100;
 	int c, nccl = 0, kernels = 0;
-	while ((c = getopt(argc, argv, "r:s:b:nkh")) != -1) {
+	while ((c = getopt(argc, argv, "r:s:b:t:nkh")) != -1) {
 		char *end = NULL;
 		if (c == 'n' || c == 'k') {
 			*(c == 'n' ? &nccl : &kernels) = 1;
 			continue;
 		}
-		long *v = c == 'r' ? &ranks : c == 's' ? &steps : c == 'b' ? &bytes : NULL;
+		long *v = c == 'r' ? &ranks : c == 's' ? &steps : c == 'b' ? &bytes
+			: c == 't' ? &step_us : NULL;
 		if (!v) {
 			usage(c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : 2;
@@ -191,7 +194,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || ranks < 2 || ranks > 1000000 || steps < 1 ||
-	    steps > 100000000) {
+	    steps > 100000000 || step_us < 100 || step_us > 1000000000) {
 		usage(stderr);
 		return 2;
 	}
@@ -202,8 +205,8 @@ int main(int argc, char **argv)
 	}
 	uint64_t records = 0;
 	for (long i = 0; i < ranks; i++)
-		records += gen_rank(dir, (int)i, (int)ranks, (int)steps, (uint64_t)bytes, nccl,
-				    kernels);
+		records += gen_rank(dir, (int)i, (int)ranks, (int)steps, (uint64_t)bytes,
+				    (uint64_t)step_us * 1000, nccl, kernels);
 	printf("{\"ranks\": %ld, \"steps\": %ld, \"messages\": %ld, \"message_bytes\": %" PRIu64
 	       ", \"collectives\": %ld, \"nccl_collectives\": %ld, \"nccl_bytes\": %u, "
 	       "\"kernels\": %ld, \"records\": %" PRIu64 "}\n",

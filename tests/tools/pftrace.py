@@ -550,12 +550,30 @@ def canon(x):
     return json.dumps(norm(x), sort_keys=True)
 
 
-def chrome_view(path):
+def chrome_events(path):
+    """The traceEvents of a Chrome trace, gzipped (.gz) or not."""
     import gzip
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
-        d = json.load(f)
-    ev = d["traceEvents"]
+        return json.load(f)["traceEvents"]
+
+
+_INSTANCE = re.compile(r'"nccl_instance": [0-9]+')
+
+
+def without_instances(view):
+    """A chrome_view with NCCL instance numbers left out of every argument list (the parallel
+    analyzer's analysis processes number the instances they match)."""
+    out = collections.defaultdict(collections.Counter)
+    for what, c in view.items():
+        for key, n in c.items():
+            out[what][tuple(_INSTANCE.sub('"nccl_instance": "#"', x) if isinstance(x, str)
+                            else x for x in key)] += n
+    return out
+
+
+def chrome_view(path):
+    ev = chrome_events(path)
     pname, psort, tname, tsort = {}, {}, {}, {}
     for e in ev:
         if e["ph"] != "M":

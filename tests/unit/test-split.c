@@ -347,7 +347,7 @@ static int named(const char *path, const char *part1, const char *index)
 	struct split s = { 0 };
 	if (split_names(&s, path) < 0)
 		return 0;
-	char *p = split_part_path(&s, 0), ix[256];
+	char *p = split_part_path(&s, 1), ix[256];
 	snprintf(ix, sizeof(ix), "%s.index.json", s.stem);
 	int good = !strcmp(p, part1) && !strcmp(ix, index);
 	if (!good)

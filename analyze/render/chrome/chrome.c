@@ -90,18 +90,19 @@ static void sample(struct chrome *c, const struct scene_item *it)
 
 #define DRAWN_MAX (1 << 24)
 
-/* Chrome pid `pid` has something drawn in it. */
-static void drawn(struct chrome *c, int64_t pid)
+/* Chrome pid `pid` has something drawn in it (DRAWN_ANY), a step among it (DRAWN_STEP). */
+enum { DRAWN_ANY = 1, DRAWN_STEP = 2 };
+static void drawn(struct chrome *c, int64_t pid, uint8_t what)
 {
 	if (pid < 0 || pid >= DRAWN_MAX)
 		return;
 	c->drawn = util_grow_index(c->drawn, &c->ndrawn, (size_t)pid, 1, 64, 0);
-	c->drawn[pid] = 1;
+	c->drawn[pid] |= what;
 }
 
 static void drawn_track(void *ctx, const struct track_info *ti)
 {
-	drawn(ctx, ti->track.pid);
+	drawn(ctx, ti->track.pid, DRAWN_ANY);
 }
 
 static void item(void *priv, const struct scene_item *it)
@@ -110,7 +111,8 @@ static void item(void *priv, const struct scene_item *it)
 	struct json_writer *w = &c->w;
 	if (c->failed)
 		return;
-	drawn(c, it->track.pid);
+	drawn(c, it->track.pid, it->ev && it->ev->kind == EV_STEP ? DRAWN_ANY | DRAWN_STEP
+								   : DRAWN_ANY);
 	switch (it->kind) {
 	case SI_SLICE:
 		chrome_head(c, it->track, "X", it->cat, it->t0);
@@ -225,8 +227,9 @@ static void proc_meta(struct chrome *c, struct tracks *tracks, const struct proc
 	if (cmd && *cmd)
 		meta(c, "process_labels", p->index, -1, "labels", cmd, 0);
 	free(cmd);
-	if (p->had_steps) {
-		struct track s = tracks_steps(tracks, p);
+	struct track s = p->had_steps ? tracks_steps(tracks, p) : (struct track){ -1, -1 };
+	/* named where a step was drawn on it (a window or a part may hold none) */
+	if (s.pid >= 0 && (size_t)s.pid < c->ndrawn && (c->drawn[s.pid] & DRAWN_STEP)) {
 		meta(c, "thread_name", s.pid, s.tid, "name", "steps", 0);
 		meta(c, "thread_sort_index", s.pid, s.tid, "sort_index", NULL, -1);
 	}
@@ -272,8 +275,23 @@ static uint64_t size(void *priv)
 	return jw_bytes(&c->w);
 }
 
+static void suspend(void *priv)
+{
+	struct chrome *c = priv;
+	if (!c->failed)
+		jw_suspend(&c->w);
+}
+
+static void resume(void *priv)
+{
+	struct chrome *c = priv;
+	if (!c->failed)
+		jw_resume(&c->w);
+}
+
 static const struct scene_ops chrome_ops = { .name = "chrome", .begin = begin, .item = item,
-					     .flow = flow, .end = end, .size = size };
+					     .flow = flow, .end = end, .size = size,
+					     .suspend = suspend, .resume = resume };
 
 struct scene_renderer render_chrome(const char *path)
 {

@@ -200,9 +200,46 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	return rc;
 }
 
+/* Put aside: what is held back written as its part's end would write it, and the buffers
+ * let go of; what defines the sequences (their interned names, clocks, tracks) is kept, so
+ * that what comes later goes on them. */
+static void suspend(void *priv)
+{
+	struct perfetto_writer *w = priv;
+	if (w->failed)
+		return;
+	pf_hold_release_all(w);
+	pf_flush_all(w);
+	for (size_t i = 0; i < w->nseqs; i++) {
+		struct pf_seq *s = w->seqs[i];
+		pb_free(&s->b);
+		pb_free(&s->hold);
+		free(s->nodes);
+		free(s->tops);
+		s->nodes = NULL;
+		s->tops = NULL;
+		s->capnodes = s->captops = 0;
+		s->busy = 0;
+	}
+	free(w->walk);
+	free(w->puts);
+	w->walk = NULL;
+	w->puts = NULL;
+	w->capwalk = 0;
+	pf_out_suspend(w->out);
+}
+
+static void resume(void *priv)
+{
+	struct perfetto_writer *w = priv;
+	if (!w->failed)
+		pf_out_resume(w->out);
+}
+
 /* No size: --split size:MB, which asks for it, is for Chrome JSON (steps:N needs none). */
 static const struct scene_ops perfetto_ops = {
 	.name = "perfetto", .begin = begin, .item = item, .flow = flow, .end = end,
+	.suspend = suspend, .resume = resume,
 };
 
 struct scene_renderer render_perfetto(const char *path)

@@ -42,11 +42,11 @@ int split_names(struct split *s, const char *path)
 	return 0;
 }
 
-char *split_part_path(const struct split *s, size_t part)
+char *split_part_path(const struct split *s, size_t number)
 {
 	size_t n = strlen(s->stem) + strlen(s->ext) + 32;
 	char *p = xmalloc(n);
-	snprintf(p, n, "%s.part-%04zu%s", s->stem, s->number0 + part + 1, s->ext);
+	snprintf(p, n, "%s.part-%04zu%s", s->stem, number, s->ext);
 	return p;
 }
 
@@ -77,17 +77,18 @@ static void key_u64(struct json_writer *w, const char *k, uint64_t v)
 	jw_u64(w, v);
 }
 
-/* The range a part covers, as the index states it: the first starts with the window, the
- * last ends with the trace (or the window). */
+/* The range a part covers, as the index states it: the first group's starts with the
+ * window, the last group's ends with the trace (or the window).  The parts of a group (one
+ * per analysis process; SPLIT_PROCESS: all in one group) share it. */
 static void range(const struct split *s, size_t i, int64_t *a, int64_t *b)
 {
 	const struct part *p = &s->parts[i];
 	int64_t end = (s->tr->end_ns - s->tr->start_ns);
 	if (end > s->o.end)
 		end = s->o.end;
-	int whole = s->o.spec.mode == SPLIT_PROCESS;     /* each part covers it all */
-	*a = i && !whole ? p->lo : s->o.start;
-	*b = i + 1 < s->nparts && !whole ? p->hi : end;
+	size_t group = i / s->readers, groups = s->nparts / s->readers;
+	*a = group ? p->lo : s->o.start;
+	*b = group + 1 < groups ? p->hi : end;
 	if (*b < *a)
 		*b = *a;
 }
@@ -125,12 +126,16 @@ static void list(struct json_writer *w, const char *k, const int64_t *v, size_t 
 static void part(struct json_writer *w, const struct split *s, size_t i)
 {
 	const struct part *p = &s->parts[i];
-	char *path = split_part_path(s, i);
+	char *path = split_part_path(s, p->number);
 	const char *base = strrchr(path, '/');
 	int64_t a, b, t0 = s->tr->start_ns;
 	range(s, i, &a, &b);
 	jw_lit(w, "\n  {\"part\":");
-	jw_u64(w, i + 1);
+	jw_u64(w, p->number);
+	if (s->readers > 1 && s->o.spec.mode != SPLIT_PROCESS) {
+		key_u64(w, "group", i / s->readers + 1);
+		key_u64(w, "analysis_process", (p->number - 1) % s->readers);
+	}
 	key(w, "file");
 	jw_str(w, base ? base + 1 : path, strlen(base ? base + 1 : path));
 	key_i64(w, "start_ns", a);
@@ -145,7 +150,7 @@ static void part(struct json_writer *w, const struct split *s, size_t i)
 	key_u64(w, "async", p->asyncs);
 	key_u64(w, "samples", p->samples);
 	key_u64(w, "flows", p->flows);
-	if (s->o.spec.mode == SPLIT_PROCESS) {
+	if (s->readers > 1) {
 		key_u64(w, "flow_halves", p->flow_halves);
 		list(w, "processes", p->procs, p->nprocs);
 		list(w, "ranks", p->ranks, p->nprocs);
@@ -186,7 +191,7 @@ int split_check(const char *path, const struct out_format *part)
 		s.stem = xstrdup(path);
 		s.ext = xstrdup("");
 	}
-	char *ip = index_path(&s), *pp = split_part_path(&s, 0);
+	char *ip = index_path(&s), *pp = split_part_path(&s, 1);
 	int rc = outname_check(pp, part) < 0 || outname_check(ip, &split_index_format) < 0 ? -1 : 0;
 	free(ip);
 	free(pp);
@@ -217,6 +222,8 @@ int split_write_index(struct split *s)
 		jw_lit(&w, "\"process\"");
 	else
 		jw_lit(&w, "\"end\"");
+	if (s->readers > 1 && s->o.spec.mode != SPLIT_PROCESS)
+		key_u64(&w, "analysis_processes", s->readers);
 	key_i64(&w, "trace_start_realtime_ns", s->tr->start_ns);
 	key_i64(&w, "start_ns", a);
 	key_i64(&w, "end_ns", b);

@@ -1,21 +1,25 @@
 /* render/split/parts.c — the parts of a trace the analysis processes of the parallel analyzer
- * write, one each (SPLIT_PROCESS): what each holds (its counts, its processes and their
- * ranks), gathered by the first for the index. */
+ * write (one each, SPLIT_PROCESS, or one per group of steps each): what each holds (its
+ * counts, its range, the processes of its analysis process and their ranks), gathered by
+ * the first for the index. */
 #include <stdlib.h>
 
 #include "../../../common/xalloc.h"
 #include "../../parallel/par.h"
+#include "../../util/grow.h"
 #include "../../util/pack.h"
 #include "state.h"
 
 static void pack_part(struct pack *b, const struct part *p, const struct trace *tr)
 {
-	const uint64_t v[] = { p->slices, p->instants, p->counters, p->asyncs, p->flows,
-			       p->samples, p->flow_halves, p->before, p->beyond, p->late,
+	const uint64_t v[] = { p->number, p->slices, p->instants, p->counters, p->asyncs,
+			       p->flows, p->samples, p->flow_halves, p->before, p->beyond, p->late,
 			       p->late_flows, p->flows_back, p->json_bytes, p->file_bytes,
 			       p->first_step, p->last_step, (uint64_t)p->has_steps };
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		pack_u64(b, v[i]);
+	pack_i64(b, p->lo);
+	pack_i64(b, p->hi);
 	pack_i64(b, p->t_min);
 	pack_i64(b, p->t_max);
 	pack_u64(b, tr->nprocs);
@@ -31,9 +35,12 @@ static void unpack_part(struct unpack *u, struct part *p)
 				&p->samples, &p->flow_halves, &p->before, &p->beyond, &p->late,
 				&p->late_flows, &p->flows_back, &p->json_bytes, &p->file_bytes,
 				&p->first_step, &p->last_step };
+	p->number = (size_t)unpack_u64(u);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		*v[i] = unpack_u64(u);
 	p->has_steps = unpack_u64(u) != 0;
+	p->lo = unpack_i64(u);
+	p->hi = unpack_i64(u);
 	p->t_min = unpack_i64(u);
 	p->t_max = unpack_i64(u);
 	p->nprocs = unpack_count(u, 2 * sizeof(int64_t));
@@ -44,29 +51,47 @@ static void unpack_part(struct unpack *u, struct part *p)
 		p->ranks[i] = unpack_i64(u);
 	}
 	p->state = PART_DONE;
-	p->lo = INT64_MIN;
-	p->hi = INT64_MAX;
+}
+
+static int by_number(const void *x, const void *y)
+{
+	const struct part *a = x, *b = y;
+	return a->number < b->number ? -1 : a->number > b->number;
 }
 
 void split_gather_parts(struct split *s)
 {
 	struct pack b = { 0 };
-	pack_part(&b, &s->parts[0], s->tr);
+	pack_u64(&b, s->nparts);
+	for (size_t i = 0; i < s->nparts; i++)
+		pack_part(&b, &s->parts[i], s->tr);
 	size_t *len_of = NULL;
 	char *all = par_gather(b.v, b.n, 0, &len_of);
 	pack_free(&b);
 	if (par_rank() == 0) {
-		int k = par_size();
-		struct part *v = xcalloc((size_t)k, sizeof(*v));
-		size_t at = 0;
-		for (int r = 0; r < k; r++) {
+		struct part *v = NULL;
+		size_t n = 0, cap = 0, at = 0;
+		for (int r = 0; r < par_size(); r++) {
 			struct unpack u = unpack_of(all + at, len_of[r]);
-			unpack_part(&u, &v[r]);
+			size_t k = unpack_count(&u, 8 * sizeof(uint64_t));
+			for (size_t i = 0; i < k && !u.short_read; i++) {
+				v = util_grow(v, &cap, n, sizeof(*v), 16);
+				v[n] = (struct part){ 0 };
+				unpack_part(&u, &v[n++]);
+			}
 			at += len_of[r];
 		}
+		qsort(v, n, sizeof(*v), by_number);
+		s->late = s->late_flows = 0;
+		for (size_t i = 0; i < n; i++) {
+			s->late += v[i].late;
+			s->late_flows += v[i].late_flows;
+		}
+		split_parts_free(s);
 		free(s->parts);
 		s->parts = v;
-		s->nparts = s->cap = (size_t)k;
+		s->nparts = n;
+		s->cap = cap;
 	}
 	free(all);
 	free(len_of);

@@ -7,7 +7,13 @@
  * known); what comes after its part closed goes to the next one open and is counted there.
  * At most max_open parts are open at once: memory is theirs and a few slices', never the
  * trace's.  steps:N knows every part's range before the pass; size:MB ends the newest part's
- * range at the front when it has grown to the size. */
+ * range at the front when it has grown to the size.  Under --parallel each analysis process
+ * writes the parts of its share of the processes, of the same groups of steps (numbered so
+ * that a group's parts follow each other), or one part (SPLIT_PROCESS), and the first the
+ * index.  There a part the front leaves is put aside (scene_ops.suspend), not ended: what
+ * comes only at the end (messages matched across analysis processes, the halves of arrows
+ * the others draw, NCCL spans of instances matched elsewhere) still goes to its own part,
+ * taken up again; nothing is late. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,16 +60,34 @@ static size_t part_of(struct split *s, int64_t key)
 static struct part *add_part(struct split *s, int64_t lo, int64_t hi)
 {
 	s->parts = util_grow(s->parts, &s->cap, s->nparts, sizeof(*s->parts), 16);
-	struct part *p = &s->parts[s->nparts++];
-	*p = (struct part){ .lo = lo, .hi = hi, .hold = INT64_MIN, .t_min = INT64_MAX,
-			    .t_max = INT64_MIN };
+	struct part *p = &s->parts[s->nparts];
+	*p = (struct part){ .number = s->nparts * s->readers + s->me + 1, .lo = lo, .hi = hi,
+			    .hold = INT64_MIN, .t_min = INT64_MAX, .t_max = INT64_MIN };
+	s->nparts++;
 	return p;
+}
+
+/* --parallel: part i put aside, to be taken up again (scene_ops.suspend). */
+static void suspend_part(struct split *s, size_t i)
+{
+	struct part *p = &s->parts[i];
+	p->r.ops->suspend(p->r.priv);
+	p->state = PART_AWAY;
+	s->nopen--;
+}
+
+static void resume_part(struct split *s, size_t i)
+{
+	struct part *p = &s->parts[i];
+	p->r.ops->resume(p->r.priv);
+	p->state = PART_OPEN;
+	s->nopen++;
 }
 
 static void open_part(struct split *s, size_t i)
 {
 	struct part *p = &s->parts[i];
-	char *path = split_part_path(s, i);
+	char *path = split_part_path(s, p->number);
 	p->r = s->make(path, s->ctx);
 	free(path);
 	p->state = PART_OPEN;
@@ -82,12 +106,14 @@ static void close_part(struct split *s, size_t i)
 	}
 	if (p->state == PART_NEW)
 		open_part(s, i);
+	if (p->state == PART_AWAY)
+		resume_part(s, i);
 	uint64_t content = p->r.ops->size && !p->failed ? p->r.ops->size(p->r.priv) : 0;
 	if (p->r.ops->end(p->r.priv, s->tr, s->tracks) < 0)
 		p->failed = s->failed = 1;
 	s->nopen--;
 	p->state = PART_DONE;
-	char *path = split_part_path(s, i);
+	char *path = split_part_path(s, p->number);
 	split_file_bytes(path, content, &p->file_bytes, &p->json_bytes);
 	free(path);
 	held_prune(s);
@@ -96,7 +122,17 @@ static void close_part(struct split *s, size_t i)
 		s->reserve = grew;
 }
 
-/* Closes, in order, the parts the front has left `lag` behind (never the last). */
+/* The front has left part i behind: it is done, or under --parallel put aside. */
+static void leave_part(struct split *s, size_t i)
+{
+	if (s->readers > 1 && s->parts[i].r.ops->suspend && !s->parts[i].failed &&
+	    s->parts[i].state == PART_OPEN)
+		suspend_part(s, i);
+	else
+		close_part(s, i);
+}
+
+/* Leaves, in order, the parts the front has left `lag` behind (never the last). */
 static void close_behind(struct split *s)
 {
 	if (s->front < INT64_MIN + s->o.lag)
@@ -107,26 +143,34 @@ static void close_behind(struct split *s)
 		int64_t until = p->hold > p->hi ? p->hold : p->hi;
 		if (until >= edge)
 			return;
-		close_part(s, s->first_open++);
+		leave_part(s, s->first_open++);
 	}
 }
 
-/* Part i about to open: when max_open are, the oldest before it close. */
+/* Part i about to open: when max_open are, the oldest others are left (put aside first
+ * those taken up again, --parallel). */
 static void make_room(struct split *s, size_t i)
 {
+	for (size_t j = 0; s->nopen >= s->o.max_open && j < s->first_open; j++)
+		if (j != i && s->parts[j].state == PART_OPEN)
+			suspend_part(s, j);
 	while (s->nopen >= s->o.max_open && s->first_open < i)
-		close_part(s, s->first_open++);
+		leave_part(s, s->first_open++);
 }
 
-/* The part an item of that key goes to: its own, or the next one open when that is done. */
+/* The part an item of that key goes to: its own (taken up again when put aside), or the
+ * next one open when that is done. */
 static struct part *target(struct split *s, size_t i, int *late)
 {
-	*late = i < s->first_open;
+	*late = i < s->first_open && s->parts[i].state == PART_DONE;
 	if (*late)
 		i = s->first_open;
-	if (s->parts[i].state == PART_NEW) {
+	if (s->parts[i].state == PART_NEW || s->parts[i].state == PART_AWAY) {
 		make_room(s, i);
-		open_part(s, i);
+		if (s->parts[i].state == PART_NEW)
+			open_part(s, i);
+		else
+			resume_part(s, i);
 	}
 	return &s->parts[i];
 }
@@ -244,19 +288,14 @@ static void item(void *priv, const struct scene_item *it)
 	maybe_cut(s);
 }
 
+/* An arrow goes with the slice it ends in; so does each half of one (--parallel), the
+ * start's too, by that slice's times: the parts of one group hold the arrow whole. */
 static void flow(void *priv, const struct scene_flow *f)
 {
 	struct split *s = priv;
 	if (s->failed)
 		return;
-	if (f->half) {                  /* SPLIT_PROCESS: one part */
-		struct part *p = &s->parts[0];
-		p->flow_halves++;
-		if (!p->failed)
-			p->r.ops->flow(p->r.priv, f);
-		return;
-	}
-	long held = held_find(s, f->to, f->to_t0, f->to_t1);
+	long held = f->half != SF_FROM ? held_find(s, f->to, f->to_t0, f->to_t1) : -1;
 	size_t i = held >= 0 ? (size_t)held : part_of(s, flow_key(f));
 	int late;
 	struct part *p = target(s, i, &late);
@@ -264,8 +303,12 @@ static void flow(void *priv, const struct scene_flow *f)
 		p->late_flows++;
 		s->late_flows++;
 	}
-	p->flows++;
-	p->flows_back += f->from_ts < (p - s->parts ? p->lo : s->o.start);
+	if (f->half)
+		p->flow_halves++;
+	else
+		p->flows++;
+	if (f->half != SF_TO)
+		p->flows_back += f->from_ts < (p - s->parts ? p->lo : s->o.start);
 	if (!p->failed)
 		p->r.ops->flow(p->r.priv, f);
 }
@@ -289,8 +332,6 @@ static int begin(void *priv, const struct trace *tr, struct tracks *tracks)
 	} else {
 		add_part(s, INT64_MIN, INT64_MAX);
 	}
-	if (s->o.spec.mode == SPLIT_PROCESS)
-		s->number0 = (size_t)par_rank();
 	/* The first part now: a path that cannot be written fails before the pass. */
 	open_part(s, 0);
 	if (!s->failed && s->o.spec.mode == SPLIT_SIZE && !s->parts[0].r.ops->size) {
@@ -314,11 +355,16 @@ static void destroy(struct split *s)
 /* The paths of the first and last parts, for the line that says where the trace went. */
 static void report(const struct split *s)
 {
-	char *a = split_part_path(s, 0), *b = split_part_path(s, s->nparts - 1);
+	char *a = split_part_path(s, s->parts[0].number);
+	char *b = split_part_path(s, s->parts[s->nparts - 1].number);
 	const char *name = s->o.label ? s->o.label : s->o.format;
 	if (s->o.spec.mode == SPLIT_PROCESS)
 		fprintf(stderr, "tprof-analyze: %s trace written in %zu parts, one per analysis "
 			"process, %s to %s, listed in %s.index.json\n", name, s->nparts, a, b, s->stem);
+	else if (s->readers > 1)
+		fprintf(stderr, "tprof-analyze: %s trace written in %zu parts, %zu each of %zu "
+			"analysis processes, %s to %s, listed in %s.index.json\n", name, s->nparts,
+			s->nparts / s->readers, s->readers, a, b, s->stem);
 	else if (s->nparts > 1)
 		fprintf(stderr, "tprof-analyze: %s trace written in %zu parts, %s to %s, listed in "
 			"%s.index.json\n", name, s->nparts, a, b, s->stem);
@@ -345,21 +391,24 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 		s->parts[s->nparts - 1].hi = INT64_MAX;
 		s->parts[s->nparts - 1].beyond = 0;
 	}
+	for (size_t i = 0; i < s->first_open; i++)     /* those put aside (--parallel) */
+		if (s->parts[i].state != PART_DONE)
+			close_part(s, i);
 	while (s->first_open < s->nparts)
 		close_part(s, s->first_open++);
-	if (s->o.spec.mode == SPLIT_PROCESS) {
+	if (s->readers > 1) {
 		int64_t failed = s->failed;
 		par_max_i64(&failed, 1);     /* none, or no index */
 		s->failed = (int)failed;
 		if (!s->failed)
 			split_gather_parts(s);
 	}
-	int rc = s->failed ? -1 : s->number0 ? 0 : split_write_index(s);
+	int rc = s->failed ? -1 : s->me ? 0 : split_write_index(s);
 	if (outname_release(rc == 0) < 0 && rc == 0) {
 		diag_error("%s", outname_error());
 		rc = -1;
 	}
-	if (!rc && !s->number0)
+	if (!rc && !s->me)
 		report(s);
 	destroy(s);
 	return rc;
@@ -384,6 +433,8 @@ struct scene_renderer render_split(const char *path, const struct split_opts *o,
 	s->o.groups = NULL;
 	s->make = make;
 	s->ctx = ctx;
+	s->readers = (size_t)par_size();
+	s->me = (size_t)par_rank();
 	s->front = INT64_MIN;
 	if (split_names(s, path) < 0) {
 		s->stem = xstrdup(path);

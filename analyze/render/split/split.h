@@ -62,8 +62,10 @@ struct split_opts {
 
 /* The parts go to PATH's stem + ".part-0001" + PATH's extension ("-o out/t.json.gz":
  * out/t.part-0001.json.gz...), the index to stem + ".index.json".  They are put in place
- * together once all are written, the index last (util/outname.h; SPLIT_PROCESS: at the
- * caller's release, which the analysis processes order so). */
+ * together once all are written, the index last (util/outname.h; under --parallel at the
+ * caller's release, which the analysis processes order so).  Under --parallel with steps:N,
+ * K analysis processes each write every group's part of their share: part g * K + k + 1 is
+ * group g's (from 0) of analysis process k; SPLIT_SIZE is for one analysis process. */
 struct scene_renderer render_split(const char *path, const struct split_opts *o,
 				   split_make_fn make, void *ctx);
 

@@ -6,10 +6,12 @@
 #include "../../util/hindex.h"
 #include "split.h"
 
-enum part_state { PART_NEW = 0, PART_OPEN, PART_DONE };
+/* PART_AWAY: --parallel, put aside until something comes to it (render/split/split.c) */
+enum part_state { PART_NEW = 0, PART_OPEN, PART_AWAY, PART_DONE };
 
 /* One part: the items whose key (split.c) lies in (lo, hi]. */
 struct part {
+	size_t number;                   /* in its file's name (.part-NNNN), from 1 */
 	int state;                       /* enum part_state */
 	int failed;
 	int64_t lo, hi;                  /* INT64_MIN, INT64_MAX: unbounded */
@@ -19,9 +21,9 @@ struct part {
 	uint64_t first_step, last_step;  /* SPLIT_STEPS: its group; SPLIT_SIZE: as drawn */
 	int has_steps;
 	uint64_t slices, instants, counters, asyncs, flows, samples;
-	uint64_t flow_halves;            /* SPLIT_PROCESS: arrow ends whose other end is another
-					  * part's */
-	int64_t *procs, *ranks;          /* SPLIT_PROCESS, in the index: the processes it holds
+	uint64_t flow_halves;            /* --parallel: arrow ends whose other end is in a part
+					  * another analysis process writes */
+	int64_t *procs, *ranks;          /* --parallel, in the index: the processes it holds
 					  * (numbers) and their ranks (-1: none) */
 	size_t nprocs;
 	uint64_t before;                 /* slices that began before its range (lo) */
@@ -53,8 +55,9 @@ struct split {
 	split_make_fn make;
 	void *ctx;
 	char *stem, *ext;                /* the parts' names: stem.part-NNNN.ext */
-	size_t number0;                  /* parts[0]'s place among all (SPLIT_PROCESS: the
-					  * analysis process) */
+	size_t readers, me;              /* the analysis processes (1 serially) and which this
+					  * is: part i of this one is number i * readers + me + 1
+					  * (the index lists a group's parts together) */
 	const struct trace *tr;
 	struct tracks *tracks;
 	struct part *parts;
@@ -90,11 +93,11 @@ uint64_t ahead_cut(struct split *s, int64_t at, size_t part, int64_t *hold);
 void held_free(struct split *s);
 
 /* index.c */
-char *split_part_path(const struct split *s, size_t part);
+char *split_part_path(const struct split *s, size_t number);
 int split_names(struct split *s, const char *path);
 int split_write_index(struct split *s);
-/* SPLIT_PROCESS, every analysis process: its part described to the first, which then holds
- * every one's in s->parts (parts.c). */
+/* --parallel, every analysis process: its parts described to the first, which then holds
+ * every one's in s->parts, in the order of their numbers (parts.c). */
 void split_gather_parts(struct split *s);
 void split_parts_free(struct split *s);
 /* The size of a part's file on disk, and of what was written to it (a .gz file's content,

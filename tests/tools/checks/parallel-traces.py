@@ -16,7 +16,6 @@ processes wrote of a Chrome or Perfetto trace (one each, listed in an index).
 import collections
 import json
 import os
-import re
 
 from checklib import fail, main
 import pftrace
@@ -42,30 +41,11 @@ def index(path, k, fmt):
         seen |= set(p["processes"])
 
 
-def _events(path):
-    with open(path) as f:
-        return json.load(f)["traceEvents"]
-
-
-_INSTANCE = re.compile(r'"nccl_instance": [0-9]+')
-
-
-def _masked(view):
-    """The view with NCCL instance numbers left out of every argument list."""
-    def mask(x):
-        return _INSTANCE.sub('"nccl_instance": "#"', x) if isinstance(x, str) else x
-    out = collections.defaultdict(collections.Counter)
-    for what, c in view.items():
-        for k, n in c.items():
-            out[what][tuple(mask(x) for x in k)] += n
-    return out
-
-
 def same_chrome(serial, path, merged):
     d = _index(path)
     every = []
     for p in d["parts"]:
-        ev = _events(os.path.join(os.path.dirname(path), p["file"]))
+        ev = pftrace.chrome_events(os.path.join(os.path.dirname(path), p["file"]))
         slices = sum(e["ph"] == "X" for e in ev)
         ends = sum(e["ph"] in ("s", "f") for e in ev)
         if slices != p["slices"] or ends != 2 * p["flows"] + p["flow_halves"]:
@@ -80,7 +60,8 @@ def same_chrome(serial, path, merged):
              (sum(v > 1 for v in ids.values()), len(starts - finishes), len(finishes - starts)))
     with open(merged, "w") as f:
         json.dump({"traceEvents": every}, f)
-    a, b = _masked(pftrace.chrome_view(serial)), _masked(pftrace.chrome_view(merged))
+    a = pftrace.without_instances(pftrace.chrome_view(serial))
+    b = pftrace.without_instances(pftrace.chrome_view(merged))
     for what in ("processes", "tracks", "slices", "instants", "counters", "flows", "samples"):
         if a[what] != b[what]:
             fail("%s differ: %d serial, %d in the parts; only serial: %s; only in the parts: %s"
