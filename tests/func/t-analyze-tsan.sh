@@ -3,13 +3,16 @@
 # merge that reads the streams ahead of the pipeline (forced on), each on a thread of its own.  A recorded
 # profile with a framework trace in it, and an imported trace large enough to go round the
 # merge's batches many times, to every format: the same output as the plain build, no report.
+# Two analysis processes under mpirun splitting a generated job by steps, whose parts are put
+# aside and taken up again (their files, buffers and compressor threads let go and made
+# anew): the same parts and index as the plain build, no report.
 . "$(dirname "$0")/lib.sh"
 # the merge on its thread from the first record, whatever the output
 export TPROF_TEST_MERGE_AHEAD=1
 bin="$top_builddir/analyze/tprof-analyze-tsan"
 GEN="$top_builddir/tests/tools/mk-chrome-trace"
 [ -x "$bin" ] || skip_all "no ThreadSanitizer build (the compiler lacks -fsanitize=thread)"
-plan 13
+plan 20
 
 "$INSPECT" -o "$T/prof" -- "$APPS/imp-writer" "$T/prof/w.pt.trace.json" base 6 3 \
 	>"$T/prof.out" 2>&1
@@ -35,4 +38,25 @@ TPROF_TEST_MERGE_AHEAD=0 "$ANALYZE" --import "$T/big.json" --format chrome -o "$
 	2>/dev/null
 check "the merge on a thread of its own or not: the same Chrome trace" \
 	cmp -s "$T/ahead.json" "$T/inline.json"
+
+if [ -n "${MPIRUN:-}" ] && [ "$MPIRUN" != no ]; then
+	"$top_builddir/tests/tools/gen-profile" -r 8 -s 12 -t 50000 -k "$T/gen" >/dev/null
+	ok $? "gen-profile writes a job of 8 ranks, 12 steps of 50 ms"
+	for f in json.gz pftrace; do
+		# shellcheck disable=SC2086
+		tsan "--parallel --split steps:2 to .$f" $MPIRUN $MPIRUN_FLAGS -np 2 "$bin" \
+			--parallel "$T/gen" --split steps:2 -o "$T/tsan-$f/t.$f"
+		# shellcheck disable=SC2086
+		$MPIRUN $MPIRUN_FLAGS -np 2 "$ANALYZE" --parallel "$T/gen" --split steps:2 \
+			-o "$T/plain-$f/t.$f" 2>/dev/null
+		_same=$?
+		for _p in "$T/plain-$f/"t.*; do
+			cmp -s "$_p" "$T/tsan-$f/${_p##*/}" || _same=1
+		done
+		[ "$(ls "$T/plain-$f" | wc -l)" = 13 ] || _same=1
+		ok $_same "the same 12 parts and index as the plain build"
+	done
+else
+	skip_n 7 "no mpirun (configure found no MPI)"
+fi
 finish
