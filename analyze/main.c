@@ -21,6 +21,7 @@
 #include "render/perfetto/perfetto.h"
 #include "render/split/split.h"
 #include "parallel/par.h"
+#include "read/share.h"
 #include "summary/summary.h"
 #include "summary/spread.h"
 #include "util/outname.h"
@@ -167,8 +168,9 @@ static void usage(FILE *f)
 	      "                         index (stem + .index.json); with --format sqlite each\n"
 	      "                         writes a part that the first merges into FILE;\n"
 	      "                         with --split steps:N each writes its share's part of\n"
-	      "                         every group of steps.  --split size:MB, imports and\n"
-	      "                         system profiles are not computed in parallel yet\n"
+	      "                         every group of steps; a host with a system profile\n"
+	      "                         is one analysis process's.  --split size:MB and\n"
+	      "                         imports are not computed in parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -660,17 +662,21 @@ static int parallel_refuses(const struct trace *tr)
 {
 	if (par_size() < 2)
 		return 0;
-	int64_t has[2] = { 0, 0 };
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		has[0] |= tr->procs[i]->sys != NULL;
-		has[1] |= tr->procs[i]->imp != NULL;
-	}
-	par_max_i64(has, 2);
-	if (has[0])
-		return parallel_error("system profiles (tprof-inspect --system) are not analyzed in "
-				      "parallel yet"), 1;
-	if (has[1])
+	int64_t has = 0;
+	for (size_t i = 0; i < tr->nprocs; i++)
+		has |= tr->procs[i]->imp != NULL;
+	par_max_i64(&has, 1);
+	if (has)
 		return parallel_error("imported traces are not analyzed in parallel yet"), 1;
+	const char *host = share_system_split(tr);
+	if (host) {
+		char why[512];
+		snprintf(why, sizeof(why), "the processes of host %s, which has a system image, were "
+			 "read by different analysis processes (its files are not all named "
+			 "%s.<pid>.*.tpf, or its system images were written before their file "
+			 "header said so)", host, host);
+		return parallel_error(why), 1;
+	}
 	return 0;
 }
 

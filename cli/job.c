@@ -161,7 +161,7 @@ static int file_job(int dirfd, const char *name, uint64_t *id, uint64_t *created
 {
 	if (!tprof_name_ends(name, TPROF_TRACE_SUFFIX) && !tprof_name_ends(name, TPROF_SPOOL_SUFFIX))
 		return 0;
-	return tprof_job_of_file(dirfd, name, id, created) > 0;
+	return tprof_job_of_file(dirfd, name, id, created, NULL) > 0;
 }
 
 int job_file_is(int dirfd, const char *name, uint64_t job)

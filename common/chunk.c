@@ -21,7 +21,7 @@ uint32_t tprof_crc32_update(uint32_t crc, const void *p, size_t n)
 }
 
 void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint32_t pid,
-			    uint64_t created_ns)
+			    uint64_t created_ns, uint32_t flags)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, TPROF_FILE_MAGIC, sizeof(h->magic));
@@ -30,6 +30,7 @@ void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint
 	h->byte_order = TPROF_BYTE_ORDER_MARK;
 	h->instance = instance;
 	h->pid = pid;
+	h->flags = flags;
 	h->created_ns = created_ns;
 	h->job = tprof_job_current();
 	h->header_crc = tprof_crc32(h, offsetof(struct tprof_file_header, header_crc));
@@ -132,7 +133,8 @@ int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *paylo
 	return tprof_crc32(payload, h->comp_len) == h->payload_crc;
 }
 
-int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns)
+int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns,
+		      uint32_t *flags)
 {
 	union {
 		struct tprof_file_header f;
@@ -143,9 +145,13 @@ int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *crea
 		return -1;
 	ssize_t n = pread(fd, &h, sizeof(h), 0);
 	tprof_real_close(fd);
+	if (flags)
+		*flags = 0;
 	if (n < 0)
 		return -1;
 	if (n == (ssize_t)sizeof(h) && !tprof_file_header_check(&h.f)) {
+		if (flags)
+			*flags = h.f.flags;
 		*job = h.f.job;
 		*created_ns = h.f.created_ns;
 		return 1;

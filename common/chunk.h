@@ -8,9 +8,10 @@
 #include "codec.h"
 #include "format.h"
 
-/* The file and spool headers carry the job of this process, tprof_job_current() (job.h). */
+/* The file and spool headers carry the job of this process, tprof_job_current() (job.h);
+ * the file header flags (TPROF_FILE_*). */
 void tprof_file_header_init(struct tprof_file_header *h, uint64_t instance, uint32_t pid,
-			    uint64_t created_ns);
+			    uint64_t created_ns, uint32_t flags);
 /* NULL when the header is good, else why it is not. */
 const char *tprof_file_header_check(const struct tprof_file_header *h);
 
@@ -36,8 +37,10 @@ int tprof_chunk_payload_ok(const struct tprof_chunk_header *h, const void *paylo
 /* What a file's header says: 1 for a chunk file or spool whose header is good (*job 0: one
  * written before jobs were recorded), 2 for one whose magic is tprof's but whose header is
  * damaged (no job known), 0 for a file that is not tprof's, -1 when it cannot be read.  name
- * is relative to dirfd (AT_FDCWD: a path); a symbolic link is not followed. */
-int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns);
+ * is relative to dirfd (AT_FDCWD: a path); a symbolic link is not followed.  *flags (when not
+ * NULL): a good chunk file header's TPROF_FILE_* bits, else 0. */
+int tprof_job_of_file(int dirfd, const char *name, uint64_t *job, uint64_t *created_ns,
+		      uint32_t *flags);
 
 uint32_t tprof_crc32(const void *p, size_t n);
 uint32_t tprof_crc32_update(uint32_t crc, const void *p, size_t n);

@@ -44,7 +44,7 @@ struct tprof_file_header {
 	uint32_t byte_order;    /* TPROF_BYTE_ORDER_MARK as written by the recorder */
 	uint64_t instance;      /* random id of this process image, shared with its spool */
 	uint32_t pid;
-	uint32_t flags;         /* reserved, 0 */
+	uint32_t flags;         /* TPROF_FILE_* bits; the others 0 */
 	uint64_t created_ns;    /* CLOCK_REALTIME when the file was created */
 	uint64_t job;           /* the job the process image belongs to (common/job.h); 0 =
 				 * unknown (files written before jobs were recorded) */
@@ -52,6 +52,9 @@ struct tprof_file_header {
 	uint32_t header_crc;    /* crc32 of the bytes before this field */
 };
 _Static_assert(sizeof(struct tprof_file_header) == TPROF_FILE_HEADER_SIZE, "file header size");
+/* The image is a system image (docs/FORMAT.md §3.9): readers that share out a profile's files
+ * can tell it without reading its records.  Files written before this bit was set carry 0. */
+#define TPROF_FILE_SYSTEM 0x1u
 
 #define TPROF_CHUNK_MAGIC "TPCK"
 #define TPROF_CHUNK_HEADER_SIZE 64u

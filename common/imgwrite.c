@@ -541,7 +541,7 @@ static int start_in(struct tprof_imgw *w, const struct tprof_imgw_opts *o, char 
 {
 	struct tprof_file_header h;
 	struct stat st;
-	tprof_file_header_init(&h, w->instance = new_instance(o), o->pid, o->real_ns);
+	tprof_file_header_init(&h, w->instance = new_instance(o), o->pid, o->real_ns, o->flags);
 	w->file.fd = *o->into;
 	w->file.lock = &w->io_lock;
 	w->borrowed = 1;
@@ -582,7 +582,7 @@ static int create_file(struct tprof_imgw *w, const struct tprof_imgw_opts *o, ch
 	}
 	errno = 0;
 	rc = tprof_held_create(&w->file, path, O_WRONLY | O_APPEND, tprof_file_mode(), &w->io_lock);
-	tprof_file_header_init(&h, instance, o->pid, o->real_ns);
+	tprof_file_header_init(&h, instance, o->pid, o->real_ns, o->flags);
 	if (rc < 0 || write(w->file.fd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
 		snprintf(why, whylen, "cannot create %s: %s", path,
 			 errno ? strerror(errno) : "short write");

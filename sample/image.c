@@ -164,7 +164,8 @@ struct tprof_sysimg *tprof_sysimg_open(const char *dir, const char *prog, char *
 	host_name(host, sizeof(host));
 	struct tprof_imgw_opts o = { .dir = dir, .host = host, .pid = (uint32_t)getpid(),
 				     .real_ns = real_ns(), .prog = prog,
-				     .what = "the system profile", .spool_kb = SPOOL_KB };
+				     .what = "the system profile", .spool_kb = SPOOL_KB,
+				     .flags = TPROF_FILE_SYSTEM };
 	if (!(im->w = tprof_imgw_open(&o, why, whylen))) {
 		free(im);
 		return NULL;

@@ -30,16 +30,21 @@ struct tag {
 	size_t k;               /* its job in tr->jobs, when known */
 };
 
-static struct tag tag_of(const struct proc *p)
+/* Also notes whether the chunk file's header says p is a system image. */
+static struct tag tag_of(struct proc *p)
 {
 	struct tag t = { 0, 0, 0, 0 };
 	uint64_t id, created;
-	if ((p->trace_path && tprof_job_of_file(AT_FDCWD, p->trace_path, &id, &created) == 1) ||
-	    (p->spool_path && tprof_job_of_file(AT_FDCWD, p->spool_path, &id, &created) == 1)) {
+	uint32_t flags = 0;
+	if ((p->trace_path &&
+	     tprof_job_of_file(AT_FDCWD, p->trace_path, &id, &created, &flags) == 1) ||
+	    (p->spool_path &&
+	     tprof_job_of_file(AT_FDCWD, p->spool_path, &id, &created, NULL) == 1)) {
 		t.job = id;
 		t.created = (int64_t)(created > INT64_MAX ? INT64_MAX : created);
 		t.known = 1;
 	}
+	p->system_file = !!(flags & TPROF_FILE_SYSTEM);
 	return t;
 }
 

@@ -6,8 +6,10 @@
 #include "../../common/xalloc.h"
 #include "../parallel/par.h"
 #include "../parallel/partition.h"
+#include "../../common/file-names.h"
 #include "../util/grow.h"
 #include "../util/pack.h"
+#include "../util/u64map.h"
 #include "share.h"
 #include "../../common/hash.h"
 #include "trace.h"
@@ -22,23 +24,63 @@ static int by_path(const void *a, const void *b)
 	return strcmp(path_of(*(struct proc *const *)a), path_of(*(struct proc *const *)b));
 }
 
+/* The hash of the host a file's name gives ("<host>.<pid>.<rest>"), 0 when it gives none. */
+static uint64_t name_host(const struct proc *p)
+{
+	const char *path = path_of(p), *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	size_t n = tprof_host_pid_prefix(name);
+	if (n < 3)
+		return 0;
+	n -= 2;                          /* the pid's last digit */
+	while (n > 0 && name[n] != '.')
+		n--;
+	return n ? tprof_hash_bytes(name, n) | 1 : 0;
+}
+
+/* Each process's unit of the partition, unit[i] (units numbered in the order of their first
+ * process): a process alone, but the processes of a host that has a system image together
+ * (its records name them all: runtimes/sys).  The host is the files' names'; main.c checks
+ * against the records that no analysis process lacks one of them.  Returns the units. */
+static size_t units_of(const struct trace *tr, size_t *unit)
+{
+	struct u64map hosts = { 0 };         /* a system image's host -> its unit + 1 */
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		uint64_t h = tr->procs[i]->system_file ? name_host(tr->procs[i]) : 0;
+		if (h && !u64map_get(&hosts, h))
+			u64map_put(&hosts, h, 0);
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		uint64_t h = hosts.n ? name_host(tr->procs[i]) : 0;
+		uint32_t *u = h ? u64map_get(&hosts, h) : NULL;
+		if (u && !*u)
+			*u = (uint32_t)++n;
+		unit[i] = u ? *u - 1 : n++;
+	}
+	u64map_free(&hosts);
+	return n;
+}
+
 void share_select(struct trace *tr)
 {
 	size_t k = (size_t)par_size(), me = (size_t)par_rank();
 	if (k < 2)
 		return;
-	/* every analysis process found the same files: in the order of their names, cut by
-	 * bytes */
+	/* every analysis process found the same files: in the order of their names, in units
+	 * (units_of), cut by bytes */
 	if (tr->nprocs > 1)
 		qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_path);
-	uint64_t *size = xmallocarray(tr->nprocs + 1, sizeof(*size));
+	size_t *unit = xmallocarray(tr->nprocs + 1, sizeof(*unit));
+	size_t nunits = units_of(tr, unit);
+	uint64_t *size = xcalloc(nunits + 1, sizeof(*size));
 	for (size_t i = 0; i < tr->nprocs; i++)
-		size[i] = proc_file_bytes(tr->procs[i]);
+		size[unit[i]] += proc_file_bytes(tr->procs[i]);
 	size_t *first = xmallocarray(k + 1, sizeof(*first));
-	partition_runs(size, tr->nprocs, k, first);
+	partition_runs(size, nunits, k, first);
 	size_t n = 0;
 	for (size_t i = 0; i < tr->nprocs; i++) {
-		if (i >= first[me] && i < first[me + 1]) {
+		if (unit[i] >= first[me] && unit[i] < first[me + 1]) {
 			tr->procs[n++] = tr->procs[i];
 			continue;
 		}
@@ -48,8 +90,69 @@ void share_select(struct trace *tr)
 		proc_free(tr->procs[i]);
 	}
 	tr->nprocs = n;
+	free(unit);
 	free(size);
 	free(first);
+}
+
+/* ---- a host's processes with its system images ------------------------------------------- */
+
+struct host_at {
+	uint32_t host;
+	uint32_t reader;                 /* the analysis process */
+	int sys;                         /* of a system image */
+};
+
+static int host_at_cmp(const void *a, const void *b)
+{
+	const struct host_at *x = a, *y = b;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return x->reader < y->reader ? -1 : x->reader > y->reader;
+}
+
+static char *everyone(const struct pack *mine, size_t *total);
+
+const char *share_system_split(const struct trace *tr)
+{
+	if (par_size() < 2)
+		return NULL;
+	struct pack mine = { 0 };
+	pack_u64(&mine, (uint64_t)par_rank());
+	pack_u64(&mine, tr->nprocs);
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		pack_name(&mine, tr->procs[i]->host);
+		pack_u64(&mine, tr->procs[i]->sys != NULL);
+	}
+	size_t total;
+	char *all = everyone(&mine, &total);
+	pack_free(&mine);
+	struct host_at *v = NULL;
+	size_t n = 0, cap = 0;
+	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
+		uint32_t reader = (uint32_t)unpack_u64(&u);
+		size_t m = unpack_count(&u, 2);
+		for (size_t i = 0; i < m; i++) {
+			v = util_grow(v, &cap, n, sizeof(*v), 64);
+			v[n].host = unpack_name(&u);
+			v[n].sys = unpack_u64(&u) != 0;
+			v[n++].reader = reader;
+		}
+	}
+	free(all);
+	qsort(v, n, sizeof(*v), host_at_cmp);
+	const char *split = NULL;
+	for (size_t i = 0, j; i < n && !split; i = j) {
+		int sys = 0, readers = 0;
+		for (j = i; j < n && v[j].host == v[i].host; j++) {
+			sys |= v[j].sys;
+			readers += j == i || v[j].reader != v[j - 1].reader;
+		}
+		if (sys && readers > 1)
+			split = v[i].host ? strings_get(v[i].host) : "(a host not named)";
+	}
+	free(v);
+	return split;
 }
 
 /* ---- jobs' commands ------------------------------------------------------------------------ */
@@ -83,8 +186,6 @@ void share_jobs(struct trace *tr)
 }
 
 /* ---- process images without files ------------------------------------------------------- */
-
-static char *everyone(const struct pack *mine, size_t *total);
 
 void share_lost(struct trace *tr)
 {

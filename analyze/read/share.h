@@ -15,6 +15,10 @@ struct clock_point;
 
 /* After the scan: keeps this analysis process's share of tr->procs, frees the rest. */
 void share_select(struct trace *tr);
+/* Once loaded: the name of a host with a system image whose processes more than one analysis
+ * process read (their files not named by their host), or NULL (every one says the same).  The
+ * system image names all of its host's processes, so that it can only be read with them. */
+const char *share_system_split(const struct trace *tr);
 /* After the jobs are described: each job's command, from the analysis process that read its
  * first process. */
 void share_jobs(struct trace *tr);

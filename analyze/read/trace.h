@@ -249,6 +249,8 @@ struct proc {
 	uint64_t indexed;               /* chunk file: bytes indexed so far (tracefile.c) */
 	int scratch;                    /* written by this run (an import's image): its chunks'
 					 * payloads are not read again to check them */
+	int system_file;                /* its chunk file's header says it is a system image
+					 * (before its records are read: read/jobs.c) */
 	struct proc_spool *spool;       /* where its spool's pieces are read from, or NULL */
 	int from_spool;                 /* some records are read from the spool */
 	uint8_t writer;                 /* enum spool_writer: its writer still runs (live) */
@@ -380,6 +382,7 @@ struct sys_totals {
 	uint64_t unattributed;          /* SAMPLE, SCHED and per-thread SYSCTR records naming a
 					 * thread no TASK record or process image describes */
 	uint32_t first_pid, first_tid;  /* the first of them */
+	int64_t first_ns;
 	uint64_t unresolved;            /* addresses shown as file+0xOFF or 0xADDR */
 	uint64_t missing_files;         /* ELF files that could not be read */
 };

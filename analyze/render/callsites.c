@@ -27,8 +27,7 @@ static uint64_t stack_hash(const struct scene_stack *st)
 	return h ^ (h >> 31);
 }
 
-/* The callsite (parent, name, kernel), new when there was none. */
-static uint32_t node(struct callsites *c, uint32_t parent, uint32_t name, uint32_t kernel)
+uint32_t callsites_node(struct callsites *c, uint32_t parent, uint32_t name, uint32_t kernel)
 {
 	uint64_t h = node_hash(parent, name, kernel);
 	size_t at;
@@ -70,7 +69,7 @@ uint32_t callsites_intern(struct callsites *c, const struct scene_stack *st)
 			return leaf;
 	uint32_t id = 0;
 	for (uint32_t i = st->n; i-- > 0;)
-		id = node(c, id, st->frames[i], i < st->nkernel);
+		id = callsites_node(c, id, st->frames[i], i < st->nkernel);
 	hindex_add(&c->stacks, h, id);
 	return id;
 }

@@ -30,6 +30,9 @@ struct callsites {
 /* The number of the stack's innermost callsite, its callers' made on the way when new (0
  * for an empty stack).  A stack seen before costs a hash of its frames and one look. */
 uint32_t callsites_intern(struct callsites *c, const struct scene_stack *st);
+/* The number of the callsite (parent, function, kernel), made when new (parent 0: an
+ * outermost frame). */
+uint32_t callsites_node(struct callsites *c, uint32_t parent, uint32_t name, uint32_t kernel);
 
 static inline const struct callsite *callsites_at(const struct callsites *c, uint32_t id)
 {

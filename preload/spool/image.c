@@ -55,7 +55,7 @@ static int open_trace_file(const char *path)
 	if (tprof_held_create(&tprof_g.trace, path, O_WRONLY | O_APPEND, tprof_file_mode(),
 			      &tprof_g.flush_lock))
 		return -1;
-	tprof_file_header_init(&h, tprof_g.instance, (uint32_t)tprof_g.pid, tprof_real_ns());
+	tprof_file_header_init(&h, tprof_g.instance, (uint32_t)tprof_g.pid, tprof_real_ns(), 0);
 	errno = 0;
 	if (write(tprof_g.trace.fd, &h, sizeof(h)) != (ssize_t)sizeof(h)) {
 		int e = errno ? errno : ENOSPC;

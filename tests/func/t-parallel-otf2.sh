@@ -13,13 +13,16 @@
 # process's own); one-sided windows (apps/mpi-rma under both launchers, apps/mpi-wins's on two
 # communicators, which the analysis processes meet in different orders: every other's
 # locations carry the mapping of their windows); MPI file I/O (apps/mpi-io: a shared file and
-# a file per rank, every other's handles mapped).
+# a file per rank, every other's handles mapped); system profiles (CPU samples as calling
+# contexts, which the analysis processes meet in different orders, thread states, host and
+# thread counters: a job of two hosts with system images, apps/mpi-pattern recorded with
+# tprof-inspect --sample all).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-otf2.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
-plan 26
+plan 31
 
 mix_job
 ok $? "a job of six processes without MPI runs under tprof-inspect"
@@ -31,8 +34,10 @@ mpi_jobs mpi-comms mpi-pattern mpi-rma mpi-wins &&
 ok $? "mpi-comms, mpi-pattern, mpi-rma, mpi-wins and mpi-io run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
+system_jobs
+ok $? "a job of two hosts with system images and mpi-pattern recorded with the system profile are written"
 
-for d in mix gen nccl nccl-synth mpi-comms mpi-pattern mpich mpi-rma mpi-wins mpi-io; do
+for d in mix gen nccl nccl-synth mpi-comms mpi-pattern mpich mpi-rma mpi-wins mpi-io sys sampled; do
 	"$ANALYZE" "$T/$d" --format otf2 -o "$T/$d.otf2" 2>"$T/$d.log" &&
 		otf2_print "$T/$d.otf2/traces.otf2" "$T/$d.s" || break
 done
@@ -82,6 +87,10 @@ same mpi-rma 3 "$MPIRUN_MPICH"
 same mpi-wins 3 $OMPI
 same mpi-io 2 $OMPI
 same mpi-io 3 "$MPIRUN_MPICH"
+same sys 3 $OMPI
+same sys 4 "$MPIRUN_MPICH"
+same sampled 2 $OMPI
+same sampled 3 "$MPIRUN_MPICH"
 }
 check "location ids: each analysis process's own, the serial ones in one process" \
 	sh -c 'cmp -s "$1.defs" "$2.defs" && ! cmp -s "$1.defs" "$3.defs"' - "$T/mix.s" "$T/mix.1" "$T/mix.2"

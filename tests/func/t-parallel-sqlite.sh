@@ -8,7 +8,11 @@
 # another analysis process reads), MPI jobs under Open MPI and MPICH (messages and
 # collectives whose ends two analysis processes read: their threads and arrows settled at the
 # merge), one-sided windows, NCCL jobs (instances matched away from some of their ranks) and
-# a window that starts inside an NCCL instance, for K = 1 to 4 under both launchers.  Nothing
+# a window that starts inside an NCCL instance, system profiles (CPU samples whose callsites
+# two analysis processes both have: one row per stack, as serially; thread states and
+# counters: a job of two hosts with system images, apps/mpi-pattern recorded with
+# tprof-inspect --sample all), for K = 1 to 4 under both launchers.  What the analyzer says
+# besides where the database is, it says as the serial analyzer does.  Nothing
 # but the database is left; when an analysis process cannot write its part, no database is.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
@@ -17,7 +21,7 @@ need_mpich apps/mpich-pattern
 need_mpi apps/mpi-pattern apps/mpi-rma apps/nccl-ranks
 [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] || skip_all "no stand-in NCCL (configure found no usable HIP headers)"
 command -v sqlite3 >/dev/null || skip_all "no sqlite3 shell"
-plan 22
+plan 26
 
 mix_job
 ok $? "a job of six processes without MPI runs under tprof-inspect"
@@ -27,6 +31,8 @@ mpi_jobs mpi-pattern mpi-rma mpi-wins nccl-ranks
 ok $? "mpi-pattern, mpi-rma, mpi-wins and nccl-ranks run on 4 ranks of Open MPI under tprof-inspect"
 "$INSPECT" -o "$T/mpich" -- "$MPIRUN_MPICH" -np 3 "$APPS/mpich-pattern" >/dev/null 2>&1
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
+system_jobs
+ok $? "a job of two hosts with system images and mpi-pattern recorded with the system profile are written"
 
 # serial NAME [OPTION...]: the serial database of $T/NAME (NAME@window: with the options).
 serial() {
@@ -35,7 +41,7 @@ serial() {
 	mkdir -p "$T/s" && "$ANALYZE" "$T/${_se_name%@*}" "$@" --format sqlite \
 		-o "$T/s/$_se_name.db" 2>"$T/$_se_name.log"
 }
-for d in mix gen mpi-pattern mpi-rma mpi-wins mpich nccl nsynth nccl-ranks; do
+for d in mix gen mpi-pattern mpi-rma mpi-wins mpich nccl nsynth nccl-ranks sys sampled; do
 	serial "$d" || break
 done
 ok $? "the serial databases are written"
@@ -57,11 +63,14 @@ same() {
 		-o "$_sm_db" >"$T/$_sm_name.$_sm_k.out" 2>"$T/$_sm_name.$_sm_k.log"
 	_sm_rc=$?
 	sed 's/^/# /' "$T/$_sm_name.$_sm_k.log" | head -4
+	grep -v "^tprof-analyze: SQLite database written to " "$T/$_sm_name.log" >"$T/said.s"
+	grep -v "^tprof-analyze: SQLite database written to " "$T/$_sm_name.$_sm_k.log" >"$T/said.p"
 	check "$_sm_name: $_sm_k analysis processes ($(basename "${_sm_launch# }" | cut -d' ' -f1)) write the serial database" \
-		sh -c '[ "$1" = 0 ] && [ "$(cat "$2")" = "tprof-analyze: SQLite database written to $3" ] &&
-			! [ -s "$4" ] && "$5" -B "$6" same "$7" "$3"' - "$_sm_rc" \
+		sh -c '[ "$1" = 0 ] &&
+			[ "$(grep -c "^tprof-analyze: SQLite database written to $3\$" "$2")" = 1 ] &&
+			cmp -s "$8" "$9" && ! [ -s "$4" ] && "$5" -B "$6" same "$7" "$3"' - "$_sm_rc" \
 		"$T/$_sm_name.$_sm_k.log" "$_sm_db" "$T/$_sm_name.$_sm_k.out" \
-		"$PY" "$CHECKS" "$T/s/$_sm_name.db"
+		"$PY" "$CHECKS" "$T/s/$_sm_name.db" "$T/said.s" "$T/said.p"
 }
 OMPI="$MPIRUN $MPIRUN_FLAGS"
 # shellcheck disable=SC2086
@@ -79,6 +88,9 @@ same nccl 2 $OMPI
 same nccl 3 "$MPIRUN_MPICH"
 same nsynth 3 $OMPI
 same nccl-ranks 3 $OMPI
+same sys 3 $OMPI
+same sys 4 "$MPIRUN_MPICH"
+same sampled 2 $OMPI
 }
 
 # A window that starts inside an NCCL instance, between its first two ranks' device spans:

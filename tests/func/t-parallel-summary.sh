@@ -14,15 +14,19 @@
 # communication (fence, lock and PSCW epochs towards a neighbour another analysis process
 # reads), also with a rank's file removed (transfers to it left unlinked);
 # also with --ranks, --top, a window and --steps (its steps found across the analysis processes,
-# and its errors said once).  What is not computed in parallel yet (system profiles, --split
-# size:MB, imports) is refused with one line and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome
-# and Perfetto parts t-parallel-traces', SQLite databases t-parallel-sqlite's.
+# and its errors said once); system profiles (two hosts of processes with system images that
+# name them all, a process only the system image saw, one that execs, samples of an unknown
+# thread; apps/mpi-pattern recorded with tprof-inspect --sample all), each host's processes
+# read by one analysis process, and refused, naming the host, when a file named for another
+# host splits them.  What is not computed in parallel yet (--split size:MB, imports) is
+# refused with one line and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome and
+# Perfetto parts t-parallel-traces', SQLite databases t-parallel-sqlite's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 57
+plan 66
 
 # The job: processes side by side, then two more after them.
 cat >"$T/job.sh" <<EOF2
@@ -61,6 +65,8 @@ cp -r "$T/mix" "$T/bad" &&
 	printf 'XXXXXXXXXXXXXXXX' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null &&
 	ln -s nowhere "$T/bad/gone.1.2.tpf"
 ok $? "a copy of the job with 16 bytes overwritten in the middle of its largest file, and a link to nothing"
+system_jobs
+ok $? "a job of two hosts with system images, a copy with a file named for another host, and mpi-pattern recorded with the system profile"
 
 # serial NAME DIR [OPTION...]: the serial summaries, text and JSON, as NAME.text, NAME.json.
 serial() {
@@ -73,8 +79,12 @@ serial mix mix && serial nrt nrt && serial bad bad && serial cut mix --ranks 2 -
 	serial window mix --start 20000 --end 300000 && serial gen gen && serial comms mpi-comms &&
 	serial pattern mpi-pattern && serial mpich mpich && serial gencut gen --ranks 4 --top 2 &&
 	serial steps mix --steps 1:2 && serial step2 mix --steps 2 --top 3 &&
-	serial nsynth nccl-synth && serial nccl nccl && serial rma mpi-rma && serial rmacut rmacut
+	serial nsynth nccl-synth && serial nccl nccl && serial rma mpi-rma && serial rmacut rmacut &&
+	serial sys sys && serial syswin sys --start 30000 --end 300000 && serial sampled sampled
 ok $? "the serial summaries are written"
+check "the system profiles' summaries have CPU samples and thread states to merge" \
+	sh -c 'for f in "$@"; do grep -q "^CPU samples by thread" "$f" && grep -q "^Off-CPU time" "$f" ||
+		exit 1; done' - "$T/sys.text" "$T/sampled.text"
 check "the MPI jobs' summaries have messages, collectives and ranks to merge" \
 	sh -c 'for f in "$@"; do grep -q "^  matched: .* messages" "$f" && grep -q "^MPI collectives" "$f" &&
 		grep -q "^MPI by rank" "$f" || exit 1; done' - "$T/gen.text" "$T/comms.text" \
@@ -150,6 +160,16 @@ same rma mpi-rma 4 "$MPIRUN_MPICH" --
 same rmacut rmacut 3 $OMPI --
 same steps mix 2 "$MPIRUN_MPICH" -- --steps 1:2
 same step2 mix 4 $OMPI -- --steps 2 --top 3
+same sys sys 2 $OMPI --
+same sys sys 3 $OMPI --
+same sys sys 4 "$MPIRUN_MPICH" --
+same syswin sys 3 $OMPI -- --start 30000 --end 300000
+same sampled sampled 2 $OMPI --
+same sampled sampled 3 "$MPIRUN_MPICH" --
+check "sys: the records of unknown threads are said in one line, the serial analyzer's" \
+	sh -c '"$1" "$2" --summary 2>&1 >/dev/null | grep "no TASK record" >"$3.s" &&
+		[ "$(grep -c "no TASK record" "$4")" = 2 ] && grep "no TASK record" "$4" | head -1 | cmp -s - "$3.s"' \
+	- "$ANALYZE" "$T/sys" "$T/said" "$T/sys.3.err"
 # shellcheck disable=SC2086
 $OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --summary --steps 99 >"$T/nostep.out" 2>"$T/nostep.err"
 _ns_rc=$?
@@ -175,11 +195,10 @@ refused() {
 		sh -c '[ "$1" = 2 ] && [ "$(grep -c "^tprof-analyze: --parallel: .*$2" "$3")" = 1 ] &&
 			! [ -s "$4" ]' - "$_rf_rc" "$_rf_why" "$T/refused.err" "$T/refused.out"
 }
-printf 'image recorded host=n1 pid=100 exe=/bin/app start=1ms end=90ms\nthread tid=100 name=app\nrange tid=100 t0=2ms t1=80ms name=main\nimage system host=n1 pid=50 start=1ms end=100ms\ntask seen t=1ms pid=100 tid=100 ppid=1 comm=app exe=/bin/app\nsample t=10ms pid=100 tid=100 cpu=0 u=0x401000\n' |
-	"$top_builddir/tests/tools/mk-sysimage" "$T/sys"
 # shellcheck disable=SC2086
-refused "a system profile" "system profiles .* are not analyzed in parallel yet" \
-	$OMPI -np 2 "$ANALYZE" --parallel "$T/sys" --summary
+refused "a host's processes split by a file named for another host" \
+	"the processes of host node2, which has a system image, were read by different analysis processes" \
+	$OMPI -np 3 "$ANALYZE" --parallel "$T/syssplit" --summary
 # shellcheck disable=SC2086
 refused "--split size:MB" "--split size:MB is not computed in parallel" \
 	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --split size:1 -o "$T/trace.json"

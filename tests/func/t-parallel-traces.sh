@@ -14,7 +14,9 @@
 # over the stand-in NCCL on 4 ranks of Open MPI; K = 2 to 4 under both launchers.  Under
 # --group-by domain, instance and neuroncore, whose groups hold the tracks of processes that
 # different analysis processes read, the same (the job without MPI, the generated MPI job,
-# nccl-synth's job, apps/nrt-synth's two processes on two hosts).  What is not done in
+# nccl-synth's job, apps/nrt-synth's two processes on two hosts).  System profiles (thread
+# states, CPU samples and host counters on the tracks of processes of two hosts, and of
+# apps/mpi-pattern recorded with tprof-inspect --sample all) likewise.  What is not done in
 # parallel is refused with one line, exit status 2 and nothing written: --split size:MB
 # (--split steps:N: t-parallel-split.sh).
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +26,7 @@ need_mpich apps/mpich-pattern
 need_mpi apps/mpi-pattern apps/mpi-rma apps/nccl-ranks
 [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] || skip_all "no stand-in NCCL (configure found no usable HIP headers)"
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 39
+plan 46
 
 mix_job
 ok $? "a job of six processes without MPI runs under tprof-inspect"
@@ -36,15 +38,18 @@ ok $? "mpi-pattern, mpi-rma and nccl-ranks run on 4 ranks of Open MPI under tpro
 ok $? "mpich-pattern runs on 3 ranks of MPICH under tprof-inspect"
 "$APPS/nrt-synth" "$T/nrt" >/dev/null
 ok $? "nrt-synth's job of two processes on two hosts is written"
+system_jobs
+ok $? "a job of two hosts with system images and mpi-pattern recorded with the system profile are written"
 
-for d in mix gen mpi-pattern mpi-rma mpich nccl nsynth nccl-ranks; do
+for d in mix gen mpi-pattern mpi-rma mpich nccl nsynth nccl-ranks sys sampled; do
 	"$ANALYZE" "$T/$d" -o "$T/$d.json" 2>"$T/$d.log" || break
 done
 ok $? "the serial Chrome traces are written"
 
 # parts NAME K FORMAT EXT LAUNCHER...: K analysis processes write NAME's FORMAT trace in K
-# parts (N.K.part-NNNN.EXT, N.K.index.json), saying so in one line and nothing else; with
-# the options in $WINDOW (NAME's serial trace was written with them too).
+# parts (N.K.part-NNNN.EXT, N.K.index.json), saying so in one line and nothing else but what
+# the serial analyzer said of NAME (its warnings, once); with the options in $WINDOW (NAME's
+# serial trace was written with them too).
 parts() {
 	_pt_name=$1 _pt_k=$2 _pt_fmt=$3 _pt_ext=$4
 	shift 4
@@ -54,8 +59,14 @@ parts() {
 		2>"$T/$_pt_fmt/$_pt_name.$_pt_k.log"
 	_pt_rc=$?
 	sed 's/^/# /' "$T/$_pt_fmt/$_pt_name.$_pt_k.log" | head -4
+	grep -v "^tprof-analyze: .* trace written in " "$T/$_pt_fmt/$_pt_name.$_pt_k.log" \
+		>"$T/said.p"
 	[ "$_pt_rc" = 0 ] && ! [ -s "$T/$_pt_fmt/$_pt_name.$_pt_k.out" ] &&
-		[ "$(wc -l <"$T/$_pt_fmt/$_pt_name.$_pt_k.log")" = 1 ] &&
+		[ "$(grep -c "^tprof-analyze: " "$T/$_pt_fmt/$_pt_name.$_pt_k.log")" = \
+			"$(($(wc -l <"$T/said.p") + 1))" ] &&
+		{ ! [ -s "$T/said.p" ] ||
+			grep -v "^tprof-analyze: .* trace written to " "$T/$_pt_name.log" |
+				cmp -s - "$T/said.p"; } &&
 		grep -q "^tprof-analyze: .* trace written in $_pt_k parts, one per analysis process, .*, listed in $T/$_pt_fmt/$_pt_name.$_pt_k.index.json\$" \
 			"$T/$_pt_fmt/$_pt_name.$_pt_k.log" &&
 		"$PY" -B "$CHECKS" index "$T/$_pt_fmt/$_pt_name.$_pt_k.index.json" "$_pt_k" "$_pt_fmt"
@@ -95,6 +106,9 @@ same mpich 2 "$MPIRUN_MPICH"
 same nccl 2 $OMPI
 same nsynth 3 "$MPIRUN_MPICH"
 same nccl-ranks 3 $OMPI
+same sys 2 $OMPI
+same sys 4 "$MPIRUN_MPICH"
+same sampled 3 $OMPI
 }
 # A window that starts inside an NCCL instance: the ranks whose spans started before it lose
 # them (their arrows go to their calls, or nowhere), those of the others are kept, whichever

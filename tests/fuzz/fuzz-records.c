@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tprof_enc_info info = { .units = n / 4 + 1, .records = n / 7 + 1 };
 	struct tprof_file_header fh;
 	struct tprof_chunk_header ch;
-	tprof_file_header_init(&fh, 1, 1, 0);
+	tprof_file_header_init(&fh, 1, 1, 0, 0);
 	tprof_chunk_header_init(&ch, 1, 0, 0, &info, n, data + 1, n,
 				data[0] & 1 ? TPROF_ENC_VARINT_RAW : TPROF_ENC_PACKED_RAW);
 	uint8_t *file = malloc(sizeof(fh) + sizeof(ch) + n);

@@ -183,7 +183,7 @@ static void finish(void)
 	snprintf(path, sizeof(path), "%s/%s.%llu.%08llx.tpf", dir, img.host,
 		 (unsigned long long)img.pid, (unsigned long long)img.pid);
 	struct tw w;
-	if (tw_open(&w, path, img.pid) < 0) {
+	if (tw_open_as(&w, path, img.pid, img.system ? TPROF_FILE_SYSTEM : 0) < 0) {
 		perror(path);
 		exit(1);
 	}

@@ -158,6 +158,24 @@ int main(void)
 	ok(diag_warnings == before + 1, "with one warning");
 	unlink(path);
 
+	/* A system image says so in its file header, before any record is read. */
+	struct tw w;
+	uint64_t job, created;
+	uint32_t flags = 99;
+	snprintf(path, sizeof(path), "%s/h.2.00000002.tpf", dir);
+	ok(tw_open_as(&w, path, 2, TPROF_FILE_SYSTEM) == 0 && close(w.fd) == 0 &&
+	   tprof_job_of_file(AT_FDCWD, path, &job, &created, &flags) == 1 &&
+	   flags == TPROF_FILE_SYSTEM, "a system image's file header has TPROF_FILE_SYSTEM (%u)",
+	   flags);
+	make_file(path);
+	ok(tprof_job_of_file(AT_FDCWD, path, &job, &created, &flags) == 1 && flags == 0,
+	   "a recorder's has no flag (%u)", flags);
+	flip(path, 20);          /* the instance: the header's CRC no longer holds */
+	flags = 99;
+	ok(tprof_job_of_file(AT_FDCWD, path, &job, &created, &flags) == 2 && flags == 0,
+	   "a damaged header says none (%u)", flags);
+	unlink(path);
+
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path) != 0)
 		return 99;

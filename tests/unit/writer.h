@@ -19,13 +19,19 @@ struct tw {
 	int raw;                /* chunks not compressed (TPROF_ENC_VARINT_RAW), as an import's */
 };
 
-static inline int tw_open(struct tw *w, const char *path, uint64_t instance)
+/* A chunk file whose header carries flags (TPROF_FILE_*). */
+static inline int tw_open_as(struct tw *w, const char *path, uint64_t instance, uint32_t flags)
 {
 	struct tprof_file_header h;
 	memset(w, 0, sizeof(*w));
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	tprof_file_header_init(&h, instance, 4242, 0);
+	tprof_file_header_init(&h, instance, 4242, 0, flags);
 	return w->fd >= 0 && write(w->fd, &h, sizeof(h)) == (ssize_t)sizeof(h) ? 0 : -1;
+}
+
+static inline int tw_open(struct tw *w, const char *path, uint64_t instance)
+{
+	return tw_open_as(w, path, instance, 0);
 }
 
 /* One chunk holding the given records of a stream (a fresh buffer each call). */

@@ -264,7 +264,7 @@ static void sample_item(struct otf2 *o, struct loc *l, const struct scene_item *
 	if (l->pending && (!o->win->active || it->t0 >= o->win->start))
 		enter_pending(o, l);
 	if (l->context)
-		otf2_sample_gap(o, it->t0 - l->sampled);
+		otf2_sample_gap(o, it->t0, it->t0 - l->sampled);
 	uint32_t dist = otf2_unwind_distance(o, l->context, ctx);
 	l->context = ctx;
 	l->sampled = it->t0;

@@ -301,28 +301,10 @@ static void finish(struct otf2 *o)
 
 static OTF2_Archive *abandoned;
 
-/* What the analysis processes do not yet make one between them: refused, said once
- * (1: refused). */
-static int parallel_unsupported(struct otf2 *o)
-{
-	if (par_size() < 2)
-		return 0;
-	int64_t samples = o->callsites.n > 0;
-	par_max_i64(&samples, 1);
-	if (!samples)
-		return 0;
-	if (par_rank() == 0)
-		diag_error("--parallel: OTF2: CPU samples are not written in parallel yet; run "
-			   "tprof-analyze as one process (without mpirun) for this archive");
-	o->failed = 1;
-	return 1;
-}
-
 static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks)
 {
 	struct otf2 *o = priv;
 	(void)tr, (void)tracks;
-	int refused = o->ar && parallel_unsupported(o);
 	if (o->ar && any_failed(o))
 		o->failed = 1;
 	if (o->ar && o->failed) {
@@ -355,8 +337,8 @@ static int archive_end(void *priv, const struct trace *tr, struct tracks *tracks
 	else if (o->req_unknown)
 		diag_note("OTF2: %llu MPI request completions left out: the request was posted outside "
 			  "the trace or the window", (unsigned long long)o->req_unknown);
-	int rc = refused ? -2 : o->failed ? -1 : 0;
-	if (o->name && outname_end(o->name, !o->failed, 0) < 0 && !refused) {
+	int rc = o->failed ? -1 : 0;
+	if (o->name && outname_end(o->name, !o->failed, 0) < 0) {
 		diag_error("the OTF2 archive is incomplete: %s", outname_error());
 		rc = -1;
 	}

@@ -236,6 +236,7 @@ enum otf2_idmap_kind {
 	OTF2_IDMAP_METRIC,
 	OTF2_IDMAP_RMA_WIN,              /* render/otf2/rma.c's windows */
 	OTF2_IDMAP_IO_HANDLE,            /* render/otf2/io.c's handles */
+	OTF2_IDMAP_CALLING_CONTEXT,      /* render/otf2/contexts.c's callsites */
 	OTF2_IDMAP_KINDS
 };
 struct otf2_idmaps {
@@ -271,8 +272,8 @@ struct otf2 {
 	/* CPU samples (render/otf2/contexts.c) */
 	struct callsites callsites;      /* their stacks: calling context = number - 1 */
 	OTF2_RegionRef *cs_region;       /* by callsite number - 1 */
-	int64_t *gaps;                   /* intervals between a thread's samples (some) */
-	size_t ngaps;
+	struct sample_gap *gaps;         /* intervals between a thread's samples (some) */
+	size_t ngaps, capgaps;
 	int failed;
 	/* MPI */
 	struct req *reqs;                /* the requests in flight, in no order */
@@ -315,8 +316,15 @@ uint32_t otf2_context(struct otf2 *o, const struct scene_stack *st);
 /* The unwind distance from the calling context `from` (0: none) to `to` (OTF2's
  * CallingContext): the frames of `to` below the deepest one the two share, plus one. */
 uint32_t otf2_unwind_distance(const struct otf2 *o, uint32_t from, uint32_t to);
-/* An interval between two samples of one thread, for the sampling period. */
-void otf2_sample_gap(struct otf2 *o, int64_t gap);
+/* An interval between two samples of one thread, the later at t, for the sampling period. */
+struct sample_gap {
+	int64_t t, gap;
+};
+void otf2_sample_gap(struct otf2 *o, int64_t t, int64_t gap);
+/* Under --parallel: each analysis process packs its calling contexts and intervals; the first
+ * replays every other's, its contexts becoming the first's (m: their refs in the archive). */
+void otf2_contexts_pack(const struct otf2 *o, struct pack *b);
+void otf2_contexts_replay(struct otf2 *o, struct unpack *u, struct otf2_idmaps *m);
 /* The interrupt generator "CPU sampling" and every calling context, after the regions. */
 void otf2_contexts_write(struct otf2 *o, OTF2_GlobalDefWriter *gw);
 void otf2_contexts_free(struct otf2 *o);

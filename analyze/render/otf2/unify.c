@@ -1,9 +1,10 @@
 /* render/otf2/unify.c — one archive from the analysis processes of `mpirun -np K
  * tprof-analyze --parallel`, as Score-P's measurement makes one from its ranks: each analysis
  * process wrote its locations' events with refs of its own (strings, attributes, regions,
- * metrics, one-sided windows, I/O handles in the order it met them); the first replays every other's definitions through
- * its registry (render/otf2/defs.c), process by process, so that the archive's definitions
- * are its registry's, and sends each the refs its own became.  Each then writes, in the
+ * metrics, one-sided windows, I/O handles, calling contexts in the order it met them); the
+ * first replays every other's definitions through its registry (render/otf2/defs.c), process
+ * by process, so that the archive's definitions are its registry's, and sends each the refs
+ * its own became.  Each then writes, in the
  * local definitions of each of its locations, the mapping tables that readers apply to the
  * location's events.  The first analysis process's refs are the archive's: its locations
  * need no table, and one process alone writes what the serial analyzer writes. */
@@ -22,6 +23,7 @@ static const OTF2_MappingType mapping_of[OTF2_IDMAP_KINDS] = {
 	[OTF2_IDMAP_METRIC] = OTF2_MAPPING_METRIC,
 	[OTF2_IDMAP_RMA_WIN] = OTF2_MAPPING_RMA_WIN,
 	[OTF2_IDMAP_IO_HANDLE] = OTF2_MAPPING_IO_HANDLE,
+	[OTF2_IDMAP_CALLING_CONTEXT] = OTF2_MAPPING_CALLING_CONTEXT,
 };
 
 static void maps_free(struct otf2_idmaps *m)
@@ -57,6 +59,7 @@ void otf2_unify(struct otf2 *o)
 	otf2_defs_pack(o->defs, &mine);
 	otf2_rma_pack(o, &mine);
 	otf2_io_pack(o, &mine);
+	otf2_contexts_pack(o, &mine);
 	size_t *len_of = NULL;
 	char *all = par_gather(mine.v, mine.n, 0, &len_of);
 	pack_free(&mine);
@@ -71,6 +74,7 @@ void otf2_unify(struct otf2 *o)
 			otf2_defs_replay(o->defs, &u, &m);
 			otf2_rma_replay(o, &u, &m);
 			otf2_io_replay(o, &u, &m);
+			otf2_contexts_replay(o, &u, &m);
 			size_t before = out.n;
 			pack_maps(&out, &m);
 			send[p] = out.n - before;

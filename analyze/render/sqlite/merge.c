@@ -2,8 +2,9 @@
  * --parallel --format sqlite`): every analysis process writes the rows of its share into a
  * database of its own, numbered as it pleases, and the first one copies the others' into its
  * database, one at a time (ATTACH, INSERT ... SELECT, DETACH), renumbering what refers to
- * rows: strings by their text and tracks by their Chrome (pid, tid), which two parts may
- * both have; threads, callsites, collectives and slices by an offset, the rows the part adds
+ * rows: strings by their text, tracks by their Chrome (pid, tid) and callsites by their
+ * function and caller (outermost first), which two parts may both have; threads,
+ * collectives and slices by an offset, the rows the part adds
  * going after those already there (each part found the slices its device operations and
  * arrows link to before: schema.c); device operations and the other rows nothing refers to
  * are numbered by SQLite as they come in.  What a part could not know is settled once all
@@ -28,7 +29,7 @@ enum ref {
 	REF_STRING,        /* a string id: by text */
 	REF_TRACK,         /* a track id: by Chrome (pid, tid) */
 	REF_THREAD,        /* a thread id: shifted, or (negative) one another process read */
-	REF_CALLSITE,
+	REF_CALLSITE,      /* a callsite id: by its function and caller (callsites_copy) */
 	REF_COLLECTIVE,
 	REF_SLICE,         /* a slice id (each part found its own links: schema.c) */
 };
@@ -43,8 +44,7 @@ static int ends_with(const char *s, const char *suffix)
 static int ref_of(enum stmt_id t, const char *c)
 {
 	if (!strcmp(c, "id"))
-		return t == ST_THREADS || t == ST_CALLSITES || t == ST_COLLECTIVES ||
-		       t == ST_SLICES ? REF_OWN
+		return t == ST_THREADS || t == ST_COLLECTIVES || t == ST_SLICES ? REF_OWN
 		     : t == ST_PROCESSES ? REF_KEEP : REF_NUMBERED;
 	if (!strcmp(c, "name_id") || !strcmp(c, "category_id") || !strcmp(c, "caller_id"))
 		return REF_STRING;
@@ -131,7 +131,7 @@ static int copy(struct sqldb *d, enum stmt_id t, const int64_t *off, const char 
 					    c, c, (long long)off[ST_THREADS]);
 			break;
 		case REF_CALLSITE:
-			sqlite3_str_appendf(sel, "p.%s + %lld", c, (long long)off[ST_CALLSITES]);
+			sqlite3_str_appendf(sel, "(SELECT new FROM temp.cmap WHERE old = p.%s)", c);
 			break;
 		case REF_COLLECTIVE:
 			sqlite3_str_appendf(sel, "p.%s + %lld", c, (long long)off[ST_COLLECTIVES]);
@@ -151,8 +151,40 @@ int sqlite_merge_begin(struct sqldb *d)
 {
 	return sqldb_exec(d, "CREATE TEMP TABLE smap (old INTEGER PRIMARY KEY, new INTEGER);"
 			     "CREATE TEMP TABLE tmap (old INTEGER PRIMARY KEY, new INTEGER);"
+			     "CREATE TEMP TABLE cmap (old INTEGER PRIMARY KEY, new INTEGER);"
 			     "CREATE INDEX merge_strings ON strings (string);"
-			     "CREATE INDEX merge_tracks ON tracks (chrome_pid, chrome_tid);");
+			     "CREATE INDEX merge_tracks ON tracks (chrome_pid, chrome_tid);"
+			     "CREATE INDEX merge_callsites ON callsites (name_id, parent_id);");
+}
+
+/* The part's callsites that the database lacks, depth by depth from the outermost (a
+ * caller's row is there before its callees are looked for), and temp.cmap from each of the
+ * part's to the database's: the serial analyzer has one row per stack of functions. */
+static int callsites_copy(struct sqldb *d)
+{
+	int64_t deepest = scalar(d, "SELECT IFNULL(MAX(depth), 0) FROM part.callsites");
+	if (deepest < 0 || sqldb_exec(d, "DELETE FROM temp.cmap;") < 0)
+		return -1;
+	/* the part's row p as the database's names it */
+	static const char same[] =
+		"m.name_id = (SELECT new FROM temp.smap WHERE old = p.name_id)"
+		" AND m.is_kernel = p.is_kernel AND m.parent_id IS"
+		" (SELECT new FROM temp.cmap WHERE old = p.parent_id)";
+	for (int64_t depth = 0; depth <= deepest; depth++) {
+		sqlite3_str *q = sqlite3_str_new(d->db);
+		sqlite3_str_appendf(q,
+			"INSERT INTO main.callsites (parent_id, depth, name_id, is_kernel)"
+			"  SELECT (SELECT new FROM temp.cmap WHERE old = p.parent_id), p.depth,"
+			"    (SELECT new FROM temp.smap WHERE old = p.name_id), p.is_kernel"
+			"  FROM part.callsites p WHERE p.depth = %lld AND NOT EXISTS"
+			"    (SELECT 1 FROM main.callsites m WHERE %s) ORDER BY p.id;"
+			"INSERT OR IGNORE INTO temp.cmap SELECT p.id, m.id FROM part.callsites p"
+			"  JOIN main.callsites m ON %s WHERE p.depth = %lld;",
+			(long long)depth, same, same, (long long)depth);
+		if (run(d, q) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* The tables copied first, in this order: those others refer to. */
@@ -170,8 +202,7 @@ int sqlite_merge_part(struct sqldb *d, const char *path)
 	if (rc < 0)
 		return -1;
 	int64_t off[ST_COUNT] = { 0 };
-	static const enum stmt_id shifted[] = { ST_THREADS, ST_CALLSITES, ST_COLLECTIVES,
-						ST_SLICES };
+	static const enum stmt_id shifted[] = { ST_THREADS, ST_COLLECTIVES, ST_SLICES };
 	for (size_t i = 0; i < sizeof(shifted) / sizeof(shifted[0]); i++) {
 		char sql[128];
 		snprintf(sql, sizeof(sql), "SELECT IFNULL(MAX(id), 0) FROM main.%s",
@@ -192,7 +223,7 @@ int sqlite_merge_part(struct sqldb *d, const char *path)
 			  "INSERT OR IGNORE INTO temp.tmap SELECT p.id, m.id FROM part.tracks p"
 			  "  JOIN main.tracks m ON m.chrome_pid = p.chrome_pid"
 			  "    AND m.chrome_tid = p.chrome_tid;") < 0 ||
-	    copy(d, ST_CALLSITES, off, "") < 0 || copy(d, ST_COLLECTIVES, off, "") < 0)
+	    callsites_copy(d) < 0 || copy(d, ST_COLLECTIVES, off, "") < 0)
 		return -1;
 	for (int t = 0; t < ST_COUNT; t++)
 		if (!copied_first((enum stmt_id)t) && copy(d, (enum stmt_id)t, off, "") < 0)
@@ -248,5 +279,6 @@ int sqlite_merge_end(struct sqldb *d, int64_t *flows_since)
 	if (lone)
 		diag_note("SQLite: %" PRId64 " arrow ends whose other end no analysis process drew "
 			  "are left out", lone);
-	return sqldb_exec(d, "DROP TABLE temp.smap; DROP TABLE temp.tmap;");
+	return sqldb_exec(d, "DROP INDEX merge_callsites;"
+			     "DROP TABLE temp.smap; DROP TABLE temp.tmap; DROP TABLE temp.cmap;");
 }

@@ -14,6 +14,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../parallel/par.h"
 #include "../../util/grow.h"
 #include "../../util/u64map.h"
 #include "../../model/runtime.h"
@@ -109,6 +110,7 @@ static struct thread *target(struct pipeline *pl, const struct proc *sp, uint32_
 		if (!t->unattributed++) {
 			t->first_pid = pid;
 			t->first_tid = tid;
+			t->first_ns = ns;
 		}
 	}
 	return th;
@@ -297,6 +299,36 @@ static int64_t host_end(const struct trace *tr, const struct proc *p)
 	return end == INT64_MIN ? p->end_ns : end;
 }
 
+/* The records of unknown threads to say: under --parallel every analysis process's (tr->sys
+ * stays this one's, for the summary's partial tables), the first of them the earliest (the
+ * serial analyzer's first). */
+static struct sys_totals unattributed_all(const struct sys_totals *mine)
+{
+	struct sys_totals t = *mine;
+	if (par_size() < 2)
+		return t;
+	int64_t v[4] = { t.unattributed ? t.first_ns : INT64_MAX, t.first_pid, t.first_tid,
+			 (int64_t)t.unattributed };
+	size_t *len_of;
+	int64_t *all = par_allgather(v, sizeof(v), &len_of);
+	free(len_of);
+	t.unattributed = 0;
+	const int64_t *first = NULL;
+	for (int a = 0; a < par_size(); a++) {
+		const int64_t *w = all + 4 * a;
+		t.unattributed += (uint64_t)w[3];
+		if (w[3] && (!first || w[0] < first[0]))
+			first = w;
+	}
+	if (first) {
+		t.first_ns = first[0];
+		t.first_pid = (uint32_t)first[1];
+		t.first_tid = (uint32_t)first[2];
+	}
+	free(all);
+	return t;
+}
+
 void sys_pipe_finish(struct pipeline *pl)
 {
 	struct trace *tr = pl->tr;
@@ -306,10 +338,11 @@ void sys_pipe_finish(struct pipeline *pl)
 			if (p->threads[s] && p->threads[s]->sched)
 				state_end(pl, p->threads[s], host_end(tr, p), 0);
 	}
-	if (tr->sys.unattributed)
+	struct sys_totals said = unattributed_all(&tr->sys);   /* said once, by the first */
+	if (said.unattributed && par_rank() == 0)
 		diag_error("warning: %" PRIu64 " system records name a thread that no TASK record or "
 			   "process image describes (the first: pid %u, tid %u); left out",
-			   tr->sys.unattributed, tr->sys.first_pid, tr->sys.first_tid);
+			   said.unattributed, said.first_pid, said.first_tid);
 	struct sys_state *s = *slot(pl);
 	if (!s)
 		return;

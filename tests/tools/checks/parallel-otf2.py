@@ -11,7 +11,9 @@ wrote together.
                                    that matched it numbering its own); a one-sided
                                    window or an I/O handle named in an event stands for its
                                    definition (its communicator, its file), and the locations
-                                   that share each handle are the same
+                                   that share each handle are the same; a calling
+                                   context stands for its stack of regions, a metric
+                                   class for its members
 """
 import collections
 import importlib
@@ -25,8 +27,28 @@ REQ = re.compile(r"(?<!Bytes )(Request|Matching Id): (\d+)")
 INSTANCE = re.compile(r'\("nccl_instance"; UINT64; \d+\)')
 WINDOW = re.compile(r'Window: "[^"]*" <(\d+)>')
 HANDLE = re.compile(r'Handle: "[^"]*" <(\d+)>')
+CONTEXT = re.compile(r'Calling Context: "[^"]*" <(\d+)>')
+METRIC = re.compile(r'^Metric: (\d+),')
 SETS = {"STRING", "REGION", "ATTRIBUTE", "METRIC_MEMBER", "METRIC_CLASS",
-        "METRIC_CLASS_RECORDER", "PARAMETER", "RMA_WIN", "IO_HANDLE", "IO_REGULAR_FILE"}
+        "METRIC_CLASS_RECORDER", "PARAMETER", "RMA_WIN", "IO_HANDLE", "IO_REGULAR_FILE",
+        "CALLING_CONTEXT"}
+
+
+def _contexts(d):
+    """{calling context ref: its stack of regions, outermost first}."""
+    own = {}
+    for kind, ident, text in d:
+        if kind == "CALLING_CONTEXT":
+            m = re.match(r'Region: "([^"]*)" <\d+>.*Parent: (?:"[^"]*" <(\d+)>|UNDEFINED)', text)
+            own[ident] = (m.group(1), m.group(2)) if m else (text, None)
+    paths = {}
+
+    def path(i):
+        if i not in paths:
+            name, parent = own[i]
+            paths[i] = (path(parent) + " > " if parent in own else "") + name
+        return paths[i]
+    return {i: path(i) for i in own}
 
 
 def _defs(path):
@@ -35,15 +57,23 @@ def _defs(path):
     d = otf2.defs(path + ".defs")
     names = {i: otf2.name(t) for k, i, t in d if k == "LOCATION"}
     windows = {i: REF.sub("", t) for k, i, t in d if k in ("RMA_WIN", "IO_HANDLE")}
+    classes = {i: REF.sub("", t) for k, i, t in d if k == "METRIC_CLASS"}
+    contexts = _contexts(d)
+    windows.update({"context " + i: p for i, p in contexts.items()})
+    windows.update({"class " + i: c for i, c in classes.items()})
     order, sets = [], collections.defaultdict(list)
     for kind, ident, text in d:
         text = REF.sub("", text)
+        if kind == "CALLING_CONTEXT":
+            text = contexts[ident]
         if kind == "GROUP" and "COMM_LOCATIONS" in text:
             head, _, members = text.partition("Members: ")
             text = head + "Members: " + "; ".join(names.get(m.strip(), m.strip())
                                                   for m in members.split(","))
         if kind == "METRIC_CLASS_RECORDER":
             text = re.sub(r"Recorder: (\d+)", lambda m: "Recorder: " + names.get(m.group(1), "?"),
+                          text)
+            text = re.sub(r"Class: (\d+)", lambda m: "Class: (%s)" % classes.get(m.group(1), "?"),
                           text)
         if kind in SETS:
             sets[kind].append(text)
@@ -65,6 +95,10 @@ def _events(path, names, defs):
             users[m.group(1)].add(name)
         text = WINDOW.sub(lambda m: "Window: (%s)" % defs.get(m.group(1), "?"), text)
         text = HANDLE.sub(lambda m: "Handle: (%s)" % defs.get(m.group(1), "?"), text)
+        text = CONTEXT.sub(lambda m: "Calling Context: (%s)" % defs.get("context " + m.group(1), "?"),
+                           text)
+        if rec == "METRIC":
+            text = METRIC.sub(lambda m: "Metric: (%s)," % defs.get("class " + m.group(1), "?"), text)
         text = INSTANCE.sub('("nccl_instance"; UINT64; id)', REF.sub("", text))
         per[name].append((rec, t, text))
     for name, ev in per.items():
