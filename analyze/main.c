@@ -168,9 +168,10 @@ static void usage(FILE *f)
 	      "                         index (stem + .index.json); with --format sqlite each\n"
 	      "                         writes a part that the first merges into FILE;\n"
 	      "                         with --split steps:N each writes its share's part of\n"
-	      "                         every group of steps; a host with a system profile\n"
-	      "                         is one analysis process's.  --split size:MB and\n"
-	      "                         imports are not computed in parallel yet\n"
+	      "                         every group of steps, with --split size:MB parts of\n"
+	      "                         its share; a host with a system profile is one\n"
+	      "                         analysis process's.  Imports are not computed in\n"
+	      "                         parallel yet\n"
 	      "  -v, --verbose          say more about what is read (clock offsets, what was left\n"
 	      "                         unmatched, device spans moved more than 1 us to keep\n"
 	      "                         their stream in order)\n"
@@ -647,10 +648,6 @@ static int parallel_options(const struct options *o)
 {
 	if (par_size() < 2)
 		return 0;
-	if (o->split && o->split_spec.mode == SPLIT_SIZE)
-		return parallel_error("--split size:MB is not computed in parallel (each analysis "
-				      "process would cut its share at other times): use --split "
-				      "steps:N");
 	if (o->nimports)
 		return parallel_error("--import is not computed in parallel yet");
 	return 0;

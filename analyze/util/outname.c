@@ -549,6 +549,36 @@ int outname_release(int keep)
 	return keep ? rc : -1;
 }
 
+int outname_retarget(char *const *from, char *const *to, size_t n)
+{
+	struct outname **o = xcalloc(n ? n : 1, sizeof(*o));
+	int rc = 0;
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n; i++) {
+		for (o[i] = head; o[i] && (!o[i]->waiting || strcmp(o[i]->path, from[i]));)
+			o[i] = o[i]->next;
+		if (!o[i]) {
+			say("%s: no output written there is waiting to be put in place",
+			    shown(from[i]));
+			rc = -1;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (strcmp(from[i], to[i]) && outname_check(to[i], o[i]->fmt) < 0)
+			rc = -1;
+	for (size_t i = 0; i < n && !rc; i++) {
+		char *path = xstrdup(to[i]);
+		pthread_mutex_lock(&lock);
+		free(o[i]->path);
+		o[i]->path = path;
+		pthread_mutex_unlock(&lock);
+	}
+	free(o);
+	return rc;
+}
+
 char *outname_where(const char *path)
 {
 	char *p = NULL;

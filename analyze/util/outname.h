@@ -59,6 +59,12 @@ int outname_end(struct outname *o, int ok, int err);
 void outname_hold(void);
 int outname_release(int keep);
 
+/* The outputs begun at from[0..n), complete and waiting for a release, are to be put at
+ * to[0..n) instead (each checked as outname_begin checks a name; a name may be another's
+ * old one): for names known only once every output is written.  -1 (outname_error says
+ * why) when one cannot be, and then none is moved. */
+int outname_retarget(char *const *from, char *const *to, size_t n);
+
 /* The file an output being written to path is in now (its temporary while it waits), to be
  * freed; path itself when none is. */
 char *outname_where(const char *path);

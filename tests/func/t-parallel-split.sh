@@ -12,7 +12,12 @@
 # or 100 us (every part open to the end), a generated NCCL job with steps of 70 ms, a job of
 # processes without MPI (HIP stand-in, steps), and a --steps window; K = 1 (the serial parts,
 # byte for byte) and 2 to 4 under both launchers.  A part that cannot be written: exit status
-# 1, no part and no index written, the earlier ones kept.
+# 1, no part and no index written, the earlier ones kept.  With --split size:MB each analysis
+# process cuts its share by size, and the parts are numbered once all are written, each
+# analysis process's after those of the one before it: the parts together are the serial
+# trace (each part loadable alone, holding what the index says, nothing late, .json.gz parts
+# one gzip member), each analysis process's parts a series of ranges of its processes, about
+# the size; a foreign file at a name only the numbering gives fails the run whole.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
@@ -20,7 +25,7 @@ need_mpich
 need_mpi
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 21
+plan 27
 
 mix_job
 ok $? "a job of six processes without MPI runs under tprof-inspect"
@@ -108,6 +113,52 @@ same nccl nccl 3 json $OMPI -- --split steps:1
 same mix mix 2 json $OMPI -- --split steps:1
 same window long 2 json.gz $OMPI -- --split steps:1 --steps 3:9
 }
+
+# ---- --split size:MB: each analysis process's share cut by size, the parts numbered at the end
+"$ANALYZE" "$T/long" -o "$T/s/long-full.json" 2>/dev/null &&
+	"$ANALYZE" "$T/nccl" -o "$T/s/nccl-full.json" 2>/dev/null
+ok $? "the serial unsplit traces are written"
+# sized NAME DIR K EXT BYTES LAUNCHER...: DIR's trace by K analysis processes in parts of BYTES.
+sized() {
+	_sz_name=$1 _sz_dir=$2 _sz_k=$3 _sz_ext=$4 _sz_bytes=$5
+	shift 5
+	_sz_out="$T/p/$_sz_name.$_sz_k"
+	_sz_mb=$(awk "BEGIN { print $_sz_bytes / 1000000 }")
+	"$@" -np "$_sz_k" "$ANALYZE" --parallel "$T/$_sz_dir" --split "size:$_sz_mb" \
+		-o "$_sz_out.$_sz_ext" >"$_sz_out.out" 2>"$_sz_out.log"
+	_sz_rc=$?
+	sed 's/^/# /' "$_sz_out.log" | head -3
+	[ "$_sz_rc" = 0 ] && ! [ -s "$_sz_out.out" ] && [ "$(wc -l <"$_sz_out.log")" = 1 ] &&
+		grep -q "^tprof-analyze: Chrome trace written in [0-9]* parts by $_sz_k analysis processes, .*, listed in $_sz_out.index.json\$" \
+			"$_sz_out.log" &&
+		"$PY" -B "$CHECKS" size-index "$_sz_out.index.json" "$_sz_k" "$_sz_bytes" &&
+		"$PY" -B "$CHECKS_DIR/parallel-traces.py" same-chrome "$T/s/$_sz_dir-full.json" \
+			"$_sz_out.index.json" "$T/o/$_sz_name.$_sz_k.json" &&
+		case $_sz_ext in
+		*.gz) "$PY" -B "$CHECKS" one-member "$_sz_out.part-"*.json.gz ;;
+		esac
+	check "$_sz_name: $_sz_k analysis processes' parts of $_sz_mb MB ($(basename "$1")) hold the serial trace" \
+		[ $? = 0 ]
+}
+# shellcheck disable=SC2086
+{
+sized size long 2 json 60000 $OMPI
+sized size long 3 json 60000 "$MPIRUN_MPICH"
+sized size-gz long 4 json.gz 50000 $OMPI
+sized size-nccl nccl 3 json 40000 $OMPI
+}
+# A foreign file at the name only the numbering at the end gives (analysis processes 0, 1, 2
+# write their parts as 1, 4, 7, 10; 2, 5, 8 and 3, 6 while reading, then 1 to 9): exit status
+# 1 naming it, no part and no index written, the file as it was.
+mkdir -p "$T/foreign" && echo "not a trace" >"$T/foreign/f.part-0009.json"
+# shellcheck disable=SC2086
+$OMPI -np 3 "$ANALYZE" --parallel "$T/long" --split size:0.06 -o "$T/foreign/f.json" \
+	>/dev/null 2>"$T/foreign.log"
+_fo=$?
+sed 's/^/# /' "$T/foreign.log" | head -3
+[ $_fo = 1 ] && grep -q "f.part-0009.json" "$T/foreign.log" &&
+	[ "$(ls "$T/foreign")" = f.part-0009.json ] && [ "$(cat "$T/foreign/f.part-0009.json")" = "not a trace" ]
+ok $? "a foreign file at a part's final name: exit status 1 naming it, nothing written, the file kept"
 
 # One analysis process: the serial analyzer's parts and index, byte for byte.
 mkdir -p "$T/one"

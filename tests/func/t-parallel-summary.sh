@@ -18,8 +18,8 @@
 # name them all, a process only the system image saw, one that execs, samples of an unknown
 # thread; apps/mpi-pattern recorded with tprof-inspect --sample all), each host's processes
 # read by one analysis process, and refused, naming the host, when a file named for another
-# host splits them.  What is not computed in parallel yet (--split size:MB, imports) is
-# refused with one line and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome and
+# host splits them.  What is not computed in parallel yet (imports) is refused with one line
+# and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome and
 # Perfetto parts t-parallel-traces', SQLite databases t-parallel-sqlite's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
@@ -199,11 +199,11 @@ refused() {
 refused "a host's processes split by a file named for another host" \
 	"the processes of host node2, which has a system image, were read by different analysis processes" \
 	$OMPI -np 3 "$ANALYZE" --parallel "$T/syssplit" --summary
-# shellcheck disable=SC2086
-refused "--split size:MB" "--split size:MB is not computed in parallel" \
-	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --split size:1 -o "$T/trace.json"
 printf '{"traceEvents": [{"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]}\n' >"$T/imp.json"
+# shellcheck disable=SC2086
+refused "--import with a trace" "--import is not computed in parallel yet" \
+	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --import "$T/imp.json" -o "$T/trace.json"
 refused "--import" "--import is not computed in parallel yet" \
 	"$MPIRUN_MPICH" -np 2 "$ANALYZE" --parallel --import "$T/imp.json" --summary
-check "the split trace refused is not written" sh -c '! ls "$1"/trace.* >/dev/null 2>&1' - "$T"
+check "the trace refused is not written" sh -c '! ls "$1"/trace.* >/dev/null 2>&1' - "$T"
 finish

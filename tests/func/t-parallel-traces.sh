@@ -17,8 +17,8 @@
 # nccl-synth's job, apps/nrt-synth's two processes on two hosts).  System profiles (thread
 # states, CPU samples and host counters on the tracks of processes of two hosts, and of
 # apps/mpi-pattern recorded with tprof-inspect --sample all) likewise.  What is not done in
-# parallel is refused with one line, exit status 2 and nothing written: --split size:MB
-# (--split steps:N: t-parallel-split.sh).
+# parallel is refused with one line, exit status 2 and nothing written: --import (--split:
+# t-parallel-split.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
@@ -156,6 +156,7 @@ refused() {
 		grep -q "^tprof-analyze: --parallel: $_rf_pat" "$T/rf.err" && ! [ -s "$T/rf.out" ] &&
 		! ls "$T/$_rf_out"* "$T/${_rf_out%.*}".* >/dev/null 2>&1
 }
-refused "--split size:MB is not computed in parallel" rf-gs.json "$T/gen" --split size:1
-ok $? "--split size:MB under --parallel: refused, one line, nothing written"
+printf '{"traceEvents": [{"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]}\n' >"$T/imp.json"
+refused "--import is not computed in parallel yet" rf-imp.json "$T/gen" --import "$T/imp.json"
+ok $? "--import under --parallel: refused, one line, nothing written"
 finish

@@ -132,6 +132,69 @@ static void suspended(const char *path, int gzip)
 	unlink(path);
 }
 
+/* An earlier output of this format begins with '['. */
+static const char *not_ours(const char *path)
+{
+	char *text = read_all(path);
+	const char *why = text && text[0] == '[' ? NULL : "is not a list";
+	free(text);
+	return why;
+}
+
+static const struct out_format lists = { "a list", 0, 0, not_ours };
+
+static int write_list(const char *path, const char *v)
+{
+	struct json_writer w;
+	if (jw_open(&w, path, &lists) < 0)
+		return -1;
+	jw_lit(&w, "[");
+	jw_str(&w, v, strlen(v));
+	jw_lit(&w, "]");
+	return jw_close(&w);
+}
+
+/* Outputs waiting for a release put at other names: two swapped; one aimed at a file of
+ * another kind is refused, and nothing moves. */
+static void retargeted(const char *base)
+{
+	char a[300], b[300], c[300];
+	snprintf(a, sizeof(a), "%s.a", base);
+	snprintf(b, sizeof(b), "%s.b", base);
+	snprintf(c, sizeof(c), "%s.c", base);
+	outname_hold();
+	int written = write_list(a, "A") == 0 && write_list(b, "B") == 0;
+	char *from[] = { a, b }, *to[] = { b, a };
+	int moved = outname_retarget(from, to, 2) == 0;
+	ok(written && moved && outname_release(1) == 0, "two outputs waiting swap their names");
+	char *ta = read_all(a), *tb = read_all(b);
+	ok(ta && tb && !strcmp(ta, "[\"B\"]") && !strcmp(tb, "[\"A\"]"), "each is at the other's name");
+	free(ta);
+	free(tb);
+	FILE *f = fopen(c, "w");
+	if (f) {
+		fputs("something else", f);
+		fclose(f);
+	}
+	outname_hold();
+	written = write_list(a, "A2") == 0 && write_list(b, "B2") == 0;
+	char *from2[] = { a, b }, *to2[] = { b, c };
+	int refused = outname_retarget(from2, to2, 2) < 0 && strstr(outname_error(), c);
+	ok(written && refused && outname_release(1) == 0, "one aimed at a file of another kind: "
+	   "refused (%s), nothing moved", outname_error());
+	ta = read_all(a);
+	tb = read_all(b);
+	char *tc = read_all(c);
+	ok(ta && tb && tc && !strcmp(ta, "[\"A2\"]") && !strcmp(tb, "[\"B2\"]") &&
+	   !strcmp(tc, "something else"), "each at its own name, the other file as it was");
+	free(ta);
+	free(tb);
+	free(tc);
+	unlink(a);
+	unlink(b);
+	unlink(c);
+}
+
 int main(void)
 {
 	char path[256];
@@ -207,6 +270,7 @@ int main(void)
 	unlink(path);
 
 	suspended(path, 0);
+	retargeted(path);
 	strcat(path, ".gz");
 	suspended(path, 1);
 	return tap_done();

@@ -79,7 +79,8 @@ static void key_u64(struct json_writer *w, const char *k, uint64_t v)
 
 /* The range a part covers, as the index states it: the first group's starts with the
  * window, the last group's ends with the trace (or the window).  The parts of a group (one
- * per analysis process; SPLIT_PROCESS: all in one group) share it. */
+ * per analysis process; SPLIT_PROCESS: all in one group) share it.  --parallel size:MB: each
+ * analysis process's parts are a series of their own. */
 static void range(const struct split *s, size_t i, int64_t *a, int64_t *b)
 {
 	const struct part *p = &s->parts[i];
@@ -87,8 +88,13 @@ static void range(const struct split *s, size_t i, int64_t *a, int64_t *b)
 	if (end > s->o.end)
 		end = s->o.end;
 	size_t group = i / s->readers, groups = s->nparts / s->readers;
-	*a = group ? p->lo : s->o.start;
-	*b = group + 1 < groups ? p->hi : end;
+	int first = !group, last = group + 1 >= groups;
+	if (s->readers > 1 && s->o.spec.mode == SPLIT_SIZE) {
+		first = p->first_of_reader;
+		last = p->last_of_reader;
+	}
+	*a = first ? s->o.start : p->lo;
+	*b = last ? end : p->hi;
 	if (*b < *a)
 		*b = *a;
 }
@@ -132,10 +138,10 @@ static void part(struct json_writer *w, const struct split *s, size_t i)
 	range(s, i, &a, &b);
 	jw_lit(w, "\n  {\"part\":");
 	jw_u64(w, p->number);
-	if (s->readers > 1 && s->o.spec.mode != SPLIT_PROCESS) {
+	if (s->readers > 1 && s->o.spec.mode == SPLIT_STEPS)
 		key_u64(w, "group", i / s->readers + 1);
-		key_u64(w, "analysis_process", (p->number - 1) % s->readers);
-	}
+	if (s->readers > 1 && s->o.spec.mode != SPLIT_PROCESS)
+		key_u64(w, "analysis_process", p->reader);
 	key(w, "file");
 	jw_str(w, base ? base + 1 : path, strlen(base ? base + 1 : path));
 	key_i64(w, "start_ns", a);

@@ -1,18 +1,21 @@
 /* render/split/parts.c — the parts of a trace the analysis processes of the parallel analyzer
- * write (one each, SPLIT_PROCESS, or one per group of steps each): what each holds (its
- * counts, its range, the processes of its analysis process and their ranks), gathered by
- * the first for the index. */
+ * write (one each, SPLIT_PROCESS, one per group of steps each, or as many as their share's
+ * size makes): what each holds (its counts, its range, the processes of its analysis process
+ * and their ranks), gathered by the first for the index; with size:MB, the parts numbered
+ * once all are written, each analysis process's after the one's before it. */
 #include <stdlib.h>
 
 #include "../../../common/xalloc.h"
 #include "../../parallel/par.h"
 #include "../../util/grow.h"
+#include "../../util/outname.h"
 #include "../../util/pack.h"
 #include "state.h"
 
 static void pack_part(struct pack *b, const struct part *p, const struct trace *tr)
 {
-	const uint64_t v[] = { p->number, p->slices, p->instants, p->counters, p->asyncs,
+	const uint64_t v[] = { p->number, p->reader, (uint64_t)p->first_of_reader,
+			       (uint64_t)p->last_of_reader, p->slices, p->instants, p->counters, p->asyncs,
 			       p->flows, p->samples, p->flow_halves, p->before, p->beyond, p->late,
 			       p->late_flows, p->flows_back, p->json_bytes, p->file_bytes,
 			       p->first_step, p->last_step, (uint64_t)p->has_steps };
@@ -36,6 +39,9 @@ static void unpack_part(struct unpack *u, struct part *p)
 				&p->late_flows, &p->flows_back, &p->json_bytes, &p->file_bytes,
 				&p->first_step, &p->last_step };
 	p->number = (size_t)unpack_u64(u);
+	p->reader = (size_t)unpack_u64(u);
+	p->first_of_reader = unpack_u64(u) != 0;
+	p->last_of_reader = unpack_u64(u) != 0;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		*v[i] = unpack_u64(u);
 	p->has_steps = unpack_u64(u) != 0;
@@ -95,6 +101,39 @@ void split_gather_parts(struct split *s)
 	}
 	free(all);
 	free(len_of);
+}
+
+int split_renumber(struct split *s)
+{
+	int64_t *count = xcalloc(s->readers, sizeof(*count));
+	count[s->me] = (int64_t)s->nparts;
+	par_max_i64(count, s->readers);
+	size_t before = 0;
+	for (size_t r = 0; r < s->me; r++)
+		before += (size_t)count[r];
+	free(count);
+	char **from = xcalloc(s->nparts + 1, sizeof(*from));
+	char **to = xcalloc(s->nparts + 1, sizeof(*to));
+	for (size_t i = 0; i < s->nparts; i++) {
+		struct part *p = &s->parts[i];
+		from[i] = split_part_path(s, p->number);
+		p->number = before + i + 1;
+		to[i] = split_part_path(s, p->number);
+		p->first_of_reader = i == 0;
+		p->last_of_reader = i + 1 == s->nparts;
+	}
+	int rc = 0;
+	if (!s->failed && outname_retarget(from, to, s->nparts) < 0) {
+		diag_error("%s", outname_error());
+		rc = -1;
+	}
+	for (size_t i = 0; i < s->nparts; i++) {
+		free(from[i]);
+		free(to[i]);
+	}
+	free(from);
+	free(to);
+	return rc;
 }
 
 void split_parts_free(struct split *s)

@@ -9,8 +9,9 @@
  * trace's.  steps:N knows every part's range before the pass; size:MB ends the newest part's
  * range at the front when it has grown to the size.  Under --parallel each analysis process
  * writes the parts of its share of the processes, of the same groups of steps (numbered so
- * that a group's parts follow each other), or one part (SPLIT_PROCESS), and the first the
- * index.  There a part the front leaves is put aside (scene_ops.suspend), not ended: what
+ * that a group's parts follow each other), parts of the size (each its share's, cut where
+ * its own size says: numbered at the end, each analysis process's after those of the ones
+ * before it), or one part (SPLIT_PROCESS), and the first the index.  There a part the front leaves is put aside (scene_ops.suspend), not ended: what
  * comes only at the end (messages matched across analysis processes, the halves of arrows
  * the others draw, NCCL spans of instances matched elsewhere) still goes to its own part,
  * taken up again; nothing is late. */
@@ -61,8 +62,9 @@ static struct part *add_part(struct split *s, int64_t lo, int64_t hi)
 {
 	s->parts = util_grow(s->parts, &s->cap, s->nparts, sizeof(*s->parts), 16);
 	struct part *p = &s->parts[s->nparts];
-	*p = (struct part){ .number = s->nparts * s->readers + s->me + 1, .lo = lo, .hi = hi,
-			    .hold = INT64_MIN, .t_min = INT64_MAX, .t_max = INT64_MIN };
+	*p = (struct part){ .number = s->nparts * s->readers + s->me + 1, .reader = s->me,
+			    .lo = lo, .hi = hi, .hold = INT64_MIN, .t_min = INT64_MAX,
+			    .t_max = INT64_MIN };
 	s->nparts++;
 	return p;
 }
@@ -361,6 +363,10 @@ static void report(const struct split *s)
 	if (s->o.spec.mode == SPLIT_PROCESS)
 		fprintf(stderr, "tprof-analyze: %s trace written in %zu parts, one per analysis "
 			"process, %s to %s, listed in %s.index.json\n", name, s->nparts, a, b, s->stem);
+	else if (s->readers > 1 && s->o.spec.mode == SPLIT_SIZE)
+		fprintf(stderr, "tprof-analyze: %s trace written in %zu parts by %zu analysis "
+			"processes, %s to %s, listed in %s.index.json\n", name, s->nparts, s->readers,
+			a, b, s->stem);
 	else if (s->readers > 1)
 		fprintf(stderr, "tprof-analyze: %s trace written in %zu parts, %zu each of %zu "
 			"analysis processes, %s to %s, listed in %s.index.json\n", name, s->nparts,
@@ -397,6 +403,8 @@ static int end(void *priv, const struct trace *tr, struct tracks *tracks)
 	while (s->first_open < s->nparts)
 		close_part(s, s->first_open++);
 	if (s->readers > 1) {
+		if (s->o.spec.mode == SPLIT_SIZE && split_renumber(s) < 0)
+			s->failed = 1;
 		int64_t failed = s->failed;
 		par_max_i64(&failed, 1);     /* none, or no index */
 		s->failed = (int)failed;

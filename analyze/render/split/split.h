@@ -65,7 +65,9 @@ struct split_opts {
  * together once all are written, the index last (util/outname.h; under --parallel at the
  * caller's release, which the analysis processes order so).  Under --parallel with steps:N,
  * K analysis processes each write every group's part of their share: part g * K + k + 1 is
- * group g's (from 0) of analysis process k; SPLIT_SIZE is for one analysis process. */
+ * group g's (from 0) of analysis process k; with SPLIT_SIZE each analysis process cuts its
+ * share by its own size, and its parts take, once all are written, the numbers after those
+ * of the analysis processes before it. */
 struct scene_renderer render_split(const char *path, const struct split_opts *o,
 				   split_make_fn make, void *ctx);
 

@@ -12,6 +12,8 @@ enum part_state { PART_NEW = 0, PART_OPEN, PART_AWAY, PART_DONE };
 /* One part: the items whose key (split.c) lies in (lo, hi]. */
 struct part {
 	size_t number;                   /* in its file's name (.part-NNNN), from 1 */
+	size_t reader;                   /* --parallel: the analysis process that writes it */
+	int first_of_reader, last_of_reader;   /* --parallel size:MB: its first, its last */
 	int state;                       /* enum part_state */
 	int failed;
 	int64_t lo, hi;                  /* INT64_MIN, INT64_MAX: unbounded */
@@ -57,7 +59,8 @@ struct split {
 	char *stem, *ext;                /* the parts' names: stem.part-NNNN.ext */
 	size_t readers, me;              /* the analysis processes (1 serially) and which this
 					  * is: part i of this one is number i * readers + me + 1
-					  * (the index lists a group's parts together) */
+					  * (the index lists a group's parts together); with
+					  * size:MB renumbered at the end (renumber) */
 	const struct trace *tr;
 	struct tracks *tracks;
 	struct part *parts;
@@ -99,6 +102,10 @@ int split_write_index(struct split *s);
 /* --parallel, every analysis process: its parts described to the first, which then holds
  * every one's in s->parts, in the order of their numbers (parts.c). */
 void split_gather_parts(struct split *s);
+/* --parallel size:MB, every analysis process once its parts are written: they take the
+ * numbers after those of the analysis processes before it, their files to be put at those
+ * names (outname_retarget).  -1 when one cannot be (said). */
+int split_renumber(struct split *s);
 void split_parts_free(struct split *s);
 /* The size of a part's file on disk, and of what was written to it (a .gz file's content,
  * `content` bytes or more; without compression the same). */

@@ -1,6 +1,7 @@
 """parallel-split.py — the checks of func/t-parallel-split.sh on a trace that K analysis
 processes wrote with --split steps:N (each its share's part of every group of steps), against
-the serial analyzer's --split steps:N of the same profile.
+the serial analyzer's --split steps:N of the same profile, or with --split size:MB (each its
+share cut by size).
 
     index SERIAL_INDEX INDEX K FORMAT
                                the index lists K parts per group of the serial index, in
@@ -22,6 +23,13 @@ the serial analyzer's --split steps:N of the same profile.
                                all serial parts together; else no arrow end came late
     one-member FILE...         each .gz file is one gzip member (what trace processor reads
                                of a .json.gz), read to its end
+    size-index INDEX K BYTES   size:MB: parts numbered 1..N in order of their analysis process
+                               (each of the K has parts), files present; each analysis
+                               process's parts are a series of ranges from the index's start
+                               to its end, of its processes (apart from the others'); none
+                               more than twice BYTES (what only the end of the reading
+                               places comes after the cut), none but an analysis process's
+                               last under half of it; nothing late
 """
 import collections
 import json
@@ -139,6 +147,42 @@ def same_chrome(serial, path, outdir):
                    os.path.join(outdir, "all.json"))
     if not slices:
         fail("the serial parts have no slices")
+
+
+def size_index(path, k, want):
+    d, k, want = _load(path), int(k), int(want)
+    parts = d["parts"]
+    if d["format"] != "chrome" or d["part_by"] != "end" or d["analysis_processes"] != k or \
+            not d["split"].startswith("size:"):
+        fail("index: format %s, parts by %s, %s analysis processes, split %s" %
+             (d["format"], d["part_by"], d.get("analysis_processes"), d["split"]))
+    if [p["part"] for p in parts] != list(range(1, len(parts) + 1)):
+        fail("index: parts numbered %s" % [p["part"] for p in parts])
+    readers = [p["analysis_process"] for p in parts]
+    if readers != sorted(readers) or sorted(set(readers)) != list(range(k)):
+        fail("index: analysis processes %s" % readers)
+    seen = set()
+    for r in range(k):
+        mine = [p for p in parts if p["analysis_process"] == r]
+        procs = set(mine[0]["processes"])
+        if seen & procs:
+            fail("analysis process %d: processes %s also another's" % (r, sorted(seen & procs)))
+        seen |= procs
+        at = d["start_ns"]
+        for n, p in enumerate(mine):
+            f = os.path.join(os.path.dirname(path), p["file"])
+            if ".part-%04d." % p["part"] not in p["file"] or not os.path.isfile(f):
+                fail("part %d: %s" % (p["part"], p["file"]))
+            if p["start_ns"] != at or set(p["processes"]) != procs:
+                fail("part %d: starts at %d, not %d; processes %s" %
+                     (p["part"], p["start_ns"], at, p["processes"]))
+            at = p["end_ns"]
+            if p["late"] or p["late_flows"]:
+                fail("part %d: %d items, %d arrows late" % (p["part"], p["late"], p["late_flows"]))
+            if p["json_bytes"] > 2 * want or (n + 1 < len(mine) and p["json_bytes"] < want / 2):
+                fail("part %d: %d bytes, for parts of %d" % (p["part"], p["json_bytes"], want))
+        if at != d["end_ns"]:
+            fail("analysis process %d: its parts end at %d, the index at %d" % (r, at, d["end_ns"]))
 
 
 def one_member(*paths):
