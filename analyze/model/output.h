@@ -90,6 +90,7 @@ struct coll_member {
 					  * blocking; MPI_Wait... for a nonblocking one) */
 	struct thread *done_thread;
 	uint64_t bytes_sent, bytes_recv;
+	int done_kept;                   /* the call it ended in is kept by the window */
 };
 
 /* One collective on all members (EV_COLLECTIVE); times in ns from the trace start. */
@@ -109,6 +110,8 @@ struct coll_info {
 	uint32_t nm;                     /* = seen */
 	int names_differ;                /* a member called something else than m[0] did */
 	int64_t wait_total;              /* sum over the members of last_begin - own entry */
+	int last_kept;                   /* the call of the last member to enter is kept by the
+					  * window (its arrows start there) */
 };
 
 /* Message passing as the model describes it: what a call sent or received, which request it posted

@@ -4,14 +4,17 @@
 # or end at that call.  A kernel's launch arrow is left out (apps/hip-multi, the window cut
 # halfway along its longest launch); an NCCL collective's arrows bind to a rank's call only
 # where the window kept it (apps/nccl-window: rank 0's call and span before the window,
-# rank 1's after, rank 0's call still running when rank 1's span starts).  Every arrow end
+# rank 1's after, rank 0's call still running when rank 1's span starts); an MPI collective's
+# arrows are drawn only from and to calls the window kept (a generated job, the window ending
+# between the last member's entry and the one before, or starting after the first member's
+# entry).  Every arrow end
 # of the Chrome trace lies inside a slice of its track, the Perfetto trace checks
 # (tools/pftrace.py), and so does each part of the same window analyzed in parallel.
 . "$(dirname "$0")/lib.sh"
 need_hip hip-multi
 need_mpi apps/nccl-window
 PFTRACE="$top_srcdir/tests/tools/pftrace.py"
-plan 6
+plan 9
 
 "$INSPECT" -o "$T/hip" -- "$APPS/hip-multi" 3 >/dev/null 2>&1 && "$APPS/nccl-window" "$T/nccl"
 ok $? "hip-multi runs on the stand-in HIP runtime under tprof-inspect; nccl-window writes its job"
@@ -34,6 +37,16 @@ windowed hip "$HIPW" launch
 ok $? "hip-multi $HIPW: no launch arrow from the call left out, the others kept; Perfetto checks"
 windowed nccl "--start 40 --end 400" nccl launch
 ok $? "nccl-window --start 40: no collective's arrow at rank 0's call left out, the second AllReduce's drawn; Perfetto checks"
+
+"$top_builddir/tests/tools/gen-profile" -r 6 -s 4 "$T/gen" >/dev/null &&
+	"$ANALYZE" "$T/gen" -o "$T/gen.json" 2>/dev/null &&
+	GENEND=$("$PY" -B "$CHECKS" cut-collective "$T/gen.json" end) &&
+	GENSTART=$("$PY" -B "$CHECKS" cut-collective "$T/gen.json" start)
+ok $? "a generated MPI job of 6 ranks, and windows that cut a collective: $GENEND; $GENSTART"
+windowed gen "$GENEND" mpi
+ok $? "gen $GENEND: no collective arrow from the last member's call left out, the others kept; Perfetto checks"
+windowed gen "$GENSTART" mpi
+ok $? "gen $GENSTART: no collective arrow to a call left out before it; Perfetto checks"
 
 # shellcheck disable=SC2086
 $MPIRUN $MPIRUN_FLAGS -np 2 "$ANALYZE" --parallel "$T/nccl" --start 40 --end 400 -f perfetto \

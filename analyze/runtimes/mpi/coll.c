@@ -186,6 +186,12 @@ static void emit(struct colls *c, struct inst *x, unsigned flags)
 	}
 	if (x->differ)
 		tr->mpi.colls_name_mismatch++;
+	/* the calls its arrows join, as the window keeps them */
+	const struct window *w = &c->pl->win;
+	ci.last_kept = emit_kept(w, &(struct event){ .kind = EV_CALL, .t0 = last->t0 });
+	for (uint32_t i = 0; i < x->n; i++)
+		x->m[i].done_kept = emit_kept(w, &(struct event){ .kind = EV_CALL,
+								 .t0 = x->m[i].done_t0 });
 	struct event ev = { .kind = EV_COLLECTIVE, .flags = flags, .proc = last->proc,
 			    .thread = last->thread, .name = ci.name, .t0 = ci.first_begin,
 			    .t1 = ci.last_end, .coll = &ci };

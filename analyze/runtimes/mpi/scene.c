@@ -145,10 +145,13 @@ static void message(struct scene *s, const struct event *ev)
 			   &a);
 }
 
-/* From the last member's entry to the exit of every member that left after it came. */
+/* From the last member's entry to the exit of every member that left after it came; none
+ * from or to a call the window left out (the arrow would join nothing there). */
 static void collective(struct scene *s, const struct event *ev)
 {
 	const struct coll_info *ci = ev->coll;
+	if (!ci->last_kept)
+		return;
 	uint32_t last = 0;
 	for (uint32_t k = 1; k < ci->nm; k++)
 		if (ci->m[k].t0 > ci->m[last].t0)
@@ -158,7 +161,7 @@ static void collective(struct scene *s, const struct event *ev)
 		const struct coll_member *mb = &ci->m[k];
 		int64_t from = scene_flow_ts(lm->t0, lm->t0, lm->post_t1);
 		int64_t to = scene_flow_ts(mb->t1, mb->done_t0, mb->done_t1);
-		if (k == last || to < from)
+		if (k == last || to < from || !mb->done_kept)
 			continue;
 		struct scene_args a;
 		a.n = 0;
