@@ -140,7 +140,8 @@ const char *share_system_split(const struct trace *tr)
 		}
 	}
 	free(all);
-	qsort(v, n, sizeof(*v), host_at_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), host_at_cmp);
 	const char *split = NULL;
 	for (size_t i = 0, j; i < n && !split; i = j) {
 		int sys = 0, readers = 0;

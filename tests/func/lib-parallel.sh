@@ -41,7 +41,7 @@ mpi_jobs() {
 # $T/sys: on each host three recorded processes of two threads, a helper process that only the
 # system image follows (it recorded nothing: the analyzer makes its process), a process that
 # execs, CPU samples (kernel frames from KSYM records, user frames nothing resolves, a stack
-# of each host's own, one naming a pid nothing describes), thread states, core busy shares, host memory, RSS and page
+# of each host's own, frames in a library that is gone, one naming a pid nothing describes), thread states, core busy shares, host memory, RSS and page
 # faults; node2 with two system images that overlap (one draws the host's counters).
 system_job() {
 	for _sj_h in 1 2; do
@@ -78,6 +78,8 @@ sched t=$((200 + _sj_p))ms pid=$_sj_pid tid=$((_sj_pid + 1)) state=exited
 sample t=$((10 + _sj_p))ms pid=$_sj_pid tid=$_sj_pid cpu=$_sj_p k=0xffffffff81000010,0xffffffff81000200 u=0x401000
 sample t=$((20 + _sj_p))ms pid=$_sj_pid tid=$((_sj_pid + 1)) cpu=3 u=0x401100,0x401200
 sample t=$((100 + _sj_h))ms pid=$_sj_pid tid=$_sj_pid cpu=$_sj_p u=0x401000
+maps t=1ms pid=$_sj_pid start=0x700000 end=0x701000 off=0 path=/nonexistent/libgone.so
+sample t=$((130 + _sj_p))ms pid=$_sj_pid tid=$_sj_pid cpu=$_sj_p u=0x700010
 sample t=$((120 + _sj_p * _sj_h))ms pid=$_sj_pid tid=$_sj_pid cpu=$_sj_p u=0x40${_sj_h}800,0x401000
 sysctr t=100ms what=rss of=$_sj_pid value=$((_sj_h * 1000000 + _sj_p))
 sysctr t=$((110 + _sj_p))ms what=faults of=$((_sj_pid + 1)) value=$((_sj_p + 3))

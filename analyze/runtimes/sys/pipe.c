@@ -338,16 +338,18 @@ void sys_pipe_finish(struct pipeline *pl)
 			if (p->threads[s] && p->threads[s]->sched)
 				state_end(pl, p->threads[s], host_end(tr, p), 0);
 	}
-	struct sys_totals said = unattributed_all(&tr->sys);   /* said once, by the first */
+	/* under --parallel said once, by the first, in the serial analyzer's order: the files
+	 * as met during the pass, then the records of unknown threads */
+	struct sys_state *s = *slot(pl);
+	tr->sys.missing_files = symbols_say(s ? s->sy : NULL);   /* every analysis process */
+	struct sys_totals said = unattributed_all(&tr->sys);
 	if (said.unattributed && par_rank() == 0)
 		diag_error("warning: %" PRIu64 " system records name a thread that no TASK record or "
 			   "process image describes (the first: pid %u, tid %u); left out",
 			   said.unattributed, said.first_pid, said.first_tid);
-	struct sys_state *s = *slot(pl);
 	if (!s)
 		return;
 	tr->sys.unresolved = symbols_unresolved(s->sy);
-	tr->sys.missing_files = symbols_missing_files(s->sy);
 	symbols_free(s->sy);
 	free(s->seen);
 	u64map_free(&s->seen_at);

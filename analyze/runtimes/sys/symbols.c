@@ -9,15 +9,20 @@
 #include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../../common/hash.h"
 #include "../../../common/xalloc.h"
+#include "../../parallel/par.h"
 #include "../../util/grow.h"
 #include "../../util/hindex.h"
+#include "../../util/pack.h"
+#include "../../util/u64map.h"
 #include "../../util/search.h"
 #include "symbols.h"
 
@@ -78,7 +83,61 @@ struct symbols {
 	size_t ncache, capcache;
 	struct hindex cache_by_key;      /* their numbers (index + 1) by (si, pid, gen, addr) */
 	uint64_t unresolved, missing;
+	char **said;                     /* --parallel: the warnings about files, said at the end */
+	size_t nsaid, capsaid;
 };
+
+/* A warning about a file (each file once in an analysis process): said now, or under
+ * --parallel kept for symbols_say, since several analysis processes may meet the file. */
+static void warn_file(struct symbols *sy, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn_file(struct symbols *sy, const char *fmt, ...)
+{
+	char line[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	sy->missing++;
+	if (par_size() < 2) {
+		diag_error("%s", line);
+		return;
+	}
+	sy->said = util_grow(sy->said, &sy->capsaid, sy->nsaid, sizeof(*sy->said), 8);
+	sy->said[sy->nsaid++] = xstrdup(line);
+}
+
+uint64_t symbols_say(struct symbols *sy)
+{
+	if (par_size() < 2)
+		return sy ? sy->missing : 0;
+	struct pack mine = { 0 };
+	for (size_t i = 0; sy && i < sy->nsaid; i++)
+		pack_str(&mine, sy->said[i]);
+	size_t *len_of = NULL;
+	char *all = par_gather(mine.v, mine.n, 0, &len_of);
+	pack_free(&mine);
+	uint64_t distinct = 0;
+	if (all) {
+		size_t total = 0;
+		for (int a = 0; a < par_size(); a++)
+			total += len_of[a];
+		struct u64map seen = { 0 };
+		for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
+			char *line = unpack_strdup(&u);
+			uint64_t h = tprof_hash_bytes(line, strlen(line)) | 1;
+			if (!u.short_read && !u64map_get(&seen, h)) {
+				u64map_put(&seen, h, 1);
+				diag_error("%s", line);
+				distinct++;
+			}
+			free(line);
+		}
+		u64map_free(&seen);
+	}
+	free(all);
+	free(len_of);
+	return distinct;
+}
 
 struct symbols *symbols_new(void)
 {
@@ -98,6 +157,9 @@ void symbols_free(struct symbols *sy)
 	}
 	for (size_t i = 0; i < sy->njits; i++)
 		free(sy->jits[i].v);
+	for (size_t i = 0; i < sy->nsaid; i++)
+		free(sy->said[i]);
+	free(sy->said);
 	free(sy->files);
 	free(sy->jits);
 	free(sy->cache);
@@ -108,11 +170,6 @@ void symbols_free(struct symbols *sy)
 uint64_t symbols_unresolved(const struct symbols *sy)
 {
 	return sy->unresolved;
-}
-
-uint64_t symbols_missing_files(const struct symbols *sy)
-{
-	return sy->missing;
 }
 
 int symbols_demangle(const char *name, char *buf, size_t len)
@@ -207,9 +264,8 @@ static struct elf_file *elf_file(struct symbols *sy, uint32_t path)
 		load_segments(f);
 		load_symbols(f);
 	} else {
-		sy->missing++;
-		diag_error("warning: %s: cannot read this ELF file (%s); its sampled frames show as "
-			   "file+offset", name, f->dwfl ? dwfl_errmsg(-1) : strerror(errno));
+		warn_file(sy, "warning: %s: cannot read this ELF file (%s); its sampled frames show "
+			  "as file+offset", name, f->dwfl ? dwfl_errmsg(-1) : strerror(errno));
 	}
 	return f;
 }
@@ -358,12 +414,10 @@ static int same_file(struct symbols *sy, struct elf_file *f, const struct sys_ma
 	if ((uint64_t)f->st.st_ino == m->inode && (uint64_t)f->st.st_size == m->size &&
 	    mtime == m->mtime_ns)
 		return 1;
-	if (!f->changed++) {
-		sy->missing++;
-		diag_error("warning: %s changed since it was recorded (another inode, size or "
-			   "modification time); its sampled frames show as file+offset",
-			   strings_get(f->path));
-	}
+	if (!f->changed++)
+		warn_file(sy, "warning: %s changed since it was recorded (another inode, size or "
+			  "modification time); its sampled frames show as file+offset",
+			  strings_get(f->path));
 	return 0;
 }
 

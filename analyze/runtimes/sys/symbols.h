@@ -24,10 +24,12 @@ uint32_t symbols_user(struct symbols *sy, const struct sysimage *si, uint32_t pi
 uint32_t symbols_kernel(struct symbols *sy, const struct sysimage *si, uint64_t addr,
 			int is_return);
 
-/* How many addresses were left unresolved (shown as file+0xOFF or 0xADDR; each once), and
- * ELF files that could not be read. */
+/* How many addresses were left unresolved (shown as file+0xOFF or 0xADDR; each once). */
 uint64_t symbols_unresolved(const struct symbols *sy);
-uint64_t symbols_missing_files(const struct symbols *sy);
+/* The warnings about files: said as met serially; under --parallel every analysis process's
+ * (sy may be NULL: none) said by the first, each once however many met the file.  Returns
+ * the files, each once (the first's count; 0 in the others, whose files it counted). */
+uint64_t symbols_say(struct symbols *sy);
 
 /* The C++ demangling of name into buf (0), or -1 when it is not a mangled name. */
 int symbols_demangle(const char *name, char *buf, size_t len);
