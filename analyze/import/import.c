@@ -103,9 +103,16 @@ static int add_images(struct trace *tr, void *ctx)
 	return 0;
 }
 
+static int imports_given(void *ctx)
+{
+	const struct import_set *set = ctx;
+	return set->req->nfiles > 0;
+}
+
 struct load_hooks import_hooks(struct import_set *set)
 {
-	return (struct load_hooks){ .add = add_images, .align = import_align, .ctx = set };
+	return (struct load_hooks){ .add = add_images, .align = import_align,
+				    .imports = imports_given, .ctx = set };
 }
 
 static const char *how_text(int how)

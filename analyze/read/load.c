@@ -31,7 +31,7 @@ int trace_load_with(struct trace *tr, const char *dir, const struct load_hooks *
 	diag_muted -= mute;
 	if (rc < 0)
 		return rc;
-	share_select(tr);
+	share_select(tr, h && h->imports && (tr->nfound || h->imports(h->ctx)));
 	if (h && h->add && h->add(tr, h->ctx) < 0)
 		return -1;
 	uint64_t total = 0, upto = 0;

@@ -24,25 +24,58 @@ static int by_path(const void *a, const void *b)
 	return strcmp(path_of(*(struct proc *const *)a), path_of(*(struct proc *const *)b));
 }
 
-/* The hash of the host a file's name gives ("<host>.<pid>.<rest>"), 0 when it gives none. */
-static uint64_t name_host(const struct proc *p)
+/* The host and pid a file's name gives ("<host>.<pid>.<rest>"): the length of the host in
+ * *name (0: none) and the pid. */
+static size_t name_parts(const struct proc *p, const char **name, int64_t *pid)
 {
 	const char *path = path_of(p), *slash = strrchr(path, '/');
-	const char *name = slash ? slash + 1 : path;
-	size_t n = tprof_host_pid_prefix(name);
+	*name = slash ? slash + 1 : path;
+	*pid = -1;
+	size_t n = tprof_host_pid_prefix(*name);
 	if (n < 3)
 		return 0;
 	n -= 2;                          /* the pid's last digit */
-	while (n > 0 && name[n] != '.')
+	while (n > 0 && (*name)[n] != '.')
 		n--;
+	if (n)
+		*pid = strtoll(*name + n + 1, NULL, 10);
+	return n;
+}
+
+/* The hash of the host a file's name gives, 0 when it gives none. */
+static uint64_t name_host(const struct proc *p)
+{
+	const char *name;
+	int64_t pid;
+	size_t n = name_parts(p, &name, &pid);
 	return n ? tprof_hash_bytes(name, n) | 1 : 0;
 }
 
+/* The key of a host and pid: a pid's images (before and after an exec) go together. */
+static uint64_t host_pid_key(uint64_t host, int64_t pid)
+{
+	return tprof_hash_more(host, &pid, sizeof(pid)) | 1;
+}
+
+static uint64_t name_host_pid(const struct proc *p)
+{
+	const char *name;
+	int64_t pid;
+	size_t n = name_parts(p, &name, &pid);
+	return n ? host_pid_key(tprof_hash_bytes(name, n) | 1, pid) : 0;
+}
+
+/* Which analysis process reads the files of each host and pid (share_reader_of). */
+static struct u64map home_readers;       /* host_pid_key -> analysis process + 1 */
+static uint64_t one_host;                /* the host of every file, when they have one */
+
 /* Each process's unit of the partition, unit[i] (units numbered in the order of their first
  * process): a process alone, but the processes of a host that has a system image together
- * (its records name them all: runtimes/sys).  The host is the files' names'; main.c checks
- * against the records that no analysis process lacks one of them.  Returns the units. */
-static size_t units_of(const struct trace *tr, size_t *unit)
+ * (its records name them all: runtimes/sys), and with by_pid the images of one host and pid
+ * together (an imported trace is placed on its process's last image).  The host is the
+ * files' names'; main.c checks against the records that no analysis process lacks one of
+ * them.  Returns the units. */
+static size_t units_of(const struct trace *tr, size_t *unit, int by_pid)
 {
 	struct u64map hosts = { 0 };         /* a system image's host -> its unit + 1 */
 	for (size_t i = 0; i < tr->nprocs; i++) {
@@ -50,19 +83,56 @@ static size_t units_of(const struct trace *tr, size_t *unit)
 		if (h && !u64map_get(&hosts, h))
 			u64map_put(&hosts, h, 0);
 	}
+	struct u64map pids = { 0 };          /* a host and pid -> its unit + 1 */
 	size_t n = 0;
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		uint64_t h = hosts.n ? name_host(tr->procs[i]) : 0;
 		uint32_t *u = h ? u64map_get(&hosts, h) : NULL;
+		uint64_t hp = !u && by_pid ? name_host_pid(tr->procs[i]) : 0;
+		if (hp && !(u = u64map_get(&pids, hp)))
+			u = u64map_put(&pids, hp, 0);
 		if (u && !*u)
 			*u = (uint32_t)++n;
 		unit[i] = u ? *u - 1 : n++;
 	}
 	u64map_free(&hosts);
+	u64map_free(&pids);
 	return n;
 }
 
-void share_select(struct trace *tr)
+/* Who reads each host and pid, and the one host of every file's name (when so). */
+static void note_readers(const struct trace *tr, const size_t *unit, const size_t *first,
+			 size_t k)
+{
+	u64map_free(&home_readers);
+	one_host = 0;
+	for (size_t i = 0; i < tr->nprocs; i++) {
+		size_t lo = 0, hi = k;             /* the run that holds unit[i] */
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (first[mid] <= unit[i])
+				lo = mid;
+			else
+				hi = mid;
+		}
+		size_t r = lo;
+		uint64_t host = name_host(tr->procs[i]), key = name_host_pid(tr->procs[i]);
+		if (key && !u64map_get(&home_readers, key))
+			u64map_put(&home_readers, key, (uint32_t)r + 1);
+		one_host = !i || one_host == host ? host : 0;
+	}
+}
+
+int share_reader_of(const char *host, int64_t pid)
+{
+	if (par_size() < 2)
+		return 0;
+	uint64_t h = host ? tprof_hash_bytes(host, strlen(host)) | 1 : one_host;
+	uint32_t *r = h ? u64map_get(&home_readers, host_pid_key(h, pid)) : NULL;
+	return r ? (int)*r - 1 : -1;
+}
+
+void share_select(struct trace *tr, int by_pid)
 {
 	size_t k = (size_t)par_size(), me = (size_t)par_rank();
 	if (k < 2)
@@ -72,12 +142,13 @@ void share_select(struct trace *tr)
 	if (tr->nprocs > 1)
 		qsort(tr->procs, tr->nprocs, sizeof(*tr->procs), by_path);
 	size_t *unit = xmallocarray(tr->nprocs + 1, sizeof(*unit));
-	size_t nunits = units_of(tr, unit);
+	size_t nunits = units_of(tr, unit, by_pid);
 	uint64_t *size = xcalloc(nunits + 1, sizeof(*size));
 	for (size_t i = 0; i < tr->nprocs; i++)
 		size[unit[i]] += proc_file_bytes(tr->procs[i]);
 	size_t *first = xmallocarray(k + 1, sizeof(*first));
 	partition_runs(size, nunits, k, first);
+	note_readers(tr, unit, first, k);
 	size_t n = 0;
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		if (unit[i] >= first[me] && unit[i] < first[me + 1]) {

@@ -13,8 +13,12 @@ struct trace;
 struct timebase;
 struct clock_point;
 
-/* After the scan: keeps this analysis process's share of tr->procs, frees the rest. */
-void share_select(struct trace *tr);
+/* After the scan: keeps this analysis process's share of tr->procs, frees the rest; by_pid:
+ * a host and pid's images in one share (imports are placed on them). */
+void share_select(struct trace *tr, int by_pid);
+/* The analysis process that reads the images of host (NULL: the host of every file, when
+ * they have one) and pid, by the files' names; -1 when none does.  0 serially. */
+int share_reader_of(const char *host, int64_t pid);
 /* Once loaded: the name of a host with a system image whose processes more than one analysis
  * process read (their files not named by their host), or NULL (every one says the same).  The
  * system image names all of its host's processes, so that it can only be read with them. */

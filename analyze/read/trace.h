@@ -567,6 +567,7 @@ int trace_load(struct trace *tr, const char *dir);
 struct load_hooks {
 	int (*add)(struct trace *tr, void *ctx);
 	void (*align)(struct trace *tr, void *ctx);
+	int (*imports)(void *ctx);     /* whether files to import were given */
 	void *ctx;
 	const char *job;        /* the jobs under dir to read (jobs_select); NULL: the latest */
 };
