@@ -648,8 +648,9 @@ static int parallel_options(const struct options *o)
 {
 	if (par_size() < 2)
 		return 0;
-	if (o->nimports)
-		return parallel_error("--import is not computed in parallel yet");
+	if (o->nimports && !o->dir)
+		return parallel_error("--import without a profile directory is not computed in "
+				      "parallel");
 	return 0;
 }
 
@@ -659,12 +660,6 @@ static int parallel_refuses(const struct trace *tr)
 {
 	if (par_size() < 2)
 		return 0;
-	int64_t has = 0;
-	for (size_t i = 0; i < tr->nprocs; i++)
-		has |= tr->procs[i]->imp != NULL;
-	par_max_i64(&has, 1);
-	if (has)
-		return parallel_error("imported traces are not analyzed in parallel yet"), 1;
 	const char *host = share_system_split(tr);
 	if (host) {
 		char why[512];

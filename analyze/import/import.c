@@ -16,8 +16,13 @@
 #include <unistd.h>
 
 #include "../../common/xalloc.h"
+#include "../parallel/par.h"
+#include "../parallel/partition.h"
 #include "../read/import-image.h"
+#include "../read/share.h"
 #include "../util/outname.h"
+#include "../util/pack.h"
+#include "send.h"
 
 /* Never put in place: only its temporary is used, and removed. */
 static const struct out_format scratch_format = { "the import's scratch directory", 1, 0, NULL };
@@ -34,7 +39,7 @@ static int seen(const struct import_set *set, const char *path)
 	return 0;
 }
 
-static void one(struct import_set *set, const char *path)
+static void one(struct import_set *set, const char *path, size_t order)
 {
 	struct imp_opts o = { .scratch = set->scratch, .step_pattern = set->req->step_pattern,
 			      .run_bytes = set->req->run_bytes };
@@ -42,7 +47,7 @@ static void one(struct import_set *set, const char *path)
 	const char *kb = getenv("TPROF_TEST_IMPORT_RUN_KB");
 	if (kb && atol(kb) > 0)
 		o.run_bytes = (size_t)atol(kb) << 10;
-	struct import_done d = { 0 };
+	struct import_done d = { .order = order };
 	if (seen(set, path))
 		return;
 	if (imp_transcode(path, &o, &d.file) < 0) {
@@ -51,6 +56,118 @@ static void one(struct import_set *set, const char *path)
 	}
 	set->done = xreallocarray(set->done, set->ndone + 1, sizeof(*set->done));
 	set->done[set->ndone++] = d;
+}
+
+/* ---- under --parallel ------------------------------------------------------------------- */
+
+/* The files to import as every analysis process lists them (--import's, then those found;
+ * one name of a file twice: the first), and their sizes. */
+static size_t list_files(const struct trace *tr, const struct import_req *req, char ***paths,
+			 uint64_t **sizes)
+{
+	size_t n = 0, total = req->nfiles + tr->nfound;
+	*paths = xcalloc(total + 1, sizeof(**paths));
+	*sizes = xcalloc(total + 1, sizeof(**sizes));
+	struct stat *st = xcalloc(total + 1, sizeof(*st));
+	for (size_t i = 0; i < total; i++) {
+		const char *path = i < req->nfiles ? req->files[i] : tr->found[i - req->nfiles];
+		int ok = stat(path, &st[n]) == 0, again = 0;
+		for (size_t j = 0; ok && j < n && !again; j++)
+			again = st[j].st_dev == st[n].st_dev && st[j].st_ino == st[n].st_ino;
+		if (again)
+			continue;
+		if (!ok)
+			memset(&st[n], 0, sizeof(st[n]));
+		(*paths)[n] = (char *)path;
+		(*sizes)[n] = ok && st[n].st_size > 0 ? (uint64_t)st[n].st_size : 0;
+		n++;
+	}
+	free(st);
+	return n;
+}
+
+/* The analysis process a file read here goes to: the one that reads its home process (by
+ * the files' names), else the first. */
+static int destination(const struct imp_file *f)
+{
+	int64_t pid = f->tprof_pid >= 0 ? f->tprof_pid : f->nimages ? f->images[0].pid : -1;
+	int to = pid >= 0 ? share_reader_of(f->host, pid) : -1;
+	return to < 0 ? 0 : to;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct import_done *x = a, *y = b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Each file read by one analysis process (cut by bytes) and sent to the one that reads its
+ * home process, which places it and reads its images. */
+static int shared(struct trace *tr, struct import_set *set)
+{
+	char **paths;
+	uint64_t *sizes;
+	size_t n = list_files(tr, set->req, &paths, &sizes);
+	size_t k = (size_t)par_size(), me = (size_t)par_rank();
+	size_t *first = xcalloc(k + 1, sizeof(*first));
+	partition_runs(sizes, n, k, first);
+	for (size_t i = first[me]; i < first[me + 1]; i++)
+		one(set, paths[i], i);
+	/* what goes elsewhere, packed by destination */
+	struct pack *to = xcalloc(k, sizeof(*to));
+	size_t kept = 0;
+	int rc = 0;
+	for (size_t i = 0; i < set->ndone; i++) {
+		struct import_done *d = &set->done[i];
+		int dest = destination(&d->file);
+		if ((size_t)dest == me) {
+			set->done[kept++] = *d;
+			continue;
+		}
+		if (imp_send_pack(&to[dest], d->order, &d->file) < 0) {
+			diag_error("%s: cannot read back its images (%s): %s", d->file.source,
+				   d->file.pack, strerror(errno));
+			rc = -1;
+		}
+		imp_file_free(&d->file);
+	}
+	set->ndone = kept;
+	struct pack all = { 0 };
+	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
+	for (size_t r = 0; r < k; r++) {
+		pack_bytes(&all, to[r].v, to[r].n);
+		out[r] = to[r].n;
+		pack_free(&to[r]);
+	}
+	char *got = par_exchange(all.v, out, in);
+	pack_free(&all);
+	size_t total = 0;
+	for (size_t r = 0; r < k; r++)
+		total += in[r];
+	for (struct unpack u = unpack_of(got, total); unpack_more(&u) && !rc;) {
+		struct import_done d = { 0 };
+		if (imp_send_unpack(&u, set->scratch, &d.order, &d.file) < 0) {
+			diag_error("an imported file sent by another analysis process could not be "
+				   "written to %s", set->scratch);
+			imp_file_free(&d.file);
+			rc = -1;
+			break;
+		}
+		set->done = xreallocarray(set->done, set->ndone + 1, sizeof(*set->done));
+		set->done[set->ndone++] = d;
+	}
+	if (set->ndone > 1)
+		qsort(set->done, set->ndone, sizeof(*set->done), by_order);
+	free(got);
+	free(out);
+	free(in);
+	free(to);
+	free(first);
+	free(paths);
+	free(sizes);
+	int64_t failed = rc != 0;
+	par_max_i64(&failed, 1);
+	return failed ? -1 : 0;
 }
 
 static int add_images(struct trace *tr, void *ctx)
@@ -70,10 +187,15 @@ static int add_images(struct trace *tr, void *ctx)
 	}
 	set->scratch = xstrdup(outname_path(set->scratch_out));
 	chmod(set->scratch, 0700);      /* the imported traces are the user's alone */
-	for (size_t i = 0; i < req->nfiles; i++)
-		one(set, req->files[i]);
-	for (size_t i = 0; i < tr->nfound; i++)
-		one(set, tr->found[i]);
+	if (par_size() > 1) {
+		if (shared(tr, set) < 0)
+			return -1;
+	} else {
+		for (size_t i = 0; i < req->nfiles; i++)
+			one(set, req->files[i], i);
+		for (size_t i = 0; i < tr->nfound; i++)
+			one(set, tr->found[i], req->nfiles + i);
+	}
 	for (size_t i = 0; i < set->ndone; i++)
 		imp_fixes_add(&set->fixes, &set->done[i].file.fixes);
 	if (set->ndone)

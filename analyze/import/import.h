@@ -38,6 +38,9 @@ struct import_done {
 	double residual_rms_ns, residual_max_ns;
 	struct proc *home;              /* the recorded process its main process is, or NULL */
 	int moved;                      /* its times were moved onto the analyzer's axis (said) */
+	size_t order;                   /* its place in the files to import (--import's, then
+					 * those found): under --parallel, read by one analysis
+					 * process and sent to the one that reads its home */
 };
 
 struct import_set {

@@ -61,6 +61,8 @@ struct totals {
 	int64_t end_ns;               /* the trace's end: where the last process's data ends */
 	char **unreadable;            /* files not read, or not to the end */
 	size_t nunreadable;
+	struct imp_fixes imp;         /* what the import changed or left out, when imported */
+	int imported;
 };
 
 struct summary {
@@ -742,7 +744,8 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	}
 	sw_text(w, "\n");
 	sw_close(w);
-	uint64_t imp_skipped = tr->imp_fixes ? imp_fixes_class(tr->imp_fixes, IMP_SKIP) : 0;
+	const struct imp_fixes *imp = s->tot.imported ? &s->tot.imp : NULL;
+	uint64_t imp_skipped = imp ? imp_fixes_class(imp, IMP_SKIP) : 0;
 	uint64_t skipped = s->tot.records_lost + s->tot.unmatched_pops + s->tot.unknown_kinds +
 			   s->tot.over_limit + imp_skipped;
 	sw_obj(w, "skipped");
@@ -784,7 +787,7 @@ static void header(struct summary *s, const struct trace *tr, const struct windo
 	sw_text(w, "\n");
 	sw_endif(w);
 	sw_close(w);
-	import_fixes(w, tr->imp_fixes);
+	import_fixes(w, imp);
 	unreadable(w, &s->tot);
 	adjusted(w, &s->tot.devorder);
 	sw_if(w, s->tot.unfinished != 0);
@@ -822,6 +825,9 @@ static void totals_of(struct totals *t, const struct trace *tr)
 	t->records_lost = diag_records_lost;
 	t->devorder = tr->devorder;
 	t->end_ns = tr->end_ns;
+	t->imported = tr->imp_fixes != NULL;
+	if (tr->imp_fixes)
+		t->imp = *tr->imp_fixes;
 	size_t n;
 	const char *const *v = diag_unreadable_list(&n);
 	t->unreadable = xmallocarray(n + 1, sizeof(*t->unreadable));
@@ -852,6 +858,12 @@ static void totals_pack(struct totals *t, struct pack *b)
 	pack_u64(b, t->nunreadable);
 	for (size_t i = 0; i < t->nunreadable; i++)
 		pack_str(b, t->unreadable[i]);
+	pack_u64(b, (uint64_t)t->imported);
+	for (int i = 0; i < IMP_FIX_N; i++) {
+		pack_u64(b, t->imp.n[i]);
+		pack_u64(b, t->imp.offset[i]);
+		pack_name(b, t->imp.file[i]);
+	}
 }
 
 static void totals_merge(struct totals *t, struct unpack *u)
@@ -871,6 +883,19 @@ static void totals_merge(struct totals *t, struct unpack *u)
 	t->unreadable = xreallocarray(t->unreadable, t->nunreadable + n + 1, sizeof(*t->unreadable));
 	for (size_t i = 0; i < n; i++)
 		t->unreadable[t->nunreadable++] = unpack_strdup(u);
+	struct imp_fixes x = { 0 };
+	int imported = unpack_u64(u) != 0;
+	for (int i = 0; i < IMP_FIX_N; i++) {
+		x.n[i] = unpack_u64(u);
+		x.offset[i] = unpack_u64(u);
+		x.file[i] = unpack_name(u);
+	}
+	if (imported) {
+		if (!t->imported)
+			memset(&t->imp, 0, sizeof(t->imp));
+		imp_fixes_add(&t->imp, &x);
+		t->imported = 1;
+	}
 }
 
 static int by_path(const void *a, const void *b)
