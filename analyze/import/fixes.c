@@ -4,6 +4,7 @@
 
 #include "../read/trace.h"
 #include "../util/strings.h"
+#include "../util/u64map.h"
 
 static const struct {
 	const char *key, *text;
@@ -14,12 +15,30 @@ static const struct {
 #undef IMP_FIX_ROW
 };
 
+static struct u64map order_of;          /* file string id -> its place + 1 */
+
+void imp_fixes_order(const uint32_t *files, size_t n)
+{
+	u64map_free(&order_of);
+	for (size_t i = 0; i < n; i++)
+		if (!u64map_get(&order_of, files[i]))
+			u64map_put(&order_of, files[i], (uint32_t)i + 1);
+}
+
+/* Whether (file a, offset p) comes before (file b, offset q). */
+static int earlier(uint32_t a, uint64_t p, uint32_t b, uint64_t q)
+{
+	const uint32_t *x = u64map_get(&order_of, a), *y = u64map_get(&order_of, b);
+	uint32_t oa = x ? *x : UINT32_MAX, ob = y ? *y : UINT32_MAX;
+	return oa != ob ? oa < ob : p < q;
+}
+
 void imp_fix_n(struct imp_fixes *x, enum imp_fix cause, uint64_t n, uint32_t file,
 	       uint64_t offset)
 {
 	if (!n || (unsigned)cause >= IMP_FIX_N)
 		return;
-	if (!x->n[cause]) {
+	if (!x->n[cause] || earlier(file, offset, x->file[cause], x->offset[cause])) {
 		x->file[cause] = file;
 		x->offset[cause] = offset;
 	}

@@ -6,6 +6,7 @@
 #ifndef TPROF_ANALYZE_IMPORT_FIXES_H
 #define TPROF_ANALYZE_IMPORT_FIXES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* What a cause does: skips whole events (which the summary's "skipped" counts), leaves out a
@@ -75,7 +76,11 @@ struct imp_fixes {
 	uint32_t file[IMP_FIX_N];       /* in that file: a trace-wide string id */
 };
 
-/* n more of a cause, first met (if it is the first) in file at offset. */
+/* The order of the files to import (their trace-wide string ids, in the order given, then
+ * those found): a cause's first place is its earliest, by file in that order then offset, so
+ * that it is one however the files and the pass are divided (--parallel). */
+void imp_fixes_order(const uint32_t *files, size_t n);
+/* n more of a cause, met in file at offset (its first place when the earliest). */
 void imp_fix_n(struct imp_fixes *x, enum imp_fix cause, uint64_t n, uint32_t file,
 	       uint64_t offset);
 static inline void imp_fix(struct imp_fixes *x, enum imp_fix cause, uint32_t file,
@@ -83,7 +88,7 @@ static inline void imp_fix(struct imp_fixes *x, enum imp_fix cause, uint32_t fil
 {
 	imp_fix_n(x, cause, 1, file, offset);
 }
-/* Adds every count of from to x (the first place of each is x's when it had one). */
+/* Adds every count of from to x (the first place of each the earlier of the two). */
 void imp_fixes_add(struct imp_fixes *x, const struct imp_fixes *from);
 /* The counts of the causes of a class, and of all. */
 uint64_t imp_fixes_class(const struct imp_fixes *x, enum imp_fix_class cls);

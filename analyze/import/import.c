@@ -187,6 +187,14 @@ static int add_images(struct trace *tr, void *ctx)
 	}
 	set->scratch = xstrdup(outname_path(set->scratch_out));
 	chmod(set->scratch, 0700);      /* the imported traces are the user's alone */
+	size_t nall = req->nfiles + tr->nfound;
+	uint32_t *ids = xcalloc(nall + 1, sizeof(*ids));
+	for (size_t i = 0; i < nall; i++) {
+		const char *path = i < req->nfiles ? req->files[i] : tr->found[i - req->nfiles];
+		ids[i] = strings_add(path, strlen(path));
+	}
+	imp_fixes_order(ids, nall);     /* a cause's first place: the earliest, by file order */
+	free(ids);
 	if (par_size() > 1) {
 		if (shared(tr, set) < 0)
 			return -1;
