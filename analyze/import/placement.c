@@ -19,10 +19,13 @@
 #include "../../common/import-records.h"
 #include "../../common/xalloc.h"
 #include "../read/import-image.h"
+#include "../parallel/par.h"
 #include "../util/grow.h"
+#include "../util/pack.h"
 #include "../util/satarith.h"
 #include "../util/strings.h"
 #include "import.h"
+#include "jobview.h"
 
 /* The recorded processes (neither imported nor system images). */
 static int recorded(const struct proc *p)
@@ -30,28 +33,20 @@ static int recorded(const struct proc *p)
 	return !p->imp && !p->sys;
 }
 
-static int single_host(const struct trace *tr, uint32_t *host)
+/* The host a file names, or the profile's one host when it names none (0: none). */
+static uint32_t host_of(const struct job_view *v, const char *host)
 {
-	*host = 0;
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		const struct proc *p = tr->procs[i];
-		if (!recorded(p))
-			continue;
-		if (*host && p->host != *host)
-			return 0;
-		*host = p->host;
-	}
-	return *host != 0;
+	return host ? strings_add(host, strlen(host)) : v->one_host;
 }
 
 /* The recorded process of the file's main (host, pid): the host it names, or the profile's
- * one host when it names none. */
-static struct proc *home_of(const struct trace *tr, const struct imp_file *f, int64_t pid)
+ * one host when it names none.  Under --parallel the file came to the analysis process
+ * that reads it (import.c). */
+static struct proc *home_of(const struct trace *tr, const struct job_view *v,
+			    const struct imp_file *f, int64_t pid)
 {
-	uint32_t host = 0;
-	if (f->host)
-		host = strings_add(f->host, strlen(f->host));
-	else if (!single_host(tr, &host))
+	uint32_t host = host_of(v, f->host);
+	if (!host)
 		return NULL;
 	struct proc *best = NULL;
 	for (size_t i = 0; i < tr->nprocs; i++) {
@@ -63,18 +58,13 @@ static struct proc *home_of(const struct trace *tr, const struct imp_file *f, in
 	return best;
 }
 
-/* Any recorded process of the host, for its clock. */
-static const struct proc *host_proc(const struct trace *tr, const char *host)
+/* A process's clock, as a host's. */
+static struct host_clock clock_of(const struct proc *p)
 {
-	uint32_t h = 0;
-	if (host)
-		h = strings_add(host, strlen(host));
-	else
-		single_host(tr, &h);
-	for (size_t i = 0; h && i < tr->nprocs; i++)
-		if (recorded(tr->procs[i]) && tr->procs[i]->host == h && tr->procs[i]->tb.n)
-			return tr->procs[i];
-	return NULL;
+	return (struct host_clock){ .host = p->host, .order = p->scan_order,
+				    .real_mono = p->tb.pts[0].real - p->tb.pts[0].mono,
+				    .offset = p->tb.offset, .corrected = p->tb.corrected,
+				    .corr = p->tb.corr };
 }
 
 /* ---- the profile's steps ------------------------------------------------------------------ */
@@ -180,17 +170,30 @@ static int fit_steps(struct import_done *d, const struct step_at *rec, size_t nr
 	return 1;
 }
 
-/* The recorded process whose steps the file's match: its home when that has steps, else the
- * process with the most step numbers in common. */
-static int by_steps(struct trace *tr, struct import_done *d)
+/* The best fit of a file's steps to a recorded process's: its home's when it has one, else
+ * that of the process with the most step numbers in common (the first found of those). */
+struct fit {
+	int found;
+	uint32_t order;                  /* the process's scan order */
+	size_t matched;
+	int64_t shift;
+	double rms, max;
+};
+
+static size_t file_steps(const struct imp_file *f)
 {
-	size_t nfile = 0;
-	for (size_t i = 0; i < d->file.nimages; i++)
-		nfile += d->file.images[i].nsteps;
-	if (!nfile)
-		return 0;
-	struct import_done best = *d;
-	int found = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < f->nimages; i++)
+		n += f->images[i].nsteps;
+	return n;
+}
+
+/* Over this analysis process's recorded processes. */
+static struct fit local_fit(struct trace *tr, const struct import_done *d)
+{
+	struct fit best = { 0 };
+	if (!file_steps(&d->file))
+		return best;
 	for (size_t i = 0; i < tr->nprocs; i++) {
 		struct proc *p = tr->procs[i];
 		if (!recorded(p) || (d->home && p != d->home))
@@ -198,34 +201,95 @@ static int by_steps(struct trace *tr, struct import_done *d)
 		size_t n;
 		struct step_at *v = proc_steps(p, &n);
 		struct import_done t = *d;
-		if (n && fit_steps(&t, v, n) && (!found || t.steps_matched > best.steps_matched)) {
-			best = t;
-			found = 1;
-		}
+		if (n && fit_steps(&t, v, n) &&
+		    (!best.found || t.steps_matched > best.matched ||
+		     (t.steps_matched == best.matched && p->scan_order < best.order)))
+			best = (struct fit){ 1, p->scan_order, t.steps_matched, t.shift_ns,
+					     t.residual_rms_ns, t.residual_max_ns };
 		free(v);
 	}
-	if (found)
-		*d = best;
-	return found;
+	return best;
+}
+
+/* Under --parallel: the fits of the files that no recorded process homes (they are the first
+ * analysis process's: import.c), over every analysis process's processes.  Each sends the
+ * steps of its files; every one fits them to its processes; the best of all is kept. */
+static void share_fits(struct trace *tr, struct import_set *set, struct fit *fits)
+{
+	struct pack mine = { 0 };
+	for (size_t i = 0; i < set->ndone; i++) {
+		const struct import_done *d = &set->done[i];
+		if (d->home || d->file.time != IMP_TIME_RELATIVE || !file_steps(&d->file))
+			continue;
+		pack_u64(&mine, i);
+		pack_u64(&mine, d->file.nimages);
+		for (size_t k = 0; k < d->file.nimages; k++) {
+			const struct imp_image *im = &d->file.images[k];
+			pack_u64(&mine, im->nsteps);
+			pack_bytes(&mine, im->steps, im->nsteps * sizeof(*im->steps));
+		}
+	}
+	size_t *len_of;
+	char *all = par_allgather(mine.v, mine.n, &len_of);
+	pack_free(&mine);
+	struct pack out = { 0 };
+	size_t at = 0;
+	for (int a = 0; a < par_size(); a++) {
+		for (struct unpack u = unpack_of(all + at, len_of[a]); unpack_more(&u);) {
+			struct import_done d = { 0 };
+			size_t i = (size_t)unpack_u64(&u);
+			d.file.nimages = unpack_count(&u, sizeof(uint64_t));
+			d.file.images = xcalloc(d.file.nimages + 1, sizeof(*d.file.images));
+			for (size_t k = 0; k < d.file.nimages; k++) {
+				struct imp_image *im = &d.file.images[k];
+				im->nsteps = unpack_count(&u, sizeof(*im->steps));
+				im->steps = xcalloc(im->nsteps + 1, sizeof(*im->steps));
+				unpack_bytes(&u, im->steps, im->nsteps * sizeof(*im->steps));
+			}
+			struct fit f = local_fit(tr, &d);
+			pack_u64(&out, (uint64_t)a);
+			pack_u64(&out, i);
+			pack_u64(&out, (uint64_t)f.found);
+			pack_u64(&out, f.order);
+			pack_u64(&out, f.matched);
+			pack_i64(&out, f.shift);
+			pack_f64(&out, f.rms);
+			pack_f64(&out, f.max);
+			for (size_t k = 0; k < d.file.nimages; k++)
+				free(d.file.images[k].steps);
+			free(d.file.images);
+		}
+		at += len_of[a];
+	}
+	free(all);
+	free(len_of);
+	char *fitted = par_allgather(out.v, out.n, &len_of);
+	pack_free(&out);
+	size_t total = 0;
+	for (int a = 0; a < par_size(); a++)
+		total += len_of[a];
+	for (struct unpack u = unpack_of(fitted, total); unpack_more(&u);) {
+		int whose = (int)unpack_u64(&u);
+		size_t i = (size_t)unpack_u64(&u);
+		struct fit f;
+		f.found = unpack_u64(&u) != 0;
+		f.order = (uint32_t)unpack_u64(&u);
+		f.matched = (size_t)unpack_u64(&u);
+		f.shift = unpack_i64(&u);
+		f.rms = unpack_f64(&u);
+		f.max = unpack_f64(&u);
+		if (whose != par_rank() || i >= set->ndone || !f.found)
+			continue;
+		struct fit *b = &fits[i];
+		if (!b->found || f.matched > b->matched ||
+		    (f.matched == b->matched && f.order < b->order))
+			*b = f;
+	}
+	free(fitted);
+	free(len_of);
 }
 
 /* ---- clocks ------------------------------------------------------------------------------- */
-
-/* The profile's start on the axis, before the spans are found: its earliest clock point. */
-static int64_t profile_start(const struct trace *tr)
-{
-	int64_t start = INT64_MAX;
-	for (size_t i = 0; i < tr->nprocs; i++) {
-		const struct proc *p = tr->procs[i];
-		size_t c = 0;
-		if (!p->imp && p->tb.n) {
-			int64_t t = timebase_global(&p->tb, p->tb.pts[0].ticks, &c);
-			if (t < start)
-				start = t;
-		}
-	}
-	return start == INT64_MAX ? 0 : start;
-}
 
 /* Gives p a clock that maps the file's ns x to the axis as mono(x) + offset: two points of
  * slope one, the file's first and last times.  real_off: realtime minus the axis at the same
@@ -259,28 +323,30 @@ static void set_clock(struct proc *p, struct import_done *d, int64_t shift, int6
 	p->tb.offset = offset;
 }
 
-static void place(struct trace *tr, struct import_set *set, struct import_done *d)
+static void place(struct trace *tr, struct import_set *set, const struct job_view *v,
+		  struct import_done *d, const struct fit *fit)
 {
 	const struct imp_file *f = &d->file;
-	int64_t main_pid = f->tprof_pid >= 0 ? f->tprof_pid
-			   : f->nimages ? f->images[0].pid : -1;
-	d->home = main_pid >= 0 ? home_of(tr, f, main_pid) : NULL;
 	int64_t first = f->first_ns == INT64_MAX ? 0 : f->first_ns;
 	if (f->time != IMP_TIME_RELATIVE) {
 		d->how = IMPORT_BY_TIME;
 		d->shift_ns = f->time == IMP_TIME_BASE ? f->base_ns : 0;
-	} else if (by_steps(tr, d)) {
+	} else if (fit->found) {
 		d->how = IMPORT_BY_STEPS;
+		d->shift_ns = fit->shift;
+		d->steps_matched = fit->matched;
+		d->residual_rms_ns = fit->rms;
+		d->residual_max_ns = fit->max;
 	} else if (set->req->has_offset) {
 		d->how = IMPORT_BY_OFFSET;
-		d->shift_ns = sat_sub(sat_add(profile_start(tr), set->req->offset_ns), first);
+		d->shift_ns = sat_sub(sat_add(v->start, set->req->offset_ns), first);
 	} else if (f->has_hint) {
 		d->how = IMPORT_BY_HINT;
 		d->shift_ns = f->hint_ns;
 	} else {
 		d->how = IMPORT_AT_START;
-		d->shift_ns = sat_sub(profile_start(tr), first);
-		tr->undated = profile_start(tr) == 0 && tr->nprocs == f->nimages;
+		d->shift_ns = sat_sub(v->start, first);
+		tr->undated = v->start == 0 && tr->nprocs == f->nimages;
 		if (!tr->undated)
 			diag_warn(f->source, 0, "no absolute time and no step in common with the "
 				  "profile: its first event is put at the profile's start (give "
@@ -291,8 +357,21 @@ static void place(struct trace *tr, struct import_set *set, struct import_done *
 void import_align(struct trace *tr, void *ctx)
 {
 	struct import_set *set = ctx;
+	struct job_view v;
+	job_view_make(tr, &v);
+	struct fit *fits = xcalloc(set->ndone + 1, sizeof(*fits));
+	for (size_t i = 0; i < set->ndone; i++) {
+		struct import_done *d = &set->done[i];
+		const struct imp_file *f = &d->file;
+		int64_t pid = f->tprof_pid >= 0 ? f->tprof_pid : f->nimages ? f->images[0].pid : -1;
+		d->home = pid >= 0 ? home_of(tr, &v, f, pid) : NULL;
+		if (f->time == IMP_TIME_RELATIVE)
+			fits[i] = local_fit(tr, d);
+	}
+	if (par_size() > 1)
+		share_fits(tr, set, fits);     /* the files no process here homes, over all */
 	for (size_t i = 0; i < set->ndone; i++)
-		place(tr, set, &set->done[i]);
+		place(tr, set, &v, &set->done[i], &fits[i]);
 	for (size_t i = 0; i < set->ndone; i++)
 		for (size_t k = 0; k < set->done[i].file.nimages; k++) {
 			struct import_done *d = &set->done[i];
@@ -301,13 +380,17 @@ void import_align(struct trace *tr, void *ctx)
 				continue;
 			if (d->how == IMPORT_BY_TIME || d->how == IMPORT_BY_HINT) {
 				/* realtime r = x + shift; on the host's axis: r - (real - mono) + offset */
-				const struct proc *h = d->home ? d->home : host_proc(tr, d->file.host);
-				int64_t off = h ? sat_sub(h->tb.pts[0].real, h->tb.pts[0].mono) : 0;
-				set_clock(p, d, sat_sub(d->shift_ns, off), h ? h->tb.offset : 0,
-					  d->shift_ns);
-				if (h && h->tb.corrected) {
+				struct host_clock own;
+				const struct host_clock *h = job_view_clock(&v, host_of(&v, d->file.host));
+				if (d->home) {
+					own = clock_of(d->home);
+					h = &own;
+				}
+				set_clock(p, d, sat_sub(d->shift_ns, h ? h->real_mono : 0),
+					  h ? h->offset : 0, d->shift_ns);
+				if (h && h->corrected) {
 					p->tb.corrected = 1;
-					p->tb.corr = h->tb.corr;
+					p->tb.corr = h->corr;
 				}
 			} else {
 				set_clock(p, d, d->shift_ns, 0, d->shift_ns);
@@ -316,4 +399,6 @@ void import_align(struct trace *tr, void *ctx)
 				p->imp->home = d->home;
 			p->imp->file_home = d->home;
 		}
+	free(fits);
+	job_view_free(&v);
 }

@@ -61,6 +61,7 @@ static struct proc *new_proc(struct trace *tr)
 	struct proc *p = xcalloc(1, sizeof(*p));
 	tr->procs = xreallocarray(tr->procs, tr->nprocs + 1, sizeof(*tr->procs));
 	p->rank = p->pid = p->ppid = p->world_size = p->local_rank = p->gen = -1;
+	p->scan_order = (uint32_t)tr->nprocs;
 	tr->procs[tr->nprocs++] = p;
 	return p;
 }

@@ -251,6 +251,8 @@ struct proc {
 					 * payloads are not read again to check them */
 	int system_file;                /* its chunk file's header says it is a system image
 					 * (before its records are read: read/jobs.c) */
+	uint32_t scan_order;            /* its place among the files found (every analysis
+					 * process of the parallel analyzer finds the same) */
 	struct proc_spool *spool;       /* where its spool's pieces are read from, or NULL */
 	int from_spool;                 /* some records are read from the spool */
 	uint8_t writer;                 /* enum spool_writer: its writer still runs (live) */
