@@ -656,10 +656,17 @@ static int parallel_options(const struct options *o)
 
 /* What the analysis processes do not yet share between them, in the profile (every one
  * decides alike). */
-static int parallel_refuses(const struct trace *tr)
+static int parallel_refuses(const struct trace *tr, const struct import_set *imports)
 {
 	if (par_size() < 2)
 		return 0;
+	if (imports->home_elsewhere) {
+		char why[1200];
+		snprintf(why, sizeof(why), "the process of the imported %s was read by another "
+			 "analysis process than the file (the profile's files are not named "
+			 "<host>.<pid>.*)", imports->home_elsewhere);
+		return parallel_error(why), 1;
+	}
 	const char *host = share_system_split(tr);
 	if (host) {
 		char why[512];
@@ -756,7 +763,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 	struct load_hooks hooks = import_hooks(&imports);
 	hooks.job = o.job;
 	int loaded = trace_load_with(&tr, o.dir, &hooks);
-	if (loaded == 0 && parallel_refuses(&tr))
+	if (loaded == 0 && parallel_refuses(&tr, &imports))
 		loaded = -2;
 	if (loaded < 0) {
 		free(o.imports);

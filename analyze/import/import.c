@@ -305,6 +305,8 @@ void import_end(struct import_set *set)
 		imp_file_free(&set->done[i].file);
 	}
 	scratch_remove(set);
+	free(set->home_elsewhere);
+	set->home_elsewhere = NULL;
 	free(set->done);
 	set->done = NULL;
 	set->ndone = 0;

@@ -51,6 +51,9 @@ struct import_set {
 	size_t ndone;
 	struct imp_fixes fixes;         /* every file's, and the pairing's (the trace's imp_fixes
 					 * points here once something is imported) */
+	char *home_elsewhere;           /* --parallel: the first file to import whose home process
+					 * another analysis process reads than the one it went to
+					 * (files renamed), else NULL */
 };
 
 /* The hooks of trace_load_with for this set (set->req set by the caller). */

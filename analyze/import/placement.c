@@ -354,9 +354,65 @@ static void place(struct trace *tr, struct import_set *set, const struct job_vie
 	}
 }
 
+/* Under --parallel: whether a file without a home here has one where another analysis process
+ * reads (the files' names did not say which: renamed files); the first such, by its place
+ * among the files to import, named in set->home_elsewhere (every analysis process alike). */
+static void homes_elsewhere(struct trace *tr, struct import_set *set, const struct job_view *v)
+{
+	struct pack mine = { 0 };
+	for (size_t i = 0; i < set->ndone; i++) {
+		const struct import_done *d = &set->done[i];
+		const struct imp_file *f = &d->file;
+		int64_t pid = f->tprof_pid >= 0 ? f->tprof_pid : f->nimages ? f->images[0].pid : -1;
+		if (d->home || pid < 0)
+			continue;
+		pack_u64(&mine, d->order);
+		pack_str(&mine, f->source);
+		pack_u64(&mine, f->host != NULL);
+		pack_str(&mine, f->host);
+		pack_i64(&mine, pid);
+	}
+	size_t *len_of;
+	char *all = par_allgather(mine.v, mine.n, &len_of);
+	pack_free(&mine);
+	size_t total = 0;
+	for (int a = 0; a < par_size(); a++)
+		total += len_of[a];
+	int64_t first = INT64_MAX;
+	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
+		int64_t order = (int64_t)unpack_u64(&u);
+		size_t len;
+		unpack_str(&u, &len);
+		int has_host = unpack_u64(&u) != 0;
+		char *host = unpack_strdup(&u);
+		struct imp_file f = { .host = has_host ? host : NULL };
+		int64_t pid = unpack_i64(&u);
+		if (home_of(tr, v, &f, pid) && order < first)
+			first = order;
+		free(host);
+	}
+	par_min_i64(&first, 1);
+	for (struct unpack u = unpack_of(all, total); unpack_more(&u) && first != INT64_MAX;) {
+		int64_t order = (int64_t)unpack_u64(&u);
+		char *source = unpack_strdup(&u);
+		unpack_u64(&u);
+		free(unpack_strdup(&u));
+		unpack_i64(&u);
+		if (order == first && !set->home_elsewhere) {
+			set->home_elsewhere = source;
+			continue;
+		}
+		free(source);
+	}
+	free(all);
+	free(len_of);
+}
+
 void import_align(struct trace *tr, void *ctx)
 {
 	struct import_set *set = ctx;
+	if (!set->req->nfiles && !tr->nfound)
+		return;                  /* every analysis process alike */
 	struct job_view v;
 	job_view_make(tr, &v);
 	struct fit *fits = xcalloc(set->ndone + 1, sizeof(*fits));
@@ -368,8 +424,10 @@ void import_align(struct trace *tr, void *ctx)
 		if (f->time == IMP_TIME_RELATIVE)
 			fits[i] = local_fit(tr, d);
 	}
-	if (par_size() > 1)
+	if (par_size() > 1) {
+		homes_elsewhere(tr, set, &v);
 		share_fits(tr, set, fits);     /* the files no process here homes, over all */
+	}
 	for (size_t i = 0; i < set->ndone; i++)
 		place(tr, set, &v, &set->done[i], &fits[i]);
 	for (size_t i = 0; i < set->ndone; i++)
