@@ -500,6 +500,8 @@ void tprof_imgw_prop_int(struct tprof_imgw *w, const char *key, int64_t value, u
 static uint64_t new_instance(const struct tprof_imgw_opts *o)
 {
 	uint64_t x = 0;
+	if (o->instance)
+		return o->instance;
 	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) != sizeof(x)) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -20,6 +20,7 @@ struct tprof_imgw_opts {
 	uint32_t pid;           /* its name's pid, and the file header's */
 	uint64_t real_ns;       /* the file header's CLOCK_REALTIME */
 	uint32_t flags;         /* the file header's TPROF_FILE_* bits */
+	uint64_t instance;      /* the image's id; 0: a random one */
 	const char *prog;       /* prefixes the one warning of a write error */
 	const char *what;       /* what stops then: "the system profile" */
 	int level;              /* zlib's compression level; 0: the default, 1 */

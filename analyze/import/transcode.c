@@ -678,6 +678,9 @@ static int open_image(struct ctx *c, size_t i)
 	struct tprof_imgw_opts o = {
 		.dir = c->o->scratch, .host = f->host ? f->host : "import",
 		.pid = (uint32_t)(im->key.is_str ? i : (uint64_t)im->key.num),
+		/* the same each time the file is imported (by one analysis process or another) */
+		.instance = tprof_hash_more(tprof_hash_bytes(f->source, strlen(f->source)), &i,
+					    sizeof(i)) | 1,
 		.real_ns = 0, .prog = "tprof-analyze", .what = "the import",
 		.raw = 1,      /* read once, right away: compressing it would be waste */
 		.thread = 1,   /* chunks made beside the merge, once there are many */
