@@ -18,15 +18,15 @@
 # name them all, a process only the system image saw, one that execs, samples of an unknown
 # thread; apps/mpi-pattern recorded with tprof-inspect --sample all), each host's processes
 # read by one analysis process, and refused, naming the host, when a file named for another
-# host splits them.  What is not computed in parallel yet (imports) is refused with one line
-# and exit status 2; OTF2 archives are t-parallel-otf2's, Chrome and
+# host splits them.  What is not computed in parallel (--import without a profile
+# directory) is refused with one line and exit status 2; imports are t-parallel-import's, OTF2 archives are t-parallel-otf2's, Chrome and
 # Perfetto parts t-parallel-traces', SQLite databases t-parallel-sqlite's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
 need_mpich apps/mpich-pattern
 GEN="$top_builddir/tests/tools/gen-profile"
-plan 66
+plan 65
 
 # The job: processes side by side, then two more after them.
 cat >"$T/job.sh" <<EOF2
@@ -201,10 +201,8 @@ refused "a host's processes split by a file named for another host" \
 	"the processes of host node2, which has a system image, were read by different analysis processes" \
 	$OMPI -np 3 "$ANALYZE" --parallel "$T/syssplit" --summary
 printf '{"traceEvents": [{"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]}\n' >"$T/imp.json"
-# shellcheck disable=SC2086
-refused "--import with a trace" "--import is not computed in parallel yet" \
-	$OMPI -np 3 "$ANALYZE" --parallel "$T/mix" --import "$T/imp.json" -o "$T/trace.json"
-refused "--import" "--import is not computed in parallel yet" \
-	"$MPIRUN_MPICH" -np 2 "$ANALYZE" --parallel --import "$T/imp.json" --summary
+refused "--import without a profile directory" \
+	"--import without a profile directory is not computed in parallel" \
+	"$MPIRUN_MPICH" -np 2 "$ANALYZE" --parallel --import "$T/imp.json" -o "$T/trace.json"
 check "the trace refused is not written" sh -c '! ls "$1"/trace.* >/dev/null 2>&1' - "$T"
 finish

@@ -17,8 +17,8 @@
 # nccl-synth's job, apps/nrt-synth's two processes on two hosts).  System profiles (thread
 # states, CPU samples and host counters on the tracks of processes of two hosts, and of
 # apps/mpi-pattern recorded with tprof-inspect --sample all) likewise.  What is not done in
-# parallel is refused with one line, exit status 2 and nothing written: --import (--split:
-# t-parallel-split.sh).
+# parallel is refused with one line, exit status 2 and nothing written: --import without a
+# profile directory (--split: t-parallel-split.sh; imports: t-parallel-import.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-parallel.sh"
 need_hip hip-multi hip-gaps roctx-ranges
@@ -157,6 +157,7 @@ refused() {
 		! ls "$T/$_rf_out"* "$T/${_rf_out%.*}".* >/dev/null 2>&1
 }
 printf '{"traceEvents": [{"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]}\n' >"$T/imp.json"
-refused "--import is not computed in parallel yet" rf-imp.json "$T/gen" --import "$T/imp.json"
-ok $? "--import under --parallel: refused, one line, nothing written"
+refused "--import without a profile directory is not computed in parallel" rf-imp.json \
+	--import "$T/imp.json"
+ok $? "--import without a profile directory under --parallel: refused, one line, nothing written"
 finish
