@@ -55,12 +55,9 @@ static void share_clocks(struct job_view *v)
 		pack_u64(&mine, (uint64_t)c->corrected);
 		pack_bytes(&mine, &c->corr, sizeof(c->corr));
 	}
-	size_t *len_of;
-	char *all = par_allgather(mine.v, mine.n, &len_of);
+	size_t total;
+	char *all = par_allgather_total(mine.v, mine.n, &total);
 	pack_free(&mine);
-	size_t total = 0;
-	for (int a = 0; a < par_size(); a++)
-		total += len_of[a];
 	v->nclocks = 0;
 	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
 		struct host_clock c = { 0 };
@@ -83,7 +80,6 @@ static void share_clocks(struct job_view *v)
 		v->clocks[k] = c;
 	}
 	free(all);
-	free(len_of);
 }
 
 void job_view_make(const struct trace *tr, struct job_view *v)
@@ -120,12 +116,9 @@ void job_view_make(const struct trace *tr, struct job_view *v)
 		struct pack mine = { 0 };
 		pack_u64(&mine, (uint64_t)several);
 		pack_name(&mine, one);
-		size_t *len_of;
-		char *all = par_allgather(mine.v, mine.n, &len_of);
+		size_t total;
+		char *all = par_allgather_total(mine.v, mine.n, &total);
 		pack_free(&mine);
-		size_t total = 0;
-		for (int a = 0; a < par_size(); a++)
-			total += len_of[a];
 		one = 0;
 		for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
 			several |= unpack_u64(&u) != 0;
@@ -134,7 +127,6 @@ void job_view_make(const struct trace *tr, struct job_view *v)
 			one = one ? one : h;
 		}
 		free(all);
-		free(len_of);
 	}
 	v->one_host = several ? 0 : one;
 }

@@ -263,11 +263,9 @@ static void share_fits(struct trace *tr, struct import_set *set, struct fit *fit
 	}
 	free(all);
 	free(len_of);
-	char *fitted = par_allgather(out.v, out.n, &len_of);
+	size_t total;
+	char *fitted = par_allgather_total(out.v, out.n, &total);
 	pack_free(&out);
-	size_t total = 0;
-	for (int a = 0; a < par_size(); a++)
-		total += len_of[a];
 	for (struct unpack u = unpack_of(fitted, total); unpack_more(&u);) {
 		int whose = (int)unpack_u64(&u);
 		size_t i = (size_t)unpack_u64(&u);
@@ -286,7 +284,6 @@ static void share_fits(struct trace *tr, struct import_set *set, struct fit *fit
 			*b = f;
 	}
 	free(fitted);
-	free(len_of);
 }
 
 /* ---- clocks ------------------------------------------------------------------------------- */
@@ -372,12 +369,9 @@ static void homes_elsewhere(struct trace *tr, struct import_set *set, const stru
 		pack_str(&mine, f->host);
 		pack_i64(&mine, pid);
 	}
-	size_t *len_of;
-	char *all = par_allgather(mine.v, mine.n, &len_of);
+	size_t total;
+	char *all = par_allgather_total(mine.v, mine.n, &total);
 	pack_free(&mine);
-	size_t total = 0;
-	for (int a = 0; a < par_size(); a++)
-		total += len_of[a];
 	int64_t first = INT64_MAX;
 	for (struct unpack u = unpack_of(all, total); unpack_more(&u);) {
 		int64_t order = (int64_t)unpack_u64(&u);
@@ -405,7 +399,6 @@ static void homes_elsewhere(struct trace *tr, struct import_set *set, const stru
 		free(source);
 	}
 	free(all);
-	free(len_of);
 }
 
 void import_align(struct trace *tr, void *ctx)

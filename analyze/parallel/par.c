@@ -288,6 +288,17 @@ static void *gather(const void *mine, size_t len, int root, size_t **len_of)
 	return all;
 }
 
+void *par_allgather_total(const void *mine, size_t len, size_t *total)
+{
+	size_t *len_of;
+	void *all = par_allgather(mine, len, &len_of);
+	*total = 0;
+	for (int a = 0; a < par_size(); a++)
+		*total += len_of[a];
+	free(len_of);
+	return all;
+}
+
 void *par_allgather(const void *mine, size_t len, size_t **len_of)
 {
 	return gather(mine, len, -1, len_of);

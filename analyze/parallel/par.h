@@ -31,6 +31,8 @@ void par_max_i64(int64_t *v, size_t n);
 /* Every process's `len` bytes at `mine`, concatenated in process order, to every process
  * (malloc'd); len_of[p] (malloc'd, par_size() entries) says each one's length. */
 void *par_allgather(const void *mine, size_t len, size_t **len_of);
+/* The same, when only the total matters: every process's bytes concatenated, *total of them. */
+void *par_allgather_total(const void *mine, size_t len, size_t *total);
 /* The same to `root` only; NULL (and *len_of NULL) on the others. */
 void *par_gather(const void *mine, size_t len, int root, size_t **len_of);
 /* All to all: this process sends out[p] bytes to process p, taken from `buf` in process order,

@@ -464,13 +464,7 @@ static size_t host_at(const uint32_t *hosts, size_t n, uint32_t host)
 /* Everything every analysis process packed, concatenated in their order (malloc'd). */
 static char *everyone(const struct pack *mine, size_t *total)
 {
-	size_t *len_of;
-	char *all = par_allgather(mine->v, mine->n, &len_of);
-	*total = 0;
-	for (int a = 0; a < par_size(); a++)
-		*total += len_of[a];
-	free(len_of);
-	return all;
+	return par_allgather_total(mine->v, mine->n, total);
 }
 
 static struct timebase *borrowed;      /* the others' rates, copied */
