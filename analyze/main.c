@@ -33,6 +33,8 @@ struct options {
 	const char *dir;
 	int summary;
 	int summary_format;      /* enum summary_format */
+	int tables;              /* -s, --summary given: the summary's tables */
+	int diagnose;            /* --diagnose */
 	const char *format;
 	const char *out;
 	const char *start, *end, *steps;
@@ -73,6 +75,17 @@ static void usage(FILE *f)
 	      "                         'json' (one JSON document with every table and\n"
 	      "                         figure: exact counts, ns and bytes, units in the\n"
 	      "                         keys; see summary-json.md); implies --summary\n"
+	      "      --diagnose         answers, before the tables (or alone without -s): the\n"
+	      "                         findings ranked by the time they cost (who came late\n"
+	      "                         to which collective or message, host-bound launches,\n"
+	      "                         kernels held back by copies, waiting for a CPU), each\n"
+	      "                         with what caused it and the command that writes its\n"
+	      "                         time as a Perfetto trace; where each step's time went\n"
+	      "                         on each process (compute, copies, waiting for others,\n"
+	      "                         collectives, runtime calls, host outside calls,\n"
+	      "                         waiting for a CPU, idle); each step's spread over the\n"
+	      "                         ranks; wait states by kind and place.  Text, or JSON\n"
+	      "                         with --summary-format json (a \"diagnosis\" object)\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing), 'perfetto' (Perfetto's\n"
 	      "                         own protobuf trace, for ui.perfetto.dev and trace\n"
@@ -264,12 +277,13 @@ static int output_format(struct options *o)
 /* The long options without a short one, by the number getopt_long returns for each. */
 enum { OPT_START = 1, OPT_END, OPT_STEPS, OPT_TOP, OPT_GROUP_BY, OPT_SUMMARY_FORMAT,
        OPT_PROGRESS = 8, OPT_NO_PROGRESS, OPT_SPLIT, OPT_IMPORT, OPT_IMPORT_STEPS,
-       OPT_IMPORT_OFFSET, OPT_JOB, OPT_RANKS, OPT_PARALLEL };
+       OPT_IMPORT_OFFSET, OPT_JOB, OPT_RANKS, OPT_PARALLEL, OPT_DIAGNOSE };
 
 /* Every long option, for getopt_long (short ones: ":sf:o:vhV"). */
 static const struct option long_options[] = {
 	{ "summary", optional_argument, NULL, 's' },
 	{ "summary-format", required_argument, NULL, OPT_SUMMARY_FORMAT },
+	{ "diagnose", no_argument, NULL, OPT_DIAGNOSE },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "start", required_argument, NULL, OPT_START },
@@ -361,6 +375,7 @@ static int apply_option(int c, char **argv, struct options *o)
 	switch (c) {
 	case 's':
 		o->summary = 1;
+		o->tables = 1;
 		if (optarg && summary_format(optarg, o) < 0)
 			return bad_usage("--summary: unknown summary format '%s' (known: "
 					 "text, json)", optarg);
@@ -397,6 +412,7 @@ static int apply_option(int c, char **argv, struct options *o)
 		o->job = optarg;
 		break;
 	case OPT_PARALLEL: o->parallel = 1; break;
+	case OPT_DIAGNOSE: o->diagnose = 1; break;
 	case 'v': diag_verbose++; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -488,7 +504,10 @@ static int check_split_window_summary(struct options *o)
 		return bad_usage("%s", "--split writes several files: '-o -' is not possible");
 	if (o->steps && (o->start || o->end))
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
-	if (!o->format)
+	if (o->diagnose && o->parallel)
+		return bad_usage("%s", "--diagnose is not computed in parallel yet: run "
+				 "tprof-analyze as one process (without mpirun) for it");
+	if (!o->format || o->diagnose)
 		o->summary = 1;
 	if (o->summary && o->format && o->out && !strcmp(o->out, "-"))
 		return bad_usage("%s", "--summary and '-o -' would both write to standard output");
@@ -833,6 +852,8 @@ static int analyze(struct options *op, const struct timespec *t0)
 		summary_set_window(&pl.win);
 		summary_set_rank_rows(o.rank_rows);
 		summary_set_runtimes(&rts);
+		summary_set_diagnose(!o.diagnose ? DIAGNOSE_NONE
+				     : o.tables ? DIAGNOSE_WITH_TABLES : DIAGNOSE_ONLY);
 		outs[pl.nouts++] = output_summary_as(stdout, o.label, o.top, o.summary_format);
 	}
 	pl.outs = outs;

@@ -16,6 +16,7 @@ struct facts_sink;
 struct pack;
 struct unpack;
 struct sum_procs;
+struct wait_sink;
 
 /* What the summary's numbers cover: ns from the trace start, lo..hi (covered = hi - lo); and
  * what it says of each process (summary/procs.h: every process's, in the parallel analyzer
@@ -94,6 +95,12 @@ struct runtime {
 	 * what they are as the model's neutral rows (model/facts.h), for tabular outputs. */
 	uint32_t fact_events;
 	void (*facts)(const struct event *ev, const struct facts_sink *s);
+
+	/* ---- the diagnosis (diagnose/) ---- */
+	/* The event kinds (RT_KIND bits) it knows wait states of, and what they are in the
+	 * model's neutral terms (model/waits.h): who waited, and who made them wait. */
+	uint32_t wait_events;
+	void (*waits)(const struct event *ev, const struct wait_sink *s);
 };
 
 /* The runtimes of one analysis, indexed by what they read. */

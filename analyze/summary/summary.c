@@ -19,6 +19,7 @@
 #include "../import/fixes.h"
 #include "../read/import-image.h"
 #include "../model/runtime.h"
+#include "../diagnose/diagnosis.h"
 #include "../util/grow.h"
 #include "../parallel/par.h"
 #include "../util/pack.h"
@@ -84,6 +85,8 @@ struct summary {
 	uint64_t handed[RT_MAX];     /* events handed to each runtime's part */
 	struct totals tot;
 	struct sum_procs procs;
+	struct diagnosis *dx;        /* --diagnose: written after the header */
+	int tables;                  /* the tables are written (not with --diagnose alone) */
 };
 
 static void ensure(struct summary *s, uint32_t id)
@@ -160,6 +163,8 @@ static int begin(void *priv, const struct trace *tr)
 static void on_event(void *priv, const struct event *ev)
 {
 	struct summary *s = priv;
+	if (s->dx)
+		diagnosis_event(s->dx, ev);
 	if (ev->flags & EVF_UNFINISHED)
 		s->tot.unfinished++;
 	if (ev->kind != EV_CALL && ev->kind <= EV_LAST)
@@ -1078,6 +1083,7 @@ static void parts_discard(struct summary *s, const struct trace *tr)
 
 static void summary_free(struct summary *s)
 {
+	diagnosis_free(s->dx);
 	free(s->ranges);
 	for (int d = 0; d < NDOMAINS; d++)
 		free(s->calls[d]);
@@ -1088,6 +1094,17 @@ static void summary_free(struct summary *s)
 	sum_procs_free(&s->procs);
 	free(s->dir);
 	free(s);
+}
+
+/* The document closed and flushed, s freed: 0, or -1 when writing failed. */
+static int written(struct summary *s)
+{
+	sw_close(&s->w);
+	sw_finish(&s->w);
+	fflush(s->f);
+	int rc = ferror(s->f) ? -1 : 0;
+	summary_free(s);
+	return rc;
 }
 
 static int end(void *priv, const struct trace *tr)
@@ -1109,6 +1126,14 @@ static int end(void *priv, const struct trace *tr)
 	sw_str(w, NULL, "format", "tprof-summary");
 	sw_i64(w, NULL, "version", SUMMARY_JSON_VERSION);
 	header(s, tr, summary_window ? summary_window : &none);
+	if (s->dx) {
+		diagnosis_end(s->dx, w, s->dir, s->top);
+		s->dx = NULL;
+	}
+	if (!s->tables) {
+		parts_discard(s, tr);
+		return written(s);
+	}
 	/* The time the numbers cover: the trace, or the part of it inside the window (none
 	 * when nothing was recorded, only lost). */
 	int64_t lo = 0, hi = s->tot.end_ns > tr->start_ns ? s->tot.end_ns - tr->start_ns : 0;
@@ -1137,17 +1162,18 @@ static int end(void *priv, const struct trace *tr)
 		time_table_print(w, domain_key[0], domain_title[0], s->calls[0], s->cap, s->top);
 	mark_table(s);
 	counter_table(s);
-	sw_close(w);
-	sw_finish(w);
-	fflush(s->f);
-	int rc = ferror(s->f) ? -1 : 0;
-	summary_free(s);
-	return rc;
+	return written(s);
 }
 
 static const struct output_ops summary_ops = { "summary", begin, on_event, end };
 
 static size_t summary_rank_rows = SPREAD_ROWS_DEFAULT;
+static int summary_diagnose;
+
+void summary_set_diagnose(int mode)
+{
+	summary_diagnose = mode;
+}
 
 void summary_set_rank_rows(size_t n)
 {
@@ -1177,6 +1203,7 @@ struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_
 	s->w.rank_rows = summary_rank_rows;
 	s->dir = xstrdup(dir);
 	s->top = top;
+	s->tables = summary_diagnose != DIAGNOSE_ONLY;
 	static const struct runtime_set none;
 	s->rts = summary_runtimes ? summary_runtimes : &none;
 	for (int d = 0; d < 256; d++)
@@ -1192,5 +1219,7 @@ struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_
 			if (e != EV_CALL && (rt->sum_events & RT_KIND(e)))
 				s->want[e][s->nwant[e]++] = (unsigned char)k;
 	}
+	if (summary_diagnose)
+		s->dx = diagnosis_new(s->rts);
 	return (struct output){ &summary_ops, s };
 }

@@ -13,6 +13,10 @@ void summary_set_window(const struct window *w);
 /* --ranks: the rows of a per-rank table shown in text before its spread is shown instead
  * (summary/spread.h); 0: every row.  SPREAD_ROWS_DEFAULT until set. */
 void summary_set_rank_rows(size_t n);
+/* --diagnose (diagnose/diagnosis.h): the diagnosis after the header, before the tables
+ * (DIAGNOSE_WITH_TABLES) or in their place (DIAGNOSE_ONLY); 0: none. */
+enum { DIAGNOSE_NONE, DIAGNOSE_WITH_TABLES, DIAGNOSE_ONLY };
+void summary_set_diagnose(int mode);
 /* The runtimes whose summary parts are written (model/runtime.h); none until set. */
 struct runtime_set;
 void summary_set_runtimes(const struct runtime_set *rts);

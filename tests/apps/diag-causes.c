@@ -20,6 +20,11 @@
  *                                        before its step_kernel, on the same stream
  *   nccl-late [RANK=2] [STEP=3] [MS=50]  ncclAllReduce (1024 float32, sum, the rank's stream,
  *                                        then a sync) instead of MPI; RANK sleeps MS ms before it
+ *   cpu-contention [RANK=1] [STEP=5] [MS=60]
+ *                                        rank RANK runs on CPU 0 (the others on the other CPUs)
+ *                                        and in step STEP computes MS ms of CPU time on the host
+ *                                        before the allreduce while a process it forked spins on
+ *                                        CPU 0 too: it waits for the CPU about as long
  *   balanced                             nothing injected
  * At the end rank 0 prints the truth, one JSON line measured with CLOCK_MONOTONIC:
  *   {"scenario":S,"ranks":N,"steps":T,"rank":R,"step":P,...}
@@ -29,11 +34,16 @@
  * host-bound, "copy_ns" (per step, copy + kernel + sync; with "bytes") for copy-block; rank
  * and step are -1 where they do not apply.  Any HIP, NCCL or MPI error: a
  * line on stderr and every rank exits 1 (MPI_Abort); bad arguments: exit 2. */
+#define _GNU_SOURCE            /* sched_setaffinity */
 #include <mpi.h>
 #include <nccl.h>
 #include <tprof/tprof.h>
 
 #include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +217,48 @@ static void nccl_late(struct job *j, int s)
 	HK(hipStreamSynchronize(j->stream));
 }
 
+static int64_t cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Rank `who` on CPU 0, the others on the rest (all on CPU 0 with a single CPU). */
+static void pin(const struct job *j)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (j->rank == j->who || n < 2)
+		CPU_SET(0, &set);
+	else
+		for (long c = 1; c < n && c < CPU_SETSIZE; c++)
+			CPU_SET((int)c, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fail("sched_setaffinity", strerror(errno));
+}
+
+static void cpu_contention(struct job *j, int s)
+{
+	compute(j, j->step_k);
+	if (j->rank == j->who && s == j->when) {
+		pid_t hog = fork();
+		if (hog < 0)
+			fail("fork", strerror(errno));
+		if (hog == 0)
+			for (;;)
+				;       /* on CPU 0 with its parent (the affinity is inherited) */
+		int64_t t0 = now_ns(), c0 = cpu_ns();
+		while (cpu_ns() - c0 < (int64_t)j->ms * 1000000)
+			;
+		j->injected_ns = (now_ns() - t0) - (cpu_ns() - c0);
+		kill(hog, SIGKILL);
+		waitpid(hog, NULL, 0);
+	}
+	allreduce(j);
+}
+
 static void balanced(struct job *j, int s)
 {
 	(void)s;
@@ -228,6 +280,7 @@ static const struct scenario {
 	{ "host-bound", host_bound, 2, { 300, 100 }, -1, 0, -1, -1 },
 	{ "copy-block", copy_block, 1, { 256 }, -1, 0, -1, -1 },
 	{ "nccl-late", nccl_late, 3, { 2, 3, 50 }, 0, 0, 1, 2 },
+	{ "cpu-contention", cpu_contention, 3, { 1, 5, 60 }, 0, 0, 1, 2 },
 	{ "balanced", balanced, 0, { 0 }, -1, -1, -1, -1 },
 };
 
@@ -338,6 +391,8 @@ int main(int argc, char **argv)
 		HK(hipMemset(j->dbuf, 0, bytes));
 		HK(hipDeviceSynchronize());
 	}
+	if (sc->step == cpu_contention)
+		pin(j);
 	MK(MPI_Barrier(MPI_COMM_WORLD));
 
 	for (int s = 0; s < j->steps; s++) {

@@ -39,6 +39,13 @@ int mpi_scene_event(struct scene *s, const struct event *ev, unsigned self);
  * the request's maker's */
 int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *mp);
 int mpi_msgpass_req(const struct mpi_info *mi, uint32_t name, struct msgpass *mp);
+/* The collective a call's name says (MPI_Iallreduce: MPC_ALLREDUCE), MPC_NONE for others. */
+uint8_t mpi_coll_of(const char *name);
+
+/* runtimes/mpi/waits.c: the wait states of a message or a collective (struct runtime's
+ * waits hook, model/waits.h) */
+struct wait_sink;
+void mpi_waits(const struct event *ev, const struct wait_sink *s);
 
 /* runtimes/mpi/pipe.c: what the pipeline calls */
 void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,

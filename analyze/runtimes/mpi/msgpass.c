@@ -42,7 +42,7 @@ static int same_nocase(const char *a, const char *b)
 
 /* MPI_Allreduce, MPI_Iallreduce and MPI_Allreduce_init: MPC_ALLREDUCE; MPC_NONE for anything
  * else. */
-static uint8_t coll_of(const char *name)
+uint8_t mpi_coll_of(const char *name)
 {
 	if (strncmp(name, "MPI_", 4))
 		return MPC_NONE;
@@ -181,7 +181,7 @@ int mpi_msgpass_call(const struct mpi_info *mi, uint32_t name, struct msgpass *m
 	case TPROF_MPI_COLL:
 	case TPROF_MPI_ICOLL:
 		common(mi, a->op == TPROF_MPI_COLL ? MP_COLL : MP_ICOLL, mp);
-		mp->coll = coll_of(strings_get(name));
+		mp->coll = mpi_coll_of(strings_get(name));
 		mp->bytes2 = mi->has_b ? b->bytes : 0;
 		break;
 	case TPROF_MPI_IO:
@@ -199,7 +199,7 @@ int mpi_msgpass_req(const struct mpi_info *mi, uint32_t name, struct msgpass *mp
 	const struct tprof_mpi_args *a = &mi->a;
 	if ((a->flags & TPROF_MPIF_STARTED) && a->op == TPROF_MPI_ICOLL) {
 		common(mi, MP_ICOLL, mp);   /* a persistent collective started */
-		mp->coll = coll_of(strings_get(name));
+		mp->coll = mpi_coll_of(strings_get(name));
 		mp->bytes2 = mi->has_b ? mi->b.bytes : 0;
 		return 1;
 	}

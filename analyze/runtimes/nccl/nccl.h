@@ -123,6 +123,10 @@ void nccl_call(struct pipeline *pl, const struct event *ev);     /* EV_CALL of d
 void nccl_device(struct pipeline *pl, const struct event *ev);   /* EV_DEVICE, collective */
 void nccl_finish(struct pipeline *pl);  /* emits what is left (incomplete), frees */
 
+/* runtimes/nccl/waits.c: the wait states of an instance (struct runtime's waits hook) */
+struct wait_sink;
+void nccl_waits(const struct event *ev, const struct wait_sink *s);
+
 /* runtimes/nccl/scene.c: NCCL in the scene */
 struct scene;
 struct scene_args;

@@ -82,4 +82,6 @@ const struct runtime runtime_nccl = {
 	.sum_merge = sum_merge,
 	.fact_events = RT_KIND(EV_NCCL),
 	.facts = nccl_facts,
+	.wait_events = RT_KIND(EV_NCCL),
+	.waits = nccl_waits,
 };

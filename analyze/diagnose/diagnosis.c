@@ -1,0 +1,391 @@
+/* diagnose/diagnosis.c — the events into each process's timeline (diagnose/timeline.h), the
+ * runtimes' wait states (model/waits.h) into wait spans and delays, and each step diagnosed
+ * once the events of its time have come: a process's step is split into the categories when
+ * DIAG_LAG later steps of it have ended (device spans and the collectives that say who waited
+ * come after the host calls of their time), the delays it caused in that time are explained
+ * by its own split of their time, and its spans are forgotten.  A process without steps is
+ * diagnosed as a whole at the end, when no process of the job has steps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/events.h"
+#include "../../common/system-records.h"
+#include "../../common/xalloc.h"
+#include "../model/runtime.h"
+#include "../util/grow.h"
+#include "diagnosis.h"
+#include "state.h"
+
+#define DIAG_LAG 2               /* steps a process's step waits for its events */
+
+static struct dproc *proc_of(struct diagnosis *dx, struct proc *p)
+{
+	uint32_t *at = u64map_get(&dx->proc_of, (uint64_t)(uintptr_t)p);
+	if (at)
+		return dx->procs[*at - 1];
+	struct dproc *dp = xcalloc(1, sizeof(*dp));
+	dp->p = p;
+	dp->index = (int)dx->nprocs;
+	dx->procs = util_grow(dx->procs, &dx->capprocs, dx->nprocs, sizeof(*dx->procs), 16);
+	dx->procs[dx->nprocs++] = dp;
+	u64map_put(&dx->proc_of, (uint64_t)(uintptr_t)p, (uint32_t)dx->nprocs);
+	return dp;
+}
+
+static void extent(struct dproc *dp, int64_t t0, int64_t t1)
+{
+	if (!dp->any || t0 < dp->lo)
+		dp->lo = t0;
+	if (!dp->any || t1 > dp->hi)
+		dp->hi = t1;
+	dp->any = 1;
+}
+
+static struct step_agg *step_agg_of(struct diagnosis *dx, uint64_t step)
+{
+	uint32_t *at = u64map_get(&dx->step_of, step);
+	if (at)
+		return &dx->steps[*at];
+	dx->steps = util_grow(dx->steps, &dx->capsteps, dx->nsteps, sizeof(*dx->steps), 64);
+	struct step_agg *s = &dx->steps[dx->nsteps];
+	memset(s, 0, sizeof(*s));
+	s->step = step;
+	u64map_put(&dx->step_of, step, (uint32_t)dx->nsteps++);
+	return s;
+}
+
+/* What a process's own kind of cost came to in one step (or its run). */
+static void own_add(struct own *o, int64_t ns, uint32_t name, int has_step, uint64_t step,
+		    int64_t t0, int64_t t1)
+{
+	if (ns <= 0)
+		return;
+	o->total += ns;
+	o->steps++;
+	if (ns > o->max) {
+		o->max = ns;
+		o->max_step = step;
+		o->max_has_step = has_step;
+		o->max_t0 = t0;
+		o->max_t1 = t1;
+		if (name)
+			o->name = name;
+	}
+}
+
+/* One step (has_step) or the run of a process: its split, into the job's sums. */
+static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, uint64_t step,
+			  int64_t t0, int64_t t1)
+{
+	int64_t ns[CATS];
+	timeline_split(&dp->tl, t0, t1, ns, NULL);
+	dp->steps += has_step;
+	dp->covered += t1 - t0;
+	for (unsigned c = 0; c < CATS; c++)
+		dp->ns[c] += ns[c];
+	uint32_t name;
+	int64_t v = timeline_sum(&dp->tl, TL_STARVED, t0, t1, &name);
+	own_add(&dp->own[OWN_STARVED], v, name, has_step, step, t0, t1);
+	v = timeline_sum(&dp->tl, TL_COPY_HELD, t0, t1, &name);
+	own_add(&dp->own[OWN_COPY_HELD], v, name, has_step, step, t0, t1);
+	own_add(&dp->own[OWN_CPU_WAIT], ns[CAT_CPU_WAIT], 0, has_step, step, t0, t1);
+	if (!has_step)
+		return;
+	struct step_agg *s = step_agg_of(dx, step);
+	int64_t dur = t1 - t0, wait = ns[CAT_WAIT];
+	int64_t comp = ns[CAT_COMPUTE] + ns[CAT_COPY] + ns[CAT_COLLECTIVE];
+	if (!s->ranks || t0 < s->t0)
+		s->t0 = t0;
+	if (!s->ranks || t1 > s->t1)
+		s->t1 = t1;
+	if (!s->ranks || dur > s->dur_max) {
+		s->dur_max = dur;
+		s->dur_max_proc = dp->index;
+	}
+	if (!s->ranks || comp > s->comp_max) {
+		s->comp_max = comp;
+		s->comp_max_proc = dp->index;
+	}
+	if (!s->ranks || comp < s->comp_min) {
+		s->comp_min = comp;
+		s->comp_min_proc = dp->index;
+	}
+	if (!s->ranks || wait > s->wait_max) {
+		s->wait_max = wait;
+		s->wait_max_proc = dp->index;
+	}
+	if (!s->ranks || wait < s->wait_min) {
+		s->wait_min = wait;
+		s->wait_min_proc = dp->index;
+	}
+	s->ranks++;
+	s->dur_sum += dur;
+	s->comp_sum += comp;
+	s->wait_sum += wait;
+	for (unsigned c = 0; c < CATS; c++)
+		s->ns[c] += ns[c];
+}
+
+/* The delays dp caused that end by `upto`, explained by its split of their time: counted
+ * in the step they end in (has_step), or set aside as outside the steps. */
+static void explain(struct diagnosis *dx, struct dproc *dp, int64_t upto, int has_step,
+		    uint64_t step, int64_t step_t0, int whole_run)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < dp->nwhy; i++) {
+		const struct wait_delay *d = &dp->why[i];
+		if (d->t1 > upto) {
+			dp->why[k++] = *d;
+			continue;
+		}
+		if (!whole_run && !(has_step && d->t1 > step_t0)) {
+			dp->outside++;
+			continue;
+		}
+		int64_t ex[CATS];
+		uint32_t top[CATS];
+		timeline_split(&dp->tl, d->t0, d->t1, ex, top);
+		uint32_t after = ex[CAT_HOST] ? timeline_call_before(&dp->tl, d->t1) : 0;
+		group_add(dx, dp, d, ex, top, after, has_step, step);
+	}
+	dp->nwhy = k;
+}
+
+/* The oldest step waiting, diagnosed; what it leaves behind forgotten. */
+static void step_done(struct diagnosis *dx, struct dproc *dp)
+{
+	struct pend_step s = dp->pend[0];
+	memmove(dp->pend, dp->pend + 1, (dp->npend - 1) * sizeof(*dp->pend));
+	dp->npend--;
+	diagnose_span(dx, dp, 1, s.step, s.t0, s.t1);
+	/* delays before this step (between steps) are outside; those in it are its own */
+	explain(dx, dp, s.t1, 1, s.step, s.t0, 0);
+	/* keep the time of the step before: a delay of the next may begin in it */
+	const struct pend_step *before = dp->ndone ? &dp->done[(dp->ndone - 1) % DONE_KEPT] : NULL;
+	if (before)
+		timeline_forget(&dp->tl, before->t1);
+	dp->done[dp->ndone++ % DONE_KEPT] = s;
+}
+
+/* A delay whose time was diagnosed already: explained by what is left, in its step. */
+static int explain_late(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *d)
+{
+	for (unsigned i = 0; i < DONE_KEPT && i < dp->ndone; i++) {
+		const struct pend_step *s = &dp->done[(dp->ndone - 1 - i) % DONE_KEPT];
+		if (d->t1 > s->t0 && d->t1 <= s->t1) {
+			int64_t ex[CATS];
+			uint32_t top[CATS];
+			timeline_split(&dp->tl, d->t0, d->t1, ex, top);
+			group_add(dx, dp, d, ex, top, 0, 1, s->step);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void on_step(struct diagnosis *dx, struct dproc *dp, const struct event *ev)
+{
+	dx->job_steps = 1;
+	dp->has_steps = 1;
+	dp->pend = util_grow(dp->pend, &dp->cappend, dp->npend, sizeof(*dp->pend), 8);
+	dp->pend[dp->npend++] = (struct pend_step){ ev->step, ev->t0, ev->t1 };
+	while (dp->npend > DIAG_LAG)
+		step_done(dx, dp);
+}
+
+static void wait_span_cb(void *ctx, const struct wait_span *w)
+{
+	struct diagnosis *dx = ctx;
+	struct dproc *dp = proc_of(dx, w->proc);
+	timeline_add(&dp->tl, CAT_WAIT, w->t0, w->t1, w->site);
+	wait_row_add(dx, w, dp->index);
+}
+
+static void wait_delay_cb(void *ctx, const struct wait_delay *d)
+{
+	struct diagnosis *dx = ctx;
+	struct dproc *dp = proc_of(dx, d->late);
+	if (dp->has_steps && dp->ndone && d->t1 <= dp->done[(dp->ndone - 1) % DONE_KEPT].t1) {
+		if (!explain_late(dx, dp, d))
+			dp->outside++;
+		return;
+	}
+	dp->why = util_grow(dp->why, &dp->capwhy, dp->nwhy, sizeof(*dp->why), 16);
+	dp->why[dp->nwhy++] = *d;
+}
+
+static struct lane *lane_of(struct dproc *dp, uint64_t stream)
+{
+	for (size_t i = 0; i < dp->nlanes; i++)
+		if (dp->lanes[i].stream == stream)
+			return &dp->lanes[i];
+	dp->lanes = util_grow(dp->lanes, &dp->caplanes, dp->nlanes, sizeof(*dp->lanes), 4);
+	struct lane *l = &dp->lanes[dp->nlanes++];
+	memset(l, 0, sizeof(*l));
+	l->stream = stream;
+	return l;
+}
+
+/* A gap between two kernels of a stream, the second launched only after the first ended, is
+ * the host's launching (host-bound) when it is longer than the first kernel (the device idles
+ * more than it works) and shorter than this; longer ones are phases of the host (the split
+ * shows them). */
+#define STARVED_GAP_NS 10000000
+
+static int is_copy(unsigned kind)
+{
+	return kind == TPROF_DEVOP_COPY || kind == TPROF_DEVOP_MEMSET;
+}
+
+/* A device operation, in order on its stream: its category, and what its launch shows. */
+static void on_device(struct dproc *dp, const struct event *ev)
+{
+	const struct device_info *di = ev->dev;
+	unsigned kind = di->kind;
+	unsigned cat = kind == TPROF_DEVOP_COLLECTIVE ? CAT_COLLECTIVE
+		       : is_copy(kind) ? CAT_COPY : CAT_COMPUTE;
+	timeline_add(&dp->tl, cat, ev->t0, ev->t1, ev->name);
+	if (cat != CAT_COMPUTE && !is_copy(kind))
+		return;
+	struct lane *l = lane_of(dp, di->op.stream);
+	if (cat == CAT_COMPUTE) {
+		dp->kernels++;
+		dp->kernel_ns += ev->t1 - ev->t0;
+	}
+	if (l->t1 && cat == CAT_COMPUTE && di->launch_ns) {
+		if (is_copy(l->kind) && di->launch_ns < l->t1 && ev->t0 >= l->t1) {
+			/* launched while a copy ran before it on its stream: held back until the
+			 * copy ended */
+			int64_t from = di->launch_ns > l->t0 ? di->launch_ns : l->t0;
+			timeline_add(&dp->tl, TL_COPY_HELD, from, l->t1, l->name);
+			dp->own[OWN_COPY_HELD].count++;
+		} else if (!is_copy(l->kind) && di->launch_ns >= l->t1 && ev->t0 > l->t1 &&
+			   ev->t0 - l->t1 < STARVED_GAP_NS && ev->t0 - l->t1 > l->t1 - l->t0) {
+			timeline_add(&dp->tl, TL_STARVED, l->t1, ev->t0, ev->name);
+			dp->own[OWN_STARVED].count++;
+		}
+	}
+	l->t0 = ev->t0;
+	l->t1 = ev->t1;
+	l->kind = (uint8_t)kind;
+	l->name = ev->name;
+}
+
+static unsigned state_cat(unsigned state)
+{
+	switch (state) {
+	case TPROF_SCHED_RUNNING:
+		return CAT_HOST;
+	case TPROF_SCHED_RUNNABLE:
+		return CAT_CPU_WAIT;
+	case TPROF_SCHED_SLEEPING: case TPROF_SCHED_BLOCKED: case TPROF_SCHED_STOPPED:
+		return CAT_IDLE;
+	default:
+		return CATS;
+	}
+}
+
+void diagnosis_event(struct diagnosis *dx, const struct event *ev)
+{
+	if (!ev->proc || ev->proc->sys)
+		return;
+	const struct runtime_set *rts = dx->rts;
+	for (unsigned k = 0; k < rts->n; k++) {
+		const struct runtime *rt = rts->all[k];
+		if (rt->waits && ev->kind <= EV_LAST && (rt->wait_events & RT_KIND(ev->kind))) {
+			struct wait_sink sink = { dx, wait_span_cb, wait_delay_cb };
+			rt->waits(ev, &sink);
+		}
+	}
+	switch (ev->kind) {
+	case EV_STEP: {
+		struct dproc *dp = proc_of(dx, ev->proc);
+		extent(dp, ev->t0, ev->t1);
+		on_step(dx, dp, ev);
+		break;
+	}
+	case EV_CALL: {
+		struct dproc *dp = proc_of(dx, ev->proc);
+		extent(dp, ev->t0, ev->t1);
+		timeline_add(&dp->tl, CAT_RUNTIME, ev->t0, ev->t1, ev->name);
+		break;
+	}
+	case EV_DEVICE: {
+		struct dproc *dp = proc_of(dx, ev->proc);
+		extent(dp, ev->t0, ev->t1);
+		on_device(dp, ev);
+		break;
+	}
+	case EV_STATE: {
+		unsigned c = state_cat(ev->state);
+		if (c < CATS) {
+			struct dproc *dp = proc_of(dx, ev->proc);
+			timeline_add(&dp->tl, c, ev->t0, ev->t1, 0);
+		}
+		break;
+	}
+	case EV_RANGE: case EV_MARK: case EV_ASYNC: case EV_SAMPLE:
+		extent(proc_of(dx, ev->proc), ev->t0, ev->kind == EV_MARK ? ev->t0 : ev->t1);
+		break;
+	default:
+		break;
+	}
+}
+
+struct diagnosis *diagnosis_new(const struct runtime_set *rts)
+{
+	struct diagnosis *dx = xcalloc(1, sizeof(*dx));
+	dx->rts = rts;
+	return dx;
+}
+
+static void dproc_free(struct dproc *dp)
+{
+	timeline_free(&dp->tl);
+	free(dp->pend);
+	free(dp->why);
+	free(dp->lanes);
+	free(dp->excess);
+	free(dp);
+}
+
+void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
+{
+	for (size_t i = 0; i < dx->nprocs; i++) {
+		struct dproc *dp = dx->procs[i];
+		while (dp->npend)
+			step_done(dx, dp);
+		if (!dp->has_steps && !dx->job_steps && dp->any) {
+			/* no steps anywhere: the whole run of each process */
+			diagnose_span(dx, dp, 0, 0, dp->lo, dp->hi);
+			explain(dx, dp, INT64_MAX, 0, 0, 0, 1);
+		} else {
+			dp->outside += dp->nwhy;
+			dp->nwhy = 0;
+		}
+		dx->late_spans += dp->tl.late;
+	}
+	findings_rank(dx);
+	report_write(dx, w, dir, top);
+	diagnosis_free(dx);
+}
+
+void diagnosis_free(struct diagnosis *dx)
+{
+	if (!dx)
+		return;
+	for (size_t i = 0; i < dx->nprocs; i++)
+		dproc_free(dx->procs[i]);
+	free(dx->procs);
+	free(dx->steps);
+	for (size_t i = 0; i < dx->ngroups; i++)
+		free(dx->groups[i].delays);
+	free(dx->groups);
+	free(dx->rows);
+	free(dx->findings);
+	u64map_free(&dx->proc_of);
+	u64map_free(&dx->step_of);
+	u64map_free(&dx->group_of);
+	u64map_free(&dx->row_of);
+	free(dx);
+}

@@ -1,0 +1,535 @@
+/* diagnose/report.c — the diagnosis as text or JSON (summary/write.h): the findings first,
+ * each with what the one who caused it was doing and the command that writes its time as a
+ * Perfetto trace; then where the time went over the whole job, each step's spread over the
+ * ranks (imbalance), each process's split, the wait states by kind and place, and the
+ * launches.  docs/summary-json.md describes the JSON. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../read/trace.h"
+#include "../summary/write.h"
+#include "../util/fmt.h"
+#include "state.h"
+
+static const char *who(const struct dproc *dp, char *buf, size_t len)
+{
+	if (dp->p->rank >= 0)
+		snprintf(buf, len, "rank %" PRId64, dp->p->rank);
+	else
+		snprintf(buf, len, "pid %" PRId64, dp->p->pid);
+	return buf;
+}
+
+/* "... 5 more steps (--top 0 shows all)" in text, when some were not shown. */
+static void more(struct sumw *w, size_t n, const char *what)
+{
+	sw_if(w, n > 0);
+	sw_text(w, "  ... %zu more %s (--top 0 shows all)\n", n, what);
+	sw_endif(w);
+}
+
+static void proc_cells(struct sumw *w, const struct dproc *dp)
+{
+	sw_obj(w, "process");
+	sw_i64(w, NULL, "index", dp->p->index);
+	if (dp->p->rank >= 0)
+		sw_i64(w, NULL, "rank", dp->p->rank);
+	else
+		sw_null(w, NULL, "rank", NULL);
+	sw_i64(w, NULL, "pid", dp->p->pid);
+	sw_str(w, NULL, "host", dp->p->host ? strings_get(dp->p->host) : "");
+	sw_close(w);
+}
+
+/* DIR as a shell word. */
+static void quoted(char *buf, size_t len, const char *s)
+{
+	int plain = *s != '\0';
+	for (const char *c = s; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+,:@",
+			    *c))
+			plain = 0;
+	if (plain) {
+		snprintf(buf, len, "%s", s);
+		return;
+	}
+	size_t n = 0;
+	buf[n++] = '\'';
+	for (const char *c = s; *c && n + 5 < len; c++) {
+		if (*c == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *c;
+		}
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+}
+
+/* The command that writes the time of a finding as a Perfetto trace: its step, or its time
+ * with a tenth more on each side. */
+static void look(struct sumw *w, const char *dir, size_t nth, int has_step, uint64_t step,
+		 int64_t t0, int64_t t1)
+{
+	char d[1024], cmd[1400];
+	quoted(d, sizeof(d), dir);
+	if (has_step) {
+		snprintf(cmd, sizeof(cmd), "tprof-analyze %s --steps %" PRIu64
+			 " -f perfetto -o step-%" PRIu64 ".pftrace", d, step, step);
+	} else {
+		int64_t m = (t1 - t0) / 10;
+		int64_t a = t0 - m > 0 ? (t0 - m) / 1000 : 0, b = (t1 + m + 999) / 1000;
+		snprintf(cmd, sizeof(cmd), "tprof-analyze %s --start %" PRId64 " --end %" PRId64
+			 " -f perfetto -o finding-%zu.pftrace", d, a, b, nth);
+	}
+	sw_str(w, "     look: %s\n", "look", cmd);
+}
+
+static void where(struct sumw *w, int has_step, uint64_t step, int64_t t0, int64_t t1)
+{
+	sw_obj(w, "where");
+	if (has_step)
+		sw_u64(w, NULL, "step", step);
+	else
+		sw_null(w, NULL, "step", NULL);
+	sw_i64(w, NULL, "start_ns", t0);
+	sw_i64(w, NULL, "end_ns", t1);
+	sw_close(w);
+}
+
+/* "in step 3" or "10 times in 10 steps (median 10.01 ms; longest 12.1 ms in step 4)";
+ * median < 0: none to say. */
+static void when(char *buf, size_t len, uint64_t n, uint64_t steps, int has_step, uint64_t step,
+		 int64_t max, int64_t median)
+{
+	char t[32], m[64] = "";
+	if (median >= 0 && n > 1) {
+		char v[32];
+		snprintf(m, sizeof(m), "median %s; ", fmt_dur(median, v, sizeof(v)));
+	}
+	if (has_step && steps <= 1 && n <= 1)
+		snprintf(buf, len, "in step %" PRIu64, step);
+	else if (has_step)
+		snprintf(buf, len, "%" PRIu64 " %s in %" PRIu64 " %s (%slongest %s in step %" PRIu64
+			 ")", n, n == 1 ? "time" : "times", steps, steps == 1 ? "step" : "steps", m,
+			 fmt_dur(max, t, sizeof(t)), step);
+	else
+		snprintf(buf, len, "%" PRIu64 " %s (%slongest %s)", n, n == 1 ? "time" : "times", m,
+			 fmt_dur(max, t, sizeof(t)));
+}
+
+static int by_ns_desc(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;   /* { ns, cat } */
+	if (x[0] != y[0])
+		return x[0] > y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* What the late one was doing while late: the categories, most first. */
+static void while_late(struct sumw *w, const struct group *g)
+{
+	int64_t v[CATS][2];
+	for (unsigned c = 0; c < CATS; c++) {
+		v[c][0] = g->ex[c];
+		v[c][1] = c;
+	}
+	qsort(v, CATS, sizeof(v[0]), by_ns_desc);
+	sw_text(w, "     while late:");
+	sw_arr(w, "while_late");
+	int said = 0;
+	for (unsigned i = 0; i < CATS; i++) {
+		unsigned c = (unsigned)v[i][1];
+		if (!g->ex[c])
+			continue;
+		sw_obj(w, NULL);
+		sw_text(w, "%s", said && said < 3 ? "," : "");
+		sw_if(w, said < 3);
+		sw_dur(w, " %s", "ns", g->ex[c]);
+		sw_str(w, " %s", "category", cat_key(c));
+		if (g->ex_top[c])
+			sw_str(w, " (%s)", "top", strings_get(g->ex_top[c]));
+		else
+			sw_null(w, NULL, "top", NULL);
+		if (c == CAT_HOST && g->after && !g->ex_top[c])
+			sw_str(w, " (after %s)", "after_call", strings_get(g->after));
+		else
+			sw_null(w, NULL, "after_call", NULL);
+		sw_endif(w);
+		sw_close(w);
+		said++;
+	}
+	sw_close(w);
+	sw_text(w, "%s\n", said ? "" : " nothing recorded");
+}
+
+static const char *late_words(unsigned kind)
+{
+	switch (kind) {
+	case WAIT_LATE_SENDER: return "sent a message late";
+	case WAIT_LATE_RECEIVER: return "posted a receive late";
+	case WAIT_LATE_BROADCAST: return "came late as the root of";
+	case WAIT_EARLY_REDUCE: return "came last to (its root waited)";
+	case WAIT_DEVICE_COLL: return "started last on its device:";
+	default: return "came last to";
+	}
+}
+
+/* "rank 2 came last to MPI_Allreduce (comm 0x1)" in text; kind, site, comm, the late
+ * process in JSON. */
+static void late_line(struct diagnosis *dx, struct sumw *w, const struct group *g)
+{
+	char a[64];
+	const struct dproc *dp = dx->procs[g->proc];
+	sw_str(w, NULL, "kind", wait_kind_key(g->kind));
+	sw_text(w, "%s %s", who(dp, a, sizeof(a)), late_words(g->kind));
+	if (g->site)
+		sw_str(w, " %s", "site", strings_get(g->site));
+	else
+		sw_null(w, NULL, "site", NULL);
+	char comm[32];
+	snprintf(comm, sizeof(comm), "0x%" PRIx64, g->comm);
+	if (g->comm)
+		sw_str(w, " (comm %s)", "comm", comm);
+	else
+		sw_null(w, NULL, "comm", NULL);
+	sw_bool(w, "on_device", g->on_device);
+	proc_cells(w, dp);
+}
+
+static void wait_finding(struct diagnosis *dx, struct sumw *w, const char *dir, size_t nth,
+			 const struct group *g)
+{
+	char b[32], c[32], t[200];
+	when(t, sizeof(t), g->n, g->steps, g->max_has_step, g->max_step, g->max, g->median);
+	sw_text(w, "  %zu. ", nth);
+	late_line(dx, w, g);
+	sw_text(w, ": %s, %s; %" PRIu32 " waited %s in all\n", fmt_dur(g->cost, b, sizeof(b)), t,
+		g->waiters, fmt_dur(g->waited, c, sizeof(c)));
+	sw_u64(w, NULL, "instances", g->n);
+	sw_i64(w, NULL, "median_ns", g->median);
+	sw_u64(w, NULL, "steps", g->steps);
+	sw_i64(w, NULL, "waited_ns", g->waited);
+	sw_u64(w, NULL, "waiters_max", g->waiters);
+	sw_obj(w, "longest");
+	sw_i64(w, NULL, "ns", g->max);
+	sw_u64(w, NULL, "seq", g->max_seq);
+	where(w, g->max_has_step, g->max_step, g->max_t0, g->max_t1);
+	sw_close(w);
+	while_late(w, g);
+	/* came late because it computes more than the others, step after step */
+	const struct dproc *dp = dx->procs[g->proc];
+	int excess = g->steps > 1 && dp->most_compute * 4 >= dp->steps * 3 &&
+		     dp->excess_median * 2 >= g->median;
+	sw_obj(w, "compute_excess");
+	sw_bool(w, "applies", excess);
+	sw_if(w, excess);
+	sw_u64(w, "     its device computed the longest in %" PRIu64, "steps", dp->most_compute);
+	sw_u64(w, " of %" PRIu64 " steps", "of_steps", dp->steps);
+	sw_dur(w, ", %s more than the others' mean (median)\n", "median_ns", dp->excess_median);
+	sw_endif(w);
+	sw_close(w);
+	look(w, dir, nth, g->max_has_step, g->max_step, g->max_t0, g->max_t1);
+}
+
+static const char *const own_key[OWN_KINDS] = { "host_bound", "copy_held", "cpu_wait" };
+
+static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, size_t nth,
+			unsigned i)
+{
+	const struct dproc *dp = dx->procs[i / OWN_KINDS];
+	unsigned k = i % OWN_KINDS;
+	const struct own *o = &dp->own[k];
+	char a[64], b[32], c[32], t[200];
+	when(t, sizeof(t), o->steps, o->steps, o->max_has_step, o->max_step, o->max, -1);
+	sw_str(w, NULL, "kind", own_key[k]);
+	who(dp, a, sizeof(a));
+	fmt_dur(o->total, b, sizeof(b));
+	switch (k) {
+	case OWN_STARVED:
+		sw_text(w, "  %zu. %s is host-bound: its device streams sat idle %s between kernels "
+			"until the host launched the next (%s gaps under 10 ms), %s\n", nth, a, b,
+			fmt_count(o->count, c, sizeof(c)), t);
+		sw_text(w, "     its kernels: %s, %s on average\n", fmt_count(dp->kernels, c,
+			sizeof(c)), fmt_dur(dp->kernels ? dp->kernel_ns / (int64_t)dp->kernels : 0,
+			t, sizeof(t)));
+		break;
+	case OWN_COPY_HELD:
+		sw_text(w, "  %zu. %s's kernels waited %s behind copies on their own stream "
+			"(%s kernels), %s\n", nth, a, b, fmt_count(o->count, c, sizeof(c)), t);
+		if (o->name)
+			sw_text(w, "     the copy: %s; another stream would let them overlap\n",
+				strings_get(o->name));
+		break;
+	default:
+		sw_text(w, "  %zu. %s waited %s for a CPU (its threads ready to run, the CPUs "
+			"busy), %s\n", nth, a, b, t);
+		break;
+	}
+	if (!o->made)
+		sw_null(w, NULL, "made_late", NULL);
+	else {
+		sw_obj(w, "made_late");
+		const struct group *g = &dx->groups[o->made - 1];
+		char e[32];
+		sw_text(w, "     and so ");
+		late_line(dx, w, g);
+		sw_text(w, " %" PRIu64 " %s: %s; %" PRIu32 " waited %s in all\n", g->n,
+			g->n == 1 ? "time" : "times", fmt_dur(g->cost, c, sizeof(c)), g->waiters,
+			fmt_dur(g->waited, e, sizeof(e)));
+		sw_i64(w, NULL, "cost_ns", g->cost);
+		sw_u64(w, NULL, "instances", g->n);
+		sw_u64(w, NULL, "waiters_max", g->waiters);
+		sw_i64(w, NULL, "waited_ns", g->waited);
+		sw_close(w);
+	}
+	proc_cells(w, dp);
+	sw_u64(w, NULL, "count", o->count);
+	sw_u64(w, NULL, "steps", o->steps);
+	if (o->name)
+		sw_str(w, NULL, "name", strings_get(o->name));
+	else
+		sw_null(w, NULL, "name", NULL);
+	sw_obj(w, "longest");
+	sw_i64(w, NULL, "ns", o->max);
+	where(w, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+	sw_close(w);
+	look(w, dir, nth, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+}
+
+static void findings(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
+{
+	size_t n = dx->nfindings, shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+	sw_text(w, "\nFindings, by the time they cost (those of 1%% of a process's time or "
+		"more)\n");
+	sw_if(w, n == 0);
+	sw_text(w, "  none: no wait, idle device or CPU wait costs that much\n");
+	sw_endif(w);
+	sw_arr(w, "findings");
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *f = &dx->findings[i];
+		sw_obj(w, NULL);
+		sw_if(w, i < shown);
+		sw_u64(w, NULL, "rank_order", i + 1);
+		sw_i64(w, NULL, "cost_ns", f->cost);
+		if (f->kind == F_WAIT)
+			wait_finding(dx, w, dir, i + 1, &dx->groups[f->i]);
+		else
+			own_finding(dx, w, dir, i + 1, f->i);
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+	more(w, n - shown, "findings");
+}
+
+/* The parts of time: in JSON each in ns; in text, with shares of total, as columns. */
+static void cats_cells(struct sumw *w, const int64_t ns[CATS], int64_t total, int shares)
+{
+	for (unsigned c = 0; c < CATS; c++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%s_ns", cat_key(c));
+		sw_i64(w, NULL, key, ns[c]);
+		if (shares)
+			sw_text(w, " %8.1f%%", total > 0 ? 100.0 * (double)ns[c] / (double)total : 0);
+	}
+}
+
+static void job_split(struct diagnosis *dx, struct sumw *w)
+{
+	int64_t ns[CATS] = { 0 }, covered = 0;
+	for (size_t i = 0; i < dx->nprocs; i++) {
+		covered += dx->procs[i]->covered;
+		for (unsigned c = 0; c < CATS; c++)
+			ns[c] += dx->procs[i]->ns[c];
+	}
+	char b[32];
+	sw_obj(w, "time");
+	sw_text(w, "\nWhere the time went (%s, every process; each instant counted once, in "
+		"this order)\n", dx->job_steps ? "their steps" : "their runs");
+	sw_i64(w, NULL, "covered_ns", covered);
+	for (unsigned c = 0; c < CATS; c++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%s_ns", cat_key(c));
+		sw_dur(w, "  %12s", key, ns[c]);
+		snprintf(b, sizeof(b), "%.1f%%", covered ? 100.0 * (double)ns[c] / (double)covered : 0);
+		sw_text(w, "  %6s  %s\n", b, cat_words(c));
+	}
+	sw_close(w);
+}
+
+static int by_step(const void *a, const void *b)
+{
+	const struct step_agg *x = a, *y = b;
+	return (x->step > y->step) - (x->step < y->step);
+}
+
+static void steps_table(struct diagnosis *dx, struct sumw *w, int top)
+{
+	if (dx->nsteps > 1)
+		qsort(dx->steps, dx->nsteps, sizeof(*dx->steps), by_step);
+	size_t shown = top > 0 && (size_t)top < dx->nsteps ? (size_t)top : dx->nsteps;
+	char a[64], b[64];
+	sw_if(w, dx->nsteps > 0);
+	sw_text(w, "\nSteps over the ranks: the longest; compute (device busy) and waiting, "
+		"the most and the mean, and whose\n%8s %6s %12s %12s %12s %-10s %12s %12s %s\n",
+		"Step", "Ranks", "Longest", "Compute max", "mean", "(whose)", "Wait max", "mean",
+		"(whose)");
+	sw_endif(w);
+	sw_arr(w, "steps");
+	for (size_t i = 0; i < dx->nsteps; i++) {
+		const struct step_agg *s = &dx->steps[i];
+		sw_obj(w, NULL);
+		sw_if(w, i < shown);
+		sw_u64(w, "%8" PRIu64, "step", s->step);
+		sw_u64(w, " %6" PRIu64, "ranks", s->ranks);
+		sw_dur(w, " %12s", "longest_ns", s->dur_max);
+		sw_dur(w, " %12s", "compute_max_ns", s->comp_max);
+		sw_dur(w, " %12s", "compute_mean_ns", s->comp_sum / (int64_t)s->ranks);
+		sw_str(w, " %-10s", NULL, who(dx->procs[s->comp_max_proc], a, sizeof(a)));
+		sw_dur(w, " %12s", "wait_max_ns", s->wait_max);
+		sw_dur(w, " %12s", "wait_mean_ns", s->wait_sum / (int64_t)s->ranks);
+		sw_str(w, " %s\n", NULL, who(dx->procs[s->wait_max_proc], b, sizeof(b)));
+		sw_i64(w, NULL, "compute_max_index", dx->procs[s->comp_max_proc]->p->index);
+		sw_i64(w, NULL, "compute_min_index", dx->procs[s->comp_min_proc]->p->index);
+		sw_i64(w, NULL, "wait_max_index", dx->procs[s->wait_max_proc]->p->index);
+		sw_i64(w, NULL, "wait_min_index", dx->procs[s->wait_min_proc]->p->index);
+		sw_i64(w, NULL, "longest_index", dx->procs[s->dur_max_proc]->p->index);
+		sw_i64(w, NULL, "start_ns", s->t0);
+		sw_i64(w, NULL, "end_ns", s->t1);
+		sw_obj(w, "time");
+		cats_cells(w, s->ns, 0, 0);
+		sw_close(w);
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+	more(w, dx->nsteps - shown, "steps");
+}
+
+static int by_index(const void *a, const void *b)
+{
+	const struct dproc *x = *(struct dproc *const *)a, *y = *(struct dproc *const *)b;
+	return (x->p->index > y->p->index) - (x->p->index < y->p->index);
+}
+
+static void procs_table(struct diagnosis *dx, struct sumw *w, struct dproc **order)
+{
+	char a[64];
+	sw_text(w, "\nEach process: the share of its %s in each part\n%-10s %6s %12s",
+		dx->job_steps ? "steps" : "run", "Process", "Steps", "Time");
+	for (unsigned c = 0; c < CATS; c++)
+		sw_text(w, " %9.9s", cat_key(c));
+	sw_text(w, "  Steps of most compute\n");
+	sw_arr(w, "processes");
+	for (size_t i = 0; i < dx->nprocs; i++) {
+		const struct dproc *dp = order[i];
+		if (!dp->covered)
+			continue;
+		sw_obj(w, NULL);
+		proc_cells(w, dp);
+		sw_str(w, "%-10s", NULL, who(dp, a, sizeof(a)));
+		sw_u64(w, " %6" PRIu64, "steps", dp->steps);
+		sw_dur(w, " %12s", "covered_ns", dp->covered);
+		cats_cells(w, dp->ns, dp->covered, 1);
+		sw_u64(w, "  %" PRIu64 "\n", "most_compute_steps", dp->most_compute);
+		sw_u64(w, NULL, "most_wait_steps", dp->most_wait);
+		sw_u64(w, NULL, "kernels", dp->kernels);
+		sw_i64(w, NULL, "kernel_ns", dp->kernel_ns);
+		sw_i64(w, NULL, "host_bound_ns", dp->own[OWN_STARVED].total);
+		sw_u64(w, NULL, "host_bound_gaps", dp->own[OWN_STARVED].count);
+		sw_i64(w, NULL, "copy_held_ns", dp->own[OWN_COPY_HELD].total);
+		sw_u64(w, NULL, "copy_held_kernels", dp->own[OWN_COPY_HELD].count);
+		sw_u64(w, NULL, "delays_outside_steps", dp->outside);
+		sw_close(w);
+	}
+	sw_close(w);
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct wait_row *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->proc != y->proc)
+		return x->proc - y->proc;
+	return (x->comm > y->comm) - (x->comm < y->comm);
+}
+
+static void waits_table(struct diagnosis *dx, struct sumw *w, int top)
+{
+	if (dx->nrows > 1)
+		qsort(dx->rows, dx->nrows, sizeof(*dx->rows), row_cmp);
+	size_t shown = top > 0 && (size_t)top < dx->nrows ? (size_t)top : dx->nrows;
+	char a[64];
+	sw_if(w, dx->nrows > 0);
+	sw_text(w, "\nWait states (the whole profile): who waited, where, how long\n"
+		"%12s %10s  %-22s %-10s %-20s %s\n", "Time", "Count", "Kind", "Waiter", "Comm",
+		"Where");
+	sw_endif(w);
+	sw_arr(w, "wait_states");
+	for (size_t i = 0; i < dx->nrows; i++) {
+		const struct wait_row *r = &dx->rows[i];
+		char comm[32];
+		snprintf(comm, sizeof(comm), "0x%" PRIx64, r->comm);
+		sw_obj(w, NULL);
+		sw_if(w, i < shown);
+		sw_dur(w, "%12s", "ns", r->ns);
+		sw_count(w, " %10s", "count", r->n);
+		sw_str(w, "  %-22s", "kind", wait_kind_key(r->kind));
+		sw_str(w, " %-10s", NULL, who(dx->procs[r->proc], a, sizeof(a)));
+		proc_cells(w, dx->procs[r->proc]);
+		if (r->comm)
+			sw_str(w, " %-20s", "comm", comm);
+		else
+			sw_null(w, " %-20s", "comm", "-");
+		if (r->site) {
+			sw_name(w, "site", strings_get(r->site));
+		} else {
+			sw_null(w, NULL, "site", NULL);
+			sw_text(w, "(a message)\n");
+		}
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+	more(w, dx->nrows - shown, "rows");
+}
+
+void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
+{
+	struct dproc **order = xmallocarray(dx->nprocs ? dx->nprocs : 1, sizeof(*order));
+	memcpy(order, dx->procs, dx->nprocs * sizeof(*order));
+	qsort(order, dx->nprocs, sizeof(*order), by_index);
+	size_t counted = 0;
+	for (size_t i = 0; i < dx->nprocs; i++)
+		counted += dx->procs[i]->covered > 0;
+	char b[32];
+	sw_obj(w, "diagnosis");
+	sw_str(w, NULL, "covers", dx->job_steps ? "steps" : "runs");
+	sw_text(w, "\nDiagnosis: ");
+	sw_if(w, dx->job_steps);
+	sw_u64(w, "%" PRIu64 " step numbers", "step_count", dx->nsteps);
+	sw_endif(w);
+	sw_if(w, !dx->job_steps);
+	sw_text(w, "no steps recorded: each process's run, first event to last");
+	sw_endif(w);
+	sw_u64(w, " on %" PRIu64 " processes\n", "process_count", counted);
+	sw_u64(w, NULL, "late_spans", dx->late_spans);
+	sw_if(w, dx->late_spans != 0);
+	sw_text(w, "  %s spans came after their step was diagnosed (device work more than %d "
+		"steps behind its host): not counted\n", fmt_count(dx->late_spans, b, sizeof(b)), 2);
+	sw_endif(w);
+	findings(dx, w, dir, top);
+	job_split(dx, w);
+	steps_table(dx, w, top);
+	procs_table(dx, w, order);
+	waits_table(dx, w, top);
+	sw_close(w);
+	free(order);
+}

@@ -1,0 +1,163 @@
+/* diagnose/state.h — what the diagnosis keeps while the events go by and then ranks: per
+ * process its timeline, the steps waiting to be diagnosed, the delays it caused waiting to be
+ * explained and what its steps added up to (diagnosis.c); per step number the spread over
+ * the ranks (imbalance); the groups of wait states by who caused them (findings.c); written
+ * by report.c. */
+#ifndef TPROF_ANALYZE_DIAGNOSE_STATE_H
+#define TPROF_ANALYZE_DIAGNOSE_STATE_H
+
+#include "../model/waits.h"
+#include "../util/u64map.h"
+#include "timeline.h"
+
+#define DONE_KEPT 4              /* the last steps diagnosed a process remembers */
+
+struct pend_step {
+	uint64_t step;
+	int64_t t0, t1;
+};
+
+/* A stream's latest device operation (the launches' facts: host-bound gaps, copies that
+ * hold kernels back). */
+struct lane {
+	uint64_t stream;
+	int64_t t0, t1;
+	uint8_t kind;                    /* enum tprof_devop_kind */
+	uint32_t name;
+};
+
+/* What one process did that cost time of its own (not a wait it caused): the kinds. */
+enum own_kind { OWN_STARVED, OWN_COPY_HELD, OWN_CPU_WAIT, OWN_KINDS };
+
+struct own {
+	int64_t total, max;
+	uint64_t steps;                  /* steps in which it cost something */
+	uint64_t max_step;
+	int max_has_step;
+	int64_t max_t0, max_t1;          /* the step (or run) of the most */
+	uint32_t name;                   /* what most of it was (a kernel, a copy) */
+	uint64_t count;                  /* instances (gaps, kernels held back) */
+	uint32_t made;                   /* the group of waits it made the others have, + 1
+					  * (0: none): it came late because of this */
+};
+
+struct dproc {
+	struct proc *p;
+	int index;                       /* in struct diagnosis's procs */
+	struct timeline tl;
+	struct pend_step *pend;          /* steps ended, not yet diagnosed, in order */
+	size_t npend, cappend;
+	struct pend_step done[DONE_KEPT];   /* the latest diagnosed, done[ndone % DONE_KEPT] next */
+	unsigned ndone;
+	struct wait_delay *why;          /* delays it caused, to be explained */
+	size_t nwhy, capwhy;
+	int has_steps;
+	int64_t lo, hi;                  /* the extent of its events */
+	int any;                         /* it has some */
+	/* what its steps (or its run) add up to */
+	uint64_t steps;
+	int64_t covered, ns[CATS];
+	uint64_t most_compute, most_wait;   /* steps it had the most of, among 2 ranks or more */
+	int64_t *excess;                 /* in those, its compute over the others' mean */
+	size_t capexcess;
+	int64_t excess_median;
+	struct own own[OWN_KINDS];
+	struct lane *lanes;
+	size_t nlanes, caplanes;
+	uint64_t kernels;
+	int64_t kernel_ns;
+	uint64_t outside;                /* delays it caused outside its steps (not counted) */
+};
+
+/* One step number over the ranks. */
+struct step_agg {
+	uint64_t step;
+	uint32_t ranks;
+	int64_t t0, t1;                  /* its earliest start and latest end */
+	int64_t dur_max, dur_sum;
+	int dur_max_proc;
+	int64_t comp_max, comp_min, comp_sum;
+	int comp_max_proc, comp_min_proc;
+	int64_t wait_max, wait_min, wait_sum;
+	int wait_max_proc, wait_min_proc;
+	int64_t ns[CATS];                /* summed over its ranks */
+};
+
+/* Wait states caused by one process at one place (kind, site, communicator). */
+struct group {
+	uint8_t kind, on_device;
+	int proc;                        /* the late one (index in procs) */
+	uint32_t site;
+	uint64_t comm;
+	uint64_t n;                      /* instances */
+	int64_t cost;                    /* the delays, in all: the time the job waited for it */
+	int64_t waited;                  /* the others' waits, in all */
+	uint32_t waiters;                /* the most that waited for one instance */
+	uint64_t steps, last_step;       /* steps with an instance (counted once each) */
+	int counted_step;
+	int64_t max, max_t0, max_t1;     /* the longest delay */
+	uint64_t max_step;
+	int max_has_step;
+	uint32_t max_seq;
+	int64_t ex[CATS];                /* what it was doing while late, in all */
+	int64_t ex_best[CATS];
+	uint32_t ex_top[CATS];           /* the name with the longest part, per category */
+	uint32_t after;                  /* the call before its longest host gap */
+	int64_t *delays;                 /* each instance's (for the median) */
+	size_t capdelays;
+	int64_t median;                  /* found by findings_rank */
+	int folded;                      /* its late process's own cost explains it (struct
+					  * own's made): a finding of that, not of its own */
+};
+
+/* What one line of findings says. */
+enum finding_kind { F_WAIT, F_OWN };
+struct finding {
+	int64_t cost;
+	uint8_t kind;                    /* enum finding_kind */
+	uint32_t i;                      /* the group, or proc * OWN_KINDS + own kind */
+};
+
+/* Whole-job waits by kind, site, communicator and waiting process (the wait-state table). */
+struct wait_row {
+	uint8_t kind;
+	int proc;
+	uint32_t site;
+	uint64_t comm;
+	uint64_t n;
+	int64_t ns;
+};
+
+struct runtime_set;
+struct diagnosis {
+	const struct runtime_set *rts;
+	struct dproc **procs;            /* by first event; index = place */
+	size_t nprocs, capprocs;
+	struct u64map proc_of;           /* struct proc pointer -> index + 1 */
+	struct step_agg *steps;
+	size_t nsteps, capsteps;
+	struct u64map step_of;           /* step number -> index */
+	struct group *groups;
+	size_t ngroups, capgroups;
+	struct u64map group_of;          /* key hash -> index */
+	struct wait_row *rows;
+	size_t nrows, caprows;
+	struct u64map row_of;
+	int job_steps;                   /* some process has steps */
+	uint64_t late_spans;             /* came after their time was diagnosed */
+	struct finding *findings;
+	size_t nfindings;
+};
+
+/* findings.c */
+void group_add(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *d,
+	       const int64_t ex[CATS], const uint32_t top[CATS], uint32_t after,
+	       int has_step, uint64_t step);
+void wait_row_add(struct diagnosis *dx, const struct wait_span *w, int proc);
+void findings_rank(struct diagnosis *dx);
+
+/* report.c */
+struct sumw;
+void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top);
+
+#endif

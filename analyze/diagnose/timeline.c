@@ -1,0 +1,181 @@
+/* diagnose/timeline.c — a process's spans by category, and the split of an interval into the
+ * categories (timeline.h): the spans that overlap it, cut to it, are swept in time order with
+ * a count of those open per category; each piece of time between two of their ends goes to
+ * the first category with one open, or to CAT_HOST. */
+#include <stdlib.h>
+
+#include "../util/grow.h"
+#include "timeline.h"
+
+static const char *const keys[CATS] = { "compute", "copy", "wait", "collective", "runtime",
+					"host", "cpu_wait", "idle" };
+static const char *const words[CATS] = { "compute", "copies", "waiting for others",
+					 "collectives (moving data)", "runtime calls",
+					 "host outside calls", "waiting for a CPU", "idle" };
+
+const char *cat_key(unsigned c)
+{
+	return c < CATS ? keys[c] : "?";
+}
+
+const char *cat_words(unsigned c)
+{
+	return c < CATS ? words[c] : "?";
+}
+
+void timeline_add(struct timeline *t, unsigned cat, int64_t t0, int64_t t1, uint32_t name)
+{
+	if (t1 <= t0 || cat >= TL_KINDS)
+		return;
+	if (t1 <= t->forgotten) {
+		t->late++;
+		return;
+	}
+	t->v = util_grow(t->v, &t->cap, t->n, sizeof(*t->v), 256);
+	t->v[t->n++] = (struct tl_span){ t0, t1, name, (uint8_t)cat };
+}
+
+struct edge {
+	int64_t t;
+	uint32_t span;
+	int32_t delta;          /* +1 its start, -1 its end */
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->delta - y->delta;
+}
+
+/* The names with the most time, per category: a few, kept while splitting. */
+#define TOPS 32
+struct tops {
+	struct { uint32_t name; uint8_t cat; int64_t ns; } v[TOPS];
+	unsigned n;
+};
+
+static void tops_add(struct tops *s, unsigned cat, uint32_t name, int64_t ns)
+{
+	if (!name)
+		return;
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->v[i].name == name && s->v[i].cat == cat) {
+			s->v[i].ns += ns;
+			return;
+		}
+	if (s->n < TOPS) {
+		s->v[s->n].name = name;
+		s->v[s->n].cat = (uint8_t)cat;
+		s->v[s->n++].ns = ns;
+	}
+}
+
+void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
+		    uint32_t top[CATS])
+{
+	for (unsigned c = 0; c < CATS; c++) {
+		ns[c] = 0;
+		if (top)
+			top[c] = 0;
+	}
+	if (b <= a)
+		return;
+	struct edge *e = NULL;
+	size_t ne = 0, cap = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tl_span *s = &t->v[i];
+		if (s->t1 <= a || s->t0 >= b || s->cat >= CATS)
+			continue;
+		e = util_grow(e, &cap, ne + 1, sizeof(*e), 64);
+		e[ne++] = (struct edge){ s->t0 > a ? s->t0 : a, (uint32_t)i, 1 };
+		e[ne++] = (struct edge){ s->t1 < b ? s->t1 : b, (uint32_t)i, -1 };
+	}
+	if (ne > 1)
+		qsort(e, ne, sizeof(*e), by_time);
+	int64_t open[CATS] = { 0 };
+	uint32_t name[CATS] = { 0 };
+	struct tops tops = { .n = 0 };
+	int64_t at = a;
+	for (size_t i = 0; i <= ne; i++) {
+		int64_t next = i < ne ? e[i].t : b;
+		if (next > at) {
+			unsigned c = 0;
+			while (c < CATS && !open[c])
+				c++;
+			if (c == CATS)
+				c = CAT_HOST;
+			ns[c] += next - at;
+			if (top && open[c])
+				tops_add(&tops, c, name[c], next - at);
+			at = next;
+		}
+		if (i == ne)
+			break;
+		const struct tl_span *s = &t->v[e[i].span];
+		open[s->cat] += e[i].delta;
+		if (e[i].delta > 0 && s->name)
+			name[s->cat] = s->name;
+	}
+	free(e);
+	if (!top)
+		return;
+	int64_t best[CATS] = { 0 };
+	for (unsigned i = 0; i < tops.n; i++)
+		if (tops.v[i].ns > best[tops.v[i].cat]) {
+			best[tops.v[i].cat] = tops.v[i].ns;
+			top[tops.v[i].cat] = tops.v[i].name;
+		}
+}
+
+int64_t timeline_sum(const struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name)
+{
+	int64_t sum = 0, best = 0;
+	if (name)
+		*name = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tl_span *s = &t->v[i];
+		if (s->cat != k || s->t1 <= a || s->t0 >= b)
+			continue;
+		int64_t part = (s->t1 < b ? s->t1 : b) - (s->t0 > a ? s->t0 : a);
+		sum += part;
+		if (name && part > best) {
+			best = part;
+			*name = s->name;
+		}
+	}
+	return sum;
+}
+
+uint32_t timeline_call_before(const struct timeline *t, int64_t at)
+{
+	int64_t best = INT64_MIN;
+	uint32_t name = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tl_span *s = &t->v[i];
+		if (s->cat == CAT_RUNTIME && s->t1 <= at && s->t1 > best && s->name) {
+			best = s->t1;
+			name = s->name;
+		}
+	}
+	return name;
+}
+
+void timeline_forget(struct timeline *t, int64_t upto)
+{
+	if (upto <= t->forgotten)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].t1 > upto)
+			t->v[k++] = t->v[i];
+	t->n = k;
+	t->forgotten = upto;
+}
+
+void timeline_free(struct timeline *t)
+{
+	free(t->v);
+	*t = (struct timeline){ 0 };
+}

@@ -1,0 +1,92 @@
+#!/bin/sh
+# --diagnose held to ground truth: apps/diag-causes, 4 MPI ranks over the stand-in HIP and NCCL
+# runtimes, with one cause of slowness injected per run and measured by the program itself (a
+# rank that sleeps before an allreduce in one step, a rank whose kernel is slower every step, a
+# late sender, a late receiver, a host-bound launch loop of tiny kernels, a copy that holds a
+# kernel back on its stream, a rank that sleeps before an NCCL allreduce, a rank that waits
+# for its CPU while another process spins on it — seen by the system profile).  The top
+# finding must name the cause: its kind, rank, step and time within 10 %.  Also: nothing
+# found in a balanced job, the parts of each process's time adding up to it, the text, the
+# diagnosis with and without the tables, a profile without steps, and --parallel refused.
+. "$(dirname "$0")/lib.sh"
+[ -x "$APPS/diag-causes" ] ||
+	skip_all "apps/diag-causes was not built (it needs mpicc, mpirun and the stand-in NCCL)"
+need_mpi apps/diag-causes
+[ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] ||
+	skip_all "no stand-in NCCL or HIP runtime (configure found no usable HIP headers)"
+LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+SLOW_US=30000 STEP_US=20000
+STANDIN_HIP_KERNEL_US="slow_kernel:$SLOW_US,step_kernel:$STEP_US,tiny_kernel:5,default:10"
+# copy-block: 64 MiB at 2 GB/s, a copy the host makes well within its modelled time
+COPY_MB=64 STANDIN_HIP_COPY_GBPS=2
+export LD_LIBRARY_PATH STANDIN_HIP_KERNEL_US STANDIN_HIP_COPY_GBPS
+plan 32
+
+# run SCENARIO [INSPECT OPTIONS]: records it (4 ranks) and writes its diagnosis as JSON
+run() {
+	_s=$1
+	shift
+	set -- "$@" -o "$T/p-$_s" -- "$MPIRUN" $MPIRUN_FLAGS -np 4 "$APPS/diag-causes" "$_s"
+	[ "$_s" = copy-block ] && set -- "$@" "$COPY_MB"
+	"$INSPECT" "$@" >"$T/out-$_s" 2>"$T/err-$_s" &&
+		"$ANALYZE" "$T/p-$_s" --diagnose --summary-format json >"$T/d-$_s.json" \
+			2>"$T/aerr-$_s"
+	_rc=$?
+	ok $_rc "$_s: recorded and diagnosed"
+	[ $_rc -eq 0 ] || diag "$(tail -n 3 "$T/err-$_s" "$T/aerr-$_s")"
+}
+
+for s in late-coll slow-kernel late-sender late-receiver host-bound copy-block nccl-late; do
+	run "$s"
+	pycheck "$s: the top finding names the cause (kind, rank, step, time within 10%)" top \
+		"$s" "$T/out-$s" "$T/d-$s.json" $SLOW_US $STEP_US $COPY_MB $STANDIN_HIP_COPY_GBPS
+	pycheck "$s: each process's parts add up to its time, each step's too" adds-up \
+		"$T/d-$s.json"
+done
+
+# Waiting for a CPU needs the thread states of the kernel's scheduler (BPF): /proc shows a
+# thread ready to run as running.
+if [ "$(id -u)" = 0 ] && [ "${BPF_STATUS:-}" = yes ]; then
+	run cpu-contention --sample sched
+	pycheck "cpu-contention: the top finding names the cause" top cpu-contention \
+		"$T/out-cpu-contention" "$T/d-cpu-contention.json"
+else
+	skips 2 "the thread states that show a thread waiting for a CPU need BPF, as root"
+fi
+
+run balanced
+pycheck "balanced: no finding of more than 5 ms at once" quiet "$T/d-balanced.json" 5
+pycheck "each finding's command opens its step of this profile" look "$T/d-late-coll.json" \
+	"$T/p-late-coll"
+
+"$ANALYZE" "$T/p-late-coll" --diagnose >"$T/text" 2>"$T/err" &&
+	grep -q "^Findings, by the time they cost" "$T/text" &&
+	grep -Eq "^  1\. rank 2 came last to MPI_Allreduce .*(longest [0-9.]+ ms in step 3|: [0-9.]+ ms, in step 3)" "$T/text" &&
+	grep -q "^     look: tprof-analyze $T/p-late-coll --steps 3 -f perfetto" "$T/text" &&
+	! grep -q "^Ranges\|^MPI$" "$T/text"
+ok $? "text: the findings first, rank 2 late in step 3, the command; no tables without -s"
+[ $? -eq 0 ] || diag "$(head -30 "$T/text")"
+
+"$ANALYZE" "$T/p-late-coll" --diagnose -s >"$T/both" 2>"$T/err" &&
+	grep -q "^Findings" "$T/both" && grep -q "^MPI" "$T/both" &&
+	[ "$(grep -n '^Findings' "$T/both" | cut -d: -f1)" -lt "$(grep -n '^MPI' "$T/both" | head -1 | cut -d: -f1)" ]
+ok $? "--diagnose -s: the diagnosis, then the tables"
+
+"$ANALYZE" "$T/p-late-coll" --diagnose -s --summary-format json >"$T/both.json" 2>"$T/err" &&
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "diagnosis" in d and "mpi" in d' \
+		"$T/both.json"
+ok $? "--diagnose -s --summary-format json: one document with the diagnosis and the tables"
+
+# A profile without steps: each process's run.
+"$INSPECT" -o "$T/p-nosteps" -- "$MPIRUN" $MPIRUN_FLAGS -np 4 "$APPS/mpi-pattern" \
+	>"$T/out-nosteps" 2>&1 &&
+	"$ANALYZE" "$T/p-nosteps" --diagnose --summary-format json >"$T/d-nosteps.json" 2>"$T/err" &&
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnosis"]; assert d["covers"] == "runs" and len(d["processes"]) == 4 and d["wait_states"]' \
+		"$T/d-nosteps.json"
+ok $? "without steps: each process's run, and the wait states of apps/mpi-pattern"
+pycheck "without steps: the parts add up" adds-up "$T/d-nosteps.json"
+
+"$ANALYZE" "$T/p-late-coll" --diagnose --parallel >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "diagnose is not computed in parallel yet" "$T/err"
+ok $? "--diagnose --parallel: refused, saying why"
+finish

@@ -1,0 +1,121 @@
+"""diagnose.py — the checks of func/t-diagnose.sh: tprof-analyze --diagnose (JSON) against the
+truth apps/diag-causes printed (the cause it injected, measured by the program itself)."""
+import json
+import os
+
+from checklib import fail, main
+
+
+def _load(path):
+    d = json.load(open(path))
+    if "diagnosis" not in d:
+        fail("%s: no diagnosis" % path)
+    return d["diagnosis"]
+
+
+def _truth(path):
+    for line in open(path):
+        if line.startswith('{"scenario"'):
+            return json.loads(line)
+    fail("%s: no truth line" % path)
+
+
+def _near(what, got, want, share=0.10):
+    if abs(got - want) > share * want:
+        fail("%s: %.3f ms, the truth %.3f ms (more than %d%% apart)" %
+             (what, got / 1e6, want / 1e6, share * 100))
+
+
+def _top(dx, kind, rank):
+    if not dx["findings"]:
+        fail("no finding")
+    f = dx["findings"][0]
+    if f["kind"] != kind or f["process"]["rank"] != rank:
+        fail("the top finding is %s of rank %s, not %s of rank %s: %s" %
+             (f["kind"], f["process"]["rank"], kind, rank, json.dumps(f)[:600]))
+    return f
+
+
+def top(scenario, truth_out, diag_json, *extra):
+    """The top finding names the injected cause: its kind, rank, step and time (within 10 %).
+    extra: the slow and the step kernel's microseconds, the copy's MiB and GB/s."""
+    t, dx = _truth(truth_out), _load(diag_json)
+    if t["scenario"] != scenario:
+        fail("the truth is of %s" % t["scenario"])
+    kind = {"late-coll": "wait_nxn", "slow-kernel": "wait_nxn", "late-sender": "late_sender",
+            "late-receiver": "late_receiver", "nccl-late": "late_device_collective",
+            "host-bound": "host_bound", "copy-block": "copy_held",
+            "cpu-contention": "cpu_wait"}[scenario]
+    f = _top(dx, kind, t["rank"])
+    longest = f["longest"]
+    if t["step"] >= 0:
+        if longest["where"]["step"] != t["step"]:
+            fail("the longest is in step %s, not %s" % (longest["where"]["step"], t["step"]))
+        _near("the longest", longest["ns"], t["injected_ns"])
+    if scenario == "slow-kernel":
+        # every step the slow kernel outlasts the others' by the difference of their lengths
+        slow_us, step_us = int(extra[0]), int(extra[1])
+        if not f["compute_excess"]["applies"]:
+            fail("its compute excess is not said: %s" % json.dumps(f)[:600])
+        _near("its compute over the others'", f["compute_excess"]["median_ns"],
+              (slow_us - step_us) * 1000)
+        if f["instances"] < t["steps"] - 1:
+            fail("late in %d steps of %d" % (f["instances"], t["steps"]))
+        cause = f["while_late"][0]
+        if cause["category"] != "compute" or cause.get("top") != "slow_kernel":
+            fail("while late: %s" % json.dumps(f["while_late"]))
+    if scenario == "host-bound":
+        # the stream idles while the host spins between two launches: the loops' time
+        # (the program's) less the kernels' (the device's)
+        kernels = [p["kernel_ns"] for p in dx["processes"] if p["process"]["rank"] == 0][0]
+        _near("the idle gaps between launches", f["cost_ns"], sum(t["loop_ns"]) - kernels)
+    if scenario == "copy-block":
+        mb, gbps = int(extra[2]), float(extra[3])   # GB/s: bytes a ns
+        _near("the longest a kernel was held back", longest["ns"], mb * 2**20 / gbps)
+        if f["made_late"] is None or f["made_late"]["kind"] != "wait_nxn":
+            fail("the late arrival it caused is not with it: %s" % json.dumps(f)[:600])
+    if scenario == "late-coll" or scenario == "nccl-late":
+        cause = f["while_late"][0]
+        if cause["category"] != "host":
+            fail("while late: %s (it slept)" % json.dumps(f["while_late"]))
+
+
+def quiet(diag_json, limit_ms):
+    """Nothing injected: no finding longer than limit_ms at once."""
+    dx = _load(diag_json)
+    for f in dx["findings"]:
+        if f["longest"]["ns"] > float(limit_ms) * 1e6:
+            fail("a finding in a balanced job: %s" % json.dumps(f)[:600])
+
+
+def adds_up(diag_json):
+    """Each process's parts add up to the time it covers; each step's ranks likewise."""
+    dx = _load(diag_json)
+    cats = ["compute", "copy", "wait", "collective", "runtime", "host", "cpu_wait", "idle"]
+    if not dx["processes"]:
+        fail("no process")
+    for p in dx["processes"]:
+        parts = sum(p[c + "_ns"] for c in cats)
+        if parts != p["covered_ns"]:
+            fail("process %s: parts %d, covered %d" % (p["process"], parts, p["covered_ns"]))
+    total = sum(sum(s["time"][c + "_ns"] for c in cats) for s in dx["steps"])
+    covered = sum(p["covered_ns"] for p in dx["processes"])
+    if dx["covers"] == "steps" and total != covered:
+        fail("the steps' parts %d, the processes' time %d" % (total, covered))
+    t = dx["time"]
+    if sum(t[c + "_ns"] for c in cats) != t["covered_ns"]:
+        fail("the job's parts do not add up")
+
+
+def look(diag_json, profile):
+    """Each finding's command names the profile and its step or time."""
+    dx = _load(diag_json)
+    for f in dx["findings"]:
+        cmd, where = f["look"], f["longest"]["where"]
+        if not cmd.startswith("tprof-analyze %s " % profile):
+            fail("look: %s" % cmd)
+        if where["step"] is not None and ("--steps %d " % where["step"]) not in cmd:
+            fail("look: %s, the step %s" % (cmd, where["step"]))
+
+
+main(globals())

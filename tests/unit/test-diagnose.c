@@ -1,0 +1,193 @@
+/* test-diagnose.c — the diagnosis's arithmetic: a timeline's split of an interval against a
+ * brute-force count of each nanosecond (random spans of every category, the parts adding up
+ * to the interval), the sums of the launch spans, what forgetting keeps and counts as late;
+ * and MPI's wait states of a collective of each kind and of a message (who waited, from when
+ * to when, who was late and by how much). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../analyze/diagnose/timeline.h"
+#include "../../analyze/model/waits.h"
+#include "../../analyze/read/trace.h"
+#include "../../analyze/runtimes/mpi/mpi.h"
+#include "tap.h"
+
+/* The category of nanosecond t, counted the slow way: the first open, else host. */
+static unsigned brute(const struct tl_span *v, size_t n, int64_t t)
+{
+	unsigned best = CAT_HOST;
+	int any = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].cat < CATS && v[i].t0 <= t && t < v[i].t1 && (!any || v[i].cat < best)) {
+			best = v[i].cat;
+			any = 1;
+		}
+	return best;
+}
+
+static void split_random(void)
+{
+	unsigned bad = 0, sums = 0;
+	srand(7);
+	for (int trial = 0; trial < 300; trial++) {
+		struct timeline t = { 0 };
+		size_t n = (size_t)(rand() % 12);
+		for (size_t i = 0; i < n; i++) {
+			int64_t a = rand() % 200, len = 1 + rand() % 80;
+			timeline_add(&t, (unsigned)(rand() % TL_KINDS), a, a + len,
+				     (uint32_t)(1 + rand() % 3));
+		}
+		int64_t a = rand() % 150, b = a + rand() % 120;
+		int64_t ns[CATS], want[CATS] = { 0 }, total = 0;
+		timeline_split(&t, a, b, ns, NULL);
+		for (int64_t x = a; x < b; x++)
+			want[brute(t.v, t.n, x)]++;
+		for (unsigned c = 0; c < CATS; c++) {
+			bad += ns[c] != want[c];
+			total += ns[c];
+		}
+		sums += total != b - a;
+		timeline_free(&t);
+	}
+	ok(!bad, "the split of 300 random intervals matches a count of each ns (%u wrong)", bad);
+	ok(!sums, "its parts add up to the interval every time (%u not)", sums);
+}
+
+static void split_names(void)
+{
+	struct timeline t = { 0 };
+	timeline_add(&t, CAT_COMPUTE, 10, 30, 7);
+	timeline_add(&t, CAT_COMPUTE, 40, 45, 8);
+	timeline_add(&t, CAT_RUNTIME, 0, 100, 9);
+	timeline_add(&t, CAT_WAIT, 20, 60, 5);
+	int64_t ns[CATS];
+	uint32_t top[CATS];
+	timeline_split(&t, 0, 100, ns, top);
+	ok(ns[CAT_COMPUTE] == 25 && ns[CAT_WAIT] == 25 && ns[CAT_RUNTIME] == 50 && ns[CAT_HOST] == 0,
+	   "compute before waiting before runtime: 25, 25, 50");
+	ok(top[CAT_COMPUTE] == 7 && top[CAT_RUNTIME] == 9 && top[CAT_WAIT] == 5 && !top[CAT_COPY],
+	   "the name with the most time of each category");
+	timeline_split(&t, 100, 150, ns, NULL);
+	ok(ns[CAT_HOST] == 50, "nothing open: host outside calls");
+	ok(timeline_call_before(&t, 100) == 9 && timeline_call_before(&t, 99) == 0,
+	   "the call that ended last by a time");
+	timeline_free(&t);
+}
+
+static void launches_and_forget(void)
+{
+	struct timeline t = { 0 };
+	uint32_t name;
+	timeline_add(&t, TL_STARVED, 0, 10, 1);
+	timeline_add(&t, TL_STARVED, 20, 50, 2);
+	timeline_add(&t, TL_COPY_HELD, 5, 8, 3);
+	timeline_add(&t, CAT_COMPUTE, 0, 100, 4);
+	ok(timeline_sum(&t, TL_STARVED, 5, 40, &name) == 25 && name == 2,
+	   "the starved gaps in 5..40: 25 ns, the longest part the second's");
+	int64_t ns[CATS];
+	timeline_split(&t, 0, 100, ns, NULL);
+	ok(ns[CAT_COMPUTE] == 100, "launch spans are not categories: the split ignores them");
+	timeline_forget(&t, 10);
+	is_u64(t.n, 2, "forgetting up to 10 keeps the spans that end later");
+	timeline_add(&t, CAT_COPY, 2, 9, 0);
+	timeline_add(&t, CAT_COPY, 2, 19, 0);
+	ok(t.late == 1 && t.n == 3, "a span that ends in the time forgotten is late, counted");
+	timeline_free(&t);
+}
+
+/* ---- MPI's wait states ---- */
+
+struct seen {
+	struct wait_span span[8];
+	struct wait_delay delay[4];
+	unsigned nspan, ndelay;
+};
+
+static void on_span(void *ctx, const struct wait_span *w)
+{
+	struct seen *s = ctx;
+	if (s->nspan < 8)
+		s->span[s->nspan++] = *w;
+}
+
+static void on_delay(void *ctx, const struct wait_delay *d)
+{
+	struct seen *s = ctx;
+	if (s->ndelay < 4)
+		s->delay[s->ndelay++] = *d;
+}
+
+static struct proc procs[4];
+
+static void coll(const char *name, int32_t root, struct seen *s)
+{
+	static const int64_t entry[4] = { 100, 130, 400, 120 };
+	struct coll_member m[4];
+	memset(m, 0, sizeof(m));
+	for (int i = 0; i < 4; i++) {
+		m[i].proc = &procs[i];
+		m[i].world = i;
+		m[i].name = strings_add(name, strlen(name));
+		m[i].t0 = entry[i];
+		m[i].t1 = 500;
+	}
+	struct coll_info ci = { .comm_id = 1, .seq = 3, .name = m[0].name, .members = 4,
+				.seen = 4, .root_world = root, .m = m, .nm = 4 };
+	struct event ev = { .kind = EV_COLLECTIVE, .coll = &ci };
+	struct wait_sink sink = { s, on_span, on_delay };
+	memset(s, 0, sizeof(*s));
+	mpi_waits(&ev, &sink);
+}
+
+static void mpi_kinds(void)
+{
+	struct seen s;
+	coll("MPI_Allreduce", -1, &s);
+	ok(s.nspan == 3 && s.ndelay == 1 && s.delay[0].kind == WAIT_NXN &&
+	   s.delay[0].late == &procs[2] && s.delay[0].t0 == 130 && s.delay[0].t1 == 400 &&
+	   s.delay[0].waiters == 3 && s.delay[0].waited == 300 + 270 + 280,
+	   "allreduce: three wait for rank 2, late by 270 ns after the last of them came");
+	coll("MPI_Barrier", -1, &s);
+	ok(s.ndelay == 1 && s.delay[0].kind == WAIT_BARRIER, "a barrier: wait at barrier");
+	coll("MPI_Bcast", 3, &s);
+	ok(s.nspan == 1 && s.ndelay == 1 && s.delay[0].kind == WAIT_LATE_BROADCAST &&
+	   s.delay[0].late == &procs[3] && s.delay[0].t0 == 100 && s.delay[0].t1 == 120,
+	   "bcast from rank 3: only those before the root wait for it");
+	coll("MPI_Reduce", 0, &s);
+	ok(s.nspan == 1 && s.span[0].proc == &procs[0] && s.span[0].t1 == 400 &&
+	   s.ndelay == 1 && s.delay[0].kind == WAIT_EARLY_REDUCE && s.delay[0].late == &procs[2],
+	   "reduce to rank 0: the root waits for the last member");
+
+	struct message_info mi = { .sproc = &procs[0], .rproc = &procs[1], .comm_id = 1,
+				   .src = 0, .dst = 1, .send_t0 = 300, .send_t1 = 310,
+				   .post_t0 = 100, .recv_t0 = 100, .recv_t1 = 320, .blocking = 1 };
+	struct event ev = { .kind = EV_MESSAGE, .msg = &mi };
+	struct wait_sink sink = { &s, on_span, on_delay };
+	memset(&s, 0, sizeof(s));
+	mpi_waits(&ev, &sink);
+	ok(s.nspan == 1 && s.span[0].kind == WAIT_LATE_SENDER && s.span[0].proc == &procs[1] &&
+	   s.span[0].t0 == 100 && s.span[0].t1 == 300 && s.ndelay == 1 &&
+	   s.delay[0].late == &procs[0], "a receive posted at 100, the send at 300: late sender");
+	mi = (struct message_info){ .sproc = &procs[0], .rproc = &procs[1], .comm_id = 1,
+				    .send_t0 = 100, .send_t1 = 260, .post_t0 = 250,
+				    .recv_t0 = 250, .recv_t1 = 270, .blocking = 1 };
+	memset(&s, 0, sizeof(s));
+	mpi_waits(&ev, &sink);
+	ok(s.nspan == 1 && s.span[0].kind == WAIT_LATE_RECEIVER && s.span[0].proc == &procs[0] &&
+	   s.span[0].t1 == 250 && s.delay[0].late == &procs[1],
+	   "a send that returned after its receive was posted at 250: late receiver");
+	mi.send_t1 = 120;
+	memset(&s, 0, sizeof(s));
+	mpi_waits(&ev, &sink);
+	ok(s.nspan == 0 && s.ndelay == 0, "a send that returned before (eager): no wait");
+}
+
+int main(void)
+{
+	split_random();
+	split_names();
+	launches_and_forget();
+	mpi_kinds();
+	strings_free();
+	return tap_done();
+}
