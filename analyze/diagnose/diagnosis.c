@@ -2,9 +2,11 @@
  * runtimes' wait states (model/waits.h) into wait spans and delays, and each step diagnosed
  * once the events of its time have come: a process's step is split into the categories when
  * DIAG_LAG later steps of it have ended (device spans and the collectives that say who waited
- * come after the host calls of their time), the delays it caused in that time are explained
- * by its own split of their time, and its spans are forgotten.  A process without steps is
- * diagnosed as a whole at the end, when no process of the job has steps. */
+ * come after the host calls of their time) and the delays it caused in that time are
+ * explained by its own split of their time; once every process with steps has diagnosed a
+ * step number, its critical path is found (critical.c) and the spans before it forgotten.  A
+ * process without steps is diagnosed as a whole at the end, when no process of the job has
+ * steps. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +31,8 @@ static struct dproc *proc_of(struct diagnosis *dx, struct proc *p)
 	dx->procs = util_grow(dx->procs, &dx->capprocs, dx->nprocs, sizeof(*dx->procs), 16);
 	dx->procs[dx->nprocs++] = dp;
 	u64map_put(&dx->proc_of, (uint64_t)(uintptr_t)p, (uint32_t)dx->nprocs);
+	if (p->rank >= 0 && !u64map_get(&dx->by_rank, (uint64_t)p->rank))
+		u64map_put(&dx->by_rank, (uint64_t)p->rank, (uint32_t)dx->nprocs);
 	return dp;
 }
 
@@ -84,7 +88,12 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 	for (unsigned c = 0; c < CATS; c++)
 		dp->ns[c] += ns[c];
 	uint32_t name;
-	int64_t v = timeline_sum(&dp->tl, TL_STARVED, t0, t1, &name);
+	/* a stream starved of launches while its host was busy (in launch calls or outside
+	 * calls), not while it waited for others or for other device work */
+	int64_t in[CATS];
+	timeline_split_within(&dp->tl, TL_STARVED, t0, t1, in);
+	int64_t v = in[CAT_RUNTIME] + in[CAT_HOST] + in[CAT_CPU_WAIT] + in[CAT_IDLE];
+	timeline_sum(&dp->tl, TL_STARVED, t0, t1, &name);
 	own_add(&dp->own[OWN_STARVED], v, name, has_step, step, t0, t1);
 	v = timeline_sum(&dp->tl, TL_COPY_HELD, t0, t1, &name);
 	own_add(&dp->own[OWN_COPY_HELD], v, name, has_step, step, t0, t1);
@@ -145,13 +154,44 @@ static void explain(struct diagnosis *dx, struct dproc *dp, int64_t upto, int ha
 		int64_t ex[CATS];
 		uint32_t top[CATS];
 		timeline_split(&dp->tl, d->t0, d->t1, ex, top);
-		uint32_t after = ex[CAT_HOST] ? timeline_call_before(&dp->tl, d->t1) : 0;
+		uint32_t after = ex[CAT_HOST] ? timeline_gap_after(&dp->tl, d->t0, d->t1) : 0;
 		group_add(dx, dp, d, ex, top, after, has_step, step);
 	}
 	dp->nwhy = k;
 }
 
-/* The oldest step waiting, diagnosed; what it leaves behind forgotten. */
+/* The critical path of the oldest step number waiting, then what its processes hold of the
+ * time before it forgotten (a delay in the step after it may begin in it: kept). */
+static void cp_next(struct diagnosis *dx)
+{
+	uint64_t step = dx->cpq[0];
+	memmove(dx->cpq, dx->cpq + 1, (dx->ncpq - 1) * sizeof(*dx->cpq));
+	dx->ncpq--;
+	critical_path(dx, step_agg_of(dx, step));
+	for (size_t i = 0; i < dx->nprocs; i++) {
+		struct dproc *dp = dx->procs[i];
+		const struct pend_step *ps = done_step(dp, step);
+		if (!ps)
+			continue;
+		timeline_forget(&dp->tl, ps->t0);
+		size_t k = 0;
+		for (size_t j = 0; j < dp->nwaits; j++)
+			if (dp->waits[j].t1 > ps->t0)
+				dp->waits[k++] = dp->waits[j];
+		dp->nwaits = k;
+	}
+}
+
+/* Critical paths of the step numbers every process with steps has diagnosed (or, when more
+ * than CP_QUEUE wait, of the oldest with those that have). */
+static void cp_ready(struct diagnosis *dx)
+{
+	while (dx->ncpq && (step_agg_of(dx, dx->cpq[0])->done >= dx->step_procs ||
+			    (dx->ncpq > CP_QUEUE && !dx->ending)))
+		cp_next(dx);
+}
+
+/* The oldest step waiting, diagnosed. */
 static void step_done(struct diagnosis *dx, struct dproc *dp)
 {
 	struct pend_step s = dp->pend[0];
@@ -160,11 +200,13 @@ static void step_done(struct diagnosis *dx, struct dproc *dp)
 	diagnose_span(dx, dp, 1, s.step, s.t0, s.t1);
 	/* delays before this step (between steps) are outside; those in it are its own */
 	explain(dx, dp, s.t1, 1, s.step, s.t0, 0);
-	/* keep the time of the step before: a delay of the next may begin in it */
-	const struct pend_step *before = dp->ndone ? &dp->done[(dp->ndone - 1) % DONE_KEPT] : NULL;
-	if (before)
-		timeline_forget(&dp->tl, before->t1);
 	dp->done[dp->ndone++ % DONE_KEPT] = s;
+	struct step_agg *a = step_agg_of(dx, s.step);
+	if (!a->done++) {
+		dx->cpq = util_grow(dx->cpq, &dx->capcpq, dx->ncpq, sizeof(*dx->cpq), 8);
+		dx->cpq[dx->ncpq++] = s.step;
+	}
+	cp_ready(dx);
 }
 
 /* A delay whose time was diagnosed already: explained by what is left, in its step. */
@@ -186,6 +228,7 @@ static int explain_late(struct diagnosis *dx, struct dproc *dp, const struct wai
 static void on_step(struct diagnosis *dx, struct dproc *dp, const struct event *ev)
 {
 	dx->job_steps = 1;
+	dx->step_procs += !dp->has_steps;
 	dp->has_steps = 1;
 	dp->pend = util_grow(dp->pend, &dp->cappend, dp->npend, sizeof(*dp->pend), 8);
 	dp->pend[dp->npend++] = (struct pend_step){ ev->step, ev->t0, ev->t1 };
@@ -199,6 +242,11 @@ static void wait_span_cb(void *ctx, const struct wait_span *w)
 	struct dproc *dp = proc_of(dx, w->proc);
 	timeline_add(&dp->tl, CAT_WAIT, w->t0, w->t1, w->site);
 	wait_row_add(dx, w, dp->index);
+	if (w->t1 > dp->tl.forgotten) {
+		dp->waits = util_grow(dp->waits, &dp->capwaits, dp->nwaits, sizeof(*dp->waits), 16);
+		dp->waits[dp->nwaits++] = (struct wait_rec){ w->t0, w->t1, w->cause_rank, w->site,
+							      w->seq, w->comm };
+	}
 }
 
 static void wait_delay_cb(void *ctx, const struct wait_delay *d)
@@ -230,7 +278,7 @@ static struct lane *lane_of(struct dproc *dp, uint64_t stream)
  * the host's launching (host-bound) when it is longer than the first kernel (the device idles
  * more than it works) and shorter than this; longer ones are phases of the host (the split
  * shows them). */
-#define STARVED_GAP_NS 10000000
+#define STARVED_GAP_NS 50000000
 
 static int is_copy(unsigned kind)
 {
@@ -345,16 +393,23 @@ static void dproc_free(struct dproc *dp)
 	free(dp->pend);
 	free(dp->why);
 	free(dp->lanes);
+	free(dp->waits);
 	free(dp->excess);
 	free(dp);
 }
 
 void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
 {
+	dx->ending = 1;       /* every process's last steps, then every critical path */
 	for (size_t i = 0; i < dx->nprocs; i++) {
 		struct dproc *dp = dx->procs[i];
 		while (dp->npend)
 			step_done(dx, dp);
+	}
+	while (dx->ncpq)
+		cp_next(dx);
+	for (size_t i = 0; i < dx->nprocs; i++) {
+		struct dproc *dp = dx->procs[i];
 		if (!dp->has_steps && !dx->job_steps && dp->any) {
 			/* no steps anywhere: the whole run of each process */
 			diagnose_span(dx, dp, 0, 0, dp->lo, dp->hi);
@@ -377,7 +432,11 @@ void diagnosis_free(struct diagnosis *dx)
 	for (size_t i = 0; i < dx->nprocs; i++)
 		dproc_free(dx->procs[i]);
 	free(dx->procs);
+	for (size_t i = 0; i < dx->nsteps; i++)
+		free(dx->steps[i].path);
 	free(dx->steps);
+	free(dx->cpq);
+	u64map_free(&dx->by_rank);
 	for (size_t i = 0; i < dx->ngroups; i++)
 		free(dx->groups[i].delays);
 	free(dx->groups);

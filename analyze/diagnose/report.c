@@ -251,7 +251,7 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 	switch (k) {
 	case OWN_STARVED:
 		sw_text(w, "  %zu. %s is host-bound: its device streams sat idle %s between kernels "
-			"until the host launched the next (%s gaps under 10 ms), %s\n", nth, a, b,
+			"until the host launched the next (%s gaps under 50 ms), %s\n", nth, a, b,
 			fmt_count(o->count, c, sizeof(c)), t);
 		sw_text(w, "     its kernels: %s, %s on average\n", fmt_count(dp->kernels, c,
 			sizeof(c)), fmt_dur(dp->kernels ? dp->kernel_ns / (int64_t)dp->kernels : 0,
@@ -338,6 +338,203 @@ static void cats_cells(struct sumw *w, const int64_t ns[CATS], int64_t total, in
 	}
 }
 
+/* ---- critical paths ---- */
+
+/* "50.02 ms host outside calls (after hipStreamSynchronize)" */
+static void link_words(const struct cp_link *l, char *buf, size_t len)
+{
+	char d[32];
+	fmt_dur(l->cat_ns, d, sizeof(d));
+	if (l->name)
+		snprintf(buf, len, "%s %s (%s)", d, cat_words(l->cat), strings_get(l->name));
+	else if (l->after)
+		snprintf(buf, len, "%s %s (after %s)", d, cat_words(l->cat), strings_get(l->after));
+	else
+		snprintf(buf, len, "%s %s", d, cat_words(l->cat));
+}
+
+/* The link that says most of why the step took long: the longest that made others wait,
+ * else the longest. */
+static const struct cp_link *key_link(const struct step_agg *s)
+{
+	const struct cp_link *best = NULL;
+	for (int pass = 0; pass < 2 && !best; pass++)
+		for (uint32_t i = 0; i < s->npath; i++) {
+			const struct cp_link *l = &s->path[i];
+			if ((pass || l->has_via) && (!best || l->t1 - l->t0 > best->t1 - best->t0))
+				best = l;
+		}
+	return best;
+}
+
+/* "step 3: 70.7 ms (median 20.5 ms); 70.2 ms on rank 2: 50.0 ms host outside calls (after
+ * hipStreamSynchronize) -> late into MPI_Allreduce #5 (3 waited 150.3 ms in all)" */
+static void cause_line(struct diagnosis *dx, const struct step_agg *s, int64_t median,
+		       char *buf, size_t len)
+{
+	char a[32], b[32], c[32], who_[64], what[400], via[400] = "";
+	const struct cp_link *l = key_link(s);
+	if (!l) {
+		snprintf(buf, len, "step %" PRIu64 ": %s (median %s)", s->step,
+			 fmt_dur(s->dur_max, a, sizeof(a)), fmt_dur(median, b, sizeof(b)));
+		return;
+	}
+	link_words(l, what, sizeof(what));
+	if (l->has_via && l->via_site)
+		snprintf(via, sizeof(via), " -> late into %s #%" PRIu32 " (%" PRIu32
+			 " waited %s in all)", strings_get(l->via_site), l->via_seq, l->via_waiters,
+			 fmt_dur(l->via_waited, c, sizeof(c)));
+	else if (l->has_via)
+		snprintf(via, sizeof(via), " -> a late message (%" PRIu32 " waited %s in all)",
+			 l->via_waiters, fmt_dur(l->via_waited, c, sizeof(c)));
+	int n = snprintf(buf, len, "step %" PRIu64 ": %s (median %s); %s on %s: %s%s", s->step,
+			 fmt_dur(s->dur_max, a, sizeof(a)), fmt_dur(median, b, sizeof(b)),
+			 fmt_dur(l->t1 - l->t0, c, sizeof(c)),
+			 who(dx->procs[l->proc], who_, sizeof(who_)), what, via);
+	/* it began the step late: what set the length came before */
+	if (n > 0 && (size_t)n < len && s->late_start * 10 > s->dur_max)
+		snprintf(buf + n, len - (size_t)n, "; %s began the step %s after the first",
+			 who(dx->procs[s->late_proc], who_, sizeof(who_)),
+			 fmt_dur(s->late_start, a, sizeof(a)));
+}
+
+static void path_cells(struct diagnosis *dx, struct sumw *w, const struct step_agg *s,
+		       int text)
+{
+	char a[64], what[400], d[32];
+	sw_i64(w, NULL, "late_start_ns", s->late_start);
+	sw_arr(w, "critical_path");
+	for (uint32_t i = 0; i < s->npath; i++) {
+		const struct cp_link *l = &s->path[i];
+		sw_obj(w, NULL);
+		sw_if(w, text);
+		sw_str(w, "    %-10s", NULL, who(dx->procs[l->proc], a, sizeof(a)));
+		sw_dur(w, " %12s: ", "ns", l->t1 - l->t0);
+		link_words(l, what, sizeof(what));
+		sw_text(w, "%s", what);
+		proc_cells(w, dx->procs[l->proc]);
+		sw_i64(w, NULL, "start_ns", l->t0);
+		sw_i64(w, NULL, "end_ns", l->t1);
+		sw_str(w, NULL, "category", cat_key(l->cat));
+		sw_i64(w, NULL, "category_ns", l->cat_ns);
+		if (l->name)
+			sw_str(w, NULL, "top", strings_get(l->name));
+		else
+			sw_null(w, NULL, "top", NULL);
+		if (l->after)
+			sw_str(w, NULL, "after_call", strings_get(l->after));
+		else
+			sw_null(w, NULL, "after_call", NULL);
+		if (!l->has_via) {
+			sw_null(w, NULL, "via", NULL);
+		} else {
+			char comm[32];
+			snprintf(comm, sizeof(comm), "0x%" PRIx64, l->via_comm);
+			sw_obj(w, "via");
+			if (l->via_site)
+				sw_str(w, " -> %s", "site", strings_get(l->via_site));
+			else
+				sw_null(w, " -> %s", "site", "a late message");
+			sw_if(w, l->via_site != 0);
+			sw_u64(w, " #%" PRIu64, "seq", l->via_seq);
+			sw_endif(w);
+			if (l->via_comm)
+				sw_str(w, NULL, "comm", comm);
+			else
+				sw_null(w, NULL, "comm", NULL);
+			sw_u64(w, " (%" PRIu64 " waited", "waiters", l->via_waiters);
+			sw_text(w, " %s in all)", fmt_dur(l->via_waited, d, sizeof(d)));
+			sw_i64(w, NULL, "waited_ns", l->via_waited);
+			sw_close(w);
+		}
+		sw_text(w, "\n");
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+}
+
+static int by_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of the steps' longest ranks. */
+static int64_t steps_median(const struct diagnosis *dx)
+{
+	if (!dx->nsteps)
+		return 0;
+	int64_t *v = xmallocarray(dx->nsteps, sizeof(*v));
+	for (size_t i = 0; i < dx->nsteps; i++)
+		v[i] = dx->steps[i].dur_max;
+	qsort(v, dx->nsteps, sizeof(*v), by_i64);
+	int64_t m = v[(dx->nsteps - 1) / 2];
+	free(v);
+	return m;
+}
+
+static int by_length(const void *a, const void *b)
+{
+	const struct step_agg *x = *(const struct step_agg *const *)a;
+	const struct step_agg *y = *(const struct step_agg *const *)b;
+	if (x->dur_max != y->dur_max)
+		return x->dur_max > y->dur_max ? -1 : 1;
+	return (x->step > y->step) - (x->step < y->step);
+}
+
+/* Steps longer than SLOW_SHARE of the median, longest first, each with its cause; then the
+ * critical path of the longest. */
+#define SLOW_PCT 110
+static void slow_steps(struct diagnosis *dx, struct sumw *w, int64_t median, int top)
+{
+	const struct step_agg **slow = xmallocarray(dx->nsteps + 1, sizeof(*slow));
+	size_t n = 0;
+	for (size_t i = 0; i < dx->nsteps; i++)
+		if (dx->steps[i].dur_max * 100 > median * SLOW_PCT)
+			slow[n++] = &dx->steps[i];
+	qsort(slow, n, sizeof(*slow), by_length);
+	size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+	char line[1200];
+	sw_obj(w, "slow_steps");
+	sw_i64(w, NULL, "median_ns", median);
+	sw_if(w, dx->nsteps > 0);
+	sw_text(w, "\nSlow steps (longer than %d%% of the median step), longest first: why\n",
+		SLOW_PCT);
+	sw_if(w, n == 0);
+	sw_text(w, "  none\n");
+	sw_endif(w);
+	sw_endif(w);
+	sw_arr(w, "rows");
+	for (size_t i = 0; i < n; i++) {
+		cause_line(dx, slow[i], median, line, sizeof(line));
+		sw_obj(w, NULL);
+		sw_u64(w, NULL, "step", slow[i]->step);
+		sw_i64(w, NULL, "ns", slow[i]->dur_max);
+		sw_if(w, i < shown);
+		sw_str(w, "  %s\n", "cause", line);
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+	more(w, n - shown, "slow steps");
+	sw_if(w, n > 0);
+	if (n) {
+		sw_text(w, "\nCritical path of step %" PRIu64 ", the longest: the chain of work that "
+			"set its length\n", slow[0]->step);
+		sw_u64(w, NULL, "longest_step", slow[0]->step);
+	} else {
+		sw_null(w, NULL, "longest_step", NULL);
+	}
+	sw_endif(w);
+	if (n)
+		path_cells(dx, w, slow[0], 1);
+	else
+		sw_null(w, NULL, "critical_path", NULL);
+	sw_close(w);
+	free(slow);
+}
+
 static void job_split(struct diagnosis *dx, struct sumw *w)
 {
 	int64_t ns[CATS] = { 0 }, covered = 0;
@@ -367,10 +564,8 @@ static int by_step(const void *a, const void *b)
 	return (x->step > y->step) - (x->step < y->step);
 }
 
-static void steps_table(struct diagnosis *dx, struct sumw *w, int top)
+static void steps_table(struct diagnosis *dx, struct sumw *w, int64_t median, int top)
 {
-	if (dx->nsteps > 1)
-		qsort(dx->steps, dx->nsteps, sizeof(*dx->steps), by_step);
 	size_t shown = top > 0 && (size_t)top < dx->nsteps ? (size_t)top : dx->nsteps;
 	char a[64], b[64];
 	sw_if(w, dx->nsteps > 0);
@@ -403,6 +598,10 @@ static void steps_table(struct diagnosis *dx, struct sumw *w, int top)
 		sw_obj(w, "time");
 		cats_cells(w, s->ns, 0, 0);
 		sw_close(w);
+		char line[1200];
+		cause_line(dx, s, median, line, sizeof(line));
+		sw_str(w, NULL, "cause", line);
+		path_cells(dx, w, s, 0);
 		sw_endif(w);
 		sw_close(w);
 	}
@@ -526,8 +725,12 @@ void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top
 		"steps behind its host): not counted\n", fmt_count(dx->late_spans, b, sizeof(b)), 2);
 	sw_endif(w);
 	findings(dx, w, dir, top);
+	if (dx->nsteps > 1)
+		qsort(dx->steps, dx->nsteps, sizeof(*dx->steps), by_step);
+	int64_t median = steps_median(dx);
+	slow_steps(dx, w, median, top);
 	job_split(dx, w);
-	steps_table(dx, w, top);
+	steps_table(dx, w, median, top);
 	procs_table(dx, w, order);
 	waits_table(dx, w, top);
 	sw_close(w);

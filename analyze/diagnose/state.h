@@ -10,7 +10,9 @@
 #include "../util/u64map.h"
 #include "timeline.h"
 
-#define DONE_KEPT 4              /* the last steps diagnosed a process remembers */
+#define DONE_KEPT 8              /* the last steps diagnosed a process remembers */
+#define CP_QUEUE 4               /* step numbers waiting for their critical path, at most */
+#define CP_LINKS 64              /* links of a critical path, at most */
 
 struct pend_step {
 	uint64_t step;
@@ -24,6 +26,31 @@ struct lane {
 	int64_t t0, t1;
 	uint8_t kind;                    /* enum tprof_devop_kind */
 	uint32_t name;
+};
+
+/* A wait of a process for another (for the critical path). */
+struct wait_rec {
+	int64_t t0, t1;
+	int32_t cause_rank;              /* world rank */
+	uint32_t site, seq;
+	uint64_t comm;
+};
+
+/* One link of a step's critical path: a process's time from t0 to t1, most of it `cat`
+ * (`name` the kernel or call with the most), ended by its arrival at `via` (a collective or
+ * message others waited for) when has_via. */
+struct cp_link {
+	int proc;
+	int64_t t0, t1;
+	uint8_t cat;
+	uint32_t name;
+	int64_t cat_ns;
+	uint32_t after;                  /* for host time: the call it had returned from */
+	int has_via;
+	uint32_t via_site, via_seq;
+	uint64_t via_comm;
+	uint32_t via_waiters;
+	int64_t via_waited;
 };
 
 /* What one process did that cost time of its own (not a wait it caused): the kinds. */
@@ -49,6 +76,8 @@ struct dproc {
 	size_t npend, cappend;
 	struct pend_step done[DONE_KEPT];   /* the latest diagnosed, done[ndone % DONE_KEPT] next */
 	unsigned ndone;
+	struct wait_rec *waits;          /* its waits not yet forgotten, in order of arrival */
+	size_t nwaits, capwaits;
 	struct wait_delay *why;          /* delays it caused, to be explained */
 	size_t nwhy, capwhy;
 	int has_steps;
@@ -81,6 +110,12 @@ struct step_agg {
 	int64_t wait_max, wait_min, wait_sum;
 	int wait_max_proc, wait_min_proc;
 	int64_t ns[CATS];                /* summed over its ranks */
+	uint32_t done;                   /* processes that diagnosed it */
+	struct cp_link *path;            /* its critical path, first link first */
+	uint32_t npath;
+	int64_t late_start;              /* its first link's process began the step this long
+					  * after the earliest did */
+	int late_proc;
 };
 
 /* Wait states caused by one process at one place (kind, site, communicator). */
@@ -137,6 +172,13 @@ struct diagnosis {
 	struct step_agg *steps;
 	size_t nsteps, capsteps;
 	struct u64map step_of;           /* step number -> index */
+	uint64_t *cpq;                   /* step numbers waiting for their critical path, in the
+					  * order their first process diagnosed them */
+	size_t ncpq, capcpq;
+	struct u64map by_rank;           /* world rank -> index in procs + 1 */
+	size_t step_procs;               /* processes with steps */
+	int ending;                      /* the events are over: no critical path before all
+					  * processes diagnosed its step */
 	struct group *groups;
 	size_t ngroups, capgroups;
 	struct u64map group_of;          /* key hash -> index */
@@ -148,6 +190,10 @@ struct diagnosis {
 	struct finding *findings;
 	size_t nfindings;
 };
+
+/* critical.c */
+const struct pend_step *done_step(const struct dproc *dp, uint64_t step);
+void critical_path(struct diagnosis *dx, struct step_agg *s);
 
 /* findings.c */
 void group_add(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *d,

@@ -10,7 +10,7 @@
 static const char *const keys[CATS] = { "compute", "copy", "wait", "collective", "runtime",
 					"host", "cpu_wait", "idle" };
 static const char *const words[CATS] = { "compute", "copies", "waiting for others",
-					 "collectives (moving data)", "runtime calls",
+					 "collectives moving data", "runtime calls",
 					 "host outside calls", "waiting for a CPU", "idle" };
 
 const char *cat_key(unsigned c)
@@ -72,8 +72,10 @@ static void tops_add(struct tops *s, unsigned cat, uint32_t name, int64_t ns)
 	}
 }
 
-void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
-		    uint32_t top[CATS])
+/* The split of a..b, counting only where a span of kind `within` is open when within is
+ * not TL_KINDS. */
+static void sweep(const struct timeline *t, int64_t a, int64_t b, unsigned within,
+		  int64_t ns[CATS], uint32_t top[CATS])
 {
 	for (unsigned c = 0; c < CATS; c++) {
 		ns[c] = 0;
@@ -86,7 +88,7 @@ void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[C
 	size_t ne = 0, cap = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct tl_span *s = &t->v[i];
-		if (s->t1 <= a || s->t0 >= b || s->cat >= CATS)
+		if (s->t1 <= a || s->t0 >= b || (s->cat >= CATS && s->cat != within))
 			continue;
 		e = util_grow(e, &cap, ne + 1, sizeof(*e), 64);
 		e[ne++] = (struct edge){ s->t0 > a ? s->t0 : a, (uint32_t)i, 1 };
@@ -94,7 +96,7 @@ void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[C
 	}
 	if (ne > 1)
 		qsort(e, ne, sizeof(*e), by_time);
-	int64_t open[CATS] = { 0 };
+	int64_t open[TL_KINDS + 1] = { 0 };
 	uint32_t name[CATS] = { 0 };
 	struct tops tops = { .n = 0 };
 	int64_t at = a;
@@ -106,16 +108,18 @@ void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[C
 				c++;
 			if (c == CATS)
 				c = CAT_HOST;
-			ns[c] += next - at;
-			if (top && open[c])
-				tops_add(&tops, c, name[c], next - at);
+			if (within == TL_KINDS || open[within]) {
+				ns[c] += next - at;
+				if (top && open[c])
+					tops_add(&tops, c, name[c], next - at);
+			}
 			at = next;
 		}
 		if (i == ne)
 			break;
 		const struct tl_span *s = &t->v[e[i].span];
 		open[s->cat] += e[i].delta;
-		if (e[i].delta > 0 && s->name)
+		if (e[i].delta > 0 && s->name && s->cat < CATS)
 			name[s->cat] = s->name;
 	}
 	free(e);
@@ -127,6 +131,18 @@ void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[C
 			best[tops.v[i].cat] = tops.v[i].ns;
 			top[tops.v[i].cat] = tops.v[i].name;
 		}
+}
+
+void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
+		    uint32_t top[CATS])
+{
+	sweep(t, a, b, TL_KINDS, ns, top);
+}
+
+void timeline_split_within(const struct timeline *t, unsigned kind, int64_t a, int64_t b,
+			   int64_t ns[CATS])
+{
+	sweep(t, a, b, kind, ns, NULL);
 }
 
 int64_t timeline_sum(const struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name)
@@ -160,6 +176,37 @@ uint32_t timeline_call_before(const struct timeline *t, int64_t at)
 		}
 	}
 	return name;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct tl_span *x = a, *y = b;
+	return (x->t0 > y->t0) - (x->t0 < y->t0);
+}
+
+uint32_t timeline_gap_after(const struct timeline *t, int64_t a, int64_t b)
+{
+	struct tl_span *v = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].cat < CAT_HOST && t->v[i].t1 > a && t->v[i].t0 < b) {
+			v = util_grow(v, &cap, n, sizeof(*v), 32);
+			v[n++] = t->v[i];
+		}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_start);
+	int64_t covered = a, best = 0, best_at = a;
+	for (size_t i = 0; i <= n; i++) {
+		int64_t next = i < n ? (v[i].t0 > a ? v[i].t0 : a) : b;
+		if (next - covered > best) {
+			best = next - covered;
+			best_at = covered;
+		}
+		if (i < n && v[i].t1 > covered)
+			covered = v[i].t1;
+	}
+	free(v);
+	return best ? timeline_call_before(t, best_at) : 0;
 }
 
 void timeline_forget(struct timeline *t, int64_t upto)

@@ -56,12 +56,20 @@ void timeline_add(struct timeline *t, unsigned cat, int64_t t0, int64_t t1, uint
 void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
 		    uint32_t top[CATS]);
 
+/* The split of the part of a..b that spans of kind `kind` (TL_STARVED...) cover. */
+void timeline_split_within(const struct timeline *t, unsigned kind, int64_t a, int64_t b,
+			   int64_t ns[CATS]);
+
 /* The time spans of kind k (any enum cat, or TL_STARVED...) cover in a..b, overlaps counted
  * once each span; *name: the name of the longest part (0: none). */
 int64_t timeline_sum(const struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name);
 
 /* The name of the call that ended last at or before `at` (0: none kept). */
 uint32_t timeline_call_before(const struct timeline *t, int64_t at);
+
+/* The call that ended last before the longest time in a..b with no call, device work or wait
+ * (0: none such, or no call before it). */
+uint32_t timeline_gap_after(const struct timeline *t, int64_t a, int64_t b);
 
 /* Drops the spans that end by `upto`: their time has been diagnosed. */
 void timeline_forget(struct timeline *t, int64_t upto);

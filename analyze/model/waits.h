@@ -32,6 +32,7 @@ struct wait_span {
 	int64_t t0, t1;
 	uint32_t site;                   /* the call (or the operation) it waited in: string id */
 	uint64_t comm;                   /* its communicator (0: none known) */
+	uint32_t seq;                    /* the collective's number on comm (0: a message) */
 	int32_t cause_rank;              /* the rank it waited for (world rank), -1 when unknown */
 };
 

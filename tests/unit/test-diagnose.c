@@ -87,6 +87,15 @@ static void launches_and_forget(void)
 	int64_t ns[CATS];
 	timeline_split(&t, 0, 100, ns, NULL);
 	ok(ns[CAT_COMPUTE] == 100, "launch spans are not categories: the split ignores them");
+	struct timeline u = { 0 };
+	timeline_add(&u, TL_STARVED, 10, 60, 1);
+	timeline_add(&u, CAT_WAIT, 20, 30, 0);
+	timeline_add(&u, CAT_RUNTIME, 40, 45, 0);
+	timeline_add(&u, CAT_RUNTIME, 70, 90, 0);
+	timeline_split_within(&u, TL_STARVED, 0, 100, ns);
+	ok(ns[CAT_WAIT] == 10 && ns[CAT_RUNTIME] == 5 && ns[CAT_HOST] == 35,
+	   "the split within the starved gaps only: 10 waiting, 5 in calls, 35 outside");
+	timeline_free(&u);
 	timeline_forget(&t, 10);
 	is_u64(t.n, 2, "forgetting up to 10 keeps the spans that end later");
 	timeline_add(&t, CAT_COPY, 2, 9, 0);

@@ -31,7 +31,8 @@ static void inst_waits(const struct nccl_inst *in, const struct wait_sink *s)
 			continue;
 		struct wait_span w = { .kind = WAIT_DEVICE_COLL, .on_device = 1, .proc = l->proc,
 				       .t0 = l->dev_t0, .t1 = until, .site = l->label,
-				       .comm = l->comm, .cause_rank = late->proc->rank };
+				       .comm = l->comm, .seq = d.seq,
+				       .cause_rank = (int32_t)late->proc->rank };
 		s->span(s->ctx, &w);
 		d.waiters++;
 		d.waited += until - l->dev_t0;
