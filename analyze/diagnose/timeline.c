@@ -1,7 +1,9 @@
 /* diagnose/timeline.c — a process's spans by category, and the split of an interval into the
  * categories (timeline.h): the spans that overlap it, cut to it, are swept in time order with
  * a count of those open per category; each piece of time between two of their ends goes to
- * the first category with one open, or to CAT_HOST. */
+ * the first category with one open, or to CAT_HOST.  The spans are kept in order of start
+ * with the latest end of each prefix, sorted again only when one came out of order, so that
+ * those overlapping an interval are found by two binary searches. */
 #include <stdlib.h>
 
 #include "../util/grow.h"
@@ -32,7 +34,58 @@ void timeline_add(struct timeline *t, unsigned cat, int64_t t0, int64_t t1, uint
 		return;
 	}
 	t->v = util_grow(t->v, &t->cap, t->n, sizeof(*t->v), 256);
+	t->maxend = util_grow(t->maxend, &t->capmax, t->n, sizeof(*t->maxend), 256);
+	/* in order of start (as most come): the index stays good */
+	if (t->sorted && t->n && t0 < t->v[t->n - 1].t0)
+		t->sorted = 0;
+	if (t->sorted)
+		t->maxend[t->n] = t->n && t->maxend[t->n - 1] > t1 ? t->maxend[t->n - 1] : t1;
 	t->v[t->n++] = (struct tl_span){ t0, t1, name, (uint8_t)cat };
+}
+
+static int span_before(const void *a, const void *b)
+{
+	const struct tl_span *x = a, *y = b;
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	return (x->t1 > y->t1) - (x->t1 < y->t1);
+}
+
+/* The spans by start, with the latest end of each prefix (maxend). */
+static void ready(struct timeline *t)
+{
+	if (t->sorted)
+		return;
+	if (t->n > 1)
+		qsort(t->v, t->n, sizeof(*t->v), span_before);
+	for (size_t i = 0; i < t->n; i++)
+		t->maxend[i] = i && t->maxend[i - 1] > t->v[i].t1 ? t->maxend[i - 1] : t->v[i].t1;
+	t->sorted = 1;
+}
+
+/* [*lo, *hi): the spans that may overlap a..b (every one that does; by start, those from
+ * the first whose prefix ends after a to the last that starts before b). */
+static void range(struct timeline *t, int64_t a, int64_t b, size_t *lo, size_t *hi)
+{
+	ready(t);
+	size_t l = 0, h = t->n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (t->maxend[m] > a)
+			h = m;
+		else
+			l = m + 1;
+	}
+	*lo = l;
+	h = t->n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (t->v[m].t0 < b)
+			l = m + 1;
+		else
+			h = m;
+	}
+	*hi = l;
 }
 
 struct edge {
@@ -74,7 +127,7 @@ static void tops_add(struct tops *s, unsigned cat, uint32_t name, int64_t ns)
 
 /* The split of a..b, counting only where a span of kind `within` is open when within is
  * not TL_KINDS. */
-static void sweep(const struct timeline *t, int64_t a, int64_t b, unsigned within,
+static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within,
 		  int64_t ns[CATS], uint32_t top[CATS])
 {
 	for (unsigned c = 0; c < CATS; c++) {
@@ -85,8 +138,9 @@ static void sweep(const struct timeline *t, int64_t a, int64_t b, unsigned withi
 	if (b <= a)
 		return;
 	struct edge *e = NULL;
-	size_t ne = 0, cap = 0;
-	for (size_t i = 0; i < t->n; i++) {
+	size_t ne = 0, cap = 0, lo, hi;
+	range(t, a, b, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
 		const struct tl_span *s = &t->v[i];
 		if (s->t1 <= a || s->t0 >= b || (s->cat >= CATS && s->cat != within))
 			continue;
@@ -133,24 +187,26 @@ static void sweep(const struct timeline *t, int64_t a, int64_t b, unsigned withi
 		}
 }
 
-void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
+void timeline_split(struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
 		    uint32_t top[CATS])
 {
 	sweep(t, a, b, TL_KINDS, ns, top);
 }
 
-void timeline_split_within(const struct timeline *t, unsigned kind, int64_t a, int64_t b,
+void timeline_split_within(struct timeline *t, unsigned kind, int64_t a, int64_t b,
 			   int64_t ns[CATS])
 {
 	sweep(t, a, b, kind, ns, NULL);
 }
 
-int64_t timeline_sum(const struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name)
+int64_t timeline_sum(struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name)
 {
 	int64_t sum = 0, best = 0;
+	size_t lo, hi;
 	if (name)
 		*name = 0;
-	for (size_t i = 0; i < t->n; i++) {
+	range(t, a, b, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
 		const struct tl_span *s = &t->v[i];
 		if (s->cat != k || s->t1 <= a || s->t0 >= b)
 			continue;
@@ -164,12 +220,18 @@ int64_t timeline_sum(const struct timeline *t, unsigned k, int64_t a, int64_t b,
 	return sum;
 }
 
-uint32_t timeline_call_before(const struct timeline *t, int64_t at)
+/* Spans looked at, back from `at`, for the call before it: a name for the text, not worth
+ * more. */
+#define CALL_BEFORE_LOOK 4096
+
+uint32_t timeline_call_before(struct timeline *t, int64_t at)
 {
+	size_t lo, hi;
+	range(t, INT64_MIN, at == INT64_MAX ? at : at + 1, &lo, &hi);
 	int64_t best = INT64_MIN;
 	uint32_t name = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct tl_span *s = &t->v[i];
+	for (size_t i = hi, k = 0; i > 0 && k < CALL_BEFORE_LOOK; i--, k++) {
+		const struct tl_span *s = &t->v[i - 1];
 		if (s->cat == CAT_RUNTIME && s->t1 <= at && s->t1 > best && s->name) {
 			best = s->t1;
 			name = s->name;
@@ -184,11 +246,12 @@ static int by_start(const void *a, const void *b)
 	return (x->t0 > y->t0) - (x->t0 < y->t0);
 }
 
-uint32_t timeline_gap_after(const struct timeline *t, int64_t a, int64_t b)
+uint32_t timeline_gap_after(struct timeline *t, int64_t a, int64_t b)
 {
 	struct tl_span *v = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t i = 0; i < t->n; i++)
+	size_t n = 0, cap = 0, lo, hi;
+	range(t, a, b, &lo, &hi);
+	for (size_t i = lo; i < hi; i++)
 		if (t->v[i].cat < CAT_HOST && t->v[i].t1 > a && t->v[i].t0 < b) {
 			v = util_grow(v, &cap, n, sizeof(*v), 32);
 			v[n++] = t->v[i];
@@ -219,10 +282,15 @@ void timeline_forget(struct timeline *t, int64_t upto)
 			t->v[k++] = t->v[i];
 	t->n = k;
 	t->forgotten = upto;
+	if (t->sorted)       /* still in order: the prefixes' ends anew */
+		for (size_t i = 0; i < t->n; i++)
+			t->maxend[i] = i && t->maxend[i - 1] > t->v[i].t1 ? t->maxend[i - 1]
+									 : t->v[i].t1;
 }
 
 void timeline_free(struct timeline *t)
 {
 	free(t->v);
+	free(t->maxend);
 	*t = (struct timeline){ 0 };
 }

@@ -44,6 +44,9 @@ struct tl_span {
 struct timeline {
 	struct tl_span *v;
 	size_t n, cap;
+	int64_t *maxend;                 /* when sorted: the latest end of v[0..i] */
+	size_t capmax;
+	int sorted;                      /* v is in order of start */
 	int64_t forgotten;               /* spans ending by this time are gone */
 	uint64_t late;                   /* spans that came after the time they cover was
 					  * diagnosed (counted, not used) */
@@ -53,23 +56,23 @@ void timeline_add(struct timeline *t, unsigned cat, int64_t t0, int64_t t1, uint
 
 /* The split of a..b: ns[c] the time of each category (CAT_HOST where no span is).  With
  * top, top[c] is the name with the most time in category c (0: none). */
-void timeline_split(const struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
+void timeline_split(struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
 		    uint32_t top[CATS]);
 
 /* The split of the part of a..b that spans of kind `kind` (TL_STARVED...) cover. */
-void timeline_split_within(const struct timeline *t, unsigned kind, int64_t a, int64_t b,
+void timeline_split_within(struct timeline *t, unsigned kind, int64_t a, int64_t b,
 			   int64_t ns[CATS]);
 
 /* The time spans of kind k (any enum cat, or TL_STARVED...) cover in a..b, overlaps counted
  * once each span; *name: the name of the longest part (0: none). */
-int64_t timeline_sum(const struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name);
+int64_t timeline_sum(struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name);
 
 /* The name of the call that ended last at or before `at` (0: none kept). */
-uint32_t timeline_call_before(const struct timeline *t, int64_t at);
+uint32_t timeline_call_before(struct timeline *t, int64_t at);
 
 /* The call that ended last before the longest time in a..b with no call, device work or wait
  * (0: none such, or no call before it). */
-uint32_t timeline_gap_after(const struct timeline *t, int64_t a, int64_t b);
+uint32_t timeline_gap_after(struct timeline *t, int64_t a, int64_t b);
 
 /* Drops the spans that end by `upto`: their time has been diagnosed. */
 void timeline_forget(struct timeline *t, int64_t upto);
