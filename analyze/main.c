@@ -23,6 +23,7 @@
 #include "parallel/par.h"
 #include "read/share.h"
 #include "summary/summary.h"
+#include "diff/diff.h"
 #include "summary/spread.h"
 #include "util/outname.h"
 #include "util/progress.h"
@@ -35,6 +36,8 @@ struct options {
 	int summary_format;      /* enum summary_format */
 	int tables;              /* -s, --summary given: the summary's tables */
 	int diagnose;            /* --diagnose */
+	const char *diff;        /* --diff B */
+	int diff_data;           /* --diff-data */
 	const char *format;
 	const char *out;
 	const char *start, *end, *steps;
@@ -86,6 +89,17 @@ static void usage(FILE *f)
 	      "                         waiting for a CPU, idle); each step's spread over the\n"
 	      "                         ranks; wait states by kind and place.  Text, or JSON\n"
 	      "                         with --summary-format json (a \"diagnosis\" object)\n"
+	      "      --diff B           what changed from DIR (A) to the profile B: per kernel,\n"
+	      "                         copy, API call, MPI collective, part of the step time\n"
+	      "                         and step length, the count and time in each and their\n"
+	      "                         change, the per-step means and standard deviations,\n"
+	      "                         and whether the change stands out of the step-to-step\n"
+	      "                         noise (more, less, within noise; new, gone); the\n"
+	      "                         largest changes first.  Text, or JSON with\n"
+	      "                         --summary-format json; --steps, --start and --end\n"
+	      "                         apply to both\n"
+	      "      --diff-data        what --diff compares, of DIR alone, as JSON (the items'\n"
+	      "                         time in each step)\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing), 'perfetto' (Perfetto's\n"
 	      "                         own protobuf trace, for ui.perfetto.dev and trace\n"
@@ -277,13 +291,16 @@ static int output_format(struct options *o)
 /* The long options without a short one, by the number getopt_long returns for each. */
 enum { OPT_START = 1, OPT_END, OPT_STEPS, OPT_TOP, OPT_GROUP_BY, OPT_SUMMARY_FORMAT,
        OPT_PROGRESS = 8, OPT_NO_PROGRESS, OPT_SPLIT, OPT_IMPORT, OPT_IMPORT_STEPS,
-       OPT_IMPORT_OFFSET, OPT_JOB, OPT_RANKS, OPT_PARALLEL, OPT_DIAGNOSE };
+       OPT_IMPORT_OFFSET, OPT_JOB, OPT_RANKS, OPT_PARALLEL, OPT_DIAGNOSE, OPT_DIFF,
+       OPT_DIFF_DATA };
 
 /* Every long option, for getopt_long (short ones: ":sf:o:vhV"). */
 static const struct option long_options[] = {
 	{ "summary", optional_argument, NULL, 's' },
 	{ "summary-format", required_argument, NULL, OPT_SUMMARY_FORMAT },
 	{ "diagnose", no_argument, NULL, OPT_DIAGNOSE },
+	{ "diff", required_argument, NULL, OPT_DIFF },
+	{ "diff-data", no_argument, NULL, OPT_DIFF_DATA },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "start", required_argument, NULL, OPT_START },
@@ -413,6 +430,8 @@ static int apply_option(int c, char **argv, struct options *o)
 		break;
 	case OPT_PARALLEL: o->parallel = 1; break;
 	case OPT_DIAGNOSE: o->diagnose = 1; break;
+	case OPT_DIFF: o->diff = optarg; break;
+	case OPT_DIFF_DATA: o->diff_data = 1; break;
 	case 'v': diag_verbose++; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -504,6 +523,14 @@ static int check_split_window_summary(struct options *o)
 		return bad_usage("%s", "--split writes several files: '-o -' is not possible");
 	if (o->steps && (o->start || o->end))
 		return bad_usage("%s", "--steps cannot be combined with --start/--end");
+	if ((o->diff || o->diff_data) && (o->format || o->parallel || o->nimports || o->split ||
+					  o->diagnose || o->tables || !o->dir))
+		return bad_usage("%s", "--diff and --diff-data compare profiles: not with --format, "
+				 "--parallel, --import, --split, --diagnose or -s, and with DIR");
+	if (o->diff && o->diff_data)
+		return bad_usage("%s", "--diff B runs --diff-data itself: give one of them");
+	if (o->diff_data)
+		return 0;
 	if (o->diagnose && o->parallel)
 		return bad_usage("%s", "--diagnose is not computed in parallel yet: run "
 				 "tprof-analyze as one process (without mpirun) for it");
@@ -848,6 +875,11 @@ static int analyze(struct options *op, const struct timespec *t0)
 			outs[pl.nouts++] = output_scene(r, o.group_by, &rts);
 		}
 	}
+	if (o.diff_data) {
+		size_t nsteps;
+		struct step_start *starts = window_step_starts(&tr, &nsteps);
+		outs[pl.nouts++] = output_diff_data(stdout, o.label, starts, nsteps, &rts);
+	}
 	if (o.summary) {
 		summary_set_window(&pl.win);
 		summary_set_rank_rows(o.rank_rows);
@@ -904,6 +936,20 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc;
+	if (o.diff) {
+		/* each profile read by a run of this program of its own, then compared */
+		const char *pass[8];
+		int np = 0;
+		if (o.steps)
+			pass[np++] = "--steps", pass[np++] = o.steps;
+		if (o.start)
+			pass[np++] = "--start", pass[np++] = o.start;
+		if (o.end)
+			pass[np++] = "--end", pass[np++] = o.end;
+		pass[np] = NULL;
+		return diff_run("/proc/self/exe", o.dir, o.diff, pass,
+				(enum summary_format)o.summary_format, o.top);
+	}
 	if (o.parallel && par_start(&argc, &argv) < 0)
 		return 2;
 	rc = parallel_options(&o);

@@ -20,7 +20,7 @@
 #   rate      records/s one thread achieves with default settings, marks and a realistic mix,
 #             as fast as it goes and held to BENCH_PACE, and what the analyzer then finds
 #   bytes     size of the chunk files (and any spool left) per record: push/pop loop, mix
-#   analyze   wall time, CPU time and peak RSS of tprof-analyze --summary, --format chrome to
+#   analyze   wall time, CPU time and peak RSS of tprof-analyze --summary, --diagnose, --format chrome to
 #             /dev/null and to .json.gz, --format perfetto (and its size against the
 #             .json.gz's), --format otf2 and --format sqlite (and its rows/s) on a cached mix
 #             trace of BENCH_TRACE records, and of the first two on one of BENCH_BIG records
@@ -506,7 +506,8 @@ gen_trace() {
 	touch "$GEN_DIR/ok"
 }
 
-# analyze_runs TAG DIR: times --summary, chrome to /dev/null, chrome to .json.gz, perfetto to a
+# analyze_runs TAG DIR: times --summary (text, JSON), --diagnose (not on the big trace), chrome
+# to /dev/null, chrome to .json.gz, perfetto to a
 # .pftrace (and how many times smaller it is than that .json.gz) and (not on the big trace,
 # whose archive or database would not fit) an OTF2 archive and an SQLite database, whose rows
 # per second (-v says how many rows) are sampled too.
@@ -519,10 +520,11 @@ analyze_runs() {
 	say "  trace: $_rec records ($_ev analyzer events), $((_by / 1048576)) MiB on disk"
 	for r in $(seq 1 "$RUNS"); do
 		warm_cache "$_dir"/trace/*
-		for m in summary sumjson chrome gz pf otf2 sqlite; do
+		for m in summary sumjson diagnose chrome gz pf otf2 sqlite; do
 			case $m in
 			summary) set -- --summary; o="$W/an.sum" ;;
 			sumjson) set -- --summary-format json; o="$W/an.sumjson" ;;
+			diagnose) set -- --diagnose; o="$W/an.diag" ;;
 			chrome) set -- --format chrome -o /dev/null; o=/dev/null ;;
 			gz) set -- --format chrome -o "$W/an.json.gz"; o=/dev/null ;;
 			pf) set -- --format perfetto -o "$W/an.pftrace"; o=/dev/null ;;
@@ -530,7 +532,8 @@ analyze_runs() {
 			sqlite) set -- --format sqlite -o "$W/an.db" -v; o=/dev/null ;;
 			esac
 			[ "$_t" = big ] && { [ "$m" = gz ] || [ "$m" = pf ] || [ "$m" = otf2 ] ||
-				[ "$m" = sqlite ] || [ "$m" = sumjson ]; } && continue
+				[ "$m" = sqlite ] || [ "$m" = sumjson ] || [ "$m" = diagnose ]; } &&
+				continue
 			# The analyzer before a change, on the same trace, right before this one.
 			if [ -n "$BASE" ] && { [ "$m" = summary ] || [ "$m" = chrome ] || [ "$m" = gz ] ||
 				[ "$m" = otf2 ]; }; then
@@ -1311,6 +1314,8 @@ row "  CPU s per run" an_mid_summary_cpus 1 s - -
 [ -n "$BASE" ] && row "  before: records/s" an_mid_summary_base_rate 1e6 M/s - -
 [ -n "$BASE" ] && row "  before: CPU s per run" an_mid_summary_base_cpu 1 s - -
 row "analyze --summary-format json, records/s" an_mid_sumjson_rate 1e6 M/s - -
+row "analyze --diagnose, records/s" an_mid_diagnose_rate 1e6 M/s ge 5
+row "  CPU s per run" an_mid_diagnose_cpus 1 s - -
 row "analyze chrome -o /dev/null, records/s" an_mid_chrome_rate 1e6 M/s ge 5
 row "  the same in analyzer events/s" an_mid_chrome_evrate 1e6 M/s - -
 row "  CPU s per run" an_mid_chrome_cpus 1 s - -
@@ -1336,6 +1341,7 @@ row "  rows written" an_mid_sqlite_rows 1e6 M - -
 row "  the same in records/s" an_mid_sqlite_rate 1e6 M/s - -
 row "analyze peak RSS, --summary, $TRACE records" an_mid_summary_rss 1024 MiB - -
 row "analyze peak RSS, --summary, $BIG records" an_big_summary_rss 1024 MiB le 1024
+row "analyze peak RSS, --diagnose, $TRACE records" an_mid_diagnose_rss 1024 MiB - -
 row "analyze peak RSS, chrome, $BIG records" an_big_chrome_rss 1024 MiB le 1024
 row "analyze peak RSS, otf2, $TRACE records" an_mid_otf2_rss 1024 MiB - -
 row "analyze --summary, records/s ($BIG)" an_big_summary_rate 1e6 M/s ge 20

@@ -18,6 +18,8 @@
 #include "diagnosis.h"
 #include "state.h"
 
+_Static_assert(DIAG_PARTS == CATS, "the parts of a step are the timeline's categories");
+
 #define DIAG_LAG 2               /* steps a process's step waits for its events */
 
 static struct dproc *proc_of(struct diagnosis *dx, struct proc *p)
@@ -89,9 +91,9 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 		dp->ns[c] += ns[c];
 	uint32_t name;
 	/* a stream starved of launches while its host was busy (in launch calls or outside
-	 * calls), not while it waited for others or for other device work */
+	 * calls), not while it waited for others, talked to them or for other device work */
 	int64_t in[CATS];
-	timeline_split_within(&dp->tl, TL_STARVED, t0, t1, in);
+	timeline_split_within(&dp->tl, TL_STARVED, TL_COMM, t0, t1, in);
 	int64_t v = in[CAT_RUNTIME] + in[CAT_HOST] + in[CAT_CPU_WAIT] + in[CAT_IDLE];
 	timeline_sum(&dp->tl, TL_STARVED, t0, t1, &name);
 	own_add(&dp->own[OWN_STARVED], v, name, has_step, step, t0, t1);
@@ -356,6 +358,9 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 		struct dproc *dp = proc_of(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
 		timeline_add(&dp->tl, CAT_RUNTIME, ev->t0, ev->t1, ev->name);
+		const struct runtime *rt = runtime_of_domain(dx->rts, ev->call->domain);
+		if (rt && rt->communication)
+			timeline_add(&dp->tl, TL_COMM, ev->t0, ev->t1, 0);
 		break;
 	}
 	case EV_DEVICE: {
@@ -398,8 +403,11 @@ static void dproc_free(struct dproc *dp)
 	free(dp);
 }
 
-void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
+size_t diagnosis_settle(struct diagnosis *dx)
 {
+	if (dx->settled)
+		return dx->nsteps;
+	dx->settled = 1;
 	dx->ending = 1;       /* every process's last steps, then every critical path */
 	for (size_t i = 0; i < dx->nprocs; i++) {
 		struct dproc *dp = dx->procs[i];
@@ -421,6 +429,35 @@ void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int to
 		dx->late_spans += dp->tl.late;
 	}
 	findings_rank(dx);
+	return dx->nsteps;
+}
+
+void diagnosis_step(const struct diagnosis *dx, size_t i, struct diagnosis_step *out)
+{
+	const struct step_agg *s = &dx->steps[i];
+	out->step = s->step;
+	out->longest = s->dur_max;
+	for (unsigned c = 0; c < DIAG_PARTS; c++)
+		out->ns[c] = s->ns[c];
+}
+
+void diagnosis_total(const struct diagnosis *dx, int64_t ns[DIAG_PARTS])
+{
+	for (unsigned c = 0; c < DIAG_PARTS; c++) {
+		ns[c] = 0;
+		for (size_t i = 0; i < dx->nprocs; i++)
+			ns[c] += dx->procs[i]->ns[c];
+	}
+}
+
+const char *diagnosis_part_words(unsigned part)
+{
+	return cat_key(part);
+}
+
+void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
+{
+	diagnosis_settle(dx);
 	report_write(dx, w, dir, top);
 	diagnosis_free(dx);
 }

@@ -9,11 +9,29 @@ struct event;
 struct runtime_set;
 struct sumw;
 
+#include <stddef.h>
+#include <stdint.h>
+
+#define DIAG_PARTS 8     /* the parts a step's time is split into (compute, copies...) */
+
 struct diagnosis *diagnosis_new(const struct runtime_set *rts);
 void diagnosis_event(struct diagnosis *dx, const struct event *ev);
 /* Diagnoses what is left, writes the diagnosis (text or JSON through w; dir: the profile, for
  * the commands it suggests) and frees dx. */
 void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top);
 void diagnosis_free(struct diagnosis *dx);   /* without writing it */
+
+/* For another output (diff/data.c): diagnoses what is left (once), and says how many step
+ * numbers there are; step i's longest rank and its parts summed over the ranks. */
+struct diagnosis_step {
+	uint64_t step;
+	int64_t longest;
+	int64_t ns[DIAG_PARTS];
+};
+size_t diagnosis_settle(struct diagnosis *dx);
+void diagnosis_step(const struct diagnosis *dx, size_t i, struct diagnosis_step *out);
+const char *diagnosis_part_words(unsigned part);
+/* The parts over every process (their steps, or their runs without steps). */
+void diagnosis_total(const struct diagnosis *dx, int64_t ns[DIAG_PARTS]);   /* its JSON key without _ns: "compute" */
 
 #endif

@@ -177,6 +177,7 @@ struct diagnosis {
 	size_t ncpq, capcpq;
 	struct u64map by_rank;           /* world rank -> index in procs + 1 */
 	size_t step_procs;               /* processes with steps */
+	int settled;                     /* diagnosis_settle ran */
 	int ending;                      /* the events are over: no critical path before all
 					  * processes diagnosed its step */
 	struct group *groups;

@@ -126,8 +126,8 @@ static void tops_add(struct tops *s, unsigned cat, uint32_t name, int64_t ns)
 }
 
 /* The split of a..b, counting only where a span of kind `within` is open when within is
- * not TL_KINDS. */
-static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within,
+ * not TL_KINDS, and none of kind `not` when that is not TL_KINDS. */
+static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within, unsigned not,
 		  int64_t ns[CATS], uint32_t top[CATS])
 {
 	for (unsigned c = 0; c < CATS; c++) {
@@ -142,7 +142,8 @@ static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within,
 	range(t, a, b, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
 		const struct tl_span *s = &t->v[i];
-		if (s->t1 <= a || s->t0 >= b || (s->cat >= CATS && s->cat != within))
+		if (s->t1 <= a || s->t0 >= b ||
+		    (s->cat >= CATS && s->cat != within && s->cat != not))
 			continue;
 		e = util_grow(e, &cap, ne + 1, sizeof(*e), 64);
 		e[ne++] = (struct edge){ s->t0 > a ? s->t0 : a, (uint32_t)i, 1 };
@@ -162,7 +163,7 @@ static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within,
 				c++;
 			if (c == CATS)
 				c = CAT_HOST;
-			if (within == TL_KINDS || open[within]) {
+			if ((within == TL_KINDS || open[within]) && (not == TL_KINDS || !open[not])) {
 				ns[c] += next - at;
 				if (top && open[c])
 					tops_add(&tops, c, name[c], next - at);
@@ -190,13 +191,13 @@ static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within,
 void timeline_split(struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
 		    uint32_t top[CATS])
 {
-	sweep(t, a, b, TL_KINDS, ns, top);
+	sweep(t, a, b, TL_KINDS, TL_KINDS, ns, top);
 }
 
-void timeline_split_within(struct timeline *t, unsigned kind, int64_t a, int64_t b,
-			   int64_t ns[CATS])
+void timeline_split_within(struct timeline *t, unsigned kind, unsigned not, int64_t a,
+			   int64_t b, int64_t ns[CATS])
 {
-	sweep(t, a, b, kind, ns, NULL);
+	sweep(t, a, b, kind, not, ns, NULL);
 }
 
 int64_t timeline_sum(struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name)

@@ -28,6 +28,8 @@ enum cat {
 	/* Not categories: spans of what the launches show, summed alone (timeline_sum). */
 	TL_STARVED = CATS,  /* a stream idle until the host launched its next kernel */
 	TL_COPY_HELD,       /* a kernel held back on its stream by a copy before it */
+	TL_COMM,            /* a host thread in a call that talks to other processes (MPI,
+			     * NCCL: struct runtime's communication) */
 	TL_KINDS
 };
 
@@ -59,9 +61,10 @@ void timeline_add(struct timeline *t, unsigned cat, int64_t t0, int64_t t1, uint
 void timeline_split(struct timeline *t, int64_t a, int64_t b, int64_t ns[CATS],
 		    uint32_t top[CATS]);
 
-/* The split of the part of a..b that spans of kind `kind` (TL_STARVED...) cover. */
-void timeline_split_within(struct timeline *t, unsigned kind, int64_t a, int64_t b,
-			   int64_t ns[CATS]);
+/* The split of the part of a..b that spans of kind `kind` (TL_STARVED...) cover and no span
+ * of kind `not` does (TL_KINDS: no such kind). */
+void timeline_split_within(struct timeline *t, unsigned kind, unsigned not, int64_t a,
+			   int64_t b, int64_t ns[CATS]);
 
 /* The time spans of kind k (any enum cat, or TL_STARVED...) cover in a..b, overlaps counted
  * once each span; *name: the name of the longest part (0: none). */

@@ -97,6 +97,8 @@ struct runtime {
 	void (*facts)(const struct event *ev, const struct facts_sink *s);
 
 	/* ---- the diagnosis (diagnose/) ---- */
+	int communication;               /* its calls talk to other processes (MPI, NCCL): a
+					  * device idle meanwhile is not the host launching */
 	/* The event kinds (RT_KIND bits) it knows wait states of, and what they are in the
 	 * model's neutral terms (model/waits.h): who waited, and who made them wait. */
 	uint32_t wait_events;

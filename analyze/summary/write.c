@@ -176,6 +176,14 @@ void sw_i64(struct sumw *w, const char *fmt, const char *key, int64_t v)
 	}
 }
 
+void sw_elem(struct sumw *w, int64_t v)
+{
+	if (w->json) {
+		member(w, NULL);
+		fprintf(w->f, "%" PRId64, v);
+	}
+}
+
 void sw_u64(struct sumw *w, const char *fmt, const char *key, uint64_t v)
 {
 	if (text(w, fmt))

@@ -58,6 +58,8 @@ void sw_num(struct sumw *w, const char *fmt, const char *key, double v, const ch
 void sw_null(struct sumw *w, const char *fmt, const char *key, const char *text);
 /* JSON only. */
 void sw_bool(struct sumw *w, const char *key, int v);
+/* A number as an element of the JSON array open (nothing in text). */
+void sw_elem(struct sumw *w, int64_t v);
 /* A name ending a row: in text with control bytes shown as '?' and a newline, so one row
  * stays one line; in JSON the exact bytes as a string. */
 void sw_name(struct sumw *w, const char *key, const char *s);

@@ -92,9 +92,13 @@ static void launches_and_forget(void)
 	timeline_add(&u, CAT_WAIT, 20, 30, 0);
 	timeline_add(&u, CAT_RUNTIME, 40, 45, 0);
 	timeline_add(&u, CAT_RUNTIME, 70, 90, 0);
-	timeline_split_within(&u, TL_STARVED, 0, 100, ns);
+	timeline_split_within(&u, TL_STARVED, TL_KINDS, 0, 100, ns);
 	ok(ns[CAT_WAIT] == 10 && ns[CAT_RUNTIME] == 5 && ns[CAT_HOST] == 35,
 	   "the split within the starved gaps only: 10 waiting, 5 in calls, 35 outside");
+	timeline_add(&u, TL_COMM, 42, 52, 0);
+	timeline_split_within(&u, TL_STARVED, TL_COMM, 0, 100, ns);
+	ok(ns[CAT_RUNTIME] == 2 && ns[CAT_HOST] == 28,
+	   "and not in calls to other processes: 2 in calls, 28 outside");
 	timeline_free(&u);
 	timeline_forget(&t, 10);
 	is_u64(t.n, 2, "forgetting up to 10 keeps the spans that end later");

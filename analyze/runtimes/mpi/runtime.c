@@ -130,6 +130,7 @@ const struct runtime runtime_mpi = {
 	.sum_end = sum_end,
 	.sum_pack = sum_pack,
 	.sum_merge = sum_merge,
+	.communication = 1,
 	.wait_events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
 	.waits = mpi_waits,
 };

@@ -82,6 +82,7 @@ const struct runtime runtime_nccl = {
 	.sum_merge = sum_merge,
 	.fact_events = RT_KIND(EV_NCCL),
 	.facts = nccl_facts,
+	.communication = 1,
 	.wait_events = RT_KIND(EV_NCCL),
 	.waits = nccl_waits,
 };
