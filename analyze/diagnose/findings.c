@@ -167,18 +167,36 @@ void findings_rank(struct diagnosis *dx)
 	int64_t floor = counted ? (int64_t)((double)covered / (double)counted * FINDING_SHARE) : 0;
 	if (floor < 1)
 		floor = 1;
+	/* a cost many processes have alike is one finding of them all */
+	for (unsigned k = 0; k < OWN_KINDS; k++) {
+		struct own_many *m = &dx->many[k];
+		memset(m, 0, sizeof(*m));
+		for (size_t i = 0; i < dx->nprocs; i++) {
+			const struct own *o = &dx->procs[i]->own[k];
+			if (o->total < floor)
+				continue;
+			m->procs++;
+			m->total += o->total;
+			if (o->total > m->max) {
+				m->max = o->total;
+				m->proc = (int)i;
+			}
+		}
+	}
 	for (size_t i = 0; i < dx->ngroups; i++) {
 		struct group *g = &dx->groups[i];
 		struct dproc *dp = dx->procs[g->proc];
 		struct own *best = NULL;
 		for (unsigned k = 0; k < OWN_KINDS; k++) {
 			struct own *o = &dp->own[k];
+			if (dx->many[k].procs > OWN_MANY)
+				continue;
 			if (o->total >= floor && o->total * 2 >= g->cost && o->steps * 2 >= g->steps &&
 			    (!best || o->total > best->total))
 				best = o;
 		}
 		if (!best && dp->own[OWN_CPU_WAIT].total >= floor &&
-		    g->ex[CAT_CPU_WAIT] * 4 >= g->cost)
+		    dx->many[OWN_CPU_WAIT].procs <= OWN_MANY && g->ex[CAT_CPU_WAIT] * 4 >= g->cost)
 			best = &dp->own[OWN_CPU_WAIT];   /* a quarter of its delay waiting for a CPU */
 		if (best && (!best->made || g->cost > dx->groups[best->made - 1].cost)) {
 			if (best->made)
@@ -187,16 +205,20 @@ void findings_rank(struct diagnosis *dx)
 			g->folded = 1;
 		}
 	}
-	size_t cap = dx->ngroups + dx->nprocs * OWN_KINDS;
+	size_t cap = dx->ngroups + dx->nprocs * OWN_KINDS + OWN_KINDS;
 	dx->findings = xmallocarray(cap ? cap : 1, sizeof(*dx->findings));
 	dx->nfindings = 0;
 	for (size_t i = 0; i < dx->ngroups; i++)
 		if (dx->groups[i].cost >= floor && !dx->groups[i].folded)
 			dx->findings[dx->nfindings++] = (struct finding){ dx->groups[i].cost, F_WAIT,
 									  (uint32_t)i };
+	for (unsigned k = 0; k < OWN_KINDS; k++)
+		if (dx->many[k].procs > OWN_MANY)
+			dx->findings[dx->nfindings++] = (struct finding){ dx->many[k].max, F_OWN_MANY,
+									  k };
 	for (size_t i = 0; i < dx->nprocs; i++)
 		for (unsigned k = 0; k < OWN_KINDS; k++)
-			if (dx->procs[i]->own[k].total >= floor) {
+			if (dx->procs[i]->own[k].total >= floor && dx->many[k].procs <= OWN_MANY) {
 				const struct own *o = &dx->procs[i]->own[k];
 				int64_t cost = o->total;
 				if (o->made && dx->groups[o->made - 1].cost > cost)

@@ -300,6 +300,37 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 	look(w, dir, nth, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
 }
 
+static const char *const own_words[OWN_KINDS] = {
+	"are host-bound: their device streams sat idle between kernels until the host launched "
+	"the next",
+	"had kernels wait behind copies on their own streams",
+	"waited for a CPU (their threads ready to run, the CPUs busy)",
+};
+
+/* Many processes with one kind of cost: one finding, led by the one with the most. */
+static void own_many_finding(struct diagnosis *dx, struct sumw *w, const char *dir, size_t nth,
+			     unsigned k)
+{
+	const struct own_many *m = &dx->many[k];
+	const struct dproc *dp = dx->procs[m->proc];
+	const struct own *o = &dp->own[k];
+	char a[64], b[32], c[32], e[32];
+	sw_str(w, NULL, "kind", own_key[k]);
+	sw_u64(w, "  %zu. ", "processes", m->procs);
+	sw_text(w, "%zu processes %s: up to %s (%s), %s on average\n", nth, own_words[k],
+		fmt_dur(m->max, b, sizeof(b)), who(dp, a, sizeof(a)),
+		fmt_dur(m->total / (int64_t)m->procs, c, sizeof(c)));
+	sw_i64(w, NULL, "total_ns", m->total);
+	sw_i64(w, NULL, "max_ns", m->max);
+	proc_cells(w, dp);
+	sw_obj(w, "longest");
+	sw_i64(w, NULL, "ns", o->max);
+	where(w, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+	sw_close(w);
+	sw_text(w, "     the longest in one step: %s, %s's\n", fmt_dur(o->max, e, sizeof(e)), a);
+	look(w, dir, nth, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+}
+
 static void findings(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
 {
 	size_t n = dx->nfindings, shown = top > 0 && (size_t)top < n ? (size_t)top : n;
@@ -317,6 +348,8 @@ static void findings(struct diagnosis *dx, struct sumw *w, const char *dir, int 
 		sw_i64(w, NULL, "cost_ns", f->cost);
 		if (f->kind == F_WAIT)
 			wait_finding(dx, w, dir, i + 1, &dx->groups[f->i]);
+		else if (f->kind == F_OWN_MANY)
+			own_many_finding(dx, w, dir, i + 1, f->i);
 		else
 			own_finding(dx, w, dir, i + 1, f->i);
 		sw_endif(w);

@@ -146,11 +146,20 @@ struct group {
 };
 
 /* What one line of findings says. */
-enum finding_kind { F_WAIT, F_OWN };
+enum finding_kind { F_WAIT, F_OWN, F_OWN_MANY };
+
+/* A kind of own cost over the processes that have it (past OWN_MANY of them, one finding). */
+#define OWN_MANY 4
+struct own_many {
+	size_t procs;
+	int64_t total, max;
+	int proc;                        /* the one with the most */
+};
 struct finding {
 	int64_t cost;
 	uint8_t kind;                    /* enum finding_kind */
-	uint32_t i;                      /* the group, or proc * OWN_KINDS + own kind */
+	uint32_t i;                      /* the group, proc * OWN_KINDS + own kind, or the own
+					  * kind (F_OWN_MANY) */
 };
 
 /* Whole-job waits by kind, site, communicator and waiting process (the wait-state table). */
@@ -190,6 +199,7 @@ struct diagnosis {
 	uint64_t late_spans;             /* came after their time was diagnosed */
 	struct finding *findings;
 	size_t nfindings;
+	struct own_many many[OWN_KINDS];
 };
 
 /* critical.c */

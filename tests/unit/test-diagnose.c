@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../analyze/diagnose/diagnosis.h"
 #include "../../analyze/diagnose/timeline.h"
+#include "../../analyze/model/runtime.h"
+#include "../../analyze/summary/write.h"
+#include "../../common/events.h"
 #include "../../analyze/model/waits.h"
 #include "../../analyze/read/trace.h"
 #include "../../analyze/runtimes/mpi/mpi.h"
@@ -195,8 +199,52 @@ static void mpi_kinds(void)
 	ok(s.nspan == 0 && s.ndelay == 0, "a send that returned before (eager): no wait");
 }
 
+/* Six processes alike, each host-bound (a stream idle 50 us between 5 us kernels, launched
+ * after the one before ended), ten steps: one finding of the six, not six. */
+static void many_alike(void)
+{
+	static struct proc ps[6];
+	static const struct runtime_set none;
+	struct diagnosis *dx = diagnosis_new(&none);
+	for (int64_t step = 0; step < 10; step++)
+		for (int r = 0; r < 6; r++) {
+			struct proc *p = &ps[r];
+			p->rank = r;
+			p->index = r + 1;
+			int64_t base = step * 10000000;
+			for (int k = 0; k < 100; k++) {
+				int64_t t0 = base + k * 55000;
+				struct device_info di = { .kind = TPROF_DEVOP_KERNEL,
+							  .launch_ns = t0 - 1000 };
+				struct event ev = { .kind = EV_DEVICE, .proc = p, .t0 = t0,
+						    .t1 = t0 + 5000, .dev = &di, .name = 0 };
+				diagnosis_event(dx, &ev);
+			}
+			struct event st = { .kind = EV_STEP, .proc = p, .step = (uint64_t)step,
+					    .t0 = base, .t1 = base + 6000000 };
+			diagnosis_event(dx, &st);
+		}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct sumw w;
+	sw_init(&w, f, SUMMARY_JSON);
+	sw_obj(&w, NULL);
+	diagnosis_end(dx, &w, "prof", 0);
+	sw_close(&w);
+	sw_finish(&w);
+	fclose(f);
+	const char *first = strstr(text, "\"findings\"");
+	const char *kind = first ? strstr(first, "\"kind\": \"host_bound\"") : NULL;
+	ok(kind && strstr(first, "\"processes\": 6") &&
+	   !strstr(kind + 1, "\"kind\": \"host_bound\""),
+	   "six processes host-bound alike: one finding of the six");
+	free(text);
+}
+
 int main(void)
 {
+	many_alike();
 	split_random();
 	split_names();
 	launches_and_forget();
