@@ -100,6 +100,12 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 	v = timeline_sum(&dp->tl, TL_COPY_HELD, t0, t1, &name);
 	own_add(&dp->own[OWN_COPY_HELD], v, name, has_step, step, t0, t1);
 	own_add(&dp->own[OWN_CPU_WAIT], ns[CAT_CPU_WAIT], 0, has_step, step, t0, t1);
+	/* communication, and how much of it compute hid */
+	int64_t comm[CATS];
+	timeline_split_within(&dp->tl, TL_COMM, TL_KINDS, t0, t1, comm);
+	for (unsigned c = 0; c < CATS; c++)
+		dp->comm_ns += comm[c];
+	dp->comm_hidden += comm[CAT_COMPUTE];
 	if (!has_step)
 		return;
 	struct step_agg *s = step_agg_of(dx, step);
@@ -295,12 +301,15 @@ static void on_device(struct dproc *dp, const struct event *ev)
 	unsigned cat = kind == TPROF_DEVOP_COLLECTIVE ? CAT_COLLECTIVE
 		       : is_copy(kind) ? CAT_COPY : CAT_COMPUTE;
 	timeline_add(&dp->tl, cat, ev->t0, ev->t1, ev->name);
+	if (cat == CAT_COLLECTIVE)
+		timeline_add(&dp->tl, TL_COMM, ev->t0, ev->t1, 0);
 	if (cat != CAT_COMPUTE && !is_copy(kind))
 		return;
 	struct lane *l = lane_of(dp, di->op.stream);
 	if (cat == CAT_COMPUTE) {
 		dp->kernels++;
 		dp->kernel_ns += ev->t1 - ev->t0;
+		launches_kernel(&dp->launches, ev);
 	}
 	if (l->t1 && cat == CAT_COMPUTE && di->launch_ns) {
 		if (is_copy(l->kind) && di->launch_ns < l->t1 && ev->t0 >= l->t1) {
@@ -358,6 +367,7 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 		struct dproc *dp = proc_of(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
 		timeline_add(&dp->tl, CAT_RUNTIME, ev->t0, ev->t1, ev->name);
+		launches_call(&dp->launches, ev);
 		const struct runtime *rt = runtime_of_domain(dx->rts, ev->call->domain);
 		if (rt && rt->communication)
 			timeline_add(&dp->tl, TL_COMM, ev->t0, ev->t1, 0);
@@ -398,6 +408,7 @@ static void dproc_free(struct dproc *dp)
 	free(dp->pend);
 	free(dp->why);
 	free(dp->lanes);
+	launches_free(&dp->launches);
 	free(dp->waits);
 	free(dp->excess);
 	free(dp);

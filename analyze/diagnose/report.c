@@ -733,6 +733,130 @@ static void waits_table(struct diagnosis *dx, struct sumw *w, int top)
 	more(w, dx->nrows - shown, "rows");
 }
 
+/* ---- launches ---- */
+
+static void hist_cells(struct sumw *w, const struct hist *h)
+{
+	sw_dur(w, " %11s", "latency_median_ns", hist_quantile(h, 0.5));
+	sw_dur(w, " %11s", "latency_p90_ns", hist_quantile(h, 0.9));
+	sw_dur(w, " %11s", "latency_max_ns", h->max);
+}
+
+struct kernel_row {
+	const struct dproc *dp;
+	const struct kernel_launches *k;
+};
+
+static int by_launches(const void *a, const void *b)
+{
+	const struct kernel_row *x = a, *y = b;
+	if (x->k->n != y->k->n)
+		return x->k->n > y->k->n ? -1 : 1;
+	if (x->dp->p->index != y->dp->p->index)
+		return x->dp->p->index - y->dp->p->index;
+	return strcmp(strings_get(x->k->name), strings_get(y->k->name));
+}
+
+/* Per process and stream: kernels, launch latency (median, 90th percentile, most), the queue
+ * each launch found; per kernel (most launched first): the same latency and how many ran
+ * shorter than their launching call; per process: communication hidden under compute. */
+static void launch_tables(struct diagnosis *dx, struct sumw *w, struct dproc **order, int top)
+{
+	char a[64], q[32];
+	size_t nk = 0, ns = 0;
+	for (size_t i = 0; i < dx->nprocs; i++) {
+		nk += order[i]->launches.nkernels;
+		ns += order[i]->launches.nstreams;
+	}
+	sw_obj(w, "launches");
+	sw_if(w, ns > 0);
+	sw_text(w, "\nLaunches by stream: from the launching call's entry to the kernel's start "
+		"(to within 19%%), and the kernels\nlaunched before each on its stream that had not "
+		"started\n%-10s %18s %9s %11s %11s %11s %11s %9s\n", "Process", "Stream", "Kernels",
+		"Median", "90%", "Most", "Queue mean", "Most");
+	sw_endif(w);
+	sw_arr(w, "streams");
+	for (size_t i = 0; i < dx->nprocs; i++) {
+		const struct dproc *dp = order[i];
+		for (size_t j = 0; j < dp->launches.nstreams; j++) {
+			const struct stream_launches *s = &dp->launches.streams[j];
+			sw_obj(w, NULL);
+			proc_cells(w, dp);
+			sw_str(w, "%-10s", NULL, who(dp, a, sizeof(a)));
+			snprintf(q, sizeof(q), "0x%" PRIx64, s->stream);
+			sw_str(w, " %18s", "stream", q);
+			sw_count(w, " %9s", "kernels", s->latency.n);
+			hist_cells(w, &s->latency);
+			snprintf(q, sizeof(q), "%.2f", s->latency.n ? (double)s->depth_sum /
+				 (double)s->latency.n : 0.0);
+			sw_real(w, NULL, "queue_mean", s->latency.n ? (double)s->depth_sum /
+				(double)s->latency.n : 0.0);
+			sw_text(w, " %11s", q);
+			sw_u64(w, " %9" PRIu64 "\n", "queue_max", s->depth_max);
+			sw_close(w);
+		}
+	}
+	sw_close(w);
+	struct kernel_row *rows = xmallocarray(nk + 1, sizeof(*rows));
+	size_t n = 0;
+	for (size_t i = 0; i < dx->nprocs; i++)
+		for (size_t j = 0; j < order[i]->launches.nkernels; j++)
+			rows[n++] = (struct kernel_row){ order[i], &order[i]->launches.kernels[j] };
+	qsort(rows, n, sizeof(*rows), by_launches);
+	size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+	sw_if(w, n > 0);
+	sw_text(w, "\nLaunches by kernel, the most launched first; Shorter: kernels that ran shorter "
+		"than their launching call took\n%-10s %9s %11s %11s %11s %9s  %s\n", "Process",
+		"Kernels", "Median", "90%", "Most", "Shorter", "Kernel");
+	sw_endif(w);
+	sw_arr(w, "kernels");
+	for (size_t i = 0; i < n; i++) {
+		const struct kernel_launches *k = rows[i].k;
+		sw_obj(w, NULL);
+		sw_if(w, i < shown);
+		proc_cells(w, rows[i].dp);
+		sw_str(w, "%-10s", NULL, who(rows[i].dp, a, sizeof(a)));
+		sw_count(w, " %9s", "kernels", k->n);
+		hist_cells(w, &k->latency);
+		sw_count(w, " %9s", "shorter_than_launch", k->shorter);
+		sw_u64(w, NULL, "launch_timed", k->timed);
+		sw_text(w, "  ");
+		sw_name(w, "name", strings_get(k->name));
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+	free(rows);
+	more(w, n - shown, "kernels");
+	int any = 0;
+	for (size_t i = 0; i < dx->nprocs; i++)
+		any |= order[i]->comm_ns > 0;
+	sw_if(w, any);
+	sw_text(w, "\nCommunication hidden under compute: time in MPI or NCCL calls or device "
+		"collectives, and of it while a kernel ran\n%-10s %12s %12s %8s\n", "Process",
+		"Communicating", "Hidden", "Share");
+	sw_endif(w);
+	sw_arr(w, "overlap");
+	for (size_t i = 0; i < dx->nprocs; i++) {
+		const struct dproc *dp = order[i];
+		if (!dp->covered)
+			continue;
+		sw_obj(w, NULL);
+		sw_if(w, dp->comm_ns > 0);
+		proc_cells(w, dp);
+		sw_str(w, "%-10s", NULL, who(dp, a, sizeof(a)));
+		sw_dur(w, " %12s", "communicating_ns", dp->comm_ns);
+		sw_dur(w, " %12s", "hidden_ns", dp->comm_hidden);
+		snprintf(q, sizeof(q), "%.1f%%", dp->comm_ns ? 100.0 * (double)dp->comm_hidden /
+			 (double)dp->comm_ns : 0.0);
+		sw_text(w, " %8s\n", q);
+		sw_endif(w);
+		sw_close(w);
+	}
+	sw_close(w);
+	sw_close(w);
+}
+
 void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
 {
 	struct dproc **order = xmallocarray(dx->nprocs ? dx->nprocs : 1, sizeof(*order));
@@ -766,6 +890,7 @@ void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top
 	steps_table(dx, w, median, top);
 	procs_table(dx, w, order);
 	waits_table(dx, w, top);
+	launch_tables(dx, w, order, top);
 	sw_close(w);
 	free(order);
 }

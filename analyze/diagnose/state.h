@@ -8,6 +8,7 @@
 
 #include "../model/waits.h"
 #include "../util/u64map.h"
+#include "launches.h"
 #include "timeline.h"
 
 #define DONE_KEPT 8              /* the last steps diagnosed a process remembers */
@@ -96,6 +97,9 @@ struct dproc {
 	uint64_t kernels;
 	int64_t kernel_ns;
 	uint64_t outside;                /* delays it caused outside its steps (not counted) */
+	struct launches launches;
+	int64_t comm_ns, comm_hidden;    /* communicating (host calls to other processes,
+					  * device collectives), and of that while a kernel ran */
 };
 
 /* One step number over the ranks. */

@@ -29,7 +29,7 @@ enum cat {
 	TL_STARVED = CATS,  /* a stream idle until the host launched its next kernel */
 	TL_COPY_HELD,       /* a kernel held back on its stream by a copy before it */
 	TL_COMM,            /* a host thread in a call that talks to other processes (MPI,
-			     * NCCL: struct runtime's communication) */
+			     * NCCL: struct runtime's communication), or a device collective */
 	TL_KINDS
 };
 

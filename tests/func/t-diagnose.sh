@@ -22,7 +22,7 @@ STANDIN_HIP_KERNEL_US="slow_kernel:$SLOW_US,step_kernel:$STEP_US,tiny_kernel:5,d
 # copy-block: 64 MiB at 1 GB/s, a copy the host makes well within its modelled time
 COPY_MB=64 STANDIN_HIP_COPY_GBPS=1
 export LD_LIBRARY_PATH STANDIN_HIP_KERNEL_US STANDIN_HIP_COPY_GBPS
-plan 34
+plan 35
 
 # run SCENARIO "ARGS" [INSPECT OPTIONS]: records it (4 ranks) with its arguments and writes
 # its diagnosis as JSON
@@ -55,6 +55,8 @@ for s in late-coll slow-kernel late-sender late-receiver host-bound copy-block n
 		"$T/d-$s.json"
 done
 
+pycheck "host-bound: launches by stream and kernel, communication hidden under compute" \
+	launches "$T/out-host-bound" "$T/d-host-bound.json"
 pycheck "late-coll: step 3 is the slowest, its critical path through rank 2's sleep into \
 MPI_Allreduce" slow-step "$T/out-late-coll" "$T/d-late-coll.json" MPI_Allreduce
 pycheck "nccl-late: the same through AllReduce on the devices" slow-step "$T/out-nccl-late" \

@@ -120,6 +120,31 @@ def slow_step(truth_out, diag_json, site):
         fail("the step's own critical path differs from the one shown")
 
 
+def launches(truth_out, diag_json):
+    """host-bound: rank 0's tiny kernels all counted on one stream, with their latency and the
+    queue; each process's communication, next to none of it hidden (no kernel runs then)."""
+    t, dx = _truth(truth_out), _load(diag_json)
+    l = dx["launches"]
+    want = t["launches"] * t["steps"]
+    tiny = [k for k in l["kernels"] if k["name"] == "tiny_kernel" and k["process"]["rank"] == 0]
+    if len(tiny) != 1 or tiny[0]["kernels"] < want:
+        fail("tiny_kernel of rank 0: %s, want %d kernels or more" % (json.dumps(tiny), want))
+    k = tiny[0]
+    if not 0 < k["latency_median_ns"] <= k["latency_p90_ns"] <= k["latency_max_ns"]:
+        fail("its latency: %s" % json.dumps(k))
+    if k["launch_timed"] < want or k["shorter_than_launch"] > k["launch_timed"]:
+        fail("its launching calls: %s" % json.dumps(k))
+    streams = [s for s in l["streams"] if s["process"]["rank"] == 0]
+    if sum(s["kernels"] for s in streams) != k["kernels"] or \
+            any(s["queue_max"] > 64 for s in streams):
+        fail("rank 0's streams: %s" % json.dumps(streams))
+    for o in l["overlap"]:
+        # the kernels end before the synchronize that precedes the allreduce returns; device
+        # and host clocks agree to a few microseconds
+        if o["communicating_ns"] <= 0 or o["hidden_ns"] > 0.01 * o["communicating_ns"]:
+            fail("communication of %s: %s" % (o["process"], json.dumps(o)))
+
+
 def quiet(diag_json, limit_ms):
     """Nothing injected: no finding costs limit_ms or more (a loaded machine holds a rank's
     host now and then, and the diagnosis says so; each injected cause costs 200 ms)."""
