@@ -24,6 +24,7 @@
 #include "read/share.h"
 #include "summary/summary.h"
 #include "diff/diff.h"
+#include "diagnose/diagnosis.h"
 #include "summary/spread.h"
 #include "util/outname.h"
 #include "util/progress.h"
@@ -884,8 +885,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 		summary_set_window(&pl.win);
 		summary_set_rank_rows(o.rank_rows);
 		summary_set_runtimes(&rts);
-		summary_set_diagnose(!o.diagnose ? DIAGNOSE_NONE
-				     : o.tables ? DIAGNOSE_WITH_TABLES : DIAGNOSE_ONLY);
+		summary_set_part(o.diagnose ? &diagnosis_summary_part : NULL, !o.tables);
 		outs[pl.nouts++] = output_summary_as(stdout, o.label, o.top, o.summary_format);
 	}
 	pl.outs = outs;

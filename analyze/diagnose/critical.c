@@ -70,7 +70,7 @@ static void waited_at(struct diagnosis *dx, uint64_t step, struct cp_link *l)
 	}
 }
 
-static void describe(struct dproc *dp, struct cp_link *l)
+static void describe_link(struct dproc *dp, struct cp_link *l)
 {
 	int64_t ns[CATS];
 	uint32_t top[CATS];
@@ -152,7 +152,7 @@ void critical_path(struct diagnosis *dx, struct step_agg *s)
 	for (unsigned i = 0; i < n; i++) {
 		struct cp_link *l = &s->path[i];
 		*l = back[n - 1 - i];
-		describe(dx->procs[l->proc], l);
+		describe_link(dx->procs[l->proc], l);
 		if (!l->has_via)
 			made_wait(dx, s->step, l);
 		if (l->has_via)

@@ -14,6 +14,7 @@
 #include "../../common/system-records.h"
 #include "../../common/xalloc.h"
 #include "../model/runtime.h"
+#include "../summary/summary.h"
 #include "../util/grow.h"
 #include "diagnosis.h"
 #include "state.h"
@@ -61,7 +62,7 @@ static struct step_agg *step_agg_of(struct diagnosis *dx, uint64_t step)
 }
 
 /* What a process's own kind of cost came to in one step (or its run). */
-static void own_add(struct own *o, int64_t ns, uint32_t name, int has_step, uint64_t step,
+static void own_add(struct own_cost *o, int64_t ns, uint32_t name, int has_step, uint64_t step,
 		    int64_t t0, int64_t t1)
 {
 	if (ns <= 0)
@@ -270,7 +271,7 @@ static void wait_delay_cb(void *ctx, const struct wait_delay *d)
 	dp->why[dp->nwhy++] = *d;
 }
 
-static struct lane *lane_of(struct dproc *dp, uint64_t stream)
+static struct lane *lane_at(struct dproc *dp, uint64_t stream)
 {
 	for (size_t i = 0; i < dp->nlanes; i++)
 		if (dp->lanes[i].stream == stream)
@@ -294,7 +295,7 @@ static int is_copy(unsigned kind)
 }
 
 /* A device operation, in order on its stream: its category, and what its launch shows. */
-static void on_device(struct dproc *dp, const struct event *ev)
+static void device_op(struct dproc *dp, const struct event *ev)
 {
 	const struct device_info *di = ev->dev;
 	unsigned kind = di->kind;
@@ -305,7 +306,7 @@ static void on_device(struct dproc *dp, const struct event *ev)
 		timeline_add(&dp->tl, TL_COMM, ev->t0, ev->t1, 0);
 	if (cat != CAT_COMPUTE && !is_copy(kind))
 		return;
-	struct lane *l = lane_of(dp, di->op.stream);
+	struct lane *l = lane_at(dp, di->op.stream);
 	if (cat == CAT_COMPUTE) {
 		dp->kernels++;
 		dp->kernel_ns += ev->t1 - ev->t0;
@@ -376,7 +377,7 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 	case EV_DEVICE: {
 		struct dproc *dp = proc_of(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
-		on_device(dp, ev);
+		device_op(dp, ev);
 		break;
 	}
 	case EV_STATE: {
@@ -463,7 +464,7 @@ void diagnosis_total(const struct diagnosis *dx, int64_t ns[DIAG_PARTS])
 
 const char *diagnosis_part_words(unsigned part)
 {
-	return cat_key(part);
+	return part_key(part);
 }
 
 void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
@@ -496,3 +497,28 @@ void diagnosis_free(struct diagnosis *dx)
 	u64map_free(&dx->row_of);
 	free(dx);
 }
+
+/* ---- as a part of the summary ---- */
+
+static void *part_make(const struct runtime_set *rts)
+{
+	return diagnosis_new(rts);
+}
+
+static void part_event(void *priv, const struct event *ev)
+{
+	diagnosis_event(priv, ev);
+}
+
+static void part_end(void *priv, struct sumw *w, const char *dir, int top)
+{
+	diagnosis_end(priv, w, dir, top);
+}
+
+static void part_discard(void *priv)
+{
+	diagnosis_free(priv);
+}
+
+const struct summary_part diagnosis_summary_part = { part_make, part_event, part_end,
+						     part_discard };

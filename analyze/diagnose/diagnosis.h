@@ -1,6 +1,7 @@
 /* diagnose/diagnosis.h — --diagnose: where each step's time went on each rank, who made whom
- * wait, what the launches show, and the findings ranked by the time they cost.  The summary
- * hands it every event (summary/summary.c) and has it write its part first. */
+ * wait, what the launches show, and the findings ranked by the time they cost.  It is a part
+ * of the summary (diagnosis_summary_part: the summary hands it every event and has it write
+ * after the header), and what diff/data.c reads the parts of each step from. */
 #ifndef TPROF_ANALYZE_DIAGNOSIS_H
 #define TPROF_ANALYZE_DIAGNOSIS_H
 
@@ -20,6 +21,9 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev);
  * the commands it suggests) and frees dx. */
 void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top);
 void diagnosis_free(struct diagnosis *dx);   /* without writing it */
+
+/* The diagnosis as a part of the summary (summary/summary.h's summary_set_part). */
+extern const struct summary_part diagnosis_summary_part;
 
 /* For another output (diff/data.c): diagnoses what is left (once), and says how many step
  * numbers there are; step i's longest rank and its parts summed over the ranks. */

@@ -15,7 +15,7 @@
 /* A finding must cost at least this share of the time the average process covers. */
 #define FINDING_SHARE 0.01
 
-static uint64_t mix(uint64_t h, uint64_t v)
+static uint64_t key_mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
 	return h * 0xff51afd7ed558ccdull;
@@ -23,23 +23,23 @@ static uint64_t mix(uint64_t h, uint64_t v)
 
 static uint64_t group_key(unsigned kind, int proc, uint32_t site, uint64_t comm)
 {
-	return mix(mix(mix(kind, (uint64_t)proc), site), comm);
+	return key_mix(key_mix(key_mix(kind, (uint64_t)proc), site), comm);
 }
 
-static struct group *group_of(struct diagnosis *dx, const struct wait_delay *d, int proc)
+static struct delay_group *group_of(struct diagnosis *dx, const struct wait_delay *d, int proc)
 {
 	uint64_t key = group_key(d->kind, proc, d->site, d->comm);
 	for (;; key++) {   /* a hash shared by two groups: the next key */
 		uint32_t *at = u64map_get(&dx->group_of, key);
 		if (!at)
 			break;
-		struct group *g = &dx->groups[*at];
+		struct delay_group *g = &dx->groups[*at];
 		if (g->kind == d->kind && g->proc == proc && g->site == d->site &&
 		    g->comm == d->comm)
 			return g;
 	}
 	dx->groups = util_grow(dx->groups, &dx->capgroups, dx->ngroups, sizeof(*dx->groups), 16);
-	struct group *g = &dx->groups[dx->ngroups];
+	struct delay_group *g = &dx->groups[dx->ngroups];
 	memset(g, 0, sizeof(*g));
 	g->kind = d->kind;
 	g->on_device = d->on_device;
@@ -54,7 +54,7 @@ void group_add(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *
 	       const int64_t ex[CATS], const uint32_t top[CATS], uint32_t after,
 	       int has_step, uint64_t step)
 {
-	struct group *g = group_of(dx, d, dp->index);
+	struct delay_group *g = group_of(dx, d, dp->index);
 	int64_t delay = d->t1 - d->t0;
 	g->delays = util_grow(g->delays, &g->capdelays, g->n, sizeof(*g->delays), 8);
 	g->delays[g->n] = delay;
@@ -89,7 +89,7 @@ void group_add(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *
 
 void wait_row_add(struct diagnosis *dx, const struct wait_span *w, int proc)
 {
-	uint64_t key = mix(group_key(w->kind, proc, w->site, w->comm), 1);
+	uint64_t key = key_mix(group_key(w->kind, proc, w->site, w->comm), 1);
 	struct wait_row *r = NULL;
 	for (;; key++) {
 		uint32_t *at = u64map_get(&dx->row_of, key);
@@ -113,7 +113,7 @@ void wait_row_add(struct diagnosis *dx, const struct wait_span *w, int proc)
 	r->ns += w->t1 - w->t0;
 }
 
-static int by_value(const void *a, const void *b)
+static int by_ns(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return (x > y) - (x < y);
@@ -132,9 +132,9 @@ static int by_cost(const void *a, const void *b)
 void findings_rank(struct diagnosis *dx)
 {
 	for (size_t i = 0; i < dx->ngroups; i++) {
-		struct group *g = &dx->groups[i];
+		struct delay_group *g = &dx->groups[i];
 		if (g->n > 1)
-			qsort(g->delays, g->n, sizeof(*g->delays), by_value);
+			qsort(g->delays, g->n, sizeof(*g->delays), by_ns);
 		g->median = g->n ? g->delays[(g->n - 1) / 2] : 0;
 	}
 	for (size_t i = 0; i < dx->nsteps; i++) {
@@ -154,7 +154,7 @@ void findings_rank(struct diagnosis *dx)
 	for (size_t i = 0; i < dx->nprocs; i++) {
 		struct dproc *dp = dx->procs[i];
 		if (dp->most_compute > 1)
-			qsort(dp->excess, dp->most_compute, sizeof(*dp->excess), by_value);
+			qsort(dp->excess, dp->most_compute, sizeof(*dp->excess), by_ns);
 		dp->excess_median = dp->most_compute ? dp->excess[(dp->most_compute - 1) / 2] : 0;
 	}
 	int64_t covered = 0;
@@ -172,7 +172,7 @@ void findings_rank(struct diagnosis *dx)
 		struct own_many *m = &dx->many[k];
 		memset(m, 0, sizeof(*m));
 		for (size_t i = 0; i < dx->nprocs; i++) {
-			const struct own *o = &dx->procs[i]->own[k];
+			const struct own_cost *o = &dx->procs[i]->own[k];
 			if (o->total < floor)
 				continue;
 			m->procs++;
@@ -184,11 +184,11 @@ void findings_rank(struct diagnosis *dx)
 		}
 	}
 	for (size_t i = 0; i < dx->ngroups; i++) {
-		struct group *g = &dx->groups[i];
+		struct delay_group *g = &dx->groups[i];
 		struct dproc *dp = dx->procs[g->proc];
-		struct own *best = NULL;
+		struct own_cost *best = NULL;
 		for (unsigned k = 0; k < OWN_KINDS; k++) {
-			struct own *o = &dp->own[k];
+			struct own_cost *o = &dp->own[k];
 			if (dx->many[k].procs > OWN_MANY)
 				continue;
 			if (o->total >= floor && o->total * 2 >= g->cost && o->steps * 2 >= g->steps &&
@@ -219,7 +219,7 @@ void findings_rank(struct diagnosis *dx)
 	for (size_t i = 0; i < dx->nprocs; i++)
 		for (unsigned k = 0; k < OWN_KINDS; k++)
 			if (dx->procs[i]->own[k].total >= floor && dx->many[k].procs <= OWN_MANY) {
-				const struct own *o = &dx->procs[i]->own[k];
+				const struct own_cost *o = &dx->procs[i]->own[k];
 				int64_t cost = o->total;
 				if (o->made && dx->groups[o->made - 1].cost > cost)
 					cost = dx->groups[o->made - 1].cost;

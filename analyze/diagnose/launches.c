@@ -72,7 +72,7 @@ static int64_t call_length(const struct launches *l, int64_t t0)
 	return -1;
 }
 
-static struct stream_launches *stream_of(struct launches *l, uint64_t stream)
+static struct stream_launches *stream_stats(struct launches *l, uint64_t stream)
 {
 	for (size_t i = 0; i < l->nstreams; i++)
 		if (l->streams[i].stream == stream)
@@ -84,7 +84,7 @@ static struct stream_launches *stream_of(struct launches *l, uint64_t stream)
 	return s;
 }
 
-static struct kernel_launches *kernel_of(struct launches *l, uint32_t name)
+static struct kernel_launches *kernel_stats(struct launches *l, uint32_t name)
 {
 	uint32_t *at = u64map_get(&l->kernel_of, name);
 	if (at)
@@ -103,7 +103,7 @@ void launches_kernel(struct launches *l, const struct event *ev)
 	if (!di->launch_ns)
 		return;
 	int64_t latency = ev->t0 - di->launch_ns;
-	struct stream_launches *s = stream_of(l, di->op.stream);
+	struct stream_launches *s = stream_stats(l, di->op.stream);
 	hist_add(&s->latency, latency);
 	/* the queue it found: those launched before it on its stream, not started by then */
 	uint64_t depth = 0;
@@ -118,7 +118,7 @@ void launches_kernel(struct launches *l, const struct event *ev)
 	unsigned at = s->nseen++ % QUEUE_SEEN;
 	s->starts[at] = ev->t0;
 	s->launches[at] = di->launch_ns;
-	struct kernel_launches *k = kernel_of(l, ev->name);
+	struct kernel_launches *k = kernel_stats(l, ev->name);
 	hist_add(&k->latency, latency);
 	k->n++;
 	int64_t cost = call_length(l, di->launch_ns);

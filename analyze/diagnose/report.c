@@ -13,7 +13,7 @@
 #include "../util/fmt.h"
 #include "state.h"
 
-static const char *who(const struct dproc *dp, char *buf, size_t len)
+static const char *proc_name(const struct dproc *dp, char *buf, size_t len)
 {
 	if (dp->p->rank >= 0)
 		snprintf(buf, len, "rank %" PRId64, dp->p->rank);
@@ -23,7 +23,7 @@ static const char *who(const struct dproc *dp, char *buf, size_t len)
 }
 
 /* "... 5 more steps (--top 0 shows all)" in text, when some were not shown. */
-static void more(struct sumw *w, size_t n, const char *what)
+static void more_line(struct sumw *w, size_t n, const char *what)
 {
 	sw_if(w, n > 0);
 	sw_text(w, "  ... %zu more %s (--top 0 shows all)\n", n, what);
@@ -44,7 +44,7 @@ static void proc_cells(struct sumw *w, const struct dproc *dp)
 }
 
 /* DIR as a shell word. */
-static void quoted(char *buf, size_t len, const char *s)
+static void shell_word(char *buf, size_t len, const char *s)
 {
 	int plain = *s != '\0';
 	for (const char *c = s; *c; c++)
@@ -71,11 +71,11 @@ static void quoted(char *buf, size_t len, const char *s)
 
 /* The command that writes the time of a finding as a Perfetto trace: its step, or its time
  * with a tenth more on each side. */
-static void look(struct sumw *w, const char *dir, size_t nth, int has_step, uint64_t step,
+static void look_line(struct sumw *w, const char *dir, size_t nth, int has_step, uint64_t step,
 		 int64_t t0, int64_t t1)
 {
 	char d[1024], cmd[1400];
-	quoted(d, sizeof(d), dir);
+	shell_word(d, sizeof(d), dir);
 	if (has_step) {
 		snprintf(cmd, sizeof(cmd), "tprof-analyze %s --steps %" PRIu64
 			 " -f perfetto -o step-%" PRIu64 ".pftrace", d, step, step);
@@ -88,7 +88,7 @@ static void look(struct sumw *w, const char *dir, size_t nth, int has_step, uint
 	sw_str(w, "     look: %s\n", "look", cmd);
 }
 
-static void where(struct sumw *w, int has_step, uint64_t step, int64_t t0, int64_t t1)
+static void where_cells(struct sumw *w, int has_step, uint64_t step, int64_t t0, int64_t t1)
 {
 	sw_obj(w, "where");
 	if (has_step)
@@ -102,7 +102,7 @@ static void where(struct sumw *w, int has_step, uint64_t step, int64_t t0, int64
 
 /* "in step 3" or "10 times in 10 steps (median 10.01 ms; longest 12.1 ms in step 4)";
  * median < 0: none to say. */
-static void when(char *buf, size_t len, uint64_t n, uint64_t steps, int has_step, uint64_t step,
+static void when_text(char *buf, size_t len, uint64_t n, uint64_t steps, int has_step, uint64_t step,
 		 int64_t max, int64_t median)
 {
 	char t[32], m[64] = "";
@@ -130,7 +130,7 @@ static int by_ns_desc(const void *a, const void *b)
 }
 
 /* What the late one was doing while late: the categories, most first. */
-static void while_late(struct sumw *w, const struct group *g)
+static void while_late(struct sumw *w, const struct delay_group *g)
 {
 	int64_t v[CATS][2];
 	for (unsigned c = 0; c < CATS; c++) {
@@ -149,7 +149,7 @@ static void while_late(struct sumw *w, const struct group *g)
 		sw_text(w, "%s", said && said < 3 ? "," : "");
 		sw_if(w, said < 3);
 		sw_dur(w, " %s", "ns", g->ex[c]);
-		sw_str(w, " %s", "category", cat_key(c));
+		sw_str(w, " %s", "category", part_key(c));
 		if (g->ex_top[c])
 			sw_str(w, " (%s)", "top", strings_get(g->ex_top[c]));
 		else
@@ -180,12 +180,12 @@ static const char *late_words(unsigned kind)
 
 /* "rank 2 came last to MPI_Allreduce (comm 0x1)" in text; kind, site, comm, the late
  * process in JSON. */
-static void late_line(struct diagnosis *dx, struct sumw *w, const struct group *g)
+static void late_line(struct diagnosis *dx, struct sumw *w, const struct delay_group *g)
 {
 	char a[64];
 	const struct dproc *dp = dx->procs[g->proc];
 	sw_str(w, NULL, "kind", wait_kind_key(g->kind));
-	sw_text(w, "%s %s", who(dp, a, sizeof(a)), late_words(g->kind));
+	sw_text(w, "%s %s", proc_name(dp, a, sizeof(a)), late_words(g->kind));
 	if (g->site)
 		sw_str(w, " %s", "site", strings_get(g->site));
 	else
@@ -201,10 +201,10 @@ static void late_line(struct diagnosis *dx, struct sumw *w, const struct group *
 }
 
 static void wait_finding(struct diagnosis *dx, struct sumw *w, const char *dir, size_t nth,
-			 const struct group *g)
+			 const struct delay_group *g)
 {
 	char b[32], c[32], t[200];
-	when(t, sizeof(t), g->n, g->steps, g->max_has_step, g->max_step, g->max, g->median);
+	when_text(t, sizeof(t), g->n, g->steps, g->max_has_step, g->max_step, g->max, g->median);
 	sw_text(w, "  %zu. ", nth);
 	late_line(dx, w, g);
 	sw_text(w, ": %s, %s; %" PRIu32 " waited %s in all\n", fmt_dur(g->cost, b, sizeof(b)), t,
@@ -217,7 +217,7 @@ static void wait_finding(struct diagnosis *dx, struct sumw *w, const char *dir, 
 	sw_obj(w, "longest");
 	sw_i64(w, NULL, "ns", g->max);
 	sw_u64(w, NULL, "seq", g->max_seq);
-	where(w, g->max_has_step, g->max_step, g->max_t0, g->max_t1);
+	where_cells(w, g->max_has_step, g->max_step, g->max_t0, g->max_t1);
 	sw_close(w);
 	while_late(w, g);
 	/* came late because it computes more than the others, step after step */
@@ -232,7 +232,7 @@ static void wait_finding(struct diagnosis *dx, struct sumw *w, const char *dir, 
 	sw_dur(w, ", %s more than the others' mean (median)\n", "median_ns", dp->excess_median);
 	sw_endif(w);
 	sw_close(w);
-	look(w, dir, nth, g->max_has_step, g->max_step, g->max_t0, g->max_t1);
+	look_line(w, dir, nth, g->max_has_step, g->max_step, g->max_t0, g->max_t1);
 }
 
 static const char *const own_key[OWN_KINDS] = { "host_bound", "copy_held", "cpu_wait" };
@@ -242,11 +242,11 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 {
 	const struct dproc *dp = dx->procs[i / OWN_KINDS];
 	unsigned k = i % OWN_KINDS;
-	const struct own *o = &dp->own[k];
+	const struct own_cost *o = &dp->own[k];
 	char a[64], b[32], c[32], t[200];
-	when(t, sizeof(t), o->steps, o->steps, o->max_has_step, o->max_step, o->max, -1);
+	when_text(t, sizeof(t), o->steps, o->steps, o->max_has_step, o->max_step, o->max, -1);
 	sw_str(w, NULL, "kind", own_key[k]);
-	who(dp, a, sizeof(a));
+	proc_name(dp, a, sizeof(a));
 	fmt_dur(o->total, b, sizeof(b));
 	switch (k) {
 	case OWN_STARVED:
@@ -273,7 +273,7 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 		sw_null(w, NULL, "made_late", NULL);
 	else {
 		sw_obj(w, "made_late");
-		const struct group *g = &dx->groups[o->made - 1];
+		const struct delay_group *g = &dx->groups[o->made - 1];
 		char e[32];
 		sw_text(w, "     and so ");
 		late_line(dx, w, g);
@@ -295,9 +295,9 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 		sw_null(w, NULL, "name", NULL);
 	sw_obj(w, "longest");
 	sw_i64(w, NULL, "ns", o->max);
-	where(w, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+	where_cells(w, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
 	sw_close(w);
-	look(w, dir, nth, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+	look_line(w, dir, nth, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
 }
 
 static const char *const own_words[OWN_KINDS] = {
@@ -313,22 +313,22 @@ static void own_many_finding(struct diagnosis *dx, struct sumw *w, const char *d
 {
 	const struct own_many *m = &dx->many[k];
 	const struct dproc *dp = dx->procs[m->proc];
-	const struct own *o = &dp->own[k];
+	const struct own_cost *o = &dp->own[k];
 	char a[64], b[32], c[32], e[32];
 	sw_str(w, NULL, "kind", own_key[k]);
 	sw_u64(w, "  %zu. ", "processes", m->procs);
 	sw_text(w, "%zu processes %s: up to %s (%s), %s on average\n", nth, own_words[k],
-		fmt_dur(m->max, b, sizeof(b)), who(dp, a, sizeof(a)),
+		fmt_dur(m->max, b, sizeof(b)), proc_name(dp, a, sizeof(a)),
 		fmt_dur(m->total / (int64_t)m->procs, c, sizeof(c)));
 	sw_i64(w, NULL, "total_ns", m->total);
 	sw_i64(w, NULL, "max_ns", m->max);
 	proc_cells(w, dp);
 	sw_obj(w, "longest");
 	sw_i64(w, NULL, "ns", o->max);
-	where(w, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+	where_cells(w, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
 	sw_close(w);
 	sw_text(w, "     the longest in one step: %s, %s's\n", fmt_dur(o->max, e, sizeof(e)), a);
-	look(w, dir, nth, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+	look_line(w, dir, nth, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
 }
 
 static void findings(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
@@ -356,7 +356,7 @@ static void findings(struct diagnosis *dx, struct sumw *w, const char *dir, int 
 		sw_close(w);
 	}
 	sw_close(w);
-	more(w, n - shown, "findings");
+	more_line(w, n - shown, "findings");
 }
 
 /* The parts of time: in JSON each in ns; in text, with shares of total, as columns. */
@@ -364,7 +364,7 @@ static void cats_cells(struct sumw *w, const int64_t ns[CATS], int64_t total, in
 {
 	for (unsigned c = 0; c < CATS; c++) {
 		char key[32];
-		snprintf(key, sizeof(key), "%s_ns", cat_key(c));
+		snprintf(key, sizeof(key), "%s_ns", part_key(c));
 		sw_i64(w, NULL, key, ns[c]);
 		if (shares)
 			sw_text(w, " %8.1f%%", total > 0 ? 100.0 * (double)ns[c] / (double)total : 0);
@@ -379,11 +379,11 @@ static void link_words(const struct cp_link *l, char *buf, size_t len)
 	char d[32];
 	fmt_dur(l->cat_ns, d, sizeof(d));
 	if (l->name)
-		snprintf(buf, len, "%s %s (%s)", d, cat_words(l->cat), strings_get(l->name));
+		snprintf(buf, len, "%s %s (%s)", d, part_words(l->cat), strings_get(l->name));
 	else if (l->after)
-		snprintf(buf, len, "%s %s (after %s)", d, cat_words(l->cat), strings_get(l->after));
+		snprintf(buf, len, "%s %s (after %s)", d, part_words(l->cat), strings_get(l->after));
 	else
-		snprintf(buf, len, "%s %s", d, cat_words(l->cat));
+		snprintf(buf, len, "%s %s", d, part_words(l->cat));
 }
 
 /* The link that says most of why the step took long: the longest that made others wait,
@@ -423,11 +423,11 @@ static void cause_line(struct diagnosis *dx, const struct step_agg *s, int64_t m
 	int n = snprintf(buf, len, "step %" PRIu64 ": %s (median %s); %s on %s: %s%s", s->step,
 			 fmt_dur(s->dur_max, a, sizeof(a)), fmt_dur(median, b, sizeof(b)),
 			 fmt_dur(l->t1 - l->t0, c, sizeof(c)),
-			 who(dx->procs[l->proc], who_, sizeof(who_)), what, via);
+			 proc_name(dx->procs[l->proc], who_, sizeof(who_)), what, via);
 	/* it began the step late: what set the length came before */
 	if (n > 0 && (size_t)n < len && s->late_start * 10 > s->dur_max)
 		snprintf(buf + n, len - (size_t)n, "; %s began the step %s after the first",
-			 who(dx->procs[s->late_proc], who_, sizeof(who_)),
+			 proc_name(dx->procs[s->late_proc], who_, sizeof(who_)),
 			 fmt_dur(s->late_start, a, sizeof(a)));
 }
 
@@ -441,14 +441,14 @@ static void path_cells(struct diagnosis *dx, struct sumw *w, const struct step_a
 		const struct cp_link *l = &s->path[i];
 		sw_obj(w, NULL);
 		sw_if(w, text);
-		sw_str(w, "    %-10s", NULL, who(dx->procs[l->proc], a, sizeof(a)));
+		sw_str(w, "    %-10s", NULL, proc_name(dx->procs[l->proc], a, sizeof(a)));
 		sw_dur(w, " %12s: ", "ns", l->t1 - l->t0);
 		link_words(l, what, sizeof(what));
 		sw_text(w, "%s", what);
 		proc_cells(w, dx->procs[l->proc]);
 		sw_i64(w, NULL, "start_ns", l->t0);
 		sw_i64(w, NULL, "end_ns", l->t1);
-		sw_str(w, NULL, "category", cat_key(l->cat));
+		sw_str(w, NULL, "category", part_key(l->cat));
 		sw_i64(w, NULL, "category_ns", l->cat_ns);
 		if (l->name)
 			sw_str(w, NULL, "top", strings_get(l->name));
@@ -550,7 +550,7 @@ static void slow_steps(struct diagnosis *dx, struct sumw *w, int64_t median, int
 		sw_close(w);
 	}
 	sw_close(w);
-	more(w, n - shown, "slow steps");
+	more_line(w, n - shown, "slow steps");
 	sw_if(w, n > 0);
 	if (n) {
 		sw_text(w, "\nCritical path of step %" PRIu64 ", the longest: the chain of work that "
@@ -583,15 +583,15 @@ static void job_split(struct diagnosis *dx, struct sumw *w)
 	sw_i64(w, NULL, "covered_ns", covered);
 	for (unsigned c = 0; c < CATS; c++) {
 		char key[32];
-		snprintf(key, sizeof(key), "%s_ns", cat_key(c));
+		snprintf(key, sizeof(key), "%s_ns", part_key(c));
 		sw_dur(w, "  %12s", key, ns[c]);
 		snprintf(b, sizeof(b), "%.1f%%", covered ? 100.0 * (double)ns[c] / (double)covered : 0);
-		sw_text(w, "  %6s  %s\n", b, cat_words(c));
+		sw_text(w, "  %6s  %s\n", b, part_words(c));
 	}
 	sw_close(w);
 }
 
-static int by_step(const void *a, const void *b)
+static int by_step_number(const void *a, const void *b)
 {
 	const struct step_agg *x = a, *y = b;
 	return (x->step > y->step) - (x->step < y->step);
@@ -617,10 +617,10 @@ static void steps_table(struct diagnosis *dx, struct sumw *w, int64_t median, in
 		sw_dur(w, " %12s", "longest_ns", s->dur_max);
 		sw_dur(w, " %12s", "compute_max_ns", s->comp_max);
 		sw_dur(w, " %12s", "compute_mean_ns", s->comp_sum / (int64_t)s->ranks);
-		sw_str(w, " %-10s", NULL, who(dx->procs[s->comp_max_proc], a, sizeof(a)));
+		sw_str(w, " %-10s", NULL, proc_name(dx->procs[s->comp_max_proc], a, sizeof(a)));
 		sw_dur(w, " %12s", "wait_max_ns", s->wait_max);
 		sw_dur(w, " %12s", "wait_mean_ns", s->wait_sum / (int64_t)s->ranks);
-		sw_str(w, " %s\n", NULL, who(dx->procs[s->wait_max_proc], b, sizeof(b)));
+		sw_str(w, " %s\n", NULL, proc_name(dx->procs[s->wait_max_proc], b, sizeof(b)));
 		sw_i64(w, NULL, "compute_max_index", dx->procs[s->comp_max_proc]->p->index);
 		sw_i64(w, NULL, "compute_min_index", dx->procs[s->comp_min_proc]->p->index);
 		sw_i64(w, NULL, "wait_max_index", dx->procs[s->wait_max_proc]->p->index);
@@ -639,10 +639,10 @@ static void steps_table(struct diagnosis *dx, struct sumw *w, int64_t median, in
 		sw_close(w);
 	}
 	sw_close(w);
-	more(w, dx->nsteps - shown, "steps");
+	more_line(w, dx->nsteps - shown, "steps");
 }
 
-static int by_index(const void *a, const void *b)
+static int by_output_order(const void *a, const void *b)
 {
 	const struct dproc *x = *(struct dproc *const *)a, *y = *(struct dproc *const *)b;
 	return (x->p->index > y->p->index) - (x->p->index < y->p->index);
@@ -654,7 +654,7 @@ static void procs_table(struct diagnosis *dx, struct sumw *w, struct dproc **ord
 	sw_text(w, "\nEach process: the share of its %s in each part\n%-10s %6s %12s",
 		dx->job_steps ? "steps" : "run", "Process", "Steps", "Time");
 	for (unsigned c = 0; c < CATS; c++)
-		sw_text(w, " %9.9s", cat_key(c));
+		sw_text(w, " %9.9s", part_key(c));
 	sw_text(w, "  Steps of most compute\n");
 	sw_arr(w, "processes");
 	for (size_t i = 0; i < dx->nprocs; i++) {
@@ -663,7 +663,7 @@ static void procs_table(struct diagnosis *dx, struct sumw *w, struct dproc **ord
 			continue;
 		sw_obj(w, NULL);
 		proc_cells(w, dp);
-		sw_str(w, "%-10s", NULL, who(dp, a, sizeof(a)));
+		sw_str(w, "%-10s", NULL, proc_name(dp, a, sizeof(a)));
 		sw_u64(w, " %6" PRIu64, "steps", dp->steps);
 		sw_dur(w, " %12s", "covered_ns", dp->covered);
 		cats_cells(w, dp->ns, dp->covered, 1);
@@ -714,7 +714,7 @@ static void waits_table(struct diagnosis *dx, struct sumw *w, int top)
 		sw_dur(w, "%12s", "ns", r->ns);
 		sw_count(w, " %10s", "count", r->n);
 		sw_str(w, "  %-22s", "kind", wait_kind_key(r->kind));
-		sw_str(w, " %-10s", NULL, who(dx->procs[r->proc], a, sizeof(a)));
+		sw_str(w, " %-10s", NULL, proc_name(dx->procs[r->proc], a, sizeof(a)));
 		proc_cells(w, dx->procs[r->proc]);
 		if (r->comm)
 			sw_str(w, " %-20s", "comm", comm);
@@ -730,7 +730,7 @@ static void waits_table(struct diagnosis *dx, struct sumw *w, int top)
 		sw_close(w);
 	}
 	sw_close(w);
-	more(w, dx->nrows - shown, "rows");
+	more_line(w, dx->nrows - shown, "rows");
 }
 
 /* ---- launches ---- */
@@ -782,7 +782,7 @@ static void launch_tables(struct diagnosis *dx, struct sumw *w, struct dproc **o
 			const struct stream_launches *s = &dp->launches.streams[j];
 			sw_obj(w, NULL);
 			proc_cells(w, dp);
-			sw_str(w, "%-10s", NULL, who(dp, a, sizeof(a)));
+			sw_str(w, "%-10s", NULL, proc_name(dp, a, sizeof(a)));
 			snprintf(q, sizeof(q), "0x%" PRIx64, s->stream);
 			sw_str(w, " %18s", "stream", q);
 			sw_count(w, " %9s", "kernels", s->latency.n);
@@ -815,7 +815,7 @@ static void launch_tables(struct diagnosis *dx, struct sumw *w, struct dproc **o
 		sw_obj(w, NULL);
 		sw_if(w, i < shown);
 		proc_cells(w, rows[i].dp);
-		sw_str(w, "%-10s", NULL, who(rows[i].dp, a, sizeof(a)));
+		sw_str(w, "%-10s", NULL, proc_name(rows[i].dp, a, sizeof(a)));
 		sw_count(w, " %9s", "kernels", k->n);
 		hist_cells(w, &k->latency);
 		sw_count(w, " %9s", "shorter_than_launch", k->shorter);
@@ -827,7 +827,7 @@ static void launch_tables(struct diagnosis *dx, struct sumw *w, struct dproc **o
 	}
 	sw_close(w);
 	free(rows);
-	more(w, n - shown, "kernels");
+	more_line(w, n - shown, "kernels");
 	int any = 0;
 	for (size_t i = 0; i < dx->nprocs; i++)
 		any |= order[i]->comm_ns > 0;
@@ -844,7 +844,7 @@ static void launch_tables(struct diagnosis *dx, struct sumw *w, struct dproc **o
 		sw_obj(w, NULL);
 		sw_if(w, dp->comm_ns > 0);
 		proc_cells(w, dp);
-		sw_str(w, "%-10s", NULL, who(dp, a, sizeof(a)));
+		sw_str(w, "%-10s", NULL, proc_name(dp, a, sizeof(a)));
 		sw_dur(w, " %12s", "communicating_ns", dp->comm_ns);
 		sw_dur(w, " %12s", "hidden_ns", dp->comm_hidden);
 		snprintf(q, sizeof(q), "%.1f%%", dp->comm_ns ? 100.0 * (double)dp->comm_hidden /
@@ -861,7 +861,7 @@ void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top
 {
 	struct dproc **order = xmallocarray(dx->nprocs ? dx->nprocs : 1, sizeof(*order));
 	memcpy(order, dx->procs, dx->nprocs * sizeof(*order));
-	qsort(order, dx->nprocs, sizeof(*order), by_index);
+	qsort(order, dx->nprocs, sizeof(*order), by_output_order);
 	size_t counted = 0;
 	for (size_t i = 0; i < dx->nprocs; i++)
 		counted += dx->procs[i]->covered > 0;
@@ -883,7 +883,7 @@ void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top
 	sw_endif(w);
 	findings(dx, w, dir, top);
 	if (dx->nsteps > 1)
-		qsort(dx->steps, dx->nsteps, sizeof(*dx->steps), by_step);
+		qsort(dx->steps, dx->nsteps, sizeof(*dx->steps), by_step_number);
 	int64_t median = steps_median(dx);
 	slow_steps(dx, w, median, top);
 	job_split(dx, w);

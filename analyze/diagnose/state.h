@@ -57,7 +57,7 @@ struct cp_link {
 /* What one process did that cost time of its own (not a wait it caused): the kinds. */
 enum own_kind { OWN_STARVED, OWN_COPY_HELD, OWN_CPU_WAIT, OWN_KINDS };
 
-struct own {
+struct own_cost {
 	int64_t total, max;
 	uint64_t steps;                  /* steps in which it cost something */
 	uint64_t max_step;
@@ -91,7 +91,7 @@ struct dproc {
 	int64_t *excess;                 /* in those, its compute over the others' mean */
 	size_t capexcess;
 	int64_t excess_median;
-	struct own own[OWN_KINDS];
+	struct own_cost own[OWN_KINDS];
 	struct lane *lanes;
 	size_t nlanes, caplanes;
 	uint64_t kernels;
@@ -123,7 +123,7 @@ struct step_agg {
 };
 
 /* Wait states caused by one process at one place (kind, site, communicator). */
-struct group {
+struct delay_group {
 	uint8_t kind, on_device;
 	int proc;                        /* the late one (index in procs) */
 	uint32_t site;
@@ -193,7 +193,7 @@ struct diagnosis {
 	int settled;                     /* diagnosis_settle ran */
 	int ending;                      /* the events are over: no critical path before all
 					  * processes diagnosed its step */
-	struct group *groups;
+	struct delay_group *groups;
 	size_t ngroups, capgroups;
 	struct u64map group_of;          /* key hash -> index */
 	struct wait_row *rows;

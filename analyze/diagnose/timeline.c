@@ -15,12 +15,12 @@ static const char *const words[CATS] = { "compute", "copies", "waiting for other
 					 "collectives moving data", "runtime calls",
 					 "host outside calls", "waiting for a CPU", "idle" };
 
-const char *cat_key(unsigned c)
+const char *part_key(unsigned c)
 {
 	return c < CATS ? keys[c] : "?";
 }
 
-const char *cat_words(unsigned c)
+const char *part_words(unsigned c)
 {
 	return c < CATS ? words[c] : "?";
 }
@@ -65,7 +65,7 @@ static void ready(struct timeline *t)
 
 /* [*lo, *hi): the spans that may overlap a..b (every one that does; by start, those from
  * the first whose prefix ends after a to the last that starts before b). */
-static void range(struct timeline *t, int64_t a, int64_t b, size_t *lo, size_t *hi)
+static void overlapping(struct timeline *t, int64_t a, int64_t b, size_t *lo, size_t *hi)
 {
 	ready(t);
 	size_t l = 0, h = t->n;
@@ -94,7 +94,7 @@ struct edge {
 	int32_t delta;          /* +1 its start, -1 its end */
 };
 
-static int by_time(const void *a, const void *b)
+static int edge_before(const void *a, const void *b)
 {
 	const struct edge *x = a, *y = b;
 	if (x->t != y->t)
@@ -139,7 +139,7 @@ static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within, uns
 		return;
 	struct edge *e = NULL;
 	size_t ne = 0, cap = 0, lo, hi;
-	range(t, a, b, &lo, &hi);
+	overlapping(t, a, b, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
 		const struct tl_span *s = &t->v[i];
 		if (s->t1 <= a || s->t0 >= b ||
@@ -150,7 +150,7 @@ static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within, uns
 		e[ne++] = (struct edge){ s->t1 < b ? s->t1 : b, (uint32_t)i, -1 };
 	}
 	if (ne > 1)
-		qsort(e, ne, sizeof(*e), by_time);
+		qsort(e, ne, sizeof(*e), edge_before);
 	int64_t open[TL_KINDS + 1] = { 0 };
 	uint32_t name[CATS] = { 0 };
 	struct tops tops = { .n = 0 };
@@ -206,7 +206,7 @@ int64_t timeline_sum(struct timeline *t, unsigned k, int64_t a, int64_t b, uint3
 	size_t lo, hi;
 	if (name)
 		*name = 0;
-	range(t, a, b, &lo, &hi);
+	overlapping(t, a, b, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
 		const struct tl_span *s = &t->v[i];
 		if (s->cat != k || s->t1 <= a || s->t0 >= b)
@@ -228,7 +228,7 @@ int64_t timeline_sum(struct timeline *t, unsigned k, int64_t a, int64_t b, uint3
 uint32_t timeline_call_before(struct timeline *t, int64_t at)
 {
 	size_t lo, hi;
-	range(t, INT64_MIN, at == INT64_MAX ? at : at + 1, &lo, &hi);
+	overlapping(t, INT64_MIN, at == INT64_MAX ? at : at + 1, &lo, &hi);
 	int64_t best = INT64_MIN;
 	uint32_t name = 0;
 	for (size_t i = hi, k = 0; i > 0 && k < CALL_BEFORE_LOOK; i--, k++) {
@@ -251,7 +251,7 @@ uint32_t timeline_gap_after(struct timeline *t, int64_t a, int64_t b)
 {
 	struct tl_span *v = NULL;
 	size_t n = 0, cap = 0, lo, hi;
-	range(t, a, b, &lo, &hi);
+	overlapping(t, a, b, &lo, &hi);
 	for (size_t i = lo; i < hi; i++)
 		if (t->v[i].cat < CAT_HOST && t->v[i].t1 > a && t->v[i].t0 < b) {
 			v = util_grow(v, &cap, n, sizeof(*v), 32);

@@ -34,8 +34,8 @@ enum cat {
 };
 
 /* Its JSON key ("compute") and its words in text ("compute"). */
-const char *cat_key(unsigned c);
-const char *cat_words(unsigned c);
+const char *part_key(unsigned c);
+const char *part_words(unsigned c);
 
 struct tl_span {
 	int64_t t0, t1;

@@ -108,7 +108,7 @@ static struct row *find(struct row *rows, size_t n, const char *kind, const char
 	return NULL;
 }
 
-static void judge(struct row *r)
+static void verdict_of(struct row *r)
 {
 	r->change = r->b.total - r->a.total;
 	r->noise = -1;
@@ -256,7 +256,7 @@ int diff_compare(const char *a_path, const char *b_path, const char *a_name, con
 		side_of(it, &r->b);
 	}
 	for (size_t i = 0; i < n; i++)
-		judge(&rows[i]);
+		verdict_of(&rows[i]);
 	/* the items first, then the parts of the step time and the step length */
 	size_t nitems = 0;
 	for (size_t i = 0; i < n; i++)

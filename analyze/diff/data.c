@@ -87,7 +87,7 @@ static long bin_of(const struct data *d, uint64_t step)
 	return l < d->n && d->starts[l].step == step ? (long)l : -1;
 }
 
-static void count(struct data *d, uint32_t i, long bin, int64_t ns)
+static void count_in(struct data *d, uint32_t i, long bin, int64_t ns)
 {
 	struct item *it = &d->items[i];
 	it->count++;
@@ -110,14 +110,14 @@ static struct hproc *hproc_of(struct data *d, const struct proc *p)
 }
 
 /* An event: into the step of its process it began in, once that is known. */
-static void add(struct data *d, const struct proc *p, unsigned kind, uint32_t name, int64_t t0,
+static void hold_event(struct data *d, const struct proc *p, unsigned kind, uint32_t name, int64_t t0,
 		int64_t ns)
 {
 	if (ns < 0)
 		return;
 	uint32_t i = item_of(d, kind, name);
 	if (!d->n) {
-		count(d, i, 0, ns);
+		count_in(d, i, 0, ns);
 		return;
 	}
 	struct hproc *h = hproc_of(d, p);
@@ -125,7 +125,7 @@ static void add(struct data *d, const struct proc *p, unsigned kind, uint32_t na
 		const unsigned at = (h->ndone - 1 - k) % STEPS_KEPT;
 		if (t0 >= h->done[at].t0 && t0 < h->done[at].t1) {
 			if (h->done[at].bin >= 0)
-				count(d, i, h->done[at].bin, ns);
+				count_in(d, i, h->done[at].bin, ns);
 			return;
 		}
 	}
@@ -144,7 +144,7 @@ static void step_ended(struct data *d, const struct event *ev)
 		if (e->t0 >= ev->t1)
 			h->v[k++] = *e;
 		else if (e->t0 >= ev->t0 && bin >= 0)
-			count(d, e->item, bin, e->ns);
+			count_in(d, e->item, bin, e->ns);
 	}
 	h->n = k;
 	unsigned at = h->ndone++ % STEPS_KEPT;
@@ -169,17 +169,17 @@ static void on_event(void *priv, const struct event *ev)
 	switch (ev->kind) {
 	case EV_DEVICE: {
 		unsigned k = ev->dev->kind;
-		add(d, ev->proc, k == TPROF_DEVOP_COPY || k == TPROF_DEVOP_MEMSET ? IK_COPY
+		hold_event(d, ev->proc, k == TPROF_DEVOP_COPY || k == TPROF_DEVOP_MEMSET ? IK_COPY
 				 : k == TPROF_DEVOP_COLLECTIVE ? IK_DEVCOLL : IK_KERNEL,
 		    ev->name, ev->t0, ev->t1 - ev->t0);
 		break;
 	}
 	case EV_CALL:
-		add(d, ev->proc, IK_CALL, ev->name, ev->t0, ev->t1 - ev->t0);
+		hold_event(d, ev->proc, IK_CALL, ev->name, ev->t0, ev->t1 - ev->t0);
 		break;
 	case EV_COLLECTIVE:
 		/* the last member's process: where the collective ended waiting */
-		add(d, ev->proc, IK_COLLECTIVE, ev->name, ev->t0, ev->t1 - ev->t0);
+		hold_event(d, ev->proc, IK_COLLECTIVE, ev->name, ev->t0, ev->t1 - ev->t0);
 		break;
 	case EV_STEP:
 		if (d->n)

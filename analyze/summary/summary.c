@@ -19,7 +19,6 @@
 #include "../import/fixes.h"
 #include "../read/import-image.h"
 #include "../model/runtime.h"
-#include "../diagnose/diagnosis.h"
 #include "../util/grow.h"
 #include "../parallel/par.h"
 #include "../util/pack.h"
@@ -85,8 +84,9 @@ struct summary {
 	uint64_t handed[RT_MAX];     /* events handed to each runtime's part */
 	struct totals tot;
 	struct sum_procs procs;
-	struct diagnosis *dx;        /* --diagnose: written after the header */
-	int tables;                  /* the tables are written (not with --diagnose alone) */
+	const struct summary_part *extra;   /* written after the header (summary_set_part) */
+	void *extra_priv;
+	int tables;                  /* the tables are written (not with a part alone) */
 };
 
 static void ensure(struct summary *s, uint32_t id)
@@ -163,8 +163,8 @@ static int begin(void *priv, const struct trace *tr)
 static void on_event(void *priv, const struct event *ev)
 {
 	struct summary *s = priv;
-	if (s->dx)
-		diagnosis_event(s->dx, ev);
+	if (s->extra)
+		s->extra->event(s->extra_priv, ev);
 	if (ev->flags & EVF_UNFINISHED)
 		s->tot.unfinished++;
 	if (ev->kind != EV_CALL && ev->kind <= EV_LAST)
@@ -1083,7 +1083,8 @@ static void parts_discard(struct summary *s, const struct trace *tr)
 
 static void summary_free(struct summary *s)
 {
-	diagnosis_free(s->dx);
+	if (s->extra)
+		s->extra->discard(s->extra_priv);
 	free(s->ranges);
 	for (int d = 0; d < NDOMAINS; d++)
 		free(s->calls[d]);
@@ -1126,9 +1127,9 @@ static int end(void *priv, const struct trace *tr)
 	sw_str(w, NULL, "format", "tprof-summary");
 	sw_i64(w, NULL, "version", SUMMARY_JSON_VERSION);
 	header(s, tr, summary_window ? summary_window : &none);
-	if (s->dx) {
-		diagnosis_end(s->dx, w, s->dir, s->top);
-		s->dx = NULL;
+	if (s->extra) {
+		s->extra->end(s->extra_priv, w, s->dir, s->top);
+		s->extra = NULL;
 	}
 	if (!s->tables) {
 		parts_discard(s, tr);
@@ -1168,11 +1169,13 @@ static int end(void *priv, const struct trace *tr)
 static const struct output_ops summary_ops = { "summary", begin, on_event, end };
 
 static size_t summary_rank_rows = SPREAD_ROWS_DEFAULT;
-static int summary_diagnose;
+static const struct summary_part *summary_part;
+static int summary_part_alone;
 
-void summary_set_diagnose(int mode)
+void summary_set_part(const struct summary_part *part, int alone)
 {
-	summary_diagnose = mode;
+	summary_part = part;
+	summary_part_alone = alone;
 }
 
 void summary_set_rank_rows(size_t n)
@@ -1203,7 +1206,7 @@ struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_
 	s->w.rank_rows = summary_rank_rows;
 	s->dir = xstrdup(dir);
 	s->top = top;
-	s->tables = summary_diagnose != DIAGNOSE_ONLY;
+	s->tables = !(summary_part && summary_part_alone);
 	static const struct runtime_set none;
 	s->rts = summary_runtimes ? summary_runtimes : &none;
 	for (int d = 0; d < 256; d++)
@@ -1219,7 +1222,9 @@ struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_
 			if (e != EV_CALL && (rt->sum_events & RT_KIND(e)))
 				s->want[e][s->nwant[e]++] = (unsigned char)k;
 	}
-	if (summary_diagnose)
-		s->dx = diagnosis_new(s->rts);
+	if (summary_part) {
+		s->extra = summary_part;
+		s->extra_priv = summary_part->make(s->rts);
+	}
 	return (struct output){ &summary_ops, s };
 }

@@ -13,12 +13,19 @@ void summary_set_window(const struct window *w);
 /* --ranks: the rows of a per-rank table shown in text before its spread is shown instead
  * (summary/spread.h); 0: every row.  SPREAD_ROWS_DEFAULT until set. */
 void summary_set_rank_rows(size_t n);
-/* --diagnose (diagnose/diagnosis.h): the diagnosis after the header, before the tables
- * (DIAGNOSE_WITH_TABLES) or in their place (DIAGNOSE_ONLY); 0: none. */
-enum { DIAGNOSE_NONE, DIAGNOSE_WITH_TABLES, DIAGNOSE_ONLY };
-void summary_set_diagnose(int mode);
-/* The runtimes whose summary parts are written (model/runtime.h); none until set. */
+/* A part the summary writes after its header, handed every event (--diagnose: the diagnosis,
+ * diagnose/diagnosis.h): made for each summary, written (and freed) by end, or freed alone
+ * by discard when the summary writes nothing. */
 struct runtime_set;
+struct summary_part {
+	void *(*make)(const struct runtime_set *rts);
+	void (*event)(void *priv, const struct event *ev);
+	void (*end)(void *priv, struct sumw *w, const char *dir, int top);
+	void (*discard)(void *priv);
+};
+/* The part (NULL: none), before the tables or, with alone, in their place. */
+void summary_set_part(const struct summary_part *part, int alone);
+/* The runtimes whose summary parts are written (model/runtime.h); none until set. */
 void summary_set_runtimes(const struct runtime_set *rts);
 
 #endif
