@@ -80,6 +80,55 @@ static void own_add(struct own_cost *o, int64_t ns, uint32_t name, int has_step,
 	}
 }
 
+/* A bit per CPU below 64; the CPUs past them share the last. */
+static uint64_t cpu_bit(uint32_t cpu)
+{
+	return 1ull << (cpu < 63 ? cpu : 63);
+}
+
+/* The process (of its host, another) that ran most on dp's CPUs (those its threads ran on
+ * in a..b) while dp waited for a CPU in a..b. */
+static void cpu_taker(struct diagnosis *dx, struct dproc *dp, int64_t a, int64_t b,
+		      struct own_cost *o)
+{
+	enum { TAKERS = 16 };
+	struct { int proc; int64_t ns; } took[TAKERS];
+	unsigned n = 0;
+	uint64_t cpus = 0;
+	for (size_t k = 0; k < dx->nrunning; k++) {
+		const struct run_rec *r = &dx->running[k];
+		if (r->proc == dp->index && r->t1 > a && r->t0 < b && r->cpu != UINT32_MAX)
+			cpus |= cpu_bit(r->cpu);
+	}
+	for (size_t i = 0; i < dp->tl.n; i++) {
+		const struct tl_span *w = &dp->tl.v[i];
+		if (w->cat != CAT_CPU_WAIT || w->t1 <= a || w->t0 >= b)
+			continue;
+		for (size_t k = 0; k < dx->nrunning; k++) {
+			const struct run_rec *r = &dx->running[k];
+			const struct dproc *q = dx->procs[r->proc];
+			if (q == dp || q->p->host != dp->p->host || r->t1 <= w->t0 ||
+			    r->t0 >= w->t1 || (r->cpu != UINT32_MAX && !(cpus & cpu_bit(r->cpu))))
+				continue;
+			int64_t ns = (r->t1 < w->t1 ? r->t1 : w->t1) - (r->t0 > w->t0 ? r->t0 : w->t0);
+			unsigned j = 0;
+			while (j < n && took[j].proc != r->proc)
+				j++;
+			if (j == n && n < TAKERS)
+				took[n++] = (typeof(took[0])){ r->proc, 0 };
+			if (j < n)
+				took[j].ns += ns;
+		}
+	}
+	o->by_proc = -1;
+	o->by_ns = 0;
+	for (unsigned j = 0; j < n; j++)
+		if (took[j].ns > o->by_ns) {
+			o->by_ns = took[j].ns;
+			o->by_proc = took[j].proc;
+		}
+}
+
 /* One step (has_step) or the run of a process: its split, into the job's sums. */
 static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, uint64_t step,
 			  int64_t t0, int64_t t1)
@@ -100,6 +149,8 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 	own_add(&dp->own[OWN_STARVED], v, name, has_step, step, t0, t1);
 	v = timeline_sum(&dp->tl, TL_COPY_HELD, t0, t1, &name);
 	own_add(&dp->own[OWN_COPY_HELD], v, name, has_step, step, t0, t1);
+	if (ns[CAT_CPU_WAIT] > dp->own[OWN_CPU_WAIT].max)
+		cpu_taker(dx, dp, t0, t1, &dp->own[OWN_CPU_WAIT]);
 	own_add(&dp->own[OWN_CPU_WAIT], ns[CAT_CPU_WAIT], 0, has_step, step, t0, t1);
 	/* communication, and how much of it compute hid */
 	int64_t comm[CATS];
@@ -177,18 +228,27 @@ static void cp_next(struct diagnosis *dx)
 	memmove(dx->cpq, dx->cpq + 1, (dx->ncpq - 1) * sizeof(*dx->cpq));
 	dx->ncpq--;
 	critical_path(dx, step_agg_of(dx, step));
+	int64_t oldest = INT64_MAX;
 	for (size_t i = 0; i < dx->nprocs; i++) {
 		struct dproc *dp = dx->procs[i];
 		const struct pend_step *ps = done_step(dp, step);
 		if (!ps)
 			continue;
 		timeline_forget(&dp->tl, ps->t0);
+		if (ps->t0 < oldest)
+			oldest = ps->t0;
 		size_t k = 0;
 		for (size_t j = 0; j < dp->nwaits; j++)
 			if (dp->waits[j].t1 > ps->t0)
 				dp->waits[k++] = dp->waits[j];
 		dp->nwaits = k;
 	}
+	/* what ran before every process's kept time can take no CPU from it */
+	size_t k = 0;
+	for (size_t j = 0; j < dx->nrunning; j++)
+		if (dx->running[j].t1 > oldest)
+			dx->running[k++] = dx->running[j];
+	dx->nrunning = k;
 }
 
 /* Critical paths of the step numbers every process with steps has diagnosed (or, when more
@@ -385,6 +445,12 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 		if (c < CATS) {
 			struct dproc *dp = proc_of(dx, ev->proc);
 			timeline_add(&dp->tl, c, ev->t0, ev->t1, 0);
+			if (ev->state == TPROF_SCHED_RUNNING) {
+				dx->running = util_grow(dx->running, &dx->caprunning, dx->nrunning,
+							sizeof(*dx->running), 256);
+				dx->running[dx->nrunning++] = (struct run_rec){ ev->t0, ev->t1,
+										dp->index, ev->cpu };
+			}
 		}
 		break;
 	}
@@ -485,6 +551,7 @@ void diagnosis_free(struct diagnosis *dx)
 		free(dx->steps[i].path);
 	free(dx->steps);
 	free(dx->cpq);
+	free(dx->running);
 	u64map_free(&dx->by_rank);
 	for (size_t i = 0; i < dx->ngroups; i++)
 		free(dx->groups[i].delays);

@@ -269,6 +269,18 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 			"busy), %s\n", nth, a, b, t);
 		break;
 	}
+	if (k == OWN_CPU_WAIT && o->by_ns > 0) {
+		char lbl[300];
+		const struct dproc *q = dx->procs[o->by_proc];
+		proc_label(q->p, lbl, sizeof(lbl));
+		sw_obj(w, "ran_meanwhile");
+		sw_dur(w, "     running meanwhile, in that step: %s of ", "ns", o->by_ns);
+		sw_name(w, "label", lbl);
+		proc_cells(w, q);
+		sw_close(w);
+	} else if (k == OWN_CPU_WAIT) {
+		sw_null(w, NULL, "ran_meanwhile", NULL);
+	}
 	if (!o->made)
 		sw_null(w, NULL, "made_late", NULL);
 	else {

@@ -67,6 +67,16 @@ struct own_cost {
 	uint64_t count;                  /* instances (gaps, kernels held back) */
 	uint32_t made;                   /* the group of waits it made the others have, + 1
 					  * (0: none): it came late because of this */
+	int by_proc;                     /* waiting for a CPU: the process that ran most
+					  * meanwhile in its longest step (-1: none seen) */
+	int64_t by_ns;
+};
+
+/* A thread of a process running on a CPU (the thread states), for who took the CPU. */
+struct run_rec {
+	int64_t t0, t1;
+	int proc;
+	uint32_t cpu;
 };
 
 struct dproc {
@@ -204,6 +214,8 @@ struct diagnosis {
 	struct finding *findings;
 	size_t nfindings;
 	struct own_many many[OWN_KINDS];
+	struct run_rec *running;         /* every process's running spans not yet forgotten */
+	size_t nrunning, caprunning;
 };
 
 /* critical.c */
