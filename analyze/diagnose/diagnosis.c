@@ -421,7 +421,11 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 	case EV_STEP: {
 		struct dproc *dp = proc_of(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
-		on_step(dx, dp, ev);
+		/* a step cut by the window (--steps, --start, --end) is not a whole step */
+		if (!(ev->flags & EVF_CLIPPED))
+			on_step(dx, dp, ev);
+		else
+			dx->job_steps = 1;
 		break;
 	}
 	case EV_CALL: {

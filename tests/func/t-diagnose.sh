@@ -22,7 +22,7 @@ STANDIN_HIP_KERNEL_US="slow_kernel:$SLOW_US,step_kernel:$STEP_US,tiny_kernel:5,d
 # copy-block: 64 MiB at 1 GB/s, a copy the host makes well within its modelled time
 COPY_MB=64 STANDIN_HIP_COPY_GBPS=1
 export LD_LIBRARY_PATH STANDIN_HIP_KERNEL_US STANDIN_HIP_COPY_GBPS
-plan 35
+plan 36
 
 # run SCENARIO "ARGS" [INSPECT OPTIONS]: records it (4 ranks) with its arguments and writes
 # its diagnosis as JSON
@@ -95,6 +95,13 @@ ok $? "--diagnose -s: the diagnosis, then the tables"
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "diagnosis" in d and "mpi" in d' \
 		"$T/both.json"
 ok $? "--diagnose -s --summary-format json: one document with the diagnosis and the tables"
+
+# A window: only the steps it holds whole.
+"$ANALYZE" "$T/p-late-coll" --diagnose --steps 3:4 --summary-format json >"$T/win.json" 2>"$T/err" &&
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnosis"]; f=d["findings"][0]
+assert [s["step"] for s in d["steps"]] == [3, 4], d["steps"]
+assert f["process"]["rank"] == 2 and f["longest"]["where"]["step"] == 3, f' "$T/win.json"
+ok $? "--steps 3:4: steps 3 and 4 diagnosed (not the edges of 2 and 5), rank 2 late in step 3"
 
 # A profile without steps: each process's run.
 "$INSPECT" -o "$T/p-nosteps" -- "$MPIRUN" $MPIRUN_FLAGS -np 4 "$APPS/mpi-pattern" \
