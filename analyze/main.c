@@ -89,7 +89,8 @@ static void usage(FILE *f)
 	      "                         collectives, runtime calls, host outside calls,\n"
 	      "                         waiting for a CPU, idle); each step's spread over the\n"
 	      "                         ranks; wait states by kind and place.  Text, or JSON\n"
-	      "                         with --summary-format json (a \"diagnosis\" object)\n"
+	      "                         with --summary-format json (a \"diagnosis\" object);\n"
+	      "                         with --format sqlite also the database's diag_ tables\n"
 	      "      --diff B           what changed from DIR (A) to the profile B: per kernel,\n"
 	      "                         copy, API call, MPI collective, part of the step time\n"
 	      "                         and step length, the count and time in each and their\n"
@@ -852,7 +853,14 @@ static int analyze(struct options *op, const struct timespec *t0)
 		import_end(&imports);   /* after: the images are parts of its files */
 		return 2;
 	}
-	struct output outs[2];
+	struct output outs[3];
+	/* the diagnosis first: the outputs after it write what it found at their end */
+	struct diagnosis *dx = o.diagnose ? diagnosis_new(&rts) : NULL;
+	if (dx) {
+		if (o.sqlite)
+			diagnosis_keep_splits(dx);
+		outs[pl.nouts++] = output_diagnosis(dx);
+	}
 	if (o.format) {
 		if (o.otf2) {
 			/* OTF2 writes each track in time order: it hears what is to come, ranges
@@ -862,6 +870,9 @@ static int analyze(struct options *op, const struct timespec *t0)
 								  TRACKS_BY_PROCESS, &rts);
 		} else if (parts(&o)) {
 			if (split_output(&o, &tr, &pl.win, outpath, &outs[pl.nouts++], &rts) < 0) {
+				if (dx)
+					outs[0].ops->end(outs[0].priv, &tr);
+				diagnosis_free(dx);
 				free(outpath);
 				free(o.imports);
 				trace_free(&tr);
@@ -869,7 +880,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 				return 2;
 			}
 		} else if (o.sqlite) {
-			outs[pl.nouts++] = output_sqlite(outpath, o.label, &pl.win, &rts);
+			outs[pl.nouts++] = output_sqlite(outpath, o.label, &pl.win, &rts, dx);
 		} else {
 			struct scene_renderer r = o.perfetto ? render_perfetto(outpath)
 							     : render_chrome(outpath);
@@ -885,7 +896,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 		summary_set_window(&pl.win);
 		summary_set_rank_rows(o.rank_rows);
 		summary_set_runtimes(&rts);
-		summary_set_part(o.diagnose ? &diagnosis_summary_part : NULL, !o.tables);
+		summary_set_part(dx ? &diagnosis_summary_part : NULL, dx, !o.tables);
 		outs[pl.nouts++] = output_summary_as(stdout, o.label, o.top, o.summary_format);
 	}
 	pl.outs = outs;
@@ -907,6 +918,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 		if (ended < 0)
 			rc = ended == -2 ? 2 : 1;   /* -2: what --parallel cannot do yet */
 	}
+	diagnosis_free(dx);
 	if (parallel_release(rc) < 0 && !rc)
 		rc = 1;
 	if (diag_verbose)

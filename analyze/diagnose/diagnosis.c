@@ -135,6 +135,14 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 {
 	int64_t ns[CATS];
 	timeline_split(&dp->tl, t0, t1, ns, NULL);
+	if (dx->keep_splits) {
+		dx->splits = util_grow(dx->splits, &dx->capsplits, dx->nsplits,
+				       sizeof(*dx->splits), 64);
+		struct split_rec *r = &dx->splits[dx->nsplits++];
+		*r = (struct split_rec){ .proc = dp->index, .has_step = has_step, .step = step,
+					 .t0 = t0, .t1 = t1 };
+		memcpy(r->ns, ns, sizeof(ns));
+	}
 	dp->steps += has_step;
 	dp->covered += t1 - t0;
 	for (unsigned c = 0; c < CATS; c++)
@@ -485,6 +493,12 @@ static void dproc_free(struct dproc *dp)
 	free(dp);
 }
 
+static int by_step_number(const void *a, const void *b)
+{
+	const struct step_agg *x = a, *y = b;
+	return (x->step > y->step) - (x->step < y->step);
+}
+
 size_t diagnosis_settle(struct diagnosis *dx)
 {
 	if (dx->settled)
@@ -511,6 +525,9 @@ size_t diagnosis_settle(struct diagnosis *dx)
 		dx->late_spans += dp->tl.late;
 	}
 	findings_rank(dx);
+	/* in step order from here on (step_of, by the order they came, is no longer used) */
+	if (dx->nsteps > 1)
+		qsort(dx->steps, dx->nsteps, sizeof(*dx->steps), by_step_number);
 	return dx->nsteps;
 }
 
@@ -537,11 +554,15 @@ const char *diagnosis_part_words(unsigned part)
 	return part_key(part);
 }
 
-void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
+void diagnosis_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
 {
 	diagnosis_settle(dx);
 	report_write(dx, w, dir, top);
-	diagnosis_free(dx);
+}
+
+void diagnosis_keep_splits(struct diagnosis *dx)
+{
+	dx->keep_splits = 1;
 }
 
 void diagnosis_free(struct diagnosis *dx)
@@ -561,6 +582,7 @@ void diagnosis_free(struct diagnosis *dx)
 		free(dx->groups[i].delays);
 	free(dx->groups);
 	free(dx->rows);
+	free(dx->splits);
 	free(dx->findings);
 	u64map_free(&dx->proc_of);
 	u64map_free(&dx->step_of);
@@ -569,27 +591,45 @@ void diagnosis_free(struct diagnosis *dx)
 	free(dx);
 }
 
-/* ---- as a part of the summary ---- */
+/* ---- as an output of the pipeline, and a part of the summary ---- */
 
-static void *part_make(const struct runtime_set *rts)
+struct dx_output {
+	struct diagnosis *dx;
+};
+
+static int out_begin(void *priv, const struct trace *tr)
 {
-	return diagnosis_new(rts);
+	(void)priv;
+	(void)tr;
+	return 0;
 }
 
-static void part_event(void *priv, const struct event *ev)
+static void out_event(void *priv, const struct event *ev)
 {
-	diagnosis_event(priv, ev);
+	diagnosis_event(((struct dx_output *)priv)->dx, ev);
+}
+
+static int out_end(void *priv, const struct trace *tr)
+{
+	(void)tr;
+	struct dx_output *o = priv;
+	diagnosis_settle(o->dx);
+	free(o);
+	return 0;
+}
+
+static const struct output_ops diagnosis_ops = { "diagnosis", out_begin, out_event, out_end };
+
+struct output output_diagnosis(struct diagnosis *dx)
+{
+	struct dx_output *o = xcalloc(1, sizeof(*o));
+	o->dx = dx;
+	return (struct output){ &diagnosis_ops, o };
 }
 
 static void part_end(void *priv, struct sumw *w, const char *dir, int top)
 {
-	diagnosis_end(priv, w, dir, top);
+	diagnosis_write(priv, w, dir, top);
 }
 
-static void part_discard(void *priv)
-{
-	diagnosis_free(priv);
-}
-
-const struct summary_part diagnosis_summary_part = { part_make, part_event, part_end,
-						     part_discard };
+const struct summary_part diagnosis_summary_part = { part_end };

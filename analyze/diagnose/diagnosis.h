@@ -13,20 +13,30 @@ struct sumw;
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../model/output.h"
+
 #define DIAG_PARTS 8     /* the parts a step's time is split into (compute, copies...) */
 
 struct diagnosis *diagnosis_new(const struct runtime_set *rts);
 void diagnosis_event(struct diagnosis *dx, const struct event *ev);
-/* Diagnoses what is left, writes the diagnosis (text or JSON through w; dir: the profile, for
- * the commands it suggests) and frees dx. */
-void diagnosis_end(struct diagnosis *dx, struct sumw *w, const char *dir, int top);
-void diagnosis_free(struct diagnosis *dx);   /* without writing it */
+/* The diagnosis as an output of the pipeline (model/output.h): it hands dx every event and
+ * settles it at the end, writing nothing and leaving dx to its caller; in the pipeline's list
+ * before the outputs that write it (the summary's part, the SQLite tables). */
+struct output output_diagnosis(struct diagnosis *dx);
+/* Diagnoses what is left (diagnosis_settle) and writes the diagnosis (text or JSON through w;
+ * dir: the profile, for the commands it suggests). */
+void diagnosis_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top);
+void diagnosis_free(struct diagnosis *dx);
+/* Keeps each process's split of each of its steps, for the rows of rows.h (before the
+ * events). */
+void diagnosis_keep_splits(struct diagnosis *dx);
 
-/* The diagnosis as a part of the summary (summary/summary.h's summary_set_part). */
+/* The diagnosis as a part of the summary (summary/summary.h's summary_set_part; its priv: a
+ * struct diagnosis). */
 extern const struct summary_part diagnosis_summary_part;
 
-/* For another output (diff/data.c): diagnoses what is left (once), and says how many step
- * numbers there are; step i's longest rank and its parts summed over the ranks. */
+/* For another output (diff/data.c, rows.h): diagnoses what is left and ranks the findings
+ * (once), and says how many step numbers there are, in order from then on; step i's longest rank and its parts summed over the ranks. */
 struct diagnosis_step {
 	uint64_t step;
 	int64_t longest;

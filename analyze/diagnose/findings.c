@@ -15,6 +15,8 @@
 /* A finding must cost at least this share of the time the average process covers. */
 #define FINDING_SHARE 0.01
 
+const char *const own_kind_key[OWN_KINDS] = { "host_bound", "copy_held", "cpu_wait" };
+
 static uint64_t key_mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -129,8 +131,23 @@ static int by_cost(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
+static int row_cmp(const void *a, const void *b)
+{
+	const struct wait_row *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->proc != y->proc)
+		return x->proc - y->proc;
+	return (x->comm > y->comm) - (x->comm < y->comm);
+}
+
+/* Also puts the wait-state rows largest first. */
 void findings_rank(struct diagnosis *dx)
 {
+	if (dx->nrows > 1)
+		qsort(dx->rows, dx->nrows, sizeof(*dx->rows), row_cmp);
 	for (size_t i = 0; i < dx->ngroups; i++) {
 		struct delay_group *g = &dx->groups[i];
 		if (g->n > 1)

@@ -71,20 +71,27 @@ static void shell_word(char *buf, size_t len, const char *s)
 
 /* The command that writes the time of a finding as a Perfetto trace: its step, or its time
  * with a tenth more on each side. */
-static void look_line(struct sumw *w, const char *dir, size_t nth, int has_step, uint64_t step,
-		 int64_t t0, int64_t t1)
+void report_look(char *buf, size_t len, const char *dir, size_t nth, int has_step,
+		 uint64_t step, int64_t t0, int64_t t1)
 {
-	char d[1024], cmd[1400];
+	char d[1024];
 	shell_word(d, sizeof(d), dir);
 	if (has_step) {
-		snprintf(cmd, sizeof(cmd), "tprof-analyze %s --steps %" PRIu64
+		snprintf(buf, len, "tprof-analyze %s --steps %" PRIu64
 			 " -f perfetto -o step-%" PRIu64 ".pftrace", d, step, step);
 	} else {
 		int64_t m = (t1 - t0) / 10;
 		int64_t a = t0 - m > 0 ? (t0 - m) / 1000 : 0, b = (t1 + m + 999) / 1000;
-		snprintf(cmd, sizeof(cmd), "tprof-analyze %s --start %" PRId64 " --end %" PRId64
+		snprintf(buf, len, "tprof-analyze %s --start %" PRId64 " --end %" PRId64
 			 " -f perfetto -o finding-%zu.pftrace", d, a, b, nth);
 	}
+}
+
+static void look_line(struct sumw *w, const char *dir, size_t nth, int has_step, uint64_t step,
+		 int64_t t0, int64_t t1)
+{
+	char cmd[1400];
+	report_look(cmd, sizeof(cmd), dir, nth, has_step, step, t0, t1);
 	sw_str(w, "     look: %s\n", "look", cmd);
 }
 
@@ -235,8 +242,6 @@ static void wait_finding(struct diagnosis *dx, struct sumw *w, const char *dir, 
 	look_line(w, dir, nth, g->max_has_step, g->max_step, g->max_t0, g->max_t1);
 }
 
-static const char *const own_key[OWN_KINDS] = { "host_bound", "copy_held", "cpu_wait" };
-
 static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, size_t nth,
 			unsigned i)
 {
@@ -245,7 +250,7 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 	const struct own_cost *o = &dp->own[k];
 	char a[64], b[32], c[32], t[200];
 	when_text(t, sizeof(t), o->steps, o->steps, o->max_has_step, o->max_step, o->max, -1);
-	sw_str(w, NULL, "kind", own_key[k]);
+	sw_str(w, NULL, "kind", own_kind_key[k]);
 	proc_name(dp, a, sizeof(a));
 	fmt_dur(o->total, b, sizeof(b));
 	switch (k) {
@@ -327,7 +332,7 @@ static void own_many_finding(struct diagnosis *dx, struct sumw *w, const char *d
 	const struct dproc *dp = dx->procs[m->proc];
 	const struct own_cost *o = &dp->own[k];
 	char a[64], b[32], c[32], e[32];
-	sw_str(w, NULL, "kind", own_key[k]);
+	sw_str(w, NULL, "kind", own_kind_key[k]);
 	sw_u64(w, "  %zu. ", "processes", m->procs);
 	sw_text(w, "%zu processes %s: up to %s (%s), %s on average\n", nth, own_words[k],
 		fmt_dur(m->max, b, sizeof(b)), proc_name(dp, a, sizeof(a)),
@@ -341,6 +346,35 @@ static void own_many_finding(struct diagnosis *dx, struct sumw *w, const char *d
 	sw_close(w);
 	sw_text(w, "     the longest in one step: %s, %s's\n", fmt_dur(o->max, e, sizeof(e)), a);
 	look_line(w, dir, nth, o->max_has_step, o->max_step, o->max_t0, o->max_t1);
+}
+
+/* Finding i (from 0), its cells. */
+static void finding_cells(struct diagnosis *dx, struct sumw *w, const char *dir, size_t i)
+{
+	const struct finding *f = &dx->findings[i];
+	if (f->kind == F_WAIT)
+		wait_finding(dx, w, dir, i + 1, &dx->groups[f->i]);
+	else if (f->kind == F_OWN_MANY)
+		own_many_finding(dx, w, dir, i + 1, f->i);
+	else
+		own_finding(dx, w, dir, i + 1, f->i);
+}
+
+char *report_finding_text(struct diagnosis *dx, const char *dir, size_t i)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return xstrdup("");
+	struct sumw w;
+	sw_init(&w, f, SUMMARY_TEXT);
+	sw_obj(&w, NULL);
+	finding_cells(dx, &w, dir, i);
+	sw_close(&w);
+	sw_finish(&w);
+	fclose(f);
+	return text;
 }
 
 static void findings(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
@@ -358,12 +392,7 @@ static void findings(struct diagnosis *dx, struct sumw *w, const char *dir, int 
 		sw_if(w, i < shown);
 		sw_u64(w, NULL, "rank_order", i + 1);
 		sw_i64(w, NULL, "cost_ns", f->cost);
-		if (f->kind == F_WAIT)
-			wait_finding(dx, w, dir, i + 1, &dx->groups[f->i]);
-		else if (f->kind == F_OWN_MANY)
-			own_many_finding(dx, w, dir, i + 1, f->i);
-		else
-			own_finding(dx, w, dir, i + 1, f->i);
+		finding_cells(dx, w, dir, i);
 		sw_endif(w);
 		sw_close(w);
 	}
@@ -414,8 +443,8 @@ static const struct cp_link *key_link(const struct step_agg *s)
 
 /* "step 3: 70.7 ms (median 20.5 ms); 70.2 ms on rank 2: 50.0 ms host outside calls (after
  * hipStreamSynchronize) -> late into MPI_Allreduce #5 (3 waited 150.3 ms in all)" */
-static void cause_line(struct diagnosis *dx, const struct step_agg *s, int64_t median,
-		       char *buf, size_t len)
+void report_cause(struct diagnosis *dx, const struct step_agg *s, int64_t median, char *buf,
+		  size_t len)
 {
 	char a[32], b[32], c[32], who_[64], what[400], via[400] = "";
 	const struct cp_link *l = key_link(s);
@@ -506,7 +535,7 @@ static int by_i64(const void *a, const void *b)
 }
 
 /* The median of the steps' longest ranks. */
-static int64_t steps_median(const struct diagnosis *dx)
+int64_t report_steps_median(const struct diagnosis *dx)
 {
 	if (!dx->nsteps)
 		return 0;
@@ -552,7 +581,7 @@ static void slow_steps(struct diagnosis *dx, struct sumw *w, int64_t median, int
 	sw_endif(w);
 	sw_arr(w, "rows");
 	for (size_t i = 0; i < n; i++) {
-		cause_line(dx, slow[i], median, line, sizeof(line));
+		report_cause(dx, slow[i], median, line, sizeof(line));
 		sw_obj(w, NULL);
 		sw_u64(w, NULL, "step", slow[i]->step);
 		sw_i64(w, NULL, "ns", slow[i]->dur_max);
@@ -603,12 +632,6 @@ static void job_split(struct diagnosis *dx, struct sumw *w)
 	sw_close(w);
 }
 
-static int by_step_number(const void *a, const void *b)
-{
-	const struct step_agg *x = a, *y = b;
-	return (x->step > y->step) - (x->step < y->step);
-}
-
 static void steps_table(struct diagnosis *dx, struct sumw *w, int64_t median, int top)
 {
 	size_t shown = top > 0 && (size_t)top < dx->nsteps ? (size_t)top : dx->nsteps;
@@ -644,7 +667,7 @@ static void steps_table(struct diagnosis *dx, struct sumw *w, int64_t median, in
 		cats_cells(w, s->ns, 0, 0);
 		sw_close(w);
 		char line[1200];
-		cause_line(dx, s, median, line, sizeof(line));
+		report_cause(dx, s, median, line, sizeof(line));
 		sw_str(w, NULL, "cause", line);
 		path_cells(dx, w, s, 0);
 		sw_endif(w);
@@ -693,22 +716,8 @@ static void procs_table(struct diagnosis *dx, struct sumw *w, struct dproc **ord
 	sw_close(w);
 }
 
-static int row_cmp(const void *a, const void *b)
-{
-	const struct wait_row *x = a, *y = b;
-	if (x->ns != y->ns)
-		return x->ns > y->ns ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind - y->kind;
-	if (x->proc != y->proc)
-		return x->proc - y->proc;
-	return (x->comm > y->comm) - (x->comm < y->comm);
-}
-
 static void waits_table(struct diagnosis *dx, struct sumw *w, int top)
 {
-	if (dx->nrows > 1)
-		qsort(dx->rows, dx->nrows, sizeof(*dx->rows), row_cmp);
 	size_t shown = top > 0 && (size_t)top < dx->nrows ? (size_t)top : dx->nrows;
 	char a[64];
 	sw_if(w, dx->nrows > 0);
@@ -894,9 +903,7 @@ void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top
 		"steps behind its host): not counted\n", fmt_count(dx->late_spans, b, sizeof(b)), 2);
 	sw_endif(w);
 	findings(dx, w, dir, top);
-	if (dx->nsteps > 1)
-		qsort(dx->steps, dx->nsteps, sizeof(*dx->steps), by_step_number);
-	int64_t median = steps_median(dx);
+	int64_t median = report_steps_median(dx);
 	slow_steps(dx, w, median, top);
 	job_split(dx, w);
 	steps_table(dx, w, median, top);

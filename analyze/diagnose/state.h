@@ -54,8 +54,10 @@ struct cp_link {
 	int64_t via_waited;
 };
 
-/* What one process did that cost time of its own (not a wait it caused): the kinds. */
+/* What one process did that cost time of its own (not a wait it caused): the kinds, and
+ * their JSON names ("host_bound"; findings.c). */
 enum own_kind { OWN_STARVED, OWN_COPY_HELD, OWN_CPU_WAIT, OWN_KINDS };
+extern const char *const own_kind_key[OWN_KINDS];
 
 struct own_cost {
 	int64_t total, max;
@@ -186,6 +188,15 @@ struct wait_row {
 	int64_t ns;
 };
 
+/* One process's split of one step (or of its run), kept for the tables (rows.h). */
+struct split_rec {
+	int proc;
+	int has_step;
+	uint64_t step;
+	int64_t t0, t1;
+	int64_t ns[CATS];
+};
+
 struct runtime_set;
 struct diagnosis {
 	const struct runtime_set *rts;
@@ -216,6 +227,9 @@ struct diagnosis {
 	struct own_many many[OWN_KINDS];
 	struct run_rec *running;         /* every process's running spans not yet forgotten */
 	size_t nrunning, caprunning;
+	int keep_splits;                 /* each process's split of each step is kept */
+	struct split_rec *splits;
+	size_t nsplits, capsplits;
 };
 
 /* critical.c */
@@ -232,5 +246,14 @@ void findings_rank(struct diagnosis *dx);
 /* report.c */
 struct sumw;
 void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top);
+/* Finding i (from 0) as its text says it (malloc'd). */
+char *report_finding_text(struct diagnosis *dx, const char *dir, size_t i);
+/* The command that writes the finding's time as a Perfetto trace (nth: its number). */
+void report_look(char *buf, size_t len, const char *dir, size_t nth, int has_step,
+		 uint64_t step, int64_t t0, int64_t t1);
+/* A step's line of cause; the median of the steps' longest ranks. */
+void report_cause(struct diagnosis *dx, const struct step_agg *s, int64_t median, char *buf,
+		  size_t len);
+int64_t report_steps_median(const struct diagnosis *dx);
 
 #endif

@@ -163,8 +163,6 @@ static int begin(void *priv, const struct trace *tr)
 static void on_event(void *priv, const struct event *ev)
 {
 	struct summary *s = priv;
-	if (s->extra)
-		s->extra->event(s->extra_priv, ev);
 	if (ev->flags & EVF_UNFINISHED)
 		s->tot.unfinished++;
 	if (ev->kind != EV_CALL && ev->kind <= EV_LAST)
@@ -1083,8 +1081,6 @@ static void parts_discard(struct summary *s, const struct trace *tr)
 
 static void summary_free(struct summary *s)
 {
-	if (s->extra)
-		s->extra->discard(s->extra_priv);
 	free(s->ranges);
 	for (int d = 0; d < NDOMAINS; d++)
 		free(s->calls[d]);
@@ -1170,11 +1166,13 @@ static const struct output_ops summary_ops = { "summary", begin, on_event, end }
 
 static size_t summary_rank_rows = SPREAD_ROWS_DEFAULT;
 static const struct summary_part *summary_part;
+static void *summary_part_priv;
 static int summary_part_alone;
 
-void summary_set_part(const struct summary_part *part, int alone)
+void summary_set_part(const struct summary_part *part, void *priv, int alone)
 {
 	summary_part = part;
+	summary_part_priv = priv;
 	summary_part_alone = alone;
 }
 
@@ -1224,7 +1222,7 @@ struct output output_summary_as(FILE *f, const char *dir, int top, enum summary_
 	}
 	if (summary_part) {
 		s->extra = summary_part;
-		s->extra_priv = summary_part->make(s->rts);
+		s->extra_priv = summary_part_priv;
 	}
 	return (struct output){ &summary_ops, s };
 }

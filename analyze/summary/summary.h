@@ -13,18 +13,16 @@ void summary_set_window(const struct window *w);
 /* --ranks: the rows of a per-rank table shown in text before its spread is shown instead
  * (summary/spread.h); 0: every row.  SPREAD_ROWS_DEFAULT until set. */
 void summary_set_rank_rows(size_t n);
-/* A part the summary writes after its header, handed every event (--diagnose: the diagnosis,
- * diagnose/diagnosis.h): made for each summary, written (and freed) by end, or freed alone
- * by discard when the summary writes nothing. */
+/* A part the summary writes after its header (--diagnose: the diagnosis, diagnose/
+ * diagnosis.h), computed by an output of its own that comes before the summary in the
+ * pipeline's list: end writes what priv holds, which the caller frees. */
 struct runtime_set;
 struct summary_part {
-	void *(*make)(const struct runtime_set *rts);
-	void (*event)(void *priv, const struct event *ev);
 	void (*end)(void *priv, struct sumw *w, const char *dir, int top);
-	void (*discard)(void *priv);
 };
-/* The part (NULL: none), before the tables or, with alone, in their place. */
-void summary_set_part(const struct summary_part *part, int alone);
+/* The part (NULL: none) and what it writes, before the tables or, with alone, in their
+ * place. */
+void summary_set_part(const struct summary_part *part, void *priv, int alone);
 /* The runtimes whose summary parts are written (model/runtime.h); none until set. */
 void summary_set_runtimes(const struct runtime_set *rts);
 

@@ -22,7 +22,7 @@ STANDIN_HIP_KERNEL_US="slow_kernel:$SLOW_US,step_kernel:$STEP_US,tiny_kernel:5,d
 # copy-block: 64 MiB at 1 GB/s, a copy the host makes well within its modelled time
 COPY_MB=64 STANDIN_HIP_COPY_GBPS=1
 export LD_LIBRARY_PATH STANDIN_HIP_KERNEL_US STANDIN_HIP_COPY_GBPS
-plan 36
+plan 38
 
 # run SCENARIO "ARGS" [INSPECT OPTIONS]: records it (4 ranks) with its arguments and writes
 # its diagnosis as JSON
@@ -95,6 +95,13 @@ ok $? "--diagnose -s: the diagnosis, then the tables"
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "diagnosis" in d and "mpi" in d' \
 		"$T/both.json"
 ok $? "--diagnose -s --summary-format json: one document with the diagnosis and the tables"
+
+"$ANALYZE" "$T/p-late-coll" --diagnose -f sqlite -o "$T/d.db" >"$T/d-text" 2>"$T/err" &&
+	"$ANALYZE" "$T/p-late-coll" -f sqlite -o "$T/plain.db" >"$T/out" 2>"$T/err" &&
+	grep -q "^Findings" "$T/d-text"
+ok $? "--diagnose --format sqlite: the database, and the diagnosis on standard output"
+pycheck "the database's diag_* tables hold what the JSON says" sqlite-tables \
+	"$T/d-late-coll.json" "$T/d.db" "$T/plain.db"
 
 # A window: only the steps it holds whole.
 "$ANALYZE" "$T/p-late-coll" --diagnose --steps 3:4 --summary-format json >"$T/win.json" 2>"$T/err" &&

@@ -230,7 +230,8 @@ static void many_alike(void)
 	struct sumw w;
 	sw_init(&w, f, SUMMARY_JSON);
 	sw_obj(&w, NULL);
-	diagnosis_end(dx, &w, "prof", 0);
+	diagnosis_write(dx, &w, "prof", 0);
+	diagnosis_free(dx);
 	sw_close(&w);
 	sw_finish(&w);
 	fclose(f);

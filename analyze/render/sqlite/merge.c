@@ -46,7 +46,9 @@ static int ref_of(enum stmt_id t, const char *c)
 	if (!strcmp(c, "id"))
 		return t == ST_THREADS || t == ST_COLLECTIVES || t == ST_SLICES ? REF_OWN
 		     : t == ST_PROCESSES ? REF_KEEP : REF_NUMBERED;
-	if (!strcmp(c, "name_id") || !strcmp(c, "category_id") || !strcmp(c, "caller_id"))
+	if (!strcmp(c, "name_id") || !strcmp(c, "category_id") || !strcmp(c, "caller_id") ||
+	    !strcmp(c, "site_id") || !strcmp(c, "via_site_id") || !strcmp(c, "top_id") ||
+	    !strcmp(c, "after_id"))
 		return REF_STRING;
 	if (ends_with(c, "track_id"))
 		return REF_TRACK;

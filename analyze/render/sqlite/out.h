@@ -45,6 +45,7 @@ struct sqlout {
 	int64_t *thread_base;            /* by process index: threads' ids are base + stream */
 	size_t nprocs;
 	struct { const char *s; uint32_t id; } cats[64];   /* category strings by address */
+	struct diagnosis *dx;            /* --diagnose: its tables are written (NULL: none) */
 	int failed;
 };
 
@@ -63,6 +64,9 @@ int64_t sqlout_thread_id(const struct sqlout *o, const struct thread *th);
 struct scene_renderer sqlite_timeline(struct sqlout *o);
 /* Writes the tracks seen, with what tracks_each and tracks_metadata say of them. */
 void sqlite_timeline_tracks(struct sqlout *o, const struct trace *tr);
+
+/* diagnosis.c: the diagnosis's tables, when there is one (o->dx, settled by then). */
+void sqlite_diagnosis(struct sqlout *o);
 
 /* facts.c */
 void sqlite_facts_begin(struct sqlout *o, const struct trace *tr);

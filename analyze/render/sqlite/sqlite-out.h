@@ -12,9 +12,12 @@
 extern const struct out_format sqlite_format;
 /* The database path, replaced only once complete; dir is the profile read (for meta); events
  * are restricted to *w, which must stay valid until the output ends; rts are the runtimes
- * (model/runtime.h) the scene and the domain facts ask. */
+ * (model/runtime.h) the scene and the domain facts ask; dx (NULL: none) a diagnosis whose
+ * tables are written too, which an output before this one in the pipeline's list feeds
+ * (diagnose/diagnosis.h's output_diagnosis). */
 struct runtime_set;
+struct diagnosis;
 struct output output_sqlite(const char *path, const char *dir, const struct window *w,
-			    const struct runtime_set *rts);
+			    const struct runtime_set *rts, struct diagnosis *dx);
 
 #endif

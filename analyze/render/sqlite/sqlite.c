@@ -53,6 +53,7 @@ static void meta(struct sqlout *o, const struct trace *tr)
 	meta_int(o, "covered_start_ns", lo);
 	meta_int(o, "covered_ns", hi > lo ? hi - lo : 0);
 	meta_text(o, "time_unit", "ns from trace_start_realtime_ns");
+	meta_int(o, "diagnosis", o->dx != NULL);
 }
 
 /* Every string of the trace: the ids the other tables hold are theirs. */
@@ -168,6 +169,8 @@ static int end(void *priv, const struct trace *tr)
 	struct sqlout *o = priv;
 	/* the scene's end draws what it held and writes the tracks (timeline.c) */
 	int rc = o->scene.ops->end(o->scene.priv, tr);
+	if (!rc)
+		sqlite_diagnosis(o);
 	rc = sqlite_finish(o, tr, rc) < 0 ? -1 : 0;
 	uint64_t rows = o->db.rows + o->part_rows;
 	if (par_rank() != 0)
@@ -191,9 +194,10 @@ static int end(void *priv, const struct trace *tr)
 static const struct output_ops sqlite_ops = { "sqlite", begin, on_event, end };
 
 struct output output_sqlite(const char *path, const char *dir, const struct window *w,
-			    const struct runtime_set *rts)
+			    const struct runtime_set *rts, struct diagnosis *dx)
 {
 	struct sqlout *o = xcalloc(1, sizeof(*o));
+	o->dx = dx;
 	o->path = xstrdup(path);
 	o->dir = xstrdup(dir);
 	o->win = w;

@@ -25,7 +25,12 @@
 	T(COLLECTIVES, collectives)                     \
 	T(MEMBERS, collective_members)                  \
 	T(STEPS, steps)                                 \
-	T(CLOCKS, clock_offsets)
+	T(CLOCKS, clock_offsets)                        \
+	T(DSPLITS, diag_step_parts)                     \
+	T(DSTEPS, diag_steps)                           \
+	T(DPATH, diag_critical_path)                    \
+	T(DWAITS, diag_wait_states)                     \
+	T(DFINDINGS, diag_findings)
 
 #define COLS_META(C, t) C(t, key, "TEXT PRIMARY KEY") C(t, value, "")
 
@@ -148,6 +153,48 @@
 	C(t, measured_at, "TEXT") C(t, offset_ns, "INTEGER") C(t, round_trip_ns, "INTEGER") \
 	C(t, reference_process_id, "INTEGER") C(t, reference_host, "TEXT")               \
 	C(t, reference_rank, "INTEGER") C(t, applied, "TEXT")
+
+/* The diagnosis (--diagnose; render/sqlite/diagnosis.c), its parts of time in the order
+ * of diagnose/timeline.h's categories. */
+#define COLS_DIAG_PARTS(C, t)                                                            \
+	C(t, compute_ns, "INTEGER") C(t, copy_ns, "INTEGER") C(t, wait_ns, "INTEGER")     \
+	C(t, collective_ns, "INTEGER") C(t, runtime_ns, "INTEGER") C(t, host_ns, "INTEGER") \
+	C(t, cpu_wait_ns, "INTEGER") C(t, idle_ns, "INTEGER")
+
+#define COLS_DSPLITS(C, t)                                                               \
+	C(t, id, "INTEGER PRIMARY KEY") C(t, process_id, "INTEGER NOT NULL")             \
+	C(t, step, "INTEGER") C(t, start_ns, "INTEGER") C(t, end_ns, "INTEGER")          \
+	COLS_DIAG_PARTS(C, t)
+
+#define COLS_DSTEPS(C, t)                                                                \
+	C(t, step, "INTEGER PRIMARY KEY") C(t, ranks, "INTEGER") C(t, start_ns, "INTEGER") \
+	C(t, end_ns, "INTEGER") C(t, longest_ns, "INTEGER")                              \
+	C(t, longest_process_id, "INTEGER") C(t, compute_max_ns, "INTEGER")              \
+	C(t, compute_mean_ns, "INTEGER") C(t, compute_max_process_id, "INTEGER")         \
+	C(t, compute_min_process_id, "INTEGER") C(t, wait_max_ns, "INTEGER")             \
+	C(t, wait_mean_ns, "INTEGER") C(t, wait_max_process_id, "INTEGER")               \
+	C(t, wait_min_process_id, "INTEGER") C(t, late_start_ns, "INTEGER")              \
+	C(t, slow, "INTEGER") C(t, cause, "TEXT") COLS_DIAG_PARTS(C, t)
+
+#define COLS_DPATH(C, t)                                                                 \
+	C(t, id, "INTEGER PRIMARY KEY") C(t, step, "INTEGER NOT NULL")                   \
+	C(t, link, "INTEGER NOT NULL") C(t, process_id, "INTEGER")                       \
+	C(t, start_ns, "INTEGER") C(t, end_ns, "INTEGER") C(t, part, "TEXT")             \
+	C(t, part_ns, "INTEGER") C(t, top_id, "INTEGER") C(t, after_id, "INTEGER")       \
+	C(t, via, "INTEGER") C(t, via_site_id, "INTEGER") C(t, via_seq, "INTEGER")       \
+	C(t, via_comm, "TEXT") C(t, via_waiters, "INTEGER") C(t, via_waited_ns, "INTEGER")
+
+#define COLS_DWAITS(C, t)                                                                \
+	C(t, id, "INTEGER PRIMARY KEY") C(t, kind, "TEXT NOT NULL")                      \
+	C(t, process_id, "INTEGER") C(t, comm, "TEXT") C(t, site_id, "INTEGER")           \
+	C(t, count, "INTEGER") C(t, ns, "INTEGER")
+
+#define COLS_DFINDINGS(C, t)                                                             \
+	C(t, rank_order, "INTEGER PRIMARY KEY") C(t, kind, "TEXT NOT NULL")              \
+	C(t, cost_ns, "INTEGER") C(t, process_id, "INTEGER") C(t, step, "INTEGER")       \
+	C(t, start_ns, "INTEGER") C(t, end_ns, "INTEGER") C(t, site_id, "INTEGER")       \
+	C(t, comm, "TEXT") C(t, instances, "INTEGER") C(t, text, "TEXT")                 \
+	C(t, look, "TEXT")
 
 /* Column numbers for binding: SLICES_id = 1, SLICES_track_id = 2... */
 #define SQL_COL_ENUM(t, col, type) t##_##col,

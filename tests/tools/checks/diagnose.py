@@ -2,6 +2,7 @@
 truth apps/diag-causes printed (the cause it injected, measured by the program itself)."""
 import json
 import os
+import sqlite3
 
 from checklib import fail, main
 
@@ -187,6 +188,95 @@ def look(diag_json, profile):
             fail("look: %s" % cmd)
         if where["step"] is not None and ("--steps %d " % where["step"]) not in cmd:
             fail("look: %s, the step %s" % (cmd, where["step"]))
+
+
+CATS = ["compute", "copy", "wait", "collective", "runtime", "host", "cpu_wait", "idle"]
+
+
+def _rows(db, sql):
+    c = db.cursor()
+    c.execute(sql)
+    names = [d[0] for d in c.description]
+    return [dict(zip(names, r)) for r in c.fetchall()]
+
+
+def _string(db, sid):
+    if sid is None:
+        return None
+    return db.execute("SELECT string FROM strings WHERE id = ?", (sid,)).fetchone()[0]
+
+
+def sqlite_tables(diag_json, db_path, plain_db):
+    """The diag_* tables of --format sqlite --diagnose hold what the JSON says: the findings
+    in order, each step over the ranks with its cause and critical path, the wait states, and
+    each process's split of each step, which adds up to the step and to the process's parts;
+    a database written without --diagnose says so and has none."""
+    dx = _load(diag_json)
+    db = sqlite3.connect(db_path)
+    meta = dict(db.execute("SELECT key, value FROM meta"))
+    if meta.get("diagnosis") != 1:
+        fail("meta.diagnosis: %r" % meta.get("diagnosis"))
+    got = _rows(db, "SELECT * FROM diag_findings ORDER BY rank_order")
+    if len(got) != len(dx["findings"]) or not got:
+        fail("%d findings in the database, %d in the JSON" % (len(got), len(dx["findings"])))
+    for r, f in zip(got, dx["findings"]):
+        where = f["longest"]["where"]
+        want = (f["rank_order"], f["kind"], f["cost_ns"], f["process"]["index"],
+                where["step"], where["start_ns"], f["look"], f.get("site"), f.get("comm"))
+        have = (r["rank_order"], r["kind"], r["cost_ns"], r["process_id"], r["step"],
+                r["start_ns"], r["look"], _string(db, r["site_id"]), r["comm"])
+        if want != have:
+            fail("finding: the JSON %r, the database %r" % (want, have))
+        if r["text"].startswith(" ") or "look:" in r["text"] or not r["text"]:
+            fail("finding text: %r" % r["text"])
+    steps = _rows(db, "SELECT * FROM diag_steps ORDER BY step")
+    if [s["step"] for s in steps] != [s["step"] for s in dx["steps"]]:
+        fail("steps: %r" % [s["step"] for s in steps])
+    links = _rows(db, "SELECT * FROM diag_critical_path ORDER BY step, link")
+    for r, s in zip(steps, dx["steps"]):
+        if (r["longest_ns"], r["cause"], r["longest_process_id"], r["ranks"]) != \
+                (s["longest_ns"], s["cause"], s["longest_index"], s["ranks"]):
+            fail("step %d: %r against %r" % (s["step"], r, s))
+        if any(r[c + "_ns"] != s["time"][c + "_ns"] for c in CATS):
+            fail("step %d: its parts" % s["step"])
+        mine = [l for l in links if l["step"] == s["step"]]
+        if len(mine) != len(s["critical_path"]):
+            fail("step %d: %d links, the JSON %d" % (s["step"], len(mine),
+                                                    len(s["critical_path"])))
+        for l, j in zip(mine, s["critical_path"]):
+            via = j["via"]
+            have = (l["process_id"], l["start_ns"], l["end_ns"], l["part"], l["part_ns"],
+                    _string(db, l["top_id"]), l["via"] == 1,
+                    _string(db, l["via_site_id"]) if via else None)
+            want = (j["process"]["index"], j["start_ns"], j["end_ns"], j["category"],
+                    j["category_ns"], j["top"], via is not None, via["site"] if via else None)
+            if have != want:
+                fail("step %d link %d: %r, the JSON %r" % (s["step"], l["link"], have, want))
+    waits = _rows(db, "SELECT * FROM diag_wait_states ORDER BY id")
+    have = [(w["kind"], w["process_id"], w["comm"], _string(db, w["site_id"]), w["count"],
+             w["ns"]) for w in waits]
+    want = [(w["kind"], w["process"]["index"], w["comm"], w["site"], w["count"], w["ns"])
+            for w in dx["wait_states"]]
+    if have != want or not have:
+        fail("wait states: %r, the JSON %r" % (have[:3], want[:3]))
+    splits = _rows(db, "SELECT * FROM diag_step_parts")
+    n = sum(s["ranks"] for s in dx["steps"])
+    if len(splits) != n:
+        fail("%d step parts, %d ranks' steps" % (len(splits), n))
+    for r in splits:
+        if sum(r[c + "_ns"] for c in CATS) != r["end_ns"] - r["start_ns"]:
+            fail("process %d step %s: its parts do not add up" % (r["process_id"], r["step"]))
+    for p in dx["processes"]:
+        mine = [r for r in splits if r["process_id"] == p["process"]["index"]]
+        for c in CATS:
+            if sum(r[c + "_ns"] for r in mine) != p[c + "_ns"]:
+                fail("process %d: its steps' %s" % (p["process"]["index"], c))
+    plain = sqlite3.connect(plain_db)
+    meta = dict(plain.execute("SELECT key, value FROM meta"))
+    count = plain.execute("SELECT COUNT(*) FROM diag_findings").fetchone()[0]
+    if meta.get("diagnosis") != 0 or count:
+        fail("without --diagnose: meta.diagnosis %r, %d findings" % (meta.get("diagnosis"),
+                                                                     count))
 
 
 main(globals())
