@@ -86,8 +86,25 @@ static uint64_t cpu_bit(uint32_t cpu)
 	return 1ull << (cpu < 63 ? cpu : 63);
 }
 
+/* A span of dp's waits for a CPU, or of another process running on its CPUs (proc >= 0),
+ * clipped to the time asked about. */
+struct cpu_span {
+	int64_t t0, t1;
+	int proc;                        /* -1: one of dp's waits */
+};
+
+static int cpu_span_before(const void *a, const void *b)
+{
+	const struct cpu_span *x = a, *y = b;
+	if (x->t0 != y->t0)
+		return (x->t0 > y->t0) - (x->t0 < y->t0);
+	return (x->proc > y->proc) - (x->proc < y->proc);
+}
+
 /* The process (of its host, another) that ran most on dp's CPUs (those its threads ran on
- * in a..b) while dp waited for a CPU in a..b. */
+ * in a..b) while dp waited for a CPU in a..b: one sweep over both kinds of span in order of
+ * start, each meeting those of the other kind still open (a few: as many as threads wait or
+ * CPUs run), so every overlap is counted once. */
 static void cpu_taker(struct diagnosis *dx, struct dproc *dp, int64_t a, int64_t b,
 		      struct own_cost *o)
 {
@@ -100,26 +117,55 @@ static void cpu_taker(struct diagnosis *dx, struct dproc *dp, int64_t a, int64_t
 		if (r->proc == dp->index && r->t1 > a && r->t0 < b && r->cpu != UINT32_MAX)
 			cpus |= cpu_bit(r->cpu);
 	}
+	struct cpu_span *v = NULL;
+	size_t nv = 0, capv = 0;
 	for (size_t i = 0; i < dp->tl.n; i++) {
 		const struct tl_span *w = &dp->tl.v[i];
 		if (w->cat != CAT_CPU_WAIT || w->t1 <= a || w->t0 >= b)
 			continue;
-		for (size_t k = 0; k < dx->nrunning; k++) {
-			const struct run_rec *r = &dx->running[k];
-			const struct dproc *q = dx->procs[r->proc];
-			if (q == dp || q->p->host != dp->p->host || r->t1 <= w->t0 ||
-			    r->t0 >= w->t1 || (r->cpu != UINT32_MAX && !(cpus & cpu_bit(r->cpu))))
-				continue;
-			int64_t ns = (r->t1 < w->t1 ? r->t1 : w->t1) - (r->t0 > w->t0 ? r->t0 : w->t0);
-			unsigned j = 0;
-			while (j < n && took[j].proc != r->proc)
-				j++;
-			if (j == n && n < TAKERS)
-				took[n++] = (typeof(took[0])){ r->proc, 0 };
-			if (j < n)
-				took[j].ns += ns;
-		}
+		v = util_grow(v, &capv, nv, sizeof(*v), 64);
+		v[nv++] = (struct cpu_span){ w->t0 > a ? w->t0 : a, w->t1 < b ? w->t1 : b, -1 };
 	}
+	for (size_t k = 0; nv && k < dx->nrunning; k++) {
+		const struct run_rec *r = &dx->running[k];
+		const struct dproc *q = dx->procs[r->proc];
+		if (q == dp || q->p->host != dp->p->host || r->t1 <= a || r->t0 >= b ||
+		    (r->cpu != UINT32_MAX && !(cpus & cpu_bit(r->cpu))))
+			continue;
+		v = util_grow(v, &capv, nv, sizeof(*v), 64);
+		v[nv++] = (struct cpu_span){ r->t0 > a ? r->t0 : a, r->t1 < b ? r->t1 : b, r->proc };
+	}
+	if (nv > 1)
+		qsort(v, nv, sizeof(*v), cpu_span_before);
+	/* the spans still open, of each kind (indexes into v) */
+	size_t *open[2] = { xmallocarray(nv ? nv : 1, sizeof(size_t)),
+			    xmallocarray(nv ? nv : 1, sizeof(size_t)) };
+	size_t nopen[2] = { 0, 0 };
+	for (size_t i = 0; i < nv; i++) {
+		const struct cpu_span *s = &v[i];
+		int mine = s->proc >= 0, other = !mine;
+		size_t k = 0;
+		for (size_t j = 0; j < nopen[other]; j++) {
+			const struct cpu_span *t = &v[open[other][j]];
+			if (t->t1 <= s->t0)
+				continue;                /* ended: closed */
+			open[other][k++] = open[other][j];
+			int64_t ns = (s->t1 < t->t1 ? s->t1 : t->t1) - s->t0;
+			int proc = mine ? s->proc : t->proc;
+			unsigned m = 0;
+			while (m < n && took[m].proc != proc)
+				m++;
+			if (m == n && n < TAKERS)
+				took[n++] = (typeof(took[0])){ proc, 0 };
+			if (m < n)
+				took[m].ns += ns;
+		}
+		nopen[other] = k;
+		open[mine][nopen[mine]++] = i;
+	}
+	free(open[0]);
+	free(open[1]);
+	free(v);
 	o->by_proc = -1;
 	o->by_ns = 0;
 	for (unsigned j = 0; j < n; j++)

@@ -249,7 +249,10 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 	unsigned k = i % OWN_KINDS;
 	const struct own_cost *o = &dp->own[k];
 	char a[64], b[32], c[32], t[200];
-	when_text(t, sizeof(t), o->steps, o->steps, o->max_has_step, o->max_step, o->max, -1);
+	if (o->max_has_step)
+		when_text(t, sizeof(t), o->steps, o->steps, 1, o->max_step, o->max, -1);
+	else
+		snprintf(t, sizeof(t), "over its run");
 	sw_str(w, NULL, "kind", own_kind_key[k]);
 	proc_name(dp, a, sizeof(a));
 	fmt_dur(o->total, b, sizeof(b));
@@ -279,7 +282,10 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 		const struct dproc *q = dx->procs[o->by_proc];
 		proc_label(q->p, lbl, sizeof(lbl));
 		sw_obj(w, "ran_meanwhile");
-		sw_dur(w, "     running meanwhile, in that step: %s of ", "ns", o->by_ns);
+		sw_dur(w, o->max_has_step ? "     running meanwhile on its CPUs, in that step: %s "
+					    "of CPU time by "
+					  : "     running meanwhile on its CPUs: %s of CPU time by ", "ns",
+		       o->by_ns);
 		sw_name(w, "label", lbl);
 		proc_cells(w, q);
 		sw_close(w);

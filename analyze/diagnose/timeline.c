@@ -2,8 +2,12 @@
  * categories (timeline.h): the spans that overlap it, cut to it, are swept in time order with
  * a count of those open per category; each piece of time between two of their ends goes to
  * the first category with one open, or to CAT_HOST.  The spans are kept in order of start
- * with the latest end of each prefix, sorted again only when one came out of order, so that
- * those overlapping an interval are found by two binary searches. */
+ * (sorted again only when one came out of order) under a tree of the latest end of each run
+ * of them, built again when spans came since a question, so that those overlapping an
+ * interval are found without looking at the others: a binary search for the last that
+ * starts before its end, then a descent into the runs that end after its start (a few long
+ * spans, a thread's state over the whole run, do not make every question read every span). */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "../util/grow.h"
@@ -34,12 +38,9 @@ void timeline_add(struct timeline *t, unsigned cat, int64_t t0, int64_t t1, uint
 		return;
 	}
 	t->v = util_grow(t->v, &t->cap, t->n, sizeof(*t->v), 256);
-	t->maxend = util_grow(t->maxend, &t->capmax, t->n, sizeof(*t->maxend), 256);
-	/* in order of start (as most come): the index stays good */
+	/* in order of start (as most come): no sort needed */
 	if (t->sorted && t->n && t0 < t->v[t->n - 1].t0)
 		t->sorted = 0;
-	if (t->sorted)
-		t->maxend[t->n] = t->n && t->maxend[t->n - 1] > t1 ? t->maxend[t->n - 1] : t1;
 	t->v[t->n++] = (struct tl_span){ t0, t1, name, (uint8_t)cat };
 }
 
@@ -51,33 +52,32 @@ static int span_before(const void *a, const void *b)
 	return (x->t1 > y->t1) - (x->t1 < y->t1);
 }
 
-/* The spans by start, with the latest end of each prefix (maxend). */
+/* The spans by start, and the tree of their ends: tree[leaves + i] is span i's end, each
+ * node above the latest of its two children's (INT64_MIN past the last span). */
 static void ready(struct timeline *t)
 {
-	if (t->sorted)
+	if (t->sorted && t->indexed == t->n)
 		return;
-	if (t->n > 1)
+	if (!t->sorted && t->n > 1)
 		qsort(t->v, t->n, sizeof(*t->v), span_before);
-	for (size_t i = 0; i < t->n; i++)
-		t->maxend[i] = i && t->maxend[i - 1] > t->v[i].t1 ? t->maxend[i - 1] : t->v[i].t1;
 	t->sorted = 1;
+	size_t m = 1;
+	while (m < t->n)
+		m <<= 1;
+	t->tree = util_grow_index(t->tree, &t->captree, 2 * m - 1, sizeof(*t->tree), 512, 0);
+	for (size_t i = 0; i < m; i++)
+		t->tree[m + i] = i < t->n ? t->v[i].t1 : INT64_MIN;
+	for (size_t i = m - 1; i >= 1; i--)
+		t->tree[i] = t->tree[2 * i] > t->tree[2 * i + 1] ? t->tree[2 * i] : t->tree[2 * i + 1];
+	t->leaves = m;
+	t->indexed = t->n;
 }
 
-/* [*lo, *hi): the spans that may overlap a..b (every one that does; by start, those from
- * the first whose prefix ends after a to the last that starts before b). */
-static void overlapping(struct timeline *t, int64_t a, int64_t b, size_t *lo, size_t *hi)
+/* The number of spans that start before b (they are first, by start). */
+static size_t starting_before(struct timeline *t, int64_t b)
 {
 	ready(t);
 	size_t l = 0, h = t->n;
-	while (l < h) {
-		size_t m = l + (h - l) / 2;
-		if (t->maxend[m] > a)
-			h = m;
-		else
-			l = m + 1;
-	}
-	*lo = l;
-	h = t->n;
 	while (l < h) {
 		size_t m = l + (h - l) / 2;
 		if (t->v[m].t0 < b)
@@ -85,7 +85,35 @@ static void overlapping(struct timeline *t, int64_t a, int64_t b, size_t *lo, si
 		else
 			h = m;
 	}
-	*hi = l;
+	return l;
+}
+
+/* The spans that overlap a..b: their indexes, in order, in t->hits; returns how many. */
+static size_t overlapping(struct timeline *t, int64_t a, int64_t b)
+{
+	size_t hi = starting_before(t, b), nh = 0;
+	t->nhits = 0;
+	if (!hi)
+		return 0;
+	t->hits = util_grow_index(t->hits, &t->caphits, hi, sizeof(*t->hits), 64, 0);
+	/* the nodes to look into, the leftmost last: (node, its first leaf, its width) */
+	struct { size_t node, first, width; } stack[2 * 64];
+	size_t depth = 0;
+	stack[depth++] = (typeof(stack[0])){ 1, 0, t->leaves };
+	while (depth) {
+		typeof(stack[0]) x = stack[--depth];
+		if (x.first >= hi || t->tree[x.node] <= a)
+			continue;
+		if (x.width == 1) {
+			t->hits[nh++] = x.first;
+			continue;
+		}
+		size_t half = x.width / 2;
+		stack[depth++] = (typeof(stack[0])){ 2 * x.node + 1, x.first + half, half };
+		stack[depth++] = (typeof(stack[0])){ 2 * x.node, x.first, half };
+	}
+	t->nhits = nh;
+	return nh;
 }
 
 struct edge {
@@ -138,9 +166,9 @@ static void sweep(struct timeline *t, int64_t a, int64_t b, unsigned within, uns
 	if (b <= a)
 		return;
 	struct edge *e = NULL;
-	size_t ne = 0, cap = 0, lo, hi;
-	overlapping(t, a, b, &lo, &hi);
-	for (size_t i = lo; i < hi; i++) {
+	size_t ne = 0, cap = 0, nh = overlapping(t, a, b);
+	for (size_t k = 0; k < nh; k++) {
+		size_t i = t->hits[k];
 		const struct tl_span *s = &t->v[i];
 		if (s->t1 <= a || s->t0 >= b ||
 		    (s->cat >= CATS && s->cat != within && s->cat != not))
@@ -203,12 +231,11 @@ void timeline_split_within(struct timeline *t, unsigned kind, unsigned not, int6
 int64_t timeline_sum(struct timeline *t, unsigned k, int64_t a, int64_t b, uint32_t *name)
 {
 	int64_t sum = 0, best = 0;
-	size_t lo, hi;
 	if (name)
 		*name = 0;
-	overlapping(t, a, b, &lo, &hi);
-	for (size_t i = lo; i < hi; i++) {
-		const struct tl_span *s = &t->v[i];
+	size_t nh = overlapping(t, a, b);
+	for (size_t j = 0; j < nh; j++) {
+		const struct tl_span *s = &t->v[t->hits[j]];
 		if (s->cat != k || s->t1 <= a || s->t0 >= b)
 			continue;
 		int64_t part = (s->t1 < b ? s->t1 : b) - (s->t0 > a ? s->t0 : a);
@@ -227,8 +254,7 @@ int64_t timeline_sum(struct timeline *t, unsigned k, int64_t a, int64_t b, uint3
 
 uint32_t timeline_call_before(struct timeline *t, int64_t at)
 {
-	size_t lo, hi;
-	overlapping(t, INT64_MIN, at == INT64_MAX ? at : at + 1, &lo, &hi);
+	size_t hi = starting_before(t, at == INT64_MAX ? at : at + 1);
 	int64_t best = INT64_MIN;
 	uint32_t name = 0;
 	for (size_t i = hi, k = 0; i > 0 && k < CALL_BEFORE_LOOK; i--, k++) {
@@ -250,13 +276,14 @@ static int by_start(const void *a, const void *b)
 uint32_t timeline_gap_after(struct timeline *t, int64_t a, int64_t b)
 {
 	struct tl_span *v = NULL;
-	size_t n = 0, cap = 0, lo, hi;
-	overlapping(t, a, b, &lo, &hi);
-	for (size_t i = lo; i < hi; i++)
-		if (t->v[i].cat < CAT_HOST && t->v[i].t1 > a && t->v[i].t0 < b) {
+	size_t n = 0, cap = 0, nh = overlapping(t, a, b);
+	for (size_t k = 0; k < nh; k++) {
+		const struct tl_span *s = &t->v[t->hits[k]];
+		if (s->cat < CAT_HOST) {
 			v = util_grow(v, &cap, n, sizeof(*v), 32);
-			v[n++] = t->v[i];
+			v[n++] = *s;
 		}
+	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), by_start);
 	int64_t covered = a, best = 0, best_at = a;
@@ -283,15 +310,13 @@ void timeline_forget(struct timeline *t, int64_t upto)
 			t->v[k++] = t->v[i];
 	t->n = k;
 	t->forgotten = upto;
-	if (t->sorted)       /* still in order: the prefixes' ends anew */
-		for (size_t i = 0; i < t->n; i++)
-			t->maxend[i] = i && t->maxend[i - 1] > t->v[i].t1 ? t->maxend[i - 1]
-									 : t->v[i].t1;
+	t->indexed = SIZE_MAX;          /* still in order; the tree anew */
 }
 
 void timeline_free(struct timeline *t)
 {
 	free(t->v);
-	free(t->maxend);
+	free(t->tree);
+	free(t->hits);
 	*t = (struct timeline){ 0 };
 }

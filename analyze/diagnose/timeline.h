@@ -46,9 +46,12 @@ struct tl_span {
 struct timeline {
 	struct tl_span *v;
 	size_t n, cap;
-	int64_t *maxend;                 /* when sorted: the latest end of v[0..i] */
-	size_t capmax;
 	int sorted;                      /* v is in order of start */
+	int64_t *tree;                   /* the latest ends of runs of v (timeline.c) */
+	size_t captree, leaves;
+	size_t indexed;                  /* the spans the tree was built for */
+	size_t *hits;                    /* the spans a question found (timeline.c) */
+	size_t caphits, nhits;           /* how many, the last question */
 	int64_t forgotten;               /* spans ending by this time are gone */
 	uint64_t late;                   /* spans that came after the time they cover was
 					  * diagnosed (counted, not used) */

@@ -243,8 +243,40 @@ static void many_alike(void)
 	free(text);
 }
 
+/* A few spans over the whole run (a thread's state, a long call) among many short ones: a
+ * question about a short time looks at the spans it overlaps, not at every span after the
+ * long ones; and the sums are those of a count span by span. */
+static void long_spans(void)
+{
+	struct timeline t = { 0 };
+	enum { SHORT = 20000 };
+	timeline_add(&t, CAT_IDLE, 0, 10 * SHORT + 100, 0);
+	timeline_add(&t, CAT_RUNTIME, 5, 10 * SHORT, 0);
+	for (int64_t i = 0; i < SHORT; i++)
+		timeline_add(&t, i % 2 ? CAT_COMPUTE : CAT_CPU_WAIT, 10 * i + 1, 10 * i + 6, 0);
+	unsigned bad = 0, looked = 0;
+	srand(11);
+	for (int q = 0; q < 200; q++) {
+		int64_t a = rand() % (10 * SHORT), b = a + 1 + rand() % 40;
+		int64_t want = 0;
+		size_t overlaps = 0;
+		for (size_t i = 0; i < t.n; i++)
+			if (t.v[i].t1 > a && t.v[i].t0 < b) {
+				overlaps++;
+				if (t.v[i].cat == CAT_CPU_WAIT)
+					want += (t.v[i].t1 < b ? t.v[i].t1 : b) - (t.v[i].t0 > a ? t.v[i].t0 : a);
+			}
+		bad += timeline_sum(&t, CAT_CPU_WAIT, a, b, NULL) != want;
+		looked += t.nhits != overlaps;
+	}
+	ok(!bad && !looked, "long spans among %d short: every sum right (%u wrong), and each "
+	   "question looked at the spans it overlaps alone (%u looked at more)", SHORT, bad, looked);
+	timeline_free(&t);
+}
+
 int main(void)
 {
+	long_spans();
 	many_alike();
 	split_random();
 	split_names();
