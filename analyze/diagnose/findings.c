@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../util/grow.h"
+#include "../util/strings.h"
 #include "state.h"
 
 /* A finding must cost at least this share of the time the average process covers. */
@@ -23,21 +24,22 @@ static uint64_t key_mix(uint64_t h, uint64_t v)
 	return h * 0xff51afd7ed558ccdull;
 }
 
-static uint64_t group_key(unsigned kind, int proc, uint32_t site, uint64_t comm)
+static uint64_t group_key(unsigned kind, int proc, uint32_t site, uint32_t caller,
+			  uint64_t comm)
 {
-	return key_mix(key_mix(key_mix(kind, (uint64_t)proc), site), comm);
+	return key_mix(key_mix(key_mix(key_mix(kind, (uint64_t)proc), site), caller), comm);
 }
 
 static struct delay_group *group_of(struct diagnosis *dx, const struct wait_delay *d, int proc)
 {
-	uint64_t key = group_key(d->kind, proc, d->site, d->comm);
+	uint64_t key = group_key(d->kind, proc, d->site, d->caller, d->comm);
 	for (;; key++) {   /* a hash shared by two groups: the next key */
 		uint32_t *at = u64map_get(&dx->group_of, key);
 		if (!at)
 			break;
 		struct delay_group *g = &dx->groups[*at];
 		if (g->kind == d->kind && g->proc == proc && g->site == d->site &&
-		    g->comm == d->comm)
+		    g->caller == d->caller && g->comm == d->comm)
 			return g;
 	}
 	dx->groups = util_grow(dx->groups, &dx->capgroups, dx->ngroups, sizeof(*dx->groups), 16);
@@ -47,6 +49,7 @@ static struct delay_group *group_of(struct diagnosis *dx, const struct wait_dela
 	g->on_device = d->on_device;
 	g->proc = proc;
 	g->site = d->site;
+	g->caller = d->caller;
 	g->comm = d->comm;
 	u64map_put(&dx->group_of, key, (uint32_t)dx->ngroups++);
 	return g;
@@ -91,7 +94,7 @@ void group_add(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *
 
 void wait_row_add(struct diagnosis *dx, const struct wait_span *w, int proc)
 {
-	uint64_t key = key_mix(group_key(w->kind, proc, w->site, w->comm), 1);
+	uint64_t key = key_mix(group_key(w->kind, proc, w->site, w->caller, w->comm), 1);
 	struct wait_row *r = NULL;
 	for (;; key++) {
 		uint32_t *at = u64map_get(&dx->row_of, key);
@@ -99,7 +102,7 @@ void wait_row_add(struct diagnosis *dx, const struct wait_span *w, int proc)
 			break;
 		struct wait_row *x = &dx->rows[*at];
 		if (x->kind == w->kind && x->proc == proc && x->site == w->site &&
-		    x->comm == w->comm) {
+		    x->caller == w->caller && x->comm == w->comm) {
 			r = x;
 			break;
 		}
@@ -108,7 +111,7 @@ void wait_row_add(struct diagnosis *dx, const struct wait_span *w, int proc)
 		dx->rows = util_grow(dx->rows, &dx->caprows, dx->nrows, sizeof(*dx->rows), 16);
 		r = &dx->rows[dx->nrows];
 		*r = (struct wait_row){ .kind = w->kind, .proc = proc, .site = w->site,
-					.comm = w->comm };
+					.caller = w->caller, .comm = w->comm };
 		u64map_put(&dx->row_of, key, (uint32_t)dx->nrows++);
 	}
 	r->n++;
@@ -140,7 +143,11 @@ static int row_cmp(const void *a, const void *b)
 		return x->kind - y->kind;
 	if (x->proc != y->proc)
 		return x->proc - y->proc;
-	return (x->comm > y->comm) - (x->comm < y->comm);
+	if (x->comm != y->comm)
+		return (x->comm > y->comm) - (x->comm < y->comm);
+	if (x->site != y->site)
+		return strcmp(strings_get(x->site), strings_get(y->site));
+	return strcmp(strings_get(x->caller), strings_get(y->caller));
 }
 
 /* Also puts the wait-state rows largest first. */

@@ -197,6 +197,10 @@ static void late_line(struct diagnosis *dx, struct sumw *w, const struct delay_g
 		sw_str(w, " %s", "site", strings_get(g->site));
 	else
 		sw_null(w, NULL, "site", NULL);
+	if (g->caller)
+		sw_str(w, " from %s", "caller", strings_get(g->caller));
+	else
+		sw_null(w, NULL, "caller", NULL);
 	char comm[32];
 	snprintf(comm, sizeof(comm), "0x%" PRIx64, g->comm);
 	if (g->comm)
@@ -747,12 +751,18 @@ static void waits_table(struct diagnosis *dx, struct sumw *w, int top)
 			sw_str(w, " %-20s", "comm", comm);
 		else
 			sw_null(w, " %-20s", "comm", "-");
-		if (r->site) {
-			sw_name(w, "site", strings_get(r->site));
-		} else {
+		char where[1024];
+		snprintf(where, sizeof(where), "%s%s%s", r->site ? strings_get(r->site) : "(a message)",
+			 r->caller ? " from " : "", r->caller ? strings_get(r->caller) : "");
+		if (r->site)
+			sw_str(w, NULL, "site", strings_get(r->site));
+		else
 			sw_null(w, NULL, "site", NULL);
-			sw_text(w, "(a message)\n");
-		}
+		if (r->caller)
+			sw_str(w, NULL, "caller", strings_get(r->caller));
+		else
+			sw_null(w, NULL, "caller", NULL);
+		sw_name(w, NULL, where);
 		sw_endif(w);
 		sw_close(w);
 	}

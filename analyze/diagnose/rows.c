@@ -75,6 +75,7 @@ static void waits(struct diagnosis *dx, const struct diag_rows *out)
 		const struct wait_row *w = &dx->rows[i];
 		struct diag_wait_row r = { .kind = wait_kind_key(w->kind),
 					   .proc = dx->procs[w->proc]->p, .site = w->site,
+					   .caller = w->caller,
 					   .comm = w->comm, .count = w->n, .ns = w->ns };
 		out->on_wait(out->ctx, &r);
 	}
@@ -123,6 +124,7 @@ static void findings(struct diagnosis *dx, const char *dir, const struct diag_ro
 			r.end_ns = g->max_t1;
 			r.is_wait = 1;
 			r.site = g->site;
+			r.caller = g->caller;
 			r.comm = g->comm;
 			r.instances = g->n;
 		} else {

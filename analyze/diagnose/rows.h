@@ -52,6 +52,8 @@ struct diag_wait_row {               /* the waits of one process of a kind at on
 	const char *kind;                /* wait_kind_key */
 	const struct proc *proc;
 	uint32_t site;
+	uint32_t caller;                 /* the program's function that made the call (0: not
+					  * known) */
 	uint64_t comm;
 	uint64_t count;
 	int64_t ns;
@@ -65,8 +67,8 @@ struct diag_finding_row {
 	int has_step;                    /* its longest instance: in this step, at this time */
 	uint64_t step;
 	int64_t start_ns, end_ns;
-	int is_wait;                     /* a wait state: site, comm and instances say */
-	uint32_t site;
+	int is_wait;                     /* a wait state: site, caller, comm and instances say */
+	uint32_t site, caller;
 	uint64_t comm;
 	uint64_t instances;
 	const char *text;                /* its lines in the text */

@@ -139,6 +139,8 @@ struct delay_group {
 	uint8_t kind, on_device;
 	int proc;                        /* the late one (index in procs) */
 	uint32_t site;
+	uint32_t caller;                 /* the program's function that made its call (0: not
+					  * known) */
 	uint64_t comm;
 	uint64_t n;                      /* instances */
 	int64_t cost;                    /* the delays, in all: the time the job waited for it */
@@ -183,6 +185,8 @@ struct wait_row {
 	uint8_t kind;
 	int proc;
 	uint32_t site;
+	uint32_t caller;                 /* the program's function that made the call (0: not
+					  * known) */
 	uint64_t comm;
 	uint64_t n;
 	int64_t ns;

@@ -75,6 +75,9 @@ struct message_info {
 	int64_t post_t0;                 /* the call that posted the receive (= recv_t0 when
 					  * blocking) */
 	int blocking;                    /* received by a blocking call (late sender applies) */
+	uint32_t send_caller, recv_caller, post_caller;   /* the program's functions that made
+					  * the send, the call the receive completed in and the
+					  * one that posted it (TPROF_CALLSTACK; 0: not known) */
 };
 
 /* One member's part in a collective (struct coll_info); times in ns from the trace start. */
@@ -83,6 +86,8 @@ struct coll_member {
 	struct thread *thread;           /* the thread that entered it */
 	int32_t world;                   /* world rank */
 	uint32_t name;                   /* its call's name (trace-wide id) */
+	uint32_t caller;                 /* the program's function that made that call
+					  * (TPROF_CALLSTACK; 0: not known) */
 	int64_t t0, t1;                  /* entry (the call, or the nonblocking post) and exit
 					  * (the call's return, or the request's completion) */
 	int64_t post_t1;                 /* return of the call that entered it */
@@ -209,6 +214,8 @@ struct call_info {
 	struct tprof_launch_dims dims;
 	const uint32_t *stack;           /* frame name ids, innermost first (TPROF_CALLSTACK) */
 	uint32_t nstack;
+	uint32_t caller;                 /* of the stack, the program's function that made the
+					  * call (the first frame outside the runtime); 0: none */
 	const struct poll_info *poll;    /* a run of unsuccessful polls, not one call */
 	const void *info;                /* what the call's runtime decoded it into (model/runtime.h
 					  * pipe_call), for that runtime alone to read: MPI's struct

@@ -171,6 +171,11 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 			    .t1 = (t1 < t0 ? t0 : t1) - base, .call = &ci };
 	const struct runtime *rt = runtime_of_domain(pl->rts, domain);
 	_Alignas(16) unsigned char scratch[RT_SCRATCH];
+	if (ci.corr && t->frames_corr == ci.corr) {   /* its stack, written just before it */
+		ci.stack = t->frames;
+		ci.nstack = t->nframes;
+		ci.caller = t->frames_caller;
+	}
 	if (rt && rt->pipe_call) {
 		/* its own argument layout, decoded by its runtime */
 		rt->pipe_call(pl, &ev, &ci, ext, next, scratch);
@@ -184,10 +189,6 @@ static void call_event(struct pipeline *pl, struct thread *t, uint32_t local_nam
 			memcpy(&ci.dims, ext + TPROF_UNIT, sizeof(ci.dims));
 			ci.has_dims = 1;
 		}
-	}
-	if (ci.corr && t->frames_corr == ci.corr) {
-		ci.stack = t->frames;
-		ci.nstack = t->nframes;
 	}
 	struct event orig = ev;   /* the window may clip ev */
 	emit_event(pl, &ev);
@@ -287,6 +288,7 @@ static void on_stack(struct thread *t, const struct tprof_rec *r)
 		t->frames[i] = proc_string(t->proc, ids[i]);
 	t->nframes = n;
 	t->frames_corr = r->arg & TPROF_CORR_MASK;
+	t->frames_caller = r->name ? proc_string(t->proc, r->name) : 0;
 }
 
 /* ---- device work -------------------------------------------------------------------------- */

@@ -31,6 +31,8 @@ struct wait_span {
 	struct proc *proc;
 	int64_t t0, t1;
 	uint32_t site;                   /* the call (or the operation) it waited in: string id */
+	uint32_t caller;                 /* the program's function that made that call
+					  * (TPROF_CALLSTACK; 0: not known) */
 	uint64_t comm;                   /* its communicator (0: none known) */
 	uint32_t seq;                    /* the collective's number on comm (0: a message) */
 	int32_t cause_rank;              /* the rank it waited for (world rank), -1 when unknown */
@@ -45,6 +47,8 @@ struct wait_delay {
 	struct proc *late;
 	int64_t t0, t1;
 	uint32_t site;                   /* the call (or the operation) it came late to */
+	uint32_t caller;                 /* the program's function that made that call (0: not
+					  * known) */
 	uint64_t comm;
 	uint32_t seq;                    /* the collective's number on comm (0: a message) */
 	uint32_t waiters;                /* the processes that waited for it */

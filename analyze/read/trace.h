@@ -118,6 +118,7 @@ struct mpi_last_call {
 	uint64_t corr;
 	int64_t t0, t1;                 /* ns from the trace start */
 	uint32_t name;
+	uint32_t caller;                /* the program's function that made it (0: not known) */
 };
 
 struct drop_count {
@@ -148,6 +149,7 @@ struct thread {
 	uint32_t nframes;
 	uint32_t over;                  /* ranges pushed past the open ranges held, still open */
 	uint64_t frames_corr;
+	uint32_t frames_caller;         /* the STACK's calling function (trace-wide id) */
 	struct open_call *open_calls;   /* calls that never returned */
 	size_t nopen_calls, capopen_calls;
 	int64_t first_ns, last_ns;      /* first and last event time seen */

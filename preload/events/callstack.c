@@ -15,6 +15,7 @@
 
 #include "../../common/real-libc.h"
 #include "../spool/buffer.h"
+#include "../spool/spool.h"
 #include "callstack.h"
 #include "../core/clock.h"
 #include "kernels.h"
@@ -137,6 +138,10 @@ int tprof_callstack_init(void)
 uint32_t tprof_callstack(struct tprof_thread *t, uint64_t corr)
 {
 	TPROF_KEEP_ERRNO;
+	/* the frames' names are written as the process's strings: only once its files are
+	 * (an MPI process's first call, MPI_Init, may come first) */
+	if (tprof_image_ensure() != 0)
+		return 0;
 	unw_context_t ctx;
 	unw_cursor_t c;
 	uint32_t ids[MAX_FRAMES];

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../events/api.h"
+#include "../events/callstack.h"
 #include "mpi-abi.h"
 #include "mpi-comm.h"
 #include "mpi-file.h"
@@ -953,13 +954,28 @@ struct mpi_call {
 	struct tprof_mpi_args2 *b;
 };
 
-/* Reserves the CALL with ext (1 or 2) units; `op` and no peer, tag or communicator yet. */
-static inline void mpi_begin(struct mpi_call *c, struct tprof_thread *t, struct tprof_hook *h,
-			     unsigned ext, uint8_t op)
+/* With TPROF_CALLSTACK on: the calling thread's stack written (a STACK record, before the
+ * call's CALL and the room it reserves), for the correlation id returned, which the call
+ * then takes (0 when off). */
+static inline uint64_t mpi_stack(struct tprof_thread *t)
+{
+	if (TPROF_LIKELY(!tprof_g.cfg.callstack))
+		return 0;
+	uint64_t corr = tprof_next_corr(t);
+	t->guard++;
+	tprof_callstack(t, corr);
+	t->guard--;
+	return corr;
+}
+
+/* Reserves the CALL with ext (1 or 2) units; `op` and no peer, tag or communicator yet; corr
+ * (0: a new one) from mpi_stack. */
+static inline void mpi_begin_corr(struct mpi_call *c, struct tprof_thread *t,
+				  struct tprof_hook *h, unsigned ext, uint8_t op, uint64_t corr)
 {
 	void *u[2];
 	tprof_call_begin(&c->call, t, h, ext, 2, u);
-	c->call.corr = TPROF_LIKELY(c->call.r != NULL) ? tprof_next_corr(t) : 0;
+	c->call.corr = TPROF_LIKELY(c->call.r != NULL) ? (corr ? corr : tprof_next_corr(t)) : 0;
 	c->a = u[0];
 	c->b = u[1];
 	c->a->op = op;
@@ -969,13 +985,20 @@ static inline void mpi_begin(struct mpi_call *c, struct tprof_thread *t, struct 
 	c->b->tag = TPROF_MPI_NONE;
 }
 
+static inline void mpi_begin(struct mpi_call *c, struct tprof_thread *t, struct tprof_hook *h,
+			     unsigned ext, uint8_t op)
+{
+	mpi_begin_corr(c, t, h, ext, op, mpi_stack(t));
+}
+
 /* The same for a call that writes up to `follow` units of MPIREQ records before its end
  * (what it completed or started): room for all of them now, in the call's own buffer. */
 static inline void mpi_begin_room(struct mpi_call *c, struct tprof_thread *t,
 				  struct tprof_hook *h, unsigned ext, uint8_t op, size_t follow)
 {
+	uint64_t corr = mpi_stack(t);
 	tprof_room(t, 1 + ext + follow);
-	mpi_begin(c, t, h, ext, op);
+	mpi_begin_corr(c, t, h, ext, op, corr);
 }
 
 /* The start of a hand-written wrapper: its real function and thread, the call passed on

@@ -22,7 +22,7 @@ STANDIN_HIP_KERNEL_US="slow_kernel:$SLOW_US,step_kernel:$STEP_US,tiny_kernel:5,d
 # copy-block: 64 MiB at 1 GB/s, a copy the host makes well within its modelled time
 COPY_MB=64 STANDIN_HIP_COPY_GBPS=1
 export LD_LIBRARY_PATH STANDIN_HIP_KERNEL_US STANDIN_HIP_COPY_GBPS
-plan 38
+plan 39
 
 # run SCENARIO "ARGS" [INSPECT OPTIONS]: records it (4 ranks) with its arguments and writes
 # its diagnosis as JSON
@@ -102,6 +102,28 @@ ok $? "--diagnose -s --summary-format json: one document with the diagnosis and 
 ok $? "--diagnose --format sqlite: the database, and the diagnosis on standard output"
 pycheck "the database's diag_* tables hold what the JSON says" sqlite-tables \
 	"$T/d-late-coll.json" "$T/d.db" "$T/plain.db"
+
+# With TPROF_CALLSTACK=1 every MPI call records its stack: each wait state and finding names
+# the program's function that made the call (apps/diag-causes: p2p sends and receives,
+# allreduce); MPI_Init's stack, recorded before the process had written anything, has its
+# frames named too.
+TPROF_CALLSTACK=1 "$INSPECT" -o "$T/p-stacks" -- "$MPIRUN" $MPIRUN_FLAGS -np 4 \
+	"$APPS/diag-causes" late-sender 4 $MS >"$T/out-stacks" 2>&1 &&
+	"$ANALYZE" "$T/p-stacks" --diagnose --summary-format json >"$T/d-stacks.json" 2>"$T/err" &&
+	"$ANALYZE" "$T/p-stacks" -f chrome -o "$T/stacks.json" 2>"$T/err" &&
+	"$PY" -c 'import json,sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+f = d["findings"][0]
+assert f["kind"] == "late_sender" and f["caller"] == "p2p", f
+rows = {(w["site"], w["caller"]) for w in d["wait_states"]}
+assert (None, "p2p") in rows and ("MPI_Allreduce", "allreduce") in rows, rows
+ev = json.load(open(sys.argv[2]))
+ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+init = [e for e in ev if e.get("name") == "MPI_Init" and e.get("ph") == "X"]
+assert init and all("main" in e["args"]["stack"] for e in init), init[:1]' \
+		"$T/d-stacks.json" "$T/stacks.json"
+ok $? "TPROF_CALLSTACK=1: wait states and findings name the calling function (p2p, allreduce)"
+[ $? -eq 0 ] || diag "$(head -c 600 "$T/d-stacks.json")"
 
 # A window: only the steps it holds whole.
 "$ANALYZE" "$T/p-late-coll" --diagnose --steps 3:4 --summary-format json >"$T/win.json" 2>"$T/err" &&

@@ -81,6 +81,7 @@ static void wait_insert(void *ctx, const struct diag_wait_row *r)
 	sq_i64(d, ST_DWAITS, DWAITS_process_id, r->proc->index);
 	sq_text(d, ST_DWAITS, DWAITS_comm, r->comm ? comm : NULL, -1);
 	sq_opt(d, ST_DWAITS, DWAITS_site_id, r->site != 0, r->site);
+	sq_opt(d, ST_DWAITS, DWAITS_caller_id, r->caller != 0, r->caller);
 	sq_i64(d, ST_DWAITS, DWAITS_count, (int64_t)r->count);
 	sq_i64(d, ST_DWAITS, DWAITS_ns, r->ns);
 	sqldb_insert(d, ST_DWAITS);
@@ -99,6 +100,7 @@ static void finding_insert(void *ctx, const struct diag_finding_row *r)
 	sq_i64(d, ST_DFINDINGS, DFINDINGS_start_ns, r->start_ns);
 	sq_i64(d, ST_DFINDINGS, DFINDINGS_end_ns, r->end_ns);
 	sq_opt(d, ST_DFINDINGS, DFINDINGS_site_id, r->site != 0, r->site);
+	sq_opt(d, ST_DFINDINGS, DFINDINGS_caller_id, r->caller != 0, r->caller);
 	sq_text(d, ST_DFINDINGS, DFINDINGS_comm, r->comm ? comm : NULL, -1);
 	sq_opt(d, ST_DFINDINGS, DFINDINGS_instances, r->is_wait, (int64_t)r->instances);
 	sq_text(d, ST_DFINDINGS, DFINDINGS_text, r->text, -1);

@@ -187,13 +187,14 @@
 #define COLS_DWAITS(C, t)                                                                \
 	C(t, id, "INTEGER PRIMARY KEY") C(t, kind, "TEXT NOT NULL")                      \
 	C(t, process_id, "INTEGER") C(t, comm, "TEXT") C(t, site_id, "INTEGER")           \
-	C(t, count, "INTEGER") C(t, ns, "INTEGER")
+	C(t, caller_id, "INTEGER") C(t, count, "INTEGER") C(t, ns, "INTEGER")
 
 #define COLS_DFINDINGS(C, t)                                                             \
 	C(t, rank_order, "INTEGER PRIMARY KEY") C(t, kind, "TEXT NOT NULL")              \
 	C(t, cost_ns, "INTEGER") C(t, process_id, "INTEGER") C(t, step, "INTEGER")       \
 	C(t, start_ns, "INTEGER") C(t, end_ns, "INTEGER") C(t, site_id, "INTEGER")       \
-	C(t, comm, "TEXT") C(t, instances, "INTEGER") C(t, text, "TEXT")                 \
+	C(t, caller_id, "INTEGER") C(t, comm, "TEXT") C(t, instances, "INTEGER")         \
+	C(t, text, "TEXT")                                                               \
 	C(t, look, "TEXT")
 
 /* Column numbers for binding: SLICES_id = 1, SLICES_track_id = 2... */

@@ -286,7 +286,8 @@ static struct coll_member member_of(const struct mpi_where *w, uint32_t name,
 {
 	return (struct coll_member){
 		.proc = w->thread->proc, .thread = w->thread, .world = (int32_t)w->thread->proc->rank,
-		.name = name, .t0 = w->t0, .t1 = w->t1, .post_t1 = w->t1, .done_t0 = w->t0,
+		.name = name, .caller = w->caller, .t0 = w->t0, .t1 = w->t1, .post_t1 = w->t1,
+		.done_t0 = w->t0,
 		.done_t1 = w->t1, .done_thread = w->thread, .bytes_sent = mi->a.bytes,
 		.bytes_recv = mi->has_b ? mi->b.bytes : 0,
 	};
@@ -376,6 +377,7 @@ static void part_pack(struct pack *b, const struct part *p)
 	pack_i64(b, mb->thread->tid);
 	pack_i64(b, mb->done_thread ? mb->done_thread->tid : mb->thread->tid);
 	pack_name(b, mb->name);
+	pack_name(b, mb->caller);
 	pack_i64(b, mb->t0);
 	pack_i64(b, mb->t1);
 	pack_i64(b, mb->post_t1);
@@ -399,6 +401,7 @@ static void part_unpack(struct colls *c, struct unpack *u, struct part *p)
 	mb->world = (int32_t)unpack_i64(u);
 	int32_t tid = (int32_t)unpack_i64(u), done_tid = (int32_t)unpack_i64(u);
 	mb->name = unpack_name(u);
+	mb->caller = unpack_name(u);
 	mb->t0 = unpack_i64(u);
 	mb->t1 = unpack_i64(u);
 	mb->post_t1 = unpack_i64(u);

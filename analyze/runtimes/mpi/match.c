@@ -39,6 +39,9 @@ struct end {
 					 * call's */
 	int64_t t0, t1;                 /* that call */
 	int64_t done, post_t0;          /* receives: completion, and the posting call's entry */
+	uint32_t caller;                /* the program's function that made the call (0: not
+					 * known) */
+	uint32_t post_caller;           /* receives: that of the posting call */
 	uint64_t bytes, req;
 	int blocking;
 };
@@ -173,7 +176,8 @@ static void message(struct match *m, const struct chan *c, const struct end *s, 
 		.id = ++m->next_id * (uint64_t)par_size() + (uint64_t)par_rank(), .sproc = s->thread->proc, .rproc = r->thread->proc,
 		.sthread = s->thread, .rthread = r->thread, .send_t0 = s->t0, .send_t1 = s->t1,
 		.recv_t0 = r->t0, .recv_t1 = r->t1, .recv_done = r->done, .post_t0 = r->post_t0,
-		.blocking = r->blocking,
+		.blocking = r->blocking, .send_caller = s->caller, .recv_caller = r->caller,
+		.post_caller = r->post_caller,
 	};
 	tr->mpi.matched++;
 	tr->mpi.matched_bytes += r->bytes;
@@ -217,7 +221,8 @@ void match_send(struct match *m, const struct mpi_where *w, uint64_t comm, int32
 		int32_t dst, int32_t tag, uint64_t bytes, uint64_t req)
 {
 	struct end v = { .thread = w->thread, .t0 = w->t0, .t1 = w->t1, .done = w->t1,
-			 .post_t0 = w->t0, .bytes = bytes, .req = req };
+			 .post_t0 = w->t0, .bytes = bytes, .req = req, .caller = w->caller,
+			 .post_caller = w->caller };
 	m->pl->tr->mpi.sends++;
 	int to = away_to(m, dst);
 	if (to < 0) {
@@ -351,7 +356,7 @@ static void deliver_ready(struct match *m, const struct proc *p, struct rqueue *
 }
 
 uint64_t match_recv_post(struct match *m, struct proc *p, uint64_t order, uint64_t comm,
-			 int32_t src, int32_t tag, int64_t post_t0, uint64_t req)
+			 int32_t src, int32_t tag, int64_t post_t0, uint32_t caller, uint64_t req)
 {
 	struct rqueue *q = rqueue_of(m, p);
 	if (!order)
@@ -361,8 +366,10 @@ uint64_t match_recv_post(struct match *m, struct proc *p, uint64_t order, uint64
 	if (e) {
 		/* Its completion came first, or a matched probe posted it (whose entry stays
 		 * its post): either way the same receive. */
-		if (e->done)
+		if (e->done) {
 			e->e.post_t0 = post_t0;
+			e->e.post_caller = caller;
+		}
 		if (req)
 			e->req = req;
 		return order;
@@ -385,6 +392,7 @@ uint64_t match_recv_post(struct match *m, struct proc *p, uint64_t order, uint64
 	e->tag = tag;
 	e->req = req;
 	e->e.post_t0 = post_t0;
+	e->e.post_caller = caller;
 	return order;
 }
 
@@ -425,6 +433,7 @@ void match_recv_done(struct match *m, const struct mpi_where *w, uint64_t order,
 		e->src = src;
 		e->tag = tag;
 		e->e.post_t0 = w->t0;
+		e->e.post_caller = w->caller;
 	}
 	if (e->done)
 		return;   /* completed twice: the first stands */
@@ -433,6 +442,7 @@ void match_recv_done(struct match *m, const struct mpi_where *w, uint64_t order,
 	e->asrc = src;
 	e->atag = tag;
 	e->e.thread = w->thread;
+	e->e.caller = w->caller;
 	e->e.t0 = w->t0;
 	e->e.t1 = w->t1;
 	e->e.done = done;
@@ -477,6 +487,7 @@ static void away_exchange(struct match *m)
 			pack_i64(&b, a->e.t1);
 			pack_u64(&b, a->e.bytes);
 			pack_u64(&b, a->e.req);
+			pack_name(&b, a->e.caller);
 		}
 		out[to] = b.n - before;
 		free(m->away[to]);
@@ -496,6 +507,7 @@ static void away_exchange(struct match *m)
 		v.t1 = v.done = unpack_i64(&u);
 		v.bytes = unpack_u64(&u);
 		v.req = unpack_u64(&u);
+		v.caller = v.post_caller = unpack_name(&u);
 		if (u.short_read)
 			break;
 		v.thread = remote_thread(m->remotes, index, src, (int32_t)tid);

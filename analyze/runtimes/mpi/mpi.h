@@ -49,7 +49,7 @@ void mpi_waits(const struct event *ev, const struct wait_sink *s);
 
 /* runtimes/mpi/pipe.c: what the pipeline calls */
 void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,
-	      int64_t t0, int64_t t1, uint64_t corr, unsigned flags);
+	      int64_t t0, int64_t t1, uint64_t corr, uint32_t caller, unsigned flags);
 void mpi_req(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,
 	     int64_t at, uint64_t corr);
 void mpi_finish(struct pipeline *pl);   /* releases what is held, counts, frees */
@@ -61,6 +61,8 @@ int mpi_req_op(const struct mpi_info *mi, uint32_t name);
 struct mpi_where {
 	struct thread *thread;
 	int64_t t0, t1;
+	uint32_t caller;                 /* the program's function that made that call (0: not
+					  * known: recorded without TPROF_CALLSTACK) */
 };
 
 /* runtimes/mpi/match.c: point-to-point messages.  Keys are world ranks; src or tag of a posted
@@ -74,7 +76,7 @@ void match_send_cancelled(struct match *m, struct proc *p, uint64_t comm, int32_
 /* A receive posted: order is its number in the process's posting order (the recorded seq;
  * 0 when none was recorded: the order of arrival then).  Returns the order used. */
 uint64_t match_recv_post(struct match *m, struct proc *p, uint64_t order, uint64_t comm,
-			 int32_t src, int32_t tag, int64_t post_t0, uint64_t req);
+			 int32_t src, int32_t tag, int64_t post_t0, uint32_t caller, uint64_t req);
 /* A receive completed inside call w at `done`, from src with tag; found by its order, or
  * when that is 0 by its request.  nomsg: MATCH_PROC_NULL or MATCH_CANCELLED, no message. */
 #define MATCH_PROC_NULL 1

@@ -60,11 +60,11 @@ static int32_t my_rank(const struct thread *t)
 }
 
 void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,
-	      int64_t t0, int64_t t1, uint64_t corr, unsigned flags)
+	      int64_t t0, int64_t t1, uint64_t corr, uint32_t caller, unsigned flags)
 {
-	t->mpi_call = (struct mpi_last_call){ corr, t0, t1, name };
+	t->mpi_call = (struct mpi_last_call){ corr, t0, t1, name, caller };
 	const struct tprof_mpi_args *a = &mi->a;
-	struct mpi_where w = { t, t0, t1 };
+	struct mpi_where w = { t, t0, t1, caller };
 	int done = !(flags & EVF_UNFINISHED);   /* it returned: what it received is known */
 	struct mpi_state *s;
 	uint64_t order;
@@ -91,7 +91,8 @@ void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct
 		if (!done)
 			break;
 		s = state(pl);
-		order = match_recv_post(s->match, t->proc, a->seq, a->comm, mi->peer_world, a->tag, t0, 0);
+		order = match_recv_post(s->match, t->proc, a->seq, a->comm, mi->peer_world, a->tag, t0,
+					caller, 0);
 		match_recv_done(s->match, &w, order, 0, a->comm, mi->peer_world, a->tag, a->bytes, t1,
 				1, no_message(a, mi->peer_world));
 		break;
@@ -104,7 +105,7 @@ void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct
 		if (!done || !mi->has_b)
 			break;
 		order = match_recv_post(s->match, t->proc, mi->b.seq, a->comm, mi->peer2_world, mi->b.tag,
-					t0, 0);
+					t0, caller, 0);
 		match_recv_done(s->match, &w, order, 0, a->comm, mi->peer2_world, mi->b.tag,
 				mi->b.bytes, t1, 1,
 				mi->peer2_world == TPROF_MPI_PROCNULL || mi->b.peer == TPROF_MPI_PROCNULL
@@ -116,14 +117,14 @@ void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct
 		if (no_message(a, mi->peer_world))
 			break;   /* counted at its completion */
 		match_recv_post(state(pl)->match, t->proc, a->seq, a->comm, mi->peer_world, a->tag, t0,
-				mi->has_b ? mi->b.req : 0);
+				caller, mi->has_b ? mi->b.req : 0);
 		break;
 	case TPROF_MPI_PROBE:
 		/* A matched probe (MPI_Mprobe, MPI_Improbe) took its message and its receive
 		 * number; MPI_Mrecv or MPI_Imrecv completes that receive later. */
 		if (done && a->seq && !no_message(a, mi->peer_world))
 			match_recv_post(state(pl)->match, t->proc, a->seq, a->comm, mi->peer_world, a->tag,
-					t0, 0);
+					t0, caller, 0);
 		break;
 	case TPROF_MPI_COLL:
 		if (done)
@@ -183,9 +184,9 @@ void mpi_req(struct pipeline *pl, struct thread *t, uint32_t name, const struct 
 {
 	const struct mpi_last_call *lc = &t->mpi_call;
 	/* The call it happened in; when that call was not seen, the request's own instant. */
-	struct mpi_where w = { t, at, at };
+	struct mpi_where w = { t, at, at, 0 };
 	if (corr && lc->corr == corr)
-		w = (struct mpi_where){ t, lc->t0, lc->t1 };
+		w = (struct mpi_where){ t, lc->t0, lc->t1, lc->caller };
 	const struct tprof_mpi_args *a = &mi->a;
 	uint64_t req = mi->has_b ? mi->b.req : 0;
 	int op = mpi_req_op(mi, name);
@@ -201,7 +202,7 @@ void mpi_req(struct pipeline *pl, struct thread *t, uint32_t name, const struct 
 		} else if (op == TPROF_MPI_IRECV) {
 			if (!no_message(a, mi->peer_world))
 				match_recv_post(s->match, t->proc, a->seq, a->comm, mi->peer_world, a->tag,
-						w.t0, req);
+						w.t0, w.caller, req);
 			else
 				count_none(pl, no_message(a, mi->peer_world));
 		} else if (op == TPROF_MPI_ICOLL) {

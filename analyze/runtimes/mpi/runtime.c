@@ -69,7 +69,7 @@ static void pipe_call(struct pipeline *pl, struct event *ev, struct call_info *c
 	struct mpi_info *mi = scratch;
 	mpi_decode(pl->tr, ev->proc, ext, next, mi);
 	ci->info = mi;
-	mpi_call(pl, ev->thread, ev->name, mi, ev->t0, ev->t1, ci->corr, ev->flags);
+	mpi_call(pl, ev->thread, ev->name, mi, ev->t0, ev->t1, ci->corr, ci->caller, ev->flags);
 }
 
 /* Its calls and requests as the model's message-passing facts (msgpass.c). */

@@ -12,12 +12,13 @@
 #include "mpi.h"
 
 static void span(const struct wait_sink *s, uint8_t kind, struct proc *p, int64_t t0,
-		 int64_t t1, uint32_t site, uint64_t comm, uint32_t seq, int32_t cause)
+		 int64_t t1, uint32_t site, uint32_t caller, uint64_t comm, uint32_t seq,
+		 int32_t cause)
 {
 	if (t1 <= t0 || !p)
 		return;
 	struct wait_span w = { .kind = kind, .proc = p, .t0 = t0, .t1 = t1, .site = site,
-			       .comm = comm, .seq = seq, .cause_rank = cause };
+			       .caller = caller, .comm = comm, .seq = seq, .cause_rank = cause };
 	s->span(s->ctx, &w);
 }
 
@@ -28,21 +29,22 @@ static void message(const struct message_info *mi, const struct wait_sink *s)
 	int64_t from = mi->blocking ? mi->post_t0 : mi->recv_t0;
 	int64_t until = mi->send_t0 < mi->recv_t1 ? mi->send_t0 : mi->recv_t1;
 	if (until > from) {
-		span(s, WAIT_LATE_SENDER, mi->rproc, from, until, 0, mi->comm_id, 0,
-		     mi->sproc ? (int32_t)mi->sproc->rank : -1);
+		span(s, WAIT_LATE_SENDER, mi->rproc, from, until, 0, mi->recv_caller, mi->comm_id,
+		     0, mi->sproc ? (int32_t)mi->sproc->rank : -1);
 		struct wait_delay d = { .kind = WAIT_LATE_SENDER, .late = mi->sproc, .t0 = from,
-					.t1 = until, .comm = mi->comm_id, .waiters = 1,
-					.waited = until - from };
+					.t1 = until, .caller = mi->send_caller,
+					.comm = mi->comm_id, .waiters = 1, .waited = until - from };
 		if (d.late)
 			s->delay(s->ctx, &d);
 	}
 	/* Late receiver: a send that returned only after the receive was posted waited for it
 	 * from its entry (a send that returned before, eagerly, did not wait). */
 	if (mi->post_t0 > mi->send_t0 && mi->send_t1 > mi->post_t0) {
-		span(s, WAIT_LATE_RECEIVER, mi->sproc, mi->send_t0, mi->post_t0, 0, mi->comm_id, 0,
-		     mi->rproc ? (int32_t)mi->rproc->rank : -1);
+		span(s, WAIT_LATE_RECEIVER, mi->sproc, mi->send_t0, mi->post_t0, 0, mi->send_caller,
+		     mi->comm_id, 0, mi->rproc ? (int32_t)mi->rproc->rank : -1);
 		struct wait_delay d = { .kind = WAIT_LATE_RECEIVER, .late = mi->rproc,
-					.t0 = mi->send_t0, .t1 = mi->post_t0, .comm = mi->comm_id,
+					.t0 = mi->send_t0, .t1 = mi->post_t0,
+					.caller = mi->post_caller, .comm = mi->comm_id,
 					.waiters = 1, .waited = mi->post_t0 - mi->send_t0 };
 		if (d.late)
 			s->delay(s->ctx, &d);
@@ -85,7 +87,8 @@ static void collective(const struct coll_info *ci, const struct wait_sink *s)
 	if (!late)
 		return;
 	struct wait_delay d = { .kind = kind, .late = late->proc, .t0 = INT64_MIN,
-				.t1 = late->t0, .site = ci->name, .comm = ci->comm_id,
+				.t1 = late->t0, .site = ci->name, .caller = late->caller,
+				.comm = ci->comm_id,
 				.seq = ci->seq };
 	for (uint32_t i = 0; i < ci->nm; i++) {
 		const struct coll_member *m = &ci->m[i];
@@ -94,7 +97,8 @@ static void collective(const struct coll_info *ci, const struct wait_sink *s)
 		int64_t until = late->t0 < m->t1 ? late->t0 : m->t1;
 		if (until <= m->t0)
 			continue;
-		span(s, kind, m->proc, m->t0, until, m->name, ci->comm_id, ci->seq, late->world);
+		span(s, kind, m->proc, m->t0, until, m->name, m->caller, ci->comm_id, ci->seq,
+		     late->world);
 		d.waiters++;
 		d.waited += until - m->t0;
 		if (m->t0 > d.t0)

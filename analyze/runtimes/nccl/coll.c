@@ -340,7 +340,7 @@ static void add_op(struct nccl_state *s, struct rank_launch *x, const struct eve
 		.flags = ni->a.flags, .comm = ni->a.comm, .count = ni->a.count, .bytes = ni->a.bytes,
 		.seq = ni->a.seq, .peer = ni->has_b ? ni->b.peer : -1, .rank = ni->has_b ? ni->b.rank : 0,
 		.nranks = ni->has_b ? ni->b.nranks : 1, .stream = ni->has_b ? ni->b.stream : 0,
-		.corr = ev->call->corr, .t0 = ev->t0, .t1 = ev->t1,
+		.corr = ev->call->corr, .t0 = ev->t0, .t1 = ev->t1, .caller = ev->call->caller,
 	};
 	x->opm[i] = NULL;
 	if (i == 0) {

@@ -37,6 +37,8 @@ static inline const struct nccl_info *nccl_info_of(const struct event *ev)
 /* One operation of a launch, as its call recorded it. */
 struct nccl_op {
 	uint32_t name;                   /* the call's name (trace-wide id) */
+	uint32_t caller;                 /* the program's function that made the call
+					  * (TPROF_CALLSTACK; 0: not known) */
 	uint8_t op, dtype, redop, flags; /* enum tprof_nccl_op, ncclDataType_t, ncclRedOp_t,
 					  * TPROF_NCCLF_* */
 	uint64_t comm, count, bytes;

@@ -14,6 +14,7 @@ void nccl_ops_pack(struct pack *b, const struct nccl_op *ops, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		const struct nccl_op *o = &ops[i];
 		pack_name(b, o->name);
+		pack_name(b, o->caller);
 		pack_u64(b, (uint64_t)o->op << 24 | (uint64_t)o->dtype << 16 | (uint64_t)o->redop << 8 |
 				    o->flags);
 		pack_u64(b, o->comm);
@@ -33,11 +34,12 @@ void nccl_ops_pack(struct pack *b, const struct nccl_op *ops, uint32_t n)
 
 struct nccl_op *nccl_ops_unpack(struct unpack *u, uint32_t *n)
 {
-	*n = (uint32_t)unpack_count(u, 14 * sizeof(uint64_t));
+	*n = (uint32_t)unpack_count(u, 15 * sizeof(uint64_t));
 	struct nccl_op *ops = xcalloc(*n ? *n : 1, sizeof(*ops));
 	for (uint32_t i = 0; i < *n; i++) {
 		struct nccl_op *o = &ops[i];
 		o->name = unpack_name(u);
+		o->caller = unpack_name(u);
 		uint64_t kinds = unpack_u64(u);
 		o->op = (uint8_t)(kinds >> 24);
 		o->dtype = (uint8_t)(kinds >> 16);

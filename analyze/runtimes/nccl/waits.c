@@ -20,7 +20,7 @@ static void inst_waits(const struct nccl_inst *in, const struct wait_sink *s)
 		return;
 	struct wait_delay d = { .kind = WAIT_DEVICE_COLL, .on_device = 1, .late = late->proc,
 				.t0 = INT64_MIN, .t1 = late->dev_t0, .site = late->label,
-				.comm = late->comm,
+				.caller = late->nops ? late->ops[0].caller : 0, .comm = late->comm,
 				.seq = late->nops ? late->ops[0].seq : 0 };
 	for (uint32_t i = 0; i < in->nl; i++) {
 		const struct nccl_launch *l = &in->l[i];
@@ -31,6 +31,7 @@ static void inst_waits(const struct nccl_inst *in, const struct wait_sink *s)
 			continue;
 		struct wait_span w = { .kind = WAIT_DEVICE_COLL, .on_device = 1, .proc = l->proc,
 				       .t0 = l->dev_t0, .t1 = until, .site = l->label,
+				       .caller = l->nops ? l->ops[0].caller : 0,
 				       .comm = l->comm, .seq = d.seq,
 				       .cause_rank = (int32_t)late->proc->rank };
 		s->span(s->ctx, &w);
