@@ -39,6 +39,24 @@ static struct dproc *proc_of(struct diagnosis *dx, struct proc *p)
 	return dp;
 }
 
+static int by_index(const void *a, const void *b)
+{
+	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+void diagnosis_begin(struct diagnosis *dx, const struct trace *tr)
+{
+	if (!tr->nprocs)
+		return;
+	struct proc **v = xmallocarray(tr->nprocs, sizeof(*v));
+	memcpy(v, tr->procs, tr->nprocs * sizeof(*v));
+	qsort(v, tr->nprocs, sizeof(*v), by_index);
+	for (size_t i = 0; i < tr->nprocs; i++)
+		proc_of(dx, v[i]);
+	free(v);
+}
+
 static void extent(struct dproc *dp, int64_t t0, int64_t t1)
 {
 	if (!dp->any || t0 < dp->lo)
@@ -645,8 +663,7 @@ struct dx_output {
 
 static int out_begin(void *priv, const struct trace *tr)
 {
-	(void)priv;
-	(void)tr;
+	diagnosis_begin(((struct dx_output *)priv)->dx, tr);
 	return 0;
 }
 

@@ -18,6 +18,10 @@ struct sumw;
 #define DIAG_PARTS 8     /* the parts a step's time is split into (compute, copies...) */
 
 struct diagnosis *diagnosis_new(const struct runtime_set *rts);
+/* Before the events: the profile's processes known in their order (process 1, 2...), so
+ * that what is told apart by process comes out in that order whatever came first. */
+struct trace;
+void diagnosis_begin(struct diagnosis *dx, const struct trace *tr);
 void diagnosis_event(struct diagnosis *dx, const struct event *ev);
 /* The diagnosis as an output of the pipeline (model/output.h): it hands dx every event and
  * settles it at the end, writing nothing and leaving dx to its caller; in the pipeline's list

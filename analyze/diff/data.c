@@ -155,8 +155,7 @@ static void step_ended(struct data *d, const struct event *ev)
 
 static int begin(void *priv, const struct trace *tr)
 {
-	(void)priv;
-	(void)tr;
+	diagnosis_begin(((struct data *)priv)->dx, tr);
 	return 0;
 }
 
