@@ -193,6 +193,14 @@ static void cpu_taker(struct diagnosis *dx, struct dproc *dp, int64_t a, int64_t
 		}
 }
 
+/* Whether dp's figure replaces the step's most (or least) so far, held by process `held`:
+ * when it is beyond it, or the same and dp's number is lower. */
+static int takes(const struct diagnosis *dx, const struct step_agg *s, const struct dproc *dp,
+		 int same, int held, int beyond)
+{
+	return !s->ranks || beyond || (same && dp->p->index < dx->procs[held]->p->index);
+}
+
 /* One step (has_step) or the run of a process: its split, into the job's sums. */
 static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, uint64_t step,
 			  int64_t t0, int64_t t1)
@@ -239,23 +247,24 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 		s->t0 = t0;
 	if (!s->ranks || t1 > s->t1)
 		s->t1 = t1;
-	if (!s->ranks || dur > s->dur_max) {
+	/* the most and the least, ties to the lower process number (not the first to come) */
+	if (takes(dx, s, dp, dur == s->dur_max, s->dur_max_proc, dur > s->dur_max)) {
 		s->dur_max = dur;
 		s->dur_max_proc = dp->index;
 	}
-	if (!s->ranks || comp > s->comp_max) {
+	if (takes(dx, s, dp, comp == s->comp_max, s->comp_max_proc, comp > s->comp_max)) {
 		s->comp_max = comp;
 		s->comp_max_proc = dp->index;
 	}
-	if (!s->ranks || comp < s->comp_min) {
+	if (takes(dx, s, dp, comp == s->comp_min, s->comp_min_proc, comp < s->comp_min)) {
 		s->comp_min = comp;
 		s->comp_min_proc = dp->index;
 	}
-	if (!s->ranks || wait > s->wait_max) {
+	if (takes(dx, s, dp, wait == s->wait_max, s->wait_max_proc, wait > s->wait_max)) {
 		s->wait_max = wait;
 		s->wait_max_proc = dp->index;
 	}
-	if (!s->ranks || wait < s->wait_min) {
+	if (takes(dx, s, dp, wait == s->wait_min, s->wait_min_proc, wait < s->wait_min)) {
 		s->wait_min = wait;
 		s->wait_min_proc = dp->index;
 	}

@@ -124,13 +124,32 @@ static int by_ns(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int by_cost(const void *a, const void *b)
+/* Two groups of delays in an order that does not depend on which came first: by process
+ * number, kind, call, calling function and communicator. */
+static int group_cmp(const struct diagnosis *dx, const struct delay_group *x,
+		     const struct delay_group *y)
+{
+	int64_t px = dx->procs[x->proc]->p->index, py = dx->procs[y->proc]->p->index;
+	if (px != py)
+		return (px > py) - (px < py);
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	int c = strcmp(strings_get(x->site), strings_get(y->site));
+	if (!c)
+		c = strcmp(strings_get(x->caller), strings_get(y->caller));
+	return c ? c : (x->comm > y->comm) - (x->comm < y->comm);
+}
+
+static int by_cost(const void *a, const void *b, void *ctx)
 {
 	const struct finding *x = a, *y = b;
+	const struct diagnosis *dx = ctx;
 	if (x->cost != y->cost)
 		return x->cost > y->cost ? -1 : 1;
 	if (x->kind != y->kind)
 		return x->kind - y->kind;
+	if (x->kind == F_WAIT)
+		return group_cmp(dx, &dx->groups[x->i], &dx->groups[y->i]);
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
@@ -251,5 +270,5 @@ void findings_rank(struct diagnosis *dx)
 					cost, F_OWN, (uint32_t)(i * OWN_KINDS + k) };
 			}
 	if (dx->nfindings > 1)
-		qsort(dx->findings, dx->nfindings, sizeof(*dx->findings), by_cost);
+		qsort_r(dx->findings, dx->nfindings, sizeof(*dx->findings), by_cost, dx);
 }
