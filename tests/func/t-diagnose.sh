@@ -15,9 +15,9 @@ need_mpi apps/diag-causes
 [ -n "${STANDIN_LIBDIR:-}" ] && [ -e "$STANDIN_LIBDIR/libnccl.so.2" ] ||
 	skip_all "no stand-in NCCL or HIP runtime (configure found no usable HIP headers)"
 LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# Each cause is made several times larger than what a loaded machine adds by chance (a
-# sanitizer build beside a parallel make has held a rank 50 ms in one call).
-SLOW_US=60000 STEP_US=20000 MS=200
+# Each cause is made larger than what a loaded machine adds by chance (a sanitizer build
+# beside a parallel make and two busy loops has held a rank 180 ms in one device sync).
+SLOW_US=60000 STEP_US=20000 MS=400
 STANDIN_HIP_KERNEL_US="slow_kernel:$SLOW_US,step_kernel:$STEP_US,tiny_kernel:5,default:10"
 # copy-block: 64 MiB at 1 GB/s, a copy the host makes well within its modelled time
 COPY_MB=64 STANDIN_HIP_COPY_GBPS=1
@@ -73,8 +73,8 @@ else
 fi
 
 run balanced ""
-pycheck "balanced: no finding costing 200 ms (what each cause injected costs)" quiet \
-	"$T/d-balanced.json" 200
+pycheck "balanced: no finding costing $MS ms (what each cause injected costs)" quiet \
+	"$T/d-balanced.json" $MS
 pycheck "each finding's command opens its step of this profile" look "$T/d-late-coll.json" \
 	"$T/p-late-coll"
 
