@@ -190,7 +190,8 @@ static void usage(FILE *f)
 	      "                         every one.  JSON has every row either way\n"
 	      "      --parallel         be one of K analysis processes started by\n"
 	      "                         'mpirun -np K': each reads its share of DIR, the first\n"
-	      "                         writes the summary, the same as one process's; with\n"
+	      "                         writes the summary (and --diagnose), the same as one\n"
+	      "                         process's; with\n"
 	      "                         --format otf2 each writes its share's locations into\n"
 	      "                         one archive; with --format chrome or perfetto each\n"
 	      "                         writes a part (OUT's stem + .part-NNNN), the first an\n"
@@ -533,9 +534,6 @@ static int check_split_window_summary(struct options *o)
 		return bad_usage("%s", "--diff B runs --diff-data itself: give one of them");
 	if (o->diff_data)
 		return 0;
-	if (o->diagnose && o->parallel)
-		return bad_usage("%s", "--diagnose is not computed in parallel yet: run "
-				 "tprof-analyze as one process (without mpirun) for it");
 	if (!o->format || o->diagnose)
 		o->summary = 1;
 	if (o->summary && o->format && o->out && !strcmp(o->out, "-"))

@@ -17,6 +17,22 @@
 
 const struct pend_step *done_step(const struct dproc *dp, uint64_t step)
 {
+	if (dp->nfinal) {       /* held (parallel.c): every step kept, in order */
+		size_t lo = 0, hi = dp->nfinal;
+		while (lo < hi) {
+			size_t m = lo + (hi - lo) / 2;
+			if (dp->pend[m].step < step)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		if (lo < dp->nfinal && dp->pend[lo].step == step)
+			return &dp->pend[lo];
+		for (size_t i = 0; i < dp->nfinal; i++)   /* numbers out of order */
+			if (dp->pend[i].step == step)
+				return &dp->pend[i];
+		return NULL;
+	}
 	for (unsigned i = 0; i < DONE_KEPT && i < dp->ndone; i++) {
 		const struct pend_step *s = &dp->done[(dp->ndone - 1 - i) % DONE_KEPT];
 		if (s->step == step)
@@ -70,7 +86,7 @@ static void waited_at(struct diagnosis *dx, uint64_t step, struct cp_link *l)
 	}
 }
 
-static void describe_link(struct dproc *dp, struct cp_link *l)
+void describe_link(struct dproc *dp, struct cp_link *l)
 {
 	int64_t ns[CATS];
 	uint32_t top[CATS];
@@ -109,7 +125,7 @@ static void made_wait(struct diagnosis *dx, uint64_t step, struct cp_link *l)
 	}
 }
 
-void critical_path(struct diagnosis *dx, struct step_agg *s)
+void critical_path(struct diagnosis *dx, struct step_agg *s, int describe)
 {
 	struct dproc *p = NULL;
 	const struct pend_step *ps = NULL;
@@ -152,7 +168,8 @@ void critical_path(struct diagnosis *dx, struct step_agg *s)
 	for (unsigned i = 0; i < n; i++) {
 		struct cp_link *l = &s->path[i];
 		*l = back[n - 1 - i];
-		describe_link(dx->procs[l->proc], l);
+		if (describe)
+			describe_link(dx->procs[l->proc], l);
 		if (!l->has_via)
 			made_wait(dx, s->step, l);
 		if (l->has_via)

@@ -14,8 +14,11 @@
 #include "../../common/system-records.h"
 #include "../../common/xalloc.h"
 #include "../model/runtime.h"
+#include "../parallel/par.h"
+#include "../read/trace.h"
 #include "../summary/summary.h"
 #include "../util/grow.h"
+#include "../util/pack.h"
 #include "diagnosis.h"
 #include "state.h"
 
@@ -23,7 +26,7 @@ _Static_assert(DIAG_PARTS == CATS, "the parts of a step are the timeline's categ
 
 #define DIAG_LAG 2               /* steps a process's step waits for its events */
 
-static struct dproc *proc_of(struct diagnosis *dx, struct proc *p)
+struct dproc *dproc_get(struct diagnosis *dx, struct proc *p)
 {
 	uint32_t *at = u64map_get(&dx->proc_of, (uint64_t)(uintptr_t)p);
 	if (at)
@@ -34,6 +37,8 @@ static struct dproc *proc_of(struct diagnosis *dx, struct proc *p)
 	dx->procs = util_grow(dx->procs, &dx->capprocs, dx->nprocs, sizeof(*dx->procs), 16);
 	dx->procs[dx->nprocs++] = dp;
 	u64map_put(&dx->proc_of, (uint64_t)(uintptr_t)p, (uint32_t)dx->nprocs);
+	if (!u64map_get(&dx->by_index, (uint64_t)p->index))
+		u64map_put(&dx->by_index, (uint64_t)p->index, (uint32_t)dx->nprocs);
 	if (p->rank >= 0 && !u64map_get(&dx->by_rank, (uint64_t)p->rank))
 		u64map_put(&dx->by_rank, (uint64_t)p->rank, (uint32_t)dx->nprocs);
 	return dp;
@@ -45,15 +50,31 @@ static int by_index(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/* The process a runtime's wait names: by its number when several analysis processes read
+ * the profile (a runtime may name one read here by a stand-in of another's). */
+static struct dproc *dproc_of(struct diagnosis *dx, struct proc *p)
+{
+	struct dproc *dp = dx->hold ? dproc_at(dx, p->index) : NULL;
+	return dp ? dp : dproc_get(dx, p);
+}
+
+struct dproc *dproc_at(struct diagnosis *dx, int64_t index)
+{
+	uint32_t *at = u64map_get(&dx->by_index, (uint64_t)index);
+	return at ? dx->procs[*at - 1] : NULL;
+}
+
 void diagnosis_begin(struct diagnosis *dx, const struct trace *tr)
 {
+	dx->tr = tr;
+	dx->hold = par_size() > 1;
 	if (!tr->nprocs)
 		return;
 	struct proc **v = xmallocarray(tr->nprocs, sizeof(*v));
 	memcpy(v, tr->procs, tr->nprocs * sizeof(*v));
 	qsort(v, tr->nprocs, sizeof(*v), by_index);
 	for (size_t i = 0; i < tr->nprocs; i++)
-		proc_of(dx, v[i]);
+		dproc_get(dx, v[i]);
 	free(v);
 }
 
@@ -66,7 +87,7 @@ static void extent(struct dproc *dp, int64_t t0, int64_t t1)
 	dp->any = 1;
 }
 
-static struct step_agg *step_agg_of(struct diagnosis *dx, uint64_t step)
+struct step_agg *step_agg_of(struct diagnosis *dx, uint64_t step)
 {
 	uint32_t *at = u64map_get(&dx->step_of, step);
 	if (at)
@@ -104,19 +125,104 @@ static uint64_t cpu_bit(uint32_t cpu)
 	return 1ull << (cpu < 63 ? cpu : 63);
 }
 
-/* A span of dp's waits for a CPU, or of another process running on its CPUs (proc >= 0),
- * clipped to the time asked about. */
-struct cpu_span {
-	int64_t t0, t1;
-	int proc;                        /* -1: one of dp's waits */
-};
-
 static int cpu_span_before(const void *a, const void *b)
 {
 	const struct cpu_span *x = a, *y = b;
 	if (x->t0 != y->t0)
 		return (x->t0 > y->t0) - (x->t0 < y->t0);
 	return (x->proc > y->proc) - (x->proc < y->proc);
+}
+
+uint64_t cpu_mask(const struct diagnosis *dx, const struct dproc *dp, int64_t a, int64_t b)
+{
+	uint64_t cpus = 0;
+	for (size_t k = 0; k < dx->nrunning; k++) {
+		const struct run_rec *r = &dx->running[k];
+		if (r->proc == dp->index && r->t1 > a && r->t0 < b && r->cpu != UINT32_MAX)
+			cpus |= cpu_bit(r->cpu);
+	}
+	return cpus;
+}
+
+void cpu_waits(const struct dproc *dp, int64_t a, int64_t b, struct cpu_spans *v)
+{
+	for (size_t i = 0; i < dp->tl.n; i++) {
+		const struct tl_span *w = &dp->tl.v[i];
+		if (w->cat != CAT_CPU_WAIT || w->t1 <= a || w->t0 >= b)
+			continue;
+		v->v = util_grow(v->v, &v->cap, v->n, sizeof(*v->v), 64);
+		v->v[v->n++] = (struct cpu_span){ w->t0 > a ? w->t0 : a, w->t1 < b ? w->t1 : b, -1 };
+	}
+}
+
+void cpu_runs(const struct diagnosis *dx, uint32_t host, uint64_t cpus, int64_t not_index,
+	      int64_t a, int64_t b, struct cpu_spans *v)
+{
+	for (size_t k = 0; v->n && k < dx->nrunning; k++) {
+		const struct run_rec *r = &dx->running[k];
+		const struct dproc *q = dx->procs[r->proc];
+		if (q->p->index == not_index || q->p->host != host || r->t1 <= a || r->t0 >= b ||
+		    (r->cpu != UINT32_MAX && !(cpus & cpu_bit(r->cpu))))
+			continue;
+		v->v = util_grow(v->v, &v->cap, v->n, sizeof(*v->v), 64);
+		v->v[v->n++] = (struct cpu_span){ r->t0 > a ? r->t0 : a, r->t1 < b ? r->t1 : b,
+						  (int)q->p->index };
+	}
+}
+
+unsigned cpu_sweep(struct cpu_spans *v, struct cpu_took *took)
+{
+	unsigned n = 0;
+	size_t nv = v->n;
+	if (nv > 1)
+		qsort(v->v, nv, sizeof(*v->v), cpu_span_before);
+	/* the spans still open, of each kind (indexes into v) */
+	size_t *open[2] = { xmallocarray(nv ? nv : 1, sizeof(size_t)),
+			    xmallocarray(nv ? nv : 1, sizeof(size_t)) };
+	size_t nopen[2] = { 0, 0 };
+	for (size_t i = 0; i < nv; i++) {
+		const struct cpu_span *s = &v->v[i];
+		int mine = s->proc >= 0, other = !mine;
+		size_t k = 0;
+		for (size_t j = 0; j < nopen[other]; j++) {
+			const struct cpu_span *t = &v->v[open[other][j]];
+			if (t->t1 <= s->t0)
+				continue;                /* ended: closed */
+			open[other][k++] = open[other][j];
+			int64_t ns = (s->t1 < t->t1 ? s->t1 : t->t1) - s->t0;
+			int proc = mine ? s->proc : t->proc;
+			unsigned m = 0;
+			while (m < n && took[m].index != proc)
+				m++;
+			if (m == n && n < CPU_TAKERS)
+				took[n++] = (struct cpu_took){ proc, 0 };
+			if (m < n)
+				took[m].ns += ns;
+		}
+		nopen[other] = k;
+		open[mine][nopen[mine]++] = i;
+	}
+	free(open[0]);
+	free(open[1]);
+	return n;
+}
+
+void cpu_pick(struct diagnosis *dx, struct own_cost *o, const struct cpu_took *took, unsigned n)
+{
+	o->by_proc = -1;
+	o->by_ns = 0;
+	int64_t best = INT64_MAX;
+	for (unsigned j = 0; j < n; j++)
+		if (took[j].ns > o->by_ns || (took[j].ns == o->by_ns && took[j].ns &&
+					      took[j].index < best)) {
+			o->by_ns = took[j].ns;
+			best = took[j].index;
+		}
+	if (best != INT64_MAX) {
+		struct dproc *q = dproc_at(dx, best);
+		o->by_proc = q ? q->index : -1;
+		o->by_index = best;
+	}
 }
 
 /* The process (of its host, another) that ran most on dp's CPUs (those its threads ran on
@@ -126,71 +232,13 @@ static int cpu_span_before(const void *a, const void *b)
 static void cpu_taker(struct diagnosis *dx, struct dproc *dp, int64_t a, int64_t b,
 		      struct own_cost *o)
 {
-	enum { TAKERS = 16 };
-	struct { int proc; int64_t ns; } took[TAKERS];
-	unsigned n = 0;
-	uint64_t cpus = 0;
-	for (size_t k = 0; k < dx->nrunning; k++) {
-		const struct run_rec *r = &dx->running[k];
-		if (r->proc == dp->index && r->t1 > a && r->t0 < b && r->cpu != UINT32_MAX)
-			cpus |= cpu_bit(r->cpu);
-	}
-	struct cpu_span *v = NULL;
-	size_t nv = 0, capv = 0;
-	for (size_t i = 0; i < dp->tl.n; i++) {
-		const struct tl_span *w = &dp->tl.v[i];
-		if (w->cat != CAT_CPU_WAIT || w->t1 <= a || w->t0 >= b)
-			continue;
-		v = util_grow(v, &capv, nv, sizeof(*v), 64);
-		v[nv++] = (struct cpu_span){ w->t0 > a ? w->t0 : a, w->t1 < b ? w->t1 : b, -1 };
-	}
-	for (size_t k = 0; nv && k < dx->nrunning; k++) {
-		const struct run_rec *r = &dx->running[k];
-		const struct dproc *q = dx->procs[r->proc];
-		if (q == dp || q->p->host != dp->p->host || r->t1 <= a || r->t0 >= b ||
-		    (r->cpu != UINT32_MAX && !(cpus & cpu_bit(r->cpu))))
-			continue;
-		v = util_grow(v, &capv, nv, sizeof(*v), 64);
-		v[nv++] = (struct cpu_span){ r->t0 > a ? r->t0 : a, r->t1 < b ? r->t1 : b, r->proc };
-	}
-	if (nv > 1)
-		qsort(v, nv, sizeof(*v), cpu_span_before);
-	/* the spans still open, of each kind (indexes into v) */
-	size_t *open[2] = { xmallocarray(nv ? nv : 1, sizeof(size_t)),
-			    xmallocarray(nv ? nv : 1, sizeof(size_t)) };
-	size_t nopen[2] = { 0, 0 };
-	for (size_t i = 0; i < nv; i++) {
-		const struct cpu_span *s = &v[i];
-		int mine = s->proc >= 0, other = !mine;
-		size_t k = 0;
-		for (size_t j = 0; j < nopen[other]; j++) {
-			const struct cpu_span *t = &v[open[other][j]];
-			if (t->t1 <= s->t0)
-				continue;                /* ended: closed */
-			open[other][k++] = open[other][j];
-			int64_t ns = (s->t1 < t->t1 ? s->t1 : t->t1) - s->t0;
-			int proc = mine ? s->proc : t->proc;
-			unsigned m = 0;
-			while (m < n && took[m].proc != proc)
-				m++;
-			if (m == n && n < TAKERS)
-				took[n++] = (typeof(took[0])){ proc, 0 };
-			if (m < n)
-				took[m].ns += ns;
-		}
-		nopen[other] = k;
-		open[mine][nopen[mine]++] = i;
-	}
-	free(open[0]);
-	free(open[1]);
-	free(v);
-	o->by_proc = -1;
-	o->by_ns = 0;
-	for (unsigned j = 0; j < n; j++)
-		if (took[j].ns > o->by_ns) {
-			o->by_ns = took[j].ns;
-			o->by_proc = took[j].proc;
-		}
+	struct cpu_took took[CPU_TAKERS];
+	struct cpu_spans v = { 0 };
+	cpu_waits(dp, a, b, &v);
+	cpu_runs(dx, dp->p->host, cpu_mask(dx, dp, a, b), dp->p->index, a, b, &v);
+	unsigned n = cpu_sweep(&v, took);
+	free(v.v);
+	cpu_pick(dx, o, took, n);
 }
 
 /* Whether dp's figure replaces the step's most (or least) so far, held by process `held`:
@@ -229,8 +277,8 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 	own_add(&dp->own[OWN_STARVED], v, name, has_step, step, t0, t1);
 	v = timeline_sum(&dp->tl, TL_COPY_HELD, t0, t1, &name);
 	own_add(&dp->own[OWN_COPY_HELD], v, name, has_step, step, t0, t1);
-	if (ns[CAT_CPU_WAIT] > dp->own[OWN_CPU_WAIT].max)
-		cpu_taker(dx, dp, t0, t1, &dp->own[OWN_CPU_WAIT]);
+	if (ns[CAT_CPU_WAIT] > dp->own[OWN_CPU_WAIT].max && !dx->hold)
+		cpu_taker(dx, dp, t0, t1, &dp->own[OWN_CPU_WAIT]);   /* held: parallel.c */
 	own_add(&dp->own[OWN_CPU_WAIT], ns[CAT_CPU_WAIT], 0, has_step, step, t0, t1);
 	/* communication, and how much of it compute hid */
 	int64_t comm[CATS];
@@ -278,25 +326,36 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 
 /* The delays dp caused that end by `upto`, explained by its split of their time: counted
  * in the step they end in (has_step), or set aside as outside the steps. */
+static void explain_one(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *d,
+			int has_step, uint64_t step, int64_t step_t0, int whole_run)
+{
+	if (!whole_run && !(has_step && d->t1 > step_t0)) {
+		dp->outside++;
+		return;
+	}
+	int64_t ex[CATS];
+	uint32_t top[CATS];
+	timeline_split(&dp->tl, d->t0, d->t1, ex, top);
+	uint32_t after = ex[CAT_HOST] ? timeline_gap_after(&dp->tl, d->t0, d->t1) : 0;
+	group_add(dx, dp, d, ex, top, after, has_step, step);
+}
+
 static void explain(struct diagnosis *dx, struct dproc *dp, int64_t upto, int has_step,
 		    uint64_t step, int64_t step_t0, int whole_run)
 {
+	if (dx->hold) {         /* all of them, in order of their ends (dpar_hold_end) */
+		while (dp->why_at < dp->nwhy && dp->why[dp->why_at].t1 <= upto)
+			explain_one(dx, dp, &dp->why[dp->why_at++], has_step, step, step_t0,
+				    whole_run);
+		return;
+	}
 	size_t k = 0;
 	for (size_t i = 0; i < dp->nwhy; i++) {
 		const struct wait_delay *d = &dp->why[i];
-		if (d->t1 > upto) {
+		if (d->t1 > upto)
 			dp->why[k++] = *d;
-			continue;
-		}
-		if (!whole_run && !(has_step && d->t1 > step_t0)) {
-			dp->outside++;
-			continue;
-		}
-		int64_t ex[CATS];
-		uint32_t top[CATS];
-		timeline_split(&dp->tl, d->t0, d->t1, ex, top);
-		uint32_t after = ex[CAT_HOST] ? timeline_gap_after(&dp->tl, d->t0, d->t1) : 0;
-		group_add(dx, dp, d, ex, top, after, has_step, step);
+		else
+			explain_one(dx, dp, d, has_step, step, step_t0, whole_run);
 	}
 	dp->nwhy = k;
 }
@@ -308,7 +367,7 @@ static void cp_next(struct diagnosis *dx)
 	uint64_t step = dx->cpq[0];
 	memmove(dx->cpq, dx->cpq + 1, (dx->ncpq - 1) * sizeof(*dx->cpq));
 	dx->ncpq--;
-	critical_path(dx, step_agg_of(dx, step));
+	critical_path(dx, step_agg_of(dx, step), 1);
 	int64_t oldest = INT64_MAX;
 	for (size_t i = 0; i < dx->nprocs; i++) {
 		struct dproc *dp = dx->procs[i];
@@ -342,15 +401,21 @@ static void cp_ready(struct diagnosis *dx)
 }
 
 /* The oldest step waiting, diagnosed. */
-static void step_done(struct diagnosis *dx, struct dproc *dp)
+void step_done(struct diagnosis *dx, struct dproc *dp)
 {
 	struct pend_step s = dp->pend[0];
-	memmove(dp->pend, dp->pend + 1, (dp->npend - 1) * sizeof(*dp->pend));
-	dp->npend--;
+	if (dx->hold) {         /* every step stays, for the critical paths */
+		s = dp->pend[dp->nfinal++];
+	} else {
+		memmove(dp->pend, dp->pend + 1, (dp->npend - 1) * sizeof(*dp->pend));
+		dp->npend--;
+	}
 	diagnose_span(dx, dp, 1, s.step, s.t0, s.t1);
 	/* delays before this step (between steps) are outside; those in it are its own */
 	explain(dx, dp, s.t1, 1, s.step, s.t0, 0);
 	dp->done[dp->ndone++ % DONE_KEPT] = s;
+	if (dx->hold)
+		return;         /* the critical paths: once every step is diagnosed */
 	struct step_agg *a = step_agg_of(dx, s.step);
 	if (!a->done++) {
 		dx->cpq = util_grow(dx->cpq, &dx->capcpq, dx->ncpq, sizeof(*dx->cpq), 8);
@@ -382,14 +447,63 @@ static void on_step(struct diagnosis *dx, struct dproc *dp, const struct event *
 	dp->has_steps = 1;
 	dp->pend = util_grow(dp->pend, &dp->cappend, dp->npend, sizeof(*dp->pend), 8);
 	dp->pend[dp->npend++] = (struct pend_step){ ev->step, ev->t0, ev->t1 };
-	while (dp->npend > DIAG_LAG)
+	while (!dx->hold && dp->npend > DIAG_LAG)
 		step_done(dx, dp);
 }
 
-static void wait_span_cb(void *ctx, const struct wait_span *w)
+/* ---- several analysis processes: the waits of processes another one reads, for it ---- */
+
+static int reads_here(const struct diagnosis *dx, const struct proc *p)
 {
-	struct diagnosis *dx = ctx;
-	struct dproc *dp = proc_of(dx, w->proc);
+	return !dx->hold || trace_reader_of(dx->tr, p->index) == par_rank();
+}
+
+static struct pack *away_to(struct diagnosis *dx, const struct proc *p, int kind)
+{
+	int to = trace_reader_of(dx->tr, p->index);
+	if (to < 0)
+		return NULL;             /* nobody reads it: nothing to diagnose */
+	if (!dx->away)
+		dx->away = xcalloc((size_t)par_size(), sizeof(*dx->away));
+	struct pack *b = &dx->away[to];
+	pack_u64(b, (uint64_t)kind);
+	pack_i64(b, p->index);
+	return b;
+}
+
+static void route_span(struct diagnosis *dx, const struct wait_span *w)
+{
+	struct pack *b = away_to(dx, w->proc, 0);
+	if (!b)
+		return;
+	pack_u64(b, (uint64_t)w->kind << 8 | w->on_device);
+	pack_i64(b, w->t0);
+	pack_i64(b, w->t1);
+	pack_name(b, w->site);
+	pack_name(b, w->caller);
+	pack_u64(b, w->comm);
+	pack_u64(b, w->seq);
+	pack_i64(b, w->cause_rank);
+}
+
+static void route_delay(struct diagnosis *dx, const struct wait_delay *d)
+{
+	struct pack *b = away_to(dx, d->late, 1);
+	if (!b)
+		return;
+	pack_u64(b, (uint64_t)d->kind << 8 | d->on_device);
+	pack_i64(b, d->t0);
+	pack_i64(b, d->t1);
+	pack_name(b, d->site);
+	pack_name(b, d->caller);
+	pack_u64(b, d->comm);
+	pack_u64(b, d->seq);
+	pack_u64(b, d->waiters);
+	pack_i64(b, d->waited);
+}
+
+void wait_span_take(struct diagnosis *dx, struct dproc *dp, const struct wait_span *w)
+{
 	timeline_add(&dp->tl, CAT_WAIT, w->t0, w->t1, w->site);
 	wait_row_add(dx, w, dp->index);
 	if (w->t1 > dp->tl.forgotten) {
@@ -399,10 +513,17 @@ static void wait_span_cb(void *ctx, const struct wait_span *w)
 	}
 }
 
-static void wait_delay_cb(void *ctx, const struct wait_delay *d)
+static void wait_span_cb(void *ctx, const struct wait_span *w)
 {
 	struct diagnosis *dx = ctx;
-	struct dproc *dp = proc_of(dx, d->late);
+	if (!reads_here(dx, w->proc))
+		route_span(dx, w);
+	else
+		wait_span_take(dx, dproc_of(dx, w->proc), w);
+}
+
+void wait_delay_take(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *d)
+{
 	if (dp->has_steps && dp->ndone && d->t1 <= dp->done[(dp->ndone - 1) % DONE_KEPT].t1) {
 		if (!explain_late(dx, dp, d))
 			dp->outside++;
@@ -410,6 +531,15 @@ static void wait_delay_cb(void *ctx, const struct wait_delay *d)
 	}
 	dp->why = util_grow(dp->why, &dp->capwhy, dp->nwhy, sizeof(*dp->why), 16);
 	dp->why[dp->nwhy++] = *d;
+}
+
+static void wait_delay_cb(void *ctx, const struct wait_delay *d)
+{
+	struct diagnosis *dx = ctx;
+	if (!reads_here(dx, d->late))
+		route_delay(dx, d);
+	else
+		wait_delay_take(dx, dproc_of(dx, d->late), d);
 }
 
 static struct lane *lane_at(struct dproc *dp, uint64_t stream)
@@ -500,7 +630,7 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 	}
 	switch (ev->kind) {
 	case EV_STEP: {
-		struct dproc *dp = proc_of(dx, ev->proc);
+		struct dproc *dp = dproc_get(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
 		/* a step cut by the window (--steps, --start, --end) is not a whole step */
 		if (!(ev->flags & EVF_CLIPPED))
@@ -510,7 +640,7 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 		break;
 	}
 	case EV_CALL: {
-		struct dproc *dp = proc_of(dx, ev->proc);
+		struct dproc *dp = dproc_get(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
 		timeline_add(&dp->tl, CAT_RUNTIME, ev->t0, ev->t1, ev->name);
 		launches_call(&dp->launches, ev);
@@ -520,7 +650,7 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 		break;
 	}
 	case EV_DEVICE: {
-		struct dproc *dp = proc_of(dx, ev->proc);
+		struct dproc *dp = dproc_get(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
 		device_op(dp, ev);
 		break;
@@ -528,7 +658,7 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 	case EV_STATE: {
 		unsigned c = state_cat(ev->state);
 		if (c < CATS) {
-			struct dproc *dp = proc_of(dx, ev->proc);
+			struct dproc *dp = dproc_get(dx, ev->proc);
 			timeline_add(&dp->tl, c, ev->t0, ev->t1, 0);
 			if (ev->state == TPROF_SCHED_RUNNING) {
 				dx->running = util_grow(dx->running, &dx->caprunning, dx->nrunning,
@@ -540,7 +670,7 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 		break;
 	}
 	case EV_RANGE: case EV_MARK: case EV_ASYNC: case EV_SAMPLE:
-		extent(proc_of(dx, ev->proc), ev->t0, ev->kind == EV_MARK ? ev->t0 : ev->t1);
+		extent(dproc_get(dx, ev->proc), ev->t0, ev->kind == EV_MARK ? ev->t0 : ev->t1);
 		break;
 	default:
 		break;
@@ -554,7 +684,7 @@ struct diagnosis *diagnosis_new(const struct runtime_set *rts)
 	return dx;
 }
 
-static void dproc_free(struct dproc *dp)
+void dproc_free(struct dproc *dp)
 {
 	timeline_free(&dp->tl);
 	free(dp->pend);
@@ -572,19 +702,10 @@ static int by_step_number(const void *a, const void *b)
 	return (x->step > y->step) - (x->step < y->step);
 }
 
-size_t diagnosis_settle(struct diagnosis *dx)
+/* What is left once every step is: each process's run when no process of the job has steps
+ * (else the delays outside its steps counted), and the spans that came too late. */
+void diagnose_rest(struct diagnosis *dx)
 {
-	if (dx->settled)
-		return dx->nsteps;
-	dx->settled = 1;
-	dx->ending = 1;       /* every process's last steps, then every critical path */
-	for (size_t i = 0; i < dx->nprocs; i++) {
-		struct dproc *dp = dx->procs[i];
-		while (dp->npend)
-			step_done(dx, dp);
-	}
-	while (dx->ncpq)
-		cp_next(dx);
 	for (size_t i = 0; i < dx->nprocs; i++) {
 		struct dproc *dp = dx->procs[i];
 		if (!dp->has_steps && !dx->job_steps && dp->any) {
@@ -592,10 +713,28 @@ size_t diagnosis_settle(struct diagnosis *dx)
 			diagnose_span(dx, dp, 0, 0, dp->lo, dp->hi);
 			explain(dx, dp, INT64_MAX, 0, 0, 0, 1);
 		} else {
-			dp->outside += dp->nwhy;
-			dp->nwhy = 0;
+			dp->outside += dp->nwhy - (dx->hold ? dp->why_at : 0);
+			dp->nwhy = dp->why_at = 0;
 		}
 		dx->late_spans += dp->tl.late;
+	}
+}
+
+size_t diagnosis_settle(struct diagnosis *dx)
+{
+	if (dx->settled)
+		return dx->nsteps;
+	dx->settled = 1;
+	dx->ending = 1;       /* every process's last steps, then every critical path */
+	if (!dx->hold) {        /* held: dpar_hold_end did it (output.c) */
+		for (size_t i = 0; i < dx->nprocs; i++) {
+			struct dproc *dp = dx->procs[i];
+			while (dp->npend)
+				step_done(dx, dp);
+		}
+		while (dx->ncpq)
+			cp_next(dx);
+		diagnose_rest(dx);
 	}
 	findings_rank(dx);
 	/* in step order from here on (step_of, by the order they came, is no longer used) */
@@ -638,10 +777,8 @@ void diagnosis_keep_splits(struct diagnosis *dx)
 	dx->keep_splits = 1;
 }
 
-void diagnosis_free(struct diagnosis *dx)
+static void diagnosis_clear(struct diagnosis *dx)
 {
-	if (!dx)
-		return;
 	for (size_t i = 0; i < dx->nprocs; i++)
 		dproc_free(dx->procs[i]);
 	free(dx->procs);
@@ -661,47 +798,31 @@ void diagnosis_free(struct diagnosis *dx)
 	u64map_free(&dx->step_of);
 	u64map_free(&dx->group_of);
 	u64map_free(&dx->row_of);
+	u64map_free(&dx->by_index);
+	for (size_t i = 0; i < dx->nstandins; i++)
+		free(dx->standins[i]);
+	free(dx->standins);
+	if (dx->away)
+		for (int i = 0; i < par_size(); i++)
+			pack_free(&dx->away[i]);
+	free(dx->away);
+}
+
+void diagnosis_free(struct diagnosis *dx)
+{
+	if (!dx)
+		return;
+	diagnosis_clear(dx);
 	free(dx);
 }
 
-/* ---- as an output of the pipeline, and a part of the summary ---- */
-
-struct dx_output {
-	struct diagnosis *dx;
-};
-
-static int out_begin(void *priv, const struct trace *tr)
+void diagnosis_take(struct diagnosis *dx, struct diagnosis *from)
 {
-	diagnosis_begin(((struct dx_output *)priv)->dx, tr);
-	return 0;
+	struct diagnosis keep = *dx;
+	diagnosis_clear(dx);
+	*dx = *from;
+	free(from);
+	dx->settled = keep.settled;
+	dx->ending = keep.ending;
+	dx->hold = keep.hold;
 }
-
-static void out_event(void *priv, const struct event *ev)
-{
-	diagnosis_event(((struct dx_output *)priv)->dx, ev);
-}
-
-static int out_end(void *priv, const struct trace *tr)
-{
-	(void)tr;
-	struct dx_output *o = priv;
-	diagnosis_settle(o->dx);
-	free(o);
-	return 0;
-}
-
-static const struct output_ops diagnosis_ops = { "diagnosis", out_begin, out_event, out_end };
-
-struct output output_diagnosis(struct diagnosis *dx)
-{
-	struct dx_output *o = xcalloc(1, sizeof(*o));
-	o->dx = dx;
-	return (struct output){ &diagnosis_ops, o };
-}
-
-static void part_end(void *priv, struct sumw *w, const char *dir, int top)
-{
-	diagnosis_write(priv, w, dir, top);
-}
-
-const struct summary_part diagnosis_summary_part = { part_end };

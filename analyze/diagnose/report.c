@@ -284,7 +284,10 @@ static void own_finding(struct diagnosis *dx, struct sumw *w, const char *dir, s
 	if (k == OWN_CPU_WAIT && o->by_ns > 0) {
 		char lbl[300];
 		const struct dproc *q = dx->procs[o->by_proc];
-		proc_label(q->p, lbl, sizeof(lbl));
+		if (q->label)   /* read by another analysis process */
+			snprintf(lbl, sizeof(lbl), "%s", strings_get(q->label));
+		else
+			proc_label(q->p, lbl, sizeof(lbl));
 		sw_obj(w, "ran_meanwhile");
 		sw_dur(w, o->max_has_step ? "     running meanwhile on its CPUs, in that step: %s "
 					    "of CPU time by "

@@ -71,6 +71,7 @@ struct own_cost {
 					  * (0: none): it came late because of this */
 	int by_proc;                     /* waiting for a CPU: the process that ran most
 					  * meanwhile in its longest step (-1: none seen) */
+	int64_t by_index;                /* its number */
 	int64_t by_ns;
 };
 
@@ -93,6 +94,8 @@ struct dproc {
 	size_t nwaits, capwaits;
 	struct wait_delay *why;          /* delays it caused, to be explained */
 	size_t nwhy, capwhy;
+	size_t why_at;                   /* held (parallel.c): those explained, in order */
+	size_t nfinal;                   /* held: its steps diagnosed, from pend[0] */
 	int has_steps;
 	int64_t lo, hi;                  /* the extent of its events */
 	int any;                         /* it has some */
@@ -112,6 +115,8 @@ struct dproc {
 	struct launches launches;
 	int64_t comm_ns, comm_hidden;    /* communicating (host calls to other processes,
 					  * device collectives), and of that while a kernel ran */
+	uint32_t label;                  /* its label, when another analysis process read it
+					  * (parallel.c): proc_label's there */
 };
 
 /* One step number over the ranks. */
@@ -231,14 +236,72 @@ struct diagnosis {
 	struct own_many many[OWN_KINDS];
 	struct run_rec *running;         /* every process's running spans not yet forgotten */
 	size_t nrunning, caprunning;
+	struct u64map by_index;          /* process number -> index in procs + 1 */
+	/* several analysis processes (parallel.c) */
+	const struct trace *tr;
+	int hold;                        /* steps are diagnosed at the end, once the waits of
+					  * the processes read here have come from the others */
+	struct pack *away;               /* waits of processes others read, by reader */
+	struct proc **standins;          /* the first's: the processes the others read */
+	size_t nstandins, capstandins;
 	int keep_splits;                 /* each process's split of each step is kept */
 	struct split_rec *splits;
 	size_t nsplits, capsplits;
 };
 
+/* diagnosis.c: who took the CPUs of a process waiting for them */
+struct cpu_span {                 /* a wait of the process, or another's run (proc >= 0: its
+				   * number), clipped to the time asked about */
+	int64_t t0, t1;
+	int proc;
+};
+struct cpu_spans {
+	struct cpu_span *v;
+	size_t n, cap;
+};
+#define CPU_TAKERS 16
+struct cpu_took {
+	int64_t index;                   /* process number */
+	int64_t ns;
+};
+uint64_t cpu_mask(const struct diagnosis *dx, const struct dproc *dp, int64_t a, int64_t b);
+void cpu_waits(const struct dproc *dp, int64_t a, int64_t b, struct cpu_spans *v);
+/* The running spans of the processes read here on `host` (but process not_index) on cpus. */
+void cpu_runs(const struct diagnosis *dx, uint32_t host, uint64_t cpus, int64_t not_index,
+	      int64_t a, int64_t b, struct cpu_spans *v);
+unsigned cpu_sweep(struct cpu_spans *v, struct cpu_took *took);
+void cpu_pick(struct diagnosis *dx, struct own_cost *o, const struct cpu_took *took,
+	      unsigned n);
+
+/* diagnosis.c */
+struct dproc *dproc_at(struct diagnosis *dx, int64_t index);   /* by process number */
+struct dproc *dproc_get(struct diagnosis *dx, struct proc *p);   /* made at first */
+struct step_agg *step_agg_of(struct diagnosis *dx, uint64_t step);   /* made at first */
+void step_done(struct diagnosis *dx, struct dproc *dp);   /* its oldest step waiting */
+void diagnose_rest(struct diagnosis *dx);
+void dproc_free(struct dproc *dp);
+/* dx becomes `from` (freed), settled as dx was. */
+void diagnosis_take(struct diagnosis *dx, struct diagnosis *from);
+void wait_span_take(struct diagnosis *dx, struct dproc *dp, const struct wait_span *w);
+void wait_delay_take(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *d);
+
+/* parallel.c */
+/* Collective, under --parallel, before diagnosis_settle: the held steps diagnosed, the
+ * others' findings joined on the first analysis process (1 there: it writes). */
+int dpar_hold_end(struct diagnosis *dx);
+
+/* join.c: what an analysis process found, packed for the first; the parts of every one
+ * (par_gather's, len_of[k] bytes each) joined into dx there.  -1 when one cannot be read. */
+struct pack;
+void join_pack(struct pack *b, const struct diagnosis *dx);
+int join_unpack(struct diagnosis *dx, const char *all, const size_t *len_of);
+
 /* critical.c */
 const struct pend_step *done_step(const struct dproc *dp, uint64_t step);
-void critical_path(struct diagnosis *dx, struct step_agg *s);
+/* describe: each link's split found too (else by the analysis process that reads its
+ * process: parallel.c) */
+void critical_path(struct diagnosis *dx, struct step_agg *s, int describe);
+void describe_link(struct dproc *dp, struct cp_link *l);
 
 /* findings.c */
 void group_add(struct diagnosis *dx, struct dproc *dp, const struct wait_delay *d,

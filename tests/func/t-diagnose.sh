@@ -22,7 +22,7 @@ STANDIN_HIP_KERNEL_US="slow_kernel:$SLOW_US,step_kernel:$STEP_US,tiny_kernel:5,d
 # copy-block: 64 MiB at 1 GB/s, a copy the host makes well within its modelled time
 COPY_MB=64 STANDIN_HIP_COPY_GBPS=1
 export LD_LIBRARY_PATH STANDIN_HIP_KERNEL_US STANDIN_HIP_COPY_GBPS
-plan 39
+plan 48
 
 # run SCENARIO "ARGS" [INSPECT OPTIONS]: records it (4 ranks) with its arguments and writes
 # its diagnosis as JSON
@@ -141,7 +141,64 @@ ok $? "--steps 3:4: steps 3 and 4 diagnosed (not the edges of 2 and 5), rank 2 l
 ok $? "without steps: each process's run, and the wait states of apps/mpi-pattern"
 pycheck "without steps: the parts add up" adds-up "$T/d-nosteps.json"
 
-"$ANALYZE" "$T/p-late-coll" --diagnose --parallel >"$T/out" 2>"$T/err"
-[ $? -eq 2 ] && grep -q "diagnose is not computed in parallel yet" "$T/err"
-ok $? "--diagnose --parallel: refused, saying why"
+# --parallel: K analysis processes write the serial diagnosis, byte for byte, text and JSON
+# (messages and collectives between processes two of them read, the CPU takers of another
+# reader's process, the critical paths across readers, the call sites).
+# same_par NAME PROFILE K LAUNCHER...: the check.
+same_par() {
+	_sp_name=$1 _sp_dir=$2 _sp_k=$3
+	shift 3
+	"$ANALYZE" "$_sp_dir" --diagnose >"$T/ser.text" 2>/dev/null &&
+		"$ANALYZE" "$_sp_dir" --diagnose --summary-format json >"$T/ser.json" 2>/dev/null &&
+		"$@" -np "$_sp_k" "$ANALYZE" "$_sp_dir" --parallel --diagnose >"$T/par.text" \
+			2>"$T/par.err" &&
+		"$@" -np "$_sp_k" "$ANALYZE" "$_sp_dir" --parallel --diagnose \
+			--summary-format json >"$T/par.json" 2>>"$T/par.err"
+	_sp_rc=$?
+	diff "$T/ser.text" "$T/par.text" | head -5 | sed 's/^/# /'
+	check "$_sp_name: $_sp_k analysis processes write the serial diagnosis, text and JSON" \
+		sh -c '[ "$1" = 0 ] && cmp -s "$2/ser.text" "$2/par.text" &&
+			cmp -s "$2/ser.json" "$2/par.json"' - "$_sp_rc" "$T"
+}
+for k in 2 3 4; do
+	same_par late-coll "$T/p-late-coll" $k $MPIRUN $MPIRUN_FLAGS
+done
+same_par nccl-late "$T/p-nccl-late" 3 $MPIRUN $MPIRUN_FLAGS
+same_par late-receiver "$T/p-late-receiver" 2 $MPIRUN $MPIRUN_FLAGS
+same_par "call sites" "$T/p-stacks" 3 $MPIRUN $MPIRUN_FLAGS
+same_par "without steps" "$T/p-nosteps" 3 $MPIRUN $MPIRUN_FLAGS
+if [ -e "$T/p-cpu-contention" ]; then
+	same_par cpu-contention "$T/p-cpu-contention" 3 $MPIRUN $MPIRUN_FLAGS
+else
+	skips 1 "no cpu-contention profile (it needs BPF, as root)"
+fi
+if [ -n "${MPIRUN_MPICH:-}" ] && [ "$MPIRUN_MPICH" != no ]; then
+	same_par "late-coll (MPICH's mpirun)" "$T/p-late-coll" 2 "$MPIRUN_MPICH"
+else
+	skips 1 "no mpirun.mpich (configure found none)"
+fi
+
+# The database too: its diag_ tables as the serial analyzer's.
+$MPIRUN $MPIRUN_FLAGS -np 3 "$ANALYZE" "$T/p-late-coll" --parallel --diagnose -f sqlite \
+	-o "$T/par.db" >/dev/null 2>"$T/par.err"
+_rc=$?
+for _t in diag_step_parts diag_steps diag_critical_path diag_wait_states diag_findings; do
+	"$PY" -c 'import sqlite3, sys
+def rows(path):
+    db = sqlite3.connect(path)
+    cols = [c[1] for c in db.execute("PRAGMA table_info(%s)" % sys.argv[3])]
+    keep = [c for c in cols if c != "id"]
+    # names by their text: the string ids of two databases differ
+    out = []
+    for r in db.execute("SELECT %s FROM %s" % (",".join(keep), sys.argv[3])):
+        out.append(tuple(db.execute("SELECT string FROM strings WHERE id = ?", (v,)).fetchone()
+                         if c.endswith("_id") and not c.startswith("process") and
+                         not c.endswith("process_id") and v is not None else v
+                         for c, v in zip(keep, r)))
+    return sorted(out, key=repr)
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+assert a and a == b, (sys.argv[3], len(a), len(b), a[:2], b[:2])' "$T/d.db" "$T/par.db" "$_t" ||
+		_rc=1
+done
+ok $_rc "3 analysis processes write the serial database's diag_ tables"
 finish

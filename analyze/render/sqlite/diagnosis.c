@@ -5,6 +5,7 @@
 
 #include "out.h"
 #include "../../diagnose/rows.h"
+#include "../../parallel/par.h"
 #include "../../read/trace.h"
 
 /* The part columns of a table, in the categories' order. */
@@ -110,7 +111,8 @@ static void finding_insert(void *ctx, const struct diag_finding_row *r)
 
 void sqlite_diagnosis(struct sqlout *o)
 {
-	if (!o->dx || o->failed || o->db.failed)
+	/* under --parallel the first analysis process has the whole diagnosis */
+	if (!o->dx || o->failed || o->db.failed || par_rank() != 0)
 		return;
 	const struct diag_rows rows = { o, split_insert, step_insert, link_insert, wait_insert,
 				       finding_insert };
