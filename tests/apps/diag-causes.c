@@ -66,36 +66,14 @@ struct job {
 	int64_t *per_step;       /* host-bound, copy-block: rank 0's measurement of each step */
 };
 
-static int world_rank;
+static const char job_name[] = "diag-causes";
+
+#include "mpi-job.h"
 
 static void fail(const char *what, const char *why)
 {
-	fprintf(stderr, "diag-causes rank %d: %s: %s\n", world_rank, what, why);
-	MPI_Abort(MPI_COMM_WORLD, 1);
-	exit(1);
+	job_fail(job_name, what, why);
 }
-
-#define HK(call)                                                                             \
-	do {                                                                                 \
-		hipError_t e_ = (call);                                                      \
-		if (e_ != hipSuccess)                                                        \
-			fail(#call, hipGetErrorString(e_));                                  \
-	} while (0)
-#define CK(call)                                                                             \
-	do {                                                                                 \
-		ncclResult_t r_ = (call);                                                    \
-		if (r_ != ncclSuccess)                                                       \
-			fail(#call, ncclGetErrorString(r_));                                 \
-	} while (0)
-#define MK(call)                                                                             \
-	do {                                                                                 \
-		int m_ = (call), l_;                                                         \
-		char s_[MPI_MAX_ERROR_STRING];                                               \
-		if (m_ != MPI_SUCCESS) {                                                     \
-			MPI_Error_string(m_, s_, &l_);                                       \
-			fail(#call, s_);                                                     \
-		}                                                                            \
-	} while (0)
 
 static int64_t now_ns(void)
 {
@@ -286,7 +264,7 @@ static const struct scenario {
 
 static int usage(void)
 {
-	if (world_rank == 0) {
+	if (job_rank == 0) {
 		fprintf(stderr, "usage: mpirun -np N (>= 2) diag-causes SCENARIO [ARGS...], "
 				"DIAG_STEPS >= 1; SCENARIO:");
 		for (size_t i = 0; i < sizeof scenarios / sizeof *scenarios; i++)
@@ -343,9 +321,9 @@ int main(int argc, char **argv)
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+	MPI_Comm_rank(MPI_COMM_WORLD, &job_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
-	j->rank = world_rank;
+	j->rank = job_rank;
 	j->steps = env && *env ? atoi(env) : 10;
 	for (size_t i = 0; argc > 1 && i < sizeof scenarios / sizeof *scenarios; i++)
 		if (!strcmp(argv[1], scenarios[i].name))

@@ -6,9 +6,10 @@
  *   2. when every rank has wrote >= t, compute my result from the slots, read = t.
  * Collectives on a communicator run one after the other, in the order of their numbers; at
  * its first step each rank publishes what it is doing and when it began, so a mismatched call
- * is an error on every rank and all ranks agree on when the collective became ready (the
- * latest beginning) and on its modelled end (latency + bytes / bandwidth after that, and
- * after the previous collective's end). */
+ * is an error on every rank (under STANDIN_NCCL_MISMATCH=wait it waits there on every rank, as
+ * in NCCL, which does not check, until the timeout) and all ranks agree on when the collective
+ * became ready (the latest beginning) and on its modelled end (latency + bytes / bandwidth
+ * after that, and after the previous collective's end). */
 #include "internal.h"
 
 #include <string.h>
@@ -185,8 +186,10 @@ static void publish_desc(struct sn_op *op)
 	d->arrival = op->t_start;
 }
 
-/* At the first step: every rank called the same collective?  Sets the ready time, the
- * modelled end and (all-to-all-v) the number of steps. */
+/* At the first step: every rank called the same collective?  0 when they did (it sets the
+ * ready time, the modelled end and, for all-to-all-v, the number of steps); when not, -1 (said
+ * on stderr), or 1 under STANDIN_NCCL_MISMATCH=wait: the collective waits for the first rank
+ * that differs as for a peer that never arrives. */
 static int check_descs(struct sn_op *op)
 {
 	struct ncclComm *c = op->comm;
@@ -198,6 +201,10 @@ static int check_descs(struct sn_op *op)
 		if (d->seq != mine->seq || d->kind != mine->kind || d->dtype != mine->dtype ||
 		    d->redop != mine->redop || d->root != mine->root ||
 		    (op->kind != SN_ALLTOALLV && d->count != mine->count)) {
+			if (sn_cfg.mismatch_wait) {
+				op->waiting_on = q;
+				return 1;
+			}
 			sn_warn("rank %d of comm %016llx: collective #%u is %s(count %llu, %s, root "
 				"%d) here but %s(count %llu, %s, root %d) on rank %d",
 				c->rank, (unsigned long long)c->hash, mine->seq,
@@ -254,7 +261,7 @@ static void begin(struct sn_op *op)
 int sn_coll_progress(struct sn_op *op)
 {
 	struct ncclComm *c = op->comm;
-	int moved = 0;
+	int moved = 0, mismatch;
 	if (!op->started) {
 		if (atomic_load(&c->coll_done) != op->seq - 1)
 			return 0; /* an earlier collective of the communicator is running */
@@ -282,7 +289,9 @@ int sn_coll_progress(struct sn_op *op)
 		}
 		if (!all_reached(op, 1, t))
 			return moved;
-		if (op->step == 0 && check_descs(op) != 0) {
+		if (op->step == 0 && (mismatch = check_descs(op)) != 0) {
+			if (mismatch > 0)
+				return moved; /* STANDIN_NCCL_MISMATCH=wait: until the timeout */
 			atomic_store(&me->read, t);
 			c->steps = t;
 			sn_op_finish(op, SN_MISMATCH);

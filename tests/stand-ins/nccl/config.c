@@ -70,6 +70,10 @@ static void read_config(void)
 	sn_cfg.latency_ns = (uint64_t)(env_double("STANDIN_NCCL_LATENCY_US", 20.0, 0) * 1e3);
 	sn_cfg.timeout_ns = (uint64_t)(env_double("STANDIN_NCCL_TIMEOUT_S", 60.0, 0.001) * 1e9);
 	sn_cfg.chunk_bytes = (size_t)env_double("STANDIN_NCCL_CHUNK_BYTES", 1 << 20, 256);
+	t = getenv("STANDIN_NCCL_MISMATCH");
+	if (t && *t && strcmp(t, "error") && strcmp(t, "wait"))
+		sn_warn("ignoring STANDIN_NCCL_MISMATCH=%s (not error or wait)", t);
+	sn_cfg.mismatch_wait = t && !strcmp(t, "wait");
 	t = getenv("STANDIN_NCCL_TRACE_FILE");
 	sn_cfg.trace_path = t && *t ? t : NULL;
 	pthread_atfork(fork_prepare, fork_parent, fork_child);

@@ -41,6 +41,7 @@ struct sn_config {
 	uint64_t latency_ns;     /* STANDIN_NCCL_LATENCY_US, default 20 */
 	uint64_t timeout_ns;     /* STANDIN_NCCL_TIMEOUT_S, default 60 */
 	size_t chunk_bytes;      /* STANDIN_NCCL_CHUNK_BYTES: staging per rank, default 1 MiB */
+	int mismatch_wait;       /* STANDIN_NCCL_MISMATCH=wait: a mismatch waits, as in NCCL */
 	const char *trace_path;  /* STANDIN_NCCL_TRACE_FILE (%p: the pid), or NULL */
 };
 extern struct sn_config sn_cfg;
