@@ -85,7 +85,8 @@ static void *lookup_object(const char *name)
 	X(Initialized) X(Finalized) X(Type_size) X(Comm_rank) X(Comm_size)                   \
 	X(Comm_remote_size) X(Comm_test_inter) X(Comm_group) X(Comm_remote_group)            \
 	X(Group_size) X(Group_translate_ranks) X(Group_free) X(Comm_dup) X(Comm_free) X(Send) \
-	X(Recv) X(Test_cancelled) X(Query_thread) X(Topo_test) X(Cartdim_get)                 \
+	X(Recv) X(Test_cancelled) X(Isend) X(Irecv) X(Test) X(Iprobe) X(Cancel) X(Wait)      \
+	X(Request_free) X(Query_thread) X(Topo_test) X(Cartdim_get)                           \
 	X(Graph_neighbors_count) X(Dist_graph_neighbors_count) X(Comm_f2c) X(Type_f2c) X(Op_f2c)          \
 	X(Info_f2c) X(Group_f2c) X(Request_f2c) X(Message_f2c) X(Status_f2c) X(File_f2c)   \
 	X(Win_f2c)

@@ -59,6 +59,14 @@ struct tprof_pmpi {
 	int (*Send)(const void *, int, tmpi_Datatype, int, int, tmpi_Comm);
 	int (*Recv)(void *, int, tmpi_Datatype, int, int, tmpi_Comm, tmpi_Status *);
 	int (*Test_cancelled)(const tmpi_Status *, int *);
+	/* the clock measurement at MPI_Finalize, which must not wait for ever (mpi-sync.c) */
+	int (*Isend)(const void *, int, tmpi_Datatype, int, int, tmpi_Comm, tmpi_Request *);
+	int (*Irecv)(void *, int, tmpi_Datatype, int, int, tmpi_Comm, tmpi_Request *);
+	int (*Test)(tmpi_Request *, int *, tmpi_Status *);
+	int (*Iprobe)(int, int, tmpi_Comm, int *, tmpi_Status *);
+	int (*Cancel)(tmpi_Request *);
+	int (*Wait)(tmpi_Request *, tmpi_Status *);
+	int (*Request_free)(tmpi_Request *);
 	int (*Query_thread)(int *);
 	/* a topology's neighbours (neighbourhood collectives) */
 	int (*Topo_test)(tmpi_Comm, int *);
