@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "../common/deflate.h"
@@ -25,6 +26,8 @@
 #include "summary/summary.h"
 #include "diff/diff.h"
 #include "diagnose/diagnosis.h"
+#include "hang/hang.h"
+#include "summary/write.h"
 #include "summary/spread.h"
 #include "util/outname.h"
 #include "util/progress.h"
@@ -59,6 +62,10 @@ struct options {
 	const char *label;       /* what the outputs call the input: DIR, or the first import */
 	const char *job;         /* --job: which of DIR's jobs; NULL: the latest */
 	int parallel;            /* --parallel: one of the analysis processes mpirun started */
+	int live;                /* --live */
+	int once;                /* --once */
+	double interval;         /* --interval S: seconds between two views of --live */
+	int live_over;           /* --live: no process of the job runs any more */
 };
 
 static void usage(FILE *f)
@@ -102,6 +109,21 @@ static void usage(FILE *f)
 	      "                         apply to both\n"
 	      "      --diff-data        what --diff compares, of DIR alone, as JSON (the items'\n"
 	      "                         time in each step)\n"
+	      "      --live             DIR as it is now, while its job runs (read only: the\n"
+	      "                         processes are neither stopped nor slowed), or as a\n"
+	      "                         killed job left it: the findings, causes first (who\n"
+	      "                         has not entered the collective the others wait in and\n"
+	      "                         what it does instead, deadlocks, mismatched\n"
+	      "                         collectives, device work that does not end, processes\n"
+	      "                         gone); each process's call in progress and for how\n"
+	      "                         long, its step, its device work not finished; the\n"
+	      "                         newest collective each rank entered and left; messages\n"
+	      "                         without their other end.  Again every --interval\n"
+	      "                         seconds until no process runs (or ^C).  Text, or JSON\n"
+	      "                         with --summary-format json\n"
+	      "      --once             with --live: one view, then exit\n"
+	      "      --interval S       with --live: seconds between two views (0.1 to 3600,\n"
+	      "                         default 2)\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing), 'perfetto' (Perfetto's\n"
 	      "                         own protobuf trace, for ui.perfetto.dev and trace\n"
@@ -295,7 +317,7 @@ static int output_format(struct options *o)
 enum { OPT_START = 1, OPT_END, OPT_STEPS, OPT_TOP, OPT_GROUP_BY, OPT_SUMMARY_FORMAT,
        OPT_PROGRESS = 8, OPT_NO_PROGRESS, OPT_SPLIT, OPT_IMPORT, OPT_IMPORT_STEPS,
        OPT_IMPORT_OFFSET, OPT_JOB, OPT_RANKS, OPT_PARALLEL, OPT_DIAGNOSE, OPT_DIFF,
-       OPT_DIFF_DATA };
+       OPT_DIFF_DATA, OPT_LIVE, OPT_ONCE, OPT_INTERVAL };
 
 /* Every long option, for getopt_long (short ones: ":sf:o:vhV"). */
 static const struct option long_options[] = {
@@ -304,6 +326,9 @@ static const struct option long_options[] = {
 	{ "diagnose", no_argument, NULL, OPT_DIAGNOSE },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "diff-data", no_argument, NULL, OPT_DIFF_DATA },
+	{ "live", no_argument, NULL, OPT_LIVE },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "start", required_argument, NULL, OPT_START },
@@ -435,6 +460,17 @@ static int apply_option(int c, char **argv, struct options *o)
 	case OPT_DIAGNOSE: o->diagnose = 1; break;
 	case OPT_DIFF: o->diff = optarg; break;
 	case OPT_DIFF_DATA: o->diff_data = 1; break;
+	case OPT_LIVE: o->live = 1; break;
+	case OPT_ONCE: o->once = 1; break;
+	case OPT_INTERVAL: {
+		char *end;
+		errno = 0;
+		o->interval = strtod(optarg, &end);
+		if (errno || end == optarg || *end || !(o->interval >= 0.1 && o->interval <= 3600))
+			return bad_usage("--interval: '%s' is not a number of seconds from 0.1 to "
+					 "3600", optarg);
+		break;
+	}
 	case 'v': diag_verbose++; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("tprof-analyze (tprof) %s\n", PACKAGE_VERSION); exit(0);
@@ -530,6 +566,19 @@ static int check_split_window_summary(struct options *o)
 					  o->diagnose || o->tables || !o->dir))
 		return bad_usage("%s", "--diff and --diff-data compare profiles: not with --format, "
 				 "--parallel, --import, --split, --diagnose or -s, and with DIR");
+	if (o->once && !o->live)
+		return bad_usage("%s", "--once is for --live");
+	if (o->interval && !o->live)
+		return bad_usage("%s", "--interval is for --live");
+	if (o->live && (o->format || o->parallel || o->nimports || o->split || o->diagnose ||
+			o->tables || o->diff || o->diff_data || o->steps || o->start || o->end ||
+			!o->dir))
+		return bad_usage("%s", "--live reads DIR as it is now: not with --format, "
+				 "--parallel, --import, --split, --diagnose, -s, --diff or a window");
+	if (o->live) {
+		o->summary = 0;   /* --summary-format: the view's */
+		return 0;
+	}
 	if (o->diff && o->diff_data)
 		return bad_usage("%s", "--diff B runs --diff-data itself: give one of them");
 	if (o->diff_data)
@@ -777,6 +826,31 @@ static int parallel_has_data(const struct trace *tr)
 	return has != 0;
 }
 
+/* One view of --live: the report written whole, the screen cleared first when it is a
+ * terminal and views follow each other. */
+static void live_show(struct hang *hg, const struct options *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return;
+	struct sumw w;
+	sw_init(&w, f, (enum summary_format)o->summary_format);
+	sw_obj(&w, NULL);
+	sw_str(&w, NULL, "format", "tprof-live");
+	sw_u64(&w, NULL, "version", 1);
+	hang_write(hg, &w, o->dir);
+	sw_close(&w);
+	sw_finish(&w);
+	fclose(f);
+	if (!o->once && isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
+	fwrite(buf, 1, len, stdout);
+	fflush(stdout);
+	free(buf);
+}
+
 static int analyze(struct options *op, const struct timespec *t0)
 {
 	struct options o = *op;
@@ -885,6 +959,14 @@ static int analyze(struct options *op, const struct timespec *t0)
 			outs[pl.nouts++] = output_scene(r, o.group_by, &rts);
 		}
 	}
+	struct hang *hg = NULL;
+	if (o.live) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		hg = hang_new(&rts, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, 1);
+		outs[pl.nouts++] = output_hang(hg);
+		pl.hangs = hang_sink(hg);
+	}
 	if (o.diff_data) {
 		size_t nsteps;
 		struct step_start *starts = window_step_starts(&tr, &nsteps);
@@ -917,6 +999,11 @@ static int analyze(struct options *op, const struct timespec *t0)
 			rc = ended == -2 ? 2 : 1;   /* -2: what --parallel cannot do yet */
 	}
 	diagnosis_free(dx);
+	if (hg && !rc) {
+		live_show(hg, &o);
+		op->live_over = !hang_running(hg);
+	}
+	hang_free(hg);
 	if (parallel_release(rc) < 0 && !rc)
 		rc = 1;
 	if (diag_verbose)
@@ -963,8 +1050,16 @@ int main(int argc, char **argv)
 	if (o.parallel && par_start(&argc, &argv) < 0)
 		return 2;
 	rc = parallel_options(&o);
-	if (!rc)
+	while (!rc) {
 		rc = analyze(&o, &t0);
+		if (!o.live || o.once || o.live_over || rc)
+			break;
+		struct timespec gap = { (time_t)(o.interval ? o.interval : 2),
+					(long)(((o.interval ? o.interval : 2) -
+						(double)(time_t)(o.interval ? o.interval : 2)) * 1e9) };
+		while (nanosleep(&gap, &gap) < 0 && errno == EINTR)
+			;
+	}
 	par_stop();
 	return rc;
 }

@@ -291,6 +291,7 @@ struct window {
 };
 
 struct devorder;
+struct hang_sink;
 struct runtime_set;
 struct imp_info;
 struct nccl_info;
@@ -314,6 +315,9 @@ struct pipeline {
 	 * pipeline_state): MPI's matching, NCCL's launches in flight...; made by the runtime
 	 * when it first needs it, freed by its pipe_finish. */
 	void *rt_state[RT_MAX];
+	/* Where the runtimes say, at their pipe_finish, what was still waiting for its other
+	 * end when the data ended (model/hangs.h); NULL when no hang analysis runs. */
+	const struct hang_sink *hangs;
 };
 
 void pipeline_record(struct pipeline *pl, struct stream *s, const struct tprof_rec *r, int64_t ns);

@@ -17,6 +17,7 @@ struct pack;
 struct unpack;
 struct sum_procs;
 struct wait_sink;
+struct hang_sink;
 
 /* What the summary's numbers cover: ns from the trace start, lo..hi (covered = hi - lo); and
  * what it says of each process (summary/procs.h: every process's, in the parallel analyzer
@@ -103,6 +104,14 @@ struct runtime {
 	 * model's neutral terms (model/waits.h): who waited, and who made them wait. */
 	uint32_t wait_events;
 	void (*waits)(const struct event *ev, const struct wait_sink *s);
+
+	/* ---- the hang analysis (hang/) ---- */
+	/* The event kinds (RT_KIND bits; EV_CALL: of its domain) it can say of what was in
+	 * progress (model/hangs.h): its collectives, and its calls that never returned
+	 * (EVF_UNFINISHED).  What it holds when the data ends goes to the pipeline's `hangs`
+	 * sink from its pipe_finish. */
+	uint32_t hang_events;
+	void (*hangs)(const struct event *ev, const struct hang_sink *s);
 };
 
 /* The runtimes of one analysis, indexed by what they read. */

@@ -25,6 +25,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../model/hangs.h"
 #include "../../util/grow.h"
 #include "../../parallel/par.h"
 #include "../../read/remote.h"
@@ -521,6 +522,29 @@ static void away_exchange(struct match *m)
 	free(m->capaway);
 }
 
+/* What the hang analysis hears of an end without its other end (model/hangs.h). */
+static void hang_end(const struct match *m, uint8_t kind, struct proc *p, const struct end *e,
+		     uint64_t comm, int32_t peer, int32_t tag)
+{
+	const struct hang_sink *s = m->pl->hangs;
+	char label[128];
+	comm_label(m->pl->tr, comm, p ? (int32_t)p->rank : -1, label, sizeof(label));
+	struct hang_p2p h = { .kind = kind, .proc = p, .peer = peer >= 0 ? peer : -1,
+			      .tag = tag >= 0 ? tag : -1, .comm = comm,
+			      .comm_name = strings_add(label, strlen(label)),
+			      .bytes = e->bytes, .name = 0 };
+	if (kind == HANG_SEND) {
+		h.thread = e->thread;
+		h.caller = e->caller;
+		h.t0 = e->t0;
+	} else {
+		h.caller = e->post_caller;
+		h.t0 = e->post_t0;
+	}
+	if (p)
+		s->p2p(s->ctx, &h);
+}
+
 void match_finish(struct match *m)
 {
 	struct trace *tr = m->pl->tr;
@@ -528,9 +552,13 @@ void match_finish(struct match *m)
 		away_exchange(m);
 	for (size_t i = 0; i < m->nrq; i++) {
 		struct rqueue *q = &m->rq[i];
-		const struct proc *p = trace_proc_at(tr, (int64_t)i + 1);
-		for (size_t k = 0; k < q->n; k++)
+		struct proc *p = (struct proc *)trace_proc_at(tr, (int64_t)i + 1);
+		for (size_t k = 0; k < q->n; k++) {
 			tr->mpi.never_completed += !q->v[k].done;
+			if (!q->v[k].done && m->pl->hangs)
+				hang_end(m, HANG_RECV, p, &q->v[k].e, q->v[k].comm, q->v[k].src,
+					 q->v[k].tag);
+		}
 		if (p)
 			deliver_ready(m, p, q, 1);
 		free(q->v);
@@ -549,6 +577,8 @@ void match_finish(struct match *m)
 			  c->src, c->dst, c->tag, comm);
 		for (struct end *e = c->head, *en; e; e = en) {
 			en = e->next;
+			if (c->sends && m->pl->hangs && e->thread)
+				hang_end(m, HANG_SEND, e->thread->proc, e, c->comm, c->dst, c->tag);
 			free(e);
 		}
 		free(c);

@@ -47,6 +47,11 @@ uint8_t mpi_coll_of(const char *name);
 struct wait_sink;
 void mpi_waits(const struct event *ev, const struct wait_sink *s);
 
+/* runtimes/mpi/hangs.c: what was in progress when the data ended (struct runtime's hangs hook,
+ * model/hangs.h) */
+struct hang_sink;
+void mpi_hangs(const struct event *ev, const struct hang_sink *s);
+
 /* runtimes/mpi/pipe.c: what the pipeline calls */
 void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,
 	      int64_t t0, int64_t t1, uint64_t corr, uint32_t caller, unsigned flags);

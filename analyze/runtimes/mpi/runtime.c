@@ -133,4 +133,6 @@ const struct runtime runtime_mpi = {
 	.communication = 1,
 	.wait_events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
 	.waits = mpi_waits,
+	.hang_events = RT_KIND(EV_CALL) | RT_KIND(EV_COLLECTIVE),
+	.hangs = mpi_hangs,
 };

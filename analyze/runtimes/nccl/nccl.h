@@ -129,6 +129,11 @@ void nccl_finish(struct pipeline *pl);  /* emits what is left (incomplete), free
 struct wait_sink;
 void nccl_waits(const struct event *ev, const struct wait_sink *s);
 
+/* runtimes/nccl/hangs.c: its collectives' members, for the hang analysis (struct runtime's
+ * hangs hook, model/hangs.h) */
+struct hang_sink;
+void nccl_hangs(const struct event *ev, const struct hang_sink *s);
+
 /* runtimes/nccl/scene.c: NCCL in the scene */
 struct scene;
 struct scene_args;

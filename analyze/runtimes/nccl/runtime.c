@@ -85,4 +85,6 @@ const struct runtime runtime_nccl = {
 	.communication = 1,
 	.wait_events = RT_KIND(EV_NCCL),
 	.waits = nccl_waits,
+	.hang_events = RT_KIND(EV_NCCL),
+	.hangs = nccl_hangs,
 };

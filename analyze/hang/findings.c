@@ -1,0 +1,415 @@
+/* hang/findings.c — why a job does not get on, from what was in progress where its data ends
+ * (state.h): the collectives some members wait in for members that never entered them; those
+ * every member entered and none left; members of one collective that asked differently; the
+ * wait-for graph of processes (a member waits for those missing from its collective, a
+ * blocking receive for its sender when no send of its is on the way, a blocking send for its
+ * receiver when no receive for it is posted) and its cycles; processes waiting for their
+ * device's work.  The findings are ordered by the oldest wait each explains: the first is
+ * where the job began to wait. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../util/grow.h"
+#include "findings.h"
+
+int hang_gone(const struct hproc *hp)
+{
+	return hp->p->ended || hp->alive == 0;
+}
+
+const struct hwork *hang_stuck_work(const struct hproc *hp, const struct hstream *s)
+{
+	return hp->spans && s && s->nheld ? &s->held[0] : NULL;
+}
+
+const struct hstream *hang_call_stream(const struct hproc *hp, const struct hcall *c)
+{
+	if (!c->waits_device || !hp->spans)
+		return NULL;
+	const struct hstream *oldest = NULL;
+	for (size_t i = 0; i < hp->nstreams; i++) {
+		const struct hstream *s = &hp->streams[i];
+		if (!s->nheld)
+			continue;
+		if (c->stream && s->stream == c->stream)
+			return s;
+		if (!c->stream && (!oldest || s->held[0].t0 < oldest->held[0].t0))
+			oldest = s;   /* a device-wide wait: the stream with the oldest work */
+	}
+	return oldest;
+}
+
+const struct hcoll *hang_device_coll(const struct hang *h, const struct hproc *hp)
+{
+	const struct hcoll *best = NULL;
+	for (size_t i = 0; i < h->colls.n; i++) {
+		const struct hcoll *o = (const struct hcoll *)h->colls.v[i];
+		if (!o->on_device)
+			continue;
+		for (size_t k = 0; k < o->nm; k++)
+			if (o->m[k].proc == hp->p && o->m[k].t1 < 0 &&
+			    (!best || o->m[k].t0 < best->m[0].t0))
+				best = o;
+	}
+	return best;
+}
+
+static struct hfinding *add(struct hang *h, uint8_t kind, int64_t since)
+{
+	h->findings = util_grow(h->findings, &h->capfindings, h->nfindings, sizeof(*h->findings), 8);
+	struct hfinding *f = &h->findings[h->nfindings++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->since = since;
+	return f;
+}
+
+/* ---- the wait-for graph ------------------------------------------------------------------ */
+
+struct graph {
+	struct hedge *e;
+	size_t n, cap;
+};
+
+static void edge(struct graph *g, const struct hedge *e)
+{
+	if (!e->from || !e->to || e->from == e->to)
+		return;
+	g->e = util_grow(g->e, &g->cap, g->n, sizeof(*g->e), 16);
+	g->e[g->n++] = *e;
+}
+
+static struct hproc *proc_of_rank(struct hang *h, int32_t world)
+{
+	for (size_t i = 0; world >= 0 && i < h->nprocs; i++)
+		if (h->procs[i].p && h->procs[i].p->rank == world)
+			return &h->procs[i];
+	return NULL;
+}
+
+/* Whether p2p operation x can be the other end of y (same communicator, the right ends). */
+static int pairs(const struct hang_p2p *send, const struct hang_p2p *recv)
+{
+	return send->comm == recv->comm && send->proc && recv->proc &&
+	       (recv->peer < 0 || recv->peer == send->proc->rank) && send->peer == recv->proc->rank &&
+	       (recv->tag < 0 || send->tag < 0 || recv->tag == send->tag);
+}
+
+static int blocked_in_coll(const struct hang *h, const struct hproc *hp)
+{
+	for (size_t i = 0; i < h->colls.n; i++) {
+		const struct hcoll *o = (const struct hcoll *)h->colls.v[i];
+		for (size_t k = 0; k < o->nm; k++)
+			if (o->m[k].t1 < 0 && o->m[k].proc == hp->p)
+				return 1;
+	}
+	return 0;
+}
+
+static void p2p_edges(struct hang *h, struct graph *g)
+{
+	for (size_t i = 0; i < h->np2p; i++) {
+		const struct hang_p2p *x = &h->p2p[i];
+		struct hproc *from = hang_proc(h, x->proc);
+		if (!from || x->peer < 0 || (hang_gone(from) && !from->ncalls))
+			continue;
+		/* a posted receive makes its process wait only while it is in some call, and not
+		 * in a collective (which says why it waits) */
+		if (!x->blocking && (!from->ncalls || blocked_in_coll(h, from)))
+			continue;
+		int other_end = 0;
+		for (size_t k = 0; k < h->np2p && !other_end; k++) {
+			const struct hang_p2p *y = &h->p2p[k];
+			if (x->kind == HANG_RECV && y->kind == HANG_SEND)
+				other_end = pairs(y, x);
+			else if (x->kind == HANG_SEND && y->kind == HANG_RECV)
+				other_end = pairs(x, y);
+		}
+		if (other_end)
+			continue;
+		struct hedge e = { .from = from, .to = proc_of_rank(h, x->peer),
+				   .how = x->kind == HANG_RECV ? HE_RECV : HE_SEND,
+				   .name = x->name, .comm = x->comm, .comm_name = x->comm_name,
+				   .since = x->t0 };
+		if (x->kind == HANG_SEND && !x->blocking)
+			continue;   /* a send that returned waits for nobody */
+		edge(g, &e);
+	}
+}
+
+/* ---- collectives -------------------------------------------------------------------------- */
+
+static void coll_findings(struct hang *h, struct graph *g, struct hcoll **open, size_t nopen)
+{
+	for (size_t i = 0; i < nopen; i++) {
+		struct hcoll *o = open[i];
+		struct hcomm *c = hang_comm(h, o->comm);
+		uint32_t waiting = 0;
+		int64_t since = INT64_MAX;
+		uint32_t name = 0;
+		for (size_t k = 0; k < o->nm; k++)
+			if (o->m[k].t1 < 0) {
+				waiting++;
+				if (o->m[k].t0 < since)
+					since = o->m[k].t0, name = o->m[k].name;
+			}
+		if (!waiting)
+			continue;
+		struct hfinding *f = NULL;
+		for (int32_t r = 0; o->size && (uint32_t)r < o->size; r++) {
+			int seen = 0;
+			for (size_t k = 0; k < o->nm && !seen; k++)
+				seen = o->m[k].rank == r;
+			if (seen)
+				continue;
+			struct proc *p = hang_member_proc(h, c, r);
+			int dup = 0;   /* one process may hold two ranks of the communicator */
+			for (size_t k = 0; p && k < o->nm && !dup; k++)
+				dup = o->m[k].proc == p;
+			if (dup)
+				continue;
+			if (!f) {
+				f = add(h, HF_NOT_ENTERED, since);
+				f->coll = o;
+				f->name = name;
+				f->waiters = waiting;
+			}
+			if (f->nmissing < MISSING_MAX) {
+				f->missing[f->nmissing] = hang_proc(h, p);
+				f->missing_rank[f->nmissing] = r;
+			}
+			f->nmissing++;
+			for (size_t k = 0; k < o->nm; k++)
+				if (o->m[k].t1 < 0)
+					edge(g, &(struct hedge){ .from = hang_proc(h, o->m[k].proc),
+								 .to = hang_proc(h, p), .how = HE_COLL,
+								 .name = o->m[k].name, .comm = o->comm,
+								 .comm_name = o->comm_name, .seq = o->seq,
+								 .since = o->m[k].t0 });
+		}
+		if (!f && o->size && o->nm >= o->size && waiting == o->nm) {
+			int64_t last = INT64_MIN;
+			for (size_t k = 0; k < o->nm; k++)
+				if (o->m[k].t0 > last)
+					last = o->m[k].t0;
+			f = add(h, HF_NONE_LEFT, last);
+			f->coll = o;
+			f->name = name;
+			f->waiters = waiting;
+		}
+	}
+}
+
+/* ---- cycles ------------------------------------------------------------------------------ */
+
+/* Depth-first search from every process; a cycle is reported once, from its first process in
+ * process order. */
+static void cycles(struct hang *h, struct graph *g)
+{
+	size_t n = h->nprocs;
+	if (!g->n || !n)
+		return;
+	int *state = calloc(n, sizeof(*state));      /* 0 new, 1 on the path, 2 done */
+	size_t *via = calloc(n, sizeof(*via));         /* the edge the path took out of it */
+	size_t *next = calloc(n, sizeof(*next));       /* the next edge to try */
+	size_t *stack = calloc(n, sizeof(*stack));
+	if (!state || !via || !next || !stack)
+		goto out;
+	for (size_t s0 = 0; s0 < n; s0++) {
+		if (state[s0])
+			continue;
+		size_t depth = 0;
+		stack[depth++] = s0;
+		state[s0] = 1;
+		while (depth) {
+			size_t v = stack[depth - 1];
+			size_t k = next[v];
+			while (k < g->n && g->e[k].from != &h->procs[v])
+				k++;
+			if (k == g->n) {
+				state[v] = 2;
+				depth--;
+				continue;
+			}
+			next[v] = k + 1;
+			via[v] = k;
+			size_t w = (size_t)(g->e[k].to - h->procs);
+			if (state[w] == 0) {
+				state[w] = 1;
+				stack[depth++] = w;
+			} else if (state[w] == 1) {
+				/* the path from w back to w */
+				size_t at = depth;
+				while (at > 0 && stack[at - 1] != w)
+					at--;
+				/* a cycle through collectives alone is what their findings say
+				 * (who never entered which); one with a message is a deadlock */
+				int message = 0;
+				for (size_t i = at - 1; i < depth; i++)
+					message |= g->e[via[stack[i]]].how != HE_COLL;
+				if (!message)
+					continue;
+				struct hfinding *f = add(h, HF_CYCLE, INT64_MAX);
+				for (size_t i = at - 1; i < depth; i++) {
+					const struct hedge *e = &g->e[via[stack[i]]];
+					if (f->ncycle < CYCLE_MAX)
+						f->cycle[f->ncycle++] = *e;
+					if (e->since < f->since)
+						f->since = e->since;
+				}
+			}
+		}
+	}
+out:
+	free(state);
+	free(via);
+	free(next);
+	free(stack);
+}
+
+/* Point-to-point waits outside any cycle, and waits for a process that is gone. */
+static void lone_waits(struct hang *h, const struct graph *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const struct hedge *e = &g->e[i];
+		if (e->how == HE_COLL) {
+			continue;   /* said by the collective's finding */
+		}
+		int in_cycle = 0;
+		for (size_t k = 0; k < h->nfindings && !in_cycle; k++)
+			for (uint32_t j = 0; h->findings[k].kind == HF_CYCLE &&
+					     j < h->findings[k].ncycle && !in_cycle; j++)
+				in_cycle = h->findings[k].cycle[j].from == e->from &&
+					   h->findings[k].cycle[j].to == e->to;
+		if (in_cycle)
+			continue;
+		struct hfinding *f = add(h, hang_gone(e->to) ? HF_GONE : HF_WAITS_PEER, e->since);
+		f->cycle[0] = *e;
+		f->ncycle = 1;
+	}
+}
+
+/* Processes waiting for their device, unless a finding says so already. */
+static void device_waits(struct hang *h)
+{
+	for (size_t i = 0; i < h->nprocs; i++) {
+		struct hproc *hp = &h->procs[i];
+		for (size_t k = 0; k < hp->ncalls; k++) {
+			const struct hstream *s = hang_call_stream(hp, &hp->calls[k]);
+			if (!s)
+				continue;
+			int said = 0;
+			for (size_t j = 0; j < h->nfindings && !said; j++)
+				for (uint32_t m = 0; m < h->findings[j].nmissing && m < MISSING_MAX; m++)
+					said |= h->findings[j].missing[m] == hp;
+			if (said)
+				continue;
+			struct hfinding *f = add(h, HF_DEVICE, hp->calls[k].t0);
+			f->who = hp;
+			f->call = &hp->calls[k];
+			f->stream = s;
+		}
+	}
+}
+
+/* Whether process hp waits for another (an edge out of it). */
+static int waits_for_other(const struct graph *g, const struct hproc *hp)
+{
+	for (size_t i = 0; hp && i < g->n; i++)
+		if (g->e[i].from == hp)
+			return 1;
+	return 0;
+}
+
+/* A finding follows from another when whom it is about waits for others in turn: the rank
+ * that never entered a collective is itself waiting in a receive, say.  Cycles, mismatches,
+ * devices that do not finish and processes that are gone are causes. */
+static void mark_follows(struct hang *h, const struct graph *g)
+{
+	for (size_t i = 0; i < h->nfindings; i++) {
+		struct hfinding *f = &h->findings[i];
+		if (f->kind == HF_NOT_ENTERED) {
+			int any = 0;
+			for (uint32_t k = 0; k < f->nmissing && k < MISSING_MAX; k++)
+				any |= waits_for_other(g, f->missing[k]);
+			f->follows = (uint8_t)any;
+		} else if (f->kind == HF_WAITS_PEER) {
+			f->follows = (uint8_t)waits_for_other(g, f->cycle[0].to);
+		}
+	}
+}
+
+static int finding_order(const void *a, const void *b)
+{
+	const struct hfinding *x = a, *y = b;
+	if (x->follows != y->follows)
+		return x->follows - y->follows;
+	if (x->since != y->since)
+		return x->since < y->since ? -1 : 1;
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+/* On this host, whether the process of p runs (its /proc entry is there); -1: not known. */
+static int process_runs(const struct proc *p)
+{
+	static char host[256];
+	if (!host[0] && gethostname(host, sizeof(host) - 1))
+		return -1;
+	if (!p->host || strcmp(strings_get(p->host), host) || p->pid <= 0)
+		return -1;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%lld", (long long)p->pid);
+	return access(path, F_OK) == 0;
+}
+
+void hang_settle(struct hang *h)
+{
+	const struct trace *tr = h->tr;
+	int64_t end = tr->end_ns - tr->start_ns;
+	h->now = h->now ? h->now - tr->start_ns : end;
+	if (h->now < end)
+		h->now = end;
+	/* Live, a process of this host that is gone while others run is said to be; when none
+	 * runs any more the profile is read as it was left, where each process's data ends. */
+	int running = 0;
+	for (size_t i = 0; h->live && i < h->nprocs; i++)
+		if (h->procs[i].p) {
+			h->procs[i].alive = process_runs(h->procs[i].p);
+			running |= h->procs[i].alive != 0;
+		}
+	if (!running) {
+		h->live = 0;
+		h->now = end;
+		for (size_t i = 0; i < h->nprocs; i++)
+			h->procs[i].alive = -1;
+	}
+	size_t nopen;
+	struct hcoll **open = hang_open_colls(h, &nopen);
+	for (size_t i = 0; i < nopen; i++)   /* members that asked differently, not all out */
+		hang_check_alike(h, open[i]->comm, open[i]->comm_name, open[i]->seq, open[i]->m,
+				 open[i]->nm);
+	struct graph g = { 0 };
+	coll_findings(h, &g, open, nopen);
+	p2p_edges(h, &g);
+	cycles(h, &g);
+	lone_waits(h, &g);
+	device_waits(h);
+	for (size_t i = 0; i < h->nmismatch; i++) {
+		struct hmismatch *m = &h->mismatch[i];
+		int64_t at = m->a.t0 < m->b.t0 ? m->a.t0 : m->b.t0;   /* before its waits */
+		struct hfinding *f = add(h, HF_MISMATCH, at);
+		f->mismatch = m;
+	}
+	mark_follows(h, &g);
+	qsort(h->findings, h->nfindings, sizeof(*h->findings), finding_order);
+	free(g.e);
+	free(open);
+}
+
+int hang_running(const struct hang *h)
+{
+	return h->live;
+}
