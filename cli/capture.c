@@ -25,6 +25,7 @@
 #include "../common/outdir.h"
 #include "../common/xalloc.h"
 #include "capture.h"
+#include "signal-name.h"
 #include "fail.h"
 
 #define MAX_SECONDS 1e7
@@ -50,17 +51,7 @@ int capture_parse_seconds(const char *v, double *out)
 
 int capture_parse_signal(const char *v, int *out)
 {
-	const char *name = strncasecmp(v, "SIG", 3) ? v : v + 3;
-	char *end;
-	long n = strtol(v, &end, 10);
-	int sig = 0;
-	if (*v >= '0' && *v <= '9' && !*end && n > 0 && n < NSIG)
-		sig = (int)n;
-	for (int s = 1; !sig && s < NSIG; s++) {
-		const char *abbrev = sigabbrev_np(s);
-		if (abbrev && !strcasecmp(abbrev, name))
-			sig = s;
-	}
+	int sig = inspect_signal_of(v);
 	if (!sig || sig == SIGKILL || sig == SIGSTOP || sig == SIGCHLD || sig == SIGSEGV ||
 	    sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT)
 		return -1;

@@ -29,7 +29,7 @@
 
 enum { OPT_BUFFER_KB = 256, OPT_VERSION, OPT_SAMPLE, OPT_SAMPLE_HZ, OPT_APPEND, OPT_REPLACE,
        OPT_GROUP_READABLE, OPT_DELAY, OPT_DURATION, OPT_START_PAUSED, OPT_CAPTURE_SIGNAL,
-       OPT_STEPS, OPT_CAPTURE_RANGE };
+       OPT_STEPS, OPT_CAPTURE_RANGE, OPT_HANG_REPORT, OPT_HANG_ACTION };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -46,6 +46,8 @@ static const struct option long_opts[] = {
 	{ "capture-signal", required_argument, NULL, OPT_CAPTURE_SIGNAL },
 	{ "steps", required_argument, NULL, OPT_STEPS },
 	{ "capture-range", required_argument, NULL, OPT_CAPTURE_RANGE },
+	{ "hang-report", required_argument, NULL, OPT_HANG_REPORT },
+	{ "hang-action", required_argument, NULL, OPT_HANG_ACTION },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -111,6 +113,19 @@ static void usage(void)
 	      "                         roctxProfilerResume resume, hipProfilerStop and\n"
 	      "                         roctxProfilerPause pause (tprof_start/tprof_stop\n"
 	      "                         always do); sets TPROF_CAPTURE_RANGE\n"
+	      "\n"
+	      "When the job hangs:\n"
+	      "      --hang-report S    when no process of the job has got on for S seconds\n"
+	      "                         (a call returned or began, a record written) while\n"
+	      "                         some still run, write the hang report (what\n"
+	      "                         'tprof-analyze DIR --live --once' says: who never\n"
+	      "                         entered the collective the others wait in, deadlocks,\n"
+	      "                         mismatched collectives, device work that does not\n"
+	      "                         end) to DIR/hang-report.txt and to stderr, once\n"
+	      "      --hang-action kill, --hang-action signal:SIG\n"
+	      "                         then end COMMAND (SIGTERM, and SIGKILL 10 s later)\n"
+	      "                         or send it SIG (QUIT for core dumps, USR1...);\n"
+	      "                         without it COMMAND runs on\n"
 	      "\n"
 	      "  -v, --verbose          more messages from the recorder, repeat for more\n"
 	      "                         (-vv, -vvv); sets TPROF_VERBOSE to the count; with\n"
@@ -385,6 +400,17 @@ void inspect_parse_args(int argc, char **argv, struct options *o)
 					    spelling(c, longindex, opt, sizeof(opt)));
 			o->capture.range = optarg;
 			break;
+		case OPT_HANG_REPORT:
+			if (hang_parse_seconds(optarg, &o->hang.seconds))
+				usage_error("invalid value '%s' for %s: expected a number of seconds "
+					    "above 0", optarg, spelling(c, longindex, opt, sizeof(opt)));
+			break;
+		case OPT_HANG_ACTION:
+			if (hang_parse_action(optarg, &o->hang))
+				usage_error("invalid value '%s' for %s: expected kill or signal:SIG "
+					    "(signal:QUIT, signal:USR1, signal:9...)", optarg,
+					    spelling(c, longindex, opt, sizeof(opt)));
+			break;
 		case 'v':
 			if (o->verbose < MAX_VERBOSE)
 				o->verbose++;
@@ -409,6 +435,9 @@ void inspect_parse_args(int argc, char **argv, struct options *o)
 			    "recording)");
 	if (o->capture.paused && o->capture.delay > 0)
 		usage_error("--start-paused and --delay cannot be given together");
+	if (o->hang.action && !o->hang.seconds)
+		usage_error("--hang-action is what to do once --hang-report found a hang: give "
+			    "--hang-report S too");
 	if (o->existing && !o->dir)
 		usage_error("%s is for a directory given with -o (the default one is always new)",
 			    o->existing == JOB_APPEND ? "--append" : "--replace");

@@ -6,6 +6,7 @@
 #include "../sample/sampler.h"
 #include "capture.h"
 #include "fail.h"
+#include "hang.h"
 #include "job.h"
 
 struct options {
@@ -18,6 +19,7 @@ struct options {
 	int sample_given, hz_given;
 	int group_readable;	/* profiles readable by the group */
 	struct capture_options capture;
+	struct hang_options hang;	/* --hang-report, --hang-action */
 	char **cmd;
 };
 

@@ -7,17 +7,18 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
+#include "hang.h"
 #include "options.h"
 #include "run.h"
 #include "sampling.h"
 #include "fail.h"
-
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 #define NFORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
@@ -132,6 +133,7 @@ static int wait_child(pid_t pid)
 		if (errno != EINTR)
 			inspect_fail("cannot wait for the command: %s", strerror(errno));
 	child = 0;
+	hang_watch_stop();           /* before the pid can be reused */
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			inspect_fail("cannot wait for the command: %s", strerror(errno));
@@ -170,6 +172,7 @@ int inspect_run(char **cmd, const struct tprof_sample_request *sr, const char *d
 		exec_child(cmd, &old, fds[1], gate[0]);
 	}
 	child = pid;
+	hang_watch_start(pid, dir);   /* its signals stay blocked: they come to this thread */
 	capture_started();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);

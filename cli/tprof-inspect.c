@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "capture.h"
+#include "hang.h"
 #include "environment.h"
 #include "job.h"
 #include "launchers.h"
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
 	job_check_dir(abs, dir, job, o.existing);
 	inspect_set_environment(&o, abs, lib);
 	inspect_set_capture_signal(o.capture.signal);
+	inspect_set_hang_watch(&o.hang);
 	capture_setup(&o.capture, abs);
 	struct forwarding fwd;
 	inspect_forward_to_ranks(o.cmd, &fwd);

@@ -12,6 +12,8 @@
 
 #define TPROF_TRACE_SUFFIX ".tpf"
 #define TPROF_SPOOL_SUFFIX ".spool"
+/* What tprof-inspect --hang-report writes into the output directory when the job hangs. */
+#define TPROF_HANG_REPORT "hang-report.txt"
 
 /* One unit of a record: every record is one unit plus `ext` extension units. */
 #define TPROF_UNIT 32u

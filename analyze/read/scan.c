@@ -140,7 +140,8 @@ static void add_file(struct scan *sc, const char *path)
 	struct trace *tr = sc->tr;
 	int is_trace = tprof_name_ends(path, TPROF_TRACE_SUFFIX);
 	int is_spool = tprof_name_ends(path, TPROF_SPOOL_SUFFIX);
-	if (!is_trace && !is_spool && (is_perf_map(path) || losses_marker(tr, path)))
+	if (!is_trace && !is_spool && (is_perf_map(path) || losses_marker(tr, path) ||
+				       tprof_name_ends(path, "/" TPROF_HANG_REPORT)))
 		return;
 	if (!is_trace && !is_spool && is_framework_trace(path)) {
 		tr->found = xreallocarray(tr->found, tr->nfound + 1, sizeof(*tr->found));
