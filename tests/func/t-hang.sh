@@ -43,6 +43,15 @@ hang() {
 		sleep 0.1
 		_i=$((_i + 1))
 	done
+	# A rank that leaves is gone once its spool is (MPI_Finalize may hold it a second:
+	# its clock measurement waits that long for rank 0).
+	if grep -q '"in":"exit"' "$T/out-$_s"; then
+		_i=0
+		while [ "$(ls "$T/p-$_s" | grep -c '\.spool$')" -ge 4 ] && [ $_i -lt 300 ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+	fi
 	sleep 1
 	"$ANALYZE" "$T/p-$_s" --live --once --summary-format json >"$T/live-$_s.json" \
 		2>"$T/lerr-$_s"
