@@ -347,6 +347,11 @@ static int finding_order(const void *a, const void *b)
 	const struct hfinding *x = a, *y = b;
 	if (x->follows != y->follows)
 		return x->follows - y->follows;
+	/* Collectives waiting on each other (a rank that skipped one waits in the next): the
+	 * one fewer members are missing from names the rank that went another way, whichever
+	 * wait began first. */
+	if (x->kind == HF_NOT_ENTERED && y->kind == HF_NOT_ENTERED && x->nmissing != y->nmissing)
+		return x->nmissing < y->nmissing ? -1 : 1;
 	if (x->since != y->since)
 		return x->since < y->since ? -1 : 1;
 	return (x->kind > y->kind) - (x->kind < y->kind);
