@@ -281,10 +281,18 @@ static int start_thread(struct tprof_sampler *s)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	s->running = rc == 0;
 	/* Until the thread runs its own code: from then on it does nothing outside the lock
-	 * (tprof_sampler_fork_prepare), while its start (a sanitizer's allocations) is not. */
+	 * (tprof_sampler_fork_prepare), while its start (a sanitizer's allocations) is not.  At
+	 * most a second, as for the flusher: in a fork child (tprof_sampling_child) the thread's
+	 * first allocation can wait forever for a lock a thread of the parent held at the fork
+	 * (a sanitizer's allocator does not take its locks around fork), and the program must
+	 * go on regardless. */
+	struct timespec deadline;
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += 1;
 	pthread_mutex_lock(&s->lock);
-	while (s->running && !s->started)
-		pthread_cond_wait(&s->wake, &s->lock);
+	while (s->running && !s->started &&
+	       pthread_cond_timedwait(&s->wake, &s->lock, &deadline) != ETIMEDOUT)
+		;
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
@@ -362,7 +370,17 @@ static void stop(struct tprof_sampler *s, int exec, struct tprof_sampler_stats *
 		s->exec_stop = exec;
 		pthread_cond_signal(&s->wake);
 		pthread_mutex_unlock(&s->lock);
-		pthread_join(s->thread, NULL);
+		/* Bounded, as the start: a thread stuck in its start (above) is left with s. */
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 10;
+		if (pthread_timedjoin_np(s->thread, NULL, &ts) != 0) {
+			tprof_fd_say("%s: the sampler thread did not stop within 10 s; the "
+				     "system profile is left unfinished\n", s->prog);
+			if (st)
+				memset(st, 0, sizeof(*st));
+			return;
+		}
 		pthread_cond_destroy(&s->wake);
 		pthread_mutex_destroy(&s->lock);
 	}
