@@ -286,6 +286,13 @@ static void lone_waits(struct hang *h, const struct graph *g)
 					   h->findings[k].cycle[j].to == e->to;
 		if (in_cycle)
 			continue;
+		int said = 0;   /* one finding a pair: a receive and a send between them say it twice */
+		for (size_t k = 0; k < h->nfindings && !said; k++)
+			said = (h->findings[k].kind == HF_WAITS_PEER || h->findings[k].kind == HF_GONE) &&
+			       h->findings[k].cycle[0].from == e->from &&
+			       h->findings[k].cycle[0].to == e->to;
+		if (said)
+			continue;
 		struct hfinding *f = add(h, hang_gone(e->to) ? HF_GONE : HF_WAITS_PEER, e->since);
 		f->cycle[0] = *e;
 		f->ncycle = 1;

@@ -124,7 +124,13 @@ static void doing(const struct hang *h, const struct hproc *hp, struct line *l)
 
 static void edge_words(const struct hang *h, const struct hedge *e, struct line *l)
 {
-	char a[64], b[64];
+	char a[64], b[64], c[32];
+	if (!e->name && e->how == HE_RECV) {   /* a receive posted earlier, not its call */
+		say(l, "%s waits for a message from %s (its receive posted %s ago is not complete)",
+		    who(e->from->p, a, sizeof(a)), who(e->to->p, b, sizeof(b)),
+		    ago(h, e->since, c, sizeof(c)));
+		return;
+	}
 	say(l, "%s waits in %s ", who(e->from->p, a, sizeof(a)), name_of(e->name));
 	switch (e->how) {
 	case HE_RECV:
