@@ -123,7 +123,8 @@ static void usage(FILE *f)
 	      "                         with --summary-format json\n"
 	      "      --once             with --live: one view, then exit\n"
 	      "      --interval S       with --live: seconds between two views (0.1 to 3600,\n"
-	      "                         default 2)\n"
+	      "                         default 2), longer when a view takes more than a\n"
+	      "                         tenth of that in CPU time; the views run at nice 10\n"
 	      "  -f, --format FORMAT    write a trace: FORMAT is 'chrome' (trace-event JSON for\n"
 	      "                         Perfetto and chrome://tracing), 'perfetto' (Perfetto's\n"
 	      "                         own protobuf trace, for ui.perfetto.dev and trace\n"
@@ -826,6 +827,29 @@ static int parallel_has_data(const struct trace *tr)
 	return has != 0;
 }
 
+/* --live beside a running job takes what CPU the job leaves: its views at a lower priority
+ * (nice 10, or the one it was given if lower), and at most a tenth of a CPU in all, the next
+ * view waiting ten times as long as the last one's CPU time when that is more than
+ * --interval (a view reads the whole profile again). */
+enum { LIVE_NICE = 10, LIVE_CPU_SHARE_INV = 10 };
+
+static void live_step_aside(void)
+{
+	errno = 0;
+	int now = getpriority(PRIO_PROCESS, 0);
+	if (!(now == -1 && errno) && now < LIVE_NICE)
+		setpriority(PRIO_PROCESS, 0, LIVE_NICE);   /* before any thread: they inherit it */
+}
+
+/* The CPU time of the whole process (all its threads), in seconds. */
+static double process_cpu_s(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* One view of --live: the report written whole, the screen cleared first when it is a
  * terminal and views follow each other. */
 static void live_show(struct hang *hg, const struct options *o)
@@ -1050,13 +1074,18 @@ int main(int argc, char **argv)
 	if (o.parallel && par_start(&argc, &argv) < 0)
 		return 2;
 	rc = parallel_options(&o);
+	if (o.live)
+		live_step_aside();
 	while (!rc) {
+		double cpu0 = process_cpu_s();
 		rc = analyze(&o, &t0);
 		if (!o.live || o.once || o.live_over || rc)
 			break;
-		struct timespec gap = { (time_t)(o.interval ? o.interval : 2),
-					(long)(((o.interval ? o.interval : 2) -
-						(double)(time_t)(o.interval ? o.interval : 2)) * 1e9) };
+		double gap_s = o.interval ? o.interval : 2;
+		double cap_s = LIVE_CPU_SHARE_INV * (process_cpu_s() - cpu0);
+		if (cap_s > gap_s)
+			gap_s = cap_s;
+		struct timespec gap = { (time_t)gap_s, (long)((gap_s - (double)(time_t)gap_s) * 1e9) };
 		while (nanosleep(&gap, &gap) < 0 && errno == EINTR)
 			;
 	}

@@ -66,6 +66,10 @@
 #             is installed, HPC Challenge (-np 2, its example input on a 1x2 grid): its wall
 #             time, its CPU and its own MPIRandomAccess figures (GUP/s, many small messages),
 #             recorded / plain
+#   live      the program's time while tprof-analyze --live reads its profile: mpi-calls'
+#             halo exchange (two ranks, BENCH_LIVE_HALO steps, default 40000) recorded, alone
+#             and with a live view beside it every 2 s (the default) and every 0.5 s, taking
+#             turns: the halo's wall time with the view / alone, and the views written
 #   NRT       ns per nrt_execute (a model whose run time is 0) and per nrt_tensor_read (64
 #             bytes) against the stand-in Neuron runtime, plain and recorded, alternating
 #   sample    the system profile: a CPU-bound program (cpuburn, 2 threads) plain and under
@@ -103,8 +107,8 @@
 #                    tprof-inspect, tprof-analyze and libtrace_preload.so under test
 #   BENCH_RUNS       runs per figure (default 5)
 #   BENCH_ONLY       the parts to run, separated by spaces (default all): floor overhead rate
-#                    bytes analyze annot hip mpi polls nrt nccl start script sigkill sample
-#                    parallel import; the table shows the others not measured
+#                    bytes analyze annot hip mpi polls live nrt nccl start script sigkill
+#                    sample parallel import; the table shows the others not measured
 #   BENCH_GEN_PROFILE tests/tools/gen-profile (make bench builds it and sets it)
 #   BENCH_PAR_RANKS, BENCH_PAR_STEPS  the parallel analyzer's generated job
 #   BENCH_FLOOR_PAIRS pairs of clock reads per floor run, each clock (default 1e7)
@@ -136,6 +140,7 @@
 #   BENCH_MPI_PAIRS  ping-pong round trips per loop (default 2e5)
 #   BENCH_MPI_POLLS  polls per polling loop (default 1e7)
 #   BENCH_MPI_HALO   steps of the halo exchange (default 10000)
+#   BENCH_LIVE_HALO  steps of the halo exchange the live view watches (default 40000)
 #   BENCH_NRT_STANDIN the stand-in libnrt.so.1's directory (make bench sets it; the NRT
 #                    benchmark is left out, saying so, without it or without nrt-calls)
 #   BENCH_NRT_CALLS  calls per NRT loop (default 1e6)
@@ -828,6 +833,50 @@ if [ "$mpi_ok" = 1 ]; then
 fi
 fi
 
+# The program's time while tprof-analyze --live reads its profile: the halo exchange of
+# mpi-calls (two ranks polling), recorded, alone and with a live view beside it refreshed
+# every 2 s (the default) and every 0.5 s, the three taking turns; the halo's own wall time.
+if want live; then
+LIVE_HALO=${BENCH_LIVE_HALO:-40000}
+live_ok=0
+[ -x "$B/mpi-calls" ] && [ -n "${BENCH_MPIRUN:-}" ] && [ "$BENCH_MPIRUN" != no ] && live_ok=1
+if [ "$live_ok" = 0 ]; then
+	say "== live view: skipped (no mpi-calls program or no mpirun: mpicc or mpirun missing at configure time)"
+else
+	say "== live view [load $(cut -d' ' -f1 /proc/loadavg)]: $LIVE_HALO halo steps, 2 ranks"
+	for r in $(seq 1 "$RUNS"); do
+		set -- alone 2 0.5
+		[ $((r % 3)) -eq 1 ] && set -- 2 0.5 alone
+		[ $((r % 3)) -eq 2 ] && set -- 0.5 alone 2
+		line_out=""
+		for how in "$@"; do
+			d="$W/live.$r.$how"
+			lp=""
+			if [ "$how" != alone ]; then
+				(i=0
+				 while [ ! -d "$d" ] && [ "$i" -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+				 "$TPROF_ANALYZE" "$d" --live --interval "$how" >"$W/live.views" 2>&1) &
+				lp=$!
+			fi
+			rec_timed "$d" "$W/live.rs" "$BENCH_MPIRUN" --allow-run-as-root --oversubscribe -np 2 \
+				"$B/mpi-calls" halo "$LIVE_HALO" >"$W/live.out" 2>"$W/live.err" ||
+				fail "mpi-calls halo with --live ($how): $(head -n 3 "$W/live.err")"
+			[ -n "$lp" ] && wait "$lp"
+			sample "live_ns_$how" "$(kv "$W/live.out" ns)"
+			[ -n "$lp" ] && sample "live_views_$how" "$(grep -c '^Live view\|^Hang report' "$W/live.views")"
+			line_out="$line_out, $how $(num "$(awk -v x="$(kv "$W/live.out" ns)" 'BEGIN { print x / 1e6 }')") ms"
+			rm -rf "$d"
+		done
+		for how in 2 0.5; do
+			sample "live_ratio_$how" "$(awk -v a="$(stat_last "live_ns_$how")" \
+				-v b="$(stat_last live_ns_alone)" 'BEGIN { print a / b }')"
+		done
+		say "  run $r: halo wall time${line_out#,}"
+	done
+	say ""
+fi
+fi
+
 # ---- 5c. NRT: added cost per call ----------------------------------------------------------
 # A model that runs for 0 us on the stand-in, so that the host side is what is timed; each
 # loop in a process of its own, plain and recorded alternating; added = recorded - plain.
@@ -1417,6 +1466,13 @@ if [ "${mpi_ok:-0}" = 1 ]; then
 		row "  hpcc without the profiler" mpi_hpcc_plain 1 s - -
 		row "  its profile" mpi_hpcc_bytes 1e6 MB - -
 	fi
+fi
+if [ "${live_ok:-0}" = 1 ]; then
+	row "halo, recorded, --live beside (every 2 s): wall / alone" live_ratio_2 1 x le 1.05
+	row "  --live every 0.5 s: wall / alone" live_ratio_0.5 1 x - -
+	row "  the halo alone, recorded" live_ns_alone 1e6 ms - -
+	row "  views written, every 2 s" live_views_2 1 "" - -
+	row "  views written, every 0.5 s" live_views_0.5 1 "" - -
 fi
 if [ "${nrt_ok:-0}" = 1 ]; then
 	row "added ns per nrt_execute (stand-in, 0 us model)" nrt_add_execute 1 ns le 30
