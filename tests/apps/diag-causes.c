@@ -316,13 +316,9 @@ int main(int argc, char **argv)
 	struct job *j = &job;
 	const struct scenario *sc = NULL;
 	const char *env = getenv("DIAG_STEPS");
-	int ndev = 1;
 	hipModule_t mod;
 
-	MPI_Init(&argc, &argv);
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	MPI_Comm_rank(MPI_COMM_WORLD, &job_rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
+	job_start(&argc, &argv, &j->size, &j->stream, &mod);
 	j->rank = job_rank;
 	j->steps = env && *env ? atoi(env) : 10;
 	for (size_t i = 0; argc > 1 && i < sizeof scenarios / sizeof *scenarios; i++)
@@ -341,10 +337,6 @@ int main(int argc, char **argv)
 	    (sc->step == copy_block && (j->arg[0] < 1 || j->arg[0] > 65536)))
 		return usage();
 
-	HK(hipGetDeviceCount(&ndev));
-	HK(hipSetDevice(j->rank % ndev));
-	HK(hipStreamCreate(&j->stream));
-	HK(hipModuleLoad(&mod, "/proc/self/exe"));  /* the stand-in wants an existing file */
 	HK(hipModuleGetFunction(&j->step_k, mod, "step_kernel"));
 	HK(hipModuleGetFunction(&j->slow_k, mod, "slow_kernel"));
 	HK(hipModuleGetFunction(&j->tiny_k, mod, "tiny_kernel"));

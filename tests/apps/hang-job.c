@@ -279,13 +279,10 @@ int main(int argc, char **argv)
 	static struct job job;
 	struct job *j = &job;
 	const struct scenario *sc = NULL;
-	int ndev = 1, steps;
+	int steps;
 	hipModule_t mod;
 
-	MPI_Init(&argc, &argv);
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	MPI_Comm_rank(MPI_COMM_WORLD, &job_rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
+	job_start(&argc, &argv, &j->size, &j->stream, &mod);
 	j->rank = job_rank;
 	for (size_t i = 0; argc > 1 && i < sizeof scenarios / sizeof *scenarios; i++)
 		if (!strcmp(argv[1], scenarios[i].name))
@@ -305,10 +302,6 @@ int main(int argc, char **argv)
 	if (sc->step == mismatch && setenv("STANDIN_NCCL_MISMATCH", "wait", 0))
 		fail("setenv", strerror(errno));
 
-	HK(hipGetDeviceCount(&ndev));
-	HK(hipSetDevice(j->rank % ndev));
-	HK(hipStreamCreate(&j->stream));
-	HK(hipModuleLoad(&mod, "/proc/self/exe"));  /* the stand-in wants an existing file */
 	HK(hipModuleGetFunction(&j->step_k, mod, "step_kernel"));
 	HK(hipModuleGetFunction(&j->never_k, mod, "never_ends"));
 	for (int i = 0; i < COUNT; i++)
