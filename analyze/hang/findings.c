@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "findings.h"
 
@@ -142,6 +143,61 @@ static void p2p_edges(struct hang *h, struct graph *g)
 
 /* ---- collectives -------------------------------------------------------------------------- */
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
+	return (x > y) - (x < y);
+}
+
+/* v[0..n) sorted and its repeats dropped; the new n. */
+static size_t sort_unique(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n < 2)
+		return n;
+	qsort(v, n, size, cmp);
+	size_t m = 1;
+	for (size_t i = 1; i < n; i++)
+		if (cmp((char *)v + i * size, (char *)v + (m - 1) * size))
+			memcpy((char *)v + m++ * size, (char *)v + i * size, size);
+	return m;
+}
+
+/* The ranks of o's communicator that may be missing and be named or have a process, sorted:
+ * every rank below a window that holds the first MISSING_MAX missing ones, and beyond it only
+ * the ranks some process may hold (its member ranks, the world ranks of MPI_COMM_WORLD, the
+ * ranks of its table of world ranks).  The communicator's size is a field of the input: the
+ * work is bounded by what the input holds, not by it. */
+static uint32_t *candidates(const struct hang *h, const struct hcomm *c, const struct hcoll *o,
+			    size_t *n)
+{
+	uint64_t window = (uint64_t)MISSING_MAX + o->nm + c->nm + h->tr->nprocs;
+	if (window > o->size)
+		window = o->size;
+	uint64_t world = c->world && c->nworld < o->size ? c->nworld : c->world ? o->size : 0;
+	size_t cap = (size_t)window + c->nm + (c->ranks_are_world ? h->tr->nprocs : 0) +
+		     (world > window ? (size_t)(world - window) : 0);
+	uint32_t *v = xcalloc(cap ? cap : 1, sizeof(*v));
+	size_t k = 0;
+	for (uint32_t r = 0; r < window; r++)
+		v[k++] = r;
+	for (size_t i = 0; i < c->nm; i++)
+		if (c->m[i]->rank >= 0 && (uint32_t)c->m[i]->rank < o->size)
+			v[k++] = (uint32_t)c->m[i]->rank;
+	for (size_t i = 0; c->ranks_are_world && i < h->tr->nprocs; i++)
+		if (h->tr->procs[i]->rank >= 0 && (uint64_t)h->tr->procs[i]->rank < o->size)
+			v[k++] = (uint32_t)h->tr->procs[i]->rank;
+	for (uint64_t r = window; r < world; r++)
+		v[k++] = (uint32_t)r;
+	*n = sort_unique(v, k, sizeof(*v), cmp_u32);
+	return v;
+}
+
 static void coll_findings(struct hang *h, struct graph *g, struct hcoll **open, size_t nopen)
 {
 	for (size_t i = 0; i < nopen; i++) {
@@ -158,18 +214,34 @@ static void coll_findings(struct hang *h, struct graph *g, struct hcoll **open, 
 			}
 		if (!waiting)
 			continue;
+		/* the ranks and the processes that entered, sorted, to look up */
+		uint32_t *in_rank = xcalloc(o->nm ? o->nm : 1, sizeof(*in_rank));
+		const struct proc **in_proc = xcalloc(o->nm ? o->nm : 1, sizeof(*in_proc));
+		size_t nr = 0, np = 0;
+		for (size_t k = 0; k < o->nm; k++) {
+			if (o->m[k].rank >= 0 && (uint32_t)o->m[k].rank < o->size)
+				in_rank[nr++] = (uint32_t)o->m[k].rank;
+			if (o->m[k].proc)
+				in_proc[np++] = o->m[k].proc;
+		}
+		nr = sort_unique(in_rank, nr, sizeof(*in_rank), cmp_u32);
+		np = sort_unique(in_proc, np, sizeof(*in_proc), cmp_ptr);
+		size_t ncand = 0;
+		uint32_t *cand = o->size ? candidates(h, c, o, &ncand) : NULL;
+		/* the processes missing, each once in rank order, for the wait-for graph */
+		struct hproc **gone_to = xcalloc(h->nprocs ? h->nprocs : 1, sizeof(*gone_to));
+		uint8_t *listed = xcalloc(h->nprocs ? h->nprocs : 1, 1);
+		size_t ngone = 0;
+		uint64_t left_out = o->size - nr;   /* missing ranks that are no candidate */
 		struct hfinding *f = NULL;
-		for (int32_t r = 0; o->size && (uint32_t)r < o->size; r++) {
-			int seen = 0;
-			for (size_t k = 0; k < o->nm && !seen; k++)
-				seen = o->m[k].rank == r;
-			if (seen)
+		for (size_t ci = 0; ci < ncand; ci++) {
+			uint32_t r = cand[ci];
+			if (bsearch(&r, in_rank, nr, sizeof(*in_rank), cmp_u32))
 				continue;
-			struct proc *p = hang_member_proc(h, c, r);
-			int dup = 0;   /* one process may hold two ranks of the communicator */
-			for (size_t k = 0; p && k < o->nm && !dup; k++)
-				dup = o->m[k].proc == p;
-			if (dup)
+			left_out--;
+			struct proc *p = hang_member_proc(h, c, (int32_t)r);
+			/* one process may hold two ranks of the communicator */
+			if (p && bsearch(&p, in_proc, np, sizeof(*in_proc), cmp_ptr))
 				continue;
 			if (!f) {
 				f = add(h, HF_NOT_ENTERED, since);
@@ -179,17 +251,36 @@ static void coll_findings(struct hang *h, struct graph *g, struct hcoll **open, 
 			}
 			if (f->nmissing < MISSING_MAX) {
 				f->missing[f->nmissing] = hang_proc(h, p);
-				f->missing_rank[f->nmissing] = r;
+				f->missing_rank[f->nmissing] = (int32_t)r;
 			}
 			f->nmissing++;
+			struct hproc *hp = hang_proc(h, p);
+			if (hp && !listed[hp - h->procs]) {
+				listed[hp - h->procs] = 1;
+				gone_to[ngone++] = hp;
+			}
+		}
+		if (left_out && !f) {
+			f = add(h, HF_NOT_ENTERED, since);
+			f->coll = o;
+			f->name = name;
+			f->waiters = waiting;
+		}
+		if (f)
+			f->nmissing += (uint32_t)left_out;
+		for (size_t gi = 0; gi < ngone; gi++)
 			for (size_t k = 0; k < o->nm; k++)
 				if (o->m[k].t1 < 0)
 					edge(g, &(struct hedge){ .from = hang_proc(h, o->m[k].proc),
-								 .to = hang_proc(h, p), .how = HE_COLL,
+								 .to = gone_to[gi], .how = HE_COLL,
 								 .name = o->m[k].name, .comm = o->comm,
 								 .comm_name = o->comm_name, .seq = o->seq,
 								 .since = o->m[k].t0 });
-		}
+		free(listed);
+		free(gone_to);
+		free(cand);
+		free(in_proc);
+		free(in_rank);
 		if (!f && o->size && o->nm >= o->size && waiting == o->nm) {
 			int64_t last = INT64_MIN;
 			for (size_t k = 0; k < o->nm; k++)
@@ -416,7 +507,8 @@ void hang_settle(struct hang *h)
 		f->mismatch = m;
 	}
 	mark_follows(h, &g);
-	qsort(h->findings, h->nfindings, sizeof(*h->findings), finding_order);
+	if (h->nfindings > 1)   /* none: findings is NULL, which qsort may not be given */
+		qsort(h->findings, h->nfindings, sizeof(*h->findings), finding_order);
 	free(g.e);
 	free(open);
 }

@@ -121,7 +121,7 @@ struct proc *hang_member_proc(const struct hang *h, const struct hcomm *c, int32
 		if (c->m[i]->rank == rank && c->m[i]->proc)
 			return c->m[i]->proc;
 	int64_t world = -1;
-	if (c->world && rank >= 0 && (uint32_t)rank < c->size)
+	if (c->world && rank >= 0 && (uint32_t)rank < c->nworld)
 		world = c->world[rank];
 	else if (c->ranks_are_world)
 		world = rank;
@@ -190,8 +190,10 @@ static void sink_coll(void *ctx, const struct hang_coll *hc)
 		c->name = hc->comm_name;
 	if (hc->size)
 		c->size = hc->size;
-	if (hc->world)
+	if (hc->world) {
 		c->world = hc->world;
+		c->nworld = hc->nworld;
+	}
 	c->ranks_are_world |= hc->ranks_are_world;
 	c->on_device |= hc->on_device;
 	size_t left = 0;

@@ -423,7 +423,8 @@ static void communicators(const struct hang *h, struct sumw *w)
 {
 	char a[64];
 	for (size_t i = 0; i < h->ncomms; i++)
-		qsort(h->comms[i].m, h->comms[i].nm, sizeof(*h->comms[i].m), member_order);
+		if (h->comms[i].nm > 1)
+			qsort(h->comms[i].m, h->comms[i].nm, sizeof(*h->comms[i].m), member_order);
 	sw_arr(w, "communicators");
 	sw_if(w, h->ncomms > 0);
 	sw_text(w, "\nCollectives (the newest each rank entered, and left):\n");

@@ -76,6 +76,7 @@ struct hcomm {
 	uint32_t name;                   /* string id, 0: none */
 	uint32_t size;                   /* 0: not known */
 	const int32_t *world;            /* as struct hang_coll's */
+	uint32_t nworld;
 	uint8_t ranks_are_world;
 	uint8_t on_device;
 	struct hmember **m;              /* its members seen, in the order first seen */

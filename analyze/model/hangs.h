@@ -34,8 +34,9 @@ struct hang_coll {
 	uint32_t comm_name;              /* string id ("MPI_COMM_WORLD"), 0: none */
 	uint32_t seq;                    /* its number on comm, from 1 */
 	uint32_t size;                   /* members the communicator has, 0: not known */
-	const int32_t *world;            /* the world rank of each of its ranks (size of them),
-					  * NULL when not listed */
+	const int32_t *world;            /* the world rank of each of its ranks (nworld of
+					  * them), NULL when not listed */
+	uint32_t nworld;
 	uint8_t ranks_are_world;         /* its ranks are the world ranks (MPI_COMM_WORLD) */
 	uint8_t on_device;               /* left means its device work ended (NCCL) */
 	const struct hang_member *m;

@@ -7,7 +7,7 @@
 CORPUS="$top_srcdir/tests/fuzz/corpus"
 finds=$(cd "$CORPUS" && ls -d */find-* 2>/dev/null)
 [ -n "$finds" ] || skip_all "no find-* inputs in $CORPUS"
-plan $(($(echo "$finds" | wc -l) + 3))
+plan $(($(echo "$finds" | wc -l) + 4))
 
 # replay TARGET FILE DIR [ARGS...]: FILE as the fuzz target TARGET hands it to tprof-analyze
 # (fuzz-TARGET.c), its files and outputs in DIR, then ARGS; stdout in DIR/out, stderr in
@@ -24,6 +24,9 @@ replay() {
 	records)
 		# a chunk file around the payload, as fuzz-records.c makes it
 		"$PY" -B "$CHECKS" records-chunk "$_f" "$_d" && set -- "$_d/p" --summary "$@" ;;
+	live)
+		# the spools of fuzz-live.c
+		"$PY" -B "$CHECKS" live-spools "$_f" "$_d" && set -- "$_d/p" --live --once "$@" ;;
 	render)
 		# the layout and the choice of output of fuzz-render.c
 		# shellcheck disable=SC2046
@@ -52,4 +55,7 @@ ok $? "an empty JSON file: nothing read (status 1), the file named"
 replay records "$CORPUS/records/find-empty-payload" "$T/r"
 [ $? -eq 0 ] && grep -q "records could not be decoded" "$T/r/err"
 ok $? "a chunk of no payload that claims records: they are skipped as damage, and said so"
+replay live "$CORPUS/live/find-huge-communicator" "$T/r"
+[ $? -eq 0 ] && grep -q "and 1781360484 more have not entered" "$T/r/out"
+ok $? "--live, a collective on a communicator of 1781360494 ranks: the ranks missing counted, not visited"
 finish

@@ -31,8 +31,10 @@ static void comm_ranks(struct hang_coll *hc, const struct mpi_comm *c)
 	if (!c)
 		return;
 	hc->ranks_are_world = c->kind == TPROF_COMMK_WORLD;
-	if (c->known >= c->size && c->members)
+	if (c->known >= c->size && c->members) {
 		hc->world = c->members;
+		hc->nworld = c->size;
+	}
 }
 
 /* The rank of world rank w in communicator c, -1 when not known. */

@@ -28,6 +28,25 @@ def records_chunk(path, directory):
     open(directory + "/p/fz.1.00000001.tpf", "wb").write(bytes(fh) + bytes(ch) + pay)
 
 
+def live_spools(path, d):
+    """Writes the spools of the input at path under d/p as fuzz-live.c does: its first byte,
+    modulo 3, the number of spools less one, the lengths of all but the last (four bytes
+    little-endian, cut to what is left), then the spools.  Fails on an input too short."""
+    b = open(path, "rb").read()
+    if not b:
+        fail("%s: empty" % path)
+    n = 1 + b[0] % 3
+    at = 1 + 4 * (n - 1)
+    if len(b) < at:
+        fail("%s: too short" % path)
+    for i in range(n):
+        length = len(b) - at
+        if i + 1 < n:
+            length = min(struct.unpack_from("<I", b, 1 + 4 * i)[0], length)
+        open("%s/p/fz.%d.0000000%d.spool" % (d, i + 1, i + 1), "wb").write(b[at:at + length])
+        at += length
+
+
 def render_args(path, d):
     """The layout and the choice of output of fuzz-render.c: writes the chunk file (and the
     spool) of the input at path under d/p, and prints tprof-analyze's arguments.  Fails on an
