@@ -382,12 +382,17 @@ void nccl_call(struct pipeline *pl, const struct event *ev)
 	if (!nccl_op_is_coll(a->op) && !nccl_op_is_p2p(a->op))
 		return;
 	s = state(pl);
+	/* A launch already closed (its id used again: damaged input) takes no more operations:
+	 * one might complete its component, which is then emitted and freed. */
 	if ((a->flags & TPROF_NCCLF_GROUPED) && aux) {
 		x = launch_get(s, ev->proc, aux, aux);
-		add_op(s, x, ev);   /* may not emit: the group is open until its ncclGroupEnd */
+		if (!x->closed)
+			add_op(s, x, ev);   /* may not emit: the group is open until its ncclGroupEnd */
 		return;
 	}
 	x = launch_get(s, ev->proc, corr, 0);
+	if (x->closed)
+		return;
 	launching_call(pl, x, ev, corr);
 	add_op(s, x, ev);
 	close_launch(s, x);
