@@ -10,8 +10,9 @@
 #
 # The bounds are the analyzer's (README: hostile input): inputs of up to MAX_LEN bytes
 # (256 KiB), at most 64 MiB + 4 times that in any one allocation (-malloc_limit_mb), the
-# process's RSS within that above what the fuzzer itself holds on an empty input
-# (-rss_limit_mb), and a fixed floor of time per input (-timeout: 10 s per 10 MB is 0.25 s
+# process's RSS within that above what the fuzzer itself holds over the seeds, and 128 MiB
+# more in a run that explores, where libFuzzer keeps every input it adds to the corpus in
+# memory (-rss_limit_mb), and a fixed floor of time per input (-timeout: 10 s per 10 MB is 0.25 s
 # for 256 KiB; sanitizers and a busy machine get a floor of 10 s).  ASAN_OPTIONS and
 # UBSAN_OPTIONS, when set, replace the script's own (UBSAN_OPTIONS=halt_on_error=0 reports
 # undefined behaviour without stopping).
@@ -19,7 +20,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-${FUZZ_TIME:-10}}
 [ $# -gt 0 ] && shift
-targets=${*:-tpf spool json render records}
+targets=${*:-tpf spool json render records live}
 dir=${FUZZ_BUILD:-$top/build-fuzz}
 cc=${FUZZ_CC:-clang}
 MAX_LEN=262144
@@ -57,6 +58,7 @@ for t in $targets; do
 		-artifact_prefix="$dir/fuzz-findings/$t-seeds-" "$top/tests/fuzz/corpus/$t" 2>&1 |
 		sed -n 's/.*rss: \([0-9]*\)Mb.*/\1/p' | tail -1)
 	rss=$((${base:-300} + ALLOW_MB))
+	[ "$secs" -eq 0 ] || rss=$((rss + 128))
 	log="$dir/fuzz-$t.log"
 	if [ "$secs" -eq 0 ]; then
 		howlong="-runs=0" what="its corpus once"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mk-seeds.sh BUILD OUT — writes the fuzz targets' seeds into OUT/{tpf,spool,json,render}
+# mk-seeds.sh BUILD OUT — writes the fuzz targets' seeds into OUT/{tpf,spool,json,render,live}
 # from what the functional tests' programs record and write, in the build directory BUILD (a
 # normal build, after make check has built the test programs).  tests/fuzz/corpus holds its
 # output as committed (add the inputs of findings by hand): small profiles of a few
@@ -14,7 +14,7 @@ APPS="$B/tests/apps"
 PRELOAD="$B/preload/.libs/libtrace_preload.so"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-mkdir -p "$OUT/tpf" "$OUT/spool" "$OUT/json" "$OUT/render"
+mkdir -p "$OUT/tpf" "$OUT/spool" "$OUT/json" "$OUT/render" "$OUT/live"
 
 rec() { _d=$1; shift; TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$W/$_d" TPROF_BUFFER_KB=16 \
 	LD_PRELOAD="$PRELOAD" "$@" >/dev/null 2>&1 || true; }
@@ -30,6 +30,17 @@ for m in _exit abort kill; do rec "exit$m" "$APPS/exits" "$m" 40 "$W/ready"; don
 [ -x "$APPS/nrt-synth" ] && "$APPS/nrt-synth" "$W/nrt" >/dev/null
 (cd "$W" && TPROF_ENABLE=1 TPROF_OUTPUT_DIR="$W/imp" LD_PRELOAD="$PRELOAD" \
 	"$APPS/imp-writer" "$W/imp/w.pt.trace.json" base 2 2 >/dev/null 2>&1) || true
+# Jobs of three ranks that hang (apps/hang-job, built where mpicc and the stand-ins are): a
+# deadlock and a rank that skips an all-reduce, killed by their hang report.
+if [ -x "$APPS/hang-job" ] && command -v mpirun >/dev/null 2>&1; then
+	for s in deadlock nccl-skip; do
+		LD_LIBRARY_PATH="$B/tests/stand-ins/.libs" STANDIN_NCCL_TIMEOUT_S=60 \
+			STANDIN_HIP_KERNEL_US="step_kernel:2000,default:10" \
+			"$B/cli/tprof-inspect" --buffer-kb 16 --hang-report 2 --hang-action kill \
+			-o "$W/hang-$s" -- mpirun --allow-run-as-root --oversubscribe -np 3 \
+			"$APPS/hang-job" "$s" >/dev/null 2>&1 || true
+	done
+fi
 
 # Chunk files: each under 8 KiB.  Spools: cut to their header page and used slots.
 for f in "$W"/*/*.tpf; do
@@ -72,6 +83,23 @@ for path in sys.argv[2:]:
     name = os.path.basename(os.path.dirname(path)) + "-" + os.path.basename(path)
     open(os.path.join(out, name), "wb").write(bytes(h) + bytes(body))
 EOF
+
+# The live target's (a byte, the number of spools less one, the length of each but the last
+# as four bytes little-endian, then the spools): each spool of a process that ended without
+# its final flush, and the three ranks' of each hung job.
+live_seed() {
+	"$PY" - "$@" <<'EOF'
+import struct, sys
+spools = [open(p, "rb").read() for p in sys.argv[2:]]
+head = bytes([len(spools) - 1]) + b"".join(struct.pack("<I", len(s)) for s in spools[:-1])
+open(sys.argv[1], "wb").write(head + b"".join(spools))
+EOF
+}
+for f in "$OUT"/spool/exit*.spool; do live_seed "$OUT/live/$(basename "$f" .spool)" "$f"; done
+for s in deadlock nccl-skip; do
+	ls "$OUT"/spool/hang-$s-*.spool >/dev/null 2>&1 &&
+		live_seed "$OUT/live/hang-$s" "$OUT"/spool/hang-$s-*.spool
+done
 
 # The render target's inputs: a selector byte (each output in turn), the chunk file's
 # length, the chunk file, the spool (cut as above) when the process left one.
