@@ -4,8 +4,10 @@
  * spool that appears or goes away is a process that started or ended.  When none got on for
  * S seconds while some still run, it runs `tprof-analyze DIR --live --once` into
  * DIR/hang-report.txt (written under a temporary name, then renamed), copies it to stderr,
- * and does the action: nothing more, SIGTERM to the command and SIGKILL 10 s later, or the
- * signal asked for.  Once: the watcher then only waits to be stopped. */
+ * and does the action: nothing more, the job ended (its processes here stopped together so
+ * that none moves on when another dies, then SIGKILL, or SIGTERM for those that handle it;
+ * the command SIGTERM; SIGKILL 10 s later), or the signal asked for.  Once: the watcher then
+ * only waits to be stopped. */
 #include "config.h"
 
 #include <dirent.h>
@@ -25,7 +27,9 @@
 
 #include "../common/file-names.h"
 #include "../common/format.h"
+#include "../common/job.h"
 #include "../common/spool-progress.h"
+#include "../common/writer-live.h"
 #include "../common/xalloc.h"
 #include "capture.h"
 #include "hang.h"
@@ -242,6 +246,73 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The pid of the process writing watched spool i when it runs on this host and belongs to
+ * this job (not this program, not init); 0 otherwise. */
+static pid_t writer(size_t i)
+{
+	pid_t pid = 0;
+	uint64_t job = tprof_job_current();
+	if (hw.w[i].sp.job != job || !job ||
+	    tprof_spool_writer(hw.w[i].path, hw.w[i].sp.created_ns, &pid) != TPROF_WRITER_LIVE ||
+	    pid <= 1 || pid == getpid())
+		return 0;
+	return pid;
+}
+
+/* Whether process pid has a handler for SIGTERM (its SigCgt mask; 1 when it cannot be read). */
+static int catches_term(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	int catches = 1;
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigCgt:", 7)) {
+			unsigned long long mask = strtoull(line + 7, NULL, 16);
+			catches = (int)(mask >> (SIGTERM - 1) & 1);
+			break;
+		}
+	if (f)
+		fclose(f);
+	return catches;
+}
+
+/* --hang-action kill.  The job's processes on this host are stopped first, all of them, so
+ * that none sees another end and moves on (a peer's collective failing, an error path) and
+ * the profile keeps the hang the report described.  Those that do not handle SIGTERM are then
+ * ended by SIGKILL, which ends a stopped process at once, every thread of it (SIGTERM would
+ * have to wake it first, and while the thread that takes it ends the process another may run
+ * on); those that handle it get SIGTERM and are let go, to do what they do.  Then the command
+ * gets SIGTERM (mpirun, still there to collect its ranks, passes it to those of other hosts);
+ * what still runs KILL_GRACE_S later, SIGKILL. */
+static void end_job(void)
+{
+	size_t n = hw.nw;
+	pid_t *pid = xcalloc(n ? n : 1, sizeof(*pid));
+	for (size_t i = 0; i < n; i++)
+		if ((pid[i] = writer(i)) && kill(pid[i], SIGSTOP))
+			pid[i] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (pid[i] && !catches_term(pid[i])) {
+			kill(pid[i], SIGKILL);
+			pid[i] = 0;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (pid[i])
+			kill(pid[i], SIGTERM);
+	for (size_t i = 0; i < n; i++)
+		if (pid[i])
+			kill(pid[i], SIGCONT);
+	kill(hw.pid, SIGTERM);
+	if (!pause_for(KILL_GRACE_S)) {
+		kill(hw.pid, SIGKILL);
+		for (size_t i = 0; i < n; i++)
+			if (pid[i] && writer(i) == pid[i])   /* still the same process */
+				kill(pid[i], SIGKILL);
+	}
+	free(pid);
+}
+
 static void *watch(void *arg)
 {
 	(void)arg;
@@ -256,13 +327,10 @@ static void *watch(void *arg)
 		if (now_s() - last < hw.opt.seconds)
 			continue;
 		report(now_s() - last);
-		if (hw.opt.action == HANG_SIGNAL) {
+		if (hw.opt.action == HANG_SIGNAL)
 			kill(hw.pid, hw.opt.signal);
-		} else if (hw.opt.action == HANG_KILL) {
-			kill(hw.pid, SIGTERM);
-			if (!pause_for(KILL_GRACE_S))
-				kill(hw.pid, SIGKILL);
-		}
+		else if (hw.opt.action == HANG_KILL)
+			end_job();
 		break;   /* once */
 	}
 	return NULL;

@@ -33,7 +33,7 @@
  * for it, or it runs alone); on another host always, as there is no telling. */
 static int writer_may_live(const char *name)
 {
-	return tprof_spool_writer(name, 0) != TPROF_WRITER_GONE;
+	return tprof_spool_writer(name, 0, NULL) != TPROF_WRITER_GONE;
 }
 
 /* 1 when the spool stays because it holds records its chunk file lacks (a process that did

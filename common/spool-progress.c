@@ -29,6 +29,8 @@ int spool_progress_open(struct spool_progress *sp, const char *path)
 		return -1;
 	}
 	sp->slot_bytes = h.slot_bytes;
+	sp->created_ns = h.created_ns;
+	sp->job = h.job;
 	return 0;
 }
 

@@ -19,6 +19,8 @@ struct spool_slot_seen {
 struct spool_progress {
 	int fd;                 /* -1: the spool could not be read (or is gone) */
 	uint32_t slot_bytes;
+	uint64_t created_ns;    /* from the spool's header: when its process made it */
+	uint64_t job;           /* the job its process belongs to (0: not known) */
 	struct spool_slot_seen *slots;
 	uint32_t nslots;
 };

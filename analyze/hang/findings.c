@@ -6,12 +6,11 @@
  * receiver when no receive for it is posted) and its cycles; processes waiting for their
  * device's work.  The findings are ordered by the oldest wait each explains: the first is
  * where the job began to wait. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../../common/writer-live.h"
 #include "../../common/xalloc.h"
 #include "../util/grow.h"
 #include "findings.h"
@@ -456,16 +455,18 @@ static int finding_order(const void *a, const void *b)
 }
 
 /* On this host, whether the process of p runs (its /proc entry is there); -1: not known. */
+/* 1 when process p runs on this host, 0 when it has ended there, -1 when it is not known
+ * (another host). */
 static int process_runs(const struct proc *p)
 {
-	static char host[256];
-	if (!host[0] && gethostname(host, sizeof(host) - 1))
+	if (!p->host)
 		return -1;
-	if (!p->host || strcmp(strings_get(p->host), host) || p->pid <= 0)
-		return -1;
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%lld", (long long)p->pid);
-	return access(path, F_OK) == 0;
+	const char *host = strings_get(p->host);
+	switch (tprof_process_state(host, strlen(host), (long)p->pid, 0, NULL)) {
+	case TPROF_WRITER_LIVE: return 1;
+	case TPROF_WRITER_GONE: return 0;
+	default: return -1;
+	}
 }
 
 void hang_settle(struct hang *h)

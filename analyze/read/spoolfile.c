@@ -235,7 +235,7 @@ int spoolfile_index(struct trace *tr, struct proc *p)
 	if (p->instance && h.instance != p->instance)
 		diag_warn(p->spool_path, 0, "belongs to another process image than %s; read anyway",
 			  p->trace_path);
-	switch (tprof_spool_writer(p->spool_path, h.created_ns)) {
+	switch (tprof_spool_writer(p->spool_path, h.created_ns, NULL)) {
 	case TPROF_WRITER_LIVE:
 		p->writer = WRITER_LIVE;
 		break;

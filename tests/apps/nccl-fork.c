@@ -3,12 +3,19 @@
  * device rank % devices with its own stream, all-reduces (sum) floats at two sizes and int64
  * in place, checks every element against the values computed on the host, and destroys the
  * communicator.  The parent waits for the children; the exit status is 0 only when every rank
- * got the right results.  Usage: nccl-fork [N] */
+ * got the right results.  Usage: nccl-fork [N] [mismatch]
+ * With "mismatch" the last rank's first all-reduce has one element more than the others':
+ * the stand-in NCCL fails it on every rank, or under STANDIN_NCCL_MISMATCH=wait lets every
+ * rank wait in hipStreamSynchronize until STANDIN_NCCL_TIMEOUT_S (or until a rank ends: the
+ * others' collective then fails).  Before that call each rank prints the truth as
+ * apps/hang-job does, one JSON line, flushed:
+ *   {"rank":R,"in":"hipStreamSynchronize","peer":-1,"comm":"nccl","seq":1,"step":0} */
 #include <nccl.h>
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,8 +36,12 @@
 		}                                                                            \
 	} while (0)
 
+static int mismatch;             /* the last rank's first all-reduce is one element longer */
+
 static int check_floats(int rank, int n, size_t count, ncclComm_t comm, hipStream_t s)
 {
+	static int first = 1;
+	size_t pass = count + (first && mismatch && rank == n - 1);
 	float *h = malloc(count * sizeof(float)), *d;
 	size_t i;
 	int bad = 0;
@@ -38,9 +49,15 @@ static int check_floats(int rank, int n, size_t count, ncclComm_t comm, hipStrea
 		return 1;
 	for (i = 0; i < count; i++)
 		h[i] = (float)(rank + 1 + (int)(i % 7));
-	HK(hipMalloc((void **)&d, count * sizeof(float)));
+	HK(hipMalloc((void **)&d, pass * sizeof(float)));
 	HK(hipMemcpy(d, h, count * sizeof(float), hipMemcpyHostToDevice));
-	CK(ncclAllReduce(d, d, count, ncclFloat, ncclSum, comm, s));
+	CK(ncclAllReduce(d, d, pass, ncclFloat, ncclSum, comm, s));
+	if (first && mismatch) {
+		printf("{\"rank\":%d,\"in\":\"hipStreamSynchronize\",\"peer\":-1,\"comm\":\"nccl\","
+		       "\"seq\":1,\"step\":0}\n", rank);
+		fflush(stdout);
+	}
+	first = 0;
 	HK(hipStreamSynchronize(s));
 	HK(hipMemcpy(h, d, count * sizeof(float), hipMemcpyDeviceToHost));
 	for (i = 0; i < count && !bad; i++) {
@@ -110,8 +127,9 @@ int main(int argc, char **argv)
 	int n = argc > 1 ? atoi(argv[1]) : 4, rank = 0, i, failed = 0, st;
 	ncclUniqueId id;
 	pid_t *kids;
-	if (n < 1 || n > 64) {
-		fprintf(stderr, "usage: nccl-fork [N], 1 <= N <= 64\n");
+	mismatch = argc > 2 && !strcmp(argv[2], "mismatch");
+	if (n < 1 || n > 64 || (argc > 2 && !mismatch) || argc > 3) {
+		fprintf(stderr, "usage: nccl-fork [N] [mismatch], 1 <= N <= 64\n");
 		return 2;
 	}
 	CK(ncclGetUniqueId(&id));

@@ -7,8 +7,9 @@
 # tprof-inspect --hang-report --hang-action kill: while it hangs, tprof-analyze --live --once
 # must show every rank in the call it said; the report must be written (to the directory and
 # stderr) and the job ended; the killed job's profile read afterwards must name the right
-# rank, call, collective and peer first, and say what the report said.  A job that is merely
-# slow gets no report and no false finding.
+# rank, call, collective and peer first, and say what the report said.  The same for ranks
+# forked without MPI (apps/nccl-fork).  A job that is merely slow gets no report and no false
+# finding.
 . "$(dirname "$0")/lib.sh"
 [ -x "$APPS/hang-job" ] ||
 	skip_all "apps/hang-job was not built (it needs mpicc, mpirun and the stand-in NCCL)"
@@ -23,7 +24,7 @@ OMPI_MCA_mpi_yield_when_idle=1
 export LD_LIBRARY_PATH STANDIN_NCCL_TIMEOUT_S STANDIN_HIP_KERNEL_US OMPI_MCA_mpi_yield_when_idle
 # No process gets on for this long: a hang (longer than a loaded machine stalls a start).
 HANG_S=6
-plan 37
+plan 42
 
 # truth_lines FILE: the truth lines the ranks printed so far.
 truth_lines() { _n=$(grep -c '^{"rank"' "$1" 2>/dev/null); echo "${_n:-0}"; }
@@ -88,6 +89,31 @@ hang early-exit --mca async_mpi_finalize 1
 sleep 1
 ! pgrep -f "$APPS/hang-job" >/dev/null
 ok $? "no process of the hung jobs is left"
+
+# Processes that are not MPI ranks: nccl-fork's ranks are its first rank's children, all in an
+# NCCL all-reduce of mismatched sizes.  --hang-action kill stops them all before it ends them:
+# no rank sees another end (which the stand-in answers by failing the collective, as NCCL's
+# error handling does) and moves on, so the profile keeps the hang the report described; and
+# no child is left behind.
+STANDIN_NCCL_MISMATCH=wait timeout -s TERM -k 10 180 "$INSPECT" --hang-report $HANG_S \
+	--hang-action kill -o "$T/p-fork" -- "$APPS/nccl-fork" 4 mismatch >"$T/out-fork" \
+	2>"$T/err-fork"
+_rc=$?
+sleep 1
+# (nccl-fork, handling no SIGTERM, is ended by SIGKILL: 137 is its status, not timeout's)
+[ $_rc -ne 124 ] && [ -s "$T/p-fork/hang-report.txt" ] &&
+	[ "$(truth_lines "$T/out-fork")" -eq 4 ] && ! pgrep -f "$APPS/nccl-fork" >/dev/null
+ok $? "fork: a report, then the job ended, no rank left behind"
+[ $? -eq 0 ] || diag "exit $_rc" "$(tail -n 5 "$T/err-fork")"
+! grep -E "failed|exited|want" "$T/err-fork"
+ok $? "fork: no rank went on after the report (no failed collective, no wrong result)"
+"$ANALYZE" "$T/p-fork" --live --once --summary-format json >"$T/dead-fork.json" \
+	2>"$T/derr-fork" &&
+	"$ANALYZE" "$T/p-fork" --live --once >"$T/dead-fork.txt" 2>>"$T/derr-fork"
+ok $? "fork: the killed job's profile read afterwards"
+pycheck "fork: every rank still where it hung" calls_unranked "$T/out-fork" "$T/dead-fork.json"
+pycheck "fork: it says what the report written while it hung said" same \
+	"$T/p-fork/hang-report.txt" "$T/dead-fork.txt"
 
 # A job that is only slow: rank 2 sleeps 300 ms before every all-reduce.  No report; a live
 # view says nothing false.

@@ -46,6 +46,15 @@ def calls(truth_path, live_path):
             fail("rank %d said it is in %s, the view says %s" % (rank, x["in"], got))
 
 
+def calls_unranked(truth_path, live_path):
+    """Processes that have no rank (no MPI): as many in each call as the truth says."""
+    t, live = _truth(truth_path), _live(live_path)
+    want = sorted(x["in"] for x in t.values())
+    got = sorted(p["calls"][0]["call"] if p["calls"] else p["state"] for p in live["processes"])
+    if got != want:
+        fail("the processes are in %s, the truth says %s" % (got, want))
+
+
 def _first(live):
     if not live["findings"]:
         fail("no finding")
