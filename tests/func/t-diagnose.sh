@@ -16,8 +16,9 @@ need_mpi apps/diag-causes
 	skip_all "no stand-in NCCL or HIP runtime (configure found no usable HIP headers)"
 LD_LIBRARY_PATH="$STANDIN_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # Each cause is made larger than what a loaded machine adds by chance (a sanitizer build
-# beside a parallel make and two busy loops has held a rank 180 ms in one device sync).
-SLOW_US=60000 STEP_US=20000 MS=400
+# beside a parallel make and two busy loops has held a rank 180 ms in one device sync, a busy
+# check machine one 420 ms: the slow kernel's 100 ms a step, 1 s in all, is well above).
+SLOW_US=120000 STEP_US=20000 MS=400
 STANDIN_HIP_KERNEL_US="slow_kernel:$SLOW_US,step_kernel:$STEP_US,tiny_kernel:5,default:10"
 # copy-block: 64 MiB at 1 GB/s, a copy the host makes well within its modelled time
 COPY_MB=64 STANDIN_HIP_COPY_GBPS=1

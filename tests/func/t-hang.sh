@@ -129,7 +129,7 @@ _rc=$?
 ok $? "slow: the job ends well, with no hang report"
 [ $_lrc -eq 0 ]
 ok $? "slow: a live view read while it ran"
-pycheck "slow: no deadlock, mismatch or device wait; every wait short" quiet "$T/live-slow.json"
+pycheck "slow: no deadlock, mismatch or rank gone; every wait short" quiet "$T/live-slow.json"
 
 # The options.
 "$INSPECT" --hang-action kill -o "$T/x" -- true >"$T/out" 2>"$T/err"

@@ -88,8 +88,9 @@ def grandchild(path):
 
 def switches(path):
     """A runnable record is a preemption or a wakeup (of a thread that may still be on its
-    CPU): only the other states say for sure that it left.  The child is followed once forked:
-    on a busy machine it may still be on its CPU then, and its first record is its leaving."""
+    CPU): only the other states say for sure that it left.  A thread is followed from when it
+    is forked or its process is found: on a busy machine it may be on its CPU by then already,
+    so a thread's first record may be its leaving."""
     r = Run(path)
     ran, running = {}, {}
     for s in r.sched:
@@ -99,7 +100,7 @@ def switches(path):
                 fail("thread %d runs on CPU %d while on %d" % (tid, cpu, ran[tid]))
             running[tid], ran[tid] = True, cpu
             continue
-        if tid == r.child and tid not in ran:
+        if tid not in ran:
             ran[tid] = cpu
         if st != RUNNABLE and ran.get(tid) != cpu:
             fail("thread %d leaves CPU %d in state %d, ran on %s" % (tid, cpu, st, ran.get(tid)))
