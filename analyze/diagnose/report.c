@@ -373,6 +373,33 @@ static void finding_cells(struct diagnosis *dx, struct sumw *w, const char *dir,
 		own_finding(dx, w, dir, i + 1, f->i);
 }
 
+/* The text of a finding without its number, indentation and look line (a column of its
+ * own), in place. */
+static void finding_words(char *text)
+{
+	char *in = text, *out = text;
+	while (*in == ' ')
+		in++;
+	while (*in >= '0' && *in <= '9')
+		in++;
+	if (*in == '.')
+		in++;
+	while (*in) {
+		while (*in == ' ')
+			in++;
+		char *nl = strchr(in, '\n');
+		size_t n = nl ? (size_t)(nl - in) : strlen(in);
+		if (strncmp(in, "look: ", 6) != 0) {
+			if (out != text)
+				*out++ = '\n';
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n + (nl != NULL);
+	}
+	*out = '\0';
+}
+
 char *report_finding_text(struct diagnosis *dx, const char *dir, size_t i)
 {
 	char *text = NULL;
@@ -387,6 +414,7 @@ char *report_finding_text(struct diagnosis *dx, const char *dir, size_t i)
 	sw_close(&w);
 	sw_finish(&w);
 	fclose(f);
+	finding_words(text);
 	return text;
 }
 
@@ -405,6 +433,11 @@ static void findings(struct diagnosis *dx, struct sumw *w, const char *dir, int 
 		sw_if(w, i < shown);
 		sw_u64(w, NULL, "rank_order", i + 1);
 		sw_i64(w, NULL, "cost_ns", f->cost);
+		if (w->json) {   /* what the text says of it, for pages and chat messages */
+			char *text = report_finding_text(dx, dir, i);
+			sw_str(w, NULL, "text", text);
+			free(text);
+		}
 		finding_cells(dx, w, dir, i);
 		sw_endif(w);
 		sw_close(w);

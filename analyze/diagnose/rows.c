@@ -81,33 +81,6 @@ static void waits(struct diagnosis *dx, const struct diag_rows *out)
 	}
 }
 
-/* The text of a finding without its number, indentation and look line (a column of its
- * own), in place. */
-static void finding_words(char *text)
-{
-	char *in = text, *out = text;
-	while (*in == ' ')
-		in++;
-	while (*in >= '0' && *in <= '9')
-		in++;
-	if (*in == '.')
-		in++;
-	while (*in) {
-		while (*in == ' ')
-			in++;
-		char *nl = strchr(in, '\n');
-		size_t n = nl ? (size_t)(nl - in) : strlen(in);
-		if (strncmp(in, "look: ", 6) != 0) {
-			if (out != text)
-				*out++ = '\n';
-			memmove(out, in, n);
-			out += n;
-		}
-		in += n + (nl != NULL);
-	}
-	*out = '\0';
-}
-
 static void findings(struct diagnosis *dx, const char *dir, const struct diag_rows *out)
 {
 	for (size_t i = 0; i < dx->nfindings; i++) {
@@ -143,7 +116,6 @@ static void findings(struct diagnosis *dx, const char *dir, const struct diag_ro
 		report_look(look, sizeof(look), dir, i + 1, r.has_step, r.step, r.start_ns,
 			    r.end_ns);
 		char *text = report_finding_text(dx, dir, i);
-		finding_words(text);
 		r.text = text;
 		r.look = look;
 		out->on_finding(out->ctx, &r);

@@ -313,7 +313,8 @@ void findings_rank(struct diagnosis *dx);
 /* report.c */
 struct sumw;
 void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top);
-/* Finding i (from 0) as its text says it (malloc'd). */
+/* Finding i (from 0) as its text says it, without its number, indentation and look line
+ * (malloc'd). */
 char *report_finding_text(struct diagnosis *dx, const char *dir, size_t i);
 /* The command that writes the finding's time as a Perfetto trace (nth: its number). */
 void report_look(char *buf, size_t len, const char *dir, size_t nth, int has_step,
