@@ -17,6 +17,7 @@
 #include "import/import.h"
 #include "render/otf2/otf2.h"
 #include "render/sqlite/sqlite-out.h"
+#include "render/html/html.h"
 #include "model/output.h"
 #include "render/chrome/chrome.h"
 #include "render/perfetto/perfetto.h"
@@ -51,6 +52,7 @@ struct options {
 	int otf2;
 	int perfetto;
 	int sqlite;
+	int html;                /* --format html: the report page */
 	int progress;            /* enum progress_mode */
 	const char *split;       /* --split, as given */
 	struct split_spec split_spec;
@@ -130,13 +132,18 @@ static void usage(FILE *f)
 	      "                         own protobuf trace, for ui.perfetto.dev and trace\n"
 	      "                         processor: several times smaller than chrome's .json.gz),\n"
 	      "                         'otf2' (an OTF2 archive for Vampir and the Score-P tools)\n"
-	      "                         or 'sqlite' (an SQLite database for SQL: slices, device\n"
+	      "                         'sqlite' (an SQLite database for SQL: slices, device\n"
 	      "                         operations, MPI messages, collectives...; see\n"
-	      "                         sqlite-schema.md)\n"
+	      "                         sqlite-schema.md) or 'html' (a report: one page, opened\n"
+	      "                         offline in any browser, that draws the findings of\n"
+	      "                         --diagnose, where the time went, the steps and the top\n"
+	      "                         kernels, calls and collectives from the numbers of\n"
+	      "                         --diagnose --summary-format json)\n"
 	      "  -o, --output FILE      where the trace goes; without --format its name's\n"
 	      "                         ending chooses the format (.json, .gz: chrome;\n"
 	      "                         .pftrace, .perfetto-trace: perfetto; .db, .sqlite,\n"
-	      "                         .sqlite3: sqlite; anything else: chrome), and with\n"
+	      "                         .sqlite3: sqlite; .html, .htm: html; anything else:\n"
+	      "                         chrome), and with\n"
 	      "                         --format it must not name another.  Directories above\n"
 	      "                         FILE that are missing are made.  chrome: a file\n"
 	      "                         (default NAME.json.gz in the current directory, NAME\n"
@@ -148,7 +155,8 @@ static void usage(FILE *f)
 	      "                         empty; the archive's anchor file is FILE/traces.otf2.\n"
 	      "                         sqlite: a file, required; an existing FILE is replaced\n"
 	      "                         only if it is empty or a database tprof wrote, and only\n"
-	      "                         once the new one is complete\n"
+	      "                         once the new one is complete.  html: a file (default\n"
+	      "                         NAME.html) or '-'\n"
 	      "      --group-by WHAT    tracks grouped by 'process' (the default: each process\n"
 	      "                         with its threads, device streams and NeuronCores), by\n"
 	      "                         'domain' (API calls, GPU kernels, copies and NeuronCores\n"
@@ -275,6 +283,8 @@ static const struct {
 	{ ".sqlite", "sqlite", "a name ending in .db or .sqlite" },
 	{ ".sqlite3", "sqlite", "a name ending in .db or .sqlite" },
 	{ ".otf2", "otf2", "a directory (its anchor file is DIR/traces.otf2)" },
+	{ ".html", "html", "a name ending in .html or .htm" },
+	{ ".htm", "html", "a name ending in .html or .htm" },
 };
 
 /* The format a name given to -o says, or NULL (no known ending); *i: its entry. */
@@ -517,9 +527,9 @@ static int read_directory(int argc, char **argv, struct options *o)
 static int choose_format(struct options *o)
 {
 	if (o->format && strcmp(o->format, "chrome") && strcmp(o->format, "perfetto") &&
-	    strcmp(o->format, "otf2") && strcmp(o->format, "sqlite"))
+	    strcmp(o->format, "otf2") && strcmp(o->format, "sqlite") && strcmp(o->format, "html"))
 		return bad_usage("--format: unknown format '%s' (known: chrome, perfetto, otf2, "
-				 "sqlite)",
+				 "sqlite, html)",
 				 o->format);
 	int rc = output_format(o);
 	if (rc)
@@ -547,13 +557,16 @@ static int check_format_output(struct options *o)
 		return bad_usage("%s", "--format sqlite writes a file: '-o -' is not possible");
 	if (o->sqlite && o->group_by != TRACKS_BY_PROCESS)
 		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
+	o->html = o->format && !strcmp(o->format, "html");
+	if (o->html && o->group_by != TRACKS_BY_PROCESS)
+		return bad_usage("%s", "--group-by is for --format chrome and perfetto");
 	return 0;
 }
 
 /* --split, the window and the summary, against the trace chosen (no trace: a summary). */
 static int check_split_window_summary(struct options *o)
 {
-	if (o->split && (!o->format || o->otf2 || o->sqlite))
+	if (o->split && (!o->format || o->otf2 || o->sqlite || o->html))
 		return bad_usage("%s", "--split is for a trace written with --format chrome or "
 				 "perfetto");
 	if (o->split && o->perfetto && o->split_spec.mode == SPLIT_SIZE)
@@ -702,7 +715,7 @@ static int split_output(struct options *o, struct trace *tr, const struct window
  * --parallel (one per analysis process). */
 static int parts(const struct options *o)
 {
-	return o->split || (o->format && !o->otf2 && !o->sqlite && par_size() > 1);
+	return o->split || (o->format && !o->otf2 && !o->sqlite && !o->html && par_size() > 1);
 }
 
 /* Refuses, before the (long) reading starts, an output whose name holds what it may not
@@ -710,12 +723,31 @@ static int parts(const struct options *o)
 static int check_output(const struct options *o, const char *path)
 {
 	const struct out_format *f = o->otf2 ? &otf2_format : o->sqlite ? &sqlite_format
-				   : o->perfetto ? &perfetto_format : &chrome_format;
+				   : o->html ? &html_format : o->perfetto ? &perfetto_format
+				   : &chrome_format;
 	if ((parts(o) ? split_check(path, f) : outname_check(path, f)) < 0) {
 		diag_error("%s", outname_error());
 		return -1;
 	}
 	return 0;
+}
+
+/* --format html: the summary the page draws, as JSON with the diagnosis and every table. */
+struct html_summary {
+	const struct options *o;
+	const struct window *win;
+	const struct runtime_set *rts;
+	struct diagnosis *dx;
+};
+
+static struct output html_summary(FILE *f, void *ctx)
+{
+	const struct html_summary *hs = ctx;
+	summary_set_window(hs->win);
+	summary_set_rank_rows(hs->o->rank_rows);
+	summary_set_runtimes(hs->rts);
+	summary_set_part(&diagnosis_summary_part, hs->dx, 0);
+	return output_summary_as(f, hs->o->label, hs->o->top, SUMMARY_JSON);
 }
 
 /* Streams from a thousand processes need a thousand descriptors. */
@@ -891,7 +923,8 @@ static int analyze(struct options *op, const struct timespec *t0)
 	char *outpath = NULL;
 	if (o.format) {
 		outpath = o.out ? xstrdup(o.out)
-				: default_output(o.dir, o.perfetto ? ".pftrace" : ".json.gz");
+				: default_output(o.dir, o.perfetto ? ".pftrace"
+							    : o.html ? ".html" : ".json.gz");
 		if (check_output(&o, outpath) < 0) {
 			free(outpath);
 			free(o.imports);
@@ -951,7 +984,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 	}
 	struct output outs[3];
 	/* the diagnosis first: the outputs after it write what it found at their end */
-	struct diagnosis *dx = o.diagnose ? diagnosis_new(&rts) : NULL;
+	struct diagnosis *dx = o.diagnose || o.html ? diagnosis_new(&rts) : NULL;
 	if (dx) {
 		if (o.sqlite)
 			diagnosis_keep_splits(dx);
@@ -977,6 +1010,9 @@ static int analyze(struct options *op, const struct timespec *t0)
 			}
 		} else if (o.sqlite) {
 			outs[pl.nouts++] = output_sqlite(outpath, o.label, &pl.win, &rts, dx);
+		} else if (o.html) {
+			struct html_summary hs = { &o, &pl.win, &rts, dx };
+			outs[pl.nouts++] = output_html(outpath, html_summary, &hs);
 		} else {
 			struct scene_renderer r = o.perfetto ? render_perfetto(outpath)
 							     : render_chrome(outpath);
@@ -1039,6 +1075,8 @@ static int analyze(struct options *op, const struct timespec *t0)
 		fprintf(stderr, "tprof-analyze: OTF2 archive written to %s/traces.otf2\n", outpath);
 	else if (!rc && outpath && o.sqlite)
 		fprintf(stderr, "tprof-analyze: SQLite database written to %s\n", outpath);
+	else if (!rc && outpath && o.html && strcmp(outpath, "-"))
+		fprintf(stderr, "tprof-analyze: HTML report written to %s\n", outpath);
 	else if (!rc && outpath && strcmp(outpath, "-") && !parts(&o))
 		fprintf(stderr, "tprof-analyze: %s trace written to %s\n",
 			o.perfetto ? "Perfetto" : "Chrome", outpath);

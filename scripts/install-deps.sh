@@ -19,9 +19,11 @@ set -eu
 # clang itself only recommends them).
 # Private profiles: strace shows how each file is created (func/t-private.sh); setpriv
 # (util-linux, essential on Debian) runs the recorder as another user.  The man pages'
-# test renders them with groff (groff-base).  make bench measures HPC Challenge (hpcc) recorded
+# test renders them with groff (groff-base).  The HTML report's tests open it in a real
+# browser: Debian's headless Chromium (chromium-headless-shell), with a font to draw text in
+# (fonts-dejavu-core).  make bench measures HPC Challenge (hpcc) recorded
 # against plain, and func/t-bench.sh checks that those rows are reported.
-PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libdeflate-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py gfortran mpich libmpich-dev libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch libclang-rt-14-dev strace groff-base hpcc"
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libdeflate-dev libcjson-dev libunwind-dev python3 hipcc libamdhip64-dev libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev python3-mpi4py gfortran mpich libmpich-dev libsqlite3-dev sqlite3 protobuf-compiler clang llvm bpftool libbpf-dev libelf-dev libdw-dev python3-torch libclang-rt-14-dev strace groff-base hpcc chromium-headless-shell fonts-dejavu-core"
 
 missing=""
 for p in $PACKAGES; do

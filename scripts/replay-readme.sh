@@ -9,7 +9,7 @@
 # the lines it must print (the summary's tables, quickstart's last line about PATH) and the
 # files it must write, each read back with a real reader (Python's gzip and json for Chrome
 # traces, tests/tools/pftrace.py with protoc for the Perfetto trace, otf2-print, the sqlite3
-# shell).  A README command without a check fails the replay before anything runs, so that
+# shell, headless Chromium for the HTML report).  A README command without a check fails the replay before anything runs, so that
 # an edit of those blocks makes this script follow.  One line is never run:
 # ./scripts/check-all.sh, the suite this script is a stage of.  `./scripts/try.sh all` is
 # run too, after the six runtimes one by one that it repeats (a few seconds).
@@ -88,6 +88,7 @@ check_of() {
 	"tprof-analyze out --format perfetto") echo c_perfetto ;;
 	"tprof-analyze out --format otf2 -o trace-otf2") echo c_otf2 ;;
 	"tprof-analyze out --format sqlite -o prof.db") echo c_sqlite ;;
+	"tprof-analyze out --format html") echo c_html ;;
 	"make -C build try") echo c_make_try ;;
 	"./scripts/try.sh hip") echo c_try_hip ;;
 	"./scripts/try.sh mpi") echo c_try_mpi ;;
@@ -236,6 +237,25 @@ c_sqlite() {
 	[ "$_n" = 5 ] || bad "sqlite3 prof.db: $_n slices named compute, not 5" || return
 	_n=$(sqlite3 prof.db 'select count(*) from steps' 2>&1)
 	[ "$_n" = 5 ] || bad "sqlite3 prof.db: $_n steps, not 5"
+}
+
+# The report opened in headless Chromium (tests/tools/browser.py): nothing asked for but the
+# page, no error, every step drawn.
+c_html() {
+	status0 && prints "tprof-analyze: HTML report written to out.html" || return
+	[ -s out.html ] || bad "no out.html" || return
+	_got=$(python3 -c '
+import sys
+sys.path.insert(0, "tests/tools")
+import browser
+with browser.Page.open("out.html") as p:
+    steps = p.eval("document.querySelectorAll(\"#steps-chart rect\").length")
+    print(len(p.requests), len(p.errors), p.eval("document.body.dataset.drawn"), steps, p.errors)
+' 2>&1) || bad "out.html in headless Chromium: $(echo "$_got" | tail -1)" || return
+	case $_got in
+	"1 0 yes 5 []") ;;
+	*) bad "out.html in headless Chromium (requests, errors, drawn, steps): $_got" ;;
+	esac
 }
 
 c_make_try() {

@@ -1,0 +1,135 @@
+/* render/html/html.c — the report page (html.h).  The summary output writes its JSON document
+ * into memory; at the end the page is written whole (outfile.h: a temporary, then renamed):
+ * the template's head, the document as the text of a <script type="application/json">
+ * element (each '<' written \u003c, which JSON reads the same, so that no string of the
+ * profile can end the element), the template's tail.  The template (page.html, with page.css
+ * and page.js inlined at build time: page.h) draws everything from the document.  Knows no
+ * runtime. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../common/xalloc.h"
+#include "../../parallel/par.h"
+#include "../../read/trace.h"
+#include "../../util/outfile.h"
+#include "html.h"
+#include "render/html/page.h"   /* generated: html_page_head, html_page_tail */
+
+#define BUF_CAP (1u << 16)
+
+/* A file that says near its start that tprof-analyze wrote it is an earlier report. */
+static const char *foreign(const char *path)
+{
+	static const char mark[] = "<meta name=\"generator\" content=\"tprof-analyze --format html\">";
+	char b[512];
+	FILE *f = fopen(path, "rbe");
+	size_t got = f ? fread(b, 1, sizeof(b) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	b[got] = '\0';
+	return strstr(b, mark) ? NULL : "exists and is not a report tprof wrote";
+}
+
+const struct out_format html_format = { "an HTML report", 0, 1, foreign };
+
+struct html {
+	char *path;
+	struct output summary;
+	FILE *mem;
+	char *doc;
+	size_t len;
+};
+
+static int begin(void *priv, const struct trace *tr)
+{
+	struct html *h = priv;
+	return h->summary.ops->begin(h->summary.priv, tr);
+}
+
+static void on_event(void *priv, const struct event *ev)
+{
+	struct html *h = priv;
+	h->summary.ops->event(h->summary.priv, ev);
+}
+
+/* Copies s (n bytes) into the file's buffer, handing full buffers over. */
+struct sink {
+	struct outfile *of;
+	char *buf;
+	size_t used;
+};
+
+static void put(struct sink *k, const char *s, size_t n)
+{
+	while (n) {
+		size_t room = BUF_CAP - k->used, m = n < room ? n : room;
+		memcpy(k->buf + k->used, s, m);
+		k->used += m;
+		s += m;
+		n -= m;
+		if (k->used == BUF_CAP) {
+			k->buf = outfile_swap(k->of, k->buf, k->used);
+			k->used = 0;
+		}
+	}
+}
+
+static int write_page(struct html *h)
+{
+	struct sink k = { 0 };
+	k.of = outfile_open(h->path, &html_format, BUF_CAP, &k.buf);
+	if (!k.of) {
+		diag_error("%s", outname_error());
+		return -1;
+	}
+	put(&k, html_page_head, strlen(html_page_head));
+	/* Every '<' of the document (in JSON it can only be inside a string) as \u003c: no
+	 * name of the profile can end the element ("</script") or change how the HTML parser
+	 * reads its end ("<!--" with "<script"). */
+	const char *s = h->doc, *end = h->doc + h->len;
+	while (s < end) {
+		const char *lt = memchr(s, '<', (size_t)(end - s));
+		if (!lt) {
+			put(&k, s, (size_t)(end - s));
+			break;
+		}
+		put(&k, s, (size_t)(lt - s));
+		put(&k, "\\u003c", 6);
+		s = lt + 1;
+	}
+	put(&k, html_page_tail, strlen(html_page_tail));
+	if (outfile_close(k.of, k.buf, k.used, 1) < 0) {
+		diag_error("%s", outname_error());
+		return -1;
+	}
+	return 0;
+}
+
+static int end(void *priv, const struct trace *tr)
+{
+	struct html *h = priv;
+	int rc = h->summary.ops->end(h->summary.priv, tr);
+	if (h->mem)
+		fclose(h->mem);
+	if (rc == 0 && par_rank() == 0 && h->len)
+		rc = write_page(h);
+	free(h->doc);
+	free(h->path);
+	free(h);
+	return rc;
+}
+
+static const struct output_ops html_ops = { "html", begin, on_event, end };
+
+struct output output_html(const char *path, struct output (*make_summary)(FILE *f, void *ctx),
+			  void *ctx)
+{
+	struct html *h = xcalloc(1, sizeof(*h));
+	h->path = xstrdup(path);
+	h->mem = open_memstream(&h->doc, &h->len);
+	if (!h->mem)
+		xalloc_failed("the report's document in memory");
+	h->summary = make_summary(h->mem, ctx);
+	return (struct output){ &html_ops, h };
+}

@@ -1,0 +1,195 @@
+"""html.py — the checks of func/t-html.sh: a report written by tprof-analyze --format html,
+opened in headless Chromium (browser.py), against the summary document of the same profile
+(tprof-analyze --diagnose -s --summary-format json): the page asks for nothing but itself and
+logs no error, every number it shows equals the document's, and each section is drawn (its
+screenshot is not blank)."""
+import json
+import os
+
+from checklib import fail, main
+import browser
+
+# What the page shows, read from its elements: the exact values of data- attributes.
+READ = r"""(() => {
+  const d = (e, k) => e && e.dataset[k] !== undefined ? Number(e.dataset[k]) : null;
+  const facts = {};
+  for (const div of document.querySelectorAll('#facts > div'))
+    facts[div.querySelector('dt').textContent] = div.querySelector('dd [data-ns], dd [data-count]');
+  const f = {};
+  for (const k in facts) f[k] = facts[k] ? Number(facts[k].dataset.ns ?? facts[k].dataset.count) : null;
+  const tables = {};
+  for (const t of document.querySelectorAll('table[id]'))
+    tables[t.id] = [...t.querySelectorAll('tbody tr')].map(tr => ({
+      name: tr.querySelector('td') ? tr.querySelector('td').textContent : null,
+      values: [...tr.querySelectorAll('td.num')].map(td => {
+        const k = Object.keys(td.dataset)[0];
+        return k === undefined ? null : Number(td.dataset[k]); }) }));
+  return {
+    drawn: document.body.dataset.drawn || null,
+    sections: [...document.querySelectorAll('main > section')].map(s => s.id),
+    facts: f,
+    findings: [...document.querySelectorAll('ol.findings > li')].map(li => ({
+      rank_order: Number(li.dataset.rankOrder), cost_ns: d(li.querySelector('.cost'), 'ns'),
+      head: li.querySelector('.head').textContent, look: li.querySelector('.look code') ?
+        li.querySelector('.look code').textContent : null })),
+    job_ns: d(document.getElementById('time-job'), 'ns'),
+    job_parts: [...document.querySelectorAll('#time-job > span')].map(s => [s.dataset.cat, Number(s.dataset.ns)]),
+    steps: [...document.querySelectorAll('#steps-chart rect')].map(r => [Number(r.dataset.step), Number(r.dataset.ns)]),
+    tables: tables,
+  };
+})()"""
+
+CATS = ["compute", "copy", "wait", "collective", "runtime", "host", "cpu_wait", "idle"]
+
+
+def _get(doc, path):
+    for k in path.split("."):
+        if not isinstance(doc, dict) or doc.get(k) is None:
+            return None
+        doc = doc[k]
+    return doc
+
+
+# table id: (the document's rows, the name's key, the keys of the number columns in order)
+TABLES = {
+    "top-kernels": ("kernels.rows", "name", ["time_ns", "calls", "avg_ns", "total_pct"]),
+    "top-hip_api": ("hip_api.rows", "name", ["time_ns", "calls", "avg_ns", "total_pct"]),
+    "top-cuda_api": ("cuda_api.rows", "name", ["time_ns", "calls", "avg_ns", "total_pct"]),
+    "top-nrt_api": ("nrt_api.rows", "name", ["time_ns", "calls", "avg_ns", "total_pct"]),
+    "top-mpi": ("mpi.calls.rows", "name", ["time_ns", "calls", "avg_ns", "total_pct"]),
+    "top-nccl": ("nccl.calls.rows", "name", ["time_ns", "calls", "avg_ns", "total_pct"]),
+    "top-framework": ("framework_ops.rows", "name", ["self_ns", "count"]),
+    "top-nccl-collectives": ("nccl.collectives.rows", "name",
+                             ["total_ns", "calls", "size_bytes", "busbw_GBps"]),
+    "top-mpi-collectives": ("mpi.collectives.rows", "name",
+                            ["total_ns", "instances", "wait_ns", "bandwidth_Bps"]),
+    "top-copies": ("copies.rows", "direction", ["time_ns", "calls", "bytes", "bandwidth_GBps"]),
+    "mpi-ranks": ("mpi.ranks.rows", None, ["time_ns", "share_pct", "late_sender_ns"]),
+    "cpu-cores": ("system.cpu_cores.rows", None, ["avg_pct", "max_pct"]),
+    "memory": ("system.memory.rows", None, ["peak_bytes", "total_bytes"]),
+    "off-cpu": ("system.off_cpu.rows", None,
+                ["running_ns", "runnable_ns", "sleeping_ns", "blocked_ns"]),
+    "time-procs": ("diagnosis.processes", None, ["covered_ns", "steps"]),
+    "slow-steps": ("diagnosis.slow_steps.rows", None, ["step", "ns"]),
+}
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return float(a) == float(b)
+
+
+def _numbers(doc, shown, bad):
+    """Every number shown against the document's."""
+    h = doc["header"]
+    for fact, key in (("wall time", "wall_time_ns"), ("processes", "processes"),
+                      ("threads", "threads"), ("events", "events")):
+        if not _same(shown["facts"].get(fact), h[key]):
+            bad.append("%s: the page says %s, the summary %s" % (fact, shown["facts"].get(fact), h[key]))
+    dx = doc.get("diagnosis")
+    if dx is None:
+        bad.append("the summary has no diagnosis")
+        return
+    want = [(f["rank_order"], f["cost_ns"], f["text"].split("\n")[0], f["look"])
+            for f in dx["findings"]]
+    got = [(f["rank_order"], f["cost_ns"], f["head"], f["look"]) for f in shown["findings"]]
+    if got != want:
+        bad.append("findings: the page shows %s, the summary has %s" % (got[:3], want[:3]))
+    if dx.get("time"):
+        t = dx["time"]
+        if not _same(shown["job_ns"], t["covered_ns"]):
+            bad.append("the job's time: %s, the summary %s" % (shown["job_ns"], t["covered_ns"]))
+        want = [[c, t[c + "_ns"]] for c in CATS if t[c + "_ns"]]
+        if shown["job_parts"] != want:
+            bad.append("the job's parts: %s, the summary %s" % (shown["job_parts"], want))
+    want = [[s["step"], s["longest_ns"]] for s in dx.get("steps") or []]
+    if shown["steps"] != want:
+        bad.append("steps: %s..., the summary %s..." % (shown["steps"][:3], want[:3]))
+    for tid, (path, name, keys) in TABLES.items():
+        rows = _get(doc, path) or []
+        got = shown["tables"].get(tid)
+        if tid == "slow-steps":
+            rows = rows[:20]
+        if not rows:
+            if got:
+                bad.append("table %s: %d rows, the summary none" % (tid, len(got)))
+            continue
+        if got is None:
+            bad.append("table %s missing (the summary has %d rows)" % (tid, len(rows)))
+            continue
+        if len(got) != len(rows):
+            bad.append("table %s: %d rows, the summary %d" % (tid, len(got), len(rows)))
+            continue
+        for g, r in zip(got, rows):
+            if name and g["name"] != r[name]:
+                bad.append("table %s: row %s, the summary's %s" % (tid, g["name"], r[name]))
+            w = [r.get(k) for k in keys]
+            if len(g["values"]) != len(w) or not all(_same(a, b) for a, b in zip(g["values"], w)):
+                bad.append("table %s, row %s: %s, the summary %s" % (tid, g["name"], g["values"], w))
+    return
+
+
+def _drawn(p, shown, shots, bad):
+    """A screenshot of each section, which must not be blank: some share of its pixels off
+    its background, in more than a few colours."""
+    for sid in shown["sections"]:
+        r = p.eval("(() => { const b = document.getElementById('%s').getBoundingClientRect();"
+                   " return [b.left + scrollX, b.top + scrollY, b.width, b.height]; })()" % sid)
+        path = os.path.join(shots, sid + ".png")
+        r[3] = min(r[3], 700)   # its top: what a reader sees first (and a long one costs)
+        p.screenshot_clip(path, *r)
+        w, h, rows, ch = browser.png_pixels(path)
+        bg, colours, off = rows[h // 2][:ch], set(), 0
+        for y in range(0, h, 2):
+            row = rows[y]
+            for x in range(0, w * ch, 2 * ch):
+                px = row[x:x + ch]
+                colours.add(px)
+                off += px != bg
+        share = off / max(1, ((h + 1) // 2) * ((w + 1) // 2))
+        if share < 0.01 or len(colours) < 4:
+            bad.append("section %s looks blank: %.2f %% of its pixels drawn, %d colours (%s)"
+                       % (sid, 100 * share, len(colours), path))
+
+
+def report(html, summary_json, shots, *want_sections):
+    """The report at html: loads with no request but itself and no error, shows the numbers
+    of summary_json, and draws each section (screenshots in shots); want_sections: sections
+    that must be there."""
+    doc = json.load(open(summary_json))
+    bad = []
+    os.makedirs(shots, exist_ok=True)
+    with browser.Page.open(html) as p:
+        url = "file://" + os.path.abspath(html)
+        if p.requests != [url]:
+            bad.append("requests beyond the page itself: %s" % [u for u in p.requests if u != url])
+        shown = p.eval(READ)
+        if p.errors:
+            bad.append("errors: %s" % p.errors)
+        if shown["drawn"] != "yes":
+            bad.append("the page did not finish drawing itself")
+        for s in want_sections:
+            if s not in shown["sections"]:
+                bad.append("no section %s (there are %s)" % (s, shown["sections"]))
+        _numbers(doc, shown, bad)
+        _drawn(p, shown, shots, bad)
+        p.screenshot(os.path.join(shots, "page.png"), full=False)
+    if bad:
+        fail("%s:\n  %s" % (html, "\n  ".join(bad)))
+
+
+def hostile(html, name):
+    """A page whose profile names a function name (markup that would end the data element,
+    run a script, open a comment): drawn, no error, no script of the profile's run, the name
+    shown as text."""
+    with browser.Page.open(html) as p:
+        got = p.eval("(() => ({ drawn: document.body.dataset.drawn || null, owned: "
+                     "document.body.dataset.owned || null, names: [...document.querySelectorAll("
+                     "'#top-framework td.name')].map(td => td.textContent) }))()")
+        if p.errors or got["drawn"] != "yes" or got["owned"] or name not in got["names"]:
+            fail("%s: errors %s, drawn %s, the profile's script ran: %s, names %s" %
+                 (html, p.errors, got["drawn"], got["owned"], got["names"]))
+
+
+main(globals())
