@@ -27,6 +27,7 @@
 #include "summary/summary.h"
 #include "diff/diff.h"
 #include "diagnose/diagnosis.h"
+#include "diagnose/overview.h"
 #include "hang/hang.h"
 #include "summary/write.h"
 #include "summary/spread.h"
@@ -988,6 +989,8 @@ static int analyze(struct options *op, const struct timespec *t0)
 	if (dx) {
 		if (o.sqlite)
 			diagnosis_keep_splits(dx);
+		if (o.html)
+			diagnosis_keep_overview(dx, HTML_OVERVIEW_BYTES);
 		outs[pl.nouts++] = output_diagnosis(dx);
 	}
 	if (o.format) {
@@ -1012,7 +1015,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 			outs[pl.nouts++] = output_sqlite(outpath, o.label, &pl.win, &rts, dx);
 		} else if (o.html) {
 			struct html_summary hs = { &o, &pl.win, &rts, dx };
-			outs[pl.nouts++] = output_html(outpath, html_summary, &hs);
+			outs[pl.nouts++] = output_html(outpath, html_summary, &hs, dx);
 		} else {
 			struct scene_renderer r = o.perfetto ? render_perfetto(outpath)
 							     : render_chrome(outpath);

@@ -76,6 +76,7 @@ void diagnosis_begin(struct diagnosis *dx, const struct trace *tr)
 	for (size_t i = 0; i < tr->nprocs; i++)
 		dproc_get(dx, v[i]);
 	free(v);
+	overview_begin(dx);
 }
 
 static void extent(struct dproc *dp, int64_t t0, int64_t t1)
@@ -253,6 +254,7 @@ static int takes(const struct diagnosis *dx, const struct step_agg *s, const str
 static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, uint64_t step,
 			  int64_t t0, int64_t t1)
 {
+	overview_upto(dx, dp, t1);   /* before the split: the time up to it, its own too */
 	int64_t ns[CATS];
 	timeline_split(&dp->tl, t0, t1, ns, NULL);
 	if (dx->keep_splits) {
@@ -566,13 +568,14 @@ static int is_copy(unsigned kind)
 }
 
 /* A device operation, in order on its stream: its category, and what its launch shows. */
-static void device_op(struct dproc *dp, const struct event *ev)
+static void device_op(struct diagnosis *dx, struct dproc *dp, const struct event *ev)
 {
 	const struct device_info *di = ev->dev;
 	unsigned kind = di->kind;
 	unsigned cat = kind == TPROF_DEVOP_COLLECTIVE ? CAT_COLLECTIVE
 		       : is_copy(kind) ? CAT_COPY : CAT_COMPUTE;
 	timeline_add(&dp->tl, cat, ev->t0, ev->t1, ev->name);
+	overview_device(dx, dp, di->op.stream, cat, ev->t0, ev->t1);
 	if (cat == CAT_COLLECTIVE)
 		timeline_add(&dp->tl, TL_COMM, ev->t0, ev->t1, 0);
 	if (cat != CAT_COMPUTE && !is_copy(kind))
@@ -652,7 +655,7 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 	case EV_DEVICE: {
 		struct dproc *dp = dproc_get(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
-		device_op(dp, ev);
+		device_op(dx, dp, ev);
 		break;
 	}
 	case EV_STATE: {
@@ -687,6 +690,7 @@ struct diagnosis *diagnosis_new(const struct runtime_set *rts)
 void dproc_free(struct dproc *dp)
 {
 	timeline_free(&dp->tl);
+	overview_free(&dp->ov);
 	free(dp->pend);
 	free(dp->why);
 	free(dp->lanes);
@@ -716,6 +720,7 @@ void diagnose_rest(struct diagnosis *dx)
 			dp->outside += dp->nwhy - (dx->hold ? dp->why_at : 0);
 			dp->nwhy = dp->why_at = 0;
 		}
+		overview_finish(dx, dp);
 		dx->late_spans += dp->tl.late;
 	}
 }

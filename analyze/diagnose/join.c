@@ -74,7 +74,7 @@ static void unpack_own(struct unpack *u, struct own_cost *o)
 	o->by_ns = unpack_i64(u);
 }
 
-static void pack_proc(struct pack *b, const struct dproc *dp)
+static void pack_proc(struct pack *b, const struct diagnosis *dx, const struct dproc *dp)
 {
 	char label[300];
 	pack_i64(b, dp->p->index);
@@ -131,6 +131,7 @@ static void pack_proc(struct pack *b, const struct dproc *dp)
 		pack_u64(b, w->seq);
 		pack_u64(b, w->comm);
 	}
+	overview_pack(b, dx, dp);
 }
 
 /* A process another analysis process read, as the first sees it: a stand-in process with
@@ -204,6 +205,7 @@ static void unpack_proc(struct diagnosis *dx, struct unpack *u)
 		w->seq = (uint32_t)unpack_u64(u);
 		w->comm = unpack_u64(u);
 	}
+	overview_unpack(u, dx, dp);
 }
 
 static void pack_group(struct pack *b, const struct diagnosis *dx, const struct delay_group *g)
@@ -412,7 +414,7 @@ void join_pack(struct pack *b, const struct diagnosis *dx)
 	pack_u64(b, (uint64_t)dx->job_steps);
 	pack_u64(b, dx->nprocs);
 	for (size_t i = 0; i < dx->nprocs; i++)
-		pack_proc(b, dx->procs[i]);
+		pack_proc(b, dx, dx->procs[i]);
 	pack_u64(b, dx->ngroups);
 	for (size_t i = 0; i < dx->ngroups; i++)
 		pack_group(b, dx, &dx->groups[i]);

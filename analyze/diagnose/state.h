@@ -82,6 +82,27 @@ struct run_rec {
 	uint32_t cpu;
 };
 
+/* The overview (overview.h, overview.c): a device stream's busy time by bin and kind
+ * (compute, copy, collective) until the end, then its bytes. */
+#define OV_KINDS 3
+struct ov_stream {
+	uint64_t stream;
+	float *busy;                     /* bins x OV_KINDS */
+	uint8_t *bins;
+};
+
+/* A process's overview: its split binned up to `upto`, the bin being filled summed apart. */
+struct ov_proc {
+	uint8_t *bins;
+	int started;
+	int64_t upto;
+	uint32_t open;                   /* the bin being filled */
+	int64_t acc[CATS];
+	struct ov_stream *streams;       /* OVERVIEW_STREAMS + 1 at most (the rest) */
+	size_t nstreams, capstreams;
+	int finished;
+};
+
 struct dproc {
 	struct proc *p;
 	int index;                       /* in struct diagnosis's procs */
@@ -117,6 +138,7 @@ struct dproc {
 					  * device collectives), and of that while a kernel ran */
 	uint32_t label;                  /* its label, when another analysis process read it
 					  * (parallel.c): proc_label's there */
+	struct ov_proc ov;
 };
 
 /* One step number over the ranks. */
@@ -245,6 +267,9 @@ struct diagnosis {
 	struct proc **standins;          /* the first's: the processes the others read */
 	size_t nstandins, capstandins;
 	int keep_splits;                 /* each process's split of each step is kept */
+	uint64_t ov_budget;              /* the overview is kept (overview.c): its bytes */
+	uint32_t ov_bins;                /* its bins, from the trace's span (0: not kept) */
+	int64_t ov_bin_ns;
 	struct split_rec *splits;
 	size_t nsplits, capsplits;
 };
@@ -295,6 +320,17 @@ int dpar_hold_end(struct diagnosis *dx);
 struct pack;
 void join_pack(struct pack *b, const struct diagnosis *dx);
 int join_unpack(struct diagnosis *dx, const char *all, const size_t *len_of);
+
+/* overview.c (overview.h) */
+void overview_begin(struct diagnosis *dx);       /* the bins, from the trace's span */
+void overview_upto(struct diagnosis *dx, struct dproc *dp, int64_t t1);   /* binned to t1 */
+void overview_device(struct diagnosis *dx, struct dproc *dp, uint64_t stream, unsigned cat,
+		     int64_t t0, int64_t t1);
+void overview_finish(struct diagnosis *dx, struct dproc *dp);   /* binned to its end */
+void overview_free(struct ov_proc *o);
+void overview_pack(struct pack *b, const struct diagnosis *dx, const struct dproc *dp);
+struct unpack;
+void overview_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc *dp);
 
 /* critical.c */
 const struct pend_step *done_step(const struct dproc *dp, uint64_t step);

@@ -1,8 +1,9 @@
 /* render/html/html.c — the report page (html.h).  The summary output writes its JSON document
  * into memory; at the end the page is written whole (outfile.h: a temporary, then renamed):
- * the template's head, the document as the text of a <script type="application/json">
- * element (each '<' written \u003c, which JSON reads the same, so that no string of the
- * profile can end the element), the template's tail.  The template (page.html, with page.css
+ * the template's head, the document cut to what the page draws (page-doc.h) as the text of a
+ * <script type="application/json"> element, the view (view.h: the overview strips) as
+ * another, each '<' in them written \u003c (which JSON reads the same, so that no string of
+ * the profile can end the element), the template's tail.  The template (page.html, with page.css
  * and page.js inlined at build time: page.h) draws everything from the document.  Knows no
  * runtime. */
 #include <stdio.h>
@@ -14,6 +15,8 @@
 #include "../../read/trace.h"
 #include "../../util/outfile.h"
 #include "html.h"
+#include "page-doc.h"
+#include "view.h"
 #include "render/html/page.h"   /* generated: html_page_head, html_page_tail */
 
 #define BUF_CAP (1u << 16)
@@ -36,6 +39,7 @@ const struct out_format html_format = { "an HTML report", 0, 1, foreign };
 struct html {
 	char *path;
 	struct output summary;
+	const struct diagnosis *dx;
 	FILE *mem;
 	char *doc;
 	size_t len;
@@ -75,30 +79,57 @@ static void put(struct sink *k, const char *s, size_t n)
 	}
 }
 
+/* A JSON document, every '<' of it (in JSON it can only be inside a string) as \u003c: no
+ * name of the profile can end the element ("</script") or change how the HTML parser reads
+ * its end ("<!--" with "<script"). */
+static void put_json(struct sink *k, const char *s, size_t n)
+{
+	const char *end = s + n;
+	while (s < end) {
+		const char *lt = memchr(s, '<', (size_t)(end - s));
+		if (!lt) {
+			put(k, s, (size_t)(end - s));
+			break;
+		}
+		put(k, s, (size_t)(lt - s));
+		put(k, "\\u003c", 6);
+		s = lt + 1;
+	}
+}
+
 static int write_page(struct html *h)
 {
+	char *page = NULL, *view = NULL;
+	size_t plen = 0, vlen = 0;
+	FILE *f = open_memstream(&page, &plen), *g = open_memstream(&view, &vlen);
+	if (!f || !g)
+		xalloc_failed("the report's documents in memory");
+	int bad = html_page_doc(f, h->doc, h->len);
+	html_view_write(g, h->dx);
+	fclose(f);
+	fclose(g);
+	if (bad) {
+		free(page);
+		free(view);
+		diag_error("the report's document could not be made from the summary");
+		return -1;
+	}
 	struct sink k = { 0 };
 	k.of = outfile_open(h->path, &html_format, BUF_CAP, &k.buf);
 	if (!k.of) {
+		free(page);
+		free(view);
 		diag_error("%s", outname_error());
 		return -1;
 	}
 	put(&k, html_page_head, strlen(html_page_head));
-	/* Every '<' of the document (in JSON it can only be inside a string) as \u003c: no
-	 * name of the profile can end the element ("</script") or change how the HTML parser
-	 * reads its end ("<!--" with "<script"). */
-	const char *s = h->doc, *end = h->doc + h->len;
-	while (s < end) {
-		const char *lt = memchr(s, '<', (size_t)(end - s));
-		if (!lt) {
-			put(&k, s, (size_t)(end - s));
-			break;
-		}
-		put(&k, s, (size_t)(lt - s));
-		put(&k, "\\u003c", 6);
-		s = lt + 1;
-	}
+	put_json(&k, page, plen);
+	static const char mid[] = "</script>\n<script type=\"application/json\" id=\"tprof-view\">";
+	put(&k, mid, sizeof(mid) - 1);
+	put_json(&k, view, vlen);
+	free(view);
 	put(&k, html_page_tail, strlen(html_page_tail));
+	free(page);
 	if (outfile_close(k.of, k.buf, k.used, 1) < 0) {
 		diag_error("%s", outname_error());
 		return -1;
@@ -123,10 +154,11 @@ static int end(void *priv, const struct trace *tr)
 static const struct output_ops html_ops = { "html", begin, on_event, end };
 
 struct output output_html(const char *path, struct output (*make_summary)(FILE *f, void *ctx),
-			  void *ctx)
+			  void *ctx, const struct diagnosis *dx)
 {
 	struct html *h = xcalloc(1, sizeof(*h));
 	h->path = xstrdup(path);
+	h->dx = dx;
 	h->mem = open_memstream(&h->doc, &h->len);
 	if (!h->mem)
 		xalloc_failed("the report's document in memory");

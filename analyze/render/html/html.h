@@ -9,10 +9,15 @@
 
 extern const struct out_format html_format;
 
+/* The overview strips' bytes, about, whatever the job's size (diagnosis_keep_overview). */
+#define HTML_OVERVIEW_BYTES (1536u * 1024)
+
 /* An output writing the page to path ("-": standard output) once the summary output made
- * by make_summary(f) — given the stream the page takes the document from — has ended.
- * Under --parallel only the first analysis process writes it. */
+ * by make_summary(f) — given the stream the page takes the document from — has ended, with
+ * the view of dx (its overview kept: diagnose/overview.h).  Under --parallel only the first
+ * analysis process writes it. */
+struct diagnosis;
 struct output output_html(const char *path, struct output (*make_summary)(FILE *f, void *ctx),
-			  void *ctx);
+			  void *ctx, const struct diagnosis *dx);
 
 #endif

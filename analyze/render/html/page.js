@@ -5,6 +5,7 @@
 "use strict";
 (function () {
 const D = JSON.parse(document.getElementById("tprof-data").textContent);
+const V = JSON.parse(document.getElementById("tprof-view").textContent);
 const H = D.header || {};
 const DX = D.diagnosis || null;
 const CATS = ["compute", "copy", "wait", "collective", "runtime", "host", "cpu_wait", "idle"];
@@ -63,6 +64,20 @@ function svg(tag, attrs) {
 function procName(p) {
 	if (!p) return "?";
 	return p.rank !== null && p.rank !== undefined ? "rank " + p.rank : "pid " + p.pid;
+}
+
+/* A list the page holds only the first rows of (the summary document has them all) */
+const CUT = {};
+for (const c of (D.page && D.page.cut) || []) CUT[c.path] = c;
+function cutNote(path, what) {
+	const c = CUT[path];
+	if (!c) return null;
+	const e = el("p", { class: "note cut" }, "The first " + count(c.kept) + " " + what + " of " + count(c.of) +
+		": every one is in tprof-analyze DIR --diagnose --summary-format json.");
+	e.dataset.kept = String(c.kept);
+	e.dataset.of = String(c.of);
+	e.dataset.path = path;
+	return e;
 }
 
 const main = document.getElementById("sections");
@@ -138,7 +153,7 @@ if (H.window) fact("window", el("span", {}, H.window.spec));
 		const lines = (f.text || f.kind).split("\n");
 		const li = el("li", { "data-kind": f.kind },
 			num("span", "ns", f.cost_ns, dur(f.cost_ns)),
-			el("div", { class: "head" }, lines[0]));
+			el("div", { class: "head" }, el("span", { class: "words" }, lines[0])));
 		li.firstChild.classList.add("cost");
 		li.dataset.rankOrder = String(f.rank_order);
 		if (lines.length > 1) li.append(el("div", { class: "more" }, lines.slice(1).join("\n")));
@@ -153,7 +168,262 @@ if (H.window) fact("window", el("span", {}, H.window.spec));
 		ol.append(li);
 	}
 	s.append(ol);
+	const cut = cutNote("diagnosis.findings", "findings");
+	if (cut) s.append(cut);
 })();
+
+/* ---- the overview: one strip a process and a device stream, binned (#tprof-view) ---- */
+const overview = (function overview() {
+	const O = V.overview;
+	if (!O || !O.processes.length) return null;
+	const B = O.bins, BIN = O.bin_ns, LV = O.levels;
+	function bytesOf(b64) {
+		const raw = atob(b64), a = new Uint8Array(raw.length);
+		for (let i = 0; i < raw.length; i++) a[i] = raw.charCodeAt(i);
+		return a;
+	}
+	const tracks = [];
+	for (const p of O.processes) {
+		const who = { process: p.process, rank: p.rank, label: p.label };
+		if (p.bins !== null) tracks.push(Object.assign({ stream: null, data: bytesOf(p.bins) }, who));
+		for (const x of p.streams) tracks.push(Object.assign({ stream: x.stream, data: bytesOf(x.bins) }, who));
+	}
+	const nproc = tracks.filter(t => t.stream === null).length;
+	const s = section("overview", "Timeline",
+		"One strip a process" + (tracks.length > nproc ? ", and under it one a device stream" : "") +
+		": each column is " + dur(BIN) + " of the job (" + count(B) + " in all), coloured by what most of " +
+		"that time went to, brighter the more of it (a stream: the work it ran, brighter the busier).  " +
+		"Zoom with the wheel or + and −, move with the arrows or by dragging, 0 shows all; a finding's " +
+		"“show” zooms to its time.  Finer than a column: the finding's command writes a Perfetto trace.");
+	s.dataset.bins = String(B);
+	s.dataset.binNs = String(BIN);
+	s.dataset.tracks = String(tracks.length);
+	const cats = CATS.filter(c => tracks.some(t => t.data.some(b => b && CATS[b >> 5] === c)));
+	s.append(legend(cats));
+	const streamsBox = el("input", { type: "checkbox", id: "ov-streams" });
+	streamsBox.checked = tracks.length <= 256;
+	const range = el("span", { id: "ov-range", class: "num" });
+	const bar = el("div", { class: "ovbar" }, el("label", {}, streamsBox, " device streams"), range);
+	if (tracks.length === nproc) bar.firstChild.style.display = "none";
+	s.append(bar);
+	const wrap = el("div", { class: "ovwrap" });
+	const cv = el("canvas", { id: "ov-canvas", tabindex: "0", role: "img" });
+	const tip = el("div", { class: "tip", role: "tooltip" });
+	tip.hidden = true;
+	wrap.append(cv, tip);
+	s.append(wrap);
+	const LABEL = 150, AXIS = 18;
+	let v0 = 0, v1 = B, mark = null, shown = [];
+	const colours = {};
+	const MAXROWS = 512;
+	let shownFor = null;
+	/* the rows drawn: each track, or past MAXROWS tracks several a row (each bin the category
+	 * with the most of their time, the mean share) */
+	function rows() {
+		if (shownFor !== streamsBox.checked) {
+			shownFor = streamsBox.checked;
+			const t = tracks.filter(t => t.stream === null || streamsBox.checked);
+			const per = Math.ceil(t.length / MAXROWS);
+			shown = [];
+			for (let i = 0; i < t.length; i += per) {
+				const g = t.slice(i, i + per);
+				if (g.length === 1) { shown.push(g[0]); continue; }
+				const data = new Uint8Array(B);
+				for (let k = 0; k < B; k++) {
+					const w = [0, 0, 0, 0, 0, 0, 0, 0];
+					for (const x of g) { const b = x.data[k]; if (b) w[b >> 5] += b & 31; }
+					let top = 0;
+					for (let c = 1; c < 8; c++) if (w[c] > w[top]) top = c;
+					if (w[top]) data[k] = top << 5 | Math.max(1, Math.round(w[top] / g.length));
+				}
+				shown.push({ group: g, process: g[0].process, rank: g[0].rank, label: g[0].label, stream: null, data: data });
+			}
+		}
+		return Math.max(1, Math.min(14, Math.floor(640 / Math.max(shown.length, 1))));
+	}
+	function trackName(t) {
+		const one = x => x.rank !== null ? "rank " + x.rank : "process " + x.process;
+		if (t.group) return one(t.group[0]) + " – " + one(t.group[t.group.length - 1]) + " (" + t.group.length + ")";
+		return t.stream === null ? one(t) : "  stream " + (t.stream === "other" ? "(others)" : t.stream);
+	}
+	function draw() {
+		const cs = getComputedStyle(document.documentElement);
+		for (const c of CATS) colours[c] = cs.getPropertyValue("--c-" + c).trim() || "#888";
+		const rh = rows();
+		const W = Math.max(300, wrap.clientWidth), Hpx = AXIS + shown.length * rh + 2;
+		const dpr = window.devicePixelRatio || 1;
+		cv.width = Math.round(W * dpr);
+		cv.height = Math.round(Hpx * dpr);
+		cv.style.width = W + "px";
+		cv.style.height = Hpx + "px";
+		const g = cv.getContext("2d");
+		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		g.clearRect(0, 0, W, Hpx);
+		const fg = cs.getPropertyValue("--muted").trim() || "#666", line = cs.getPropertyValue("--line").trim() || "#ccc";
+		const plotW = W - LABEL, per = plotW / (v1 - v0);
+		g.font = "11px system-ui, sans-serif";
+		g.textBaseline = "middle";
+		/* the time axis */
+		g.fillStyle = fg;
+		g.strokeStyle = line;
+		const spanNs = (v1 - v0) * BIN, step = niceStep(spanNs / 8);
+		for (let t = Math.ceil(v0 * BIN / step) * step; t <= v1 * BIN; t += step) {
+			const x = LABEL + (t / BIN - v0) * per, words = tick(t, step);
+			g.fillRect(x, AXIS - 5, 1, 5);
+			if (x + 2 + g.measureText(words).width <= W) g.fillText(words, x + 2, 7);
+		}
+		/* the steps: a line at each start, when they are far enough apart */
+		const st = DX && DX.steps ? DX.steps : [];
+		if (st.length) {
+			const xs = st.map(x => LABEL + (x.start_ns / BIN - v0) * per).filter(x => x >= LABEL && x <= W);
+			let last = -10;
+			g.fillStyle = line;
+			for (const x of xs) if (x - last >= 4) { g.fillRect(x, AXIS, 1, Hpx - AXIS); last = x; }
+		}
+		/* the strips */
+		const k0 = Math.max(0, Math.floor(v0)), k1 = Math.min(B, Math.ceil(v1));
+		shown.forEach((t, i) => {
+			const y = AXIS + i * rh, h = rh < 6 ? rh : t.stream === null ? rh - 1 : rh - 2;
+			if (rh >= 9 || i % Math.ceil(24 / rh) === 0) {   /* too thin: one named in so many */
+				g.fillStyle = fg;
+				g.fillText(trackName(t), 2, y + Math.max(rh, 9) / 2, LABEL - 6);
+			}
+			if (per >= 1) {
+				for (let k = k0; k < k1; k++) {
+					const b = t.data[k];
+					if (!b) continue;
+					g.globalAlpha = 0.2 + 0.8 * (b & 31) / LV;
+					g.fillStyle = colours[CATS[b >> 5]];
+					/* whole pixels: no seams between bins */
+					const xa = Math.round(LABEL + (k - v0) * per), xb = Math.round(LABEL + (k + 1 - v0) * per);
+					g.fillRect(Math.max(LABEL, xa), y, Math.max(1, xb - Math.max(LABEL, xa)), h);
+				}
+			} else {
+				/* several bins a pixel: the category with the most of their time */
+				for (let px = 0; px < plotW; px++) {
+					const a = Math.floor(v0 + px / per), z = Math.min(k1, Math.floor(v0 + (px + 1) / per));
+					const w = new Float64Array(8);
+					let n = 0;
+					for (let k = a; k < z; k++) { const b = t.data[k]; n++; if (b) w[b >> 5] += b & 31; }
+					let top = 0;
+					for (let c = 1; c < 8; c++) if (w[c] > w[top]) top = c;
+					if (!w[top] || !n) continue;
+					g.globalAlpha = 0.2 + 0.8 * w[top] / (n * LV);
+					g.fillStyle = colours[CATS[top]];
+					g.fillRect(LABEL + px, y, 1, h);
+				}
+			}
+			g.globalAlpha = 1;
+		});
+		if (mark) {
+			g.strokeStyle = colours.wait;
+			g.lineWidth = 2;
+			const x0 = LABEL + (mark.t0 / BIN - v0) * per, x1 = LABEL + (mark.t1 / BIN - v0) * per;
+			const i = shown.findIndex(t => t.stream === null && (t.group ? t.group.some(x => x.process === mark.process)
+										  : t.process === mark.process));
+			const y = i < 0 ? AXIS : AXIS + i * rh;
+			g.strokeRect(Math.max(LABEL, x0), i < 0 ? AXIS : y - 1, Math.max(2, Math.min(W, x1) - Math.max(LABEL, x0)),
+				     i < 0 ? Hpx - AXIS : rh + 1);
+			g.lineWidth = 1;
+		}
+		range.textContent = dur(Math.round(v0 * BIN)) + " – " + dur(Math.round(v1 * BIN));
+		cv.dataset.view0 = String(Math.round(v0 * BIN));
+		cv.dataset.view1 = String(Math.round(v1 * BIN));
+		cv.dataset.shown = String(shown.length);
+		cv.setAttribute("aria-label", "timeline of " + nproc + " processes from " + range.textContent);
+	}
+	/* a tick's time in the unit of its step, no more digits than the step needs */
+	function tick(t, step) {
+		const u = step >= 1e9 ? [1e9, "s"] : step >= 1e6 ? [1e6, "ms"] : step >= 1e3 ? [1e3, "us"] : [1, "ns"];
+		const digits = Math.max(0, -Math.floor(Math.log10(step / u[0]) + 1e-9));
+		return (t / u[0]).toFixed(Math.min(digits, 3)) + " " + u[1];
+	}
+	function niceStep(x) {
+		const p = Math.pow(10, Math.floor(Math.log10(Math.max(x, 1))));
+		for (const m of [1, 2, 5, 10]) if (m * p >= x) return m * p;
+		return 10 * p;
+	}
+	function set(a, b) {
+		const minSpan = Math.min(B, 8);
+		if (b - a < minSpan) { const c = (a + b) / 2; a = c - minSpan / 2; b = c + minSpan / 2; }
+		if (b - a > B) { a = 0; b = B; }
+		if (a < 0) { b -= a; a = 0; }
+		if (b > B) { a -= b - B; b = B; }
+		v0 = Math.max(0, a);
+		v1 = Math.min(B, b);
+		draw();
+	}
+	function zoom(f, at) {
+		const c = at === undefined ? (v0 + v1) / 2 : at;
+		set(c - (c - v0) * f, c + (v1 - c) * f);
+	}
+	function binAt(ev) {
+		const r = cv.getBoundingClientRect(), x = ev.clientX - r.left - LABEL;
+		return v0 + x / ((r.width - LABEL) / (v1 - v0));
+	}
+	cv.addEventListener("keydown", e => {
+		const w = v1 - v0;
+		if (e.key === "+" || e.key === "=") zoom(0.5);
+		else if (e.key === "-" || e.key === "_") zoom(2);
+		else if (e.key === "ArrowLeft") set(v0 - w / 4, v1 - w / 4);
+		else if (e.key === "ArrowRight") set(v0 + w / 4, v1 + w / 4);
+		else if (e.key === "0" || e.key === "Home") { mark = null; set(0, B); }
+		else return;
+		e.preventDefault();
+	});
+	cv.addEventListener("wheel", e => {
+		e.preventDefault();
+		zoom(e.deltaY < 0 ? 0.8 : 1.25, binAt(e));
+	}, { passive: false });
+	let drag = null;
+	cv.addEventListener("mousedown", e => { drag = { x: e.clientX, v0: v0, v1: v1 }; });
+	window.addEventListener("mouseup", () => { drag = null; });
+	cv.addEventListener("mousemove", e => {
+		const r = cv.getBoundingClientRect();
+		if (drag) {
+			const d = (e.clientX - drag.x) / ((r.width - LABEL) / (drag.v1 - drag.v0));
+			set(drag.v0 - d, drag.v1 - d);
+			return;
+		}
+		const k = Math.floor(binAt(e)), i = Math.floor((e.clientY - r.top - AXIS) / rows());
+		const t = shown[i];
+		if (!t || k < v0 || k >= B || e.clientX - r.left < LABEL) { tip.hidden = true; return; }
+		const b = t.data[k];
+		const who = t.group ? trackName(t) : (t.rank !== null ? "rank " + t.rank : "process " + t.process) +
+			" (" + t.label + ")" + (t.stream === null ? "" : ", stream " + (t.stream === "other" ? "(the others)" : t.stream));
+		const what = !b ? "nothing recorded" : t.stream === null
+			? "mostly " + CAT_WORDS[CATS[b >> 5]] + ": " + Math.round(100 * (b & 31) / LV) + " % of it"
+			: "busy " + Math.round(100 * (b & 31) / LV) + " %, mostly " + CAT_WORDS[CATS[b >> 5]];
+		tip.textContent = who + "\n" + dur(k * BIN) + " – " + dur((k + 1) * BIN) + " (" + k * BIN + " – " +
+			(k + 1) * BIN + " ns)\n" + what;
+		tip.style.left = Math.min(e.clientX - r.left + 12, r.width - 260) + "px";
+		tip.style.top = (e.clientY - r.top + 12) + "px";
+		tip.hidden = false;
+	});
+	cv.addEventListener("mouseleave", () => { tip.hidden = true; });
+	streamsBox.addEventListener("change", draw);   /* rows() sees the box changed */
+	window.addEventListener("resize", draw);
+	draw();
+	return {
+		/* shows t0..t1 (ns from the trace start) with some time either side, process marked */
+		show(t0, t1, process) {
+			mark = { t0: t0, t1: t1, process: process };
+			const pad = Math.max((t1 - t0) / BIN * 0.25, 2);
+			set(t0 / BIN - pad, t1 / BIN + pad);
+			s.scrollIntoView({ block: "start" });
+			cv.focus({ preventScroll: true });
+		}
+	};
+})();
+if (overview)
+	for (const li of document.querySelectorAll("ol.findings > li")) {
+		const f = DX.findings[Number(li.dataset.rankOrder) - 1];
+		const w = f && f.longest && f.longest.where;
+		if (!w || w.start_ns === null || w.start_ns === undefined) continue;
+		const b = el("button", { type: "button", class: "show", title: "show its time on the timeline" }, "show");
+		b.addEventListener("click", () => overview.show(w.start_ns, w.end_ns, f.process ? f.process.index : null));
+		li.querySelector(".head").append(b);
+	}
 
 /* ---- where the time went: the job's split and each process's ---- */
 (function time() {
@@ -184,7 +454,8 @@ if (H.window) fact("window", el("span", {}, H.window.spec));
 		tb.append(tr);
 	}
 	table.append(tb);
-	fold(s, procs.length, "each of the " + procs.length + " processes", el("div", {}, el("h3", {}, "Each process"), table));
+	fold(s, procs.length, "each of the " + procs.length + " processes",
+	     el("div", {}, el("h3", {}, "Each process"), cutNote("diagnosis.processes", "processes"), table));
 })();
 
 /* ---- steps: each step's longest rank, the slow ones marked ---- */
@@ -217,6 +488,8 @@ if (H.window) fact("window", el("span", {}, H.window.spec));
 		g.append(r);
 	});
 	s.append(g);
+	const cut = cutNote("diagnosis.steps", "steps");
+	if (cut) s.append(cut);
 	const slow = DX.slow_steps && DX.slow_steps.rows ? DX.slow_steps.rows : [];
 	if (slow.length) {
 		const table = el("table", { id: "slow-steps" },
@@ -310,6 +583,8 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 		"Time in MPI calls per rank, of its covered time; imbalance " + r.imbalance.toFixed(2) +
 		" (the most over the mean).");
 	const rows = r.rows.map(x => Object.assign({ name: x.rank === null ? x.label : "rank " + x.rank }, x));
+	const cut = cutNote("mpi.ranks.rows", "ranks");
+	if (cut) s.append(cut);
 	fold(s, rows.length, "each of the " + rows.length + " ranks", timeTable("mpi-ranks", "", rows, [
 		["in MPI", x => num("td", "ns", x.time_ns, dur(x.time_ns))],
 		["share", x => num("td", "pct", x.share_pct, pct(x.share_pct))],

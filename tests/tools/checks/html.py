@@ -30,12 +30,14 @@ READ = r"""(() => {
     facts: f,
     findings: [...document.querySelectorAll('ol.findings > li')].map(li => ({
       rank_order: Number(li.dataset.rankOrder), cost_ns: d(li.querySelector('.cost'), 'ns'),
-      head: li.querySelector('.head').textContent, look: li.querySelector('.look code') ?
+      head: li.querySelector('.head .words').textContent, look: li.querySelector('.look code') ?
         li.querySelector('.look code').textContent : null })),
     job_ns: d(document.getElementById('time-job'), 'ns'),
     job_parts: [...document.querySelectorAll('#time-job > span')].map(s => [s.dataset.cat, Number(s.dataset.ns)]),
     steps: [...document.querySelectorAll('#steps-chart rect')].map(r => [Number(r.dataset.step), Number(r.dataset.ns)]),
     tables: tables,
+    cut: Object.fromEntries([...document.querySelectorAll('p.cut')].map(p =>
+      [p.dataset.path, [Number(p.dataset.kept), Number(p.dataset.of)]])),
   };
 })()"""
 
@@ -73,6 +75,27 @@ TABLES = {
     "slow-steps": ("diagnosis.slow_steps.rows", None, ["step", "ns"]),
 }
 
+# The lists a page holds the first rows of, at most (page-doc.c), and the rows it shows
+# (the slow steps: the first 20 always).
+CUTS = {"diagnosis.findings": 100, "diagnosis.processes": 256, "diagnosis.steps": 4096,
+        "mpi.ranks.rows": 256}
+
+
+def _first(doc, path, shown, bad):
+    """The rows of the list at path the page holds: all, or the first CUTS[path] and a note
+    saying how many of how many."""
+    rows = _get(doc, path) or []
+    cap = CUTS.get(path)
+    if cap is None or len(rows) <= cap:
+        if path in shown["cut"]:
+            bad.append("%s: the page says it is cut (%s), the summary has %d rows" %
+                       (path, shown["cut"][path], len(rows)))
+        return rows
+    if shown["cut"].get(path) != [cap, len(rows)]:
+        bad.append("%s: %d rows, the page holds %d: it should say so (it says %s)" %
+                   (path, len(rows), cap, shown["cut"].get(path)))
+    return rows[:cap]
+
 
 def _same(a, b):
     if a is None or b is None:
@@ -92,7 +115,7 @@ def _numbers(doc, shown, bad):
         bad.append("the summary has no diagnosis")
         return
     want = [(f["rank_order"], f["cost_ns"], f["text"].split("\n")[0], f["look"])
-            for f in dx["findings"]]
+            for f in _first(doc, "diagnosis.findings", shown, bad)]
     got = [(f["rank_order"], f["cost_ns"], f["head"], f["look"]) for f in shown["findings"]]
     if got != want:
         bad.append("findings: the page shows %s, the summary has %s" % (got[:3], want[:3]))
@@ -103,11 +126,11 @@ def _numbers(doc, shown, bad):
         want = [[c, t[c + "_ns"]] for c in CATS if t[c + "_ns"]]
         if shown["job_parts"] != want:
             bad.append("the job's parts: %s, the summary %s" % (shown["job_parts"], want))
-    want = [[s["step"], s["longest_ns"]] for s in dx.get("steps") or []]
+    want = [[s["step"], s["longest_ns"]] for s in _first(doc, "diagnosis.steps", shown, bad)]
     if shown["steps"] != want:
         bad.append("steps: %s..., the summary %s..." % (shown["steps"][:3], want[:3]))
     for tid, (path, name, keys) in TABLES.items():
-        rows = _get(doc, path) or []
+        rows = _first(doc, path, shown, bad)
         got = shown["tables"].get(tid)
         if tid == "slow-steps":
             rows = rows[:20]
@@ -175,6 +198,87 @@ def report(html, summary_json, shots, *want_sections):
         _numbers(doc, shown, bad)
         _drawn(p, shown, shots, bad)
         p.screenshot(os.path.join(shots, "page.png"), full=False)
+    if bad:
+        fail("%s:\n  %s" % (html, "\n  ".join(bad)))
+
+
+def _strip(b64, bins):
+    import base64
+    b = base64.b64decode(b64)
+    if len(b) != bins:
+        fail("a strip of %d bytes, not %d" % (len(b), bins))
+    return b
+
+
+def timeline(html, summary_json, truth="no"):
+    """The overview strips (#tprof-view): one for each process the diagnosis covers, with a
+    bin holding time wherever its covered time can be; a finding's "show" zooms the timeline to
+    the finding's time; + zooms in, 0 shows all.  truth "late": in the top finding's time, its
+    process does something else than wait in most bins, every other process waits in most."""
+    doc = json.load(open(summary_json))
+    dx = doc["diagnosis"]
+    bad = []
+    with browser.Page.open(html) as p:
+        ov = p.eval("JSON.parse(document.getElementById('tprof-view').textContent).overview")
+        bins, bin_ns = ov["bins"], ov["bin_ns"]
+        strips = {x["process"]: _strip(x["bins"], bins) for x in ov["processes"] if x["bins"]}
+        for x in ov["processes"]:
+            for st in x["streams"]:
+                _strip(st["bins"], bins)
+        for pr in dx["processes"]:
+            i, covered = pr["process"]["index"], pr["covered_ns"]
+            if not covered:
+                continue
+            if i not in strips:
+                bad.append("process %d (%d ns diagnosed) has no strip" % (i, covered))
+                continue
+            held = sum(1 for b in strips[i] if b) * bin_ns
+            if held + 2 * bin_ns < covered:
+                bad.append("process %d: %d ns in its steps, its strip holds time in %d ns of bins"
+                           % (i, covered, held))
+            if any(b and (b & 31) == 0 for b in strips[i]):
+                bad.append("process %d: a bin of a category with no share" % i)
+        view = "JSON.parse(JSON.stringify(document.getElementById('ov-canvas').dataset))"
+        f = dx["findings"][0] if dx["findings"] else None
+        if f and f["longest"]["where"]["start_ns"] is not None:
+            w = f["longest"]["where"]
+            p.eval("document.querySelector('ol.findings > li button.show').click()")
+            v = p.eval(view)
+            a, z, d = int(v["view0"]), int(v["view1"]), w["end_ns"] - w["start_ns"]
+            if not (a <= w["start_ns"] and z >= w["end_ns"] and
+                    z - a <= max(1.5 * d + 5 * bin_ns, 9 * bin_ns)):
+                bad.append("show: the timeline shows %d..%d, the finding's time is %d..%d"
+                           % (a, z, w["start_ns"], w["end_ns"]))
+            key = ("document.getElementById('ov-canvas').dispatchEvent(new KeyboardEvent("
+                   "'keydown', {key: '%s', bubbles: true}))")
+            p.eval(key % "+")
+            v2 = p.eval(view)
+            span, span2 = z - a, int(v2["view1"]) - int(v2["view0"])
+            if span > 16 * bin_ns and abs(span2 - span / 2) > 2 * bin_ns:
+                bad.append("+: the span %d ns became %d" % (span, span2))
+            p.eval(key % "0")
+            v3 = p.eval(view)
+            if int(v3["view0"]) != 0 or int(v3["view1"]) != bins * bin_ns:
+                bad.append("0: the timeline shows %s..%s, not all" % (v3["view0"], v3["view1"]))
+            if truth == "late":
+                late = f["process"]["index"]
+                k0 = -(-w["start_ns"] // bin_ns) + 1
+                k1 = w["end_ns"] // bin_ns - 1
+                inside = range(k0, k1)
+                if len(inside) < 4:
+                    bad.append("the finding's time covers %d bins only" % len(inside))
+                for i, b in strips.items():
+                    waits = sum(1 for k in inside if strips[i][k] >> 5 == CATS.index("wait"))
+                    if i == late and waits > 0.2 * len(inside):
+                        bad.append("the late process %d waits in %d of the %d bins of its "
+                                   "finding" % (i, waits, len(inside)))
+                    if i != late and waits < 0.5 * len(inside):
+                        bad.append("process %d waits in %d of the %d bins of the finding"
+                                   % (i, waits, len(inside)))
+        elif f:
+            bad.append("the top finding has no time")
+        if p.errors:
+            bad.append("errors: %s" % p.errors)
     if bad:
         fail("%s:\n  %s" % (html, "\n  ".join(bad)))
 

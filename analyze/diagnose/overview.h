@@ -1,0 +1,48 @@
+/* diagnose/overview.h — the job at a glance, for the HTML report's overview strips: each
+ * process's time split into the same fixed bins of the trace's span (the categories of
+ * diagnose/timeline.h) and each of its device streams' busy time in them, one byte a bin a
+ * track.  The diagnosis keeps it when asked, as it diagnoses each step, so that memory
+ * follows the bins, not the events; under --parallel each process's bins travel with what
+ * its reader found (join.c). */
+#ifndef TPROF_ANALYZE_DIAGNOSE_OVERVIEW_H
+#define TPROF_ANALYZE_DIAGNOSE_OVERVIEW_H
+
+#include <stdint.h>
+
+struct diagnosis;
+
+/* A bin's byte: 0 when the track has no time in the bin, else (category << 5) | q, the
+ * category (enum cat, part_key: "compute"...) that most of the bin's time went to and q in
+ * 1..31 its share of the bin in 31sts (a stream: the kind of work with the most time, q its
+ * busy share). */
+#define OVERVIEW_LEVELS 31
+
+/* Streams of a process drawn each on its own, at most; the rest are summed into one track
+ * (OVERVIEW_OTHER_STREAMS). */
+#define OVERVIEW_STREAMS 8
+#define OVERVIEW_OTHER_STREAMS UINT64_MAX
+
+struct overview_stream {
+	uint64_t stream;                 /* OVERVIEW_OTHER_STREAMS: the process's other streams */
+	const uint8_t *bins;
+};
+
+struct overview_process {
+	int64_t process;                 /* its number (index) */
+	int64_t rank;                    /* -1: none */
+	const char *label;
+	const uint8_t *bins;             /* NULL: none of its own (its streams only) */
+	size_t nstreams;
+	const struct overview_stream *streams;   /* in the order first met */
+};
+
+/* Before the events: keep the overview in as many bins as about `budget` bytes allow over
+ * the trace's processes and about two streams each (at most 4096, at least 16). */
+void diagnosis_keep_overview(struct diagnosis *dx, uint64_t budget);
+
+/* After diagnosis_settle: the number of bins (0: not kept), each bin_ns long from the trace's
+ * start, and each process with its streams, in order of process (on_process NULL: none). */
+uint32_t diagnosis_overview(const struct diagnosis *dx, int64_t *bin_ns, void *ctx,
+			    void (*on_process)(void *ctx, const struct overview_process *p));
+
+#endif

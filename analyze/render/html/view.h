@@ -1,0 +1,13 @@
+/* render/html/view.h — what the report draws beyond the summary's tables: the document of
+ * #tprof-view (view.c), built from the diagnosis. */
+#ifndef TPROF_ANALYZE_HTML_VIEW_H
+#define TPROF_ANALYZE_HTML_VIEW_H
+
+#include <stdio.h>
+
+struct diagnosis;
+
+/* Writes the view's JSON to f (after diagnosis_settle). */
+void html_view_write(FILE *f, const struct diagnosis *dx);
+
+#endif
