@@ -292,6 +292,7 @@ static void diagnose_span(struct diagnosis *dx, struct dproc *dp, int has_step, 
 		return;
 	struct step_agg *s = step_agg_of(dx, step);
 	int64_t dur = t1 - t0, wait = ns[CAT_WAIT];
+	stepmap_add(dx, dp, step, dur, wait);
 	int64_t comp = ns[CAT_COMPUTE] + ns[CAT_COPY] + ns[CAT_COLLECTIVE];
 	if (!s->ranks || t0 < s->t0)
 		s->t0 = t0;
@@ -691,6 +692,7 @@ void dproc_free(struct dproc *dp)
 {
 	timeline_free(&dp->tl);
 	overview_free(&dp->ov);
+	free(dp->sm.bins);
 	free(dp->pend);
 	free(dp->why);
 	free(dp->lanes);

@@ -132,6 +132,7 @@ static void pack_proc(struct pack *b, const struct diagnosis *dx, const struct d
 		pack_u64(b, w->comm);
 	}
 	overview_pack(b, dx, dp);
+	stepmap_pack(b, dx, dp);
 }
 
 /* A process another analysis process read, as the first sees it: a stand-in process with
@@ -206,6 +207,7 @@ static void unpack_proc(struct diagnosis *dx, struct unpack *u)
 		w->comm = unpack_u64(u);
 	}
 	overview_unpack(u, dx, dp);
+	stepmap_unpack(u, dx, dp);
 }
 
 static void pack_group(struct pack *b, const struct diagnosis *dx, const struct delay_group *g)

@@ -19,6 +19,9 @@
 #define BINS_MAX 4096
 #define BINS_MIN 16
 #define TRACKS_A_PROCESS 3   /* a process and about two streams, for the budget */
+#define STEPMAP_CELLS 32768  /* the step map's cells over the processes, about */
+#define COLS_MAX 256
+#define COLS_MIN 16
 
 void diagnosis_keep_overview(struct diagnosis *dx, uint64_t budget)
 {
@@ -35,6 +38,8 @@ void overview_begin(struct diagnosis *dx)
 	bins = bins > BINS_MAX ? BINS_MAX : bins < BINS_MIN ? BINS_MIN : bins;
 	int64_t span = tr->end_ns > tr->start_ns ? tr->end_ns - tr->start_ns : 1;
 	dx->ov_bins = (uint32_t)bins;
+	uint64_t cols = STEPMAP_CELLS / (tr->nprocs ? tr->nprocs : 1);
+	dx->sm_cols = (uint32_t)(cols > COLS_MAX ? COLS_MAX : cols < COLS_MIN ? COLS_MIN : cols);
 	dx->ov_bin_ns = (span + (int64_t)bins - 1) / (int64_t)bins;
 	if (dx->ov_bin_ns < 1)
 		dx->ov_bin_ns = 1;

@@ -1,7 +1,7 @@
-/* diagnose/overview.h — the job at a glance, for the HTML report's overview strips: each
- * process's time split into the same fixed bins of the trace's span (the categories of
- * diagnose/timeline.h) and each of its device streams' busy time in them, one byte a bin a
- * track.  The diagnosis keeps it when asked, as it diagnoses each step, so that memory
+/* diagnose/overview.h — the job at a glance, for the HTML report: its overview strips (each
+ * process's time split into the same fixed bins of the trace's span, the categories of
+ * diagnose/timeline.h, and each of its device streams' busy time in them, one byte a bin a
+ * track) and its step map (each process's step times and waits by step number, binned).  The diagnosis keeps it when asked, as it diagnoses each step, so that memory
  * follows the bins, not the events; under --parallel each process's bins travel with what
  * its reader found (join.c). */
 #ifndef TPROF_ANALYZE_DIAGNOSE_OVERVIEW_H
@@ -36,13 +36,36 @@ struct overview_process {
 	const struct overview_stream *streams;   /* in the order first met */
 };
 
+/* The step map: each process's steps by step number, in the same columns of `per` step
+ * numbers for every process (per doubles as the steps come, so that a process keeps
+ * `columns` bins whatever their number): in each, how many steps it had and their times
+ * and waits for other processes, summed, and its longest. */
+struct stepmap_cell {
+	uint64_t n;
+	int64_t time, wait, longest;
+};
+
+struct stepmap_process {
+	int64_t process, rank;           /* rank -1: none */
+	const char *label;
+	const struct stepmap_cell *cells;   /* columns of them */
+};
+
 /* Before the events: keep the overview in as many bins as about `budget` bytes allow over
- * the trace's processes and about two streams each (at most 4096, at least 16). */
+ * the trace's processes and about two streams each (at most 4096, at least 16), and the step
+ * map in as many columns as 32768 cells allow over them (at most 256, at least 16). */
 void diagnosis_keep_overview(struct diagnosis *dx, uint64_t budget);
 
 /* After diagnosis_settle: the number of bins (0: not kept), each bin_ns long from the trace's
  * start, and each process with its streams, in order of process (on_process NULL: none). */
 uint32_t diagnosis_overview(const struct diagnosis *dx, int64_t *bin_ns, void *ctx,
 			    void (*on_process)(void *ctx, const struct overview_process *p));
+
+/* After diagnosis_settle: the step map's columns (0: no steps, or not kept), the first
+ * column from step *first, each *per step numbers, and each process with steps in order of
+ * process (on_process NULL: none). */
+uint32_t diagnosis_stepmap(const struct diagnosis *dx, uint64_t *first, uint64_t *per,
+			   void *ctx,
+			   void (*on_process)(void *ctx, const struct stepmap_process *p));
 
 #endif

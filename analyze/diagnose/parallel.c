@@ -304,6 +304,7 @@ int dpar_hold_end(struct diagnosis *dx)
 		dx0->ov_budget = dx->ov_budget;
 		dx0->ov_bins = dx->ov_bins;
 		dx0->ov_bin_ns = dx->ov_bin_ns;
+		dx0->sm_cols = dx->sm_cols;
 		if (join_unpack(dx0, all, len_of) < 0)
 			diag_error("--parallel: an analysis process's diagnosis could not be read");
 		for (size_t i = 0; i < dx0->nprocs; i++) {

@@ -103,6 +103,20 @@ struct ov_proc {
 	int finished;
 };
 
+/* The step map (stepmap.c): a process's steps summed by step number, `per` numbers a bin,
+ * bin i holding the numbers from (first + i) * per; `per` doubles (neighbours merged) when
+ * a step would fall outside the bins. */
+struct sm_bin {
+	uint64_t n;                      /* its steps */
+	int64_t time, wait;              /* summed: their times, their waits for others */
+	int64_t longest;
+};
+struct sm_proc {
+	struct sm_bin *bins;             /* dx->sm_cols of them, once a step came */
+	uint64_t per, first;
+	uint32_t used;                   /* bins from the first to the last with steps */
+};
+
 struct dproc {
 	struct proc *p;
 	int index;                       /* in struct diagnosis's procs */
@@ -139,6 +153,7 @@ struct dproc {
 	uint32_t label;                  /* its label, when another analysis process read it
 					  * (parallel.c): proc_label's there */
 	struct ov_proc ov;
+	struct sm_proc sm;
 };
 
 /* One step number over the ranks. */
@@ -270,6 +285,8 @@ struct diagnosis {
 	uint64_t ov_budget;              /* the overview is kept (overview.c): its bytes */
 	uint32_t ov_bins;                /* its bins, from the trace's span (0: not kept) */
 	int64_t ov_bin_ns;
+	uint32_t sm_cols;                /* the step map's bins a process (stepmap.c; 0: not
+					  * kept) */
 	struct split_rec *splits;
 	size_t nsplits, capsplits;
 };
@@ -331,6 +348,12 @@ void overview_free(struct ov_proc *o);
 void overview_pack(struct pack *b, const struct diagnosis *dx, const struct dproc *dp);
 struct unpack;
 void overview_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc *dp);
+
+/* stepmap.c (overview.h) */
+void stepmap_add(struct diagnosis *dx, struct dproc *dp, uint64_t step, int64_t time,
+		 int64_t wait);
+void stepmap_pack(struct pack *b, const struct diagnosis *dx, const struct dproc *dp);
+void stepmap_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc *dp);
 
 /* critical.c */
 const struct pend_step *done_step(const struct dproc *dp, uint64_t step);

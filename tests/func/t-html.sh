@@ -14,7 +14,7 @@
 	skip_all "no headless Chromium (configure found none; on Debian: apt-get install chromium-headless-shell)"
 GEN="$top_builddir/tests/tools/gen-profile"
 SHOTS="$T/shots"
-plan 30
+plan 33
 
 # report NAME DIR [SECTION...]: DIR's report and summary document, then the page's checks.
 report() {
@@ -30,10 +30,12 @@ report() {
 }
 
 # A synthetic job: MPI messages and collectives, NCCL all-reduces, kernels, steps.
-"$GEN" -r 8 -s 40 -n -k -t 1000 "$T/gen" >/dev/null
-report gen "$T/gen" findings overview time steps tops ranks
+"$GEN" -r 8 -s 300 -n -k -t 1000 "$T/gen" >/dev/null
+report gen "$T/gen" findings overview time steps stepmap tops ranks
 pycheck "gen: the timeline: a strip a process and stream, a finding's time shown on a click, \
 keys zoom" timeline "$T/gen.html" "$T/gen.json"
+pycheck "gen: the step map: each rank's steps, each step's longest and waits the summary's" \
+	stepmap "$T/gen.html" "$T/gen.json"
 
 # Real MPI ranks over the stand-in HIP and NCCL: one rank comes late to the all-reduce.
 if [ -x "$APPS/diag-causes" ] && [ "$MPIRUN" != no ] && [ -e "$STANDIN_LIBDIR/libnccl.so.2" ]; then
@@ -41,11 +43,13 @@ if [ -x "$APPS/diag-causes" ] && [ "$MPIRUN" != no ] && [ -e "$STANDIN_LIBDIR/li
 		"$INSPECT" -o "$T/mpi" -- "$MPIRUN" $MPIRUN_FLAGS -np 4 "$APPS/diag-causes" late-coll \
 		>"$T/mpi.out" 2>&1
 	ok $? "mpi: 4 ranks recorded"
-	report mpi "$T/mpi" findings overview time steps tops ranks
+	report mpi "$T/mpi" findings overview time steps stepmap tops ranks
 	pycheck "mpi: the timeline: a strip a rank, the late rank busy while the others wait, \
 a finding's time shown on a click, keys zoom" timeline "$T/mpi.html" "$T/mpi.json" late
+	pycheck "mpi: the step map: each rank's steps, each step's longest and waits the summary's" \
+		stepmap "$T/mpi.html" "$T/mpi.json"
 else
-	skips 4 "apps/diag-causes was not built (it needs mpicc, mpirun and the stand-in NCCL)"
+	skips 5 "apps/diag-causes was not built (it needs mpicc, mpirun and the stand-in NCCL)"
 fi
 
 # The stand-in Neuron runtime.
@@ -81,8 +85,9 @@ report sys "$T/sys" findings system
 
 # 1,024 ranks: under 5 MB; the load time is said, not judged (a loaded machine is slower).
 "$GEN" -r 1024 -s 4 -n -k -t 1000 "$T/big" >/dev/null
-report big "$T/big" findings overview time steps tops ranks
+report big "$T/big" findings overview time steps stepmap tops ranks
 pycheck "big: the timeline of 1,024 ranks" timeline "$T/big.html" "$T/big.json"
+pycheck "big: the step map of 1,024 ranks" stepmap "$T/big.html" "$T/big.json"
 _size=$(wc -c <"$T/big.html")
 [ "$_size" -le 5000000 ]
 ok $? "big: the report of 1,024 ranks is under 5 MB ($_size bytes)"

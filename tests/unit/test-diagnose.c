@@ -1,12 +1,15 @@
 /* test-diagnose.c — the diagnosis's arithmetic: a timeline's split of an interval against a
  * brute-force count of each nanosecond (random spans of every category, the parts adding up
  * to the interval), the sums of the launch spans, what forgetting keeps and counts as late;
+ * the step map's bins against sums counted the slow way;
  * and MPI's wait states of a collective of each kind and of a message (who waited, from when
  * to when, who was late and by how much). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../analyze/diagnose/diagnosis.h"
+#include "../../analyze/diagnose/overview.h"
+#include "../../analyze/diagnose/state.h"
 #include "../../analyze/diagnose/timeline.h"
 #include "../../analyze/model/runtime.h"
 #include "../../analyze/summary/write.h"
@@ -274,8 +277,77 @@ static void long_spans(void)
 	timeline_free(&t);
 }
 
+/* The step map (diagnose/stepmap.c): steps in any order, in 16 bins a process, against sums
+ * counted the slow way over the columns it ends with. */
+struct got {
+	struct stepmap_cell cells[64];
+	uint32_t n;
+	size_t calls;
+};
+
+static void on_row(void *ctx, const struct stepmap_process *p)
+{
+	struct got *g = ctx;
+	memcpy(g->cells, p->cells, g->n * sizeof(*g->cells));
+	g->calls++;
+}
+
+static void stepmap_random(void)
+{
+	unsigned bad = 0, wide = 0;
+	srand(11);
+	for (int trial = 0; trial < 200; trial++) {
+		struct diagnosis *dx = diagnosis_new(NULL);
+		dx->sm_cols = 16;
+		struct proc p = { .index = 1, .rank = 0 };
+		struct dproc *dp = dproc_get(dx, &p);
+		dp->label = strings_add("rank 0", 6);
+		uint64_t base = (uint64_t)(rand() % 3) * 1000000, range = 1 + (uint64_t)(rand() % 2000);
+		size_t n = 1 + (size_t)(rand() % 300);
+		uint64_t *step = malloc(n * sizeof(*step));
+		int64_t *time = malloc(n * sizeof(*time)), *wait = malloc(n * sizeof(*wait));
+		for (size_t i = 0; i < n; i++) {
+			/* mostly in order, as steps come, some out of it */
+			step[i] = base + (rand() % 4 ? (uint64_t)i * range / n : (uint64_t)rand() % range);
+			time[i] = 1 + rand() % 1000;
+			wait[i] = rand() % 10 ? 0 : rand() % 500;
+			stepmap_add(dx, dp, step[i], time[i], wait[i]);
+		}
+		uint64_t first, per;
+		struct got g = { .n = 0 };
+		g.n = diagnosis_stepmap(dx, &first, &per, NULL, NULL);
+		if (g.n == 0 || g.n > 16 || (per & (per - 1))) {
+			wide++;
+		} else {
+			diagnosis_stepmap(dx, &first, &per, &g, on_row);
+			for (uint32_t c = 0; c < g.n; c++) {
+				struct stepmap_cell w = { 0 };
+				for (size_t i = 0; i < n; i++)
+					if (step[i] >= first + c * per && step[i] < first + (c + 1) * per) {
+						w.n++;
+						w.time += time[i];
+						w.wait += wait[i];
+						if (time[i] > w.longest)
+							w.longest = time[i];
+					}
+				bad += memcmp(&w, &g.cells[c], sizeof(w)) != 0;
+			}
+			for (size_t i = 0; i < n; i++)
+				bad += step[i] < first || step[i] >= first + g.n * per;
+			bad += g.calls != 1;
+		}
+		free(step);
+		free(time);
+		free(wait);
+		diagnosis_free(dx);
+	}
+	ok(!bad && !wide, "the step map of 200 random runs: every column's steps, times, waits and "
+	   "longest right (%u wrong), at most 16 columns of a power of two steps (%u not)", bad, wide);
+}
+
 int main(void)
 {
+	stepmap_random();
 	long_spans();
 	many_alike();
 	split_random();

@@ -506,6 +506,134 @@ if (overview)
 	}
 })();
 
+/* ---- the step map: step time and waiting, rank by step (#tprof-view) ---- */
+(function stepmap() {
+	const M = V.stepmap;
+	if (!M || !M.processes.length) return;
+	const C = M.columns, W = M.steps_a_column, S0 = M.first_step;
+	const rows = M.processes.map(p => {
+		const raw = atob(p.cells), buf = new ArrayBuffer(raw.length), u = new Uint8Array(buf);
+		for (let i = 0; i < raw.length; i++) u[i] = raw.charCodeAt(i);
+		const dv = new DataView(buf), n = new Uint32Array(C), time = new Float64Array(C),
+		      wait = new Float64Array(C), longest = new Float64Array(C);
+		for (let c = 0; c < C; c++) {
+			n[c] = dv.getUint32(c * 16, true);
+			time[c] = dv.getFloat32(c * 16 + 4, true);
+			wait[c] = dv.getFloat32(c * 16 + 8, true);
+			longest[c] = dv.getFloat32(c * 16 + 12, true);
+		}
+		return { process: p.process, rank: p.rank, label: p.label, n: n, time: time, wait: wait, longest: longest };
+	});
+	const s = section("stepmap", "Steps × ranks",
+		"Each rank's steps" + (W > 1 ? ", " + count(W) + " step numbers a column" : "") +
+		": above, their mean time, below, their mean wait for other ranks; the darker, the longer " +
+		"(from the shortest of each map to its longest).  A rank slower than the others is a dark row; a step slow " +
+		"everywhere a dark column; waiting shows the ranks that waited for it.");
+	s.dataset.columns = String(C);
+	s.dataset.stepsAColumn = String(W);
+	s.dataset.rows = String(rows.length);
+	const MAXROWS = 256;
+	const per = Math.ceil(rows.length / MAXROWS);
+	/* past MAXROWS ranks, neighbours share a row: its cells the most of theirs */
+	const shown = [];
+	for (let i = 0; i < rows.length; i += per) {
+		const g = rows.slice(i, i + per);
+		if (g.length === 1) { shown.push(g[0]); continue; }
+		const r = { group: g, n: new Uint32Array(C), time: new Float64Array(C), wait: new Float64Array(C), longest: new Float64Array(C) };
+		for (const x of g)
+			for (let c = 0; c < C; c++) {
+				r.n[c] += x.n[c];
+				r.time[c] = Math.max(r.time[c], x.time[c]);
+				r.wait[c] = Math.max(r.wait[c], x.wait[c]);
+				r.longest[c] = Math.max(r.longest[c], x.longest[c]);
+			}
+		shown.push(r);
+	}
+	const slow = new Set(((DX && DX.slow_steps && DX.slow_steps.rows) || []).map(r => Math.floor((r.step - S0) / W)));
+	const who = x => x.rank !== null ? "rank " + x.rank : "process " + x.process;
+	const rowName = r => r.group ? who(r.group[0]) + " – " + who(r.group[r.group.length - 1]) : who(r);
+	const LABEL = 110, TOP = 16;
+	function map(id, title, key, colourVar) {
+		const wrap = el("div", { class: "ovwrap" });
+		const cv = el("canvas", { id: id, role: "img" });
+		const tip = el("div", { class: "tip", role: "tooltip" });
+		tip.hidden = true;
+		/* from the least to the most: what differs stands out */
+		let max = 0, min = Infinity;
+		for (const r of shown)
+			for (let c = 0; c < C; c++)
+				if (r.n[c]) { max = Math.max(max, r[key][c]); min = Math.min(min, r[key][c]); }
+		if (min === Infinity) min = 0;
+		const shade = v => max > min ? 0.06 + 0.94 * (v - min) / (max - min) : 0.35;
+		cv.dataset.maxNs = String(Math.round(max));
+		cv.dataset.minNs = String(Math.round(min));
+		const scale = el("div", { class: "scale" }, num("span", "ns", Math.round(min), dur(Math.round(min))),
+			el("i", { style: "background: linear-gradient(to right, transparent, var(" + colourVar + "))" }),
+			num("span", "ns", Math.round(max), dur(Math.round(max))));
+		wrap.append(cv, tip);
+		s.append(el("h3", {}, title), scale, wrap);
+		function draw() {
+			const cs = getComputedStyle(document.documentElement);
+			const colour = cs.getPropertyValue(colourVar).trim() || "#c33", fg = cs.getPropertyValue("--muted").trim() || "#666";
+			const Wpx = Math.max(300, wrap.clientWidth);
+			const rh = Math.max(1, Math.min(14, Math.floor(320 / shown.length)));
+			const Hpx = TOP + shown.length * rh + 2, cw = (Wpx - LABEL) / C;
+			const dpr = window.devicePixelRatio || 1;
+			cv.width = Math.round(Wpx * dpr);
+			cv.height = Math.round(Hpx * dpr);
+			cv.style.width = Wpx + "px";
+			cv.style.height = Hpx + "px";
+			const g = cv.getContext("2d");
+			g.setTransform(dpr, 0, 0, dpr, 0, 0);
+			g.font = "11px system-ui, sans-serif";
+			g.textBaseline = "middle";
+			g.fillStyle = fg;
+			/* the first step of a column every so often, and the slow steps marked */
+			const every = Math.max(1, Math.ceil(60 / cw));
+			for (let c = 0; c < C; c += every) g.fillText(String(S0 + c * W), LABEL + c * cw + 1, 7);
+			g.fillStyle = cs.getPropertyValue("--c-wait").trim() || "#c33";
+			for (const c of slow) if (c >= 0 && c < C) g.fillRect(LABEL + c * cw, TOP - 3, Math.max(cw - 1, 1), 3);
+			shown.forEach((r, i) => {
+				const y = TOP + i * rh;
+				if (rh >= 9 || i % Math.ceil(24 / rh) === 0) {
+					g.fillStyle = fg;
+					g.globalAlpha = 1;
+					g.fillText(rowName(r), 2, y + Math.max(rh, 9) / 2, LABEL - 6);
+				}
+				g.fillStyle = colour;
+				for (let c = 0; c < C; c++) {
+					if (!r.n[c]) continue;
+					g.globalAlpha = shade(r[key][c]);
+					const xa = Math.round(LABEL + c * cw), xb = Math.round(LABEL + (c + 1) * cw);
+					g.fillRect(xa, y, Math.max(1, xb - xa - (cw > 4 ? 1 : 0)), rh > 4 ? rh - 1 : rh);
+				}
+				g.globalAlpha = 1;
+			});
+			cv.setAttribute("aria-label", title + ": " + shown.length + " rows of " + C + " columns, the most " + dur(Math.round(max)));
+		}
+		cv.addEventListener("mousemove", e => {
+			const b = cv.getBoundingClientRect();
+			const rh = Math.max(1, Math.min(14, Math.floor(320 / shown.length)));
+			const c = Math.floor((e.clientX - b.left - LABEL) / ((b.width - LABEL) / C)), i = Math.floor((e.clientY - b.top - TOP) / rh);
+			const r = shown[i];
+			if (!r || c < 0 || c >= C) { tip.hidden = true; return; }
+			const a = S0 + c * W, z = a + W - 1;
+			tip.textContent = rowName(r) + (r.group ? " (the most of " + r.group.length + ")" : " (" + r.label + ")") + "\n" +
+				(W > 1 ? "steps " + a + "–" + z : "step " + a) + ": " + count(r.n[c]) + " step" + (r.n[c] === 1 ? "" : "s") +
+				(r.n[c] ? "\nmean time " + dur(Math.round(r.time[c])) + ", waiting " + dur(Math.round(r.wait[c])) +
+					  "\nlongest " + dur(Math.round(r.longest[c])) : "") + (slow.has(c) ? "\na slow step" : "");
+			tip.style.left = Math.min(e.clientX - b.left + 12, b.width - 260) + "px";
+			tip.style.top = (e.clientY - b.top + 12) + "px";
+			tip.hidden = false;
+		});
+		cv.addEventListener("mouseleave", () => { tip.hidden = true; });
+		window.addEventListener("resize", draw);
+		draw();
+	}
+	map("stepmap-time", "Step time", "time", "--accent");
+	map("stepmap-wait", "Waiting for other ranks", "wait", "--c-wait");
+})();
+
 /* ---- top tables as bar charts ---- */
 function timeTable(id, title, rows, cols) {
 	const max = Math.max(...rows.map(r => r.time_ns || r.total_ns || 0), 1);

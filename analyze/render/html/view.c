@@ -1,11 +1,17 @@
-/* render/html/view.c — the document of the report's #tprof-view element: the overview strips
- * (diagnose/overview.h), each strip's bytes in base64, one byte a bin:
+/* render/html/view.c — the document of the report's #tprof-view element, from the diagnosis
+ * (diagnose/overview.h), the bytes in base64:
  *   {"overview": {"bin_ns": N, "bins": B, "levels": 31,
  *                 "processes": [{"process": I, "rank": R|null, "label": "...",
  *                                "bins": "base64"|null,
- *                                "streams": [{"stream": "0x..."|"other", "bins": "base64"}]}]}}
- * (a stream's id in hex, as the summary writes it; "other": the process's streams past the
- * first OVERVIEW_STREAMS, summed).  Knows no runtime. */
+ *                                "streams": [{"stream": "0x..."|"other", "bins": "base64"}]}]},
+ *    "stepmap": {"first_step": S, "steps_a_column": W, "columns": C,
+ *                "processes": [{"process": I, "rank": R|null, "label": "...",
+ *                               "cells": "base64"}]}}
+ * The overview's strips: one byte a bin (overview.h); a stream's id in hex, as the summary
+ * writes it; "other": the process's streams past the first OVERVIEW_STREAMS, summed.  The
+ * step map's cells: 16 bytes each, little-endian, uint32 steps and float32 their mean time,
+ * their mean wait for others and the longest, in ns; column c holds step numbers S + c*W to
+ * S + (c+1)*W - 1.  Either is null when there is none.  Knows no runtime. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +88,53 @@ static void on_process(void *ctx, const struct overview_process *p)
 	fputs("]}", k->f);
 }
 
+/* 32-bit little-endian values, as JavaScript's DataView reads them */
+static void le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void f32(uint8_t *p, double v)
+{
+	float x = (float)v;
+	uint32_t u;
+	memcpy(&u, &x, sizeof(u));
+	le32(p, u);
+}
+
+struct rows {
+	FILE *f;
+	uint32_t cols;
+	size_t n;
+	uint8_t *buf;                    /* cols x 16 bytes */
+};
+
+static void on_steps(void *ctx, const struct stepmap_process *p)
+{
+	struct rows *k = ctx;
+	fprintf(k->f, "%s\n{\"process\":%" PRId64 ",\"rank\":", k->n++ ? "," : "", p->process);
+	if (p->rank >= 0)
+		fprintf(k->f, "%" PRId64, p->rank);
+	else
+		fputs("null", k->f);
+	fputs(",\"label\":", k->f);
+	str(k->f, p->label ? p->label : "");
+	fputs(",\"cells\":\"", k->f);
+	for (uint32_t i = 0; i < k->cols; i++) {
+		const struct stepmap_cell *c = &p->cells[i];
+		uint8_t *b = k->buf + (size_t)i * 16;
+		le32(b, (uint32_t)(c->n > UINT32_MAX ? UINT32_MAX : c->n));
+		f32(b + 4, c->n ? (double)c->time / (double)c->n : 0);
+		f32(b + 8, c->n ? (double)c->wait / (double)c->n : 0);
+		f32(b + 12, (double)c->longest);
+	}
+	base64(k->f, k->buf, (size_t)k->cols * 16);
+	fputs("\"}", k->f);
+}
+
 void html_view_write(FILE *f, const struct diagnosis *dx)
 {
 	fputc('{', f);
@@ -95,6 +148,19 @@ void html_view_write(FILE *f, const struct diagnosis *dx)
 		fputs("]}", f);
 	} else {
 		fputs("\"overview\":null", f);
+	}
+	uint64_t first = 0, per = 0;
+	struct rows r = { f, 0, 0, NULL };
+	if (dx && (r.cols = diagnosis_stepmap(dx, &first, &per, NULL, NULL))) {
+		fprintf(f, ",\"stepmap\":{\"first_step\":%" PRIu64 ",\"steps_a_column\":%" PRIu64
+			   ",\"columns\":%" PRIu32 ",\"processes\":[", first, per, r.cols);
+		r.buf = malloc((size_t)r.cols * 16);
+		if (r.buf)
+			diagnosis_stepmap(dx, &first, &per, &r, on_steps);
+		free(r.buf);
+		fputs("]}", f);
+	} else {
+		fputs(",\"stepmap\":null", f);
 	}
 	fputs("}\n", f);
 }

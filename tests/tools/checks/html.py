@@ -283,6 +283,58 @@ def timeline(html, summary_json, truth="no"):
         fail("%s:\n  %s" % (html, "\n  ".join(bad)))
 
 
+def stepmap(html, summary_json):
+    """The step map (#tprof-view): a row for each process with steps; over its columns, the
+    steps each process had, and, a step a column, the longest, the most waiting and the mean
+    waiting of each step equal to the summary's (float32: within 1e-6), both maps drawn."""
+    import base64
+    import struct
+    doc = json.load(open(summary_json))
+    steps = doc["diagnosis"]["steps"]
+    bad = []
+    with browser.Page.open(html) as p:
+        m = p.eval("JSON.parse(document.getElementById('tprof-view').textContent).stepmap")
+        drawn = p.eval("[...document.querySelectorAll('#stepmap canvas')].map(c => c.width * c.height)")
+        if p.errors:
+            bad.append("errors: %s" % p.errors)
+    if len(drawn) != 2 or not all(drawn):
+        bad.append("the two maps drawn: %s" % drawn)
+    first, per, cols = m["first_step"], m["steps_a_column"], m["columns"]
+    cells = {}
+    for x in m["processes"]:
+        b = base64.b64decode(x["cells"])
+        if len(b) != 16 * cols:
+            bad.append("process %d: %d bytes of cells, not %d" % (x["process"], len(b), 16 * cols))
+            continue
+        cells[x["process"]] = [struct.unpack_from("<Ifff", b, 16 * c) for c in range(cols)]
+    with_steps = {pr["process"]["index"] for pr in doc["diagnosis"]["processes"] if pr["steps"]}
+    if set(cells) != with_steps:
+        bad.append("rows for processes %s, the summary's with steps %s" %
+                   (sorted(cells)[:8], sorted(with_steps)[:8]))
+
+    def near(a, b):
+        return abs(a - b) <= 1e-6 * max(abs(a), abs(b)) + 1
+
+    for c in range(cols):
+        inside = [s for s in steps if first + c * per <= s["step"] < first + (c + 1) * per]
+        n = sum(v[c][0] for v in cells.values())
+        if n != sum(s["ranks"] for s in inside):
+            bad.append("column %d: %d steps, the summary %d" % (c, n, sum(s["ranks"] for s in inside)))
+        if per != 1 or not inside:
+            continue
+        s = inside[0]
+        longest = max(v[c][3] for v in cells.values() if v[c][0])
+        wmax = max(v[c][2] for v in cells.values() if v[c][0])
+        wmean = sum(v[c][2] for v in cells.values() if v[c][0]) / s["ranks"]
+        if not (near(longest, s["longest_ns"]) and near(wmax, s["wait_max_ns"]) and
+                near(wmean, s["wait_mean_ns"])):
+            bad.append("step %d: longest %d, waits at most %d, %d on average; the summary %d, "
+                       "%d, %d" % (s["step"], longest, wmax, wmean, s["longest_ns"],
+                                   s["wait_max_ns"], s["wait_mean_ns"]))
+    if bad:
+        fail("%s:\n  %s" % (html, "\n  ".join(bad[:12])))
+
+
 def hostile(html, name):
     """A page whose profile names a function name (markup that would end the data element,
     run a script, open a comment): drawn, no error, no script of the profile's run, the name
