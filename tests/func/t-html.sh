@@ -14,7 +14,7 @@
 	skip_all "no headless Chromium (configure found none; on Debian: apt-get install chromium-headless-shell)"
 GEN="$top_builddir/tests/tools/gen-profile"
 SHOTS="$T/shots"
-plan 33
+plan 36
 
 # report NAME DIR [SECTION...]: DIR's report and summary document, then the page's checks.
 report() {
@@ -31,11 +31,13 @@ report() {
 
 # A synthetic job: MPI messages and collectives, NCCL all-reduces, kernels, steps.
 "$GEN" -r 8 -s 300 -n -k -t 1000 "$T/gen" >/dev/null
-report gen "$T/gen" findings overview time steps stepmap tops ranks
+report gen "$T/gen" findings overview time steps stepmap tops matrix ranks
 pycheck "gen: the timeline: a strip a process and stream, a finding's time shown on a click, \
 keys zoom" timeline "$T/gen.html" "$T/gen.json"
 pycheck "gen: the step map: each rank's steps, each step's longest and waits the summary's" \
 	stepmap "$T/gen.html" "$T/gen.json"
+pycheck "gen: the communication matrix holds the summary's messages and bytes" \
+	matrix "$T/gen.html" "$T/gen.json"
 
 # Real MPI ranks over the stand-in HIP and NCCL: one rank comes late to the all-reduce.
 if [ -x "$APPS/diag-causes" ] && [ "$MPIRUN" != no ] && [ -e "$STANDIN_LIBDIR/libnccl.so.2" ]; then
@@ -48,8 +50,10 @@ if [ -x "$APPS/diag-causes" ] && [ "$MPIRUN" != no ] && [ -e "$STANDIN_LIBDIR/li
 a finding's time shown on a click, keys zoom" timeline "$T/mpi.html" "$T/mpi.json" late
 	pycheck "mpi: the step map: each rank's steps, each step's longest and waits the summary's" \
 		stepmap "$T/mpi.html" "$T/mpi.json"
+	pycheck "mpi: the communication matrix holds the summary's messages" \
+		matrix "$T/mpi.html" "$T/mpi.json"
 else
-	skips 5 "apps/diag-causes was not built (it needs mpicc, mpirun and the stand-in NCCL)"
+	skips 6 "apps/diag-causes was not built (it needs mpicc, mpirun and the stand-in NCCL)"
 fi
 
 # The stand-in Neuron runtime.
@@ -85,9 +89,10 @@ report sys "$T/sys" findings system
 
 # 1,024 ranks: under 5 MB; the load time is said, not judged (a loaded machine is slower).
 "$GEN" -r 1024 -s 4 -n -k -t 1000 "$T/big" >/dev/null
-report big "$T/big" findings overview time steps stepmap tops ranks
+report big "$T/big" findings overview time steps stepmap tops matrix ranks
 pycheck "big: the timeline of 1,024 ranks" timeline "$T/big.html" "$T/big.json"
 pycheck "big: the step map of 1,024 ranks" stepmap "$T/big.html" "$T/big.json"
+pycheck "big: the communication matrix of 1,024 ranks" matrix "$T/big.html" "$T/big.json"
 _size=$(wc -c <"$T/big.html")
 [ "$_size" -le 5000000 ]
 ok $? "big: the report of 1,024 ranks is under 5 MB ($_size bytes)"

@@ -1,8 +1,8 @@
 /* render/html/html.c — the report page (html.h).  The summary output writes its JSON document
  * into memory; at the end the page is written whole (outfile.h: a temporary, then renamed):
  * the template's head, the document cut to what the page draws (page-doc.h) as the text of a
- * <script type="application/json"> element, the view (view.h: the overview strips) as
- * another, each '<' in them written \u003c (which JSON reads the same, so that no string of
+ * <script type="application/json"> element, the view (view.h: the timeline, the step map,
+ * the communication matrix) as another, each '<' in them written \u003c (which JSON reads the same, so that no string of
  * the profile can end the element), the template's tail.  The template (page.html, with page.css
  * and page.js inlined at build time: page.h) draws everything from the document.  Knows no
  * runtime. */
@@ -15,6 +15,7 @@
 #include "../../read/trace.h"
 #include "../../util/outfile.h"
 #include "html.h"
+#include "matrix.h"
 #include "page-doc.h"
 #include "view.h"
 #include "render/html/page.h"   /* generated: html_page_head, html_page_tail */
@@ -40,6 +41,7 @@ struct html {
 	char *path;
 	struct output summary;
 	const struct diagnosis *dx;
+	struct matrix *matrix;
 	FILE *mem;
 	char *doc;
 	size_t len;
@@ -55,6 +57,7 @@ static void on_event(void *priv, const struct event *ev)
 {
 	struct html *h = priv;
 	h->summary.ops->event(h->summary.priv, ev);
+	matrix_event(h->matrix, ev);
 }
 
 /* Copies s (n bytes) into the file's buffer, handing full buffers over. */
@@ -105,7 +108,7 @@ static int write_page(struct html *h)
 	if (!f || !g)
 		xalloc_failed("the report's documents in memory");
 	int bad = html_page_doc(f, h->doc, h->len);
-	html_view_write(g, h->dx);
+	html_view_write(g, h->dx, h->matrix);
 	fclose(f);
 	fclose(g);
 	if (bad) {
@@ -141,12 +144,14 @@ static int end(void *priv, const struct trace *tr)
 {
 	struct html *h = priv;
 	int rc = h->summary.ops->end(h->summary.priv, tr);
+	matrix_gather(h->matrix);
 	if (h->mem)
 		fclose(h->mem);
 	if (rc == 0 && par_rank() == 0 && h->len)
 		rc = write_page(h);
 	free(h->doc);
 	free(h->path);
+	matrix_free(h->matrix);
 	free(h);
 	return rc;
 }
@@ -159,6 +164,7 @@ struct output output_html(const char *path, struct output (*make_summary)(FILE *
 	struct html *h = xcalloc(1, sizeof(*h));
 	h->path = xstrdup(path);
 	h->dx = dx;
+	h->matrix = matrix_new();
 	h->mem = open_memstream(&h->doc, &h->len);
 	if (!h->mem)
 		xalloc_failed("the report's document in memory");

@@ -703,6 +703,98 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 	s.append(grid);
 })();
 
+/* ---- the communication matrix: messages between ranks (#tprof-view) ---- */
+(function matrix() {
+	const X = V.matrix;
+	if (!X || !X.pairs.length) return;
+	const K = X.ranks_a_block, N = X.blocks;
+	const what = K > 1 ? "blocks of " + K + " ranks" : "ranks";
+	const s = section("matrix", "Communication",
+		"The messages between " + what + ": a row a sender, a column a receiver, darker the more " +
+		"(a logarithmic scale, to the most of any pair).  A message's time runs from when both ends were " +
+		"there to the receive's completion.  Collectives are not in it: they are in the tables above.");
+	let messages = 0, bytesAll = 0, nsAll = 0;
+	for (const p of X.pairs) { messages += p[2]; bytesAll += p[3]; nsAll += p[4]; }
+	s.dataset.messages = String(messages);
+	s.dataset.bytes = String(bytesAll);
+	s.dataset.ns = String(nsAll);
+	s.dataset.pairs = String(X.pairs.length);
+	const keys = [["bytes", 3, bytes], ["time", 4, v => dur(v)], ["messages", 2, count]];
+	const pick = el("div", { class: "ovbar" });
+	let shown = 0;
+	keys.forEach(([name], i) => {
+		const r = el("input", { type: "radio", name: "matrix-what", value: name, id: "matrix-" + name });
+		if (!i) r.checked = true;
+		r.addEventListener("change", () => { shown = i; draw(); });
+		pick.append(el("label", {}, r, " " + name));
+	});
+	pick.append(el("span", {}, "in all: ", num("span", "count", messages, count(messages)), " messages, ",
+		num("span", "bytes", bytesAll, bytes(bytesAll)), ", ", num("span", "ns", nsAll, dur(nsAll))));
+	s.append(pick);
+	const wrap = el("div", { class: "ovwrap" });
+	const cv = el("canvas", { id: "matrix-canvas", role: "img" });
+	const tip = el("div", { class: "tip", role: "tooltip" });
+	tip.hidden = true;
+	wrap.append(cv, tip);
+	s.append(wrap);
+	const M = 40;   /* room for the names of the first and last */
+	const cell = Math.max(1, Math.min(24, Math.floor(560 / N)));
+	const at = new Map();
+	for (const p of X.pairs) at.set(p[0] * N + p[1], p);
+	const name = b => K > 1 ? "ranks " + b * K + "–" + (b * K + K - 1) : "rank " + b;
+	function draw() {
+		const cs = getComputedStyle(document.documentElement);
+		const colour = cs.getPropertyValue("--accent").trim() || "#1f6feb", fg = cs.getPropertyValue("--muted").trim() || "#666";
+		const side = N * cell, Wpx = side + M + 2, Hpx = side + M + 2;
+		const dpr = window.devicePixelRatio || 1;
+		cv.width = Math.round(Wpx * dpr);
+		cv.height = Math.round(Hpx * dpr);
+		cv.style.width = Wpx + "px";
+		cv.style.height = Hpx + "px";
+		const g = cv.getContext("2d");
+		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		g.font = "11px system-ui, sans-serif";
+		g.fillStyle = fg;
+		g.textBaseline = "middle";
+		const every = Math.max(1, Math.ceil(24 / cell));
+		for (let b = 0; b < N; b += every) {
+			g.fillText(String(b * K), 2, M + b * cell + cell / 2, M - 4);
+			g.save();
+			g.translate(M + b * cell + cell / 2, M - 4);
+			g.rotate(-Math.PI / 2);
+			g.fillText(String(b * K), 0, 0, M - 4);
+			g.restore();
+		}
+		g.strokeStyle = cs.getPropertyValue("--line").trim() || "#ccc";
+		g.strokeRect(M - 0.5, M - 0.5, side + 1, side + 1);
+		const k = keys[shown][1];
+		let max = 0;
+		for (const p of X.pairs) max = Math.max(max, p[k]);
+		g.fillStyle = colour;
+		for (const p of X.pairs) {
+			if (!p[k]) continue;
+			g.globalAlpha = 0.12 + 0.88 * Math.log1p(p[k]) / Math.log1p(max);
+			g.fillRect(M + p[1] * cell, M + p[0] * cell, cell, cell);
+		}
+		g.globalAlpha = 1;
+		cv.dataset.max = String(max);
+		cv.setAttribute("aria-label", "messages between " + N + " " + what + " by " + keys[shown][0] + ", the most " + keys[shown][2](max));
+	}
+	cv.addEventListener("mousemove", e => {
+		const b = cv.getBoundingClientRect();
+		const c = Math.floor((e.clientX - b.left - M) / cell), r = Math.floor((e.clientY - b.top - M) / cell);
+		if (c < 0 || r < 0 || c >= N || r >= N) { tip.hidden = true; return; }
+		const p = at.get(r * N + c);
+		tip.textContent = name(r) + " → " + name(c) + "\n" + (p ? count(p[2]) + " messages, " + bytes(p[3]) +
+			" (" + p[3] + " B), " + dur(p[4]) : "no message");
+		tip.style.left = (e.clientX - b.left + 12) + "px";
+		tip.style.top = (e.clientY - b.top + 12) + "px";
+		tip.hidden = false;
+	});
+	cv.addEventListener("mouseleave", () => { tip.hidden = true; });
+	draw();
+})();
+
 /* ---- MPI by rank ---- */
 (function ranks() {
 	const r = D.mpi && D.mpi.ranks;

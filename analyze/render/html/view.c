@@ -6,7 +6,8 @@
  *                                "streams": [{"stream": "0x..."|"other", "bins": "base64"}]}]},
  *    "stepmap": {"first_step": S, "steps_a_column": W, "columns": C,
  *                "processes": [{"process": I, "rank": R|null, "label": "...",
- *                               "cells": "base64"}]}}
+ *                               "cells": "base64"}]},
+ *    "matrix": {...}}   (matrix.h)
  * The overview's strips: one byte a bin (overview.h); a stream's id in hex, as the summary
  * writes it; "other": the process's streams past the first OVERVIEW_STREAMS, summed.  The
  * step map's cells: 16 bytes each, little-endian, uint32 steps and float32 their mean time,
@@ -18,6 +19,7 @@
 
 #include "../../diagnose/overview.h"
 #include "../../util/jsonw.h"
+#include "matrix.h"
 #include "view.h"
 
 static void base64(FILE *f, const uint8_t *p, size_t n)
@@ -135,7 +137,7 @@ static void on_steps(void *ctx, const struct stepmap_process *p)
 	fputs("\"}", k->f);
 }
 
-void html_view_write(FILE *f, const struct diagnosis *dx)
+void html_view_write(FILE *f, const struct diagnosis *dx, struct matrix *m)
 {
 	fputc('{', f);
 	int64_t bin_ns = 0;
@@ -162,5 +164,7 @@ void html_view_write(FILE *f, const struct diagnosis *dx)
 	} else {
 		fputs(",\"stepmap\":null", f);
 	}
+	fputs(",\"matrix\":", f);
+	matrix_write(f, m);
 	fputs("}\n", f);
 }

@@ -6,8 +6,10 @@
 #include <stdio.h>
 
 struct diagnosis;
+struct matrix;
 
-/* Writes the view's JSON to f (after diagnosis_settle). */
-void html_view_write(FILE *f, const struct diagnosis *dx);
+/* Writes the view's JSON to f (after diagnosis_settle): the diagnosis's overview and step
+ * map, and the communication matrix. */
+void html_view_write(FILE *f, const struct diagnosis *dx, struct matrix *m);
 
 #endif

@@ -335,6 +335,41 @@ def stepmap(html, summary_json):
         fail("%s:\n  %s" % (html, "\n  ".join(bad[:12])))
 
 
+def matrix(html, summary_json):
+    """The communication matrix (#tprof-view): its messages and bytes add up to the MPI
+    messages the summary matched, every pair within the ranks, the section's totals the same,
+    drawn; no section when no message was matched."""
+    doc = json.load(open(summary_json))
+    msgs = (doc.get("mpi") or {}).get("messages") or {}
+    bad = []
+    with browser.Page.open(html) as p:
+        m = p.eval("JSON.parse(document.getElementById('tprof-view').textContent).matrix")
+        sec = p.eval("(() => { const s = document.getElementById('matrix'); return s ? "
+                     "{messages: Number(s.dataset.messages), bytes: Number(s.dataset.bytes), "
+                     "drawn: document.getElementById('matrix-canvas').width} : null; })()")
+        if p.errors:
+            bad.append("errors: %s" % p.errors)
+    matched = msgs.get("matched", 0)
+    if not matched:
+        if m is not None or sec is not None:
+            bad.append("no message matched, yet a matrix: %s" % sec)
+    elif m is None or sec is None:
+        bad.append("%d messages matched, no matrix" % matched)
+    else:
+        n = sum(x[2] for x in m["pairs"])
+        b = sum(x[3] for x in m["pairs"])
+        if n != matched or b != msgs["matched_bytes"]:
+            bad.append("the matrix holds %d messages of %d bytes, the summary %d of %d" %
+                       (n, b, matched, msgs["matched_bytes"]))
+        if sec["messages"] != n or sec["bytes"] != b or not sec["drawn"]:
+            bad.append("the section says %s, the matrix %d messages, %d bytes" % (sec, n, b))
+        blocks = m["blocks"]
+        if any(not (0 <= x[0] < blocks and 0 <= x[1] < blocks) for x in m["pairs"]):
+            bad.append("a pair outside the %d blocks" % blocks)
+    if bad:
+        fail("%s:\n  %s" % (html, "\n  ".join(bad)))
+
+
 def hostile(html, name):
     """A page whose profile names a function name (markup that would end the data element,
     run a script, open a comment): drawn, no error, no script of the profile's run, the name
