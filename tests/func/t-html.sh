@@ -14,7 +14,7 @@
 	skip_all "no headless Chromium (configure found none; on Debian: apt-get install chromium-headless-shell)"
 GEN="$top_builddir/tests/tools/gen-profile"
 SHOTS="$T/shots"
-plan 36
+plan 37
 
 # report NAME DIR [SECTION...]: DIR's report and summary document, then the page's checks.
 report() {
@@ -38,6 +38,7 @@ pycheck "gen: the step map: each rank's steps, each step's longest and waits the
 	stepmap "$T/gen.html" "$T/gen.json"
 pycheck "gen: the communication matrix holds the summary's messages and bytes" \
 	matrix "$T/gen.html" "$T/gen.json"
+pycheck "gen: dark (the timeline drawn again) and print (a PDF)" modes "$T/gen.html" "$SHOTS/gen"
 
 # Real MPI ranks over the stand-in HIP and NCCL: one rank comes late to the all-reduce.
 if [ -x "$APPS/diag-causes" ] && [ "$MPIRUN" != no ] && [ -e "$STANDIN_LIBDIR/libnccl.so.2" ]; then

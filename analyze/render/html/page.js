@@ -792,6 +792,7 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 		tip.hidden = false;
 	});
 	cv.addEventListener("mouseleave", () => { tip.hidden = true; });
+	window.addEventListener("resize", draw);
 	draw();
 })();
 
@@ -844,6 +845,12 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 	}
 	s.append(grid);
 })();
+
+/* the canvases take their colours from the styles: drawn again when the reader's light or
+ * dark setting changes, as on a resize */
+if (window.matchMedia)
+	matchMedia("(prefers-color-scheme: dark)").addEventListener("change",
+		() => window.dispatchEvent(new Event("resize")));
 
 document.body.dataset.drawn = "yes";
 })();

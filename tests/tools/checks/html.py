@@ -3,6 +3,7 @@ opened in headless Chromium (browser.py), against the summary document of the sa
 (tprof-analyze --diagnose -s --summary-format json): the page asks for nothing but itself and
 logs no error, every number it shows equals the document's, and each section is drawn (its
 screenshot is not blank)."""
+import base64
 import json
 import os
 
@@ -366,6 +367,46 @@ def matrix(html, summary_json):
         blocks = m["blocks"]
         if any(not (0 <= x[0] < blocks and 0 <= x[1] < blocks) for x in m["pairs"]):
             bad.append("a pair outside the %d blocks" % blocks)
+    if bad:
+        fail("%s:\n  %s" % (html, "\n  ".join(bad)))
+
+
+def modes(html, shots):
+    """Dark and print: with the reader's setting dark, the page's background and the
+    timeline's are dark and the timeline is drawn again (not blank); for print, the page
+    prints (a PDF of a few pages), the section links hidden and folded tables shown."""
+    bad = []
+    os.makedirs(shots, exist_ok=True)
+    with browser.Page.open(html) as p:
+        p.call("Emulation.setEmulatedMedia",
+               {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        bg = p.eval("getComputedStyle(document.body).backgroundColor")
+        rgb = [int(x) for x in bg[bg.index("(") + 1:bg.index(")")].split(",")[:3]]
+        if sum(rgb) > 150:
+            bad.append("dark: the page's background is %s" % bg)
+        r = p.eval("(() => { const b = document.getElementById('overview').getBoundingClientRect();"
+                   " return [b.left + scrollX, b.top + scrollY, b.width, b.height]; })()")
+        path = os.path.join(shots, "dark-overview.png")
+        p.screenshot_clip(path, *r)
+        w, h, rows, ch = browser.png_pixels(path)
+        px = rows[h // 2][(w // 2) * ch:(w // 2) * ch + 3]
+        colours = {rows[y][x:x + 3] for y in range(0, h, 3) for x in range(0, w * ch, 3 * ch)}
+        if len(colours) < 4:
+            bad.append("dark: the timeline looks blank (%d colours)" % len(colours))
+        if sum(rows[2][2 * ch:2 * ch + 3]) > 200:
+            bad.append("dark: the timeline's section is light: %s" % list(rows[2][2 * ch:2 * ch + 3]))
+        p.call("Emulation.setEmulatedMedia", {"media": "print", "features": []})
+        toc = p.eval("getComputedStyle(document.getElementById('toc')).display")
+        hidden = p.eval("[...document.querySelectorAll('details:not([open]) table')]"
+                        ".filter(t => t.getBoundingClientRect().height === 0).length")
+        if toc != "none" or hidden:
+            bad.append("print: the section links %s, %d folded tables not shown" % (toc, hidden))
+        pdf = base64.b64decode(p.call("Page.printToPDF", {"printBackground": True})["data"])
+        if not pdf.startswith(b"%PDF") or pdf.count(b"/Type /Page") < 2:
+            bad.append("print: not a PDF of pages (%d bytes, %d pages)" %
+                       (len(pdf), pdf.count(b"/Type /Page")))
+        if p.errors:
+            bad.append("errors: %s" % p.errors)
     if bad:
         fail("%s:\n  %s" % (html, "\n  ".join(bad)))
 
