@@ -220,21 +220,13 @@ void overview_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc 
 
 /* ---- the tracks, for the report ---- */
 
-static int by_number(const void *a, const void *b)
-{
-	const struct dproc *x = *(struct dproc *const *)a, *y = *(struct dproc *const *)b;
-	return (x->p->index > y->p->index) - (x->p->index < y->p->index);
-}
-
 uint32_t diagnosis_overview(const struct diagnosis *dx, int64_t *bin_ns, void *ctx,
 			    void (*on_process)(void *ctx, const struct overview_process *p))
 {
 	*bin_ns = dx->ov_bin_ns;
 	if (!dx->ov_bins || !on_process)
 		return dx->ov_bins;
-	struct dproc **order = xmallocarray(dx->nprocs ? dx->nprocs : 1, sizeof(*order));
-	memcpy(order, dx->procs, dx->nprocs * sizeof(*order));
-	qsort(order, dx->nprocs, sizeof(*order), by_number);
+	struct dproc **order = dprocs_in_order(dx);
 	struct overview_stream streams[OVERVIEW_STREAMS + 1];
 	for (size_t i = 0; i < dx->nprocs; i++) {
 		const struct dproc *dp = order[i];

@@ -723,12 +723,6 @@ static void steps_table(struct diagnosis *dx, struct sumw *w, int64_t median, in
 	more_line(w, dx->nsteps - shown, "steps");
 }
 
-static int by_output_order(const void *a, const void *b)
-{
-	const struct dproc *x = *(struct dproc *const *)a, *y = *(struct dproc *const *)b;
-	return (x->p->index > y->p->index) - (x->p->index < y->p->index);
-}
-
 static void procs_table(struct diagnosis *dx, struct sumw *w, struct dproc **order)
 {
 	char a[64];
@@ -932,9 +926,7 @@ static void launch_tables(struct diagnosis *dx, struct sumw *w, struct dproc **o
 
 void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top)
 {
-	struct dproc **order = xmallocarray(dx->nprocs ? dx->nprocs : 1, sizeof(*order));
-	memcpy(order, dx->procs, dx->nprocs * sizeof(*order));
-	qsort(order, dx->nprocs, sizeof(*order), by_output_order);
+	struct dproc **order = dprocs_in_order(dx);
 	size_t counted = 0;
 	for (size_t i = 0; i < dx->nprocs; i++)
 		counted += dx->procs[i]->covered > 0;

@@ -318,6 +318,10 @@ void cpu_pick(struct diagnosis *dx, struct own_cost *o, const struct cpu_took *t
 /* diagnosis.c */
 struct dproc *dproc_at(struct diagnosis *dx, int64_t index);   /* by process number */
 struct dproc *dproc_get(struct diagnosis *dx, struct proc *p);   /* made at first */
+
+/* order.c: the processes in the order they are written (by number), malloc'd. */
+struct dproc **dprocs_in_order(const struct diagnosis *dx);
+
 struct step_agg *step_agg_of(struct diagnosis *dx, uint64_t step);   /* made at first */
 void step_done(struct diagnosis *dx, struct dproc *dp);   /* its oldest step waiting */
 void diagnose_rest(struct diagnosis *dx);

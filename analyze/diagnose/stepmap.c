@@ -120,12 +120,6 @@ void stepmap_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc *
 
 /* ---- the map, for the report ---- */
 
-static int by_number(const void *a, const void *b)
-{
-	const struct dproc *x = *(struct dproc *const *)a, *y = *(struct dproc *const *)b;
-	return (x->p->index > y->p->index) - (x->p->index < y->p->index);
-}
-
 uint32_t diagnosis_stepmap(const struct diagnosis *dx, uint64_t *first, uint64_t *per,
 			   void *ctx,
 			   void (*on_process)(void *ctx, const struct stepmap_process *p))
@@ -155,9 +149,7 @@ uint32_t diagnosis_stepmap(const struct diagnosis *dx, uint64_t *first, uint64_t
 	*per = w;
 	if (!on_process)
 		return n;
-	struct dproc **order = xmallocarray(dx->nprocs ? dx->nprocs : 1, sizeof(*order));
-	memcpy(order, dx->procs, dx->nprocs * sizeof(*order));
-	qsort(order, dx->nprocs, sizeof(*order), by_number);
+	struct dproc **order = dprocs_in_order(dx);
 	struct stepmap_cell *cells = xcalloc(n, sizeof(*cells));
 	for (size_t i = 0; i < dx->nprocs; i++) {
 		const struct dproc *dp = order[i];

@@ -61,6 +61,30 @@ function svg(tag, attrs) {
 	for (const k in attrs) e.setAttribute(k, attrs[k]);
 	return e;
 }
+/* A canvas of w x h CSS pixels, sharp on the screen's pixels: its context, scaled, with the
+ * styles' colours (the page's own, light or dark) */
+function canvas(cv, w, h) {
+	const dpr = window.devicePixelRatio || 1;
+	cv.width = Math.round(w * dpr);
+	cv.height = Math.round(h * dpr);
+	cv.style.width = w + "px";
+	cv.style.height = h + "px";
+	const g = cv.getContext("2d");
+	g.setTransform(dpr, 0, 0, dpr, 0, 0);
+	g.clearRect(0, 0, w, h);
+	g.font = "11px system-ui, sans-serif";
+	g.textBaseline = "middle";
+	const cs = getComputedStyle(document.documentElement);
+	g.colour = (name, or) => cs.getPropertyValue(name).trim() || or;
+	return g;
+}
+/* The tooltip of a canvas (b its box) beside the mouse, saying text */
+function showTip(tip, e, b, text) {
+	tip.textContent = text;
+	tip.style.left = Math.max(0, Math.min(e.clientX - b.left + 12, b.width - 260)) + "px";
+	tip.style.top = (e.clientY - b.top + 12) + "px";
+	tip.hidden = false;
+}
 function procName(p) {
 	if (!p) return "?";
 	return p.rank !== null && p.rank !== undefined ? "rank " + p.rank : "pid " + p.pid;
@@ -247,22 +271,12 @@ const overview = (function overview() {
 		return t.stream === null ? one(t) : "  stream " + (t.stream === "other" ? "(others)" : t.stream);
 	}
 	function draw() {
-		const cs = getComputedStyle(document.documentElement);
-		for (const c of CATS) colours[c] = cs.getPropertyValue("--c-" + c).trim() || "#888";
 		const rh = rows();
 		const W = Math.max(300, wrap.clientWidth), Hpx = AXIS + shown.length * rh + 2;
-		const dpr = window.devicePixelRatio || 1;
-		cv.width = Math.round(W * dpr);
-		cv.height = Math.round(Hpx * dpr);
-		cv.style.width = W + "px";
-		cv.style.height = Hpx + "px";
-		const g = cv.getContext("2d");
-		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		g.clearRect(0, 0, W, Hpx);
-		const fg = cs.getPropertyValue("--muted").trim() || "#666", line = cs.getPropertyValue("--line").trim() || "#ccc";
+		const g = canvas(cv, W, Hpx);
+		for (const c of CATS) colours[c] = g.colour("--c-" + c, "#888");
+		const fg = g.colour("--muted", "#666"), line = g.colour("--line", "#ccc");
 		const plotW = W - LABEL, per = plotW / (v1 - v0);
-		g.font = "11px system-ui, sans-serif";
-		g.textBaseline = "middle";
 		/* the time axis */
 		g.fillStyle = fg;
 		g.strokeStyle = line;
@@ -394,11 +408,8 @@ const overview = (function overview() {
 		const what = !b ? "nothing recorded" : t.stream === null
 			? "mostly " + CAT_WORDS[CATS[b >> 5]] + ": " + Math.round(100 * (b & 31) / LV) + " % of it"
 			: "busy " + Math.round(100 * (b & 31) / LV) + " %, mostly " + CAT_WORDS[CATS[b >> 5]];
-		tip.textContent = who + "\n" + dur(k * BIN) + " – " + dur((k + 1) * BIN) + " (" + k * BIN + " – " +
-			(k + 1) * BIN + " ns)\n" + what;
-		tip.style.left = Math.min(e.clientX - r.left + 12, r.width - 260) + "px";
-		tip.style.top = (e.clientY - r.top + 12) + "px";
-		tip.hidden = false;
+		showTip(tip, e, r, who + "\n" + dur(k * BIN) + " – " + dur((k + 1) * BIN) + " (" + k * BIN + " – " +
+			(k + 1) * BIN + " ns)\n" + what);
 	});
 	cv.addEventListener("mouseleave", () => { tip.hidden = true; });
 	streamsBox.addEventListener("change", draw);   /* rows() sees the box changed */
@@ -573,25 +584,16 @@ if (overview)
 		wrap.append(cv, tip);
 		s.append(el("h3", {}, title), scale, wrap);
 		function draw() {
-			const cs = getComputedStyle(document.documentElement);
-			const colour = cs.getPropertyValue(colourVar).trim() || "#c33", fg = cs.getPropertyValue("--muted").trim() || "#666";
 			const Wpx = Math.max(300, wrap.clientWidth);
 			const rh = Math.max(1, Math.min(14, Math.floor(320 / shown.length)));
 			const Hpx = TOP + shown.length * rh + 2, cw = (Wpx - LABEL) / C;
-			const dpr = window.devicePixelRatio || 1;
-			cv.width = Math.round(Wpx * dpr);
-			cv.height = Math.round(Hpx * dpr);
-			cv.style.width = Wpx + "px";
-			cv.style.height = Hpx + "px";
-			const g = cv.getContext("2d");
-			g.setTransform(dpr, 0, 0, dpr, 0, 0);
-			g.font = "11px system-ui, sans-serif";
-			g.textBaseline = "middle";
+			const g = canvas(cv, Wpx, Hpx);
+			const colour = g.colour(colourVar, "#c33"), fg = g.colour("--muted", "#666");
 			g.fillStyle = fg;
 			/* the first step of a column every so often, and the slow steps marked */
 			const every = Math.max(1, Math.ceil(60 / cw));
 			for (let c = 0; c < C; c += every) g.fillText(String(S0 + c * W), LABEL + c * cw + 1, 7);
-			g.fillStyle = cs.getPropertyValue("--c-wait").trim() || "#c33";
+			g.fillStyle = g.colour("--c-wait", "#c33");
 			for (const c of slow) if (c >= 0 && c < C) g.fillRect(LABEL + c * cw, TOP - 3, Math.max(cw - 1, 1), 3);
 			shown.forEach((r, i) => {
 				const y = TOP + i * rh;
@@ -618,13 +620,10 @@ if (overview)
 			const r = shown[i];
 			if (!r || c < 0 || c >= C) { tip.hidden = true; return; }
 			const a = S0 + c * W, z = a + W - 1;
-			tip.textContent = rowName(r) + (r.group ? " (the most of " + r.group.length + ")" : " (" + r.label + ")") + "\n" +
+			showTip(tip, e, b, rowName(r) + (r.group ? " (the most of " + r.group.length + ")" : " (" + r.label + ")") + "\n" +
 				(W > 1 ? "steps " + a + "–" + z : "step " + a) + ": " + count(r.n[c]) + " step" + (r.n[c] === 1 ? "" : "s") +
 				(r.n[c] ? "\nmean time " + dur(Math.round(r.time[c])) + ", waiting " + dur(Math.round(r.wait[c])) +
-					  "\nlongest " + dur(Math.round(r.longest[c])) : "") + (slow.has(c) ? "\na slow step" : "");
-			tip.style.left = Math.min(e.clientX - b.left + 12, b.width - 260) + "px";
-			tip.style.top = (e.clientY - b.top + 12) + "px";
-			tip.hidden = false;
+					  "\nlongest " + dur(Math.round(r.longest[c])) : "") + (slow.has(c) ? "\na slow step" : ""));
 		});
 		cv.addEventListener("mouseleave", () => { tip.hidden = true; });
 		window.addEventListener("resize", draw);
@@ -743,19 +742,10 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 	for (const p of X.pairs) at.set(p[0] * N + p[1], p);
 	const name = b => K > 1 ? "ranks " + b * K + "–" + (b * K + K - 1) : "rank " + b;
 	function draw() {
-		const cs = getComputedStyle(document.documentElement);
-		const colour = cs.getPropertyValue("--accent").trim() || "#1f6feb", fg = cs.getPropertyValue("--muted").trim() || "#666";
 		const side = N * cell, Wpx = side + M + 2, Hpx = side + M + 2;
-		const dpr = window.devicePixelRatio || 1;
-		cv.width = Math.round(Wpx * dpr);
-		cv.height = Math.round(Hpx * dpr);
-		cv.style.width = Wpx + "px";
-		cv.style.height = Hpx + "px";
-		const g = cv.getContext("2d");
-		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		g.font = "11px system-ui, sans-serif";
+		const g = canvas(cv, Wpx, Hpx);
+		const colour = g.colour("--accent", "#1f6feb"), fg = g.colour("--muted", "#666");
 		g.fillStyle = fg;
-		g.textBaseline = "middle";
 		const every = Math.max(1, Math.ceil(24 / cell));
 		for (let b = 0; b < N; b += every) {
 			g.fillText(String(b * K), 2, M + b * cell + cell / 2, M - 4);
@@ -765,7 +755,7 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 			g.fillText(String(b * K), 0, 0, M - 4);
 			g.restore();
 		}
-		g.strokeStyle = cs.getPropertyValue("--line").trim() || "#ccc";
+		g.strokeStyle = g.colour("--line", "#ccc");
 		g.strokeRect(M - 0.5, M - 0.5, side + 1, side + 1);
 		const k = keys[shown][1];
 		let max = 0;
@@ -785,11 +775,8 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 		const c = Math.floor((e.clientX - b.left - M) / cell), r = Math.floor((e.clientY - b.top - M) / cell);
 		if (c < 0 || r < 0 || c >= N || r >= N) { tip.hidden = true; return; }
 		const p = at.get(r * N + c);
-		tip.textContent = name(r) + " → " + name(c) + "\n" + (p ? count(p[2]) + " messages, " + bytes(p[3]) +
-			" (" + p[3] + " B), " + dur(p[4]) : "no message");
-		tip.style.left = (e.clientX - b.left + 12) + "px";
-		tip.style.top = (e.clientY - b.top + 12) + "px";
-		tip.hidden = false;
+		showTip(tip, e, b, name(r) + " → " + name(c) + "\n" + (p ? count(p[2]) + " messages, " + bytes(p[3]) +
+			" (" + p[3] + " B), " + dur(p[4]) : "no message"));
 	});
 	cv.addEventListener("mouseleave", () => { tip.hidden = true; });
 	window.addEventListener("resize", draw);

@@ -52,6 +52,18 @@ static void str(FILE *f, const char *s)
 	free(e);
 }
 
+/* The n-th process of a list opened: {"process":I,"rank":R|null,"label":"..." */
+static void who(FILE *f, size_t n, int64_t process, int64_t rank, const char *label)
+{
+	fprintf(f, "%s\n{\"process\":%" PRId64 ",\"rank\":", n ? "," : "", process);
+	if (rank >= 0)
+		fprintf(f, "%" PRId64, rank);
+	else
+		fputs("null", f);
+	fputs(",\"label\":", f);
+	str(f, label ? label : "");
+}
+
 struct procs {
 	FILE *f;
 	uint32_t bins;
@@ -61,13 +73,7 @@ struct procs {
 static void on_process(void *ctx, const struct overview_process *p)
 {
 	struct procs *k = ctx;
-	fprintf(k->f, "%s\n{\"process\":%" PRId64 ",\"rank\":", k->n++ ? "," : "", p->process);
-	if (p->rank >= 0)
-		fprintf(k->f, "%" PRId64, p->rank);
-	else
-		fputs("null", k->f);
-	fputs(",\"label\":", k->f);
-	str(k->f, p->label ? p->label : "");
+	who(k->f, k->n++, p->process, p->rank, p->label);
 	fputs(",\"bins\":", k->f);
 	if (p->bins) {
 		fputc('"', k->f);
@@ -117,13 +123,7 @@ struct rows {
 static void on_steps(void *ctx, const struct stepmap_process *p)
 {
 	struct rows *k = ctx;
-	fprintf(k->f, "%s\n{\"process\":%" PRId64 ",\"rank\":", k->n++ ? "," : "", p->process);
-	if (p->rank >= 0)
-		fprintf(k->f, "%" PRId64, p->rank);
-	else
-		fputs("null", k->f);
-	fputs(",\"label\":", k->f);
-	str(k->f, p->label ? p->label : "");
+	who(k->f, k->n++, p->process, p->rank, p->label);
 	fputs(",\"cells\":\"", k->f);
 	for (uint32_t i = 0; i < k->cols; i++) {
 		const struct stepmap_cell *c = &p->cells[i];
