@@ -17,11 +17,11 @@
 #include "state.h"
 
 #define BINS_MAX 4096
-#define BINS_MIN 16
+#define BINS_MIN 4
 #define TRACKS_A_PROCESS 3   /* a process and about two streams, for the budget */
 #define STEPMAP_CELLS 32768  /* the step map's cells over the processes, about */
 #define COLS_MAX 256
-#define COLS_MIN 16
+#define COLS_MIN 2
 
 void diagnosis_keep_overview(struct diagnosis *dx, uint64_t budget)
 {

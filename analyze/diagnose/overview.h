@@ -52,8 +52,8 @@ struct stepmap_process {
 };
 
 /* Before the events: keep the overview in as many bins as about `budget` bytes allow over
- * the trace's processes and about two streams each (at most 4096, at least 16), and the step
- * map in as many columns as 32768 cells allow over them (at most 256, at least 16). */
+ * the trace's processes and about two streams each (at most 4096, at least 4), and the step
+ * map in as many columns as 32768 cells allow over them (at most 256, at least 2). */
 void diagnosis_keep_overview(struct diagnosis *dx, uint64_t budget);
 
 /* After diagnosis_settle: the number of bins (0: not kept), each bin_ns long from the trace's

@@ -404,7 +404,7 @@ const overview = (function overview() {
 		if (!t || k < v0 || k >= B || e.clientX - r.left < LABEL) { tip.hidden = true; return; }
 		const b = t.data[k];
 		const who = t.group ? trackName(t) : (t.rank !== null ? "rank " + t.rank : "process " + t.process) +
-			" (" + t.label + ")" + (t.stream === null ? "" : ", stream " + (t.stream === "other" ? "(the others)" : t.stream));
+			(t.label ? " (" + t.label + ")" : "") + (t.stream === null ? "" : ", stream " + (t.stream === "other" ? "(the others)" : t.stream));
 		const what = !b ? "nothing recorded" : t.stream === null
 			? "mostly " + CAT_WORDS[CATS[b >> 5]] + ": " + Math.round(100 * (b & 31) / LV) + " % of it"
 			: "busy " + Math.round(100 * (b & 31) / LV) + " %, mostly " + CAT_WORDS[CATS[b >> 5]];
@@ -517,6 +517,9 @@ if (overview)
 	}
 })();
 
+/* each process's label, from the overview (the step map's rows say only the number) */
+const LABELS = new Map(((V.overview && V.overview.processes) || []).map(p => [p.process, p.label]));
+
 /* ---- the step map: step time and waiting, rank by step (#tprof-view) ---- */
 (function stepmap() {
 	const M = V.stepmap;
@@ -533,7 +536,7 @@ if (overview)
 			wait[c] = dv.getFloat32(c * 16 + 8, true);
 			longest[c] = dv.getFloat32(c * 16 + 12, true);
 		}
-		return { process: p.process, rank: p.rank, label: p.label, n: n, time: time, wait: wait, longest: longest };
+		return { process: p.process, rank: p.rank, label: LABELS.get(p.process) || null, n: n, time: time, wait: wait, longest: longest };
 	});
 	const s = section("stepmap", "Steps × ranks",
 		"Each rank's steps" + (W > 1 ? ", " + count(W) + " step numbers a column" : "") +
@@ -620,7 +623,7 @@ if (overview)
 			const r = shown[i];
 			if (!r || c < 0 || c >= C) { tip.hidden = true; return; }
 			const a = S0 + c * W, z = a + W - 1;
-			showTip(tip, e, b, rowName(r) + (r.group ? " (the most of " + r.group.length + ")" : " (" + r.label + ")") + "\n" +
+			showTip(tip, e, b, rowName(r) + (r.group ? " (the most of " + r.group.length + ")" : r.label ? " (" + r.label + ")" : "") + "\n" +
 				(W > 1 ? "steps " + a + "–" + z : "step " + a) + ": " + count(r.n[c]) + " step" + (r.n[c] === 1 ? "" : "s") +
 				(r.n[c] ? "\nmean time " + dur(Math.round(r.time[c])) + ", waiting " + dur(Math.round(r.wait[c])) +
 					  "\nlongest " + dur(Math.round(r.longest[c])) : "") + (slow.has(c) ? "\na slow step" : ""));

@@ -1,14 +1,14 @@
 /* render/html/view.c — the document of the report's #tprof-view element, from the diagnosis
  * (diagnose/overview.h), the bytes in base64:
  *   {"overview": {"bin_ns": N, "bins": B, "levels": 31,
- *                 "processes": [{"process": I, "rank": R|null, "label": "...",
+ *                 "processes": [{"process": I, "rank": R|null, "label": "..."|null,
  *                                "bins": "base64"|null,
  *                                "streams": [{"stream": "0x..."|"other", "bins": "base64"}]}]},
  *    "stepmap": {"first_step": S, "steps_a_column": W, "columns": C,
- *                "processes": [{"process": I, "rank": R|null, "label": "...",
- *                               "cells": "base64"}]},
+ *                "processes": [{"process": I, "rank": R|null, "cells": "base64"}]},
  *    "matrix": {...}}   (matrix.h)
- * The overview's strips: one byte a bin (overview.h); a stream's id in hex, as the summary
+ * The overview's strips: one byte a bin (overview.h); labels of the first LABELS_MAX
+ * processes (the page names the others by rank); a stream's id in hex, as the summary
  * writes it; "other": the process's streams past the first OVERVIEW_STREAMS, summed.  The
  * step map's cells: 16 bytes each, little-endian, uint32 steps and float32 their mean time,
  * their mean wait for others and the longest, in ns; column c holds step numbers S + c*W to
@@ -52,7 +52,11 @@ static void str(FILE *f, const char *s)
 	free(e);
 }
 
-/* The n-th process of a list opened: {"process":I,"rank":R|null,"label":"..." */
+/* Processes whose labels the page holds, at most: past them the page says the rank. */
+#define LABELS_MAX 16384
+
+/* The n-th process of a list opened: {"process":I,"rank":R|null (and, with label,
+ * "label":"..." or null past LABELS_MAX) */
 static void who(FILE *f, size_t n, int64_t process, int64_t rank, const char *label)
 {
 	fprintf(f, "%s\n{\"process\":%" PRId64 ",\"rank\":", n ? "," : "", process);
@@ -60,8 +64,13 @@ static void who(FILE *f, size_t n, int64_t process, int64_t rank, const char *la
 		fprintf(f, "%" PRId64, rank);
 	else
 		fputs("null", f);
+	if (!label)
+		return;
 	fputs(",\"label\":", f);
-	str(f, label ? label : "");
+	if (n < LABELS_MAX)
+		str(f, label);
+	else
+		fputs("null", f);
 }
 
 struct procs {
@@ -73,7 +82,7 @@ struct procs {
 static void on_process(void *ctx, const struct overview_process *p)
 {
 	struct procs *k = ctx;
-	who(k->f, k->n++, p->process, p->rank, p->label);
+	who(k->f, k->n++, p->process, p->rank, p->label ? p->label : "");
 	fputs(",\"bins\":", k->f);
 	if (p->bins) {
 		fputc('"', k->f);
@@ -123,7 +132,7 @@ struct rows {
 static void on_steps(void *ctx, const struct stepmap_process *p)
 {
 	struct rows *k = ctx;
-	who(k->f, k->n++, p->process, p->rank, p->label);
+	who(k->f, k->n++, p->process, p->rank, NULL);   /* its label: the overview's */
 	fputs(",\"cells\":\"", k->f);
 	for (uint32_t i = 0; i < k->cols; i++) {
 		const struct stepmap_cell *c = &p->cells[i];
