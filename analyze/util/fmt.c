@@ -49,6 +49,21 @@ const char *fmt_value(double v, char *buf, size_t len)
 	return buf;
 }
 
+const char *fmt_sig(double v, int sig, char *buf, size_t len)
+{
+	int dec = 0;
+	if (v != 0.0 && isfinite(v)) {
+		int mag = (int)floor(log10(fabs(v)));
+		dec = sig - 1 - mag;
+		dec = dec < 0 ? 0 : dec > 12 ? 12 : dec;
+		/* 0.000999 rounding up to 0.00100 keeps sig digits only with one decimal fewer */
+		if (dec > 0 && fabs(v) * pow(10, dec) >= pow(10, sig) - 0.5)
+			dec--;
+	}
+	snprintf(buf, len, "%.*f", dec, v);
+	return buf;
+}
+
 /* Prints a name with control bytes shown as '?', so one row stays one line. */
 void put_name(FILE *f, const char *s)
 {

@@ -16,6 +16,10 @@ void put_name(FILE *f, const char *s);
  * million on rounded to one), else %.6g (99.1195, 17412.4): never an exponent that a reader
  * must decode. */
 const char *fmt_value(double v, char *buf, size_t len);
+/* A non-negative number with sig significant digits and never an exponent: 0.0000997 where
+ * %.3g would print 9.97e-05, which a column reader (or a person) does not expect.  At most
+ * 12 decimals; 0 prints as 0. */
+const char *fmt_sig(double v, int sig, char *buf, size_t len);
 /* Bytes in B, kB, MB, GB or TB (powers of 1000), three significant digits. */
 const char *fmt_bytes(double b, char *buf, size_t len);
 /* Ascending numbers v[0..n-1] as runs: "0-3,7,9-1023" (a repeated number once); cut with

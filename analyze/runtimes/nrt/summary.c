@@ -280,10 +280,13 @@ static double gbps(uint64_t bytes, int64_t ns)
 }
 
 /* Three decimals, or three significant digits for rates under 0.01 GB/s (small tensors of a
- * long execution), which would otherwise print as 0.000. */
+ * long execution), which would otherwise print as 0.000: 0.0000997, never 9.97e-05. */
 static const char *fmt_gbps(double v, char *buf, size_t len)
 {
-	snprintf(buf, len, v == 0.0 || v >= 0.01 ? "%.3f" : "%.3g", v);
+	if (v == 0.0 || v >= 0.01)
+		snprintf(buf, len, "%.3f", v);
+	else
+		fmt_sig(v, 3, buf, len);
 	return buf;
 }
 
