@@ -3,7 +3,7 @@
  * runtime's calls is one line here plus its folders (preload/<name>/ and
  * analyze/runtimes/<name>/); each place that needs a domain's facts expands this list.
  *
- *   X(NAME, value, key, title, json, otf2_desc, otf2_paradigm, filtered)
+ *   X(NAME, value, key, title, json, otf2_desc, otf2_paradigm, filtered, device)
  *
  * NAME      TPROF_DOM_<NAME>, enum tprof_domain
  * value     its number in CALL and POLL records: kept by the profiles, never reused
@@ -15,16 +15,17 @@
  * otf2_paradigm
  *           their OTF2 paradigm, OTF2_PARADIGM_<otf2_paradigm>
  * filtered  1 when TPROF_<NAME>_API_FILTER and TPROF_<NAME>_API_FILTER_OUT choose which of
- *           its calls the recorder records */
+ *           its calls the recorder records
+ * device    1 when its calls launch work the recorder times on a device (DEVICE records) */
 #ifndef TPROF_DOMAINS_H
 #define TPROF_DOMAINS_H
 
 #define TPROF_DOMAINS(X)                                                                   \
-	X(HIP, 1, "hip", "HIP API", "hip_api", "HIP API call", HIP, 1)                     \
-	X(MPI, 2, "mpi", "MPI", NULL, "MPI call", MPI, 1)                                  \
-	X(NCCL, 3, "nccl", "NCCL", NULL, "NCCL call", USER, 1)                             \
-	X(NRT, 4, "nrt", "NRT API", "nrt_api", "Neuron runtime call", USER, 1)             \
-	X(CUDA, 5, "cuda", "CUDA", "cuda_api", "CUDA API call", CUDA, 0)
+	X(HIP, 1, "hip", "HIP API", "hip_api", "HIP API call", HIP, 1, 1)                  \
+	X(MPI, 2, "mpi", "MPI", NULL, "MPI call", MPI, 1, 0)                               \
+	X(NCCL, 3, "nccl", "NCCL", NULL, "NCCL call", USER, 1, 1)                          \
+	X(NRT, 4, "nrt", "NRT API", "nrt_api", "Neuron runtime call", USER, 1, 0)          \
+	X(CUDA, 5, "cuda", "CUDA", "cuda_api", "CUDA API call", CUDA, 0, 1)
 
 /* The runtime an API call belongs to (flags of CALL); 0 is none of them. */
 enum tprof_domain {
@@ -44,5 +45,18 @@ enum {
 	_Static_assert((value) > 0 && (value) < TPROF_NDOMAINS, "domain numbers run from 1, no gap");
 TPROF_DOMAINS(TPROF_DOMAIN_CHECK)
 #undef TPROF_DOMAIN_CHECK
+
+/* 1 when calls of domain d launch work the recorder times on a device. */
+static inline int tprof_domain_device(unsigned d)
+{
+	switch (d) {
+#define TPROF_DOMAIN_DEVICE(name, value, key, title, json, desc, paradigm, filtered, device) \
+	case value: return device;
+	TPROF_DOMAINS(TPROF_DOMAIN_DEVICE)
+#undef TPROF_DOMAIN_DEVICE
+	default:
+		return 0;
+	}
+}
 
 #endif

@@ -1,12 +1,16 @@
 /* diagnose/diagnosis.c — the events into each process's timeline (diagnose/timeline.h), the
  * runtimes' wait states (model/waits.h) into wait spans and delays, and each step diagnosed
  * once the events of its time have come: a process's step is split into the categories when
- * DIAG_LAG later steps of it have ended (device spans and the collectives that say who waited
- * come after the host calls of their time) and the delays it caused in that time are
- * explained by its own split of their time; once every process with steps has diagnosed a
- * step number, its critical path is found (critical.c) and the spans before it forgotten.  A
- * process without steps is diagnosed as a whole at the end, when no process of the job has
- * steps. */
+ * DIAG_LAG later steps of it have ended (the collectives that say who waited come after the
+ * host calls of their time) and, when it launches device work (the domains of its calls
+ * say, common/domains.h), a device span that ended after the step came (device spans are
+ * recorded after the host calls of their time, on a busy machine without bound, in the
+ * order they end) or, the device idling, the events read came a lag past the step's end
+ * (1 s, twice the latest an event came once one comes later, up to LAG_MAX).  The delays it
+ * caused in that time are explained by its own split of their time; once every process
+ * with steps has diagnosed a step number, its critical path is found (critical.c) and the
+ * spans before it forgotten.  A process without steps is diagnosed as a whole at the end,
+ * when no process of the job has steps. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +28,6 @@
 
 _Static_assert(DIAG_PARTS == CATS, "the parts of a step are the timeline's categories");
 
-#define DIAG_LAG 2               /* steps a process's step waits for its events */
 
 struct dproc *dproc_get(struct diagnosis *dx, struct proc *p)
 {
@@ -149,7 +152,7 @@ void cpu_waits(const struct dproc *dp, int64_t a, int64_t b, struct cpu_spans *v
 {
 	for (size_t i = 0; i < dp->tl.n; i++) {
 		const struct tl_span *w = &dp->tl.v[i];
-		if (w->cat != CAT_CPU_WAIT || w->t1 <= a || w->t0 >= b)
+		if (w->cat != CAT_CPU_WAIT || w->t1 <= a || w->t0 >= b || w->t1 <= dp->tl.forgotten)
 			continue;
 		v->v = util_grow(v->v, &v->cap, v->n, sizeof(*v->v), 64);
 		v->v[v->n++] = (struct cpu_span){ w->t0 > a ? w->t0 : a, w->t1 < b ? w->t1 : b, -1 };
@@ -406,14 +409,21 @@ static void cp_ready(struct diagnosis *dx)
 /* The oldest step waiting, diagnosed. */
 void step_done(struct diagnosis *dx, struct dproc *dp)
 {
-	struct pend_step s = dp->pend[0];
+	struct pend_step s;
 	if (dx->hold) {         /* every step stays, for the critical paths */
 		s = dp->pend[dp->nfinal++];
 	} else {
-		memmove(dp->pend, dp->pend + 1, (dp->npend - 1) * sizeof(*dp->pend));
-		dp->npend--;
+		s = dp->pend[dp->pend_first++];
+		if (!--dp->npend)
+			dp->pend_first = 0;
+		else if (dp->pend_first > 64 && dp->pend_first > dp->npend) {
+			memmove(dp->pend, dp->pend + dp->pend_first, dp->npend * sizeof(*dp->pend));
+			dp->pend_first = 0;
+		}
 	}
 	diagnose_span(dx, dp, 1, s.step, s.t0, s.t1);
+	if (!dx->hold && s.t1 > dp->tl.settled)
+		dp->tl.settled = s.t1;
 	/* delays before this step (between steps) are outside; those in it are its own */
 	explain(dx, dp, s.t1, 1, s.step, s.t0, 0);
 	dp->done[dp->ndone++ % DONE_KEPT] = s;
@@ -443,15 +453,86 @@ static int explain_late(struct diagnosis *dx, struct dproc *dp, const struct wai
 	return 0;
 }
 
+/* The oldest waiting step of dp is ready: DIAG_LAG later ones ended (the collectives that
+ * say who waited come after the host calls of their time) and, when dp has device work, a
+ * device span ending after it came (they come in the order they end) or the events read came
+ * the lag past its end (the device idles); or too many wait. */
+static int step_ready(const struct dproc *dp)
+{
+	if (dp->npend > PEND_MAX)
+		return 1;
+	if (dp->npend <= DIAG_LAG)
+		return 0;
+	int64_t t1 = dp->pend[dp->pend_first].t1;
+	return !dp->device_work || dp->dev_upto >= t1 || dp->due_upto >= t1;
+}
+
+static void steps_ready(struct diagnosis *dx, struct dproc *dp)
+{
+	while (step_ready(dp))
+		step_done(dx, dp);
+}
+
+/* The steps that ended the lag before the events read came are due, in the order they
+ * ended: those ready diagnosed. */
+static void steps_due(struct diagnosis *dx)
+{
+	while (dx->dueq_at < dx->ndueq && dx->now - dx->dueq[dx->dueq_at].t1 >= dx->lag) {
+		const struct due_step *e = &dx->dueq[dx->dueq_at++];
+		struct dproc *dp = dx->procs[e->proc];
+		if (e->t1 > dp->due_upto)
+			dp->due_upto = e->t1;
+		steps_ready(dx, dp);
+	}
+	if (dx->dueq_at > 64 && dx->dueq_at * 2 > dx->ndueq) {
+		dx->ndueq -= dx->dueq_at;
+		memmove(dx->dueq, dx->dueq + dx->dueq_at, dx->ndueq * sizeof(*dx->dueq));
+		dx->dueq_at = 0;
+	}
+}
+
+/* Every step waiting diagnosed, one step of each process a round, so that the processes'
+ * latest steps stay side by side (their critical paths need them). */
+static void steps_all(struct diagnosis *dx)
+{
+	for (int more = 1; more;) {
+		more = 0;
+		for (size_t i = 0; i < dx->nprocs; i++) {
+			struct dproc *dp = dx->procs[i];
+			if (dp->npend) {
+				step_done(dx, dp);
+				more = 1;
+			}
+		}
+	}
+}
+
 static void on_step(struct diagnosis *dx, struct dproc *dp, const struct event *ev)
 {
 	dx->job_steps = 1;
 	dx->step_procs += !dp->has_steps;
 	dp->has_steps = 1;
-	dp->pend = util_grow(dp->pend, &dp->cappend, dp->npend, sizeof(*dp->pend), 8);
-	dp->pend[dp->npend++] = (struct pend_step){ ev->step, ev->t0, ev->t1 };
-	while (!dx->hold && dp->npend > DIAG_LAG)
-		step_done(dx, dp);
+	dp->pend = util_grow(dp->pend, &dp->cappend, dp->pend_first + dp->npend, sizeof(*dp->pend),
+			     8);
+	dp->pend[dp->pend_first + dp->npend++] = (struct pend_step){ ev->step, ev->t0, ev->t1 };
+	if (dx->hold)
+		return;
+	dx->dueq = util_grow(dx->dueq, &dx->capdueq, dx->ndueq, sizeof(*dx->dueq), 64);
+	dx->dueq[dx->ndueq++] = (struct due_step){ ev->t1, (size_t)dp->index };
+	steps_ready(dx, dp);
+}
+
+/* The reader's progress: the latest start seen; the lag, twice the latest an event came
+ * after its end (between LAG_MIN and LAG_MAX). */
+static void reader_time(struct diagnosis *dx, const struct event *ev)
+{
+	if (ev->flags & EVF_UNFINISHED)
+		return;          /* ends where its process's data ends: not a time read */
+	if (ev->t0 > dx->now)
+		dx->now = ev->t0;
+	int64_t late = dx->now - ev->t1;
+	if (late > dx->lag / 2)
+		dx->lag = late > LAG_MAX / 2 ? LAG_MAX : 2 * late;
 }
 
 /* ---- several analysis processes: the waits of processes another one reads, for it ---- */
@@ -620,10 +701,20 @@ static unsigned state_cat(unsigned state)
 	}
 }
 
+static void diagnosis_take_event(struct diagnosis *dx, const struct event *ev);
+
 void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 {
+	reader_time(dx, ev);
 	if (!ev->proc || ev->proc->sys)
 		return;
+	diagnosis_take_event(dx, ev);
+	if (dx->dueq_at < dx->ndueq && dx->now - dx->dueq[dx->dueq_at].t1 >= dx->lag)
+		steps_due(dx);
+}
+
+static void diagnosis_take_event(struct diagnosis *dx, const struct event *ev)
+{
 	const struct runtime_set *rts = dx->rts;
 	for (unsigned k = 0; k < rts->n; k++) {
 		const struct runtime *rt = rts->all[k];
@@ -648,6 +739,8 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 		extent(dp, ev->t0, ev->t1);
 		timeline_add(&dp->tl, CAT_RUNTIME, ev->t0, ev->t1, ev->name);
 		launches_call(&dp->launches, ev);
+		if (tprof_domain_device(ev->call->domain))
+			dp->device_work = 1;
 		const struct runtime *rt = runtime_of_domain(dx->rts, ev->call->domain);
 		if (rt && rt->communication)
 			timeline_add(&dp->tl, TL_COMM, ev->t0, ev->t1, 0);
@@ -657,6 +750,11 @@ void diagnosis_event(struct diagnosis *dx, const struct event *ev)
 		struct dproc *dp = dproc_get(dx, ev->proc);
 		extent(dp, ev->t0, ev->t1);
 		device_op(dx, dp, ev);
+		dp->device_work = 1;
+		if (ev->t1 > dp->dev_upto)
+			dp->dev_upto = ev->t1;
+		if (!dx->hold)
+			steps_ready(dx, dp);
 		break;
 	}
 	case EV_STATE: {
@@ -685,6 +783,7 @@ struct diagnosis *diagnosis_new(const struct runtime_set *rts)
 {
 	struct diagnosis *dx = xcalloc(1, sizeof(*dx));
 	dx->rts = rts;
+	dx->lag = LAG_MIN;
 	return dx;
 }
 
@@ -734,11 +833,7 @@ size_t diagnosis_settle(struct diagnosis *dx)
 	dx->settled = 1;
 	dx->ending = 1;       /* every process's last steps, then every critical path */
 	if (!dx->hold) {        /* held: dpar_hold_end did it (output.c) */
-		for (size_t i = 0; i < dx->nprocs; i++) {
-			struct dproc *dp = dx->procs[i];
-			while (dp->npend)
-				step_done(dx, dp);
-		}
+		steps_all(dx);
 		while (dx->ncpq)
 			cp_next(dx);
 		diagnose_rest(dx);
@@ -793,6 +888,7 @@ static void diagnosis_clear(struct diagnosis *dx)
 		free(dx->steps[i].path);
 	free(dx->steps);
 	free(dx->cpq);
+	free(dx->dueq);
 	free(dx->running);
 	u64map_free(&dx->by_rank);
 	for (size_t i = 0; i < dx->ngroups; i++)

@@ -943,8 +943,9 @@ void report_write(struct diagnosis *dx, struct sumw *w, const char *dir, int top
 	sw_u64(w, " on %" PRIu64 " processes\n", "process_count", counted);
 	sw_u64(w, NULL, "late_spans", dx->late_spans);
 	sw_if(w, dx->late_spans != 0);
-	sw_text(w, "  %s spans came after their step was diagnosed (device work more than %d "
-		"steps behind its host): not counted\n", fmt_count(dx->late_spans, b, sizeof(b)), 2);
+	sw_text(w, "  %s spans came after their step was diagnosed (it waited %d steps, and %d s "
+		"or more when no later device span came): not counted\n",
+		fmt_count(dx->late_spans, b, sizeof(b)), DIAG_LAG, (int)(LAG_MIN / 1000000000));
 	sw_endif(w);
 	findings(dx, w, dir, top);
 	int64_t median = report_steps_median(dx);

@@ -12,6 +12,10 @@
 #include "timeline.h"
 
 #define DONE_KEPT 8              /* the last steps diagnosed a process remembers */
+#define DIAG_LAG 2               /* steps a process's step waits for its events */
+#define LAG_MIN 1000000000LL     /* the time it waits past its end, at least, */
+#define LAG_MAX 10000000000LL    /* and at most */
+#define PEND_MAX 1024            /* steps waiting in a process at most (memory) */
 #define CP_QUEUE 4               /* step numbers waiting for their critical path, at most */
 #define CP_LINKS 64              /* links of a critical path, at most */
 
@@ -117,12 +121,22 @@ struct sm_proc {
 	uint32_t used;                   /* bins from the first to the last with steps */
 };
 
+/* A step ended (its process's index in procs), waiting to be due. */
+struct due_step {
+	int64_t t1;
+	size_t proc;
+};
+
 struct dproc {
 	struct proc *p;
 	int index;                       /* in struct diagnosis's procs */
 	struct timeline tl;
-	struct pend_step *pend;          /* steps ended, not yet diagnosed, in order */
-	size_t npend, cappend;
+	struct pend_step *pend;          /* steps ended, not yet diagnosed, in order: */
+	size_t npend, cappend;           /* pend[pend_first, pend_first + npend) */
+	size_t pend_first;               /* 0 when held */
+	int64_t due_upto;                /* its steps that ended by this are due (diagnosis.c) */
+	int64_t dev_upto;                /* the latest end of its device spans come */
+	int device_work;                 /* it launches some (its calls say, or a span came) */
 	struct pend_step done[DONE_KEPT];   /* the latest diagnosed, done[ndone % DONE_KEPT] next */
 	unsigned ndone;
 	struct wait_rec *waits;          /* its waits not yet forgotten, in order of arrival */
@@ -268,6 +282,12 @@ struct diagnosis {
 	struct u64map row_of;
 	int job_steps;                   /* some process has steps */
 	uint64_t late_spans;             /* came after their time was diagnosed */
+	int64_t now;                     /* how far the events read have come: the latest
+					  * start seen (no later than the record being read) */
+	int64_t lag;                     /* a step waits this long past its end for its
+					  * events (diagnosis.c: grows with how late they come) */
+	struct due_step *dueq;           /* every step waiting, in the order they ended: */
+	size_t ndueq, capdueq, dueq_at;  /* dueq[dueq_at, ndueq) */
 	struct finding *findings;
 	size_t nfindings;
 	struct own_many many[OWN_KINDS];

@@ -2,13 +2,17 @@
  * categories (timeline.h): the spans that overlap it, cut to it, are swept in time order with
  * a count of those open per category; each piece of time between two of their ends goes to
  * the first category with one open, or to CAT_HOST.  The spans are kept in order of start
- * (sorted again only when one came out of order) under a tree of the latest end of each run
- * of them, built again when spans came since a question, so that those overlapping an
- * interval are found without looking at the others: a binary search for the last that
- * starts before its end, then a descent into the runs that end after its start (a few long
- * spans, a thread's state over the whole run, do not make every question read every span). */
+ * under a tree of the latest end of each run of them, so that those overlapping an interval
+ * are found without looking at the others: a binary search for the last that starts before
+ * its end, then a descent into the runs that end after its start (a few long spans, a
+ * thread's state over the whole run, do not make every question read every span).  Spans
+ * that came since the last question are sorted and merged in, and the tree mended from the
+ * first that moved: those that come late (device spans, recorded after the host calls of
+ * their time) belong near the end, so a question costs what came since, not all that is
+ * kept while steps wait for their events. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../util/grow.h"
 #include "timeline.h"
@@ -33,14 +37,11 @@ void timeline_add(struct timeline *t, unsigned cat, int64_t t0, int64_t t1, uint
 {
 	if (t1 <= t0 || cat >= TL_KINDS)
 		return;
-	if (t1 <= t->forgotten) {
-		t->late++;
+	if (t1 <= t->settled)
+		t->late++;      /* kept until forgotten, but no step counts it */
+	if (t1 <= t->forgotten)
 		return;
-	}
 	t->v = util_grow(t->v, &t->cap, t->n, sizeof(*t->v), 256);
-	/* in order of start (as most come): no sort needed */
-	if (t->sorted && t->n && t0 < t->v[t->n - 1].t0)
-		t->sorted = 0;
 	t->v[t->n++] = (struct tl_span){ t0, t1, name, (uint8_t)cat };
 }
 
@@ -52,25 +53,68 @@ static int span_before(const void *a, const void *b)
 	return (x->t1 > y->t1) - (x->t1 < y->t1);
 }
 
+/* The spans v[at, n) that came since: sorted, and merged with those of v[0, at) that start
+ * after the first of them; returns the first index that changed. */
+static size_t merge_in(struct timeline *t, size_t at)
+{
+	struct tl_span *v = t->v;
+	if (t->n - at > 1)
+		qsort(v + at, t->n - at, sizeof(*v), span_before);
+	if (!at || span_before(&v[at - 1], &v[at]) <= 0)
+		return at;              /* in order: they follow */
+	size_t lo = 0, hi = at;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (span_before(&v[m], &v[at]) <= 0)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	/* v[lo, at) to tmp, then the two runs merged from lo */
+	t->tmp = util_grow_index(t->tmp, &t->captmp, at - lo, sizeof(*t->tmp), 64, 0);
+	memcpy(t->tmp, v + lo, (at - lo) * sizeof(*v));
+	size_t a = 0, na = at - lo, b = at, o = lo;
+	while (a < na && b < t->n)
+		v[o++] = span_before(&t->tmp[a], &v[b]) <= 0 ? t->tmp[a++] : v[b++];
+	while (a < na)
+		v[o++] = t->tmp[a++];
+	return lo;
+}
+
 /* The spans by start, and the tree of their ends: tree[leaves + i] is span i's end, each
  * node above the latest of its two children's (INT64_MIN past the last span). */
 static void ready(struct timeline *t)
 {
-	if (t->sorted && t->indexed == t->n)
+	if (t->indexed == t->n && t->leaves)
 		return;
-	if (!t->sorted && t->n > 1)
-		qsort(t->v, t->n, sizeof(*t->v), span_before);
-	t->sorted = 1;
-	size_t m = 1;
-	while (m < t->n)
-		m <<= 1;
-	t->tree = util_grow_index(t->tree, &t->captree, 2 * m - 1, sizeof(*t->tree), 512, 0);
-	for (size_t i = 0; i < m; i++)
-		t->tree[m + i] = i < t->n ? t->v[i].t1 : INT64_MIN;
-	for (size_t i = m - 1; i >= 1; i--)
-		t->tree[i] = t->tree[2 * i] > t->tree[2 * i + 1] ? t->tree[2 * i] : t->tree[2 * i + 1];
-	t->leaves = m;
+	size_t from = merge_in(t, t->indexed);
 	t->indexed = t->n;
+	size_t m = t->leaves;
+	if (!m || m < t->n) {   /* built anew */
+		m = 1;
+		while (m < t->n)
+			m <<= 1;
+		t->tree = util_grow_index(t->tree, &t->captree, 2 * m, sizeof(*t->tree), 512, 0);
+		for (size_t i = 0; i < m; i++)
+			t->tree[m + i] = i < t->n ? t->v[i].t1 : INT64_MIN;
+		for (size_t i = m - 1; i >= 1; i--)
+			t->tree[i] = t->tree[2 * i] > t->tree[2 * i + 1] ? t->tree[2 * i]
+									 : t->tree[2 * i + 1];
+		t->leaves = m;
+		return;
+	}
+	if (from >= t->n)
+		return;
+	size_t lo = m + from, hi = m + t->n - 1;
+	for (size_t i = lo; i <= hi; i++)
+		t->tree[i] = t->v[i - m].t1;
+	while (lo > 1) {        /* their ancestors, a level at a time */
+		lo /= 2;
+		hi /= 2;
+		for (size_t i = lo; i <= hi; i++)
+			t->tree[i] = t->tree[2 * i] > t->tree[2 * i + 1] ? t->tree[2 * i]
+									 : t->tree[2 * i + 1];
+	}
 }
 
 /* The number of spans that start before b (they are first, by start). */
@@ -105,7 +149,8 @@ static size_t overlapping(struct timeline *t, int64_t a, int64_t b)
 		if (x.first >= hi || t->tree[x.node] <= a)
 			continue;
 		if (x.width == 1) {
-			t->hits[nh++] = x.first;
+			if (t->v[x.first].t1 > t->forgotten)    /* not yet dropped */
+				t->hits[nh++] = x.first;
 			continue;
 		}
 		size_t half = x.width / 2;
@@ -259,7 +304,8 @@ uint32_t timeline_call_before(struct timeline *t, int64_t at)
 	uint32_t name = 0;
 	for (size_t i = hi, k = 0; i > 0 && k < CALL_BEFORE_LOOK; i--, k++) {
 		const struct tl_span *s = &t->v[i - 1];
-		if (s->cat == CAT_RUNTIME && s->t1 <= at && s->t1 > best && s->name) {
+		if (s->cat == CAT_RUNTIME && s->t1 <= at && s->t1 > best && s->name &&
+		    s->t1 > t->forgotten) {
 			best = s->t1;
 			name = s->name;
 		}
@@ -304,13 +350,19 @@ void timeline_forget(struct timeline *t, int64_t upto)
 {
 	if (upto <= t->forgotten)
 		return;
-	size_t k = 0;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].t1 > upto)
-			t->v[k++] = t->v[i];
-	t->n = k;
 	t->forgotten = upto;
-	t->indexed = SIZE_MAX;          /* still in order; the tree anew */
+	if (t->n < 2 * t->kept + 64)
+		return;         /* dropped when they may be half: each span moved O(1) times */
+	size_t k = 0, sorted = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].t1 > upto) {
+			sorted += i < t->indexed;
+			t->v[k++] = t->v[i];
+		}
+	t->n = k;
+	t->indexed = sorted;    /* still in order */
+	t->kept = k;
+	t->leaves = 0;          /* the tree anew */
 }
 
 void timeline_free(struct timeline *t)
@@ -318,5 +370,6 @@ void timeline_free(struct timeline *t)
 	free(t->v);
 	free(t->tree);
 	free(t->hits);
+	free(t->tmp);
 	*t = (struct timeline){ 0 };
 }

@@ -46,13 +46,17 @@ struct tl_span {
 struct timeline {
 	struct tl_span *v;
 	size_t n, cap;
-	int sorted;                      /* v is in order of start */
+	size_t indexed;                  /* v[0, indexed) in order of start, in the tree */
 	int64_t *tree;                   /* the latest ends of runs of v (timeline.c) */
-	size_t captree, leaves;
-	size_t indexed;                  /* the spans the tree was built for */
+	size_t captree, leaves;          /* leaves 0: the tree to be built anew */
+	struct tl_span *tmp;             /* room to merge the spans that came in */
+	size_t captmp;
+	size_t kept;                     /* spans left when those forgotten were last dropped */
 	size_t *hits;                    /* the spans a question found (timeline.c) */
 	size_t caphits, nhits;           /* how many, the last question */
-	int64_t forgotten;               /* spans ending by this time are gone */
+	int64_t forgotten;               /* spans ending by this time are gone (dropped once
+					  * they may be half of v; no question finds them) */
+	int64_t settled;                 /* the process's steps were diagnosed up to here */
 	uint64_t late;                   /* spans that came after the time they cover was
 					  * diagnosed (counted, not used) */
 };

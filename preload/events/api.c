@@ -16,7 +16,7 @@ extern const struct tprof_hook_table __stop_tprof_hook_tables[] TPROF_HIDDEN;
 	     tb < __stop_tprof_hook_tables; tb++)
 
 /* Each domain's filter variables, NULL for a domain without (common/domains.h). */
-#define FILTER_VARS(name, value, key, title, json, desc, paradigm, filtered)              \
+#define FILTER_VARS(name, value, key, title, json, desc, paradigm, filtered, ...)          \
 	[TPROF_DOM_##name] = { (filtered) ? "TPROF_" #name "_API_FILTER" : NULL,             \
 			       (filtered) ? "TPROF_" #name "_API_FILTER_OUT" : NULL },
 static const struct {

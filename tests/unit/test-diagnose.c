@@ -108,10 +108,59 @@ static void launches_and_forget(void)
 	   "and not in calls to other processes: 2 in calls, 28 outside");
 	timeline_free(&u);
 	timeline_forget(&t, 10);
-	is_u64(t.n, 2, "forgetting up to 10 keeps the spans that end later");
+	ok(timeline_sum(&t, TL_STARVED, 0, 100, &name) == 30 && name == 2,
+	   "forgotten up to 10: no question finds the spans that end by then");
+	t.settled = 10;         /* the steps diagnosed up to 10 */
 	timeline_add(&t, CAT_COPY, 2, 9, 0);
 	timeline_add(&t, CAT_COPY, 2, 19, 0);
-	ok(t.late == 1 && t.n == 3, "a span that ends in the time forgotten is late, counted");
+	timeline_split(&t, 0, 100, ns, NULL);
+	ok(t.late == 1 && ns[CAT_COMPUTE] == 100,
+	   "a span that ends in the time diagnosed is late, counted; one after it kept");
+	for (int64_t i = 0; i < 3000; i++)   /* in order, then some out of it */
+		timeline_add(&t, CAT_COPY, 200 + 10 * i + (i % 7 == 3 ? -15 : 0), 205 + 10 * i, 0);
+	timeline_split(&t, 0, 30200, ns, NULL);
+	int64_t kept = ns[CAT_COPY];
+	size_t before = t.n;
+	timeline_forget(&t, 20000);
+	timeline_split(&t, 20000, 30200, ns, NULL);
+	ok(t.n < before && ns[CAT_COPY] > 0 && ns[CAT_COPY] < kept,
+	   "forgetting most of them drops them (%zu of %zu spans kept)", t.n, before);
+	/* spans that come late (each window of 30 in shuffled order), merged in between
+	 * questions, answer as the same spans sorted at once */
+	struct timeline inc = { 0 };
+	static struct tl_span added[3000];
+	int64_t slot[3000];
+	uint64_t r = 12345;
+	for (int i = 0; i < 3000; i++)
+		slot[i] = i;
+	for (int w = 0; w < 3000; w += 30)
+		for (int i = w + 29; i > w; i--) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			int j = w + (int)((r >> 33) % (uint64_t)(i - w + 1));
+			int64_t x = slot[i];
+			slot[i] = slot[j];
+			slot[j] = x;
+		}
+	int same = 1;
+	for (int i = 0; i < 3000 && same; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		int64_t t0 = 1000 + 100 * slot[i];
+		unsigned cat = (unsigned)(r >> 40) % CATS;
+		added[i] = (struct tl_span){ t0, t0 + 50, (uint32_t)i + 1, (uint8_t)cat };
+		timeline_add(&inc, cat, t0, t0 + 50, (uint32_t)i + 1);
+		if (i % 7)
+			continue;
+		struct timeline whole = { 0 };
+		for (int k = i; k >= 0; k--)     /* backwards: sorted at once */
+			timeline_add(&whole, added[k].cat, added[k].t0, added[k].t1, added[k].name);
+		int64_t x[CATS], y[CATS];
+		timeline_split(&whole, 0, 1000 + 100 * (int64_t)i + 3100, x, NULL);
+		timeline_split(&inc, 0, 1000 + 100 * (int64_t)i + 3100, y, NULL);
+		same = !memcmp(x, y, sizeof(x));
+		timeline_free(&whole);
+	}
+	ok(same, "spans merged in as they come answer as the same spans sorted at once");
+	timeline_free(&inc);
 	timeline_free(&t);
 }
 
