@@ -637,24 +637,42 @@ const LABELS = new Map(((V.overview && V.overview.processes) || []).map(p => [p.
 })();
 
 /* ---- top tables as bar charts ---- */
+/* A table of the top rows with a bar a row: by the first number column at first, by any
+ * other on a click of its heading (calls, bytes, bandwidth...); the bars are to the most of
+ * the column. */
 function timeTable(id, title, rows, cols) {
-	const max = Math.max(...rows.map(r => r.time_ns || r.total_ns || 0), 1);
 	const table = el("table", { id: id });
 	const head = el("tr", {}, el("th", {}, "name"));
-	for (const c of cols) head.append(el("th", { class: "num" }, c[0]));
+	head.append(...cols.map((c, i) => {
+		const b = el("button", { type: "button", class: "measure", title: "bars by " + c[0] }, c[0]);
+		b.addEventListener("click", () => barsBy(i));
+		return el("th", { class: "num" }, b);
+	}));
 	head.append(el("th", {}, ""));
 	table.append(el("thead", {}, head));
-	const tb = el("tbody");
+	const tb = el("tbody"), cells = [], bars = [];
 	for (const r of rows) {
-		const t = r.time_ns !== undefined ? r.time_ns : r.total_ns;
 		const tr = el("tr", {}, el("td", { class: "name" }, r.name));
-		for (const c of cols) tr.append(c[1](r));
-		const bar = el("div", { class: "bar", title: dur(t) });
-		bar.style.width = (100 * (t || 0) / max) + "%";
+		const mine = cols.map(c => c[1](r));
+		tr.append(...mine);
+		const bar = el("div", { class: "bar" });
 		tr.append(el("td", { class: "barcell" }, bar));
+		cells.push(mine);
+		bars.push(bar);
 		tb.append(tr);
 	}
 	table.append(tb);
+	const value = td => { const k = Object.keys(td.dataset)[0]; return k === undefined ? 0 : Number(td.dataset[k]) || 0; };
+	function barsBy(i) {
+		const max = Math.max(...cells.map(c => value(c[i])), 0);
+		cells.forEach((c, k) => {
+			bars[k].style.width = (max > 0 ? 100 * value(c[i]) / max : 0) + "%";
+			bars[k].title = cols[i][0] + ": " + c[i].textContent;
+		});
+		table.dataset.bars = cols[i][0];
+		head.querySelectorAll("button.measure").forEach((b, k) => b.classList.toggle("on", k === i));
+	}
+	barsBy(0);
 	return el("div", {}, el("h3", {}, title), table);
 }
 const T = ["time", r => num("td", "ns", r.time_ns, dur(r.time_ns))];
@@ -813,21 +831,22 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 	const s = section("system", "System", "What tprof-inspect --sample recorded: CPU use per core, memory, thread states.");
 	const grid = el("div", { class: "grid2" });
 	if (y.cpu_cores && y.cpu_cores.rows.length) {
-		const rows = y.cpu_cores.rows.map(c => Object.assign({ name: c.host + " cpu " + c.cpu, time_ns: c.avg_pct }, c));
+		const rows = y.cpu_cores.rows.map(c => Object.assign({ name: c.host + " cpu " + c.cpu }, c));
 		grid.append(timeTable("cpu-cores", "CPU use per core", rows, [
 			["mean", c => num("td", "pct", c.avg_pct, pct(c.avg_pct))],
 			["max", c => num("td", "pct", c.max_pct, pct(c.max_pct))]]));
 	}
 	if (y.memory && y.memory.rows.length) {
 		const rows = y.memory.rows.map(m => Object.assign({
-			name: m.kind === "host" ? "host " + m.host : m.process_label, time_ns: m.peak_bytes }, m));
+			name: m.kind === "host" ? "host " + m.host : m.process_label }, m));
 		grid.append(timeTable("memory", "Memory (peak)", rows, [
 			["peak", m => num("td", "bytes", m.peak_bytes, bytes(m.peak_bytes))],
 			["of", m => num("td", "bytes", m.total_bytes, bytes(m.total_bytes))]]));
 	}
 	if (y.off_cpu && y.off_cpu.rows.length) {
-		const rows = y.off_cpu.rows.map(t => Object.assign({ name: t.thread + " — " + t.process_label, time_ns: t.off_cpu_ns }, t));
-		grid.append(timeTable("off-cpu", "Threads off the CPU", rows, [
+		const rows = y.off_cpu.rows.map(t => Object.assign({ name: t.thread + " — " + t.process_label }, t));
+		grid.append(timeTable("off-cpu", "Threads off the CPU: their states", rows, [
+			["off the CPU", t => num("td", "ns", t.off_cpu_ns, dur(t.off_cpu_ns))],
 			["running", t => num("td", "ns", t.running_ns, dur(t.running_ns))],
 			["waiting for a CPU", t => num("td", "ns", t.runnable_ns, dur(t.runnable_ns))],
 			["sleeping", t => num("td", "ns", t.sleeping_ns, dur(t.sleeping_ns))],

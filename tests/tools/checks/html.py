@@ -42,6 +42,23 @@ READ = r"""(() => {
   };
 })()"""
 
+# Each table's bars by its second number column (a click on its heading): each row's bar
+# width (% of the cell) and that column's exact value.
+BARS = r"""(() => {
+  const out = {};
+  for (const t of document.querySelectorAll('table[id]')) {
+    const bs = t.querySelectorAll('thead button.measure');
+    if (bs.length < 2) continue;
+    bs[1].click();
+    out[t.id] = [t.dataset.bars, [...t.querySelectorAll('tbody tr')].map(tr => {
+      const td = tr.querySelectorAll('td.num')[1], k = Object.keys(td.dataset)[0];
+      return [k === undefined ? 0 : Number(td.dataset[k]), parseFloat(tr.querySelector('.bar').style.width)];
+    })];
+    bs[0].click();
+  }
+  return out;
+})()"""
+
 CATS = ["compute", "copy", "wait", "collective", "runtime", "host", "cpu_wait", "idle"]
 
 
@@ -71,7 +88,7 @@ TABLES = {
     "cpu-cores": ("system.cpu_cores.rows", None, ["avg_pct", "max_pct"]),
     "memory": ("system.memory.rows", None, ["peak_bytes", "total_bytes"]),
     "off-cpu": ("system.off_cpu.rows", None,
-                ["running_ns", "runnable_ns", "sleeping_ns", "blocked_ns"]),
+                ["off_cpu_ns", "running_ns", "runnable_ns", "sleeping_ns", "blocked_ns"]),
     "time-procs": ("diagnosis.processes", None, ["covered_ns", "steps"]),
     "slow-steps": ("diagnosis.slow_steps.rows", None, ["step", "ns"]),
 }
@@ -197,6 +214,11 @@ def report(html, summary_json, shots, *want_sections):
             if s not in shown["sections"]:
                 bad.append("no section %s (there are %s)" % (s, shown["sections"]))
         _numbers(doc, shown, bad)
+        for tid, (by, rows) in p.eval(BARS).items():
+            top = max([v for v, _ in rows] + [0])
+            if any(abs(w - (100 * v / top if top > 0 else 0)) > 0.01 for v, w in rows):
+                bad.append("table %s by %s: bars %s for values %s" %
+                           (tid, by, [w for _, w in rows][:5], [v for v, _ in rows][:5]))
         _drawn(p, shown, shots, bad)
         p.screenshot(os.path.join(shots, "page.png"), full=False)
     if bad:
