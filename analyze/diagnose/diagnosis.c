@@ -762,6 +762,7 @@ static void diagnosis_take_event(struct diagnosis *dx, const struct event *ev)
 		if (c < CATS) {
 			struct dproc *dp = dproc_get(dx, ev->proc);
 			timeline_add(&dp->tl, c, ev->t0, ev->t1, 0);
+			overview_state(dx, dp, ev->thread, ev->state, ev->t0, ev->t1);
 			if (ev->state == TPROF_SCHED_RUNNING) {
 				dx->running = util_grow(dx->running, &dx->caprunning, dx->nrunning,
 							sizeof(*dx->running), 256);

@@ -22,6 +22,7 @@
 #define STEPMAP_CELLS 32768  /* the step map's cells over the processes, about */
 #define COLS_MAX 256
 #define COLS_MIN 2
+#define THREAD_BINS 512      /* the thread states' bins, at most */
 
 void diagnosis_keep_overview(struct diagnosis *dx, uint64_t budget)
 {
@@ -43,6 +44,10 @@ void overview_begin(struct diagnosis *dx)
 	dx->ov_bin_ns = (span + (int64_t)bins - 1) / (int64_t)bins;
 	if (dx->ov_bin_ns < 1)
 		dx->ov_bin_ns = 1;
+	dx->th_bins = dx->ov_bins < THREAD_BINS ? dx->ov_bins : THREAD_BINS;
+	dx->th_bin_ns = (span + (int64_t)dx->th_bins - 1) / (int64_t)dx->th_bins;
+	if (dx->th_bin_ns < 1)
+		dx->th_bin_ns = 1;
 }
 
 static uint32_t bin_of(const struct diagnosis *dx, int64_t t)
@@ -148,6 +153,7 @@ void overview_finish(struct diagnosis *dx, struct dproc *dp)
 		overview_upto(dx, dp, dp->hi);
 		settle_bin(dx, o);
 	}
+	threads_finish(dx, o);
 	static const unsigned cat_of[OV_KINDS] = { CAT_COMPUTE, CAT_COPY, CAT_COLLECTIVE };
 	for (size_t i = 0; i < o->nstreams; i++) {
 		struct ov_stream *s = &o->streams[i];
@@ -174,6 +180,7 @@ void overview_free(struct ov_proc *o)
 	}
 	free(o->streams);
 	free(o->bins);
+	threads_free(o);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -194,6 +201,7 @@ void overview_pack(struct pack *b, const struct diagnosis *dx, const struct dpro
 		pack_u64(b, o->streams[i].stream);
 		pack_bytes(b, o->streams[i].bins, dx->ov_bins);
 	}
+	threads_pack(b, dx, o);
 }
 
 void overview_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc *dp)
@@ -216,6 +224,7 @@ void overview_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc 
 		s->bins = xcalloc(dx->ov_bins ? dx->ov_bins : 1, 1);
 		unpack_bytes(u, s->bins, dx->ov_bins);
 	}
+	threads_unpack(u, dx, o);
 }
 
 /* ---- the tracks, for the report ---- */

@@ -1,7 +1,7 @@
 /* diagnose/overview.h — the job at a glance, for the HTML report: its overview strips (each
  * process's time split into the same fixed bins of the trace's span, the categories of
  * diagnose/timeline.h, and each of its device streams' busy time in them, one byte a bin a
- * track) and its step map (each process's step times and waits by step number, binned).  The diagnosis keeps it when asked, as it diagnoses each step, so that memory
+ * track), the thread states of its busiest threads, and its step map (each process's step times and waits by step number, binned).  The diagnosis keeps it when asked, as it diagnoses each step, so that memory
  * follows the bins, not the events; under --parallel each process's bins travel with what
  * its reader found (join.c). */
 #ifndef TPROF_ANALYZE_DIAGNOSE_OVERVIEW_H
@@ -36,6 +36,28 @@ struct overview_process {
 	const struct overview_stream *streams;   /* in the order first met */
 };
 
+/* The thread states of the busiest threads (by time on a CPU), OVERVIEW_THREADS at most, in
+ * bins of their own over the trace's span: a bin's byte 0 when the thread has no state
+ * recorded in it, else (state << 5) | q, the state (OVERVIEW_STATE_*) it spent most of the
+ * bin in and q in 1..31 that state's share of the bin in 31sts. */
+#define OVERVIEW_THREADS 16
+enum {
+	OVERVIEW_STATE_RUNNING,          /* on a CPU */
+	OVERVIEW_STATE_RUNNABLE,         /* ready, waiting for a CPU */
+	OVERVIEW_STATE_SLEEPING,         /* waiting for an event */
+	OVERVIEW_STATE_BLOCKED,          /* waiting uninterruptibly (I/O), or stopped */
+	OVERVIEW_STATES
+};
+
+struct overview_thread {
+	int64_t process, rank;           /* rank -1: none */
+	const char *label;               /* the process's */
+	int32_t tid;
+	const char *name;                /* the thread's; "" when it has none */
+	int64_t running;                 /* ns on a CPU in all */
+	const uint8_t *bins;
+};
+
 /* The step map: each process's steps by step number, in the same columns of `per` step
  * numbers for every process (per doubles as the steps come, so that a process keeps
  * `columns` bins whatever their number): in each, how many steps it had and their times
@@ -60,6 +82,11 @@ void diagnosis_keep_overview(struct diagnosis *dx, uint64_t budget);
  * start, and each process with its streams, in order of process (on_process NULL: none). */
 uint32_t diagnosis_overview(const struct diagnosis *dx, int64_t *bin_ns, void *ctx,
 			    void (*on_process)(void *ctx, const struct overview_process *p));
+
+/* After diagnosis_settle: the thread states' bins (0: none recorded, or not kept), each
+ * *bin_ns long from the trace's start, and the busiest threads, busiest first. */
+uint32_t diagnosis_threads(const struct diagnosis *dx, int64_t *bin_ns, void *ctx,
+			   void (*on_thread)(void *ctx, const struct overview_thread *t));
 
 /* After diagnosis_settle: the step map's columns (0: no steps, or not kept), the first
  * column from step *first, each *per step numbers, and each process with steps in order of

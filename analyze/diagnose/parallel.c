@@ -305,6 +305,8 @@ int dpar_hold_end(struct diagnosis *dx)
 		dx0->ov_bins = dx->ov_bins;
 		dx0->ov_bin_ns = dx->ov_bin_ns;
 		dx0->sm_cols = dx->sm_cols;
+		dx0->th_bins = dx->th_bins;
+		dx0->th_bin_ns = dx->th_bin_ns;
 		if (join_unpack(dx0, all, len_of) < 0)
 			diag_error("--parallel: an analysis process's diagnosis could not be read");
 		for (size_t i = 0; i < dx0->nprocs; i++) {

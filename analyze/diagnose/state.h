@@ -95,6 +95,16 @@ struct ov_stream {
 	uint8_t *bins;
 };
 
+/* A thread's scheduling states by bin (threads.c): their ns in each bin of th_bins until
+ * the end, then its bytes. */
+struct ov_thread {
+	int32_t tid;
+	uint32_t name;                   /* trace-wide string id; 0: none */
+	int64_t running;                 /* ns on a CPU */
+	float *ns;                       /* th_bins x OVERVIEW_STATES */
+	uint8_t *bins;
+};
+
 /* A process's overview: its split binned up to `upto`, the bin being filled summed apart. */
 struct ov_proc {
 	uint8_t *bins;
@@ -104,6 +114,9 @@ struct ov_proc {
 	int64_t acc[CATS];
 	struct ov_stream *streams;       /* OVERVIEW_STREAMS + 1 at most (the rest) */
 	size_t nstreams, capstreams;
+	struct ov_thread *threads;       /* its threads with states; OVERVIEW_THREADS once */
+	size_t nthreads, capthreads;     /* finished, the busiest */
+	struct u64map thread_of;         /* struct thread pointer -> index + 1 */
 	int finished;
 };
 
@@ -307,6 +320,8 @@ struct diagnosis {
 	int64_t ov_bin_ns;
 	uint32_t sm_cols;                /* the step map's bins a process (stepmap.c; 0: not
 					  * kept) */
+	uint32_t th_bins;                /* the thread states' bins (threads.c), each */
+	int64_t th_bin_ns;               /* this long */
 	struct split_rec *splits;
 	size_t nsplits, capsplits;
 };
@@ -369,6 +384,16 @@ void overview_device(struct diagnosis *dx, struct dproc *dp, uint64_t stream, un
 		     int64_t t0, int64_t t1);
 void overview_finish(struct diagnosis *dx, struct dproc *dp);   /* binned to its end */
 void overview_free(struct ov_proc *o);
+struct thread;
+struct unpack;
+/* threads.c: a thread's scheduling state from t0 to t1; at overview_finish, the busiest
+ * threads' bytes; their packing for the first analysis process */
+void overview_state(struct diagnosis *dx, struct dproc *dp, const struct thread *th,
+		    unsigned state, int64_t t0, int64_t t1);
+void threads_finish(const struct diagnosis *dx, struct ov_proc *o);
+void threads_free(struct ov_proc *o);
+void threads_pack(struct pack *b, const struct diagnosis *dx, const struct ov_proc *o);
+void threads_unpack(struct unpack *u, const struct diagnosis *dx, struct ov_proc *o);
 void overview_pack(struct pack *b, const struct diagnosis *dx, const struct dproc *dp);
 struct unpack;
 void overview_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc *dp);

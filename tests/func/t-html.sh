@@ -14,7 +14,7 @@
 	skip_all "no headless Chromium (configure found none; on Debian: apt-get install chromium-headless-shell)"
 GEN="$top_builddir/tests/tools/gen-profile"
 SHOTS="$T/shots"
-plan 37
+plan 40
 
 # report NAME DIR [SECTION...]: DIR's report and summary document, then the page's checks.
 report() {
@@ -86,7 +86,9 @@ TPROF_SAMPLE_BPF=0 "$INSPECT" --sample all -o "$T/sys" -- "$APPS/sysload" all 8 
 	>/dev/null 2>"$T/sys.rec.err"
 [ $? -eq 3 ]   # sysload's own status
 ok $? "sys: a system profile recorded"
-report sys "$T/sys" findings system
+report sys "$T/sys" findings system threads
+pycheck "sys: the busiest threads' states, their time on a CPU as the summary's" \
+	threads "$T/sys.html" "$T/sys.json"
 
 # 1,024 ranks: under 5 MB; the load time is said, not judged (a loaded machine is slower).
 "$GEN" -r 1024 -s 4 -n -k -t 1000 "$T/big" >/dev/null
@@ -94,20 +96,23 @@ report big "$T/big" findings overview time steps stepmap tops matrix ranks
 pycheck "big: the timeline of 1,024 ranks" timeline "$T/big.html" "$T/big.json"
 pycheck "big: the step map of 1,024 ranks" stepmap "$T/big.html" "$T/big.json"
 pycheck "big: the communication matrix of 1,024 ranks" matrix "$T/big.html" "$T/big.json"
+pycheck "big: no thread states when none was recorded" threads "$T/big.html" "$T/big.json"
 _size=$(wc -c <"$T/big.html")
 [ "$_size" -le 5000000 ]
 ok $? "big: the report of 1,024 ranks is under 5 MB ($_size bytes)"
 
-# Under --parallel, the same page.
-if [ "$MPIRUN" != no ]; then
-	"$MPIRUN" $MPIRUN_FLAGS -np 2 "$ANALYZE_ONLY" --parallel "$T/gen" --format html \
-		-o "$T/par.html" >"$T/par.out" 2>&1 &&
-		"$ANALYZE" "$T/gen" --format html -o "$T/ser.html" 2>/dev/null &&
-		cmp -s "$T/par.html" "$T/ser.html"
-	ok $? "--parallel: the same page, written by the first analysis process"
-else
-	skip "no mpirun"
-fi
+# Under --parallel, the same page (the system profile's thread states too).
+for _p in gen sys; do
+	if [ "$MPIRUN" != no ]; then
+		"$MPIRUN" $MPIRUN_FLAGS -np 2 "$ANALYZE_ONLY" --parallel "$T/$_p" --format html \
+			-o "$T/par.html" >"$T/par.out" 2>&1 &&
+			"$ANALYZE" "$T/$_p" --format html -o "$T/ser.html" 2>/dev/null &&
+			cmp -s "$T/par.html" "$T/ser.html"
+		ok $? "--parallel: the same page of $_p, written by the first analysis process"
+	else
+		skip "no mpirun"
+	fi
+done
 
 # The options.
 (cd "$T" && "$ANALYZE" gen --format html 2>"$T/def.err") && [ -s "$T/gen.html" ] &&

@@ -855,6 +855,87 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 	s.append(grid);
 })();
 
+/* ---- the thread states of the busiest threads, over time ---- */
+(function threads() {
+	const X = V.threads;
+	if (!X || !X.threads.length) return;
+	const B = X.bins, BIN = X.bin_ns, LV = X.levels;
+	const STATES = ["running", "runnable", "sleeping", "blocked"];
+	const WORDS = { running: "running", runnable: "waiting for a CPU", sleeping: "sleeping",
+			blocked: "blocked (I/O) or stopped" };
+	const s = section("threads", "Thread states",
+		"The " + count(X.threads.length) + " threads with the most time on a CPU: a row a thread, each column " +
+		dur(BIN) + " of the job (" + count(B) + " in all), coloured by the state it spent most of it in, " +
+		"brighter the more of it.");
+	s.dataset.threads = String(X.threads.length);
+	s.dataset.bins = String(B);
+	const l = el("div", { class: "legend" });
+	for (const c of STATES) l.append(el("span", {}, el("i", { class: "st-" + c }), WORDS[c]));
+	s.append(l);
+	const rows = X.threads.map(t => {
+		const raw = atob(t.bins), a = new Uint8Array(raw.length);
+		for (let i = 0; i < raw.length; i++) a[i] = raw.charCodeAt(i);
+		return Object.assign({ data: a }, t);
+	});
+	const label = t => (t.name || "thread") + " (tid " + t.tid + ") — " +
+		(t.rank !== null ? "rank " + t.rank : t.label || "process " + t.process);
+	const wrap = el("div", { class: "ovwrap" });
+	const cv = el("canvas", { id: "threads-canvas", role: "img" });
+	const tip = el("div", { class: "tip", role: "tooltip" });
+	tip.hidden = true;
+	wrap.append(cv, tip);
+	s.append(wrap);
+	const LABEL = 260, RH = 16, AXIS = 18;
+	function draw() {
+		const W = Math.max(400, wrap.clientWidth), Hpx = AXIS + rows.length * RH + 2;
+		const g = canvas(cv, W, Hpx);
+		const colours = STATES.map(c => g.colour("--s-" + c, "#888"));
+		const fg = g.colour("--muted", "#666");
+		const per = (W - LABEL) / B;
+		g.fillStyle = fg;
+		g.fillText("0", LABEL, AXIS / 2);
+		g.textAlign = "right";
+		g.fillText(dur(B * BIN), W - 2, AXIS / 2);
+		g.textAlign = "left";
+		rows.forEach((t, i) => {
+			const y = AXIS + i * RH;
+			g.globalAlpha = 1;
+			g.fillStyle = fg;
+			g.fillText(label(t), 2, y + RH / 2, LABEL - 6);
+			for (let k = 0; k < B; k++) {
+				const b = t.data[k];
+				if (!b) continue;
+				g.fillStyle = colours[b >> 5] || fg;
+				g.globalAlpha = 0.25 + 0.75 * (b & 31) / LV;
+				const x0 = Math.floor(LABEL + k * per), x1 = Math.floor(LABEL + (k + 1) * per);
+				g.fillRect(x0, y + 1, Math.max(x1 - x0, 1), RH - 2);
+			}
+		});
+		g.globalAlpha = 1;
+		cv.setAttribute("aria-label", "the states of " + rows.length + " threads over " + dur(B * BIN));
+	}
+	cv.addEventListener("mousemove", e => {
+		const r = cv.getBoundingClientRect();
+		const k = Math.floor((e.clientX - r.left - LABEL) / ((r.width - LABEL) / B));
+		const t = rows[Math.floor((e.clientY - r.top - AXIS) / RH)];
+		if (!t || k < 0 || k >= B) { tip.hidden = true; return; }
+		const b = t.data[k];
+		showTip(tip, e, r, label(t) + "\n" + dur(k * BIN) + " – " + dur((k + 1) * BIN) + " (" + k * BIN +
+			" – " + (k + 1) * BIN + " ns)\n" + (b ? "mostly " + WORDS[STATES[b >> 5]] + ": " +
+			Math.round(100 * (b & 31) / LV) + " % of it" : "no state recorded"));
+	});
+	cv.addEventListener("mouseleave", () => { tip.hidden = true; });
+	window.addEventListener("resize", draw);
+	draw();
+	/* each thread's time on a CPU, exact, as the summary's thread tables say it */
+	s.append(timeTable("threads-running", "Time on a CPU", rows.map(t => Object.assign({}, t, { name: label(t) })), [
+		["running", t => num("td", "ns", t.running_ns, dur(t.running_ns))]]));
+	[...s.querySelector("#threads-running").tBodies[0].rows].forEach((tr, i) => {
+		tr.dataset.process = String(rows[i].process);
+		tr.dataset.tid = String(rows[i].tid);
+	});
+})();
+
 /* the canvases take their colours from the styles: drawn again when the reader's light or
  * dark setting changes, as on a resize */
 if (window.matchMedia)

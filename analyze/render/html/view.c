@@ -6,13 +6,17 @@
  *                                "streams": [{"stream": "0x..."|"other", "bins": "base64"}]}]},
  *    "stepmap": {"first_step": S, "steps_a_column": W, "columns": C,
  *                "processes": [{"process": I, "rank": R|null, "cells": "base64"}]},
+ *    "threads": {"bin_ns": N, "bins": B, "levels": 31,
+ *                "threads": [{"process": I, "rank": R|null, "label": "...", "tid": T,
+ *                             "name": "...", "running_ns": N, "bins": "base64"}]},
  *    "matrix": {...}}   (matrix.h)
  * The overview's strips: one byte a bin (overview.h); labels of the first LABELS_MAX
  * processes (the page names the others by rank); a stream's id in hex, as the summary
  * writes it; "other": the process's streams past the first OVERVIEW_STREAMS, summed.  The
  * step map's cells: 16 bytes each, little-endian, uint32 steps and float32 their mean time,
  * their mean wait for others and the longest, in ns; column c holds step numbers S + c*W to
- * S + (c+1)*W - 1.  Either is null when there is none.  Knows no runtime. */
+ * S + (c+1)*W - 1.  The threads: the busiest (overview.h), busiest first, one byte a bin
+ * (state << 5 | share).  Any is null when there is none.  Knows no runtime. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +150,23 @@ static void on_steps(void *ctx, const struct stepmap_process *p)
 	fputs("\"}", k->f);
 }
 
+struct threads {
+	FILE *f;
+	uint32_t bins;
+	size_t n;
+};
+
+static void on_thread(void *ctx, const struct overview_thread *t)
+{
+	struct threads *k = ctx;
+	who(k->f, k->n++, t->process, t->rank, t->label ? t->label : "");
+	fprintf(k->f, ",\"tid\":%" PRId32 ",\"name\":", t->tid);
+	str(k->f, t->name ? t->name : "");
+	fprintf(k->f, ",\"running_ns\":%" PRId64 ",\"bins\":\"", t->running);
+	base64(k->f, t->bins, k->bins);
+	fputs("\"}", k->f);
+}
+
 void html_view_write(FILE *f, const struct diagnosis *dx, struct matrix *m)
 {
 	fputc('{', f);
@@ -172,6 +193,15 @@ void html_view_write(FILE *f, const struct diagnosis *dx, struct matrix *m)
 		fputs("]}", f);
 	} else {
 		fputs(",\"stepmap\":null", f);
+	}
+	struct threads t = { f, 0, 0 };
+	if (dx && (t.bins = diagnosis_threads(dx, &bin_ns, NULL, NULL))) {
+		fprintf(f, ",\"threads\":{\"bin_ns\":%" PRId64 ",\"bins\":%" PRIu32
+			   ",\"levels\":%d,\"threads\":[", bin_ns, t.bins, OVERVIEW_LEVELS);
+		diagnosis_threads(dx, &bin_ns, &t, on_thread);
+		fputs("]}", f);
+	} else {
+		fputs(",\"threads\":null", f);
 	}
 	fputs(",\"matrix\":", f);
 	matrix_write(f, m);

@@ -393,6 +393,52 @@ def matrix(html, summary_json):
         fail("%s:\n  %s" % (html, "\n  ".join(bad)))
 
 
+def threads(html, summary_json):
+    """The thread states (#tprof-view's threads, the section): the busiest threads by time
+    on a CPU, 16 at most, busiest first, each strip a byte a bin of a known state; each
+    thread's time on a CPU in the section's table as in the view and, for the threads the
+    summary's off-CPU table holds, as the summary says; none when no state was recorded."""
+    doc = json.load(open(summary_json))
+    want = {(r["process"], r["tid"]): r["running_ns"]
+            for r in ((doc.get("system") or {}).get("off_cpu") or {}).get("rows", [])}
+    bad = []
+    with browser.Page.open(html) as p:
+        v = p.eval("JSON.parse(document.getElementById('tprof-view').textContent).threads")
+        rows = p.eval("(() => { const t = document.getElementById('threads-running'); return t ? "
+                      "[...t.tBodies[0].rows].map(tr => [Number(tr.dataset.process), "
+                      "Number(tr.dataset.tid), Number(tr.querySelector('td.num').dataset.ns)]) "
+                      ": null; })()")
+        drawn = p.eval("(() => { const c = document.getElementById('threads-canvas'); "
+                       "return c ? c.width : 0; })()")
+        if p.errors:
+            bad.append("errors: %s" % p.errors)
+    if not want:
+        if v is not None or rows is not None:
+            bad.append("no thread states in the summary, yet %s" % rows)
+    elif v is None or rows is None or not drawn:
+        bad.append("the summary has thread states, the page none (%s, %s)" % (v, rows))
+    else:
+        ts = v["threads"]
+        run = [t["running_ns"] for t in ts]
+        if not 0 < len(ts) <= 16 or run != sorted(run, reverse=True):
+            bad.append("%d threads, by time on a CPU %s" % (len(ts), run))
+        for t in ts:
+            b = _strip(t["bins"], v["bins"])
+            if any(x and not (x >> 5 < 4 and 1 <= x & 31 <= v["levels"]) for x in b):
+                bad.append("thread %d: a byte of no state" % t["tid"])
+        if rows != [[t["process"], t["tid"], t["running_ns"]] for t in ts]:
+            bad.append("the table %s, the view %s" % (rows[:3], ts[:1]))
+        both = [(t["process"], t["tid"]) for t in ts if (t["process"], t["tid"]) in want]
+        if not both:
+            bad.append("no thread of the page in the summary's off-CPU table")
+        for k in both:
+            got = [t["running_ns"] for t in ts if (t["process"], t["tid"]) == k][0]
+            if got != want[k]:
+                bad.append("thread %s: %d ns on a CPU, the summary %d" % (k, got, want[k]))
+    if bad:
+        fail("%s:\n  %s" % (html, "\n  ".join(bad)))
+
+
 def modes(html, shots):
     """Dark and print: with the reader's setting dark, the page's background and the
     timeline's are dark and the timeline is drawn again (not blank); for print, the page
