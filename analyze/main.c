@@ -1015,7 +1015,7 @@ static int analyze(struct options *op, const struct timespec *t0)
 			outs[pl.nouts++] = output_sqlite(outpath, o.label, &pl.win, &rts, dx);
 		} else if (o.html) {
 			struct html_summary hs = { &o, &pl.win, &rts, dx };
-			outs[pl.nouts++] = output_html(outpath, html_summary, &hs, dx);
+			outs[pl.nouts++] = output_html(outpath, html_summary, &hs, dx, &rts);
 		} else {
 			struct scene_renderer r = o.perfetto ? render_perfetto(outpath)
 							     : render_chrome(outpath);

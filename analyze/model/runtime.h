@@ -17,6 +17,7 @@ struct pack;
 struct unpack;
 struct sum_procs;
 struct wait_sink;
+struct transfer_sink;
 struct hang_sink;
 
 /* What the summary's numbers cover: ns from the trace start, lo..hi (covered = hi - lo); and
@@ -104,6 +105,12 @@ struct runtime {
 	 * model's neutral terms (model/waits.h): who waited, and who made them wait. */
 	uint32_t wait_events;
 	void (*waits)(const struct event *ev, const struct wait_sink *s);
+
+	/* ---- the report (render/html/) ---- */
+	/* The event kinds (RT_KIND bits) that moved data from one rank to another, and what
+	 * they moved, in the model's neutral terms (model/transfers.h). */
+	uint32_t transfer_events;
+	void (*transfers)(const struct event *ev, const struct transfer_sink *s);
 
 	/* ---- the hang analysis (hang/) ---- */
 	/* The event kinds (RT_KIND bits; EV_CALL: of its domain) it can say of what was in

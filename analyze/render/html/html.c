@@ -159,12 +159,12 @@ static int end(void *priv, const struct trace *tr)
 static const struct output_ops html_ops = { "html", begin, on_event, end };
 
 struct output output_html(const char *path, struct output (*make_summary)(FILE *f, void *ctx),
-			  void *ctx, const struct diagnosis *dx)
+			  void *ctx, const struct diagnosis *dx, const struct runtime_set *rts)
 {
 	struct html *h = xcalloc(1, sizeof(*h));
 	h->path = xstrdup(path);
 	h->dx = dx;
-	h->matrix = matrix_new();
+	h->matrix = matrix_new(rts);
 	h->mem = open_memstream(&h->doc, &h->len);
 	if (!h->mem)
 		xalloc_failed("the report's document in memory");

@@ -14,10 +14,11 @@ extern const struct out_format html_format;
 
 /* An output writing the page to path ("-": standard output) once the summary output made
  * by make_summary(f) — given the stream the page takes the document from — has ended, with
- * the view of dx (its overview kept: diagnose/overview.h).  Under --parallel only the first
- * analysis process writes it. */
+ * the view of dx (its overview kept: diagnose/overview.h) and the transfers the runtimes
+ * rts say of their events.  Under --parallel only the first analysis process writes it. */
 struct diagnosis;
+struct runtime_set;
 struct output output_html(const char *path, struct output (*make_summary)(FILE *f, void *ctx),
-			  void *ctx, const struct diagnosis *dx);
+			  void *ctx, const struct diagnosis *dx, const struct runtime_set *rts);
 
 #endif

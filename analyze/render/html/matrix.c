@@ -1,9 +1,8 @@
-/* render/html/matrix.c — the report's communication matrix (matrix.h): every matched message
- * (EV_MESSAGE, the model's point-to-point transfer between two ranks) summed by sender and
- * receiver: messages, bytes and time.  A message's time runs from when both of its ends were
- * there (the later of the send's start and the receive's posting) to the receive's
- * completion.  Under --parallel each analysis process sums the messages it was handed and the
- * first adds up everyone's.  Written as the nonzero pairs; past MATRIX_PAIRS of them, pairs
+/* render/html/matrix.c — the report's communication matrix (matrix.h): every point-to-point
+ * transfer the runtimes say of their events (model/transfers.h: an MPI message, an NCCL send
+ * matched with its receive) summed by sender and receiver: transfers, bytes and time.  Under
+ * --parallel each analysis process sums the transfers it was handed and the first adds up
+ * everyone's.  Written as the nonzero pairs; past MATRIX_PAIRS of them, pairs
  * of blocks of neighbouring ranks (as many ranks a block as it takes), so that the page stays
  * small for any job. */
 #include <inttypes.h>
@@ -12,6 +11,8 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/output.h"
+#include "../../model/runtime.h"
+#include "../../model/transfers.h"
 #include "../../parallel/par.h"
 #include "../../util/grow.h"
 #include "../../util/pack.h"
@@ -31,11 +32,14 @@ struct matrix {
 	size_t n, cap;
 	struct u64map at;               /* src << 32 | dst -> index + 1 */
 	int64_t ranks;                  /* the highest rank met, + 1 */
+	const struct runtime_set *rts;
 };
 
-struct matrix *matrix_new(void)
+struct matrix *matrix_new(const struct runtime_set *rts)
 {
-	return xcalloc(1, sizeof(struct matrix));
+	struct matrix *m = xcalloc(1, sizeof(struct matrix));
+	m->rts = rts;
+	return m;
 }
 
 static void add(struct matrix *m, int64_t src, int64_t dst, uint64_t count, uint64_t bytes,
@@ -61,16 +65,22 @@ static void add(struct matrix *m, int64_t src, int64_t dst, uint64_t count, uint
 		m->ranks = dst + 1;
 }
 
+static void on_transfer(void *ctx, const struct transfer *t)
+{
+	if (t->src >= 0 && t->dst >= 0 && t->src <= INT32_MAX && t->dst <= INT32_MAX)
+		add(ctx, t->src, t->dst, 1, t->bytes, t->ns > 0 ? t->ns : 0);
+}
+
 void matrix_event(struct matrix *m, const struct event *ev)
 {
-	if (ev->kind != EV_MESSAGE || !ev->msg)
+	if (ev->kind > EV_LAST)
 		return;
-	const struct message_info *mi = ev->msg;
-	if (mi->src < 0 || mi->dst < 0)
-		return;
-	int64_t from = mi->send_t0 > mi->post_t0 ? mi->send_t0 : mi->post_t0;
-	int64_t ns = mi->recv_done > from ? mi->recv_done - from : 0;
-	add(m, mi->src, mi->dst, 1, mi->bytes, ns);
+	const struct transfer_sink sink = { m, on_transfer };
+	for (unsigned k = 0; k < m->rts->n; k++) {
+		const struct runtime *rt = m->rts->all[k];
+		if (rt->transfers && (rt->transfer_events & RT_KIND(ev->kind)))
+			rt->transfers(ev, &sink);
+	}
 }
 
 void matrix_gather(struct matrix *m)
@@ -94,7 +104,9 @@ void matrix_gather(struct matrix *m)
 		/* everyone's, the first's own among them: from nothing */
 		free(m->v);
 		u64map_free(&m->at);
+		const struct runtime_set *rts = m->rts;
 		memset(m, 0, sizeof(*m));
+		m->rts = rts;
 		const char *at = all;
 		for (int r = 0; r < par_size(); r++) {
 			struct unpack u = unpack_of(at, len_of[r]);
@@ -130,7 +142,7 @@ void matrix_write(FILE *f, struct matrix *m)
 	int64_t block = 1;
 	while (m->n > MATRIX_PAIRS) {
 		block *= 2;
-		struct matrix c = { 0 };
+		struct matrix c = { .rts = m->rts };
 		for (size_t i = 0; i < m->n; i++) {
 			const struct pair *p = &m->v[i];
 			add(&c, p->src / 2, p->dst / 2, p->count, p->bytes, p->ns);

@@ -723,23 +723,25 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 	s.append(grid);
 })();
 
-/* ---- the communication matrix: messages between ranks (#tprof-view) ---- */
+/* ---- the communication matrix: point-to-point transfers between ranks (#tprof-view) ---- */
 (function matrix() {
 	const X = V.matrix;
 	if (!X || !X.pairs.length) return;
 	const K = X.ranks_a_block, N = X.blocks;
 	const what = K > 1 ? "blocks of " + K + " ranks" : "ranks";
 	const s = section("matrix", "Communication",
-		"The messages between " + what + ": a row a sender, a column a receiver, darker the more " +
-		"(a logarithmic scale, to the most of any pair).  A message's time runs from when both ends were " +
-		"there to the receive's completion.  Collectives are not in it: they are in the tables above.");
+		"The point-to-point transfers between " + what + " (MPI messages, NCCL sends matched with their " +
+		"receives): a row a sender, a column a receiver, darker the more (a logarithmic scale, to the most " +
+		"of any pair).  An MPI message's time runs from when both ends were there to the receive's " +
+		"completion; an NCCL send's, from when both devices had started it to the receive's end.  " +
+		"Collectives are not in it: they are in the tables above.");
 	let messages = 0, bytesAll = 0, nsAll = 0;
 	for (const p of X.pairs) { messages += p[2]; bytesAll += p[3]; nsAll += p[4]; }
 	s.dataset.messages = String(messages);
 	s.dataset.bytes = String(bytesAll);
 	s.dataset.ns = String(nsAll);
 	s.dataset.pairs = String(X.pairs.length);
-	const keys = [["bytes", 3, bytes], ["time", 4, v => dur(v)], ["messages", 2, count]];
+	const keys = [["bytes", 3, bytes], ["time", 4, v => dur(v)], ["transfers", 2, count]];
 	const pick = el("div", { class: "ovbar" });
 	let shown = 0;
 	keys.forEach(([name], i) => {
@@ -748,7 +750,7 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 		r.addEventListener("change", () => { shown = i; draw(); });
 		pick.append(el("label", {}, r, " " + name));
 	});
-	pick.append(el("span", {}, "in all: ", num("span", "count", messages, count(messages)), " messages, ",
+	pick.append(el("span", {}, "in all: ", num("span", "count", messages, count(messages)), " transfers, ",
 		num("span", "bytes", bytesAll, bytes(bytesAll)), ", ", num("span", "ns", nsAll, dur(nsAll))));
 	s.append(pick);
 	const wrap = el("div", { class: "ovwrap" });
@@ -789,15 +791,15 @@ const SHARE = ["share", r => num("td", "pct", r.total_pct, pct(r.total_pct))];
 		}
 		g.globalAlpha = 1;
 		cv.dataset.max = String(max);
-		cv.setAttribute("aria-label", "messages between " + N + " " + what + " by " + keys[shown][0] + ", the most " + keys[shown][2](max));
+		cv.setAttribute("aria-label", "transfers between " + N + " " + what + " by " + keys[shown][0] + ", the most " + keys[shown][2](max));
 	}
 	cv.addEventListener("mousemove", e => {
 		const b = cv.getBoundingClientRect();
 		const c = Math.floor((e.clientX - b.left - M) / cell), r = Math.floor((e.clientY - b.top - M) / cell);
 		if (c < 0 || r < 0 || c >= N || r >= N) { tip.hidden = true; return; }
 		const p = at.get(r * N + c);
-		showTip(tip, e, b, name(r) + " → " + name(c) + "\n" + (p ? count(p[2]) + " messages, " + bytes(p[3]) +
-			" (" + p[3] + " B), " + dur(p[4]) : "no message"));
+		showTip(tip, e, b, name(r) + " → " + name(c) + "\n" + (p ? count(p[2]) + " transfers, " + bytes(p[3]) +
+			" (" + p[3] + " B), " + dur(p[4]) : "no transfer"));
 	});
 	cv.addEventListener("mouseleave", () => { tip.hidden = true; });
 	window.addEventListener("resize", draw);

@@ -46,6 +46,10 @@ uint8_t mpi_coll_of(const char *name);
  * waits hook, model/waits.h) */
 struct wait_sink;
 void mpi_waits(const struct event *ev, const struct wait_sink *s);
+/* transfers.c: its matched messages, for the report's matrix (struct runtime's transfers
+ * hook, model/transfers.h) */
+struct transfer_sink;
+void mpi_transfers(const struct event *ev, const struct transfer_sink *s);
 
 /* runtimes/mpi/hangs.c: what was in progress when the data ended (struct runtime's hangs hook,
  * model/hangs.h) */

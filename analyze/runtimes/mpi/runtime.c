@@ -133,6 +133,8 @@ const struct runtime runtime_mpi = {
 	.communication = 1,
 	.wait_events = RT_KIND(EV_MESSAGE) | RT_KIND(EV_COLLECTIVE),
 	.waits = mpi_waits,
+	.transfer_events = RT_KIND(EV_MESSAGE),
+	.transfers = mpi_transfers,
 	.hang_events = RT_KIND(EV_CALL) | RT_KIND(EV_COLLECTIVE),
 	.hangs = mpi_hangs,
 };

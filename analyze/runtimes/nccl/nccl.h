@@ -129,6 +129,11 @@ void nccl_finish(struct pipeline *pl);  /* emits what is left (incomplete), free
 struct wait_sink;
 void nccl_waits(const struct event *ev, const struct wait_sink *s);
 
+/* runtimes/nccl/transfers.c: its sends matched with their receives, for the report's matrix
+ * (struct runtime's transfers hook, model/transfers.h) */
+struct transfer_sink;
+void nccl_transfers(const struct event *ev, const struct transfer_sink *s);
+
 /* runtimes/nccl/hangs.c: its collectives' members, for the hang analysis (struct runtime's
  * hangs hook, model/hangs.h) */
 struct hang_sink;

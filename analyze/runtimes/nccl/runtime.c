@@ -85,6 +85,8 @@ const struct runtime runtime_nccl = {
 	.communication = 1,
 	.wait_events = RT_KIND(EV_NCCL),
 	.waits = nccl_waits,
+	.transfer_events = RT_KIND(EV_NCCL),
+	.transfers = nccl_transfers,
 	.hang_events = RT_KIND(EV_NCCL),
 	.hangs = nccl_hangs,
 };

@@ -359,11 +359,18 @@ def stepmap(html, summary_json):
 
 
 def matrix(html, summary_json):
-    """The communication matrix (#tprof-view): its messages and bytes add up to the MPI
-    messages the summary matched, every pair within the ranks, the section's totals the same,
-    drawn; no section when no message was matched."""
+    """The communication matrix (#tprof-view): its transfers and bytes add up to the MPI
+    messages the summary matched and the NCCL sends it matched with their receives, every
+    pair within the ranks, the section's totals the same, drawn; no section when there is no
+    transfer."""
     doc = json.load(open(summary_json))
     msgs = (doc.get("mpi") or {}).get("messages") or {}
+    p2p = ((doc.get("nccl") or {}).get("p2p") or {})
+    if p2p.get("rows_omitted"):
+        fail("the summary's NCCL pairs are cut (%d omitted): run it with --ranks 0" %
+             p2p["rows_omitted"])
+    matched = msgs.get("matched", 0) + sum(r["messages"] for r in p2p.get("rows", []))
+    matched_bytes = msgs.get("matched_bytes", 0) + sum(r["bytes"] for r in p2p.get("rows", []))
     bad = []
     with browser.Page.open(html) as p:
         m = p.eval("JSON.parse(document.getElementById('tprof-view').textContent).matrix")
@@ -372,20 +379,19 @@ def matrix(html, summary_json):
                      "drawn: document.getElementById('matrix-canvas').width} : null; })()")
         if p.errors:
             bad.append("errors: %s" % p.errors)
-    matched = msgs.get("matched", 0)
     if not matched:
         if m is not None or sec is not None:
-            bad.append("no message matched, yet a matrix: %s" % sec)
+            bad.append("no transfer matched, yet a matrix: %s" % sec)
     elif m is None or sec is None:
-        bad.append("%d messages matched, no matrix" % matched)
+        bad.append("%d transfers matched, no matrix" % matched)
     else:
         n = sum(x[2] for x in m["pairs"])
         b = sum(x[3] for x in m["pairs"])
-        if n != matched or b != msgs["matched_bytes"]:
-            bad.append("the matrix holds %d messages of %d bytes, the summary %d of %d" %
-                       (n, b, matched, msgs["matched_bytes"]))
+        if n != matched or b != matched_bytes:
+            bad.append("the matrix holds %d transfers of %d bytes, the summary %d of %d" %
+                       (n, b, matched, matched_bytes))
         if sec["messages"] != n or sec["bytes"] != b or not sec["drawn"]:
-            bad.append("the section says %s, the matrix %d messages, %d bytes" % (sec, n, b))
+            bad.append("the section says %s, the matrix %d transfers, %d bytes" % (sec, n, b))
         blocks = m["blocks"]
         if any(not (0 <= x[0] < blocks and 0 <= x[1] < blocks) for x in m["pairs"]):
             bad.append("a pair outside the %d blocks" % blocks)
