@@ -24,8 +24,9 @@ ok $? "the man pages render without a warning, every .nf and .RS closed"
 [ -z "$bad" ] || diag "$bad"
 
 # The variables: those the recorder and the sampler read (getenv), but the tests' own, and the
-# API filters of the domains that have them (common/domains.h: its lines whose last field is 1).
-filters=$(sed -n 's/^[[:space:]]*X(\([A-Z0-9]*\), .*, 1)[[:space:]\\]*$/TPROF_\1_API_FILTER/p' \
+# API filters of the domains that have them (common/domains.h: its lines whose `filtered`
+# field, the one before the last, is 1).
+filters=$(sed -n 's/^[[:space:]]*X(\([A-Z0-9]*\), .*, 1, [01])[[:space:]\\]*$/TPROF_\1_API_FILTER/p' \
 	"$src/common/domains.h")
 vars=$({ cat "$src"/preload/*.c "$src"/preload/*/*.c "$src"/sample/*.c "$src"/cli/*.c "$src"/common/*.c |
 	grep -oE '"TPROF_[A-Z0-9_]+"' | tr -d '"'
