@@ -58,15 +58,20 @@ static uint32_t bin_of(const struct diagnosis *dx, int64_t t)
 	return k >= dx->ov_bins ? dx->ov_bins - 1 : (uint32_t)k;
 }
 
-/* The byte of a bin whose most time (of `total` kept) went to category cat, `share` of it
- * to be shown (its time, or the time busy). */
+uint8_t overview_byte(unsigned kind, double ns, int64_t bin_ns)
+{
+	if (ns <= 0)
+		return 0;
+	double q = ns / (double)bin_ns * OVERVIEW_LEVELS + 0.5;
+	unsigned v = q < 1 ? 1 : q > OVERVIEW_LEVELS ? OVERVIEW_LEVELS : (unsigned)q;
+	return (uint8_t)(kind << 5 | v);
+}
+
+/* The byte of a bin whose most time went to category cat, `share` of it to be shown (its
+ * time, or the time busy). */
 static uint8_t bin_byte(const struct diagnosis *dx, unsigned cat, double share)
 {
-	if (share <= 0)
-		return 0;
-	double q = share / (double)dx->ov_bin_ns * OVERVIEW_LEVELS + 0.5;
-	unsigned v = q < 1 ? 1 : q > OVERVIEW_LEVELS ? OVERVIEW_LEVELS : (unsigned)q;
-	return (uint8_t)(cat << 5 | v);
+	return overview_byte(cat, share, dx->ov_bin_ns);
 }
 
 static void settle_bin(const struct diagnosis *dx, struct ov_proc *o)

@@ -384,6 +384,9 @@ void overview_device(struct diagnosis *dx, struct dproc *dp, uint64_t stream, un
 		     int64_t t0, int64_t t1);
 void overview_finish(struct diagnosis *dx, struct dproc *dp);   /* binned to its end */
 void overview_free(struct ov_proc *o);
+/* A bin's byte (overview.h): kind << 5 | ns's share of bin_ns in 31sts, at least 1; 0 when
+ * ns is none. */
+uint8_t overview_byte(unsigned kind, double ns, int64_t bin_ns);
 struct thread;
 struct unpack;
 /* threads.c: a thread's scheduling state from t0 to t1; at overview_finish, the busiest

@@ -96,11 +96,7 @@ void threads_finish(const struct diagnosis *dx, struct ov_proc *o)
 			for (unsigned j = 1; j < OVERVIEW_STATES; j++)
 				if (v[j] > v[top])
 					top = j;
-			if (v[top] <= 0)
-				continue;
-			double q = v[top] / (double)dx->th_bin_ns * OVERVIEW_LEVELS + 0.5;
-			unsigned l = q < 1 ? 1 : q > OVERVIEW_LEVELS ? OVERVIEW_LEVELS : (unsigned)q;
-			t->bins[k] = (uint8_t)(top << 5 | l);
+			t->bins[k] = overview_byte(top, v[top], dx->th_bin_ns);
 		}
 		free(t->ns);
 		t->ns = NULL;
