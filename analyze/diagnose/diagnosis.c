@@ -791,6 +791,7 @@ struct diagnosis *diagnosis_new(const struct runtime_set *rts)
 void dproc_free(struct dproc *dp)
 {
 	timeline_free(&dp->tl);
+	threads_free(&dp->ov);
 	overview_free(&dp->ov);
 	free(dp->sm.bins);
 	free(dp->pend);
@@ -823,6 +824,7 @@ void diagnose_rest(struct diagnosis *dx)
 			dp->nwhy = dp->why_at = 0;
 		}
 		overview_finish(dx, dp);
+		threads_finish(dx, &dp->ov);
 		dx->late_spans += dp->tl.late;
 	}
 }

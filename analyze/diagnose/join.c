@@ -132,6 +132,7 @@ static void pack_proc(struct pack *b, const struct diagnosis *dx, const struct d
 		pack_u64(b, w->comm);
 	}
 	overview_pack(b, dx, dp);
+	threads_pack(b, dx, &dp->ov);
 	stepmap_pack(b, dx, dp);
 }
 
@@ -207,6 +208,7 @@ static void unpack_proc(struct diagnosis *dx, struct unpack *u)
 		w->comm = unpack_u64(u);
 	}
 	overview_unpack(u, dx, dp);
+	threads_unpack(u, dx, &dp->ov);
 	stepmap_unpack(u, dx, dp);
 }
 

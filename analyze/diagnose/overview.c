@@ -158,7 +158,6 @@ void overview_finish(struct diagnosis *dx, struct dproc *dp)
 		overview_upto(dx, dp, dp->hi);
 		settle_bin(dx, o);
 	}
-	threads_finish(dx, o);
 	static const unsigned cat_of[OV_KINDS] = { CAT_COMPUTE, CAT_COPY, CAT_COLLECTIVE };
 	for (size_t i = 0; i < o->nstreams; i++) {
 		struct ov_stream *s = &o->streams[i];
@@ -185,7 +184,6 @@ void overview_free(struct ov_proc *o)
 	}
 	free(o->streams);
 	free(o->bins);
-	threads_free(o);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -206,7 +204,6 @@ void overview_pack(struct pack *b, const struct diagnosis *dx, const struct dpro
 		pack_u64(b, o->streams[i].stream);
 		pack_bytes(b, o->streams[i].bins, dx->ov_bins);
 	}
-	threads_pack(b, dx, o);
 }
 
 void overview_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc *dp)
@@ -229,7 +226,6 @@ void overview_unpack(struct unpack *u, const struct diagnosis *dx, struct dproc 
 		s->bins = xcalloc(dx->ov_bins ? dx->ov_bins : 1, 1);
 		unpack_bytes(u, s->bins, dx->ov_bins);
 	}
-	threads_unpack(u, dx, o);
 }
 
 /* ---- the tracks, for the report ---- */

@@ -1,9 +1,9 @@
 /* diagnose/threads.c — the thread states of the HTML report's system section (overview.h):
  * each thread's scheduling states (running, waiting for a CPU, sleeping, blocked) summed in
- * bins of its own over the trace's span as they come; at its process's end the bytes of its
- * OVERVIEW_THREADS busiest threads (by time on a CPU), the others let go; under --parallel
- * those travel with their process to the first analysis process (join.c), which keeps the
- * busiest of all. */
+ * bins of its own over the trace's span as they come; at its process's end (after its
+ * overview, diagnosis.c) the bytes of its OVERVIEW_THREADS busiest threads (by time on a
+ * CPU), the others let go; under --parallel those travel with their process to the first
+ * analysis process (join.c), which keeps the busiest of all. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,8 +80,8 @@ static int busier(const void *a, const void *b)
 
 void threads_finish(const struct diagnosis *dx, struct ov_proc *o)
 {
-	if (!o->nthreads)
-		return;
+	if (!o->nthreads || o->threads[0].bins)
+		return;         /* none, or done */
 	qsort(o->threads, o->nthreads, sizeof(*o->threads), busier);
 	for (size_t i = OVERVIEW_THREADS; i < o->nthreads; i++)
 		free(o->threads[i].ns);
@@ -118,10 +118,11 @@ void threads_free(struct ov_proc *o)
 
 void threads_pack(struct pack *b, const struct diagnosis *dx, const struct ov_proc *o)
 {
+	size_t n = o->finished ? o->nthreads : 0;     /* finished: their bytes made */
 	pack_u64(b, dx->th_bins);
 	pack_i64(b, dx->th_bin_ns);
-	pack_u64(b, o->nthreads);
-	for (size_t i = 0; i < o->nthreads; i++) {
+	pack_u64(b, n);
+	for (size_t i = 0; i < n; i++) {
 		pack_i64(b, o->threads[i].tid);
 		pack_name(b, o->threads[i].name);
 		pack_i64(b, o->threads[i].running);
