@@ -140,13 +140,29 @@ void overview_device(struct diagnosis *dx, struct dproc *dp, uint64_t stream, un
 		return;
 	unsigned kind = cat == CAT_COMPUTE ? 0 : cat == CAT_COPY ? 1 : 2;
 	struct ov_stream *s = stream_of(dx, &dp->ov, stream);
+	overview_spread(s->busy, OV_KINDS, kind, t0, t1, dx->ov_bin_ns, dx->ov_bins);
+}
+
+void overview_spread(float *acc, unsigned kinds, unsigned kind, int64_t t0, int64_t t1,
+		     int64_t bin_ns, uint32_t bins)
+{
 	for (int64_t a = t0; a < t1;) {
-		uint32_t k = bin_of(dx, a);
-		int64_t end = k + 1 >= dx->ov_bins ? t1 : (int64_t)(k + 1) * dx->ov_bin_ns;
+		int64_t q = a <= 0 ? 0 : a / bin_ns;
+		uint32_t k = q >= bins ? bins - 1 : (uint32_t)q;
+		int64_t end = k + 1 >= bins ? t1 : (int64_t)(k + 1) * bin_ns;
 		int64_t b = t1 < end ? t1 : end;
-		s->busy[(size_t)k * OV_KINDS + kind] += (float)(b - a);
+		acc[(size_t)k * kinds + kind] += (float)(b - a);
 		a = b;
 	}
+}
+
+unsigned overview_top(const float *v, unsigned n)
+{
+	unsigned top = 0;
+	for (unsigned j = 1; j < n; j++)
+		if (v[j] > v[top])
+			top = j;
+	return top;
 }
 
 void overview_finish(struct diagnosis *dx, struct dproc *dp)
@@ -164,11 +180,8 @@ void overview_finish(struct diagnosis *dx, struct dproc *dp)
 		s->bins = xcalloc(dx->ov_bins, 1);
 		for (uint32_t k = 0; k < dx->ov_bins; k++) {
 			const float *v = &s->busy[(size_t)k * OV_KINDS];
-			unsigned top = 0;
-			for (unsigned j = 1; j < OV_KINDS; j++)
-				if (v[j] > v[top])
-					top = j;
-			s->bins[k] = bin_byte(dx, cat_of[top], (double)v[0] + v[1] + v[2]);
+			s->bins[k] = bin_byte(dx, cat_of[overview_top(v, OV_KINDS)],
+					      (double)v[0] + v[1] + v[2]);
 		}
 		free(s->busy);
 		s->busy = NULL;

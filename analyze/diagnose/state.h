@@ -387,6 +387,11 @@ void overview_free(struct ov_proc *o);
 /* A bin's byte (overview.h): kind << 5 | ns's share of bin_ns in 31sts, at least 1; 0 when
  * ns is none. */
 uint8_t overview_byte(unsigned kind, double ns, int64_t bin_ns);
+/* Adds t0..t1 to acc[bin * kinds + kind] over bins of bin_ns from 0 (the last takes the
+ * rest); the kind of v[0..n-1] with the most. */
+void overview_spread(float *acc, unsigned kinds, unsigned kind, int64_t t0, int64_t t1,
+		     int64_t bin_ns, uint32_t bins);
+unsigned overview_top(const float *v, unsigned n);
 struct thread;
 struct unpack;
 /* threads.c: a thread's scheduling state from t0 to t1; at overview_finish, the busiest

@@ -32,14 +32,6 @@ static int state_of(unsigned state)
 	}
 }
 
-static uint32_t bin_of(const struct diagnosis *dx, int64_t t)
-{
-	if (t <= 0)
-		return 0;
-	int64_t k = t / dx->th_bin_ns;
-	return k >= dx->th_bins ? dx->th_bins - 1 : (uint32_t)k;
-}
-
 void overview_state(struct diagnosis *dx, struct dproc *dp, const struct thread *th,
 		    unsigned state, int64_t t0, int64_t t1)
 {
@@ -61,13 +53,7 @@ void overview_state(struct diagnosis *dx, struct dproc *dp, const struct thread 
 	}
 	if (st == OVERVIEW_STATE_RUNNING)
 		t->running += t1 - t0;
-	for (int64_t a = t0; a < t1;) {
-		uint32_t k = bin_of(dx, a);
-		int64_t end = k + 1 >= dx->th_bins ? t1 : (int64_t)(k + 1) * dx->th_bin_ns;
-		int64_t b = t1 < end ? t1 : end;
-		t->ns[(size_t)k * OVERVIEW_STATES + (unsigned)st] += (float)(b - a);
-		a = b;
-	}
+	overview_spread(t->ns, OVERVIEW_STATES, (unsigned)st, t0, t1, dx->th_bin_ns, dx->th_bins);
 }
 
 static int busier(const void *a, const void *b)
@@ -92,10 +78,7 @@ void threads_finish(const struct diagnosis *dx, struct ov_proc *o)
 		t->bins = xcalloc(dx->th_bins, 1);
 		for (uint32_t k = 0; k < dx->th_bins; k++) {
 			const float *v = &t->ns[(size_t)k * OVERVIEW_STATES];
-			unsigned top = 0;
-			for (unsigned j = 1; j < OVERVIEW_STATES; j++)
-				if (v[j] > v[top])
-					top = j;
+			unsigned top = overview_top(v, OVERVIEW_STATES);
 			t->bins[k] = overview_byte(top, v[top], dx->th_bin_ns);
 		}
 		free(t->ns);
