@@ -40,7 +40,20 @@ const char *fmt_count(uint64_t n, char *buf, size_t len)
 const char *fmt_value(double v, char *buf, size_t len)
 {
 	double a = fabs(v);
-	if (!(a >= 1e6 || (a >= 1000 && a == floor(a))) || a >= 1e18 || len < 4) {
+	if (a >= 1e18 && isfinite(a)) {
+		snprintf(buf, len, "%.0f", v);
+		return buf;
+	}
+	if (a > 0 && a < 1e-4) {        /* where %g would switch to an exponent */
+		fmt_sig(v, 6, buf, len);
+		size_t n = strlen(buf);
+		while (n > 1 && buf[n - 1] == '0')
+			buf[--n] = 0;
+		if (n && buf[n - 1] == '.')
+			buf[--n] = 0;
+		return buf;
+	}
+	if (!(a >= 1e6 || (a >= 1000 && a == floor(a))) || len < 4) {
 		snprintf(buf, len, "%.6g", v);
 		return buf;
 	}

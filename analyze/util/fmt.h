@@ -13,8 +13,8 @@ const char *fmt_count(uint64_t n, char *buf, size_t len);
 /* Prints a name and a newline, control bytes shown as '?', so one row stays one line. */
 void put_name(FILE *f, const char *s);
 /* A counter's value: a whole number with thousands separators (24,605; 504,418,304; from a
- * million on rounded to one), else %.6g (99.1195, 17412.4): never an exponent that a reader
- * must decode. */
+ * million on rounded to one), else six significant digits (99.1195, 17412.4, 0.0000123457,
+ * trailing zeros dropped): never an exponent that a reader must decode. */
 const char *fmt_value(double v, char *buf, size_t len);
 /* A non-negative number with sig significant digits and never an exponent: 0.0000997 where
  * %.3g would print 9.97e-05, which a column reader (or a person) does not expect.  At most
