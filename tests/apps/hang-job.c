@@ -33,6 +33,10 @@
  *                                  Open MPI 4 synchronizes the ranks in MPI_Finalize, so the job
  *                                  needs `--mca async_mpi_finalize 1` (or MPICH's mpirun);
  *                                  without it RANK waits in MPI_Finalize
+ *   icoll-skip [RANK=1] [STEP=3]   the communication is MPI_Iallreduce then MPI_Wait; in STEP rank
+ *                                  RANK calls MPI_Recv from any rank (tag 9, which nobody sends)
+ *                                  instead: it waits there, the others in MPI_Wait for an
+ *                                  all-reduce it never entered
  *   slow [MS=300]                  no hang: in each of 20 steps rank 2 sleeps MS ms before the
  *                                  MPI_Allreduce; then the job ends normally (exit 0)
  * A hanging scenario hangs until killed: the NCCL ones as long as STANDIN_NCCL_TIMEOUT_S
@@ -42,12 +46,14 @@
  * Right before the call it hangs in, each rank prints the truth, one JSON line on stdout,
  * flushed (no line for slow):
  *   {"rank":R,"in":CALL,"peer":P,"comm":C,"seq":Q,"step":S}
- * CALL: "MPI_Allreduce", "MPI_Barrier", "MPI_Recv", "hipStreamSynchronize" or "exit" (the rank
- * that leaves in early-exit); P: the peer of MPI_Recv, else -1; C: "world" (MPI_COMM_WORLD),
+ * CALL: "MPI_Allreduce", "MPI_Barrier", "MPI_Recv", "MPI_Wait", "hipStreamSynchronize" or
+ * "exit" (the rank that leaves in early-exit); P: the peer of MPI_Recv (-1: any), else -1; C:
+ * "world" (MPI_COMM_WORLD),
  * "nccl" (the NCCL communicator: hipStreamSynchronize waiting for its ncclAllReduce) or null
  * (a kernel, exit); Q: the number of the collective on C that the call is, or waits for:
  * 1-based, counting every collective call this rank made on C (MPI_COMM_WORLD's include the
- * MPI_Bcast of the NCCL id and the MPI_Barrier before step 0), -1 for MPI_Recv and null C.
+ * MPI_Bcast of the NCCL id and the MPI_Barrier before step 0; MPI_Wait's is its
+ * MPI_Iallreduce's), -1 for MPI_Recv and null C.
  * Any HIP, NCCL or MPI error, or a hang that ends: a line on stderr and every rank exits 1
  * (MPI_Abort); bad arguments: exit 2. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, setenv */
@@ -66,6 +72,7 @@
 #define COUNT 1024
 #define SLOW_STEPS 20
 #define RECV_TAG 7
+#define NOBODY_TAG 9             /* a tag nobody sends */
 
 struct job {
 	int rank, size, arg[2];
@@ -210,6 +217,23 @@ static void early_exit(struct job *j, int s)
 	allreduce_step(j, s);
 }
 
+static void icoll_skip(struct job *j, int s)
+{
+	MPI_Request rq;
+	compute(j);
+	if (injects(j, s)) {
+		truth(j, s, "MPI_Recv", -1, "world", -1);
+		MK(MPI_Recv(j->msg, sizeof j->msg, MPI_BYTE, MPI_ANY_SOURCE, NOBODY_TAG,
+			    MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+		return;
+	}
+	j->world_seq++;
+	MK(MPI_Iallreduce(j->send, j->recv, COUNT, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &rq));
+	if (s == j->when)
+		truth(j, s, "MPI_Wait", -1, "world", j->world_seq);
+	MK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+}
+
 static void slow(struct job *j, int s)
 {
 	(void)s;
@@ -235,6 +259,7 @@ static const struct scenario {
 	{ "deadlock", deadlock, 1, { 3 }, -1, 0, -1, 0, 2 },
 	{ "mismatch", mismatch, 2, { 3, 3 }, 0, 1, -1, 1, 2 },
 	{ "early-exit", early_exit, 2, { 3, 3 }, 0, 1, -1, 0, 2 },
+	{ "icoll-skip", icoll_skip, 2, { 1, 3 }, 0, 1, -1, 0, 2 },
 	{ "slow", slow, 1, { 300 }, -1, -1, 0, 0, 3 },
 };
 

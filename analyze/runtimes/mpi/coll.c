@@ -500,9 +500,13 @@ void colls_finish(struct colls *c)
 		free(x);
 	}
 	hpool_free(&c->insts);
+	const struct hang_sink *hs = c->pl->hangs;
 	for (size_t i = 0; i < c->npend; i++)
 		for (struct pend *pd = c->pend[i], *next; pd; pd = next) {
 			next = pd->next;
+			if (hs && pd->comm != TPROF_COMM_SELF)
+				mpi_hang_posted(hs, trace_comm(c->pl->tr, pd->comm, 0), pd->comm,
+						pd->seq, &pd->mb);
 			free(pd);
 		}
 	free(c->pend);

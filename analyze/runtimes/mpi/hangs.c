@@ -1,7 +1,8 @@
 /* runtimes/mpi/hangs.c — what MPI says of a job's hang (model/hangs.h): each collective as
  * its members ran it (EV_COLLECTIVE), a blocking collective, receive or send still in progress
  * where the data ends (an unfinished MPI call), and, from the message matching at its end
- * (match.c), the receives posted and never completed and the sends nobody received.  An
+ * (match.c), the receives posted and never completed and the sends nobody received, and from
+ * the collectives' (coll.c) the nonblocking collectives posted and never completed.  An
  * all-to-all collective's members must contribute alike, so their bytes are compared; a
  * rooted or vector one's are not. */
 #include <string.h>
@@ -118,6 +119,20 @@ static void in_progress(const struct event *ev, const struct hang_sink *s)
 	default:
 		return;
 	}
+}
+
+void mpi_hang_posted(const struct hang_sink *s, const struct mpi_comm *c, uint64_t comm,
+		     uint32_t seq, const struct coll_member *mb)
+{
+	int alike = sizes_alike(mpi_coll_of(strings_get(mb->name)));
+	struct hang_member m = { .proc = mb->proc, .thread = mb->thread,
+				 .rank = rank_in(c, mb->world), .name = mb->name,
+				 .caller = mb->caller, .size = alike ? mb->bytes_sent : 0,
+				 .unit = "bytes", .t0 = mb->t0, .t1 = -1 };
+	struct hang_coll hc = { .comm = comm, .comm_name = comm_name(comm, c), .seq = seq,
+				.size = c ? c->size : 0, .m = &m, .nm = 1 };
+	comm_ranks(&hc, c);
+	s->coll(s->ctx, &hc);
 }
 
 void mpi_hangs(const struct event *ev, const struct hang_sink *s)

@@ -55,6 +55,10 @@ void mpi_transfers(const struct event *ev, const struct transfer_sink *s);
  * model/hangs.h) */
 struct hang_sink;
 void mpi_hangs(const struct event *ev, const struct hang_sink *s);
+/* A nonblocking collective this process posted and never completed where the data ends (c:
+ * its communicator, NULL when not known): a member that entered it and has not left. */
+void mpi_hang_posted(const struct hang_sink *s, const struct mpi_comm *c, uint64_t comm,
+		     uint32_t seq, const struct coll_member *mb);
 
 /* runtimes/mpi/pipe.c: what the pipeline calls */
 void mpi_call(struct pipeline *pl, struct thread *t, uint32_t name, const struct mpi_info *mi,

@@ -115,6 +115,14 @@ def finding(scenario, truth_path, live_path):
              "not MPI_Allreduce #%d that some rank never entered" % seq)
         want(f["missing_ranks"] == gone and "rank %d exited" % gone[0] in text,
              "does not say rank %s exited" % gone)
+    elif scenario == "icoll-skip":
+        late = [r for r, x in t.items() if x["in"] == "MPI_Recv"]
+        seq = [x["seq"] for x in t.values() if x["in"] == "MPI_Wait"][0]
+        want(f["kind"] == "not_entered" and f["call"] == "MPI_Iallreduce" and f["seq"] == seq,
+             "not MPI_Iallreduce #%d that some rank never posted" % seq)
+        want(f["missing_ranks"] == late and f["waiting"] == len(t) - 1,
+             "not rank %s missing, the others waiting" % late)
+        want("rank %d is in MPI_Recv" % late[0] in text, "does not say where it is")
     else:
         fail("unknown scenario %s" % scenario)
     bad = [k for k in _kinds(live) if k not in ("not_entered", "none_left", "cycle",
