@@ -18,6 +18,7 @@
 #include "../../common/system-records.h"
 #include "../../common/xalloc.h"
 #include "../model/runtime.h"
+#include "../parallel/mail.h"
 #include "../parallel/par.h"
 #include "../read/trace.h"
 #include "../summary/summary.h"
@@ -548,8 +549,8 @@ static struct pack *away_to(struct diagnosis *dx, const struct proc *p, int kind
 	if (to < 0)
 		return NULL;             /* nobody reads it: nothing to diagnose */
 	if (!dx->away)
-		dx->away = xcalloc((size_t)par_size(), sizeof(*dx->away));
-	struct pack *b = &dx->away[to];
+		dx->away = mail_new();
+	struct pack *b = &dx->away->to[to];
 	pack_u64(b, (uint64_t)kind);
 	pack_i64(b, p->index);
 	return b;
@@ -908,10 +909,7 @@ static void diagnosis_clear(struct diagnosis *dx)
 	for (size_t i = 0; i < dx->nstandins; i++)
 		free(dx->standins[i]);
 	free(dx->standins);
-	if (dx->away)
-		for (int i = 0; i < par_size(); i++)
-			pack_free(&dx->away[i]);
-	free(dx->away);
+	mail_free(dx->away);
 }
 
 void diagnosis_free(struct diagnosis *dx)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../common/xalloc.h"
+#include "../parallel/mail.h"
 #include "../parallel/par.h"
 #include "../read/trace.h"
 #include "../util/grow.h"
@@ -26,24 +27,10 @@
  * there and taken in as if they had come in its stream. */
 static void exchange_waits(struct diagnosis *dx)
 {
-	size_t k = (size_t)par_size();
-	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
-	struct pack all = { 0 };
-	for (size_t to = 0; to < k; to++) {
-		if (dx->away) {
-			pack_bytes(&all, dx->away[to].v, dx->away[to].n);
-			out[to] = dx->away[to].n;
-			pack_free(&dx->away[to]);
-		}
-	}
-	free(dx->away);
+	struct mail *m = dx->away ? dx->away : mail_new();
 	dx->away = NULL;
-	char *got = par_exchange(all.v, out, in);
-	pack_free(&all);
-	size_t total = 0;
-	for (size_t p = 0; p < k; p++)
-		total += in[p];
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+	mail_exchange(m);
+	for (struct unpack u = mail_all(m); unpack_more(&u);) {
 		int kind = (int)unpack_u64(&u);
 		struct dproc *dp = dproc_at(dx, unpack_i64(&u));
 		uint64_t kd = unpack_u64(&u);
@@ -76,9 +63,7 @@ static void exchange_waits(struct diagnosis *dx)
 			}
 		}
 	}
-	free(got);
-	free(out);
-	free(in);
+	mail_free(m);
 }
 
 
@@ -172,8 +157,7 @@ static void cpu_takers(struct diagnosis *dx)
  * analysis process that reads its process, from its own spans (dx). */
 static void describe_links(struct diagnosis *dx, struct diagnosis *dx0)
 {
-	size_t k = (size_t)par_size();
-	struct pack *to = xcalloc(k, sizeof(*to));
+	struct mail *m = mail_new();
 	for (size_t i = 0; dx0 && i < dx0->nsteps; i++)
 		for (uint32_t j = 0; j < dx0->steps[i].npath; j++) {
 			const struct cp_link *l = &dx0->steps[i].path[j];
@@ -181,29 +165,16 @@ static void describe_links(struct diagnosis *dx, struct diagnosis *dx0)
 			int r = trace_reader_of(dx->tr, index);
 			if (r < 0)
 				r = 0;
-			pack_u64(&to[r], i);
-			pack_u64(&to[r], j);
-			pack_i64(&to[r], index);
-			pack_i64(&to[r], l->t0);
-			pack_i64(&to[r], l->t1);
+			struct pack *b = &m->to[r];
+			pack_u64(b, i);
+			pack_u64(b, j);
+			pack_i64(b, index);
+			pack_i64(b, l->t0);
+			pack_i64(b, l->t1);
 		}
-	struct pack all = { 0 };
-	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
-	for (size_t r = 0; r < k; r++) {
-		pack_bytes(&all, to[r].v, to[r].n);
-		out[r] = to[r].n;
-		pack_free(&to[r]);
-	}
-	free(to);
-	char *got = par_exchange(all.v, out, in);
-	pack_free(&all);
-	size_t total = 0;
-	for (size_t r = 0; r < k; r++) {
-		total += in[r];
-		out[r] = 0;
-	}
-	struct pack back = { 0 };
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+	mail_exchange(m);
+	struct pack *back = &m->to[0];   /* all of the answers to the first */
+	for (struct unpack u = mail_all(m); unpack_more(&u);) {
 		uint64_t i = unpack_u64(&u), j = unpack_u64(&u);
 		struct dproc *dp = dproc_at(dx, unpack_i64(&u));
 		struct cp_link l = { .t0 = unpack_i64(&u) };
@@ -212,21 +183,15 @@ static void describe_links(struct diagnosis *dx, struct diagnosis *dx0)
 			break;
 		if (dp)
 			describe_link(dp, &l);
-		pack_u64(&back, i);
-		pack_u64(&back, j);
-		pack_u64(&back, l.cat);
-		pack_i64(&back, l.cat_ns);
-		pack_name(&back, l.name);
-		pack_name(&back, l.after);
+		pack_u64(back, i);
+		pack_u64(back, j);
+		pack_u64(back, l.cat);
+		pack_i64(back, l.cat_ns);
+		pack_name(back, l.name);
+		pack_name(back, l.after);
 	}
-	free(got);
-	out[0] = back.n;              /* all of it to the first */
-	got = par_exchange(back.v, out, in);
-	pack_free(&back);
-	total = 0;
-	for (size_t r = 0; r < k; r++)
-		total += in[r];
-	for (struct unpack u = unpack_of(got, total); dx0 && unpack_more(&u);) {
+	mail_exchange(m);
+	for (struct unpack u = mail_all(m); dx0 && unpack_more(&u);) {
 		uint64_t i = unpack_u64(&u), j = unpack_u64(&u);
 		uint8_t cat = (uint8_t)unpack_u64(&u);
 		int64_t cat_ns = unpack_i64(&u);
@@ -239,9 +204,7 @@ static void describe_links(struct diagnosis *dx, struct diagnosis *dx0)
 		l->name = name;
 		l->after = after;
 	}
-	free(got);
-	free(out);
-	free(in);
+	mail_free(m);
 }
 
 /* ---- the end of a held diagnosis --------------------------------------------------------- */

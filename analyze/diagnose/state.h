@@ -311,7 +311,7 @@ struct diagnosis {
 	const struct trace *tr;
 	int hold;                        /* steps are diagnosed at the end, once the waits of
 					  * the processes read here have come from the others */
-	struct pack *away;               /* waits of processes others read, by reader */
+	struct mail *away;               /* waits of processes others read, by reader */
 	struct proc **standins;          /* the first's: the processes the others read */
 	size_t nstandins, capstandins;
 	int keep_splits;                 /* each process's split of each step is kept */

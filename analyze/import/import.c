@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../common/xalloc.h"
+#include "../parallel/mail.h"
 #include "../parallel/par.h"
 #include "../parallel/partition.h"
 #include "../read/import-image.h"
@@ -114,7 +115,7 @@ static int shared(struct trace *tr, struct import_set *set)
 	for (size_t i = first[me]; i < first[me + 1]; i++)
 		one(set, paths[i], i);
 	/* what goes elsewhere, packed by destination */
-	struct pack *to = xcalloc(k, sizeof(*to));
+	struct mail *m = mail_new();
 	size_t kept = 0;
 	int rc = 0;
 	for (size_t i = 0; i < set->ndone; i++) {
@@ -124,7 +125,7 @@ static int shared(struct trace *tr, struct import_set *set)
 			set->done[kept++] = *d;
 			continue;
 		}
-		if (imp_send_pack(&to[dest], d->order, &d->file) < 0) {
+		if (imp_send_pack(&m->to[dest], d->order, &d->file) < 0) {
 			diag_error("%s: cannot read back its images (%s): %s", d->file.source,
 				   d->file.pack, strerror(errno));
 			rc = -1;
@@ -132,19 +133,8 @@ static int shared(struct trace *tr, struct import_set *set)
 		imp_file_free(&d->file);
 	}
 	set->ndone = kept;
-	struct pack all = { 0 };
-	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
-	for (size_t r = 0; r < k; r++) {
-		pack_bytes(&all, to[r].v, to[r].n);
-		out[r] = to[r].n;
-		pack_free(&to[r]);
-	}
-	char *got = par_exchange(all.v, out, in);
-	pack_free(&all);
-	size_t total = 0;
-	for (size_t r = 0; r < k; r++)
-		total += in[r];
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u) && !rc;) {
+	mail_exchange(m);
+	for (struct unpack u = mail_all(m); unpack_more(&u) && !rc;) {
 		struct import_done d = { 0 };
 		if (imp_send_unpack(&u, set->scratch, &d.order, &d.file) < 0) {
 			diag_error("an imported file sent by another analysis process could not be "
@@ -158,10 +148,7 @@ static int shared(struct trace *tr, struct import_set *set)
 	}
 	if (set->ndone > 1)
 		qsort(set->done, set->ndone, sizeof(*set->done), by_order);
-	free(got);
-	free(out);
-	free(in);
-	free(to);
+	mail_free(m);
 	free(first);
 	free(paths);
 	free(sizes);

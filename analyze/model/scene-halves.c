@@ -1,12 +1,13 @@
 /* model/scene-halves.c — the halves of arrows that another analysis process draws
  * (scene-halves.h): packed per analysis process as they come, exchanged once at the end
- * (parallel/par.h), drawn where their thread is read.  An arrow whose two ends both belong
+ * (parallel/mail.h), drawn where their thread is read.  An arrow whose two ends both belong
  * to others (a collective lined up by a third) sends both halves. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/xalloc.h"
+#include "../parallel/mail.h"
 #include "../parallel/par.h"
 #include "../util/pack.h"
 #include "output.h"
@@ -16,7 +17,7 @@
 enum { END_THREAD = 1, END_STREAM };   /* where an end lies: struct flow_end */
 
 struct halves {
-	struct pack *to;                /* by analysis process */
+	struct mail *mail;              /* what goes to each analysis process */
 };
 
 /* A string with its terminating NUL, so that the receiver may point into the bytes. */
@@ -102,9 +103,9 @@ void halves_add(struct halves **hp, int reader, int end, const struct flow_end *
 	struct halves *h = *hp;
 	if (!h) {
 		h = *hp = xcalloc(1, sizeof(*h));
-		h->to = xcalloc((size_t)par_size(), sizeof(*h->to));
+		h->mail = mail_new();
 	}
-	struct pack *b = &h->to[reader];
+	struct pack *b = &h->mail->to[reader];
 	pack_u64(b, (uint64_t)end);
 	pack_u64(b, f->id);
 	pack_cstr(b, f->key);
@@ -179,31 +180,14 @@ static void draw(struct unpack *u, const struct trace *tr, struct tracks *tk,
 void halves_exchange(struct halves *h, const struct trace *tr, struct tracks *tk,
 		     struct scene_renderer r)
 {
-	int k = par_size();
-	struct pack all = { 0 };
-	size_t *out = xcalloc((size_t)k, sizeof(*out)), *in = xcalloc((size_t)k, sizeof(*in));
-	for (int p = 0; p < k && h; p++) {
-		out[p] = h->to[p].n;
-		if (h->to[p].n)
-			pack_bytes(&all, h->to[p].v, h->to[p].n);
-		pack_free(&h->to[p]);
-	}
-	char *got = par_exchange(all.v, out, in);
-	pack_free(&all);
-	size_t total = 0;
-	for (int p = 0; p < k; p++)
-		total += in[p];
+	struct mail *m = h ? h->mail : mail_new();
+	free(h);
+	mail_exchange(m);
 	uint64_t lost = 0;
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u);)
+	for (struct unpack u = mail_all(m); unpack_more(&u);)
 		draw(&u, tr, tk, r, &lost);
 	if (lost)
 		diag_note("%" PRIu64 " arrow ends sent by the other analysis processes name a process "
 			  "or thread not read here; not drawn", lost);
-	free(got);
-	free(out);
-	free(in);
-	if (h) {
-		free(h->to);
-		free(h);
-	}
+	mail_free(m);
 }

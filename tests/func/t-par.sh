@@ -14,8 +14,8 @@ run_par() {
 	_rp_rc=$?
 	sed 's/^/# /' "$T/$_rp_name.out" "$T/$_rp_name.err" | grep -v '^# ok ' || true
 	check "$_rp_name: $_rp_k process(es), every check passed on each" \
-		sh -c '[ "$0" -eq 0 ] && grep -q "^1\.\.9$" "$1" && ! grep -q "^not ok" "$1" &&
-			[ "$(grep -c "^ok" "$1")" -eq 9 ]' "$_rp_rc" "$T/$_rp_name.out"
+		sh -c '[ "$0" -eq 0 ] && grep -q "^1\.\.10$" "$1" && ! grep -q "^not ok" "$1" &&
+			[ "$(grep -c "^ok" "$1")" -eq 10 ]' "$_rp_rc" "$T/$_rp_name.out"
 }
 
 run_par alone 1 env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMI_RANK -u PMIX_RANK

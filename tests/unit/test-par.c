@@ -1,12 +1,14 @@
 /* test-par.c — the analysis processes' MPI (analyze/parallel/par.c), run by func/t-par.sh
  * under Open MPI's mpirun, MPICH's, and alone: the process's number and count, the sums,
  * minimums and maximums, gathers of lengths that differ by process (none empty, some empty),
- * and exchanges whose bytes say where they come from, in one message and in rounds.  Every
+ * exchanges whose bytes say where they come from, in one message and in rounds, and the same
+ * packed (parallel/mail.c), read back by sender and whole, with answers back.  Every
  * process checks what it got; the first prints TAP, each check passing when it did on all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../analyze/parallel/mail.h"
 #include "../../analyze/parallel/par.h"
 #include "tap.h"
 
@@ -45,6 +47,44 @@ static int exchange(int me, int k, size_t scale)
 	free(in);
 	free(buf);
 	free(got);
+	return good;
+}
+
+/* Packed (mail.h): each process sends each p its own number and amount(me, p, 1) values that
+ * name both; then answers each sender with the sum of what came from it. */
+static int mail(int me, int k)
+{
+	struct mail *m = mail_new();
+	for (int p = 0; p < k; p++) {
+		pack_u64(&m->to[p], (uint64_t)me);
+		for (size_t i = 0; i < amount(me, p, 1); i++)
+			pack_u64(&m->to[p], byte_at(me, p, i));
+	}
+	mail_exchange(m);
+	int good = m->k == k;
+	struct unpack all = mail_all(m);
+	for (int p = 0; p < k; p++) {
+		struct unpack u = mail_from(m, p);
+		uint64_t sum = 0;
+		good = good && unpack_u64(&u) == (uint64_t)p && unpack_u64(&all) == (uint64_t)p;
+		for (size_t i = 0; i < amount(p, me, 1); i++) {
+			uint64_t v = unpack_u64(&u);
+			good = good && v == byte_at(p, me, i) && unpack_u64(&all) == v;
+			sum += v;
+		}
+		good = good && !u.short_read && !unpack_more(&u);
+		pack_u64(&m->to[p], sum);
+	}
+	good = good && !all.short_read && !unpack_more(&all);
+	mail_exchange(m);
+	for (int p = 0; p < k; p++) {
+		struct unpack u = mail_from(m, p);
+		uint64_t sum = 0;
+		for (size_t i = 0; i < amount(me, p, 1); i++)
+			sum += byte_at(me, p, i);
+		good = good && unpack_u64(&u) == sum && !u.short_read && !unpack_more(&u);
+	}
+	mail_free(m);
 	return good;
 }
 
@@ -110,6 +150,7 @@ int main(int argc, char **argv)
 	par_set_round_bytes(5);
 	check(exchange(me, k, 3), "exchange in rounds of 5 bytes");
 	par_set_round_bytes(0);
+	check(mail(me, k), "mail: packed for each process, read by sender and whole, answered");
 	char word[8] = "";
 	if (me == 0)
 		memcpy(word, "tprof", 6);

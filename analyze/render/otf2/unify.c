@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../../common/xalloc.h"
+#include "../../parallel/mail.h"
 #include "../../parallel/par.h"
 #include "../../util/pack.h"
 #include "state.h"
@@ -64,8 +65,7 @@ void otf2_unify(struct otf2 *o)
 	char *all = par_gather(mine.v, mine.n, 0, &len_of);
 	pack_free(&mine);
 	/* the first: every other's refs, each process's after the one before */
-	struct pack out = { 0 };
-	size_t *send = xcalloc((size_t)k, sizeof(*send)), *got = xcalloc((size_t)k, sizeof(*got));
+	struct mail *back = mail_new();
 	if (all) {
 		size_t at = len_of[0];
 		for (int p = 1; p < k; p++) {
@@ -75,23 +75,18 @@ void otf2_unify(struct otf2 *o)
 			otf2_rma_replay(o, &u, &m);
 			otf2_io_replay(o, &u, &m);
 			otf2_contexts_replay(o, &u, &m);
-			size_t before = out.n;
-			pack_maps(&out, &m);
-			send[p] = out.n - before;
+			pack_maps(&back->to[p], &m);
 			maps_free(&m);
 			at += len_of[p];
 		}
 	}
-	char *back = par_exchange(out.v, send, got);
+	mail_exchange(back);
 	if (par_rank() != 0) {
-		struct unpack u = unpack_of(back, got[0]);
+		struct unpack u = mail_from(back, 0);
 		o->maps = xcalloc(1, sizeof(*o->maps));
 		unpack_maps(&u, o->maps);
 	}
-	free(back);
-	pack_free(&out);
-	free(send);
-	free(got);
+	mail_free(back);
 	free(all);
 	free(len_of);
 }

@@ -20,6 +20,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../parallel/mail.h"
 #include "../../parallel/par.h"
 #include "../../read/remote.h"
 #include "../../util/grow.h"
@@ -442,36 +443,23 @@ static int by_part(const void *a, const void *b)
  * (collective: every analysis process calls it). */
 static void parts_exchange(struct colls *c)
 {
-	struct pack b = { 0 };
-	size_t k = (size_t)c->k;
-	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
-	for (size_t to = 0; to < k; to++) {
-		size_t before = b.n;
-		for (size_t i = 0; i < c->nparts; i++)
-			if (part_hash(&c->parts[i]) % k == to)
-				part_pack(&b, &c->parts[i]);
-		out[to] = b.n - before;
-	}
+	struct mail *m = mail_new();
+	for (size_t i = 0; i < c->nparts; i++)
+		part_pack(&m->to[part_hash(&c->parts[i]) % (size_t)c->k], &c->parts[i]);
 	free(c->parts);
 	c->parts = NULL;
-	char *got = par_exchange(b.v, out, in);
-	pack_free(&b);
-	size_t total = 0;
-	for (size_t from = 0; from < k; from++)
-		total += in[from];
+	mail_exchange(m);
 	c->remotes = remotes_new();
 	struct part *v = NULL;
 	size_t n = 0, cap = 0;
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+	for (struct unpack u = mail_all(m); unpack_more(&u);) {
 		v = util_grow(v, &cap, n, sizeof(*v), 256);
 		part_unpack(c, &u, &v[n]);
 		if (u.short_read)
 			break;
 		n++;
 	}
-	free(got);
-	free(out);
-	free(in);
+	mail_free(m);
 	if (n > 1)
 		qsort(v, n, sizeof(*v), by_part);
 	for (size_t i = 0; i < n; i++)

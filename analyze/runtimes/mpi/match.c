@@ -27,6 +27,7 @@
 #include "../../model/emit.h"
 #include "../../model/hangs.h"
 #include "../../util/grow.h"
+#include "../../parallel/mail.h"
 #include "../../parallel/par.h"
 #include "../../read/remote.h"
 #include "../../util/hpool.h"
@@ -470,35 +471,29 @@ static void comm_label(const struct trace *tr, uint64_t id, int32_t rank, char *
  * channels, after every send read here (collective: every analysis process calls it). */
 static void away_exchange(struct match *m)
 {
-	struct pack b = { 0 };
-	size_t *out = xcalloc((size_t)m->k, sizeof(*out)), *in = xcalloc((size_t)m->k, sizeof(*in));
+	struct mail *mail = mail_new();
 	for (int to = 0; to < m->k; to++) {
-		size_t before = b.n;
+		struct pack *b = &mail->to[to];
 		for (size_t i = 0; i < m->naway[to]; i++) {
 			const struct away *a = &m->away[to][i];
 			if (a->cancelled)
 				continue;
-			pack_u64(&b, a->comm);
-			pack_i64(&b, a->src);
-			pack_i64(&b, a->dst);
-			pack_i64(&b, a->tag);
-			pack_i64(&b, a->e.thread->proc->index);
-			pack_i64(&b, a->e.thread->tid);
-			pack_i64(&b, a->e.t0);
-			pack_i64(&b, a->e.t1);
-			pack_u64(&b, a->e.bytes);
-			pack_u64(&b, a->e.req);
-			pack_name(&b, a->e.caller);
+			pack_u64(b, a->comm);
+			pack_i64(b, a->src);
+			pack_i64(b, a->dst);
+			pack_i64(b, a->tag);
+			pack_i64(b, a->e.thread->proc->index);
+			pack_i64(b, a->e.thread->tid);
+			pack_i64(b, a->e.t0);
+			pack_i64(b, a->e.t1);
+			pack_u64(b, a->e.bytes);
+			pack_u64(b, a->e.req);
+			pack_name(b, a->e.caller);
 		}
-		out[to] = b.n - before;
 		free(m->away[to]);
 	}
-	char *got = par_exchange(b.v, out, in);
-	pack_free(&b);
-	size_t total = 0;
-	for (int from = 0; from < m->k; from++)
-		total += in[from];
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+	mail_exchange(mail);
+	for (struct unpack u = mail_all(mail); unpack_more(&u);) {
 		uint64_t comm = unpack_u64(&u);
 		int32_t src = (int32_t)unpack_i64(&u), dst = (int32_t)unpack_i64(&u);
 		int32_t tag = (int32_t)unpack_i64(&u);
@@ -514,9 +509,7 @@ static void away_exchange(struct match *m)
 		v.thread = remote_thread(m->remotes, index, src, (int32_t)tid);
 		deliver(m, comm, src, dst, tag, &v, 1);
 	}
-	free(got);
-	free(out);
-	free(in);
+	mail_free(mail);
 	free(m->away);
 	free(m->naway);
 	free(m->capaway);

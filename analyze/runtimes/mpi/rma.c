@@ -27,6 +27,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../parallel/mail.h"
 #include "../../parallel/par.h"
 #include "../../read/remote.h"
 #include "../../util/grow.h"
@@ -714,43 +715,37 @@ static void lock_arrived(struct rmas *r, struct op *o, int64_t after)
  * their targets, and those that came here are linked (collective). */
 static void away_exchange(struct rmas *r)
 {
-	struct pack b = { 0 };
-	size_t *out = xcalloc((size_t)r->k, sizeof(*out)), *in = xcalloc((size_t)r->k, sizeof(*in));
+	struct mail *m = mail_new();
 	for (int to = 0; to < r->k; to++) {
-		size_t before = b.n;
+		struct pack *b = &m->to[to];
 		for (size_t i = 0; i < r->naway[to]; i++) {
 			const struct away *a = &r->away[to][i];
 			const struct rma_info *ri = &a->o.info;
-			pack_name(&b, a->o.name);
-			pack_u64(&b, ri->comm_id);
-			pack_i64(&b, ri->window);
-			pack_i64(&b, ri->origin);
-			pack_i64(&b, ri->target);
-			pack_u64(&b, ri->kind);
-			pack_u64(&b, ri->bytes);
-			pack_i64(&b, ri->othread->proc->index);
-			pack_i64(&b, ri->othread->tid);
-			pack_i64(&b, ri->o_t0);
-			pack_i64(&b, ri->o_t1);
-			pack_i64(&b, a->lock);
-			pack_i64(&b, a->origin);
-			pack_u64(&b, a->seq);
-			pack_i64(&b, ri->t_at);
-			pack_i64(&b, a->after);
+			pack_name(b, a->o.name);
+			pack_u64(b, ri->comm_id);
+			pack_i64(b, ri->window);
+			pack_i64(b, ri->origin);
+			pack_i64(b, ri->target);
+			pack_u64(b, ri->kind);
+			pack_u64(b, ri->bytes);
+			pack_i64(b, ri->othread->proc->index);
+			pack_i64(b, ri->othread->tid);
+			pack_i64(b, ri->o_t0);
+			pack_i64(b, ri->o_t1);
+			pack_i64(b, a->lock);
+			pack_i64(b, a->origin);
+			pack_u64(b, a->seq);
+			pack_i64(b, ri->t_at);
+			pack_i64(b, a->after);
 		}
-		out[to] = b.n - before;
 		free(r->away[to]);
 	}
-	char *got = par_exchange(b.v, out, in);
-	pack_free(&b);
+	mail_exchange(m);
 	free(r->away);
 	free(r->naway);
 	free(r->capaway);
 	r->away = NULL;
-	size_t total = 0;
-	for (int from = 0; from < r->k; from++)
-		total += in[from];
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u);) {
+	for (struct unpack u = mail_all(m); unpack_more(&u);) {
 		struct op o = { .name = unpack_name(&u) };
 		struct rma_info *ri = &o.info;
 		ri->comm_id = unpack_u64(&u);
@@ -781,9 +776,7 @@ static void away_exchange(struct rmas *r)
 		else
 			end_wait(r, mine, origin, seq);
 	}
-	free(got);
-	free(out);
-	free(in);
+	mail_free(m);
 }
 
 void rmas_finish(struct rmas *r)

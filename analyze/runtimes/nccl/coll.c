@@ -29,6 +29,7 @@
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
 #include "../../model/runtime.h"
+#include "../../parallel/mail.h"
 #include "../../parallel/par.h"
 #include "../../read/remote.h"
 #include "../../util/grow.h"
@@ -796,17 +797,16 @@ static int by_key(const void *a, const void *b)
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
-/* The keys received (in[p] bytes from each analysis process p), each answered with the least
- * label that came with it: the answers, 8 bytes each, in the order the keys came (out[p]: the
- * bytes of p's). */
-static uint64_t *least_labels(const char *got, const size_t *in, size_t k, size_t *out)
+/* The keys received, each answered to its sender with the least label that came with it: the
+ * answers, 8 bytes each, packed for each sender in the order its keys came. */
+static void least_labels(struct mail *mail)
 {
 	struct keyed *e = NULL;
 	size_t n = 0, cap = 0;
-	const char *at = got;
-	for (size_t from = 0; from < k; from++) {
-		out[from] = 0;
-		for (struct unpack u = unpack_of(at, in[from]); unpack_more(&u);) {
+	size_t *first = xcalloc((size_t)mail->k + 1, sizeof(*first));   /* p's keys: from first[p] */
+	for (int from = 0; from < mail->k; from++) {
+		first[from] = n;
+		for (struct unpack u = mail_from(mail, from); unpack_more(&u);) {
 			struct keyed x;
 			x.p2p = (int32_t)unpack_i64(&u);
 			x.comm = unpack_u64(&u);
@@ -819,10 +819,9 @@ static uint64_t *least_labels(const char *got, const size_t *in, size_t k, size_
 			x.at = (uint32_t)n;
 			e = util_grow(e, &cap, n, sizeof(*e), 256);
 			e[n++] = x;
-			out[from] += sizeof(uint64_t);
 		}
-		at += in[from];
 	}
+	first[mail->k] = n;
 	if (n > 1)
 		qsort(e, n, sizeof(*e), by_key);
 	uint64_t *least = xmallocarray(n ? n : 1, sizeof(*least));
@@ -834,8 +833,13 @@ static uint64_t *least_labels(const char *got, const size_t *in, size_t k, size_
 		for (size_t q = i; q < j; q++)
 			least[e[q].at] = m;
 	}
+	for (int p = 0; p < mail->k; p++) {
+		size_t asked = first[p + 1] - first[p];
+		pack_bytes(&mail->to[p], least + first[p], asked * sizeof(*least));
+	}
 	free(e);
-	return least;
+	free(least);
+	free(first);
 }
 
 /* Labels until stable: each launch's the least of those of the launches it shares a key with,
@@ -846,41 +850,38 @@ static void label_launches(struct rank_launch **v, size_t nv)
 	for (size_t i = 0; i < nv; i++)
 		v[i]->label = (uint64_t)par_rank() << 40 | i;
 	struct opref *r = op_homes(v, nv, k, &n);
-	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
+	struct mail *m = mail_new();
 	for (int64_t changed = 1; changed;) {
-		struct pack b = { 0 };
-		memset(out, 0, k * sizeof(*out));
 		for (size_t i = 0; i < n; i++) {
 			const struct nccl_op *o = &r[i].x->ops[r[i].op];
+			struct pack *b = &m->to[r[i].home];
 			int32_t src, dst;
-			size_t before = b.n;
-			pack_i64(&b, op_ends(o, &src, &dst));
-			pack_u64(&b, o->comm);
-			pack_u64(&b, o->seq);
-			pack_i64(&b, src);
-			pack_i64(&b, dst);
-			pack_u64(&b, r[i].x->label);
-			out[r[i].home] += b.n - before;
+			pack_i64(b, op_ends(o, &src, &dst));
+			pack_u64(b, o->comm);
+			pack_u64(b, o->seq);
+			pack_i64(b, src);
+			pack_i64(b, dst);
+			pack_u64(b, r[i].x->label);
 		}
-		char *got = par_exchange(b.v, out, in);
-		pack_free(&b);
-		uint64_t *least = least_labels(got, in, k, out);
-		free(got);
-		uint64_t *back = par_exchange(least, out, in);
-		free(least);
+		mail_exchange(m);
+		least_labels(m);
+		mail_exchange(m);
 		/* the answers come in the order asked: by analysis process, then as sent */
 		changed = 0;
-		for (size_t i = 0; i < n; i++)
-			if (back[i] < r[i].x->label) {
-				r[i].x->label = back[i];
+		struct unpack u = mail_all(m);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t least = unpack_u64(&u);
+			if (u.short_read)
+				break;
+			if (least < r[i].x->label) {
+				r[i].x->label = least;
 				changed = 1;
 			}
-		free(back);
+		}
 		par_max_i64(&changed, 1);
 	}
+	mail_free(m);
 	free(r);
-	free(out);
-	free(in);
 }
 
 static void launch_pack(struct pack *b, const struct rank_launch *x)
@@ -991,15 +992,9 @@ static void spread(struct nccl_state *s)
 	size_t k = (size_t)par_size(), n;
 	struct rank_launch **v = own_launches(s, &n);
 	label_launches(v, n);
-	struct pack b = { 0 };
-	size_t *out = xcalloc(k, sizeof(*out)), *in = xcalloc(k, sizeof(*in));
-	for (size_t to = 0; to < k; to++) {
-		size_t before = b.n;
-		for (size_t i = 0; i < n; i++)
-			if (mix(v[i]->label) % k == to)
-				launch_pack(&b, v[i]);
-		out[to] = b.n - before;
-	}
+	struct mail *mail = mail_new();
+	for (size_t i = 0; i < n; i++)
+		launch_pack(&mail->to[mix(v[i]->label) % k], v[i]);
 	for (size_t i = 0; i < n; i++) {
 		unlink_launch(s, v[i]);
 		free(v[i]->ops);
@@ -1008,23 +1003,17 @@ static void spread(struct nccl_state *s)
 		free(v[i]);
 	}
 	free(v);
-	char *got = par_exchange(b.v, out, in);
-	pack_free(&b);
-	size_t total = 0, m = 0, cap = 0;
-	for (size_t from = 0; from < k; from++)
-		total += in[from];
+	mail_exchange(mail);
+	size_t m = 0, cap = 0;
 	struct sent *w = NULL;
-	size_t at = 0;
-	for (size_t from = 0; from < k; at += in[from], from++)
-		for (struct unpack u = unpack_of(got + at, in[from]); unpack_more(&u);) {
+	for (int from = 0; from < mail->k; from++)
+		for (struct unpack u = mail_from(mail, from); unpack_more(&u);) {
 			w = util_grow(w, &cap, m, sizeof(*w), 64);
 			if (launch_unpack(&u, &w[m]) < 0)
 				break;
-			w[m++].from = (int)from;
+			w[m++].from = from;
 		}
-	free(got);
-	free(out);
-	free(in);
+	mail_free(mail);
 	if (m > 1)
 		qsort(w, m, sizeof(*w), by_proc);
 	s->hold = 0;

@@ -12,6 +12,7 @@
 
 #include "../../../common/xalloc.h"
 #include "../../model/emit.h"
+#include "../../parallel/mail.h"
 #include "../../parallel/par.h"
 #include "../../read/remote.h"
 #include "../../read/trace.h"
@@ -21,7 +22,7 @@
 
 struct nccl_copies {
 	size_t k;
-	struct pack *to;                /* by analysis process */
+	struct mail *mail;              /* what goes to each analysis process */
 	uint32_t *mark, stamp;          /* the analysis processes an instance went to */
 	struct u64map from_of;          /* process number -> the analysis process that read it
 					 * + 1 (the launches sent here) */
@@ -31,7 +32,7 @@ struct nccl_copies *nccl_copies_new(void)
 {
 	struct nccl_copies *c = xcalloc(1, sizeof(*c));
 	c->k = (size_t)par_size();
-	c->to = xcalloc(c->k, sizeof(*c->to));
+	c->mail = mail_new();
 	c->mark = xcalloc(c->k, sizeof(*c->mark));
 	return c;
 }
@@ -117,7 +118,7 @@ void nccl_copies_add(struct nccl_copies *c, const struct event *ev)
 		if (!from || *from > c->k || c->mark[*from - 1] == c->stamp)
 			continue;
 		c->mark[*from - 1] = c->stamp;
-		pack_inst(&c->to[*from - 1], ev);
+		pack_inst(&c->mail->to[*from - 1], ev);
 	}
 }
 
@@ -212,39 +213,23 @@ static int emit_copy(struct pipeline *pl, struct unpack *u, struct u64map *mine,
 
 void nccl_copies_send(struct nccl_copies *c, struct pipeline *pl)
 {
-	struct pack all = { 0 };
-	size_t *out = xcalloc(c->k, sizeof(*out)), *in = xcalloc(c->k, sizeof(*in));
-	for (size_t p = 0; p < c->k; p++) {
-		pack_bytes(&all, c->to[p].v, c->to[p].n);
-		out[p] = c->to[p].n;
-		pack_free(&c->to[p]);
-	}
-	char *got = par_exchange(all.v, out, in);
-	pack_free(&all);
-	size_t total = 0;
-	for (size_t p = 0; p < c->k; p++)
-		total += in[p];
+	mail_exchange(c->mail);
 	struct u64map mine = { 0 };
 	for (size_t i = 0; i < pl->tr->nprocs; i++)
 		u64map_put(&mine, (uint64_t)pl->tr->procs[i]->index, (uint32_t)i);
 	struct remotes *r = remotes_new();
-	for (struct unpack u = unpack_of(got, total); unpack_more(&u);)
+	for (struct unpack u = mail_all(c->mail); unpack_more(&u);)
 		if (emit_copy(pl, &u, &mine, r) < 0)
 			break;
 	remotes_free(r);
 	u64map_free(&mine);
-	free(got);
-	free(out);
-	free(in);
 }
 
 void nccl_copies_free(struct nccl_copies *c)
 {
 	if (!c)
 		return;
-	for (size_t p = 0; p < c->k; p++)
-		pack_free(&c->to[p]);
-	free(c->to);
+	mail_free(c->mail);
 	free(c->mark);
 	u64map_free(&c->from_of);
 	free(c);
