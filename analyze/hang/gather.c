@@ -252,10 +252,35 @@ struct hcoll **hang_open_colls(const struct hang *h, size_t *n)
 	return v;
 }
 
+/* A send, by its call's thread and entry. */
+static uint64_t send_key(const struct hang_p2p *p)
+{
+	return (uint64_t)p->t0 * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)p->thread;
+}
+
+/* One send said twice: as the blocking call in progress that makes it, and as a send the
+ * matching found nobody received. */
+static int same_send(const struct hang_p2p *a, const struct hang_p2p *b)
+{
+	return a->proc == b->proc && a->thread == b->thread && a->t0 == b->t0 &&
+	       a->peer == b->peer && a->tag == b->tag && a->comm == b->comm;
+}
+
 static void sink_p2p(void *ctx, const struct hang_p2p *p)
 {
 	struct hang *h = ctx;
+	if (p->kind == HANG_SEND && p->thread) {
+		uint32_t *at = u64map_get(&h->sending, send_key(p));
+		if (at && same_send(&h->p2p[*at], p)) {
+			/* the call in progress says it (with its name): keep that one */
+			if (p->blocking && !h->p2p[*at].blocking)
+				h->p2p[*at] = *p;
+			return;
+		}
+	}
 	h->p2p = util_grow(h->p2p, &h->capp2p, h->np2p, sizeof(*h->p2p), 16);
+	if (p->kind == HANG_SEND && p->thread)
+		u64map_put(&h->sending, send_key(p), (uint32_t)h->np2p);
 	h->p2p[h->np2p++] = *p;
 }
 
@@ -367,4 +392,5 @@ void hang_gather_free(struct hang *h)
 		coll_free(h, (struct hcoll *)h->colls.v[0]);
 	hpool_free(&h->colls);
 	free(h->p2p);
+	u64map_free(&h->sending);
 }

@@ -10,6 +10,7 @@
 
 #include "../model/hangs.h"
 #include "../util/hpool.h"
+#include "../util/u64map.h"
 #include "hang.h"
 
 /* A call that never returned. */
@@ -123,6 +124,7 @@ struct hang {
 	uint64_t mismatches;             /* in all */
 	struct hang_p2p *p2p;
 	size_t np2p, capp2p;
+	struct u64map sending;          /* blocking sends in progress, by send_key: their p2p */
 	struct hfinding *findings;       /* findings.c */
 	size_t nfindings, capfindings;
 };

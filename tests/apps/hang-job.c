@@ -19,6 +19,8 @@
  *   deadlock [STEP=3]              in STEP, before the MPI_Allreduce, rank 0 MPI_Recvs 1 KiB
  *                                  from rank 1 (tag 7) and rank 1 from rank 0, each before it
  *                                  would send to the other; ranks >= 2 wait in the MPI_Allreduce
+ *   send-deadlock [STEP=3]         the same with MPI_Ssend: rank 0 sends 1 KiB to rank 1 (tag 7)
+ *                                  and rank 1 to rank 0, each before it would receive
  *   mismatch [RANK=3] [STEP=3]     the communication is ncclAllReduce then hipStreamSynchronize
  *                                  as in nccl-skip; in STEP rank RANK passes 2048 elements, the
  *                                  others 1024, and all wait in hipStreamSynchronize.  Real NCCL
@@ -46,14 +48,15 @@
  * Right before the call it hangs in, each rank prints the truth, one JSON line on stdout,
  * flushed (no line for slow):
  *   {"rank":R,"in":CALL,"peer":P,"comm":C,"seq":Q,"step":S}
- * CALL: "MPI_Allreduce", "MPI_Barrier", "MPI_Recv", "MPI_Wait", "hipStreamSynchronize" or
- * "exit" (the rank that leaves in early-exit); P: the peer of MPI_Recv (-1: any), else -1; C:
+ * CALL: "MPI_Allreduce", "MPI_Barrier", "MPI_Recv", "MPI_Ssend", "MPI_Wait",
+ * "hipStreamSynchronize" or "exit" (the rank that leaves in early-exit); P: the peer of
+ * MPI_Recv (-1: any) or MPI_Ssend, else -1; C:
  * "world" (MPI_COMM_WORLD),
  * "nccl" (the NCCL communicator: hipStreamSynchronize waiting for its ncclAllReduce) or null
  * (a kernel, exit); Q: the number of the collective on C that the call is, or waits for:
  * 1-based, counting every collective call this rank made on C (MPI_COMM_WORLD's include the
  * MPI_Bcast of the NCCL id and the MPI_Barrier before step 0; MPI_Wait's is its
- * MPI_Iallreduce's), -1 for MPI_Recv and null C.
+ * MPI_Iallreduce's), -1 for MPI_Recv, MPI_Ssend and null C.
  * Any HIP, NCCL or MPI error, or a hang that ends: a line on stderr and every rank exits 1
  * (MPI_Abort); bad arguments: exit 2. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, setenv */
@@ -197,6 +200,20 @@ static void deadlock(struct job *j, int s)
 	allreduce_step(j, s);
 }
 
+static void send_deadlock(struct job *j, int s)
+{
+	compute(j);
+	if (s == j->when && j->rank < 2) {
+		int peer = 1 - j->rank;
+		truth(j, s, "MPI_Ssend", peer, "world", -1);
+		MK(MPI_Ssend(j->msg, sizeof j->msg, MPI_BYTE, peer, RECV_TAG, MPI_COMM_WORLD));
+		MK(MPI_Recv(j->msg, sizeof j->msg, MPI_BYTE, peer, RECV_TAG, MPI_COMM_WORLD,
+			    MPI_STATUS_IGNORE));
+		return;
+	}
+	allreduce_step(j, s);
+}
+
 static void mismatch(struct job *j, int s)
 {
 	compute(j);
@@ -257,6 +274,7 @@ static const struct scenario {
 	{ "nccl-skip", nccl_skip, 2, { 2, 3 }, 0, 1, -1, 1, 2 },
 	{ "device-stuck", device_stuck, 2, { 1, 3 }, 0, 1, -1, 0, 2 },
 	{ "deadlock", deadlock, 1, { 3 }, -1, 0, -1, 0, 2 },
+	{ "send-deadlock", send_deadlock, 1, { 3 }, -1, 0, -1, 0, 2 },
 	{ "mismatch", mismatch, 2, { 3, 3 }, 0, 1, -1, 1, 2 },
 	{ "early-exit", early_exit, 2, { 3, 3 }, 0, 1, -1, 0, 2 },
 	{ "icoll-skip", icoll_skip, 2, { 1, 3 }, 0, 1, -1, 0, 2 },

@@ -92,12 +92,13 @@ def finding(scenario, truth_path, live_path):
         want("rank %d is in hipStreamSynchronize" % late[0] in text and
              "never_ends launched" in text and "not finished" in text,
              "does not say the rank waits for its kernel never_ends")
-    elif scenario == "deadlock":
-        pairs = sorted((r, x["peer"]) for r, x in t.items() if x["in"] == "MPI_Recv")
+    elif scenario in ("deadlock", "send-deadlock"):
+        call = "MPI_Recv" if scenario == "deadlock" else "MPI_Ssend"
+        pairs = sorted((r, x["peer"]) for r, x in t.items() if x["in"] == call)
         want(f["kind"] == "cycle", "not a deadlock")
         got = sorted((w["rank"], w["for_rank"]) for w in f["waits"])
-        want(got == pairs and all(w["call"] == "MPI_Recv" for w in f["waits"]),
-             "not the cycle %s in MPI_Recv" % pairs)
+        want(got == pairs and all(w["call"] == call for w in f["waits"]),
+             "not the cycle %s in %s" % (pairs, call))
     elif scenario == "mismatch":
         seq = list(t.values())[0]["seq"]
         m = [x for x in live["findings"] if x["kind"] == "mismatch"]
@@ -129,6 +130,9 @@ def finding(scenario, truth_path, live_path):
                                                   "mismatch")]
     if bad:
         fail("%s: findings of kinds %s" % (scenario, bad))
+    said = [(m["kind"], m["rank"], m["peer"], m["tag"], m["since_ns"]) for m in live["messages"]]
+    if len(said) != len(set(said)):
+        fail("%s: a message said twice: %s" % (scenario, live["messages"]))
 
 
 def quiet(live_path):
