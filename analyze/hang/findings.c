@@ -13,6 +13,7 @@
 #include "../../common/writer-live.h"
 #include "../../common/xalloc.h"
 #include "../util/grow.h"
+#include "ends.h"
 #include "findings.h"
 
 int hang_gone(const struct hproc *hp)
@@ -90,54 +91,83 @@ static struct hproc *proc_of_rank(struct hang *h, int32_t world)
 	return NULL;
 }
 
-/* Whether p2p operation x can be the other end of y (same communicator, the right ends). */
-static int pairs(const struct hang_p2p *send, const struct hang_p2p *recv)
+/* For each process, whether it is in a collective it has not left (which says why it waits). */
+static uint8_t *in_coll(const struct hang *h)
 {
-	return send->comm == recv->comm && send->proc && recv->proc &&
-	       (recv->peer < 0 || recv->peer == send->proc->rank) && send->peer == recv->proc->rank &&
-	       (recv->tag < 0 || send->tag < 0 || recv->tag == send->tag);
-}
-
-static int blocked_in_coll(const struct hang *h, const struct hproc *hp)
-{
+	uint8_t *v = xcalloc(h->nprocs ? h->nprocs : 1, 1);
 	for (size_t i = 0; i < h->colls.n; i++) {
 		const struct hcoll *o = (const struct hcoll *)h->colls.v[i];
-		for (size_t k = 0; k < o->nm; k++)
-			if (o->m[k].t1 < 0 && o->m[k].proc == hp->p)
-				return 1;
+		for (size_t k = 0; k < o->nm; k++) {
+			struct hproc *hp = o->m[k].t1 < 0 ? hang_proc((struct hang *)h, o->m[k].proc)
+							  : NULL;
+			if (hp)
+				v[hp - h->procs] = 1;
+		}
 	}
-	return 0;
+	return v;
 }
 
 static void p2p_edges(struct hang *h, struct graph *g)
 {
+	struct hang_ends *ends = h->ends = hang_ends_new(h->p2p, h->np2p);
+	uint8_t *blocked = in_coll(h);
 	for (size_t i = 0; i < h->np2p; i++) {
 		const struct hang_p2p *x = &h->p2p[i];
 		struct hproc *from = hang_proc(h, x->proc);
 		if (!from || x->peer < 0 || (hang_gone(from) && !from->ncalls))
 			continue;
-		/* a posted receive makes its process wait only while it is in some call, and not
-		 * in a collective (which says why it waits) */
-		if (!x->blocking && (!from->ncalls || blocked_in_coll(h, from)))
-			continue;
-		int other_end = 0;
-		for (size_t k = 0; k < h->np2p && !other_end; k++) {
-			const struct hang_p2p *y = &h->p2p[k];
-			if (x->kind == HANG_RECV && y->kind == HANG_SEND)
-				other_end = pairs(y, x);
-			else if (x->kind == HANG_SEND && y->kind == HANG_RECV)
-				other_end = pairs(x, y);
-		}
-		if (other_end)
-			continue;
-		struct hedge e = { .from = from, .to = proc_of_rank(h, x->peer),
-				   .how = x->kind == HANG_RECV ? HE_RECV : HE_SEND,
-				   .name = x->name, .comm = x->comm, .comm_name = x->comm_name,
-				   .since = x->t0 };
 		if (x->kind == HANG_SEND && !x->blocking)
 			continue;   /* a send that returned waits for nobody */
-		edge(g, &e);
+		/* a posted receive makes its process wait only while it is in some call, and not
+		 * in a collective (which says why it waits) */
+		if (!x->blocking && (!from->ncalls || blocked[from - h->procs]))
+			continue;
+		if (hang_ends_paired(ends, x))
+			continue;
+		edge(g, &(struct hedge){ .from = from, .to = proc_of_rank(h, x->peer),
+					 .how = x->kind == HANG_RECV ? HE_RECV : HE_SEND,
+					 .name = x->name, .comm = x->comm, .comm_name = x->comm_name,
+					 .since = x->t0 });
 	}
+	free(blocked);
+}
+
+/* By the process waiting, the one waited for, messages before collectives, the call the
+ * process waits in (named) before operations it posted earlier, the oldest first. */
+static int edge_order(const void *a, const void *b)
+{
+	const struct hedge *x = a, *y = b;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	if ((x->how == HE_COLL) != (y->how == HE_COLL))
+		return x->how == HE_COLL ? 1 : -1;
+	if ((x->name != 0) != (y->name != 0))
+		return x->name ? -1 : 1;
+	return (x->since > y->since) - (x->since < y->since);
+}
+
+/* One edge for each pair of processes and way of waiting (by a message, in a collective):
+ * the call waited in, else the oldest, so that many receives posted to one peer make one
+ * wait, not one each.  The edges end sorted by the process waiting; first[v] .. first[v + 1]
+ * are process v's. */
+static size_t *edges_settle(struct hang *h, struct graph *g)
+{
+	if (g->n > 1)
+		qsort(g->e, g->n, sizeof(*g->e), edge_order);
+	size_t m = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (!m || g->e[i].from != g->e[m - 1].from || g->e[i].to != g->e[m - 1].to ||
+		    (g->e[i].how == HE_COLL) != (g->e[m - 1].how == HE_COLL))
+			g->e[m++] = g->e[i];
+	g->n = m;
+	size_t *first = xcalloc(h->nprocs + 1, sizeof(*first));
+	for (size_t i = 0; i < g->n; i++)
+		first[g->e[i].from - h->procs + 1]++;
+	for (size_t v = 0; v < h->nprocs; v++)
+		first[v + 1] += first[v];
+	return first;
 }
 
 /* ---- collectives -------------------------------------------------------------------------- */
@@ -296,8 +326,8 @@ static void coll_findings(struct hang *h, struct graph *g, struct hcoll **open, 
 /* ---- cycles ------------------------------------------------------------------------------ */
 
 /* Depth-first search from every process; a cycle is reported once, from its first process in
- * process order. */
-static void cycles(struct hang *h, struct graph *g)
+ * process order.  first: each process's edges (edges_settle). */
+static void cycles(struct hang *h, struct graph *g, const size_t *first)
 {
 	size_t n = h->nprocs;
 	if (!g->n || !n)
@@ -308,6 +338,8 @@ static void cycles(struct hang *h, struct graph *g)
 	size_t *stack = calloc(n, sizeof(*stack));
 	if (!state || !via || !next || !stack)
 		goto out;
+	for (size_t v = 0; v < n; v++)
+		next[v] = first[v];
 	for (size_t s0 = 0; s0 < n; s0++) {
 		if (state[s0])
 			continue;
@@ -317,9 +349,7 @@ static void cycles(struct hang *h, struct graph *g)
 		while (depth) {
 			size_t v = stack[depth - 1];
 			size_t k = next[v];
-			while (k < g->n && g->e[k].from != &h->procs[v])
-				k++;
-			if (k == g->n) {
+			if (k == first[v + 1]) {
 				state[v] = 2;
 				depth--;
 				continue;
@@ -413,28 +443,25 @@ static void device_waits(struct hang *h)
 }
 
 /* Whether process hp waits for another (an edge out of it). */
-static int waits_for_other(const struct graph *g, const struct hproc *hp)
+static int waits_for_other(const struct hang *h, const size_t *first, const struct hproc *hp)
 {
-	for (size_t i = 0; hp && i < g->n; i++)
-		if (g->e[i].from == hp)
-			return 1;
-	return 0;
+	return hp && first[hp - h->procs + 1] > first[hp - h->procs];
 }
 
 /* A finding follows from another when whom it is about waits for others in turn: the rank
  * that never entered a collective is itself waiting in a receive, say.  Cycles, mismatches,
  * devices that do not finish and processes that are gone are causes. */
-static void mark_follows(struct hang *h, const struct graph *g)
+static void mark_follows(struct hang *h, const size_t *first)
 {
 	for (size_t i = 0; i < h->nfindings; i++) {
 		struct hfinding *f = &h->findings[i];
 		if (f->kind == HF_NOT_ENTERED) {
 			int any = 0;
 			for (uint32_t k = 0; k < f->nmissing && k < MISSING_MAX; k++)
-				any |= waits_for_other(g, f->missing[k]);
+				any |= waits_for_other(h, first, f->missing[k]);
 			f->follows = (uint8_t)any;
 		} else if (f->kind == HF_WAITS_PEER) {
-			f->follows = (uint8_t)waits_for_other(g, f->cycle[0].to);
+			f->follows = (uint8_t)waits_for_other(h, first, f->cycle[0].to);
 		}
 	}
 }
@@ -498,7 +525,8 @@ void hang_settle(struct hang *h)
 	struct graph g = { 0 };
 	coll_findings(h, &g, open, nopen);
 	p2p_edges(h, &g);
-	cycles(h, &g);
+	size_t *first = edges_settle(h, &g);
+	cycles(h, &g, first);
 	lone_waits(h, &g);
 	device_waits(h);
 	for (size_t i = 0; i < h->nmismatch; i++) {
@@ -507,9 +535,10 @@ void hang_settle(struct hang *h)
 		struct hfinding *f = add(h, HF_MISMATCH, at);
 		f->mismatch = m;
 	}
-	mark_follows(h, &g);
+	mark_follows(h, first);
 	if (h->nfindings > 1)   /* none: findings is NULL, which qsort may not be given */
 		qsort(h->findings, h->nfindings, sizeof(*h->findings), finding_order);
+	free(first);
 	free(g.e);
 	free(open);
 }

@@ -9,6 +9,7 @@
 #include "../../common/xalloc.h"
 #include "../model/runtime.h"
 #include "../util/grow.h"
+#include "ends.h"
 #include "state.h"
 
 struct hproc *hang_proc(struct hang *h, const struct proc *p)
@@ -393,4 +394,5 @@ void hang_gather_free(struct hang *h)
 	hpool_free(&h->colls);
 	free(h->p2p);
 	u64map_free(&h->sending);
+	hang_ends_free(h->ends);
 }

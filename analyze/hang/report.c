@@ -1,8 +1,8 @@
 /* hang/report.c — the hang analysis written (text, or JSON under "live", through the summary's
  * writer): a headline saying whether the job gets on, the findings in sentences (the oldest
  * wait first), then what each process is in, the newest collective each rank entered and left
- * on each communicator, the messages without their other end and the device work not seen to
- * end.  Times are said as the wall clock and as how long before the moment looked at. */
+ * on each communicator, the messages without their other end (those alike as one) and the
+ * device work not seen to end.  Times are said as the wall clock and as how long before the moment looked at. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,7 +11,9 @@
 #include <time.h>
 
 #include "../summary/write.h"
+#include "../../common/xalloc.h"
 #include "../util/fmt.h"
+#include "ends.h"
 #include "findings.h"
 
 #define LINE 1024
@@ -464,36 +466,85 @@ static void communicators(const struct hang *h, struct sumw *w)
 	sw_close(w);
 }
 
+/* By process, kind, peer, tag, communicator and the call waited in (none last), the oldest
+ * first: the operations alike are neighbours, said as one. */
+static int message_order(const void *a, const void *b)
+{
+	const struct hang_p2p *x = *(const struct hang_p2p *const *)a;
+	const struct hang_p2p *y = *(const struct hang_p2p *const *)b;
+	int64_t rx = x->proc ? x->proc->rank : -1, ry = y->proc ? y->proc->rank : -1;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->peer != y->peer)
+		return x->peer < y->peer ? -1 : 1;
+	if (x->tag != y->tag)
+		return x->tag < y->tag ? -1 : 1;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	if (x->name != y->name)
+		return x->name && y->name ? (x->name < y->name ? -1 : 1) : x->name ? -1 : 1;
+	return (x->t0 > y->t0) - (x->t0 < y->t0);
+}
+
+static int alike(const struct hang_p2p *x, const struct hang_p2p *y)
+{
+	return x->proc == y->proc && x->kind == y->kind && x->peer == y->peer && x->tag == y->tag &&
+	       x->comm == y->comm && x->name == y->name;
+}
+
+/* The operations without their other end (those whose other end is on its way are in flight,
+ * not said), those alike as one line with their number and the oldest. */
 static void messages(const struct hang *h, struct sumw *w)
 {
 	char a[64], b[64], c[64];
+	const struct hang_p2p **v = xcalloc(h->np2p ? h->np2p : 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < h->np2p; i++)
+		if (!h->ends || !hang_ends_paired(h->ends, &h->p2p[i]))
+			v[n++] = &h->p2p[i];
+	if (n > 1)
+		qsort(v, n, sizeof(*v), message_order);
 	sw_arr(w, "messages");
-	sw_if(w, h->np2p > 0);
+	sw_if(w, n > 0);
 	sw_text(w, "\nMessages without their other end:\n");
-	for (size_t i = 0; i < h->np2p; i++) {
-		const struct hang_p2p *p = &h->p2p[i];
+	for (size_t i = 0, j; i < n; i = j) {
+		const struct hang_p2p *p = v[i];
+		for (j = i + 1; j < n && alike(v[j], p); j++)
+			;
+		uint64_t count = j - i;
 		sw_obj(w, NULL);
 		sw_str(w, NULL, "kind", p->kind == HANG_RECV ? "receive" : "send");
 		sw_i64(w, NULL, "rank", p->proc ? p->proc->rank : -1);
 		sw_i64(w, NULL, "peer", p->peer);
 		sw_i64(w, NULL, "tag", p->tag);
 		sw_i64(w, NULL, "since_ns", p->t0);
+		sw_u64(w, NULL, "count", count);
 		if (p->kind == HANG_RECV)
 			snprintf(c, sizeof(c), "%s", p->peer >= 0 ? "from" : "from any rank");
 		else
 			snprintf(c, sizeof(c), "to");
-		sw_text(w, "  %s: %s %s", who(p->proc, a, sizeof(a)),
-			p->kind == HANG_RECV ? "receive" : "send", c);
+		sw_text(w, "  %s: ", who(p->proc, a, sizeof(a)));
+		if (count > 1)
+			sw_text(w, "%s %ss %s", fmt_count(count, b, sizeof(b)),
+				p->kind == HANG_RECV ? "receive" : "send", c);
+		else
+			sw_text(w, "%s %s", p->kind == HANG_RECV ? "receive" : "send", c);
 		if (p->peer >= 0)
 			sw_text(w, " rank %d", p->peer);
 		if (p->tag >= 0)
 			sw_text(w, " (tag %d)", p->tag);
-		sw_text(w, " posted %s ago%s%s\n", ago(h, p->t0, b, sizeof(b)),
-			p->name ? " in " : "", p->name ? name_of(p->name) : "");
+		sw_text(w, " posted %s ago%s%s%s\n", ago(h, p->t0, b, sizeof(b)),
+			count > 1 ? ", the oldest" : "", p->name ? " in " : "",
+			p->name ? name_of(p->name) : "");
 		sw_close(w);
 	}
 	sw_endif(w);
 	sw_close(w);
+	free(v);
 }
 
 void hang_write(struct hang *h, struct sumw *w, const char *dir)

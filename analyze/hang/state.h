@@ -107,6 +107,8 @@ struct hmismatch {
 };
 #define MISMATCH_HELD 16
 
+struct hang_ends;
+
 struct hang {
 	const struct runtime_set *rts;
 	struct hang_sink sink;
@@ -125,6 +127,7 @@ struct hang {
 	struct hang_p2p *p2p;
 	size_t np2p, capp2p;
 	struct u64map sending;          /* blocking sends in progress, by send_key: their p2p */
+	struct hang_ends *ends;         /* p2p by their ends (ends.h), once settled */
 	struct hfinding *findings;       /* findings.c */
 	size_t nfindings, capfindings;
 };

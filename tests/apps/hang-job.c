@@ -21,6 +21,10 @@
  *                                  would send to the other; ranks >= 2 wait in the MPI_Allreduce
  *   send-deadlock [STEP=3]         the same with MPI_Ssend: rank 0 sends 1 KiB to rank 1 (tag 7)
  *                                  and rank 1 to rank 0, each before it would receive
+ *   posted-deadlock [STEP=3]       the same as deadlock, and before its MPI_Recv rank 0 posts
+ *                                  POSTED MPI_Isends of 8 bytes to rank 1 (tag 11) and rank 1
+ *                                  POSTED MPI_Irecvs from rank 0 (tag 12), none with its other
+ *                                  end: one deadlock, and many messages without their other end
  *   mismatch [RANK=3] [STEP=3]     the communication is ncclAllReduce then hipStreamSynchronize
  *                                  as in nccl-skip; in STEP rank RANK passes 2048 elements, the
  *                                  others 1024, and all wait in hipStreamSynchronize.  Real NCCL
@@ -76,6 +80,9 @@
 #define SLOW_STEPS 20
 #define RECV_TAG 7
 #define NOBODY_TAG 9             /* a tag nobody sends */
+#define POSTED 3000              /* posted-deadlock's operations on each of ranks 0 and 1 */
+#define POSTED_SEND_TAG 11
+#define POSTED_RECV_TAG 12
 
 struct job {
 	int rank, size, arg[2];
@@ -200,6 +207,19 @@ static void deadlock(struct job *j, int s)
 	allreduce_step(j, s);
 }
 
+static void posted_deadlock(struct job *j, int s)
+{
+	static MPI_Request rq[POSTED];
+	static double one[POSTED];
+	if (s == j->when && j->rank < 2)
+		for (int i = 0; i < POSTED; i++)
+			MK(j->rank == 0 ? MPI_Isend(&one[i], 1, MPI_DOUBLE, 1, POSTED_SEND_TAG,
+						    MPI_COMM_WORLD, &rq[i])
+					: MPI_Irecv(&one[i], 1, MPI_DOUBLE, 0, POSTED_RECV_TAG,
+						    MPI_COMM_WORLD, &rq[i]));
+	deadlock(j, s);
+}
+
 static void send_deadlock(struct job *j, int s)
 {
 	compute(j);
@@ -275,6 +295,7 @@ static const struct scenario {
 	{ "device-stuck", device_stuck, 2, { 1, 3 }, 0, 1, -1, 0, 2 },
 	{ "deadlock", deadlock, 1, { 3 }, -1, 0, -1, 0, 2 },
 	{ "send-deadlock", send_deadlock, 1, { 3 }, -1, 0, -1, 0, 2 },
+	{ "posted-deadlock", posted_deadlock, 1, { 3 }, -1, 0, -1, 0, 2 },
 	{ "mismatch", mismatch, 2, { 3, 3 }, 0, 1, -1, 1, 2 },
 	{ "early-exit", early_exit, 2, { 3, 3 }, 0, 1, -1, 0, 2 },
 	{ "icoll-skip", icoll_skip, 2, { 1, 3 }, 0, 1, -1, 0, 2 },

@@ -2,7 +2,8 @@
 # Hung jobs explain themselves: apps/hang-job, 4 MPI ranks over the stand-in HIP and NCCL
 # runtimes, hangs on purpose in one known way per run (a rank that skips an NCCL all-reduce
 # and waits in MPI_Barrier, a rank stuck in a device sync on a kernel that never ends, two
-# ranks receiving from each other, two sending to each other (MPI_Ssend), an NCCL all-reduce of mismatched sizes, a rank that left
+# ranks receiving from each other (also with 3,000 sends and receives posted without their
+# other end), two sending to each other (MPI_Ssend), an NCCL all-reduce of mismatched sizes, a rank that left
 # the job early, a rank that never posts a nonblocking all-reduce the others wait for in
 # MPI_Wait), printing the call each rank is about to hang in.  Each is recorded with
 # tprof-inspect --hang-report --hang-action kill: while it hangs, tprof-analyze --live --once
@@ -25,7 +26,7 @@ OMPI_MCA_mpi_yield_when_idle=1
 export LD_LIBRARY_PATH STANDIN_NCCL_TIMEOUT_S STANDIN_HIP_KERNEL_US OMPI_MCA_mpi_yield_when_idle
 # No process gets on for this long: a hang (longer than a loaded machine stalls a start).
 HANG_S=6
-plan 54
+plan 60
 
 # truth_lines FILE: the truth lines the ranks printed so far.
 truth_lines() { _n=$(grep -c '^{"rank"' "$1" 2>/dev/null); echo "${_n:-0}"; }
@@ -83,6 +84,7 @@ hang nccl-skip
 hang device-stuck
 hang deadlock
 hang send-deadlock
+hang posted-deadlock
 hang mismatch
 # Open MPI 4 holds a rank in MPI_Finalize until every rank gets there; asynchronous, it leaves.
 hang early-exit --mca async_mpi_finalize 1

@@ -92,8 +92,8 @@ def finding(scenario, truth_path, live_path):
         want("rank %d is in hipStreamSynchronize" % late[0] in text and
              "never_ends launched" in text and "not finished" in text,
              "does not say the rank waits for its kernel never_ends")
-    elif scenario in ("deadlock", "send-deadlock"):
-        call = "MPI_Recv" if scenario == "deadlock" else "MPI_Ssend"
+    elif scenario in ("deadlock", "send-deadlock", "posted-deadlock"):
+        call = "MPI_Ssend" if scenario == "send-deadlock" else "MPI_Recv"
         pairs = sorted((r, x["peer"]) for r, x in t.items() if x["in"] == call)
         want(f["kind"] == "cycle", "not a deadlock")
         got = sorted((w["rank"], w["for_rank"]) for w in f["waits"])
@@ -124,6 +124,15 @@ def finding(scenario, truth_path, live_path):
         want(f["missing_ranks"] == late and f["waiting"] == len(t) - 1,
              "not rank %s missing, the others waiting" % late)
         want("rank %d is in MPI_Recv" % late[0] in text, "does not say where it is")
+        if scenario == "posted-deadlock":
+            # one deadlock, not one for each receive posted; the posted operations said as
+            # one line each side, with their number
+            want(_kinds(live).count("cycle") == 1,
+                 "%d deadlocks, not one" % _kinds(live).count("cycle"))
+            lines = sorted((m["rank"], m["kind"], m["peer"], m["tag"], m["count"])
+                           for m in live["messages"] if m["tag"] in (11, 12))
+            want(lines == [(0, "send", 1, 11, 3000), (1, "receive", 0, 12, 3000)],
+                 "the posted operations are said as %s" % lines)
     else:
         fail("unknown scenario %s" % scenario)
     bad = [k for k in _kinds(live) if k not in ("not_entered", "none_left", "cycle",
