@@ -75,6 +75,17 @@ static void collective(const struct event *ev, const struct hang_sink *s)
 	}
 }
 
+/* One member that entered collective `seq` on communicator `comm` (c: its table, NULL when
+ * not known) and has not left it. */
+static void still_in(const struct hang_sink *s, const struct mpi_comm *c, uint64_t comm,
+		     uint32_t seq, const struct hang_member *m)
+{
+	struct hang_coll hc = { .comm = comm, .comm_name = comm_name(comm, c), .seq = seq,
+				.size = c ? c->size : 0, .m = m, .nm = 1 };
+	comm_ranks(&hc, c);
+	s->coll(s->ctx, &hc);
+}
+
 /* A call that never returned: a collective it entered, or a message it waits for. */
 static void in_progress(const struct event *ev, const struct hang_sink *s)
 {
@@ -83,18 +94,13 @@ static void in_progress(const struct event *ev, const struct hang_sink *s)
 		return;
 	const struct tprof_mpi_args *a = &mi->a;
 	switch (a->op) {
-	case TPROF_MPI_COLL: {
-		struct hang_member m = { .proc = ev->proc, .thread = ev->thread,
-					 .rank = rank_in(mi->comm, ev->proc->rank),
-					 .name = ev->name, .caller = ev->call->caller,
-					 .t0 = ev->t0, .t1 = -1 };
-		struct hang_coll hc = { .comm = a->comm, .comm_name = comm_name(a->comm, mi->comm),
-					.seq = a->seq, .size = mi->comm ? mi->comm->size : 0,
-					.m = &m, .nm = 1 };
-		comm_ranks(&hc, mi->comm);
-		s->coll(s->ctx, &hc);
+	case TPROF_MPI_COLL:
+		still_in(s, mi->comm, a->comm, a->seq,
+			 &(struct hang_member){ .proc = ev->proc, .thread = ev->thread,
+						.rank = rank_in(mi->comm, ev->proc->rank),
+						.name = ev->name, .caller = ev->call->caller,
+						.t0 = ev->t0, .t1 = -1 });
 		return;
-	}
 	case TPROF_MPI_RECV:
 	case TPROF_MPI_SEND:
 	case TPROF_MPI_SENDRECV: {
@@ -125,14 +131,11 @@ void mpi_hang_posted(const struct hang_sink *s, const struct mpi_comm *c, uint64
 		     uint32_t seq, const struct coll_member *mb)
 {
 	int alike = sizes_alike(mpi_coll_of(strings_get(mb->name)));
-	struct hang_member m = { .proc = mb->proc, .thread = mb->thread,
-				 .rank = rank_in(c, mb->world), .name = mb->name,
-				 .caller = mb->caller, .size = alike ? mb->bytes_sent : 0,
-				 .unit = "bytes", .t0 = mb->t0, .t1 = -1 };
-	struct hang_coll hc = { .comm = comm, .comm_name = comm_name(comm, c), .seq = seq,
-				.size = c ? c->size : 0, .m = &m, .nm = 1 };
-	comm_ranks(&hc, c);
-	s->coll(s->ctx, &hc);
+	still_in(s, c, comm, seq,
+		 &(struct hang_member){ .proc = mb->proc, .thread = mb->thread,
+					.rank = rank_in(c, mb->world), .name = mb->name,
+					.caller = mb->caller, .size = alike ? mb->bytes_sent : 0,
+					.unit = "bytes", .t0 = mb->t0, .t1 = -1 });
 }
 
 void mpi_hangs(const struct event *ev, const struct hang_sink *s)
